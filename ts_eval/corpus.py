@@ -1,0 +1,338 @@
+"""The Corpus: sentence structure plus one gold and k system span sets, as numpy columns.
+
+Everything downstream (events, matcher, measures) reads only this.  Builders turn
+per-token tag ids (from the file readers or from Python lists) into spans through
+:mod:`ts_eval.schemes`, and span lists into the same columns.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Callable, Dict, List, Mapping, Optional, Sequence, Tuple, Union
+
+import numpy as np
+
+from . import schemes
+from .errors import InputError
+
+
+@dataclass
+class SpanSet:
+    """Spans over global token indices ``start..end`` (inclusive), sorted by (start, end, label)."""
+
+    start: np.ndarray
+    end: np.ndarray
+    label: np.ndarray
+
+    def __len__(self) -> int:
+        return len(self.start)
+
+    @staticmethod
+    def empty() -> "SpanSet":
+        z = np.zeros(0, np.int64)
+        return SpanSet(z, z.copy(), np.zeros(0, np.int32))
+
+    def sorted(self) -> "SpanSet":
+        order = np.lexsort((self.label, self.end, self.start))
+        return SpanSet(self.start[order], self.end[order], self.label[order])
+
+    def take(self, mask_or_index) -> "SpanSet":
+        return SpanSet(self.start[mask_or_index], self.end[mask_or_index], self.label[mask_or_index])
+
+
+@dataclass
+class SideInfo:
+    """Where one side (gold or a system) came from and what reading it found."""
+
+    name: str
+    path: Optional[str] = None
+    column: Optional[int] = None
+    spans: int = 0
+    repairs: int = 0         # ill-formed spans kept as decoded (policy conlleval)
+    discarded: int = 0       # ill-formed spans dropped (policy discard)
+    unmapped: int = 0        # spans dropped because --map-label mapped their label to ""
+    tags: Optional[np.ndarray] = None   # per-token tag ids into Corpus.tag_vocab
+    token_lines: Optional[np.ndarray] = None  # per-token 1-based line numbers in ``path``
+
+    def where(self, token: int) -> Tuple[Optional[str], Optional[int]]:
+        line = int(self.token_lines[token]) if self.token_lines is not None else None
+        return self.path, line
+
+    def summary(self) -> dict:
+        return {"name": self.name, "path": self.path, "column": self.column, "spans": self.spans,
+                "repairs": self.repairs, "discarded": self.discarded, "unmapped": self.unmapped}
+
+
+@dataclass
+class Corpus:
+    """Sentences (as token offsets) and the span sets of gold and every system."""
+
+    sent_offsets: np.ndarray            # S+1 token offsets; sentence s = tokens [o[s], o[s+1])
+    labels: List[str]
+    gold: SpanSet
+    systems: Dict[str, SpanSet]
+    gold_info: SideInfo
+    system_info: Dict[str, SideInfo]
+    scheme: Optional[str] = None        # the scheme used (after auto detection)
+    scheme_requested: Optional[str] = None
+    policy: Optional[str] = None
+    tag_vocab: List[str] = field(default_factory=list)
+    doc_offsets: Optional[np.ndarray] = None  # token offsets of documents (-DOCSTART-)
+    docstart_lines: int = 0             # -DOCSTART- lines (conlleval counts them as O tokens)
+    boundary_lines: int = 0             # lines with first field -X- (conlleval sentence boundary)
+    tokens: Optional[Callable[[int, int], List[str]]] = None  # tokens(a, b) -> token texts a..b-1
+    label_map: List[Tuple[str, str]] = field(default_factory=list)
+
+    @property
+    def n_tokens(self) -> int:
+        return int(self.sent_offsets[-1])
+
+    @property
+    def n_sentences(self) -> int:
+        return len(self.sent_offsets) - 1
+
+    @property
+    def n_separators(self) -> int:
+        return self.n_tokens - self.n_sentences if self.n_tokens else 0
+
+    def sentence_of(self, token: np.ndarray) -> np.ndarray:
+        return np.searchsorted(self.sent_offsets, token, side="right") - 1
+
+    def sent_first(self) -> np.ndarray:
+        first = np.zeros(self.n_tokens, bool)
+        first[self.sent_offsets[:-1][self.sent_offsets[:-1] < self.n_tokens]] = True
+        return first
+
+
+# ---------------------------------------------------------------------------
+# builders
+
+def _apply_label_map(label_map: Sequence[Tuple[str, str]], labels: List[str]) -> List[str]:
+    out = []
+    for lab in labels:
+        for pattern, repl in label_map:
+            lab = re.sub(pattern, repl, lab)
+        out.append(lab)
+    return out
+
+
+def parse_label_map(specs: Sequence[str]) -> List[Tuple[str, str]]:
+    """``PATTERN=REPLACEMENT`` strings -> (pattern, replacement), checking the regexes."""
+    out = []
+    for spec in specs:
+        if "=" not in spec:
+            raise ValueError(f"label map {spec!r}: expected PATTERN=REPLACEMENT, e.g. 'deriv$=' or '^(.*)part$=\\1'")
+        pattern, repl = spec.split("=", 1)
+        try:
+            re.compile(pattern)
+        except re.error as err:
+            raise ValueError(f"label map {spec!r}: bad regular expression: {err}") from None
+        out.append((pattern, repl))
+    return out
+
+
+def corpus_from_tag_ids(
+    tag_vocab: List[str],
+    sides: Sequence[SideInfo],
+    sent_first: np.ndarray,
+    scheme: str = "IOB2",
+    policy: str = "conlleval",
+    label_map: Sequence[Tuple[str, str]] = (),
+    **extra,
+) -> Corpus:
+    """Decode every side's per-token tag ids (``SideInfo.tags``) into spans.
+
+    ``sides[0]`` is gold, the rest are systems.  Tag errors and (with policy
+    ``strict``) ill-formed spans raise :class:`InputError` at the first offending
+    token of the first side that has one.
+    """
+    if policy not in schemes.POLICIES:
+        raise ValueError(f"unknown policy {policy!r}; expected one of {', '.join(schemes.POLICIES)}")
+    requested = scheme
+    scheme = schemes.resolve_scheme_name(scheme)
+    n = len(sent_first)
+    if scheme == "auto":
+        table = _parse_or_locate(tag_vocab, None, sides)
+        scheme = schemes.detect_scheme(
+            [(table.prefix[s.tags], _label_ids(table.labels)[0][s.tags]) for s in sides], sent_first)
+    table = _parse_or_locate(tag_vocab, scheme, sides)
+
+    # label ids: one id per distinct label string (the empty label gets an id too,
+    # used only by the conlleval scheme, where bare tags have the empty type)
+    tag_label_id, raw_labels = _label_ids(table.labels)
+    outside_type = raw_labels.index("") if "" in raw_labels else -1
+
+    mapped = _apply_label_map(label_map, raw_labels) if label_map else list(raw_labels)
+    mapped_names = sorted(set(mapped))
+    remap = np.array([mapped_names.index(m) for m in mapped] or [0], np.int32)
+    # the empty label drops a span, except in the conlleval scheme where it is a type
+    dropped_id = mapped_names.index("") if ("" in mapped_names and scheme != "conlleval") else -1
+
+    spansets = []
+    for side in sides:
+        prefix = table.prefix[side.tags]
+        types = tag_label_id[side.tags]
+        dec = schemes.decode(prefix, types, sent_first, scheme, outside_type)
+        bad = np.flatnonzero(dec.ill_formed)
+        if len(bad) and policy == "strict":
+            k = int(bad[0])
+            tok = int(dec.bad_token[k])
+            path, line = side.where(tok)
+            raise InputError(f"ill-formed span ({dec.reason[0]}) at tag {tag_vocab[side.tags[tok]]!r}"
+                             f" on the {side.name} side; policy strict rejects it"
+                             " (use --policy conlleval to repair or discard to drop)", path, line)
+        keep = np.ones(len(dec.start), bool)
+        if policy == "discard":
+            keep &= ~dec.ill_formed
+            side.discarded = len(bad)
+        else:
+            side.repairs = len(bad)
+        lab = remap[dec.label]
+        side.unmapped = int(np.count_nonzero(keep & (lab == dropped_id)))
+        keep &= lab != dropped_id
+        ss = SpanSet(dec.start[keep].astype(np.int64), dec.end[keep].astype(np.int64), lab[keep])
+        side.spans = len(ss)
+        spansets.append(ss)
+
+    # keep only the labels some span carries, in sorted order
+    used = np.unique(np.concatenate([ss.label for ss in spansets])) if spansets else np.zeros(0, np.int32)
+    final_labels = [mapped_names[k] for k in used.tolist()]
+    compact = np.full(len(mapped_names), -1, np.int32)
+    compact[used] = np.arange(len(used), dtype=np.int32)
+    spansets = [SpanSet(ss.start, ss.end, compact[ss.label]) for ss in spansets]
+    offsets = np.append(np.flatnonzero(sent_first), n).astype(np.int64)
+    gold_info, sys_infos = sides[0], list(sides[1:])
+    return Corpus(
+        sent_offsets=offsets,
+        labels=final_labels,
+        gold=spansets[0],
+        systems={s.name: ss for s, ss in zip(sys_infos, spansets[1:])},
+        gold_info=gold_info,
+        system_info={s.name: s for s in sys_infos},
+        scheme=scheme,
+        scheme_requested=requested,
+        policy=policy,
+        tag_vocab=list(tag_vocab),
+        label_map=list(label_map),
+        **extra,
+    )
+
+
+def _label_ids(labels: List[str]) -> Tuple[np.ndarray, List[str]]:
+    uniq = sorted(set(labels))
+    index = {lab: k for k, lab in enumerate(uniq)}
+    return np.array([index[lab] for lab in labels] or [0], np.int32), uniq
+
+
+def _parse_or_locate(tag_vocab: List[str], scheme: Optional[str], sides: Sequence[SideInfo]) -> schemes.TagTable:
+    try:
+        return schemes.parse_tags(tag_vocab, scheme)
+    except schemes.TagError as err:
+        tag_id = tag_vocab.index(err.tag)
+        for side in sides:
+            hits = np.flatnonzero(side.tags == tag_id)
+            if len(hits):
+                path, line = side.where(int(hits[0]))
+                raise InputError(f"{err} ({side.name} side)", path, line) from None
+        raise InputError(str(err)) from None
+
+
+# ---------------------------------------------------------------------------
+# Python input
+
+TagSeqs = Sequence[Sequence[str]]
+
+
+def from_sequences(
+    y_true: TagSeqs,
+    y_pred: Union[TagSeqs, Mapping[str, TagSeqs]],
+    scheme: str = "IOB2",
+    policy: str = "conlleval",
+    label_map: Sequence[Tuple[str, str]] = (),
+) -> Corpus:
+    """Corpus from seqeval-style lists of tag sequences (one list per sentence).
+
+    ``y_pred`` is one system's sequences or a mapping ``name -> sequences``.
+    """
+    systems = dict(y_pred) if isinstance(y_pred, Mapping) else {"system": y_pred}
+    if not systems:
+        raise ValueError("no system given")
+    lengths = np.array([len(s) for s in y_true], np.int64)
+    if np.any(lengths == 0):
+        k = int(np.flatnonzero(lengths == 0)[0])
+        raise InputError(f"y_true: sentence {k} is empty (no tokens); remove it or give it tokens")
+    vocab: Dict[str, int] = {}
+    sides = []
+
+    def ids(seqs: TagSeqs, name: str) -> np.ndarray:
+        if len(seqs) != len(lengths):
+            raise InputError(f"{name}: {len(seqs)} sentences, gold has {len(lengths)}")
+        flat = []
+        for k, (sent, n) in enumerate(zip(seqs, lengths.tolist())):
+            if len(sent) != n:
+                raise InputError(f"{name}: sentence {k} has {len(sent)} tags, gold has {n}")
+            for tag in sent:
+                if not isinstance(tag, str):
+                    raise InputError(f"{name}: sentence {k}: tag {tag!r} is not a string")
+                flat.append(vocab.setdefault(tag, len(vocab)))
+        return np.array(flat, np.int32)
+
+    sides.append(SideInfo("gold", tags=ids(y_true, "gold")))
+    for name, seqs in systems.items():
+        sides.append(SideInfo(str(name), tags=ids(seqs, str(name))))
+    tag_vocab = list(vocab)
+    sent_first = np.zeros(int(lengths.sum()), bool)
+    starts = np.concatenate([[0], np.cumsum(lengths)[:-1]]).astype(np.int64)
+    sent_first[starts[lengths > 0]] = True
+    return corpus_from_tag_ids(tag_vocab, sides, sent_first, scheme, policy, label_map)
+
+
+SpanList = Sequence[Sequence[Tuple[str, int, int]]]
+
+
+def from_spans(
+    lengths: Sequence[int],
+    gold: SpanList,
+    systems: Union[SpanList, Mapping[str, SpanList]],
+) -> Corpus:
+    """Corpus from span lists: per sentence a list of ``(label, first, last)`` token indices.
+
+    ``last`` is inclusive.  Spans may overlap and nest (several labels per unit).
+    """
+    sysmap = dict(systems) if isinstance(systems, Mapping) else {"system": systems}
+    lens = np.asarray(lengths, np.int64)
+    if np.any(lens <= 0):
+        raise InputError("every sentence needs at least one token")
+    offsets = np.concatenate([[0], np.cumsum(lens)]).astype(np.int64)
+    label_set = set()
+    raw = {}
+    for name, spans in [("gold", gold)] + list(sysmap.items()):
+        if len(spans) != len(lens):
+            raise InputError(f"{name}: {len(spans)} sentences of spans, expected {len(lens)}")
+        rows = []
+        for s, sent in enumerate(spans):
+            for item in sent:
+                label, b, e = item
+                if not (0 <= b <= e < lens[s]):
+                    raise InputError(f"{name}: sentence {s}: span {item!r} is outside 0..{lens[s] - 1}"
+                                     " or ends before it starts")
+                if not label:
+                    raise InputError(f"{name}: sentence {s}: span {item!r} has an empty label")
+                rows.append((offsets[s] + b, offsets[s] + e, str(label)))
+                label_set.add(str(label))
+        raw[name] = rows
+    labels = sorted(label_set)
+    index = {lab: k for k, lab in enumerate(labels)}
+    sets = {}
+    for name, rows in raw.items():
+        ss = SpanSet(np.array([r[0] for r in rows], np.int64), np.array([r[1] for r in rows], np.int64),
+                     np.array([index[r[2]] for r in rows], np.int32)).sorted()
+        dup = (np.diff(ss.start) == 0) & (np.diff(ss.end) == 0) & (np.diff(ss.label) == 0)
+        if dup.any():
+            k = int(np.flatnonzero(dup)[0])
+            raise InputError(f"{name}: the span ({labels[ss.label[k]]}, {ss.start[k]}, {ss.end[k]})"
+                             " (corpus token indices) is given twice")
+        sets[name] = ss
+    infos = {name: SideInfo(name, spans=len(sets[name])) for name in sysmap}
+    return Corpus(offsets, labels, sets["gold"], {n: sets[n] for n in sysmap},
+                  SideInfo("gold", spans=len(sets["gold"])), infos)

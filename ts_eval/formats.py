@@ -1,0 +1,122 @@
+"""Report -> text: JSON, CSV, Markdown, LaTeX and conlleval.pl's own layout."""
+from __future__ import annotations
+
+import csv
+import io
+from typing import Callable, Dict, List
+
+from . import tables
+from .report import Report
+
+
+def to_json(report: Report) -> str:
+    return report.to_json() + "\n"
+
+
+def to_csv(report: Report) -> str:
+    """Long format: one row per system x model x row (label, micro, macro), all counts and scores."""
+    out = io.StringIO()
+    fields = ["system", "model", "row", "tp", "fp", "fn", "tn", "gold", "found", "correct",
+              "precision", "recall", "f", "kappa", "accuracy"]
+    w = csv.DictWriter(out, fieldnames=fields, extrasaction="ignore", lineterminator="\n")
+    w.writeheader()
+    for s in report.systems:
+        for model in ("ts", "exact"):
+            m = s[model]
+            for lab in report.labels:
+                w.writerow({"system": s["name"], "model": model, "row": lab, **m["labels"][lab]})
+            w.writerow({"system": s["name"], "model": model, "row": "micro", **m["micro"]})
+            w.writerow({"system": s["name"], "model": model, "row": "macro", **m["macro"]})
+            if model == "ts" and "all_labels" in m:
+                w.writerow({"system": s["name"], "model": model, "row": "all labels", **m["all_labels"]})
+        if "token_accuracy" in s["exact"]:
+            w.writerow({"system": s["name"], "model": "exact", "row": "token accuracy",
+                        "correct": s["exact"]["tags_correct"], "accuracy": s["exact"]["token_accuracy"]})
+    return out.getvalue()
+
+
+def _all_tables(report: Report) -> List[tables.Table]:
+    return [tables.summary(report)] + [tables.labels(report, s) for s in report.systems]
+
+
+def _settings_line(report: Report) -> str:
+    st = report.settings
+    return (f"scheme {st['scheme']}, policy {st['policy']}, separator weight {st['separator_weight']:g}, "
+            f"beta {st['beta']:g}; {report.corpus['tokens']} tokens, {report.corpus['sentences']} sentences")
+
+
+def to_markdown(report: Report) -> str:
+    parts = [f"_{_settings_line(report)}_\n"]
+    for t in _all_tables(report):
+        parts.append(f"**{t.title}**\n")
+        parts.append("| " + " | ".join(t.header) + " |")
+        parts.append("|" + "|".join(["---"] + ["---:"] * (len(t.header) - 1)) + "|")
+        for r in t.rows:
+            parts.append("| " + " | ".join(tables.cell(h, v) for h, v in zip(t.header, r)) + " |")
+        parts.append("")
+    return "\n".join(parts)
+
+
+def _tex(s: str) -> str:
+    for a, b in (("\\", r"\textbackslash{}"), ("&", r"\&"), ("%", r"\%"), ("$", r"\$"), ("#", r"\#"),
+                 ("_", r"\_"), ("{", r"\{"), ("}", r"\}"), ("µ", r"$\mu$"), ("κ", r"$\kappa$")):
+        s = s.replace(a, b)
+    return s
+
+
+def to_latex(report: Report) -> str:
+    parts = [f"% ts_eval: {_settings_line(report)}"]
+    for t in _all_tables(report):
+        parts.append(r"\begin{table}[ht]\centering\small")
+        parts.append(r"\begin{tabular}{l" + "r" * (len(t.header) - 1) + "}")
+        parts.append(r"\hline")
+        parts.append(" & ".join(_tex(h) for h in t.header) + r" \\")
+        parts.append(r"\hline")
+        for r in t.rows:
+            parts.append(" & ".join(_tex(tables.cell(h, v)) for h, v in zip(t.header, r)) + r" \\")
+        parts.append(r"\hline")
+        parts.append(r"\end{tabular}")
+        parts.append(r"\caption{" + _tex(t.title) + "}")
+        parts.append(r"\end{table}")
+    return "\n".join(parts) + "\n"
+
+
+def conlleval_block(report: Report, system: dict) -> str:
+    """conlleval.pl's report for one system, byte for byte (percentages, %6.2f)."""
+    ex = system["exact"]
+    G, F, C = ex["micro"]["gold"], ex["micro"]["found"], ex["micro"]["correct"]
+    ntok = ex.get("tags_counted", report.corpus["tokens"] + report.corpus["docstart_lines"])
+    lines = [f"processed {ntok} tokens with {G} phrases; found: {F} phrases; correct: {C}.\n"]
+    p = 100 * C / F if F > 0 else 0.0
+    r = 100 * C / G if G > 0 else 0.0
+    f = 2 * p * r / (p + r) if p + r > 0 else 0.0
+    if ntok > 0:
+        acc = 100 * ex["tags_correct"] / ntok if "tags_correct" in ex else 0.0
+        lines.append("accuracy: %6.2f%%; precision: %6.2f%%; recall: %6.2f%%; FB1: %6.2f\n" % (acc, p, r, f))
+    rows = ex["labels"]
+    # conlleval sorts the type names of gold and found phrases together and drops a
+    # repeat unless the previous name is false in Perl (the empty type): it is printed twice
+    keys = sorted([t for t in rows if rows[t]["gold"] > 0] + [t for t in rows if rows[t]["found"] > 0])
+    ordered, last = [], None
+    for t in keys:
+        if not last or last != t:
+            ordered.append(t)
+        last = t
+    for t in ordered:
+        c, fo, go = rows[t]["correct"], rows[t]["found"], rows[t]["gold"]
+        p = 100 * c / fo if fo else 0.0
+        r = 100 * c / go if go else 0.0
+        f = 0.0 if p + r == 0 else 2 * p * r / (p + r)
+        lines.append("%17s: precision: %6.2f%%; recall: %6.2f%%; FB1: %6.2f  %d\n" % (t, p, r, f, fo))
+    return "".join(lines)
+
+
+def to_conlleval(report: Report) -> str:
+    if len(report.systems) == 1:
+        return conlleval_block(report, report.systems[0])
+    return "\n".join(f"# system: {s['name']}\n" + conlleval_block(report, s) for s in report.systems)
+
+
+FORMATS: Dict[str, Callable[[Report], str]] = {
+    "json": to_json, "csv": to_csv, "markdown": to_markdown, "latex": to_latex, "conlleval": to_conlleval,
+}

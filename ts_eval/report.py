@@ -1,0 +1,43 @@
+"""The Report: plain data (nested dicts of numbers and strings) that every renderer reads.
+
+Layout of ``Report.to_dict()`` (also the JSON output):
+
+- ``settings``: what produced the numbers (files, columns, scheme requested and
+  used, policy, separator weight, beta, label map, extra rows, versions);
+- ``corpus``: tokens, sentences, separators, documents, -DOCSTART- and -X- lines,
+  labels;
+- ``gold``: where gold came from, its span count and the repairs made reading it;
+- ``systems``: a list, one entry per system, each with ``name``, ``source``
+  (path, column, spans, repairs, discarded, unmapped) and one entry per model:
+  ``ts`` (token-and-separator) and ``exact`` (segment exact match).  Every model
+  has ``labels`` (per-label counts and scores), ``micro`` and ``macro``.
+"""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any, Dict, List
+
+
+@dataclass
+class Report:
+    settings: Dict[str, Any]
+    corpus: Dict[str, Any]
+    gold: Dict[str, Any]
+    systems: List[Dict[str, Any]] = field(default_factory=list)
+
+    def to_dict(self) -> Dict[str, Any]:
+        return {"settings": self.settings, "corpus": self.corpus, "gold": self.gold, "systems": self.systems}
+
+    def to_json(self, indent: int = 2) -> str:
+        return json.dumps(self.to_dict(), indent=indent, ensure_ascii=False)
+
+    def system(self, name: str) -> Dict[str, Any]:
+        for s in self.systems:
+            if s["name"] == name:
+                return s
+        raise KeyError(name)
+
+    @property
+    def labels(self) -> List[str]:
+        return list(self.corpus["labels"])

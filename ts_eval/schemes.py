@@ -1,0 +1,318 @@
+"""Tagging schemes as data: tag sequences -> spans, with validation and repair counts.
+
+Every named scheme decodes with one rule (vectorised over the whole corpus): a non-O
+token opens a span when its prefix always opens one (B, S, U), when the previous
+token is O, of another label, in another sentence, or closed its span (E, S, L,
+U); otherwise it continues the open span.  Schemes differ only in which prefixes
+they allow and which spans are *well formed*, so a scheme is a small table
+(:class:`Scheme`): the prefixes allowed on a one-token span, on the first and on
+the last token of a longer span.  Middle tokens are always ``I``.
+
+An ill-formed span (``I-X`` after ``O`` in IOB2, ``B-X`` without ``E-X`` in IOBES,
+...) is handled by a named policy:
+
+``conlleval``  keep the span as decoded (for IOB2 this is exactly conlleval.pl:
+               an ``I-`` that cannot continue the open chunk opens a new one) and
+               count one repair;
+``strict``     the span is an error;
+``discard``    drop the span and count it.
+
+The extra scheme ``conlleval`` reproduces conlleval.pl for *any* tag, as that
+script never rejects one: a tag is split at its first hyphen into prefix and type,
+a tag without a hyphen is a prefix with the empty type, the type ``0`` is the empty
+type (Perl truthiness), and chunks start and end by conlleval.pl's own
+``startOfChunk``/``endOfChunk`` rules.  The only difference: ts_eval always closes
+chunks at a sentence boundary (conlleval.pl lets a chunk through a boundary after a
+bare or ``.`` tag, which no scheme produces).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Dict, List, Optional, Sequence, Tuple
+
+import numpy as np
+
+# prefix codes shared by all schemes
+O, B, I, E, S, L, U = 0, 1, 2, 3, 4, 5, 6
+PREFIX_CODES: Dict[str, int] = {"B": B, "I": I, "E": E, "S": S, "L": L, "U": U}
+PREFIX_NAMES = ["O", "B", "I", "E", "S", "L", "U"]
+_N_PREFIX = len(PREFIX_NAMES)
+OPENS = np.zeros(_N_PREFIX, bool)
+OPENS[[B, S, U]] = True          # always open a new span
+CLOSES = np.zeros(_N_PREFIX, bool)
+CLOSES[[E, S, L, U]] = True      # always close the span they are in
+
+POLICIES = ("conlleval", "strict", "discard")
+
+
+def _mask(letters: str) -> np.ndarray:
+    out = np.zeros(_N_PREFIX, bool)
+    for ch in letters:
+        out[PREFIX_CODES[ch]] = True
+    return out
+
+
+@dataclass(frozen=True)
+class Scheme:
+    """One tagging scheme as a table of prefixes."""
+
+    name: str
+    prefixes: str            # the prefixes the scheme allows besides O
+    single: str              # allowed prefix of a one-token span
+    first: str               # allowed first prefix of a longer span
+    last: str                # allowed last prefix of a longer span
+    b_after_same: bool = False   # IOB1: B- only right after a span of the same label
+    e_before_same: bool = False  # IOE1: E- only right before a span of the same label
+    aliases: Tuple[str, ...] = ()
+
+    def tables(self) -> Tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        return _mask(self.prefixes), _mask(self.single), _mask(self.first), _mask(self.last)
+
+
+SCHEMES: Dict[str, Scheme] = {
+    s.name: s
+    for s in (
+        Scheme("IOB2", "BI", single="B", first="B", last="I", aliases=("BIO",)),
+        Scheme("IOB1", "BI", single="IB", first="IB", last="I", b_after_same=True),
+        Scheme("IOE1", "IE", single="IE", first="I", last="IE", e_before_same=True),
+        Scheme("IOE2", "IE", single="E", first="I", last="E"),
+        Scheme("IOBES", "BIES", single="S", first="B", last="E", aliases=("BIOES",)),
+        Scheme("BILOU", "BILU", single="U", first="B", last="L"),
+        Scheme("IO", "I", single="I", first="I", last="I"),
+    )
+}
+SCHEME_NAMES = tuple(SCHEMES) + ("conlleval", "auto")
+
+
+def resolve_scheme_name(name: str) -> str:
+    """Canonical scheme name for a user-given one (case-insensitive, aliases allowed)."""
+    up = name.upper()
+    for s in SCHEMES.values():
+        if up == s.name or up in s.aliases:
+            return s.name
+    if name.lower() in ("conlleval", "auto"):
+        return name.lower()
+    raise ValueError(f"unknown scheme {name!r}; expected one of {', '.join(SCHEME_NAMES)} (or BIO, BIOES)")
+
+
+# ---------------------------------------------------------------------------
+# tag vocabulary -> (prefix code, label)
+
+@dataclass
+class TagTable:
+    """The distinct tags of some data, parsed: prefix code and label per tag.
+
+    ``prefix`` holds codes O..U for named schemes; for the ``conlleval`` scheme it
+    holds conlleval classes (see :data:`CONLL_CLASSES`).
+    """
+
+    tags: List[str]
+    prefix: np.ndarray
+    labels: List[str]  # "" for O
+
+
+class TagError(ValueError):
+    """A tag that no scheme can read (the caller adds file and line)."""
+
+    def __init__(self, tag: str, expected: str):
+        self.tag = tag
+        super().__init__(f"bad tag {tag!r}: {expected}")
+
+
+def parse_tags(tags: Sequence[str], scheme: Optional[str]) -> TagTable:
+    """Parse distinct tag strings. ``scheme=None`` accepts every known prefix (for auto)."""
+    if scheme == "conlleval":
+        return _parse_conlleval(tags)
+    allowed = set(SCHEMES[scheme].prefixes) if scheme else set(PREFIX_CODES)
+    prefix = np.zeros(len(tags), np.int8)
+    labels: List[str] = []
+    for k, tag in enumerate(tags):
+        if tag == "O":
+            labels.append("")
+            continue
+        head, sep, label = tag.partition("-")
+        if not sep or len(head) != 1 or head not in PREFIX_CODES:
+            raise TagError(tag, "expected O or PREFIX-LABEL with PREFIX one of "
+                           + ", ".join(sorted(allowed)) + " (e.g. B-PER)")
+        if not label:
+            raise TagError(tag, "the label after the prefix is empty "
+                           "(use --scheme conlleval to accept it as conlleval.pl does)")
+        if head not in allowed:
+            raise TagError(tag, f"prefix {head}- is not part of scheme {scheme} "
+                           f"(prefixes {', '.join(SCHEMES[scheme].prefixes)}); "
+                           "choose another --scheme or --scheme auto")
+        prefix[k] = PREFIX_CODES[head]
+        labels.append(label)
+    return TagTable(list(tags), prefix, labels)
+
+
+# conlleval.pl tag classes
+C_O, C_B, C_I, C_E, C_LBR, C_RBR, C_DOT, C_OTHER = range(8)
+_CONLL_CLASS = {"O": C_O, "B": C_B, "I": C_I, "E": C_E, "[": C_LBR, "]": C_RBR, ".": C_DOT}
+
+
+def _parse_conlleval(tags: Sequence[str]) -> TagTable:
+    prefix = np.zeros(len(tags), np.int8)
+    labels = []
+    for k, tag in enumerate(tags):
+        head, sep, label = tag.partition("-")
+        if not sep:
+            head, label = tag, ""
+        if label == "0":  # Perl: $type ? $type : ""
+            label = ""
+        prefix[k] = _CONLL_CLASS.get(head, C_OTHER)
+        labels.append(label)
+    return TagTable(list(tags), prefix, labels)
+
+
+# ---------------------------------------------------------------------------
+# decoding
+
+@dataclass
+class Decoded:
+    """Spans decoded from one tag sequence (global token indices, inclusive ends)."""
+
+    start: np.ndarray
+    end: np.ndarray
+    label: np.ndarray          # label ids as given in ``type_ids``
+    ill_formed: np.ndarray     # bool per span
+    bad_token: np.ndarray      # per span: the token that makes it ill formed (or -1)
+    reason: List[str] = field(default_factory=list)  # per ill-formed span, aligned with flatnonzero(ill_formed)
+
+
+def _shift_prev(a: np.ndarray, first: np.ndarray, fill) -> np.ndarray:
+    out = np.empty_like(a)
+    out[1:] = a[:-1]
+    if len(a):
+        out[0] = fill
+    out[first] = fill
+    return out
+
+
+def decode(prefix: np.ndarray, types: np.ndarray, sent_first: np.ndarray, scheme: str,
+           outside_type: int = -1) -> Decoded:
+    """Decode per-token prefix codes and label ids into spans.
+
+    ``sent_first`` is a bool array, True on the first token of every sentence.
+    ``types`` holds label ids; ``outside_type`` is the id O tokens carry (the id of
+    the empty label), which the ``conlleval`` scheme compares like conlleval.pl does.
+    """
+    n = len(prefix)
+    sent_first = sent_first.astype(bool, copy=False)
+    sent_last = np.empty(n, bool)
+    if n:
+        sent_last[:-1] = sent_first[1:]
+        sent_last[-1] = True
+    if scheme == "conlleval":
+        return _decode_conlleval(prefix, types, sent_first, outside_type)
+    sch = SCHEMES[scheme]
+    _, single_ok, first_ok, last_ok = sch.tables()
+    p = prefix.astype(np.intp, copy=False)
+    inside = p != O
+    prev_p = _shift_prev(p, sent_first, O)
+    prev_t = _shift_prev(types, sent_first, -1)
+    opens = inside & (OPENS[p] | (prev_p == O) | (prev_t != types) | CLOSES[prev_p])
+    cont = inside & ~opens                   # continues the span of the previous token
+    next_cont = np.zeros(n, bool)
+    if n:
+        next_cont[:-1] = cont[1:]
+    next_cont &= ~sent_last
+    closes = inside & ~next_cont
+    starts = np.flatnonzero(opens)
+    ends = np.flatnonzero(closes)
+    labels = types[starts]
+    ps, pe = p[starts], p[ends]
+    one = starts == ends
+    ok = np.where(one, single_ok[ps], first_ok[ps] & last_ok[pe])
+    bad_token = np.where(one | ~first_ok[ps], starts, ends)
+    if sch.b_after_same:  # IOB1: B- must separate two spans of the same label
+        need = ps == B
+        prev_same = (prev_p[starts] != O) & (prev_t[starts] == labels)
+        ok &= ~need | prev_same
+    if sch.e_before_same:  # IOE1: E- must separate two spans of the same label
+        need = pe == E
+        nxt = np.minimum(ends + 1, max(n - 1, 0))
+        next_same = ~sent_last[ends] & (p[nxt] != O) & (types[nxt] == labels)
+        ok &= ~need | next_same
+    bad = ~ok
+    reasons = [_reason(sch, int(prefix[s]), int(prefix[e]), s == e) for s, e in
+               zip(starts[bad].tolist(), ends[bad].tolist())]
+    return Decoded(starts, ends, labels, bad, np.where(bad, bad_token, -1), reasons)
+
+
+def _reason(sch: Scheme, pf: int, pl: int, one: bool) -> str:
+    f, l = PREFIX_NAMES[pf], PREFIX_NAMES[pl]
+    if one:
+        if f not in sch.single:
+            return f"a one-token span tagged {f}- (scheme {sch.name} expects {'/'.join(sch.single)}-)"
+    elif f not in sch.first:
+        return f"a span that starts with {f}- (scheme {sch.name} expects {'/'.join(sch.first)}-)"
+    elif l not in sch.last:
+        return f"a span that ends with {l}- (scheme {sch.name} expects {'/'.join(sch.last)}-)"
+    if f == "B":
+        return f"B- that does not follow a span of the same label (scheme {sch.name})"
+    return f"E- that is not followed by a span of the same label (scheme {sch.name})"
+
+
+def _decode_conlleval(prefix, types, sent_first, outside_type: int) -> Decoded:
+    n = len(prefix)
+    c = prefix.astype(np.intp, copy=False)
+    pc = _shift_prev(c, sent_first, C_O)
+    pt = _shift_prev(types, sent_first, outside_type)
+    differ = pt != types
+    start = (
+        ((c == C_B) & np.isin(pc, (C_B, C_I, C_O)))
+        | ((c == C_I) & np.isin(pc, (C_O, C_E)))
+        | ((c == C_E) & np.isin(pc, (C_E, C_O)))
+        | ((c != C_O) & (c != C_DOT) & differ)
+        | (c == C_LBR) | (c == C_RBR)
+    )
+    endev = (
+        (np.isin(pc, (C_B, C_I)) & np.isin(c, (C_B, C_O)))
+        | ((pc == C_E) & np.isin(c, (C_E, C_I, C_O)))
+        | ((pc != C_O) & (pc != C_DOT) & differ)
+        | (pc == C_LBR) | (pc == C_RBR)
+    )
+    starts = np.flatnonzero(start)
+    breaks = np.flatnonzero(start | endev | sent_first)
+    nxt = np.searchsorted(breaks, starts, side="right")
+    bounded = np.append(breaks, n)  # a chunk open at the end of the data ends there
+    ends = bounded[nxt] - 1          # sent_first is among the breaks: never crosses a sentence
+    nb = np.zeros(len(starts), bool)
+    return Decoded(starts, ends, types[starts], nb, np.full(len(starts), -1), [])
+
+
+# ---------------------------------------------------------------------------
+# scheme detection
+
+def detect_scheme(sides: Sequence[Tuple[np.ndarray, np.ndarray]], sent_first: np.ndarray) -> str:
+    """Guess the scheme from (prefix codes, label ids) of every side (named prefixes only)."""
+    present = set()
+    b_opens_fresh = False   # a B- not directly after a token of the same label
+    i_last = False          # an I- that is the last token of its span
+    for prefix, types in sides:
+        p = prefix.astype(np.intp, copy=False)
+        present.update(PREFIX_NAMES[k] for k in np.unique(p).tolist() if k != O)
+        prev_p = _shift_prev(p, sent_first, O)
+        prev_t = _shift_prev(types, sent_first, -1)
+        bmask = p == B
+        if bmask.any():
+            fresh = bmask & ((prev_p == O) | (prev_t != types))
+            b_opens_fresh |= bool(fresh.any())
+        if "E" in present:
+            nxt_p = np.append(p[1:], O)
+            nxt_t = np.append(types[1:], -1)
+            sent_last = np.append(sent_first[1:], True)
+            last_i = (p == I) & (sent_last | (nxt_p == O) | (nxt_t != types))
+            i_last |= bool(last_i.any())
+    if present & {"L", "U"}:
+        return "BILOU"
+    if "S" in present or {"B", "E"} <= present:
+        return "IOBES"
+    if "E" in present:
+        return "IOE1" if i_last else "IOE2"
+    if "B" in present:
+        return "IOB2" if b_opens_fresh else "IOB1"
+    if "I" in present:
+        return "IO"
+    return "IOB2"
