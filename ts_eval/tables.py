@@ -23,7 +23,7 @@ def summary(report: Report) -> Table:
     """One row per system: TS micro/macro P/R/F1 and kappa next to exact-match P/R/F1."""
     header = ["system",
               "TS µP", "TS µR", "TS µF", "TS MP", "TS MR", "TS MF", "TS µκ", "TS Mκ",
-              "exact P", "exact R", "exact F", "exact MF", "tok acc"]
+              "ex P", "ex R", "ex F", "ex MF", "acc"]
     rows = []
     for s in report.systems:
         ts, ex = s["ts"], s["exact"]
@@ -34,14 +34,14 @@ def summary(report: Report) -> Table:
                      ex["micro"]["precision"], ex["micro"]["recall"], ex["micro"]["f"], ex["macro"]["f"],
                      ex.get("token_accuracy")])
     beta = report.settings.get("beta", 1.0)
-    title = "Scores" + (f" (F = F-beta, beta = {beta:g})" if beta != 1 else "")
+    title = "Scores in %" + (f" (F = F-beta, beta = {beta:g})" if beta != 1 else "")
     return Table(title, header, rows, groups=(("token & separator", 1, 8), ("segment exact match", 9, 13)))
 
 
 def labels(report: Report, system: dict) -> Table:
     """Per-label counts next to the scores, for one system."""
     header = ["label", "TS TP", "TS FP", "TS FN", "TS P", "TS R", "TS F", "TS κ",
-              "gold", "found", "correct", "exact P", "exact R", "exact F"]
+              "gold", "found", "correct", "ex P", "ex R", "ex F"]
     rows = []
     ts, ex = system["ts"], system["exact"]
     for lab in report.labels:
@@ -58,19 +58,20 @@ def labels(report: Report, system: dict) -> Table:
         a = ts["all_labels"]
         rows.append(["all labels", a["tp"], a["fp"], a["fn"], a["precision"], a["recall"], a["f"], a["kappa"],
                      None, None, None, None, None, None])
-    return Table(f"{system['name']}: per label", header, rows,
+    return Table(f"{system['name']}: per label (scores in %)", header, rows,
                  groups=(("token & separator", 1, 7), ("segment exact match", 8, 13)))
 
 
 COUNT_COLUMNS = {"TS TP", "TS FP", "TS FN", "gold", "found", "correct"}
 
 
-def cell(header: str, value: Any, digits: int = 4) -> str:
+def cell(header: str, value: Any, digits: int = 2) -> str:
+    """Counts as integers (weighted counts keep their fraction); scores as percentages."""
     if value is None:
         return ""
     if header in COUNT_COLUMNS:
         v = float(value)
         return str(int(v)) if v.is_integer() else f"{v:g}"
     if isinstance(value, float):
-        return f"{value:.{digits}f}"
+        return f"{100 * value:.{digits}f}"
     return str(value)

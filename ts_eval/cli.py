@@ -1,0 +1,162 @@
+"""Command line: ``ts-eval score``, ``ts-eval demo``.
+
+Exit codes: 0 scored, 1 bad input (message on stderr), 2 bad usage.
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import List, Optional
+
+from . import __version__
+from .errors import InputError, UsageError
+
+FORMAT_CHOICES = ("table", "json", "csv", "markdown", "latex", "conlleval")
+DEMO_FILE = Path(__file__).parent / "demo" / "germeval2014_test_sample.conll"
+DEMO_SYSTEMS = ["gen-ap_rich_dev", "gen-crf_poor_dev", "gen-crf_rich_dev", "gen-mft_dev"]
+
+
+def _reading_options(p: argparse.ArgumentParser) -> None:
+    g = p.add_argument_group("reading")
+    g.add_argument("--scheme", default=None,
+                   help="tagging scheme: IOB2 (default), IOB1, IOE1, IOE2, IOBES (BIOES), BILOU, IO, "
+                        "auto (detect), conlleval (accept any tag as conlleval.pl does; the default "
+                        "with --format conlleval)")
+    g.add_argument("--policy", default="conlleval", choices=("conlleval", "strict", "discard"),
+                   help="ill-formed spans: conlleval = decode like conlleval.pl and count the repair "
+                        "(default), strict = error, discard = drop the span")
+    g.add_argument("--token-col", type=int, default=1, metavar="N", help="token column (default 1)")
+    g.add_argument("--map-label", action="append", default=[], metavar="PATTERN=REPL",
+                   help="rewrite labels with a regular expression before scoring (repeatable, applied in "
+                        "order; a label rewritten to the empty string is dropped), e.g. 'deriv$='")
+
+
+def _scoring_options(p: argparse.ArgumentParser) -> None:
+    g = p.add_argument_group("scoring and output")
+    g.add_argument("--separator-weight", type=float, default=1.0, metavar="W",
+                   help="weight of a separator unit relative to a token (default 1; 0 = token-only T model)")
+    g.add_argument("--beta", type=float, default=1.0, help="F-beta's beta (default 1)")
+    g.add_argument("--all-labels-row", action="store_true",
+                   help="add a TS row for all labels as one (the paper's ENTITY supertag)")
+    g.add_argument("--format", default="table", choices=FORMAT_CHOICES, help="output format (default table)")
+    g.add_argument("--output", "-o", metavar="FILE", help="write the report to FILE instead of stdout")
+    g.add_argument("--no-labels", action="store_true", help="table format: leave out the per-label tables")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="ts-eval",
+        description="Evaluate labelled spans: token-and-separator scores, conlleval-exact segment scores.")
+    parser.add_argument("--version", action="version", version=f"ts_eval {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    sub.required = True
+
+    sc = sub.add_parser("score", help="score one or more systems against gold",
+                        description="Score IOB files. Either FILE with gold and system columns "
+                                    "(default: conlleval's layout, the last two columns), or --gold G "
+                                    "--system S [S ...] with one file per system. Columns are 1-based; "
+                                    "negative numbers count from the end.")
+    sc.add_argument("file", nargs="?", help="column file with gold and system columns")
+    sc.add_argument("--gold", metavar="G", help="gold file (two-file mode)")
+    sc.add_argument("--system", nargs="+", metavar="S", help="system file(s) (two-file mode)")
+    sc.add_argument("--gold-col", type=int, default=None, metavar="N",
+                    help="gold column (default -2 in FILE, -1 in the gold file)")
+    sc.add_argument("--system-col", type=int, nargs="+", default=None, metavar="N",
+                    help="system column(s) (default -1); several columns in FILE are several systems")
+    sc.add_argument("--names", nargs="+", metavar="NAME", help="system names (default: file names or colN)")
+    _reading_options(sc)
+    _scoring_options(sc)
+
+    demo = sub.add_parser("demo", help="score the bundled GermEval 2014 sample (four systems)")
+    _scoring_options(demo)
+    return parser
+
+
+def _load(args):
+    from .corpus import parse_label_map
+    from .io import read_conll, read_conll_pair
+
+    scheme = args.scheme or ("conlleval" if args.format == "conlleval" else "IOB2")
+    try:
+        label_map = parse_label_map(args.map_label)
+    except ValueError as err:
+        raise UsageError(str(err)) from None
+    common = dict(token_column=args.token_col, scheme=scheme, policy=args.policy, label_map=label_map)
+    if args.gold or args.system:
+        if args.file:
+            raise UsageError("give either FILE or --gold/--system, not both")
+        if not (args.gold and args.system):
+            raise UsageError("two-file mode needs both --gold and --system")
+        scols = args.system_col or [-1]
+        if len(scols) != 1:
+            raise UsageError("two-file mode takes one --system-col (the same for every system file)")
+        return read_conll_pair(args.gold, args.system, gold_column=args.gold_col or -1,
+                               system_column=scols[0], names=args.names, **common)
+    if not args.file:
+        raise UsageError("give a FILE, or --gold G --system S")
+    return read_conll(args.file, gold_column=args.gold_col or -2, system_columns=args.system_col or [-1],
+                      names=args.names, **common)
+
+
+def _emit(report, args) -> None:
+    if args.format == "table":
+        from rich.console import Console
+
+        if args.output:
+            with open(args.output, "w", encoding="utf-8") as fh:
+                from .render import print_report
+                print_report(report, Console(file=fh, width=200, no_color=True), per_label=not args.no_labels)
+        else:
+            from .render import print_report
+            print_report(report, per_label=not args.no_labels)
+        return
+    from .formats import FORMATS
+
+    text = FORMATS[args.format](report)
+    if args.output:
+        Path(args.output).write_text(text, encoding="utf-8")
+    else:
+        sys.stdout.write(text)
+
+
+def run(argv: Optional[List[str]] = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    from .evaluate import evaluate
+
+    if args.command == "demo":
+        args.file, args.gold, args.system = str(DEMO_FILE), None, None
+        args.gold_col, args.system_col, args.names = 2, [3, 4, 5, 6], DEMO_SYSTEMS
+        args.scheme, args.policy, args.token_col, args.map_label = "IOB2", "conlleval", 1, []
+    corpus = _load(args)
+    try:
+        report = evaluate(corpus, separator_weight=args.separator_weight, beta=args.beta,
+                          all_labels_row=args.all_labels_row)
+    except ValueError as err:
+        raise UsageError(str(err)) from None
+    report.settings["input"] = {
+        "file": args.file, "gold": args.gold, "system": args.system,
+        "gold_col": corpus.gold_info.column, "token_col": args.token_col,
+        "system_cols": [i.column for i in corpus.system_info.values()],
+    }
+    _emit(report, args)
+    return 0
+
+
+def main(argv: Optional[List[str]] = None) -> int:
+    try:
+        code = run(argv)
+    except UsageError as err:
+        print(f"ts-eval: error: {err}", file=sys.stderr)
+        code = 2
+    except InputError as err:
+        print(f"ts-eval: error: {err}", file=sys.stderr)
+        code = 1
+    except BrokenPipeError:
+        code = 0
+    return code
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())
