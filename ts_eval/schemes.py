@@ -177,7 +177,7 @@ class Decoded:
     label: np.ndarray          # label ids as given in ``type_ids``
     ill_formed: np.ndarray     # bool per span
     bad_token: np.ndarray      # per span: the token that makes it ill formed (or -1)
-    reason: List[str] = field(default_factory=list)  # per ill-formed span, aligned with flatnonzero(ill_formed)
+    reason: List[str] = field(default_factory=list)  # why the first ill-formed span is ill formed
 
 
 def _shift_prev(a: np.ndarray, first: np.ndarray, fill) -> np.ndarray:
@@ -235,8 +235,8 @@ def decode(prefix: np.ndarray, types: np.ndarray, sent_first: np.ndarray, scheme
         next_same = ~sent_last[ends] & (p[nxt] != O) & (types[nxt] == labels)
         ok &= ~need | next_same
     bad = ~ok
-    reasons = [_reason(sch, int(prefix[s]), int(prefix[e]), s == e) for s, e in
-               zip(starts[bad].tolist(), ends[bad].tolist())]
+    first_bad = np.flatnonzero(bad)[:1].tolist()  # the reason is needed for the first only (strict)
+    reasons = [_reason(sch, int(ps[k]), int(pe[k]), bool(one[k])) for k in first_bad]
     return Decoded(starts, ends, labels, bad, np.where(bad, bad_token, -1), reasons)
 
 

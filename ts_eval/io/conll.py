@@ -26,9 +26,11 @@ def read_conll(
     Columns are 1-based; negative numbers count from the end (conlleval's layout,
     ``TOKEN ... GOLD SYSTEM``, is the default).
     """
-    cf = read_column_file(path)
+    cf = read_column_file(path, [gold_column, *system_columns], token_column)
     gcol = cf.column_index(gold_column) + 1
     scols = [cf.column_index(c) + 1 for c in system_columns]
+    if cf.token_column in [gcol] + scols:
+        raise UsageError(f"the token column {cf.token_column} is also given as a tag column")
     if names is not None and len(names) != len(scols):
         raise UsageError(f"{len(names)} names for {len(scols)} system columns")
     if gcol in scols:
@@ -40,7 +42,7 @@ def read_conll(
     vocab, ids = _tag_ids([(cf, c) for c in columns])
     sides = [SideInfo("gold", path, gcol, tags=ids[0], token_lines=cf.token_line)]
     sides += [SideInfo(n, path, c, tags=t, token_lines=cf.token_line) for n, c, t in zip(names, scols, ids[1:])]
-    return _finish(cf, vocab, sides, scheme, policy, label_map, token_column)
+    return _finish(cf, vocab, sides, scheme, policy, label_map)
 
 
 def read_conll_pair(
@@ -57,8 +59,8 @@ def read_conll_pair(
     """Gold file plus one file per system; sentences and tokens must match the gold file's."""
     if not system_paths:
         raise UsageError("no system file given")
-    gold = read_column_file(gold_path)
-    systems = [read_column_file(p) for p in system_paths]
+    gold = read_column_file(gold_path, [gold_column], token_column)
+    systems = [read_column_file(p, [system_column], token_column) for p in system_paths]
     if names is None:
         names = [_stem(p) for p in system_paths]
         if len(set(names)) != len(names):
@@ -67,26 +69,25 @@ def read_conll_pair(
         raise UsageError(f"{len(names)} names for {len(systems)} system files")
     _check_names(names)
     for sf in systems:
-        check_aligned(gold, sf, token_column)
+        check_aligned(gold, sf)
     gcol = gold.column_index(gold_column) + 1
     scols = [sf.column_index(system_column) + 1 for sf in systems]
     vocab, ids = _tag_ids([(gold, gcol)] + list(zip(systems, scols)))
     sides = [SideInfo("gold", gold_path, gcol, tags=ids[0], token_lines=gold.token_line)]
     sides += [SideInfo(n, sf.path, c, tags=t, token_lines=sf.token_line)
               for n, sf, c, t in zip(names, systems, scols, ids[1:])]
-    return _finish(gold, vocab, sides, scheme, policy, label_map, token_column)
+    return _finish(gold, vocab, sides, scheme, policy, label_map)
 
 
-def _finish(cf: ColumnFile, vocab, sides, scheme, policy, label_map, token_column) -> Corpus:
+def _finish(cf: ColumnFile, vocab, sides, scheme, policy, label_map) -> Corpus:
     doc = np.flatnonzero(cf.doc_first)
     doc_offsets = np.append(doc, cf.n_tokens) if len(doc) else None
     if doc_offsets is not None and doc_offsets[0] != 0:
         doc_offsets = np.concatenate(([0], doc_offsets))
-    tcol = cf.column_index(token_column) + 1
     return corpus_from_tag_ids(
         vocab, sides, cf.sent_first, scheme, policy, label_map,
         doc_offsets=doc_offsets, docstart_lines=cf.docstart_lines, boundary_lines=cf.boundary_lines,
-        tokens=lambda a, b: cf.texts(tcol, a, b),
+        tokens=cf.texts,
     )
 
 
@@ -111,42 +112,42 @@ def _tag_ids(columns: List[Tuple[ColumnFile, int]]) -> Tuple[List[str], List[np.
     per = [cf.strings(c) for cf, c in columns]
     vocab = sorted(set().union(*[set(v) for v, _ in per]))
     index = {t: k for k, t in enumerate(vocab)}
-    ids = [np.array([index[t] for t in v], np.int32)[inv] if len(v) else inv for v, inv in per]
+    dtype = np.uint16 if len(vocab) < 2**16 else np.int32
+    ids = [np.array([index[t] for t in v], dtype)[inv] if len(v) else inv.astype(dtype) for v, inv in per]
     return vocab, ids
 
 
-def check_aligned(gold: ColumnFile, system: ColumnFile, token_column: int = 1) -> None:
+def check_aligned(gold: ColumnFile, system: ColumnFile, block: int = 1 << 18) -> None:
     """Same sentences, same tokens (compared as text); else an error at the first difference."""
     gs, ss = np.flatnonzero(gold.sent_first), np.flatnonzero(system.sent_first)
     where = f"gold {gold.path} vs system {system.path}"
     n = min(len(gs), len(ss))
     diff = np.flatnonzero(gs[:n] != ss[:n])
     if len(diff) or len(gs) != len(ss) or gold.n_tokens != system.n_tokens:
-        # first sentence whose start or length differs
         k = int(diff[0]) if len(diff) else n
-        if k < n:
-            tok = int(min(gs[k], ss[k]))
-        else:
-            tok = int(min(gold.n_tokens, system.n_tokens)) - 1
+        tok = int(min(gs[k], ss[k])) if k < n else int(min(gold.n_tokens, system.n_tokens)) - 1
         tok = max(tok, 0)
         gl, sl = _line(gold, tok), _line(system, tok)
         raise InputError(
             f"{where}: files do not line up: gold has {len(gs)} sentences / {gold.n_tokens} tokens, "
             f"system has {len(ss)} / {system.n_tokens}; first difference in sentence {k + 1} "
             f"(gold line {gl}, system line {sl})", system.path, sl)
-    gbytes, glen = gold.column_bytes(token_column)
-    sbytes, slen = system.column_bytes(token_column)
-    if np.array_equal(glen, slen) and gbytes.tobytes() == sbytes.tobytes():
-        return
-    bad_len = np.flatnonzero(glen != slen)
-    first = int(bad_len[0]) if len(bad_len) else len(glen)
-    m = min(len(gbytes), len(sbytes))
-    bad_byte = np.flatnonzero(gbytes[:m] != sbytes[:m])
-    if len(bad_byte):
-        first = min(first, int(np.searchsorted(np.cumsum(glen), bad_byte[0], side="right")))
+    first = -1
+    bad_len = np.flatnonzero(gold.token_len != system.token_len)
+    limit = int(bad_len[0]) if len(bad_len) else gold.n_tokens
+    for a in range(0, limit, block):  # compare texts block by block, up to the first length difference
+        b = min(a + block, limit)
+        gb, sb = gold.token_bytes(a, b), system.token_bytes(a, b)
+        bad = np.flatnonzero(gb != sb)
+        if len(bad):
+            first = a + int(np.searchsorted(np.cumsum(gold.token_len[a:b]), bad[0], side="right"))
+            break
+    if first < 0:
+        if not len(bad_len):
+            return
+        first = limit
     sent = int(np.searchsorted(gs, first, side="right"))
-    gtok = gold.texts(token_column, first, first + 1)[0]
-    stok = system.texts(token_column, first, first + 1)[0]
+    gtok, stok = gold.texts(first, first + 1)[0], system.texts(first, first + 1)[0]
     raise InputError(f"{where}: token {gtok!r} (gold line {_line(gold, first)}) differs from {stok!r} "
                      f"in sentence {sent}", system.path, _line(system, first))
 
