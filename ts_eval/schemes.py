@@ -207,7 +207,7 @@ def decode(prefix: np.ndarray, types: np.ndarray, sent_first: np.ndarray, scheme
         return _decode_conlleval(prefix, types, sent_first, outside_type)
     sch = SCHEMES[scheme]
     _, single_ok, first_ok, last_ok = sch.tables()
-    p = prefix.astype(np.intp, copy=False)
+    p = prefix  # small ints index the prefix tables directly (no int64 copy of the corpus)
     inside = p != O
     prev_p = _shift_prev(p, sent_first, O)
     prev_t = _shift_prev(types, sent_first, -1)
@@ -256,7 +256,7 @@ def _reason(sch: Scheme, pf: int, pl: int, one: bool) -> str:
 
 def _decode_conlleval(prefix, types, sent_first, outside_type: int) -> Decoded:
     n = len(prefix)
-    c = prefix.astype(np.intp, copy=False)
+    c = prefix
     pc = _shift_prev(c, sent_first, C_O)
     pt = _shift_prev(types, sent_first, outside_type)
     differ = pt != types

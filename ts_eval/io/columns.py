@@ -12,11 +12,14 @@ BOM is skipped.  All token lines must have the same number of fields.
 """
 from __future__ import annotations
 
+import codecs
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Dict, List, Optional, Sequence, Tuple
+from typing import Dict, List, Optional, Sequence, Tuple, Union
 
 import numpy as np
+from numpy.lib.stride_tricks import as_strided
 
 from ..errors import InputError
 
@@ -25,7 +28,7 @@ _WS[[9, 10, 11, 12, 13, 32]] = True  # ASCII whitespace only: tokens may hold NB
 BOM = b"\xef\xbb\xbf"
 
 
-CHUNK_BYTES = 1 << 22  # files are split at line ends into blocks of about 4 MiB
+CHUNK_BYTES = 1 << 20  # files are split at line ends into blocks of about 1 MiB (bounds the temporaries)
 
 
 @dataclass
@@ -85,12 +88,17 @@ def _column_index(column: int, n: int, path: str) -> int:
 def read_column_file(path: str, columns: Sequence[int] = (-1,), token_column: int = 1) -> ColumnFile:
     """Read a column file, decoding the tag ``columns`` (1-based, negative from the end)."""
     try:
-        raw = Path(path).read_bytes()
+        with open(path, "rb") as fh:
+            size = os.fstat(fh.fileno()).st_size
+            buf = bytearray(size + 8)          # 8 zero bytes of padding for byte_windows
+            got = fh.readinto(memoryview(buf)[:size])
+            if got != size:
+                raise InputError(f"could read only {got} of {size} bytes", path)
     except IsADirectoryError:
         raise InputError("is a directory, expected a file", path) from None
     except OSError as err:
         raise InputError(f"cannot read: {err.strerror}", path) from None
-    return split_columns(raw, path, columns, token_column)
+    return split_columns(buf, path, columns, token_column, padded=True)
 
 
 @dataclass
@@ -104,34 +112,37 @@ class _Acc:
     token_len: List[np.ndarray] = field(default_factory=list)
     doc_lines: List[np.ndarray] = field(default_factory=list)
     boundary_lines: int = 0
-    values: Dict[int, List[Tuple[List[str], np.ndarray]]] = field(default_factory=dict)
+    values: List[Tuple[List[str], np.ndarray]] = field(default_factory=list)  # per chunk: vocab, ids[col]
 
 
-def split_columns(raw: bytes, path: str = "<data>", columns: Sequence[int] = (-1,),
-                  token_column: int = 1) -> ColumnFile:
-    """Split a file's bytes into token lines and decode the requested columns, in chunks."""
-    shift = 0
-    if raw.startswith(BOM):
-        raw, shift = raw[len(BOM):], len(BOM)
-    data = np.frombuffer(raw, np.uint8)
+def split_columns(raw: Union[bytes, bytearray], path: str = "<data>", columns: Sequence[int] = (-1,),
+                  token_column: int = 1, padded: bool = False) -> ColumnFile:
+    """Split a file's bytes into token lines and decode the requested columns, in chunks.
+
+    ``padded``: ``raw`` ends with 8 bytes of zero padding that are not data (saves a copy).
+    """
+    if not padded:
+        raw = bytes(raw) + bytes(8)
+    shift = len(BOM) if raw.startswith(BOM) else 0
+    end = len(raw) - 8                          # the data are raw[shift:end]
+    windows = byte_windows(raw, shift)
+    data = np.frombuffer(raw, np.uint8, count=end - shift, offset=shift)
     if len(data) == 0:
         raise InputError("empty file, expected token lines", path)
     acc = _Acc()
-    start, line0 = 0, 0
+    start, line0 = shift, 0
     cols: Optional[List[int]] = None
-    while start < len(raw):
-        stop = raw.find(b"\n", min(start + CHUNK_BYTES, len(raw)) - 1)
-        stop = len(raw) if stop < 0 else stop + 1
-        chunk = raw[start:stop]
+    while start < end:
+        stop = raw.find(b"\n", min(start + CHUNK_BYTES, end) - 1, end)
+        stop = end if stop < 0 else stop + 1
         try:
-            chunk.decode("utf-8")
+            codecs.utf_8_decode(memoryview(raw)[start:stop], "strict", True)
         except UnicodeDecodeError as err:
-            line = line0 + chunk.count(b"\n", 0, err.start) + 1
-            bad = chunk[err.start:err.end]
-            raise InputError(f"not UTF-8: byte 0x{bad[0]:02x} at byte offset {start + err.start + shift} "
-                             f"({err.reason}); expected UTF-8 text", path, line) from None
-        cols = _scan(data, start, stop, line0, path, columns, token_column, acc, cols)
-        line0 += chunk.count(b"\n")
+            line = line0 + raw.count(b"\n", start, start + err.start) + 1
+            raise InputError(f"not UTF-8: byte 0x{raw[start + err.start]:02x} at byte offset "
+                             f"{start + err.start} ({err.reason}); expected UTF-8 text", path, line) from None
+        cols = _scan(data, windows, start - shift, stop - shift, line0, path, columns, token_column, acc, cols)
+        line0 += raw.count(b"\n", start, stop)
         start = stop
     if acc.ncol < 0:
         raise InputError("no token lines (the file is blank or holds only -DOCSTART-/-X- lines)", path)
@@ -140,7 +151,9 @@ def split_columns(raw: bytes, path: str = "<data>", columns: Sequence[int] = (-1
     sent_first = np.diff(token_line, prepend=-1) > 1          # a non-token line lies before it
     doc_index = np.searchsorted(doc_lines, token_line)         # -DOCSTART- lines before each token
     doc_first = np.diff(doc_index, prepend=0) > 0
-    merged = {c: _merge_values(parts) for c, parts in acc.values.items()}
+    vocab, ids = _merge_values(acc.values)
+    resolved = [_column_index(c, acc.ncol, path) + 1 for c in columns]
+    merged = {c: (vocab, ids[k]) for k, c in enumerate(resolved)}
     starts = np.concatenate(acc.token_start)
     return ColumnFile(
         path=path, data=data, n_columns=acc.ncol, token_line=token_line, sent_first=sent_first,
@@ -151,7 +164,7 @@ def split_columns(raw: bytes, path: str = "<data>", columns: Sequence[int] = (-1
     )
 
 
-def _scan(data: np.ndarray, a: int, b: int, line0: int, path: str, columns: Sequence[int],
+def _scan(data: np.ndarray, windows: np.ndarray, a: int, b: int, line0: int, path: str, columns: Sequence[int],
           token_column: int, acc: _Acc, cols: Optional[List[int]]) -> Optional[List[int]]:
     """Find the token lines and fields of bytes a..b (whole lines) and decode the tag columns."""
     part = data[a:b]
@@ -203,8 +216,10 @@ def _scan(data: np.ndarray, a: int, b: int, line0: int, path: str, columns: Sequ
     k = _column_index(token_column, ncol, path)
     acc.token_start.append(fstart[first + k] + a)
     acc.token_len.append(fend[first + k] - fstart[first + k])
-    for c in cols:
-        acc.values.setdefault(c + 1, []).append(unique_slices(part, fstart[first + c], fend[first + c]))
+    # all tag columns in one pass: they share one vocabulary
+    idx = (first[None, :] + np.array(cols)[:, None]).ravel()
+    vocab, ids = unique_slices(windows, fstart[idx] + a, fend[idx] + a)
+    acc.values.append((vocab, ids.reshape(len(cols), -1)))
     return cols
 
 
@@ -216,11 +231,12 @@ def line_start(part: np.ndarray, line: int) -> int:
 
 
 def _merge_values(parts: List[Tuple[List[str], np.ndarray]]) -> Tuple[List[str], np.ndarray]:
+    """One vocabulary over the chunks; ids[column, token] into it."""
     vocab = sorted(set().union(*[set(v) for v, _ in parts]))
     index = {t: k for k, t in enumerate(vocab)}
     dtype = np.uint16 if len(vocab) < 2**16 else np.int32
-    ids = [np.array([index[t] for t in v], dtype)[inv] for v, inv in parts if len(inv)]
-    return vocab, np.concatenate(ids) if ids else np.zeros(0, dtype)
+    ids = [np.array([index[t] for t in v], dtype)[inv] for v, inv in parts if inv.size]
+    return vocab, np.concatenate(ids, axis=1)
 
 
 def _field_equals(data: np.ndarray, starts: np.ndarray, lengths: np.ndarray, word: bytes) -> np.ndarray:
@@ -236,30 +252,41 @@ _MULT = np.array([0x9E3779B97F4A7C15, 0xC2B2AE3D27D4EB4F, 0x165667B19E3779F9, 0x
                  dtype=np.uint64)
 
 
-def unique_slices(data: np.ndarray, starts: np.ndarray, ends: np.ndarray) -> Tuple[List[str], np.ndarray]:
-    """Distinct byte slices ``data[s:e]`` (decoded, sorted) and the per-slice index into them.
+def byte_windows(padded: Union[bytes, bytearray], offset: int = 0) -> np.ndarray:
+    """For every byte offset from ``offset``, the 8 bytes from there as one little-endian uint64.
 
-    Each slice is packed into 8-byte words, gathered column by column (a tag
-    column never becomes a million Python strings).  One word is the slice itself;
-    longer slices are hashed over their words and every slice is checked against
-    its representative, so a hash collision cannot merge two values.  The few
-    distinct keys are found from a sample plus ``searchsorted``.
+    A view (no copy) of ``padded``, which must end with 8 bytes of zero padding.
+    """
+    buf = np.frombuffer(padded, np.uint8)[offset:]
+    return as_strided(buf, shape=(len(buf) - 7, 8), strides=(1, 1)).view("<u8")[:, 0]
+
+
+_LOW_BYTES = np.array([(1 << (8 * k)) - 1 for k in range(8)] + [(1 << 64) - 1], dtype=np.uint64)
+
+
+def unique_slices(windows: np.ndarray, starts: np.ndarray, ends: np.ndarray) -> Tuple[List[str], np.ndarray]:
+    """Distinct byte slices ``[s, e)`` (decoded, sorted) and the per-slice index into them.
+
+    ``windows`` comes from :func:`byte_windows`: each slice is read as 8-byte
+    words with one gather per word (a tag column never becomes a million Python
+    strings).  A slice of at most 7 bytes is its own key; longer ones are hashed
+    over their words and then checked word by word against their representative,
+    so a hash collision cannot merge two values.  The few distinct keys are found
+    from a sample plus ``searchsorted``.
     """
     n = len(starts)
     if n == 0:
         return [], np.zeros(0, np.int32)
     lengths = ends - starts
     maxlen = int(lengths.max())
-    if maxlen > 64:  # long values (tokens, odd tags): exact but slower path
-        return _unique_slow(data, starts, ends)
-    last = len(data) - 1
     words = []
     for w0 in range(0, maxlen, 8):
-        word = np.zeros(n, np.uint64)
-        for j in range(w0, min(w0 + 8, maxlen)):
-            byte = data[np.minimum(starts + j, last)].astype(np.uint64)
-            byte[lengths <= j] = 0
-            word |= byte << np.uint64(8 * (j - w0))
+        if w0 == 0:
+            word = windows[starts]
+            word &= _LOW_BYTES[np.minimum(lengths, 8) if maxlen > 8 else lengths]
+        else:
+            word = windows[np.minimum(starts + w0, len(windows) - 1)]
+            word &= _LOW_BYTES[np.clip(lengths - w0, 0, 8)]
         words.append(word)
     key = words[0] ^ (lengths.astype(np.uint64) << np.uint64(56)) if maxlen < 8 else words[0].copy()
     for j, word in enumerate(words[1:], 1):
@@ -272,19 +299,16 @@ def unique_slices(data: np.ndarray, starts: np.ndarray, ends: np.ndarray) -> Tup
         pos = np.searchsorted(sample, key)
     first = np.full(len(sample), -1, np.int64)
     first[pos[::-1]] = np.arange(n - 1, -1, -1)  # first occurrence of each key
-    rep = first[pos]
-    if len(words) > 1 or maxlen >= 8:
+    if maxlen >= 8:
+        rep = first[pos]
         if not np.array_equal(lengths, lengths[rep]) or not all(np.array_equal(wd, wd[rep]) for wd in words):
-            return _unique_slow(data, starts, ends)
-    values = [data[starts[k]:ends[k]].tobytes().decode("utf-8") for k in first.tolist()]
+            # a hash collision: group by the words themselves (exact, slower)
+            rows = np.stack(words + [lengths.astype(np.uint64)], axis=1)
+            _, first, pos = np.unique(rows, axis=0, return_index=True, return_inverse=True)
+            pos = pos.ravel()
+    values = [b"".join(int(words[j][k]).to_bytes(8, "little") for j in range(len(words)))[: int(lengths[k])]
+              .decode("utf-8") for k in first.tolist()]
     order = sorted(range(len(values)), key=values.__getitem__)
     rank = np.empty(len(values), np.int32)
     rank[order] = np.arange(len(values), dtype=np.int32)
     return [values[k] for k in order], rank[pos]
-
-
-def _unique_slow(data, starts, ends) -> Tuple[List[str], np.ndarray]:
-    strings = [data[s:e].tobytes().decode("utf-8") for s, e in zip(starts.tolist(), ends.tolist())]
-    values = sorted(set(strings))
-    index = {v: k for k, v in enumerate(values)}
-    return values, np.array([index[s] for s in strings], np.int32)

@@ -108,13 +108,14 @@ def _check_names(names: Sequence[str]) -> None:
 
 
 def _tag_ids(columns: List[Tuple[ColumnFile, int]]) -> Tuple[List[str], List[np.ndarray]]:
-    """One shared tag vocabulary over several columns, so tag ids compare across sides."""
+    """One shared tag vocabulary over several columns (of one or more files), so ids compare."""
     per = [cf.strings(c) for cf, c in columns]
     vocab = sorted(set().union(*[set(v) for v, _ in per]))
+    if all(v == vocab for v, _ in per):
+        return vocab, [ids for _, ids in per]
     index = {t: k for k, t in enumerate(vocab)}
     dtype = np.uint16 if len(vocab) < 2**16 else np.int32
-    ids = [np.array([index[t] for t in v], dtype)[inv] if len(v) else inv.astype(dtype) for v, inv in per]
-    return vocab, ids
+    return vocab, [np.array([index[t] for t in v], dtype)[ids] if len(v) else ids.astype(dtype) for v, ids in per]
 
 
 def check_aligned(gold: ColumnFile, system: ColumnFile, block: int = 1 << 18) -> None:
