@@ -37,6 +37,13 @@ def _scoring_options(p: argparse.ArgumentParser) -> None:
     g.add_argument("--separator-weight", type=float, default=1.0, metavar="W",
                    help="weight of a separator unit relative to a token (default 1; 0 = token-only T model)")
     g.add_argument("--beta", type=float, default=1.0, help="F-beta's beta (default 1)")
+    g.add_argument("--models", default="ts,exact", metavar="LIST",
+                   help="comma-separated models to compute and show: ts, exact, overlap, constrained, contain "
+                        "(default ts,exact)")
+    g.add_argument("--k1", type=int, default=None, metavar="N",
+                   help="constrained/contain models: at most N spurious tokens (default 1 / unbounded)")
+    g.add_argument("--k2", type=int, default=None, metavar="N",
+                   help="constrained model: at most N missing tokens (default 1)")
     g.add_argument("--all-labels-row", action="store_true",
                    help="add a TS row for all labels as one (the paper's ENTITY supertag)")
     g.add_argument("--format", default="table", choices=FORMAT_CHOICES, help="output format (default table)")
@@ -131,8 +138,11 @@ def run(argv: Optional[List[str]] = None) -> int:
         args.scheme, args.policy, args.token_col, args.map_label = "IOB2", "conlleval", 1, []
     corpus = _load(args)
     try:
+        models = [m.strip() for m in args.models.split(",") if m.strip()]
+        if args.format == "conlleval" and "exact" not in models:
+            models.append("exact")
         report = evaluate(corpus, separator_weight=args.separator_weight, beta=args.beta,
-                          all_labels_row=args.all_labels_row)
+                          all_labels_row=args.all_labels_row, models=models, k1=args.k1, k2=args.k2)
     except ValueError as err:
         raise UsageError(str(err)) from None
     report.settings["input"] = {

@@ -11,7 +11,7 @@ from .corpus import Corpus, SpanSet, from_sequences
 from .events import TSCounts, ts_counts
 from .matching import match
 from .report import Report
-from .segment import exact_counts, token_accuracy
+from .segment import SEGMENT_MODELS, model_limits, segment_counts, token_accuracy
 
 ALL_LABELS = "<all labels>"
 
@@ -48,19 +48,40 @@ def ts_model(counts: TSCounts, labels: Sequence[str], separator_weight: float, b
     return out
 
 
-def exact_model(gold: SpanSet, system: SpanSet, labels: Sequence[str], beta: float, pairs) -> Dict[str, Any]:
-    c = exact_counts(gold, system, pairs, len(labels))
-    tp, fp, fn = c.correct, c.found - c.correct, c.gold - c.correct
-    sc = measures.scores(tp, fp, fn, beta=beta)
+def segment_model(gold: SpanSet, system: SpanSet, labels: Sequence[str], beta: float, pairs,
+                  model: str = "exact", k1: Optional[int] = None, k2: Optional[int] = None) -> Dict[str, Any]:
+    """Per-label and averaged scores of a segment model (exact, overlap, constrained, contain)."""
+    lim = model_limits(model, k1, k2)
+    c = segment_counts(gold, system, pairs, len(labels), *lim)
+    p = measures.precision(c.found_hit, c.found - c.found_hit)
+    r = measures.recall(c.gold_hit, c.gold - c.gold_hit)
+    f = measures.f_from_pr(p, r, beta)
     present = (c.gold + c.found) > 0
-    rows = {lab: {"gold": int(c.gold[k]), "found": int(c.found[k]), "correct": int(c.correct[k]),
-                  **{name: float(v[k]) for name, v in sc.items()}, "present": bool(present[k])}
-            for k, lab in enumerate(labels)}
-    G, F, C = int(c.gold.sum()), int(c.found.sum()), int(c.correct.sum())
-    micro = {"gold": G, "found": F, "correct": C,
-             **{k: float(v) for k, v in measures.scores(C, F - C, G - C, beta=beta).items()}}
-    return {"labels": rows, "micro": micro,
-            "macro": {**measures.macro(sc, present), "labels_averaged": int(present.sum())}}
+    exact = model == "exact"
+
+    def counts(k=None):
+        pick = (lambda a: int(a.sum())) if k is None else (lambda a: int(a[k]))
+        out = {"gold": pick(c.gold), "found": pick(c.found)}
+        if exact:
+            out["correct"] = pick(c.gold_hit)
+        else:
+            out["gold_hit"], out["found_hit"] = pick(c.gold_hit), pick(c.found_hit)
+        return out
+
+    rows = {lab: {**counts(k), "precision": float(p[k]), "recall": float(r[k]), "f": float(f[k]),
+                  "present": bool(present[k])} for k, lab in enumerate(labels)}
+    G, F, GH, FH = (int(a.sum()) for a in (c.gold, c.found, c.gold_hit, c.found_hit))
+    P, R = measures.precision(FH, F - FH), measures.recall(GH, G - GH)
+    micro = {**counts(), "precision": float(P), "recall": float(R), "f": float(measures.f_from_pr(P, R, beta))}
+    macro = {**measures.macro({"precision": p, "recall": r, "f": f}, present), "labels_averaged": int(present.sum())}
+    out = {"labels": rows, "micro": micro, "macro": macro}
+    if not exact:
+        out["limits"] = {"max_spurious": lim[0], "max_missing": lim[1]}
+    return out
+
+
+MODELS = ("ts",) + SEGMENT_MODELS
+DEFAULT_MODELS = ("ts", "exact")
 
 
 def evaluate(
@@ -68,40 +89,60 @@ def evaluate(
     separator_weight: float = 1.0,
     beta: float = 1.0,
     all_labels_row: bool = False,
+    models: Sequence[str] = DEFAULT_MODELS,
+    k1: Optional[int] = None,
+    k2: Optional[int] = None,
 ) -> Report:
-    """Score every system of ``corpus`` against its gold with the TS and exact-match models."""
+    """Score every system of ``corpus`` against its gold with the chosen models.
+
+    ``models``: ``ts`` (token & separator) and the segment models ``exact``,
+    ``overlap``, ``constrained`` (k1 spurious, k2 missing tokens at most; default 1
+    and 1) and ``contain`` (k2 = 0; k1 unbounded unless given).  The matcher runs
+    once per system and every segment model reads its pairs.
+    """
     if separator_weight < 0:
         raise ValueError(f"separator weight must be >= 0, got {separator_weight}")
     if beta <= 0:
         raise ValueError(f"beta must be > 0, got {beta}")
+    unknown = [m for m in models if m not in MODELS]
+    if unknown:
+        raise ValueError(f"unknown model(s) {', '.join(unknown)}; expected some of {', '.join(MODELS)}")
+    for k in (k1, k2):
+        if k is not None and k < 0:
+            raise ValueError(f"k1 and k2 must be >= 0, got {k}")
     labels = corpus.labels
     systems = []
     gold_all = SpanSet(corpus.gold.start, corpus.gold.end, np.zeros(len(corpus.gold), np.int32))
     for name, spans in corpus.systems.items():
         info = corpus.system_info[name]
-        counts = ts_counts(corpus, corpus.gold, spans)
-        extra = None
-        if all_labels_row:
-            extra = ts_counts(corpus, gold_all, SpanSet(spans.start, spans.end, np.zeros(len(spans), np.int32)),
-                              n_labels=1)
-        pairs = match(corpus.gold, spans)
-        exact = exact_model(corpus.gold, spans, labels, beta, pairs)
-        acc = token_accuracy(corpus.gold_info.tags, info.tags, corpus.docstart_lines)
-        if acc is not None:
-            exact["token_accuracy"] = acc[0] / acc[1] if acc[1] else 0.0
-            exact["tags_correct"], exact["tags_counted"] = acc
-        systems.append({
-            "name": name,
-            "source": info.summary(),
-            "ts": ts_model(counts, labels, separator_weight, beta, extra),
-            "exact": exact,
-        })
+        result: Dict[str, Any] = {"name": name, "source": info.summary()}
+        if "ts" in models:
+            counts = ts_counts(corpus, corpus.gold, spans)
+            extra = None
+            if all_labels_row:
+                extra = ts_counts(corpus, gold_all, SpanSet(spans.start, spans.end, np.zeros(len(spans), np.int32)),
+                                  n_labels=1)
+            result["ts"] = ts_model(counts, labels, separator_weight, beta, extra)
+        seg = [m for m in models if m in SEGMENT_MODELS]
+        if seg:
+            pairs = match(corpus.gold, spans)
+            for m in seg:
+                result[m] = segment_model(corpus.gold, spans, labels, beta, pairs, m, k1, k2)
+        if "exact" in result:
+            acc = token_accuracy(corpus.gold_info.tags, info.tags, corpus.docstart_lines)
+            if acc is not None:
+                result["exact"]["token_accuracy"] = acc[0] / acc[1] if acc[1] else 0.0
+                result["exact"]["tags_correct"], result["exact"]["tags_counted"] = acc
+        systems.append(result)
     settings = {
+        "models": list(models),
         "scheme": corpus.scheme,
         "scheme_requested": corpus.scheme_requested,
         "policy": corpus.policy,
         "separator_weight": separator_weight,
         "beta": beta,
+        "k1": k1,
+        "k2": k2,
         "label_map": [f"{p}={r}" for p, r in corpus.label_map],
         "all_labels_row": all_labels_row,
         "macro_average": "mean over labels with gold or system units (segments); others are left out",
@@ -128,6 +169,7 @@ def score(
     separator_weight: float = 1.0,
     beta: float = 1.0,
     all_labels_row: bool = False,
+    **kwargs,
 ) -> Report:
-    """seqeval-style entry point: lists of tag sequences in, Report out."""
-    return evaluate(from_sequences(y_true, y_pred, scheme, policy), separator_weight, beta, all_labels_row)
+    """seqeval-style entry point: lists of tag sequences in, Report out (``kwargs`` go to evaluate)."""
+    return evaluate(from_sequences(y_true, y_pred, scheme, policy), separator_weight, beta, all_labels_row, **kwargs)

@@ -16,12 +16,12 @@ def to_json(report: Report) -> str:
 def to_csv(report: Report) -> str:
     """Long format: one row per system x model x row (label, micro, macro), all counts and scores."""
     out = io.StringIO()
-    fields = ["system", "model", "row", "tp", "fp", "fn", "tn", "gold", "found", "correct",
-              "precision", "recall", "f", "kappa", "accuracy"]
+    fields = ["system", "model", "row", "tp", "fp", "fn", "tn", "gold", "found", "correct", "gold_hit",
+              "found_hit", "precision", "recall", "f", "kappa", "accuracy"]
     w = csv.DictWriter(out, fieldnames=fields, extrasaction="ignore", lineterminator="\n")
     w.writeheader()
     for s in report.systems:
-        for model in ("ts", "exact"):
+        for model in [m for m in report.settings.get("models", ["ts", "exact"]) if m in s]:
             m = s[model]
             for lab in report.labels:
                 w.writerow({"system": s["name"], "model": model, "row": lab, **m["labels"][lab]})
@@ -29,14 +29,10 @@ def to_csv(report: Report) -> str:
             w.writerow({"system": s["name"], "model": model, "row": "macro", **m["macro"]})
             if model == "ts" and "all_labels" in m:
                 w.writerow({"system": s["name"], "model": model, "row": "all labels", **m["all_labels"]})
-        if "token_accuracy" in s["exact"]:
+        if "token_accuracy" in s.get("exact", {}):
             w.writerow({"system": s["name"], "model": "exact", "row": "token accuracy",
                         "correct": s["exact"]["tags_correct"], "accuracy": s["exact"]["token_accuracy"]})
     return out.getvalue()
-
-
-def _all_tables(report: Report) -> List[tables.Table]:
-    return [tables.summary(report)] + [tables.labels(report, s) for s in report.systems]
 
 
 def _settings_line(report: Report) -> str:
@@ -47,7 +43,7 @@ def _settings_line(report: Report) -> str:
 
 def to_markdown(report: Report) -> str:
     parts = [f"_{_settings_line(report)}_\n"]
-    for t in _all_tables(report):
+    for t in tables.all_tables(report):
         parts.append(f"**{t.title}**\n")
         parts.append("| " + " | ".join(t.header) + " |")
         parts.append("|" + "|".join(["---"] + ["---:"] * (len(t.header) - 1)) + "|")
@@ -66,7 +62,7 @@ def _tex(s: str) -> str:
 
 def to_latex(report: Report) -> str:
     parts = [f"% ts_eval: {_settings_line(report)}"]
-    for t in _all_tables(report):
+    for t in tables.all_tables(report):
         parts.append(r"\begin{table}[ht]\centering\small")
         parts.append(r"\begin{tabular}{l" + "r" * (len(t.header) - 1) + "}")
         parts.append(r"\hline")
@@ -83,6 +79,8 @@ def to_latex(report: Report) -> str:
 
 def conlleval_block(report: Report, system: dict) -> str:
     """conlleval.pl's report for one system, byte for byte (percentages, %6.2f)."""
+    if "exact" not in system:
+        raise ValueError("the conlleval format needs the exact model")
     ex = system["exact"]
     G, F, C = ex["micro"]["gold"], ex["micro"]["found"], ex["micro"]["correct"]
     ntok = ex.get("tags_counted", report.corpus["tokens"] + report.corpus["docstart_lines"])

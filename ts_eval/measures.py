@@ -36,6 +36,13 @@ def fbeta(tp, fp, fn, beta: float = 1.0):
     return _div((1 + b2) * tp, (1 + b2) * tp + b2 * np.asarray(fn, float) + np.asarray(fp, float))
 
 
+def f_from_pr(p, r, beta: float = 1.0):
+    """F-beta from precision and recall (for models whose P and R count different hits)."""
+    b2 = beta * beta
+    p, r = np.asarray(p, float), np.asarray(r, float)
+    return _div((1 + b2) * p * r, b2 * p + r)
+
+
 def accuracy(tp, fp, fn, tn):
     return _div(np.add(tp, tn), np.add(np.add(tp, fp), np.add(fn, tn)))
 

@@ -39,9 +39,8 @@ def print_report(report: Report, console: Optional[Console] = None, per_label: b
                          f"{side['discarded']} discarded, {side['unmapped']} dropped by the label map")
     for n in notes:
         console.print(f"[yellow]{n}[/yellow]")
-    console.print(_rich(tables.summary(report)))
-    if per_label:
-        for s in report.systems:
-            console.print(_rich(tables.labels(report, s)))
+    shown = tables.all_tables(report)
+    for t in shown if per_label else shown[:1]:
+        console.print(_rich(t))
     console.print("[dim]TS: token & separator units; ex: segment exact match (conlleval); "
                   "µ micro, M macro, κ Cohen's kappa; acc: conlleval token accuracy[/dim]")

@@ -1,9 +1,20 @@
-"""Segment-level exact match (conlleval.pl's model) from the matcher's pairs.
+"""Segment-level models from the matcher's pairs: exact match (conlleval.pl's model),
+overlap, constrained overlap and contain (Esuli & Sebastiani 2010, section 3).
 
-A system span is correct when a gold span has the same first token, last token
-and label.  Per label: gold, found and correct counts; precision, recall, F-beta;
-micro (summed counts) and macro averages; plus conlleval's token accuracy, which
-counts every ``-DOCSTART-`` line as a correctly tagged O token as conlleval.pl does.
+A gold span is *hit* when some system span of the same label is an acceptable
+match for it, and a system span is hit when it is an acceptable match for some gold
+span.  Acceptable:
+
+``exact``        same first token, last token and label;
+``overlap``      shares at least one token;
+``constrained``  shares a token, with at most k1 spurious tokens (system span only)
+                 and at most k2 missing tokens (gold span only);
+``contain``      constrained with k2 = 0: the system span contains the gold span
+                 (k1 unbounded unless given).
+
+Precision = hit system spans / system spans, recall = hit gold spans / gold spans
+(for exact match both hit counts are conlleval's "correct").  Token accuracy is
+conlleval's: every ``-DOCSTART-`` line counts as a correctly tagged O token.
 """
 from __future__ import annotations
 
@@ -15,21 +26,52 @@ import numpy as np
 from .corpus import SpanSet
 from .matching import Pairs
 
+SEGMENT_MODELS = ("exact", "overlap", "constrained", "contain")
+
 
 @dataclass
 class SegmentCounts:
-    gold: np.ndarray     # per label
-    found: np.ndarray
-    correct: np.ndarray
+    gold: np.ndarray       # per label: gold spans
+    found: np.ndarray      # per label: system spans
+    gold_hit: np.ndarray   # per label: gold spans with an acceptable system span
+    found_hit: np.ndarray  # per label: system spans acceptable for some gold span
 
 
-def exact_counts(gold: SpanSet, system: SpanSet, pairs: Pairs, n_labels: int) -> SegmentCounts:
-    exact = pairs.take(pairs.exact)
+def acceptable(pairs: Pairs, max_spurious: Optional[int] = None, max_missing: Optional[int] = None) -> np.ndarray:
+    """Mask of pairs that match: same label, sharing a token, within the k1/k2 limits."""
+    ok = pairs.same_label.copy()
+    if max_spurious is not None:
+        ok &= pairs.system_only <= max_spurious
+    if max_missing is not None:
+        ok &= pairs.gold_only <= max_missing
+    return ok
+
+
+def segment_counts(gold: SpanSet, system: SpanSet, pairs: Pairs, n_labels: int,
+                   max_spurious: Optional[int] = None, max_missing: Optional[int] = None) -> SegmentCounts:
+    """Per-label counts of a segment model given by its k1 (spurious) and k2 (missing) limits."""
+    ok = acceptable(pairs, max_spurious, max_missing)
+    g_hit = np.unique(pairs.gold[ok])
+    s_hit = np.unique(pairs.system[ok])
     return SegmentCounts(
         np.bincount(gold.label, minlength=n_labels)[:n_labels],
         np.bincount(system.label, minlength=n_labels)[:n_labels],
-        np.bincount(gold.label[exact.gold], minlength=n_labels)[:n_labels],
+        np.bincount(gold.label[g_hit], minlength=n_labels)[:n_labels],
+        np.bincount(system.label[s_hit], minlength=n_labels)[:n_labels],
     )
+
+
+def model_limits(model: str, k1: Optional[int] = None, k2: Optional[int] = None):
+    """(max_spurious, max_missing) of a named segment model."""
+    if model == "exact":
+        return 0, 0
+    if model == "overlap":
+        return None, None
+    if model == "constrained":
+        return (1 if k1 is None else k1), (1 if k2 is None else k2)
+    if model == "contain":
+        return k1, 0
+    raise ValueError(f"unknown segment model {model!r}; expected one of {', '.join(SEGMENT_MODELS)}")
 
 
 def token_accuracy(gold_tags: Optional[np.ndarray], system_tags: Optional[np.ndarray],

@@ -19,50 +19,100 @@ class Table:
     groups: Sequence[tuple] = ()  # (label, first column, last column) for grouped headers
 
 
+OTHER_SEGMENT = (("overlap", "ov"), ("constrained", "co"), ("contain", "ct"))
+
+
 def summary(report: Report) -> Table:
-    """One row per system: TS micro/macro P/R/F1 and kappa next to exact-match P/R/F1."""
-    header = ["system",
-              "TS µP", "TS µR", "TS µF", "TS MP", "TS MR", "TS MF", "TS µκ", "TS Mκ",
-              "ex P", "ex R", "ex F", "ex MF", "acc"]
-    rows = []
-    for s in report.systems:
-        ts, ex = s["ts"], s["exact"]
-        rows.append([s["name"],
-                     ts["micro"]["precision"], ts["micro"]["recall"], ts["micro"]["f"],
-                     ts["macro"]["precision"], ts["macro"]["recall"], ts["macro"]["f"],
-                     ts["micro"]["kappa"], ts["macro"]["kappa"],
-                     ex["micro"]["precision"], ex["micro"]["recall"], ex["micro"]["f"], ex["macro"]["f"],
-                     ex.get("token_accuracy")])
+    """One row per system: TS micro/macro P/R/F1 and kappa next to exact-match P/R/F1,
+    then F1 micro/macro of every further model."""
+    models = report.settings.get("models", ["ts", "exact"])
+    header, groups, getters = ["system"], [], []
+
+    def add(group, cols):
+        first = len(header)
+        for h, g in cols:
+            header.append(h)
+            getters.append(g)
+        groups.append((group, first, len(header) - 1))
+
+    if "ts" in models:
+        add("token & separator", [
+            ("TS µP", lambda s: s["ts"]["micro"]["precision"]), ("TS µR", lambda s: s["ts"]["micro"]["recall"]),
+            ("TS µF", lambda s: s["ts"]["micro"]["f"]), ("TS MP", lambda s: s["ts"]["macro"]["precision"]),
+            ("TS MR", lambda s: s["ts"]["macro"]["recall"]), ("TS MF", lambda s: s["ts"]["macro"]["f"]),
+            ("TS µκ", lambda s: s["ts"]["micro"]["kappa"]), ("TS Mκ", lambda s: s["ts"]["macro"]["kappa"])])
+    if "exact" in models:
+        add("segment exact match", [
+            ("ex P", lambda s: s["exact"]["micro"]["precision"]), ("ex R", lambda s: s["exact"]["micro"]["recall"]),
+            ("ex F", lambda s: s["exact"]["micro"]["f"]), ("ex MF", lambda s: s["exact"]["macro"]["f"]),
+            ("acc", lambda s: s["exact"].get("token_accuracy"))])
+    for model, short in OTHER_SEGMENT:
+        if model in models:
+            add(model, [(f"{short} µF", lambda s, m=model: s[m]["micro"]["f"]),
+                        (f"{short} MF", lambda s, m=model: s[m]["macro"]["f"])])
+    rows = [[s["name"]] + [g(s) for g in getters] for s in report.systems]
     beta = report.settings.get("beta", 1.0)
     title = "Scores in %" + (f" (F = F-beta, beta = {beta:g})" if beta != 1 else "")
-    return Table(title, header, rows, groups=(("token & separator", 1, 8), ("segment exact match", 9, 13)))
+    return Table(title, header, rows, groups=tuple(groups))
 
 
 def labels(report: Report, system: dict) -> Table:
-    """Per-label counts next to the scores, for one system."""
-    header = ["label", "TS TP", "TS FP", "TS FN", "TS P", "TS R", "TS F", "TS κ",
-              "gold", "found", "correct", "ex P", "ex R", "ex F"]
-    rows = []
-    ts, ex = system["ts"], system["exact"]
-    for lab in report.labels:
-        t, e = ts["labels"][lab], ex["labels"][lab]
-        rows.append([lab or '""', t["tp"], t["fp"], t["fn"], t["precision"], t["recall"], t["f"], t["kappa"],
-                     e["gold"], e["found"], e["correct"], e["precision"], e["recall"], e["f"]])
-    tm, em = ts["micro"], ex["micro"]
-    rows.append(["micro", tm["tp"], tm["fp"], tm["fn"], tm["precision"], tm["recall"], tm["f"], tm["kappa"],
-                 em["gold"], em["found"], em["correct"], em["precision"], em["recall"], em["f"]])
-    tM, eM = ts["macro"], ex["macro"]
-    rows.append(["macro", None, None, None, tM["precision"], tM["recall"], tM["f"], tM["kappa"],
-                 None, None, None, eM["precision"], eM["recall"], eM["f"]])
-    if "all_labels" in ts:
+    """Per-label counts next to the scores of the TS and exact models, for one system."""
+    header, rows = ["label"], [[lab or '""'] for lab in report.labels] + [["micro"], ["macro"]]
+    groups = []
+    ts, ex = system.get("ts"), system.get("exact")
+    if ts is not None:
+        groups.append(("token & separator", len(header), len(header) + 6))
+        header += ["TS TP", "TS FP", "TS FN", "TS P", "TS R", "TS F", "TS κ"]
+        for row, lab in zip(rows, report.labels):
+            t = ts["labels"][lab]
+            row += [t["tp"], t["fp"], t["fn"], t["precision"], t["recall"], t["f"], t["kappa"]]
+        tm, tM = ts["micro"], ts["macro"]
+        rows[-2] += [tm["tp"], tm["fp"], tm["fn"], tm["precision"], tm["recall"], tm["f"], tm["kappa"]]
+        rows[-1] += [None, None, None, tM["precision"], tM["recall"], tM["f"], tM["kappa"]]
+    if ex is not None:
+        groups.append(("segment exact match", len(header), len(header) + 5))
+        header += ["gold", "found", "correct", "ex P", "ex R", "ex F"]
+        for row, lab in zip(rows, report.labels):
+            e = ex["labels"][lab]
+            row += [e["gold"], e["found"], e["correct"], e["precision"], e["recall"], e["f"]]
+        em, eM = ex["micro"], ex["macro"]
+        rows[-2] += [em["gold"], em["found"], em["correct"], em["precision"], em["recall"], em["f"]]
+        rows[-1] += [None, None, None, eM["precision"], eM["recall"], eM["f"]]
+    if ts is not None and "all_labels" in ts:
         a = ts["all_labels"]
-        rows.append(["all labels", a["tp"], a["fp"], a["fn"], a["precision"], a["recall"], a["f"], a["kappa"],
-                     None, None, None, None, None, None])
-    return Table(f"{system['name']}: per label (scores in %)", header, rows,
-                 groups=(("token & separator", 1, 7), ("segment exact match", 8, 13)))
+        rows.append(["all labels", a["tp"], a["fp"], a["fn"], a["precision"], a["recall"], a["f"], a["kappa"]]
+                    + [None] * (len(header) - 8))
+    return Table(f"{system['name']}: per label (scores in %)", header, rows, groups=tuple(groups))
 
 
-COUNT_COLUMNS = {"TS TP", "TS FP", "TS FN", "gold", "found", "correct"}
+def segment_labels(report: Report, system: dict, model: str) -> Table:
+    """Per-label hit counts and scores of an overlap-type segment model."""
+    m = system[model]
+    header = ["label", "gold", "gold hit", "found", "found hit", "P", "R", "F"]
+    keys = ["gold", "gold_hit", "found", "found_hit", "precision", "recall", "f"]
+    rows = [[lab or '""'] + [m["labels"][lab][k] for k in keys] for lab in report.labels]
+    rows.append(["micro"] + [m["micro"][k] for k in keys])
+    rows.append(["macro", None, None, None, None, m["macro"]["precision"], m["macro"]["recall"], m["macro"]["f"]])
+    lim = m.get("limits", {})
+    note = f" (k1 = {lim.get('max_spurious')}, k2 = {lim.get('max_missing')})" if model != "overlap" else ""
+    return Table(f"{system['name']}: {model} model{note}, per label (scores in %)", header, rows)
+
+
+def all_tables(report: Report) -> List[Table]:
+    """Every table of a report, in display order."""
+    out = [summary(report)]
+    models = report.settings.get("models", ["ts", "exact"])
+    for s in report.systems:
+        if "ts" in models or "exact" in models:
+            out.append(labels(report, s))
+        for model, _ in OTHER_SEGMENT:
+            if model in models:
+                out.append(segment_labels(report, s, model))
+    return out
+
+
+COUNT_COLUMNS = {"TS TP", "TS FP", "TS FN", "gold", "found", "correct", "gold hit", "found hit"}
 
 
 def cell(header: str, value: Any, digits: int = 2) -> str:
