@@ -51,7 +51,27 @@ def _scoring_options(p: argparse.ArgumentParser) -> None:
     g.add_argument("--no-labels", action="store_true", help="table format: leave out the per-label tables")
 
 
-def build_parser() -> argparse.ArgumentParser:
+# further commands live in their own modules (register(subparsers), run(args) -> int); only the
+# module of the command being run is imported, so `score` never pays for scipy or matplotlib
+COMMAND_MODULES = {"fair": "cli_fair", "rank": "cli_rank", "compare": "cli_compare", "germeval": "cli_germeval"}
+
+
+def _command_modules(argv: Optional[List[str]]):
+    import importlib
+
+    wanted = [a for a in (argv or []) if not a.startswith("-")][:1]
+    names = [n for n in COMMAND_MODULES if n in wanted] if wanted and wanted[0] in COMMAND_MODULES else (
+        [] if wanted and wanted[0] in ("score", "demo") else list(COMMAND_MODULES))
+    mods = {}
+    for name in names:
+        try:
+            mods[name] = importlib.import_module(f"ts_eval.{COMMAND_MODULES[name]}")
+        except ImportError:  # a command whose module is not there is simply not offered
+            continue
+    return mods
+
+
+def build_parser(argv: Optional[List[str]] = None) -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="ts-eval",
         description="Evaluate labelled spans: token-and-separator scores, conlleval-exact segment scores.")
@@ -77,6 +97,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     demo = sub.add_parser("demo", help="score the bundled GermEval 2014 sample (four systems)")
     _scoring_options(demo)
+    parser.set_defaults(extra_modules=_command_modules(argv))
+    for mod in parser.get_default("extra_modules").values():
+        mod.register(sub)
     return parser
 
 
@@ -128,8 +151,12 @@ def _emit(report, args) -> None:
 
 
 def run(argv: Optional[List[str]] = None) -> int:
-    parser = build_parser()
+    if argv is None:
+        argv = sys.argv[1:]
+    parser = build_parser(argv)
     args = parser.parse_args(argv)
+    if args.command in args.extra_modules:
+        return args.extra_modules[args.command].run(args)
     from .evaluate import evaluate
 
     if args.command == "demo":
