@@ -109,7 +109,30 @@ def ts_counts(corpus: Corpus, gold: SpanSet, system: SpanSet, n_labels: Optional
             out[lo:hi, 2] = ((gb & (1 - sb)) * cnt[:, None]).sum(0)
         if single_tag:
             confusion, confusion_sep = (_confusion(p, k_labels, n) for p, n in zip(parts, (n_tok, n_sep)))
+    if not single_tag:  # too many labels for one bitmask pass: paint class ids instead
+        confusion, confusion_sep = _class_confusions(corpus, g, s, k_labels)
     return TSCounts(tok, sep, n_tok, n_sep, confusion, confusion_sep)
+
+
+def _class_confusions(corpus: Corpus, g: SpanSet, s: SpanSet, k_labels: int):
+    """Unit confusion matrices from per-unit class ids (1 + label, 0 = outside); None if a
+    unit carries two labels on one side."""
+    out = []
+    for unit, n in (("tok", corpus.n_tokens), ("sep", corpus.n_separators)):
+        classes = []
+        for spans in (g, s):
+            if unit == "tok":
+                first, last = spans.start, spans.end
+            else:
+                sent = corpus.sentence_of(spans.start)
+                first, last = spans.start - sent, spans.end - 1 - sent
+            cover = _paint(spans, np.ones(len(spans), np.int64), n, first, last)
+            if np.any(cover > 1):
+                return None, None
+            classes.append(_paint(spans, spans.label.astype(np.int64) + 1, n, first, last))
+        key = classes[0] * (k_labels + 1) + classes[1]
+        out.append(np.bincount(key, minlength=(k_labels + 1) ** 2).reshape(k_labels + 1, k_labels + 1).astype(float))
+    return out[0], out[1]
 
 
 def _combos(gmask: np.ndarray, smask: np.ndarray):
