@@ -17,9 +17,18 @@ DEMO_FILE = Path(__file__).parent / "demo" / "germeval2014_test_sample.conll"
 DEMO_SYSTEMS = ["gen-ap_rich_dev", "gen-crf_poor_dev", "gen-crf_rich_dev", "gen-mft_dev"]
 
 
+def _scheme_name(value: str) -> str:
+    from .schemes import resolve_scheme_name
+
+    try:
+        return resolve_scheme_name(value)
+    except ValueError as err:
+        raise argparse.ArgumentTypeError(str(err)) from None
+
+
 def _reading_options(p: argparse.ArgumentParser) -> None:
     g = p.add_argument_group("reading")
-    g.add_argument("--scheme", default=None,
+    g.add_argument("--scheme", default=None, type=_scheme_name,
                    help="tagging scheme: IOB2 (default), IOB1, IOE1, IOE2, IOBES (BIOES), BILOU, IO, "
                         "auto (detect), conlleval (accept any tag as conlleval.pl does; the default "
                         "with --format conlleval)")
@@ -121,11 +130,12 @@ def _load(args):
         scols = args.system_col or [-1]
         if len(scols) != 1:
             raise UsageError("two-file mode takes one --system-col (the same for every system file)")
-        return read_conll_pair(args.gold, args.system, gold_column=args.gold_col or -1,
+        return read_conll_pair(args.gold, args.system, gold_column=-1 if args.gold_col is None else args.gold_col,
                                system_column=scols[0], names=args.names, **common)
     if not args.file:
         raise UsageError("give a FILE, or --gold G --system S")
-    return read_conll(args.file, gold_column=args.gold_col or -2, system_columns=args.system_col or [-1],
+    return read_conll(args.file, gold_column=-2 if args.gold_col is None else args.gold_col,
+                      system_columns=args.system_col or [-1],
                       names=args.names, **common)
 
 
@@ -211,6 +221,8 @@ def main(argv: Optional[List[str]] = None) -> int:
         code = 1
     except BrokenPipeError:
         code = 0
+    except SystemExit as exc:  # argparse: usage errors (2), --help and --version (0)
+        code = exc.code if isinstance(exc.code, int) else 2
     return code
 
 

@@ -23,6 +23,7 @@ class SpanSet:
     start: np.ndarray
     end: np.ndarray
     label: np.ndarray
+    no_match: Optional[np.ndarray] = None  # spans that may never match exactly (conlleval scheme quirk)
 
     def __len__(self) -> int:
         return len(self.start)
@@ -33,11 +34,11 @@ class SpanSet:
         return SpanSet(z, z.copy(), np.zeros(0, np.int32))
 
     def sorted(self) -> "SpanSet":
-        order = np.lexsort((self.label, self.end, self.start))
-        return SpanSet(self.start[order], self.end[order], self.label[order])
+        return self.take(np.lexsort((self.label, self.end, self.start)))
 
     def take(self, mask_or_index) -> "SpanSet":
-        return SpanSet(self.start[mask_or_index], self.end[mask_or_index], self.label[mask_or_index])
+        nm = None if self.no_match is None else self.no_match[mask_or_index]
+        return SpanSet(self.start[mask_or_index], self.end[mask_or_index], self.label[mask_or_index], nm)
 
 
 @dataclass
@@ -190,7 +191,8 @@ def corpus_from_tag_ids(
         lab = remap[dec.label]
         side.unmapped = int(np.count_nonzero(keep & (lab == dropped_id)))
         keep &= lab != dropped_id
-        ss = SpanSet(dec.start[keep].astype(np.int64), dec.end[keep].astype(np.int64), lab[keep])
+        ss = SpanSet(dec.start[keep].astype(np.int64), dec.end[keep].astype(np.int64), lab[keep],
+                     None if dec.no_match is None or not dec.no_match.any() else dec.no_match[keep])
         side.spans = len(ss)
         spansets.append(ss)
 
@@ -199,7 +201,7 @@ def corpus_from_tag_ids(
     final_labels = [mapped_names[k] for k in used.tolist()]
     compact = np.full(len(mapped_names), -1, np.int32)
     compact[used] = np.arange(len(used), dtype=np.int32)
-    spansets = [SpanSet(ss.start, ss.end, compact[ss.label]) for ss in spansets]
+    spansets = [SpanSet(ss.start, ss.end, compact[ss.label], ss.no_match) for ss in spansets]
     offsets = np.append(np.flatnonzero(sent_first), n).astype(np.int64)
     gold_info, sys_infos = sides[0], list(sides[1:])
     return Corpus(
@@ -257,6 +259,8 @@ def from_sequences(
     systems = dict(y_pred) if isinstance(y_pred, Mapping) else {"system": y_pred}
     if not systems:
         raise ValueError("no system given")
+    if "gold" in systems:
+        raise ValueError("'gold' cannot be a system name")
     lengths = np.array([len(s) for s in y_true], np.int64)
     if np.any(lengths == 0):
         k = int(np.flatnonzero(lengths == 0)[0])
@@ -300,6 +304,8 @@ def from_spans(
     ``last`` is inclusive.  Spans may overlap and nest (several labels per unit).
     """
     sysmap = dict(systems) if isinstance(systems, Mapping) else {"system": systems}
+    if "gold" in sysmap:
+        raise ValueError("'gold' cannot be a system name")
     lens = np.asarray(lengths, np.int64)
     if np.any(lens <= 0):
         raise InputError("every sentence needs at least one token")

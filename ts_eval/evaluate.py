@@ -129,7 +129,7 @@ def evaluate(
             for m in seg:
                 result[m] = segment_model(corpus.gold, spans, labels, beta, pairs, m, k1, k2)
         if "exact" in result:
-            acc = token_accuracy(corpus.gold_info.tags, info.tags, corpus.docstart_lines)
+            acc = token_accuracy(corpus.gold_info.tags, info.tags, corpus.docstart_lines, corpus.tag_vocab)
             if acc is not None:
                 result["exact"]["token_accuracy"] = acc[0] / acc[1] if acc[1] else 0.0
                 result["exact"]["tags_correct"], result["exact"]["tags_counted"] = acc

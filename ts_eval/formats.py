@@ -105,7 +105,8 @@ def conlleval_block(report: Report, system: dict) -> str:
         p = 100 * c / fo if fo else 0.0
         r = 100 * c / go if go else 0.0
         f = 0.0 if p + r == 0 else 2 * p * r / (p + r)
-        lines.append("%17s: precision: %6.2f%%; recall: %6.2f%%; FB1: %6.2f  %d\n" % (t, p, r, f, fo))
+        pad = " " * max(0, 17 - len(t.encode("utf-8")))  # Perl's %17s counts bytes, not characters
+        lines.append("%s%s: precision: %6.2f%%; recall: %6.2f%%; FB1: %6.2f  %d\n" % (pad, t, p, r, f, fo))
     return "".join(lines)
 
 

@@ -57,5 +57,8 @@ def match(gold: SpanSet, system: SpanSet) -> Pairs:
     overlap = np.minimum(ge, se) - np.maximum(gs, ss) + 1
     same = gold.label[gi] == system.label[si]
     exact = same & (gs == ss) & (ge == se)
+    for spans, idx in ((gold, gi), (system, si)):
+        if spans.no_match is not None:
+            exact &= ~spans.no_match[idx]
     o = np.lexsort((si, gi))
     return Pairs(gi[o], si[o], overlap[o], (ge - gs + 1 - overlap)[o], (se - ss + 1 - overlap)[o], same[o], exact[o])

@@ -178,6 +178,7 @@ class Decoded:
     ill_formed: np.ndarray     # bool per span
     bad_token: np.ndarray      # per span: the token that makes it ill formed (or -1)
     reason: List[str] = field(default_factory=list)  # why the first ill-formed span is ill formed
+    no_match: Optional[np.ndarray] = None  # conlleval scheme: spans conlleval.pl never counts correct
 
 
 def _shift_prev(a: np.ndarray, first: np.ndarray, fill) -> np.ndarray:
@@ -278,8 +279,12 @@ def _decode_conlleval(prefix, types, sent_first, outside_type: int) -> Decoded:
     nxt = np.searchsorted(breaks, starts, side="right")
     bounded = np.append(breaks, n)  # a chunk open at the end of the data ends there
     ends = bounded[nxt] - 1          # sent_first is among the breaks: never crosses a sentence
+    # a chunk cut off by the next chunk's start without an end rule firing ("B-X [-X") is
+    # never counted correct by conlleval.pl: its correctness needs an end on both sides
+    closer = np.minimum(ends + 1, max(n - 1, 0))
+    closed = (ends + 1 >= n) | sent_first[closer] | endev[closer]
     nb = np.zeros(len(starts), bool)
-    return Decoded(starts, ends, types[starts], nb, np.full(len(starts), -1), [])
+    return Decoded(starts, ends, types[starts], nb, np.full(len(starts), -1), [], no_match=~closed)
 
 
 # ---------------------------------------------------------------------------

@@ -19,7 +19,7 @@ conlleval's: every ``-DOCSTART-`` line counts as a correctly tagged O token.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Optional
+from typing import Optional, Sequence
 
 import numpy as np
 
@@ -38,7 +38,12 @@ class SegmentCounts:
 
 
 def acceptable(pairs: Pairs, max_spurious: Optional[int] = None, max_missing: Optional[int] = None) -> np.ndarray:
-    """Mask of pairs that match: same label, sharing a token, within the k1/k2 limits."""
+    """Mask of pairs that match: same label, sharing a token, within the k1/k2 limits.
+
+    With both limits 0 this is the matcher's exact flag (which also honours the
+    conlleval scheme's never-correct chunks)."""
+    if max_spurious == 0 and max_missing == 0:
+        return pairs.exact
     ok = pairs.same_label.copy()
     if max_spurious is not None:
         ok &= pairs.system_only <= max_spurious
@@ -74,10 +79,22 @@ def model_limits(model: str, k1: Optional[int] = None, k2: Optional[int] = None)
     raise ValueError(f"unknown segment model {model!r}; expected one of {', '.join(SEGMENT_MODELS)}")
 
 
+def conlleval_tag_key(tag: str) -> tuple:
+    """A tag as conlleval.pl compares it: (prefix, type) split at the first hyphen, type 0 = ''."""
+    head, sep, kind = tag.partition("-")
+    return (head, "" if kind == "0" else kind) if sep else (tag, "")
+
+
 def token_accuracy(gold_tags: Optional[np.ndarray], system_tags: Optional[np.ndarray],
-                   docstart_lines: int = 0):
-    """(correct tags, tokens counted) as conlleval.pl counts them, or None without tags."""
+                   docstart_lines: int = 0, tag_vocab: Optional[Sequence[str]] = None):
+    """(correct tags, tokens counted) as conlleval.pl counts them, or None without tags.
+
+    Tags are compared as conlleval.pl compares them (so ``B-0`` equals ``B-`` and ``B``)."""
     if gold_tags is None or system_tags is None:
         return None
+    if tag_vocab:
+        keys: dict = {}
+        canon = np.array([keys.setdefault(conlleval_tag_key(t), len(keys)) for t in tag_vocab], np.int32)
+        gold_tags, system_tags = canon[gold_tags], canon[system_tags]
     correct = int(np.count_nonzero(gold_tags == system_tags)) + docstart_lines
     return correct, len(gold_tags) + docstart_lines

@@ -21,7 +21,7 @@ from typing import Dict, List, Optional, Sequence, Tuple, Union
 import numpy as np
 from numpy.lib.stride_tricks import as_strided
 
-from ..errors import InputError
+from ..errors import InputError, UsageError
 
 _WS = np.zeros(256, bool)
 _WS[[9, 10, 11, 12, 13, 32]] = True  # ASCII whitespace only: tokens may hold NBSP etc.
@@ -80,8 +80,8 @@ class ColumnFile:
 
 def _column_index(column: int, n: int, path: str) -> int:
     if column == 0 or not -n <= column <= n:
-        raise InputError(f"column {column} does not exist: the file has {n} columns "
-                         f"(give 1..{n}, or -1..-{n} counting from the end)", path)
+        raise UsageError(f"{path}: column {column} does not exist: the file has {n} columns "
+                         f"(give 1..{n}, or -1..-{n} counting from the end)")
     return column - 1 if column > 0 else n + column
 
 

@@ -122,17 +122,26 @@ def check_aligned(gold: ColumnFile, system: ColumnFile, block: int = 1 << 18) ->
     """Same sentences, same tokens (compared as text); else an error at the first difference."""
     gs, ss = np.flatnonzero(gold.sent_first), np.flatnonzero(system.sent_first)
     where = f"gold {gold.path} vs system {system.path}"
-    n = min(len(gs), len(ss))
-    diff = np.flatnonzero(gs[:n] != ss[:n])
-    if len(diff) or len(gs) != len(ss) or gold.n_tokens != system.n_tokens:
-        k = int(diff[0]) if len(diff) else n
-        tok = int(min(gs[k], ss[k])) if k < n else int(min(gold.n_tokens, system.n_tokens)) - 1
-        tok = max(tok, 0)
-        gl, sl = _line(gold, tok), _line(system, tok)
+    glen = np.diff(np.append(gs, gold.n_tokens))   # tokens per sentence
+    slen = np.diff(np.append(ss, system.n_tokens))
+    n = min(len(glen), len(slen))
+    diff = np.flatnonzero(glen[:n] != slen[:n])
+    if len(diff) or len(glen) != len(slen):
+        k = int(diff[0]) if len(diff) else n           # first sentence that differs (0-based)
+        if k < n:
+            # the first token that one file has and the other has not, or where the sentence ends
+            tok = int(gs[k]) + int(min(glen[k], slen[k]))
+            detail = f"sentence {k + 1} has {int(glen[k])} tokens in gold, {int(slen[k])} in the system"
+        else:
+            tok = int(gs[k]) if k < len(gs) else int(ss[k])
+            detail = f"sentence {k + 1} is only in the {'gold' if len(glen) > len(slen) else 'system'} file"
+        gl, sl = _where(gold, tok), _where(system, tok)
+        sent = int(np.searchsorted(gs if tok < gold.n_tokens else ss, tok, side="right"))
         raise InputError(
             f"{where}: files do not line up: gold has {len(gs)} sentences / {gold.n_tokens} tokens, "
-            f"system has {len(ss)} / {system.n_tokens}; first difference in sentence {k + 1} "
-            f"(gold line {gl}, system line {sl})", system.path, sl)
+            f"system has {len(ss)} / {system.n_tokens}; first difference in sentence {sent} "
+            f"(gold line {gl}, system line {sl}): {detail}",
+            system.path, sl if sl != "end of file" else None)
     first = -1
     bad_len = np.flatnonzero(gold.token_len != system.token_len)
     limit = int(bad_len[0]) if len(bad_len) else gold.n_tokens
@@ -155,3 +164,8 @@ def check_aligned(gold: ColumnFile, system: ColumnFile, block: int = 1 << 18) ->
 
 def _line(cf: ColumnFile, tok: int) -> int:
     return int(cf.token_line[min(tok, cf.n_tokens - 1)])
+
+
+def _where(cf: ColumnFile, tok: int):
+    """Line of token ``tok``, or 'end of file' when the file has fewer tokens."""
+    return int(cf.token_line[tok]) if tok < cf.n_tokens else "end of file"
