@@ -1,0 +1,186 @@
+"""``ts-eval fair --config FILE``: the FairEval reference tool's command, same config files.
+
+Config keys (one ``key = value`` per line, ``#`` comments; see the reference README):
+``target_in``, ``system_in`` (files, or directories paired by file name; required),
+``labels`` (comma list or ``all``), ``exclude`` (comma list; NONE and EMPTY are
+always excluded), ``ignore_punct`` (true/false, CoNLL-2000 input only, default
+true), ``focus`` (target or system), ``eval_method`` (traditional, fair,
+weighted or all), ``weights`` (formulas ``LE = 0.5 FP + 0.5 FN, ...``, ``default``
+or a preset eq5/eq6/eq7), ``eval_out`` (a file; a directory gets ``eval.csv``;
+``cmd`` or missing = standard output).
+
+Differences from the reference, all on inputs it would mishandle: unknown keys
+and values are errors (with the config line) instead of being ignored; target
+and system files with different sentence counts are an error; relative paths are
+taken from the working directory as in the reference, or else from the config
+file's directory.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from typing import Any, Dict, List, Optional, Tuple
+
+from .errors import InputError, UsageError
+
+CONFIG_KEYS = ("target_in", "system_in", "labels", "exclude", "ignore_punct", "focus", "eval_method",
+               "weights", "eval_out")
+METHOD_NAMES = ("traditional", "fair", "weighted")
+
+
+def register(subparsers) -> None:
+    """Add the ``fair`` command to the ``ts-eval`` parser."""
+    p = subparsers.add_parser(
+        "fair", help="Ortmann's fair evaluation (FairEval config files)",
+        description="Fair evaluation of labelled spans (Ortmann 2022): TP, FP, FN, labelling (LE), "
+                    "boundary (BE: BES/BEL/BEO) and labelling-boundary (LBE) errors, with traditional, "
+                    "fair and weighted precision/recall/F1. Reads the FairEval reference tool's config "
+                    "files unchanged and writes its report layout.")
+    p.add_argument("--config", required=True, metavar="FILE", help="FairEval config file")
+    p.add_argument("--mode", default="paper", choices=("paper", "faireval-skip"),
+                   help="paper (default): Algorithm 2 as published, reproduces the paper and its result "
+                        "files; faireval-skip: also reproduce the current FairEval.py, which skips the "
+                        "span after each match in every pass")
+    p.add_argument("--format", default="faireval", choices=("faireval", "json"),
+                   help="faireval: the reference tool's tab-separated report (default); json: plain data")
+    p.add_argument("--output", "-o", metavar="FILE", help="write here instead of eval_out from the config")
+
+
+def _fail(path: str, line: int, msg: str) -> UsageError:
+    return UsageError(f"{path}:{line}: {msg}")
+
+
+def read_config(path: str) -> Dict[str, Any]:
+    """Parse a FairEval config file into checked settings (paths resolved)."""
+    from .fair import parse_weights
+
+    try:
+        with open(path, encoding="utf-8-sig") as fh:
+            lines = fh.read().split("\n")
+    except OSError as err:
+        raise UsageError(f"{path}: cannot read config: {err.strerror}") from None
+    base = os.path.dirname(os.path.abspath(path))
+    raw: Dict[str, Tuple[str, int]] = {}
+    for n, line in enumerate(lines, 1):
+        s = line.strip()
+        if not s or s.startswith("#"):
+            continue
+        if "=" not in s:
+            raise _fail(path, n, f"{s[:60]!r}: expected key = value")
+        key, val = s.split("=", 1)
+        key, val = key.strip(), val.strip()
+        if key not in CONFIG_KEYS:
+            raise _fail(path, n, f"unknown key {key!r}; expected one of {', '.join(CONFIG_KEYS)}")
+        if key in raw:
+            print(f"ts-eval fair: warning: {path}:{n}: {key} given again (line {raw[key][1]}); the later one "
+                  "counts", file=sys.stderr)
+        raw[key] = (val, n)
+
+    def where(key: str) -> Tuple[str, int]:
+        return raw[key]
+
+    cfg: Dict[str, Any] = {"config": path}
+    for key in ("target_in", "system_in"):
+        if key not in raw:
+            raise UsageError(f"{path}: {key} is missing; target_in and system_in are required")
+        val, n = where(key)
+        if not val:
+            raise _fail(path, n, f"{key} is empty")
+        resolved = val if os.path.exists(val) else os.path.join(base, val)
+        if not os.path.exists(resolved):
+            raise _fail(path, n, f"{key} = {val}: no such file or directory (looked in the working directory "
+                                 f"and in {base})")
+        cfg[key] = val
+        cfg[key + "_path"] = resolved
+    labels: Optional[List[str]] = None
+    if "labels" in raw:
+        items = [v.strip() for v in raw["labels"][0].split(",") if v.strip()]
+        labels = None if (not items or "all" in items) else list(dict.fromkeys(items))
+    cfg["labels"] = labels
+    exclude = [v.strip() for v in raw["exclude"][0].split(",") if v.strip()] if "exclude" in raw else []
+    cfg["exclude"] = list(dict.fromkeys(exclude))
+    cfg["ignore_punct"] = True
+    if "ignore_punct" in raw:
+        val, n = where("ignore_punct")
+        if val.lower() not in ("true", "false", "yes", "no", "1", "0"):
+            raise _fail(path, n, f"ignore_punct = {val!r}: expected true or false")
+        cfg["ignore_punct"] = val.lower() in ("true", "yes", "1")
+    cfg["focus"] = "target"
+    if "focus" in raw:
+        val, n = where("focus")
+        if val.lower() not in ("target", "system"):
+            raise _fail(path, n, f"focus = {val!r}: expected target or system")
+        cfg["focus"] = val.lower()
+    methods = list(METHOD_NAMES)
+    if "eval_method" in raw:
+        val, n = where("eval_method")
+        items = [v.strip().lower() for v in val.split(",") if v.strip()]
+        if items and items != ["all"]:
+            bad = [v for v in items if v not in METHOD_NAMES]
+            if bad:
+                raise _fail(path, n, f"eval_method {bad[0]!r}: expected traditional, fair, weighted or all")
+            methods = [m for m in METHOD_NAMES if m in items]
+    cfg["weights"] = None
+    if "weights" in raw:
+        val, n = where("weights")
+        try:
+            cfg["weights"] = parse_weights(val)
+        except ValueError as err:
+            raise _fail(path, n, str(err)) from None
+    if cfg["weights"] is None and "weighted" in methods:
+        # the reference: without weights, weighted is fair (and is shown as fair)
+        methods = [m for m in methods if m != "weighted"]
+        if "fair" not in methods:
+            methods.append("fair")
+    cfg["eval_method"] = methods
+    out = raw.get("eval_out", ("", 0))[0]
+    if not out or out == "cmd":
+        cfg["eval_out"] = None
+    else:
+        target = out
+        if not os.path.isabs(out) and not os.path.isdir(os.path.dirname(out) or "."):
+            alt = os.path.join(base, out)
+            if os.path.isdir(os.path.dirname(alt)):
+                target = alt
+        cfg["eval_out"] = os.path.join(target, "eval.csv") if os.path.isdir(target) else target
+    return cfg
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run ``ts-eval fair``; returns the exit code (errors raise InputError / UsageError)."""
+    from .fair import fair_errors, fair_report
+    from .formats_fair import faireval_settings, to_faireval
+    from .io.faireval import read_faireval
+    from .matching import match
+
+    cfg = read_config(args.config)
+    data = read_faireval(cfg["target_in_path"], cfg["system_in_path"], labels=cfg["labels"],
+                         exclude=cfg["exclude"], ignore_punct=cfg["ignore_punct"])
+    corpus = data.corpus
+    system = corpus.systems[data.system_name]
+    result = fair_errors(corpus.gold, system, match(corpus.gold, system), corpus.labels, corpus, cfg["focus"],
+                         gold_tokens=data.gold.tokens, system_tokens=data.system.tokens,
+                         gold_order=data.gold.order, system_order=data.system.order, mode=args.mode)
+    report = fair_report(result, cfg["weights"], methods=cfg["eval_method"])
+    settings = faireval_settings(cfg["target_in"], cfg["system_in"], labels=cfg["labels"], exclude=cfg["exclude"],
+                                 ignore_punct=cfg["ignore_punct"], focus=cfg["focus"],
+                                 eval_method=cfg["eval_method"], weights=cfg["weights"])
+    if args.format == "json":
+        text = json.dumps({"settings": {**settings, "mode": args.mode}, **report}, indent=1) + "\n"
+    else:
+        text = to_faireval(report, settings)
+    dest = args.output or cfg["eval_out"]
+    if dest:
+        parent = os.path.dirname(dest)
+        try:
+            if parent:
+                os.makedirs(parent, exist_ok=True)
+            with open(dest, "w", encoding="utf-8") as fh:
+                fh.write(text)
+        except OSError as err:
+            raise InputError(f"cannot write the report: {err.strerror}", dest) from None
+    else:
+        sys.stdout.write(text)
+    return 0
