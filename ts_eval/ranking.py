@@ -1,0 +1,536 @@
+"""Many systems x many evaluation models: scores, ranks, rank correlations, and how sure we are.
+
+Everything is computed from per-unit sufficient statistics (:mod:`ts_eval.sufficient`):
+the observed scores from the summed statistics, a bootstrap resample as the matrix
+product of resample weight counts (resamples x units) with the statistics (units x
+all systems' and models' columns), and a paired approximate-randomisation test as the
+product of a 0/1 swap matrix with the same statistics (swapping two systems' outputs
+on a unit moves that unit's statistics from one to the other, so the permuted sums are
+``total_A + Z @ (X_B - X_A)``).  The same resamples serve every system and every
+model, so the intervals and rank distributions are paired.
+
+Ranks: 1 is best (highest score); tied scores (equal to 12 decimals) share the average
+of their positions.  Spearman's rho is the paper's formula
+``1 - 6 sum d^2 / (p (p^2 - 1))`` when neither ranking has ties, else Pearson's r on
+the average ranks (the two agree when there are no ties); Kendall's tau is tau-b.
+
+Seeds: the bootstrap and the permutation test draw from two independent streams
+spawned from ``numpy.random.SeedSequence(seed)``; the same seed, number of resamples
+and units give the same numbers.
+"""
+from __future__ import annotations
+
+import time
+import warnings
+from dataclasses import dataclass, field
+from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple, Union
+
+import numpy as np
+
+from .corpus import Corpus, from_sequences
+from .errors import UsageError
+from .sufficient import (REFERENCE_MODEL, Model, StatsMatrix, get_model, resolve_models, statistics)
+
+CHUNK = 50            # resamples per matrix product (fixed, so results do not depend on it)
+TIE_DECIMALS = 12     # scores equal to this many decimals are tied
+Progress = Callable[[str, int, int], None]   # (phase, done, total)
+
+# ---------------------------------------------------------------------------
+# ranks and rank correlations
+
+
+def average_ranks(scores: np.ndarray) -> np.ndarray:
+    """Ranks along the last axis, 1 = highest score; ties get the mean of their positions."""
+    s = np.round(np.asarray(scores, float), TIE_DECIMALS)
+    better = (s[..., None, :] > s[..., :, None]).sum(-1)
+    tied = (s[..., None, :] == s[..., :, None]).sum(-1)
+    return better + (tied + 1) / 2.0
+
+
+def _better_tied(scores: np.ndarray) -> Tuple[np.ndarray, np.ndarray]:
+    s = np.round(np.asarray(scores, float), TIE_DECIMALS)
+    return (s[..., None, :] > s[..., :, None]).sum(-1), (s[..., None, :] == s[..., :, None]).sum(-1)
+
+
+def _has_ties(ranks: np.ndarray) -> bool:
+    r = np.asarray(ranks, float)
+    return len(np.unique(r)) != len(r)
+
+
+def spearman_formula(rank_a: Sequence[float], rank_b: Sequence[float]) -> float:
+    """The paper's R = 1 - 6 sum_k (a_k - b_k)^2 / (p (p^2 - 1)) of two rankings without ties."""
+    a, b = np.asarray(rank_a, float), np.asarray(rank_b, float)
+    p = len(a)
+    if p < 2:
+        return float("nan")
+    return float(1.0 - 6.0 * np.sum((a - b) ** 2) / (p * (p * p - 1)))
+
+
+def _pearson(a: np.ndarray, b: np.ndarray) -> float:
+    a, b = a - a.mean(), b - b.mean()
+    den = np.sqrt((a * a).sum() * (b * b).sum())
+    return float((a * b).sum() / den) if den > 0 else float("nan")
+
+
+def spearman(x: Sequence[float], y: Sequence[float]) -> Tuple[float, bool]:
+    """Spearman's rho of two score (or rank) vectors and whether ties made it Pearson-on-ranks.
+
+    Without ties: the paper's formula on the ranks.  With ties: average ranks and
+    Pearson's r on them (what scipy.stats.spearmanr computes).
+    """
+    rx, ry = average_ranks(-np.asarray(x, float)), average_ranks(-np.asarray(y, float))
+    if _has_ties(rx) or _has_ties(ry):
+        return _pearson(rx, ry), True
+    return spearman_formula(rx, ry), False
+
+
+def kendall_tau_b(x: Sequence[float], y: Sequence[float]) -> float:
+    """Kendall's tau-b: (concordant - discordant) / sqrt((n0 - ties_x) (n0 - ties_y))."""
+    a = np.round(np.asarray(x, float), TIE_DECIMALS)
+    b = np.round(np.asarray(y, float), TIE_DECIMALS)
+    n = len(a)
+    iu = np.triu_indices(n, 1)
+    da = np.sign(a[:, None] - a[None, :])[iu]
+    db = np.sign(b[:, None] - b[None, :])[iu]
+    n0 = n * (n - 1) / 2
+    den = np.sqrt((n0 - np.count_nonzero(da == 0)) * (n0 - np.count_nonzero(db == 0)))
+    return float((da * db).sum() / den) if den > 0 else float("nan")
+
+
+def correlation_matrices(scores: np.ndarray) -> Tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(Spearman, tied, Kendall tau-b) matrices between the columns (models) of a systems x models score matrix."""
+    m = scores.shape[1]
+    rho, tied, tau = np.eye(m), np.zeros((m, m), bool), np.eye(m)
+    for i in range(m):
+        for j in range(i + 1, m):
+            rho[i, j], tied[i, j] = spearman(scores[:, i], scores[:, j])
+            tau[i, j] = kendall_tau_b(scores[:, i], scores[:, j])
+            rho[j, i], tied[j, i], tau[j, i] = rho[i, j], tied[i, j], tau[i, j]
+    for i in range(m):   # a constant column has no defined correlation, not even with itself
+        if np.ptp(np.round(scores[:, i], TIE_DECIMALS)) == 0:
+            rho[i, i] = tau[i, i] = float("nan")
+    return rho, tied, tau
+
+
+# ---------------------------------------------------------------------------
+# results
+
+
+@dataclass
+class Bootstrap:
+    """Paired bootstrap over units: intervals of scores and ranks (arrays systems x models)."""
+
+    resamples: int
+    unit: str
+    units: int
+    confidence: float
+    score_low: np.ndarray
+    score_high: np.ndarray
+    score_se: np.ndarray
+    rank_low: np.ndarray
+    rank_high: np.ndarray
+    keep: np.ndarray              # probability of the observed rank
+    rank_dist: np.ndarray         # systems x models x positions: probability of each position (ties split)
+
+
+@dataclass
+class Permutation:
+    """Paired approximate randomisation between each system and the next one in a model's ranking."""
+
+    permutations: int
+    unit: str
+    p_next: np.ndarray            # systems x models: p-value against the next system (nan for the last)
+
+
+def _clean(x: Any) -> Any:
+    """numpy -> plain JSON-able Python (nan -> None)."""
+    if isinstance(x, np.ndarray):
+        return _clean(x.tolist())
+    if isinstance(x, (list, tuple)):
+        return [_clean(v) for v in x]
+    if isinstance(x, dict):
+        return {k: _clean(v) for k, v in x.items()}
+    if isinstance(x, (np.floating, float)):
+        return None if np.isnan(x) else float(x)
+    if isinstance(x, np.integer):
+        return int(x)
+    if isinstance(x, np.bool_):
+        return bool(x)
+    return x
+
+
+@dataclass
+class RankingResult:
+    """Systems x models: scores, ranks, orders, correlations, intervals and tests of one task."""
+
+    task: str
+    systems: List[str]
+    models: List[str]
+    titles: List[str]
+    reference: str
+    scores: np.ndarray            # systems x models
+    ranks: np.ndarray             # systems x models, 1 = best, ties averaged
+    order: np.ndarray             # models x systems: system indices best first (ties: reference rank, name)
+    spearman: np.ndarray          # models x models
+    spearman_tied: np.ndarray     # models x models: True where ties made it Pearson on average ranks
+    kendall: np.ndarray           # models x models, tau-b
+    corpus: Dict[str, Any] = field(default_factory=dict)
+    bootstrap: Optional[Bootstrap] = None
+    permutation: Optional[Permutation] = None
+    settings: Dict[str, Any] = field(default_factory=dict)
+    timings: Dict[str, float] = field(default_factory=dict)
+
+    @property
+    def reference_index(self) -> int:
+        return self.models.index(self.reference)
+
+    def score(self, system: str, model: str) -> float:
+        return float(self.scores[self.systems.index(system), self.models.index(model)])
+
+    def rank(self, system: str, model: str) -> float:
+        return float(self.ranks[self.systems.index(system), self.models.index(model)])
+
+    def ranking(self, model: str) -> List[str]:
+        """System names in ``model``'s order, best first."""
+        return [self.systems[i] for i in self.order[self.models.index(model)]]
+
+    def layout(self) -> Dict[str, List[float]]:
+        """The paper's Table 2 layout: per model, the reference ranks of the systems in that model's order."""
+        ref = self.ranks[:, self.reference_index]
+        return {m: ref[self.order[k]].tolist() for k, m in enumerate(self.models)}
+
+    @property
+    def spearman_note(self) -> str:
+        if not self.spearman_tied.any():
+            return "Spearman: the paper's formula 1 - 6 sum d^2 / (p (p^2 - 1)) (no ties)"
+        pairs = [f"{self.models[i]}/{self.models[j]}" for i, j in zip(*np.nonzero(np.triu(self.spearman_tied, 1)))]
+        return ("Spearman: tied scores get average ranks and rho is Pearson's r on the ranks for "
+                + ", ".join(pairs) + "; the paper's formula elsewhere")
+
+    def to_dict(self) -> Dict[str, Any]:
+        systems = []
+        for i, name in enumerate(self.systems):
+            per = {}
+            for k, model in enumerate(self.models):
+                d: Dict[str, Any] = {"score": self.scores[i, k], "rank": self.ranks[i, k]}
+                if self.bootstrap is not None:
+                    b = self.bootstrap
+                    d.update(score_low=b.score_low[i, k], score_high=b.score_high[i, k], score_se=b.score_se[i, k],
+                             rank_low=b.rank_low[i, k], rank_high=b.rank_high[i, k], keep_rank=b.keep[i, k],
+                             rank_distribution=b.rank_dist[i, k])
+                if self.permutation is not None:
+                    d["p_next"] = self.permutation.p_next[i, k]
+                per[model] = d
+            systems.append({"name": name, "models": per})
+        out = {
+            "task": self.task,
+            "models": [{"name": mo, "title": t} for mo, t in zip(self.models, self.titles)],
+            "reference": self.reference,
+            "systems": systems,
+            "rankings": {mo: self.ranking(mo) for mo in self.models},
+            "layout": self.layout(),
+            "spearman": self.spearman,
+            "spearman_tied": self.spearman_tied,
+            "spearman_note": self.spearman_note,
+            "kendall_tau_b": self.kendall,
+            "corpus": self.corpus,
+            "bootstrap": None if self.bootstrap is None else {
+                "resamples": self.bootstrap.resamples, "unit": self.bootstrap.unit, "units": self.bootstrap.units,
+                "confidence": self.bootstrap.confidence, "interval": "percentile"},
+            "permutation": None if self.permutation is None else {
+                "permutations": self.permutation.permutations, "unit": self.permutation.unit,
+                "test": "paired approximate randomisation, two-sided, p = (1 + #{|d*| >= |d|}) / (1 + R)"},
+            "settings": self.settings,
+            "timings": self.timings,
+        }
+        return _clean(out)
+
+    def to_frame(self):
+        """pandas DataFrame: one row per system, columns (model, quantity). Needs pandas."""
+        pd = _pandas()
+        d = self.to_dict()
+        rows = {}
+        for s in d["systems"]:
+            row = {}
+            for model, vals in s["models"].items():
+                for q, v in vals.items():
+                    if q != "rank_distribution":
+                        row[(model, q)] = v
+            rows[s["name"]] = row
+        frame = pd.DataFrame.from_dict(rows, orient="index")
+        frame.columns = pd.MultiIndex.from_tuples(frame.columns, names=["model", "quantity"])
+        frame.index.name = "system"
+        return frame
+
+
+@dataclass
+class MultiTaskResult:
+    """Several tasks ranked with the same models; correlations averaged over tasks (the paper's Table 3)."""
+
+    tasks: Dict[str, RankingResult]
+    models: List[str]
+    titles: List[str]
+    spearman: np.ndarray          # mean over tasks
+    kendall: np.ndarray
+
+    @property
+    def spearman_note(self) -> str:
+        tied = any(r.spearman_tied.any() for r in self.tasks.values())
+        return ("mean over tasks of the per-task correlations"
+                + ("; some tasks have ties (average ranks, Pearson on ranks there)" if tied else ""))
+
+    def to_dict(self) -> Dict[str, Any]:
+        return _clean({
+            "tasks": {k: r.to_dict() for k, r in self.tasks.items()},
+            "models": [{"name": m, "title": t} for m, t in zip(self.models, self.titles)],
+            "mean_spearman": self.spearman,
+            "mean_kendall_tau_b": self.kendall,
+            "note": self.spearman_note,
+        })
+
+    def to_frame(self):
+        pd = _pandas()
+        return pd.concat({k: r.to_frame() for k, r in self.tasks.items()}, names=["task"])
+
+
+def _pandas():
+    try:
+        import pandas as pd
+    except ImportError:
+        raise ImportError("to_frame() needs pandas (pip install pandas); to_dict() works without it") from None
+    return pd
+
+
+# ---------------------------------------------------------------------------
+# resampling
+
+
+def bootstrap_weights(rng: np.random.Generator, resamples: int, units: int) -> np.ndarray:
+    """(resamples, units) counts: how often each unit is drawn in each resample of ``units`` draws."""
+    idx = rng.integers(0, units, size=(resamples, units))
+    idx += (np.arange(resamples) * units)[:, None]
+    return np.bincount(idx.ravel(), minlength=resamples * units).reshape(resamples, units).astype(float)
+
+
+def _chunks(total: int):
+    for a in range(0, total, CHUNK):
+        yield a, min(a + CHUNK, total)
+
+
+def run_bootstrap(sm: StatsMatrix, observed_ranks: np.ndarray, resamples: int, seed_seq: np.random.SeedSequence,
+                  confidence: float = 0.95, progress: Optional[Progress] = None) -> Bootstrap:
+    """Paired bootstrap over the units of ``sm``: the same resamples for every system and model."""
+    rng = np.random.default_rng(seed_seq)
+    n, m = len(sm.systems), len(sm.models)
+    scores = np.empty((resamples, n, m))
+    for a, b in _chunks(resamples):
+        w = bootstrap_weights(rng, b - a, sm.n_units)
+        scores[a:b] = sm.scores(w @ sm.data)
+        if progress:
+            progress("bootstrap", b, resamples)
+    alpha = 1.0 - confidence
+    low, high = np.quantile(scores, [alpha / 2, 1 - alpha / 2], axis=0)
+    by_model = np.moveaxis(scores, 1, 2)                     # (B, models, systems)
+    better, tied = _better_tied(by_model)
+    ranks = np.moveaxis(better + (tied + 1) / 2.0, 2, 1)     # (B, systems, models)
+    better, tied = np.moveaxis(better, 2, 1), np.moveaxis(tied, 2, 1)
+    dist = np.zeros((n, m, n))
+    for pos in range(1, n + 1):
+        dist[:, :, pos - 1] = (((better < pos) & (pos <= better + tied)) / tied).mean(0)
+    return Bootstrap(
+        resamples=resamples, unit=sm.unit, units=sm.n_units, confidence=confidence,
+        score_low=low, score_high=high, score_se=scores.std(0, ddof=1) if resamples > 1 else np.zeros((n, m)),
+        rank_low=np.quantile(ranks, alpha / 2, axis=0, method="lower"),
+        rank_high=np.quantile(ranks, 1 - alpha / 2, axis=0, method="higher"),
+        keep=np.isclose(ranks, observed_ranks[None]).mean(0),
+        rank_dist=dist,
+    )
+
+
+def run_permutation(sm: StatsMatrix, order: np.ndarray, permutations: int, seed_seq: np.random.SeedSequence,
+                    progress: Optional[Progress] = None) -> Permutation:
+    """Paired approximate randomisation between neighbours in each model's ranking.
+
+    Each permutation swaps the two systems' outputs on every unit with probability
+    1/2; the statistic is the absolute score difference; p = (1 + #{|d*| >= |d|}) / (1 + R).
+    The same swap patterns serve every pair and model.
+    """
+    rng = np.random.default_rng(seed_seq)
+    n, m = len(sm.systems), len(sm.models)
+    tot = sm.totals
+    pairs = [(order[k, :-1], order[k, 1:]) for k in range(m)]
+    observed, blocks = [], []
+    for k, model in enumerate(sm.models):
+        a, b = pairs[k]
+        tb = sm.block(tot, model)                            # (systems, k)
+        blocks.append(tb)
+        sa, sb = np.asarray(model.score(tb[a]), float), np.asarray(model.score(tb[b]), float)
+        observed.append(np.abs(sa - sb))
+    exceed = [np.zeros(n - 1) for _ in range(m)]
+    for lo, hi in _chunks(permutations):
+        z = (rng.random((hi - lo, sm.n_units)) < 0.5).astype(float)
+        zx = z @ sm.data
+        for k, model in enumerate(sm.models):
+            a, b = pairs[k]
+            tb, zb = blocks[k], sm.block(zx, model)          # (systems, k), (R, systems, k)
+            moved = zb[:, b] - zb[:, a]                      # what A gains (and B loses) by the swaps
+            sa = np.asarray(model.score(tb[a][None] + moved), float)
+            sb = np.asarray(model.score(tb[b][None] - moved), float)
+            exceed[k] += (np.abs(sa - sb) >= observed[k][None] - 1e-12).sum(0)
+        if progress:
+            progress("permutation", hi, permutations)
+    p_next = np.full((n, m), np.nan)
+    for k in range(m):
+        p_next[pairs[k][0], k] = (exceed[k] + 1) / (permutations + 1)
+    return Permutation(permutations, sm.unit, p_next)
+
+
+# ---------------------------------------------------------------------------
+# entry points
+
+
+def _model_order(scores: np.ndarray, ref_ranks: np.ndarray, names: Sequence[str]) -> np.ndarray:
+    """Per model (column), system indices best first; ties broken by reference rank, then name."""
+    s = np.round(scores, TIE_DECIMALS)
+    name_rank = np.argsort(np.argsort(np.asarray(names, dtype=object)))
+    return np.stack([np.lexsort((name_rank, ref_ranks, -s[:, k])) for k in range(scores.shape[1])])
+
+
+def _check_systems(names: Sequence[str]) -> None:
+    seen = set()
+    for n in names:
+        if n in seen:
+            raise UsageError(f"system name {n!r} is given twice; system names must be unique")
+        seen.add(n)
+    if len(names) < 2:
+        raise UsageError(f"ranking needs at least two systems, got {len(names)}"
+                         + (f" ({names[0]!r})" if names else ""))
+
+
+def rank_corpus(
+    corpus: Corpus,
+    models: Optional[Sequence[str]] = None,
+    reference: str = REFERENCE_MODEL,
+    bootstrap: int = 1000,
+    permutations: int = 1000,
+    unit: str = "sentence",
+    seed: int = 0,
+    confidence: float = 0.95,
+    task: str = "task",
+    systems: Optional[Sequence[str]] = None,
+    progress: Optional[Progress] = None,
+) -> RankingResult:
+    """Rank the systems of ``corpus`` under every model (see :func:`rank`)."""
+    names = list(corpus.systems) if systems is None else list(systems)
+    _check_systems(names)
+    missing = [s for s in names if s not in corpus.systems]
+    if missing:
+        raise UsageError(f"no system named {', '.join(map(repr, missing))} in the corpus")
+    if bootstrap < 0 or permutations < 0:
+        raise UsageError("the numbers of bootstrap resamples and permutations must be >= 0")
+    if not 0 < confidence < 1:
+        raise UsageError(f"confidence must be between 0 and 1, got {confidence}")
+    model_list: List[Model] = resolve_models(models, corpus)
+    get_model(reference)
+    added = False
+    if reference not in [mo.name for mo in model_list]:
+        model_list.insert(0, get_model(reference))
+        added = True
+    timings: Dict[str, float] = {}
+    t0 = time.perf_counter()
+    sm = statistics(corpus, model_list, unit, names)
+    timings["statistics"] = time.perf_counter() - t0
+    t0 = time.perf_counter()
+    scores = sm.scores(sm.totals)
+    ranks = average_ranks(scores.T).T
+    ref = [mo.name for mo in model_list].index(reference)
+    order = _model_order(scores, ranks[:, ref], names)
+    rho, tied, tau = correlation_matrices(scores)
+    timings["scores"] = time.perf_counter() - t0
+    boot_seq, perm_seq = np.random.SeedSequence(seed).spawn(2)
+    boot = perm = None
+    if bootstrap:
+        t0 = time.perf_counter()
+        boot = run_bootstrap(sm, ranks, bootstrap, boot_seq, confidence, progress)
+        timings["bootstrap"] = time.perf_counter() - t0
+    if permutations:
+        t0 = time.perf_counter()
+        perm = run_permutation(sm, order, permutations, perm_seq, progress)
+        timings["permutation"] = time.perf_counter() - t0
+    info = {
+        "tokens": corpus.n_tokens, "sentences": corpus.n_sentences,
+        "documents": (len(corpus.doc_offsets) - 1) if corpus.doc_offsets is not None else None,
+        "labels": list(corpus.labels), "gold": corpus.gold_info.path,
+    }
+    settings = {"models": [mo.name for mo in model_list], "reference": reference, "reference_added": added,
+                "bootstrap": bootstrap, "permutations": permutations, "unit": unit, "seed": seed,
+                "confidence": confidence, "units": sm.n_units,
+                "ranks": "1 = best; tied scores (12 decimals) share the mean of their positions",
+                "model_descriptions": {mo.name: mo.description for mo in model_list}}
+    return RankingResult(task, names, [mo.name for mo in model_list], [mo.title for mo in model_list], reference,
+                         scores, ranks, order, rho, tied, tau, info, boot, perm, settings, timings)
+
+
+SystemsArg = Union[Mapping[str, Any], Sequence[Tuple[str, Any]]]
+
+
+def rank(
+    gold: Union[Corpus, Sequence[Sequence[str]]],
+    systems: Optional[SystemsArg] = None,
+    *,
+    scheme: str = "IOB2",
+    policy: str = "conlleval",
+    **options: Any,
+) -> RankingResult:
+    """Rank systems against gold under several evaluation models.
+
+    ``gold``: a :class:`~ts_eval.corpus.Corpus` (its systems are ranked; ``systems``
+    may then name a subset), or seqeval-style tag sequences (one list per sentence)
+    with ``systems`` a mapping (or list of pairs) system name -> tag sequences.
+    ``options`` go to :func:`rank_corpus`: ``models`` (names, default
+    :func:`ts_eval.sufficient.default_models`), ``reference`` (default exact-match F1
+    micro), ``bootstrap`` (resamples, default 1000; 0 = none), ``permutations``
+    (default 1000; 0 = none), ``unit`` (sentence or document), ``seed``,
+    ``confidence``, ``task``, ``progress``.
+    """
+    if isinstance(gold, Corpus):
+        if systems is not None and not isinstance(systems, Mapping):
+            options["systems"] = list(systems)
+        return rank_corpus(gold, **options)
+    if systems is None:
+        raise UsageError("give the systems: a mapping of system name -> tag sequences")
+    pairs = list(systems.items()) if isinstance(systems, Mapping) else [tuple(p) for p in systems]
+    _check_systems([str(n) for n, _ in pairs])
+    corpus = from_sequences(gold, {str(n): seqs for n, seqs in pairs}, scheme, policy)
+    return rank_corpus(corpus, **options)
+
+
+def rank_tasks(tasks: Union[Mapping[str, Corpus], Sequence[Tuple[str, Corpus]]], **options: Any) -> MultiTaskResult:
+    """Rank every task's systems with the same models and options; average the correlations over tasks."""
+    items = list(tasks.items()) if isinstance(tasks, Mapping) else list(tasks)
+    if not items:
+        raise UsageError("no task given")
+    names = [n for n, _ in items]
+    dup = {n for n in names if names.count(n) > 1}
+    if dup:
+        raise UsageError(f"task name(s) {', '.join(sorted(dup))} given twice; task names must be unique")
+    results = {}
+    for name, corpus in items:
+        results[name] = rank_corpus(corpus, task=name, **options)
+    return combine(results)
+
+
+def combine(results: Mapping[str, RankingResult]) -> MultiTaskResult:
+    """Several tasks' results (same models, in the same order) -> correlations averaged over tasks."""
+    if not results:
+        raise UsageError("no task given")
+    first = next(iter(results.values()))
+    for name, r in results.items():
+        if r.models != first.models:
+            raise UsageError(f"task {name!r} was ranked with other models than task {first.task!r}")
+    rho = np.stack([r.spearman for r in results.values()])
+    tau = np.stack([r.kendall for r in results.values()])
+    with warnings.catch_warnings():   # a pair undefined in every task stays nan
+        warnings.simplefilter("ignore", RuntimeWarning)
+        mean_rho, mean_tau = np.nanmean(rho, 0), np.nanmean(tau, 0)
+    return MultiTaskResult(dict(results), first.models, first.titles, mean_rho, mean_tau)
