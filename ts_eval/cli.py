@@ -12,7 +12,7 @@ from typing import List, Optional
 from . import __version__
 from .errors import InputError, UsageError
 
-FORMAT_CHOICES = ("table", "json", "csv", "markdown", "latex", "conlleval")
+FORMAT_CHOICES = ("table", "json", "csv", "markdown", "latex", "conlleval", "faireval")
 DEMO_FILE = Path(__file__).parent / "demo" / "germeval2014_test_sample.conll"
 DEMO_SYSTEMS = ["gen-ap_rich_dev", "gen-crf_poor_dev", "gen-crf_rich_dev", "gen-mft_dev"]
 
@@ -46,13 +46,22 @@ def _scoring_options(p: argparse.ArgumentParser) -> None:
     g.add_argument("--separator-weight", type=float, default=1.0, metavar="W",
                    help="weight of a separator unit relative to a token (default 1; 0 = token-only T model)")
     g.add_argument("--beta", type=float, default=1.0, help="F-beta's beta (default 1)")
-    g.add_argument("--models", default="ts,exact", metavar="LIST",
-                   help="comma-separated models to compute and show: ts, exact, overlap, constrained, contain "
-                        "(default ts,exact)")
+    g.add_argument("--models", default="ts,exact,fair", metavar="LIST",
+                   help="comma-separated models to compute and show: ts, exact, overlap, constrained, contain, "
+                        "fair (default ts,exact,fair)")
     g.add_argument("--k1", type=int, default=None, metavar="N",
                    help="constrained/contain models: at most N spurious tokens (default 1 / unbounded)")
     g.add_argument("--k2", type=int, default=None, metavar="N",
                    help="constrained model: at most N missing tokens (default 1)")
+    g.add_argument("--focus", default="target", choices=("target", "system"),
+                   help="fair model: whose label LE and LBE errors count under (default target)")
+    g.add_argument("--weights", default="eq7", metavar="SPEC",
+                   help="fair model's weighted scores: a preset eq5, eq6, eq7 (default; the paper's equation 7), "
+                        "or the FairEval syntax, e.g. 'LE = 0.5 FP + 0.5 FN, BES = 0.5 TP + 0.5 FN, ...'")
+    g.add_argument("--fair-mode", default="paper", choices=("paper", "faireval-skip"),
+                   help="fair model: the paper's algorithm (default) or today's FairEval.py, which skips the "
+                        "span after each match")
+    g.add_argument("--confusion", action="store_true", help="table format: show the fair confusion matrices")
     g.add_argument("--all-labels-row", action="store_true",
                    help="add a TS row for all labels as one (the paper's ENTITY supertag)")
     g.add_argument("--format", default="table", choices=FORMAT_CHOICES, help="output format (default table)")
@@ -146,14 +155,18 @@ def _emit(report, args) -> None:
         if args.output:
             with open(args.output, "w", encoding="utf-8") as fh:
                 from .render import print_report
-                print_report(report, Console(file=fh, width=200, no_color=True), per_label=not args.no_labels)
+                print_report(report, Console(file=fh, width=200, no_color=True), per_label=not args.no_labels,
+                             confusion=args.confusion)
         else:
             from .render import print_report
-            print_report(report, per_label=not args.no_labels)
+            print_report(report, per_label=not args.no_labels, confusion=args.confusion)
         return
     from .formats import FORMATS
 
-    text = FORMATS[args.format](report)
+    try:
+        text = FORMATS[args.format](report)
+    except ValueError as err:
+        raise UsageError(str(err)) from None
     if args.output:
         Path(args.output).write_text(text, encoding="utf-8")
     else:
@@ -176,10 +189,12 @@ def run(argv: Optional[List[str]] = None) -> int:
     corpus = _load(args)
     try:
         models = [m.strip() for m in args.models.split(",") if m.strip()]
-        if args.format == "conlleval" and "exact" not in models:
-            models.append("exact")
+        needed = {"conlleval": "exact", "faireval": "fair"}.get(args.format)
+        if needed and needed not in models:
+            models.append(needed)
         report = evaluate(corpus, separator_weight=args.separator_weight, beta=args.beta,
-                          all_labels_row=args.all_labels_row, models=models, k1=args.k1, k2=args.k2)
+                          all_labels_row=args.all_labels_row, models=models, k1=args.k1, k2=args.k2,
+                          focus=args.focus, weights=args.weights, fair_mode=args.fair_mode)
     except ValueError as err:
         raise UsageError(str(err)) from None
     report.settings["input"] = {

@@ -9,6 +9,7 @@ import numpy as np
 from . import __version__, measures
 from .corpus import Corpus, SpanSet, from_sequences
 from .events import TSCounts, ts_counts
+from .fair import fair_errors, fair_report, resolve_weights
 from .matching import match
 from .report import Report
 from .segment import SEGMENT_MODELS, model_limits, segment_counts, token_accuracy
@@ -80,8 +81,8 @@ def segment_model(gold: SpanSet, system: SpanSet, labels: Sequence[str], beta: f
     return out
 
 
-MODELS = ("ts",) + SEGMENT_MODELS
-DEFAULT_MODELS = ("ts", "exact")
+MODELS = ("ts",) + SEGMENT_MODELS + ("fair",)
+DEFAULT_MODELS = ("ts", "exact", "fair")
 
 
 def evaluate(
@@ -92,13 +93,20 @@ def evaluate(
     models: Sequence[str] = DEFAULT_MODELS,
     k1: Optional[int] = None,
     k2: Optional[int] = None,
+    focus: str = "target",
+    weights: Optional[str] = "eq7",
+    fair_mode: str = "paper",
 ) -> Report:
     """Score every system of ``corpus`` against its gold with the chosen models.
 
     ``models``: ``ts`` (token & separator) and the segment models ``exact``,
     ``overlap``, ``constrained`` (k1 spurious, k2 missing tokens at most; default 1
     and 1) and ``contain`` (k2 = 0; k1 unbounded unless given).  The matcher runs
-    once per system and every segment model reads its pairs.
+    once per system and every segment model reads its pairs, as do Ortmann's fair
+    error types (``fair``: traditional, fair and weighted P/R/F1, the confusion
+    matrix; ``focus`` target or system, ``weights`` in the reference syntax or a
+    preset eq5/eq6/eq7 (default eq7, the paper's equation 7: eq5 would repeat the
+    fair scores), ``fair_mode`` paper or faireval-skip).
     """
     if separator_weight < 0:
         raise ValueError(f"separator weight must be >= 0, got {separator_weight}")
@@ -124,10 +132,13 @@ def evaluate(
                                   n_labels=1)
             result["ts"] = ts_model(counts, labels, separator_weight, beta, extra)
         seg = [m for m in models if m in SEGMENT_MODELS]
-        if seg:
+        if seg or "fair" in models:
             pairs = match(corpus.gold, spans)
             for m in seg:
                 result[m] = segment_model(corpus.gold, spans, labels, beta, pairs, m, k1, k2)
+            if "fair" in models:
+                fr = fair_errors(corpus.gold, spans, pairs, labels, corpus, focus, mode=fair_mode)
+                result["fair"] = fair_report(fr, weights)
         if "exact" in result:
             acc = token_accuracy(corpus.gold_info.tags, info.tags, corpus.docstart_lines, corpus.tag_vocab)
             if acc is not None:
@@ -143,6 +154,7 @@ def evaluate(
         "beta": beta,
         "k1": k1,
         "k2": k2,
+        "fair": {"focus": focus, "weights": resolve_weights(weights), "mode": fair_mode} if "fair" in models else None,
         "label_map": [f"{p}={r}" for p, r in corpus.label_map],
         "all_labels_row": all_labels_row,
         "macro_average": "mean over labels with gold or system units (segments); others are left out",

@@ -21,7 +21,14 @@ def to_csv(report: Report) -> str:
     w = csv.DictWriter(out, fieldnames=fields, extrasaction="ignore", lineterminator="\n")
     w.writeheader()
     for s in report.systems:
-        for model in [m for m in report.settings.get("models", ["ts", "exact"]) if m in s]:
+        if "fair" in s:
+            for method in ("traditional", "fair", "weighted"):
+                block = s["fair"][method]
+                for lab, row in list(block["labels"].items()) + [("overall", block["overall"])]:
+                    w.writerow({"system": s["name"], "model": f"fair:{method}", "row": lab, "tp": row.get("TP"),
+                                "fp": row.get("FP"), "fn": row.get("FN"), "precision": row["precision"],
+                                "recall": row["recall"], "f": row["f1"]})
+        for model in [m for m in report.settings.get("models", ["ts", "exact"]) if m in s and m != "fair"]:
             m = s[model]
             for lab in report.labels:
                 w.writerow({"system": s["name"], "model": model, "row": lab, **m["labels"][lab]})
@@ -43,7 +50,7 @@ def _settings_line(report: Report) -> str:
 
 def to_markdown(report: Report) -> str:
     parts = [f"_{_settings_line(report)}_\n"]
-    for t in tables.all_tables(report):
+    for t in tables.all_tables(report, confusion=True):
         parts.append(f"**{t.title}**\n")
         parts.append("| " + " | ".join(t.header) + " |")
         parts.append("|" + "|".join(["---"] + ["---:"] * (len(t.header) - 1)) + "|")
@@ -62,7 +69,7 @@ def _tex(s: str) -> str:
 
 def to_latex(report: Report) -> str:
     parts = [f"% ts_eval: {_settings_line(report)}"]
-    for t in tables.all_tables(report):
+    for t in tables.all_tables(report, confusion=True):
         parts.append(r"\begin{table}[ht]\centering\small")
         parts.append(r"\begin{tabular}{l" + "r" * (len(t.header) - 1) + "}")
         parts.append(r"\hline")
@@ -116,6 +123,26 @@ def to_conlleval(report: Report) -> str:
     return "\n".join(f"# system: {s['name']}\n" + conlleval_block(report, s) for s in report.systems)
 
 
+def to_faireval(report: Report) -> str:
+    """The FairEval reference tool's report layout, one block per system."""
+    from .formats_fair import faireval_settings, to_faireval as render
+
+    st = report.settings
+    inp = st.get("input", {})
+    blocks = []
+    for s in report.systems:
+        if "fair" not in s:
+            raise ValueError("the faireval format needs the fair model")
+        settings = faireval_settings(
+            target_in=str(inp.get("gold") or inp.get("file") or report.gold.get("path") or "gold"),
+            system_in=str(s["source"].get("path") or s["name"]), ignore_punct=False,
+            focus=st["fair"]["focus"], weights=st["fair"]["weights"])
+        text = render(s["fair"], settings)
+        blocks.append(text if len(report.systems) == 1 else f"# system: {s['name']}\n{text}")
+    return "\n".join(blocks)
+
+
 FORMATS: Dict[str, Callable[[Report], str]] = {
     "json": to_json, "csv": to_csv, "markdown": to_markdown, "latex": to_latex, "conlleval": to_conlleval,
+    "faireval": to_faireval,
 }

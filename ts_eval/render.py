@@ -22,7 +22,8 @@ def _rich(t: tables.Table) -> RichTable:
     return rt
 
 
-def print_report(report: Report, console: Optional[Console] = None, per_label: bool = True) -> None:
+def print_report(report: Report, console: Optional[Console] = None, per_label: bool = True,
+                 confusion: bool = False) -> None:
     if console is None:
         console = Console()
         if not console.is_terminal:
@@ -39,8 +40,9 @@ def print_report(report: Report, console: Optional[Console] = None, per_label: b
                          f"{side['discarded']} discarded, {side['unmapped']} dropped by the label map")
     for n in notes:
         console.print(f"[yellow]{n}[/yellow]")
-    shown = tables.all_tables(report)
+    shown = tables.all_tables(report, confusion=confusion)
     for t in shown if per_label else shown[:1]:
         console.print(_rich(t))
     console.print("[dim]TS: token & separator units; ex: segment exact match (conlleval); "
-                  "µ micro, M macro, κ Cohen's kappa; acc: conlleval token accuracy[/dim]")
+                  "µ micro, M macro, κ Cohen's kappa; acc: conlleval token accuracy; fair/wtd: Ortmann's fair "
+                  "and weighted scores[/dim]")

@@ -50,6 +50,11 @@ def summary(report: Report) -> Table:
         if model in models:
             add(model, [(f"{short} µF", lambda s, m=model: s[m]["micro"]["f"]),
                         (f"{short} MF", lambda s, m=model: s[m]["macro"]["f"])])
+    if "fair" in models:
+        add("fair error types", [("fair P", lambda s: s["fair"]["fair"]["overall"]["precision"]),
+                                 ("fair R", lambda s: s["fair"]["fair"]["overall"]["recall"]),
+                                 ("fair F", lambda s: s["fair"]["fair"]["overall"]["f1"]),
+                                 ("wtd F", lambda s: s["fair"]["weighted"]["overall"]["f1"])])
     rows = [[s["name"]] + [g(s) for g in getters] for s in report.systems]
     beta = report.settings.get("beta", 1.0)
     title = "Scores in %" + (f" (F = F-beta, beta = {beta:g})" if beta != 1 else "")
@@ -99,7 +104,32 @@ def segment_labels(report: Report, system: dict, model: str) -> Table:
     return Table(f"{system['name']}: {model} model{note}, per label (scores in %)", header, rows)
 
 
-def all_tables(report: Report) -> List[Table]:
+FAIR_TYPES = ("TP", "FP", "LE", "BE", "BES", "BEL", "BEO", "LBE", "FN")
+
+
+def fair_labels(system: dict) -> Table:
+    """Per-label fair error counts with fair and weighted P/R/F1, for one system."""
+    f = system["fair"]
+    header = ["label", *FAIR_TYPES, "fair P", "fair R", "fair F", "wtd P", "wtd R", "wtd F"]
+    rows = []
+    for lab in f["labels"] + ["overall"]:
+        fr = f["fair"]["overall"] if lab == "overall" else f["fair"]["labels"][lab]
+        wr = f["weighted"]["overall"] if lab == "overall" else f["weighted"]["labels"][lab]
+        rows.append([lab or '""', *[fr.get(t) for t in FAIR_TYPES], fr["precision"], fr["recall"], fr["f1"],
+                     wr["precision"], wr["recall"], wr["f1"]])
+    return Table(f"{system['name']}: fair error types (focus {f['focus']}), per label (scores in %)", header, rows)
+
+
+def fair_confusion(system: dict) -> Table:
+    """Ortmann's confusion matrix: target labels x system labels, _ = missing / spurious."""
+    cm = system["fair"]["confusion"]
+    cols = sorted({c for row in cm.values() for c in row})
+    header = ["target \\ system", *cols]
+    rows = [[r, *[cm[r].get(c, 0) for c in cols]] for r in sorted(cm)]
+    return Table(f"{system['name']}: fair confusion matrix (diagonal: boundary errors)", header, rows)
+
+
+def all_tables(report: Report, confusion: bool = False) -> List[Table]:
     """Every table of a report, in display order."""
     out = [summary(report)]
     models = report.settings.get("models", ["ts", "exact"])
@@ -109,10 +139,14 @@ def all_tables(report: Report) -> List[Table]:
         for model, _ in OTHER_SEGMENT:
             if model in models:
                 out.append(segment_labels(report, s, model))
+        if "fair" in models:
+            out.append(fair_labels(s))
+            if confusion:
+                out.append(fair_confusion(s))
     return out
 
 
-COUNT_COLUMNS = {"TS TP", "TS FP", "TS FN", "gold", "found", "correct", "gold hit", "found hit"}
+COUNT_COLUMNS = {"TS TP", "TS FP", "TS FN", "gold", "found", "correct", "gold hit", "found hit", *FAIR_TYPES}
 
 
 def cell(header: str, value: Any, digits: int = 2) -> str:
