@@ -11,5 +11,19 @@ from .evaluate import evaluate, score  # noqa: E402
 from .io import read_conll, read_conll_pair  # noqa: E402
 from .report import Report  # noqa: E402
 
+# imported on first use, so that `ts-eval score` does not load ranking and comparison code
+_LAZY = {"fair_corpus": "fair", "fair_errors": "fair", "compare": "compare",
+         "rank": "ranking", "rank_corpus": "ranking", "rank_tasks": "ranking"}
+
+
+def __getattr__(name: str):
+    if name in _LAZY:
+        import importlib
+
+        return getattr(importlib.import_module(f".{_LAZY[name]}", __name__), name)
+    raise AttributeError(f"module 'ts_eval' has no attribute {name!r}")
+
+
 __all__ = ["Corpus", "SpanSet", "from_sequences", "from_spans", "InputError", "TsEvalError", "UsageError",
-           "evaluate", "score", "read_conll", "read_conll_pair", "Report", "__version__"]
+           "evaluate", "score", "read_conll", "read_conll_pair", "Report", "fair_corpus", "fair_errors",
+           "compare", "rank", "rank_corpus", "rank_tasks", "__version__"]
