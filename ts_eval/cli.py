@@ -26,7 +26,7 @@ def _scheme_name(value: str) -> str:
         raise argparse.ArgumentTypeError(str(err)) from None
 
 
-def _reading_options(p: argparse.ArgumentParser) -> None:
+def add_reading_options(p: argparse.ArgumentParser) -> None:
     g = p.add_argument_group("reading")
     g.add_argument("--scheme", default=None, type=_scheme_name,
                    help="tagging scheme: IOB2 (default), IOB1, IOE1, IOE2, IOBES (BIOES), BILOU, IO, "
@@ -110,7 +110,7 @@ def build_parser(argv: Optional[List[str]] = None) -> argparse.ArgumentParser:
     sc.add_argument("--system-col", type=int, nargs="+", default=None, metavar="N",
                     help="system column(s) (default -1); several columns in FILE are several systems")
     sc.add_argument("--names", nargs="+", metavar="NAME", help="system names (default: file names or colN)")
-    _reading_options(sc)
+    add_reading_options(sc)
     _scoring_options(sc)
 
     demo = sub.add_parser("demo", help="score the bundled GermEval 2014 sample (four systems)")

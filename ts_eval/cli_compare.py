@@ -12,7 +12,8 @@ import sys
 from pathlib import Path
 from typing import List, Optional
 
-from .errors import InputError, UsageError
+from .errors import UsageError
+from .io.columns import count_columns
 
 FORMAT_CHOICES = ("table", "json", "csv", "markdown")
 
@@ -36,9 +37,9 @@ def register(subparsers) -> None:
     p.add_argument("--names", nargs="+", metavar="NAME", help="system names (default: file names or colN)")
     p.add_argument("--pair", nargs=2, metavar=("A", "B"),
                    help="the pair to compare in detail, baseline first (default with two systems: them, in order)")
-    from .cli import _reading_options  # the same reading options as `score`
+    from .cli import add_reading_options  # the same reading options as `score`
 
-    _reading_options(p)
+    add_reading_options(p)
     g = p.add_argument_group("comparison and output")
     g.add_argument("--top", type=int, default=5, metavar="K", help="transitions shown per class (default 5)")
     g.add_argument("--examples", type=int, default=1, metavar="N",
@@ -56,19 +57,6 @@ def register(subparsers) -> None:
                    help="table format: hard and easy gold spans listed (default 10; the other formats list all)")
     g.add_argument("--format", default="table", choices=FORMAT_CHOICES, help="output format (default table)")
     g.add_argument("--output", "-o", metavar="FILE", help="write to FILE instead of stdout")
-
-
-def _columns_in(path: str) -> int:
-    """Fields of the first token line (not blank, not -DOCSTART-, not -X-)."""
-    try:
-        with open(path, "r", encoding="utf-8", errors="replace") as fh:
-            for line in fh:
-                fields = line.split()
-                if fields and fields[0] not in ("-DOCSTART-", "-X-"):
-                    return len(fields)
-    except OSError as err:
-        raise InputError(f"cannot read: {err.strerror}", path) from None
-    raise InputError("no token lines", path)
 
 
 def load(args):
@@ -105,7 +93,7 @@ def _load(args):
     gcol = args.gold_col if args.gold_col is not None else 2
     scols = args.system_col
     if scols is None:
-        n = _columns_in(path)
+        n = count_columns(path)
         g = gcol if gcol > 0 else n + gcol + 1
         scols = list(range(g + 1, n + 1))
     if len(scols) < 2:

@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Dict, List, Optional, Sequence
 
+from .io.columns import count_columns
 from .errors import InputError, UsageError
 
 DESCRIPTION = (
@@ -148,18 +149,6 @@ def system_names(paths: Sequence[str], names: Optional[Sequence[str]] = None) ->
     return out
 
 
-def _count_columns(path: str) -> int:
-    try:
-        with open(path, encoding="utf-8-sig", errors="replace") as fh:
-            for line in fh:
-                fields = line.split()
-                if fields and fields[0] not in ("-DOCSTART-", "-X-"):
-                    return len(fields)
-    except OSError as err:
-        raise InputError(f"cannot read: {err.strerror}", path) from None
-    raise InputError("no token lines", path)
-
-
 def read_manifest(path: str) -> List[TaskSpec]:
     """Tasks from a JSON, TOML or line manifest; relative paths are relative to the manifest."""
     base = os.path.dirname(os.path.abspath(path))
@@ -260,7 +249,7 @@ def load_task(spec: TaskSpec, args):
             raise UsageError(f"{path} is a directory: give --gold GOLD with a directory of system files")
         gcol = 2 if gold_col is None else gold_col
         if system_col is None:
-            n = _count_columns(path)
+            n = count_columns(path)
             g = gcol if gcol > 0 else n + gcol + 1
             system_col = list(range(g + 1, n + 1))
             if not system_col:

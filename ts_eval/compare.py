@@ -32,7 +32,7 @@ import numpy as np
 
 from .corpus import Corpus, SpanSet
 from .errors import UsageError
-from .events import _paint, merge_overlaps
+from .events import paint, merge_overlaps
 from .matching import Pairs, match
 
 CLASSES = ("correction", "new_error", "changed_error")
@@ -297,7 +297,7 @@ def _label_masks(corpus: Corpus, spans: SpanSet) -> np.ndarray:
     for lo in range(0, max(L, 1), _BITS):
         sub = m.take((m.label >= lo) & (m.label < lo + _BITS))
         bits = np.left_shift(1, (sub.label - lo).astype(np.int64))
-        cols.append(_paint(sub, bits, n, sub.start, sub.end))
+        cols.append(paint(sub, bits, n, sub.start, sub.end))
     return np.stack(cols, axis=1)
 
 
@@ -530,9 +530,9 @@ def _unit_masks(corpus: Corpus, spans: SpanSet, lo: int, hi: int) -> Tuple[np.nd
     """Label bitmasks (labels lo..hi-1) over token units and separator units, painted as events.py does."""
     sub = spans.take((spans.label >= lo) & (spans.label < hi))
     bits = np.left_shift(1, (sub.label - lo).astype(np.int64))
-    tok = _paint(sub, bits, corpus.n_tokens, sub.start, sub.end)
+    tok = paint(sub, bits, corpus.n_tokens, sub.start, sub.end)
     sent = corpus.sentence_of(sub.start)
-    sep = _paint(sub, bits, corpus.n_separators, sub.start - sent, sub.end - 1 - sent)
+    sep = paint(sub, bits, corpus.n_separators, sub.start - sent, sub.end - 1 - sent)
     return tok, sep
 
 

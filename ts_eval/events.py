@@ -66,7 +66,7 @@ def merge_overlaps(spans: SpanSet) -> SpanSet:
     return SpanSet(s[heads], run[tails] - lab[heads] * big, spans.label[order][heads])
 
 
-def _paint(spans: SpanSet, bits: np.ndarray, length: int, first: np.ndarray, last: np.ndarray) -> np.ndarray:
+def paint(spans: SpanSet, bits: np.ndarray, length: int, first: np.ndarray, last: np.ndarray) -> np.ndarray:
     """Sum of bit values over index ranges first..last (inclusive), as int64 masks."""
     keep = last >= first
     w = bits[keep].astype(float)
@@ -95,10 +95,10 @@ def ts_counts(corpus: Corpus, gold: SpanSet, system: SpanSet, n_labels: Optional
                 sub = spans.take(sel)
                 bits = np.left_shift(1, (sub.label - lo).astype(np.int64))
                 if unit == "tok":
-                    masks.append(_paint(sub, bits, n_tok, sub.start, sub.end))
+                    masks.append(paint(sub, bits, n_tok, sub.start, sub.end))
                 else:
                     sent = corpus.sentence_of(sub.start)
-                    masks.append(_paint(sub, bits, n_sep, sub.start - sent, sub.end - 1 - sent))
+                    masks.append(paint(sub, bits, n_sep, sub.start - sent, sub.end - 1 - sent))
             parts.append(_combos(masks[0], masks[1]))
         for (gk, sk, cnt), out in zip(parts, (tok, sep)):
             width = hi - lo
@@ -126,10 +126,10 @@ def _class_confusions(corpus: Corpus, g: SpanSet, s: SpanSet, k_labels: int):
             else:
                 sent = corpus.sentence_of(spans.start)
                 first, last = spans.start - sent, spans.end - 1 - sent
-            cover = _paint(spans, np.ones(len(spans), np.int64), n, first, last)
+            cover = paint(spans, np.ones(len(spans), np.int64), n, first, last)
             if np.any(cover > 1):
                 return None, None
-            classes.append(_paint(spans, spans.label.astype(np.int64) + 1, n, first, last))
+            classes.append(paint(spans, spans.label.astype(np.int64) + 1, n, first, last))
         key = classes[0] * (k_labels + 1) + classes[1]
         out.append(np.bincount(key, minlength=(k_labels + 1) ** 2).reshape(k_labels + 1, k_labels + 1).astype(float))
     return out[0], out[1]

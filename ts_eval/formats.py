@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import csv
 import io
-from typing import Callable, Dict, List
+from typing import Callable, Dict
 
 from . import tables
 from .report import Report

@@ -180,7 +180,7 @@ def neighbours(c: Comparison) -> Table:
 
 def _oracle(o: Dict[str, Any], title: str, items: str, extra: bool) -> Table:
     ov = o["overall"]
-    header = ["label", items, f"best single %", "best for label %", "best for label", "oracle %", "gain %"]
+    header = ["label", items, "best single %", "best for label %", "best for label", "oracle %", "gain %"]
     if extra:
         header += ["hard", "easy"]
 

@@ -15,7 +15,6 @@ from __future__ import annotations
 import codecs
 import os
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Dict, List, Optional, Sequence, Tuple, Union
 
 import numpy as np
@@ -83,6 +82,20 @@ def _column_index(column: int, n: int, path: str) -> int:
         raise UsageError(f"{path}: column {column} does not exist: the file has {n} columns "
                          f"(give 1..{n}, or -1..-{n} counting from the end)")
     return column - 1 if column > 0 else n + column
+
+
+def count_columns(path: str) -> int:
+    """Fields of the first token line (not blank, not -DOCSTART-, not -X-): for choosing
+    columns before the file is read."""
+    try:
+        with open(path, encoding="utf-8-sig", errors="replace") as fh:
+            for line in fh:
+                fields = line.split()
+                if fields and fields[0] not in ("-DOCSTART-", "-X-"):
+                    return len(fields)
+    except OSError as err:
+        raise InputError(f"cannot read: {err.strerror}", path) from None
+    raise InputError("no token lines", path)
 
 
 def read_column_file(path: str, columns: Sequence[int] = (-1,), token_column: int = 1) -> ColumnFile:

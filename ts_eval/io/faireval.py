@@ -315,7 +315,7 @@ def read_conll2000_file(path: str, ignore_punct: bool = True) -> _Raw:
     ar = np.arange(n)
     sent_end = offsets[np.searchsorted(offsets, ar, side="right")]   # first token of the next sentence
     starts_at = np.zeros((n, D), bool)
-    st_l, en_l, lv_l, lab_l, cl_l, sid_l = [], [], [], [], [], []
+    st_l, en_l, lv_l, lab_l, cl_l = [], [], [], [], []
     member_tok, member_span = [], []
     shallower_start = np.zeros(n, bool)
     n_spans = 0
