@@ -30,6 +30,8 @@ from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
 
+from .arrays import unique
+
 from .corpus import Corpus, SpanSet
 from .errors import UsageError
 from .events import paint, merge_overlaps
@@ -590,7 +592,7 @@ def exact_hits(gold: SpanSet, system: SpanSet, pairs: Optional[Pairs] = None) ->
     p = match(gold, system) if pairs is None else pairs
     hit = np.zeros(len(gold), bool)
     hit[p.gold[p.exact]] = True
-    return hit, int(len(np.unique(p.system[p.exact])))
+    return hit, int(len(unique(p.system[p.exact])))
 
 
 def pairwise(gold_ids: np.ndarray, ids: np.ndarray, names: Sequence[str]) -> Tuple[np.ndarray, List[Dict[str, Any]]]:

@@ -12,6 +12,8 @@ from typing import Callable, Dict, List, Mapping, Optional, Sequence, Tuple, Uni
 
 import numpy as np
 
+from .arrays import unique
+
 from . import schemes
 from .errors import InputError
 
@@ -197,7 +199,7 @@ def corpus_from_tag_ids(
         spansets.append(ss)
 
     # keep only the labels some span carries, in sorted order
-    used = np.unique(np.concatenate([ss.label for ss in spansets])) if spansets else np.zeros(0, np.int32)
+    used = unique(np.concatenate([ss.label for ss in spansets])) if spansets else np.zeros(0, np.int32)
     final_labels = [mapped_names[k] for k in used.tolist()]
     compact = np.full(len(mapped_names), -1, np.int32)
     compact[used] = np.arange(len(used), dtype=np.int32)
@@ -223,7 +225,8 @@ def corpus_from_tag_ids(
 def _label_ids(labels: List[str]) -> Tuple[np.ndarray, List[str]]:
     uniq = sorted(set(labels))
     index = {lab: k for k, lab in enumerate(uniq)}
-    return np.array([index[lab] for lab in labels] or [0], np.int32), uniq
+    dtype = np.int16 if len(uniq) < 2**15 else np.int32  # per-token label arrays stay small
+    return np.array([index[lab] for lab in labels] or [0], dtype), uniq
 
 
 def _parse_or_locate(tag_vocab: List[str], scheme: Optional[str], sides: Sequence[SideInfo]) -> schemes.TagTable:

@@ -67,12 +67,17 @@ def merge_overlaps(spans: SpanSet) -> SpanSet:
 
 
 def paint(spans: SpanSet, bits: np.ndarray, length: int, first: np.ndarray, last: np.ndarray) -> np.ndarray:
-    """Sum of bit values over index ranges first..last (inclusive), as int64 masks."""
+    """Sum of ``bits`` over index ranges first..last (inclusive): a difference array, summed.
+
+    int64 when the values need it, else int32 (half the memory on a large corpus)."""
     keep = last >= first
-    w = bits[keep].astype(float)
-    diff = np.bincount(first[keep], weights=w, minlength=length + 1)
-    diff -= np.bincount(last[keep] + 1, weights=w, minlength=length + 1)
-    return np.cumsum(diff[:length]).astype(np.int64)
+    w = bits[keep]
+    dtype = np.int32 if (len(w) == 0 or (int(w.max()) < 2**31 and int(w.min()) > -2**31)) else np.int64
+    diff = np.zeros(length + 1, dtype)
+    np.add.at(diff, first[keep], w.astype(dtype))
+    np.subtract.at(diff, last[keep] + 1, w.astype(dtype))
+    np.cumsum(diff, out=diff)  # in place: no second corpus-sized array
+    return diff[:length]
 
 
 def ts_counts(corpus: Corpus, gold: SpanSet, system: SpanSet, n_labels: Optional[int] = None) -> TSCounts:
@@ -138,8 +143,13 @@ def _class_confusions(corpus: Corpus, g: SpanSet, s: SpanSet, k_labels: int):
 def _combos(gmask: np.ndarray, smask: np.ndarray):
     """Distinct (gold mask, system mask) pairs over units with any label, with counts."""
     nz = (gmask | smask) != 0
-    key = (gmask[nz] << _BITS) | smask[nz]
-    uniq, cnt = np.unique(key, return_counts=True)
+    key = (gmask[nz].astype(np.int64) << _BITS) | smask[nz]
+    key.sort()                       # sort + run lengths: np.unique is far slower on numpy 2.x
+    if len(key):
+        heads = np.flatnonzero(np.concatenate(([True], key[1:] != key[:-1])))
+        uniq, cnt = key[heads], np.diff(np.append(heads, len(key)))
+    else:
+        uniq, cnt = key, np.zeros(0, np.int64)
     return uniq >> _BITS, uniq & ((1 << _BITS) - 1), cnt.astype(float)
 
 

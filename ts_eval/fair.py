@@ -42,6 +42,8 @@ from typing import Dict, Iterable, List, Mapping, Optional, Sequence, Tuple, Uni
 
 import numpy as np
 
+from .arrays import unique
+
 from .corpus import Corpus, SpanSet
 from .matching import Pairs, match
 
@@ -505,8 +507,8 @@ def fair_errors(
     # clusters of mutually overlapping spans (paper mode): independent of each other
     if rem.any():
         rg, rs = pg[rem], ps[rem]
-        mg = np.unique(rg)
-        ms = np.unique(rs)
+        mg = unique(rg)
+        ms = unique(rs)
         st = np.concatenate((gold.start[mg], system.start[ms]))
         en = np.concatenate((gold.end[mg], system.end[ms]))
         side = np.concatenate((np.zeros(len(mg), np.int8), np.ones(len(ms), np.int8)))

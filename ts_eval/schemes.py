@@ -297,7 +297,7 @@ def detect_scheme(sides: Sequence[Tuple[np.ndarray, np.ndarray]], sent_first: np
     i_last = False          # an I- that is the last token of its span
     for prefix, types in sides:
         p = prefix.astype(np.intp, copy=False)
-        present.update(PREFIX_NAMES[k] for k in np.unique(p).tolist() if k != O)
+        present.update(PREFIX_NAMES[k] for k in np.flatnonzero(np.bincount(p.astype(np.intp), minlength=1)).tolist() if k != O)
         prev_p = _shift_prev(p, sent_first, O)
         prev_t = _shift_prev(types, sent_first, -1)
         bmask = p == B

@@ -56,8 +56,10 @@ def segment_counts(gold: SpanSet, system: SpanSet, pairs: Pairs, n_labels: int,
                    max_spurious: Optional[int] = None, max_missing: Optional[int] = None) -> SegmentCounts:
     """Per-label counts of a segment model given by its k1 (spurious) and k2 (missing) limits."""
     ok = acceptable(pairs, max_spurious, max_missing)
-    g_hit = np.unique(pairs.gold[ok])
-    s_hit = np.unique(pairs.system[ok])
+    g_hit = np.zeros(len(gold), bool)   # a mask, not np.unique: a span hit by several pairs counts once
+    g_hit[pairs.gold[ok]] = True
+    s_hit = np.zeros(len(system), bool)
+    s_hit[pairs.system[ok]] = True
     return SegmentCounts(
         np.bincount(gold.label, minlength=n_labels)[:n_labels],
         np.bincount(system.label, minlength=n_labels)[:n_labels],
@@ -95,6 +97,7 @@ def token_accuracy(gold_tags: Optional[np.ndarray], system_tags: Optional[np.nda
     if tag_vocab:
         keys: dict = {}
         canon = np.array([keys.setdefault(conlleval_tag_key(t), len(keys)) for t in tag_vocab], np.int32)
-        gold_tags, system_tags = canon[gold_tags], canon[system_tags]
+        if len(keys) < len(tag_vocab):  # some tags compare equal (B-0, B-, B): compare their keys
+            gold_tags, system_tags = canon[gold_tags], canon[system_tags]
     correct = int(np.count_nonzero(gold_tags == system_tags)) + docstart_lines
     return correct, len(gold_tags) + docstart_lines

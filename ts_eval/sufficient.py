@@ -27,6 +27,8 @@ from typing import Callable, Dict, Hashable, List, Optional, Sequence, Tuple
 
 import numpy as np
 
+from .arrays import unique
+
 from . import measures
 from .corpus import Corpus, SpanSet
 from .errors import UsageError
@@ -151,8 +153,8 @@ def segment_stats(sd: SystemData, model: str = "exact", k1: Optional[int] = None
     cd = sd.cd
     pairs = sd.pairs
     ok = acceptable(pairs, *model_limits(model, k1, k2))
-    g_hit = np.unique(pairs.gold[ok])
-    s_hit = np.unique(pairs.system[ok])
+    g_hit = unique(pairs.gold[ok])
+    s_hit = unique(pairs.system[ok])
     per = np.stack([cd.bincount(cd.gold_key), cd.bincount(sd.key),
                     cd.bincount(cd.gold_key[g_hit]), cd.bincount(sd.key[s_hit])], axis=-1)
     return per.reshape(cd.n_sentences, -1)

@@ -35,7 +35,7 @@ class ColumnFile:
     """The token lines of one column file: structure, token positions, decoded tag columns."""
 
     path: str
-    data: np.ndarray          # the bytes (BOM removed); token texts are cut from it on demand
+    data: Optional[np.ndarray]  # the bytes (BOM removed); token texts are cut from it on demand
     n_columns: int
     token_line: np.ndarray    # 1-based line number of every token (int32)
     sent_first: np.ndarray    # bool per token
@@ -46,6 +46,17 @@ class ColumnFile:
     token_start: np.ndarray   # byte offset of every token's text
     token_len: np.ndarray
     columns: Dict[int, Tuple[List[str], np.ndarray]]  # 1-based column -> (distinct values, ids)
+    bom: int = 0              # bytes of BOM before ``data`` in the file
+
+    def release(self) -> None:
+        """Drop the file's bytes (token texts are then read again from the file when asked for)."""
+        self.data = None
+
+    def _bytes(self) -> np.ndarray:
+        if self.data is None:
+            with open(self.path, "rb") as fh:
+                self.data = np.frombuffer(fh.read()[self.bom:], np.uint8)
+        return self.data
 
     @property
     def n_tokens(self) -> int:
@@ -60,7 +71,7 @@ class ColumnFile:
 
     def texts(self, a: int, b: int) -> List[str]:
         """Token texts a..b-1."""
-        raw = self.data
+        raw = self._bytes()
         return [raw[s:s + n].tobytes().decode("utf-8")
                 for s, n in zip(self.token_start[a:b].tolist(), self.token_len[a:b].tolist())]
 
@@ -74,7 +85,7 @@ class ColumnFile:
         mark[starts - lo] += 1
         mark[starts - lo + self.token_len[a:b]] -= 1
         inside = np.cumsum(mark[:-1], dtype=np.int8).view(bool)
-        return self.data[lo:hi][inside]
+        return self._bytes()[lo:hi][inside]
 
 
 def _column_index(column: int, n: int, path: str) -> int:
@@ -118,11 +129,12 @@ def read_column_file(path: str, columns: Sequence[int] = (-1,), token_column: in
 class _Acc:
     """What the chunks of one file add up to."""
 
+    token_line: np.ndarray     # preallocated for every line of the file (np.empty: untouched
+    token_start: np.ndarray    # pages cost no memory); the first ``n`` entries are filled
+    token_len: np.ndarray
+    n: int = 0
     ncol: int = -1
     first_token_line: int = -1
-    token_line: List[np.ndarray] = field(default_factory=list)
-    token_start: List[np.ndarray] = field(default_factory=list)
-    token_len: List[np.ndarray] = field(default_factory=list)
     doc_lines: List[np.ndarray] = field(default_factory=list)
     boundary_lines: int = 0
     values: List[Tuple[List[str], np.ndarray]] = field(default_factory=list)  # per chunk: vocab, ids[col]
@@ -142,7 +154,9 @@ def split_columns(raw: Union[bytes, bytearray], path: str = "<data>", columns: S
     data = np.frombuffer(raw, np.uint8, count=end - shift, offset=shift)
     if len(data) == 0:
         raise InputError("empty file, expected token lines", path)
-    acc = _Acc()
+    max_lines = raw.count(b"\n", shift, end) + 1
+    acc = _Acc(np.empty(max_lines, np.int32), np.empty(max_lines, np.uint32 if end < 2**32 else np.int64),
+               np.empty(max_lines, np.int32))
     start, line0 = shift, 0
     cols: Optional[List[int]] = None
     while start < end:
@@ -159,21 +173,23 @@ def split_columns(raw: Union[bytes, bytearray], path: str = "<data>", columns: S
         start = stop
     if acc.ncol < 0:
         raise InputError("no token lines (the file is blank or holds only -DOCSTART-/-X- lines)", path)
-    token_line = np.concatenate(acc.token_line)
+    n = acc.n
+    token_line = acc.token_line[:n]
     doc_lines = np.concatenate(acc.doc_lines) if acc.doc_lines else np.zeros(0, np.int64)
-    sent_first = np.diff(token_line, prepend=-1) > 1          # a non-token line lies before it
-    doc_index = np.searchsorted(doc_lines, token_line)         # -DOCSTART- lines before each token
-    doc_first = np.diff(doc_index, prepend=0) > 0
-    vocab, ids = _merge_values(acc.values)
+    sent_first = np.empty(n, bool)                 # a non-token line lies before it
+    sent_first[0] = True
+    np.greater(token_line[1:] - token_line[:-1], 1, out=sent_first[1:])
+    doc_first = np.zeros(n, bool)                  # the first token after a -DOCSTART- line
+    after = np.searchsorted(token_line, doc_lines)
+    doc_first[after[after < n]] = True
+    vocab, ids = _merge_values(acc.values, n)
     resolved = [_column_index(c, acc.ncol, path) + 1 for c in columns]
     merged = {c: (vocab, ids[k]) for k, c in enumerate(resolved)}
-    starts = np.concatenate(acc.token_start)
     return ColumnFile(
         path=path, data=data, n_columns=acc.ncol, token_line=token_line, sent_first=sent_first,
         doc_first=doc_first, docstart_lines=len(doc_lines), boundary_lines=acc.boundary_lines,
         token_column=_column_index(token_column, acc.ncol, path) + 1,
-        token_start=starts.astype(np.uint32) if len(data) < 2**32 else starts,
-        token_len=np.concatenate(acc.token_len).astype(np.int32), columns=merged,
+        token_start=acc.token_start[:n], token_len=acc.token_len[:n], columns=merged, bom=shift,
     )
 
 
@@ -225,14 +241,16 @@ def _scan(data: np.ndarray, windows: np.ndarray, a: int, b: int, line0: int, pat
     if cols is None:
         cols = [_column_index(c, ncol, path) for c in columns]
     first = line_first_field[tok_lines]
-    acc.token_line.append((tok_lines + line0 + 1).astype(np.int32))
+    lo, hi = acc.n, acc.n + len(tok_lines)
+    acc.token_line[lo:hi] = tok_lines + (line0 + 1)
     k = _column_index(token_column, ncol, path)
-    acc.token_start.append(fstart[first + k] + a)
-    acc.token_len.append(fend[first + k] - fstart[first + k])
+    acc.token_start[lo:hi] = fstart[first + k] + a
+    acc.token_len[lo:hi] = fend[first + k] - fstart[first + k]
+    acc.n = hi
     # all tag columns in one pass: they share one vocabulary
     idx = (first[None, :] + np.array(cols)[:, None]).ravel()
     vocab, ids = unique_slices(windows, fstart[idx] + a, fend[idx] + a)
-    acc.values.append((vocab, ids.reshape(len(cols), -1)))
+    acc.values.append((vocab, ids.reshape(len(cols), -1).astype(np.uint16 if len(vocab) < 2**16 else np.int32)))
     return cols
 
 
@@ -243,13 +261,18 @@ def line_start(part: np.ndarray, line: int) -> int:
     return int(np.flatnonzero(part == 10)[line - 1]) + 1
 
 
-def _merge_values(parts: List[Tuple[List[str], np.ndarray]]) -> Tuple[List[str], np.ndarray]:
+def _merge_values(parts: List[Tuple[List[str], np.ndarray]], n: int) -> Tuple[List[str], np.ndarray]:
     """One vocabulary over the chunks; ids[column, token] into it."""
     vocab = sorted(set().union(*[set(v) for v, _ in parts]))
     index = {t: k for k, t in enumerate(vocab)}
     dtype = np.uint16 if len(vocab) < 2**16 else np.int32
-    ids = [np.array([index[t] for t in v], dtype)[inv] for v, inv in parts if inv.size]
-    return vocab, np.concatenate(ids, axis=1)
+    out = np.empty((parts[0][1].shape[0], n), dtype)
+    at = 0
+    for v, local in parts:
+        width = local.shape[1]
+        out[:, at:at + width] = np.array([index[t] for t in v], dtype)[local]
+        at += width
+    return vocab, out
 
 
 def _field_equals(data: np.ndarray, starts: np.ndarray, lengths: np.ndarray, word: bytes) -> np.ndarray:

@@ -70,6 +70,7 @@ def read_conll_pair(
     _check_names(names)
     for sf in systems:
         check_aligned(gold, sf)
+        sf.release()
     gcol = gold.column_index(gold_column) + 1
     scols = [sf.column_index(system_column) + 1 for sf in systems]
     vocab, ids = _tag_ids([(gold, gcol)] + list(zip(systems, scols)))
@@ -80,6 +81,7 @@ def read_conll_pair(
 
 
 def _finish(cf: ColumnFile, vocab, sides, scheme, policy, label_map) -> Corpus:
+    cf.release()  # the tags are decoded: the file's bytes are only needed again for token texts
     doc = np.flatnonzero(cf.doc_first)
     doc_offsets = np.append(doc, cf.n_tokens) if len(doc) else None
     if doc_offsets is not None and doc_offsets[0] != 0:

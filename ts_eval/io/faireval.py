@@ -274,7 +274,7 @@ def read_conll2000_file(path: str, ignore_punct: bool = True) -> _Raw:
     # the column reader shares one vocabulary between the columns it decodes:
     # parse only the values the annotation column uses
     used = np.zeros(len(ann_vals), bool)
-    used[np.unique(ann_ids)] = True
+    used[ann_ids] = True
     parsed: List[Optional[List[Tuple[int, str]]]] = []
     for k, v in enumerate(ann_vals):
         if not used[k]:
