@@ -111,6 +111,8 @@ def build_parser(argv: Optional[List[str]] = None) -> argparse.ArgumentParser:
                     help="system column(s) (default -1); several columns in FILE are several systems")
     sc.add_argument("--names", nargs="+", metavar="NAME", help="system names (default: file names or colN)")
     add_reading_options(sc)
+    sc.add_argument("--labels", metavar="L1,L2", help="score only these labels (after --map-label)")
+    sc.add_argument("--exclude", metavar="L1,L2", help="leave these labels out (after --map-label)")
     _scoring_options(sc)
 
     demo = sub.add_parser("demo", help="score the bundled GermEval 2014 sample (four systems)")
@@ -187,6 +189,14 @@ def run(argv: Optional[List[str]] = None) -> int:
         args.gold_col, args.system_col, args.names = 2, [3, 4, 5, 6], DEMO_SYSTEMS
         args.scheme, args.policy, args.token_col, args.map_label = "IOB2", "conlleval", 1, []
     corpus = _load(args)
+    if getattr(args, "labels", None) or getattr(args, "exclude", None):
+        from .corpus import select_labels
+
+        split = lambda v: [x for x in (v or "").split(",") if x]  # noqa: E731
+        try:
+            corpus = select_labels(corpus, split(args.labels) or None, split(args.exclude))
+        except ValueError as err:
+            raise UsageError(str(err)) from None
     try:
         models = [m.strip() for m in args.models.split(",") if m.strip()]
         needed = {"conlleval": "exact", "faireval": "fair"}.get(args.format)

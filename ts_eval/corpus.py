@@ -6,6 +6,7 @@ per-token tag ids (from the file readers or from Python lists) into spans throug
 """
 from __future__ import annotations
 
+import dataclasses
 import re
 from dataclasses import dataclass, field
 from typing import Callable, Dict, List, Mapping, Optional, Sequence, Tuple, Union
@@ -240,6 +241,38 @@ def _parse_or_locate(tag_vocab: List[str], scheme: Optional[str], sides: Sequenc
                 path, line = side.where(int(hits[0]))
                 raise InputError(f"{err} ({side.name} side)", path, line) from None
         raise InputError(str(err)) from None
+
+
+def select_labels(corpus: Corpus, labels: Optional[Sequence[str]] = None,
+                  exclude: Sequence[str] = ()) -> Corpus:
+    """The corpus restricted to some labels (``labels``; all when None) minus ``exclude``.
+
+    Spans of other labels are removed from gold and every system (and counted in
+    each side's ``unmapped``); naming a label that no span carries is an error.
+    """
+    unknown = [lab for lab in list(labels or []) + list(exclude) if lab not in corpus.labels]
+    if unknown:
+        raise ValueError(f"label(s) {', '.join(map(repr, unknown))} not in the data; labels are "
+                         f"{', '.join(corpus.labels) or '(none)'}")
+    keep_names = [lab for lab in corpus.labels if (labels is None or lab in labels) and lab not in exclude]
+    remap = np.full(len(corpus.labels), -1, np.int32)
+    for k, lab in enumerate(corpus.labels):
+        if lab in keep_names:
+            remap[k] = keep_names.index(lab)
+
+    def cut(ss: SpanSet, info: SideInfo) -> Tuple[SpanSet, SideInfo]:
+        lab = remap[ss.label]
+        keep = lab >= 0
+        out = ss.take(keep)
+        out.label = lab[keep]
+        return out, dataclasses.replace(info, unmapped=info.unmapped + int(np.count_nonzero(~keep)),
+                                        spans=int(np.count_nonzero(keep)))
+
+    gold, gold_info = cut(corpus.gold, corpus.gold_info)
+    cuts = {n: cut(ss, corpus.system_info[n]) for n, ss in corpus.systems.items()}
+    return dataclasses.replace(corpus, labels=keep_names, gold=gold, gold_info=gold_info,
+                               systems={n: c[0] for n, c in cuts.items()},
+                               system_info={n: c[1] for n, c in cuts.items()})
 
 
 # ---------------------------------------------------------------------------
