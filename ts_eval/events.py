@@ -142,7 +142,8 @@ def _class_confusions(corpus: Corpus, g: SpanSet, s: SpanSet, k_labels: int):
 
 def _combos(gmask: np.ndarray, smask: np.ndarray):
     """Distinct (gold mask, system mask) pairs over units with any label, with counts."""
-    nz = (gmask | smask) != 0
+    nz = gmask != 0
+    nz |= smask != 0
     key = (gmask[nz].astype(np.int64) << _BITS) | smask[nz]
     key.sort()                       # sort + run lengths: np.unique is far slower on numpy 2.x
     if len(key):

@@ -49,13 +49,20 @@ class ColumnFile:
     bom: int = 0              # bytes of BOM before ``data`` in the file
 
     def release(self) -> None:
-        """Drop the file's bytes (token texts are then read again from the file when asked for)."""
+        """Drop the file's bytes and token offsets (read again from the file if texts are asked for)."""
         self.data = None
+        self.token_start = self.token_len = None
+
+    def _reload(self) -> None:
+        if self.data is None or self.token_start is None:
+            again = read_column_file(self.path, (), self.token_column)
+            if again.n_tokens != self.n_tokens:
+                raise InputError(f"the file changed while it was being scored ({again.n_tokens} tokens, "
+                                 f"{self.n_tokens} before)", self.path)
+            self.data, self.token_start, self.token_len = again.data, again.token_start, again.token_len
 
     def _bytes(self) -> np.ndarray:
-        if self.data is None:
-            with open(self.path, "rb") as fh:
-                self.data = np.frombuffer(fh.read()[self.bom:], np.uint8)
+        self._reload()
         return self.data
 
     @property
@@ -72,6 +79,7 @@ class ColumnFile:
     def texts(self, a: int, b: int) -> List[str]:
         """Token texts a..b-1."""
         raw = self._bytes()
+        assert self.token_start is not None and self.token_len is not None
         return [raw[s:s + n].tobytes().decode("utf-8")
                 for s, n in zip(self.token_start[a:b].tolist(), self.token_len[a:b].tolist())]
 
@@ -79,6 +87,7 @@ class ColumnFile:
         """The texts of tokens a..b-1 concatenated (uint8)."""
         if b <= a:
             return np.zeros(0, np.uint8)
+        self._reload()
         starts = self.token_start[a:b].astype(np.int64)
         lo, hi = int(starts[0]), int(starts[-1]) + int(self.token_len[b - 1])
         mark = np.zeros(hi - lo + 1, np.int8)
@@ -247,6 +256,8 @@ def _scan(data: np.ndarray, windows: np.ndarray, a: int, b: int, line0: int, pat
     acc.token_start[lo:hi] = fstart[first + k] + a
     acc.token_len[lo:hi] = fend[first + k] - fstart[first + k]
     acc.n = hi
+    if not cols:
+        return cols
     # all tag columns in one pass: they share one vocabulary
     idx = (first[None, :] + np.array(cols)[:, None]).ravel()
     vocab, ids = unique_slices(windows, fstart[idx] + a, fend[idx] + a)
@@ -263,6 +274,8 @@ def line_start(part: np.ndarray, line: int) -> int:
 
 def _merge_values(parts: List[Tuple[List[str], np.ndarray]], n: int) -> Tuple[List[str], np.ndarray]:
     """One vocabulary over the chunks; ids[column, token] into it."""
+    if not parts:
+        return [], np.zeros((0, n), np.uint16)
     vocab = sorted(set().union(*[set(v) for v, _ in parts]))
     index = {t: k for k, t in enumerate(vocab)}
     dtype = np.uint16 if len(vocab) < 2**16 else np.int32
