@@ -189,7 +189,7 @@ def main() -> int:
             tm, tf, tr, res, rep = stage_times(c, ss, k, fd.gold, fd.system, mode)
             print(f"  [{mode}] match {tm:.3f} s, fair errors {tf:.3f} s, scores {tr:.4f} s, "
                   f"total {tm + tf + tr:.3f} s")
-        show("chunk", rep)
+            show(f"chunk ({mode})", rep)
     else:
         print(f"(no chunk data at {chunk_t}; skipped)")
 
