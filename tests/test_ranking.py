@@ -18,6 +18,8 @@ from ts_eval import formats_rank, ranking, sufficient
 from ts_eval.cli_rank import main as rank_main
 from ts_eval.events import ts_counts
 
+from support import iob2
+
 scipy_stats = pytest.importorskip("scipy.stats")
 
 LABELS = ("LOC", "ORG", "PER")
@@ -78,15 +80,6 @@ def make_data(n_sent: int, seed: int, n_systems: int = 3, nested: bool = False):
 def make_corpus(n_sent: int, seed: int, n_systems: int = 3, nested: bool = False):
     lengths, gold, systems = make_data(n_sent, seed, n_systems, nested)
     return from_spans(lengths, gold, systems)
-
-
-def iob2(n: int, spans) -> list:
-    tags = ["O"] * n
-    for lab, b, e in spans:
-        tags[b] = f"B-{lab}"
-        for t in range(b + 1, e + 1):
-            tags[t] = f"I-{lab}"
-    return tags
 
 
 def write_conll(path, lengths, columns, docs_every: int = 0) -> None:
