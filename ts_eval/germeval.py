@@ -44,13 +44,13 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
 
-from . import __version__
 from .corpus import Corpus, SideInfo, SpanSet
 from .errors import InputError, UsageError
 from .io.germeval import (BASES, LABELS, LEVELS, TAG_BASE, TAG_LABEL, TAG_PREFIX, TAGS,
                           GermEvalData, LevelChunks, decode_level, read_germeval_any)
 from .matching import Pairs, match
 from .report import Report
+from .version import __version__
 
 MODES = ("strict", "loose")
 M1_FIELDS = ("gold", "found", "correct")
