@@ -3,7 +3,7 @@
 Metrics 1-4 are computed exactly as the shared task's scorer ``nereval.perl``
 (version 2014-05-19) computes them, including its ways:
 
-- **Chunks** (policy ``nereval``, the default; see :func:`ts_eval.io.germeval.decode_level`):
+- **Chunks** (policy ``nereval``, the default; see :func:`ts_eval.corpus_germeval.decode_level`):
   a chunk starts at ``B-`` or at an ``I-`` after ``O`` and runs to the next ``B-`` or
   ``O``; an ``I-`` of another label does *not* open a new chunk (``I-LOC I-ORG`` and
   ``B-LOC I-ORG`` are one chunk), and since the scorer skips blank lines a chunk runs
@@ -33,22 +33,35 @@ Next to the official numbers: TS scores over both levels at once (both levels' c
 in one span set with the twelve labels, so a unit may carry an outer and an inner
 label) and Ortmann's fair error types per level (:mod:`ts_eval.fair`).
 
-For ranking: :func:`metric1_stats` gives per-sentence (gold, found, correct) counts of
-Metric 1 and :func:`metric1_f1` the score of their sums.
+The report carries every number the renderers print: besides the fractions, an
+``official`` part holds the scorer's blocks and per-type lines in percent, computed in
+its order of operations (:mod:`ts_eval.measures_legacy`), so ``nereval`` output rounds
+exactly as the scorer's.
+
+For ranking: :data:`RANK_MODEL` is Metric 1 as a model of per-sentence sufficient
+statistics, (gold, found, correct) per sentence (:func:`metric1_sentence_stats`, computed
+from the :class:`~ts_eval.corpus_germeval.GermEvalData` a GermEval corpus keeps on each
+system side), and :func:`metric1_f1` the score of their sums.  This module reads no
+files: :mod:`ts_eval.io.germeval` does.
 """
 from __future__ import annotations
 
+import dataclasses
 import platform
 from dataclasses import dataclass
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
 
-from .corpus import Corpus, SideInfo, SpanSet
-from .errors import InputError, UsageError
-from .io.germeval import (BASES, LABELS, LEVELS, TAG_BASE, TAG_LABEL, TAG_PREFIX, TAGS,
-                          GermEvalData, LevelChunks, decode_level, read_germeval_any)
+from . import measures
+from .corpus_germeval import (BASES, LABELS, LEVELS, TAG_BASE, TAG_LABEL, TAG_PREFIX, GermEvalData,
+                              LevelChunks, level_chunks, level_corpus, sentence_bounded, spanset)
+from .errors import OptionError
+from .evaluate import ts_model
+from .events import ts_counts
+from .fair import ERROR_TYPES, fair_errors, fair_report
 from .matching import Pairs, match
+from .measures_legacy import percent, percent_of_ratio, prf_percent
 from .report import Report
 from .version import __version__
 
@@ -90,16 +103,6 @@ class GermEvalCounts:
         return self.levels[(mode, level)]
 
 
-def level_chunks(data: GermEvalData, policy: str = "nereval") -> Dict[Tuple[str, str], LevelChunks]:
-    """Chunks of the four rows (gold/system x outer/inner) under ``policy``."""
-    return {(side, level): decode_level(data.row(side, level), data.sent_first, policy)
-            for side in ("gold", "system") for level in LEVELS}
-
-
-def _spanset(ch: LevelChunks) -> SpanSet:
-    return SpanSet(ch.start, ch.end, ch.label.astype(np.int32))
-
-
 def _correct_pairs(pairs: Pairs, gold: LevelChunks, system: LevelChunks, gold_tags: np.ndarray,
                    sys_tags: np.ndarray, mode: str) -> np.ndarray:
     """Mask of the matcher's pairs that the official scorer counts as correct (before the EOF rule)."""
@@ -128,7 +131,7 @@ def germeval_counts(data: GermEvalData, policy: str = "nereval", eof_quirk: bool
     for level in LEVELS:
         g, s = chunks[("gold", level)], chunks[("system", level)]
         gt, st = data.row("gold", level), data.row("system", level)
-        pairs = match(_spanset(g), _spanset(s))
+        pairs = match(spanset(g), spanset(s))
         for mode in MODES:
             ok = _correct_pairs(pairs, g, s, gt, st, mode)
             at_eof = ok & (g.end[pairs.gold] == n - 1)
@@ -159,19 +162,15 @@ def germeval_counts(data: GermEvalData, policy: str = "nereval", eof_quirk: bool
 # the official numbers (percentages, computed in the scorer's order of operations)
 
 
-def pct(num: float, den: float) -> float:
-    """``100*num/den``, 0.0 when ``den`` is 0 (the scorer's default)."""
-    return 100 * num / den if den > 0 else 0.0
-
-
-def fb1(p: float, r: float) -> float:
-    return 2 * p * r / (p + r) if p + r > 0 else 0.0
-
-
-BLOCK_TITLES = ("1. Strict, Combined Evaluation (official)", "2. Loose, Combined Evaluation",
-                "3.1 Per-Level Evaluation (outer chunks)", "3.2 Per-Level Global Evaluation (inner chunks)")
+#: the scorer's four blocks: (metric key, block title, mode, levels)
+BLOCKS = (("m1_strict_combined", "1. Strict, Combined Evaluation (official)", "strict", LEVELS),
+          ("m2_loose_combined", "2. Loose, Combined Evaluation", "loose", LEVELS),
+          ("m3_strict_outer", "3.1 Per-Level Evaluation (outer chunks)", "strict", ("outer",)),
+          ("m3_strict_inner", "3.2 Per-Level Global Evaluation (inner chunks)", "strict", ("inner",)))
+BLOCK_TITLES = tuple(b[1] for b in BLOCKS)
 ROW_TITLES = (("strict", "outer", "Outer strict"), ("strict", "inner", "Inner strict"),
               ("loose", "outer", "Outer loose"), ("loose", "inner", "Inner loose"))
+_NO_CHUNKS = {"gold": 0, "found": 0, "correct": 0}
 
 
 def nereval_types(c: GermEvalCounts) -> List[str]:
@@ -182,61 +181,46 @@ def nereval_types(c: GermEvalCounts) -> List[str]:
     return sorted(names)
 
 
+def _official_block(levels: Dict[str, Any], n: int, key: str, title: str, mode: str,
+                    lvs: Sequence[str]) -> Dict[str, Any]:
+    """One block of the scorer's report: counts, token accuracy, P, R, F1 (percent, the scorer's order)."""
+    g, f, k = (sum(levels[lv][mode][x] for lv in lvs) for x in M1_FIELDS)
+    if len(lvs) == 2:
+        acc = percent((levels["outer"][mode]["tags_correct"] + levels["inner"][mode]["tags_correct"]) / 2, n)
+    else:
+        acc = percent_of_ratio(levels[lvs[0]][mode]["tags_correct"], n)
+    p, r, f1 = prf_percent(k, f, g)
+    return {"metric": key, "title": title, "mode": mode, "levels": list(lvs), "gold": g, "found": f,
+            "correct": k, "accuracy": acc, "precision": p, "recall": r, "f1": f1}
+
+
+def official_numbers(levels: Dict[str, Any], n: int, types: Sequence[str]) -> Dict[str, Any]:
+    """Every number nereval.perl prints, in percent and in its order of operations.
+
+    ``blocks``: Metrics 1-3 with the token accuracies (Metric 4); ``per_type``: for each
+    type, the strict lines of both levels and, for the four base classes, the loose lines.
+    """
+    blocks = [_official_block(levels, n, *b) for b in BLOCKS]
+    per_type: Dict[str, Any] = {}
+    for t in types:
+        rows = []
+        for mode, lv, title in ROW_TITLES:
+            if mode == "loose" and t not in BASES:
+                continue
+            d = levels[lv][mode]["types"].get(t, _NO_CHUNKS)
+            p, r, f1 = prf_percent(d["correct"], d["found"], d["gold"])
+            rows.append({"run": title, "level": lv, "mode": mode, "gold": d["gold"], "found": d["found"],
+                         "correct": d["correct"], "precision": p, "recall": r, "f1": f1})
+        per_type[t] = rows
+    return {"blocks": blocks, "per_type": per_type}
+
+
 # ---------------------------------------------------------------------------
 # TS over both levels, fair error types per level
-
-
-def sentence_bounded(ch: LevelChunks, sent_offsets: np.ndarray) -> SpanSet:
-    """The chunks as a span set, with chunks that run over a sentence boundary cut at it."""
-    ss = _spanset(ch)
-    if not ch.crosses.any():
-        return ss
-    keep = ~ch.crosses
-    starts, ends, labels = [ss.start[keep]], [ss.end[keep]], [ss.label[keep]]
-    for b, e, lab in zip(ss.start[ch.crosses].tolist(), ss.end[ch.crosses].tolist(), ss.label[ch.crosses].tolist()):
-        cuts = sent_offsets[(sent_offsets > b) & (sent_offsets <= e)].tolist()
-        bounds = [b] + cuts
-        for lo, hi in zip(bounds, cuts + [e + 1]):
-            starts.append(np.array([lo]))
-            ends.append(np.array([hi - 1]))
-            labels.append(np.array([lab], np.int32))
-    return SpanSet(np.concatenate(starts).astype(np.int64), np.concatenate(ends).astype(np.int64),
-                   np.concatenate(labels).astype(np.int32)).sorted()
-
-
-def _union(a: SpanSet, b: SpanSet) -> SpanSet:
-    return SpanSet(np.concatenate([a.start, b.start]), np.concatenate([a.end, b.end]),
-                   np.concatenate([a.label, b.label])).sorted()
-
-
-def level_corpus(data: GermEvalData, chunks: Dict[Tuple[str, str], LevelChunks],
-                 levels: Sequence[str] = LEVELS) -> Corpus:
-    """A :class:`Corpus` (twelve labels) of gold and this system over the given levels.
-
-    With both levels, gold and system each hold their outer and inner chunks in one
-    span set, so a unit inside a nested entity carries both labels.
-    """
-    offsets = data.sent_offsets
-    sides = {}
-    for side in ("gold", "system"):
-        sets = [sentence_bounded(chunks[(side, lv)], offsets) for lv in levels]
-        ss = sets[0]
-        for extra in sets[1:]:
-            ss = _union(ss, extra)
-        sides[side] = ss
-    gold_info = SideInfo("gold", data.gold_path, spans=len(sides["gold"]))
-    sys_info = SideInfo(data.name, data.system_path, spans=len(sides["system"]))
-    return Corpus(offsets, list(LABELS), sides["gold"], {data.name: sides["system"]}, gold_info,
-                  {data.name: sys_info}, scheme="IOB2", policy=None, tokens=data.texts)
-
 
 def ts_scores(data: GermEvalData, chunks: Dict[Tuple[str, str], LevelChunks], separator_weight: float = 1.0,
               beta: float = 1.0) -> Dict[str, Any]:
     """TS model over both levels at once (per label, micro, macro) plus each level's micro scores."""
-    from .evaluate import ts_model
-    from .events import ts_counts
-    from . import measures
-
     corpus = level_corpus(data, chunks)
     out = ts_model(ts_counts(corpus, corpus.gold, corpus.systems[data.name]), LABELS, separator_weight, beta)
     out["levels"] = {}
@@ -249,19 +233,6 @@ def ts_scores(data: GermEvalData, chunks: Dict[Tuple[str, str], LevelChunks], se
 
 
 def fair_scores(data: GermEvalData, chunks: Dict[Tuple[str, str], LevelChunks]) -> Dict[str, Any]:
-    """Ortmann's fair error types per level, from :mod:`ts_eval.fair`.
-
-    Returns ``{"available": False, "note": ...}`` when :mod:`ts_eval.fair` cannot be imported.
-    """
-    try:
-        from . import fair
-        fair.fair_errors, fair.fair_report, fair.ERROR_TYPES  # noqa: B018  (the API used here)
-    except (ImportError, AttributeError) as err:
-        return {"available": False, "note": f"ts_eval.fair is not usable here ({err}): no fair error types"}
-    return _fair_per_level(fair, data, chunks)
-
-
-def _fair_per_level(fair, data: GermEvalData, chunks) -> Dict[str, Any]:
     """Fair error types of each level alone (gold outer vs system outer, inner vs inner).
 
     Uses :func:`ts_eval.fair.fair_errors` on the shared matcher's pairs and
@@ -270,16 +241,16 @@ def _fair_per_level(fair, data: GermEvalData, chunks) -> Dict[str, Any]:
     """
     offsets = data.sent_offsets
     out: Dict[str, Any] = {"available": True, "levels": {}}
-    header = ["level", *fair.ERROR_TYPES, "trad F1", "fair F1"]
+    header = ["level", *ERROR_TYPES, "trad F1", "fair F1"]
     rows = []
     for lv in LEVELS:
         g = sentence_bounded(chunks[("gold", lv)], offsets)
         s = sentence_bounded(chunks[("system", lv)], offsets)
-        res = fair.fair_errors(g, s, match(g, s), list(LABELS), offsets)
-        rep = _plain(fair.fair_report(res))
+        res = fair_errors(g, s, match(g, s), list(LABELS), offsets)
+        rep = _plain(fair_report(res))
         out["levels"][lv] = rep
         tot = res.counts()
-        rows.append([lv, *[tot[k] for k in fair.ERROR_TYPES],
+        rows.append([lv, *[tot[k] for k in ERROR_TYPES],
                      "%.2f" % (100 * rep["traditional"]["overall"]["f1"]), "%.2f" % (100 * rep["fair"]["overall"]["f1"])])
     out["table"] = {"header": header, "rows": rows}
     return out
@@ -287,8 +258,6 @@ def _fair_per_level(fair, data: GermEvalData, chunks) -> Dict[str, Any]:
 
 def _plain(obj: Any) -> Any:
     """Dataclasses / numpy values -> plain JSON-able data."""
-    import dataclasses
-
     if dataclasses.is_dataclass(obj) and not isinstance(obj, type):
         return {f.name: _plain(getattr(obj, f.name)) for f in dataclasses.fields(obj)}
     if isinstance(obj, dict):
@@ -307,14 +276,13 @@ def _plain(obj: Any) -> Any:
 
 
 def _prf(g: int, f: int, k: int) -> Dict[str, Any]:
-    p = k / f if f else 0.0
-    r = k / g if g else 0.0
-    return {"gold": g, "found": f, "correct": k, "precision": p, "recall": r,
-            "f1": 2 * p * r / (p + r) if p + r > 0 else 0.0}
+    """Counts and P, R, F1 (fractions; F1 from P and R, as the scorer computes it)."""
+    p, r = measures.precision(k, f - k), measures.recall(k, g - k)
+    return {"gold": g, "found": f, "correct": k, "precision": p, "recall": r, "f1": float(measures.f_from_pr(p, r))}
 
 
 def counts_dict(c: GermEvalCounts) -> Dict[str, Any]:
-    """The counts and Metrics 1-4 (fractions) as plain data."""
+    """The counts and Metrics 1-4 (fractions) as plain data, and the scorer's own numbers (``official``, percent)."""
     n = c.n_tokens
     levels: Dict[str, Any] = {}
     for lv in LEVELS:
@@ -349,17 +317,18 @@ def counts_dict(c: GermEvalCounts) -> Dict[str, Any]:
             "outer": single("outer")["accuracy"], "inner": single("inner")["accuracy"],
         },
     }
+    types = nereval_types(c)
     per_type: Dict[str, Any] = {}
-    for t in nereval_types(c):
+    for t in types:
         rows = {}
         for mode, lv, _ in ROW_TITLES:
             if mode == "loose" and t not in BASES:
                 continue
-            d = levels[lv][mode]["types"].get(t, {"gold": 0, "found": 0, "correct": 0})
+            d = levels[lv][mode]["types"].get(t, _NO_CHUNKS)
             rows[f"{lv}_{mode}"] = _prf(d["gold"], d["found"], d["correct"])
         per_type[t] = rows
     return {"tokens": n, "policy": c.policy, "eof_quirk": c.eof_quirk, "levels": levels, "metrics": metrics,
-            "per_type": per_type}
+            "per_type": per_type, "official": official_numbers(levels, n, types)}
 
 
 def validation_dict(data: GermEvalData, c: GermEvalCounts) -> Dict[str, Any]:
@@ -381,9 +350,9 @@ def evaluate_germeval(data: GermEvalData, policy: str = "nereval", separator_wei
                       beta: float = 1.0, eof_quirk: bool = True, fair: bool = True) -> Report:
     """Score one system: Metrics 1-4 (official), TS over both levels, fair error types per level."""
     if separator_weight < 0:
-        raise ValueError(f"separator weight must be >= 0, got {separator_weight}")
+        raise OptionError(f"separator weight must be >= 0, got {separator_weight}")
     if beta <= 0:
-        raise ValueError(f"beta must be > 0, got {beta}")
+        raise OptionError(f"beta must be > 0, got {beta}")
     chunks = level_chunks(data, policy)
     c = germeval_counts(data, policy, eof_quirk, chunks)
     system: Dict[str, Any] = {
@@ -406,13 +375,6 @@ def evaluate_germeval(data: GermEvalData, policy: str = "nereval", separator_wei
     gold = {"name": "gold", "path": data.gold_path,
             "chunks": {lv: len(c.chunks[("gold", lv)]) for lv in LEVELS}}
     return Report(settings, corpus, gold, [system])
-
-
-def score_files(gold_or_file: str, system_path: Optional[str] = None, name: Optional[str] = None,
-                policy: str = "nereval", **kwargs) -> Report:
-    """Read (6-column FILE, or gold + system files) and score: the one-call entry point."""
-    data = read_germeval_any(gold_or_file, system_path, name, policy)
-    return evaluate_germeval(data, policy, **kwargs)
 
 
 # ---------------------------------------------------------------------------
@@ -443,24 +405,24 @@ class Metric1Stats:
     @property
     def precision(self) -> float:
         g, f, k = self.totals.tolist()
-        return k / f if f else 0.0
+        return measures.precision(k, f - k)
 
     @property
     def recall(self) -> float:
         g, f, k = self.totals.tolist()
-        return k / g if g else 0.0
+        return measures.recall(k, g - k)
 
 
 def metric1_f1(x: np.ndarray) -> np.ndarray:
     """Metric 1 F1 (a fraction) of summed statistics ``(..., 3)`` = gold, found, correct.
 
     Vectorised over leading axes (bootstrap resamples x systems); F1 = 2PR/(P+R) with
-    0 when P + R = 0, which equals 2 * correct / (gold + found).
+    0 when P + R = 0, which equals 2 * correct / (gold + found): the F1 of tp = correct,
+    fp = found - correct, fn = gold - correct.
     """
     x = np.asarray(x, float)
     g, f, k = x[..., 0], x[..., 1], x[..., 2]
-    den = g + f
-    return np.divide(2 * k, den, out=np.zeros_like(den), where=den > 0)
+    return np.asarray(measures.fbeta(k, f - k, g - k))
 
 
 def metric1_stats(data: GermEvalData, policy: str = "nereval", eof_quirk: bool = True) -> Metric1Stats:
@@ -469,79 +431,23 @@ def metric1_stats(data: GermEvalData, policy: str = "nereval", eof_quirk: bool =
     return Metric1Stats(data.name, c.m1_sentences, data.sent_offsets)
 
 
-def metric1_from_files(gold_or_file: str, system_path: Optional[str] = None, name: Optional[str] = None,
-                       policy: str = "nereval", eof_quirk: bool = True) -> Metric1Stats:
-    """Metric 1 statistics from a 6-column FILE, or from a gold file and a system file."""
-    return metric1_stats(read_germeval_any(gold_or_file, system_path, name, policy), policy, eof_quirk)
-
-
-@dataclass
-class GermEvalSide(SideInfo):
-    """A system side of a GermEval corpus: its Metric 1 statistics travel with it."""
-
-    metric1: Optional[np.ndarray] = None     # (sentences, 3) gold, found, correct
-
-
-def germeval_corpus(gold_path: Optional[str], system_paths: Sequence[str], names: Optional[Sequence[str]] = None,
-                    policy: str = "nereval", eof_quirk: bool = True) -> Corpus:
-    """A :class:`Corpus` of several systems in GermEval layout (both levels, twelve labels).
-
-    ``gold_path`` None: every system file is a 6-column file and all must carry the same
-    gold tags and tokens.  Otherwise each system file (4 or 6 columns) is read against
-    the gold file.  Each system's :class:`GermEvalSide` carries its Metric 1
-    per-sentence statistics, which :func:`metric1_sentence_stats` hands to ranking.
-    """
-    if not system_paths:
-        raise UsageError("no system file given")
-    if names is not None and len(names) != len(system_paths):
-        raise UsageError(f"{len(names)} names for {len(system_paths)} system files")
-    datas = [read_germeval_any(gold_path or p, p if gold_path else None, names[k] if names else None, policy)
-             for k, p in enumerate(system_paths)]
-    first = datas[0]
-    seen = set()
-    for d in datas:
-        if d.name in seen or d.name == "gold":
-            raise UsageError(f"system name {d.name!r} is used twice (or is 'gold'); give unique --names")
-        seen.add(d.name)
-        if d is first:
-            continue
-        if d.n_tokens != first.n_tokens or not np.array_equal(d.sent_first, first.sent_first):
-            raise InputError(f"{d.n_tokens} tokens / {d.n_sentences} sentences, but {first.system_path} has "
-                             f"{first.n_tokens} / {first.n_sentences}: the files are not about the same text",
-                             d.system_path)
-        diff = np.nonzero(d.tags[:2] != first.tags[:2])
-        if len(diff[0]):
-            t = int(diff[1].min())
-            r = int(diff[0][diff[1] == t][0])
-            path, line = d.where(r, t)
-            raise InputError(f"gold {LEVELS[r]} tag {TAGS[d.tags[r, t]]!r} differs from "
-                             f"{TAGS[first.tags[r, t]]!r} in {first.gold_path} line {int(first.gold_lines[t])}: "
-                             "all systems must be scored against the same gold", path, line)
-    systems, infos = {}, {}
-    gold_set = None
-    for d in datas:
-        chunks = level_chunks(d, policy)
-        corpus1 = level_corpus(d, chunks)
-        gold_set = corpus1.gold if gold_set is None else gold_set
-        systems[d.name] = corpus1.systems[d.name]
-        c = germeval_counts(d, policy, eof_quirk, chunks)
-        infos[d.name] = GermEvalSide(d.name, d.system_path, spans=len(systems[d.name]), metric1=c.m1_sentences)
-    gold_info = SideInfo("gold", first.gold_path, spans=len(gold_set))
-    return Corpus(first.sent_offsets, list(LABELS), gold_set, systems, gold_info, infos, scheme="IOB2",
-                  policy=policy, tokens=first.texts)
-
-
 def metric1_sentence_stats(sd) -> np.ndarray:
     """Ranking statistics function: ``(sentences, 3)`` Metric 1 counts of a system of a GermEval corpus.
 
     ``sd`` is a :class:`ts_eval.sufficient.SystemData` (anything with ``cd.corpus`` and
-    ``name``); the corpus must come from :func:`germeval_corpus`.
+    ``name``).  The counts are computed from the system's GermEval data, which a corpus of
+    :func:`ts_eval.corpus_germeval.systems_corpus` (read by
+    :func:`ts_eval.io.germeval.germeval_corpus`) keeps on each system side
+    (:class:`~ts_eval.corpus_germeval.GermEvalSide`), under the corpus's chunk policy.
     """
-    info = sd.cd.corpus.system_info[sd.name]
-    stats = getattr(info, "metric1", None)
-    if stats is None:
-        raise UsageError("GermEval Metric 1 needs GermEval-layout input (read with ts_eval.germeval.germeval_corpus)")
-    return np.asarray(stats, float)
+    corpus = sd.cd.corpus
+    info = corpus.system_info[sd.name]
+    data = getattr(info, "germeval", None)
+    if data is None:
+        raise OptionError("GermEval Metric 1 needs GermEval-layout input (read with "
+                          "ts_eval.io.germeval.germeval_corpus)")
+    counts = germeval_counts(data, corpus.policy or "nereval", getattr(info, "eof_quirk", True))
+    return counts.m1_sentences.astype(float)
 
 
 #: Metric 1 as a ranking model: ``ts_eval.sufficient.register(Model(**RANK_MODEL))``
