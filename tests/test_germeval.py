@@ -585,3 +585,61 @@ def test_rank_model_with_sufficient_statistics(tmp_path):
     scores = sm.scores(sm.totals)               # (systems, models)
     assert scores[:, 0].tolist() == pytest.approx([2 * 3 / 14, 2 * 2 / 14])
     assert scores[0, 0] == pytest.approx(metrics(score_files(NESTED_GOLD, NESTED_SYS))["m1_strict_combined"]["f1"])
+
+
+# ---------------------------------------------------------------------------
+# layers: the legacy rounding order, renderers that only format, Metric 1 from the corpus's data
+
+
+def test_legacy_percentages_keep_the_scorers_order():
+    from ts_eval.measures_legacy import percent, percent_of_ratio, prf_percent
+
+    # 100*1/3 and 100*(1/3) differ in the last bit; nereval.perl multiplies first
+    assert percent(1, 3) == 33.333333333333336 and percent_of_ratio(1, 3) == 33.33333333333333
+    assert percent(1, 0) == 0.0 and percent_of_ratio(1, 0) == 0.0
+    p, r, f = prf_percent(1, 3, 2)          # 1 correct of 3 found, 2 gold
+    assert (p, r) == (100 * 1 / 3, 50.0) and f == 2 * p * r / (p + r)
+    assert prf_percent(0, 0, 0) == (0.0, 0.0, 0.0)
+
+
+def test_nereval_layout_prints_the_reports_numbers_without_recomputing():
+    report = score_files(NESTED)
+    system = report.systems[0]
+    system["germeval"]["official"]["blocks"][0]["precision"] = 12.344   # not derivable from the counts
+    system["germeval"]["official"]["per_type"]["LOC"][0]["f1"] = 98.765
+    text = nereval_block(system)
+    assert "Precision:  12.34%;\n" in text
+    assert "Outer strict: Precision: " in text and "FB1:  98.77\n" in text
+
+
+def test_germeval_modules_import_one_way():
+    import ast
+    import ts_eval
+
+    root = Path(ts_eval.__file__).parent
+
+    def imports(rel: str) -> set:
+        tree = ast.parse((root / rel).read_text(encoding="utf-8"))
+        return {n.module or "" for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)}
+
+    assert not {m for m in imports("germeval.py") if m.startswith("io")}           # the metric reads no files
+    assert not {m for m in imports("io/germeval.py") if m.lstrip(".") in ("germeval", "fair", "evaluate")}
+    assert imports("formats_germeval.py") <= {"__future__", "typing", "report"}    # renderers only format
+    assert "germeval" not in imports("corpus_germeval.py")
+
+
+def test_metric1_statistics_come_from_the_corpus_data():
+    corpus = germeval_corpus(None, [DECODING], names=["toy"], eof_quirk=False)
+    side = corpus.system_info["toy"]
+    assert isinstance(side, GermEvalSide) and side.germeval is not None and not side.eof_quirk
+    sd = SimpleNamespace(cd=SimpleNamespace(corpus=corpus), name="toy")
+    got = metric1_sentence_stats(sd)
+    assert got.tolist() == metric1_stats(read_germeval(DECODING), eof_quirk=False).stats.tolist()
+    # the last chunk is counted only without the scorer's end-of-input rule
+    with_rule = metric1_stats(read_germeval(DECODING)).stats
+    assert got[:, 2].sum() == with_rule[:, 2].sum() + 1
+    # a corpus that is not GermEval data has no Metric 1
+    from ts_eval import from_spans
+    plain = from_spans([3], [[("PER", 0, 0)]], {"s": [[("PER", 0, 0)]]})
+    with pytest.raises(OptionError, match="GermEval-layout input"):
+        metric1_sentence_stats(SimpleNamespace(cd=SimpleNamespace(corpus=plain), name="s"))
