@@ -220,10 +220,12 @@ def level_corpus(data: GermEvalData, chunks: Dict[Tuple[str, str], LevelChunks],
 @dataclass
 class GermEvalSide(SideInfo):
     """A system side of a GermEval corpus; ``germeval`` keeps the system's tags (both levels,
-    with gold's) so that GermEval models compute their statistics from them, and
-    ``eof_quirk`` says whether those follow the official scorer's end-of-input rule."""
+    with gold's) so that GermEval models compute their statistics from them, ``chunks``
+    their decoding under the corpus's policy (:func:`level_chunks`, decoded once), and
+    ``eof_quirk`` says whether those statistics follow the official scorer's end-of-input rule."""
 
     germeval: Optional[GermEvalData] = None
+    chunks: Optional[Dict[Tuple[str, str], LevelChunks]] = None
     eof_quirk: bool = True
 
     @property
@@ -243,11 +245,12 @@ def systems_corpus(datas: Sequence[GermEvalData], policy: str = "nereval", eof_q
     systems, infos = {}, {}
     gold_set = None
     for d in datas:
-        corpus1 = level_corpus(d, level_chunks(d, policy))
+        chunks = level_chunks(d, policy)
+        corpus1 = level_corpus(d, chunks)
         gold_set = corpus1.gold if gold_set is None else gold_set
         systems[d.name] = corpus1.systems[d.name]
         infos[d.name] = GermEvalSide(d.name, d.system_path, spans=len(systems[d.name]), germeval=d,
-                                     eof_quirk=eof_quirk)
+                                     chunks=chunks, eof_quirk=eof_quirk)
     first = datas[0]
     gold_info = SideInfo("gold", first.gold_path, spans=len(gold_set))
     return Corpus(first.sent_offsets, list(LABELS), gold_set, systems, gold_info, infos, scheme="IOB2",

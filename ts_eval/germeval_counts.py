@@ -210,7 +210,8 @@ def metric1_sentence_stats(sd) -> np.ndarray:
     if data is None:
         raise OptionError("GermEval Metric 1 needs GermEval-layout input (read with "
                           "ts_eval.io.germeval.germeval_corpus)")
-    counts = germeval_counts(data, corpus.policy or "nereval", getattr(info, "eof_quirk", True))
+    counts = germeval_counts(data, corpus.policy or "nereval", getattr(info, "eof_quirk", True),
+                             getattr(info, "chunks", None))
     return counts.m1_sentences.astype(float)
 
 
