@@ -3,13 +3,12 @@
 Token-and-separator scores (Esuli & Sebastiani 2010), conlleval-exact segment
 scores, and more, from one pass over the data.
 """
-__version__ = "0.1.0"
-
-from .corpus import Corpus, SpanSet, from_sequences, from_spans  # noqa: E402
-from .errors import InputError, TsEvalError, UsageError  # noqa: E402
-from .evaluate import evaluate, score  # noqa: E402
-from .io import read_conll, read_conll_pair  # noqa: E402
-from .report import Report  # noqa: E402
+from .version import __version__
+from .corpus import Corpus, SpanSet, from_sequences, from_spans
+from .errors import InputError, OptionError, TsEvalError, UsageError
+from .evaluate import evaluate, score
+from .io import read_conll, read_conll_pair
+from .report import Report
 
 # imported on first use, so that `ts-eval score` does not load ranking and comparison code
 _LAZY = {"fair_corpus": "fair", "fair_errors": "fair", "compare": "compare",
@@ -24,6 +23,6 @@ def __getattr__(name: str):
     raise AttributeError(f"module 'ts_eval' has no attribute {name!r}")
 
 
-__all__ = ["Corpus", "SpanSet", "from_sequences", "from_spans", "InputError", "TsEvalError", "UsageError",
+__all__ = ["Corpus", "SpanSet", "from_sequences", "from_spans", "InputError", "OptionError", "TsEvalError", "UsageError",
            "evaluate", "score", "read_conll", "read_conll_pair", "Report", "fair_corpus", "fair_errors",
            "compare", "rank", "rank_corpus", "rank_tasks", "__version__"]

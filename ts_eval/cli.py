@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 from typing import List, Optional
 
-from . import __version__
+from .version import __version__
 from .errors import InputError, UsageError
 
 FORMAT_CHOICES = ("table", "json", "csv", "markdown", "latex", "conlleval", "faireval")

@@ -10,7 +10,7 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
-from typing import List, Optional
+from typing import Any, Dict, List, Optional
 
 from .errors import UsageError
 
@@ -124,12 +124,55 @@ def notes(report) -> List[str]:
     return out
 
 
-def print_germeval(report, console=None) -> None:
+def _table(title: str, cols: List[str]):
     from rich import box
-    from rich.console import Console
     from rich.table import Table
 
-    from .formats_germeval import _numbers
+    t = Table(title=title, title_justify="left", header_style="bold", box=box.SIMPLE_HEAD, pad_edge=False)
+    for k, c in enumerate(cols):
+        t.add_column(c, justify="left" if k == 0 else "right", no_wrap=True)
+    return t
+
+
+METRIC_ROWS = ("M1 strict, combined (official)", "M2 loose, combined", "M3 strict, outer", "M3 strict, inner")
+
+
+def _metrics_tables(s: Dict[str, Any]) -> list:
+    """The official numbers: Metrics 1-4, then the per-type lines (the report's ``official`` part)."""
+    official = s["germeval"]["official"]
+    t = _table(f"{s['name']}: GermEval 2014 metrics (official scorer's numbers, %)",
+               ["metric", "gold", "found", "correct", "P", "R", "F1", "token acc (M4)"])
+    for name, b in zip(METRIC_ROWS, official["blocks"]):
+        t.add_row(name, str(b["gold"]), str(b["found"]), str(b["correct"]), _f(b["precision"]), _f(b["recall"]),
+                  _f(b["f1"]), _f(b["accuracy"]), style="bold" if name.startswith("M1") else None)
+    t2 = _table("Metric 1 per type (strict; loose rows for the base classes), %",
+                ["type", "run", "gold", "found", "correct", "P", "R", "F1"])
+    for typ, rows in official["per_type"].items():
+        for d in rows:
+            t2.add_row(typ, d["run"], str(d["gold"]), str(d["found"]), str(d["correct"]), _f(d["precision"]),
+                       _f(d["recall"]), _f(d["f1"]))
+    return [t, t2]
+
+
+def _ts_table(ts: Dict[str, Any]):
+    t = _table("TS (token & separator units), both levels at once, %", ["label", "TP", "FP", "FN", "P", "R", "F", "κ"])
+    for lab, d in ts["labels"].items():
+        if d["present"]:
+            t.add_row(lab, f"{d['tp']:g}", f"{d['fp']:g}", f"{d['fn']:g}", _f(100 * d["precision"]),
+                      _f(100 * d["recall"]), _f(100 * d["f"]), _f(d["kappa"], 3))
+    mi, ma = ts["micro"], ts["macro"]
+    t.add_row("micro", f"{mi['tp']:g}", f"{mi['fp']:g}", f"{mi['fn']:g}", _f(100 * mi["precision"]),
+              _f(100 * mi["recall"]), _f(100 * mi["f"]), _f(mi["kappa"], 3), style="bold")
+    t.add_row("macro", "", "", "", _f(100 * ma["precision"]), _f(100 * ma["recall"]), _f(100 * ma["f"]),
+              _f(ma["kappa"], 3), style="bold")
+    for level, d in ts["levels"].items():
+        t.add_row(f"{level} level (micro)", f"{d['tp']:g}", f"{d['fp']:g}", f"{d['fn']:g}",
+                  _f(100 * d["precision"]), _f(100 * d["recall"]), _f(100 * d["f"]), _f(d["kappa"], 3))
+    return t
+
+
+def print_germeval(report, console=None) -> None:
+    from rich.console import Console
 
     console = console or Console()
     co, st = report.corpus, report.settings
@@ -137,62 +180,18 @@ def print_germeval(report, console=None) -> None:
                   f"TS separator weight {st['separator_weight']:g}[/dim]")
     for n in notes(report):
         console.print(f"[yellow]{n}[/yellow]")
-
-    def table(title, cols):
-        t = Table(title=title, title_justify="left", header_style="bold", box=box.SIMPLE_HEAD, pad_edge=False)
-        for k, c in enumerate(cols):
-            t.add_column(c, justify="left" if k == 0 else "right", no_wrap=True)
-        return t
-
     for s in report.systems:
-        g = s["germeval"]
-        lv = g["levels"]
-        blocks, per_type = _numbers(g)
-        t = table(f"{s['name']}: GermEval 2014 metrics (official scorer's numbers, %)",
-                  ["metric", "gold", "found", "correct", "P", "R", "F1", "token acc (M4)"])
-        rows = [("M1 strict, combined (official)", "strict", ("outer", "inner")),
-                ("M2 loose, combined", "loose", ("outer", "inner")),
-                ("M3 strict, outer", "strict", ("outer",)), ("M3 strict, inner", "strict", ("inner",))]
-        for (name, mode, levels), (_, acc, p, r, f) in zip(rows, blocks):
-            tot = [sum(lv[x][mode][k] for x in levels) for k in ("gold", "found", "correct")]
-            t.add_row(name, *map(str, tot), _f(p), _f(r), _f(f), _f(acc),
-                      style="bold" if name.startswith("M1") else None)
-        console.print(t)
-
-        t = table("Metric 1 per type (strict; loose rows for the base classes), %",
-                  ["type", "run", "gold", "found", "correct", "P", "R", "F1"])
-        for typ, prow in per_type.items():
-            for title, p, r, f in prow:
-                mode, level = title.split()[1], title.split()[0].lower()
-                d = lv[level][mode]["types"].get(typ, {"gold": 0, "found": 0, "correct": 0})
-                t.add_row(typ, title, str(d["gold"]), str(d["found"]), str(d["correct"]), _f(p), _f(r), _f(f))
-        console.print(t)
-
-        ts = s.get("ts")
-        if ts:
-            t = table("TS (token & separator units), both levels at once, %",
-                      ["label", "TP", "FP", "FN", "P", "R", "F", "κ"])
-            for lab, d in ts["labels"].items():
-                if d["present"]:
-                    t.add_row(lab, f"{d['tp']:g}", f"{d['fp']:g}", f"{d['fn']:g}", _f(100 * d["precision"]),
-                              _f(100 * d["recall"]), _f(100 * d["f"]), _f(d["kappa"], 3))
-            mi, ma = ts["micro"], ts["macro"]
-            t.add_row("micro", f"{mi['tp']:g}", f"{mi['fp']:g}", f"{mi['fn']:g}", _f(100 * mi["precision"]),
-                      _f(100 * mi["recall"]), _f(100 * mi["f"]), _f(mi["kappa"], 3), style="bold")
-            t.add_row("macro", "", "", "", _f(100 * ma["precision"]), _f(100 * ma["recall"]), _f(100 * ma["f"]),
-                      _f(ma["kappa"], 3), style="bold")
-            for level, d in ts["levels"].items():
-                t.add_row(f"{level} level (micro)", f"{d['tp']:g}", f"{d['fp']:g}", f"{d['fn']:g}",
-                          _f(100 * d["precision"]), _f(100 * d["recall"]), _f(100 * d["f"]), _f(d["kappa"], 3))
+        for t in _metrics_tables(s):
             console.print(t)
-
+        if s.get("ts"):
+            console.print(_ts_table(s["ts"]))
         fair = s.get("fair")
         if fair is not None:
             if not fair.get("available"):
                 console.print(f"[dim]fair error types: {fair.get('note')}[/dim]")
             elif fair.get("table"):
                 ft = fair["table"]
-                t = table("Fair error types per level (Ortmann 2022)", [str(h) for h in ft["header"]])
+                t = _table("Fair error types per level (Ortmann 2022)", [str(h) for h in ft["header"]])
                 for r in ft["rows"]:
                     t.add_row(*[str(v) for v in r])
                 console.print(t)

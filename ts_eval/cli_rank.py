@@ -278,7 +278,7 @@ def load_task(spec: TaskSpec, args):
 
 def _load_germeval(spec: TaskSpec, args):
     try:
-        from .germeval import germeval_corpus
+        from .io.germeval import germeval_corpus
     except ImportError as err:
         raise UsageError(f"--germeval needs ts_eval.germeval, which is missing ({err})") from None
     files = _expand(spec.systems, spec.options.get("glob", args.glob), exclude=[spec.gold] if spec.gold else [])

@@ -8,6 +8,10 @@ class TsEvalError(Exception):
     """Base class of every error ts_eval raises on purpose."""
 
 
+class OptionError(TsEvalError, ValueError):
+    """A bad option or argument value given to the library (the CLI exits 2)."""
+
+
 class InputError(TsEvalError):
     """Bad input data. The message names the file, the line and the offending value.
 
@@ -26,5 +30,5 @@ class InputError(TsEvalError):
         super().__init__(where + message)
 
 
-class UsageError(TsEvalError):
+class UsageError(OptionError):
     """Bad options or arguments (exit code 2 on the command line)."""

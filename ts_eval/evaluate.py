@@ -6,13 +6,14 @@ from typing import Any, Dict, Optional, Sequence
 
 import numpy as np
 
-from . import __version__, measures
+from . import measures
 from .corpus import Corpus, SpanSet, from_sequences
 from .events import TSCounts, ts_counts
 from .fair import fair_errors, fair_report, resolve_weights
 from .matching import match
 from .report import Report
 from .segment import SEGMENT_MODELS, model_limits, segment_counts, token_accuracy
+from .version import __version__
 
 ALL_LABELS = "<all labels>"
 

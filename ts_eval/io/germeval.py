@@ -20,86 +20,29 @@ checks line by line that the system's index and token fields equal the gold file
 (the check the evaluation plan asks participants to make with ``cmp``); under the
 ``strict`` policy every level must be well-formed IOB2.
 
-Decoding a level's tags into chunks is also here (:func:`decode_level`), one rule per
-policy; the default, ``nereval``, is the official scorer's own rule.
+:func:`germeval_corpus` reads several system files against one gold into a
+:class:`ts_eval.corpus.Corpus` for ranking.  The label set, :class:`GermEvalData` and
+chunk decoding live in :mod:`ts_eval.corpus_germeval`.
 """
 from __future__ import annotations
 
 import codecs
 import os
 from dataclasses import dataclass, field
-from typing import Callable, Dict, List, Optional, Sequence, Tuple
+from typing import List, Optional, Sequence, Tuple
 
 import numpy as np
 
 from .. import schemes
-from ..errors import InputError
+from ..corpus import Corpus
+from ..corpus_germeval import (LABELS, LEVELS, ROW_NAMES, TAG_ID, TAG_LABEL, TAG_PREFIX, TAGS, GermEvalData,
+                               check_policy_name, systems_corpus)
+from ..errors import InputError, OptionError
 from .columns import BOM, ColumnFile, byte_windows, unique_slices
 from .conll import check_aligned
 
-# ---------------------------------------------------------------------------
-# the official label set
-
-BASES: Tuple[str, ...] = ("LOC", "ORG", "OTH", "PER")
-#: the twelve labels, in the official scorer's (ASCII) sort order; label k has base k // 3
-LABELS: Tuple[str, ...] = tuple(b + s for b in BASES for s in ("", "deriv", "part"))
-#: tag vocabulary: id 0 is O, id 1 + 2k is B-LABELS[k], id 2 + 2k is I-LABELS[k]
-TAGS: Tuple[str, ...] = ("O",) + tuple(f"{p}-{lab}" for lab in LABELS for p in "BI")
-TAG_ID: Dict[str, int] = {t: k for k, t in enumerate(TAGS)}
-TAG_PREFIX = np.array([schemes.O] + [schemes.B, schemes.I] * len(LABELS), np.int8)
-TAG_LABEL = np.array([-1] + [k for k in range(len(LABELS)) for _ in "BI"], np.int16)   # -1 for O
-TAG_BASE = np.where(TAG_LABEL >= 0, TAG_LABEL // 3, -1).astype(np.int16)
-LEVELS: Tuple[str, ...] = ("outer", "inner")
-#: rows of :attr:`GermEvalData.tags`
-ROW_NAMES: Tuple[str, ...] = ("gold outer", "gold inner", "system outer", "system inner")
-POLICIES: Tuple[str, ...] = ("nereval", "conlleval", "strict", "discard")
-
 SIX_COLUMNS = "index, token, gold outer, gold inner, system outer, system inner"
 FOUR_COLUMNS = "index, token, outer, inner"
-
-
-@dataclass
-class GermEvalData:
-    """One system's tags and gold's, both levels, aligned token by token.
-
-    ``tags`` has four rows (see :data:`ROW_NAMES`) of ids into :data:`TAGS`.
-    ``sent_first`` marks the first token of every sentence.  Line numbers point
-    into the file each row came from (the same file in the 6-column layout).
-    """
-
-    name: str
-    gold_path: str
-    system_path: str
-    layout: str                          # "6col" or "pair"
-    tags: np.ndarray                     # (4, n) uint8
-    sent_first: np.ndarray               # (n,) bool
-    gold_lines: np.ndarray               # (n,) 1-based line numbers in gold_path
-    system_lines: np.ndarray             # (n,) 1-based line numbers in system_path
-    texts: Callable[[int, int], List[str]]
-    comment_lines: int = 0               # '#' lines in the gold file
-    blank_lines: int = 0                 # blank lines in the gold file
-
-    @property
-    def n_tokens(self) -> int:
-        return self.tags.shape[1]
-
-    @property
-    def sent_offsets(self) -> np.ndarray:
-        return np.append(np.flatnonzero(self.sent_first), self.n_tokens).astype(np.int64)
-
-    @property
-    def n_sentences(self) -> int:
-        return int(np.count_nonzero(self.sent_first))
-
-    def row(self, side: str, level: str) -> np.ndarray:
-        return self.tags[ROW_NAMES.index(f"{side} {level}")]
-
-    def where(self, row: int, token: int) -> Tuple[str, int]:
-        """(path, line) of a token on one row (gold rows: the gold file, system rows: the system file)."""
-        if row < 2:
-            return self.gold_path, int(self.gold_lines[token])
-        return self.system_path, int(self.system_lines[token])
-
 
 # ---------------------------------------------------------------------------
 # reading
@@ -279,7 +222,7 @@ def _tag_hint(tag: str) -> str:
 
 def read_germeval(path: str, name: Optional[str] = None, policy: str = "nereval") -> GermEvalData:
     """Read a file in the 6-column evaluation layout (gold and system in one file)."""
-    _check_policy(policy)
+    check_policy_name(policy)
     help6 = "6 fields: " + SIX_COLUMNS
     tf = _split_tab_file(_read_bytes(path), path, (6,), help6)
     tags = _tag_ids(tf, (2, 3, 4, 5), ROW_NAMES)
@@ -300,7 +243,7 @@ def read_germeval_pair(gold_path: str, system_path: str, name: Optional[str] = N
     the system its columns 5-6 (and its columns 3-4 must equal the gold file's tags).
     The system's index and token fields must equal the gold file's, line by line.
     """
-    _check_policy(policy)
+    check_policy_name(policy)
     help4 = "4 fields: " + FOUR_COLUMNS + " (or the 6-field evaluation layout)"
     gf = _split_tab_file(_read_bytes(gold_path), gold_path, (4, 6), help4)
     sf = _split_tab_file(_read_bytes(system_path), system_path, (4, 6), help4)
@@ -359,77 +302,8 @@ def _stem(path: str) -> str:
     return base.rsplit(".", 1)[0] if "." in base[1:] else base
 
 
-def _check_policy(policy: str) -> None:
-    if policy not in POLICIES:
-        raise ValueError(f"unknown policy {policy!r}; expected one of {', '.join(POLICIES)}")
-
-
 # ---------------------------------------------------------------------------
-# chunks
-
-@dataclass
-class LevelChunks:
-    """Chunks of one row (gold or system, outer or inner): global token indices, inclusive ends.
-
-    ``label`` is the label id (into :data:`LABELS`) of the chunk's first token, which is
-    the type the official scorer files it under.  A chunk is *ill formed* when it is not
-    a well-formed IOB2 span: it starts with ``I-``, its ``I-`` tags change label
-    (``nereval`` policy only), or it runs over a sentence boundary (``nereval`` only).
-    """
-
-    start: np.ndarray
-    end: np.ndarray
-    label: np.ndarray
-    ill_formed: np.ndarray
-    crosses: np.ndarray            # runs over a sentence boundary
-    mixed: np.ndarray              # its tags change label inside it
-    dropped: int = 0               # ill-formed chunks dropped (policy discard)
-
-    def __len__(self) -> int:
-        return len(self.start)
-
-
-def decode_level(tags: np.ndarray, sent_first: np.ndarray, policy: str = "nereval") -> LevelChunks:
-    """Decode one row of tag ids into chunks under a policy.
-
-    ``nereval``   the official scorer's rule: a chunk starts at ``B-`` or at an ``I-``
-                  after ``O``, and runs until the next ``B-`` or ``O``: an ``I-`` of another
-                  label continues it, and so does an ``I-`` at the start of a sentence
-                  (the scorer skips blank lines, so chunks run on over them);
-    ``conlleval`` conlleval.pl's rule: an ``I-`` after ``O``, after another label or at a
-                  sentence start opens a new chunk; chunks end at sentence ends;
-    ``strict``    as conlleval (the reader has rejected ill-formed input);
-    ``discard``   as conlleval, then the chunks that start with ``I-`` are dropped.
-    """
-    _check_policy(policy)
-    n = len(tags)
-    p = TAG_PREFIX[tags]
-    lab = TAG_LABEL[tags]
-    sent_first = np.asarray(sent_first, bool)
-    if policy == "nereval":
-        prev = np.empty(n, np.int8)
-        prev[:1] = schemes.O
-        prev[1:] = p[:-1]
-        opens = (p == schemes.B) | ((p == schemes.I) & (prev == schemes.O))
-        starts = np.flatnonzero(opens)
-        breaks = np.flatnonzero(opens | (p == schemes.O))
-        ends = np.append(breaks, n)[np.searchsorted(breaks, starts, side="right")] - 1
-        sf_cum = np.concatenate(([0], np.cumsum(sent_first, dtype=np.int64)))
-        crosses = (sf_cum[ends + 1] - sf_cum[starts + 1]) > 0
-        change = np.zeros(n, bool)
-        change[1:] = lab[1:] != lab[:-1]
-        ch_cum = np.concatenate(([0], np.cumsum(change, dtype=np.int64)))
-        mixed = (ch_cum[ends + 1] - ch_cum[starts + 1]) > 0
-        bad = (p[starts] == schemes.I) | crosses | mixed
-        return LevelChunks(starts.astype(np.int64), ends.astype(np.int64), lab[starts].astype(np.int16),
-                           bad, crosses, mixed)
-    dec = schemes.decode(p, lab.astype(np.int32), sent_first, "IOB2")
-    keep = ~dec.ill_formed if policy == "discard" else np.ones(len(dec.start), bool)
-    z = np.zeros(int(keep.sum()), bool)
-    return LevelChunks(dec.start[keep].astype(np.int64), dec.end[keep].astype(np.int64),
-                       dec.label[keep].astype(np.int16), dec.ill_formed[keep], z, z.copy(),
-                       dropped=int((~keep).sum()))
-
+# validation (policy strict)
 
 def first_ill_formed(tags: np.ndarray, sent_first: np.ndarray) -> Optional[Tuple[int, str]]:
     """The first token whose tag breaks IOB2 (an ``I-X`` not after ``B-X``/``I-X`` in its sentence)."""
@@ -471,3 +345,51 @@ def check_policy(data: GermEvalData, policy: str) -> None:
                      f"start a chunk ({why}); policy strict rejects it (use --policy nereval to read it as the "
                      "official scorer does, conlleval to open a new chunk, or discard to drop the chunk)",
                      path, line)
+
+
+# ---------------------------------------------------------------------------
+# several systems against one gold: a corpus for ranking
+
+
+def germeval_corpus(gold_path: Optional[str], system_paths: Sequence[str], names: Optional[Sequence[str]] = None,
+                    policy: str = "nereval", eof_quirk: bool = True) -> Corpus:
+    """A :class:`Corpus` of several systems in GermEval layout (both levels, twelve labels).
+
+    ``gold_path`` None: every system file is a 6-column file and all must carry the same
+    gold tags and tokens.  Otherwise each system file (4 or 6 columns) is read against
+    the gold file.  Each system side is a :class:`ts_eval.corpus_germeval.GermEvalSide`
+    that keeps the system's :class:`GermEvalData`, from which the GermEval ranking model
+    (Metric 1, :data:`ts_eval.germeval.RANK_MODEL`) computes its statistics.
+    """
+    if not system_paths:
+        raise OptionError("no system file given")
+    if names is not None and len(names) != len(system_paths):
+        raise OptionError(f"{len(names)} names for {len(system_paths)} system files")
+    datas = [read_germeval_any(gold_path or p, p if gold_path else None, names[k] if names else None, policy)
+             for k, p in enumerate(system_paths)]
+    _check_same_gold(datas)
+    return systems_corpus(datas, policy, eof_quirk)
+
+
+def _check_same_gold(datas: List[GermEvalData]) -> None:
+    """Unique system names; every system read against the same sentences and gold tags as the first."""
+    first = datas[0]
+    seen = set()
+    for d in datas:
+        if d.name in seen or d.name == "gold":
+            raise OptionError(f"system name {d.name!r} is used twice (or is 'gold'); give unique --names")
+        seen.add(d.name)
+        if d is first:
+            continue
+        if d.n_tokens != first.n_tokens or not np.array_equal(d.sent_first, first.sent_first):
+            raise InputError(f"{d.n_tokens} tokens / {d.n_sentences} sentences, but {first.system_path} has "
+                             f"{first.n_tokens} / {first.n_sentences}: the files are not about the same text",
+                             d.system_path)
+        diff = np.nonzero(d.tags[:2] != first.tags[:2])
+        if len(diff[0]):
+            t = int(diff[1].min())
+            r = int(diff[0][diff[1] == t][0])
+            path, line = d.where(r, t)
+            raise InputError(f"gold {LEVELS[r]} tag {TAGS[d.tags[r, t]]!r} differs from "
+                             f"{TAGS[first.tags[r, t]]!r} in {first.gold_path} line {int(first.gold_lines[t])}: "
+                             "all systems must be scored against the same gold", path, line)

@@ -1,0 +1,257 @@
+"""GermEval 2014 data as the pipeline's corpus layer: the label set, one system's tags, chunks, corpora.
+
+- the official label set (:data:`LABELS`, :data:`TAGS` and their id tables);
+- :class:`GermEvalData`: gold's and one system's tags on both levels, token by token
+  (what :mod:`ts_eval.io.germeval` reads from files);
+- :func:`decode_level`: one level's tags -> chunks, one rule per policy (the default,
+  ``nereval``, is the official scorer's own rule), and :func:`level_chunks` for all four rows;
+- :func:`level_corpus` and :func:`systems_corpus`: :class:`ts_eval.corpus.Corpus` views of
+  the chunks (twelve labels, both levels in one span set), for the TS and fair models and
+  for ranking.  A system side of such a corpus is a :class:`GermEvalSide`, which keeps the
+  system's :class:`GermEvalData` so that GermEval models (Metric 1 in
+  :mod:`ts_eval.germeval`) compute their statistics from the data itself.
+
+Nothing here reads files or computes a score.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable, Dict, List, Optional, Sequence, Tuple
+
+import numpy as np
+
+from . import schemes
+from .corpus import Corpus, SideInfo, SpanSet
+from .errors import OptionError
+
+# ---------------------------------------------------------------------------
+# the official label set
+
+BASES: Tuple[str, ...] = ("LOC", "ORG", "OTH", "PER")
+#: the twelve labels, in the official scorer's (ASCII) sort order; label k has base k // 3
+LABELS: Tuple[str, ...] = tuple(b + s for b in BASES for s in ("", "deriv", "part"))
+#: tag vocabulary: id 0 is O, id 1 + 2k is B-LABELS[k], id 2 + 2k is I-LABELS[k]
+TAGS: Tuple[str, ...] = ("O",) + tuple(f"{p}-{lab}" for lab in LABELS for p in "BI")
+TAG_ID: Dict[str, int] = {t: k for k, t in enumerate(TAGS)}
+TAG_PREFIX = np.array([schemes.O] + [schemes.B, schemes.I] * len(LABELS), np.int8)
+TAG_LABEL = np.array([-1] + [k for k in range(len(LABELS)) for _ in "BI"], np.int16)   # -1 for O
+TAG_BASE = np.where(TAG_LABEL >= 0, TAG_LABEL // 3, -1).astype(np.int16)
+LEVELS: Tuple[str, ...] = ("outer", "inner")
+#: rows of :attr:`GermEvalData.tags`
+ROW_NAMES: Tuple[str, ...] = ("gold outer", "gold inner", "system outer", "system inner")
+POLICIES: Tuple[str, ...] = ("nereval", "conlleval", "strict", "discard")
+
+
+@dataclass
+class GermEvalData:
+    """One system's tags and gold's, both levels, aligned token by token.
+
+    ``tags`` has four rows (see :data:`ROW_NAMES`) of ids into :data:`TAGS`.
+    ``sent_first`` marks the first token of every sentence.  Line numbers point
+    into the file each row came from (the same file in the 6-column layout).
+    """
+
+    name: str
+    gold_path: str
+    system_path: str
+    layout: str                          # "6col" or "pair"
+    tags: np.ndarray                     # (4, n) uint8
+    sent_first: np.ndarray               # (n,) bool
+    gold_lines: np.ndarray               # (n,) 1-based line numbers in gold_path
+    system_lines: np.ndarray             # (n,) 1-based line numbers in system_path
+    texts: Callable[[int, int], List[str]]
+    comment_lines: int = 0               # '#' lines in the gold file
+    blank_lines: int = 0                 # blank lines in the gold file
+
+    @property
+    def n_tokens(self) -> int:
+        return self.tags.shape[1]
+
+    @property
+    def sent_offsets(self) -> np.ndarray:
+        return np.append(np.flatnonzero(self.sent_first), self.n_tokens).astype(np.int64)
+
+    @property
+    def n_sentences(self) -> int:
+        return int(np.count_nonzero(self.sent_first))
+
+    def row(self, side: str, level: str) -> np.ndarray:
+        return self.tags[ROW_NAMES.index(f"{side} {level}")]
+
+    def where(self, row: int, token: int) -> Tuple[str, int]:
+        """(path, line) of a token on one row (gold rows: the gold file, system rows: the system file)."""
+        if row < 2:
+            return self.gold_path, int(self.gold_lines[token])
+        return self.system_path, int(self.system_lines[token])
+
+
+def check_policy_name(policy: str) -> None:
+    """Reject a policy name that is not one of :data:`POLICIES`."""
+    if policy not in POLICIES:
+        raise OptionError(f"unknown policy {policy!r}; expected one of {', '.join(POLICIES)}")
+
+
+# ---------------------------------------------------------------------------
+# chunks
+
+@dataclass
+class LevelChunks:
+    """Chunks of one row (gold or system, outer or inner): global token indices, inclusive ends.
+
+    ``label`` is the label id (into :data:`LABELS`) of the chunk's first token, which is
+    the type the official scorer files it under.  A chunk is *ill formed* when it is not
+    a well-formed IOB2 span: it starts with ``I-``, its ``I-`` tags change label
+    (``nereval`` policy only), or it runs over a sentence boundary (``nereval`` only).
+    """
+
+    start: np.ndarray
+    end: np.ndarray
+    label: np.ndarray
+    ill_formed: np.ndarray
+    crosses: np.ndarray            # runs over a sentence boundary
+    mixed: np.ndarray              # its tags change label inside it
+    dropped: int = 0               # ill-formed chunks dropped (policy discard)
+
+    def __len__(self) -> int:
+        return len(self.start)
+
+
+def decode_level(tags: np.ndarray, sent_first: np.ndarray, policy: str = "nereval") -> LevelChunks:
+    """Decode one row of tag ids into chunks under a policy.
+
+    ``nereval``   the official scorer's rule: a chunk starts at ``B-`` or at an ``I-``
+                  after ``O``, and runs until the next ``B-`` or ``O``: an ``I-`` of another
+                  label continues it, and so does an ``I-`` at the start of a sentence
+                  (the scorer skips blank lines, so chunks run on over them);
+    ``conlleval`` conlleval.pl's rule: an ``I-`` after ``O``, after another label or at a
+                  sentence start opens a new chunk; chunks end at sentence ends;
+    ``strict``    as conlleval (the reader has rejected ill-formed input);
+    ``discard``   as conlleval, then the chunks that start with ``I-`` are dropped.
+    """
+    check_policy_name(policy)
+    n = len(tags)
+    p = TAG_PREFIX[tags]
+    lab = TAG_LABEL[tags]
+    sent_first = np.asarray(sent_first, bool)
+    if policy == "nereval":
+        prev = np.empty(n, np.int8)
+        prev[:1] = schemes.O
+        prev[1:] = p[:-1]
+        opens = (p == schemes.B) | ((p == schemes.I) & (prev == schemes.O))
+        starts = np.flatnonzero(opens)
+        breaks = np.flatnonzero(opens | (p == schemes.O))
+        ends = np.append(breaks, n)[np.searchsorted(breaks, starts, side="right")] - 1
+        sf_cum = np.concatenate(([0], np.cumsum(sent_first, dtype=np.int64)))
+        crosses = (sf_cum[ends + 1] - sf_cum[starts + 1]) > 0
+        change = np.zeros(n, bool)
+        change[1:] = lab[1:] != lab[:-1]
+        ch_cum = np.concatenate(([0], np.cumsum(change, dtype=np.int64)))
+        mixed = (ch_cum[ends + 1] - ch_cum[starts + 1]) > 0
+        bad = (p[starts] == schemes.I) | crosses | mixed
+        return LevelChunks(starts.astype(np.int64), ends.astype(np.int64), lab[starts].astype(np.int16),
+                           bad, crosses, mixed)
+    dec = schemes.decode(p, lab.astype(np.int32), sent_first, "IOB2")
+    keep = ~dec.ill_formed if policy == "discard" else np.ones(len(dec.start), bool)
+    z = np.zeros(int(keep.sum()), bool)
+    return LevelChunks(dec.start[keep].astype(np.int64), dec.end[keep].astype(np.int64),
+                       dec.label[keep].astype(np.int16), dec.ill_formed[keep], z, z.copy(),
+                       dropped=int((~keep).sum()))
+
+
+def level_chunks(data: GermEvalData, policy: str = "nereval") -> Dict[Tuple[str, str], LevelChunks]:
+    """Chunks of the four rows (gold/system x outer/inner) under ``policy``."""
+    return {(side, level): decode_level(data.row(side, level), data.sent_first, policy)
+            for side in ("gold", "system") for level in LEVELS}
+
+
+def spanset(ch: LevelChunks) -> SpanSet:
+    """The chunks as a span set (label ids into :data:`LABELS`)."""
+    return SpanSet(ch.start, ch.end, ch.label.astype(np.int32))
+
+
+# ---------------------------------------------------------------------------
+# corpora: both levels' chunks as span sets
+
+
+def sentence_bounded(ch: LevelChunks, sent_offsets: np.ndarray) -> SpanSet:
+    """The chunks as a span set, with chunks that run over a sentence boundary cut at it."""
+    ss = spanset(ch)
+    if not ch.crosses.any():
+        return ss
+    keep = ~ch.crosses
+    starts, ends, labels = [ss.start[keep]], [ss.end[keep]], [ss.label[keep]]
+    for b, e, lab in zip(ss.start[ch.crosses].tolist(), ss.end[ch.crosses].tolist(), ss.label[ch.crosses].tolist()):
+        cuts = sent_offsets[(sent_offsets > b) & (sent_offsets <= e)].tolist()
+        bounds = [b] + cuts
+        for lo, hi in zip(bounds, cuts + [e + 1]):
+            starts.append(np.array([lo]))
+            ends.append(np.array([hi - 1]))
+            labels.append(np.array([lab], np.int32))
+    return SpanSet(np.concatenate(starts).astype(np.int64), np.concatenate(ends).astype(np.int64),
+                   np.concatenate(labels).astype(np.int32)).sorted()
+
+
+def _union(a: SpanSet, b: SpanSet) -> SpanSet:
+    return SpanSet(np.concatenate([a.start, b.start]), np.concatenate([a.end, b.end]),
+                   np.concatenate([a.label, b.label])).sorted()
+
+
+def level_corpus(data: GermEvalData, chunks: Dict[Tuple[str, str], LevelChunks],
+                 levels: Sequence[str] = LEVELS) -> Corpus:
+    """A :class:`Corpus` (twelve labels) of gold and this system over the given levels.
+
+    With both levels, gold and system each hold their outer and inner chunks in one
+    span set, so a unit inside a nested entity carries both labels.
+    """
+    offsets = data.sent_offsets
+    sides = {}
+    for side in ("gold", "system"):
+        sets = [sentence_bounded(chunks[(side, lv)], offsets) for lv in levels]
+        ss = sets[0]
+        for extra in sets[1:]:
+            ss = _union(ss, extra)
+        sides[side] = ss
+    gold_info = SideInfo("gold", data.gold_path, spans=len(sides["gold"]))
+    sys_info = SideInfo(data.name, data.system_path, spans=len(sides["system"]))
+    return Corpus(offsets, list(LABELS), sides["gold"], {data.name: sides["system"]}, gold_info,
+                  {data.name: sys_info}, scheme="IOB2", policy=None, tokens=data.texts)
+
+
+@dataclass
+class GermEvalSide(SideInfo):
+    """A system side of a GermEval corpus; ``germeval`` keeps the system's tags (both levels,
+    with gold's) so that GermEval models compute their statistics from them, ``chunks``
+    their decoding under the corpus's policy (:func:`level_chunks`, decoded once), and
+    ``eof_quirk`` says whether those statistics follow the official scorer's end-of-input rule."""
+
+    germeval: Optional[GermEvalData] = None
+    chunks: Optional[Dict[Tuple[str, str], LevelChunks]] = None
+    eof_quirk: bool = True
+
+    @property
+    def metric1(self) -> Optional[GermEvalData]:
+        """Transitional: ``ts_eval.sufficient.default_models`` looks for a ``metric1`` attribute to
+        offer GermEval Metric 1 by default; this is the GermEval data (no statistics travel here).
+        To be removed once it tests :attr:`germeval` instead."""
+        return self.germeval
+
+
+def systems_corpus(datas: Sequence[GermEvalData], policy: str = "nereval", eof_quirk: bool = True) -> Corpus:
+    """A :class:`Corpus` of several systems scored against the same gold (both levels, twelve labels).
+
+    The caller has checked that the datas share their gold tags and sentences; the gold
+    span set is the first one's.  Each system side is a :class:`GermEvalSide`.
+    """
+    systems, infos = {}, {}
+    gold_set = None
+    for d in datas:
+        chunks = level_chunks(d, policy)
+        corpus1 = level_corpus(d, chunks)
+        gold_set = corpus1.gold if gold_set is None else gold_set
+        systems[d.name] = corpus1.systems[d.name]
+        infos[d.name] = GermEvalSide(d.name, d.system_path, spans=len(systems[d.name]), germeval=d,
+                                     chunks=chunks, eof_quirk=eof_quirk)
+    first = datas[0]
+    gold_info = SideInfo("gold", first.gold_path, spans=len(gold_set))
+    return Corpus(first.sent_offsets, list(LABELS), gold_set, systems, gold_info, infos, scheme="IOB2",
+                  policy=policy, tokens=first.texts)
