@@ -647,9 +647,6 @@ def test_metric1_statistics_come_from_the_corpus_data():
         metric1_sentence_stats(SimpleNamespace(cd=SimpleNamespace(corpus=plain), name="s"))
 
 
-@pytest.mark.xfail(strict=True, raises=OptionError,
-                   reason="ts_eval.cli.main catches UsageError only; it must map the library's OptionError to "
-                          "exit 2 (cli.py is being changed elsewhere): then this passes and the marker goes")
 def test_cli_maps_metric1_on_non_germeval_input_to_exit_2(tmp_path, capsys):
     from ts_eval import cli
 

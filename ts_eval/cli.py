@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import List, Optional
 
 from .version import __version__
-from .errors import InputError, UsageError
+from .errors import InputError, OptionError, UsageError
 
 FORMAT_CHOICES = ("table", "json", "csv", "markdown", "latex", "conlleval", "faireval")
 DEMO_FILE = Path(__file__).parent / "demo" / "germeval2014_test_sample.conll"
@@ -238,7 +238,7 @@ def main(argv: Optional[List[str]] = None) -> int:
     _keep_freed_memory()
     try:
         code = run(argv)
-    except UsageError as err:
+    except OptionError as err:  # UsageError (the CLI's) and the library's bad option values
         print(f"ts-eval: error: {err}", file=sys.stderr)
         code = 2
     except InputError as err:
