@@ -1,17 +1,16 @@
 """Corpus -> Report: runs the event model (TS) and the matcher-based models per system."""
 from __future__ import annotations
 
-import platform
 from typing import Any, Dict, Optional, Sequence
 
 import numpy as np
 
-from . import __version__, measures
+from . import measures
 from .corpus import Corpus, SpanSet, from_sequences
 from .events import TSCounts, ts_counts
 from .fair import fair_errors, fair_report, resolve_weights
 from .matching import match
-from .report import Report
+from .report import Report, versions
 from .segment import SEGMENT_MODELS, model_limits, segment_counts, token_accuracy
 
 ALL_LABELS = "<all labels>"
@@ -161,7 +160,7 @@ def evaluate(
         "micro_average": "tables summed over labels with gold or system units; others add nothing "
                          "(none present: 0 TP/FP/FN, every unit TN)",
         "zero_division": 0.0,
-        "versions": {"ts_eval": __version__, "numpy": np.__version__, "python": platform.python_version()},
+        "versions": versions(),
     }
     corpus_info = {
         "tokens": corpus.n_tokens,

@@ -38,19 +38,17 @@ Metric 1 and :func:`metric1_f1` the score of their sums.
 """
 from __future__ import annotations
 
-import platform
 from dataclasses import dataclass
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
 
-from . import __version__
 from .corpus import Corpus, SideInfo, SpanSet
 from .errors import InputError, UsageError
 from .io.germeval import (BASES, LABELS, LEVELS, TAG_BASE, TAG_LABEL, TAG_PREFIX, TAGS,
                           GermEvalData, LevelChunks, decode_level, read_germeval_any)
 from .matching import Pairs, match
-from .report import Report
+from .report import Report, versions
 
 MODES = ("strict", "loose")
 M1_FIELDS = ("gold", "found", "correct")
@@ -399,7 +397,7 @@ def evaluate_germeval(data: GermEvalData, policy: str = "nereval", separator_wei
         "command": "germeval", "policy": policy, "eof_quirk": eof_quirk, "separator_weight": separator_weight,
         "beta": beta, "labels": list(LABELS), "layout": data.layout,
         "scorer": "nereval.perl 2014-05-19 (GermEval 2014 official); Metrics 1-4 reproduce it",
-        "versions": {"ts_eval": __version__, "numpy": np.__version__, "python": platform.python_version()},
+        "versions": versions(),
     }
     corpus = {"tokens": data.n_tokens, "sentences": data.n_sentences, "separators": data.n_tokens - data.n_sentences,
               "comment_lines": data.comment_lines, "labels": list(LABELS)}
