@@ -107,10 +107,8 @@ def evaluate(
     preset eq5/eq6/eq7 (default eq7, the paper's equation 7: eq5 would repeat the
     fair scores), ``fair_mode`` paper or faireval-skip).
     """
-    if separator_weight < 0:
-        raise ValueError(f"separator weight must be >= 0, got {separator_weight}")
-    if beta <= 0:
-        raise ValueError(f"beta must be > 0, got {beta}")
+    measures.check_separator_weight(separator_weight)
+    measures.check_beta(beta)
     unknown = [m for m in models if m not in MODELS]
     if unknown:
         raise ValueError(f"unknown model(s) {', '.join(unknown)}; expected some of {', '.join(MODELS)}")

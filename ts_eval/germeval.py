@@ -43,6 +43,7 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
 
+from . import measures
 from .corpus import Corpus, SideInfo, SpanSet
 from .errors import InputError, UsageError
 from .io.germeval import (BASES, LABELS, LEVELS, TAG_BASE, TAG_LABEL, TAG_PREFIX, TAGS,
@@ -233,7 +234,6 @@ def ts_scores(data: GermEvalData, chunks: Dict[Tuple[str, str], LevelChunks], se
     """TS model over both levels at once (per label, micro, macro) plus each level's micro scores."""
     from .evaluate import ts_model
     from .events import ts_counts
-    from . import measures
 
     corpus = level_corpus(data, chunks)
     out = ts_model(ts_counts(corpus, corpus.gold, corpus.systems[data.name]), LABELS, separator_weight, beta)
@@ -378,10 +378,8 @@ def validation_dict(data: GermEvalData, c: GermEvalCounts) -> Dict[str, Any]:
 def evaluate_germeval(data: GermEvalData, policy: str = "nereval", separator_weight: float = 1.0,
                       beta: float = 1.0, eof_quirk: bool = True, fair: bool = True) -> Report:
     """Score one system: Metrics 1-4 (official), TS over both levels, fair error types per level."""
-    if separator_weight < 0:
-        raise ValueError(f"separator weight must be >= 0, got {separator_weight}")
-    if beta <= 0:
-        raise ValueError(f"beta must be > 0, got {beta}")
+    measures.check_separator_weight(separator_weight)
+    measures.check_beta(beta)
     chunks = level_chunks(data, policy)
     c = germeval_counts(data, policy, eof_quirk, chunks)
     system: Dict[str, Any] = {

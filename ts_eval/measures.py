@@ -15,6 +15,22 @@ from typing import Dict
 import numpy as np
 
 
+def check_separator_weight(weight: float) -> float:
+    """The separator weight as a float; ValueError unless it is a finite number >= 0."""
+    w = float(weight)
+    if not (np.isfinite(w) and w >= 0):
+        raise ValueError(f"separator weight must be a finite number >= 0, got {weight}")
+    return w
+
+
+def check_beta(beta: float) -> float:
+    """F-beta's beta as a float; ValueError unless it is a finite number > 0."""
+    b = float(beta)
+    if not (np.isfinite(b) and b > 0):
+        raise ValueError(f"beta must be a finite number > 0, got {beta}")
+    return b
+
+
 def _div(num, den):
     num = np.asarray(num, float)
     den = np.asarray(den, float)
