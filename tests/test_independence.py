@@ -96,3 +96,21 @@ def test_no_span_on_either_side_micro_is_the_empty_label_table():
     assert ts["macro"]["labels_averaged"] == 0 and ts["macro"]["kappa"] == 0.0
     only = ts_eval.score([["O", "O"]], [["O", "O"]]).systems[0]["ts"]   # no label in the corpus at all
     assert (only["micro"]["kappa"], only["micro"]["accuracy"], only["multiclass_kappa"]) == (1.0, 1.0, 1.0)
+
+
+def test_labels_of_another_system_do_not_switch_the_multiclass_confusion():
+    """31 labels fit one bitmask pass, 32 do not (events._class_confusions): another system's
+    32nd label must leave this system's multi-class kappa and micro table as they were."""
+    labels = [f"L{k:02d}" for k in range(31)]
+    gold = [[f"B-{lab}", "O"] for lab in labels]
+    a = [[f"B-{lab}", "O"] if k % 3 else ["O", f"B-{lab}"] for k, lab in enumerate(labels)]
+    other = [["B-EXTRA", "O"]] + [["O", "O"]] * (len(labels) - 1)
+    alone = evaluate(from_sequences(gold, {"a": a})).system("a")["ts"]
+    beside = evaluate(from_sequences(gold, {"a": a, "other": other})).system("a")["ts"]
+    assert alone["multiclass_kappa"] == pytest.approx(beside["multiclass_kappa"], abs=1e-15)
+    assert alone["micro"] == beside["micro"]
+    # units per sentence: token 0, separator, token 1 (class 0 = outside, k + 1 = label k)
+    from sklearn.metrics import cohen_kappa_score
+    g = [c for k in range(31) for c in (k + 1, 0, 0)]
+    s = [c for k in range(31) for c in ((k + 1, 0, 0) if k % 3 else (0, 0, k + 1))]
+    assert alone["multiclass_kappa"] == pytest.approx(cohen_kappa_score(g, s))
