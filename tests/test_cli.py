@@ -380,3 +380,88 @@ def test_two_file_mode_token_mismatch_far_into_the_files(tmp_path, capsys):
     sys_ = write(tmp_path / "s.conll", "\n".join(sys_lines) + "\n")
     bad_input(capsys, ["score", "--gold", gold, "--system", sys_], f"{sys_}:{bad + 1}:", f"'t{bad}'", f"'u{bad}'",
               "sentence 1")
+
+
+# ---------------------------------------------------------------------------
+# issue #9.5: options that silently gave wrong or odd numbers; one -o behaviour
+
+NON_FINITE = [["--separator-weight", "nan"], ["--separator-weight", "inf"], ["--beta", "inf"], ["--beta", "nan"],
+              ["--beta", "-inf"]]
+
+
+@pytest.mark.parametrize("opts", NON_FINITE, ids=["=".join(o) for o in NON_FINITE])
+def test_non_finite_option_values_are_rejected(tmp_path, capsys, two_systems, opts):
+    path = write(tmp_path / "g.conll", GOOD)
+    opts, value = ["=".join(opts)], opts[1]     # --beta=-inf: not an option
+    err = usage(capsys, ["score", path] + opts, "finite", value)
+    assert "Warning" not in err
+    if opts[0].startswith("--separator-weight"):
+        usage(capsys, ["compare", two_systems, "--gold-col", "2", "--system-col", "3", "4"] + opts, "finite")
+        germeval = os.path.join(os.path.dirname(__file__), "fixtures", "germeval", "nested.tsv")
+        usage(capsys, ["germeval", germeval] + opts, "finite")
+
+
+def test_non_finite_values_raise_value_error_in_the_api():
+    from ts_eval.compare import compare
+    from ts_eval.corpus import from_sequences
+    from ts_eval.evaluate import evaluate
+    from ts_eval.germeval import evaluate_germeval
+    from ts_eval.io.germeval import read_germeval
+
+    corpus = from_sequences([["B-PER", "O"]], {"a": [["B-PER", "O"]], "b": [["O", "O"]]})
+    for kwargs in ({"separator_weight": float("nan")}, {"beta": float("inf")}, {"separator_weight": -1.0}):
+        with pytest.raises(ValueError, match="finite"):
+            evaluate(corpus, **kwargs)
+    with pytest.raises(ValueError, match="finite"):
+        compare(corpus, separator_weight=float("nan"))
+    data = read_germeval(os.path.join(os.path.dirname(__file__), "fixtures", "germeval", "nested.tsv"))
+    with pytest.raises(ValueError, match="finite"):
+        evaluate_germeval(data, beta=float("nan"))
+
+
+def test_beta_labels_every_f_column_with_its_own_beta(two_systems, capsys):
+    """--beta 2 makes TS and segment F into F2; Ortmann's fair and weighted F stay F1 and say so."""
+    runs = {}
+    for beta in ("1", "2"):
+        code, out, err = run_cli(["score", two_systems, "--gold-col", "2", "--system-col", "3", "4",
+                                  "--beta", beta, "--format", "json"], capsys)
+        assert code == 0, err
+        runs[beta] = json.loads(out)["systems"][0]
+    assert runs["1"]["fair"] == runs["2"]["fair"]          # F1 by definition: beta is not theirs
+    assert runs["1"]["ts"]["micro"]["f"] != runs["2"]["ts"]["micro"]["f"]
+    code, out, err = run_cli(["score", two_systems, "--gold-col", "2", "--system-col", "3", "4", "--beta", "2",
+                              "--format", "markdown"], capsys)
+    assert code == 0, err
+    assert "beta = 2; F1 columns: beta = 1" in out
+    assert "fair F1" in out and "wtd F1" in out and "fair F |" not in out
+
+
+def _fair_config(tmp_path):
+    fix = os.path.join(os.path.dirname(__file__), "fixtures", "faireval")
+    return write(tmp_path / "c.config", f"target_in = {fix}/target/ner_spans.csv\n"
+                                        f"system_in = {fix}/system/ner_spans.csv\n")
+
+
+OUTPUT_COMMANDS = {
+    "score-table": lambda tmp, f: ["score", f["good"]],
+    "score-json": lambda tmp, f: ["score", f["good"], "--format", "json"],
+    "compare": lambda tmp, f: ["compare", f["two"], "--gold-col", "2", "--system-col", "3", "4"],
+    "rank": lambda tmp, f: ["rank", f["two"], "--gold-col", "2", "--bootstrap", "0", "--permutations", "0"],
+    "rank-json": lambda tmp, f: ["rank", f["two"], "--gold-col", "2", "--bootstrap", "0", "--permutations", "0",
+                                 "--format", "json"],
+    "germeval": lambda tmp, f: ["germeval", os.path.join(os.path.dirname(__file__), "fixtures", "germeval",
+                                                         "nested.tsv")],
+    "fair": lambda tmp, f: ["fair", "--config", _fair_config(tmp)],
+}
+
+
+@pytest.mark.parametrize("command", list(OUTPUT_COMMANDS))
+def test_output_into_a_missing_folder_fails_the_same_for_every_command(tmp_path, capsys, two_systems, command):
+    files = {"good": write(tmp_path / "g.conll", GOOD), "two": two_systems}
+    dest = tmp_path / "no" / "such" / "out.txt"
+    err = bad_input(capsys, OUTPUT_COMMANDS[command](tmp_path, files) + ["-o", str(dest)],
+                    str(dest), "cannot write the output")
+    assert not (tmp_path / "no").exists(), err      # no folder is created behind the user's back
+    ok = tmp_path / "out.txt"
+    code, out, err = run_cli(OUTPUT_COMMANDS[command](tmp_path, files) + ["-o", str(ok)], capsys)
+    assert code == 0 and ok.stat().st_size > 0, err

@@ -168,7 +168,10 @@ def test_micro_sums_tables_and_macro_averages_present_labels():
     assert a["macro"]["f"] == pytest.approx((1.0 + 0.0) / 2)
     assert a["macro"]["precision"] == pytest.approx((1.0 + 0.0) / 2)  # LOC: 0/0 -> 0.0
     assert a["micro"]["tp"] == 3 and a["micro"]["fn"] == 1 and a["micro"]["fp"] == 0
-    assert a["micro"]["tn"] == 3 * 9 - 4
+    # micro sums the tables of a's present labels (PER, LOC): MISC, which only b uses,
+    # adds no true negatives to a's table (issue #9.1)
+    assert a["micro"]["tn"] == 2 * 9 - 4
+    assert a["micro"]["kappa"] == pytest.approx(measures.kappa(3, 0, 1, 2 * 9 - 4))
     assert a["micro"]["f"] == pytest.approx(2 * 3 / (2 * 3 + 1))
     # system b: MISC is a false positive, so it is present and averaged with scores 0
     assert b["labels"]["MISC"]["present"] is True
@@ -183,6 +186,7 @@ def test_micro_sums_tables_and_macro_averages_present_labels():
 def test_macro_rule_is_stated_in_the_settings():
     rep = ts_eval.score([TABLE1_GOLD], [TABLE1_PRED])
     assert "left out" in rep.settings["macro_average"]
+    assert "add nothing" in rep.settings["micro_average"]
     assert rep.settings["zero_division"] == 0.0
 
 
@@ -196,6 +200,24 @@ def test_zero_division_and_degenerate_kappa():
     assert measures.kappa(0, 0, 5, 5) == 0.0    # system constant, gold not
     assert measures.multiclass_kappa(np.zeros((3, 3))) == 1.0
     assert measures.multiclass_kappa(np.diag([3.0, 4.0, 5.0])) == 1.0
+
+
+def test_kappa_of_a_rare_label_in_a_huge_corpus_is_not_one():
+    """1 - pe = 4e-9 here: no absolute tolerance may take it for 0 (issue #9.3)."""
+    # po = 1 - 2e-9, pe = (4 + (1e9 - 2)^2) / 1e18: kappa = 2 (tp tn - fn fp) / (...) = 0.5 - 1e-9
+    assert measures.kappa(1, 1, 1, 1e9 - 3) == pytest.approx(0.499999999, rel=1e-9)
+    assert measures.kappa(1, 0, 0, 1e12) == 1.0           # a perfect rare label
+    assert measures.kappa(0, 1, 0, 1e12) == 0.0           # gold constant, system not
+    assert measures.kappa(1e-6, 0, 1e-6, 0) == 0.0        # tiny weighted counts are not "no units"
+    # the boundary: expected agreement exactly 1 <=> both sides constant and equal (or no units)
+    assert measures.kappa(0, 0, 0, 0) == 1.0
+    assert measures.kappa(np.array([0.0, 1.0]), np.array([0.0, 1.0]), np.array([0.0, 1.0]),
+                          np.array([7.0, 1e9 - 3])).tolist() == pytest.approx([1.0, 0.499999999], rel=1e-9)
+    # multi-class: a rare class in a huge corpus, against sklearn's formula
+    c = np.array([[1e9 - 3, 1.0], [1.0, 1.0]])
+    assert measures.multiclass_kappa(c) == pytest.approx(0.499999999, rel=1e-9)
+    assert measures.multiclass_kappa([[0.0, 5.0], [0.0, 0.0]]) == 0.0   # constant, unequal sides
+    assert measures.multiclass_kappa([[0.0, 0.0], [0.0, 5.0]]) == 1.0   # one diagonal cell
 
 
 def test_measures_by_hand_vectorised():

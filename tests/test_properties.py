@@ -161,7 +161,10 @@ def test_micro_is_computed_from_the_summed_table(sides, w, beta):
     rep = ts_eval.score(gold, {"a": a, "b": b}, separator_weight=w, beta=beta)
     for s in rep.systems:
         rows = list(s["ts"]["labels"].values())
-        tp, fp, fn, tn = (sum(r[c] for r in rows) for c in ("tp", "fp", "fn", "tn"))
+        # micro sums the tables of the labels present for this system (gold or system units);
+        # with none present, the table of an absent label: 0, 0, 0, all units
+        summed = [r for r in rows if r["present"]] or [dict(tp=0, fp=0, fn=0, tn=rows[0]["tn"])]
+        tp, fp, fn, tn = (sum(r[c] for r in summed) for c in ("tp", "fp", "fn", "tn"))
         m = s["ts"]["micro"]
         assert (m["tp"], m["fp"], m["fn"], m["tn"]) == pytest.approx((tp, fp, fn, tn))
         assert m["f"] == pytest.approx(measures.fbeta(tp, fp, fn, beta))

@@ -456,6 +456,26 @@ def test_cli_gold_and_directory(files, capsys):
         assert s["models"]["ts-f1-macro"]["score"] == pytest.approx(rep.system(s["name"])["ts"]["macro"]["f"])
 
 
+def test_rank_json_records_versions_as_score_does(files, capsys):
+    """issue #9.4: the rank JSON says which versions produced it (one task and several)."""
+    import platform
+
+    import ts_eval
+    tmp = files[0]
+    code, out, err = run_cli(capsys, "--gold", tmp / "gold.conll", tmp / "systems", "--format", "json",
+                             "--bootstrap", "0", "--permutations", "0")
+    assert code == 0, err
+    expected = {"ts_eval": ts_eval.__version__, "numpy": np.__version__, "python": platform.python_version()}
+    assert json.loads(out)["settings"]["versions"] == expected
+    assert evaluate(from_spans([3], [[]], [[]])).settings["versions"] == expected
+    g, s = tmp / "gold.conll", tmp / "systems"
+    code, out, err = run_cli(capsys, "--task", "one", g, s, "--task", "two", g, s, "--format", "json",
+                             "--bootstrap", "0", "--permutations", "0")
+    assert code == 0, err
+    d = json.loads(out)
+    assert d["versions"] == expected and d["tasks"]["two"]["settings"]["versions"] == expected
+
+
 def test_cli_one_file_with_system_columns_and_formats(files, capsys):
     tmp = files[0]
     code, out, err = run_cli(capsys, tmp / "all.conll", "--names", "a", "b", "c", "--format", "csv",

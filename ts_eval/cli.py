@@ -11,6 +11,7 @@ from typing import List, Optional
 
 from .version import __version__
 from .errors import InputError, OptionError, UsageError
+from .output import open_output, write_output
 
 FORMAT_CHOICES = ("table", "json", "csv", "markdown", "latex", "conlleval", "faireval")
 DEMO_FILE = Path(__file__).parent / "demo" / "germeval2014_test_sample.conll"
@@ -155,7 +156,7 @@ def _emit(report, args) -> None:
         from rich.console import Console
 
         if args.output:
-            with open(args.output, "w", encoding="utf-8") as fh:
+            with open_output(args.output) as fh:
                 from .render import print_report
                 print_report(report, Console(file=fh, width=200, no_color=True), per_label=not args.no_labels,
                              confusion=args.confusion)
@@ -169,10 +170,7 @@ def _emit(report, args) -> None:
         text = FORMATS[args.format](report)
     except ValueError as err:
         raise UsageError(str(err)) from None
-    if args.output:
-        Path(args.output).write_text(text, encoding="utf-8")
-    else:
-        sys.stdout.write(text)
+    write_output(text, args.output)
 
 
 def run(argv: Optional[List[str]] = None) -> int:

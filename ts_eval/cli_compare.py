@@ -9,10 +9,10 @@ Exit codes as for ``score``: 0 done, 1 bad input, 2 bad usage.
 from __future__ import annotations
 
 import sys
-from pathlib import Path
 from typing import List, Optional
 
 from .errors import UsageError
+from .output import open_output, write_output
 from .io.columns import count_columns
 
 FORMAT_CHOICES = ("table", "json", "csv", "markdown")
@@ -129,7 +129,7 @@ def emit(result, fmt: str, output: Optional[str] = None, cases: int = 10) -> Non
         from .formats_compare import print_comparison
 
         if output:
-            with open(output, "w", encoding="utf-8") as fh:
+            with open_output(output) as fh:
                 print_comparison(result, Console(file=fh, width=200, no_color=True), case_limit=cases)
         else:
             print_comparison(result, case_limit=cases)
@@ -137,10 +137,7 @@ def emit(result, fmt: str, output: Optional[str] = None, cases: int = 10) -> Non
     from .formats_compare import FORMATS
 
     text = FORMATS[fmt](result)
-    if output:
-        Path(output).write_text(text, encoding="utf-8")
-    else:
-        sys.stdout.write(text)
+    write_output(text, output)
 
 
 def main(argv: Optional[List[str]] = None) -> int:  # pragma: no cover - convenience without cli.py

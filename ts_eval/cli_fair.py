@@ -23,7 +23,8 @@ import os
 import sys
 from typing import Any, Dict, List, Optional, Tuple
 
-from .errors import InputError, UsageError
+from .errors import UsageError
+from .output import write_output
 
 CONFIG_KEYS = ("target_in", "system_in", "labels", "exclude", "ignore_punct", "focus", "eval_method",
                "weights", "eval_out")
@@ -172,15 +173,5 @@ def run(args: argparse.Namespace) -> int:
     else:
         text = to_faireval(report, settings)
     dest = args.output or cfg["eval_out"]
-    if dest:
-        parent = os.path.dirname(dest)
-        try:
-            if parent:
-                os.makedirs(parent, exist_ok=True)
-            with open(dest, "w", encoding="utf-8") as fh:
-                fh.write(text)
-        except OSError as err:
-            raise InputError(f"cannot write the report: {err.strerror}", dest) from None
-    else:
-        sys.stdout.write(text)
+    write_output(text, dest)   # a missing folder is an error, as for every command
     return 0

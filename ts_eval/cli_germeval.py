@@ -8,11 +8,10 @@ Exit codes (set by ``ts_eval.cli.main``): 0 scored, 1 bad input, 2 bad usage.
 from __future__ import annotations
 
 import argparse
-import sys
-from pathlib import Path
 from typing import Any, Dict, List, Optional
 
 from .errors import UsageError
+from .output import open_output, write_output
 
 FORMATS = ("table", "json", "nereval", "latex")
 POLICY_HELP = ("ill-formed IOB2 chunks: nereval = read them as the official scorer does (an I- tag of another "
@@ -62,8 +61,12 @@ def _load(args):
 def run(args) -> int:
     from .germeval import evaluate_germeval
 
-    if args.separator_weight < 0:
-        raise UsageError(f"--separator-weight must be >= 0, got {args.separator_weight}")
+    from . import measures
+
+    try:
+        measures.check_separator_weight(args.separator_weight)
+    except ValueError as err:
+        raise UsageError(f"--separator-weight: {err}") from None
     data = _load(args)
     report = evaluate_germeval(data, args.policy, separator_weight=args.separator_weight,
                                eof_quirk=not args.count_last_chunk, fair=not args.no_fair)
@@ -72,7 +75,7 @@ def run(args) -> int:
         from rich.console import Console
 
         if args.output:
-            with open(args.output, "w", encoding="utf-8") as fh:
+            with open_output(args.output) as fh:
                 print_germeval(report, Console(file=fh, width=200, no_color=True))
         else:
             console = Console()
@@ -81,10 +84,7 @@ def run(args) -> int:
     from .formats_germeval import FORMATS as TEXT
 
     text = TEXT[args.format](report)
-    if args.output:
-        Path(args.output).write_text(text, encoding="utf-8")
-    else:
-        sys.stdout.write(text)
+    write_output(text, args.output)
     return 0
 
 

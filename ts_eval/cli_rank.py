@@ -24,6 +24,7 @@ from typing import Any, Dict, List, Optional, Sequence
 
 from .io.columns import count_columns
 from .errors import InputError, UsageError
+from .output import open_output, write_output
 
 DESCRIPTION = (
     "Rank systems under several evaluation models: scores, the rank table in Esuli & Sebastiani's "
@@ -356,7 +357,7 @@ def run(args) -> int:
     from . import formats_rank, ranking, sufficient
 
     if args.list_models:
-        _write(list_models(), args.output)
+        write_output(list_models(), args.output)
         return 0
     if args.plot:
         from .plot import check_available
@@ -386,24 +387,17 @@ def run(args) -> int:
     if args.format == "table":
         if args.output:
             from rich.console import Console
-            with open(args.output, "w", encoding="utf-8") as fh:
+            with open_output(args.output) as fh:
                 formats_rank.print_ranking(result, Console(file=fh, width=220, no_color=True))
         else:
             formats_rank.print_ranking(result)
     else:
-        _write(formats_rank.FORMATS[args.format](result), args.output)
+        write_output(formats_rank.FORMATS[args.format](result), args.output)
     if args.plot:
         from .plot import bump_chart
         bump_chart(result, args.plot)
         print(f"ts-eval: bump chart written to {args.plot}", file=sys.stderr)
     return 0
-
-
-def _write(text: str, output: Optional[str]) -> None:
-    if output:
-        Path(output).write_text(text, encoding="utf-8")
-    else:
-        sys.stdout.write(text)
 
 
 def build_parser() -> argparse.ArgumentParser:

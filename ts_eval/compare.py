@@ -30,6 +30,7 @@ from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
 
+from . import measures
 from .arrays import unique
 
 from .corpus import Corpus, SpanSet
@@ -724,6 +725,7 @@ def compare(
     sentences per top transition; ``spans=False`` skips the span-level pair comparison;
     ``fair_mode``: :func:`ts_eval.fair.fair_errors`'s mode (``paper`` or ``faireval-skip``).
     """
+    measures.check_separator_weight(separator_weight)
     names = list(corpus.systems)
     if len(names) < 2:
         raise UsageError(f"compare needs at least two systems, got {len(names)}"

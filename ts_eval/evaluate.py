@@ -1,7 +1,6 @@
 """Corpus -> Report: runs the event model (TS) and the matcher-based models per system."""
 from __future__ import annotations
 
-import platform
 from typing import Any, Dict, Optional, Sequence
 
 import numpy as np
@@ -11,9 +10,8 @@ from .corpus import Corpus, SpanSet, from_sequences
 from .events import TSCounts, ts_counts
 from .fair import fair_errors, fair_report, resolve_weights
 from .matching import match
-from .report import Report
+from .report import Report, versions
 from .segment import SEGMENT_MODELS, model_limits, segment_counts, token_accuracy
-from .version import __version__
 
 ALL_LABELS = "<all labels>"
 
@@ -33,7 +31,7 @@ def ts_model(counts: TSCounts, labels: Sequence[str], separator_weight: float, b
             **{name: float(v[k]) for name, v in sc.items()},
             "present": bool(present[k]),
         }
-    tot = table.sum(axis=0)
+    tot = counts.micro(separator_weight)
     micro = {"tp": float(tot[0]), "fp": float(tot[1]), "fn": float(tot[2]), "tn": float(tot[3])}
     micro.update({k: float(v) for k, v in measures.scores(*tot, beta=beta).items()})
     out: Dict[str, Any] = {
@@ -109,10 +107,8 @@ def evaluate(
     preset eq5/eq6/eq7 (default eq7, the paper's equation 7: eq5 would repeat the
     fair scores), ``fair_mode`` paper or faireval-skip).
     """
-    if separator_weight < 0:
-        raise ValueError(f"separator weight must be >= 0, got {separator_weight}")
-    if beta <= 0:
-        raise ValueError(f"beta must be > 0, got {beta}")
+    measures.check_separator_weight(separator_weight)
+    measures.check_beta(beta)
     unknown = [m for m in models if m not in MODELS]
     if unknown:
         raise ValueError(f"unknown model(s) {', '.join(unknown)}; expected some of {', '.join(MODELS)}")
@@ -159,8 +155,10 @@ def evaluate(
         "label_map": [f"{p}={r}" for p, r in corpus.label_map],
         "all_labels_row": all_labels_row,
         "macro_average": "mean over labels with gold or system units (segments); others are left out",
+        "micro_average": "tables summed over labels with gold or system units; others add nothing "
+                         "(none present: 0 TP/FP/FN, every unit TN)",
         "zero_division": 0.0,
-        "versions": {"ts_eval": __version__, "numpy": np.__version__, "python": platform.python_version()},
+        "versions": versions(),
     }
     corpus_info = {
         "tokens": corpus.n_tokens,

@@ -15,7 +15,6 @@ Metric 1 for ranking is :data:`ts_eval.germeval_counts.RANK_MODEL`.
 from __future__ import annotations
 
 import dataclasses
-import platform
 from typing import Any, Dict, List, Sequence, Tuple
 
 import numpy as np
@@ -23,7 +22,6 @@ import numpy as np
 from . import measures
 from .corpus_germeval import (BASES, LABELS, LEVELS, TAG_PREFIX, GermEvalData, LevelChunks, level_chunks,
                               level_corpus, sentence_bounded)
-from .errors import OptionError
 from .evaluate import ts_model
 from .events import ts_counts
 from .fair import ERROR_TYPES, fair_errors, fair_report
@@ -32,8 +30,7 @@ from .germeval_counts import M1_FIELDS, MODES, GermEvalCounts, germeval_counts
 from .germeval_counts import RANK_MODEL  # noqa: F401
 from .matching import match
 from .measures_legacy import percent, percent_of_ratio, prf_percent
-from .report import Report
-from .version import __version__
+from .report import Report, versions
 
 
 # ---------------------------------------------------------------------------
@@ -104,7 +101,7 @@ def ts_scores(data: GermEvalData, chunks: Dict[Tuple[str, str], LevelChunks], se
     out["levels"] = {}
     for lv in LEVELS:
         c1 = level_corpus(data, chunks, (lv,))
-        tab = ts_counts(c1, c1.gold, c1.systems[data.name]).table(separator_weight).sum(axis=0)
+        tab = ts_counts(c1, c1.gold, c1.systems[data.name]).micro(separator_weight)
         out["levels"][lv] = {"tp": float(tab[0]), "fp": float(tab[1]), "fn": float(tab[2]), "tn": float(tab[3]),
                              **{k: float(v) for k, v in measures.scores(*tab, beta=beta).items()}}
     return out
@@ -227,10 +224,8 @@ def validation_dict(data: GermEvalData, c: GermEvalCounts) -> Dict[str, Any]:
 def evaluate_germeval(data: GermEvalData, policy: str = "nereval", separator_weight: float = 1.0,
                       beta: float = 1.0, eof_quirk: bool = True, fair: bool = True) -> Report:
     """Score one system: Metrics 1-4 (official), TS over both levels, fair error types per level."""
-    if separator_weight < 0:
-        raise OptionError(f"separator weight must be >= 0, got {separator_weight}")
-    if beta <= 0:
-        raise OptionError(f"beta must be > 0, got {beta}")
+    measures.check_separator_weight(separator_weight)
+    measures.check_beta(beta)
     chunks = level_chunks(data, policy)
     c = germeval_counts(data, policy, eof_quirk, chunks)
     system: Dict[str, Any] = {
@@ -246,7 +241,7 @@ def evaluate_germeval(data: GermEvalData, policy: str = "nereval", separator_wei
         "command": "germeval", "policy": policy, "eof_quirk": eof_quirk, "separator_weight": separator_weight,
         "beta": beta, "labels": list(LABELS), "layout": data.layout,
         "scorer": "nereval.perl 2014-05-19 (GermEval 2014 official); Metrics 1-4 reproduce it",
-        "versions": {"ts_eval": __version__, "numpy": np.__version__, "python": platform.python_version()},
+        "versions": versions(),
     }
     corpus = {"tokens": data.n_tokens, "sentences": data.n_sentences, "separators": data.n_tokens - data.n_sentences,
               "comment_lines": data.comment_lines, "labels": list(LABELS)}

@@ -2,16 +2,35 @@
 (possibly weighted) contingency counts, per label and micro/macro averaged.
 
 Zero-division rule (one for all measures): a ratio whose denominator is 0 is 0.0,
-except kappa when the expected agreement is 1 (both sides constant and equal),
-which is 1.0.  The macro average runs over the labels *present* for the system:
-those with gold or system units (segments); a label absent on both sides is
-shown with its zero counts but left out of the mean.
+except kappa when the expected agreement is exactly 1 (both sides constant and
+equal, or no units), which is 1.0.  Micro and macro both run over the labels
+*present* for the system: those with gold or system units (segments); a label
+absent on both sides is shown with its zero counts but adds nothing to the
+micro table (:func:`micro_table`) and is left out of the mean (:func:`macro`).
 """
 from __future__ import annotations
 
 from typing import Dict
 
 import numpy as np
+
+from .errors import OptionError
+
+
+def check_separator_weight(weight: float) -> float:
+    """The separator weight as a float; ValueError unless it is a finite number >= 0."""
+    w = float(weight)
+    if not (np.isfinite(w) and w >= 0):
+        raise OptionError(f"separator weight must be a finite number >= 0, got {weight}")
+    return w
+
+
+def check_beta(beta: float) -> float:
+    """F-beta's beta as a float; ValueError unless it is a finite number > 0."""
+    b = float(beta)
+    if not (np.isfinite(b) and b > 0):
+        raise OptionError(f"beta must be a finite number > 0, got {beta}")
+    return b
 
 
 def _div(num, den):
@@ -48,26 +67,59 @@ def accuracy(tp, fp, fn, tn):
 
 
 def kappa(tp, fp, fn, tn):
-    """Cohen's kappa of a (weighted) 2x2 table."""
+    """Cohen's kappa of a (weighted) 2x2 table.
+
+    Computed as 2 (TP TN - FN FP) / ((TP+FP)(FP+TN) + (TP+FN)(FN+TN)), which equals
+    (po - pe) / (1 - pe) but has a denominator of non-negative products: it is 0 exactly
+    when the expected agreement is 1 (both sides constant and equal, or no units), and a
+    rare label in a huge corpus keeps its true kappa (no tolerance that turns 1 - pe of
+    4e-9 into 0).
+    """
     tp, fp, fn, tn = (np.asarray(x, float) for x in (tp, fp, fn, tn))
-    n = tp + fp + fn + tn
-    po = _div(tp + tn, n)
-    pe = _div((tp + fp) * (tp + fn) + (fn + tn) * (fp + tn), n * n)
-    num = np.asarray(po - pe, float)
-    den = np.asarray(1 - pe, float)
-    out = np.where(np.isclose(den, 0.0), 1.0, _div(num, np.where(np.isclose(den, 0.0), 1.0, den)))
+    den = (tp + fp) * (fp + tn) + (tp + fn) * (fn + tn)
+    out = np.where(den == 0, 1.0, _div(2 * (tp * tn - fn * fp), den))
     return out if out.ndim else float(out)
 
 
 def multiclass_kappa(confusion: np.ndarray) -> float:
-    """Cohen's kappa of a (weighted) k x k confusion matrix (rows gold, columns system)."""
+    """Cohen's kappa of a (weighted) k x k confusion matrix (rows gold, columns system).
+
+    n^2 (po - pe) / n^2 (1 - pe), both sides written without a difference of near-equal
+    large sums: the numerator is sum_i (c_ii * rest_i - R_i * C_i) (rest_i: the units in
+    neither row i nor column i; R_i, C_i: row i's and column i's off-diagonal mass), which
+    is 2 (TP TN - FN FP) for two classes, and the denominator sum over i != j of r_i c_j,
+    0 exactly when all units fall in one diagonal cell (or there are none): kappa 1.0
+    then, by the zero-division rule.
+    """
     c = np.asarray(confusion, float)
-    n = c.sum()
-    if n == 0:
+    rows, cols, diag = c.sum(1), c.sum(0), np.diag(c)
+    off = np.ones(c.shape) - np.eye(*c.shape)
+    den = float(rows @ off @ cols)
+    if den == 0:
         return 1.0
-    po = np.trace(c) / n
-    pe = float(c.sum(0) @ c.sum(1)) / (n * n)
-    return 1.0 if np.isclose(pe, 1.0) else float((po - pe) / (1 - pe))
+    rest = c.sum() - rows - cols + diag
+    num = float(diag @ rest - (rows - diag) @ (cols - diag))
+    return num / den
+
+
+def micro_table(tp, fp, fn, units):
+    """The micro-averaged 2x2 table: per-label tables summed over the *present* labels.
+
+    A label is present for a system when gold or that system has units of it (the
+    labels the macro average runs over), so labels that only another system uses --
+    or nobody -- add no true negatives, and a system's numbers depend only on gold
+    and itself.  ``tp, fp, fn`` are (..., labels); ``units`` the (weighted) number of
+    units (...).  With no present label the table is that of an absent label:
+    0, 0, 0, units (kappa 1.0 and accuracy 1.0: both sides are empty and agree).
+    Returns the tuple tp, fp, fn, tn of sums.
+    """
+    tp, fp, fn = (np.asarray(x, float) for x in (tp, fp, fn))
+    units = np.asarray(units, float)
+    present = (tp + fp + fn) > 0
+    k = np.maximum(present.sum(-1), 1)
+    TP, FP, FN = tp.sum(-1), fp.sum(-1), fn.sum(-1)
+    TN = k * units - (TP + FP + FN)
+    return tuple(x if np.ndim(x) else float(x) for x in (TP, FP, FN, TN))
 
 
 def scores(tp, fp, fn, tn=None, beta: float = 1.0) -> Dict[str, np.ndarray]:

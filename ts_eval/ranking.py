@@ -29,6 +29,7 @@ import numpy as np
 
 from .corpus import Corpus, from_sequences
 from .errors import UsageError
+from .report import versions
 from .sufficient import (REFERENCE_MODEL, Model, StatsMatrix, get_model, resolve_models, statistics)
 
 CHUNK = 50            # resamples per matrix product (fixed, so results do not depend on it)
@@ -286,6 +287,7 @@ class MultiTaskResult:
             "mean_spearman": self.spearman,
             "mean_kendall_tau_b": self.kendall,
             "note": self.spearman_note,
+            "versions": versions(),
         })
 
     def to_frame(self):
@@ -466,7 +468,8 @@ def rank_corpus(
                 "bootstrap": bootstrap, "permutations": permutations, "unit": unit, "seed": seed,
                 "confidence": confidence, "units": sm.n_units,
                 "ranks": "1 = best; tied scores (12 decimals) share the mean of their positions",
-                "model_descriptions": {mo.name: mo.description for mo in model_list}}
+                "model_descriptions": {mo.name: mo.description for mo in model_list},
+                "versions": versions()}
     return RankingResult(task, names, [mo.name for mo in model_list], [mo.title for mo in model_list], reference,
                          scores, ranks, order, rho, tied, tau, info, boot, perm, settings, timings)
 

@@ -15,8 +15,17 @@ Layout of ``Report.to_dict()`` (also the JSON output):
 from __future__ import annotations
 
 import json
+import platform
 from dataclasses import dataclass, field
 from typing import Any, Dict, List
+
+import numpy as np
+
+
+def versions() -> Dict[str, str]:
+    """The versions that produced a result (recorded in every JSON: score, germeval, rank)."""
+    from . import __version__
+    return {"ts_eval": __version__, "numpy": np.__version__, "python": platform.python_version()}
 
 
 @dataclass

@@ -53,11 +53,12 @@ def summary(report: Report) -> Table:
     if "fair" in models:
         add("fair error types", [("fair P", lambda s: s["fair"]["fair"]["overall"]["precision"]),
                                  ("fair R", lambda s: s["fair"]["fair"]["overall"]["recall"]),
-                                 ("fair F", lambda s: s["fair"]["fair"]["overall"]["f1"]),
-                                 ("wtd F", lambda s: s["fair"]["weighted"]["overall"]["f1"])])
+                                 ("fair F1", lambda s: s["fair"]["fair"]["overall"]["f1"]),
+                                 ("wtd F1", lambda s: s["fair"]["weighted"]["overall"]["f1"])])
     rows = [[s["name"]] + [g(s) for g in getters] for s in report.systems]
     beta = report.settings.get("beta", 1.0)
-    title = "Scores in %" + (f" (F = F-beta, beta = {beta:g})" if beta != 1 else "")
+    # Ortmann's fair and weighted F are F1 by definition (their columns say so): beta is not theirs
+    title = "Scores in %" + (f" (F = F-beta, beta = {beta:g}; F1 columns: beta = 1)" if beta != 1 else "")
     return Table(title, header, rows, groups=tuple(groups))
 
 
@@ -110,7 +111,7 @@ FAIR_TYPES = ("TP", "FP", "LE", "BE", "BES", "BEL", "BEO", "LBE", "FN")
 def fair_labels(system: dict) -> Table:
     """Per-label fair error counts with fair and weighted P/R/F1, for one system."""
     f = system["fair"]
-    header = ["label", *FAIR_TYPES, "fair P", "fair R", "fair F", "wtd P", "wtd R", "wtd F"]
+    header = ["label", *FAIR_TYPES, "fair P", "fair R", "fair F1", "wtd P", "wtd R", "wtd F1"]
     rows = []
     for lab in f["labels"] + ["overall"]:
         fr = f["fair"]["overall"] if lab == "overall" else f["fair"]["labels"][lab]
