@@ -26,5 +26,10 @@ class InputError(TsEvalError):
         super().__init__(where + message)
 
 
-class UsageError(TsEvalError):
-    """Bad options or arguments (exit code 2 on the command line)."""
+class OptionError(TsEvalError, ValueError):
+    """A bad option or argument value given to the library (a ValueError, so callers that
+    catch ValueError keep working); the command line maps it to exit code 2."""
+
+
+class UsageError(OptionError):
+    """Bad options or arguments on the command line (exit code 2)."""
