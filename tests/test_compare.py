@@ -17,7 +17,7 @@ import ts_eval
 from ts_eval.cli import main
 from ts_eval.compare import (GOLD_OUTCOMES, change_masks, compare, correct_overlap, diff, inline_text,
                              token_changes)
-from ts_eval.errors import InputError, UsageError
+from ts_eval.errors import InputError, OptionError, UsageError
 from ts_eval.formats_compare import FORMATS, all_tables, print_comparison
 
 # ---------------------------------------------------------------------------
@@ -409,15 +409,21 @@ def test_cli_bad_input(files, tmp_path, capsys):
 
 
 def test_api_errors():
+    # library code raises OptionError (a ValueError), not the command line's UsageError
     corpus = ts_eval.from_spans([2], [[("X", 0, 0)]], {"only": [[("X", 0, 0)]]})
-    with pytest.raises(UsageError, match="at least two systems"):
+    with pytest.raises(OptionError, match="at least two systems") as err:
         compare(corpus)
+    assert isinstance(err.value, ValueError) and not isinstance(err.value, UsageError)
     two = hand_corpus()
-    with pytest.raises(UsageError, match="same system"):
+    with pytest.raises(OptionError, match="same system"):
         compare(two, "A", "A")
-    with pytest.raises(UsageError, match="both systems"):
+    with pytest.raises(OptionError, match="both systems"):
         compare(two, "A")
-    with pytest.raises(UsageError, match="view 'tag'"):
+    with pytest.raises(OptionError, match="view 'tag'"):
         compare(two, view="tag")
+    with pytest.raises(OptionError, match="unknown token view"):
+        compare(two, view="tags")
+    with pytest.raises(OptionError, match="no system named 'Z'"):
+        compare(two, "A", "Z")
     with pytest.raises(InputError):
         ts_eval.from_sequences([["O", "B-X"]], {"a": [["O"]], "b": [["O", "O"]]})
