@@ -348,6 +348,20 @@ def test_examples_carry_files_lines_and_inline_spans(files):
     assert "span · new errors · TP → LE" in text and "a.conll:11" in text and "[Carol]LOC" in text
 
 
+def test_examples_are_plain_data_and_renderers_write_them(files):
+    from ts_eval import formats_compare
+
+    corpus = ts_eval.read_conll_pair(files["gold"], [files["a"], files["b"]])
+    r = compare(corpus, examples=1)
+    e = r.pair.examples[0]
+    d = e.to_dict()
+    assert "inline" not in d                      # the result holds tokens and spans, no rendered text
+    assert d["tokens"] == e.tokens and d["spans"]["gold"] == [list(x) for x in e.spans["gold"]]
+    assert inline_text is formats_compare.inline_text    # ts_eval.compare re-exports it for compatibility
+    md = formats_compare.to_markdown(r)
+    assert formats_compare.inline_text(e, "B", ("**", "**")).replace("|", "\\|") in md
+
+
 def test_formats_cover_every_table(files):
     corpus = ts_eval.read_conll_pair(files["gold"], [files["a"], files["b"], files["c"]])
     r = compare(corpus, "a", "b", examples=1)
