@@ -1,13 +1,26 @@
 """Ortmann's fair error types as data: the error-type columns, the per-span outcome codes
-and the result of counting one system against gold (:class:`FairResult`)."""
+and the result of counting one system against gold (:class:`FairResult`).
+
+Plain data at the bottom of the fair package: it imports nothing of ts_eval (the spans
+:meth:`SpanOutcomes.rows` reads are anything with ``start``, ``end`` and ``label`` columns,
+i.e. a :class:`ts_eval.corpus.SpanSet`).
+"""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Dict, List, Optional, Sequence, Tuple
+from typing import Dict, List, Optional, Protocol, Sequence, Tuple
 
 import numpy as np
 
-from ..corpus import SpanSet
+
+class Spans(Protocol):
+    """What :meth:`SpanOutcomes.rows` reads of a span set (a :class:`ts_eval.corpus.SpanSet`)."""
+
+    start: np.ndarray
+    end: np.ndarray
+    label: np.ndarray
+
+    def __len__(self) -> int: ...
 
 #: columns of :attr:`FairResult.fair` (BE = BES + BEL + BEO)
 ERROR_TYPES: Tuple[str, ...] = ("TP", "FP", "FN", "LE", "BE", "BES", "BEL", "BEO", "LBE")
@@ -44,7 +57,7 @@ class SpanOutcomes:
     system_partner: np.ndarray
     system_shared: np.ndarray
 
-    def rows(self, gold: SpanSet, system: SpanSet, labels: Sequence[str],
+    def rows(self, gold: Spans, system: Spans, labels: Sequence[str],
              sent_offsets: Optional[np.ndarray] = None) -> List[dict]:
         """One plain dict per span (gold first): side, index, label, start, end, type, partner."""
         out = []
