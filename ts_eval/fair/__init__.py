@@ -48,16 +48,16 @@ from __future__ import annotations
 from ..tokensets import TokenSets
 from .algorithm import fair_corpus, fair_errors
 from .scores import METHODS, fair_report, method_scores, prf, weighted_totals
-from .tally import sentence_outcomes
+from .tally import label_outcomes, sentence_outcomes
 from .types import (BEL, BEO, BES, BOTH, ERROR_TYPES, FN, FOCUS, FP, GOLD_ONLY, LBE, LE, MISSING, MODES,
                     OUTCOME_NAMES, SYSTEM_ONLY, TP, TRADITIONAL_TYPES, FairResult, SpanOutcomes)
 from .weights import (DEFAULT_WEIGHTS, EQ7_FORMULA, PRESET_ALIASES, PRESETS, WEIGHT_TARGETS, Weights,
                       parse_weights, resolve_weights)
 
 __all__ = [
-    "BEL", "BEO", "BES", "BOTH", "DEFAULT_WEIGHTS", "EQ7_FORMULA", "ERROR_TYPES", "FN", "FOCUS", "FP", "FairResult",
-    "GOLD_ONLY", "LBE", "LE", "METHODS", "MISSING", "MODES", "OUTCOME_NAMES", "PRESETS", "PRESET_ALIASES",
-    "SYSTEM_ONLY", "SpanOutcomes", "TP", "TRADITIONAL_TYPES", "TokenSets", "WEIGHT_TARGETS", "Weights",
-    "fair_corpus", "fair_errors", "fair_report", "method_scores", "parse_weights", "prf", "resolve_weights",
-    "sentence_outcomes", "weighted_totals",
+    "BEL", "BEO", "BES", "BOTH", "DEFAULT_WEIGHTS", "EQ7_FORMULA", "ERROR_TYPES", "fair_corpus", "fair_errors",
+    "fair_report", "FairResult", "FN", "FOCUS", "FP", "GOLD_ONLY", "label_outcomes", "LBE", "LE", "method_scores",
+    "METHODS", "MISSING", "MODES", "OUTCOME_NAMES", "parse_weights", "PRESET_ALIASES", "PRESETS", "prf",
+    "resolve_weights", "sentence_outcomes", "SpanOutcomes", "SYSTEM_ONLY", "TokenSets", "TP", "TRADITIONAL_TYPES",
+    "WEIGHT_TARGETS", "weighted_totals", "Weights",
 ]

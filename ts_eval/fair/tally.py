@@ -6,7 +6,7 @@ codes (the sufficient statistics of every fair score); the totals of a
 """
 from __future__ import annotations
 
-from typing import Sequence, Union
+from typing import Sequence, Tuple, Union
 
 import numpy as np
 
@@ -24,40 +24,63 @@ def _sent_offsets(sentences: Union[Corpus, np.ndarray, Sequence[int]]) -> np.nda
     return np.asarray(sentences, np.int64)
 
 
-def sentence_outcomes(outcomes: SpanOutcomes, gold: SpanSet, system: SpanSet, n_labels: int,
-                      sentences: Union[Corpus, np.ndarray, Sequence[int]], focus: str = "target") -> np.ndarray:
-    """(sentences, labels, 8) int64: per sentence and label the number of each outcome code
-    (columns in :data:`OUTCOME_NAMES` order: TP, FP, FN, LE, BES, BEL, BEO, LBE).
+def _counted(outcomes: SpanOutcomes, gold: SpanSet, system: SpanSet,
+             focus: str) -> Tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The counting rule, once: every counted outcome as (label, code), gold spans first,
+    then the system spans counted on their own, and the indices of those system spans.
 
     Every error is counted once: each gold span's outcome, plus the outcome of each
     system span that was not counted together with a gold span (FP, or a span that
-    joined an already matched gold span).  It is filed under the sentence of its span
-    and under the label the reference files it under: the system label for FP (and for
-    LE and LBE when ``focus`` is ``system``), the gold label otherwise.  Summed over
-    sentences this is :attr:`FairResult.fair` without the BE column.
+    joined an already matched gold span).  It is filed under the label the reference
+    files it under: the system label for FP (and for LE and LBE when ``focus`` is
+    ``system``), the gold label otherwise.
     """
-    offsets = _sent_offsets(sentences)
-    n_sent = max(len(offsets) - 1, 0)
-    by_system = (LE, LBE) if focus == "system" else ()
     g_code = np.asarray(outcomes.gold_type, np.int64)
-    g_part = np.asarray(outcomes.gold_partner, np.int64)
     g_lab = gold.label.astype(np.int64)
-    if by_system:
-        use = np.isin(g_code, by_system)
-        g_lab = np.where(use, system.label[np.maximum(g_part, 0)] if len(system) else 0, g_lab)
     only = np.flatnonzero(~np.asarray(outcomes.system_shared, bool))
     s_code = np.asarray(outcomes.system_type, np.int64)[only]
     s_part = np.asarray(outcomes.system_partner, np.int64)[only]
-    use = np.isin(s_code, (FP,) + by_system)
+    use = s_code == FP
+    if focus == "system":
+        by_sys = (g_code == LE) | (g_code == LBE)
+        g_part = np.asarray(outcomes.gold_partner, np.int64)
+        g_lab = np.where(by_sys, system.label[np.maximum(g_part, 0)] if len(system) else 0, g_lab)
+        use |= (s_code == LE) | (s_code == LBE)
     s_lab = np.where(use, system.label[only], gold.label[np.maximum(s_part, 0)] if len(gold) else 0)
+    return np.concatenate((g_lab, s_lab.astype(np.int64))), np.concatenate((g_code, s_code)), only
+
+
+def sentence_outcomes(outcomes: SpanOutcomes, gold: SpanSet, system: SpanSet, n_labels: int,
+                      sentences: Union[Corpus, np.ndarray, Sequence[int]], focus: str = "target") -> np.ndarray:
+    """(sentences, labels, 8) int64: per sentence and label the number of each outcome code
+    (columns in :data:`OUTCOME_NAMES` order: TP, FP, FN, LE, BES, BEL, BEO, LBE), each
+    filed under the sentence of its span.
+
+    These are the sufficient statistics of every fair score: their column sums are
+    :attr:`FairResult.fair` without the BE column (both count :func:`_counted`'s outcomes).
+    """
+    offsets = _sent_offsets(sentences)
+    n_sent = max(len(offsets) - 1, 0)
+    lab, code, only = _counted(outcomes, gold, system, focus)
     sent = np.concatenate((np.searchsorted(offsets, gold.start, side="right") - 1,
                            np.searchsorted(offsets, system.start[only], side="right") - 1))
-    key = (sent * n_labels + np.concatenate((g_lab, s_lab.astype(np.int64)))) * N_CODES
-    key += np.concatenate((g_code, s_code))
+    key = (sent * n_labels + lab) * N_CODES + code
     size = n_sent * n_labels * N_CODES
     if len(key) and (int(key.min()) < 0 or int(key.max()) >= size):
         raise ValueError("a span lies outside the sentences or has a label beyond the label list")
     return np.bincount(key, minlength=size).reshape(n_sent, n_labels, N_CODES)
+
+
+def label_outcomes(outcomes: SpanOutcomes, gold: SpanSet, system: SpanSet, n_labels: int,
+                   focus: str = "target") -> np.ndarray:
+    """(labels, 8) int64: :func:`sentence_outcomes` summed over the sentences, counted
+    without the sentence dimension (the corpus totals, cheaply)."""
+    lab, code, _ = _counted(outcomes, gold, system, focus)
+    key = lab * N_CODES + code
+    size = n_labels * N_CODES
+    if len(key) and (int(key.min()) < 0 or int(key.max()) >= size):
+        raise ValueError("a span has a label beyond the label list")
+    return np.bincount(key, minlength=size).reshape(n_labels, N_CODES)
 
 
 def _span_outcomes(ng: int, ns: int, eg: np.ndarray, es: np.ndarray, ec: np.ndarray,
@@ -91,14 +114,14 @@ def _fair_columns(c8: np.ndarray) -> np.ndarray:
     return fair
 
 
-def _tally(gold: SpanSet, system: SpanSet, labels: Sequence[str], focus: str, mode: str, offsets: np.ndarray,
+def _tally(gold: SpanSet, system: SpanSet, labels: Sequence[str], focus: str, mode: str,
            eg: np.ndarray, es: np.ndarray, ec: np.ndarray, ek: np.ndarray,
            trad_g: np.ndarray, trad_s: np.ndarray, g_order: np.ndarray) -> FairResult:
     """Events -> per-span outcomes, per-label counts, confusion matrix."""
     L = len(labels)
     ng, ns = len(gold), len(system)
     outcomes = _span_outcomes(ng, ns, eg, es, ec, ek)
-    fair = _fair_columns(sentence_outcomes(outcomes, gold, system, L, offsets, focus).sum(axis=0))
+    fair = _fair_columns(label_outcomes(outcomes, gold, system, L, focus))
     glab = np.where(eg >= 0, gold.label[np.maximum(eg, 0)] if ng else 0, L).astype(np.int64)
     slab = np.where(es >= 0, system.label[np.maximum(es, 0)] if ns else 0, L).astype(np.int64)
     errs = ec != TP
