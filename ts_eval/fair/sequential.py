@@ -58,9 +58,13 @@ def _resolve(T: list, S: list, do_tp: bool, skip: bool, ev: list) -> None:
         MT: list = []
         MS: list = []
         for same in (True, False):      # step 2: boundary errors; step 3: labelling-boundary errors
-            _pass_unmatched(T, S, MT, MS, same, skip, ev)
-            _pass_matched_system(T, MT, MS, same, skip, ev)
-            _pass_matched_target(S, MT, MS, same, skip, ev)
+            # (a pass with an empty list to draw from changes nothing and is not called)
+            if T and S:
+                _pass_unmatched(T, S, MT, MS, same, skip, ev)
+            if T and MS:
+                _pass_matched_system(T, MT, MS, same, skip, ev)
+            if S and MT:
+                _pass_matched_target(S, MT, MS, same, skip, ev)
     # step 4: what is left has no counterpart
     for t in T:
         ev.append((t[4], -1, FN, GOLD_ONLY))
