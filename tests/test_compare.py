@@ -17,7 +17,7 @@ import ts_eval
 from ts_eval.cli import main
 from ts_eval.compare import (GOLD_OUTCOMES, change_masks, compare, correct_overlap, diff, inline_text,
                              token_changes)
-from ts_eval.errors import InputError, UsageError
+from ts_eval.errors import InputError, OptionError, UsageError
 from ts_eval.formats_compare import FORMATS, all_tables, print_comparison
 
 # ---------------------------------------------------------------------------
@@ -348,6 +348,20 @@ def test_examples_carry_files_lines_and_inline_spans(files):
     assert "span · new errors · TP → LE" in text and "a.conll:11" in text and "[Carol]LOC" in text
 
 
+def test_examples_are_plain_data_and_renderers_write_them(files):
+    from ts_eval import formats_compare
+
+    corpus = ts_eval.read_conll_pair(files["gold"], [files["a"], files["b"]])
+    r = compare(corpus, examples=1)
+    e = r.pair.examples[0]
+    d = e.to_dict()
+    assert "inline" not in d                      # the result holds tokens and spans, no rendered text
+    assert d["tokens"] == e.tokens and d["spans"]["gold"] == [list(x) for x in e.spans["gold"]]
+    assert inline_text is formats_compare.inline_text    # ts_eval.compare re-exports it for compatibility
+    md = formats_compare.to_markdown(r)
+    assert formats_compare.inline_text(e, "B", ("**", "**")).replace("|", "\\|") in md
+
+
 def test_formats_cover_every_table(files):
     corpus = ts_eval.read_conll_pair(files["gold"], [files["a"], files["b"], files["c"]])
     r = compare(corpus, "a", "b", examples=1)
@@ -409,15 +423,21 @@ def test_cli_bad_input(files, tmp_path, capsys):
 
 
 def test_api_errors():
+    # library code raises OptionError (a ValueError), not the command line's UsageError
     corpus = ts_eval.from_spans([2], [[("X", 0, 0)]], {"only": [[("X", 0, 0)]]})
-    with pytest.raises(UsageError, match="at least two systems"):
+    with pytest.raises(OptionError, match="at least two systems") as err:
         compare(corpus)
+    assert isinstance(err.value, ValueError) and not isinstance(err.value, UsageError)
     two = hand_corpus()
-    with pytest.raises(UsageError, match="same system"):
+    with pytest.raises(OptionError, match="same system"):
         compare(two, "A", "A")
-    with pytest.raises(UsageError, match="both systems"):
+    with pytest.raises(OptionError, match="both systems"):
         compare(two, "A")
-    with pytest.raises(UsageError, match="view 'tag'"):
+    with pytest.raises(OptionError, match="view 'tag'"):
         compare(two, view="tag")
+    with pytest.raises(OptionError, match="unknown token view"):
+        compare(two, view="tags")
+    with pytest.raises(OptionError, match="no system named 'Z'"):
+        compare(two, "A", "Z")
     with pytest.raises(InputError):
         ts_eval.from_sequences([["O", "B-X"]], {"a": [["O"]], "b": [["O", "O"]]})

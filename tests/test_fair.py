@@ -993,3 +993,85 @@ def test_property_conll2000_ignore_punct_matches_reference(tmp_path_factory, sen
             want.append((k, lab, b, e))
     assert list(zip(r.sent, r.label, r.begin, r.end)) == want
     assert r.tokens == want_tokens
+
+
+# ---------------------------------------------------------------------------
+# per-sentence outcome counts (the sufficient statistics of every fair score); layers
+
+def test_sentence_outcomes_by_hand():
+    from ts_eval.fair import sentence_outcomes
+
+    # sentence 0: PER 0..1 found (TP); LOC 3..4 found as ORG 3..4 (LE)
+    # sentence 1: PER 0..2 found as PER 0..1 (BES); a spurious LOC 4..4 (FP)
+    c = from_spans([5, 5], [[("PER", 0, 1), ("LOC", 3, 4)], [("PER", 0, 2)]],
+                   {"s": [[("PER", 0, 1), ("ORG", 3, 4)], [("PER", 0, 1), ("LOC", 4, 4)]]})
+    per, loc, org = (c.labels.index(x) for x in ("PER", "LOC", "ORG"))
+    for focus, le_label in (("target", loc), ("system", org)):
+        res = fair_errors(c.gold, c.systems["s"], None, c.labels, c, focus)
+        out = sentence_outcomes(res.outcomes, c.gold, c.systems["s"], len(c.labels), c, focus)
+        want = np.zeros((2, len(c.labels), 8), np.int64)
+        want[0, per, TP] = 1
+        want[0, le_label, LE] = 1
+        want[1, per, BES] = 1
+        want[1, loc, FP] = 1
+        assert np.array_equal(out, want), focus
+        # the result's totals are the column sums (BE = BES + BEL + BEO added)
+        cols = [ERROR_TYPES.index(n) for n in OUTCOME_NAMES]
+        assert np.array_equal(res.fair[:, cols], out.sum(axis=0))
+
+
+def test_sentence_outcomes_equal_the_ranking_statistics():
+    # sufficient.fair_stats counts the same outcomes per sentence on its own (for now):
+    # both roads must agree, on a case with several mutually overlapping spans
+    from ts_eval import sufficient
+    from ts_eval.fair import sentence_outcomes
+
+    c = from_spans([9, 6], [[("A", 0, 3), ("B", 2, 5), ("A", 7, 8)], [("B", 0, 5)]],
+                   {"s": [[("A", 0, 1), ("A", 2, 4), ("B", 5, 7), ("C", 8, 8)], [("A", 1, 2), ("B", 3, 3)]]})
+    res = fair_errors(c.gold, c.systems["s"], None, c.labels, c, "target")
+    out = sentence_outcomes(res.outcomes, c.gold, c.systems["s"], len(c.labels), c)
+    assert out.sum() == len(c.gold) + int((~res.outcomes.system_shared).sum())
+    sd = sufficient.CorpusData(c).system("s")
+    assert np.array_equal(out.reshape(c.n_sentences, -1), sufficient.fair_stats(sd))
+
+
+def test_token_sets_live_in_the_corpus_layer():
+    import ast
+
+    import ts_eval.io.faireval as reader
+    import ts_eval.tokensets
+    from ts_eval import fair
+
+    assert fair.TokenSets is ts_eval.tokensets.TokenSets      # re-exported for compatibility
+    tree = ast.parse(open(reader.__file__, encoding="utf-8").read())
+    imported = {(n.level, n.module) for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)}
+    models = {"fair", "matching", "events", "segment", "measures", "compare", "sufficient"}
+    assert not [m for lvl, m in imported if lvl == 2 and m and m.split(".")[0] in models]
+
+
+def test_prf_goes_through_measures():
+    from ts_eval import measures
+
+    # the reference's zero rule and measures' are one rule: 0.0 wherever a denominator is 0
+    assert prf(0, 0, 0) == (0.0, 0.0, 0.0)
+    assert prf(0, 3, 0) == (0.0, 0.0, 0.0)
+    p, r, f = prf(5, 2, 1)
+    assert (p, r) == (5 / 7, 5 / 6) and f == measures.f_from_pr(5 / 7, 5 / 6)
+    assert f == pytest.approx(2 * 5 / (2 * 5 + 2 + 1))
+    assert prf(97.5, 2.25, 3.0) == (measures.precision(97.5, 2.25), measures.recall(97.5, 3.0),
+                                    measures.f_from_pr(97.5 / 99.75, 97.5 / 100.5))
+
+
+def test_bad_options_are_option_errors():
+    from ts_eval.errors import OptionError
+
+    g = SpanSet(np.array([0]), np.array([1]), np.array([0], np.int32))
+    with pytest.raises(OptionError, match="focus"):
+        fair_errors(g, g, None, ["A"], np.array([0, 3]), "gold")
+    with pytest.raises(OptionError, match="mode"):
+        fair_errors(g, g, None, ["A"], np.array([0, 3]), mode="fast")
+    with pytest.raises(OptionError, match="unknown error type"):
+        parse_weights("XX = 1 TP")
+    with pytest.raises(OptionError, match="method"):
+        method_scores({"TP": 1}, "best")
+    assert issubclass(OptionError, ValueError) and issubclass(UsageError, OptionError)

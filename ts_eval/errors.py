@@ -31,4 +31,4 @@ class InputError(TsEvalError):
 
 
 class UsageError(OptionError):
-    """Bad options or arguments (exit code 2 on the command line)."""
+    """Bad options or arguments on the command line (exit code 2)."""

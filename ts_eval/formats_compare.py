@@ -12,9 +12,9 @@ import io
 import json
 import os
 from dataclasses import dataclass
-from typing import Any, Callable, Dict, List, Optional
+from typing import Any, Callable, Dict, List, Optional, Tuple
 
-from .compare import CLASS_TITLES, CLASSES, GOLD_OUTCOMES, Comparison, Example, inline_text
+from .compare.results import CLASS_TITLES, CLASSES, GOLD_OUTCOMES, Comparison, Example
 from .tables import Table
 
 ROLE_NAMES = ("gold", "A", "B")
@@ -54,6 +54,29 @@ def _where(w: Dict[str, Any], short: bool = False) -> str:
     if short:
         path = os.path.basename(path)
     return f"{path}:{w['line']}" if w.get("line") is not None else str(path)
+
+
+# ---------------------------------------------------------------------------
+# an example sentence as text
+
+def inline_text(ex: Example, role: str, mark_focus: Optional[Tuple[str, str]] = None) -> str:
+    """Tokens with one side's spans inline, ``[Nadim Ladki]PER``; focus tokens wrapped in mark_focus."""
+    opens: Dict[int, int] = {}
+    closes: Dict[int, List[str]] = {}
+    for lab, st, en in ex.spans[role]:
+        opens[st] = opens.get(st, 0) + 1
+        closes.setdefault(en, []).append(lab)
+    focus = set(ex.focus)
+    parts = ["…"] if ex.clipped_left else []
+    for i, t in enumerate(ex.tokens):
+        w = t
+        if mark_focus and i in focus:
+            w = f"{mark_focus[0]}{w}{mark_focus[1]}"
+        w = "[" * opens.get(i, 0) + w + "".join(f"]{lab}" for lab in closes.get(i, []))
+        parts.append(w)
+    if ex.clipped_right:
+        parts.append("…")
+    return " ".join(parts)
 
 
 # ---------------------------------------------------------------------------

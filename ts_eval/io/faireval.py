@@ -25,7 +25,7 @@ token is punctuation, and spans left without tokens are dropped.  A span's range
 its token set (the range minus punctuation) is what similarity and the
 shrinking token sets of Algorithm 2 use.  Ranges stay in the SpanSet; token
 sets that differ from the range travel beside the Corpus as
-:class:`ts_eval.fair.TokenSets`.
+:class:`ts_eval.tokensets.TokenSets`.
 
 The reference pairs target and system sentences silently; here different
 sentence (or, for CoNLL, token) counts are an error naming both.
@@ -40,7 +40,7 @@ import numpy as np
 
 from ..corpus import Corpus, SideInfo, SpanSet
 from ..errors import InputError
-from ..fair import TokenSets
+from ..tokensets import TokenSets
 
 #: POS tags treated as punctuation: the reference's list (STTS, UPOS, its custom tags,
 #: PTB-style ``. , : ( ) "`` and typographic quotes) plus the PTB's own tags for quotes
@@ -271,8 +271,38 @@ def read_conll2000_file(path: str, ignore_punct: bool = True) -> _Raw:
     pos_vals, pos_ids = cf.strings(2)
     ann_vals, ann_ids = cf.strings(-1)
     n = cf.n_tokens
-    # the column reader shares one vocabulary between the columns it decodes:
-    # parse only the values the annotation column uses
+    table = _annotation_table(path, cf, ann_vals, ann_ids)
+    sent_first = np.asarray(cf.sent_first, bool)
+    offsets = np.append(np.flatnonzero(sent_first), n).astype(np.int64)
+    raw = _Raw(path, len(offsets) - 1)
+    raw.sent_len = np.diff(offsets)
+    if n == 0 or table.depth == 0:
+        return raw
+    spans = _decode_levels(table, ann_ids, sent_first, offsets)
+    if spans is None:
+        return raw
+    punct = np.zeros(n, bool)
+    if ignore_punct and len(pos_vals):
+        punct = np.array([v in PUNCT_TAGS for v in pos_vals], bool)[pos_ids]
+    _fill_raw(raw, spans, _emission_order(spans, n), punct, ignore_punct, offsets, table.labels, cf.token_line)
+    return raw
+
+
+@dataclass
+class _AnnotationTable:
+    """The distinct annotation values, parsed: per value and level the component code
+    (0 none, _B, _I, _KEEP) and label id, and the value's number of levels (-1: outside)."""
+
+    code: np.ndarray      # (values, levels) int8
+    label: np.ndarray     # (values, levels) int32, -1 where no label
+    levels: np.ndarray    # (values,) int64
+    labels: List[str]     # label ids -> names
+    depth: int            # deepest stack in the file (0: no span at all)
+
+
+def _annotation_table(path: str, cf, ann_vals: Sequence[str], ann_ids: np.ndarray) -> _AnnotationTable:
+    """Parse the annotation values the column uses (the column reader shares one
+    vocabulary between the columns it decodes); InputError naming the first bad one."""
     used = np.zeros(len(ann_vals), bool)
     used[ann_ids] = True
     parsed: List[Optional[List[Tuple[int, str]]]] = []
@@ -302,15 +332,31 @@ def read_conll2000_file(path: str, ignore_punct: bool = True) -> _Raw:
             P[k, d] = c
             if c != _KEEP:
                 LB[k, d] = lab_index[lab]
-    sent_first = np.asarray(cf.sent_first, bool)
-    offsets = np.append(np.flatnonzero(sent_first), n).astype(np.int64)
-    raw = _Raw(path, len(offsets) - 1)
-    raw.sent_len = np.diff(offsets)
-    if n == 0 or depth == 0:
-        return raw
-    code = P[ann_ids]                      # (n, D)
-    tlab = LB[ann_ids]
-    ncomp = NC[ann_ids]
+    return _AnnotationTable(P, LB, NC, labels, depth)
+
+
+@dataclass
+class _Decoded:
+    """Spans of every level (by start token), their members and what closes them."""
+
+    start: np.ndarray      # first token
+    end: np.ndarray        # last B/I token
+    level: np.ndarray
+    label: np.ndarray
+    close: np.ndarray      # token that closes the span (the next sentence's first token at the sentence end)
+    member_tok: np.ndarray   # (token, span) pairs: the span's B/I tokens
+    member_span: np.ndarray
+    starts_at: np.ndarray  # (tokens, levels): a span starts here at this level
+    levels: np.ndarray     # per token: number of levels (-1 outside)
+    sent_end: np.ndarray   # per token: first token of the next sentence
+
+
+def _decode_levels(table: _AnnotationTable, ann_ids: np.ndarray, sent_first: np.ndarray,
+                   offsets: np.ndarray) -> Optional[_Decoded]:
+    """Spans level by level, vectorised over tokens (None when there is none)."""
+    n = len(ann_ids)
+    D = table.code.shape[1]
+    code, tlab, ncomp = table.code[ann_ids], table.label[ann_ids], table.levels[ann_ids]
     outside = ncomp < 0
     ar = np.arange(n)
     sent_end = offsets[np.searchsorted(offsets, ar, side="right")]   # first token of the next sentence
@@ -350,34 +396,34 @@ def read_conll2000_file(path: str, ignore_punct: bool = True) -> _Raw:
             n_spans += len(s_idx)
         shallower_start |= start
     if not n_spans:
-        return raw
-    st = np.concatenate(st_l).astype(np.int64)
-    en = np.concatenate(en_l).astype(np.int64)
-    lv = np.concatenate(lv_l)
-    lab = np.concatenate(lab_l)
-    close = np.concatenate(cl_l)
-    mtok = np.concatenate(member_tok)
-    mspan = np.concatenate(member_span)
-    # the reference's emission order: by closing token; at one token first the levels
-    # beyond the token's depth (innermost first), then those closed by the first new
-    # span (outermost first when that is at level 0, else innermost first); an outside
-    # token and the sentence end flush outermost first
-    at_end = close == sent_end[en]
-    ct = np.minimum(close, n - 1)
-    flush = at_end | outside[ct]
-    beyond = lv >= ncomp[ct]
-    fb = np.argmax(starts_at[ct], axis=1)
+        return None
+    return _Decoded(np.concatenate(st_l).astype(np.int64), np.concatenate(en_l).astype(np.int64),
+                    np.concatenate(lv_l), np.concatenate(lab_l), np.concatenate(cl_l),
+                    np.concatenate(member_tok), np.concatenate(member_span), starts_at, ncomp, sent_end)
+
+
+def _emission_order(s: _Decoded, n: int) -> np.ndarray:
+    """The reference's emission order: by closing token; at one token first the levels
+    beyond the token's depth (innermost first), then those closed by the first new span
+    (outermost first when that is at level 0, else innermost first); an outside token and
+    the sentence end flush outermost first."""
+    lv = s.level
+    at_end = s.close == s.sent_end[s.end]
+    ct = np.minimum(s.close, n - 1)
+    flush = at_end | (s.levels[ct] < 0)
+    beyond = lv >= s.levels[ct]
+    fb = np.argmax(s.starts_at[ct], axis=1)
     k2 = np.where(flush | beyond, 0, 1)
     k3 = np.where(flush, lv, np.where(beyond, -lv, np.where(fb == 0, lv, -lv)))
-    order = np.lexsort((k3, k2, close))
-    rank = np.empty(len(order), np.int64)
-    rank[order] = np.arange(len(order))
-    # token sets: the span's B/I tokens, minus punctuation when asked
-    keep_tok = np.ones(len(mtok), bool)
-    punct = np.zeros(n, bool)
-    if ignore_punct and len(pos_vals):
-        punct = np.array([v in PUNCT_TAGS for v in pos_vals], bool)[pos_ids]
-        keep_tok = ~punct[mtok]
+    return np.lexsort((k3, k2, s.close))
+
+
+def _fill_raw(raw: _Raw, s: _Decoded, order: np.ndarray, punct: np.ndarray, ignore_punct: bool,
+              offsets: np.ndarray, labels: List[str], token_line: np.ndarray) -> None:
+    """Token sets (the span's B/I tokens, minus punctuation when asked), the reference's
+    begin/end moves, and the spans in emission order into ``raw``."""
+    st, en, mtok, mspan = s.start, s.end, s.member_tok, s.member_span
+    keep_tok = ~punct[mtok] if ignore_punct else np.ones(len(mtok), bool)
     n_tok = np.bincount(mspan[keep_tok], minlength=len(st))
     keep = n_tok > 0
     raw.punct_dropped = int((~keep).sum())
@@ -389,12 +435,10 @@ def read_conll2000_file(path: str, ignore_punct: bool = True) -> _Raw:
         st = np.where(keep, nb, st)
         en = np.where(keep & punct[en], en - 1, en)
     irregular = keep & (n_tok != en - st + 1)
-    sel = keep[order]
-    order = order[sel]
+    order = order[keep[order]]
     new_index = np.full(len(st), -1, np.int64)
     new_index[order] = np.arange(len(order))
-    sent = np.searchsorted(offsets, st, side="right") - 1
-    base = offsets[sent]
+    base = offsets[np.searchsorted(offsets, st, side="right") - 1]
     irr = np.flatnonzero(irregular)
     if len(irr):
         # members grouped by span (CSR), token order within each span
@@ -404,12 +448,11 @@ def read_conll2000_file(path: str, ignore_punct: bool = True) -> _Raw:
         for k in irr.tolist():
             a, b = int(ptr[k]), int(ptr[k + 1])
             raw.tokens[int(new_index[k])] = (mt[a:b][mk[a:b]] - base[k]).tolist()
-    raw.sent = sent[order].tolist()
-    raw.label = [labels[i] for i in lab[order].tolist()]
+    raw.sent = (np.searchsorted(offsets, st[order], side="right") - 1).tolist()
+    raw.label = [labels[i] for i in s.label[order].tolist()]
     raw.begin = (st[order] - base[order]).tolist()
     raw.end = (en[order] - base[order]).tolist()
-    raw.line = cf.token_line[st[order]].tolist()
-    return raw
+    raw.line = token_line[st[order]].tolist()
 
 
 def punctuation_mask(pos_tags: Sequence[str]) -> np.ndarray:

@@ -1,0 +1,53 @@
+"""Comparative evaluation of system outputs (Tuggener): what changed between a baseline
+A and a new system B, judged against gold, and how far all the systems together could go.
+
+- **Token level** (the paper's equation 1 and Algorithm 1, vectorised): diff(A, B) is the
+  share of tokens whose label differs between A and B, whatever gold says; every such
+  token is a *correction* (B right), a *new error* (A right) or a *changed error* (both
+  wrong), counted per transition ``A → B`` (``gold → A → B`` for changed errors).
+- **Span level**: every gold span's fair outcome (Ortmann's TP, LE, BES, BEL, BEO, LBE, FN,
+  from :mod:`ts_eval.fair`, which reads the shared matcher's pairs) under A and under B,
+  and every spurious system span (FP); a gold span differs when its outcome or its
+  counterpart span differs.  B = TP is a correction, A = TP a new error, else a changed
+  error; a spurious span that B drops is ``FP → TN`` (a correction, as in the paper's
+  Table 8), one that B adds ``TN → FP`` (a new error).
+- **TS level**: per label, the token and separator units (:mod:`ts_eval.events`) that B
+  gets right and A wrong, and vice versa.
+- **Several systems** (section 3): the pairwise diff matrix, the oracle upper bounds (a
+  token is right if any system tags it right; a gold span is found if any system finds it
+  exactly), overall and per label next to the best single system, and the gold spans no
+  system finds (hard cases) and those every system finds (easy cases).
+
+A token's label is its tag as read (``view="tag"``, conlleval's token accuracy) or the
+label of the spans covering it, ``O`` outside any span and ``A+B`` under nested spans
+(``view="label"``: after decoding and label mapping; the only view for span input).
+``-DOCSTART-`` lines are not tokens here (conlleval counts them as correct ``O`` tokens).
+
+The package, one part per module: :mod:`~ts_eval.compare.results` (the dataclasses),
+:mod:`~ts_eval.compare.tokens`, :mod:`~ts_eval.compare.spans`, :mod:`~ts_eval.compare.ts`,
+:mod:`~ts_eval.compare.several`, :mod:`~ts_eval.compare.examples` and
+:mod:`~ts_eval.compare.comparison` (:func:`compare`, the entry point).  Results are plain
+data; :mod:`ts_eval.formats_compare` writes them out.  Bad arguments raise
+:class:`ts_eval.errors.OptionError` (a ValueError).
+"""
+from __future__ import annotations
+
+from .comparison import compare
+from .examples import make_example
+from .results import (ARROW, CLASS_TITLES, CLASSES, GOLD_OUTCOMES, SYSTEM_OUTCOMES, VIEWS, ChangeClass, Comparison,
+                      Example, MultiComparison, PairComparison, SpanDiff, TokenDiff, Transition, TSDiff)
+from .several import exact_hits, pairwise
+from .spans import OutcomeCodes, fair_outcomes, span_diff
+from .tokens import change_masks, correct_overlap, diff, token_changes, token_diff, token_labels
+from .ts import ts_diff
+
+# Compatibility re-export: writing an example out is the renderers' job, and inline_text
+# lives in ts_eval.formats_compare now (import it from there).
+from ..formats_compare import inline_text  # noqa: E402  (after the results it renders)
+
+__all__ = [
+    "ARROW", "CLASS_TITLES", "CLASSES", "GOLD_OUTCOMES", "SYSTEM_OUTCOMES", "VIEWS", "ChangeClass", "Comparison",
+    "Example", "MultiComparison", "OutcomeCodes", "PairComparison", "SpanDiff", "TSDiff", "TokenDiff", "Transition",
+    "change_masks", "compare", "correct_overlap", "diff", "exact_hits", "fair_outcomes", "inline_text",
+    "make_example", "pairwise", "span_diff", "token_changes", "token_diff", "token_labels", "ts_diff",
+]

@@ -1,0 +1,127 @@
+"""The entry point: :func:`compare` checks its arguments and assembles a :class:`Comparison`
+from the token, span, TS and several-systems parts."""
+from __future__ import annotations
+
+from typing import Any, Dict, List, Optional, Tuple
+
+import numpy as np
+
+from ..corpus import Corpus
+from ..errors import OptionError
+from ..measures import check_separator_weight, f_from_pr
+from .examples import pair_examples
+from .results import Comparison, PairComparison
+from .several import exact_hits, several_systems
+from .spans import fair_outcomes, span_diff, systems_instead
+from .tokens import _correct_sentences, _ratio, token_diff, token_labels
+from .ts import ts_diff
+
+
+def compare(
+    corpus: Corpus,
+    a: Optional[str] = None,
+    b: Optional[str] = None,
+    top: Optional[int] = 5,
+    examples: int = 1,
+    view: str = "auto",
+    separator_weight: float = 1.0,
+    spans: bool = True,
+    fair_mode: str = "paper",
+) -> Comparison:
+    """Compare the systems of ``corpus``.
+
+    ``a`` (baseline) and ``b`` (new system) pick the pair compared in detail; with exactly
+    two systems they default to them in order, with more the pair is optional.  With more
+    than two systems the pairwise matrix, the oracle upper bounds and the hard/easy gold
+    spans are computed.  ``top``: transitions kept per class (None: all); ``examples``:
+    sentences per top transition; ``spans=False`` skips the span-level pair comparison;
+    ``fair_mode``: :func:`ts_eval.fair.fair_errors`'s mode (``paper`` or ``faireval-skip``).
+    """
+    names = list(corpus.systems)
+    check_separator_weight(separator_weight)
+    a, b = _check_arguments(corpus, a, b, top, examples)
+    used_view, vocab, ids = token_labels(corpus, names, view)
+    gold_ids, sys_ids = ids[0], ids[1:]
+    systems, hits = _system_rows(corpus, names, gold_ids, sys_ids)
+    pair = None
+    if a is not None:
+        pair = _pair(corpus, names, a, b, gold_ids, sys_ids, vocab, top, examples, separator_weight, spans,
+                     fair_mode)
+    multi = None
+    if len(names) > 2:
+        multi = several_systems(corpus, names, gold_ids, sys_ids, vocab, np.stack(hits))
+        if spans:
+            hard = np.array([r["index"] for r in multi.hard_cases], np.int64)
+            for rec, inst in zip(multi.hard_cases, systems_instead(corpus, names, hard, fair_mode)):
+                rec["systems_instead"] = inst
+    settings = {"view": used_view, "view_requested": view, "top": top, "examples": examples,
+                "separator_weight": separator_weight, "scheme": corpus.scheme, "policy": corpus.policy,
+                "label_map": [f"{p}={r}" for p, r in corpus.label_map], "pair": [a, b] if a else None,
+                "span_outcomes": f"ts_eval.fair, mode {fair_mode}" if spans and a is not None else None,
+                "tokens_note": "-DOCSTART- lines are not tokens (conlleval counts them as correct O tokens)"}
+    corpus_info = {"tokens": corpus.n_tokens, "sentences": corpus.n_sentences, "separators": corpus.n_separators,
+                   "gold_spans": len(corpus.gold), "labels": list(corpus.labels), "token_labels": list(vocab),
+                   "docstart_lines": corpus.docstart_lines, "gold_path": corpus.gold_info.path}
+    return Comparison(settings, corpus_info, systems, pair, multi)
+
+
+def _check_arguments(corpus: Corpus, a: Optional[str], b: Optional[str], top: Optional[int],
+                     examples: int) -> Tuple[Optional[str], Optional[str]]:
+    """The pair (A, B) to compare in detail, or (None, None); OptionError for a bad argument."""
+    names = list(corpus.systems)
+    if len(names) < 2:
+        raise OptionError(f"compare needs at least two systems, got {len(names)}"
+                          + (f" ({names[0]})" if names else ""))
+    if top is not None and top < 0:
+        raise OptionError(f"top must be >= 0, got {top}")
+    if examples < 0:
+        raise OptionError(f"examples must be >= 0, got {examples}")
+    if (a is None) != (b is None):
+        raise OptionError("give both systems of the pair (A and B) or neither")
+    if a is None and len(names) == 2:
+        a, b = names
+    for n in (a, b):
+        if n is not None and n not in corpus.systems:
+            raise OptionError(f"no system named {n!r}; systems: {', '.join(names)}")
+    if a is not None and a == b:
+        raise OptionError(f"A and B are the same system ({a!r})")
+    return a, b
+
+
+def _system_rows(corpus: Corpus, names: List[str], gold_ids: np.ndarray,
+                 sys_ids: np.ndarray) -> Tuple[List[Dict[str, Any]], List[np.ndarray]]:
+    """One row per system (token accuracy, correct sentences, exact-match span scores), and
+    per system which gold spans it finds exactly."""
+    n = corpus.n_tokens
+    systems, hits = [], []
+    for i, name in enumerate(names):
+        right = sys_ids[i] == gold_ids
+        hit, found_hit = exact_hits(corpus.gold, corpus.systems[name])
+        hits.append(hit)
+        found = len(corpus.systems[name])
+        p, r = _ratio(found_hit, found), _ratio(hit.sum(), len(corpus.gold))
+        info = corpus.system_info[name]
+        systems.append({"name": name, "path": info.path, "column": info.column,
+                        "token_accuracy": _ratio(right.sum(), n),
+                        "correct_sentences": _correct_sentences(corpus, right),
+                        "spans": found, "exact_hits": int(hit.sum()), "precision": p, "recall": r,
+                        "f": f_from_pr(p, r)})
+    return systems, hits
+
+
+def _pair(corpus: Corpus, names: List[str], a: str, b: str, gold_ids: np.ndarray, sys_ids: np.ndarray,
+          vocab: List[str], top: Optional[int], examples: int, separator_weight: float, spans: bool,
+          fair_mode: str) -> PairComparison:
+    """A (baseline) against B (new system) on tokens, spans (fair outcomes) and TS units."""
+    ia, ib = names.index(a), names.index(b)
+    tok = token_diff(corpus, a, b, gold_ids, sys_ids[ia], sys_ids[ib], vocab, top)
+    sd, ctx = None, None
+    if spans:
+        oa = fair_outcomes(corpus, a, mode=fair_mode)
+        ob = fair_outcomes(corpus, b, mode=fair_mode)
+        sd, ctx = span_diff(corpus, a, b, oa, ob, top)
+    pair = PairComparison(a, b, tok, sd, ts_diff(corpus, a, b, separator_weight))
+    if examples:
+        pair.examples = pair_examples(corpus, a, b, gold_ids, sys_ids[ia], sys_ids[ib], vocab, tok, sd, ctx,
+                                      examples)
+    return pair

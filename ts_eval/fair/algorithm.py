@@ -1,0 +1,336 @@
+"""Counting Ortmann's error types of one system against gold (:func:`fair_errors`).
+
+Candidate pairs come from :func:`ts_eval.matching.match`; only the shrinking token
+sets are the algorithm's own state.  1:1 exact matches, spans without any
+overlapping counterpart and isolated 1:1 overlaps are resolved with numpy; only
+clusters of several mutually overlapping spans (and, where the result depends on
+list neighbours, whole sentences) run the sequential Algorithm 2 of
+:mod:`ts_eval.fair.sequential`.  The events are then tallied by :mod:`ts_eval.fair.tally`.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import List, Optional, Sequence, Tuple, Union
+
+import numpy as np
+
+from ..arrays import unique
+from ..corpus import Corpus, SpanSet
+from ..errors import OptionError
+from ..matching import Pairs, match
+from ..tokensets import TokenSets
+from .sequential import _resolve
+from .tally import _sent_offsets, _tally
+from .types import BEL, BEO, BES, BOTH, FN, FOCUS, FP, GOLD_ONLY, LBE, LE, MODES, SYSTEM_ONLY, TP, FairResult
+
+#: a group the sequential algorithm resolves: gold span indices, system span indices,
+#: and whether its TP step must run there (sentences with repeated identical spans)
+Unit = Tuple[np.ndarray, np.ndarray, bool]
+
+
+@dataclass
+class _Side:
+    """One side's spans with what the algorithm keeps beside them."""
+
+    spans: SpanSet
+    sent: np.ndarray              # sentence of every span
+    order: np.ndarray             # input position of every span (the reference breaks ties by it)
+    tokens: Optional[TokenSets]   # token sets that are not the whole range
+    done: np.ndarray              # span already counted (updated as events are added)
+
+
+def _side(spans: SpanSet, offsets: np.ndarray, order: Optional[np.ndarray],
+          tokens: Optional[TokenSets]) -> _Side:
+    n = len(spans)
+    pos = np.arange(n, dtype=np.int64) if order is None else np.asarray(order, np.int64)
+    return _Side(spans, np.searchsorted(offsets, spans.start, side="right") - 1, pos, tokens, np.zeros(n, bool))
+
+
+class _Events:
+    """Outcome events in parts: (gold index, system index, outcome code, BOTH|GOLD_ONLY|SYSTEM_ONLY)."""
+
+    def __init__(self) -> None:
+        self.parts: List[Tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]] = []
+
+    def add(self, g, s, code, kind) -> None:
+        g = np.asarray(g, np.int64)
+        n = len(g)
+        self.parts.append((g, np.asarray(s, np.int64), np.broadcast_to(np.asarray(code, np.int8), (n,)),
+                           np.broadcast_to(np.asarray(kind, np.int8), (n,))))
+
+    def arrays(self) -> Tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """(gold index, system index, code as int64, kind) over all events."""
+        eg = np.concatenate([p[0] for p in self.parts])
+        es = np.concatenate([p[1] for p in self.parts])
+        ec = np.concatenate([p[2] for p in self.parts]).astype(np.int64)
+        ek = np.concatenate([p[3] for p in self.parts])
+        return eg, es, ec, ek
+
+
+def _flags(idx: np.ndarray, n: int) -> np.ndarray:
+    out = np.zeros(n, bool)
+    out[idx] = True
+    return out
+
+
+def _be_type_vec(tb, te, sb, se) -> np.ndarray:
+    """The sequential ``_be_type`` over arrays (the isolated 1:1 overlaps resolved without the loop)."""
+    return np.where(sb == tb, np.where(se < te, BES, BEL),
+                    np.where(sb < tb, np.where(se < te, BEO, BEL),
+                             np.where(se <= te, BES, BEO))).astype(np.int8)
+
+
+def _bits(ss: SpanSet, idx: np.ndarray, base: np.ndarray, tokens: Optional[TokenSets]) -> List[int]:
+    """Token sets of spans ``idx`` as Python-int bit sets relative to ``base`` (their sentence start)."""
+    st = (ss.start[idx] - base).tolist()
+    ln = (ss.end[idx] - ss.start[idx] + 1).tolist()
+    out = [((1 << n) - 1) << a for a, n in zip(st, ln)]
+    if tokens is not None and len(tokens):
+        pos = np.searchsorted(tokens.span, idx)
+        pos = np.minimum(pos, len(tokens.span) - 1)
+        hit = np.flatnonzero(tokens.span[pos] == idx)
+        for k in hit.tolist():
+            j = int(pos[k])
+            b = int(base[k])
+            v = 0
+            for tok in tokens.tokens[tokens.ptr[j]:tokens.ptr[j + 1]].tolist():
+                v |= 1 << (tok - b)
+            out[k] = v
+    return out
+
+
+def _same_tokens(pairs_g: np.ndarray, pairs_s: np.ndarray, gold: SpanSet, system: SpanSet,
+                 gt: Optional[TokenSets], st: Optional[TokenSets]) -> np.ndarray:
+    """For (gold, system) pairs with the same range: do their token sets agree?"""
+    out = np.ones(len(pairs_g), bool)
+    for k, (g, s) in enumerate(zip(pairs_g.tolist(), pairs_s.tolist())):
+        a = gt.get(g) if gt is not None else None
+        b = st.get(s) if st is not None else None
+        if a is None:
+            a = np.arange(gold.start[g], gold.end[g] + 1)
+        if b is None:
+            b = np.arange(system.start[s], system.end[s] + 1)
+        out[k] = len(a) == len(b) and bool(np.all(a == b))
+    return out
+
+
+def _check_options(focus: str, mode: str, units: str) -> None:
+    if focus not in FOCUS:
+        raise OptionError(f"focus {focus!r}: expected one of {', '.join(FOCUS)}")
+    if mode not in MODES:
+        raise OptionError(f"mode {mode!r}: expected one of {', '.join(MODES)}")
+    if units not in ("cluster", "sentence"):
+        raise OptionError(f"_units {units!r}: expected 'cluster' or 'sentence'")
+
+
+def fair_errors(
+    gold: SpanSet,
+    system: SpanSet,
+    pairs: Optional[Pairs],
+    labels: Sequence[str],
+    sentences: Union[Corpus, np.ndarray, Sequence[int]],
+    focus: str = "target",
+    *,
+    gold_tokens: Optional[TokenSets] = None,
+    system_tokens: Optional[TokenSets] = None,
+    gold_order: Optional[np.ndarray] = None,
+    system_order: Optional[np.ndarray] = None,
+    mode: str = "paper",
+    _units: str = "cluster",
+) -> FairResult:
+    """Count Ortmann's error types of ``system`` against ``gold``.
+
+    ``pairs`` is ``matching.match(gold, system)`` (computed when None);
+    ``sentences`` a Corpus or its ``sent_offsets``.  ``focus`` decides whether LE
+    and LBE count for the target (gold) label or the system label.  The optional
+    token sets give spans whose tokens are not their whole range (ignore_punct);
+    the optional orders give each span's position in the input (the reference
+    breaks ties by it; default: the SpanSet order, i.e. left to right).
+    """
+    _check_options(focus, mode, _units)
+    if pairs is None:
+        pairs = match(gold, system)
+    offsets = _sent_offsets(sentences)
+    g = _side(gold, offsets, gold_order, gold_tokens)
+    s = _side(system, offsets, system_order, system_tokens)
+    if len(g.order) != len(gold) or len(s.order) != len(system):
+        raise OptionError("gold_order / system_order must give one position per span")
+    skip = mode == "faireval-skip"
+    pg, ps = pairs.gold, pairs.system
+    exact = _exact_pairs(pairs, g, s)
+    # traditional: a span is correct when an identical span exists on the other side
+    trad_g, trad_s = _flags(pg[exact], len(gold)), _flags(ps[exact], len(system))
+
+    ev = _Events()
+    dup = _take_tps(pairs, exact, g, s, max(len(offsets) - 1, 1), ev)
+    rem = ~g.done[pg] & ~s.done[ps] & ~dup[g.sent[pg]]
+    # sentences the sequential algorithm runs on as a whole: those with repeated identical
+    # spans, and in skip mode every sentence with an unresolved overlap (the skipped span
+    # depends on list neighbours)
+    whole = dup.copy()
+    if skip or _units == "sentence":
+        whole[g.sent[pg[rem]]] = True
+        rem[:] = False
+    units = _sentence_units(whole, dup, g, s)
+    if rem.any():
+        units += _cluster_units(pg[rem], ps[rem], g, s, ev)
+    _run_sequential(units, g, s, offsets, skip, ev)
+    # no counterpart at all
+    fn = np.flatnonzero(~g.done)
+    fp = np.flatnonzero(~s.done)
+    ev.add(fn, np.full(len(fn), -1), FN, GOLD_ONLY)
+    ev.add(np.full(len(fp), -1), fp, FP, SYSTEM_ONLY)
+    return _tally(gold, system, labels, focus, mode, *ev.arrays(), trad_g, trad_s, g.order)
+
+
+def _exact_pairs(pairs: Pairs, g: _Side, s: _Side) -> np.ndarray:
+    """The matcher's exact flags, withdrawn where the two token sets differ (same range, other tokens)."""
+    pg, ps = pairs.gold, pairs.system
+    exact = pairs.exact.copy()
+    gt, st = g.tokens, s.tokens
+    ng, ns = len(g.spans), len(s.spans)
+    if (gt is not None and len(gt)) or (st is not None and len(st)):
+        g_irr = gt.irregular(ng) if gt is not None else np.zeros(ng, bool)
+        s_irr = st.irregular(ns) if st is not None else np.zeros(ns, bool)
+        chk = np.flatnonzero(exact & (g_irr[pg] | s_irr[ps]))
+        if len(chk):
+            exact[chk] = _same_tokens(pg[chk], ps[chk], g.spans, s.spans, gt, st)
+    return exact
+
+
+def _take_tps(pairs: Pairs, exact: np.ndarray, g: _Side, s: _Side, n_sent: int, ev: _Events) -> np.ndarray:
+    """Count the exact pairs as TP (marking both spans done), except in sentences where an
+    identical span is repeated on one side: there the sequential TP step matches them as
+    a multiset.  Returns those sentences as a mask."""
+    pg, ps = pairs.gold, pairs.system
+    n_ex_g = np.bincount(pg[exact], minlength=len(g.spans))
+    n_ex_s = np.bincount(ps[exact], minlength=len(s.spans))
+    dup = np.zeros(n_sent, bool)
+    dup[g.sent[n_ex_g > 1]] = True
+    dup[s.sent[n_ex_s > 1]] = True
+    ex_ok = exact & ~dup[g.sent[pg]]
+    g.done[pg[ex_ok]] = True
+    s.done[ps[ex_ok]] = True
+    ev.add(pg[ex_ok], ps[ex_ok], TP, BOTH)
+    return dup
+
+
+def _sentence_units(whole: np.ndarray, dup: np.ndarray, g: _Side, s: _Side) -> List[Unit]:
+    """Whole sentences as units: every span there not yet counted as TP (in sentences with
+    repeated identical spans none is, and the TP step runs inside the sequential part)."""
+    units: List[Unit] = []
+    sents = np.flatnonzero(whole)
+    if not len(sents):
+        return units
+    gsel = np.flatnonzero(whole[g.sent] & ~g.done)
+    ssel = np.flatnonzero(whole[s.sent] & ~s.done)
+    g.done[gsel] = True
+    s.done[ssel] = True
+    g_lo, g_hi = np.searchsorted(g.sent[gsel], sents), np.searchsorted(g.sent[gsel], sents, side="right")
+    s_lo, s_hi = np.searchsorted(s.sent[ssel], sents), np.searchsorted(s.sent[ssel], sents, side="right")
+    for k, sent in enumerate(sents.tolist()):
+        units.append((gsel[g_lo[k]:g_hi[k]], ssel[s_lo[k]:s_hi[k]], bool(dup[sent])))
+    return units
+
+
+def _cluster_units(rg: np.ndarray, rs: np.ndarray, g: _Side, s: _Side, ev: _Events) -> List[Unit]:
+    """Clusters of mutually overlapping spans (paper mode), independent of each other:
+    1:1 clusters are counted here (LE, BE or LBE straight from the pair); the others are
+    returned as units for the sequential algorithm."""
+    gold, system = g.spans, s.spans
+    mg = unique(rg)
+    ms = unique(rs)
+    st = np.concatenate((gold.start[mg], system.start[ms]))
+    en = np.concatenate((gold.end[mg], system.end[ms]))
+    side = np.concatenate((np.zeros(len(mg), np.int8), np.ones(len(ms), np.int8)))
+    idx = np.concatenate((mg, ms))
+    o = np.lexsort((en, st))
+    st, en, side, idx = st[o], en[o], side[o], idx[o]
+    reach = np.maximum.accumulate(en)
+    new = np.ones(len(st), bool)
+    new[1:] = st[1:] > reach[:-1]
+    cid = np.cumsum(new) - 1
+    ncl = int(cid[-1]) + 1
+    n_g = np.bincount(cid, weights=(side == 0), minlength=ncl).astype(np.int64)
+    n_s = np.bincount(cid, weights=(side == 1), minlength=ncl).astype(np.int64)
+    one = ((n_g == 1) & (n_s == 1))[cid]
+    _one_to_one_clusters(idx[one & (side == 0)], idx[one & (side == 1)], g, s, ev)
+    multi = ~one
+    if not multi.any():
+        return []
+    mc, mside, midx = cid[multi], side[multi], idx[multi]
+    order_key = np.where(mside == 0, g.order[np.where(mside == 0, midx, 0)],
+                         s.order[np.where(mside == 1, midx, 0)])
+    o = np.lexsort((order_key, mside, mc))
+    mc, mside, midx = mc[o], mside[o], midx[o]
+    cuts = np.flatnonzero(np.diff(mc)) + 1
+    starts = np.concatenate(([0], cuts))
+    stops = np.concatenate((cuts, [len(mc)]))
+    units: List[Unit] = []
+    for a, b in zip(starts.tolist(), stops.tolist()):
+        sd = mside[a:b]
+        ix = midx[a:b]
+        units.append((ix[sd == 0], ix[sd == 1], False))
+    g.done[midx[mside == 0]] = True
+    s.done[midx[mside == 1]] = True
+    return units
+
+
+def _one_to_one_clusters(g1: np.ndarray, s1: np.ndarray, g: _Side, s: _Side, ev: _Events) -> None:
+    """Clusters of one gold and one system span (both lists in cluster order, so g1[k] and
+    s1[k] belong together): LE, BE or LBE straight from the pair."""
+    if not len(g1):
+        return
+    gold, system = g.spans, s.spans
+    gb, ge, sb, se = gold.start[g1], gold.end[g1], system.start[s1], system.end[s1]
+    same_lab = gold.label[g1] == system.label[s1]
+    same_rng = (gb == sb) & (ge == se)
+    code = np.where(same_rng, LE, np.where(same_lab, _be_type_vec(gb, ge, sb, se), LBE)).astype(np.int8)
+    ok = ~(same_rng & same_lab)     # same range and label but other tokens: FN + FP
+    ev.add(g1[ok], s1[ok], code[ok], BOTH)
+    g.done[g1[ok]] = True
+    s.done[s1[ok]] = True
+
+
+def _run_sequential(units: List[Unit], g: _Side, s: _Side, offsets: np.ndarray, skip: bool,
+                    ev: _Events) -> None:
+    """Algorithm 2 on every unit, each side in input order (the reference's list order)."""
+    if not units:
+        return
+    gold, system = g.spans, s.spans
+    all_g = np.concatenate([u[0] for u in units])
+    all_s = np.concatenate([u[1] for u in units])
+    gl, gb_, ge_ = gold.label[all_g].tolist(), gold.start[all_g].tolist(), gold.end[all_g].tolist()
+    gbits = _bits(gold, all_g, offsets[g.sent[all_g]], g.tokens)
+    sl, sb_, se_ = system.label[all_s].tolist(), system.start[all_s].tolist(), system.end[all_s].tolist()
+    sbits = _bits(system, all_s, offsets[s.sent[all_s]], s.tokens)
+    gix, six = all_g.tolist(), all_s.tolist()
+    gord, sord = g.order[all_g].tolist(), s.order[all_s].tolist()
+    out: List[Tuple[int, int, int, int]] = []
+    gpos = spos = 0
+    for ug, us, do_tp in units:
+        a, b = gpos, gpos + len(ug)
+        c, d = spos, spos + len(us)
+        gpos, spos = b, d
+        T = [[gl[k], gb_[k], ge_[k], gbits[k], gix[k]] for k in sorted(range(a, b), key=gord.__getitem__)]
+        S = [[sl[k], sb_[k], se_[k], sbits[k], six[k]] for k in sorted(range(c, d), key=sord.__getitem__)]
+        _resolve(T, S, do_tp, skip, out)
+    if out:
+        arr = np.array(out, np.int64)
+        ev.add(arr[:, 0], arr[:, 1], arr[:, 2].astype(np.int8), arr[:, 3].astype(np.int8))
+
+
+def fair_corpus(corpus: Corpus, system: Optional[str] = None, focus: str = "target", *,
+                gold_tokens: Optional[TokenSets] = None, system_tokens: Optional[TokenSets] = None,
+                gold_order: Optional[np.ndarray] = None, system_order: Optional[np.ndarray] = None,
+                mode: str = "paper", pairs: Optional[Pairs] = None) -> FairResult:
+    """:func:`fair_errors` for one system of a Corpus (the only one when ``system`` is None)."""
+    if system is None:
+        if len(corpus.systems) != 1:
+            raise OptionError(f"the corpus has {len(corpus.systems)} systems; name one of "
+                              f"{', '.join(corpus.systems)}")
+        system = next(iter(corpus.systems))
+    ss = corpus.systems[system]
+    return fair_errors(corpus.gold, ss, pairs if pairs is not None else match(corpus.gold, ss), corpus.labels,
+                       corpus, focus, gold_tokens=gold_tokens, system_tokens=system_tokens,
+                       gold_order=gold_order, system_order=system_order, mode=mode)

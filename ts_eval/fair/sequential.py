@@ -1,0 +1,161 @@
+"""Ortmann's Algorithm 2 on one group of mutually dependent spans, step by step as the
+reference implementation (rubcompling/FairEval) does it.
+
+A span is a list ``[label, begin, end, token_bits, index]`` (token bits relative to its
+sentence start; they shrink as matched tokens are used up).  Every function appends
+events ``(gold index, system index, outcome code, BOTH|GOLD_ONLY|SYSTEM_ONLY)`` to ``ev``
+and removes the spans it resolves from the working lists.  This part is inherently
+sequential (each match changes what the next span may match), so it stays a Python loop.
+"""
+from __future__ import annotations
+
+from .types import BEL, BEO, BES, BOTH, FN, FP, GOLD_ONLY, LBE, LE, SYSTEM_ONLY, TP
+
+
+def _be_type(tb: int, te: int, sb: int, se: int) -> int:
+    """BES / BEL / BEO of system span sb..se relative to target span tb..te (overlapping, not identical)."""
+    if sb == tb:
+        return BES if se < te else BEL
+    if sb < tb:
+        return BEO if se < te else BEL
+    return BES if se <= te else BEO
+
+
+def _best(x: list, cands: list) -> list:
+    """The most similar candidate for span x (first of the equally similar ones).
+
+    Similarity: most shared tokens, fewest tokens only in x, fewest only in the
+    candidate, shortest candidate (by its begin/end), earliest in the list.
+    """
+    if len(cands) == 1:
+        return cands[0]
+    xb = x[3]
+    nx = xb.bit_count()
+    best, bkey = None, None
+    for c in cands:
+        inter = (xb & c[3]).bit_count()
+        key = (-inter, nx - inter, c[3].bit_count() - inter, c[2] - c[1])
+        if bkey is None or key < bkey:
+            best, bkey = c, key
+    return best
+
+
+def _length(x: list) -> int:
+    return x[2] - x[1]
+
+
+def _resolve(T: list, S: list, do_tp: bool, skip: bool, ev: list) -> None:
+    """Algorithm 2 on one independent group of spans (lists in input order).
+
+    ``do_tp``: run the TP step here (groups whose TPs were not taken out beforehand);
+    ``skip``: the faireval-skip mode (the span after every match is skipped in a pass).
+    """
+    _one_to_one(T, S, do_tp, ev)
+    if T and S:
+        # shortest spans first; stable, so equally long spans keep the input order
+        T.sort(key=_length)
+        S.sort(key=_length)
+        MT: list = []
+        MS: list = []
+        for same in (True, False):      # step 2: boundary errors; step 3: labelling-boundary errors
+            # (a pass with an empty list to draw from changes nothing and is not called)
+            if T and S:
+                _pass_unmatched(T, S, MT, MS, same, skip, ev)
+            if T and MS:
+                _pass_matched_system(T, MT, MS, same, skip, ev)
+            if S and MT:
+                _pass_matched_target(S, MT, MS, same, skip, ev)
+    # step 4: what is left has no counterpart
+    for t in T:
+        ev.append((t[4], -1, FN, GOLD_ONLY))
+    for s in S:
+        ev.append((-1, s[4], FP, SYSTEM_ONLY))
+
+
+def _one_to_one(T: list, S: list, do_tp: bool, ev: list) -> None:
+    """Step 1: identical spans (TP), then identical ranges with other labels (LE)."""
+    if do_tp:
+        tps = [t for t in T if any(t[0] == s[0] and t[1] == s[1] and t[2] == s[2] and t[3] == s[3] for s in S)]
+        for t in tps:
+            for s in S:
+                if t[0] == s[0] and t[1] == s[1] and t[2] == s[2] and t[3] == s[3]:
+                    ev.append((t[4], s[4], TP, BOTH))
+                    S.remove(s)
+                    T.remove(t)
+                    break
+    les = [t for t in T if any(t[0] != s[0] and t[1] == s[1] and t[2] == s[2] for s in S)]
+    for t in les:
+        for s in S:
+            if t[0] != s[0] and t[1] == s[1] and t[2] == s[2]:
+                ev.append((t[4], s[4], LE, BOTH))
+                S.remove(s)
+                T.remove(t)
+                break
+
+
+def _pass_unmatched(T: list, S: list, MT: list, MS: list, same: bool, skip: bool, ev: list) -> None:
+    """Pass 1: unmatched target x unmatched system spans (both are counted by the event)."""
+    i = 0
+    while i < len(T):
+        t = T[i]
+        tl, tb, te = t[0], t[1], t[2]
+        cands = [s for s in S if (s[0] == tl) == same and (s[1] != tb or s[2] != te)
+                 and s[1] <= te and s[2] >= tb]
+        if not cands:
+            i += 1
+            continue
+        s = _best(t, cands)
+        ev.append((t[4], s[4], _be_type(tb, te, s[1], s[2]) if same else LBE, BOTH))
+        S.remove(s)
+        del T[i]
+        inter = t[3] & s[3]
+        t[3] &= ~inter
+        s[3] &= ~inter
+        MS.append(s)
+        MT.append(t)
+        if skip:
+            i += 1
+
+
+def _pass_matched_system(T: list, MT: list, MS: list, same: bool, skip: bool, ev: list) -> None:
+    """Pass 2: unmatched target x matched system spans that still share tokens with it."""
+    i = 0
+    while i < len(T):
+        t = T[i]
+        tl, tb, te, tbits = t[0], t[1], t[2], t[3]
+        cands = [s for s in MS if (s[0] == tl) == same and (s[1] != tb or s[2] != te)
+                 and s[1] <= te and s[2] >= tb and (tbits & s[3])]
+        if not cands:
+            i += 1
+            continue
+        s = _best(t, cands)
+        ev.append((t[4], s[4], _be_type(tb, te, s[1], s[2]) if same else LBE, GOLD_ONLY))
+        del T[i]
+        inter = tbits & s[3]
+        s[3] &= ~inter
+        t[3] &= ~inter
+        MT.append(t)
+        if skip:
+            i += 1
+
+
+def _pass_matched_target(S: list, MT: list, MS: list, same: bool, skip: bool, ev: list) -> None:
+    """Pass 3: unmatched system x matched target spans that still share tokens with it."""
+    i = 0
+    while i < len(S):
+        s = S[i]
+        sl, sb, se, sbits = s[0], s[1], s[2], s[3]
+        cands = [t for t in MT if (t[0] == sl) == same and (t[1] != sb or t[2] != se)
+                 and sb <= t[2] and se >= t[1] and (sbits & t[3])]
+        if not cands:
+            i += 1
+            continue
+        t = _best(s, cands)
+        ev.append((t[4], s[4], _be_type(t[1], t[2], sb, se) if same else LBE, SYSTEM_ONLY))
+        del S[i]
+        inter = t[3] & sbits
+        t[3] &= ~inter
+        s[3] &= ~inter
+        MS.append(s)
+        if skip:
+            i += 1
