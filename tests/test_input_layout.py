@@ -152,3 +152,38 @@ def test_extra_sentence_at_the_end_names_its_line(tmp_path, capsys):
     sys_ = write(tmp_path / "s.txt", GOLD3 + "\nj O\n")
     fails(capsys, ["score", "--gold", gold, "--system", sys_], 1, f"{sys_}:13:",
           "sentence 4 (system line 13) is not in the gold file, which ends after gold line 11")
+
+
+# ---------------------------------------------------------------------------
+# scheme errors at the first bad line, and the likely fix
+
+def test_iobes_read_as_iob2_names_the_first_bad_line_not_the_first_bad_tag(tmp_path, capsys):
+    # sorted, 'E-LOC' comes before 'S-PER'; in the file the S- line comes first
+    f = write(tmp_path / "f.txt", "a O O\nb S-PER S-PER\nc B-LOC B-LOC\nd E-LOC E-LOC\n")
+    err = fails(capsys, ["score", f], 1, f"{f}:2:", "'S-PER'", "--scheme")
+    assert "E-LOC" not in err
+
+
+def test_bad_tag_on_the_system_side_earlier_than_on_gold(tmp_path, capsys):
+    f = write(tmp_path / "f.txt", "a O E-X\nb S-PER O\n")
+    fails(capsys, ["score", f], 1, f"{f}:1:", "'E-X'", "(f side)")
+
+
+IOB1 = "a I-PER I-PER\nb I-PER O\nc O I-LOC\nd I-LOC I-LOC\ne B-LOC I-LOC\n\nf I-ORG I-ORG\n"
+
+
+def test_many_repairs_under_iob2_suggest_iob1(tmp_path, capsys):
+    f = write(tmp_path / "iob1.txt", IOB1)
+    out = ok(capsys, ["score", f, "--no-labels"])
+    # gold spans PER(a-b) LOC(d) LOC(e) ORG(f): PER, LOC(d) and ORG open with I-
+    assert f"gold: 3 ill-formed spans repaired, 0 discarded (first ill-formed: {f}:1)" in out
+    assert "gold: 3 of 4 spans are ill-formed under IOB2" in out
+    assert "--scheme IOB1 or --scheme auto" in out
+    out = ok(capsys, ["score", f, "--no-labels", "--scheme", "IOB1"])
+    assert "ill-formed" not in out and "--scheme IOB1" not in out
+
+
+def test_germeval_file_given_to_score_suggests_germeval(tmp_path, capsys):
+    f = write(tmp_path / "ge.tsv", "# http://example.org [2009-10-17]\n1\tSchartau\tB-PER\tO\n"
+                                   "2\tsagte\tO\tO\n")
+    fails(capsys, ["score", f], 1, f"{f}:2:", "4 columns, expected 3", "GermEval 2014", "ts-eval germeval")

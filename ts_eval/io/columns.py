@@ -185,6 +185,7 @@ class _Acc:
     n: int = 0
     ncol: int = -1
     first_token_line: int = -1
+    first_field: bytes = b""   # the first field of the first token line (for hints in errors)
     doc_lines: List[np.ndarray] = field(default_factory=list)
     boundary_lines: int = 0
     values: List[Tuple[List[str], np.ndarray]] = field(default_factory=list)  # per chunk: vocab, ids[col]
@@ -279,6 +280,8 @@ def _scan(data: np.ndarray, windows: np.ndarray, a: int, b: int, line0: int, pat
     if len(tok_lines) and acc.ncol < 0:
         acc.ncol = int(nfields[tok_lines[0]])
         acc.first_token_line = line0 + int(tok_lines[0]) + 1
+        f0 = int(line_first_field[tok_lines[0]])
+        acc.first_field = part[fstart[f0]:fend[f0]].tobytes()
     ncol = acc.ncol
     if len(tok_lines):
         counts = nfields[tok_lines]
@@ -287,7 +290,8 @@ def _scan(data: np.ndarray, windows: np.ndarray, a: int, b: int, line0: int, pat
             ln = int(tok_lines[bad[0]])
             text = part[line_start(part, ln):].tobytes().split(b"\n", 1)[0].decode("utf-8").rstrip("\r")
             raise InputError(f"{int(counts[bad[0]])} columns, expected {ncol} as on line "
-                             f"{acc.first_token_line}: {text!r}", path, line0 + ln + 1)
+                             f"{acc.first_token_line}: {text!r}{_layout_hint(acc.first_field, text)}",
+                             path, line0 + ln + 1)
     doc = nonblank[is_doc]
     doc_bad = np.flatnonzero((nfields[doc] != 1) & (nfields[doc] != max(ncol, 1)) & (ncol > 0))
     if len(doc_bad):
@@ -317,6 +321,16 @@ def _scan(data: np.ndarray, windows: np.ndarray, a: int, b: int, line0: int, pat
     vocab, ids = unique_slices(windows, fstart[idx] + a, fend[idx] + a)
     acc.values.append((vocab, ids.reshape(len(cols), -1).astype(np.uint16 if len(vocab) < 2**16 else np.int32)))
     return cols
+
+
+def _layout_hint(first_field: bytes, bad_line: str) -> str:
+    """A likely fix for a column-count error: a GermEval 2014 file (``#`` source lines, then
+    ``index token outer inner``) is not a CoNLL file."""
+    fields = bad_line.split()
+    if first_field.startswith(b"#") and fields and fields[0].isdigit():
+        return ("; this looks like a GermEval 2014 file (# comment lines, an index column): "
+                "score it with `ts-eval germeval`")
+    return ""
 
 
 def _check_empty_fields(part: np.ndarray, wpos: np.ndarray, delim: int, line0: int, path: str) -> None:
