@@ -10,6 +10,8 @@ from __future__ import annotations
 import gzip
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from support import CONLLEVAL_FIXTURES, run_cli, write
 
@@ -152,6 +154,25 @@ def test_extra_sentence_at_the_end_names_its_line(tmp_path, capsys):
     sys_ = write(tmp_path / "s.txt", GOLD3 + "\nj O\n")
     fails(capsys, ["score", "--gold", gold, "--system", sys_], 1, f"{sys_}:13:",
           "sentence 4 (system line 13) is not in the gold file, which ends after gold line 11")
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.lists(st.integers(2, 5), min_size=1, max_size=6), st.data())
+def test_any_deleted_token_line_is_named_at_its_own_line(tmp_path_factory, capsys, lengths, data):
+    """Property: delete any one token line of a copy of gold (distinct tokens, sentences of two
+    tokens or more): the error names gold's line of the deleted token and the same line number
+    in the system file, which now holds the next token or the sentence end."""
+    lines, k = [], 0
+    for n in lengths:
+        lines += [f"t{k + i} O" for i in range(n)] + [""]
+        k += n
+    token_lines = [i for i, ln in enumerate(lines) if ln]
+    drop = data.draw(st.sampled_from(token_lines))
+    tmp = tmp_path_factory.mktemp("del")
+    gold = write(tmp / "g.txt", "\n".join(lines))
+    sys_ = write(tmp / "s.txt", "\n".join(lines[:drop] + lines[drop + 1:]))
+    fails(capsys, ["score", "--gold", gold, "--system", sys_], 1, f"{sys_}:{drop + 1}:",
+          f"gold line {drop + 1}")
 
 
 # ---------------------------------------------------------------------------
