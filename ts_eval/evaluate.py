@@ -32,7 +32,7 @@ def ts_model(counts: TSCounts, labels: Sequence[str], separator_weight: float, b
             **{name: float(v[k]) for name, v in sc.items()},
             "present": bool(present[k]),
         }
-    tot = counts.micro(separator_weight)
+    tot = table.sum(axis=0)
     micro = {"tp": float(tot[0]), "fp": float(tot[1]), "fn": float(tot[2]), "tn": float(tot[3])}
     micro.update({k: float(v) for k, v in measures.scores(*tot, beta=beta).items()})
     out: Dict[str, Any] = {

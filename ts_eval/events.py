@@ -20,7 +20,6 @@ from typing import Optional
 
 import numpy as np
 
-from . import measures
 from .corpus import Corpus, SpanSet
 
 _BITS = 31  # labels per pass: a (gold, system) pair of masks must fit in an int64 key
@@ -41,17 +40,9 @@ class TSCounts:
         """Weighted (labels, 4) table: tp, fp, fn, tn."""
         w = float(separator_weight)
         pos = self.tok + w * self.sep
-        tn = self.units(w) - pos.sum(axis=1)
+        total = self.n_tokens + w * self.n_separators
+        tn = total - pos.sum(axis=1)
         return np.column_stack([pos, tn])
-
-    def units(self, separator_weight: float = 1.0) -> float:
-        """Weighted number of units: tokens + w * separators."""
-        return self.n_tokens + float(separator_weight) * self.n_separators
-
-    def micro(self, separator_weight: float = 1.0) -> tuple:
-        """Micro tp, fp, fn, tn over the labels present for this system (measures.micro_table)."""
-        table = self.table(separator_weight)
-        return measures.micro_table(table[:, 0], table[:, 1], table[:, 2], self.units(separator_weight))
 
     def weighted_confusion(self, separator_weight: float = 1.0) -> Optional[np.ndarray]:
         if self.confusion is None:

@@ -242,7 +242,7 @@ def ts_scores(data: GermEvalData, chunks: Dict[Tuple[str, str], LevelChunks], se
     out["levels"] = {}
     for lv in LEVELS:
         c1 = level_corpus(data, chunks, (lv,))
-        tab = ts_counts(c1, c1.gold, c1.systems[data.name]).micro(separator_weight)
+        tab = ts_counts(c1, c1.gold, c1.systems[data.name]).table(separator_weight).sum(axis=0)
         out["levels"][lv] = {"tp": float(tab[0]), "fp": float(tab[1]), "fn": float(tab[2]), "tn": float(tab[3]),
                              **{k: float(v) for k, v in measures.scores(*tab, beta=beta).items()}}
     return out

@@ -48,54 +48,26 @@ def accuracy(tp, fp, fn, tn):
 
 
 def kappa(tp, fp, fn, tn):
-    """Cohen's kappa of a (weighted) 2x2 table.
-
-    Computed as 2 (TP TN - FN FP) / ((TP+FP)(FP+TN) + (TP+FN)(FN+TN)), which equals
-    (po - pe) / (1 - pe) but has a denominator of non-negative products: it is 0 exactly
-    when the expected agreement is 1 (both sides constant and equal, or no units), and a
-    rare label in a huge corpus keeps its true kappa (no tolerance that turns 1 - pe of
-    4e-9 into 0).
-    """
+    """Cohen's kappa of a (weighted) 2x2 table."""
     tp, fp, fn, tn = (np.asarray(x, float) for x in (tp, fp, fn, tn))
-    den = (tp + fp) * (fp + tn) + (tp + fn) * (fn + tn)
-    out = np.where(den == 0, 1.0, _div(2 * (tp * tn - fn * fp), den))
+    n = tp + fp + fn + tn
+    po = _div(tp + tn, n)
+    pe = _div((tp + fp) * (tp + fn) + (fn + tn) * (fp + tn), n * n)
+    num = np.asarray(po - pe, float)
+    den = np.asarray(1 - pe, float)
+    out = np.where(np.isclose(den, 0.0), 1.0, _div(num, np.where(np.isclose(den, 0.0), 1.0, den)))
     return out if out.ndim else float(out)
 
 
 def multiclass_kappa(confusion: np.ndarray) -> float:
-    """Cohen's kappa of a (weighted) k x k confusion matrix (rows gold, columns system).
-
-    (n trace - sum r_i c_i) / (sum over i != j of r_i c_j): the denominator is n^2 (1 - pe)
-    as a sum of non-negative products, 0 exactly when all units fall in one diagonal cell
-    (or there are none), where kappa is 1.0 by the zero-division rule.
-    """
+    """Cohen's kappa of a (weighted) k x k confusion matrix (rows gold, columns system)."""
     c = np.asarray(confusion, float)
-    rows, cols = c.sum(1), c.sum(0)
-    off = np.ones((len(rows), len(cols))) - np.eye(len(rows), len(cols))
-    den = float(rows @ off @ cols)
-    if den == 0:
+    n = c.sum()
+    if n == 0:
         return 1.0
-    return float((c.sum() * np.trace(c) - float(rows @ cols)) / den)
-
-
-def micro_table(tp, fp, fn, units):
-    """The micro-averaged 2x2 table: per-label tables summed over the *present* labels.
-
-    A label is present for a system when gold or that system has units of it (the
-    labels the macro average runs over), so labels that only another system uses --
-    or nobody -- add no true negatives, and a system's numbers depend only on gold
-    and itself.  ``tp, fp, fn`` are (..., labels); ``units`` the (weighted) number of
-    units (...).  With no present label the table is that of an absent label:
-    0, 0, 0, units (kappa 1.0 and accuracy 1.0: both sides are empty and agree).
-    Returns the tuple tp, fp, fn, tn of sums.
-    """
-    tp, fp, fn = (np.asarray(x, float) for x in (tp, fp, fn))
-    units = np.asarray(units, float)
-    present = (tp + fp + fn) > 0
-    k = np.maximum(present.sum(-1), 1)
-    TP, FP, FN = tp.sum(-1), fp.sum(-1), fn.sum(-1)
-    TN = k * units - (TP + FP + FN)
-    return tuple(x if np.ndim(x) else float(x) for x in (TP, FP, FN, TN))
+    po = np.trace(c) / n
+    pe = float(c.sum(0) @ c.sum(1)) / (n * n)
+    return 1.0 if np.isclose(pe, 1.0) else float((po - pe) / (1 - pe))
 
 
 def scores(tp, fp, fn, tn=None, beta: float = 1.0) -> Dict[str, np.ndarray]:

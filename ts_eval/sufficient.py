@@ -186,26 +186,21 @@ def ts_table(x: np.ndarray, separator_weight: float = 1.0):
     tp = per[..., 0] + w * per[..., 3]
     fp = per[..., 1] + w * per[..., 4]
     fn = per[..., 2] + w * per[..., 5]
-    return tp, fp, fn, ts_units(x, w)[..., None] - tp - fp - fn
-
-
-def ts_units(x: np.ndarray, separator_weight: float = 1.0) -> np.ndarray:
-    """Weighted number of units (...,) of summed TS statistics: tokens + w * separators."""
-    x = np.asarray(x, float)
-    return x[..., 0] + float(separator_weight) * x[..., 1]
+    total = (x[..., 0] + w * x[..., 1])[..., None]
+    return tp, fp, fn, total - tp - fp - fn
 
 
 def ts_f1(x: np.ndarray, separator_weight: float = 1.0, average: str = "macro", beta: float = 1.0) -> np.ndarray:
     tp, fp, fn, _ = ts_table(x, separator_weight)
     if average == "micro":
-        return np.asarray(measures.fbeta(tp.sum(-1), fp.sum(-1), fn.sum(-1), beta))
+        return measures.fbeta(tp.sum(-1), fp.sum(-1), fn.sum(-1), beta)
     return _masked_mean(measures.fbeta(tp, fp, fn, beta), (tp + fp + fn) > 0)
 
 
 def ts_kappa(x: np.ndarray, separator_weight: float = 1.0, average: str = "macro") -> np.ndarray:
     tp, fp, fn, tn = ts_table(x, separator_weight)
-    if average == "micro":   # over the labels present in the (resampled) sums, as score's micro table
-        return np.asarray(measures.kappa(*measures.micro_table(tp, fp, fn, ts_units(x, separator_weight))))
+    if average == "micro":
+        return np.asarray(measures.kappa(tp.sum(-1), fp.sum(-1), fn.sum(-1), tn.sum(-1)))
     return _masked_mean(np.asarray(measures.kappa(tp, fp, fn, tn)), (tp + fp + fn) > 0)
 
 
