@@ -42,6 +42,31 @@ def add_reading_options(p: argparse.ArgumentParser) -> None:
                         "order; a label rewritten to the empty string is dropped), e.g. 'deriv$='")
 
 
+def _delimiter(value: str) -> Optional[str]:
+    from .io.columns import parse_delimiter
+
+    try:
+        return parse_delimiter(value)
+    except UsageError as err:
+        raise argparse.ArgumentTypeError(str(err)) from None
+
+
+def _conlleval_input_options(p: argparse.ArgumentParser) -> None:
+    """conlleval.pl's -d, -o, -r, and a mode for files without tokens."""
+    g = p.add_argument_group("input layout (conlleval.pl's -d, -o, -r)")
+    g.add_argument("--delimiter", "-d", type=_delimiter, default=None, metavar="CHAR",
+                   help="field delimiter: one character, e.g. '\\t' for tab (default: any run of spaces "
+                        "and tabs); an empty field is an error")
+    g.add_argument("--outside-tag", default="O", metavar="TAG",
+                   help="the tag that means outside any span (default O); it is read as O")
+    g.add_argument("--raw", "-r", action="store_true",
+                   help="tags carry no B-/I- prefixes: every token whose tag is not the outside tag is a "
+                        "one-token span of that tag (conlleval.pl -r)")
+    g.add_argument("--tags-only", "--no-token-check", dest="tags_only", action="store_true",
+                   help="read no token column: two-file mode then checks that sentences and their token "
+                        "counts agree instead of comparing tokens (a system file may hold only tags)")
+
+
 def _scoring_options(p: argparse.ArgumentParser) -> None:
     g = p.add_argument_group("scoring and output")
     g.add_argument("--separator-weight", type=float, default=1.0, metavar="W",
@@ -112,6 +137,7 @@ def build_parser(argv: Optional[List[str]] = None) -> argparse.ArgumentParser:
                     help="system column(s) (default -1); several columns in FILE are several systems")
     sc.add_argument("--names", nargs="+", metavar="NAME", help="system names (default: file names or colN)")
     add_reading_options(sc)
+    _conlleval_input_options(sc)
     sc.add_argument("--labels", metavar="L1,L2", help="score only these labels (after --map-label)")
     sc.add_argument("--exclude", metavar="L1,L2", help="leave these labels out (after --map-label)")
     _scoring_options(sc)
@@ -133,7 +159,9 @@ def _load(args):
         label_map = parse_label_map(args.map_label)
     except ValueError as err:
         raise UsageError(str(err)) from None
-    common = dict(token_column=args.token_col, scheme=scheme, policy=args.policy, label_map=label_map)
+    common = dict(token_column=args.token_col, scheme=scheme, policy=args.policy, label_map=label_map,
+                  delimiter=getattr(args, "delimiter", None), raw=getattr(args, "raw", False),
+                  outside_tag=getattr(args, "outside_tag", "O"), tags_only=getattr(args, "tags_only", False))
     if args.gold or args.system:
         if args.file:
             raise UsageError("give either FILE or --gold/--system, not both")
@@ -209,6 +237,8 @@ def run(argv: Optional[List[str]] = None) -> int:
         "file": args.file, "gold": args.gold, "system": args.system,
         "gold_col": corpus.gold_info.column, "token_col": args.token_col,
         "system_cols": [i.column for i in corpus.system_info.values()],
+        "delimiter": getattr(args, "delimiter", None), "raw": getattr(args, "raw", False),
+        "outside_tag": getattr(args, "outside_tag", "O"), "tags_only": getattr(args, "tags_only", False),
     }
     _emit(report, args)
     return 0

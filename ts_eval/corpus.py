@@ -55,6 +55,7 @@ class SideInfo:
     repairs: int = 0         # ill-formed spans kept as decoded (policy conlleval)
     discarded: int = 0       # ill-formed spans dropped (policy discard)
     unmapped: int = 0        # spans dropped because --map-label mapped their label to ""
+    first_repair_line: Optional[int] = None  # line of the first ill-formed span's bad tag
     tags: Optional[np.ndarray] = None   # per-token tag ids into Corpus.tag_vocab
     token_lines: Optional[np.ndarray] = None  # per-token 1-based line numbers in ``path``
 
@@ -64,7 +65,8 @@ class SideInfo:
 
     def summary(self) -> dict:
         return {"name": self.name, "path": self.path, "column": self.column, "spans": self.spans,
-                "repairs": self.repairs, "discarded": self.discarded, "unmapped": self.unmapped}
+                "repairs": self.repairs, "discarded": self.discarded, "unmapped": self.unmapped,
+                "first_repair_line": self.first_repair_line}
 
 
 @dataclass
@@ -185,6 +187,8 @@ def corpus_from_tag_ids(
             raise InputError(f"ill-formed span ({dec.reason[0]}) at tag {tag_vocab[side.tags[tok]]!r}"
                              f" on the {side.name} side; policy strict rejects it"
                              " (use --policy conlleval to repair or discard to drop)", path, line)
+        if len(bad):
+            side.first_repair_line = side.where(int(dec.bad_token[int(bad[0])]))[1]
         keep = np.ones(len(dec.start), bool)
         if policy == "discard":
             keep &= ~dec.ill_formed
@@ -231,16 +235,29 @@ def _label_ids(labels: List[str]) -> Tuple[np.ndarray, List[str]]:
 
 
 def _parse_or_locate(tag_vocab: List[str], scheme: Optional[str], sides: Sequence[SideInfo]) -> schemes.TagTable:
+    """Parse the tag vocabulary; a bad tag is reported at the first line any bad tag is on
+    (not at the first bad tag in sorted order: IOBES read as IOB2 must name the S- line
+    before the E- line); on the same token, gold before systems."""
     try:
         return schemes.parse_tags(tag_vocab, scheme)
-    except schemes.TagError as err:
-        tag_id = tag_vocab.index(err.tag)
-        for side in sides:
-            hits = np.flatnonzero(side.tags == tag_id)
+    except schemes.TagError as first_err:
+        errors = {}
+        for k, tag in enumerate(tag_vocab):
+            try:
+                schemes.parse_tags([tag], scheme)
+            except schemes.TagError as err:
+                errors[k] = err
+        bad_ids = np.array(sorted(errors), np.int64)
+        found = []  # (first token with a bad tag, side order, side)
+        for k, side in enumerate(sides):
+            hits = np.flatnonzero(np.isin(side.tags, bad_ids))
             if len(hits):
-                path, line = side.where(int(hits[0]))
-                raise InputError(f"{err} ({side.name} side)", path, line) from None
-        raise InputError(str(err)) from None
+                found.append((int(hits[0]), k, side))
+        if not found:
+            raise InputError(str(first_err)) from None
+        tok, _, side = min(found, key=lambda f: f[:2])
+        path, line = side.where(tok)
+        raise InputError(f"{errors[int(side.tags[tok])]} ({side.name} side)", path, line) from None
 
 
 def select_labels(corpus: Corpus, labels: Optional[Sequence[str]] = None,

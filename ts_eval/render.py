@@ -22,6 +22,16 @@ def _rich(t: tables.Table) -> RichTable:
     return rt
 
 
+def scheme_hint(scheme: str, side: dict) -> str:
+    """Say the likely fix when many spans of one side had to be repaired under IOB2: IOB1 data
+    (spans open with I-, B- only between two adjacent spans of one type) look like that."""
+    bad = side["repairs"] + side["discarded"]
+    if scheme != "IOB2" or bad < 2 or bad * 10 < side["spans"]:
+        return ""
+    return (f"{side['name']}: {bad} of {side['spans']} spans are ill-formed under IOB2; if the data are IOB1 "
+            "(spans open with I-), use --scheme IOB1 or --scheme auto")
+
+
 def print_report(report: Report, console: Optional[Console] = None, per_label: bool = True,
                  confusion: bool = False) -> None:
     if console is None:
@@ -36,8 +46,13 @@ def print_report(report: Report, console: Optional[Console] = None, per_label: b
     notes = []
     for side in [report.gold] + [s["source"] for s in report.systems]:
         if side["repairs"] or side["discarded"] or side["unmapped"]:
+            first = side.get("first_repair_line")
+            at = f" (first ill-formed: {side['path']}:{first})" if first is not None and side.get("path") else ""
             notes.append(f"{side['name']}: {side['repairs']} ill-formed spans repaired, "
-                         f"{side['discarded']} discarded, {side['unmapped']} dropped by the label map")
+                         f"{side['discarded']} discarded{at}, {side['unmapped']} dropped by the label map")
+        hint = scheme_hint(st["scheme"], side)
+        if hint:
+            notes.append(hint)
     for n in notes:
         console.print(f"[yellow]{n}[/yellow]")
     shown = tables.all_tables(report, confusion=confusion)

@@ -8,7 +8,7 @@ Layout of ``Report.to_dict()`` (also the JSON output):
   labels;
 - ``gold``: where gold came from, its span count and the repairs made reading it;
 - ``systems``: a list, one entry per system, each with ``name``, ``source``
-  (path, column, spans, repairs, discarded, unmapped) and one entry per model:
+  (path, column, spans, repairs, discarded, unmapped, first_repair_line) and one entry per model:
   ``ts`` (token-and-separator) and ``exact`` (segment exact match).  Every model
   has ``labels`` (per-label counts and scores), ``micro`` and ``macro``.
 """

@@ -9,6 +9,11 @@ CR before the line end); a blank line ends a sentence; a line whose first field
 is ``-DOCSTART-`` starts a document and is not a token; a line whose first field
 is ``-X-`` is a sentence boundary (conlleval.pl's rule) and is counted; a UTF-8
 BOM is skipped.  All token lines must have the same number of fields.
+
+``delimiter`` (conlleval.pl's ``-d``): one character that alone separates fields
+(a tab, say, so that tokens may hold spaces); an empty field between two
+delimiters is an error, a delimiter at the line end is dropped (as Perl's split
+does).  ``token_column=None``: the file has no token column (tags only).
 """
 from __future__ import annotations
 
@@ -42,20 +47,27 @@ class ColumnFile:
     doc_first: np.ndarray     # bool per token: first token after a -DOCSTART- line
     docstart_lines: int
     boundary_lines: int       # -X- lines
-    token_column: int         # 1-based
+    token_column: Optional[int]  # 1-based; None: the file has no token column
     token_start: np.ndarray   # byte offset of every token's text
     token_len: np.ndarray
     columns: Dict[int, Tuple[List[str], np.ndarray]]  # 1-based column -> (distinct values, ids)
     bom: int = 0              # bytes of BOM before ``data`` in the file
+    delimiter: Optional[str] = None  # the field delimiter it was read with (None: whitespace)
 
     def release(self) -> None:
         """Drop the file's bytes and token offsets (read again from the file if texts are asked for)."""
         self.data = None
         self.token_start = self.token_len = None
 
+    @property
+    def has_tokens(self) -> bool:
+        return self.token_column is not None
+
     def _reload(self) -> None:
+        if not self.has_tokens:
+            raise InputError("the file was read without a token column: no token texts", self.path)
         if self.data is None or self.token_start is None:
-            again = read_column_file(self.path, (), self.token_column)
+            again = read_column_file(self.path, (), self.token_column, self.delimiter)
             if again.n_tokens != self.n_tokens:
                 raise InputError(f"the file changed while it was being scored ({again.n_tokens} tokens, "
                                  f"{self.n_tokens} before)", self.path)
@@ -104,6 +116,31 @@ def _column_index(column: int, n: int, path: str) -> int:
     return column - 1 if column > 0 else n + column
 
 
+GZIP_MAGIC = b"\x1f\x8b"
+
+
+def delimiter_mask(delimiter: Optional[str]) -> np.ndarray:
+    """Bytes that separate fields (and end lines): ASCII whitespace, or one delimiter plus CR/LF."""
+    if delimiter is None:
+        return _WS
+    raw = delimiter.encode("utf-8")
+    if len(raw) != 1 or raw in (b"\n", b"\r"):
+        raise UsageError(f"delimiter {delimiter!r}: expected one ASCII character other than a line end "
+                         "(e.g. a tab: '\\t')")
+    mask = np.zeros(256, bool)
+    mask[[10, 13, raw[0]]] = True
+    return mask
+
+
+def parse_delimiter(value: Optional[str]) -> Optional[str]:
+    """The delimiter a user typed: one character, or an escape \\t / \\s ("whitespace", the default)."""
+    if value is None or value in ("\\s", "\\s+", "whitespace"):
+        return None
+    value = {"\\t": "\t", "tab": "\t", "space": " "}.get(value, value)
+    delimiter_mask(value)
+    return value
+
+
 def count_columns(path: str) -> int:
     """Fields of the first token line (not blank, not -DOCSTART-, not -X-): for choosing
     columns before the file is read."""
@@ -118,7 +155,8 @@ def count_columns(path: str) -> int:
     raise InputError("no token lines", path)
 
 
-def read_column_file(path: str, columns: Sequence[int] = (-1,), token_column: int = 1) -> ColumnFile:
+def read_column_file(path: str, columns: Sequence[int] = (-1,), token_column: Optional[int] = 1,
+                     delimiter: Optional[str] = None) -> ColumnFile:
     """Read a column file, decoding the tag ``columns`` (1-based, negative from the end)."""
     try:
         with open(path, "rb") as fh:
@@ -131,7 +169,10 @@ def read_column_file(path: str, columns: Sequence[int] = (-1,), token_column: in
         raise InputError("is a directory, expected a file", path) from None
     except OSError as err:
         raise InputError(f"cannot read: {err.strerror}", path) from None
-    return split_columns(buf, path, columns, token_column, padded=True)
+    if buf.startswith(GZIP_MAGIC):
+        raise InputError("this looks compressed (gzip magic bytes 1f 8b), expected a text column file: "
+                         "decompress it first (gunzip, or zcat FILE > FILE.txt)", path, 1)
+    return split_columns(buf, path, columns, token_column, padded=True, delimiter=delimiter)
 
 
 @dataclass
@@ -144,13 +185,15 @@ class _Acc:
     n: int = 0
     ncol: int = -1
     first_token_line: int = -1
+    first_field: bytes = b""   # the first field of the first token line (for hints in errors)
     doc_lines: List[np.ndarray] = field(default_factory=list)
     boundary_lines: int = 0
     values: List[Tuple[List[str], np.ndarray]] = field(default_factory=list)  # per chunk: vocab, ids[col]
 
 
 def split_columns(raw: Union[bytes, bytearray], path: str = "<data>", columns: Sequence[int] = (-1,),
-                  token_column: int = 1, padded: bool = False) -> ColumnFile:
+                  token_column: Optional[int] = 1, padded: bool = False,
+                  delimiter: Optional[str] = None) -> ColumnFile:
     """Split a file's bytes into token lines and decode the requested columns, in chunks.
 
     ``padded``: ``raw`` ends with 8 bytes of zero padding that are not data (saves a copy).
@@ -168,6 +211,7 @@ def split_columns(raw: Union[bytes, bytearray], path: str = "<data>", columns: S
                np.empty(max_lines, np.int32))
     start, line0 = shift, 0
     cols: Optional[List[int]] = None
+    sep = delimiter_mask(delimiter)
     while start < end:
         stop = raw.find(b"\n", min(start + CHUNK_BYTES, end) - 1, end)
         stop = end if stop < 0 else stop + 1
@@ -177,7 +221,8 @@ def split_columns(raw: Union[bytes, bytearray], path: str = "<data>", columns: S
             line = line0 + raw.count(b"\n", start, start + err.start) + 1
             raise InputError(f"not UTF-8: byte 0x{raw[start + err.start]:02x} at byte offset "
                              f"{start + err.start} ({err.reason}); expected UTF-8 text", path, line) from None
-        cols = _scan(data, windows, start - shift, stop - shift, line0, path, columns, token_column, acc, cols)
+        cols = _scan(data, windows, start - shift, stop - shift, line0, path, columns, token_column, acc, cols,
+                     sep, delimiter)
         line0 += raw.count(b"\n", start, stop)
         start = stop
     if acc.ncol < 0:
@@ -197,17 +242,23 @@ def split_columns(raw: Union[bytes, bytearray], path: str = "<data>", columns: S
     return ColumnFile(
         path=path, data=data, n_columns=acc.ncol, token_line=token_line, sent_first=sent_first,
         doc_first=doc_first, docstart_lines=len(doc_lines), boundary_lines=acc.boundary_lines,
-        token_column=_column_index(token_column, acc.ncol, path) + 1,
+        token_column=None if token_column is None else _column_index(token_column, acc.ncol, path) + 1,
         token_start=acc.token_start[:n], token_len=acc.token_len[:n], columns=merged, bom=shift,
+        delimiter=delimiter,
     )
 
 
 def _scan(data: np.ndarray, windows: np.ndarray, a: int, b: int, line0: int, path: str, columns: Sequence[int],
-          token_column: int, acc: _Acc, cols: Optional[List[int]]) -> Optional[List[int]]:
+          token_column: Optional[int], acc: _Acc, cols: Optional[List[int]], sep: np.ndarray = _WS,
+          delimiter: Optional[str] = None) -> Optional[List[int]]:
     """Find the token lines and fields of bytes a..b (whole lines) and decode the tag columns."""
     part = data[a:b]
-    wpos = np.flatnonzero(part <= 32)
-    wpos = wpos[_WS[part[wpos]]]
+    if delimiter is None:
+        wpos = np.flatnonzero(part <= 32)
+        wpos = wpos[sep[part[wpos]]]
+    else:
+        wpos = np.flatnonzero(sep[part])
+        _check_empty_fields(part, wpos, ord(delimiter), line0, path)
     w = np.concatenate(([-1], wpos, [len(part)]))
     newline = np.ones(len(w), bool)            # w[0] stands for a line start, w[-1] for the end
     newline[1:-1] = part[wpos] == 10
@@ -229,6 +280,8 @@ def _scan(data: np.ndarray, windows: np.ndarray, a: int, b: int, line0: int, pat
     if len(tok_lines) and acc.ncol < 0:
         acc.ncol = int(nfields[tok_lines[0]])
         acc.first_token_line = line0 + int(tok_lines[0]) + 1
+        f0 = int(line_first_field[tok_lines[0]])
+        acc.first_field = part[fstart[f0]:fend[f0]].tobytes()
     ncol = acc.ncol
     if len(tok_lines):
         counts = nfields[tok_lines]
@@ -237,7 +290,8 @@ def _scan(data: np.ndarray, windows: np.ndarray, a: int, b: int, line0: int, pat
             ln = int(tok_lines[bad[0]])
             text = part[line_start(part, ln):].tobytes().split(b"\n", 1)[0].decode("utf-8").rstrip("\r")
             raise InputError(f"{int(counts[bad[0]])} columns, expected {ncol} as on line "
-                             f"{acc.first_token_line}: {text!r}", path, line0 + ln + 1)
+                             f"{acc.first_token_line}: {text!r}{_layout_hint(acc.first_field, text)}",
+                             path, line0 + ln + 1)
     doc = nonblank[is_doc]
     doc_bad = np.flatnonzero((nfields[doc] != 1) & (nfields[doc] != max(ncol, 1)) & (ncol > 0))
     if len(doc_bad):
@@ -252,9 +306,13 @@ def _scan(data: np.ndarray, windows: np.ndarray, a: int, b: int, line0: int, pat
     first = line_first_field[tok_lines]
     lo, hi = acc.n, acc.n + len(tok_lines)
     acc.token_line[lo:hi] = tok_lines + (line0 + 1)
-    k = _column_index(token_column, ncol, path)
-    acc.token_start[lo:hi] = fstart[first + k] + a
-    acc.token_len[lo:hi] = fend[first + k] - fstart[first + k]
+    if token_column is None:
+        acc.token_start[lo:hi] = 0
+        acc.token_len[lo:hi] = 0
+    else:
+        k = _column_index(token_column, ncol, path)
+        acc.token_start[lo:hi] = fstart[first + k] + a
+        acc.token_len[lo:hi] = fend[first + k] - fstart[first + k]
     acc.n = hi
     if not cols:
         return cols
@@ -263,6 +321,32 @@ def _scan(data: np.ndarray, windows: np.ndarray, a: int, b: int, line0: int, pat
     vocab, ids = unique_slices(windows, fstart[idx] + a, fend[idx] + a)
     acc.values.append((vocab, ids.reshape(len(cols), -1).astype(np.uint16 if len(vocab) < 2**16 else np.int32)))
     return cols
+
+
+def _layout_hint(first_field: bytes, bad_line: str) -> str:
+    """A likely fix for a column-count error: a GermEval 2014 file (``#`` source lines, then
+    ``index token outer inner``) is not a CoNLL file."""
+    fields = bad_line.split()
+    if first_field.startswith(b"#") and fields and fields[0].isdigit():
+        return ("; this looks like a GermEval 2014 file (# comment lines, an index column): "
+                "score it with `ts-eval germeval`")
+    return ""
+
+
+def _check_empty_fields(part: np.ndarray, wpos: np.ndarray, delim: int, line0: int, path: str) -> None:
+    """With a delimiter, a field may not be empty (two delimiters in a row, or one at the line start):
+    fields would be miscounted, and conlleval.pl would read an empty tag."""
+    d = wpos[part[wpos] == delim]
+    if not len(d):
+        return
+    prev = np.where(d > 0, part[np.maximum(d - 1, 0)], 10)
+    bad = d[(prev == 10) | (prev == delim)]
+    if len(bad):
+        p = int(bad[0])
+        ln = int(np.count_nonzero(part[:p] == 10))
+        text = part[line_start(part, ln):].tobytes().split(b"\n", 1)[0].decode("utf-8", "replace").rstrip("\r")
+        raise InputError(f"empty field (delimiter {chr(delim)!r} at the line start or twice in a row): "
+                         f"{text!r}; expected a value between delimiters", path, line0 + ln + 1)
 
 
 def line_start(part: np.ndarray, line: int) -> int:

@@ -1,5 +1,12 @@
 """CoNLL column files -> Corpus: one file with gold and system columns, or a gold
-file plus one file per system whose tokens must line up with it."""
+file plus one file per system whose tokens must line up with it.
+
+conlleval.pl's input options have equivalents here: ``delimiter`` (``-d``),
+``raw`` (``-r``: tags without prefixes, each token its own chunk of that type)
+and ``outside_tag`` (``-o``).  A file of exactly two columns is ``GOLD SYSTEM``
+without tokens, as conlleval.pl reads it; ``tags_only`` reads no token column at
+all, and two files are then checked for equal sentence and token counts only.
+"""
 from __future__ import annotations
 
 from typing import List, Optional, Sequence, Tuple
@@ -20,17 +27,25 @@ def read_conll(
     scheme: str = "IOB2",
     policy: str = "conlleval",
     label_map: Sequence[Tuple[str, str]] = (),
+    delimiter: Optional[str] = None,
+    raw: bool = False,
+    outside_tag: str = "O",
+    tags_only: bool = False,
 ) -> Corpus:
     """One file: gold in ``gold_column``, one system per entry of ``system_columns``.
 
     Columns are 1-based; negative numbers count from the end (conlleval's layout,
-    ``TOKEN ... GOLD SYSTEM``, is the default).
+    ``TOKEN ... GOLD SYSTEM``, is the default).  A file of exactly two columns has
+    no token column (``GOLD SYSTEM``, as conlleval.pl reads it).
     """
-    cf = read_column_file(path, [gold_column, *system_columns], token_column)
+    cf = read_column_file(path, [gold_column, *system_columns], None if tags_only else token_column, delimiter)
     gcol = cf.column_index(gold_column) + 1
     scols = [cf.column_index(c) + 1 for c in system_columns]
     if cf.token_column in [gcol] + scols:
-        raise UsageError(f"the token column {cf.token_column} is also given as a tag column")
+        if cf.n_columns > 2:
+            raise UsageError(f"{path}: the token column {cf.token_column} is also given as a tag column "
+                             "(choose another --token-col, or --tags-only for a file without tokens)")
+        cf.token_column = None  # GOLD SYSTEM: no tokens
     if names is not None and len(names) != len(scols):
         raise UsageError(f"{len(names)} names for {len(scols)} system columns")
     if gcol in scols:
@@ -39,7 +54,7 @@ def read_conll(
         names = [_stem(path)] if len(scols) == 1 else [f"col{c}" for c in scols]
     _check_names(names)
     columns = [gcol] + scols
-    vocab, ids = _tag_ids([(cf, c) for c in columns])
+    vocab, ids = _tag_ids([(cf, c) for c in columns], raw, outside_tag)
     sides = [SideInfo("gold", path, gcol, tags=ids[0], token_lines=cf.token_line)]
     sides += [SideInfo(n, path, c, tags=t, token_lines=cf.token_line) for n, c, t in zip(names, scols, ids[1:])]
     return _finish(cf, vocab, sides, scheme, policy, label_map)
@@ -55,12 +70,26 @@ def read_conll_pair(
     scheme: str = "IOB2",
     policy: str = "conlleval",
     label_map: Sequence[Tuple[str, str]] = (),
+    delimiter: Optional[str] = None,
+    raw: bool = False,
+    outside_tag: str = "O",
+    tags_only: bool = False,
 ) -> Corpus:
-    """Gold file plus one file per system; sentences and tokens must match the gold file's."""
+    """Gold file plus one file per system; sentences and tokens must match the gold file's.
+
+    ``tags_only``: no token column is read; the files must agree in sentences and
+    tokens per sentence (a system file may then hold the tags alone).
+    """
     if not system_paths:
         raise UsageError("no system file given")
-    gold = read_column_file(gold_path, [gold_column], token_column)
-    systems = [read_column_file(p, [system_column], token_column) for p in system_paths]
+    tc = None if tags_only else token_column
+    gold = read_column_file(gold_path, [gold_column], tc, delimiter)
+    systems = [read_column_file(p, [system_column], tc, delimiter) for p in system_paths]
+    for cf, col in [(gold, gold_column)] + [(sf, system_column) for sf in systems]:
+        if cf.token_column is not None and cf.token_column == cf.column_index(col) + 1:
+            raise UsageError(f"{cf.path}: the token column {cf.token_column} is also the tag column"
+                             f" (the file has {cf.n_columns} column{'s' if cf.n_columns > 1 else ''}): "
+                             "give --tags-only to compare sentence and token counts instead of tokens")
     if names is None:
         names = [_stem(p) for p in system_paths]
         if len(set(names)) != len(names):
@@ -73,7 +102,7 @@ def read_conll_pair(
         sf.release()
     gcol = gold.column_index(gold_column) + 1
     scols = [sf.column_index(system_column) + 1 for sf in systems]
-    vocab, ids = _tag_ids([(gold, gcol)] + list(zip(systems, scols)))
+    vocab, ids = _tag_ids([(gold, gcol)] + list(zip(systems, scols)), raw, outside_tag)
     sides = [SideInfo("gold", gold_path, gcol, tags=ids[0], token_lines=gold.token_line)]
     sides += [SideInfo(n, sf.path, c, tags=t, token_lines=sf.token_line)
               for n, sf, c, t in zip(names, systems, scols, ids[1:])]
@@ -89,7 +118,7 @@ def _finish(cf: ColumnFile, vocab, sides, scheme, policy, label_map) -> Corpus:
     return corpus_from_tag_ids(
         vocab, sides, cf.sent_first, scheme, policy, label_map,
         doc_offsets=doc_offsets, docstart_lines=cf.docstart_lines, boundary_lines=cf.boundary_lines,
-        tokens=cf.texts,
+        tokens=cf.texts if cf.has_tokens else None,
     )
 
 
@@ -109,9 +138,20 @@ def _check_names(names: Sequence[str]) -> None:
         seen.add(n)
 
 
-def _tag_ids(columns: List[Tuple[ColumnFile, int]]) -> Tuple[List[str], List[np.ndarray]]:
+def raw_tag(tag: str, outside_tag: str = "O", raw: bool = False) -> str:
+    """conlleval.pl's ``-o``/``-r``: the outside tag becomes ``O``; with ``raw`` every other tag
+    ``T`` becomes ``B-T`` (one chunk per token; the tag is the chunk type)."""
+    if tag == outside_tag:
+        return "O"
+    return f"B-{tag}" if raw and tag != "O" else tag
+
+
+def _tag_ids(columns: List[Tuple[ColumnFile, int]], raw: bool = False,
+             outside_tag: str = "O") -> Tuple[List[str], List[np.ndarray]]:
     """One shared tag vocabulary over several columns (of one or more files), so ids compare."""
     per = [cf.strings(c) for cf, c in columns]
+    if raw or outside_tag != "O":
+        per = [([raw_tag(t, outside_tag, raw) for t in v], ids) for v, ids in per]
     vocab = sorted(set().union(*[set(v) for v, _ in per]))
     if all(v == vocab for v, _ in per):
         return vocab, [ids for _, ids in per]
@@ -121,53 +161,81 @@ def _tag_ids(columns: List[Tuple[ColumnFile, int]]) -> Tuple[List[str], List[np.
 
 
 def check_aligned(gold: ColumnFile, system: ColumnFile, block: int = 1 << 18) -> None:
-    """Same sentences, same tokens (compared as text); else an error at the first difference."""
+    """Same sentences, same tokens (compared as text); else an error at the first line where the
+    files diverge.  Without token texts (tags only) only the sentences and their lengths are compared.
+
+    The sentences before the first one whose length differs line up token for token, so their
+    texts are compared first (block by block, vectorised): a deleted or changed token line is
+    reported where it is, not at the sentence boundary the shift shows up at.
+    """
     gs, ss = np.flatnonzero(gold.sent_first), np.flatnonzero(system.sent_first)
     where = f"gold {gold.path} vs system {system.path}"
     glen = np.diff(np.append(gs, gold.n_tokens))   # tokens per sentence
     slen = np.diff(np.append(ss, system.n_tokens))
     n = min(len(glen), len(slen))
     diff = np.flatnonzero(glen[:n] != slen[:n])
-    if len(diff) or len(glen) != len(slen):
-        k = int(diff[0]) if len(diff) else n           # first sentence that differs (0-based)
-        if k < n:
-            # the first token that one file has and the other has not, or where the sentence ends
-            tok = int(gs[k]) + int(min(glen[k], slen[k]))
-            detail = f"sentence {k + 1} has {int(glen[k])} tokens in gold, {int(slen[k])} in the system"
-        else:
-            tok = int(gs[k]) if k < len(gs) else int(ss[k])
-            detail = f"sentence {k + 1} is only in the {'gold' if len(glen) > len(slen) else 'system'} file"
-        gl, sl = _where(gold, tok), _where(system, tok)
-        sent = int(np.searchsorted(gs if tok < gold.n_tokens else ss, tok, side="right"))
-        raise InputError(
-            f"{where}: files do not line up: gold has {len(gs)} sentences / {gold.n_tokens} tokens, "
-            f"system has {len(ss)} / {system.n_tokens}; first difference in sentence {sent} "
-            f"(gold line {gl}, system line {sl}): {detail}",
-            system.path, sl if sl != "end of file" else None)
-    first = -1
-    bad_len = np.flatnonzero(gold.token_len != system.token_len)
-    limit = int(bad_len[0]) if len(bad_len) else gold.n_tokens
-    for a in range(0, limit, block):  # compare texts block by block, up to the first length difference
-        b = min(a + block, limit)
+    k = int(diff[0]) if len(diff) else (n if len(glen) != len(slen) else -1)  # first sentence that differs
+    # tokens [0, limit) are at the same positions in both files
+    if k < 0:
+        limit = gold.n_tokens
+    elif k < n:
+        limit = int(gs[k]) + int(min(glen[k], slen[k]))
+    else:
+        limit = int(gs[n - 1] + glen[n - 1]) if n else 0
+    if gold.has_tokens and system.has_tokens:
+        first = _first_text_difference(gold, system, limit, block)
+        if first >= 0:
+            sent = int(np.searchsorted(gs, first, side="right"))
+            gtok, stok = gold.texts(first, first + 1)[0], system.texts(first, first + 1)[0]
+            raise InputError(f"{where}: token {gtok!r} (gold line {_line(gold, first)}) differs from {stok!r} "
+                             f"in sentence {sent}", system.path, _line(system, first))
+    if k < 0:
+        return
+    counts = (f"gold has {len(gs)} sentences / {gold.n_tokens} tokens, "
+              f"system has {len(ss)} / {system.n_tokens}")
+    if k < n:
+        g_at, s_at = _divergence_line(gold, int(gs[k]), int(glen[k]), limit, "gold"), \
+            _divergence_line(system, int(ss[k]), int(slen[k]), limit, "system")
+        detail = (f"sentence {k + 1} (gold line {_line(gold, int(gs[k]))}, system line "
+                  f"{_line(system, int(ss[k]))}) has {int(glen[k])} tokens in gold, {int(slen[k])} in the system; "
+                  f"first difference: gold line {g_at[0]} ({g_at[1]}), system line {s_at[0]} ({s_at[1]})")
+        line = s_at[0]
+    else:
+        longer, short = (gold, system) if len(glen) > len(slen) else (system, gold)
+        extra = int((gs if longer is gold else ss)[k])
+        line = _line(longer, extra)
+        lname, sname = ("gold", "system") if longer is gold else ("system", "gold")
+        detail = (f"sentence {k + 1} ({lname} line {line}) is not in the {sname} file, which ends after "
+                  f"{sname} line {_line(short, short.n_tokens - 1)}")
+        if longer is gold:
+            line = None
+    raise InputError(f"{where}: files do not line up ({counts}): {detail}", system.path, line)
+
+
+def _first_text_difference(gold: ColumnFile, system: ColumnFile, limit: int, block: int) -> int:
+    """Index of the first token below ``limit`` whose text differs, or -1."""
+    bad_len = np.flatnonzero(gold.token_len[:limit] != system.token_len[:limit])
+    stop = int(bad_len[0]) if len(bad_len) else limit
+    for a in range(0, stop, block):  # compare texts block by block, up to the first length difference
+        b = min(a + block, stop)
         gb, sb = gold.token_bytes(a, b), system.token_bytes(a, b)
         bad = np.flatnonzero(gb != sb)
         if len(bad):
-            first = a + int(np.searchsorted(np.cumsum(gold.token_len[a:b]), bad[0], side="right"))
-            break
-    if first < 0:
-        if not len(bad_len):
-            return
-        first = limit
-    sent = int(np.searchsorted(gs, first, side="right"))
-    gtok, stok = gold.texts(first, first + 1)[0], system.texts(first, first + 1)[0]
-    raise InputError(f"{where}: token {gtok!r} (gold line {_line(gold, first)}) differs from {stok!r} "
-                     f"in sentence {sent}", system.path, _line(system, first))
+            return a + int(np.searchsorted(np.cumsum(gold.token_len[a:b]), bad[0], side="right"))
+    return stop if len(bad_len) else -1
+
+
+def _divergence_line(cf: ColumnFile, start: int, length: int, limit: int, side: str) -> Tuple[int, str]:
+    """Line in ``cf`` where the first differing sentence stops matching, and what is there: the
+    token at ``limit`` if the sentence has one, else the line after its last token (the sentence end)."""
+    if limit < start + length:
+        return int(cf.token_line[limit]), "a token"
+    what = "the sentence ends"
+    if limit < cf.n_tokens:
+        sent = int(np.count_nonzero(cf.sent_first[:limit + 1]))
+        what += f"; its next token, {side} line {int(cf.token_line[limit])}, is in sentence {sent}"
+    return int(cf.token_line[start + length - 1]) + 1, what
 
 
 def _line(cf: ColumnFile, tok: int) -> int:
     return int(cf.token_line[min(tok, cf.n_tokens - 1)])
-
-
-def _where(cf: ColumnFile, tok: int):
-    """Line of token ``tok``, or 'end of file' when the file has fewer tokens."""
-    return int(cf.token_line[tok]) if tok < cf.n_tokens else "end of file"
