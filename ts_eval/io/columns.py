@@ -47,6 +47,7 @@ class ColumnFile:
     token_len: np.ndarray
     columns: Dict[int, Tuple[List[str], np.ndarray]]  # 1-based column -> (distinct values, ids)
     bom: int = 0              # bytes of BOM before ``data`` in the file
+    trailing_boundary: bool = False  # a line (blank, -X-, -DOCSTART-) follows the last token line
 
     def release(self) -> None:
         """Drop the file's bytes and token offsets (read again from the file if texts are asked for)."""
@@ -199,6 +200,7 @@ def split_columns(raw: Union[bytes, bytearray], path: str = "<data>", columns: S
         doc_first=doc_first, docstart_lines=len(doc_lines), boundary_lines=acc.boundary_lines,
         token_column=_column_index(token_column, acc.ncol, path) + 1,
         token_start=acc.token_start[:n], token_len=acc.token_len[:n], columns=merged, bom=shift,
+        trailing_boundary=max_lines - (raw[end - 1] == 10) > int(token_line[-1]),
     )
 
 

@@ -89,7 +89,7 @@ def _finish(cf: ColumnFile, vocab, sides, scheme, policy, label_map) -> Corpus:
     return corpus_from_tag_ids(
         vocab, sides, cf.sent_first, scheme, policy, label_map,
         doc_offsets=doc_offsets, docstart_lines=cf.docstart_lines, boundary_lines=cf.boundary_lines,
-        tokens=cf.texts,
+        tokens=cf.texts, trailing_boundary=cf.trailing_boundary,
     )
 
 
