@@ -317,7 +317,10 @@ def conlleval_correct(gold: ConllEvents, system: ConllEvents) -> np.ndarray:
     are positions of their own (``O``, empty type), so the state may run on across
     a sentence break after tags that do not end there (bare or ``.`` tags).  A
     one-sided start does not end the state (``B-X I-X`` against ``B-X [-X`` is
-    one correct chunk); the count belongs to the latest joint start.
+    one correct chunk); the count belongs to the latest joint start.  The matcher files
+    it under that start's label; conlleval.pl files it under the type just before the
+    deciding position, which differs only when typed ``O-X`` / ``.-X`` tags change the
+    type inside a chunk without ending it (not reproduced).
     """
     sf = gold.sent_first
     n = len(sf)
