@@ -326,34 +326,26 @@ def conlleval_correct(gold: ConllEvents, system: ConllEvents) -> np.ndarray:
     n = len(sf)
     if n == 0:
         return np.zeros(0, np.int64)
-    joint = gold.start & system.start & (gold.types == system.types)
-    kill_t = gold.end | system.end | (gold.types != system.types)
-    both_t = gold.end & system.end
-    sent_last = np.empty(n, bool)
-    sent_last[:-1] = sf[1:]
-    sent_last[-1] = True
-    last = np.flatnonzero(sent_last)
-    if not gold.trailing_boundary:
-        last = last[:-1]
-    # positions: token t -> t + (boundaries before it); the boundary after token t -> that + 1
-    pos_tok = np.arange(n, dtype=np.int64) + np.cumsum(sf, dtype=np.int64) - 1
-    pos_bnd = pos_tok[last] + 1
-    m = n + len(last)
-    kill = np.zeros(m + 1, bool)
-    both = np.zeros(m + 1, bool)
-    kill[pos_tok] = kill_t
-    both[pos_tok] = both_t
-    kb = gold.end_after[last] | system.end_after[last]
-    kill[pos_bnd] = kb
-    both[pos_bnd] = gold.end_after[last] & system.end_after[last]
-    kill[m] = both[m] = True  # end of data
-    js_tok = np.flatnonzero(joint)
-    js = pos_tok[js_tok]
-    kpos = np.flatnonzero(kill)
-    decide = kpos[np.searchsorted(kpos, js, side="right")]
-    next_js = np.append(js[1:], m + 1)
-    counted = both[decide] & (next_js >= decide)
-    return js_tok[counted]
+    same = gold.types == system.types
+    js = np.flatnonzero(gold.start & system.start & same)
+    # deciding positions: tokens (kill at token t) and boundaries (after token t, before t + 1)
+    kt = np.flatnonzero(gold.end | system.end | ~same)
+    after = np.empty(n, bool)  # a boundary follows token t
+    after[:-1] = sf[1:]
+    after[-1] = gold.trailing_boundary
+    kb = np.flatnonzero(after & (gold.end_after | system.end_after))
+    kt = np.append(kt, n)      # the end of the data decides whatever is still open
+    kb = np.append(kb, n)
+    tok_next = kt[np.searchsorted(kt, js, side="right")]   # first kill at a later token
+    bnd_next = kb[np.searchsorted(kb, js, side="left")]    # first kill at a boundary after js
+    at_bnd = bnd_next < tok_next
+    both_tok = np.append(gold.end & system.end, True)
+    both_bnd = np.append(gold.end_after & system.end_after, True)
+    ok = np.where(at_bnd, both_bnd[bnd_next], both_tok[tok_next])
+    # the count goes to the latest joint start before the deciding position
+    next_js = np.append(js[1:], n + 1)
+    ok &= np.where(at_bnd, next_js > bnd_next, next_js >= tok_next)
+    return js[ok]
 
 
 # ---------------------------------------------------------------------------
