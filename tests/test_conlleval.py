@@ -115,6 +115,20 @@ def test_one_sided_start_keeps_the_chunk_correct(capsys):
     assert (ex["micro"]["gold"], ex["micro"]["found"], ex["micro"]["correct"]) == (1, 2, 1)
 
 
+def test_fair_errors_see_the_spans_not_conllevals_verdict(tmp_path, capsys):
+    # conlleval.pl counts bracket_cut's chunk correct, but its spans differ (gold w0..w1,
+    # system w0 and w1): the fair errors must be those of the same spans written as IOB2
+    def fair(argv):
+        code, out, err = run_cli(["score", "--format", "json", *argv], capsys)
+        assert code == 0, err
+        return json.loads(out)["systems"][0]["fair"]["fair"]["overall"]
+
+    iob2 = write(tmp_path / "iob2.conll", "w0 B-PER B-PER\nw1 I-PER B-PER\nw2 O O\n")
+    got = fair(["--scheme", "conlleval", fixture("bracket_cut")])
+    assert got == fair(["--scheme", "IOB2", iob2])
+    assert (got["TP"], got["BE"]) == (0, 2)
+
+
 def test_final_blank_line_decides_the_last_chunk(capsys):
     # the same tags: a final blank line ends the gold chunk (I -> O) but not the guessed one
     # (. -> O), which loses the correct state; without it the end of the file counts it

@@ -444,7 +444,9 @@ def fair_errors(
     n_sent = max(len(offsets) - 1, 1)
 
     pg, ps = pairs.gold, pairs.system
-    exact = pairs.exact.copy()
+    # same label and the same tokens (not pairs.exact: under the conlleval scheme that is
+    # conlleval.pl's correct-chunk verdict, which may pair spans whose ends differ)
+    exact = pairs.same_label & (pairs.gold_only == 0) & (pairs.system_only == 0)
     if (gold_tokens is not None and len(gold_tokens)) or (system_tokens is not None and len(system_tokens)):
         g_irr = gold_tokens.irregular(ng) if gold_tokens is not None else np.zeros(ng, bool)
         s_irr = system_tokens.irregular(ns) if system_tokens is not None else np.zeros(ns, bool)
