@@ -14,7 +14,9 @@ import ts_eval
 
 from support import CONLLEVAL_FIXTURES, conlleval_reference, run_cli, write
 
-FIXTURE_NAMES = ["tricky_iob", "tricky_ext", "docstart"]
+FIXTURE_NAMES = ["tricky_iob", "tricky_ext", "docstart",
+                 # conlleval.pl's correct-chunk state machine (issue 9): see tests/fixtures/README.md
+                 "bracket_cut", "across_boundary", "eof_after_blank", "eof_open", "x_line_at_end"]
 
 
 def fixture(name: str, ext: str = ".conll") -> str:
@@ -104,6 +106,40 @@ def test_docstart_counts(capsys):
     assert (ex["micro"]["gold"], ex["micro"]["found"], ex["micro"]["correct"]) == (4, 3, 1)
 
 
+def test_one_sided_start_keeps_the_chunk_correct(capsys):
+    # issue 9: gold B-PER I-PER, guess B-PER [-PER: "[" starts a second guessed chunk but
+    # ends nothing, so conlleval.pl's correct state survives until both sides end at "O"
+    code, out, err = run_cli(["score", "--scheme", "conlleval", "--format", "json", fixture("bracket_cut")], capsys)
+    assert code == 0, err
+    ex = json.loads(out)["systems"][0]["exact"]
+    assert (ex["micro"]["gold"], ex["micro"]["found"], ex["micro"]["correct"]) == (1, 2, 1)
+
+
+def test_fair_errors_see_the_spans_not_conllevals_verdict(tmp_path, capsys):
+    # conlleval.pl counts bracket_cut's chunk correct, but its spans differ (gold w0..w1,
+    # system w0 and w1): the fair errors must be those of the same spans written as IOB2
+    def fair(argv):
+        code, out, err = run_cli(["score", "--format", "json", *argv], capsys)
+        assert code == 0, err
+        return json.loads(out)["systems"][0]["fair"]["fair"]["overall"]
+
+    iob2 = write(tmp_path / "iob2.conll", "w0 B-PER B-PER\nw1 I-PER B-PER\nw2 O O\n")
+    got = fair(["--scheme", "conlleval", fixture("bracket_cut")])
+    assert got == fair(["--scheme", "IOB2", iob2])
+    assert (got["TP"], got["BE"]) == (0, 2)
+
+
+def test_final_blank_line_decides_the_last_chunk(capsys):
+    # the same tags: a final blank line ends the gold chunk (I -> O) but not the guessed one
+    # (. -> O), which loses the correct state; without it the end of the file counts it
+    got = {}
+    for name in ("eof_after_blank", "eof_open"):
+        code, out, err = run_cli(["score", "--format", "json", "--scheme", "conlleval", fixture(name)], capsys)
+        assert code == 0, err
+        got[name] = json.loads(out)["systems"][0]["exact"]["micro"]["correct"]
+    assert got == {"eof_after_blank": 0, "eof_open": 1}
+
+
 def test_format_conlleval_several_systems(tmp_path, capsys):
     path = write(tmp_path / "two.conll", "a B-X B-X O\nb I-X O O\n")
     code, out, err = run_cli(["score", "--format", "conlleval", "--system-col", "3", "4", "--gold-col", "2",
@@ -146,7 +182,7 @@ def test_exact_counts_from_python_lists():
 # empty types) give exactly conlleval.pl's output
 
 TAGS = ["O", "O", "O", "B-PER", "I-PER", "E-PER", "S-PER", "B-LOC", "I-LOC", "B-A-B", "I-A-B",
-        "B-", "I-", "E-", "I-ORG"]
+        "B-", "I-", "E-", "I-ORG", "[-PER", "]-PER", "[-LOC", ".", "B", "I", "X"]
 
 
 @st.composite
@@ -159,6 +195,8 @@ def conll_files(draw):
     for k, sent in enumerate(sents):
         lines += [f"w{k}{j} {g} {p}" for j, (g, p) in enumerate(sent)]
         lines.append("")
+    if draw(st.booleans()):  # a file may end without a blank line (conlleval.pl's last chunk differs)
+        lines.pop()
     return "\n".join(lines) + "\n"
 
 

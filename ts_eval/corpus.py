@@ -26,7 +26,9 @@ class SpanSet:
     start: np.ndarray
     end: np.ndarray
     label: np.ndarray
-    no_match: Optional[np.ndarray] = None  # spans that may never match exactly (conlleval scheme quirk)
+    # conlleval scheme: the side's per-token chunk events, from which the matcher replays
+    # conlleval.pl's "correct chunk" state machine (exact match = what conlleval.pl counts)
+    conll: Optional[schemes.ConllEvents] = None
 
     def __len__(self) -> int:
         return len(self.start)
@@ -40,8 +42,7 @@ class SpanSet:
         return self.take(np.lexsort((self.label, self.end, self.start)))
 
     def take(self, mask_or_index) -> "SpanSet":
-        nm = None if self.no_match is None else self.no_match[mask_or_index]
-        return SpanSet(self.start[mask_or_index], self.end[mask_or_index], self.label[mask_or_index], nm)
+        return SpanSet(self.start[mask_or_index], self.end[mask_or_index], self.label[mask_or_index], self.conll)
 
 
 @dataclass
@@ -144,9 +145,13 @@ def corpus_from_tag_ids(
     scheme: str = "IOB2",
     policy: str = "conlleval",
     label_map: Sequence[Tuple[str, str]] = (),
+    trailing_boundary: bool = True,
     **extra,
 ) -> Corpus:
     """Decode every side's per-token tag ids (``SideInfo.tags``) into spans.
+
+    ``trailing_boundary``: the data end with a blank or ``-X-`` line (only the
+    conlleval scheme needs it: conlleval.pl's last chunk may depend on it).
 
     ``sides[0]`` is gold, the rest are systems.  Tag errors and (with policy
     ``strict``) ill-formed spans raise :class:`InputError` at the first offending
@@ -179,6 +184,8 @@ def corpus_from_tag_ids(
         prefix = table.prefix[side.tags]
         types = tag_label_id[side.tags]
         dec = schemes.decode(prefix, types, sent_first, scheme, outside_type)
+        if dec.conll is not None:
+            dec.conll.trailing_boundary = trailing_boundary
         bad = np.flatnonzero(dec.ill_formed)
         if len(bad) and policy == "strict":
             k = int(bad[0])
@@ -198,8 +205,7 @@ def corpus_from_tag_ids(
         lab = remap[dec.label]
         side.unmapped = int(np.count_nonzero(keep & (lab == dropped_id)))
         keep &= lab != dropped_id
-        ss = SpanSet(dec.start[keep].astype(np.int64), dec.end[keep].astype(np.int64), lab[keep],
-                     None if dec.no_match is None or not dec.no_match.any() else dec.no_match[keep])
+        ss = SpanSet(dec.start[keep].astype(np.int64), dec.end[keep].astype(np.int64), lab[keep], dec.conll)
         side.spans = len(ss)
         spansets.append(ss)
 
@@ -208,7 +214,7 @@ def corpus_from_tag_ids(
     final_labels = [mapped_names[k] for k in used.tolist()]
     compact = np.full(len(mapped_names), -1, np.int32)
     compact[used] = np.arange(len(used), dtype=np.int32)
-    spansets = [SpanSet(ss.start, ss.end, compact[ss.label], ss.no_match) for ss in spansets]
+    spansets = [SpanSet(ss.start, ss.end, compact[ss.label], ss.conll) for ss in spansets]
     offsets = np.append(np.flatnonzero(sent_first), n).astype(np.int64)
     gold_info, sys_infos = sides[0], list(sides[1:])
     return Corpus(

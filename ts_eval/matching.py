@@ -13,6 +13,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .corpus import SpanSet
+from .schemes import conlleval_correct
 
 
 @dataclass
@@ -25,7 +26,7 @@ class Pairs:
     gold_only: np.ndarray  # tokens of the gold span not in the system span
     system_only: np.ndarray
     same_label: np.ndarray
-    exact: np.ndarray     # same start, end and label
+    exact: np.ndarray     # same start, end and label (conlleval scheme: what conlleval.pl counts correct)
 
     def __len__(self) -> int:
         return len(self.gold)
@@ -56,9 +57,13 @@ def match(gold: SpanSet, system: SpanSet) -> Pairs:
     gs, ge, ss, se = gold.start[gi], gold.end[gi], system.start[si], system.end[si]
     overlap = np.minimum(ge, se) - np.maximum(gs, ss) + 1
     same = gold.label[gi] == system.label[si]
-    exact = same & (gs == ss) & (ge == se)
-    for spans, idx in ((gold, gi), (system, si)):
-        if spans.no_match is not None:
-            exact &= ~spans.no_match[idx]
+    if gold.conll is not None and system.conll is not None:
+        # conlleval scheme: exact = the chunks conlleval.pl counts correct (a joint state
+        # machine over both sides; the two spans start together, their ends may differ)
+        counted = np.zeros(len(gold.conll.start), bool)
+        counted[conlleval_correct(gold.conll, system.conll)] = True
+        exact = same & (gs == ss) & counted[gs]
+    else:
+        exact = same & (gs == ss) & (ge == se)
     o = np.lexsort((si, gi))
     return Pairs(gi[o], si[o], overlap[o], (ge - gs + 1 - overlap)[o], (se - ss + 1 - overlap)[o], same[o], exact[o])

@@ -21,9 +21,12 @@ The extra scheme ``conlleval`` reproduces conlleval.pl for *any* tag, as that
 script never rejects one: a tag is split at its first hyphen into prefix and type,
 a tag without a hyphen is a prefix with the empty type, the type ``0`` is the empty
 type (Perl truthiness), and chunks start and end by conlleval.pl's own
-``startOfChunk``/``endOfChunk`` rules.  The only difference: ts_eval always closes
-chunks at a sentence boundary (conlleval.pl lets a chunk through a boundary after a
-bare or ``.`` tag, which no scheme produces).
+``startOfChunk``/``endOfChunk`` rules.  A span runs from a chunk start to the next
+start, end or sentence boundary.  Which chunks count as *correct* is not a property of
+one side: conlleval.pl runs a state machine over both columns at once, so the decoder
+also keeps each side's per-token chunk events (:class:`ConllEvents`) and
+:func:`conlleval_correct` replays that state machine (vectorised) for a gold and a
+system side; the matcher marks exactly those chunks as exact matches.
 """
 from __future__ import annotations
 
@@ -178,7 +181,7 @@ class Decoded:
     ill_formed: np.ndarray     # bool per span
     bad_token: np.ndarray      # per span: the token that makes it ill formed (or -1)
     reason: List[str] = field(default_factory=list)  # why the first ill-formed span is ill formed
-    no_match: Optional[np.ndarray] = None  # conlleval scheme: spans conlleval.pl never counts correct
+    conll: Optional["ConllEvents"] = None  # conlleval scheme: per-token chunk events of this side
 
 
 def _shift_prev(a: np.ndarray, first: np.ndarray, fill) -> np.ndarray:
@@ -255,6 +258,23 @@ def _reason(sch: Scheme, pf: int, pl: int, one: bool) -> str:
     return f"E- that is not followed by a span of the same label (scheme {sch.name})"
 
 
+@dataclass
+class ConllEvents:
+    """One side's chunk events as conlleval.pl sees them, per token.
+
+    A boundary (blank or ``-X-`` line) is an ``O`` token with the empty type for
+    conlleval.pl; ts_eval has none, so ``end_after`` holds the end event of the
+    boundary after a sentence's last token.  ``trailing_boundary``: the data end with
+    such a line (conlleval.pl's final state depends on it)."""
+
+    start: np.ndarray       # bool: startOfChunk(previous tag, this tag)
+    end: np.ndarray         # bool: endOfChunk(previous tag, this tag)
+    end_after: np.ndarray   # bool: endOfChunk(this tag, boundary "O"), meaningful on sentence-last tokens
+    types: np.ndarray       # type id per token (compared across sides: one id space)
+    sent_first: np.ndarray
+    trailing_boundary: bool = True
+
+
 def _decode_conlleval(prefix, types, sent_first, outside_type: int) -> Decoded:
     n = len(prefix)
     c = prefix
@@ -274,17 +294,58 @@ def _decode_conlleval(prefix, types, sent_first, outside_type: int) -> Decoded:
         | ((pc != C_O) & (pc != C_DOT) & differ)
         | (pc == C_LBR) | (pc == C_RBR)
     )
+    # the boundary after a token: endOfChunk(tag, "O") with the empty type
+    end_after = (np.isin(c, (C_B, C_I, C_E, C_LBR, C_RBR))
+                 | ((c != C_O) & (c != C_DOT) & (types != outside_type)))
     starts = np.flatnonzero(start)
     breaks = np.flatnonzero(start | endev | sent_first)
     nxt = np.searchsorted(breaks, starts, side="right")
     bounded = np.append(breaks, n)  # a chunk open at the end of the data ends there
     ends = bounded[nxt] - 1          # sent_first is among the breaks: never crosses a sentence
-    # a chunk cut off by the next chunk's start without an end rule firing ("B-X [-X") is
-    # never counted correct by conlleval.pl: its correctness needs an end on both sides
-    closer = np.minimum(ends + 1, max(n - 1, 0))
-    closed = (ends + 1 >= n) | sent_first[closer] | endev[closer]
     nb = np.zeros(len(starts), bool)
-    return Decoded(starts, ends, types[starts], nb, np.full(len(starts), -1), [], no_match=~closed)
+    ev = ConllEvents(start, endev, end_after, types, sent_first)
+    return Decoded(starts, ends, types[starts], nb, np.full(len(starts), -1), [], conll=ev)
+
+
+def conlleval_correct(gold: ConllEvents, system: ConllEvents) -> np.ndarray:
+    """Tokens where a chunk starts that conlleval.pl counts as correct (sorted indices).
+
+    conlleval.pl (``$inCorrect``) sets its "correct" state where both sides start a
+    chunk of the same type; the first later position where either side ends a chunk
+    or the types differ decides: a chunk end on both sides counts one correct chunk,
+    anything else loses it.  The end of the data counts an open state.  Boundaries
+    are positions of their own (``O``, empty type), so the state may run on across
+    a sentence break after tags that do not end there (bare or ``.`` tags).  A
+    one-sided start does not end the state (``B-X I-X`` against ``B-X [-X`` is
+    one correct chunk); the count belongs to the latest joint start.  The matcher files
+    it under that start's label; conlleval.pl files it under the type just before the
+    deciding position, which differs only when typed ``O-X`` / ``.-X`` tags change the
+    type inside a chunk without ending it (not reproduced).
+    """
+    sf = gold.sent_first
+    n = len(sf)
+    if n == 0:
+        return np.zeros(0, np.int64)
+    same = gold.types == system.types
+    js = np.flatnonzero(gold.start & system.start & same)
+    # deciding positions: tokens (kill at token t) and boundaries (after token t, before t + 1)
+    kt = np.flatnonzero(gold.end | system.end | ~same)
+    after = np.empty(n, bool)  # a boundary follows token t
+    after[:-1] = sf[1:]
+    after[-1] = gold.trailing_boundary
+    kb = np.flatnonzero(after & (gold.end_after | system.end_after))
+    kt = np.append(kt, n)      # the end of the data decides whatever is still open
+    kb = np.append(kb, n)
+    tok_next = kt[np.searchsorted(kt, js, side="right")]   # first kill at a later token
+    bnd_next = kb[np.searchsorted(kb, js, side="left")]    # first kill at a boundary after js
+    at_bnd = bnd_next < tok_next
+    both_tok = np.append(gold.end & system.end, True)
+    both_bnd = np.append(gold.end_after & system.end_after, True)
+    ok = np.where(at_bnd, both_bnd[bnd_next], both_tok[tok_next])
+    # the count goes to the latest joint start before the deciding position
+    next_js = np.append(js[1:], n + 1)
+    ok &= np.where(at_bnd, next_js > bnd_next, next_js >= tok_next)
+    return js[ok]
 
 
 # ---------------------------------------------------------------------------

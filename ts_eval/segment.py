@@ -40,8 +40,8 @@ class SegmentCounts:
 def acceptable(pairs: Pairs, max_spurious: Optional[int] = None, max_missing: Optional[int] = None) -> np.ndarray:
     """Mask of pairs that match: same label, sharing a token, within the k1/k2 limits.
 
-    With both limits 0 this is the matcher's exact flag (which also honours the
-    conlleval scheme's never-correct chunks)."""
+    With both limits 0 this is the matcher's exact flag (for the conlleval scheme: the
+    chunks conlleval.pl counts correct)."""
     if max_spurious == 0 and max_missing == 0:
         return pairs.exact
     ok = pairs.same_label.copy()

@@ -186,7 +186,9 @@ def fair_errors(
 def _exact_pairs(pairs: Pairs, g: _Side, s: _Side) -> np.ndarray:
     """The matcher's exact flags, withdrawn where the two token sets differ (same range, other tokens)."""
     pg, ps = pairs.gold, pairs.system
-    exact = pairs.exact.copy()
+    # same label and the same tokens (not pairs.exact: under the conlleval scheme that is
+    # conlleval.pl's correct-chunk verdict, which may pair spans whose ends differ)
+    exact = pairs.same_label & (pairs.gold_only == 0) & (pairs.system_only == 0)
     gt, st = g.tokens, s.tokens
     ng, ns = len(g.spans), len(s.spans)
     if (gt is not None and len(gt)) or (st is not None and len(st)):

@@ -53,6 +53,7 @@ class ColumnFile:
     columns: Dict[int, Tuple[List[str], np.ndarray]]  # 1-based column -> (distinct values, ids)
     bom: int = 0              # bytes of BOM before ``data`` in the file
     delimiter: Optional[str] = None  # the field delimiter it was read with (None: whitespace)
+    trailing_boundary: bool = False  # a line (blank, -X-, -DOCSTART-) follows the last token line
 
     def release(self) -> None:
         """Drop the file's bytes and token offsets (read again from the file if texts are asked for)."""
@@ -245,6 +246,7 @@ def split_columns(raw: Union[bytes, bytearray], path: str = "<data>", columns: S
         token_column=None if token_column is None else _column_index(token_column, acc.ncol, path) + 1,
         token_start=acc.token_start[:n], token_len=acc.token_len[:n], columns=merged, bom=shift,
         delimiter=delimiter,
+        trailing_boundary=max_lines - (raw[end - 1] == 10) > int(token_line[-1]),
     )
 
 

@@ -118,7 +118,7 @@ def _finish(cf: ColumnFile, vocab, sides, scheme, policy, label_map) -> Corpus:
     return corpus_from_tag_ids(
         vocab, sides, cf.sent_first, scheme, policy, label_map,
         doc_offsets=doc_offsets, docstart_lines=cf.docstart_lines, boundary_lines=cf.boundary_lines,
-        tokens=cf.texts if cf.has_tokens else None,
+        tokens=cf.texts if cf.has_tokens else None, trailing_boundary=cf.trailing_boundary,
     )
 
 
