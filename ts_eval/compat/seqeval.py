@@ -86,7 +86,7 @@ class TagData:
         return len(self.true)
 
 
-def _describe(value: Any) -> str:
+def describe(value: Any) -> str:
     text = repr(value)
     return f"{type(value).__name__} {text[:60] + '...' if len(text) > 60 else text}"
 
@@ -96,7 +96,7 @@ def _sentences(y: Any, name: str) -> List[Sequence]:
     if y is None:
         raise TypeError(f"{name} is None; expected a list of sentences, each a list of tag strings")
     if isinstance(y, (str, bytes)):
-        raise TypeError(f"{name} is a string ({_describe(y)}); expected a list of sentences, each a list of tag strings")
+        raise TypeError(f"{name} is a string ({describe(y)}); expected a list of sentences, each a list of tag strings")
     if isinstance(y, np.ndarray):
         if y.ndim not in (1, 2):
             raise TypeError(f"{name} is a {y.ndim}-D numpy array; expected a list of sentences "
@@ -105,13 +105,13 @@ def _sentences(y: Any, name: str) -> List[Sequence]:
     try:
         sentences = list(y)
     except TypeError:
-        raise TypeError(f"{name} is {_describe(y)}; expected a list of sentences, each a list of tag strings") from None
+        raise TypeError(f"{name} is {describe(y)}; expected a list of sentences, each a list of tag strings") from None
     for k, sent in enumerate(sentences):
         if isinstance(sent, np.ndarray) and sent.ndim == 1:
             continue
         if isinstance(sent, (str, bytes)) or not isinstance(sent, (list, tuple)):
             hint = (" (a flat list of tags? put it in a list: [tags])" if isinstance(sent, str) else "")
-            raise TypeError(f"{name}: sentence {k} is {_describe(sent)}; expected a list of tag strings{hint}")
+            raise TypeError(f"{name}: sentence {k} is {describe(sent)}; expected a list of tag strings{hint}")
     return sentences
 
 
@@ -139,7 +139,7 @@ def _tag_error(sentences: Sequence[Sequence], name: str) -> Exception:
         return ValueError(f"{name}: sentence {k}, token {j}: the tag is an empty string; expected a tag such as "
                           "'O' or 'B-PER'")
     depth = " (a sentence nested one level too deep?)" if isinstance(tag, (list, tuple, np.ndarray)) else ""
-    return TypeError(f"{name}: sentence {k}, token {j}: tag {_describe(tag)} is not a string{depth}")
+    return TypeError(f"{name}: sentence {k}, token {j}: tag {describe(tag)} is not a string{depth}")
 
 
 def read_tags(y_true: Any, y_pred: Any, flat_ok: bool = False) -> TagData:
@@ -217,7 +217,7 @@ def scheme_name(scheme: Any) -> Optional[str]:
     elif isinstance(scheme, str):
         given = scheme
     else:
-        raise TypeError(f"scheme={_describe(scheme)}: expected a scheme name ({', '.join(STRICT_SCHEMES)}) "
+        raise TypeError(f"scheme={describe(scheme)}: expected a scheme name ({', '.join(STRICT_SCHEMES)}) "
                         "or a seqeval.scheme class")
     try:
         name = resolve_scheme_name(given)
@@ -229,20 +229,20 @@ def scheme_name(scheme: Any) -> Optional[str]:
     return name
 
 
-def _check_sample_weight(sample_weight: Any, n_sentences: int) -> None:
+def check_sample_weight(sample_weight: Any, n_sentences: int) -> None:
     if sample_weight is None:
         return
     try:
         n = len(sample_weight)
     except TypeError:
-        raise TypeError(f"sample_weight={_describe(sample_weight)}: expected one number per sentence") from None
+        raise TypeError(f"sample_weight={describe(sample_weight)}: expected one number per sentence") from None
     if n != n_sentences:
         raise ValueError(f"sample_weight has {n} values, y_true has {n_sentences} sentences")
     warnings.warn("sample_weight has no effect: seqeval 1.2.2 accepts it but reads it only for average='samples', "
                   "which it rejects, so its scores are unweighted; these are too", UserWarning, stacklevel=3)
 
 
-def _check_common(average=None, mode=None, zero_division="warn", scheme=None) -> Optional[str]:
+def check_options(average=None, mode=None, zero_division="warn", scheme=None) -> Optional[str]:
     _check_average(average)
     _check_mode(mode)
     _check_zero_division(zero_division)
@@ -501,7 +501,7 @@ def scores(counts: Counts, average: Optional[str] = None, warn_for: Sequence[str
 
 def _counts_for(y_true, y_pred, suffix, mode, scheme, sample_weight, detect=False) -> Counts:
     data = read_tags(y_true, y_pred)
-    _check_sample_weight(sample_weight, len(data.lengths))
+    check_sample_weight(sample_weight, len(data.lengths))
     return count(decode(data, suffix, mode, scheme, detect))
 
 
@@ -510,13 +510,13 @@ def precision_recall_fscore_support(y_true, y_pred, *, average: Optional[str] = 
                                     sample_weight=None, zero_division: Any = "warn", suffix: bool = False,
                                     mode: Optional[str] = None, scheme: Any = None):
     """seqeval's precision_recall_fscore_support (``mode``/``scheme`` select its v1 variant)."""
-    sch = _check_common(average, mode, zero_division, scheme)
+    sch = check_options(average, mode, zero_division, scheme)
     c = _counts_for(y_true, y_pred, suffix, mode, sch, sample_weight)
     return scores(c, average, warn_for, beta, zero_division)
 
 
 def _score(k: int, metric: str, y_true, y_pred, average, suffix, mode, sample_weight, zero_division, scheme):
-    sch = _check_common(average, mode, zero_division, scheme)
+    sch = check_options(average, mode, zero_division, scheme)
     c = _counts_for(y_true, y_pred, suffix, mode, sch, sample_weight)
     return scores(c, average, (metric,), 1.0, zero_division)[k]
 
@@ -604,7 +604,7 @@ def classification_report(y_true, y_pred, digits: int = 2, suffix: bool = False,
     """
     if isinstance(digits, bool) or not isinstance(digits, (int, np.integer)) or digits < 0:
         raise ValueError(f"digits={digits!r}: expected an integer >= 0")
-    sch = _check_common(None, mode, zero_division, scheme)
+    sch = check_options(None, mode, zero_division, scheme)
     counts = _counts_for(y_true, y_pred, suffix, mode, sch, sample_weight, detect=True)
     rows = report_rows(counts, zero_division)
     if output_dict:
