@@ -29,6 +29,7 @@ the value (seqeval would fail deep inside or silently truncate); empty input war
 """
 from __future__ import annotations
 
+import collections
 import itertools
 import warnings
 from dataclasses import dataclass
@@ -106,6 +107,8 @@ def _sentences(y: Any, name: str) -> List[Sequence]:
         sentences = list(y)
     except TypeError:
         raise TypeError(f"{name} is {describe(y)}; expected a list of sentences, each a list of tag strings") from None
+    if set(map(type, sentences)) <= {list, tuple}:  # the usual case, checked at C speed
+        return sentences
     for k, sent in enumerate(sentences):
         if isinstance(sent, np.ndarray) and sent.ndim == 1:
             continue
@@ -163,23 +166,19 @@ def read_tags(y_true: Any, y_pred: Any, flat_ok: bool = False) -> TagData:
     if (lengths != lp).any():
         k = int(np.flatnonzero(lengths != lp)[0])
         raise ValueError(f"sentence {k}: y_true has {lengths[k]} tags, y_pred has {lp[k]}")
-    flat_t = list(itertools.chain.from_iterable(st))
-    flat_p = list(itertools.chain.from_iterable(sp))
+    # one pass per side: a defaultdict numbers the distinct tags as it meets them
+    ids: Dict[Any, int] = collections.defaultdict(itertools.count().__next__)
     try:
-        vocab = list(dict.fromkeys(itertools.chain(flat_t, flat_p)))
+        true, pred = (np.fromiter(map(ids.__getitem__, itertools.chain.from_iterable(sents)), np.int32,
+                                  count=int(n.sum())) for sents, n in ((st, lengths), (sp, lp)))
     except TypeError:  # an unhashable tag (a list: one level too deep)
-        for sents, name in ((st, "y_true"), (sp, "y_pred")):
-            if any(not isinstance(t, str) for s in sents for t in s):
-                raise _tag_error(sents, name) from None
-        raise  # pragma: no cover
-    if any(_is_bad_tag(t) for t in vocab):
+        true = pred = None
+    if true is None or any(_is_bad_tag(t) for t in ids):
         for sents, name in ((st, "y_true"), (sp, "y_pred")):
             if any(_is_bad_tag(t) for s in sents for t in s):
                 raise _tag_error(sents, name)
-    vocab = [str(t) for t in vocab]  # numpy str_ -> str
-    index = {t: k for k, t in enumerate(vocab)}
-    true = np.fromiter(map(index.__getitem__, flat_t), np.int32, count=len(flat_t))
-    pred = np.fromiter(map(index.__getitem__, flat_p), np.int32, count=len(flat_p))
+        raise AssertionError("bad tag not found")  # pragma: no cover
+    vocab = [str(t) for t in ids]  # numpy str_ -> str
     if len(true) == 0:
         warnings.warn(f"y_true and y_pred are empty ({len(st)} sentences, 0 tokens): there is nothing to score; "
                       "the scores below are not measurements", EmptyInputWarning, stacklevel=3)
