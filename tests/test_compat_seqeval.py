@@ -16,7 +16,6 @@ import pytest
 
 seqeval_metrics = pytest.importorskip("seqeval.metrics")
 seqeval_scheme = pytest.importorskip("seqeval.scheme")
-from seqeval.metrics import v1 as seqeval_v1  # noqa: E402
 from seqeval.metrics import sequence_labeling as seqeval_sl  # noqa: E402
 
 from ts_eval.compat import seqeval as C  # noqa: E402

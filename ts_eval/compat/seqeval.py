@@ -317,8 +317,8 @@ class Decoded:
     labels: List[str]
     gold: SpanSet
     pred: SpanSet
-    corpus: Optional[Corpus] = None       # strict mode: the ts_eval corpus (token positions)
-    sentinel_space: bool = False          # default mode: positions count one O after each sentence
+    corpus: Optional[Corpus] = None       # strict mode: the ts_eval corpus (token positions); default
+                                          # mode has none: its positions count one O after each sentence
 
 
 def _decode_default(data: TagData, suffix: bool) -> Decoded:
@@ -333,7 +333,7 @@ def _decode_default(data: TagData, suffix: bool) -> Decoded:
     kind = np.array([kind_id[p[1]] for p in parsed] or [0], np.int32)
     gold = _default_spans(data.true, data.lengths, cls, kind, kind_id["_"])
     pred = _default_spans(data.pred, data.lengths, cls, kind, kind_id["_"])
-    return _compact(Decoded(kinds, gold, pred, sentinel_space=True))
+    return _compact(Decoded(kinds, gold, pred))
 
 
 def _compact(d: Decoded) -> Decoded:
@@ -343,7 +343,7 @@ def _compact(d: Decoded) -> Decoded:
     new = np.cumsum(present) - 1
     relabel = lambda ss: SpanSet(ss.start, ss.end, new[ss.label].astype(np.int32))  # noqa: E731
     return Decoded([lab for lab, p in zip(d.labels, present) if p], relabel(d.gold), relabel(d.pred),
-                   d.corpus, d.sentinel_space)
+                   d.corpus)
 
 
 def _strict_prefix(tag: str, suffix: bool) -> Tuple[str, str]:
@@ -376,7 +376,7 @@ def auto_detect(data: TagData, suffix: bool) -> str:
             name, s, j, tag = _locate_ids(data, [k])
             raise ValueError(f"{name}: sentence {s}, token {j}: tag {tag!r} has no scheme prefix "
                              f"({', '.join(_PREFIXES)}); seqeval cannot detect a scheme for it")
-    prefixes = {_strict_prefix(data.vocab[k], suffix)[0] for k in np.flatnonzero(used).tolist()}
+        prefixes.add(p)
     if "B" in prefixes and prefixes <= set("IOB"):
         return "IOB2"
     if "E" in prefixes and prefixes <= set("IOE"):
