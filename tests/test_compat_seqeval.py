@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 import random
+import time
 import warnings
 
 import numpy as np
@@ -19,6 +20,8 @@ seqeval_scheme = pytest.importorskip("seqeval.scheme")
 from seqeval.metrics import sequence_labeling as seqeval_sl  # noqa: E402
 
 from ts_eval.compat import seqeval as C  # noqa: E402
+from ts_eval.matching import match  # noqa: E402
+from ts_eval.segment import segment_counts  # noqa: E402
 
 AVERAGES = (None, "micro", "macro", "weighted")
 SCHEMES = ("IOB2", "IOE2", "IOBES", "BILOU")
@@ -375,3 +378,34 @@ def test_property_default_mode_equals_seqeval_on_arbitrary_tags(sentences, suffi
             assert _same(ref, ours), (y_true, y_pred, average, ref, ours)
         ref = seqeval_metrics.classification_report(y_true, y_pred, suffix=suffix, output_dict=True)
         assert _same(ref, C.classification_report(y_true, y_pred, suffix=suffix, output_dict=True))
+
+
+def test_nested_stale_chunks_are_counted_in_linear_time():
+    # '.-A I-A O' repeated: no chunk ever starts, so every chunk reuses begin 0 and they all
+    # nest; the overlap matcher would pair k x k of them, the exact-key count stays linear
+    k = 3000
+    y_true = [['.-A', 'I-A', 'O'] * k]
+    y_pred = [['.-A', 'I-A', 'O'] * (k - 1) + ['O', 'I-A', 'O']]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        t0 = time.perf_counter()
+        ours = C.classification_report(y_true, y_pred, output_dict=True)
+        elapsed = time.perf_counter() - t0
+        assert _same(seqeval_metrics.classification_report(y_true, y_pred, output_dict=True), ours)
+    assert ours["A"]["support"] == k and ours["A"]["precision"] == (k - 1) / k
+    assert elapsed < 2.0
+
+
+def test_both_counting_paths_agree_on_random_corpora():
+    # the matcher path and the exact-key path (used when a side has nested spans) give the same counts
+    rng = random.Random(21)
+    compared = 0
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for _ in range(200):
+            yt, yp = _corpus(rng, DEFAULT_POOL)
+            d = C.decode(C.read_tags(yt, yp))
+            via_matcher = segment_counts(d.gold, d.pred, match(d.gold, d.pred), len(d.labels), 0, 0).gold_hit
+            assert via_matcher.tolist() == C._exact_hits(d.gold, d.pred, len(d.labels)).tolist()
+            compared += C._overlapping(d.gold) or C._overlapping(d.pred)
+    assert compared > 5  # some corpora do have nested chunks

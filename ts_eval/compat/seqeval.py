@@ -440,10 +440,38 @@ class Counts:
     true: np.ndarray
 
 
+def _overlapping(spans: SpanSet) -> bool:
+    """Whether two spans of one side share a token (only seqeval's stale chunk starts make that)."""
+    if len(spans) < 2:
+        return False
+    order = np.argsort(spans.start, kind="stable")
+    reach = np.maximum.accumulate(spans.end[order])
+    return bool((spans.start[order][1:] <= reach[:-1]).any())
+
+
+def _exact_hits(gold: SpanSet, pred: SpanSet, n_labels: int) -> np.ndarray:
+    """Per label, the gold spans that some predicted span equals (start, end and label).
+
+    For sides with nested spans, where the matcher's overlap pairs grow quadratically
+    (k chunks reusing one stale start overlap each other: k x k pairs)."""
+    width = int(max(gold.end.max(initial=0), pred.end.max(initial=0))) + 1
+
+    def keys(ss: SpanSet) -> np.ndarray:
+        return (ss.start.astype(np.int64) * width + ss.end) * max(n_labels, 1) + ss.label
+
+    hit = np.isin(keys(gold), keys(pred))
+    return np.bincount(gold.label[hit], minlength=n_labels)[:n_labels]
+
+
 def count(decoded: Decoded) -> Counts:
     """Exact-match counts per type from the shared matcher."""
     n = len(decoded.labels)
-    c = segment_counts(decoded.gold, decoded.pred, match(decoded.gold, decoded.pred), n, 0, 0)
+    gold, pred = decoded.gold, decoded.pred
+    if _overlapping(gold) or _overlapping(pred):
+        tp = _exact_hits(gold, pred, n)
+        return Counts(decoded.labels, tp.astype(np.int64), np.bincount(pred.label, minlength=n)[:n].astype(np.int64),
+                      np.bincount(gold.label, minlength=n)[:n].astype(np.int64))
+    c = segment_counts(gold, pred, match(gold, pred), n, 0, 0)
     return Counts(decoded.labels, c.gold_hit.astype(np.int64), c.found.astype(np.int64), c.gold.astype(np.int64))
 
 
