@@ -82,11 +82,19 @@ def _ts_and_fair(decoded: sq.Decoded, data: sq.TagData) -> Dict[str, float]:
         return dict.fromkeys(EXTRA_KEYS, float("nan"))
     if data.n_tokens == 0:
         return dict.fromkeys(EXTRA_KEYS, 0.0)
-    system = evaluate(corpus, models=("ts", "fair")).systems[0]
-    ts, fair = system["ts"]["micro"], system["fair"]["fair"]["overall"]
-    return {"overall_ts_precision": ts["precision"], "overall_ts_recall": ts["recall"], "overall_ts_f1": ts["f"],
-            "overall_fair_precision": fair["precision"], "overall_fair_recall": fair["recall"],
-            "overall_fair_f1": fair["f1"]}
+    nested = sq.overlapping(corpus.gold) or sq.overlapping(corpus.systems["system"])
+    if nested:
+        warnings.warn("seqeval's default decoding made entities that share tokens on one side (chunks that reuse an "
+                      "earlier start); fair error types need one span per entity: overall_fair_* are nan",
+                      UserWarning, stacklevel=3)
+    system = evaluate(corpus, models=("ts",) if nested else ("ts", "fair")).systems[0]
+    ts = system["ts"]["micro"]
+    out = {"overall_ts_precision": ts["precision"], "overall_ts_recall": ts["recall"], "overall_ts_f1": ts["f"]}
+    fair = {"precision": float("nan"), "recall": float("nan"), "f1": float("nan")} if nested else \
+        system["fair"]["fair"]["overall"]
+    out.update(overall_fair_precision=fair["precision"], overall_fair_recall=fair["recall"],
+               overall_fair_f1=fair["f1"])
+    return out
 
 
 # ---------------------------------------------------------------------------

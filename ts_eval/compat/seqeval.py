@@ -440,7 +440,7 @@ class Counts:
     true: np.ndarray
 
 
-def _overlapping(spans: SpanSet) -> bool:
+def overlapping(spans: SpanSet) -> bool:
     """Whether two spans of one side share a token (only seqeval's stale chunk starts make that)."""
     if len(spans) < 2:
         return False
@@ -467,7 +467,7 @@ def count(decoded: Decoded) -> Counts:
     """Exact-match counts per type from the shared matcher."""
     n = len(decoded.labels)
     gold, pred = decoded.gold, decoded.pred
-    if _overlapping(gold) or _overlapping(pred):
+    if overlapping(gold) or overlapping(pred):
         tp = _exact_hits(gold, pred, n)
         return Counts(decoded.labels, tp.astype(np.int64), np.bincount(pred.label, minlength=n)[:n].astype(np.int64),
                       np.bincount(gold.label, minlength=n)[:n].astype(np.int64))
