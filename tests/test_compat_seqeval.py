@@ -334,6 +334,9 @@ def test_numpy_inputs_are_read_like_lists():
     bad[0], bad[1] = Y_TRUE[0], [1, 2, 3]
     with pytest.raises(TypeError, match=r"y_true: sentence 1, token 0: tag int 1 is not a string"):
         C.f1_score(bad, Y_PRED)
+    too_deep = [[np.array(['O', 'O'])] * 7, [np.array(['O'])] * 3]  # sentences of arrays, not of tags
+    with pytest.raises(TypeError, match=r"y_true: sentence 0, token 0: tag ndarray .* \(a sentence nested"):
+        C.f1_score(too_deep, Y_PRED)
 
 
 @pytest.mark.parametrize("y", [[], [[]], [[], []]])

@@ -132,13 +132,8 @@ def _is_bad_tag(tag: Any) -> bool:
 
 
 def _tag_error(sentences: Sequence[Sequence], name: str) -> Exception:
-    def bad(tag: Any) -> bool:
-        try:
-            return _is_bad_tag(tag)
-        except TypeError:  # pragma: no cover
-            return True
-    k, j, tag = _locate(sentences, bad)
-    if tag == "":
+    k, j, tag = _locate(sentences, _is_bad_tag)
+    if isinstance(tag, str):
         return ValueError(f"{name}: sentence {k}, token {j}: the tag is an empty string; expected a tag such as "
                           "'O' or 'B-PER'")
     depth = " (a sentence nested one level too deep?)" if isinstance(tag, (list, tuple, np.ndarray)) else ""
