@@ -9,6 +9,7 @@ from .corpus import Corpus, SpanSet, from_sequences, from_spans  # noqa: E402
 from .errors import InputError, TsEvalError, UsageError  # noqa: E402
 from .evaluate import evaluate, score  # noqa: E402
 from .io import read_conll, read_conll_pair  # noqa: E402
+from .io.api import read, read_pair  # noqa: E402
 from .report import Report  # noqa: E402
 
 # imported on first use, so that `ts-eval score` does not load ranking and comparison code
@@ -25,5 +26,5 @@ def __getattr__(name: str):
 
 
 __all__ = ["Corpus", "SpanSet", "from_sequences", "from_spans", "InputError", "TsEvalError", "UsageError",
-           "evaluate", "score", "read_conll", "read_conll_pair", "Report", "fair_corpus", "fair_errors",
+           "evaluate", "score", "read_conll", "read_conll_pair", "read", "read_pair", "Report", "fair_corpus", "fair_errors",
            "compare", "rank", "rank_corpus", "rank_tasks", "__version__"]
