@@ -54,8 +54,10 @@ def read_records(path: str, raw: Optional[bytes] = None) -> Tuple[List[Dict[str,
 def _check_objects(records: List[Any], numbers: List[int], name: str, unit: str) -> None:
     for rec, k in zip(records, numbers):
         if not isinstance(rec, dict):
-            raise InputError(f"{unit} {k}: found {type(rec).__name__} {_short(rec)}, expected a JSON object",
-                             name, k if unit == "line" else None)
+            what = f"found {type(rec).__name__} {_short(rec)}, expected a JSON object"
+            if unit == "line":
+                raise InputError(what, name, k)
+            raise InputError(f"record {k}: {what}", name)
 
 
 def _short(value: Any, n: int = 40) -> str:

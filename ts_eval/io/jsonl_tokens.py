@@ -56,7 +56,7 @@ def read_jsonl_tokens(path: str, scheme: str = "IOB2", policy: str = "conlleval"
     first = records[0]
     shape = next((s for s in SHAPES if s in first), None)
     if shape is None or "tokens" not in first:
-        raise InputError(f"line {lines[0]}: keys {', '.join(map(repr, first)) or '(none)'}; expected 'tokens' "
+        raise InputError(f"keys {', '.join(map(repr, first)) or '(none)'}; expected 'tokens' "
                          f"and one of {', '.join(map(repr, SHAPES))}", name, lines[0])
     names = None
     if shape == "ner_tags":
