@@ -8,12 +8,13 @@ boundaries are counted and listed in ``notes["misaligned_spans"]`` and handled b
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import List, Optional, Tuple
+from typing import Any, List, Optional, Tuple
 
 import numpy as np
 
 from ..errors import InputError
 from .documents import TOKEN_SEP, Documents, build_documents
+from .jsonl import is_int, short
 from .tokenizer import ALIGN_MODES, align_spans, token_keys, tokenize
 
 
@@ -36,10 +37,21 @@ class CharDocs:
         name = f"document {self.ids[d]!r}" if self.ids[d] is not None else f"document {d + 1}"
         return name
 
-    def add_span(self, d: int, start, end, label, line: Optional[int]) -> None:
-        """Check one character span against its document's text and keep it."""
+    span_line: List[Optional[int]] = field(default_factory=list)
+
+    def add_span(self, d: int, start: Any, end: Any, label: Any, line: Optional[int]) -> None:
+        """Keep one character span as given; :meth:`validate` checks them all at once."""
+        self.span_doc.append(d)
+        self.span_start.append(start)
+        self.span_end.append(end)
+        self.span_label.append(label)
+        self.span_line.append(line)
+
+    def check_span(self, k: int) -> None:
+        """Raise the error for span ``k`` if it is bad (offsets, range, label)."""
+        d, start, end, label, line = (self.span_doc[k], self.span_start[k], self.span_end[k], self.span_label[k],
+                                      self.span_line[k])
         text = self.texts[d]
-        from .jsonl import is_int, short
         if not is_int(start) or not is_int(end):
             raise InputError(f"{self.where(d)}: span offsets {short(start)}, {short(end)} are not integers;"
                              " expected character offsets", self.path, line)
@@ -49,10 +61,23 @@ class CharDocs:
         if not isinstance(label, str) or not label:
             raise InputError(f"{self.where(d)}: span label {short(label)} is not a non-empty string",
                              self.path, line)
-        self.span_doc.append(d)
-        self.span_start.append(start)
-        self.span_end.append(end)
-        self.span_label.append(label)
+
+    def validate(self) -> Tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Check every span (vectorised; the first bad one is reported); (doc, start, end) arrays."""
+        n = len(self.span_doc)
+        doc = np.asarray(self.span_doc, np.int64)
+        ok = set(map(type, self.span_start)) <= {int} and set(map(type, self.span_end)) <= {int} \
+            and set(map(type, self.span_label)) <= {str} and "" not in set(self.span_label)
+        if ok:
+            cs, ce = np.asarray(self.span_start, np.int64), np.asarray(self.span_end, np.int64)
+            tl = np.fromiter((len(t) for t in self.texts), np.int64, len(self.texts))
+            ok = not np.any((cs < 0) | (cs >= ce) | (ce > tl[doc])) if n else True
+        if not ok:
+            for k in range(n):
+                self.check_span(k)
+        if not n:
+            return doc, np.zeros(0, np.int64), np.zeros(0, np.int64)
+        return doc, cs, ce
 
 
 def _own_token_arrays(cd: CharDocs, auto: Tuple[np.ndarray, np.ndarray, np.ndarray]
@@ -98,8 +123,7 @@ def to_documents(cd: CharDocs, align: str = "strict") -> Documents:
         d = int(np.flatnonzero(lens == 0)[0])
         raise InputError(f"{cd.where(d)}: the text {cd.texts[d][:40]!r} has no tokens; expected at least one",
                          cd.path, cd.lines[d])
-    doc = np.asarray(cd.span_doc, np.int64)
-    cs, ce = np.asarray(cd.span_start, np.int64), np.asarray(cd.span_end, np.int64)
+    doc, cs, ce = cd.validate()
     tl = np.fromiter((len(t) for t in cd.texts), np.int64, len(cd.texts))
     b, e, aligned = align_spans(off, ts, te, tl, doc, cs, ce, align)
     listed = []
@@ -117,8 +141,9 @@ def to_documents(cd: CharDocs, align: str = "strict") -> Documents:
     keep = b < e
     dropped = int((~keep).sum())
     notes = {"align": align, "misaligned": len(listed), "dropped_no_token": dropped, "misaligned_spans": listed}
-    keys = token_keys(cd.texts, off, ts, te, TOKEN_SEP)
+    def keys() -> List[str]:
+        return token_keys(cd.texts, off, ts, te, TOKEN_SEP)
     kept = np.flatnonzero(keep)
     labels = [cd.span_label[k] for k in kept.tolist()] if dropped else cd.span_label
     return build_documents(cd.path, cd.fmt, lens, cd.ids, keys, doc[kept], b[kept], e[kept], labels,
-                           lines=cd.lines, texts=cd.texts, notes=notes)
+                           lines=cd.lines, texts=cd.texts, notes=notes, char_tokens=(ts, te))

@@ -10,7 +10,7 @@ sequences decoded by a scheme).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Dict, List, Optional, Sequence
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
@@ -28,7 +28,7 @@ class Documents:
     format: str
     offsets: np.ndarray               # D+1 token offsets; document d = tokens [o[d], o[d+1])
     ids: List[Optional[str]]          # document ids (None when the input has none)
-    keys: List[str]                   # tokens joined by TOKEN_SEP: documents line up only if equal
+    key_data: Union[List[str], Callable[[], List[str]]]  # tokens joined by TOKEN_SEP (or how to make them)
     start: np.ndarray                 # span first token (global, int64)
     end: np.ndarray                   # span last token (global, inclusive, int64)
     label: np.ndarray                 # int32 index into labels
@@ -36,6 +36,14 @@ class Documents:
     lines: Optional[List[int]] = None  # line (or record) number of each document in the file
     texts: Optional[List[str]] = None  # document texts (character-offset formats)
     notes: Dict[str, Any] = field(default_factory=dict)  # what reading found (misaligned spans, ...)
+    char_tokens: Optional[Tuple[np.ndarray, np.ndarray]] = None  # token start/end characters (text formats)
+
+    @property
+    def keys(self) -> List[str]:
+        """Per document its tokens joined by TOKEN_SEP: documents line up only if these are equal."""
+        if callable(self.key_data):
+            self.key_data = self.key_data()
+        return self.key_data
 
     @property
     def n_docs(self) -> int:
@@ -80,10 +88,11 @@ def span_shape(start: np.ndarray, end: np.ndarray) -> Dict[str, int]:
     return {"nested": int(nested.sum()), "crossing": int(crossing.sum())}
 
 
-def build_documents(path: str, fmt: str, lengths: Sequence[int], ids: List[Optional[str]], keys: List[str],
+def build_documents(path: str, fmt: str, lengths: Sequence[int], ids: List[Optional[str]], keys: Any,
                     span_doc: Sequence[int], span_start: Sequence[int], span_end: Sequence[int],
                     span_label: Sequence[str], lines: Optional[List[int]] = None,
-                    texts: Optional[List[str]] = None, notes: Optional[Dict[str, Any]] = None) -> Documents:
+                    texts: Optional[List[str]] = None, notes: Optional[Dict[str, Any]] = None,
+                    char_tokens: Optional[Tuple[np.ndarray, np.ndarray]] = None) -> Documents:
     """Documents from per-document lengths and spans given as (document, first token,
     end token exclusive, label), already checked against the document's length."""
     lens = np.asarray(lengths, np.int64)
@@ -96,7 +105,7 @@ def build_documents(path: str, fmt: str, lengths: Sequence[int], ids: List[Optio
     end = offsets[doc] + np.asarray(span_end, np.int64) - 1 if len(doc) else np.zeros(0, np.int64)
     label = np.fromiter((index[lab] for lab in span_label), np.int32, len(span_label))
     docs = Documents(str(path), fmt, offsets, ids, keys, start, end, label, labels, lines, texts,
-                     dict(notes or {}))
+                     dict(notes or {}), char_tokens)
     check_duplicates(docs)
     return docs
 

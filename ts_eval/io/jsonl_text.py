@@ -64,6 +64,18 @@ def _text_record(cd: CharDocs, d: int, rec: Dict[str, Any], line: int, text_key:
     spans = rec[present[0]]
     if not isinstance(spans, list):
         raise InputError(f"{cd.where(d)}: {present[0]!r} is {short(spans)}, expected a list", cd.path, line)
+    if present[0] == "spans":
+        try:  # the common shape, without a Python call per span
+            st, en, lb = [sp["start"] for sp in spans], [sp["end"] for sp in spans], [sp["label"] for sp in spans]
+        except (TypeError, KeyError, IndexError):
+            pass
+        else:
+            cd.span_start.extend(st)
+            cd.span_end.extend(en)
+            cd.span_label.extend(lb)
+            cd.span_doc.extend([d] * len(st))
+            cd.span_line.extend([line] * len(st))
+            return
     for sp in spans:
         if isinstance(sp, dict):
             if "start_offset" in sp:

@@ -67,11 +67,8 @@ def read_jsonl_tokens(path: str, scheme: str = "IOB2", policy: str = "conlleval"
     ids: List[Optional[str]] = []
     keys: List[str] = []
     lengths = np.empty(len(records), np.int64)
-    span_doc: List[int] = []
-    span_b: List[int] = []
-    span_e: List[int] = []
-    span_lab: List[str] = []
     flat: List[Any] = []
+    counts: List[int] = []
     for d, (rec, line) in enumerate(zip(records, lines)):
         toks = rec.get("tokens")
         if not isinstance(toks, list):
@@ -94,25 +91,14 @@ def read_jsonl_tokens(path: str, scheme: str = "IOB2", policy: str = "conlleval"
             raise InputError(f"{shape!r} is {short(value)}, expected a list (all lines must have the shape "
                              f"of line {lines[0]}: 'tokens' and {shape!r})", name, line)
         if shape == "spans":
-            for sp in value:
-                if not isinstance(sp, dict) or not {"start", "end", "label"} <= sp.keys():
-                    raise InputError(f"span {short(sp)}; expected {{\"start\": int, \"end\": int, \"label\": str}}",
-                                     name, line)
-                b, e, lab = sp["start"], sp["end"], sp["label"]
-                if not is_int(b) or not is_int(e) or not 0 <= b < e <= n:
-                    raise InputError(f"span {short(sp)}: token offsets must be integers with 0 <= start < end "
-                                     f"<= {n} (the number of tokens; end exclusive)", name, line)
-                if not isinstance(lab, str) or not lab:
-                    raise InputError(f"span {short(sp)}: label {short(lab)} is not a non-empty string", name, line)
-                span_doc.append(d)
-                span_b.append(b)
-                span_e.append(e)
-                span_lab.append(lab)
+            flat.extend(value)
+            counts.append(len(value))
         else:
             if len(value) != n:
                 raise InputError(f"{len(value)} {shape} for {n} tokens; expected one per token", name, line)
             flat.extend(value)
     if shape == "spans":
+        span_doc, span_b, span_e, span_lab = _check_spans(name, flat, counts, lengths, lines)
         return build_documents(name, "jsonl-tokens", lengths, ids, keys, span_doc, span_b, span_e, span_lab,
                                lines=lines)
     token_lines = np.repeat(np.asarray(lines, np.int32), lengths)
@@ -129,7 +115,7 @@ def read_jsonl_tokens(path: str, scheme: str = "IOB2", policy: str = "conlleval"
         tag_vocab = list(vocab)
     else:
         assert names is not None
-        if not all(is_int(t) for t in set(flat)):
+        if not set(map(type, flat)) <= {int}:
             k = next(i for i, t in enumerate(flat) if not is_int(t))
             raise InputError(f"ner_tags value {short(flat[k])} is not an integer", name, int(token_lines[k]))
         tag_ids = np.asarray(flat, np.int64)
@@ -142,3 +128,34 @@ def read_jsonl_tokens(path: str, scheme: str = "IOB2", policy: str = "conlleval"
         tag_vocab = names
     return documents_from_tags(name, "jsonl-tokens", lengths, ids, keys, tag_vocab, tag_ids, scheme, policy,
                                lines=lines, token_lines=token_lines)
+
+
+def _check_spans(name: str, flat: List[Any], counts: List[int], lengths: np.ndarray, lines: List[int]):
+    """Token spans of all documents checked at once; the first bad one is reported with its line."""
+    doc = np.repeat(np.arange(len(counts), dtype=np.int64), counts)
+    try:
+        b, e, lab = [sp["start"] for sp in flat], [sp["end"] for sp in flat], [sp["label"] for sp in flat]
+        ok = set(map(type, b)) <= {int} and set(map(type, e)) <= {int} and set(map(type, lab)) <= {str} \
+            and "" not in set(lab)
+    except (TypeError, KeyError, IndexError):
+        ok = False
+    if ok and flat:
+        bb, ee = np.asarray(b, np.int64), np.asarray(e, np.int64)
+        ok = not np.any((bb < 0) | (bb >= ee) | (ee > lengths[doc]))
+    if not ok:
+        for k, sp in enumerate(flat):
+            _check_span(sp, int(lengths[doc[k]]), name, lines[doc[k]])
+    if not flat:
+        return doc, [], [], []
+    return doc, bb, ee, lab
+
+
+def _check_span(sp: Any, n: int, name: str, line: int) -> None:
+    if not isinstance(sp, dict) or not {"start", "end", "label"} <= sp.keys():
+        raise InputError(f"span {short(sp)}; expected {{\"start\": int, \"end\": int, \"label\": str}}", name, line)
+    b, e, lab = sp["start"], sp["end"], sp["label"]
+    if not is_int(b) or not is_int(e) or not 0 <= b < e <= n:
+        raise InputError(f"span {short(sp)}: token offsets must be integers with 0 <= start < end "
+                         f"<= {n} (the number of tokens; end exclusive)", name, line)
+    if not isinstance(lab, str) or not lab:
+        raise InputError(f"span {short(sp)}: label {short(lab)} is not a non-empty string", name, line)
