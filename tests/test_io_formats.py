@@ -158,3 +158,21 @@ def test_detect_format(tmp_path, name, body, fmt):
     p = tmp_path / name
     p.write_bytes(body)
     assert detect_format(str(p), read_bytes(str(p))) == fmt
+
+
+def test_columns_gold_with_jsonl_system_pairs_by_order(tmp_path):
+    g = tmp_path / "g.conll"
+    g.write_text(COLUMNS)
+    s = tmp_path / "s.jsonl"
+    s.write_text('{"tokens": ["John", "lives"], "spans": [{"start": 0, "end": 1, "label": "PER"}]}\n'
+                 '{"tokens": ["New", "York"], "spans": [{"start": 1, "end": 2, "label": "LOC"}]}\n')
+    corpus = read_pair(str(g), str(s))
+    assert corpus.sent_offsets.tolist() == [0, 2, 4]
+    assert corpus.tokens(0, 4) == ["John", "lives", "New", "York"]
+    ss = corpus.systems["s"]
+    assert sorted(zip([corpus.labels[k] for k in ss.label], ss.start.tolist(), ss.end.tolist())) == \
+        [("LOC", 3, 3), ("PER", 0, 0)]
+    s.write_text('{"tokens": ["John", "lived"], "spans": []}\n{"tokens": ["New", "York"], "spans": []}\n')
+    with pytest.raises(InputError, match=r"s\.jsonl: document 1, line 1: token 1 is 'lived', the gold document 1, "
+                                         r"line 1 has 'lives'"):
+        read_pair(str(g), str(s))

@@ -34,13 +34,33 @@ def read_columns(path: str, column: int = -1, token_column: int = 1, scheme: str
     vocab, tag_ids = cf.strings(column)
     first = np.flatnonzero(cf.sent_first)
     lengths = np.diff(np.append(first, cf.n_tokens))
-    texts = cf.texts(0, cf.n_tokens)
-    bounds = np.append(first, cf.n_tokens).tolist()
-    keys = [TOKEN_SEP.join(texts[a:b]) for a, b in zip(bounds[:-1], bounds[1:])]
-    del texts
+    keys = _column_keys(cf, lengths)
     lines = cf.token_line[first].tolist()
     return documents_from_tags(name, "columns", lengths, [None] * len(lengths), keys, vocab, tag_ids, scheme,
                                policy, lines=lines, token_lines=cf.token_line)
+
+
+def _column_keys(cf, lengths: np.ndarray):
+    """Each sentence's tokens joined by TOKEN_SEP, cut from the file's bytes in one pass
+    (made only when pairing or token texts need them)."""
+    data, starts, lens = cf.data, cf.token_start.astype(np.int64), cf.token_len.astype(np.int64)
+
+    def make() -> list:
+        n = len(starts)
+        if n == 0:
+            return []
+        mark = np.zeros(len(data) + 1, np.int8)
+        np.add.at(mark, starts, 1)
+        np.add.at(mark, starts + lens, -1)
+        inside = np.cumsum(mark[:-1], dtype=np.int8).view(bool)
+        text = data[inside]                                  # all token bytes, concatenated
+        ends = np.cumsum(lens)
+        last = np.zeros(n, bool)
+        last[np.cumsum(lengths) - 1] = True
+        seps = np.where(last, ord("\n"), ord(TOKEN_SEP)).astype(np.uint8)
+        joined = np.insert(text, ends, seps)
+        return joined.tobytes().decode("utf-8").split("\n")[:-1]
+    return make
 
 
 def _label_studio(path: str, **kw: Any) -> Documents:
