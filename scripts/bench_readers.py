@@ -5,7 +5,7 @@ A seeded corpus of N tokens (default 1M; sentences of 5-40 tokens, IOB2 gold and
 noisy system) is written as: CoNLL columns (``TOKEN TAG``), JSON Lines with tokens and
 token-offset spans, JSON Lines with tokens and tags, and JSON Lines with text and
 character-offset spans (tokens separated by single spaces, so the default tokenizer
-finds them again).  For each format it times, in-process and best of ``--repeat``:
+finds them again), and CoNLL-U with the tags under the MISC key NER.  For each format it times, in-process and best of ``--repeat``:
 reading the gold file (``ts_eval.read``), and the whole score (``read_pair`` of gold
 and system + ``evaluate``).  The existing column reader (``read_column_file``) is
 timed too, as the baseline.
@@ -30,7 +30,7 @@ from ts_eval import evaluate, read, read_pair  # noqa: E402
 from ts_eval.io.columns import read_column_file  # noqa: E402
 
 LABELS = ("PER", "LOC", "ORG", "MISC")
-WORDS = ["the", "of", "Smith", "Berlin", "said", "in", "a", "U.S.", "company", "on", "Inc", "2024", "(", ")",
+WORDS = ["the", "of", "Smith", "Berlin", "said", "in", "a", "USA", "company", "on", "Inc", "2024", "(", ")",
          "market", "Anna", "New", "York", "was", "to"]
 
 
@@ -77,9 +77,10 @@ def write_all(sents, d: str) -> Dict[str, Tuple[str, str]]:
     for side, k in (("gold", 1), ("system", 2)):
         p = {fmt: os.path.join(d, f"{side}.{ext}") for fmt, ext in
              (("columns", "conll"), ("jsonl-tokens (spans)", "spans.jsonl"), ("jsonl-tokens (tags)", "tags.jsonl"),
-              ("jsonl-text", "text.jsonl"))}
+              ("jsonl-text", "text.jsonl"), ("conllu", "conllu"))}
         with open(p["columns"], "w") as c, open(p["jsonl-tokens (spans)"], "w") as s, \
-                open(p["jsonl-tokens (tags)"], "w") as t, open(p["jsonl-text"], "w") as x:
+                open(p["jsonl-tokens (tags)"], "w") as t, open(p["jsonl-text"], "w") as x, \
+                open(p["conllu"], "w") as u:
             for i, sent in enumerate(sents):
                 toks, spans = sent[0], sent[k]
                 tg = tags(len(toks), spans)
@@ -90,6 +91,8 @@ def write_all(sents, d: str) -> Dict[str, Tuple[str, str]]:
                 starts = [0]
                 for w in toks[:-1]:
                     starts.append(starts[-1] + len(w) + 1)
+                u.write(f"# sent_id = s{i}\n" + "".join(f"{j + 1}\t{w}\t_\t_\t_\t_\t0\tdep\t_\tNER={g}\n"
+                                                         for j, (w, g) in enumerate(zip(toks, tg))) + "\n")
                 text = " ".join(toks)
                 x.write(json.dumps({"id": f"s{i}", "text": text, "spans": [
                     {"start": starts[b], "end": starts[e - 1] + len(toks[e - 1]), "label": lab}
@@ -125,12 +128,13 @@ def main() -> int:
             t_read = best(lambda: read(g), a.repeat)
             t_score = best(lambda: scores.__setitem__(fmt, evaluate(read_pair(g, s))), a.repeat)
             rows.append((fmt, os.path.getsize(g), t_read, t_score))
-    f1 = {fmt: round(r.to_dict()["systems"][0]["exact"]["micro"]["f"], 6) for fmt, r in scores.items()}
+    f1 = {fmt: (round(r.to_dict()["systems"][0]["exact"]["micro"]["f"], 6), round(r.to_dict()["systems"][0]["ts"]["micro"]["f"], 6))
+          for fmt, r in scores.items()}
     print(f"{a.tokens} tokens, {len(sents)} sentences; Python {platform.python_version()}; best of {a.repeat}")
     print(f"{'format':40} {'MB':>7} {'read gold s':>12} {'score s':>9}")
     for fmt, size, tr, ts in rows:
         print(f"{fmt:40} {size / 1e6:7.1f} {tr:12.3f} {'' if ts is None else f'{ts:9.3f}'}")
-    print("exact-match micro F1 per format (must agree):", f1)
+    print("(exact-match, TS) micro F1 per format (must agree):", f1)
     if a.json:
         with open(a.json, "w") as fh:
             json.dump({"tokens": a.tokens, "rows": [dict(zip(("format", "bytes", "read_s", "score_s"), r))

@@ -3,12 +3,13 @@ from __future__ import annotations
 
 import json
 
-import numpy as np
 import pytest
 
 import ts_eval
 from ts_eval import InputError, evaluate
+from ts_eval.io import jsonl
 from ts_eval.io.api import read, read_pair
+from ts_eval.io.pairing import nested_counts
 from ts_eval.io.tokenizer import tokenize
 
 TOKENS = ["John", "lives", "in", "New", "York"]
@@ -78,6 +79,8 @@ def test_nested_and_crossing_spans_are_kept_and_counted(tmp_path):
     assert (summ["spans"], summ["nested"], summ["crossing"]) == (4, 2, 1)
     corpus = read_pair(g, g)
     assert len(corpus.gold) == 4 and spans_of(corpus, "g") == spans_of(corpus)
+    assert nested_counts(corpus) == {"gold": {"nested": 2, "crossing": 1}, "g": {"nested": 2, "crossing": 1}}
+    assert corpus.gold_info.reading["nested"] == 2 and corpus.gold_info.summary()["reading"]["crossing"] == 1
 
 
 def test_pairing_by_id_reorders_and_by_order_compares_tokens(tmp_path):
@@ -251,3 +254,13 @@ def test_unknown_option_is_a_usage_error(tmp_path):
     g = write(tmp_path, "g.jsonl", [{"tokens": ["a"], "spans": []}])
     with pytest.raises(ts_eval.UsageError, match="align"):
         read(g, align="expand")
+
+
+def test_stdlib_json_fallback_reads_the_same(tmp_path, monkeypatch):
+    g = write(tmp_path, "g.jsonl", [{"id": "a", "tokens": TOKENS, "spans": [{"start": 3, "end": 5, "label": "LOC"}]},
+                                     {"id": "b", "tokens": ["x"], "tags": ["B-X"]}][:1])
+    fast = read(g)
+    monkeypatch.setattr(jsonl, "_fast_loads", json.loads)
+    slow = read(g)
+    assert (slow.start.tolist(), slow.end.tolist(), slow.labels, slow.keys) == \
+        (fast.start.tolist(), fast.end.tolist(), fast.labels, fast.keys)

@@ -10,7 +10,7 @@ A span's TEXT must equal the document text at its offsets.
 from __future__ import annotations
 
 import os
-from typing import List, Optional
+from typing import List
 
 from ..errors import InputError
 from .charspans import CharDocs, to_documents

@@ -147,7 +147,3 @@ def documents_from_tags(path: str, fmt: str, lengths: Sequence[int], ids: List[O
                      lines, None, notes)
     return docs
 
-
-def check_length(path: str, where: str, n: int, line: Optional[int] = None) -> None:
-    if n == 0:
-        raise InputError(f"{where}: no tokens; expected at least one token", path, line)
