@@ -264,3 +264,13 @@ def test_stdlib_json_fallback_reads_the_same(tmp_path, monkeypatch):
     slow = read(g)
     assert (slow.start.tolist(), slow.end.tolist(), slow.labels, slow.keys) == \
         (fast.start.tolist(), fast.end.tolist(), fast.labels, fast.keys)
+
+
+def test_garbage_collector_is_back_on_after_a_read_and_after_an_error(tmp_path):
+    import gc
+    assert gc.isenabled()
+    read(write(tmp_path, "g.jsonl", [{"tokens": ["a"], "spans": []}]))
+    assert gc.isenabled()
+    with pytest.raises(InputError):
+        read(write(tmp_path, "b.jsonl", '{"tokens": 1, "spans": []}\n', raw=True))
+    assert gc.isenabled()

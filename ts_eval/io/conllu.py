@@ -15,11 +15,12 @@ import numpy as np
 
 from ..errors import InputError
 from .documents import TOKEN_SEP, Documents, documents_from_tags
-from .source import display_name, read_text
+from .source import gc_paused, display_name, read_text
 
 COLUMNS = ["ID", "FORM", "LEMMA", "UPOS", "XPOS", "FEATS", "HEAD", "DEPREL", "DEPS", "MISC"]
 
 
+@gc_paused
 def read_conllu(path: str, misc_key: Optional[str] = "NER", column: Union[None, str, int] = None,
                 scheme: str = "IOB2", policy: str = "conlleval", raw: Optional[bytes] = None) -> Documents:
     """Read a CoNLL-U (or CoNLL-U Plus) file; tags from ``column`` if given, else from ``misc_key``."""

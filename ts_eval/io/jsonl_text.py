@@ -17,11 +17,12 @@ from ..errors import InputError
 from .charspans import CharDocs, to_documents
 from .documents import Documents
 from .jsonl import is_int, read_records, short
-from .source import display_name
+from .source import gc_paused, display_name
 
 SPAN_KEYS = ("spans", "label", "entities")
 
 
+@gc_paused
 def read_jsonl_text(path: str, align: str = "strict", id_key: str = "id", text_key: str = "text",
                     source: str = "annotations", raw: Optional[bytes] = None) -> Documents:
     """Read a text-with-character-offsets file (see the module docstring for the shapes)."""

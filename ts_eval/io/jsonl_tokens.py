@@ -19,7 +19,7 @@ import numpy as np
 from ..errors import InputError
 from .documents import TOKEN_SEP, Documents, build_documents, documents_from_tags
 from .jsonl import is_int, read_records, short
-from .source import display_name, read_text
+from .source import gc_paused, display_name, read_text
 
 SHAPES = ("spans", "tags", "ner_tags")
 
@@ -47,6 +47,7 @@ def load_tag_names(source: Union[str, Sequence[str]], feature: str = "ner_tags")
     return obj
 
 
+@gc_paused
 def read_jsonl_tokens(path: str, scheme: str = "IOB2", policy: str = "conlleval",
                       tag_names: Union[None, str, Sequence[str]] = None, id_key: str = "id",
                       raw: Optional[bytes] = None) -> Documents:
