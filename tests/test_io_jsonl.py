@@ -7,7 +7,6 @@ import pytest
 
 import ts_eval
 from ts_eval import InputError, evaluate
-from ts_eval.io import jsonl
 from ts_eval.io.api import read, read_pair
 from ts_eval.io.pairing import nested_counts
 from ts_eval.io.tokenizer import tokenize
@@ -254,16 +253,6 @@ def test_unknown_option_is_a_usage_error(tmp_path):
     g = write(tmp_path, "g.jsonl", [{"tokens": ["a"], "spans": []}])
     with pytest.raises(ts_eval.UsageError, match="align"):
         read(g, align="expand")
-
-
-def test_stdlib_json_fallback_reads_the_same(tmp_path, monkeypatch):
-    g = write(tmp_path, "g.jsonl", [{"id": "a", "tokens": TOKENS, "spans": [{"start": 3, "end": 5, "label": "LOC"}]},
-                                     {"id": "b", "tokens": ["x"], "tags": ["B-X"]}][:1])
-    fast = read(g)
-    monkeypatch.setattr(jsonl, "_fast_loads", json.loads)
-    slow = read(g)
-    assert (slow.start.tolist(), slow.end.tolist(), slow.labels, slow.keys) == \
-        (fast.start.tolist(), fast.end.tolist(), fast.labels, fast.keys)
 
 
 def test_garbage_collector_is_back_on_after_a_read_and_after_an_error(tmp_path):

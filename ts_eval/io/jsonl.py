@@ -9,11 +9,6 @@ import json
 from typing import Any, Dict, List, Optional, Tuple
 
 from ..errors import InputError
-
-try:  # optional: a faster parser for the whole-file path (errors are still located with json)
-    from orjson import loads as _fast_loads
-except ImportError:  # pragma: no cover - depends on the environment
-    _fast_loads = json.loads
 from .source import display_name, read_text
 
 
@@ -41,8 +36,8 @@ def read_records(path: str, raw: Optional[bytes] = None) -> Tuple[List[Dict[str,
     body = [lines[k - 1] for k in numbers]
     records = None
     try:
-        records = _fast_loads("[" + ",".join(body) + "]")
-    except ValueError:  # json.JSONDecodeError and orjson.JSONDecodeError are ValueErrors
+        records = json.loads("[" + ",".join(body) + "]")
+    except json.JSONDecodeError:
         pass
     if records is None or len(records) != len(body):
         records = []
