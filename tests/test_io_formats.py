@@ -176,3 +176,11 @@ def test_columns_gold_with_jsonl_system_pairs_by_order(tmp_path):
     with pytest.raises(InputError, match=r"s\.jsonl: document 1, line 1: token 1 is 'lived', the gold document 1, "
                                          r"line 1 has 'lives'"):
         read_pair(str(g), str(s))
+
+
+def test_brat_single_ann_path(tmp_path):
+    d = brat_dir(tmp_path, "T1\tLOC 20 28\tNew York\n")
+    docs = read(str(d / "doc1.ann"))
+    assert docs.ids == ["doc1"] and labelled(docs) == [("LOC", 4, 5)]
+    with pytest.raises(InputError, match=r"missing nodoc\.txt"):
+        read(str(d / "nodoc.ann"), format="brat")
