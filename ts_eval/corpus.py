@@ -59,6 +59,7 @@ class SideInfo:
     first_repair_line: Optional[int] = None  # line of the first ill-formed span's bad tag
     tags: Optional[np.ndarray] = None   # per-token tag ids into Corpus.tag_vocab
     token_lines: Optional[np.ndarray] = None  # per-token 1-based line numbers in ``path``
+    reading: Optional[dict] = None  # what a document reader found (io.documents.Documents.summary)
 
     def where(self, token: int) -> Tuple[Optional[str], Optional[int]]:
         line = int(self.token_lines[token]) if self.token_lines is not None else None
@@ -67,7 +68,8 @@ class SideInfo:
     def summary(self) -> dict:
         return {"name": self.name, "path": self.path, "column": self.column, "spans": self.spans,
                 "repairs": self.repairs, "discarded": self.discarded, "unmapped": self.unmapped,
-                "first_repair_line": self.first_repair_line}
+                "first_repair_line": self.first_repair_line,
+                **({"reading": self.reading} if self.reading is not None else {})}
 
 
 @dataclass
