@@ -8,7 +8,7 @@ Three questions a ranking leaves open, answered from the resampling that
   resample Spearman's rho (Pearson's r on average ranks, ties averaged, which equals
   the paper's formula when there are no ties) and Kendall's tau-b are computed between
   every two models, and the interval is the percentile interval of those values at the
-  run's confidence level.  A resample on which a model gives every system the same
+  run's confidence level (its bounds are values that occurred).  A resample on which a model gives every system the same
   score has no defined coefficient for that model; such resamples are left out of
   that pair's interval and counted (``undefined_resamples``).
 - **Flips between two models A and B.**  A system pair *changes order* when A puts one
@@ -46,7 +46,8 @@ Pairs = Tuple[np.ndarray, np.ndarray]
 
 CORRELATION_METHOD = (
     "on every bootstrap resample the systems' scores are recomputed under every model; Spearman = Pearson's r on "
-    "average ranks (ties averaged), Kendall = tau-b; percentile interval over the resamples; a resample on which "
+    "average ranks (ties averaged), Kendall = tau-b; percentile interval over the resamples (bounds: observed values, "
+    "quantile methods lower/higher); a resample on which "
     "a model scores every system the same has no defined coefficient for that model and is left out of (and "
     "counted in undefined_resamples for) that pair's interval")
 FLIP_RULE = ("a pair changes order when one model puts one system strictly above the other and the other model "
@@ -141,12 +142,18 @@ def _normalised(cross: np.ndarray, own: np.ndarray) -> np.ndarray:
 
 
 def percentile_interval(values: np.ndarray, confidence: float) -> Tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """(low, high, undefined count) over axis 0, leaving nan values out (all nan -> nan)."""
+    """(low, high, undefined count) over axis 0, leaving nan values out (all nan -> nan).
+
+    The bounds are values that occurred (quantile methods ``lower`` and ``higher``, as for
+    the rank intervals): a rank correlation of few systems takes few values, and an
+    interpolated bound between two of them would be a coefficient no ranking can have.
+    """
     alpha = 1.0 - confidence
     undefined = np.isnan(values).sum(0)
     with warnings.catch_warnings():   # a cell undefined on every resample stays nan
         warnings.simplefilter("ignore", RuntimeWarning)
-        low, high = np.nanquantile(values, [alpha / 2, 1 - alpha / 2], axis=0)
+        low = np.nanquantile(values, alpha / 2, axis=0, method="lower")
+        high = np.nanquantile(values, 1 - alpha / 2, axis=0, method="higher")
     return low, high, undefined
 
 
