@@ -125,12 +125,15 @@ def resample_correlations(scores: np.ndarray) -> Tuple[np.ndarray, np.ndarray]:
     ia, ib = np.triu_indices(n, 1)
     rho, tau = np.empty((n_res, m, m)), np.empty((n_res, m, m))
     for lo in range(0, n_res, CORR_CHUNK):
-        x = s[lo:lo + CORR_CHUNK]
-        r = average_ranks(x)
+        r = average_ranks(s[lo:lo + CORR_CHUNK])
+        # Kendall from the ranks (same order and ties as the scores); float32 is exact here:
+        # halves of integers up to n, sums of at most n (n - 1) / 2 signs
+        r32 = r.astype(np.float32)
+        sg = np.sign(r32[..., ib] - r32[..., ia])              # (b, models, pairs)
+        tau[lo:lo + CORR_CHUNK] = _normalised((sg @ np.swapaxes(sg, -1, -2)).astype(float),
+                                              np.abs(sg).sum(-1, dtype=float))
         r -= r.mean(-1, keepdims=True)
         rho[lo:lo + CORR_CHUNK] = _normalised(r @ np.swapaxes(r, -1, -2), (r * r).sum(-1))
-        sg = np.sign(x[..., ia] - x[..., ib])                  # (b, models, pairs), exact on rounded scores
-        tau[lo:lo + CORR_CHUNK] = _normalised(sg @ np.swapaxes(sg, -1, -2), np.abs(sg).sum(-1))
     return rho, tau
 
 

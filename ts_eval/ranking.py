@@ -376,8 +376,10 @@ def run_permutation(sm: StatsMatrix, order: np.ndarray, permutations: int, seed_
 
     n, m = len(sm.systems), len(sm.models)
     tests = [(order[k, :-1], order[k, 1:]) for k in range(m)]
-    if pairs is not None:
-        tests = [(np.concatenate([a, pairs[0]]), np.concatenate([b, pairs[1]])) for a, b in tests]
+    if pairs is not None:                                    # the neighbours among them are tested already
+        pos = np.argsort(order, axis=1)
+        far = [np.abs(pos[k, pairs[0]] - pos[k, pairs[1]]) != 1 for k in range(m)]
+        tests = [(np.concatenate([a, pairs[0][f]]), np.concatenate([b, pairs[1][f]])) for (a, b), f in zip(tests, far)]
     p = pair_pvalues(sm, tests, permutations, seed_seq, progress)
     p_next, pair_p = np.full((n, m), np.nan), np.full((n, n, m), np.nan)
     for k, (a, b) in enumerate(tests):
