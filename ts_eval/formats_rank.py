@@ -160,7 +160,7 @@ def agreement_table(r: RankingResult) -> RankTable:
     ref, u = r.reference_index, r.uncertainty
     has_ci = u is not None and u.spearman_low is not None
     ci = f"{100 * u.confidence:g}% interval" if has_ci else "interval"
-    header = ["model", "Spearman", ci, "Kendall τb", ci, "pairs changing order", "significant under both"]
+    header = ["model", "Spearman", ci, "Kendall tau-b", ci, "pairs changing order", "significant under both"]
     rows = []
     for k, title in enumerate(r.titles):
         if k == ref:
