@@ -8,6 +8,8 @@ import json
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from ts_eval import UsageError, formats_rank, rank_uncertainty, ranking, sufficient
 from ts_eval.cli_rank import main as rank_main
@@ -392,3 +394,47 @@ def test_cli_flips_and_alpha(tmp_path, capsys):
                       "--no-progress"])
     assert code == 2
     assert "--flips exact-f1-micro: expected two model names" in capsys.readouterr().err
+
+
+# ---------------------------------------------------------------------------
+# invariants
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.floats(min_value=0.0, max_value=1.0), min_size=1, max_size=15))
+def test_holm_invariants(p):
+    p = np.array(p)
+    adj = rank_uncertainty.holm(p)
+    assert np.all(adj >= p - 1e-15) and np.all(adj <= 1.0)
+    assert np.all(adj <= np.minimum(1.0, len(p) * p) + 1e-15)        # never stricter than Bonferroni
+    order = np.argsort(p, kind="stable")
+    assert np.all(np.diff(adj[order]) >= 0)                          # keeps the order of the p-values
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 10_000), st.integers(3, 9))
+def test_flips_count_the_discordant_pairs_of_kendall(seed, n):
+    # without ties, tau = (concordant - discordant) / P, and the changed pairs are the discordant ones
+    rng = np.random.default_rng(seed)
+    r = hand_result(bootstrap=0, permutations=0)
+    r.systems = [f"s{i}" for i in range(n)]
+    r.scores = np.stack([rng.permutation(n), rng.permutation(n)], axis=1).astype(float)
+    r.order = np.argsort(-r.scores, axis=0).T
+    f = r.flips("exact-f1-micro", "ts-f1-macro")
+    pairs = n * (n - 1) // 2
+    tau = scipy_stats.kendalltau(r.scores[:, 0], r.scores[:, 1])[0]
+    assert f.changed == round(pairs * (1 - tau) / 2)
+    assert f.changed == r.flips("ts-f1-macro", "exact-f1-micro").changed
+    assert f.tied_under_one == 0
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.integers(0, 10_000))
+def test_resample_correlation_matrices_are_symmetric_with_unit_diagonal(seed):
+    s = random_scores(seed, resamples=6, systems=5)
+    for m in rank_uncertainty.resample_correlations(s):
+        np.testing.assert_array_equal(np.isnan(m), np.isnan(np.swapaxes(m, 1, 2)))
+        np.testing.assert_allclose(np.nan_to_num(m), np.nan_to_num(np.swapaxes(m, 1, 2)), atol=1e-12)
+        d = np.diagonal(m, axis1=1, axis2=2)
+        assert np.all(np.isnan(d) | np.isclose(d, 1.0))
+        assert np.all(np.isnan(m) | (np.abs(m) <= 1 + 1e-12))
