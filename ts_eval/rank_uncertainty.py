@@ -120,7 +120,7 @@ def resample_correlations(scores: np.ndarray) -> Tuple[np.ndarray, np.ndarray]:
 
     Undefined coefficients (a model whose scores are all equal on that resample) are nan.
     """
-    s = np.round(np.moveaxis(np.asarray(scores, float), 1, 2), TIE_DECIMALS)   # (B, models, systems)
+    s = np.moveaxis(np.asarray(scores, float), 1, 2)        # (B, models, systems); average_ranks rounds ties
     n_res, m, n = s.shape
     ia, ib = np.triu_indices(n, 1)
     rho, tau = np.empty((n_res, m, m)), np.empty((n_res, m, m))
