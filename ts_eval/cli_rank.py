@@ -29,7 +29,9 @@ DESCRIPTION = (
     "Rank systems under several evaluation models: scores, the rank table in Esuli & Sebastiani's "
     "layout (each cell: the system's rank under the reference model), Spearman and Kendall "
     "correlations between the models' rankings, paired bootstrap intervals of scores and ranks, "
-    "and a paired permutation test between neighbours in each ranking.")
+    "and a paired permutation test between neighbours in each ranking; from the same resamples and tests: "
+    "intervals of the correlations, Holm-corrected significance groups, and the system pairs two models "
+    "order differently (flips).")
 EPILOG = (
     "Inputs: --gold GOLD SYSTEM... (files or directories), or FILE with several system columns, "
     "or --task NAME GOLD SYSTEM... (repeat for several tasks), or --manifest FILE (.json, .toml, or "
