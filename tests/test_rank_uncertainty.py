@@ -438,3 +438,9 @@ def test_resample_correlation_matrices_are_symmetric_with_unit_diagonal(seed):
         d = np.diagonal(m, axis1=1, axis2=2)
         assert np.all(np.isnan(d) | np.isclose(d, 1.0))
         assert np.all(np.isnan(m) | (np.abs(m) <= 1 + 1e-12))
+
+
+def test_layout_p_rows_follow_alpha():
+    r = hand_result(alpha=0.2)
+    p_rows = [t for t in formats_rank.all_tables(r) if "rankings" in t.title][0]
+    assert "yellow: p >= 0.2, uncorrected" in p_rows.note

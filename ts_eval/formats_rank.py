@@ -102,6 +102,7 @@ def layout_table(r: RankingResult) -> RankTable:
     ref = r.ranks[:, r.reference_index]
     header = ["model"] + [str(p) for p in range(1, n + 1)]
     rows, styles, row_styles = [], [], []
+    alpha = r.settings.get("alpha", 0.05)
     for k, title in enumerate(r.titles):
         refs = ref[r.order[k]]
         rows.append([title] + [fmt_rank(x) for x in refs])
@@ -115,7 +116,7 @@ def layout_table(r: RankingResult) -> RankTable:
         for k, title in enumerate(r.titles):
             ps = [r.permutation.p_next[i, k] for i in r.order[k][:-1]]
             rows.append([f"{title} p"] + [fmt_p(p) for p in ps] + [""])
-            styles.append([None] + [("yellow" if p >= 0.05 else None) for p in ps] + [None])
+            styles.append([None] + [("yellow" if p >= alpha else None) for p in ps] + [None])
             row_styles.append(None)
     note = (f"Each cell: the rank of the system at that position under {r.titles[r.reference_index]} "
             "(green: promoted, red: demoted, bold: 3 places or more). 'score' rows: the scores in each "
@@ -123,7 +124,7 @@ def layout_table(r: RankingResult) -> RankTable:
     if r.permutation is not None:
         note += (f" 'p' rows: paired approximate-randomisation test ({r.permutation.permutations} "
                  f"permutations over {r.permutation.unit}s) between the system at this position and the next "
-                 "one (yellow: p >= 0.05).")
+                 f"one (yellow: p >= {alpha:g}, uncorrected; the groups below use Holm).")
     return RankTable(f"{r.task}: rankings (cells: rank under {r.titles[r.reference_index]})", header, rows,
                      styles, note, row_styles)
 
