@@ -1021,10 +1021,11 @@ def test_sentence_outcomes_by_hand():
 
 
 def test_sentence_outcomes_equal_the_ranking_statistics():
-    # sufficient.fair_stats counts the same outcomes per sentence on its own (for now):
-    # both roads must agree, on a case with several mutually overlapping spans
+    # the ranking statistics of the fair models are these outcomes per sentence,
+    # on a case with several mutually overlapping spans
     from ts_eval import sufficient
     from ts_eval.fair import sentence_outcomes
+    from ts_eval.models.fair import fair_stats
 
     c = from_spans([9, 6], [[("A", 0, 3), ("B", 2, 5), ("A", 7, 8)], [("B", 0, 5)]],
                    {"s": [[("A", 0, 1), ("A", 2, 4), ("B", 5, 7), ("C", 8, 8)], [("A", 1, 2), ("B", 3, 3)]]})
@@ -1032,7 +1033,7 @@ def test_sentence_outcomes_equal_the_ranking_statistics():
     out = sentence_outcomes(res.outcomes, c.gold, c.systems["s"], len(c.labels), c)
     assert out.sum() == len(c.gold) + int((~res.outcomes.system_shared).sum())
     sd = sufficient.CorpusData(c).system("s")
-    assert np.array_equal(out.reshape(c.n_sentences, -1), sufficient.fair_stats(sd))
+    assert np.array_equal(out.reshape(c.n_sentences, -1), fair_stats(sd))
 
 
 def test_token_sets_live_in_the_corpus_layer():
@@ -1045,7 +1046,7 @@ def test_token_sets_live_in_the_corpus_layer():
     assert fair.TokenSets is ts_eval.tokensets.TokenSets      # re-exported for compatibility
     tree = ast.parse(open(reader.__file__, encoding="utf-8").read())
     imported = {(n.level, n.module) for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)}
-    models = {"fair", "matching", "events", "segment", "measures", "compare", "sufficient"}
+    models = {"fair", "matching", "events", "segment", "measures", "compare", "sufficient", "models"}
     assert not [m for lvl, m in imported if lvl == 2 and m and m.split(".")[0] in models]
 
 

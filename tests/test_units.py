@@ -2,7 +2,7 @@
 import numpy as np
 
 import ts_eval
-from ts_eval.events import ts_counts
+from ts_eval.models.ts import ts_counts
 from ts_eval.units import BITS, bit_counts, label_mask, label_passes, merge_overlaps
 
 

@@ -8,7 +8,7 @@ label) and Ortmann's fair error types per level (:mod:`ts_eval.fair`).
 
 The report carries every number the renderers print: besides the fractions, an
 ``official`` part holds the scorer's blocks and per-type lines in percent, computed in
-its order of operations (:mod:`ts_eval.measures_legacy`), so ``nereval`` output rounds
+its order of operations (:func:`ts_eval.measures.prf_percent`), so ``nereval`` output rounds
 exactly as the scorer's.  This module reads no files (:mod:`ts_eval.io.germeval` does).
 Metric 1 for ranking is :data:`ts_eval.germeval_counts.RANK_MODEL`.
 """
@@ -22,14 +22,11 @@ import numpy as np
 from . import measures
 from .corpus_germeval import (BASES, LABELS, LEVELS, TAG_PREFIX, GermEvalData, LevelChunks, level_chunks,
                               level_corpus, sentence_bounded)
-from .evaluate import ts_model
-from .events import ts_counts
 from .fair import ERROR_TYPES, fair_errors, fair_report
 from .germeval_counts import M1_FIELDS, MODES, GermEvalCounts, germeval_counts
-# ts_eval.sufficient registers the model it finds as germeval.RANK_MODEL; its home is germeval_counts
-from .germeval_counts import RANK_MODEL  # noqa: F401
 from .matching import match
-from .measures_legacy import percent, percent_of_ratio, prf_percent
+from .measures import percent, percent_of_ratio, prf_percent
+from .models.ts import ts_counts, ts_result
 from .report import Report, versions
 
 
@@ -97,7 +94,7 @@ def ts_scores(data: GermEvalData, chunks: Dict[Tuple[str, str], LevelChunks], se
               beta: float = 1.0) -> Dict[str, Any]:
     """TS model over both levels at once (per label, micro, macro) plus each level's micro scores."""
     corpus = level_corpus(data, chunks)
-    out = ts_model(ts_counts(corpus, corpus.gold, corpus.systems[data.name]), LABELS, separator_weight, beta)
+    out = ts_result(ts_counts(corpus, corpus.gold, corpus.systems[data.name]), LABELS, separator_weight, beta)
     out["levels"] = {}
     for lv in LEVELS:
         c1 = level_corpus(data, chunks, (lv,))
