@@ -8,7 +8,7 @@ from .corpus import Corpus, from_sequences
 from .errors import OptionError
 from .fair import resolve_weights
 from .models import FAMILIES, ScoreSettings
-from .models.context import CorpusData
+from .models.context import CorpusData, SystemData
 from .report import Report, versions
 
 ALL_LABELS = "<all labels>"
@@ -95,10 +95,11 @@ def evaluate(
     order = [m for m in FAMILIES if m in models]
     systems = []
     for name in corpus.systems:
-        sd = cd.system(name)
+        sd = SystemData(cd, name)    # not kept in cd: one system's statistics in memory at a time
         result: Dict[str, Any] = {"name": name, "source": corpus.system_info[name].summary()}
         for m in order:
             result[m] = FAMILIES[m].report(sd, st)
+            sd.cache.clear()         # each family's statistics are summed: free them before the next
         systems.append(result)
     return Report(_settings(corpus, models, st), _corpus_info(corpus), corpus.gold_info.summary(), systems)
 

@@ -94,6 +94,14 @@ class SystemData:
                 self._merged = (g, s, match(g, s))
         return self._merged
 
+    @property
+    def merged_keys(self) -> Tuple[np.ndarray, np.ndarray]:
+        """The bincount keys (sentence * labels + label) of :attr:`merged`'s gold and system spans."""
+        g, s, _ = self.merged
+        if g is self.cd.corpus.gold and s is self.spans:
+            return self.cd.gold_key, self.key
+        return self.cd.key(g), self.cd.key(s)
+
     def stats(self, fn: Callable[["SystemData"], np.ndarray]) -> np.ndarray:
         """The (sentences, k) statistics of ``fn`` for this system (computed once)."""
         if fn not in self.cache:

@@ -38,27 +38,34 @@ TS_FIELDS = ("tok_tp", "tok_fp", "tok_fn", "sep_tp", "sep_fp", "sep_fn")
 # counting (the one place TS units are counted)
 
 
-def sentence_counts(corpus: Corpus, g: SpanSet, s: SpanSet, p: Pairs, n_labels: int) -> np.ndarray:
+def sentence_counts(corpus: Corpus, g: SpanSet, s: SpanSet, p: Pairs, n_labels: int,
+                    keys: Optional[Tuple[np.ndarray, np.ndarray]] = None) -> np.ndarray:
     """(sentences, 2 + 6 * labels): tokens, separators, then per label the token and separator
-    TP, FP, FN; ``g`` and ``s`` are merged per label and ``p`` is ``match(g, s)``."""
-    S = corpus.n_sentences
+    TP, FP, FN; ``g`` and ``s`` are merged per label and ``p`` is ``match(g, s)`` (``keys``:
+    their sentence * labels + label, when already known).
 
-    def per(key: np.ndarray, weights: np.ndarray) -> np.ndarray:
-        size = S * n_labels
-        return np.bincount(key, weights=weights, minlength=size)[:size].reshape(S, n_labels)
-
-    gkey = corpus.sentence_of(g.start) * n_labels + g.label.astype(np.int64)
-    skey = corpus.sentence_of(s.start) * n_labels + s.label.astype(np.int64)
+    One ``bincount`` over (sentence, label, field) of the TP, system and gold unit counts;
+    FP and FN are then system and gold units minus TP."""
+    S, W = corpus.n_sentences, 2 + 6 * n_labels
+    if keys is None:
+        keys = tuple(corpus.sentence_of(x.start) * n_labels + x.label.astype(np.int64) for x in (g, s))
+    gkey, skey = keys
     same = p.same_label
-    pkey = gkey[p.gold[same]]
     shared = p.overlap[same].astype(float)
-    tp_tok, tp_sep = per(pkey, shared), per(pkey, shared - 1)
     glen, slen = (g.end - g.start + 1).astype(float), (s.end - s.start + 1).astype(float)
-    g_tok, g_sep = per(gkey, glen), per(gkey, glen - 1)
-    s_tok, s_sep = per(skey, slen), per(skey, slen - 1)
-    out = np.stack([tp_tok, s_tok - tp_tok, g_tok - tp_tok, tp_sep, s_sep - tp_sep, g_sep - tp_sep], axis=-1)
+    # flat index of (sentence, label, field 0) in the (S, W) matrix: 6 * key + 2 * (sentence + 1)
+    gbase = 6 * gkey + 2 * (gkey // n_labels + 1)
+    sbase = 6 * skey + 2 * (skey // n_labels + 1)
+    pbase = gbase[p.gold[same]]
+    idx = np.concatenate([pbase, pbase + 3, sbase + 1, sbase + 4, gbase + 2, gbase + 5])
+    w = np.concatenate([shared, shared - 1, slen, slen - 1, glen, glen - 1])
+    out = np.bincount(idx, weights=w, minlength=S * W)[:S * W].reshape(S, W)
+    per = out[:, 2:].reshape(S, n_labels, 6)
+    per[..., 1:3] -= per[..., 0:1]     # system, gold tokens -> FP, FN
+    per[..., 4:6] -= per[..., 3:4]     # the same for separators
     n = np.diff(corpus.sent_offsets).astype(float)
-    return np.column_stack([n, n - 1, out.reshape(S, -1)])
+    out[:, 0], out[:, 1] = n, n - 1
+    return out
 
 
 def _single_label(spans: SpanSet) -> bool:
@@ -142,7 +149,7 @@ def ts_stats(sd: SystemData) -> np.ndarray:
     """The TS statistics family: :func:`sentence_counts` of one system (any separator weight
     is applied when scoring)."""
     g, s, p = sd.merged
-    return sentence_counts(sd.cd.corpus, g, s, p, sd.cd.n_labels)
+    return sentence_counts(sd.cd.corpus, g, s, p, sd.cd.n_labels, sd.merged_keys)
 
 
 # ---------------------------------------------------------------------------
