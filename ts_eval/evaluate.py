@@ -6,9 +6,9 @@ from typing import Any, Dict, Optional, Sequence
 from . import measures
 from .corpus import Corpus, from_sequences
 from .errors import OptionError
-from .fair import resolve_weights
-from .models import FAMILIES, ScoreSettings
+from .fair.weights import resolve_weights
 from .models.context import CorpusData, SystemData
+from .models.registry import FAMILIES, ScoreSettings
 from .report import Report, versions
 
 ALL_LABELS = "<all labels>"

@@ -22,7 +22,9 @@ import numpy as np
 from . import measures
 from .corpus_germeval import (BASES, LABELS, LEVELS, TAG_PREFIX, GermEvalData, LevelChunks, level_chunks,
                               level_corpus, sentence_bounded)
-from .fair import ERROR_TYPES, fair_errors, fair_report
+from .fair.algorithm import fair_errors
+from .fair.scores import fair_report
+from .fair.types import ERROR_TYPES
 from .germeval_counts import M1_FIELDS, MODES, GermEvalCounts, germeval_counts
 from .matching import match
 from .measures import percent, percent_of_ratio, prf_percent

@@ -21,10 +21,11 @@ from typing import Any, Dict, List
 
 import numpy as np
 
+from .version import __version__
+
 
 def versions() -> Dict[str, str]:
     """The versions that produced a result (recorded in every JSON: score, germeval, rank)."""
-    from . import __version__
     return {"ts_eval": __version__, "numpy": np.__version__, "python": platform.python_version()}
 
 

@@ -5,7 +5,9 @@ matrix of per-sentence statistics and statistics *summed* over any multiset of s
 into a score, so a bootstrap resample or a permutation of sentences is a matrix product of
 weight counts with the statistics, never a re-evaluation.  :func:`statistics` puts the
 statistics of every system and statistics family side by side (per sentence or per
-document).  The registry's names are re-exported here for the callers of ``rank``.
+document).  The registry's names are re-exported here for the callers of ``rank``; importing
+:mod:`ts_eval.models.registry` first runs :mod:`ts_eval.models`, which imports every family
+module, so the registry is full whenever it is imported.
 """
 from __future__ import annotations
 
@@ -16,10 +18,9 @@ import numpy as np
 
 from .corpus import Corpus
 from .errors import OptionError
-from .models import (DEFAULT_MODELS, PAPER_MODELS, REFERENCE_MODEL, REGISTRY, UNAVAILABLE, Model,
-                     default_models, get_model, register, resolve_models)
 from .models.context import CorpusData, SystemData
-from .models.registry import StatsFn
+from .models.registry import (DEFAULT_MODELS, PAPER_MODELS, REFERENCE_MODEL, REGISTRY, UNAVAILABLE, Model,
+                              StatsFn, default_models, get_model, register, resolve_models)
 
 __all__ = ["CorpusData", "DEFAULT_MODELS", "Model", "PAPER_MODELS", "REFERENCE_MODEL", "REGISTRY", "StatsMatrix",
            "SystemData", "UNAVAILABLE", "default_models", "get_model", "register", "resolve_models",

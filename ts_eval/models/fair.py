@@ -13,7 +13,10 @@ from typing import Any, Dict, Mapping
 import numpy as np
 
 from .. import measures
-from ..fair import OUTCOME_NAMES, FairResult, fair_errors, fair_report, parse_weights
+from ..fair.algorithm import fair_errors
+from ..fair.scores import fair_report
+from ..fair.types import OUTCOME_NAMES, FairResult
+from ..fair.weights import parse_weights
 from .context import SystemData
 from .registry import Family, Model, ScoreSettings, register, register_family
 

@@ -12,8 +12,9 @@ module imports none of them):
   ``rank`` resamples.
 
 Adding a model is one new module in :mod:`ts_eval.models` that calls :func:`register`
-(and :func:`register_family` for a ``score`` model) and is listed in
-:func:`ts_eval.models.load_models`.
+(and :func:`register_family` for a ``score`` model) and is imported by the package's
+``__init__``; since importing this module first runs that ``__init__``, the registry is
+full whenever anyone imports it.
 """
 from __future__ import annotations
 
