@@ -142,14 +142,14 @@ def test_fair_error_types_per_level():
     fair = score_files(NESTED).systems[0]["fair"]
     if not fair.get("available"):
         pytest.skip(fair.get("note"))
-    outer = fair["levels"]["outer"]["fair"]["overall"]
-    inner = fair["levels"]["inner"]["fair"]["overall"]
+    outer = fair["levels"]["outer"]["fair"]["micro"]
+    inner = fair["levels"]["inner"]["fair"]["micro"]
     # outer: TP Stuttgart, OTH; LE Braunschweig (ORG), Bonn (LOCderiv), Troia-Ausstellung (LOC);
     # FN norddeutsche (it was predicted on the inner level)
-    assert (outer["TP"], outer["LE"], outer["FN"], outer["FP"], outer["BE"], outer["LBE"]) == (2, 3, 1, 0, 0, 0)
-    assert (inner["TP"], inner["FP"], inner["FN"]) == (1, 1, 0)
+    assert (outer["tp"], outer["le"], outer["fn"], outer["fp"], outer["be"], outer["lbe"]) == (2, 3, 1, 0, 0, 0)
+    assert (inner["tp"], inner["fp"], inner["fn"]) == (1, 1, 0)
     # traditional F1 of a level is Metric 3
-    assert fair["levels"]["outer"]["traditional"]["overall"]["f1"] == pytest.approx(2 * 2 / (6 + 5))
+    assert fair["levels"]["outer"]["traditional"]["micro"]["f"] == pytest.approx(2 * 2 / (6 + 5))
 
 
 # ---------------------------------------------------------------------------

@@ -139,7 +139,7 @@ def check_sums_equal_evaluate(corpus):
         ex = sm.block(sm.totals, sufficient.get_model("exact-f1-micro"))[i].reshape(-1, 4)
         lab = rep.system(name)["exact"]["labels"]
         for j, label in enumerate(corpus.labels):
-            assert (ex[j, 0], ex[j, 1], ex[j, 2]) == (lab[label]["gold"], lab[label]["found"], lab[label]["correct"])
+            assert (ex[j, 0], ex[j, 1], ex[j, 2]) == (lab[label]["gold"], lab[label]["system"], lab[label]["tp"])
 
 
 def test_sufficient_statistics_sum_to_evaluate():

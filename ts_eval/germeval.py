@@ -125,7 +125,7 @@ def fair_scores(data: GermEvalData, chunks: Dict[Tuple[str, str], LevelChunks]) 
         out["levels"][lv] = rep
         tot = res.counts()
         rows.append([lv, *[tot[k] for k in ERROR_TYPES],
-                     "%.2f" % (100 * rep["traditional"]["overall"]["f1"]), "%.2f" % (100 * rep["fair"]["overall"]["f1"])])
+                     "%.2f" % (100 * rep["traditional"]["micro"]["f"]), "%.2f" % (100 * rep["fair"]["micro"]["f"])])
     out["table"] = {"header": header, "rows": rows}
     return out
 
@@ -246,4 +246,4 @@ def evaluate_germeval(data: GermEvalData, policy: str = "nereval", separator_wei
               "comment_lines": data.comment_lines, "labels": list(LABELS)}
     gold = {"name": "gold", "path": data.gold_path,
             "chunks": {lv: len(c.chunks[("gold", lv)]) for lv in LEVELS}}
-    return Report(settings, corpus, gold, [system])
+    return Report(settings, corpus, gold, [system], kind="germeval")

@@ -138,11 +138,11 @@ def segment_result(c: SegmentCounts, labels: Sequence[str], beta: float, exact: 
 
     def counts(k=None):
         pick = (lambda a: int(a.sum())) if k is None else (lambda a: int(a[k]))
-        out = {"gold": pick(c.gold), "found": pick(c.found)}
-        if exact:
-            out["correct"] = pick(c.gold_hit)
+        out = {"gold": pick(c.gold), "system": pick(c.found)}
+        if exact:   # one hit count: tp (fp = system - tp, fn = gold - tp)
+            out["tp"] = pick(c.gold_hit)
         else:
-            out["gold_hit"], out["found_hit"] = pick(c.gold_hit), pick(c.found_hit)
+            out["gold_hit"], out["system_hit"] = pick(c.gold_hit), pick(c.found_hit)
         return out
 
     rows = {lab: {**counts(k), "precision": float(p[k]), "recall": float(r[k]), "f": float(f[k]),
