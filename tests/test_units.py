@@ -34,7 +34,7 @@ def test_label_mask_by_hand():
 
 
 def test_masks_agree_with_events_counts_over_two_passes():
-    # 40 labels: two painting passes; TP/FP/FN per label from the masks equal events.ts_counts
+    # 40 labels: two painting passes; TP/FP/FN per label from the masks equal models.ts.ts_counts (the matcher route)
     rng = np.random.default_rng(3)
     lengths = rng.integers(1, 12, 60).tolist()
     labels = [f"L{k:02d}" for k in range(40)]

@@ -491,7 +491,7 @@ def rank(
     may then name a subset), or seqeval-style tag sequences (one list per sentence)
     with ``systems`` a mapping (or list of pairs) system name -> tag sequences.
     ``options`` go to :func:`rank_corpus`: ``models`` (names, default
-    :func:`ts_eval.sufficient.default_models`), ``reference`` (default exact-match F1
+    :func:`ts_eval.models.registry.default_models`), ``reference`` (default exact-match F1
     micro), ``bootstrap`` (resamples, default 1000; 0 = none), ``permutations``
     (default 1000; 0 = none), ``unit`` (sentence or document), ``seed``,
     ``confidence``, ``task``, ``progress``.
