@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any, Dict, List, Optional, Sequence
 
 from .io.columns import count_columns
-from .errors import InputError, UsageError
+from .errors import InputError, OptionError, UsageError
 from .output import open_output, write_output
 
 DESCRIPTION = (
@@ -430,7 +430,7 @@ def main(argv: Optional[List[str]] = None) -> int:
     args = build_parser().parse_args(argv)
     try:
         return run(args)
-    except UsageError as err:
+    except OptionError as err:   # the CLI's UsageError and the library's bad option values
         print(f"ts-eval: error: {err}", file=sys.stderr)
         return 2
     except InputError as err:

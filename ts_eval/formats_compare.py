@@ -83,7 +83,7 @@ def inline_text(ex: Example, role: str, mark_focus: Optional[Tuple[str, str]] = 
 # tables
 
 def systems_table(c: Comparison) -> Table:
-    rows = [[s["name"], s["token_accuracy"], s["correct_sentences"], s["spans"], s["exact_hits"],
+    rows = [[s["name"], s["token_accuracy"], s["correct_sentences"], s["system"], s["tp"],
              s["precision"], s["recall"], s["f"]] for s in c.systems]
     return Table("Systems (token accuracy over corpus tokens; spans: exact match)",
                  ["system", "token acc %", "correct sents %", "spans", "exact hits", "ex P %", "ex R %", "ex F %"],

@@ -28,7 +28,7 @@ from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple
 import numpy as np
 
 from .corpus import Corpus, from_sequences
-from .errors import UsageError
+from .errors import OptionError
 from .report import versions
 from .sufficient import (REFERENCE_MODEL, Model, StatsMatrix, get_model, resolve_models, statistics)
 
@@ -405,10 +405,10 @@ def _check_systems(names: Sequence[str]) -> None:
     seen = set()
     for n in names:
         if n in seen:
-            raise UsageError(f"system name {n!r} is given twice; system names must be unique")
+            raise OptionError(f"system name {n!r} is given twice; system names must be unique")
         seen.add(n)
     if len(names) < 2:
-        raise UsageError(f"ranking needs at least two systems, got {len(names)}"
+        raise OptionError(f"ranking needs at least two systems, got {len(names)}"
                          + (f" ({names[0]!r})" if names else ""))
 
 
@@ -438,13 +438,13 @@ def rank_corpus(
     _check_systems(names)
     missing = [s for s in names if s not in corpus.systems]
     if missing:
-        raise UsageError(f"no system named {', '.join(map(repr, missing))} in the corpus")
+        raise OptionError(f"no system named {', '.join(map(repr, missing))} in the corpus")
     if bootstrap < 0 or permutations < 0:
-        raise UsageError("the numbers of bootstrap resamples and permutations must be >= 0")
+        raise OptionError("the numbers of bootstrap resamples and permutations must be >= 0")
     if not 0 < confidence < 1:
-        raise UsageError(f"confidence must be between 0 and 1, got {confidence}")
+        raise OptionError(f"confidence must be between 0 and 1, got {confidence}")
     if not 0 < alpha < 1:
-        raise UsageError(f"alpha must be between 0 and 1, got {alpha}")
+        raise OptionError(f"alpha must be between 0 and 1, got {alpha}")
     model_list: List[Model] = resolve_models(models, corpus)
     get_model(reference)
     added = False
@@ -509,7 +509,7 @@ def rank(
     may then name a subset), or seqeval-style tag sequences (one list per sentence)
     with ``systems`` a mapping (or list of pairs) system name -> tag sequences.
     ``options`` go to :func:`rank_corpus`: ``models`` (names, default
-    :func:`ts_eval.sufficient.default_models`), ``reference`` (default exact-match F1
+    :func:`ts_eval.models.registry.default_models`), ``reference`` (default exact-match F1
     micro), ``bootstrap`` (resamples, default 1000; 0 = none), ``permutations``
     (default 1000; 0 = none), ``unit`` (sentence or document), ``seed``,
     ``confidence``, ``task``, ``progress``, ``alpha`` (significance groups and flips,
@@ -520,7 +520,7 @@ def rank(
             options["systems"] = list(systems)
         return rank_corpus(gold, **options)
     if systems is None:
-        raise UsageError("give the systems: a mapping of system name -> tag sequences")
+        raise OptionError("give the systems: a mapping of system name -> tag sequences")
     pairs = list(systems.items()) if isinstance(systems, Mapping) else [tuple(p) for p in systems]
     _check_systems([str(n) for n, _ in pairs])
     corpus = from_sequences(gold, {str(n): seqs for n, seqs in pairs}, scheme, policy)
@@ -531,11 +531,11 @@ def rank_tasks(tasks: Union[Mapping[str, Corpus], Sequence[Tuple[str, Corpus]]],
     """Rank every task's systems with the same models and options; average the correlations over tasks."""
     items = list(tasks.items()) if isinstance(tasks, Mapping) else list(tasks)
     if not items:
-        raise UsageError("no task given")
+        raise OptionError("no task given")
     names = [n for n, _ in items]
     dup = {n for n in names if names.count(n) > 1}
     if dup:
-        raise UsageError(f"task name(s) {', '.join(sorted(dup))} given twice; task names must be unique")
+        raise OptionError(f"task name(s) {', '.join(sorted(dup))} given twice; task names must be unique")
     results = {}
     for name, corpus in items:
         results[name] = rank_corpus(corpus, task=name, **options)
@@ -545,11 +545,11 @@ def rank_tasks(tasks: Union[Mapping[str, Corpus], Sequence[Tuple[str, Corpus]]],
 def combine(results: Mapping[str, RankingResult]) -> MultiTaskResult:
     """Several tasks' results (same models, in the same order) -> correlations averaged over tasks."""
     if not results:
-        raise UsageError("no task given")
+        raise OptionError("no task given")
     first = next(iter(results.values()))
     for name, r in results.items():
         if r.models != first.models:
-            raise UsageError(f"task {name!r} was ranked with other models than task {first.task!r}")
+            raise OptionError(f"task {name!r} was ranked with other models than task {first.task!r}")
     rho = np.stack([r.spearman for r in results.values()])
     tau = np.stack([r.kendall for r in results.values()])
     with warnings.catch_warnings():   # a pair undefined in every task stays nan

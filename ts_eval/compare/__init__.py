@@ -11,7 +11,7 @@ A and a new system B, judged against gold, and how far all the systems together 
   counterpart span differs.  B = TP is a correction, A = TP a new error, else a changed
   error; a spurious span that B drops is ``FP → TN`` (a correction, as in the paper's
   Table 8), one that B adds ``TN → FP`` (a new error).
-- **TS level**: per label, the token and separator units (:mod:`ts_eval.events`) that B
+- **TS level**: per label, the token and separator units (:mod:`ts_eval.units`) that B
   gets right and A wrong, and vice versa.
 - **Several systems** (section 3): the pairwise diff matrix, the oracle upper bounds (a
   token is right if any system tags it right; a gold span is found if any system finds it
