@@ -1,0 +1,1 @@
+"""One module per output format, each rendering any :class:`ts_eval.document.Document`."""

@@ -1,0 +1,108 @@
+"""Any :class:`~ts_eval.document.Document` as one self-contained HTML page.
+
+The page carries its CSS, its SVG figures and a few lines of script inline: it opens from a
+file with no network (no CDN, no web font), prints on paper (print CSS: no scroll boxes,
+collapsed boxes opened) and reads on a phone (a wide table or figure scrolls sideways inside
+its own box; no number is ever cut).  Tables are sortable by clicking a column header (each
+cell has its raw value in ``data-sort``); without script the page is complete, only unsorted.
+
+Jinja2 templates in ``ts_eval/templates/`` lay the page out with autoescaping on, so a system
+named ``<b>&"`` is shown as written; the figures are SVG drawn in :mod:`.svg`.
+"""
+from __future__ import annotations
+
+import shlex
+from functools import lru_cache
+from typing import Any, Dict, Optional
+
+from ..version import __version__
+from ..document import Cell, Document, Figure, Section, Table, Text
+from .svg import figure_svg
+from .values import format_interval, format_value, sort_key
+
+COMMAND_KEYS = ("command", "command_line", "argv")
+
+
+@lru_cache(maxsize=1)
+def _environment():
+    import jinja2
+
+    return jinja2.Environment(loader=jinja2.PackageLoader("ts_eval", "templates"),
+                              autoescape=True, trim_blocks=True, lstrip_blocks=True,
+                              undefined=jinja2.StrictUndefined)
+
+
+def _counts_text(counts: Optional[Dict[str, float]]) -> str:
+    if not counts:
+        return ""
+    return " · ".join(f"{k} {format_value(v, 'count')}" for k, v in counts.items())
+
+
+def _cell(cell: Cell, header: bool) -> Dict[str, Any]:
+    tip = [t for t in (_counts_text(cell.counts), cell.note or "") if t]
+    classes = [f"k-{cell.kind}"] + ([f"s-{cell.style}"] if cell.style else []) + (["noted"] if cell.note else [])
+    return {
+        "tag": "th" if header else "td",
+        "text": format_value(cell.value, cell.kind),
+        "interval": format_interval(cell.low, cell.high, cell.kind) if cell.has_interval else "",
+        "sort": sort_key(cell.value),
+        "title": "; ".join(tip),
+        "class": " ".join(classes),
+    }
+
+
+def _table(t: Table) -> Dict[str, Any]:
+    numeric = [any(row[j].kind != "text" for row in t.rows) for j in range(len(t.columns))]
+    groups = None
+    if any(c.group for c in t.columns):
+        groups = []
+        for c in t.columns:
+            if groups and groups[-1]["title"] == (c.group or "") and c.group:
+                groups[-1]["span"] += 1
+            else:
+                groups.append({"title": c.group or "", "span": 1})
+    rows = []
+    for k, row in enumerate(t.rows):
+        style = t.row_styles[k] if k < len(t.row_styles) else None
+        rows.append({"class": f"r-{style}" if style else "",
+                     "cells": [_cell(c, j < t.key_columns) for j, c in enumerate(row)]})
+    return {
+        "type": "table", "id": t.id, "title": t.title, "note": t.note, "sortable": t.sortable and len(t.rows) > 1,
+        "groups": groups, "rows": rows,
+        "columns": [{"key": c.key, "title": c.title, "class": "num" if numeric[j] else "txt"}
+                    for j, c in enumerate(t.columns)],
+    }
+
+
+def _block(b: Any) -> Dict[str, Any]:
+    if isinstance(b, Table):
+        return _table(b)
+    if isinstance(b, Figure):
+        return {"type": "figure", "id": b.id, "title": b.title, "note": b.note, "kind": b.kind,
+                "svg": figure_svg(b)}
+    if isinstance(b, Text):
+        return {"type": "text", "text": b.text, "style": b.style or ""}
+    raise TypeError(f"cannot render a block of type {type(b).__name__} as HTML")
+
+
+def _section(s: Section, k: int) -> Dict[str, Any]:
+    return {"title": s.title, "id": s.id or f"section-{k + 1}", "detail": s.detail,
+            "blocks": [_block(b) for b in s.blocks]}
+
+
+def _command(meta: Dict[str, Any]) -> str:
+    for key in COMMAND_KEYS:
+        value = meta.get(key)
+        if value:
+            return value if isinstance(value, str) else shlex.join(str(a) for a in value)
+    return ""
+
+
+def render(doc: Document, *, open_details: bool = False) -> str:
+    """The whole HTML page of ``doc``; ``open_details``: show the sections marked as detail
+    (per-model intervals, p-values, ...) expanded rather than folded."""
+    sections = [_section(s, k) for k, s in enumerate(doc.sections)]
+    meta = {k: v for k, v in doc.meta.items() if k not in COMMAND_KEYS}
+    return _environment().get_template("page.html").render(
+        doc=doc, sections=sections, meta=meta, command=_command(doc.meta), open_details=open_details,
+        version=__version__)

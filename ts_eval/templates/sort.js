@@ -1,0 +1,35 @@
+/* Sortable tables: click a column header to sort by it (again to reverse).  Each cell carries
+   its raw value in data-sort; numbers sort as numbers, empty cells last, total rows stay last. */
+(function () {
+  document.documentElement.classList.add("js");
+  function key(row, col) { var c = row.cells[col]; return c ? c.getAttribute("data-sort") : ""; }
+  function sortBy(table, th, col) {
+    var asc = th.getAttribute("aria-sort") !== "ascending";
+    var body = table.tBodies[0], rows = Array.prototype.slice.call(body.rows);
+    var fixed = rows.filter(function (r) { return r.classList.contains("r-total"); });
+    rows = rows.filter(function (r) { return !r.classList.contains("r-total"); });
+    var numeric = rows.every(function (r) { var v = key(r, col); return v === "" || !isNaN(Number(v)); });
+    rows.sort(function (a, b) {
+      var x = key(a, col), y = key(b, col);
+      if (x === "" || y === "") { return (x === "") - (y === ""); }
+      var d = numeric ? Number(x) - Number(y) : x.localeCompare(y, undefined, {numeric: true});
+      return asc ? d : -d;
+    });
+    rows.concat(fixed).forEach(function (r) { body.appendChild(r); });
+    Array.prototype.forEach.call(th.parentNode.cells, function (h) { h.removeAttribute("aria-sort"); });
+    th.setAttribute("aria-sort", asc ? "ascending" : "descending");
+  }
+  Array.prototype.forEach.call(document.querySelectorAll("table.sortable"), function (table) {
+    var head = table.tHead.rows[table.tHead.rows.length - 1];
+    Array.prototype.forEach.call(head.cells, function (th, col) {
+      th.tabIndex = 0;
+      th.addEventListener("click", function () { sortBy(table, th, col); });
+      th.addEventListener("keydown", function (e) {
+        if (e.key === "Enter" || e.key === " ") { e.preventDefault(); sortBy(table, th, col); }
+      });
+    });
+  });
+  window.addEventListener("beforeprint", function () {
+    Array.prototype.forEach.call(document.querySelectorAll("details"), function (d) { d.open = true; });
+  });
+})();
