@@ -57,7 +57,7 @@ def _table(t: Table) -> Dict[str, Any]:
     if any(c.group for c in t.columns):
         groups = []
         for c in t.columns:
-            if groups and groups[-1]["title"] == (c.group or "") and c.group:
+            if groups and groups[-1]["title"] == (c.group or ""):
                 groups[-1]["span"] += 1
             else:
                 groups.append({"title": c.group or "", "span": 1})

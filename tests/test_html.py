@@ -1,0 +1,154 @@
+"""The HTML renderer: values by kind, escaping, self-containment, figures as well-formed SVG."""
+from __future__ import annotations
+
+import math
+import re
+import xml.etree.ElementTree as ET
+from html.parser import HTMLParser
+
+import pytest
+
+from html_documents import EVIL, MODELS, SYSTEMS, document
+from ts_eval.renderers import html, svg
+from ts_eval.renderers.values import format_interval, format_value, sort_key
+
+
+class Cells(HTMLParser):
+    """Collects each table's cells (text, attributes) and all text of the page."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.tables, self.texts, self._cell = {}, [], None
+        self._table = None
+
+    def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
+        if tag == "table":
+            self._table = self.tables.setdefault(a.get("data-table"), [])
+        elif tag == "tr" and self._table is not None:
+            self._table.append([])
+        elif tag in ("td", "th") and self._table is not None:
+            self._cell = {"attrs": a, "text": ""}
+            self._table[-1].append(self._cell)
+
+    def handle_endtag(self, tag):
+        if tag in ("td", "th"):
+            self._cell = None
+        elif tag == "table":
+            self._table = None
+
+    def handle_data(self, data):
+        self.texts.append(data)
+        if self._cell is not None:
+            self._cell["text"] += data
+
+
+@pytest.fixture(scope="module")
+def page() -> str:
+    return html.render(document())
+
+
+@pytest.fixture(scope="module")
+def parsed(page) -> Cells:
+    p = Cells()
+    p.feed(page)
+    return p
+
+
+@pytest.mark.parametrize("value, kind, text", [
+    (0.8876, "score", "88.76"), (0.005, "score", "0.50"), (-0.0123, "signed", "-1.23"), (0.02, "signed", "+2.00"),
+    (12, "count", "12"), (12.5, "count", "12.5"), (3.0, "rank", "3"), (2.5, "rank", "2.5"),
+    (0.8974, "corr", "0.897"), (0.0004, "p", "4.0e-04"), (0.25, "p", "0.250"), (float("nan"), "score", "n/a"),
+    (None, "score", ""), ("n/a because", "score", "n/a because"), ("<x>", "text", "<x>"), (123456.0, "number", "123456"),
+])
+def test_values_are_written_by_kind(value, kind, text):
+    assert format_value(value, kind) == text
+
+
+def test_intervals_and_sort_keys():
+    assert format_interval(0.871, 0.883, "score") == "87.10–88.30"
+    assert format_interval(None, 0.883, "score") == ""
+    assert sort_key(0.8876) == "0.8876" and sort_key(float("nan")) == "" and sort_key("a") == "a"
+
+
+def test_leaderboard_cells_show_value_interval_counts_and_style(parsed):
+    rows = parsed.tables["leaderboard"]
+    header, first = rows[1], rows[2]                  # rows[0]: the column group row
+    assert [c["text"] for c in rows[0]] == ["", "scores", ""]
+    assert rows[0][1]["attrs"]["colspan"] == "3"
+    assert [c["text"].split(" ")[0] for c in header] == ["#", "system"] + MODELS + ["group"]
+    assert len(rows) == 2 + len(SYSTEMS)
+    cell = first[2]
+    assert cell["text"] == "88.7688.16–89.26"         # value, then the interval in its own span
+    assert cell["attrs"]["data-sort"] == "0.8876"
+    assert cell["attrs"]["title"] == "tp 5000 · fp 300 · fn 420"
+    assert "s-best" in cell["attrs"]["class"] and "k-score" in cell["attrs"]["class"]
+    assert [r[1]["text"] for r in rows[2:]] == SYSTEMS  # names come back exactly, escaping undone by the parser
+
+
+def test_everything_is_escaped(page, parsed):
+    assert "<b>" not in page.replace("<b>&amp;", "")  # never raw
+    assert "&lt;b&gt;&amp;&#34;x&#39;&lt;/b&gt;" in page
+    assert any(EVIL in t for t in parsed.texts)       # the title, the summary, the command, the SVG labels
+
+
+def test_the_page_is_self_contained(page):
+    assert not re.search(r"<(link|img|iframe|object|embed)\b", page)
+    assert not re.search(r"\b(src|href)=\"(?!#)", page)  # only in-page anchors
+    assert "@import" not in page and "url(" not in page
+    assert set(re.findall(r"https?://[^\s\"'<>]+", page)) <= {"http://www.w3.org/2000/svg"}
+    assert "@media print" in page and 'name="viewport"' in page
+
+
+def test_meta_shows_the_command_line_and_settings(page, parsed):
+    cmd = "ts-eval rank --gold gold.iob2 " + "'" + EVIL.replace("'", "'\"'\"'") + ".conll'"
+    assert cmd in "".join(parsed.texts)
+    assert '<details class="meta"' in page and "bootstrap" in page
+
+
+def test_detail_sections_are_folded_unless_asked(page):
+    assert '<details class="section detail"' in page and 'detail" id="section-3">' in page
+    assert '<details class="section detail" id="section-3" open>' in html.render(document(), open_details=True)
+
+
+def _svgs(page):
+    return {m.group(1): ET.fromstring(m.group(0)) for m in re.finditer(r'<svg [^>]*id="fig-([^"]+)".*?</svg>', page, re.S)}
+
+
+NS = "{http://www.w3.org/2000/svg}"
+
+
+def test_figures_are_well_formed_svg_with_their_marks(page):
+    figs = _svgs(page)
+    assert set(figs) == {"bump", "spearman", "labels", "fair", "lb"}
+    bump = figs["bump"]
+    assert len(bump.findall(f".//{NS}polyline")) == len(SYSTEMS)
+    assert len(bump.findall(f".//{NS}circle")) == len(SYSTEMS) * len(MODELS)
+    names = [t.text for t in bump.iter(f"{NS}text")]
+    assert f"3. {EVIL}" in names and "1. task2003-florian" in names
+    cells = figs["spearman"].findall(f".//{NS}g[@class='cell']")
+    assert len(cells) == 9
+    texts = [[t.text for t in c.iter(f"{NS}text")] for c in cells]
+    assert texts[1] == ["0.800", "0.700–0.850"] and texts[5] == ["-0.200", "-0.300–-0.150"]
+    assert len(figs["fair"].findall(f".//{NS}g[@class='row']")) == len(SYSTEMS)
+    assert [t.text for t in figs["fair"].iter(f"{NS}text") if t.get("class") == "value"] == ["35", "34", "40", "39"]
+    groups = [t.text for t in figs["lb"].iter(f"{NS}text") if t.get("class") == "group"]
+    assert groups == ["group 1", "group 2"]
+    assert [t.text for t in figs["labels"].iter(f"{NS}text") if t.get("class") == "value"] == ["91.00", "95.00"]
+
+
+def test_heatmap_colours_diverge_around_zero():
+    assert svg.colour(0.0, -1, 1) == (247, 247, 247)
+    assert svg.colour(1.0, -1, 1) == (33, 102, 172)
+    assert svg.colour(-1.0, -1, 1) == (178, 24, 43)
+    assert svg.colour(0.0, 0, 10) == (247, 251, 255)      # sequential from white
+
+
+@pytest.mark.parametrize("lo, hi, ticks", [
+    (0.0, 1.0, [0.0, 0.2, 0.4, 0.6, 0.8, 1.0]),
+    (0.845, 0.893, [0.85, 0.86, 0.87, 0.88, 0.89]),
+    (0.0, 437.0, [0.0, 100.0, 200.0, 300.0, 400.0]),
+])
+def test_nice_ticks(lo, hi, ticks):
+    got = svg.nice_ticks(lo, hi)
+    assert len(got) == len(ticks) and all(math.isclose(a, b) for a, b in zip(got, ticks))
