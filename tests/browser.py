@@ -54,13 +54,14 @@ def set_width(drv, width: int, height: int = 900) -> None:
                         {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": width < 700})
 
 
-def full_page_png(drv, path: str) -> None:
-    """Screenshot of the whole page (not only the window) as PNG, through the DevTools protocol."""
+def full_page_png(drv, path: str, height: Optional[int] = None) -> None:
+    """Screenshot of the whole page (not only the window; its top ``height`` pixels if given)
+    as PNG, through the DevTools protocol."""
     import base64
 
     size = drv.execute_script("return [document.documentElement.scrollWidth, document.documentElement.scrollHeight]")
     shot = drv.execute_cdp_cmd("Page.captureScreenshot", {
         "format": "png", "captureBeyondViewport": True,
-        "clip": {"x": 0, "y": 0, "width": size[0], "height": size[1], "scale": 1}})
+        "clip": {"x": 0, "y": 0, "width": size[0], "height": min(size[1], height or size[1]), "scale": 1}})
     with open(path, "wb") as f:
         f.write(base64.b64decode(shot["data"]))

@@ -10,7 +10,8 @@ import pytest
 
 from html_documents import EVIL, MODELS, SYSTEMS, document
 from ts_eval.renderers import html, svg
-from ts_eval.renderers.values import format_interval, format_value, sort_key
+from ts_eval.renderers.format import interval as format_interval, value as format_value
+from ts_eval.renderers.html import sort_key
 
 
 class Cells(HTMLParser):
@@ -59,7 +60,7 @@ def parsed(page) -> Cells:
     (0.8876, "score", "88.76"), (0.005, "score", "0.50"), (-0.0123, "signed", "-1.23"), (0.02, "signed", "+2.00"),
     (12, "count", "12"), (12.5, "count", "12.5"), (3.0, "rank", "3"), (2.5, "rank", "2.5"),
     (0.8974, "corr", "0.897"), (0.0004, "p", "4.0e-04"), (0.25, "p", "0.250"), (float("nan"), "score", "n/a"),
-    (None, "score", ""), ("n/a because", "score", "n/a because"), ("<x>", "text", "<x>"), (123456.0, "number", "123456"),
+    (None, "score", ""), (87.5, "percent", "87.50"), ("n/a because", "score", "n/a because"), ("<x>", "text", "<x>"), (123456.0, "number", "123456"),
 ])
 def test_values_are_written_by_kind(value, kind, text):
     assert format_value(value, kind) == text

@@ -13,6 +13,7 @@ from typing import Dict
 import pytest
 
 import browser
+import pages
 from html_documents import SYSTEMS, document
 from ts_eval.renderers import html
 
@@ -27,13 +28,14 @@ def drv():
 
 
 @pytest.fixture(scope="module")
-def pages(tmp_path_factory) -> Dict[str, Path]:
+def files(tmp_path_factory) -> Dict[str, Path]:
     """Page kind -> (file, leaderboard table id, number of systems)."""
     folder = tmp_path_factory.mktemp("pages")
     out = {}
-    for kind, (doc, table, n) in {"handmade": (document(), "leaderboard", len(SYSTEMS))}.items():
+    made = {"handmade": (document, "leaderboard", len(SYSTEMS)), **pages.PAGES}
+    for kind, (make, table, n) in made.items():
         path = folder / f"{kind}.html"
-        path.write_text(html.render(doc), encoding="utf-8")
+        path.write_text(html.render(make()), encoding="utf-8")
         out[kind] = (path, table, n)
     return out
 
@@ -48,18 +50,27 @@ def _errors(drv):
     return [e for e in drv.get_log("browser") if e["level"] in ("SEVERE", "ERROR")]
 
 
-def _column(drv, table: str, col: int):
+def _column(drv, table: str, col: int, totals: bool = False):
+    """The raw values of column ``col`` top to bottom (rows marked total, which keep their place at
+    the top or bottom, only if asked)."""
     return drv.execute_script(
         "return Array.from(document.querySelector('table[data-table=\"' + arguments[0] + '\"]').tBodies[0].rows)"
-        ".map(r => r.cells[arguments[1]].getAttribute('data-sort'))", table, col)
+        ".filter(r => arguments[2] || !r.classList.contains('r-total'))"
+        ".map(r => r.cells[arguments[1]].getAttribute('data-sort'))", table, col, totals)
 
 
-KINDS = ["handmade"]
+def _totals(drv, table: str):
+    return drv.execute_script(
+        "return Array.from(document.querySelector('table[data-table=\"' + arguments[0] + '\"]').tBodies[0].rows)"
+        ".map((r, k) => r.classList.contains('r-total') ? k : -1).filter(k => k >= 0)", table)
+
+
+KINDS = ["handmade", *pages.PAGES]
 
 
 @pytest.mark.parametrize("kind", KINDS)
-def test_page_opens_without_console_errors_and_shows_its_parts(drv, pages, kind):
-    path, table, n = pages[kind]
+def test_page_opens_without_console_errors_and_shows_its_parts(drv, files, kind):
+    path, table, n = files[kind]
     drv.get(path.as_uri())
     assert drv.execute_script("return document.readyState") == "complete"
     assert drv.execute_script("return document.documentElement.classList.contains('js')")   # the script ran
@@ -72,35 +83,48 @@ def test_page_opens_without_console_errors_and_shows_its_parts(drv, pages, kind)
     assert _errors(drv) == []
 
 
-def test_rank_page_has_every_chart(drv, pages):
-    path, _, _ = pages["handmade"]
-    drv.get(path.as_uri())
-    kinds = set(drv.execute_script("return Array.from(document.querySelectorAll('svg.chart')).map(s => s.classList[1])"))
-    assert kinds == {"chart-bump", "chart-heatmap", "chart-bars", "chart-stacked_bars", "chart-intervals"}
+CHARTS = {   # the charts each page must show
+    "handmade": {"bump", "heatmap", "bars", "stacked_bars", "intervals"},
+    "rank": {"bump", "heatmap", "stacked_bars", "intervals"},
+    "score": {"heatmap", "bars"},
+    "fair": {"heatmap", "bars"},
+    "compare": {"heatmap", "bars"},
+    "germeval": {"stacked_bars"},
+}
 
 
 @pytest.mark.parametrize("kind", KINDS)
-def test_clicking_a_header_sorts_the_table(drv, pages, kind):
-    path, table, n = pages[kind]
+def test_page_has_its_charts(drv, files, kind):
+    path, _, _ = files[kind]
+    drv.get(path.as_uri())
+    kinds = drv.execute_script("return Array.from(document.querySelectorAll('svg.chart')).map(s => s.classList[1])")
+    assert {k.replace("chart-", "") for k in kinds} >= CHARTS[kind]
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_clicking_a_header_sorts_the_table(drv, files, kind):
+    path, table, n = files[kind]
     _open(drv, path)
     heads = drv.find_elements("css selector", f'table[data-table="{table}"] thead tr:last-child th')
     col = next(j for j, h in enumerate(heads) if "num" in h.get_attribute("class") and j > 0)
-    before = _column(drv, table, col)
+    before, totals = _column(drv, table, col), _totals(drv, table)
     heads[col].click()
     up = _column(drv, table, col)
     assert up == sorted(before, key=float) and heads[col].get_attribute("aria-sort") == "ascending"
     heads[col].click()
     assert _column(drv, table, col) == sorted(before, key=float, reverse=True)
     assert heads[col].get_attribute("aria-sort") == "descending"
-    heads[1].click()                                        # a text column sorts as text
-    names = _column(drv, table, 1)
+    assert _totals(drv, table) == totals                    # total rows keep their place
+    text = next(j for j, h in enumerate(heads) if "txt" in h.get_attribute("class"))
+    heads[text].click()                                     # a text column sorts as text
+    names = _column(drv, table, text)
     assert names == sorted(names, key=str.lower)
     assert _errors(drv) == []
 
 
 @pytest.mark.parametrize("kind", KINDS)
-def test_a_phone_scrolls_wide_tables_inside_their_box(drv, pages, kind):
-    path, table, _ = pages[kind]
+def test_a_phone_scrolls_wide_tables_inside_their_box(drv, files, kind):
+    path, table, _ = files[kind]
     _open(drv, path, width=390)
     width = drv.execute_script("return [document.documentElement.scrollWidth, window.innerWidth]")
     assert width[0] <= width[1]                             # the page itself never scrolls sideways

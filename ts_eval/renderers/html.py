@@ -11,16 +11,20 @@ named ``<b>&"`` is shown as written; the figures are SVG drawn in :mod:`.svg`.
 """
 from __future__ import annotations
 
+import math
 import shlex
 from functools import lru_cache
-from typing import Any, Dict, Optional
+from typing import Any, Dict, List, Optional, Tuple
+
+from markupsafe import Markup, escape
 
 from ..version import __version__
 from ..document import Cell, Document, Figure, Section, Table, Text
 from .svg import figure_svg
-from .values import format_interval, format_value, sort_key
+from .format import interval as format_interval, value as format_value
 
 COMMAND_KEYS = ("command", "command_line", "argv")
+LONG_TEXT = 40      # characters: a longer text cell (not a name) wraps instead of widening its table
 
 
 @lru_cache(maxsize=1)
@@ -32,18 +36,67 @@ def _environment():
                               undefined=jinja2.StrictUndefined)
 
 
+def sort_key(value: Any) -> str:
+    """The raw value as the page's script sorts it: a number as its repr, text as is, '' when
+    missing or undefined (sorted last)."""
+    if value is None:
+        return ""
+    if isinstance(value, str):
+        return value
+    try:
+        v = float(value)
+    except (TypeError, ValueError):
+        return str(value)
+    return "" if math.isnan(v) else repr(v)
+
+
 def _counts_text(counts: Optional[Dict[str, float]]) -> str:
     if not counts:
         return ""
     return " · ".join(f"{k} {format_value(v, 'count')}" for k, v in counts.items())
 
 
+def sentence(data: Dict[str, Any]) -> Markup:
+    """An example sentence with one side's spans highlighted: each span a ``<mark>`` with its
+    label after its tokens, the tokens that changed in bold; nested spans nest (a span crossing
+    its parent's end is cut there); '…' where the sentence goes on."""
+    tokens = [str(t) for t in data.get("tokens", [])]
+    spans = sorted(((int(b), int(e), str(lab)) for lab, b, e in data.get("spans", [])), key=lambda s: (s[0], -s[1]))
+    focus = set(data.get("focus") or [])
+    out = ['<span class="clip">…</span> '] if data.get("clipped_left") else []
+    stack: List[Tuple[int, str]] = []          # (last token, label) of the open spans
+    k = 0
+    for i, tok in enumerate(tokens):
+        while k < len(spans) and spans[k][0] <= i:
+            _, e, lab = spans[k]
+            k += 1
+            if e >= i:
+                stack.append((min([e] + [x for x, _ in stack[-1:]]), lab))
+                out.append(f'<mark class="span" data-label="{escape(lab)}">')
+        word = escape(tok)
+        out.append(f'<b class="focus">{word}</b>' if i in focus else str(word))
+        while stack and stack[-1][0] == i:
+            out.append(f'<sub class="label">{escape(stack.pop()[1])}</sub></mark>')
+        out.append(" ")
+    while stack:
+        out.append(f'<sub class="label">{escape(stack.pop()[1])}</sub></mark>')
+    if data.get("clipped_right"):
+        out.append('<span class="clip">…</span>')
+    return Markup("".join(out).rstrip())
+
+
 def _cell(cell: Cell, header: bool) -> Dict[str, Any]:
     tip = [t for t in (_counts_text(cell.counts), cell.note or "") if t]
     classes = [f"k-{cell.kind}"] + ([f"s-{cell.style}"] if cell.style else []) + (["noted"] if cell.note else [])
+    example = cell.data is not None and "tokens" in cell.data
+    text = sentence(cell.data) if example else format_value(cell.value, cell.kind)
+    if example:
+        classes += ["sentence", f"role-{cell.data.get('role', '')}"]
+    elif cell.kind == "text" and not header and len(text) > LONG_TEXT:
+        classes.append("long")
     return {
         "tag": "th" if header else "td",
-        "text": format_value(cell.value, cell.kind),
+        "text": text,
         "interval": format_interval(cell.low, cell.high, cell.kind) if cell.has_interval else "",
         "sort": sort_key(cell.value),
         "title": "; ".join(tip),

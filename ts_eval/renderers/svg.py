@@ -4,7 +4,7 @@ Each figure kind of :class:`ts_eval.document.Figure` (bump chart, heatmap, bars,
 bars, interval bars) becomes one ``<svg>`` element at its natural size: text stays readable
 on a phone because the page scrolls a wide figure inside its box instead of shrinking it.
 Every name and number is escaped; every mark has a ``<title>`` (a tooltip with the exact
-value) so nothing is only a colour.  Values are written by :func:`.values.format_value`.
+value) so nothing is only a colour.  Values are written by :func:`.format.value`, as in every other format.
 """
 from __future__ import annotations
 
@@ -14,12 +14,13 @@ from typing import Any, Callable, Dict, List, Sequence, Tuple
 from markupsafe import Markup, escape
 
 from ..document import Figure
-from .values import format_interval, format_value
+from .format import interval as format_interval, value as format_value
 
 FONT = 12                  # px, labels
 SMALL = 10                 # px, intervals and ticks
 CHAR = 0.62 * FONT         # width of one character of a label (generous for sans-serif)
 ROW = 22                   # px per row of bars and of the bump chart
+MIN_SCALE = 0.8           # a figure shrinks to 80% of its natural width on a narrow screen, then scrolls
 PLOT = 420                 # px, width of the value axis of bars and interval bars
 PARTS = ("#0072B2", "#E69F00", "#009E73", "#D55E00", "#CC79A7", "#56B4E9", "#8C564B", "#7F7F7F")
 
@@ -57,6 +58,7 @@ def _svg(fig: Figure, width: float, height: float, body: List[str]) -> Markup:
     return Markup(_el("svg", _title(fig.title) + "".join(body), xmlns="http://www.w3.org/2000/svg",
                       class_=f"chart chart-{fig.kind}", id=f"fig-{fig.id}", role="img",
                       width=str(width), height=str(height), viewBox=f"0 0 {width} {height}",
+                      style=f"min-width:{math.ceil(width * MIN_SCALE)}px",
                       font_size=str(FONT)))
 
 

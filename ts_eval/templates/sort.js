@@ -1,13 +1,18 @@
 /* Sortable tables: click a column header to sort by it (again to reverse).  Each cell carries
-   its raw value in data-sort; numbers sort as numbers, empty cells last, total rows stay last. */
+   its raw value in data-sort; numbers sort as numbers, empty cells last; total rows at the top
+   or the bottom of a table stay there. */
 (function () {
   document.documentElement.classList.add("js");
   function key(row, col) { var c = row.cells[col]; return c ? c.getAttribute("data-sort") : ""; }
   function sortBy(table, th, col) {
     var asc = th.getAttribute("aria-sort") !== "ascending";
     var body = table.tBodies[0], rows = Array.prototype.slice.call(body.rows);
-    var fixed = rows.filter(function (r) { return r.classList.contains("r-total"); });
-    rows = rows.filter(function (r) { return !r.classList.contains("r-total"); });
+    var total = function (r) { return r.classList.contains("r-total"); };
+    var head = 0, tail = rows.length;
+    while (head < tail && total(rows[head])) { head++; }
+    while (tail > head && total(rows[tail - 1])) { tail--; }
+    var top = rows.slice(0, head), bottom = rows.slice(tail);
+    rows = rows.slice(head, tail);
     var numeric = rows.every(function (r) { var v = key(r, col); return v === "" || !isNaN(Number(v)); });
     rows.sort(function (a, b) {
       var x = key(a, col), y = key(b, col);
@@ -15,7 +20,7 @@
       var d = numeric ? Number(x) - Number(y) : x.localeCompare(y, undefined, {numeric: true});
       return asc ? d : -d;
     });
-    rows.concat(fixed).forEach(function (r) { body.appendChild(r); });
+    top.concat(rows, bottom).forEach(function (r) { body.appendChild(r); });
     Array.prototype.forEach.call(th.parentNode.cells, function (h) { h.removeAttribute("aria-sort"); });
     th.setAttribute("aria-sort", asc ? "ascending" : "descending");
   }
