@@ -28,6 +28,16 @@ import pages    # noqa: E402  (tests/pages.py)
 from ts_eval.renderers import html  # noqa: E402
 
 
+def conll_rank(data: Path):
+    """The rank document of the 16 CoNLL-2003 shared-task submissions (names without 'task2003-')."""
+    from ts_eval.io import read_conll_pair
+
+    files = sorted((data / "systems").glob("task2003-*.conll"))
+    corpus = read_conll_pair(str(data / "gold.iob2"), [str(f) for f in files],
+                             names=[f.stem.replace("task2003-", "") for f in files])
+    return pages.rank(1000, corpus)
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--out", default="screenshots", help="folder for the pages and PNGs (default screenshots/)")
@@ -35,6 +45,9 @@ def main() -> int:
     ap.add_argument("--kinds", default=",".join(pages.PAGES), help="page kinds (default all five)")
     ap.add_argument("--readme", metavar="PNG", help="also save the top of the rank page here (e.g. docs/rank.png)")
     ap.add_argument("--readme-height", type=int, default=1500, help="pixels of the rank page kept for --readme")
+    ap.add_argument("--conll", type=Path, metavar="DIR",
+                    help="make the --readme page from the 16 CoNLL-2003 submissions in DIR/systems/task2003-*.conll "
+                         "(gold DIR/gold.iob2; default models, 1000 resamples) instead of the demo sample")
     args = ap.parse_args()
     reason = browser.missing()
     if reason:
@@ -57,8 +70,10 @@ def main() -> int:
                 errors = [e["message"] for e in drv.get_log("browser") if e["level"] == "SEVERE"]
                 print(f"{png}  ({png.stat().st_size // 1024} KB){'  console errors: ' + '; '.join(errors) if errors else ''}")
         if args.readme:
+            page = out / "rank-readme.html"
+            page.write_text(html.render(conll_rank(args.conll) if args.conll else pages.rank()), encoding="utf-8")
             browser.set_width(drv, widths[0])
-            drv.get((out / "rank.html").as_uri() if (out / "rank.html").exists() else None)
+            drv.get(page.as_uri())
             browser.full_page_png(drv, args.readme, height=args.readme_height)
             print(f"{args.readme}  ({Path(args.readme).stat().st_size // 1024} KB)")
     finally:

@@ -14,7 +14,7 @@ from __future__ import annotations
 import math
 import shlex
 from functools import lru_cache
-from typing import Any, Dict, List, Optional, Tuple
+from typing import Any, Dict, List, NamedTuple, Optional, Tuple
 
 from markupsafe import Markup, escape
 
@@ -85,7 +85,18 @@ def sentence(data: Dict[str, Any]) -> Markup:
     return Markup("".join(out).rstrip())
 
 
-def _cell(cell: Cell, header: bool) -> Dict[str, Any]:
+class HtmlCell(NamedTuple):
+    """What the template writes for one cell (a tuple: attribute access stays fast on big pages)."""
+
+    tag: str
+    text: str
+    interval: str
+    sort: str
+    title: str
+    cls: str
+
+
+def _cell(cell: Cell, header: bool, column_class: str) -> HtmlCell:
     tip = [t for t in (_counts_text(cell.counts), cell.note or "") if t]
     classes = [f"k-{cell.kind}"] + ([f"s-{cell.style}"] if cell.style else []) + (["noted"] if cell.note else [])
     example = cell.data is not None and "tokens" in cell.data
@@ -94,18 +105,15 @@ def _cell(cell: Cell, header: bool) -> Dict[str, Any]:
         classes += ["sentence", f"role-{cell.data.get('role', '')}"]
     elif cell.kind == "text" and not header and len(text) > LONG_TEXT:
         classes.append("long")
-    return {
-        "tag": "th" if header else "td",
-        "text": text,
-        "interval": format_interval(cell.low, cell.high, cell.kind) if cell.has_interval else "",
-        "sort": sort_key(cell.value),
-        "title": "; ".join(tip),
-        "class": " ".join(classes),
-    }
+    classes.append(column_class)
+    return HtmlCell("th" if header else "td", text,
+                    format_interval(cell.low, cell.high, cell.kind) if cell.has_interval else "",
+                    sort_key(cell.value), "; ".join(tip), " ".join(classes))
 
 
 def _table(t: Table) -> Dict[str, Any]:
     numeric = [any(row[j].kind != "text" for row in t.rows) for j in range(len(t.columns))]
+    col_class = ["num" if n else "txt" for n in numeric]
     groups = None
     if any(c.group for c in t.columns):
         groups = []
@@ -118,11 +126,11 @@ def _table(t: Table) -> Dict[str, Any]:
     for k, row in enumerate(t.rows):
         style = t.row_styles[k] if k < len(t.row_styles) else None
         rows.append({"class": f"r-{style}" if style else "",
-                     "cells": [_cell(c, j < t.key_columns) for j, c in enumerate(row)]})
+                     "cells": [_cell(c, j < t.key_columns, col_class[j]) for j, c in enumerate(row)]})
     return {
         "type": "table", "id": t.id, "title": t.title, "note": t.note, "sortable": t.sortable and len(t.rows) > 1,
         "groups": groups, "rows": rows,
-        "columns": [{"key": c.key, "title": c.title, "class": "num" if numeric[j] else "txt"}
+        "columns": [{"key": c.key, "title": c.title, "class": col_class[j]}
                     for j, c in enumerate(t.columns)],
     }
 

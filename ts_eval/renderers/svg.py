@@ -21,7 +21,7 @@ SMALL = 10                 # px, intervals and ticks
 CHAR = 0.62 * FONT         # width of one character of a label (generous for sans-serif)
 ROW = 22                   # px per row of bars and of the bump chart
 MIN_SCALE = 0.8           # a figure shrinks to 80% of its natural width on a narrow screen, then scrolls
-PLOT = 420                 # px, width of the value axis of bars and interval bars
+PLOT = 500                 # px, width of the value axis of bars and interval bars
 PARTS = ("#0072B2", "#E69F00", "#009E73", "#D55E00", "#CC79A7", "#56B4E9", "#8C564B", "#7F7F7F")
 
 
@@ -131,8 +131,8 @@ def _dark(c: Tuple[int, int, int]) -> bool:
 def series_colour(k: int, n: int) -> str:
     """Distinct hues for n lines (golden-angle steps, two lightnesses alternating)."""
     hue = (k * 137.508) % 360
-    light = 36 if k % 2 else 48
-    return f"hsl({hue:.0f},70%,{light}%)"
+    light = (32 if k % 2 else 42) - (8 if 40 <= hue <= 190 else 0)   # yellows and greens darker: legible on white
+    return f"hsl({hue:.0f},75%,{light}%)"
 
 
 def _axis(x0: float, width: float, y: float, lo: float, hi: float, kind: str, height: float) -> List[str]:
@@ -157,10 +157,10 @@ def bump(fig: Figure) -> Markup:
     systems: List[str] = list(fig.data["systems"])
     ranks: List[List[Any]] = fig.data["ranks"]
     n, m = len(systems), len(models)
-    step = max(70.0, max((_width(t, SMALL) for t in models), default=0) + 8)
+    step = max(56.0, max((_width(t, SMALL) for t in models), default=0) + 10)
     rotate = step > 110
     if rotate:
-        step = 70.0
+        step = 56.0
     label_w = max((_width(f"{n}. {s}") for s in systems), default=0) + 16
     top = (max(_width(t, SMALL) for t in models) * 0.6 + 24) if rotate else 30
     left, right = label_w, label_w
