@@ -16,6 +16,7 @@ from ..document import Cell, Column, Document, Figure, Section, Table, Text
 LEGACY = {"system": "found", "tp": "correct", "system_hit": "found_hit", "f": "f1", "micro": "overall",
           "le": "LE", "be": "BE", "bes": "BES", "bel": "BEL", "beo": "BEO", "lbe": "LBE"}
 FAIR_TYPES = ("tp", "fp", "le", "be", "bes", "bel", "beo", "lbe", "fn")
+TRADITIONAL = ("tp", "fp", "fn")
 SEGMENT = (("overlap", "overlap"), ("constrained", "constrained overlap"), ("contain", "contain"))
 
 
@@ -101,7 +102,7 @@ def labels_table(rep: Dict[str, Any], s: Dict[str, Any]) -> Table:
     if ts is not None:
         cols += [Column(f"ts_{k}", f"TS {t}", "token & separator") for k, t in
                  (("tp", "TP"), ("fp", "FP"), ("fn", "FN"), ("tn", "TN"), ("precision", "P"), ("recall", "R"),
-                  ("f", "F"), ("kappa", "κ"))]
+                  ("f", "F"), ("kappa", "κ"), ("accuracy", "acc"))]
     if ex is not None:
         cols += [Column(f"exact_{k}", t, "segment exact match") for k, t in
                  (("gold", "gold"), ("system", "system"), ("tp", "correct"), ("precision", "ex P"),
@@ -110,7 +111,7 @@ def labels_table(rep: Dict[str, Any], s: Dict[str, Any]) -> Table:
     def ts_cells(d, counts_too=True):
         c = [Cell(get(d, k), "count") if counts_too else Cell(None) for k in ("tp", "fp", "fn", "tn")]
         return c + [score_cell(d, k, ("tp", "fp", "fn", "tn")) for k in ("precision", "recall", "f")] + \
-            [Cell(d["kappa"], "corr")]
+            [Cell(d["kappa"], "corr"), Cell(d.get("accuracy"), "score")]
 
     def ex_cells(d, counts_too=True):
         c = [Cell(get(d, k), "count") if counts_too else Cell(None) for k in ("gold", "system", "tp")]
@@ -130,7 +131,7 @@ def labels_table(rep: Dict[str, Any], s: Dict[str, Any]) -> Table:
         rows.append(row)
         styles.append("total" if key in ("micro", "macro") else None)
     if ts is not None and "all_labels" in ts:
-        rows.append([Cell("all labels")] + ts_cells(ts["all_labels"]) + [Cell(None)] * (len(cols) - 9))
+        rows.append([Cell("all labels")] + ts_cells(ts["all_labels"]) + [Cell(None)] * (len(cols) - 10))
         styles.append("total")
     notes = [f"{m} macro: mean over {s[m]['macro']['labels_averaged']} labels with gold or system items"
              for m in ("ts", "exact") if m in s and "labels_averaged" in s[m]["macro"]]
@@ -181,6 +182,7 @@ def fair_labels_table(s: Dict[str, Any]) -> Table:
     """Per-label fair error counts with fair and weighted P/R/F1 (Ortmann's F is F1)."""
     f = s["fair"]
     cols = [Column("label", "label")] + [Column(t, t.upper(), "error types") for t in FAIR_TYPES] + \
+        [Column(f"traditional_{t}", f"trad {t.upper()}", "traditional") for t in TRADITIONAL] + \
         [Column(f"{m}_{k}", f"{p} {t}", m) for m, p in (("traditional", "trad"), ("fair", "fair"), ("weighted", "wtd"))
          for k, t in (("precision", "P"), ("recall", "R"), ("f", "F1"))]
     rows = []
@@ -188,7 +190,7 @@ def fair_labels_table(s: Dict[str, Any]) -> Table:
         tr, fr, wr = (get(f[m], "micro") if lab is None else f[m]["labels"][lab]
                       for m in ("traditional", "fair", "weighted"))
         rows.append([Cell("micro" if lab is None else (lab or '""'))] + [Cell(get(fr, t), "count") for t in FAIR_TYPES]
-                    + [score_cell(d, k, FAIR_TYPES) for d in (tr, fr, wr) for k in ("precision", "recall", "f")])
+                    + [Cell(get(tr, t), "count") for t in TRADITIONAL] + [score_cell(d, k, FAIR_TYPES) for d in (tr, fr, wr) for k in ("precision", "recall", "f")])
     return Table(f"fair-{s['name']}", f"{s['name']}: fair error types (focus {f['focus']}), per label (scores in %)",
                  cols, rows, row_styles=[None] * (len(rows) - 1) + ["total"])
 

@@ -2,7 +2,8 @@
 
     table,row,column,value,low,high,kind
 
-``table`` is the table's id, ``row`` the row's name (its key cells joined by ``/``),
+``table`` is the table's id, ``row`` the row's name (its key cells as the tables show them,
+joined by ``/``),
 ``column`` the column's key; ``value``, ``low`` and ``high`` are the raw numbers (scores as
 fractions, not percentages; full precision), ``kind`` says how they are meant (score, count,
 rank, corr, p, percent, text ...).  Long form fits every table of a document in one file
@@ -17,6 +18,7 @@ import math
 from typing import Any
 
 from ..document import Document
+from . import format as fmt
 
 HEADER = ("table", "row", "column", "value", "low", "high", "kind")
 
@@ -37,7 +39,7 @@ def render(doc: Document, **_: object) -> str:
     w.writerow(HEADER)
     for t in doc.tables():
         for r in t.rows:
-            name = "/".join(raw(c.value) for c in r[:t.key_columns])
+            name = "/".join(fmt.text(c) for c in r[:t.key_columns])
             for col, c in zip(t.columns[t.key_columns:], r[t.key_columns:]):
                 w.writerow([t.id, name, col.key, raw(c.value), raw(c.low), raw(c.high), c.kind])
     return out.getvalue()
