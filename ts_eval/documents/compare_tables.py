@@ -174,13 +174,13 @@ def ts_labels(c: Comparison) -> Table:
     rows = []
     for r in t.per_label + [t.total]:
         x, y = r["b_right_a_wrong"], r["a_right_b_wrong"]
-        rows.append([r["label"], x["tokens"], x["separators"], x["gold_positive"], x["gold_negative"],
-                     y["tokens"], y["separators"], y["gold_positive"], y["gold_negative"], r["net_units"]])
+        rows.append([r["label"], x["tokens"], x["separators"], x["units"], x["gold_positive"], x["gold_negative"],
+                     y["tokens"], y["separators"], y["units"], y["gold_positive"], y["gold_negative"], r["net_units"]])
     return Table(f"TS units per label: B right & A wrong vs A right & B wrong "
                  f"(found: gold unit recovered, cleared: spurious unit removed; separator weight "
                  f"{t.separator_weight:g})",
-                 ["label", "B✓A✗ tok", "B✓A✗ sep", "B found", "B cleared",
-                  "A✓B✗ tok", "A✓B✗ sep", "A found", "A cleared", "net units"], rows)
+                 ["label", "B✓A✗ tok", "B✓A✗ sep", "B✓A✗ units", "B found", "B cleared",
+                  "A✓B✗ tok", "A✓B✗ sep", "A✓B✗ units", "A found", "A cleared", "net units"], rows)
 
 
 def diff_matrix(c: Comparison) -> Table:

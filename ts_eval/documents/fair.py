@@ -48,11 +48,11 @@ def comparison_table(rep: Mapping[str, Any], methods: List[str]) -> Table:
     return Table("fair-methods", "Comparison of the methods (micro, %)", cols, rows)
 
 
-def stats_table(rep: Mapping[str, Any]) -> Table:
+def stats_table(rep: Mapping[str, Any], tid: str = "fair-target-stats") -> Table:
     cols = [Column("label", "label"), Column("count", "gold spans"), Column("percent", "share %")]
     rows = [[Cell(st["label"]), Cell(st["count"], "count"), Cell(st["percent"], "percent")]
             for st in rep.get("target_stats", [])]
-    return Table("fair-target-stats", "Target label statistics", cols, rows)
+    return Table(tid, "Target label statistics", cols, rows)
 
 
 def build(report: Mapping[str, Any], name: str = "system") -> Document:

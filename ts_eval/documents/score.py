@@ -16,6 +16,7 @@ from ..document import Cell, Column, Document, Figure, Section, Table, Text
 LEGACY = {"system": "found", "tp": "correct", "system_hit": "found_hit", "f": "f1", "micro": "overall",
           "le": "LE", "be": "BE", "bes": "BES", "bel": "BEL", "beo": "BEO", "lbe": "LBE"}
 FAIR_TYPES = ("tp", "fp", "le", "be", "bes", "bel", "beo", "lbe", "fn")
+TRADITIONAL = ("tp", "fp", "fn")
 SEGMENT = (("overlap", "overlap"), ("constrained", "constrained overlap"), ("contain", "contain"))
 
 
@@ -100,16 +101,17 @@ def labels_table(rep: Dict[str, Any], s: Dict[str, Any]) -> Table:
     cols = [Column("label", "label")]
     if ts is not None:
         cols += [Column(f"ts_{k}", f"TS {t}", "token & separator") for k, t in
-                 (("tp", "TP"), ("fp", "FP"), ("fn", "FN"), ("precision", "P"), ("recall", "R"), ("f", "F"),
-                  ("kappa", "κ"))]
+                 (("tp", "TP"), ("fp", "FP"), ("fn", "FN"), ("tn", "TN"), ("precision", "P"), ("recall", "R"),
+                  ("f", "F"), ("kappa", "κ"), ("accuracy", "acc"))]
     if ex is not None:
         cols += [Column(f"exact_{k}", t, "segment exact match") for k, t in
                  (("gold", "gold"), ("system", "system"), ("tp", "correct"), ("precision", "ex P"),
                   ("recall", "ex R"), ("f", "ex F"))]
 
     def ts_cells(d, counts_too=True):
-        c = [Cell(get(d, k), "count") if counts_too else Cell(None) for k in ("tp", "fp", "fn")]
-        return c + [score_cell(d, k, ("tp", "fp", "fn")) for k in ("precision", "recall", "f")] + [Cell(d["kappa"], "corr")]
+        c = [Cell(get(d, k), "count") if counts_too else Cell(None) for k in ("tp", "fp", "fn", "tn")]
+        return c + [score_cell(d, k, ("tp", "fp", "fn", "tn")) for k in ("precision", "recall", "f")] + \
+            [Cell(d["kappa"], "corr"), Cell(d.get("accuracy"), "score")]
 
     def ex_cells(d, counts_too=True):
         c = [Cell(get(d, k), "count") if counts_too else Cell(None) for k in ("gold", "system", "tp")]
@@ -129,9 +131,32 @@ def labels_table(rep: Dict[str, Any], s: Dict[str, Any]) -> Table:
         rows.append(row)
         styles.append("total" if key in ("micro", "macro") else None)
     if ts is not None and "all_labels" in ts:
-        rows.append([Cell("all labels")] + ts_cells(ts["all_labels"]) + [Cell(None)] * (len(cols) - 8))
+        rows.append([Cell("all labels")] + ts_cells(ts["all_labels"]) + [Cell(None)] * (len(cols) - 10))
         styles.append("total")
-    return Table(f"labels-{s['name']}", f"{s['name']}: per label (scores in %)", cols, rows, row_styles=styles)
+    notes = [f"{m} macro: mean over {s[m]['macro']['labels_averaged']} labels with gold or system items"
+             for m in ("ts", "exact") if m in s and "labels_averaged" in s[m]["macro"]]
+    if ts is not None and ts.get("multiclass_kappa") is not None:
+        notes.append(f"TS multi-class kappa {fmt_corr(ts['multiclass_kappa'])}")
+    if ex is not None and "token_accuracy" in ex:
+        notes.append(f"conlleval token accuracy {100 * ex['token_accuracy']:.2f}% ({ex.get('tags_correct')} of "
+                     f"{ex.get('tags_counted')} tags)")
+    return Table(f"labels-{s['name']}", f"{s['name']}: per label (scores in %)", cols, rows, row_styles=styles,
+                 note="; ".join(notes))
+
+
+def fmt_corr(v: float) -> str:
+    from ..renderers.format import value
+    return value(v, "corr")
+
+
+def units_table(rep: Dict[str, Any], s: Dict[str, Any]) -> Table:
+    """TS counts split into token units and separator units, per label."""
+    ts = s["ts"]
+    cols = [Column("label", "label")] + [Column(f"{part}_{k}", f"{part[:3]} {k.upper()}", part)
+                                         for part in ("token", "separator") for k in ("tp", "fp", "fn")]
+    rows = [[Cell(lab or '""')] + [Cell(get(ts["labels"][lab][part], k), "count") for part in ("token", "separator")
+                                   for k in ("tp", "fp", "fn")] for lab in _label_names(rep)]
+    return Table(f"units-{s['name']}", f"{s['name']}: TS counts of token and separator units, per label", cols, rows)
 
 
 def segment_table(rep: Dict[str, Any], s: Dict[str, Any], model: str) -> Table:
@@ -157,14 +182,15 @@ def fair_labels_table(s: Dict[str, Any]) -> Table:
     """Per-label fair error counts with fair and weighted P/R/F1 (Ortmann's F is F1)."""
     f = s["fair"]
     cols = [Column("label", "label")] + [Column(t, t.upper(), "error types") for t in FAIR_TYPES] + \
-        [Column(f"{m}_{k}", f"{p} {t}", m) for m, p in (("fair", "fair"), ("weighted", "wtd"))
+        [Column(f"traditional_{t}", f"trad {t.upper()}", "traditional") for t in TRADITIONAL] + \
+        [Column(f"{m}_{k}", f"{p} {t}", m) for m, p in (("traditional", "trad"), ("fair", "fair"), ("weighted", "wtd"))
          for k, t in (("precision", "P"), ("recall", "R"), ("f", "F1"))]
     rows = []
     for lab in list(f["labels"]) + [None]:
-        fr = get(f["fair"], "micro") if lab is None else f["fair"]["labels"][lab]
-        wr = get(f["weighted"], "micro") if lab is None else f["weighted"]["labels"][lab]
+        tr, fr, wr = (get(f[m], "micro") if lab is None else f[m]["labels"][lab]
+                      for m in ("traditional", "fair", "weighted"))
         rows.append([Cell("micro" if lab is None else (lab or '""'))] + [Cell(get(fr, t), "count") for t in FAIR_TYPES]
-                    + [score_cell(d, k, FAIR_TYPES) for d in (fr, wr) for k in ("precision", "recall", "f")])
+                    + [Cell(get(tr, t), "count") for t in TRADITIONAL] + [score_cell(d, k, FAIR_TYPES) for d in (tr, fr, wr) for k in ("precision", "recall", "f")])
     return Table(f"fair-{s['name']}", f"{s['name']}: fair error types (focus {f['focus']}), per label (scores in %)",
                  cols, rows, row_styles=[None] * (len(rows) - 1) + ["total"])
 
@@ -278,10 +304,14 @@ def build(report, per_label: bool = True) -> Document:
                 blocks += [fair_labels_table(s), error_type_bars(s["name"], s["fair"], f"error-bars-{s['name']}")]
             sections.append(Section(s["name"], blocks, id=f"system-{s['name']}"))
     for s in rep["systems"]:
+        blocks = [units_table(rep, s)] if "ts" in s else []
         if "fair" in s:
-            sections.append(Section(f"{s['name']}: fair confusion matrix",
-                                    confusion_blocks(s["name"], s["fair"]["confusion"], f"confusion-{s['name']}"),
-                                    id=f"confusion-{s['name']}", detail=True))
+            from .fair import stats_table
+            blocks += confusion_blocks(s["name"], s["fair"]["confusion"], f"confusion-{s['name']}")
+            blocks.append(stats_table(s["fair"], f"target-stats-{s['name']}"))
+        if blocks:
+            sections.append(Section(f"{s['name']}: units, fair confusion matrix", blocks, id=f"more-{s['name']}",
+                                    detail=True))
     sections.append(Section("Legend", [Text(LEGEND, "note")], id="legend"))
     meta = {"settings": rep["settings"], "versions": rep["settings"].get("versions", {})}
     return Document("score", "Scores", sections, meta)
