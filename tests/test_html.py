@@ -153,3 +153,10 @@ def test_heatmap_colours_diverge_around_zero():
 def test_nice_ticks(lo, hi, ticks):
     got = svg.nice_ticks(lo, hi)
     assert len(got) == len(ticks) and all(math.isclose(a, b) for a, b in zip(got, ticks))
+
+
+def test_the_one_entry_point_renders_html():
+    from ts_eval.renderers import render
+
+    assert render(document(), "html") == html.render(document())
+    assert '<details class="section detail" id="section-3" open>' in render(document(), "html", details=True)

@@ -34,7 +34,18 @@
       });
     });
   });
+  /* printing: open the folded sections, and shrink a table wider than the paper to fit it
+     (PAPER: CSS pixels between the margins of A4 or Letter paper) */
+  var PAPER = 660;
+  var wraps = function () { return Array.prototype.slice.call(document.querySelectorAll(".table-wrap")); };
   window.addEventListener("beforeprint", function () {
     Array.prototype.forEach.call(document.querySelectorAll("details"), function (d) { d.open = true; });
+    wraps().forEach(function (w) {
+      var t = w.firstElementChild, room = Math.min(w.parentNode.clientWidth, PAPER);
+      if (t && t.scrollWidth > room) { t.style.zoom = Math.max(room / t.scrollWidth, 0.4).toFixed(3); }
+    });
+  });
+  window.addEventListener("afterprint", function () {
+    wraps().forEach(function (w) { if (w.firstElementChild) { w.firstElementChild.style.zoom = ""; } });
   });
 })();
