@@ -7,6 +7,8 @@ import xml.etree.ElementTree as ET
 from html.parser import HTMLParser
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from html_documents import EVIL, MODELS, SYSTEMS, document
 from ts_eval.renderers import html, svg
@@ -160,3 +162,40 @@ def test_the_one_entry_point_renders_html():
 
     assert render(document(), "html") == html.render(document())
     assert '<details class="section detail" id="section-3" open>' in render(document(), "html", details=True)
+
+
+def test_empty_tables_and_figures_render():
+    from ts_eval.document import Cell, Column, Document, Figure, Section, Table
+
+    nan = float("nan")
+    blocks = [Table("empty", "Empty", [Column("a", "A")], []),
+              Figure("b", "B", "bump", {"models": [], "systems": [], "ranks": []}),
+              Figure("h", "H", "heatmap", {"rows": ["x"], "columns": ["y"], "values": [[nan]], "low": None,
+                                           "high": None, "kind": "corr", "range": [-1, 1]}),
+              Figure("i", "I", "intervals", {"labels": ["s"], "values": [nan], "low": [None], "high": [None],
+                                             "kind": "score", "groups": None}),
+              Figure("s", "S", "stacked_bars", {"labels": [], "parts": ["FP"], "values": []}),
+              Figure("r", "R", "bars", {"labels": ["a"], "values": [None], "kind": "count"}),
+              Table("one", "One", [Column("a", "A")], [[Cell(nan, "score")]])]
+    page = html.render(Document("score", "empty", [Section("s", blocks)]))
+    assert len(_svgs(page)) == 5
+    assert "n/a" in page                                   # NaN is undefined, never a number
+
+
+names = st.text(st.characters(blacklist_categories=("Cs", "Cc")), min_size=1, max_size=12)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(names, min_size=2, max_size=4, unique=True))
+def test_any_system_name_comes_back_exactly(systems):
+    from ts_eval.document import Cell, Column, Document, Figure, Section, Table
+
+    t = Table("t", "T", [Column("s", "system"), Column("f", "F")], [[Cell(s), Cell(0.5, "score")] for s in systems])
+    f = Figure("b", "B", "bump", {"models": ["m1", "m2"], "systems": systems, "ranks": [[k + 1, k + 1] for k in
+                                                                                       range(len(systems))]})
+    page = html.render(Document("rank", systems[0], [Section(systems[1], [t, f])]))
+    p = Cells()
+    p.feed(page)
+    assert [row[0]["text"] for row in p.tables["t"][1:]] == systems
+    svg_names = [t.text for t in _svgs(page)["b"].iter(f"{NS}text") if t.get("class") == "name"]
+    assert svg_names == [f"{k + 1}. {s}" for k, s in enumerate(systems) for _ in range(2)]
