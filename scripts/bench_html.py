@@ -56,7 +56,8 @@ def child(data: Path, out: Path, resamples: int) -> None:
     t["write"] = time.perf_counter()
     keys = list(t)
     print(json.dumps({"phases": {k: t[k] - t[p] for p, k in zip(keys, keys[1:])}, "bytes": out.stat().st_size,
-                      "systems": len(result.systems), "models": len(result.models)}))
+                      "systems": len(result.systems), "models": len(result.models),
+                      "rank_phases": dict(result.timings)}))
 
 
 def main() -> int:
@@ -86,6 +87,7 @@ def main() -> int:
     print("wall per run (s): " + ", ".join(f"{w:.2f}" for w in walls) +
           f"; best {min(walls):.2f}, median {statistics.median(walls):.2f} (target < 5)")
     print("phases of the last run (s): " + ", ".join(f"{k} {v:.2f}" for k, v in last["phases"].items()))
+    print("inside rank (s): " + ", ".join(f"{k} {v:.2f}" for k, v in last["rank_phases"].items()))
     print(f"page: {last['bytes'] / 1e6:.2f} MB ({last['bytes']} bytes; target < 2 MB) -> {out}")
     return 0
 
