@@ -98,7 +98,7 @@ def test_everything_is_escaped(page, parsed):
 def test_the_page_is_self_contained(page):
     assert not re.search(r"<(link|img|iframe|object|embed)\b", page)
     assert not re.search(r"\b(src|href)=\"(?!#)", page)  # only in-page anchors
-    assert "@import" not in page and "url(" not in page
+    assert "@import" not in page and not re.search(r"url\((?!#)", page)   # only in-page references
     assert set(re.findall(r"https?://[^\s\"'<>]+", page)) <= {"http://www.w3.org/2000/svg"}
     assert "@media print" in page and 'name="viewport"' in page
 
@@ -199,3 +199,16 @@ def test_any_system_name_comes_back_exactly(systems):
     assert [row[0]["text"] for row in p.tables["t"][1:]] == systems
     svg_names = [t.text for t in _svgs(page)["b"].iter(f"{NS}text") if t.get("class") == "name"]
     assert svg_names == [f"{k + 1}. {s}" for k, s in enumerate(systems) for _ in range(2)]
+
+
+def test_a_matrix_table_is_folded_under_its_heatmap():
+    from ts_eval.document import Cell, Column, Document, Figure, Section, Table
+
+    t = Table("m", "Spearman", [Column("r", ""), Column("a", "a")], [[Cell("a"), Cell(1.0, "corr")]], sortable=False)
+    f = Figure("m-heatmap", "Spearman", "heatmap", {"rows": ["a"], "columns": ["a"], "values": [[1.0]], "low": None,
+                                                    "high": None, "kind": "corr", "range": [-1, 1]})
+    other = Table("n", "Other", [Column("r", "")], [[Cell("x")]])
+    page = html.render(Document("rank", "x", [Section("s", [t, f, other])]))
+    assert page.index('id="fig-m-heatmap"') < page.index('<details class="as-table">') < page.index('data-table="m"')
+    assert page.index('data-table="m"') < page.index('data-table="n"')
+    assert page.count('<details class="as-table">') == 1   # only a table whose heatmap follows it

@@ -146,9 +146,25 @@ def _block(b: Any) -> Dict[str, Any]:
     raise TypeError(f"cannot render a block of type {type(b).__name__} as HTML")
 
 
+def _blocks(blocks: List[Any]) -> List[Dict[str, Any]]:
+    """The section's blocks in order, except that a table followed by a heatmap of the same title
+    (a matrix drawn as a figure) comes after the figure, folded: the figure is what one reads, the
+    table has the same numbers for copying (and opens when printed)."""
+    out: List[Dict[str, Any]] = []
+    k = 0
+    while k < len(blocks):
+        b, nxt = blocks[k], blocks[k + 1] if k + 1 < len(blocks) else None
+        if isinstance(b, Table) and isinstance(nxt, Figure) and nxt.kind == "heatmap" and nxt.title == b.title:
+            out += [_block(nxt), {"type": "folded", "table": _table(b)}]
+            k += 2
+        else:
+            out.append(_block(b))
+            k += 1
+    return out
+
+
 def _section(s: Section, k: int) -> Dict[str, Any]:
-    return {"title": s.title, "id": s.id or f"section-{k + 1}", "detail": s.detail,
-            "blocks": [_block(b) for b in s.blocks]}
+    return {"title": s.title, "id": s.id or f"section-{k + 1}", "detail": s.detail, "blocks": _blocks(s.blocks)}
 
 
 def _command(meta: Dict[str, Any]) -> str:

@@ -9,6 +9,8 @@ value) so nothing is only a colour.  Values are written by :func:`.format.value`
 from __future__ import annotations
 
 import math
+import re
+import zlib
 from typing import Any, Callable, Dict, List, Sequence, Tuple
 
 from markupsafe import Markup, escape
@@ -211,7 +213,9 @@ def heatmap(fig: Figure) -> Markup:
     low, high = fig.data.get("low"), fig.data.get("high")
     kind = fig.data.get("kind", "number")
     finite = [float(v) for row in values for v in row if _finite(v)]
-    lo, hi = fig.data.get("range") or [min(finite, default=0.0), max(finite, default=1.0)]
+    lo, hi = (float(x) for x in (fig.data.get("range") or [min(finite, default=0.0), max(finite, default=1.0)]))
+    if finite and max(finite) - min(finite) < 0.5 * (hi - lo):   # colour the spread that is there
+        lo, hi = min(finite), max(finite)
     texts = [[format_value(v, kind) for v in row] for row in values]
     ivs = [[format_interval(low[i][j], high[i][j], kind) if low and high else "" for j in range(len(cols))]
            for i in range(len(rows))]
@@ -223,7 +227,8 @@ def heatmap(fig: Figure) -> Markup:
     top = (head_w * 0.72 + 16) if rotate else 24
     left = max((_width(r) for r in rows), default=0) + 12
     width, height = left + cw * len(cols) + (head_w * 0.72 if rotate else 0) + 8, top + ch * len(rows) + 4
-    body = []
+    body = _scale(fig.id, left, height + 4, lo, hi, kind)
+    width, height = max(width, left + 260), height + 30
     for j, c in enumerate(cols):
         cx = left + cw * j + cw / 2
         if rotate:
@@ -249,6 +254,18 @@ def heatmap(fig: Figure) -> Markup:
                                   font_size=str(SMALL), class_="interval"))
             body.append(_el("g", "".join(cell), class_="cell"))
     return _svg(fig, width, height, body)
+
+
+def _scale(fid: str, x: float, y: float, lo: float, hi: float, kind: str) -> List[str]:
+    """The colour scale of a heatmap: a gradient bar from ``lo`` to ``hi`` with both ends written."""
+    gid = "scale-" + re.sub(r"[^A-Za-z0-9_-]", "_", fid) + f"-{zlib.crc32(fid.encode()):08x}"   # a safe, unique id
+    stops = "".join(_el("stop", offset=f"{t / 4:.2f}", stop_color=_css(colour(lo + (hi - lo) * t / 4, lo, hi)))
+                    for t in range(5))
+    return [_el("defs", _el("linearGradient", stops, id=gid)),
+            _text(x, y + 12, format_value(lo, kind), text_anchor="end", font_size=str(SMALL), class_="tick",
+                  dx="-4"),
+            _el("rect", x=float(x), y=float(y + 2), width="160", height="12", fill=f"url(#{gid})", class_="scale"),
+            _text(x + 164, y + 12, format_value(hi, kind), font_size=str(SMALL), class_="tick")]
 
 
 def _label_width(labels: Sequence[str]) -> float:
