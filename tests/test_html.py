@@ -212,3 +212,26 @@ def test_a_matrix_table_is_folded_under_its_heatmap():
     assert page.index('id="fig-m-heatmap"') < page.index('<details class="as-table">') < page.index('data-table="m"')
     assert page.index('data-table="m"') < page.index('data-table="n"')
     assert page.count('<details class="as-table">') == 1   # only a table whose heatmap follows it
+
+
+def test_an_example_sentence_marks_its_spans_and_changed_tokens():
+    data = {"role": "A", "tokens": ["Karl", "<Richter>", "in", "New", "York"],
+            "spans": [["PER", 0, 1], ["LOC", 3, 4], ["GPE", 4, 4]], "focus": [1], "clipped_left": True,
+            "clipped_right": False}
+    assert str(html.sentence(data)) == (
+        '<span class="clip">…</span> <mark class="span" data-label="PER">Karl <b class="focus">&lt;Richter&gt;</b>'
+        '<sub class="label">PER</sub></mark> in <mark class="span" data-label="LOC">New '
+        '<mark class="span" data-label="GPE">York<sub class="label">GPE</sub></mark>'
+        '<sub class="label">LOC</sub></mark>')
+    crossing = {"tokens": ["a", "b", "c"], "spans": [["X", 0, 1], ["Y", 1, 2]]}   # Y is cut at X's end
+    assert str(html.sentence(crossing)).count("</mark>") == 2
+
+
+def test_example_cells_are_drawn_as_sentences():
+    from ts_eval.document import Cell, Column, Document, Section, Table
+
+    cell = Cell("[Karl]PER", data={"role": "gold", "tokens": ["Karl"], "spans": [["PER", 0, 0]], "focus": []})
+    page = html.render(Document("compare", "x", [Section("s", [Table("e", "E", [Column("g", "gold")], [[cell]],
+                                                                        key_columns=0)])]))
+    assert 'class="k-text sentence role-gold txt"' in page and 'data-sort="[Karl]PER"' in page
+    assert '<mark class="span" data-label="PER">Karl<sub class="label">PER</sub></mark>' in page
