@@ -130,7 +130,7 @@ def _dark(c: Tuple[int, int, int]) -> bool:
     return 0.2126 * r + 0.7152 * g + 0.0722 * b < 0.5
 
 
-def series_colour(k: int, n: int) -> str:
+def series_colour(k: int) -> str:
     """Distinct hues for n lines (golden-angle steps, two lightnesses alternating)."""
     hue = (k * 137.508) % 360
     light = (32 if k % 2 else 42) - (8 if 40 <= hue <= 190 else 0)   # yellows and greens darker: legible on white
@@ -184,7 +184,7 @@ def bump(fig: Figure) -> Markup:
         else:
             body.append(_text(x(j), top - 10, t, font_size=str(SMALL), class_="axis", text_anchor="middle"))
     for k, name in enumerate(systems):
-        c = series_colour(k, n)
+        c = series_colour(k)
         pts = [(x(j), y(float(r))) for j, r in enumerate(ranks[k]) if _finite(r)]
         g = [_title(name)]
         if len(pts) > 1:
