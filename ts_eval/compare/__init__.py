@@ -27,7 +27,7 @@ The package, one part per module: :mod:`~ts_eval.compare.results` (the dataclass
 :mod:`~ts_eval.compare.tokens`, :mod:`~ts_eval.compare.spans`, :mod:`~ts_eval.compare.ts`,
 :mod:`~ts_eval.compare.several`, :mod:`~ts_eval.compare.examples` and
 :mod:`~ts_eval.compare.comparison` (:func:`compare`, the entry point).  Results are plain
-data; :mod:`ts_eval.formats_compare` writes them out.  Bad arguments raise
+data; :mod:`ts_eval.documents.compare` turns them into a document.  Bad arguments raise
 :class:`ts_eval.errors.OptionError` (a ValueError).
 """
 from __future__ import annotations
@@ -41,9 +41,9 @@ from .spans import OutcomeCodes, fair_outcomes, span_diff
 from .tokens import change_masks, correct_overlap, diff, token_changes, token_diff, token_labels
 from .ts import ts_diff
 
-# Compatibility re-export: writing an example out is the renderers' job, and inline_text
-# lives in ts_eval.formats_compare now (import it from there).
-from ..formats_compare import inline_text  # noqa: E402  (after the results it renders)
+# Compatibility re-export: writing an example out is the documents' job, and inline_text
+# lives in ts_eval.documents.compare_tables now (import it from there).
+from ..documents.compare_tables import inline_text  # noqa: E402  (after the results it renders)
 
 __all__ = [
     "ARROW", "CLASS_TITLES", "CLASSES", "GOLD_OUTCOMES", "SYSTEM_OUTCOMES", "VIEWS", "ChangeClass", "Comparison",
