@@ -124,7 +124,8 @@ def test_compare_on_nested_spans():
     gold = [PROTEIN_IN_COMPLEX, [("X", 0, 3), ("X", 2, 3)]]
     a = [[("complex", 1, 4), ("protein", 1, 2)], [("X", 0, 3)]]
     b = [PROTEIN_IN_COMPLEX, [("X", 0, 3), ("X", 2, 3)]]
-    cmp = ts_eval.compare(from_spans([6, 4], gold, {"A": a, "B": b}), "A", "B", examples=0)
+    from ts_eval.compare import compare   # ts_eval.compare is the package once it is imported (see test_api_lazy)
+    cmp = compare(from_spans([6, 4], gold, {"A": a, "B": b}), "A", "B", examples=0)
     assert cmp.settings["view"] == "label"
     assert cmp.corpus["token_labels"] == ["O", "X", "complex", "complex+protein"]
     tok = cmp.pair.to_dict()["token"]
