@@ -264,3 +264,19 @@ def test_germeval_both_levels_as_documents(tmp_path):
     assert rep.verified and rep.written == len(gold.start)
     with pytest.raises(OptionError):
         read_germeval_side(path, "both")
+
+
+def test_whitespace_tokenizer_option_of_the_text_readers(tmp_path):
+    from ts_eval.io.tokenizer import tokenize
+    off, ts, te = tokenize(["U.S. New-York", " a  b "], "whitespace")
+    assert off.tolist() == [0, 2, 4] and ts.tolist() == [0, 5, 1, 4] and te.tolist() == [4, 13, 2, 5]
+    with pytest.raises(ValueError, match="tokenizer 'spaces'"):
+        tokenize(["x"], "spaces")
+    src = jsonl(tmp_path, [{"id": "a", "text": "U.S. New-York", "spans": [{"start": 5, "end": 13, "label": "LOC"}]}])
+    assert ts_eval.read(src, tokenizer="whitespace").tokens(0) == ["U.S.", "New-York"]
+    assert ts_eval.read(src).tokens(0) == ["U", ".", "S", ".", "New", "-", "York"]
+
+
+def test_side_is_for_germeval_input_only(tmp_path):
+    with pytest.raises(OptionError, match="side 'system' applies to from_format='germeval' only"):
+        ts_eval.convert(jsonl(tmp_path, FLAT), str(tmp_path / "x.jsonl"), side="system")

@@ -51,6 +51,8 @@ def convert(src: Union[str, Documents], dst: str, from_format: Optional[str] = N
     ``reader_options`` go to the reader (scheme, align, column, ...).  ``verify`` reads the
     output back and sets ``report.verified`` to whether it holds the same documents, tokens
     and spans (not for standard output)."""
+    if side != "gold" and from_format != "germeval":
+        raise OptionError(f"side {side!r} applies to from_format='germeval' only")
     if from_format == "germeval":
         docs = read_germeval_side(str(src), side, **reader_options)
     else:
