@@ -280,3 +280,14 @@ def test_whitespace_tokenizer_option_of_the_text_readers(tmp_path):
 def test_side_is_for_germeval_input_only(tmp_path):
     with pytest.raises(OptionError, match="side 'system' applies to from_format='germeval' only"):
         ts_eval.convert(jsonl(tmp_path, FLAT), str(tmp_path / "x.jsonl"), side="system")
+
+
+def test_brat_refuses_a_directory_with_other_documents(tmp_path):
+    dst = tmp_path / "b"
+    dst.mkdir()
+    (dst / "old.txt").write_text("x")
+    with pytest.raises(InputError, match=r"b: holds 1 other .txt/.ann files \(e.g. old.txt\)"):
+        ts_eval.convert(jsonl(tmp_path, FLAT), str(dst), to_format="brat")
+    (dst / "old.txt").unlink()
+    ts_eval.convert(jsonl(tmp_path, FLAT), str(dst), to_format="brat")
+    assert ts_eval.convert(jsonl(tmp_path, FLAT), str(dst), to_format="brat", verify=True).verified  # rewrite

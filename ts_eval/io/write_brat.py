@@ -52,6 +52,11 @@ def write_brat(docs: Documents, path: str) -> ConversionReport:
         tokenizer = "whitespace"
     names = file_names(docs)
     make_dir(path)
+    ours = {n + ext for n in names for ext in (".txt", ".ann")}
+    stale = sorted(f for f in os.listdir(path) if f.endswith((".txt", ".ann")) and f not in ours)
+    if stale:
+        raise InputError(f"holds {len(stale)} other .txt/.ann files (e.g. {stale[0]}) that would be read as "
+                         "documents too; expected a new or empty directory", str(path))
     idx, bounds = grouped(docs)
     lab = [docs.labels[k] for k in docs.label[idx].tolist()]
     bad = next((x for x in set(lab) if re.search(r"\s", x)), None)
