@@ -32,6 +32,9 @@ data; :mod:`ts_eval.documents.compare` turns them into a document.  Bad argument
 """
 from __future__ import annotations
 
+import sys
+import types
+
 from .comparison import compare
 from .examples import make_example
 from .results import (ARROW, CLASS_TITLES, CLASSES, GOLD_OUTCOMES, SYSTEM_OUTCOMES, VIEWS, ChangeClass, Comparison,
@@ -41,13 +44,21 @@ from .spans import OutcomeCodes, fair_outcomes, span_diff
 from .tokens import change_masks, correct_overlap, diff, token_changes, token_diff, token_labels
 from .ts import ts_diff
 
-# Compatibility re-export: writing an example out is the documents' job, and inline_text
-# lives in ts_eval.documents.compare_tables now (import it from there).
-from ..documents.compare_tables import inline_text  # noqa: E402  (after the results it renders)
-
 __all__ = [
     "ARROW", "CLASS_TITLES", "CLASSES", "GOLD_OUTCOMES", "SYSTEM_OUTCOMES", "VIEWS", "ChangeClass", "Comparison",
     "Example", "MultiComparison", "OutcomeCodes", "PairComparison", "SpanDiff", "TSDiff", "TokenDiff", "Transition",
-    "change_masks", "compare", "correct_overlap", "diff", "exact_hits", "fair_outcomes", "inline_text",
+    "change_masks", "compare", "correct_overlap", "diff", "exact_hits", "fair_outcomes",
     "make_example", "pairwise", "span_diff", "token_changes", "token_diff", "token_labels", "ts_diff",
 ]
+
+
+class _CallableModule(types.ModuleType):
+    """``ts_eval.compare`` is both this package and the function :func:`compare`: importing the
+    package makes Python set the attribute ``ts_eval.compare`` to the module, so the module is
+    callable and calls the function (``ts_eval.compare(corpus)`` works either way)."""
+
+    def __call__(self, *args, **kwargs):
+        return compare(*args, **kwargs)
+
+
+sys.modules[__name__].__class__ = _CallableModule
