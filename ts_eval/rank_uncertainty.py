@@ -35,10 +35,11 @@ from typing import TYPE_CHECKING, Any, Dict, List, Mapping, Optional, Sequence, 
 import numpy as np
 
 from .errors import OptionError
-from .ranking import TIE_DECIMALS, Progress, _chunks, _clean, average_ranks
+from .ranks import TIE_DECIMALS, Progress, _chunks, _clean, average_ranks
 
 if TYPE_CHECKING:   # pragma: no cover
-    from .ranking import Bootstrap, Permutation, RankingResult
+    from .ranking import RankingResult
+    from .ranks import Bootstrap, Permutation
     from .sufficient import StatsMatrix
 
 CORR_CHUNK = 100   # resamples per vectorised correlation step (bounds memory; results do not depend on it)
