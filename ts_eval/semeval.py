@@ -1,0 +1,230 @@
+"""SemEval-2013 task 9.1 categories (Segura-Bedmar et al. 2013) as nervaluate counts them.
+
+Four schemes -- ``strict``, ``exact``, ``partial``, ``ent_type`` -- sort every system
+span into correct (COR), incorrect (INC), partial (PAR) or spurious (SPU) and every
+gold span left over into missed (MIS); possible = COR + INC + PAR + MIS (the gold
+spans), actual = COR + INC + PAR + SPU (the system spans); precision = COR / actual
+and recall = COR / possible, with (COR + 0.5 PAR) in place of COR for ``partial`` and
+``ent_type``.  ``overall`` is one evaluation of all spans (a system span may be
+incorrect for a gold span of another label), each label row an evaluation of that
+label's spans only, as nervaluate 1.2.1 reports them: the label rows need not sum to
+``overall``.
+
+nervaluate's algorithm, reproduced exactly (per sentence, system spans in order, each
+taking one gold span that no earlier system span took):
+
+``strict``    the first untaken gold span with the same bounds and label -> COR;
+              else the first untaken gold span it overlaps enough -> INC; else SPU.
+``exact``     the same with "same bounds" (any label) -> COR, else INC / SPU.
+``partial``   identical choices to ``exact``; its INC are counted as PAR.
+``ent_type``  among untaken same-label gold spans it overlaps enough, the one with the
+              smallest |start difference| + |end difference| (the first on ties) -> COR;
+              else the first untaken other-label one it overlaps enough -> INC; else SPU.
+
+"Overlaps enough": shared tokens / gold span tokens * 100 >= ``min_overlap_percentage``
+(default 1.0, nervaluate's default: any shared token for gold spans of up to 100 tokens).
+The candidates are the shared matcher's pairs (:func:`ts_eval.matching.match`); "order"
+is SpanSet order (start, end, label), the order nervaluate's tag loaders produce.  The
+greedy choice is inherently sequential (a span taken early changes what later spans
+can take), but almost every choice is uncontested: :func:`_serial_choice` settles all
+uncontested choices of the corpus per round in numpy and needs one round per link of
+the longest chain of contested choices; only chains longer than :data:`MAX_ROUNDS`
+are finished by a loop over their remaining system spans.
+"""
+from __future__ import annotations
+
+from typing import Any, Dict, Optional, Sequence
+
+import numpy as np
+
+from . import measures
+from .corpus import Corpus, SpanSet
+from .matching import Pairs, match
+
+SCHEMES = ("strict", "exact", "partial", "ent_type")
+COUNTS = ("correct", "incorrect", "partial", "missed", "spurious")
+PARTIAL_CREDIT = {"strict": False, "exact": False, "partial": True, "ent_type": True}
+MAX_ROUNDS = 64
+COR, INC, PAR, MIS, SPU = range(5)
+
+
+def check_min_overlap(pct: float) -> float:
+    """nervaluate's ``min_overlap_percentage`` as a float; ValueError outside 1..100."""
+    v = float(pct)
+    if not 1.0 <= v <= 100.0:
+        raise ValueError(f"min_overlap_percentage must be between 1.0 and 100.0, got {pct}")
+    return v
+
+
+# ---------------------------------------------------------------------------
+# the greedy choice
+
+
+def _serial_choice(p: np.ndarray, g: np.ndarray, n_system: int, n_gold: int) -> np.ndarray:
+    """The pair each system span takes when system spans, in index order, each take their
+    first listed pair whose gold span no earlier system span took (-1: none left).
+
+    ``p, g`` are candidate pairs sorted by system index, then by the system span's own
+    preference.  Each round accepts every system span whose first remaining pair's gold
+    span is held by no earlier undecided system span (nothing earlier can take it, and
+    everything it prefers is gone for good), removes the taken gold spans and decided
+    system spans, and repeats; the earliest undecided span always succeeds.
+    """
+    chosen = np.full(n_system, -1, np.int64)
+    taken = np.zeros(n_gold, bool)
+    idx = np.arange(len(p))
+    big = np.iinfo(np.int64).max
+    for _ in range(MAX_ROUNDS):
+        if not len(idx):
+            return chosen
+        pp, gg = p[idx], g[idx]
+        first = np.ones(len(idx), bool)
+        np.not_equal(pp[1:], pp[:-1], out=first[1:])
+        owner = np.full(n_gold, big, np.int64)
+        np.minimum.at(owner, gg, pp)
+        win = idx[first & (owner[gg] == pp)]
+        chosen[p[win]] = win
+        taken[g[win]] = True
+        keep = ~taken[gg]
+        keep &= chosen[pp] < 0
+        idx = idx[keep]
+    # a chain of more than MAX_ROUNDS contested choices: the rest one system span at a time
+    pp = p[idx]
+    starts = np.flatnonzero(np.r_[True, pp[1:] != pp[:-1]]).tolist() + [len(idx)]
+    for a, b in zip(starts[:-1], starts[1:]):
+        for k in idx[a:b].tolist():
+            if not taken[g[k]]:
+                chosen[p[k]] = k
+                taken[g[k]] = True
+                break
+    return chosen
+
+
+def _outcomes(p: np.ndarray, g: np.ndarray, first_class: np.ndarray, rank: np.ndarray,
+              n_system: int, n_gold: int):
+    """(system outcome: 0 first class, 1 second class, -1 spurious; gold taken mask) of one
+    scheme over candidate pairs: a system span prefers first-class pairs, then lower
+    ``rank``, then the earlier gold span."""
+    order = np.lexsort((g, rank, ~first_class, p))
+    p, g, first_class = p[order], g[order], first_class[order]
+    chosen = _serial_choice(p, g, n_system, n_gold)
+    outcome = np.full(n_system, -1, np.int8)
+    hit = chosen >= 0
+    outcome[hit] = np.where(first_class[chosen[hit]], 0, 1)
+    taken = np.zeros(n_gold, bool)
+    taken[g[chosen[hit]]] = True
+    return outcome, taken
+
+
+# ---------------------------------------------------------------------------
+# per-sentence counts
+
+
+def semeval_stats(corpus: Corpus, gold: SpanSet, system: SpanSet, pairs: Optional[Pairs] = None,
+                  min_overlap_percentage: float = 1.0) -> np.ndarray:
+    """(sentences, 4 schemes x (1 + labels) x 5) counts: for each scheme of :data:`SCHEMES`
+    the overall row then one row per label, each COR, INC, PAR, MIS, SPU of
+    :data:`COUNTS`.  Sums over any set of sentences are that set's counts
+    (:func:`scores_of_sums` turns them into scores)."""
+    pct = check_min_overlap(min_overlap_percentage)
+    if pairs is None:
+        pairs = match(gold, system)
+    L, S = len(corpus.labels), corpus.n_sentences
+    g_sent = corpus.sentence_of(gold.start)
+    s_sent = corpus.sentence_of(system.start)
+    glen = (pairs.overlap + pairs.gold_only).astype(float)
+    enough = (pairs.overlap / glen) * 100.0 >= pct          # nervaluate's float test, as written
+    bounds = (pairs.gold_only == 0) & (pairs.system_only == 0)
+    same = pairs.same_label
+    dist = pairs.gold_only + pairs.system_only                 # |start diff| + |end diff| of overlapping spans
+    zero = np.zeros(len(pairs), np.int64)
+    n_s, n_g = len(system), len(gold)
+
+    R, K = 1 + L, len(COUNTS)
+
+    def tally(row_of_system: np.ndarray, row_of_gold: np.ndarray, outcome: np.ndarray, taken: np.ndarray,
+              second: int) -> np.ndarray:
+        """(sentences, rows, counts) of one evaluation; rows: 0 overall, 1 + label per label."""
+        code = np.where(outcome == 0, COR, np.where(outcome == 1, second, SPU))
+        miss = ~taken
+        key = np.concatenate([(s_sent * R + row_of_system) * K + code,
+                              (g_sent[miss] * R + row_of_gold[miss]) * K + MIS])
+        return np.bincount(key, minlength=S * R * K).reshape(S, R, K)
+
+    def run(mask: np.ndarray, first_class: np.ndarray, rank: np.ndarray):
+        return _outcomes(pairs.system[mask], pairs.gold[mask], first_class[mask], rank[mask], n_s, n_g)
+
+    every = np.zeros(n_s, np.int64), np.zeros(n_g, np.int64)
+    per_label = 1 + system.label.astype(np.int64), 1 + gold.label.astype(np.int64)
+    lab = enough & same
+    exact = run(enough, bounds, zero)                       # also partial's choices
+    label_exact = run(lab, bounds, zero)                    # per label strict = exact = partial
+    out = np.zeros((S, len(SCHEMES), R, K))
+    out[:, 0] = tally(*every, *run(enough, bounds & same, zero), INC)
+    out[:, 0, 1:] = tally(*per_label, *label_exact, INC)[:, 1:]
+    out[:, 1] = tally(*every, *exact, INC)
+    out[:, 1, 1:] = out[:, 0, 1:]
+    out[:, 2] = tally(*every, *exact, PAR)
+    out[:, 2, 1:] = tally(*per_label, *label_exact, PAR)[:, 1:]
+    out[:, 3] = tally(*every, *run(enough, same, np.where(same, dist, 0)), INC)
+    out[:, 3, 1:] = tally(*per_label, *run(lab, same, dist), INC)[:, 1:]
+    return out.reshape(S, -1)
+
+
+# ---------------------------------------------------------------------------
+# scores of summed counts
+
+
+def scores_of_sums(x: np.ndarray, n_labels: int, beta: float = 1.0) -> Dict[str, np.ndarray]:
+    """Counts and scores, each (..., 4 schemes, 1 + labels), of summed :func:`semeval_stats`
+    columns (any leading axes, e.g. bootstrap resamples)."""
+    c = np.asarray(x, float).reshape(np.shape(x)[:-1] + (len(SCHEMES), 1 + n_labels, len(COUNTS)))
+    cor, inc, par, mis, spu = (c[..., k] for k in range(len(COUNTS)))
+    possible = cor + inc + par + mis
+    actual = cor + inc + par + spu
+    half = np.array([PARTIAL_CREDIT[s] for s in SCHEMES])[:, None] * 0.5
+    hits = cor + half * par
+    p = measures.precision(hits, actual - hits)
+    r = measures.recall(hits, possible - hits)
+    f = measures.f_from_pr(p, r, beta)
+    out = {name: c[..., k] for k, name in enumerate(COUNTS)}
+    out.update(possible=possible, actual=actual, precision=np.asarray(p), recall=np.asarray(r), f=np.asarray(f))
+    return out
+
+
+def scheme_f(x: np.ndarray, n_labels: int, scheme: str, beta: float = 1.0) -> np.ndarray:
+    """Overall F-beta of one scheme from summed statistics (a ranking model's score)."""
+    return scores_of_sums(x, n_labels, beta)["f"][..., SCHEMES.index(scheme), 0]
+
+
+def semeval_result(totals: np.ndarray, labels: Sequence[str], beta: float = 1.0,
+                   min_overlap_percentage: float = 1.0) -> Dict[str, Any]:
+    """The report entry of summed counts: per scheme ``overall`` and ``labels`` rows with
+    correct, incorrect, partial, missed, spurious, possible, actual (also under the
+    shared names ``gold`` and ``system``), precision, recall, f; label rows say whether
+    the label has gold or system spans (``present``: the labels nervaluate lists)."""
+    sc = scores_of_sums(totals, len(labels), beta)
+
+    def row(k: int, j: int) -> Dict[str, Any]:
+        r: Dict[str, Any] = {name: int(sc[name][k, j]) for name in COUNTS + ("possible", "actual")}
+        r["gold"], r["system"] = r["possible"], r["actual"]
+        r.update({name: float(sc[name][k, j]) for name in ("precision", "recall", "f")})
+        return r
+
+    out: Dict[str, Any] = {}
+    for k, scheme in enumerate(SCHEMES):
+        rows = {}
+        for j, lab in enumerate(labels, start=1):
+            r = row(k, j)
+            r["present"] = r["possible"] + r["actual"] > 0
+            rows[lab] = r
+        out[scheme] = {"overall": row(k, 0), "labels": rows}
+    out["min_overlap_percentage"] = float(min_overlap_percentage)
+    return out
+
+
+def semeval_model(corpus: Corpus, system: SpanSet, beta: float = 1.0, pairs: Optional[Pairs] = None,
+                  min_overlap_percentage: float = 1.0) -> Dict[str, Any]:
+    """The four schemes for one system of ``corpus`` (see :func:`semeval_result`)."""
+    stats = semeval_stats(corpus, corpus.gold, system, pairs, min_overlap_percentage)
+    return semeval_result(stats.sum(0), corpus.labels, beta, min_overlap_percentage)
