@@ -11,6 +11,7 @@ from .events import TSCounts, ts_counts
 from .fair import fair_errors, fair_report, resolve_weights
 from .matching import match
 from .report import Report, versions
+from .semeval import semeval_model
 from .segment import SEGMENT_MODELS, model_limits, segment_counts, token_accuracy
 
 ALL_LABELS = "<all labels>"
@@ -80,7 +81,7 @@ def segment_model(gold: SpanSet, system: SpanSet, labels: Sequence[str], beta: f
     return out
 
 
-MODELS = ("ts",) + SEGMENT_MODELS + ("fair",)
+MODELS = ("ts",) + SEGMENT_MODELS + ("fair", "semeval")
 DEFAULT_MODELS = ("ts", "exact", "fair")
 
 
@@ -105,7 +106,8 @@ def evaluate(
     error types (``fair``: traditional, fair and weighted P/R/F1, the confusion
     matrix; ``focus`` target or system, ``weights`` in the reference syntax or a
     preset eq5/eq6/eq7 (default eq7, the paper's equation 7: eq5 would repeat the
-    fair scores), ``fair_mode`` paper or faireval-skip).
+    fair scores), ``fair_mode`` paper or faireval-skip); ``semeval``: nervaluate's
+    SemEval-2013 schemes strict, exact, partial, ent_type (:mod:`ts_eval.semeval`).
     """
     measures.check_separator_weight(separator_weight)
     measures.check_beta(beta)
@@ -129,13 +131,15 @@ def evaluate(
                                   n_labels=1)
             result["ts"] = ts_model(counts, labels, separator_weight, beta, extra)
         seg = [m for m in models if m in SEGMENT_MODELS]
-        if seg or "fair" in models:
+        if seg or "fair" in models or "semeval" in models:
             pairs = match(corpus.gold, spans)
             for m in seg:
                 result[m] = segment_model(corpus.gold, spans, labels, beta, pairs, m, k1, k2)
             if "fair" in models:
                 fr = fair_errors(corpus.gold, spans, pairs, labels, corpus, focus, mode=fair_mode)
                 result["fair"] = fair_report(fr, weights)
+            if "semeval" in models:
+                result["semeval"] = semeval_model(corpus, spans, beta, pairs)
         if "exact" in result:
             acc = token_accuracy(corpus.gold_info.tags, info.tags, corpus.docstart_lines, corpus.tag_vocab)
             if acc is not None:

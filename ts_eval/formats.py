@@ -17,7 +17,8 @@ def to_csv(report: Report) -> str:
     """Long format: one row per system x model x row (label, micro, macro), all counts and scores."""
     out = io.StringIO()
     fields = ["system", "model", "row", "tp", "fp", "fn", "tn", "gold", "found", "correct", "gold_hit",
-              "found_hit", "precision", "recall", "f", "kappa", "accuracy"]
+              "found_hit", "precision", "recall", "f", "kappa", "accuracy",
+              "incorrect", "partial", "missed", "spurious", "possible", "actual"]   # the last six: semeval
     w = csv.DictWriter(out, fieldnames=fields, extrasaction="ignore", lineterminator="\n")
     w.writeheader()
     for s in report.systems:
@@ -28,7 +29,7 @@ def to_csv(report: Report) -> str:
                     w.writerow({"system": s["name"], "model": f"fair:{method}", "row": lab, "tp": row.get("TP"),
                                 "fp": row.get("FP"), "fn": row.get("FN"), "precision": row["precision"],
                                 "recall": row["recall"], "f": row["f1"]})
-        for model in [m for m in report.settings.get("models", ["ts", "exact"]) if m in s and m != "fair"]:
+        for model in [m for m in report.settings.get("models", ["ts", "exact"]) if m in s and m not in ("fair", "semeval")]:
             m = s[model]
             for lab in report.labels:
                 w.writerow({"system": s["name"], "model": model, "row": lab, **m["labels"][lab]})
@@ -36,6 +37,10 @@ def to_csv(report: Report) -> str:
             w.writerow({"system": s["name"], "model": model, "row": "macro", **m["macro"]})
             if model == "ts" and "all_labels" in m:
                 w.writerow({"system": s["name"], "model": model, "row": "all labels", **m["all_labels"]})
+        for scheme, block in s.get("semeval", {}).items():
+            if isinstance(block, dict):   # the four schemes (min_overlap_percentage is a number)
+                for lab, row in [("overall", block["overall"])] + list(block["labels"].items()):
+                    w.writerow({**row, "system": s["name"], "model": f"semeval:{scheme}", "row": lab})
         if "token_accuracy" in s.get("exact", {}):
             w.writerow({"system": s["name"], "model": "exact", "row": "token accuracy",
                         "correct": s["exact"]["tags_correct"], "accuracy": s["exact"]["token_accuracy"]})

@@ -33,6 +33,7 @@ are finished by a loop over their remaining system spans.
 """
 from __future__ import annotations
 
+from functools import partial
 from typing import Any, Dict, Optional, Sequence
 
 import numpy as np
@@ -175,9 +176,11 @@ def semeval_stats(corpus: Corpus, gold: SpanSet, system: SpanSet, pairs: Optiona
 # scores of summed counts
 
 
-def scores_of_sums(x: np.ndarray, n_labels: int, beta: float = 1.0) -> Dict[str, np.ndarray]:
+def scores_of_sums(x: np.ndarray, n_labels: Optional[int] = None, beta: float = 1.0) -> Dict[str, np.ndarray]:
     """Counts and scores, each (..., 4 schemes, 1 + labels), of summed :func:`semeval_stats`
-    columns (any leading axes, e.g. bootstrap resamples)."""
+    columns (any leading axes, e.g. bootstrap resamples; labels inferred from the width)."""
+    if n_labels is None:
+        n_labels = np.shape(x)[-1] // (len(SCHEMES) * len(COUNTS)) - 1
     c = np.asarray(x, float).reshape(np.shape(x)[:-1] + (len(SCHEMES), 1 + n_labels, len(COUNTS)))
     cor, inc, par, mis, spu = (c[..., k] for k in range(len(COUNTS)))
     possible = cor + inc + par + mis
@@ -192,9 +195,28 @@ def scores_of_sums(x: np.ndarray, n_labels: int, beta: float = 1.0) -> Dict[str,
     return out
 
 
-def scheme_f(x: np.ndarray, n_labels: int, scheme: str, beta: float = 1.0) -> np.ndarray:
+def scheme_f(x: np.ndarray, scheme: str, beta: float = 1.0) -> np.ndarray:
     """Overall F-beta of one scheme from summed statistics (a ranking model's score)."""
-    return scores_of_sums(x, n_labels, beta)["f"][..., SCHEMES.index(scheme), 0]
+    return scores_of_sums(x, None, beta)["f"][..., SCHEMES.index(scheme), 0]
+
+
+def rank_stats(sd) -> np.ndarray:
+    """The ranking registry's statistics function (``sd``: a :class:`ts_eval.sufficient.SystemData`)."""
+    corpus = sd.cd.corpus
+    return semeval_stats(corpus, corpus.gold, sd.spans, sd.pairs)
+
+
+_RANK_TEXT = {
+    "strict": "exact bounds and label (COR / actual, COR / possible)",
+    "exact": "exact bounds, any label",
+    "partial": "bounds overlap, any label; a partial match counts half",
+    "ent_type": "same label, bounds overlap",
+}
+# the ranking models (:mod:`ts_eval.sufficient` registers them): the overall F1 of each scheme
+RANK_MODELS = [dict(name=f"semeval-{s.replace('_', '-')}-f1", title=f"SE-{s.replace('_', '-')}",
+                    stats=rank_stats, score=partial(scheme_f, scheme=s),
+                    description=f"SemEval-2013 {s} F1 as nervaluate counts it, overall: {_RANK_TEXT[s]}")
+               for s in SCHEMES]
 
 
 def semeval_result(totals: np.ndarray, labels: Sequence[str], beta: float = 1.0,

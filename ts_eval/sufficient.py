@@ -304,7 +304,7 @@ def get_model(name: str) -> Model:
 
 
 def resolve_models(names: Optional[Sequence[str]], corpus: Optional[Corpus] = None) -> List[Model]:
-    names = default_models(corpus) if names is None else list(names)
+    names = default_models(corpus) if names is None else [n for g in names for n in GROUPS.get(g, (g,))]
     if not names:
         raise UsageError("no model given")
     seen = set()
@@ -499,3 +499,11 @@ def _register_optional() -> None:
 
 
 _register_optional()
+
+
+# nervaluate's SemEval-2013 schemes (ts_eval.semeval); the name "semeval" stands for all four
+from . import semeval as _semeval  # noqa: E402
+
+for _spec in _semeval.RANK_MODELS:
+    register(Model(**_spec))
+GROUPS: Dict[str, Tuple[str, ...]] = {"semeval": tuple(_spec["name"] for _spec in _semeval.RANK_MODELS)}
