@@ -122,17 +122,20 @@ def _outcomes(p: np.ndarray, g: np.ndarray, first_class: np.ndarray, rank: np.nd
 
 
 def semeval_stats(corpus: Corpus, gold: SpanSet, system: SpanSet, pairs: Optional[Pairs] = None,
-                  min_overlap_percentage: float = 1.0) -> np.ndarray:
+                  min_overlap_percentage: float = 1.0, per_sentence: bool = True) -> np.ndarray:
     """(sentences, 4 schemes x (1 + labels) x 5) counts: for each scheme of :data:`SCHEMES`
     the overall row then one row per label, each COR, INC, PAR, MIS, SPU of
     :data:`COUNTS`.  Sums over any set of sentences are that set's counts
-    (:func:`scores_of_sums` turns them into scores)."""
+    (:func:`scores_of_sums` turns them into scores).  ``per_sentence=False``: one row,
+    the corpus totals (what a report needs, without the sentences x k matrix)."""
     pct = check_min_overlap(min_overlap_percentage)
     if pairs is None:
         pairs = match(gold, system)
-    L, S = len(corpus.labels), corpus.n_sentences
-    g_sent = corpus.sentence_of(gold.start)
-    s_sent = corpus.sentence_of(system.start)
+    L = len(corpus.labels)
+    if per_sentence:
+        S, g_sent, s_sent = corpus.n_sentences, corpus.sentence_of(gold.start), corpus.sentence_of(system.start)
+    else:
+        S, g_sent, s_sent = 1, np.zeros(len(gold), np.int64), np.zeros(len(system), np.int64)
     glen = (pairs.overlap + pairs.gold_only).astype(float)
     enough = (pairs.overlap / glen) * 100.0 >= pct          # nervaluate's float test, as written
     bounds = (pairs.gold_only == 0) & (pairs.system_only == 0)
@@ -248,5 +251,5 @@ def semeval_result(totals: np.ndarray, labels: Sequence[str], beta: float = 1.0,
 def semeval_model(corpus: Corpus, system: SpanSet, beta: float = 1.0, pairs: Optional[Pairs] = None,
                   min_overlap_percentage: float = 1.0) -> Dict[str, Any]:
     """The four schemes for one system of ``corpus`` (see :func:`semeval_result`)."""
-    stats = semeval_stats(corpus, corpus.gold, system, pairs, min_overlap_percentage)
-    return semeval_result(stats.sum(0), corpus.labels, beta, min_overlap_percentage)
+    totals = semeval_stats(corpus, corpus.gold, system, pairs, min_overlap_percentage, per_sentence=False)[0]
+    return semeval_result(totals, corpus.labels, beta, min_overlap_percentage)
