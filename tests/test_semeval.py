@@ -16,6 +16,8 @@ from typing import Dict, List
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 nervaluate = pytest.importorskip("nervaluate")
 from nervaluate import Evaluator  # noqa: E402
@@ -353,3 +355,43 @@ def test_ranking_models():
             model = sufficient.get_model(f"semeval-{sch.replace('_', '-')}-f1")
             assert float(model.score(x)) == rep.system(name)["semeval"][sch]["overall"]["f"]
     assert sm.data.shape[0] == c.n_sentences
+
+
+# ---------------------------------------------------------------------------
+# invariants
+
+
+@st.composite
+def span_corpora(draw):
+    lens = draw(st.lists(st.integers(1, 12), min_size=1, max_size=4))
+
+    def side():
+        return [sorted(set(draw(st.lists(st.tuples(st.sampled_from("AB"), st.integers(0, n - 1), st.integers(0, 3))
+                                         .map(lambda t, n=n: (t[0], t[1], min(n - 1, t[1] + t[2]))), max_size=5))))
+                for n in lens]
+
+    return lens, side(), side()
+
+
+@settings(max_examples=60, deadline=None)
+@given(span_corpora())
+def test_invariants(corpus_spans):
+    """possible = gold spans and actual = system spans in every scheme and row; partial makes
+    exact's choices (its incorrect are partial's partial); in a label's row strict is exact."""
+    lens, gold, pred = corpus_spans
+    c = from_spans(lens, gold, pred)
+    m = ours(c)
+    n_gold, n_sys = len(c.gold), len(c.systems["system"])
+    for sch in SCHEMES:
+        o = m[sch]["overall"]
+        assert (o["possible"], o["actual"]) == (n_gold, n_sys)
+        for k, lab in enumerate(c.labels):
+            row = m[sch]["labels"][lab]
+            assert row["possible"] == int((c.gold.label == k).sum())
+            assert row["actual"] == int((c.systems["system"].label == k).sum())
+    ex, pa = m["exact"]["overall"], m["partial"]["overall"]
+    assert (pa["correct"], pa["partial"], pa["missed"], pa["spurious"]) == \
+        (ex["correct"], ex["incorrect"], ex["missed"], ex["spurious"])
+    for lab in c.labels:   # per label, strict and exact count the same
+        a, b = m["strict"]["labels"][lab], m["exact"]["labels"][lab]
+        assert a == b
