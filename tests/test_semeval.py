@@ -395,3 +395,45 @@ def test_invariants(corpus_spans):
     for lab in c.labels:   # per label, strict and exact count the same
         a, b = m["strict"]["labels"][lab], m["exact"]["labels"][lab]
         assert a == b
+
+
+# ---------------------------------------------------------------------------
+# the command line
+
+def test_cli_score_and_rank(tmp_path, capsys):
+    import csv
+    import io
+    import json
+
+    from support import run_cli, write
+
+    f = write(tmp_path / "two.conll", "John B-PER B-PER B-PER\nSmith I-PER O I-PER\nvisits O O O\n"
+                                      "Paris B-LOC B-LOC B-ORG\n\nHe O O O\nleft O B-ORG O\n")
+    base = ["score", f, "--gold-col", "2", "--system-col", "3", "4", "--names", "A", "B", "--models", "semeval"]
+    code, out, err = run_cli(base + ["--format", "json"], capsys)
+    assert code == 0, err
+    data = json.loads(out)
+    a = data["systems"][0]["semeval"]
+    # A: PER John (gold John Smith) INC / PAR, LOC Paris COR, ORG left SPU
+    assert {k: a["strict"]["overall"][k] for k in ("correct", "incorrect", "spurious", "possible", "actual")} == \
+        {"correct": 1, "incorrect": 1, "spurious": 1, "possible": 2, "actual": 3}
+    assert (a["partial"]["overall"]["precision"], a["partial"]["overall"]["recall"]) == (0.5, 0.75)
+    b = data["systems"][1]["semeval"]   # B: PER COR; ORG Paris on gold LOC: strict INC, exact COR
+    assert (b["strict"]["overall"]["incorrect"], b["exact"]["overall"]["correct"]) == (1, 2)
+    assert b["strict"]["labels"]["ORG"]["spurious"] == 1 and b["strict"]["labels"]["LOC"]["missed"] == 1
+    code, out, err = run_cli(base + ["--format", "csv"], capsys)
+    assert code == 0, err
+    rows = {(r["system"], r["model"], r["row"]): r for r in csv.DictReader(io.StringIO(out))}
+    assert rows[("A", "semeval:partial", "overall")]["partial"] == "1"
+    assert float(rows[("B", "semeval:strict", "overall")]["f"]) == 0.5
+    code, out, err = run_cli(base, capsys)
+    assert code == 0, err
+    assert "SemEval-2013" in out and "ent_type" in out
+    code, out, err = run_cli(["rank", f, "--gold-col", "2", "--system-col", "3", "4", "--names", "A", "B",
+                              "--models", "semeval", "--bootstrap", "10", "--permutations", "10",
+                              "--no-progress", "--format", "json"], capsys)
+    assert code == 0, err
+    ranked = json.loads(out)
+    assert [m["name"] for m in ranked["models"]][1:] == list(sufficient.GROUPS["semeval"])
+    got = {s["name"]: s["models"]["semeval-partial-f1"]["score"] for s in ranked["systems"]}
+    assert got["A"] == pytest.approx(a["partial"]["overall"]["f"])
