@@ -358,6 +358,58 @@ def test_ranking_models():
 
 
 # ---------------------------------------------------------------------------
+# span by span: nervaluate's *_indices
+
+
+def indices_of(corpus: Corpus, o: "semeval.SpanOutcomes", by_label: bool) -> Dict:
+    """nervaluate's index lists from ts_eval's per-span codes: (sentence, position in the
+    sentence's list -- of the span's label alone in a label's evaluation)."""
+    def local(spans: SpanSet):
+        sent = corpus.sentence_of(spans.start).tolist()
+        seen: Dict[tuple, int] = {}
+        pos = []
+        for s, lab in zip(sent, spans.label.tolist()):   # earlier spans of the same sentence (and label)
+            key = (s, lab if by_label else None)
+            pos.append(seen.get(key, 0))
+            seen[key] = pos[-1] + 1
+        return list(zip(sent, pos)), spans.label.tolist()
+
+    s_loc, s_lab = local(corpus.systems["system"])
+    g_loc, g_lab = local(corpus.gold)
+    out: Dict = {}
+    for code, name in enumerate(("correct", "incorrect", "partial", "missed", "spurious")):
+        rows = [(corpus.labels[s_lab[i]] if by_label else None, s_loc[i]) for i in np.flatnonzero(o.system == code)]
+        if name == "missed":
+            rows = [(corpus.labels[g_lab[i]] if by_label else None, g_loc[i]) for i in np.flatnonzero(o.gold == code)]
+        out[name] = sorted(rows)
+    return out
+
+
+def test_span_categories_equal_nervaluates_indices():
+    rng = random.Random(21)
+    for _ in range(80):
+        lens = [rng.randint(1, 12) for _ in range(rng.randint(1, 3))]
+        c = from_spans(lens, [random_spans(rng, m, rng.randint(0, 5)) for m in lens],
+                       [random_spans(rng, m, rng.randint(0, 5)) for m in lens])
+        ref = reference_on_spans(c)
+        for sch in SCHEMES:
+            for by_label in (False, True):
+                o = semeval.span_outcomes(c.gold, c.systems["system"], scheme=sch, by_label=by_label)
+                mine = indices_of(c, o, by_label)
+                if by_label:
+                    theirs = {name: sorted((lab, tuple(ix)) for lab, r in ref["entity_indices"].items()
+                                           for ix in getattr(r[sch], f"{name}_indices")) for name in mine}
+                else:
+                    theirs = {name: sorted((None, tuple(ix)) for ix in getattr(ref["overall_indices"][sch],
+                                                                                 f"{name}_indices")) for name in mine}
+                assert mine == theirs, (sch, by_label)
+                taken = o.gold_system >= 0       # partners agree both ways
+                assert np.array_equal(o.system_gold[o.gold_system[taken]], np.flatnonzero(taken))
+    with pytest.raises(ValueError, match="unknown scheme"):
+        semeval.span_outcomes(c.gold, c.systems["system"], scheme="type")
+
+
+# ---------------------------------------------------------------------------
 # invariants
 
 

@@ -33,8 +33,9 @@ are finished by a loop over their remaining system spans.
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
 from functools import partial
-from typing import Any, Dict, Optional, Sequence
+from typing import Any, Dict, Optional, Sequence, Tuple
 
 import numpy as np
 
@@ -102,19 +103,86 @@ def _serial_choice(p: np.ndarray, g: np.ndarray, n_system: int, n_gold: int) -> 
 
 
 def _outcomes(p: np.ndarray, g: np.ndarray, first_class: np.ndarray, rank: np.ndarray,
-              n_system: int, n_gold: int):
-    """(system outcome: 0 first class, 1 second class, -1 spurious; gold taken mask) of one
-    scheme over candidate pairs: a system span prefers first-class pairs, then lower
-    ``rank``, then the earlier gold span."""
+              n_system: int, n_gold: int) -> Tuple[np.ndarray, np.ndarray]:
+    """(system outcome: 0 first class, 1 second class, -1 spurious; the gold span each system
+    span took, -1 for none) of one scheme over candidate pairs: a system span prefers
+    first-class pairs, then lower ``rank``, then the earlier gold span."""
     order = np.lexsort((g, rank, ~first_class, p))
     p, g, first_class = p[order], g[order], first_class[order]
     chosen = _serial_choice(p, g, n_system, n_gold)
     outcome = np.full(n_system, -1, np.int8)
+    partner = np.full(n_system, -1, np.int64)
     hit = chosen >= 0
     outcome[hit] = np.where(first_class[chosen[hit]], 0, 1)
-    taken = np.zeros(n_gold, bool)
-    taken[g[chosen[hit]]] = True
-    return outcome, taken
+    partner[hit] = g[chosen[hit]]
+    return outcome, partner
+
+
+# what a system span prefers: same bounds and label / same bounds / same label, closest bounds
+RULE = {"strict": "bounds+label", "exact": "bounds", "partial": "bounds", "ent_type": "closest"}
+
+
+class _Candidates:
+    """The matcher's pairs that overlap enough, with what the schemes' preferences read."""
+
+    def __init__(self, pairs: Pairs, n_system: int, n_gold: int, min_overlap_percentage: float):
+        pct = check_min_overlap(min_overlap_percentage)
+        glen = (pairs.overlap + pairs.gold_only).astype(float)
+        self.enough = (pairs.overlap / glen) * 100.0 >= pct   # nervaluate's float test, as written
+        self.bounds = (pairs.gold_only == 0) & (pairs.system_only == 0)
+        self.same = pairs.same_label
+        self.dist = pairs.gold_only + pairs.system_only       # |start diff| + |end diff| of overlapping spans
+        self.pairs, self.n_system, self.n_gold = pairs, n_system, n_gold
+        self._memo: Dict[Tuple[str, bool], Tuple[np.ndarray, np.ndarray]] = {}
+
+    def choose(self, scheme: str, by_label: bool) -> Tuple[np.ndarray, np.ndarray]:
+        """:func:`_outcomes` of a scheme, over all spans or (``by_label``) each label's spans alone."""
+        rule = RULE[scheme]
+        if by_label and rule == "bounds+label":
+            rule = "bounds"                    # one label: strict is exact
+        if (rule, by_label) not in self._memo:
+            mask = self.enough & self.same if by_label else self.enough
+            if rule == "closest":
+                first, rank = self.same, np.where(self.same, self.dist, 0)
+            else:
+                first = self.bounds & self.same if rule == "bounds+label" else self.bounds
+                rank = np.zeros(len(first), np.int64)
+            self._memo[rule, by_label] = _outcomes(self.pairs.system[mask], self.pairs.gold[mask], first[mask],
+                                                   rank[mask], self.n_system, self.n_gold)
+        return self._memo[rule, by_label]
+
+    def codes(self, scheme: str, by_label: bool) -> "SpanOutcomes":
+        outcome, partner = self.choose(scheme, by_label)
+        second = PAR if scheme == "partial" else INC
+        system = np.where(outcome == 0, COR, np.where(outcome == 1, second, SPU)).astype(np.int8)
+        gold_system = np.full(self.n_gold, -1, np.int64)
+        hit = np.flatnonzero(partner >= 0)
+        gold_system[partner[hit]] = hit
+        gold = np.where(gold_system >= 0, system[np.maximum(gold_system, 0)] if len(system) else MIS,
+                        MIS).astype(np.int8)
+        return SpanOutcomes(system, partner, gold, gold_system)
+
+
+@dataclass
+class SpanOutcomes:
+    """Every span's category under one scheme, as codes into :data:`COUNTS` (0 correct,
+    1 incorrect, 2 partial, 3 missed, 4 spurious), with the span it was matched to."""
+
+    system: np.ndarray        # per system span: correct / incorrect / partial / spurious
+    system_gold: np.ndarray   # the gold span it took (-1: spurious)
+    gold: np.ndarray          # per gold span: the category of the system span that took it, or missed
+    gold_system: np.ndarray   # that system span (-1: missed)
+
+
+def span_outcomes(gold: SpanSet, system: SpanSet, pairs: Optional[Pairs] = None, scheme: str = "strict",
+                  by_label: bool = False, min_overlap_percentage: float = 1.0) -> SpanOutcomes:
+    """Each span's category under ``scheme``: in the ``overall`` evaluation, or (``by_label``)
+    in its label's own evaluation (the label rows).  nervaluate's ``*_indices``, per span."""
+    if scheme not in SCHEMES:
+        raise ValueError(f"unknown scheme {scheme!r}; expected one of {', '.join(SCHEMES)}")
+    if pairs is None:
+        pairs = match(gold, system)
+    return _Candidates(pairs, len(system), len(gold), min_overlap_percentage).codes(scheme, by_label)
 
 
 # ---------------------------------------------------------------------------
@@ -128,50 +196,25 @@ def semeval_stats(corpus: Corpus, gold: SpanSet, system: SpanSet, pairs: Optiona
     :data:`COUNTS`.  Sums over any set of sentences are that set's counts
     (:func:`scores_of_sums` turns them into scores).  ``per_sentence=False``: one row,
     the corpus totals (what a report needs, without the sentences x k matrix)."""
-    pct = check_min_overlap(min_overlap_percentage)
     if pairs is None:
         pairs = match(gold, system)
+    cand = _Candidates(pairs, len(system), len(gold), min_overlap_percentage)
     L = len(corpus.labels)
     if per_sentence:
         S, g_sent, s_sent = corpus.n_sentences, corpus.sentence_of(gold.start), corpus.sentence_of(system.start)
     else:
         S, g_sent, s_sent = 1, np.zeros(len(gold), np.int64), np.zeros(len(system), np.int64)
-    glen = (pairs.overlap + pairs.gold_only).astype(float)
-    enough = (pairs.overlap / glen) * 100.0 >= pct          # nervaluate's float test, as written
-    bounds = (pairs.gold_only == 0) & (pairs.system_only == 0)
-    same = pairs.same_label
-    dist = pairs.gold_only + pairs.system_only                 # |start diff| + |end diff| of overlapping spans
-    zero = np.zeros(len(pairs), np.int64)
-    n_s, n_g = len(system), len(gold)
-
     R, K = 1 + L, len(COUNTS)
-
-    def tally(row_of_system: np.ndarray, row_of_gold: np.ndarray, outcome: np.ndarray, taken: np.ndarray,
-              second: int) -> np.ndarray:
-        """(sentences, rows, counts) of one evaluation; rows: 0 overall, 1 + label per label."""
-        code = np.where(outcome == 0, COR, np.where(outcome == 1, second, SPU))
-        miss = ~taken
-        key = np.concatenate([(s_sent * R + row_of_system) * K + code,
-                              (g_sent[miss] * R + row_of_gold[miss]) * K + MIS])
-        return np.bincount(key, minlength=S * R * K).reshape(S, R, K)
-
-    def run(mask: np.ndarray, first_class: np.ndarray, rank: np.ndarray):
-        return _outcomes(pairs.system[mask], pairs.gold[mask], first_class[mask], rank[mask], n_s, n_g)
-
-    every = np.zeros(n_s, np.int64), np.zeros(n_g, np.int64)
-    per_label = 1 + system.label.astype(np.int64), 1 + gold.label.astype(np.int64)
-    lab = enough & same
-    exact = run(enough, bounds, zero)                       # also partial's choices
-    label_exact = run(lab, bounds, zero)                    # per label strict = exact = partial
     out = np.zeros((S, len(SCHEMES), R, K))
-    out[:, 0] = tally(*every, *run(enough, bounds & same, zero), INC)
-    out[:, 0, 1:] = tally(*per_label, *label_exact, INC)[:, 1:]
-    out[:, 1] = tally(*every, *exact, INC)
-    out[:, 1, 1:] = out[:, 0, 1:]
-    out[:, 2] = tally(*every, *exact, PAR)
-    out[:, 2, 1:] = tally(*per_label, *label_exact, PAR)[:, 1:]
-    out[:, 3] = tally(*every, *run(enough, same, np.where(same, dist, 0)), INC)
-    out[:, 3, 1:] = tally(*per_label, *run(lab, same, dist), INC)[:, 1:]
+    for k, scheme in enumerate(SCHEMES):
+        for by_label in (False, True):
+            o = cand.codes(scheme, by_label)
+            s_row = 1 + system.label.astype(np.int64) if by_label else 0
+            g_row = 1 + gold.label.astype(np.int64) if by_label else 0
+            miss = o.gold == MIS
+            key = np.concatenate([(s_sent * R + s_row) * K + o.system,
+                                  ((g_sent * R + g_row) * K + MIS)[miss]])
+            out[:, k] += np.bincount(key, minlength=S * R * K).reshape(S, R, K)
     return out.reshape(S, -1)
 
 
