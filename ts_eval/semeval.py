@@ -41,6 +41,7 @@ import numpy as np
 
 from . import measures
 from .corpus import Corpus, SpanSet
+from .errors import OptionError
 from .matching import Pairs, match
 
 SCHEMES = ("strict", "exact", "partial", "ent_type")
@@ -51,10 +52,10 @@ COR, INC, PAR, MIS, SPU = range(5)
 
 
 def check_min_overlap(pct: float) -> float:
-    """nervaluate's ``min_overlap_percentage`` as a float; ValueError outside 1..100."""
+    """nervaluate's ``min_overlap_percentage`` as a float; OptionError (a ValueError) outside 1..100."""
     v = float(pct)
     if not 1.0 <= v <= 100.0:
-        raise ValueError(f"min_overlap_percentage must be between 1.0 and 100.0, got {pct}")
+        raise OptionError(f"min_overlap_percentage must be between 1.0 and 100.0, got {pct}")
     return v
 
 
@@ -179,7 +180,7 @@ def span_outcomes(gold: SpanSet, system: SpanSet, pairs: Optional[Pairs] = None,
     """Each span's category under ``scheme``: in the ``overall`` evaluation, or (``by_label``)
     in its label's own evaluation (the label rows).  nervaluate's ``*_indices``, per span."""
     if scheme not in SCHEMES:
-        raise ValueError(f"unknown scheme {scheme!r}; expected one of {', '.join(SCHEMES)}")
+        raise OptionError(f"unknown scheme {scheme!r}; expected one of {', '.join(SCHEMES)}")
     if pairs is None:
         pairs = match(gold, system)
     return _Candidates(pairs, len(system), len(gold), min_overlap_percentage).codes(scheme, by_label)
