@@ -161,3 +161,17 @@ def test_a_system_named_gold_does_not_replace_the_gold_side(build):
     assert corpus.gold.start.tolist() == [0]
     rep = evaluate(corpus)
     assert rep.systems[0]["exact"]["micro"]["tp"] == 0
+
+
+def test_from_sequences_names_the_bad_tag_and_the_sentence():
+    from ts_eval.corpus import from_sequences
+
+    with pytest.raises(InputError, match=r"^system: sentence 1: tag 5 is not a string$"):
+        from_sequences([["O"], ["O", "B-X"]], [["O"], ["O", 5]])
+    with pytest.raises(InputError, match=r"^gold: sentence 0: tag \['B-X'\] is not a string$"):
+        from_sequences([["O", ["B-X"]]], [["O", "O"]])
+    with pytest.raises(InputError, match=r"^system: sentence 1 has 1 tags, gold has 2$"):
+        from_sequences([["O"], ["O", "B-X"]], [["O"], ["O"]])
+    c = from_sequences([["O", "B-X", "I-X"], ["B-Y"]], {"a": [["B-X", "I-X", "O"], ["B-Y"]],
+                                                       "b": [["O", "O", "O"], ["I-Z"]]})
+    assert c.tag_vocab == ["O", "B-X", "I-X", "B-Y", "I-Z"] and c.labels == ["X", "Y", "Z"]

@@ -51,7 +51,12 @@ SCORE_OF: Dict[str, Tuple[str, str, Dict[str, Any]]] = {
     "contain-f1-micro": ("contain", "micro", {}),
     "fair-f1": ("fair", "fair", {}),
     "weighted-f1": ("fair", "weighted", {"weights": "eq7"}),
+    "semeval-strict-f1": ("semeval", "strict", {}),
+    "semeval-exact-f1": ("semeval", "exact", {}),
+    "semeval-partial-f1": ("semeval", "partial", {}),
+    "semeval-ent-type-f1": ("semeval", "ent_type", {}),
 }
+SEMEVAL_SCHEMES = ("strict", "exact", "partial", "ent_type")
 
 #: models for which swapping gold and system does not swap precision and recall
 ASYMMETRIC = {
@@ -61,6 +66,12 @@ ASYMMETRIC = {
             "target's label; only its traditional part (exact match) is symmetric and checked",
     "fair-f1": "fair errors (see above)",
     "weighted-f1": "fair errors (see above)",
+    "semeval": "nervaluate walks the system spans in order and each takes at most one gold span, so with "
+               "nested or overlapping spans the two roles are not exchangeable",
+    "semeval-strict-f1": "SemEval-2013 (see above)",
+    "semeval-exact-f1": "SemEval-2013 (see above)",
+    "semeval-partial-f1": "SemEval-2013 (see above)",
+    "semeval-ent-type-f1": "SemEval-2013 (see above)",
 }
 
 RANKABLE = [m for m in REGISTRY if m not in NOT_IN_SCORE]
@@ -96,6 +107,9 @@ def micro_prf(family: str, result: dict, method: str = "fair") -> Dict[str, floa
     if family == "fair":
         row = result[method]["micro"]
         return {"precision": row["precision"], "recall": row["recall"], "f": row["f"]}
+    if family == "semeval":     # nervaluate's overall row: all spans at once, not a sum of label rows
+        row = result[method or "strict"]["overall"]
+        return {"precision": row["precision"], "recall": row["recall"], "f": row["f"]}
     return {k: result["micro"][k] for k in ("precision", "recall", "f")}
 
 
@@ -105,12 +119,30 @@ def report_number(model: str, corpus, system: str) -> float:
     res = evaluate(corpus, models=[family], **opts).system(system)[family]
     if family == "fair":
         return res[average]["micro"]["f"]
+    if family == "semeval":
+        return res[average]["overall"]["f"]
     key = "kappa" if "kappa" in model else "f"
     return res[average][key]
 
 
 def without_names(system: dict) -> str:
     return json.dumps({k: v for k, v in system.items() if k not in ("name", "source")}, sort_keys=True)
+
+
+def present_rows(block: Any, like: Any = None) -> Any:
+    """``block`` with its ``labels`` rows (at any depth) cut to the labels present in ``like``'s
+    (default: its own): rows of labels absent for a system are shown with zero counts."""
+    like = block if like is None else like
+    if not isinstance(block, dict):
+        return block
+    out = {}
+    for k, v in block.items():
+        if k == "labels" and isinstance(v, dict) and all(isinstance(r, dict) for r in v.values()):
+            keep = [lab for lab, r in like["labels"].items() if r.get("present", True)]
+            out[k] = {lab: v[lab] for lab in keep}
+        else:
+            out[k] = present_rows(v, like.get(k) if isinstance(like, dict) else None)
+    return out
 
 
 def test_every_model_is_covered_here():
@@ -131,7 +163,7 @@ def test_identical_input_scores_one(c):
     corpus = from_spans(lengths, gold, {"s": gold})
     report = evaluate(corpus, models=MODELS).system("s")
     for family in MODELS:
-        methods = ("traditional", "fair", "weighted") if family == "fair" else ("",)
+        methods = {"fair": ("traditional", "fair", "weighted"), "semeval": SEMEVAL_SCHEMES}.get(family, ("",))
         for method in methods:
             assert micro_prf(family, report[family], method) == {"precision": 1.0, "recall": 1.0, "f": 1.0}, \
                 (family, method)
@@ -244,10 +276,7 @@ def test_another_system_never_changes_a_systems_numbers(c):
     one = evaluate(alone, models=MODELS).system("a")
     two = evaluate(beside, models=MODELS).system("a")
     for family in MODELS:
-        mine, there = one[family], two[family]
-        if isinstance(mine.get("labels"), dict):   # rows of labels absent for "a" are shown with zero counts
-            mine = {**mine, "labels": {k: r for k, r in mine["labels"].items() if r["present"]}}
-            there = {**there, "labels": {k: there["labels"][k] for k in mine["labels"]}}
+        mine, there = present_rows(one[family]), present_rows(two[family], one[family])
         assert json.dumps(mine, sort_keys=True) == json.dumps(there, sort_keys=True), family
     models = sufficient.resolve_models(RANKABLE)
     s1 = sufficient.statistics(alone, models)

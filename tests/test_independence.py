@@ -34,8 +34,11 @@ def two_systems(draw):
 def numbers(system: dict) -> str:
     """A system's report without its name and the rows of labels absent for it (as JSON)."""
     out = {k: v for k, v in system.items() if k not in ("name", "source")}
-    for model in out.values():
-        if isinstance(model, dict) and isinstance(model.get("labels"), dict):
+    # a model's blocks (semeval: one per scheme) carry per-label rows
+    blocks = [m for model in out.values() if isinstance(model, dict)
+              for m in [model, *(b for b in model.values() if isinstance(b, dict))]]
+    for model in blocks:
+        if isinstance(model.get("labels"), dict):
             model["labels"] = {k: r for k, r in model["labels"].items() if r.get("present", True)}
     return json.dumps(out, sort_keys=True, default=str)
 

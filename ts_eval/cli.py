@@ -74,7 +74,7 @@ def _scoring_options(p: argparse.ArgumentParser) -> None:
     g.add_argument("--beta", type=float, default=1.0, help="F-beta's beta (default 1)")
     g.add_argument("--models", default="ts,exact,fair", metavar="LIST",
                    help="comma-separated models to compute and show: ts, exact, overlap, constrained, contain, "
-                        "fair (default ts,exact,fair)")
+                        "fair, semeval (nervaluate's SemEval-2013 schemes) (default ts,exact,fair)")
     g.add_argument("--k1", type=int, default=None, metavar="N",
                    help="constrained/contain models: at most N spurious tokens (default 1 / unbounded)")
     g.add_argument("--k2", type=int, default=None, metavar="N",

@@ -6,7 +6,9 @@ per-token tag ids (from the file readers or from Python lists) into spans throug
 """
 from __future__ import annotations
 
+import collections
 import dataclasses
+import itertools
 import re
 from dataclasses import dataclass, field
 from typing import Callable, Dict, List, Mapping, Optional, Sequence, Tuple, Union
@@ -357,21 +359,29 @@ def from_sequences(
     if np.any(lengths == 0):
         k = int(np.flatnonzero(lengths == 0)[0])
         raise InputError(f"y_true: sentence {k} is empty (no tokens); remove it or give it tokens")
-    vocab: Dict[str, int] = {}
+    # one pass per side at C speed: a defaultdict numbers the distinct tags as it meets them
+    vocab: Dict[str, int] = collections.defaultdict(itertools.count().__next__)
     sides = []
 
     def ids(seqs: TagSeqs, name: str) -> np.ndarray:
         if len(seqs) != len(lengths):
             raise InputError(f"{name}: {len(seqs)} sentences, gold has {len(lengths)}")
-        flat = []
-        for k, (sent, n) in enumerate(zip(seqs, lengths.tolist())):
-            if len(sent) != n:
-                raise InputError(f"{name}: sentence {k} has {len(sent)} tags, gold has {n}")
-            for tag in sent:
-                if not isinstance(tag, str):
-                    raise InputError(f"{name}: sentence {k}: tag {tag!r} is not a string")
-                flat.append(vocab.setdefault(tag, len(vocab)))
-        return np.array(flat, np.int32)
+        n_side = np.fromiter(map(len, seqs), np.int64, count=len(seqs))
+        if (n_side != lengths).any():
+            k = int(np.flatnonzero(n_side != lengths)[0])
+            raise InputError(f"{name}: sentence {k} has {n_side[k]} tags, gold has {lengths[k]}")
+        known = len(vocab)
+        try:
+            out = np.fromiter(map(vocab.__getitem__, itertools.chain.from_iterable(seqs)), np.int32,
+                              count=int(lengths.sum()))
+        except TypeError:   # an unhashable tag
+            out = None
+        if out is None or not all(isinstance(t, str) for t in itertools.islice(vocab, known, None)):
+            for k, sent in enumerate(seqs):
+                for tag in sent:
+                    if not isinstance(tag, str):
+                        raise InputError(f"{name}: sentence {k}: tag {tag!r} is not a string")
+        return out
 
     sides.append(SideInfo("gold", tags=ids(y_true, "gold")))
     for name, seqs in systems.items():

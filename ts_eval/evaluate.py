@@ -14,7 +14,7 @@ from .report import Report, versions
 ALL_LABELS = "<all labels>"
 
 
-MODELS = ("ts", "exact", "overlap", "constrained", "contain", "fair")
+MODELS = ("ts", "exact", "overlap", "constrained", "contain", "fair", "semeval")
 DEFAULT_MODELS = ("ts", "exact", "fair")
 
 
@@ -85,7 +85,8 @@ def evaluate(
     preset eq5/eq6/eq7 (default eq7, the paper's equation 7: eq5 would repeat the
     fair scores), ``fair_mode`` paper or faireval-skip).  Every model's result is
     built from the column sums of the per-sentence statistics its registered family
-    (:mod:`ts_eval.models`) gives, the same statistics ``rank`` resamples.
+    (:mod:`ts_eval.models`) gives, the same statistics ``rank`` resamples; ``semeval``:
+    nervaluate's SemEval-2013 schemes strict, exact, partial, ent_type (:mod:`ts_eval.semeval`).
     """
     measures.check_separator_weight(separator_weight)
     measures.check_beta(beta)

@@ -19,7 +19,8 @@ def to_csv(report: Report) -> str:
     out = io.StringIO()
     fields = ["name", "model", "row", "tp", "fp", "fn", "tn", "gold", "system", "gold_hit", "system_hit",
               "le", "be", "bes", "bel", "beo", "lbe", "precision", "recall", "f", "kappa", "accuracy",
-              "tags_correct", "tags_counted"]
+              "tags_correct", "tags_counted",
+              "incorrect", "partial", "missed", "spurious", "possible", "actual"]   # the last six: semeval
     w = csv.DictWriter(out, fieldnames=fields, extrasaction="ignore", lineterminator="\n")
     w.writeheader()
     for s in report.systems:
@@ -28,7 +29,7 @@ def to_csv(report: Report) -> str:
                 block = s["fair"][method]
                 for lab, row in list(block["labels"].items()) + [("micro", block["micro"])]:
                     w.writerow({"name": s["name"], "model": f"fair:{method}", "row": lab, **row})
-        for model in [m for m in report.settings.get("models", ["ts", "exact"]) if m in s and m != "fair"]:
+        for model in [m for m in report.settings.get("models", ["ts", "exact"]) if m in s and m not in ("fair", "semeval")]:
             m = s[model]
             for lab in report.labels:
                 w.writerow({"name": s["name"], "model": model, "row": lab, **m["labels"][lab]})
@@ -36,6 +37,10 @@ def to_csv(report: Report) -> str:
             w.writerow({"name": s["name"], "model": model, "row": "macro", **m["macro"]})
             if model == "ts" and "all_labels" in m:
                 w.writerow({"name": s["name"], "model": model, "row": "all labels", **m["all_labels"]})
+        for scheme, block in s.get("semeval", {}).items():
+            if isinstance(block, dict):   # the four schemes (min_overlap_percentage is a number)
+                for lab, row in [("overall", block["overall"])] + list(block["labels"].items()):
+                    w.writerow({**row, "name": s["name"], "model": f"semeval:{scheme}", "row": lab})
         if "token_accuracy" in s.get("exact", {}):
             w.writerow({"name": s["name"], "model": "exact", "row": "token accuracy",
                         "tags_correct": s["exact"]["tags_correct"], "tags_counted": s["exact"]["tags_counted"],

@@ -55,6 +55,9 @@ def summary(report: Report) -> Table:
                                  ("fair R", lambda s: s["fair"]["fair"]["micro"]["recall"]),
                                  ("fair F1", lambda s: s["fair"]["fair"]["micro"]["f"]),
                                  ("wtd F1", lambda s: s["fair"]["weighted"]["micro"]["f"])])
+    if "semeval" in models:
+        add("SemEval-2013 (nervaluate)", [(f"SE {sch}", lambda s, k=sch: s["semeval"][k]["overall"]["f"])
+                                          for sch in SEMEVAL_SCHEMES])
     rows = [[s["name"]] + [g(s) for g in getters] for s in report.systems]
     beta = report.settings.get("beta", 1.0)
     # Ortmann's fair and weighted F are F1 by definition (their columns say so): beta is not theirs
@@ -130,6 +133,24 @@ def fair_confusion(system: dict) -> Table:
     return Table(f"{system['name']}: fair confusion matrix (diagonal: boundary errors)", header, rows)
 
 
+SEMEVAL_SCHEMES = ("strict", "exact", "partial", "ent_type")
+SEMEVAL_COUNTS = (("COR", "correct"), ("INC", "incorrect"), ("PAR", "partial"), ("MIS", "missed"),
+                  ("SPU", "spurious"), ("POS", "possible"), ("ACT", "actual"))
+
+
+def semeval_labels(system: dict) -> Table:
+    """nervaluate's categories per scheme: the overall row, then the labels with spans."""
+    m = system["semeval"]
+    header = ["scheme", "row", *(h for h, _ in SEMEVAL_COUNTS), "P", "R", "F"]
+    keys = [k for _, k in SEMEVAL_COUNTS] + ["precision", "recall", "f"]
+    rows = []
+    for sch in SEMEVAL_SCHEMES:
+        rows.append([sch, "overall"] + [m[sch]["overall"][k] for k in keys])
+        rows += [[sch, lab or '""'] + [r[k] for k in keys] for lab, r in m[sch]["labels"].items() if r["present"]]
+    return Table(f"{system['name']}: SemEval-2013 categories as nervaluate counts them (scores in %)",
+                 header, rows)
+
+
 def all_tables(report: Report, confusion: bool = False) -> List[Table]:
     """Every table of a report, in display order."""
     out = [summary(report)]
@@ -144,10 +165,13 @@ def all_tables(report: Report, confusion: bool = False) -> List[Table]:
             out.append(fair_labels(s))
             if confusion:
                 out.append(fair_confusion(s))
+        if "semeval" in models:
+            out.append(semeval_labels(s))
     return out
 
 
-COUNT_COLUMNS = {"TS TP", "TS FP", "TS FN", "gold", "found", "correct", "gold hit", "found hit", *FAIR_TYPES}
+COUNT_COLUMNS = {"TS TP", "TS FP", "TS FN", "gold", "found", "correct", "gold hit", "found hit", *FAIR_TYPES,
+                 *(h for h, _ in SEMEVAL_COUNTS)}
 
 
 def cell(header: str, value: Any, digits: int = 2) -> str:

@@ -67,6 +67,7 @@ class Family:
 REGISTRY: Dict[str, Model] = {}
 UNAVAILABLE: Dict[str, str] = {}   # name -> why it cannot be used here
 FAMILIES: Dict[str, Family] = {}
+GROUPS: Dict[str, Tuple[str, ...]] = {}   # a name that stands for several models (semeval)
 
 DEFAULT_MODELS: Tuple[str, ...] = (
     "exact-f1-micro", "exact-f1-macro", "ts-f1-micro", "ts-f1-macro", "t-f1-macro",
@@ -81,6 +82,11 @@ def register(model: Model) -> Model:
     REGISTRY[model.name] = model
     UNAVAILABLE.pop(model.name, None)
     return model
+
+
+def register_group(name: str, models: Tuple[str, ...]) -> None:
+    """Let ``name`` stand for several ranking models in :func:`resolve_models`."""
+    GROUPS[name] = tuple(models)
 
 
 def register_family(family: Family) -> Family:
@@ -116,7 +122,7 @@ def get_model(name: str) -> Model:
 
 def resolve_models(names: Optional[Sequence[str]], corpus: Any = None) -> List[Model]:
     """The models of ``names`` (default: :func:`default_models`), each once."""
-    names = default_models(corpus) if names is None else list(names)
+    names = default_models(corpus) if names is None else [n for g in names for n in GROUPS.get(g, (g,))]
     if not names:
         raise OptionError("no model given")
     seen = set()
