@@ -8,6 +8,7 @@ from rich.console import Console
 from rich.table import Table as RichTable
 
 from . import tables
+from .documents.score import scheme_hint
 from .report import Report
 
 
@@ -20,16 +21,6 @@ def _rich(t: tables.Table) -> RichTable:
         style = "bold" if r[0] in ("micro", "macro") else None
         rt.add_row(*[tables.cell(h, v) for h, v in zip(t.header, r)], style=style)
     return rt
-
-
-def scheme_hint(scheme: str, side: dict) -> str:
-    """Say the likely fix when many spans of one side had to be repaired under IOB2: IOB1 data
-    (spans open with I-, B- only between two adjacent spans of one type) look like that."""
-    bad = side["repairs"] + side["discarded"]
-    if scheme != "IOB2" or bad < 2 or bad * 10 < side["spans"]:
-        return ""
-    return (f"{side['name']}: {bad} of {side['spans']} spans are ill-formed under IOB2; if the data are IOB1 "
-            "(spans open with I-), use --scheme IOB1 or --scheme auto")
 
 
 def print_report(report: Report, console: Optional[Console] = None, per_label: bool = True,

@@ -10,7 +10,6 @@ from typing import Any, Dict, List, Mapping
 
 from .keys import getter
 from ..document import Cell, Column, Document, Figure, Section, Table, Text
-from .score import confusion_blocks
 
 LEGACY = {"tp": "TP", "fp": "FP", "fn": "FN", "le": "LE", "be": "BE", "bes": "BES", "bel": "BEL", "beo": "BEO",
           "lbe": "LBE", "f": "f1", "micro": "overall"}
@@ -75,3 +74,17 @@ def build(report: Mapping[str, Any], name: str = "system") -> Document:
                             id="confusion"))
     sections.append(Section("Target data", [stats_table(rep)], id="target-stats"))
     return Document("fair", "Fair evaluation (Ortmann 2022)", sections, {"settings": st})
+
+
+def confusion_blocks(name: str, cm: Mapping[str, Mapping[str, int]], tid: str) -> List[Any]:
+    """Ortmann's confusion matrix (target x system labels, _ = missing / spurious) and its heatmap."""
+    cols_ = sorted({c for row in cm.values() for c in row})
+    rows_ = sorted(cm)
+    cols = [Column("target", "target \\ system")] + [Column(f"c{j}", c) for j, c in enumerate(cols_)]
+    rows = [[Cell(r)] + [Cell(cm[r].get(c, 0), "count") for c in cols_] for r in rows_]
+    title = f"{name}: fair confusion matrix (diagonal: boundary errors)"
+    values = [[cm[r].get(c, 0) for c in cols_] for r in rows_]
+    hi = max([v for row in values for v in row] + [0])
+    fig = Figure(f"{tid}-heatmap", title, "heatmap", {"rows": rows_, "columns": cols_, "values": values, "low": None,
+                                                      "high": None, "kind": "count", "range": [0, hi]})
+    return [Table(tid, title, cols, rows, sortable=False), fig]

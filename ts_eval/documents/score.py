@@ -9,7 +9,9 @@ from __future__ import annotations
 
 from typing import Any, Dict, List, Mapping, Optional
 
+from .fair import confusion_blocks, stats_table
 from .keys import as_dict, getter
+from ..values import value
 from ..document import Cell, Column, Document, Figure, Section, Table, Text
 
 # vocabulary name -> the name today's reports use (read by get(); delete an entry once renamed)
@@ -145,7 +147,6 @@ def labels_table(rep: Dict[str, Any], s: Dict[str, Any]) -> Table:
 
 
 def fmt_corr(v: float) -> str:
-    from ..renderers.format import value
     return value(v, "corr")
 
 
@@ -193,20 +194,6 @@ def fair_labels_table(s: Dict[str, Any]) -> Table:
                     + [Cell(get(tr, t), "count") for t in TRADITIONAL] + [score_cell(d, k, FAIR_TYPES) for d in (tr, fr, wr) for k in ("precision", "recall", "f")])
     return Table(f"fair-{s['name']}", f"{s['name']}: fair error types (focus {f['focus']}), per label (scores in %)",
                  cols, rows, row_styles=[None] * (len(rows) - 1) + ["total"])
-
-
-def confusion_blocks(name: str, cm: Mapping[str, Mapping[str, int]], tid: str) -> List[Any]:
-    """Ortmann's confusion matrix (target x system labels, _ = missing / spurious) and its heatmap."""
-    cols_ = sorted({c for row in cm.values() for c in row})
-    rows_ = sorted(cm)
-    cols = [Column("target", "target \\ system")] + [Column(f"c{j}", c) for j, c in enumerate(cols_)]
-    rows = [[Cell(r)] + [Cell(cm[r].get(c, 0), "count") for c in cols_] for r in rows_]
-    title = f"{name}: fair confusion matrix (diagonal: boundary errors)"
-    values = [[cm[r].get(c, 0) for c in cols_] for r in rows_]
-    hi = max([v for row in values for v in row] + [0])
-    fig = Figure(f"{tid}-heatmap", title, "heatmap", {"rows": rows_, "columns": cols_, "values": values, "low": None,
-                                                      "high": None, "kind": "count", "range": [0, hi]})
-    return [Table(tid, title, cols, rows, sortable=False), fig]
 
 
 def error_type_bars(name: str, fair: Mapping[str, Any], tid: str) -> Figure:
@@ -265,10 +252,18 @@ def settings_line(rep: Dict[str, Any]) -> str:
             f"beta {st['beta']:g}")
 
 
+def scheme_hint(scheme: str, side: dict) -> str:
+    """Say the likely fix when many spans of one side had to be repaired under IOB2: IOB1 data
+    (spans open with I-, B- only between two adjacent spans of one type) look like that."""
+    bad = side["repairs"] + side["discarded"]
+    if scheme != "IOB2" or bad < 2 or bad * 10 < side["spans"]:
+        return ""
+    return (f"{side['name']}: {bad} of {side['spans']} spans are ill-formed under IOB2; if the data are IOB1 "
+            "(spans open with I-), use --scheme IOB1 or --scheme auto")
+
+
 def notes(report) -> List[str]:
     """Repairs and scheme hints, as the terminal printed them before."""
-    from ..render import scheme_hint
-
     rep = _dict(report)
     out = []
     for side in [rep["gold"]] + [s["source"] for s in rep["systems"]]:
@@ -306,7 +301,6 @@ def build(report, per_label: bool = True) -> Document:
     for s in rep["systems"]:
         blocks = [units_table(rep, s)] if "ts" in s else []
         if "fair" in s:
-            from .fair import stats_table
             blocks += confusion_blocks(s["name"], s["fair"]["confusion"], f"confusion-{s['name']}")
             blocks.append(stats_table(s["fair"], f"target-stats-{s['name']}"))
         if blocks:
