@@ -142,18 +142,26 @@ def parse_delimiter(value: Optional[str]) -> Optional[str]:
     return value
 
 
-def count_columns(path: str) -> int:
+def count_columns(path: str, delimiter: Optional[str] = None) -> int:
     """Fields of the first token line (not blank, not -DOCSTART-, not -X-): for choosing
-    columns before the file is read."""
+    columns before the file is read.  ``delimiter`` as in :func:`read_column_file`."""
     try:
         with open(path, encoding="utf-8-sig", errors="replace") as fh:
             for line in fh:
-                fields = line.split()
+                fields = line.split() if delimiter is None else _split_fields(line, delimiter)
                 if fields and fields[0] not in ("-DOCSTART-", "-X-"):
                     return len(fields)
     except OSError as err:
         raise InputError(f"cannot read: {err.strerror}", path) from None
     raise InputError("no token lines", path)
+
+
+def _split_fields(line: str, delimiter: str) -> List[str]:
+    """A line's fields with one delimiter (a delimiter at the line end is dropped, as Perl's split does)."""
+    line = line.rstrip("\r\n")
+    if line.endswith(delimiter):
+        line = line[: -len(delimiter)]
+    return line.split(delimiter) if line.strip() else []
 
 
 def read_column_file(path: str, columns: Sequence[int] = (-1,), token_column: Optional[int] = 1,
