@@ -561,7 +561,7 @@ def test_register_adds_the_rank_command():
 
 def test_timing_is_reported():
     res = ranking.rank_corpus(make_corpus(50, seed=22), bootstrap=10, permutations=10)
-    assert set(res.timings) == {"statistics", "scores", "bootstrap", "permutation"}
+    assert set(res.timings) == {"statistics", "scores", "bootstrap", "permutation", "rank_uncertainty"}
     assert all(v >= 0 and math.isfinite(v) for v in res.timings.values())
 
 

@@ -8,6 +8,7 @@ from .corpus import Corpus, SpanSet, from_sequences, from_spans
 from .errors import InputError, OptionError, TsEvalError, UsageError
 from .evaluate import evaluate, score
 from .io import read_conll, read_conll_pair
+from .io.api import read, read_pair
 from .report import Report
 
 # imported on first use, so that `ts-eval score` does not load ranking and comparison code
@@ -24,5 +25,5 @@ def __getattr__(name: str):
 
 
 __all__ = ["Corpus", "SpanSet", "from_sequences", "from_spans", "InputError", "OptionError", "TsEvalError", "UsageError",
-           "evaluate", "score", "read_conll", "read_conll_pair", "Report", "fair_corpus", "fair_errors",
+           "evaluate", "score", "read_conll", "read_conll_pair", "read", "read_pair", "Report", "fair_corpus", "fair_errors",
            "compare", "rank", "rank_corpus", "rank_tasks", "__version__"]

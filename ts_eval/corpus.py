@@ -59,6 +59,7 @@ class SideInfo:
     first_repair_line: Optional[int] = None  # line of the first ill-formed span's bad tag
     tags: Optional[np.ndarray] = None   # per-token tag ids into Corpus.tag_vocab
     token_lines: Optional[np.ndarray] = None  # per-token 1-based line numbers in ``path``
+    reading: Optional[dict] = None  # what a document reader found (io.documents.Documents.summary)
 
     def where(self, token: int) -> Tuple[Optional[str], Optional[int]]:
         line = int(self.token_lines[token]) if self.token_lines is not None else None
@@ -67,7 +68,8 @@ class SideInfo:
     def summary(self) -> dict:
         return {"name": self.name, "path": self.path, "column": self.column, "spans": self.spans,
                 "repairs": self.repairs, "discarded": self.discarded, "unmapped": self.unmapped,
-                "first_repair_line": self.first_repair_line}
+                "first_repair_line": self.first_repair_line,
+                **({"reading": self.reading} if self.reading is not None else {})}
 
 
 @dataclass
@@ -179,42 +181,9 @@ def corpus_from_tag_ids(
     # the empty label drops a span, except in the conlleval scheme where it is a type
     dropped_id = mapped_names.index("") if ("" in mapped_names and scheme != "conlleval") else -1
 
-    spansets = []
-    for side in sides:
-        prefix = table.prefix[side.tags]
-        types = tag_label_id[side.tags]
-        dec = schemes.decode(prefix, types, sent_first, scheme, outside_type)
-        if dec.conll is not None:
-            dec.conll.trailing_boundary = trailing_boundary
-        bad = np.flatnonzero(dec.ill_formed)
-        if len(bad) and policy == "strict":
-            k = int(bad[0])
-            tok = int(dec.bad_token[k])
-            path, line = side.where(tok)
-            raise InputError(f"ill-formed span ({dec.reason[0]}) at tag {tag_vocab[side.tags[tok]]!r}"
-                             f" on the {side.name} side; policy strict rejects it"
-                             " (use --policy conlleval to repair or discard to drop)", path, line)
-        if len(bad):
-            side.first_repair_line = side.where(int(dec.bad_token[int(bad[0])]))[1]
-        keep = np.ones(len(dec.start), bool)
-        if policy == "discard":
-            keep &= ~dec.ill_formed
-            side.discarded = len(bad)
-        else:
-            side.repairs = len(bad)
-        lab = remap[dec.label]
-        side.unmapped = int(np.count_nonzero(keep & (lab == dropped_id)))
-        keep &= lab != dropped_id
-        ss = SpanSet(dec.start[keep].astype(np.int64), dec.end[keep].astype(np.int64), lab[keep], dec.conll)
-        side.spans = len(ss)
-        spansets.append(ss)
-
-    # keep only the labels some span carries, in sorted order
-    used = unique(np.concatenate([ss.label for ss in spansets])) if spansets else np.zeros(0, np.int32)
-    final_labels = [mapped_names[k] for k in used.tolist()]
-    compact = np.full(len(mapped_names), -1, np.int32)
-    compact[used] = np.arange(len(used), dtype=np.int32)
-    spansets = [SpanSet(ss.start, ss.end, compact[ss.label], ss.conll) for ss in spansets]
+    spansets = [_decode_side(side, table, tag_label_id, outside_type, remap, dropped_id, sent_first, scheme,
+                             policy, trailing_boundary, tag_vocab) for side in sides]
+    spansets, final_labels = _used_labels(spansets, mapped_names)
     offsets = np.append(np.flatnonzero(sent_first), n).astype(np.int64)
     gold_info, sys_infos = sides[0], list(sides[1:])
     return Corpus(
@@ -231,6 +200,48 @@ def corpus_from_tag_ids(
         label_map=list(label_map),
         **extra,
     )
+
+
+def _decode_side(side: SideInfo, table: schemes.TagTable, tag_label_id: np.ndarray, outside_type: int,
+                 remap: np.ndarray, dropped_id: int, sent_first: np.ndarray, scheme: str, policy: str,
+                 trailing_boundary: bool, tag_vocab: List[str]) -> SpanSet:
+    """One side's spans (mapped label ids); records repairs, discards and unmapped spans on ``side``."""
+    prefix = table.prefix[side.tags]
+    types = tag_label_id[side.tags]
+    dec = schemes.decode(prefix, types, sent_first, scheme, outside_type)
+    if dec.conll is not None:
+        dec.conll.trailing_boundary = trailing_boundary
+    bad = np.flatnonzero(dec.ill_formed)
+    if len(bad) and policy == "strict":
+        k = int(bad[0])
+        tok = int(dec.bad_token[k])
+        path, line = side.where(tok)
+        raise InputError(f"ill-formed span ({dec.reason[0]}) at tag {tag_vocab[side.tags[tok]]!r}"
+                         f" on the {side.name} side; policy strict rejects it"
+                         " (use --policy conlleval to repair or discard to drop)", path, line)
+    if len(bad):
+        side.first_repair_line = side.where(int(dec.bad_token[int(bad[0])]))[1]
+    keep = np.ones(len(dec.start), bool)
+    if policy == "discard":
+        keep &= ~dec.ill_formed
+        side.discarded = len(bad)
+    else:
+        side.repairs = len(bad)
+    lab = remap[dec.label]
+    side.unmapped = int(np.count_nonzero(keep & (lab == dropped_id)))
+    keep &= lab != dropped_id
+    ss = SpanSet(dec.start[keep].astype(np.int64), dec.end[keep].astype(np.int64), lab[keep], dec.conll)
+    side.spans = len(ss)
+    return ss
+
+
+def _used_labels(spansets: List[SpanSet], names: List[str]) -> Tuple[List[SpanSet], List[str]]:
+    """Keep only the labels some span carries, in sorted order, and renumber the spans' labels."""
+    used = unique(np.concatenate([ss.label for ss in spansets])) if spansets else np.zeros(0, np.int32)
+    final_labels = [names[k] for k in used.tolist()]
+    compact = np.full(len(names), -1, np.int32)
+    compact[used] = np.arange(len(used), dtype=np.int32)
+    return [SpanSet(ss.start, ss.end, compact[ss.label], ss.conll) for ss in spansets], final_labels
 
 
 def _label_ids(labels: List[str]) -> Tuple[np.ndarray, List[str]]:

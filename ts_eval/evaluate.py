@@ -6,7 +6,8 @@ from typing import Any, Dict, Optional, Sequence
 import numpy as np
 
 from . import measures
-from .corpus import Corpus, SpanSet, from_sequences
+from .corpus import Corpus, SpanSet, from_sequences, from_spans
+from .errors import InputError
 from .events import TSCounts, ts_counts
 from .fair import fair_errors, fair_report, resolve_weights
 from .matching import match
@@ -180,7 +181,32 @@ def score(
     separator_weight: float = 1.0,
     beta: float = 1.0,
     all_labels_row: bool = False,
+    lengths=None,
     **kwargs,
 ) -> Report:
-    """seqeval-style entry point: lists of tag sequences in, Report out (``kwargs`` go to evaluate)."""
+    """seqeval-style entry point: lists of tag sequences in, Report out (``kwargs`` go to evaluate).
+
+    With ``lengths`` (tokens per sentence), ``y_true`` and ``y_pred`` are span lists instead: per
+    sentence a list of ``(label, start, end)`` token offsets, ``end`` exclusive (nested and
+    overlapping spans allowed); ``y_pred`` may be a mapping name -> span lists.
+    """
+    if lengths is not None:
+        return evaluate(from_spans(lengths, _exclusive(y_true), _exclusive(y_pred)), separator_weight, beta,
+                        all_labels_row, **kwargs)
     return evaluate(from_sequences(y_true, y_pred, scheme, policy), separator_weight, beta, all_labels_row, **kwargs)
+
+
+def _exclusive(spans):
+    """Span lists with exclusive ends -> from_spans' inclusive ``(label, first, last)``."""
+    if isinstance(spans, dict):
+        return {name: _exclusive(v) for name, v in spans.items()}
+    out = []
+    for k, sent in enumerate(spans):
+        row = []
+        for item in sent:
+            if not isinstance(item, (tuple, list)) or len(item) != 3:
+                raise InputError(f"sentence {k}: span {item!r}; expected (label, start, end) token offsets")
+            label, b, e = item
+            row.append((label, b, e - 1))
+        out.append(row)
+    return out

@@ -15,6 +15,7 @@ from typing import Callable, Dict, List, Optional, Union
 
 import numpy as np
 
+from . import rank_uncertainty
 from .ranking import MultiTaskResult, RankingResult
 
 Result = Union[RankingResult, MultiTaskResult]
@@ -101,6 +102,7 @@ def layout_table(r: RankingResult) -> RankTable:
     ref = r.ranks[:, r.reference_index]
     header = ["model"] + [str(p) for p in range(1, n + 1)]
     rows, styles, row_styles = [], [], []
+    alpha = r.settings.get("alpha", 0.05)
     for k, title in enumerate(r.titles):
         refs = ref[r.order[k]]
         rows.append([title] + [fmt_rank(x) for x in refs])
@@ -114,7 +116,7 @@ def layout_table(r: RankingResult) -> RankTable:
         for k, title in enumerate(r.titles):
             ps = [r.permutation.p_next[i, k] for i in r.order[k][:-1]]
             rows.append([f"{title} p"] + [fmt_p(p) for p in ps] + [""])
-            styles.append([None] + [("yellow" if p >= 0.05 else None) for p in ps] + [None])
+            styles.append([None] + [("yellow" if p >= alpha else None) for p in ps] + [None])
             row_styles.append(None)
     note = (f"Each cell: the rank of the system at that position under {r.titles[r.reference_index]} "
             "(green: promoted, red: demoted, bold: 3 places or more). 'score' rows: the scores in each "
@@ -122,7 +124,7 @@ def layout_table(r: RankingResult) -> RankTable:
     if r.permutation is not None:
         note += (f" 'p' rows: paired approximate-randomisation test ({r.permutation.permutations} "
                  f"permutations over {r.permutation.unit}s) between the system at this position and the next "
-                 "one (yellow: p >= 0.05).")
+                 f"one (yellow: p >= {alpha:g}, uncorrected; the groups below use Holm).")
     return RankTable(f"{r.task}: rankings (cells: rank under {r.titles[r.reference_index]})", header, rows,
                      styles, note, row_styles)
 
@@ -146,7 +148,87 @@ def matrix_table(title: str, titles: List[str], m: np.ndarray, note: str = "") -
     return RankTable(title, [""] + titles, rows, note=note)
 
 
-def task_tables(r: RankingResult) -> List[RankTable]:
+# ---------------------------------------------------------------------------
+# uncertainty of the rank study (ts_eval.rank_uncertainty)
+
+
+def fmt_interval(low: float, high: float) -> str:
+    return "n/a" if low is None or np.isnan(low) or np.isnan(high) else f"{low:.3f}–{high:.3f}"
+
+
+def agreement_table(r: RankingResult) -> RankTable:
+    """Each model against the reference: rank correlations (with intervals) and how many pairs flip."""
+    ref, u = r.reference_index, r.uncertainty
+    has_ci = u is not None and u.spearman_low is not None
+    ci = f"{100 * u.confidence:g}% interval" if has_ci else "interval"
+    header = ["model", "Spearman", ci, "Kendall tau-b", ci, "pairs changing order", "significant under both"]
+    rows = []
+    for k, title in enumerate(r.titles):
+        if k == ref:
+            continue
+        f = r.flips(r.reference, r.models[k])
+        rows.append([title, fmt_corr(r.spearman[ref, k]),
+                     fmt_interval(u.spearman_low[ref, k], u.spearman_high[ref, k]) if has_ci else "",
+                     fmt_corr(r.kendall[ref, k]),
+                     fmt_interval(u.kendall_low[ref, k], u.kendall_high[ref, k]) if has_ci else "",
+                     f"{f.changed} of {f.pairs_compared}",
+                     "" if f.significant_under_both is None else str(f.significant_under_both)])
+    note = rank_uncertainty.FLIP_RULE.capitalize() + (
+        f" (alpha {u.alpha:g})." if u is not None else ".")
+    if has_ci:
+        note += f" Intervals: {rank_uncertainty.CORRELATION_METHOD} ({u.resamples} resamples)."
+        if u.undefined.any():
+            note += " Some resamples left a coefficient undefined (see undefined_resamples in the JSON)."
+    return RankTable(f"{r.task}: agreement of each model with {r.titles[ref]}", header, rows, note=note)
+
+
+def group_table(r: RankingResult) -> Optional[RankTable]:
+    """Significance group of every system under every model (1 = top group)."""
+    u = r.uncertainty
+    if u is None or u.groups is None:
+        return None
+    header = ["system"] + r.titles
+    rows = [[r.systems[i]] + [str(u.groups[i, k]) for k in range(len(r.models))] for i in r.order[r.reference_index]]
+    note = ("Groups: " + rank_uncertainty.GROUP_RULE + f"; alpha {u.alpha:g}, paired permutation test "
+            f"({r.permutation.permutations} permutations over {r.permutation.unit}s).")
+    return RankTable(f"{r.task}: significance groups (Holm-corrected neighbour tests, alpha {u.alpha:g})",
+                     header, rows, note=note)
+
+
+def flip_tables(r: RankingResult) -> List[RankTable]:
+    """The flips of the model pairs asked for (settings['flips']), pair by pair."""
+    out = []
+    for a, b in r.settings.get("flips", []):
+        f = r.flips(a, b)
+        ta, tb = r.titles[r.models.index(a)], r.titles[r.models.index(b)]
+        header = [f"better under {ta}", f"better under {tb}", f"p under {ta}", f"p under {tb}",
+                  "significant under both"]
+        rows = [[p.better_under_a, p.better_under_b, fmt_p(p.p_a) if f.tested else "",
+                 fmt_p(p.p_b) if f.tested else "",
+                 "" if not f.tested else ("yes" if p.p_a < f.alpha and p.p_b < f.alpha else "no")] for p in f.pairs]
+        out.append(RankTable(f"{r.task}: flips between {ta} and {tb}: {f.summary}", header, rows,
+                             note=rank_uncertainty.FLIP_RULE.capitalize() + "."))
+    return out
+
+
+def interval_matrix_table(title: str, titles: List[str], low: np.ndarray, high: np.ndarray) -> RankTable:
+    rows = [[t] + [fmt_interval(lo, hi) for lo, hi in zip(rl, rh)] for t, rl, rh in zip(titles, low, high)]
+    return RankTable(title, [""] + titles, rows)
+
+
+def uncertainty_tables(r: RankingResult, wide: bool = True) -> List[RankTable]:
+    """Agreement with the reference, significance groups, asked-for flips; ``wide``: the interval matrices too."""
+    out = [t for t in (agreement_table(r), group_table(r)) if t is not None] + flip_tables(r)
+    u = r.uncertainty
+    if wide and u is not None and u.spearman_low is not None:
+        ci = f"{100 * u.confidence:g}% bootstrap intervals ({u.resamples} resamples, percentile)"
+        out.append(interval_matrix_table(f"{r.task}: Spearman's rank correlation, {ci}", r.titles,
+                                         u.spearman_low, u.spearman_high))
+        out.append(interval_matrix_table(f"{r.task}: Kendall's tau-b, {ci}", r.titles, u.kendall_low, u.kendall_high))
+    return out
+
+
+def task_tables(r: RankingResult, wide: bool = True) -> List[RankTable]:
     out = [score_table(r)]
     it = interval_table(r)
     if it is not None:
@@ -157,23 +239,32 @@ def task_tables(r: RankingResult) -> List[RankTable]:
         out.append(rt)
     out.append(matrix_table(f"{r.task}: Spearman's rank correlation", r.titles, r.spearman, r.spearman_note))
     out.append(matrix_table(f"{r.task}: Kendall's tau-b", r.titles, r.kendall))
+    return out + uncertainty_tables(r, wide)
+
+
+def mean_tables(res: MultiTaskResult, wide: bool = True) -> List[RankTable]:
+    k = len(res.tasks)
+    out = [matrix_table(f"Spearman's rank correlation, mean over {k} tasks", res.titles, res.spearman,
+                        res.spearman_note),
+           matrix_table(f"Kendall's tau-b, mean over {k} tasks", res.titles, res.kendall)]
+    ci = rank_uncertainty.mean_intervals(res.tasks) if wide else None
+    if ci is not None:
+        what = f"{100 * ci['confidence']:g}% bootstrap intervals ({ci['resamples']} resamples per task, percentile)"
+        out.append(interval_matrix_table(f"Spearman's rank correlation, mean over {k} tasks, {what}", res.titles,
+                                         ci["spearman_low"], ci["spearman_high"]))
+        out.append(interval_matrix_table(f"Kendall's tau-b, mean over {k} tasks, {what}", res.titles,
+                                         ci["kendall_tau_b_low"], ci["kendall_tau_b_high"]))
     return out
 
 
-def mean_tables(res: MultiTaskResult) -> List[RankTable]:
-    k = len(res.tasks)
-    return [matrix_table(f"Spearman's rank correlation, mean over {k} tasks", res.titles, res.spearman,
-                         res.spearman_note),
-            matrix_table(f"Kendall's tau-b, mean over {k} tasks", res.titles, res.kendall)]
-
-
-def all_tables(res: Result) -> List[RankTable]:
+def all_tables(res: Result, wide: bool = True) -> List[RankTable]:
+    """Every table of a result; ``wide=False`` leaves out the models x models interval matrices (terminal)."""
     if isinstance(res, RankingResult):
-        return task_tables(res)
+        return task_tables(res, wide)
     out: List[RankTable] = []
     for r in res.tasks.values():
-        out.extend(task_tables(r))
-    return out + mean_tables(res)
+        out.extend(task_tables(r, wide))
+    return out + mean_tables(res, wide)
 
 
 def _tasks(res: Result) -> List[RankingResult]:
@@ -213,7 +304,7 @@ def print_ranking(res: Result, console=None) -> None:
             console = Console(width=max(200, console.width))
     for r in _tasks(res):
         console.print(f"[dim]{summary_line(r)}[/dim]")
-    for t in all_tables(res):
+    for t in all_tables(res, wide=False):
         console.print(Text(t.title, style="bold"))
         rt = Table(header_style="bold", box=box.SIMPLE_HEAD, pad_edge=False, padding=(0, 1))
         for k, h in enumerate(t.header):
@@ -246,9 +337,7 @@ def to_csv(res: Result) -> str:
     w = csv.writer(out, lineterminator="\n")
     w.writerow(["task", "table", "row", "column", "value"])
 
-    def num(v):
-        return "" if v is None or (isinstance(v, float) and np.isnan(v)) else repr(float(v))
-
+    num = csv_num
     for r in _tasks(res):
         per = {"score": r.scores, "rank": r.ranks}
         if r.bootstrap is not None:
@@ -268,12 +357,58 @@ def to_csv(res: Result) -> str:
             for a, ma in enumerate(r.models):
                 for b_, mb in enumerate(r.models):
                     w.writerow([r.task, table, ma, mb, num(arr[a, b_])])
+        w.writerows(uncertainty_csv_rows(r))
     if isinstance(res, MultiTaskResult):
         for table, arr in (("mean_spearman", res.spearman), ("mean_kendall_tau_b", res.kendall)):
             for a, ma in enumerate(res.models):
                 for b_, mb in enumerate(res.models):
                     w.writerow(["", table, ma, mb, num(arr[a, b_])])
+        ci = rank_uncertainty.mean_intervals(res.tasks)
+        if ci is not None:
+            for key in ("spearman_low", "spearman_high", "kendall_tau_b_low", "kendall_tau_b_high",
+                        "undefined_resamples"):
+                w.writerows(_matrix_rows("", "mean_" + key, res.models, ci[key]))
     return out.getvalue()
+
+
+def csv_num(v) -> str:
+    return "" if v is None or (isinstance(v, float) and np.isnan(v)) else repr(float(v))
+
+
+def _matrix_rows(task: str, table: str, models: List[str], arr: np.ndarray) -> List[List[str]]:
+    return [[task, table, ma, mb, csv_num(arr[a, b])] for a, ma in enumerate(models) for b, mb in enumerate(models)]
+
+
+def uncertainty_csv_rows(r: RankingResult) -> List[List[str]]:
+    """CSV rows of the rank study's uncertainty: groups, Holm p-values, correlation intervals, flips.
+
+    Flips: ``flips_changed`` / ``flips_significant_under_both`` / ``flips_tied_under_one``
+    (row model A, column model B) and, per changed pair, ``flip_p_a:A:B`` and ``flip_p_b:A:B``
+    (row: the system better under A, column: the system better under B).
+    """
+    u, rows = r.uncertainty, []
+    if u is None:
+        return rows
+    if u.groups is not None:
+        rows += [[r.task, "group", s, m, str(u.groups[i, k])] for i, s in enumerate(r.systems)
+                 for k, m in enumerate(r.models)]
+        rows += [[r.task, "p_next_holm", s, m, csv_num(u.p_next_holm[i, k])] for i, s in enumerate(r.systems)
+                 for k, m in enumerate(r.models)]
+    if u.spearman_low is not None:
+        for table, arr in (("spearman_low", u.spearman_low), ("spearman_high", u.spearman_high),
+                           ("kendall_tau_b_low", u.kendall_low), ("kendall_tau_b_high", u.kendall_high),
+                           ("correlation_undefined_resamples", u.undefined)):
+            rows += _matrix_rows(r.task, table, r.models, arr)
+    for f in rank_uncertainty.all_flips(r):
+        a, b = f.model_a, f.model_b
+        rows += [[r.task, "flips_changed", a, b, str(f.changed)],
+                 [r.task, "flips_tied_under_one", a, b, str(f.tied_under_one)]]
+        if f.tested:
+            rows.append([r.task, "flips_significant_under_both", a, b, str(f.significant_under_both)])
+            for p in f.pairs:
+                rows += [[r.task, f"flip_p_a:{a}:{b}", p.better_under_a, p.better_under_b, csv_num(p.p_a)],
+                         [r.task, f"flip_p_b:{a}:{b}", p.better_under_a, p.better_under_b, csv_num(p.p_b)]]
+    return rows
 
 
 def _md_escape(s: str) -> str:

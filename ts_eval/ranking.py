@@ -132,6 +132,7 @@ class Bootstrap:
     rank_high: np.ndarray
     keep: np.ndarray              # probability of the observed rank
     rank_dist: np.ndarray         # systems x models x positions: probability of each position (ties split)
+    resample_scores: Optional[np.ndarray] = field(default=None, repr=False)   # resamples x systems x models
 
 
 @dataclass
@@ -141,6 +142,7 @@ class Permutation:
     permutations: int
     unit: str
     p_next: np.ndarray            # systems x models: p-value against the next system (nan for the last)
+    pair_p: Optional[np.ndarray] = field(default=None, repr=False)   # systems x systems x models (nan: not tested)
 
 
 def _clean(x: Any) -> Any:
@@ -180,6 +182,7 @@ class RankingResult:
     permutation: Optional[Permutation] = None
     settings: Dict[str, Any] = field(default_factory=dict)
     timings: Dict[str, float] = field(default_factory=dict)
+    uncertainty: Optional[Any] = None   # ts_eval.rank_uncertainty.RankUncertainty
 
     @property
     def reference_index(self) -> int:
@@ -199,6 +202,11 @@ class RankingResult:
         """The paper's Table 2 layout: per model, the reference ranks of the systems in that model's order."""
         ref = self.ranks[:, self.reference_index]
         return {m: ref[self.order[k]].tolist() for k, m in enumerate(self.models)}
+
+    def flips(self, model_a: str, model_b: str, alpha: Optional[float] = None):
+        """The system pairs ``model_a`` and ``model_b`` order differently (:func:`ts_eval.rank_uncertainty.flips`)."""
+        from .rank_uncertainty import flips
+        return flips(self, model_a, model_b, alpha)
 
     @property
     def spearman_note(self) -> str:
@@ -221,6 +229,8 @@ class RankingResult:
                              rank_distribution=b.rank_dist[i, k])
                 if self.permutation is not None:
                     d["p_next"] = self.permutation.p_next[i, k]
+                if self.uncertainty is not None and self.uncertainty.groups is not None:
+                    d.update(group=self.uncertainty.groups[i, k], p_next_holm=self.uncertainty.p_next_holm[i, k])
                 per[model] = d
             systems.append({"name": name, "models": per})
         out = {
@@ -244,6 +254,8 @@ class RankingResult:
             "settings": self.settings,
             "timings": self.timings,
         }
+        from .rank_uncertainty import to_dict as uncertainty_dict
+        out.update(uncertainty_dict(self))
         return _clean(out)
 
     def to_frame(self):
@@ -281,6 +293,7 @@ class MultiTaskResult:
                 + ("; some tasks have ties (average ranks, Pearson on ranks there)" if tied else ""))
 
     def to_dict(self) -> Dict[str, Any]:
+        from .rank_uncertainty import mean_intervals
         return _clean({
             "tasks": {k: r.to_dict() for k, r in self.tasks.items()},
             "models": [{"name": m, "title": t} for m, t in zip(self.models, self.titles)],
@@ -288,6 +301,7 @@ class MultiTaskResult:
             "mean_kendall_tau_b": self.kendall,
             "note": self.spearman_note,
             "versions": versions(),
+            "mean_correlation_intervals": mean_intervals(self.tasks),
         })
 
     def to_frame(self):
@@ -345,46 +359,35 @@ def run_bootstrap(sm: StatsMatrix, observed_ranks: np.ndarray, resamples: int, s
         rank_low=np.quantile(ranks, alpha / 2, axis=0, method="lower"),
         rank_high=np.quantile(ranks, 1 - alpha / 2, axis=0, method="higher"),
         keep=np.isclose(ranks, observed_ranks[None]).mean(0),
-        rank_dist=dist,
+        rank_dist=dist, resample_scores=scores,
     )
 
 
 def run_permutation(sm: StatsMatrix, order: np.ndarray, permutations: int, seed_seq: np.random.SeedSequence,
-                    progress: Optional[Progress] = None) -> Permutation:
+                    progress: Optional[Progress] = None,
+                    pairs: Optional[Tuple[np.ndarray, np.ndarray]] = None) -> Permutation:
     """Paired approximate randomisation between neighbours in each model's ranking.
 
     Each permutation swaps the two systems' outputs on every unit with probability
     1/2; the statistic is the absolute score difference; p = (1 + #{|d*| >= |d|}) / (1 + R).
-    The same swap patterns serve every pair and model.
+    The same swap patterns serve every pair and model.  ``pairs`` (index arrays a, b):
+    more system pairs to test under every model with the same draws; all tested pairs'
+    p-values are in ``pair_p`` (see :func:`ts_eval.rank_uncertainty.pair_pvalues`).
     """
-    rng = np.random.default_rng(seed_seq)
+    from .rank_uncertainty import pair_pvalues
+
     n, m = len(sm.systems), len(sm.models)
-    tot = sm.totals
-    pairs = [(order[k, :-1], order[k, 1:]) for k in range(m)]
-    observed, blocks = [], []
-    for k, model in enumerate(sm.models):
-        a, b = pairs[k]
-        tb = sm.block(tot, model)                            # (systems, k)
-        blocks.append(tb)
-        sa, sb = np.asarray(model.score(tb[a]), float), np.asarray(model.score(tb[b]), float)
-        observed.append(np.abs(sa - sb))
-    exceed = [np.zeros(n - 1) for _ in range(m)]
-    for lo, hi in _chunks(permutations):
-        z = (rng.random((hi - lo, sm.n_units)) < 0.5).astype(float)
-        zx = z @ sm.data
-        for k, model in enumerate(sm.models):
-            a, b = pairs[k]
-            tb, zb = blocks[k], sm.block(zx, model)          # (systems, k), (R, systems, k)
-            moved = zb[:, b] - zb[:, a]                      # what A gains (and B loses) by the swaps
-            sa = np.asarray(model.score(tb[a][None] + moved), float)
-            sb = np.asarray(model.score(tb[b][None] - moved), float)
-            exceed[k] += (np.abs(sa - sb) >= observed[k][None] - 1e-12).sum(0)
-        if progress:
-            progress("permutation", hi, permutations)
-    p_next = np.full((n, m), np.nan)
-    for k in range(m):
-        p_next[pairs[k][0], k] = (exceed[k] + 1) / (permutations + 1)
-    return Permutation(permutations, sm.unit, p_next)
+    tests = [(order[k, :-1], order[k, 1:]) for k in range(m)]
+    if pairs is not None:                                    # the neighbours among them are tested already
+        pos = np.argsort(order, axis=1)
+        far = [np.abs(pos[k, pairs[0]] - pos[k, pairs[1]]) != 1 for k in range(m)]
+        tests = [(np.concatenate([a, pairs[0][f]]), np.concatenate([b, pairs[1][f]])) for (a, b), f in zip(tests, far)]
+    p = pair_pvalues(sm, tests, permutations, seed_seq, progress)
+    p_next, pair_p = np.full((n, m), np.nan), np.full((n, n, m), np.nan)
+    for k, (a, b) in enumerate(tests):
+        p_next[order[k, :-1], k] = p[k][:n - 1]
+        pair_p[a, b, k] = pair_p[b, a, k] = p[k]
+    return Permutation(permutations, sm.unit, p_next, pair_p)
 
 
 # ---------------------------------------------------------------------------
@@ -421,8 +424,16 @@ def rank_corpus(
     task: str = "task",
     systems: Optional[Sequence[str]] = None,
     progress: Optional[Progress] = None,
+    alpha: float = 0.05,
+    flips: Optional[Sequence[Tuple[str, str]]] = None,
 ) -> RankingResult:
-    """Rank the systems of ``corpus`` under every model (see :func:`rank`)."""
+    """Rank the systems of ``corpus`` under every model (see :func:`rank`).
+
+    ``alpha``: significance level of the groups and flips; ``flips``: model pairs whose
+    flips the text formats show in full (JSON has every pair's).
+    """
+    from .rank_uncertainty import analyse, check_flip_pairs, contested_pairs
+
     names = list(corpus.systems) if systems is None else list(systems)
     _check_systems(names)
     missing = [s for s in names if s not in corpus.systems]
@@ -432,12 +443,15 @@ def rank_corpus(
         raise UsageError("the numbers of bootstrap resamples and permutations must be >= 0")
     if not 0 < confidence < 1:
         raise UsageError(f"confidence must be between 0 and 1, got {confidence}")
+    if not 0 < alpha < 1:
+        raise UsageError(f"alpha must be between 0 and 1, got {alpha}")
     model_list: List[Model] = resolve_models(models, corpus)
     get_model(reference)
     added = False
     if reference not in [mo.name for mo in model_list]:
         model_list.insert(0, get_model(reference))
         added = True
+    flip_pairs = check_flip_pairs(flips, [mo.name for mo in model_list])
     timings: Dict[str, float] = {}
     t0 = time.perf_counter()
     sm = statistics(corpus, model_list, unit, names)
@@ -457,8 +471,11 @@ def rank_corpus(
         timings["bootstrap"] = time.perf_counter() - t0
     if permutations:
         t0 = time.perf_counter()
-        perm = run_permutation(sm, order, permutations, perm_seq, progress)
+        perm = run_permutation(sm, order, permutations, perm_seq, progress, pairs=contested_pairs(scores))
         timings["permutation"] = time.perf_counter() - t0
+    t0 = time.perf_counter()
+    uncertainty = analyse(scores, order, boot, perm, alpha)
+    timings["rank_uncertainty"] = time.perf_counter() - t0
     info = {
         "tokens": corpus.n_tokens, "sentences": corpus.n_sentences,
         "documents": (len(corpus.doc_offsets) - 1) if corpus.doc_offsets is not None else None,
@@ -466,12 +483,13 @@ def rank_corpus(
     }
     settings = {"models": [mo.name for mo in model_list], "reference": reference, "reference_added": added,
                 "bootstrap": bootstrap, "permutations": permutations, "unit": unit, "seed": seed,
-                "confidence": confidence, "units": sm.n_units,
+                "confidence": confidence, "units": sm.n_units, "alpha": alpha,
+                "flips": [list(p) for p in flip_pairs],
                 "ranks": "1 = best; tied scores (12 decimals) share the mean of their positions",
                 "model_descriptions": {mo.name: mo.description for mo in model_list},
                 "versions": versions()}
     return RankingResult(task, names, [mo.name for mo in model_list], [mo.title for mo in model_list], reference,
-                         scores, ranks, order, rho, tied, tau, info, boot, perm, settings, timings)
+                         scores, ranks, order, rho, tied, tau, info, boot, perm, settings, timings, uncertainty)
 
 
 SystemsArg = Union[Mapping[str, Any], Sequence[Tuple[str, Any]]]
@@ -494,7 +512,8 @@ def rank(
     :func:`ts_eval.sufficient.default_models`), ``reference`` (default exact-match F1
     micro), ``bootstrap`` (resamples, default 1000; 0 = none), ``permutations``
     (default 1000; 0 = none), ``unit`` (sentence or document), ``seed``,
-    ``confidence``, ``task``, ``progress``.
+    ``confidence``, ``task``, ``progress``, ``alpha`` (significance groups and flips,
+    default 0.05), ``flips`` (model pairs shown in full by the text formats).
     """
     if isinstance(gold, Corpus):
         if systems is not None and not isinstance(systems, Mapping):

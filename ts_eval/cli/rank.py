@@ -28,7 +28,9 @@ DESCRIPTION = (
     "Rank systems under several evaluation models: scores, the rank table in Esuli & Sebastiani's "
     "layout (each cell: the system's rank under the reference model), Spearman and Kendall "
     "correlations between the models' rankings, paired bootstrap intervals of scores and ranks, "
-    "and a paired permutation test between neighbours in each ranking.")
+    "and a paired permutation test between neighbours in each ranking; from the same resamples and tests: "
+    "intervals of the correlations, Holm-corrected significance groups, and the system pairs two models "
+    "order differently (flips).")
 EPILOG = (
     "Inputs: --gold GOLD SYSTEM... (files or directories), or FILE with several system columns, "
     "or --task NAME GOLD SYSTEM... (repeat for several tasks), or --manifest FILE (.json, .toml, or "
@@ -73,6 +75,12 @@ def register(subparsers) -> argparse.ArgumentParser:
                    help="what the bootstrap and the permutation test resample (document: from -DOCSTART-)")
     m.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
     m.add_argument("--confidence", type=float, default=0.95, help="interval level (default 0.95)")
+    m.add_argument("--alpha", type=float, default=0.05,
+                   help="significance level of the significance groups (Holm-corrected neighbour tests) and of "
+                        "the flips (default 0.05)")
+    m.add_argument("--flips", action="append", default=[], metavar="A,B",
+                   help="show in full the system pairs models A and B order differently, with both p-values "
+                        "(repeatable; the JSON and CSV have every model pair's flips)")
     o = p.add_argument_group("output")
     add_output_options(o, FORMAT_CHOICES)
     o.add_argument("--plot", metavar="FILE", help="bump chart of the ranks with interval bars (.png, .svg, .pdf; "
@@ -91,6 +99,14 @@ def _models_arg(text: Optional[str], germeval: bool = False) -> Optional[List[st
     if text.strip() == "all":    # GermEval Metric 1 only where it applies (GermEval-layout input)
         return [m for m in sufficient.REGISTRY if m != "germeval-m1" or germeval]
     return [m.strip() for m in text.split(",") if m.strip()]
+
+
+def _flips_arg(text: str) -> List[str]:
+    names = [n.strip() for n in text.split(",")]
+    if len(names) != 2 or not all(names):
+        raise UsageError(f"--flips {text}: expected two model names separated by a comma (e.g. "
+                         "exact-f1-micro,ts-f1-macro)")
+    return names
 
 
 def list_models() -> str:
@@ -167,7 +183,8 @@ def run(args) -> int:
         raise UsageError(f"task name(s) {', '.join(dup)} given twice; task names must be unique")
     corpora = [(s.name, load_task(s, args)) for s in specs]
     options = dict(models=models, reference=reference, bootstrap=args.bootstrap, permutations=args.permutations,
-                   unit=args.unit, seed=args.seed, confidence=args.confidence)
+                   unit=args.unit, seed=args.seed, confidence=args.confidence, alpha=args.alpha,
+                   flips=[_flips_arg(f) for f in args.flips])
     with _Bar(not args.no_progress and (args.bootstrap or args.permutations)) as bar:
         if len(corpora) == 1:
             name, corpus = corpora[0]

@@ -1,0 +1,146 @@
+#!/usr/bin/env python3
+"""Benchmark the readers on one synthetic corpus written in several formats, side by side.
+
+A seeded corpus of N tokens (default 1M; sentences of 5-40 tokens, IOB2 gold and a
+noisy system) is written as: CoNLL columns (``TOKEN TAG``), JSON Lines with tokens and
+token-offset spans, JSON Lines with tokens and tags, and JSON Lines with text and
+character-offset spans (tokens separated by single spaces, so the default tokenizer
+finds them again), and CoNLL-U with the tags under the MISC key NER.  For each format it times, in-process and best of ``--repeat``:
+reading the gold file (``ts_eval.read``), and the whole score (``read_pair`` of gold
+and system + ``evaluate``).  The existing column reader (``read_column_file``) is
+timed too, as the baseline.
+
+    python scripts/bench_readers.py [--tokens 1000000] [--repeat 3] [--json out.json]
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import random
+import sys
+import tempfile
+import time
+from typing import Callable, Dict, List, Tuple
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+
+from ts_eval import evaluate, read, read_pair  # noqa: E402
+from ts_eval.io.columns import read_column_file  # noqa: E402
+
+LABELS = ("PER", "LOC", "ORG", "MISC")
+WORDS = ["the", "of", "Smith", "Berlin", "said", "in", "a", "USA", "company", "on", "Inc", "2024", "(", ")",
+         "market", "Anna", "New", "York", "was", "to"]
+
+
+def corpus(n_tokens: int, seed: int = 1) -> List[Tuple[List[str], List[Tuple[int, int, str]], List[Tuple[int, int, str]]]]:
+    """Sentences: tokens, gold spans, system spans (token offsets, end exclusive)."""
+    rng = random.Random(seed)
+    out, total = [], 0
+    while total < n_tokens:
+        n = min(rng.randint(5, 40), n_tokens - total)
+        toks = [rng.choice(WORDS).replace(" ", "") for _ in range(n)]
+        gold, i = [], 0
+        while i < n:
+            if rng.random() < 0.12:
+                ln = min(rng.randint(1, 3), n - i)
+                gold.append((i, i + ln, rng.choice(LABELS)))
+                i += ln + 1
+            else:
+                i += 1
+        system = []
+        for b, e, lab in gold:
+            r = rng.random()
+            if r < 0.8:
+                system.append((b, e, lab))
+            elif r < 0.9:
+                system.append((b, e, rng.choice(LABELS)))
+            elif r < 0.95 and e - b > 1:
+                system.append((b, e - 1, lab))
+        out.append((toks, gold, system))
+        total += n
+    return out
+
+
+def tags(n: int, spans) -> List[str]:
+    t = ["O"] * n
+    for b, e, lab in spans:
+        t[b] = "B-" + lab
+        for k in range(b + 1, e):
+            t[k] = "I-" + lab
+    return t
+
+
+def write_all(sents, d: str) -> Dict[str, Tuple[str, str]]:
+    paths = {}
+    for side, k in (("gold", 1), ("system", 2)):
+        p = {fmt: os.path.join(d, f"{side}.{ext}") for fmt, ext in
+             (("columns", "conll"), ("jsonl-tokens (spans)", "spans.jsonl"), ("jsonl-tokens (tags)", "tags.jsonl"),
+              ("jsonl-text", "text.jsonl"), ("conllu", "conllu"))}
+        with open(p["columns"], "w") as c, open(p["jsonl-tokens (spans)"], "w") as s, \
+                open(p["jsonl-tokens (tags)"], "w") as t, open(p["jsonl-text"], "w") as x, \
+                open(p["conllu"], "w") as u:
+            for i, sent in enumerate(sents):
+                toks, spans = sent[0], sent[k]
+                tg = tags(len(toks), spans)
+                c.write("".join(f"{w} {g}\n" for w, g in zip(toks, tg)) + "\n")
+                s.write(json.dumps({"id": f"s{i}", "tokens": toks,
+                                    "spans": [{"start": b, "end": e, "label": lab} for b, e, lab in spans]}) + "\n")
+                t.write(json.dumps({"id": f"s{i}", "tokens": toks, "tags": tg}) + "\n")
+                starts = [0]
+                for w in toks[:-1]:
+                    starts.append(starts[-1] + len(w) + 1)
+                u.write(f"# sent_id = s{i}\n" + "".join(f"{j + 1}\t{w}\t_\t_\t_\t_\t0\tdep\t_\tNER={g}\n"
+                                                         for j, (w, g) in enumerate(zip(toks, tg))) + "\n")
+                text = " ".join(toks)
+                x.write(json.dumps({"id": f"s{i}", "text": text, "spans": [
+                    {"start": starts[b], "end": starts[e - 1] + len(toks[e - 1]), "label": lab}
+                    for b, e, lab in spans]}) + "\n")
+        for fmt, path in p.items():
+            paths.setdefault(fmt, [None, None])[k - 1] = path
+    return {f: tuple(v) for f, v in paths.items()}
+
+
+def best(fn: Callable[[], object], repeat: int) -> float:
+    times = []
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - t0)
+    return min(times)
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--tokens", type=int, default=1_000_000)
+    ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--json", help="write the numbers here")
+    a = ap.parse_args()
+    sents = corpus(a.tokens)
+    rows = []
+    with tempfile.TemporaryDirectory() as d:
+        paths = write_all(sents, d)
+        rows.append(("columns (read_column_file, baseline)", os.path.getsize(paths["columns"][0]),
+                     best(lambda: read_column_file(paths["columns"][0], [-1]), a.repeat), None))
+        scores = {}
+        for fmt, (g, s) in paths.items():
+            t_read = best(lambda: read(g), a.repeat)
+            t_score = best(lambda: scores.__setitem__(fmt, evaluate(read_pair(g, s))), a.repeat)
+            rows.append((fmt, os.path.getsize(g), t_read, t_score))
+    f1 = {fmt: (round(r.to_dict()["systems"][0]["exact"]["micro"]["f"], 6), round(r.to_dict()["systems"][0]["ts"]["micro"]["f"], 6))
+          for fmt, r in scores.items()}
+    print(f"{a.tokens} tokens, {len(sents)} sentences; Python {platform.python_version()}; best of {a.repeat}")
+    print(f"{'format':40} {'MB':>7} {'read gold s':>12} {'score s':>9}")
+    for fmt, size, tr, ts in rows:
+        print(f"{fmt:40} {size / 1e6:7.1f} {tr:12.3f} {'' if ts is None else f'{ts:9.3f}'}")
+    print("(exact-match, TS) micro F1 per format (must agree):", f1)
+    if a.json:
+        with open(a.json, "w") as fh:
+            json.dump({"tokens": a.tokens, "rows": [dict(zip(("format", "bytes", "read_s", "score_s"), r))
+                                                    for r in rows], "f1": f1}, fh, indent=1)
+    return 0 if len(set(f1.values())) == 1 else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

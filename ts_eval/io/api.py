@@ -1,0 +1,160 @@
+"""``ts_eval.read`` and ``ts_eval.read_pair``: any supported input -> Documents / Corpus.
+
+``read(path, format=None, **options)`` reads one side (gold or a system) into
+:class:`~ts_eval.io.documents.Documents`; ``read_pair(gold, systems, ...)`` reads gold
+and one or more systems (each in its own format) and pairs them into a Corpus that
+:func:`ts_eval.evaluate` scores.  ``format=None`` picks the reader by extension and content.
+"""
+from __future__ import annotations
+
+import inspect
+from typing import Any, Dict, Mapping, Optional, Sequence, Union
+
+import numpy as np
+
+from ..corpus import Corpus
+from ..errors import InputError, UsageError
+from .brat import read_brat
+from .columns import split_columns
+from .conllu import read_conllu
+from .detect import FORMATS, detect_format
+from .documents import TOKEN_SEP, Documents, documents_from_tags
+from .jsonl_text import read_jsonl_text
+from .jsonl_tokens import read_jsonl_tokens
+from .pairing import pair_documents
+from .source import STDIN, display_name, is_dir, read_bytes
+
+
+def read_columns(path: str, column: int = -1, token_column: int = 1, scheme: str = "IOB2",
+                 policy: str = "conlleval", raw: Optional[bytes] = None) -> Documents:
+    """A CoNLL column file (also ``-`` and .gz/.bz2/.xz) as Documents: one per sentence, tags from ``column``."""
+    name = display_name(path)
+    data = read_bytes(path) if raw is None else raw
+    cf = split_columns(data, name, [column], token_column)
+    vocab, tag_ids = cf.strings(column)
+    first = np.flatnonzero(cf.sent_first)
+    lengths = np.diff(np.append(first, cf.n_tokens))
+    keys = _column_keys(cf, lengths)
+    lines = cf.token_line[first].tolist()
+    return documents_from_tags(name, "columns", lengths, [None] * len(lengths), keys, vocab, tag_ids, scheme,
+                               policy, lines=lines, token_lines=cf.token_line)
+
+
+def _column_keys(cf, lengths: np.ndarray):
+    """Each sentence's tokens joined by TOKEN_SEP, cut from the file's bytes in one pass
+    (made only when pairing or token texts need them)."""
+    data, starts, lens = cf.data, cf.token_start.astype(np.int64), cf.token_len.astype(np.int64)
+
+    def make() -> list:
+        n = len(starts)
+        if n == 0:
+            return []
+        mark = np.zeros(len(data) + 1, np.int8)
+        np.add.at(mark, starts, 1)
+        np.add.at(mark, starts + lens, -1)
+        inside = np.cumsum(mark[:-1], dtype=np.int8).view(bool)
+        text = data[inside]                                  # all token bytes, concatenated
+        ends = np.cumsum(lens)
+        last = np.zeros(n, bool)
+        last[np.cumsum(lengths) - 1] = True
+        seps = np.where(last, ord("\n"), ord(TOKEN_SEP)).astype(np.uint8)
+        joined = np.insert(text, ends, seps)
+        return joined.tobytes().decode("utf-8").split("\n")[:-1]
+    return make
+
+
+def _label_studio(path: str, **kw: Any) -> Documents:
+    return read_jsonl_text(path, **kw)
+
+
+READERS = {"columns": read_columns, "jsonl-tokens": read_jsonl_tokens, "jsonl-text": read_jsonl_text,
+           "label-studio": _label_studio, "brat": read_brat, "conllu": read_conllu}
+
+
+def _accepts(fn) -> set:
+    if fn is _label_studio:
+        fn = read_jsonl_text
+    return set(inspect.signature(fn).parameters) - {"path", "raw"}
+
+
+def read(path: str, format: Optional[str] = None, **options: Any) -> Documents:
+    """Read one input of any supported format (``format`` None: by extension and content).
+
+    ``options`` are the chosen reader's keyword arguments (scheme, policy, align, tag_names,
+    misc_key, column, discontinuous, ...); an option the reader does not take is an error.
+    """
+    return _read(path, format, options, strict=True)
+
+
+def _read(path: str, fmt: Optional[str], options: Dict[str, Any], strict: bool) -> Documents:
+    if isinstance(path, Documents):
+        return path
+    path = str(path)
+    raw = None
+    if not is_dir(path) and (fmt is None or fmt != "brat"):
+        raw = read_bytes(path)
+        if not raw.strip():
+            raise InputError("empty input", display_name(path))
+    if fmt is None:
+        fmt = detect_format(path, raw)
+    if fmt not in READERS:
+        raise UsageError(f"format {fmt!r}: expected one of {', '.join(FORMATS)}")
+    fn = READERS[fmt]
+    takes = _accepts(fn)
+    unknown = set(options) - takes
+    if unknown and strict:
+        raise UsageError(f"option(s) {', '.join(sorted(unknown))} do not apply to format {fmt}; it takes "
+                         f"{', '.join(sorted(takes))}")
+    kw = {k: v for k, v in options.items() if k in takes}
+    if raw is not None and "raw" in inspect.signature(fn if fn is not _label_studio else read_jsonl_text).parameters:
+        kw["raw"] = raw
+    return fn(path, **kw)
+
+
+def read_pair(gold: Union[str, Documents], systems: Union[str, Documents, Sequence, Mapping[str, Any]],
+              format: Optional[str] = None, system_format: Optional[str] = None,
+              names: Optional[Sequence[str]] = None, **options: Any) -> Corpus:
+    """Read gold and one or more systems (paths or Documents, possibly in different formats) and pair
+    their documents (by id, else by order with tokens and texts compared) into a Corpus.
+
+    ``systems``: one path, a list of paths, or a mapping name -> path.  ``format`` is gold's,
+    ``system_format`` the systems' (each None: detected).  ``options`` go to every reader that takes them.
+    """
+    if isinstance(systems, Mapping):
+        items = list(systems.items())
+    else:
+        seq = [systems] if isinstance(systems, (str, Documents)) else list(systems)
+        if names is None:
+            names = [_name(s, k) for k, s in enumerate(seq)]
+            if len(set(names)) != len(names):
+                names = [f"system{k + 1}" for k in range(len(seq))]
+        if len(names) != len(seq):
+            raise UsageError(f"{len(names)} names for {len(seq)} systems")
+        items = list(zip(names, seq))
+    used = set()
+    fmts = [format] + [system_format] * len(items)
+    sides = []
+    for src, fmt in zip([gold] + [s for _, s in items], fmts):
+        docs = _read(src, fmt, options, strict=False)
+        sides.append(docs)
+        for fn_name, fn in READERS.items():
+            if fn_name == docs.format:
+                used |= _accepts(fn)
+    unknown = set(options) - used
+    if unknown:
+        raise UsageError(f"option(s) {', '.join(sorted(unknown))} apply to none of the formats read "
+                         f"({', '.join(sorted({d.format for d in sides}))})")
+    return pair_documents(sides[0], {n: d for (n, _), d in zip(items, sides[1:])})
+
+
+def _name(src: Any, k: int) -> str:
+    import os
+    if isinstance(src, Documents):
+        src = src.path
+    if src == STDIN:
+        return "stdin"
+    base = os.path.basename(str(src).rstrip("/"))
+    for suf in (".gz", ".bz2", ".xz", ".jsonl", ".json", ".conllu", ".conll", ".txt", ".tsv"):
+        if base.endswith(suf):
+            base = base[: -len(suf)]
+    return base or f"system{k + 1}"

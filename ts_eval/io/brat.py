@@ -1,0 +1,104 @@
+"""brat standoff -> :class:`Documents`: a directory of ``NAME.txt`` + ``NAME.ann`` pairs.
+
+Text-bound annotations (``T`` lines: ``T1<TAB>LABEL START END<TAB>TEXT``) are the spans;
+the document id is ``NAME``.  A discontinuous span (``START END;START END``) is an
+error unless ``discontinuous`` is ``first`` (its first fragment) or ``hull`` (from its
+first start to its last end).  Relations, events, attributes, normalisations and notes
+(``R E A M N #`` lines) are not spans: they are counted in ``notes["other_annotations"]``.
+A span's TEXT must equal the document text at its offsets.
+"""
+from __future__ import annotations
+
+import os
+from typing import List
+
+from ..errors import InputError
+from .charspans import CharDocs, to_documents
+from .documents import Documents
+from .source import read_text
+
+DISCONTINUOUS = ("error", "first", "hull")
+
+
+def brat_pairs(path: str) -> List[str]:
+    """Stems of the .txt/.ann pairs in a directory (or the one pair a .ann/.txt path names)."""
+    if os.path.isdir(path):
+        names = os.listdir(path)
+        anns = {n[:-4] for n in names if n.endswith(".ann")}
+        txts = {n[:-4] for n in names if n.endswith(".txt")}
+        for stem in sorted(anns - txts):
+            raise InputError(f"{stem}.ann has no {stem}.txt beside it; expected a .txt + .ann pair",
+                             os.path.join(path, stem + ".ann"))
+        for stem in sorted(txts - anns):
+            raise InputError(f"{stem}.txt has no {stem}.ann beside it; expected a .txt + .ann pair "
+                             "(an empty .ann for a document without spans)", os.path.join(path, stem + ".txt"))
+        if not anns:
+            raise InputError("no .ann/.txt pairs in the directory", path)
+        return [os.path.join(path, s) for s in sorted(anns)]
+    stem = path[:-4] if path.endswith((".ann", ".txt")) else path
+    for ext in (".txt", ".ann"):
+        if not os.path.exists(stem + ext):
+            raise InputError(f"missing {os.path.basename(stem)}{ext}; expected a .txt + .ann pair", stem + ext)
+    return [stem]
+
+
+def read_brat(path: str, discontinuous: str = "error", align: str = "strict") -> Documents:
+    """Read a brat directory (or one .ann file with its .txt)."""
+    if discontinuous not in DISCONTINUOUS:
+        raise ValueError(f"discontinuous {discontinuous!r}: expected one of {', '.join(DISCONTINUOUS)}")
+    cd = CharDocs(str(path), "brat")
+    other = 0
+    for d, stem in enumerate(brat_pairs(path)):
+        cd.ids.append(os.path.basename(stem))
+        cd.texts.append(read_text(stem + ".txt"))
+        cd.lines.append(1)
+        cd.own_tokens.append(None)
+        other += _read_ann(cd, d, stem + ".ann", discontinuous)
+    docs = to_documents(cd, align)
+    docs.notes["other_annotations"] = other
+    return docs
+
+
+def _read_ann(cd: CharDocs, d: int, ann: str, discontinuous: str) -> int:
+    text = cd.texts[d]
+    other = 0
+    for k, line in enumerate(read_text(ann).split("\n"), 1):
+        line = line.rstrip("\r")
+        if not line.strip():
+            continue
+        if line[0] in "REAMN#*":
+            other += 1
+            continue
+        if line[0] != "T":
+            raise InputError(f"annotation {line[:40]!r}; expected a brat line starting with T, R, E, A, M, N or #",
+                             ann, k)
+        parts = line.split("\t")
+        if len(parts) < 2:
+            raise InputError(f"{line[:40]!r}: expected 'ID<TAB>LABEL START END<TAB>TEXT'", ann, k)
+        head = parts[1].split(" ", 1)
+        if len(head) != 2 or not head[0]:
+            raise InputError(f"{parts[1]!r}: expected 'LABEL START END'", ann, k)
+        label, offs = head
+        frags = []
+        for frag in offs.split(";"):
+            se = frag.split()
+            if len(se) != 2 or not all(x.isdigit() for x in se):
+                raise InputError(f"offsets {offs!r}: expected 'START END' (integers; fragments joined by ';')",
+                                 ann, k)
+            frags.append((int(se[0]), int(se[1])))
+        for s, e in frags:
+            if not 0 <= s < e <= len(text):
+                raise InputError(f"{parts[0]}: offsets [{s}, {e}) are outside the text (length {len(text)}) or "
+                                 "empty; expected 0 <= start < end <= length", ann, k)
+        if len(parts) > 2:
+            want = " ".join(text[s:e] for s, e in frags)
+            if parts[2] != want:
+                raise InputError(f"{parts[0]}: the annotation text {parts[2]!r} differs from the document text "
+                                 f"{want!r} at [{frags[0][0]}, {frags[-1][1]}); expected them equal", ann, k)
+        if len(frags) > 1:
+            if discontinuous == "error":
+                raise InputError(f"{parts[0]}: discontinuous span {offs!r}; expected one fragment "
+                                 "(or discontinuous=first|hull)", ann, k)
+            frags = frags[:1] if discontinuous == "first" else [(frags[0][0], max(e for _, e in frags))]
+        cd.add_span(d, frags[0][0], frags[0][1], label, k)
+    return other

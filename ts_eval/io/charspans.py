@@ -1,0 +1,149 @@
+"""Texts with character-offset spans -> :class:`Documents` (shared by JSON Lines text and brat).
+
+Tokens come from the record's own token offsets when it has them, else from the
+default tokenizer (:mod:`ts_eval.io.tokenizer`).  Spans that do not fall on token
+boundaries are counted and listed in ``notes["misaligned_spans"]`` and handled by
+``align``; ``strict`` makes the first one an error.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, List, Optional, Tuple
+
+import numpy as np
+
+from ..errors import InputError
+from .documents import TOKEN_SEP, Documents, build_documents
+from .jsonl import is_int, short
+from .tokenizer import ALIGN_MODES, align_spans, token_keys, tokenize
+
+
+@dataclass
+class CharDocs:
+    """What a text reader collects before tokenizing: per document id, text, line, own tokens."""
+
+    path: str
+    fmt: str
+    ids: List[Optional[str]] = field(default_factory=list)
+    texts: List[str] = field(default_factory=list)
+    lines: List[int] = field(default_factory=list)
+    own_tokens: List[Optional[List[Tuple[int, int]]]] = field(default_factory=list)  # (start, end) chars
+    span_doc: List[int] = field(default_factory=list)
+    span_start: List[int] = field(default_factory=list)
+    span_end: List[int] = field(default_factory=list)
+    span_label: List[str] = field(default_factory=list)
+
+    def where(self, d: int) -> str:
+        name = f"document {self.ids[d]!r}" if self.ids[d] is not None else f"document {d + 1}"
+        return name
+
+    span_line: List[Optional[int]] = field(default_factory=list)
+
+    def add_span(self, d: int, start: Any, end: Any, label: Any, line: Optional[int]) -> None:
+        """Keep one character span as given; :meth:`validate` checks them all at once."""
+        self.span_doc.append(d)
+        self.span_start.append(start)
+        self.span_end.append(end)
+        self.span_label.append(label)
+        self.span_line.append(line)
+
+    def check_span(self, k: int) -> None:
+        """Raise the error for span ``k`` if it is bad (offsets, range, label)."""
+        d, start, end, label, line = (self.span_doc[k], self.span_start[k], self.span_end[k], self.span_label[k],
+                                      self.span_line[k])
+        text = self.texts[d]
+        if not is_int(start) or not is_int(end):
+            raise InputError(f"{self.where(d)}: span offsets {short(start)}, {short(end)} are not integers;"
+                             " expected character offsets", self.path, line)
+        if not 0 <= start < end <= len(text):
+            raise InputError(f"{self.where(d)}: span [{start}, {end}) is outside the text (length {len(text)}) "
+                             "or empty; expected 0 <= start < end <= length", self.path, line)
+        if not isinstance(label, str) or not label:
+            raise InputError(f"{self.where(d)}: span label {short(label)} is not a non-empty string",
+                             self.path, line)
+
+    def validate(self) -> Tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Check every span (vectorised; the first bad one is reported); (doc, start, end) arrays."""
+        n = len(self.span_doc)
+        doc = np.asarray(self.span_doc, np.int64)
+        ok = set(map(type, self.span_start)) <= {int} and set(map(type, self.span_end)) <= {int} \
+            and set(map(type, self.span_label)) <= {str} and "" not in set(self.span_label)
+        if ok:
+            cs, ce = np.asarray(self.span_start, np.int64), np.asarray(self.span_end, np.int64)
+            tl = np.fromiter((len(t) for t in self.texts), np.int64, len(self.texts))
+            ok = not np.any((cs < 0) | (cs >= ce) | (ce > tl[doc])) if n else True
+        if not ok:
+            for k in range(n):
+                self.check_span(k)
+        if not n:
+            return doc, np.zeros(0, np.int64), np.zeros(0, np.int64)
+        return doc, cs, ce
+
+
+def _own_token_arrays(cd: CharDocs, auto: Tuple[np.ndarray, np.ndarray, np.ndarray]
+                      ) -> Tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Token offsets: the documents' own where given, the default tokenizer's elsewhere."""
+    a_off, a_s, a_e = auto
+    starts, ends, counts = [], [], []
+    for d, own in enumerate(cd.own_tokens):
+        if own is None:
+            s, e = a_s[a_off[d]:a_off[d + 1]], a_e[a_off[d]:a_off[d + 1]]
+        else:
+            s = np.array([t[0] for t in own], np.int64)
+            e = np.array([t[1] for t in own], np.int64)
+            n = len(cd.texts[d])
+            bad = (s < 0) | (e <= s) | (e > n) | np.concatenate(([False], s[1:] < e[:-1]))
+            if bad.any():
+                k = int(np.flatnonzero(bad)[0])
+                raise InputError(f"{cd.where(d)}: token {k} has offsets [{s[k]}, {e[k]}); expected tokens in "
+                                 f"text order, not overlapping, inside the text (length {n})",
+                                 cd.path, cd.lines[d])
+        starts.append(s)
+        ends.append(e)
+        counts.append(len(s))
+    off = np.zeros(len(counts) + 1, np.int64)
+    np.cumsum(counts, out=off[1:])
+    cat = (lambda xs: np.concatenate(xs).astype(np.int64)) if starts else (lambda xs: np.zeros(0, np.int64))
+    return off, cat(starts), cat(ends)
+
+
+def to_documents(cd: CharDocs, align: str = "strict") -> Documents:
+    """Tokenize, align the character spans to tokens and build the Documents."""
+    if align not in ALIGN_MODES:
+        raise ValueError(f"align {align!r}: expected one of {', '.join(ALIGN_MODES)}")
+    if not cd.texts:
+        raise InputError("no documents; expected at least one", cd.path)
+    auto = tokenize(cd.texts)
+    if any(t is not None for t in cd.own_tokens):
+        off, ts, te = _own_token_arrays(cd, auto)
+    else:
+        off, ts, te = auto
+    lens = np.diff(off)
+    if np.any(lens == 0):
+        d = int(np.flatnonzero(lens == 0)[0])
+        raise InputError(f"{cd.where(d)}: the text {cd.texts[d][:40]!r} has no tokens; expected at least one",
+                         cd.path, cd.lines[d])
+    doc, cs, ce = cd.validate()
+    tl = np.fromiter((len(t) for t in cd.texts), np.int64, len(cd.texts))
+    b, e, aligned = align_spans(off, ts, te, tl, doc, cs, ce, align)
+    listed = []
+    for k in np.flatnonzero(~aligned).tolist():
+        d = int(doc[k])
+        item = {"document": cd.ids[d] if cd.ids[d] is not None else d + 1, "line": cd.lines[d],
+                "start": int(cs[k]), "end": int(ce[k]), "label": cd.span_label[k],
+                "text": cd.texts[d][cs[k]:ce[k]]}
+        if align == "strict":
+            raise InputError(f"{cd.where(d)}: span [{cs[k]}, {ce[k]}) {item['text']!r} ({item['label']}) does not "
+                             "fall on token boundaries; expected aligned offsets (or align=expand|contract)",
+                             cd.path, cd.lines[d])
+        item["tokens"] = [int(b[k]), int(e[k])] if b[k] < e[k] else None
+        listed.append(item)
+    keep = b < e
+    dropped = int((~keep).sum())
+    notes = {"align": align, "misaligned": len(listed), "dropped_no_token": dropped, "misaligned_spans": listed}
+    def keys() -> List[str]:
+        return token_keys(cd.texts, off, ts, te, TOKEN_SEP)
+    kept = np.flatnonzero(keep)
+    labels = [cd.span_label[k] for k in kept.tolist()] if dropped else cd.span_label
+    return build_documents(cd.path, cd.fmt, lens, cd.ids, keys, doc[kept], b[kept], e[kept], labels,
+                           lines=cd.lines, texts=cd.texts, notes=notes, char_tokens=(ts, te))

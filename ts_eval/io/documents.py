@@ -1,0 +1,149 @@
+"""One side's documents as numpy columns: what every new reader produces.
+
+A :class:`Documents` holds the token structure (documents or sentences as token
+offsets), an id and a comparison key per document, and the spans over global token
+indices (``start..end`` inclusive, as in :class:`ts_eval.corpus.SpanSet`).  Spans may
+nest and overlap; :func:`span_shape` counts how many do.  Readers build it with
+:func:`build_documents` (from spans) or :func:`documents_from_tags` (from tag
+sequences decoded by a scheme).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union
+
+import numpy as np
+
+from ..corpus import SideInfo, corpus_from_tag_ids
+from ..errors import InputError
+
+TOKEN_SEP = "\x1f"  # joins a document's tokens into its key (one string per document, not per token)
+
+
+@dataclass
+class Documents:
+    """The documents (or sentences) of one input and their spans."""
+
+    path: str
+    format: str
+    offsets: np.ndarray               # D+1 token offsets; document d = tokens [o[d], o[d+1])
+    ids: List[Optional[str]]          # document ids (None when the input has none)
+    key_data: Union[List[str], Callable[[], List[str]]]  # tokens joined by TOKEN_SEP (or how to make them)
+    start: np.ndarray                 # span first token (global, int64)
+    end: np.ndarray                   # span last token (global, inclusive, int64)
+    label: np.ndarray                 # int32 index into labels
+    labels: List[str]
+    lines: Optional[List[int]] = None  # line (or record) number of each document in the file
+    texts: Optional[List[str]] = None  # document texts (character-offset formats)
+    notes: Dict[str, Any] = field(default_factory=dict)  # what reading found (misaligned spans, ...)
+    char_tokens: Optional[Tuple[np.ndarray, np.ndarray]] = None  # token start/end characters (text formats)
+
+    @property
+    def keys(self) -> List[str]:
+        """Per document its tokens joined by TOKEN_SEP: documents line up only if these are equal."""
+        if callable(self.key_data):
+            self.key_data = self.key_data()
+        return self.key_data
+
+    @property
+    def n_docs(self) -> int:
+        return len(self.offsets) - 1
+
+    @property
+    def n_tokens(self) -> int:
+        return int(self.offsets[-1])
+
+    def where(self, d: int) -> str:
+        """How a message names document ``d``."""
+        parts = []
+        if self.ids[d] is not None:
+            parts.append(f"document {self.ids[d]!r}")
+        else:
+            parts.append(f"document {d + 1}")
+        if self.lines is not None:
+            parts.append(f"line {self.lines[d]}")
+        return ", ".join(parts)
+
+    def tokens(self, d: int) -> List[str]:
+        key = self.keys[d]
+        return key.split(TOKEN_SEP) if key else []
+
+    def summary(self) -> Dict[str, Any]:
+        """What reading found, for reports: documents, tokens, spans, nested/crossing spans, notes."""
+        return {"path": self.path, "format": self.format, "documents": self.n_docs, "tokens": self.n_tokens,
+                "spans": len(self.start), **span_shape(self.start, self.end), **self.notes}
+
+
+def span_shape(start: np.ndarray, end: np.ndarray) -> Dict[str, int]:
+    """How many spans lie inside another span (``nested``; same range with another label
+    counts) and how many cross one (``crossing``: overlap without containment)."""
+    if len(start) < 2:
+        return {"nested": 0, "crossing": 0}
+    order = np.lexsort((-end, start))
+    s, e = start[order], end[order]
+    prior = np.maximum.accumulate(e)
+    prev = np.concatenate(([-1], prior[:-1]))
+    nested = prev >= e
+    crossing = (prev >= s) & ~nested
+    return {"nested": int(nested.sum()), "crossing": int(crossing.sum())}
+
+
+def build_documents(path: str, fmt: str, lengths: Sequence[int], ids: List[Optional[str]], keys: Any,
+                    span_doc: Sequence[int], span_start: Sequence[int], span_end: Sequence[int],
+                    span_label: Sequence[str], lines: Optional[List[int]] = None,
+                    texts: Optional[List[str]] = None, notes: Optional[Dict[str, Any]] = None,
+                    char_tokens: Optional[Tuple[np.ndarray, np.ndarray]] = None) -> Documents:
+    """Documents from per-document lengths and spans given as (document, first token,
+    end token exclusive, label), already checked against the document's length."""
+    lens = np.asarray(lengths, np.int64)
+    offsets = np.zeros(len(lens) + 1, np.int64)
+    np.cumsum(lens, out=offsets[1:])
+    labels = sorted(set(span_label))
+    index = {lab: k for k, lab in enumerate(labels)}
+    doc = np.asarray(span_doc, np.int64)
+    start = offsets[doc] + np.asarray(span_start, np.int64) if len(doc) else np.zeros(0, np.int64)
+    end = offsets[doc] + np.asarray(span_end, np.int64) - 1 if len(doc) else np.zeros(0, np.int64)
+    label = np.fromiter((index[lab] for lab in span_label), np.int32, len(span_label))
+    docs = Documents(str(path), fmt, offsets, ids, keys, start, end, label, labels, lines, texts,
+                     dict(notes or {}), char_tokens)
+    check_duplicates(docs)
+    return docs
+
+
+def check_duplicates(docs: Documents) -> None:
+    """The same span (range and label) twice on one side is an error, not a silent merge."""
+    if len(docs.start) < 2:
+        return
+    order = np.lexsort((docs.label, docs.end, docs.start))
+    s, e, lab = docs.start[order], docs.end[order], docs.label[order]
+    dup = (np.diff(s) == 0) & (np.diff(e) == 0) & (np.diff(lab) == 0)
+    if dup.any():
+        k = int(np.flatnonzero(dup)[0])
+        d = int(np.searchsorted(docs.offsets, s[k], side="right") - 1)
+        b, last = int(s[k] - docs.offsets[d]), int(e[k] - docs.offsets[d])
+        raise InputError(f"{docs.where(d)}: the span {docs.labels[lab[k]]!r} over tokens {b}..{last + 1} "
+                         "(end exclusive) is given twice; expected each span once", docs.path)
+
+
+def documents_from_tags(path: str, fmt: str, lengths: Sequence[int], ids: List[Optional[str]],
+                        keys: List[str], tag_vocab: List[str], tag_ids: np.ndarray,
+                        scheme: str = "IOB2", policy: str = "conlleval",
+                        lines: Optional[List[int]] = None, token_lines: Optional[np.ndarray] = None) -> Documents:
+    """Documents from per-token tag ids, decoded by ``scheme`` with ``policy`` (as the column readers do)."""
+    lens = np.asarray(lengths, np.int64)
+    if np.any(lens == 0):
+        d = int(np.flatnonzero(lens == 0)[0])
+        raise InputError(f"document {d + 1}: no tokens; expected at least one", path,
+                         lines[d] if lines else None)
+    offsets = np.zeros(len(lens) + 1, np.int64)
+    np.cumsum(lens, out=offsets[1:])
+    sent_first = np.zeros(int(offsets[-1]), bool)
+    sent_first[offsets[:-1]] = True
+    side = SideInfo("gold", str(path), tags=np.asarray(tag_ids, np.int32), token_lines=token_lines)
+    corpus = corpus_from_tag_ids(list(tag_vocab), [side], sent_first, scheme, policy)
+    ss = corpus.gold
+    notes = {"scheme": corpus.scheme, "repairs": side.repairs, "discarded": side.discarded}
+    docs = Documents(str(path), fmt, offsets, ids, keys, ss.start, ss.end, ss.label, list(corpus.labels),
+                     lines, None, notes)
+    return docs
+

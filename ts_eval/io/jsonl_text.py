@@ -1,0 +1,137 @@
+"""JSON Lines / JSON with text and character-offset spans -> :class:`Documents`.
+
+Shapes read (one per record, recognised by its keys):
+
+* spaCy / Prodigy: ``{"id": .., "text": .., "spans": [{"start", "end", "label"}], "tokens"?: [{"start", "end"}]}``
+* doccano: ``{"id": .., "text": .., "label": [[start, end, label], ...]}`` (also ``"entities"`` as
+  triples or as ``{"start_offset", "end_offset", "label"}``)
+* Label Studio JSON export: a JSON array of tasks ``{"id", "data": {"text"}, "annotations":
+  [{"result": [{"type": "labels", "value": {"start", "end", "labels": [..]}}]}]}``; the first
+  annotation is read (``source="predictions"`` reads the first prediction instead).
+"""
+from __future__ import annotations
+
+from typing import Any, Dict, List, Optional
+
+from ..errors import InputError
+from .charspans import CharDocs, to_documents
+from .documents import Documents
+from .jsonl import is_int, read_records, short
+from .source import gc_paused, display_name
+
+SPAN_KEYS = ("spans", "label", "entities")
+
+
+@gc_paused
+def read_jsonl_text(path: str, align: str = "strict", id_key: str = "id", text_key: str = "text",
+                    source: str = "annotations", raw: Optional[bytes] = None) -> Documents:
+    """Read a text-with-character-offsets file (see the module docstring for the shapes)."""
+    name = display_name(path)
+    records, lines = read_records(path, raw)
+    cd = CharDocs(name, "jsonl-text")
+    notes: Dict[str, int] = {"other_results": 0, "extra_annotations": 0}
+    for d, (rec, line) in enumerate(zip(records, lines)):
+        rid = rec.get(id_key)
+        if rid is not None and (not isinstance(rid, (str, int)) or isinstance(rid, bool)):
+            raise InputError(f"record {d + 1}: id {short(rid)} is not a string or integer", name, line)
+        cd.ids.append(None if rid is None else str(rid))
+        cd.lines.append(line)
+        if "data" in rec and isinstance(rec["data"], dict):
+            _label_studio(cd, d, rec, line, text_key, source, notes)
+        else:
+            _text_record(cd, d, rec, line, text_key)
+    docs = to_documents(cd, align)
+    if notes["other_results"] or notes["extra_annotations"]:
+        docs.notes.update(notes)
+    return docs
+
+
+def _set_text(cd: CharDocs, d: int, text: Any, line: int, what: str) -> None:
+    if not isinstance(text, str):
+        raise InputError(f"{cd.where(d)}: {what} is {short(text)}, expected a string", cd.path, line)
+    cd.texts.append(text)
+
+
+def _text_record(cd: CharDocs, d: int, rec: Dict[str, Any], line: int, text_key: str) -> None:
+    if text_key not in rec:
+        raise InputError(f"{cd.where(d)}: no {text_key!r} key; expected a text record with keys "
+                         f"{text_key!r} and one of {', '.join(SPAN_KEYS)}", cd.path, line)
+    _set_text(cd, d, rec[text_key], line, f"{text_key!r}")
+    cd.own_tokens.append(_own_tokens(cd, d, rec.get("tokens"), line))
+    present = [k for k in SPAN_KEYS if k in rec]
+    if not present:
+        raise InputError(f"{cd.where(d)}: no spans key; expected one of {', '.join(SPAN_KEYS)} "
+                         "(an empty list for a document without spans)", cd.path, line)
+    spans = rec[present[0]]
+    if not isinstance(spans, list):
+        raise InputError(f"{cd.where(d)}: {present[0]!r} is {short(spans)}, expected a list", cd.path, line)
+    if present[0] == "spans":
+        try:  # the common shape, without a Python call per span
+            st, en, lb = [sp["start"] for sp in spans], [sp["end"] for sp in spans], [sp["label"] for sp in spans]
+        except (TypeError, KeyError, IndexError):
+            pass
+        else:
+            cd.span_start.extend(st)
+            cd.span_end.extend(en)
+            cd.span_label.extend(lb)
+            cd.span_doc.extend([d] * len(st))
+            cd.span_line.extend([line] * len(st))
+            return
+    for sp in spans:
+        if isinstance(sp, dict):
+            if "start_offset" in sp:
+                cd.add_span(d, sp.get("start_offset"), sp.get("end_offset"), sp.get("label"), line)
+            elif "start" in sp and "end" in sp and "label" in sp:
+                cd.add_span(d, sp["start"], sp["end"], sp["label"], line)
+            else:
+                raise InputError(f"{cd.where(d)}: span {short(sp)} lacks start/end/label; expected "
+                                 '{"start": int, "end": int, "label": str}', cd.path, line)
+        elif isinstance(sp, list) and len(sp) == 3:
+            cd.add_span(d, sp[0], sp[1], sp[2], line)
+        else:
+            raise InputError(f"{cd.where(d)}: span {short(sp)}; expected [start, end, label] or an object "
+                             "with start, end, label", cd.path, line)
+
+
+def _own_tokens(cd: CharDocs, d: int, tokens: Any, line: int) -> Optional[List[tuple]]:
+    if tokens is None:
+        return None
+    if not isinstance(tokens, list):
+        raise InputError(f"{cd.where(d)}: 'tokens' is {short(tokens)}, expected a list of "
+                         '{"start", "end"} objects', cd.path, line)
+    out = []
+    for k, t in enumerate(tokens):
+        if not isinstance(t, dict) or not is_int(t.get("start")) or not is_int(t.get("end")):
+            raise InputError(f"{cd.where(d)}: token {k} is {short(t)}; expected an object with integer "
+                             "'start' and 'end' character offsets", cd.path, line)
+        out.append((t["start"], t["end"]))
+    return out
+
+
+def _label_studio(cd: CharDocs, d: int, task: Dict[str, Any], line: int, text_key: str, source: str,
+                  notes: Dict[str, int]) -> None:
+    data = task["data"]
+    if text_key not in data:
+        raise InputError(f"{cd.where(d)}: Label Studio task without data[{text_key!r}]; the data keys are "
+                         f"{', '.join(map(repr, data)) or '(none)'} (pass text_key=...)", cd.path, line)
+    _set_text(cd, d, data[text_key], line, f"data[{text_key!r}]")
+    cd.own_tokens.append(None)
+    anns = task.get(source)
+    if not isinstance(anns, list) or not anns:
+        raise InputError(f"{cd.where(d)}: Label Studio task has no {source!r}; expected at least one "
+                         "(source='annotations' or 'predictions')", cd.path, line)
+    notes["extra_annotations"] += len(anns) - 1
+    result = anns[0].get("result") if isinstance(anns[0], dict) else None
+    if not isinstance(result, list):
+        raise InputError(f"{cd.where(d)}: {source}[0] has no 'result' list", cd.path, line)
+    for item in result:
+        value = item.get("value") if isinstance(item, dict) else None
+        if not isinstance(value, dict) or "start" not in value or "labels" not in value:
+            notes["other_results"] += 1  # relations, choices, ...: not spans
+            continue
+        labels = value["labels"]
+        if not isinstance(labels, list) or not labels:
+            raise InputError(f"{cd.where(d)}: result labels {short(labels)}; expected a non-empty list of "
+                             "strings", cd.path, line)
+        for lab in labels:
+            cd.add_span(d, value.get("start"), value.get("end"), lab, line)

@@ -1,0 +1,133 @@
+"""Gold and system :class:`Documents` (any formats) -> one :class:`~ts_eval.corpus.Corpus`.
+
+Documents are paired by id when every document on every side has one (each id once
+per side, the same ids on both sides), else by order (the same number of documents).
+Paired documents must have the same tokens (and the same text, when both sides have
+texts); system spans are moved onto the gold document's token positions.
+"""
+from __future__ import annotations
+
+from typing import Dict, List, Mapping, Union
+
+import numpy as np
+
+from ..corpus import Corpus, SideInfo, SpanSet
+from ..errors import InputError
+from .documents import TOKEN_SEP, Documents, span_shape
+
+
+def _order(gold: Documents, sys: Documents) -> np.ndarray:
+    """For every gold document, the index of its system document."""
+    by_id = all(i is not None for i in gold.ids) and all(i is not None for i in sys.ids)
+    if by_id:
+        index = {}
+        for side in (gold, sys):
+            seen: Dict[str, int] = {}
+            for d, i in enumerate(side.ids):
+                if i in seen:
+                    raise InputError(f"document id {i!r} occurs twice ({side.where(seen[i])} and {side.where(d)}); "
+                                     "expected each id once", side.path)
+                seen[i] = d
+            index[id(side)] = seen
+        gi, si = index[id(gold)], index[id(sys)]
+        missing = [i for i in gold.ids if i not in si]
+        if missing:
+            raise InputError(f"document id {missing[0]!r} of the gold file {gold.path} is missing "
+                             f"({len(missing)} gold ids missing); expected the same ids on both sides", sys.path)
+        extra = [i for i in sys.ids if i not in gi]
+        if extra:
+            raise InputError(f"document id {extra[0]!r} is not in the gold file {gold.path} "
+                             f"({len(extra)} such ids); expected the same ids on both sides", sys.path)
+        return np.array([si[i] for i in gold.ids], np.int64)
+    if sys.n_docs != gold.n_docs:
+        raise InputError(f"{sys.n_docs} documents, the gold file {gold.path} has {gold.n_docs}; without ids on "
+                         "every document they are paired by order and must be as many", sys.path)
+    return np.arange(gold.n_docs, dtype=np.int64)
+
+
+def _same_text_tokens(gold: Documents, sys: Documents, order: np.ndarray) -> bool:
+    """Fast check for two text sides: equal texts and equal token offsets (no token strings built)."""
+    if gold.texts is None or sys.texts is None or gold.char_tokens is None or sys.char_tokens is None:
+        return False
+    if any(gold.texts[g] != sys.texts[s] for g, s in enumerate(order.tolist())):
+        return False
+    if not np.array_equal(np.diff(gold.offsets), np.diff(sys.offsets)[order]):
+        return False
+    shift = sys.offsets[:-1][order] - gold.offsets[:-1]
+    idx = np.arange(gold.n_tokens) + np.repeat(shift, np.diff(gold.offsets))
+    return bool(np.array_equal(gold.char_tokens[0], sys.char_tokens[0][idx])
+                and np.array_equal(gold.char_tokens[1], sys.char_tokens[1][idx]))
+
+
+def _check_same(gold: Documents, sys: Documents, order: np.ndarray) -> None:
+    if _same_text_tokens(gold, sys, order):
+        return
+    for g, s in enumerate(order.tolist()):
+        if gold.keys[g] != sys.keys[s]:
+            gt, st = gold.tokens(g), sys.tokens(s)
+            k = next((j for j, (a, b) in enumerate(zip(gt, st)) if a != b), min(len(gt), len(st)))
+            found = repr(st[k]) if k < len(st) else "the end"
+            want = repr(gt[k]) if k < len(gt) else "the end"
+            raise InputError(f"{sys.where(s)}: token {k} is {found}, the gold {gold.where(g)} has {want} "
+                             f"({len(st)} vs {len(gt)} tokens); expected the same tokens", sys.path)
+        if gold.texts is not None and sys.texts is not None and gold.texts[g] != sys.texts[s]:
+            raise InputError(f"{sys.where(s)}: the text differs from the gold {gold.where(g)}; expected the same "
+                             "text for the same document", sys.path)
+
+
+def pair_documents(gold: Documents, systems: Union[Documents, Mapping[str, Documents]]) -> Corpus:
+    """Pair each system's documents with gold's and build the Corpus evaluate() scores."""
+    sysmap = dict(systems) if isinstance(systems, Mapping) else {"system": systems}
+    if not sysmap:
+        raise ValueError("no system given")
+    if "gold" in sysmap:
+        raise ValueError("'gold' cannot be a system name")
+    moved: Dict[str, tuple] = {}
+    for name, sys in sysmap.items():
+        order = _order(gold, sys)
+        _check_same(gold, sys, order)
+        # system document order[g] lands on gold document g: shift each span by the offset difference
+        shift = np.empty(sys.n_docs, np.int64)
+        shift[order] = gold.offsets[:-1] - sys.offsets[:-1][order]
+        doc = np.searchsorted(sys.offsets, sys.start, side="right") - 1
+        moved[name] = (sys.start + shift[doc], sys.end + shift[doc], sys)
+    labels = sorted(set(gold.labels).union(*(m[2].labels for m in moved.values())))
+    index = {lab: k for k, lab in enumerate(labels)}
+
+    def spanset(start, end, docs: Documents) -> SpanSet:
+        remap = np.array([index[lab] for lab in docs.labels] or [0], np.int32)
+        return SpanSet(start.astype(np.int64), end.astype(np.int64), remap[docs.label]).sorted()
+
+    def info(name: str, docs: Documents) -> SideInfo:
+        rep = docs.summary()
+        return SideInfo(name, docs.path, spans=len(docs.start), repairs=int(docs.notes.get("repairs", 0)),
+                        discarded=int(docs.notes.get("discarded", 0)), reading=rep)
+
+    scheme = gold.notes.get("scheme")
+    return Corpus(
+        sent_offsets=gold.offsets.copy(), labels=labels,
+        gold=spanset(gold.start, gold.end, gold),
+        systems={n: spanset(m[0], m[1], m[2]) for n, m in moved.items()},
+        gold_info=info("gold", gold), system_info={n: info(n, m[2]) for n, m in moved.items()},
+        scheme=scheme, tokens=_token_texts(gold),
+    )
+
+
+def _token_texts(docs: Documents):
+    """``tokens(a, b)`` -> token texts a..b-1 (global indices), cut from the documents' keys."""
+    def tokens(a: int, b: int) -> List[str]:
+        d0 = int(np.searchsorted(docs.offsets, a, side="right") - 1)
+        d1 = int(np.searchsorted(docs.offsets, b, side="left"))
+        out: List[str] = []
+        for d in range(d0, max(d1, d0 + 1)):
+            out.extend(docs.keys[d].split(TOKEN_SEP))
+        base = int(docs.offsets[d0])
+        return out[a - base:b - base]
+    return tokens
+
+
+def nested_counts(corpus: Corpus) -> Dict[str, Dict[str, int]]:
+    """Nested and crossing spans per side of a corpus (gold and each system)."""
+    out = {"gold": span_shape(corpus.gold.start, corpus.gold.end)}
+    out.update({n: span_shape(ss.start, ss.end) for n, ss in corpus.systems.items()})
+    return out

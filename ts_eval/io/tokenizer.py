@@ -1,0 +1,101 @@
+"""The default tokenizer for text inputs, and alignment of character spans to tokens.
+
+Default tokenizer (documented in README): a token is a maximal run of word characters
+(letters, digits, marks, ``_``) or a single other non-space character (punctuation,
+symbols).  "New York-based, Inc." -> New | York | - | based | , | Inc | .  It is
+vectorised over all documents of a side at once (numpy over code points).
+
+Alignment: a span given in characters ``[cs, ce)`` is aligned when it starts at a
+token start and ends at a token end.  Otherwise ``align`` decides: ``strict`` is an
+error, ``expand`` takes every token the span overlaps, ``contract`` only the tokens
+inside it (a span with no token inside is dropped and listed).
+"""
+from __future__ import annotations
+
+import unicodedata
+from typing import List, Sequence, Tuple
+
+import numpy as np
+
+ALIGN_MODES = ("strict", "expand", "contract")
+_SPACE, _WORD, _PUNCT = 0, 1, 2
+
+
+def _classes(cp: np.ndarray) -> np.ndarray:
+    """Character class of every code point: space, word or other."""
+    table = np.full(128, _PUNCT, np.int8)
+    for c in range(128):
+        ch = chr(c)
+        if ch.isspace():
+            table[c] = _SPACE
+        elif ch.isalnum() or ch == "_":
+            table[c] = _WORD
+    out = np.empty(len(cp), np.int8)
+    ascii_ = cp < 128
+    out[ascii_] = table[cp[ascii_]]
+    if not ascii_.all():
+        rest = cp[~ascii_]
+        uniq, inv = np.unique(rest, return_inverse=True)
+        cls = np.array([_class_of(chr(int(c))) for c in uniq], np.int8)
+        out[~ascii_] = cls[inv]
+    return out
+
+
+def _class_of(ch: str) -> int:
+    if ch.isspace():
+        return _SPACE
+    if ch.isalnum() or unicodedata.category(ch)[0] == "M":
+        return _WORD
+    return _PUNCT
+
+
+def tokenize(texts: Sequence[str]) -> Tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Tokenize every text.  Returns (doc_offsets D+1 into the token arrays, token start and
+    end character offsets relative to their own text)."""
+    joined = "\n".join(texts)
+    base = np.zeros(len(texts) + 1, np.int64)
+    np.cumsum(np.fromiter((len(t) + 1 for t in texts), np.int64, len(texts)), out=base[1:])
+    cp = np.frombuffer(joined.encode("utf-32-le"), np.uint32)
+    cls = _classes(cp)
+    prev = np.empty_like(cls)
+    prev[0] = _SPACE
+    prev[1:] = cls[:-1]
+    nxt = np.empty_like(cls)
+    nxt[-1:] = _SPACE
+    nxt[:-1] = cls[1:]
+    on = cls != _SPACE
+    starts = np.flatnonzero(on & ((cls != prev) | (cls == _PUNCT)))
+    ends = np.flatnonzero(on & ((cls != nxt) | (cls == _PUNCT))) + 1
+    doc_offsets = np.searchsorted(starts, base)
+    doc_offsets[-1] = len(starts)
+    doc = np.repeat(np.arange(len(texts)), np.diff(doc_offsets))
+    return doc_offsets, starts - base[doc], ends - base[doc]
+
+
+def align_spans(doc_offsets: np.ndarray, tok_start: np.ndarray, tok_end: np.ndarray, text_lengths: np.ndarray,
+                span_doc: np.ndarray, cs: np.ndarray, ce: np.ndarray, mode: str
+                ) -> Tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Token range ``[b, e)`` (relative to the document) of every character span, and whether
+    it was aligned.  ``b >= e`` means no token fits (only possible when not aligned)."""
+    base = np.zeros(len(text_lengths) + 1, np.int64)
+    np.cumsum(np.asarray(text_lengths, np.int64) + 1, out=base[1:])
+    doc_of_tok = np.repeat(np.arange(len(text_lengths)), np.diff(doc_offsets))
+    gs, ge = tok_start + base[doc_of_tok], tok_end + base[doc_of_tok]
+    a, z = cs + base[span_doc], ce + base[span_doc]
+    b_exp, e_exp = np.searchsorted(ge, a, "right"), np.searchsorted(gs, z, "left")
+    b_con, e_con = np.searchsorted(gs, a, "left"), np.searchsorted(ge, z, "right")
+    aligned = (b_exp == b_con) & (e_exp == e_con) & (b_con < e_con)
+    b, e = (b_exp, e_exp) if mode == "expand" else (b_con, e_con)
+    first = doc_offsets[span_doc]
+    return b - first, e - first, aligned
+
+
+def token_keys(texts: Sequence[str], doc_offsets: np.ndarray, tok_start: np.ndarray, tok_end: np.ndarray,
+               sep: str) -> List[str]:
+    """Each document's token texts joined by ``sep``."""
+    ss, ee = tok_start.tolist(), tok_end.tolist()
+    out = []
+    for d, text in enumerate(texts):
+        a, b = int(doc_offsets[d]), int(doc_offsets[d + 1])
+        out.append(sep.join([text[s:e] for s, e in zip(ss[a:b], ee[a:b])]))
+    return out
