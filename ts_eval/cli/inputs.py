@@ -10,6 +10,13 @@
 - ``--gold G`` with one file per system: the last column of each file unless given (one
   ``--system-col`` then applies to every system file).
 
+**Formats**: every input is read by the reader of its format (:mod:`ts_eval.io`): ``--input-format``
+forces one for every input (``--gold-format`` for gold alone), else it is chosen by extension and
+content (a directory is brat); ``-`` reads standard input and .gz/.bz2/.xz files are decompressed.
+One FILE with gold and system columns is a column file; other formats come as ``--gold G`` plus
+one input per system, and gold and systems may differ in format when they hold the same tokens
+(or the same texts).  The column options (columns, delimiter, --raw, ...) are for column files.
+
 **System names**: ``--names`` if given; else a system column of a file with several is ``colN``;
 a file is its name without directory, compression suffix (.gz, .bz2, .xz) and last extension
 (``runs/crf.conll.gz`` -> ``crf``; standard input ``-`` -> ``stdin``).  Two systems with the same
@@ -82,6 +89,29 @@ def add_column_options(p: Any, systems: str = "several columns in FILE are sever
                    help="system names (default: the file name without extension, or colN for columns)")
 
 
+def _format_options(p: argparse.ArgumentParser) -> None:
+    from ..io.brat import DISCONTINUOUS
+    from ..io.detect import FORMATS
+    from ..io.tokenizer import ALIGN_MODES
+
+    g = p.add_argument_group("input formats", "Formats: " + ", ".join(FORMATS) + ". '-' reads standard input; "
+                             ".gz, .bz2 and .xz files are decompressed.")
+    g.add_argument("--input-format", default="auto", choices=("auto",) + tuple(FORMATS), metavar="FORMAT",
+                   help="format of every input (default auto: by extension and content; a directory is brat)")
+    g.add_argument("--gold-format", default=None, choices=FORMATS, metavar="FORMAT",
+                   help="gold's format when it differs from the systems' (default: as --input-format)")
+    g.add_argument("--tag-names", metavar="FILE",
+                   help="jsonl-tokens with integer 'ner_tags': the tag names (a JSON list, or dataset_info.json)")
+    g.add_argument("--align", default=None, choices=ALIGN_MODES,
+                   help="character-offset inputs (jsonl-text, label-studio, brat): a span not on token boundaries "
+                        "is an error (strict, default), grows to the covering tokens (expand), or shrinks to the "
+                        "tokens inside it (contract)")
+    g.add_argument("--discontinuous", default=None, choices=DISCONTINUOUS,
+                   help="brat: a discontinuous span is an error (default), its first fragment, or its hull")
+    g.add_argument("--misc-key", default=None, metavar="KEY",
+                   help="conllu: the MISC key holding the tags (default NER)")
+
+
 def add_reading_options(p: argparse.ArgumentParser, policies: Sequence[str] = POLICIES) -> None:
     """The reading options every command that reads columns shares: scheme, policy, token column, label
     map, and conlleval.pl's -d, -o, -r plus a mode for files without tokens."""
@@ -108,6 +138,7 @@ def add_reading_options(p: argparse.ArgumentParser, policies: Sequence[str] = PO
     g.add_argument("--tags-only", "--no-token-check", dest="tags_only", action="store_true",
                    help="read no token column: two-file mode then checks that sentences and their token "
                         "counts agree instead of comparing tokens (a system file may hold only tags)")
+    _format_options(p)
 
 
 def reading(args: argparse.Namespace, scheme: Optional[str] = None) -> Dict[str, Any]:
@@ -178,12 +209,15 @@ def system_names(paths: Sequence[str], names: Optional[Sequence[str]] = None, wh
     return out
 
 
-def expand(paths: Sequence[str], pattern: str = "*", exclude: Sequence[str] = ()) -> List[str]:
-    """Files, with each directory replaced by its (non-hidden, matching) files in sorted order."""
+def expand(paths: Sequence[str], pattern: str = "*", exclude: Sequence[str] = (), brat: bool = False) -> List[str]:
+    """Files, with each directory replaced by its (non-hidden, matching) files in sorted order -- except a
+    brat collection (a directory holding .ann files, or any directory with ``brat``), which is one input."""
     skip = {os.path.realpath(x) for x in exclude}
     out: List[str] = []
     for p in paths:
-        if p != STDIN and os.path.isdir(p):
+        if p != STDIN and os.path.isdir(p) and (brat or any(Path(p).glob("*.ann"))):
+            out.append(p)
+        elif p != STDIN and os.path.isdir(p):
             found = sorted(str(f) for f in Path(p).glob(pattern)
                            if f.is_file() and not f.name.startswith(".") and os.path.realpath(f) not in skip)
             if not found:
@@ -203,10 +237,34 @@ def expand(paths: Sequence[str], pattern: str = "*", exclude: Sequence[str] = ()
 def load(request: Request, args: argparse.Namespace, command: str = "score", min_systems: int = 1):
     """The Corpus ``request`` describes, read with the shared reading options in ``args``."""
     if request.gold is not None:
-        return _load_files(request, args, command, min_systems)
+        formats = [input_format(request.gold, args, gold=True)] + [input_format(f, args) for f in request.systems]
+        if set(formats) == {"columns"}:
+            return _load_files(request, args, command, min_systems)
+        return _load_documents(request, args, command, min_systems, formats)
     if request.file is None:
         raise UsageError("give a FILE, or --gold G with system files")
+    if request.file != STDIN and os.path.isdir(request.file):
+        raise InputError("is a directory, expected a column file (a directory of system files goes after "
+                         "--gold GOLD)", request.file)
+    fmt = input_format(request.file, args)
+    if fmt != "columns":
+        raise UsageError(f"{request.file} is read as {fmt}, which holds one side: give the gold file and the "
+                         "system files separately (--gold GOLD and the system inputs)")
     return _load_file(request, args, command, min_systems)
+
+
+def input_format(path: str, args: argparse.Namespace, gold: bool = False) -> str:
+    """The format ``path`` is read as: forced (``--gold-format`` for gold, ``--input-format``), else by
+    extension and content."""
+    forced = (getattr(args, "gold_format", None) if gold else None) or getattr(args, "input_format", "auto")
+    if forced and forced != "auto":
+        return forced
+    from ..io.detect import detect_format
+    from ..io.source import is_dir, read_head
+
+    if is_dir(path):
+        return "brat"
+    return detect_format(path, read_head(path))
 
 
 _NUMBER = {1: "one", 2: "two", 3: "three"}
@@ -222,9 +280,6 @@ def _load_file(request: Request, args: argparse.Namespace, command: str, min_sys
     from ..io.columns import count_columns
 
     path = request.file
-    if path != STDIN and os.path.isdir(path):
-        raise InputError("is a directory, expected a column file (a directory of system files goes after "
-                         "--gold GOLD)", path)
     kw = reading(args, request.scheme)
     gcol, scols = resolve_columns(path, lambda: count_columns(path, kw["delimiter"]), request.gold_col,
                                   request.system_cols)
@@ -255,3 +310,39 @@ def _load_files(request: Request, args: argparse.Namespace, command: str, min_sy
     with option_errors():
         return read_conll_pair(request.gold, files, gold_column=-1 if request.gold_col is None else request.gold_col,
                                system_column=scols[0], names=names, **kw)
+
+
+COLUMN_ONLY = {"gold_col": None, "system_col": None, "token_col": 1, "delimiter": None, "raw": False,
+               "outside_tag": "O", "tags_only": False, "map_label": []}
+READER_OPTIONS = ("tag_names", "align", "discontinuous", "misc_key")
+
+
+def _reader_options(args: argparse.Namespace) -> Dict[str, Any]:
+    """The reader options given (each reader takes those that apply to it; one that applies to none of the
+    formats read is an error)."""
+    given = [k for k, default in COLUMN_ONLY.items() if getattr(args, k, default) != default]
+    if given:
+        raise UsageError(f"--{given[0].replace('_', '-')} applies to column files only; these inputs are read in "
+                         "other formats")
+    options = {k: getattr(args, k) for k in READER_OPTIONS if getattr(args, k, None) is not None}
+    if args.scheme:
+        options["scheme"] = args.scheme
+    if args.policy:
+        options["policy"] = args.policy
+    return options
+
+
+def _load_documents(request: Request, args: argparse.Namespace, command: str, min_systems: int,
+                    formats: List[str]):
+    """Gold and systems in any supported formats (at least one not a column file), paired by document id
+    or order (:func:`ts_eval.io.api.read_pair`)."""
+    from ..io.api import read_pair
+
+    files = list(request.systems)
+    if len(files) < min_systems:
+        raise _too_few(command, min_systems, "system inputs", f"got {len(files)}")
+    names = system_names(files, request.names)
+    forced = args.input_format if args.input_format != "auto" else None
+    with option_errors():
+        return read_pair(request.gold, files, format=formats[0], system_format=forced, names=names,
+                         **_reader_options(args))
