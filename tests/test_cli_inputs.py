@@ -11,7 +11,7 @@ import sys
 
 import pytest
 
-from support import run_cli, write
+from support import fails as bad, run_cli, write
 
 # the same spans in every format: "John Smith lives in New York ." -- gold PER 0-1, LOC 4-5;
 # system A finds PER 0-1 and LOC 5-5 (a boundary error); system B finds PER 0-0 and LOC 4-5
@@ -65,15 +65,6 @@ def scores(capsys, argv):
     assert code == 0, err
     d = json.loads(out)
     return {s["name"]: s for s in d["systems"]}, d
-
-
-def bad(capsys, argv, code, *needles):
-    got, out, err = run_cli(argv, capsys)
-    assert got == code, (got, err)
-    assert out == "" and err.count("\n") == 1 and "Traceback" not in err, err
-    for n in needles:
-        assert n in err, (n, err)
-    return err
 
 
 # ---------------------------------------------------------------------------

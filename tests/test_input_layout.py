@@ -14,23 +14,13 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from support import CONLLEVAL_FIXTURES, run_cli, write
+from support import CONLLEVAL_FIXTURES, fails, run_cli, write
 
 
 def ok(capsys, argv):
     code, out, err = run_cli(argv, capsys)
     assert code == 0, err
     return out
-
-
-def fails(capsys, argv, code, *needles):
-    """Exit ``code``, one line on stderr naming every needle, nothing on stdout."""
-    got, out, err = run_cli(argv, capsys)
-    assert got == code, (got, err)
-    assert out == "" and err.count("\n") == 1 and "Traceback" not in err, err
-    for n in needles:
-        assert n in err, (n, err)
-    return err
 
 
 @pytest.mark.parametrize("name, options", [
