@@ -67,7 +67,7 @@ def main() -> int:
             corpus.n_tokens + corpus.docstart_lines)
         worst_r = max(worst_r, abs(round(100 * s["recall"], 2) - float(r["conlleval_recall"])))
         worst_acc = max(worst_acc, abs(round(100 * acc_conll, 2) - float(r["conlleval_token_accuracy"])))
-        assert s["exact_hits"] == int(r["correct"]) and s["spans"] == int(r["found"]), s["name"]
+        assert s["tp"] == int(r["correct"]) and s["system"] == int(r["found"]), s["name"]
     print(f"check against scores.tsv: exact hits and found spans equal for all {len(result.systems)} systems; "
           f"largest difference in recall {worst_r:.2f}, in token accuracy (with -DOCSTART-) {worst_acc:.2f} points")
 

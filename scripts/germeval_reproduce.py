@@ -24,6 +24,7 @@ from typing import Dict, List, Tuple
 
 from ts_eval.formats_germeval import to_nereval
 from ts_eval.germeval import evaluate_germeval
+from ts_eval.measures import prf_percent
 from ts_eval.io.germeval import read_germeval, read_germeval_pair
 
 DEFAULT_DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "germeval2014"
@@ -54,17 +55,12 @@ def check_tsv(row: Dict[str, str], system: dict) -> List[str]:
     out = []
     for col, key, fld in TSV_CHECKS:
         # the tsv holds the printed %6.2f values: compare at that precision, from the Perl-order numbers
-        num, den = m[key]["correct"], (m[key]["found"] if fld == "precision" else m[key]["gold"])
-        if fld == "f1":
-            p = 100 * m[key]["correct"] / m[key]["found"] if m[key]["found"] else 0.0
-            r = 100 * m[key]["correct"] / m[key]["gold"] if m[key]["gold"] else 0.0
-            val = 2 * p * r / (p + r) if p + r > 0 else 0.0
-        else:
-            val = 100 * num / den if den else 0.0
+        p, r, f1 = prf_percent(m[key]["tp"], m[key]["system"], m[key]["gold"])
+        val = {"precision": p, "recall": r, "f1": f1}[fld]
         if "%.2f" % val != "%.2f" % float(row[col]):
             out.append(f"{col}: ours {val:.2f}, table {row[col]}")
     lv = g["levels"]
-    for col, level, fld in (("found_outer", "outer", "found"), ("found_inner", "inner", "found"),
+    for col, level, fld in (("found_outer", "outer", "system"), ("found_inner", "inner", "system"),
                             ("gold_outer", "outer", "gold"), ("gold_inner", "inner", "gold")):
         if lv[level]["strict"][fld] != int(row[col]):
             out.append(f"{col}: ours {lv[level]['strict'][fld]}, table {row[col]}")

@@ -22,7 +22,7 @@ def test_score_seqeval_style():
     assert isinstance(rep, Report)
     assert rep.labels == ["MISC", "PER"]
     s = rep.system("system")
-    assert (s["exact"]["micro"]["gold"], s["exact"]["micro"]["found"], s["exact"]["micro"]["correct"]) == (2, 2, 1)
+    assert (s["exact"]["micro"]["gold"], s["exact"]["micro"]["system"], s["exact"]["micro"]["tp"]) == (2, 2, 1)
     assert s["exact"]["micro"]["f"] == pytest.approx(0.5)
     # TS: MISC 3/3 units, PER 1 of 3 units (B-PER only)
     assert s["ts"]["labels"]["PER"]["tp"] == 1 and s["ts"]["labels"]["PER"]["fn"] == 2
@@ -68,8 +68,8 @@ def test_from_spans_api():
     assert corpus.gold.start.tolist() == [0, 4] and corpus.gold.end.tolist() == [1, 4]
     rep = evaluate(corpus)
     a, b = rep.system("a"), rep.system("b")
-    assert (a["exact"]["micro"]["correct"], a["exact"]["micro"]["found"]) == (1, 1)
-    assert (b["exact"]["micro"]["correct"], b["exact"]["micro"]["found"]) == (1, 3)
+    assert (a["exact"]["micro"]["tp"], a["exact"]["micro"]["system"]) == (1, 1)
+    assert (b["exact"]["micro"]["tp"], b["exact"]["micro"]["system"]) == (1, 3)
     assert b["ts"]["labels"]["ORG"]["fp"] == 5
     assert b["ts"]["labels"]["PER"]["tp"] == 1 and b["ts"]["labels"]["PER"]["fn"] == 2
     assert "token_accuracy" not in a["exact"]  # span input has no tags
@@ -123,7 +123,7 @@ def check_against_seqeval(y_true, y_pred):
             assert row["f"] == pytest.approx(sq[lab]["f1-score"])
             assert row["gold"] == sq[lab]["support"]
         else:  # seqeval lists only labels with gold or predicted entities
-            assert row["gold"] == row["found"] == 0
+            assert row["gold"] == row["system"] == 0
 
 
 @settings(max_examples=60, deadline=None)
@@ -138,7 +138,7 @@ def test_exact_match_agrees_with_seqeval_on_ill_formed_cases():
     check_against_seqeval(y_true, y_pred)
     rep = ts_eval.score(y_true, y_pred).systems[0]["exact"]["micro"]
     # gold: PER 1-2, LOC 3-4, PER 0, LOC 1-2 (4); pred: PER 0-2, LOC 3-4, PER 0, LOC 1, LOC 2 (5)
-    assert (rep["gold"], rep["found"], rep["correct"]) == (4, 5, 2)
+    assert (rep["gold"], rep["system"], rep["tp"]) == (4, 5, 2)
 
 
 def test_random_corpus_against_seqeval():
@@ -160,4 +160,4 @@ def test_a_system_named_gold_does_not_replace_the_gold_side(build):
         return
     assert corpus.gold.start.tolist() == [0]
     rep = evaluate(corpus)
-    assert rep.systems[0]["exact"]["micro"]["correct"] == 0
+    assert rep.systems[0]["exact"]["micro"]["tp"] == 0

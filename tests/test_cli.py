@@ -267,11 +267,11 @@ def test_json_has_counts_scores_and_settings(two_systems, capsys):
         assert key in per and key in a["ts"]["micro"]
     assert a["ts"]["micro"]["tn"] == pytest.approx(3 * (6 + 0.5 * 4) - 4.5)
     assert a["ts"]["all_labels"]["tp"] == 2
-    assert a["exact"]["labels"]["LOC"] == {"gold": 1, "found": 1, "correct": 1, "precision": 1.0, "recall": 1.0,
+    assert a["exact"]["labels"]["LOC"] == {"gold": 1, "system": 1, "tp": 1, "precision": 1.0, "recall": 1.0,
                                            "f": 1.0, "present": True}
-    assert (a["exact"]["micro"]["gold"], a["exact"]["micro"]["found"], a["exact"]["micro"]["correct"]) == (2, 3, 1)
+    assert (a["exact"]["micro"]["gold"], a["exact"]["micro"]["system"], a["exact"]["micro"]["tp"]) == (2, 3, 1)
     assert (a["exact"]["tags_correct"], a["exact"]["tags_counted"]) == (4, 6)
-    assert b["exact"]["labels"]["PER"]["correct"] == 1 and b["exact"]["labels"]["ORG"]["found"] == 1
+    assert b["exact"]["labels"]["PER"]["tp"] == 1 and b["exact"]["labels"]["ORG"]["system"] == 1
     assert b["ts"]["labels"]["LOC"]["fn"] == 1 and b["ts"]["labels"]["ORG"]["fp"] == 1
     for s in (a, b):
         assert {"macro", "micro", "labels", "multiclass_kappa"} <= set(s["ts"])
@@ -283,14 +283,14 @@ def test_csv_has_per_label_counts(two_systems, capsys):
                               "--format", "csv"], capsys)
     assert code == 0, err
     rows = list(csv.DictReader(io.StringIO(out)))
-    by = {(r["system"], r["model"], r["row"]): r for r in rows}
+    by = {(r["name"], r["model"], r["row"]): r for r in rows}
     assert float(by[("col3", "ts", "PER")]["tp"]) == 1 and float(by[("col3", "ts", "PER")]["fn"]) == 2
-    assert int(by[("col3", "exact", "LOC")]["correct"]) == 1
-    assert int(by[("col4", "exact", "ORG")]["found"]) == 1
+    assert int(by[("col3", "exact", "LOC")]["tp"]) == 1
+    assert int(by[("col4", "exact", "ORG")]["system"]) == 1
     # col3 has PER John, LOC Paris, ORG left: micro TP 2 (John, Paris), FP 1 (left), FN 2 (Smith + separator)
     assert float(by[("col3", "ts", "micro")]["f"]) == pytest.approx(2 * 2 / (2 * 2 + 1 + 2))
     assert ("col3", "exact", "token accuracy") in by
-    assert {r["system"] for r in rows} == {"col3", "col4"}
+    assert {r["name"] for r in rows} == {"col3", "col4"}
 
 
 def test_markdown_and_latex_contain_counts(two_systems, capsys):
@@ -334,7 +334,7 @@ def test_json_output_file(tmp_path, capsys):
     code, out, _ = run_cli(["score", path, "--format", "json", "--output", str(target)], capsys)
     assert code == 0 and out == ""
     ex = json.loads(target.read_text(encoding="utf-8"))["systems"][0]["exact"]["micro"]
-    assert (ex["gold"], ex["found"], ex["correct"]) == (2, 3, 1)
+    assert (ex["gold"], ex["system"], ex["tp"]) == (2, 3, 1)
 
 
 def test_demo_runs(capsys):

@@ -80,7 +80,7 @@ def wide(tmp_path):
 def test_default_columns_are_conllevals_last_two(wide, capsys):
     systems, d = scores(capsys, ["score", wide])
     assert list(systems) == ["wide"] and d["settings"]["input"]["gold_col"] == 3
-    assert systems["wide"]["exact"]["micro"]["correct"] == 0        # A's tags taken as gold, B's as the system
+    assert systems["wide"]["exact"]["micro"]["tp"] == 0        # A's tags taken as gold, B's as the system
 
 
 def test_gold_col_alone_makes_every_later_column_a_system(wide, capsys):
@@ -91,14 +91,14 @@ def test_gold_col_alone_makes_every_later_column_a_system(wide, capsys):
         names = [s["name"] for s in d["systems"]]
         assert names == ["col3", "col4"], (command, names)
     systems, _ = scores(capsys, ["score", wide, "--gold-col", "2"])
-    assert [s["exact"]["micro"]["correct"] for s in systems.values()] == [EXACT["a"], EXACT["b"]]
+    assert [s["exact"]["micro"]["tp"] for s in systems.values()] == [EXACT["a"], EXACT["b"]]
 
 
 def test_system_col_alone_takes_gold_from_the_column_before(wide, capsys):
     systems, d = scores(capsys, ["score", wide, "--system-col", "3", "4"])
     assert d["settings"]["input"]["gold_col"] == 2 and list(systems) == ["col3", "col4"]
     systems, d = scores(capsys, ["score", wide, "--system-col", "-2"])     # A, gold before it
-    assert d["settings"]["input"]["gold_col"] == 2 and systems["wide"]["exact"]["micro"]["correct"] == 1
+    assert d["settings"]["input"]["gold_col"] == 2 and systems["wide"]["exact"]["micro"]["tp"] == 1
     bad(capsys, ["score", wide, "--system-col", "1"], 2, "no column before the first system column")
     bad(capsys, ["score", wide, "--system-col", "-9"], 2, "column -9 does not exist", "4 columns")
 
@@ -116,7 +116,7 @@ def test_two_file_mode_takes_the_last_column_and_names_files(tmp_path, capsys):
     b = write(tmp_path / "runs" / "bert.txt", columns(SYS_B))
     systems, _ = scores(capsys, ["score", "--gold", gold, "--system", str(a), b])
     assert list(systems) == ["crf", "bert"]
-    assert [s["exact"]["micro"]["correct"] for s in systems.values()] == [1, 1]
+    assert [s["exact"]["micro"]["tp"] for s in systems.values()] == [1, 1]
 
 
 def test_the_same_name_twice_is_an_error_naming_both_files(tmp_path, capsys):
@@ -165,7 +165,7 @@ def test_stdin_column_file(tmp_path, wide, monkeypatch, capsys):
     assert {n: s["exact"] for n, s in systems.items()} == {n: s["exact"] for n, s in expected.items()}
     _stdin(monkeypatch, gzip.compress(columns(GOLD).encode()))
     systems, _ = scores(capsys, ["score", "--gold", "-", "--system", write_format(tmp_path, "columns", "a")])
-    assert systems["a"]["exact"]["micro"]["correct"] == 1
+    assert systems["a"]["exact"]["micro"]["tp"] == 1
 
 
 @pytest.mark.parametrize("compress", [gzip.compress, bz2.compress, lzma.compress], ids=["gz", "bz2", "xz"])
@@ -210,7 +210,7 @@ def test_score_is_the_same_whatever_the_formats(tmp_path, capsys, reference, gol
     assert list(systems) == ["a", "b"]
     for n, s in systems.items():
         exact, ts = reference[n]
-        assert s["exact"]["micro"]["correct"] == exact["correct"] and s["exact"]["micro"]["f"] == exact["f"]
+        assert s["exact"]["micro"]["tp"] == exact["tp"] and s["exact"]["micro"]["f"] == exact["f"]
         assert s["ts"]["micro"]["f"] == pytest.approx(ts["f"])
 
 
@@ -241,7 +241,7 @@ def test_input_format_forces_a_reader(tmp_path, capsys, reference):
     odd.write_text(open(a).read())
     systems, _ = scores(capsys, ["score", "--gold", gold, "--system", str(odd), "--gold-format", "columns",
                                  "--input-format", "jsonl-tokens"])
-    assert systems["a"]["exact"]["micro"]["correct"] == reference["a"][0]["correct"]
+    assert systems["a"]["exact"]["micro"]["tp"] == reference["a"][0]["tp"]
     # --input-format is every input's format, gold's too unless --gold-format says otherwise
     bad(capsys, ["score", "--gold", gold, "--system", str(odd), "--input-format", "conllu"], 1, f"{gold}:1",
         "expected 10")
@@ -255,7 +255,7 @@ def test_reader_options_reach_the_readers(tmp_path, capsys):
     sys_ = write_format(tmp_path, "jsonl-tokens", "a")
     bad(capsys, ["score", "--gold", gold, "--system", sys_], 1, "d1.ann:1", "discontinuous")
     systems, _ = scores(capsys, ["score", "--gold", gold, "--system", sys_, "--discontinuous", "first"])
-    assert systems["a"]["exact"]["micro"]["correct"] == 0 and systems["a"]["exact"]["micro"]["gold"] == 1
+    assert systems["a"]["exact"]["micro"]["tp"] == 0 and systems["a"]["exact"]["micro"]["gold"] == 1
     names = write(tmp_path / "names.json", json.dumps(["O", "B-PER", "I-PER", "B-LOC", "I-LOC"]))
     ids = {"O": 0, "B-PER": 1, "I-PER": 2, "B-LOC": 3, "I-LOC": 4}
     hf = write(tmp_path / "hf.jsonl", json.dumps({"id": "d1", "tokens": TOKENS, "ner_tags": [ids[t] for t in SYS_A]})
@@ -263,7 +263,7 @@ def test_reader_options_reach_the_readers(tmp_path, capsys):
     g = write_format(tmp_path, "columns", "gold")
     bad(capsys, ["score", "--gold", g, "--system", hf], 1, hf, "tag_names")
     systems, _ = scores(capsys, ["score", "--gold", g, "--system", hf, "--tag-names", names])
-    assert systems["hf"]["exact"]["micro"]["correct"] == 1
+    assert systems["hf"]["exact"]["micro"]["tp"] == 1
 
 
 # ---------------------------------------------------------------------------

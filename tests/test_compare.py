@@ -15,7 +15,8 @@ from hypothesis import strategies as st
 
 import ts_eval
 from ts_eval.cli import main
-from ts_eval.compare import (GOLD_OUTCOMES, change_masks, compare, correct_overlap, diff, inline_text,
+from ts_eval.documents.compare_tables import inline_text
+from ts_eval.compare import (GOLD_OUTCOMES, change_masks, compare, correct_overlap, diff,
                              token_changes)
 from ts_eval.errors import InputError, OptionError, UsageError
 from ts_eval.formats_compare import FORMATS, all_tables, print_comparison
@@ -357,7 +358,7 @@ def test_examples_are_plain_data_and_renderers_write_them(files):
     d = e.to_dict()
     assert "inline" not in d                      # the result holds tokens and spans, no rendered text
     assert d["tokens"] == e.tokens and d["spans"]["gold"] == [list(x) for x in e.spans["gold"]]
-    assert inline_text is formats_compare.inline_text    # ts_eval.compare re-exports it for compatibility
+    assert inline_text is formats_compare.inline_text    # one writer of examples, in the documents layer
     md = formats_compare.to_markdown(r)
     assert formats_compare.inline_text(e, "B", ("**", "**")).replace("|", "\\|") in md
 

@@ -72,9 +72,9 @@ def test_tricky_iob_counts_by_hand(capsys):
     # ""   gold foo bar; found foo bar baz.  WORK-OF-ART gold Gone with Wind; found Gone with
     hand = {"LOC": (3, 5, 3), "PER": (7, 7, 2), "MISC": (1, 3, 1), "ORG": (1, 3, 0), "": (1, 1, 0),
             "WORK-OF-ART": (1, 1, 0)}
-    got = {lab: (r["gold"], r["found"], r["correct"]) for lab, r in ex["labels"].items()}
+    got = {lab: (r["gold"], r["system"], r["tp"]) for lab, r in ex["labels"].items()}
     assert got == hand
-    assert (ex["micro"]["gold"], ex["micro"]["found"], ex["micro"]["correct"]) == (14, 20, 6)
+    assert (ex["micro"]["gold"], ex["micro"]["system"], ex["micro"]["tp"]) == (14, 20, 6)
     assert ex["micro"]["precision"] == pytest.approx(0.30)
     assert ex["micro"]["recall"] == pytest.approx(6 / 14)
     # 41 tokens counted, the -DOCSTART- line among them; 28 tags equal
@@ -86,10 +86,10 @@ def test_tricky_ext_counts_by_hand(capsys):
     assert code == 0, err
     data = json.loads(out)
     ex = data["systems"][0]["exact"]
-    assert (ex["micro"]["gold"], ex["micro"]["found"], ex["micro"]["correct"]) == (18, 25, 11)
+    assert (ex["micro"]["gold"], ex["micro"]["system"], ex["micro"]["tp"]) == (18, 25, 11)
     # S-PER S-PER is one PER chunk on both sides; Rome / Paris are two LOC chunks around -X-
-    assert ex["labels"]["PER"]["found"] == 8 and ex["labels"]["LOC"]["found"] == 8
-    assert ex["labels"]["LOC"]["correct"] == 6
+    assert ex["labels"]["PER"]["system"] == 8 and ex["labels"]["LOC"]["system"] == 8
+    assert ex["labels"]["LOC"]["tp"] == 6
     assert data["corpus"]["boundary_lines"] == 1
     assert ex["tags_counted"] == 51
 
@@ -103,7 +103,7 @@ def test_docstart_counts(capsys):
     ex = data["systems"][0]["exact"]
     assert (ex["tags_counted"], ex["tags_correct"]) == (10, 7)
     assert ex["token_accuracy"] == pytest.approx(0.7)
-    assert (ex["micro"]["gold"], ex["micro"]["found"], ex["micro"]["correct"]) == (4, 3, 1)
+    assert (ex["micro"]["gold"], ex["micro"]["system"], ex["micro"]["tp"]) == (4, 3, 1)
 
 
 def test_one_sided_start_keeps_the_chunk_correct(capsys):
@@ -112,7 +112,7 @@ def test_one_sided_start_keeps_the_chunk_correct(capsys):
     code, out, err = run_cli(["score", "--scheme", "conlleval", "--format", "json", fixture("bracket_cut")], capsys)
     assert code == 0, err
     ex = json.loads(out)["systems"][0]["exact"]
-    assert (ex["micro"]["gold"], ex["micro"]["found"], ex["micro"]["correct"]) == (1, 2, 1)
+    assert (ex["micro"]["gold"], ex["micro"]["system"], ex["micro"]["tp"]) == (1, 2, 1)
 
 
 def test_fair_errors_see_the_spans_not_conllevals_verdict(tmp_path, capsys):
@@ -121,12 +121,12 @@ def test_fair_errors_see_the_spans_not_conllevals_verdict(tmp_path, capsys):
     def fair(argv):
         code, out, err = run_cli(["score", "--format", "json", *argv], capsys)
         assert code == 0, err
-        return json.loads(out)["systems"][0]["fair"]["fair"]["overall"]
+        return json.loads(out)["systems"][0]["fair"]["fair"]["micro"]
 
     iob2 = write(tmp_path / "iob2.conll", "w0 B-PER B-PER\nw1 I-PER B-PER\nw2 O O\n")
     got = fair(["--scheme", "conlleval", fixture("bracket_cut")])
     assert got == fair(["--scheme", "IOB2", iob2])
-    assert (got["TP"], got["BE"]) == (0, 2)
+    assert (got["tp"], got["be"]) == (0, 2)
 
 
 def test_final_blank_line_decides_the_last_chunk(capsys):
@@ -136,7 +136,7 @@ def test_final_blank_line_decides_the_last_chunk(capsys):
     for name in ("eof_after_blank", "eof_open"):
         code, out, err = run_cli(["score", "--format", "json", "--scheme", "conlleval", fixture(name)], capsys)
         assert code == 0, err
-        got[name] = json.loads(out)["systems"][0]["exact"]["micro"]["correct"]
+        got[name] = json.loads(out)["systems"][0]["exact"]["micro"]["tp"]
     assert got == {"eof_after_blank": 0, "eof_open": 1}
 
 
@@ -173,7 +173,7 @@ def test_exact_counts_from_python_lists():
         sents.append(cur)
     rep = ts_eval.score([g for g, _ in sents], [p for _, p in sents], scheme="conlleval")
     ex = rep.systems[0]["exact"]["micro"]
-    assert (ex["gold"], ex["found"], ex["correct"]) == (14, 20, 6)
+    assert (ex["gold"], ex["system"], ex["tp"]) == (14, 20, 6)
     assert rep.systems[0]["exact"]["tags_counted"] == 40  # no -DOCSTART- here
 
 

@@ -9,7 +9,8 @@ from sklearn.metrics import cohen_kappa_score
 import ts_eval
 from ts_eval.corpus import SpanSet
 from ts_eval.evaluate import evaluate
-from ts_eval.events import merge_overlaps, ts_counts
+from ts_eval.models.ts import ts_counts
+from ts_eval.units import merge_overlaps
 
 from support import unit_classes
 

@@ -86,6 +86,7 @@ TABLE2 = {  # TP FP LE BEs BEl BEo BEall LBE FN Precision Recall F1
     "overall": (5159, 253, 252, 71, 106, 3, 180, 155, 462, 90.42, 87.23, 88.80),
 }
 TABLE2_COLS = ("TP", "FP", "LE", "BES", "BEL", "BEO", "BE", "LBE", "FN", "precision", "recall", "f1")
+REPORT_COLS = ("tp", "fp", "le", "bes", "bel", "beo", "be", "lbe", "fn", "precision", "recall", "f")  # the report's keys
 FIGURE2_NER = {  # target row -> system LOC ORG OTH PER, then FN (_)
     "LOC": (57, 54, 14, 28, 98),
     "ORG": (66, 43, 32, 26, 167),
@@ -180,15 +181,15 @@ def test_ner_input(ner):
 def test_ner_table1(ner):
     rep = fair_report(ner[1])
     for method, want in (("traditional", (86.66, 83.51, 85.05)), ("fair", (90.42, 87.23, 88.80))):
-        o = rep[method]["overall"]
-        assert [round(o[k] * 100, 2) for k in ("precision", "recall", "f1")] == list(want)
+        o = rep[method]["micro"]
+        assert [round(o[k] * 100, 2) for k in ("precision", "recall", "f")] == list(want)
 
 
 def test_ner_table2(ner):
     rep = fair_report(ner[1])
     for label, want in TABLE2.items():
-        row = rep["fair"]["overall"] if label == "overall" else rep["fair"]["labels"][label]
-        got = tuple(row[c] if i < 9 else round(row[c] * 100, 2) for i, c in enumerate(TABLE2_COLS))
+        row = rep["fair"]["micro"] if label == "overall" else rep["fair"]["labels"][label]
+        got = tuple(row[c] if i < 9 else round(row[c] * 100, 2) for i, c in enumerate(REPORT_COLS))
         assert got == want, label
 
 
@@ -218,7 +219,7 @@ def test_ner_current_faireval_tool():
     assert res.counts("LOC") == {"TP": 2132, "FP": 85, "FN": 102, "LE": 56, "BE": 54, "BES": 27, "BEL": 27,
                                  "BEO": 0, "LBE": 38}
     rep = fair_report(res, EQ7_FORMULA)
-    assert [round(rep["weighted"]["overall"][k] * 100, 2) for k in ("precision", "recall", "f1")] == \
+    assert [round(rep["weighted"]["micro"][k] * 100, 2) for k in ("precision", "recall", "f")] == \
         [91.04, 88.08, 89.53]
 
 
@@ -423,12 +424,12 @@ def test_report_and_scores():
     c, r = one([("A", 0, 3), ("A", 5, 5), ("B", 7, 8)], [("A", 0, 2), ("A", 5, 5), ("C", 7, 8)])
     # TP 1, BES 1, LE 1: fair P = R = 1 / (1 + 0.5 + 0.5) = 0.5
     rep = fair_report(r, "eq7")
-    assert rep["traditional"]["overall"]["TP"] == 1
-    assert rep["fair"]["overall"]["precision"] == pytest.approx(0.5)
+    assert rep["traditional"]["micro"]["tp"] == 1
+    assert rep["fair"]["micro"]["precision"] == pytest.approx(0.5)
     # eq7: BES = 0.5 TP + 0.5 FN -> tp 1.5, fp 0.5 (LE), fn 1.0 (LE 0.5 + BES 0.5)
-    assert rep["weighted"]["overall"]["precision"] == pytest.approx(1.5 / 2.0)
-    assert rep["weighted"]["overall"]["recall"] == pytest.approx(1.5 / 2.5)
-    assert rep["labels"] == ["A", "B", "C"]
+    assert rep["weighted"]["micro"]["precision"] == pytest.approx(1.5 / 2.0)
+    assert rep["weighted"]["micro"]["recall"] == pytest.approx(1.5 / 2.5)
+    assert rep["present_labels"] == ["A", "B", "C"]
     assert rep["target_stats"] == [{"label": "A", "count": 2, "percent": pytest.approx(200 / 3)},
                                    {"label": "B", "count": 1, "percent": pytest.approx(100 / 3)}]
     assert prf(0, 0, 0) == (0.0, 0.0, 0.0)
@@ -1021,10 +1022,11 @@ def test_sentence_outcomes_by_hand():
 
 
 def test_sentence_outcomes_equal_the_ranking_statistics():
-    # sufficient.fair_stats counts the same outcomes per sentence on its own (for now):
-    # both roads must agree, on a case with several mutually overlapping spans
+    # the ranking statistics of the fair models are these outcomes per sentence,
+    # on a case with several mutually overlapping spans
     from ts_eval import sufficient
     from ts_eval.fair import sentence_outcomes
+    from ts_eval.models.fair import fair_stats
 
     c = from_spans([9, 6], [[("A", 0, 3), ("B", 2, 5), ("A", 7, 8)], [("B", 0, 5)]],
                    {"s": [[("A", 0, 1), ("A", 2, 4), ("B", 5, 7), ("C", 8, 8)], [("A", 1, 2), ("B", 3, 3)]]})
@@ -1032,7 +1034,7 @@ def test_sentence_outcomes_equal_the_ranking_statistics():
     out = sentence_outcomes(res.outcomes, c.gold, c.systems["s"], len(c.labels), c)
     assert out.sum() == len(c.gold) + int((~res.outcomes.system_shared).sum())
     sd = sufficient.CorpusData(c).system("s")
-    assert np.array_equal(out.reshape(c.n_sentences, -1), sufficient.fair_stats(sd))
+    assert np.array_equal(out.reshape(c.n_sentences, -1), fair_stats(sd))
 
 
 def test_token_sets_live_in_the_corpus_layer():
@@ -1045,7 +1047,7 @@ def test_token_sets_live_in_the_corpus_layer():
     assert fair.TokenSets is ts_eval.tokensets.TokenSets      # re-exported for compatibility
     tree = ast.parse(open(reader.__file__, encoding="utf-8").read())
     imported = {(n.level, n.module) for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)}
-    models = {"fair", "matching", "events", "segment", "measures", "compare", "sufficient"}
+    models = {"fair", "matching", "events", "segment", "measures", "compare", "sufficient", "models"}
     assert not [m for lvl, m in imported if lvl == 2 and m and m.split(".")[0] in models]
 
 

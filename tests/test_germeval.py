@@ -51,7 +51,7 @@ def level(report, lv: str, mode: str) -> Dict:
 
 def totals(report, lv: str, mode: str) -> Tuple[int, int, int]:
     d = level(report, lv, mode)
-    return d["gold"], d["found"], d["correct"]
+    return d["gold"], d["system"], d["tp"]
 
 
 # ---------------------------------------------------------------------------
@@ -74,9 +74,9 @@ def test_nested_metrics_by_hand():
     assert totals(rep, "outer", "loose") == (6, 5, 4)
     assert totals(rep, "inner", "loose") == (1, 2, 1)
     m1 = m["m1_strict_combined"]
-    assert (m1["gold"], m1["found"], m1["correct"]) == (7, 7, 3)
-    assert m1["precision"] == pytest.approx(3 / 7) and m1["f1"] == pytest.approx(3 / 7)
-    assert m["m2_loose_combined"]["f1"] == pytest.approx(5 / 7)
+    assert (m1["gold"], m1["system"], m1["tp"]) == (7, 7, 3)
+    assert m1["precision"] == pytest.approx(3 / 7) and m1["f"] == pytest.approx(3 / 7)
+    assert m["m2_loose_combined"]["f"] == pytest.approx(5 / 7)
     assert m["m3_strict_outer"]["precision"] == pytest.approx(2 / 5)
     assert m["m3_strict_outer"]["recall"] == pytest.approx(2 / 6)
     assert m["m3_strict_inner"]["precision"] == pytest.approx(1 / 2)
@@ -95,11 +95,11 @@ def test_nested_per_type_and_loose_collapsing():
     g = rep.systems[0]["germeval"]
     assert list(g["per_type"]) == ["LOC", "LOCderiv", "LOCpart", "ORG", "OTH"]
     # strict LOC outer: gold 3 (Stuttgart, Braunschweig, Bonn), found 2 (Stuttgart, Troia-Ausstellung)
-    assert g["levels"]["outer"]["strict"]["types"]["LOC"] == {"gold": 3, "found": 2, "correct": 1}
+    assert g["levels"]["outer"]["strict"]["types"]["LOC"] == {"gold": 3, "system": 2, "tp": 1}
     # loose LOC outer pools LOC, LOCderiv, LOCpart: gold 5, found 3 (+Bonn), all 3 right
-    assert g["levels"]["outer"]["loose"]["types"]["LOC"] == {"gold": 5, "found": 3, "correct": 3}
+    assert g["levels"]["outer"]["loose"]["types"]["LOC"] == {"gold": 5, "system": 3, "tp": 3}
     # loose LOC inner: Troia right, norddeutsche (LOCderiv on the inner level) found but wrong
-    assert g["levels"]["inner"]["loose"]["types"]["LOC"] == {"gold": 1, "found": 2, "correct": 1}
+    assert g["levels"]["inner"]["loose"]["types"]["LOC"] == {"gold": 1, "system": 2, "tp": 1}
     # the deriv/part types have strict rows only
     assert set(g["per_type"]["LOCderiv"]) == {"outer_strict", "inner_strict"}
     assert set(g["per_type"]["ORG"]) == {"outer_strict", "inner_strict", "outer_loose", "inner_loose"}
@@ -142,14 +142,14 @@ def test_fair_error_types_per_level():
     fair = score_files(NESTED).systems[0]["fair"]
     if not fair.get("available"):
         pytest.skip(fair.get("note"))
-    outer = fair["levels"]["outer"]["fair"]["overall"]
-    inner = fair["levels"]["inner"]["fair"]["overall"]
+    outer = fair["levels"]["outer"]["fair"]["micro"]
+    inner = fair["levels"]["inner"]["fair"]["micro"]
     # outer: TP Stuttgart, OTH; LE Braunschweig (ORG), Bonn (LOCderiv), Troia-Ausstellung (LOC);
     # FN norddeutsche (it was predicted on the inner level)
-    assert (outer["TP"], outer["LE"], outer["FN"], outer["FP"], outer["BE"], outer["LBE"]) == (2, 3, 1, 0, 0, 0)
-    assert (inner["TP"], inner["FP"], inner["FN"]) == (1, 1, 0)
+    assert (outer["tp"], outer["le"], outer["fn"], outer["fp"], outer["be"], outer["lbe"]) == (2, 3, 1, 0, 0, 0)
+    assert (inner["tp"], inner["fp"], inner["fn"]) == (1, 1, 0)
     # traditional F1 of a level is Metric 3
-    assert fair["levels"]["outer"]["traditional"]["overall"]["f1"] == pytest.approx(2 * 2 / (6 + 5))
+    assert fair["levels"]["outer"]["traditional"]["micro"]["f"] == pytest.approx(2 * 2 / (6 + 5))
 
 
 # ---------------------------------------------------------------------------
@@ -379,7 +379,7 @@ def test_cli_formats(tmp_path, capsys):
     assert capsys.readouterr().out == (FIX / "nested.nereval.out").read_text(encoding="utf-8")
     assert run(["germeval", "--gold", NESTED_GOLD, "--system", NESTED_SYS, "--format", "json"]) == 0
     d = json.loads(capsys.readouterr().out)
-    assert d["systems"][0]["germeval"]["metrics"]["m1_strict_combined"]["correct"] == 3
+    assert d["systems"][0]["germeval"]["metrics"]["m1_strict_combined"]["tp"] == 3
     assert d["settings"]["input"]["gold"] == NESTED_GOLD
     out = tmp_path / "r.tex"
     assert run(["germeval", NESTED, "--format", "latex", "-o", str(out)]) == 0
@@ -391,7 +391,7 @@ def test_cli_formats(tmp_path, capsys):
     assert "1 correct chunk(s) end on the last token" in text and "run into the next sentence" in text
     assert run(["germeval", DECODING, "--count-last-chunk", "--format", "json", "--no-fair"]) == 0
     d = json.loads(capsys.readouterr().out)
-    assert d["systems"][0]["germeval"]["levels"]["outer"]["strict"]["correct"] == 2
+    assert d["systems"][0]["germeval"]["levels"]["outer"]["strict"]["tp"] == 2
     assert "fair" not in d["systems"][0]
 
 
@@ -425,7 +425,7 @@ def test_metric1_sentence_stats():
     # sentence 1: gold 5 outer + 1 inner, found 5 + 1, correct 3; sentence 2: gold 1, found 1 (wrong level)
     assert st.stats.tolist() == [[6, 6, 3], [1, 1, 0]]
     assert st.f1 == pytest.approx(3 / 7) and st.precision == pytest.approx(3 / 7)
-    assert st.f1 == pytest.approx(metrics(score_files(NESTED))["m1_strict_combined"]["f1"])
+    assert st.f1 == pytest.approx(metrics(score_files(NESTED))["m1_strict_combined"]["f"])
     assert metric1_from_files(NESTED_GOLD, NESTED_SYS).stats.tolist() == st.stats.tolist()
     # vectorised over resamples: each row is a weighted sum of sentences
     w = np.array([[1, 0], [0, 1], [2, 1]])
@@ -584,7 +584,7 @@ def test_rank_model_with_sufficient_statistics(tmp_path):
     sm = sufficient.statistics(corpus, [model])
     scores = sm.scores(sm.totals)               # (systems, models)
     assert scores[:, 0].tolist() == pytest.approx([2 * 3 / 14, 2 * 2 / 14])
-    assert scores[0, 0] == pytest.approx(metrics(score_files(NESTED_GOLD, NESTED_SYS))["m1_strict_combined"]["f1"])
+    assert scores[0, 0] == pytest.approx(metrics(score_files(NESTED_GOLD, NESTED_SYS))["m1_strict_combined"]["f"])
 
 
 # ---------------------------------------------------------------------------
@@ -592,7 +592,7 @@ def test_rank_model_with_sufficient_statistics(tmp_path):
 
 
 def test_legacy_percentages_keep_the_scorers_order():
-    from ts_eval.measures_legacy import percent, percent_of_ratio, prf_percent
+    from ts_eval.measures import percent, percent_of_ratio, prf_percent
 
     # 100*1/3 and 100*(1/3) differ in the last bit; nereval.perl multiplies first
     assert percent(1, 3) == 33.333333333333336 and percent_of_ratio(1, 3) == 33.33333333333333

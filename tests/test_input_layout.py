@@ -108,7 +108,7 @@ def test_gzip_file_is_read_and_a_truncated_one_is_an_input_error(tmp_path, capsy
     f.write_bytes(gzip.compress(b"a B-X B-X\nb O B-X\n"))
     got, out, err = run_cli(["score", str(f), "--format", "json"], capsys)
     assert got == 0, err
-    assert json.loads(out)["systems"][0]["exact"]["micro"]["correct"] == 1
+    assert json.loads(out)["systems"][0]["exact"]["micro"]["tp"] == 1
     f.write_bytes(gzip.compress(b"a B-X B-X\nb O B-X\n")[:-12])
     fails(capsys, ["score", str(f)], 1, str(f), "truncated or corrupt gzip")
 

@@ -52,7 +52,7 @@ def test_read_pair_scores_by_hand(tmp_path):
     corpus = read_pair(g, s)
     assert spans_of(corpus, "s") == [("LOC", 3, 3), ("PER", 0, 0)]
     sys = evaluate(corpus).to_dict()["systems"][0]
-    assert sys["exact"]["micro"]["correct"] == 1 and sys["exact"]["micro"]["f"] == pytest.approx(0.5)
+    assert sys["exact"]["micro"]["tp"] == 1 and sys["exact"]["micro"]["f"] == pytest.approx(0.5)
     # TS units: gold PER {0}, LOC {6,7,8}; system PER {0}, LOC {6}: TP 2, FP 0, FN 2
     assert (sys["ts"]["micro"]["tp"], sys["ts"]["micro"]["fp"], sys["ts"]["micro"]["fn"]) == (2, 0, 2)
     assert sys["ts"]["micro"]["f"] == pytest.approx(2 / 3)

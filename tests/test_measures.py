@@ -47,7 +47,7 @@ def test_table1_ts_f1_is_0769():
     assert row["kappa"] == pytest.approx(86 / 137)
     # the exact-match model gives F1 = 0: no segment is perfectly recognised
     ex = rep.systems[0]["exact"]["micro"]
-    assert (ex["gold"], ex["found"], ex["correct"], ex["f"]) == (2, 3, 0, 0.0)
+    assert (ex["gold"], ex["system"], ex["tp"], ex["f"]) == (2, 3, 0, 0.0)
 
 
 def test_table1_separator_weight_half_gives_0818():
@@ -122,8 +122,8 @@ def test_san_diego_tag_switch_three_fn_and_three_fp():
     assert (micro["tp"], micro["fp"], micro["fn"], micro["tn"]) == (1, 3, 3, 2 * units - 7)
     assert "all_labels" not in rep.systems[0]["ts"]
     ex = rep.systems[0]["exact"]["labels"]
-    assert (ex["LOC"]["gold"], ex["LOC"]["found"], ex["LOC"]["correct"]) == (1, 0, 0)
-    assert (ex["PER"]["gold"], ex["PER"]["found"], ex["PER"]["correct"]) == (1, 2, 1)
+    assert (ex["LOC"]["gold"], ex["LOC"]["system"], ex["LOC"]["tp"]) == (1, 0, 0)
+    assert (ex["PER"]["gold"], ex["PER"]["system"], ex["PER"]["tp"]) == (1, 2, 1)
 
 
 def test_entity_supertag_row_makes_the_tag_switch_all_true_positives():

@@ -49,7 +49,7 @@ def has_spans(seqs):
 def counts(model_rows):
     """Flat {(label, count name): value} of a model's per-label rows."""
     return {(k, c): v[c] for k, v in model_rows.items()
-            for c in ("tp", "fp", "fn", "tn", "gold", "found", "correct") if c in v}
+            for c in ("tp", "fp", "fn", "tn", "gold", "system") if c in v}
 
 
 # ---------------------------------------------------------------------------
@@ -105,7 +105,7 @@ def test_swapping_gold_and_system_swaps_precision_and_recall(sides, w):
         assert (x["tp"], x["fp"], x["fn"], x["tn"]) == pytest.approx((y["tp"], y["fn"], y["fp"], y["tn"]))
     for k, x in ab["exact"]["labels"].items():
         y = ba["exact"]["labels"][k]
-        assert (x["gold"], x["found"], x["correct"]) == (y["found"], y["gold"], y["correct"])
+        assert (x["gold"], x["system"], x["tp"]) == (y["system"], y["gold"], y["tp"])
     if ab["ts"]["multiclass_kappa"] is not None:
         assert ab["ts"]["multiclass_kappa"] == pytest.approx(ba["ts"]["multiclass_kappa"])
 
@@ -171,8 +171,8 @@ def test_micro_is_computed_from_the_summed_table(sides, w, beta):
         assert m["precision"] == pytest.approx(measures.precision(tp, fp))
         assert m["kappa"] == pytest.approx(measures.kappa(tp, fp, fn, tn))
         ex = s["exact"]
-        g, f, c = (sum(r[k] for r in ex["labels"].values()) for k in ("gold", "found", "correct"))
-        assert (ex["micro"]["gold"], ex["micro"]["found"], ex["micro"]["correct"]) == (g, f, c)
+        g, f, c = (sum(r[k] for r in ex["labels"].values()) for k in ("gold", "system", "tp"))
+        assert (ex["micro"]["gold"], ex["micro"]["system"], ex["micro"]["tp"]) == (g, f, c)
         assert ex["micro"]["f"] == pytest.approx(measures.fbeta(c, f - c, g - c, beta))
         # macro: the mean over the present labels
         present = [r for r in rows if r["present"]]

@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ts_eval import UsageError, formats_rank, rank_uncertainty, ranking, sufficient
+from ts_eval import OptionError, formats_rank, rank_uncertainty, ranking, sufficient
 from ts_eval.cli import main as rank_main
 from ts_eval.corpus import from_sequences
 
@@ -362,11 +362,11 @@ def test_text_formats_and_csv():
 
 
 def test_bad_flip_pairs_and_alpha():
-    with pytest.raises(UsageError, match="'nope' is not among the ranked models"):
+    with pytest.raises(OptionError, match="'nope' is not among the ranked models"):
         hand_result(flips=[("exact-f1-micro", "nope")])
-    with pytest.raises(UsageError, match="two different model names"):
+    with pytest.raises(OptionError, match="two different model names"):
         hand_result(flips=[("ts-f1-macro", "ts-f1-macro")])
-    with pytest.raises(UsageError, match="alpha must be between 0 and 1, got 0"):
+    with pytest.raises(OptionError, match="alpha must be between 0 and 1, got 0"):
         hand_result(alpha=0)
 
 

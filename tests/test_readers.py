@@ -115,8 +115,8 @@ def test_several_system_columns_are_several_systems(tmp_path):
     c = read_conll(path, gold_column=2, system_columns=[3, 4, 5])
     assert list(c.systems) == ["col3", "col4", "col5"]
     rep = evaluate(c)
-    assert [s["exact"]["micro"]["correct"] for s in rep.systems] == [1, 0, 0]
-    assert [s["exact"]["micro"]["found"] for s in rep.systems] == [1, 0, 2]
+    assert [s["exact"]["micro"]["tp"] for s in rep.systems] == [1, 0, 0]
+    assert [s["exact"]["micro"]["system"] for s in rep.systems] == [1, 0, 2]
     assert [s["ts"]["micro"]["tp"] for s in rep.systems] == [3, 0, 2]
     # through the CLI, with names
     code, out, err = run_cli_json(["score", path, "--gold-col", "2", "--system-col", "3", "4", "5",
@@ -153,7 +153,7 @@ def test_negative_and_positive_columns_select_the_same(tmp_path):
     assert pos.tokens(0, 3) == ["a", "b", "c"]
     code, out, err = run_cli_json(["score", path, "--gold-col", "-4", "--system-col", "-1", "--token-col", "2"])
     assert code == 0, err
-    assert out["systems"][0]["exact"]["micro"]["correct"] == 1
+    assert out["systems"][0]["exact"]["micro"]["tp"] == 1
     assert out["settings"]["input"]["gold_col"] == 3
     assert out["settings"]["input"]["system_cols"] == [6]
 
@@ -168,7 +168,7 @@ def test_two_file_mode(tmp_path):
     assert spans_of(c, "sys2") == [("LOC", 2, 2), ("PER", 0, 0)]
     code, out, err = run_cli_json(["score", "--gold", gold, "--system", s1, s2])
     assert code == 0, err
-    assert [s["exact"]["micro"]["correct"] for s in out["systems"]] == [1, 1]
+    assert [s["exact"]["micro"]["tp"] for s in out["systems"]] == [1, 1]
     assert [s["source"]["path"] for s in out["systems"]] == [s1, s2]
     assert out["gold"]["path"] == gold
     assert out["settings"]["input"]["gold"] == gold and out["settings"]["input"]["system"] == [s1, s2]
@@ -192,8 +192,8 @@ def test_two_file_mode_column_selection(tmp_path):
     code, out, err = run_cli_json(["score", "--gold", gold, "--system", sys_, "--gold-col", "3",
                                    "--system-col", "3", "--token-col", "2"])
     assert code == 0, err
-    assert out["systems"][0]["exact"]["micro"]["correct"] == 0
-    assert out["systems"][0]["exact"]["micro"]["found"] == 1
+    assert out["systems"][0]["exact"]["micro"]["tp"] == 0
+    assert out["systems"][0]["exact"]["micro"]["system"] == 1
 
 
 def test_label_mapping(tmp_path):
@@ -206,8 +206,8 @@ def test_label_mapping(tmp_path):
     assert mapped.labels == ["LOC", "ORG", "PER"]
     rep = evaluate(mapped)
     ex = rep.systems[0]["exact"]["labels"]
-    assert (ex["LOC"]["gold"], ex["LOC"]["found"], ex["LOC"]["correct"]) == (1, 1, 1)
-    assert (ex["ORG"]["gold"], ex["ORG"]["found"], ex["ORG"]["correct"]) == (1, 1, 1)
+    assert (ex["LOC"]["gold"], ex["LOC"]["system"], ex["LOC"]["tp"]) == (1, 1, 1)
+    assert (ex["ORG"]["gold"], ex["ORG"]["system"], ex["ORG"]["tp"]) == (1, 1, 1)
     # OTH mapped to the empty label is dropped (and counted)
     assert rep.gold["unmapped"] == 1 and rep.systems[0]["source"]["unmapped"] == 0
     assert rep.settings["label_map"] == ["(deriv|part)$=", "^OTH$="]
@@ -223,7 +223,7 @@ def test_label_mapping_with_group_reference(tmp_path):
     code, out, err = run_cli_json(["score", path, "--map-label", r"^(.*)part$=\1"])
     assert code == 0, err
     assert out["corpus"]["labels"] == ["LOC"]
-    assert out["systems"][0]["exact"]["micro"]["correct"] == 1
+    assert out["systems"][0]["exact"]["micro"]["tp"] == 1
 
 
 def test_separator_weight_and_beta_options(tmp_path):

@@ -68,7 +68,7 @@ def test_scores_across_encodings_are_identical(scheme):
         assert got.systems[0][model]["micro"] == ref.systems[0][model]["micro"]
     # system spans PER 0-2, LOC 4-5, LOC 7, ARGM-LOC 8-9: only ARGM-LOC is exact
     ex = got.systems[0]["exact"]["micro"]
-    assert (ex["gold"], ex["found"], ex["correct"]) == (5, 4, 1)
+    assert (ex["gold"], ex["system"], ex["tp"]) == (5, 4, 1)
     per = got.systems[0]["ts"]["labels"]["PER"]
     # PER 0-2 covers both gold PER spans and the separator between them (FP)
     assert (per["tp"], per["fp"], per["fn"]) == (4, 1, 0)
@@ -186,15 +186,15 @@ def test_policy_counts_are_per_side_in_the_report():
     assert rep.settings["policy"] == "conlleval"
     ex = rep.systems[0]["exact"]["labels"]
     # gold PER 1-2, LOC 4; system PER 0, LOC 1, LOC 4
-    assert (ex["LOC"]["gold"], ex["LOC"]["found"], ex["LOC"]["correct"]) == (1, 2, 1)
-    assert (ex["PER"]["gold"], ex["PER"]["found"], ex["PER"]["correct"]) == (1, 1, 0)
+    assert (ex["LOC"]["gold"], ex["LOC"]["system"], ex["LOC"]["tp"]) == (1, 2, 1)
+    assert (ex["PER"]["gold"], ex["PER"]["system"], ex["PER"]["tp"]) == (1, 1, 0)
     rep = ts_eval.score(gold, pred, policy="discard")
     assert (rep.gold["discarded"], rep.systems[0]["source"]["discarded"]) == (1, 2)
     assert (rep.gold["repairs"], rep.systems[0]["source"]["repairs"]) == (0, 0)
     ex = rep.systems[0]["exact"]["labels"]
     # gold keeps LOC 4 only, the system keeps PER 0 only
-    assert (ex["LOC"]["gold"], ex["LOC"]["found"], ex["LOC"]["correct"]) == (1, 0, 0)
-    assert (ex["PER"]["gold"], ex["PER"]["found"], ex["PER"]["correct"]) == (0, 1, 0)
+    assert (ex["LOC"]["gold"], ex["LOC"]["system"], ex["LOC"]["tp"]) == (1, 0, 0)
+    assert (ex["PER"]["gold"], ex["PER"]["system"], ex["PER"]["tp"]) == (0, 1, 0)
 
 
 def test_strict_error_names_file_line_and_tag(tmp_path, capsys):

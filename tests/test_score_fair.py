@@ -14,15 +14,15 @@ PRED = ["B-PER", "O", "O", "B-ORG", "O", "B-ORG", "I-ORG", "O", "B-LOC"]
 def test_fair_counts_in_the_report():
     rep = ts_eval.score([GOLD], [PRED])
     fair = rep.systems[0]["fair"]
-    ov = fair["fair"]["overall"]
-    assert (ov["TP"], ov["FP"], ov["LE"], ov["BE"], ov["BES"], ov["LBE"], ov["FN"]) == (1, 1, 1, 1, 1, 0, 0)
+    ov = fair["fair"]["micro"]
+    assert (ov["tp"], ov["fp"], ov["le"], ov["be"], ov["bes"], ov["lbe"], ov["fn"]) == (1, 1, 1, 1, 1, 0, 0)
     # fair (eq5): TP 1; FP = 1 + 0.5 LE + 0.5 BE = 2; FN = 0.5 LE + 0.5 BE = 1
     assert ov["precision"] == pytest.approx(1 / 3)
     assert ov["recall"] == pytest.approx(1 / 2)
-    assert fair["traditional"]["overall"]["TP"] == 1
-    assert fair["traditional"]["overall"]["FP"] == 3 and fair["traditional"]["overall"]["FN"] == 2
+    assert fair["traditional"]["micro"]["tp"] == 1
+    assert fair["traditional"]["micro"]["fp"] == 3 and fair["traditional"]["micro"]["fn"] == 2
     # weighted, eq7 by default: BES = 0.5 TP + 0.5 FN, LE = 0.5 FP + 0.5 FN
-    w = fair["weighted"]["overall"]
+    w = fair["weighted"]["micro"]
     assert w["precision"] == pytest.approx(1.5 / (1.5 + 1.5))
     assert w["recall"] == pytest.approx(1.5 / (1.5 + 1.0))
     assert rep.settings["fair"]["focus"] == "target"
@@ -32,15 +32,15 @@ def test_fair_counts_in_the_report():
 
 def test_identical_input_is_all_tp():
     rep = ts_eval.score([GOLD], [GOLD])
-    ov = rep.systems[0]["fair"]["fair"]["overall"]
-    assert ov["TP"] == 3 and ov["FP"] == ov["FN"] == ov["LE"] == ov["BE"] == ov["LBE"] == 0
-    assert ov["f1"] == 1.0
+    ov = rep.systems[0]["fair"]["fair"]["micro"]
+    assert ov["tp"] == 3 and ov["fp"] == ov["fn"] == ov["le"] == ov["be"] == ov["lbe"] == 0
+    assert ov["f"] == 1.0
 
 
 def test_focus_system_counts_le_under_the_system_label():
     rep = ts_eval.score([GOLD], [PRED], focus="system")
     labels = rep.systems[0]["fair"]["fair"]["labels"]
-    assert labels["ORG"]["LE"] == 1 and labels["LOC"]["LE"] == 0
+    assert labels["ORG"]["le"] == 1 and labels["LOC"]["le"] == 0
 
 
 def _write(tmp_path):
@@ -54,7 +54,7 @@ def test_cli_json_has_fair_and_settings(tmp_path, capsys):
     data = json.loads(capsys.readouterr().out)
     assert data["settings"]["models"] == ["ts", "exact", "fair"]
     assert data["settings"]["fair"]["weights"]["BE"] == {"TP": 0.5, "FP": 0.25, "FN": 0.25}
-    assert data["systems"][0]["fair"]["fair"]["overall"]["BE"] == 1
+    assert data["systems"][0]["fair"]["fair"]["micro"]["be"] == 1
 
 
 def test_cli_faireval_layout_for_iob_input(tmp_path, capsys):

@@ -31,9 +31,9 @@ def test_paper_example_constrained_k1_k2_1():
 def test_overlap_counts_any_shared_token_and_exact_does_not():
     sys_ = [("ORG", 2, 4)]  # "Reagan Presidential Library"
     assert model(sys_, "overlap")["micro"] == pytest.approx(
-        {"gold": 1, "found": 1, "gold_hit": 1, "found_hit": 1, "precision": 1.0, "recall": 1.0, "f": 1.0})
+        {"gold": 1, "system": 1, "gold_hit": 1, "system_hit": 1, "precision": 1.0, "recall": 1.0, "f": 1.0})
     rep = ts_eval.evaluate(from_spans(LEN, GOLD, {"s": [sys_]}), models=("exact",))
-    assert rep.systems[0]["exact"]["micro"]["correct"] == 0
+    assert rep.systems[0]["exact"]["micro"]["tp"] == 0
 
 
 def test_contain_needs_the_whole_gold_span():
@@ -47,7 +47,7 @@ def test_labels_must_agree_and_one_wide_span_hits_several_gold_spans():
                            models=("overlap",))
     m = rep.systems[0]["overlap"]
     # the PER span covering everything hits both gold spans (recall 1), the LOC span hits nothing
-    assert m["labels"]["PER"]["gold_hit"] == 2 and m["labels"]["PER"]["found_hit"] == 1
+    assert m["labels"]["PER"]["gold_hit"] == 2 and m["labels"]["PER"]["system_hit"] == 1
     assert m["micro"]["precision"] == pytest.approx(0.5) and m["micro"]["recall"] == 1.0
 
 

@@ -1,9 +1,12 @@
 """ts_eval.units: label bitmasks over token and separator units (the one painting road)."""
 import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import ts_eval
-from ts_eval.events import ts_counts
-from ts_eval.units import BITS, bit_counts, label_mask, label_passes, merge_overlaps
+from ts_eval.matching import match
+from ts_eval.models.ts import confusion, ts_counts
+from ts_eval.units import BITS, bit_counts, label_mask, label_passes, merge_overlaps, paint
 
 
 def test_label_passes():
@@ -34,7 +37,7 @@ def test_label_mask_by_hand():
 
 
 def test_masks_agree_with_events_counts_over_two_passes():
-    # 40 labels: two painting passes; TP/FP/FN per label from the masks equal events.ts_counts
+    # 40 labels: two painting passes; TP/FP/FN per label from the masks equal models.ts.ts_counts (the matcher route)
     rng = np.random.default_rng(3)
     lengths = rng.integers(1, 12, 60).tolist()
     labels = [f"L{k:02d}" for k in range(40)]
@@ -63,3 +66,47 @@ def test_masks_agree_with_events_counts_over_two_passes():
             got[lo:hi, 1] = bit_counts(~gm & sm, hi - lo)
             got[lo:hi, 2] = bit_counts(gm & ~sm, hi - lo)
         assert np.array_equal(got, table), unit
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.integers(1, 7), min_size=1, max_size=5), st.data())
+def test_confusion_from_pairs_equals_painted_classes(lengths, data):
+    """models.ts.confusion reads the matcher's pairs; painting each unit's class (1 + label,
+    0 outside) and counting (gold class, system class) must give the same matrices, and None
+    exactly when a unit carries two labels on one side."""
+    def side():
+        out = []
+        for n in lengths:
+            spans = set()
+            for _ in range(data.draw(st.integers(0, 3))):
+                a = data.draw(st.integers(0, n - 1))
+                spans.add((data.draw(st.sampled_from("ABC")), a, data.draw(st.integers(a, n - 1))))
+            out.append(sorted(spans))
+        return out
+
+    c = ts_eval.from_spans(lengths, side(), {"s": side()})
+    L = len(c.labels)
+    g, s = merge_overlaps(c.gold), merge_overlaps(c.systems["s"])
+    got = confusion(c, g, s, match(g, s), L)
+    want = []
+    for unit, n in (("token", c.n_tokens), ("separator", c.n_separators)):
+        cls, double = [], False
+        for spans in (g, s):
+            if unit == "token":
+                first, last = spans.start, spans.end
+            else:
+                sent = c.sentence_of(spans.start)
+                first, last = spans.start - sent, spans.end - 1 - sent
+            double |= bool((paint(spans, np.ones(len(spans), np.int64), n, first, last) > 1).any())
+            cls.append(paint(spans, spans.label.astype(np.int64) + 1, n, first, last))
+        if double:           # painted class ids add up where two labels meet: no class per unit
+            want.append(None)
+            continue
+        m = np.zeros((L + 1, L + 1))
+        np.add.at(m, (cls[0], cls[1]), 1)
+        want.append(m)
+    if want[0] is None:      # a unit with two labels: no multi-class confusion
+        assert got == (None, None)
+    else:
+        np.testing.assert_array_equal(got[0], want[0])
+        np.testing.assert_array_equal(got[1], want[1])

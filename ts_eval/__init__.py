@@ -13,7 +13,7 @@ from .report import Report
 
 # imported on first use, so that `ts-eval score` does not load ranking and comparison code
 _LAZY = {"fair_corpus": "fair", "fair_errors": "fair", "compare": "compare",
-         "rank": "ranking", "rank_corpus": "ranking", "rank_tasks": "ranking"}
+         "rank": "ranking", "rank_corpus": "ranking", "rank_tasks": "ranking", "convert": "io.convert"}
 
 
 def __getattr__(name: str):
@@ -26,4 +26,4 @@ def __getattr__(name: str):
 
 __all__ = ["Corpus", "SpanSet", "from_sequences", "from_spans", "InputError", "OptionError", "TsEvalError", "UsageError",
            "evaluate", "score", "read_conll", "read_conll_pair", "read", "read_pair", "Report", "fair_corpus", "fair_errors",
-           "compare", "rank", "rank_corpus", "rank_tasks", "__version__"]
+           "compare", "rank", "rank_corpus", "rank_tasks", "convert", "__version__"]

@@ -45,6 +45,21 @@ class SpanSet:
         return SpanSet(self.start[mask_or_index], self.end[mask_or_index], self.label[mask_or_index], self.conll)
 
 
+def span_shape(start: np.ndarray, end: np.ndarray) -> Dict[str, int]:
+    """How many spans lie inside another span (``nested``; the same range with another label
+    counts, the first of them in (start, -end) order being the outer one) and how many cross
+    one (``crossing``: overlap without containment).  Spans of one side, global token indices."""
+    if len(start) < 2:
+        return {"nested": 0, "crossing": 0}
+    order = np.lexsort((-end, start))
+    s, e = start[order], end[order]
+    prior = np.maximum.accumulate(e)
+    prev = np.concatenate(([-1], prior[:-1]))
+    nested = prev >= e
+    crossing = (prev >= s) & ~nested
+    return {"nested": int(nested.sum()), "crossing": int(crossing.sum())}
+
+
 @dataclass
 class SideInfo:
     """Where one side (gold or a system) came from and what reading it found."""
@@ -60,6 +75,7 @@ class SideInfo:
     tags: Optional[np.ndarray] = None   # per-token tag ids into Corpus.tag_vocab
     token_lines: Optional[np.ndarray] = None  # per-token 1-based line numbers in ``path``
     reading: Optional[dict] = None  # what a document reader found (io.documents.Documents.summary)
+    shape: Optional[Dict[str, int]] = None  # nested / crossing spans of this side (span_shape), set by Corpus
 
     def where(self, token: int) -> Tuple[Optional[str], Optional[int]]:
         line = int(self.token_lines[token]) if self.token_lines is not None else None
@@ -68,7 +84,7 @@ class SideInfo:
     def summary(self) -> dict:
         return {"name": self.name, "path": self.path, "column": self.column, "spans": self.spans,
                 "repairs": self.repairs, "discarded": self.discarded, "unmapped": self.unmapped,
-                "first_repair_line": self.first_repair_line,
+                "first_repair_line": self.first_repair_line, **(self.shape or {}),
                 **({"reading": self.reading} if self.reading is not None else {})}
 
 
@@ -91,6 +107,12 @@ class Corpus:
     boundary_lines: int = 0             # lines with first field -X- (conlleval sentence boundary)
     tokens: Optional[Callable[[int, int], List[str]]] = None  # tokens(a, b) -> token texts a..b-1
     label_map: List[Tuple[str, str]] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        # every side's summary says how many of its spans nest or cross, whatever reader built it
+        for info, ss in [(self.gold_info, self.gold)] + [(self.system_info[n], s) for n, s in self.systems.items()
+                                                          if n in self.system_info]:
+            info.shape = span_shape(ss.start, ss.end)
 
     @property
     def n_tokens(self) -> int:

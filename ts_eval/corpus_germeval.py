@@ -228,13 +228,6 @@ class GermEvalSide(SideInfo):
     chunks: Optional[Dict[Tuple[str, str], LevelChunks]] = None
     eof_quirk: bool = True
 
-    @property
-    def metric1(self) -> Optional[GermEvalData]:
-        """Transitional: ``ts_eval.sufficient.default_models`` looks for a ``metric1`` attribute to
-        offer GermEval Metric 1 by default; this is the GermEval data (no statistics travel here).
-        To be removed once it tests :attr:`germeval` instead."""
-        return self.germeval
-
 
 def systems_corpus(datas: Sequence[GermEvalData], policy: str = "nereval", eof_quirk: bool = True) -> Corpus:
     """A :class:`Corpus` of several systems scored against the same gold (both levels, twelve labels).

@@ -27,6 +27,7 @@ from typing import Any, Dict, List, Optional, Sequence, Union
 KINDS = (
     "text",    # a string, shown as is (names, labels)
     "score",   # a fraction in [0, 1] (P, R, F, accuracy), shown as a percentage
+    "percent", # a number already in percent (a reference scorer's own figures), shown with 2 decimals
     "signed",  # a difference of scores (fraction), shown as a signed percentage
     "count",   # an integer or a weighted count
     "rank",    # a rank (1 = best; .5 for ties)
@@ -52,6 +53,8 @@ class Cell:
     counts: Optional[Dict[str, float]] = None   # the counts behind a score (tp, fp, fn, gold, system, ...)
     style: Optional[str] = None           # one of STYLES
     note: Optional[str] = None            # a short remark (e.g. "tied", "n/a because ...")
+    data: Optional[Dict[str, Any]] = None  # structured payload for graphical renderers (an example
+    #                                        sentence: tokens, spans per side, focus); text shows ``value``
 
     def __post_init__(self) -> None:
         if self.kind not in KINDS:

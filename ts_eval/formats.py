@@ -6,6 +6,7 @@ import io
 from typing import Callable, Dict
 
 from . import tables
+from .measures import percent, prf_percent
 from .report import Report
 
 
@@ -16,29 +17,29 @@ def to_json(report: Report) -> str:
 def to_csv(report: Report) -> str:
     """Long format: one row per system x model x row (label, micro, macro), all counts and scores."""
     out = io.StringIO()
-    fields = ["system", "model", "row", "tp", "fp", "fn", "tn", "gold", "found", "correct", "gold_hit",
-              "found_hit", "precision", "recall", "f", "kappa", "accuracy"]
+    fields = ["name", "model", "row", "tp", "fp", "fn", "tn", "gold", "system", "gold_hit", "system_hit",
+              "le", "be", "bes", "bel", "beo", "lbe", "precision", "recall", "f", "kappa", "accuracy",
+              "tags_correct", "tags_counted"]
     w = csv.DictWriter(out, fieldnames=fields, extrasaction="ignore", lineterminator="\n")
     w.writeheader()
     for s in report.systems:
         if "fair" in s:
             for method in ("traditional", "fair", "weighted"):
                 block = s["fair"][method]
-                for lab, row in list(block["labels"].items()) + [("overall", block["overall"])]:
-                    w.writerow({"system": s["name"], "model": f"fair:{method}", "row": lab, "tp": row.get("TP"),
-                                "fp": row.get("FP"), "fn": row.get("FN"), "precision": row["precision"],
-                                "recall": row["recall"], "f": row["f1"]})
+                for lab, row in list(block["labels"].items()) + [("micro", block["micro"])]:
+                    w.writerow({"name": s["name"], "model": f"fair:{method}", "row": lab, **row})
         for model in [m for m in report.settings.get("models", ["ts", "exact"]) if m in s and m != "fair"]:
             m = s[model]
             for lab in report.labels:
-                w.writerow({"system": s["name"], "model": model, "row": lab, **m["labels"][lab]})
-            w.writerow({"system": s["name"], "model": model, "row": "micro", **m["micro"]})
-            w.writerow({"system": s["name"], "model": model, "row": "macro", **m["macro"]})
+                w.writerow({"name": s["name"], "model": model, "row": lab, **m["labels"][lab]})
+            w.writerow({"name": s["name"], "model": model, "row": "micro", **m["micro"]})
+            w.writerow({"name": s["name"], "model": model, "row": "macro", **m["macro"]})
             if model == "ts" and "all_labels" in m:
-                w.writerow({"system": s["name"], "model": model, "row": "all labels", **m["all_labels"]})
+                w.writerow({"name": s["name"], "model": model, "row": "all labels", **m["all_labels"]})
         if "token_accuracy" in s.get("exact", {}):
-            w.writerow({"system": s["name"], "model": "exact", "row": "token accuracy",
-                        "correct": s["exact"]["tags_correct"], "accuracy": s["exact"]["token_accuracy"]})
+            w.writerow({"name": s["name"], "model": "exact", "row": "token accuracy",
+                        "tags_correct": s["exact"]["tags_correct"], "tags_counted": s["exact"]["tags_counted"],
+                        "accuracy": s["exact"]["token_accuracy"]})
     return out.getvalue()
 
 
@@ -89,29 +90,25 @@ def conlleval_block(report: Report, system: dict) -> str:
     if "exact" not in system:
         raise ValueError("the conlleval format needs the exact model")
     ex = system["exact"]
-    G, F, C = ex["micro"]["gold"], ex["micro"]["found"], ex["micro"]["correct"]
+    G, F, C = ex["micro"]["gold"], ex["micro"]["system"], ex["micro"]["tp"]
     ntok = ex.get("tags_counted", report.corpus["tokens"] + report.corpus["docstart_lines"])
     lines = [f"processed {ntok} tokens with {G} phrases; found: {F} phrases; correct: {C}.\n"]
-    p = 100 * C / F if F > 0 else 0.0
-    r = 100 * C / G if G > 0 else 0.0
-    f = 2 * p * r / (p + r) if p + r > 0 else 0.0
+    p, r, f = prf_percent(C, F, G)     # conlleval.pl's order: 100*correct/found, then 2PR/(P+R)
     if ntok > 0:
-        acc = 100 * ex["tags_correct"] / ntok if "tags_correct" in ex else 0.0
+        acc = percent(ex["tags_correct"], ntok) if "tags_correct" in ex else 0.0
         lines.append("accuracy: %6.2f%%; precision: %6.2f%%; recall: %6.2f%%; FB1: %6.2f\n" % (acc, p, r, f))
     rows = ex["labels"]
     # conlleval sorts the type names of gold and found phrases together and drops a
     # repeat unless the previous name is false in Perl (the empty type): it is printed twice
-    keys = sorted([t for t in rows if rows[t]["gold"] > 0] + [t for t in rows if rows[t]["found"] > 0])
+    keys = sorted([t for t in rows if rows[t]["gold"] > 0] + [t for t in rows if rows[t]["system"] > 0])
     ordered, last = [], None
     for t in keys:
         if not last or last != t:
             ordered.append(t)
         last = t
     for t in ordered:
-        c, fo, go = rows[t]["correct"], rows[t]["found"], rows[t]["gold"]
-        p = 100 * c / fo if fo else 0.0
-        r = 100 * c / go if go else 0.0
-        f = 0.0 if p + r == 0 else 2 * p * r / (p + r)
+        c, fo, go = rows[t]["tp"], rows[t]["system"], rows[t]["gold"]
+        p, r, f = prf_percent(c, fo, go)
         pad = " " * max(0, 17 - len(t.encode("utf-8")))  # Perl's %17s counts bytes, not characters
         lines.append("%s%s: precision: %6.2f%%; recall: %6.2f%%; FB1: %6.2f  %d\n" % (pad, t, p, r, f, fo))
     return "".join(lines)

@@ -58,10 +58,10 @@ def _table(lines: List[str], title: str, cats: Sequence[str], rows: Mapping[str,
     lines.append("\t".join(["Label", *cats, "Prec", "Rec", "F1"]))
     for label in sorted(rows):
         r = rows[label]
-        lines.append("\t".join([label, *(str(r.get(c, 0)) for c in cats),
-                                _pct(r["precision"]), _pct(r["recall"]), _pct(r["f1"])]))
-    lines.append("\t".join(["overall", *(str(overall.get(c, 0)) for c in cats),
-                            _pct(overall["precision"]), _pct(overall["recall"]), _pct(overall["f1"])]))
+        lines.append("\t".join([label, *(str(r.get(c.lower(), 0)) for c in cats),
+                                _pct(r["precision"]), _pct(r["recall"]), _pct(r["f"])]))
+    lines.append("\t".join(["overall", *(str(overall.get(c.lower(), 0)) for c in cats),
+                            _pct(overall["precision"]), _pct(overall["recall"]), _pct(overall["f"])]))
 
 
 def to_faireval(report: Mapping[str, Any], settings: Optional[Mapping[str, Any]] = None) -> str:
@@ -88,13 +88,13 @@ def to_faireval(report: Mapping[str, Any], settings: Optional[Mapping[str, Any]]
             cats = FAIR_COLUMNS
         else:
             cats = list(settings["weights"])
-        _table(lines, m.title(), cats, report[m]["labels"], report[m]["overall"])
+        _table(lines, m.title(), cats, report[m]["labels"], report[m]["micro"])
     lines.append("")
     lines.append("### Comparison:")
     lines.append("Version\tPrec\tRec\tF1")
     for m in methods:
-        o = report[m]["overall"]
-        lines.append("\t".join([m.title(), _pct(o["precision"]), _pct(o["recall"]), _pct(o["f1"])]))
+        o = report[m]["micro"]
+        lines.append("\t".join([m.title(), _pct(o["precision"]), _pct(o["recall"]), _pct(o["f"])]))
     lines.append("")
     lines.append("### Confusion matrix:")
     conf = report["confusion"]

@@ -23,7 +23,7 @@ def nereval_block(system: Dict[str, Any]) -> str:
     out: List[str] = []
     for mode in ("STRICT", "LOOSE"):
         m = mode.lower()
-        out.append(f"{mode}: Found: {lv['outer'][m]['found']} outer and {lv['inner'][m]['found']} inner phrases; "
+        out.append(f"{mode}: Found: {lv['outer'][m]['system']} outer and {lv['inner'][m]['system']} inner phrases; "
                    f"Gold: {lv['outer'][m]['gold']} (outer) and {lv['inner'][m]['gold']} (inner).\n")
     official = g["official"]
     if g["tokens"] > 0:

@@ -16,6 +16,7 @@ from typing import Callable, Dict, List, Optional, Union
 import numpy as np
 
 from . import rank_uncertainty
+from .documents.rank import summary_line  # noqa: F401  (its home is the rank document now)
 from .ranking import MultiTaskResult, RankingResult
 
 Result = Union[RankingResult, MultiTaskResult]
@@ -269,22 +270,6 @@ def all_tables(res: Result, wide: bool = True) -> List[RankTable]:
 
 def _tasks(res: Result) -> List[RankingResult]:
     return [res] if isinstance(res, RankingResult) else list(res.tasks.values())
-
-
-def summary_line(r: RankingResult) -> str:
-    c = r.corpus
-    parts = [f"{r.task}: {len(r.systems)} systems, {c.get('tokens')} tokens, {c.get('sentences')} sentences"]
-    if c.get("documents"):
-        parts.append(f"{c['documents']} documents")
-    parts.append(f"labels {', '.join(c.get('labels', [])) or '-'}")
-    if r.bootstrap is not None:
-        parts.append(f"bootstrap {r.bootstrap.resamples} x {r.bootstrap.units} {r.bootstrap.unit}s")
-    if r.permutation is not None:
-        parts.append(f"permutation test {r.permutation.permutations}")
-    parts.append(f"seed {r.settings.get('seed')}")
-    if r.settings.get("reference_added"):
-        parts.append(f"reference {r.reference} added to the models")
-    return "; ".join(parts)
 
 
 # ---------------------------------------------------------------------------

@@ -8,7 +8,7 @@ label) and Ortmann's fair error types per level (:mod:`ts_eval.fair`).
 
 The report carries every number the renderers print: besides the fractions, an
 ``official`` part holds the scorer's blocks and per-type lines in percent, computed in
-its order of operations (:mod:`ts_eval.measures_legacy`), so ``nereval`` output rounds
+its order of operations (:func:`ts_eval.measures.prf_percent`), so ``nereval`` output rounds
 exactly as the scorer's.  This module reads no files (:mod:`ts_eval.io.germeval` does).
 Metric 1 for ranking is :data:`ts_eval.germeval_counts.RANK_MODEL`.
 """
@@ -22,14 +22,13 @@ import numpy as np
 from . import measures
 from .corpus_germeval import (BASES, LABELS, LEVELS, TAG_PREFIX, GermEvalData, LevelChunks, level_chunks,
                               level_corpus, sentence_bounded)
-from .evaluate import ts_model
-from .events import ts_counts
-from .fair import ERROR_TYPES, fair_errors, fair_report
-from .germeval_counts import M1_FIELDS, MODES, GermEvalCounts, germeval_counts
-# ts_eval.sufficient registers the model it finds as germeval.RANK_MODEL; its home is germeval_counts
-from .germeval_counts import RANK_MODEL  # noqa: F401
+from .fair.algorithm import fair_errors
+from .fair.scores import fair_report
+from .fair.types import ERROR_TYPES
+from .germeval_counts import MODES, GermEvalCounts, germeval_counts
 from .matching import match
-from .measures_legacy import percent, percent_of_ratio, prf_percent
+from .measures import percent, percent_of_ratio, prf_percent
+from .models.ts import ts_counts, ts_result
 from .report import Report, versions
 
 
@@ -45,7 +44,8 @@ BLOCKS = (("m1_strict_combined", "1. Strict, Combined Evaluation (official)", "s
 BLOCK_TITLES = tuple(b[1] for b in BLOCKS)
 ROW_TITLES = (("strict", "outer", "Outer strict"), ("strict", "inner", "Inner strict"),
               ("loose", "outer", "Outer loose"), ("loose", "inner", "Inner loose"))
-_NO_CHUNKS = {"gold": 0, "found": 0, "correct": 0}
+_NO_CHUNKS = {"gold": 0, "system": 0, "tp": 0}
+COUNTS = ("gold", "system", "tp")   # the report's chunk counts (the scorer's gold, found, correct)
 
 
 def nereval_types(c: GermEvalCounts) -> List[str]:
@@ -59,7 +59,7 @@ def nereval_types(c: GermEvalCounts) -> List[str]:
 def _official_block(levels: Dict[str, Any], n: int, key: str, title: str, mode: str,
                     lvs: Sequence[str]) -> Dict[str, Any]:
     """One block of the scorer's report: counts, token accuracy, P, R, F1 (percent, the scorer's order)."""
-    g, f, k = (sum(levels[lv][mode][x] for lv in lvs) for x in M1_FIELDS)
+    g, f, k = (sum(levels[lv][mode][x] for lv in lvs) for x in COUNTS)
     if len(lvs) == 2:
         acc = percent((levels["outer"][mode]["tags_correct"] + levels["inner"][mode]["tags_correct"]) / 2, n)
     else:
@@ -83,9 +83,9 @@ def official_numbers(levels: Dict[str, Any], n: int, types: Sequence[str]) -> Di
             if mode == "loose" and t not in BASES:
                 continue
             d = levels[lv][mode]["types"].get(t, _NO_CHUNKS)
-            p, r, f1 = prf_percent(d["correct"], d["found"], d["gold"])
-            rows.append({"run": title, "level": lv, "mode": mode, "gold": d["gold"], "found": d["found"],
-                         "correct": d["correct"], "precision": p, "recall": r, "f1": f1})
+            p, r, f1 = prf_percent(d["tp"], d["system"], d["gold"])
+            rows.append({"run": title, "level": lv, "mode": mode, "gold": d["gold"], "found": d["system"],
+                         "correct": d["tp"], "precision": p, "recall": r, "f1": f1})
         per_type[t] = rows
     return {"blocks": blocks, "per_type": per_type}
 
@@ -97,7 +97,7 @@ def ts_scores(data: GermEvalData, chunks: Dict[Tuple[str, str], LevelChunks], se
               beta: float = 1.0) -> Dict[str, Any]:
     """TS model over both levels at once (per label, micro, macro) plus each level's micro scores."""
     corpus = level_corpus(data, chunks)
-    out = ts_model(ts_counts(corpus, corpus.gold, corpus.systems[data.name]), LABELS, separator_weight, beta)
+    out = ts_result(ts_counts(corpus, corpus.gold, corpus.systems[data.name]), LABELS, separator_weight, beta)
     out["levels"] = {}
     for lv in LEVELS:
         c1 = level_corpus(data, chunks, (lv,))
@@ -126,7 +126,7 @@ def fair_scores(data: GermEvalData, chunks: Dict[Tuple[str, str], LevelChunks]) 
         out["levels"][lv] = rep
         tot = res.counts()
         rows.append([lv, *[tot[k] for k in ERROR_TYPES],
-                     "%.2f" % (100 * rep["traditional"]["overall"]["f1"]), "%.2f" % (100 * rep["fair"]["overall"]["f1"])])
+                     "%.2f" % (100 * rep["traditional"]["micro"]["f"]), "%.2f" % (100 * rep["fair"]["micro"]["f"])])
     out["table"] = {"header": header, "rows": rows}
     return out
 
@@ -153,7 +153,7 @@ def _plain(obj: Any) -> Any:
 def _prf(g: int, f: int, k: int) -> Dict[str, Any]:
     """Counts and P, R, F1 (fractions; F1 from P and R, as the scorer computes it)."""
     p, r = measures.precision(k, f - k), measures.recall(k, g - k)
-    return {"gold": g, "found": f, "correct": k, "precision": p, "recall": r, "f1": float(measures.f_from_pr(p, r))}
+    return {"gold": g, "system": f, "tp": k, "precision": p, "recall": r, "f": float(measures.f_from_pr(p, r))}
 
 
 def counts_dict(c: GermEvalCounts) -> Dict[str, Any]:
@@ -166,21 +166,21 @@ def counts_dict(c: GermEvalCounts) -> Dict[str, Any]:
             lc = c.get(mode, lv)
             g, f, k = lc.totals()
             levels[lv][mode] = {
-                "gold": g, "found": f, "correct": k, "tags_correct": lc.tags_correct, "eof_dropped": lc.eof_dropped,
-                "types": {t: {"gold": int(lc.gold[i]), "found": int(lc.found[i]), "correct": int(lc.correct[i])}
+                "gold": g, "system": f, "tp": k, "tags_correct": lc.tags_correct, "eof_dropped": lc.eof_dropped,
+                "types": {t: {"gold": int(lc.gold[i]), "system": int(lc.found[i]), "tp": int(lc.correct[i])}
                           for i, t in enumerate(lc.types)},
             }
 
     def combined(mode: str) -> Dict[str, Any]:
         g = sum(levels[lv][mode]["gold"] for lv in LEVELS)
-        f = sum(levels[lv][mode]["found"] for lv in LEVELS)
-        k = sum(levels[lv][mode]["correct"] for lv in LEVELS)
+        f = sum(levels[lv][mode]["system"] for lv in LEVELS)
+        k = sum(levels[lv][mode]["tp"] for lv in LEVELS)
         acc = (levels["outer"][mode]["tags_correct"] + levels["inner"][mode]["tags_correct"]) / 2 / n if n else 0.0
         return {**_prf(g, f, k), "accuracy": acc}
 
     def single(lv: str) -> Dict[str, Any]:
         d = levels[lv]["strict"]
-        return {**_prf(d["gold"], d["found"], d["correct"]), "accuracy": d["tags_correct"] / n if n else 0.0}
+        return {**_prf(d["gold"], d["system"], d["tp"]), "accuracy": d["tags_correct"] / n if n else 0.0}
 
     metrics = {
         "m1_strict_combined": combined("strict"),
@@ -200,7 +200,7 @@ def counts_dict(c: GermEvalCounts) -> Dict[str, Any]:
             if mode == "loose" and t not in BASES:
                 continue
             d = levels[lv][mode]["types"].get(t, _NO_CHUNKS)
-            rows[f"{lv}_{mode}"] = _prf(d["gold"], d["found"], d["correct"])
+            rows[f"{lv}_{mode}"] = _prf(d["gold"], d["system"], d["tp"])
         per_type[t] = rows
     return {"tokens": n, "policy": c.policy, "eof_quirk": c.eof_quirk, "levels": levels, "metrics": metrics,
             "per_type": per_type, "official": official_numbers(levels, n, types)}
@@ -247,4 +247,4 @@ def evaluate_germeval(data: GermEvalData, policy: str = "nereval", separator_wei
               "comment_lines": data.comment_lines, "labels": list(LABELS)}
     gold = {"name": "gold", "path": data.gold_path,
             "chunks": {lv: len(c.chunks[("gold", lv)]) for lv in LEVELS}}
-    return Report(settings, corpus, gold, [system])
+    return Report(settings, corpus, gold, [system], kind="germeval")

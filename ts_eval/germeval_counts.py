@@ -198,7 +198,7 @@ def metric1_stats(data: GermEvalData, policy: str = "nereval", eof_quirk: bool =
 def metric1_sentence_stats(sd) -> np.ndarray:
     """Ranking statistics function: ``(sentences, 3)`` Metric 1 counts of a system of a GermEval corpus.
 
-    ``sd`` is a :class:`ts_eval.sufficient.SystemData` (anything with ``cd.corpus`` and
+    ``sd`` is a :class:`ts_eval.models.context.SystemData` (anything with ``cd.corpus`` and
     ``name``).  The counts are computed from the system's GermEval data, which a corpus of
     :func:`ts_eval.corpus_germeval.systems_corpus` (read by
     :func:`ts_eval.io.germeval.germeval_corpus`) keeps on each system side
@@ -215,7 +215,7 @@ def metric1_sentence_stats(sd) -> np.ndarray:
     return counts.m1_sentences.astype(float)
 
 
-#: Metric 1 as a ranking model: ``ts_eval.sufficient.register(Model(**RANK_MODEL))``
+#: Metric 1 as a ranking model, registered by :mod:`ts_eval.models.germeval`
 RANK_MODEL: Dict[str, Any] = {
     "name": "germeval-m1",
     "title": "M1-F1",

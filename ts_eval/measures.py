@@ -7,10 +7,14 @@ equal, or no units), which is 1.0.  Micro and macro both run over the labels
 *present* for the system: those with gold or system units (segments); a label
 absent on both sides is shown with its zero counts but adds nothing to the
 micro table (:func:`micro_table`) and is left out of the mean (:func:`macro`).
+
+One named variant: :func:`prf_percent` (with :func:`percent`, :func:`percent_of_ratio`)
+computes percentages in the official scorers' rounding order, for the byte-exact legacy
+layouts (nereval).
 """
 from __future__ import annotations
 
-from typing import Dict
+from typing import Dict, Tuple
 
 import numpy as np
 
@@ -131,8 +135,44 @@ def scores(tp, fp, fn, tn=None, beta: float = 1.0) -> Dict[str, np.ndarray]:
     return out
 
 
+def masked_mean(values, present) -> np.ndarray:
+    """Mean over the last axis of the present entries, 0.0 where none is present (the rule of
+    :func:`macro`, vectorised over leading axes: the macro average of resampled sums)."""
+    present = np.asarray(present, bool)
+    k = present.sum(-1)
+    total = np.where(present, values, 0.0).sum(-1)
+    return np.where(k > 0, total / np.maximum(k, 1), 0.0)
+
+
 def macro(per_label: Dict[str, np.ndarray], present: np.ndarray) -> Dict[str, float]:
     """Mean of per-label scores over the present labels (0.0 when none is present)."""
     present = np.asarray(present, bool)
     k = int(present.sum())
     return {name: (float(np.mean(np.asarray(v)[present])) if k else 0.0) for name, v in per_label.items()}
+
+
+# ---------------------------------------------------------------------------
+# the legacy variant: percentages in an official scorer's order of operations
+#
+# ``nereval.perl`` (GermEval 2014's official scorer, version 2014-05-19) computes precision
+# as ``100*correct/found`` and recall as ``100*correct/gold`` (0 when the denominator is 0),
+# and F1 from those percentages.  ``100*k/f`` and ``100*(k/f)`` can differ in the last bit,
+# and a last-bit difference can change a ``%6.2f`` rounding, so reproducing the scorer's
+# report byte for byte needs its order.  F1 from precision and recall is :func:`f_from_pr`
+# (``2PR/(P+R)`` is the same on either scale).
+
+
+def percent(num: float, den: float) -> float:
+    """``100*num/den`` (multiply first, as the scorer does), 0.0 when ``den`` is 0."""
+    return 100 * num / den if den > 0 else 0.0
+
+
+def percent_of_ratio(num: float, den: float) -> float:
+    """``100*(num/den)`` (divide first: the scorer's order for one level's token accuracy), 0.0 when ``den`` is 0."""
+    return 100 * (num / den) if den > 0 else 0.0
+
+
+def prf_percent(correct: int, found: int, gold: int) -> Tuple[float, float, float]:
+    """Precision, recall and F1 in percent as nereval.perl computes them (the legacy rounding order)."""
+    p, r = percent(correct, found), percent(correct, gold)
+    return p, r, float(f_from_pr(p, r))

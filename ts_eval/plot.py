@@ -1,7 +1,7 @@
 """Bump chart of ranks across evaluation models, with bootstrap rank intervals as bars.
 
 matplotlib is an optional extra (``pip install 'ts_eval[plot]'``); without it
-:func:`check_available` and :func:`bump_chart` raise a :class:`UsageError` that says so.
+:func:`check_available` and :func:`bump_chart` raise a :class:`OptionError` that says so.
 Uses matplotlib's object API (no pyplot state, no display needed).
 """
 from __future__ import annotations
@@ -10,7 +10,7 @@ from typing import List, Optional, Union
 
 import numpy as np
 
-from .errors import UsageError
+from .errors import OptionError
 from .ranking import MultiTaskResult, RankingResult
 
 UNIT_INCHES = 1.3      # horizontal distance between two models
@@ -23,7 +23,7 @@ def check_available() -> None:
     try:
         import matplotlib  # noqa: F401
     except ImportError:
-        raise UsageError(MISSING) from None
+        raise OptionError(MISSING) from None
 
 
 def bump_chart(result: Union[RankingResult, MultiTaskResult], path: Optional[str] = None,
@@ -51,7 +51,7 @@ def bump_chart(result: Union[RankingResult, MultiTaskResult], path: Optional[str
         try:
             fig.savefig(path, dpi=150)
         except (OSError, ValueError) as err:
-            raise UsageError(f"cannot write the plot to {path}: {err}") from None
+            raise OptionError(f"cannot write the plot to {path}: {err}") from None
     return fig
 
 

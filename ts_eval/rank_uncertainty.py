@@ -34,11 +34,12 @@ from typing import TYPE_CHECKING, Any, Dict, List, Mapping, Optional, Sequence, 
 
 import numpy as np
 
-from .errors import UsageError
-from .ranking import TIE_DECIMALS, Progress, _chunks, _clean, average_ranks
+from .errors import OptionError
+from .ranks import TIE_DECIMALS, Progress, _chunks, _clean, average_ranks
 
 if TYPE_CHECKING:   # pragma: no cover
-    from .ranking import Bootstrap, Permutation, RankingResult
+    from .ranking import RankingResult
+    from .ranks import Bootstrap, Permutation
     from .sufficient import StatsMatrix
 
 CORR_CHUNK = 100   # resamples per vectorised correlation step (bounds memory; results do not depend on it)
@@ -327,15 +328,15 @@ def flips(result: "RankingResult", model_a: str, model_b: str, alpha: Optional[f
 
 
 def check_flip_pairs(pairs: Optional[Sequence[Sequence[str]]], models: Sequence[str]) -> List[Tuple[str, str]]:
-    """Model pairs asked for in full, checked against the ranked models (UsageError naming the bad one)."""
+    """Model pairs asked for in full, checked against the ranked models (OptionError naming the bad one)."""
     out = []
     for pair in pairs or ():
         pair = tuple(pair)
         if len(pair) != 2 or pair[0] == pair[1]:
-            raise UsageError(f"flips: expected two different model names, got {','.join(map(str, pair))!r}")
+            raise OptionError(f"flips: expected two different model names, got {','.join(map(str, pair))!r}")
         for name in pair:
             if name not in models:
-                raise UsageError(f"flips: model {name!r} is not among the ranked models ({', '.join(models)})")
+                raise OptionError(f"flips: model {name!r} is not among the ranked models ({', '.join(models)})")
         out.append((str(pair[0]), str(pair[1])))
     return out
 

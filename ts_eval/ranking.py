@@ -23,143 +23,20 @@ from __future__ import annotations
 import time
 import warnings
 from dataclasses import dataclass, field
-from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple, Union
+from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
 from .corpus import Corpus, from_sequences
-from .errors import UsageError
+from .errors import OptionError
 from .report import versions
+from .ranks import (CHUNK, TIE_DECIMALS, Bootstrap, Permutation, Progress, _better_tied, _chunks,  # noqa: F401
+                    _clean, _has_ties, _pearson, average_ranks, correlation_matrices, kendall_tau_b, spearman,
+                    spearman_formula)
 from .sufficient import (REFERENCE_MODEL, Model, StatsMatrix, get_model, resolve_models, statistics)
-
-CHUNK = 50            # resamples per matrix product (fixed, so results do not depend on it)
-TIE_DECIMALS = 12     # scores equal to this many decimals are tied
-Progress = Callable[[str, int, int], None]   # (phase, done, total)
-
-# ---------------------------------------------------------------------------
-# ranks and rank correlations
-
-
-def average_ranks(scores: np.ndarray) -> np.ndarray:
-    """Ranks along the last axis, 1 = highest score; ties get the mean of their positions."""
-    s = np.round(np.asarray(scores, float), TIE_DECIMALS)
-    better = (s[..., None, :] > s[..., :, None]).sum(-1)
-    tied = (s[..., None, :] == s[..., :, None]).sum(-1)
-    return better + (tied + 1) / 2.0
-
-
-def _better_tied(scores: np.ndarray) -> Tuple[np.ndarray, np.ndarray]:
-    s = np.round(np.asarray(scores, float), TIE_DECIMALS)
-    return (s[..., None, :] > s[..., :, None]).sum(-1), (s[..., None, :] == s[..., :, None]).sum(-1)
-
-
-def _has_ties(ranks: np.ndarray) -> bool:
-    r = np.asarray(ranks, float)
-    return len(np.unique(r)) != len(r)
-
-
-def spearman_formula(rank_a: Sequence[float], rank_b: Sequence[float]) -> float:
-    """The paper's R = 1 - 6 sum_k (a_k - b_k)^2 / (p (p^2 - 1)) of two rankings without ties."""
-    a, b = np.asarray(rank_a, float), np.asarray(rank_b, float)
-    p = len(a)
-    if p < 2:
-        return float("nan")
-    return float(1.0 - 6.0 * np.sum((a - b) ** 2) / (p * (p * p - 1)))
-
-
-def _pearson(a: np.ndarray, b: np.ndarray) -> float:
-    a, b = a - a.mean(), b - b.mean()
-    den = np.sqrt((a * a).sum() * (b * b).sum())
-    return float((a * b).sum() / den) if den > 0 else float("nan")
-
-
-def spearman(x: Sequence[float], y: Sequence[float]) -> Tuple[float, bool]:
-    """Spearman's rho of two score (or rank) vectors and whether ties made it Pearson-on-ranks.
-
-    Without ties: the paper's formula on the ranks.  With ties: average ranks and
-    Pearson's r on them (what scipy.stats.spearmanr computes).
-    """
-    rx, ry = average_ranks(-np.asarray(x, float)), average_ranks(-np.asarray(y, float))
-    if _has_ties(rx) or _has_ties(ry):
-        return _pearson(rx, ry), True
-    return spearman_formula(rx, ry), False
-
-
-def kendall_tau_b(x: Sequence[float], y: Sequence[float]) -> float:
-    """Kendall's tau-b: (concordant - discordant) / sqrt((n0 - ties_x) (n0 - ties_y))."""
-    a = np.round(np.asarray(x, float), TIE_DECIMALS)
-    b = np.round(np.asarray(y, float), TIE_DECIMALS)
-    n = len(a)
-    iu = np.triu_indices(n, 1)
-    da = np.sign(a[:, None] - a[None, :])[iu]
-    db = np.sign(b[:, None] - b[None, :])[iu]
-    n0 = n * (n - 1) / 2
-    den = np.sqrt((n0 - np.count_nonzero(da == 0)) * (n0 - np.count_nonzero(db == 0)))
-    return float((da * db).sum() / den) if den > 0 else float("nan")
-
-
-def correlation_matrices(scores: np.ndarray) -> Tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """(Spearman, tied, Kendall tau-b) matrices between the columns (models) of a systems x models score matrix."""
-    m = scores.shape[1]
-    rho, tied, tau = np.eye(m), np.zeros((m, m), bool), np.eye(m)
-    for i in range(m):
-        for j in range(i + 1, m):
-            rho[i, j], tied[i, j] = spearman(scores[:, i], scores[:, j])
-            tau[i, j] = kendall_tau_b(scores[:, i], scores[:, j])
-            rho[j, i], tied[j, i], tau[j, i] = rho[i, j], tied[i, j], tau[i, j]
-    for i in range(m):   # a constant column has no defined correlation, not even with itself
-        if np.ptp(np.round(scores[:, i], TIE_DECIMALS)) == 0:
-            rho[i, i] = tau[i, i] = float("nan")
-    return rho, tied, tau
-
 
 # ---------------------------------------------------------------------------
 # results
-
-
-@dataclass
-class Bootstrap:
-    """Paired bootstrap over units: intervals of scores and ranks (arrays systems x models)."""
-
-    resamples: int
-    unit: str
-    units: int
-    confidence: float
-    score_low: np.ndarray
-    score_high: np.ndarray
-    score_se: np.ndarray
-    rank_low: np.ndarray
-    rank_high: np.ndarray
-    keep: np.ndarray              # probability of the observed rank
-    rank_dist: np.ndarray         # systems x models x positions: probability of each position (ties split)
-    resample_scores: Optional[np.ndarray] = field(default=None, repr=False)   # resamples x systems x models
-
-
-@dataclass
-class Permutation:
-    """Paired approximate randomisation between each system and the next one in a model's ranking."""
-
-    permutations: int
-    unit: str
-    p_next: np.ndarray            # systems x models: p-value against the next system (nan for the last)
-    pair_p: Optional[np.ndarray] = field(default=None, repr=False)   # systems x systems x models (nan: not tested)
-
-
-def _clean(x: Any) -> Any:
-    """numpy -> plain JSON-able Python (nan -> None)."""
-    if isinstance(x, np.ndarray):
-        return _clean(x.tolist())
-    if isinstance(x, (list, tuple)):
-        return [_clean(v) for v in x]
-    if isinstance(x, dict):
-        return {k: _clean(v) for k, v in x.items()}
-    if isinstance(x, (np.floating, float)):
-        return None if np.isnan(x) else float(x)
-    if isinstance(x, np.integer):
-        return int(x)
-    if isinstance(x, np.bool_):
-        return bool(x)
-    return x
 
 
 @dataclass
@@ -328,11 +205,6 @@ def bootstrap_weights(rng: np.random.Generator, resamples: int, units: int) -> n
     return np.bincount(idx.ravel(), minlength=resamples * units).reshape(resamples, units).astype(float)
 
 
-def _chunks(total: int):
-    for a in range(0, total, CHUNK):
-        yield a, min(a + CHUNK, total)
-
-
 def run_bootstrap(sm: StatsMatrix, observed_ranks: np.ndarray, resamples: int, seed_seq: np.random.SeedSequence,
                   confidence: float = 0.95, progress: Optional[Progress] = None) -> Bootstrap:
     """Paired bootstrap over the units of ``sm``: the same resamples for every system and model."""
@@ -405,10 +277,10 @@ def _check_systems(names: Sequence[str]) -> None:
     seen = set()
     for n in names:
         if n in seen:
-            raise UsageError(f"system name {n!r} is given twice; system names must be unique")
+            raise OptionError(f"system name {n!r} is given twice; system names must be unique")
         seen.add(n)
     if len(names) < 2:
-        raise UsageError(f"ranking needs at least two systems, got {len(names)}"
+        raise OptionError(f"ranking needs at least two systems, got {len(names)}"
                          + (f" ({names[0]!r})" if names else ""))
 
 
@@ -438,13 +310,13 @@ def rank_corpus(
     _check_systems(names)
     missing = [s for s in names if s not in corpus.systems]
     if missing:
-        raise UsageError(f"no system named {', '.join(map(repr, missing))} in the corpus")
+        raise OptionError(f"no system named {', '.join(map(repr, missing))} in the corpus")
     if bootstrap < 0 or permutations < 0:
-        raise UsageError("the numbers of bootstrap resamples and permutations must be >= 0")
+        raise OptionError("the numbers of bootstrap resamples and permutations must be >= 0")
     if not 0 < confidence < 1:
-        raise UsageError(f"confidence must be between 0 and 1, got {confidence}")
+        raise OptionError(f"confidence must be between 0 and 1, got {confidence}")
     if not 0 < alpha < 1:
-        raise UsageError(f"alpha must be between 0 and 1, got {alpha}")
+        raise OptionError(f"alpha must be between 0 and 1, got {alpha}")
     model_list: List[Model] = resolve_models(models, corpus)
     get_model(reference)
     added = False
@@ -509,7 +381,7 @@ def rank(
     may then name a subset), or seqeval-style tag sequences (one list per sentence)
     with ``systems`` a mapping (or list of pairs) system name -> tag sequences.
     ``options`` go to :func:`rank_corpus`: ``models`` (names, default
-    :func:`ts_eval.sufficient.default_models`), ``reference`` (default exact-match F1
+    :func:`ts_eval.models.registry.default_models`), ``reference`` (default exact-match F1
     micro), ``bootstrap`` (resamples, default 1000; 0 = none), ``permutations``
     (default 1000; 0 = none), ``unit`` (sentence or document), ``seed``,
     ``confidence``, ``task``, ``progress``, ``alpha`` (significance groups and flips,
@@ -520,7 +392,7 @@ def rank(
             options["systems"] = list(systems)
         return rank_corpus(gold, **options)
     if systems is None:
-        raise UsageError("give the systems: a mapping of system name -> tag sequences")
+        raise OptionError("give the systems: a mapping of system name -> tag sequences")
     pairs = list(systems.items()) if isinstance(systems, Mapping) else [tuple(p) for p in systems]
     _check_systems([str(n) for n, _ in pairs])
     corpus = from_sequences(gold, {str(n): seqs for n, seqs in pairs}, scheme, policy)
@@ -531,11 +403,11 @@ def rank_tasks(tasks: Union[Mapping[str, Corpus], Sequence[Tuple[str, Corpus]]],
     """Rank every task's systems with the same models and options; average the correlations over tasks."""
     items = list(tasks.items()) if isinstance(tasks, Mapping) else list(tasks)
     if not items:
-        raise UsageError("no task given")
+        raise OptionError("no task given")
     names = [n for n, _ in items]
     dup = {n for n in names if names.count(n) > 1}
     if dup:
-        raise UsageError(f"task name(s) {', '.join(sorted(dup))} given twice; task names must be unique")
+        raise OptionError(f"task name(s) {', '.join(sorted(dup))} given twice; task names must be unique")
     results = {}
     for name, corpus in items:
         results[name] = rank_corpus(corpus, task=name, **options)
@@ -545,11 +417,11 @@ def rank_tasks(tasks: Union[Mapping[str, Corpus], Sequence[Tuple[str, Corpus]]],
 def combine(results: Mapping[str, RankingResult]) -> MultiTaskResult:
     """Several tasks' results (same models, in the same order) -> correlations averaged over tasks."""
     if not results:
-        raise UsageError("no task given")
+        raise OptionError("no task given")
     first = next(iter(results.values()))
     for name, r in results.items():
         if r.models != first.models:
-            raise UsageError(f"task {name!r} was ranked with other models than task {first.task!r}")
+            raise OptionError(f"task {name!r} was ranked with other models than task {first.task!r}")
     rho = np.stack([r.spearman for r in results.values()])
     tau = np.stack([r.kendall for r in results.values()])
     with warnings.catch_warnings():   # a pair undefined in every task stays nan

@@ -2,6 +2,7 @@
 
 Layout of ``Report.to_dict()`` (also the JSON output):
 
+- ``layout``: ``{"kind": "score" (or "germeval"), "version": 2}``, the vocabulary version;
 - ``settings``: what produced the numbers (files, columns, scheme requested and
   used, policy, separator weight, beta, label map, extra rows, versions);
 - ``corpus``: tokens, sentences, separators, documents, -DOCSTART- and -X- lines,
@@ -9,8 +10,11 @@ Layout of ``Report.to_dict()`` (also the JSON output):
 - ``gold``: where gold came from, its span count and the repairs made reading it;
 - ``systems``: a list, one entry per system, each with ``name``, ``source``
   (path, column, spans, repairs, discarded, unmapped, first_repair_line) and one entry per model:
-  ``ts`` (token-and-separator) and ``exact`` (segment exact match).  Every model
-  has ``labels`` (per-label counts and scores), ``micro`` and ``macro``.
+  ``ts`` (token-and-separator), ``exact`` (segment exact match), ``overlap``,
+  ``constrained``, ``contain``, ``fair``.  Every model has ``labels`` (per-label counts and
+  scores), ``micro`` and ``macro`` (fair: per method), in one vocabulary: ``tp fp fn tn``,
+  ``gold``, ``system``, ``gold_hit``, ``system_hit``, ``le be bes bel beo lbe``,
+  ``precision``, ``recall``, ``f``, ``kappa``, ``accuracy``.
 """
 from __future__ import annotations
 
@@ -21,11 +25,16 @@ from typing import Any, Dict, List
 
 import numpy as np
 
+from .version import __version__
+
 
 def versions() -> Dict[str, str]:
     """The versions that produced a result (recorded in every JSON: score, germeval, rank)."""
-    from . import __version__
     return {"ts_eval": __version__, "numpy": np.__version__, "python": platform.python_version()}
+
+
+#: version of the result layout (the key vocabulary of the README's "Result vocabulary" table)
+LAYOUT_VERSION = 2
 
 
 @dataclass
@@ -34,9 +43,11 @@ class Report:
     corpus: Dict[str, Any]
     gold: Dict[str, Any]
     systems: List[Dict[str, Any]] = field(default_factory=list)
+    kind: str = "score"
 
     def to_dict(self) -> Dict[str, Any]:
-        return {"settings": self.settings, "corpus": self.corpus, "gold": self.gold, "systems": self.systems}
+        return {"layout": {"kind": self.kind, "version": LAYOUT_VERSION}, "settings": self.settings,
+                "corpus": self.corpus, "gold": self.gold, "systems": self.systems}
 
     def to_json(self, indent: int = 2) -> str:
         return json.dumps(self.to_dict(), indent=indent, ensure_ascii=False)

@@ -244,6 +244,41 @@ def decode(prefix: np.ndarray, types: np.ndarray, sent_first: np.ndarray, scheme
     return Decoded(starts, ends, labels, bad, np.where(bad, bad_token, -1), reasons)
 
 
+def encode(start: np.ndarray, end: np.ndarray, label: np.ndarray, sent_first: np.ndarray,
+           scheme: str) -> Tuple[np.ndarray, np.ndarray]:
+    """Spans -> per-token prefix codes and label ids (-1 outside) in a named scheme: the inverse
+    of :func:`decode`.  Spans must not overlap and must lie inside a sentence.
+
+    Each position takes the first prefix the scheme's table allows there (IOB2: B then I;
+    IOBES: S, B, I, E; BILOU: U, B, I, L; IOB1 and IOE1: I), and IOB1's B- (IOE1's E-) goes
+    where a span starts right after (ends right before) a span of the same label.  IO cannot
+    separate two adjacent spans of the same label: callers check with :func:`decode`.
+    """
+    sch = SCHEMES[resolve_scheme_name(scheme)]
+    n = len(sent_first)
+    start, end = np.asarray(start, np.int64), np.asarray(end, np.int64)
+    prefix = np.zeros(n, np.int8)
+    types = np.full(n, -1, np.int32)
+    length = end - start + 1
+    before = np.repeat(np.cumsum(length) - length, length)
+    idx = np.repeat(start, length) + (np.arange(int(length.sum())) - before)
+    prefix[idx] = I
+    types[idx] = np.repeat(np.asarray(label, np.int32), length)
+    one = start == end
+    prefix[start[~one]] = PREFIX_CODES[sch.first[0]]
+    prefix[end[~one]] = PREFIX_CODES[sch.last[0]]
+    prefix[start[one]] = PREFIX_CODES[sch.single[0]]
+    if sch.b_after_same:
+        has_prev = (start > 0) & ~sent_first[start]
+        prev = np.maximum(start - 1, 0)
+        prefix[start[has_prev & (types[prev] == types[start])]] = B
+    if sch.e_before_same:
+        has_next = (end + 1 < n) & ~sent_first[np.minimum(end + 1, max(n - 1, 0))]
+        nxt = np.minimum(end + 1, max(n - 1, 0))
+        prefix[end[has_next & (types[nxt] == types[end])]] = E
+    return prefix, types
+
+
 def _reason(sch: Scheme, pf: int, pl: int, one: bool) -> str:
     f, l = PREFIX_NAMES[pf], PREFIX_NAMES[pl]
     if one:

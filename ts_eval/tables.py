@@ -51,10 +51,10 @@ def summary(report: Report) -> Table:
             add(model, [(f"{short} µF", lambda s, m=model: s[m]["micro"]["f"]),
                         (f"{short} MF", lambda s, m=model: s[m]["macro"]["f"])])
     if "fair" in models:
-        add("fair error types", [("fair P", lambda s: s["fair"]["fair"]["overall"]["precision"]),
-                                 ("fair R", lambda s: s["fair"]["fair"]["overall"]["recall"]),
-                                 ("fair F1", lambda s: s["fair"]["fair"]["overall"]["f1"]),
-                                 ("wtd F1", lambda s: s["fair"]["weighted"]["overall"]["f1"])])
+        add("fair error types", [("fair P", lambda s: s["fair"]["fair"]["micro"]["precision"]),
+                                 ("fair R", lambda s: s["fair"]["fair"]["micro"]["recall"]),
+                                 ("fair F1", lambda s: s["fair"]["fair"]["micro"]["f"]),
+                                 ("wtd F1", lambda s: s["fair"]["weighted"]["micro"]["f"])])
     rows = [[s["name"]] + [g(s) for g in getters] for s in report.systems]
     beta = report.settings.get("beta", 1.0)
     # Ortmann's fair and weighted F are F1 by definition (their columns say so): beta is not theirs
@@ -81,9 +81,9 @@ def labels(report: Report, system: dict) -> Table:
         header += ["gold", "found", "correct", "ex P", "ex R", "ex F"]
         for row, lab in zip(rows, report.labels):
             e = ex["labels"][lab]
-            row += [e["gold"], e["found"], e["correct"], e["precision"], e["recall"], e["f"]]
+            row += [e["gold"], e["system"], e["tp"], e["precision"], e["recall"], e["f"]]
         em, eM = ex["micro"], ex["macro"]
-        rows[-2] += [em["gold"], em["found"], em["correct"], em["precision"], em["recall"], em["f"]]
+        rows[-2] += [em["gold"], em["system"], em["tp"], em["precision"], em["recall"], em["f"]]
         rows[-1] += [None, None, None, eM["precision"], eM["recall"], eM["f"]]
     if ts is not None and "all_labels" in ts:
         a = ts["all_labels"]
@@ -96,7 +96,7 @@ def segment_labels(report: Report, system: dict, model: str) -> Table:
     """Per-label hit counts and scores of an overlap-type segment model."""
     m = system[model]
     header = ["label", "gold", "gold hit", "found", "found hit", "P", "R", "F"]
-    keys = ["gold", "gold_hit", "found", "found_hit", "precision", "recall", "f"]
+    keys = ["gold", "gold_hit", "system", "system_hit", "precision", "recall", "f"]
     rows = [[lab or '""'] + [m["labels"][lab][k] for k in keys] for lab in report.labels]
     rows.append(["micro"] + [m["micro"][k] for k in keys])
     rows.append(["macro", None, None, None, None, m["macro"]["precision"], m["macro"]["recall"], m["macro"]["f"]])
@@ -113,11 +113,11 @@ def fair_labels(system: dict) -> Table:
     f = system["fair"]
     header = ["label", *FAIR_TYPES, "fair P", "fair R", "fair F1", "wtd P", "wtd R", "wtd F1"]
     rows = []
-    for lab in f["labels"] + ["overall"]:
-        fr = f["fair"]["overall"] if lab == "overall" else f["fair"]["labels"][lab]
-        wr = f["weighted"]["overall"] if lab == "overall" else f["weighted"]["labels"][lab]
-        rows.append([lab or '""', *[fr.get(t) for t in FAIR_TYPES], fr["precision"], fr["recall"], fr["f1"],
-                     wr["precision"], wr["recall"], wr["f1"]])
+    for lab in f["present_labels"] + ["overall"]:
+        fr = f["fair"]["micro"] if lab == "overall" else f["fair"]["labels"][lab]
+        wr = f["weighted"]["micro"] if lab == "overall" else f["weighted"]["labels"][lab]
+        rows.append([lab or '""', *[fr.get(t.lower()) for t in FAIR_TYPES], fr["precision"], fr["recall"], fr["f"],
+                     wr["precision"], wr["recall"], wr["f"]])
     return Table(f"{system['name']}: fair error types (focus {f['focus']}), per label (scores in %)", header, rows)
 
 

@@ -7,8 +7,8 @@ are painted :data:`BITS` at a time: bit k - lo of a unit's mask is set when a sp
 label k (lo <= k < hi) covers it.  Spans should be merged per label first
 (:func:`merge_overlaps`), so a mask is a set, not a count.
 
-``paint`` and ``merge_overlaps`` still live in :mod:`ts_eval.events` and are re-exported
-here; they are meant to move into this module (events then imports them from here).
+The TS counts of the models (:mod:`ts_eval.models.ts`) read the matcher's pairs of the
+merged spans; the system comparison (:mod:`ts_eval.compare`) reads these masks.
 """
 from __future__ import annotations
 
@@ -17,12 +17,41 @@ from typing import List, Tuple
 import numpy as np
 
 from .corpus import Corpus, SpanSet
-from .events import merge_overlaps, paint
 
 __all__ = ["BITS", "UNITS", "bit_counts", "label_mask", "label_passes", "merge_overlaps", "paint"]
 
 BITS = 31  # labels per pass: a (gold, system) pair of masks must fit in an int64 key
 UNITS = ("token", "separator")
+
+
+def merge_overlaps(spans: SpanSet) -> SpanSet:
+    """Per label, the union of its spans as disjoint intervals (adjacent ones stay apart)."""
+    if len(spans) == 0:
+        return spans
+    order = np.lexsort((spans.start, spans.label))
+    s, e, lab = spans.start[order], spans.end[order], spans.label[order].astype(np.int64)
+    big = int(max(int(e.max()), 0)) + 2
+    shifted_end = e + lab * big
+    run = np.maximum.accumulate(shifted_end)
+    new = np.ones(len(s), bool)
+    new[1:] = (lab[1:] != lab[:-1]) | (s[1:] + lab[1:] * big > run[:-1])
+    heads = np.flatnonzero(new)
+    tails = np.append(heads[1:], len(s)) - 1
+    return SpanSet(s[heads], run[tails] - lab[heads] * big, spans.label[order][heads])
+
+
+def paint(spans: SpanSet, bits: np.ndarray, length: int, first: np.ndarray, last: np.ndarray) -> np.ndarray:
+    """Sum of ``bits`` over index ranges first..last (inclusive): a difference array, summed.
+
+    int64 when the values need it, else int32 (half the memory on a large corpus)."""
+    keep = last >= first
+    w = bits[keep]
+    dtype = np.int32 if (len(w) == 0 or (int(w.max()) < 2**31 and int(w.min()) > -2**31)) else np.int64
+    diff = np.zeros(length + 1, dtype)
+    np.add.at(diff, first[keep], w.astype(dtype))
+    np.subtract.at(diff, last[keep] + 1, w.astype(dtype))
+    np.cumsum(diff, out=diff)  # in place: no second corpus-sized array
+    return diff[:length]
 
 
 def label_passes(n_labels: int) -> List[Tuple[int, int]]:

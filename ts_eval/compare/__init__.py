@@ -11,7 +11,7 @@ A and a new system B, judged against gold, and how far all the systems together 
   counterpart span differs.  B = TP is a correction, A = TP a new error, else a changed
   error; a spurious span that B drops is ``FP → TN`` (a correction, as in the paper's
   Table 8), one that B adds ``TN → FP`` (a new error).
-- **TS level**: per label, the token and separator units (:mod:`ts_eval.events`) that B
+- **TS level**: per label, the token and separator units (:mod:`ts_eval.units`) that B
   gets right and A wrong, and vice versa.
 - **Several systems** (section 3): the pairwise diff matrix, the oracle upper bounds (a
   token is right if any system tags it right; a gold span is found if any system finds it
@@ -27,10 +27,13 @@ The package, one part per module: :mod:`~ts_eval.compare.results` (the dataclass
 :mod:`~ts_eval.compare.tokens`, :mod:`~ts_eval.compare.spans`, :mod:`~ts_eval.compare.ts`,
 :mod:`~ts_eval.compare.several`, :mod:`~ts_eval.compare.examples` and
 :mod:`~ts_eval.compare.comparison` (:func:`compare`, the entry point).  Results are plain
-data; :mod:`ts_eval.formats_compare` writes them out.  Bad arguments raise
+data; :mod:`ts_eval.documents.compare` turns them into a document.  Bad arguments raise
 :class:`ts_eval.errors.OptionError` (a ValueError).
 """
 from __future__ import annotations
+
+import sys
+import types
 
 from .comparison import compare
 from .examples import make_example
@@ -41,13 +44,21 @@ from .spans import OutcomeCodes, fair_outcomes, span_diff
 from .tokens import change_masks, correct_overlap, diff, token_changes, token_diff, token_labels
 from .ts import ts_diff
 
-# Compatibility re-export: writing an example out is the renderers' job, and inline_text
-# lives in ts_eval.formats_compare now (import it from there).
-from ..formats_compare import inline_text  # noqa: E402  (after the results it renders)
-
 __all__ = [
     "ARROW", "CLASS_TITLES", "CLASSES", "GOLD_OUTCOMES", "SYSTEM_OUTCOMES", "VIEWS", "ChangeClass", "Comparison",
     "Example", "MultiComparison", "OutcomeCodes", "PairComparison", "SpanDiff", "TSDiff", "TokenDiff", "Transition",
-    "change_masks", "compare", "correct_overlap", "diff", "exact_hits", "fair_outcomes", "inline_text",
+    "change_masks", "compare", "correct_overlap", "diff", "exact_hits", "fair_outcomes",
     "make_example", "pairwise", "span_diff", "token_changes", "token_diff", "token_labels", "ts_diff",
 ]
+
+
+class _CallableModule(types.ModuleType):
+    """``ts_eval.compare`` is both this package and the function :func:`compare`: importing the
+    package makes Python set the attribute ``ts_eval.compare`` to the module, so the module is
+    callable and calls the function (``ts_eval.compare(corpus)`` works either way)."""
+
+    def __call__(self, *args, **kwargs):
+        return compare(*args, **kwargs)
+
+
+sys.modules[__name__].__class__ = _CallableModule

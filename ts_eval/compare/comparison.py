@@ -8,7 +8,9 @@ import numpy as np
 
 from ..corpus import Corpus
 from ..errors import OptionError
-from ..measures import check_separator_weight, f_from_pr
+from ..measures import check_separator_weight, f_from_pr, precision, recall
+from ..models.context import CorpusData
+from ..models.segment import EXACT_STATS
 from .examples import pair_examples
 from .results import Comparison, PairComparison
 from .several import exact_hits, several_systems
@@ -90,21 +92,23 @@ def _check_arguments(corpus: Corpus, a: Optional[str], b: Optional[str], top: Op
 
 def _system_rows(corpus: Corpus, names: List[str], gold_ids: np.ndarray,
                  sys_ids: np.ndarray) -> Tuple[List[Dict[str, Any]], List[np.ndarray]]:
-    """One row per system (token accuracy, correct sentences, exact-match span scores), and
-    per system which gold spans it finds exactly."""
+    """One row per system (token accuracy, correct sentences, exact-match span counts and scores:
+    the column sums of the exact model's statistics, as score and rank count them), and per
+    system which gold spans it finds exactly."""
     n = corpus.n_tokens
+    cd = CorpusData(corpus)
     systems, hits = [], []
     for i, name in enumerate(names):
         right = sys_ids[i] == gold_ids
-        hit, found_hit = exact_hits(corpus.gold, corpus.systems[name])
-        hits.append(hit)
-        found = len(corpus.systems[name])
-        p, r = _ratio(found_hit, found), _ratio(hit.sum(), len(corpus.gold))
+        sd = cd.system(name)
+        hits.append(exact_hits(corpus.gold, sd.spans, sd.pairs)[0])
+        gold, system, tp, _ = sd.stats(EXACT_STATS).sum(0).reshape(-1, 4).sum(0).astype(int).tolist()
+        p, r = precision(tp, system - tp), recall(tp, gold - tp)
         info = corpus.system_info[name]
         systems.append({"name": name, "path": info.path, "column": info.column,
                         "token_accuracy": _ratio(right.sum(), n),
                         "correct_sentences": _correct_sentences(corpus, right),
-                        "spans": found, "exact_hits": int(hit.sum()), "precision": p, "recall": r,
+                        "gold": gold, "system": system, "tp": tp, "precision": p, "recall": r,
                         "f": f_from_pr(p, r)})
     return systems, hits
 

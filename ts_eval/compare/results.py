@@ -185,6 +185,7 @@ class Comparison:
     multi: Optional[MultiComparison]
 
     def to_dict(self) -> Dict[str, Any]:
-        return {"settings": self.settings, "corpus": self.corpus, "systems": self.systems,
+        return {"layout": {"kind": "compare", "version": 2}, "settings": self.settings, "corpus": self.corpus,
+                "systems": self.systems,
                 "pair": self.pair.to_dict() if self.pair is not None else None,
                 "multi": self.multi.to_dict() if self.multi is not None else None}

@@ -90,10 +90,10 @@ def _ts_and_fair(decoded: sq.Decoded, data: sq.TagData) -> Dict[str, float]:
     system = evaluate(corpus, models=("ts",) if nested else ("ts", "fair")).systems[0]
     ts = system["ts"]["micro"]
     out = {"overall_ts_precision": ts["precision"], "overall_ts_recall": ts["recall"], "overall_ts_f1": ts["f"]}
-    fair = {"precision": float("nan"), "recall": float("nan"), "f1": float("nan")} if nested else \
-        system["fair"]["fair"]["overall"]
+    fair = {"precision": float("nan"), "recall": float("nan"), "f": float("nan")} if nested else \
+        system["fair"]["fair"]["micro"]
     out.update(overall_fair_precision=fair["precision"], overall_fair_recall=fair["recall"],
-               overall_fair_f1=fair["f1"])
+               overall_fair_f1=fair["f"])
     return out
 
 

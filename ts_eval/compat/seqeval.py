@@ -20,7 +20,7 @@ strict mode (``mode='strict'`` with a ``scheme``)
     ill-formed spans are dropped, which is what seqeval's strict mode does.
 
 Both decoders give span sets that :func:`ts_eval.matching.match` pairs and
-:func:`ts_eval.segment.segment_counts` counts (exact match); P, R and F come from
+:func:`ts_eval.models.segment.segment_counts` counts (exact match); P, R and F come from
 :mod:`ts_eval.measures`, then seqeval's ``zero_division`` rule and averages.
 
 Bad input raises ``TypeError``/``ValueError`` naming the argument, the sentence and
@@ -41,7 +41,7 @@ from .. import measures
 from ..corpus import Corpus, SideInfo, SpanSet, corpus_from_tag_ids
 from ..matching import match
 from ..schemes import resolve_scheme_name
-from ..segment import segment_counts
+from ..models.segment import segment_counts
 
 AVERAGES = (None, "micro", "macro", "weighted")
 MODES = (None, "default", "strict")

@@ -180,7 +180,7 @@ def fair_errors(
     fp = np.flatnonzero(~s.done)
     ev.add(fn, np.full(len(fn), -1), FN, GOLD_ONLY)
     ev.add(np.full(len(fp), -1), fp, FP, SYSTEM_ONLY)
-    return _tally(gold, system, labels, focus, mode, *ev.arrays(), trad_g, trad_s, g.order)
+    return _tally(gold, system, labels, focus, mode, offsets, *ev.arrays(), trad_g, trad_s, g.order)
 
 
 def _exact_pairs(pairs: Pairs, g: _Side, s: _Side) -> np.ndarray:

@@ -46,22 +46,24 @@ def method_scores(counts: Mapping[str, float], method: str, weights: Optional[We
 
 def fair_report(result: FairResult, weights: Union[None, str, Weights] = None,
                 methods: Sequence[str] = METHODS) -> dict:
-    """Plain-data report: per label and overall counts and P/R/F1 for each method,
-    the confusion matrix and the target label statistics.
+    """Plain-data report: per label (``labels``) and summed (``micro``) counts and P/R/F1 for
+    each method, in the result vocabulary (lower-case count keys ``tp``, ``fp``, ``fn``, ``le``,
+    ``be``, ``bes``, ``bel``, ``beo``, ``lbe``; ``precision``, ``recall``, ``f``), the confusion
+    matrix and the target label statistics.
 
-    Only labels with gold or system spans are listed (as in the reference output).
+    Only labels with gold or system spans are listed (``present_labels``, as in the reference output).
     """
     w = resolve_weights(weights)
     bad = [m for m in methods if m not in METHODS]
     if bad:
         raise OptionError(f"method {bad[0]!r}: expected one of {', '.join(METHODS)}")
     present = [k for k in np.flatnonzero(result.present).tolist()]
-    out: dict = {"focus": result.focus, "mode": result.mode, "labels": [result.labels[k] for k in present],
+    out: dict = {"focus": result.focus, "mode": result.mode, "present_labels": [result.labels[k] for k in present],
                  "weights": w}
 
     def row(counts: Dict[str, int], method: str) -> dict:
         p, r, f = method_scores(counts, method, w)
-        return {**counts, "precision": p, "recall": r, "f1": f}
+        return {**{k.lower(): v for k, v in counts.items()}, "precision": p, "recall": r, "f": f}
 
     for m in methods:
         if m == "traditional":
@@ -71,7 +73,7 @@ def fair_report(result: FairResult, weights: Union[None, str, Weights] = None,
         else:
             per = {result.labels[k]: row(dict(zip(ERROR_TYPES, map(int, result.fair[k]))), m) for k in present}
             tot = row(result.counts(), m)
-        out[m] = {"labels": per, "overall": tot}
+        out[m] = {"labels": per, "micro": tot}
     cm = result.confusion_dict()
     out["confusion"] = cm
     out["target_stats"] = [{"label": lab, "count": n, "percent": pct} for lab, n, pct in result.target_stats()]

@@ -57,7 +57,7 @@ def sentence_outcomes(outcomes: SpanOutcomes, gold: SpanSet, system: SpanSet, n_
     filed under the sentence of its span.
 
     These are the sufficient statistics of every fair score: their column sums are
-    :attr:`FairResult.fair` without the BE column (both count :func:`_counted`'s outcomes).
+    :attr:`FairResult.fair` (without the BE column), which :func:`_tally` builds from them.
     """
     offsets = _sent_offsets(sentences)
     n_sent = max(len(offsets) - 1, 0)
@@ -69,18 +69,6 @@ def sentence_outcomes(outcomes: SpanOutcomes, gold: SpanSet, system: SpanSet, n_
     if len(key) and (int(key.min()) < 0 or int(key.max()) >= size):
         raise ValueError("a span lies outside the sentences or has a label beyond the label list")
     return np.bincount(key, minlength=size).reshape(n_sent, n_labels, N_CODES)
-
-
-def label_outcomes(outcomes: SpanOutcomes, gold: SpanSet, system: SpanSet, n_labels: int,
-                   focus: str = "target") -> np.ndarray:
-    """(labels, 8) int64: :func:`sentence_outcomes` summed over the sentences, counted
-    without the sentence dimension (the corpus totals, cheaply)."""
-    lab, code, _ = _counted(outcomes, gold, system, focus)
-    key = lab * N_CODES + code
-    size = n_labels * N_CODES
-    if len(key) and (int(key.min()) < 0 or int(key.max()) >= size):
-        raise ValueError("a span has a label beyond the label list")
-    return np.bincount(key, minlength=size).reshape(n_labels, N_CODES)
 
 
 def _span_outcomes(ng: int, ns: int, eg: np.ndarray, es: np.ndarray, ec: np.ndarray,
@@ -114,14 +102,16 @@ def _fair_columns(c8: np.ndarray) -> np.ndarray:
     return fair
 
 
-def _tally(gold: SpanSet, system: SpanSet, labels: Sequence[str], focus: str, mode: str,
+def _tally(gold: SpanSet, system: SpanSet, labels: Sequence[str], focus: str, mode: str, offsets: np.ndarray,
            eg: np.ndarray, es: np.ndarray, ec: np.ndarray, ek: np.ndarray,
            trad_g: np.ndarray, trad_s: np.ndarray, g_order: np.ndarray) -> FairResult:
-    """Events -> per-span outcomes, per-label counts, confusion matrix."""
+    """Events -> per-span outcomes, per-sentence and per-label counts (the label counts are
+    the column sums of the sentence counts), confusion matrix."""
     L = len(labels)
     ng, ns = len(gold), len(system)
     outcomes = _span_outcomes(ng, ns, eg, es, ec, ek)
-    fair = _fair_columns(label_outcomes(outcomes, gold, system, L, focus))
+    per_sentence = sentence_outcomes(outcomes, gold, system, L, offsets, focus)
+    fair = _fair_columns(per_sentence.sum(axis=0))
     glab = np.where(eg >= 0, gold.label[np.maximum(eg, 0)] if ng else 0, L).astype(np.int64)
     slab = np.where(es >= 0, system.label[np.maximum(es, 0)] if ns else 0, L).astype(np.int64)
     errs = ec != TP
@@ -137,4 +127,5 @@ def _tally(gold: SpanSet, system: SpanSet, labels: Sequence[str], focus: str, mo
     first = np.full(L, np.iinfo(np.int64).max, np.int64)
     if ng:
         np.minimum.at(first, gold.label.astype(np.int64), g_order)
-    return FairResult(list(labels), focus, mode, fair, trad, conf, gold_count, system_count, first, outcomes)
+    return FairResult(list(labels), focus, mode, fair, trad, conf, gold_count, system_count, first, outcomes,
+                      per_sentence)

@@ -92,6 +92,7 @@ class FairResult:
     system_count: np.ndarray  # (L,) system spans per label
     label_first: np.ndarray   # (L,) first appearance of the label in the gold input (for the stats order)
     outcomes: SpanOutcomes
+    sentence_counts: Optional[np.ndarray] = None  # (sentences, L, 8) outcome counts (fair.tally.sentence_outcomes)
 
     @property
     def present(self) -> np.ndarray:

@@ -6,11 +6,17 @@ error unless ``discontinuous`` is ``first`` (its first fragment) or ``hull`` (fr
 first start to its last end).  Relations, events, attributes, normalisations and notes
 (``R E A M N #`` lines) are not spans: they are counted in ``notes["other_annotations"]``.
 A span's TEXT must equal the document text at its offsets.
+
+Tokens: brat's own ``tools.conf`` in the directory decides, as in brat itself: a line
+``Tokens tokenizer:whitespace`` splits at whitespace only (what :mod:`ts_eval.io.write_brat`
+writes for texts it made by joining tokens with spaces); otherwise the default tokenizer.
+The ``tokenizer`` option overrides it.
 """
 from __future__ import annotations
 
 import os
-from typing import List
+import re
+from typing import List, Optional
 
 from ..errors import InputError
 from .charspans import CharDocs, to_documents
@@ -42,8 +48,19 @@ def brat_pairs(path: str) -> List[str]:
     return [stem]
 
 
-def read_brat(path: str, discontinuous: str = "error", align: str = "strict") -> Documents:
-    """Read a brat directory (or one .ann file with its .txt)."""
+def tools_tokenizer(path: str) -> str:
+    """The tokenizer a brat directory's ``tools.conf`` names (``whitespace`` or ``default``)."""
+    conf = os.path.join(path if os.path.isdir(path) else os.path.dirname(path) or ".", "tools.conf")
+    if os.path.isfile(conf):
+        m = re.search(r"^\s*Tokens\s+tokenizer:(\w+)", read_text(conf), re.M)
+        if m and m.group(1) == "whitespace":
+            return "whitespace"
+    return "default"
+
+
+def read_brat(path: str, discontinuous: str = "error", align: str = "strict",
+              tokenizer: Optional[str] = None) -> Documents:
+    """Read a brat directory (or one .ann file with its .txt); ``tokenizer`` None: from tools.conf."""
     if discontinuous not in DISCONTINUOUS:
         raise ValueError(f"discontinuous {discontinuous!r}: expected one of {', '.join(DISCONTINUOUS)}")
     cd = CharDocs(str(path), "brat")
@@ -54,7 +71,7 @@ def read_brat(path: str, discontinuous: str = "error", align: str = "strict") ->
         cd.lines.append(1)
         cd.own_tokens.append(None)
         other += _read_ann(cd, d, stem + ".ann", discontinuous)
-    docs = to_documents(cd, align)
+    docs = to_documents(cd, align, tokenizer or tools_tokenizer(path))
     docs.notes["other_annotations"] = other
     return docs
 

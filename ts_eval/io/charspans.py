@@ -107,13 +107,14 @@ def _own_token_arrays(cd: CharDocs, auto: Tuple[np.ndarray, np.ndarray, np.ndarr
     return off, cat(starts), cat(ends)
 
 
-def to_documents(cd: CharDocs, align: str = "strict") -> Documents:
-    """Tokenize, align the character spans to tokens and build the Documents."""
+def to_documents(cd: CharDocs, align: str = "strict", tokenizer: str = "default") -> Documents:
+    """Tokenize (``tokenizer``: default or whitespace, where a document has no tokens of its own),
+    align the character spans to tokens and build the Documents."""
     if align not in ALIGN_MODES:
         raise ValueError(f"align {align!r}: expected one of {', '.join(ALIGN_MODES)}")
     if not cd.texts:
         raise InputError("no documents; expected at least one", cd.path)
-    auto = tokenize(cd.texts)
+    auto = tokenize(cd.texts, tokenizer)
     if any(t is not None for t in cd.own_tokens):
         off, ts, te = _own_token_arrays(cd, auto)
     else:
@@ -140,7 +141,7 @@ def to_documents(cd: CharDocs, align: str = "strict") -> Documents:
         listed.append(item)
     keep = b < e
     dropped = int((~keep).sum())
-    notes = {"align": align, "misaligned": len(listed), "dropped_no_token": dropped, "misaligned_spans": listed}
+    notes = {"tokenizer": tokenizer, "align": align, "misaligned": len(listed), "dropped_no_token": dropped, "misaligned_spans": listed}
     def keys() -> List[str]:
         return token_keys(cd.texts, off, ts, te, TOKEN_SEP)
     kept = np.flatnonzero(keep)

@@ -14,7 +14,7 @@ from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
-from ..corpus import SideInfo, corpus_from_tag_ids
+from ..corpus import SideInfo, corpus_from_tag_ids, span_shape
 from ..errors import InputError
 
 TOKEN_SEP = "\x1f"  # joins a document's tokens into its key (one string per document, not per token)
@@ -72,20 +72,6 @@ class Documents:
         """What reading found, for reports: documents, tokens, spans, nested/crossing spans, notes."""
         return {"path": self.path, "format": self.format, "documents": self.n_docs, "tokens": self.n_tokens,
                 "spans": len(self.start), **span_shape(self.start, self.end), **self.notes}
-
-
-def span_shape(start: np.ndarray, end: np.ndarray) -> Dict[str, int]:
-    """How many spans lie inside another span (``nested``; same range with another label
-    counts) and how many cross one (``crossing``: overlap without containment)."""
-    if len(start) < 2:
-        return {"nested": 0, "crossing": 0}
-    order = np.lexsort((-end, start))
-    s, e = start[order], end[order]
-    prior = np.maximum.accumulate(e)
-    prev = np.concatenate(([-1], prior[:-1]))
-    nested = prev >= e
-    crossing = (prev >= s) & ~nested
-    return {"nested": int(nested.sum()), "crossing": int(crossing.sum())}
 
 
 def build_documents(path: str, fmt: str, lengths: Sequence[int], ids: List[Optional[str]], keys: Any,

@@ -24,8 +24,9 @@ SPAN_KEYS = ("spans", "label", "entities")
 
 @gc_paused
 def read_jsonl_text(path: str, align: str = "strict", id_key: str = "id", text_key: str = "text",
-                    source: str = "annotations", raw: Optional[bytes] = None) -> Documents:
-    """Read a text-with-character-offsets file (see the module docstring for the shapes)."""
+                    source: str = "annotations", tokenizer: str = "default", raw: Optional[bytes] = None) -> Documents:
+    """Read a text-with-character-offsets file (see the module docstring for the shapes); documents
+    without their own ``tokens`` are split by ``tokenizer`` (default or whitespace)."""
     name = display_name(path)
     records, lines = read_records(path, raw)
     cd = CharDocs(name, "jsonl-text")
@@ -40,7 +41,7 @@ def read_jsonl_text(path: str, align: str = "strict", id_key: str = "id", text_k
             _label_studio(cd, d, rec, line, text_key, source, notes)
         else:
             _text_record(cd, d, rec, line, text_key)
-    docs = to_documents(cd, align)
+    docs = to_documents(cd, align, tokenizer)
     if notes["other_results"] or notes["extra_annotations"]:
         docs.notes.update(notes)
     return docs

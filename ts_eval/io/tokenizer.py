@@ -49,14 +49,23 @@ def _class_of(ch: str) -> int:
     return _PUNCT
 
 
-def tokenize(texts: Sequence[str]) -> Tuple[np.ndarray, np.ndarray, np.ndarray]:
+TOKENIZERS = ("default", "whitespace")
+
+
+def tokenize(texts: Sequence[str], tokenizer: str = "default") -> Tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Tokenize every text.  Returns (doc_offsets D+1 into the token arrays, token start and
-    end character offsets relative to their own text)."""
+    end character offsets relative to their own text).  ``tokenizer="whitespace"``: a token is
+    a maximal run of non-space characters (brat's ``tokenizer:whitespace``; what the writers use
+    when they make a text by joining tokens with spaces)."""
+    if tokenizer not in TOKENIZERS:
+        raise ValueError(f"tokenizer {tokenizer!r}: expected one of {', '.join(TOKENIZERS)}")
     joined = "\n".join(texts)
     base = np.zeros(len(texts) + 1, np.int64)
     np.cumsum(np.fromiter((len(t) + 1 for t in texts), np.int64, len(texts)), out=base[1:])
     cp = np.frombuffer(joined.encode("utf-32-le"), np.uint32)
     cls = _classes(cp)
+    if tokenizer == "whitespace":
+        cls[cls == _PUNCT] = _WORD
     prev = np.empty_like(cls)
     prev[0] = _SPACE
     prev[1:] = cls[:-1]

@@ -1,0 +1,255 @@
+"""Invariants every registered model must keep (like scikit-learn's metrics/tests/test_common.py).
+
+Every ``score`` family (:data:`ts_eval.models.registry.FAMILIES`) and every ranking model
+(:data:`ts_eval.models.registry.REGISTRY`) runs through the same checks on random corpora
+(nested and overlapping spans included):
+
+- identical input scores 1.0 (precision, recall, F, kappa) wherever gold has a span;
+- swapping gold and system swaps precision and recall (and keeps F and kappa), except for
+  the models listed in :data:`ASYMMETRIC` with the reason;
+- the order of the sentences does not change any total;
+- the per-sentence statistics a model registers sum to the totals ``score`` reports
+  (:data:`SCORE_OF` says which number of the report each ranking model is);
+- adding another system never changes a system's numbers or statistics.
+
+A new model must be added to :data:`SCORE_OF` (or :data:`NOT_IN_SCORE`): the first test fails
+until it is.
+"""
+from __future__ import annotations
+
+import json
+from typing import Any, Dict, List, Tuple
+
+import numpy as np
+import pytest
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
+
+from ts_eval import sufficient
+from ts_eval.corpus import from_spans
+from ts_eval.evaluate import MODELS, evaluate
+from ts_eval.models.registry import FAMILIES, REGISTRY
+
+FAST = settings(max_examples=30, deadline=None)
+
+#: models that need another kind of input than a span corpus, with the reason
+NOT_IN_SCORE = {"germeval-m1": "needs GermEval-layout input (two annotation levels); tested in test_germeval"}
+
+#: ranking model -> (score family, average, report options): the number of score's report it is
+SCORE_OF: Dict[str, Tuple[str, str, Dict[str, Any]]] = {
+    "ts-f1-micro": ("ts", "micro", {}),
+    "ts-f1-macro": ("ts", "macro", {}),
+    "t-f1-micro": ("ts", "micro", {"separator_weight": 0.0}),
+    "t-f1-macro": ("ts", "macro", {"separator_weight": 0.0}),
+    "ts-kappa-micro": ("ts", "micro", {}),
+    "ts-kappa-macro": ("ts", "macro", {}),
+    "exact-f1-micro": ("exact", "micro", {}),
+    "exact-f1-macro": ("exact", "macro", {}),
+    "overlap-f1-micro": ("overlap", "micro", {}),
+    "overlap-f1-macro": ("overlap", "macro", {}),
+    "constrained-f1-micro": ("constrained", "micro", {}),
+    "contain-f1-micro": ("contain", "micro", {}),
+    "fair-f1": ("fair", "fair", {}),
+    "weighted-f1": ("fair", "weighted", {"weights": "eq7"}),
+}
+
+#: models for which swapping gold and system does not swap precision and recall
+ASYMMETRIC = {
+    "contain": "the system span must contain the gold span: swapped, gold must contain the system span",
+    "contain-f1-micro": "the contain model (see above)",
+    "fair": "Ortmann's Algorithm 2 resolves the target (gold) spans first and files LE/LBE errors under the "
+            "target's label; only its traditional part (exact match) is symmetric and checked",
+    "fair-f1": "fair errors (see above)",
+    "weighted-f1": "fair errors (see above)",
+}
+
+RANKABLE = [m for m in REGISTRY if m not in NOT_IN_SCORE]
+LABELS = "ABC"
+
+
+@st.composite
+def corpora(draw, n_systems: int = 1):
+    """(lengths, gold spans, [system spans...]) per sentence: (label, first, last), nesting allowed."""
+    lengths = draw(st.lists(st.integers(1, 7), min_size=1, max_size=5))
+
+    def side():
+        out = []
+        for n in lengths:
+            k = draw(st.integers(0, 3))
+            spans = []
+            for _ in range(k):
+                a = draw(st.integers(0, n - 1))
+                b = draw(st.integers(a, n - 1))
+                spans.append((draw(st.sampled_from(LABELS)), a, b))
+            out.append(sorted(set(spans)))            # a span is given once
+        return out
+
+    return lengths, side(), [side() for _ in range(n_systems)]
+
+
+def has_spans(side) -> bool:
+    return any(side)
+
+
+def micro_prf(family: str, result: dict, method: str = "fair") -> Dict[str, float]:
+    """Micro (fair: overall) precision, recall and F of a family's result."""
+    if family == "fair":
+        row = result[method]["micro"]
+        return {"precision": row["precision"], "recall": row["recall"], "f": row["f"]}
+    return {k: result["micro"][k] for k in ("precision", "recall", "f")}
+
+
+def report_number(model: str, corpus, system: str) -> float:
+    """The number of score's report that ranking model ``model`` is."""
+    family, average, opts = SCORE_OF[model]
+    res = evaluate(corpus, models=[family], **opts).system(system)[family]
+    if family == "fair":
+        return res[average]["micro"]["f"]
+    key = "kappa" if "kappa" in model else "f"
+    return res[average][key]
+
+
+def without_names(system: dict) -> str:
+    return json.dumps({k: v for k, v in system.items() if k not in ("name", "source")}, sort_keys=True)
+
+
+def test_every_model_is_covered_here():
+    assert set(REGISTRY) <= set(SCORE_OF) | set(NOT_IN_SCORE)
+    assert set(FAMILIES) == set(MODELS)
+    assert all(SCORE_OF[m][0] in FAMILIES for m in SCORE_OF)
+
+
+# ---------------------------------------------------------------------------
+# identical input
+
+
+@FAST
+@given(corpora())
+def test_identical_input_scores_one(c):
+    lengths, gold, _ = c
+    assume(has_spans(gold))
+    corpus = from_spans(lengths, gold, {"s": gold})
+    report = evaluate(corpus, models=MODELS).system("s")
+    for family in MODELS:
+        methods = ("traditional", "fair", "weighted") if family == "fair" else ("",)
+        for method in methods:
+            assert micro_prf(family, report[family], method) == {"precision": 1.0, "recall": 1.0, "f": 1.0}, \
+                (family, method)
+    assert report["ts"]["micro"]["kappa"] == 1.0 and report["ts"]["macro"]["kappa"] == 1.0
+    sm = sufficient.statistics(corpus, sufficient.resolve_models(RANKABLE))
+    np.testing.assert_array_equal(sm.scores(sm.totals), 1.0)
+
+
+# ---------------------------------------------------------------------------
+# swapping gold and system
+
+
+@FAST
+@given(corpora())
+def test_swapping_gold_and_system_swaps_precision_and_recall(c):
+    lengths, gold, (system,) = c
+    one = evaluate(from_spans(lengths, gold, {"s": system}), models=MODELS).system("s")
+    two = evaluate(from_spans(lengths, system, {"s": gold}), models=MODELS).system("s")
+    for family in MODELS:
+        if family in ASYMMETRIC:
+            continue
+        a, b = micro_prf(family, one[family]), micro_prf(family, two[family])
+        assert (a["precision"], a["recall"]) == pytest.approx((b["recall"], b["precision"]), abs=1e-12), family
+        assert a["f"] == pytest.approx(b["f"], abs=1e-12), family
+        for label, row in one[family]["labels"].items():
+            other = two[family]["labels"][label]
+            assert (row["precision"], row["recall"]) == pytest.approx((other["recall"], other["precision"]))
+    a, b = micro_prf("fair", one["fair"], "traditional"), micro_prf("fair", two["fair"], "traditional")
+    assert (a["precision"], a["recall"]) == pytest.approx((b["recall"], b["precision"]), abs=1e-12)
+    assert one["ts"]["micro"]["kappa"] == pytest.approx(two["ts"]["micro"]["kappa"], abs=1e-12)
+
+
+@FAST
+@given(corpora())
+def test_swapping_gold_and_system_keeps_symmetric_rank_scores(c):
+    lengths, gold, (system,) = c
+    models = sufficient.resolve_models([m for m in RANKABLE if m not in ASYMMETRIC])
+    one = sufficient.statistics(from_spans(lengths, gold, {"s": system}), models)
+    two = sufficient.statistics(from_spans(lengths, system, {"s": gold}), models)
+    np.testing.assert_allclose(one.scores(one.totals), two.scores(two.totals), rtol=0, atol=1e-12)
+
+
+# ---------------------------------------------------------------------------
+# sentence order
+
+
+@FAST
+@given(corpora(), st.randoms(use_true_random=False))
+def test_sentence_order_does_not_change_totals(c, rnd):
+    lengths, gold, (system,) = c
+    order = list(range(len(lengths)))
+    rnd.shuffle(order)
+
+    def pick(side: List) -> List:
+        return [side[i] for i in order]
+
+    a = from_spans(lengths, gold, {"s": system})
+    b = from_spans(pick(lengths), pick(gold), {"s": pick(system)})
+    one, two = evaluate(a, models=MODELS).system("s"), evaluate(b, models=MODELS).system("s")
+    for r in (one, two):     # the reference lists the target labels in order of first appearance
+        r["fair"]["target_stats"].sort(key=lambda t: t["label"])
+    assert without_names(one) == without_names(two)
+    models = sufficient.resolve_models(RANKABLE)
+    sa, sb = sufficient.statistics(a, models), sufficient.statistics(b, models)
+    np.testing.assert_array_equal(sa.totals, sb.totals)
+    np.testing.assert_array_equal(sa.data[order], sb.data)     # each sentence keeps its statistics
+
+
+# ---------------------------------------------------------------------------
+# per-sentence statistics sum to score's totals
+
+
+@FAST
+@given(corpora())
+def test_sentence_statistics_sum_to_the_reported_totals(c):
+    lengths, gold, (system,) = c
+    corpus = from_spans(lengths, gold, {"s": system})
+    models = sufficient.resolve_models(RANKABLE)
+    sm = sufficient.statistics(corpus, models)
+    got = sm.scores(sm.totals)[0]
+    for j, m in enumerate(models):
+        assert got[j] == pytest.approx(report_number(m.name, corpus, "s"), abs=1e-12), m.name
+    # and the counts themselves
+    report = evaluate(corpus, models=MODELS).system("s")
+    labels = corpus.labels
+    ts = sm.block(sm.totals, sufficient.get_model("ts-f1-micro"))[0][2:].reshape(len(labels), 6)
+    for k, lab in enumerate(labels):
+        row = report["ts"]["labels"][lab]
+        assert [row["token"][x] for x in ("tp", "fp", "fn")] == ts[k, :3].tolist()
+        assert [row["separator"][x] for x in ("tp", "fp", "fn")] == ts[k, 3:].tolist()
+    ex = sm.block(sm.totals, sufficient.get_model("exact-f1-micro"))[0].reshape(len(labels), 4)
+    for k, lab in enumerate(labels):
+        row = report["exact"]["labels"][lab]
+        assert [row["gold"], row["system"], row["tp"]] == ex[k, :3].tolist()
+    fair = sm.block(sm.totals, sufficient.get_model("fair-f1"))[0].reshape(len(labels), 8).sum(0)
+    micro = report["fair"]["fair"]["micro"]
+    assert [micro[x] for x in ("tp", "fp", "fn", "le", "bes", "bel", "beo", "lbe")] == fair.tolist()
+
+
+# ---------------------------------------------------------------------------
+# another system
+
+
+@FAST
+@given(corpora(n_systems=2))
+def test_another_system_never_changes_a_systems_numbers(c):
+    lengths, gold, (a, other) = c
+    alone = from_spans(lengths, gold, {"a": a})
+    beside = from_spans(lengths, gold, {"a": a, "other": other})
+    one = evaluate(alone, models=MODELS).system("a")
+    two = evaluate(beside, models=MODELS).system("a")
+    for family in MODELS:
+        mine, there = one[family], two[family]
+        if isinstance(mine.get("labels"), dict):   # rows of labels absent for "a" are shown with zero counts
+            mine = {**mine, "labels": {k: r for k, r in mine["labels"].items() if r["present"]}}
+            there = {**there, "labels": {k: there["labels"][k] for k in mine["labels"]}}
+        assert json.dumps(mine, sort_keys=True) == json.dumps(there, sort_keys=True), family
+    models = sufficient.resolve_models(RANKABLE)
+    s1 = sufficient.statistics(alone, models)
+    s2 = sufficient.statistics(beside, models, systems=["a"])
+    np.testing.assert_array_equal(s1.scores(s1.totals), s2.scores(s2.totals))

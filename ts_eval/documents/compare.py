@@ -1,0 +1,112 @@
+"""Comparison -> Document: the comparison's tables (:mod:`.compare_tables`) as document tables,
+the span outcome and diff matrices as heatmaps, the share of gold spans found by j systems as
+bars, and the examples with each side's tokens and spans as cell data (for highlighting).
+
+Column kinds: a column whose header holds ``%`` (or a table marked ``percent``) holds
+fractions (``score``; ``signed`` where the header or the row says Δ), other numbers are
+counts, everything else text.  The attribute names of the result are read through
+:func:`get` (one place to change when they are renamed).
+"""
+from __future__ import annotations
+
+from typing import Any, Dict, List, Optional
+
+from ..compare.results import CLASS_TITLES
+from ..document import Cell, Column, Document, Figure, Section, Table, Text
+from . import compare_tables as ct
+
+KEYS: Dict[str, str] = {}
+CLIP = "..."   # a sentence window cut from a longer sentence (the ellipsis character is kept for cut numbers: never)   # vocabulary name -> attribute / key name, where they differ
+
+
+def get(obj: Any, key: str) -> Any:
+    key = KEYS.get(key, key)
+    return obj[key] if isinstance(obj, dict) else getattr(obj, key)
+
+
+def _kind(t: ct.Table, k: int, header: str, first: Any) -> str:
+    vals = [r[k] for r in t.rows if r[k] is not None]
+    if not vals or not all(ct._num(v) for v in vals):
+        return "text"
+    if k > 0 and ct._is_pct(t, header):
+        return "signed" if ("Δ" in header or (isinstance(first, str) and first.startswith("Δ"))) else "score"
+    return "count"
+
+
+def convert(t: ct.Table, tid: str, key_columns: int = 1) -> Table:
+    """A comparison table (header + plain rows) as a document table with typed cells."""
+    cols = [Column(f"c{k}" if not h else h, h) for k, h in enumerate(t.header)]
+    rows, styles = [], []
+    for r in t.rows:
+        rows.append([Cell(v, _kind(t, k, h, r[0]) if ct._num(v) else "text") for k, (h, v) in enumerate(zip(t.header, r))])
+        styles.append("total" if r and r[0] in ("overall", "difference", "total") else None)
+    return Table(tid, t.title, cols, rows, key_columns=key_columns, row_styles=styles)
+
+
+def examples_table(c) -> Table:
+    """One row per example; the gold, A and B cells carry the sentence window and that side's spans."""
+    cols = [Column("n", "#"), Column("level", "level"), Column("class", "class"), Column("transition", "transition"),
+            Column("sentence", "sentence"), Column("where", "where"), Column("gold", "gold"), Column("A", "A"),
+            Column("B", "B")]
+    rows = []
+    for n, e in enumerate(get(c.pair, "examples"), 1):
+        row = [Cell(n, "count"), Cell(e.level), Cell(CLASS_TITLES[e.change_class]), Cell(e.transition),
+               Cell(e.sentence + 1, "count"), Cell("; ".join(f"{r} {ct._where(w)}" for r, w in e.where.items()))]
+        for role in ct.ROLE_NAMES:
+            row.append(Cell(ct.inline_text(e, role, ("*", "*"), clip=CLIP), data={
+                "role": role, "tokens": list(e.tokens), "spans": [list(s) for s in e.spans[role]],
+                "focus": list(e.focus), "clipped_left": e.clipped_left, "clipped_right": e.clipped_right}))
+        rows.append(row)
+    return Table("examples", "Examples (spans as [tokens]LABEL, changed tokens in *stars*, ... where the sentence goes on)", cols, rows,
+                 note="each gold/A/B cell's data: the tokens, that side's spans (label, first, last) and the focus "
+                      "tokens")
+
+
+def _heatmap(tid: str, title: str, rows: List[str], columns: List[str], values, kind: str) -> Figure:
+    flat = [v for r in values for v in r]
+    return Figure(tid, title, "heatmap", {"rows": rows, "columns": columns, "values": values, "low": None,
+                                          "high": None, "kind": kind, "range": [min(flat + [0]), max(flat + [0])]})
+
+
+def build(c, cases: Optional[int] = None) -> Document:
+    """The document of a comparison; ``cases``: list at most this many hard and easy gold spans."""
+    st, co = c.settings, c.corpus
+    about = (f"{co['tokens']} tokens, {co['sentences']} sentences, {co['gold_spans']} gold spans, labels "
+             f"{', '.join(co['labels']) or '-'}; token view {st['view']}, scheme {st['scheme']}, policy {st['policy']}")
+    sections = [Section("Systems", [Text(about, "note"), convert(ct.systems_table(c), "systems")], id="systems")]
+    pair = get(c, "pair")
+    if pair is not None:
+        blocks: List[Any] = [convert(ct.token_summary(c), "token-summary"),
+                             convert(ct.token_transitions(c), "token-transitions", 2),
+                             convert(ct.token_labels(c), "token-labels")]
+        sections.append(Section("Token level", blocks, id="token"))
+        span = get(pair, "span")
+        if span is not None:
+            from ..compare.results import GOLD_OUTCOMES
+            blocks = [convert(ct.span_summary(c), "span-summary"), convert(ct.span_outcomes(c), "span-outcomes"),
+                      convert(ct.span_matrix(c), "span-matrix"),
+                      _heatmap("span-matrix-heatmap", "Gold spans: outcome under A (rows) → under B (columns)",
+                               list(GOLD_OUTCOMES), list(GOLD_OUTCOMES), get(span, "matrix"), "count"),
+                      convert(ct.span_transitions(c), "span-transitions", 2), convert(ct.span_labels(c), "span-labels")]
+            sections.append(Section("Span level", blocks, id="span"))
+        sections.append(Section("TS units", [convert(ct.ts_labels(c), "ts-labels")], id="ts"))
+        if get(pair, "examples"):
+            sections.append(Section("Examples", [examples_table(c)], id="examples"))
+        sections.append(Section("Legend", [Text(
+            "corrections: A wrong, B right; new errors: A right, B wrong; changed errors: both wrong, differently. "
+            "Span outcomes: Ortmann's fair error types.", "note")], id="legend"))
+    multi = get(c, "multi")
+    if multi is not None:
+        names = get(multi, "names")
+        found = get(multi, "found_by")
+        sections.append(Section("Several systems", [
+            convert(ct.diff_matrix(c), "diff-matrix"),
+            _heatmap("diff-heatmap", "Pairwise diff (%)", names, names, get(multi, "diff_matrix"), "score"),
+            convert(ct.neighbours(c), "neighbours"), convert(ct.token_oracle(c), "token-oracle"),
+            convert(ct.span_oracle(c), "span-oracle"), convert(ct.found_by(c), "found-by"),
+            Figure("found-by-bars", "Gold spans found exactly by j of the systems", "bars",
+                   {"labels": [str(j) for j in range(len(found))], "values": list(found), "kind": "count"}),
+            convert(ct.hard_cases(c, cases), "hard-cases"), convert(ct.easy_cases(c, cases), "easy-cases")],
+            id="several"))
+        sections.append(Section("All pairs", [convert(ct.pair_list(c), "pairs", 2)], id="pairs", detail=True))
+    return Document("compare", "Comparison", sections, {"settings": st})

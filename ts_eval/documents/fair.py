@@ -1,0 +1,77 @@
+"""Fair report (``ts-eval fair``'s data: :func:`ts_eval.fair.fair_report`, optionally with its
+``settings``) -> Document: one table per evaluation method (traditional, fair, weighted),
+the comparison of the methods, the error types as bars, the confusion matrix (table and
+heatmap) and the target label statistics.  Keys are read through :func:`get` (vocabulary
+name first, today's name as fallback).
+"""
+from __future__ import annotations
+
+from typing import Any, Dict, List, Mapping
+
+from .keys import getter
+from ..document import Cell, Column, Document, Figure, Section, Table, Text
+from .score import confusion_blocks
+
+LEGACY = {"tp": "TP", "fp": "FP", "fn": "FN", "le": "LE", "be": "BE", "bes": "BES", "bel": "BEL", "beo": "BEO",
+          "lbe": "LBE", "f": "f1", "micro": "overall"}
+METHODS = ("traditional", "fair", "weighted")
+TRADITIONAL = ("tp", "fp", "fn")
+FAIR = ("tp", "fp", "le", "be", "bes", "bel", "beo", "lbe", "fn")
+
+
+get = getter(LEGACY)
+
+
+def method_table(rep: Mapping[str, Any], method: str) -> Table:
+    block = rep[method]
+    types = TRADITIONAL if method == "traditional" else FAIR
+    types = [t for t in types if any(get(r, t) is not None for r in list(block["labels"].values())
+                                     + [get(block, "micro")])]
+    cols = [Column("label", "label")] + [Column(t, t.upper(), "counts") for t in types] + \
+        [Column(k, t, "scores") for k, t in (("precision", "P"), ("recall", "R"), ("f", "F1"))]
+
+    def row(title: str, d: Mapping[str, Any]) -> List[Cell]:
+        cnt = {t: get(d, t) for t in types if get(d, t) is not None}
+        return [Cell(title)] + [Cell(get(d, t), "count") for t in types] + \
+            [Cell(get(d, k), "score", counts=cnt) for k in ("precision", "recall", "f")]
+
+    rows = [row(lab, block["labels"][lab]) for lab in sorted(block["labels"])]
+    rows.append(row("micro", get(block, "micro")))
+    return Table(f"fair-{method}", f"{method.title()} evaluation (scores in %)", cols, rows,
+                 row_styles=[None] * (len(rows) - 1) + ["total"])
+
+
+def comparison_table(rep: Mapping[str, Any], methods: List[str]) -> Table:
+    cols = [Column("method", "method"), Column("precision", "P"), Column("recall", "R"), Column("f", "F1")]
+    rows = [[Cell(m)] + [Cell(get(get(rep[m], "micro"), k), "score") for k in ("precision", "recall", "f")]
+            for m in methods]
+    return Table("fair-methods", "Comparison of the methods (micro, %)", cols, rows)
+
+
+def stats_table(rep: Mapping[str, Any], tid: str = "fair-target-stats") -> Table:
+    cols = [Column("label", "label"), Column("count", "gold spans"), Column("percent", "share %")]
+    rows = [[Cell(st["label"]), Cell(st["count"], "count"), Cell(st["percent"], "percent")]
+            for st in rep.get("target_stats", [])]
+    return Table(tid, "Target label statistics", cols, rows)
+
+
+def build(report: Mapping[str, Any], name: str = "system") -> Document:
+    """The document of a fair report (``settings`` optional, as ``ts-eval fair --format json`` writes it)."""
+    rep: Dict[str, Any] = dict(report)
+    methods = [m for m in METHODS if m in rep]
+    st = rep.get("settings", {})
+    about = f"focus {rep.get('focus')}, mode {rep.get('mode')}"
+    if st:
+        about = f"target {st.get('target_in')}, system {st.get('system_in')}; " + about
+    sections = [Section("Fair evaluation", [Text(about, "note")] + [method_table(rep, m) for m in methods]
+                        + [comparison_table(rep, methods)], id="methods")]
+    if "fair" in rep:
+        tot = get(rep["fair"], "micro")
+        sections.append(Section("Error types", [Figure("fair-error-bars", "Fair error types (micro)", "bars",
+                                                       {"labels": [t.upper() for t in FAIR],
+                                                        "values": [get(tot, t, 0) for t in FAIR], "kind": "count"})],
+                                id="error-types"))
+    sections.append(Section("Confusion matrix", confusion_blocks(name, rep["confusion"], "fair-confusion"),
+                            id="confusion"))
+    sections.append(Section("Target data", [stats_table(rep)], id="target-stats"))
+    return Document("fair", "Fair evaluation (Ortmann 2022)", sections, {"settings": st})

@@ -1,0 +1,317 @@
+"""Score Report -> Document: the summary over systems, per-label tables of every model, fair
+error types (table and bars) and the fair confusion matrix (table and heatmap, a detail).
+
+Every key of the report is read through :func:`get`, which takes the vocabulary's name
+(VOCAB.md: ``system``, ``tp``, ``f``, ``micro`` ...) and falls back to today's name, so the
+report's key rename changes nothing here (and then :data:`LEGACY` can go).
+"""
+from __future__ import annotations
+
+from typing import Any, Dict, List, Mapping, Optional
+
+from .keys import as_dict, getter
+from ..document import Cell, Column, Document, Figure, Section, Table, Text
+
+# vocabulary name -> the name today's reports use (read by get(); delete an entry once renamed)
+LEGACY = {"system": "found", "tp": "correct", "system_hit": "found_hit", "f": "f1", "micro": "overall",
+          "le": "LE", "be": "BE", "bes": "BES", "bel": "BEL", "beo": "BEO", "lbe": "LBE"}
+FAIR_TYPES = ("tp", "fp", "le", "be", "bes", "bel", "beo", "lbe", "fn")
+TRADITIONAL = ("tp", "fp", "fn")
+SEGMENT = (("overlap", "overlap"), ("constrained", "constrained overlap"), ("contain", "contain"))
+
+
+get = getter(LEGACY)
+_dict = as_dict
+
+
+def _models(rep: Dict[str, Any]) -> List[str]:
+    return list(rep["settings"].get("models", ["ts", "exact"]))
+
+
+def counts(d: Mapping[str, Any], keys) -> Dict[str, float]:
+    return {k: get(d, k) for k in keys if get(d, k) is not None}
+
+
+def score_cell(d: Mapping[str, Any], key: str, count_keys=("tp", "fp", "fn", "gold", "system"),
+               style: Optional[str] = None) -> Cell:
+    """A score with the counts behind it."""
+    return Cell(get(d, key), "score", counts=counts(d, count_keys) or None, style=style)
+
+
+def _fair(s: Mapping[str, Any], method: str) -> Mapping[str, Any]:
+    return get(s["fair"][method], "micro")
+
+
+# ---------------------------------------------------------------------------
+# summary over systems
+
+
+def summary(rep: Dict[str, Any]) -> Table:
+    """One row per system: TS micro/macro P/R/F/kappa, exact P/R/F, F of the further models, fair F."""
+    models = _models(rep)
+    cols = [Column("system", "system")]
+    getters = []
+
+    def add(group: str, items):
+        for key, title, fn in items:
+            cols.append(Column(key, title, group))
+            getters.append(fn)
+
+    if "ts" in models:
+        add("token & separator", [
+            (f"ts_{avg}_{m}", f"TS {'µ' if avg == 'micro' else 'M'}{t}",
+             lambda s, a=avg, m=m: score_cell(s["ts"][a], m) if m != "kappa" else Cell(s["ts"][a][m], "corr"))
+            for avg in ("micro", "macro") for m, t in (("precision", "P"), ("recall", "R"), ("f", "F"), ("kappa", "κ"))])
+    if "exact" in models:
+        add("segment exact match", [
+            ("exact_precision", "ex P", lambda s: score_cell(s["exact"]["micro"], "precision")),
+            ("exact_recall", "ex R", lambda s: score_cell(s["exact"]["micro"], "recall")),
+            ("exact_f", "ex F", lambda s: score_cell(s["exact"]["micro"], "f")),
+            ("exact_macro_f", "ex MF", lambda s: score_cell(s["exact"]["macro"], "f")),
+            ("token_accuracy", "acc", lambda s: Cell(s["exact"].get("token_accuracy"), "score"))])
+    for model, _ in SEGMENT:
+        if model in models:
+            short = model[:2] if model != "contain" else "ct"
+            add(model, [(f"{model}_micro_f", f"{short} µF", lambda s, m=model: score_cell(s[m]["micro"], "f",
+                                                                                         ("gold", "system", "gold_hit", "system_hit"))),
+                        (f"{model}_macro_f", f"{short} MF", lambda s, m=model: score_cell(s[m]["macro"], "f"))])
+    if "fair" in models:
+        add("fair error types", [
+            ("fair_precision", "fair P", lambda s: score_cell(_fair(s, "fair"), "precision", FAIR_TYPES)),
+            ("fair_recall", "fair R", lambda s: score_cell(_fair(s, "fair"), "recall", FAIR_TYPES)),
+            ("fair_f", "fair F1", lambda s: score_cell(_fair(s, "fair"), "f", FAIR_TYPES)),
+            ("weighted_f", "wtd F1", lambda s: score_cell(_fair(s, "weighted"), "f", FAIR_TYPES))])
+    rows = [[Cell(s["name"])] + [g(s) for g in getters] for s in rep["systems"]]
+    beta = rep["settings"].get("beta", 1.0)
+    title = "Scores in %" + (f" (F = F-beta, beta = {beta:g}; F1 columns: beta = 1)" if beta != 1 else "")
+    return Table("summary", title, cols, rows)
+
+
+# ---------------------------------------------------------------------------
+# per system
+
+
+def _label_names(rep: Dict[str, Any]) -> List[str]:
+    return list(rep["corpus"]["labels"])
+
+
+def labels_table(rep: Dict[str, Any], s: Dict[str, Any]) -> Table:
+    """Per-label counts and scores of the TS and exact models."""
+    ts, ex = s.get("ts"), s.get("exact")
+    cols = [Column("label", "label")]
+    if ts is not None:
+        cols += [Column(f"ts_{k}", f"TS {t}", "token & separator") for k, t in
+                 (("tp", "TP"), ("fp", "FP"), ("fn", "FN"), ("tn", "TN"), ("precision", "P"), ("recall", "R"),
+                  ("f", "F"), ("kappa", "κ"), ("accuracy", "acc"))]
+    if ex is not None:
+        cols += [Column(f"exact_{k}", t, "segment exact match") for k, t in
+                 (("gold", "gold"), ("system", "system"), ("tp", "correct"), ("precision", "ex P"),
+                  ("recall", "ex R"), ("f", "ex F"))]
+
+    def ts_cells(d, counts_too=True):
+        c = [Cell(get(d, k), "count") if counts_too else Cell(None) for k in ("tp", "fp", "fn", "tn")]
+        return c + [score_cell(d, k, ("tp", "fp", "fn", "tn")) for k in ("precision", "recall", "f")] + \
+            [Cell(d["kappa"], "corr"), Cell(d.get("accuracy"), "score")]
+
+    def ex_cells(d, counts_too=True):
+        c = [Cell(get(d, k), "count") if counts_too else Cell(None) for k in ("gold", "system", "tp")]
+        return c + [score_cell(d, k, ("gold", "system", "tp")) for k in ("precision", "recall", "f")]
+
+    rows, styles = [], []
+    names = _label_names(rep)
+    for key, title, counts_too in [(lab, lab or '""', True) for lab in names] + [("micro", "micro", True),
+                                                                                  ("macro", "macro", False)]:
+        row = [Cell(title)]
+        if ts is not None:
+            row += ts_cells(ts["labels"][key] if key in names and key not in ("micro", "macro") else ts[key],
+                            counts_too)
+        if ex is not None:
+            row += ex_cells(ex["labels"][key] if key in names and key not in ("micro", "macro") else ex[key],
+                            counts_too)
+        rows.append(row)
+        styles.append("total" if key in ("micro", "macro") else None)
+    if ts is not None and "all_labels" in ts:
+        rows.append([Cell("all labels")] + ts_cells(ts["all_labels"]) + [Cell(None)] * (len(cols) - 10))
+        styles.append("total")
+    notes = [f"{m} macro: mean over {s[m]['macro']['labels_averaged']} labels with gold or system items"
+             for m in ("ts", "exact") if m in s and "labels_averaged" in s[m]["macro"]]
+    if ts is not None and ts.get("multiclass_kappa") is not None:
+        notes.append(f"TS multi-class kappa {fmt_corr(ts['multiclass_kappa'])}")
+    if ex is not None and "token_accuracy" in ex:
+        notes.append(f"conlleval token accuracy {100 * ex['token_accuracy']:.2f}% ({ex.get('tags_correct')} of "
+                     f"{ex.get('tags_counted')} tags)")
+    return Table(f"labels-{s['name']}", f"{s['name']}: per label (scores in %)", cols, rows, row_styles=styles,
+                 note="; ".join(notes))
+
+
+def fmt_corr(v: float) -> str:
+    from ..renderers.format import value
+    return value(v, "corr")
+
+
+def units_table(rep: Dict[str, Any], s: Dict[str, Any]) -> Table:
+    """TS counts split into token units and separator units, per label."""
+    ts = s["ts"]
+    cols = [Column("label", "label")] + [Column(f"{part}_{k}", f"{part[:3]} {k.upper()}", part)
+                                         for part in ("token", "separator") for k in ("tp", "fp", "fn")]
+    rows = [[Cell(lab or '""')] + [Cell(get(ts["labels"][lab][part], k), "count") for part in ("token", "separator")
+                                   for k in ("tp", "fp", "fn")] for lab in _label_names(rep)]
+    return Table(f"units-{s['name']}", f"{s['name']}: TS counts of token and separator units, per label", cols, rows)
+
+
+def segment_table(rep: Dict[str, Any], s: Dict[str, Any], model: str) -> Table:
+    m = s[model]
+    keys = (("gold", "gold"), ("gold_hit", "gold hit"), ("system", "system"), ("system_hit", "system hit"))
+    cols = [Column("label", "label")] + [Column(k, t) for k, t in keys] + \
+        [Column(k, t) for k, t in (("precision", "P"), ("recall", "R"), ("f", "F"))]
+    cnt = tuple(k for k, _ in keys)
+
+    def row(title, d, counts_too=True):
+        return [Cell(title)] + [Cell(get(d, k) if counts_too else None, "count") for k in cnt] + \
+            [score_cell(d, k, cnt if counts_too else ()) for k in ("precision", "recall", "f")]
+
+    rows = [row(lab or '""', m["labels"][lab]) for lab in _label_names(rep)]
+    rows += [row("micro", m["micro"]), row("macro", m["macro"], False)]
+    lim = m.get("limits", {})
+    note = f" (k1 = {lim.get('max_spurious')}, k2 = {lim.get('max_missing')})" if model != "overlap" else ""
+    return Table(f"{model}-{s['name']}", f"{s['name']}: {model} model{note}, per label (scores in %)", cols, rows,
+                 row_styles=[None] * (len(rows) - 2) + ["total", "total"])
+
+
+def fair_labels_table(s: Dict[str, Any]) -> Table:
+    """Per-label fair error counts with fair and weighted P/R/F1 (Ortmann's F is F1)."""
+    f = s["fair"]
+    cols = [Column("label", "label")] + [Column(t, t.upper(), "error types") for t in FAIR_TYPES] + \
+        [Column(f"traditional_{t}", f"trad {t.upper()}", "traditional") for t in TRADITIONAL] + \
+        [Column(f"{m}_{k}", f"{p} {t}", m) for m, p in (("traditional", "trad"), ("fair", "fair"), ("weighted", "wtd"))
+         for k, t in (("precision", "P"), ("recall", "R"), ("f", "F1"))]
+    rows = []
+    for lab in list(f["present_labels"] if "present_labels" in f else f["labels"]) + [None]:
+        tr, fr, wr = (get(f[m], "micro") if lab is None else f[m]["labels"][lab]
+                      for m in ("traditional", "fair", "weighted"))
+        rows.append([Cell("micro" if lab is None else (lab or '""'))] + [Cell(get(fr, t), "count") for t in FAIR_TYPES]
+                    + [Cell(get(tr, t), "count") for t in TRADITIONAL] + [score_cell(d, k, FAIR_TYPES) for d in (tr, fr, wr) for k in ("precision", "recall", "f")])
+    return Table(f"fair-{s['name']}", f"{s['name']}: fair error types (focus {f['focus']}), per label (scores in %)",
+                 cols, rows, row_styles=[None] * (len(rows) - 1) + ["total"])
+
+
+def confusion_blocks(name: str, cm: Mapping[str, Mapping[str, int]], tid: str) -> List[Any]:
+    """Ortmann's confusion matrix (target x system labels, _ = missing / spurious) and its heatmap."""
+    cols_ = sorted({c for row in cm.values() for c in row})
+    rows_ = sorted(cm)
+    cols = [Column("target", "target \\ system")] + [Column(f"c{j}", c) for j, c in enumerate(cols_)]
+    rows = [[Cell(r)] + [Cell(cm[r].get(c, 0), "count") for c in cols_] for r in rows_]
+    title = f"{name}: fair confusion matrix (diagonal: boundary errors)"
+    values = [[cm[r].get(c, 0) for c in cols_] for r in rows_]
+    hi = max([v for row in values for v in row] + [0])
+    fig = Figure(f"{tid}-heatmap", title, "heatmap", {"rows": rows_, "columns": cols_, "values": values, "low": None,
+                                                      "high": None, "kind": "count", "range": [0, hi]})
+    return [Table(tid, title, cols, rows, sortable=False), fig]
+
+
+def error_type_bars(name: str, fair: Mapping[str, Any], tid: str) -> Figure:
+    tot = get(fair["fair"], "micro")
+    return Figure(tid, f"{name}: fair error types", "bars",
+                  {"labels": [t.upper() for t in FAIR_TYPES], "values": [get(tot, t, 0) for t in FAIR_TYPES],
+                   "kind": "count"})
+
+
+# ---------------------------------------------------------------------------
+# sections shared with the rank document
+
+
+def label_f_section(report) -> Optional[Section]:
+    """Per-label F of the TS and exact models, systems x labels (for rank pages)."""
+    rep = _dict(report)
+    names = _label_names(rep)
+    blocks = []
+    for model, what in (("exact", "segment exact match"), ("ts", "token & separator")):
+        if not all(model in s for s in rep["systems"]):
+            continue
+        cols = [Column("system", "system")] + [Column(f"l{j}", lab or '""') for j, lab in enumerate(names)]
+        rows = [[Cell(s["name"])] + [score_cell(s[model]["labels"][lab], "f",
+                                                ("tp", "fp", "fn") if model == "ts" else ("gold", "system", "tp"))
+                                     for lab in names] for s in rep["systems"]]
+        blocks.append(Table(f"label-f-{model}", f"Per-label F of {what} (%)", cols, rows))
+    return Section("Per-label scores", blocks, id="label-scores") if blocks else None
+
+
+def error_types_section(report) -> Optional[Section]:
+    """Fair error types per system: a table and stacked bars."""
+    rep = _dict(report)
+    systems = [s for s in rep["systems"] if "fair" in s]
+    if not systems:
+        return None
+    cols = [Column("system", "system")] + [Column(t, t.upper()) for t in FAIR_TYPES]
+    rows = [[Cell(s["name"])] + [Cell(get(get(s["fair"]["fair"], "micro"), t), "count") for t in FAIR_TYPES]
+            for s in systems]
+    parts = [t for t in FAIR_TYPES if t not in ("be",)]     # BE = BES + BEL + BEO: stacked once
+    fig = Figure("error-types-bars", "Fair error types per system", "stacked_bars",
+                 {"labels": [s["name"] for s in systems], "parts": [t.upper() for t in parts],
+                  "values": [[get(get(s["fair"]["fair"], "micro"), t, 0) for t in parts] for s in systems]})
+    return Section("Fair error types per system", [Table("error-types", "Fair error types per system", cols, rows),
+                                                   fig], id="error-types")
+
+
+# ---------------------------------------------------------------------------
+# the document
+
+
+def settings_line(rep: Dict[str, Any]) -> str:
+    st, co = rep["settings"], rep["corpus"]
+    scheme = st["scheme"] if st["scheme"] == st.get("scheme_requested", st["scheme"]) else f"{st['scheme']} (detected)"
+    return (f"{co['tokens']} tokens, {co['sentences']} sentences, labels: {', '.join(co['labels']) or '-'}; "
+            f"scheme {scheme}, policy {st['policy']}, separator weight {st['separator_weight']:g}, "
+            f"beta {st['beta']:g}")
+
+
+def notes(report) -> List[str]:
+    """Repairs and scheme hints, as the terminal printed them before."""
+    from ..render import scheme_hint
+
+    rep = _dict(report)
+    out = []
+    for side in [rep["gold"]] + [s["source"] for s in rep["systems"]]:
+        if side["repairs"] or side["discarded"] or side["unmapped"]:
+            first = side.get("first_repair_line")
+            at = f" (first ill-formed: {side['path']}:{first})" if first is not None and side.get("path") else ""
+            out.append(f"{side['name']}: {side['repairs']} ill-formed spans repaired, "
+                       f"{side['discarded']} discarded{at}, {side['unmapped']} dropped by the label map")
+        hint = scheme_hint(rep["settings"]["scheme"], side)
+        if hint:
+            out.append(hint)
+    return out
+
+
+LEGEND = ("TS: token & separator units; ex: segment exact match (conlleval); µ micro, M macro, κ Cohen's kappa; "
+          "acc: conlleval token accuracy; fair/wtd: Ortmann's fair and weighted scores")
+
+
+def build(report, per_label: bool = True) -> Document:
+    """The document of a score Report (or its dict).  ``per_label``: the per-label tables (else only
+    the summary); the fair confusion matrices are a detail section."""
+    rep = _dict(report)
+    models = _models(rep)
+    head = [Text(settings_line(rep), "note")] + [Text(n, "warning") for n in notes(rep)]
+    sections = [Section("Summary", head + [summary(rep)], id="summary")]
+    if per_label:
+        for s in rep["systems"]:
+            blocks: List[Any] = []
+            if "ts" in s or "exact" in s:
+                blocks.append(labels_table(rep, s))
+            blocks += [segment_table(rep, s, m) for m, _ in SEGMENT if m in models and m in s]
+            if "fair" in s:
+                blocks += [fair_labels_table(s), error_type_bars(s["name"], s["fair"], f"error-bars-{s['name']}")]
+            sections.append(Section(s["name"], blocks, id=f"system-{s['name']}"))
+    for s in rep["systems"]:
+        blocks = [units_table(rep, s)] if "ts" in s else []
+        if "fair" in s:
+            from .fair import stats_table
+            blocks += confusion_blocks(s["name"], s["fair"]["confusion"], f"confusion-{s['name']}")
+            blocks.append(stats_table(s["fair"], f"target-stats-{s['name']}"))
+        if blocks:
+            sections.append(Section(f"{s['name']}: units, fair confusion matrix", blocks, id=f"more-{s['name']}",
+                                    detail=True))
+    sections.append(Section("Legend", [Text(LEGEND, "note")], id="legend"))
+    meta = {"settings": rep["settings"], "versions": rep["settings"].get("versions", {})}
+    return Document("score", "Scores", sections, meta)

@@ -1,0 +1,77 @@
+"""``ts_eval.convert``: read any supported input and write it in any writable format.
+
+Writable formats: ``columns`` (one IOB column in any named scheme), ``jsonl-tokens``,
+``jsonl-text`` and ``brat``.  Inputs: every format :func:`ts_eval.read` reads, plus
+``germeval`` (one side of a 6-column GermEval 2014 file, both levels).  The report
+(:class:`~ts_eval.io.writing.ConversionReport`) says what was read, what was written and
+what the target cannot hold; nothing is dropped without the option that asks for it.
+"""
+from __future__ import annotations
+
+import os
+from typing import Any, Optional, Union
+
+from ..errors import OptionError
+from .api import read
+from .documents import Documents
+from .germeval_documents import read_germeval_side
+from .source import STDIN, plain_name
+from .write_brat import write_brat
+from .write_columns import write_columns
+from .write_jsonl import write_jsonl_text, write_jsonl_tokens
+from .writing import ConversionReport, outermost, same_spans
+
+WRITERS = {"columns": write_columns, "jsonl-tokens": write_jsonl_tokens, "jsonl-text": write_jsonl_text,
+           "brat": write_brat}
+_EXT = {".conll": "columns", ".iob": "columns", ".bio": "columns", ".tsv": "columns", ".txt": "columns",
+        ".jsonl": None, ".json": None}
+
+
+def target_format(dst: str, docs: Documents) -> str:
+    """The format ``dst`` asks for by its name: a directory (existing, or a path ending in /) is
+    brat; .conll/.iob/.bio/.tsv/.txt columns; .jsonl/.json jsonl-text when the input has texts,
+    else jsonl-tokens (compression suffixes ignored)."""
+    if dst != STDIN and (os.path.isdir(dst) or str(dst).endswith(("/", os.sep))):
+        return "brat"
+    ext = os.path.splitext(plain_name(dst).lower())[1]
+    if ext in _EXT:
+        return _EXT[ext] or ("jsonl-text" if docs.texts is not None else "jsonl-tokens")
+    raise OptionError(f"cannot tell the output format from {dst!r}; give to_format (one of {', '.join(WRITERS)})")
+
+
+def convert(src: Union[str, Documents], dst: str, from_format: Optional[str] = None, to_format: Optional[str] = None,
+            scheme: str = "IOB2", overlapping: str = "error", tokens: str = "auto", verify: bool = False,
+            side: str = "gold", **reader_options: Any) -> ConversionReport:
+    """Read ``src`` (a path, ``-``, or Documents) and write it to ``dst`` (``-``: standard output;
+    .gz/.bz2/.xz compress).
+
+    ``scheme`` and ``overlapping`` apply to columns output (``overlapping="outermost"`` keeps the
+    outermost of nested or overlapping spans and lists the dropped ones; the default refuses);
+    ``tokens`` to jsonl-text.  ``side`` picks gold or system of a ``germeval`` input;
+    ``reader_options`` go to the reader (scheme, align, column, ...).  ``verify`` reads the
+    output back and sets ``report.verified`` to whether it holds the same documents, tokens
+    and spans (not for standard output)."""
+    if side != "gold" and from_format != "germeval":
+        raise OptionError(f"side {side!r} applies to from_format='germeval' only")
+    if from_format == "germeval":
+        docs = read_germeval_side(str(src), side, **reader_options)
+    else:
+        docs = src if isinstance(src, Documents) else read(src, from_format, **reader_options)
+    fmt = to_format or target_format(dst, docs)
+    if fmt not in WRITERS:
+        raise OptionError(f"to_format {fmt!r}: expected one of {', '.join(WRITERS)}")
+    if fmt == "columns":
+        rep = write_columns(docs, dst, scheme=scheme, overlapping=overlapping)
+    elif fmt == "jsonl-text":
+        rep = write_jsonl_text(docs, dst, tokens=tokens)
+    else:
+        rep = WRITERS[fmt](docs, dst)
+    if verify and dst != STDIN:
+        back = read(dst, fmt, **({"scheme": rep.options["scheme"]} if fmt == "columns" else {}))
+        want = docs
+        if rep.dropped:
+            keep, _, _ = outermost(docs, overlapping)
+            want = Documents(docs.path, docs.format, docs.offsets, docs.ids, docs.key_data, docs.start[keep],
+                             docs.end[keep], docs.label[keep], docs.labels)
+        rep.verified = same_spans(want, back) is None
+    return rep

@@ -1,0 +1,22 @@
+"""The evaluation models: one module per family, each registering itself in
+:mod:`ts_eval.models.registry`.
+
+- :mod:`~ts_eval.models.segment`: exact match (conlleval), overlap, constrained, contain;
+- :mod:`~ts_eval.models.ts`: token & separator (TS) and token-only (T) F-scores, kappa;
+- :mod:`~ts_eval.models.fair`: Ortmann's fair error types, fair and weighted F1;
+- :mod:`~ts_eval.models.germeval`: GermEval 2014 Metric 1 (ranking only).
+
+Every family gives per-sentence sufficient statistics (:mod:`~ts_eval.models.context`
+holds the corpus, the system and the matcher's pairs they read) and a function of their
+sums.  A new model is one new module here, added to the imports below.
+"""
+from __future__ import annotations
+
+from . import ts, segment, fair, germeval  # noqa: F401  (registration order: the registry's order)
+from .registry import (DEFAULT_MODELS, FAMILIES, PAPER_MODELS, REFERENCE_MODEL, REGISTRY, UNAVAILABLE, Family,
+                       Model, ScoreSettings, default_models, get_family, get_model, register, register_family,
+                       resolve_models)
+
+__all__ = ["DEFAULT_MODELS", "FAMILIES", "PAPER_MODELS", "REFERENCE_MODEL", "REGISTRY", "UNAVAILABLE", "Family",
+           "Model", "ScoreSettings", "default_models", "get_family", "get_model", "register", "register_family",
+           "resolve_models"]

@@ -1,0 +1,119 @@
+"""What every statistics function reads: a corpus and one system, with the shared
+intermediate results (the matcher's pairs, merged spans, bincount keys) computed once.
+
+Statistics are computed for the whole corpus at once (``bincount`` on the sentence ids
+of spans and of the matcher's pairs); nothing loops over sentences.
+"""
+from __future__ import annotations
+
+from typing import Any, Callable, Dict, Hashable, Optional, Tuple
+
+import numpy as np
+
+from ..corpus import Corpus, SpanSet
+from ..matching import Pairs, match
+from ..units import merge_overlaps
+
+
+class CorpusData:
+    """A corpus with the per-sentence facts every statistics function needs."""
+
+    def __init__(self, corpus: Corpus):
+        self.corpus = corpus
+        self.n_sentences = corpus.n_sentences
+        self.n_labels = len(corpus.labels)
+        self.sentence_lengths = np.diff(corpus.sent_offsets).astype(float)
+        self._gold_key: Optional[np.ndarray] = None
+        self._merged_gold: Optional[SpanSet] = None
+        self._systems: Dict[str, SystemData] = {}
+
+    def key(self, spans: SpanSet) -> np.ndarray:
+        """sentence * labels + label of every span (the bincount key of per-sentence per-label counts)."""
+        return self.corpus.sentence_of(spans.start) * self.n_labels + spans.label.astype(np.int64)
+
+    def bincount(self, key: np.ndarray, weights=None) -> np.ndarray:
+        """Counts per (sentence, label) as a (sentences, labels) float array."""
+        size = self.n_sentences * self.n_labels
+        out = np.bincount(key, weights=weights, minlength=size)[:size]
+        return out.reshape(self.n_sentences, self.n_labels).astype(float)
+
+    @property
+    def gold_key(self) -> np.ndarray:
+        if self._gold_key is None:
+            self._gold_key = self.key(self.corpus.gold)
+        return self._gold_key
+
+    @property
+    def merged_gold(self) -> SpanSet:
+        """Gold with the overlapping spans of one label merged (:func:`ts_eval.units.merge_overlaps`)."""
+        if self._merged_gold is None:
+            self._merged_gold = merge_overlaps(self.corpus.gold)
+        return self._merged_gold
+
+    def system(self, name: str) -> "SystemData":
+        if name not in self._systems:
+            self._systems[name] = SystemData(self, name)
+        return self._systems[name]
+
+
+class SystemData:
+    """One system of a corpus: its spans, the matcher's pairs, and cached statistics."""
+
+    def __init__(self, cd: CorpusData, name: str):
+        self.cd = cd
+        self.name = name
+        self.spans = cd.corpus.systems[name]
+        self._pairs: Optional[Pairs] = None
+        self._key: Optional[np.ndarray] = None
+        self._merged: Optional[Tuple[SpanSet, SpanSet, Pairs]] = None
+        self.cache: Dict[Hashable, Any] = {}
+
+    @property
+    def pairs(self) -> Pairs:
+        """The shared matcher's gold x system pairs (computed once per system)."""
+        if self._pairs is None:
+            self._pairs = match(self.cd.corpus.gold, self.spans)
+        return self._pairs
+
+    @property
+    def key(self) -> np.ndarray:
+        if self._key is None:
+            self._key = self.cd.key(self.spans)
+        return self._key
+
+    @property
+    def merged(self) -> Tuple[SpanSet, SpanSet, Pairs]:
+        """(gold, system, pairs) with each label's overlapping spans merged.  When merging
+        changes nothing on either side, these are the spans themselves and the shared pairs."""
+        if self._merged is None:
+            gold, g = self.cd.corpus.gold, self.cd.merged_gold
+            s = merge_overlaps(self.spans)
+            if len(g) == len(gold) and len(s) == len(self.spans):
+                self._merged = (gold, self.spans, self.pairs)
+            else:
+                self._merged = (g, s, match(g, s))
+        return self._merged
+
+    @property
+    def merged_keys(self) -> Tuple[np.ndarray, np.ndarray]:
+        """The bincount keys (sentence * labels + label) of :attr:`merged`'s gold and system spans."""
+        g, s, _ = self.merged
+        if g is self.cd.corpus.gold and s is self.spans:
+            return self.cd.gold_key, self.key
+        return self.cd.key(g), self.cd.key(s)
+
+    def stats(self, fn: Callable[["SystemData"], np.ndarray]) -> np.ndarray:
+        """The (sentences, k) statistics of ``fn`` for this system (computed once)."""
+        if fn not in self.cache:
+            out = np.asarray(fn(self), float)
+            if out.ndim != 2 or out.shape[0] != self.cd.n_sentences:
+                raise ValueError(f"statistics function {fn!r} returned shape {out.shape}, "
+                                 f"expected ({self.cd.n_sentences}, k)")
+            self.cache[fn] = out
+        return self.cache[fn]
+
+    def cached(self, key: Hashable, make: Callable[[], Any]) -> Any:
+        """A shared intermediate result (e.g. the fair outcomes), computed once."""
+        if key not in self.cache:
+            self.cache[key] = make()
+        return self.cache[key]

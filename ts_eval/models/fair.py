@@ -1,0 +1,69 @@
+"""Ortmann's fair error types as models: ``score``'s fair report, and fair / weighted F1 for ranking.
+
+Statistics (:func:`fair_stats`): per sentence and label the counts of the eight outcome
+codes (TP, FP, FN, LE, BES, BEL, BEO, LBE) of :func:`ts_eval.fair.sentence_outcomes` on
+the shared matcher's pairs.  The totals of :func:`ts_eval.fair.fair_errors` (and so the
+report ``score`` shows) are their column sums.
+"""
+from __future__ import annotations
+
+from functools import partial
+from typing import Any, Dict, Mapping
+
+import numpy as np
+
+from .. import measures
+from ..fair.algorithm import fair_errors
+from ..fair.scores import fair_report
+from ..fair.types import OUTCOME_NAMES, FairResult
+from ..fair.weights import parse_weights
+from .context import SystemData
+from .registry import Family, Model, ScoreSettings, register, register_family
+
+N_CODES = len(OUTCOME_NAMES)
+
+
+def fair_result(sd: SystemData, focus: str = "target", mode: str = "paper") -> FairResult:
+    """The fair errors of one system (computed once per focus and mode)."""
+    corpus = sd.cd.corpus
+    return sd.cached(("fair", focus, mode), lambda: fair_errors(
+        corpus.gold, sd.spans, sd.pairs, corpus.labels, corpus, focus, mode=mode))
+
+
+def fair_stats(sd: SystemData, focus: str = "target", mode: str = "paper") -> np.ndarray:
+    """(sentences, 8 * labels): per label the counts of the outcome codes (the paper's mode, focus on the target)."""
+    return fair_result(sd, focus, mode).sentence_counts.reshape(sd.cd.n_sentences, -1)
+
+
+def report(sd: SystemData, settings: ScoreSettings) -> Dict[str, Any]:
+    """``score``'s fair report (traditional, fair and weighted P/R/F, confusion, target statistics)."""
+    return fair_report(fair_result(sd, settings.focus, settings.fair_mode), settings.weights)
+
+
+def weight_matrix(weights: Mapping[str, Mapping[str, float]]) -> np.ndarray:
+    """(8 outcomes, 3) weights of TP, FP, FN for each outcome code (BE weights cover BES/BEL/BEO)."""
+    w = np.zeros((N_CODES, 3))
+    for c, name in enumerate(OUTCOME_NAMES):
+        terms = weights.get(name)
+        if terms is None and name in ("BES", "BEL", "BEO"):
+            terms = weights.get("BE")
+        if terms:
+            w[c] = [terms.get("TP", 0), terms.get("FP", 0), terms.get("FN", 0)]
+    return w
+
+
+def fair_f1(x: np.ndarray, weights: np.ndarray) -> np.ndarray:
+    """Overall (label-summed) F1 of weighted fair counts: TP, FP, FN = counts @ weights."""
+    per = np.asarray(x, float).reshape(np.shape(x)[:-1] + (-1, N_CODES)).sum(-2)
+    tp, fp, fn = np.moveaxis(per @ weights, -1, 0)
+    p = measures.precision(tp, fp)
+    r = measures.recall(tp, fn)
+    return np.asarray(measures.f_from_pr(p, r))
+
+
+register_family(Family("fair", report, "Ortmann's fair error types: traditional, fair and weighted P/R/F"))
+register(Model("fair-f1", "Fair-F1", fair_stats, partial(fair_f1, weights=weight_matrix(parse_weights("eq5"))),
+               "Ortmann's fair F1, overall: LE, BE, LBE count half FP and half FN (eq. 5)"))
+register(Model("weighted-f1", "W-F1", fair_stats, partial(fair_f1, weights=weight_matrix(parse_weights("eq7"))),
+               "Ortmann's weighted F1, overall, eq. 7 weights (a boundary error is half a TP; LE and "
+               "LBE half FP, half FN); F1 is the same under eq. 6"))

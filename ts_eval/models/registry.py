@@ -1,0 +1,127 @@
+"""The registry of evaluation models: what a model is, and where it is found by name.
+
+Two kinds of entries, both filled by the family modules of :mod:`ts_eval.models` (this
+module imports none of them):
+
+- a :class:`Model` is what ``rank`` (and ``compare``) scores: a function giving a
+  system's per-sentence sufficient statistics (sentences x k) and a function from
+  statistics *summed* over any multiset of sentences to one number;
+- a :class:`Family` is what ``score`` reports: the same statistics function and a
+  function from a system's statistics to its full result (per-label, micro and macro
+  counts and scores).  ``score``'s totals are the column sums of the statistics that
+  ``rank`` resamples.
+
+Adding a model is one new module in :mod:`ts_eval.models` that calls :func:`register`
+(and :func:`register_family` for a ``score`` model) and is imported by the package's
+``__init__``; since importing this module first runs that ``__init__``, the registry is
+full whenever anyone imports it.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
+
+import numpy as np
+
+from ..errors import OptionError
+
+StatsFn = Callable[[Any], np.ndarray]          # SystemData -> (sentences, k)
+ScoreFn = Callable[[np.ndarray], np.ndarray]   # (..., k) summed statistics -> (...) scores
+
+
+@dataclass(frozen=True)
+class Model:
+    """A ranking model: per-sentence statistics + a score of their sums."""
+
+    name: str
+    title: str                 # short column header (paper notation)
+    stats: StatsFn
+    score: ScoreFn
+    description: str = ""
+
+
+@dataclass(frozen=True)
+class ScoreSettings:
+    """The options of ``score`` that a family's result depends on."""
+
+    separator_weight: float = 1.0
+    beta: float = 1.0
+    k1: Optional[int] = None
+    k2: Optional[int] = None
+    focus: str = "target"
+    weights: Any = "eq7"
+    fair_mode: str = "paper"
+    all_labels_row: bool = False
+
+
+@dataclass(frozen=True)
+class Family:
+    """A ``score`` model: ``report(system_data, settings)`` builds the system's result dict
+    from the column sums of its per-sentence statistics."""
+
+    name: str
+    report: Callable[[Any, ScoreSettings], Dict[str, Any]]
+    description: str = ""
+
+
+REGISTRY: Dict[str, Model] = {}
+UNAVAILABLE: Dict[str, str] = {}   # name -> why it cannot be used here
+FAMILIES: Dict[str, Family] = {}
+
+DEFAULT_MODELS: Tuple[str, ...] = (
+    "exact-f1-micro", "exact-f1-macro", "ts-f1-micro", "ts-f1-macro", "t-f1-macro",
+    "ts-kappa-micro", "ts-kappa-macro", "fair-f1", "weighted-f1", "overlap-f1-micro",
+)
+PAPER_MODELS: Tuple[str, ...] = ("exact-f1-micro", "ts-f1-macro", "t-f1-macro")
+REFERENCE_MODEL = "exact-f1-micro"
+
+
+def register(model: Model) -> Model:
+    """Add a ranking model (a later registration under the same name replaces the earlier one)."""
+    REGISTRY[model.name] = model
+    UNAVAILABLE.pop(model.name, None)
+    return model
+
+
+def register_family(family: Family) -> Family:
+    """Add a ``score`` model family (``ts``, ``exact``, ``fair``, ...)."""
+    FAMILIES[family.name] = family
+    return family
+
+
+def get_family(name: str) -> Family:
+    if name not in FAMILIES:
+        raise OptionError(f"unknown model(s) {name}; expected some of {', '.join(FAMILIES)}")
+    return FAMILIES[name]
+
+
+def default_models(corpus: Any = None) -> List[str]:
+    """The default ranking models that are registered; with a corpus read from GermEval-layout
+    files, GermEval Metric 1 (the official score) too."""
+    out = [m for m in DEFAULT_MODELS if m in REGISTRY]
+    if corpus is not None and "germeval-m1" in REGISTRY and corpus.system_info and all(
+            getattr(i, "germeval", None) is not None for i in corpus.system_info.values()):
+        out.append("germeval-m1")
+    return out
+
+
+def get_model(name: str) -> Model:
+    """The registered ranking model ``name`` (OptionError naming the available ones otherwise)."""
+    if name in REGISTRY:
+        return REGISTRY[name]
+    if name in UNAVAILABLE:
+        raise OptionError(f"model {name!r} is not available: {UNAVAILABLE[name]}")
+    raise OptionError(f"unknown model {name!r}; available: {', '.join(REGISTRY)}")
+
+
+def resolve_models(names: Optional[Sequence[str]], corpus: Any = None) -> List[Model]:
+    """The models of ``names`` (default: :func:`default_models`), each once."""
+    names = default_models(corpus) if names is None else list(names)
+    if not names:
+        raise OptionError("no model given")
+    seen = set()
+    for n in names:
+        if n in seen:
+            raise OptionError(f"model {n!r} is given twice")
+        seen.add(n)
+    return [get_model(n) for n in names]

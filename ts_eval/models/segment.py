@@ -1,0 +1,225 @@
+"""Segment-level models from the matcher's pairs: exact match (conlleval.pl's model),
+overlap, constrained overlap and contain (Esuli & Sebastiani 2010, section 3).
+
+A gold span is *hit* when some system span of the same label is an acceptable
+match for it, and a system span is hit when it is an acceptable match for some gold
+span.  Acceptable:
+
+``exact``        same first token, last token and label;
+``overlap``      shares at least one token;
+``constrained``  shares a token, with at most k1 spurious tokens (system span only)
+                 and at most k2 missing tokens (gold span only);
+``contain``      constrained with k2 = 0: the system span contains the gold span
+                 (k1 unbounded unless given).
+
+Precision = hit system spans / system spans, recall = hit gold spans / gold spans
+(for exact match both hit counts are conlleval's "correct").  Token accuracy is
+conlleval's: every ``-DOCSTART-`` line counts as a correctly tagged O token.
+
+Statistics (:func:`segment_stats`): per sentence and label the gold spans, system spans,
+gold spans hit and system spans hit; ``score``'s result (:func:`report`) is built from
+their column sums, and :func:`segment_counts` is the same count without sentences.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import partial
+from typing import Any, Dict, Optional, Sequence
+
+import numpy as np
+
+from .. import measures
+from ..corpus import SpanSet
+from ..matching import Pairs
+from .context import SystemData
+from .registry import Family, Model, ScoreSettings, register, register_family
+
+SEGMENT_MODELS = ("exact", "overlap", "constrained", "contain")
+
+
+@dataclass
+class SegmentCounts:
+    gold: np.ndarray       # per label: gold spans
+    found: np.ndarray      # per label: system spans
+    gold_hit: np.ndarray   # per label: gold spans with an acceptable system span
+    found_hit: np.ndarray  # per label: system spans acceptable for some gold span
+
+
+def acceptable(pairs: Pairs, max_spurious: Optional[int] = None, max_missing: Optional[int] = None) -> np.ndarray:
+    """Mask of pairs that match: same label, sharing a token, within the k1/k2 limits.
+
+    With both limits 0 this is the matcher's exact flag (for the conlleval scheme: the
+    chunks conlleval.pl counts correct)."""
+    if max_spurious == 0 and max_missing == 0:
+        return pairs.exact
+    ok = pairs.same_label.copy()
+    if max_spurious is not None:
+        ok &= pairs.system_only <= max_spurious
+    if max_missing is not None:
+        ok &= pairs.gold_only <= max_missing
+    return ok
+
+
+def hit_counts(gold_key: np.ndarray, system_key: np.ndarray, pairs: Pairs, size: int,
+               max_spurious: Optional[int] = None, max_missing: Optional[int] = None) -> np.ndarray:
+    """(size, 4) gold, system, gold hit, system hit counts per bincount key (sentence * labels
+    + label, or just the label): the one place segment models count."""
+    ok = acceptable(pairs, max_spurious, max_missing)
+    g_hit = np.zeros(len(gold_key), bool)   # a mask: a span hit by several pairs counts once
+    g_hit[pairs.gold[ok]] = True
+    s_hit = np.zeros(len(system_key), bool)
+    s_hit[pairs.system[ok]] = True
+    idx = np.concatenate([gold_key * 4, system_key * 4 + 1, gold_key[g_hit] * 4 + 2, system_key[s_hit] * 4 + 3])
+    return np.bincount(idx, minlength=size * 4)[:size * 4].reshape(size, 4)
+
+
+def segment_counts(gold: SpanSet, system: SpanSet, pairs: Pairs, n_labels: int,
+                   max_spurious: Optional[int] = None, max_missing: Optional[int] = None) -> SegmentCounts:
+    """Per-label counts of a segment model given by its k1 (spurious) and k2 (missing) limits."""
+    c = hit_counts(gold.label.astype(np.int64), system.label.astype(np.int64), pairs, n_labels,
+                   max_spurious, max_missing)
+    return SegmentCounts(*(c[:, i] for i in range(4)))
+
+
+def segment_stats(sd: SystemData, model: str = "exact", k1: Optional[int] = None,
+                  k2: Optional[int] = None) -> np.ndarray:
+    """(sentences, 4 * labels): per label gold spans, system spans, gold spans hit, system
+    spans hit under a segment model (exact, overlap, constrained, contain)."""
+    cd = sd.cd
+    c = hit_counts(cd.gold_key, sd.key, sd.pairs, cd.n_sentences * cd.n_labels, *model_limits(model, k1, k2))
+    return c.reshape(cd.n_sentences, -1)
+
+
+def model_limits(model: str, k1: Optional[int] = None, k2: Optional[int] = None):
+    """(max_spurious, max_missing) of a named segment model."""
+    if model == "exact":
+        return 0, 0
+    if model == "overlap":
+        return None, None
+    if model == "constrained":
+        return (1 if k1 is None else k1), (1 if k2 is None else k2)
+    if model == "contain":
+        return k1, 0
+    raise ValueError(f"unknown segment model {model!r}; expected one of {', '.join(SEGMENT_MODELS)}")
+
+
+def conlleval_tag_key(tag: str) -> tuple:
+    """A tag as conlleval.pl compares it: (prefix, type) split at the first hyphen, type 0 = ''."""
+    head, sep, kind = tag.partition("-")
+    return (head, "" if kind == "0" else kind) if sep else (tag, "")
+
+
+def token_accuracy(gold_tags: Optional[np.ndarray], system_tags: Optional[np.ndarray],
+                   docstart_lines: int = 0, tag_vocab: Optional[Sequence[str]] = None):
+    """(correct tags, tokens counted) as conlleval.pl counts them, or None without tags.
+
+    Tags are compared as conlleval.pl compares them (so ``B-0`` equals ``B-`` and ``B``)."""
+    if gold_tags is None or system_tags is None:
+        return None
+    if tag_vocab:
+        keys: dict = {}
+        canon = np.array([keys.setdefault(conlleval_tag_key(t), len(keys)) for t in tag_vocab], np.int32)
+        if len(keys) < len(tag_vocab):  # some tags compare equal (B-0, B-, B): compare their keys
+            gold_tags, system_tags = canon[gold_tags], canon[system_tags]
+    correct = int(np.count_nonzero(gold_tags == system_tags)) + docstart_lines
+    return correct, len(gold_tags) + docstart_lines
+
+
+# ---------------------------------------------------------------------------
+# results: score's full dict, rank's single numbers
+
+
+def segment_result(c: SegmentCounts, labels: Sequence[str], beta: float, exact: bool) -> Dict[str, Any]:
+    """Per-label, micro and macro counts and scores of segment counts."""
+    p = measures.precision(c.found_hit, c.found - c.found_hit)
+    r = measures.recall(c.gold_hit, c.gold - c.gold_hit)
+    f = measures.f_from_pr(p, r, beta)
+    present = (c.gold + c.found) > 0
+
+    def counts(k=None):
+        pick = (lambda a: int(a.sum())) if k is None else (lambda a: int(a[k]))
+        out = {"gold": pick(c.gold), "system": pick(c.found)}
+        if exact:   # one hit count: tp (fp = system - tp, fn = gold - tp)
+            out["tp"] = pick(c.gold_hit)
+        else:
+            out["gold_hit"], out["system_hit"] = pick(c.gold_hit), pick(c.found_hit)
+        return out
+
+    rows = {lab: {**counts(k), "precision": float(p[k]), "recall": float(r[k]), "f": float(f[k]),
+                  "present": bool(present[k])} for k, lab in enumerate(labels)}
+    G, F, GH, FH = (int(a.sum()) for a in (c.gold, c.found, c.gold_hit, c.found_hit))
+    P, R = measures.precision(FH, F - FH), measures.recall(GH, G - GH)
+    micro = {**counts(), "precision": float(P), "recall": float(R), "f": float(measures.f_from_pr(P, R, beta))}
+    macro = {**measures.macro({"precision": p, "recall": r, "f": f}, present), "labels_averaged": int(present.sum())}
+    return {"labels": rows, "micro": micro, "macro": macro}
+
+
+def report(sd: SystemData, settings: ScoreSettings, model: str = "exact") -> Dict[str, Any]:
+    """``score``'s result of a segment model for one system, from the column sums of :func:`segment_stats`."""
+    cd = sd.cd
+    lim = model_limits(model, settings.k1, settings.k2)
+    stats = sd.stats(_family_stats(model, *lim))
+    sums = stats.sum(0).reshape(cd.n_labels, 4).astype(np.int64)
+    out = segment_result(SegmentCounts(*(sums[:, i] for i in range(4))), cd.corpus.labels, settings.beta,
+                         model == "exact")
+    if model != "exact":
+        out["limits"] = {"max_spurious": lim[0], "max_missing": lim[1]}
+        return out
+    info = cd.corpus.system_info[sd.name]
+    acc = token_accuracy(cd.corpus.gold_info.tags, info.tags, cd.corpus.docstart_lines, cd.corpus.tag_vocab)
+    if acc is not None:
+        out["token_accuracy"] = acc[0] / acc[1] if acc[1] else 0.0
+        out["tags_correct"], out["tags_counted"] = acc
+    return out
+
+
+_STATS: Dict[tuple, Any] = {}
+
+
+def _family_stats(model: str, k1: Optional[int], k2: Optional[int]):
+    """One statistics function object per (model, limits): models sharing it share one computation."""
+    key = (model, k1, k2)
+    if key not in _STATS:
+        _STATS[key] = partial(segment_stats, model=model, k1=k1, k2=k2)
+    return _STATS[key]
+
+
+def segment_f1(x: np.ndarray, average: str = "micro", beta: float = 1.0) -> np.ndarray:
+    """F-beta of summed segment statistics (P and R count different hits), micro or macro."""
+    per = np.asarray(x, float).reshape(np.shape(x)[:-1] + (-1, 4))
+    gold, found, g_hit, f_hit = (per[..., i] for i in range(4))
+    if average == "micro":
+        gold, found, g_hit, f_hit = (a.sum(-1) for a in (gold, found, g_hit, f_hit))
+    p = measures.precision(f_hit, found - f_hit)
+    r = measures.recall(g_hit, gold - g_hit)
+    f = measures.f_from_pr(p, r, beta)
+    if average == "micro":
+        return np.asarray(f)
+    return measures.masked_mean(np.asarray(f), (gold + found) > 0)
+
+
+EXACT_STATS = _family_stats("exact", *model_limits("exact"))
+OVERLAP_STATS = _family_stats("overlap", *model_limits("overlap"))
+CONSTRAINED_STATS = _family_stats("constrained", *model_limits("constrained"))
+CONTAIN_STATS = _family_stats("contain", *model_limits("contain"))
+
+for _name, _text in (("exact", "segment exact match (conlleval)"), ("overlap", "segment overlap"),
+                     ("constrained", "constrained overlap (k1 spurious, k2 missing tokens at most)"),
+                     ("contain", "system span contains the gold span")):
+    register_family(Family(_name, partial(report, model=_name), _text))
+
+for _m in (
+    Model("exact-f1-micro", "Seg-F1µ", EXACT_STATS, partial(segment_f1, average="micro"),
+          "segment exact match F1, micro (conlleval; the official CoNLL score)"),
+    Model("exact-f1-macro", "Seg-F1M", EXACT_STATS, partial(segment_f1, average="macro"),
+          "segment exact match F1, macro over labels"),
+    Model("overlap-f1-micro", "Ov-F1µ", OVERLAP_STATS, partial(segment_f1, average="micro"),
+          "segment overlap model F1, micro (a same-label span sharing a token is a hit)"),
+    Model("overlap-f1-macro", "Ov-F1M", OVERLAP_STATS, partial(segment_f1, average="macro"),
+          "segment overlap model F1, macro"),
+    Model("constrained-f1-micro", "Co-F1µ", CONSTRAINED_STATS, partial(segment_f1, average="micro"),
+          "constrained overlap F1, micro (k1 = k2 = 1)"),
+    Model("contain-f1-micro", "Ct-F1µ", CONTAIN_STATS, partial(segment_f1, average="micro"),
+          "contain model F1, micro (system span contains the gold span)"),
+):
+    register(_m)

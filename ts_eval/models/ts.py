@@ -1,0 +1,256 @@
+"""Token-and-separator (TS) models (Esuli & Sebastiani): TS and token-only T F-scores, kappa.
+
+A sentence of n tokens has 2n-1 units: n tokens and n-1 separators (none crosses a
+sentence boundary).  A span over tokens b..e covers tokens b..e and the e-b separators
+between them.  Every label has its own vector over all units, so a unit may carry
+several labels; spans of one label that overlap are merged first (a unit is positive
+for a label once, however many of its spans cover it).
+
+The counts are read from the shared matcher's pairs of the merged spans: merged spans
+of one label are disjoint, so the tokens shared by same-label pairs are exactly the TP
+tokens, and a pair sharing t tokens shares t-1 separators.  Counts are kept apart for
+tokens and separators, so any separator weight w gives the weighted table
+TP = TP_tok + w * TP_sep (w = 0 is the token-only T model) without recounting.
+
+Statistics (:func:`ts_stats`): per sentence the tokens, the separators, then per label
+the token and separator TP, FP, FN.  ``score``'s TS result is built from their column
+sums (:func:`report`); the multi-class confusion matrix (for the multi-class kappa) is
+its own corpus-level statistic from the same pairs (:func:`confusion`).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import partial
+from typing import Any, Dict, Optional, Sequence, Tuple
+
+import numpy as np
+
+from .. import measures
+from ..corpus import Corpus, SpanSet
+from ..matching import Pairs, match
+from ..units import merge_overlaps
+from .context import SystemData
+from .registry import Family, Model, ScoreSettings, register, register_family
+
+TS_FIELDS = ("tok_tp", "tok_fp", "tok_fn", "sep_tp", "sep_fp", "sep_fn")
+
+# ---------------------------------------------------------------------------
+# counting (the one place TS units are counted)
+
+
+def sentence_counts(corpus: Corpus, g: SpanSet, s: SpanSet, p: Pairs, n_labels: int,
+                    keys: Optional[Tuple[np.ndarray, np.ndarray]] = None) -> np.ndarray:
+    """(sentences, 2 + 6 * labels): tokens, separators, then per label the token and separator
+    TP, FP, FN; ``g`` and ``s`` are merged per label and ``p`` is ``match(g, s)`` (``keys``:
+    their sentence * labels + label, when already known).
+
+    One ``bincount`` over (sentence, label, field) of the TP, system and gold unit counts;
+    FP and FN are then system and gold units minus TP."""
+    S, W = corpus.n_sentences, 2 + 6 * n_labels
+    if keys is None:
+        keys = tuple(corpus.sentence_of(x.start) * n_labels + x.label.astype(np.int64) for x in (g, s))
+    gkey, skey = keys
+    same = p.same_label
+    shared = p.overlap[same].astype(float)
+    glen, slen = (g.end - g.start + 1).astype(float), (s.end - s.start + 1).astype(float)
+    # flat index of (sentence, label, field 0) in the (S, W) matrix: 6 * key + 2 * (sentence + 1)
+    gbase = 6 * gkey + 2 * (gkey // n_labels + 1)
+    sbase = 6 * skey + 2 * (skey // n_labels + 1)
+    pbase = gbase[p.gold[same]]
+    idx = np.concatenate([pbase, pbase + 3, sbase + 1, sbase + 4, gbase + 2, gbase + 5])
+    w = np.concatenate([shared, shared - 1, slen, slen - 1, glen, glen - 1])
+    out = np.bincount(idx, weights=w, minlength=S * W)[:S * W].reshape(S, W)
+    per = out[:, 2:].reshape(S, n_labels, 6)
+    per[..., 1:3] -= per[..., 0:1]     # system, gold tokens -> FP, FN
+    per[..., 4:6] -= per[..., 3:4]     # the same for separators
+    n = np.diff(corpus.sent_offsets).astype(float)
+    out[:, 0], out[:, 1] = n, n - 1
+    return out
+
+
+def _single_label(spans: SpanSet) -> bool:
+    """No unit carries two labels: the (merged) spans are pairwise token-disjoint."""
+    if len(spans) < 2:
+        return True
+    order = np.argsort(spans.start, kind="stable")
+    run = np.maximum.accumulate(spans.end[order])
+    return bool(np.all(spans.start[order][1:] > run[:-1]))
+
+
+def confusion(corpus: Corpus, g: SpanSet, s: SpanSet, p: Pairs,
+              n_labels: int) -> Tuple[Optional[np.ndarray], Optional[np.ndarray]]:
+    """Token and separator (labels+1)^2 confusion matrices (row gold, column system, 0 =
+    outside), or (None, None) when a unit carries two labels on one side."""
+    if not (_single_label(g) and _single_label(s)):
+        return None, None
+    L1 = n_labels + 1
+    key = (g.label[p.gold].astype(np.int64) + 1) * L1 + s.label[p.system].astype(np.int64) + 1
+    shared = p.overlap.astype(float)
+    glen, slen = (g.end - g.start + 1).astype(float), (s.end - s.start + 1).astype(float)
+    out = []
+    for d, n_units in ((0.0, corpus.n_tokens), (1.0, corpus.n_separators)):
+        c = np.bincount(key, weights=shared - d, minlength=L1 * L1)[:L1 * L1].reshape(L1, L1)
+        c[1:, 0] = np.bincount(g.label, weights=glen - d, minlength=n_labels)[:n_labels] - c[1:, 1:].sum(1)
+        c[0, 1:] = np.bincount(s.label, weights=slen - d, minlength=n_labels)[:n_labels] - c[1:, 1:].sum(0)
+        c[0, 0] = n_units - c.sum()
+        out.append(c)
+    return out[0], out[1]
+
+
+@dataclass
+class TSCounts:
+    """Per-label TP/FP/FN over tokens and over separators (unweighted unit counts)."""
+
+    tok: np.ndarray       # shape (labels, 3): tp, fp, fn over tokens
+    sep: np.ndarray       # shape (labels, 3): tp, fp, fn over separators
+    n_tokens: int
+    n_separators: int
+    confusion: Optional[np.ndarray] = None  # (labels+1)^2 unit counts, row gold, col system; 0 = outside
+    confusion_sep: Optional[np.ndarray] = None
+
+    @classmethod
+    def from_sums(cls, sums: np.ndarray, conf=(None, None)) -> "TSCounts":
+        """The counts of column sums of :func:`sentence_counts`."""
+        per = np.asarray(sums, float)[2:].reshape(-1, 6)
+        return cls(per[:, :3].copy(), per[:, 3:].copy(), int(sums[0]), int(sums[1]), *conf)
+
+    def table(self, separator_weight: float = 1.0) -> np.ndarray:
+        """Weighted (labels, 4) table: tp, fp, fn, tn."""
+        w = float(separator_weight)
+        pos = self.tok + w * self.sep
+        tn = self.units(w) - pos.sum(axis=1)
+        return np.column_stack([pos, tn])
+
+    def units(self, separator_weight: float = 1.0) -> float:
+        """Weighted number of units: tokens + w * separators."""
+        return self.n_tokens + float(separator_weight) * self.n_separators
+
+    def micro(self, separator_weight: float = 1.0) -> tuple:
+        """Micro tp, fp, fn, tn over the labels present for this system (measures.micro_table)."""
+        table = self.table(separator_weight)
+        return measures.micro_table(table[:, 0], table[:, 1], table[:, 2], self.units(separator_weight))
+
+    def weighted_confusion(self, separator_weight: float = 1.0) -> Optional[np.ndarray]:
+        if self.confusion is None:
+            return None
+        return self.confusion + float(separator_weight) * self.confusion_sep
+
+
+def ts_counts(corpus: Corpus, gold: SpanSet, system: SpanSet, n_labels: Optional[int] = None) -> TSCounts:
+    """Per-label token and separator counts of one system against gold (column sums of
+    :func:`sentence_counts`, with the confusion matrices)."""
+    k = len(corpus.labels) if n_labels is None else n_labels
+    g, s = merge_overlaps(gold), merge_overlaps(system)
+    p = match(g, s)
+    return TSCounts.from_sums(sentence_counts(corpus, g, s, p, k).sum(0), confusion(corpus, g, s, p, k))
+
+
+def ts_stats(sd: SystemData) -> np.ndarray:
+    """The TS statistics family: :func:`sentence_counts` of one system (any separator weight
+    is applied when scoring)."""
+    g, s, p = sd.merged
+    return sentence_counts(sd.cd.corpus, g, s, p, sd.cd.n_labels, sd.merged_keys)
+
+
+# ---------------------------------------------------------------------------
+# results: score's full dict, rank's single numbers
+
+
+def _table_dict(tp, fp, fn, tn) -> Dict[str, float]:
+    return {"tp": float(tp), "fp": float(fp), "fn": float(fn), "tn": float(tn)}
+
+
+def ts_result(counts: TSCounts, labels: Sequence[str], separator_weight: float, beta: float,
+              extra_row: Optional[TSCounts] = None) -> Dict[str, Any]:
+    """Per-label, micro and macro counts and scores (and the multi-class kappa) of TS counts."""
+    tp, fp, fn, tn = counts.table(separator_weight).T
+    sc = measures.scores(tp, fp, fn, tn, beta)
+    present = (tp + fp + fn) > 0
+    rows = {}
+    for k, lab in enumerate(labels):
+        rows[lab] = {
+            **_table_dict(tp[k], fp[k], fn[k], tn[k]),
+            "token": dict(zip(("tp", "fp", "fn"), counts.tok[k].astype(int).tolist())),
+            "separator": dict(zip(("tp", "fp", "fn"), counts.sep[k].astype(int).tolist())),
+            **{name: float(v[k]) for name, v in sc.items()},
+            "present": bool(present[k]),
+        }
+    tot = counts.micro(separator_weight)
+    micro = {**_table_dict(*tot), **{k: float(v) for k, v in measures.scores(*tot, beta=beta).items()}}
+    out: Dict[str, Any] = {
+        "labels": rows,
+        "micro": micro,
+        "macro": {**measures.macro(sc, present), "labels_averaged": int(present.sum())},
+    }
+    conf = counts.weighted_confusion(separator_weight)
+    out["multiclass_kappa"] = measures.multiclass_kappa(conf) if conf is not None else None
+    if extra_row is not None:
+        et = extra_row.table(separator_weight)[0]
+        out["all_labels"] = {**_table_dict(*et), **{k: float(v) for k, v in measures.scores(*et, beta=beta).items()}}
+    return out
+
+
+def _one_label(spans: SpanSet) -> SpanSet:
+    return SpanSet(spans.start, spans.end, np.zeros(len(spans), np.int32))
+
+
+def report(sd: SystemData, settings: ScoreSettings) -> Dict[str, Any]:
+    """``score``'s TS result of one system, from the column sums of :func:`ts_stats`."""
+    corpus = sd.cd.corpus
+    g, s, p = sd.merged
+    counts = TSCounts.from_sums(sd.stats(ts_stats).sum(0), confusion(corpus, g, s, p, sd.cd.n_labels))
+    extra = None
+    if settings.all_labels_row:
+        extra = ts_counts(corpus, _one_label(corpus.gold), _one_label(sd.spans), n_labels=1)
+    return ts_result(counts, corpus.labels, settings.separator_weight, settings.beta, extra)
+
+
+def ts_table(x: np.ndarray, separator_weight: float = 1.0):
+    """Per-label weighted tp, fp, fn, tn (each (..., labels)) from summed TS statistics."""
+    x = np.asarray(x, float)
+    per = x[..., 2:].reshape(x.shape[:-1] + (-1, 6))
+    w = float(separator_weight)
+    tp = per[..., 0] + w * per[..., 3]
+    fp = per[..., 1] + w * per[..., 4]
+    fn = per[..., 2] + w * per[..., 5]
+    return tp, fp, fn, ts_units(x, w)[..., None] - tp - fp - fn
+
+
+def ts_units(x: np.ndarray, separator_weight: float = 1.0) -> np.ndarray:
+    """Weighted number of units (...,) of summed TS statistics: tokens + w * separators."""
+    x = np.asarray(x, float)
+    return x[..., 0] + float(separator_weight) * x[..., 1]
+
+
+def ts_f1(x: np.ndarray, separator_weight: float = 1.0, average: str = "macro", beta: float = 1.0) -> np.ndarray:
+    """TS (T with weight 0) F-beta of summed statistics, micro or macro over the present labels."""
+    tp, fp, fn, _ = ts_table(x, separator_weight)
+    if average == "micro":
+        return np.asarray(measures.fbeta(tp.sum(-1), fp.sum(-1), fn.sum(-1), beta))
+    return measures.masked_mean(measures.fbeta(tp, fp, fn, beta), (tp + fp + fn) > 0)
+
+
+def ts_kappa(x: np.ndarray, separator_weight: float = 1.0, average: str = "macro") -> np.ndarray:
+    """TS Cohen's kappa of summed statistics: of the micro table, or the mean over present labels."""
+    tp, fp, fn, tn = ts_table(x, separator_weight)
+    if average == "micro":   # over the labels present in the (resampled) sums, as score's micro table
+        return np.asarray(measures.kappa(*measures.micro_table(tp, fp, fn, ts_units(x, separator_weight))))
+    return measures.masked_mean(np.asarray(measures.kappa(tp, fp, fn, tn)), (tp + fp + fn) > 0)
+
+
+register_family(Family("ts", report, "token & separator units (Esuli & Sebastiani)"))
+for _m in (
+    Model("ts-f1-micro", "TS-F1µ", ts_stats, partial(ts_f1, separator_weight=1.0, average="micro"),
+          "token & separator F1, micro"),
+    Model("ts-f1-macro", "TS-F1M", ts_stats, partial(ts_f1, separator_weight=1.0, average="macro"),
+          "token & separator F1, macro (Esuli & Sebastiani's proposed model)"),
+    Model("t-f1-micro", "T-F1µ", ts_stats, partial(ts_f1, separator_weight=0.0, average="micro"),
+          "token-only F1, micro (separator weight 0)"),
+    Model("t-f1-macro", "T-F1M", ts_stats, partial(ts_f1, separator_weight=0.0, average="macro"),
+          "token-only F1, macro (separator weight 0)"),
+    Model("ts-kappa-micro", "TS-κµ", ts_stats, partial(ts_kappa, separator_weight=1.0, average="micro"),
+          "token & separator Cohen's kappa, micro (summed tables)"),
+    Model("ts-kappa-macro", "TS-κM", ts_stats, partial(ts_kappa, separator_weight=1.0, average="macro"),
+          "token & separator Cohen's kappa, macro over labels"),
+):
+    register(_m)

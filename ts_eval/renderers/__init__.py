@@ -1,0 +1,35 @@
+"""Renderers: one module per output format, each ``render(doc, **options) -> str`` for ANY document.
+
+- ``table`` (:mod:`.text`): terminal tables through rich that never cut a number or a name;
+- ``markdown`` (:mod:`.markdown`), ``latex`` (:mod:`.latex`): the same tables for publishing;
+- ``csv`` (:mod:`.csv`): long form, one line per cell, raw numbers;
+- ``html`` (:mod:`.html`): one self-contained page (inline CSS, SVG figures, sortable tables).
+
+JSON is not a renderer: it is the result's own ``to_dict()``.  The byte-exact legacy layouts
+(conlleval, nereval, faireval) stay in their modules.  How a value is written is
+:mod:`.format` (shared, so every format shows the same digits).
+"""
+from __future__ import annotations
+
+import importlib
+from typing import Optional
+
+from ..document import Document
+
+FORMATS = {"table": "text", "markdown": "markdown", "latex": "latex", "csv": "csv", "html": "html"}
+
+
+def render(doc: Document, fmt: str = "table", width: Optional[int] = None, details: bool = False,
+           color: bool = False) -> str:
+    """``doc`` in format ``fmt``.  ``width`` and ``details`` concern the terminal (``table``: the
+    console width, default the terminal's; detail sections only on request) -- the other formats
+    write every section (``html`` folds the detail sections unless ``details``); ``color``: ANSI
+    colours in ``table`` (for a terminal)."""
+    if fmt not in FORMATS:
+        raise ValueError(f"unknown format {fmt!r}; expected one of {', '.join(FORMATS)}")
+    module = importlib.import_module(f".{FORMATS[fmt]}", __name__)
+    if fmt == "table":
+        return module.render(doc, width=width, details=details, color=color)
+    if fmt == "html":
+        return module.render(doc, open_details=details)
+    return module.render(doc)

@@ -1,0 +1,45 @@
+"""Any document -> CSV, in long form: one line per cell,
+
+    table,row,column,value,low,high,kind
+
+``table`` is the table's id, ``row`` the row's name (its key cells as the tables show them,
+joined by ``/``),
+``column`` the column's key; ``value``, ``low`` and ``high`` are the raw numbers (scores as
+fractions, not percentages; full precision), ``kind`` says how they are meant (score, count,
+rank, corr, p, percent, text ...).  Long form fits every table of a document in one file
+and loses nothing; a spreadsheet pivots it back to wide.  Every section is written, detail
+sections included; figures are not (their numbers are in the tables).
+"""
+from __future__ import annotations
+
+import csv
+import io
+import math
+from typing import Any
+
+from ..document import Document
+from . import format as fmt
+
+HEADER = ("table", "row", "column", "value", "low", "high", "kind")
+
+
+def raw(v: Any) -> str:
+    if v is None:
+        return ""
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, float):
+        return "" if math.isnan(v) else repr(v)
+    return str(v)
+
+
+def render(doc: Document, **_: object) -> str:
+    out = io.StringIO()
+    w = csv.writer(out, lineterminator="\n")
+    w.writerow(HEADER)
+    for t in doc.tables():
+        for r in t.rows:
+            name = "/".join(fmt.text(c) for c in r[:t.key_columns])
+            for col, c in zip(t.columns[t.key_columns:], r[t.key_columns:]):
+                w.writerow([t.id, name, col.key, raw(c.value), raw(c.low), raw(c.high), c.kind])
+    return out.getvalue()

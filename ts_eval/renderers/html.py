@@ -1,0 +1,185 @@
+"""Any :class:`~ts_eval.document.Document` as one self-contained HTML page.
+
+The page carries its CSS, its SVG figures and a few lines of script inline: it opens from a
+file with no network (no CDN, no web font), prints on paper (print CSS: no scroll boxes,
+collapsed boxes opened) and reads on a phone (a wide table or figure scrolls sideways inside
+its own box; no number is ever cut).  Tables are sortable by clicking a column header (each
+cell has its raw value in ``data-sort``); without script the page is complete, only unsorted.
+
+Jinja2 templates in ``ts_eval/templates/`` lay the page out with autoescaping on, so a system
+named ``<b>&"`` is shown as written; the figures are SVG drawn in :mod:`.svg`.
+"""
+from __future__ import annotations
+
+import math
+import shlex
+from functools import lru_cache
+from typing import Any, Dict, List, NamedTuple, Optional, Tuple
+
+from markupsafe import Markup, escape
+
+from ..version import __version__
+from ..document import Cell, Document, Figure, Section, Table, Text
+from .svg import figure_svg
+from .format import interval as format_interval, value as format_value
+
+COMMAND_KEYS = ("command", "command_line", "argv")
+LONG_TEXT = 40      # characters: a longer text cell (not a name) wraps instead of widening its table
+
+
+@lru_cache(maxsize=1)
+def _environment():
+    import jinja2
+
+    return jinja2.Environment(loader=jinja2.PackageLoader("ts_eval", "templates"),
+                              autoescape=True, trim_blocks=True, lstrip_blocks=True,
+                              undefined=jinja2.StrictUndefined)
+
+
+def sort_key(value: Any) -> str:
+    """The raw value as the page's script sorts it: a number as its repr, text as is, '' when
+    missing or undefined (sorted last)."""
+    if value is None:
+        return ""
+    if isinstance(value, str):
+        return value
+    try:
+        v = float(value)
+    except (TypeError, ValueError):
+        return str(value)
+    return "" if math.isnan(v) else repr(v)
+
+
+def _counts_text(counts: Optional[Dict[str, float]]) -> str:
+    if not counts:
+        return ""
+    return " · ".join(f"{k} {format_value(v, 'count')}" for k, v in counts.items())
+
+
+def sentence(data: Dict[str, Any]) -> Markup:
+    """An example sentence with one side's spans highlighted: each span a ``<mark>`` with its
+    label after its tokens, the tokens that changed in bold; nested spans nest (a span crossing
+    its parent's end is cut there); '…' where the sentence goes on."""
+    tokens = [str(t) for t in data.get("tokens", [])]
+    spans = sorted(((int(b), int(e), str(lab)) for lab, b, e in data.get("spans", [])), key=lambda s: (s[0], -s[1]))
+    focus = set(data.get("focus") or [])
+    out = ['<span class="clip">…</span> '] if data.get("clipped_left") else []
+    stack: List[Tuple[int, str]] = []          # (last token, label) of the open spans
+    k = 0
+    for i, tok in enumerate(tokens):
+        while k < len(spans) and spans[k][0] <= i:
+            _, e, lab = spans[k]
+            k += 1
+            if e >= i:
+                stack.append((min([e] + [x for x, _ in stack[-1:]]), lab))
+                out.append(f'<mark class="span" data-label="{escape(lab)}">')
+        word = escape(tok)
+        out.append(f'<b class="focus">{word}</b>' if i in focus else str(word))
+        while stack and stack[-1][0] == i:
+            out.append(f'<sub class="label">{escape(stack.pop()[1])}</sub></mark>')
+        out.append(" ")
+    while stack:
+        out.append(f'<sub class="label">{escape(stack.pop()[1])}</sub></mark>')
+    if data.get("clipped_right"):
+        out.append('<span class="clip">…</span>')
+    return Markup("".join(out).rstrip())
+
+
+class HtmlCell(NamedTuple):
+    """What the template writes for one cell (a tuple: attribute access stays fast on big pages)."""
+
+    tag: str
+    text: str
+    interval: str
+    sort: str
+    title: str
+    cls: str
+
+
+def _cell(cell: Cell, header: bool, column_class: str) -> HtmlCell:
+    tip = [t for t in (_counts_text(cell.counts), cell.note or "") if t]
+    classes = [f"k-{cell.kind}"] + ([f"s-{cell.style}"] if cell.style else []) + (["noted"] if cell.note else [])
+    example = cell.data is not None and "tokens" in cell.data
+    text = sentence(cell.data) if example else format_value(cell.value, cell.kind)
+    if example:
+        classes += ["sentence", f"role-{cell.data.get('role', '')}"]
+    elif cell.kind == "text" and not header and len(text) > LONG_TEXT:
+        classes.append("long")
+    classes.append(column_class)
+    return HtmlCell("th" if header else "td", text,
+                    format_interval(cell.low, cell.high, cell.kind) if cell.has_interval else "",
+                    sort_key(cell.value), "; ".join(tip), " ".join(classes))
+
+
+def _table(t: Table) -> Dict[str, Any]:
+    numeric = [any(row[j].kind != "text" for row in t.rows) for j in range(len(t.columns))]
+    col_class = ["num" if n else "txt" for n in numeric]
+    groups = None
+    if any(c.group for c in t.columns):
+        groups = []
+        for c in t.columns:
+            if groups and groups[-1]["title"] == (c.group or ""):
+                groups[-1]["span"] += 1
+            else:
+                groups.append({"title": c.group or "", "span": 1})
+    rows = []
+    for k, row in enumerate(t.rows):
+        style = t.row_styles[k] if k < len(t.row_styles) else None
+        rows.append({"class": f"r-{style}" if style else "",
+                     "cells": [_cell(c, j < t.key_columns, col_class[j]) for j, c in enumerate(row)]})
+    return {
+        "type": "table", "id": t.id, "title": t.title, "note": t.note, "sortable": t.sortable and len(t.rows) > 1,
+        "groups": groups, "rows": rows,
+        "columns": [{"key": c.key, "title": c.title, "class": col_class[j]}
+                    for j, c in enumerate(t.columns)],
+    }
+
+
+def _block(b: Any) -> Dict[str, Any]:
+    if isinstance(b, Table):
+        return _table(b)
+    if isinstance(b, Figure):
+        return {"type": "figure", "id": b.id, "title": b.title, "note": b.note, "kind": b.kind,
+                "svg": figure_svg(b)}
+    if isinstance(b, Text):
+        return {"type": "text", "text": b.text, "style": b.style or ""}
+    raise TypeError(f"cannot render a block of type {type(b).__name__} as HTML")
+
+
+def _blocks(blocks: List[Any]) -> List[Dict[str, Any]]:
+    """The section's blocks in order, except that a table followed by a heatmap of the same title
+    (a matrix drawn as a figure) comes after the figure, folded: the figure is what one reads, the
+    table has the same numbers for copying (and opens when printed)."""
+    out: List[Dict[str, Any]] = []
+    k = 0
+    while k < len(blocks):
+        b, nxt = blocks[k], blocks[k + 1] if k + 1 < len(blocks) else None
+        if isinstance(b, Table) and isinstance(nxt, Figure) and nxt.kind == "heatmap" and nxt.title == b.title:
+            out += [_block(nxt), {"type": "folded", "table": _table(b)}]
+            k += 2
+        else:
+            out.append(_block(b))
+            k += 1
+    return out
+
+
+def _section(s: Section, k: int) -> Dict[str, Any]:
+    return {"title": s.title, "id": s.id or f"section-{k + 1}", "detail": s.detail, "blocks": _blocks(s.blocks)}
+
+
+def _command(meta: Dict[str, Any]) -> str:
+    for key in COMMAND_KEYS:
+        value = meta.get(key)
+        if value:
+            return value if isinstance(value, str) else shlex.join(str(a) for a in value)
+    return ""
+
+
+def render(doc: Document, *, open_details: bool = False) -> str:
+    """The whole HTML page of ``doc``; ``open_details``: show the sections marked as detail
+    (per-model intervals, p-values, ...) expanded rather than folded."""
+    sections = [_section(s, k) for k, s in enumerate(doc.sections)]
+    meta = {k: v for k, v in doc.meta.items() if k not in COMMAND_KEYS}
+    return _environment().get_template("page.html").render(
+        doc=doc, sections=sections, meta=meta, command=_command(doc.meta), open_details=open_details,
+        version=__version__)

@@ -1,0 +1,237 @@
+"""Any document -> terminal tables (rich) that never cut a number or a name.
+
+Rich's own answer to a table wider than the console is to squeeze columns and end cells with
+an ellipsis; here every table is laid out to fit before rich sees it, in this order:
+
+1. as it is, each interval on the line of its value (``87.84 [86.90–88.70]``);
+2. each interval stacked under its value (a cell of two lines);
+3. the same, with the prefix common to all row names dropped (:func:`ts_eval.document.common_prefix`;
+   a line under the title says which prefix);
+4. a table of at most :data:`TRANSPOSE_ROWS` rows is transposed (rows become columns) when that fits;
+5. the columns are split into blocks that fit, each repeating the table's key columns.
+
+Number columns never wrap; long texts (sentences, notes) wrap at spaces only, headers too.
+Figures are not drawn: every figure's numbers stand in a table.  Sections marked ``detail``
+are shown only with ``details=True``.
+"""
+from __future__ import annotations
+
+import io
+import textwrap
+from dataclasses import dataclass
+from typing import List, Optional, Sequence, Tuple
+
+from rich import box
+from rich.cells import cell_len
+from rich.console import Console
+from rich.table import Table as RichTable
+from rich.text import Text as RichText
+
+from ..document import Cell, Column, Document, Figure, Section, Table, Text, common_prefix
+from . import format as fmt
+
+GAP = 3                 # between two columns: padding, the (blank) rule, padding
+TRANSPOSE_ROWS = 3
+STYLES = {"best": "bold", "worse": "red", "better": "green", "up": "green", "down": "red", "significant": "bold",
+          "muted": "dim", "total": "bold"}
+TEXT_STYLES = {"note": "dim", "warning": "yellow", "summary": "bold"}
+
+
+@dataclass
+class Layout:
+    """How one table is shown: its (possibly transposed) columns and rows, the column blocks,
+    whether intervals are stacked and which prefix was dropped from the row names."""
+
+    table: Table
+    stacked: bool
+    prefix: str
+    blocks: List[List[int]]      # column indices per block (key columns included)
+
+
+def _words(s: str) -> int:
+    return max((cell_len(w) for w in s.split()), default=0)
+
+
+def _lines(s: str) -> int:
+    return max((cell_len(line) for line in s.split("\n")), default=0)
+
+
+def cell_text(c: Cell, stacked: bool, prefix: str = "") -> str:
+    if c.kind == "text" and prefix and isinstance(c.value, str) and c.value.startswith(prefix):
+        return c.value[len(prefix):]
+    if not c.has_interval:
+        return fmt.text(c)
+    if stacked:
+        return f"{fmt.text(c)}\n{fmt.interval(c.low, c.high, c.kind)}"
+    return fmt.inline(c)
+
+
+def _wraps(t: Table, j: int) -> bool:
+    """Text columns outside the key columns may wrap at spaces (names in key columns do not)."""
+    return j >= t.key_columns and all(r[j].kind == "text" for r in t.rows)
+
+
+def column_widths(t: Table, stacked: bool, prefix: str) -> List[int]:
+    """The narrowest each column can be without cutting a number or a word."""
+    out = []
+    for j, col in enumerate(t.columns):
+        texts = [cell_text(r[j], stacked, prefix if j < t.key_columns else "") for r in t.rows]
+        data = max((_words(s) if _wraps(t, j) else _lines(s) for s in texts), default=0)
+        out.append(max(data, _words(col.title), 1))
+    return out
+
+
+def _fits(widths: Sequence[int], width: int) -> bool:
+    return sum(widths) + GAP * (len(widths) - 1) <= width
+
+
+def row_prefix(t: Table) -> str:
+    """The prefix common to the names in the first key column (text cells only)."""
+    if t.key_columns < 1:
+        return ""
+    names = [r[0].value for r in t.rows if r[0].kind == "text" and isinstance(r[0].value, str)]
+    if len(names) < 2 or len(names) != len(t.rows):
+        return ""
+    return common_prefix(names)
+
+
+def transpose(t: Table) -> Table:
+    """Rows become columns: one row per non-key column, one column per row (named by its key cells)."""
+    names = [" ".join(fmt.text(c) for c in r[:t.key_columns]) for r in t.rows]
+    cols = [Column("column", t.columns[0].title if t.key_columns else "")] + \
+        [Column(f"r{k}", n) for k, n in enumerate(names)]
+    rows = []
+    for j, col in enumerate(t.columns[t.key_columns:], t.key_columns):
+        title = f"{col.group}: {col.title}" if col.group and col.group not in col.title else col.title
+        rows.append([Cell(title)] + [r[j] for r in t.rows])
+    return Table(t.id, t.title, cols, rows, key_columns=1, note=t.note, sortable=t.sortable)
+
+
+def blocks_of(widths: Sequence[int], keys: int, width: int) -> List[List[int]]:
+    """Greedy column blocks: the key columns, then as many further columns as fit (at least one)."""
+    key_w = sum(widths[:keys]) + GAP * max(keys - 1, 0)
+    out: List[List[int]] = []
+    cur: List[int] = []
+    used = key_w
+    for j in range(keys, len(widths)):
+        need = widths[j] + (GAP if (keys or cur) else 0)
+        if cur and used + need > width:
+            out.append(list(range(keys)) + cur)
+            cur, used = [], key_w
+            need = widths[j] + (GAP if keys else 0)
+        cur.append(j)
+        used += need
+    if cur or not out:
+        out.append(list(range(keys)) + cur)
+    return out
+
+
+def layout(t: Table, width: int) -> Layout:
+    """The first of the steps in the module docstring that fits ``width``."""
+    every = [list(range(len(t.columns)))]
+    for stacked in (False, True):
+        if _fits(column_widths(t, stacked, ""), width):
+            return Layout(t, stacked, "", every)
+    prefix = row_prefix(t)
+    widths = column_widths(t, True, prefix)
+    if prefix and _fits(widths, width):
+        return Layout(t, True, prefix, every)
+    if 0 < len(t.rows) <= TRANSPOSE_ROWS and len(t.columns) - t.key_columns > len(t.rows):
+        tt = transpose(t)
+        for stacked in (False, True):
+            if _fits(column_widths(tt, stacked, ""), width):
+                return Layout(tt, stacked, "", [list(range(len(tt.columns)))])
+    return Layout(t, True, prefix, blocks_of(widths, t.key_columns, width))
+
+
+def _header(title: str, w: int) -> str:
+    return "\n".join(textwrap.wrap(title, width=max(w, 1), break_long_words=False, break_on_hyphens=False)) or title
+
+
+def rich_tables(t: Table, width: int) -> Tuple[List[RichTable], Layout]:
+    """One rich table per column block of ``t`` laid out for ``width``."""
+    lay = layout(t, width)
+    tt = lay.table
+    widths = column_widths(tt, lay.stacked, lay.prefix)
+    out = []
+    for cols in lay.blocks:
+        rt = RichTable(box=box.SIMPLE_HEAD, pad_edge=False, padding=(0, 1), show_edge=False, header_style="bold")
+        for j in cols:
+            wraps = _wraps(tt, j)
+            numeric = not wraps and j >= tt.key_columns and any(r[j].kind != "text" for r in tt.rows)
+            rt.add_column(_header(tt.columns[j].title, widths[j]), justify="right" if numeric else "left",
+                          no_wrap=not wraps, overflow="fold", min_width=None if wraps else widths[j])
+        for k, r in enumerate(tt.rows):
+            cells = []
+            for j in cols:
+                c = r[j]
+                s = cell_text(c, lay.stacked, lay.prefix if j < tt.key_columns else "")
+                cells.append(RichText(s, style=STYLES.get(c.style or "", "")))
+            style = tt.row_styles[k] if k < len(tt.row_styles) else None
+            rt.add_row(*cells, style=STYLES.get(style or "", None))
+        out.append(rt)
+    return out, lay
+
+
+def print_table(console: Console, t: Table) -> None:
+    tables, lay = rich_tables(t, console.width)
+    console.print(RichText(t.title, style="bold"))
+    notes = []
+    if lay.prefix:
+        notes.append(f"names without their common prefix {lay.prefix!r}")
+    if lay.table is not t:
+        notes.append("transposed to fit the width")
+    if len(tables) > 1:
+        notes.append(f"in {len(tables)} blocks of columns, each repeating the first "
+                     f"{'column' if t.key_columns == 1 else f'{t.key_columns} columns'}")
+    if notes:
+        console.print(RichText("(" + "; ".join(notes) + ")", style="dim"))
+    for rt in tables:
+        console.print(rt)
+    if t.note:
+        console.print(RichText(t.note, style="dim"))
+    console.print()
+
+
+def print_document(doc: Document, console: Optional[Console] = None, details: bool = False) -> None:
+    """The document on ``console`` (default: the terminal), detail sections only with ``details``."""
+    console = console or Console()
+    hidden = [s.title for s in doc.sections if s.detail and not details]
+    for sec in doc.sections:
+        if sec.detail and not details:
+            continue
+        print_section(console, sec)
+    if hidden:
+        console.print(RichText(f"{len(hidden)} more section(s) with --details (every machine format has them): "
+                               + "; ".join(hidden), style="dim"))
+
+
+def print_section(console: Console, sec: Section) -> None:
+    first = sec.blocks[0] if sec.blocks else None
+    if not (isinstance(first, Table) and first.title.startswith(sec.title)):
+        console.print(RichText(sec.title, style="bold underline"))
+    for b in sec.blocks:
+        if isinstance(b, Table):
+            print_table(console, b)
+        elif isinstance(b, Text):
+            console.print(RichText(b.text, style=TEXT_STYLES.get(b.style or "", "")))
+        elif isinstance(b, Figure):
+            continue
+
+
+def render(doc: Document, width: Optional[int] = None, details: bool = False, color: bool = False) -> str:
+    """The document as terminal text ``width`` columns wide (default: the terminal's width);
+    ``color``: keep ANSI colours and bold (for a terminal)."""
+    buf = io.StringIO()
+    width = width or Console().width
+    console = Console(file=buf, width=width, force_terminal=color, no_color=not color,
+                      color_system="standard" if color else None, highlight=False, emoji=False)
+    print_document(doc, console, details)
+    return buf.getvalue()
+
+
+def fit_check(text: str, width: int) -> Tuple[int, str]:
+    """(widest line, that line) of rendered text: for tests and scripts."""
+    lines = text.split("\n")
+    w = max(lines, key=cell_len)
+    return cell_len(w), w
