@@ -194,6 +194,16 @@ def run_cli(argv: Sequence[str], capsys) -> Tuple[int, str, str]:
     return code, out, err
 
 
+def fails(capsys, argv: Sequence[str], code: int, *needles: str) -> str:
+    """Run and check: exit ``code``, one line on stderr naming every needle, nothing on stdout."""
+    got, out, err = run_cli(argv, capsys)
+    assert got == code, (got, err)
+    assert out == "" and err.count("\n") == 1 and "Traceback" not in err, err
+    for n in needles:
+        assert n in err, (n, err)
+    return err
+
+
 def write(path: Path, text: str) -> str:
     path.write_bytes(text.encode("utf-8"))
     return str(path)

@@ -22,7 +22,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from ts_eval import cli_fair
+from ts_eval.cli import fair as cli_fair
 from ts_eval.corpus import SpanSet, from_spans
 from ts_eval.errors import InputError, UsageError
 from ts_eval.fair import (BEL, BEO, BES, EQ7_FORMULA, ERROR_TYPES, FN, FP, LBE, LE, OUTCOME_NAMES, PRESETS, TP,

@@ -360,7 +360,7 @@ def test_unknown_policy():
 
 
 def parser() -> argparse.ArgumentParser:
-    from ts_eval import cli_germeval
+    from ts_eval.cli import germeval as cli_germeval
 
     p = argparse.ArgumentParser(prog="ts-eval")
     sub = p.add_subparsers(dest="command")
@@ -369,7 +369,7 @@ def parser() -> argparse.ArgumentParser:
 
 
 def run(argv: Sequence[str]) -> int:
-    from ts_eval import cli_germeval
+    from ts_eval.cli import germeval as cli_germeval
 
     return cli_germeval.run(parser().parse_args(list(argv)))
 
@@ -652,5 +652,5 @@ def test_cli_maps_metric1_on_non_germeval_input_to_exit_2(tmp_path, capsys):
 
     rows = ["w0 B-PER B-PER O B-PER", "w1 I-PER I-PER O O", "", "w0 O B-LOC O O", ""]
     path = write(tmp_path / "three.conll", "\n".join(rows) + "\n")
-    assert cli.main(["rank", path, "--models", "germeval-m1"]) == 2
+    assert cli.main(["rank", path, "--gold-col", "2", "--models", "germeval-m1"]) == 2
     assert "GermEval-layout input" in capsys.readouterr().err

@@ -8,28 +8,19 @@ option respectively.
 from __future__ import annotations
 
 import gzip
+import json
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from support import CONLLEVAL_FIXTURES, run_cli, write
+from support import CONLLEVAL_FIXTURES, fails, run_cli, write
 
 
 def ok(capsys, argv):
     code, out, err = run_cli(argv, capsys)
     assert code == 0, err
     return out
-
-
-def fails(capsys, argv, code, *needles):
-    """Exit ``code``, one line on stderr naming every needle, nothing on stdout."""
-    got, out, err = run_cli(argv, capsys)
-    assert got == code, (got, err)
-    assert out == "" and err.count("\n") == 1 and "Traceback" not in err, err
-    for n in needles:
-        assert n in err, (n, err)
-    return err
 
 
 @pytest.mark.parametrize("name, options", [
@@ -110,10 +101,16 @@ def test_delimiter_must_be_one_character(tmp_path, capsys, bad):
     assert got == 2 and "delimiter" in err, err
 
 
-def test_gzip_file_says_it_looks_compressed(tmp_path, capsys):
+def test_gzip_file_is_read_and_a_truncated_one_is_an_input_error(tmp_path, capsys):
+    """issue #12.5: compressed column files are read transparently (this once said "looks compressed");
+    a truncated stream is one line naming the file."""
     f = tmp_path / "g.conll.gz"
-    f.write_bytes(gzip.compress(b"a B-X B-X\n"))
-    fails(capsys, ["score", str(f)], 1, f"{f}:1:", "looks compressed", "gunzip")
+    f.write_bytes(gzip.compress(b"a B-X B-X\nb O B-X\n"))
+    got, out, err = run_cli(["score", str(f), "--format", "json"], capsys)
+    assert got == 0, err
+    assert json.loads(out)["systems"][0]["exact"]["micro"]["tp"] == 1
+    f.write_bytes(gzip.compress(b"a B-X B-X\nb O B-X\n")[:-12])
+    fails(capsys, ["score", str(f)], 1, str(f), "truncated or corrupt gzip")
 
 
 # ---------------------------------------------------------------------------

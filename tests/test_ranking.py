@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from ts_eval import InputError, evaluate, from_spans
 from ts_eval.errors import OptionError
 from ts_eval import formats_rank, ranking, sufficient
-from ts_eval.cli_rank import main as rank_main
+from ts_eval.cli import main as rank_main
 from ts_eval.models.ts import ts_counts
 
 from support import iob2
@@ -479,12 +479,12 @@ def test_rank_json_records_versions_as_score_does(files, capsys):
 
 def test_cli_one_file_with_system_columns_and_formats(files, capsys):
     tmp = files[0]
-    code, out, err = run_cli(capsys, tmp / "all.conll", "--names", "a", "b", "c", "--format", "csv",
+    code, out, err = run_cli(capsys, tmp / "all.conll", "--gold-col", "2", "--names", "a", "b", "c", "--format", "csv",
                              "--bootstrap", "20", "--permutations", "20")
     assert code == 0, err
     assert out.startswith("task,table,row,column,value\n") and "\ntask,score,a,exact-f1-micro," in out
     for fmt in ("markdown", "latex", "table"):
-        code, out, err = run_cli(capsys, tmp / "all.conll", "--format", fmt, "--bootstrap", "20",
+        code, out, err = run_cli(capsys, tmp / "all.conll", "--gold-col", "2", "--format", fmt, "--bootstrap", "20",
                                  "--permutations", "20", "--models", "paper")
         assert code == 0, err
         assert "col3" in out and "col5" in out and "TS-F1M" in out
@@ -549,14 +549,14 @@ def test_cli_list_models(capsys):
 def test_register_adds_the_rank_command():
     import argparse
 
-    from ts_eval.cli_rank import register, run
+    from ts_eval.cli.rank import register, run
 
     parser = argparse.ArgumentParser(prog="ts-eval")
     sub = parser.add_subparsers(dest="command")
     register(sub)
     args = parser.parse_args(["rank", "--list-models"])
     assert args.command == "rank" and callable(run)
-    from ts_eval.cli_rank import FORMAT_CHOICES
+    from ts_eval.cli.rank import FORMAT_CHOICES
     assert FORMAT_CHOICES == formats_rank.FORMAT_CHOICES
 
 

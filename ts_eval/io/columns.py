@@ -26,6 +26,7 @@ import numpy as np
 from numpy.lib.stride_tricks import as_strided
 
 from ..errors import InputError, UsageError
+from .source import STDIN, decompress, display_name, is_compressed, read_bytes, read_head
 
 _WS = np.zeros(256, bool)
 _WS[[9, 10, 11, 12, 13, 32]] = True  # ASCII whitespace only: tokens may hold NBSP etc.
@@ -54,9 +55,12 @@ class ColumnFile:
     bom: int = 0              # bytes of BOM before ``data`` in the file
     delimiter: Optional[str] = None  # the field delimiter it was read with (None: whitespace)
     trailing_boundary: bool = False  # a line (blank, -X-, -DOCSTART-) follows the last token line
+    rereadable: bool = True   # False for standard input: its bytes are kept, not read again
 
     def release(self) -> None:
         """Drop the file's bytes and token offsets (read again from the file if texts are asked for)."""
+        if not self.rereadable:
+            return
         self.data = None
         self.token_start = self.token_len = None
 
@@ -117,9 +121,6 @@ def _column_index(column: int, n: int, path: str) -> int:
     return column - 1 if column > 0 else n + column
 
 
-GZIP_MAGIC = b"\x1f\x8b"
-
-
 def delimiter_mask(delimiter: Optional[str]) -> np.ndarray:
     """Bytes that separate fields (and end lines): ASCII whitespace, or one delimiter plus CR/LF."""
     if delimiter is None:
@@ -142,23 +143,35 @@ def parse_delimiter(value: Optional[str]) -> Optional[str]:
     return value
 
 
-def count_columns(path: str) -> int:
+def count_columns(path: str, delimiter: Optional[str] = None) -> int:
     """Fields of the first token line (not blank, not -DOCSTART-, not -X-): for choosing
-    columns before the file is read."""
-    try:
-        with open(path, encoding="utf-8-sig", errors="replace") as fh:
-            for line in fh:
-                fields = line.split()
-                if fields and fields[0] not in ("-DOCSTART-", "-X-"):
-                    return len(fields)
-    except OSError as err:
-        raise InputError(f"cannot read: {err.strerror}", path) from None
-    raise InputError("no token lines", path)
+    columns before the file is read.  ``delimiter`` as in :func:`read_column_file`; ``-`` is
+    standard input, and compressed files are read through :mod:`ts_eval.io.source`."""
+    head = read_head(path, 1 << 20)
+    for line in head.decode("utf-8-sig", errors="replace").split("\n"):
+        fields = line.split() if delimiter is None else _split_fields(line, delimiter)
+        if fields and fields[0] not in ("-DOCSTART-", "-X-"):
+            return len(fields)
+    raise InputError("no token lines", display_name(path))
+
+
+def _split_fields(line: str, delimiter: str) -> List[str]:
+    """A line's fields with one delimiter (a delimiter at the line end is dropped, as Perl's split does)."""
+    line = line.rstrip("\r\n")
+    if line.endswith(delimiter):
+        line = line[: -len(delimiter)]
+    return line.split(delimiter) if line.strip() else []
 
 
 def read_column_file(path: str, columns: Sequence[int] = (-1,), token_column: Optional[int] = 1,
                      delimiter: Optional[str] = None) -> ColumnFile:
-    """Read a column file, decoding the tag ``columns`` (1-based, negative from the end)."""
+    """Read a column file, decoding the tag ``columns`` (1-based, negative from the end).
+
+    ``-`` reads standard input; gzip, bzip2 and xz files are decompressed (by their magic bytes)."""
+    if path == STDIN:
+        cf = split_columns(read_bytes(path), display_name(path), columns, token_column, delimiter=delimiter)
+        cf.rereadable = False
+        return cf
     try:
         with open(path, "rb") as fh:
             size = os.fstat(fh.fileno()).st_size
@@ -170,9 +183,8 @@ def read_column_file(path: str, columns: Sequence[int] = (-1,), token_column: Op
         raise InputError("is a directory, expected a file", path) from None
     except OSError as err:
         raise InputError(f"cannot read: {err.strerror}", path) from None
-    if buf.startswith(GZIP_MAGIC):
-        raise InputError("this looks compressed (gzip magic bytes 1f 8b), expected a text column file: "
-                         "decompress it first (gunzip, or zcat FILE > FILE.txt)", path, 1)
+    if is_compressed(bytes(buf[:8])):
+        return split_columns(decompress(bytes(buf[:size]), path), path, columns, token_column, delimiter=delimiter)
     return split_columns(buf, path, columns, token_column, padded=True, delimiter=delimiter)
 
 

@@ -22,6 +22,7 @@ STDIN = "-"
 COMPRESSION_SUFFIXES = (".gz", ".bz2", ".xz")
 _MAGIC = ((b"\x1f\x8b", "gzip", gzip.decompress), (b"BZh", "bzip2", bz2.decompress),
           (b"\xfd7zXZ\x00", "xz", lzma.decompress))
+_OPEN = {"gzip": gzip.open, "bzip2": bz2.open, "xz": lzma.open}
 
 
 def display_name(path: str) -> str:
@@ -38,12 +39,29 @@ def plain_name(path: str) -> str:
     return p
 
 
+_stdin: list = [None, b""]   # (the sys.stdin object read, its bytes): standard input can be read only once
+
+
+def _stdin_bytes() -> bytes:
+    """Standard input's bytes, read once per ``sys.stdin`` object and kept, so that choosing a format
+    or counting columns and then reading see the same data."""
+    if _stdin[0] is not sys.stdin:
+        _stdin[1] = sys.stdin.buffer.read()
+        _stdin[0] = sys.stdin
+    return _stdin[1]
+
+
+def is_compressed(head: bytes) -> bool:
+    """Whether bytes start with the magic of a compression format read here."""
+    return any(head.startswith(magic) for magic, _, _ in _MAGIC)
+
+
 def read_bytes(path: str) -> bytes:
     """The (decompressed) bytes of ``path``; ``-`` reads standard input."""
     name = display_name(path)
     try:
         if path == STDIN:
-            raw = sys.stdin.buffer.read()
+            raw = _stdin_bytes()
         else:
             with open(path, "rb") as fh:
                 raw = fh.read()
@@ -77,6 +95,27 @@ def read_text(path: str, raw: Optional[bytes] = None) -> str:
         line = raw.count(b"\n", 0, err.start) + 1
         raise InputError(f"not UTF-8: byte 0x{raw[err.start]:02x} at byte offset {err.start} ({err.reason});"
                          " expected UTF-8 text", name, line) from None
+
+
+def read_head(path: str, size: int = 1 << 16) -> bytes:
+    """The first ``size`` (decompressed) bytes of ``path`` (for choosing a format by content)."""
+    if path == STDIN:
+        return read_bytes(path)[:size]
+    try:
+        with open(path, "rb") as fh:
+            head = fh.read(size)
+    except IsADirectoryError:
+        raise InputError("is a directory, expected a file", path) from None
+    except OSError as err:
+        raise InputError(f"cannot read: {err.strerror}", path) from None
+    for magic, kind, _ in _MAGIC:
+        if head.startswith(magic):
+            try:
+                with _OPEN[kind](path, "rb") as fh:
+                    return fh.read(size)
+            except (EOFError, OSError, ValueError, lzma.LZMAError, zlib.error):
+                return read_bytes(path)[:size]      # reports the truncated or corrupt stream
+    return head
 
 
 def is_dir(path: str) -> bool:

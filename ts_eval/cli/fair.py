@@ -23,8 +23,8 @@ import os
 import sys
 from typing import Any, Dict, List, Optional, Tuple
 
-from .errors import UsageError
-from .output import write_output
+from ..errors import UsageError
+from .outputs import add_output_options, emit
 
 CONFIG_KEYS = ("target_in", "system_in", "labels", "exclude", "ignore_punct", "focus", "eval_method",
                "weights", "eval_out")
@@ -44,26 +44,24 @@ def register(subparsers) -> None:
                    help="paper (default): Algorithm 2 as published, reproduces the paper and its result "
                         "files; faireval-skip: also reproduce the current FairEval.py, which skips the "
                         "span after each match in every pass")
-    p.add_argument("--format", default="faireval", choices=("faireval", "json"),
-                   help="faireval: the reference tool's tab-separated report (default); json: plain data")
-    p.add_argument("--output", "-o", metavar="FILE", help="write here instead of eval_out from the config")
+    add_output_options(p, ("faireval", "json"), default="faireval")
 
 
 def _fail(path: str, line: int, msg: str) -> UsageError:
     return UsageError(f"{path}:{line}: {msg}")
 
 
-def read_config(path: str) -> Dict[str, Any]:
-    """Parse a FairEval config file into checked settings (paths resolved)."""
-    from .fair import parse_weights
+Raw = Dict[str, Tuple[str, int]]   # config key -> (value, line)
 
+
+def _raw_config(path: str) -> Raw:
+    """The ``key = value`` lines of a config file (unknown keys are errors; a repeated key warns)."""
     try:
         with open(path, encoding="utf-8-sig") as fh:
             lines = fh.read().split("\n")
     except OSError as err:
         raise UsageError(f"{path}: cannot read config: {err.strerror}") from None
-    base = os.path.dirname(os.path.abspath(path))
-    raw: Dict[str, Tuple[str, int]] = {}
+    raw: Raw = {}
     for n, line in enumerate(lines, 1):
         s = line.strip()
         if not s or s.startswith("#"):
@@ -78,15 +76,15 @@ def read_config(path: str) -> Dict[str, Any]:
             print(f"ts-eval fair: warning: {path}:{n}: {key} given again (line {raw[key][1]}); the later one "
                   "counts", file=sys.stderr)
         raw[key] = (val, n)
+    return raw
 
-    def where(key: str) -> Tuple[str, int]:
-        return raw[key]
 
-    cfg: Dict[str, Any] = {"config": path}
+def _inputs(path: str, raw: Raw, base: str, cfg: Dict[str, Any]) -> None:
+    """target_in and system_in: required, taken from the working directory or else the config's."""
     for key in ("target_in", "system_in"):
         if key not in raw:
             raise UsageError(f"{path}: {key} is missing; target_in and system_in are required")
-        val, n = where(key)
+        val, n = raw[key]
         if not val:
             raise _fail(path, n, f"{key} is empty")
         resolved = val if os.path.exists(val) else os.path.join(base, val)
@@ -95,6 +93,9 @@ def read_config(path: str) -> Dict[str, Any]:
                                  f"and in {base})")
         cfg[key] = val
         cfg[key + "_path"] = resolved
+
+
+def _labels(raw: Raw, cfg: Dict[str, Any]) -> None:
     labels: Optional[List[str]] = None
     if "labels" in raw:
         items = [v.strip() for v in raw["labels"][0].split(",") if v.strip()]
@@ -102,21 +103,31 @@ def read_config(path: str) -> Dict[str, Any]:
     cfg["labels"] = labels
     exclude = [v.strip() for v in raw["exclude"][0].split(",") if v.strip()] if "exclude" in raw else []
     cfg["exclude"] = list(dict.fromkeys(exclude))
+
+
+def _choices(path: str, raw: Raw, cfg: Dict[str, Any]) -> None:
+    """ignore_punct and focus."""
     cfg["ignore_punct"] = True
     if "ignore_punct" in raw:
-        val, n = where("ignore_punct")
+        val, n = raw["ignore_punct"]
         if val.lower() not in ("true", "false", "yes", "no", "1", "0"):
             raise _fail(path, n, f"ignore_punct = {val!r}: expected true or false")
         cfg["ignore_punct"] = val.lower() in ("true", "yes", "1")
     cfg["focus"] = "target"
     if "focus" in raw:
-        val, n = where("focus")
+        val, n = raw["focus"]
         if val.lower() not in ("target", "system"):
             raise _fail(path, n, f"focus = {val!r}: expected target or system")
         cfg["focus"] = val.lower()
+
+
+def _methods(path: str, raw: Raw, cfg: Dict[str, Any]) -> None:
+    """eval_method and weights (without weights, the reference shows weighted as fair)."""
+    from ..fair import parse_weights
+
     methods = list(METHOD_NAMES)
     if "eval_method" in raw:
-        val, n = where("eval_method")
+        val, n = raw["eval_method"]
         items = [v.strip().lower() for v in val.split(",") if v.strip()]
         if items and items != ["all"]:
             bad = [v for v in items if v not in METHOD_NAMES]
@@ -125,36 +136,50 @@ def read_config(path: str) -> Dict[str, Any]:
             methods = [m for m in METHOD_NAMES if m in items]
     cfg["weights"] = None
     if "weights" in raw:
-        val, n = where("weights")
+        val, n = raw["weights"]
         try:
             cfg["weights"] = parse_weights(val)
         except ValueError as err:
             raise _fail(path, n, str(err)) from None
     if cfg["weights"] is None and "weighted" in methods:
-        # the reference: without weights, weighted is fair (and is shown as fair)
         methods = [m for m in methods if m != "weighted"]
         if "fair" not in methods:
             methods.append("fair")
     cfg["eval_method"] = methods
+
+
+def _eval_out(raw: Raw, base: str) -> Optional[str]:
+    """Where the report goes: None = standard output; a directory gets ``eval.csv``."""
     out = raw.get("eval_out", ("", 0))[0]
     if not out or out == "cmd":
-        cfg["eval_out"] = None
-    else:
-        target = out
-        if not os.path.isabs(out) and not os.path.isdir(os.path.dirname(out) or "."):
-            alt = os.path.join(base, out)
-            if os.path.isdir(os.path.dirname(alt)):
-                target = alt
-        cfg["eval_out"] = os.path.join(target, "eval.csv") if os.path.isdir(target) else target
+        return None
+    target = out
+    if not os.path.isabs(out) and not os.path.isdir(os.path.dirname(out) or "."):
+        alt = os.path.join(base, out)
+        if os.path.isdir(os.path.dirname(alt)):
+            target = alt
+    return os.path.join(target, "eval.csv") if os.path.isdir(target) else target
+
+
+def read_config(path: str) -> Dict[str, Any]:
+    """Parse a FairEval config file into checked settings (paths resolved)."""
+    raw = _raw_config(path)
+    base = os.path.dirname(os.path.abspath(path))
+    cfg: Dict[str, Any] = {"config": path}
+    _inputs(path, raw, base, cfg)
+    _labels(raw, cfg)
+    _choices(path, raw, cfg)
+    _methods(path, raw, cfg)
+    cfg["eval_out"] = _eval_out(raw, base)
     return cfg
 
 
 def run(args: argparse.Namespace) -> int:
     """Run ``ts-eval fair``; returns the exit code (errors raise InputError / UsageError)."""
-    from .fair import fair_errors, fair_report
-    from .formats_fair import faireval_settings, to_faireval
-    from .io.faireval import read_faireval
-    from .matching import match
+    from ..fair import fair_errors, fair_report
+    from ..formats_fair import faireval_settings, to_faireval
+    from ..io.faireval import read_faireval
+    from ..matching import match
 
     cfg = read_config(args.config)
     data = read_faireval(cfg["target_in_path"], cfg["system_in_path"], labels=cfg["labels"],
@@ -168,10 +193,8 @@ def run(args: argparse.Namespace) -> int:
     settings = faireval_settings(cfg["target_in"], cfg["system_in"], labels=cfg["labels"], exclude=cfg["exclude"],
                                  ignore_punct=cfg["ignore_punct"], focus=cfg["focus"],
                                  eval_method=cfg["eval_method"], weights=cfg["weights"])
-    if args.format == "json":
-        text = json.dumps({"settings": {**settings, "mode": args.mode}, **report}, indent=1) + "\n"
-    else:
-        text = to_faireval(report, settings)
-    dest = args.output or cfg["eval_out"]
-    write_output(text, dest)   # a missing folder is an error, as for every command
+    texts = {"json": lambda r: json.dumps({"settings": {**settings, "mode": args.mode}, **r}, indent=1) + "\n",
+             "faireval": lambda r: to_faireval(r, settings)}
+    args.output = args.output or cfg["eval_out"]   # a missing folder is an error, as for every command
+    emit(report, args, lambda: texts)
     return 0

@@ -1,95 +1,8 @@
-"""``ts-eval germeval``: GermEval 2014 nested NER scoring (Metrics 1-4 as the official scorer, TS, fair).
-
-    ts-eval germeval FILE                              # 6 columns: index token gold-outer gold-inner sys-outer sys-inner
-    ts-eval germeval --gold GOLD.tsv --system SYS.tsv  # 4 columns each: index token outer inner
-
-Exit codes (set by ``ts_eval.cli.main``): 0 scored, 1 bad input, 2 bad usage.
-"""
+"""GermEval 2014 reports on the terminal: rich tables of the official Metrics 1-4, TS over both levels
+and the fair error types, with the validation notes (read from the report; nothing is recomputed)."""
 from __future__ import annotations
 
-import argparse
 from typing import Any, Dict, List, Optional
-
-from .errors import UsageError
-from .output import open_output, write_output
-
-FORMATS = ("table", "json", "nereval", "latex")
-POLICY_HELP = ("ill-formed IOB2 chunks: nereval = read them as the official scorer does (an I- tag of another "
-               "label continues the chunk; default, needed for the official numbers), conlleval = an I- tag "
-               "after O or another label opens a new chunk, strict = error, discard = drop the chunk")
-
-
-def register(subparsers) -> argparse.ArgumentParser:
-    p = subparsers.add_parser(
-        "germeval", help="GermEval 2014 nested NER: official Metrics 1-4, TS over both levels, fair errors",
-        description="Score GermEval 2014 NER output. Either FILE in the shared task's evaluation layout "
-                    "(TAB-separated: index, token, gold outer, gold inner, system outer, system inner; '#' "
-                    "and blank lines as in the data) or --gold and --system files in the data layout (index, "
-                    "token, outer, inner). Metrics 1-4 and the per-type lines equal the official scorer's "
-                    "(nereval.perl); --format nereval prints its report layout.")
-    p.add_argument("file", nargs="?", help="6-column evaluation file")
-    p.add_argument("--gold", metavar="GOLD", help="gold file, 4 columns (two-file mode)")
-    p.add_argument("--system", metavar="SYS", help="system file, 4 columns (or 6: its last two are used)")
-    p.add_argument("--name", metavar="NAME", help="system name (default: the file name)")
-    p.add_argument("--policy", default="nereval", choices=("nereval", "conlleval", "strict", "discard"),
-                   help=POLICY_HELP)
-    p.add_argument("--separator-weight", type=float, default=1.0, metavar="W",
-                   help="TS scores: weight of a separator unit relative to a token (default 1)")
-    p.add_argument("--count-last-chunk", action="store_true",
-                   help="count a correct chunk that ends on the very last token (the official scorer never "
-                        "does; default: do as it does)")
-    p.add_argument("--no-fair", action="store_true", help="leave out the fair error types")
-    p.add_argument("--format", default="table", choices=FORMATS, help="output format (default table)")
-    p.add_argument("--output", "-o", metavar="FILE", help="write the report to FILE instead of stdout")
-    return p
-
-
-def _load(args):
-    from .io.germeval import read_germeval, read_germeval_pair
-
-    if args.gold or args.system:
-        if args.file:
-            raise UsageError("give either FILE or --gold/--system, not both")
-        if not (args.gold and args.system):
-            raise UsageError("two-file mode needs both --gold and --system")
-        return read_germeval_pair(args.gold, args.system, args.name, args.policy)
-    if not args.file:
-        raise UsageError("give a FILE (6 columns), or --gold GOLD --system SYS (4 columns each)")
-    return read_germeval(args.file, args.name, args.policy)
-
-
-def run(args) -> int:
-    from .germeval import evaluate_germeval
-
-    from . import measures
-
-    try:
-        measures.check_separator_weight(args.separator_weight)
-    except ValueError as err:
-        raise UsageError(f"--separator-weight: {err}") from None
-    data = _load(args)
-    report = evaluate_germeval(data, args.policy, separator_weight=args.separator_weight,
-                               eof_quirk=not args.count_last_chunk, fair=not args.no_fair)
-    report.settings["input"] = {"file": args.file, "gold": args.gold, "system": args.system}
-    if args.format == "table":
-        from rich.console import Console
-
-        if args.output:
-            with open_output(args.output) as fh:
-                print_germeval(report, Console(file=fh, width=200, no_color=True))
-        else:
-            console = Console()
-            print_germeval(report, console if console.is_terminal else Console(width=200))
-        return 0
-    from .formats_germeval import FORMATS as TEXT
-
-    text = TEXT[args.format](report)
-    write_output(text, args.output)
-    return 0
-
-
-# ---------------------------------------------------------------------------
-# rich tables
 
 
 def _f(x: Optional[float], digits: int = 2) -> str:
@@ -174,7 +87,10 @@ def _ts_table(ts: Dict[str, Any]):
 def print_germeval(report, console=None) -> None:
     from rich.console import Console
 
-    console = console or Console()
+    if console is None:
+        console = Console()
+        if not console.is_terminal:
+            console = Console(width=200)
     co, st = report.corpus, report.settings
     console.print(f"[dim]{co['tokens']} tokens, {co['sentences']} sentences; policy {st['policy']}; "
                   f"TS separator weight {st['separator_weight']:g}[/dim]")

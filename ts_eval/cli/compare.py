@@ -1,0 +1,94 @@
+"""``ts-eval compare``: system A (baseline) against system B against gold (Tuggener), and
+with more systems the pairwise differences and the oracle upper bounds.
+
+    ts-eval compare --gold GOLD A B [C ...]          one file per system (last column)
+    ts-eval compare FILE [--gold-col N] [--system-col N N ...]   one file, several system columns
+
+Exit codes as for ``score``: 0 done, 1 bad input, 2 bad usage.
+"""
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from ..errors import UsageError
+from .errors import option_errors
+from .inputs import COLUMN_RULE, Request, add_column_options, add_reading_options, load
+from .outputs import add_output_options, emit
+
+FORMAT_CHOICES = ("table", "json", "csv", "markdown")
+
+
+def register(subparsers: Any) -> None:
+    p = subparsers.add_parser(
+        "compare", help="compare systems with each other against gold (corrections, new errors, oracle)",
+        description="Compare system outputs (Tuggener): with two systems A (baseline) and B, which tokens, "
+                    "spans and TS units B corrects, newly gets wrong or gets wrong differently; with more "
+                    "systems the pairwise diff matrix, oracle upper bounds and the gold spans no system finds. "
+                    "Either --gold GOLD A B [C ...] (one file per system), or FILE with a gold column and "
+                    "several system columns. " + COLUMN_RULE)
+    p.add_argument("inputs", nargs="+", metavar="FILE",
+                   help="with --gold: the system files (A B [C ...]); without: one column file")
+    p.add_argument("--gold", metavar="G", help="gold file; the FILEs are then one file per system")
+    add_column_options(p, "in one FILE several columns are several systems; with --gold one for every file")
+    p.add_argument("--pair", nargs=2, metavar=("A", "B"),
+                   help="the pair to compare in detail, baseline first (default with two systems: them, in order)")
+    add_reading_options(p)
+    g = p.add_argument_group("comparison and output")
+    g.add_argument("--top", type=int, default=5, metavar="K", help="transitions shown per class (default 5)")
+    g.add_argument("--examples", type=int, default=1, metavar="N",
+                   help="example sentences per top transition (default 1; 0: none)")
+    g.add_argument("--view", default="auto", choices=("auto", "tag", "label"),
+                   help="token labels: tag = the tags as read, label = the labels of the covering spans "
+                        "(default auto: tags unless a label map is given)")
+    g.add_argument("--separator-weight", type=float, default=1.0, metavar="W",
+                   help="TS level: weight of a separator unit (default 1)")
+    g.add_argument("--no-spans", action="store_true", help="skip the span-level comparison of the pair")
+    g.add_argument("--fair-mode", default="paper", choices=("paper", "faireval-skip"),
+                   help="span outcomes: Ortmann's algorithm as in the paper (default) or as the current "
+                        "FairEval.py runs it (see ts-eval fair)")
+    g.add_argument("--cases", type=int, default=10, metavar="N",
+                   help="table format: hard and easy gold spans listed (default 10; the other formats list all)")
+    add_output_options(g, FORMAT_CHOICES)
+
+
+def _request(args: argparse.Namespace) -> Request:
+    cols = dict(names=args.names, gold_col=args.gold_col, system_cols=args.system_col)
+    if args.gold:
+        return Request(gold=args.gold, systems=args.inputs, **cols)
+    if len(args.inputs) != 1:
+        raise UsageError(f"{len(args.inputs)} files without --gold: give --gold GOLD A B [...], or one FILE "
+                         "with a gold column and several system columns")
+    return Request(file=args.inputs[0], **cols)
+
+
+def _table(args: argparse.Namespace):
+    def table(result, console) -> None:
+        from ..formats_compare import print_comparison
+
+        print_comparison(result, console, case_limit=args.cases)
+    return table
+
+
+def _texts():
+    from ..formats_compare import FORMATS
+
+    return FORMATS
+
+
+def run(args: argparse.Namespace) -> int:
+    from ..compare import compare
+
+    if args.top < 0 or args.examples < 0 or args.cases < 0:
+        raise UsageError("--top, --examples and --cases must be >= 0")
+    corpus = load(_request(args), args, "compare", min_systems=2)
+    a, b = args.pair if args.pair else (None, None)
+    with option_errors():
+        result = compare(corpus, a, b, top=args.top, examples=args.examples, view=args.view,
+                         separator_weight=args.separator_weight, spans=not args.no_spans,
+                         fair_mode=args.fair_mode)
+    result.settings["input"] = {"gold": args.gold, "files": list(args.inputs),
+                                "gold_col": corpus.gold_info.column,
+                                "system_cols": [i.column for i in corpus.system_info.values()]}
+    emit(result, args, _texts, _table(args))
+    return 0

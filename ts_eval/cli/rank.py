@@ -1,0 +1,209 @@
+"""``ts-eval rank``: rank many systems under many evaluation models, with intervals and tests.
+
+Inputs (one task unless said otherwise):
+
+- ``ts-eval rank --gold GOLD SYSTEM_FILE_OR_DIR ...``: one file per system (a directory
+  stands for the files in it, ``--glob`` filters them); tokens must line up with GOLD;
+- ``ts-eval rank FILE``: one column file with gold and several system columns
+  (by the shared column rule: ``--gold-col N`` makes every later column a system);
+- ``--task NAME GOLD SYSTEM...`` repeated, or ``--manifest FILE``: several tasks,
+  per-task tables and the correlation matrices averaged over tasks.
+
+Columns, reading options and system names follow the shared loader (:mod:`ts_eval.cli.inputs`);
+the tasks are read in :mod:`ts_eval.cli.tasks`.
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Any, Dict, List, Optional
+
+from ..errors import UsageError
+from .errors import option_errors
+from .inputs import add_column_options, add_reading_options
+from .outputs import add_output_options, emit
+from .tasks import load_task, task_specs
+
+DESCRIPTION = (
+    "Rank systems under several evaluation models: scores, the rank table in Esuli & Sebastiani's "
+    "layout (each cell: the system's rank under the reference model), Spearman and Kendall "
+    "correlations between the models' rankings, paired bootstrap intervals of scores and ranks, "
+    "and a paired permutation test between neighbours in each ranking; from the same resamples and tests: "
+    "intervals of the correlations, Holm-corrected significance groups, and the system pairs two models "
+    "order differently (flips).")
+EPILOG = (
+    "Inputs: --gold GOLD SYSTEM... (files or directories), or FILE with several system columns, "
+    "or --task NAME GOLD SYSTEM... (repeat for several tasks), or --manifest FILE (.json, .toml, or "
+    "lines 'NAME GOLD SYSTEM...'; paths relative to the manifest). Models: --list-models.")
+
+
+# = formats_rank.FORMAT_CHOICES, not imported here so that registering the command stays cheap
+FORMAT_CHOICES = ("table", "json", "csv", "markdown", "latex")
+
+
+def register(subparsers) -> argparse.ArgumentParser:
+    """Add the ``rank`` command to an ``add_subparsers()`` object; returns its parser."""
+    p = subparsers.add_parser("rank", help="rank several systems under several evaluation models",
+                              description=DESCRIPTION, epilog=EPILOG)
+    p.add_argument("inputs", nargs="*", metavar="SYSTEM",
+                   help="system files or directories (with --gold), or one FILE with several system columns")
+    p.add_argument("--gold", metavar="GOLD", help="gold file (one file per system)")
+    p.add_argument("--task", nargs="+", action="append", metavar="ARG",
+                   help="NAME GOLD SYSTEM... : one task (repeat for several)")
+    p.add_argument("--manifest", metavar="FILE",
+                   help="tasks from a file (.json, .toml, or 'NAME GOLD SYSTEM...' lines)")
+    p.add_argument("--germeval", action="store_true",
+                   help="GermEval 2014 layout (both levels, twelve labels): 6-column files (index, token, gold "
+                        "outer/inner, system outer/inner) or, with --gold, a gold file and 4- or 6-column system "
+                        "files; adds GermEval Metric 1 (germeval-m1) to the default models")
+    p.add_argument("--glob", default="*", metavar="PATTERN",
+                   help="files to take from a system directory (default '*'; hidden files are skipped)")
+    add_column_options(p, "in one FILE several columns are several systems; with --gold one for every file")
+    add_reading_options(p, policies=("conlleval", "strict", "discard", "nereval"))
+    m = p.add_argument_group("models and statistics")
+    m.add_argument("--models", default=None, metavar="LIST",
+                   help="comma-separated model names in display order, or 'default', 'paper', 'all' "
+                        "(default: the default set; see --list-models)")
+    m.add_argument("--reference", default=None, metavar="MODEL",
+                   help="reference model of the rank table (default exact-f1-micro, the official CoNLL score)")
+    m.add_argument("--list-models", action="store_true", help="list the models and exit")
+    m.add_argument("--bootstrap", type=int, default=1000, metavar="N",
+                   help="paired bootstrap resamples (default 1000; 0 = none)")
+    m.add_argument("--permutations", type=int, default=1000, metavar="N",
+                   help="approximate-randomisation permutations per neighbour test (default 1000; 0 = none)")
+    m.add_argument("--unit", default="sentence", choices=("sentence", "document"),
+                   help="what the bootstrap and the permutation test resample (document: from -DOCSTART-)")
+    m.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
+    m.add_argument("--confidence", type=float, default=0.95, help="interval level (default 0.95)")
+    m.add_argument("--alpha", type=float, default=0.05,
+                   help="significance level of the significance groups (Holm-corrected neighbour tests) and of "
+                        "the flips (default 0.05)")
+    m.add_argument("--flips", action="append", default=[], metavar="A,B",
+                   help="show in full the system pairs models A and B order differently, with both p-values "
+                        "(repeatable; the JSON and CSV have every model pair's flips)")
+    o = p.add_argument_group("output")
+    add_output_options(o, FORMAT_CHOICES)
+    o.add_argument("--plot", metavar="FILE", help="bump chart of the ranks with interval bars (.png, .svg, .pdf; "
+                                                  "needs matplotlib: pip install 'ts_eval[plot]')")
+    o.add_argument("--no-progress", action="store_true", help="no progress bar")
+    return p
+
+
+def _models_arg(text: Optional[str], germeval: bool = False) -> Optional[List[str]]:
+    from .. import sufficient
+
+    if text is None or text.strip() == "default":
+        return None
+    if text.strip() == "paper":
+        return list(sufficient.PAPER_MODELS)
+    if text.strip() == "all":    # GermEval Metric 1 only where it applies (GermEval-layout input)
+        return [m for m in sufficient.REGISTRY if m != "germeval-m1" or germeval]
+    return [m.strip() for m in text.split(",") if m.strip()]
+
+
+def _flips_arg(text: str) -> List[str]:
+    names = [n.strip() for n in text.split(",")]
+    if len(names) != 2 or not all(names):
+        raise UsageError(f"--flips {text}: expected two model names separated by a comma (e.g. "
+                         "exact-f1-micro,ts-f1-macro)")
+    return names
+
+
+def list_models() -> str:
+    from .. import sufficient
+
+    lines = ["available models (name, column title, description); * = default"]
+    defaults = set(sufficient.default_models())
+    for m in sufficient.REGISTRY.values():
+        lines.append(f"{'*' if m.name in defaults else ' '} {m.name:22} {m.title:9} {m.description}")
+    for name, why in sufficient.UNAVAILABLE.items():
+        lines.append(f"  {name:22} {'-':9} not available: {why}")
+    return "\n".join(lines) + "\n"
+
+
+# ---------------------------------------------------------------------------
+# running
+
+
+class _Bar:
+    """A rich progress bar on stderr (only when stderr is a terminal)."""
+
+    def __init__(self, enabled: bool):
+        self.progress = None
+        self.tasks: Dict[str, Any] = {}
+        if enabled:
+            from rich.console import Console
+            from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+
+            console = Console(stderr=True)
+            if console.is_terminal:
+                self.progress = Progress(TextColumn("{task.description}"), BarColumn(),
+                                         TextColumn("{task.completed}/{task.total}"), TimeElapsedColumn(),
+                                         console=console, transient=True)
+
+    def __enter__(self):
+        if self.progress:
+            self.progress.__enter__()
+        return self
+
+    def __exit__(self, *exc):
+        if self.progress:
+            self.progress.__exit__(*exc)
+
+    def __call__(self, task: str, phase: str, done: int, total: int) -> None:
+        if not self.progress:
+            return
+        key = f"{task}: {phase}"
+        if key not in self.tasks:
+            self.tasks[key] = self.progress.add_task(key, total=total)
+        self.progress.update(self.tasks[key], completed=done)
+
+
+def run(args) -> int:
+    """Run ``ts-eval rank`` for parsed arguments; returns the exit code (errors are raised)."""
+    from .. import formats_rank, ranking, sufficient
+
+    if args.list_models:
+        from ..output import write_output
+
+        write_output(list_models(), args.output)
+        return 0
+    if args.plot:
+        from ..plot import check_available
+        check_available()
+    models = _models_arg(args.models, args.germeval)
+    reference = args.reference or sufficient.REFERENCE_MODEL
+    with option_errors():
+        sufficient.resolve_models(models)                 # unknown names fail before reading anything
+        sufficient.get_model(reference)
+    specs = task_specs(args)
+    names = [s.name for s in specs]
+    dup = sorted({n for n in names if names.count(n) > 1})
+    if dup:
+        raise UsageError(f"task name(s) {', '.join(dup)} given twice; task names must be unique")
+    corpora = [(s.name, load_task(s, args)) for s in specs]
+    options = dict(models=models, reference=reference, bootstrap=args.bootstrap, permutations=args.permutations,
+                   unit=args.unit, seed=args.seed, confidence=args.confidence, alpha=args.alpha,
+                   flips=[_flips_arg(f) for f in args.flips])
+    with _Bar(not args.no_progress and (args.bootstrap or args.permutations)) as bar:
+        if len(corpora) == 1:
+            name, corpus = corpora[0]
+            result = ranking.rank_corpus(corpus, task=name, progress=lambda *a: bar(name, *a), **options)
+        else:
+            results = {}
+            for name, corpus in corpora:
+                results[name] = ranking.rank_corpus(corpus, task=name,
+                                                    progress=lambda *a, n=name: bar(n, *a), **options)
+            result = ranking.combine(results)
+    emit(result, args, lambda: formats_rank.FORMATS, _table, width=220)
+    if args.plot:
+        from ..plot import bump_chart
+        bump_chart(result, args.plot)
+        print(f"ts-eval: bump chart written to {args.plot}", file=sys.stderr)
+    return 0
+
+
+def _table(result, console) -> None:
+    from ..formats_rank import print_ranking
+
+    print_ranking(result, console)

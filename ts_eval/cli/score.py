@@ -1,0 +1,141 @@
+"""``ts-eval score``: score one or more systems against gold; ``ts-eval demo``: the same on the bundled
+GermEval 2014 sample (four systems)."""
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+from typing import Any, Dict, List, Optional
+
+from .errors import option_errors
+from .inputs import Request, add_column_options, add_reading_options, load
+from .outputs import add_output_options, emit
+
+FORMAT_CHOICES = ("table", "json", "csv", "markdown", "latex", "conlleval", "faireval")
+DEMO_FILE = Path(__file__).resolve().parent.parent / "demo" / "germeval2014_test_sample.conll"
+DEMO_SYSTEMS = ["gen-ap_rich_dev", "gen-crf_poor_dev", "gen-crf_rich_dev", "gen-mft_dev"]
+
+
+def _scoring_options(p: argparse.ArgumentParser) -> None:
+    g = p.add_argument_group("scoring and output")
+    g.add_argument("--separator-weight", type=float, default=1.0, metavar="W",
+                   help="weight of a separator unit relative to a token (default 1; 0 = token-only T model)")
+    g.add_argument("--beta", type=float, default=1.0, help="F-beta's beta (default 1)")
+    g.add_argument("--models", default="ts,exact,fair", metavar="LIST",
+                   help="comma-separated models to compute and show: ts, exact, overlap, constrained, contain, "
+                        "fair, semeval (nervaluate's SemEval-2013 schemes) (default ts,exact,fair)")
+    g.add_argument("--k1", type=int, default=None, metavar="N",
+                   help="constrained/contain models: at most N spurious tokens (default 1 / unbounded)")
+    g.add_argument("--k2", type=int, default=None, metavar="N",
+                   help="constrained model: at most N missing tokens (default 1)")
+    g.add_argument("--focus", default="target", choices=("target", "system"),
+                   help="fair model: whose label LE and LBE errors count under (default target)")
+    g.add_argument("--weights", default="eq7", metavar="SPEC",
+                   help="fair model's weighted scores: a preset eq5, eq6, eq7 (default; the paper's equation 7), "
+                        "or the FairEval syntax, e.g. 'LE = 0.5 FP + 0.5 FN, BES = 0.5 TP + 0.5 FN, ...'")
+    g.add_argument("--fair-mode", default="paper", choices=("paper", "faireval-skip"),
+                   help="fair model: the paper's algorithm (default) or today's FairEval.py, which skips the "
+                        "span after each match")
+    g.add_argument("--confusion", action="store_true", help="table format: show the fair confusion matrices")
+    g.add_argument("--all-labels-row", action="store_true",
+                   help="add a TS row for all labels as one (the paper's ENTITY supertag)")
+    add_output_options(g, FORMAT_CHOICES)
+    g.add_argument("--no-labels", action="store_true", help="table format: leave out the per-label tables")
+
+
+def register(sub: Any) -> None:
+    """Add ``score`` and ``demo`` to the ``ts-eval`` parser."""
+    sc = sub.add_parser("score", help="score one or more systems against gold",
+                        description="Score IOB files. Either FILE with gold and system columns "
+                                    "(default: conlleval's layout, the last two columns), or --gold G "
+                                    "--system S [S ...] with one file per system.")
+    sc.add_argument("file", nargs="?", help="column file with gold and system columns")
+    sc.add_argument("--gold", metavar="G", help="gold file (two-file mode)")
+    sc.add_argument("--system", nargs="+", metavar="S", help="system file(s) (two-file mode)")
+    add_column_options(sc)
+    add_reading_options(sc)
+    sc.add_argument("--labels", metavar="L1,L2", help="score only these labels (after --map-label)")
+    sc.add_argument("--exclude", metavar="L1,L2", help="leave these labels out (after --map-label)")
+    _scoring_options(sc)
+    demo = sub.add_parser("demo", help="score the bundled GermEval 2014 sample (four systems)")
+    _scoring_options(demo)
+
+
+def _request(args: argparse.Namespace) -> Request:
+    from ..errors import UsageError
+
+    if args.gold or args.system:
+        if args.file:
+            raise UsageError("give either FILE or --gold/--system, not both")
+        if not (args.gold and args.system):
+            raise UsageError("two-file mode needs both --gold and --system")
+        return Request(gold=args.gold, systems=args.system, names=args.names, gold_col=args.gold_col,
+                       system_cols=args.system_col)
+    if not args.file:
+        raise UsageError("give a FILE, or --gold G --system S")
+    return Request(file=args.file, names=args.names, gold_col=args.gold_col, system_cols=args.system_col)
+
+
+def _demo(args: argparse.Namespace) -> argparse.Namespace:
+    """The demo as a ``score`` command: the bundled file, gold in column 2, four systems after it."""
+    values = dict(file=str(DEMO_FILE), gold=None, system=None, gold_col=2, system_col=None, names=DEMO_SYSTEMS,
+                  scheme="IOB2", policy="conlleval", token_col=1, map_label=[], delimiter=None, raw=False,
+                  outside_tag="O", tags_only=False, labels=None, exclude=None)
+    return argparse.Namespace(**{**vars(args), **values})
+
+
+def _models(args: argparse.Namespace) -> List[str]:
+    models = [m.strip() for m in args.models.split(",") if m.strip()]
+    needed = {"conlleval": "exact", "faireval": "fair"}.get(args.format)
+    if needed and needed not in models:
+        models.append(needed)
+    return models
+
+
+def _select(corpus, args: argparse.Namespace):
+    if not (args.labels or args.exclude):
+        return corpus
+    from ..corpus import select_labels
+
+    def split(v: Optional[str]) -> List[str]:
+        return [x for x in (v or "").split(",") if x]
+
+    with option_errors():
+        return select_labels(corpus, split(args.labels) or None, split(args.exclude))
+
+
+def _input_settings(args: argparse.Namespace, corpus) -> Dict[str, Any]:
+    return {"file": args.file, "gold": args.gold, "system": args.system, "gold_col": corpus.gold_info.column,
+            "token_col": args.token_col, "system_cols": [i.column for i in corpus.system_info.values()],
+            "delimiter": args.delimiter, "raw": args.raw, "outside_tag": args.outside_tag,
+            "tags_only": args.tags_only}
+
+
+def _table(args: argparse.Namespace):
+    def table(report, console) -> None:
+        from ..render import print_report
+
+        print_report(report, console, per_label=not args.no_labels, confusion=args.confusion)
+    return table
+
+
+def _texts():
+    from ..formats import FORMATS
+
+    return FORMATS
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run ``score`` or ``demo``; returns the exit code (errors are raised)."""
+    from ..evaluate import evaluate
+
+    if args.command == "demo":
+        args = _demo(args)
+    corpus = _select(load(_request(args), args), args)
+    with option_errors():
+        report = evaluate(corpus, separator_weight=args.separator_weight, beta=args.beta,
+                          all_labels_row=args.all_labels_row, models=_models(args), k1=args.k1, k2=args.k2,
+                          focus=args.focus, weights=args.weights, fair_mode=args.fair_mode)
+    report.settings["input"] = _input_settings(args, corpus)
+    with option_errors():   # a layout that cannot show this report (conlleval with several systems, say)
+        emit(report, args, _texts, _table(args))
+    return 0
