@@ -50,7 +50,7 @@ def test_tuples_and_other_sequences_are_accepted():
 
 
 @pytest.mark.parametrize("y_true,y_pred,needle", [
-    ([["B-X", "O"]], [["B-X"]], "sentence 0 has 1 tags"),
+    ([["B-X", "O"]], [["B-X"]], "sentence 0: y_true has 2 tags, y_pred has 1"),
     ([["B-X"], ["O"]], [["B-X"]], "1 sentences"),
     ([[]], [[]], "empty"),
     ([["B-X", None]], [["B-X", "O"]], "not a string"),
