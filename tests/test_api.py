@@ -50,7 +50,7 @@ def test_tuples_and_other_sequences_are_accepted():
 
 
 @pytest.mark.parametrize("y_true,y_pred,needle", [
-    ([["B-X", "O"]], [["B-X"]], "sentence 0 has 1 tags"),
+    ([["B-X", "O"]], [["B-X"]], "sentence 0: y_true has 2 tags, y_pred has 1"),
     ([["B-X"], ["O"]], [["B-X"]], "1 sentences"),
     ([[]], [[]], "empty"),
     ([["B-X", None]], [["B-X", "O"]], "not a string"),
@@ -166,11 +166,11 @@ def test_a_system_named_gold_does_not_replace_the_gold_side(build):
 def test_from_sequences_names_the_bad_tag_and_the_sentence():
     from ts_eval.corpus import from_sequences
 
-    with pytest.raises(InputError, match=r"^system: sentence 1: tag 5 is not a string$"):
+    with pytest.raises(InputError, match=r"^y_pred: sentence 1, token 1: tag int 5 is not a string$"):
         from_sequences([["O"], ["O", "B-X"]], [["O"], ["O", 5]])
-    with pytest.raises(InputError, match=r"^gold: sentence 0: tag \['B-X'\] is not a string$"):
+    with pytest.raises(InputError, match=r"^y_true: sentence 0, token 1: tag list \['B-X'\] is not a string"):
         from_sequences([["O", ["B-X"]]], [["O", "O"]])
-    with pytest.raises(InputError, match=r"^system: sentence 1 has 1 tags, gold has 2$"):
+    with pytest.raises(InputError, match=r"^sentence 1: y_true has 2 tags, y_pred has 1$"):
         from_sequences([["O"], ["O", "B-X"]], [["O"], ["O"]])
     c = from_sequences([["O", "B-X", "I-X"], ["B-Y"]], {"a": [["B-X", "I-X", "O"], ["B-Y"]],
                                                        "b": [["O", "O", "O"], ["I-Z"]]})

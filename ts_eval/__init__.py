@@ -10,20 +10,24 @@ from .evaluate import evaluate, score
 from .io import read_conll, read_conll_pair
 from .io.api import read, read_pair
 from .report import Report
+from .validate import EmptyInputWarning
 
 # imported on first use, so that `ts-eval score` does not load ranking and comparison code
 _LAZY = {"fair_corpus": "fair", "fair_errors": "fair", "compare": "compare",
          "rank": "ranking", "rank_corpus": "ranking", "rank_tasks": "ranking", "convert": "io.convert"}
+_LAZY_MODULES = ("compat",)   # ts_eval.compat.seqeval, ts_eval.compat.huggingface
 
 
 def __getattr__(name: str):
-    if name in _LAZY:
-        import importlib
+    import importlib
 
+    if name in _LAZY:
         return getattr(importlib.import_module(f".{_LAZY[name]}", __name__), name)
+    if name in _LAZY_MODULES:
+        return importlib.import_module(f".{name}", __name__)
     raise AttributeError(f"module 'ts_eval' has no attribute {name!r}")
 
 
 __all__ = ["Corpus", "SpanSet", "from_sequences", "from_spans", "InputError", "OptionError", "TsEvalError", "UsageError",
            "evaluate", "score", "read_conll", "read_conll_pair", "read", "read_pair", "Report", "fair_corpus", "fair_errors",
-           "compare", "rank", "rank_corpus", "rank_tasks", "convert", "__version__"]
+           "compare", "rank", "rank_corpus", "rank_tasks", "convert", "compat", "EmptyInputWarning", "__version__"]

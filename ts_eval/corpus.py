@@ -6,9 +6,7 @@ per-token tag ids (from the file readers or from Python lists) into spans throug
 """
 from __future__ import annotations
 
-import collections
 import dataclasses
-import itertools
 import re
 from dataclasses import dataclass, field
 from typing import Callable, Dict, List, Mapping, Optional, Sequence, Tuple, Union
@@ -18,6 +16,7 @@ import numpy as np
 from .arrays import unique
 
 from . import schemes
+from . import validate
 from .errors import InputError
 
 
@@ -348,45 +347,25 @@ def from_sequences(
 ) -> Corpus:
     """Corpus from seqeval-style lists of tag sequences (one list per sentence).
 
-    ``y_pred`` is one system's sequences or a mapping ``name -> sequences``.
+    ``y_pred`` is one system's sequences or a mapping ``name -> sequences``.  Bad input (see
+    :mod:`ts_eval.validate`) raises a ``TypeError``/``ValueError`` (also an ``InputError``) naming
+    the argument, the sentence and token index and the value.
     """
     systems = dict(y_pred) if isinstance(y_pred, Mapping) else {"system": y_pred}
     if not systems:
         raise ValueError("no system given")
     if "gold" in systems:
         raise ValueError("'gold' cannot be a system name")
-    lengths = np.array([len(s) for s in y_true], np.int64)
+    names = [str(name) for name in systems]
+    arg = "y_pred" if not isinstance(y_pred, Mapping) else None
+    lengths, arrays, tag_vocab = validate.encode(
+        [("y_true", y_true)] + [(arg or f"y_pred[{name!r}]", seqs) for name, seqs in zip(names, systems.values())])
+    if lengths.sum() == 0:  # an error, not a warning: no Report can hold scores of nothing
+        raise validate.TagValueError(f"y_true is empty ({len(lengths)} sentences, 0 tokens): there is nothing to score")
     if np.any(lengths == 0):
         k = int(np.flatnonzero(lengths == 0)[0])
-        raise InputError(f"y_true: sentence {k} is empty (no tokens); remove it or give it tokens")
-    # one pass per side at C speed: a defaultdict numbers the distinct tags as it meets them
-    vocab: Dict[str, int] = collections.defaultdict(itertools.count().__next__)
-    sides = []
-
-    def ids(seqs: TagSeqs, name: str) -> np.ndarray:
-        if len(seqs) != len(lengths):
-            raise InputError(f"{name}: {len(seqs)} sentences, gold has {len(lengths)}")
-        n_side = np.fromiter(map(len, seqs), np.int64, count=len(seqs))
-        if (n_side != lengths).any():
-            k = int(np.flatnonzero(n_side != lengths)[0])
-            raise InputError(f"{name}: sentence {k} has {n_side[k]} tags, gold has {lengths[k]}")
-        known = len(vocab)
-        try:
-            out = np.fromiter(map(vocab.__getitem__, itertools.chain.from_iterable(seqs)), np.int32,
-                              count=int(lengths.sum()))
-        except TypeError:   # an unhashable tag
-            out = None
-        if out is None or not all(isinstance(t, str) for t in itertools.islice(vocab, known, None)):
-            for k, sent in enumerate(seqs):
-                for tag in sent:
-                    if not isinstance(tag, str):
-                        raise InputError(f"{name}: sentence {k}: tag {tag!r} is not a string")
-        return out
-
-    sides.append(SideInfo("gold", tags=ids(y_true, "gold")))
-    for name, seqs in systems.items():
-        sides.append(SideInfo(str(name), tags=ids(seqs, str(name))))
-    tag_vocab = list(vocab)
+        raise validate.TagValueError(f"y_true: sentence {k} is empty (no tokens); remove it or give it tokens")
+    sides = [SideInfo("gold", tags=arrays[0])] + [SideInfo(n, tags=a) for n, a in zip(names, arrays[1:])]
     sent_first = np.zeros(int(lengths.sum()), bool)
     starts = np.concatenate([[0], np.cumsum(lengths)[:-1]]).astype(np.int64)
     sent_first[starts[lengths > 0]] = True

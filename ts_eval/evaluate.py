@@ -1,10 +1,10 @@
 """Corpus -> Report: every requested model family of the registry (:mod:`ts_eval.models`) per system."""
 from __future__ import annotations
 
-from typing import Any, Dict, Optional, Sequence
+from typing import Any, Dict, Mapping, Optional, Sequence, Tuple, Union
 
 from . import measures
-from .corpus import Corpus, from_sequences, from_spans
+from .corpus import Corpus, TagSeqs, from_sequences, from_spans
 from .errors import InputError, OptionError
 from .fair.weights import resolve_weights
 from .models.context import CorpusData, SystemData
@@ -12,6 +12,7 @@ from .models.registry import FAMILIES, ScoreSettings
 from .report import Report, versions
 
 ALL_LABELS = "<all labels>"
+SpanTuple = Tuple[str, int, int]     # (label, start, end), end exclusive
 
 
 MODELS = ("ts", "exact", "overlap", "constrained", "contain", "fair", "semeval")
@@ -106,17 +107,22 @@ def evaluate(
 
 
 def score(
-    y_true,
-    y_pred,
+    y_true: Union[TagSeqs, Sequence[Sequence[SpanTuple]]],
+    y_pred: Union[TagSeqs, Mapping[str, TagSeqs], Sequence[Sequence[SpanTuple]], Mapping[str, Any]],
     scheme: str = "IOB2",
     policy: str = "conlleval",
     separator_weight: float = 1.0,
     beta: float = 1.0,
     all_labels_row: bool = False,
-    lengths=None,
-    **kwargs,
+    lengths: Optional[Sequence[int]] = None,
+    **kwargs: Any,
 ) -> Report:
     """seqeval-style entry point: lists of tag sequences in, Report out (``kwargs`` go to evaluate).
+
+    ``y_true``: one list of tag strings per sentence; ``y_pred`` the same for one system, or a
+    mapping system name -> such lists.  Bad input (``None``, mismatched lengths, non-string tags,
+    wrong nesting, empty input) raises a ``TypeError``/``ValueError`` naming the argument, the
+    sentence and token index and the value (:mod:`ts_eval.validate`).
 
     With ``lengths`` (tokens per sentence), ``y_true`` and ``y_pred`` are span lists instead: per
     sentence a list of ``(label, start, end)`` token offsets, ``end`` exclusive (nested and

@@ -28,6 +28,7 @@ from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple, Union
 import numpy as np
 
 from .corpus import Corpus, from_sequences
+from .display import Displayed, listing, number, require_pandas
 from .errors import OptionError
 from .report import versions
 from .ranks import (CHUNK, TIE_DECIMALS, Bootstrap, Permutation, Progress, _better_tied, _chunks,  # noqa: F401
@@ -40,8 +41,14 @@ from .sufficient import (REFERENCE_MODEL, Model, StatsMatrix, get_model, resolve
 
 
 @dataclass
-class RankingResult:
-    """Systems x models: scores, ranks, orders, correlations, intervals and tests of one task."""
+class RankingResult(Displayed):
+    """Systems x models: scores, ranks, orders, correlations, intervals and tests of one task.
+
+    ``str``: the data and the leaderboard under the reference model (terminal table);
+    ``repr``: one line per system, best first, with its reference score and rank;
+    ``_repr_html_``: the HTML document (:mod:`ts_eval.display`)."""
+
+    summary_sections = 2
 
     task: str
     systems: List[str]
@@ -135,6 +142,13 @@ class RankingResult:
         out.update(uncertainty_dict(self))
         return _clean(out)
 
+    def __repr__(self) -> str:
+        k = self.reference_index
+        head = (f"<RankingResult {self.task!r}: {len(self.systems)} systems x {len(self.models)} models; "
+                f"{self.reference} (rank), best first>")
+        return listing(head, (f"{self.systems[i]}: {number(self.scores[i, k])} ({self.ranks[i, k]:g})"
+                              for i in self.order[k]))
+
     def to_frame(self):
         """pandas DataFrame: one row per system, columns (model, quantity). Needs pandas."""
         pd = _pandas()
@@ -154,8 +168,15 @@ class RankingResult:
 
 
 @dataclass
-class MultiTaskResult:
-    """Several tasks ranked with the same models; correlations averaged over tasks (the paper's Table 3)."""
+class MultiTaskResult(Displayed):
+    """Several tasks ranked with the same models; correlations averaged over tasks (the paper's Table 3).
+
+    ``repr``: one line per task with its best system under the reference model; ``str``: each
+    task's leaderboard and the mean correlations."""
+
+    def summary(self, sections: List[Any]) -> List[Any]:
+        return [s for s in sections if not s.detail and (": leaderboard under " in s.title
+                                                         or s.title.startswith("Mean over"))]
 
     tasks: Dict[str, RankingResult]
     models: List[str]
@@ -181,17 +202,21 @@ class MultiTaskResult:
             "mean_correlation_intervals": mean_intervals(self.tasks),
         })
 
+    def __repr__(self) -> str:
+        head = f"<MultiTaskResult: {len(self.tasks)} tasks x {len(self.models)} models; best system per task>"
+        lines = []
+        for name, r in self.tasks.items():
+            k, best = r.reference_index, int(r.order[r.reference_index][0])
+            lines.append(f"{name}: {len(r.systems)} systems, best {r.systems[best]} "
+                         f"({r.reference} {number(r.scores[best, k])})")
+        return listing(head, lines)
+
     def to_frame(self):
         pd = _pandas()
         return pd.concat({k: r.to_frame() for k, r in self.tasks.items()}, names=["task"])
 
 
-def _pandas():
-    try:
-        import pandas as pd
-    except ImportError:
-        raise ImportError("to_frame() needs pandas (pip install pandas); to_dict() works without it") from None
-    return pd
+_pandas = require_pandas
 
 
 # ---------------------------------------------------------------------------

@@ -8,6 +8,8 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import Any, Dict, List, Optional, Tuple
 
+from ..display import Displayed, listing, number
+
 CLASSES = ("correction", "new_error", "changed_error")
 CLASS_TITLES = {"correction": "Corrections", "new_error": "New errors", "changed_error": "Changed errors"}
 GOLD_OUTCOMES = ("TP", "LE", "BES", "BEL", "BEO", "LBE", "FN")
@@ -175,8 +177,11 @@ class MultiComparison:
 
 
 @dataclass
-class Comparison:
-    """Everything ``ts-eval compare`` shows; ``to_dict()`` is the JSON output."""
+class Comparison(Displayed):
+    """Everything ``ts-eval compare`` shows; ``to_dict()`` is the JSON output.
+
+    ``str``: the systems table (terminal); ``repr``: one line per system with its exact-match
+    scores and token accuracy; ``_repr_html_``: the HTML document (:mod:`ts_eval.display`)."""
 
     settings: Dict[str, Any]
     corpus: Dict[str, Any]
@@ -189,3 +194,10 @@ class Comparison:
                 "systems": self.systems,
                 "pair": self.pair.to_dict() if self.pair is not None else None,
                 "multi": self.multi.to_dict() if self.multi is not None else None}
+
+    def __repr__(self) -> str:
+        head = (f"<Comparison: {len(self.systems)} systems, {self.corpus.get('tokens')} tokens; "
+                "exact-match F (P, R), token accuracy>")
+        return listing(head, (f"{s['name']}: F {number(s.get('f'))} (P {number(s.get('precision'))}, "
+                              f"R {number(s.get('recall'))}), token accuracy {number(s.get('token_accuracy'))}"
+                              for s in self.systems))

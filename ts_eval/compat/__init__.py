@@ -10,3 +10,14 @@
 
 Neither imports seqeval, ``evaluate`` or ``transformers``.
 """
+
+__all__ = ["seqeval", "huggingface"]
+
+
+def __getattr__(name: str):
+    """``ts_eval.compat.seqeval`` works after ``import ts_eval`` alone (imported on first use)."""
+    if name in __all__:
+        import importlib
+
+        return importlib.import_module(f".{name}", __name__)
+    raise AttributeError(f"module 'ts_eval.compat' has no attribute {name!r}")

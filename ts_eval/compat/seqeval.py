@@ -29,8 +29,6 @@ the value (seqeval would fail deep inside or silently truncate); empty input war
 """
 from __future__ import annotations
 
-import collections
-import itertools
 import warnings
 from dataclasses import dataclass
 from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
@@ -42,6 +40,7 @@ from ..corpus import Corpus, SideInfo, SpanSet, corpus_from_tag_ids
 from ..matching import match
 from ..schemes import resolve_scheme_name
 from ..models.segment import segment_counts
+from ..validate import EmptyInputWarning, describe, encode
 
 AVERAGES = (None, "micro", "macro", "weighted")
 MODES = (None, "default", "strict")
@@ -56,10 +55,6 @@ _ALLOWED = {"IOB2": "IOB", "IOE2": "IOE", "IOBES": "IOBES", "BILOU": "BILOU"}
 # default mode: chunk tag classes (seqeval compares the first character of a tag)
 C_O, C_B, C_I, C_E, C_S, C_DOT, C_OTHER = range(7)
 _CLASS = {"O": C_O, "B": C_B, "I": C_I, "E": C_E, "S": C_S, ".": C_DOT}
-
-
-class EmptyInputWarning(UserWarning):
-    """The input has no sentences or no tokens: there is nothing to score."""
 
 
 def _undefined_metric_warning():
@@ -87,59 +82,6 @@ class TagData:
         return len(self.true)
 
 
-def describe(value: Any) -> str:
-    text = repr(value)
-    return f"{type(value).__name__} {text[:60] + '...' if len(text) > 60 else text}"
-
-
-def _sentences(y: Any, name: str) -> List[Sequence]:
-    """``y`` as a list of sentences, each a list, tuple or 1-D array (checked, not copied)."""
-    if y is None:
-        raise TypeError(f"{name} is None; expected a list of sentences, each a list of tag strings")
-    if isinstance(y, (str, bytes)):
-        raise TypeError(f"{name} is a string ({describe(y)}); expected a list of sentences, each a list of tag strings")
-    if isinstance(y, np.ndarray):
-        if y.ndim not in (1, 2):
-            raise TypeError(f"{name} is a {y.ndim}-D numpy array; expected a list of sentences "
-                            "(a 1-D array of sentences or a 2-D array of tags)")
-        y = list(y)
-    try:
-        sentences = list(y)
-    except TypeError:
-        raise TypeError(f"{name} is {describe(y)}; expected a list of sentences, each a list of tag strings") from None
-    if set(map(type, sentences)) <= {list, tuple}:  # the usual case, checked at C speed
-        return sentences
-    for k, sent in enumerate(sentences):
-        if isinstance(sent, np.ndarray) and sent.ndim == 1:
-            continue
-        if isinstance(sent, (str, bytes)) or not isinstance(sent, (list, tuple)):
-            hint = (" (a flat list of tags? put it in a list: [tags])" if isinstance(sent, str) else "")
-            raise TypeError(f"{name}: sentence {k} is {describe(sent)}; expected a list of tag strings{hint}")
-    return sentences
-
-
-def _locate(sentences: Sequence[Sequence], bad) -> Tuple[int, int, Any]:
-    """(sentence, position, tag) of the first tag for which ``bad(tag)`` holds."""
-    for k, sent in enumerate(sentences):
-        for j, tag in enumerate(sent):
-            if bad(tag):
-                return k, j, tag
-    raise AssertionError("no such tag")  # pragma: no cover
-
-
-def _is_bad_tag(tag: Any) -> bool:
-    return not isinstance(tag, str) or tag == ""
-
-
-def _tag_error(sentences: Sequence[Sequence], name: str) -> Exception:
-    k, j, tag = _locate(sentences, _is_bad_tag)
-    if isinstance(tag, str):
-        return ValueError(f"{name}: sentence {k}, token {j}: the tag is an empty string; expected a tag such as "
-                          "'O' or 'B-PER'")
-    depth = " (a sentence nested one level too deep?)" if isinstance(tag, (list, tuple, np.ndarray)) else ""
-    return TypeError(f"{name}: sentence {k}, token {j}: tag {describe(tag)} is not a string{depth}")
-
-
 def read_tags(y_true: Any, y_pred: Any, flat_ok: bool = False) -> TagData:
     """Check and encode two seqeval inputs (lists of sentences of tag strings).
 
@@ -152,30 +94,10 @@ def read_tags(y_true: Any, y_pred: Any, flat_ok: bool = False) -> TagData:
             y = [y]
         elif flat_ok and isinstance(y, np.ndarray) and y.ndim == 1 and y.dtype.kind == "U":
             y = [y]
-        sides.append(_sentences(y, name))
-    st, sp = sides
-    if len(st) != len(sp):
-        raise ValueError(f"y_true has {len(st)} sentences, y_pred has {len(sp)}")
-    lengths = np.fromiter(map(len, st), np.int64, count=len(st))
-    lp = np.fromiter(map(len, sp), np.int64, count=len(sp))
-    if (lengths != lp).any():
-        k = int(np.flatnonzero(lengths != lp)[0])
-        raise ValueError(f"sentence {k}: y_true has {lengths[k]} tags, y_pred has {lp[k]}")
-    # one pass per side: a defaultdict numbers the distinct tags as it meets them
-    ids: Dict[Any, int] = collections.defaultdict(itertools.count().__next__)
-    try:
-        true, pred = (np.fromiter(map(ids.__getitem__, itertools.chain.from_iterable(sents)), np.int32,
-                                  count=int(n.sum())) for sents, n in ((st, lengths), (sp, lp)))
-    except TypeError:  # an unhashable tag (a list: one level too deep)
-        true = pred = None
-    if true is None or any(_is_bad_tag(t) for t in ids):
-        for sents, name in ((st, "y_true"), (sp, "y_pred")):
-            if any(_is_bad_tag(t) for s in sents for t in s):
-                raise _tag_error(sents, name)
-        raise AssertionError("bad tag not found")  # pragma: no cover
-    vocab = [str(t) for t in ids]  # numpy str_ -> str
+        sides.append((name, y))
+    lengths, (true, pred), vocab = encode(sides)
     if len(true) == 0:
-        warnings.warn(f"y_true and y_pred are empty ({len(st)} sentences, 0 tokens): there is nothing to score; "
+        warnings.warn(f"y_true and y_pred are empty ({len(lengths)} sentences, 0 tokens): there is nothing to score; "
                       "the scores below are not measurements", EmptyInputWarning, stacklevel=3)
     return TagData(true, pred, lengths, vocab)
 

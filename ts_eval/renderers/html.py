@@ -12,6 +12,7 @@ named ``<b>&"`` is shown as written; the figures are SVG drawn in :mod:`.svg`.
 from __future__ import annotations
 
 import math
+import re
 import shlex
 from functools import lru_cache
 from typing import Any, Dict, List, NamedTuple, Optional, Tuple
@@ -24,6 +25,7 @@ from .svg import figure_svg
 from .format import interval as format_interval, value as format_value
 
 COMMAND_KEYS = ("command", "command_line", "argv")
+FRAGMENT_SCOPE = ".ts-eval"   # the class of the fragment's outer div, which its CSS is scoped to
 LONG_TEXT = 40      # characters: a longer text cell (not a name) wraps instead of widening its table
 
 
@@ -175,11 +177,54 @@ def _command(meta: Dict[str, Any]) -> str:
     return ""
 
 
-def render(doc: Document, *, open_details: bool = False) -> str:
+def _scope_rules(css: str, scope: str) -> str:
+    """Every selector of ``css`` (rules and @media blocks) limited to ``scope``; ``:root``, ``html``
+    and ``body`` become the scope itself; rules for the sorting script (``html.js``) are left out."""
+    out, k = [], 0
+    while True:
+        brace = css.find("{", k)
+        if brace < 0:
+            return "".join(out)
+        prelude = css[k:brace].strip()
+        depth, end = 1, brace + 1
+        while depth:
+            depth += {"{": 1, "}": -1}.get(css[end], 0)
+            end += 1
+        body = css[brace + 1:end - 1]
+        if prelude.startswith("@media"):
+            out.append(f"{prelude} {{\n{_scope_rules(body, scope)}}}\n")
+        elif prelude.startswith("@"):
+            out.append(f"{prelude} {{{body}}}\n")
+        else:
+            selectors = []
+            for sel in (s.strip() for s in prelude.split(",")):
+                if sel.startswith("html.js"):
+                    continue
+                head = re.match(r"(:root|html|body)(?![\w-])", sel)
+                selectors.append(scope + sel[head.end():] if head else f"{scope} {sel}")
+            if selectors:
+                out.append(f"{', '.join(selectors)} {{{body}}}\n")
+        k = end
+
+
+@lru_cache(maxsize=4)
+def scoped_css(scope: str = FRAGMENT_SCOPE) -> str:
+    """The page's stylesheet with every rule limited to elements inside ``scope`` (a notebook's
+    own styles stay untouched)."""
+    css = _environment().loader.get_source(_environment(), "style.css")[0]
+    return _scope_rules(re.sub(r"/\*.*?\*/", "", css, flags=re.S), scope)
+
+
+def render(doc: Document, *, open_details: bool = False, fragment: bool = False) -> str:
     """The whole HTML page of ``doc``; ``open_details``: show the sections marked as detail
-    (per-model intervals, p-values, ...) expanded rather than folded."""
+    (per-model intervals, p-values, ...) expanded rather than folded.
+
+    ``fragment``: not a page but one ``<div class="ts-eval">`` with the same content and its CSS
+    inline, every rule scoped to that div, and no script (tables unsorted) -- what a Jupyter
+    notebook shows for a result (``_repr_html_``) or what one pastes into another page."""
     sections = [_section(s, k) for k, s in enumerate(doc.sections)]
     meta = {k: v for k, v in doc.meta.items() if k not in COMMAND_KEYS}
+    extra = {"base": "fragment.html", "scoped_css": Markup(scoped_css())} if fragment else {}
     return _environment().get_template("page.html").render(
         doc=doc, sections=sections, meta=meta, command=_command(doc.meta), open_details=open_details,
-        version=__version__)
+        version=__version__, **extra)

@@ -1,0 +1,78 @@
+"""How a result shows itself in Python: ``str``, ``repr``, ``_repr_html_`` (Jupyter) and pandas.
+
+Every result class (:class:`~ts_eval.report.Report`, :class:`~ts_eval.ranking.RankingResult`,
+:class:`~ts_eval.ranking.MultiTaskResult`, :class:`~ts_eval.compare.results.Comparison`) mixes in
+:class:`Displayed`:
+
+- ``str(result)``: the summary of the result's document (its first section(s)) as the terminal
+  table renderer writes it at 100 columns, without colour -- what ``print(result)`` shows;
+- ``result._repr_html_()``: the whole document through the HTML renderer as a fragment (one
+  ``<div>`` with its CSS scoped to it, no script): what a notebook shows;
+- ``repr(result)``: each class's own short text, one line per system with its main scores.
+
+The document and renderer modules are imported when called (a result module imports no
+renderer at load time, and ``ts-eval score`` does not pay for them).
+"""
+from __future__ import annotations
+
+import math
+from typing import Any, Iterable, List
+
+#: console width of ``str(result)``
+STR_WIDTH = 100
+#: systems listed by ``repr`` before "... and N more"
+REPR_SYSTEMS = 12
+
+
+class Displayed:
+    """``__str__`` and ``_repr_html_`` from the result's document (see the module docstring)."""
+
+    #: how many leading sections of the document ``str`` shows
+    summary_sections: int = 1
+
+    def __str__(self) -> str:
+        from dataclasses import replace
+
+        from .documents import build
+        from .renderers import render
+
+        doc = build(self)
+        return render(replace(doc, sections=self.summary(doc.sections)), "table", width=STR_WIDTH).rstrip("\n")
+
+    def summary(self, sections: List[Any]) -> List[Any]:
+        """The sections ``str`` shows: the first :attr:`summary_sections` that are not details."""
+        return [s for s in sections if not s.detail][: self.summary_sections]
+
+    def _repr_html_(self) -> str:
+        from .documents import build
+        from .renderers.html import render
+
+        return render(build(self), fragment=True)
+
+
+def number(value: Any) -> str:
+    """A score for ``repr``: a fraction with four decimals, 'n/a' when missing or undefined."""
+    try:
+        v = float(value)
+    except (TypeError, ValueError):
+        return "n/a"
+    return "n/a" if math.isnan(v) else f"{v:.4f}"
+
+
+def listing(head: str, lines: Iterable[str]) -> str:
+    """``head`` and one indented line per system, cut after :data:`REPR_SYSTEMS`."""
+    lines = list(lines)
+    shown: List[str] = lines[:REPR_SYSTEMS]
+    if len(lines) > REPR_SYSTEMS:
+        shown.append(f"... and {len(lines) - REPR_SYSTEMS} more")
+    return "\n".join([head] + [f"  {line}" for line in shown])
+
+
+def require_pandas():
+    """The pandas module, or an ImportError that says how to get it."""
+    try:
+        import pandas as pd
+    except ImportError:
+        raise ImportError("to_frame() needs pandas: pip install pandas (or pip install ts_eval[frame]); "
+                          "to_dict() works without it") from None
+    return pd
