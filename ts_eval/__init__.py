@@ -11,6 +11,7 @@ from .io import read_conll, read_conll_pair
 from .io.api import read, read_pair
 from .report import Report
 from .validate import EmptyInputWarning
+from . import views  # noqa: F401  (registers str() and the notebook view of every result)
 
 # imported on first use, so that `ts-eval score` does not load ranking and comparison code
 _LAZY = {"fair_corpus": "fair", "fair_errors": "fair", "compare": "compare",

@@ -10,18 +10,32 @@ Every result class (:class:`~ts_eval.report.Report`, :class:`~ts_eval.ranking.Ra
   ``<div>`` with its CSS scoped to it, no script): what a notebook shows;
 - ``repr(result)``: each class's own short text, one line per system with its main scores.
 
-The document and renderer modules are imported when called (a result module imports no
-renderer at load time, and ``ts-eval score`` does not pay for them).
+The views are registered by :mod:`ts_eval.views` (imported by the package ``__init__``), which
+imports the document and renderer modules only when a view is asked for: a result module
+imports no document or renderer (the pipeline runs one way), and ``ts-eval score`` does not pay
+for them.
 """
 from __future__ import annotations
 
 import math
-from typing import Any, Iterable, List
+from typing import Any, Callable, Dict, Iterable, List, Optional
 
 #: console width of ``str(result)``
 STR_WIDTH = 100
 #: systems listed by ``repr`` before "... and N more"
 REPR_SYSTEMS = 12
+
+
+#: the views, registered by :mod:`ts_eval.views` (imported by the package): kind -> fn(result) -> str
+VIEWS: Dict[str, Callable[[Any], str]] = {}
+
+
+def register_view(kind: str, fn: Callable[[Any], str]) -> None:
+    """Register how results are shown as ``kind`` ("text" for ``str``, "html" for Jupyter).
+
+    The results sit below the documents and renderers in the pipeline, so they cannot import
+    them; the top of the package (:mod:`ts_eval.views`) registers the views instead."""
+    VIEWS[kind] = fn
 
 
 class Displayed:
@@ -31,23 +45,16 @@ class Displayed:
     summary_sections: int = 1
 
     def __str__(self) -> str:
-        from dataclasses import replace
-
-        from .documents import build
-        from .renderers import render
-
-        doc = build(self)
-        return render(replace(doc, sections=self.summary(doc.sections)), "table", width=STR_WIDTH).rstrip("\n")
+        if "text" not in VIEWS:      # ts_eval.views not imported (cannot happen through the package)
+            return repr(self)
+        return VIEWS["text"](self)
 
     def summary(self, sections: List[Any]) -> List[Any]:
         """The sections ``str`` shows: the first :attr:`summary_sections` that are not details."""
         return [s for s in sections if not s.detail][: self.summary_sections]
 
-    def _repr_html_(self) -> str:
-        from .documents import build
-        from .renderers.html import render
-
-        return render(build(self), fragment=True)
+    def _repr_html_(self) -> Optional[str]:
+        return VIEWS["html"](self) if "html" in VIEWS else None
 
 
 def number(value: Any) -> str:
