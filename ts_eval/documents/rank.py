@@ -299,14 +299,13 @@ def build(result, details: bool = True, report=None) -> Document:
     """The document of a ranking (one task or several).  ``details``: include the detail sections
     (marked, so the terminal shows them only on request); ``report``: a score Report of the same
     corpus for per-label scores and fair error types per system."""
-    from ..ranking import MultiTaskResult
-
-    tasks = list(result.tasks.values()) if isinstance(result, MultiTaskResult) else [result]
+    several = hasattr(result, "tasks")       # a MultiTaskResult (duck-typed: builders import no analysis)
+    tasks = list(result.tasks.values()) if several else [result]
     sections: List[Section] = []
     for r in tasks:
         sections.append(Section(f"{r.task}: data", [Text(summary_line(r), "note")], id=f"about-{r.task}"))
         sections.extend(task_sections(r, details))
-    if isinstance(result, MultiTaskResult):
+    if several:
         sections.append(mean_section(result))
     if report is not None:
         extra = report_sections(report)

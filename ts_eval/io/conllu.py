@@ -25,16 +25,8 @@ def read_conllu(path: str, misc_key: Optional[str] = "NER", column: Union[None, 
                 scheme: str = "IOB2", policy: str = "conlleval", raw: Optional[bytes] = None) -> Documents:
     """Read a CoNLL-U (or CoNLL-U Plus) file; tags from ``column`` if given, else from ``misc_key``."""
     name = display_name(path)
-    text = read_text(path, raw)
-    lines = text.split("\n")
-    names = COLUMNS
-    if lines and lines[0].startswith("# global.columns ="):
-        names = lines[0].split("=", 1)[1].split()
-    col = _column(column, names, name) if column is not None else None
-    misc = names.index("MISC") if "MISC" in names else None
-    if col is None and (misc_key is None or misc is None):
-        raise InputError("no tag source: give column=NAME or misc_key=KEY (the file has no MISC column)" if
-                         misc is None else "no tag source: give column=NAME or misc_key=KEY", name)
+    lines = read_text(path, raw).split("\n")
+    names, col, misc = _tag_source(lines, column, misc_key, name)
     ids: List[Optional[str]] = []
     keys: List[str] = []
     starts: List[int] = []
@@ -46,7 +38,6 @@ def read_conllu(path: str, misc_key: Optional[str] = "NER", column: Union[None, 
     sent_id: Optional[str] = None
     first_line = 0
     key_seen: Dict[str, int] = {}
-    prefix = (misc_key or "") + "="
 
     def close() -> None:
         nonlocal forms, sent_id
@@ -82,20 +73,7 @@ def read_conllu(path: str, misc_key: Optional[str] = "NER", column: Union[None, 
             first_line = k
         forms.append(f[1])
         tok_lines.append(k)
-        if col is not None:
-            tags.append(f[col])
-        else:
-            tag = None
-            for item in f[misc].split("|"):
-                if item.startswith(prefix):
-                    tag = item[len(prefix):]
-                else:
-                    key_seen[item.split("=", 1)[0]] = k
-            if tag is None:
-                found = ", ".join(sorted(k_ for k_ in key_seen if k_ != "_")) or "none"
-                raise InputError(f"MISC {f[misc]!r} has no {misc_key}=...; expected the key {misc_key!r} on every "
-                                 f"word (MISC keys seen so far: {found}; or give column=NAME)", name, k)
-            tags.append(tag)
+        tags.append(f[col] if col is not None else _misc_tag(f[misc], misc_key or "", key_seen, name, k))
     close()
     if not lengths:
         raise InputError("no word lines; expected CoNLL-U sentences", name)
@@ -105,6 +83,35 @@ def read_conllu(path: str, misc_key: Optional[str] = "NER", column: Union[None, 
                                lines=starts, token_lines=np.asarray(tok_lines, np.int32))
     docs.notes.update({"multiword_tokens": mwt, "empty_nodes": empty})
     return docs
+
+
+def _tag_source(lines: List[str], column: Union[None, str, int], misc_key: Optional[str], name: str):
+    """(column names, tag column index or None, MISC column index or None) of the file."""
+    names = COLUMNS
+    if lines and lines[0].startswith("# global.columns ="):
+        names = lines[0].split("=", 1)[1].split()
+    col = _column(column, names, name) if column is not None else None
+    misc = names.index("MISC") if "MISC" in names else None
+    if col is None and (misc_key is None or misc is None):
+        raise InputError("no tag source: give column=NAME or misc_key=KEY (the file has no MISC column)" if
+                         misc is None else "no tag source: give column=NAME or misc_key=KEY", name)
+    return names, col, misc
+
+
+def _misc_tag(field: str, misc_key: str, key_seen: Dict[str, int], name: str, k: int) -> str:
+    """The value of ``misc_key`` in a MISC field (InputError naming the keys seen when it is missing)."""
+    prefix = misc_key + "="
+    tag = None
+    for item in field.split("|"):
+        if item.startswith(prefix):
+            tag = item[len(prefix):]
+        else:
+            key_seen[item.split("=", 1)[0]] = k
+    if tag is None:
+        found = ", ".join(sorted(k_ for k_ in key_seen if k_ != "_")) or "none"
+        raise InputError(f"MISC {field!r} has no {misc_key}=...; expected the key {misc_key!r} on every "
+                         f"word (MISC keys seen so far: {found}; or give column=NAME)", name, k)
+    return tag
 
 
 def _column(column: Union[str, int], names: List[str], path: str) -> int:

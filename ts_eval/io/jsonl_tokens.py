@@ -12,7 +12,7 @@ all records must share it):
 from __future__ import annotations
 
 import json
-from typing import Any, List, Optional, Sequence, Union
+from typing import Any, List, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
@@ -103,6 +103,14 @@ def read_jsonl_tokens(path: str, scheme: str = "IOB2", policy: str = "conlleval"
         return build_documents(name, "jsonl-tokens", lengths, ids, keys, span_doc, span_b, span_e, span_lab,
                                lines=lines)
     token_lines = np.repeat(np.asarray(lines, np.int32), lengths)
+    tag_vocab, tag_ids = _tag_ids(name, shape, flat, names, token_lines)
+    return documents_from_tags(name, "jsonl-tokens", lengths, ids, keys, tag_vocab, tag_ids, scheme, policy,
+                               lines=lines, token_lines=token_lines)
+
+
+def _tag_ids(name: str, shape: str, flat: List[Any], names: Optional[List[str]],
+             token_lines: np.ndarray) -> Tuple[List[str], np.ndarray]:
+    """(tag vocabulary, per-token tag ids) of ``tags`` strings or Hugging Face ``ner_tags`` numbers."""
     if shape == "tags":
         vocab: dict = {}
         try:
@@ -127,8 +135,7 @@ def read_jsonl_tokens(path: str, scheme: str = "IOB2", policy: str = "conlleval"
                              f"({len(names)} names given)", name, int(token_lines[k]))
         tag_ids = tag_ids.astype(np.int32)
         tag_vocab = names
-    return documents_from_tags(name, "jsonl-tokens", lengths, ids, keys, tag_vocab, tag_ids, scheme, policy,
-                               lines=lines, token_lines=token_lines)
+    return tag_vocab, tag_ids
 
 
 def _check_spans(name: str, flat: List[Any], counts: List[int], lengths: np.ndarray, lines: List[int]):
