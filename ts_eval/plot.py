@@ -6,12 +6,13 @@ Uses matplotlib's object API (no pyplot state, no display needed).
 """
 from __future__ import annotations
 
-from typing import List, Optional, Union
+from typing import TYPE_CHECKING, List, Optional, Union
 
 import numpy as np
 
 from .errors import OptionError
-from .ranking import MultiTaskResult, RankingResult
+if TYPE_CHECKING:   # a figure reads the result; it needs no analysis code at run time
+    from .ranking import MultiTaskResult, RankingResult
 
 UNIT_INCHES = 1.3      # horizontal distance between two models
 LABEL_INCHES = 0.065   # width of one character of a system label (8 pt)
@@ -26,7 +27,7 @@ def check_available() -> None:
         raise OptionError(MISSING) from None
 
 
-def bump_chart(result: Union[RankingResult, MultiTaskResult], path: Optional[str] = None,
+def bump_chart(result: Union["RankingResult", "MultiTaskResult"], path: Optional[str] = None,
                models: Optional[List[str]] = None, title: Optional[str] = None):
     """Draw (and, with ``path``, save) the ranks of every system across models; returns the Figure.
 
@@ -36,7 +37,7 @@ def bump_chart(result: Union[RankingResult, MultiTaskResult], path: Optional[str
     check_available()
     from matplotlib.figure import Figure
 
-    results = [result] if isinstance(result, RankingResult) else list(result.tasks.values())
+    results = list(result.tasks.values()) if hasattr(result, "tasks") else [result]
     n_max = max(len(r.systems) for r in results)
     m_max = max(len(models or r.models) for r in results)
     chars = max(len(s) for r in results for s in r.systems)
@@ -55,7 +56,7 @@ def bump_chart(result: Union[RankingResult, MultiTaskResult], path: Optional[str
     return fig
 
 
-def _panel(ax, r: RankingResult, models: Optional[List[str]]) -> None:
+def _panel(ax, r: "RankingResult", models: Optional[List[str]]) -> None:
     from matplotlib import colormaps
 
     cols = [r.models.index(m) for m in (models or r.models)]
