@@ -23,7 +23,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from ts_eval.cli import fair as cli_fair
-from ts_eval.corpus import SpanSet, from_spans
+from ts_eval.corpus import SpanSet
+from ts_eval.sequences import from_spans
 from ts_eval.errors import InputError, UsageError
 from ts_eval.fair import (BEL, BEO, BES, EQ7_FORMULA, ERROR_TYPES, FN, FP, LBE, LE, OUTCOME_NAMES, PRESETS, TP,
                           TokenSets, fair_errors, fair_report, method_scores, parse_weights, prf)

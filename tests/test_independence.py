@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 import ts_eval
 from ts_eval import measures, sufficient
-from ts_eval.corpus import from_sequences
+from ts_eval.sequences import from_sequences
 from ts_eval.evaluate import MODELS, evaluate
 
 from test_properties import FAST, TAGS, WEIGHTS, has_spans

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from ts_eval import OptionError, formats_rank, rank_uncertainty, ranking, sufficient
 from ts_eval.cli import main as rank_main
-from ts_eval.corpus import from_sequences
+from ts_eval.sequences import from_sequences
 
 from support import iob2
 

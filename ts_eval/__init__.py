@@ -4,7 +4,8 @@ Token-and-separator scores (Esuli & Sebastiani 2010), conlleval-exact segment
 scores, and more, from one pass over the data.
 """
 from .version import __version__
-from .corpus import Corpus, SpanSet, from_sequences, from_spans
+from .corpus import Corpus, SpanSet
+from .sequences import from_sequences, from_spans
 from .errors import InputError, OptionError, TsEvalError, UsageError
 from .evaluate import evaluate, score
 from .io import read_conll, read_conll_pair

@@ -4,7 +4,8 @@ from __future__ import annotations
 from typing import Any, Dict, Mapping, Optional, Sequence, Tuple, Union
 
 from . import measures
-from .corpus import Corpus, TagSeqs, from_sequences, from_spans
+from .corpus import Corpus
+from .sequences import TagSeqs, from_sequences, from_spans
 from .errors import InputError, OptionError
 from .fair.weights import resolve_weights
 from .models.context import CorpusData, SystemData

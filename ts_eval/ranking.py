@@ -27,7 +27,8 @@ from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
-from .corpus import Corpus, from_sequences
+from .corpus import Corpus
+from .sequences import from_sequences
 from .display import Displayed, listing, number, require_pandas
 from .errors import OptionError
 from .report import versions
