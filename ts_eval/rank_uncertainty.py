@@ -35,7 +35,7 @@ from typing import TYPE_CHECKING, Any, Dict, List, Mapping, Optional, Sequence, 
 import numpy as np
 
 from .errors import OptionError
-from .ranks import TIE_DECIMALS, Progress, _chunks, _clean, average_ranks
+from .ranks import TIE_DECIMALS, Progress, _chunks, _clean, average_ranks, exact_float32
 
 if TYPE_CHECKING:   # pragma: no cover
     from .ranking import RankingResult
@@ -81,9 +81,10 @@ def pair_pvalues(sm: "StatsMatrix", pairs: Sequence[Pairs], permutations: int, s
         blocks.append(tb)
         observed.append(np.abs(np.asarray(model.score(tb[a]), float) - np.asarray(model.score(tb[b]), float)))
     exceed = [np.zeros(len(a)) for a, _ in pairs]
+    data, dtype = exact_float32(sm.data, sm.n_units)
     for lo, hi in _chunks(permutations):
-        z = (rng.random((hi - lo, sm.n_units)) < 0.5).astype(float)
-        zx = z @ sm.data
+        z = (rng.random((hi - lo, sm.n_units)) < 0.5).astype(dtype)
+        zx = (z @ data).astype(np.float64)
         for k, model in enumerate(sm.models):
             a, b = pairs[k]
             if not len(a):

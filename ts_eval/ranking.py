@@ -33,6 +33,7 @@ from .display import Displayed, listing, number, require_pandas
 from .errors import OptionError
 from .report import versions
 from .ranks import (CHUNK, TIE_DECIMALS, Bootstrap, Permutation, Progress, _better_tied, _chunks,  # noqa: F401
+                    exact_float32,
                     _clean, _has_ties, _pearson, average_ranks, correlation_matrices, kendall_tau_b, spearman,
                     spearman_formula)
 from .sufficient import (REFERENCE_MODEL, Model, StatsMatrix, get_model, resolve_models, statistics)
@@ -237,9 +238,10 @@ def run_bootstrap(sm: StatsMatrix, observed_ranks: np.ndarray, resamples: int, s
     rng = np.random.default_rng(seed_seq)
     n, m = len(sm.systems), len(sm.models)
     scores = np.empty((resamples, n, m))
+    data, dtype = exact_float32(sm.data, sm.n_units)
     for a, b in _chunks(resamples):
         w = bootstrap_weights(rng, b - a, sm.n_units)
-        scores[a:b] = sm.scores(w @ sm.data)
+        scores[a:b] = sm.scores((w.astype(dtype) @ data).astype(np.float64))
         if progress:
             progress("bootstrap", b, resamples)
     alpha = 1.0 - confidence
