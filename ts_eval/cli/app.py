@@ -21,7 +21,7 @@ from .errors import report
 
 # command -> module of this package; a module may register several commands (score: score and demo)
 COMMANDS = {"score": "score", "demo": "score", "fair": "fair", "rank": "rank", "compare": "compare",
-            "germeval": "germeval"}
+            "germeval": "germeval", "convert": "convert"}
 COMMAND_MODULES = COMMANDS  # the name earlier releases used
 
 
