@@ -61,6 +61,13 @@ def document_table(details: bool = False, **options: Any) -> TablePrinter:
     return table
 
 
+def document_texts(formats: Sequence[str], **options: Any) -> Dict[str, Callable[[Any], str]]:
+    """Text formats (csv, markdown, latex) through the document renderers, for :func:`emit`'s ``texts``."""
+    from ..renderers import render
+
+    return {fmt: (lambda result, fmt=fmt: render(document(result, **options), fmt)) for fmt in formats}
+
+
 def _function(spec: str) -> Callable[..., str]:
     module, name = spec.split(":")
     return getattr(importlib.import_module(module), name)

@@ -21,7 +21,7 @@ from typing import Any, Dict, List, Optional
 from ..errors import UsageError
 from .errors import option_errors
 from .inputs import add_column_options, add_reading_options
-from .outputs import add_output_options, document_table, emit
+from .outputs import add_output_options, document_table, document_texts, emit
 from .tasks import load_task, task_specs
 
 DESCRIPTION = (
@@ -204,7 +204,7 @@ def run(args) -> int:
         from ..evaluate import evaluate   # per-label scores and fair error types per system: one cheap pass
 
         options["report"] = evaluate(corpora[0][1])
-    emit(result, args, lambda: formats_rank.FORMATS, document_table(details=args.details, **options), width=120,
+    emit(result, args, lambda: {**formats_rank.FORMATS, **document_texts(("markdown", "latex"), **options)}, document_table(details=args.details, **options), width=120,
          doc_options=options)
     if args.plot:
         from ..plot import bump_chart
