@@ -21,7 +21,7 @@ from .errors import report
 
 # command -> module of this package; a module may register several commands (score: score and demo)
 COMMANDS = {"score": "score", "demo": "score", "fair": "fair", "rank": "rank", "compare": "compare",
-            "germeval": "germeval"}
+            "germeval": "germeval", "convert": "convert"}
 COMMAND_MODULES = COMMANDS  # the name earlier releases used
 
 
@@ -48,7 +48,9 @@ def build_parser() -> argparse.ArgumentParser:
 
 def run(argv: Optional[List[str]] = None) -> int:
     """Parse ``argv`` and run its command; errors are raised (see :func:`main`)."""
-    args = build_parser().parse_args(sys.argv[1:] if argv is None else argv)
+    argv = sys.argv[1:] if argv is None else list(argv)
+    args = build_parser().parse_args(argv)
+    args.argv = argv   # the command line that reproduces the output (shown on HTML pages)
     return args.command_modules[args.command].run(args)
 
 

@@ -14,7 +14,7 @@ from typing import Any
 from ..errors import UsageError
 from .errors import option_errors
 from .inputs import COLUMN_RULE, Request, add_column_options, add_reading_options, load
-from .outputs import add_output_options, emit
+from .outputs import add_output_options, document_table, document_texts, emit
 
 FORMAT_CHOICES = ("table", "json", "csv", "markdown")
 
@@ -62,14 +62,6 @@ def _request(args: argparse.Namespace) -> Request:
     return Request(file=args.inputs[0], **cols)
 
 
-def _table(args: argparse.Namespace):
-    def table(result, console) -> None:
-        from ..formats_compare import print_comparison
-
-        print_comparison(result, console, case_limit=args.cases)
-    return table
-
-
 def _texts():
     from ..formats_compare import FORMATS
 
@@ -90,5 +82,5 @@ def run(args: argparse.Namespace) -> int:
     result.settings["input"] = {"gold": args.gold, "files": list(args.inputs),
                                 "gold_col": corpus.gold_info.column,
                                 "system_cols": [i.column for i in corpus.system_info.values()]}
-    emit(result, args, _texts, _table(args))
+    emit(result, args, lambda: {**_texts(), **document_texts(("csv", "markdown"))}, document_table(cases=args.cases))
     return 0

@@ -196,5 +196,7 @@ def run(args: argparse.Namespace) -> int:
     texts = {"json": lambda r: json.dumps({"settings": {**settings, "mode": args.mode}, **r}, indent=1) + "\n",
              "faireval": lambda r: to_faireval(r, settings)}
     args.output = args.output or cfg["eval_out"]   # a missing folder is an error, as for every command
-    emit(report, args, lambda: texts)
+    # the HTML page (a document) shows the settings; the legacy layouts take them separately
+    emit({"settings": {**settings, "mode": args.mode}, **report} if args.format == "html" else report, args,
+         lambda: texts, doc_options={"name": data.system_name})
     return 0

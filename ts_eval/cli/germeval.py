@@ -11,7 +11,7 @@ import argparse
 
 from ..errors import UsageError
 from .errors import option_errors
-from .outputs import add_output_options, emit
+from .outputs import add_output_options, document_table, document_texts, emit
 
 FORMATS = ("table", "json", "nereval", "latex")
 POLICY_HELP = ("ill-formed IOB2 chunks: nereval = read them as the official scorer does (an I- tag of another "
@@ -57,12 +57,6 @@ def _load(args):
     return read_germeval(args.file, args.name, args.policy)
 
 
-def _table(report, console) -> None:
-    from ..render_germeval import print_germeval
-
-    print_germeval(report, console)
-
-
 def _texts():
     from ..formats_germeval import FORMATS as TEXT
 
@@ -79,5 +73,5 @@ def run(args) -> int:
     report = evaluate_germeval(data, args.policy, separator_weight=args.separator_weight,
                                eof_quirk=not args.count_last_chunk, fair=not args.no_fair)
     report.settings["input"] = {"file": args.file, "gold": args.gold, "system": args.system}
-    emit(report, args, _texts, _table)
+    emit(report, args, lambda: {**_texts(), **document_texts(("latex",))}, document_table(), width=120)
     return 0

@@ -9,12 +9,14 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import sys
 from typing import Any, Callable, Dict, Optional, Sequence
 
 from ..output import open_output, write_output
 
-# format name -> "module:function" taking any command's result and returning the text to write
-EVERY_COMMAND: Dict[str, str] = {}
+# format name -> "module:function" taking any command's result (and the document options) and returning
+# the text to write
+EVERY_COMMAND: Dict[str, str] = {"html": f"{__name__}:html_page"}
 
 TablePrinter = Callable[[Any, Optional[Any]], None]  # (result, rich Console or None = the terminal)
 
@@ -26,17 +28,59 @@ def add_output_options(group: Any, formats: Sequence[str], default: str = "table
     group.add_argument("--output", "-o", metavar="FILE", help="write to FILE instead of standard output")
 
 
-def _function(spec: str) -> Callable[[Any], str]:
+def document(result: Any, argv: Optional[Sequence[str]] = None, **options: Any) -> Any:
+    """The neutral document of any command's result; ``argv`` (the command's arguments) goes into its
+    meta as the command line that reproduces it."""
+    from ..documents import build
+
+    doc = build(result, **options)
+    if argv is not None:
+        doc.meta["command"] = ["ts-eval", *argv]
+    return doc
+
+
+def html_page(result: Any, argv: Optional[Sequence[str]] = None, **options: Any) -> str:
+    """One self-contained HTML page of any command's result."""
+    from ..renderers import render
+
+    return render(document(result, argv, **options), "html")
+
+
+def document_table(details: bool = False, **options: Any) -> TablePrinter:
+    """A table printer through the document renderer: tables that fit the console width without cutting
+    a number (``details``: also the detail sections)."""
+    def table(result: Any, console: Optional[Any]) -> None:
+        from ..renderers import render
+
+        doc = document(result, **options)
+        if console is None:   # the terminal: its width, colours only on a terminal
+            text = render(doc, "table", width=None, details=details, color=sys.stdout.isatty())
+            sys.stdout.write(text)
+        else:
+            console.file.write(render(doc, "table", width=console.width, details=details))
+    return table
+
+
+def document_texts(formats: Sequence[str], **options: Any) -> Dict[str, Callable[[Any], str]]:
+    """Text formats (csv, markdown, latex) through the document renderers, for :func:`emit`'s ``texts``."""
+    from ..renderers import render
+
+    return {fmt: (lambda result, fmt=fmt: render(document(result, **options), fmt)) for fmt in formats}
+
+
+def _function(spec: str) -> Callable[..., str]:
     module, name = spec.split(":")
     return getattr(importlib.import_module(module), name)
 
 
 def emit(result: Any, args: argparse.Namespace, texts: Callable[[], Dict[str, Callable[[Any], str]]],
-         table: Optional[TablePrinter] = None, width: int = 200) -> None:
+         table: Optional[TablePrinter] = None, width: int = 200,
+         doc_options: Optional[Dict[str, Any]] = None) -> None:
     """Write ``result`` as ``args.format`` to ``args.output`` (or standard output).
 
     ``texts()`` returns the command's text formats (imported only when one is asked for);
-    ``table(result, console)`` prints the rich tables (console None: the terminal).
+    ``table(result, console)`` prints the rich tables (console None: the terminal);
+    ``doc_options``: options of the document builder for the formats of :data:`EVERY_COMMAND`.
     """
     fmt, dest = args.format, getattr(args, "output", None)
     if fmt == "table" and table is not None:
@@ -48,5 +92,8 @@ def emit(result: Any, args: argparse.Namespace, texts: Callable[[], Dict[str, Ca
         else:
             table(result, None)
         return
-    render = _function(EVERY_COMMAND[fmt]) if fmt in EVERY_COMMAND else texts()[fmt]
-    write_output(render(result), dest)
+    if fmt in EVERY_COMMAND:
+        text = _function(EVERY_COMMAND[fmt])(result, getattr(args, "argv", None), **(doc_options or {}))
+    else:
+        text = texts()[fmt](result)
+    write_output(text, dest)

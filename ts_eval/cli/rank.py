@@ -21,7 +21,7 @@ from typing import Any, Dict, List, Optional
 from ..errors import UsageError
 from .errors import option_errors
 from .inputs import add_column_options, add_reading_options
-from .outputs import add_output_options, emit
+from .outputs import add_output_options, document_table, document_texts, emit
 from .tasks import load_task, task_specs
 
 DESCRIPTION = (
@@ -83,6 +83,10 @@ def register(subparsers) -> argparse.ArgumentParser:
                         "(repeatable; the JSON and CSV have every model pair's flips)")
     o = p.add_argument_group("output")
     add_output_options(o, FORMAT_CHOICES)
+    o.add_argument("--details", action="store_true",
+                   help="table format: also the per-model intervals and leaderboards, p-value rows, every flip "
+                        "table and (single task) per-label scores and fair error types; the default is the "
+                        "summary: leaderboard with intervals and significance groups, rank shifts, correlations")
     o.add_argument("--plot", metavar="FILE", help="bump chart of the ranks with interval bars (.png, .svg, .pdf; "
                                                   "needs matplotlib: pip install 'ts_eval[plot]')")
     o.add_argument("--no-progress", action="store_true", help="no progress bar")
@@ -195,15 +199,15 @@ def run(args) -> int:
                 results[name] = ranking.rank_corpus(corpus, task=name,
                                                     progress=lambda *a, n=name: bar(n, *a), **options)
             result = ranking.combine(results)
-    emit(result, args, lambda: formats_rank.FORMATS, _table, width=220)
+    options: Dict[str, Any] = {}
+    if len(corpora) == 1 and (args.format == "html" or (args.format == "table" and args.details)):
+        from ..evaluate import evaluate   # per-label scores and fair error types per system: one cheap pass
+
+        options["report"] = evaluate(corpora[0][1])
+    emit(result, args, lambda: {**formats_rank.FORMATS, **document_texts(("markdown", "latex"), **options)}, document_table(details=args.details, **options), width=120,
+         doc_options=options)
     if args.plot:
         from ..plot import bump_chart
         bump_chart(result, args.plot)
         print(f"ts-eval: bump chart written to {args.plot}", file=sys.stderr)
     return 0
-
-
-def _table(result, console) -> None:
-    from ..formats_rank import print_ranking
-
-    print_ranking(result, console)

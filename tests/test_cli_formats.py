@@ -1,0 +1,164 @@
+"""The document renderers through the command line (#11): ``--format html`` for every command, rank's
+terminal summary that fits 80 and 120 columns, ``--details``, and ``ts-eval convert``."""
+from __future__ import annotations
+
+import json
+import os
+import random
+import re
+from pathlib import Path
+
+import pytest
+
+from support import run_cli, write
+
+FIXTURES = Path(__file__).parent / "fixtures"
+NAMES = ["northwind-tagger-alpha", "northwind-tagger-beta", "crf-baseline", "bilstm-crf-glove",
+         "roberta-large-ft", "rules-only"]
+LOADING = re.compile(r"""(?:src|href)\s*=\s*["']?\s*(?:https?:)?//|@import|url\(\s*["']?(?:https?:)?//""", re.I)
+
+
+def _six_systems(path: Path) -> str:
+    """30 sentences, gold and six systems with growing error rates (seeded: the same file every run)."""
+    rng = random.Random(3)
+    lines = []
+    for s in range(30):
+        gold = ["O"] * 8
+        i, lab = rng.randrange(0, 5), rng.choice(["PER", "LOC", "ORG"])
+        gold[i], gold[i + 1] = f"B-{lab}", f"I-{lab}"
+        for k in range(8):
+            row = [f"w{s}_{k}", gold[k]]
+            for n in range(6):
+                noisy = rng.random() < 0.05 * (n + 1)
+                row.append(rng.choice(["O", "B-PER", "B-LOC", "I-ORG"]) if noisy else gold[k])
+            lines.append(" ".join(row))
+        lines.append("")
+    return write(path, "\n".join(lines) + "\n")
+
+
+@pytest.fixture
+def six(tmp_path):
+    return _six_systems(tmp_path / "six.conll")
+
+
+def _rank(six, *extra):
+    return ["rank", six, "--gold-col", "2", "--names", *NAMES, "--bootstrap", "20", "--permutations", "20",
+            "--no-progress", *extra]
+
+
+def _fair_config(tmp_path):
+    fix = FIXTURES / "faireval"
+    return write(tmp_path / "c.config", f"target_in = {fix}/target/ner_spans.csv\n"
+                                        f"system_in = {fix}/system/ner_spans.csv\n")
+
+
+COMMANDS = {
+    "score": (lambda tmp, six: ["score", six, "--gold-col", "2", "--names", *NAMES], NAMES),
+    "rank": (lambda tmp, six: _rank(six), NAMES),
+    "compare": (lambda tmp, six: ["compare", six, "--gold-col", "2", "--system-col", "3", "4",
+                                  "--names", *NAMES[:2]], NAMES[:2]),
+    "germeval": (lambda tmp, six: ["germeval", str(FIXTURES / "germeval" / "nested.tsv"), "--name", "my-germeval-run"],
+                 ["my-germeval-run"]),
+    "fair": (lambda tmp, six: ["fair", "--config", _fair_config(tmp)], ["ner_spans"]),
+}
+
+
+@pytest.mark.parametrize("command", list(COMMANDS))
+def test_html_for_every_command_is_one_self_contained_page(tmp_path, capsys, six, command):
+    argv, names = COMMANDS[command][0](tmp_path, six), COMMANDS[command][1]
+    code, out, err = run_cli(argv + ["--format", "html"], capsys)
+    assert code == 0, err
+    assert out.startswith("<!DOCTYPE html>") and out.rstrip().endswith("</html>")
+    for name in names:
+        assert name in out, name
+    assert not LOADING.search(out), LOADING.search(out).group(0)   # nothing to load from the network
+    assert "ts-eval " + command in out                              # the command line that reproduces it
+    page = tmp_path / "page.html"                                    # --output: the same page into the file
+    code, out2, err = run_cli(argv + ["--format", "html", "-o", str(page)], capsys)
+    assert code == 0 and out2 == "", err
+    assert page.read_text(encoding="utf-8").startswith("<!DOCTYPE html>")
+
+
+def test_rank_html_has_per_label_scores_and_fair_bars(capsys, six):
+    code, out, err = run_cli(_rank(six, "--format", "html"), capsys)
+    assert code == 0, err
+    assert "Per-label" in out and "Fair error" in out and "<svg" in out
+
+
+@pytest.mark.parametrize("columns", ["80", "120"])
+def test_rank_summary_fits_the_terminal_without_cutting(monkeypatch, capsys, six, columns):
+    monkeypatch.setenv("COLUMNS", columns)
+    code, out, err = run_cli(_rank(six), capsys)
+    assert code == 0, err
+    assert "…" not in out
+    assert max(len(line) for line in out.splitlines()) <= int(columns)
+    for name in NAMES:
+        assert name in out, name
+    assert "leaderboard" in out and "rank shifts" in out and "Spearman" in out
+    assert "Holm" in out                                       # the groups' correction is named
+    # every reference score of the JSON report with its interval, in full (percent, two decimals)
+    code, js, err = run_cli(_rank(six, "--format", "json"), capsys)
+    data = json.loads(js)
+    assert [s["name"] for s in data["systems"]] == NAMES
+    for system in data["systems"]:
+        m = system["models"][data["reference"]]
+        want = f"{100 * m['score']:.2f} [{100 * m['score_low']:.2f}–{100 * m['score_high']:.2f}]"
+        assert want in out, (system["name"], want)
+
+
+def test_rank_details_show_more(monkeypatch, capsys, six):
+    monkeypatch.setenv("COLUMNS", "120")
+    _, summary, _ = run_cli(_rank(six), capsys)
+    code, details, err = run_cli(_rank(six, "--details"), capsys)
+    assert code == 0, err
+    assert len(details) > len(summary) and "…" not in details
+    assert "Per-label" in details and "Per-label" not in summary
+
+
+def test_rank_table_into_a_file_is_120_columns(tmp_path, capsys, six):
+    dest = tmp_path / "rank.txt"
+    code, out, err = run_cli(_rank(six, "-o", str(dest)), capsys)
+    assert code == 0 and out == "", err
+    text = dest.read_text(encoding="utf-8")
+    assert "…" not in text and "\x1b[" not in text
+    assert max(len(line) for line in text.splitlines()) <= 120
+    assert all(name in text for name in NAMES)
+
+
+def test_convert_round_trip_through_the_cli_gives_the_same_scores(tmp_path, capsys, six):
+    rows = Path(six).read_text().split("\n")[:-1]
+    gold = write(tmp_path / "gold.conll", "\n".join(" ".join(line.split()[:2]) for line in rows) + "\n")
+    jsonl, back = str(tmp_path / "gold.jsonl"), str(tmp_path / "back.conll")
+    code, out, err = run_cli(["convert", gold, jsonl, "--verify"], capsys)
+    assert code == 0 and out == "", err
+    assert "30 of 30 spans written" in err and "read back: the same spans" in err
+    code, out, err = run_cli(["convert", jsonl, back, "--scheme", "IOB2", "--verify"], capsys)
+    assert code == 0, err
+    system = write(tmp_path / "sys.conll", "\n".join(" ".join(line.split()[:1] + line.split()[3:4])
+                                                     for line in rows) + "\n")
+
+    def score(g):
+        code, out, err = run_cli(["score", "--gold", g, "--system", system, "--names", "sys", "--format", "json"],
+                                 capsys)
+        assert code == 0, err
+        data = json.loads(out)
+        data["settings"].pop("input", None)
+        for key in ("path", "name", "file"):          # where the gold came from, not what it holds
+            data["gold"].pop(key, None)
+        return data
+
+    assert score(gold) == score(back)
+    assert Path(gold).read_text() == Path(back).read_text()
+
+
+def test_convert_to_stdout_keeps_the_report_out_of_the_data(tmp_path, capsys, six):
+    code, out, err = run_cli(["convert", six, "-", "--to", "jsonl-tokens"], capsys)
+    assert code == 0, err
+    assert all(json.loads(line)["tokens"] for line in out.splitlines())
+    assert "ts-eval convert:" in err and "ts-eval" not in out
+
+
+def test_convert_bad_input_exits_1_in_one_line(tmp_path, capsys):
+    code, out, err = run_cli(["convert", str(tmp_path / "missing.conll"), str(tmp_path / "x.jsonl")], capsys)
+    assert code == 1 and out == "" and err.count("\n") == 1 and "missing.conll" in err
+    assert not os.path.exists(tmp_path / "x.jsonl")

@@ -1,0 +1,81 @@
+"""``ts-eval convert SRC DST``: read any supported input and write it in any writable format
+(:func:`ts_eval.io.convert.convert`), with a short report of what was read, written and could not
+be held.
+
+    ts-eval convert gold.conll gold.jsonl                   # columns -> JSON Lines (tokens)
+    ts-eval convert gold.jsonl gold.bioes.conll --scheme IOBES
+    ts-eval convert nested.ann.d/ flat.conll --overlapping outermost --verify
+
+The report goes to standard error (standard output stays the converted data when DST is ``-``).
+Exit codes: 0 done, 1 bad input, 2 bad usage.
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Any, Dict
+
+READ_FORMATS = ("columns", "jsonl-tokens", "jsonl-text", "label-studio", "brat", "conllu", "germeval")
+WRITE_FORMATS = ("columns", "jsonl-tokens", "jsonl-text", "brat")   # = ts_eval.io.convert.WRITERS
+# reader options of the command line -> the reader's keyword (given only when set)
+READER_OPTIONS = ("column", "token_column", "policy", "align", "tokenizer", "id_key", "text_key", "misc_key",
+                  "discontinuous")
+
+
+def register(subparsers: Any) -> argparse.ArgumentParser:
+    """Add ``convert`` to the ``ts-eval`` parser."""
+    p = subparsers.add_parser(
+        "convert", help="convert labelled spans between formats (columns, JSON Lines, brat, ...)",
+        description="Read SRC in any supported format and write it to DST in a writable one: columns (one "
+                    "IOB column in any scheme), jsonl-tokens, jsonl-text, brat (a directory). Formats are "
+                    "told from the names and content unless --from/--to are given; '-' is standard input or "
+                    "output; .gz/.bz2/.xz compress. Nothing is dropped silently: spans the target cannot hold "
+                    "are an error unless --overlapping outermost. The report goes to standard error.")
+    p.add_argument("src", metavar="SRC", help="input file or brat directory ('-': standard input)")
+    p.add_argument("dst", metavar="DST", help="output file or directory ('-': standard output)")
+    p.add_argument("--from", dest="from_format", choices=READ_FORMATS, help="input format (default: detected)")
+    p.add_argument("--to", dest="to_format", choices=WRITE_FORMATS, help="output format (default: from DST's name)")
+    p.add_argument("--scheme", default="IOB2", metavar="S", help="tag scheme of columns output (default IOB2)")
+    p.add_argument("--overlapping", default="error", choices=("error", "outermost"),
+                   help="columns output: nested or overlapping spans are an error (default) or only the "
+                        "outermost are kept (the dropped ones are listed)")
+    p.add_argument("--tokens", default="auto", metavar="MODE",
+                   help="jsonl-text output: when to write the tokens (default auto)")
+    p.add_argument("--verify", action="store_true", help="read the output back and check it holds the same spans")
+    r = p.add_argument_group("reading (as ts_eval.read takes them; only for the formats that have them)")
+    r.add_argument("--in-scheme", metavar="S", help="tag scheme of the input (columns, jsonl-tokens, conllu)")
+    r.add_argument("--column", type=int, metavar="N", help="columns/conllu: the tag column (default the last)")
+    r.add_argument("--token-column", type=int, metavar="N", help="columns: the token column (default 1)")
+    r.add_argument("--policy", metavar="P", help="ill-formed chunks: conlleval, strict, discard, nereval")
+    r.add_argument("--align", metavar="A", help="jsonl-text, brat: how character spans meet tokens")
+    r.add_argument("--tokenizer", metavar="T", help="jsonl-text, brat: tokenizer of texts without tokens")
+    r.add_argument("--id-key", metavar="KEY", help="JSON Lines: the document id key")
+    r.add_argument("--text-key", metavar="KEY", help="jsonl-text: the text key")
+    r.add_argument("--misc-key", metavar="KEY", help="conllu: the MISC key holding the tag")
+    r.add_argument("--discontinuous", metavar="D", help="brat: what to do with discontinuous spans")
+    r.add_argument("--side", default="gold", choices=("gold", "system"),
+                   help="germeval input: which side of the 6-column file (default gold)")
+    return p
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run ``ts-eval convert``; returns the exit code (errors are raised)."""
+    from ..io.convert import convert
+    from .errors import option_errors
+
+    options: Dict[str, Any] = {k: getattr(args, k) for k in READER_OPTIONS if getattr(args, k) is not None}
+    src: Any = args.src
+    with option_errors():
+        if args.in_scheme:   # convert's own scheme is the output's: read with the input's first
+            from ..io.api import read
+
+            if args.from_format == "germeval":
+                raise ValueError("--in-scheme does not apply to germeval input (IOB2 by definition)")
+            src = read(args.src, args.from_format, scheme=args.in_scheme, **options)
+            options = {}
+        report = convert(src, args.dst, from_format=args.from_format, to_format=args.to_format, scheme=args.scheme,
+                         overlapping=args.overlapping, tokens=args.tokens, verify=args.verify, side=args.side,
+                         **options)
+    for line in report.lines():
+        print(f"ts-eval convert: {line}", file=sys.stderr)
+    return 1 if report.verified is False else 0
