@@ -20,9 +20,9 @@ from typing import Any, Dict, List, Optional
 
 from ..errors import UsageError
 from .errors import option_errors
-from .inputs import add_column_options, add_reading_options
+from .inputs import Request, add_column_options, add_reading_options, expand, load, system_names
 from .outputs import add_output_options, document_table, document_texts, emit
-from .tasks import load_task, task_specs
+from .tasks import TaskSpec, task_specs
 
 DESCRIPTION = (
     "Rank systems under several evaluation models: scores, the rank table in Esuli & Sebastiani's "
@@ -211,3 +211,40 @@ def run(args) -> int:
         bump_chart(result, args.plot)
         print(f"ts-eval: bump chart written to {args.plot}", file=sys.stderr)
     return 0
+
+
+# ---------------------------------------------------------------------------
+# reading a task
+
+
+def load_task(spec: TaskSpec, args: argparse.Namespace):
+    """Read one task into a Corpus (at least two systems)."""
+    if args.policy == "nereval" and not args.germeval:
+        raise UsageError("--policy nereval is GermEval's chunk rule: use it with --germeval")
+    if args.germeval:
+        return _load_germeval(spec, args)
+    opts = spec.options
+    cols = dict(names=spec.names, gold_col=opts.get("gold_col", args.gold_col), scheme=opts.get("scheme"))
+    system_col = opts.get("system_col", args.system_col)
+    cols["system_cols"] = [system_col] if isinstance(system_col, int) else system_col
+    if opts.get("single_file"):
+        return load(Request(file=spec.systems[0], **cols), args, "ranking", min_systems=2)
+    files = expand(spec.systems, opts.get("glob", args.glob), exclude=[spec.gold])
+    _check_two(spec, files)
+    return load(Request(gold=spec.gold, systems=files, **cols), args, "ranking", min_systems=2)
+
+
+def _check_two(spec: TaskSpec, files: List[str]) -> None:
+    """A ranking needs two systems (the message names the task, which the shared loader does not know)."""
+    if len(files) < 2:
+        raise UsageError(f"ranking needs at least two systems; task {spec.name!r} has {len(files)}"
+                         + (f" ({files[0]})" if files else ""))
+
+
+def _load_germeval(spec: TaskSpec, args: argparse.Namespace):
+    from ..io.germeval import germeval_corpus
+
+    files = expand(spec.systems, spec.options.get("glob", args.glob), exclude=[spec.gold] if spec.gold else [])
+    names = system_names(files, spec.names)
+    _check_two(spec, files)
+    return germeval_corpus(spec.gold or None, files, names, policy=args.policy or "nereval")

@@ -1,5 +1,5 @@
-"""``ts-eval rank``'s tasks: from ``--gold``/files, one FILE, ``--task`` or a manifest, each read into a
-Corpus through the shared loader (:mod:`.inputs`) -- or, with ``--germeval``, the GermEval reader."""
+"""``ts-eval rank``'s tasks: from ``--gold``/files, one FILE, ``--task`` or a manifest (what to read;
+:mod:`.rank` reads each task through the shared loader, :mod:`.inputs`)."""
 from __future__ import annotations
 
 import argparse
@@ -10,7 +10,6 @@ from pathlib import Path
 from typing import Any, Dict, List, Optional
 
 from ..errors import InputError, UsageError
-from .inputs import Request, expand, load, system_names
 
 
 @dataclass
@@ -105,36 +104,3 @@ def task_specs(args: argparse.Namespace) -> List[TaskSpec]:
     if len(args.inputs) != 1:
         raise UsageError("without --gold, give one FILE with a gold column and several system columns")
     return [TaskSpec("task", "", [args.inputs[0]], args.names, {"single_file": True})]
-
-
-def load_task(spec: TaskSpec, args: argparse.Namespace):
-    """Read one task into a Corpus (at least two systems)."""
-    if args.policy == "nereval" and not args.germeval:
-        raise UsageError("--policy nereval is GermEval's chunk rule: use it with --germeval")
-    if args.germeval:
-        return _load_germeval(spec, args)
-    opts = spec.options
-    cols = dict(names=spec.names, gold_col=opts.get("gold_col", args.gold_col), scheme=opts.get("scheme"))
-    system_col = opts.get("system_col", args.system_col)
-    cols["system_cols"] = [system_col] if isinstance(system_col, int) else system_col
-    if opts.get("single_file"):
-        return load(Request(file=spec.systems[0], **cols), args, "ranking", min_systems=2)
-    files = expand(spec.systems, opts.get("glob", args.glob), exclude=[spec.gold])
-    _check_two(spec, files)
-    return load(Request(gold=spec.gold, systems=files, **cols), args, "ranking", min_systems=2)
-
-
-def _check_two(spec: TaskSpec, files: List[str]) -> None:
-    """A ranking needs two systems (the message names the task, which the shared loader does not know)."""
-    if len(files) < 2:
-        raise UsageError(f"ranking needs at least two systems; task {spec.name!r} has {len(files)}"
-                         + (f" ({files[0]})" if files else ""))
-
-
-def _load_germeval(spec: TaskSpec, args: argparse.Namespace):
-    from ..io.germeval import germeval_corpus
-
-    files = expand(spec.systems, spec.options.get("glob", args.glob), exclude=[spec.gold] if spec.gold else [])
-    names = system_names(files, spec.names)
-    _check_two(spec, files)
-    return germeval_corpus(spec.gold or None, files, names, policy=args.policy or "nereval")
