@@ -162,3 +162,30 @@ def test_convert_bad_input_exits_1_in_one_line(tmp_path, capsys):
     code, out, err = run_cli(["convert", str(tmp_path / "missing.conll"), str(tmp_path / "x.jsonl")], capsys)
     assert code == 1 and out == "" and err.count("\n") == 1 and "missing.conll" in err
     assert not os.path.exists(tmp_path / "x.jsonl")
+
+
+def test_score_terminal_table_fits_80_and_120_columns_without_cutting(tmp_path, capsys, monkeypatch):
+    """score's default table goes through the document renderer: at 80 and 120 columns no line is
+    wider, nothing is cut with an ellipsis, and every summary score of the JSON appears in full."""
+    import json as _json
+
+    rows = ["a B-PER B-PER I-PER B-LOC", "b I-PER I-PER O I-LOC", "c O O B-ORG O", "",
+            "d B-LOC B-LOC B-LOC O", "e O B-MISC O O"]
+    f = tmp_path / "multi.conll"
+    f.write_text("\n".join(rows) + "\n")
+    base = ["score", str(f), "--gold-col", "2", "--system-col", "3", "4", "5",
+            "--names", "system-with-a-long-name-one", "system-with-a-long-name-two", "system-with-a-long-name-three"]
+    code, out, err = run_cli(base + ["--format", "json", "--models", "ts,exact,overlap,contain,fair,semeval"], capsys)
+    assert code == 0, err
+    data = _json.loads(out)
+    for width in (80, 120):
+        monkeypatch.setenv("COLUMNS", str(width))
+        code, out, err = run_cli(base + ["--models", "ts,exact,overlap,contain,fair,semeval"], capsys)
+        assert code == 0, err
+        assert "\u2026" not in out
+        assert max(len(line) for line in out.splitlines()) <= width
+        for s in data["systems"]:
+            assert s["name"] in out or s["name"][len("system-with-a-long-name-"):] in out
+            for v in (s["ts"]["micro"]["f"], s["exact"]["micro"]["f"], s["fair"]["fair"]["micro"]["f"],
+                      s["semeval"]["strict"]["overall"]["f"]):
+                assert f"{100 * v:.2f}" in out, (width, v)

@@ -8,6 +8,7 @@ its name and the ``module:function`` that turns any command's result into text. 
 from __future__ import annotations
 
 import argparse
+import os
 import importlib
 import sys
 from typing import Any, Callable, Dict, Optional, Sequence
@@ -17,6 +18,9 @@ from ..output import open_output, write_output
 # format name -> "module:function" taking any command's result (and the document options) and returning
 # the text to write
 EVERY_COMMAND: Dict[str, str] = {"html": f"{__name__}:html_page"}
+
+#: width of terminal tables written to a pipe or file without COLUMNS (wide: notes keep their lines)
+PIPE_WIDTH = 200
 
 TablePrinter = Callable[[Any, Optional[Any]], None]  # (result, rich Console or None = the terminal)
 
@@ -53,8 +57,10 @@ def document_table(details: bool = False, **options: Any) -> TablePrinter:
         from ..renderers import render
 
         doc = document(result, **options)
-        if console is None:   # the terminal: its width, colours only on a terminal
-            text = render(doc, "table", width=None, details=details, color=sys.stdout.isatty())
+        if console is None:   # the terminal: its width (COLUMNS), colours only on a terminal
+            tty = sys.stdout.isatty()
+            width = None if tty or "COLUMNS" in os.environ else PIPE_WIDTH
+            text = render(doc, "table", width=width, details=details, color=tty)
             sys.stdout.write(text)
         else:
             console.file.write(render(doc, "table", width=console.width, details=details))

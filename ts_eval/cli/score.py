@@ -8,7 +8,7 @@ from typing import Any, Dict, List, Optional
 
 from .errors import option_errors
 from .inputs import Request, add_column_options, add_reading_options, load
-from .outputs import add_output_options, emit
+from .outputs import add_output_options, document_table, emit
 
 FORMAT_CHOICES = ("table", "json", "csv", "markdown", "latex", "conlleval", "faireval")
 DEMO_FILE = Path(__file__).resolve().parent.parent / "demo" / "germeval2014_test_sample.conll"
@@ -111,11 +111,9 @@ def _input_settings(args: argparse.Namespace, corpus) -> Dict[str, Any]:
 
 
 def _table(args: argparse.Namespace):
-    def table(report, console) -> None:
-        from ..render import print_report
-
-        print_report(report, console, per_label=not args.no_labels, confusion=args.confusion)
-    return table
+    """The terminal tables through the document renderer (fit the width, never cut a number);
+    ``--confusion`` shows the detail sections (confusion matrices, unit counts)."""
+    return document_table(details=args.confusion, per_label=not args.no_labels)
 
 
 def _texts():

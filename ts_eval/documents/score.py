@@ -19,6 +19,8 @@ LEGACY = {"system": "found", "tp": "correct", "system_hit": "found_hit", "f": "f
           "le": "LE", "be": "BE", "bes": "BES", "bel": "BEL", "beo": "BEO", "lbe": "LBE"}
 FAIR_TYPES = ("tp", "fp", "le", "be", "bes", "bel", "beo", "lbe", "fn")
 TRADITIONAL = ("tp", "fp", "fn")
+SEMEVAL_SCHEMES = ("strict", "exact", "partial", "ent_type")
+SEMEVAL_COUNTS = ("correct", "incorrect", "partial", "missed", "spurious", "possible", "actual")
 SEGMENT = (("overlap", "overlap"), ("constrained", "constrained overlap"), ("contain", "contain"))
 
 
@@ -83,6 +85,10 @@ def summary(rep: Dict[str, Any]) -> Table:
             ("fair_recall", "fair R", lambda s: score_cell(_fair(s, "fair"), "recall", FAIR_TYPES)),
             ("fair_f", "fair F1", lambda s: score_cell(_fair(s, "fair"), "f", FAIR_TYPES)),
             ("weighted_f", "wtd F1", lambda s: score_cell(_fair(s, "weighted"), "f", FAIR_TYPES))])
+    if "semeval" in models:
+        add("SemEval-2013 (nervaluate), overall F", [
+            (f"semeval_{k}_f", f"SE {k} F", lambda s, k=k: score_cell(s["semeval"][k]["overall"], "f", SEMEVAL_COUNTS))
+            for k in SEMEVAL_SCHEMES])
     rows = [[Cell(s["name"])] + [g(s) for g in getters] for s in rep["systems"]]
     beta = rep["settings"].get("beta", 1.0)
     title = "Scores in %" + (f" (F = F-beta, beta = {beta:g}; F1 columns: beta = 1)" if beta != 1 else "")
@@ -282,6 +288,22 @@ LEGEND = ("TS: token & separator units; ex: segment exact match (conlleval); µ 
           "acc: conlleval token accuracy; fair/wtd: Ortmann's fair and weighted scores")
 
 
+def semeval_table(s: Dict[str, Any]) -> Table:
+    """nervaluate's four schemes, overall (one evaluation of all spans) and per label."""
+    cols = [Column("scheme", "scheme"), Column("label", "label")] + \
+        [Column(k, k, "counts") for k in SEMEVAL_COUNTS] + \
+        [Column(k, t) for k, t in (("precision", "P"), ("recall", "R"), ("f", "F"))]
+    rows = []
+    for k in SEMEVAL_SCHEMES:
+        block = s["semeval"][k]
+        items = [("overall", block["overall"])] + [(lab, r) for lab, r in block["labels"].items() if r.get("present")]
+        for lab, r in items:
+            rows.append([Cell(k), Cell(lab)] + [Cell(r[c], "count") for c in SEMEVAL_COUNTS]
+                        + [score_cell(r, m, SEMEVAL_COUNTS) for m in ("precision", "recall", "f")])
+    return Table(f"semeval-{s['name']}", f"{s['name']}: SemEval-2013 schemes (nervaluate; scores in %)", cols,
+                 rows, key_columns=2)
+
+
 def build(report, per_label: bool = True) -> Document:
     """The document of a score Report (or its dict).  ``per_label``: the per-label tables (else only
     the summary); the fair confusion matrices are a detail section."""
@@ -297,6 +319,8 @@ def build(report, per_label: bool = True) -> Document:
             blocks += [segment_table(rep, s, m) for m, _ in SEGMENT if m in models and m in s]
             if "fair" in s:
                 blocks += [fair_labels_table(s), error_type_bars(s["name"], s["fair"], f"error-bars-{s['name']}")]
+            if "semeval" in s:
+                blocks.append(semeval_table(s))
             sections.append(Section(s["name"], blocks, id=f"system-{s['name']}"))
     for s in rep["systems"]:
         blocks = [units_table(rep, s)] if "ts" in s else []
