@@ -87,7 +87,7 @@ def fair_blocks(fair: Mapping[str, Any]) -> List[Any]:
 
 def notes(rep: Mapping[str, Any]) -> List[str]:
     """Validation findings worth a line: repaired or dropped chunks, the scorer's end-of-input rule.
-    (The terminal's wording of ``ts_eval.render_germeval.notes``, which is dead once the CLI renders documents.)"""
+    (The wording the terminal printed before the CLI rendered documents.)"""
     out = []
     for s in rep["systems"]:
         v = s["validation"]
