@@ -189,3 +189,14 @@ def test_score_terminal_table_fits_80_and_120_columns_without_cutting(tmp_path, 
             for v in (s["ts"]["micro"]["f"], s["exact"]["micro"]["f"], s["fair"]["fair"]["micro"]["f"],
                       s["semeval"]["strict"]["overall"]["f"]):
                 assert f"{100 * v:.2f}" in out, (width, v)
+
+
+def test_score_details_shows_the_sections_the_summary_names(capsys, monkeypatch):
+    """The table names the sections left out "with --details": score takes --details (alias --confusion)."""
+    monkeypatch.setenv("COLUMNS", "120")
+    code, out, err = run_cli(["demo", "--no-labels"], capsys)
+    assert code == 0, err
+    assert "with --details" in out and "fair confusion matrix (diagonal" not in out
+    code, out, err = run_cli(["demo", "--no-labels", "--details"], capsys)
+    assert code == 0, err
+    assert "fair confusion matrix (diagonal" in out

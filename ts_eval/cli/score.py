@@ -35,7 +35,8 @@ def _scoring_options(p: argparse.ArgumentParser) -> None:
     g.add_argument("--fair-mode", default="paper", choices=("paper", "faireval-skip"),
                    help="fair model: the paper's algorithm (default) or today's FairEval.py, which skips the "
                         "span after each match")
-    g.add_argument("--confusion", action="store_true", help="table format: show the fair confusion matrices")
+    g.add_argument("--details", "--confusion", dest="confusion", action="store_true",
+                   help="table format: also the detail sections (unit counts, fair confusion matrices)")
     g.add_argument("--all-labels-row", action="store_true",
                    help="add a TS row for all labels as one (the paper's ENTITY supertag)")
     add_output_options(g, FORMAT_CHOICES)
