@@ -73,10 +73,6 @@ def start_report(docs: Documents, target: str, fmt: str, **options: Any) -> Conv
                             options=dict(options))
 
 
-def doc_name(docs: Documents, d: int) -> str:
-    return docs.where(d)
-
-
 def span_docs(docs: Documents) -> np.ndarray:
     """The document of every span."""
     return np.searchsorted(docs.offsets, docs.start, side="right") - 1

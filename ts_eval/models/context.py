@@ -22,7 +22,6 @@ class CorpusData:
         self.corpus = corpus
         self.n_sentences = corpus.n_sentences
         self.n_labels = len(corpus.labels)
-        self.sentence_lengths = np.diff(corpus.sent_offsets).astype(float)
         self._gold_key: Optional[np.ndarray] = None
         self._merged_gold: Optional[SpanSet] = None
         self._systems: Dict[str, SystemData] = {}
