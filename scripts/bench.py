@@ -261,6 +261,7 @@ class Tool:
     argv: List[str]
     stdin: Optional[Path] = None
     stdout: Optional[Path] = None
+    cwd: Optional[Path] = None
     runs: List[Run] = field(default_factory=list)
 
     def best(self) -> float:
@@ -299,7 +300,7 @@ def run_once(tool: Tool) -> Run:
     argv = ([GNU_TIME, "-f", "%M", "-o", memfile.name] if memfile else []) + tool.argv
     try:
         t0 = time.perf_counter()
-        proc = subprocess.Popen(argv, stdin=fin, stdout=fout, stderr=err)
+        proc = subprocess.Popen(argv, stdin=fin, stdout=fout, stderr=err, cwd=tool.cwd)
         _, status, usage = os.wait4(proc.pid, 0)
         wall = time.perf_counter() - t0
         proc.returncode = os.waitstatus_to_exitcode(status)
@@ -349,6 +350,28 @@ def ts_eval_source(py: str) -> Dict[str, object]:
         return dict(package=pkg, commit=head or None, modified=len(lines) - untracked, untracked=untracked)
     except (OSError, subprocess.SubprocessError):
         return dict(package=None, commit=None, modified=None, untracked=None)
+
+
+def baseline_tree(commit: str, workdir: Path) -> Path:
+    """``git archive`` of ``commit``'s ts_eval package (from the repository this script is in) into
+    ``workdir/baseline``, run there as ``python -m ts_eval`` (the cwd comes first on sys.path)."""
+    repo = Path(__file__).resolve().parent.parent
+    dest = workdir / "baseline"
+    shutil.rmtree(dest, ignore_errors=True)
+    dest.mkdir(parents=True)
+    archive = subprocess.run(["git", "-C", str(repo), "archive", commit, "ts_eval"], capture_output=True, timeout=120)
+    if archive.returncode != 0:
+        raise SystemExit(f"--baseline {commit}: git archive failed: {archive.stderr.decode(errors='replace').strip()}")
+    subprocess.run(["tar", "-x", "-C", str(dest)], input=archive.stdout, check=True)
+    return dest
+
+
+def byte_compile(py: str, package_dirs: Sequence[Path]) -> None:
+    """Compile the measured packages' bytecode first, as ``pip install`` does: with
+    PYTHONDONTWRITEBYTECODE set (as on this project's machines) every run would otherwise compile every
+    module from source, which measures the size of the code base rather than its speed."""
+    for d in package_dirs:
+        subprocess.run([py, "-m", "compileall", "-q", str(d)], stdout=subprocess.DEVNULL, check=False)
 
 
 def tool_version(argv: Sequence[str]) -> str:
@@ -416,6 +439,9 @@ def main(argv: Optional[List[str]] = None) -> int:
     ap.add_argument("--perl", default="/usr/bin/perl", help="perl interpreter (default %(default)s)")
     ap.add_argument("--ts-eval", dest="ts_eval", metavar="CMD",
                     help="command to run ts-eval (default: the console script beside this python)")
+    ap.add_argument("--baseline", metavar="COMMIT",
+                    help="also time this commit's ts_eval (git archive of this repository) in the same run, "
+                         "interleaved, on the same two reports: the before/after comparison")
     ap.add_argument("--no-seqeval", action="store_true", help="skip seqeval")
     ap.add_argument("--check", action="store_true",
                     help="diff ts-eval --format conlleval against conlleval.pl's output on the file "
@@ -471,6 +497,13 @@ def main(argv: Optional[List[str]] = None) -> int:
         Tool("ts_conlleval", "ts-eval score --format conlleval",
              ts + ["score", str(data), "--format", "conlleval", "-o", str(workdir / "ts_eval_conlleval.txt")]),
     ]
+    if args.baseline:
+        base = baseline_tree(args.baseline, workdir)
+        base_cmd = [py, "-m", "ts_eval", "score", str(data)]
+        tools += [Tool("base_table", f"ts-eval {args.baseline} (default table)",
+                       base_cmd + ["-o", str(workdir / "base_table.txt")], cwd=base),
+                  Tool("base_json", f"ts-eval {args.baseline} --format json",
+                       base_cmd + ["--format", "json", "-o", str(workdir / "base.json")], cwd=base)]
     if not args.no_seqeval:
         tools.append(Tool("seqeval", "seqeval classification_report",
                           [py, str(workdir / "seqeval_report.py"), str(data), str(workdir / "seqeval.txt")]))
@@ -487,6 +520,8 @@ def main(argv: Optional[List[str]] = None) -> int:
                                           "i_after_o_start", "type_change_inside", "stray_i") if k in gen_info}
         print("system noise: " + ", ".join(f"{k}={v}" for k, v in noise.items()))
     src = ts_eval_source(py)
+    byte_compile(py, ([Path(src["package"])] if src["package"] else [])
+                 + ([workdir / "baseline" / "ts_eval"] if args.baseline else []))
     print(f"ts-eval: {' '.join(ts)} ({tool_version(ts + ['--version'])}; {src['package']} at commit "
           f"{src['commit']}, {src['modified']} modified and {src['untracked']} untracked files); python {platform.python_version()}; "
           f"{os.cpu_count()} CPUs; repeat {args.repeat}, tools interleaved")
@@ -516,6 +551,11 @@ def main(argv: Optional[List[str]] = None) -> int:
         rel = "1.00x (reference)" if t is ref else f"{r:.2f}x"
         print(f"{t.label:36s} {t.best():8.3f} {t.median():9.3f} {t.peak():8.1f} {rel:>18s}")
     print()
+    if args.baseline:
+        for now, then in (("ts_table", "base_table"), ("ts_json", "base_json")):
+            print(f"before/after ({args.baseline} -> now), {by[now].label}: best {by[then].best():.3f} -> "
+                  f"{by[now].best():.3f} s ({by[now].best() / by[then].best():.2f}x), median "
+                  f"{by[then].median():.3f} -> {by[now].median():.3f} s ({by[now].median() / by[then].median():.2f}x)")
     print(f"ratios (best/best, median/median): seqeval/ts-eval {fmt_ratio(ratio('seqeval', 'best'))}, "
           f"{fmt_ratio(ratio('seqeval', 'median'))}; conlleval.pl/ts-eval {fmt_ratio(ratio('conlleval', 'best'))}, "
           f"{fmt_ratio(ratio('conlleval', 'median'))}")

@@ -4,18 +4,16 @@ Token-and-separator scores (Esuli & Sebastiani 2010), conlleval-exact segment
 scores, and more, from one pass over the data.
 """
 from .version import __version__
-from .corpus import Corpus, SpanSet
-from .sequences import from_sequences, from_spans
 from .errors import InputError, OptionError, TsEvalError, UsageError
-from .evaluate import evaluate, score
-from .io import read_conll, read_conll_pair
-from .io.api import read, read_pair
-from .report import Report
-from .validate import EmptyInputWarning
+from .evaluate import evaluate, score   # eager: the submodule's name is the function's
 from . import views  # noqa: F401  (registers str() and the notebook view of every result)
 
-# imported on first use, so that `ts-eval score` does not load ranking and comparison code
-_LAZY = {"fair_corpus": "fair", "fair_errors": "fair", "compare": "compare",
+# Everything else is imported on first use (PEP 562), so that `import ts_eval` is cheap and
+# `ts-eval score` on a column file loads neither the other readers nor ranking and comparison code.
+_LAZY = {"Corpus": "corpus", "SpanSet": "corpus", "from_sequences": "sequences", "from_spans": "sequences",
+         "read_conll": "io", "read_conll_pair": "io",
+         "read": "io.api", "read_pair": "io.api", "Report": "report", "EmptyInputWarning": "validate",
+         "fair_corpus": "fair", "fair_errors": "fair", "compare": "compare",
          "rank": "ranking", "rank_corpus": "ranking", "rank_tasks": "ranking", "convert": "io.convert"}
 _LAZY_MODULES = ("compat",)   # ts_eval.compat.seqeval, ts_eval.compat.huggingface
 

@@ -90,9 +90,8 @@ def add_column_options(p: Any, systems: str = "several columns in FILE are sever
 
 
 def _format_options(p: argparse.ArgumentParser) -> None:
-    from ..io.brat import DISCONTINUOUS
+    from ..io.choices import ALIGN_MODES, DISCONTINUOUS
     from ..io.detect import FORMATS
-    from ..io.tokenizer import ALIGN_MODES
 
     g = p.add_argument_group("input formats", "Formats: " + ", ".join(FORMATS) + ". '-' reads standard input; "
                              ".gz, .bz2 and .xz files are decompressed.")

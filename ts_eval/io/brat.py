@@ -23,7 +23,7 @@ from .charspans import CharDocs, to_documents
 from .documents import Documents
 from .source import read_text
 
-DISCONTINUOUS = ("error", "first", "hull")
+from .choices import DISCONTINUOUS  # noqa: F401  (re-exported: the readers' own name)
 
 
 def brat_pairs(path: str) -> List[str]:
