@@ -147,8 +147,16 @@ def test_score_document_figures_and_counts_behind_scores(score_report):
     assert cell.value == s0["exact"]["micro"]["f"]
     assert cell.counts == {"gold": s0["exact"]["micro"]["gold"], "system": s0["exact"]["micro"]["system"],
                            "tp": s0["exact"]["micro"]["tp"]}
-    heat = [f for f in doc.figures() if f.kind == "heatmap"]
+    heat = [f for f in doc.figures() if f.kind == "heatmap" and f.id.startswith("confusion-")]   # fair's
     assert len(heat) == 4
+    ts_heat = [f for f in doc.figures() if f.kind == "heatmap" and f.id.startswith("ts-confusion-")]
+    assert len(ts_heat) == 4                  # one TS confusion heatmap per system, beside the fair one
+    tcm = s0["ts"]["confusion"]
+    t = ts_heat[0]
+    assert t.data["rows"] == t.data["columns"] == list(tcm) and t.data["rows"][0] == "O"
+    assert t.data["values"] == [[tcm[r][c] for c in t.data["columns"]] for r in t.data["rows"]]
+    # the outside x outside cell (most units) stays off the colour scale, so the errors show
+    assert t.data["range"] == [0, max(v for r, row in tcm.items() for c, v in row.items() if r != "O" or c != "O")]
     cm = s0["fair"]["confusion"]
     h = heat[0]
     assert h.data["values"][h.data["rows"].index("PER")][h.data["columns"].index("PER")] == cm["PER"].get("PER", 0)
@@ -157,6 +165,7 @@ def test_score_document_figures_and_counts_behind_scores(score_report):
     # the confusion matrices and unit counts are details: the terminal shows them on request
     assert "fair confusion matrix (diagonal" not in render(doc, "table", width=120)
     assert "fair confusion matrix (diagonal" in render(doc, "table", width=120, details=True)
+    assert "TS confusion matrix (tokens + separators" in render(doc, "table", width=120, details=True)
 
 
 def test_builders_read_the_vocabulary_names_as_well(score_report):

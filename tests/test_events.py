@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from sklearn.metrics import cohen_kappa_score
+from sklearn.metrics import cohen_kappa_score, confusion_matrix
 
 import ts_eval
 from ts_eval.corpus import SpanSet
@@ -122,6 +122,44 @@ def test_multiclass_kappa_with_more_than_31_labels():
     assert rep.systems[0]["ts"]["multiclass_kappa"] == pytest.approx(cohen_kappa_score(yc, pc))
 
 
+def test_ts_confusion_matrix_by_hand_and_against_sklearn():
+    # B-PER I-PER O B-LOC against B-PER O O B-ORG: tokens PER/PER, PER/O, O/O, LOC/ORG; separators
+    # PER/O (inside the gold span, after the system span), O/O, O/O
+    rep = ts_eval.score([["B-PER", "I-PER", "O", "B-LOC"]], [["B-PER", "O", "O", "B-ORG"]])
+    cm = rep.systems[0]["ts"]["confusion"]
+    assert list(cm) == ["O", "LOC", "ORG", "PER"]
+    assert cm["O"] == {"O": 3, "LOC": 0, "ORG": 0, "PER": 0}
+    assert cm["PER"] == {"O": 2, "LOC": 0, "ORG": 0, "PER": 1}
+    assert cm["LOC"]["ORG"] == 1 and sum(v for row in cm.values() for v in row.values()) == 4 + 3
+    # separator weight 0.5: separators count half
+    half = ts_eval.score([["B-PER", "I-PER", "O", "B-LOC"]], [["B-PER", "O", "O", "B-ORG"]], separator_weight=0.5)
+    assert half.systems[0]["ts"]["confusion"]["PER"]["O"] == 1.5
+    # random single-tag data: the matrix is sklearn's over the unit classes
+    rng = np.random.default_rng(5)
+    labels = ["A", "B", "C"]
+    lengths, gold, pred = [], [], []
+    for _ in range(30):
+        n = int(rng.integers(1, 12))
+        lengths.append(n)
+        for side in (gold, pred):
+            spans, k = [], 0
+            while k < n:
+                if rng.random() < 0.4:
+                    e = min(n - 1, k + int(rng.integers(0, 3)))
+                    spans.append((labels[int(rng.integers(3))], k, e))
+                    k = e + 1
+                k += 1
+            side.append(spans)
+    rep = evaluate(ts_eval.from_spans(lengths, gold, pred))
+    names = rep.labels
+    want = confusion_matrix(unit_classes(lengths, gold, names), unit_classes(lengths, pred, names),
+                            labels=range(len(names) + 1))
+    cm = rep.systems[0]["ts"]["confusion"]
+    order = ["O"] + list(names)
+    got = np.array([[cm.get(r, {}).get(c, 0) for c in order] for r in order])
+    np.testing.assert_array_equal(got, want)
+
+
 def test_many_overlapping_labels_on_one_unit():
     labels = [f"L{k:02d}" for k in range(35)]
     gold = [[(lab, 0, 0) for lab in labels]]
@@ -130,3 +168,4 @@ def test_many_overlapping_labels_on_one_unit():
     for k, lab in enumerate(labels):
         assert table(rep, lab) == ((1, 0, 0, 0) if k % 2 == 0 else (0, 0, 1, 0)), lab
     assert rep.systems[0]["ts"]["multiclass_kappa"] is None
+    assert rep.systems[0]["ts"]["confusion"] is None       # a unit with two labels has no single class

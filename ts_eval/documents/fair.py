@@ -6,7 +6,7 @@ name first, today's name as fallback).
 """
 from __future__ import annotations
 
-from typing import Any, Dict, List, Mapping
+from typing import Any, Dict, List, Mapping, Optional
 
 from .keys import getter
 from ..document import Cell, Column, Document, Figure, Section, Table, Text
@@ -76,15 +76,21 @@ def build(report: Mapping[str, Any], name: str = "system") -> Document:
     return Document("fair", "Fair evaluation (Ortmann 2022)", sections, {"settings": st})
 
 
-def confusion_blocks(name: str, cm: Mapping[str, Mapping[str, int]], tid: str) -> List[Any]:
-    """Ortmann's confusion matrix (target x system labels, _ = missing / spurious) and its heatmap."""
-    cols_ = sorted({c for row in cm.values() for c in row})
-    rows_ = sorted(cm)
-    cols = [Column("target", "target \\ system")] + [Column(f"c{j}", c) for j, c in enumerate(cols_)]
+def confusion_blocks(name: str, cm: Mapping[str, Mapping[str, float]], tid: str, title: Optional[str] = None,
+                     corner: str = "target \\ system", order: Optional[List[str]] = None,
+                     off_scale: Optional[str] = None) -> List[Any]:
+    """A confusion matrix (rows gold/target, columns system) as a table and its heatmap; by default
+    Ortmann's (labels sorted, _ = missing / spurious); ``order``: the rows' and columns' order;
+    ``off_scale``: a row/column name whose diagonal cell stays out of the colour scale (drawn in the
+    darkest colour), so that one huge cell (TS's outside x outside) does not pale every other."""
+    rows_ = list(order) if order is not None else sorted(cm)
+    cols_ = list(order) if order is not None else sorted({c for row in cm.values() for c in row})
+    cols = [Column("target", corner)] + [Column(f"c{j}", c) for j, c in enumerate(cols_)]
     rows = [[Cell(r)] + [Cell(cm[r].get(c, 0), "count") for c in cols_] for r in rows_]
-    title = f"{name}: fair confusion matrix (diagonal: boundary errors)"
+    title = title or f"{name}: fair confusion matrix (diagonal: boundary errors)"
     values = [[cm[r].get(c, 0) for c in cols_] for r in rows_]
-    hi = max([v for row in values for v in row] + [0])
+    hi = max([v for i, row in enumerate(values) for j, v in enumerate(row)
+              if not (off_scale is not None and rows_[i] == cols_[j] == off_scale)] + [0])
     fig = Figure(f"{tid}-heatmap", title, "heatmap", {"rows": rows_, "columns": cols_, "values": values, "low": None,
                                                       "high": None, "kind": "count", "range": [0, hi]})
     return [Table(tid, title, cols, rows, sortable=False), fig]

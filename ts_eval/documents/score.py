@@ -304,9 +304,24 @@ def semeval_table(s: Dict[str, Any]) -> Table:
                  rows, key_columns=2)
 
 
+def ts_confusion_blocks(rep: Dict[str, Any], s: Dict[str, Any]) -> List[Any]:
+    """The TS confusion matrix (units: tokens + separator weight x separators; rows gold, columns system,
+    O = outside) and its heatmap; a note instead where a unit carries two labels on one side."""
+    cm = s["ts"].get("confusion")
+    if cm is None:
+        return [Text(f"{s['name']}: no TS confusion matrix: some token or separator carries two labels on one "
+                     "side (nested or overlapping spans), so units have no single label", "note")]
+    w = rep["settings"].get("separator_weight", 1.0)
+    units = "tokens + separators" if w == 1 else f"tokens + {w:g} x separators"
+    outside = next(iter(cm))
+    return confusion_blocks(s["name"], cm, f"ts-confusion-{s['name']}", order=list(cm), corner="gold \\ system",
+                            off_scale=outside, title=f"{s['name']}: TS confusion matrix ({units}; {outside} = outside "
+                                                     f"every span; colour scale without {outside} x {outside})")
+
+
 def build(report, per_label: bool = True) -> Document:
     """The document of a score Report (or its dict).  ``per_label``: the per-label tables (else only
-    the summary); the fair confusion matrices are a detail section."""
+    the summary); the units and the TS and fair confusion matrices are a detail section."""
     rep = _dict(report)
     models = _models(rep)
     head = [Text(settings_line(rep), "note")] + [Text(n, "warning") for n in notes(rep)]
@@ -323,12 +338,12 @@ def build(report, per_label: bool = True) -> Document:
                 blocks.append(semeval_table(s))
             sections.append(Section(s["name"], blocks, id=f"system-{s['name']}"))
     for s in rep["systems"]:
-        blocks = [units_table(rep, s)] if "ts" in s else []
+        blocks = [units_table(rep, s)] + ts_confusion_blocks(rep, s) if "ts" in s else []
         if "fair" in s:
             blocks += confusion_blocks(s["name"], s["fair"]["confusion"], f"confusion-{s['name']}")
             blocks.append(stats_table(s["fair"], f"target-stats-{s['name']}"))
         if blocks:
-            sections.append(Section(f"{s['name']}: units, fair confusion matrix", blocks, id=f"more-{s['name']}",
+            sections.append(Section(f"{s['name']}: units, confusion matrices", blocks, id=f"more-{s['name']}",
                                     detail=True))
     sections.append(Section("Legend", [Text(LEGEND, "note")], id="legend"))
     meta = {"settings": rep["settings"], "versions": rep["settings"].get("versions", {})}

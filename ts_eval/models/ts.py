@@ -184,10 +184,23 @@ def ts_result(counts: TSCounts, labels: Sequence[str], separator_weight: float, 
     }
     conf = counts.weighted_confusion(separator_weight)
     out["multiclass_kappa"] = measures.multiclass_kappa(conf) if conf is not None else None
+    out["confusion"] = confusion_dict(conf, labels) if conf is not None else None
     if extra_row is not None:
         et = extra_row.table(separator_weight)[0]
         out["all_labels"] = {**_table_dict(*et), **{k: float(v) for k, v in measures.scores(*et, beta=beta).items()}}
     return out
+
+
+OUTSIDE = "O"   # the confusion matrix's name for units outside every span
+
+
+def confusion_dict(conf: np.ndarray, labels: Sequence[str]) -> Dict[str, Dict[str, float]]:
+    """``{gold label: {system label: units}}`` of a weighted (labels+1)^2 confusion matrix (tokens +
+    separator weight x separators), ``O`` (outside) first, then the labels with units on either side."""
+    used = [0] + [k + 1 for k in range(len(labels)) if conf[k + 1].any() or conf[:, k + 1].any()]
+    outside = OUTSIDE if OUTSIDE not in labels else "(outside)"
+    names = [outside] + list(labels)
+    return {names[i]: {names[j]: float(conf[i, j]) for j in used} for i in used}
 
 
 def _one_label(spans: SpanSet) -> SpanSet:
