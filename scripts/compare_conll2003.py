@@ -85,8 +85,8 @@ def main() -> int:
         for tr in c.top:
             print(f"      {tr.name:<28} {pct(tr.share_of_class):>6}  ({tr.count})")
     s = p.span
-    print(f"\nSpan level (fair outcomes): difference {pct(s.diff)}% ({s.differing}/{s.gold_spans + s.spurious}: "
-          f"{s.gold_spans} gold spans + {s.spurious} spurious spans of A or B)")
+    print(f"\nSpan level (fair outcomes): difference {pct(s.diff)}% ({s.differing}/{s.gold + s.spurious}: "
+          f"{s.gold} gold spans + {s.spurious} spurious spans of A or B)")
     print("  outcomes A: " + ", ".join(f"{k} {v}" for k, v in s.outcomes_a.items()))
     print("  outcomes B: " + ", ".join(f"{k} {v}" for k, v in s.outcomes_b.items()))
     for k in CLASSES:

@@ -152,10 +152,10 @@ def hand_corpus():
 def test_span_transitions_by_hand():
     r = compare(hand_corpus(), examples=0)
     s = r.pair.span
-    assert s.outcomes_a == {"TP": 2, "LE": 1, "BES": 0, "BEL": 2, "BEO": 0, "LBE": 0, "FN": 1, "FP": 2}
-    assert s.outcomes_b == {"TP": 3, "LE": 1, "BES": 0, "BEL": 2, "BEO": 0, "LBE": 0, "FN": 0, "FP": 1}
+    assert s.outcomes_a == {"tp": 2, "le": 1, "bes": 0, "bel": 2, "beo": 0, "lbe": 0, "fn": 1, "fp": 2}
+    assert s.outcomes_b == {"tp": 3, "le": 1, "bes": 0, "bel": 2, "beo": 0, "lbe": 0, "fn": 0, "fp": 1}
     # 6 gold spans + 2 distinct spurious spans (PER 9..9 of A; LOC 5..5 in the last sentence, kept by B)
-    assert (s.gold_spans, s.spurious) == (6, 2)
+    assert (s.gold, s.spurious) == (6, 2)
     # changed: PER BEL→TP, ORG LE→TP, FP→TN (corrections); LOC TP→LE (new); MISC FN→BEL, ORG BEL→BEL (changed)
     assert s.differing == 6 and s.diff == 6 / 8
     got = {k: sorted((t.name, t.count) for t in c.top) for k, c in s.classes.items()}
@@ -163,7 +163,7 @@ def test_span_transitions_by_hand():
                    "new_error": [("TP → LE", 1)],
                    "changed_error": [("BEL → BEL", 1), ("FN → BEL", 1)]}
     assert s.spurious_moves == {"FP → TN": 1, "TN → FP": 0, "FP kept": 1}
-    assert s.changed_counterpart["BEL"] == 1
+    assert s.changed_counterpart["bel"] == 1
     m = np.array(s.matrix)
     idx = {o: k for k, o in enumerate(GOLD_OUTCOMES)}
     assert m.sum() == 6 and m[idx["TP"], idx["TP"]] == 1 and m[idx["BEL"], idx["BEL"]] == 1
@@ -206,7 +206,7 @@ def test_span_level_invariants(g, a, b):
     assert ab.classes["correction"].count == ba.classes["new_error"].count
     assert ab.classes["new_error"].count == ba.classes["correction"].count
     assert ab.differing == ba.differing and ab.spurious == ba.spurious
-    assert sum(map(sum, ab.matrix)) == ab.gold_spans
+    assert sum(map(sum, ab.matrix)) == ab.gold
     assert sum(r["correction"] + r["new_error"] + r["changed_error"] for r in ab.per_label) == ab.differing
 
 
