@@ -106,7 +106,7 @@ def main() -> int:
 
     # ---- all systems
     m = result.multi
-    to, so = m.token_oracle["overall"], m.span_oracle["overall"]
+    to, so = m.token_oracle["micro"], m.span_oracle["micro"]
     diffs = [r["diff"] for r in m.pairs]
     lo = min(m.pairs, key=lambda r: r["diff"])
     hi = max(m.pairs, key=lambda r: r["diff"])

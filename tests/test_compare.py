@@ -65,10 +65,10 @@ def test_table2_accuracy_and_overlap_on_all_answers():
     assert r.multi.diff_matrix[0][2] == r.multi.diff_matrix[2][0] == 0.8
     assert diff(np.array(list("ABCXY")), np.array(list("ZBCDU"))) == 0.6
     # every problem is solved by some response: the oracle is perfect, 40 points above 60%
-    ov = r.multi.token_oracle["overall"]
+    ov = r.multi.token_oracle["micro"]
     assert (ov["best"], ov["oracle"]) == (0.6, 1.0)
     assert ov["gain"] == pytest.approx(0.4)
-    assert r.multi.span_oracle["overall"]["oracle"] == 1.0
+    assert r.multi.span_oracle["micro"]["oracle"] == 1.0
     assert r.multi.found_by == [0, 2, 2, 1]      # A, E by one; B, D by two; C by all three
     assert [c["label"] for c in r.multi.easy_cases] == ["C"] and r.multi.hard_cases == []
 
@@ -253,7 +253,7 @@ def test_oracle_is_at_least_the_best_single_system(rows):
     gold, systems = [rows[0][:5], rows[0][5:]], {f"s{i}": [r[:5], r[5:]] for i, r in enumerate(rows[1:])}
     r = compare(ts_eval.from_sequences(gold, systems), examples=0)
     for o in (r.multi.token_oracle, r.multi.span_oracle):
-        ov = o["overall"]
+        ov = o["micro"]
         assert ov["oracle"] >= max(ov["systems"].values()) - 1e-12
         assert ov["best"] == max(ov["systems"].values())
         for row in o["per_label"]:
@@ -261,7 +261,7 @@ def test_oracle_is_at_least_the_best_single_system(rows):
     fb = r.multi.found_by
     assert sum(fb) == r.corpus["gold_spans"]
     assert fb[0] == len(r.multi.hard_cases) and fb[-1] == len(r.multi.easy_cases)
-    assert r.multi.span_oracle["overall"]["oracle"] == pytest.approx(
+    assert r.multi.span_oracle["micro"]["oracle"] == pytest.approx(
         1 - fb[0] / r.corpus["gold_spans"] if r.corpus["gold_spans"] else 0.0)
 
 

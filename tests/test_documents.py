@@ -129,7 +129,7 @@ def fair_numbers(f):
             out += [("count", row[t]) for t in FAIR_TYPES if t in row]
             out += [("score", row[k]) for k in ("precision", "recall", "f")]
     out += [("count", n) for row in f["confusion"].values() for n in row.values()]
-    out += [("count", st["count"]) for st in f["target_stats"]] + [("percent", st["percent"]) for st in f["target_stats"]]
+    out += [("count", st["gold"]) for st in f["target_stats"]] + [("score", st["share"]) for st in f["target_stats"]]
     return out
 
 
@@ -239,8 +239,8 @@ def compare_numbers(c):
         for r in m["neighbours"]:
             out += [("score", r["mean_diff"]), ("score", r["nearest_diff"]), ("score", r["farthest_diff"])]
         for o in (m["token_oracle"], m["span_oracle"]):
-            for r in [o["overall"]] + o["per_label"]:
-                out += [("count", r["items"]), ("score", r["best"]), ("score", r["oracle"]), ("score", r["gain"])]
+            for r in [o["micro"]] + o["per_label"]:
+                out += [("count", r["gold"]), ("score", r["best"]), ("score", r["oracle"]), ("score", r["gain"])]
         out += [("count", v) for v in m["found_by"]]
     return out
 

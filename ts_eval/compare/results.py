@@ -9,6 +9,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any, Dict, List, Optional, Tuple
 
 from ..display import Displayed, listing, number
+from ..vocabulary import layout
 
 CLASSES = ("correction", "new_error", "changed_error")
 CLASS_TITLES = {"correction": "Corrections", "new_error": "New errors", "changed_error": "Changed errors"}
@@ -210,7 +211,7 @@ class Comparison(Displayed):
     multi: Optional[MultiComparison]
 
     def to_dict(self) -> Dict[str, Any]:
-        return {"layout": {"kind": "compare", "version": 2}, "settings": self.settings, "corpus": self.corpus,
+        return {"layout": layout("compare"), "settings": self.settings, "corpus": self.corpus,
                 "systems": self.systems,
                 "pair": self.pair.to_dict() if self.pair is not None else None,
                 "multi": self.multi.to_dict() if self.multi is not None else None}

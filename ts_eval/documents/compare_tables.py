@@ -206,13 +206,13 @@ def neighbours(c: Comparison) -> Table:
 
 
 def _oracle(o: Dict[str, Any], title: str, items: str, extra: bool) -> Table:
-    ov = o["overall"]
+    ov = o["micro"]
     header = ["label", items, "best single %", "best for label %", "best for label", "oracle %", "gain %"]
     if extra:
         header += ["hard", "easy"]
 
     def row(name, r, best_lab, best_lab_sys):
-        out = [name, r["items"], r["best"], best_lab, best_lab_sys, r["oracle"], r["gain"]]
+        out = [name, r["gold"], r["best"], best_lab, best_lab_sys, r["oracle"], r["gain"]]
         if extra:
             out += [r.get("hard"), r.get("easy")]
         return out
