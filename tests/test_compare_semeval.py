@@ -168,6 +168,11 @@ def test_cli_compare_models_semeval_equals_score(capsys):
     assert cmp["pair"]["semeval"]["schemes"]["strict"]["gold"] == 332
     code, out, err = run_cli(["compare", *args[:6], "--models", "semeval,nope"], capsys)
     assert code == 2 and "unknown model(s) nope" in err
+    code, out, err = run_cli(["compare", *args[:8], "--examples", "0"], capsys)   # the terminal table
+    assert code == 0 and "SemEval-2013 span level: col3 (A) → col4 (B)" in out
+    assert "SemEval-2013 per label" in out and "with --details" in out         # the detail section is named
+    code, details, err = run_cli(["compare", *args[:8], "--examples", "0", "--details"], capsys)
+    assert code == 0 and "SemEval-2013 span level per label" in details
 
 
 def test_unknown_models_are_an_option_error():

@@ -51,6 +51,8 @@ def register(subparsers: Any) -> None:
                    help="comma-separated models of ts-eval score to add per system (ts, exact, overlap, constrained, "
                         "contain, fair, semeval), each as score reports it; semeval also compares the pair under the "
                         "SemEval-2013 schemes span by span (default: none)")
+    g.add_argument("--details", action="store_true",
+                   help="table format: also the detail sections (all pairs, SemEval-2013 per label)")
     g.add_argument("--cases", type=int, default=10, metavar="N",
                    help="table format: hard and easy gold spans listed (default 10; the other formats list all)")
     add_output_options(g, FORMAT_CHOICES)
@@ -89,5 +91,5 @@ def run(args: argparse.Namespace) -> int:
     result.settings["input"] = {"gold": args.gold, "files": list(args.inputs),
                                 "gold_col": corpus.gold_info.column,
                                 "system_cols": [i.column for i in corpus.system_info.values()]}
-    emit(result, args, lambda: {**_texts(), **document_texts(("csv", "markdown"))}, document_table(cases=args.cases))
+    emit(result, args, lambda: {**_texts(), **document_texts(("csv", "markdown"))}, document_table(details=args.details, cases=args.cases))
     return 0

@@ -1,6 +1,7 @@
 """Comparison -> Document: the comparison's tables (:mod:`.compare_tables`) as document tables,
 the span outcome and diff matrices as heatmaps, the share of gold spans found by j systems as
-bars, and the examples with each side's tokens and spans as cell data (for highlighting).
+bars, and the examples with each side's tokens and spans as cell data (for highlighting); with
+``models`` the systems' scores under them and the SemEval-2013 sections (:mod:`.compare_models`).
 
 Column kinds: a column whose header holds ``%`` (or a table marked ``percent``) holds
 fractions (``score``; ``signed`` where the header or the row says Δ), other numbers are
