@@ -162,10 +162,11 @@ def stage_times(corpus, system, k, extra_g=None, extra_s=None, mode="paper"):
 
 def show(name: str, rep: dict) -> None:
     for m in ("traditional", "fair", "weighted"):
-        o = rep[m]["overall"]
-        counts = " ".join(f"{k}={o[k]}" for k in ("TP", "FP", "FN", "LE", "BE", "BES", "BEL", "BEO", "LBE") if k in o)
+        o = rep[m]["micro"]
+        counts = " ".join(f"{k.upper()}={o[k]}" for k in ("tp", "fp", "fn", "le", "be", "bes", "bel", "beo", "lbe")
+                          if k in o)
         print(f"  {name} {m:<11} P={o['precision'] * 100:6.2f} R={o['recall'] * 100:6.2f} "
-              f"F1={o['f1'] * 100:6.2f}  {counts}")
+              f"F1={o['f'] * 100:6.2f}  {counts}")
 
 
 def main() -> int:

@@ -85,8 +85,8 @@ def main() -> int:
         for tr in c.top:
             print(f"      {tr.name:<28} {pct(tr.share_of_class):>6}  ({tr.count})")
     s = p.span
-    print(f"\nSpan level (fair outcomes): difference {pct(s.diff)}% ({s.differing}/{s.gold_spans + s.spurious}: "
-          f"{s.gold_spans} gold spans + {s.spurious} spurious spans of A or B)")
+    print(f"\nSpan level (fair outcomes): difference {pct(s.diff)}% ({s.differing}/{s.gold + s.spurious}: "
+          f"{s.gold} gold spans + {s.spurious} spurious spans of A or B)")
     print("  outcomes A: " + ", ".join(f"{k} {v}" for k, v in s.outcomes_a.items()))
     print("  outcomes B: " + ", ".join(f"{k} {v}" for k, v in s.outcomes_b.items()))
     for k in CLASSES:
@@ -106,7 +106,7 @@ def main() -> int:
 
     # ---- all systems
     m = result.multi
-    to, so = m.token_oracle["overall"], m.span_oracle["overall"]
+    to, so = m.token_oracle["micro"], m.span_oracle["micro"]
     diffs = [r["diff"] for r in m.pairs]
     lo = min(m.pairs, key=lambda r: r["diff"])
     hi = max(m.pairs, key=lambda r: r["diff"])

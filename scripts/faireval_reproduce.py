@@ -40,7 +40,7 @@ TABLE1 = {
     "topofield": {"traditional": (93.41, 94.27, 93.84), "fair": (94.78, 95.92, 95.35)},
 }
 # Table 2 (NER): TP FP LE BEs BEl BEo BEall LBE FN Precision Recall F1
-TABLE2_COLUMNS = ("TP", "FP", "LE", "BES", "BEL", "BEO", "BE", "LBE", "FN", "precision", "recall", "f1")
+TABLE2_COLUMNS = ("tp", "fp", "le", "bes", "bel", "beo", "be", "lbe", "fn", "precision", "recall", "f")
 TABLE2 = {
     "LOC": (2132, 81, 56, 29, 28, 0, 57, 40, 98, 93.12, 92.43, 92.78),
     "ORG": (1002, 87, 76, 16, 27, 0, 43, 48, 167, 85.46, 80.00, 82.64),
@@ -75,7 +75,7 @@ FIGURE2 = {
         "_": (16, 52, 23, 675, 270, 16, 563, None),
     }),
 }
-COUNT_COLS = ("TP", "FP", "FN", "LE", "BE", "BES", "BEL", "BEO", "LBE")
+COUNT_COLS = ("tp", "fp", "fn", "le", "be", "bes", "bel", "beo", "lbe")
 
 
 def evaluate(data_dir: str, task: str, mode: str) -> Tuple[dict, dict]:
@@ -96,12 +96,12 @@ def evaluate(data_dir: str, task: str, mode: str) -> Tuple[dict, dict]:
 def print_report(task: str, rep: dict) -> None:
     print(f"\n=== {task} ===")
     for m in ("traditional", "fair", "weighted"):
-        cols = ("TP", "FP", "FN") if m == "traditional" else COUNT_COLS
-        print(f"{m:<12}" + "".join(f"{c:>7}" for c in cols) + f"{'P':>8}{'R':>8}{'F1':>8}")
-        rows = list(rep[m]["labels"].items()) + [("overall", rep[m]["overall"])]
+        cols = ("tp", "fp", "fn") if m == "traditional" else COUNT_COLS
+        print(f"{m:<12}" + "".join(f"{c.upper():>7}" for c in cols) + f"{'P':>8}{'R':>8}{'F1':>8}")
+        rows = list(rep[m]["labels"].items()) + [("overall", rep[m]["micro"])]
         for lab, r in sorted(rows[:-1]) + rows[-1:]:
             print(f"  {lab:<10}" + "".join(f"{r[c]:>7}" for c in cols)
-                  + f"{r['precision'] * 100:8.2f}{r['recall'] * 100:8.2f}{r['f1'] * 100:8.2f}")
+                  + f"{r['precision'] * 100:8.2f}{r['recall'] * 100:8.2f}{r['f'] * 100:8.2f}")
 
 
 def check(task: str, rep: dict) -> List[str]:
@@ -122,12 +122,12 @@ def check(task: str, rep: dict) -> List[str]:
             bad.append(f"{task} {what}: got {shown}, paper {want}")
 
     for m, vals in TABLE1[task].items():
-        o = rep[m]["overall"]
-        for name, v in zip(("precision", "recall", "f1"), vals):
+        o = rep[m]["micro"]
+        for name, v in zip(("precision", "recall", "f"), vals):
             cmp(f"Table 1 {m} {name}", o[name], v)
     if task == "ner":
         for lab, vals in TABLE2.items():
-            r = rep["fair"]["overall"] if lab == "overall" else rep["fair"]["labels"][lab]
+            r = rep["fair"]["micro"] if lab == "overall" else rep["fair"]["labels"][lab]
             for col, v in zip(TABLE2_COLUMNS, vals):
                 cmp(f"Table 2 {lab} {col}", r[col], v)
     labels, rows = FIGURE2[task]

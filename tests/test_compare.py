@@ -65,10 +65,10 @@ def test_table2_accuracy_and_overlap_on_all_answers():
     assert r.multi.diff_matrix[0][2] == r.multi.diff_matrix[2][0] == 0.8
     assert diff(np.array(list("ABCXY")), np.array(list("ZBCDU"))) == 0.6
     # every problem is solved by some response: the oracle is perfect, 40 points above 60%
-    ov = r.multi.token_oracle["overall"]
+    ov = r.multi.token_oracle["micro"]
     assert (ov["best"], ov["oracle"]) == (0.6, 1.0)
     assert ov["gain"] == pytest.approx(0.4)
-    assert r.multi.span_oracle["overall"]["oracle"] == 1.0
+    assert r.multi.span_oracle["micro"]["oracle"] == 1.0
     assert r.multi.found_by == [0, 2, 2, 1]      # A, E by one; B, D by two; C by all three
     assert [c["label"] for c in r.multi.easy_cases] == ["C"] and r.multi.hard_cases == []
 
@@ -152,10 +152,10 @@ def hand_corpus():
 def test_span_transitions_by_hand():
     r = compare(hand_corpus(), examples=0)
     s = r.pair.span
-    assert s.outcomes_a == {"TP": 2, "LE": 1, "BES": 0, "BEL": 2, "BEO": 0, "LBE": 0, "FN": 1, "FP": 2}
-    assert s.outcomes_b == {"TP": 3, "LE": 1, "BES": 0, "BEL": 2, "BEO": 0, "LBE": 0, "FN": 0, "FP": 1}
+    assert s.outcomes_a == {"tp": 2, "le": 1, "bes": 0, "bel": 2, "beo": 0, "lbe": 0, "fn": 1, "fp": 2}
+    assert s.outcomes_b == {"tp": 3, "le": 1, "bes": 0, "bel": 2, "beo": 0, "lbe": 0, "fn": 0, "fp": 1}
     # 6 gold spans + 2 distinct spurious spans (PER 9..9 of A; LOC 5..5 in the last sentence, kept by B)
-    assert (s.gold_spans, s.spurious) == (6, 2)
+    assert (s.gold, s.spurious) == (6, 2)
     # changed: PER BEL→TP, ORG LE→TP, FP→TN (corrections); LOC TP→LE (new); MISC FN→BEL, ORG BEL→BEL (changed)
     assert s.differing == 6 and s.diff == 6 / 8
     got = {k: sorted((t.name, t.count) for t in c.top) for k, c in s.classes.items()}
@@ -163,7 +163,7 @@ def test_span_transitions_by_hand():
                    "new_error": [("TP → LE", 1)],
                    "changed_error": [("BEL → BEL", 1), ("FN → BEL", 1)]}
     assert s.spurious_moves == {"FP → TN": 1, "TN → FP": 0, "FP kept": 1}
-    assert s.changed_counterpart["BEL"] == 1
+    assert s.changed_counterpart["bel"] == 1
     m = np.array(s.matrix)
     idx = {o: k for k, o in enumerate(GOLD_OUTCOMES)}
     assert m.sum() == 6 and m[idx["TP"], idx["TP"]] == 1 and m[idx["BEL"], idx["BEL"]] == 1
@@ -206,7 +206,7 @@ def test_span_level_invariants(g, a, b):
     assert ab.classes["correction"].count == ba.classes["new_error"].count
     assert ab.classes["new_error"].count == ba.classes["correction"].count
     assert ab.differing == ba.differing and ab.spurious == ba.spurious
-    assert sum(map(sum, ab.matrix)) == ab.gold_spans
+    assert sum(map(sum, ab.matrix)) == ab.gold
     assert sum(r["correction"] + r["new_error"] + r["changed_error"] for r in ab.per_label) == ab.differing
 
 
@@ -253,7 +253,7 @@ def test_oracle_is_at_least_the_best_single_system(rows):
     gold, systems = [rows[0][:5], rows[0][5:]], {f"s{i}": [r[:5], r[5:]] for i, r in enumerate(rows[1:])}
     r = compare(ts_eval.from_sequences(gold, systems), examples=0)
     for o in (r.multi.token_oracle, r.multi.span_oracle):
-        ov = o["overall"]
+        ov = o["micro"]
         assert ov["oracle"] >= max(ov["systems"].values()) - 1e-12
         assert ov["best"] == max(ov["systems"].values())
         for row in o["per_label"]:
@@ -261,7 +261,7 @@ def test_oracle_is_at_least_the_best_single_system(rows):
     fb = r.multi.found_by
     assert sum(fb) == r.corpus["gold_spans"]
     assert fb[0] == len(r.multi.hard_cases) and fb[-1] == len(r.multi.easy_cases)
-    assert r.multi.span_oracle["overall"]["oracle"] == pytest.approx(
+    assert r.multi.span_oracle["micro"]["oracle"] == pytest.approx(
         1 - fb[0] / r.corpus["gold_spans"] if r.corpus["gold_spans"] else 0.0)
 
 

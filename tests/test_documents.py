@@ -129,7 +129,7 @@ def fair_numbers(f):
             out += [("count", row[t]) for t in FAIR_TYPES if t in row]
             out += [("score", row[k]) for k in ("precision", "recall", "f")]
     out += [("count", n) for row in f["confusion"].values() for n in row.values()]
-    out += [("count", st["count"]) for st in f["target_stats"]] + [("percent", st["percent"]) for st in f["target_stats"]]
+    out += [("count", st["gold"]) for st in f["target_stats"]] + [("score", st["share"]) for st in f["target_stats"]]
     return out
 
 
@@ -226,12 +226,12 @@ def compare_numbers(c):
                     ("signed", r["delta_accuracy"]), ("count", r["correction"]), ("count", r["new_error"]),
                     ("count", r["changed_error"])]
         sp = p["span"]
-        out += [("count", sp["gold_spans"]), ("count", sp["spurious"]), ("count", sp["differing"]),
+        out += [("count", sp["gold"]), ("count", sp["spurious"]), ("count", sp["differing"]),
                 ("score", sp["diff"])]
         out += [("count", v) for v in list(sp["outcomes_a"].values()) + list(sp["outcomes_b"].values())]
         out += [("count", v) for row in sp["matrix"]["counts"] for v in row]
         for r in sp["per_label"]:
-            out += [("count", r[k]) for k in ("gold_spans", "spurious", "tp_a", "tp_b", "correction", "new_error",
+            out += [("count", r[k]) for k in ("gold", "spurious", "tp_a", "tp_b", "correction", "new_error",
                                               "changed_error", "net")] + [("score", r["diff"])]
         for r in p["ts"]["per_label"] + [p["ts"]["total"]]:
             for side in ("b_right_a_wrong", "a_right_b_wrong"):
@@ -248,14 +248,55 @@ def compare_numbers(c):
         for r in m["neighbours"]:
             out += [("score", r["mean_diff"]), ("score", r["nearest_diff"]), ("score", r["farthest_diff"])]
         for o in (m["token_oracle"], m["span_oracle"]):
-            for r in [o["overall"]] + o["per_label"]:
-                out += [("count", r["items"]), ("score", r["best"]), ("score", r["oracle"]), ("score", r["gain"])]
+            for r in [o["micro"]] + o["per_label"]:
+                out += [("count", r["gold"]), ("score", r["best"]), ("score", r["oracle"]), ("score", r["gain"])]
         out += [("count", v) for v in m["found_by"]]
     return out
 
 
 def test_compare_document_of_a_pair_shows_every_number(pair):
     check(build(pair), compare_numbers(pair), ["gen-crf_poor_dev", "gen-crf_rich_dev"])
+
+
+def semeval_compare_numbers(c):
+    """Every number ``compare --models semeval`` adds: the systems' overall counts and scores per
+    scheme, and per scheme the pair's spans, classes, transitions, matrix and per-label rows."""
+    out = []
+    for s in c.systems:
+        for scheme in ("strict", "exact", "partial", "ent_type"):
+            r = s["semeval"][scheme]["overall"]
+            out += [("count", r[k]) for k in ("correct", "incorrect", "partial", "missed", "spurious", "possible",
+                                               "actual")]
+            out += [("score", r[k]) for k in ("precision", "recall", "f")]
+    for d in c.pair.semeval.schemes.values():
+        out += [("count", d.gold), ("count", d.spurious), ("count", d.differing), ("score", d.diff)]
+        out += [("count", v) for v in list(d.spurious_moves.values()) + [d.changed_counterpart["correct"]]]
+        for cl in d.classes.values():
+            out.append(("count", cl.count))
+            for t in cl.top:
+                out += [("count", t.count), ("score", t.share_of_class), ("score", t.share_of_diff)]
+        out += [("count", v) for row in d.matrix for v in row + [sum(row)]]
+        for r in d.per_label:
+            out += [("count", r[k]) for k in ("gold", "spurious", "correct_a", "correct_b", "correction",
+                                              "new_error", "changed_error", "net")] + [("score", r["diff"])]
+    return out
+
+
+def test_compare_document_with_semeval_shows_every_number(demo):
+    from ts_eval.compare import compare
+    c = compare(demo, "gen-crf_poor_dev", "gen-crf_rich_dev", examples=0, models=["fair", "semeval"])
+    doc = build(c)
+    check(doc, semeval_compare_numbers(c), ["gen-crf_poor_dev", "gen-crf_rich_dev"])
+    assert [t.id for t in doc.tables() if t.id.startswith("semeval")] == [
+        "semeval-systems", "semeval-summary", "semeval-transitions", "semeval-matrix", "semeval-labels"]
+    models = doc.table("models")   # score's summary over the same dicts: fair F1 and one F per scheme
+    assert [col.title for col in models.columns][-5:] == ["wtd F1", "SE strict F", "SE exact F", "SE partial F",
+                                                          "SE ent_type F"]
+    assert models.rows[0][-4].value == c.systems[0]["semeval"]["strict"]["overall"]["f"]
+    csv_text = render(doc, "csv")
+    assert "semeval-transitions" in csv_text and "semeval-labels" in csv_text
+    several = build(compare(demo, models=["semeval"]))   # no pair: the systems' table only
+    assert [t.id for t in several.tables() if t.id.startswith("semeval")] == ["semeval-systems"]
 
 
 def test_compare_document_of_several_systems_shows_every_number(several):

@@ -431,8 +431,8 @@ def test_report_and_scores():
     assert rep["weighted"]["micro"]["precision"] == pytest.approx(1.5 / 2.0)
     assert rep["weighted"]["micro"]["recall"] == pytest.approx(1.5 / 2.5)
     assert rep["present_labels"] == ["A", "B", "C"]
-    assert rep["target_stats"] == [{"label": "A", "count": 2, "percent": pytest.approx(200 / 3)},
-                                   {"label": "B", "count": 1, "percent": pytest.approx(100 / 3)}]
+    assert rep["target_stats"] == [{"label": "A", "gold": 2, "share": pytest.approx(2 / 3)},
+                                   {"label": "B", "gold": 1, "share": pytest.approx(1 / 3)}]
     assert prf(0, 0, 0) == (0.0, 0.0, 0.0)
     assert method_scores({"TP": 2, "BE": 2}, "weighted", PRESETS["eq6"]) == \
         pytest.approx(prf(3, 0.5, 0.5))

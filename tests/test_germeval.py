@@ -186,7 +186,7 @@ def test_decoding_chunks_nereval():
     assert ch.mixed.tolist() == [True, False, True, False, True, False]
     assert ch.crosses.tolist() == [False, False, False, True, False, False]
     rows = evaluate_germeval(data, fair=False).systems[0]["validation"]["rows"]["system outer"]
-    assert rows == {"chunks": 6, "ill_formed": 5, "dropped": 0, "i_start": 1, "label_change_inside": 3,
+    assert rows == {"spans": 6, "ill_formed": 5, "discarded": 0, "i_start": 1, "label_change_inside": 3,
                     "crosses_sentence": 1}
 
 

@@ -133,8 +133,8 @@ def test_compare_on_nested_spans():
     assert (tok["tokens"], tok["differing"]) == (10, 1)
     assert tok["classes"]["correction"]["top"][0]["labels"] == ["complex+protein", "complex"]
     span = cmp.pair.to_dict()["span"]
-    assert span["outcomes_a"] == {"TP": 2, "LE": 0, "BES": 0, "BEL": 1, "BEO": 0, "LBE": 0, "FN": 1, "FP": 0}
-    assert span["outcomes_b"]["TP"] == 4
+    assert span["outcomes_a"] == {"tp": 2, "le": 0, "bes": 0, "bel": 1, "beo": 0, "lbe": 0, "fn": 1, "fp": 0}
+    assert span["outcomes_b"]["tp"] == 4
     rows = {r["label"]: r["transitions"] for r in span["per_label"]}
     assert rows["X"] == {"FN → TP": 1} and rows["protein"] == {"BEL → TP": 1}
 

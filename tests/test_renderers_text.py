@@ -107,7 +107,7 @@ def rank_numbers(d: dict, details: bool):
             for j, x in enumerate(row):
                 out.append(("corr", x))
                 out.append(("interval", "corr", ci[key + "_low"][i][j], ci[key + "_high"][i][j]))
-    for layout_ranks in d["layout"].values():
+    for layout_ranks in d["rank_table"].values():
         out += [("rank", x) for x in layout_ranks]
     for f in d["flips"]["pairs"]:
         shown = (f["model_a"], f["model_b"]) == ("exact-f1-micro", "ts-f1-macro") or \

@@ -20,7 +20,7 @@ def to_csv(report: Report) -> str:
     fields = ["name", "model", "row", "tp", "fp", "fn", "tn", "gold", "system", "gold_hit", "system_hit",
               "le", "be", "bes", "bel", "beo", "lbe", "precision", "recall", "f", "kappa", "accuracy",
               "tags_correct", "tags_counted",
-              "incorrect", "partial", "missed", "spurious", "possible", "actual"]   # the last six: semeval
+              "correct", "incorrect", "partial", "missed", "spurious", "possible", "actual"]   # the last seven: semeval
     w = csv.DictWriter(out, fieldnames=fields, extrasaction="ignore", lineterminator="\n")
     w.writeheader()
     for s in report.systems:

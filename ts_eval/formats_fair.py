@@ -106,6 +106,7 @@ def to_faireval(report: Mapping[str, Any], settings: Optional[Mapping[str, Any]]
     lines.append("")
     lines.append("### Target data stats:")
     lines.append("Label\tFreq\t%")
-    for st in report["target_stats"]:
-        lines.append(f"{st['label']}\t{st['count']}\t{st['percent']:04.2f}")
+    total = sum(st["gold"] for st in report["target_stats"])
+    for st in report["target_stats"]:   # FairEval's percentage, computed from the counts in its order
+        lines.append(f"{st['label']}\t{st['gold']}\t{100.0 * st['gold'] / total:04.2f}")
     return "\n".join(lines) + "\n"

@@ -207,13 +207,13 @@ def counts_dict(c: GermEvalCounts) -> Dict[str, Any]:
 
 
 def validation_dict(data: GermEvalData, c: GermEvalCounts) -> Dict[str, Any]:
-    """What reading and decoding found, per row: chunks, ill-formed ones and how they were treated."""
+    """What reading and decoding found, per row: spans (chunks), ill-formed ones and how they were treated."""
     rows = {}
     for side in ("gold", "system"):
         for lv in LEVELS:
             ch = c.chunks[(side, lv)]
             rows[f"{side} {lv}"] = {
-                "chunks": len(ch), "ill_formed": int(ch.ill_formed.sum()), "dropped": ch.dropped,
+                "spans": len(ch), "ill_formed": int(ch.ill_formed.sum()), "discarded": ch.dropped,
                 "i_start": int(np.count_nonzero(TAG_PREFIX[data.row(side, lv)[ch.start]] == 2)),
                 "label_change_inside": int(ch.mixed.sum()), "crosses_sentence": int(ch.crosses.sum()),
             }
@@ -246,5 +246,5 @@ def evaluate_germeval(data: GermEvalData, policy: str = "nereval", separator_wei
     corpus = {"tokens": data.n_tokens, "sentences": data.n_sentences, "separators": data.n_tokens - data.n_sentences,
               "comment_lines": data.comment_lines, "labels": list(LABELS)}
     gold = {"name": "gold", "path": data.gold_path,
-            "chunks": {lv: len(c.chunks[("gold", lv)]) for lv in LEVELS}}
+            "spans": {lv: len(c.chunks[("gold", lv)]) for lv in LEVELS}}
     return Report(settings, corpus, gold, [system], kind="germeval")

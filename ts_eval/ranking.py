@@ -32,6 +32,7 @@ from .sequences import from_sequences
 from .display import Displayed, listing, number, require_pandas
 from .errors import OptionError
 from .report import versions
+from .vocabulary import layout as result_layout
 from .ranks import (CHUNK, TIE_DECIMALS, Bootstrap, Permutation, Progress, _better_tied, _chunks,  # noqa: F401
                     exact_float32,
                     _clean, _has_ties, _pearson, average_ranks, correlation_matrices, kendall_tau_b, spearman,
@@ -84,10 +85,12 @@ class RankingResult(Displayed):
         """System names in ``model``'s order, best first."""
         return [self.systems[i] for i in self.order[self.models.index(model)]]
 
-    def layout(self) -> Dict[str, List[float]]:
+    def rank_table(self) -> Dict[str, List[float]]:
         """The paper's Table 2 layout: per model, the reference ranks of the systems in that model's order."""
         ref = self.ranks[:, self.reference_index]
         return {m: ref[self.order[k]].tolist() for k, m in enumerate(self.models)}
+
+    layout = rank_table    # its name before the JSON's ``layout`` became the layout version
 
     def flips(self, model_a: str, model_b: str, alpha: Optional[float] = None):
         """The system pairs ``model_a`` and ``model_b`` order differently (:func:`ts_eval.rank_uncertainty.flips`)."""
@@ -120,12 +123,13 @@ class RankingResult(Displayed):
                 per[model] = d
             systems.append({"name": name, "models": per})
         out = {
+            "layout": result_layout("rank"),
             "task": self.task,
             "models": [{"name": mo, "title": t} for mo, t in zip(self.models, self.titles)],
             "reference": self.reference,
             "systems": systems,
             "rankings": {mo: self.ranking(mo) for mo in self.models},
-            "layout": self.layout(),
+            "rank_table": self.rank_table(),
             "spearman": self.spearman,
             "spearman_tied": self.spearman_tied,
             "spearman_note": self.spearman_note,
@@ -195,11 +199,12 @@ class MultiTaskResult(Displayed):
     def to_dict(self) -> Dict[str, Any]:
         from .rank_uncertainty import mean_intervals
         return _clean({
+            "layout": result_layout("rank"),
             "tasks": {k: r.to_dict() for k, r in self.tasks.items()},
             "models": [{"name": m, "title": t} for m, t in zip(self.models, self.titles)],
             "mean_spearman": self.spearman,
             "mean_kendall_tau_b": self.kendall,
-            "note": self.spearman_note,
+            "spearman_note": self.spearman_note,
             "versions": versions(),
             "mean_correlation_intervals": mean_intervals(self.tasks),
         })
@@ -379,7 +384,7 @@ def rank_corpus(
     info = {
         "tokens": corpus.n_tokens, "sentences": corpus.n_sentences,
         "documents": (len(corpus.doc_offsets) - 1) if corpus.doc_offsets is not None else None,
-        "labels": list(corpus.labels), "gold": corpus.gold_info.path,
+        "labels": list(corpus.labels), "gold_path": corpus.gold_info.path,
     }
     settings = {"models": [mo.name for mo in model_list], "reference": reference, "reference_added": added,
                 "bootstrap": bootstrap, "permutations": permutations, "unit": unit, "seed": seed,

@@ -2,7 +2,8 @@
 
 Layout of ``Report.to_dict()`` (also the JSON output):
 
-- ``layout``: ``{"kind": "score" (or "germeval"), "version": 2}``, the vocabulary version;
+- ``layout``: ``{"kind": "score" (or "germeval"), "version": 3}``, the layout version
+  (:data:`ts_eval.vocabulary.LAYOUT_VERSIONS`);
 - ``settings``: what produced the numbers (files, columns, scheme requested and
   used, policy, separator weight, beta, label map, extra rows, versions);
 - ``corpus``: tokens, sentences, separators, documents, -DOCSTART- and -X- lines,
@@ -32,6 +33,7 @@ import numpy as np
 
 from .display import Displayed, listing, number, require_pandas
 from .version import __version__
+from .vocabulary import FRAME_COLUMNS, layout
 
 
 def versions() -> Dict[str, str]:
@@ -39,13 +41,9 @@ def versions() -> Dict[str, str]:
     return {"ts_eval": __version__, "numpy": np.__version__, "python": platform.python_version()}
 
 
-#: version of the result layout (the key vocabulary of the README's "Result vocabulary" table)
-LAYOUT_VERSION = 2
-
 #: the key columns of :meth:`Report.rows`, then the vocabulary's quantities in this order
 ROW_KEYS = ("name", "model", "label")
-VOCABULARY = ("tp", "fp", "fn", "tn", "gold", "system", "gold_hit", "system_hit", "le", "be", "bes", "bel", "beo",
-              "lbe", "precision", "recall", "f", "kappa", "accuracy")
+VOCABULARY = FRAME_COLUMNS
 
 
 def _is_quantity(value: Any) -> bool:
@@ -97,7 +95,7 @@ class Report(Displayed):
     kind: str = "score"
 
     def to_dict(self) -> Dict[str, Any]:
-        return {"layout": {"kind": self.kind, "version": LAYOUT_VERSION}, "settings": self.settings,
+        return {"layout": layout(self.kind), "settings": self.settings,
                 "corpus": self.corpus, "gold": self.gold, "systems": self.systems}
 
     def to_json(self, indent: int = 2) -> str:

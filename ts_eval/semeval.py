@@ -185,6 +185,15 @@ def span_outcomes(gold: SpanSet, system: SpanSet, pairs: Optional[Pairs] = None,
     return _Candidates(pairs, len(system), len(gold), min_overlap_percentage).codes(scheme, by_label)
 
 
+def scheme_outcomes(gold: SpanSet, system: SpanSet, pairs: Optional[Pairs] = None, by_label: bool = False,
+                    min_overlap_percentage: float = 1.0) -> Dict[str, SpanOutcomes]:
+    """:func:`span_outcomes` of every scheme of :data:`SCHEMES` (one reading of the matcher's pairs)."""
+    if pairs is None:
+        pairs = match(gold, system)
+    cand = _Candidates(pairs, len(system), len(gold), min_overlap_percentage)
+    return {scheme: cand.codes(scheme, by_label) for scheme in SCHEMES}
+
+
 # ---------------------------------------------------------------------------
 # per-sentence counts
 

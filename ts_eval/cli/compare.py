@@ -47,6 +47,12 @@ def register(subparsers: Any) -> None:
     g.add_argument("--fair-mode", default="paper", choices=("paper", "faireval-skip"),
                    help="span outcomes: Ortmann's algorithm as in the paper (default) or as the current "
                         "FairEval.py runs it (see ts-eval fair)")
+    g.add_argument("--models", default="", metavar="LIST",
+                   help="comma-separated models of ts-eval score to add per system (ts, exact, overlap, constrained, "
+                        "contain, fair, semeval), each as score reports it; semeval also compares the pair under the "
+                        "SemEval-2013 schemes span by span (default: none)")
+    g.add_argument("--details", action="store_true",
+                   help="table format: also the detail sections (all pairs, SemEval-2013 per label)")
     g.add_argument("--cases", type=int, default=10, metavar="N",
                    help="table format: hard and easy gold spans listed (default 10; the other formats list all)")
     add_output_options(g, FORMAT_CHOICES)
@@ -70,17 +76,20 @@ def _texts():
 
 def run(args: argparse.Namespace) -> int:
     from ..compare import compare
+    from ..compare.comparison import check_models
 
     if args.top < 0 or args.examples < 0 or args.cases < 0:
         raise UsageError("--top, --examples and --cases must be >= 0")
+    with option_errors("--models: "):
+        models = check_models([m.strip() for m in args.models.split(",") if m.strip()])   # before reading
     corpus = load(_request(args), args, "compare", min_systems=2)
     a, b = args.pair if args.pair else (None, None)
     with option_errors():
         result = compare(corpus, a, b, top=args.top, examples=args.examples, view=args.view,
                          separator_weight=args.separator_weight, spans=not args.no_spans,
-                         fair_mode=args.fair_mode)
+                         fair_mode=args.fair_mode, models=models)
     result.settings["input"] = {"gold": args.gold, "files": list(args.inputs),
                                 "gold_col": corpus.gold_info.column,
                                 "system_cols": [i.column for i in corpus.system_info.values()]}
-    emit(result, args, lambda: {**_texts(), **document_texts(("csv", "markdown"))}, document_table(cases=args.cases))
+    emit(result, args, lambda: {**_texts(), **document_texts(("csv", "markdown"))}, document_table(details=args.details, cases=args.cases))
     return 0

@@ -180,6 +180,7 @@ def run(args: argparse.Namespace) -> int:
     from ..formats_fair import faireval_settings, to_faireval
     from ..io.faireval import read_faireval
     from ..matching import match
+    from ..vocabulary import layout
 
     cfg = read_config(args.config)
     data = read_faireval(cfg["target_in_path"], cfg["system_in_path"], labels=cfg["labels"],
@@ -193,7 +194,8 @@ def run(args: argparse.Namespace) -> int:
     settings = faireval_settings(cfg["target_in"], cfg["system_in"], labels=cfg["labels"], exclude=cfg["exclude"],
                                  ignore_punct=cfg["ignore_punct"], focus=cfg["focus"],
                                  eval_method=cfg["eval_method"], weights=cfg["weights"])
-    texts = {"json": lambda r: json.dumps({"settings": {**settings, "mode": args.mode}, **r}, indent=1) + "\n",
+    texts = {"json": lambda r: json.dumps({"layout": layout("fair"), "settings": {**settings, "mode": args.mode}, **r},
+                                          indent=1) + "\n",
              "faireval": lambda r: to_faireval(r, settings)}
     args.output = args.output or cfg["eval_out"]   # a missing folder is an error, as for every command
     # the HTML page (a document) shows the settings; the legacy layouts take them separately

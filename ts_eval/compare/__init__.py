@@ -11,8 +11,12 @@ A and a new system B, judged against gold, and how far all the systems together 
   counterpart span differs.  B = TP is a correction, A = TP a new error, else a changed
   error; a spurious span that B drops is ``FP → TN`` (a correction, as in the paper's
   Table 8), one that B adds ``TN → FP`` (a new error).
+- **SemEval-2013** (``models=["semeval"]``): every gold span's category (correct, incorrect,
+  partial, missed) under A and B in each of nervaluate's schemes (:func:`ts_eval.semeval.scheme_outcomes`)
+  and every spurious span, with the same transitions (:mod:`~ts_eval.compare.semeval_spans`).
 - **TS level**: per label, the token and separator units (:mod:`ts_eval.units`) that B
   gets right and A wrong, and vice versa.
+- **Models** (``models=``): each system's result under ``score``'s models, as ``score`` reports it.
 - **Several systems** (section 3): the pairwise diff matrix, the oracle upper bounds (a
   token is right if any system tags it right; a gold span is found if any system finds it
   exactly), overall and per label next to the best single system, and the gold spans no
@@ -24,7 +28,9 @@ label of the spans covering it, ``O`` outside any span and ``A+B`` under nested 
 ``-DOCSTART-`` lines are not tokens here (conlleval counts them as correct ``O`` tokens).
 
 The package, one part per module: :mod:`~ts_eval.compare.results` (the dataclasses),
-:mod:`~ts_eval.compare.tokens`, :mod:`~ts_eval.compare.spans`, :mod:`~ts_eval.compare.ts`,
+:mod:`~ts_eval.compare.tokens`, :mod:`~ts_eval.compare.transitions` (counting them),
+:mod:`~ts_eval.compare.outcomes` (a span-level diff under any outcome vocabulary),
+:mod:`~ts_eval.compare.spans` (fair outcomes), :mod:`~ts_eval.compare.semeval_spans`, :mod:`~ts_eval.compare.ts`,
 :mod:`~ts_eval.compare.several`, :mod:`~ts_eval.compare.examples` and
 :mod:`~ts_eval.compare.comparison` (:func:`compare`, the entry point).  Results are plain
 data; :mod:`ts_eval.documents.compare` turns them into a document.  Bad arguments raise
@@ -38,7 +44,8 @@ import types
 from .comparison import compare
 from .examples import make_example
 from .results import (ARROW, CLASS_TITLES, CLASSES, GOLD_OUTCOMES, SYSTEM_OUTCOMES, VIEWS, ChangeClass, Comparison,
-                      Example, MultiComparison, PairComparison, SpanDiff, TokenDiff, Transition, TSDiff)
+                      Example, MultiComparison, PairComparison, SemevalDiff, SpanDiff, TokenDiff, Transition, TSDiff)
+from .semeval_spans import semeval_diff
 from .several import exact_hits, pairwise
 from .spans import OutcomeCodes, fair_outcomes, span_diff
 from .tokens import change_masks, correct_overlap, diff, token_changes, token_diff, token_labels
@@ -46,9 +53,9 @@ from .ts import ts_diff
 
 __all__ = [
     "ARROW", "CLASS_TITLES", "CLASSES", "GOLD_OUTCOMES", "SYSTEM_OUTCOMES", "VIEWS", "ChangeClass", "Comparison",
-    "Example", "MultiComparison", "OutcomeCodes", "PairComparison", "SpanDiff", "TSDiff", "TokenDiff", "Transition",
+    "Example", "MultiComparison", "OutcomeCodes", "PairComparison", "SemevalDiff", "SpanDiff", "TSDiff", "TokenDiff", "Transition",
     "change_masks", "compare", "correct_overlap", "diff", "exact_hits", "fair_outcomes",
-    "make_example", "pairwise", "span_diff", "token_changes", "token_diff", "token_labels", "ts_diff",
+    "make_example", "pairwise", "semeval_diff", "span_diff", "token_changes", "token_diff", "token_labels", "ts_diff",
 ]
 
 

@@ -2,7 +2,7 @@
 from the token, span, TS and several-systems parts."""
 from __future__ import annotations
 
-from typing import Any, Dict, List, Optional, Tuple
+from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
 
@@ -10,9 +10,11 @@ from ..corpus import Corpus
 from ..errors import OptionError
 from ..measures import check_separator_weight, f_from_pr, precision, recall
 from ..models.context import CorpusData
+from ..models.registry import FAMILIES, ScoreSettings
 from ..models.segment import EXACT_STATS
 from .examples import pair_examples
 from .results import Comparison, PairComparison
+from .semeval_spans import semeval_diff
 from .several import exact_hits, several_systems
 from .spans import fair_outcomes, span_diff, systems_instead
 from .tokens import _correct_sentences, _ratio, token_diff, token_labels
@@ -29,6 +31,7 @@ def compare(
     separator_weight: float = 1.0,
     spans: bool = True,
     fair_mode: str = "paper",
+    models: Sequence[str] = (),
 ) -> Comparison:
     """Compare the systems of ``corpus``.
 
@@ -38,17 +41,28 @@ def compare(
     spans are computed.  ``top``: transitions kept per class (None: all); ``examples``:
     sentences per top transition; ``spans=False`` skips the span-level pair comparison;
     ``fair_mode``: :func:`ts_eval.fair.fair_errors`'s mode (``paper`` or ``faireval-skip``).
+
+    ``models``: names of ``score``'s models (``ts``, ``exact``, ``overlap``, ``constrained``,
+    ``contain``, ``fair``, ``semeval``); each system's row then holds each model's result under
+    its name, the dict ``score`` reports (the same registered statistics, ``separator_weight``
+    and ``fair_mode`` as given here, F1, score's other defaults).  With ``semeval`` the pair is
+    also compared span by span under each SemEval-2013 scheme (``pair.semeval``).
     """
     names = list(corpus.systems)
     check_separator_weight(separator_weight)
     a, b = _check_arguments(corpus, a, b, top, examples)
+    models = check_models(models)
+    cd = CorpusData(corpus)
     used_view, vocab, ids = token_labels(corpus, names, view)
     gold_ids, sys_ids = ids[0], ids[1:]
-    systems, hits = _system_rows(corpus, names, gold_ids, sys_ids)
+    systems, hits = _system_rows(cd, names, gold_ids, sys_ids,
+                                 (models, ScoreSettings(separator_weight, fair_mode=fair_mode)))
     pair = None
     if a is not None:
         pair = _pair(corpus, names, a, b, gold_ids, sys_ids, vocab, top, examples, separator_weight, spans,
                      fair_mode)
+        if "semeval" in models:
+            pair.semeval = semeval_diff(corpus, a, b, top, cd.system(a).pairs, cd.system(b).pairs)
     multi = None
     if len(names) > 2:
         multi = several_systems(corpus, names, gold_ids, sys_ids, vocab, np.stack(hits))
@@ -59,6 +73,7 @@ def compare(
     settings = {"view": used_view, "view_requested": view, "top": top, "examples": examples,
                 "separator_weight": separator_weight, "scheme": corpus.scheme, "policy": corpus.policy,
                 "label_map": [f"{p}={r}" for p, r in corpus.label_map], "pair": [a, b] if a else None,
+                "models": list(models),
                 "span_outcomes": f"ts_eval.fair, mode {fair_mode}" if spans and a is not None else None,
                 "tokens_note": "-DOCSTART- lines are not tokens (conlleval counts them as correct O tokens)"}
     corpus_info = {"tokens": corpus.n_tokens, "sentences": corpus.n_sentences, "separators": corpus.n_separators,
@@ -90,13 +105,25 @@ def _check_arguments(corpus: Corpus, a: Optional[str], b: Optional[str], top: Op
     return a, b
 
 
-def _system_rows(corpus: Corpus, names: List[str], gold_ids: np.ndarray,
-                 sys_ids: np.ndarray) -> Tuple[List[Dict[str, Any]], List[np.ndarray]]:
+def check_models(models: Sequence[str]) -> List[str]:
+    """``models`` in the registry's order, each once; OptionError naming an unknown one."""
+    if isinstance(models, str):
+        models = [models]
+    unknown = [m for m in models if m not in FAMILIES]
+    if unknown:
+        raise OptionError(f"unknown model(s) {', '.join(unknown)}; expected some of {', '.join(FAMILIES)}")
+    return [m for m in FAMILIES if m in models]
+
+
+def _system_rows(cd: CorpusData, names: List[str], gold_ids: np.ndarray, sys_ids: np.ndarray,
+                 chosen: Tuple[List[str], ScoreSettings]) -> Tuple[List[Dict[str, Any]], List[np.ndarray]]:
     """One row per system (token accuracy, correct sentences, exact-match span counts and scores:
-    the column sums of the exact model's statistics, as score and rank count them), and per
-    system which gold spans it finds exactly."""
+    the column sums of the exact model's statistics, as score and rank count them; then the
+    chosen models' results, as score reports them), and per system which gold spans it finds
+    exactly."""
+    corpus = cd.corpus
     n = corpus.n_tokens
-    cd = CorpusData(corpus)
+    models, settings = chosen
     systems, hits = [], []
     for i, name in enumerate(names):
         right = sys_ids[i] == gold_ids
@@ -105,11 +132,14 @@ def _system_rows(corpus: Corpus, names: List[str], gold_ids: np.ndarray,
         gold, system, tp, _ = sd.stats(EXACT_STATS).sum(0).reshape(-1, 4).sum(0).astype(int).tolist()
         p, r = precision(tp, system - tp), recall(tp, gold - tp)
         info = corpus.system_info[name]
-        systems.append({"name": name, "path": info.path, "column": info.column,
-                        "token_accuracy": _ratio(right.sum(), n),
-                        "correct_sentences": _correct_sentences(corpus, right),
-                        "gold": gold, "system": system, "tp": tp, "precision": p, "recall": r,
-                        "f": f_from_pr(p, r)})
+        row = {"name": name, "path": info.path, "column": info.column,
+               "token_accuracy": _ratio(right.sum(), n),
+               "correct_sentences": _correct_sentences(corpus, right),
+               "gold": gold, "system": system, "tp": tp, "precision": p, "recall": r, "f": f_from_pr(p, r)}
+        for m in models:
+            row[m] = FAMILIES[m].report(sd, settings)
+            sd.cache.clear()      # each model's statistics are summed: free them before the next
+        systems.append(row)
     return systems, hits
 
 

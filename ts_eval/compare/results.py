@@ -9,6 +9,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any, Dict, List, Optional, Tuple
 
 from ..display import Displayed, listing, number
+from ..vocabulary import layout
 
 CLASSES = ("correction", "new_error", "changed_error")
 CLASS_TITLES = {"correction": "Corrections", "new_error": "New errors", "changed_error": "Changed errors"}
@@ -78,27 +79,29 @@ class TokenDiff:
 
 @dataclass
 class SpanDiff:
-    """Fair outcomes of gold spans under A and B, spurious spans, and their transitions."""
+    """Outcomes of gold spans under A and B, spurious spans, and their transitions: Ortmann's fair
+    outcomes (``pair.span``) or the SemEval-2013 categories of one scheme (``pair.semeval``)."""
 
     a: str
     b: str
-    gold_spans: int
+    gold: int                     # gold spans
     spurious: int                 # distinct spurious spans of A or B (same start, end, label = same span)
     differing: int                # gold spans + spurious spans that changed
     diff: float
-    outcomes_a: Dict[str, int]    # gold outcome counts under A (+ FP: spurious spans of A)
+    outcomes_a: Dict[str, int]    # gold outcome counts under A (+ the spurious spans of A: fp / spurious)
     outcomes_b: Dict[str, int]
-    matrix: List[List[int]]       # gold spans: rows A outcome, columns B outcome (GOLD_OUTCOMES)
+    matrix: List[List[int]]       # gold spans: rows A outcome, columns B outcome (``outcomes``)
     changed_counterpart: Dict[str, int]   # same outcome, other counterpart span, per outcome
     classes: Dict[str, ChangeClass]
     per_label: List[Dict[str, Any]]
-    spurious_moves: Dict[str, int]        # FP → TN, TN → FP, FP kept
+    spurious_moves: Dict[str, int]        # FP → TN, TN → FP, FP kept (SemEval: spurious → none, ...)
+    outcomes: Tuple[str, ...] = GOLD_OUTCOMES   # the gold outcomes, in the matrix's order
 
     def to_dict(self) -> Dict[str, Any]:
-        d = {k: getattr(self, k) for k in ("a", "b", "gold_spans", "spurious", "differing", "diff",
+        d = {k: getattr(self, k) for k in ("a", "b", "gold", "spurious", "differing", "diff",
                                            "outcomes_a", "outcomes_b", "changed_counterpart", "spurious_moves",
                                            "per_label")}
-        d["matrix"] = {"rows_a": list(GOLD_OUTCOMES), "columns_b": list(GOLD_OUTCOMES), "counts": self.matrix}
+        d["matrix"] = {"rows_a": list(self.outcomes), "columns_b": list(self.outcomes), "counts": self.matrix}
         d["classes"] = {k: c.to_dict() for k, c in self.classes.items()}
         return d
 
@@ -141,6 +144,22 @@ class Example:
 
 
 @dataclass
+class SemevalDiff:
+    """The pair under nervaluate's SemEval-2013 schemes: per scheme (strict, exact, partial,
+    ent_type) a :class:`SpanDiff` of the gold spans' categories and the spurious spans
+    (:mod:`ts_eval.compare.semeval_spans`)."""
+
+    a: str
+    b: str
+    min_overlap_percentage: float
+    schemes: Dict[str, SpanDiff]
+
+    def to_dict(self) -> Dict[str, Any]:
+        return {"a": self.a, "b": self.b, "min_overlap_percentage": self.min_overlap_percentage,
+                "schemes": {k: v.to_dict() for k, v in self.schemes.items()}}
+
+
+@dataclass
 class PairComparison:
     a: str
     b: str
@@ -148,11 +167,13 @@ class PairComparison:
     span: Optional[SpanDiff]
     ts: TSDiff
     examples: List[Example] = field(default_factory=list)
+    semeval: Optional[SemevalDiff] = None     # with ``models`` holding ``semeval``
 
     def to_dict(self) -> Dict[str, Any]:
         return {"a": self.a, "b": self.b, "token": self.token.to_dict(),
                 "span": self.span.to_dict() if self.span is not None else None,
-                "ts": self.ts.to_dict(), "examples": [e.to_dict() for e in self.examples]}
+                "ts": self.ts.to_dict(), "examples": [e.to_dict() for e in self.examples],
+                "semeval": self.semeval.to_dict() if self.semeval is not None else None}
 
 
 @dataclass
@@ -190,7 +211,7 @@ class Comparison(Displayed):
     multi: Optional[MultiComparison]
 
     def to_dict(self) -> Dict[str, Any]:
-        return {"layout": {"kind": "compare", "version": 2}, "settings": self.settings, "corpus": self.corpus,
+        return {"layout": layout("compare"), "settings": self.settings, "corpus": self.corpus,
                 "systems": self.systems,
                 "pair": self.pair.to_dict() if self.pair is not None else None,
                 "multi": self.multi.to_dict() if self.multi is not None else None}

@@ -48,14 +48,15 @@ def pairwise(gold_ids: np.ndarray, ids: np.ndarray, names: Sequence[str]) -> Tup
 
 def _oracle_rows(keys: np.ndarray, right: np.ndarray, names: Sequence[str], key_names: Sequence[str],
                  best: int) -> Tuple[Dict[str, Any], List[Dict[str, Any]]]:
-    """Overall and per key (gold label): each system's score, best single, oracle (any right)."""
+    """All items (``micro``: the counts of every label summed) and per key (gold label): each system's
+    score, the best single system's, the oracle's (any system right); ``gold`` counts the items."""
     k = right.shape[0]
     n = right.shape[1]
     any_right = right.any(axis=0)
     per_sys = right.sum(axis=1)
-    overall = {"items": int(n), "systems": {nm: _ratio(per_sys[i], n) for i, nm in enumerate(names)},
-               "best_system": names[best], "best": _ratio(per_sys[best], n), "oracle": _ratio(any_right.sum(), n)}
-    overall["gain"] = overall["oracle"] - overall["best"]
+    micro = {"gold": int(n), "systems": {nm: _ratio(per_sys[i], n) for i, nm in enumerate(names)},
+             "best_system": names[best], "best": _ratio(per_sys[best], n), "oracle": _ratio(any_right.sum(), n)}
+    micro["gain"] = micro["oracle"] - micro["best"]
     K = len(key_names)
     tot = np.bincount(keys, minlength=K)
     sys_right = np.stack([np.bincount(keys[right[i]], minlength=K) for i in range(k)]) if k else np.zeros((0, K))
@@ -65,13 +66,13 @@ def _oracle_rows(keys: np.ndarray, right: np.ndarray, names: Sequence[str], key_
         t = int(tot[c])
         scores = sys_right[:, c] / t
         bl = int(np.argmax(scores))
-        rows.append({"label": key_names[c], "items": t,
+        rows.append({"label": key_names[c], "gold": t,
                      "systems": {nm: float(scores[i]) for i, nm in enumerate(names)},
                      "best_system": names[best], "best": float(scores[best]),
                      "best_for_label_system": names[bl], "best_for_label": float(scores[bl]),
                      "oracle": _ratio(orc[c], t), "gain": _ratio(orc[c], t) - float(scores[best])})
-    rows.sort(key=lambda r: (-r["items"], r["label"]))
-    return overall, rows
+    rows.sort(key=lambda r: (-r["gold"], r["label"]))
+    return micro, rows
 
 
 def _span_record(corpus: Corpus, k: int) -> Dict[str, Any]:
@@ -117,8 +118,8 @@ def several_systems(corpus: Corpus, names: List[str], gold_ids: np.ndarray, sys_
         lo, hi = int(np.argmin(d)), int(np.argmax(d))
         neighbours.append({"system": name, "mean_diff": float(d.mean()), "nearest": others[lo],
                            "nearest_diff": float(d[lo]), "farthest": others[hi], "farthest_diff": float(d[hi])})
-    return MultiComparison(names, mat.tolist(), rows, {"overall": t_over, "per_label": t_rows},
-                           {"overall": s_over, "per_label": s_rows},
+    return MultiComparison(names, mat.tolist(), rows, {"micro": t_over, "per_label": t_rows},
+                           {"micro": s_over, "per_label": s_rows},
                            np.bincount(count, minlength=k + 1).tolist(),
                            hard_records,
                            [_span_record(corpus, int(i)) for i in easy.tolist()], neighbours)

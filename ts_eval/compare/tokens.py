@@ -2,14 +2,15 @@
 of a corpus under the ``tag`` or ``label`` view."""
 from __future__ import annotations
 
-from typing import Callable, Dict, List, Optional, Sequence, Tuple
+from typing import Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
 
 from ..corpus import Corpus, SpanSet
 from ..errors import OptionError
 from ..units import BITS, label_mask, label_passes, merge_overlaps
-from .results import CLASSES, VIEWS, ChangeClass, TokenDiff, Transition
+from .results import CLASSES, VIEWS, ChangeClass, TokenDiff
+from .transitions import _ratio, _top_transitions
 
 
 def diff(x: np.ndarray, y: np.ndarray) -> float:
@@ -37,18 +38,6 @@ def change_masks(gold: np.ndarray, a: np.ndarray, b: np.ndarray) -> Dict[str, np
     correction = d & (b == gold)
     new_error = d & (a == gold)
     return {"correction": correction, "new_error": new_error, "changed_error": d & ~correction & ~new_error}
-
-
-def _top_transitions(keys: np.ndarray, names: Callable[[int], Tuple[str, ...]], total_diff: int,
-                     top: Optional[int]) -> Tuple[int, List[Transition]]:
-    """Distinct keys by count (descending, ties by name), the first ``top`` as Transitions."""
-    if not len(keys):
-        return 0, []
-    uniq, cnt = np.unique(keys, return_counts=True)
-    named = sorted(((int(c), names(int(u))) for u, c in zip(uniq, cnt)), key=lambda t: (-t[0], t[1]))
-    n_class = int(cnt.sum())
-    shown = named if top is None else named[:top]
-    return len(uniq), [Transition(lab, c, c / n_class, c / total_diff if total_diff else 0.0) for c, lab in shown]
 
 
 def token_changes(gold: np.ndarray, a: np.ndarray, b: np.ndarray, vocab: Sequence[str],
@@ -117,10 +106,6 @@ def _correct_sentences(corpus: Corpus, right: np.ndarray) -> float:
         return 0.0
     wrong = np.add.reduceat((~right).astype(np.int64), corpus.sent_offsets[:-1])
     return float(np.count_nonzero(wrong == 0)) / corpus.n_sentences
-
-
-def _ratio(a, b) -> float:
-    return float(a) / float(b) if b else 0.0
 
 
 def token_diff(corpus: Corpus, a: str, b: str, gold_ids: np.ndarray, a_ids: np.ndarray, b_ids: np.ndarray,

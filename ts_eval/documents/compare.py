@@ -1,6 +1,7 @@
 """Comparison -> Document: the comparison's tables (:mod:`.compare_tables`) as document tables,
 the span outcome and diff matrices as heatmaps, the share of gold spans found by j systems as
-bars, and the examples with each side's tokens and spans as cell data (for highlighting).
+bars, and the examples with each side's tokens and spans as cell data (for highlighting); with
+``models`` the systems' scores under them and the SemEval-2013 sections (:mod:`.compare_models`).
 
 Column kinds: a column whose header holds ``%`` (or a table marked ``percent``) holds
 fractions (``score``; ``signed`` where the header or the row says Δ), other numbers are
@@ -14,6 +15,7 @@ from typing import Any, Dict, List, Optional
 from ..compare.results import CLASS_TITLES
 from ..document import Cell, Column, Document, Figure, Section, Table, Text
 from . import compare_tables as ct
+from .compare_models import models_table, semeval_sections
 
 KEYS: Dict[str, str] = {}
 CLIP = "..."   # a sentence window cut from a longer sentence (the ellipsis character is kept for cut numbers: never)   # vocabulary name -> attribute / key name, where they differ
@@ -73,7 +75,9 @@ def build(c, cases: Optional[int] = None) -> Document:
     st, co = c.settings, c.corpus
     about = (f"{co['tokens']} tokens, {co['sentences']} sentences, {co['gold_spans']} gold spans, labels "
              f"{', '.join(co['labels']) or '-'}; token view {st['view']}, scheme {st['scheme']}, policy {st['policy']}")
-    sections = [Section("Systems", [Text(about, "note"), convert(ct.systems_table(c), "systems")], id="systems")]
+    chosen = models_table(c)
+    sections = [Section("Systems", [Text(about, "note"), convert(ct.systems_table(c), "systems")]
+                        + ([chosen] if chosen is not None else []), id="systems")]
     pair = get(c, "pair")
     if pair is not None:
         blocks: List[Any] = [convert(ct.token_summary(c), "token-summary"),
@@ -90,11 +94,14 @@ def build(c, cases: Optional[int] = None) -> Document:
                       convert(ct.span_transitions(c), "span-transitions", 2), convert(ct.span_labels(c), "span-labels")]
             sections.append(Section("Span level", blocks, id="span"))
         sections.append(Section("TS units", [convert(ct.ts_labels(c), "ts-labels")], id="ts"))
+        sections += semeval_sections(c)
         if get(pair, "examples"):
             sections.append(Section("Examples", [examples_table(c)], id="examples"))
         sections.append(Section("Legend", [Text(
             "corrections: A wrong, B right; new errors: A right, B wrong; changed errors: both wrong, differently. "
             "Span outcomes: Ortmann's fair error types.", "note")], id="legend"))
+    else:
+        sections += semeval_sections(c)
     multi = get(c, "multi")
     if multi is not None:
         names = get(multi, "names")

@@ -129,25 +129,25 @@ def token_labels(c: Comparison) -> Table:
 
 def span_summary(c: Comparison) -> Table:
     s = c.pair.span
-    units = s.gold_spans + s.spurious
+    units = s.gold + s.spurious
     rows = [["difference", s.differing, units, s.diff]]
     rows += [[CLASS_TITLES[k].lower(), s.classes[k].count, s.differing, s.classes[k].share] for k in CLASSES]
-    rows += [["gold spans", s.gold_spans, None, None], ["spurious spans (A or B)", s.spurious, None, None]]
+    rows += [["gold spans", s.gold, None, None], ["spurious spans (A or B)", s.spurious, None, None]]
     rows += [[k, v, None, None] for k, v in s.spurious_moves.items()]
     return Table(f"Span level (fair outcomes): {s.a} (A) → {s.b} (B)", ["", "count", "of", "share %"], rows)
 
 
 def span_outcomes(c: Comparison) -> Table:
     s = c.pair.span
-    rows = [[o, s.outcomes_a[o], s.outcomes_b[o], s.outcomes_b[o] - s.outcomes_a[o]] for o in s.outcomes_a]
+    rows = [[o.upper(), s.outcomes_a[o], s.outcomes_b[o], s.outcomes_b[o] - s.outcomes_a[o]] for o in s.outcomes_a]
     return Table("Fair outcomes of gold spans (FP: spurious system spans)", ["outcome", "A", "B", "B - A"], rows)
 
 
 def span_matrix(c: Comparison) -> Table:
     s = c.pair.span
     rows = [[a] + list(row) + [sum(row)] for a, row in zip(GOLD_OUTCOMES, s.matrix)]
-    rows.append(["total"] + [sum(col) for col in zip(*s.matrix)] + [s.gold_spans])
-    cc = ", ".join(f"{k} {v}" for k, v in s.changed_counterpart.items() if v)
+    rows.append(["total"] + [sum(col) for col in zip(*s.matrix)] + [s.gold])
+    cc = ", ".join(f"{k.upper()} {v}" for k, v in s.changed_counterpart.items() if v)
     note = f"; on the diagonal, other counterpart span: {cc}" if cc else ""
     return Table(f"Gold spans: outcome under A (rows) → under B (columns){note}",
                  ["A \\ B"] + list(GOLD_OUTCOMES) + ["total"], rows)
@@ -161,7 +161,7 @@ def span_labels(c: Comparison) -> Table:
     rows = []
     for r in c.pair.span.per_label:
         top = next(iter(r["transitions"].items()), None)
-        rows.append([r["label"], r["gold_spans"], r["spurious"], r["tp_a"], r["tp_b"], r["correction"],
+        rows.append([r["label"], r["gold"], r["spurious"], r["tp_a"], r["tp_b"], r["correction"],
                      r["new_error"], r["changed_error"], r["net"], r["diff"],
                      f"{top[0]} ({top[1]})" if top else ""])
     return Table("Span level per label (gold spans by gold label, spurious spans by their label)",
@@ -206,13 +206,13 @@ def neighbours(c: Comparison) -> Table:
 
 
 def _oracle(o: Dict[str, Any], title: str, items: str, extra: bool) -> Table:
-    ov = o["overall"]
+    ov = o["micro"]
     header = ["label", items, "best single %", "best for label %", "best for label", "oracle %", "gain %"]
     if extra:
         header += ["hard", "easy"]
 
     def row(name, r, best_lab, best_lab_sys):
-        out = [name, r["items"], r["best"], best_lab, best_lab_sys, r["oracle"], r["gain"]]
+        out = [name, r["gold"], r["best"], best_lab, best_lab_sys, r["oracle"], r["gain"]]
         if extra:
             out += [r.get("hard"), r.get("easy")]
         return out

@@ -48,8 +48,8 @@ def comparison_table(rep: Mapping[str, Any], methods: List[str]) -> Table:
 
 
 def stats_table(rep: Mapping[str, Any], tid: str = "fair-target-stats") -> Table:
-    cols = [Column("label", "label"), Column("count", "gold spans"), Column("percent", "share %")]
-    rows = [[Cell(st["label"]), Cell(st["count"], "count"), Cell(st["percent"], "percent")]
+    cols = [Column("label", "label"), Column("gold", "gold spans"), Column("share", "share %")]
+    rows = [[Cell(st["label"]), Cell(st["gold"], "count"), Cell(st["share"], "score")]
             for st in rep.get("target_stats", [])]
     return Table(tid, "Target label statistics", cols, rows)
 

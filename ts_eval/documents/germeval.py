@@ -92,12 +92,12 @@ def notes(rep: Mapping[str, Any]) -> List[str]:
     for s in rep["systems"]:
         v = s["validation"]
         for row, d in v["rows"].items():
-            if not (d["ill_formed"] or d["dropped"]):
+            if not (d["ill_formed"] or d["discarded"]):
                 continue
             what = [f"{d[k]} {t}" for k, t in (("i_start", "start with I-"), ("label_change_inside", "change label inside"),
                                                ("crosses_sentence", "run into the next sentence"),
-                                               ("dropped", "dropped")) if d[k]]
-            out.append(f"{row}: {d['ill_formed'] + d['dropped']} ill-formed IOB2 chunks ({', '.join(what)}); "
+                                               ("discarded", "dropped")) if d[k]]
+            out.append(f"{row}: {d['ill_formed'] + d['discarded']} ill-formed IOB2 chunks ({', '.join(what)}); "
                        f"policy {rep['settings']['policy']}")
         if v["eof_dropped_strict"]:
             out.append(f"{v['eof_dropped_strict']} correct chunk(s) end on the last token and are not counted, "

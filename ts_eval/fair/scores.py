@@ -76,5 +76,7 @@ def fair_report(result: FairResult, weights: Union[None, str, Weights] = None,
         out[m] = {"labels": per, "micro": tot}
     cm = result.confusion_dict()
     out["confusion"] = cm
-    out["target_stats"] = [{"label": lab, "count": n, "percent": pct} for lab, n, pct in result.target_stats()]
+    stats = result.target_stats()
+    total = sum(n for _, n, _ in stats)
+    out["target_stats"] = [{"label": lab, "gold": n, "share": n / total} for lab, n, _ in stats]   # total > 0 here
     return out

@@ -1,0 +1,157 @@
+"""One vocabulary (#10.4, #13.4): every key of every result kind's JSON that holds a number (or a
+list of numbers) is a word of :data:`ts_eval.vocabulary.WORDS`, the list README's "Result
+vocabulary" documents; SemEval's own words (``correct``, ``overall``, ...) appear only under a
+``semeval`` key; no upper-case key names a quantity; every JSON says its layout and version.
+
+A new key that names a count or a score another way (``f1``, ``found``, ``items``, ``TP``) fails
+here until it is renamed, or documented in vocabulary.py and the README.
+"""
+from __future__ import annotations
+
+import csv
+import io
+import json
+import re
+from pathlib import Path
+from typing import Any, Iterator, List, Tuple
+
+import pytest
+
+import ts_eval
+from ts_eval.vocabulary import (LAYOUT_VERSIONS, LEGACY, NAME_MAPS, SEMEVAL_ONLY, WORDS, FRAME_COLUMNS,
+                                layout)
+
+from support import run_cli
+
+ROOT = Path(__file__).parent.parent
+DEMO = ROOT / "ts_eval" / "demo" / "germeval2014_test_sample.conll"
+NAMES = ["gen-ap_rich_dev", "gen-crf_poor_dev", "gen-crf_rich_dev", "gen-mft_dev"]
+NESTED = Path(__file__).parent / "fixtures" / "germeval" / "nested.tsv"
+FAIR = Path(__file__).parent / "fixtures" / "faireval"
+ALL_MODELS = ("ts", "exact", "overlap", "constrained", "contain", "fair", "semeval")
+
+
+def _numeric(v: Any) -> bool:
+    if isinstance(v, bool):
+        return False
+    if isinstance(v, (int, float)):
+        return True
+    if isinstance(v, list) and v:
+        return all(x is None or _numeric(x) for x in v) and any(x is not None for x in v)
+    return False
+
+
+def offenders(node: Any, path: Tuple[str, ...] = (), names: bool = False) -> Iterator[str]:
+    """Where a key breaks the vocabulary (``names``: the keys here are names, their values are checked)."""
+    if isinstance(node, list):
+        for x in node:
+            yield from offenders(x, path + ("[]",))
+        return
+    if not isinstance(node, dict):
+        return
+    for k, v in node.items():
+        where = ".".join(path + (str(k),))
+        if k in LEGACY and not names:
+            continue
+        if not names:
+            if k in SEMEVAL_ONLY and "semeval" not in path:
+                yield f"{where}: a SemEval word outside semeval"
+            if k != k.lower():
+                yield f"{where}: an upper-case key"
+            if _numeric(v) and k not in WORDS:
+                yield f"{where}: {k!r} is not a word of the vocabulary"
+        deep = names and path and path[-1] == "confusion"   # target -> system -> count: both levels names
+        yield from offenders(v, path + (str(k),), names=(k in NAME_MAPS and isinstance(v, dict)) or bool(deep))
+
+
+def demo():
+    return ts_eval.read_conll(str(DEMO), gold_column=2, system_columns=[3, 4, 5, 6], names=NAMES)
+
+
+@pytest.fixture(scope="module")
+def results():
+    """The JSON of every result kind, with every optional part switched on."""
+    from ts_eval.compare import compare
+    from ts_eval.germeval import evaluate_germeval
+    from ts_eval.io.germeval import read_germeval
+
+    corpus = demo()
+    out = {"score": ts_eval.evaluate(corpus, models=ALL_MODELS, all_labels_row=True).to_dict()}
+    rank = ts_eval.rank_corpus(corpus, models=["exact-f1-micro", "ts-f1-macro", "fair-f1", "semeval"],
+                               bootstrap=30, permutations=30, seed=3, flips=[("exact-f1-micro", "ts-f1-macro")])
+    out["rank"] = rank.to_dict()
+    out["rank (tasks)"] = ts_eval.rank_tasks({"a": corpus, "b": corpus}, models=["exact-f1-micro", "ts-f1-macro"],
+                                             bootstrap=20, permutations=0, seed=1).to_dict()
+    out["compare"] = compare(corpus, NAMES[1], NAMES[2], models=list(ALL_MODELS)).to_dict()
+    out["germeval"] = evaluate_germeval(read_germeval(str(NESTED))).to_dict()
+    return {k: json.loads(json.dumps(v)) for k, v in out.items()}
+
+
+@pytest.mark.parametrize("kind", ["score", "rank", "rank (tasks)", "compare", "germeval"])
+def test_every_number_of_a_result_is_named_in_the_vocabulary(results, kind):
+    bad = sorted(set(offenders(results[kind])))
+    assert not bad, "\n".join(bad[:20])
+
+
+@pytest.mark.parametrize("kind", ["score", "rank", "rank (tasks)", "compare", "germeval"])
+def test_every_json_says_its_layout(results, kind):
+    assert results[kind]["layout"] == layout(kind.split()[0])
+
+
+def test_the_fair_commands_json_too(capsys, tmp_path):
+    cfg = tmp_path / "ner.config"
+    cfg.write_text(f"target_in = {FAIR / 'target' / 'ner_spans.csv'}\n"
+                   f"system_in = {FAIR / 'system' / 'ner_spans.csv'}\n"
+                   "eval_method = traditional, fair, weighted\n"
+                   "weights = LE = 0.5 FP + 0.5 FN, BE = 0.5 TP + 0.25 FP + 0.25 FN, LBE = 0.5 FP + 0.5 FN\n",
+                   encoding="utf-8")
+    code, out, err = run_cli(["fair", "--config", str(cfg), "--format", "json"], capsys)
+    assert code == 0, err
+    d = json.loads(out)
+    assert d["layout"] == {"kind": "fair", "version": LAYOUT_VERSIONS["fair"]}
+    assert sorted(d["settings"]["weights"]["LE"]) == ["FN", "FP", "TP"]   # FairEval's syntax, kept
+    assert not sorted(set(offenders(d)))
+    assert d["target_stats"][0]["gold"] > 0 and 0 < d["target_stats"][0]["share"] < 1
+
+
+def test_the_walker_catches_offenders():
+    """The check itself: other tools' names for the vocabulary's quantities are caught."""
+    bad = list(offenders({"systems": [{"name": "a", "exact": {"micro": {"found": 3, "f1": 0.5, "TP": 2},
+                                                              "overall": {"f": 0.5}},
+                                       "oracle": {"items": 4}}],
+                          "labels": {"PER": {"tp": 1, "correct": 1}},
+                          "semeval": {"strict": {"overall": {"correct": 1}}}}))
+    assert sorted(b.split(":")[0] for b in bad) == [
+        "labels.PER.correct", "systems.[].exact.micro.TP", "systems.[].exact.micro.TP",
+        "systems.[].exact.micro.f1", "systems.[].exact.micro.found", "systems.[].exact.overall",
+        "systems.[].oracle.items"]
+
+
+def test_score_csv_columns_and_rows_are_vocabulary(capsys):
+    code, out, err = run_cli(["score", str(DEMO), "--gold-col", "2", "--format", "csv", "--models",
+                              ",".join(ALL_MODELS)], capsys)
+    assert code == 0, err
+    header = next(csv.reader(io.StringIO(out)))
+    assert header[:3] == ["name", "model", "row"] and set(header[3:]) <= set(WORDS)
+    rows = list(csv.DictReader(io.StringIO(out)))
+    strict = next(r for r in rows if r["model"] == "semeval:strict" and r["row"] == "overall")
+    assert strict["correct"] != ""          # every SemEval count has its column
+    quantities = {k for r in ts_eval.evaluate(demo(), models=ALL_MODELS).rows() for k in r}
+    assert quantities - {"name", "model", "label"} <= set(WORDS)
+
+
+def _readme_section(title: str) -> str:
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    start = text.index(f"## {title}")
+    end = text.index("\n## ", start + 1)
+    return text[start:end]
+
+
+def test_the_readme_documents_every_word():
+    section = _readme_section("Result vocabulary")
+    documented = set(re.findall(r"`([a-z_0-9]+)`", section))
+    missing: List[str] = sorted(set(WORDS) - documented)
+    assert not missing, f"README's Result vocabulary lacks {missing}"
+    for kind, version in LAYOUT_VERSIONS.items():
+        assert f'"kind": "{kind}", "version": {version}' in section, kind
+    assert set(FRAME_COLUMNS) <= set(WORDS)
