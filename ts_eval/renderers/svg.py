@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import math
 import re
-import zlib
 from typing import Any, Callable, Dict, List, Sequence, Tuple
 
 from markupsafe import Markup, escape
@@ -257,14 +256,15 @@ def heatmap(fig: Figure) -> Markup:
 
 
 def _scale(fid: str, x: float, y: float, lo: float, hi: float, kind: str) -> List[str]:
-    """The colour scale of a heatmap: a gradient bar from ``lo`` to ``hi`` with both ends written."""
-    gid = "scale-" + re.sub(r"[^A-Za-z0-9_-]", "_", fid) + f"-{zlib.crc32(fid.encode()):08x}"   # a safe, unique id
-    stops = "".join(_el("stop", offset=f"{t / 4:.2f}", stop_color=_css(colour(lo + (hi - lo) * t / 4, lo, hi)))
-                    for t in range(5))
-    return [_el("defs", _el("linearGradient", stops, id=gid)),
-            _text(x, y + 12, format_value(lo, kind), text_anchor="end", font_size=str(SMALL), class_="tick",
+    """The colour scale of a heatmap: a bar of 32 steps from ``lo`` to ``hi`` with both ends written
+    (plain rectangles, not a gradient: a gradient needs a ``url(#id)`` reference, which a page
+    fragment in a notebook should not carry)."""
+    steps = 32
+    bar = "".join(_el("rect", x=float(x) + 5.0 * k, y=float(y + 2), width="5.4", height="12",
+                      fill=_css(colour(lo + (hi - lo) * (k + 0.5) / steps, lo, hi))) for k in range(steps))
+    return [_text(x, y + 12, format_value(lo, kind), text_anchor="end", font_size=str(SMALL), class_="tick",
                   dx="-4"),
-            _el("rect", x=float(x), y=float(y + 2), width="160", height="12", fill=f"url(#{gid})", class_="scale"),
+            _el("g", bar, class_="scale"),
             _text(x + 164, y + 12, format_value(hi, kind), font_size=str(SMALL), class_="tick")]
 
 
