@@ -16,23 +16,40 @@ from __future__ import annotations
 
 import argparse
 import csv
+import json
 import glob
-import os
 import sys
 import time
+from dataclasses import replace
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 
 from ts_eval.compare import CLASS_TITLES, CLASSES, compare  # noqa: E402
+from ts_eval.document import Document, Section  # noqa: E402
+from ts_eval.documents import build  # noqa: E402
 from ts_eval.io import read_conll_pair  # noqa: E402
+from ts_eval.renderers import render  # noqa: E402
 
 DEFAULT_DATA = HERE.parent.parent / "shared" / "data" / "conll2003-en"
 
 
 def pct(x: float) -> str:
     return f"{100 * x:.2f}"
+
+
+def first_examples(result) -> Document:
+    """A document of the comparison's examples table cut to the first example of each level and class."""
+    table = build(result).table("examples")
+    seen, rows = set(), []
+    for row in table.rows:
+        key = (row[1].value, row[2].value)          # level, class
+        if key not in seen:
+            seen.add(key)
+            rows.append(row)
+    table = replace(table, title="Examples (terminal only; " + table.title.split("(", 1)[1], rows=rows)
+    return Document("compare", "examples", [Section("Examples", [table])])
 
 
 def main() -> int:
@@ -129,35 +146,18 @@ def main() -> int:
           f"easy (all {len(m.names)} find it): {fb[-1]} ({pct(fb[-1] / sum(fb))}%); "
           f"found by at most 3 systems: {sum(fb[:4])}")
 
-    # a few examples, terminal only: the first example of each token-level and span-level class
+    # a few examples, terminal only: the first example of each token-level and span-level class, from
+    # the comparison's document through the terminal renderer (spans coloured on a terminal)
     if p.examples:
-        from rich.console import Console
-        from rich.text import Text
-
-        from ts_eval.formats_compare import ROLE_NAMES, styled_inline
-
-        console = Console()
-        console.print("\n[bold]examples[/bold] (terminal only; the changed tokens in reverse video)")
-        seen = set()
-        for e in p.examples:
-            if (e.level, e.change_class) in seen:
-                continue
-            seen.add((e.level, e.change_class))
-            console.print(Text(f"{e.level} · {CLASS_TITLES[e.change_class].lower()} · {e.transition} · "
-                               f"sentence {e.sentence + 1} · {os.path.basename(e.where['gold']['path'])}:"
-                               f"{e.where['gold']['line']}", style="bold"))
-            for role in ROLE_NAMES:
-                line = Text(f"  {role:>4} ", style="bold")
-                line.append(styled_inline(e, role, list(corpus.labels)))
-                console.print(line)
+        print()
+        sys.stdout.write(render(first_examples(result), "table", color=sys.stdout.isatty()))
     if args.json:
         out = Path(args.json).resolve()
         if HERE.parent in out.parents:
             print("refusing to write CoNLL-2003 material into the repository; pick a path outside it",
                   file=sys.stderr)
             return 1
-        from ts_eval.formats_compare import to_json
-        out.write_text(to_json(result), encoding="utf-8")
+        out.write_text(json.dumps(result.to_dict(), indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
         print(f"wrote {out}")
     return 0
 

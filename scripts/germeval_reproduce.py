@@ -111,12 +111,12 @@ def main(argv=None) -> int:
     head = (f"{'system':30s} {'M1 P':>6s} {'M1 R':>6s} {'M1 F1':>6s} {'M2 F1':>6s} {'M3o F1':>6s} {'M3i F1':>6s}"
             f" {'M4 sc':>6s} {'M4 lc':>6s} {'M4 o':>6s} {'M4 i':>6s}")
     print(head)
-    for name, s in sorted(results, key=lambda r: -r[1]["germeval"]["metrics"]["m1_strict_combined"]["f1"]):
+    for name, s in sorted(results, key=lambda r: -r[1]["germeval"]["metrics"]["m1_strict_combined"]["f"]):
         m = s["germeval"]["metrics"]
         acc = m["m4_token_accuracy"]
         print(f"{name:30s} " + " ".join("%6.2f" % (100 * v) for v in (
-            m["m1_strict_combined"]["precision"], m["m1_strict_combined"]["recall"], m["m1_strict_combined"]["f1"],
-            m["m2_loose_combined"]["f1"], m["m3_strict_outer"]["f1"], m["m3_strict_inner"]["f1"],
+            m["m1_strict_combined"]["precision"], m["m1_strict_combined"]["recall"], m["m1_strict_combined"]["f"],
+            m["m2_loose_combined"]["f"], m["m3_strict_outer"]["f"], m["m3_strict_inner"]["f"],
             acc["strict_combined"], acc["loose_combined"], acc["outer"], acc["inner"])))
     print("\nall outputs agree with nereval.perl" if ok_all else "\nDIFFERENCES FOUND")
     return 0 if ok_all else 1

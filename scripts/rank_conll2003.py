@@ -26,7 +26,9 @@ from typing import Dict, List, Sequence
 
 import numpy as np
 
-from ts_eval import formats_rank, ranking, sufficient
+from ts_eval import ranking, sufficient
+from ts_eval.documents import build
+from ts_eval.renderers import render
 from ts_eval.io import read_conll_pair
 from ts_eval.matching import match
 
@@ -277,7 +279,7 @@ def part2(data: Path, resamples: int, permutations: int) -> None:
     t0 = time.perf_counter()
     res = ranking.rank_corpus(corpus, bootstrap=resamples, permutations=permutations, seed=0)
     t_all = time.perf_counter() - t0
-    print(formats_rank.plain_text(res, width=250))
+    print(render(build(res), "table", width=250, details=True))   # every table of the ranking
     print("Timings (28 systems x {} models, {} sentences): read {:.2f} s; ".format(
         len(res.models), corpus.n_sentences, t_read)
           + "; ".join(f"{k} {v:.2f} s" for k, v in res.timings.items()) + f"; total {t_all:.2f} s")

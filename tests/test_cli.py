@@ -279,18 +279,23 @@ def test_json_has_counts_scores_and_settings(two_systems, capsys):
 
 
 def test_csv_has_per_label_counts(two_systems, capsys):
+    # the document's long CSV (table, row, column, value, low, high, kind): the per-label table of each
+    # system is "labels-NAME", its columns the model's vocabulary key ("ts_tp", "exact_system", ...)
     code, out, err = run_cli(["score", two_systems, "--gold-col", "2", "--system-col", "3", "4",
                               "--format", "csv"], capsys)
     assert code == 0, err
     rows = list(csv.DictReader(io.StringIO(out)))
-    by = {(r["name"], r["model"], r["row"]): r for r in rows}
-    assert float(by[("col3", "ts", "PER")]["tp"]) == 1 and float(by[("col3", "ts", "PER")]["fn"]) == 2
-    assert int(by[("col3", "exact", "LOC")]["tp"]) == 1
-    assert int(by[("col4", "exact", "ORG")]["system"]) == 1
+    assert list(rows[0]) == ["table", "row", "column", "value", "low", "high", "kind"]
+    by = {(r["table"], r["row"], r["column"]): r["value"] for r in rows}
+    assert float(by[("labels-col3", "PER", "ts_tp")]) == 1 and float(by[("labels-col3", "PER", "ts_fn")]) == 2
+    assert int(by[("labels-col3", "LOC", "exact_tp")]) == 1
+    assert int(by[("labels-col4", "ORG", "exact_system")]) == 1
     # col3 has PER John, LOC Paris, ORG left: micro TP 2 (John, Paris), FP 1 (left), FN 2 (Smith + separator)
-    assert float(by[("col3", "ts", "micro")]["f"]) == pytest.approx(2 * 2 / (2 * 2 + 1 + 2))
-    assert ("col3", "exact", "token accuracy") in by
-    assert {r["name"] for r in rows} == {"col3", "col4"}
+    assert float(by[("labels-col3", "micro", "ts_f")]) == pytest.approx(2 * 2 / (2 * 2 + 1 + 2))
+    assert ("token-accuracy", "col3", "accuracy") in by
+    assert (by[("token-accuracy", "col3", "tags_correct")], by[("token-accuracy", "col3", "tags_counted")]) == \
+        ("4", "6")
+    assert {r["row"] for r in rows if r["table"] == "summary"} == {"col3", "col4"}
 
 
 def test_markdown_and_latex_contain_counts(two_systems, capsys):
@@ -299,13 +304,14 @@ def test_markdown_and_latex_contain_counts(two_systems, capsys):
                                   "--format", fmt], capsys)
         assert code == 0, err
         assert "col3" in out and "col4" in out and "PER" in out and "LOC" in out
-        # system col3, label PER: TS TP 1, FP 0, FN 2; exact gold 1, found 1, correct 0
+        # system col3, label PER: TS TP 1, FP 0, FN 2; exact gold 1, found 1, correct 0 (the document's
+        # per-label table: label, TS TP FP FN TN P R F kappa acc, then exact gold, system, correct, P, R, F)
         sep = " | " if fmt == "markdown" else " & "
         per = [l for l in out.splitlines() if l.strip(" |").startswith("PER")]
         assert per, out
         cells = [c.strip() for c in per[0].strip(" |\\").split(sep.strip())]
         assert cells[1:4] == ["1", "0", "2"]
-        assert cells[8:11] == ["1", "1", "0"]
+        assert cells[10:13] == ["1", "1", "0"]
     assert out.startswith("%") and r"\begin{tabular}" in out and r"\end{table}" in out
 
 

@@ -79,6 +79,30 @@ def test_html_for_every_command_is_one_self_contained_page(tmp_path, capsys, six
     assert page.read_text(encoding="utf-8").startswith("<!DOCTYPE html>")
 
 
+@pytest.mark.parametrize("fmt", ["csv", "markdown", "latex"])
+@pytest.mark.parametrize("command", list(COMMANDS))
+def test_every_command_writes_every_document_format(tmp_path, capsys, six, command, fmt):
+    """One road: every command's csv, markdown and latex are its document, rendered (#11.5)."""
+    argv, names = COMMANDS[command][0](tmp_path, six), COMMANDS[command][1]
+    code, out, err = run_cli(argv + ["--format", fmt, "-o", str(tmp_path / "out")], capsys)
+    assert code == 0, err
+    text = (tmp_path / "out").read_text(encoding="utf-8")
+    start = {"csv": "table,row,column,value,low,high,kind\n", "markdown": "# ", "latex": "% ts_eval: "}[fmt]
+    assert text.startswith(start)
+    for name in names if fmt == "markdown" else ():     # (a fair report's tables hold no system name)
+        assert name in text, name
+
+
+@pytest.mark.parametrize("columns", ["80", "120"])
+def test_compare_examples_fit_the_terminal(monkeypatch, capsys, six, columns):
+    monkeypatch.setenv("COLUMNS", columns)
+    code, out, err = run_cli(["compare", six, "--gold-col", "2", "--system-col", "3", "8", "--names", NAMES[0],
+                              NAMES[5], "--examples", "2"], capsys)
+    assert code == 0, err
+    assert "…" not in out and max(len(line) for line in out.splitlines()) <= int(columns)
+    assert "example 1 · token · " in out and "\n    A " in out and "\n    B " in out
+
+
 def test_rank_html_has_per_label_scores_and_fair_bars(capsys, six):
     code, out, err = run_cli(_rank(six, "--format", "html"), capsys)
     assert code == 0, err

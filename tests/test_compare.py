@@ -18,8 +18,10 @@ from ts_eval.cli import main
 from ts_eval.documents.compare_tables import inline_text
 from ts_eval.compare import (GOLD_OUTCOMES, change_masks, compare, correct_overlap, diff,
                              token_changes)
+from ts_eval.cli.outputs import json_text
+from ts_eval.documents import build
 from ts_eval.errors import InputError, OptionError, UsageError
-from ts_eval.formats_compare import FORMATS, all_tables, print_comparison
+from ts_eval.renderers import render
 
 # ---------------------------------------------------------------------------
 # the paper's toy tables: five problems A..E, three responses
@@ -341,43 +343,47 @@ def test_examples_carry_files_lines_and_inline_spans(files):
     assert {e.transition for e in span} == {"BES → TP", "LE → TP", "TP → LE"}
     new = next(e for e in span if e.transition == "TP → LE")
     assert new.where["A"]["line"] == 11 and new.tokens == ["Carol", "left"] and new.focus == [0]
-    # the rich output renders the examples with the transition and the file names
-    from rich.console import Console
-    buf = io.StringIO()
-    print_comparison(r, Console(file=buf, width=160, no_color=True))
-    text = buf.getvalue()
-    assert "span · new errors · TP → LE" in text and "a.conll:11" in text and "[Carol]LOC" in text
+    # the terminal renders the examples with the transition and the file names; without colours the
+    # tokens the example is about are in stars, with colours in reverse video (and no stars)
+    text = render(build(r), "table", width=160)
+    assert "span · New errors · TP → LE" in text and "a.conll:11" in text and "[*Carol*]LOC" in text
+    coloured = render(build(r), "table", width=160, color=True)
+    assert "*Carol*" not in coloured and "\x1b[" in coloured
 
 
 def test_examples_are_plain_data_and_renderers_write_them(files):
-    from ts_eval import formats_compare
-
     corpus = ts_eval.read_conll_pair(files["gold"], [files["a"], files["b"]])
     r = compare(corpus, examples=1)
     e = r.pair.examples[0]
     d = e.to_dict()
     assert "inline" not in d                      # the result holds tokens and spans, no rendered text
     assert d["tokens"] == e.tokens and d["spans"]["gold"] == [list(x) for x in e.spans["gold"]]
-    assert inline_text is formats_compare.inline_text    # one writer of examples, in the documents layer
-    md = formats_compare.to_markdown(r)
-    assert formats_compare.inline_text(e, "B", ("**", "**")).replace("|", "\\|") in md
+    doc = build(r)
+    b_cell = doc.table("examples").rows[0][8]
+    # one writer of examples, in the documents layer: the document's B cell is its text
+    assert b_cell.value == inline_text(e, "B", ("*", "*"), clip="...")
+    md = render(doc, "markdown")
+    assert inline_text(e, "B", ("*", "*"), clip="...").replace("|", "\\|") in md
 
 
 def test_formats_cover_every_table(files):
     corpus = ts_eval.read_conll_pair(files["gold"], [files["a"], files["b"], files["c"]])
     r = compare(corpus, "a", "b", examples=1)
-    titles = [t.title for t in all_tables(r) if t.rows]      # an empty table has no cells in the CSV
-    data = json.loads(FORMATS["json"](r))
+    # the document's long CSV names a table by its id and writes fractions (the old layout: by its
+    # title, in percent)
+    doc = build(r)
+    ids = [t.id for t in doc.tables() if t.rows]      # an empty table has no cells in the CSV
+    data = json.loads(json_text(r))
     assert data == json.loads(json.dumps(r.to_dict()))
     assert data["pair"]["token"]["classes"]["correction"]["count"] == r.pair.token.classes["correction"].count
-    rows = list(csv.DictReader(io.StringIO(FORMATS["csv"](r))))
-    assert [t for t in dict.fromkeys(row["table"] for row in rows)] == titles
-    acc = [row for row in rows if row["table"].startswith("Systems") and row["column"] == "token acc %"]
-    assert [float(x["value"]) for x in acc] == pytest.approx([100 * s["token_accuracy"] for s in r.systems])
-    md = FORMATS["markdown"](r)
-    for t in all_tables(r, with_examples=False):
+    rows = list(csv.DictReader(io.StringIO(render(doc, "csv"))))
+    assert [t for t in dict.fromkeys(row["table"] for row in rows)] == ids
+    acc = [row for row in rows if row["table"] == "systems" and row["column"] == "token acc %"]
+    assert [float(x["value"]) for x in acc] == pytest.approx([s["token_accuracy"] for s in r.systems])
+    md = render(doc, "markdown")
+    for t in doc.tables():
         assert f"**{t.title.replace('|', chr(92) + '|')}**" in md
-    assert "**Examples**" in md and "[Alice]PER" in md
+    assert "**Examples" in md and "[Alice]PER" in md
 
 
 def test_cli_two_files_and_single_file(files, tmp_path, capsys):

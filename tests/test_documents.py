@@ -429,6 +429,42 @@ def test_csv_keeps_the_intervals(small_ranking):
     assert float(lb[0][4]) == r.bootstrap.score_low[r.order[ref][0], ref]
 
 
+def test_rank_details_carry_what_the_old_formats_printed(small_ranking):
+    """Each model's ranking (position -> system), the undefined resamples, every model pair's
+    flipped pairs on request, and the models' names as the CSV's keys."""
+    _, r = small_ranking
+    doc = build(r)
+    order = doc.table("rankings-task")
+    for k, m in enumerate(r.models):
+        assert [row[k + 1].value for row in order.rows] == r.ranking(m)
+    undefined = doc.table("undefined-task")
+    assert [[c.value for c in row[1:]] for row in undefined.rows] == r.uncertainty.undefined.tolist()
+    pair_tables = {t.id for t in doc.tables() if t.id.startswith("flips-task-")}
+    every = {t.id for t in build(r, every_flip=True).tables() if t.id.startswith("flips-task-")}
+    assert pair_tables == {f"flips-task-{r.reference}-{m}" for m in r.models if m != r.reference}
+    assert every == {f"flips-task-{f.model_a}-{f.model_b}" for f in ts_eval.rank_uncertainty.all_flips(r)}
+    rows = list(csv.reader(io.StringIO(render(doc, "csv"))))
+    a, b = r.models[0], r.models[1]
+    rho = [x for x in rows if x[:3] == ["spearman-task", a, b]]
+    assert float(rho[0][3]) == r.spearman[0, 1] and float(rho[0][4]) == r.uncertainty.spearman_low[0, 1]
+    changed = [x for x in rows if x[:3] == ["flip-summary-task", f"{a}/{b}", "changed"]]
+    assert int(changed[0][3]) == r.flips(a, b).changed
+
+
+def test_row_keys_must_match_the_rows():
+    from ts_eval.document import Cell, Column, Table
+
+    with pytest.raises(ValueError, match="1 row keys for 2 rows"):
+        Table("t", "t", [Column("a", "a")], [[Cell("x")], [Cell("y")]], row_keys=["x"])
+
+
+def test_score_document_holds_the_tag_counts_of_the_token_accuracy(score_report):
+    t = build(score_report).table("token-accuracy")
+    for row, s in zip(t.rows, score_report.systems):
+        assert [row[0].value, row[1].value, row[2].value, row[3].value] == \
+            [s["name"], s["exact"]["tags_correct"], s["exact"]["tags_counted"], s["exact"]["token_accuracy"]]
+
+
 def test_unknown_format_and_result():
     with pytest.raises(ValueError, match="unknown format 'pdf'"):
         render(build({"confusion": {}, "target_stats": [], "focus": "target", "mode": "paper"}), "pdf")

@@ -11,8 +11,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ts_eval import OptionError, formats_rank, rank_uncertainty, ranking, sufficient
+from ts_eval import OptionError, rank_uncertainty, ranking, sufficient
 from ts_eval.cli import main as rank_main
+from ts_eval.cli.outputs import json_text
+from ts_eval.documents import build
+from ts_eval.renderers import render
 from ts_eval.sequences import from_sequences
 
 from support import iob2
@@ -331,7 +334,7 @@ def test_mean_intervals_over_tasks():
 
 def test_json_has_every_model_pairs_flips():
     r = hand_result(models=PAPER + ["t-f1-macro"])
-    d = json.loads(formats_rank.to_json(r))
+    d = json.loads(json_text(r))
     pairs = [(f["model_a"], f["model_b"]) for f in d["flips"]["pairs"]]
     assert pairs == [("exact-f1-micro", "ts-f1-macro"), ("exact-f1-micro", "t-f1-macro"),
                      ("ts-f1-macro", "t-f1-macro")]
@@ -343,22 +346,26 @@ def test_json_has_every_model_pairs_flips():
 
 
 def test_text_formats_and_csv():
+    # every format is the result's document rendered by that format's renderer; the CSV is the
+    # renderers' long layout (table,row,column,value,low,high,kind), with the models' names as keys
     r = hand_result(flips=[("exact-f1-micro", "ts-f1-macro")], alpha=0.1)
-    md = formats_rank.to_markdown(r)
-    assert "flips between Seg-F1µ and TS-F1M: 1 of 3 pairs change order; 0 of them significantly" in md
+    md = render(build(r), "markdown")
+    assert "flips between Seg-F1µ and TS-F1M" in md
+    assert "Seg-F1µ vs TS-F1M: 1 of 3 pairs change order; 0 of them significantly" in md
     assert "p < 0.1 under each" in md
     assert "significance groups (Holm-corrected neighbour tests, alpha 0.1)" in md
-    assert "Spearman's rank correlation, 95% bootstrap intervals" in md
-    tex = formats_rank.to_latex(r)
+    assert "Spearman's rank correlation with 95% bootstrap intervals" in md
+    tex = render(build(r), "latex")
     assert "flips between" in tex and "Holm" in tex
-    text = formats_rank.plain_text(r, width=200)
+    text = render(build(r), "table", width=200)
     assert "agreement of each model with Seg-F1µ" in text and "1 of 3" in text
-    assert "bootstrap intervals (" not in text          # the wide interval matrices stay out of the terminal
-    rows = formats_rank.to_csv(r).splitlines()
-    assert "task,flips_changed,exact-f1-micro,ts-f1-macro,1" in rows
-    assert "task,flip_p_a:exact-f1-micro:ts-f1-macro,Y,X,1.0" in rows
-    assert "task,group,X,exact-f1-micro,1" in rows
-    assert any(row.startswith("task,spearman_low,exact-f1-micro,ts-f1-macro,") for row in rows)
+    assert "bootstrap standard error" not in text      # the detail sections stay out of the terminal summary
+    rows = render(build(r, every_flip=True), "csv").splitlines()
+    assert "flip-summary-task,exact-f1-micro/ts-f1-macro,changed,1,,,count" in rows
+    assert "flips-task-exact-f1-micro-ts-f1-macro,Y/X,p_a,1.0,,,p" in rows
+    assert "groups-task,X,exact-f1-micro,1,,,count" in rows
+    rho = [row.split(",") for row in rows if row.startswith("spearman-task,exact-f1-micro,ts-f1-macro,")]
+    assert float(rho[0][4]) == r.uncertainty.spearman_low[0, 1]
 
 
 def test_bad_flip_pairs_and_alpha():
@@ -440,7 +447,11 @@ def test_resample_correlation_matrices_are_symmetric_with_unit_diagonal(seed):
         assert np.all(np.isnan(m) | (np.abs(m) <= 1 + 1e-12))
 
 
-def test_layout_p_rows_follow_alpha():
+def test_p_value_table_follows_alpha():
+    # the neighbour p-values (once the rows of the rankings table, now their own table): the note
+    # names alpha, and the cells below alpha are the marked ones
     r = hand_result(alpha=0.2)
-    p_rows = [t for t in formats_rank.all_tables(r) if "rankings" in t.title][0]
-    assert "yellow: p >= 0.2, uncorrected" in p_rows.note
+    p_rows = build(r).table("p-next-task")
+    assert "p < 0.2, uncorrected" in p_rows.note
+    cells = [c for row in p_rows.rows for c in row[1:] if c.value == c.value]
+    assert cells and all((c.style == "significant") == (c.value < 0.2) for c in cells)

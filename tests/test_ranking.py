@@ -15,7 +15,10 @@ from hypothesis import strategies as st
 
 from ts_eval import InputError, evaluate, from_spans
 from ts_eval.errors import OptionError
-from ts_eval import formats_rank, ranking, sufficient
+from ts_eval import ranking, sufficient
+from ts_eval.cli.outputs import json_text
+from ts_eval.documents import build
+from ts_eval.renderers import render
 from ts_eval.cli import main as rank_main
 from ts_eval.models.ts import ts_counts
 
@@ -364,10 +367,11 @@ def test_rank_from_tag_sequences_and_result_object():
     assert d["reference"] == "exact-f1-micro"
     assert d["systems"][0]["models"]["exact-f1-micro"]["score"] == pytest.approx(8 / 9)
     assert "paper's formula" in d["spearman_note"]
-    for fmt in ("json", "csv", "markdown", "latex"):
-        text = formats_rank.FORMATS[fmt](res)
+    assert "partial" in json_text(res)
+    for fmt in ("csv", "markdown", "latex"):          # the document, rendered
+        text = render(build(res), fmt)
         assert "partial" in text
-    plain = formats_rank.plain_text(res)
+    plain = render(build(res), "table", width=200)
     assert "rankings" in plain and "Kendall" in plain
 
 
@@ -390,7 +394,7 @@ def test_several_tasks_average_the_correlations():
     stacked = np.stack([r.spearman for r in multi.tasks.values()])
     np.testing.assert_allclose(multi.spearman, stacked.mean(0))
     assert set(json.loads(json.dumps(multi.to_dict()))["tasks"]) == {"a", "b", "c"}
-    assert "mean over 3 tasks" in formats_rank.to_markdown(multi)
+    assert "mean over 3 tasks" in render(build(multi), "markdown")
 
 
 def test_bad_input_is_refused():
@@ -482,7 +486,8 @@ def test_cli_one_file_with_system_columns_and_formats(files, capsys):
     code, out, err = run_cli(capsys, tmp / "all.conll", "--gold-col", "2", "--names", "a", "b", "c", "--format", "csv",
                              "--bootstrap", "20", "--permutations", "20")
     assert code == 0, err
-    assert out.startswith("task,table,row,column,value\n") and "\ntask,score,a,exact-f1-micro," in out
+    # the renderers' long CSV; the scores of the task "task" are the table "scores-task"
+    assert out.startswith("table,row,column,value,low,high,kind\n") and "\nscores-task,a,exact-f1-micro," in out
     for fmt in ("markdown", "latex", "table"):
         code, out, err = run_cli(capsys, tmp / "all.conll", "--gold-col", "2", "--format", fmt, "--bootstrap", "20",
                                  "--permutations", "20", "--models", "paper")
@@ -557,7 +562,8 @@ def test_register_adds_the_rank_command():
     args = parser.parse_args(["rank", "--list-models"])
     assert args.command == "rank" and callable(run)
     from ts_eval.cli.rank import FORMAT_CHOICES
-    assert FORMAT_CHOICES == formats_rank.FORMAT_CHOICES
+    from ts_eval.renderers import FORMATS
+    assert set(FORMAT_CHOICES) == {"json", *FORMATS}       # every renderer, and the result's JSON
 
 
 def test_timing_is_reported():

@@ -477,9 +477,10 @@ def test_cli_score_and_rank(tmp_path, capsys):
     assert b["strict"]["labels"]["ORG"]["spurious"] == 1 and b["strict"]["labels"]["LOC"]["missed"] == 1
     code, out, err = run_cli(base + ["--format", "csv"], capsys)
     assert code == 0, err
-    rows = {(r["name"], r["model"], r["row"]): r for r in csv.DictReader(io.StringIO(out))}
-    assert rows[("A", "semeval:partial", "overall")]["partial"] == "1"
-    assert float(rows[("B", "semeval:strict", "overall")]["f"]) == 0.5
+    # the document's long CSV: system A's SemEval table is "semeval-A", a row is "scheme/label"
+    rows = {(r["table"], r["row"], r["column"]): r["value"] for r in csv.DictReader(io.StringIO(out))}
+    assert rows[("semeval-A", "partial/overall", "partial")] == "1"
+    assert float(rows[("semeval-B", "strict/overall", "f")]) == 0.5
     code, out, err = run_cli(base, capsys)
     assert code == 0, err
     assert "SemEval-2013" in out and "ent_type" in out

@@ -132,10 +132,21 @@ def test_score_csv_columns_and_rows_are_vocabulary(capsys):
                               ",".join(ALL_MODELS)], capsys)
     assert code == 0, err
     header = next(csv.reader(io.StringIO(out)))
-    assert header[:3] == ["name", "model", "row"] and set(header[3:]) <= set(WORDS)
+    # the long document CSV (#11): one line per cell; a column is a word of the vocabulary, or a model /
+    # method / unit prefix and a word (ts_micro_precision, exact_gold, token_tp), or in a confusion
+    # matrix a label
+    assert header == ["table", "row", "column", "value", "low", "high", "kind"]
     rows = list(csv.DictReader(io.StringIO(out)))
-    strict = next(r for r in rows if r["model"] == "semeval:strict" and r["row"] == "overall")
-    assert strict["correct"] != ""          # every SemEval count has its column
+    labels = set(demo().labels) | {"O", "_"}
+    for r in rows:
+        parts = r["column"].split("_")
+        if "confusion" in r["table"]:
+            assert r["column"] in labels, r
+        else:
+            assert any("_".join(parts[k:]) in WORDS for k in range(len(parts))), r
+    strict = next(r for r in rows if r["table"].startswith("semeval-") and r["row"] == "strict/overall"
+                  and r["column"] == "correct")
+    assert strict["value"] != ""          # every SemEval count has its column
     quantities = {k for r in ts_eval.evaluate(demo(), models=ALL_MODELS).rows() for k in r}
     assert quantities - {"name", "model", "label"} <= set(WORDS)
 

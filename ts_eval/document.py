@@ -87,11 +87,16 @@ class Table:
     note: str = ""
     sortable: bool = True
     row_styles: List[Optional[str]] = field(default_factory=list)   # per row (e.g. "total")
+    # per row, a stable name for machine formats (CSV's ``row``; e.g. a model's name where the key cell
+    # shows its title); empty: the key cells as shown
+    row_keys: List[str] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         for k, row in enumerate(self.rows):
             if len(row) != len(self.columns):
                 raise ValueError(f"table {self.id!r} row {k} has {len(row)} cells for {len(self.columns)} columns")
+        if self.row_keys and len(self.row_keys) != len(self.rows):
+            raise ValueError(f"table {self.id!r} has {len(self.row_keys)} row keys for {len(self.rows)} rows")
 
 
 @dataclass

@@ -7,7 +7,9 @@ matrix (target labels as rows, system labels as columns, ``_`` for missing /
 spurious, boundary errors on the diagonal, labels sorted as Python sorts
 strings); the target label statistics in order of first appearance.  Numbers
 are formatted as the reference formats them (``{:04.2f}`` of the percentage).
-Rendering only reads the plain-data report of :func:`ts_eval.fair.fair_report`.
+Rendering only reads the plain-data report of :func:`ts_eval.fair.fair_report`
+(:func:`to_faireval`; ``ts-eval fair``) or the fair part of each system of a score report
+(:func:`score_to_faireval`; ``ts-eval score --format faireval``).
 """
 from __future__ import annotations
 
@@ -110,3 +112,21 @@ def to_faireval(report: Mapping[str, Any], settings: Optional[Mapping[str, Any]]
     for st in report["target_stats"]:   # FairEval's percentage, computed from the counts in its order
         lines.append(f"{st['label']}\t{st['gold']}\t{100.0 * st['gold'] / total:04.2f}")
     return "\n".join(lines) + "\n"
+
+
+def score_to_faireval(report: Any) -> str:
+    """A score report (:class:`~ts_eval.report.Report` with the fair model) in the FairEval reference
+    tool's layout, one block per system (``ts-eval score --format faireval``)."""
+    st = report.settings
+    inp = st.get("input", {})
+    blocks = []
+    for s in report.systems:
+        if "fair" not in s:
+            raise ValueError("the faireval format needs the fair model")
+        settings = faireval_settings(
+            target_in=str(inp.get("gold") or inp.get("file") or report.gold.get("path") or "gold"),
+            system_in=str(s["source"].get("path") or s["name"]), ignore_punct=False,
+            focus=st["fair"]["focus"], weights=st["fair"]["weights"])
+        text = to_faireval(s["fair"], settings)
+        blocks.append(text if len(report.systems) == 1 else f"# system: {s['name']}\n{text}")
+    return "\n".join(blocks)

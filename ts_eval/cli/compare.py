@@ -14,9 +14,9 @@ from typing import Any
 from ..errors import UsageError
 from .errors import option_errors
 from .inputs import COLUMN_RULE, Request, add_column_options, add_reading_options, load
-from .outputs import add_output_options, document_table, document_texts, emit
+from .outputs import add_output_options, emit, format_choices
 
-FORMAT_CHOICES = ("table", "json", "csv", "markdown")
+FORMAT_CHOICES = format_choices()    # the document formats and json
 
 
 def register(subparsers: Any) -> None:
@@ -52,10 +52,11 @@ def register(subparsers: Any) -> None:
                         "contain, fair, semeval), each as score reports it; semeval also compares the pair under the "
                         "SemEval-2013 schemes span by span (default: none)")
     g.add_argument("--details", action="store_true",
-                   help="table format: also the detail sections (all pairs, SemEval-2013 per label)")
+                   help="table format: also the detail sections (all system pairs, SemEval-2013 per label); "
+                        "html: open them")
     g.add_argument("--cases", type=int, default=10, metavar="N",
                    help="table format: hard and easy gold spans listed (default 10; the other formats list all)")
-    add_output_options(g, FORMAT_CHOICES)
+    add_output_options(g)
 
 
 def _request(args: argparse.Namespace) -> Request:
@@ -66,12 +67,6 @@ def _request(args: argparse.Namespace) -> Request:
         raise UsageError(f"{len(args.inputs)} files without --gold: give --gold GOLD A B [...], or one FILE "
                          "with a gold column and several system columns")
     return Request(file=args.inputs[0], **cols)
-
-
-def _texts():
-    from ..formats_compare import FORMATS
-
-    return FORMATS
 
 
 def run(args: argparse.Namespace) -> int:
@@ -91,5 +86,5 @@ def run(args: argparse.Namespace) -> int:
     result.settings["input"] = {"gold": args.gold, "files": list(args.inputs),
                                 "gold_col": corpus.gold_info.column,
                                 "system_cols": [i.column for i in corpus.system_info.values()]}
-    emit(result, args, lambda: {**_texts(), **document_texts(("csv", "markdown"))}, document_table(details=args.details, cases=args.cases))
+    emit(result, args, doc_options={"cases": args.cases if args.format == "table" else None}, details=args.details)
     return 0

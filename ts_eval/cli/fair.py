@@ -44,7 +44,7 @@ def register(subparsers) -> None:
                    help="paper (default): Algorithm 2 as published, reproduces the paper and its result "
                         "files; faireval-skip: also reproduce the current FairEval.py, which skips the "
                         "span after each match in every pass")
-    add_output_options(p, ("faireval", "json"), default="faireval")
+    add_output_options(p, ("faireval", "json"), default="faireval")   # its own JSON: the settings with the report
 
 
 def _fail(path: str, line: int, msg: str) -> UsageError:
@@ -194,11 +194,8 @@ def run(args: argparse.Namespace) -> int:
     settings = faireval_settings(cfg["target_in"], cfg["system_in"], labels=cfg["labels"], exclude=cfg["exclude"],
                                  ignore_punct=cfg["ignore_punct"], focus=cfg["focus"],
                                  eval_method=cfg["eval_method"], weights=cfg["weights"])
-    texts = {"json": lambda r: json.dumps({"layout": layout("fair"), "settings": {**settings, "mode": args.mode}, **r},
-                                          indent=1) + "\n",
-             "faireval": lambda r: to_faireval(r, settings)}
+    full = {"layout": layout("fair"), "settings": {**settings, "mode": args.mode}, **report}   # the document shows the settings too
+    texts = {"json": lambda r: json.dumps(r, indent=1) + "\n", "faireval": lambda r: to_faireval(report, settings)}
     args.output = args.output or cfg["eval_out"]   # a missing folder is an error, as for every command
-    # the HTML page (a document) shows the settings; the legacy layouts take them separately
-    emit({"settings": {**settings, "mode": args.mode}, **report} if args.format == "html" else report, args,
-         lambda: texts, doc_options={"name": data.system_name})
+    emit(full, args, lambda: texts, doc_options={"name": data.system_name})
     return 0

@@ -11,9 +11,9 @@ import argparse
 
 from ..errors import UsageError
 from .errors import option_errors
-from .outputs import add_output_options, document_table, document_texts, emit
+from .outputs import add_output_options, emit
 
-FORMATS = ("table", "json", "nereval", "latex")
+LEGACY = ("nereval",)     # the official scorer's layout, byte for byte; every other format is the document
 POLICY_HELP = ("ill-formed IOB2 chunks: nereval = read them as the official scorer does (an I- tag of another "
                "label continues the chunk; default, needed for the official numbers), conlleval = an I- tag "
                "after O or another label opens a new chunk, strict = error, discard = drop the chunk")
@@ -39,7 +39,7 @@ def register(subparsers) -> argparse.ArgumentParser:
                    help="count a correct chunk that ends on the very last token (the official scorer never "
                         "does; default: do as it does)")
     p.add_argument("--no-fair", action="store_true", help="leave out the fair error types")
-    add_output_options(p, FORMATS)
+    add_output_options(p, LEGACY)
     return p
 
 
@@ -57,10 +57,10 @@ def _load(args):
     return read_germeval(args.file, args.name, args.policy)
 
 
-def _texts():
-    from ..formats_germeval import FORMATS as TEXT
+def _legacy():
+    from ..formats_germeval import to_nereval
 
-    return TEXT
+    return {"nereval": to_nereval}
 
 
 def run(args) -> int:
@@ -73,5 +73,5 @@ def run(args) -> int:
     report = evaluate_germeval(data, args.policy, separator_weight=args.separator_weight,
                                eof_quirk=not args.count_last_chunk, fair=not args.no_fair)
     report.settings["input"] = {"file": args.file, "gold": args.gold, "system": args.system}
-    emit(report, args, lambda: {**_texts(), **document_texts(("latex",))}, document_table(), width=120)
+    emit(report, args, _legacy, width=120)
     return 0

@@ -1,33 +1,45 @@
 """The output options every command shares (``--format``, ``--output``) and the one way a result is
-written: a rich table to the terminal or to a file, or a text format through :mod:`ts_eval.output`.
+written.
 
-A format every command should offer (an HTML page, say) is one entry in :data:`EVERY_COMMAND`:
-its name and the ``module:function`` that turns any command's result into text.  It is then a
-``--format`` choice of every command and :func:`emit` writes it; nothing else changes.
+Every command offers the same formats, on one road each:
+
+- the document formats (:data:`DOCUMENT_FORMATS` = :data:`ts_eval.renderers.FORMATS`: ``table``,
+  ``markdown``, ``latex``, ``csv``, ``html``): the result's document is built once
+  (:func:`ts_eval.documents.build`) and rendered by that format's renderer;
+- ``json``: the result's own data (``to_dict()``);
+- the command's own byte-exact legacy layouts (``conlleval``, ``faireval``, ``nereval``), which
+  the command hands to :func:`emit`.
+
+A new output format is one renderer in :mod:`ts_eval.renderers` (and its name in
+``renderers.FORMATS``): every command then offers it.
 """
 from __future__ import annotations
 
 import argparse
+import json
 import os
-import importlib
 import sys
 from typing import Any, Callable, Dict, Optional, Sequence
 
-from ..output import open_output, write_output
+from ..output import write_output
+from ..renderers import FORMATS as RENDERERS
 
-# format name -> "module:function" taking any command's result (and the document options) and returning
-# the text to write
-EVERY_COMMAND: Dict[str, str] = {"html": f"{__name__}:html_page"}
+DOCUMENT_FORMATS = tuple(RENDERERS)
 
 #: width of terminal tables written to a pipe or file without COLUMNS (wide: notes keep their lines)
 PIPE_WIDTH = 200
 
-TablePrinter = Callable[[Any, Optional[Any]], None]  # (result, rich Console or None = the terminal)
+Texts = Dict[str, Callable[[Any], str]]
 
 
-def add_output_options(group: Any, formats: Sequence[str], default: str = "table") -> None:
-    """``--format`` (this command's ``formats`` plus :data:`EVERY_COMMAND`) and ``--output``/``-o``."""
-    choices = tuple(dict.fromkeys([*formats, *EVERY_COMMAND]))
+def format_choices(own: Sequence[str] = ()) -> tuple:
+    """``--format`` choices: ``table``, ``json``, the other document formats, then the command's own."""
+    return tuple(dict.fromkeys(["table", "json", *DOCUMENT_FORMATS, *own]))
+
+
+def add_output_options(group: Any, own: Sequence[str] = (), default: str = "table") -> None:
+    """``--format`` (:func:`format_choices` with the command's ``own`` layouts) and ``--output``/``-o``."""
+    choices = format_choices(own)
     group.add_argument("--format", default=default, choices=choices, help=f"output format (default {default})")
     group.add_argument("--output", "-o", metavar="FILE", help="write to FILE instead of standard output")
 
@@ -43,63 +55,42 @@ def document(result: Any, argv: Optional[Sequence[str]] = None, **options: Any) 
     return doc
 
 
-def html_page(result: Any, argv: Optional[Sequence[str]] = None, **options: Any) -> str:
-    """One self-contained HTML page of any command's result."""
+def json_text(result: Any) -> str:
+    """The result's own data as JSON (every result has ``to_dict()``; a plain dict is its own data)."""
+    data = result.to_dict() if hasattr(result, "to_dict") else result
+    return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+
+
+def rendered(doc: Any, fmt: str, details: bool = False, width: Optional[int] = None, to_file: bool = False) -> str:
+    """``doc`` in document format ``fmt``.  The terminal table (``table``) is ``width`` columns wide in a
+    file; on standard output it fits the terminal (its width, or ``COLUMNS``), in colour only on a
+    terminal, and a pipe without ``COLUMNS`` gets :data:`PIPE_WIDTH` columns."""
     from ..renderers import render
 
-    return render(document(result, argv, **options), "html")
+    if fmt != "table":
+        return render(doc, fmt, details=details)
+    if to_file:
+        return render(doc, "table", width=width, details=details)
+    tty = sys.stdout.isatty()
+    width = None if tty or "COLUMNS" in os.environ else PIPE_WIDTH
+    return render(doc, "table", width=width, details=details, color=tty)
 
 
-def document_table(details: bool = False, **options: Any) -> TablePrinter:
-    """A table printer through the document renderer: tables that fit the console width without cutting
-    a number (``details``: also the detail sections)."""
-    def table(result: Any, console: Optional[Any]) -> None:
-        from ..renderers import render
-
-        doc = document(result, **options)
-        if console is None:   # the terminal: its width (COLUMNS), colours only on a terminal
-            tty = sys.stdout.isatty()
-            width = None if tty or "COLUMNS" in os.environ else PIPE_WIDTH
-            text = render(doc, "table", width=width, details=details, color=tty)
-            sys.stdout.write(text)
-        else:
-            console.file.write(render(doc, "table", width=console.width, details=details))
-    return table
-
-
-def document_texts(formats: Sequence[str], **options: Any) -> Dict[str, Callable[[Any], str]]:
-    """Text formats (csv, markdown, latex) through the document renderers, for :func:`emit`'s ``texts``."""
-    from ..renderers import render
-
-    return {fmt: (lambda result, fmt=fmt: render(document(result, **options), fmt)) for fmt in formats}
-
-
-def _function(spec: str) -> Callable[..., str]:
-    module, name = spec.split(":")
-    return getattr(importlib.import_module(module), name)
-
-
-def emit(result: Any, args: argparse.Namespace, texts: Callable[[], Dict[str, Callable[[Any], str]]],
-         table: Optional[TablePrinter] = None, width: int = 200,
-         doc_options: Optional[Dict[str, Any]] = None) -> None:
+def emit(result: Any, args: argparse.Namespace, own: Optional[Callable[[], Texts]] = None,
+         doc_options: Optional[Dict[str, Any]] = None, details: bool = False, width: int = 200) -> None:
     """Write ``result`` as ``args.format`` to ``args.output`` (or standard output).
 
-    ``texts()`` returns the command's text formats (imported only when one is asked for);
-    ``table(result, console)`` prints the rich tables (console None: the terminal);
-    ``doc_options``: options of the document builder for the formats of :data:`EVERY_COMMAND`.
+    ``own()`` returns the command's own layouts (legacy byte-exact layouts; imported only when one is
+    asked for); ``doc_options``: options of the document builder; ``details``: the terminal shows the
+    detail sections too (HTML opens them); ``width``: of a terminal table written to a file.
     """
     fmt, dest = args.format, getattr(args, "output", None)
-    if fmt == "table" and table is not None:
-        if dest:
-            from rich.console import Console
-
-            with open_output(dest) as fh:
-                table(result, Console(file=fh, width=width, no_color=True))
-        else:
-            table(result, None)
-        return
-    if fmt in EVERY_COMMAND:
-        text = _function(EVERY_COMMAND[fmt])(result, getattr(args, "argv", None), **(doc_options or {}))
+    texts = own() if own is not None and fmt not in DOCUMENT_FORMATS else {}
+    if fmt in texts:
+        text = texts[fmt](result)
+    elif fmt == "json":
+        text = json_text(result)
     else:
-        text = texts()[fmt](result)
+        doc = document(result, getattr(args, "argv", None), **(doc_options or {}))
+        text = rendered(doc, fmt, details, width, to_file=bool(dest))
     write_output(text, dest)

@@ -21,7 +21,7 @@ from typing import Any, Dict, List, Optional
 from ..errors import UsageError
 from .errors import option_errors
 from .inputs import Request, add_column_options, add_reading_options, expand, load, system_names
-from .outputs import add_output_options, document_table, document_texts, emit
+from .outputs import add_output_options, emit, format_choices
 from .tasks import TaskSpec, task_specs
 
 DESCRIPTION = (
@@ -37,8 +37,7 @@ EPILOG = (
     "lines 'NAME GOLD SYSTEM...'; paths relative to the manifest). Models: --list-models.")
 
 
-# = formats_rank.FORMAT_CHOICES, not imported here so that registering the command stays cheap
-FORMAT_CHOICES = ("table", "json", "csv", "markdown", "latex")
+FORMAT_CHOICES = format_choices()    # the document formats and json: rank has no legacy layout
 
 
 def register(subparsers) -> argparse.ArgumentParser:
@@ -82,11 +81,12 @@ def register(subparsers) -> argparse.ArgumentParser:
                    help="show in full the system pairs models A and B order differently, with both p-values "
                         "(repeatable; the JSON and CSV have every model pair's flips)")
     o = p.add_argument_group("output")
-    add_output_options(o, FORMAT_CHOICES)
+    add_output_options(o)
     o.add_argument("--details", action="store_true",
                    help="table format: also the per-model intervals and leaderboards, p-value rows, every flip "
                         "table and (single task) per-label scores and fair error types; the default is the "
-                        "summary: leaderboard with intervals and significance groups, rank shifts, correlations")
+                        "summary: leaderboard with intervals and significance groups, rank shifts, correlations "
+                        "(the other formats always hold everything; html: the details open)")
     o.add_argument("--plot", metavar="FILE", help="bump chart of the ranks with interval bars (.png, .svg, .pdf; "
                                                   "needs matplotlib: pip install 'ts_eval[plot]')")
     o.add_argument("--no-progress", action="store_true", help="no progress bar")
@@ -165,7 +165,7 @@ class _Bar:
 
 def run(args) -> int:
     """Run ``ts-eval rank`` for parsed arguments; returns the exit code (errors are raised)."""
-    from .. import formats_rank, ranking, sufficient
+    from .. import ranking, sufficient
 
     if args.list_models:
         from ..output import write_output
@@ -199,18 +199,24 @@ def run(args) -> int:
                 results[name] = ranking.rank_corpus(corpus, task=name,
                                                     progress=lambda *a, n=name: bar(n, *a), **options)
             result = ranking.combine(results)
-    options: Dict[str, Any] = {}
-    if len(corpora) == 1 and (args.format == "html" or (args.format == "table" and args.details)):
-        from ..evaluate import evaluate   # per-label scores and fair error types per system: one cheap pass
-
-        options["report"] = evaluate(corpora[0][1])
-    emit(result, args, lambda: {**formats_rank.FORMATS, **document_texts(("markdown", "latex"), **options)}, document_table(details=args.details, **options), width=120,
-         doc_options=options)
+    emit(result, args, doc_options=_doc_options(args, corpora), details=args.details, width=120)
     if args.plot:
         from ..plot import bump_chart
         bump_chart(result, args.plot)
         print(f"ts-eval: bump chart written to {args.plot}", file=sys.stderr)
     return 0
+
+
+def _doc_options(args, corpora) -> Dict[str, Any]:
+    """The rank document's options for ``args.format``: CSV holds the flipped pairs of every model pair;
+    the HTML page and the detailed terminal (one task) add per-label scores and fair error types per
+    system from one score pass over the corpus."""
+    options: Dict[str, Any] = {"every_flip": args.format == "csv"}
+    if len(corpora) == 1 and (args.format == "html" or (args.format == "table" and args.details)):
+        from ..evaluate import evaluate
+
+        options["report"] = evaluate(corpora[0][1])
+    return options
 
 
 # ---------------------------------------------------------------------------

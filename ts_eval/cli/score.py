@@ -8,9 +8,10 @@ from typing import Any, Dict, List, Optional
 
 from .errors import option_errors
 from .inputs import Request, add_column_options, add_reading_options, load
-from .outputs import add_output_options, document_table, emit
+from .outputs import add_output_options, emit, format_choices
 
-FORMAT_CHOICES = ("table", "json", "csv", "markdown", "latex", "conlleval", "faireval")
+LEGACY = ("conlleval", "faireval")     # byte-exact layouts; every other format is the report's document
+FORMAT_CHOICES = format_choices(LEGACY)
 DEMO_FILE = Path(__file__).resolve().parent.parent / "demo" / "germeval2014_test_sample.conll"
 DEMO_SYSTEMS = ["gen-ap_rich_dev", "gen-crf_poor_dev", "gen-crf_rich_dev", "gen-mft_dev"]
 
@@ -36,10 +37,11 @@ def _scoring_options(p: argparse.ArgumentParser) -> None:
                    help="fair model: the paper's algorithm (default) or today's FairEval.py, which skips the "
                         "span after each match")
     g.add_argument("--details", "--confusion", dest="confusion", action="store_true",
-                   help="table format: also the detail sections (unit counts, fair confusion matrices)")
+                   help="table format: also the detail sections (unit counts, fair confusion matrices, token "
+                        "accuracy counts); html: open them")
     g.add_argument("--all-labels-row", action="store_true",
                    help="add a TS row for all labels as one (the paper's ENTITY supertag)")
-    add_output_options(g, FORMAT_CHOICES)
+    add_output_options(g, LEGACY)
     g.add_argument("--no-labels", action="store_true", help="table format: leave out the per-label tables")
 
 
@@ -111,16 +113,11 @@ def _input_settings(args: argparse.Namespace, corpus) -> Dict[str, Any]:
             "tags_only": args.tags_only}
 
 
-def _table(args: argparse.Namespace):
-    """The terminal tables through the document renderer (fit the width, never cut a number);
-    ``--confusion`` shows the detail sections (confusion matrices, unit counts)."""
-    return document_table(details=args.confusion, per_label=not args.no_labels)
+def _legacy():
+    from ..formats_conlleval import to_conlleval
+    from ..formats_fair import score_to_faireval
 
-
-def _texts():
-    from ..formats import FORMATS
-
-    return FORMATS
+    return {"conlleval": to_conlleval, "faireval": score_to_faireval}
 
 
 def run(args: argparse.Namespace) -> int:
@@ -136,5 +133,6 @@ def run(args: argparse.Namespace) -> int:
                           focus=args.focus, weights=args.weights, fair_mode=args.fair_mode)
     report.settings["input"] = _input_settings(args, corpus)
     with option_errors():   # a layout that cannot show this report (conlleval with several systems, say)
-        emit(report, args, _texts, _table(args))
+        emit(report, args, _legacy, doc_options={"per_label": not (args.no_labels and args.format == "table")},
+             details=args.confusion)
     return 0

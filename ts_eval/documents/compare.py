@@ -47,7 +47,7 @@ def convert(t: ct.Table, tid: str, key_columns: int = 1) -> Table:
 
 def examples_table(c) -> Table:
     """One row per example; the gold, A and B cells carry the sentence window and that side's spans."""
-    cols = [Column("n", "#"), Column("level", "level"), Column("class", "class"), Column("transition", "transition"),
+    cols = [Column("n", "example"), Column("level", "level"), Column("class", "class"), Column("transition", "transition"),
             Column("sentence", "sentence"), Column("where", "where"), Column("gold", "gold"), Column("A", "A"),
             Column("B", "B")]
     rows = []

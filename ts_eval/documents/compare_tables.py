@@ -1,14 +1,15 @@
 """A comparison's tables as header + rows of plain values (``%`` columns hold fractions).
 
-The comparison document (:mod:`ts_eval.documents.compare`) turns them into document tables;
-:mod:`ts_eval.formats_compare` (the renderers the CLI uses until it renders documents) reads
-them as well.  How an example sentence is written inline (``[Nadim Ladki]PER``) is here too.
+The comparison document (:mod:`ts_eval.documents.compare`) turns them into document tables,
+which every renderer renders.  How an example sentence is written inline (``[Nadim Ladki]PER``)
+is here too: the text of an example's cells (the cells also carry the tokens and spans, from
+which the HTML and the coloured terminal highlight the spans).
 """
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, field
-from typing import Any, Dict, List, Optional, Sequence, Tuple
+from dataclasses import dataclass
+from typing import Any, Dict, List, Optional, Tuple
 
 from ..compare.results import CLASS_TITLES, CLASSES, GOLD_OUTCOMES, Comparison, Example
 
@@ -20,7 +21,6 @@ class Table:
     title: str
     header: List[str]
     rows: List[List[Any]]
-    groups: Sequence[tuple] = field(default_factory=tuple)
 
 
 @dataclass
@@ -28,8 +28,6 @@ class CTable(Table):
     """A table of the comparison; ``percent``: every numeric cell is a fraction shown in %."""
 
     percent: bool = False
-    digits: int = 2
-    terminal_rows: Optional[int] = None   # the terminal shows at most this many rows
 
 
 def _is_pct(t: Table, header: str) -> bool:
@@ -40,22 +38,10 @@ def _num(v: Any) -> bool:
     return isinstance(v, (int, float)) and not isinstance(v, bool)
 
 
-def cell(header: str, value: Any, digits: int = 2, percent: bool = False) -> str:
-    if value is None:
-        return ""
-    if (percent or "%" in header) and _num(value):
-        return f"{100 * float(value):.{digits}f}"
-    if isinstance(value, float):
-        return str(int(value)) if value.is_integer() else f"{value:g}"
-    return str(value)
-
-
-def _where(w: Dict[str, Any], short: bool = False) -> str:
+def _where(w: Dict[str, Any]) -> str:
     path = w.get("path")
     if path is None:
         return "" if w.get("line") is None else f"line {w['line']}"
-    if short:
-        path = os.path.basename(path)
     return f"{path}:{w['line']}" if w.get("line") is not None else str(path)
 
 
@@ -188,14 +174,14 @@ def diff_matrix(c: Comparison) -> Table:
     k = len(m.names)
     rows = [[f"{i + 1} {n}"] + m.diff_matrix[i] for i, n in enumerate(m.names)]
     return CTable("Pairwise diff in % (tokens labelled differently; columns numbered as the rows)",
-                  ["system"] + [str(j + 1) for j in range(k)], rows, percent=True, digits=1 if k > 8 else 2)
+                  ["system"] + [str(j + 1) for j in range(k)], rows, percent=True)
 
 
 def pair_list(c: Comparison) -> Table:
     rows = [[p["a"], p["b"], p["diff"], p["overlap"], p["correct_overlap"], p["delta_accuracy"]]
             for p in c.multi.pairs]
     return CTable("Pairs: diff, overlap on all answers (1 - diff), overlap on correct answers (Dice), Δ accuracy",
-                  ["A", "B", "diff %", "overlap %", "correct overlap %", "Δ acc %"], rows, terminal_rows=15)
+                  ["A", "B", "diff %", "overlap %", "correct overlap %", "Δ acc %"], rows)
 
 
 def neighbours(c: Comparison) -> Table:
@@ -264,32 +250,3 @@ def hard_cases(c: Comparison, limit: Optional[int] = None) -> Table:
 def easy_cases(c: Comparison, limit: Optional[int] = None) -> Table:
     return _cases(c.multi.easy_cases, "Easy cases: gold spans every system finds exactly", limit,
                   c.corpus.get("gold_path"))
-
-
-def examples_table(c: Comparison) -> Table:
-    rows = []
-    for e in c.pair.examples:
-        rows.append([e.level, CLASS_TITLES[e.change_class], e.transition, e.sentence + 1,
-                     "; ".join(f"{r} {_where(w)}" for r, w in e.where.items()),
-                     inline_text(e, "gold", ("*", "*")), inline_text(e, "A", ("*", "*")),
-                     inline_text(e, "B", ("*", "*"))])
-    return Table("Examples (spans as [tokens]LABEL, changed tokens in *stars*)",
-                 ["level", "class", "transition", "sentence", "where", "gold", "A", "B"], rows)
-
-
-def all_tables(c: Comparison, case_limit: Optional[int] = None, with_examples: bool = True) -> List[Table]:
-    """Every table of a comparison, in display order."""
-    out = [systems_table(c)]
-    if c.pair is not None:
-        out += [token_summary(c), token_transitions(c), token_labels(c)]
-        if c.pair.span is not None:
-            out += [span_summary(c), span_outcomes(c), span_matrix(c), span_transitions(c), span_labels(c)]
-        out.append(ts_labels(c))
-        if with_examples and c.pair.examples:
-            out.append(examples_table(c))
-    if c.multi is not None:
-        out += [diff_matrix(c), pair_list(c), neighbours(c), token_oracle(c), span_oracle(c), found_by(c),
-                hard_cases(c, case_limit), easy_cases(c, case_limit)]
-    return out
-
-

@@ -85,7 +85,7 @@ def confusion_blocks(name: str, cm: Mapping[str, Mapping[str, float]], tid: str,
     darkest colour), so that one huge cell (TS's outside x outside) does not pale every other."""
     rows_ = list(order) if order is not None else sorted(cm)
     cols_ = list(order) if order is not None else sorted({c for row in cm.values() for c in row})
-    cols = [Column("target", corner)] + [Column(f"c{j}", c) for j, c in enumerate(cols_)]
+    cols = [Column("target", corner)] + [Column(c, c) for c in cols_]   # keyed by the label: the CSV names it
     rows = [[Cell(r)] + [Cell(cm[r].get(c, 0), "count") for c in cols_] for r in rows_]
     title = title or f"{name}: fair confusion matrix (diagonal: boundary errors)"
     values = [[cm[r].get(c, 0) for c in cols_] for r in rows_]

@@ -5,10 +5,13 @@ interval, significance group), the rank-shift table (the paper's Table 2, one co
 model), the agreement of every model with the reference (Spearman and Kendall with their
 intervals, pairs changing order) and the Spearman and Kendall matrices with intervals.
 Details (sections marked ``detail``; ``details=False`` leaves them out): every model's
-scores with intervals, ranks with intervals, probability of keeping the rank, neighbour
-p-values (raw and Holm), groups under every model, the flip summary of every model pair and
-the flips between the reference and every model (and the pairs asked for), and with a score
-``report`` (optional) per-label F and fair error types per system.
+scores with intervals, ranks with intervals, probability of keeping the rank, each model's
+ranking (the system at each position), neighbour p-values (raw and Holm), groups under every
+model, the resamples that left a correlation undefined, the flip summary of every model pair
+and the flips between the reference and every model (and the pairs asked for; every model
+pair's with ``every_flip``, for the machine formats), and with a score ``report`` (optional)
+per-label F and fair error types per system.  Tables about models name their rows and columns
+by the models' names for the machine formats (``row_keys``, column keys) and show their titles.
 
 Numbers are read from the result's arrays (the same arrays ``to_dict()`` writes), never
 recomputed; flips come from :meth:`RankingResult.flips`.
@@ -101,7 +104,7 @@ def rank_shifts(r) -> Section:
                             note=r.systems[r.order[k][p]]))
         rows.append(row)
     t = Table(f"shifts-{r.task}", f"{r.task}: rank shifts (cells: the rank under {r.titles[ref]} of the system "
-              "at that position of each model's ranking)", cols, rows,
+              "at that position of the models' rankings)", cols, rows,
               note="up: promoted against the reference, down: demoted; each cell's note names the system")
     bump = Figure(f"bump-{r.task}", f"{r.task}: ranks across models", "bump",
                   {"models": list(r.titles), "systems": _names(r),
@@ -116,10 +119,11 @@ def agreement(r) -> Section:
     cols = [Column("model", "model"), Column("spearman", "Spearman"), Column("kendall", "Kendall tau-b"),
             Column("changed", "pairs changing order"), Column("compared", "of pairs"),
             Column("significant", "significant under both")]
-    rows = []
+    rows, keys = [], []
     for k, title in enumerate(r.titles):
         if k == ref:
             continue
+        keys.append(r.models[k])
         f = r.flips(r.reference, r.models[k])
         rows.append([Cell(title),
                      Cell(_f(r.spearman[ref, k]), "corr", *((_f(u.spearman_low[ref, k]), _f(u.spearman_high[ref, k]))
@@ -131,14 +135,16 @@ def agreement(r) -> Section:
     note = rank_uncertainty.FLIP_RULE.capitalize() + "."
     if ci:
         note += f" Intervals ({100 * u.confidence:g}%, {u.resamples} resamples): {rank_uncertainty.CORRELATION_METHOD}."
-    t = Table(f"agreement-{r.task}", f"{r.task}: agreement of each model with {r.titles[ref]}", cols, rows, note=note)
+    t = Table(f"agreement-{r.task}", f"{r.task}: agreement of each model with {r.titles[ref]}", cols, rows, note=note,
+              row_keys=keys)
     return Section(f"{r.task}: agreement with the reference", [t], id=f"agreement-{r.task}")
 
 
-def matrix(tid: str, title: str, titles: Sequence[str], m: np.ndarray, low=None, high=None,
+def matrix(tid: str, title: str, models: Sequence[str], titles: Sequence[str], m: np.ndarray, low=None, high=None,
            note: str = "") -> List[Union[Table, Figure]]:
-    """A models x models correlation matrix (with intervals) as a table and a heatmap."""
-    cols = [Column("model", "")] + [Column(f"m{j}", t) for j, t in enumerate(titles)]
+    """A models x models correlation matrix (with intervals) as a table and a heatmap (rows and
+    columns keyed by the models' names, shown by their titles)."""
+    cols = [Column("model", "")] + [Column(name, t) for name, t in zip(models, titles)]
     rows = []
     for i, t in enumerate(titles):
         rows.append([Cell(t)] + [Cell(_f(m[i, j]), "corr", _f(low[i, j]) if low is not None else None,
@@ -147,16 +153,25 @@ def matrix(tid: str, title: str, titles: Sequence[str], m: np.ndarray, low=None,
     fig = Figure(f"{tid}-heatmap", title, "heatmap",
                  {"rows": list(titles), "columns": list(titles), "values": grid(m), "low": grid(low),
                   "high": grid(high), "kind": "corr", "range": [-1.0, 1.0]}, note=note)
-    return [Table(tid, title, cols, rows, note=note, sortable=False), fig]
+    return [Table(tid, title, cols, rows, note=note, sortable=False, row_keys=list(models)), fig]
+
+
+def count_matrix(tid: str, title: str, models: Sequence[str], titles: Sequence[str], m: np.ndarray,
+                 note: str = "") -> Table:
+    """A models x models matrix of counts (the resamples that left a coefficient undefined)."""
+    cols = [Column("model", "")] + [Column(name, t) for name, t in zip(models, titles)]
+    rows = [[Cell(t)] + [Cell(int(v), "count") for v in row] for t, row in zip(titles, m)]
+    return Table(tid, title, cols, rows, note=note, sortable=False, row_keys=list(models))
 
 
 def correlations(r) -> Section:
     u = r.uncertainty
     ci = u is not None and u.spearman_low is not None
     what = f" with {100 * u.confidence:g}% bootstrap intervals" if ci else ""
-    blocks = matrix(f"spearman-{r.task}", f"{r.task}: Spearman's rank correlation{what}", r.titles, r.spearman,
+    blocks = matrix(f"spearman-{r.task}", f"{r.task}: Spearman's rank correlation{what}", r.models, r.titles,
+                    r.spearman,
                     u.spearman_low if ci else None, u.spearman_high if ci else None, r.spearman_note)
-    blocks += matrix(f"kendall-{r.task}", f"{r.task}: Kendall's tau-b{what}", r.titles, r.kendall,
+    blocks += matrix(f"kendall-{r.task}", f"{r.task}: Kendall's tau-b{what}", r.models, r.titles, r.kendall,
                      u.kendall_low if ci else None, u.kendall_high if ci else None)
     return Section(f"{r.task}: rank correlations", blocks, id=f"correlations-{r.task}")
 
@@ -190,18 +205,41 @@ def model_tables(r) -> Section:
         blocks.append(_per_model(r, f"scores-{r.task}", f"{r.task}: scores",
                                  lambda i, k: Cell(_f(r.scores[i, k]), "score")))
         blocks.append(_per_model(r, f"ranks-{r.task}", f"{r.task}: ranks", lambda i, k: Cell(_f(r.ranks[i, k]), "rank")))
+    blocks.append(rankings(r))
     if p is not None:
+        alpha = u.alpha if u is not None else r.settings.get("alpha", 0.05)
         blocks.append(_per_model(r, f"p-next-{r.task}", f"{r.task}: p-value against the next system in each model's "
                                  "ranking (uncorrected)",
-                                 lambda i, k: Cell(_f(p.p_next[i, k]), "p"),
+                                 lambda i, k: _p_cell(p.p_next[i, k], alpha),
                                  note=f"paired approximate randomisation, {p.permutations} permutations over "
-                                      f"{p.unit}s; the last system of a ranking has no next one (n/a)"))
+                                      f"{p.unit}s; the last system of a ranking has no next one (n/a); in bold: "
+                                      f"p < {alpha:g}, uncorrected (the groups use Holm)"))
     if u is not None and u.groups is not None:
         blocks.append(_per_model(r, f"p-holm-{r.task}", f"{r.task}: Holm-adjusted p-value against the next system",
-                                 lambda i, k: Cell(_f(u.p_next_holm[i, k]), "p")))
-        blocks.append(_per_model(r, f"groups-{r.task}", f"{r.task}: significance groups (alpha {u.alpha:g}, Holm)",
+                                 lambda i, k: _p_cell(u.p_next_holm[i, k], u.alpha)))
+        blocks.append(_per_model(r, f"groups-{r.task}", f"{r.task}: significance groups (Holm-corrected neighbour "
+                                 f"tests, alpha {u.alpha:g})",
                                  lambda i, k: Cell(int(u.groups[i, k]), "count"), note=rank_uncertainty.GROUP_RULE))
+    if u is not None and u.spearman_low is not None:
+        blocks.append(count_matrix(f"undefined-{r.task}", f"{r.task}: resamples on which a correlation is undefined",
+                                   r.models, r.titles, u.undefined,
+                                   note="a model gave every system the same score there; left out of that "
+                                        "pair's interval"))
     return Section(f"{r.task}: every model", blocks, id=f"models-{r.task}", detail=True)
+
+
+def _p_cell(p: float, alpha: float) -> Cell:
+    """A p-value, marked significant when it is below ``alpha``."""
+    return Cell(_f(p), "p", style="significant" if p < alpha else None)
+
+
+def rankings(r) -> Table:
+    """Each model's ranking: the system at each position (ties broken as the result orders them)."""
+    cols = [Column("position", "position")] + [Column(m, t) for m, t in zip(r.models, r.titles)]
+    rows = [[Cell(pos + 1, "rank")] + [Cell(r.systems[r.order[k][pos]]) for k in range(len(r.models))]
+            for pos in range(len(r.systems))]
+    return Table(f"rankings-{r.task}", f"{r.task}: rankings (the system at each position of each model's ranking)",
+                 cols, rows, sortable=False)
 
 
 def flip_table(r, a: str, b: str) -> List[Any]:
@@ -218,18 +256,25 @@ def flip_table(r, a: str, b: str) -> List[Any]:
                   note=rank_uncertainty.FLIP_RULE.capitalize() + ".")]
 
 
-def flips(r, asked: Sequence[Sequence[str]]) -> Section:
+def flips(r, asked: Sequence[Sequence[str]], every: bool = False) -> Section:
+    """The flip summary of every model pair, and the flipped pairs of the reference against every
+    model and of the pairs ``asked`` (``every``: of every model pair)."""
     cols = [Column("a", "model A"), Column("b", "model B"), Column("changed", "pairs changing order"),
             Column("compared", "of pairs"), Column("significant", "significant under both"),
             Column("tied", "tied under one only")]
-    rows = []
-    for f in rank_uncertainty.all_flips(r):
+    rows, keys = [], []
+    every_pair = rank_uncertainty.all_flips(r)
+    for f in every_pair:
         ta, tb = r.titles[r.models.index(f.model_a)], r.titles[r.models.index(f.model_b)]
         rows.append([Cell(ta), Cell(tb), Cell(f.changed, "count"), Cell(f.pairs_compared, "count"),
                      Cell(f.significant_under_both, "count"), Cell(f.tied_under_one, "count")])
+        keys.append(f"{f.model_a}/{f.model_b}")
     blocks: List[Any] = [Table(f"flip-summary-{r.task}", f"{r.task}: system pairs that two models order differently",
-                               cols, rows, key_columns=2, note=rank_uncertainty.FLIP_RULE.capitalize() + ".")]
+                               cols, rows, key_columns=2, note=rank_uncertainty.FLIP_RULE.capitalize() + ".",
+                               row_keys=keys)]
     pairs = [(r.reference, m) for m in r.models if m != r.reference]
+    if every:
+        pairs += [(f.model_a, f.model_b) for f in every_pair if (f.model_a, f.model_b) not in pairs]
     pairs += [tuple(p) for p in asked if tuple(p) not in pairs]
     for a, b in pairs:
         blocks += flip_table(r, a, b)
@@ -247,7 +292,7 @@ def report_sections(report) -> List[Section]:
 # the document
 
 
-def task_sections(r, details: bool = True) -> List[Section]:
+def task_sections(r, details: bool = True, every_flip: bool = False) -> List[Section]:
     out = [leaderboard(r), rank_shifts(r), agreement(r), correlations(r)]
     asked = r.settings.get("flips", [])
     if asked:   # asked for on the command line: part of the summary
@@ -261,21 +306,27 @@ def task_sections(r, details: bool = True) -> List[Section]:
             if k != r.reference_index:
                 out.append(leaderboard(r, k))
                 out[-1].detail = True
-        out.append(flips(r, []))
+        out.append(flips(r, [], every_flip))
     return out
 
 
-def mean_section(res) -> Section:
+def mean_sections(res) -> List[Section]:
     k = len(res.tasks)
     ci = rank_uncertainty.mean_intervals(res.tasks)
     what = (f" with {100 * ci['confidence']:g}% bootstrap intervals ({ci['resamples']} resamples per task)"
             if ci is not None else "")
-    blocks = matrix("mean-spearman", f"Spearman's rank correlation, mean over {k} tasks{what}", res.titles,
-                    res.spearman, ci["spearman_low"] if ci else None, ci["spearman_high"] if ci else None,
+    blocks = matrix("mean-spearman", f"Spearman's rank correlation, mean over {k} tasks{what}", res.models,
+                    res.titles, res.spearman, ci["spearman_low"] if ci else None, ci["spearman_high"] if ci else None,
                     res.spearman_note)
-    blocks += matrix("mean-kendall", f"Kendall's tau-b, mean over {k} tasks{what}", res.titles, res.kendall,
-                     ci["kendall_tau_b_low"] if ci else None, ci["kendall_tau_b_high"] if ci else None)
-    return Section(f"Mean over {k} tasks", blocks, id="mean")
+    blocks += matrix("mean-kendall", f"Kendall's tau-b, mean over {k} tasks{what}", res.models, res.titles,
+                     res.kendall, ci["kendall_tau_b_low"] if ci else None, ci["kendall_tau_b_high"] if ci else None)
+    out = [Section(f"Mean over {k} tasks", blocks, id="mean")]
+    if ci is not None:
+        out.append(Section(f"Mean over {k} tasks: undefined resamples", [count_matrix(
+            "mean-undefined", f"Resamples on which the mean over {k} tasks of a correlation is undefined",
+            res.models, res.titles, ci["undefined_resamples"], note="left out of that pair's interval")],
+            id="mean-undefined", detail=True))
+    return out
 
 
 def summary_line(r) -> str:
@@ -295,18 +346,20 @@ def summary_line(r) -> str:
     return "; ".join(parts)
 
 
-def build(result, details: bool = True, report=None) -> Document:
+def build(result, details: bool = True, report=None, every_flip: bool = False) -> Document:
     """The document of a ranking (one task or several).  ``details``: include the detail sections
     (marked, so the terminal shows them only on request); ``report``: a score Report of the same
-    corpus for per-label scores and fair error types per system."""
+    corpus for per-label scores and fair error types per system; ``every_flip``: the flipped pairs
+    of every model pair, not only of the reference against each model (what the machine formats
+    hold; a page of all models would grow large)."""
     several = hasattr(result, "tasks")       # a MultiTaskResult (duck-typed: builders import no analysis)
     tasks = list(result.tasks.values()) if several else [result]
     sections: List[Section] = []
     for r in tasks:
         sections.append(Section(f"{r.task}: data", [Text(summary_line(r), "note")], id=f"about-{r.task}"))
-        sections.extend(task_sections(r, details))
+        sections.extend(task_sections(r, details, every_flip))
     if several:
-        sections.append(mean_section(result))
+        sections.extend(s for s in mean_sections(result) if details or not s.detail)
     if report is not None:
         extra = report_sections(report)
         for s in extra:

@@ -22,6 +22,7 @@ TRADITIONAL = ("tp", "fp", "fn")
 SEMEVAL_SCHEMES = ("strict", "exact", "partial", "ent_type")
 SEMEVAL_COUNTS = ("correct", "incorrect", "partial", "missed", "spurious", "possible", "actual")
 SEGMENT = (("overlap", "overlap"), ("constrained", "constrained overlap"), ("contain", "contain"))
+TAG_COUNTS = ("tags_correct", "tags_counted")
 
 
 get = getter(LEGACY)
@@ -72,7 +73,8 @@ def summary(rep: Dict[str, Any]) -> Table:
             ("exact_recall", "ex R", lambda s: score_cell(s["exact"]["micro"], "recall")),
             ("exact_f", "ex F", lambda s: score_cell(s["exact"]["micro"], "f")),
             ("exact_macro_f", "ex MF", lambda s: score_cell(s["exact"]["macro"], "f")),
-            ("token_accuracy", "acc", lambda s: Cell(s["exact"].get("token_accuracy"), "score"))])
+            ("token_accuracy", "acc", lambda s: Cell(s["exact"].get("token_accuracy"), "score",
+                                                     counts=counts(s["exact"], TAG_COUNTS) or None))])
     for model, _ in SEGMENT:
         if model in models:
             short = model[:2] if model != "contain" else "ct"
@@ -150,6 +152,21 @@ def labels_table(rep: Dict[str, Any], s: Dict[str, Any]) -> Table:
                      f"{ex.get('tags_counted')} tags)")
     return Table(f"labels-{s['name']}", f"{s['name']}: per label (scores in %)", cols, rows, row_styles=styles,
                  note="; ".join(notes))
+
+
+def token_accuracy_section(rep: Dict[str, Any]) -> Optional[Section]:
+    """conlleval's token accuracy with the tag counts behind it, one row per system (a detail)."""
+    systems = [s for s in rep["systems"] if "token_accuracy" in s.get("exact", {})]
+    if not systems:
+        return None
+    cols = [Column("tags_correct", "tags correct"), Column("tags_counted", "tags counted"),
+            Column("accuracy", "token accuracy")]
+    rows = [[Cell(s["name"])] + [Cell(s["exact"].get(k), "count") for k in TAG_COUNTS]
+            + [Cell(s["exact"]["token_accuracy"], "score", counts=counts(s["exact"], TAG_COUNTS) or None)]
+            for s in systems]
+    table = Table("token-accuracy", "conlleval token accuracy (tags with the gold tag, of the tags counted)",
+                  [Column("system", "system")] + cols, rows)
+    return Section("Token accuracy (conlleval)", [table], id="token-accuracy", detail=True)
 
 
 def fmt_corr(v: float) -> str:
@@ -345,6 +362,9 @@ def build(report, per_label: bool = True) -> Document:
         if blocks:
             sections.append(Section(f"{s['name']}: units, confusion matrices", blocks, id=f"more-{s['name']}",
                                     detail=True))
+    acc = token_accuracy_section(rep)
+    if acc is not None:
+        sections.append(acc)
     sections.append(Section("Legend", [Text(LEGEND, "note")], id="legend"))
     meta = {"settings": rep["settings"], "versions": rep["settings"].get("versions", {})}
     return Document("score", "Scores", sections, meta)

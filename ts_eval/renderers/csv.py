@@ -2,9 +2,9 @@
 
     table,row,column,value,low,high,kind
 
-``table`` is the table's id, ``row`` the row's name (its key cells as the tables show them,
-joined by ``/``),
-``column`` the column's key; ``value``, ``low`` and ``high`` are the raw numbers (scores as
+``table`` is the table's id, ``row`` the row's name (the table's row key where it has one, e.g. a
+model's name where the table shows its title; else its key cells as the tables show them, joined
+by ``/``), ``column`` the column's key; ``value``, ``low`` and ``high`` are the raw numbers (scores as
 fractions, not percentages; full precision), ``kind`` says how they are meant (score, count,
 rank, corr, p, percent, text ...).  Long form fits every table of a document in one file
 and loses nothing; a spreadsheet pivots it back to wide.  Every section is written, detail
@@ -38,8 +38,8 @@ def render(doc: Document, **_: object) -> str:
     w = csv.writer(out, lineterminator="\n")
     w.writerow(HEADER)
     for t in doc.tables():
-        for r in t.rows:
-            name = "/".join(fmt.text(c) for c in r[:t.key_columns])
+        for k, r in enumerate(t.rows):
+            name = t.row_keys[k] if t.row_keys else "/".join(fmt.text(c) for c in r[:t.key_columns])
             for col, c in zip(t.columns[t.key_columns:], r[t.key_columns:]):
                 w.writerow([t.id, name, col.key, raw(c.value), raw(c.low), raw(c.high), c.kind])
     return out.getvalue()

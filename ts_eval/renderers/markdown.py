@@ -3,7 +3,7 @@ no width to fit).  An interval follows its value in brackets, ``87.84 [86.90–8
 ``total`` row and a ``best`` cell are bold; figures are left out (their numbers are tables)."""
 from __future__ import annotations
 
-from ..document import Document, Table, Text
+from ..document import Document, Figure, Table, Text
 from . import format as fmt
 
 
@@ -31,6 +31,8 @@ def table(t: Table) -> str:
 def render(doc: Document, **_: object) -> str:
     parts = [f"# {doc.title}", ""]
     for sec in doc.sections:
+        if all(isinstance(b, Figure) for b in sec.blocks):
+            continue             # figures are left out, and so is a section of figures alone
         parts += [f"## {sec.title}", ""]
         for b in sec.blocks:
             if isinstance(b, Table):

@@ -13,6 +13,13 @@ an ellipsis; here every table is laid out to fit before rich sees it, in this or
 Number columns never wrap; long texts (sentences, notes) wrap at spaces only, headers too.
 Figures are not drawn: every figure's numbers stand in a table.  Sections marked ``detail``
 are shown only with ``details=True``.
+
+A table of example sentences (cells whose ``data`` holds ``tokens`` and ``spans``) is shown
+as records instead: one line with the short cells (``example 1 · token · Corrections ·
+B-ORG → B-LOC · sentence 1``), then each long text and each sentence on its own line under
+its column's title.  With colours each side's spans are coloured by label (the same colour
+for a label everywhere) and the tokens the example is about are in reverse video; without,
+the sentence is the cell's text (spans as ``[tokens]LABEL``, those tokens in ``*stars*``).
 """
 from __future__ import annotations
 
@@ -32,6 +39,9 @@ from . import format as fmt
 
 GAP = 3                 # between two columns: padding, the (blank) rule, padding
 TRANSPOSE_ROWS = 3
+LONG_TEXT = 30          # a record's text cell longer than this gets a line of its own
+PALETTE = ("cyan", "magenta", "green", "yellow", "blue", "red", "bright_cyan", "bright_magenta")
+CLIP = "..."            # a sentence window that does not start or end with the sentence
 STYLES = {"best": "bold", "worse": "red", "better": "green", "up": "green", "down": "red", "significant": "bold",
           "muted": "dim", "total": "bold"}
 TEXT_STYLES = {"note": "dim", "warning": "yellow", "summary": "bold"}
@@ -193,13 +203,71 @@ def print_table(console: Console, t: Table) -> None:
     console.print()
 
 
+def is_sentence(c: Cell) -> bool:
+    return c.data is not None and "tokens" in c.data and "spans" in c.data
+
+
+def styled_sentence(data: dict, colours: dict) -> RichText:
+    """One side's sentence: each span's brackets and tokens in its label's colour, the label after
+    the closing bracket, the example's own tokens in reverse video."""
+    opens: dict = {}
+    closes: dict = {}
+    inside: List[List[str]] = [[] for _ in data["tokens"]]
+    for lab, first, last in data["spans"]:
+        opens.setdefault(first, []).append(lab)
+        closes.setdefault(last, []).append(lab)
+        for i in range(first, last + 1):
+            inside[i].append(lab)
+    focus = set(data.get("focus") or [])
+    out = RichText()
+    if data.get("clipped_left"):
+        out.append(CLIP + " ", style="dim")
+    for i, tok in enumerate(data["tokens"]):
+        if i:
+            out.append(" ")
+        for lab in opens.get(i, []):
+            out.append("[", style=f"bold {colours[lab]}")
+        style = colours[inside[i][-1]] if inside[i] else ""
+        out.append(str(tok), style=(style + " reverse bold").strip() if i in focus else style or None)
+        for lab in closes.get(i, []):
+            out.append("]", style=f"bold {colours[lab]}")
+            out.append(lab, style=f"dim {colours[lab]}")
+    if data.get("clipped_right"):
+        out.append(" " + CLIP, style="dim")
+    return out
+
+
+def print_records(console: Console, t: Table, color: bool) -> None:
+    """A table of example sentences, one record per row (see the module docstring)."""
+    console.print(RichText(t.title, style="bold"))
+    labels = sorted({span[0] for r in t.rows for c in r if is_sentence(c) for span in c.data["spans"]})
+    colours = {lab: PALETTE[k % len(PALETTE)] for k, lab in enumerate(labels)}
+    own_line = [any(is_sentence(r[j]) or (r[j].kind == "text" and len(fmt.text(r[j])) > LONG_TEXT) for r in t.rows)
+                for j in range(len(t.columns))]
+    for r in t.rows:
+        head = [fmt.text(c) if c.kind == "text" else f"{col.title} {fmt.text(c)}"
+                for col, c, own in zip(t.columns, r, own_line) if not own and fmt.text(c)]
+        console.print(RichText(" · ".join(head), style="bold"))
+        grid = RichTable.grid(padding=(0, 1))
+        grid.add_column(justify="right", no_wrap=True, style="bold")
+        grid.add_column(overflow="fold")
+        for col, c, own in zip(t.columns, r, own_line):
+            if own:
+                text = styled_sentence(c.data, colours) if color and is_sentence(c) else RichText(fmt.text(c))
+                grid.add_row(col.title, text)
+        console.print(grid)
+    if t.note:
+        console.print(RichText(t.note, style="dim"))
+    console.print()
+
+
 def print_document(doc: Document, console: Optional[Console] = None, details: bool = False) -> None:
     """The document on ``console`` (default: the terminal), detail sections only with ``details``."""
     console = console or Console()
     hidden = [s.title for s in doc.sections if s.detail and not details]
     for sec in doc.sections:
-        if sec.detail and not details:
-            continue
+        if (sec.detail and not details) or all(isinstance(b, Figure) for b in sec.blocks):
+            continue             # a section of figures alone: their numbers stand in tables elsewhere
         print_section(console, sec)
     if hidden:
         console.print(RichText(f"{len(hidden)} more section(s) with --details (every machine format has them): "
@@ -210,8 +278,11 @@ def print_section(console: Console, sec: Section) -> None:
     first = sec.blocks[0] if sec.blocks else None
     if not (isinstance(first, Table) and first.title.startswith(sec.title)):
         console.print(RichText(sec.title, style="bold underline"))
+    color = console.color_system is not None and not console.no_color
     for b in sec.blocks:
-        if isinstance(b, Table):
+        if isinstance(b, Table) and any(is_sentence(c) for r in b.rows for c in r):
+            print_records(console, b, color)
+        elif isinstance(b, Table):
             print_table(console, b)
         elif isinstance(b, Text):
             console.print(RichText(b.text, style=TEXT_STYLES.get(b.style or "", "")))
