@@ -398,6 +398,12 @@ def test_several_tasks_have_mean_correlations(small_ranking):
     text = render(doc, "table", width=80)
     assert_fits(text, 80)
     assert "mean over 2 tasks" in text
+    # several tasks: every title says which task; one task: no task name in front of every title
+    assert "task: leaderboard under" in text and "again: leaderboard under" in text
+    single = build(r)
+    titles = [s.title for s in single.sections] + [t.title for t in single.tables()]
+    assert single.sections[0].title == "Data" and not any(t.startswith(f"{r.task}: ") for t in titles)
+    assert any(t.startswith("leaderboard under") for t in titles)
 
 
 # ---------------------------------------------------------------------------

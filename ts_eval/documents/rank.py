@@ -346,6 +346,24 @@ def summary_line(r) -> str:
     return "; ".join(parts)
 
 
+def _drop_task_prefix(sections: List[Section], task: str) -> None:
+    """One task: titles and notes without the task's name in front (``task: leaderboard ...`` reads as
+    noise when there is nothing to tell apart); ids keep it."""
+    pre = f"{task}: "
+
+    def strip(text: str) -> str:
+        return text[len(pre):] if text.startswith(pre) else text
+
+    for sec in sections:
+        sec.title = strip(sec.title)
+        if sec.title == "data":
+            sec.title = "Data"
+        for block in sec.blocks:
+            for attr in ("title", "text"):
+                if isinstance(getattr(block, attr, None), str):
+                    setattr(block, attr, strip(getattr(block, attr)))
+
+
 def build(result, details: bool = True, report=None, every_flip: bool = False) -> Document:
     """The document of a ranking (one task or several).  ``details``: include the detail sections
     (marked, so the terminal shows them only on request); ``report``: a score Report of the same
@@ -358,6 +376,8 @@ def build(result, details: bool = True, report=None, every_flip: bool = False) -
     for r in tasks:
         sections.append(Section(f"{r.task}: data", [Text(summary_line(r), "note")], id=f"about-{r.task}"))
         sections.extend(task_sections(r, details, every_flip))
+    if not several:
+        _drop_task_prefix(sections, tasks[0].task)
     if several:
         sections.extend(s for s in mean_sections(result) if details or not s.detail)
     if report is not None:
