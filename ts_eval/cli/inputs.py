@@ -125,8 +125,9 @@ def add_reading_options(p: argparse.ArgumentParser, policies: Sequence[str] = PO
                         "(default), strict = error, discard = drop the span")
     g.add_argument("--token-col", type=int, default=1, metavar="N", help="token column (default 1)")
     g.add_argument("--map-label", action="append", default=[], metavar="PATTERN=REPL",
-                   help="rewrite labels with a regular expression before scoring (repeatable, applied in "
-                        "order; a label rewritten to the empty string is dropped), e.g. 'deriv$='")
+                   help="rewrite labels with a regular expression before scoring, in every input format "
+                        "(repeatable, applied in order; a label rewritten to the empty string is dropped), "
+                        "e.g. 'deriv$='")
     g.add_argument("--delimiter", "-d", type=_delimiter, default=None, metavar="CHAR",
                    help="field delimiter: one character, e.g. '\\t' for tab (default: any run of spaces "
                         "and tabs); an empty field is an error (conlleval.pl -d)")
@@ -141,15 +142,19 @@ def add_reading_options(p: argparse.ArgumentParser, policies: Sequence[str] = PO
     _format_options(p)
 
 
-def reading(args: argparse.Namespace, scheme: Optional[str] = None) -> Dict[str, Any]:
-    """The column readers' keyword arguments from the shared reading options."""
+def label_map(args: argparse.Namespace) -> List[Tuple[str, str]]:
+    """``--map-label`` as (pattern, replacement) pairs (a bad pattern is an option error)."""
     from ..corpus import parse_label_map
 
     with option_errors():
-        label_map = parse_label_map(args.map_label)
+        return parse_label_map(args.map_label)
+
+
+def reading(args: argparse.Namespace, scheme: Optional[str] = None) -> Dict[str, Any]:
+    """The column readers' keyword arguments from the shared reading options."""
     default_scheme = "conlleval" if getattr(args, "format", None) == "conlleval" else "IOB2"
     return dict(token_column=args.token_col, scheme=scheme or args.scheme or default_scheme,
-                policy=args.policy or "conlleval", label_map=label_map, delimiter=args.delimiter,
+                policy=args.policy or "conlleval", label_map=label_map(args), delimiter=args.delimiter,
                 raw=args.raw, outside_tag=args.outside_tag, tags_only=args.tags_only)
 
 
@@ -313,7 +318,7 @@ def _load_files(request: Request, args: argparse.Namespace, command: str, min_sy
 
 
 COLUMN_ONLY = {"gold_col": None, "system_col": None, "token_col": 1, "delimiter": None, "raw": False,
-               "outside_tag": "O", "tags_only": False, "map_label": []}
+               "outside_tag": "O", "tags_only": False}
 READER_OPTIONS = ("tag_names", "align", "discontinuous", "misc_key")
 
 
@@ -343,6 +348,7 @@ def _load_documents(request: Request, args: argparse.Namespace, command: str, mi
         raise _too_few(command, min_systems, "system inputs", f"got {len(files)}")
     names = system_names(files, request.names)
     forced = args.input_format if args.input_format != "auto" else None
+    options = _reader_options(args)
     with option_errors():
         return read_pair(request.gold, files, format=formats[0], system_format=forced, names=names,
-                         **_reader_options(args))
+                         label_map=label_map(args), **options)

@@ -8,11 +8,11 @@ and one or more systems (each in its own format) and pairs them into a Corpus th
 from __future__ import annotations
 
 import inspect
-from typing import Any, Dict, Mapping, Optional, Sequence, Union
+from typing import Any, Dict, Mapping, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
-from ..corpus import Corpus
+from ..corpus import Corpus, relabel
 from ..errors import InputError, UsageError
 from .brat import read_brat
 from .columns import split_columns
@@ -113,12 +113,15 @@ def _read(path: str, fmt: Optional[str], options: Dict[str, Any], strict: bool) 
 
 def read_pair(gold: Union[str, Documents], systems: Union[str, Documents, Sequence, Mapping[str, Any]],
               format: Optional[str] = None, system_format: Optional[str] = None,
-              names: Optional[Sequence[str]] = None, **options: Any) -> Corpus:
+              names: Optional[Sequence[str]] = None, label_map: Sequence[Tuple[str, str]] = (),
+              **options: Any) -> Corpus:
     """Read gold and one or more systems (paths or Documents, possibly in different formats) and pair
     their documents (by id, else by order with tokens and texts compared) into a Corpus.
 
     ``systems``: one path, a list of paths, or a mapping name -> path.  ``format`` is gold's,
-    ``system_format`` the systems' (each None: detected).  ``options`` go to every reader that takes them.
+    ``system_format`` the systems' (each None: detected).  ``label_map``: (pattern, replacement) pairs
+    rewriting every side's labels as the column readers' ``label_map`` does (:func:`ts_eval.corpus.relabel`).
+    ``options`` go to every reader that takes them.
     """
     if isinstance(systems, Mapping):
         items = list(systems.items())
@@ -144,7 +147,7 @@ def read_pair(gold: Union[str, Documents], systems: Union[str, Documents, Sequen
     if unknown:
         raise UsageError(f"option(s) {', '.join(sorted(unknown))} apply to none of the formats read "
                          f"({', '.join(sorted({d.format for d in sides}))})")
-    return pair_documents(sides[0], {n: d for (n, _), d in zip(items, sides[1:])})
+    return relabel(pair_documents(sides[0], {n: d for (n, _), d in zip(items, sides[1:])}), label_map)
 
 
 def _name(src: Any, k: int) -> str:
