@@ -1,6 +1,6 @@
 """Reading a command's inputs: one loader, one column rule and one system-name rule for every command.
 
-**Columns** (1-based; negative numbers count from the end), the same for ``score``, ``compare`` and
+**Columns** (1-based; negative numbers count from the end), the same for ``score``, ``fair``, ``compare`` and
 ``rank`` (conlleval.pl's layout, ``TOKEN ... GOLD SYSTEM``, is the default):
 
 - one FILE, neither ``--gold-col`` nor ``--system-col``: gold is the second-to-last column, the
@@ -76,6 +76,35 @@ def _delimiter(value: str) -> Optional[str]:
         return parse_delimiter(value)
     except ValueError as err:
         raise argparse.ArgumentTypeError(str(err)) from None
+
+
+def add_file_arguments(p: Any) -> None:
+    """``FILE`` (gold and system columns) or ``--gold G --system S [S ...]``: what ``score`` and ``fair`` read."""
+    p.add_argument("file", nargs="?", help="column file with gold and system columns")
+    p.add_argument("--gold", metavar="G", help="gold file, any input format (two-file mode)")
+    p.add_argument("--system", nargs="+", metavar="S", help="system file(s), any input format (two-file mode)")
+
+
+def file_request(args: argparse.Namespace) -> Request:
+    """The :class:`Request` of :func:`add_file_arguments` and :func:`add_column_options`."""
+    if args.gold or args.system:
+        if args.file:
+            raise UsageError("give either FILE or --gold/--system, not both")
+        if not (args.gold and args.system):
+            raise UsageError("two-file mode needs both --gold and --system")
+        return Request(gold=args.gold, systems=args.system, names=args.names, gold_col=args.gold_col,
+                       system_cols=args.system_col)
+    if not args.file:
+        raise UsageError("give a FILE, or --gold G --system S")
+    return Request(file=args.file, names=args.names, gold_col=args.gold_col, system_cols=args.system_col)
+
+
+def input_settings(args: argparse.Namespace, corpus) -> Dict[str, Any]:
+    """What :func:`file_request` read, for a report's ``settings["input"]``."""
+    return {"file": args.file, "gold": args.gold, "system": args.system, "gold_col": corpus.gold_info.column,
+            "token_col": args.token_col, "system_cols": [i.column for i in corpus.system_info.values()],
+            "delimiter": args.delimiter, "raw": args.raw, "outside_tag": args.outside_tag,
+            "tags_only": args.tags_only}
 
 
 def add_column_options(p: Any, systems: str = "several columns in FILE are several systems") -> None:
