@@ -18,7 +18,7 @@ from .brat import read_brat
 from .columns import split_columns
 from .conllu import read_conllu
 from .detect import FORMATS, detect_format
-from .documents import TOKEN_SEP, Documents, documents_from_tags
+from .documents import Documents, documents_from_tags, token_keys
 from .jsonl_text import read_jsonl_text
 from .jsonl_tokens import read_jsonl_tokens
 from .pairing import pair_documents
@@ -41,26 +41,9 @@ def read_columns(path: str, column: int = -1, token_column: int = 1, scheme: str
 
 
 def _column_keys(cf, lengths: np.ndarray):
-    """Each sentence's tokens joined by TOKEN_SEP, cut from the file's bytes in one pass
-    (made only when pairing or token texts need them)."""
-    data, starts, lens = cf.data, cf.token_start.astype(np.int64), cf.token_len.astype(np.int64)
-
-    def make() -> list:
-        n = len(starts)
-        if n == 0:
-            return []
-        mark = np.zeros(len(data) + 1, np.int8)
-        np.add.at(mark, starts, 1)
-        np.add.at(mark, starts + lens, -1)
-        inside = np.cumsum(mark[:-1], dtype=np.int8).view(bool)
-        text = data[inside]                                  # all token bytes, concatenated
-        ends = np.cumsum(lens)
-        last = np.zeros(n, bool)
-        last[np.cumsum(lengths) - 1] = True
-        seps = np.where(last, ord("\n"), ord(TOKEN_SEP)).astype(np.uint8)
-        joined = np.insert(text, ends, seps)
-        return joined.tobytes().decode("utf-8").split("\n")[:-1]
-    return make
+    """Each sentence's tokens joined by TOKEN_SEP, cut from the file's bytes (made only when pairing or
+    token texts need them)."""
+    return token_keys(cf.data, cf.token_start, cf.token_len, lengths)
 
 
 def _label_studio(path: str, **kw: Any) -> Documents:
