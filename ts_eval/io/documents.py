@@ -114,7 +114,8 @@ def check_duplicates(docs: Documents) -> None:
 def token_keys(data: np.ndarray, starts: np.ndarray, lens: np.ndarray, lengths: np.ndarray) -> Callable[[], List[str]]:
     """How to make every document's key (its tokens joined by TOKEN_SEP) from a file's bytes ``data``, in
     one pass: token k is ``data[starts[k]:starts[k] + lens[k]]``, document d holds ``lengths[d]`` tokens
-    (tokens in order; documents not empty).  Called only when pairing or token texts need the keys."""
+    (tokens in order, at least one byte apart; documents not empty).  Called only when pairing or token
+    texts need the keys."""
     starts, lens = starts.astype(np.int64), lens.astype(np.int64)
 
     def make() -> List[str]:
@@ -122,8 +123,8 @@ def token_keys(data: np.ndarray, starts: np.ndarray, lens: np.ndarray, lengths: 
         if n == 0:
             return []
         mark = np.zeros(len(data) + 1, np.int8)
-        np.add.at(mark, starts, 1)
-        np.add.at(mark, starts + lens, -1)
+        mark[starts] += 1                    # distinct positions: no np.add.at needed
+        mark[starts + lens] -= 1
         inside = np.cumsum(mark[:-1], dtype=np.int8).view(bool)
         text = data[inside]                                  # all token bytes, concatenated
         ends = np.cumsum(lens)
