@@ -10,7 +10,14 @@ reading the gold file (``ts_eval.read``), and the whole score (``read_pair`` of 
 and system + ``evaluate``).  The existing column reader (``read_column_file``) is
 timed too, as the baseline.
 
+``--baseline SRC`` times another copy of ts_eval on the same files in the same run, for a
+before/after comparison of a reader: SRC is a directory holding a ``ts_eval`` package (e.g.
+``git archive HEAD ts_eval | tar -x -C /tmp/before``); its ``read`` and whole score are timed in a
+child process (imported from SRC, best of ``--repeat``) and shown beside this copy's numbers.
+``--formats`` restricts the formats timed (e.g. ``--formats conllu``).
+
     python scripts/bench_readers.py [--tokens 1000000] [--repeat 3] [--json out.json]
+    python scripts/bench_readers.py --formats conllu --baseline /tmp/before
 """
 from __future__ import annotations
 
@@ -19,6 +26,7 @@ import json
 import os
 import platform
 import random
+import subprocess
 import sys
 import tempfile
 import time
@@ -111,34 +119,69 @@ def best(fn: Callable[[], object], repeat: int) -> float:
     return min(times)
 
 
+BASELINE = """
+import json, sys, time
+sys.path.insert(0, sys.argv[1])
+from ts_eval import evaluate, read, read_pair
+gold, system, repeat = sys.argv[2], sys.argv[3], int(sys.argv[4])
+runs = []
+for _ in range(repeat):
+    t0 = time.perf_counter()
+    read(gold)
+    t1 = time.perf_counter()
+    evaluate(read_pair(gold, system))
+    runs.append((t1 - t0, time.perf_counter() - t1))
+print(json.dumps(runs))
+"""
+
+
+def baseline(src: str, gold: str, system: str, repeat: int) -> Tuple[float, float]:
+    """Read and score times of the ts_eval package in ``src`` on the same files (a child process)."""
+    out = subprocess.run([sys.executable, "-c", BASELINE, os.path.abspath(src), gold, system, str(repeat)],
+                         check=True, capture_output=True, text=True, cwd=os.path.abspath(src)).stdout
+    runs = json.loads(out)
+    return min(r[0] for r in runs), min(r[1] for r in runs)
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--tokens", type=int, default=1_000_000)
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--json", help="write the numbers here")
+    ap.add_argument("--formats", help="comma-separated formats to time (default: all)")
+    ap.add_argument("--baseline", metavar="SRC", help="also time the ts_eval package in SRC on the same files")
     a = ap.parse_args()
     sents = corpus(a.tokens)
     rows = []
     with tempfile.TemporaryDirectory() as d:
         paths = write_all(sents, d)
-        rows.append(("columns (read_column_file, baseline)", os.path.getsize(paths["columns"][0]),
-                     best(lambda: read_column_file(paths["columns"][0], [-1]), a.repeat), None))
+        columns = paths["columns"][0]
+        if a.formats:
+            paths = {f: p for f, p in paths.items() if f.split(" ")[0] in a.formats.split(",")}
+        rows.append(("columns (read_column_file, baseline)", os.path.getsize(columns),
+                     best(lambda: read_column_file(columns, [-1]), a.repeat), None, None))
         scores = {}
         for fmt, (g, s) in paths.items():
             t_read = best(lambda: read(g), a.repeat)
             t_score = best(lambda: scores.__setitem__(fmt, evaluate(read_pair(g, s))), a.repeat)
-            rows.append((fmt, os.path.getsize(g), t_read, t_score))
+            rows.append((fmt, os.path.getsize(g), t_read, t_score,
+                         baseline(a.baseline, g, s, a.repeat) if a.baseline else None))
     f1 = {fmt: (round(r.to_dict()["systems"][0]["exact"]["micro"]["f"], 6), round(r.to_dict()["systems"][0]["ts"]["micro"]["f"], 6))
           for fmt, r in scores.items()}
     print(f"{a.tokens} tokens, {len(sents)} sentences; Python {platform.python_version()}; best of {a.repeat}")
-    print(f"{'format':40} {'MB':>7} {'read gold s':>12} {'score s':>9}")
-    for fmt, size, tr, ts in rows:
-        print(f"{fmt:40} {size / 1e6:7.1f} {tr:12.3f} {'' if ts is None else f'{ts:9.3f}'}")
+    head = f"{'format':40} {'MB':>7} {'read gold s':>12} {'score s':>9}"
+    print(head + (f" {'baseline read s':>16} {'baseline score s':>17}" if a.baseline else ""))
+    for fmt, size, tr, ts, base in rows:
+        line = f"{fmt:40} {size / 1e6:7.1f} {tr:12.3f} {'' if ts is None else f'{ts:9.3f}':>9}"
+        print(line + (f" {base[0]:16.3f} {base[1]:17.3f}" if base else ""))
+    if a.baseline:
+        print(f"baseline: the ts_eval package in {os.path.abspath(a.baseline)}, timed in a child process")
     print("(exact-match, TS) micro F1 per format (must agree):", f1)
     if a.json:
         with open(a.json, "w") as fh:
-            json.dump({"tokens": a.tokens, "rows": [dict(zip(("format", "bytes", "read_s", "score_s"), r))
-                                                    for r in rows], "f1": f1}, fh, indent=1)
+            json.dump({"tokens": a.tokens, "baseline": a.baseline,
+                       "rows": [dict(zip(("format", "bytes", "read_s", "score_s", "baseline_read_score_s"), r))
+                                for r in rows], "f1": f1}, fh, indent=1)
     return 0 if len(set(f1.values())) == 1 else 1
 
 

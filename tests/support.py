@@ -207,3 +207,62 @@ def fails(capsys, argv: Sequence[str], code: int, *needles: str) -> str:
 def write(path: Path, text: str) -> str:
     path.write_bytes(text.encode("utf-8"))
     return str(path)
+
+
+# ---------------------------------------------------------------------------
+# the same spans written in every input format
+
+Sentence = Tuple[List[str], List[Tuple[int, int, str]]]   # tokens, spans (first token, end exclusive, label)
+
+
+def _iob2_tags(n: int, spans) -> List[str]:
+    tags = ["O"] * n
+    for b, e, lab in spans:
+        assert all(t == "O" for t in tags[b:e]), "one IOB column cannot hold overlapping spans"
+        tags[b:e] = [f"B-{lab}"] + [f"I-{lab}"] * (e - b - 1)
+    return tags
+
+
+def _char_offsets(tokens: List[str]) -> List[int]:
+    """Where each token starts in its tokens joined by single spaces."""
+    out, at = [], 0
+    for t in tokens:
+        out.append(at)
+        at += len(t) + 1
+    return out
+
+
+def write_sentences(folder: Path, fmt: str, name: str, sents: Sequence[Sentence]) -> str:
+    """``sents`` as one input of format ``fmt`` named ``name`` in ``folder``: one sentence per document
+    (ids s1, s2, ...; texts are the tokens joined by single spaces).  Returns the path."""
+    import json
+
+    if fmt == "columns":
+        return write(folder / f"{name}.conll", "\n".join("".join(f"{t} {g}\n" for t, g in
+                                                                 zip(toks, _iob2_tags(len(toks), spans)))
+                                                         for toks, spans in sents))
+    if fmt == "conllu":
+        return write(folder / f"{name}.conllu", "".join(
+            f"# sent_id = s{k + 1}\n" + "".join(f"{j + 1}\t{t}\t_\t_\t_\t_\t_\t_\t_\tNER={g}\n" for j, (t, g) in
+                                                enumerate(zip(toks, _iob2_tags(len(toks), spans)))) + "\n"
+            for k, (toks, spans) in enumerate(sents)))
+    if fmt == "jsonl-tokens":
+        return write(folder / f"{name}.jsonl", "".join(json.dumps(
+            {"id": f"s{k + 1}", "tokens": toks, "spans": [{"start": b, "end": e, "label": lab} for b, e, lab in spans]})
+            + "\n" for k, (toks, spans) in enumerate(sents)))
+    texts, chars = [" ".join(toks) for toks, _ in sents], []
+    for toks, spans in sents:
+        at = _char_offsets(toks)
+        chars.append([(at[b], at[e - 1] + len(toks[e - 1]), lab) for b, e, lab in spans])
+    if fmt == "jsonl-text":
+        return write(folder / f"{name}.json", "".join(json.dumps(
+            {"id": f"s{k + 1}", "text": text, "spans": [{"start": b, "end": e, "label": lab} for b, e, lab in cs]})
+            + "\n" for k, (text, cs) in enumerate(zip(texts, chars))))
+    assert fmt == "brat", fmt
+    d = folder / name
+    d.mkdir()
+    for k, (text, cs) in enumerate(zip(texts, chars)):
+        (d / f"s{k + 1}.txt").write_text(text, encoding="utf-8")
+        (d / f"s{k + 1}.ann").write_text("".join(f"T{j + 1}\t{lab} {b} {e}\t{text[b:e]}\n"
+                                                 for j, (b, e, lab) in enumerate(cs)), encoding="utf-8")
+    return str(d)

@@ -71,6 +71,7 @@ class SideInfo:
     repairs: int = 0         # ill-formed spans kept as decoded (policy conlleval)
     discarded: int = 0       # ill-formed spans dropped (policy discard)
     unmapped: int = 0        # spans dropped because --map-label mapped their label to ""
+    merged: int = 0          # spans that the label map made equal to another span of the side (kept once)
     first_repair_line: Optional[int] = None  # line of the first ill-formed span's bad tag
     tags: Optional[np.ndarray] = None   # per-token tag ids into Corpus.tag_vocab
     token_lines: Optional[np.ndarray] = None  # per-token 1-based line numbers in ``path``
@@ -84,7 +85,7 @@ class SideInfo:
     def summary(self) -> dict:
         return {"name": self.name, "path": self.path, "column": self.column, "spans": self.spans,
                 "repairs": self.repairs, "discarded": self.discarded, "unmapped": self.unmapped,
-                "first_repair_line": self.first_repair_line, **(self.shape or {}),
+                "merged": self.merged, "first_repair_line": self.first_repair_line, **(self.shape or {}),
                 **({"reading": self.reading} if self.reading is not None else {})}
 
 
@@ -222,6 +223,45 @@ def corpus_from_tag_ids(
         label_map=list(label_map),
         **extra,
     )
+
+
+def relabel(corpus: Corpus, label_map: Sequence[Tuple[str, str]]) -> Corpus:
+    """``corpus`` with every side's labels rewritten by ``label_map`` (see :func:`parse_label_map`), the
+    map the column readers apply while decoding tags, for corpora built from spans (any other reader).
+
+    A label rewritten to the empty string drops its spans (counted in each side's ``unmapped``);
+    labels rewritten to one name become one label, and a span that then equals another span of its
+    side (same tokens, same label) is kept once (counted in ``merged``).  The labels are those some
+    span still carries, sorted, as the column readers give them.
+    """
+    if not label_map:
+        return corpus
+    sides = [corpus.gold] + list(corpus.systems.values())
+    if any(ss.conll is not None for ss in sides):
+        raise ValueError("this corpus was decoded with the conlleval scheme: give the label map to its reader")
+    mapped = _apply_label_map(label_map, corpus.labels)
+    names = sorted(set(mapped))
+    remap = np.array([names.index(m) for m in mapped] or [0], np.int32)
+    dropped = names.index("") if "" in names else -1
+
+    def one(ss: SpanSet, info: SideInfo) -> Tuple[SpanSet, SideInfo]:
+        lab = remap[ss.label]
+        keep = lab != dropped
+        out = SpanSet(ss.start[keep], ss.end[keep], lab[keep]).sorted()
+        same = np.zeros(len(out), bool)
+        same[1:] = (np.diff(out.start) == 0) & (np.diff(out.end) == 0) & (np.diff(out.label) == 0)
+        out = out.take(~same)
+        return out, dataclasses.replace(info, unmapped=info.unmapped + int(np.count_nonzero(~keep)),
+                                        merged=info.merged + int(np.count_nonzero(same)), spans=len(out))
+
+    done = [one(ss, info) for ss, info in zip(sides, [corpus.gold_info] + [corpus.system_info[n]
+                                                                            for n in corpus.systems])]
+    spansets, labels = _used_labels([ss for ss, _ in done], names)
+    names_ = list(corpus.systems)
+    return dataclasses.replace(corpus, labels=labels, gold=spansets[0], gold_info=done[0][1],
+                               systems=dict(zip(names_, spansets[1:])),
+                               system_info={n: d[1] for n, d in zip(names_, done[1:])},
+                               label_map=list(label_map))
 
 
 def _decode_side(side: SideInfo, table: schemes.TagTable, tag_label_id: np.ndarray, outside_type: int,

@@ -1,4 +1,15 @@
-"""``ts-eval fair --config FILE``: the FairEval reference tool's command, same config files.
+"""``ts-eval fair``: Ortmann's fair evaluation, from the FairEval reference tool's config files
+(``--config FILE``) or from any inputs through the one loader (:mod:`ts_eval.cli.inputs`).
+
+**Inputs** (``ts-eval fair FILE`` or ``--gold G --system S [S ...]``): the same reading options,
+column rule, name rule, input formats, standard input and compression as ``score``; the report is
+the fair model's (:mod:`ts_eval.models.fair`) for every system: ``faireval`` (the reference
+layout, one block per system), ``json`` (``score``'s layout with the fair model alone) and the
+formats every command offers.  ``--focus``, ``--weights`` (default eq7, so all three methods are
+shown) and ``--mode`` as in ``score``.  ``--config`` names its own inputs and settings: giving it
+with input files or their options is a usage error.
+
+**Config files** (``--config FILE``), the reference tool's command, same config files.
 
 Config keys (one ``key = value`` per line, ``#`` comments; see the reference README):
 ``target_in``, ``system_in`` (files, or directories paired by file name; required),
@@ -24,27 +35,44 @@ import sys
 from typing import Any, Dict, List, Optional, Tuple
 
 from ..errors import UsageError
+from .errors import option_errors
+from .inputs import (add_column_options, add_file_arguments, add_reading_options, file_request, input_settings,
+                     load)
 from .outputs import add_output_options, emit
 
 CONFIG_KEYS = ("target_in", "system_in", "labels", "exclude", "ignore_punct", "focus", "eval_method",
                "weights", "eval_out")
 METHOD_NAMES = ("traditional", "fair", "weighted")
+SHARED = ("config", "mode", "format", "output")   # options of both roads; the others are the loader's
 
 
 def register(subparsers) -> None:
     """Add the ``fair`` command to the ``ts-eval`` parser."""
     p = subparsers.add_parser(
-        "fair", help="Ortmann's fair evaluation (FairEval config files)",
+        "fair", help="Ortmann's fair evaluation (any inputs, or FairEval config files)",
         description="Fair evaluation of labelled spans (Ortmann 2022): TP, FP, FN, labelling (LE), "
                     "boundary (BE: BES/BEL/BEO) and labelling-boundary (LBE) errors, with traditional, "
-                    "fair and weighted precision/recall/F1. Reads the FairEval reference tool's config "
-                    "files unchanged and writes its report layout.")
-    p.add_argument("--config", required=True, metavar="FILE", help="FairEval config file")
+                    "fair and weighted precision/recall/F1. Either FILE with gold and system columns or "
+                    "--gold G --system S [S ...] in any input format (as for score), or --config FILE: the "
+                    "FairEval reference tool's config files, unchanged. Writes the reference's report layout "
+                    "(one block per system).")
+    p.add_argument("--config", metavar="FILE", help="FairEval config file (names its own inputs and settings)")
     p.add_argument("--mode", default="paper", choices=("paper", "faireval-skip"),
                    help="paper (default): Algorithm 2 as published, reproduces the paper and its result "
                         "files; faireval-skip: also reproduce the current FairEval.py, which skips the "
                         "span after each match in every pass")
-    add_output_options(p, ("faireval", "json"), default="faireval")   # its own JSON: the settings with the report
+    add_file_arguments(p)
+    add_column_options(p)
+    add_reading_options(p)
+    g = p.add_argument_group("fair model (input files; a config file has its own keys)")
+    g.add_argument("--focus", default=None, choices=("target", "system"),
+                   help="whose label LE and LBE errors count under (default target)")
+    g.add_argument("--weights", default=None, metavar="SPEC",
+                   help="the weighted scores: a preset eq5, eq6, eq7 (default; the paper's equation 7), or the "
+                        "FairEval syntax, e.g. 'LE = 0.5 FP + 0.5 FN, BES = 0.5 TP + 0.5 FN, ...'")
+    add_output_options(p, ("faireval",), default="faireval")
+    # what every input option is when not given: --config with any of them is a usage error
+    p.set_defaults(input_defaults={k: v for k, v in vars(p.parse_args([])).items() if k not in SHARED})
 
 
 def _fail(path: str, line: int, msg: str) -> UsageError:
@@ -174,8 +202,47 @@ def read_config(path: str) -> Dict[str, Any]:
     return cfg
 
 
+def _inputs_given(args: argparse.Namespace) -> List[str]:
+    """The input files and input options given on the command line (as the user wrote them)."""
+    defaults = getattr(args, "input_defaults", {})
+    return [("FILE" if k == "file" else "--" + k.replace("_", "-")) for k, v in defaults.items()
+            if getattr(args, k, v) != v]
+
+
 def run(args: argparse.Namespace) -> int:
     """Run ``ts-eval fair``; returns the exit code (errors raise InputError / UsageError)."""
+    given = _inputs_given(args)
+    if args.config is None:
+        if not (args.file or args.gold or args.system):
+            raise UsageError("give FILE, or --gold G --system S [S ...], or --config FILE (a FairEval config)")
+        return run_inputs(args)
+    if given:
+        raise UsageError(f"--config names its own inputs and settings (target_in, system_in, ...): give either "
+                         f"--config FILE or input files with their options, not both (got {', '.join(given)})")
+    return run_config(args)
+
+
+def _legacy():
+    from ..formats_fair import score_to_faireval
+
+    return {"faireval": score_to_faireval}
+
+
+def run_inputs(args: argparse.Namespace) -> int:
+    """The loader road: every system of the corpus through the fair model, one report."""
+    from ..evaluate import evaluate
+
+    corpus = load(file_request(args), args, "fair")
+    with option_errors():
+        report = evaluate(corpus, models=["fair"], focus=args.focus or "target", weights=args.weights or "eq7",
+                          fair_mode=args.mode)
+    report.settings["input"] = input_settings(args, corpus)
+    emit(report, args, _legacy)
+    return 0
+
+
+def run_config(args: argparse.Namespace) -> int:
+    """The config road: FairEval's config file, its readers and its report, byte for byte."""
     from ..fair import fair_errors, fair_report
     from ..formats_fair import faireval_settings, to_faireval
     from ..io.faireval import read_faireval

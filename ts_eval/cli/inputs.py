@@ -1,6 +1,6 @@
 """Reading a command's inputs: one loader, one column rule and one system-name rule for every command.
 
-**Columns** (1-based; negative numbers count from the end), the same for ``score``, ``compare`` and
+**Columns** (1-based; negative numbers count from the end), the same for ``score``, ``fair``, ``compare`` and
 ``rank`` (conlleval.pl's layout, ``TOKEN ... GOLD SYSTEM``, is the default):
 
 - one FILE, neither ``--gold-col`` nor ``--system-col``: gold is the second-to-last column, the
@@ -78,6 +78,35 @@ def _delimiter(value: str) -> Optional[str]:
         raise argparse.ArgumentTypeError(str(err)) from None
 
 
+def add_file_arguments(p: Any) -> None:
+    """``FILE`` (gold and system columns) or ``--gold G --system S [S ...]``: what ``score`` and ``fair`` read."""
+    p.add_argument("file", nargs="?", help="column file with gold and system columns")
+    p.add_argument("--gold", metavar="G", help="gold file, any input format (two-file mode)")
+    p.add_argument("--system", nargs="+", metavar="S", help="system file(s), any input format (two-file mode)")
+
+
+def file_request(args: argparse.Namespace) -> Request:
+    """The :class:`Request` of :func:`add_file_arguments` and :func:`add_column_options`."""
+    if args.gold or args.system:
+        if args.file:
+            raise UsageError("give either FILE or --gold/--system, not both")
+        if not (args.gold and args.system):
+            raise UsageError("two-file mode needs both --gold and --system")
+        return Request(gold=args.gold, systems=args.system, names=args.names, gold_col=args.gold_col,
+                       system_cols=args.system_col)
+    if not args.file:
+        raise UsageError("give a FILE, or --gold G --system S")
+    return Request(file=args.file, names=args.names, gold_col=args.gold_col, system_cols=args.system_col)
+
+
+def input_settings(args: argparse.Namespace, corpus) -> Dict[str, Any]:
+    """What :func:`file_request` read, for a report's ``settings["input"]``."""
+    return {"file": args.file, "gold": args.gold, "system": args.system, "gold_col": corpus.gold_info.column,
+            "token_col": args.token_col, "system_cols": [i.column for i in corpus.system_info.values()],
+            "delimiter": args.delimiter, "raw": args.raw, "outside_tag": args.outside_tag,
+            "tags_only": args.tags_only}
+
+
 def add_column_options(p: Any, systems: str = "several columns in FILE are several systems") -> None:
     """``--gold-col``, ``--system-col`` and ``--names``, documented with the column rule."""
     p.add_argument("--gold-col", type=int, default=None, metavar="N",
@@ -124,8 +153,9 @@ def add_reading_options(p: argparse.ArgumentParser, policies: Sequence[str] = PO
                         "(default), strict = error, discard = drop the span")
     g.add_argument("--token-col", type=int, default=1, metavar="N", help="token column (default 1)")
     g.add_argument("--map-label", action="append", default=[], metavar="PATTERN=REPL",
-                   help="rewrite labels with a regular expression before scoring (repeatable, applied in "
-                        "order; a label rewritten to the empty string is dropped), e.g. 'deriv$='")
+                   help="rewrite labels with a regular expression before scoring, in every input format "
+                        "(repeatable, applied in order; a label rewritten to the empty string is dropped), "
+                        "e.g. 'deriv$='")
     g.add_argument("--delimiter", "-d", type=_delimiter, default=None, metavar="CHAR",
                    help="field delimiter: one character, e.g. '\\t' for tab (default: any run of spaces "
                         "and tabs); an empty field is an error (conlleval.pl -d)")
@@ -140,15 +170,19 @@ def add_reading_options(p: argparse.ArgumentParser, policies: Sequence[str] = PO
     _format_options(p)
 
 
-def reading(args: argparse.Namespace, scheme: Optional[str] = None) -> Dict[str, Any]:
-    """The column readers' keyword arguments from the shared reading options."""
+def label_map(args: argparse.Namespace) -> List[Tuple[str, str]]:
+    """``--map-label`` as (pattern, replacement) pairs (a bad pattern is an option error)."""
     from ..corpus import parse_label_map
 
     with option_errors():
-        label_map = parse_label_map(args.map_label)
+        return parse_label_map(args.map_label)
+
+
+def reading(args: argparse.Namespace, scheme: Optional[str] = None) -> Dict[str, Any]:
+    """The column readers' keyword arguments from the shared reading options."""
     default_scheme = "conlleval" if getattr(args, "format", None) == "conlleval" else "IOB2"
     return dict(token_column=args.token_col, scheme=scheme or args.scheme or default_scheme,
-                policy=args.policy or "conlleval", label_map=label_map, delimiter=args.delimiter,
+                policy=args.policy or "conlleval", label_map=label_map(args), delimiter=args.delimiter,
                 raw=args.raw, outside_tag=args.outside_tag, tags_only=args.tags_only)
 
 
@@ -312,7 +346,7 @@ def _load_files(request: Request, args: argparse.Namespace, command: str, min_sy
 
 
 COLUMN_ONLY = {"gold_col": None, "system_col": None, "token_col": 1, "delimiter": None, "raw": False,
-               "outside_tag": "O", "tags_only": False, "map_label": []}
+               "outside_tag": "O", "tags_only": False}
 READER_OPTIONS = ("tag_names", "align", "discontinuous", "misc_key")
 
 
@@ -342,6 +376,7 @@ def _load_documents(request: Request, args: argparse.Namespace, command: str, mi
         raise _too_few(command, min_systems, "system inputs", f"got {len(files)}")
     names = system_names(files, request.names)
     forced = args.input_format if args.input_format != "auto" else None
+    options = _reader_options(args)
     with option_errors():
         return read_pair(request.gold, files, format=formats[0], system_format=forced, names=names,
-                         **_reader_options(args))
+                         label_map=label_map(args), **options)

@@ -228,6 +228,9 @@ def load_task(spec: TaskSpec, args: argparse.Namespace):
     if args.policy == "nereval" and not args.germeval:
         raise UsageError("--policy nereval is GermEval's chunk rule: use it with --germeval")
     if args.germeval:
+        if args.map_label:
+            raise UsageError("--map-label does not apply to --germeval: GermEval's metrics are defined on its "
+                             "twelve labels (Metric 2 already collapses deriv and part)")
         return _load_germeval(spec, args)
     opts = spec.options
     cols = dict(names=spec.names, gold_col=opts.get("gold_col", args.gold_col), scheme=opts.get("scheme"))

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import argparse
 from pathlib import Path
-from typing import Any, Dict, List, Optional
+from typing import Any, List, Optional
 
 from .errors import option_errors
-from .inputs import Request, add_column_options, add_reading_options, load
+from .inputs import add_column_options, add_file_arguments, add_reading_options, file_request, input_settings, load
 from .outputs import add_output_options, emit, format_choices
 
 LEGACY = ("conlleval", "faireval")     # byte-exact layouts; every other format is the report's document
@@ -51,9 +51,7 @@ def register(sub: Any) -> None:
                         description="Score IOB files. Either FILE with gold and system columns "
                                     "(default: conlleval's layout, the last two columns), or --gold G "
                                     "--system S [S ...] with one file per system.")
-    sc.add_argument("file", nargs="?", help="column file with gold and system columns")
-    sc.add_argument("--gold", metavar="G", help="gold file (two-file mode)")
-    sc.add_argument("--system", nargs="+", metavar="S", help="system file(s) (two-file mode)")
+    add_file_arguments(sc)
     add_column_options(sc)
     add_reading_options(sc)
     sc.add_argument("--labels", metavar="L1,L2", help="score only these labels (after --map-label)")
@@ -61,21 +59,6 @@ def register(sub: Any) -> None:
     _scoring_options(sc)
     demo = sub.add_parser("demo", help="score the bundled GermEval 2014 sample (four systems)")
     _scoring_options(demo)
-
-
-def _request(args: argparse.Namespace) -> Request:
-    from ..errors import UsageError
-
-    if args.gold or args.system:
-        if args.file:
-            raise UsageError("give either FILE or --gold/--system, not both")
-        if not (args.gold and args.system):
-            raise UsageError("two-file mode needs both --gold and --system")
-        return Request(gold=args.gold, systems=args.system, names=args.names, gold_col=args.gold_col,
-                       system_cols=args.system_col)
-    if not args.file:
-        raise UsageError("give a FILE, or --gold G --system S")
-    return Request(file=args.file, names=args.names, gold_col=args.gold_col, system_cols=args.system_col)
 
 
 def _demo(args: argparse.Namespace) -> argparse.Namespace:
@@ -106,13 +89,6 @@ def _select(corpus, args: argparse.Namespace):
         return select_labels(corpus, split(args.labels) or None, split(args.exclude))
 
 
-def _input_settings(args: argparse.Namespace, corpus) -> Dict[str, Any]:
-    return {"file": args.file, "gold": args.gold, "system": args.system, "gold_col": corpus.gold_info.column,
-            "token_col": args.token_col, "system_cols": [i.column for i in corpus.system_info.values()],
-            "delimiter": args.delimiter, "raw": args.raw, "outside_tag": args.outside_tag,
-            "tags_only": args.tags_only}
-
-
 def _legacy():
     from ..formats_conlleval import to_conlleval
     from ..formats_fair import score_to_faireval
@@ -126,12 +102,12 @@ def run(args: argparse.Namespace) -> int:
 
     if args.command == "demo":
         args = _demo(args)
-    corpus = _select(load(_request(args), args), args)
+    corpus = _select(load(file_request(args), args), args)
     with option_errors():
         report = evaluate(corpus, separator_weight=args.separator_weight, beta=args.beta,
                           all_labels_row=args.all_labels_row, models=_models(args), k1=args.k1, k2=args.k2,
                           focus=args.focus, weights=args.weights, fair_mode=args.fair_mode)
-    report.settings["input"] = _input_settings(args, corpus)
+    report.settings["input"] = input_settings(args, corpus)
     with option_errors():   # a layout that cannot show this report (conlleval with several systems, say)
         emit(report, args, _legacy, doc_options={"per_label": not (args.no_labels and args.format == "table")},
              details=args.confusion)

@@ -290,11 +290,13 @@ def notes(report) -> List[str]:
     rep = _dict(report)
     out = []
     for side in [rep["gold"]] + [s["source"] for s in rep["systems"]]:
-        if side["repairs"] or side["discarded"] or side["unmapped"]:
+        merged = side.get("merged", 0)
+        if side["repairs"] or side["discarded"] or side["unmapped"] or merged:
             first = side.get("first_repair_line")
             at = f" (first ill-formed: {side['path']}:{first})" if first is not None and side.get("path") else ""
             out.append(f"{side['name']}: {side['repairs']} ill-formed spans repaired, "
-                       f"{side['discarded']} discarded{at}, {side['unmapped']} dropped by the label map")
+                       f"{side['discarded']} discarded{at}, {side['unmapped']} dropped by the label map"
+                       + (f", {merged} merged by it" if merged else ""))
         hint = scheme_hint(rep["settings"]["scheme"], side)
         if hint:
             out.append(hint)

@@ -8,17 +8,17 @@ and one or more systems (each in its own format) and pairs them into a Corpus th
 from __future__ import annotations
 
 import inspect
-from typing import Any, Dict, Mapping, Optional, Sequence, Union
+from typing import Any, Dict, Mapping, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
-from ..corpus import Corpus
+from ..corpus import Corpus, relabel
 from ..errors import InputError, UsageError
 from .brat import read_brat
 from .columns import split_columns
 from .conllu import read_conllu
 from .detect import FORMATS, detect_format
-from .documents import TOKEN_SEP, Documents, documents_from_tags
+from .documents import Documents, documents_from_tags, token_keys
 from .jsonl_text import read_jsonl_text
 from .jsonl_tokens import read_jsonl_tokens
 from .pairing import pair_documents
@@ -41,26 +41,9 @@ def read_columns(path: str, column: int = -1, token_column: int = 1, scheme: str
 
 
 def _column_keys(cf, lengths: np.ndarray):
-    """Each sentence's tokens joined by TOKEN_SEP, cut from the file's bytes in one pass
-    (made only when pairing or token texts need them)."""
-    data, starts, lens = cf.data, cf.token_start.astype(np.int64), cf.token_len.astype(np.int64)
-
-    def make() -> list:
-        n = len(starts)
-        if n == 0:
-            return []
-        mark = np.zeros(len(data) + 1, np.int8)
-        np.add.at(mark, starts, 1)
-        np.add.at(mark, starts + lens, -1)
-        inside = np.cumsum(mark[:-1], dtype=np.int8).view(bool)
-        text = data[inside]                                  # all token bytes, concatenated
-        ends = np.cumsum(lens)
-        last = np.zeros(n, bool)
-        last[np.cumsum(lengths) - 1] = True
-        seps = np.where(last, ord("\n"), ord(TOKEN_SEP)).astype(np.uint8)
-        joined = np.insert(text, ends, seps)
-        return joined.tobytes().decode("utf-8").split("\n")[:-1]
-    return make
+    """Each sentence's tokens joined by TOKEN_SEP, cut from the file's bytes (made only when pairing or
+    token texts need them)."""
+    return token_keys(cf.data, cf.token_start, cf.token_len, lengths)
 
 
 def _label_studio(path: str, **kw: Any) -> Documents:
@@ -113,12 +96,15 @@ def _read(path: str, fmt: Optional[str], options: Dict[str, Any], strict: bool) 
 
 def read_pair(gold: Union[str, Documents], systems: Union[str, Documents, Sequence, Mapping[str, Any]],
               format: Optional[str] = None, system_format: Optional[str] = None,
-              names: Optional[Sequence[str]] = None, **options: Any) -> Corpus:
+              names: Optional[Sequence[str]] = None, label_map: Sequence[Tuple[str, str]] = (),
+              **options: Any) -> Corpus:
     """Read gold and one or more systems (paths or Documents, possibly in different formats) and pair
     their documents (by id, else by order with tokens and texts compared) into a Corpus.
 
     ``systems``: one path, a list of paths, or a mapping name -> path.  ``format`` is gold's,
-    ``system_format`` the systems' (each None: detected).  ``options`` go to every reader that takes them.
+    ``system_format`` the systems' (each None: detected).  ``label_map``: (pattern, replacement) pairs
+    rewriting every side's labels as the column readers' ``label_map`` does (:func:`ts_eval.corpus.relabel`).
+    ``options`` go to every reader that takes them.
     """
     if isinstance(systems, Mapping):
         items = list(systems.items())
@@ -144,7 +130,7 @@ def read_pair(gold: Union[str, Documents], systems: Union[str, Documents, Sequen
     if unknown:
         raise UsageError(f"option(s) {', '.join(sorted(unknown))} apply to none of the formats read "
                          f"({', '.join(sorted({d.format for d in sides}))})")
-    return pair_documents(sides[0], {n: d for (n, _), d in zip(items, sides[1:])})
+    return relabel(pair_documents(sides[0], {n: d for (n, _), d in zip(items, sides[1:])}), label_map)
 
 
 def _name(src: Any, k: int) -> str:

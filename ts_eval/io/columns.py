@@ -249,7 +249,7 @@ def split_columns(raw: Union[bytes, bytearray], path: str = "<data>", columns: S
     doc_first = np.zeros(n, bool)                  # the first token after a -DOCSTART- line
     after = np.searchsorted(token_line, doc_lines)
     doc_first[after[after < n]] = True
-    vocab, ids = _merge_values(acc.values, n)
+    vocab, ids = merge_values(acc.values, n)
     resolved = [_column_index(c, acc.ncol, path) + 1 for c in columns]
     merged = {c: (vocab, ids[k]) for k, c in enumerate(resolved)}
     return ColumnFile(
@@ -370,7 +370,7 @@ def line_start(part: np.ndarray, line: int) -> int:
     return int(np.flatnonzero(part == 10)[line - 1]) + 1
 
 
-def _merge_values(parts: List[Tuple[List[str], np.ndarray]], n: int) -> Tuple[List[str], np.ndarray]:
+def merge_values(parts: List[Tuple[List[str], np.ndarray]], n: int) -> Tuple[List[str], np.ndarray]:
     """One vocabulary over the chunks; ids[column, token] into it."""
     if not parts:
         return [], np.zeros((0, n), np.uint16)
@@ -427,7 +427,7 @@ def unique_slices(windows: np.ndarray, starts: np.ndarray, ends: np.ndarray) -> 
     lengths = ends - starts
     maxlen = int(lengths.max())
     words = []
-    for w0 in range(0, maxlen, 8):
+    for w0 in range(0, max(maxlen, 1), 8):   # an empty slice is one word of zeros
         if w0 == 0:
             word = windows[starts]
             word &= _LOW_BYTES[np.minimum(lengths, 8) if maxlen > 8 else lengths]

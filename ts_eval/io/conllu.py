@@ -6,6 +6,10 @@ counted in ``notes``).  Sentences end at a blank line; ``# sent_id = X`` gives t
 sentence id.  Tags come from ``column`` (a name: ID FORM LEMMA UPOS XPOS FEATS HEAD
 DEPREL DEPS MISC, a CoNLL-U Plus ``# global.columns`` name, or a 1-based number) or from
 the MISC key ``misc_key`` (``NER=B-PER|SpaceAfter=No``), which every word must carry.
+
+The file is read as bytes and split with numpy in blocks of whole lines
+(:mod:`ts_eval.io.conllu_lines`): no Python object per token; only the distinct tags,
+the sentence ids and (when pairing needs them) each sentence's tokens become strings.
 """
 from __future__ import annotations
 
@@ -14,82 +18,58 @@ from typing import Dict, List, Optional, Union
 import numpy as np
 
 from ..errors import InputError
-from .documents import TOKEN_SEP, Documents, documents_from_tags
-from .source import gc_paused, display_name, read_text
+from .conllu_lines import Lines, scan
+from .documents import Documents, documents_from_tags, token_keys
+from .source import check_utf8, display_name, read_bytes
 
 COLUMNS = ["ID", "FORM", "LEMMA", "UPOS", "XPOS", "FEATS", "HEAD", "DEPREL", "DEPS", "MISC"]
 
 
-@gc_paused
 def read_conllu(path: str, misc_key: Optional[str] = "NER", column: Union[None, str, int] = None,
                 scheme: str = "IOB2", policy: str = "conlleval", raw: Optional[bytes] = None) -> Documents:
     """Read a CoNLL-U (or CoNLL-U Plus) file; tags from ``column`` if given, else from ``misc_key``."""
     name = display_name(path)
-    lines = read_text(path, raw).split("\n")
-    names, col, misc = _tag_source(lines, column, misc_key, name)
-    ids: List[Optional[str]] = []
-    keys: List[str] = []
-    starts: List[int] = []
-    lengths: List[int] = []
-    forms: List[str] = []
-    tags: List[str] = []
-    tok_lines: List[int] = []
-    mwt = empty = 0
-    sent_id: Optional[str] = None
-    first_line = 0
-    key_seen: Dict[str, int] = {}
-
-    def close() -> None:
-        nonlocal forms, sent_id
-        if forms:
-            ids.append(sent_id)
-            keys.append(TOKEN_SEP.join(forms))
-            lengths.append(len(forms))
-            starts.append(first_line)
-        forms, sent_id = [], None
-
-    for k, line in enumerate(lines, 1):
-        line = line.rstrip("\r")
-        if not line.strip():
-            close()
-            continue
-        if line.startswith("#"):
-            if line.startswith("# sent_id") and "=" in line:
-                sent_id = line.split("=", 1)[1].strip()
-            continue
-        f = line.split("\t")
-        if len(f) != len(names):
-            raise InputError(f"{len(f)} tab-separated fields; expected {len(names)} ({' '.join(names)})", name, k)
-        tid = f[0]
-        if "-" in tid:
-            mwt += 1
-            continue
-        if "." in tid:
-            empty += 1
-            continue
-        if not tid.isdigit():
-            raise InputError(f"ID {tid!r}; expected an integer, a range (1-2) or a decimal (1.1)", name, k)
-        if not forms:
-            first_line = k
-        forms.append(f[1])
-        tok_lines.append(k)
-        tags.append(f[col] if col is not None else _misc_tag(f[misc], misc_key or "", key_seen, name, k))
-    close()
-    if not lengths:
+    if raw is None:
+        raw = read_bytes(path)
+    shift = check_utf8(raw, name)
+    nl = raw.find(b"\n", shift)
+    names, col, misc = _tag_source(raw[shift:nl if nl >= 0 else len(raw)].decode("utf-8"), column, misc_key, name)
+    field = col if col is not None else misc
+    lines = scan(raw, shift, name, names, field, None if col is not None else (misc_key or ""),
+                 lambda at: misc_error(raw, shift, misc, misc_key or "", at, name))
+    if not len(lines.word_line):
         raise InputError("no word lines; expected CoNLL-U sentences", name)
-    vocab: Dict[str, int] = {}
-    tag_ids = np.fromiter((vocab.setdefault(t, len(vocab)) for t in tags), np.int32, len(tags))
-    docs = documents_from_tags(name, "conllu", lengths, ids, keys, list(vocab), tag_ids, scheme, policy,
-                               lines=starts, token_lines=np.asarray(tok_lines, np.int32))
-    docs.notes.update({"multiword_tokens": mwt, "empty_nodes": empty})
+    return _documents(name, lines, np.frombuffer(raw, np.uint8, offset=shift), scheme, policy)
+
+
+def _documents(name: str, lines: Lines, data: np.ndarray, scheme: str, policy: str) -> Documents:
+    """Sentences from the scanned lines: the words between two blank lines, with the block's last
+    ``# sent_id`` as id."""
+    block = np.searchsorted(lines.blank_line, lines.word_line)     # blank lines before each word
+    first = np.ones(len(block), bool)
+    first[1:] = block[1:] != block[:-1]
+    starts = np.flatnonzero(first)
+    lengths = np.diff(np.append(starts, len(block)))
+    sent_block = block[starts]
+    id_block = np.searchsorted(lines.blank_line, lines.id_line)
+    last = np.searchsorted(id_block, sent_block, side="right") - 1
+    found = (last >= 0) & (id_block[np.maximum(last, 0)] == sent_block) if len(id_block) else np.zeros(len(starts),
+                                                                                                        bool)
+    ids: List[Optional[str]] = [lines.id_value[k] if ok else None for k, ok in zip(last.tolist(), found.tolist())]
+    keys = token_keys(data, lines.form_start, lines.form_len, lengths)
+    docs = documents_from_tags(name, "conllu", lengths, ids, keys, lines.vocab, lines.tag_ids, scheme, policy,
+                               lines=lines.word_line[starts].tolist(), token_lines=lines.word_line)
+    docs.notes.update({"multiword_tokens": lines.multiword, "empty_nodes": lines.empty})
     return docs
 
 
-def _tag_source(lines: List[str], column: Union[None, str, int], misc_key: Optional[str], name: str):
+def _tag_source(first_line: str, column: Union[None, str, int], misc_key: Optional[str], name: str):
     """(column names, tag column index or None, MISC column index or None) of the file."""
     names = COLUMNS
-    if lines and lines[0].startswith("# global.columns ="):
-        names = lines[0].split("=", 1)[1].split()
+    if first_line.startswith("# global.columns ="):
+        names = first_line.split("=", 1)[1].split()
+    if len(names) < 2:
+        raise InputError(f"# global.columns names {len(names)} column(s); expected at least ID and FORM", name, 1)
     col = _column(column, names, name) if column is not None else None
     misc = names.index("MISC") if "MISC" in names else None
     if col is None and (misc_key is None or misc is None):
@@ -98,20 +78,27 @@ def _tag_source(lines: List[str], column: Union[None, str, int], misc_key: Optio
     return names, col, misc
 
 
-def _misc_tag(field: str, misc_key: str, key_seen: Dict[str, int], name: str, k: int) -> str:
-    """The value of ``misc_key`` in a MISC field (InputError naming the keys seen when it is missing)."""
+def misc_error(raw: bytes, shift: int, misc: int, misc_key: str, at: int, name: str) -> InputError:
+    """The error for the word on (1-based) line ``at`` whose MISC field lacks ``misc_key``: it names the
+    MISC keys the words up to it carry (read again here, on the error path only)."""
+    key_seen: Dict[str, int] = {}
     prefix = misc_key + "="
-    tag = None
-    for item in field.split("|"):
-        if item.startswith(prefix):
-            tag = item[len(prefix):]
-        else:
-            key_seen[item.split("=", 1)[0]] = k
-    if tag is None:
-        found = ", ".join(sorted(k_ for k_ in key_seen if k_ != "_")) or "none"
-        raise InputError(f"MISC {field!r} has no {misc_key}=...; expected the key {misc_key!r} on every "
-                         f"word (MISC keys seen so far: {found}; or give column=NAME)", name, k)
-    return tag
+    field = ""
+    lines = raw[shift:].split(b"\n", at)[:at]
+    for k, line in enumerate(lines, 1):
+        text = line.decode("utf-8").rstrip("\r")
+        if not text.strip() or text.startswith("#"):
+            continue
+        f = text.split("\t")
+        if "-" in f[0] or "." in f[0]:
+            continue
+        field = f[misc]
+        for item in field.split("|"):
+            if not item.startswith(prefix):
+                key_seen[item.split("=", 1)[0]] = k
+    found = ", ".join(sorted(k_ for k_ in key_seen if k_ != "_")) or "none"
+    return InputError(f"MISC {field!r} has no {misc_key}=...; expected the key {misc_key!r} on every "
+                      f"word (MISC keys seen so far: {found}; or give column=NAME)", name, at)
 
 
 def _column(column: Union[str, int], names: List[str], path: str) -> int:

@@ -111,6 +111,31 @@ def check_duplicates(docs: Documents) -> None:
                          "(end exclusive) is given twice; expected each span once", docs.path)
 
 
+def token_keys(data: np.ndarray, starts: np.ndarray, lens: np.ndarray, lengths: np.ndarray) -> Callable[[], List[str]]:
+    """How to make every document's key (its tokens joined by TOKEN_SEP) from a file's bytes ``data``, in
+    one pass: token k is ``data[starts[k]:starts[k] + lens[k]]``, document d holds ``lengths[d]`` tokens
+    (tokens in order, at least one byte apart; documents not empty).  Called only when pairing or token
+    texts need the keys."""
+    starts, lens = starts.astype(np.int64), lens.astype(np.int64)
+
+    def make() -> List[str]:
+        n = len(starts)
+        if n == 0:
+            return []
+        mark = np.zeros(len(data) + 1, np.int8)
+        mark[starts] += 1                    # distinct positions: no np.add.at needed
+        mark[starts + lens] -= 1
+        inside = np.cumsum(mark[:-1], dtype=np.int8).view(bool)
+        text = data[inside]                                  # all token bytes, concatenated
+        ends = np.cumsum(lens)
+        last = np.zeros(n, bool)
+        last[np.cumsum(lengths) - 1] = True
+        seps = np.where(last, ord("\n"), ord(TOKEN_SEP)).astype(np.uint8)
+        joined = np.insert(text, ends, seps)
+        return joined.tobytes().decode("utf-8").split("\n")[:-1]
+    return make
+
+
 def documents_from_tags(path: str, fmt: str, lengths: Sequence[int], ids: List[Optional[str]],
                         keys: List[str], tag_vocab: List[str], tag_ids: np.ndarray,
                         scheme: str = "IOB2", policy: str = "conlleval",

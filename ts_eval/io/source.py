@@ -7,6 +7,7 @@ Readers get the whole decompressed content as bytes or as text.
 from __future__ import annotations
 
 import bz2
+import codecs
 import functools
 import gc
 import gzip
@@ -19,6 +20,7 @@ from typing import Callable, Optional, TypeVar
 from ..errors import InputError
 
 STDIN = "-"
+BOM = b"\xef\xbb\xbf"
 COMPRESSION_SUFFIXES = (".gz", ".bz2", ".xz")
 _MAGIC = ((b"\x1f\x8b", "gzip", gzip.decompress), (b"BZh", "bzip2", bz2.decompress),
           (b"\xfd7zXZ\x00", "xz", lzma.decompress))
@@ -91,10 +93,31 @@ def read_text(path: str, raw: Optional[bytes] = None) -> str:
         raw = read_bytes(path)
     try:
         return raw.decode("utf-8-sig")
-    except UnicodeDecodeError as err:
-        line = raw.count(b"\n", 0, err.start) + 1
-        raise InputError(f"not UTF-8: byte 0x{raw[err.start]:02x} at byte offset {err.start} ({err.reason});"
-                         " expected UTF-8 text", name, line) from None
+    except UnicodeDecodeError as err:   # utf-8-sig counts offsets after a BOM
+        raise not_utf8(raw, err.start + (len(BOM) if raw.startswith(BOM) else 0), err.reason, name) from None
+
+
+def not_utf8(raw: bytes, pos: int, reason: str, name: str) -> InputError:
+    """The error for a byte at file offset ``pos`` that is not UTF-8 (with its line)."""
+    line = raw.count(b"\n", 0, pos) + 1
+    return InputError(f"not UTF-8: byte 0x{raw[pos]:02x} at byte offset {pos} ({reason}); expected UTF-8 text",
+                      name, line)
+
+
+def check_utf8(raw: bytes, name: str, block: int = 1 << 20) -> int:
+    """Check that ``raw`` is UTF-8 (an :class:`InputError` at the first bad byte) without making one string
+    of the whole file (blocks of about ``block`` bytes, cut at line ends); returns the length of a BOM."""
+    shift = len(BOM) if raw.startswith(BOM) else 0
+    start, end = shift, len(raw)
+    while start < end:
+        stop = raw.find(b"\n", min(start + block, end) - 1, end)
+        stop = end if stop < 0 else stop + 1
+        try:
+            codecs.utf_8_decode(memoryview(raw)[start:stop], "strict", True)
+        except UnicodeDecodeError as err:
+            raise not_utf8(raw, start + err.start, err.reason, name) from None
+        start = stop
+    return shift
 
 
 def read_head(path: str, size: int = 1 << 16) -> bytes:
