@@ -110,3 +110,19 @@ def test_confusion_from_pairs_equals_painted_classes(lengths, data):
     else:
         np.testing.assert_array_equal(got[0], want[0])
         np.testing.assert_array_equal(got[1], want[1])
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.integers(0, 4), min_size=1, max_size=12), st.lists(st.integers(-2, 60), max_size=30))
+def test_sentence_of_is_the_binary_search_it_replaces(lengths, tokens):
+    # the corpus's token -> sentence map gives what searchsorted(offsets, t, 'right') - 1 gives, with
+    # empty sentences and tokens outside the corpus (those fall back to the search)
+    import dataclasses
+
+    corpus = ts_eval.from_spans([1], [[]], [[]])
+    corpus = dataclasses.replace(corpus, sent_offsets=np.concatenate(([0], np.cumsum(lengths))).astype(np.int64))
+    t = np.array(tokens, np.int64)
+    want = np.searchsorted(corpus.sent_offsets, t, side="right") - 1
+    np.testing.assert_array_equal(corpus.sentence_of(t), want)
+    inside = t[(t >= 0) & (t < corpus.n_tokens)]
+    np.testing.assert_array_equal(corpus.sentence_of(inside), want[(t >= 0) & (t < corpus.n_tokens)])

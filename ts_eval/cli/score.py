@@ -89,11 +89,21 @@ def _select(corpus, args: argparse.Namespace):
         return select_labels(corpus, split(args.labels) or None, split(args.exclude))
 
 
-def _legacy():
+def _conlleval(report) -> str:
     from ..formats_conlleval import to_conlleval
+
+    return to_conlleval(report)
+
+
+def _faireval(report) -> str:
     from ..formats_fair import score_to_faireval
 
-    return {"conlleval": to_conlleval, "faireval": score_to_faireval}
+    return score_to_faireval(report)
+
+
+def _legacy():
+    """The byte-exact layouts, each module imported only when its format is asked for."""
+    return {"conlleval": _conlleval, "faireval": _faireval}
 
 
 def run(args: argparse.Namespace) -> int:

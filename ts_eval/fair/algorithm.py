@@ -20,7 +20,7 @@ from ..errors import OptionError
 from ..matching import Pairs, match
 from ..tokensets import TokenSets
 from .sequential import _resolve
-from .tally import _sent_offsets, _tally
+from .tally import _sent_offsets, _sentence_of, _tally
 from .types import BEL, BEO, BES, BOTH, FN, FOCUS, FP, GOLD_ONLY, LBE, LE, MODES, SYSTEM_ONLY, TP, FairResult
 
 #: a group the sequential algorithm resolves: gold span indices, system span indices,
@@ -39,11 +39,10 @@ class _Side:
     done: np.ndarray              # span already counted (updated as events are added)
 
 
-def _side(spans: SpanSet, offsets: np.ndarray, order: Optional[np.ndarray],
-          tokens: Optional[TokenSets]) -> _Side:
+def _side(spans: SpanSet, sentences, order: Optional[np.ndarray], tokens: Optional[TokenSets]) -> _Side:
     n = len(spans)
     pos = np.arange(n, dtype=np.int64) if order is None else np.asarray(order, np.int64)
-    return _Side(spans, np.searchsorted(offsets, spans.start, side="right") - 1, pos, tokens, np.zeros(n, bool))
+    return _Side(spans, _sentence_of(sentences, spans.start), pos, tokens, np.zeros(n, bool))
 
 
 class _Events:
@@ -151,8 +150,8 @@ def fair_errors(
     if pairs is None:
         pairs = match(gold, system)
     offsets = _sent_offsets(sentences)
-    g = _side(gold, offsets, gold_order, gold_tokens)
-    s = _side(system, offsets, system_order, system_tokens)
+    g = _side(gold, sentences, gold_order, gold_tokens)
+    s = _side(system, sentences, system_order, system_tokens)
     if len(g.order) != len(gold) or len(s.order) != len(system):
         raise OptionError("gold_order / system_order must give one position per span")
     skip = mode == "faireval-skip"
@@ -180,7 +179,7 @@ def fair_errors(
     fp = np.flatnonzero(~s.done)
     ev.add(fn, np.full(len(fn), -1), FN, GOLD_ONLY)
     ev.add(np.full(len(fp), -1), fp, FP, SYSTEM_ONLY)
-    return _tally(gold, system, labels, focus, mode, offsets, *ev.arrays(), trad_g, trad_s, g.order)
+    return _tally(gold, system, labels, focus, mode, sentences, *ev.arrays(), trad_g, trad_s, g.order)
 
 
 def _exact_pairs(pairs: Pairs, g: _Side, s: _Side) -> np.ndarray:

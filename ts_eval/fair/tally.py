@@ -24,6 +24,13 @@ def _sent_offsets(sentences: Union[Corpus, np.ndarray, Sequence[int]]) -> np.nda
     return np.asarray(sentences, np.int64)
 
 
+def _sentence_of(sentences: Union[Corpus, np.ndarray, Sequence[int]], starts: np.ndarray) -> np.ndarray:
+    """The sentence of each span start (the Corpus's own map when there is one)."""
+    if isinstance(sentences, Corpus):
+        return sentences.sentence_of(starts)
+    return np.searchsorted(_sent_offsets(sentences), starts, side="right") - 1
+
+
 def _counted(outcomes: SpanOutcomes, gold: SpanSet, system: SpanSet,
              focus: str) -> Tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The counting rule, once: every counted outcome as (label, code), gold spans first,
@@ -62,8 +69,7 @@ def sentence_outcomes(outcomes: SpanOutcomes, gold: SpanSet, system: SpanSet, n_
     offsets = _sent_offsets(sentences)
     n_sent = max(len(offsets) - 1, 0)
     lab, code, only = _counted(outcomes, gold, system, focus)
-    sent = np.concatenate((np.searchsorted(offsets, gold.start, side="right") - 1,
-                           np.searchsorted(offsets, system.start[only], side="right") - 1))
+    sent = np.concatenate((_sentence_of(sentences, gold.start), _sentence_of(sentences, system.start[only])))
     key = (sent * n_labels + lab) * N_CODES + code
     size = n_sent * n_labels * N_CODES
     if len(key) and (int(key.min()) < 0 or int(key.max()) >= size):
@@ -102,7 +108,8 @@ def _fair_columns(c8: np.ndarray) -> np.ndarray:
     return fair
 
 
-def _tally(gold: SpanSet, system: SpanSet, labels: Sequence[str], focus: str, mode: str, offsets: np.ndarray,
+def _tally(gold: SpanSet, system: SpanSet, labels: Sequence[str], focus: str, mode: str,
+           sentences: Union[Corpus, np.ndarray],
            eg: np.ndarray, es: np.ndarray, ec: np.ndarray, ek: np.ndarray,
            trad_g: np.ndarray, trad_s: np.ndarray, g_order: np.ndarray) -> FairResult:
     """Events -> per-span outcomes, per-sentence and per-label counts (the label counts are
@@ -110,7 +117,7 @@ def _tally(gold: SpanSet, system: SpanSet, labels: Sequence[str], focus: str, mo
     L = len(labels)
     ng, ns = len(gold), len(system)
     outcomes = _span_outcomes(ng, ns, eg, es, ec, ek)
-    per_sentence = sentence_outcomes(outcomes, gold, system, L, offsets, focus)
+    per_sentence = sentence_outcomes(outcomes, gold, system, L, sentences, focus)
     fair = _fair_columns(per_sentence.sum(axis=0))
     glab = np.where(eg >= 0, gold.label[np.maximum(eg, 0)] if ng else 0, L).astype(np.int64)
     slab = np.where(es >= 0, system.label[np.maximum(es, 0)] if ns else 0, L).astype(np.int64)

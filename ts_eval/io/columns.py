@@ -198,6 +198,7 @@ class _Acc:
     n: int = 0
     ncol: int = -1
     first_token_line: int = -1
+    chunk_newlines: int = 0    # line ends in the chunk _scan saw last
     first_field: bytes = b""   # the first field of the first token line (for hints in errors)
     doc_lines: List[np.ndarray] = field(default_factory=list)
     boundary_lines: int = 0
@@ -236,7 +237,7 @@ def split_columns(raw: Union[bytes, bytearray], path: str = "<data>", columns: S
                              f"{start + err.start} ({err.reason}); expected UTF-8 text", path, line) from None
         cols = _scan(data, windows, start - shift, stop - shift, line0, path, columns, token_column, acc, cols,
                      sep, delimiter)
-        line0 += raw.count(b"\n", start, stop)
+        line0 += acc.chunk_newlines
         start = stop
     if acc.ncol < 0:
         raise InputError("no token lines (the file is blank or holds only -DOCSTART-/-X- lines)", path)
@@ -276,7 +277,8 @@ def _scan(data: np.ndarray, windows: np.ndarray, a: int, b: int, line0: int, pat
     w = np.concatenate(([-1], wpos, [len(part)]))
     newline = np.ones(len(w), bool)            # w[0] stands for a line start, w[-1] for the end
     newline[1:-1] = part[wpos] == 10
-    n_lines = int(np.count_nonzero(newline[1:-1])) + (0 if part[-1] == 10 else 1)
+    acc.chunk_newlines = int(np.count_nonzero(newline[1:-1]))   # every line end is a separator byte
+    n_lines = acc.chunk_newlines + (0 if part[-1] == 10 else 1)
     gap = np.flatnonzero(np.diff(w) > 1)       # a field lies between w[j] and w[j+1]
     fstart = w[gap] + 1
     fend = w[gap + 1]

@@ -12,9 +12,10 @@ JSON is not a renderer: it is the result's own ``to_dict()``.  The byte-exact le
 from __future__ import annotations
 
 import importlib
-from typing import Optional
+from typing import TYPE_CHECKING, Optional
 
-from ..document import Document
+if TYPE_CHECKING:   # the CLI lists FORMATS at start-up without loading the document model
+    from ..document import Document
 
 FORMATS = {"table": "text", "markdown": "markdown", "latex": "latex", "csv": "csv", "html": "html"}
 
