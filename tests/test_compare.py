@@ -448,3 +448,15 @@ def test_api_errors():
         compare(two, "A", "Z")
     with pytest.raises(InputError):
         ts_eval.from_sequences([["O", "B-X"]], {"a": [["O"]], "b": [["O", "O"]]})
+
+
+def test_where_names_a_shared_place_once():
+    from ts_eval.documents.compare_tables import where_text
+
+    same = {"gold": {"path": "x.conll", "line": 43}, "A": {"path": "x.conll", "line": 43},
+            "B": {"path": "x.conll", "line": 43}}
+    assert where_text(same) == "gold, A, B x.conll:43"
+    apart = {"gold": {"path": "g.conll", "line": 11}, "A": {"path": "a.conll", "line": 11},
+             "B": {"path": "g.conll", "line": 11}}
+    assert where_text(apart) == "gold, B g.conll:11; A a.conll:11"
+    assert where_text({"gold": {"path": None, "line": 7}}) == "gold line 7"

@@ -53,7 +53,7 @@ def examples_table(c) -> Table:
     rows = []
     for n, e in enumerate(get(c.pair, "examples"), 1):
         row = [Cell(n, "count"), Cell(e.level), Cell(CLASS_TITLES[e.change_class]), Cell(e.transition),
-               Cell(e.sentence + 1, "count"), Cell("; ".join(f"{r} {ct._where(w)}" for r, w in e.where.items()))]
+               Cell(e.sentence + 1, "count"), Cell(ct.where_text(e.where))]
         for role in ct.ROLE_NAMES:
             row.append(Cell(ct.inline_text(e, role, ("*", "*"), clip=CLIP), data={
                 "role": role, "tokens": list(e.tokens), "spans": [list(s) for s in e.spans[role]],

@@ -45,6 +45,15 @@ def _where(w: Dict[str, Any]) -> str:
     return f"{path}:{w['line']}" if w.get("line") is not None else str(path)
 
 
+def where_text(where: Dict[str, Dict[str, Any]]) -> str:
+    """Where an example is, per role; roles at the same place are named once (``gold, A, B x.conll:43``
+    rather than the same path and line three times)."""
+    places: Dict[str, List[str]] = {}
+    for role, w in where.items():
+        places.setdefault(_where(w), []).append(role)
+    return "; ".join(f"{', '.join(roles)} {place}".rstrip() for place, roles in places.items())
+
+
 # ---------------------------------------------------------------------------
 # an example sentence as text
 
