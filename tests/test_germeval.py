@@ -121,6 +121,11 @@ def test_two_file_mode_equals_six_columns():
     # a 6-column system file in two-file mode: its columns 5-6 are the system
     pair6 = score_files(NESTED_GOLD, NESTED).systems[0]["germeval"]
     assert pair6 == six
+    # the input's layout is 'input_layout'; 'layout' names the JSON's own layout version only
+    d = json.loads(json.dumps(score_files(NESTED_GOLD, NESTED_SYS).to_dict()))
+    assert d["layout"]["kind"] == "germeval" and d["settings"]["input_layout"] == "pair"
+    assert d["systems"][0]["source"]["input_layout"] == "pair" and "layout" not in d["settings"]
+    assert score_files(NESTED).to_dict()["settings"]["input_layout"] == "6col"
 
 
 def test_ts_over_both_levels_by_hand():

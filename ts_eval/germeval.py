@@ -230,7 +230,7 @@ def evaluate_germeval(data: GermEvalData, policy: str = "nereval", separator_wei
     c = germeval_counts(data, policy, eof_quirk, chunks)
     system: Dict[str, Any] = {
         "name": data.name,
-        "source": {"name": data.name, "path": data.system_path, "layout": data.layout},
+        "source": {"name": data.name, "path": data.system_path, "input_layout": data.layout},
         "germeval": counts_dict(c),
         "validation": validation_dict(data, c),
         "ts": ts_scores(data, chunks, separator_weight, beta),
@@ -239,7 +239,7 @@ def evaluate_germeval(data: GermEvalData, policy: str = "nereval", separator_wei
         system["fair"] = fair_scores(data, chunks)
     settings = {
         "command": "germeval", "policy": policy, "eof_quirk": eof_quirk, "separator_weight": separator_weight,
-        "beta": beta, "labels": list(LABELS), "layout": data.layout,
+        "beta": beta, "labels": list(LABELS), "input_layout": data.layout,
         "scorer": "nereval.perl 2014-05-19 (GermEval 2014 official); Metrics 1-4 reproduce it",
         "versions": versions(),
     }
