@@ -209,6 +209,24 @@ def test_gold_without_system_and_nothing_at_all(tmp_path, capsys):
     usage(capsys, ["score"], "FILE")
 
 
+def test_system_files_after_gold_as_rank_and_compare_take_them(tmp_path, capsys):
+    # score --gold G S1 S2 reads like score --gold G --system S1 S2 (and like rank/compare --gold G S1 S2)
+    gold = write(tmp_path / "gold.conll", "John B-PER\nlives O\nin O\nParis B-LOC\n")
+    a = write(tmp_path / "a.conll", "John B-PER\nlives O\nin O\nParis B-ORG\n")
+    b = write(tmp_path / "b.conll", "John O\nlives O\nin O\nParis B-LOC\n")
+    code, out, err = run_cli(["score", "--gold", gold, a, b, "--format", "json"], capsys)
+    assert code == 0, err
+    after = json.loads(out)
+    code, out, err = run_cli(["score", "--gold", gold, "--system", a, b, "--format", "json"], capsys)
+    assert code == 0, err
+    flagged = json.loads(out)
+    assert [s["exact"]["micro"]["f"] for s in after["systems"]] == [0.5, 2 / 3]
+    assert after["systems"] == flagged["systems"] and after["settings"]["input"]["system"] == [a, b]
+    assert after["settings"]["input"]["file"] is None
+    usage(capsys, ["score", "--gold", gold, a, "--system", b], "not both")
+    usage(capsys, ["score", a, b], "2 files", "--gold G")
+
+
 COLUMN_OPTS = [["--gold-col", "0"], ["--system-col", "0"], ["--token-col", "0"], ["--gold-col", "9"],
                ["--system-col", "-9"], ["--gold-col", "x"], ["--gold-col", "3", "--system-col", "3"],
                ["--token-col", "3"]]

@@ -79,24 +79,38 @@ def _delimiter(value: str) -> Optional[str]:
 
 
 def add_file_arguments(p: Any) -> None:
-    """``FILE`` (gold and system columns) or ``--gold G --system S [S ...]``: what ``score`` and ``fair`` read."""
-    p.add_argument("file", nargs="?", help="column file with gold and system columns")
+    """``FILE`` (gold and system columns), or ``--gold G`` with system files (``--gold G S [S ...]`` as
+    ``rank`` and ``compare`` take them, or ``--gold G --system S [S ...]``): what ``score`` and ``fair`` read."""
+    p.add_argument("file", nargs="*", metavar="FILE",
+                   help="column file with gold and system columns; after --gold G: system files (like --system)")
     p.add_argument("--gold", metavar="G", help="gold file, any input format (two-file mode)")
     p.add_argument("--system", nargs="+", metavar="S", help="system file(s), any input format (two-file mode)")
 
 
 def file_request(args: argparse.Namespace) -> Request:
-    """The :class:`Request` of :func:`add_file_arguments` and :func:`add_column_options`."""
-    if args.gold or args.system:
-        if args.file:
-            raise UsageError("give either FILE or --gold/--system, not both")
-        if not (args.gold and args.system):
-            raise UsageError("two-file mode needs both --gold and --system")
-        return Request(gold=args.gold, systems=args.system, names=args.names, gold_col=args.gold_col,
+    """The :class:`Request` of :func:`add_file_arguments` and :func:`add_column_options`; afterwards
+    ``args.file`` is the one FILE (or None) and ``args.system`` the system files (or None)."""
+    files = [args.file] if isinstance(args.file, str) else list(args.file or [])
+    if args.gold:
+        if files and args.system:
+            raise UsageError("give either FILE or --gold/--system, not both (system files go after --gold G "
+                             "or after --system)")
+        systems = args.system or files
+        if not systems:
+            raise UsageError("two-file mode needs system files: --gold G S [S ...] or --gold G --system S [S ...]")
+        args.file, args.system = None, systems
+        return Request(gold=args.gold, systems=systems, names=args.names, gold_col=args.gold_col,
                        system_cols=args.system_col)
-    if not args.file:
-        raise UsageError("give a FILE, or --gold G --system S")
-    return Request(file=args.file, names=args.names, gold_col=args.gold_col, system_cols=args.system_col)
+    if args.system:
+        if files:
+            raise UsageError("give either FILE or --gold/--system, not both")
+        raise UsageError("two-file mode needs both --gold and --system")
+    if len(files) != 1:
+        raise UsageError("give a FILE, or --gold G --system S" if not files else
+                         f"{len(files)} files: give --gold G to name the gold file (the others are systems), or "
+                         "one FILE holding gold and system columns")
+    args.file = files[0]
+    return Request(file=files[0], names=args.names, gold_col=args.gold_col, system_cols=args.system_col)
 
 
 def input_settings(args: argparse.Namespace, corpus) -> Dict[str, Any]:
