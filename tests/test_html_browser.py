@@ -7,6 +7,7 @@ installs them.
 """
 from __future__ import annotations
 
+import time
 from pathlib import Path
 from typing import Dict
 
@@ -40,9 +41,18 @@ def files(tmp_path_factory) -> Dict[str, Path]:
     return out
 
 
+def _load(drv, path: Path) -> None:
+    """Open a page and wait (up to 30 s) until it has loaded: on a busy machine ``get`` has returned
+    while the document was still 'loading' (seen once in a full run); a page that never loads fails."""
+    drv.get(path.as_uri())
+    deadline = time.monotonic() + 30
+    while drv.execute_script("return document.readyState") != "complete" and time.monotonic() < deadline:
+        time.sleep(0.05)
+
+
 def _open(drv, path: Path, width: int = 1280):
     browser.set_width(drv, width)
-    drv.get(path.as_uri())
+    _load(drv, path)
     drv.get_log("browser")              # drop anything logged before this page
 
 
@@ -71,7 +81,7 @@ KINDS = ["handmade", *pages.PAGES]
 @pytest.mark.parametrize("kind", KINDS)
 def test_page_opens_without_console_errors_and_shows_its_parts(drv, files, kind):
     path, table, n = files[kind]
-    drv.get(path.as_uri())
+    _load(drv, path)
     assert drv.execute_script("return document.readyState") == "complete"
     assert drv.execute_script("return document.documentElement.classList.contains('js')")   # the script ran
     rows = drv.execute_script(
@@ -96,7 +106,7 @@ CHARTS = {   # the charts each page must show
 @pytest.mark.parametrize("kind", KINDS)
 def test_page_has_its_charts(drv, files, kind):
     path, _, _ = files[kind]
-    drv.get(path.as_uri())
+    _load(drv, path)
     kinds = drv.execute_script("return Array.from(document.querySelectorAll('svg.chart')).map(s => s.classList[1])")
     assert {k.replace("chart-", "") for k in kinds} >= CHARTS[kind]
 
