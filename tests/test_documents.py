@@ -295,6 +295,10 @@ def test_compare_document_with_semeval_shows_every_number(demo):
     assert models.rows[0][-4].value == c.systems[0]["semeval"]["strict"]["overall"]["f"]
     csv_text = render(doc, "csv")
     assert "semeval-transitions" in csv_text and "semeval-labels" in csv_text
+    # the matrix leaves out the category a scheme never gives (partial under strict, incorrect under partial)
+    rows = [(r[0].value, r[1].value) for r in doc.table("semeval-matrix").rows]
+    assert ("strict", "partial") not in rows and ("partial", "incorrect") not in rows
+    assert ("strict", "incorrect") in rows and ("partial", "partial") in rows and ("ent_type", "total") in rows
     several = build(compare(demo, models=["semeval"]))   # no pair: the systems' table only
     assert [t.id for t in several.tables() if t.id.startswith("semeval")] == ["semeval-systems"]
 

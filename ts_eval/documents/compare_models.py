@@ -74,13 +74,20 @@ def _transitions(sem: Any) -> Table:
                  "per class and scheme", cols, rows, key_columns=3)
 
 
+#: the gold-span category a scheme never gives (strict, exact, ent_type: no partial; partial: no incorrect)
+NEVER = {"strict": "partial", "exact": "partial", "ent_type": "partial", "partial": "incorrect"}
+
+
 def _matrix(sem: Any) -> Table:
-    """Gold spans by category under A (rows) and under B (columns), per scheme."""
+    """Gold spans by category under A (rows) and under B (columns), per scheme; the row of the category
+    a scheme never gives is left out (its column stays: the columns are shared by the schemes)."""
     cols = [Column("scheme", "scheme"), Column("a", "A \\ B")] + [Column(x, x) for x in GOLD_CATEGORIES] + \
         [Column("total", "total")]
     rows, styles = [], []
     for k, d in sem.schemes.items():
         for x, row in zip(GOLD_CATEGORIES, d.matrix):
+            if NEVER.get(k) == x and not any(row):
+                continue
             rows.append([Cell(k), Cell(x)] + [Cell(v, "count") for v in row] + [Cell(sum(row), "count")])
             styles.append(None)
         rows.append([Cell(k), Cell("total")] + [Cell(sum(col), "count") for col in zip(*d.matrix)]
