@@ -263,3 +263,29 @@ def test_garbage_collector_is_back_on_after_a_read_and_after_an_error(tmp_path):
     with pytest.raises(InputError):
         read(write(tmp_path, "b.jsonl", '{"tokens": 1, "spans": []}\n', raw=True))
     assert gc.isenabled()
+
+
+@pytest.mark.parametrize("fmt", ["tokens", "text"])
+def test_chunked_parsing_reads_the_same_and_names_a_bad_line_in_a_later_chunk(tmp_path, monkeypatch, fmt):
+    # records are parsed a chunk of lines at a time (only one chunk's per-token objects alive); with
+    # chunks of 2 lines the documents are those of one chunk, and a bad line in the third chunk is named
+    import ts_eval.io.jsonl as jsonl
+
+    names = ["Ann", "Bob", "Cy", "Di", "Ed", "Flo", "Gus"]
+    if fmt == "tokens":
+        recs = [{"id": f"d{k}", "tokens": [n, "left"], "spans": [{"start": 0, "end": 1, "label": "PER"}]}
+                for k, n in enumerate(names)]
+    else:
+        recs = [{"id": f"d{k}", "text": f"{n} left", "spans": [{"start": 0, "end": len(n), "label": "PER"}]}
+                for k, n in enumerate(names)]
+    path = write(tmp_path, "g.jsonl", recs)
+    whole = read_pair(path, [path])
+    monkeypatch.setattr(jsonl, "CHUNK_LINES", 2)
+    chunked = read_pair(path, [path])
+    assert spans_of(chunked) == spans_of(whole) and len(spans_of(whole)) == 7
+    lines = open(path, encoding="utf-8").read().splitlines()
+    lines[5] = lines[5][:-1]                      # line 6 (third chunk) loses its closing brace
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    with pytest.raises(InputError, match=r"bad\.jsonl:6: invalid JSON"):
+        read(str(bad))

@@ -1,53 +1,73 @@
-"""JSON Lines (and JSON arrays of records) -> a list of dict records with their line numbers.
+"""JSON Lines (and JSON arrays of records) -> dict records with their line numbers.
 
-The whole input is parsed in one ``json.loads`` call (fast); only when that fails is
-it parsed line by line, to name the bad line and the parser's message.
+Lines are parsed in chunks, one ``json.loads`` call per chunk (fast, and the readers keep no
+per-token Python objects beyond one chunk's records); only when a chunk fails is it parsed line
+by line, to name the bad line and the parser's message.
 """
 from __future__ import annotations
 
 import json
-from typing import Any, Dict, List, Optional, Tuple
+from typing import Any, Dict, Iterator, List, Optional, Tuple
 
 from ..errors import InputError
 from .source import display_name, read_text
 
 
-def read_records(path: str, raw: Optional[bytes] = None) -> Tuple[List[Dict[str, Any]], List[int]]:
-    """Records of a JSON Lines file (one object per line; blank lines are not records) or of a
-    JSON array, with the 1-based line of each (for an array: its index + 1, named "record")."""
+#: lines parsed per ``json.loads`` call: the records of one chunk are all the per-token Python objects
+#: alive at a time (a reader turns them into arrays and per-document strings before the next chunk)
+CHUNK_LINES = 512
+
+
+Chunk = Tuple[List[Dict[str, Any]], List[int]]
+
+
+def record_chunks(path: str, raw: Optional[bytes] = None, chunk_lines: Optional[int] = None) -> Iterator[Chunk]:
+    """(records, their 1-based lines) of a JSON Lines file, ``chunk_lines`` lines per ``json.loads`` call
+    (fast, and only one chunk's records alive at a time; a chunk that fails is parsed line by line to name
+    the bad line and the parser's message), or of a JSON array (one chunk; "record" k is line k)."""
     name = display_name(path)
     text = read_text(path, raw)
     stripped = text.lstrip()
     if not stripped:
         raise InputError("empty input, expected JSON records", name)
     if stripped.startswith("["):
-        try:
-            records = json.loads(text)
-        except json.JSONDecodeError as err:
-            raise InputError(f"invalid JSON: {err.msg} (column {err.colno})", name, err.lineno) from None
-        if not isinstance(records, list):
-            raise InputError("expected a JSON array of records", name)
-        if not records:
-            raise InputError("empty JSON array, expected records", name)
-        _check_objects(records, list(range(1, len(records) + 1)), name, "record")
-        return records, list(range(1, len(records) + 1))
+        yield _array_records(text, name)
+        return
     lines = text.split("\n")
+    del text
     numbers = [k + 1 for k, ln in enumerate(lines) if ln.strip()]
-    body = [lines[k - 1] for k in numbers]
-    records = None
+    chunk_lines = chunk_lines or CHUNK_LINES
+    for c in range(0, len(numbers), chunk_lines):
+        chunk = numbers[c:c + chunk_lines]
+        body = [lines[k - 1] for k in chunk]
+        records = None
+        try:
+            records = json.loads("[" + ",".join(body) + "]")
+        except json.JSONDecodeError:
+            pass
+        if records is None or len(records) != len(body):
+            records = []
+            for k, ln in zip(chunk, body):
+                try:
+                    records.append(json.loads(ln))
+                except json.JSONDecodeError as err:
+                    raise InputError(f"invalid JSON: {err.msg} (column {err.colno}); expected one JSON object "
+                                     "per line", name, k) from None
+        _check_objects(records, chunk, name, "line")
+        yield records, chunk
+
+
+def _array_records(text: str, name: str) -> Chunk:
     try:
-        records = json.loads("[" + ",".join(body) + "]")
-    except json.JSONDecodeError:
-        pass
-    if records is None or len(records) != len(body):
-        records = []
-        for k, ln in zip(numbers, body):
-            try:
-                records.append(json.loads(ln))
-            except json.JSONDecodeError as err:
-                raise InputError(f"invalid JSON: {err.msg} (column {err.colno}); expected one JSON object "
-                                 "per line", name, k) from None
-    _check_objects(records, numbers, name, "line")
+        records = json.loads(text)
+    except json.JSONDecodeError as err:
+        raise InputError(f"invalid JSON: {err.msg} (column {err.colno})", name, err.lineno) from None
+    if not isinstance(records, list):
+        raise InputError("expected a JSON array of records", name)
+    if not records:
+        raise InputError("empty JSON array, expected records", name)
+    numbers = list(range(1, len(records) + 1))
+    _check_objects(records, numbers, name, "record")
     return records, numbers
 
 

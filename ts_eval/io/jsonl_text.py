@@ -16,7 +16,7 @@ from typing import Any, Dict, List, Optional
 from ..errors import InputError
 from .charspans import CharDocs, to_documents
 from .documents import Documents
-from .jsonl import is_int, read_records, short
+from .jsonl import is_int, record_chunks, short
 from .source import gc_paused, display_name
 
 SPAN_KEYS = ("spans", "label", "entities")
@@ -28,19 +28,20 @@ def read_jsonl_text(path: str, align: str = "strict", id_key: str = "id", text_k
     """Read a text-with-character-offsets file (see the module docstring for the shapes); documents
     without their own ``tokens`` are split by ``tokenizer`` (default or whitespace)."""
     name = display_name(path)
-    records, lines = read_records(path, raw)
     cd = CharDocs(name, "jsonl-text")
     notes: Dict[str, int] = {"other_results": 0, "extra_annotations": 0}
-    for d, (rec, line) in enumerate(zip(records, lines)):
-        rid = rec.get(id_key)
-        if rid is not None and (not isinstance(rid, (str, int)) or isinstance(rid, bool)):
-            raise InputError(f"record {d + 1}: id {short(rid)} is not a string or integer", name, line)
-        cd.ids.append(None if rid is None else str(rid))
-        cd.lines.append(line)
-        if "data" in rec and isinstance(rec["data"], dict):
-            _label_studio(cd, d, rec, line, text_key, source, notes)
-        else:
-            _text_record(cd, d, rec, line, text_key)
+    for recs, nums in record_chunks(path, raw):
+        for rec, line in zip(recs, nums):
+            d = len(cd.ids)              # the record's index in the file
+            rid = rec.get(id_key)
+            if rid is not None and (not isinstance(rid, (str, int)) or isinstance(rid, bool)):
+                raise InputError(f"record {d + 1}: id {short(rid)} is not a string or integer", name, line)
+            cd.ids.append(None if rid is None else str(rid))
+            cd.lines.append(line)
+            if "data" in rec and isinstance(rec["data"], dict):
+                _label_studio(cd, d, rec, line, text_key, source, notes)
+            else:
+                _text_record(cd, d, rec, line, text_key)
     docs = to_documents(cd, align, tokenizer)
     if notes["other_results"] or notes["extra_annotations"]:
         docs.notes.update(notes)

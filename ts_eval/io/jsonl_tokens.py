@@ -11,6 +11,7 @@ all records must share it):
 """
 from __future__ import annotations
 
+import itertools
 import json
 from typing import Any, List, Optional, Sequence, Tuple, Union
 
@@ -18,7 +19,7 @@ import numpy as np
 
 from ..errors import InputError
 from .documents import TOKEN_SEP, Documents, build_documents, documents_from_tags
-from .jsonl import is_int, read_records, short
+from .jsonl import is_int, record_chunks, short
 from .source import gc_paused, display_name, read_text
 
 SHAPES = ("spans", "tags", "ner_tags")
@@ -53,51 +54,56 @@ def read_jsonl_tokens(path: str, scheme: str = "IOB2", policy: str = "conlleval"
                       raw: Optional[bytes] = None) -> Documents:
     """Read a token-list JSON Lines file (see the module docstring for the shapes)."""
     name = display_name(path)
-    records, lines = read_records(path, raw)
-    first = records[0]
+    chunks = record_chunks(path, raw)
+    head = next(chunks)
+    first, first_line = head[0][0], head[1][0]
     shape = next((s for s in SHAPES if s in first), None)
     if shape is None or "tokens" not in first:
         raise InputError(f"keys {', '.join(map(repr, first)) or '(none)'}; expected 'tokens' "
-                         f"and one of {', '.join(map(repr, SHAPES))}", name, lines[0])
+                         f"and one of {', '.join(map(repr, SHAPES))}", name, first_line)
     names = None
     if shape == "ner_tags":
         if tag_names is None:
             raise InputError("'ner_tags' holds tag numbers: give tag_names (a JSON list or dataset_info.json)",
-                             name, lines[0])
+                             name, first_line)
         names = load_tag_names(tag_names)
     ids: List[Optional[str]] = []
     keys: List[str] = []
-    lengths = np.empty(len(records), np.int64)
+    lines: List[int] = []
+    lengths: List[int] = []
     flat: List[Any] = []
     counts: List[int] = []
-    for d, (rec, line) in enumerate(zip(records, lines)):
-        toks = rec.get("tokens")
-        if not isinstance(toks, list):
-            raise InputError(f"'tokens' is {short(toks)}, expected a list of strings", name, line)
-        try:
-            keys.append(TOKEN_SEP.join(toks))
-        except TypeError:
-            bad = next(t for t in toks if not isinstance(t, str))
-            raise InputError(f"token {short(bad)} is not a string", name, line) from None
-        n = len(toks)
-        if n == 0:
-            raise InputError("'tokens' is empty; expected at least one token", name, line)
-        lengths[d] = n
-        rid = rec.get(id_key)
-        if rid is not None and (not isinstance(rid, (str, int)) or isinstance(rid, bool)):
-            raise InputError(f"id {short(rid)} is not a string or integer", name, line)
-        ids.append(None if rid is None else str(rid))
-        value = rec.get(shape)
-        if not isinstance(value, list):
-            raise InputError(f"{shape!r} is {short(value)}, expected a list (all lines must have the shape "
-                             f"of line {lines[0]}: 'tokens' and {shape!r})", name, line)
-        if shape == "spans":
-            flat.extend(value)
-            counts.append(len(value))
-        else:
-            if len(value) != n:
-                raise InputError(f"{len(value)} {shape} for {n} tokens; expected one per token", name, line)
-            flat.extend(value)
+    for recs, nums in itertools.chain([head], chunks):
+        for rec, line in zip(recs, nums):
+            lines.append(line)
+            toks = rec.get("tokens")
+            if not isinstance(toks, list):
+                raise InputError(f"'tokens' is {short(toks)}, expected a list of strings", name, line)
+            try:
+                keys.append(TOKEN_SEP.join(toks))
+            except TypeError:
+                bad = next(t for t in toks if not isinstance(t, str))
+                raise InputError(f"token {short(bad)} is not a string", name, line) from None
+            n = len(toks)
+            if n == 0:
+                raise InputError("'tokens' is empty; expected at least one token", name, line)
+            lengths.append(n)
+            rid = rec.get(id_key)
+            if rid is not None and (not isinstance(rid, (str, int)) or isinstance(rid, bool)):
+                raise InputError(f"id {short(rid)} is not a string or integer", name, line)
+            ids.append(None if rid is None else str(rid))
+            value = rec.get(shape)
+            if not isinstance(value, list):
+                raise InputError(f"{shape!r} is {short(value)}, expected a list (all lines must have the shape "
+                                 f"of line {first_line}: 'tokens' and {shape!r})", name, line)
+            if shape == "spans":
+                flat.extend(value)
+                counts.append(len(value))
+            else:
+                if len(value) != n:
+                    raise InputError(f"{len(value)} {shape} for {n} tokens; expected one per token", name, line)
+                flat.extend(value)
+    lengths = np.asarray(lengths, np.int64)
     if shape == "spans":
         span_doc, span_b, span_e, span_lab = _check_spans(name, flat, counts, lengths, lines)
         return build_documents(name, "jsonl-tokens", lengths, ids, keys, span_doc, span_b, span_e, span_lab,
