@@ -404,7 +404,14 @@ def test_several_tasks_have_mean_correlations(small_ranking):
     assert "mean over 2 tasks" in text
     # several tasks: every title says which task; one task: no task name in front of every title
     assert "task: leaderboard under" in text and "again: leaderboard under" in text
+    # the CSV of several tasks has a task column (table ids alone split badly: a task may contain '-')
+    rows = list(csv.reader(io.StringIO(render(doc, "csv"))))
+    assert rows[0] == ["task", "table", "row", "column", "value", "low", "high", "kind"]
+    assert {r[0] for r in rows[1:] if r[1].startswith("lb-")} == {"task", "again"}
+    assert {r[0] for r in rows[1:] if r[1] == "mean-spearman"} == {""}
     single = build(r)
+    assert next(csv.reader(io.StringIO(render(single, "csv")))) == ["table", "row", "column", "value", "low",
+                                                                   "high", "kind"]
     titles = [s.title for s in single.sections] + [t.title for t in single.tables()]
     assert single.sections[0].title == "Data" and not any(t.startswith(f"{r.task}: ") for t in titles)
     assert any(t.startswith("leaderboard under") for t in titles)

@@ -138,6 +138,8 @@ class Section:
     blocks: List[Block] = field(default_factory=list)
     id: str = ""
     detail: bool = False                   # True: shown by text renderers only on request (--details)
+    group: str = ""                        # the part of the document it belongs to (a task of several);
+    #                                        machine formats write it in a column named by meta["group_by"]
 
 
 @dataclass

@@ -374,8 +374,11 @@ def build(result, details: bool = True, report=None, every_flip: bool = False) -
     tasks = list(result.tasks.values()) if several else [result]
     sections: List[Section] = []
     for r in tasks:
-        sections.append(Section(f"{r.task}: data", [Text(summary_line(r), "note")], id=f"about-{r.task}"))
-        sections.extend(task_sections(r, details, every_flip))
+        part = [Section(f"{r.task}: data", [Text(summary_line(r), "note")], id=f"about-{r.task}")]
+        part += task_sections(r, details, every_flip)
+        for sec in part:
+            sec.group = r.task if several else ""
+        sections.extend(part)
     if not several:
         _drop_task_prefix(sections, tasks[0].task)
     if several:
@@ -391,6 +394,6 @@ def build(result, details: bool = True, report=None, every_flip: bool = False) -
                                                       for m, t in zip(first.models, first.titles)), "note")],
                             id="models"))
     meta = {"settings": first.settings, "versions": first.settings.get("versions", {}),
-            "seed": first.settings.get("seed")}
+            "seed": first.settings.get("seed"), "group_by": "task"}
     title = "Ranking" if len(tasks) == 1 else f"Ranking of {len(tasks)} tasks"
     return Document("rank", title, sections, meta)

@@ -8,7 +8,9 @@ by ``/``), ``column`` the column's key; ``value``, ``low`` and ``high`` are the 
 fractions, not percentages; full precision), ``kind`` says how they are meant (score, count,
 rank, corr, p, percent, text ...).  Long form fits every table of a document in one file
 and loses nothing; a spreadsheet pivots it back to wide.  Every section is written, detail
-sections included; figures are not (their numbers are in the tables).
+sections included; figures are not (their numbers are in the tables).  A document in parts (a
+ranking of several tasks) has a first column more, named by ``meta["group_by"]`` (``task``): the
+part each line belongs to, empty for what belongs to none (the mean over the tasks).
 """
 from __future__ import annotations
 
@@ -17,7 +19,7 @@ import io
 import math
 from typing import Any
 
-from ..document import Document
+from ..document import Document, Table
 from . import format as fmt
 
 HEADER = ("table", "row", "column", "value", "low", "high", "kind")
@@ -36,10 +38,13 @@ def raw(v: Any) -> str:
 def render(doc: Document, **_: object) -> str:
     out = io.StringIO()
     w = csv.writer(out, lineterminator="\n")
-    w.writerow(HEADER)
-    for t in doc.tables():
-        for k, r in enumerate(t.rows):
-            name = t.row_keys[k] if t.row_keys else "/".join(fmt.text(c) for c in r[:t.key_columns])
-            for col, c in zip(t.columns[t.key_columns:], r[t.key_columns:]):
-                w.writerow([t.id, name, col.key, raw(c.value), raw(c.low), raw(c.high), c.kind])
+    parts = any(s.group for s in doc.sections)
+    w.writerow(((doc.meta.get("group_by", "group"),) if parts else ()) + HEADER)
+    for s in doc.sections:
+        lead = [s.group] if parts else []
+        for t in (b for b in s.blocks if isinstance(b, Table)):
+            for k, r in enumerate(t.rows):
+                name = t.row_keys[k] if t.row_keys else "/".join(fmt.text(c) for c in r[:t.key_columns])
+                for col, c in zip(t.columns[t.key_columns:], r[t.key_columns:]):
+                    w.writerow(lead + [t.id, name, col.key, raw(c.value), raw(c.low), raw(c.high), c.kind])
     return out.getvalue()
