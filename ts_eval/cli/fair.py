@@ -53,7 +53,7 @@ def register(subparsers) -> None:
         description="Fair evaluation of labelled spans (Ortmann 2022): TP, FP, FN, labelling (LE), "
                     "boundary (BE: BES/BEL/BEO) and labelling-boundary (LBE) errors, with traditional, "
                     "fair and weighted precision/recall/F1. Either FILE with gold and system columns or "
-                    "--gold G --system S [S ...] in any input format (as for score), or --config FILE: the "
+                    "--gold G S [S ...] (also --gold G --system S [S ...]) in any input format (as for score), or --config FILE: the "
                     "FairEval reference tool's config files, unchanged. Writes the reference's report layout "
                     "(one block per system).")
     p.add_argument("--config", metavar="FILE", help="FairEval config file (names its own inputs and settings)")

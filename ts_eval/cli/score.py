@@ -48,9 +48,10 @@ def _scoring_options(p: argparse.ArgumentParser) -> None:
 def register(sub: Any) -> None:
     """Add ``score`` and ``demo`` to the ``ts-eval`` parser."""
     sc = sub.add_parser("score", help="score one or more systems against gold",
-                        description="Score IOB files. Either FILE with gold and system columns "
+                        description="Score labelled spans. Either FILE with gold and system columns "
                                     "(default: conlleval's layout, the last two columns), or --gold G "
-                                    "--system S [S ...] with one file per system.")
+                                    "S [S ...] (also --gold G --system S [S ...]) with one file per system, "
+                                    "in any input format (see --input-format).")
     add_file_arguments(sc)
     add_column_options(sc)
     add_reading_options(sc)
