@@ -62,9 +62,9 @@ def _resolve(T: list, S: list, do_tp: bool, skip: bool, ev: list) -> None:
             if T and S:
                 _pass_unmatched(T, S, MT, MS, same, skip, ev)
             if T and MS:
-                _pass_matched_system(T, MT, MS, same, skip, ev)
+                _pass_against_matched(T, MS, MT, same, skip, ev, x_gold=True)
             if S and MT:
-                _pass_matched_target(S, MT, MS, same, skip, ev)
+                _pass_against_matched(S, MT, MS, same, skip, ev, x_gold=False)
     # step 4: what is left has no counterpart
     for t in T:
         ev.append((t[4], -1, FN, GOLD_ONLY))
@@ -117,45 +117,27 @@ def _pass_unmatched(T: list, S: list, MT: list, MS: list, same: bool, skip: bool
             i += 1
 
 
-def _pass_matched_system(T: list, MT: list, MS: list, same: bool, skip: bool, ev: list) -> None:
-    """Pass 2: unmatched target x matched system spans that still share tokens with it."""
+def _pass_against_matched(X: list, MY: list, MX: list, same: bool, skip: bool, ev: list, x_gold: bool) -> None:
+    """Pass 2 (``X`` the unmatched target spans, ``MY`` the matched system spans) or pass 3 (unmatched
+    system x matched target spans): each span of ``X`` that still shares tokens with a matched span of
+    the other side takes the most similar one; it moves to ``MX``, the shared tokens are used up."""
     i = 0
-    while i < len(T):
-        t = T[i]
-        tl, tb, te, tbits = t[0], t[1], t[2], t[3]
-        cands = [s for s in MS if (s[0] == tl) == same and (s[1] != tb or s[2] != te)
-                 and s[1] <= te and s[2] >= tb and (tbits & s[3])]
+    while i < len(X):
+        x = X[i]
+        xl, xb, xe, xbits = x[0], x[1], x[2], x[3]
+        cands = [y for y in MY if (y[0] == xl) == same and (y[1] != xb or y[2] != xe)
+                 and y[1] <= xe and y[2] >= xb and (xbits & y[3])]
         if not cands:
             i += 1
             continue
-        s = _best(t, cands)
-        ev.append((t[4], s[4], _be_type(tb, te, s[1], s[2]) if same else LBE, GOLD_ONLY))
-        del T[i]
-        inter = tbits & s[3]
-        s[3] &= ~inter
-        t[3] &= ~inter
-        MT.append(t)
-        if skip:
-            i += 1
-
-
-def _pass_matched_target(S: list, MT: list, MS: list, same: bool, skip: bool, ev: list) -> None:
-    """Pass 3: unmatched system x matched target spans that still share tokens with it."""
-    i = 0
-    while i < len(S):
-        s = S[i]
-        sl, sb, se, sbits = s[0], s[1], s[2], s[3]
-        cands = [t for t in MT if (t[0] == sl) == same and (t[1] != sb or t[2] != se)
-                 and sb <= t[2] and se >= t[1] and (sbits & t[3])]
-        if not cands:
-            i += 1
-            continue
-        t = _best(s, cands)
-        ev.append((t[4], s[4], _be_type(t[1], t[2], sb, se) if same else LBE, SYSTEM_ONLY))
-        del S[i]
-        inter = t[3] & sbits
-        t[3] &= ~inter
-        s[3] &= ~inter
-        MS.append(s)
+        y = _best(x, cands)
+        t, s = (x, y) if x_gold else (y, x)
+        ev.append((t[4], s[4], _be_type(t[1], t[2], s[1], s[2]) if same else LBE,
+                   GOLD_ONLY if x_gold else SYSTEM_ONLY))
+        del X[i]
+        inter = xbits & y[3]
+        x[3] &= ~inter
+        y[3] &= ~inter
+        MX.append(x)
         if skip:
             i += 1
