@@ -26,7 +26,7 @@ import numpy as np
 from numpy.lib.stride_tricks import as_strided
 
 from ..errors import InputError, UsageError
-from .source import STDIN, decompress, display_name, is_compressed, read_bytes, read_head
+from .source import STDIN, decompress, display_name, is_compressed, not_utf8, read_bytes, read_head
 
 _WS = np.zeros(256, bool)
 _WS[[9, 10, 11, 12, 13, 32]] = True  # ASCII whitespace only: tokens may hold NBSP etc.
@@ -232,9 +232,7 @@ def split_columns(raw: Union[bytes, bytearray], path: str = "<data>", columns: S
         try:
             codecs.utf_8_decode(memoryview(raw)[start:stop], "strict", True)
         except UnicodeDecodeError as err:
-            line = line0 + raw.count(b"\n", start, start + err.start) + 1
-            raise InputError(f"not UTF-8: byte 0x{raw[start + err.start]:02x} at byte offset "
-                             f"{start + err.start} ({err.reason}); expected UTF-8 text", path, line) from None
+            raise not_utf8(raw, start + err.start, err.reason, path) from None
         cols = _scan(data, windows, start - shift, stop - shift, line0, path, columns, token_column, acc, cols,
                      sep, delimiter)
         line0 += acc.chunk_newlines
