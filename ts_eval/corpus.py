@@ -147,6 +147,13 @@ class Corpus:
 # ---------------------------------------------------------------------------
 # builders
 
+def _label_remap(label_map: Sequence[Tuple[str, str]], labels: Sequence[str]) -> Tuple[List[str], np.ndarray]:
+    """The label names after ``label_map`` (sorted, distinct; may include "") and each old label's new id."""
+    mapped = _apply_label_map(label_map, list(labels)) if label_map else list(labels)
+    names = sorted(set(mapped))
+    return names, np.array([names.index(m) for m in mapped] or [0], np.int32)
+
+
 def _apply_label_map(label_map: Sequence[Tuple[str, str]], labels: List[str]) -> List[str]:
     out = []
     for lab in labels:
@@ -206,9 +213,7 @@ def corpus_from_tag_ids(
     tag_label_id, raw_labels = _label_ids(table.labels)
     outside_type = raw_labels.index("") if "" in raw_labels else -1
 
-    mapped = _apply_label_map(label_map, raw_labels) if label_map else list(raw_labels)
-    mapped_names = sorted(set(mapped))
-    remap = np.array([mapped_names.index(m) for m in mapped] or [0], np.int32)
+    mapped_names, remap = _label_remap(label_map, raw_labels)
     # the empty label drops a span, except in the conlleval scheme where it is a type
     dropped_id = mapped_names.index("") if ("" in mapped_names and scheme != "conlleval") else -1
 
@@ -247,9 +252,7 @@ def relabel(corpus: Corpus, label_map: Sequence[Tuple[str, str]]) -> Corpus:
     sides = [corpus.gold] + list(corpus.systems.values())
     if any(ss.conll is not None for ss in sides):
         raise ValueError("this corpus was decoded with the conlleval scheme: give the label map to its reader")
-    mapped = _apply_label_map(label_map, corpus.labels)
-    names = sorted(set(mapped))
-    remap = np.array([names.index(m) for m in mapped] or [0], np.int32)
+    names, remap = _label_remap(label_map, corpus.labels)
     dropped = names.index("") if "" in names else -1
 
     def one(ss: SpanSet, info: SideInfo) -> Tuple[SpanSet, SideInfo]:
