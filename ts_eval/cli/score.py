@@ -3,6 +3,7 @@ GermEval 2014 sample (four systems)."""
 from __future__ import annotations
 
 import argparse
+import sys
 from pathlib import Path
 from typing import Any, List, Optional
 
@@ -122,4 +123,9 @@ def run(args: argparse.Namespace) -> int:
     with option_errors():   # a layout that cannot show this report (conlleval with several systems, say)
         emit(report, args, _legacy, doc_options={"per_label": not (args.no_labels and args.format == "table")},
              details=args.confusion)
+    if args.format == "conlleval":   # the layout has no room for why its accuracy is n/a: say it beside
+        for s in report.systems:
+            why = s.get("exact", {}).get("token_accuracy_undefined")
+            if why:
+                print(f"ts-eval score: {s['name']}: accuracy n/a: conlleval token accuracy {why}", file=sys.stderr)
     return 0
