@@ -7,7 +7,6 @@ import gzip
 import json
 import shutil
 
-import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
