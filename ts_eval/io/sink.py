@@ -9,6 +9,9 @@ files that belong together (a brat folder) are renamed only when all of them are
 replaced).  A target that is not a regular file (``/dev/null``, ``/dev/full``, a named pipe) cannot
 be replaced by a rename: it is written directly, as the user asked.  Every failure is one
 :class:`~ts_eval.errors.InputError` naming the path and the reason.
+
+:func:`check_outputs` refuses an output that is one of the inputs (the same file by device and
+inode, whatever path names it) before anything is read.
 """
 from __future__ import annotations
 
@@ -21,13 +24,15 @@ import secrets
 import stat
 import sys
 from contextlib import contextmanager
-from typing import Callable, Dict, Iterator, List, Optional, Tuple
+from typing import Callable, Dict, Iterator, List, Optional, Sequence, Tuple
 
-from ..errors import InputError
+from ..errors import InputError, UsageError
 from .source import STDIN
 
 _COMPRESS: Dict[str, Callable[[bytes], bytes]] = {".gz": lambda b: gzip.compress(b, mtime=0), ".bz2": bz2.compress,
                                                   ".xz": lzma.compress}
+#: files a brat folder is made of: an input among them is part of that folder
+BRAT_FILES = (".txt", ".ann", ".conf")
 CANNOT = "cannot write the output"
 KEPT = "nothing was written; an existing file is left as it was"
 
@@ -218,3 +223,71 @@ def make_dir(path: str) -> None:
                          "directory path", str(path)) from None
     if not os.path.isdir(path):
         raise InputError("is not a directory; expected a directory for brat output", str(path))
+
+
+# ---------------------------------------------------------------------------
+# outputs that are inputs, standard input twice
+
+
+def _identity(path: str) -> Optional[Tuple[int, int]]:
+    try:
+        st = os.stat(path)
+    except (OSError, ValueError):
+        return None
+    return st.st_dev, st.st_ino
+
+
+def _members(path: str) -> List[str]:
+    """An input folder's files (a brat folder, a folder of system files); a file is itself."""
+    if not os.path.isdir(path):
+        return [path]
+    try:
+        return [os.path.join(path, f) for f in sorted(os.listdir(path))]
+    except OSError:
+        return []
+
+
+def check_outputs(outputs: Sequence[Tuple[str, str]], inputs: Sequence[Tuple[str, str]]) -> None:
+    """Refuse, before anything is read, an output that is one of the inputs: the same file by device and
+    inode (a hard link, a symbolic link or another spelling of the path is the same file), a file of
+    an input folder, or -- for a folder output (brat) -- an input folder or a brat file in it.
+
+    ``outputs`` and ``inputs`` are (what, path) pairs, ``what`` as the message should name it
+    (``--output``, ``gold``, ...); ``-`` (standard input or output) is never a file here.
+    """
+    files: Dict[Tuple[int, int], Tuple[str, str]] = {}
+    for what, path in inputs:
+        if not path or path == STDIN:
+            continue
+        for member in _members(path):
+            key = _identity(member)
+            if key is not None:
+                files.setdefault(key, (what, member if member == path else f"{member} (in {path})"))
+        key = _identity(path)
+        if key is not None:
+            files.setdefault(key, (what, path))
+    seen: Dict[str, str] = {}
+    for what, path in outputs:
+        if not path or path == STDIN:
+            continue
+        real = os.path.realpath(path)
+        if real in seen:
+            raise UsageError(f"{seen[real]} and {what} are the same file ({path}): the second would replace the "
+                             "first; give two paths")
+        seen[real] = what
+        written = [path] + ([m for m in _members(path) if m.endswith(BRAT_FILES)] if os.path.isdir(path) else [])
+        for candidate in written:
+            hit = files.get(_identity(candidate))   # type: ignore[arg-type]
+            if hit is not None:
+                role, name = hit
+                raise UsageError(f"{what} {path} is the input {name} ({role}; the same file): writing it would "
+                                 "destroy the input; give another output path")
+
+
+def check_stdin_once(inputs: Sequence[Tuple[str, str]]) -> None:
+    """Standard input (``-``) can be read only once: naming it for two inputs is an error naming both."""
+    roles = [what for what, path in inputs if path == STDIN]
+    if len(roles) > 1:
+        times = "twice" if len(roles) == 2 else f"{len(roles)} times"
+        raise UsageError(f"standard input ('-') is given {times} ({', '.join(roles[:-1])} and {roles[-1]}); it can "
+                         "be read only once: save all but one of these inputs to files")
