@@ -60,7 +60,7 @@ def test_refused_before_anything_is_read(tmp_path, capsys):
     _same_file_refused(capsys, ["convert", bad, bad])
 
 
-@pytest.mark.parametrize("case", ["compare", "rank", "rank-plot", "rank-folder", "germeval", "fair", "fair-gold",
+@pytest.mark.parametrize("case", ["compare", "rank", "rank-plot", "rank-folder", "rank-manifest", "germeval", "fair", "fair-gold",
                                   "fair-config", "fair-eval-out", "tag-names", "brat", "brat-file", "demo"])
 def test_every_command_refuses_to_write_over_an_input(tmp_path, capsys, case):
     files = _files(tmp_path)
@@ -78,6 +78,9 @@ def test_every_command_refuses_to_write_over_an_input(tmp_path, capsys, case):
         a, b = write(runs / "a.conll", GOLD_ONLY), write(runs / "b.conll", GOLD_ONLY)
         argv = ["rank", "--gold", files["gold"], str(runs), *NO_RESAMPLING, "-o", b]
         assert Path(a).exists()
+    elif case == "rank-manifest":
+        manifest = write(tmp_path / "tasks.txt", f"t {files['gold']} {good} {two}\n")
+        argv = ["rank", "--manifest", manifest, *NO_RESAMPLING, "--system-col", "-1", "-o", manifest]
     elif case == "germeval":
         nested = write(tmp_path / "n.tsv", (FIXTURES / "germeval" / "nested.tsv").read_text(encoding="utf-8"))
         argv = ["germeval", nested, "-o", nested]

@@ -261,3 +261,18 @@ def test_the_plot_is_written_whole_or_not_at_all(tmp_path, capsys, monkeypatch, 
     code, _, err = run_cli(argv, capsys)
     assert code == 0, err
     assert plot.read_bytes()[:4] in (b"\x89PNG", b"<?xm")
+
+
+def test_a_read_only_file_is_not_replaced(tmp_path, capsys, monkeypatch):
+    """As '>' would: a file the user may not write stays (os.access is patched: the tests may run as root)."""
+    files = _files(tmp_path)
+    out = tmp_path / "out.txt"
+    out.write_text(OLD)
+    out.chmod(0o444)
+    real = os.access
+    monkeypatch.setattr(os, "access", lambda p, mode, *a, **k: False if str(p) == str(out) and mode == os.W_OK
+                        else real(p, mode, *a, **k))
+    code, _, err = run_cli(["score", files["good"], "-o", str(out)], capsys)
+    monkeypatch.undo()
+    assert code == 1 and err.count("\n") == 1 and "Permission denied" in err, err
+    assert out.read_text() == OLD and _listing(tmp_path) == sorted(["g.conll", "two.conll", "gold.conll", "out.txt"])

@@ -46,8 +46,17 @@ def encoded(path: str, text: str) -> bytes:
 
 def write_stdout(text: str) -> None:
     """``text`` to standard output; a failure (a full disk behind a redirection) is one line."""
+    _to_stdout(lambda: sys.stdout.write(text))
+
+
+def write_stdout_bytes(data: bytes) -> None:
+    """``data`` to standard output as they are (see :func:`write_stdout`)."""
+    _to_stdout(lambda: sys.stdout.buffer.write(data))
+
+
+def _to_stdout(write: Callable[[], object]) -> None:
     try:
-        sys.stdout.write(text)
+        write()
         sys.stdout.flush()
     except BrokenPipeError:
         raise
@@ -77,7 +86,12 @@ def write_text(path: str, text: str) -> None:
 
 
 def write_bytes(path: str, data: bytes) -> None:
-    """Write ``data`` to ``path`` as it is (a picture, say), replacing the file only once complete."""
+    """Write ``data`` to ``path`` as it is (a picture, say), replacing the file only once complete; ``-`` is
+    standard output."""
+    if path == STDIN:
+        sys.stdout.flush()
+        write_stdout_bytes(data)
+        return
     with replacing() as batch:
         batch.add(path, data)
 
@@ -102,6 +116,8 @@ class Batch:
         if st is not None and not stat.S_ISREG(st.st_mode):
             self.direct.append((path, data))
             return
+        if st is not None and not os.access(target, os.W_OK):   # a read-only file is not replaced behind its back
+            raise _cannot(PermissionError(errno.EACCES, os.strerror(errno.EACCES)), path)
         tmp = self._temporary(target, path)
         try:
             fd = os.open(tmp, os.O_WRONLY | getattr(os, "O_BINARY", 0))
