@@ -62,7 +62,7 @@ def test_refused_before_anything_is_read(tmp_path, capsys):
 
 @pytest.mark.parametrize("case", ["compare", "rank", "rank-plot", "rank-folder", "rank-manifest", "germeval", "fair", "fair-gold",
                                   "fair-config", "fair-eval-out", "tag-names", "brat", "brat-file", "demo"])
-def test_every_command_refuses_to_write_over_an_input(tmp_path, capsys, case):
+def test_every_command_refuses_to_write_over_an_input(tmp_path, capsys, monkeypatch, case):
     files = _files(tmp_path)
     two, good = files["two"], files["good"]
     cols = ["--gold-col", "2", "--system-col", "3", "4"]
@@ -112,9 +112,12 @@ def test_every_command_refuses_to_write_over_an_input(tmp_path, capsys, case):
         brat.mkdir()
         src = write(brat / "d.txt", GOLD_ONLY)
         argv = ["convert", src, str(brat) + "/", "--from", "columns", "--to", "brat"]
-    else:
-        from ts_eval.cli.score import DEMO_FILE
-        argv = ["demo", "-o", str(DEMO_FILE)]
+    else:    # the bundled file, copied: a regression must not overwrite the package's own data
+        from ts_eval.cli import score
+        demo = tmp_path / "demo.conll"
+        demo.write_bytes(score.DEMO_FILE.read_bytes())
+        monkeypatch.setattr(score, "DEMO_FILE", demo)
+        argv = ["demo", "-o", str(demo)]
     before = {p: p.read_bytes() for p in tmp_path.rglob("*") if p.is_file()}
     _same_file_refused(capsys, argv)
     assert {p: p.read_bytes() for p in tmp_path.rglob("*") if p.is_file()} == before
