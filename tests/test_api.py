@@ -72,7 +72,10 @@ def test_from_spans_api():
     assert (b["exact"]["micro"]["tp"], b["exact"]["micro"]["system"]) == (1, 3)
     assert b["ts"]["labels"]["ORG"]["fp"] == 5
     assert b["ts"]["labels"]["PER"]["tp"] == 1 and b["ts"]["labels"]["PER"]["fn"] == 2
-    assert "token_accuracy" not in a["exact"]  # span input has no tags
+    # conlleval's token accuracy over the spans' IOB2 tags: gold B-PER I-PER O | O B-LOC, a: B-PER I-PER O | O O;
+    # b's PER (0, 0) lies inside its ORG (0, 2): one tag per token cannot hold both (#17.1)
+    assert (a["exact"]["tags_correct"], a["exact"]["tags_counted"], a["exact"]["token_accuracy"]) == (4, 5, 0.8)
+    assert b["exact"]["token_accuracy"] is None and "1 nested" in b["exact"]["token_accuracy_undefined"]
 
 
 @pytest.mark.parametrize("gold,needle", [

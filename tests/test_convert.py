@@ -218,7 +218,7 @@ def test_unwritable_path_is_a_one_line_error(tmp_path):
     bad = str(tmp_path / "no" / "such" / "dir" / "x.conll")
     with pytest.raises(InputError) as err:
         ts_eval.convert(jsonl(tmp_path, FLAT), bad)
-    assert str(err.value).startswith(bad + ": cannot write:") and "\n" not in str(err.value)
+    assert str(err.value).startswith(bad + ": cannot write the output:") and "\n" not in str(err.value)
     blocker = tmp_path / "file"
     blocker.write_text("x")
     with pytest.raises(InputError, match="cannot create the directory"):

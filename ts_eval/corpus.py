@@ -16,7 +16,8 @@ import numpy as np
 from .arrays import unique
 
 from . import schemes
-from .errors import InputError
+from .errors import InputError, OptionError
+from .validate import control_message, control_reason, first_control
 
 
 @dataclass
@@ -150,6 +151,11 @@ class Corpus:
 def _label_remap(label_map: Sequence[Tuple[str, str]], labels: Sequence[str]) -> Tuple[List[str], np.ndarray]:
     """The label names after ``label_map`` (sorted, distinct; may include "") and each old label's new id."""
     mapped = _apply_label_map(label_map, list(labels)) if label_map else list(labels)
+    bad = first_control(mapped) if label_map else None
+    if bad is not None:
+        maps = ", ".join(repr(f"{p}={r}") for p, r in label_map)
+        raise OptionError(f"the label map ({maps}) makes label {labels[bad]!r} into {mapped[bad]!r}, which "
+                          f"{control_reason(mapped[bad], 'label')}")
     names = sorted(set(mapped))
     return names, np.array([names.index(m) for m in mapped] or [0], np.int32)
 
@@ -199,6 +205,7 @@ def corpus_from_tag_ids(
     """
     if policy not in schemes.POLICIES:
         raise ValueError(f"unknown policy {policy!r}; expected one of {', '.join(schemes.POLICIES)}")
+    _check_printable(tag_vocab, sides)
     requested = scheme
     scheme = schemes.resolve_scheme_name(scheme)
     n = len(sent_first)
@@ -324,6 +331,35 @@ def _label_ids(labels: List[str]) -> Tuple[np.ndarray, List[str]]:
     return np.array([index[lab] for lab in labels] or [0], dtype), uniq
 
 
+def _first_use(bad_ids: Sequence[int], sides: Sequence[SideInfo]) -> Optional[Tuple[int, SideInfo]]:
+    """(token, side) where a tag of ``bad_ids`` is first used: the first line any of them is on (not the
+    first in sorted order); on the same token, gold before systems.  None when no side uses one."""
+    bad = np.array(sorted(bad_ids), np.int64)
+    found = []  # (first token with a bad tag, side order, side)
+    for k, side in enumerate(sides):
+        hits = np.flatnonzero(np.isin(side.tags, bad))
+        if len(hits):
+            found.append((int(hits[0]), k, side))
+    if not found:
+        return None
+    tok, _, side = min(found, key=lambda f: f[:2])
+    return tok, side
+
+
+def _check_printable(tag_vocab: List[str], sides: Sequence[SideInfo]) -> None:
+    """A tag holding a control character is an error at the first line it is on (it would print like
+    another tag and split its label in two)."""
+    if first_control(tag_vocab) is None:
+        return
+    bad = [k for k, tag in enumerate(tag_vocab) if first_control([tag]) is not None]
+    use = _first_use(bad, sides)
+    if use is None:
+        return       # in the vocabulary but on no token: nothing is decoded from it
+    tok, side = use
+    path, line = side.where(tok)
+    raise InputError(f"{control_message(tag_vocab[int(side.tags[tok])])} ({side.name} side)", path, line)
+
+
 def _parse_or_locate(tag_vocab: List[str], scheme: Optional[str], sides: Sequence[SideInfo]) -> schemes.TagTable:
     """Parse the tag vocabulary; a bad tag is reported at the first line any bad tag is on
     (not at the first bad tag in sorted order: IOBES read as IOB2 must name the S- line
@@ -337,15 +373,10 @@ def _parse_or_locate(tag_vocab: List[str], scheme: Optional[str], sides: Sequenc
                 schemes.parse_tags([tag], scheme)
             except schemes.TagError as err:
                 errors[k] = err
-        bad_ids = np.array(sorted(errors), np.int64)
-        found = []  # (first token with a bad tag, side order, side)
-        for k, side in enumerate(sides):
-            hits = np.flatnonzero(np.isin(side.tags, bad_ids))
-            if len(hits):
-                found.append((int(hits[0]), k, side))
-        if not found:
+        use = _first_use(list(errors), sides)
+        if use is None:
             raise InputError(str(first_err)) from None
-        tok, _, side = min(found, key=lambda f: f[:2])
+        tok, side = use
         path, line = side.where(tok)
         raise InputError(f"{errors[int(side.tags[tok])]} ({side.name} side)", path, line) from None
 

@@ -19,9 +19,9 @@ def conlleval_block(report: Report, system: dict) -> str:
     ntok = ex.get("tags_counted", report.corpus["tokens"] + report.corpus["docstart_lines"])
     lines = [f"processed {ntok} tokens with {G} phrases; found: {F} phrases; correct: {C}.\n"]
     p, r, f = prf_percent(C, F, G)     # conlleval.pl's order: 100*correct/found, then 2PR/(P+R)
-    if ntok > 0:
-        acc = percent(ex["tags_correct"], ntok) if "tags_correct" in ex else 0.0
-        lines.append("accuracy: %6.2f%%; precision: %6.2f%%; recall: %6.2f%%; FB1: %6.2f\n" % (acc, p, r, f))
+    if ntok > 0:   # an accuracy that was not computed (nested spans have no IOB2 tags) is n/a, never 0.00%
+        acc = "%6.2f%%" % percent(ex["tags_correct"], ntok) if ex.get("tags_correct") is not None else "   n/a"
+        lines.append("accuracy: %s; precision: %6.2f%%; recall: %6.2f%%; FB1: %6.2f\n" % (acc, p, r, f))
     rows = ex["labels"]
     # conlleval sorts the type names of gold and found phrases together and drops a
     # repeat unless the previous name is false in Perl (the empty type): it is printed twice

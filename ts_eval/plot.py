@@ -49,11 +49,25 @@ def bump_chart(result: Union["RankingResult", "MultiTaskResult"], path: Optional
     if title:
         fig.suptitle(title)
     if path:
-        try:
-            fig.savefig(path, dpi=150)
-        except (OSError, ValueError) as err:
-            raise OptionError(f"cannot write the plot to {path}: {err}") from None
+        save(fig, path)
     return fig
+
+
+def save(fig, path: str) -> None:
+    """``fig`` drawn in the format of ``path``'s extension (png by default) and written whole or not at all
+    (:func:`ts_eval.io.sink.write_bytes`: an existing file stays as it was when writing fails)."""
+    import io
+    import os
+
+    from .io.sink import write_bytes
+
+    ext = os.path.splitext(str(path))[1].lstrip(".").lower() or "png"
+    buf = io.BytesIO()
+    try:
+        fig.savefig(buf, dpi=150, format=ext)
+    except ValueError as err:
+        raise OptionError(f"cannot write the plot to {path}: {err}") from None
+    write_bytes(path, buf.getvalue())
 
 
 def _panel(ax, r: "RankingResult", models: Optional[List[str]]) -> None:

@@ -7,6 +7,7 @@ from typing import Mapping, Sequence, Tuple, Union
 import numpy as np
 
 from . import validate
+from .validate import control_message, has_control
 from .corpus import Corpus, SideInfo, SpanSet, corpus_from_tag_ids
 from .errors import InputError
 
@@ -81,6 +82,8 @@ def from_spans(
                                      " or ends before it starts")
                 if not label:
                     raise InputError(f"{name}: sentence {s}: span {item!r} has an empty label")
+                if has_control(str(label)):
+                    raise InputError(f"{name}: sentence {s}: span {item!r}: {control_message(str(label), 'label')}")
                 rows.append((offsets[s] + b, offsets[s] + e, str(label)))
                 label_set.add(str(label))
         raw[name] = rows

@@ -15,11 +15,40 @@ from __future__ import annotations
 
 import collections
 import itertools
-from typing import Any, Callable, Dict, List, Sequence, Tuple
+import re
+from typing import Any, Callable, Dict, Iterable, List, Optional, Sequence, Tuple
 
 import numpy as np
 
 from .errors import InputError
+
+
+#: control characters (Unicode category Cc: C0, DEL and C1): a tag or label holding one prints like another
+#: (``B-LOC\x00`` and ``B-LOC`` would be two labels, both shown as ``LOC``), so every reader rejects them
+CONTROL = re.compile("[\x00-\x1f\x7f-\x9f]")
+
+
+def has_control(value: Any) -> bool:
+    """Whether ``value`` is a string holding a control character."""
+    return isinstance(value, str) and CONTROL.search(value) is not None
+
+
+def first_control(values: Iterable[Any]) -> Optional[int]:
+    """The index of the first string in ``values`` that holds a control character (None: there is none)."""
+    values = list(values)
+    if not any(map(has_control, set(v for v in values if isinstance(v, str)))):
+        return None
+    return next(k for k, v in enumerate(values) if has_control(v))
+
+
+def control_message(value: str, what: str = "tag") -> str:
+    """The error message for a ``what`` (tag, label, ...) that holds control characters: the value escaped."""
+    return f"{what} {value!r} {control_reason(value, what)}"
+
+
+def control_reason(value: str, what: str = "tag") -> str:
+    codes = ", ".join(f"U+{ord(c):04X}" for c in dict.fromkeys(CONTROL.findall(value)))
+    return f"holds a control character ({codes}) and would print like another {what}; expected printable text"
 
 
 class TagTypeError(InputError, TypeError):
@@ -121,4 +150,9 @@ def encode(sides: Sequence[Tuple[str, Any]]) -> Tuple[np.ndarray, List[np.ndarra
             if any(is_bad_tag(t) for s in sents for t in s):
                 raise tag_error(sents, name)
         raise AssertionError("bad tag not found")  # pragma: no cover
+    if first_control(ids) is not None:
+        for name, sents in checked:
+            if any(has_control(t) for s in sents for t in s):
+                k, j, tag = _locate(sents, has_control)
+                raise TagValueError(f"{name}: sentence {k}, token {j}: {control_message(str(tag))}")
     return lengths, arrays, [str(t) for t in ids]  # numpy str_ -> str

@@ -13,7 +13,7 @@ from typing import Any
 
 from ..errors import UsageError
 from .errors import option_errors
-from .inputs import COLUMN_RULE, Request, add_column_options, add_reading_options, load
+from .inputs import COLUMN_RULE, Request, add_column_options, add_reading_options, check_paths, load, request_paths
 from .outputs import add_output_options, emit, format_choices
 
 FORMAT_CHOICES = format_choices()    # the document formats and json
@@ -77,7 +77,9 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError("--top, --examples and --cases must be >= 0")
     with option_errors("--models: "):
         models = check_models([m.strip() for m in args.models.split(",") if m.strip()])   # before reading
-    corpus = load(_request(args), args, "compare", min_systems=2)
+    request = _request(args)
+    check_paths(args, request_paths(request))
+    corpus = load(request, args, "compare", min_systems=2)
     a, b = args.pair if args.pair else (None, None)
     with option_errors():
         result = compare(corpus, a, b, top=args.top, examples=args.examples, view=args.view,

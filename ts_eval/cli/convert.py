@@ -62,7 +62,9 @@ def run(args: argparse.Namespace) -> int:
     """Run ``ts-eval convert``; returns the exit code (errors are raised)."""
     from ..io.convert import convert
     from .errors import option_errors
+    from .inputs import check_paths
 
+    check_paths(args, [("SRC", args.src)], [("DST", args.dst)])
     options: Dict[str, Any] = {k: getattr(args, k) for k in READER_OPTIONS if getattr(args, k) is not None}
     src: Any = args.src
     with option_errors():

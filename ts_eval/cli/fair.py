@@ -36,8 +36,8 @@ from typing import Any, Dict, List, Optional, Tuple
 
 from ..errors import UsageError
 from .errors import option_errors
-from .inputs import (add_column_options, add_file_arguments, add_reading_options, file_request, input_settings,
-                     load)
+from .inputs import (add_column_options, add_file_arguments, add_reading_options, check_paths, file_request,
+                     input_settings, load, request_paths)
 from .outputs import add_output_options, emit
 
 CONFIG_KEYS = ("target_in", "system_in", "labels", "exclude", "ignore_punct", "focus", "eval_method",
@@ -232,7 +232,9 @@ def run_inputs(args: argparse.Namespace) -> int:
     """The loader road: every system of the corpus through the fair model, one report."""
     from ..evaluate import evaluate
 
-    corpus = load(file_request(args), args, "fair")
+    request = file_request(args)
+    check_paths(args, request_paths(request))
+    corpus = load(request, args, "fair")
     with option_errors():
         report = evaluate(corpus, models=["fair"], focus=args.focus or "target", weights=args.weights or "eq7",
                           fair_mode=args.mode)
@@ -250,6 +252,9 @@ def run_config(args: argparse.Namespace) -> int:
     from ..vocabulary import layout
 
     cfg = read_config(args.config)
+    check_paths(args, [("--config", args.config), ("target_in", cfg["target_in_path"]),
+                       ("system_in", cfg["system_in_path"])],
+                [("--output", args.output) if args.output else ("eval_out", cfg["eval_out"])])
     data = read_faireval(cfg["target_in_path"], cfg["system_in_path"], labels=cfg["labels"],
                          exclude=cfg["exclude"], ignore_punct=cfg["ignore_punct"])
     corpus = data.corpus

@@ -11,6 +11,7 @@ import argparse
 
 from ..errors import UsageError
 from .errors import option_errors
+from .inputs import check_paths
 from .outputs import add_output_options, emit
 
 LEGACY = ("nereval",)     # the official scorer's layout, byte for byte; every other format is the document
@@ -69,6 +70,7 @@ def run(args) -> int:
 
     with option_errors("--separator-weight: "):
         measures.check_separator_weight(args.separator_weight)
+    check_paths(args, [("FILE", args.file), ("--gold", args.gold), ("--system", args.system)])
     data = _load(args)
     report = evaluate_germeval(data, args.policy, separator_weight=args.separator_weight,
                                eof_quirk=not args.count_last_chunk, fair=not args.no_fair)

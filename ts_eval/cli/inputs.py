@@ -113,6 +113,28 @@ def file_request(args: argparse.Namespace) -> Request:
     return Request(file=files[0], names=args.names, gold_col=args.gold_col, system_cols=args.system_col)
 
 
+def request_paths(request: Request) -> List[Tuple[str, str]]:
+    """The files a :class:`Request` reads, each with how a message names it."""
+    if request.gold is None:
+        return [("FILE", request.file)] if request.file is not None else []
+    systems = list(request.systems)
+    return [("--gold", request.gold)] + [(f"system {k + 1}" if len(systems) > 1 else "system", s)
+                                         for k, s in enumerate(systems)]
+
+
+def check_paths(args: argparse.Namespace, inputs: Sequence[Tuple[str, Optional[str]]],
+                outputs: Optional[Sequence[Tuple[str, Optional[str]]]] = None) -> None:
+    """Before anything is read: standard input is named at most once, and no output (``--output``
+    unless ``outputs`` are given) is one of the inputs (``--tag-names`` included), by inode."""
+    from ..io.sink import check_outputs, check_stdin_once
+
+    named = [(what, path) for what, path in inputs if path] + \
+        ([("--tag-names", args.tag_names)] if getattr(args, "tag_names", None) else [])
+    check_stdin_once(named)
+    check_outputs([o for o in (outputs if outputs is not None else [("--output", getattr(args, "output", None))])
+                   if o[1]], named)
+
+
 def input_settings(args: argparse.Namespace, corpus) -> Dict[str, Any]:
     """What :func:`file_request` read, for a report's ``settings["input"]``."""
     return {"file": args.file, "gold": args.gold, "system": args.system, "gold_col": corpus.gold_info.column,

@@ -20,7 +20,7 @@ from typing import Any, Dict, List, Optional
 
 from ..errors import UsageError
 from .errors import option_errors
-from .inputs import Request, add_column_options, add_reading_options, expand, load, system_names
+from .inputs import Request, add_column_options, add_reading_options, check_paths, expand, load, system_names
 from .outputs import add_output_options, emit, format_choices
 from .tasks import TaskSpec, task_specs
 
@@ -185,6 +185,10 @@ def run(args) -> int:
     dup = sorted({n for n in names if names.count(n) > 1})
     if dup:
         raise UsageError(f"task name(s) {', '.join(dup)} given twice; task names must be unique")
+    inputs = [("--manifest", args.manifest)] + [
+        (f"{role} of task {s.name}" if len(specs) > 1 else role, path) for s in specs
+        for role, path in [("--gold", s.gold)] + [("system", p) for p in s.systems]]
+    check_paths(args, inputs, [("--output", args.output), ("--plot", args.plot)])
     corpora = [(s.name, load_task(s, args)) for s in specs]
     options = dict(models=models, reference=reference, bootstrap=args.bootstrap, permutations=args.permutations,
                    unit=args.unit, seed=args.seed, confidence=args.confidence, alpha=args.alpha,

@@ -3,11 +3,13 @@ GermEval 2014 sample (four systems)."""
 from __future__ import annotations
 
 import argparse
+import sys
 from pathlib import Path
 from typing import Any, List, Optional
 
 from .errors import option_errors
-from .inputs import add_column_options, add_file_arguments, add_reading_options, file_request, input_settings, load
+from .inputs import (add_column_options, add_file_arguments, add_reading_options, check_paths, file_request,
+                     input_settings, load, request_paths)
 from .outputs import add_output_options, emit, format_choices
 
 LEGACY = ("conlleval", "faireval")     # byte-exact layouts; every other format is the report's document
@@ -113,7 +115,9 @@ def run(args: argparse.Namespace) -> int:
 
     if args.command == "demo":
         args = _demo(args)
-    corpus = _select(load(file_request(args), args), args)
+    request = file_request(args)
+    check_paths(args, request_paths(request))
+    corpus = _select(load(request, args), args)
     with option_errors():
         report = evaluate(corpus, separator_weight=args.separator_weight, beta=args.beta,
                           all_labels_row=args.all_labels_row, models=_models(args), k1=args.k1, k2=args.k2,
@@ -122,4 +126,9 @@ def run(args: argparse.Namespace) -> int:
     with option_errors():   # a layout that cannot show this report (conlleval with several systems, say)
         emit(report, args, _legacy, doc_options={"per_label": not (args.no_labels and args.format == "table")},
              details=args.confusion)
+    if args.format == "conlleval":   # the layout has no room for why its accuracy is n/a: say it beside
+        for s in report.systems:
+            why = s.get("exact", {}).get("token_accuracy_undefined")
+            if why:
+                print(f"ts-eval score: {s['name']}: accuracy n/a: conlleval token accuracy {why}", file=sys.stderr)
     return 0

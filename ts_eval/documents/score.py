@@ -43,6 +43,23 @@ def score_cell(d: Mapping[str, Any], key: str, count_keys=("tp", "fp", "fn", "go
     return Cell(get(d, key), "score", counts=counts(d, count_keys) or None, style=style)
 
 
+def accuracy_cell(ex: Mapping[str, Any]) -> Cell:
+    """conlleval's token accuracy with its tag counts; ``n/a`` where it is undefined (nested or crossing
+    spans have no IOB2 encoding: the reason is in ``token_accuracy_undefined``)."""
+    acc = float("nan") if ex.get("token_accuracy_undefined") else ex.get("token_accuracy")
+    return Cell(acc, "score", counts=counts(ex, TAG_COUNTS) or None, note=ex.get("token_accuracy_undefined"))
+
+
+def accuracy_note(ex: Mapping[str, Any]) -> Optional[str]:
+    """The sentence a table's note says about conlleval's token accuracy (None: nothing to say)."""
+    if ex.get("token_accuracy_undefined"):
+        return f"conlleval token accuracy {ex['token_accuracy_undefined']}"
+    if ex.get("token_accuracy") is None:
+        return None
+    return (f"conlleval token accuracy {100 * ex['token_accuracy']:.2f}% ({ex.get('tags_correct')} of "
+            f"{ex.get('tags_counted')} tags)")
+
+
 def _fair(s: Mapping[str, Any], method: str) -> Mapping[str, Any]:
     return get(s["fair"][method], "micro")
 
@@ -73,8 +90,7 @@ def summary(rep: Dict[str, Any]) -> Table:
             ("exact_recall", "ex R", lambda s: score_cell(s["exact"]["micro"], "recall")),
             ("exact_f", "ex F", lambda s: score_cell(s["exact"]["micro"], "f")),
             ("exact_macro_f", "ex MF", lambda s: score_cell(s["exact"]["macro"], "f")),
-            ("token_accuracy", "acc", lambda s: Cell(s["exact"].get("token_accuracy"), "score",
-                                                     counts=counts(s["exact"], TAG_COUNTS) or None))])
+            ("token_accuracy", "acc", lambda s: accuracy_cell(s["exact"]))])
     for model, _ in SEGMENT:
         if model in models:
             short = model[:2] if model != "contain" else "ct"
@@ -147,9 +163,8 @@ def labels_table(rep: Dict[str, Any], s: Dict[str, Any]) -> Table:
              for m in ("ts", "exact") if m in s and "labels_averaged" in s[m]["macro"]]
     if ts is not None and ts.get("multiclass_kappa") is not None:
         notes.append(f"TS multi-class kappa {fmt_corr(ts['multiclass_kappa'])}")
-    if ex is not None and "token_accuracy" in ex:
-        notes.append(f"conlleval token accuracy {100 * ex['token_accuracy']:.2f}% ({ex.get('tags_correct')} of "
-                     f"{ex.get('tags_counted')} tags)")
+    if ex is not None and accuracy_note(ex):
+        notes.append(accuracy_note(ex))
     return Table(f"labels-{s['name']}", f"{s['name']}: per label (scores in %)", cols, rows, row_styles=styles,
                  note="; ".join(notes))
 
@@ -161,11 +176,12 @@ def token_accuracy_section(rep: Dict[str, Any]) -> Optional[Section]:
         return None
     cols = [Column("tags_correct", "tags correct"), Column("tags_counted", "tags counted"),
             Column("accuracy", "token accuracy")]
-    rows = [[Cell(s["name"])] + [Cell(s["exact"].get(k), "count") for k in TAG_COUNTS]
-            + [Cell(s["exact"]["token_accuracy"], "score", counts=counts(s["exact"], TAG_COUNTS) or None)]
+    rows = [[Cell(s["name"])] + [Cell(s["exact"].get(k), "count") for k in TAG_COUNTS] + [accuracy_cell(s["exact"])]
             for s in systems]
+    why = [f"{s['name']}: {s['exact']['token_accuracy_undefined']}" for s in systems
+           if s["exact"].get("token_accuracy_undefined")]
     table = Table("token-accuracy", "conlleval token accuracy (tags with the gold tag, of the tags counted)",
-                  [Column("system", "system")] + cols, rows)
+                  [Column("system", "system")] + cols, rows, note="; ".join(why))
     return Section("Token accuracy (conlleval)", [table], id="token-accuracy", detail=True)
 
 
@@ -300,6 +316,12 @@ def notes(report) -> List[str]:
         hint = scheme_hint(rep["settings"]["scheme"], side)
         if hint:
             out.append(hint)
+    undefined: Dict[str, List[str]] = {}    # why conlleval's token accuracy is n/a -> the systems
+    for s in rep["systems"]:
+        why = s.get("exact", {}).get("token_accuracy_undefined")
+        if why:
+            undefined.setdefault(why, []).append(s["name"])
+    out += [f"acc (conlleval token accuracy) of {', '.join(names)}: {why}" for why, names in undefined.items()]
     return out
 
 

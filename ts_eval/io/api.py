@@ -22,6 +22,7 @@ from .documents import Documents, documents_from_tags, token_keys
 from .jsonl_text import read_jsonl_text
 from .jsonl_tokens import read_jsonl_tokens
 from .pairing import pair_documents
+from .sink import check_stdin_once
 from .source import STDIN, display_name, is_dir, read_bytes
 
 
@@ -117,6 +118,7 @@ def read_pair(gold: Union[str, Documents], systems: Union[str, Documents, Sequen
         if len(names) != len(seq):
             raise UsageError(f"{len(names)} names for {len(seq)} systems")
         items = list(zip(names, seq))
+    check_stdin_once([("gold", gold)] + [(f"system {name!r}", src) for name, src in items])
     used = set()
     fmts = [format] + [system_format] * len(items)
     sides = []

@@ -19,6 +19,7 @@ import re
 from typing import List, Optional
 
 from ..errors import InputError
+from ..validate import control_message, has_control
 from .charspans import CharDocs, to_documents
 from .documents import Documents
 from .source import read_text
@@ -96,6 +97,8 @@ def _read_ann(cd: CharDocs, d: int, ann: str, discontinuous: str) -> int:
         if len(head) != 2 or not head[0]:
             raise InputError(f"{parts[1]!r}: expected 'LABEL START END'", ann, k)
         label, offs = head
+        if has_control(label):
+            raise InputError(f"{parts[0]}: {control_message(label, 'label')}", ann, k)
         frags = []
         for frag in offs.split(";"):
             se = frag.split()

@@ -16,6 +16,7 @@ import numpy as np
 from ..corpus import Corpus, SideInfo, corpus_from_tag_ids
 from ..errors import InputError, UsageError
 from .columns import ColumnFile, read_column_file
+from .sink import check_stdin_once
 
 
 def read_conll(
@@ -82,6 +83,7 @@ def read_conll_pair(
     """
     if not system_paths:
         raise UsageError("no system file given")
+    check_stdin_once([("gold", gold_path)] + [(f"system {k + 1}", p) for k, p in enumerate(system_paths)])
     tc = None if tags_only else token_column
     gold = read_column_file(gold_path, [gold_column], tc, delimiter)
     systems = [read_column_file(p, [system_column], tc, delimiter) for p in system_paths]

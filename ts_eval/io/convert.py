@@ -15,6 +15,7 @@ from ..errors import OptionError
 from .api import read
 from .documents import Documents
 from .germeval_documents import read_germeval_side
+from .sink import check_outputs
 from .source import STDIN, plain_name
 from .write_brat import write_brat
 from .write_columns import write_columns
@@ -51,6 +52,7 @@ def convert(src: Union[str, Documents], dst: str, from_format: Optional[str] = N
     ``reader_options`` go to the reader (scheme, align, column, ...).  ``verify`` reads the
     output back and sets ``report.verified`` to whether it holds the same documents, tokens
     and spans (not for standard output)."""
+    check_outputs([("dst", dst)], [("src", src)] if isinstance(src, str) else [])
     if side != "gold" and from_format != "germeval":
         raise OptionError(f"side {side!r} applies to from_format='germeval' only")
     if from_format == "germeval":

@@ -16,6 +16,7 @@ import numpy as np
 
 from ..corpus import SideInfo, corpus_from_tag_ids, span_shape
 from ..errors import InputError
+from ..validate import control_message, first_control
 
 TOKEN_SEP = "\x1f"  # joins a document's tokens into its key (one string per document, not per token)
 
@@ -85,6 +86,12 @@ def build_documents(path: str, fmt: str, lengths: Sequence[int], ids: List[Optio
     offsets = np.zeros(len(lens) + 1, np.int64)
     np.cumsum(lens, out=offsets[1:])
     labels = sorted(set(span_label))
+    if first_control(labels) is not None:     # a label that prints like another: at its first line
+        k = first_control(span_label)
+        d = int(span_doc[k])
+        where = f"document {ids[d]!r}" if ids[d] is not None else f"document {d + 1}"
+        raise InputError(f"{where}: {control_message(span_label[k], 'label')}", str(path),
+                         lines[d] if lines else None)
     index = {lab: k for k, lab in enumerate(labels)}
     doc = np.asarray(span_doc, np.int64)
     start = offsets[doc] + np.asarray(span_start, np.int64) if len(doc) else np.zeros(0, np.int64)

@@ -40,6 +40,7 @@ import numpy as np
 
 from ..corpus import Corpus, SideInfo, SpanSet
 from ..errors import InputError
+from ..validate import control_message, first_control, has_control
 from ..tokensets import TokenSets
 
 #: POS tags treated as punctuation: the reference's list (STTS, UPOS, its custom tags,
@@ -150,6 +151,9 @@ def read_span_file(path: str) -> _Raw:
     if len(bad):
         _span_line(fields[bad[0]], path, int(nb[bad[0]]) + 1)      # raises
     labels = [f[0].strip() for f in fields]
+    bad_label = first_control(labels)
+    if bad_label is not None:
+        raise InputError(control_message(labels[bad_label], "label"), path, int(nb[bad_label]) + 1)
     try:
         b = np.fromiter(map(int, (f[1] for f in fields)), np.int64, len(fields))
         e = np.fromiter(map(int, (f[2] for f in fields)), np.int64, len(fields))
@@ -305,6 +309,10 @@ def _annotation_table(path: str, cf, ann_vals: Sequence[str], ann_ids: np.ndarra
     vocabulary between the columns it decodes); InputError naming the first bad one."""
     used = np.zeros(len(ann_vals), bool)
     used[ann_ids] = True
+    bad = [k for k, v in enumerate(ann_vals) if used[k] and has_control(v)]
+    if bad:     # at the first line any of them is on
+        tok = int(np.flatnonzero(np.isin(ann_ids, bad))[0])
+        raise InputError(control_message(ann_vals[int(ann_ids[tok])], "annotation"), path, int(cf.token_line[tok]))
     parsed: List[Optional[List[Tuple[int, str]]]] = []
     for k, v in enumerate(ann_vals):
         if not used[k]:

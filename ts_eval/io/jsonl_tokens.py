@@ -18,6 +18,7 @@ from typing import Any, List, Optional, Sequence, Tuple, Union
 import numpy as np
 
 from ..errors import InputError
+from ..validate import control_message, first_control
 from .documents import TOKEN_SEP, Documents, build_documents, documents_from_tags
 from .jsonl import is_int, record_chunks, short
 from .source import gc_paused, display_name, read_text
@@ -45,6 +46,9 @@ def load_tag_names(source: Union[str, Sequence[str]], feature: str = "ner_tags")
                              "Hugging Face dataset_info.json", source) from None
     if not isinstance(obj, list) or not obj or not all(isinstance(x, str) for x in obj):
         raise InputError("expected a non-empty JSON list of tag-name strings", source)
+    bad = first_control(obj)
+    if bad is not None:
+        raise InputError(f"tag name {bad}: {control_message(obj[bad])}", source)
     return obj
 
 

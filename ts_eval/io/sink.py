@@ -1,40 +1,233 @@
-"""Where writers put their output: a path, ``-`` for standard output, .gz/.bz2/.xz by extension.
+"""Where every output goes: a path, ``-`` for standard output, .gz/.bz2/.xz by extension; written so
+that no failure destroys what was there.
 
-The mirror of :mod:`ts_eval.io.source`.  A path that cannot be written is an
-:class:`~ts_eval.errors.InputError` with one line naming it and the reason.
+The mirror of :mod:`ts_eval.io.source`.  A file is written whole to a temporary file in its own
+folder (``.NAME.XXXXXXXX.tmp``) and renamed over the target only when complete, so a full disk, a
+permission error or Ctrl-C leaves the old file as it was and no temporary file behind.  Several
+files that belong together (a brat folder) are renamed only when all of them are written
+(:func:`replacing`).  A symbolic link keeps pointing where it did (the file it points to is
+replaced).  A target that is not a regular file (``/dev/null``, ``/dev/full``, a named pipe) cannot
+be replaced by a rename: it is written directly, as the user asked.  Every failure is one
+:class:`~ts_eval.errors.InputError` naming the path and the reason.
+
+:func:`check_outputs` refuses an output that is one of the inputs (the same file by device and
+inode, whatever path names it) before anything is read.
 """
 from __future__ import annotations
 
 import bz2
+import errno
 import gzip
 import lzma
 import os
+import secrets
+import stat
 import sys
-from typing import Callable, Dict
+from contextlib import contextmanager
+from typing import Callable, Dict, Iterator, List, Optional, Sequence, Tuple
 
-from ..errors import InputError
+from ..errors import InputError, UsageError
 from .source import STDIN
 
-_OPENERS: Dict[str, Callable] = {".gz": gzip.open, ".bz2": bz2.open, ".xz": lzma.open}
+_COMPRESS: Dict[str, Callable[[bytes], bytes]] = {".gz": lambda b: gzip.compress(b, mtime=0), ".bz2": bz2.compress,
+                                                  ".xz": lzma.compress}
+#: files a brat folder is made of: an input among them is part of that folder
+BRAT_FILES = (".txt", ".ann", ".conf")
+CANNOT = "cannot write the output"
+KEPT = "nothing was written; an existing file is left as it was"
+
+
+def encoded(path: str, text: str) -> bytes:
+    """``text`` as the bytes of ``path``: UTF-8 with ``\\n`` line ends, compressed by a .gz/.bz2/.xz suffix."""
+    data = text.encode("utf-8")
+    compress = _COMPRESS.get(os.path.splitext(str(path))[1].lower())
+    return compress(data) if compress is not None else data
+
+
+def write_stdout(text: str) -> None:
+    """``text`` to standard output; a failure (a full disk behind a redirection) is one line."""
+    _to_stdout(lambda: sys.stdout.write(text))
+
+
+def write_stdout_bytes(data: bytes) -> None:
+    """``data`` to standard output as they are (see :func:`write_stdout`)."""
+    _to_stdout(lambda: sys.stdout.buffer.write(data))
+
+
+def _to_stdout(write: Callable[[], object]) -> None:
+    try:
+        write()
+        sys.stdout.flush()
+    except BrokenPipeError:
+        raise
+    except OSError as err:
+        _silence_stdout()
+        raise InputError(f"{CANNOT}: {err.strerror or err}", "<stdout>") from None
+
+
+def _silence_stdout() -> None:
+    """Point standard output at /dev/null, so that Python's flush at exit does not fail a second time
+    with a traceback."""
+    try:
+        fd = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(fd, sys.stdout.fileno())
+        os.close(fd)
+    except (OSError, ValueError, AttributeError):
+        pass
 
 
 def write_text(path: str, text: str) -> None:
-    """Write ``text`` (UTF-8, ``\\n`` line ends) to ``path``; ``-`` is standard output and a
-    .gz/.bz2/.xz suffix compresses."""
+    """Write ``text`` to ``path`` (see :func:`encoded`); ``-`` is standard output."""
     if path == STDIN:
-        sys.stdout.write(text)
-        sys.stdout.flush()
+        write_stdout(text)
         return
-    opener = _OPENERS.get(os.path.splitext(str(path))[1].lower())
+    with replacing() as batch:
+        batch.add(path, encoded(path, text))
+
+
+def write_bytes(path: str, data: bytes) -> None:
+    """Write ``data`` to ``path`` as it is (a picture, say), replacing the file only once complete; ``-`` is
+    standard output."""
+    if path == STDIN:
+        sys.stdout.flush()
+        write_stdout_bytes(data)
+        return
+    with replacing() as batch:
+        batch.add(path, data)
+
+
+class Batch:
+    """Files written to temporary files now and renamed over their targets together by :meth:`commit`."""
+
+    def __init__(self) -> None:
+        self.pending: List[Tuple[str, str, str]] = []   # (temporary file, target, path as given)
+        self.direct: List[Tuple[str, bytes]] = []       # targets that are not regular files
+
+    def add(self, path: str, data: bytes) -> None:
+        target = os.path.realpath(path)    # a symbolic link: replace the file it points to, keep the link
+        try:
+            st: Optional[os.stat_result] = os.stat(target)
+        except FileNotFoundError:
+            st = None
+        except OSError as err:
+            raise _cannot(err, path) from None
+        if st is not None and stat.S_ISDIR(st.st_mode):
+            raise InputError("is a directory; expected a file path to write", str(path))
+        if st is not None and not stat.S_ISREG(st.st_mode):
+            self.direct.append((path, data))
+            return
+        if st is not None and not os.access(target, os.W_OK):   # a read-only file is not replaced behind its back
+            raise _cannot(PermissionError(errno.EACCES, os.strerror(errno.EACCES)), path)
+        tmp = self._temporary(target, path)
+        try:
+            fd = os.open(tmp, os.O_WRONLY | getattr(os, "O_BINARY", 0))
+            try:
+                view = memoryview(data)
+                while view:
+                    view = view[os.write(fd, view):]
+                os.fsync(fd)    # a full disk may show only here (delayed allocation, network file systems)
+            finally:
+                os.close(fd)
+            if st is not None:
+                os.chmod(tmp, stat.S_IMODE(st.st_mode))   # the file keeps its permissions
+        except BaseException as err:
+            _remove(tmp)
+            if isinstance(err, OSError):
+                raise _cannot(err, path) from None
+            raise
+        self.pending.append((tmp, target, path))
+
+    @staticmethod
+    def _temporary(target: str, path: str) -> str:
+        """A new empty file next to ``target`` (the folder's umask applies, as to any new file)."""
+        folder, base = os.path.split(target)
+        for _ in range(100):
+            tmp = os.path.join(folder, f".{base}.{secrets.token_hex(4)}.tmp")
+            try:
+                os.close(os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666))
+                return tmp
+            except FileExistsError:
+                continue
+            except OSError as err:
+                if err.errno == errno.ENOENT:
+                    raise InputError(f"{CANNOT}: the folder {folder} does not exist (it is not created); expected a "
+                                     "path in an existing folder", str(path)) from None
+                raise InputError(f"{CANNOT}: cannot create a file in {folder}: {err.strerror or err}; {KEPT}",
+                                 str(path)) from None
+        raise InputError(f"{CANNOT}: no free temporary file name in {folder}", str(path))
+
+    def commit(self) -> None:
+        """Rename every temporary file over its target, then write the targets that are not files."""
+        while self.pending:
+            tmp, target, path = self.pending[0]
+            try:
+                os.replace(tmp, target)
+            except OSError as err:
+                self.abort()
+                raise _cannot(err, path) from None
+            self.pending.pop(0)
+        for path, data in self.direct:
+            _write_device(path, data)
+        self.direct = []
+
+    def abort(self) -> None:
+        """Remove the temporary files not renamed yet (their targets are untouched)."""
+        for tmp, _, _ in self.pending:
+            _remove(tmp)
+        self.pending = []
+        self.direct = []
+
+
+@contextmanager
+def replacing() -> Iterator[Batch]:
+    """A :class:`Batch` whose files replace their targets when the block ends without an error; on any
+    error (or Ctrl-C) the temporary files are removed and every target is as it was."""
+    batch = Batch()
     try:
-        if opener is None:
-            with open(path, "w", encoding="utf-8", newline="\n") as fh:
-                fh.write(text)
-        else:
-            with opener(path, "wt", encoding="utf-8", newline="\n") as fh:
-                fh.write(text)
+        yield batch
+    except BaseException:
+        batch.abort()
+        raise
+    batch.commit()
+
+
+def _write_device(path: str, data: bytes) -> None:
+    """Write to a target that is not a regular file (a device or a pipe), as ``>`` would."""
+    try:
+        with open(path, "wb") as fh:
+            fh.write(data)
     except OSError as err:
-        raise InputError(f"cannot write: {err.strerror or err}; expected a writable file path", str(path)) from None
+        raise InputError(f"{CANNOT}: {err.strerror or err}", str(path)) from None
+
+
+def _cannot(err: OSError, path: str) -> InputError:
+    return InputError(f"{CANNOT}: {err.strerror or err}; {KEPT}", str(path))
+
+
+def _remove(path: str) -> None:
+    try:
+        os.unlink(path)
+    except OSError:
+        pass
+
+
+@contextmanager
+def output_dir(path: str) -> Iterator[Batch]:
+    """A folder output (brat): the folder is created if missing, and its files replace the old ones
+    together when the block ends (:func:`replacing`); on an error a folder made here is removed again
+    when it is still empty."""
+    made = not os.path.isdir(path)
+    make_dir(path)
+    try:
+        with replacing() as batch:
+            yield batch
+    except BaseException:
+        if made:
+            try:
+                os.rmdir(path)
+            except OSError:
+                pass
+        raise
 
 
 def make_dir(path: str) -> None:
@@ -46,3 +239,71 @@ def make_dir(path: str) -> None:
                          "directory path", str(path)) from None
     if not os.path.isdir(path):
         raise InputError("is not a directory; expected a directory for brat output", str(path))
+
+
+# ---------------------------------------------------------------------------
+# outputs that are inputs, standard input twice
+
+
+def _identity(path: str) -> Optional[Tuple[int, int]]:
+    try:
+        st = os.stat(path)
+    except (OSError, ValueError):
+        return None
+    return st.st_dev, st.st_ino
+
+
+def _members(path: str) -> List[str]:
+    """An input folder's files (a brat folder, a folder of system files); a file is itself."""
+    if not os.path.isdir(path):
+        return [path]
+    try:
+        return [os.path.join(path, f) for f in sorted(os.listdir(path))]
+    except OSError:
+        return []
+
+
+def check_outputs(outputs: Sequence[Tuple[str, str]], inputs: Sequence[Tuple[str, str]]) -> None:
+    """Refuse, before anything is read, an output that is one of the inputs: the same file by device and
+    inode (a hard link, a symbolic link or another spelling of the path is the same file), a file of
+    an input folder, or -- for a folder output (brat) -- an input folder or a brat file in it.
+
+    ``outputs`` and ``inputs`` are (what, path) pairs, ``what`` as the message should name it
+    (``--output``, ``gold``, ...); ``-`` (standard input or output) is never a file here.
+    """
+    files: Dict[Tuple[int, int], Tuple[str, str]] = {}
+    for what, path in inputs:
+        if not path or path == STDIN:
+            continue
+        for member in _members(path):
+            key = _identity(member)
+            if key is not None:
+                files.setdefault(key, (what, member if member == path else f"{member} (in {path})"))
+        key = _identity(path)
+        if key is not None:
+            files.setdefault(key, (what, path))
+    seen: Dict[str, str] = {}
+    for what, path in outputs:
+        if not path or path == STDIN:
+            continue
+        real = os.path.realpath(path)
+        if real in seen:
+            raise UsageError(f"{seen[real]} and {what} are the same file ({path}): the second would replace the "
+                             "first; give two paths")
+        seen[real] = what
+        written = [path] + ([m for m in _members(path) if m.endswith(BRAT_FILES)] if os.path.isdir(path) else [])
+        for candidate in written:
+            hit = files.get(_identity(candidate))   # type: ignore[arg-type]
+            if hit is not None:
+                role, name = hit
+                raise UsageError(f"{what} {path} is the input {name} ({role}; the same file): writing it would "
+                                 "destroy the input; give another output path")
+
+
+def check_stdin_once(inputs: Sequence[Tuple[str, str]]) -> None:
+    """Standard input (``-``) can be read only once: naming it for two inputs is an error naming both."""
+    roles = [what for what, path in inputs if path == STDIN]
+    if len(roles) > 1:
+        times = "twice" if len(roles) == 2 else f"{len(roles)} times"
+        raise UsageError(f"standard input ('-') is given {times} ({', '.join(roles[:-1])} and {roles[-1]}); it can "
+                         "be read only once: save all but one of these inputs to files")

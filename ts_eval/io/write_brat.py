@@ -21,7 +21,7 @@ import numpy as np
 
 from ..errors import InputError
 from .documents import Documents
-from .sink import make_dir, write_text
+from .sink import output_dir
 from .write_jsonl import differs_from
 from .writing import ConversionReport, grouped, start_report, texts_of
 
@@ -51,12 +51,12 @@ def write_brat(docs: Documents, path: str) -> ConversionReport:
                              "documents); expected jsonl-text (which keeps token offsets) as the target", docs.path)
         tokenizer = "whitespace"
     names = file_names(docs)
-    make_dir(path)
-    ours = {n + ext for n in names for ext in (".txt", ".ann")}
-    stale = sorted(f for f in os.listdir(path) if f.endswith((".txt", ".ann")) and f not in ours)
-    if stale:
-        raise InputError(f"holds {len(stale)} other .txt/.ann files (e.g. {stale[0]}) that would be read as "
-                         "documents too; expected a new or empty directory", str(path))
+    if os.path.isdir(path):
+        ours = {n + ext for n in names for ext in (".txt", ".ann")}
+        stale = sorted(f for f in os.listdir(path) if f.endswith((".txt", ".ann")) and f not in ours)
+        if stale:
+            raise InputError(f"holds {len(stale)} other .txt/.ann files (e.g. {stale[0]}) that would be read as "
+                             "documents too; expected a new or empty directory", str(path))
     idx, bounds = grouped(docs)
     lab = [docs.labels[k] for k in docs.label[idx].tolist()]
     bad = next((x for x in set(lab) if re.search(r"\s", x)), None)
@@ -64,23 +64,28 @@ def write_brat(docs: Documents, path: str) -> ConversionReport:
         raise InputError(f"label {bad!r} holds whitespace; brat labels are single words", docs.path)
     s, e = docs.start[idx].tolist(), docs.end[idx].tolist()
     tsl, tel = ts.tolist(), te.tolist()
-    for d in range(docs.n_docs):
-        text = texts[d]
-        lines = []
-        for k in range(int(bounds[d]), int(bounds[d + 1])):
-            cs, ce = tsl[s[k]], tel[e[k]]
-            frag = text[cs:ce]
-            tail = "" if ("\n" in frag or "\r" in frag or "\t" in frag) else f"\t{frag}"
-            lines.append(f"T{len(lines) + 1}\t{lab[k]} {cs} {ce}{tail}\n")
-        stem = os.path.join(path, names[d])
-        write_text(stem + ".txt", text)
-        write_text(stem + ".ann", "".join(lines))
     conf = os.path.join(path, "tools.conf")
+    with output_dir(path) as batch:     # every file replaces the old one only when all are written
+        for d in range(docs.n_docs):
+            text = texts[d]
+            lines = []
+            for k in range(int(bounds[d]), int(bounds[d + 1])):
+                cs, ce = tsl[s[k]], tel[e[k]]
+                frag = text[cs:ce]
+                tail = "" if ("\n" in frag or "\r" in frag or "\t" in frag) else f"\t{frag}"
+                lines.append(f"T{len(lines) + 1}\t{lab[k]} {cs} {ce}{tail}\n")
+            stem = os.path.join(path, names[d])
+            batch.add(stem + ".txt", text.encode("utf-8"))
+            batch.add(stem + ".ann", "".join(lines).encode("utf-8"))
+        if tokenizer == "whitespace":
+            batch.add(conf, TOOLS_CONF.encode("utf-8"))
     if tokenizer == "whitespace":
-        write_text(conf, TOOLS_CONF)
         rep.notes.append("tools.conf: Tokens tokenizer:whitespace (tokens are the text's whitespace-separated words)")
-    elif os.path.exists(conf):
-        os.remove(conf)
+    elif os.path.exists(conf):    # an old tools.conf would tokenize the new texts by whitespace
+        try:
+            os.remove(conf)
+        except OSError as err:
+            raise InputError(f"cannot remove the old tools.conf: {err.strerror or err}", conf) from None
     if made:
         rep.notes.append("texts made by joining each document's tokens with one space")
     if names != [i for i in docs.ids]:

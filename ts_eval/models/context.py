@@ -24,6 +24,7 @@ class CorpusData:
         self.n_labels = len(corpus.labels)
         self._gold_key: Optional[np.ndarray] = None
         self._merged_gold: Optional[SpanSet] = None
+        self._gold_iob2: Optional[np.ndarray] = None
         self._systems: Dict[str, SystemData] = {}
 
     def key(self, spans: SpanSet) -> np.ndarray:
@@ -41,6 +42,16 @@ class CorpusData:
         if self._gold_key is None:
             self._gold_key = self.key(self.corpus.gold)
         return self._gold_key
+
+    @property
+    def gold_iob2(self) -> np.ndarray:
+        """Gold's per-token IOB2 tags as integers (:func:`ts_eval.models.segment.iob2_codes`; gold
+        must not overlap)."""
+        if self._gold_iob2 is None:
+            from .segment import iob2_codes
+
+            self._gold_iob2 = iob2_codes(self.corpus, self.corpus.gold)
+        return self._gold_iob2
 
     @property
     def merged_gold(self) -> SpanSet:

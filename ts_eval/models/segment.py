@@ -24,12 +24,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import partial
-from typing import Any, Dict, Optional, Sequence
+from typing import Any, Dict, Optional, Sequence, Tuple
 
 import numpy as np
 
-from .. import measures
-from ..corpus import SpanSet
+from .. import measures, schemes
+from ..corpus import Corpus, SpanSet, span_shape
 from ..matching import Pairs
 from .context import SystemData
 from .registry import Family, Model, ScoreSettings, register, register_family
@@ -125,6 +125,31 @@ def token_accuracy(gold_tags: Optional[np.ndarray], system_tags: Optional[np.nda
     return correct, len(gold_tags) + docstart_lines
 
 
+def iob2_undefined(spans: SpanSet, side: str) -> Optional[str]:
+    """Why ``spans`` have no IOB2 encoding (one tag per token), or None when they have one."""
+    shape = span_shape(spans.start, spans.end)
+    if not (shape["nested"] or shape["crossing"]):
+        return None
+    return (f"undefined: the {side} side has {shape['nested']} nested and {shape['crossing']} crossing spans, "
+            "which IOB2 tags (one per token) cannot encode")
+
+
+def iob2_codes(corpus: Corpus, spans: SpanSet) -> np.ndarray:
+    """Per token, the IOB2 tag of ``spans`` (which must not overlap) as one integer: 0 for O,
+    ``2 * label + 1`` for B-label, ``2 * label + 2`` for I-label."""
+    prefix, types = schemes.encode(spans.start, spans.end, spans.label, corpus.sent_first(), "IOB2")
+    return np.where(types < 0, 0, 2 * types.astype(np.int64) + np.where(prefix == schemes.B, 1, 2))
+
+
+def span_token_accuracy(corpus: Corpus, gold: np.ndarray, system: np.ndarray) -> Tuple[int, int]:
+    """(correct tags, tokens counted) of conlleval's token accuracy over the IOB2 encodings
+    (:func:`iob2_codes`) of gold's and a system's spans; ``-DOCSTART-`` lines count as correct O
+    tokens, as conlleval.pl counts them.  On a column file that is well-formed IOB2 these are the
+    tags of the file, so the count equals :func:`token_accuracy`'s."""
+    n = corpus.docstart_lines
+    return int(np.count_nonzero(gold == system)) + n, len(gold) + n
+
+
 # ---------------------------------------------------------------------------
 # results: score's full dict, rank's single numbers
 
@@ -165,12 +190,28 @@ def report(sd: SystemData, settings: ScoreSettings, model: str = "exact") -> Dic
     if model != "exact":
         out["limits"] = {"max_spurious": lim[0], "max_missing": lim[1]}
         return out
-    info = cd.corpus.system_info[sd.name]
-    acc = token_accuracy(cd.corpus.gold_info.tags, info.tags, cd.corpus.docstart_lines, cd.corpus.tag_vocab)
-    if acc is not None:
-        out["token_accuracy"] = acc[0] / acc[1] if acc[1] else 0.0
-        out["tags_correct"], out["tags_counted"] = acc
+    out.update(accuracy_result(sd))
     return out
+
+
+def accuracy_result(sd: SystemData) -> Dict[str, Any]:
+    """conlleval's token accuracy of one system: ``token_accuracy``, ``tags_correct`` and ``tags_counted``.
+
+    Column files on both sides: their tags as read, compared as conlleval.pl compares them (its own
+    number, in any scheme).  Any other input (spans from JSON Lines, CoNLL-U, brat, Python span lists,
+    or a column file beside one of them): the spans' IOB2 encoding.  Nested or crossing spans on
+    either side have no IOB2 encoding: ``token_accuracy`` is None and ``token_accuracy_undefined``
+    says why (no number is made up)."""
+    cd = sd.cd
+    corpus = cd.corpus
+    info = corpus.system_info[sd.name]
+    acc = token_accuracy(corpus.gold_info.tags, info.tags, corpus.docstart_lines, corpus.tag_vocab)
+    if acc is None:
+        why = iob2_undefined(corpus.gold, "gold") or iob2_undefined(sd.spans, f"system {sd.name!r}")
+        if why is not None:
+            return {"token_accuracy": None, "token_accuracy_undefined": why}
+        acc = span_token_accuracy(corpus, cd.gold_iob2, iob2_codes(corpus, sd.spans))
+    return {"token_accuracy": acc[0] / acc[1] if acc[1] else 0.0, "tags_correct": acc[0], "tags_counted": acc[1]}
 
 
 _STATS: Dict[tuple, Any] = {}
