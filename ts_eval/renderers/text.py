@@ -22,7 +22,8 @@ as records instead: one line with the short cells (``example 1 · token · Corre
 B-ORG → B-LOC · sentence 1``), then each long text and each sentence on its own line under
 its column's title.  With colours each side's spans are coloured by label (the same colour
 for a label everywhere) and the tokens the example is about are in reverse video; without,
-the sentence is the cell's text (spans as ``[tokens]LABEL``, those tokens in ``*stars*``).
+the sentence is the cell's text (spans as ``[tokens]LABEL``, those tokens in ``*stars*``).  A
+legend under the title says which (without colours: the table's note, which tells how the text reads).
 """
 from __future__ import annotations
 
@@ -195,9 +196,10 @@ def print_prose(console: Console, text: str, style: str = "") -> None:
     console.print(RichText("\n".join(lines), style=style), no_wrap=True, overflow="ignore", crop=False)
 
 
-def print_table(console: Console, t: Table) -> None:
+def print_table(console: Console, t: Table, title: bool = True) -> None:
     tables, lay = rich_tables(t, console.width)
-    print_prose(console, t.title, "bold")
+    if title:
+        print_prose(console, t.title, "bold")
     notes = []
     if lay.prefix:
         notes.append(f"names without their common prefix {lay.prefix!r}")
@@ -249,9 +251,20 @@ def styled_sentence(data: dict, colours: dict) -> RichText:
     return out
 
 
-def print_records(console: Console, t: Table, color: bool) -> None:
-    """A table of example sentences, one record per row (see the module docstring)."""
-    print_prose(console, t.title, "bold")
+#: the legend of example sentences drawn in colour (without colours the table's note, which says
+#: how their text reads, stands in its place)
+COLOUR_LEGEND = ("each side's spans in their label's colour, [bracketed] with the label after them; the tokens "
+                 f"the example is about in reverse video; {CLIP} where the window cuts the sentence")
+
+
+def print_records(console: Console, t: Table, color: bool, title: bool = True) -> None:
+    """A table of example sentences, one record per row (see the module docstring), under a legend
+    of how the sentences are drawn."""
+    if title:
+        print_prose(console, t.title, "bold")
+    legend = COLOUR_LEGEND if color else t.note
+    if legend:
+        print_prose(console, legend, "dim")
     labels = sorted({span[0] for r in t.rows for c in r if is_sentence(c) for span in c.data["spans"]})
     colours = {lab: PALETTE[k % len(PALETTE)] for k, lab in enumerate(labels)}
     own_line = [any(is_sentence(r[j]) or (r[j].kind == "text" and len(fmt.text(r[j])) > LONG_TEXT) for r in t.rows)
@@ -268,8 +281,6 @@ def print_records(console: Console, t: Table, color: bool) -> None:
                 text = styled_sentence(c.data, colours) if color and is_sentence(c) else RichText(fmt.text(c))
                 grid.add_row(col.title, text)
         console.print(grid)
-    if t.note:
-        print_prose(console, t.note, "dim")
     console.print()
 
 
@@ -288,14 +299,16 @@ def print_document(doc: Document, console: Optional[Console] = None, details: bo
 
 def print_section(console: Console, sec: Section) -> None:
     first = sec.blocks[0] if sec.blocks else None
-    if not (isinstance(first, Table) and first.title.startswith(sec.title)):
+    headed = not (isinstance(first, Table) and first.title.startswith(sec.title))
+    if headed:
         print_prose(console, sec.title, "bold underline")
     color = console.color_system is not None and not console.no_color
     for b in sec.blocks:
+        title = not (headed and isinstance(b, Table) and b.title == sec.title)   # said once
         if isinstance(b, Table) and any(is_sentence(c) for r in b.rows for c in r):
-            print_records(console, b, color)
+            print_records(console, b, color, title)
         elif isinstance(b, Table):
-            print_table(console, b)
+            print_table(console, b, title)
         elif isinstance(b, Text):
             print_prose(console, b.text, TEXT_STYLES.get(b.style or "", ""))
         elif isinstance(b, Figure):
