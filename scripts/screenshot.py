@@ -1,17 +1,24 @@
 #!/usr/bin/env python3
-"""PNG screenshots of the HTML pages of all five commands, at desktop and phone widths.
+"""PNG screenshots of the HTML pages of all five commands, at desktop and phone widths, with the
+layout rules checked on each.
 
 The pages are made from the bundled data exactly as the browser tests make them
 (``tests/pages.py``: the demo sample for score, rank and compare, the fair and GermEval
 fixtures), rendered by ``ts_eval.renderers.html`` and opened in headless Chromium through
 selenium (``tests/browser.py``; Debian's ``chromium`` and ``chromium-driver``).  Each page is
-written next to its screenshots, so what the picture shows can be opened by hand.
+written next to its screenshots, so what the picture shows can be opened by hand.  On each page
+at each width the browser tests' layout rules are checked (``browser.layout_problems``: each id
+once, no sideways scrolling of the page, every table fits or scrolls with its first column in
+view, every mark of an interval chart in view) and what breaks them is printed; the exit code is
+1 when anything does.
 
     python scripts/screenshot.py [--out screenshots] [--widths 1280,390] [--kinds rank,score]
-                                 [--readme docs/rank.png]
+                                 [--readme docs/rank.png] [--conll DIR]
 
 ``--readme PATH`` also saves the top of the rank page at desktop width as the README's picture
-(cut at ``--readme-height`` pixels, to keep it small).
+(cut at ``--readme-height`` pixels, to keep it small).  ``--conll DIR`` makes the rank page of the
+16 CoNLL-2003 shared-task submissions too (``rank-conll``, shot and checked at every width; the
+README picture is made from it).
 """
 from __future__ import annotations
 
@@ -56,10 +63,13 @@ def main() -> int:
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     widths = [int(w) for w in args.widths.split(",")]
+    makers = {kind: pages.PAGES[kind][0] for kind in args.kinds.split(",")}
+    if args.conll:
+        makers["rank-conll"] = lambda: conll_rank(args.conll)
+    broken = 0
     drv = browser.driver()
     try:
-        for kind in args.kinds.split(","):
-            make, _, _ = pages.PAGES[kind]
+        for kind, make in makers.items():
             page = out / f"{kind}.html"
             page.write_text(html.render(make()), encoding="utf-8")
             for w in widths:
@@ -68,17 +78,21 @@ def main() -> int:
                 png = out / f"{kind}-{w}.png"
                 browser.full_page_png(drv, str(png))
                 errors = [e["message"] for e in drv.get_log("browser") if e["level"] == "SEVERE"]
-                print(f"{png}  ({png.stat().st_size // 1024} KB){'  console errors: ' + '; '.join(errors) if errors else ''}")
+                problems = browser.layout_problems(drv, w)
+                broken += len(errors) + len(problems)
+                print(f"{png}  ({png.stat().st_size // 1024} KB){'  console errors: ' + '; '.join(errors) if errors else ''}"
+                      f"  layout: {'; '.join(problems) or 'ok'}")
         if args.readme:
-            page = out / "rank-readme.html"
-            page.write_text(html.render(conll_rank(args.conll) if args.conll else pages.rank()), encoding="utf-8")
+            page = out / ("rank-conll.html" if args.conll else "rank.html")
+            if not page.exists():
+                page.write_text(html.render(pages.rank()), encoding="utf-8")
             browser.set_width(drv, widths[0])
             drv.get(page.as_uri())
             browser.full_page_png(drv, args.readme, height=args.readme_height)
             print(f"{args.readme}  ({Path(args.readme).stat().st_size // 1024} KB)")
     finally:
         drv.quit()
-    return 0
+    return 1 if broken else 0
 
 
 if __name__ == "__main__":

@@ -65,3 +65,64 @@ def full_page_png(drv, path: str, height: Optional[int] = None) -> None:
         "clip": {"x": 0, "y": 0, "width": size[0], "height": min(size[1], height or size[1]), "scale": 1}})
     with open(path, "wb") as f:
         f.write(base64.b64decode(shot["data"]))
+
+
+#: the layout rules every page keeps at any width (one script, run in the page): each id once; the
+#: page itself never scrolls sideways; a table either fits its box or its box is as wide as the
+#: window allows and, scrolled to its far end, still shows each row's first cell (sticky) uncovered
+LAYOUT_RULES = r"""
+const width = arguments[0], out = [];
+const seen = {};
+document.querySelectorAll('[id]').forEach(e => { seen[e.id] = (seen[e.id] || 0) + 1; });
+Object.entries(seen).filter(([k, n]) => n > 1).forEach(([k, n]) => out.push('id ' + k + ' ' + n + ' times'));
+if (document.documentElement.scrollWidth > width) {
+  out.push('the page scrolls sideways: ' + document.documentElement.scrollWidth + ' px wide at ' + width);
+}
+document.querySelectorAll('.table-wrap').forEach(w => {
+  const t = w.querySelector('table'), name = t.getAttribute('data-table');
+  if (!w.offsetParent || t.scrollWidth <= w.clientWidth) { return; }
+  const box = w.getBoundingClientRect();
+  if (box.left < -0.5 || box.right > width + 0.5) { out.push(name + ': its box leaves the window'); }
+  if (box.width < Math.min(t.scrollWidth, width - 32) - 1) {
+    out.push(name + ': scrolls in a box of ' + Math.round(box.width) + ' px though the window has room');
+  }
+  w.scrollLeft = w.scrollWidth;
+  const rows = [t.tHead && t.tHead.rows[t.tHead.rows.length - 1], t.tBodies[0].rows[0]].filter(r => r);
+  rows.forEach(r => {
+    const c = r.cells[0];
+    window.scrollTo(0, c.getBoundingClientRect().top + window.scrollY - innerHeight / 2);   // the page only
+    const b = c.getBoundingClientRect(), inner = w.getBoundingClientRect();
+    const hit = document.elementFromPoint(b.left + b.width / 2, b.top + b.height / 2);
+    if (b.left < inner.left - 0.5 || b.right > inner.right + 0.5 || !(hit === c || c.contains(hit))) {
+      out.push(name + ': the first column is out of view when the table is scrolled');
+    }
+  });
+  w.scrollLeft = 0;
+});
+return out;
+"""
+
+#: the marks (points and interval bars) of the interval charts that lie outside the window or are
+#: cut by their figure's box
+MARKS_OUT_OF_VIEW = r"""
+const width = arguments[0], out = [];
+document.querySelectorAll('svg.chart-intervals').forEach(svg => {
+  const box = svg.closest('.figure-wrap').getBoundingClientRect();
+  svg.querySelectorAll('circle.point, line.iv').forEach(m => {
+    const b = m.getBoundingClientRect();
+    if (b.left < Math.max(0, box.left) - 0.5 || b.right > Math.min(width, box.right) + 0.5) {
+      out.push(m.parentNode.querySelector('title').textContent);
+    }
+  });
+});
+return out;
+"""
+
+
+def layout_problems(drv, width: int) -> list:
+    """What breaks :data:`LAYOUT_RULES` on the open page (every folded part opened), one line each."""
+    drv.execute_script("document.querySelectorAll('details').forEach(d => { d.open = true; })")
+    problems = drv.execute_script(LAYOUT_RULES, width) + [
+        f"interval chart mark out of view: {m}" for m in drv.execute_script(MARKS_OUT_OF_VIEW, width)]
+    drv.execute_script("window.scrollTo(0, 0)")
+    return problems

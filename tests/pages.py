@@ -38,6 +38,28 @@ def rank(resamples: int = 50, corpus=None, models=None) -> Document:
     return build.build(result, report=evaluate(corpus, models=["ts", "exact", "fair"]))
 
 
+def sixteen_systems():
+    """The demo corpus with 16 systems, as many as the CoNLL-2003 shared task's: each demo system, and it
+    without every 2nd, 3rd or 5th of its spans (for the layout of a long leaderboard)."""
+    import dataclasses
+
+    import numpy as np
+
+    c = demo_corpus()
+    systems, info = {}, {}
+    for name, spans in c.systems.items():
+        for k in (1, 2, 3, 5):
+            new = name if k == 1 else f"{name}-less{k}"
+            keep = np.flatnonzero(np.arange(len(spans)) % k != 0) if k > 1 else np.arange(len(spans))
+            systems[new] = spans.take(keep)
+            info[new] = dataclasses.replace(c.system_info[name], name=new, spans=len(keep))
+    return dataclasses.replace(c, systems=systems, system_info=info)
+
+
+def rank16() -> Document:
+    return rank(corpus=sixteen_systems())
+
+
 def compare() -> Document:
     from ts_eval.compare import compare as run
     from ts_eval.documents import compare as build

@@ -100,7 +100,9 @@ def test_compare_examples_fit_the_terminal(monkeypatch, capsys, six, columns):
                               NAMES[5], "--examples", "2"], capsys)
     assert code == 0, err
     assert "…" not in out and max(len(line) for line in out.splitlines()) <= int(columns)
-    assert "example 1 · token · " in out and "\n    A " in out and "\n    B " in out
+    assert "example 1 · token · " in out and re.search(r"\n +A ", out) and re.search(r"\n +B ", out)
+    assert f"Line numbers are lines of {six} (gold, A and B)" in " ".join(out.split())    # the file once,
+    assert " · line " in out                                                                # lines per example
 
 
 def test_rank_html_has_per_label_scores_and_fair_bars(capsys, six):

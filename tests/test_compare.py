@@ -343,12 +343,16 @@ def test_examples_carry_files_lines_and_inline_spans(files):
     assert {e.transition for e in span} == {"BES → TP", "LE → TP", "TP → LE"}
     new = next(e for e in span if e.transition == "TP → LE")
     assert new.where["A"]["line"] == 11 and new.tokens == ["Carol", "left"] and new.focus == [0]
-    # the terminal renders the examples with the transition and the file names; without colours the
-    # tokens the example is about are in stars, with colours in reverse video (and no stars)
+    # the terminal renders the examples with the transition, the file names once above them and each
+    # example's line; without colours the tokens the example is about are in stars (the legend says
+    # so), with colours in reverse video (and no stars)
     text = render(build(r), "table", width=160)
-    assert "span · New errors · TP → LE" in text and "a.conll:11" in text and "[*Carol*]LOC" in text
+    assert "span · New errors · TP → LE · sentence 2 · line 11" in text and "[*Carol*]LOC" in text
+    assert f"Line numbers are lines of {files['gold']} (gold), {files['a']} (A) and {files['b']} (B)" in \
+        " ".join(text.split())                                             # (prose wraps at spaces)
+    assert text.count(files["a"]) == 1 and "in *stars*" in text
     coloured = render(build(r), "table", width=160, color=True)
-    assert "*Carol*" not in coloured and "\x1b[" in coloured
+    assert "*Carol*" not in coloured and "\x1b[" in coloured and "reverse video" in coloured
 
 
 def test_examples_are_plain_data_and_renderers_write_them(files):
@@ -450,13 +454,22 @@ def test_api_errors():
         ts_eval.from_sequences([["O", "B-X"]], {"a": [["O"]], "b": [["O", "O"]]})
 
 
-def test_where_names_a_shared_place_once():
-    from ts_eval.documents.compare_tables import where_text
+def test_an_example_names_its_line_and_the_files_are_named_once():
+    from types import SimpleNamespace
+
+    from ts_eval.documents.compare_tables import example_files, example_line
 
     same = {"gold": {"path": "x.conll", "line": 43}, "A": {"path": "x.conll", "line": 43},
             "B": {"path": "x.conll", "line": 43}}
-    assert where_text(same) == "gold, A, B x.conll:43"
-    apart = {"gold": {"path": "g.conll", "line": 11}, "A": {"path": "a.conll", "line": 11},
+    assert example_line(same) == 43
+    apart = {"gold": {"path": "g.conll", "line": 11}, "A": {"path": "a.conll", "line": 12},
              "B": {"path": "g.conll", "line": 11}}
-    assert where_text(apart) == "gold, B g.conll:11; A a.conll:11"
-    assert where_text({"gold": {"path": None, "line": 7}}) == "gold line 7"
+    assert example_line(apart) == "gold 11, A 12, B 11"
+    assert example_line({"gold": {"path": None, "line": 7}}) == 7
+    assert example_line({"gold": {"path": "g", "line": None}}) is None
+    assert example_files([SimpleNamespace(where=same)]) == "Line numbers are lines of x.conll (gold, A and B)"
+    assert example_files([SimpleNamespace(where=apart)] * 2) == \
+        "Line numbers are lines of g.conll (gold and B) and a.conll (A)"
+    assert example_files([SimpleNamespace(where={"gold": {"path": None, "line": 7}})]) == ""
+
+

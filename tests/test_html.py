@@ -227,11 +227,20 @@ def test_an_example_sentence_marks_its_spans_and_changed_tokens():
     assert str(html.sentence(crossing)).count("</mark>") == 2
 
 
-def test_example_cells_are_drawn_as_sentences():
+def test_example_cells_are_drawn_as_sentences_side_by_side():
+    """A table of example sentences is shown as records, as in the terminal: a line of the short cells,
+    then the sentences side by side, under a legend of how the page marks them (not the note, which
+    says how the cells' text reads)."""
     from ts_eval.document import Cell, Column, Document, Section, Table
 
-    cell = Cell("[Karl]PER", data={"role": "gold", "tokens": ["Karl"], "spans": [["PER", 0, 0]], "focus": []})
-    page = html.render(Document("compare", "x", [Section("s", [Table("e", "E", [Column("g", "gold")], [[cell]],
-                                                                        key_columns=0)])]))
-    assert 'class="k-text sentence role-gold txt"' in page and 'data-sort="[Karl]PER"' in page
-    assert '<mark class="span" data-label="PER">Karl<sub class="label">PER</sub></mark>' in page
+    cells = [Cell("[Karl]PER", data={"role": role, "tokens": ["Karl"], "spans": [["PER", 0, 0]], "focus": [0]})
+             for role in ("gold", "A")]
+    t = Table("e", "Examples", [Column("n", "example"), Column("c", "class"), Column("g", "gold"), Column("a", "A")],
+              [[Cell(1, "count"), Cell("Corrections"), *cells]], note="spans as [tokens]LABEL")
+    page = html.render(Document("compare", "x", [Section("Examples", [t])]))
+    assert '<p class="record-head">example 1 · Corrections</p>' in page
+    assert '<div class="sides" style="--sides: 2">' in page
+    assert page.index('class="side role-gold"') < page.index('class="side role-A"')
+    assert page.count('<mark class="span" data-label="PER"><b class="focus">Karl</b><sub class="label">PER</sub></mark>') == 2
+    assert "<table" not in page and "[tokens]LABEL" not in page and "Spans are <mark" in page
+    assert "<h3>" not in page                      # the section's heading names it

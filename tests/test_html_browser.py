@@ -33,7 +33,8 @@ def files(tmp_path_factory) -> Dict[str, Path]:
     """Page kind -> (file, leaderboard table id, number of systems)."""
     folder = tmp_path_factory.mktemp("pages")
     out = {}
-    made = {"handmade": (document, "leaderboard", len(SYSTEMS)), **pages.PAGES}
+    made = {"handmade": (document, "leaderboard", len(SYSTEMS)), **pages.PAGES,
+            "rank16": (pages.rank16, "lb-task-exact-f1-micro", 16)}
     for kind, (make, table, n) in made.items():
         path = folder / f"{kind}.html"
         path.write_text(html.render(make()), encoding="utf-8")
@@ -76,6 +77,7 @@ def _totals(drv, table: str):
 
 
 KINDS = ["handmade", *pages.PAGES]
+LAYOUT_KINDS = [*KINDS, "rank16"]
 
 
 @pytest.mark.parametrize("kind", KINDS)
@@ -144,3 +146,80 @@ def test_a_phone_scrolls_wide_tables_inside_their_box(drv, files, kind):
                                "[w.scrollWidth > w.clientWidth, getComputedStyle(w).overflowX])")
     assert any(wide for wide, _ in wraps) and all(ov == "auto" for _, ov in wraps)
     browser.set_width(drv, 1280)
+
+
+@pytest.mark.parametrize("width", [1280, 390])
+@pytest.mark.parametrize("kind", LAYOUT_KINDS)
+def test_layout_rules_hold_at_desktop_and_phone_widths(drv, files, kind, width):
+    """Each id once; no sideways scrolling of the page; a table fits its box, or its box takes the
+    window's width and scrolled to its end still shows the first column (see browser.LAYOUT_RULES);
+    every mark of an interval chart in view."""
+    path, _, _ = files[kind]
+    _open(drv, path, width)
+    assert browser.layout_problems(drv, width) == []
+    browser.set_width(drv, 1280)
+
+
+def test_a_wide_table_takes_the_window_width_on_a_desktop(drv, files):
+    """The score summary is wider than the text column: it grows into the window's margins (centred
+    on the column) instead of scrolling in the column's width; a narrow table keeps to the left."""
+    _open(drv, files["score"][0], 1280)
+    main, wide, narrow = drv.execute_script(
+        "const r = s => document.querySelector(s).getBoundingClientRect();"
+        "const m = getComputedStyle(document.querySelector('main'));"
+        "const c = r('main'); const left = c.left + parseFloat(m.paddingLeft), right = c.right - parseFloat(m.paddingRight);"
+        "return [[left, right], [r('#table-summary .table-wrap').left, r('#table-summary .table-wrap').right],"
+        "        [r('#table-token-accuracy .table-wrap').left, r('#table-token-accuracy .table-wrap').right]]")
+    assert wide[0] < main[0] - 40 and wide[1] > main[1] + 40 and wide[0] >= 16 - 0.5 and wide[1] <= 1280 - 16 + 0.5
+    assert abs((wide[0] + wide[1]) / 2 - (main[0] + main[1]) / 2) < 1
+    assert abs(narrow[0] - main[0]) < 1 and narrow[1] < main[1]
+
+
+def test_every_mark_of_the_rank_interval_chart_is_in_view_on_a_phone(drv, files):
+    path, _, n = files["rank16"]
+    _open(drv, path, 390)
+    points = drv.execute_script("return document.querySelectorAll('svg.chart-intervals circle.point').length")
+    assert points >= n                         # the leaderboard's chart (and one per model in the details)
+    assert drv.execute_script(browser.MARKS_OUT_OF_VIEW, 390) == []
+    browser.set_width(drv, 1280)
+
+
+def test_examples_show_gold_a_and_b_side_by_side_on_a_desktop_and_stacked_on_a_phone(drv, files):
+    path, _, _ = files["compare"]
+    for width in (1280, 390):
+        _open(drv, path, width)
+        boxes = drv.execute_script(
+            "return Array.from(document.querySelector('#table-examples .record .sides').children)"
+            ".map(s => { const b = s.getBoundingClientRect(); return [b.left, b.right, b.top, s.className]; })")
+        assert [b[3] for b in boxes] == ["side role-gold", "side role-A", "side role-B"]
+        assert all(0 <= b[0] and b[1] <= width for b in boxes)
+        if width == 1280:
+            assert len({b[2] for b in boxes}) == 1 and boxes[0][1] <= boxes[1][0] and boxes[1][1] <= boxes[2][0]
+        else:
+            assert boxes[0][2] < boxes[1][2] < boxes[2][2]
+    browser.set_width(drv, 1280)
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_no_block_heading_repeats_its_section_heading(drv, files, kind):
+    path, _, _ = files[kind]
+    _load(drv, path)
+    repeats = drv.execute_script(
+        "const out = []; document.querySelectorAll('.section').forEach(s => {"
+        "  const h = s.querySelector('h2').textContent.trim();"
+        "  s.querySelectorAll('h3, figcaption').forEach(e => {"
+        "    if (e.textContent.trim().startsWith(h)) { out.push(h + ' / ' + e.textContent.trim()); } }); });"
+        "return out;")
+    assert repeats == []
+
+
+def test_the_rank_shift_legend_names_the_colours_its_cells_have(drv, files):
+    path, _, _ = files["rank"]
+    _open(drv, path)
+    note, up, down = drv.execute_script(
+        "const t = document.querySelector('#table-shifts-task');"
+        "const rgb = c => c && getComputedStyle(c).color.match(/\\d+/g).map(Number);"
+        "return [t.querySelector('.note').textContent, rgb(t.querySelector('td.s-up')), rgb(t.querySelector('td.s-down'))];")
+    assert "green (up)" in note and "red (down)" in note
+    assert up[1] > up[0] and up[1] > up[2]          # green
+    assert down[0] > down[1] and down[0] > down[2]  # red

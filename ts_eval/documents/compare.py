@@ -45,23 +45,36 @@ def convert(t: ct.Table, tid: str, key_columns: int = 1) -> Table:
     return Table(tid, t.title, cols, rows, key_columns=key_columns, row_styles=styles)
 
 
-def examples_table(c) -> Table:
-    """One row per example; the gold, A and B cells carry the sentence window and that side's spans."""
-    cols = [Column("n", "example"), Column("level", "level"), Column("class", "class"), Column("transition", "transition"),
-            Column("sentence", "sentence"), Column("where", "where"), Column("gold", "gold"), Column("A", "A"),
-            Column("B", "B")]
+#: how the examples' sentences read as text (their cells' text: Markdown, LaTeX, CSV, a terminal
+#: without colours); renderers that draw the sentences from the cells' data write their own legend
+EXAMPLES_NOTE = ("gold, A, B: spans as [tokens]LABEL, the tokens the example is about in *stars*, "
+                 f"{CLIP} where the window cuts the sentence")
+
+
+def examples_blocks(c) -> List[Any]:
+    """The files the examples come from (named once), then one row per example: its level, class,
+    transition, sentence and line; the gold, A and B cells carry the sentence window and that
+    side's spans (their text writes the spans inline, as :data:`EXAMPLES_NOTE` says)."""
+    examples = get(c.pair, "examples")
+    lines = [ct.example_line(e.where) for e in examples]
+    cols = [Column("n", "example"), Column("level", "level"), Column("class", "class"),
+            Column("transition", "transition"), Column("sentence", "sentence")]
+    has_lines = any(x is not None for x in lines)
+    cols += [Column("line", "line")] if has_lines else []
+    cols += [Column("gold", "gold"), Column("A", "A"), Column("B", "B")]
     rows = []
-    for n, e in enumerate(get(c.pair, "examples"), 1):
+    for n, (e, line) in enumerate(zip(examples, lines), 1):
         row = [Cell(n, "count"), Cell(e.level), Cell(CLASS_TITLES[e.change_class]), Cell(e.transition),
-               Cell(e.sentence + 1, "count"), Cell(ct.where_text(e.where))]
+               Cell(e.sentence + 1, "count")]
+        if has_lines:
+            row.append(Cell(line, "count") if isinstance(line, int) else Cell(line or ""))
         for role in ct.ROLE_NAMES:
             row.append(Cell(ct.inline_text(e, role, ("*", "*"), clip=CLIP), data={
                 "role": role, "tokens": list(e.tokens), "spans": [list(s) for s in e.spans[role]],
                 "focus": list(e.focus), "clipped_left": e.clipped_left, "clipped_right": e.clipped_right}))
         rows.append(row)
-    return Table("examples", "Examples (spans as [tokens]LABEL, changed tokens in *stars*, ... where the sentence goes on)", cols, rows,
-                 note="each gold/A/B cell's data: the tokens, that side's spans (label, first, last) and the focus "
-                      "tokens")
+    files = ct.example_files(examples)
+    return ([Text(files, "note")] if files else []) + [Table("examples", "Examples", cols, rows, note=EXAMPLES_NOTE)]
 
 
 def _heatmap(tid: str, title: str, rows: List[str], columns: List[str], values, kind: str) -> Figure:
@@ -96,7 +109,7 @@ def build(c, cases: Optional[int] = None) -> Document:
         sections.append(Section("TS units", [convert(ct.ts_labels(c), "ts-labels")], id="ts"))
         sections += semeval_sections(c)
         if get(pair, "examples"):
-            sections.append(Section("Examples", [examples_table(c)], id="examples"))
+            sections.append(Section("Examples", examples_blocks(c), id="examples"))
         sections.append(Section("Legend", [Text(
             "corrections: A wrong, B right; new errors: A right, B wrong; changed errors: both wrong, differently. "
             "Span outcomes: Ortmann's fair error types.", "note")], id="legend"))

@@ -38,20 +38,36 @@ def _num(v: Any) -> bool:
     return isinstance(v, (int, float)) and not isinstance(v, bool)
 
 
-def _where(w: Dict[str, Any]) -> str:
-    path = w.get("path")
-    if path is None:
-        return "" if w.get("line") is None else f"line {w['line']}"
-    return f"{path}:{w['line']}" if w.get("line") is not None else str(path)
+def _roles(roles: List[str]) -> str:
+    return roles[0] if len(roles) == 1 else f"{', '.join(roles[:-1])} and {roles[-1]}"
 
 
-def where_text(where: Dict[str, Dict[str, Any]]) -> str:
-    """Where an example is, per role; roles at the same place are named once (``gold, A, B x.conll:43``
-    rather than the same path and line three times)."""
-    places: Dict[str, List[str]] = {}
-    for role, w in where.items():
-        places.setdefault(_where(w), []).append(role)
-    return "; ".join(f"{', '.join(roles)} {place}".rstrip() for place, roles in places.items())
+def example_files(examples: List[Example]) -> str:
+    """The files the examples' line numbers count in, each named once (one file per role):
+    ``lines of x.conll (gold, A and B)`` or ``lines of g.conll (gold), a.conll (A) and b.conll (B)``;
+    '' when no example comes from a file."""
+    roles_of: Dict[str, List[str]] = {}
+    seen = set()
+    for e in examples:
+        for role, w in e.where.items():
+            if w.get("path") is not None and role not in seen:
+                seen.add(role)
+                roles_of.setdefault(str(w["path"]), []).append(role)
+    if not roles_of:
+        return ""
+    return "Line numbers are lines of " + _roles([f"{p} ({_roles(r)})" for p, r in roles_of.items()])
+
+
+def example_line(where: Dict[str, Dict[str, Any]]) -> Any:
+    """An example's line in the files :func:`example_files` names: one number when every role is on
+    that line (aligned files, or one file), else each role's (``gold 11, A 12, B 12``); None
+    without lines."""
+    lines = {role: w.get("line") for role, w in where.items() if w.get("line") is not None}
+    if not lines:
+        return None
+    if len(lines) == len(where) and len(set(lines.values())) == 1:
+        return next(iter(lines.values()))
+    return ", ".join(f"{role} {line}" for role, line in lines.items())
 
 
 # ---------------------------------------------------------------------------

@@ -103,9 +103,11 @@ def rank_shifts(r) -> Section:
             row.append(Cell(x, "rank", style=None if jump == 0 else ("up" if jump > 0 else "down"),
                             note=r.systems[r.order[k][p]]))
         rows.append(row)
-    t = Table(f"shifts-{r.task}", f"{r.task}: rank shifts (cells: the rank under {r.titles[ref]} of the system "
-              "at that position of the models' rankings)", cols, rows,
-              note="up: promoted against the reference, down: demoted; each cell's note names the system")
+    t = Table(f"shifts-{r.task}", f"{r.task}: rank shifts: each cell is the rank under {r.titles[ref]} of the "
+              "system at that position of the models' rankings", cols, rows,
+              note="green (up): this model ranks the system higher than the reference does (the cell, its "
+                   "reference rank, is larger than the position); red (down): lower; each cell's note names "
+                   "the system")
     bump = Figure(f"bump-{r.task}", f"{r.task}: ranks across models", "bump",
                   {"models": list(r.titles), "systems": _names(r),
                    "ranks": [[_f(r.ranks[i, k]) for k in range(len(r.models))] for i in range(len(r.systems))]})

@@ -5,6 +5,11 @@ file with no network (no CDN, no web font), prints on paper (print CSS: no scrol
 collapsed boxes opened) and reads on a phone (a wide table or figure scrolls sideways inside
 its own box; no number is ever cut).  Tables are sortable by clicking a column header (each
 cell has its raw value in ``data-sort``); without script the page is complete, only unsorted.
+A table wider than the text column grows into the window's margins, and when it still scrolls
+its name columns stay in view.  A table of example sentences is shown as records, as in the
+terminal: a line of its short cells, then its sentences side by side (stacked on a phone).
+Every element id is used once (:class:`Ids`); a block's heading leaves out what repeats its
+section's heading (:func:`heading`).
 
 Jinja2 templates in ``ts_eval/templates/`` lay the page out with autoescaping on, so a system
 named ``<b>&"`` is shown as written; the figures are SVG drawn in :mod:`.svg`.
@@ -101,11 +106,8 @@ class HtmlCell(NamedTuple):
 def _cell(cell: Cell, header: bool, column_class: str) -> HtmlCell:
     tip = [t for t in (_counts_text(cell.counts), cell.note or "") if t]
     classes = [f"k-{cell.kind}"] + ([f"s-{cell.style}"] if cell.style else []) + (["noted"] if cell.note else [])
-    example = cell.data is not None and "tokens" in cell.data
-    text = sentence(cell.data) if example else format_value(cell.value, cell.kind)
-    if example:
-        classes += ["sentence", f"role-{cell.data.get('role', '')}"]
-    elif cell.kind == "text" and not header and len(text) > LONG_TEXT:
+    text = format_value(cell.value, cell.kind)
+    if cell.kind == "text" and not header and len(text) > LONG_TEXT:
         classes.append("long")
     classes.append(column_class)
     return HtmlCell("th" if header else "td", text,
@@ -113,7 +115,36 @@ def _cell(cell: Cell, header: bool, column_class: str) -> HtmlCell:
                     sort_key(cell.value), "; ".join(tip), " ".join(classes))
 
 
-def _table(t: Table) -> Dict[str, Any]:
+class Ids:
+    """The element ids of one page, each once: a wanted id already taken gets ``-2``, ``-3``, ...
+    (a section and its first table, or two tables of one document, may share an id)."""
+
+    def __init__(self) -> None:
+        self.taken: set = set()
+
+    def __call__(self, wanted: str) -> str:
+        out, k = wanted, 1
+        while out in self.taken:
+            k += 1
+            out = f"{wanted}-{k}"
+        self.taken.add(out)
+        return out
+
+
+def heading(title: str, section: str) -> str:
+    """A block's title as its heading under the section heading ``section``: what repeats the
+    section's title is left out (``Systems (token accuracy ...)`` under *Systems* is headed
+    ``token accuracy ...``; a title equal to the section's gets no heading of its own)."""
+    if not section or not title.startswith(section) or title[len(section):][:1].isalnum():
+        return title
+    rest = title[len(section):].strip()
+    rest = rest[1:].strip() if rest.startswith(":") else rest
+    if rest.startswith("(") and rest.endswith(")") and rest.count("(") == 1:
+        rest = rest[1:-1]
+    return rest
+
+
+def _table(t: Table, ids: Optional[Ids] = None, section: str = "") -> Dict[str, Any]:
     numeric = [any(row[j].kind != "text" for row in t.rows) for j in range(len(t.columns))]
     col_class = ["num" if n else "txt" for n in numeric]
     groups = None
@@ -130,25 +161,61 @@ def _table(t: Table) -> Dict[str, Any]:
         rows.append({"class": f"r-{style}" if style else "",
                      "cells": [_cell(c, j < t.key_columns, col_class[j]) for j, c in enumerate(row)]})
     return {
-        "type": "table", "id": t.id, "title": t.title, "note": t.note, "sortable": t.sortable and len(t.rows) > 1,
+        "type": "table", "id": t.id, "anchor": (ids or Ids())(f"table-{t.id}"), "title": t.title,
+        "heading": heading(t.title, section), "note": t.note, "sortable": t.sortable and len(t.rows) > 1,
         "groups": groups, "rows": rows,
         "columns": [{"key": c.key, "title": c.title, "class": col_class[j]}
                     for j, c in enumerate(t.columns)],
     }
 
 
-def _block(b: Any) -> Dict[str, Any]:
+def _is_sentence(c: Cell) -> bool:
+    return c.data is not None and "tokens" in c.data and "spans" in c.data
+
+
+#: how the page draws example sentences (the table's note says how their text reads elsewhere)
+RECORDS_LEGEND = Markup(
+    'Spans are <mark class="span">shaded<sub class="label">LABEL</sub></mark> with their label after them '
+    '(gold, A and B each in their own shade); the tokens the example is about are '
+    '<b class="focus">bold and underlined</b>; <span class="clip">…</span> where the window cuts the sentence.')
+
+
+def _records(t: Table, ids: Ids, section: str) -> Dict[str, Any]:
+    """A table of example sentences as records, as the terminal shows it: per row a line of its
+    short cells (``example 1 · token · Corrections · O → B-PER · sentence 3 · line 43``), its long
+    texts under their column's title, and its sentences side by side (stacked on a phone)."""
+    sides = [j for j in range(len(t.columns)) if any(_is_sentence(r[j]) for r in t.rows)]
+    long = [j for j in range(len(t.columns)) if j not in sides and
+            any(c.kind == "text" and len(format_value(c.value, c.kind)) > LONG_TEXT for c in (r[j] for r in t.rows))]
+    rows = []
+    for r in t.rows:
+        head = [format_value(c.value, c.kind) if c.kind == "text" else f"{t.columns[j].title} {format_value(c.value, c.kind)}"
+                for j, c in enumerate(r) if j not in sides and j not in long and format_value(c.value, c.kind)]
+        rows.append({"head": " · ".join(head),
+                     "texts": [(t.columns[j].title, format_value(r[j].value, "text")) for j in long if r[j].value],
+                     "sides": [{"title": t.columns[j].title, "role": (r[j].data or {}).get("role", ""),
+                                "text": sentence(r[j].data) if _is_sentence(r[j]) else format_value(r[j].value, r[j].kind)}
+                               for j in sides]})
+    return {"type": "records", "id": t.id, "anchor": ids(f"table-{t.id}"), "title": t.title,
+            "heading": heading(t.title, section), "legend": RECORDS_LEGEND, "sides": len(sides), "rows": rows}
+
+
+def _block(b: Any, ids: Ids, section: str) -> Dict[str, Any]:
+    if isinstance(b, Table) and any(_is_sentence(c) for r in b.rows for c in r):
+        return _records(b, ids, section)
     if isinstance(b, Table):
-        return _table(b)
+        return _table(b, ids, section)
     if isinstance(b, Figure):
-        return {"type": "figure", "id": b.id, "title": b.title, "note": b.note, "kind": b.kind,
+        ids(f"fig-{b.id}")                      # the id of the <svg> itself
+        return {"type": "figure", "id": b.id, "anchor": ids(f"figure-{b.id}"), "title": b.title,
+                "heading": heading(b.title, section), "note": b.note, "kind": b.kind,
                 "svg": figure_svg(b)}
     if isinstance(b, Text):
         return {"type": "text", "text": b.text, "style": b.style or ""}
     raise TypeError(f"cannot render a block of type {type(b).__name__} as HTML")
 
 
-def _blocks(blocks: List[Any]) -> List[Dict[str, Any]]:
+def _blocks(blocks: List[Any], ids: Ids, section: str = "") -> List[Dict[str, Any]]:
     """The section's blocks in order, except that a table followed by a heatmap of the same title
     (a matrix drawn as a figure) comes after the figure, folded: the figure is what one reads, the
     table has the same numbers for copying (and opens when printed)."""
@@ -157,16 +224,17 @@ def _blocks(blocks: List[Any]) -> List[Dict[str, Any]]:
     while k < len(blocks):
         b, nxt = blocks[k], blocks[k + 1] if k + 1 < len(blocks) else None
         if isinstance(b, Table) and isinstance(nxt, Figure) and nxt.kind == "heatmap" and nxt.title == b.title:
-            out += [_block(nxt), {"type": "folded", "table": _table(b)}]
+            out += [_block(nxt, ids, section), {"type": "folded", "table": _table(b, ids)}]
             k += 2
         else:
-            out.append(_block(b))
+            out.append(_block(b, ids, section))
             k += 1
     return out
 
 
-def _section(s: Section, k: int) -> Dict[str, Any]:
-    return {"title": s.title, "id": s.id or f"section-{k + 1}", "detail": s.detail, "blocks": _blocks(s.blocks)}
+def _section(s: Section, k: int, ids: Ids) -> Dict[str, Any]:
+    return {"title": s.title, "id": ids(s.id or f"section-{k + 1}"), "detail": s.detail,
+            "blocks": _blocks(s.blocks, ids, s.title)}
 
 
 def _command(meta: Dict[str, Any]) -> str:
@@ -222,7 +290,9 @@ def render(doc: Document, *, open_details: bool = False, fragment: bool = False)
     ``fragment``: not a page but one ``<div class="ts-eval">`` with the same content and its CSS
     inline, every rule scoped to that div, and no script (tables unsorted) -- what a Jupyter
     notebook shows for a result (``_repr_html_``) or what one pastes into another page."""
-    sections = [_section(s, k) for k, s in enumerate(doc.sections)]
+    ids = Ids()
+    ids("meta")                                 # the settings at the foot of the page
+    sections = [_section(s, k, ids) for k, s in enumerate(doc.sections)]
     meta = {k: v for k, v in doc.meta.items() if k not in COMMAND_KEYS}
     extra = {"base": "fragment.html", "scoped_css": Markup(scoped_css())} if fragment else {}
     return _environment().get_template("page.html").render(

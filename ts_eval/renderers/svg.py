@@ -2,7 +2,9 @@
 
 Each figure kind of :class:`ts_eval.document.Figure` (bump chart, heatmap, bars, stacked
 bars, interval bars) becomes one ``<svg>`` element at its natural size: text stays readable
-on a phone because the page scrolls a wide figure inside its box instead of shrinking it.
+on a phone because the page scrolls a wide figure inside its box once it has shrunk to 80%
+(its viewBox scales it).  Interval bars scale to any width instead: their point is where each
+mark sits against the others, so a phone sees them all, smaller.
 Every name and number is escaped; every mark has a ``<title>`` (a tooltip with the exact
 value) so nothing is only a colour.  Values are written by :func:`.format.value`, as in every other format.
 """
@@ -22,7 +24,8 @@ SMALL = 10                 # px, intervals and ticks
 CHAR = 0.62 * FONT         # width of one character of a label (generous for sans-serif)
 ROW = 22                   # px per row of bars and of the bump chart
 MIN_SCALE = 0.8           # a figure shrinks to 80% of its natural width on a narrow screen, then scrolls
-PLOT = 500                 # px, width of the value axis of bars and interval bars
+PLOT = 500                 # px, width of the value axis of bars
+PLOT_INTERVALS = 380       # px, width of the value axis of interval bars, which scale to any width
 PARTS = ("#0072B2", "#E69F00", "#009E73", "#D55E00", "#CC79A7", "#56B4E9", "#8C564B", "#7F7F7F")
 
 
@@ -54,12 +57,14 @@ def _width(text: str, size: float = FONT) -> float:
     return len(text) * 0.62 * size
 
 
-def _svg(fig: Figure, width: float, height: float, body: List[str]) -> Markup:
+def _svg(fig: Figure, width: float, height: float, body: List[str], min_scale: float = MIN_SCALE) -> Markup:
+    """The figure at its natural size; on a narrower screen its viewBox scales it down to
+    ``min_scale`` of that size (then its box scrolls), or to any width with ``min_scale`` 0."""
     width, height = math.ceil(width), math.ceil(height)
     return Markup(_el("svg", _title(fig.title) + "".join(body), xmlns="http://www.w3.org/2000/svg",
                       class_=f"chart chart-{fig.kind}", id=f"fig-{fig.id}", role="img",
                       width=str(width), height=str(height), viewBox=f"0 0 {width} {height}",
-                      style=f"min-width:{math.ceil(width * MIN_SCALE)}px",
+                      style=f"min-width:{math.ceil(width * min_scale)}px" if min_scale else None,
                       font_size=str(FONT)))
 
 
@@ -340,7 +345,8 @@ def stacked_bars(fig: Figure) -> Markup:
 
 def intervals(fig: Figure) -> Markup:
     """A point per label at its value with a bar over its interval; rows of one significance
-    group share a background band, the group number is written on the right."""
+    group share a background band, the group number is written on the right.  The chart scales
+    to any width (a phone sees every mark, smaller, rather than a part of the axis)."""
     labels: List[str] = list(fig.data["labels"])
     values, lows, highs = fig.data["values"], fig.data.get("low"), fig.data.get("high")
     groups = fig.data.get("groups")
@@ -356,7 +362,7 @@ def intervals(fig: Figure) -> Markup:
     height = top + ROW * len(labels) + 22
 
     def x(v: float) -> float:
-        return left + (v - lo) / (hi - lo) * PLOT
+        return left + (v - lo) / (hi - lo) * PLOT_INTERVALS
 
     body = []
     if groups:
@@ -364,11 +370,11 @@ def intervals(fig: Figure) -> Markup:
             if i == 0 or grp != groups[i - 1]:
                 span = next((k for k in range(i, len(groups)) if groups[k] != grp), len(groups)) - i
                 band = "band" if (grp or 0) % 2 else "band alt"
-                body.append(_el("rect", x="0", y=float(top + ROW * i), width=float(left + PLOT + right),
+                body.append(_el("rect", x="0", y=float(top + ROW * i), width=float(left + PLOT_INTERVALS + right),
                                 height=float(ROW * span), class_=band))
-                body.append(_text(left + PLOT + 10, top + ROW * i + ROW / 2 + 4, f"group {grp}",
+                body.append(_text(left + PLOT_INTERVALS + 10, top + ROW * i + ROW / 2 + 4, f"group {grp}",
                                   font_size=str(SMALL), class_="group"))
-    body += _axis(left, PLOT, height - 20, lo, hi, kind, height - 20 - top)
+    body += _axis(left, PLOT_INTERVALS, height - 20, lo, hi, kind, height - 20 - top)
     for i, s in enumerate(labels):
         yc = top + ROW * i + ROW / 2
         v = values[i]
@@ -383,7 +389,7 @@ def intervals(fig: Figure) -> Markup:
         if _finite(v):
             g.append(_el("circle", cx=x(float(v)), cy=yc, r="4", class_="point"))
         body.append(_el("g", "".join(g), class_="row"))
-    return _svg(fig, left + PLOT + right, height, body)
+    return _svg(fig, left + PLOT_INTERVALS + right, height, body, min_scale=0)
 
 
 DRAW: Dict[str, Callable[[Figure], Markup]] = {

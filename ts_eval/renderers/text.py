@@ -10,7 +10,10 @@ an ellipsis; here every table is laid out to fit before rich sees it, in this or
 4. a table of at most :data:`TRANSPOSE_ROWS` rows is transposed (rows become columns) when that fits;
 5. the columns are split into blocks that fit, each repeating the table's key columns.
 
-Number columns never wrap; long texts (sentences, notes) wrap at spaces only, headers too.
+Number columns never wrap; long texts (sentences, notes) wrap at spaces only, headers too.  A
+line of prose (titles, notes, messages) is wrapped at spaces by :func:`print_prose` and never
+inside a word: a path or a ``file:line`` longer than the width keeps its line whole (the terminal
+may fold it on screen; a pipe or a file keeps it whole for ``grep``).
 Figures are not drawn: every figure's numbers stand in a table.  Sections marked ``detail``
 are shown only with ``details=True``.
 
@@ -19,7 +22,8 @@ as records instead: one line with the short cells (``example 1 · token · Corre
 B-ORG → B-LOC · sentence 1``), then each long text and each sentence on its own line under
 its column's title.  With colours each side's spans are coloured by label (the same colour
 for a label everywhere) and the tokens the example is about are in reverse video; without,
-the sentence is the cell's text (spans as ``[tokens]LABEL``, those tokens in ``*stars*``).
+the sentence is the cell's text (spans as ``[tokens]LABEL``, those tokens in ``*stars*``).  A
+legend under the title says which (without colours: the table's note, which tells how the text reads).
 """
 from __future__ import annotations
 
@@ -183,9 +187,19 @@ def rich_tables(t: Table, width: int) -> Tuple[List[RichTable], Layout]:
     return out, lay
 
 
-def print_table(console: Console, t: Table) -> None:
+def print_prose(console: Console, text: str, style: str = "") -> None:
+    """``text`` wrapped at spaces to the console's width, each of its own lines apart, never inside a
+    word (rich's wrapping folds a word longer than the width, which would split a path mid-value)."""
+    lines = [w for line in text.split("\n") for w in
+             (textwrap.wrap(line, width=max(console.width, 1), break_long_words=False, break_on_hyphens=False)
+              or [""])]
+    console.print(RichText("\n".join(lines), style=style), no_wrap=True, overflow="ignore", crop=False)
+
+
+def print_table(console: Console, t: Table, title: bool = True) -> None:
     tables, lay = rich_tables(t, console.width)
-    console.print(RichText(t.title, style="bold"))
+    if title:
+        print_prose(console, t.title, "bold")
     notes = []
     if lay.prefix:
         notes.append(f"names without their common prefix {lay.prefix!r}")
@@ -195,11 +209,11 @@ def print_table(console: Console, t: Table) -> None:
         notes.append(f"in {len(tables)} blocks of columns, each repeating the first "
                      f"{'column' if t.key_columns == 1 else f'{t.key_columns} columns'}")
     if notes:
-        console.print(RichText("(" + "; ".join(notes) + ")", style="dim"))
+        print_prose(console, "(" + "; ".join(notes) + ")", "dim")
     for rt in tables:
         console.print(rt)
     if t.note:
-        console.print(RichText(t.note, style="dim"))
+        print_prose(console, t.note, "dim")
     console.print()
 
 
@@ -237,9 +251,20 @@ def styled_sentence(data: dict, colours: dict) -> RichText:
     return out
 
 
-def print_records(console: Console, t: Table, color: bool) -> None:
-    """A table of example sentences, one record per row (see the module docstring)."""
-    console.print(RichText(t.title, style="bold"))
+#: the legend of example sentences drawn in colour (without colours the table's note, which says
+#: how their text reads, stands in its place)
+COLOUR_LEGEND = ("each side's spans in their label's colour, [bracketed] with the label after them; the tokens "
+                 f"the example is about in reverse video; {CLIP} where the window cuts the sentence")
+
+
+def print_records(console: Console, t: Table, color: bool, title: bool = True) -> None:
+    """A table of example sentences, one record per row (see the module docstring), under a legend
+    of how the sentences are drawn."""
+    if title:
+        print_prose(console, t.title, "bold")
+    legend = COLOUR_LEGEND if color else t.note
+    if legend:
+        print_prose(console, legend, "dim")
     labels = sorted({span[0] for r in t.rows for c in r if is_sentence(c) for span in c.data["spans"]})
     colours = {lab: PALETTE[k % len(PALETTE)] for k, lab in enumerate(labels)}
     own_line = [any(is_sentence(r[j]) or (r[j].kind == "text" and len(fmt.text(r[j])) > LONG_TEXT) for r in t.rows)
@@ -247,7 +272,7 @@ def print_records(console: Console, t: Table, color: bool) -> None:
     for r in t.rows:
         head = [fmt.text(c) if c.kind == "text" else f"{col.title} {fmt.text(c)}"
                 for col, c, own in zip(t.columns, r, own_line) if not own and fmt.text(c)]
-        console.print(RichText(" · ".join(head), style="bold"))
+        print_prose(console, " · ".join(head), "bold")
         grid = RichTable.grid(padding=(0, 1))
         grid.add_column(justify="right", no_wrap=True, style="bold")
         grid.add_column(overflow="fold")
@@ -256,8 +281,6 @@ def print_records(console: Console, t: Table, color: bool) -> None:
                 text = styled_sentence(c.data, colours) if color and is_sentence(c) else RichText(fmt.text(c))
                 grid.add_row(col.title, text)
         console.print(grid)
-    if t.note:
-        console.print(RichText(t.note, style="dim"))
     console.print()
 
 
@@ -270,22 +293,24 @@ def print_document(doc: Document, console: Optional[Console] = None, details: bo
             continue             # a section of figures alone: their numbers stand in tables elsewhere
         print_section(console, sec)
     if hidden:
-        console.print(RichText(f"{len(hidden)} more section(s) with --details (every machine format has them): "
-                               + "; ".join(hidden), style="dim"))
+        print_prose(console, f"{len(hidden)} more section(s) with --details (every machine format has them): "
+                    + "; ".join(hidden), "dim")
 
 
 def print_section(console: Console, sec: Section) -> None:
     first = sec.blocks[0] if sec.blocks else None
-    if not (isinstance(first, Table) and first.title.startswith(sec.title)):
-        console.print(RichText(sec.title, style="bold underline"))
+    headed = not (isinstance(first, Table) and first.title.startswith(sec.title))
+    if headed:
+        print_prose(console, sec.title, "bold underline")
     color = console.color_system is not None and not console.no_color
     for b in sec.blocks:
+        title = not (headed and isinstance(b, Table) and b.title == sec.title)   # said once
         if isinstance(b, Table) and any(is_sentence(c) for r in b.rows for c in r):
-            print_records(console, b, color)
+            print_records(console, b, color, title)
         elif isinstance(b, Table):
-            print_table(console, b)
+            print_table(console, b, title)
         elif isinstance(b, Text):
-            console.print(RichText(b.text, style=TEXT_STYLES.get(b.style or "", "")))
+            print_prose(console, b.text, TEXT_STYLES.get(b.style or "", ""))
         elif isinstance(b, Figure):
             continue
 

@@ -34,6 +34,35 @@
       });
     });
   });
+  /* the name columns after the first (a leaderboard's rank and system) stay in view beside it when
+     a table scrolls sideways: each is pinned at the summed width of the name columns before it,
+     as long as they take at most half of the table's box (on a phone the numbers need the room) */
+  function pinNames() {
+    Array.prototype.forEach.call(document.querySelectorAll(".table-wrap > table"), function (table) {
+      var first = table.tBodies[0] && table.tBodies[0].rows[0], keys = 0, lefts = [], x = 0;
+      if (!first) { return; }
+      while (keys < first.cells.length && first.cells[keys].tagName === "TH") { keys++; }
+      var rows = Array.prototype.slice.call(table.tBodies[0].rows);
+      if (table.tHead) { rows.push(table.tHead.rows[table.tHead.rows.length - 1]); }
+      rows.forEach(function (r) {
+        for (var j = 1; j < keys && j < r.cells.length; j++) {
+          r.cells[j].style.left = ""; r.cells[j].style.position = ""; r.cells[j].style.boxShadow = "";
+        }
+      });
+      if (keys < 2) { return; }
+      for (var j = 0; j < keys; j++) { lefts.push(x); x += first.cells[j].getBoundingClientRect().width; }
+      if (x > table.parentNode.clientWidth / 2) { return; }
+      rows.forEach(function (r) {
+        for (var j = 1; j < keys && j < r.cells.length; j++) {
+          r.cells[j].style.position = "sticky";
+          r.cells[j].style.left = lefts[j] + "px";
+          if (j === keys - 1) { r.cells[j].style.boxShadow = "1px 0 0 var(--rule)"; }
+        }
+      });
+    });
+  }
+  pinNames();
+  window.addEventListener("resize", pinNames);
   /* printing: open the folded sections, and shrink a table wider than the paper to fit it
      (PAPER: CSS pixels between the margins of A4 or Letter paper) */
   var PAPER = 660;
