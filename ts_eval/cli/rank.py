@@ -172,9 +172,6 @@ def run(args) -> int:
 
         write_output(list_models(), args.output)
         return 0
-    if args.plot:
-        from ..plot import check_available
-        check_available()
     models = _models_arg(args.models, args.germeval)
     reference = args.reference or sufficient.REFERENCE_MODEL
     with option_errors():
@@ -189,6 +186,9 @@ def run(args) -> int:
         (f"{role} of task {s.name}" if len(specs) > 1 else role, path) for s in specs
         for role, path in [("--gold", s.gold)] + [("system", p) for p in s.systems]]
     check_paths(args, inputs, [("--output", args.output), ("--plot", args.plot)])
+    if args.plot:
+        from ..plot import check_available
+        check_available()
     corpora = [(s.name, load_task(s, args)) for s in specs]
     options = dict(models=models, reference=reference, bootstrap=args.bootstrap, permutations=args.permutations,
                    unit=args.unit, seed=args.seed, confidence=args.confidence, alpha=args.alpha,
