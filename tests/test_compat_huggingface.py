@@ -168,3 +168,26 @@ def test_nested_chunks_give_ts_but_nan_fair_scores_with_a_warning():
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         assert _equal(hf_reference(preds, refs), {k: v for k, v in out.items() if k not in H.EXTRA_KEYS})
+
+
+@pytest.mark.parametrize("predictions,references", [
+    ([["B-PER", "X-PER"]], [["B-PER", "O"]]), ([["B-PER", "O"]], [["B-PER", "X-PER"]]),
+    ([["B-PER", "PER"]], [["B-PER", "O"]]), ([["B-PER", "S-PER"]], [["B-PER", "O"]]),
+])
+@pytest.mark.parametrize("scheme", ["IOB2", "IOBES", None])
+def test_an_unknown_tag_in_strict_mode_raises_the_metrics_exception_class(predictions, references, scheme):
+    """The metric (seqeval with mode='strict') raises KeyError for an unknown prefix letter: ``compute`` raises
+    an exception ``except KeyError`` catches too (issue 17, point 11)."""
+    try:
+        ref = hf_reference(predictions, references, mode="strict", scheme=scheme)
+    except Exception as err:  # noqa: BLE001 - the class is what is compared
+        ref = err
+    try:
+        ours = H.compute(predictions, references, mode="strict", scheme=scheme, ts_eval_scores=False)
+    except Exception as err:  # noqa: BLE001
+        ours = err
+    if isinstance(ref, Exception):
+        assert isinstance(ours, type(ref)), (scheme, ref, ours)
+        assert str(ours).startswith(("y_true", "y_pred")), str(ours)     # a message, not KeyError's quoted repr
+    else:
+        assert _equal(ref, ours)

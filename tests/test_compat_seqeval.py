@@ -412,3 +412,66 @@ def test_both_counting_paths_agree_on_random_corpora():
             assert via_matcher.tolist() == C._exact_hits(d.gold, d.pred, len(d.labels)).tolist()
             compared += C.overlapping(d.gold) or C.overlapping(d.pred)
     assert compared > 5  # some corpora do have nested chunks
+
+
+# ---------------------------------------------------------------------------
+# the warning and exception classes a caller of seqeval filters or catches (issue 17, point 11)
+
+def _warning_classes(fn, *args, **kwargs):
+    """(result or the exception's class, the classes of the warnings ``fn`` emits)."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        try:
+            out = fn(*args, **kwargs)
+        except Exception as err:  # noqa: BLE001 - the class is what is compared
+            out = type(err)
+    return out, {w.category for w in caught}
+
+
+EDGE_CORPORA = [([[]], [[]]), ([["O"]], [["O"]]), ([["B-PER"]], [["O"]]), ([["O"]], [["B-PER"]]),
+                ([["B-PER"]], [["B-PER"]]), ([["B-PER", "I-PER"]], [["B-LOC", "O"]])]
+
+
+@pytest.mark.parametrize("y_true,y_pred", EDGE_CORPORA)
+@pytest.mark.parametrize("mode,scheme", [(None, None), ("strict", "IOB2")])
+def test_every_warning_class_seqeval_emits_is_one_a_filter_for_it_catches(y_true, y_pred, mode, scheme):
+    """seqeval's own test suite does ``pytest.warns(RuntimeWarning)`` around
+    ``f1_score([[]], [[]], average='macro')`` (numpy's mean of an empty slice): every class of warning
+    seqeval emits must be the class (or a base class) of a warning ours emits, same value."""
+    for name in ("precision_score", "recall_score", "f1_score"):
+        for average in AVERAGES:
+            ref_scheme = getattr(seqeval_scheme, scheme) if scheme else None
+            ref, ref_classes = _warning_classes(getattr(seqeval_metrics, name), y_true, y_pred, average=average,
+                                                mode=mode, scheme=ref_scheme)
+            ours, our_classes = _warning_classes(getattr(C, name), y_true, y_pred, average=average, mode=mode,
+                                                 scheme=scheme)
+            assert _same(ref, ours), (name, average, ref, ours)
+            for cls in ref_classes - {UserWarning}:    # seqeval's "seems not to be NE tag" is a UserWarning
+                assert any(issubclass(c, cls) for c in our_classes), (name, average, cls, our_classes)
+
+
+def test_seqevals_runtime_warning_test_passes_here():
+    for mode, scheme in [(None, None), ("strict", "IOB2")]:
+        with pytest.warns(RuntimeWarning):
+            assert math.isnan(C.f1_score([[]], [[]], average="macro", mode=mode, scheme=scheme))
+
+
+@pytest.mark.parametrize("y_true,y_pred", [
+    ([["B-PER", "X-PER"]], [["B-PER", "O"]]), ([["B-PER", "O"]], [["B-PER", "X-PER"]]),
+    ([["B-PER", "PER"]], [["B-PER", "O"]]), ([["B-PER", "S-PER"]], [["B-PER", "O"]]),
+    ([["B-PER", "O"]], [["ANY-PER", "O"]]), ([["PER-B", "PER-Q"]], [["PER-B", "O"]]),
+])
+@pytest.mark.parametrize("scheme", ["IOB2", "IOBES", None])
+def test_a_bad_tag_in_strict_mode_raises_what_seqeval_raises(y_true, y_pred, scheme):
+    """seqeval raises KeyError for a prefix letter it does not know and ValueError for a known one the
+    scheme lacks: ours is an instance of the same class (it may be both)."""
+    suffix = y_true[0][0].endswith("-B")
+    for name, extra in [("classification_report", {"output_dict": True}), ("f1_score", {})]:
+        ref, _ = _warning_classes(getattr(seqeval_metrics, name), y_true, y_pred, mode="strict", suffix=suffix,
+                                  scheme=getattr(seqeval_scheme, scheme) if scheme else None, **extra)
+        ours, _ = _warning_classes(getattr(C, name), y_true, y_pred, mode="strict", scheme=scheme, suffix=suffix,
+                                   **extra)
+        if isinstance(ref, type):
+            assert isinstance(ours, type) and issubclass(ours, ref), (name, scheme, ref, ours)
+        else:
+            assert _same(ref, ours), (name, scheme, ref, ours)

@@ -120,7 +120,7 @@ def test_the_first_bad_line_is_the_error():
     fails("\n".join([good, badid, short]), "t.conllu:2: ID 'x'; expected an integer, a range (1-2) or a decimal (1.1)")
     fails("\n".join([good, nomisc, short]), "t.conllu:2: MISC 'SpaceAfter=No' has no NER=...; expected the key "
                                             "'NER' on every word (MISC keys seen so far: SpaceAfter; or give "
-                                            "column=NAME)")
+                                            "misc_key=KEY or column=NAME)")
 
 
 def test_a_missing_misc_key_names_the_keys_seen_so_far(monkeypatch):
@@ -128,17 +128,18 @@ def test_a_missing_misc_key_names_the_keys_seen_so_far(monkeypatch):
     text = "\n".join([word(1, "a", "NER=O|Gloss=x"), "1-2\tzum\t_\t_\t_\t_\t_\t_\t_\tMWT=1", "",
                       word(1, "b", "Lang=de|NER=O"), word(2, "c", "_"), word(3, "d", "NER=O")])
     fails(text, "t.conllu:5: MISC '_' has no NER=...; expected the key 'NER' on every word (MISC keys seen so "
-                "far: Gloss, Lang; or give column=NAME)")
+                "far: Gloss, Lang; or give misc_key=KEY or column=NAME)")
     fails(text, "t.conllu:1: MISC 'NER=O|Gloss=x' has no ENT=...; expected the key 'ENT' on every word (MISC keys "
-                "seen so far: Gloss, NER; or give column=NAME)", misc_key="ENT")
+                "seen so far: Gloss, NER; or give misc_key=KEY or column=NAME)", misc_key="ENT")
     # a key is the whole item name: NERX= and NER (without =) are not NER=
     fails(word(1, "a", "NERX=B-PER|NER"), "t.conllu:1: MISC 'NERX=B-PER|NER' has no NER=...; expected the key 'NER' "
-                                          "on every word (MISC keys seen so far: NER, NERX; or give column=NAME)")
+                                          "on every word (MISC keys seen so far: NER, NERX; or give misc_key=KEY or "
+                                          "column=NAME)")
 
 
 def test_empty_tag_and_empty_file():
     fails(word(1, "a", "NER="), "t.conllu:1: bad tag '': expected O or PREFIX-LABEL with PREFIX one of B, I "
-                                "(e.g. B-PER) (gold side)")
+                                "(e.g. B-PER)")   # a file read alone names no side
     fails("# only a comment\n\n", "t.conllu: no word lines; expected CoNLL-U sentences")
     fails(b"", "t.conllu: no word lines; expected CoNLL-U sentences")
 

@@ -936,17 +936,17 @@ def test_cli_directory_output_and_defaults(tmp_path, capsys):
 ])
 def test_cli_config_errors(tmp_path, extra, msg):
     cfg = write(tmp_path / "c.config", f"target_in = {NER_T}\nsystem_in = {NER_S}\n" + extra)
-    with pytest.raises(UsageError, match=msg) as err:
+    with pytest.raises(InputError, match=msg) as err:     # the config file is an input: exit 1
         _cli(["fair", "--config", cfg])
     assert ":3:" in str(err.value)
 
 
 def test_cli_missing_input(tmp_path):
     cfg = write(tmp_path / "c.config", f"target_in = {NER_T}\n")
-    with pytest.raises(UsageError, match="system_in is missing"):
+    with pytest.raises(InputError, match="system_in is missing"):
         _cli(["fair", "--config", cfg])
     cfg = write(tmp_path / "d.config", f"target_in = {NER_T}\nsystem_in = nowhere.csv\n")
-    with pytest.raises(UsageError, match="no such file"):
+    with pytest.raises(InputError, match="no such file"):
         _cli(["fair", "--config", cfg])
 
 

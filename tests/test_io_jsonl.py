@@ -63,8 +63,10 @@ def test_score_accepts_span_lists():
     sys = r.to_dict()["systems"][0]
     assert sys["exact"]["micro"]["f"] == pytest.approx(0.5)
     assert sys["ts"]["micro"]["f"] == pytest.approx(2 / 3)
-    with pytest.raises(InputError, match="ends before it starts"):
+    with pytest.raises(InputError, match=r"span \('PER', 2, 2\) is empty: end is exclusive"):
         ts_eval.score([[("PER", 2, 2)]], [[]], lengths=[5])
+    with pytest.raises(InputError, match=r"span \('PER', 3, 1\) is outside .* or ends before it starts"):
+        ts_eval.score([[("PER", 3, 1)]], [[]], lengths=[5])
 
 
 def test_nested_and_crossing_spans_are_kept_and_counted(tmp_path):

@@ -373,7 +373,7 @@ def test_bad_flip_pairs_and_alpha():
         hand_result(flips=[("exact-f1-micro", "nope")])
     with pytest.raises(OptionError, match="two different model names"):
         hand_result(flips=[("ts-f1-macro", "ts-f1-macro")])
-    with pytest.raises(OptionError, match="alpha must be between 0 and 1, got 0"):
+    with pytest.raises(OptionError, match="alpha=0: expected a number between 0 and 1"):
         hand_result(alpha=0)
 
 

@@ -16,7 +16,7 @@ import numpy as np
 from .arrays import unique
 
 from . import schemes
-from .errors import InputError, OptionError
+from .errors import Hint, InputError, OptionError
 from .validate import control_message, control_reason, first_control
 
 
@@ -296,9 +296,11 @@ def _decode_side(side: SideInfo, table: schemes.TagTable, tag_label_id: np.ndarr
         k = int(bad[0])
         tok = int(dec.bad_token[k])
         path, line = side.where(tok)
-        raise InputError(f"ill-formed span ({dec.reason[0]}) at tag {tag_vocab[side.tags[tok]]!r}"
-                         f" on the {side.name} side; policy strict rejects it"
-                         " (use --policy conlleval to repair or discard to drop)", path, line)
+        raise InputError([f"ill-formed span ({dec.reason[0]}) at tag {tag_vocab[side.tags[tok]]!r}"
+                          f"{_on_side(side, ' on the {} side')}; policy strict rejects it (give ",
+                          Hint("policy", "conlleval"), " to repair it or ", Hint("policy", "discard"),
+                          " to drop it)"],
+                         path, line)
     if len(bad):
         side.first_repair_line = side.where(int(dec.bad_token[int(bad[0])]))[1]
     keep = np.ones(len(dec.start), bool)
@@ -357,7 +359,7 @@ def _check_printable(tag_vocab: List[str], sides: Sequence[SideInfo]) -> None:
         return       # in the vocabulary but on no token: nothing is decoded from it
     tok, side = use
     path, line = side.where(tok)
-    raise InputError(f"{control_message(tag_vocab[int(side.tags[tok])])} ({side.name} side)", path, line)
+    raise InputError(f"{control_message(tag_vocab[int(side.tags[tok])])}{_on_side(side, ' ({} side)')}", path, line)
 
 
 def _parse_or_locate(tag_vocab: List[str], scheme: Optional[str], sides: Sequence[SideInfo]) -> schemes.TagTable:
@@ -378,7 +380,12 @@ def _parse_or_locate(tag_vocab: List[str], scheme: Optional[str], sides: Sequenc
             raise InputError(str(first_err)) from None
         tok, side = use
         path, line = side.where(tok)
-        raise InputError(f"{errors[int(side.tags[tok])]} ({side.name} side)", path, line) from None
+        raise InputError(f"{errors[int(side.tags[tok])]}{_on_side(side, ' ({} side)')}", path, line) from None
+
+
+def _on_side(side: SideInfo, template: str) -> str:
+    """Which side a message is about, when the file holds several (a file read alone has no side name)."""
+    return template.format(side.name) if side.name else ""
 
 
 def select_labels(corpus: Corpus, labels: Optional[Sequence[str]] = None,

@@ -71,10 +71,11 @@ def unit_ids(corpus: Corpus, unit: str = "sentence") -> np.ndarray:
         return np.arange(corpus.n_sentences)
     if unit == "document":
         if corpus.doc_offsets is None or len(corpus.doc_offsets) < 2:
-            raise OptionError("--unit document needs documents, but the gold file has no -DOCSTART- lines")
+            raise OptionError("needs documents, but the gold file has no -DOCSTART- lines", option="unit",
+                              value="document")
         doc = np.searchsorted(np.asarray(corpus.doc_offsets), corpus.sent_offsets[:-1], side="right") - 1
         return np.unique(doc, return_inverse=True)[1].reshape(-1)   # drop empty documents
-    raise OptionError(f"unknown unit {unit!r}; expected sentence or document")
+    raise OptionError("expected sentence or document", option="unit", value=unit)
 
 
 def sentence_statistics(corpus: Corpus, models: Sequence[Model], systems: Optional[Sequence[str]] = None,

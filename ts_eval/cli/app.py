@@ -6,18 +6,20 @@ fails to import is an error at once, never a command silently missing from ``--h
 import only argparse-level code at the top and the library inside ``run``, so ``score`` does not pay
 for ranking or comparison code.
 
-Exit codes (:mod:`ts_eval.cli.errors`): 0 done, 1 bad input, 2 bad usage.
+Exit codes (:mod:`ts_eval.cli.errors`): 0 done, 1 bad input (or an output that cannot be written),
+2 bad usage, 130 interrupted.
 """
 from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 from types import ModuleType
 from typing import Dict, List, Optional
 
 from ..version import __version__
-from .errors import report
+from .errors import ArgumentParser, option_flags, report
 
 # command -> module of this package; a module may register several commands (score: score and demo)
 COMMANDS = {"score": "score", "demo": "score", "fair": "fair", "rank": "rank", "compare": "compare",
@@ -32,7 +34,7 @@ def command_modules() -> Dict[str, ModuleType]:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = ArgumentParser(
         prog="ts-eval",
         description="Evaluate labelled spans: token-and-separator scores, conlleval-exact segment scores, "
                     "fair error types, rankings and comparisons of systems.")
@@ -42,15 +44,23 @@ def build_parser() -> argparse.ArgumentParser:
     modules = command_modules()
     for module in dict.fromkeys(modules.values()):
         module.register(sub)
+    for command_parser in sub.choices.values():   # what errors need to spell the command's options
+        command_parser.set_defaults(command_parser=command_parser)
     parser.set_defaults(command_modules=modules)
     return parser
 
 
-def run(argv: Optional[List[str]] = None) -> int:
-    """Parse ``argv`` and run its command; errors are raised (see :func:`main`)."""
+def parse(argv: Optional[List[str]] = None) -> argparse.Namespace:
+    """``argv`` (default: the process's) parsed by :func:`build_parser`."""
     argv = sys.argv[1:] if argv is None else list(argv)
     args = build_parser().parse_args(argv)
     args.argv = argv   # the command line that reproduces the output (shown on HTML pages)
+    return args
+
+
+def run(argv: Optional[List[str]] = None) -> int:
+    """Parse ``argv`` and run its command; errors are raised (see :func:`main`)."""
+    args = parse(argv)
     return args.command_modules[args.command].run(args)
 
 
@@ -73,12 +83,30 @@ def _keep_freed_memory() -> None:
 
 
 def main(argv: Optional[List[str]] = None) -> int:
-    """``ts-eval``: run and return the exit code; a bad input or option is one line on stderr."""
+    """``ts-eval``: run and return the exit code; a bad input or option, a failed write, Ctrl-C are
+    one line on stderr (exit codes: :mod:`ts_eval.cli.errors`)."""
     _keep_freed_memory()
+    args = None
     try:
-        return run(argv)
-    except (Exception, SystemExit) as err:  # noqa: BLE001 - report() re-raises what is not ours
-        return report(err)
+        args = parse(argv)
+        code = args.command_modules[args.command].run(args)
+        sys.stdout.flush()    # a full disk or a closed pipe is reported here, not at interpreter exit
+        return code
+    except (Exception, SystemExit, KeyboardInterrupt) as err:  # noqa: BLE001 - report() re-raises the rest
+        if isinstance(err, OSError) and err.filename is None:   # standard output, most likely
+            _drop_stdout()
+        return report(err, option_flags(args.command_parser) if args is not None else None)
+
+
+def _drop_stdout() -> None:
+    """After a failed write to standard output, send what is left in its buffer nowhere, so that the
+    flush at interpreter exit does not fail a second time with a traceback."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError, AttributeError):   # no real file behind stdout (a test's capture)
+        pass
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -34,7 +34,7 @@ import os
 import sys
 from typing import Any, Dict, List, Optional, Tuple
 
-from ..errors import UsageError
+from ..errors import InputError, UsageError
 from .errors import option_errors
 from .inputs import (add_column_options, add_file_arguments, add_reading_options, check_paths, file_request,
                      input_settings, load, request_paths)
@@ -75,8 +75,9 @@ def register(subparsers) -> None:
     p.set_defaults(input_defaults={k: v for k, v in vars(p.parse_args([])).items() if k not in SHARED})
 
 
-def _fail(path: str, line: int, msg: str) -> UsageError:
-    return UsageError(f"{path}:{line}: {msg}")
+def _fail(path: str, line: int, msg: str) -> InputError:
+    """A config file is an input: what is wrong in it is bad input (exit 1), named by file and line."""
+    return InputError(msg, path, line)
 
 
 Raw = Dict[str, Tuple[str, int]]   # config key -> (value, line)
@@ -88,7 +89,7 @@ def _raw_config(path: str) -> Raw:
         with open(path, encoding="utf-8-sig") as fh:
             lines = fh.read().split("\n")
     except OSError as err:
-        raise UsageError(f"{path}: cannot read config: {err.strerror}") from None
+        raise InputError(f"cannot read config: {err.strerror}", path) from None
     raw: Raw = {}
     for n, line in enumerate(lines, 1):
         s = line.strip()
@@ -111,7 +112,7 @@ def _inputs(path: str, raw: Raw, base: str, cfg: Dict[str, Any]) -> None:
     """target_in and system_in: required, taken from the working directory or else the config's."""
     for key in ("target_in", "system_in"):
         if key not in raw:
-            raise UsageError(f"{path}: {key} is missing; target_in and system_in are required")
+            raise InputError(f"{key} is missing; target_in and system_in are required", path)
         val, n = raw[key]
         if not val:
             raise _fail(path, n, f"{key} is empty")

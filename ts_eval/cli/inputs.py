@@ -273,7 +273,10 @@ def system_names(paths: Sequence[str], names: Optional[Sequence[str]] = None, wh
             raise UsageError(f"system name {n!r} is given twice ({paths[seen[n]]} and {paths[k]}); system names "
                              "must be unique (rename the files or give --names)")
         if n == "gold":
-            raise UsageError("'gold' cannot be a system name")
+            raise UsageError(f"--names: 'gold' (for {paths[k]}) cannot be a system name: it names the gold side"
+                             if names is not None else
+                             f"{paths[k]}: its system name would be 'gold' (from the file name), which names the "
+                             "gold side; rename the file or give --names")
         seen[n] = k
     return out
 

@@ -177,6 +177,8 @@ def run(args) -> int:
     with option_errors():
         sufficient.resolve_models(models)                 # unknown names fail before reading anything
         sufficient.get_model(reference)
+    ranking.check_options(bootstrap=args.bootstrap, permutations=args.permutations, seed=args.seed,
+                          confidence=args.confidence, alpha=args.alpha)
     specs = task_specs(args)
     names = [s.name for s in specs]
     dup = sorted({n for n in names if names.count(n) > 1})
@@ -190,6 +192,9 @@ def run(args) -> int:
         from ..plot import check_available
         check_available()
     corpora = [(s.name, load_task(s, args)) for s in specs]
+    for _, corpus in corpora:      # every task's resampling fits in memory before the first is ranked
+        ranking.check_memory(args.bootstrap, len(corpus.systems),
+                             len(ranking.model_set(corpus, models, reference)[0]))
     options = dict(models=models, reference=reference, bootstrap=args.bootstrap, permutations=args.permutations,
                    unit=args.unit, seed=args.seed, confidence=args.confidence, alpha=args.alpha,
                    flips=[_flips_arg(f) for f in args.flips])

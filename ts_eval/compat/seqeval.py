@@ -29,6 +29,7 @@ the value (seqeval would fail deep inside or silently truncate); empty input war
 """
 from __future__ import annotations
 
+import functools
 import warnings
 from dataclasses import dataclass
 from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
@@ -63,6 +64,24 @@ def _undefined_metric_warning():
     from sklearn.exceptions import UndefinedMetricWarning
 
     return UndefinedMetricWarning
+
+
+@functools.lru_cache(maxsize=None)
+def _undefined_average_warning():
+    """The class of the warning for a macro average over no entity types: seqeval warns there through numpy
+    (``RuntimeWarning``: mean of an empty slice), so a filter or ``pytest.warns`` written for seqeval expects
+    that class; this one is also scikit-learn's ``UndefinedMetricWarning``, as this module's other warnings
+    about undefined scores are."""
+    return type("UndefinedAverageWarning", (_undefined_metric_warning(), RuntimeWarning),
+                {"__module__": __name__, "__doc__": "A macro average over no entity types (nan)."})
+
+
+class UnknownPrefixError(ValueError, KeyError):
+    """A tag whose prefix letter seqeval's strict mode does not know (not one of I O B E S U L): seqeval raises
+    ``KeyError`` there (its ``Prefixes[letter]`` lookup); this is that and the ``ValueError`` this module raises
+    for every other bad tag, so that ``except KeyError`` written for seqeval still catches it."""
+
+    __str__ = BaseException.__str__     # the message, not KeyError's quoted repr
 
 
 # ---------------------------------------------------------------------------
@@ -317,8 +336,10 @@ def _decode_strict(data: TagData, suffix: bool, scheme: str) -> Decoded:
         bad = [k for k in bad if used[k]]
     if bad:
         name, s, j, tag = _locate_ids(data, bad)
-        raise ValueError(f"{name}: sentence {s}, token {j}: tag {tag!r} is not allowed in scheme {scheme} "
-                         f"(prefixes {', '.join(allowed)}; mode='strict')")
+        unknown = any(parsed[k][0] not in _PREFIXES for k in bad)   # seqeval: KeyError before its ValueError
+        raise (UnknownPrefixError if unknown else ValueError)(
+            f"{name}: sentence {s}, token {j}: tag {tag!r} is not allowed in scheme {scheme} "
+            f"(prefixes {', '.join(allowed)}; mode='strict')")
     canon = ["O" if p == "O" else f"{p}-{k}" for p, k in parsed]
     canon_vocab = list(dict.fromkeys(canon)) or ["O"]
     remap = np.array([canon_vocab.index(c) for c in canon] or [0], np.int32)
@@ -438,7 +459,7 @@ def scores(counts: Counts, average: Optional[str] = None, warn_for: Sequence[str
                 int(true.sum()))
     if len(p) == 0:  # macro over no types
         warnings.warn("no entity in y_true or y_pred: the macro average over no types is undefined (nan, "
-                      "as in seqeval)", _undefined_metric_warning(), stacklevel=3)
+                      "as in seqeval)", _undefined_average_warning(), stacklevel=3)
         return np.nan, np.nan, np.nan, 0
     return np.mean(p), np.mean(r), np.mean(f), int(true.sum())
 

@@ -21,7 +21,8 @@ from .detect import FORMATS, detect_format
 from .documents import Documents, documents_from_tags, token_keys
 from .jsonl_text import read_jsonl_text
 from .jsonl_tokens import read_jsonl_tokens
-from .pairing import pair_documents
+from .charspans import MisalignedSpanError
+from .pairing import check_texts, pair_documents
 from .sink import check_stdin_once
 from .source import STDIN, display_name, is_dir, read_bytes
 
@@ -123,7 +124,13 @@ def read_pair(gold: Union[str, Documents], systems: Union[str, Documents, Sequen
     fmts = [format] + [system_format] * len(items)
     sides = []
     for src, fmt in zip([gold] + [s for _, s in items], fmts):
-        docs = _read(src, fmt, options, strict=False)
+        try:
+            docs = _read(src, fmt, options, strict=False)
+        except MisalignedSpanError:
+            if sides and src != STDIN:  # a system whose text differs from gold's: say that, not that its spans
+                # are off the tokens (read again without the alignment check; standard input cannot be)
+                check_texts(sides[0], _read(src, fmt, {**options, "align": "expand"}, strict=False))
+            raise
         sides.append(docs)
         for fn_name, fn in READERS.items():
             if fn_name == docs.format:

@@ -18,7 +18,7 @@ import os
 import re
 from typing import List, Optional
 
-from ..errors import InputError
+from ..errors import Hint, InputError
 from ..validate import control_message, has_control
 from .charspans import CharDocs, to_documents
 from .documents import Documents
@@ -71,6 +71,7 @@ def read_brat(path: str, discontinuous: str = "error", align: str = "strict",
         cd.texts.append(read_text(stem + ".txt"))
         cd.lines.append(1)
         cd.own_tokens.append(None)
+        cd.files.append(stem + ".ann")
         other += _read_ann(cd, d, stem + ".ann", discontinuous)
     docs = to_documents(cd, align, tokenizer or tools_tokenizer(path))
     docs.notes["other_annotations"] = other
@@ -117,8 +118,8 @@ def _read_ann(cd: CharDocs, d: int, ann: str, discontinuous: str) -> int:
                                  f"{want!r} at [{frags[0][0]}, {frags[-1][1]}); expected them equal", ann, k)
         if len(frags) > 1:
             if discontinuous == "error":
-                raise InputError(f"{parts[0]}: discontinuous span {offs!r}; expected one fragment "
-                                 "(or discontinuous=first|hull)", ann, k)
+                raise InputError([f"{parts[0]}: discontinuous span {offs!r}; expected one fragment (or give ",
+                                  Hint("discontinuous", "first", "hull"), ")"], ann, k)
             frags = frags[:1] if discontinuous == "first" else [(frags[0][0], max(e for _, e in frags))]
         cd.add_span(d, frags[0][0], frags[0][1], label, k)
     return other

@@ -12,10 +12,14 @@ from typing import Any, List, Optional, Tuple
 
 import numpy as np
 
-from ..errors import InputError
+from ..errors import Hint, InputError
 from .documents import TOKEN_SEP, Documents, build_documents
 from .jsonl import is_int, short
 from .tokenizer import ALIGN_MODES, align_spans, token_keys, tokenize
+
+
+class MisalignedSpanError(InputError):
+    """A span whose offsets do not fall on token boundaries (``align="strict"``)."""
 
 
 @dataclass
@@ -32,6 +36,7 @@ class CharDocs:
     span_start: List[int] = field(default_factory=list)
     span_end: List[int] = field(default_factory=list)
     span_label: List[str] = field(default_factory=list)
+    files: List[str] = field(default_factory=list)   # per document the file its spans are in (brat's .ann)
 
     def where(self, d: int) -> str:
         name = f"document {self.ids[d]!r}" if self.ids[d] is not None else f"document {d + 1}"
@@ -134,9 +139,11 @@ def to_documents(cd: CharDocs, align: str = "strict", tokenizer: str = "default"
                 "start": int(cs[k]), "end": int(ce[k]), "label": cd.span_label[k],
                 "text": cd.texts[d][cs[k]:ce[k]]}
         if align == "strict":
-            raise InputError(f"{cd.where(d)}: span [{cs[k]}, {ce[k]}) {item['text']!r} ({item['label']}) does not "
-                             "fall on token boundaries; expected aligned offsets (or align=expand|contract)",
-                             cd.path, cd.lines[d])
+            in_file = bool(cd.files) and cd.span_line[k] is not None   # brat: the .ann line of the span
+            raise MisalignedSpanError(
+                [f"{cd.where(d)}: span [{cs[k]}, {ce[k]}) {item['text']!r} ({item['label']}) does not fall on "
+                 "token boundaries; expected aligned offsets (or give ", Hint("align", "expand", "contract"), ")"],
+                cd.files[d] if in_file else cd.path, cd.span_line[k] if in_file else cd.lines[d])
         item["tokens"] = [int(b[k]), int(e[k])] if b[k] < e[k] else None
         listed.append(item)
     keep = b < e

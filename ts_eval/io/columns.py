@@ -25,7 +25,7 @@ from typing import Dict, List, Optional, Sequence, Tuple, Union
 import numpy as np
 from numpy.lib.stride_tricks import as_strided
 
-from ..errors import InputError, UsageError
+from ..errors import Hint, InputError, Part, TsEvalError, UsageError
 from .source import STDIN, decompress, display_name, is_compressed, not_utf8, read_bytes, read_head
 
 _WS = np.zeros(256, bool)
@@ -56,6 +56,7 @@ class ColumnFile:
     delimiter: Optional[str] = None  # the field delimiter it was read with (None: whitespace)
     trailing_boundary: bool = False  # a line (blank, -X-, -DOCSTART-) follows the last token line
     rereadable: bool = True   # False for standard input: its bytes are kept, not read again
+    first_text: str = ""      # the first token line (for messages about the columns)
 
     def release(self) -> None:
         """Drop the file's bytes and token offsets (read again from the file if texts are asked for)."""
@@ -87,7 +88,12 @@ class ColumnFile:
         return len(self.token_line)
 
     def column_index(self, column: int) -> int:
-        return _column_index(column, self.n_columns, self.path)
+        return _column_index(column, self.n_columns, self.path, self.width_note())
+
+    def width_note(self) -> List[Part]:
+        """Why the file has the columns it has, when that may surprise (:func:`width_note`)."""
+        line = int(self.token_line[0]) if self.n_tokens else 0
+        return width_note(self.n_columns, self.delimiter, line, self.first_text)
 
     def strings(self, column: int) -> Tuple[List[str], np.ndarray]:
         """Distinct values of a column (decoded) and the per-token index into them."""
@@ -114,11 +120,33 @@ class ColumnFile:
         return self._bytes()[lo:hi][inside]
 
 
-def _column_index(column: int, n: int, path: str) -> int:
+def _column_index(column: int, n: int, path: str, note: Sequence[Part] = ()) -> int:
     if column == 0 or not -n <= column <= n:
-        raise UsageError(f"{path}: column {column} does not exist: the file has {n} columns "
-                         f"(give 1..{n}, or -1..-{n} counting from the end)")
+        raise missing_column(column, n, path, note)
     return column - 1 if column > 0 else n + column
+
+
+def missing_column(column: int, n: int, path: str, note: Sequence[Part] = ()) -> TsEvalError:
+    """The error for a column the file does not have.  A file of one column is bad input (it cannot hold a
+    token and a tag, or gold and a system: exit 1); asking a wider file for a column beyond it is bad usage."""
+    head = f"column {column} does not exist: the file has {n} column{'' if n == 1 else 's'}"
+    if n == 1:
+        return InputError([head, *note], path)
+    return UsageError([f"{path}: {head} (give 1..{n}, or -1..-{n} counting from the end)", *note])
+
+
+def width_note(n: int, delimiter: Optional[str], line: int, text: str) -> List[Part]:
+    """With a delimiter, a file of one column most likely uses another one: say that the delimiter is not
+    on the first token line and which separators are (the message part after the column count)."""
+    if n != 1 or delimiter is None:
+        return []
+    name = {"\t": "tab", " ": "space"}.get(delimiter, repr(delimiter))
+    seen = [word for char, word in ((" ", "spaces"), ("\t", "tabs")) if char != delimiter and char in text]
+    note: List[Part] = [f"; no {name} (the delimiter) was found on line {line} {text!r}"]
+    if seen:
+        note += [f", which has {' and '.join(seen)}: leave out ", Hint("delimiter"),
+                 " to split fields at any run of spaces and tabs"]
+    return note
 
 
 def delimiter_mask(delimiter: Optional[str]) -> np.ndarray:
@@ -200,6 +228,7 @@ class _Acc:
     first_token_line: int = -1
     chunk_newlines: int = 0    # line ends in the chunk _scan saw last
     first_field: bytes = b""   # the first field of the first token line (for hints in errors)
+    first_text: str = ""       # the first token line
     doc_lines: List[np.ndarray] = field(default_factory=list)
     boundary_lines: int = 0
     values: List[Tuple[List[str], np.ndarray]] = field(default_factory=list)  # per chunk: vocab, ids[col]
@@ -249,14 +278,15 @@ def split_columns(raw: Union[bytes, bytearray], path: str = "<data>", columns: S
     after = np.searchsorted(token_line, doc_lines)
     doc_first[after[after < n]] = True
     vocab, ids = merge_values(acc.values, n)
-    resolved = [_column_index(c, acc.ncol, path) + 1 for c in columns]
+    note = width_note(acc.ncol, delimiter, acc.first_token_line, acc.first_text)
+    resolved = [_column_index(c, acc.ncol, path, note) + 1 for c in columns]
     merged = {c: (vocab, ids[k]) for k, c in enumerate(resolved)}
     return ColumnFile(
         path=path, data=data, n_columns=acc.ncol, token_line=token_line, sent_first=sent_first,
         doc_first=doc_first, docstart_lines=len(doc_lines), boundary_lines=acc.boundary_lines,
-        token_column=None if token_column is None else _column_index(token_column, acc.ncol, path) + 1,
+        token_column=None if token_column is None else _column_index(token_column, acc.ncol, path, note) + 1,
         token_start=acc.token_start[:n], token_len=acc.token_len[:n], columns=merged, bom=shift,
-        delimiter=delimiter,
+        delimiter=delimiter, first_text=acc.first_text,
         trailing_boundary=max_lines - (raw[end - 1] == 10) > int(token_line[-1]),
     )
 
@@ -296,16 +326,12 @@ def _scan(data: np.ndarray, windows: np.ndarray, a: int, b: int, line0: int, pat
         acc.first_token_line = line0 + int(tok_lines[0]) + 1
         f0 = int(line_first_field[tok_lines[0]])
         acc.first_field = part[fstart[f0]:fend[f0]].tobytes()
+        acc.first_text = _line_text(part, int(tok_lines[0]))
     ncol = acc.ncol
     if len(tok_lines):
         counts = nfields[tok_lines]
-        bad = np.flatnonzero(counts != ncol)
-        if len(bad):
-            ln = int(tok_lines[bad[0]])
-            text = part[line_start(part, ln):].tobytes().split(b"\n", 1)[0].decode("utf-8").rstrip("\r")
-            raise InputError(f"{int(counts[bad[0]])} columns, expected {ncol} as on line "
-                             f"{acc.first_token_line}: {text!r}{_layout_hint(acc.first_field, text)}",
-                             path, line0 + ln + 1)
+        if (counts != ncol).any():
+            raise _ragged(part, tok_lines, counts, acc, line0, path)
     doc = nonblank[is_doc]
     doc_bad = np.flatnonzero((nfields[doc] != 1) & (nfields[doc] != max(ncol, 1)) & (ncol > 0))
     if len(doc_bad):
@@ -315,8 +341,9 @@ def _scan(data: np.ndarray, windows: np.ndarray, a: int, b: int, line0: int, pat
     acc.doc_lines.append(doc + line0 + 1)
     if not len(tok_lines):
         return cols
+    note = width_note(ncol, delimiter, acc.first_token_line, acc.first_text)
     if cols is None:
-        cols = [_column_index(c, ncol, path) for c in columns]
+        cols = [_column_index(c, ncol, path, note) for c in columns]
     first = line_first_field[tok_lines]
     lo, hi = acc.n, acc.n + len(tok_lines)
     acc.token_line[lo:hi] = tok_lines + (line0 + 1)
@@ -324,7 +351,7 @@ def _scan(data: np.ndarray, windows: np.ndarray, a: int, b: int, line0: int, pat
         acc.token_start[lo:hi] = 0
         acc.token_len[lo:hi] = 0
     else:
-        k = _column_index(token_column, ncol, path)
+        k = _column_index(token_column, ncol, path, note)
         acc.token_start[lo:hi] = fstart[first + k] + a
         acc.token_len[lo:hi] = fend[first + k] - fstart[first + k]
     acc.n = hi
@@ -335,6 +362,33 @@ def _scan(data: np.ndarray, windows: np.ndarray, a: int, b: int, line0: int, pat
     vocab, ids = unique_slices(windows, fstart[idx] + a, fend[idx] + a)
     acc.values.append((vocab, ids.reshape(len(cols), -1).astype(np.uint16 if len(vocab) < 2**16 else np.int32)))
     return cols
+
+
+def _line_text(part: np.ndarray, line: int) -> str:
+    """The text of 0-based ``line`` of ``part`` (error path only)."""
+    return part[line_start(part, line):].tobytes().split(b"\n", 1)[0].decode("utf-8", "replace").rstrip("\r")
+
+
+def _ragged(part: np.ndarray, tok_lines: np.ndarray, counts: np.ndarray, acc: _Acc, line0: int,
+            path: str) -> InputError:
+    """The error for token lines of different widths: the first line that differs from the first token
+    line -- unless the first token line is the odd one out (a ``# comment`` line before a file whose
+    lines all agree, say): then that line, with the width the others share."""
+    ncol = acc.ncol
+    k = int(np.flatnonzero(counts != ncol)[0])
+    expected = f"expected {ncol} as on line {acc.first_token_line}"
+    other = k       # a line of the width most lines have, for the GermEval hint
+    share = np.bincount(counts)
+    usual = int(share.argmax())
+    if acc.n == 0 and usual != ncol and share[usual] > 1 and share[ncol] == 1:
+        k, other = 0, int(np.flatnonzero(counts == usual)[0])
+        expected = (f"expected {usual} as on line {line0 + int(tok_lines[other]) + 1} and the "
+                    f"{int(share[usual]) - 1} other token line{'s' if share[usual] > 2 else ''} after it")
+    text = _line_text(part, int(tok_lines[k]))
+    hint = _layout_hint(acc.first_field, _line_text(part, int(tok_lines[other])))
+    if not hint and text.lstrip().startswith("#"):
+        hint = "; column files have no comment lines (remove it)"
+    return InputError(f"{int(counts[k])} columns, {expected}: {text!r}{hint}", path, line0 + int(tok_lines[k]) + 1)
 
 
 def _layout_hint(first_field: bytes, bad_line: str) -> str:

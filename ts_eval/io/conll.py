@@ -14,7 +14,7 @@ from typing import List, Optional, Sequence, Tuple
 import numpy as np
 
 from ..corpus import Corpus, SideInfo, corpus_from_tag_ids
-from ..errors import InputError, UsageError
+from ..errors import Hint, InputError, Part, TsEvalError, UsageError
 from .columns import ColumnFile, read_column_file
 from .sink import check_stdin_once
 
@@ -44,8 +44,9 @@ def read_conll(
     scols = [cf.column_index(c) + 1 for c in system_columns]
     if cf.token_column in [gcol] + scols:
         if cf.n_columns > 2:
-            raise UsageError(f"{path}: the token column {cf.token_column} is also given as a tag column "
-                             "(choose another --token-col, or --tags-only for a file without tokens)")
+            raise UsageError([f"{path}: the token column {cf.token_column} is also given as a tag column "
+                              "(choose another ", Hint("token_column"), ", or ", Hint("tags_only", True),
+                              " for a file without tokens)"])
         cf.token_column = None  # GOLD SYSTEM: no tokens
     if names is not None and len(names) != len(scols):
         raise UsageError(f"{len(names)} names for {len(scols)} system columns")
@@ -53,7 +54,7 @@ def read_conll(
         raise UsageError(f"the gold column {gcol} is also given as a system column")
     if names is None:
         names = [_stem(path)] if len(scols) == 1 else [f"col{c}" for c in scols]
-    _check_names(names)
+    _check_names(names, [f"{path} column {c}" for c in scols])
     columns = [gcol] + scols
     vocab, ids = _tag_ids([(cf, c) for c in columns], raw, outside_tag)
     sides = [SideInfo("gold", path, gcol, tags=ids[0], token_lines=cf.token_line)]
@@ -89,16 +90,14 @@ def read_conll_pair(
     systems = [read_column_file(p, [system_column], tc, delimiter) for p in system_paths]
     for cf, col in [(gold, gold_column)] + [(sf, system_column) for sf in systems]:
         if cf.token_column is not None and cf.token_column == cf.column_index(col) + 1:
-            raise UsageError(f"{cf.path}: the token column {cf.token_column} is also the tag column"
-                             f" (the file has {cf.n_columns} column{'s' if cf.n_columns > 1 else ''}): "
-                             "give --tags-only to compare sentence and token counts instead of tokens")
+            raise _token_is_tag(cf)
     if names is None:
         names = [_stem(p) for p in system_paths]
         if len(set(names)) != len(names):
             names = list(system_paths)
     if len(names) != len(systems):
         raise UsageError(f"{len(names)} names for {len(systems)} system files")
-    _check_names(names)
+    _check_names(names, system_paths)
     for sf in systems:
         check_aligned(gold, sf)
         sf.release()
@@ -109,6 +108,19 @@ def read_conll_pair(
     sides += [SideInfo(n, sf.path, c, tags=t, token_lines=sf.token_line)
               for n, sf, c, t in zip(names, systems, scols, ids[1:])]
     return _finish(gold, vocab, sides, scheme, policy, label_map)
+
+
+def _token_is_tag(cf: ColumnFile) -> TsEvalError:
+    """The token column is also the tag column: a file of one column is bad input (or read with the wrong
+    delimiter, :meth:`ColumnFile.width_note`); in a wider file, the columns asked for are bad usage."""
+    note = cf.width_note()      # the delimiter is the likely cause: say so instead of suggesting tags_only
+    parts: List[Part] = [f"the token column {cf.token_column} is also the tag column (the file has "
+                         f"{cf.n_columns} column{'s' if cf.n_columns > 1 else ''})",
+                         *(note or [": give ", Hint("tags_only", True),
+                                    " to compare sentence and token counts instead of tokens"])]
+    if cf.n_columns == 1:
+        return InputError(parts, cf.path)
+    return UsageError([f"{cf.path}: ", *parts])
 
 
 def _finish(cf: ColumnFile, vocab, sides, scheme, policy, label_map) -> Corpus:
@@ -130,14 +142,16 @@ def _stem(path: str) -> str:
     return base.rsplit(".", 1)[0] if "." in base[1:] else base
 
 
-def _check_names(names: Sequence[str]) -> None:
-    seen = set()
-    for n in names:
+def _check_names(names: Sequence[str], sources: Sequence[str]) -> None:
+    """System names are unique and none is ``gold``; an error names the file (or column) of the name."""
+    seen = {}
+    for n, src in zip(names, sources):
         if n in seen:
-            raise UsageError(f"system name {n!r} is given twice; system names must be unique")
+            raise UsageError(f"system name {n!r} is given twice ({seen[n]} and {src}); system names must be unique")
         if n == "gold":
-            raise UsageError("'gold' cannot be a system name")
-        seen.add(n)
+            raise UsageError([f"{src}: its system name is 'gold', which names the gold side; give other ",
+                              Hint("names"), " (or rename the file)"])
+        seen[n] = src
 
 
 def raw_tag(tag: str, outside_tag: str = "O", raw: bool = False) -> str:

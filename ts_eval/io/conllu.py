@@ -17,7 +17,7 @@ from typing import Dict, List, Optional, Union
 
 import numpy as np
 
-from ..errors import InputError
+from ..errors import AnyOf, Hint, InputError
 from .conllu_lines import Lines, scan
 from .documents import Documents, documents_from_tags, token_keys
 from .source import check_utf8, display_name, read_bytes
@@ -73,8 +73,9 @@ def _tag_source(first_line: str, column: Union[None, str, int], misc_key: Option
     col = _column(column, names, name) if column is not None else None
     misc = names.index("MISC") if "MISC" in names else None
     if col is None and (misc_key is None or misc is None):
-        raise InputError("no tag source: give column=NAME or misc_key=KEY (the file has no MISC column)" if
-                         misc is None else "no tag source: give column=NAME or misc_key=KEY", name)
+        source = AnyOf(Hint("column", metavar="NAME"), Hint("misc_key", metavar="KEY"))
+        raise InputError(["no tag source: give ", source, " (the file has no MISC column)" if misc is None else ""],
+                         name)
     return names, col, misc
 
 
@@ -97,8 +98,9 @@ def misc_error(raw: bytes, shift: int, misc: int, misc_key: str, at: int, name: 
             if not item.startswith(prefix):
                 key_seen[item.split("=", 1)[0]] = k
     found = ", ".join(sorted(k_ for k_ in key_seen if k_ != "_")) or "none"
-    return InputError(f"MISC {field!r} has no {misc_key}=...; expected the key {misc_key!r} on every "
-                      f"word (MISC keys seen so far: {found}; or give column=NAME)", name, at)
+    other = AnyOf(Hint("misc_key", metavar="KEY"), Hint("column", metavar="NAME"))
+    return InputError([f"MISC {field!r} has no {misc_key}=...; expected the key {misc_key!r} on every "
+                       f"word (MISC keys seen so far: {found}; or give ", other, ")"], name, at)
 
 
 def _column(column: Union[str, int], names: List[str], path: str) -> int:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 from typing import Any, Optional, Union
 
-from ..errors import OptionError
+from ..errors import Hint, OptionError
 from .api import read
 from .documents import Documents
 from .germeval_documents import read_germeval_side
@@ -37,7 +37,7 @@ def target_format(dst: str, docs: Documents) -> str:
     ext = os.path.splitext(plain_name(dst).lower())[1]
     if ext in _EXT:
         return _EXT[ext] or ("jsonl-text" if docs.texts is not None else "jsonl-tokens")
-    raise OptionError(f"cannot tell the output format from {dst!r}; give to_format (one of {', '.join(WRITERS)})")
+    raise OptionError([f"cannot tell the output format from {dst!r}; give ", Hint("to_format", *WRITERS)])
 
 
 def convert(src: Union[str, Documents], dst: str, from_format: Optional[str] = None, to_format: Optional[str] = None,
@@ -54,14 +54,14 @@ def convert(src: Union[str, Documents], dst: str, from_format: Optional[str] = N
     and spans (not for standard output)."""
     check_outputs([("dst", dst)], [("src", src)] if isinstance(src, str) else [])
     if side != "gold" and from_format != "germeval":
-        raise OptionError(f"side {side!r} applies to from_format='germeval' only")
+        raise OptionError(["applies to ", Hint("from_format", "germeval"), " only"], option="side", value=side)
     if from_format == "germeval":
         docs = read_germeval_side(str(src), side, **reader_options)
     else:
         docs = src if isinstance(src, Documents) else read(src, from_format, **reader_options)
     fmt = to_format or target_format(dst, docs)
     if fmt not in WRITERS:
-        raise OptionError(f"to_format {fmt!r}: expected one of {', '.join(WRITERS)}")
+        raise OptionError(f"expected one of {', '.join(WRITERS)}", option="to_format", value=fmt)
     if fmt == "columns":
         rep = write_columns(docs, dst, scheme=scheme, overlapping=overlapping)
     elif fmt == "jsonl-text":

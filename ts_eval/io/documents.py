@@ -157,7 +157,8 @@ def documents_from_tags(path: str, fmt: str, lengths: Sequence[int], ids: List[O
     np.cumsum(lens, out=offsets[1:])
     sent_first = np.zeros(int(offsets[-1]), bool)
     sent_first[offsets[:-1]] = True
-    side = SideInfo("gold", str(path), tags=np.asarray(tag_ids, np.int32), token_lines=token_lines)
+    # no side name: this file is read alone (gold or a system), so a message names the file, not a side
+    side = SideInfo("", str(path), tags=np.asarray(tag_ids, np.int32), token_lines=token_lines)
     corpus = corpus_from_tag_ids(list(tag_vocab), [side], sent_first, scheme, policy)
     ss = corpus.gold
     notes = {"scheme": corpus.scheme, "repairs": side.repairs, "discarded": side.discarded}

@@ -12,7 +12,7 @@ from typing import Dict, List, Mapping, Union
 import numpy as np
 
 from ..corpus import Corpus, SideInfo, SpanSet
-from ..errors import InputError
+from ..errors import InputError, OptionError
 from .documents import TOKEN_SEP, Documents
 
 
@@ -71,8 +71,26 @@ def _check_same(gold: Documents, sys: Documents, order: np.ndarray) -> None:
             raise InputError(f"{sys.where(s)}: token {k} is {found}, the gold {gold.where(g)} has {want} "
                              f"({len(st)} vs {len(gt)} tokens); expected the same tokens", sys.path)
         if gold.texts is not None and sys.texts is not None and gold.texts[g] != sys.texts[s]:
-            raise InputError(f"{sys.where(s)}: the text differs from the gold {gold.where(g)}; expected the same "
-                             "text for the same document", sys.path)
+            raise _text_differs(gold, g, sys, s)
+
+
+def _text_differs(gold: Documents, g: int, sys: Documents, s: int) -> InputError:
+    """The error for system document ``s`` whose text is not gold document ``g``'s: where they first differ."""
+    a, b = sys.texts[s], gold.texts[g]
+    k = next((j for j, (x, y) in enumerate(zip(a, b)) if x != y), min(len(a), len(b)))
+    lo = max(k - 10, 0)
+    return InputError(f"{sys.where(s)}: the text differs from the gold {gold.where(g)} at character {k}: "
+                      f"{a[lo:k + 10]!r} vs gold {b[lo:k + 10]!r} (lengths {len(a)} and {len(b)}); expected the "
+                      "same text for the same document", sys.path)
+
+
+def check_texts(gold: Documents, sys: Documents) -> None:
+    """Paired documents with texts on both sides have the same texts (an error names the first that differs)."""
+    if gold.texts is None or sys.texts is None:
+        return
+    for g, s in enumerate(_order(gold, sys).tolist()):
+        if gold.texts[g] != sys.texts[s]:
+            raise _text_differs(gold, g, sys, s)
 
 
 def pair_documents(gold: Documents, systems: Union[Documents, Mapping[str, Documents]]) -> Corpus:
@@ -81,7 +99,8 @@ def pair_documents(gold: Documents, systems: Union[Documents, Mapping[str, Docum
     if not sysmap:
         raise ValueError("no system given")
     if "gold" in sysmap:
-        raise ValueError("'gold' cannot be a system name")
+        raise OptionError(f"{sysmap['gold'].path}: its system name is 'gold', which names the gold side; give it "
+                          "another name")
     moved: Dict[str, tuple] = {}
     for name, sys in sysmap.items():
         order = _order(gold, sys)

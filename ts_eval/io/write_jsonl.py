@@ -58,7 +58,7 @@ def write_jsonl_tokens(docs: Documents, path: str) -> ConversionReport:
 def write_jsonl_text(docs: Documents, path: str, tokens: str = "auto") -> ConversionReport:
     """Write ``docs`` as character-offset JSON Lines at ``path`` (``-``, .gz/.bz2/.xz allowed)."""
     if tokens not in TOKEN_MODES:
-        raise OptionError(f"tokens {tokens!r}: expected one of {', '.join(TOKEN_MODES)}")
+        raise OptionError(f"expected one of {', '.join(TOKEN_MODES)}", option="tokens", value=tokens)
     rep = start_report(docs, path, "jsonl-text", tokens=tokens)
     texts, ts, te, made = texts_of(docs)
     own = np.ones(docs.n_docs, bool) if tokens == "always" else differs_from(texts, docs.offsets, ts, te, "default")

@@ -12,7 +12,7 @@ from typing import Any, Dict, List, Optional, Tuple
 
 import numpy as np
 
-from ..errors import InputError, OptionError
+from ..errors import Hint, InputError, OptionError
 from .documents import TOKEN_SEP, Documents
 
 OVERLAPPING = ("error", "outermost")
@@ -110,10 +110,11 @@ def outermost(docs: Documents, overlapping: str = "error") -> Tuple[np.ndarray, 
         j = int(np.flatnonzero(e[:k] >= s[k])[-1])
         a, b = int(order[j]), int(order[k])
         d = int(np.searchsorted(docs.offsets, docs.start[b], side="right") - 1)
-        raise InputError(f"{docs.where(d)}: spans {_span(docs, a, d)} and {_span(docs, b, d)} overlap; one IOB "
-                         f"column cannot hold nested or overlapping spans ({len(clash)} spans overlap an earlier "
-                         "one); use overlapping='outermost' to keep the outermost spans and list the dropped ones, "
-                         "or a format that holds them (jsonl-tokens, jsonl-text, brat)", docs.path)
+        raise InputError([f"{docs.where(d)}: spans {_span(docs, a, d)} and {_span(docs, b, d)} overlap; one IOB "
+                          f"column cannot hold nested or overlapping spans ({len(clash)} spans overlap an earlier "
+                          "one); give ", Hint("overlapping", "outermost"), " to keep the outermost spans and list "
+                          "the dropped ones, or write a format that holds them (jsonl-tokens, jsonl-text, brat)"],
+                         docs.path)
     # only spans in a run that overlaps need the sequential rule; walk those
     reach = -1
     for k in range(int(clash[0]) - 1, n):
