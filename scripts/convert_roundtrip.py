@@ -84,7 +84,9 @@ def main() -> int:
     ap.add_argument("--data", default=os.path.join(os.path.dirname(__file__), "..", "..", "shared", "data"))
     ap.add_argument("--quick", action="store_true", help="three systems per data set")
     args = ap.parse_args()
-    data = args.data if os.path.isdir(args.data) else "/work/shared/data"
+    data = args.data
+    if not os.path.isdir(data):
+        ap.error(f"--data {data}: no such folder (the shared reference data: conll2003-en/, germeval2014/)")
     cut = 3 if args.quick else None
     bad = 0
     with tempfile.TemporaryDirectory() as tmp:

@@ -39,7 +39,7 @@ from ts_eval.corpus import Corpus, SpanSet  # noqa: E402
 from ts_eval.io import read_conll  # noqa: E402
 from ts_eval.semeval import SCHEMES, semeval_model  # noqa: E402
 
-CANDIDATES = [HERE.parent.parent / "shared" / "data" / "conll2003-en", Path("/work/shared/data/conll2003-en")]
+CANDIDATES = [HERE.parent.parent / "shared" / "data" / "conll2003-en"]
 KEYS = ("correct", "incorrect", "partial", "missed", "spurious", "possible", "actual", "precision", "recall")
 
 
