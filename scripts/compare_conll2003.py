@@ -48,7 +48,7 @@ def first_examples(result) -> Document:
         if key not in seen:
             seen.add(key)
             rows.append(row)
-    table = replace(table, title="Examples (terminal only; " + table.title.split("(", 1)[1], rows=rows)
+    table = replace(table, title="Examples (terminal only: the first of each level and class)", rows=rows)
     return Document("compare", "examples", [Section("Examples", [table])])
 
 
