@@ -32,7 +32,7 @@ sys.path.insert(0, str(HERE))
 import ts_eval  # noqa: E402
 from bench_compat import corpus, timed  # noqa: E402  (the same synthetic corpus)
 from semeval_conll2003 import as_dicts, differences  # noqa: E402
-from ts_eval.sequences import from_sequences  # noqa: E402
+from ts_eval.core.sequences import from_sequences  # noqa: E402
 from ts_eval.semeval import semeval_model  # noqa: E402
 
 TARGET_RATIO = 10.0

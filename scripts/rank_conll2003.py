@@ -30,7 +30,7 @@ from ts_eval import ranking, sufficient
 from ts_eval.documents import build
 from ts_eval.renderers import render
 from ts_eval.io import read_conll_pair
-from ts_eval.matching import match
+from ts_eval.core.matching import match
 
 DEFAULT_DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "conll2003-en"
 

@@ -35,7 +35,7 @@ sys.path.insert(0, str(HERE.parent))
 
 from nervaluate import Evaluator  # noqa: E402
 
-from ts_eval.corpus import Corpus, SpanSet  # noqa: E402
+from ts_eval.core.corpus import Corpus, SpanSet  # noqa: E402
 from ts_eval.io import read_conll  # noqa: E402
 from ts_eval.semeval import SCHEMES, semeval_model  # noqa: E402
 

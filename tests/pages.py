@@ -71,7 +71,7 @@ def fair() -> Document:
     from ts_eval.documents import fair as build
     from ts_eval.fair import fair_errors, fair_report
     from ts_eval.io.faireval import read_faireval
-    from ts_eval.matching import match
+    from ts_eval.core.matching import match
 
     data = read_faireval(str(FIXTURES / "faireval" / "target"), str(FIXTURES / "faireval" / "system"))
     c = data.corpus

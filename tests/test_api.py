@@ -167,7 +167,7 @@ def test_a_system_named_gold_does_not_replace_the_gold_side(build):
 
 
 def test_from_sequences_names_the_bad_tag_and_the_sentence():
-    from ts_eval.sequences import from_sequences
+    from ts_eval.core.sequences import from_sequences
 
     with pytest.raises(InputError, match=r"^y_pred: sentence 1, token 1: tag int 5 is not a string$"):
         from_sequences([["O"], ["O", "B-X"]], [["O"], ["O", 5]])

@@ -26,7 +26,7 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from ts_eval import sufficient
-from ts_eval.sequences import from_spans
+from ts_eval.core.sequences import from_spans
 from ts_eval.evaluate import MODELS, evaluate
 from ts_eval.models.registry import FAMILIES, REGISTRY
 

@@ -46,7 +46,7 @@ def score_report(demo):
 def fair_report():
     from ts_eval.fair import fair_errors, fair_report
     from ts_eval.io.faireval import read_faireval
-    from ts_eval.matching import match
+    from ts_eval.core.matching import match
 
     fd = read_faireval(str(FAIR / "target" / "ner_spans.csv"), str(FAIR / "system" / "ner_spans.csv"))
     c = fd.corpus

@@ -7,10 +7,10 @@ import pytest
 from sklearn.metrics import cohen_kappa_score, confusion_matrix
 
 import ts_eval
-from ts_eval.corpus import SpanSet
+from ts_eval.core.corpus import SpanSet
 from ts_eval.evaluate import evaluate
 from ts_eval.models.ts import ts_counts
-from ts_eval.units import merge_overlaps
+from ts_eval.core.units import merge_overlaps
 
 from support import unit_classes
 

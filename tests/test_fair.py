@@ -23,14 +23,14 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from ts_eval.cli import fair as cli_fair
-from ts_eval.corpus import SpanSet
-from ts_eval.sequences import from_spans
+from ts_eval.core.corpus import SpanSet
+from ts_eval.core.sequences import from_spans
 from ts_eval.errors import InputError, UsageError
 from ts_eval.fair import (BEL, BEO, BES, EQ7_FORMULA, ERROR_TYPES, FN, FP, LBE, LE, OUTCOME_NAMES, PRESETS, TP,
                           TokenSets, fair_errors, fair_report, method_scores, parse_weights, prf)
 from ts_eval.formats_fair import faireval_settings, to_faireval
 from ts_eval.io.faireval import read_conll2000_file, read_faireval, read_span_file
-from ts_eval.matching import match
+from ts_eval.core.matching import match
 
 FIX = Path(__file__).parent / "fixtures" / "faireval"
 NER_T = FIX / "target" / "ner_spans.csv"
@@ -1042,10 +1042,10 @@ def test_token_sets_live_in_the_corpus_layer():
     import ast
 
     import ts_eval.io.faireval as reader
-    import ts_eval.tokensets
+    import ts_eval.core.tokensets
     from ts_eval import fair
 
-    assert fair.TokenSets is ts_eval.tokensets.TokenSets      # re-exported for compatibility
+    assert fair.TokenSets is ts_eval.core.tokensets.TokenSets      # re-exported for compatibility
     tree = ast.parse(open(reader.__file__, encoding="utf-8").read())
     imported = {(n.level, n.module) for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)}
     models = {"fair", "matching", "events", "segment", "measures", "compare", "sufficient", "models"}
@@ -1053,7 +1053,7 @@ def test_token_sets_live_in_the_corpus_layer():
 
 
 def test_prf_goes_through_measures():
-    from ts_eval import measures
+    from ts_eval.core import measures
 
     # the reference's zero rule and measures' are one rule: 0.0 wherever a denominator is 0
     assert prf(0, 0, 0) == (0.0, 0.0, 0.0)

@@ -597,7 +597,7 @@ def test_rank_model_with_sufficient_statistics(tmp_path):
 
 
 def test_legacy_percentages_keep_the_scorers_order():
-    from ts_eval.measures import percent, percent_of_ratio, prf_percent
+    from ts_eval.core.measures import percent, percent_of_ratio, prf_percent
 
     # 100*1/3 and 100*(1/3) differ in the last bit; nereval.perl multiplies first
     assert percent(1, 3) == 33.333333333333336 and percent_of_ratio(1, 3) == 33.33333333333333

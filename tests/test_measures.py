@@ -14,7 +14,7 @@ import pytest
 from sklearn.metrics import accuracy_score, cohen_kappa_score, precision_recall_fscore_support
 
 import ts_eval
-from ts_eval import measures
+from ts_eval.core import measures
 from ts_eval.evaluate import evaluate
 
 from support import iob2, random_spans, unit_classes, unit_matrix, unit_weights

@@ -7,7 +7,7 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 import ts_eval
-from ts_eval import measures
+from ts_eval.core import measures
 from ts_eval.evaluate import evaluate
 
 from support import unit_matrix, unit_weights

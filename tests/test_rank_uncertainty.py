@@ -16,7 +16,7 @@ from ts_eval.cli import main as rank_main
 from ts_eval.cli.outputs import json_text
 from ts_eval.documents import build
 from ts_eval.renderers import render
-from ts_eval.sequences import from_sequences
+from ts_eval.core.sequences import from_sequences
 
 from support import iob2
 

@@ -21,7 +21,7 @@ import numpy as np
 import pytest
 
 import ts_eval
-from ts_eval import validate
+from ts_eval.core import validation as validate
 
 GOLD = [["B-PER", "I-PER", "O", "B-LOC"], ["O", "B-ORG", "O"]]
 A = [["B-PER", "I-PER", "O", "B-ORG"], ["O", "B-ORG", "O"]]

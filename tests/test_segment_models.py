@@ -6,9 +6,9 @@ from hypothesis import given, settings, strategies as st
 
 import ts_eval
 from ts_eval.cli import main
-from ts_eval.corpus import SpanSet, select_labels
-from ts_eval.sequences import from_spans
-from ts_eval.matching import match
+from ts_eval.core.corpus import SpanSet, select_labels
+from ts_eval.core.sequences import from_spans
+from ts_eval.core.matching import match
 
 # "the Ronald Reagan Presidential Library": gold ORG = tokens 1..4
 LEN = [5]

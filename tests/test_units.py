@@ -1,12 +1,12 @@
-"""ts_eval.units: label bitmasks over token and separator units (the one painting road)."""
+"""ts_eval.core.units: label bitmasks over token and separator units (the one painting road)."""
 import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import ts_eval
-from ts_eval.matching import match
+from ts_eval.core.matching import match
 from ts_eval.models.ts import confusion, ts_counts
-from ts_eval.units import BITS, bit_counts, label_mask, label_passes, merge_overlaps, paint
+from ts_eval.core.units import BITS, bit_counts, label_mask, label_passes, merge_overlaps, paint
 
 
 def test_label_passes():

@@ -10,9 +10,9 @@ from . import views  # noqa: F401  (registers str() and the notebook view of eve
 
 # Everything else is imported on first use (PEP 562), so that `import ts_eval` is cheap and
 # `ts-eval score` on a column file loads neither the other readers nor ranking and comparison code.
-_LAZY = {"Corpus": "corpus", "SpanSet": "corpus", "from_sequences": "sequences", "from_spans": "sequences",
+_LAZY = {"Corpus": "core.corpus", "SpanSet": "core.corpus", "from_sequences": "core.sequences", "from_spans": "core.sequences",
          "read_conll": "io", "read_conll_pair": "io",
-         "read": "io.api", "read_pair": "io.api", "Report": "report", "EmptyInputWarning": "validate",
+         "read": "io.api", "read_pair": "io.api", "Report": "report", "EmptyInputWarning": "core.validation",
          "fair_corpus": "fair", "fair_errors": "fair", "compare": "compare",
          "rank": "ranking", "rank_corpus": "ranking", "rank_tasks": "ranking", "convert": "io.convert"}
 _LAZY_MODULES = ("compat",)   # ts_eval.compat.seqeval, ts_eval.compat.huggingface

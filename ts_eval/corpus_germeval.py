@@ -5,7 +5,7 @@
   (what :mod:`ts_eval.io.germeval` reads from files);
 - :func:`decode_level`: one level's tags -> chunks, one rule per policy (the default,
   ``nereval``, is the official scorer's own rule), and :func:`level_chunks` for all four rows;
-- :func:`level_corpus` and :func:`systems_corpus`: :class:`ts_eval.corpus.Corpus` views of
+- :func:`level_corpus` and :func:`systems_corpus`: :class:`ts_eval.core.corpus.Corpus` views of
   the chunks (twelve labels, both levels in one span set), for the TS and fair models and
   for ranking.  A system side of such a corpus is a :class:`GermEvalSide`, which keeps the
   system's :class:`GermEvalData` so that GermEval models (Metric 1 in
@@ -20,8 +20,8 @@ from typing import Callable, Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
 
-from . import schemes
-from .corpus import Corpus, SideInfo, SpanSet
+from .core import schemes
+from .core.corpus import Corpus, SideInfo, SpanSet
 from .errors import OptionError
 
 # ---------------------------------------------------------------------------

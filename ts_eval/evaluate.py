@@ -5,9 +5,9 @@ from typing import Any, Dict, Mapping, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
-from . import measures
-from .corpus import Corpus
-from .sequences import TagSeqs, from_sequences, from_spans
+from .core import measures
+from .core.corpus import Corpus
+from .core.sequences import TagSeqs, from_sequences, from_spans
 from .errors import InputError, OptionError
 from .fair.weights import resolve_weights
 from .models.context import CorpusData, SystemData
@@ -125,7 +125,7 @@ def score(
     ``y_true``: one list of tag strings per sentence; ``y_pred`` the same for one system, or a
     mapping system name -> such lists.  Bad input (``None``, mismatched lengths, non-string tags,
     wrong nesting, empty input) raises a ``TypeError``/``ValueError`` naming the argument, the
-    sentence and token index and the value (:mod:`ts_eval.validate`).
+    sentence and token index and the value (:mod:`ts_eval.core.validation`).
 
     With ``lengths`` (tokens per sentence), ``y_true`` and ``y_pred`` are span lists instead: per
     sentence a list of ``(label, start, end)`` token offsets, ``end`` exclusive (nested and

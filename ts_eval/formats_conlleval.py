@@ -2,11 +2,11 @@
 
 Only the legacy layout lives here: every other format of a score report is its document
 rendered by :mod:`ts_eval.renderers`; the numbers are the report's exact-match counts, and the
-percentages are computed in conlleval.pl's order of operations (:func:`ts_eval.measures.prf_percent`).
+percentages are computed in conlleval.pl's order of operations (:func:`ts_eval.core.measures.prf_percent`).
 """
 from __future__ import annotations
 
-from .measures import percent, prf_percent
+from .core.measures import percent, prf_percent
 from .report import Report
 
 

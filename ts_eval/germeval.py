@@ -8,7 +8,7 @@ label) and Ortmann's fair error types per level (:mod:`ts_eval.fair`).
 
 The report carries every number the renderers print: besides the fractions, an
 ``official`` part holds the scorer's blocks and per-type lines in percent, computed in
-its order of operations (:func:`ts_eval.measures.prf_percent`), so ``nereval`` output rounds
+its order of operations (:func:`ts_eval.core.measures.prf_percent`), so ``nereval`` output rounds
 exactly as the scorer's.  This module reads no files (:mod:`ts_eval.io.germeval` does).
 Metric 1 for ranking is :data:`ts_eval.germeval_counts.RANK_MODEL`.
 """
@@ -19,15 +19,15 @@ from typing import Any, Dict, List, Sequence, Tuple
 
 import numpy as np
 
-from . import measures
+from .core import measures
 from .corpus_germeval import (BASES, LABELS, LEVELS, TAG_PREFIX, GermEvalData, LevelChunks, level_chunks,
                               level_corpus, sentence_bounded)
 from .fair.algorithm import fair_errors
 from .fair.scores import fair_report
 from .fair.types import ERROR_TYPES
 from .germeval_counts import MODES, GermEvalCounts, germeval_counts
-from .matching import match
-from .measures import percent, percent_of_ratio, prf_percent
+from .core.matching import match
+from .core.measures import percent, percent_of_ratio, prf_percent
 from .models.ts import ts_counts, ts_result
 from .report import Report, versions
 

@@ -26,7 +26,7 @@ Metrics 1-4 are computed exactly as the shared task's scorer ``nereval.perl``
   classes only (loose counts of a base class include its ``deriv`` and ``part`` chunks).
 
 Every span-pair computation reads the shared matcher's pairs
-(:func:`ts_eval.matching.match`): a pair is correct when it has no token outside the
+(:func:`ts_eval.core.matching.match`): a pair is correct when it has no token outside the
 overlap on either side, the same label, and no token whose labels differ.
 
 :func:`germeval_counts` gives, per level and mode, the chunk counts by type and the tag
@@ -43,11 +43,11 @@ from typing import Any, Dict, Optional, Tuple
 
 import numpy as np
 
-from . import measures
+from .core import measures
 from .corpus_germeval import (BASES, LABELS, LEVELS, TAG_BASE, TAG_LABEL, TAG_PREFIX, GermEvalData,
                               LevelChunks, level_chunks, spanset)
 from .errors import OptionError
-from .matching import Pairs, match
+from .core.matching import Pairs, match
 
 MODES = ("strict", "loose")
 M1_FIELDS = ("gold", "found", "correct")

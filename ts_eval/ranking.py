@@ -27,16 +27,15 @@ from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
-from .corpus import Corpus
-from .sequences import from_sequences
+from .core.corpus import Corpus
+from .core.sequences import from_sequences
 from .display import Displayed, listing, number, require_pandas
 from .errors import OptionError
 from .report import versions
 from .vocabulary import layout as result_layout
-from .ranks import (CHUNK, TIE_DECIMALS, Bootstrap, Permutation, Progress, _better_tied, _chunks,  # noqa: F401
-                    exact_float32,
-                    _clean, _has_ties, _pearson, average_ranks, correlation_matrices, kendall_tau_b, spearman,
-                    spearman_formula)
+from .ranks import (
+    CHUNK, TIE_DECIMALS, Bootstrap, Permutation, Progress, _better_tied, _chunks, exact_float32, _clean, _has_ties,
+    _pearson, average_ranks, correlation_matrices, kendall_tau_b, spearman, spearman_formula)
 from .sufficient import (REFERENCE_MODEL, Model, StatsMatrix, get_model, resolve_models, statistics)
 
 # ---------------------------------------------------------------------------
@@ -457,7 +456,7 @@ def rank(
 ) -> RankingResult:
     """Rank systems against gold under several evaluation models.
 
-    ``gold``: a :class:`~ts_eval.corpus.Corpus` (its systems are ranked; ``systems``
+    ``gold``: a :class:`~ts_eval.core.corpus.Corpus` (its systems are ranked; ``systems``
     may then name a subset), or seqeval-style tag sequences (one list per sentence)
     with ``systems`` a mapping (or list of pairs) system name -> tag sequences.
     ``options`` go to :func:`rank_corpus`: ``models`` (names, default

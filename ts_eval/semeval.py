@@ -23,7 +23,7 @@ taking one gold span that no earlier system span took):
 
 "Overlaps enough": shared tokens / gold span tokens * 100 >= ``min_overlap_percentage``
 (default 1.0, nervaluate's default: any shared token for gold spans of up to 100 tokens).
-The candidates are the shared matcher's pairs (:func:`ts_eval.matching.match`); "order"
+The candidates are the shared matcher's pairs (:func:`ts_eval.core.matching.match`); "order"
 is SpanSet order (start, end, label), the order nervaluate's tag loaders produce.  The
 greedy choice is inherently sequential (a span taken early changes what later spans
 can take), but almost every choice is uncontested: :func:`_serial_choice` settles all
@@ -38,10 +38,10 @@ from typing import Any, Dict, Optional, Sequence, Tuple
 
 import numpy as np
 
-from . import measures
-from .corpus import Corpus, SpanSet
+from .core import measures
+from .core.corpus import Corpus, SpanSet
 from .errors import OptionError
-from .matching import Pairs, match
+from .core.matching import Pairs, match
 
 SCHEMES = ("strict", "exact", "partial", "ent_type")
 COUNTS = ("correct", "incorrect", "partial", "missed", "spurious")

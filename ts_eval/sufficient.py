@@ -16,7 +16,7 @@ from typing import Dict, Hashable, List, Optional, Sequence, Tuple
 
 import numpy as np
 
-from .corpus import Corpus
+from .core.corpus import Corpus
 from .errors import OptionError
 from .models.context import CorpusData, SystemData
 from .models.registry import (DEFAULT_MODELS, GROUPS, PAPER_MODELS, REFERENCE_MODEL, REGISTRY, UNAVAILABLE, Model,

@@ -249,7 +249,7 @@ def run_config(args: argparse.Namespace) -> int:
     from ..fair import fair_errors, fair_report
     from ..formats_fair import faireval_settings, to_faireval
     from ..io.faireval import read_faireval
-    from ..matching import match
+    from ..core.matching import match
     from ..vocabulary import layout
 
     cfg = read_config(args.config)

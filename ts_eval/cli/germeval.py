@@ -65,7 +65,7 @@ def _legacy():
 
 
 def run(args) -> int:
-    from .. import measures
+    from ..core import measures
     from ..germeval import evaluate_germeval
 
     with option_errors("--separator-weight: "):

@@ -61,7 +61,7 @@ class Request:
 
 
 def _scheme_name(value: str) -> str:
-    from ..schemes import resolve_scheme_name
+    from ..core.schemes import resolve_scheme_name
 
     try:
         return resolve_scheme_name(value)
@@ -208,7 +208,7 @@ def add_reading_options(p: argparse.ArgumentParser, policies: Sequence[str] = PO
 
 def label_map(args: argparse.Namespace) -> List[Tuple[str, str]]:
     """``--map-label`` as (pattern, replacement) pairs (a bad pattern is an option error)."""
-    from ..corpus import parse_label_map
+    from ..core.corpus import parse_label_map
 
     with option_errors():
         return parse_label_map(args.map_label)

@@ -83,7 +83,7 @@ def _models(args: argparse.Namespace) -> List[str]:
 def _select(corpus, args: argparse.Namespace):
     if not (args.labels or args.exclude):
         return corpus
-    from ..corpus import select_labels
+    from ..core.corpus import select_labels
 
     def split(v: Optional[str]) -> List[str]:
         return [x for x in (v or "").split(",") if x]

@@ -14,7 +14,7 @@ A and a new system B, judged against gold, and how far all the systems together 
 - **SemEval-2013** (``models=["semeval"]``): every gold span's category (correct, incorrect,
   partial, missed) under A and B in each of nervaluate's schemes (:func:`ts_eval.semeval.scheme_outcomes`)
   and every spurious span, with the same transitions (:mod:`~ts_eval.compare.semeval_spans`).
-- **TS level**: per label, the token and separator units (:mod:`ts_eval.units`) that B
+- **TS level**: per label, the token and separator units (:mod:`ts_eval.core.units`) that B
   gets right and A wrong, and vice versa.
 - **Models** (``models=``): each system's result under ``score``'s models, as ``score`` reports it.
 - **Several systems** (section 3): the pairwise diff matrix, the oracle upper bounds (a

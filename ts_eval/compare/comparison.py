@@ -6,9 +6,9 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
 
-from ..corpus import Corpus
+from ..core.corpus import Corpus
 from ..errors import OptionError
-from ..measures import check_separator_weight, f_from_pr, precision, recall
+from ..core.measures import check_separator_weight, f_from_pr, precision, recall
 from ..models.context import CorpusData
 from ..models.registry import FAMILIES, ScoreSettings
 from ..models.segment import EXACT_STATS

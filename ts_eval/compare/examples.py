@@ -6,7 +6,7 @@ from typing import Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
 
-from ..corpus import Corpus, SpanSet
+from ..core.corpus import Corpus, SpanSet
 from .results import CLASSES, GOLD_OUTCOMES, Example, SpanDiff, TokenDiff
 from .tokens import change_masks
 

@@ -15,8 +15,8 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
 
-from ..corpus import SpanSet
-from ..matching import match
+from ..core.corpus import SpanSet
+from ..core.matching import match
 from .results import ARROW, CLASSES, ChangeClass, SpanDiff
 from .transitions import _ratio, _top_transitions
 

@@ -19,8 +19,8 @@ from typing import Optional
 
 import numpy as np
 
-from ..corpus import Corpus
-from ..matching import Pairs
+from ..core.corpus import Corpus
+from ..core.matching import Pairs
 from ..semeval import COUNTS, SCHEMES, SpanOutcomes, scheme_outcomes
 from .results import SemevalDiff
 from .outcomes import OutcomeCodes, OutcomeNames, SpanSides, outcome_diff

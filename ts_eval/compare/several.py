@@ -8,9 +8,9 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
 
-from ..arrays import unique
-from ..corpus import Corpus, SpanSet
-from ..matching import Pairs, match
+from ..core.arrays import unique
+from ..core.corpus import Corpus, SpanSet
+from ..core.matching import Pairs, match
 from .results import MultiComparison
 from .tokens import _ratio
 

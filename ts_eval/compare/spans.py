@@ -8,10 +8,10 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
 
-from ..corpus import Corpus
+from ..core.corpus import Corpus
 from ..fair.algorithm import fair_errors
 from ..fair.types import OUTCOME_NAMES
-from ..matching import Pairs, match
+from ..core.matching import Pairs, match
 from .outcomes import OutcomeCodes, OutcomeNames, SpanSides, outcome_diff
 from .results import GOLD_OUTCOMES, SYSTEM_OUTCOMES, SpanDiff
 

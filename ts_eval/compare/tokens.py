@@ -6,9 +6,9 @@ from typing import Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
 
-from ..corpus import Corpus, SpanSet
+from ..core.corpus import Corpus, SpanSet
 from ..errors import OptionError
-from ..units import BITS, label_mask, label_passes, merge_overlaps
+from ..core.units import BITS, label_mask, label_passes, merge_overlaps
 from .results import CLASSES, VIEWS, ChangeClass, TokenDiff
 from .transitions import _ratio, _top_transitions
 

@@ -5,8 +5,8 @@ from typing import Any, Dict
 
 import numpy as np
 
-from ..corpus import Corpus
-from ..units import bit_counts, label_mask, label_passes, merge_overlaps
+from ..core.corpus import Corpus
+from ..core.units import bit_counts, label_mask, label_passes, merge_overlaps
 from .results import TSDiff
 
 

@@ -21,7 +21,7 @@ from typing import Any, Callable, Dict, Mapping, Optional, Sequence, Union
 
 import numpy as np
 
-from ..corpus import Corpus, SideInfo, SpanSet
+from ..core.corpus import Corpus, SideInfo, SpanSet
 from ..evaluate import evaluate
 from . import seqeval as sq
 

@@ -1,6 +1,6 @@
 """Counting Ortmann's error types of one system against gold (:func:`fair_errors`).
 
-Candidate pairs come from :func:`ts_eval.matching.match`; only the shrinking token
+Candidate pairs come from :func:`ts_eval.core.matching.match`; only the shrinking token
 sets are the algorithm's own state.  1:1 exact matches, spans without any
 overlapping counterpart and isolated 1:1 overlaps are resolved with numpy; only
 clusters of several mutually overlapping spans (and, where the result depends on
@@ -14,11 +14,11 @@ from typing import List, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
-from ..arrays import unique
-from ..corpus import Corpus, SpanSet
+from ..core.arrays import unique
+from ..core.corpus import Corpus, SpanSet
 from ..errors import OptionError
-from ..matching import Pairs, match
-from ..tokensets import TokenSets
+from ..core.matching import Pairs, match
+from ..core.tokensets import TokenSets
 from .sequential import _resolve
 from .tally import _sent_offsets, _sentence_of, _tally
 from .types import BEL, BEO, BES, BOTH, FN, FOCUS, FP, GOLD_ONLY, LBE, LE, MODES, SYSTEM_ONLY, TP, FairResult

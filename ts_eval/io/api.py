@@ -12,7 +12,7 @@ from typing import Any, Dict, Mapping, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
-from ..corpus import Corpus, relabel
+from ..core.corpus import Corpus, relabel
 from ..errors import InputError, UsageError
 from .brat import read_brat
 from .columns import split_columns
@@ -105,7 +105,7 @@ def read_pair(gold: Union[str, Documents], systems: Union[str, Documents, Sequen
 
     ``systems``: one path, a list of paths, or a mapping name -> path.  ``format`` is gold's,
     ``system_format`` the systems' (each None: detected).  ``label_map``: (pattern, replacement) pairs
-    rewriting every side's labels as the column readers' ``label_map`` does (:func:`ts_eval.corpus.relabel`).
+    rewriting every side's labels as the column readers' ``label_map`` does (:func:`ts_eval.core.corpus.relabel`).
     ``options`` go to every reader that takes them.
     """
     if isinstance(systems, Mapping):

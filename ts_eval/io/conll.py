@@ -13,7 +13,7 @@ from typing import List, Optional, Sequence, Tuple
 
 import numpy as np
 
-from ..corpus import Corpus, SideInfo, corpus_from_tag_ids
+from ..core.corpus import Corpus, SideInfo, corpus_from_tag_ids
 from ..errors import Hint, InputError, Part, TsEvalError, UsageError
 from .columns import ColumnFile, read_column_file
 from .sink import check_stdin_once

@@ -21,7 +21,7 @@ checks line by line that the system's index and token fields equal the gold file
 ``strict`` policy every level must be well-formed IOB2.
 
 :func:`germeval_corpus` reads several system files against one gold into a
-:class:`ts_eval.corpus.Corpus` for ranking.  The label set, :class:`GermEvalData` and
+:class:`ts_eval.core.corpus.Corpus` for ranking.  The label set, :class:`GermEvalData` and
 chunk decoding live in :mod:`ts_eval.corpus_germeval`.
 """
 from __future__ import annotations
@@ -33,8 +33,8 @@ from typing import List, Optional, Sequence, Tuple
 
 import numpy as np
 
-from .. import schemes
-from ..corpus import Corpus
+from ..core import schemes
+from ..core.corpus import Corpus
 from ..corpus_germeval import (LABELS, LEVELS, ROW_NAMES, TAG_ID, TAG_LABEL, TAG_PREFIX, TAGS, GermEvalData,
                                check_policy_name, systems_corpus)
 from ..errors import InputError, OptionError

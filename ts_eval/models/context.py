@@ -10,9 +10,9 @@ from typing import Any, Callable, Dict, Hashable, Optional, Tuple
 
 import numpy as np
 
-from ..corpus import Corpus, SpanSet
-from ..matching import Pairs, match
-from ..units import merge_overlaps
+from ..core.corpus import Corpus, SpanSet
+from ..core.matching import Pairs, match
+from ..core.units import merge_overlaps
 
 
 class CorpusData:
@@ -55,7 +55,7 @@ class CorpusData:
 
     @property
     def merged_gold(self) -> SpanSet:
-        """Gold with the overlapping spans of one label merged (:func:`ts_eval.units.merge_overlaps`)."""
+        """Gold with the overlapping spans of one label merged (:func:`ts_eval.core.units.merge_overlaps`)."""
         if self._merged_gold is None:
             self._merged_gold = merge_overlaps(self.corpus.gold)
         return self._merged_gold

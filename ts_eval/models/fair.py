@@ -12,7 +12,7 @@ from typing import Any, Dict, Mapping
 
 import numpy as np
 
-from .. import measures
+from ..core import measures
 from ..fair.algorithm import fair_errors
 from ..fair.scores import fair_report
 from ..fair.types import OUTCOME_NAMES, FairResult

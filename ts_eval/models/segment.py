@@ -28,9 +28,9 @@ from typing import Any, Dict, Optional, Sequence, Tuple
 
 import numpy as np
 
-from .. import measures, schemes
-from ..corpus import Corpus, SpanSet, span_shape
-from ..matching import Pairs
+from ..core import measures, schemes
+from ..core.corpus import Corpus, SpanSet, span_shape
+from ..core.matching import Pairs
 from .context import SystemData
 from .registry import Family, Model, ScoreSettings, register, register_family
 

@@ -2,7 +2,7 @@
 
 Everything downstream (events, matcher, measures) reads only this.  Builders turn
 per-token tag ids (from the file readers or from Python lists) into spans through
-:mod:`ts_eval.schemes`, and span lists into the same columns.
+:mod:`ts_eval.core.schemes`, and span lists into the same columns.
 """
 from __future__ import annotations
 
@@ -16,8 +16,8 @@ import numpy as np
 from .arrays import unique
 
 from . import schemes
-from .errors import Hint, InputError, OptionError
-from .validate import control_message, control_reason, first_control
+from ..errors import Hint, InputError, OptionError
+from .validation import control_message, control_reason, first_control
 
 
 @dataclass

@@ -18,7 +18,7 @@ from typing import Dict, Tuple
 
 import numpy as np
 
-from .errors import OptionError
+from ..errors import OptionError
 
 
 def check_separator_weight(weight: float) -> float:

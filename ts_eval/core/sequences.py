@@ -1,4 +1,4 @@
-"""Python input: seqeval-style tag sequences and span lists -> :class:`~ts_eval.corpus.Corpus`
+"""Python input: seqeval-style tag sequences and span lists -> :class:`~ts_eval.core.corpus.Corpus`
 (the readers of data that is already in memory; the file readers are in :mod:`ts_eval.io`)."""
 from __future__ import annotations
 
@@ -6,10 +6,10 @@ from typing import Mapping, Sequence, Tuple, Union
 
 import numpy as np
 
-from . import validate
-from .validate import control_message, has_control
+from . import validation as validate
+from .validation import control_message, has_control
 from .corpus import Corpus, SideInfo, SpanSet, corpus_from_tag_ids
-from .errors import InputError
+from ..errors import InputError
 
 
 TagSeqs = Sequence[Sequence[str]]
@@ -25,7 +25,7 @@ def from_sequences(
     """Corpus from seqeval-style lists of tag sequences (one list per sentence).
 
     ``y_pred`` is one system's sequences or a mapping ``name -> sequences``.  Bad input (see
-    :mod:`ts_eval.validate`) raises a ``TypeError``/``ValueError`` (also an ``InputError``) naming
+    :mod:`ts_eval.core.validation`) raises a ``TypeError``/``ValueError`` (also an ``InputError``) naming
     the argument, the sentence and token index and the value.
     """
     systems = dict(y_pred) if isinstance(y_pred, Mapping) else {"system": y_pred}

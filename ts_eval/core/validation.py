@@ -1,7 +1,7 @@
 """Checking Python tag-sequence input (lists of sentences of tag strings) before anything is scored.
 
 One validation for every seqeval-style entry point -- :func:`ts_eval.score`,
-:func:`ts_eval.sequences.from_sequences`, :mod:`ts_eval.compat.seqeval` and
+:func:`ts_eval.core.sequences.from_sequences`, :mod:`ts_eval.compat.seqeval` and
 :mod:`ts_eval.compat.huggingface` -- so that bad input (``None``, a string, mismatched lengths,
 non-string tags, nesting of the wrong depth, numpy arrays) fails with one ``TypeError`` or
 ``ValueError`` naming the argument, the sentence (and token) index and the value, never with a
@@ -20,7 +20,7 @@ from typing import Any, Callable, Dict, Iterable, List, Optional, Sequence, Tupl
 
 import numpy as np
 
-from .errors import InputError
+from ..errors import InputError
 
 
 #: control characters (Unicode category Cc: C0, DEL and C1): a tag or label holding one prints like another
