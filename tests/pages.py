@@ -31,7 +31,7 @@ def score() -> Document:
 def rank(resamples: int = 50, corpus=None, models=None) -> Document:
     from ts_eval.documents import rank as build
     from ts_eval.evaluate import evaluate
-    from ts_eval.ranking import rank_corpus
+    from ts_eval.ranking.study import rank_corpus
 
     corpus = corpus or demo_corpus()
     result = rank_corpus(corpus, models=models, bootstrap=resamples, permutations=resamples, seed=0)

@@ -393,7 +393,7 @@ def test_rank_details_flag(small_ranking):
 
 
 def test_several_tasks_have_mean_correlations(small_ranking):
-    from ts_eval.ranking import combine
+    from ts_eval.ranking.study import combine
 
     corpus, r = small_ranking
     r2 = ts_eval.rank_corpus(corpus, bootstrap=20, permutations=20, seed=5, task="again")
@@ -459,7 +459,7 @@ def test_rank_details_carry_what_the_old_formats_printed(small_ranking):
     pair_tables = {t.id for t in doc.tables() if t.id.startswith("flips-task-")}
     every = {t.id for t in build(r, every_flip=True).tables() if t.id.startswith("flips-task-")}
     assert pair_tables == {f"flips-task-{r.reference}-{m}" for m in r.models if m != r.reference}
-    assert every == {f"flips-task-{f.model_a}-{f.model_b}" for f in ts_eval.rank_uncertainty.all_flips(r)}
+    assert every == {f"flips-task-{f.model_a}-{f.model_b}" for f in ts_eval.ranking.uncertainty.all_flips(r)}
     rows = list(csv.reader(io.StringIO(render(doc, "csv"))))
     a, b = r.models[0], r.models[1]
     rho = [x for x in rows if x[:3] == ["spearman-task", a, b]]

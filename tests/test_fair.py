@@ -1025,7 +1025,7 @@ def test_sentence_outcomes_by_hand():
 def test_sentence_outcomes_equal_the_ranking_statistics():
     # the ranking statistics of the fair models are these outcomes per sentence,
     # on a case with several mutually overlapping spans
-    from ts_eval import sufficient
+    from ts_eval.ranking import sufficient
     from ts_eval.fair import sentence_outcomes
     from ts_eval.models.fair import fair_stats
 

@@ -580,7 +580,7 @@ def test_policies_agree_on_well_formed_input(case):
 
 
 def test_rank_model_with_sufficient_statistics(tmp_path):
-    sufficient = pytest.importorskip("ts_eval.sufficient")
+    sufficient = pytest.importorskip("ts_eval.ranking.sufficient")
     from ts_eval.germeval_counts import RANK_MODEL
 
     worse = write(tmp_path / "worse.tsv", Path(NESTED_SYS).read_text(encoding="utf-8").replace("B-OTH", "B-ORG"))
@@ -631,7 +631,7 @@ def test_germeval_modules_import_one_way():
         assert not {m for m in imports(metric) if m.startswith("io")}
     models = {"germeval", "germeval_counts", "fair", "evaluate"}
     assert not models & imports("io/germeval.py")                                # the reader knows no model
-    assert imports("formats_germeval.py") <= {"__future__", "typing", "report"}    # renderers only format
+    assert imports("formats_germeval.py") <= {"__future__", "typing", "results.report"}    # renderers only format
     assert not {"germeval", "germeval_counts"} & imports("corpus_germeval.py")
 
 

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 import ts_eval
 from ts_eval.core import measures
-from ts_eval import sufficient
+from ts_eval.ranking import sufficient
 from ts_eval.core.sequences import from_sequences
 from ts_eval.evaluate import MODELS, evaluate
 

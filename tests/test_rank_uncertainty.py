@@ -11,7 +11,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ts_eval import OptionError, rank_uncertainty, ranking, sufficient
+from ts_eval import OptionError
+from ts_eval.ranking import uncertainty as rank_uncertainty, study as ranking, sufficient
 from ts_eval.cli import main as rank_main
 from ts_eval.cli.outputs import json_text
 from ts_eval.documents import build

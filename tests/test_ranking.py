@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 from ts_eval import InputError, evaluate, from_spans
 from ts_eval.errors import OptionError
-from ts_eval import ranking, sufficient
+from ts_eval.ranking import study as ranking, sufficient
 from ts_eval.cli.outputs import json_text
 from ts_eval.documents import build
 from ts_eval.renderers import render

@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 
 import ts_eval
-from ts_eval import sufficient
+from ts_eval.ranking import sufficient
 from ts_eval.document import Cell, Column, Document, Section, Table
 from ts_eval.documents import build
 from ts_eval.renderers import render

@@ -12,7 +12,7 @@ from .errors import InputError, OptionError
 from .fair.weights import resolve_weights
 from .models.context import CorpusData, SystemData
 from .models.registry import FAMILIES, ScoreSettings
-from .report import Report, versions
+from .results.report import Report, versions
 
 ALL_LABELS = "<all labels>"
 SpanTuple = Tuple[str, int, int]     # (label, start, end), end exclusive

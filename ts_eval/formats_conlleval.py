@@ -7,7 +7,7 @@ percentages are computed in conlleval.pl's order of operations (:func:`ts_eval.c
 from __future__ import annotations
 
 from .core.measures import percent, prf_percent
-from .report import Report
+from .results.report import Report
 
 
 def conlleval_block(report: Report, system: dict) -> str:

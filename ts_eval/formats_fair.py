@@ -115,7 +115,7 @@ def to_faireval(report: Mapping[str, Any], settings: Optional[Mapping[str, Any]]
 
 
 def score_to_faireval(report: Any) -> str:
-    """A score report (:class:`~ts_eval.report.Report` with the fair model) in the FairEval reference
+    """A score report (:class:`~ts_eval.results.report.Report` with the fair model) in the FairEval reference
     tool's layout, one block per system (``ts-eval score --format faireval``)."""
     st = report.settings
     inp = st.get("input", {})

@@ -29,7 +29,7 @@ from .germeval_counts import MODES, GermEvalCounts, germeval_counts
 from .core.matching import match
 from .core.measures import percent, percent_of_ratio, prf_percent
 from .models.ts import ts_counts, ts_result
-from .report import Report, versions
+from .results.report import Report, versions
 
 
 # ---------------------------------------------------------------------------

@@ -12,7 +12,7 @@ import numpy as np
 
 from .errors import OptionError
 if TYPE_CHECKING:   # a figure reads the result; it needs no analysis code at run time
-    from .ranking import MultiTaskResult, RankingResult
+    from .ranking.study import MultiTaskResult, RankingResult
 
 UNIT_INCHES = 1.3      # horizontal distance between two models
 LABEL_INCHES = 0.065   # width of one character of a system label (8 pt)

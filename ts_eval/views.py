@@ -1,5 +1,5 @@
 """The Python views of every result (``str`` and Jupyter's ``_repr_html_``), registered in
-:mod:`ts_eval.display` when the package is imported.
+:mod:`ts_eval.results.display` when the package is imported.
 
 They sit at the top of the pipeline (result -> document -> renderer), so the result classes
 below need not import documents or renderers; the modules are imported on first use.
@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .display import STR_WIDTH, register_view
+from .results.display import STR_WIDTH, register_view
 
 
 def text_view(result: Any) -> str:

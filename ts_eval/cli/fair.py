@@ -250,7 +250,7 @@ def run_config(args: argparse.Namespace) -> int:
     from ..formats_fair import faireval_settings, to_faireval
     from ..io.faireval import read_faireval
     from ..core.matching import match
-    from ..vocabulary import layout
+    from ..results.vocabulary import layout
 
     cfg = read_config(args.config)
     check_paths(args, [("--config", args.config), ("target_in", cfg["target_in_path"]),

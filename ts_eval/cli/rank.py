@@ -94,7 +94,7 @@ def register(subparsers) -> argparse.ArgumentParser:
 
 
 def _models_arg(text: Optional[str], germeval: bool = False) -> Optional[List[str]]:
-    from .. import sufficient
+    from ..ranking import sufficient
 
     if text is None or text.strip() == "default":
         return None
@@ -114,7 +114,7 @@ def _flips_arg(text: str) -> List[str]:
 
 
 def list_models() -> str:
-    from .. import sufficient
+    from ..ranking import sufficient
 
     lines = ["available models (name, column title, description); * = default"]
     defaults = set(sufficient.default_models())
@@ -165,7 +165,7 @@ class _Bar:
 
 def run(args) -> int:
     """Run ``ts-eval rank`` for parsed arguments; returns the exit code (errors are raised)."""
-    from .. import ranking, sufficient
+    from ..ranking import study as ranking, sufficient
 
     if args.list_models:
         from ..output import write_output

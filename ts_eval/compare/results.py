@@ -8,8 +8,8 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import Any, Dict, List, Optional, Tuple
 
-from ..display import Displayed, listing, number
-from ..vocabulary import layout
+from ..results.display import Displayed, listing, number
+from ..results.vocabulary import layout
 
 CLASSES = ("correction", "new_error", "changed_error")
 CLASS_TITLES = {"correction": "Corrections", "new_error": "New errors", "changed_error": "Changed errors"}
@@ -202,7 +202,7 @@ class Comparison(Displayed):
     """Everything ``ts-eval compare`` shows; ``to_dict()`` is the JSON output.
 
     ``str``: the systems table (terminal); ``repr``: one line per system with its exact-match
-    scores and token accuracy; ``_repr_html_``: the HTML document (:mod:`ts_eval.display`)."""
+    scores and token accuracy; ``_repr_html_``: the HTML document (:mod:`ts_eval.results.display`)."""
 
     settings: Dict[str, Any]
     corpus: Dict[str, Any]

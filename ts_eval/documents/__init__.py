@@ -1,8 +1,8 @@
 """Document builders: one module per kind of result, each ``build(result, **options) -> Document``.
 
-- :mod:`.score`: a score :class:`~ts_eval.report.Report` (or its dict);
+- :mod:`.score`: a score :class:`~ts_eval.results.report.Report` (or its dict);
 - :mod:`.fair`: ``ts-eval fair``'s report (:func:`ts_eval.fair.fair_report`, with settings);
-- :mod:`.rank`: a :class:`~ts_eval.ranking.RankingResult` or :class:`~ts_eval.ranking.MultiTaskResult`;
+- :mod:`.rank`: a :class:`~ts_eval.ranking.study.RankingResult` or :class:`~ts_eval.ranking.study.MultiTaskResult`;
 - :mod:`.compare`: a :class:`~ts_eval.compare.Comparison`;
 - :mod:`.germeval`: the GermEval report (:func:`ts_eval.germeval.evaluate_germeval`).
 
@@ -21,7 +21,7 @@ KINDS = ("score", "fair", "rank", "compare", "germeval")
 
 def kind_of(result: Any) -> str:
     """Which builder reads ``result``."""
-    from ..report import Report
+    from ..results.report import Report
 
     name = type(result).__name__
     if name in ("RankingResult", "MultiTaskResult"):

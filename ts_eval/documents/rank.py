@@ -22,7 +22,7 @@ from typing import Any, List, Optional, Sequence, Union
 
 import numpy as np
 
-from .. import rank_uncertainty
+from ..ranking import uncertainty as rank_uncertainty
 from ..document import Cell, Column, Document, Figure, Section, Table, Text
 
 # one accessor for the result's names (the vocabulary rename of #10.4 changes only this table)

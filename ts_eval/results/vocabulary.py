@@ -22,7 +22,7 @@ def layout(kind: str) -> Dict[str, object]:
     return {"kind": kind, "version": LAYOUT_VERSIONS[kind]}
 
 
-#: the quantity columns of :meth:`ts_eval.report.Report.to_frame`, in this order
+#: the quantity columns of :meth:`ts_eval.results.report.Report.to_frame`, in this order
 FRAME_COLUMNS = ("tp", "fp", "fn", "tn", "gold", "system", "gold_hit", "system_hit", "le", "be", "bes", "bel", "beo",
                  "lbe", "precision", "recall", "f", "kappa", "accuracy")
 

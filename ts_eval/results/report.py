@@ -3,7 +3,7 @@
 Layout of ``Report.to_dict()`` (also the JSON output):
 
 - ``layout``: ``{"kind": "score" (or "germeval"), "version": 3}``, the layout version
-  (:data:`ts_eval.vocabulary.LAYOUT_VERSIONS`);
+  (:data:`ts_eval.results.vocabulary.LAYOUT_VERSIONS`);
 - ``settings``: what produced the numbers (files, columns, scheme requested and
   used, policy, separator weight, beta, label map, extra rows, versions);
 - ``corpus``: tokens, sentences, separators, documents, -DOCSTART- and -X- lines,
@@ -17,7 +17,7 @@ Layout of ``Report.to_dict()`` (also the JSON output):
   ``gold``, ``system``, ``gold_hit``, ``system_hit``, ``le be bes bel beo lbe``,
   ``precision``, ``recall``, ``f``, ``kappa``, ``accuracy``.
 
-In Python (:mod:`ts_eval.display`): ``str(report)`` is the summary table, ``repr(report)`` one
+In Python (:mod:`ts_eval.results.display`): ``str(report)`` is the summary table, ``repr(report)`` one
 line per system with each model's micro F, ``_repr_html_()`` the HTML document for Jupyter,
 :meth:`Report.rows` / :meth:`Report.to_frame` the numbers in tidy form.
 """
@@ -32,7 +32,7 @@ from typing import Any, Dict, Iterator, List, Tuple
 import numpy as np
 
 from .display import Displayed, listing, number, require_pandas
-from .version import __version__
+from ..version import __version__
 from .vocabulary import FRAME_COLUMNS, layout
 
 

@@ -1,6 +1,6 @@
 """Many systems x many evaluation models: scores, ranks, rank correlations, and how sure we are.
 
-Everything is computed from per-unit sufficient statistics (:mod:`ts_eval.sufficient`):
+Everything is computed from per-unit sufficient statistics (:mod:`ts_eval.ranking.sufficient`):
 the observed scores from the summed statistics, a bootstrap resample as the matrix
 product of resample weight counts (resamples x units) with the statistics (units x
 all systems' and models' columns), and a paired approximate-randomisation test as the
@@ -27,13 +27,13 @@ from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
-from .core.corpus import Corpus
-from .core.sequences import from_sequences
-from .display import Displayed, listing, number, require_pandas
-from .errors import OptionError
-from .report import versions
-from .vocabulary import layout as result_layout
-from .ranks import (
+from ..core.corpus import Corpus
+from ..core.sequences import from_sequences
+from ..results.display import Displayed, listing, number, require_pandas
+from ..errors import OptionError
+from ..results.report import versions
+from ..results.vocabulary import layout as result_layout
+from .statistics import (
     CHUNK, TIE_DECIMALS, Bootstrap, Permutation, Progress, _better_tied, _chunks, exact_float32, _clean, _has_ties,
     _pearson, average_ranks, correlation_matrices, kendall_tau_b, spearman, spearman_formula)
 from .sufficient import (REFERENCE_MODEL, Model, StatsMatrix, get_model, resolve_models, statistics)
@@ -48,7 +48,7 @@ class RankingResult(Displayed):
 
     ``str``: the data and the leaderboard under the reference model (terminal table);
     ``repr``: one line per system, best first, with its reference score and rank;
-    ``_repr_html_``: the HTML document (:mod:`ts_eval.display`)."""
+    ``_repr_html_``: the HTML document (:mod:`ts_eval.results.display`)."""
 
     summary_sections = 2
 
@@ -68,7 +68,7 @@ class RankingResult(Displayed):
     permutation: Optional[Permutation] = None
     settings: Dict[str, Any] = field(default_factory=dict)
     timings: Dict[str, float] = field(default_factory=dict)
-    uncertainty: Optional[Any] = None   # ts_eval.rank_uncertainty.RankUncertainty
+    uncertainty: Optional[Any] = None   # ts_eval.ranking.uncertainty.RankUncertainty
 
     @property
     def reference_index(self) -> int:
@@ -92,8 +92,8 @@ class RankingResult(Displayed):
     layout = rank_table    # its name before the JSON's ``layout`` became the layout version
 
     def flips(self, model_a: str, model_b: str, alpha: Optional[float] = None):
-        """The system pairs ``model_a`` and ``model_b`` order differently (:func:`ts_eval.rank_uncertainty.flips`)."""
-        from .rank_uncertainty import flips
+        """The system pairs ``model_a`` and ``model_b`` order differently (:func:`ts_eval.ranking.uncertainty.flips`)."""
+        from .uncertainty import flips
         return flips(self, model_a, model_b, alpha)
 
     @property
@@ -143,7 +143,7 @@ class RankingResult(Displayed):
             "settings": self.settings,
             "timings": self.timings,
         }
-        from .rank_uncertainty import to_dict as uncertainty_dict
+        from .uncertainty import to_dict as uncertainty_dict
         out.update(uncertainty_dict(self))
         return _clean(out)
 
@@ -196,7 +196,7 @@ class MultiTaskResult(Displayed):
                 + ("; some tasks have ties (average ranks, Pearson on ranks there)" if tied else ""))
 
     def to_dict(self) -> Dict[str, Any]:
-        from .rank_uncertainty import mean_intervals
+        from .uncertainty import mean_intervals
         return _clean({
             "layout": result_layout("rank"),
             "tasks": {k: r.to_dict() for k, r in self.tasks.items()},
@@ -276,9 +276,9 @@ def run_permutation(sm: StatsMatrix, order: np.ndarray, permutations: int, seed_
     1/2; the statistic is the absolute score difference; p = (1 + #{|d*| >= |d|}) / (1 + R).
     The same swap patterns serve every pair and model.  ``pairs`` (index arrays a, b):
     more system pairs to test under every model with the same draws; all tested pairs'
-    p-values are in ``pair_p`` (see :func:`ts_eval.rank_uncertainty.pair_pvalues`).
+    p-values are in ``pair_p`` (see :func:`ts_eval.ranking.uncertainty.pair_pvalues`).
     """
-    from .rank_uncertainty import pair_pvalues
+    from .uncertainty import pair_pvalues
 
     n, m = len(sm.systems), len(sm.models)
     tests = [(order[k, :-1], order[k, 1:]) for k in range(m)]
@@ -359,7 +359,7 @@ def bootstrap_bytes(resamples: int, systems: int, models: int) -> int:
 
 def check_memory(bootstrap: int, systems: int, models: int, limit: Optional[int] = None) -> None:
     """Refuse a bootstrap that needs more memory than is available (``limit``, default
-    :func:`ts_eval.memory.available`) before anything is allocated."""
+    :func:`ts_eval.ranking.memory.available`) before anything is allocated."""
     from . import memory
 
     need = bootstrap_bytes(bootstrap, systems, models)
@@ -392,7 +392,7 @@ def rank_corpus(
     ``alpha``: significance level of the groups and flips; ``flips``: model pairs whose
     flips the text formats show in full (JSON has every pair's).
     """
-    from .rank_uncertainty import analyse, check_flip_pairs, contested_pairs
+    from .uncertainty import analyse, check_flip_pairs, contested_pairs
 
     names = list(corpus.systems) if systems is None else list(systems)
     _check_systems(names)

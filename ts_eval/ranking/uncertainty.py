@@ -1,10 +1,10 @@
 """How sure a rank study is: intervals of the rank correlations, order flips, significance groups.
 
 Three questions a ranking leaves open, answered from the resampling that
-:mod:`ts_eval.ranking` already does:
+:mod:`ts_eval.ranking.study` already does:
 
 - **Correlation intervals.**  On every bootstrap resample the systems' scores are
-  recomputed under every model (:func:`ts_eval.ranking.run_bootstrap`); on each
+  recomputed under every model (:func:`ts_eval.ranking.study.run_bootstrap`); on each
   resample Spearman's rho (Pearson's r on average ranks, ties averaged, which equals
   the paper's formula when there are no ties) and Kendall's tau-b are computed between
   every two models, and the interval is the percentile interval of those values at the
@@ -34,12 +34,12 @@ from typing import TYPE_CHECKING, Any, Dict, List, Mapping, Optional, Sequence, 
 
 import numpy as np
 
-from .errors import OptionError
-from .ranks import TIE_DECIMALS, Progress, _chunks, _clean, average_ranks, exact_float32
+from ..errors import OptionError
+from .statistics import TIE_DECIMALS, Progress, _chunks, _clean, average_ranks, exact_float32
 
 if TYPE_CHECKING:   # pragma: no cover
-    from .ranking import RankingResult
-    from .ranks import Bootstrap, Permutation
+    from .study import RankingResult
+    from .statistics import Bootstrap, Permutation
     from .sufficient import StatsMatrix
 
 CORR_CHUNK = 100   # resamples per vectorised correlation step (bounds memory; results do not depend on it)
