@@ -21,7 +21,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 
 import ts_eval  # noqa: E402
 from ts_eval.io.convert import convert  # noqa: E402
-from ts_eval.io.germeval_documents import read_germeval_side  # noqa: E402
+from ts_eval.germeval.documents import read_germeval_side  # noqa: E402
 from ts_eval.io.writing import same_spans  # noqa: E402
 
 MODELS = ("ts", "exact", "overlap", "contain", "fair")

@@ -23,9 +23,9 @@ from pathlib import Path
 from typing import Dict, List, Tuple
 
 from ts_eval.formats_germeval import to_nereval
-from ts_eval.germeval import evaluate_germeval
+from ts_eval.germeval.evaluate import evaluate_germeval
 from ts_eval.core.measures import prf_percent
-from ts_eval.io.germeval import read_germeval, read_germeval_pair
+from ts_eval.germeval.reader import read_germeval, read_germeval_pair
 
 DEFAULT_DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "germeval2014"
 

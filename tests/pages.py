@@ -84,8 +84,8 @@ def fair() -> Document:
 
 def germeval() -> Document:
     from ts_eval.documents import germeval as build
-    from ts_eval.germeval import evaluate_germeval
-    from ts_eval.io.germeval import read_germeval
+    from ts_eval.germeval.evaluate import evaluate_germeval
+    from ts_eval.germeval.reader import read_germeval
 
     return build.build(evaluate_germeval(read_germeval(str(FIXTURES / "germeval" / "nested.tsv"))))
 

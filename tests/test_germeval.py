@@ -17,12 +17,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ts_eval.corpus_germeval import LABELS, TAG_ID, TAGS, GermEvalData, GermEvalSide, decode_level
+from ts_eval.germeval.corpus import GermEvalSide
+from ts_eval.germeval.data import LABELS, TAG_ID, TAGS, GermEvalData, decode_level
 from ts_eval.errors import InputError, OptionError, UsageError
 from ts_eval.formats_germeval import nereval_block, to_latex, to_nereval
-from ts_eval.germeval import evaluate_germeval, official_numbers
-from ts_eval.germeval_counts import germeval_counts, metric1_f1, metric1_sentence_stats, metric1_stats
-from ts_eval.io.germeval import germeval_corpus, read_germeval, read_germeval_any, read_germeval_pair
+from ts_eval.germeval.evaluate import evaluate_germeval, official_numbers
+from ts_eval.germeval.counts import germeval_counts, metric1_stats
+from ts_eval.models.germeval import metric1_f1, metric1_sentence_stats
+from ts_eval.germeval.reader import germeval_corpus, read_germeval, read_germeval_any, read_germeval_pair
 
 FIX = Path(__file__).parent / "fixtures" / "germeval"
 NESTED = str(FIX / "nested.tsv")
@@ -581,11 +583,12 @@ def test_policies_agree_on_well_formed_input(case):
 
 def test_rank_model_with_sufficient_statistics(tmp_path):
     sufficient = pytest.importorskip("ts_eval.ranking.sufficient")
-    from ts_eval.germeval_counts import RANK_MODEL
+    from ts_eval.models.germeval import MODEL
 
     worse = write(tmp_path / "worse.tsv", Path(NESTED_SYS).read_text(encoding="utf-8").replace("B-OTH", "B-ORG"))
     corpus = germeval_corpus(NESTED_GOLD, [NESTED_SYS, worse], names=["sys", "worse"])
-    model = sufficient.Model(**RANK_MODEL)
+    model = sufficient.get_model("germeval-m1")
+    assert model is MODEL
     sm = sufficient.statistics(corpus, [model])
     scores = sm.scores(sm.totals)               # (systems, models)
     assert scores[:, 0].tolist() == pytest.approx([2 * 3 / 14, 2 * 2 / 14])
@@ -625,14 +628,15 @@ def test_germeval_modules_import_one_way():
 
     def imports(rel: str) -> set:
         tree = ast.parse((root / rel).read_text(encoding="utf-8"))
-        return {n.module or "" for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)}
+        return {"." * n.level + (n.module or "") for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)}
 
-    for metric in ("germeval.py", "germeval_counts.py"):                      # the metrics read no files
-        assert not {m for m in imports(metric) if m.startswith("io")}
-    models = {"germeval", "germeval_counts", "fair", "evaluate"}
-    assert not models & imports("io/germeval.py")                                # the reader knows no model
-    assert imports("formats_germeval.py") <= {"__future__", "typing", "results.report"}    # renderers only format
-    assert not {"germeval", "germeval_counts"} & imports("corpus_germeval.py")
+    for metric in ("germeval/counts.py", "germeval/evaluate.py", "germeval/corpus.py"):   # the metrics read no files
+        assert not {m for m in imports(metric) if m.startswith("..io") or m in (".reader", ".documents")}
+    models = {"..models.ts", "..fair.algorithm", ".evaluate", ".counts"}
+    assert not models & imports("germeval/reader.py")                              # the reader knows no model
+    assert imports("formats_germeval.py") <= {"__future__", "typing", ".results.report"}   # renderers only format
+    assert not {".counts", ".evaluate", ".corpus"} & imports("germeval/data.py")
+    assert not {m for m in imports("models/germeval.py") if "germeval" in m}       # the model reads the side only
 
 
 def test_metric1_statistics_come_from_the_corpus_data():

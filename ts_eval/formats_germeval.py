@@ -1,7 +1,7 @@
 """GermEval reports -> text: the official scorer's layout (``nereval``), LaTeX, JSON.
 
 ``nereval`` reproduces nereval.perl's output byte for byte (without its ``-l``/``-v``
-extras); its numbers are the report's ``official`` part, which :mod:`ts_eval.germeval`
+extras); its numbers are the report's ``official`` part, which :mod:`ts_eval.germeval.evaluate`
 computes in the scorer's own order of operations (``100*correct/found`` ...), so rounding
 at ``%6.2f`` agrees as well.  Nothing here computes a number; it only formats them.
 

@@ -45,7 +45,7 @@ def register(subparsers) -> argparse.ArgumentParser:
 
 
 def _load(args):
-    from ..io.germeval import read_germeval, read_germeval_pair
+    from ..germeval.reader import read_germeval, read_germeval_pair
 
     if args.gold or args.system:
         if args.file:
@@ -66,7 +66,7 @@ def _legacy():
 
 def run(args) -> int:
     from ..core import measures
-    from ..germeval import evaluate_germeval
+    from ..germeval.evaluate import evaluate_germeval
 
     with option_errors("--separator-weight: "):
         measures.check_separator_weight(args.separator_weight)

@@ -33,9 +33,9 @@ from ..results.display import Displayed, listing, number, require_pandas
 from ..errors import OptionError
 from ..results.report import versions
 from ..results.vocabulary import layout as result_layout
-from .statistics import (
-    CHUNK, TIE_DECIMALS, Bootstrap, Permutation, Progress, _better_tied, _chunks, exact_float32, _clean, _has_ties,
-    _pearson, average_ranks, correlation_matrices, kendall_tau_b, spearman, spearman_formula)
+from .statistics import (CHUNK, TIE_DECIMALS, Bootstrap, Permutation, Progress, _better_tied, _chunks, exact_float32,
+                         _clean, _has_ties, _pearson, average_ranks, correlation_matrices, kendall_tau_b, spearman,
+                         spearman_formula)
 from .sufficient import (REFERENCE_MODEL, Model, StatsMatrix, get_model, resolve_models, statistics)
 
 # ---------------------------------------------------------------------------

@@ -1,17 +1,14 @@
-"""GermEval 2014 data as the pipeline's corpus layer: the label set, one system's tags, chunks, corpora.
+"""GermEval 2014 data: the label set, one system's tags, and their chunks.
 
 - the official label set (:data:`LABELS`, :data:`TAGS` and their id tables);
 - :class:`GermEvalData`: gold's and one system's tags on both levels, token by token
-  (what :mod:`ts_eval.io.germeval` reads from files);
+  (what :mod:`.reader` reads from files);
 - :func:`decode_level`: one level's tags -> chunks, one rule per policy (the default,
-  ``nereval``, is the official scorer's own rule), and :func:`level_chunks` for all four rows;
-- :func:`level_corpus` and :func:`systems_corpus`: :class:`ts_eval.core.corpus.Corpus` views of
-  the chunks (twelve labels, both levels in one span set), for the TS and fair models and
-  for ranking.  A system side of such a corpus is a :class:`GermEvalSide`, which keeps the
-  system's :class:`GermEvalData` so that GermEval models (Metric 1 in
-  :mod:`ts_eval.germeval`) compute their statistics from the data itself.
+  ``nereval``, is the official scorer's own rule), :func:`level_chunks` for all four rows,
+  and :func:`sentence_bounded` (chunks cut at sentence ends) for the models that need it.
 
-Nothing here reads files or computes a score.
+The :class:`ts_eval.core.corpus.Corpus` views of the chunks are :mod:`.corpus`'s.  Nothing
+here reads files or computes a score.
 """
 from __future__ import annotations
 
@@ -20,9 +17,9 @@ from typing import Callable, Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
 
-from .core import schemes
-from .core.corpus import Corpus, SideInfo, SpanSet
-from .errors import OptionError
+from ..core import schemes
+from ..core.corpus import Corpus, SideInfo, SpanSet
+from ..errors import OptionError
 
 # ---------------------------------------------------------------------------
 # the official label set
@@ -189,62 +186,3 @@ def sentence_bounded(ch: LevelChunks, sent_offsets: np.ndarray) -> SpanSet:
             labels.append(np.array([lab], np.int32))
     return SpanSet(np.concatenate(starts).astype(np.int64), np.concatenate(ends).astype(np.int64),
                    np.concatenate(labels).astype(np.int32)).sorted()
-
-
-def _union(a: SpanSet, b: SpanSet) -> SpanSet:
-    return SpanSet(np.concatenate([a.start, b.start]), np.concatenate([a.end, b.end]),
-                   np.concatenate([a.label, b.label])).sorted()
-
-
-def level_corpus(data: GermEvalData, chunks: Dict[Tuple[str, str], LevelChunks],
-                 levels: Sequence[str] = LEVELS) -> Corpus:
-    """A :class:`Corpus` (twelve labels) of gold and this system over the given levels.
-
-    With both levels, gold and system each hold their outer and inner chunks in one
-    span set, so a unit inside a nested entity carries both labels.
-    """
-    offsets = data.sent_offsets
-    sides = {}
-    for side in ("gold", "system"):
-        sets = [sentence_bounded(chunks[(side, lv)], offsets) for lv in levels]
-        ss = sets[0]
-        for extra in sets[1:]:
-            ss = _union(ss, extra)
-        sides[side] = ss
-    gold_info = SideInfo("gold", data.gold_path, spans=len(sides["gold"]))
-    sys_info = SideInfo(data.name, data.system_path, spans=len(sides["system"]))
-    return Corpus(offsets, list(LABELS), sides["gold"], {data.name: sides["system"]}, gold_info,
-                  {data.name: sys_info}, scheme="IOB2", policy=None, tokens=data.texts)
-
-
-@dataclass
-class GermEvalSide(SideInfo):
-    """A system side of a GermEval corpus; ``germeval`` keeps the system's tags (both levels,
-    with gold's) so that GermEval models compute their statistics from them, ``chunks``
-    their decoding under the corpus's policy (:func:`level_chunks`, decoded once), and
-    ``eof_quirk`` says whether those statistics follow the official scorer's end-of-input rule."""
-
-    germeval: Optional[GermEvalData] = None
-    chunks: Optional[Dict[Tuple[str, str], LevelChunks]] = None
-    eof_quirk: bool = True
-
-
-def systems_corpus(datas: Sequence[GermEvalData], policy: str = "nereval", eof_quirk: bool = True) -> Corpus:
-    """A :class:`Corpus` of several systems scored against the same gold (both levels, twelve labels).
-
-    The caller has checked that the datas share their gold tags and sentences; the gold
-    span set is the first one's.  Each system side is a :class:`GermEvalSide`.
-    """
-    systems, infos = {}, {}
-    gold_set = None
-    for d in datas:
-        chunks = level_chunks(d, policy)
-        corpus1 = level_corpus(d, chunks)
-        gold_set = corpus1.gold if gold_set is None else gold_set
-        systems[d.name] = corpus1.systems[d.name]
-        infos[d.name] = GermEvalSide(d.name, d.system_path, spans=len(systems[d.name]), germeval=d,
-                                     chunks=chunks, eof_quirk=eof_quirk)
-    first = datas[0]
-    gold_info = SideInfo("gold", first.gold_path, spans=len(gold_set))
-    return Corpus(first.sent_offsets, list(LABELS), gold_set, systems, gold_info, infos, scheme="IOB2",
-                  policy=policy, tokens=first.texts)

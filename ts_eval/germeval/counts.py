@@ -1,9 +1,9 @@
-"""GermEval 2014 counting: the official scorer's counts behind Metrics 1-4, and Metric 1 as a ranking model.
+"""GermEval 2014 counting: the official scorer's counts behind Metrics 1-4.
 
 Metrics 1-4 are computed exactly as the shared task's scorer ``nereval.perl``
 (version 2014-05-19) computes them, including its ways:
 
-- **Chunks** (policy ``nereval``, the default; see :func:`ts_eval.corpus_germeval.decode_level`):
+- **Chunks** (policy ``nereval``, the default; see :func:`ts_eval.germeval.data.decode_level`):
   a chunk starts at ``B-`` or at an ``I-`` after ``O`` and runs to the next ``B-`` or
   ``O``; an ``I-`` of another label does *not* open a new chunk (``I-LOC I-ORG`` and
   ``B-LOC I-ORG`` are one chunk), and since the scorer skips blank lines a chunk runs
@@ -30,24 +30,23 @@ Every span-pair computation reads the shared matcher's pairs
 overlap on either side, the same label, and no token whose labels differ.
 
 :func:`germeval_counts` gives, per level and mode, the chunk counts by type and the tag
-counts; :mod:`ts_eval.germeval` turns them into the report.  For ranking,
-:data:`RANK_MODEL` is Metric 1 as a model of per-sentence sufficient statistics: (gold,
-found, correct) per sentence (:func:`metric1_sentence_stats`, computed from the
-:class:`~ts_eval.corpus_germeval.GermEvalData` a GermEval corpus keeps on each system
-side) and :func:`metric1_f1`, the score of their sums.
+counts, and Metric 1's counts per sentence; :mod:`.evaluate` turns them into the report.  For
+ranking, the model ``germeval-m1`` (:mod:`ts_eval.models.germeval`) reads Metric 1's per-sentence
+counts from each system side of a GermEval corpus (:meth:`.corpus.GermEvalSide.metric1_sentences`)
+and scores their sums with :func:`ts_eval.models.germeval.metric1_f1`.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Dict, Optional, Tuple
+from typing import Dict, Optional, Tuple
 
 import numpy as np
 
-from .core import measures
-from .corpus_germeval import (BASES, LABELS, LEVELS, TAG_BASE, TAG_LABEL, TAG_PREFIX, GermEvalData,
-                              LevelChunks, level_chunks, spanset)
-from .errors import OptionError
-from .core.matching import Pairs, match
+from ..core import measures
+from .data import (BASES, LABELS, LEVELS, TAG_BASE, TAG_LABEL, TAG_PREFIX, GermEvalData, LevelChunks, level_chunks,
+                   spanset)
+from ..core.matching import Pairs, match
+from ..models.germeval import metric1_f1
 
 MODES = ("strict", "loose")
 M1_FIELDS = ("gold", "found", "correct")
@@ -142,7 +141,7 @@ def germeval_counts(data: GermEvalData, policy: str = "nereval", eof_quirk: bool
 
 
 # ---------------------------------------------------------------------------
-# ranking: Metric 1 as a model of per-sentence sufficient statistics
+# Metric 1 per sentence (what ranking resamples)
 
 
 @dataclass
@@ -177,50 +176,7 @@ class Metric1Stats:
         return measures.recall(k, g - k)
 
 
-def metric1_f1(x: np.ndarray) -> np.ndarray:
-    """Metric 1 F1 (a fraction) of summed statistics ``(..., 3)`` = gold, found, correct.
-
-    Vectorised over leading axes (bootstrap resamples x systems); F1 = 2PR/(P+R) with
-    0 when P + R = 0, which equals 2 * correct / (gold + found): the F1 of tp = correct,
-    fp = found - correct, fn = gold - correct.
-    """
-    x = np.asarray(x, float)
-    g, f, k = x[..., 0], x[..., 1], x[..., 2]
-    return np.asarray(measures.fbeta(k, f - k, g - k))
-
-
 def metric1_stats(data: GermEvalData, policy: str = "nereval", eof_quirk: bool = True) -> Metric1Stats:
     """Metric 1's per-sentence (gold, found, correct) counts of one system."""
     c = germeval_counts(data, policy, eof_quirk)
     return Metric1Stats(data.name, c.m1_sentences, data.sent_offsets)
-
-
-def metric1_sentence_stats(sd) -> np.ndarray:
-    """Ranking statistics function: ``(sentences, 3)`` Metric 1 counts of a system of a GermEval corpus.
-
-    ``sd`` is a :class:`ts_eval.models.context.SystemData` (anything with ``cd.corpus`` and
-    ``name``).  The counts are computed from the system's GermEval data, which a corpus of
-    :func:`ts_eval.corpus_germeval.systems_corpus` (read by
-    :func:`ts_eval.io.germeval.germeval_corpus`) keeps on each system side
-    (:class:`~ts_eval.corpus_germeval.GermEvalSide`), under the corpus's chunk policy.
-    """
-    corpus = sd.cd.corpus
-    info = corpus.system_info[sd.name]
-    data = getattr(info, "germeval", None)
-    if data is None:
-        raise OptionError("GermEval Metric 1 needs GermEval-layout input (read with "
-                          "ts_eval.io.germeval.germeval_corpus)")
-    counts = germeval_counts(data, corpus.policy or "nereval", getattr(info, "eof_quirk", True),
-                             getattr(info, "chunks", None))
-    return counts.m1_sentences.astype(float)
-
-
-#: Metric 1 as a ranking model, registered by :mod:`ts_eval.models.germeval`
-RANK_MODEL: Dict[str, Any] = {
-    "name": "germeval-m1",
-    "title": "M1-F1",
-    "stats": metric1_sentence_stats,
-    "score": metric1_f1,
-    "description": "GermEval 2014 Metric 1 F1 (strict, combined: outer and inner chunks pooled), the shared "
-                   "task's official ranking, as nereval.perl computes it; needs GermEval-layout input",
-}

@@ -1,7 +1,7 @@
 """GermEval 2014 nested NER: the report of one system (official Metrics 1-4, TS over both levels, fair errors).
 
 Metrics 1-4 are the official scorer's (``nereval.perl`` 2014-05-19), from the counts of
-:func:`ts_eval.germeval_counts.germeval_counts` (which documents the scorer's rules).
+:func:`ts_eval.germeval.counts.germeval_counts` (which documents the scorer's rules).
 Next to the official numbers: TS scores over both levels at once (both levels' chunks
 in one span set with the twelve labels, so a unit may carry an outer and an inner
 label) and Ortmann's fair error types per level (:mod:`ts_eval.fair`).
@@ -9,8 +9,8 @@ label) and Ortmann's fair error types per level (:mod:`ts_eval.fair`).
 The report carries every number the renderers print: besides the fractions, an
 ``official`` part holds the scorer's blocks and per-type lines in percent, computed in
 its order of operations (:func:`ts_eval.core.measures.prf_percent`), so ``nereval`` output rounds
-exactly as the scorer's.  This module reads no files (:mod:`ts_eval.io.germeval` does).
-Metric 1 for ranking is :data:`ts_eval.germeval_counts.RANK_MODEL`.
+exactly as the scorer's.  This module reads no files (:mod:`ts_eval.germeval.reader` does).
+Metric 1 for ranking is the model ``germeval-m1`` (:mod:`ts_eval.models.germeval`).
 """
 from __future__ import annotations
 
@@ -19,17 +19,17 @@ from typing import Any, Dict, List, Sequence, Tuple
 
 import numpy as np
 
-from .core import measures
-from .corpus_germeval import (BASES, LABELS, LEVELS, TAG_PREFIX, GermEvalData, LevelChunks, level_chunks,
-                              level_corpus, sentence_bounded)
-from .fair.algorithm import fair_errors
-from .fair.scores import fair_report
-from .fair.types import ERROR_TYPES
-from .germeval_counts import MODES, GermEvalCounts, germeval_counts
-from .core.matching import match
-from .core.measures import percent, percent_of_ratio, prf_percent
-from .models.ts import ts_counts, ts_result
-from .results.report import Report, versions
+from ..core import measures
+from .corpus import level_corpus
+from .data import BASES, LABELS, LEVELS, TAG_PREFIX, GermEvalData, LevelChunks, level_chunks, sentence_bounded
+from ..fair.algorithm import fair_errors
+from ..fair.scores import fair_report
+from ..fair.types import ERROR_TYPES
+from .counts import MODES, GermEvalCounts, germeval_counts
+from ..core.matching import match
+from ..core.measures import percent, percent_of_ratio, prf_percent
+from ..models.ts import ts_counts, ts_result
+from ..results.report import Report, versions
 
 
 # ---------------------------------------------------------------------------

@@ -2,7 +2,7 @@
 levels in one span set (outer and inner entities nest), so that it can be converted to the
 formats that hold nested spans (JSON Lines, brat) and scored like any other input.
 
-Chunks are decoded as :mod:`ts_eval.corpus_germeval` decodes them under ``policy`` and cut
+Chunks are decoded as :mod:`ts_eval.germeval.data` decodes them under ``policy`` and cut
 at sentence boundaries; one span that is both the outer and the inner chunk (same range,
 same label) is kept once and counted in ``notes["merged_levels"]``.
 """
@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..corpus_germeval import LABELS, LEVELS, level_chunks, sentence_bounded
+from .data import LABELS, LEVELS, level_chunks, sentence_bounded
 from ..errors import OptionError
-from .documents import TOKEN_SEP, Documents
-from .germeval import read_germeval
+from ..io.documents import TOKEN_SEP, Documents
+from .reader import read_germeval
 
 SIDES = ("gold", "system")
 

@@ -22,7 +22,7 @@ checks line by line that the system's index and token fields equal the gold file
 
 :func:`germeval_corpus` reads several system files against one gold into a
 :class:`ts_eval.core.corpus.Corpus` for ranking.  The label set, :class:`GermEvalData` and
-chunk decoding live in :mod:`ts_eval.corpus_germeval`.
+chunk decoding live in :mod:`ts_eval.germeval.data`.
 """
 from __future__ import annotations
 
@@ -35,11 +35,11 @@ import numpy as np
 
 from ..core import schemes
 from ..core.corpus import Corpus
-from ..corpus_germeval import (LABELS, LEVELS, ROW_NAMES, TAG_ID, TAG_LABEL, TAG_PREFIX, TAGS, GermEvalData,
-                               check_policy_name, systems_corpus)
+from .corpus import systems_corpus
+from .data import LABELS, LEVELS, ROW_NAMES, TAG_ID, TAG_LABEL, TAG_PREFIX, TAGS, GermEvalData, check_policy_name
 from ..errors import InputError, OptionError
-from .columns import BOM, ColumnFile, byte_windows, unique_slices
-from .conll import check_aligned
+from ..io.columns import BOM, ColumnFile, byte_windows, unique_slices
+from ..io.conll import check_aligned
 
 SIX_COLUMNS = "index, token, gold outer, gold inner, system outer, system inner"
 FOUR_COLUMNS = "index, token, outer, inner"
@@ -357,9 +357,9 @@ def germeval_corpus(gold_path: Optional[str], system_paths: Sequence[str], names
 
     ``gold_path`` None: every system file is a 6-column file and all must carry the same
     gold tags and tokens.  Otherwise each system file (4 or 6 columns) is read against
-    the gold file.  Each system side is a :class:`ts_eval.corpus_germeval.GermEvalSide`
+    the gold file.  Each system side is a :class:`ts_eval.germeval.corpus.GermEvalSide`
     that keeps the system's :class:`GermEvalData`, from which the GermEval ranking model
-    (Metric 1, :data:`ts_eval.germeval.RANK_MODEL`) computes its statistics.
+    (Metric 1, :mod:`ts_eval.models.germeval`) takes its statistics.
     """
     if not system_paths:
         raise OptionError("no system file given")
