@@ -33,7 +33,7 @@ def child(data: Path, out: Path, resamples: int) -> None:
     sys.path.insert(0, str(REPO))
     from ts_eval.ranking import sufficient
     from ts_eval.documents import rank as rank_doc
-    from ts_eval.evaluate import evaluate
+    from ts_eval.models.evaluate import evaluate
     from ts_eval.io import read_conll_pair
     from ts_eval.ranking.study import rank_corpus
     from ts_eval.renderers import html

@@ -24,7 +24,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 
 import ts_eval  # noqa: E402
-from ts_eval.evaluate import evaluate  # noqa: E402
+from ts_eval.models.evaluate import evaluate  # noqa: E402
 
 DEFAULT_DATA = HERE.parent.parent / "shared" / "data" / "conll2003-en"
 

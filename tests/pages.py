@@ -23,14 +23,14 @@ def demo_corpus():
 
 def score() -> Document:
     from ts_eval.documents import score as build
-    from ts_eval.evaluate import evaluate
+    from ts_eval.models.evaluate import evaluate
 
     return build.build(evaluate(demo_corpus(), models=["ts", "exact", "fair"]))
 
 
 def rank(resamples: int = 50, corpus=None, models=None) -> Document:
     from ts_eval.documents import rank as build
-    from ts_eval.evaluate import evaluate
+    from ts_eval.models.evaluate import evaluate
     from ts_eval.ranking.study import rank_corpus
 
     corpus = corpus or demo_corpus()

@@ -12,7 +12,7 @@ from seqeval.metrics import classification_report, f1_score, precision_score, re
 
 import ts_eval
 from ts_eval import InputError, Report
-from ts_eval.evaluate import evaluate
+from ts_eval.models.evaluate import evaluate
 
 
 def test_score_seqeval_style():

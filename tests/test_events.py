@@ -8,7 +8,7 @@ from sklearn.metrics import cohen_kappa_score, confusion_matrix
 
 import ts_eval
 from ts_eval.core.corpus import SpanSet
-from ts_eval.evaluate import evaluate
+from ts_eval.models.evaluate import evaluate
 from ts_eval.models.ts import ts_counts
 from ts_eval.core.units import merge_overlaps
 

@@ -15,7 +15,7 @@ from sklearn.metrics import accuracy_score, cohen_kappa_score, precision_recall_
 
 import ts_eval
 from ts_eval.core import measures
-from ts_eval.evaluate import evaluate
+from ts_eval.models.evaluate import evaluate
 
 from support import iob2, random_spans, unit_classes, unit_matrix, unit_weights
 

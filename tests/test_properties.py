@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 
 import ts_eval
 from ts_eval.core import measures
-from ts_eval.evaluate import evaluate
+from ts_eval.models.evaluate import evaluate
 
 from support import unit_matrix, unit_weights
 

@@ -13,7 +13,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ts_eval import InputError, evaluate, from_spans
+from ts_eval import InputError, from_spans
+from ts_eval import evaluate
 from ts_eval.errors import OptionError
 from ts_eval.ranking import study as ranking, sufficient
 from ts_eval.cli.outputs import json_text

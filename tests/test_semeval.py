@@ -1,4 +1,4 @@
-"""ts_eval.semeval (nervaluate's SemEval-2013 schemes) against nervaluate 1.2.1 itself.
+"""ts_eval.models.semeval (nervaluate's SemEval-2013 schemes) against nervaluate 1.2.1 itself.
 
 The worked examples of nervaluate's README, hand-worked cases for the parts of its
 algorithm that are easy to get wrong (which gold span a system span takes, a second
@@ -23,7 +23,7 @@ nervaluate = pytest.importorskip("nervaluate")
 from nervaluate import Evaluator  # noqa: E402
 
 import ts_eval  # noqa: E402
-from ts_eval import semeval
+from ts_eval.models import semeval
 from ts_eval.ranking import sufficient  # noqa: E402
 from ts_eval.core.corpus import Corpus, SpanSet  # noqa: E402
 from ts_eval.core.sequences import from_sequences, from_spans  # noqa: E402

@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import ts_eval
-from ts_eval.evaluate import evaluate
+from ts_eval.models.evaluate import evaluate
 
 from support import conlleval_reference, iob2, run_cli, write, write_sentences
 

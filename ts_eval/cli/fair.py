@@ -231,7 +231,7 @@ def _legacy():
 
 def run_inputs(args: argparse.Namespace) -> int:
     """The loader road: every system of the corpus through the fair model, one report."""
-    from ..evaluate import evaluate
+    from ..models.evaluate import evaluate
 
     request = file_request(args)
     check_paths(args, request_paths(request))

@@ -222,7 +222,7 @@ def _doc_options(args, corpora) -> Dict[str, Any]:
     system from one score pass over the corpus."""
     options: Dict[str, Any] = {"every_flip": args.format == "csv"}
     if len(corpora) == 1 and (args.format == "html" or (args.format == "table" and args.details)):
-        from ..evaluate import evaluate
+        from ..models.evaluate import evaluate
 
         options["report"] = evaluate(corpora[0][1])
     return options

@@ -111,7 +111,7 @@ def _legacy():
 
 def run(args: argparse.Namespace) -> int:
     """Run ``score`` or ``demo``; returns the exit code (errors are raised)."""
-    from ..evaluate import evaluate
+    from ..models.evaluate import evaluate
 
     if args.command == "demo":
         args = _demo(args)

@@ -12,7 +12,7 @@ A and a new system B, judged against gold, and how far all the systems together 
   error; a spurious span that B drops is ``FP → TN`` (a correction, as in the paper's
   Table 8), one that B adds ``TN → FP`` (a new error).
 - **SemEval-2013** (``models=["semeval"]``): every gold span's category (correct, incorrect,
-  partial, missed) under A and B in each of nervaluate's schemes (:func:`ts_eval.semeval.scheme_outcomes`)
+  partial, missed) under A and B in each of nervaluate's schemes (:func:`ts_eval.models.semeval.scheme_outcomes`)
   and every spurious span, with the same transitions (:mod:`~ts_eval.compare.semeval_spans`).
 - **TS level**: per label, the token and separator units (:mod:`ts_eval.core.units`) that B
   gets right and A wrong, and vice versa.

@@ -2,7 +2,7 @@
 incorrect, partial or missed) under A and under B, every spurious system span, and their
 transitions, per scheme (strict, exact, partial, ent_type).
 
-The categories are those of the ``overall`` evaluation (:func:`ts_eval.semeval.scheme_outcomes`
+The categories are those of the ``overall`` evaluation (:func:`ts_eval.models.semeval.scheme_outcomes`
 on the shared matcher's pairs, the numbers ``score --models semeval`` counts), read like the
 fair outcomes of :mod:`.spans`: a gold span differs when its category or the system span that
 took it differs; B correct is a correction, A correct a new error, else a changed error
@@ -21,11 +21,11 @@ import numpy as np
 
 from ..core.corpus import Corpus
 from ..core.matching import Pairs
-from ..semeval import COUNTS, SCHEMES, SpanOutcomes, scheme_outcomes
+from ..models.semeval import COUNTS, SCHEMES, SpanOutcomes, scheme_outcomes
 from .results import SemevalDiff
 from .outcomes import OutcomeCodes, OutcomeNames, SpanSides, outcome_diff
 
-#: the gold spans' categories (codes of :attr:`ts_eval.semeval.SpanOutcomes.gold`), right one first
+#: the gold spans' categories (codes of :attr:`ts_eval.models.semeval.SpanOutcomes.gold`), right one first
 GOLD_CATEGORIES = ("correct", "incorrect", "partial", "missed")
 SEMEVAL_NAMES = OutcomeNames(GOLD_CATEGORIES, COUNTS, "spurious", "none", "missed", "correct")
 

@@ -5,14 +5,14 @@ from typing import Any, Dict, Mapping, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
-from .core import measures
-from .core.corpus import Corpus
-from .core.sequences import TagSeqs, from_sequences, from_spans
-from .errors import InputError, OptionError
-from .fair.weights import resolve_weights
-from .models.context import CorpusData, SystemData
-from .models.registry import FAMILIES, ScoreSettings
-from .results.report import Report, versions
+from ..core import measures
+from ..core.corpus import Corpus
+from ..core.sequences import TagSeqs, from_sequences, from_spans
+from ..errors import InputError, OptionError
+from ..fair.weights import resolve_weights
+from .context import CorpusData, SystemData
+from .registry import FAMILIES, ScoreSettings
+from ..results.report import Report, versions
 
 ALL_LABELS = "<all labels>"
 SpanTuple = Tuple[str, int, int]     # (label, start, end), end exclusive
@@ -90,7 +90,7 @@ def evaluate(
     fair scores), ``fair_mode`` paper or faireval-skip).  Every model's result is
     built from the column sums of the per-sentence statistics its registered family
     (:mod:`ts_eval.models`) gives, the same statistics ``rank`` resamples; ``semeval``:
-    nervaluate's SemEval-2013 schemes strict, exact, partial, ent_type (:mod:`ts_eval.semeval`).
+    nervaluate's SemEval-2013 schemes strict, exact, partial, ent_type (:mod:`ts_eval.models.semeval`).
     """
     measures.check_separator_weight(separator_weight)
     measures.check_beta(beta)
