@@ -26,7 +26,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 
-from ts_eval.compare import CLASS_TITLES, CLASSES, compare  # noqa: E402
+from ts_eval.comparison import CLASS_TITLES, CLASSES, compare  # noqa: E402
 from ts_eval.document import Document, Section  # noqa: E402
 from ts_eval.documents import build  # noqa: E402
 from ts_eval.io import read_conll_pair  # noqa: E402

@@ -61,7 +61,7 @@ def rank16() -> Document:
 
 
 def compare() -> Document:
-    from ts_eval.compare import compare as run
+    from ts_eval.comparison import compare as run
     from ts_eval.documents import compare as build
 
     return build.build(run(demo_corpus(), "gen-crf_poor_dev", "gen-crf_rich_dev", top=5, examples=1))

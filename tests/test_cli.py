@@ -426,7 +426,7 @@ def test_non_finite_option_values_are_rejected(tmp_path, capsys, two_systems, op
 
 
 def test_non_finite_values_raise_value_error_in_the_api():
-    from ts_eval.compare import compare
+    from ts_eval.comparison import compare
     from ts_eval.core.sequences import from_sequences
     from ts_eval.models.evaluate import evaluate
     from ts_eval.germeval.evaluate import evaluate_germeval

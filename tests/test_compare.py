@@ -16,8 +16,7 @@ from hypothesis import strategies as st
 import ts_eval
 from ts_eval.cli import main
 from ts_eval.documents.compare_tables import inline_text
-from ts_eval.compare import (GOLD_OUTCOMES, change_masks, compare, correct_overlap, diff,
-                             token_changes)
+from ts_eval.comparison import GOLD_OUTCOMES, change_masks, compare, correct_overlap, diff, token_changes
 from ts_eval.cli.outputs import json_text
 from ts_eval.documents import build
 from ts_eval.errors import InputError, OptionError, UsageError

@@ -37,7 +37,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import ts_eval
-from ts_eval.compare import compare
+from ts_eval.comparison import compare
 from ts_eval.errors import OptionError
 
 from support import run_cli

@@ -56,13 +56,13 @@ def fair_report():
 
 @pytest.fixture(scope="module")
 def pair(demo):
-    from ts_eval.compare import compare
+    from ts_eval.comparison import compare
     return compare(demo, "gen-crf_poor_dev", "gen-crf_rich_dev")
 
 
 @pytest.fixture(scope="module")
 def several(demo):
-    from ts_eval.compare import compare
+    from ts_eval.comparison import compare
     return compare(demo)
 
 
@@ -283,7 +283,7 @@ def semeval_compare_numbers(c):
 
 
 def test_compare_document_with_semeval_shows_every_number(demo):
-    from ts_eval.compare import compare
+    from ts_eval.comparison import compare
     c = compare(demo, "gen-crf_poor_dev", "gen-crf_rich_dev", examples=0, models=["fair", "semeval"])
     doc = build(c)
     check(doc, semeval_compare_numbers(c), ["gen-crf_poor_dev", "gen-crf_rich_dev"])

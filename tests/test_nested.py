@@ -124,7 +124,7 @@ def test_compare_on_nested_spans():
     gold = [PROTEIN_IN_COMPLEX, [("X", 0, 3), ("X", 2, 3)]]
     a = [[("complex", 1, 4), ("protein", 1, 2)], [("X", 0, 3)]]
     b = [PROTEIN_IN_COMPLEX, [("X", 0, 3), ("X", 2, 3)]]
-    from ts_eval.compare import compare   # ts_eval.compare is the package once it is imported (see test_api_lazy)
+    from ts_eval.comparison import compare
     cmp = compare(from_spans([6, 4], gold, {"A": a, "B": b}), "A", "B", examples=0)
     assert cmp.settings["view"] == "label"
     assert cmp.corpus["token_labels"] == ["O", "X", "complex", "complex+protein"]

@@ -70,7 +70,7 @@ def demo():
 @pytest.fixture(scope="module")
 def results():
     """The JSON of every result kind, with every optional part switched on."""
-    from ts_eval.compare import compare
+    from ts_eval.comparison import compare
     from ts_eval.germeval.evaluate import evaluate_germeval
     from ts_eval.germeval.reader import read_germeval
 

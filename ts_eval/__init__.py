@@ -13,7 +13,7 @@ from . import views  # noqa: F401  (registers str() and the notebook view of eve
 _LAZY = {"Corpus": "core.corpus", "SpanSet": "core.corpus", "from_sequences": "core.sequences", "from_spans": "core.sequences",
          "read_conll": "io", "read_conll_pair": "io",
          "read": "io.api", "read_pair": "io.api", "Report": "results.report", "EmptyInputWarning": "core.validation",
-         "fair_corpus": "fair", "fair_errors": "fair", "compare": "compare",
+         "fair_corpus": "fair", "fair_errors": "fair", "compare": "comparison",
          "rank": "ranking.study", "rank_corpus": "ranking.study", "rank_tasks": "ranking.study", "convert": "io.convert"}
 _LAZY_MODULES = ("compat",)   # ts_eval.compat.seqeval, ts_eval.compat.huggingface
 

@@ -70,8 +70,8 @@ def _request(args: argparse.Namespace) -> Request:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..compare import compare
-    from ..compare.comparison import check_models
+    from ..comparison import compare
+    from ..comparison.comparison import check_models
 
     if args.top < 0 or args.examples < 0 or args.cases < 0:
         raise UsageError("--top, --examples and --cases must be >= 0")

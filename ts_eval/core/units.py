@@ -8,7 +8,7 @@ label k (lo <= k < hi) covers it.  Spans should be merged per label first
 (:func:`merge_overlaps`), so a mask is a set, not a count.
 
 The TS counts of the models (:mod:`ts_eval.models.ts`) read the matcher's pairs of the
-merged spans; the system comparison (:mod:`ts_eval.compare`) reads these masks.
+merged spans; the system comparison (:mod:`ts_eval.comparison`) reads these masks.
 """
 from __future__ import annotations
 

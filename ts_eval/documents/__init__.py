@@ -3,7 +3,7 @@
 - :mod:`.score`: a score :class:`~ts_eval.results.report.Report` (or its dict);
 - :mod:`.fair`: ``ts-eval fair``'s report (:func:`ts_eval.fair.fair_report`, with settings);
 - :mod:`.rank`: a :class:`~ts_eval.ranking.study.RankingResult` or :class:`~ts_eval.ranking.study.MultiTaskResult`;
-- :mod:`.compare`: a :class:`~ts_eval.compare.Comparison`;
+- :mod:`.compare`: a :class:`~ts_eval.comparison.Comparison`;
 - :mod:`.germeval`: the GermEval report (:func:`ts_eval.germeval.evaluate.evaluate_germeval`).
 
 :func:`build` picks the builder by the result's type (a GermEval report by its settings).

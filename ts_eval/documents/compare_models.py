@@ -3,13 +3,13 @@ the chosen models (the summary table of ``score``'s document, over the same resu
 ``semeval`` the SemEval-2013 categories of every system and the pair's transitions per scheme.
 
 Builders only select and label numbers the comparison holds (``systems[i][model]`` and
-``pair.semeval``, :mod:`ts_eval.compare.semeval_spans`); nothing is computed here.
+``pair.semeval``, :mod:`ts_eval.comparison.semeval_spans`); nothing is computed here.
 """
 from __future__ import annotations
 
 from typing import Any, List, Optional
 
-from ..compare.results import CLASS_TITLES, CLASSES, ARROW
+from ..comparison.results import CLASS_TITLES, CLASSES, ARROW
 from ..document import Cell, Column, Section, Table, Text
 from .score import SEMEVAL_COUNTS, SEMEVAL_SCHEMES, score_cell, summary
 

@@ -11,7 +11,7 @@ import os
 from dataclasses import dataclass
 from typing import Any, Dict, List, Optional, Tuple
 
-from ..compare.results import CLASS_TITLES, CLASSES, GOLD_OUTCOMES, Comparison, Example
+from ..comparison.results import CLASS_TITLES, CLASSES, GOLD_OUTCOMES, Comparison, Example
 
 ROLE_NAMES = ("gold", "A", "B")
 

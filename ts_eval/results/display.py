@@ -1,7 +1,7 @@
 """How a result shows itself in Python: ``str``, ``repr``, ``_repr_html_`` (Jupyter) and pandas.
 
 Every result class (:class:`~ts_eval.results.report.Report`, :class:`~ts_eval.ranking.study.RankingResult`,
-:class:`~ts_eval.ranking.study.MultiTaskResult`, :class:`~ts_eval.compare.results.Comparison`) mixes in
+:class:`~ts_eval.ranking.study.MultiTaskResult`, :class:`~ts_eval.comparison.results.Comparison`) mixes in
 :class:`Displayed`:
 
 - ``str(result)``: the summary of the result's document (its first section(s)) as the terminal

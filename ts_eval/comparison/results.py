@@ -147,7 +147,7 @@ class Example:
 class SemevalDiff:
     """The pair under nervaluate's SemEval-2013 schemes: per scheme (strict, exact, partial,
     ent_type) a :class:`SpanDiff` of the gold spans' categories and the spurious spans
-    (:mod:`ts_eval.compare.semeval_spans`)."""
+    (:mod:`ts_eval.comparison.semeval_spans`)."""
 
     a: str
     b: str

@@ -1,5 +1,5 @@
 """Counting transitions: a ratio with the zero-division rule of the comparison (0.0), and the
-most frequent transitions of a change class as Transitions (:class:`~ts_eval.compare.results.Transition`)."""
+most frequent transitions of a change class as Transitions (:class:`~ts_eval.comparison.results.Transition`)."""
 from __future__ import annotations
 
 from typing import Callable, List, Optional, Tuple

@@ -90,7 +90,7 @@ def _span_record(corpus: Corpus, k: int) -> Dict[str, Any]:
 def several_systems(corpus: Corpus, names: List[str], gold_ids: np.ndarray, sys_ids: np.ndarray,
                     vocab: Sequence[str], hits: np.ndarray) -> MultiComparison:
     """The several-systems part: pairwise diffs and neighbours, token and span oracles, hard
-    and easy gold spans (:func:`ts_eval.compare.spans.systems_instead` adds what the
+    and easy gold spans (:func:`ts_eval.comparison.spans.systems_instead` adds what the
     systems found instead of the hard ones)."""
     mat, rows = pairwise(gold_ids, sys_ids, names)
     right = sys_ids == gold_ids[None, :]

@@ -1,4 +1,4 @@
-"""Comparative evaluation of system outputs (Tuggener): what changed between a baseline
+"""Comparative evaluation of system outputs (Tuggener): :func:`compare`, also ``ts_eval.compare``: what changed between a baseline
 A and a new system B, judged against gold, and how far all the systems together could go.
 
 - **Token level** (the paper's equation 1 and Algorithm 1, vectorised): diff(A, B) is the
@@ -13,7 +13,7 @@ A and a new system B, judged against gold, and how far all the systems together 
   Table 8), one that B adds ``TN → FP`` (a new error).
 - **SemEval-2013** (``models=["semeval"]``): every gold span's category (correct, incorrect,
   partial, missed) under A and B in each of nervaluate's schemes (:func:`ts_eval.models.semeval.scheme_outcomes`)
-  and every spurious span, with the same transitions (:mod:`~ts_eval.compare.semeval_spans`).
+  and every spurious span, with the same transitions (:mod:`~ts_eval.comparison.semeval_spans`).
 - **TS level**: per label, the token and separator units (:mod:`ts_eval.core.units`) that B
   gets right and A wrong, and vice versa.
 - **Models** (``models=``): each system's result under ``score``'s models, as ``score`` reports it.
@@ -27,19 +27,16 @@ label of the spans covering it, ``O`` outside any span and ``A+B`` under nested 
 (``view="label"``: after decoding and label mapping; the only view for span input).
 ``-DOCSTART-`` lines are not tokens here (conlleval counts them as correct ``O`` tokens).
 
-The package, one part per module: :mod:`~ts_eval.compare.results` (the dataclasses),
-:mod:`~ts_eval.compare.tokens`, :mod:`~ts_eval.compare.transitions` (counting them),
-:mod:`~ts_eval.compare.outcomes` (a span-level diff under any outcome vocabulary),
-:mod:`~ts_eval.compare.spans` (fair outcomes), :mod:`~ts_eval.compare.semeval_spans`, :mod:`~ts_eval.compare.ts`,
-:mod:`~ts_eval.compare.several`, :mod:`~ts_eval.compare.examples` and
-:mod:`~ts_eval.compare.comparison` (:func:`compare`, the entry point).  Results are plain
+The package, one part per module: :mod:`~ts_eval.comparison.results` (the dataclasses),
+:mod:`~ts_eval.comparison.tokens`, :mod:`~ts_eval.comparison.transitions` (counting them),
+:mod:`~ts_eval.comparison.outcomes` (a span-level diff under any outcome vocabulary),
+:mod:`~ts_eval.comparison.spans` (fair outcomes), :mod:`~ts_eval.comparison.semeval_spans`, :mod:`~ts_eval.comparison.ts`,
+:mod:`~ts_eval.comparison.several`, :mod:`~ts_eval.comparison.examples` and
+:mod:`~ts_eval.comparison.comparison` (:func:`compare`, the entry point).  Results are plain
 data; :mod:`ts_eval.documents.compare` turns them into a document.  Bad arguments raise
 :class:`ts_eval.errors.OptionError` (a ValueError).
 """
 from __future__ import annotations
-
-import sys
-import types
 
 from .comparison import compare
 from .examples import make_example
@@ -58,14 +55,3 @@ __all__ = [
     "make_example", "pairwise", "semeval_diff", "span_diff", "token_changes", "token_diff", "token_labels", "ts_diff",
 ]
 
-
-class _CallableModule(types.ModuleType):
-    """``ts_eval.compare`` is both this package and the function :func:`compare`: importing the
-    package makes Python set the attribute ``ts_eval.compare`` to the module, so the module is
-    callable and calls the function (``ts_eval.compare(corpus)`` works either way)."""
-
-    def __call__(self, *args, **kwargs):
-        return compare(*args, **kwargs)
-
-
-sys.modules[__name__].__class__ = _CallableModule
