@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Callable, Dict, Tuple
 
 import ts_eval
-from ts_eval.document import Document
+from ts_eval.report.page import Document
 
 DEMO = Path(ts_eval.__file__).parent / "demo" / "germeval2014_test_sample.conll"
 DEMO_SYSTEMS = ["gen-ap_rich_dev", "gen-crf_poor_dev", "gen-crf_rich_dev", "gen-mft_dev"]
@@ -22,14 +22,14 @@ def demo_corpus():
 
 
 def score() -> Document:
-    from ts_eval.documents import score as build
+    from ts_eval.report.builders import score as build
     from ts_eval.models.evaluate import evaluate
 
     return build.build(evaluate(demo_corpus(), models=["ts", "exact", "fair"]))
 
 
 def rank(resamples: int = 50, corpus=None, models=None) -> Document:
-    from ts_eval.documents import rank as build
+    from ts_eval.report.builders import rank as build
     from ts_eval.models.evaluate import evaluate
     from ts_eval.ranking.study import rank_corpus
 
@@ -62,13 +62,13 @@ def rank16() -> Document:
 
 def compare() -> Document:
     from ts_eval.comparison import compare as run
-    from ts_eval.documents import compare as build
+    from ts_eval.report.builders import compare as build
 
     return build.build(run(demo_corpus(), "gen-crf_poor_dev", "gen-crf_rich_dev", top=5, examples=1))
 
 
 def fair() -> Document:
-    from ts_eval.documents import fair as build
+    from ts_eval.report.builders import fair as build
     from ts_eval.fair import fair_errors, fair_report
     from ts_eval.io.faireval import read_faireval
     from ts_eval.core.matching import match
@@ -83,7 +83,7 @@ def fair() -> Document:
 
 
 def germeval() -> Document:
-    from ts_eval.documents import germeval as build
+    from ts_eval.report.builders import germeval as build
     from ts_eval.germeval.evaluate import evaluate_germeval
     from ts_eval.germeval.reader import read_germeval
 

@@ -28,7 +28,7 @@ from ts_eval.core.sequences import from_spans
 from ts_eval.errors import InputError, UsageError
 from ts_eval.fair import (BEL, BEO, BES, EQ7_FORMULA, ERROR_TYPES, FN, FP, LBE, LE, OUTCOME_NAMES, PRESETS, TP,
                           TokenSets, fair_errors, fair_report, method_scores, parse_weights, prf)
-from ts_eval.formats_fair import faireval_settings, to_faireval
+from ts_eval.report.legacy.faireval import faireval_settings, to_faireval
 from ts_eval.io.faireval import read_conll2000_file, read_faireval, read_span_file
 from ts_eval.core.matching import match
 

@@ -17,11 +17,11 @@ import pytest
 
 import ts_eval
 from ts_eval.ranking import sufficient
-from ts_eval.document import Cell, Column, Document, Section, Table
-from ts_eval.documents import build
-from ts_eval.renderers import render
-from ts_eval.renderers.format import interval, value
-from ts_eval.renderers.text import fit_check, layout
+from ts_eval.report.page import Cell, Column, Document, Section, Table
+from ts_eval.report.builders import build
+from ts_eval.report.renderers import render
+from ts_eval.report.renderers.format import interval, value
+from ts_eval.report.renderers.text import fit_check, layout
 
 WIDTHS = (80, 120)
 

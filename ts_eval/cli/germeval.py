@@ -59,7 +59,7 @@ def _load(args):
 
 
 def _legacy():
-    from ..formats_germeval import to_nereval
+    from ..report.legacy.nereval import to_nereval
 
     return {"nereval": to_nereval}
 

@@ -3,14 +3,14 @@ written.
 
 Every command offers the same formats, on one road each:
 
-- the document formats (:data:`DOCUMENT_FORMATS` = :data:`ts_eval.renderers.FORMATS`: ``table``,
+- the document formats (:data:`DOCUMENT_FORMATS` = :data:`ts_eval.report.renderers.FORMATS`: ``table``,
   ``markdown``, ``latex``, ``csv``, ``html``): the result's document is built once
-  (:func:`ts_eval.documents.build`) and rendered by that format's renderer;
+  (:func:`ts_eval.report.builders.build`) and rendered by that format's renderer;
 - ``json``: the result's own data (``to_dict()``);
 - the command's own byte-exact legacy layouts (``conlleval``, ``faireval``, ``nereval``), which
   the command hands to :func:`emit`.
 
-A new output format is one renderer in :mod:`ts_eval.renderers` (and its name in
+A new output format is one renderer in :mod:`ts_eval.report.renderers` (and its name in
 ``renderers.FORMATS``): every command then offers it.
 """
 from __future__ import annotations
@@ -21,8 +21,8 @@ import os
 import sys
 from typing import Any, Callable, Dict, Optional, Sequence
 
-from ..output import write_output
-from ..renderers import FORMATS as RENDERERS
+from ..report.output import write_output
+from ..report.renderers import FORMATS as RENDERERS
 
 DOCUMENT_FORMATS = tuple(RENDERERS)
 
@@ -47,7 +47,7 @@ def add_output_options(group: Any, own: Sequence[str] = (), default: str = "tabl
 def document(result: Any, argv: Optional[Sequence[str]] = None, **options: Any) -> Any:
     """The neutral document of any command's result; ``argv`` (the command's arguments) goes into its
     meta as the command line that reproduces it."""
-    from ..documents import build
+    from ..report.builders import build
 
     doc = build(result, **options)
     if argv is not None:
@@ -65,7 +65,7 @@ def rendered(doc: Any, fmt: str, details: bool = False, width: Optional[int] = N
     """``doc`` in document format ``fmt``.  The terminal table (``table``) is ``width`` columns wide in a
     file; on standard output it fits the terminal (its width, or ``COLUMNS``), in colour only on a
     terminal, and a pipe without ``COLUMNS`` gets :data:`PIPE_WIDTH` columns."""
-    from ..renderers import render
+    from ..report.renderers import render
 
     if fmt != "table":
         return render(doc, fmt, details=details)

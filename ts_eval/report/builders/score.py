@@ -12,7 +12,7 @@ from typing import Any, Dict, List, Mapping, Optional
 from .fair import confusion_blocks, stats_table
 from .keys import as_dict, getter
 from ..values import value
-from ..document import Cell, Column, Document, Figure, Section, Table, Text
+from ..page import Cell, Column, Document, Figure, Section, Table, Text
 
 # vocabulary name -> the name today's reports use (read by get(); delete an entry once renamed)
 LEGACY = {"system": "found", "tp": "correct", "system_hit": "found_hit", "f": "f1", "micro": "overall",

@@ -13,7 +13,7 @@ from __future__ import annotations
 import math
 from typing import Any, Optional
 
-from .document import Cell
+from .page import Cell
 
 DASH = "–"   # between the bounds of an interval
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any, Dict, List, Mapping, Optional
 
 from .keys import getter
-from ..document import Cell, Column, Document, Figure, Section, Table, Text
+from ..page import Cell, Column, Document, Figure, Section, Table, Text
 
 LEGACY = {"tp": "TP", "fp": "FP", "fn": "FN", "le": "LE", "be": "BE", "bes": "BES", "bel": "BEL", "beo": "BEO",
           "lbe": "LBE", "f": "f1", "micro": "overall"}

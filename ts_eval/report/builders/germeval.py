@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any, List, Mapping
 
 from .keys import as_dict, getter
-from ..document import Cell, Column, Document, Figure, Section, Table, Text
+from ..page import Cell, Column, Document, Figure, Section, Table, Text
 
 LEGACY = {"system": "found", "tp": "correct", "f": "f1", "micro": "overall"}
 METRIC_ROWS = ("M1 strict, combined (official)", "M2 loose, combined", "M3 strict, outer", "M3 strict, inner")

@@ -8,14 +8,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from .results.display import STR_WIDTH, register_view
+from ..results.display import STR_WIDTH, register_view
 
 
 def text_view(result: Any) -> str:
     """The summary sections of the result's document, as the terminal renderer writes them."""
     from dataclasses import replace
 
-    from .documents import build
+    from .builders import build
     from .renderers import render
 
     doc = build(result)
@@ -24,7 +24,7 @@ def text_view(result: Any) -> str:
 
 def html_view(result: Any) -> str:
     """The whole document as an HTML fragment (one ``<div>``, CSS scoped to it, no script)."""
-    from .documents import build
+    from .builders import build
     from .renderers.html import render
 
     return render(build(result), fragment=True)

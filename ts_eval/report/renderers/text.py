@@ -5,7 +5,7 @@ an ellipsis; here every table is laid out to fit before rich sees it, in this or
 
 1. as it is, each interval on the line of its value (``87.84 [86.90–88.70]``);
 2. each interval stacked under its value (a cell of two lines);
-3. the same, with the prefix common to all row names dropped (:func:`ts_eval.document.common_prefix`;
+3. the same, with the prefix common to all row names dropped (:func:`ts_eval.report.page.common_prefix`;
    a line under the title says which prefix);
 4. a table of at most :data:`TRANSPOSE_ROWS` rows is transposed (rows become columns) when that fits;
 5. the columns are split into blocks that fit, each repeating the table's key columns.
@@ -38,7 +38,7 @@ from rich.console import Console
 from rich.table import Table as RichTable
 from rich.text import Text as RichText
 
-from ..document import Cell, Column, Document, Figure, Section, Table, Text, common_prefix
+from ..page import Cell, Column, Document, Figure, Section, Table, Text, common_prefix
 from . import format as fmt
 
 GAP = 3                 # between two columns: padding, the (blank) rule, padding

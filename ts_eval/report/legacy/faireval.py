@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import Any, Dict, List, Mapping, Optional, Sequence
 
-from .fair.types import MISSING
+from ...fair.types import MISSING
 
 FAIR_COLUMNS = ("TP", "FP", "LE", "BE", "LBE", "FN")
 TRADITIONAL_COLUMNS = ("TP", "FP", "FN")

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Optional
 
-from .io.sink import write_stdout, write_text
+from ..io.sink import write_stdout, write_text
 
 
 def write_output(text: str, path: Optional[str]) -> None:

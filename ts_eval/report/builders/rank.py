@@ -22,8 +22,8 @@ from typing import Any, List, Optional, Sequence, Union
 
 import numpy as np
 
-from ..ranking import uncertainty as rank_uncertainty
-from ..document import Cell, Column, Document, Figure, Section, Table, Text
+from ...ranking import uncertainty as rank_uncertainty
+from ..page import Cell, Column, Document, Figure, Section, Table, Text
 
 # one accessor for the result's names (the vocabulary rename of #10.4 changes only this table)
 KEYS = {"spearman": "spearman", "kendall": "kendall", "scores": "scores", "ranks": "ranks"}

@@ -19,7 +19,7 @@ import io
 import math
 from typing import Any
 
-from ..document import Document, Table
+from ..page import Document, Table
 from . import format as fmt
 
 HEADER = ("table", "row", "column", "value", "low", "high", "kind")

@@ -10,9 +10,9 @@ from typing import TYPE_CHECKING, List, Optional, Union
 
 import numpy as np
 
-from .errors import OptionError
+from ..errors import OptionError
 if TYPE_CHECKING:   # a figure reads the result; it needs no analysis code at run time
-    from .ranking.study import MultiTaskResult, RankingResult
+    from ..ranking.study import MultiTaskResult, RankingResult
 
 UNIT_INCHES = 1.3      # horizontal distance between two models
 LABEL_INCHES = 0.065   # width of one character of a system label (8 pt)
@@ -59,7 +59,7 @@ def save(fig, path: str) -> None:
     import io
     import os
 
-    from .io.sink import write_bytes
+    from ..io.sink import write_bytes
 
     ext = os.path.splitext(str(path))[1].lstrip(".").lower() or "png"
     buf = io.BytesIO()

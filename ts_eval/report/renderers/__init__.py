@@ -15,7 +15,7 @@ import importlib
 from typing import TYPE_CHECKING, Optional
 
 if TYPE_CHECKING:   # the CLI lists FORMATS at start-up without loading the document model
-    from ..document import Document
+    from ..page import Document
 
 FORMATS = {"table": "text", "markdown": "markdown", "latex": "latex", "csv": "csv", "html": "html"}
 

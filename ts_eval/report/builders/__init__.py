@@ -14,14 +14,14 @@ from __future__ import annotations
 import importlib
 from typing import Any
 
-from ..document import Document
+from ..page import Document
 
 KINDS = ("score", "fair", "rank", "compare", "germeval")
 
 
 def kind_of(result: Any) -> str:
     """Which builder reads ``result``."""
-    from ..results.report import Report
+    from ...results.report import Report
 
     name = type(result).__name__
     if name in ("RankingResult", "MultiTaskResult"):

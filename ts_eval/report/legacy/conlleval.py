@@ -1,13 +1,13 @@
 """conlleval.pl's report layout, byte for byte (``ts-eval score --format conlleval``).
 
 Only the legacy layout lives here: every other format of a score report is its document
-rendered by :mod:`ts_eval.renderers`; the numbers are the report's exact-match counts, and the
+rendered by :mod:`ts_eval.report.renderers`; the numbers are the report's exact-match counts, and the
 percentages are computed in conlleval.pl's order of operations (:func:`ts_eval.core.measures.prf_percent`).
 """
 from __future__ import annotations
 
-from .core.measures import percent, prf_percent
-from .results.report import Report
+from ...core.measures import percent, prf_percent
+from ...results.report import Report
 
 
 def conlleval_block(report: Report, system: dict) -> str:

@@ -1,6 +1,6 @@
 """Figures of a document as inline SVG, drawn in Python (no plotting library, no script).
 
-Each figure kind of :class:`ts_eval.document.Figure` (bump chart, heatmap, bars, stacked
+Each figure kind of :class:`ts_eval.report.page.Figure` (bump chart, heatmap, bars, stacked
 bars, interval bars) becomes one ``<svg>`` element at its natural size: text stays readable
 on a phone because the page scrolls a wide figure inside its box once it has shrunk to 80%
 (its viewBox scales it).  Interval bars scale to any width instead: their point is where each
@@ -16,7 +16,7 @@ from typing import Any, Callable, Dict, List, Sequence, Tuple
 
 from markupsafe import Markup, escape
 
-from ..document import Figure
+from ..page import Figure
 from .format import interval as format_interval, value as format_value
 
 FONT = 12                  # px, labels
@@ -398,5 +398,5 @@ DRAW: Dict[str, Callable[[Figure], Markup]] = {
 
 
 def figure_svg(fig: Figure) -> Markup:
-    """The ``<svg>`` element of ``fig`` (one of :data:`ts_eval.document.FIGURE_KINDS`)."""
+    """The ``<svg>`` element of ``fig`` (one of :data:`ts_eval.report.page.FIGURE_KINDS`)."""
     return DRAW[fig.kind](fig)

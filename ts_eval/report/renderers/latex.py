@@ -3,7 +3,7 @@ that it compiles with a bare ``article``), every section included.  Intervals fo
 value in brackets; total rows and best cells bold; a note becomes part of the caption."""
 from __future__ import annotations
 
-from ..document import Document, Table, Text
+from ..page import Document, Table, Text
 from . import format as fmt
 
 ESCAPES = (("\\", r"\textbackslash{}"), ("&", r"\&"), ("%", r"\%"), ("$", r"\$"), ("#", r"\#"), ("_", r"\_"),

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from typing import Any, List, Optional
 
-from ..comparison.results import CLASS_TITLES, CLASSES, ARROW
-from ..document import Cell, Column, Section, Table, Text
+from ...comparison.results import CLASS_TITLES, CLASSES, ARROW
+from ..page import Cell, Column, Section, Table, Text
 from .score import SEMEVAL_COUNTS, SEMEVAL_SCHEMES, score_cell, summary
 
 #: the gold spans' categories, in the order of ``pair.semeval``'s matrices

@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from typing import Any, Dict, List, Optional
 
-from ..comparison.results import CLASS_TITLES
-from ..document import Cell, Column, Document, Figure, Section, Table, Text
+from ...comparison.results import CLASS_TITLES
+from ..page import Cell, Column, Document, Figure, Section, Table, Text
 from . import compare_tables as ct
 from .compare_models import models_table, semeval_sections
 
@@ -99,7 +99,7 @@ def build(c, cases: Optional[int] = None) -> Document:
         sections.append(Section("Token level", blocks, id="token"))
         span = get(pair, "span")
         if span is not None:
-            from ..comparison.results import GOLD_OUTCOMES
+            from ...comparison.results import GOLD_OUTCOMES
             blocks = [convert(ct.span_summary(c), "span-summary"), convert(ct.span_outcomes(c), "span-outcomes"),
                       convert(ct.span_matrix(c), "span-matrix"),
                       _heatmap("span-matrix-heatmap", "Gold spans: outcome under A (rows) → under B (columns)",

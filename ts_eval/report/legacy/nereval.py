@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any, Dict, List
 
-from .results.report import Report
+from ...results.report import Report
 
 
 def nereval_block(system: Dict[str, Any]) -> str:

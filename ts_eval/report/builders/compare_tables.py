@@ -1,6 +1,6 @@
 """A comparison's tables as header + rows of plain values (``%`` columns hold fractions).
 
-The comparison document (:mod:`ts_eval.documents.compare`) turns them into document tables,
+The comparison document (:mod:`ts_eval.report.builders.compare`) turns them into document tables,
 which every renderer renders.  How an example sentence is written inline (``[Nadim Ladki]PER``)
 is here too: the text of an example's cells (the cells also carry the tokens and spans, from
 which the HTML and the coloured terminal highlight the spans).
@@ -11,7 +11,7 @@ import os
 from dataclasses import dataclass
 from typing import Any, Dict, List, Optional, Tuple
 
-from ..comparison.results import CLASS_TITLES, CLASSES, GOLD_OUTCOMES, Comparison, Example
+from ...comparison.results import CLASS_TITLES, CLASSES, GOLD_OUTCOMES, Comparison, Example
 
 ROLE_NAMES = ("gold", "A", "B")
 

@@ -1,4 +1,4 @@
-"""Any :class:`~ts_eval.document.Document` as one self-contained HTML page.
+"""Any :class:`~ts_eval.report.page.Document` as one self-contained HTML page.
 
 The page carries its CSS, its SVG figures and a few lines of script inline: it opens from a
 file with no network (no CDN, no web font), prints on paper (print CSS: no scroll boxes,
@@ -24,8 +24,8 @@ from typing import Any, Dict, List, NamedTuple, Optional, Tuple
 
 from markupsafe import Markup, escape
 
-from ..version import __version__
-from ..document import Cell, Document, Figure, Section, Table, Text
+from ...version import __version__
+from ..page import Cell, Document, Figure, Section, Table, Text
 from .svg import figure_svg
 from .format import interval as format_interval, value as format_value
 

@@ -3,7 +3,7 @@ no width to fit).  An interval follows its value in brackets, ``87.84 [86.90–8
 ``total`` row and a ``best`` cell are bold; figures are left out (their numbers are tables)."""
 from __future__ import annotations
 
-from ..document import Document, Figure, Table, Text
+from ..page import Document, Figure, Table, Text
 from . import format as fmt
 
 
