@@ -27,7 +27,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 
 from ts_eval.comparison import CLASS_TITLES, CLASSES, compare  # noqa: E402
-from ts_eval.report.page import Document, Section  # noqa: E402
+from ts_eval.report.page import Page, Section  # noqa: E402
 from ts_eval.report.builders import build  # noqa: E402
 from ts_eval.io import read_conll_pair  # noqa: E402
 from ts_eval.report.renderers import render  # noqa: E402
@@ -39,7 +39,7 @@ def pct(x: float) -> str:
     return f"{100 * x:.2f}"
 
 
-def first_examples(result) -> Document:
+def first_examples(result) -> Page:
     """A document of the comparison's examples table cut to the first example of each level and class."""
     table = build(result).table("examples")
     seen, rows = set(), []
@@ -49,7 +49,7 @@ def first_examples(result) -> Document:
             seen.add(key)
             rows.append(row)
     table = replace(table, title="Examples (terminal only: the first of each level and class)", rows=rows)
-    return Document("compare", "examples", [Section("Examples", [table])])
+    return Page("compare", "examples", [Section("Examples", [table])])
 
 
 def main() -> int:

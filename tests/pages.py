@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Callable, Dict, Tuple
 
 import ts_eval
-from ts_eval.report.page import Document
+from ts_eval.report.page import Page
 
 DEMO = Path(ts_eval.__file__).parent / "demo" / "germeval2014_test_sample.conll"
 DEMO_SYSTEMS = ["gen-ap_rich_dev", "gen-crf_poor_dev", "gen-crf_rich_dev", "gen-mft_dev"]
@@ -21,14 +21,14 @@ def demo_corpus():
     return read_conll(str(DEMO), gold_column=2, system_columns=[3, 4, 5, 6], names=DEMO_SYSTEMS)
 
 
-def score() -> Document:
+def score() -> Page:
     from ts_eval.report.builders import score as build
     from ts_eval.models.evaluate import evaluate
 
     return build.build(evaluate(demo_corpus(), models=["ts", "exact", "fair"]))
 
 
-def rank(resamples: int = 50, corpus=None, models=None) -> Document:
+def rank(resamples: int = 50, corpus=None, models=None) -> Page:
     from ts_eval.report.builders import rank as build
     from ts_eval.models.evaluate import evaluate
     from ts_eval.ranking.study import rank_corpus
@@ -56,18 +56,18 @@ def sixteen_systems():
     return dataclasses.replace(c, systems=systems, system_info=info)
 
 
-def rank16() -> Document:
+def rank16() -> Page:
     return rank(corpus=sixteen_systems())
 
 
-def compare() -> Document:
+def compare() -> Page:
     from ts_eval.comparison import compare as run
     from ts_eval.report.builders import compare as build
 
     return build.build(run(demo_corpus(), "gen-crf_poor_dev", "gen-crf_rich_dev", top=5, examples=1))
 
 
-def fair() -> Document:
+def fair() -> Page:
     from ts_eval.report.builders import fair as build
     from ts_eval.fair import fair_errors, fair_report
     from ts_eval.io.faireval import read_faireval
@@ -82,7 +82,7 @@ def fair() -> Document:
     return build.build(fair_report(result), name=data.system_name)
 
 
-def germeval() -> Document:
+def germeval() -> Page:
     from ts_eval.report.builders import germeval as build
     from ts_eval.germeval.evaluate import evaluate_germeval
     from ts_eval.germeval.reader import read_germeval
@@ -92,7 +92,7 @@ def germeval() -> Document:
 
 # kind -> (document maker, id of its main table, the rows that table must have: one per system,
 # label or metric, counted from the inputs, not from the document)
-PAGES: Dict[str, Tuple[Callable[[], Document], str, int]] = {
+PAGES: Dict[str, Tuple[Callable[[], Page], str, int]] = {
     "score": (score, "summary", len(DEMO_SYSTEMS)),
     "fair": (fair, "fair-traditional", 4 + 1),                    # LOC ORG OTH PER and micro
     "rank": (rank, "lb-task-exact-f1-micro", len(DEMO_SYSTEMS)),   # the leaderboard

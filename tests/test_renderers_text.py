@@ -17,7 +17,7 @@ import pytest
 
 import ts_eval
 from ts_eval.ranking import sufficient
-from ts_eval.report.page import Cell, Column, Document, Section, Table
+from ts_eval.report.page import Cell, Column, Page, Section, Table
 from ts_eval.report.builders import build
 from ts_eval.report.renderers import render
 from ts_eval.report.renderers.format import interval, value
@@ -172,7 +172,7 @@ def _table(n_rows: int, n_cols: int, names=None, interval_cells: bool = True) ->
 
 
 def _text(t: Table, width: int) -> str:
-    return render(Document("score", "x", [Section("s", [t])]), "table", width=width)
+    return render(Page("score", "x", [Section("s", [t])]), "table", width=width)
 
 
 def test_a_table_that_fits_keeps_intervals_inline():

@@ -16,7 +16,7 @@ from .errors import option_errors
 from .inputs import COLUMN_RULE, Request, add_column_options, add_reading_options, check_paths, load, request_paths
 from .outputs import add_output_options, emit, format_choices
 
-FORMAT_CHOICES = format_choices()    # the document formats and json
+FORMAT_CHOICES = format_choices()    # the page formats and json
 
 
 def register(subparsers: Any) -> None:
@@ -88,5 +88,5 @@ def run(args: argparse.Namespace) -> int:
     result.settings["input"] = {"gold": args.gold, "files": list(args.inputs),
                                 "gold_col": corpus.gold_info.column,
                                 "system_cols": [i.column for i in corpus.system_info.values()]}
-    emit(result, args, doc_options={"cases": args.cases if args.format == "table" else None}, details=args.details)
+    emit(result, args, page_options={"cases": args.cases if args.format == "table" else None}, details=args.details)
     return 0

@@ -267,8 +267,8 @@ def run_config(args: argparse.Namespace) -> int:
     settings = faireval_settings(cfg["target_in"], cfg["system_in"], labels=cfg["labels"], exclude=cfg["exclude"],
                                  ignore_punct=cfg["ignore_punct"], focus=cfg["focus"],
                                  eval_method=cfg["eval_method"], weights=cfg["weights"])
-    full = {"layout": layout("fair"), "settings": {**settings, "mode": args.mode}, **report}   # the document shows the settings too
+    full = {"layout": layout("fair"), "settings": {**settings, "mode": args.mode}, **report}   # the page shows the settings too
     texts = {"json": lambda r: json.dumps(r, indent=1) + "\n", "faireval": lambda r: to_faireval(report, settings)}
     args.output = args.output or cfg["eval_out"]   # a missing folder is an error, as for every command
-    emit(full, args, lambda: texts, doc_options={"name": data.system_name})
+    emit(full, args, lambda: texts, page_options={"name": data.system_name})
     return 0

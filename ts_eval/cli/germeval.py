@@ -14,7 +14,7 @@ from .errors import option_errors
 from .inputs import check_paths
 from .outputs import add_output_options, emit
 
-LEGACY = ("nereval",)     # the official scorer's layout, byte for byte; every other format is the document
+LEGACY = ("nereval",)     # the official scorer's layout, byte for byte; every other format is the page
 POLICY_HELP = ("ill-formed IOB2 chunks: nereval = read them as the official scorer does (an I- tag of another "
                "label continues the chunk; default, needed for the official numbers), conlleval = an I- tag "
                "after O or another label opens a new chunk, strict = error, discard = drop the chunk")

@@ -3,8 +3,8 @@ written.
 
 Every command offers the same formats, on one road each:
 
-- the document formats (:data:`DOCUMENT_FORMATS` = :data:`ts_eval.report.renderers.FORMATS`: ``table``,
-  ``markdown``, ``latex``, ``csv``, ``html``): the result's document is built once
+- the page formats (:data:`PAGE_FORMATS` = :data:`ts_eval.report.renderers.FORMATS`: ``table``,
+  ``markdown``, ``latex``, ``csv``, ``html``): the result's page is built once
   (:func:`ts_eval.report.builders.build`) and rendered by that format's renderer;
 - ``json``: the result's own data (``to_dict()``);
 - the command's own byte-exact legacy layouts (``conlleval``, ``faireval``, ``nereval``), which
@@ -24,7 +24,7 @@ from typing import Any, Callable, Dict, Optional, Sequence
 from ..report.output import write_output
 from ..report.renderers import FORMATS as RENDERERS
 
-DOCUMENT_FORMATS = tuple(RENDERERS)
+PAGE_FORMATS = tuple(RENDERERS)
 
 #: width of terminal tables written to a pipe or file without COLUMNS (wide: notes keep their lines)
 PIPE_WIDTH = 200
@@ -33,8 +33,8 @@ Texts = Dict[str, Callable[[Any], str]]
 
 
 def format_choices(own: Sequence[str] = ()) -> tuple:
-    """``--format`` choices: ``table``, ``json``, the other document formats, then the command's own."""
-    return tuple(dict.fromkeys(["table", "json", *DOCUMENT_FORMATS, *own]))
+    """``--format`` choices: ``table``, ``json``, the other page formats, then the command's own."""
+    return tuple(dict.fromkeys(["table", "json", *PAGE_FORMATS, *own]))
 
 
 def add_output_options(group: Any, own: Sequence[str] = (), default: str = "table") -> None:
@@ -44,15 +44,15 @@ def add_output_options(group: Any, own: Sequence[str] = (), default: str = "tabl
     group.add_argument("--output", "-o", metavar="FILE", help="write to FILE instead of standard output")
 
 
-def document(result: Any, argv: Optional[Sequence[str]] = None, **options: Any) -> Any:
-    """The neutral document of any command's result; ``argv`` (the command's arguments) goes into its
+def build_page(result: Any, argv: Optional[Sequence[str]] = None, **options: Any) -> Any:
+    """The neutral page of any command's result; ``argv`` (the command's arguments) goes into its
     meta as the command line that reproduces it."""
     from ..report.builders import build
 
-    doc = build(result, **options)
+    page = build(result, **options)
     if argv is not None:
-        doc.meta["command"] = ["ts-eval", *argv]
-    return doc
+        page.meta["command"] = ["ts-eval", *argv]
+    return page
 
 
 def json_text(result: Any) -> str:
@@ -61,36 +61,36 @@ def json_text(result: Any) -> str:
     return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
 
 
-def rendered(doc: Any, fmt: str, details: bool = False, width: Optional[int] = None, to_file: bool = False) -> str:
-    """``doc`` in document format ``fmt``.  The terminal table (``table``) is ``width`` columns wide in a
+def rendered(page: Any, fmt: str, details: bool = False, width: Optional[int] = None, to_file: bool = False) -> str:
+    """``page`` in page format ``fmt``.  The terminal table (``table``) is ``width`` columns wide in a
     file; on standard output it fits the terminal (its width, or ``COLUMNS``), in colour only on a
     terminal, and a pipe without ``COLUMNS`` gets :data:`PIPE_WIDTH` columns."""
     from ..report.renderers import render
 
     if fmt != "table":
-        return render(doc, fmt, details=details)
+        return render(page, fmt, details=details)
     if to_file:
-        return render(doc, "table", width=width, details=details)
+        return render(page, "table", width=width, details=details)
     tty = sys.stdout.isatty()
     width = None if tty or "COLUMNS" in os.environ else PIPE_WIDTH
-    return render(doc, "table", width=width, details=details, color=tty)
+    return render(page, "table", width=width, details=details, color=tty)
 
 
 def emit(result: Any, args: argparse.Namespace, own: Optional[Callable[[], Texts]] = None,
-         doc_options: Optional[Dict[str, Any]] = None, details: bool = False, width: int = 200) -> None:
+         page_options: Optional[Dict[str, Any]] = None, details: bool = False, width: int = 200) -> None:
     """Write ``result`` as ``args.format`` to ``args.output`` (or standard output).
 
     ``own()`` returns the command's own layouts (legacy byte-exact layouts; imported only when one is
-    asked for); ``doc_options``: options of the document builder; ``details``: the terminal shows the
+    asked for); ``page_options``: options of the page builder; ``details``: the terminal shows the
     detail sections too (HTML opens them); ``width``: of a terminal table written to a file.
     """
     fmt, dest = args.format, getattr(args, "output", None)
-    texts = own() if own is not None and fmt not in DOCUMENT_FORMATS else {}
+    texts = own() if own is not None and fmt not in PAGE_FORMATS else {}
     if fmt in texts:
         text = texts[fmt](result)
     elif fmt == "json":
         text = json_text(result)
     else:
-        doc = document(result, getattr(args, "argv", None), **(doc_options or {}))
-        text = rendered(doc, fmt, details, width, to_file=bool(dest))
+        page = build_page(result, getattr(args, "argv", None), **(page_options or {}))
+        text = rendered(page, fmt, details, width, to_file=bool(dest))
     write_output(text, dest)

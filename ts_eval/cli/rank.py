@@ -37,7 +37,7 @@ EPILOG = (
     "lines 'NAME GOLD SYSTEM...'; paths relative to the manifest). Models: --list-models.")
 
 
-FORMAT_CHOICES = format_choices()    # the document formats and json: rank has no legacy layout
+FORMAT_CHOICES = format_choices()    # the page formats and json: rank has no legacy layout
 
 
 def register(subparsers) -> argparse.ArgumentParser:
@@ -208,7 +208,7 @@ def run(args) -> int:
                 results[name] = ranking.rank_corpus(corpus, task=name,
                                                     progress=lambda *a, n=name: bar(n, *a), **options)
             result = ranking.combine(results)
-    emit(result, args, doc_options=_doc_options(args, corpora), details=args.details, width=120)
+    emit(result, args, page_options=_page_options(args, corpora), details=args.details, width=120)
     if args.plot:
         from ..report.plot import bump_chart
         bump_chart(result, args.plot)
@@ -216,8 +216,8 @@ def run(args) -> int:
     return 0
 
 
-def _doc_options(args, corpora) -> Dict[str, Any]:
-    """The rank document's options for ``args.format``: CSV holds the flipped pairs of every model pair;
+def _page_options(args, corpora) -> Dict[str, Any]:
+    """The rank page's options for ``args.format``: CSV holds the flipped pairs of every model pair;
     the HTML page and the detailed terminal (one task) add per-label scores and fair error types per
     system from one score pass over the corpus."""
     options: Dict[str, Any] = {"every_flip": args.format == "csv"}

@@ -1,7 +1,7 @@
 """What a comparison produces: plain dataclasses whose ``to_dict()`` is the JSON output.
 
 Results hold data only (tokens, spans with their roles, counts, shares); how an
-example sentence is written out is the documents and renderers' job (:mod:`ts_eval.report.builders.compare`).
+example sentence is written out is the pages and renderers' job (:mod:`ts_eval.report.builders.compare`).
 """
 from __future__ import annotations
 
@@ -202,7 +202,7 @@ class Comparison(Displayed):
     """Everything ``ts-eval compare`` shows; ``to_dict()`` is the JSON output.
 
     ``str``: the systems table (terminal); ``repr``: one line per system with its exact-match
-    scores and token accuracy; ``_repr_html_``: the HTML document (:mod:`ts_eval.results.display`)."""
+    scores and token accuracy; ``_repr_html_``: the HTML page (:mod:`ts_eval.results.display`)."""
 
     settings: Dict[str, Any]
     corpus: Dict[str, Any]

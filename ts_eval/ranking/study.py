@@ -48,7 +48,7 @@ class RankingResult(Displayed):
 
     ``str``: the data and the leaderboard under the reference model (terminal table);
     ``repr``: one line per system, best first, with its reference score and rank;
-    ``_repr_html_``: the HTML document (:mod:`ts_eval.results.display`)."""
+    ``_repr_html_``: the HTML page (:mod:`ts_eval.results.display`)."""
 
     summary_sections = 2
 

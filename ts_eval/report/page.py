@@ -1,8 +1,8 @@
-"""The neutral document every output format renders (DESIGN: results -> document -> renderers).
+"""The neutral page every output format renders (DESIGN: results -> page -> renderers).
 
 A result (score report, fair report, ranking, comparison, GermEval report) is turned into a
-:class:`Document` once, by its builder; each output format (terminal table, CSV, Markdown,
-LaTeX, HTML) is one renderer that renders *any* document.  A document holds no numbers that
+:class:`Page` once, by its builder; each output format (terminal table, CSV, Markdown,
+LaTeX, HTML) is one renderer that renders *any* page.  A page holds no numbers that
 the result does not hold: a builder only selects, orders and labels them; renderers only
 format them (a renderer never computes a score).
 
@@ -15,7 +15,7 @@ format them (a renderer never computes a score).
   bars) that graphical renderers draw and text renderers may skip, because every figure's
   numbers also stand in a table.
 - :class:`Text`: a paragraph or a note.
-- :class:`Section` groups blocks under a heading; :class:`Document` is the whole page with
+- :class:`Section` groups blocks under a heading; :class:`Page` is the whole page with
   ``meta`` (settings, versions, seed, the command line that reproduces it).
 """
 from __future__ import annotations
@@ -79,7 +79,7 @@ class Column:
 
 @dataclass
 class Table:
-    id: str                                # stable, unique within the document (CSV, HTML anchors)
+    id: str                                # stable, unique within the page (CSV, HTML anchors)
     title: str
     columns: List[Column]
     rows: List[List[Cell]]
@@ -138,12 +138,12 @@ class Section:
     blocks: List[Block] = field(default_factory=list)
     id: str = ""
     detail: bool = False                   # True: shown by text renderers only on request (--details)
-    group: str = ""                        # the part of the document it belongs to (a task of several);
+    group: str = ""                        # the part of the page it belongs to (a task of several);
     #                                        machine formats write it in a column named by meta["group_by"]
 
 
 @dataclass
-class Document:
+class Page:
     kind: str                              # score, fair, rank, compare, germeval
     title: str
     sections: List[Section] = field(default_factory=list)

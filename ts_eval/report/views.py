@@ -1,8 +1,8 @@
 """The Python views of every result (``str`` and Jupyter's ``_repr_html_``), registered in
 :mod:`ts_eval.results.display` when the package is imported.
 
-They sit at the top of the pipeline (result -> document -> renderer), so the result classes
-below need not import documents or renderers; the modules are imported on first use.
+They sit at the top of the pipeline (result -> page -> renderer), so the result classes
+below need not import pages or renderers; the modules are imported on first use.
 """
 from __future__ import annotations
 
@@ -12,18 +12,18 @@ from ..results.display import STR_WIDTH, register_view
 
 
 def text_view(result: Any) -> str:
-    """The summary sections of the result's document, as the terminal renderer writes them."""
+    """The summary sections of the result's page, as the terminal renderer writes them."""
     from dataclasses import replace
 
     from .builders import build
     from .renderers import render
 
-    doc = build(result)
-    return render(replace(doc, sections=result.summary(doc.sections)), "table", width=STR_WIDTH).rstrip("\n")
+    page = build(result)
+    return render(replace(page, sections=result.summary(page.sections)), "table", width=STR_WIDTH).rstrip("\n")
 
 
 def html_view(result: Any) -> str:
-    """The whole document as an HTML fragment (one ``<div>``, CSS scoped to it, no script)."""
+    """The whole page as an HTML fragment (one ``<div>``, CSS scoped to it, no script)."""
     from .builders import build
     from .renderers.html import render
 

@@ -4,15 +4,15 @@ Every result class (:class:`~ts_eval.results.report.Report`, :class:`~ts_eval.ra
 :class:`~ts_eval.ranking.study.MultiTaskResult`, :class:`~ts_eval.comparison.results.Comparison`) mixes in
 :class:`Displayed`:
 
-- ``str(result)``: the summary of the result's document (its first section(s)) as the terminal
+- ``str(result)``: the summary of the result's page (its first section(s)) as the terminal
   table renderer writes it at 100 columns, without colour -- what ``print(result)`` shows;
-- ``result._repr_html_()``: the whole document through the HTML renderer as a fragment (one
+- ``result._repr_html_()``: the whole page through the HTML renderer as a fragment (one
   ``<div>`` with its CSS scoped to it, no script): what a notebook shows;
 - ``repr(result)``: each class's own short text, one line per system with its main scores.
 
 The views are registered by :mod:`ts_eval.report.views` (imported by the package ``__init__``), which
-imports the document and renderer modules only when a view is asked for: a result module
-imports no document or renderer (the pipeline runs one way), and ``ts-eval score`` does not pay
+imports the page and renderer modules only when a view is asked for: a result module
+imports no page or renderer (the pipeline runs one way), and ``ts-eval score`` does not pay
 for them.
 """
 from __future__ import annotations
@@ -33,15 +33,15 @@ VIEWS: Dict[str, Callable[[Any], str]] = {}
 def register_view(kind: str, fn: Callable[[Any], str]) -> None:
     """Register how results are shown as ``kind`` ("text" for ``str``, "html" for Jupyter).
 
-    The results sit below the documents and renderers in the pipeline, so they cannot import
+    The results sit below the pages and renderers in the pipeline, so they cannot import
     them; the top of the package (:mod:`ts_eval.report.views`) registers the views instead."""
     VIEWS[kind] = fn
 
 
 class Displayed:
-    """``__str__`` and ``_repr_html_`` from the result's document (see the module docstring)."""
+    """``__str__`` and ``_repr_html_`` from the result's page (see the module docstring)."""
 
-    #: how many leading sections of the document ``str`` shows
+    #: how many leading sections of the page ``str`` shows
     summary_sections: int = 1
 
     def __str__(self) -> str:

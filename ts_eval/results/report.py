@@ -18,7 +18,7 @@ Layout of ``Report.to_dict()`` (also the JSON output):
   ``precision``, ``recall``, ``f``, ``kappa``, ``accuracy``.
 
 In Python (:mod:`ts_eval.results.display`): ``str(report)`` is the summary table, ``repr(report)`` one
-line per system with each model's micro F, ``_repr_html_()`` the HTML document for Jupyter,
+line per system with each model's micro F, ``_repr_html_()`` the HTML page for Jupyter,
 :meth:`Report.rows` / :meth:`Report.to_frame` the numbers in tidy form.
 """
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Document builders: one module per kind of result, each ``build(result, **options) -> Document``.
+"""Page builders: one module per kind of result, each ``build(result, **options) -> Page``.
 
 - :mod:`.score`: a score :class:`~ts_eval.results.report.Report` (or its dict);
 - :mod:`.fair`: ``ts-eval fair``'s report (:func:`ts_eval.fair.fair_report`, with settings);
@@ -14,7 +14,7 @@ from __future__ import annotations
 import importlib
 from typing import Any
 
-from ..page import Document
+from ..page import Page
 
 KINDS = ("score", "fair", "rank", "compare", "germeval")
 
@@ -35,13 +35,13 @@ def kind_of(result: Any) -> str:
             return "fair"
         if "systems" in result and "settings" in result:
             return "germeval" if result["settings"].get("command") == "germeval" else "score"
-    raise TypeError(f"no document builder for {name}; expected a score or GermEval Report, a fair report, "
+    raise TypeError(f"no page builder for {name}; expected a score or GermEval Report, a fair report, "
                     "a RankingResult, a MultiTaskResult or a Comparison")
 
 
-def build(result: Any, kind: str = "", **options: Any) -> Document:
-    """The document of any result (``kind``: force a builder, one of :data:`KINDS`)."""
+def build(result: Any, kind: str = "", **options: Any) -> Page:
+    """The page of any result (``kind``: force a builder, one of :data:`KINDS`)."""
     kind = kind or kind_of(result)
     if kind not in KINDS:
-        raise ValueError(f"document kind {kind!r}: expected one of {', '.join(KINDS)}")
+        raise ValueError(f"page kind {kind!r}: expected one of {', '.join(KINDS)}")
     return importlib.import_module(f".{kind}", __name__).build(result, **options)

@@ -1,4 +1,4 @@
-"""Comparison -> Document: the comparison's tables (:mod:`.compare_tables`) as document tables,
+"""Comparison -> Page: the comparison's tables (:mod:`.compare_tables`) as page tables,
 the span outcome and diff matrices as heatmaps, the share of gold spans found by j systems as
 bars, and the examples with each side's tokens and spans as cell data (for highlighting); with
 ``models`` the systems' scores under them and the SemEval-2013 sections (:mod:`.compare_models`).
@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Any, Dict, List, Optional
 
 from ...comparison.results import CLASS_TITLES
-from ..page import Cell, Column, Document, Figure, Section, Table, Text
+from ..page import Cell, Column, Page, Figure, Section, Table, Text
 from . import compare_tables as ct
 from .compare_models import models_table, semeval_sections
 
@@ -36,7 +36,7 @@ def _kind(t: ct.Table, k: int, header: str, first: Any) -> str:
 
 
 def convert(t: ct.Table, tid: str, key_columns: int = 1) -> Table:
-    """A comparison table (header + plain rows) as a document table with typed cells."""
+    """A comparison table (header + plain rows) as a page table with typed cells."""
     cols = [Column(f"c{k}" if not h else h, h) for k, h in enumerate(t.header)]
     rows, styles = [], []
     for r in t.rows:
@@ -83,8 +83,8 @@ def _heatmap(tid: str, title: str, rows: List[str], columns: List[str], values, 
                                           "high": None, "kind": kind, "range": [min(flat + [0]), max(flat + [0])]})
 
 
-def build(c, cases: Optional[int] = None) -> Document:
-    """The document of a comparison; ``cases``: list at most this many hard and easy gold spans."""
+def build(c, cases: Optional[int] = None) -> Page:
+    """The page of a comparison; ``cases``: list at most this many hard and easy gold spans."""
     st, co = c.settings, c.corpus
     about = (f"{co['tokens']} tokens, {co['sentences']} sentences, {co['gold_spans']} gold spans, labels "
              f"{', '.join(co['labels']) or '-'}; token view {st['view']}, scheme {st['scheme']}, policy {st['policy']}")
@@ -129,4 +129,4 @@ def build(c, cases: Optional[int] = None) -> Document:
             convert(ct.hard_cases(c, cases), "hard-cases"), convert(ct.easy_cases(c, cases), "easy-cases")],
             id="several"))
         sections.append(Section("All pairs", [convert(ct.pair_list(c), "pairs", 2)], id="pairs", detail=True))
-    return Document("compare", "Comparison", sections, {"settings": st})
+    return Page("compare", "Comparison", sections, {"settings": st})

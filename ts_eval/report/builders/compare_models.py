@@ -1,5 +1,5 @@
-"""The parts of the comparison document that ``compare --models`` adds: each system's scores under
-the chosen models (the summary table of ``score``'s document, over the same result dicts), and with
+"""The parts of the comparison page that ``compare --models`` adds: each system's scores under
+the chosen models (the summary table of ``score``'s page, over the same result dicts), and with
 ``semeval`` the SemEval-2013 categories of every system and the pair's transitions per scheme.
 
 Builders only select and label numbers the comparison holds (``systems[i][model]`` and

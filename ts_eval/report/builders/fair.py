@@ -1,5 +1,5 @@
 """Fair report (``ts-eval fair``'s data: :func:`ts_eval.fair.fair_report`, optionally with its
-``settings``) -> Document: one table per evaluation method (traditional, fair, weighted),
+``settings``) -> Page: one table per evaluation method (traditional, fair, weighted),
 the comparison of the methods, the error types as bars, the confusion matrix (table and
 heatmap) and the target label statistics.  Keys are read through :func:`get` (vocabulary
 name first, today's name as fallback).
@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any, Dict, List, Mapping, Optional
 
 from .keys import getter
-from ..page import Cell, Column, Document, Figure, Section, Table, Text
+from ..page import Cell, Column, Page, Figure, Section, Table, Text
 
 LEGACY = {"tp": "TP", "fp": "FP", "fn": "FN", "le": "LE", "be": "BE", "bes": "BES", "bel": "BEL", "beo": "BEO",
           "lbe": "LBE", "f": "f1", "micro": "overall"}
@@ -54,8 +54,8 @@ def stats_table(rep: Mapping[str, Any], tid: str = "fair-target-stats") -> Table
     return Table(tid, "Target label statistics", cols, rows)
 
 
-def build(report: Mapping[str, Any], name: str = "system") -> Document:
-    """The document of a fair report (``settings`` optional, as ``ts-eval fair --format json`` writes it)."""
+def build(report: Mapping[str, Any], name: str = "system") -> Page:
+    """The page of a fair report (``settings`` optional, as ``ts-eval fair --format json`` writes it)."""
     rep: Dict[str, Any] = dict(report)
     methods = [m for m in METHODS if m in rep]
     st = rep.get("settings", {})
@@ -73,7 +73,7 @@ def build(report: Mapping[str, Any], name: str = "system") -> Document:
     sections.append(Section("Confusion matrix", confusion_blocks(name, rep["confusion"], "fair-confusion"),
                             id="confusion"))
     sections.append(Section("Target data", [stats_table(rep)], id="target-stats"))
-    return Document("fair", "Fair evaluation (Ortmann 2022)", sections, {"settings": st})
+    return Page("fair", "Fair evaluation (Ortmann 2022)", sections, {"settings": st})
 
 
 def confusion_blocks(name: str, cm: Mapping[str, Mapping[str, float]], tid: str, title: Optional[str] = None,

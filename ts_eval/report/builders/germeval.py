@@ -1,4 +1,4 @@
-"""GermEval 2014 Report -> Document: Metrics 1-4 and the per-type lines as the official scorer
+"""GermEval 2014 Report -> Page: Metrics 1-4 and the per-type lines as the official scorer
 prints them (the report's ``official`` part, already in percent: cell kind ``percent``), TS
 over both levels, fair error types per level, and the validation notes.
 
@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any, List, Mapping
 
 from .keys import as_dict, getter
-from ..page import Cell, Column, Document, Figure, Section, Table, Text
+from ..page import Cell, Column, Page, Figure, Section, Table, Text
 
 LEGACY = {"system": "found", "tp": "correct", "f": "f1", "micro": "overall"}
 METRIC_ROWS = ("M1 strict, combined (official)", "M2 loose, combined", "M3 strict, outer", "M3 strict, inner")
@@ -87,7 +87,7 @@ def fair_blocks(fair: Mapping[str, Any]) -> List[Any]:
 
 def notes(rep: Mapping[str, Any]) -> List[str]:
     """Validation findings worth a line: repaired or dropped chunks, the scorer's end-of-input rule.
-    (The wording the terminal printed before the CLI rendered documents.)"""
+    (The wording the terminal printed before the CLI rendered pages.)"""
     out = []
     for s in rep["systems"]:
         v = s["validation"]
@@ -105,8 +105,8 @@ def notes(rep: Mapping[str, Any]) -> List[str]:
     return out
 
 
-def build(report) -> Document:
-    """The document of a GermEval report (one block of sections per system)."""
+def build(report) -> Page:
+    """The page of a GermEval report (one block of sections per system)."""
     rep = _dict(report)
     co, st = rep["corpus"], rep["settings"]
     head = [Text(f"{co['tokens']} tokens, {co['sentences']} sentences; policy {st['policy']}; "
@@ -127,4 +127,4 @@ def build(report) -> Document:
     sections.append(Section("Legend", [Text(
         "M1-M4 as nereval.perl computes them (chunks: an I- tag of another label does not open a new chunk); TS: "
         "token & separator units, outer and inner chunks in one span set", "note")], id="legend"))
-    return Document("germeval", "GermEval 2014", sections, {"settings": st, "versions": st.get("versions", {})})
+    return Page("germeval", "GermEval 2014", sections, {"settings": st, "versions": st.get("versions", {})})

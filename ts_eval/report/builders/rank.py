@@ -1,4 +1,4 @@
-"""RankingResult / MultiTaskResult -> Document.
+"""RankingResult / MultiTaskResult -> Page.
 
 Summary (always): the leaderboard under the reference model (score with its interval, rank
 interval, significance group), the rank-shift table (the paper's Table 2, one column per
@@ -23,7 +23,7 @@ from typing import Any, List, Optional, Sequence, Union
 import numpy as np
 
 from ...ranking import uncertainty as rank_uncertainty
-from ..page import Cell, Column, Document, Figure, Section, Table, Text
+from ..page import Cell, Column, Page, Figure, Section, Table, Text
 
 # one accessor for the result's names (the vocabulary rename of #10.4 changes only this table)
 KEYS = {"spearman": "spearman", "kendall": "kendall", "scores": "scores", "ranks": "ranks"}
@@ -291,7 +291,7 @@ def report_sections(report) -> List[Section]:
 
 
 # ---------------------------------------------------------------------------
-# the document
+# the page
 
 
 def task_sections(r, details: bool = True, every_flip: bool = False) -> List[Section]:
@@ -366,8 +366,8 @@ def _drop_task_prefix(sections: List[Section], task: str) -> None:
                     setattr(block, attr, strip(getattr(block, attr)))
 
 
-def build(result, details: bool = True, report=None, every_flip: bool = False) -> Document:
-    """The document of a ranking (one task or several).  ``details``: include the detail sections
+def build(result, details: bool = True, report=None, every_flip: bool = False) -> Page:
+    """The page of a ranking (one task or several).  ``details``: include the detail sections
     (marked, so the terminal shows them only on request); ``report``: a score Report of the same
     corpus for per-label scores and fair error types per system; ``every_flip``: the flipped pairs
     of every model pair, not only of the reference against each model (what the machine formats
@@ -398,4 +398,4 @@ def build(result, details: bool = True, report=None, every_flip: bool = False) -
     meta = {"settings": first.settings, "versions": first.settings.get("versions", {}),
             "seed": first.settings.get("seed"), "group_by": "task"}
     title = "Ranking" if len(tasks) == 1 else f"Ranking of {len(tasks)} tasks"
-    return Document("rank", title, sections, meta)
+    return Page("rank", title, sections, meta)

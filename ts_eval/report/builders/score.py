@@ -1,4 +1,4 @@
-"""Score Report -> Document: the summary over systems, per-label tables of every model, fair
+"""Score Report -> Page: the summary over systems, per-label tables of every model, fair
 error types (table and bars) and the fair confusion matrix (table and heatmap, a detail).
 
 Every key of the report is read through :func:`get`, which takes the vocabulary's name
@@ -12,7 +12,7 @@ from typing import Any, Dict, List, Mapping, Optional
 from .fair import confusion_blocks, stats_table
 from .keys import as_dict, getter
 from ..values import value
-from ..page import Cell, Column, Document, Figure, Section, Table, Text
+from ..page import Cell, Column, Page, Figure, Section, Table, Text
 
 # vocabulary name -> the name today's reports use (read by get(); delete an entry once renamed)
 LEGACY = {"system": "found", "tp": "correct", "system_hit": "found_hit", "f": "f1", "micro": "overall",
@@ -243,7 +243,7 @@ def error_type_bars(name: str, fair: Mapping[str, Any], tid: str) -> Figure:
 
 
 # ---------------------------------------------------------------------------
-# sections shared with the rank document
+# sections shared with the rank page
 
 
 def label_f_section(report) -> Optional[Section]:
@@ -280,7 +280,7 @@ def error_types_section(report) -> Optional[Section]:
 
 
 # ---------------------------------------------------------------------------
-# the document
+# the page
 
 
 def settings_line(rep: Dict[str, Any]) -> str:
@@ -360,8 +360,8 @@ def ts_confusion_blocks(rep: Dict[str, Any], s: Dict[str, Any]) -> List[Any]:
                                                      f"every span; colour scale without {outside} x {outside})")
 
 
-def build(report, per_label: bool = True) -> Document:
-    """The document of a score Report (or its dict).  ``per_label``: the per-label tables (else only
+def build(report, per_label: bool = True) -> Page:
+    """The page of a score Report (or its dict).  ``per_label``: the per-label tables (else only
     the summary); the units and the TS and fair confusion matrices are a detail section."""
     rep = _dict(report)
     models = _models(rep)
@@ -391,4 +391,4 @@ def build(report, per_label: bool = True) -> Document:
         sections.append(acc)
     sections.append(Section("Legend", [Text(LEGEND, "note")], id="legend"))
     meta = {"settings": rep["settings"], "versions": rep["settings"].get("versions", {})}
-    return Document("score", "Scores", sections, meta)
+    return Page("score", "Scores", sections, meta)

@@ -1,6 +1,6 @@
 """conlleval.pl's report layout, byte for byte (``ts-eval score --format conlleval``).
 
-Only the legacy layout lives here: every other format of a score report is its document
+Only the legacy layout lives here: every other format of a score report is its page
 rendered by :mod:`ts_eval.report.renderers`; the numbers are the report's exact-match counts, and the
 percentages are computed in conlleval.pl's order of operations (:func:`ts_eval.core.measures.prf_percent`).
 """

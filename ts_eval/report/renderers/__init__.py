@@ -1,4 +1,4 @@
-"""Renderers: one module per output format, each ``render(doc, **options) -> str`` for ANY document.
+"""Renderers: one module per output format, each ``render(page, **options) -> str`` for ANY page.
 
 - ``table`` (:mod:`.text`): terminal tables through rich that never cut a number or a name;
 - ``markdown`` (:mod:`.markdown`), ``latex`` (:mod:`.latex`): the same tables for publishing;
@@ -14,15 +14,15 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Optional
 
-if TYPE_CHECKING:   # the CLI lists FORMATS at start-up without loading the document model
-    from ..page import Document
+if TYPE_CHECKING:   # the CLI lists FORMATS at start-up without loading the page model
+    from ..page import Page
 
 FORMATS = {"table": "text", "markdown": "markdown", "latex": "latex", "csv": "csv", "html": "html"}
 
 
-def render(doc: Document, fmt: str = "table", width: Optional[int] = None, details: bool = False,
+def render(page: Page, fmt: str = "table", width: Optional[int] = None, details: bool = False,
            color: bool = False) -> str:
-    """``doc`` in format ``fmt``.  ``width`` and ``details`` concern the terminal (``table``: the
+    """``page`` in format ``fmt``.  ``width`` and ``details`` concern the terminal (``table``: the
     console width, default the terminal's; detail sections only on request) -- the other formats
     write every section (``html`` folds the detail sections unless ``details``); ``color``: ANSI
     colours in ``table`` (for a terminal)."""
@@ -30,7 +30,7 @@ def render(doc: Document, fmt: str = "table", width: Optional[int] = None, detai
         raise ValueError(f"unknown format {fmt!r}; expected one of {', '.join(FORMATS)}")
     module = importlib.import_module(f".{FORMATS[fmt]}", __name__)
     if fmt == "table":
-        return module.render(doc, width=width, details=details, color=color)
+        return module.render(page, width=width, details=details, color=color)
     if fmt == "html":
-        return module.render(doc, open_details=details)
-    return module.render(doc)
+        return module.render(page, open_details=details)
+    return module.render(page)

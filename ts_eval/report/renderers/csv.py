@@ -1,4 +1,4 @@
-"""Any document -> CSV, in long form: one line per cell,
+"""Any page -> CSV, in long form: one line per cell,
 
     table,row,column,value,low,high,kind
 
@@ -6,9 +6,9 @@
 model's name where the table shows its title; else its key cells as the tables show them, joined
 by ``/``), ``column`` the column's key; ``value``, ``low`` and ``high`` are the raw numbers (scores as
 fractions, not percentages; full precision), ``kind`` says how they are meant (score, count,
-rank, corr, p, percent, text ...).  Long form fits every table of a document in one file
+rank, corr, p, percent, text ...).  Long form fits every table of a page in one file
 and loses nothing; a spreadsheet pivots it back to wide.  Every section is written, detail
-sections included; figures are not (their numbers are in the tables).  A document in parts (a
+sections included; figures are not (their numbers are in the tables).  A page in parts (a
 ranking of several tasks) has a first column more, named by ``meta["group_by"]`` (``task``): the
 part each line belongs to, empty for what belongs to none (the mean over the tasks).
 """
@@ -19,7 +19,7 @@ import io
 import math
 from typing import Any
 
-from ..page import Document, Table
+from ..page import Page, Table
 from . import format as fmt
 
 HEADER = ("table", "row", "column", "value", "low", "high", "kind")
@@ -35,12 +35,12 @@ def raw(v: Any) -> str:
     return str(v)
 
 
-def render(doc: Document, **_: object) -> str:
+def render(page: Page, **_: object) -> str:
     out = io.StringIO()
     w = csv.writer(out, lineterminator="\n")
-    parts = any(s.group for s in doc.sections)
-    w.writerow(((doc.meta.get("group_by", "group"),) if parts else ()) + HEADER)
-    for s in doc.sections:
+    parts = any(s.group for s in page.sections)
+    w.writerow(((page.meta.get("group_by", "group"),) if parts else ()) + HEADER)
+    for s in page.sections:
         lead = [s.group] if parts else []
         for t in (b for b in s.blocks if isinstance(b, Table)):
             for k, r in enumerate(t.rows):

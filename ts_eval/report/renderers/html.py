@@ -1,4 +1,4 @@
-"""Any :class:`~ts_eval.report.page.Document` as one self-contained HTML page.
+"""Any :class:`~ts_eval.report.page.Page` as one self-contained HTML page.
 
 The page carries its CSS, its SVG figures and a few lines of script inline: it opens from a
 file with no network (no CDN, no web font), prints on paper (print CSS: no scroll boxes,
@@ -25,7 +25,7 @@ from typing import Any, Dict, List, NamedTuple, Optional, Tuple
 from markupsafe import Markup, escape
 
 from ...version import __version__
-from ..page import Cell, Document, Figure, Section, Table, Text
+from ..page import Cell, Page, Figure, Section, Table, Text
 from .svg import figure_svg
 from .format import interval as format_interval, value as format_value
 
@@ -117,7 +117,7 @@ def _cell(cell: Cell, header: bool, column_class: str) -> HtmlCell:
 
 class Ids:
     """The element ids of one page, each once: a wanted id already taken gets ``-2``, ``-3``, ...
-    (a section and its first table, or two tables of one document, may share an id)."""
+    (a section and its first table, or two tables of one page, may share an id)."""
 
     def __init__(self) -> None:
         self.taken: set = set()
@@ -283,8 +283,8 @@ def scoped_css(scope: str = FRAGMENT_SCOPE) -> str:
     return _scope_rules(re.sub(r"/\*.*?\*/", "", css, flags=re.S), scope)
 
 
-def render(doc: Document, *, open_details: bool = False, fragment: bool = False) -> str:
-    """The whole HTML page of ``doc``; ``open_details``: show the sections marked as detail
+def render(page: Page, *, open_details: bool = False, fragment: bool = False) -> str:
+    """The whole HTML page of ``page``; ``open_details``: show the sections marked as detail
     (per-model intervals, p-values, ...) expanded rather than folded.
 
     ``fragment``: not a page but one ``<div class="ts-eval">`` with the same content and its CSS
@@ -292,9 +292,9 @@ def render(doc: Document, *, open_details: bool = False, fragment: bool = False)
     notebook shows for a result (``_repr_html_``) or what one pastes into another page."""
     ids = Ids()
     ids("meta")                                 # the settings at the foot of the page
-    sections = [_section(s, k, ids) for k, s in enumerate(doc.sections)]
-    meta = {k: v for k, v in doc.meta.items() if k not in COMMAND_KEYS}
+    sections = [_section(s, k, ids) for k, s in enumerate(page.sections)]
+    meta = {k: v for k, v in page.meta.items() if k not in COMMAND_KEYS}
     extra = {"base": "fragment.html", "scoped_css": Markup(scoped_css())} if fragment else {}
     return _environment().get_template("page.html").render(
-        doc=doc, sections=sections, meta=meta, command=_command(doc.meta), open_details=open_details,
+        page=page, sections=sections, meta=meta, command=_command(page.meta), open_details=open_details,
         version=__version__, **extra)

@@ -1,9 +1,9 @@
-"""Any document -> LaTeX: one ``table`` float per document table (``tabular``, booktabs-free so
+"""Any page -> LaTeX: one ``table`` float per page table (``tabular``, booktabs-free so
 that it compiles with a bare ``article``), every section included.  Intervals follow their
 value in brackets; total rows and best cells bold; a note becomes part of the caption."""
 from __future__ import annotations
 
-from ..page import Document, Table, Text
+from ..page import Page, Table, Text
 from . import format as fmt
 
 ESCAPES = (("\\", r"\textbackslash{}"), ("&", r"\&"), ("%", r"\%"), ("$", r"\$"), ("#", r"\#"), ("_", r"\_"),
@@ -34,9 +34,9 @@ def table(t: Table) -> str:
     return "\n".join(out)
 
 
-def render(doc: Document, **_: object) -> str:
-    parts = [f"% ts_eval: {tex(doc.title)}"]
-    for sec in doc.sections:
+def render(page: Page, **_: object) -> str:
+    parts = [f"% ts_eval: {tex(page.title)}"]
+    for sec in page.sections:
         parts.append(f"% {tex(sec.title)}")
         for b in sec.blocks:
             if isinstance(b, Table):

@@ -1,9 +1,9 @@
-"""Any document -> Markdown (GitHub tables): every section, detail sections included (a file has
+"""Any page -> Markdown (GitHub tables): every section, detail sections included (a file has
 no width to fit).  An interval follows its value in brackets, ``87.84 [86.90–88.70]``; a
 ``total`` row and a ``best`` cell are bold; figures are left out (their numbers are tables)."""
 from __future__ import annotations
 
-from ..page import Document, Figure, Table, Text
+from ..page import Page, Figure, Table, Text
 from . import format as fmt
 
 
@@ -28,9 +28,9 @@ def table(t: Table) -> str:
     return "\n".join(lines) + "\n"
 
 
-def render(doc: Document, **_: object) -> str:
-    parts = [f"# {doc.title}", ""]
-    for sec in doc.sections:
+def render(page: Page, **_: object) -> str:
+    parts = [f"# {page.title}", ""]
+    for sec in page.sections:
         if all(isinstance(b, Figure) for b in sec.blocks):
             continue             # figures are left out, and so is a section of figures alone
         parts += [f"## {sec.title}", ""]

@@ -1,4 +1,4 @@
-"""Figures of a document as inline SVG, drawn in Python (no plotting library, no script).
+"""Figures of a page as inline SVG, drawn in Python (no plotting library, no script).
 
 Each figure kind of :class:`ts_eval.report.page.Figure` (bump chart, heatmap, bars, stacked
 bars, interval bars) becomes one ``<svg>`` element at its natural size: text stays readable

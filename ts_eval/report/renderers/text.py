@@ -1,4 +1,4 @@
-"""Any document -> terminal tables (rich) that never cut a number or a name.
+"""Any page -> terminal tables (rich) that never cut a number or a name.
 
 Rich's own answer to a table wider than the console is to squeeze columns and end cells with
 an ellipsis; here every table is laid out to fit before rich sees it, in this order:
@@ -38,7 +38,7 @@ from rich.console import Console
 from rich.table import Table as RichTable
 from rich.text import Text as RichText
 
-from ..page import Cell, Column, Document, Figure, Section, Table, Text, common_prefix
+from ..page import Cell, Column, Page, Figure, Section, Table, Text, common_prefix
 from . import format as fmt
 
 GAP = 3                 # between two columns: padding, the (blank) rule, padding
@@ -284,11 +284,11 @@ def print_records(console: Console, t: Table, color: bool, title: bool = True) -
     console.print()
 
 
-def print_document(doc: Document, console: Optional[Console] = None, details: bool = False) -> None:
-    """The document on ``console`` (default: the terminal), detail sections only with ``details``."""
+def print_page(page: Page, console: Optional[Console] = None, details: bool = False) -> None:
+    """The page on ``console`` (default: the terminal), detail sections only with ``details``."""
     console = console or Console()
-    hidden = [s.title for s in doc.sections if s.detail and not details]
-    for sec in doc.sections:
+    hidden = [s.title for s in page.sections if s.detail and not details]
+    for sec in page.sections:
         if (sec.detail and not details) or all(isinstance(b, Figure) for b in sec.blocks):
             continue             # a section of figures alone: their numbers stand in tables elsewhere
         print_section(console, sec)
@@ -315,14 +315,14 @@ def print_section(console: Console, sec: Section) -> None:
             continue
 
 
-def render(doc: Document, width: Optional[int] = None, details: bool = False, color: bool = False) -> str:
-    """The document as terminal text ``width`` columns wide (default: the terminal's width);
+def render(page: Page, width: Optional[int] = None, details: bool = False, color: bool = False) -> str:
+    """The page as terminal text ``width`` columns wide (default: the terminal's width);
     ``color``: keep ANSI colours and bold (for a terminal)."""
     buf = io.StringIO()
     width = width or Console().width
     console = Console(file=buf, width=width, force_terminal=color, no_color=not color,
                       color_system="standard" if color else None, highlight=False, emoji=False)
-    print_document(doc, console, details)
+    print_page(page, console, details)
     return buf.getvalue()
 
 

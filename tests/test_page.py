@@ -1,7 +1,7 @@
 """The neutral document model: cells, tables and figures validate what renderers rely on."""
 import pytest
 
-from ts_eval.report.page import Cell, Column, Document, Figure, Section, Table, common_prefix
+from ts_eval.report.page import Cell, Column, Page, Figure, Section, Table, common_prefix
 
 
 def test_cell_kinds_and_styles_are_checked():
@@ -16,7 +16,7 @@ def test_cell_kinds_and_styles_are_checked():
 def test_table_rows_must_fit_the_columns():
     cols = [Column("system", "system"), Column("f", "F")]
     t = Table("t", "T", cols, [[Cell("a"), Cell(0.5, "score")]])
-    doc = Document("score", "x", [Section("s", [t, Figure("f", "F", "bars", {"labels": ["a"], "values": [0.5]})])])
+    doc = Page("score", "x", [Section("s", [t, Figure("f", "F", "bars", {"labels": ["a"], "values": [0.5]})])])
     assert doc.table("t") is t and len(doc.figures()) == 1
     with pytest.raises(KeyError):
         doc.table("nope")

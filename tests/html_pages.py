@@ -2,7 +2,7 @@
 HTML renderer's tests (the builders' documents are tested through the real results)."""
 from __future__ import annotations
 
-from ts_eval.report.page import Cell, Column, Document, Figure, Section, Table, Text
+from ts_eval.report.page import Cell, Column, Page, Figure, Section, Table, Text
 
 EVIL = '<b>&"x\'</b>'
 SYSTEMS = ["task2003-florian", "task2003-chieu", EVIL, "task2003-klein"]
@@ -12,7 +12,7 @@ RANKS = [[1, 1, 1], [2, 3, 2], [3, 2, 3], [4, 4, 4]]
 RHO = [[1.0, 0.8, 0.6], [0.8, 1.0, -0.2], [0.6, -0.2, 1.0]]
 
 
-def document() -> Document:
+def sample_page() -> Page:
     cols = ([Column("rank", "#"), Column("system", "system")]
             + [Column(f"m{j}", m, group="scores") for j, m in enumerate(MODELS)] + [Column("group", "group")])
     rows = [[Cell(i + 1, "rank"), Cell(s)]
@@ -36,7 +36,7 @@ def document() -> Document:
                {"labels": SYSTEMS, "values": [r[0] for r in SCORES], "low": [r[0] - 0.006 for r in SCORES],
                 "high": [r[0] + 0.005 for r in SCORES], "kind": "score", "groups": [1, 1, 2, 2]}),
     ]
-    return Document("rank", f"Ranking of {EVIL}", [
+    return Page("rank", f"Ranking of {EVIL}", [
         Section("Leaderboard", [Text(f"{EVIL} is third.", "summary"), leaderboard], id="leaderboard"),
         Section("Figures", figures),
         Section("p-values", [pvalues], detail=True),

@@ -1,4 +1,4 @@
-"""Document builders (score, fair, rank, compare, germeval) and the file renderers.
+"""Page builders (score, fair, rank, compare, germeval) and the file renderers.
 
 Each kind of result is built into a document and rendered through rich at 80 and 120
 columns: every number of its JSON (the scoring parts; settings and file provenance aside)
@@ -485,7 +485,7 @@ def test_score_document_holds_the_tag_counts_of_the_token_accuracy(score_report)
 def test_unknown_format_and_result():
     with pytest.raises(ValueError, match="unknown format 'pdf'"):
         render(build({"confusion": {}, "target_stats": [], "focus": "target", "mode": "paper"}), "pdf")
-    with pytest.raises(TypeError, match="no document builder for int"):
+    with pytest.raises(TypeError, match="no page builder for int"):
         build(3)
 
 
