@@ -24,18 +24,18 @@ from typing import Dict, List, Tuple
 
 from ts_eval.report.legacy.nereval import to_nereval
 from ts_eval.germeval.evaluate import evaluate_germeval
-from ts_eval.core.measures import prf_percent
+from ts_eval.core.measures import prf
 from ts_eval.germeval.reader import read_germeval, read_germeval_pair
 
 DEFAULT_DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "germeval2014"
 
 TSV_CHECKS = (  # scores_nereval.tsv column -> (metric key, field) of the report
     ("strict_combined_p", "m1_strict_combined", "precision"), ("strict_combined_r", "m1_strict_combined", "recall"),
-    ("strict_combined_f1", "m1_strict_combined", "f1"), ("loose_combined_p", "m2_loose_combined", "precision"),
-    ("loose_combined_r", "m2_loose_combined", "recall"), ("loose_combined_f1", "m2_loose_combined", "f1"),
+    ("strict_combined_f1", "m1_strict_combined", "f"), ("loose_combined_p", "m2_loose_combined", "precision"),
+    ("loose_combined_r", "m2_loose_combined", "recall"), ("loose_combined_f1", "m2_loose_combined", "f"),
     ("outer_p", "m3_strict_outer", "precision"), ("outer_r", "m3_strict_outer", "recall"),
-    ("outer_f1", "m3_strict_outer", "f1"), ("inner_p", "m3_strict_inner", "precision"),
-    ("inner_r", "m3_strict_inner", "recall"), ("inner_f1", "m3_strict_inner", "f1"),
+    ("outer_f1", "m3_strict_outer", "f"), ("inner_p", "m3_strict_inner", "precision"),
+    ("inner_r", "m3_strict_inner", "recall"), ("inner_f1", "m3_strict_inner", "f"),
 )
 
 
@@ -55,8 +55,9 @@ def check_tsv(row: Dict[str, str], system: dict) -> List[str]:
     out = []
     for col, key, fld in TSV_CHECKS:
         # the tsv holds the printed %6.2f values: compare at that precision, from the Perl-order numbers
-        p, r, f1 = prf_percent(m[key]["tp"], m[key]["system"], m[key]["gold"])
-        val = {"precision": p, "recall": r, "f1": f1}[fld]
+        tp = m[key]["tp"]
+        p, r, f = prf(tp, m[key]["system"] - tp, m[key]["gold"] - tp, percent=True)
+        val = {"precision": p, "recall": r, "f": f}[fld]
         if "%.2f" % val != "%.2f" % float(row[col]):
             out.append(f"{col}: ours {val:.2f}, table {row[col]}")
     lv = g["levels"]

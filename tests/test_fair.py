@@ -27,7 +27,8 @@ from ts_eval.core.corpus import SpanSet
 from ts_eval.core.sequences import from_spans
 from ts_eval.errors import InputError, UsageError
 from ts_eval.fair import (BEL, BEO, BES, EQ7_FORMULA, ERROR_TYPES, FN, FP, LBE, LE, OUTCOME_NAMES, PRESETS, TP,
-                          TokenSets, fair_errors, fair_report, method_scores, parse_weights, prf)
+                          TokenSets, fair_errors, fair_report, method_scores, parse_weights)
+from ts_eval.core.measures import prf
 from ts_eval.report.legacy.faireval import faireval_settings, to_faireval
 from ts_eval.io.faireval import read_conll2000_file, read_faireval, read_span_file
 from ts_eval.core.matching import match
@@ -1052,10 +1053,10 @@ def test_token_sets_live_in_the_corpus_layer():
     assert not [m for lvl, m in imported if lvl == 2 and m and m.split(".")[0] in models]
 
 
-def test_prf_goes_through_measures():
+def test_prf_is_the_one_helper_of_measures():
     from ts_eval.core import measures
 
-    # the reference's zero rule and measures' are one rule: 0.0 wherever a denominator is 0
+    # the reference's zero rule and measures' are one rule: 0.0 wherever a denominator is 0; F from P and R
     assert prf(0, 0, 0) == (0.0, 0.0, 0.0)
     assert prf(0, 3, 0) == (0.0, 0.0, 0.0)
     p, r, f = prf(5, 2, 1)

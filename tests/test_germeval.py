@@ -24,7 +24,8 @@ from ts_eval.report.legacy.nereval import nereval_block, to_latex, to_nereval
 from ts_eval.germeval.evaluate import evaluate_germeval, official_numbers
 from ts_eval.germeval.counts import germeval_counts, metric1_stats
 from ts_eval.models.germeval import metric1_f1, metric1_sentence_stats
-from ts_eval.germeval.reader import germeval_corpus, read_germeval, read_germeval_any, read_germeval_pair
+from ts_eval.germeval.corpus import germeval_corpus
+from ts_eval.germeval.reader import read_germeval, read_germeval_any, read_germeval_pair
 
 FIX = Path(__file__).parent / "fixtures" / "germeval"
 NESTED = str(FIX / "nested.tsv")
@@ -600,21 +601,21 @@ def test_rank_model_with_sufficient_statistics(tmp_path):
 
 
 def test_legacy_percentages_keep_the_scorers_order():
-    from ts_eval.core.measures import percent, percent_of_ratio, prf_percent
+    from ts_eval.core.measures import percent, percent_of_ratio, prf
 
     # 100*1/3 and 100*(1/3) differ in the last bit; nereval.perl multiplies first
     assert percent(1, 3) == 33.333333333333336 and percent_of_ratio(1, 3) == 33.33333333333333
     assert percent(1, 0) == 0.0 and percent_of_ratio(1, 0) == 0.0
-    p, r, f = prf_percent(1, 3, 2)          # 1 correct of 3 found, 2 gold
+    p, r, f = prf(1, 2, 1, percent=True)    # 1 correct of 3 found (2 false), 2 gold (1 missed)
     assert (p, r) == (100 * 1 / 3, 50.0) and f == 2 * p * r / (p + r)
-    assert prf_percent(0, 0, 0) == (0.0, 0.0, 0.0)
+    assert prf(0, 0, 0, percent=True) == (0.0, 0.0, 0.0)
 
 
 def test_nereval_layout_prints_the_reports_numbers_without_recomputing():
     report = score_files(NESTED)
     system = report.systems[0]
     system["germeval"]["official"]["blocks"][0]["precision"] = 12.344   # not derivable from the counts
-    system["germeval"]["official"]["per_type"]["LOC"][0]["f1"] = 98.765
+    system["germeval"]["official"]["per_type"]["LOC"][0]["f"] = 98.765
     text = nereval_block(system)
     assert "Precision:  12.34%;\n" in text
     assert "Outer strict: Precision: " in text and "FB1:  98.77\n" in text
@@ -630,7 +631,7 @@ def test_germeval_modules_import_one_way():
         tree = ast.parse((root / rel).read_text(encoding="utf-8"))
         return {"." * n.level + (n.module or "") for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)}
 
-    for metric in ("germeval/counts.py", "germeval/evaluate.py", "germeval/corpus.py"):   # the metrics read no files
+    for metric in ("germeval/counts.py", "germeval/evaluate.py"):                     # the metrics read no files
         assert not {m for m in imports(metric) if m.startswith("..io") or m in (".reader", ".documents")}
     models = {"..models.ts", "..fair.algorithm", ".evaluate", ".counts"}
     assert not models & imports("germeval/reader.py")                              # the reader knows no model

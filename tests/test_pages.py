@@ -327,12 +327,12 @@ def germeval_numbers(rep):
     for s in rep.systems:
         off = s["germeval"]["official"]
         for b in off["blocks"]:
-            out += [("count", b[k]) for k in ("gold", "found", "correct")]
-            out += [("percent", b[k]) for k in ("accuracy", "precision", "recall", "f1")]
+            out += [("count", b[k]) for k in ("gold", "system", "tp")]
+            out += [("percent", b[k]) for k in ("accuracy", "precision", "recall", "f")]
         for rows in off["per_type"].values():
             for r in rows:
-                out += [("count", r[k]) for k in ("gold", "found", "correct")]
-                out += [("percent", r[k]) for k in ("precision", "recall", "f1")]
+                out += [("count", r[k]) for k in ("gold", "system", "tp")]
+                out += [("percent", r[k]) for k in ("precision", "recall", "f")]
         ts = s["ts"]
         for row in [d for d in ts["labels"].values() if d["present"]] + [ts["micro"]] + list(ts["levels"].values()):
             out += [("count", row[k]) for k in ("tp", "fp", "fn")] + [("corr", row["kappa"])]

@@ -260,7 +260,7 @@ def _check_two(spec: TaskSpec, files: List[str]) -> None:
 
 
 def _load_germeval(spec: TaskSpec, args: argparse.Namespace):
-    from ..germeval.reader import germeval_corpus
+    from ..germeval.corpus import germeval_corpus
 
     files = expand(spec.systems, spec.options.get("glob", args.glob), exclude=[spec.gold] if spec.gold else [])
     names = system_names(files, spec.names)

@@ -8,7 +8,7 @@ import numpy as np
 
 from ..core.corpus import Corpus
 from ..errors import OptionError
-from ..core.measures import check_separator_weight, f_from_pr, precision, recall
+from ..core.measures import check_separator_weight, prf
 from ..models.context import CorpusData
 from ..models.registry import FAMILIES, ScoreSettings
 from ..models.segment import EXACT_STATS
@@ -130,12 +130,12 @@ def _system_rows(cd: CorpusData, names: List[str], gold_ids: np.ndarray, sys_ids
         sd = cd.system(name)
         hits.append(exact_hits(corpus.gold, sd.spans, sd.pairs)[0])
         gold, system, tp, _ = sd.stats(EXACT_STATS).sum(0).reshape(-1, 4).sum(0).astype(int).tolist()
-        p, r = precision(tp, system - tp), recall(tp, gold - tp)
+        p, r, f = prf(tp, system - tp, gold - tp)
         info = corpus.system_info[name]
         row = {"name": name, "path": info.path, "column": info.column,
                "token_accuracy": _ratio(right.sum(), n),
                "correct_sentences": _correct_sentences(corpus, right),
-               "gold": gold, "system": system, "tp": tp, "precision": p, "recall": r, "f": f_from_pr(p, r)}
+               "gold": gold, "system": system, "tp": tp, "precision": p, "recall": r, "f": f}
         for m in models:
             row[m] = FAMILIES[m].report(sd, settings)
             sd.cache.clear()      # each model's statistics are summed: free them before the next

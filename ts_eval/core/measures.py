@@ -8,13 +8,15 @@ equal, or no units), which is 1.0.  Micro and macro both run over the labels
 absent on both sides is shown with its zero counts but adds nothing to the
 micro table (:func:`micro_table`) and is left out of the mean (:func:`macro`).
 
-One named variant: :func:`prf_percent` (with :func:`percent`, :func:`percent_of_ratio`)
-computes percentages in the official scorers' rounding order, for the byte-exact legacy
-layouts (nereval).
+:func:`prf` is the one place P, R and F are made from a ``tp, fp, fn`` table; its
+``percent=True`` variant (with :func:`percent`, :func:`percent_of_ratio`) computes percentages in
+the official scorers' order of operations, for the byte-exact legacy layouts (conlleval, nereval).
+Models whose precision and recall count different hits (the segment models' gold and system
+spans hit) combine :func:`precision`, :func:`recall` and :func:`f_from_pr` themselves.
 """
 from __future__ import annotations
 
-from typing import Dict, Tuple
+from typing import Any, Dict, Tuple
 
 import numpy as np
 
@@ -64,6 +66,21 @@ def f_from_pr(p, r, beta: float = 1.0):
     b2 = beta * beta
     p, r = np.asarray(p, float), np.asarray(r, float)
     return _div((1 + b2) * p * r, b2 * p + r)
+
+
+def prf(tp, fp, fn, beta: float = 1.0, *, percent: bool = False) -> Tuple[Any, Any, Any]:
+    """Precision, recall and F-beta (from P and R: ``(1 + b^2) P R / (b^2 P + R)``) of a ``tp, fp, fn``
+    table; arrays give arrays, 0.0 wherever a denominator is 0 (the one zero-division rule).
+
+    ``percent=True``: scalars in percent, in the official scorers' order of operations
+    (``100*tp/(tp+fp)``, multiplying first; F from the percentages), which the byte-exact layouts need:
+    ``100*k/f`` and ``100*(k/f)`` can differ in the last bit, and that can change a ``%6.2f`` rounding.
+    """
+    if percent:
+        p, r = _percent(tp, tp + fp), _percent(tp, tp + fn)
+        return p, r, float(f_from_pr(p, r, beta))
+    p, r = precision(tp, fp), recall(tp, fn)
+    return p, r, f_from_pr(p, r, beta)
 
 
 def accuracy(tp, fp, fn, tn):
@@ -152,27 +169,21 @@ def macro(per_label: Dict[str, np.ndarray], present: np.ndarray) -> Dict[str, fl
 
 
 # ---------------------------------------------------------------------------
-# the legacy variant: percentages in an official scorer's order of operations
+# percentages in an official scorer's order of operations
 #
-# ``nereval.perl`` (GermEval 2014's official scorer, version 2014-05-19) computes precision
-# as ``100*correct/found`` and recall as ``100*correct/gold`` (0 when the denominator is 0),
-# and F1 from those percentages.  ``100*k/f`` and ``100*(k/f)`` can differ in the last bit,
-# and a last-bit difference can change a ``%6.2f`` rounding, so reproducing the scorer's
-# report byte for byte needs its order.  F1 from precision and recall is :func:`f_from_pr`
-# (``2PR/(P+R)`` is the same on either scale).
+# ``conlleval.pl`` and ``nereval.perl`` (GermEval 2014's official scorer, version 2014-05-19)
+# compute precision as ``100*correct/found`` and recall as ``100*correct/gold`` (0 when the
+# denominator is 0), and F1 from those percentages (:func:`prf` with ``percent=True``).
 
 
 def percent(num: float, den: float) -> float:
-    """``100*num/den`` (multiply first, as the scorer does), 0.0 when ``den`` is 0."""
+    """``100*num/den`` (multiply first, as the scorers do), 0.0 when ``den`` is 0."""
     return 100 * num / den if den > 0 else 0.0
+
+
+_percent = percent     # prf() takes a keyword named percent
 
 
 def percent_of_ratio(num: float, den: float) -> float:
     """``100*(num/den)`` (divide first: the scorer's order for one level's token accuracy), 0.0 when ``den`` is 0."""
     return 100 * (num / den) if den > 0 else 0.0
-
-
-def prf_percent(correct: int, found: int, gold: int) -> Tuple[float, float, float]:
-    """Precision, recall and F1 in percent as nereval.perl computes them (the legacy rounding order)."""
-    p, r = percent(correct, found), percent(correct, gold)
-    return p, r, float(f_from_pr(p, r))

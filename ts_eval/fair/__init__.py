@@ -47,7 +47,7 @@ from __future__ import annotations
 
 from ..core.tokensets import TokenSets
 from .algorithm import fair_corpus, fair_errors
-from .scores import METHODS, fair_report, method_scores, prf, weighted_totals
+from .scores import METHODS, fair_report, method_scores, weighted_totals
 from .tally import sentence_outcomes
 from .types import (BEL, BEO, BES, BOTH, ERROR_TYPES, FN, FOCUS, FP, GOLD_ONLY, LBE, LE, MISSING, MODES,
                     OUTCOME_NAMES, SYSTEM_ONLY, TP, TRADITIONAL_TYPES, FairResult, SpanOutcomes)
@@ -57,7 +57,7 @@ from .weights import (DEFAULT_WEIGHTS, EQ7_FORMULA, PRESET_ALIASES, PRESETS, WEI
 __all__ = [
     "BEL", "BEO", "BES", "BOTH", "DEFAULT_WEIGHTS", "EQ7_FORMULA", "ERROR_TYPES", "fair_corpus", "fair_errors",
     "fair_report", "FairResult", "FN", "FOCUS", "FP", "GOLD_ONLY", "LBE", "LE", "method_scores",
-    "METHODS", "MISSING", "MODES", "OUTCOME_NAMES", "parse_weights", "PRESET_ALIASES", "PRESETS", "prf",
+    "METHODS", "MISSING", "MODES", "OUTCOME_NAMES", "parse_weights", "PRESET_ALIASES", "PRESETS",
     "resolve_weights", "sentence_outcomes", "SpanOutcomes", "SYSTEM_ONLY", "TokenSets", "TP", "TRADITIONAL_TYPES",
     "WEIGHT_TARGETS", "weighted_totals", "Weights",
 ]

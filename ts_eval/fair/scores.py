@@ -7,17 +7,9 @@ from typing import Dict, Mapping, Optional, Sequence, Tuple, Union
 import numpy as np
 
 from ..errors import OptionError
-from ..core.measures import f_from_pr, precision, recall
+from ..core.measures import prf
 from .types import ERROR_TYPES, TRADITIONAL_TYPES, FairResult
 from .weights import PRESETS, Weights, resolve_weights
-
-
-def prf(tp: float, fp: float, fn: float) -> Tuple[float, float, float]:
-    """Precision, recall and F1 (= 2PR / (P + R)) through :mod:`ts_eval.core.measures`; 0.0 wherever a
-    denominator is 0 (the reference's rule, and measures' one zero-division rule)."""
-    p = precision(tp, fp)
-    r = recall(tp, fn)
-    return p, r, f_from_pr(p, r)
 
 
 def weighted_totals(counts: Mapping[str, float], weights: Mapping[str, Mapping[str, float]]

@@ -10,13 +10,15 @@ counts (:meth:`GermEvalSide.metric1_sentences`) that the ranking model ``germeva
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Dict, Optional, Sequence, Tuple
+from typing import Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
 
 from ..core.corpus import Corpus, SideInfo, SpanSet
+from ..errors import InputError, OptionError
 from .counts import germeval_counts
-from .data import LABELS, LEVELS, GermEvalData, LevelChunks, level_chunks, sentence_bounded
+from .data import LABELS, LEVELS, TAGS, GermEvalData, LevelChunks, level_chunks, sentence_bounded
+from .reader import read_germeval_any
 
 
 def _union(a: SpanSet, b: SpanSet) -> SpanSet:
@@ -83,3 +85,47 @@ def systems_corpus(datas: Sequence[GermEvalData], policy: str = "nereval", eof_q
     gold_info = SideInfo("gold", first.gold_path, spans=len(gold_set))
     return Corpus(first.sent_offsets, list(LABELS), gold_set, systems, gold_info, infos, scheme="IOB2",
                   policy=policy, tokens=first.texts)
+
+
+def germeval_corpus(gold_path: Optional[str], system_paths: Sequence[str], names: Optional[Sequence[str]] = None,
+                    policy: str = "nereval", eof_quirk: bool = True) -> Corpus:
+    """A :class:`Corpus` of several systems in GermEval layout (both levels, twelve labels).
+
+    ``gold_path`` None: every system file is a 6-column file and all must carry the same
+    gold tags and tokens.  Otherwise each system file (4 or 6 columns) is read against
+    the gold file.  Each system side is a :class:`ts_eval.germeval.corpus.GermEvalSide`
+    that keeps the system's :class:`GermEvalData`, from which the GermEval ranking model
+    (Metric 1, :mod:`ts_eval.models.germeval`) takes its statistics.
+    """
+    if not system_paths:
+        raise OptionError("no system file given")
+    if names is not None and len(names) != len(system_paths):
+        raise OptionError(f"{len(names)} names for {len(system_paths)} system files")
+    datas = [read_germeval_any(gold_path or p, p if gold_path else None, names[k] if names else None, policy)
+             for k, p in enumerate(system_paths)]
+    _check_same_gold(datas)
+    return systems_corpus(datas, policy, eof_quirk)
+
+
+def _check_same_gold(datas: List[GermEvalData]) -> None:
+    """Unique system names; every system read against the same sentences and gold tags as the first."""
+    first = datas[0]
+    seen = set()
+    for d in datas:
+        if d.name in seen or d.name == "gold":
+            raise OptionError(f"system name {d.name!r} is used twice (or is 'gold'); give unique --names")
+        seen.add(d.name)
+        if d is first:
+            continue
+        if d.n_tokens != first.n_tokens or not np.array_equal(d.sent_first, first.sent_first):
+            raise InputError(f"{d.n_tokens} tokens / {d.n_sentences} sentences, but {first.system_path} has "
+                             f"{first.n_tokens} / {first.n_sentences}: the files are not about the same text",
+                             d.system_path)
+        diff = np.nonzero(d.tags[:2] != first.tags[:2])
+        if len(diff[0]):
+            t = int(diff[1].min())
+            r = int(diff[0][diff[1] == t][0])
+            path, line = d.where(r, t)
+            raise InputError(f"gold {LEVELS[r]} tag {TAGS[d.tags[r, t]]!r} differs from "
+                             f"{TAGS[first.tags[r, t]]!r} in {first.gold_path} line {int(first.gold_lines[t])}: "
+                             "all systems must be scored against the same gold", path, line)

@@ -46,7 +46,6 @@ from ..core import measures
 from .data import (BASES, LABELS, LEVELS, TAG_BASE, TAG_LABEL, TAG_PREFIX, GermEvalData, LevelChunks, level_chunks,
                    spanset)
 from ..core.matching import Pairs, match
-from ..models.germeval import metric1_f1
 
 MODES = ("strict", "loose")
 M1_FIELDS = ("gold", "found", "correct")
@@ -163,17 +162,19 @@ class Metric1Stats:
 
     @property
     def f1(self) -> float:
-        return float(metric1_f1(self.totals))
+        return float(self._prf()[2])
 
     @property
     def precision(self) -> float:
-        g, f, k = self.totals.tolist()
-        return measures.precision(k, f - k)
+        return self._prf()[0]
 
     @property
     def recall(self) -> float:
+        return self._prf()[1]
+
+    def _prf(self) -> tuple:
         g, f, k = self.totals.tolist()
-        return measures.recall(k, g - k)
+        return measures.prf(k, f - k, g - k)
 
 
 def metric1_stats(data: GermEvalData, policy: str = "nereval", eof_quirk: bool = True) -> Metric1Stats:

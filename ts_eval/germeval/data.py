@@ -13,12 +13,12 @@ here reads files or computes a score.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable, Dict, List, Optional, Sequence, Tuple
+from typing import Callable, Dict, List, Tuple
 
 import numpy as np
 
 from ..core import schemes
-from ..core.corpus import Corpus, SideInfo, SpanSet
+from ..core.corpus import SpanSet
 from ..errors import OptionError
 
 # ---------------------------------------------------------------------------

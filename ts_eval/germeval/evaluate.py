@@ -8,7 +8,7 @@ label) and Ortmann's fair error types per level (:mod:`ts_eval.fair`).
 
 The report carries every number the renderers print: besides the fractions, an
 ``official`` part holds the scorer's blocks and per-type lines in percent, computed in
-its order of operations (:func:`ts_eval.core.measures.prf_percent`), so ``nereval`` output rounds
+its order of operations (:func:`ts_eval.core.measures.prf` with ``percent=True``), so ``nereval`` output rounds
 exactly as the scorer's.  This module reads no files (:mod:`ts_eval.germeval.reader` does).
 Metric 1 for ranking is the model ``germeval-m1`` (:mod:`ts_eval.models.germeval`).
 """
@@ -27,7 +27,7 @@ from ..fair.scores import fair_report
 from ..fair.types import ERROR_TYPES
 from .counts import MODES, GermEvalCounts, germeval_counts
 from ..core.matching import match
-from ..core.measures import percent, percent_of_ratio, prf_percent
+from ..core.measures import percent, percent_of_ratio, prf
 from ..models.ts import ts_counts, ts_result
 from ..results.report import Report, versions
 
@@ -64,9 +64,9 @@ def _official_block(levels: Dict[str, Any], n: int, key: str, title: str, mode: 
         acc = percent((levels["outer"][mode]["tags_correct"] + levels["inner"][mode]["tags_correct"]) / 2, n)
     else:
         acc = percent_of_ratio(levels[lvs[0]][mode]["tags_correct"], n)
-    p, r, f1 = prf_percent(k, f, g)
-    return {"metric": key, "title": title, "mode": mode, "levels": list(lvs), "gold": g, "found": f,
-            "correct": k, "accuracy": acc, "precision": p, "recall": r, "f1": f1}
+    p, r, f1 = prf(k, f - k, g - k, percent=True)
+    return {"metric": key, "title": title, "mode": mode, "levels": list(lvs), "gold": g, "system": f,
+            "tp": k, "accuracy": acc, "precision": p, "recall": r, "f": f1}
 
 
 def official_numbers(levels: Dict[str, Any], n: int, types: Sequence[str]) -> Dict[str, Any]:
@@ -83,9 +83,9 @@ def official_numbers(levels: Dict[str, Any], n: int, types: Sequence[str]) -> Di
             if mode == "loose" and t not in BASES:
                 continue
             d = levels[lv][mode]["types"].get(t, _NO_CHUNKS)
-            p, r, f1 = prf_percent(d["tp"], d["system"], d["gold"])
-            rows.append({"run": title, "level": lv, "mode": mode, "gold": d["gold"], "found": d["system"],
-                         "correct": d["tp"], "precision": p, "recall": r, "f1": f1})
+            p, r, f1 = prf(d["tp"], d["system"] - d["tp"], d["gold"] - d["tp"], percent=True)
+            rows.append({"run": title, "level": lv, "mode": mode, "gold": d["gold"], "system": d["system"],
+                         "tp": d["tp"], "precision": p, "recall": r, "f": f1})
         per_type[t] = rows
     return {"blocks": blocks, "per_type": per_type}
 
@@ -150,10 +150,10 @@ def _plain(obj: Any) -> Any:
 # the report
 
 
-def _prf(g: int, f: int, k: int) -> Dict[str, Any]:
-    """Counts and P, R, F1 (fractions; F1 from P and R, as the scorer computes it)."""
-    p, r = measures.precision(k, f - k), measures.recall(k, g - k)
-    return {"gold": g, "system": f, "tp": k, "precision": p, "recall": r, "f": float(measures.f_from_pr(p, r))}
+def _scores(g: int, f: int, k: int) -> Dict[str, Any]:
+    """Counts (gold, system and correct chunks) and P, R, F1 (fractions; F1 from P and R, as the scorer computes it)."""
+    p, r, f1 = prf(k, f - k, g - k)
+    return {"gold": g, "system": f, "tp": k, "precision": p, "recall": r, "f": float(f1)}
 
 
 def counts_dict(c: GermEvalCounts) -> Dict[str, Any]:
@@ -176,11 +176,11 @@ def counts_dict(c: GermEvalCounts) -> Dict[str, Any]:
         f = sum(levels[lv][mode]["system"] for lv in LEVELS)
         k = sum(levels[lv][mode]["tp"] for lv in LEVELS)
         acc = (levels["outer"][mode]["tags_correct"] + levels["inner"][mode]["tags_correct"]) / 2 / n if n else 0.0
-        return {**_prf(g, f, k), "accuracy": acc}
+        return {**_scores(g, f, k), "accuracy": acc}
 
     def single(lv: str) -> Dict[str, Any]:
         d = levels[lv]["strict"]
-        return {**_prf(d["gold"], d["system"], d["tp"]), "accuracy": d["tags_correct"] / n if n else 0.0}
+        return {**_scores(d["gold"], d["system"], d["tp"]), "accuracy": d["tags_correct"] / n if n else 0.0}
 
     metrics = {
         "m1_strict_combined": combined("strict"),
@@ -200,7 +200,7 @@ def counts_dict(c: GermEvalCounts) -> Dict[str, Any]:
             if mode == "loose" and t not in BASES:
                 continue
             d = levels[lv][mode]["types"].get(t, _NO_CHUNKS)
-            rows[f"{lv}_{mode}"] = _prf(d["gold"], d["system"], d["tp"])
+            rows[f"{lv}_{mode}"] = _scores(d["gold"], d["system"], d["tp"])
         per_type[t] = rows
     return {"tokens": n, "policy": c.policy, "eof_quirk": c.eof_quirk, "levels": levels, "metrics": metrics,
             "per_type": per_type, "official": official_numbers(levels, n, types)}

@@ -20,24 +20,21 @@ checks line by line that the system's index and token fields equal the gold file
 (the check the evaluation plan asks participants to make with ``cmp``); under the
 ``strict`` policy every level must be well-formed IOB2.
 
-:func:`germeval_corpus` reads several system files against one gold into a
-:class:`ts_eval.core.corpus.Corpus` for ranking.  The label set, :class:`GermEvalData` and
-chunk decoding live in :mod:`ts_eval.germeval.data`.
+The label set, :class:`GermEvalData` and chunk decoding live in :mod:`.data`; several system
+files against one gold become a corpus for ranking in :mod:`.corpus` (:func:`~.corpus.germeval_corpus`).
 """
 from __future__ import annotations
 
 import codecs
 import os
 from dataclasses import dataclass, field
-from typing import List, Optional, Sequence, Tuple
+from typing import Optional, Sequence, Tuple
 
 import numpy as np
 
 from ..core import schemes
-from ..core.corpus import Corpus
-from .corpus import systems_corpus
 from .data import LABELS, LEVELS, ROW_NAMES, TAG_ID, TAG_LABEL, TAG_PREFIX, TAGS, GermEvalData, check_policy_name
-from ..errors import InputError, OptionError
+from ..errors import InputError
 from ..io.columns import BOM, ColumnFile, byte_windows, unique_slices
 from ..io.conll import check_aligned
 
@@ -345,51 +342,3 @@ def check_policy(data: GermEvalData, policy: str) -> None:
                      f"start a chunk ({why}); policy strict rejects it (use --policy nereval to read it as the "
                      "official scorer does, conlleval to open a new chunk, or discard to drop the chunk)",
                      path, line)
-
-
-# ---------------------------------------------------------------------------
-# several systems against one gold: a corpus for ranking
-
-
-def germeval_corpus(gold_path: Optional[str], system_paths: Sequence[str], names: Optional[Sequence[str]] = None,
-                    policy: str = "nereval", eof_quirk: bool = True) -> Corpus:
-    """A :class:`Corpus` of several systems in GermEval layout (both levels, twelve labels).
-
-    ``gold_path`` None: every system file is a 6-column file and all must carry the same
-    gold tags and tokens.  Otherwise each system file (4 or 6 columns) is read against
-    the gold file.  Each system side is a :class:`ts_eval.germeval.corpus.GermEvalSide`
-    that keeps the system's :class:`GermEvalData`, from which the GermEval ranking model
-    (Metric 1, :mod:`ts_eval.models.germeval`) takes its statistics.
-    """
-    if not system_paths:
-        raise OptionError("no system file given")
-    if names is not None and len(names) != len(system_paths):
-        raise OptionError(f"{len(names)} names for {len(system_paths)} system files")
-    datas = [read_germeval_any(gold_path or p, p if gold_path else None, names[k] if names else None, policy)
-             for k, p in enumerate(system_paths)]
-    _check_same_gold(datas)
-    return systems_corpus(datas, policy, eof_quirk)
-
-
-def _check_same_gold(datas: List[GermEvalData]) -> None:
-    """Unique system names; every system read against the same sentences and gold tags as the first."""
-    first = datas[0]
-    seen = set()
-    for d in datas:
-        if d.name in seen or d.name == "gold":
-            raise OptionError(f"system name {d.name!r} is used twice (or is 'gold'); give unique --names")
-        seen.add(d.name)
-        if d is first:
-            continue
-        if d.n_tokens != first.n_tokens or not np.array_equal(d.sent_first, first.sent_first):
-            raise InputError(f"{d.n_tokens} tokens / {d.n_sentences} sentences, but {first.system_path} has "
-                             f"{first.n_tokens} / {first.n_sentences}: the files are not about the same text",
-                             d.system_path)
-        diff = np.nonzero(d.tags[:2] != first.tags[:2])
-        if len(diff[0]):
-            t = int(diff[1].min())
-            r = int(diff[0][diff[1] == t][0])
-            path, line = d.where(r, t)
-            raise InputError(f"gold {LEVELS[r]} tag {TAGS[d.tags[r, t]]!r} differs from "
-                             f"{TAGS[first.tags[r, t]]!r} in {first.gold_path} line {int(first.gold_lines[t])}: "
-                             "all systems must be scored against the same gold", path, line)

@@ -56,9 +56,7 @@ def fair_f1(x: np.ndarray, weights: np.ndarray) -> np.ndarray:
     """Overall (label-summed) F1 of weighted fair counts: TP, FP, FN = counts @ weights."""
     per = np.asarray(x, float).reshape(np.shape(x)[:-1] + (-1, N_CODES)).sum(-2)
     tp, fp, fn = np.moveaxis(per @ weights, -1, 0)
-    p = measures.precision(tp, fp)
-    r = measures.recall(tp, fn)
-    return np.asarray(measures.f_from_pr(p, r))
+    return np.asarray(measures.prf(tp, fp, fn)[2])
 
 
 register_family(Family("fair", report, "Ortmann's fair error types: traditional, fair and weighted P/R/F"))

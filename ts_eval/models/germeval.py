@@ -2,7 +2,7 @@
 
 Its statistics are, per sentence, the gold, found and correct chunks of both levels pooled, as the
 official scorer counts them; a corpus read from GermEval-layout files
-(:func:`ts_eval.germeval.reader.germeval_corpus`) gives them on every system side
+(:func:`ts_eval.germeval.corpus.germeval_corpus`) gives them on every system side
 (:meth:`ts_eval.germeval.corpus.GermEvalSide.metric1_sentences`).  This module reads them through
 that method alone: the GermEval package sits above the models (it reads files and builds its
 report with the TS and fair models), so the models do not import it.
@@ -24,7 +24,7 @@ def metric1_sentence_stats(sd: SystemData) -> np.ndarray:
     counts = getattr(corpus.system_info[sd.name], "metric1_sentences", None)
     if counts is None:
         raise OptionError("GermEval Metric 1 needs GermEval-layout input (read with "
-                          "ts_eval.germeval.reader.germeval_corpus)")
+                          "ts_eval.germeval.corpus.germeval_corpus)")
     return np.asarray(counts(corpus.policy or "nereval"), float)
 
 

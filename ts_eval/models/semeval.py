@@ -248,9 +248,7 @@ def scores_of_sums(x: np.ndarray, n_labels: Optional[int] = None, beta: float = 
     actual = cor + inc + par + spu
     half = np.array([PARTIAL_CREDIT[s] for s in SCHEMES])[:, None] * 0.5
     hits = cor + half * par
-    p = measures.precision(hits, actual - hits)
-    r = measures.recall(hits, possible - hits)
-    f = measures.f_from_pr(p, r, beta)
+    p, r, f = measures.prf(hits, actual - hits, possible - hits, beta)
     out = {name: c[..., k] for k, name in enumerate(COUNTS)}
     out.update(possible=possible, actual=actual, precision=np.asarray(p), recall=np.asarray(r), f=np.asarray(f))
     return out

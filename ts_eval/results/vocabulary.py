@@ -7,14 +7,16 @@ JSON of every result kind and checks every key holding a number (or a list of nu
 :data:`WORDS` -- so a new key that names a count or a score differently (``f1``, ``found``,
 ``correct_count``) fails until it is renamed or documented here and in the README.  Keys that are
 names (labels, systems, models, levels, transitions, timing phases) sit under the containers of
-:data:`NAME_MAPS`; the byte-exact legacy parts (:data:`LEGACY`) keep their reference tools' words.
+:data:`NAME_MAPS`; FairEval's weight syntax (:data:`LEGACY`) keeps the reference tool's words.  GermEval's
+``official`` part (the scorer's percentages, which the byte-exact ``nereval`` layout prints) uses the
+vocabulary too since layout version 5.
 """
 from __future__ import annotations
 
 from typing import Dict
 
 #: layout version of each kind of JSON (``"layout": {"kind": ..., "version": ...}``); bumped when keys change
-LAYOUT_VERSIONS: Dict[str, int] = {"score": 3, "germeval": 4, "fair": 3, "rank": 2, "compare": 3}
+LAYOUT_VERSIONS: Dict[str, int] = {"score": 3, "germeval": 5, "fair": 3, "rank": 2, "compare": 3}
 
 
 def layout(kind: str) -> Dict[str, object]:
@@ -143,9 +145,9 @@ NAME_MAPS = ("labels", "types", "per_type", "levels", "systems", "models", "rank
              "transitions", "spurious_moves", "rows", "m4_token_accuracy", "timings", "systems_instead",
              "spans", "where", "tasks", "metrics")
 
-#: legacy or foreign-syntax parts that keep their own words: GermEval's ``official`` numbers (the
-#: scorer's), fair ``weights`` (FairEval's config syntax, TP/FP/FN per error type)
-LEGACY = ("official", "weights")
+#: foreign-syntax parts that keep their own words: fair ``weights`` (FairEval's config syntax, TP/FP/FN
+#: per error type)
+LEGACY = ("weights",)
 
 #: words that must not name a number outside SemEval: other tools' names for the vocabulary's quantities
 SEMEVAL_ONLY = ("correct", "incorrect", "partial", "missed", "possible", "actual", "overall")

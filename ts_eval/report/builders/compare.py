@@ -5,25 +5,18 @@ bars, and the examples with each side's tokens and spans as cell data (for highl
 
 Column kinds: a column whose header holds ``%`` (or a table marked ``percent``) holds
 fractions (``score``; ``signed`` where the header or the row says Δ), other numbers are
-counts, everything else text.  The attribute names of the result are read through
-:func:`get` (one place to change when they are renamed).
+counts, everything else text.
 """
 from __future__ import annotations
 
-from typing import Any, Dict, List, Optional
+from typing import Any, List, Optional
 
 from ...comparison.results import CLASS_TITLES
 from ..page import Cell, Column, Page, Figure, Section, Table, Text
 from . import compare_tables as ct
 from .compare_models import models_table, semeval_sections
 
-KEYS: Dict[str, str] = {}
-CLIP = "..."   # a sentence window cut from a longer sentence (the ellipsis character is kept for cut numbers: never)   # vocabulary name -> attribute / key name, where they differ
-
-
-def get(obj: Any, key: str) -> Any:
-    key = KEYS.get(key, key)
-    return obj[key] if isinstance(obj, dict) else getattr(obj, key)
+CLIP = "..."   # a sentence window cut from a longer sentence (the ellipsis character is kept for cut numbers: never)
 
 
 def _kind(t: ct.Table, k: int, header: str, first: Any) -> str:
@@ -55,7 +48,7 @@ def examples_blocks(c) -> List[Any]:
     """The files the examples come from (named once), then one row per example: its level, class,
     transition, sentence and line; the gold, A and B cells carry the sentence window and that
     side's spans (their text writes the spans inline, as :data:`EXAMPLES_NOTE` says)."""
-    examples = get(c.pair, "examples")
+    examples = c.pair.examples
     lines = [ct.example_line(e.where) for e in examples]
     cols = [Column("n", "example"), Column("level", "level"), Column("class", "class"),
             Column("transition", "transition"), Column("sentence", "sentence")]
@@ -91,37 +84,37 @@ def build(c, cases: Optional[int] = None) -> Page:
     chosen = models_table(c)
     sections = [Section("Systems", [Text(about, "note"), convert(ct.systems_table(c), "systems")]
                         + ([chosen] if chosen is not None else []), id="systems")]
-    pair = get(c, "pair")
+    pair = c.pair
     if pair is not None:
         blocks: List[Any] = [convert(ct.token_summary(c), "token-summary"),
                              convert(ct.token_transitions(c), "token-transitions", 2),
                              convert(ct.token_labels(c), "token-labels")]
         sections.append(Section("Token level", blocks, id="token"))
-        span = get(pair, "span")
+        span = pair.span
         if span is not None:
             from ...comparison.results import GOLD_OUTCOMES
             blocks = [convert(ct.span_summary(c), "span-summary"), convert(ct.span_outcomes(c), "span-outcomes"),
                       convert(ct.span_matrix(c), "span-matrix"),
                       _heatmap("span-matrix-heatmap", "Gold spans: outcome under A (rows) → under B (columns)",
-                               list(GOLD_OUTCOMES), list(GOLD_OUTCOMES), get(span, "matrix"), "count"),
+                               list(GOLD_OUTCOMES), list(GOLD_OUTCOMES), span.matrix, "count"),
                       convert(ct.span_transitions(c), "span-transitions", 2), convert(ct.span_labels(c), "span-labels")]
             sections.append(Section("Span level", blocks, id="span"))
         sections.append(Section("TS units", [convert(ct.ts_labels(c), "ts-labels")], id="ts"))
         sections += semeval_sections(c)
-        if get(pair, "examples"):
+        if pair.examples:
             sections.append(Section("Examples", examples_blocks(c), id="examples"))
         sections.append(Section("Legend", [Text(
             "corrections: A wrong, B right; new errors: A right, B wrong; changed errors: both wrong, differently. "
             "Span outcomes: Ortmann's fair error types.", "note")], id="legend"))
     else:
         sections += semeval_sections(c)
-    multi = get(c, "multi")
+    multi = c.multi
     if multi is not None:
-        names = get(multi, "names")
-        found = get(multi, "found_by")
+        names = multi.names
+        found = multi.found_by
         sections.append(Section("Several systems", [
             convert(ct.diff_matrix(c), "diff-matrix"),
-            _heatmap("diff-heatmap", "Pairwise diff (%)", names, names, get(multi, "diff_matrix"), "score"),
+            _heatmap("diff-heatmap", "Pairwise diff (%)", names, names, multi.diff_matrix, "score"),
             convert(ct.neighbours(c), "neighbours"), convert(ct.token_oracle(c), "token-oracle"),
             convert(ct.span_oracle(c), "span-oracle"), convert(ct.found_by(c), "found-by"),
             Figure("found-by-bars", "Gold spans found exactly by j of the systems", "bars",

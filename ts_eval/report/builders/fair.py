@@ -1,48 +1,42 @@
 """Fair report (``ts-eval fair``'s data: :func:`ts_eval.fair.fair_report`, optionally with its
 ``settings``) -> Page: one table per evaluation method (traditional, fair, weighted),
 the comparison of the methods, the error types as bars, the confusion matrix (table and
-heatmap) and the target label statistics.  Keys are read through :func:`get` (vocabulary
-name first, today's name as fallback).
+heatmap) and the target label statistics, under the result vocabulary's keys.
 """
 from __future__ import annotations
 
 from typing import Any, Dict, List, Mapping, Optional
 
-from .keys import getter
 from ..page import Cell, Column, Page, Figure, Section, Table, Text
 
-LEGACY = {"tp": "TP", "fp": "FP", "fn": "FN", "le": "LE", "be": "BE", "bes": "BES", "bel": "BEL", "beo": "BEO",
-          "lbe": "LBE", "f": "f1", "micro": "overall"}
 METHODS = ("traditional", "fair", "weighted")
 TRADITIONAL = ("tp", "fp", "fn")
 FAIR = ("tp", "fp", "le", "be", "bes", "bel", "beo", "lbe", "fn")
 
 
-get = getter(LEGACY)
-
 
 def method_table(rep: Mapping[str, Any], method: str) -> Table:
     block = rep[method]
     types = TRADITIONAL if method == "traditional" else FAIR
-    types = [t for t in types if any(get(r, t) is not None for r in list(block["labels"].values())
-                                     + [get(block, "micro")])]
+    types = [t for t in types if any(r.get(t) is not None for r in list(block["labels"].values())
+                                     + [block["micro"]])]
     cols = [Column("label", "label")] + [Column(t, t.upper(), "counts") for t in types] + \
         [Column(k, t, "scores") for k, t in (("precision", "P"), ("recall", "R"), ("f", "F1"))]
 
     def row(title: str, d: Mapping[str, Any]) -> List[Cell]:
-        cnt = {t: get(d, t) for t in types if get(d, t) is not None}
-        return [Cell(title)] + [Cell(get(d, t), "count") for t in types] + \
-            [Cell(get(d, k), "score", counts=cnt) for k in ("precision", "recall", "f")]
+        cnt = {t: d.get(t) for t in types if d.get(t) is not None}
+        return [Cell(title)] + [Cell(d.get(t), "count") for t in types] + \
+            [Cell(d.get(k), "score", counts=cnt) for k in ("precision", "recall", "f")]
 
     rows = [row(lab, block["labels"][lab]) for lab in sorted(block["labels"])]
-    rows.append(row("micro", get(block, "micro")))
+    rows.append(row("micro", block["micro"]))
     return Table(f"fair-{method}", f"{method.title()} evaluation (scores in %)", cols, rows,
                  row_styles=[None] * (len(rows) - 1) + ["total"])
 
 
 def comparison_table(rep: Mapping[str, Any], methods: List[str]) -> Table:
     cols = [Column("method", "method"), Column("precision", "P"), Column("recall", "R"), Column("f", "F1")]
-    rows = [[Cell(m)] + [Cell(get(get(rep[m], "micro"), k), "score") for k in ("precision", "recall", "f")]
+    rows = [[Cell(m)] + [Cell(rep[m]["micro"].get(k), "score") for k in ("precision", "recall", "f")]
             for m in methods]
     return Table("fair-methods", "Comparison of the methods (micro, %)", cols, rows)
 
@@ -65,10 +59,10 @@ def build(report: Mapping[str, Any], name: str = "system") -> Page:
     sections = [Section("Fair evaluation", [Text(about, "note")] + [method_table(rep, m) for m in methods]
                         + [comparison_table(rep, methods)], id="methods")]
     if "fair" in rep:
-        tot = get(rep["fair"], "micro")
+        tot = rep["fair"]["micro"]
         sections.append(Section("Error types", [Figure("fair-error-bars", "Fair error types (micro)", "bars",
                                                        {"labels": [t.upper() for t in FAIR],
-                                                        "values": [get(tot, t, 0) for t in FAIR], "kind": "count"})],
+                                                        "values": [tot.get(t, 0) for t in FAIR], "kind": "count"})],
                                 id="error-types"))
     sections.append(Section("Confusion matrix", confusion_blocks(name, rep["confusion"], "fair-confusion"),
                             id="confusion"))

@@ -1,23 +1,17 @@
 """GermEval 2014 Report -> Page: Metrics 1-4 and the per-type lines as the official scorer
 prints them (the report's ``official`` part, already in percent: cell kind ``percent``), TS
 over both levels, fair error types per level, and the validation notes.
-
-Keys are read through :func:`get` (the vocabulary's name first, today's name as fallback).
 """
 from __future__ import annotations
 
 from typing import Any, List, Mapping
 
-from .keys import as_dict, getter
 from ..page import Cell, Column, Page, Figure, Section, Table, Text
+from .score import _dict
 
-LEGACY = {"system": "found", "tp": "correct", "f": "f1", "micro": "overall"}
 METRIC_ROWS = ("M1 strict, combined (official)", "M2 loose, combined", "M3 strict, outer", "M3 strict, inner")
 FAIR = ("tp", "fp", "le", "be", "bes", "bel", "beo", "lbe", "fn")
 
-
-get = getter(LEGACY)
-_dict = as_dict
 
 
 def metrics_table(s: Mapping[str, Any]) -> Table:
@@ -26,9 +20,9 @@ def metrics_table(s: Mapping[str, Any]) -> Table:
             Column("precision", "P"), Column("recall", "R"), Column("f", "F1"), Column("accuracy", "token acc (M4)")]
     rows = []
     for name, b in zip(METRIC_ROWS, official["blocks"]):
-        cnt = {k: get(b, k) for k in ("gold", "system", "tp")}
+        cnt = {k: b.get(k) for k in ("gold", "system", "tp")}
         rows.append([Cell(name), *[Cell(v, "count") for v in cnt.values()],
-                     *[Cell(get(b, k), "percent", counts=cnt) for k in ("precision", "recall", "f")],
+                     *[Cell(b.get(k), "percent", counts=cnt) for k in ("precision", "recall", "f")],
                      Cell(b["accuracy"], "percent")])
     return Table(f"metrics-{s['name']}", f"{s['name']}: GermEval 2014 metrics (official scorer's numbers, %)", cols,
                  rows, row_styles=["total"] + [None] * (len(rows) - 1))
@@ -41,9 +35,9 @@ def per_type_table(s: Mapping[str, Any]) -> Table:
     rows = []
     for typ, lines in official["per_type"].items():
         for d in lines:
-            cnt = {k: get(d, k) for k in ("gold", "system", "tp")}
+            cnt = {k: d.get(k) for k in ("gold", "system", "tp")}
             rows.append([Cell(typ), Cell(d["run"]), *[Cell(v, "count") for v in cnt.values()],
-                         *[Cell(get(d, k), "percent", counts=cnt) for k in ("precision", "recall", "f")]])
+                         *[Cell(d.get(k), "percent", counts=cnt) for k in ("precision", "recall", "f")]])
     return Table(f"per-type-{s['name']}", "Metric 1 per type (strict; loose rows for the base classes), %", cols, rows,
                  key_columns=2)
 
@@ -53,13 +47,13 @@ def ts_table(ts: Mapping[str, Any]) -> Table:
         [Column(k, t) for k, t in (("precision", "P"), ("recall", "R"), ("f", "F"), ("kappa", "κ"))]
 
     def row(title: str, d: Mapping[str, Any], counts_too: bool = True) -> List[Cell]:
-        cnt = {k: get(d, k) for k in ("tp", "fp", "fn")} if counts_too else None
-        return [Cell(title)] + [Cell(get(d, k) if counts_too else None, "count") for k in ("tp", "fp", "fn")] + \
-            [Cell(get(d, k), "score", counts=cnt) for k in ("precision", "recall", "f")] + [Cell(d.get("kappa"), "corr")]
+        cnt = {k: d.get(k) for k in ("tp", "fp", "fn")} if counts_too else None
+        return [Cell(title)] + [Cell(d.get(k) if counts_too else None, "count") for k in ("tp", "fp", "fn")] + \
+            [Cell(d.get(k), "score", counts=cnt) for k in ("precision", "recall", "f")] + [Cell(d.get("kappa"), "corr")]
 
     rows = [row(lab, d) for lab, d in ts["labels"].items() if d["present"]]
     styles = [None] * len(rows)
-    rows += [row("micro", get(ts, "micro")), row("macro", ts["macro"], False)]
+    rows += [row("micro", ts["micro"]), row("macro", ts["macro"], False)]
     styles += ["total", "total"]
     rows += [row(f"{lv} level (micro)", d) for lv, d in ts["levels"].items()]
     styles += [None] * len(ts["levels"])
@@ -75,13 +69,13 @@ def fair_blocks(fair: Mapping[str, Any]) -> List[Any]:
         [Column("traditional_f", "trad F1"), Column("fair_f", "fair F1")]
     rows = []
     for lv, rep in levels.items():
-        tot = get(rep["fair"], "micro")
-        rows.append([Cell(lv)] + [Cell(get(tot, t), "count") for t in FAIR]
-                    + [Cell(get(get(rep["traditional"], "micro"), "f"), "score"), Cell(get(tot, "f"), "score")])
+        tot = rep["fair"]["micro"]
+        rows.append([Cell(lv)] + [Cell(tot.get(t), "count") for t in FAIR]
+                    + [Cell(rep["traditional"]["micro"].get("f"), "score"), Cell(tot.get("f"), "score")])
     parts = [t for t in FAIR if t != "be"]
     fig = Figure("fair-levels", "Fair error types per level", "stacked_bars",
                  {"labels": list(levels), "parts": [t.upper() for t in parts],
-                  "values": [[get(get(rep["fair"], "micro"), t, 0) for t in parts] for rep in levels.values()]})
+                  "values": [[rep["fair"]["micro"].get(t, 0) for t in parts] for rep in levels.values()]})
     return [Table("fair", "Fair error types per level (Ortmann 2022)", cols, rows), fig]
 
 

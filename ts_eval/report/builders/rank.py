@@ -25,14 +25,6 @@ import numpy as np
 from ...ranking import uncertainty as rank_uncertainty
 from ..page import Cell, Column, Page, Figure, Section, Table, Text
 
-# one accessor for the result's names (the vocabulary rename of #10.4 changes only this table)
-KEYS = {"spearman": "spearman", "kendall": "kendall", "scores": "scores", "ranks": "ranks"}
-
-
-def get(obj: Any, key: str) -> Any:
-    return getattr(obj, KEYS.get(key, key))
-
-
 def _f(x: Any) -> Optional[float]:
     """A numpy number as a float (nan stays nan; renderers write n/a)."""
     return None if x is None else float(x)

@@ -1,22 +1,14 @@
 """Score Report -> Page: the summary over systems, per-label tables of every model, fair
 error types (table and bars) and the fair confusion matrix (table and heatmap, a detail).
-
-Every key of the report is read through :func:`get`, which takes the vocabulary's name
-(VOCAB.md: ``system``, ``tp``, ``f``, ``micro`` ...) and falls back to today's name, so the
-report's key rename changes nothing here (and then :data:`LEGACY` can go).
 """
 from __future__ import annotations
 
 from typing import Any, Dict, List, Mapping, Optional
 
 from .fair import confusion_blocks, stats_table
-from .keys import as_dict, getter
 from ..values import value
 from ..page import Cell, Column, Page, Figure, Section, Table, Text
 
-# vocabulary name -> the name today's reports use (read by get(); delete an entry once renamed)
-LEGACY = {"system": "found", "tp": "correct", "system_hit": "found_hit", "f": "f1", "micro": "overall",
-          "le": "LE", "be": "BE", "bes": "BES", "bel": "BEL", "beo": "BEO", "lbe": "LBE"}
 FAIR_TYPES = ("tp", "fp", "le", "be", "bes", "bel", "beo", "lbe", "fn")
 TRADITIONAL = ("tp", "fp", "fn")
 SEMEVAL_SCHEMES = ("strict", "exact", "partial", "ent_type")
@@ -25,8 +17,9 @@ SEGMENT = (("overlap", "overlap"), ("constrained", "constrained overlap"), ("con
 TAG_COUNTS = ("tags_correct", "tags_counted")
 
 
-get = getter(LEGACY)
-_dict = as_dict
+def _dict(report: Any) -> Dict[str, Any]:
+    """A Report (or its dict) as the dict its JSON is."""
+    return report if isinstance(report, dict) else report.to_dict()
 
 
 def _models(rep: Dict[str, Any]) -> List[str]:
@@ -34,13 +27,13 @@ def _models(rep: Dict[str, Any]) -> List[str]:
 
 
 def counts(d: Mapping[str, Any], keys) -> Dict[str, float]:
-    return {k: get(d, k) for k in keys if get(d, k) is not None}
+    return {k: d.get(k) for k in keys if d.get(k) is not None}
 
 
 def score_cell(d: Mapping[str, Any], key: str, count_keys=("tp", "fp", "fn", "gold", "system"),
                style: Optional[str] = None) -> Cell:
     """A score with the counts behind it."""
-    return Cell(get(d, key), "score", counts=counts(d, count_keys) or None, style=style)
+    return Cell(d.get(key), "score", counts=counts(d, count_keys) or None, style=style)
 
 
 def accuracy_cell(ex: Mapping[str, Any]) -> Cell:
@@ -61,7 +54,7 @@ def accuracy_note(ex: Mapping[str, Any]) -> Optional[str]:
 
 
 def _fair(s: Mapping[str, Any], method: str) -> Mapping[str, Any]:
-    return get(s["fair"][method], "micro")
+    return s["fair"][method]["micro"]
 
 
 # ---------------------------------------------------------------------------
@@ -135,12 +128,12 @@ def labels_table(rep: Dict[str, Any], s: Dict[str, Any]) -> Table:
                   ("recall", "ex R"), ("f", "ex F"))]
 
     def ts_cells(d, counts_too=True):
-        c = [Cell(get(d, k), "count") if counts_too else Cell(None) for k in ("tp", "fp", "fn", "tn")]
+        c = [Cell(d.get(k), "count") if counts_too else Cell(None) for k in ("tp", "fp", "fn", "tn")]
         return c + [score_cell(d, k, ("tp", "fp", "fn", "tn")) for k in ("precision", "recall", "f")] + \
             [Cell(d["kappa"], "corr"), Cell(d.get("accuracy"), "score")]
 
     def ex_cells(d, counts_too=True):
-        c = [Cell(get(d, k), "count") if counts_too else Cell(None) for k in ("gold", "system", "tp")]
+        c = [Cell(d.get(k), "count") if counts_too else Cell(None) for k in ("gold", "system", "tp")]
         return c + [score_cell(d, k, ("gold", "system", "tp")) for k in ("precision", "recall", "f")]
 
     rows, styles = [], []
@@ -194,7 +187,7 @@ def units_table(rep: Dict[str, Any], s: Dict[str, Any]) -> Table:
     ts = s["ts"]
     cols = [Column("label", "label")] + [Column(f"{part}_{k}", f"{part[:3]} {k.upper()}", part)
                                          for part in ("token", "separator") for k in ("tp", "fp", "fn")]
-    rows = [[Cell(lab or '""')] + [Cell(get(ts["labels"][lab][part], k), "count") for part in ("token", "separator")
+    rows = [[Cell(lab or '""')] + [Cell(ts["labels"][lab][part].get(k), "count") for part in ("token", "separator")
                                    for k in ("tp", "fp", "fn")] for lab in _label_names(rep)]
     return Table(f"units-{s['name']}", f"{s['name']}: TS counts of token and separator units, per label", cols, rows)
 
@@ -207,7 +200,7 @@ def segment_table(rep: Dict[str, Any], s: Dict[str, Any], model: str) -> Table:
     cnt = tuple(k for k, _ in keys)
 
     def row(title, d, counts_too=True):
-        return [Cell(title)] + [Cell(get(d, k) if counts_too else None, "count") for k in cnt] + \
+        return [Cell(title)] + [Cell(d.get(k) if counts_too else None, "count") for k in cnt] + \
             [score_cell(d, k, cnt if counts_too else ()) for k in ("precision", "recall", "f")]
 
     rows = [row(lab or '""', m["labels"][lab]) for lab in _label_names(rep)]
@@ -227,18 +220,18 @@ def fair_labels_table(s: Dict[str, Any]) -> Table:
          for k, t in (("precision", "P"), ("recall", "R"), ("f", "F1"))]
     rows = []
     for lab in list(f["present_labels"] if "present_labels" in f else f["labels"]) + [None]:
-        tr, fr, wr = (get(f[m], "micro") if lab is None else f[m]["labels"][lab]
+        tr, fr, wr = (f[m]["micro"] if lab is None else f[m]["labels"][lab]
                       for m in ("traditional", "fair", "weighted"))
-        rows.append([Cell("micro" if lab is None else (lab or '""'))] + [Cell(get(fr, t), "count") for t in FAIR_TYPES]
-                    + [Cell(get(tr, t), "count") for t in TRADITIONAL] + [score_cell(d, k, FAIR_TYPES) for d in (tr, fr, wr) for k in ("precision", "recall", "f")])
+        rows.append([Cell("micro" if lab is None else (lab or '""'))] + [Cell(fr.get(t), "count") for t in FAIR_TYPES]
+                    + [Cell(tr.get(t), "count") for t in TRADITIONAL] + [score_cell(d, k, FAIR_TYPES) for d in (tr, fr, wr) for k in ("precision", "recall", "f")])
     return Table(f"fair-{s['name']}", f"{s['name']}: fair error types (focus {f['focus']}), per label (scores in %)",
                  cols, rows, row_styles=[None] * (len(rows) - 1) + ["total"])
 
 
 def error_type_bars(name: str, fair: Mapping[str, Any], tid: str) -> Figure:
-    tot = get(fair["fair"], "micro")
+    tot = fair["fair"]["micro"]
     return Figure(tid, f"{name}: fair error types", "bars",
-                  {"labels": [t.upper() for t in FAIR_TYPES], "values": [get(tot, t, 0) for t in FAIR_TYPES],
+                  {"labels": [t.upper() for t in FAIR_TYPES], "values": [tot.get(t, 0) for t in FAIR_TYPES],
                    "kind": "count"})
 
 
@@ -269,12 +262,12 @@ def error_types_section(report) -> Optional[Section]:
     if not systems:
         return None
     cols = [Column("system", "system")] + [Column(t, t.upper()) for t in FAIR_TYPES]
-    rows = [[Cell(s["name"])] + [Cell(get(get(s["fair"]["fair"], "micro"), t), "count") for t in FAIR_TYPES]
+    rows = [[Cell(s["name"])] + [Cell(s["fair"]["fair"]["micro"].get(t), "count") for t in FAIR_TYPES]
             for s in systems]
     parts = [t for t in FAIR_TYPES if t not in ("be",)]     # BE = BES + BEL + BEO: stacked once
     fig = Figure("error-types-bars", "Fair error types per system", "stacked_bars",
                  {"labels": [s["name"] for s in systems], "parts": [t.upper() for t in parts],
-                  "values": [[get(get(s["fair"]["fair"], "micro"), t, 0) for t in parts] for s in systems]})
+                  "values": [[s["fair"]["fair"]["micro"].get(t, 0) for t in parts] for s in systems]})
     return Section("Fair error types per system", [Table("error-types", "Fair error types per system", cols, rows),
                                                    fig], id="error-types")
 

@@ -2,11 +2,11 @@
 
 Only the legacy layout lives here: every other format of a score report is its page
 rendered by :mod:`ts_eval.report.renderers`; the numbers are the report's exact-match counts, and the
-percentages are computed in conlleval.pl's order of operations (:func:`ts_eval.core.measures.prf_percent`).
+percentages are computed in conlleval.pl's order of operations (:func:`ts_eval.core.measures.prf` with ``percent=True``).
 """
 from __future__ import annotations
 
-from ...core.measures import percent, prf_percent
+from ...core.measures import percent, prf
 from ...results.report import Report
 
 
@@ -18,7 +18,7 @@ def conlleval_block(report: Report, system: dict) -> str:
     G, F, C = ex["micro"]["gold"], ex["micro"]["system"], ex["micro"]["tp"]
     ntok = ex.get("tags_counted", report.corpus["tokens"] + report.corpus["docstart_lines"])
     lines = [f"processed {ntok} tokens with {G} phrases; found: {F} phrases; correct: {C}.\n"]
-    p, r, f = prf_percent(C, F, G)     # conlleval.pl's order: 100*correct/found, then 2PR/(P+R)
+    p, r, f = prf(C, F - C, G - C, percent=True)   # conlleval.pl's order: 100*correct/found, then 2PR/(P+R)
     if ntok > 0:   # an accuracy that was not computed (nested spans have no IOB2 tags) is n/a, never 0.00%
         acc = "%6.2f%%" % percent(ex["tags_correct"], ntok) if ex.get("tags_correct") is not None else "   n/a"
         lines.append("accuracy: %s; precision: %6.2f%%; recall: %6.2f%%; FB1: %6.2f\n" % (acc, p, r, f))
@@ -33,7 +33,7 @@ def conlleval_block(report: Report, system: dict) -> str:
         last = t
     for t in ordered:
         c, fo, go = rows[t]["tp"], rows[t]["system"], rows[t]["gold"]
-        p, r, f = prf_percent(c, fo, go)
+        p, r, f = prf(c, fo - c, go - c, percent=True)
         pad = " " * max(0, 17 - len(t.encode("utf-8")))  # Perl's %17s counts bytes, not characters
         lines.append("%s%s: precision: %6.2f%%; recall: %6.2f%%; FB1: %6.2f  %d\n" % (pad, t, p, r, f, fo))
     return "".join(lines)

@@ -32,13 +32,13 @@ def nereval_block(system: Dict[str, Any]) -> str:
             out.append("Accuracy: %6.2f%%;\n" % b["accuracy"])
             out.append("Precision: %6.2f%%;\n" % b["precision"])
             out.append("Recall: %6.2f%%;\n" % b["recall"])
-            out.append("FB1: %6.2f\n" % b["f1"] + ("\n" if k == 3 else ""))
+            out.append("FB1: %6.2f\n" % b["f"] + ("\n" if k == 3 else ""))
     out.append("\nEvaluation per type and mode:\n=============================\n\n")
     for t, rows in official["per_type"].items():
         out.append("==> %10s\n==============\n" % t)
         for d in rows:
             out.append(f"{d['run']}: " + "Precision: %6.2f%%; " % d["precision"] + "Recall: %6.2f%%; " % d["recall"]
-                       + "FB1: %6.2f\n" % d["f1"])
+                       + "FB1: %6.2f\n" % d["f"])
     out.append("\n")
     return "".join(out)
 
@@ -64,14 +64,14 @@ def latex_block(system: Dict[str, Any]) -> str:
            r"\begin{tabular}{l|rrrr}", r"Metric & Accuracy & Precision & Recall & F$_{\beta=1}$ \\\hline"]
     for name, b in zip(names, official["blocks"]):
         out.append(r"%s & %.2f\%% & %.2f\%% & %.2f\%% & %.2f \\" % (name, b["accuracy"], b["precision"],
-                                                                    b["recall"], b["f1"]))
+                                                                    b["recall"], b["f"]))
     out += [r"\end{tabular}", "", r"\begin{tabular}{ll|rrr}",
             r"Type & Chunk type & Precision & Recall & F$_{\beta=1}$ \\"]
     for t, rows in official["per_type"].items():
         out.append(r"\hline")
         for d in rows:
             out.append(r"%s & %s & %.2f\%% & %.2f\%% & %.2f \\" % (_tex(t), d["run"], d["precision"], d["recall"],
-                                                                   d["f1"]))
+                                                                   d["f"]))
     out += [r"\end{tabular}"]
     ts = system.get("ts")
     if ts:

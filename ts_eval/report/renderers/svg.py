@@ -11,7 +11,6 @@ value) so nothing is only a colour.  Values are written by :func:`.format.value`
 from __future__ import annotations
 
 import math
-import re
 from typing import Any, Callable, Dict, List, Sequence, Tuple
 
 from markupsafe import Markup, escape
