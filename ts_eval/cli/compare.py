@@ -70,8 +70,7 @@ def _request(args: argparse.Namespace) -> Request:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..comparison import compare
-    from ..comparison.comparison import check_models
+    from ..comparison.comparison import check_models, compare
 
     if args.top < 0 or args.examples < 0 or args.cases < 0:
         raise UsageError("--top, --examples and --cases must be >= 0")

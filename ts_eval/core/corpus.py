@@ -17,7 +17,7 @@ from .arrays import unique
 
 from . import schemes
 from ..errors import Hint, InputError, OptionError
-from .validation import control_message, control_reason, first_control
+from .printable import control_message, control_reason, first_control
 
 
 @dataclass

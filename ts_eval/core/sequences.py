@@ -7,7 +7,7 @@ from typing import Mapping, Sequence, Tuple, Union
 import numpy as np
 
 from . import validation as validate
-from .validation import control_message, has_control
+from .printable import control_message, has_control
 from .corpus import Corpus, SideInfo, SpanSet, corpus_from_tag_ids
 from ..errors import InputError
 

@@ -16,7 +16,7 @@ import numpy as np
 
 from ..core.corpus import SideInfo, corpus_from_tag_ids, span_shape
 from ..errors import InputError
-from ..core.validation import control_message, first_control
+from ..core.printable import control_message, first_control
 
 TOKEN_SEP = "\x1f"  # joins a document's tokens into its key (one string per document, not per token)
 

@@ -40,7 +40,7 @@ import numpy as np
 
 from ..core.corpus import Corpus, SideInfo, SpanSet
 from ..errors import InputError
-from ..core.validation import control_message, first_control, has_control
+from ..core.printable import control_message, first_control, has_control
 from ..core.tokensets import TokenSets
 
 #: POS tags treated as punctuation: the reference's list (STTS, UPOS, its custom tags,
