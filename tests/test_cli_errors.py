@@ -17,7 +17,8 @@ import pytest
 
 import ts_eval
 from ts_eval.ranking import study as ranking
-from ts_eval.errors import InputError, OptionError, UsageError
+from ts_eval.cli.errors import UsageError
+from ts_eval.errors import InputError, OptionError
 
 from support import fails, run_cli, write
 

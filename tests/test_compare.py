@@ -19,7 +19,8 @@ from ts_eval.report.builders.compare_tables import inline_text
 from ts_eval.comparison import GOLD_OUTCOMES, change_masks, compare, correct_overlap, diff, token_changes
 from ts_eval.cli.outputs import json_text
 from ts_eval.report.builders import build
-from ts_eval.errors import InputError, OptionError, UsageError
+from ts_eval.cli.errors import UsageError
+from ts_eval.errors import InputError, OptionError
 from ts_eval.report.renderers import render
 
 # ---------------------------------------------------------------------------

@@ -25,7 +25,8 @@ from hypothesis import strategies as st
 from ts_eval.cli import fair as cli_fair
 from ts_eval.core.corpus import SpanSet
 from ts_eval.core.sequences import from_spans
-from ts_eval.errors import InputError, UsageError
+from ts_eval.cli.errors import UsageError
+from ts_eval.errors import InputError
 from ts_eval.fair import (BEL, BEO, BES, EQ7_FORMULA, ERROR_TYPES, FN, FP, LBE, LE, OUTCOME_NAMES, PRESETS, TP,
                           TokenSets, fair_errors, fair_report, method_scores, parse_weights)
 from ts_eval.core.measures import prf

@@ -19,7 +19,8 @@ from hypothesis import strategies as st
 
 from ts_eval.germeval.corpus import GermEvalSide
 from ts_eval.germeval.data import LABELS, TAG_ID, TAGS, GermEvalData, decode_level
-from ts_eval.errors import InputError, OptionError, UsageError
+from ts_eval.cli.errors import UsageError
+from ts_eval.errors import InputError, OptionError
 from ts_eval.report.legacy.nereval import nereval_block, to_latex, to_nereval
 from ts_eval.germeval.evaluate import evaluate_germeval, official_numbers
 from ts_eval.germeval.counts import germeval_counts, metric1_stats

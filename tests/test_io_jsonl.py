@@ -252,9 +252,9 @@ def test_mixed_formats_gold_text_system_tokens(tmp_path):
     assert corpus.tokens(0, 5) == TOKENS
 
 
-def test_unknown_option_is_a_usage_error(tmp_path):
+def test_unknown_option_is_an_option_error(tmp_path):
     g = write(tmp_path, "g.jsonl", [{"tokens": ["a"], "spans": []}])
-    with pytest.raises(ts_eval.UsageError, match="align"):
+    with pytest.raises(ts_eval.OptionError, match="align"):
         read(g, align="expand")
 
 

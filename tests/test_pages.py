@@ -388,7 +388,9 @@ def test_rank_details_flag(small_ranking):
     assert [s.title for s in short.sections] == [s.title for s in full.sections if not s.detail]
     # the terminal shows the summary of either, and names the detail sections it leaves out
     assert render(full, "table", width=100).startswith(render(short, "table", width=100))
-    assert "11 more section(s) with --details" in render(full, "table", width=100)
+    assert "11 more section(s) with details=True" in render(full, "table", width=100)   # a Python caller's words
+    flag = render(full, "table", width=100, spell=lambda hint: "--details" if hint.option == "details" else None)
+    assert "11 more section(s) with --details" in flag                                     # the command line's
     assert len(render(short, "markdown")) < len(render(full, "markdown"))
 
 

@@ -49,7 +49,7 @@ def test_convert_refuses_to_write_over_its_input(tmp_path, capsys):
     files = _files(tmp_path)
     _same_file_refused(capsys, ["convert", files["gold"], files["gold"]], "DST", "SRC")
     assert Path(files["gold"]).read_text() == GOLD_ONLY
-    with pytest.raises(ts_eval.UsageError, match="the same file"):
+    with pytest.raises(ts_eval.OptionError, match="the same file"):
         ts_eval.convert(files["gold"], files["gold"])
 
 
@@ -164,9 +164,9 @@ def test_standard_input_twice_in_any_role(tmp_path, capsys, argv):
 
 
 def test_the_python_api_reads_standard_input_once():
-    with pytest.raises(ts_eval.UsageError, match="standard input"):
+    with pytest.raises(ts_eval.OptionError, match="standard input"):
         ts_eval.read_pair("-", ["-"])
-    with pytest.raises(ts_eval.UsageError, match="standard input"):
+    with pytest.raises(ts_eval.OptionError, match="standard input"):
         ts_eval.read_conll_pair("-", ["-"])
 
 

@@ -147,7 +147,7 @@ def test_rank_summary_is_the_readable_part(rendered, ranking):
     short, full = rendered[(120, False)], rendered[(120, True)]
     assert len(short) < len(full) / 2
     assert "leaderboard under Seg-F1µ" in short and "rank shifts" in short and "Spearman" in short
-    assert "--details" in short and "p-value against the next system" not in short
+    assert "details=True" in short and "p-value against the next system" not in short
     assert "p-value against the next system" in full
     # the flips asked for are in the summary, with the one-line summary of the flip analysis
     assert ranking.flips("exact-f1-micro", "ts-f1-macro").summary in " ".join(short.split())

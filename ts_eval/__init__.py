@@ -4,7 +4,7 @@ Token-and-separator scores (Esuli & Sebastiani 2010), conlleval-exact segment
 scores, and more, from one pass over the data.
 """
 from .version import __version__
-from .errors import InputError, OptionError, TsEvalError, UsageError
+from .errors import InputError, OptionError, TsEvalError
 from .models.evaluate import evaluate, score   # eager: the submodule's name is the function's
 from .report import views  # noqa: F401  (registers str() and the notebook view of every result)
 
@@ -28,6 +28,6 @@ def __getattr__(name: str):
     raise AttributeError(f"module 'ts_eval' has no attribute {name!r}")
 
 
-__all__ = ["Corpus", "SpanSet", "from_sequences", "from_spans", "InputError", "OptionError", "TsEvalError", "UsageError",
+__all__ = ["Corpus", "SpanSet", "from_sequences", "from_spans", "InputError", "OptionError", "TsEvalError",
            "evaluate", "score", "read_conll", "read_conll_pair", "read", "read_pair", "Report", "fair_corpus", "fair_errors",
            "compare", "rank", "rank_corpus", "rank_tasks", "convert", "compat", "EmptyInputWarning", "__version__"]

@@ -11,8 +11,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from ..errors import UsageError
-from .errors import option_errors
+from .errors import UsageError, option_errors
 from .inputs import COLUMN_RULE, Request, add_column_options, add_reading_options, check_paths, load, request_paths
 from .outputs import add_output_options, emit, format_choices
 

@@ -34,8 +34,8 @@ import os
 import sys
 from typing import Any, Dict, List, Optional, Tuple
 
-from ..errors import InputError, UsageError
-from .errors import option_errors
+from ..errors import InputError
+from .errors import UsageError, option_errors
 from .inputs import (add_column_options, add_file_arguments, add_reading_options, check_paths, file_request,
                      input_settings, load, request_paths)
 from .outputs import add_output_options, emit

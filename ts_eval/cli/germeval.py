@@ -9,8 +9,7 @@ from __future__ import annotations
 
 import argparse
 
-from ..errors import UsageError
-from .errors import option_errors
+from .errors import UsageError, option_errors
 from .inputs import check_paths
 from .outputs import add_output_options, emit
 

@@ -30,8 +30,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
-from ..errors import InputError, UsageError
-from .errors import option_errors
+from ..errors import InputError
+from .errors import UsageError, option_errors
 
 POLICIES = ("conlleval", "strict", "discard")
 COMPRESSION_SUFFIXES = (".gz", ".bz2", ".xz")

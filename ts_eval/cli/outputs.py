@@ -21,8 +21,10 @@ import os
 import sys
 from typing import Any, Callable, Dict, Optional, Sequence
 
+from ..errors import Spelling, python_spelling
 from ..report.output import write_output
 from ..report.renderers import FORMATS as RENDERERS
+from .errors import option_flags, spell_hint
 
 PAGE_FORMATS = tuple(RENDERERS)
 
@@ -44,12 +46,20 @@ def add_output_options(group: Any, own: Sequence[str] = (), default: str = "tabl
     group.add_argument("--output", "-o", metavar="FILE", help="write to FILE instead of standard output")
 
 
-def build_page(result: Any, argv: Optional[Sequence[str]] = None, **options: Any) -> Any:
+def spelling(args: argparse.Namespace) -> Spelling:
+    """How the running command writes an option a page names: as its flag (``--scheme IOB1``)."""
+    parser = getattr(args, "command_parser", None)
+    flags = option_flags(parser) if parser is not None else {}
+    return lambda hint: spell_hint(hint, flags)
+
+
+def build_page(result: Any, argv: Optional[Sequence[str]] = None, spell: Spelling = python_spelling,
+               **options: Any) -> Any:
     """The neutral page of any command's result; ``argv`` (the command's arguments) goes into its
-    meta as the command line that reproduces it."""
+    meta as the command line that reproduces it; ``spell`` writes the options its notes name."""
     from ..report.builders import build
 
-    page = build(result, **options)
+    page = build(result, spell=spell, **options)
     if argv is not None:
         page.meta["command"] = ["ts-eval", *argv]
     return page
@@ -61,7 +71,8 @@ def json_text(result: Any) -> str:
     return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
 
 
-def rendered(page: Any, fmt: str, details: bool = False, width: Optional[int] = None, to_file: bool = False) -> str:
+def rendered(page: Any, fmt: str, details: bool = False, width: Optional[int] = None, to_file: bool = False,
+             spell: Spelling = python_spelling) -> str:
     """``page`` in page format ``fmt``.  The terminal table (``table``) is ``width`` columns wide in a
     file; on standard output it fits the terminal (its width, or ``COLUMNS``), in colour only on a
     terminal, and a pipe without ``COLUMNS`` gets :data:`PIPE_WIDTH` columns."""
@@ -70,10 +81,10 @@ def rendered(page: Any, fmt: str, details: bool = False, width: Optional[int] = 
     if fmt != "table":
         return render(page, fmt, details=details)
     if to_file:
-        return render(page, "table", width=width, details=details)
+        return render(page, "table", width=width, details=details, spell=spell)
     tty = sys.stdout.isatty()
     width = None if tty or "COLUMNS" in os.environ else PIPE_WIDTH
-    return render(page, "table", width=width, details=details, color=tty)
+    return render(page, "table", width=width, details=details, color=tty, spell=spell)
 
 
 def emit(result: Any, args: argparse.Namespace, own: Optional[Callable[[], Texts]] = None,
@@ -91,6 +102,7 @@ def emit(result: Any, args: argparse.Namespace, own: Optional[Callable[[], Texts
     elif fmt == "json":
         text = json_text(result)
     else:
-        page = build_page(result, getattr(args, "argv", None), **(page_options or {}))
-        text = rendered(page, fmt, details, width, to_file=bool(dest))
+        spell = spelling(args)
+        page = build_page(result, getattr(args, "argv", None), spell, **(page_options or {}))
+        text = rendered(page, fmt, details, width, to_file=bool(dest), spell=spell)
     write_output(text, dest)

@@ -18,8 +18,7 @@ import argparse
 import sys
 from typing import Any, Dict, List, Optional
 
-from ..errors import UsageError
-from .errors import option_errors
+from .errors import UsageError, option_errors
 from .inputs import Request, add_column_options, add_reading_options, check_paths, expand, load, system_names
 from .outputs import add_output_options, emit, format_choices
 from .tasks import TaskSpec, task_specs

@@ -377,10 +377,16 @@ def _parse_or_locate(tag_vocab: List[str], scheme: Optional[str], sides: Sequenc
                 errors[k] = err
         use = _first_use(list(errors), sides)
         if use is None:
-            raise InputError(str(first_err)) from None
+            raise _tag_error(first_err, None, None) from None
         tok, side = use
         path, line = side.where(tok)
-        raise InputError(f"{errors[int(side.tags[tok])]}{_on_side(side, ' ({} side)')}", path, line) from None
+        raise _tag_error(errors[int(side.tags[tok])], path, line, _on_side(side, ' ({} side)')) from None
+
+
+def _tag_error(err: schemes.TagError, path: Optional[str], line: Optional[int], suffix: str = "") -> InputError:
+    """A :class:`~ts_eval.core.schemes.TagError` as an :class:`InputError` at ``path``, ``line``: the options
+    its message names become hints (spelled as flags on the command line)."""
+    return InputError([p if isinstance(p, str) else Hint(*p) for p in err.parts] + [suffix], path, line)
 
 
 def _on_side(side: SideInfo, template: str) -> str:

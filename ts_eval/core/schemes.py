@@ -31,7 +31,7 @@ system side; the matcher marks exactly those chunks as exact matches.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Dict, List, Optional, Sequence, Tuple
+from typing import Dict, List, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
@@ -115,11 +115,20 @@ class TagTable:
 
 
 class TagError(ValueError):
-    """A tag that no scheme can read (the caller adds file and line)."""
+    """A tag that no scheme can read; the caller adds file and line (:func:`ts_eval.core.corpus`).
 
-    def __init__(self, tag: str, expected: str):
+    ``parts``: the message, strings and options as ``(keyword, value, ...)`` tuples, which the
+    caller makes into :class:`ts_eval.errors.Hint` s (this module imports nothing of ts_eval, so that
+    every layer can read tags); ``str()`` writes the options as Python keywords."""
+
+    def __init__(self, tag: str, *parts: Union[str, Tuple[str, ...]]):
         self.tag = tag
-        super().__init__(f"bad tag {tag!r}: {expected}")
+        self.parts: Tuple[Union[str, Tuple[str, ...]], ...] = (f"bad tag {tag!r}: ", *parts)
+        super().__init__("".join(p if isinstance(p, str) else _keyword(*p) for p in self.parts))
+
+
+def _keyword(option: str, *values: str) -> str:
+    return f"{option}=" + " or ".join(repr(v) for v in values) if values else option
 
 
 def parse_tags(tags: Sequence[str], scheme: Optional[str]) -> TagTable:
@@ -135,15 +144,15 @@ def parse_tags(tags: Sequence[str], scheme: Optional[str]) -> TagTable:
             continue
         head, sep, label = tag.partition("-")
         if not sep or len(head) != 1 or head not in PREFIX_CODES:
-            raise TagError(tag, "expected O or PREFIX-LABEL with PREFIX one of "
-                           + ", ".join(sorted(allowed)) + " (e.g. B-PER)")
+            raise TagError(tag, "expected O or PREFIX-LABEL with PREFIX one of " + ", ".join(sorted(allowed))
+                           + " (e.g. B-PER)")
         if not label:
-            raise TagError(tag, "the label after the prefix is empty "
-                           "(use --scheme conlleval to accept it as conlleval.pl does)")
+            raise TagError(tag, "the label after the prefix is empty (use ", ("scheme", "conlleval"),
+                           " to accept it as conlleval.pl does)")
         if head not in allowed:
             raise TagError(tag, f"prefix {head}- is not part of scheme {scheme} "
-                           f"(prefixes {', '.join(SCHEMES[scheme].prefixes)}); "
-                           "choose another --scheme or --scheme auto")
+                           f"(prefixes {', '.join(SCHEMES[scheme].prefixes)}); choose another ",
+                           ("scheme",), " or ", ("scheme", "auto"))
         prefix[k] = PREFIX_CODES[head]
         labels.append(label)
     return TagTable(list(tags), prefix, labels)

@@ -15,7 +15,7 @@ from typing import Dict, List, Optional, Sequence, Tuple
 import numpy as np
 
 from ..core.corpus import Corpus, SideInfo, SpanSet
-from ..errors import InputError, OptionError
+from ..errors import Hint, InputError, OptionError
 from .counts import germeval_counts
 from .data import LABELS, LEVELS, TAGS, GermEvalData, LevelChunks, level_chunks, sentence_bounded
 from .reader import read_germeval_any
@@ -113,7 +113,7 @@ def _check_same_gold(datas: List[GermEvalData]) -> None:
     seen = set()
     for d in datas:
         if d.name in seen or d.name == "gold":
-            raise OptionError(f"system name {d.name!r} is used twice (or is 'gold'); give unique --names")
+            raise OptionError([f"system name {d.name!r} is used twice (or is 'gold'); give unique ", Hint("names")])
         seen.add(d.name)
         if d is first:
             continue

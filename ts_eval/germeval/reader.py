@@ -34,7 +34,7 @@ import numpy as np
 
 from ..core import schemes
 from .data import LABELS, LEVELS, ROW_NAMES, TAG_ID, TAG_LABEL, TAG_PREFIX, TAGS, GermEvalData, check_policy_name
-from ..errors import InputError
+from ..errors import Hint, InputError
 from ..io.columns import BOM, ColumnFile, byte_windows, unique_slices
 from ..io.conll import check_aligned
 
@@ -338,7 +338,7 @@ def check_policy(data: GermEvalData, policy: str) -> None:
         return
     k, r, why = min(found)
     path, line = data.where(r, k)
-    raise InputError(f"ill-formed IOB2 on the {ROW_NAMES[r]} level: {TAGS[int(data.tags[r, k])]!r} cannot "
-                     f"start a chunk ({why}); policy strict rejects it (use --policy nereval to read it as the "
-                     "official scorer does, conlleval to open a new chunk, or discard to drop the chunk)",
-                     path, line)
+    raise InputError([f"ill-formed IOB2 on the {ROW_NAMES[r]} level: {TAGS[int(data.tags[r, k])]!r} cannot "
+                      f"start a chunk ({why}); policy strict rejects it (use ", Hint("policy", "nereval"),
+                      " to read it as the official scorer does, conlleval to open a new chunk, or discard to drop "
+                      "the chunk)"], path, line)

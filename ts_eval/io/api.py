@@ -13,7 +13,7 @@ from typing import Any, Dict, Mapping, Optional, Sequence, Tuple, Union
 import numpy as np
 
 from ..core.corpus import Corpus, relabel
-from ..errors import InputError, UsageError
+from ..errors import InputError, OptionError
 from .brat import read_brat
 from .columns import split_columns
 from .conllu import read_conllu
@@ -83,12 +83,12 @@ def _read(path: str, fmt: Optional[str], options: Dict[str, Any], strict: bool) 
     if fmt is None:
         fmt = detect_format(path, raw)
     if fmt not in READERS:
-        raise UsageError(f"format {fmt!r}: expected one of {', '.join(FORMATS)}")
+        raise OptionError(f"format {fmt!r}: expected one of {', '.join(FORMATS)}")
     fn = READERS[fmt]
     takes = _accepts(fn)
     unknown = set(options) - takes
     if unknown and strict:
-        raise UsageError(f"option(s) {', '.join(sorted(unknown))} do not apply to format {fmt}; it takes "
+        raise OptionError(f"option(s) {', '.join(sorted(unknown))} do not apply to format {fmt}; it takes "
                          f"{', '.join(sorted(takes))}")
     kw = {k: v for k, v in options.items() if k in takes}
     if raw is not None and "raw" in inspect.signature(fn if fn is not _label_studio else read_jsonl_text).parameters:
@@ -117,7 +117,7 @@ def read_pair(gold: Union[str, Documents], systems: Union[str, Documents, Sequen
             if len(set(names)) != len(names):
                 names = [f"system{k + 1}" for k in range(len(seq))]
         if len(names) != len(seq):
-            raise UsageError(f"{len(names)} names for {len(seq)} systems")
+            raise OptionError(f"{len(names)} names for {len(seq)} systems")
         items = list(zip(names, seq))
     check_stdin_once([("gold", gold)] + [(f"system {name!r}", src) for name, src in items])
     used = set()
@@ -137,7 +137,7 @@ def read_pair(gold: Union[str, Documents], systems: Union[str, Documents, Sequen
                 used |= _accepts(fn)
     unknown = set(options) - used
     if unknown:
-        raise UsageError(f"option(s) {', '.join(sorted(unknown))} apply to none of the formats read "
+        raise OptionError(f"option(s) {', '.join(sorted(unknown))} apply to none of the formats read "
                          f"({', '.join(sorted({d.format for d in sides}))})")
     return relabel(pair_documents(sides[0], {n: d for (n, _), d in zip(items, sides[1:])}), label_map)
 

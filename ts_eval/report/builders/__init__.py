@@ -14,6 +14,7 @@ from __future__ import annotations
 import importlib
 from typing import Any
 
+from ...errors import Spelling, python_spelling
 from ..page import Page
 
 KINDS = ("score", "fair", "rank", "compare", "germeval")
@@ -39,9 +40,13 @@ def kind_of(result: Any) -> str:
                     "a RankingResult, a MultiTaskResult or a Comparison")
 
 
-def build(result: Any, kind: str = "", **options: Any) -> Page:
-    """The page of any result (``kind``: force a builder, one of :data:`KINDS`)."""
+def build(result: Any, kind: str = "", *, spell: Spelling = python_spelling, **options: Any) -> Page:
+    """The page of any result (``kind``: force a builder, one of :data:`KINDS`).
+
+    ``spell``: how a note that names an option writes it (default: as a Python keyword,
+    ``scheme='IOB1'``; the command line passes its flags, ``--scheme IOB1``); ``options`` go to the
+    builder."""
     kind = kind or kind_of(result)
     if kind not in KINDS:
         raise ValueError(f"page kind {kind!r}: expected one of {', '.join(KINDS)}")
-    return importlib.import_module(f".{kind}", __name__).build(result, **options)
+    return importlib.import_module(f".{kind}", __name__).build(result, spell=spell, **options)

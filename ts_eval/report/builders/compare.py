@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any, List, Optional
 
 from ...comparison.results import CLASS_TITLES
+from ...errors import Spelling, python_spelling
 from ..page import Cell, Column, Page, Figure, Section, Table, Text
 from . import compare_tables as ct
 from .compare_models import models_table, semeval_sections
@@ -76,7 +77,7 @@ def _heatmap(tid: str, title: str, rows: List[str], columns: List[str], values, 
                                           "high": None, "kind": kind, "range": [min(flat + [0]), max(flat + [0])]})
 
 
-def build(c, cases: Optional[int] = None) -> Page:
+def build(c, cases: Optional[int] = None, *, spell: Spelling = python_spelling) -> Page:
     """The page of a comparison; ``cases``: list at most this many hard and easy gold spans."""
     st, co = c.settings, c.corpus
     about = (f"{co['tokens']} tokens, {co['sentences']} sentences, {co['gold_spans']} gold spans, labels "

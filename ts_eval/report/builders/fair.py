@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Any, Dict, List, Mapping, Optional
 
+from ...errors import Spelling, python_spelling
 from ..page import Cell, Column, Page, Figure, Section, Table, Text
 
 METHODS = ("traditional", "fair", "weighted")
@@ -48,7 +49,7 @@ def stats_table(rep: Mapping[str, Any], tid: str = "fair-target-stats") -> Table
     return Table(tid, "Target label statistics", cols, rows)
 
 
-def build(report: Mapping[str, Any], name: str = "system") -> Page:
+def build(report: Mapping[str, Any], name: str = "system", *, spell: Spelling = python_spelling) -> Page:
     """The page of a fair report (``settings`` optional, as ``ts-eval fair --format json`` writes it)."""
     rep: Dict[str, Any] = dict(report)
     methods = [m for m in METHODS if m in rep]

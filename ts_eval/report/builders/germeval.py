@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any, List, Mapping
 
+from ...errors import Hint, Spelling, python_spelling, spell
 from ..page import Cell, Column, Page, Figure, Section, Table, Text
 from .score import _dict
 
@@ -79,7 +80,7 @@ def fair_blocks(fair: Mapping[str, Any]) -> List[Any]:
     return [Table("fair", "Fair error types per level (Ortmann 2022)", cols, rows), fig]
 
 
-def notes(rep: Mapping[str, Any]) -> List[str]:
+def notes(rep: Mapping[str, Any], spelling: Spelling = python_spelling) -> List[str]:
     """Validation findings worth a line: repaired or dropped chunks, the scorer's end-of-input rule.
     (The wording the terminal printed before the CLI rendered pages.)"""
     out = []
@@ -94,18 +95,19 @@ def notes(rep: Mapping[str, Any]) -> List[str]:
             out.append(f"{row}: {d['ill_formed'] + d['discarded']} ill-formed IOB2 chunks ({', '.join(what)}); "
                        f"policy {rep['settings']['policy']}")
         if v["eof_dropped_strict"]:
-            out.append(f"{v['eof_dropped_strict']} correct chunk(s) end on the last token and are not counted, "
-                       "as the official scorer does (--count-last-chunk counts them)")
+            out.append(spell([f"{v['eof_dropped_strict']} correct chunk(s) end on the last token and are not "
+                              "counted, as the official scorer does (", Hint("eof_quirk", False), " counts them)"],
+                             spelling))
     return out
 
 
-def build(report) -> Page:
+def build(report, *, spell: Spelling = python_spelling) -> Page:
     """The page of a GermEval report (one block of sections per system)."""
     rep = _dict(report)
     co, st = rep["corpus"], rep["settings"]
     head = [Text(f"{co['tokens']} tokens, {co['sentences']} sentences; policy {st['policy']}; "
                  f"TS separator weight {st['separator_weight']:g}", "note")]
-    head += [Text(n, "warning") for n in notes(rep)]
+    head += [Text(n, "warning") for n in notes(rep, spell)]
     sections = []
     for s in rep["systems"]:
         blocks: List[Any] = head + [metrics_table(s), per_type_table(s)]

@@ -23,6 +23,7 @@ from typing import Any, List, Optional, Sequence, Union
 import numpy as np
 
 from ...ranking import uncertainty as rank_uncertainty
+from ...errors import Spelling, python_spelling
 from ..page import Cell, Column, Page, Figure, Section, Table, Text
 
 def _f(x: Any) -> Optional[float]:
@@ -358,7 +359,8 @@ def _drop_task_prefix(sections: List[Section], task: str) -> None:
                     setattr(block, attr, strip(getattr(block, attr)))
 
 
-def build(result, details: bool = True, report=None, every_flip: bool = False) -> Page:
+def build(result, details: bool = True, report=None, every_flip: bool = False, *,
+          spell: Spelling = python_spelling) -> Page:
     """The page of a ranking (one task or several).  ``details``: include the detail sections
     (marked, so the terminal shows them only on request); ``report``: a score Report of the same
     corpus for per-label scores and fair error types per system; ``every_flip``: the flipped pairs

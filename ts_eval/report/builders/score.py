@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any, Dict, List, Mapping, Optional
 
 from .fair import confusion_blocks, stats_table
+from ...errors import Hint, Spelling, python_spelling, spell
 from ..values import value
 from ..page import Cell, Column, Page, Figure, Section, Table, Text
 
@@ -284,18 +285,18 @@ def settings_line(rep: Dict[str, Any]) -> str:
             f"beta {st['beta']:g}")
 
 
-def scheme_hint(scheme: str, side: dict) -> str:
+def scheme_hint(scheme: str, side: dict, spelling: Spelling = python_spelling) -> str:
     """Say the likely fix when many spans of one side had to be repaired under IOB2: IOB1 data
     (spans open with I-, B- only between two adjacent spans of one type) look like that."""
     bad = side["repairs"] + side["discarded"]
     if scheme != "IOB2" or bad < 2 or bad * 10 < side["spans"]:
         return ""
-    return (f"{side['name']}: {bad} of {side['spans']} spans are ill-formed under IOB2; if the data are IOB1 "
-            "(spans open with I-), use --scheme IOB1 or --scheme auto")
+    return spell([f"{side['name']}: {bad} of {side['spans']} spans are ill-formed under IOB2; if the data are IOB1 "
+                  "(spans open with I-), use ", Hint("scheme", "IOB1"), " or ", Hint("scheme", "auto")], spelling)
 
 
-def notes(report) -> List[str]:
-    """Repairs and scheme hints, as the terminal printed them before."""
+def notes(report, spelling: Spelling = python_spelling) -> List[str]:
+    """Repairs and scheme hints (options named as ``spelling`` writes them)."""
     rep = _dict(report)
     out = []
     for side in [rep["gold"]] + [s["source"] for s in rep["systems"]]:
@@ -306,7 +307,7 @@ def notes(report) -> List[str]:
             out.append(f"{side['name']}: {side['repairs']} ill-formed spans repaired, "
                        f"{side['discarded']} discarded{at}, {side['unmapped']} dropped by the label map"
                        + (f", {merged} merged by it" if merged else ""))
-        hint = scheme_hint(rep["settings"]["scheme"], side)
+        hint = scheme_hint(rep["settings"]["scheme"], side, spelling)
         if hint:
             out.append(hint)
     undefined: Dict[str, List[str]] = {}    # why conlleval's token accuracy is n/a -> the systems
@@ -353,12 +354,12 @@ def ts_confusion_blocks(rep: Dict[str, Any], s: Dict[str, Any]) -> List[Any]:
                                                      f"every span; colour scale without {outside} x {outside})")
 
 
-def build(report, per_label: bool = True) -> Page:
+def build(report, per_label: bool = True, *, spell: Spelling = python_spelling) -> Page:
     """The page of a score Report (or its dict).  ``per_label``: the per-label tables (else only
     the summary); the units and the TS and fair confusion matrices are a detail section."""
     rep = _dict(report)
     models = _models(rep)
-    head = [Text(settings_line(rep), "note")] + [Text(n, "warning") for n in notes(rep)]
+    head = [Text(settings_line(rep), "note")] + [Text(n, "warning") for n in notes(rep, spell)]
     sections = [Section("Summary", head + [summary(rep)], id="summary")]
     if per_label:
         for s in rep["systems"]:

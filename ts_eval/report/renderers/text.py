@@ -38,6 +38,7 @@ from rich.console import Console
 from rich.table import Table as RichTable
 from rich.text import Text as RichText
 
+from ...errors import Hint, Spelling, python_spelling, spell
 from ..page import Cell, Column, Page, Figure, Section, Table, Text, common_prefix
 from . import format as fmt
 
@@ -284,8 +285,10 @@ def print_records(console: Console, t: Table, color: bool, title: bool = True) -
     console.print()
 
 
-def print_page(page: Page, console: Optional[Console] = None, details: bool = False) -> None:
-    """The page on ``console`` (default: the terminal), detail sections only with ``details``."""
+def print_page(page: Page, console: Optional[Console] = None, details: bool = False,
+               spelling: Spelling = python_spelling) -> None:
+    """The page on ``console`` (default: the terminal), detail sections only with ``details`` (the line
+    that says how to show them names the option as ``spelling`` writes it)."""
     console = console or Console()
     hidden = [s.title for s in page.sections if s.detail and not details]
     for sec in page.sections:
@@ -293,8 +296,8 @@ def print_page(page: Page, console: Optional[Console] = None, details: bool = Fa
             continue             # a section of figures alone: their numbers stand in tables elsewhere
         print_section(console, sec)
     if hidden:
-        print_prose(console, f"{len(hidden)} more section(s) with --details (every machine format has them): "
-                    + "; ".join(hidden), "dim")
+        print_prose(console, spell([f"{len(hidden)} more section(s) with ", Hint("details", True),
+                                    " (every machine format has them): " + "; ".join(hidden)], spelling), "dim")
 
 
 def print_section(console: Console, sec: Section) -> None:
@@ -315,14 +318,16 @@ def print_section(console: Console, sec: Section) -> None:
             continue
 
 
-def render(page: Page, width: Optional[int] = None, details: bool = False, color: bool = False) -> str:
+def render(page: Page, *, width: Optional[int] = None, details: bool = False, color: bool = False,
+           spell: Spelling = python_spelling) -> str:
     """The page as terminal text ``width`` columns wide (default: the terminal's width);
-    ``color``: keep ANSI colours and bold (for a terminal)."""
+    ``color``: keep ANSI colours and bold (for a terminal); ``spell``: how the line about the detail
+    sections names the option that shows them (``details=True``; the command line: ``--details``)."""
     buf = io.StringIO()
     width = width or Console().width
     console = Console(file=buf, width=width, force_terminal=color, no_color=not color,
                       color_system="standard" if color else None, highlight=False, emoji=False)
-    print_page(page, console, details)
+    print_page(page, console, details, spell)
     return buf.getvalue()
 
 
