@@ -176,3 +176,28 @@ def test_standard_input_once_still_works(tmp_path):
                       "John B-PER\nSmith O\nvisits O\nParis B-LOC\n\nHe O\nleft O\n")
     assert proc.returncode == 0, proc.stderr
     assert json.loads(proc.stdout)["systems"][0]["exact"]["micro"]["tp"] == 1
+
+
+# ---------------------------------------------------------------------------
+# #18.3: one rule names a system after its file, on every road
+
+
+@pytest.mark.parametrize("path, name", [("runs/sysA.conll.gz", "sysA"), ("sysA.conll", "sysA"), ("sysA.GZ", "sysA"),
+                                        ("sys.v2.tsv.bz2", "sys.v2"), (".hidden", ".hidden"), ("-", "stdin"),
+                                        ("crf", "crf"), ("brat_dir/", "brat_dir")])
+def test_system_name(path, name):
+    from ts_eval.io.source import system_name
+    assert system_name(path) == name
+
+
+def test_every_road_names_a_compressed_system_file_alike(tmp_path, capsys):
+    import gzip
+
+    gold = write(tmp_path / "gold.conll", "a B-PER\nb O\n\n")
+    sys_path = tmp_path / "sysA.conll.gz"
+    sys_path.write_bytes(gzip.compress(b"a B-PER\nb O\n\n"))
+    assert list(ts_eval.read_conll_pair(gold, [str(sys_path)]).systems) == ["sysA"]
+    assert list(ts_eval.read_pair(gold, str(sys_path)).systems) == ["sysA"]
+    code, out, err = run_cli(["score", "--gold", gold, str(sys_path), "--format", "json"], capsys)
+    assert code == 0, err
+    assert [s["name"] for s in json.loads(out)["systems"]] == ["sysA"]

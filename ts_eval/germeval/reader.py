@@ -37,6 +37,7 @@ from .data import LABELS, LEVELS, ROW_NAMES, TAG_ID, TAG_LABEL, TAG_PREFIX, TAGS
 from ..errors import Hint, InputError
 from ..io.columns import BOM, ColumnFile, byte_windows, unique_slices
 from ..io.conll import check_aligned
+from ..io.source import system_name
 
 SIX_COLUMNS = "index, token, gold outer, gold inner, system outer, system inner"
 FOUR_COLUMNS = "index, token, outer, inner"
@@ -224,7 +225,7 @@ def read_germeval(path: str, name: Optional[str] = None, policy: str = "nereval"
     tf = _split_tab_file(_read_bytes(path), path, (6,), help6)
     tags = _tag_ids(tf, (2, 3, 4, 5), ROW_NAMES)
     data = GermEvalData(
-        name=name or _stem(path), gold_path=path, system_path=path, layout="6col", tags=tags,
+        name=name or system_name(path), gold_path=path, system_path=path, layout="6col", tags=tags,
         sent_first=tf.sent_first, gold_lines=tf.token_line, system_lines=tf.token_line,
         texts=lambda a, b, tf=tf: [tf.text(1, k) for k in range(a, b)],
         comment_lines=tf.comment_lines, blank_lines=tf.blank_lines)
@@ -259,7 +260,7 @@ def read_germeval_pair(gold_path: str, system_path: str, name: Optional[str] = N
                              f"(gold line {int(gf.token_line[t])}); the two were made from different gold data",
                              system_path, int(sf.token_line[t]))
     data = GermEvalData(
-        name=name or _stem(system_path), gold_path=gold_path, system_path=system_path, layout="pair",
+        name=name or system_name(system_path), gold_path=gold_path, system_path=system_path, layout="pair",
         tags=np.vstack([gold, system]), sent_first=gf.sent_first, gold_lines=gf.token_line,
         system_lines=sf.token_line, texts=lambda a, b, tf=gf: [tf.text(1, k) for k in range(a, b)],
         comment_lines=gf.comment_lines, blank_lines=gf.blank_lines)
@@ -292,11 +293,6 @@ def _check_lines_up(gf: _TabFile, sf: _TabFile) -> None:
     raise InputError(f"index field {sf.text(0, first)!r} differs from the gold file's {gf.text(0, first)!r} "
                      f"(gold {gf.path} line {int(gf.token_line[first])}, token {gf.text(1, first)!r}); the files "
                      "must match line by line", sf.path, int(sf.token_line[first]))
-
-
-def _stem(path: str) -> str:
-    base = os.path.basename(path)
-    return base.rsplit(".", 1)[0] if "." in base[1:] else base
 
 
 # ---------------------------------------------------------------------------

@@ -24,7 +24,7 @@ from .jsonl_tokens import read_jsonl_tokens
 from .charspans import MisalignedSpanError
 from .pairing import check_texts, pair_documents
 from .sink import check_stdin_once
-from .source import STDIN, display_name, is_dir, read_bytes
+from .source import STDIN, display_name, is_dir, read_bytes, system_name
 
 
 def read_columns(path: str, column: int = -1, token_column: int = 1, scheme: str = "IOB2",
@@ -143,13 +143,5 @@ def read_pair(gold: Union[str, Documents], systems: Union[str, Documents, Sequen
 
 
 def _name(src: Any, k: int) -> str:
-    import os
-    if isinstance(src, Documents):
-        src = src.path
-    if src == STDIN:
-        return "stdin"
-    base = os.path.basename(str(src).rstrip("/"))
-    for suf in (".gz", ".bz2", ".xz", ".jsonl", ".json", ".conllu", ".conll", ".txt", ".tsv"):
-        if base.endswith(suf):
-            base = base[: -len(suf)]
-    return base or f"system{k + 1}"
+    """A system's name from its path (:func:`~ts_eval.io.source.system_name`), ``systemK`` when that leaves nothing."""
+    return system_name(src.path if isinstance(src, Documents) else str(src)) or f"system{k + 1}"

@@ -17,6 +17,7 @@ from ..core.corpus import Corpus, SideInfo, corpus_from_tag_ids
 from ..errors import Hint, InputError, OptionError, Part, TsEvalError
 from .columns import ColumnFile, read_column_file
 from .sink import check_stdin_once
+from .source import system_name
 
 
 def read_conll(
@@ -53,7 +54,7 @@ def read_conll(
     if gcol in scols:
         raise OptionError(f"the gold column {gcol} is also given as a system column")
     if names is None:
-        names = [_stem(path)] if len(scols) == 1 else [f"col{c}" for c in scols]
+        names = [system_name(path)] if len(scols) == 1 else [f"col{c}" for c in scols]
     _check_names(names, [f"{path} column {c}" for c in scols])
     columns = [gcol] + scols
     vocab, ids = _tag_ids([(cf, c) for c in columns], raw, outside_tag)
@@ -92,7 +93,7 @@ def read_conll_pair(
         if cf.token_column is not None and cf.token_column == cf.column_index(col) + 1:
             raise _token_is_tag(cf)
     if names is None:
-        names = [_stem(p) for p in system_paths]
+        names = [system_name(p) for p in system_paths]
         if len(set(names)) != len(names):
             names = list(system_paths)
     if len(names) != len(systems):
@@ -134,12 +135,6 @@ def _finish(cf: ColumnFile, vocab, sides, scheme, policy, label_map) -> Corpus:
         doc_offsets=doc_offsets, docstart_lines=cf.docstart_lines, boundary_lines=cf.boundary_lines,
         tokens=cf.texts if cf.has_tokens else None, trailing_boundary=cf.trailing_boundary,
     )
-
-
-def _stem(path: str) -> str:
-    import os
-    base = os.path.basename(path)
-    return base.rsplit(".", 1)[0] if "." in base[1:] else base
 
 
 def _check_names(names: Sequence[str], sources: Sequence[str]) -> None:
