@@ -61,7 +61,7 @@ def run(name: str, gold, systems: dict, formats, tmp: str) -> int:
         for key, docs in [("gold", gold)] + list(systems.items()):
             dst = os.path.join(tmp, f"{name}-{label.replace('/', '-')}-{key}{EXT[fmt]}")
             rep = convert(docs, dst, to_format=fmt, scheme=scheme or "IOB2")
-            back = ts_eval.read(dst, fmt, **({"scheme": scheme} if fmt == "columns" else {}))
+            back = ts_eval.read(dst, format=fmt, **({"scheme": scheme} if fmt == "columns" else {}))
             diff = same_spans(docs, back)
             if diff or not rep.lossless:
                 bad += 1

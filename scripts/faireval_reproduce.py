@@ -83,7 +83,7 @@ def evaluate(data_dir: str, task: str, mode: str) -> Tuple[dict, dict]:
                        os.path.join(data_dir, "system", f"{task}_spans.csv"))
     c = fd.corpus
     ss = c.systems[fd.system_name]
-    res = fair_errors(c.gold, ss, match(c.gold, ss), c.labels, c, "target",
+    res = fair_errors(c.gold, ss, match(c.gold, ss), c.labels, c, focus="target",
                       gold_tokens=fd.gold.tokens, system_tokens=fd.system.tokens,
                       gold_order=fd.gold.order, system_order=fd.system.order, mode=mode)
     weights = parse_weights(EQ7_FORMULA)

@@ -76,7 +76,7 @@ def fair() -> Page:
     data = read_faireval(str(FIXTURES / "faireval" / "target"), str(FIXTURES / "faireval" / "system"))
     c = data.corpus
     system = c.systems[data.system_name]
-    result = fair_errors(c.gold, system, match(c.gold, system), c.labels, c, "target",
+    result = fair_errors(c.gold, system, match(c.gold, system), c.labels, c, focus="target",
                          gold_tokens=data.gold.tokens, system_tokens=data.system.tokens,
                          gold_order=data.gold.order, system_order=data.system.order)
     return build.build(fair_report(result), name=data.system_name)

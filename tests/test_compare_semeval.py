@@ -43,10 +43,10 @@ from ts_eval.errors import OptionError
 from support import run_cli
 
 LENGTHS = [10, 6, 3]
-GOLD = [[("PER", 0, 1), ("LOC", 3, 3), ("ORG", 5, 6), ("MISC", 8, 8)], [("LOC", 0, 2), ("PER", 4, 5)], []]
-SYS_A = [[("PER", 0, 1), ("LOC", 3, 4), ("PER", 5, 6), ("LOC", 9, 9)], [("LOC", 0, 0), ("ORG", 4, 5)], [("X", 1, 1)]]
-SYS_B = [[("PER", 0, 0), ("LOC", 3, 3), ("ORG", 5, 6), ("PER", 7, 7), ("MISC", 8, 8)], [("LOC", 1, 2)],
-         [("X", 1, 1)]]
+GOLD = [[("PER", 0, 2), ("LOC", 3, 4), ("ORG", 5, 7), ("MISC", 8, 9)], [("LOC", 0, 3), ("PER", 4, 6)], []]
+SYS_A = [[("PER", 0, 2), ("LOC", 3, 5), ("PER", 5, 7), ("LOC", 9, 10)], [("LOC", 0, 1), ("ORG", 4, 6)], [("X", 1, 2)]]
+SYS_B = [[("PER", 0, 1), ("LOC", 3, 4), ("ORG", 5, 7), ("PER", 7, 8), ("MISC", 8, 9)], [("LOC", 1, 3)],
+         [("X", 1, 2)]]
 CATS = ("correct", "incorrect", "partial", "missed", "spurious")
 
 
@@ -184,7 +184,7 @@ span_lists = st.lists(st.tuples(st.sampled_from(["X", "Y"]), st.integers(0, 7), 
 
 
 def _clean(spans):
-    return [sorted({(lab, b, min(b + w, 7)) for lab, b, w in spans})]
+    return [sorted({(lab, b, min(b + w, 7) + 1) for lab, b, w in spans})]    # end exclusive
 
 
 @given(span_lists, span_lists, span_lists)

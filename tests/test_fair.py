@@ -46,13 +46,18 @@ Span = Tuple[str, int, int]
 
 def run(lengths: Sequence[int], gold: Sequence[Sequence[Span]], system: Sequence[Sequence[Span]],
         focus: str = "target", mode: str = "paper", keep_input_order: bool = True, **kw):
-    """Fair errors of span lists; the input order of the lists is the reference's tie-break order."""
-    corpus = from_spans(lengths, gold, system)
+    """Fair errors of span lists; the input order of the lists is the reference's tie-break order.
+
+    The hand-worked cases below write a span as the paper draws it, ``(label, first, last)`` token
+    by token (and :func:`outcome` finds a span by them); ``from_spans`` takes ``(label, start, end)``
+    with ``end`` exclusive, so ``last + 1``."""
+    exclusive = [[[(lab, b, e + 1) for lab, b, e in sent] for sent in side] for side in (gold, system)]
+    corpus = from_spans(lengths, *exclusive)
     ss = corpus.systems["system"]
     if keep_input_order:
         kw.setdefault("gold_order", _input_order(corpus, corpus.gold, gold))
         kw.setdefault("system_order", _input_order(corpus, ss, system))
-    res = fair_errors(corpus.gold, ss, match(corpus.gold, ss), corpus.labels, corpus, focus, mode=mode, **kw)
+    res = fair_errors(corpus.gold, ss, match(corpus.gold, ss), corpus.labels, corpus, focus=focus, mode=mode, **kw)
     return corpus, res
 
 
@@ -230,7 +235,7 @@ def test_ner_focus_system(ner):
     fd, res_t = ner
     c = fd.corpus
     ss = c.systems[fd.system_name]
-    res = fair_errors(c.gold, ss, match(c.gold, ss), c.labels, c, "system", gold_order=fd.gold.order,
+    res = fair_errors(c.gold, ss, match(c.gold, ss), c.labels, c, focus="system", gold_order=fd.gold.order,
                       system_order=fd.system.order)
     # same errors overall, LE/LBE moved to the system labels: column sums of the confusion matrix
     assert res.counts() == res_t.counts()
@@ -1007,11 +1012,11 @@ def test_sentence_outcomes_by_hand():
 
     # sentence 0: PER 0..1 found (TP); LOC 3..4 found as ORG 3..4 (LE)
     # sentence 1: PER 0..2 found as PER 0..1 (BES); a spurious LOC 4..4 (FP)
-    c = from_spans([5, 5], [[("PER", 0, 1), ("LOC", 3, 4)], [("PER", 0, 2)]],
-                   {"s": [[("PER", 0, 1), ("ORG", 3, 4)], [("PER", 0, 1), ("LOC", 4, 4)]]})
+    c = from_spans([5, 5], [[("PER", 0, 2), ("LOC", 3, 5)], [("PER", 0, 3)]],
+                   {"s": [[("PER", 0, 2), ("ORG", 3, 5)], [("PER", 0, 2), ("LOC", 4, 5)]]})
     per, loc, org = (c.labels.index(x) for x in ("PER", "LOC", "ORG"))
     for focus, le_label in (("target", loc), ("system", org)):
-        res = fair_errors(c.gold, c.systems["s"], None, c.labels, c, focus)
+        res = fair_errors(c.gold, c.systems["s"], None, c.labels, c, focus=focus)
         out = sentence_outcomes(res.outcomes, c.gold, c.systems["s"], len(c.labels), c, focus)
         want = np.zeros((2, len(c.labels), 8), np.int64)
         want[0, per, TP] = 1
@@ -1031,9 +1036,9 @@ def test_sentence_outcomes_equal_the_ranking_statistics():
     from ts_eval.fair import sentence_outcomes
     from ts_eval.models.fair import fair_stats
 
-    c = from_spans([9, 6], [[("A", 0, 3), ("B", 2, 5), ("A", 7, 8)], [("B", 0, 5)]],
-                   {"s": [[("A", 0, 1), ("A", 2, 4), ("B", 5, 7), ("C", 8, 8)], [("A", 1, 2), ("B", 3, 3)]]})
-    res = fair_errors(c.gold, c.systems["s"], None, c.labels, c, "target")
+    c = from_spans([9, 6], [[("A", 0, 4), ("B", 2, 6), ("A", 7, 9)], [("B", 0, 6)]],
+                   {"s": [[("A", 0, 2), ("A", 2, 5), ("B", 5, 8), ("C", 8, 9)], [("A", 1, 3), ("B", 3, 4)]]})
+    res = fair_errors(c.gold, c.systems["s"], None, c.labels, c, focus="target")
     out = sentence_outcomes(res.outcomes, c.gold, c.systems["s"], len(c.labels), c)
     assert out.sum() == len(c.gold) + int((~res.outcomes.system_shared).sum())
     sd = sufficient.CorpusData(c).system("s")
@@ -1072,7 +1077,7 @@ def test_bad_options_are_option_errors():
 
     g = SpanSet(np.array([0]), np.array([1]), np.array([0], np.int32))
     with pytest.raises(OptionError, match="focus"):
-        fair_errors(g, g, None, ["A"], np.array([0, 3]), "gold")
+        fair_errors(g, g, None, ["A"], np.array([0, 3]), focus="gold")
     with pytest.raises(OptionError, match="mode"):
         fair_errors(g, g, None, ["A"], np.array([0, 3]), mode="fast")
     with pytest.raises(OptionError, match="unknown error type"):

@@ -216,14 +216,14 @@ def test_a_matrix_table_is_folded_under_its_heatmap():
 
 def test_an_example_sentence_marks_its_spans_and_changed_tokens():
     data = {"role": "A", "tokens": ["Karl", "<Richter>", "in", "New", "York"],
-            "spans": [["PER", 0, 1], ["LOC", 3, 4], ["GPE", 4, 4]], "focus": [1], "clipped_left": True,
+            "spans": [["PER", 0, 2], ["LOC", 3, 5], ["GPE", 4, 5]], "focus": [1], "clipped_left": True,
             "clipped_right": False}
     assert str(html.sentence(data)) == (
         '<span class="clip">…</span> <mark class="span" data-label="PER">Karl <b class="focus">&lt;Richter&gt;</b>'
         '<sub class="label">PER</sub></mark> in <mark class="span" data-label="LOC">New '
         '<mark class="span" data-label="GPE">York<sub class="label">GPE</sub></mark>'
         '<sub class="label">LOC</sub></mark>')
-    crossing = {"tokens": ["a", "b", "c"], "spans": [["X", 0, 1], ["Y", 1, 2]]}   # Y is cut at X's end
+    crossing = {"tokens": ["a", "b", "c"], "spans": [["X", 0, 2], ["Y", 1, 3]]}   # Y is cut at X's end
     assert str(html.sentence(crossing)).count("</mark>") == 2
 
 
@@ -233,7 +233,7 @@ def test_example_cells_are_drawn_as_sentences_side_by_side():
     says how the cells' text reads)."""
     from ts_eval.report.page import Cell, Column, Page, Section, Table
 
-    cells = [Cell("[Karl]PER", data={"role": role, "tokens": ["Karl"], "spans": [["PER", 0, 0]], "focus": [0]})
+    cells = [Cell("[Karl]PER", data={"role": role, "tokens": ["Karl"], "spans": [["PER", 0, 1]], "focus": [0]})
              for role in ("gold", "A")]
     t = Table("e", "Examples", [Column("n", "example"), Column("c", "class"), Column("g", "gold"), Column("a", "A")],
               [[Cell(1, "count"), Cell("Corrections"), *cells]], note="spans as [tokens]LABEL")

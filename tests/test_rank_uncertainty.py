@@ -231,9 +231,9 @@ def make_systems(seed: int, n_sent: int = 40, n_systems: int = 5):
     gold = []
     for _ in range(n_sent):
         n = int(rng.integers(3, 9))
-        spans = [(str(rng.choice(["PER", "LOC"])), 0, int(rng.integers(0, 2)))]
+        spans = [(str(rng.choice(["PER", "LOC"])), 0, int(rng.integers(0, 2)) + 1)]            # end exclusive
         if n > 4:
-            spans.append((str(rng.choice(["PER", "LOC", "ORG"])), 3, int(rng.integers(3, n))))
+            spans.append((str(rng.choice(["PER", "LOC", "ORG"])), 3, int(rng.integers(3, n)) + 1))
         gold.append((n, spans))
     systems = {}
     for k in range(n_systems):
@@ -245,7 +245,7 @@ def make_systems(seed: int, n_sent: int = 40, n_systems: int = 5):
                 if u < 0.08 * (k + 1):
                     continue
                 if u < 0.12 * (k + 1):
-                    e = max(b, e - 1)
+                    e = max(b + 1, e - 1)
                 kept.append((lab, b, e))
             out.append(iob2(n, kept))
         systems[f"s{k}"] = out

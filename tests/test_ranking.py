@@ -79,7 +79,10 @@ def make_data(n_sent: int, seed: int, n_systems: int = 3, nested: bool = False):
                 sent = kept
             out.append(sorted(sent, key=lambda x: (x[1], x[2], x[0])))
         systems[f"sys{k}"] = out
-    return lengths, gold, systems
+
+    def exclusive(side):   # drawn as first..last tokens; the API takes (label, start, end), end exclusive
+        return [[(lab, b, e + 1) for lab, b, e in sent] for sent in side]
+    return lengths, exclusive(gold), {k: exclusive(v) for k, v in systems.items()}
 
 
 def make_corpus(n_sent: int, seed: int, n_systems: int = 3, nested: bool = False):
@@ -165,7 +168,7 @@ def test_sufficient_statistics_property(sents):
     for n, g, s1, s2 in sents:
         lengths.append(n)
         for out, spans in ((gold, g), (a, s1), (b, s2)):
-            fixed = sorted({(lab, min(x, n - 1), min(x + w, n - 1)) for lab, x, w in spans})
+            fixed = sorted({(lab, min(x, n - 1), min(x + w, n - 1) + 1) for lab, x, w in spans})   # end exclusive
             out.append(fixed)
     check_sums_equal_evaluate(from_spans(lengths, gold, {"a": a, "b": b}))
 

@@ -48,7 +48,7 @@ def synthetic_corpus(n_systems: int = 28, sentences: int = 50, seed: int = 3):
                     t[j] = str(rng.choice(["O", "B-PER", "I-PER", "B-LOC", "I-ORG"]))
             out.append(t)
         systems[f"task2003-participant{k:02d}"] = out
-    return ts_eval.from_sequences(gold, systems, "IOB2", "conlleval")
+    return ts_eval.from_sequences(gold, systems, scheme="IOB2", policy="conlleval")
 
 
 ALL_MODELS = [m for m in sufficient.REGISTRY if m != "germeval-m1"]

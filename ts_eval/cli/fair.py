@@ -260,7 +260,7 @@ def run_config(args: argparse.Namespace) -> int:
                          exclude=cfg["exclude"], ignore_punct=cfg["ignore_punct"])
     corpus = data.corpus
     system = corpus.systems[data.system_name]
-    result = fair_errors(corpus.gold, system, match(corpus.gold, system), corpus.labels, corpus, cfg["focus"],
+    result = fair_errors(corpus.gold, system, match(corpus.gold, system), corpus.labels, corpus, focus=cfg["focus"],
                          gold_tokens=data.gold.tokens, system_tokens=data.system.tokens,
                          gold_order=data.gold.order, system_order=data.system.order, mode=args.mode)
     report = fair_report(result, cfg["weights"], methods=cfg["eval_method"])

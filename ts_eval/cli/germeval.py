@@ -51,10 +51,10 @@ def _load(args):
             raise UsageError("give either FILE or --gold/--system, not both")
         if not (args.gold and args.system):
             raise UsageError("two-file mode needs both --gold and --system")
-        return read_germeval_pair(args.gold, args.system, args.name, args.policy)
+        return read_germeval_pair(args.gold, args.system, name=args.name, policy=args.policy)
     if not args.file:
         raise UsageError("give a FILE (6 columns), or --gold GOLD --system SYS (4 columns each)")
-    return read_germeval(args.file, args.name, args.policy)
+    return read_germeval(args.file, name=args.name, policy=args.policy)
 
 
 def _legacy():
@@ -71,7 +71,7 @@ def run(args) -> int:
         measures.check_separator_weight(args.separator_weight)
     check_paths(args, [("FILE", args.file), ("--gold", args.gold), ("--system", args.system)])
     data = _load(args)
-    report = evaluate_germeval(data, args.policy, separator_weight=args.separator_weight,
+    report = evaluate_germeval(data, policy=args.policy, separator_weight=args.separator_weight,
                                eof_quirk=not args.count_last_chunk, fair=not args.no_fair)
     report.settings["input"] = {"file": args.file, "gold": args.gold, "system": args.system}
     emit(report, args, _legacy, width=120)

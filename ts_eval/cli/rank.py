@@ -264,4 +264,4 @@ def _load_germeval(spec: TaskSpec, args: argparse.Namespace):
     files = expand(spec.systems, spec.options.get("glob", args.glob), exclude=[spec.gold] if spec.gold else [])
     names = system_names(files, spec.names)
     _check_two(spec, files)
-    return germeval_corpus(spec.gold or None, files, names, policy=args.policy or "nereval")
+    return germeval_corpus(spec.gold or None, files, names=names, policy=args.policy or "nereval")

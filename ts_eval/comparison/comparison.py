@@ -25,6 +25,7 @@ def compare(
     corpus: Corpus,
     a: Optional[str] = None,
     b: Optional[str] = None,
+    *,
     top: Optional[int] = 5,
     examples: int = 1,
     view: str = "auto",

@@ -34,7 +34,7 @@ def make_example(corpus: Corpus, sides: Dict[str, str], level: str, cls: str, tr
         for lab, st, en in _sentence_spans(ss, sa, sb):
             if en < a or st >= b:
                 continue
-            out.append((corpus.labels[lab], max(st, a) - a, min(en, b - 1) - a))
+            out.append((corpus.labels[lab], max(st, a) - a, min(en + 1, b) - a))   # end exclusive
         spans[role] = out
         info = corpus.gold_info if side == "gold" else corpus.system_info[side]
         path, line = info.where(focus_first) if info.token_lines is not None else (info.path, None)

@@ -132,7 +132,7 @@ class Example:
     first_token: int               # global index of tokens[0]
     tokens: List[str]
     focus: List[int]               # positions in ``tokens`` the transition is about
-    spans: Dict[str, List[Tuple[str, int, int]]]   # side -> (label, first, last) positions in ``tokens``
+    spans: Dict[str, List[Tuple[str, int, int]]]   # side -> (label, start, end) positions in ``tokens``, end exclusive
     where: Dict[str, Dict[str, Any]]               # side -> {path, line} of the first focus token
     clipped_left: bool = False
     clipped_right: bool = False

@@ -1,8 +1,13 @@
 """Python input: seqeval-style tag sequences and span lists -> :class:`~ts_eval.core.corpus.Corpus`
-(the readers of data that is already in memory; the file readers are in :mod:`ts_eval.io`)."""
+(the readers of data that is already in memory; the file readers are in :mod:`ts_eval.io`).
+
+Spans are ``(label, start, end)`` token offsets with ``end`` exclusive, as everywhere in ts_eval's
+public API (Python slices, spaCy, Hugging Face).  Inside, a :class:`~ts_eval.core.corpus.SpanSet`
+keeps each span's first and last token (``end`` = last), which is what the vectorised models
+compute with."""
 from __future__ import annotations
 
-from typing import Mapping, Sequence, Tuple, Union
+from typing import Any, Mapping, Sequence, Tuple, Union
 
 import numpy as np
 
@@ -18,6 +23,7 @@ TagSeqs = Sequence[Sequence[str]]
 def from_sequences(
     y_true: TagSeqs,
     y_pred: Union[TagSeqs, Mapping[str, TagSeqs]],
+    *,
     scheme: str = "IOB2",
     policy: str = "conlleval",
     label_map: Sequence[Tuple[str, str]] = (),
@@ -57,12 +63,22 @@ def from_spans(
     gold: SpanList,
     systems: Union[SpanList, Mapping[str, SpanList]],
 ) -> Corpus:
-    """Corpus from span lists: per sentence a list of ``(label, first, last)`` token indices.
+    """Corpus from span lists: per sentence a list of ``(label, start, end)`` token offsets, ``end``
+    exclusive like a Python slice (a one-token span at token 3 is ``(label, 3, 4)``).
 
-    ``last`` is inclusive.  Spans may overlap and nest (several labels per unit).
+    ``systems``: one system's span lists, or a mapping name -> span lists.  Spans may overlap and
+    nest (several labels per unit).  A span must lie in its sentence and hold at least one token:
+    ``start == end`` is an error (most likely an inclusive end), as is the same span twice on a side.
     """
     sysmap = dict(systems) if isinstance(systems, Mapping) else {"system": systems}
-    if "gold" in sysmap:
+    return spans_corpus(lengths, "gold", gold, {name: (name, spans) for name, spans in sysmap.items()})
+
+
+def spans_corpus(lengths: Sequence[int], gold_name: str, gold: SpanList,
+                 systems: Mapping[str, Tuple[str, SpanList]]) -> Corpus:
+    """:func:`from_spans` with the names its messages give each argument (``gold_name``; per system
+    ``(name in messages, spans)``): ``score(..., lengths=)`` names them ``y_true`` and ``y_pred``."""
+    if "gold" in systems:
         raise ValueError("'gold' cannot be a system name")
     lens = np.asarray(lengths, np.int64)
     if np.any(lens <= 0):
@@ -70,35 +86,55 @@ def from_spans(
     offsets = np.concatenate([[0], np.cumsum(lens)]).astype(np.int64)
     label_set = set()
     raw = {}
-    for name, spans in [("gold", gold)] + list(sysmap.items()):
+    for key, (name, spans) in [("gold", (gold_name, gold))] + list(systems.items()):
         if len(spans) != len(lens):
             raise InputError(f"{name}: {len(spans)} sentences of spans, expected {len(lens)}")
         rows = []
         for s, sent in enumerate(spans):
             for item in sent:
-                label, b, e = item
-                if not (0 <= b <= e < lens[s]):
-                    raise InputError(f"{name}: sentence {s}: span {item!r} is outside 0..{lens[s] - 1}"
-                                     " or ends before it starts")
-                if not label:
-                    raise InputError(f"{name}: sentence {s}: span {item!r} has an empty label")
-                if has_control(str(label)):
-                    raise InputError(f"{name}: sentence {s}: span {item!r}: {control_message(str(label), 'label')}")
-                rows.append((offsets[s] + b, offsets[s] + e, str(label)))
-                label_set.add(str(label))
-        raw[name] = rows
+                label, b, e = _span(item, int(lens[s]), f"{name}: sentence {s}")
+                rows.append((offsets[s] + b, offsets[s] + e - 1, label))
+                label_set.add(label)
+        raw[key] = rows
     labels = sorted(label_set)
     index = {lab: k for k, lab in enumerate(labels)}
     sets = {}
-    for name, rows in raw.items():
+    for key, rows in raw.items():
         ss = SpanSet(np.array([r[0] for r in rows], np.int64), np.array([r[1] for r in rows], np.int64),
                      np.array([index[r[2]] for r in rows], np.int32)).sorted()
         dup = (np.diff(ss.start) == 0) & (np.diff(ss.end) == 0) & (np.diff(ss.label) == 0)
         if dup.any():
             k = int(np.flatnonzero(dup)[0])
-            raise InputError(f"{name}: the span ({labels[ss.label[k]]}, {ss.start[k]}, {ss.end[k]})"
-                             " (corpus token indices) is given twice")
-        sets[name] = ss
-    infos = {name: SideInfo(name, spans=len(sets[name])) for name in sysmap}
-    return Corpus(offsets, labels, sets["gold"], {n: sets[n] for n in sysmap},
+            name = gold_name if key == "gold" else systems[key][0]
+            raise InputError(f"{name}: the span ({labels[ss.label[k]]}, {ss.start[k]}, {ss.end[k] + 1})"
+                             " (corpus token offsets, end exclusive) is given twice")
+        sets[key] = ss
+    infos = {key: SideInfo(key, spans=len(sets[key])) for key in systems}
+    return Corpus(offsets, labels, sets["gold"], {key: sets[key] for key in systems},
                   SideInfo("gold", spans=len(sets["gold"])), infos)
+
+
+def _span(item: Any, n: int, where: str) -> Tuple[str, int, int]:
+    """``item`` checked as a ``(label, start, end)`` span (end exclusive) of a sentence of ``n`` tokens;
+    an error echoes the span as the caller wrote it."""
+    if not isinstance(item, (tuple, list)) or len(item) != 3:
+        raise InputError(f"{where}: span {item!r}; expected (label, start, end) token offsets")
+    label, b, e = item
+    if not (isinstance(b, (int, np.integer)) and isinstance(e, (int, np.integer)) and 0 <= b < e <= n):
+        raise InputError(f"{where}: span {tuple(item)!r} {_bad_range(b, e, n)}")
+    if not label:
+        raise InputError(f"{where}: span {tuple(item)!r} has an empty label")
+    if has_control(str(label)):
+        raise InputError(f"{where}: span {tuple(item)!r}: {control_message(str(label), 'label')}")
+    return str(label), int(b), int(e)
+
+
+def _bad_range(b: Any, e: Any, n: int) -> str:
+    """What is wrong with token offsets ``b``..``e`` (end exclusive) in a sentence of ``n`` tokens."""
+    if not (isinstance(b, (int, np.integer)) and isinstance(e, (int, np.integer))):
+        return "has offsets that are not integers; expected token offsets"
+    if b == e:
+        return (f"is empty: end is exclusive, so a one-token span at {b} ends at {b + 1}" if 0 <= b < n
+                else f"is empty and outside the sentence's {n} tokens")
+    return (f"is outside the sentence's {n} tokens or ends before it starts; expected 0 <= start < end <= {n} "
+            "(end exclusive)")

@@ -128,8 +128,8 @@ def fair_errors(
     pairs: Optional[Pairs],
     labels: Sequence[str],
     sentences: Union[Corpus, np.ndarray, Sequence[int]],
-    focus: str = "target",
     *,
+    focus: str = "target",
     gold_tokens: Optional[TokenSets] = None,
     system_tokens: Optional[TokenSets] = None,
     gold_order: Optional[np.ndarray] = None,
@@ -321,7 +321,7 @@ def _run_sequential(units: List[Unit], g: _Side, s: _Side, offsets: np.ndarray, 
         ev.add(arr[:, 0], arr[:, 1], arr[:, 2].astype(np.int8), arr[:, 3].astype(np.int8))
 
 
-def fair_corpus(corpus: Corpus, system: Optional[str] = None, focus: str = "target", *,
+def fair_corpus(corpus: Corpus, system: Optional[str] = None, *, focus: str = "target",
                 gold_tokens: Optional[TokenSets] = None, system_tokens: Optional[TokenSets] = None,
                 gold_order: Optional[np.ndarray] = None, system_order: Optional[np.ndarray] = None,
                 mode: str = "paper", pairs: Optional[Pairs] = None) -> FairResult:
@@ -333,5 +333,5 @@ def fair_corpus(corpus: Corpus, system: Optional[str] = None, focus: str = "targ
         system = next(iter(corpus.systems))
     ss = corpus.systems[system]
     return fair_errors(corpus.gold, ss, pairs if pairs is not None else match(corpus.gold, ss), corpus.labels,
-                       corpus, focus, gold_tokens=gold_tokens, system_tokens=system_tokens,
+                       corpus, focus=focus, gold_tokens=gold_tokens, system_tokens=system_tokens,
                        gold_order=gold_order, system_order=system_order, mode=mode)

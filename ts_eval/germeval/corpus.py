@@ -87,7 +87,7 @@ def systems_corpus(datas: Sequence[GermEvalData], policy: str = "nereval", eof_q
                   policy=policy, tokens=first.texts)
 
 
-def germeval_corpus(gold_path: Optional[str], system_paths: Sequence[str], names: Optional[Sequence[str]] = None,
+def germeval_corpus(gold_path: Optional[str], system_paths: Sequence[str], *, names: Optional[Sequence[str]] = None,
                     policy: str = "nereval", eof_quirk: bool = True) -> Corpus:
     """A :class:`Corpus` of several systems in GermEval layout (both levels, twelve labels).
 
@@ -101,7 +101,7 @@ def germeval_corpus(gold_path: Optional[str], system_paths: Sequence[str], names
         raise OptionError("no system file given")
     if names is not None and len(names) != len(system_paths):
         raise OptionError(f"{len(names)} names for {len(system_paths)} system files")
-    datas = [read_germeval_any(gold_path or p, p if gold_path else None, names[k] if names else None, policy)
+    datas = [read_germeval_any(gold_path or p, p if gold_path else None, name=names[k] if names else None, policy=policy)
              for k, p in enumerate(system_paths)]
     _check_same_gold(datas)
     return systems_corpus(datas, policy, eof_quirk)

@@ -18,7 +18,7 @@ from .reader import read_germeval
 SIDES = ("gold", "system")
 
 
-def read_germeval_side(path: str, side: str = "gold", policy: str = "nereval", levels=LEVELS) -> Documents:
+def read_germeval_side(path: str, side: str = "gold", *, policy: str = "nereval", levels=LEVELS) -> Documents:
     """The ``side`` spans of a 6-column GermEval file (every sentence a document)."""
     if side not in SIDES:
         raise OptionError(f"side {side!r}: expected gold or system")

@@ -221,7 +221,7 @@ def validation_dict(data: GermEvalData, c: GermEvalCounts) -> Dict[str, Any]:
     return {"rows": rows, "eof_dropped_strict": eof}
 
 
-def evaluate_germeval(data: GermEvalData, policy: str = "nereval", separator_weight: float = 1.0,
+def evaluate_germeval(data: GermEvalData, *, policy: str = "nereval", separator_weight: float = 1.0,
                       beta: float = 1.0, eof_quirk: bool = True, fair: bool = True) -> Report:
     """Score one system: Metrics 1-4 (official), TS over both levels, fair error types per level."""
     measures.check_separator_weight(separator_weight)

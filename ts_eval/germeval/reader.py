@@ -218,7 +218,7 @@ def _tag_hint(tag: str) -> str:
     return expected
 
 
-def read_germeval(path: str, name: Optional[str] = None, policy: str = "nereval") -> GermEvalData:
+def read_germeval(path: str, *, name: Optional[str] = None, policy: str = "nereval") -> GermEvalData:
     """Read a file in the 6-column evaluation layout (gold and system in one file)."""
     check_policy_name(policy)
     help6 = "6 fields: " + SIX_COLUMNS
@@ -233,7 +233,7 @@ def read_germeval(path: str, name: Optional[str] = None, policy: str = "nereval"
     return data
 
 
-def read_germeval_pair(gold_path: str, system_path: str, name: Optional[str] = None,
+def read_germeval_pair(gold_path: str, system_path: str, *, name: Optional[str] = None,
                        policy: str = "nereval") -> GermEvalData:
     """Read a gold and a system file in the 4-column data layout (index, token, outer, inner).
 
@@ -268,12 +268,12 @@ def read_germeval_pair(gold_path: str, system_path: str, name: Optional[str] = N
     return data
 
 
-def read_germeval_any(gold_or_file: str, system_path: Optional[str] = None, name: Optional[str] = None,
+def read_germeval_any(gold_or_file: str, system_path: Optional[str] = None, *, name: Optional[str] = None,
                       policy: str = "nereval") -> GermEvalData:
     """6-column FILE alone, or a gold and a system file (see :func:`read_germeval_pair`)."""
     if system_path is None:
-        return read_germeval(gold_or_file, name, policy)
-    return read_germeval_pair(gold_or_file, system_path, name, policy)
+        return read_germeval(gold_or_file, name=name, policy=policy)
+    return read_germeval_pair(gold_or_file, system_path, name=name, policy=policy)
 
 
 def _check_lines_up(gf: _TabFile, sf: _TabFile) -> None:

@@ -27,7 +27,7 @@ from .sink import check_stdin_once
 from .source import STDIN, display_name, is_dir, read_bytes, system_name
 
 
-def read_columns(path: str, column: int = -1, token_column: int = 1, scheme: str = "IOB2",
+def read_columns(path: str, *, column: int = -1, token_column: int = 1, scheme: str = "IOB2",
                  policy: str = "conlleval", raw: Optional[bytes] = None) -> Documents:
     """A CoNLL column file (also ``-`` and .gz/.bz2/.xz) as Documents: one per sentence, tags from ``column``."""
     name = display_name(path)
@@ -62,7 +62,7 @@ def _accepts(fn) -> set:
     return set(inspect.signature(fn).parameters) - {"path", "raw"}
 
 
-def read(path: str, format: Optional[str] = None, **options: Any) -> Documents:
+def read(path: str, *, format: Optional[str] = None, **options: Any) -> Documents:
     """Read one input of any supported format (``format`` None: by extension and content).
 
     ``options`` are the chosen reader's keyword arguments (scheme, policy, align, tag_names,
@@ -96,7 +96,7 @@ def _read(path: str, fmt: Optional[str], options: Dict[str, Any], strict: bool) 
     return fn(path, **kw)
 
 
-def read_pair(gold: Union[str, Documents], systems: Union[str, Documents, Sequence, Mapping[str, Any]],
+def read_pair(gold: Union[str, Documents], systems: Union[str, Documents, Sequence, Mapping[str, Any]], *,
               format: Optional[str] = None, system_format: Optional[str] = None,
               names: Optional[Sequence[str]] = None, label_map: Sequence[Tuple[str, str]] = (),
               **options: Any) -> Corpus:

@@ -22,6 +22,7 @@ from .source import system_name
 
 def read_conll(
     path: str,
+    *,
     gold_column: int = -2,
     system_columns: Sequence[int] = (-1,),
     names: Optional[Sequence[str]] = None,
@@ -66,6 +67,7 @@ def read_conll(
 def read_conll_pair(
     gold_path: str,
     system_paths: Sequence[str],
+    *,
     gold_column: int = -1,
     system_column: int = -1,
     names: Optional[Sequence[str]] = None,

@@ -3,12 +3,10 @@ from __future__ import annotations
 
 from typing import Any, Dict, Mapping, Optional, Sequence, Tuple, Union
 
-import numpy as np
-
 from ..core import measures
 from ..core.corpus import Corpus
-from ..core.sequences import TagSeqs, from_sequences, from_spans
-from ..errors import InputError, OptionError
+from ..core.sequences import TagSeqs, from_sequences, spans_corpus
+from ..errors import OptionError
 from ..fair.weights import resolve_weights
 from .context import CorpusData, SystemData
 from .registry import FAMILIES, ScoreSettings
@@ -68,6 +66,7 @@ def _corpus_info(corpus: Corpus) -> Dict[str, Any]:
 
 def evaluate(
     corpus: Corpus,
+    *,
     separator_weight: float = 1.0,
     beta: float = 1.0,
     all_labels_row: bool = False,
@@ -112,15 +111,13 @@ def evaluate(
 def score(
     y_true: Union[TagSeqs, Sequence[Sequence[SpanTuple]]],
     y_pred: Union[TagSeqs, Mapping[str, TagSeqs], Sequence[Sequence[SpanTuple]], Mapping[str, Any]],
+    *,
     scheme: str = "IOB2",
     policy: str = "conlleval",
-    separator_weight: float = 1.0,
-    beta: float = 1.0,
-    all_labels_row: bool = False,
     lengths: Optional[Sequence[int]] = None,
-    **kwargs: Any,
+    **options: Any,
 ) -> Report:
-    """seqeval-style entry point: lists of tag sequences in, Report out (``kwargs`` go to evaluate).
+    """seqeval-style entry point: lists of tag sequences in, Report out (``options`` go to :func:`evaluate`).
 
     ``y_true``: one list of tag strings per sentence; ``y_pred`` the same for one system, or a
     mapping system name -> such lists.  Bad input (``None``, mismatched lengths, non-string tags,
@@ -132,38 +129,7 @@ def score(
     overlapping spans allowed); ``y_pred`` may be a mapping name -> span lists.
     """
     if lengths is not None:
-        corpus = from_spans(lengths, _exclusive(y_true, lengths, "y_true"), _exclusive(y_pred, lengths, "y_pred"))
-        return evaluate(corpus, separator_weight, beta, all_labels_row, **kwargs)
-    return evaluate(from_sequences(y_true, y_pred, scheme, policy), separator_weight, beta, all_labels_row, **kwargs)
-
-
-def _exclusive(spans, lengths: Sequence[int], name: str):
-    """Span lists with exclusive ends -> from_spans' inclusive ``(label, first, last)``, each span checked
-    here, so that an error echoes the span as the caller wrote it (``end`` exclusive)."""
-    if isinstance(spans, Mapping):
-        return {key: _exclusive(v, lengths, f"{name}[{key!r}]") for key, v in spans.items()}
-    out = []
-    for k, sent in enumerate(spans):
-        n = int(lengths[k]) if k < len(lengths) else None    # a count mismatch is from_spans' error
-        row = []
-        for item in sent:
-            if not isinstance(item, (tuple, list)) or len(item) != 3:
-                raise InputError(f"{name}: sentence {k}: span {item!r}; expected (label, start, end) token offsets")
-            label, b, e = item
-            if n is not None and not (isinstance(b, (int, np.integer)) and isinstance(e, (int, np.integer))
-                                      and 0 <= b < e <= n):
-                raise InputError(f"{name}: sentence {k}: span {item!r} {_bad_range(b, e, n)}")
-            row.append((label, b, e - 1))
-        out.append(row)
-    return out
-
-
-def _bad_range(b: Any, e: Any, n: int) -> str:
-    """What is wrong with token offsets ``b``..``e`` (end exclusive) in a sentence of ``n`` tokens."""
-    if not (isinstance(b, (int, np.integer)) and isinstance(e, (int, np.integer))):
-        return "has offsets that are not integers; expected token offsets"
-    if b == e:
-        return (f"is empty: end is exclusive, so a one-token span at {b} ends at {b + 1}" if 0 <= b < n
-                else f"is empty and outside the sentence's {n} tokens")
-    return (f"is outside the sentence's {n} tokens or ends before it starts; expected 0 <= start < end <= {n} "
-            "(end exclusive)")
+        systems = ({f"{k}": (f"y_pred[{k!r}]", v) for k, v in y_pred.items()} if isinstance(y_pred, Mapping)
+                   else {"system": ("y_pred", y_pred)})
+        return evaluate(spans_corpus(lengths, "y_true", y_true, systems), **options)
+    return evaluate(from_sequences(y_true, y_pred, scheme=scheme, policy=policy), **options)

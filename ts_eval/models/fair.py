@@ -27,7 +27,7 @@ def fair_result(sd: SystemData, focus: str = "target", mode: str = "paper") -> F
     """The fair errors of one system (computed once per focus and mode)."""
     corpus = sd.cd.corpus
     return sd.cached(("fair", focus, mode), lambda: fair_errors(
-        corpus.gold, sd.spans, sd.pairs, corpus.labels, corpus, focus, mode=mode))
+        corpus.gold, sd.spans, sd.pairs, corpus.labels, corpus, focus=focus, mode=mode))
 
 
 def fair_stats(sd: SystemData, focus: str = "target", mode: str = "paper") -> np.ndarray:

@@ -374,6 +374,7 @@ def check_memory(bootstrap: int, systems: int, models: int, limit: Optional[int]
 
 def rank_corpus(
     corpus: Corpus,
+    *,
     models: Optional[Sequence[str]] = None,
     reference: str = REFERENCE_MODEL,
     bootstrap: int = 1000,
@@ -474,7 +475,7 @@ def rank(
         raise OptionError("give the systems: a mapping of system name -> tag sequences")
     pairs = list(systems.items()) if isinstance(systems, Mapping) else [tuple(p) for p in systems]
     _check_systems([str(n) for n, _ in pairs])
-    corpus = from_sequences(gold, {str(n): seqs for n, seqs in pairs}, scheme, policy)
+    corpus = from_sequences(gold, {str(n): seqs for n, seqs in pairs}, scheme=scheme, policy=policy)
     return rank_corpus(corpus, **options)
 
 

@@ -78,9 +78,9 @@ def inline_text(ex: Example, role: str, mark_focus: Optional[Tuple[str, str]] = 
     ``clip`` marks a sentence window that does not start or end with the sentence."""
     opens: Dict[int, int] = {}
     closes: Dict[int, List[str]] = {}
-    for lab, st, en in ex.spans[role]:
+    for lab, st, en in ex.spans[role]:              # end exclusive: the span closes after token en - 1
         opens[st] = opens.get(st, 0) + 1
-        closes.setdefault(en, []).append(lab)
+        closes.setdefault(en - 1, []).append(lab)
     focus = set(ex.focus)
     parts = [clip] if ex.clipped_left else []
     for i, t in enumerate(ex.tokens):

@@ -68,7 +68,8 @@ def sentence(data: Dict[str, Any]) -> Markup:
     label after its tokens, the tokens that changed in bold; nested spans nest (a span crossing
     its parent's end is cut there); '…' where the sentence goes on."""
     tokens = [str(t) for t in data.get("tokens", [])]
-    spans = sorted(((int(b), int(e), str(lab)) for lab, b, e in data.get("spans", [])), key=lambda s: (s[0], -s[1]))
+    # (start, last token, label): the spans' ends are exclusive
+    spans = sorted(((int(b), int(e) - 1, str(lab)) for lab, b, e in data.get("spans", [])), key=lambda s: (s[0], -s[1]))
     focus = set(data.get("focus") or [])
     out = ['<span class="clip">…</span> '] if data.get("clipped_left") else []
     stack: List[Tuple[int, str]] = []          # (last token, label) of the open spans

@@ -228,10 +228,10 @@ def styled_sentence(data: dict, colours: dict) -> RichText:
     opens: dict = {}
     closes: dict = {}
     inside: List[List[str]] = [[] for _ in data["tokens"]]
-    for lab, first, last in data["spans"]:
-        opens.setdefault(first, []).append(lab)
-        closes.setdefault(last, []).append(lab)
-        for i in range(first, last + 1):
+    for lab, start, end in data["spans"]:          # end exclusive
+        opens.setdefault(start, []).append(lab)
+        closes.setdefault(end - 1, []).append(lab)
+        for i in range(start, end):
             inside[i].append(lab)
     focus = set(data.get("focus") or [])
     out = RichText()
