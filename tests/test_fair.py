@@ -27,8 +27,9 @@ from ts_eval.core.corpus import SpanSet
 from ts_eval.core.sequences import from_spans
 from ts_eval.cli.errors import UsageError
 from ts_eval.errors import InputError
+from ts_eval.core.tokensets import TokenSets
 from ts_eval.fair import (BEL, BEO, BES, EQ7_FORMULA, ERROR_TYPES, FN, FP, LBE, LE, OUTCOME_NAMES, PRESETS, TP,
-                          TokenSets, fair_errors, fair_report, method_scores, parse_weights)
+                          fair_errors, fair_report, method_scores, parse_weights)
 from ts_eval.core.measures import prf
 from ts_eval.report.legacy.faireval import faireval_settings, to_faireval
 from ts_eval.io.faireval import read_conll2000_file, read_faireval, read_span_file
@@ -1045,18 +1046,11 @@ def test_sentence_outcomes_equal_the_ranking_statistics():
     assert np.array_equal(out.reshape(c.n_sentences, -1), fair_stats(sd))
 
 
-def test_token_sets_live_in_the_corpus_layer():
-    import ast
-
+def test_token_sets_live_in_the_core():
+    # the readers build them and the fair model reads them (tests/test_architecture.py: io loads no model)
     import ts_eval.io.faireval as reader
-    import ts_eval.core.tokensets
-    from ts_eval import fair
 
-    assert fair.TokenSets is ts_eval.core.tokensets.TokenSets      # re-exported for compatibility
-    tree = ast.parse(open(reader.__file__, encoding="utf-8").read())
-    imported = {(n.level, n.module) for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)}
-    models = {"fair", "matching", "events", "segment", "measures", "compare", "sufficient", "models"}
-    assert not [m for lvl, m in imported if lvl == 2 and m and m.split(".")[0] in models]
+    assert TokenSets.__module__ == "ts_eval.core.tokensets" and reader.TokenSets is TokenSets
 
 
 def test_prf_is_the_one_helper_of_measures():

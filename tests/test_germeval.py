@@ -415,7 +415,7 @@ def test_cli_usage_errors(argv):
 def test_cli_main_exit_codes(capsys):
     from ts_eval import cli
 
-    if "germeval" not in getattr(cli, "COMMAND_MODULES", {}):
+    if "germeval" not in getattr(cli, "COMMANDS", {}):
         pytest.skip("ts-eval germeval is not wired into ts_eval.cli")
     assert cli.main(["germeval", NESTED, "--format", "nereval"]) == 0
     capsys.readouterr()

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from html_pages import EVIL, MODELS, SYSTEMS, sample_page
 from ts_eval.report.renderers import html, svg
-from ts_eval.report.renderers.format import interval as format_interval, value as format_value
+from ts_eval.report.values import interval as format_interval, value as format_value
 from ts_eval.report.renderers.html import sort_key
 
 

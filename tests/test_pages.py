@@ -20,7 +20,7 @@ import ts_eval
 from ts_eval.report.page import Figure
 from ts_eval.report.builders import build, kind_of
 from ts_eval.report.renderers import render
-from ts_eval.report.renderers.format import value
+from ts_eval.report.values import value
 
 from test_renderers_text import WIDTHS, assert_fits, names_intact, synthetic_corpus
 

@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ts_eval import OptionError
-from ts_eval.ranking import uncertainty as rank_uncertainty, study as ranking, sufficient
+from ts_eval.ranking import statistics, uncertainty as rank_uncertainty, study as ranking, sufficient
 from ts_eval.cli import main as rank_main
 from ts_eval.cli.outputs import json_text
 from ts_eval.report.builders import build
@@ -190,7 +190,7 @@ def test_resample_correlations_match_the_observed_ones():
     s = random_scores(4)
     rho, tau = rank_uncertainty.resample_correlations(s)
     for b in (0, 5):
-        obs_rho, _, obs_tau = ranking.correlation_matrices(s[b])
+        obs_rho, _, obs_tau = statistics.correlation_matrices(s[b])
         np.testing.assert_allclose(rho[b], obs_rho, atol=1e-12)
         np.testing.assert_allclose(tau[b], obs_tau, atol=1e-12)
 

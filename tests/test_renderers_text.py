@@ -20,7 +20,7 @@ from ts_eval.ranking import sufficient
 from ts_eval.report.page import Cell, Column, Page, Section, Table
 from ts_eval.report.builders import build
 from ts_eval.report.renderers import render
-from ts_eval.report.renderers.format import interval, value
+from ts_eval.report.values import interval, value
 from ts_eval.report.renderers.text import fit_check, layout
 
 WIDTHS = (80, 120)

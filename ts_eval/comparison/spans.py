@@ -18,8 +18,6 @@ from .results import GOLD_OUTCOMES, SYSTEM_OUTCOMES, SpanDiff
 
 #: Ortmann's fair outcomes (the span level of ``compare``)
 FAIR_NAMES = OutcomeNames(GOLD_OUTCOMES, SYSTEM_OUTCOMES, "FP", "TN", "TP", "tp")
-KEY_FP_TN, KEY_TN_FP = FAIR_NAMES.dropped, FAIR_NAMES.added
-transition_name = FAIR_NAMES.name
 
 
 def fair_outcomes(corpus: Corpus, system: str, pairs: Optional[Pairs] = None, mode: str = "paper") -> OutcomeCodes:

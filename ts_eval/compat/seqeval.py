@@ -46,7 +46,6 @@ from ..core.validation import EmptyInputWarning, describe, encode
 AVERAGES = (None, "micro", "macro", "weighted")
 MODES = (None, "default", "strict")
 STRICT_SCHEMES = ("IOB2", "IOE2", "IOBES", "BILOU")
-ZERO_DIVISION = ("warn", 0, 1)
 ALL_WARN_FOR = ("precision", "recall", "f-score")
 
 # seqeval's scheme prefixes (scheme.Prefix) and the prefixes each strict scheme allows

@@ -31,7 +31,7 @@ part around it), :mod:`~ts_eval.fair.tally` (events -> counts, and
 :func:`sentence_outcomes`, the per-sentence counts every fair score derives from),
 :mod:`~ts_eval.fair.weights` and :mod:`~ts_eval.fair.scores` (P/R/F1 through
 :mod:`ts_eval.core.measures`, :func:`fair_report`).  Token sets live in the corpus layer
-(:mod:`ts_eval.core.tokensets`); ``TokenSets`` is re-exported here for compatibility.
+(:mod:`ts_eval.core.tokensets`).
 
 Two modes:
 
@@ -45,7 +45,6 @@ Two modes:
 """
 from __future__ import annotations
 
-from ..core.tokensets import TokenSets
 from .algorithm import fair_corpus, fair_errors
 from .scores import METHODS, fair_report, method_scores, weighted_totals
 from .tally import sentence_outcomes
@@ -58,6 +57,6 @@ __all__ = [
     "BEL", "BEO", "BES", "BOTH", "DEFAULT_WEIGHTS", "EQ7_FORMULA", "ERROR_TYPES", "fair_corpus", "fair_errors",
     "fair_report", "FairResult", "FN", "FOCUS", "FP", "GOLD_ONLY", "LBE", "LE", "method_scores",
     "METHODS", "MISSING", "MODES", "OUTCOME_NAMES", "parse_weights", "PRESET_ALIASES", "PRESETS",
-    "resolve_weights", "sentence_outcomes", "SpanOutcomes", "SYSTEM_ONLY", "TokenSets", "TP", "TRADITIONAL_TYPES",
+    "resolve_weights", "sentence_outcomes", "SpanOutcomes", "SYSTEM_ONLY", "TP", "TRADITIONAL_TYPES",
     "WEIGHT_TARGETS", "weighted_totals", "Weights",
 ]

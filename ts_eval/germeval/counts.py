@@ -48,7 +48,6 @@ from .data import (BASES, LABELS, LEVELS, TAG_BASE, TAG_LABEL, TAG_PREFIX, GermE
 from ..core.matching import Pairs, match
 
 MODES = ("strict", "loose")
-M1_FIELDS = ("gold", "found", "correct")
 
 # ---------------------------------------------------------------------------
 # counts

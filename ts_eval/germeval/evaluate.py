@@ -41,7 +41,6 @@ BLOCKS = (("m1_strict_combined", "1. Strict, Combined Evaluation (official)", "s
           ("m2_loose_combined", "2. Loose, Combined Evaluation", "loose", LEVELS),
           ("m3_strict_outer", "3.1 Per-Level Evaluation (outer chunks)", "strict", ("outer",)),
           ("m3_strict_inner", "3.2 Per-Level Global Evaluation (inner chunks)", "strict", ("inner",)))
-BLOCK_TITLES = tuple(b[1] for b in BLOCKS)
 ROW_TITLES = (("strict", "outer", "Outer strict"), ("strict", "inner", "Inner strict"),
               ("loose", "outer", "Outer loose"), ("loose", "inner", "Inner loose"))
 _NO_CHUNKS = {"gold": 0, "system": 0, "tp": 0}

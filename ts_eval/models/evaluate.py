@@ -12,7 +12,6 @@ from .context import CorpusData, SystemData
 from .registry import FAMILIES, ScoreSettings
 from ..results.report import Report, versions
 
-ALL_LABELS = "<all labels>"
 SpanTuple = Tuple[str, int, int]     # (label, start, end), end exclusive
 
 

@@ -32,8 +32,6 @@ from ..core.units import merge_overlaps
 from .context import SystemData
 from .registry import Family, Model, ScoreSettings, register, register_family
 
-TS_FIELDS = ("tok_tp", "tok_fp", "tok_fn", "sep_tp", "sep_fp", "sep_fn")
-
 # ---------------------------------------------------------------------------
 # counting (the one place TS units are counted)
 

@@ -33,9 +33,8 @@ from ..results.display import Displayed, listing, number, require_pandas
 from ..errors import OptionError
 from ..results.report import versions
 from ..results.vocabulary import layout as result_layout
-from .statistics import (CHUNK, TIE_DECIMALS, Bootstrap, Permutation, Progress, _better_tied, _chunks, exact_float32,
-                         _clean, _has_ties, _pearson, average_ranks, correlation_matrices, kendall_tau_b, spearman,
-                         spearman_formula)
+from .statistics import (TIE_DECIMALS, Bootstrap, Permutation, Progress, _better_tied, _chunks, _clean, average_ranks,
+                         correlation_matrices, exact_float32)
 from .sufficient import (REFERENCE_MODEL, Model, StatsMatrix, get_model, resolve_models, statistics)
 
 # ---------------------------------------------------------------------------
@@ -89,7 +88,6 @@ class RankingResult(Displayed):
         ref = self.ranks[:, self.reference_index]
         return {m: ref[self.order[k]].tolist() for k, m in enumerate(self.models)}
 
-    layout = rank_table    # its name before the JSON's ``layout`` became the layout version
 
     def flips(self, model_a: str, model_b: str, alpha: Optional[float] = None):
         """The system pairs ``model_a`` and ``model_b`` order differently (:func:`ts_eval.ranking.uncertainty.flips`)."""

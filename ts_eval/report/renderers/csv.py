@@ -20,7 +20,7 @@ import math
 from typing import Any
 
 from ..page import Page, Table
-from . import format as fmt
+from .. import values as fmt
 
 HEADER = ("table", "row", "column", "value", "low", "high", "kind")
 

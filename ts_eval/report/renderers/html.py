@@ -27,7 +27,7 @@ from markupsafe import Markup, escape
 from ...version import __version__
 from ..page import Cell, Page, Figure, Section, Table, Text
 from .svg import figure_svg
-from .format import interval as format_interval, value as format_value
+from ..values import interval as format_interval, value as format_value
 
 COMMAND_KEYS = ("command", "command_line", "argv")
 FRAGMENT_SCOPE = ".ts-eval"   # the class of the fragment's outer div, which its CSS is scoped to

@@ -4,7 +4,7 @@ value in brackets; total rows and best cells bold; a note becomes part of the ca
 from __future__ import annotations
 
 from ..page import Page, Table, Text
-from . import format as fmt
+from .. import values as fmt
 
 ESCAPES = (("\\", r"\textbackslash{}"), ("&", r"\&"), ("%", r"\%"), ("$", r"\$"), ("#", r"\#"), ("_", r"\_"),
            ("{", r"\{"), ("}", r"\}"), ("^", r"\^{}"), ("~", r"\~{}"), ("µ", r"$\mu$"), ("κ", r"$\kappa$"),

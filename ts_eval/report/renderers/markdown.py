@@ -4,7 +4,7 @@ no width to fit).  An interval follows its value in brackets, ``87.84 [86.90–8
 from __future__ import annotations
 
 from ..page import Page, Figure, Table, Text
-from . import format as fmt
+from .. import values as fmt
 
 
 def _esc(s: str) -> str:

@@ -16,11 +16,10 @@ from typing import Any, Callable, Dict, List, Sequence, Tuple
 from markupsafe import Markup, escape
 
 from ..page import Figure
-from .format import interval as format_interval, value as format_value
+from ..values import interval as format_interval, value as format_value
 
 FONT = 12                  # px, labels
 SMALL = 10                 # px, intervals and ticks
-CHAR = 0.62 * FONT         # width of one character of a label (generous for sans-serif)
 ROW = 22                   # px per row of bars and of the bump chart
 MIN_SCALE = 0.8           # a figure shrinks to 80% of its natural width on a narrow screen, then scrolls
 PLOT = 500                 # px, width of the value axis of bars
@@ -230,7 +229,7 @@ def heatmap(fig: Figure) -> Markup:
     top = (head_w * 0.72 + 16) if rotate else 24
     left = max((_width(r) for r in rows), default=0) + 12
     width, height = left + cw * len(cols) + (head_w * 0.72 if rotate else 0) + 8, top + ch * len(rows) + 4
-    body = _scale(fig.id, left, height + 4, lo, hi, kind)
+    body = _scale(left, height + 4, lo, hi, kind)
     width, height = max(width, left + 260), height + 30
     for j, c in enumerate(cols):
         cx = left + cw * j + cw / 2
@@ -259,7 +258,7 @@ def heatmap(fig: Figure) -> Markup:
     return _svg(fig, width, height, body)
 
 
-def _scale(fid: str, x: float, y: float, lo: float, hi: float, kind: str) -> List[str]:
+def _scale(x: float, y: float, lo: float, hi: float, kind: str) -> List[str]:
     """The colour scale of a heatmap: a bar of 32 steps from ``lo`` to ``hi`` with both ends written
     (plain rectangles, not a gradient: a gradient needs a ``url(#id)`` reference, which a page
     fragment in a notebook should not carry)."""

@@ -40,7 +40,7 @@ from rich.text import Text as RichText
 
 from ...errors import Hint, Spelling, python_spelling, spell
 from ..page import Cell, Column, Page, Figure, Section, Table, Text, common_prefix
-from . import format as fmt
+from .. import values as fmt
 
 GAP = 3                 # between two columns: padding, the (blank) rule, padding
 TRANSPOSE_ROWS = 3
