@@ -87,7 +87,7 @@ def evaluate(data_dir: str, task: str, mode: str) -> Tuple[dict, dict]:
                       gold_tokens=fd.gold.tokens, system_tokens=fd.system.tokens,
                       gold_order=fd.gold.order, system_order=fd.system.order, mode=mode)
     weights = parse_weights(EQ7_FORMULA)
-    rep = fair_report(res, weights)
+    rep = fair_report(res, weights=weights)
     settings = faireval_settings(f"target/{task}_spans.csv", f"system/{task}_spans.csv", ignore_punct=False,
                                  weights=weights)
     return rep, settings

@@ -212,7 +212,7 @@ def test_ner_reference_report_layout(ner):
     w = parse_weights(EQ7_FORMULA)
     settings_ = faireval_settings("./../data/target/ner_spans.csv", "./../data/system/ner_spans.csv",
                                   ignore_punct=False, weights=w)
-    assert to_faireval(fair_report(ner[1], w), settings_) == NER_REPORT
+    assert to_faireval(fair_report(ner[1], weights=w), settings_) == NER_REPORT
 
 
 def test_ner_current_faireval_tool():
@@ -227,7 +227,7 @@ def test_ner_current_faireval_tool():
                             "BEO": 4, "LBE": 144}
     assert res.counts("LOC") == {"TP": 2132, "FP": 85, "FN": 102, "LE": 56, "BE": 54, "BES": 27, "BEL": 27,
                                  "BEO": 0, "LBE": 38}
-    rep = fair_report(res, EQ7_FORMULA)
+    rep = fair_report(res, weights=EQ7_FORMULA)
     assert [round(rep["weighted"]["micro"][k] * 100, 2) for k in ("precision", "recall", "f")] == \
         [91.04, 88.08, 89.53]
 
@@ -432,7 +432,7 @@ def test_empty_sides():
 def test_report_and_scores():
     c, r = one([("A", 0, 3), ("A", 5, 5), ("B", 7, 8)], [("A", 0, 2), ("A", 5, 5), ("C", 7, 8)])
     # TP 1, BES 1, LE 1: fair P = R = 1 / (1 + 0.5 + 0.5) = 0.5
-    rep = fair_report(r, "eq7")
+    rep = fair_report(r, weights="eq7")
     assert rep["traditional"]["micro"]["tp"] == 1
     assert rep["fair"]["micro"]["precision"] == pytest.approx(0.5)
     # eq7: BES = 0.5 TP + 0.5 FN -> tp 1.5, fp 0.5 (LE), fn 1.0 (LE 0.5 + BES 0.5)

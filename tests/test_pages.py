@@ -51,7 +51,7 @@ def fair_report():
     fd = read_faireval(str(FAIR / "target" / "ner_spans.csv"), str(FAIR / "system" / "ner_spans.csv"))
     c = fd.corpus
     s = c.systems[fd.system_name]
-    return fair_report(fair_errors(c.gold, s, match(c.gold, s), c.labels, c, focus="target"), "eq7")
+    return fair_report(fair_errors(c.gold, s, match(c.gold, s), c.labels, c, focus="target"), weights="eq7")
 
 
 @pytest.fixture(scope="module")

@@ -263,7 +263,7 @@ def run_config(args: argparse.Namespace) -> int:
     result = fair_errors(corpus.gold, system, match(corpus.gold, system), corpus.labels, corpus, focus=cfg["focus"],
                          gold_tokens=data.gold.tokens, system_tokens=data.system.tokens,
                          gold_order=data.gold.order, system_order=data.system.order, mode=args.mode)
-    report = fair_report(result, cfg["weights"], methods=cfg["eval_method"])
+    report = fair_report(result, weights=cfg["weights"], methods=cfg["eval_method"])
     settings = faireval_settings(cfg["target_in"], cfg["system_in"], labels=cfg["labels"], exclude=cfg["exclude"],
                                  ignore_punct=cfg["ignore_punct"], focus=cfg["focus"],
                                  eval_method=cfg["eval_method"], weights=cfg["weights"])

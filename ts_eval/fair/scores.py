@@ -36,7 +36,7 @@ def method_scores(counts: Mapping[str, float], method: str, weights: Optional[We
     raise OptionError(f"method {method!r}: expected one of {', '.join(METHODS)}")
 
 
-def fair_report(result: FairResult, weights: Union[None, str, Weights] = None,
+def fair_report(result: FairResult, *, weights: Union[None, str, Weights] = None,
                 methods: Sequence[str] = METHODS) -> dict:
     """Plain-data report: per label (``labels``) and summed (``micro``) counts and P/R/F1 for
     each method, in the result vocabulary (lower-case count keys ``tp``, ``fp``, ``fn``, ``le``,

@@ -37,7 +37,7 @@ def fair_stats(sd: SystemData, focus: str = "target", mode: str = "paper") -> np
 
 def report(sd: SystemData, settings: ScoreSettings) -> Dict[str, Any]:
     """``score``'s fair report (traditional, fair and weighted P/R/F, confusion, target statistics)."""
-    return fair_report(fair_result(sd, settings.focus, settings.fair_mode), settings.weights)
+    return fair_report(fair_result(sd, settings.focus, settings.fair_mode), weights=settings.weights)
 
 
 def weight_matrix(weights: Mapping[str, Mapping[str, float]]) -> np.ndarray:

@@ -180,7 +180,7 @@ class SpanOutcomes:
     gold_system: np.ndarray   # that system span (-1: missed)
 
 
-def span_outcomes(gold: SpanSet, system: SpanSet, pairs: Optional[Pairs] = None, scheme: str = "strict",
+def span_outcomes(gold: SpanSet, system: SpanSet, pairs: Optional[Pairs] = None, *, scheme: str = "strict",
                   by_label: bool = False, min_overlap_percentage: float = 1.0) -> SpanOutcomes:
     """Each span's category under ``scheme``: in the ``overall`` evaluation, or (``by_label``)
     in its label's own evaluation (the label rows).  nervaluate's ``*_indices``, per span."""
