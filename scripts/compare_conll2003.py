@@ -27,10 +27,10 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 
 from ts_eval.comparison import CLASS_TITLES, CLASSES, compare  # noqa: E402
-from ts_eval.report.page import Page, Section  # noqa: E402
-from ts_eval.report.builders import build  # noqa: E402
+from ts_eval.output.page import Page, Section  # noqa: E402
+from ts_eval.output.builders import build  # noqa: E402
 from ts_eval.io import read_conll_pair  # noqa: E402
-from ts_eval.report.renderers import render  # noqa: E402
+from ts_eval.output.renderers import render  # noqa: E402
 
 DEFAULT_DATA = HERE.parent.parent / "shared" / "data" / "conll2003-en"
 

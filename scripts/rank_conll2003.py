@@ -27,8 +27,8 @@ from typing import Dict, List, Sequence
 import numpy as np
 
 from ts_eval.ranking import statistics, study as ranking, sufficient
-from ts_eval.report.builders import build
-from ts_eval.report.renderers import render
+from ts_eval.output.builders import build
+from ts_eval.output.renderers import render
 from ts_eval.io import read_conll_pair
 from ts_eval.core.matching import match
 

@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Callable, Dict, Tuple
 
 import ts_eval
-from ts_eval.report.page import Page
+from ts_eval.output.page import Page
 
 DEMO = Path(ts_eval.__file__).parent / "demo" / "germeval2014_test_sample.conll"
 DEMO_SYSTEMS = ["gen-ap_rich_dev", "gen-crf_poor_dev", "gen-crf_rich_dev", "gen-mft_dev"]
@@ -22,14 +22,14 @@ def demo_corpus():
 
 
 def score() -> Page:
-    from ts_eval.report.builders import score as build
+    from ts_eval.output.builders import score as build
     from ts_eval.models.evaluate import evaluate
 
     return build.build(evaluate(demo_corpus(), models=["ts", "exact", "fair"]))
 
 
 def rank(resamples: int = 50, corpus=None, models=None) -> Page:
-    from ts_eval.report.builders import rank as build
+    from ts_eval.output.builders import rank as build
     from ts_eval.models.evaluate import evaluate
     from ts_eval.ranking.study import rank_corpus
 
@@ -62,13 +62,13 @@ def rank16() -> Page:
 
 def compare() -> Page:
     from ts_eval.comparison import compare as run
-    from ts_eval.report.builders import compare as build
+    from ts_eval.output.builders import compare as build
 
     return build.build(run(demo_corpus(), "gen-crf_poor_dev", "gen-crf_rich_dev", top=5, examples=1))
 
 
 def fair() -> Page:
-    from ts_eval.report.builders import fair as build
+    from ts_eval.output.builders import fair as build
     from ts_eval.fair import fair_errors, fair_report
     from ts_eval.io.faireval import read_faireval
     from ts_eval.core.matching import match
@@ -83,7 +83,7 @@ def fair() -> Page:
 
 
 def germeval() -> Page:
-    from ts_eval.report.builders import germeval as build
+    from ts_eval.output.builders import germeval as build
     from ts_eval.germeval.evaluate import evaluate_germeval
     from ts_eval.germeval.reader import read_germeval
 

@@ -42,7 +42,7 @@ LAYERS: List[Tuple[str, Tuple[str, ...]]] = [
     ("models", ("models", "fair")),
     ("formats", ("io", "germeval")),
     ("studies", ("ranking", "comparison", "compat")),
-    ("report", ("report",)),
+    ("output", ("output",)),
     ("cli", ("cli",)),
     ("package", ("__init__", "__main__")),      # the package itself: its API and ``python -m ts_eval``
 ]
@@ -215,8 +215,8 @@ def test_at_most_eight_floors():
 
 
 def test_the_checker_sees_imports_inside_functions():
-    # the lazy imports count: ts_eval.report.views imports the builders inside its functions
-    assert "ts_eval.report.builders" in imports()["ts_eval.report.views"]
+    # the lazy imports count: ts_eval.output.views imports the builders inside its functions
+    assert "ts_eval.output.builders" in imports()["ts_eval.output.views"]
     assert "ts_eval.results.display" in imports()["ts_eval.ranking.study"]
 
 
@@ -229,8 +229,8 @@ def test_the_lazy_attributes_name_real_modules():
         assert hasattr(importlib.import_module(f"ts_eval.{module}"), name), (name, module)
 
 
-@pytest.mark.parametrize("table, package", [("ts_eval.report.builders:KINDS", "ts_eval.report.builders"),
-                                            ("ts_eval.report.renderers:FORMATS", "ts_eval.report.renderers"),
+@pytest.mark.parametrize("table, package", [("ts_eval.output.builders:KINDS", "ts_eval.output.builders"),
+                                            ("ts_eval.output.renderers:FORMATS", "ts_eval.output.renderers"),
                                             ("ts_eval.cli.app:COMMANDS", "ts_eval.cli")])
 def test_import_tables_stay_in_their_package(table, package):
     module, name = table.split(":")

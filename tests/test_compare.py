@@ -15,13 +15,13 @@ from hypothesis import strategies as st
 
 import ts_eval
 from ts_eval.cli import main
-from ts_eval.report.builders.compare_tables import inline_text
+from ts_eval.output.builders.compare_tables import inline_text
 from ts_eval.comparison import GOLD_OUTCOMES, change_masks, compare, correct_overlap, diff, token_changes
 from ts_eval.cli.outputs import json_text
-from ts_eval.report.builders import build
+from ts_eval.output.builders import build
 from ts_eval.cli.errors import UsageError
 from ts_eval.errors import InputError, OptionError
-from ts_eval.report.renderers import render
+from ts_eval.output.renderers import render
 
 # ---------------------------------------------------------------------------
 # the paper's toy tables: five problems A..E, three responses
@@ -458,7 +458,7 @@ def test_api_errors():
 def test_an_example_names_its_line_and_the_files_are_named_once():
     from types import SimpleNamespace
 
-    from ts_eval.report.builders.compare_tables import example_files, example_line
+    from ts_eval.output.builders.compare_tables import example_files, example_line
 
     same = {"gold": {"path": "x.conll", "line": 43}, "A": {"path": "x.conll", "line": 43},
             "B": {"path": "x.conll", "line": 43}}

@@ -31,7 +31,7 @@ from ts_eval.core.tokensets import TokenSets
 from ts_eval.fair import (BEL, BEO, BES, EQ7_FORMULA, ERROR_TYPES, FN, FP, LBE, LE, OUTCOME_NAMES, PRESETS, TP,
                           fair_errors, fair_report, method_scores, parse_weights)
 from ts_eval.core.measures import prf
-from ts_eval.report.legacy.faireval import faireval_settings, to_faireval
+from ts_eval.output.legacy.faireval import faireval_settings, to_faireval
 from ts_eval.io.faireval import read_conll2000_file, read_faireval, read_span_file
 from ts_eval.core.matching import match
 

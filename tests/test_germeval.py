@@ -21,7 +21,7 @@ from ts_eval.germeval.corpus import GermEvalSide
 from ts_eval.germeval.data import LABELS, TAG_ID, TAGS, GermEvalData, decode_level
 from ts_eval.cli.errors import UsageError
 from ts_eval.errors import InputError, OptionError
-from ts_eval.report.legacy.nereval import nereval_block, to_latex, to_nereval
+from ts_eval.output.legacy.nereval import nereval_block, to_latex, to_nereval
 from ts_eval.germeval.evaluate import evaluate_germeval, official_numbers
 from ts_eval.germeval.counts import germeval_counts, metric1_stats
 from ts_eval.models.germeval import metric1_f1, metric1_sentence_stats
@@ -636,7 +636,7 @@ def test_germeval_modules_import_one_way():
         assert not {m for m in imports(metric) if m.startswith("..io") or m in (".reader", ".documents")}
     models = {"..models.ts", "..fair.algorithm", ".evaluate", ".counts"}
     assert not models & imports("germeval/reader.py")                              # the reader knows no model
-    assert imports("report/legacy/nereval.py") <= {"__future__", "typing", "...results.report"}   # layouts only format
+    assert imports("output/legacy/nereval.py") <= {"__future__", "typing", "...results.report"}   # layouts only format
     assert not {".counts", ".evaluate", ".corpus"} & imports("germeval/data.py")
     assert not {m for m in imports("models/germeval.py") if "germeval" in m}       # the model reads the side only
 

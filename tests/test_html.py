@@ -11,9 +11,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from html_pages import EVIL, MODELS, SYSTEMS, sample_page
-from ts_eval.report.renderers import html, svg
-from ts_eval.report.values import interval as format_interval, value as format_value
-from ts_eval.report.renderers.html import sort_key
+from ts_eval.output.renderers import html, svg
+from ts_eval.output.values import interval as format_interval, value as format_value
+from ts_eval.output.renderers.html import sort_key
 
 
 class Cells(HTMLParser):
@@ -158,14 +158,14 @@ def test_nice_ticks(lo, hi, ticks):
 
 
 def test_the_one_entry_point_renders_html():
-    from ts_eval.report.renderers import render
+    from ts_eval.output.renderers import render
 
     assert render(sample_page(), "html") == html.render(sample_page())
     assert '<details class="section detail" id="section-3" open>' in render(sample_page(), "html", details=True)
 
 
 def test_empty_tables_and_figures_render():
-    from ts_eval.report.page import Cell, Column, Page, Figure, Section, Table
+    from ts_eval.output.page import Cell, Column, Page, Figure, Section, Table
 
     nan = float("nan")
     blocks = [Table("empty", "Empty", [Column("a", "A")], []),
@@ -188,7 +188,7 @@ names = st.text(st.characters(blacklist_categories=("Cs", "Cc")), min_size=1, ma
 @settings(max_examples=40, deadline=None)
 @given(st.lists(names, min_size=2, max_size=4, unique=True))
 def test_any_system_name_comes_back_exactly(systems):
-    from ts_eval.report.page import Cell, Column, Page, Figure, Section, Table
+    from ts_eval.output.page import Cell, Column, Page, Figure, Section, Table
 
     t = Table("t", "T", [Column("s", "system"), Column("f", "F")], [[Cell(s), Cell(0.5, "score")] for s in systems])
     f = Figure("b", "B", "bump", {"models": ["m1", "m2"], "systems": systems, "ranks": [[k + 1, k + 1] for k in
@@ -202,7 +202,7 @@ def test_any_system_name_comes_back_exactly(systems):
 
 
 def test_a_matrix_table_is_folded_under_its_heatmap():
-    from ts_eval.report.page import Cell, Column, Page, Figure, Section, Table
+    from ts_eval.output.page import Cell, Column, Page, Figure, Section, Table
 
     t = Table("m", "Spearman", [Column("r", ""), Column("a", "a")], [[Cell("a"), Cell(1.0, "corr")]], sortable=False)
     f = Figure("m-heatmap", "Spearman", "heatmap", {"rows": ["a"], "columns": ["a"], "values": [[1.0]], "low": None,
@@ -231,7 +231,7 @@ def test_example_cells_are_drawn_as_sentences_side_by_side():
     """A table of example sentences is shown as records, as in the terminal: a line of the short cells,
     then the sentences side by side, under a legend of how the page marks them (not the note, which
     says how the cells' text reads)."""
-    from ts_eval.report.page import Cell, Column, Page, Section, Table
+    from ts_eval.output.page import Cell, Column, Page, Section, Table
 
     cells = [Cell("[Karl]PER", data={"role": role, "tokens": ["Karl"], "spans": [["PER", 0, 1]], "focus": [0]})
              for role in ("gold", "A")]

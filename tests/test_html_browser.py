@@ -16,7 +16,7 @@ import pytest
 import browser
 import pages
 from html_pages import SYSTEMS, sample_page
-from ts_eval.report.renderers import html
+from ts_eval.output.renderers import html
 
 pytestmark = pytest.mark.skipif(bool(browser.missing()), reason=browser.missing() or "browser present")
 

@@ -17,10 +17,10 @@ from pathlib import Path
 import pytest
 
 import ts_eval
-from ts_eval.report.page import Figure
-from ts_eval.report.builders import build, kind_of
-from ts_eval.report.renderers import render
-from ts_eval.report.values import value
+from ts_eval.output.page import Figure
+from ts_eval.output.builders import build, kind_of
+from ts_eval.output.renderers import render
+from ts_eval.output.values import value
 
 from test_renderers_text import WIDTHS, assert_fits, names_intact, synthetic_corpus
 
@@ -471,7 +471,7 @@ def test_rank_details_carry_what_the_old_formats_printed(small_ranking):
 
 
 def test_row_keys_must_match_the_rows():
-    from ts_eval.report.page import Cell, Column, Table
+    from ts_eval.output.page import Cell, Column, Table
 
     with pytest.raises(ValueError, match="1 row keys for 2 rows"):
         Table("t", "t", [Column("a", "a")], [[Cell("x")], [Cell("y")]], row_keys=["x"])

@@ -15,8 +15,8 @@ from ts_eval import OptionError
 from ts_eval.ranking import statistics, uncertainty as rank_uncertainty, study as ranking, sufficient
 from ts_eval.cli import main as rank_main
 from ts_eval.cli.outputs import json_text
-from ts_eval.report.builders import build
-from ts_eval.report.renderers import render
+from ts_eval.output.builders import build
+from ts_eval.output.renderers import render
 from ts_eval.core.sequences import from_sequences
 
 from support import iob2

@@ -18,8 +18,8 @@ from ts_eval import evaluate
 from ts_eval.errors import OptionError
 from ts_eval.ranking import statistics, study as ranking, sufficient
 from ts_eval.cli.outputs import json_text
-from ts_eval.report.builders import build
-from ts_eval.report.renderers import render
+from ts_eval.output.builders import build
+from ts_eval.output.renderers import render
 from ts_eval.cli import main as rank_main
 from ts_eval.models.ts import ts_counts
 
@@ -415,7 +415,7 @@ def test_bad_input_is_refused():
 
 
 def test_plot_needs_matplotlib_or_draws(tmp_path):
-    from ts_eval.report import plot
+    from ts_eval.output import plot
 
     res = ranking.rank_corpus(make_corpus(40, seed=20), bootstrap=20, permutations=0)
     try:
@@ -566,7 +566,7 @@ def test_register_adds_the_rank_command():
     args = parser.parse_args(["rank", "--list-models"])
     assert args.command == "rank" and callable(run)
     from ts_eval.cli.rank import FORMAT_CHOICES
-    from ts_eval.report.renderers import FORMATS
+    from ts_eval.output.renderers import FORMATS
     assert set(FORMAT_CHOICES) == {"json", *FORMATS}       # every renderer, and the result's JSON
 
 

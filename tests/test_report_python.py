@@ -109,8 +109,8 @@ def test_repr_html_is_a_self_contained_fragment():
 
 
 def test_html_page_is_unchanged_by_the_fragment_option(report):
-    from ts_eval.report.builders import build
-    from ts_eval.report.renderers import html
+    from ts_eval.output.builders import build
+    from ts_eval.output.renderers import html
 
     page = html.render(build(report))
     assert page.startswith("<!DOCTYPE html>") and "<script>" in page and ":root {" in page

@@ -6,7 +6,7 @@ scores, and more, from one pass over the data.
 from .version import __version__
 from .errors import InputError, OptionError, TsEvalError
 from .models.evaluate import evaluate, score   # eager: the submodule's name is the function's
-from .report import views  # noqa: F401  (registers str() and the notebook view of every result)
+from .output import views  # noqa: F401  (registers str() and the notebook view of every result)
 
 # Everything else is imported on first use (PEP 562), so that `import ts_eval` is cheap and
 # `ts-eval score` on a column file loads neither the other readers nor ranking and comparison code.

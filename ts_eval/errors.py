@@ -85,7 +85,7 @@ def spell_part(part: Part, spell: Spelling) -> str:
 def spell(message: Message, spelling: Spelling = python_spelling) -> str:
     """A message (a string, or parts with hints) written for the audience of ``spelling`` (default:
     Python keywords; the command line passes its flags).  Outputs use it for the notes that name an
-    option (``ts_eval.report.builders``, the terminal renderer)."""
+    option (``ts_eval.output.builders``, the terminal renderer)."""
     parts = (message,) if isinstance(message, str) else message
     return "".join(spell_part(p, spelling) for p in parts)
 

@@ -224,7 +224,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _legacy():
-    from ..report.legacy.faireval import score_to_faireval
+    from ..output.legacy.faireval import score_to_faireval
 
     return {"faireval": score_to_faireval}
 
@@ -247,7 +247,7 @@ def run_inputs(args: argparse.Namespace) -> int:
 def run_config(args: argparse.Namespace) -> int:
     """The config road: FairEval's config file, its readers and its report, byte for byte."""
     from ..fair import fair_errors, fair_report
-    from ..report.legacy.faireval import faireval_settings, to_faireval
+    from ..output.legacy.faireval import faireval_settings, to_faireval
     from ..io.faireval import read_faireval
     from ..core.matching import match
     from ..results.vocabulary import layout

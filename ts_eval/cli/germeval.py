@@ -58,7 +58,7 @@ def _load(args):
 
 
 def _legacy():
-    from ..report.legacy.nereval import to_nereval
+    from ..output.legacy.nereval import to_nereval
 
     return {"nereval": to_nereval}
 

@@ -3,14 +3,14 @@ written.
 
 Every command offers the same formats, on one road each:
 
-- the page formats (:data:`PAGE_FORMATS` = :data:`ts_eval.report.renderers.FORMATS`: ``table``,
+- the page formats (:data:`PAGE_FORMATS` = :data:`ts_eval.output.renderers.FORMATS`: ``table``,
   ``markdown``, ``latex``, ``csv``, ``html``): the result's page is built once
-  (:func:`ts_eval.report.builders.build`) and rendered by that format's renderer;
+  (:func:`ts_eval.output.builders.build`) and rendered by that format's renderer;
 - ``json``: the result's own data (``to_dict()``);
 - the command's own byte-exact legacy layouts (``conlleval``, ``faireval``, ``nereval``), which
   the command hands to :func:`emit`.
 
-A new output format is one renderer in :mod:`ts_eval.report.renderers` (and its name in
+A new output format is one renderer in :mod:`ts_eval.output.renderers` (and its name in
 ``renderers.FORMATS``): every command then offers it.
 """
 from __future__ import annotations
@@ -22,8 +22,7 @@ import sys
 from typing import Any, Callable, Dict, Optional, Sequence
 
 from ..errors import Spelling, python_spelling
-from ..report.output import write_output
-from ..report.renderers import FORMATS as RENDERERS
+from ..output.renderers import FORMATS as RENDERERS
 from .errors import option_flags, spell_hint
 
 PAGE_FORMATS = tuple(RENDERERS)
@@ -32,6 +31,23 @@ PAGE_FORMATS = tuple(RENDERERS)
 PIPE_WIDTH = 200
 
 Texts = Dict[str, Callable[[Any], str]]
+
+
+def write_output(text: str, path: Optional[str]) -> None:
+    """``text`` to ``path`` (.gz/.bz2/.xz compress), or to standard output when ``path`` is empty or ``-``.
+
+    ``-o FILE`` writes FILE whole or not at all (:mod:`ts_eval.io.sink`: a temporary file in FILE's
+    folder, renamed over FILE once complete; a full disk or a permission error leaves an existing FILE
+    as it was, with one line naming the path and the reason, exit 1); ``-o -`` is standard output.  A
+    folder on the way that does not exist is not created: the command fails with exit 1 and one line
+    naming the path and the reason (as a bad input file does), never a traceback and never a silent
+    ``mkdir -p``."""
+    from ..io.sink import write_stdout, write_text
+
+    if path:
+        write_text(path, text)
+    else:
+        write_stdout(text)
 
 
 def format_choices(own: Sequence[str] = ()) -> tuple:
@@ -57,7 +73,7 @@ def build_page(result: Any, argv: Optional[Sequence[str]] = None, spell: Spellin
                **options: Any) -> Any:
     """The neutral page of any command's result; ``argv`` (the command's arguments) goes into its
     meta as the command line that reproduces it; ``spell`` writes the options its notes name."""
-    from ..report.builders import build
+    from ..output.builders import build
 
     page = build(result, spell=spell, **options)
     if argv is not None:
@@ -76,7 +92,7 @@ def rendered(page: Any, fmt: str, details: bool = False, width: Optional[int] = 
     """``page`` in page format ``fmt``.  The terminal table (``table``) is ``width`` columns wide in a
     file; on standard output it fits the terminal (its width, or ``COLUMNS``), in colour only on a
     terminal, and a pipe without ``COLUMNS`` gets :data:`PIPE_WIDTH` columns."""
-    from ..report.renderers import render
+    from ..output.renderers import render
 
     if fmt != "table":
         return render(page, fmt, details=details)

@@ -167,7 +167,7 @@ def run(args) -> int:
     from ..ranking import study as ranking, sufficient
 
     if args.list_models:
-        from ..report.output import write_output
+        from .outputs import write_output
 
         write_output(list_models(), args.output)
         return 0
@@ -188,7 +188,7 @@ def run(args) -> int:
         for role, path in [("--gold", s.gold)] + [("system", p) for p in s.systems]]
     check_paths(args, inputs, [("--output", args.output), ("--plot", args.plot)])
     if args.plot:
-        from ..report.plot import check_available
+        from ..output.plot import check_available
         check_available()
     corpora = [(s.name, load_task(s, args)) for s in specs]
     for _, corpus in corpora:      # every task's resampling fits in memory before the first is ranked
@@ -209,7 +209,7 @@ def run(args) -> int:
             result = ranking.combine(results)
     emit(result, args, page_options=_page_options(args, corpora), details=args.details, width=120)
     if args.plot:
-        from ..report.plot import bump_chart
+        from ..output.plot import bump_chart
         bump_chart(result, args.plot)
         print(f"ts-eval: bump chart written to {args.plot}", file=sys.stderr)
     return 0

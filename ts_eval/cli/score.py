@@ -93,13 +93,13 @@ def _select(corpus, args: argparse.Namespace):
 
 
 def _conlleval(report) -> str:
-    from ..report.legacy.conlleval import to_conlleval
+    from ..output.legacy.conlleval import to_conlleval
 
     return to_conlleval(report)
 
 
 def _faireval(report) -> str:
-    from ..report.legacy.faireval import score_to_faireval
+    from ..output.legacy.faireval import score_to_faireval
 
     return score_to_faireval(report)
 

@@ -33,7 +33,7 @@ The package, one part per module: :mod:`~ts_eval.comparison.results` (the datacl
 :mod:`~ts_eval.comparison.spans` (fair outcomes), :mod:`~ts_eval.comparison.semeval_spans`, :mod:`~ts_eval.comparison.ts`,
 :mod:`~ts_eval.comparison.several`, :mod:`~ts_eval.comparison.examples` and
 :mod:`~ts_eval.comparison.comparison` (:func:`compare`, the entry point).  Results are plain
-data; :mod:`ts_eval.report.builders.compare` turns them into a page.  Bad arguments raise
+data; :mod:`ts_eval.output.builders.compare` turns them into a page.  Bad arguments raise
 :class:`ts_eval.errors.OptionError` (a ValueError).
 """
 from __future__ import annotations

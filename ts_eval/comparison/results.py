@@ -1,7 +1,7 @@
 """What a comparison produces: plain dataclasses whose ``to_dict()`` is the JSON output.
 
 Results hold data only (tokens, spans with their roles, counts, shares); how an
-example sentence is written out is the pages and renderers' job (:mod:`ts_eval.report.builders.compare`).
+example sentence is written out is the pages and renderers' job (:mod:`ts_eval.output.builders.compare`).
 """
 from __future__ import annotations
 

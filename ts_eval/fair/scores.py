@@ -1,5 +1,5 @@
 """Scores from fair counts: P, R, F1 of the traditional, fair and weighted methods, and the
-plain-data report that renderers (:mod:`ts_eval.report.legacy.faireval`) read."""
+plain-data report that renderers (:mod:`ts_eval.output.legacy.faireval`) read."""
 from __future__ import annotations
 
 from typing import Dict, Mapping, Optional, Sequence, Tuple, Union

@@ -14,6 +14,6 @@
 
 Elsewhere, by their layer: the ranking model ``germeval-m1`` is registered in
 :mod:`ts_eval.models.germeval`; the page of a GermEval report is built by
-:mod:`ts_eval.report.builders.germeval`, its byte-exact layout is :mod:`ts_eval.report.legacy.nereval`,
+:mod:`ts_eval.output.builders.germeval`, its byte-exact layout is :mod:`ts_eval.output.legacy.nereval`,
 and the command is :mod:`ts_eval.cli.germeval`.
 """

@@ -5,7 +5,7 @@
 - :mod:`.vocabulary`: the one word per quantity every non-legacy result uses, and the layout
   version each kind of JSON carries;
 - :mod:`.display`: how a result shows itself in Python (``str``, ``repr``, Jupyter, pandas).  The
-  views themselves are registered from above (:mod:`ts_eval.report.views`), so no result imports
+  views themselves are registered from above (:mod:`ts_eval.output.views`), so no result imports
   a page builder or a renderer.
 
 Each study keeps its own result class beside its code (:class:`ts_eval.ranking.study.study.RankingResult`,

@@ -10,7 +10,7 @@ Every result class (:class:`~ts_eval.results.report.Report`, :class:`~ts_eval.ra
   ``<div>`` with its CSS scoped to it, no script): what a notebook shows;
 - ``repr(result)``: each class's own short text, one line per system with its main scores.
 
-The views are registered by :mod:`ts_eval.report.views` (imported by the package ``__init__``), which
+The views are registered by :mod:`ts_eval.output.views` (imported by the package ``__init__``), which
 imports the page and renderer modules only when a view is asked for: a result module
 imports no page or renderer (the pipeline runs one way), and ``ts-eval score`` does not pay
 for them.
@@ -26,7 +26,7 @@ STR_WIDTH = 100
 REPR_SYSTEMS = 12
 
 
-#: the views, registered by :mod:`ts_eval.report.views` (imported by the package): kind -> fn(result) -> str
+#: the views, registered by :mod:`ts_eval.output.views` (imported by the package): kind -> fn(result) -> str
 VIEWS: Dict[str, Callable[[Any], str]] = {}
 
 
@@ -34,7 +34,7 @@ def register_view(kind: str, fn: Callable[[Any], str]) -> None:
     """Register how results are shown as ``kind`` ("text" for ``str``, "html" for Jupyter).
 
     The results sit below the pages and renderers in the pipeline, so they cannot import
-    them; the top of the package (:mod:`ts_eval.report.views`) registers the views instead."""
+    them; the top of the package (:mod:`ts_eval.output.views`) registers the views instead."""
     VIEWS[kind] = fn
 
 
@@ -45,7 +45,7 @@ class Displayed:
     summary_sections: int = 1
 
     def __str__(self) -> str:
-        if "text" not in VIEWS:      # ts_eval.report.views not imported (cannot happen through the package)
+        if "text" not in VIEWS:      # ts_eval.output.views not imported (cannot happen through the package)
             return repr(self)
         return VIEWS["text"](self)
 

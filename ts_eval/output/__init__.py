@@ -9,8 +9,9 @@ per output format, and the reference tools' byte-exact layouts.
 - :mod:`.renderers`: ``render(page, fmt)`` for the terminal, Markdown, LaTeX, CSV and HTML;
 - :mod:`.legacy`: conlleval.pl's, the GermEval scorer's and FairEval's own layouts, byte for byte;
 - :mod:`.views`: ``str(result)`` and Jupyter's view of every result (registered at import);
-- :mod:`.plot`: the bump chart of a ranking (matplotlib, optional);
-- :mod:`.output`: where a command's text goes (a file written whole, or standard output).
+- :mod:`.plot`: the bump chart of a ranking (matplotlib, optional).
 
-JSON is not here: it is each result's own ``to_dict()``.
+JSON is not here: it is each result's own ``to_dict()``.  The results themselves (``Report``,
+``RankingResult``, ``Comparison``) are plain data below this layer (:mod:`ts_eval.results` and
+each study's package); where a command writes its text is the command line's (:mod:`ts_eval.cli.outputs`).
 """

@@ -1,6 +1,6 @@
 """A comparison's tables as header + rows of plain values (``%`` columns hold fractions).
 
-The comparison page (:mod:`ts_eval.report.builders.compare`) turns them into page tables,
+The comparison page (:mod:`ts_eval.output.builders.compare`) turns them into page tables,
 which every renderer renders.  How an example sentence is written inline (``[Nadim Ladki]PER``)
 is here too: the text of an example's cells (the cells also carry the tokens and spans, from
 which the HTML and the coloured terminal highlight the spans).

@@ -1,4 +1,4 @@
-"""Any :class:`~ts_eval.report.page.Page` as one self-contained HTML page.
+"""Any :class:`~ts_eval.output.page.Page` as one self-contained HTML page.
 
 The page carries its CSS, its SVG figures and a few lines of script inline: it opens from a
 file with no network (no CDN, no web font), prints on paper (print CSS: no scroll boxes,

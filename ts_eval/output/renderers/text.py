@@ -5,7 +5,7 @@ an ellipsis; here every table is laid out to fit before rich sees it, in this or
 
 1. as it is, each interval on the line of its value (``87.84 [86.90–88.70]``);
 2. each interval stacked under its value (a cell of two lines);
-3. the same, with the prefix common to all row names dropped (:func:`ts_eval.report.page.common_prefix`;
+3. the same, with the prefix common to all row names dropped (:func:`ts_eval.output.page.common_prefix`;
    a line under the title says which prefix);
 4. a table of at most :data:`TRANSPOSE_ROWS` rows is transposed (rows become columns) when that fits;
 5. the columns are split into blocks that fit, each repeating the table's key columns.

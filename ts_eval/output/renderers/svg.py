@@ -1,6 +1,6 @@
 """Figures of a page as inline SVG, drawn in Python (no plotting library, no script).
 
-Each figure kind of :class:`ts_eval.report.page.Figure` (bump chart, heatmap, bars, stacked
+Each figure kind of :class:`ts_eval.output.page.Figure` (bump chart, heatmap, bars, stacked
 bars, interval bars) becomes one ``<svg>`` element at its natural size: text stays readable
 on a phone because the page scrolls a wide figure inside its box once it has shrunk to 80%
 (its viewBox scales it).  Interval bars scale to any width instead: their point is where each
@@ -396,5 +396,5 @@ DRAW: Dict[str, Callable[[Figure], Markup]] = {
 
 
 def figure_svg(fig: Figure) -> Markup:
-    """The ``<svg>`` element of ``fig`` (one of :data:`ts_eval.report.page.FIGURE_KINDS`)."""
+    """The ``<svg>`` element of ``fig`` (one of :data:`ts_eval.output.page.FIGURE_KINDS`)."""
     return DRAW[fig.kind](fig)

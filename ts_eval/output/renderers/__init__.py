@@ -6,8 +6,8 @@
 - ``html`` (:mod:`.html`): one self-contained page (inline CSS, SVG figures, sortable tables).
 
 JSON is not a renderer: it is the result's own ``to_dict()``.  The byte-exact legacy layouts
-(conlleval, nereval, faireval) are :mod:`ts_eval.report.legacy`.  How a value is written is
-:mod:`ts_eval.report.values` (shared, so every format shows the same digits).
+(conlleval, nereval, faireval) are :mod:`ts_eval.output.legacy`.  How a value is written is
+:mod:`ts_eval.output.values` (shared, so every format shows the same digits).
 """
 from __future__ import annotations
 
