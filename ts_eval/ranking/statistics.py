@@ -1,5 +1,5 @@
-"""Ranks, rank correlations and the plain result pieces of a ranking (below ranking.py and
-rank_uncertainty.py, which both use them: no cycle between the two).
+"""Ranks, rank correlations and the plain result pieces of a ranking (below :mod:`.study` and
+:mod:`.uncertainty`, which both use them).
 
 Ranks: 1 is best (highest score); tied scores (equal to ``TIE_DECIMALS`` decimals) share the
 average of their positions.  Spearman's rho is the paper's formula when neither ranking has
