@@ -35,7 +35,10 @@ from ..results.report import versions
 from ..results.vocabulary import layout as result_layout
 from .statistics import (TIE_DECIMALS, Bootstrap, Permutation, Progress, _better_tied, _chunks, _clean, average_ranks,
                          correlation_matrices, exact_float32)
-from .sufficient import (REFERENCE_MODEL, Model, StatsMatrix, get_model, resolve_models, statistics)
+from . import memory
+from .sufficient import REFERENCE_MODEL, Model, StatsMatrix, get_model, resolve_models, statistics
+from .uncertainty import (analyse, check_flip_pairs, contested_pairs, flips, mean_intervals, pair_pvalues,
+                          to_dict as uncertainty_dict)
 
 # ---------------------------------------------------------------------------
 # results
@@ -91,7 +94,6 @@ class RankingResult(Displayed):
 
     def flips(self, model_a: str, model_b: str, alpha: Optional[float] = None):
         """The system pairs ``model_a`` and ``model_b`` order differently (:func:`ts_eval.ranking.uncertainty.flips`)."""
-        from .uncertainty import flips
         return flips(self, model_a, model_b, alpha)
 
     @property
@@ -141,7 +143,6 @@ class RankingResult(Displayed):
             "settings": self.settings,
             "timings": self.timings,
         }
-        from .uncertainty import to_dict as uncertainty_dict
         out.update(uncertainty_dict(self))
         return _clean(out)
 
@@ -194,7 +195,6 @@ class MultiTaskResult(Displayed):
                 + ("; some tasks have ties (average ranks, Pearson on ranks there)" if tied else ""))
 
     def to_dict(self) -> Dict[str, Any]:
-        from .uncertainty import mean_intervals
         return _clean({
             "layout": result_layout("rank"),
             "tasks": {k: r.to_dict() for k, r in self.tasks.items()},
@@ -276,8 +276,6 @@ def run_permutation(sm: StatsMatrix, order: np.ndarray, permutations: int, seed_
     more system pairs to test under every model with the same draws; all tested pairs'
     p-values are in ``pair_p`` (see :func:`ts_eval.ranking.uncertainty.pair_pvalues`).
     """
-    from .uncertainty import pair_pvalues
-
     n, m = len(sm.systems), len(sm.models)
     tests = [(order[k, :-1], order[k, 1:]) for k in range(m)]
     if pairs is not None:                                    # the neighbours among them are tested already
@@ -358,8 +356,6 @@ def bootstrap_bytes(resamples: int, systems: int, models: int) -> int:
 def check_memory(bootstrap: int, systems: int, models: int, limit: Optional[int] = None) -> None:
     """Refuse a bootstrap that needs more memory than is available (``limit``, default
     :func:`ts_eval.ranking.memory.available`) before anything is allocated."""
-    from . import memory
-
     need = bootstrap_bytes(bootstrap, systems, models)
     limit = memory.available() if limit is None else limit
     if limit is None or need <= limit:
@@ -391,8 +387,6 @@ def rank_corpus(
     ``alpha``: significance level of the groups and flips; ``flips``: model pairs whose
     flips the text formats show in full (JSON has every pair's).
     """
-    from .uncertainty import analyse, check_flip_pairs, contested_pairs
-
     names = list(corpus.systems) if systems is None else list(systems)
     _check_systems(names)
     missing = [s for s in names if s not in corpus.systems]
