@@ -35,7 +35,7 @@ sys.path.insert(0, str(HERE.parent))
 from ts_eval.fair import EQ7_FORMULA, fair_errors, fair_report  # noqa: E402
 from ts_eval.io import read_conll  # noqa: E402
 from ts_eval.io.faireval import read_faireval  # noqa: E402
-from ts_eval.matching import match  # noqa: E402
+from ts_eval.core.matching import match  # noqa: E402
 
 LABELS = ["PER", "LOC", "ORG", "MISC"]
 
@@ -145,7 +145,7 @@ def run_fair(corpus, system, extra_g=None, extra_s=None, mode="paper"):
         kw = dict(gold_order=extra_g.order, system_order=extra_s.order,
                   gold_tokens=extra_g.tokens, system_tokens=extra_s.tokens)
     res = fair_errors(corpus.gold, system, pairs, corpus.labels, corpus, mode=mode, **kw)
-    rep = fair_report(res, EQ7_FORMULA)
+    rep = fair_report(res, weights=EQ7_FORMULA)
     return res, rep
 
 
@@ -156,7 +156,7 @@ def stage_times(corpus, system, k, extra_g=None, extra_s=None, mode="paper"):
                   gold_tokens=extra_g.tokens, system_tokens=extra_s.tokens)
     t_match, pairs = best_of(k, lambda: match(corpus.gold, system))
     t_fair, res = best_of(k, lambda: fair_errors(corpus.gold, system, pairs, corpus.labels, corpus, mode=mode, **kw))
-    t_rep, rep = best_of(k, lambda: fair_report(res, EQ7_FORMULA))
+    t_rep, rep = best_of(k, lambda: fair_report(res, weights=EQ7_FORMULA))
     return t_match, t_fair, t_rep, res, rep
 
 

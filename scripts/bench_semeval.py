@@ -9,7 +9,7 @@ timed in one process, interleaved and repeated, two ways:
   ``ts_eval.score(..., models=("semeval",))`` against
   ``nervaluate.Evaluator(..., loader="list").evaluate()``;
 * **from spans**: the counting alone, on spans already decoded --
-  :func:`ts_eval.semeval.semeval_model` on the Corpus against nervaluate's ``dict`` loader.
+  :func:`ts_eval.models.semeval.semeval_model` on the Corpus against nervaluate's ``dict`` loader.
 
 Both results are checked to be equal (every count and score) before the ratio is printed.
 
@@ -32,8 +32,8 @@ sys.path.insert(0, str(HERE))
 import ts_eval  # noqa: E402
 from bench_compat import corpus, timed  # noqa: E402  (the same synthetic corpus)
 from semeval_conll2003 import as_dicts, differences  # noqa: E402
-from ts_eval.sequences import from_sequences  # noqa: E402
-from ts_eval.semeval import semeval_model  # noqa: E402
+from ts_eval.core.sequences import from_sequences  # noqa: E402
+from ts_eval.models.semeval import semeval_model  # noqa: E402
 
 TARGET_RATIO = 10.0
 

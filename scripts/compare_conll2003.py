@@ -26,11 +26,11 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 
-from ts_eval.compare import CLASS_TITLES, CLASSES, compare  # noqa: E402
-from ts_eval.document import Document, Section  # noqa: E402
-from ts_eval.documents import build  # noqa: E402
+from ts_eval.comparison import CLASS_TITLES, CLASSES, compare  # noqa: E402
+from ts_eval.output.page import Page, Section  # noqa: E402
+from ts_eval.output.builders import build  # noqa: E402
 from ts_eval.io import read_conll_pair  # noqa: E402
-from ts_eval.renderers import render  # noqa: E402
+from ts_eval.output.renderers import render  # noqa: E402
 
 DEFAULT_DATA = HERE.parent.parent / "shared" / "data" / "conll2003-en"
 
@@ -39,7 +39,7 @@ def pct(x: float) -> str:
     return f"{100 * x:.2f}"
 
 
-def first_examples(result) -> Document:
+def first_examples(result) -> Page:
     """A document of the comparison's examples table cut to the first example of each level and class."""
     table = build(result).table("examples")
     seen, rows = set(), []
@@ -48,8 +48,8 @@ def first_examples(result) -> Document:
         if key not in seen:
             seen.add(key)
             rows.append(row)
-    table = replace(table, title="Examples (terminal only; " + table.title.split("(", 1)[1], rows=rows)
-    return Document("compare", "examples", [Section("Examples", [table])])
+    table = replace(table, title="Examples (terminal only: the first of each level and class)", rows=rows)
+    return Page("compare", "examples", [Section("Examples", [table])])
 
 
 def main() -> int:

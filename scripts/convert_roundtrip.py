@@ -21,7 +21,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 
 import ts_eval  # noqa: E402
 from ts_eval.io.convert import convert  # noqa: E402
-from ts_eval.io.germeval_documents import read_germeval_side  # noqa: E402
+from ts_eval.germeval.documents import read_germeval_side  # noqa: E402
 from ts_eval.io.writing import same_spans  # noqa: E402
 
 MODELS = ("ts", "exact", "overlap", "contain", "fair")
@@ -61,7 +61,7 @@ def run(name: str, gold, systems: dict, formats, tmp: str) -> int:
         for key, docs in [("gold", gold)] + list(systems.items()):
             dst = os.path.join(tmp, f"{name}-{label.replace('/', '-')}-{key}{EXT[fmt]}")
             rep = convert(docs, dst, to_format=fmt, scheme=scheme or "IOB2")
-            back = ts_eval.read(dst, fmt, **({"scheme": scheme} if fmt == "columns" else {}))
+            back = ts_eval.read(dst, format=fmt, **({"scheme": scheme} if fmt == "columns" else {}))
             diff = same_spans(docs, back)
             if diff or not rep.lossless:
                 bad += 1

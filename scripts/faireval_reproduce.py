@@ -27,9 +27,9 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 
 from ts_eval.fair import EQ7_FORMULA, fair_errors, fair_report, parse_weights  # noqa: E402
-from ts_eval.formats_fair import faireval_settings, to_faireval  # noqa: E402
+from ts_eval.output.legacy.faireval import faireval_settings, to_faireval  # noqa: E402
 from ts_eval.io.faireval import read_faireval  # noqa: E402
-from ts_eval.matching import match  # noqa: E402
+from ts_eval.core.matching import match  # noqa: E402
 
 TASKS = ("ner", "chunk", "topofield")
 
@@ -83,11 +83,11 @@ def evaluate(data_dir: str, task: str, mode: str) -> Tuple[dict, dict]:
                        os.path.join(data_dir, "system", f"{task}_spans.csv"))
     c = fd.corpus
     ss = c.systems[fd.system_name]
-    res = fair_errors(c.gold, ss, match(c.gold, ss), c.labels, c, "target",
+    res = fair_errors(c.gold, ss, match(c.gold, ss), c.labels, c, focus="target",
                       gold_tokens=fd.gold.tokens, system_tokens=fd.system.tokens,
                       gold_order=fd.gold.order, system_order=fd.system.order, mode=mode)
     weights = parse_weights(EQ7_FORMULA)
-    rep = fair_report(res, weights)
+    rep = fair_report(res, weights=weights)
     settings = faireval_settings(f"target/{task}_spans.csv", f"system/{task}_spans.csv", ignore_punct=False,
                                  weights=weights)
     return rep, settings

@@ -22,20 +22,20 @@ import time
 from pathlib import Path
 from typing import Dict, List, Tuple
 
-from ts_eval.formats_germeval import to_nereval
-from ts_eval.germeval import evaluate_germeval
-from ts_eval.measures import prf_percent
-from ts_eval.io.germeval import read_germeval, read_germeval_pair
+from ts_eval.output.legacy.nereval import to_nereval
+from ts_eval.germeval.evaluate import evaluate_germeval
+from ts_eval.core.measures import prf
+from ts_eval.germeval.reader import read_germeval, read_germeval_pair
 
 DEFAULT_DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "germeval2014"
 
 TSV_CHECKS = (  # scores_nereval.tsv column -> (metric key, field) of the report
     ("strict_combined_p", "m1_strict_combined", "precision"), ("strict_combined_r", "m1_strict_combined", "recall"),
-    ("strict_combined_f1", "m1_strict_combined", "f1"), ("loose_combined_p", "m2_loose_combined", "precision"),
-    ("loose_combined_r", "m2_loose_combined", "recall"), ("loose_combined_f1", "m2_loose_combined", "f1"),
+    ("strict_combined_f1", "m1_strict_combined", "f"), ("loose_combined_p", "m2_loose_combined", "precision"),
+    ("loose_combined_r", "m2_loose_combined", "recall"), ("loose_combined_f1", "m2_loose_combined", "f"),
     ("outer_p", "m3_strict_outer", "precision"), ("outer_r", "m3_strict_outer", "recall"),
-    ("outer_f1", "m3_strict_outer", "f1"), ("inner_p", "m3_strict_inner", "precision"),
-    ("inner_r", "m3_strict_inner", "recall"), ("inner_f1", "m3_strict_inner", "f1"),
+    ("outer_f1", "m3_strict_outer", "f"), ("inner_p", "m3_strict_inner", "precision"),
+    ("inner_r", "m3_strict_inner", "recall"), ("inner_f1", "m3_strict_inner", "f"),
 )
 
 
@@ -55,8 +55,9 @@ def check_tsv(row: Dict[str, str], system: dict) -> List[str]:
     out = []
     for col, key, fld in TSV_CHECKS:
         # the tsv holds the printed %6.2f values: compare at that precision, from the Perl-order numbers
-        p, r, f1 = prf_percent(m[key]["tp"], m[key]["system"], m[key]["gold"])
-        val = {"precision": p, "recall": r, "f1": f1}[fld]
+        tp = m[key]["tp"]
+        p, r, f = prf(tp, m[key]["system"] - tp, m[key]["gold"] - tp, percent=True)
+        val = {"precision": p, "recall": r, "f": f}[fld]
         if "%.2f" % val != "%.2f" % float(row[col]):
             out.append(f"{col}: ours {val:.2f}, table {row[col]}")
     lv = g["levels"]
@@ -86,9 +87,9 @@ def main(argv=None) -> int:
     for path in files:
         name = path.stem
         ref = (args.data / "nereval" / f"{name}.out").read_text(encoding="utf-8")
-        modes = [("6col", lambda: read_germeval(str(path), name))]
+        modes = [("6col", lambda: read_germeval(str(path), name=name))]
         if args.pair:
-            modes.append(("pair", lambda: read_germeval_pair(str(args.data / "NER-de-test.tsv"), str(path), name)))
+            modes.append(("pair", lambda: read_germeval_pair(str(args.data / "NER-de-test.tsv"), str(path), name=name)))
         for mode, load in modes:
             t0 = time.perf_counter()
             report = evaluate_germeval(load(), fair=False)

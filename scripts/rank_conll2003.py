@@ -26,11 +26,11 @@ from typing import Dict, List, Sequence
 
 import numpy as np
 
-from ts_eval import ranking, sufficient
-from ts_eval.documents import build
-from ts_eval.renderers import render
+from ts_eval.ranking import statistics, study as ranking, sufficient
+from ts_eval.output.builders import build
+from ts_eval.output.renderers import render
 from ts_eval.io import read_conll_pair
-from ts_eval.matching import match
+from ts_eval.core.matching import match
 
 DEFAULT_DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "conll2003-en"
 
@@ -227,14 +227,14 @@ def part1(data: Path) -> ranking.RankingResult:
         for b in range(a + 1, 3):
             ma, mb = res.models[a], res.models[b]
             ours = res.spearman[a, b]
-            paper = ranking.spearman_formula(paper_ranks[ma], paper_ranks[mb])
+            paper = statistics.spearman_formula(paper_ranks[ma], paper_ranks[mb])
             if swapped:
                 x, y = swapped[0]
                 swap = {x: y, y: x}
                 # relabel the two systems in the non-reference rows (the reference row is 1..16 by definition)
                 ra = ranks_from_row([v if ma == res.reference else swap.get(v, v) for v in ours_rows[ma]])
                 rb = ranks_from_row([v if mb == res.reference else swap.get(v, v) for v in ours_rows[mb]])
-                sw = ranking.spearman_formula(ra, rb)
+                sw = statistics.spearman_formula(ra, rb)
             else:
                 sw = float("nan")
             print(f"  {TITLES[ma] + ' / ' + TITLES[mb]:22} {ours:7.3f} {paper:10.3f} {sw:11.3f} "
@@ -261,7 +261,7 @@ def part1(data: Path) -> ranking.RankingResult:
         per_lang[lang] = {"exact-f1-micro": np.arange(1, p + 1, dtype=float),
                           **{m: ranks_from_row(r) for m, r in rows.items()}}
     for (ma, mb), printed in PAPER_TABLE3.items():
-        vals = [ranking.spearman_formula(per_lang[lang][ma], per_lang[lang][mb]) for lang in per_lang]
+        vals = [statistics.spearman_formula(per_lang[lang][ma], per_lang[lang][mb]) for lang in per_lang]
         print(f"  {TITLES[ma] + ' / ' + TITLES[mb]:18} " + ", ".join(f"{lang} {v:.3f}" for lang, v in
                                                                       zip(per_lang, vals))
               + f"; mean {np.mean(vals):.3f}, Table 3 prints {printed:.3f}")

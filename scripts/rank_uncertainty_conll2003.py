@@ -26,7 +26,7 @@ import time
 from pathlib import Path
 from typing import List, Optional
 
-from ts_eval import ranking
+from ts_eval.ranking import study as ranking
 from ts_eval.io import read_conll_pair
 
 REPO = Path(__file__).resolve().parents[1]

@@ -4,7 +4,7 @@ layout rules checked on each.
 
 The pages are made from the bundled data exactly as the browser tests make them
 (``tests/pages.py``: the demo sample for score, rank and compare, the fair and GermEval
-fixtures), rendered by ``ts_eval.renderers.html`` and opened in headless Chromium through
+fixtures), rendered by ``ts_eval.output.renderers.html`` and opened in headless Chromium through
 selenium (``tests/browser.py``; Debian's ``chromium`` and ``chromium-driver``).  Each page is
 written next to its screenshots, so what the picture shows can be opened by hand.  On each page
 at each width the browser tests' layout rules are checked (``browser.layout_problems``: each id
@@ -32,7 +32,7 @@ sys.path[:0] = [str(REPO), str(REPO / "tests")]
 import browser  # noqa: E402  (tests/browser.py)
 import pages    # noqa: E402  (tests/pages.py)
 
-from ts_eval.renderers import html  # noqa: E402
+from ts_eval.output.renderers import html  # noqa: E402
 
 
 def conll_rank(data: Path):

@@ -3,7 +3,7 @@
 
 For every ``systems/NAME.conll`` (``TOKEN GOLD PRED``, IOB2 on both sides) this computes
 the four schemes (strict, exact, partial, ent_type; overall and per label) with
-:mod:`ts_eval.semeval` and with nervaluate twice:
+:mod:`ts_eval.models.semeval` and with nervaluate twice:
 
 * **spans**: nervaluate fed ts_eval's decoded spans (its list-of-dicts input), which
   tests the counting algorithm alone;
@@ -35,9 +35,9 @@ sys.path.insert(0, str(HERE.parent))
 
 from nervaluate import Evaluator  # noqa: E402
 
-from ts_eval.corpus import Corpus, SpanSet  # noqa: E402
+from ts_eval.core.corpus import Corpus, SpanSet  # noqa: E402
 from ts_eval.io import read_conll  # noqa: E402
-from ts_eval.semeval import SCHEMES, semeval_model  # noqa: E402
+from ts_eval.models.semeval import SCHEMES, semeval_model  # noqa: E402
 
 CANDIDATES = [HERE.parent.parent / "shared" / "data" / "conll2003-en"]
 KEYS = ("correct", "incorrect", "partial", "missed", "spurious", "possible", "actual", "precision", "recall")

@@ -24,7 +24,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 
 import ts_eval  # noqa: E402
-from ts_eval.evaluate import evaluate  # noqa: E402
+from ts_eval.models.evaluate import evaluate  # noqa: E402
 
 DEFAULT_DATA = HERE.parent.parent / "shared" / "data" / "conll2003-en"
 
@@ -47,8 +47,8 @@ def main() -> int:
     for f in files:
         corpus = ts_eval.read_conll(str(f), gold_column=-2, system_columns=[-1], scheme="IOB2")
         col = counts(evaluate(corpus, models=["exact"]))
-        gold = ts_eval.read(str(f), "columns", column=-2)
-        system = ts_eval.read(str(f), "columns", column=-1)
+        gold = ts_eval.read(str(f), format="columns", column=-2)
+        system = ts_eval.read(str(f), format="columns", column=-1)
         spans = counts(evaluate(ts_eval.read_pair(gold, [system]), models=["exact"]))
         repairs = next(iter(corpus.system_info.values())).repairs
         d = corpus.docstart_lines

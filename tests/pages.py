@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Callable, Dict, Tuple
 
 import ts_eval
-from ts_eval.document import Document
+from ts_eval.output.page import Page
 
 DEMO = Path(ts_eval.__file__).parent / "demo" / "germeval2014_test_sample.conll"
 DEMO_SYSTEMS = ["gen-ap_rich_dev", "gen-crf_poor_dev", "gen-crf_rich_dev", "gen-mft_dev"]
@@ -21,17 +21,17 @@ def demo_corpus():
     return read_conll(str(DEMO), gold_column=2, system_columns=[3, 4, 5, 6], names=DEMO_SYSTEMS)
 
 
-def score() -> Document:
-    from ts_eval.documents import score as build
-    from ts_eval.evaluate import evaluate
+def score() -> Page:
+    from ts_eval.output.builders import score as build
+    from ts_eval.models.evaluate import evaluate
 
     return build.build(evaluate(demo_corpus(), models=["ts", "exact", "fair"]))
 
 
-def rank(resamples: int = 50, corpus=None, models=None) -> Document:
-    from ts_eval.documents import rank as build
-    from ts_eval.evaluate import evaluate
-    from ts_eval.ranking import rank_corpus
+def rank(resamples: int = 50, corpus=None, models=None) -> Page:
+    from ts_eval.output.builders import rank as build
+    from ts_eval.models.evaluate import evaluate
+    from ts_eval.ranking.study import rank_corpus
 
     corpus = corpus or demo_corpus()
     result = rank_corpus(corpus, models=models, bootstrap=resamples, permutations=resamples, seed=0)
@@ -56,43 +56,43 @@ def sixteen_systems():
     return dataclasses.replace(c, systems=systems, system_info=info)
 
 
-def rank16() -> Document:
+def rank16() -> Page:
     return rank(corpus=sixteen_systems())
 
 
-def compare() -> Document:
-    from ts_eval.compare import compare as run
-    from ts_eval.documents import compare as build
+def compare() -> Page:
+    from ts_eval.comparison import compare as run
+    from ts_eval.output.builders import compare as build
 
     return build.build(run(demo_corpus(), "gen-crf_poor_dev", "gen-crf_rich_dev", top=5, examples=1))
 
 
-def fair() -> Document:
-    from ts_eval.documents import fair as build
+def fair() -> Page:
+    from ts_eval.output.builders import fair as build
     from ts_eval.fair import fair_errors, fair_report
     from ts_eval.io.faireval import read_faireval
-    from ts_eval.matching import match
+    from ts_eval.core.matching import match
 
     data = read_faireval(str(FIXTURES / "faireval" / "target"), str(FIXTURES / "faireval" / "system"))
     c = data.corpus
     system = c.systems[data.system_name]
-    result = fair_errors(c.gold, system, match(c.gold, system), c.labels, c, "target",
+    result = fair_errors(c.gold, system, match(c.gold, system), c.labels, c, focus="target",
                          gold_tokens=data.gold.tokens, system_tokens=data.system.tokens,
                          gold_order=data.gold.order, system_order=data.system.order)
     return build.build(fair_report(result), name=data.system_name)
 
 
-def germeval() -> Document:
-    from ts_eval.documents import germeval as build
-    from ts_eval.germeval import evaluate_germeval
-    from ts_eval.io.germeval import read_germeval
+def germeval() -> Page:
+    from ts_eval.output.builders import germeval as build
+    from ts_eval.germeval.evaluate import evaluate_germeval
+    from ts_eval.germeval.reader import read_germeval
 
     return build.build(evaluate_germeval(read_germeval(str(FIXTURES / "germeval" / "nested.tsv"))))
 
 
 # kind -> (document maker, id of its main table, the rows that table must have: one per system,
 # label or metric, counted from the inputs, not from the document)
-PAGES: Dict[str, Tuple[Callable[[], Document], str, int]] = {
+PAGES: Dict[str, Tuple[Callable[[], Page], str, int]] = {
     "score": (score, "summary", len(DEMO_SYSTEMS)),
     "fair": (fair, "fair-traditional", 4 + 1),                    # LOC ORG OTH PER and micro
     "rank": (rank, "lb-task-exact-f1-micro", len(DEMO_SYSTEMS)),   # the leaderboard

@@ -15,7 +15,7 @@ import numpy as np
 FIXTURES = Path(__file__).parent / "fixtures"
 CONLLEVAL_FIXTURES = FIXTURES / "conlleval"
 
-Span = Tuple[str, int, int]
+Span = Tuple[str, int, int]     # (label, start, end), end exclusive, as ts_eval's API takes spans
 
 
 # ---------------------------------------------------------------------------
@@ -24,14 +24,14 @@ Span = Tuple[str, int, int]
 def unit_matrix(lengths: Sequence[int], spans: Sequence[Sequence[Span]], labels: Sequence[str]) -> np.ndarray:
     """Binary matrix (units x labels): unit 2i is token i, unit 2i+1 the separator after it.
 
-    A sentence of n tokens contributes 2n-1 units; a span b..e covers units 2b..2e.
+    A sentence of n tokens contributes 2n-1 units; a span (b, e) (tokens b..e-1) covers units 2b..2e-2.
     """
     col = {lab: k for k, lab in enumerate(labels)}
     blocks = []
     for n, sent in zip(lengths, spans):
         m = np.zeros((2 * n - 1, len(labels)), dtype=int)
         for lab, b, e in sent:
-            m[2 * b: 2 * e + 1, col[lab]] = 1
+            m[2 * b: 2 * e - 1, col[lab]] = 1
         blocks.append(m)
     return np.concatenate(blocks) if blocks else np.zeros((0, len(labels)), int)
 
@@ -55,7 +55,7 @@ def iob2(n: int, spans: Sequence[Span]) -> List[str]:
     tags = ["O"] * n
     for lab, b, e in spans:
         tags[b] = f"B-{lab}"
-        for k in range(b + 1, e + 1):
+        for k in range(b + 1, e):
             tags[k] = f"I-{lab}"
     return tags
 
@@ -67,15 +67,15 @@ def random_spans(rng: np.random.Generator, n: int, labels: Sequence[str], overla
         for _ in range(int(rng.integers(0, 4))):
             b = int(rng.integers(0, n))
             e = int(rng.integers(b, min(n, b + 4)))
-            sp = (str(rng.choice(labels)), b, e)
+            sp = (str(rng.choice(labels)), b, e + 1)
             if sp not in out:
                 out.append(sp)
         return out
     k = 0
     while k < n:
         if rng.random() < 0.35:
-            e = min(n - 1, k + int(rng.integers(0, 3)))
-            out.append((str(rng.choice(labels)), k, e))
+            e = min(n - 1, k + int(rng.integers(0, 3)))       # the last token
+            out.append((str(rng.choice(labels)), k, e + 1))
             k = e + 1 + int(rng.integers(0, 2))
         else:
             k += 1

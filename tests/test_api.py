@@ -12,7 +12,7 @@ from seqeval.metrics import classification_report, f1_score, precision_score, re
 
 import ts_eval
 from ts_eval import InputError, Report
-from ts_eval.evaluate import evaluate
+from ts_eval.models.evaluate import evaluate
 
 
 def test_score_seqeval_style():
@@ -62,8 +62,8 @@ def test_sequence_input_errors(y_true, y_pred, needle):
 
 
 def test_from_spans_api():
-    corpus = ts_eval.from_spans([3, 2], [[("PER", 0, 1)], [("LOC", 1, 1)]],
-                                {"a": [[("PER", 0, 1)], []], "b": [[("PER", 0, 0), ("ORG", 0, 2)], [("LOC", 1, 1)]]})
+    corpus = ts_eval.from_spans([3, 2], [[("PER", 0, 2)], [("LOC", 1, 2)]],
+                                {"a": [[("PER", 0, 2)], []], "b": [[("PER", 0, 1), ("ORG", 0, 3)], [("LOC", 1, 2)]]})
     assert corpus.labels == ["LOC", "ORG", "PER"]
     assert corpus.gold.start.tolist() == [0, 4] and corpus.gold.end.tolist() == [1, 4]
     rep = evaluate(corpus)
@@ -79,11 +79,13 @@ def test_from_spans_api():
 
 
 @pytest.mark.parametrize("gold,needle", [
-    ([[("X", 0, 3)]], "outside"),
+    ([[("X", 0, 4)]], "outside"),
     ([[("X", 2, 1)]], "outside"),
-    ([[("", 0, 0)]], "empty label"),
-    ([[("X", 0, 0), ("X", 0, 0)]], "twice"),
+    ([[("X", 1, 1)]], r"is empty: end is exclusive, so a one-token span at 1 ends at 2"),   # an inclusive end?
+    ([[("", 0, 1)]], "empty label"),
+    ([[("X", 0, 1), ("X", 0, 1)]], "twice"),
     ([[], []], "sentences"),
+    ([[("X", 0)]], r"expected \(label, start, end\)"),
 ])
 def test_from_spans_errors(gold, needle):
     with pytest.raises(InputError, match=needle):
@@ -156,7 +158,7 @@ def test_a_system_named_gold_does_not_replace_the_gold_side(build):
     # the CLI rejects the name 'gold'; the Python builders must not let it overwrite the gold spans
     try:
         if build == "spans":
-            corpus = ts_eval.from_spans([2], [[("X", 0, 0)]], {"gold": [[("X", 1, 1)]]})
+            corpus = ts_eval.from_spans([2], [[("X", 0, 1)]], {"gold": [[("X", 1, 2)]]})
         else:
             corpus = ts_eval.from_sequences([["B-X", "O"]], {"gold": [["O", "B-X"]]})
     except (InputError, ValueError):
@@ -167,7 +169,7 @@ def test_a_system_named_gold_does_not_replace_the_gold_side(build):
 
 
 def test_from_sequences_names_the_bad_tag_and_the_sentence():
-    from ts_eval.sequences import from_sequences
+    from ts_eval.core.sequences import from_sequences
 
     with pytest.raises(InputError, match=r"^y_pred: sentence 1, token 1: tag int 5 is not a string$"):
         from_sequences([["O"], ["O", "B-X"]], [["O"], ["O", 5]])

@@ -426,11 +426,11 @@ def test_non_finite_option_values_are_rejected(tmp_path, capsys, two_systems, op
 
 
 def test_non_finite_values_raise_value_error_in_the_api():
-    from ts_eval.compare import compare
-    from ts_eval.sequences import from_sequences
-    from ts_eval.evaluate import evaluate
-    from ts_eval.germeval import evaluate_germeval
-    from ts_eval.io.germeval import read_germeval
+    from ts_eval.comparison import compare
+    from ts_eval.core.sequences import from_sequences
+    from ts_eval.models.evaluate import evaluate
+    from ts_eval.germeval.evaluate import evaluate_germeval
+    from ts_eval.germeval.reader import read_germeval
 
     corpus = from_sequences([["B-PER", "O"]], {"a": [["B-PER", "O"]], "b": [["O", "O"]]})
     for kwargs in ({"separator_weight": float("nan")}, {"beta": float("inf")}, {"separator_weight": -1.0}):

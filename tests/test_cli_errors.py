@@ -16,8 +16,9 @@ import numpy as np
 import pytest
 
 import ts_eval
-from ts_eval import ranking
-from ts_eval.errors import InputError, OptionError, UsageError
+from ts_eval.ranking import study as ranking
+from ts_eval.cli.errors import UsageError
+from ts_eval.errors import InputError, OptionError
 
 from support import fails, run_cli, write
 
@@ -53,7 +54,7 @@ def _one_line(stderr: str) -> str:
 
 
 def test_a_bootstrap_that_cannot_fit_in_memory_is_refused_before_reading(three, capsys, monkeypatch):
-    from ts_eval import memory
+    from ts_eval.ranking import memory
 
     monkeypatch.setattr(memory, "available", lambda: 8 << 30)
     gold, a, b = three

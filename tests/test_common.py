@@ -25,9 +25,9 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from ts_eval import sufficient
-from ts_eval.sequences import from_spans
-from ts_eval.evaluate import MODELS, evaluate
+from ts_eval.ranking import sufficient
+from ts_eval.core.sequences import from_spans
+from ts_eval.models.evaluate import MODELS, evaluate
 from ts_eval.models.registry import FAMILIES, REGISTRY
 
 FAST = settings(max_examples=30, deadline=None)
@@ -80,7 +80,7 @@ LABELS = "ABC"
 
 @st.composite
 def corpora(draw, n_systems: int = 1):
-    """(lengths, gold spans, [system spans...]) per sentence: (label, first, last), nesting allowed."""
+    """(lengths, gold spans, [system spans...]) per sentence: (label, start, end), end exclusive, nesting allowed."""
     lengths = draw(st.lists(st.integers(1, 7), min_size=1, max_size=5))
 
     def side():
@@ -90,8 +90,8 @@ def corpora(draw, n_systems: int = 1):
             spans = []
             for _ in range(k):
                 a = draw(st.integers(0, n - 1))
-                b = draw(st.integers(a, n - 1))
-                spans.append((draw(st.sampled_from(LABELS)), a, b))
+                b = draw(st.integers(a, n - 1))                 # the last token
+                spans.append((draw(st.sampled_from(LABELS)), a, b + 1))
             out.append(sorted(set(spans)))            # a span is given once
         return out
 

@@ -15,13 +15,13 @@ from hypothesis import strategies as st
 
 import ts_eval
 from ts_eval.cli import main
-from ts_eval.documents.compare_tables import inline_text
-from ts_eval.compare import (GOLD_OUTCOMES, change_masks, compare, correct_overlap, diff,
-                             token_changes)
+from ts_eval.output.builders.compare_tables import inline_text
+from ts_eval.comparison import GOLD_OUTCOMES, change_masks, compare, correct_overlap, diff, token_changes
 from ts_eval.cli.outputs import json_text
-from ts_eval.documents import build
-from ts_eval.errors import InputError, OptionError, UsageError
-from ts_eval.renderers import render
+from ts_eval.output.builders import build
+from ts_eval.cli.errors import UsageError
+from ts_eval.errors import InputError, OptionError
+from ts_eval.output.renderers import render
 
 # ---------------------------------------------------------------------------
 # the paper's toy tables: five problems A..E, three responses
@@ -136,15 +136,15 @@ def test_classes_partition_the_differing_tokens_and_swap(arrays):
 # span level: fair outcomes under A and B, worked out by hand
 
 LENGTHS = [10, 3, 6]
-GOLD = [[("PER", 0, 1), ("LOC", 3, 3), ("ORG", 5, 6), ("MISC", 8, 8)],
-        [("PER", 0, 0)],
-        [("ORG", 0, 1)]]
-SYS_A = [[("PER", 0, 2), ("LOC", 3, 3), ("LOC", 5, 6), ("PER", 9, 9)],   # BEL, TP, LE, (MISC FN), FP
-         [("PER", 0, 0)],                                                # TP
-         [("ORG", 0, 2), ("LOC", 5, 5)]]                                 # BEL, FP
-SYS_B = [[("PER", 0, 1), ("ORG", 3, 3), ("ORG", 5, 6), ("MISC", 8, 9)],  # TP, LE, TP, BEL
-         [("PER", 0, 0)],                                                # TP
-         [("ORG", 0, 3), ("LOC", 5, 5)]]                                 # BEL (another span), the same FP
+GOLD = [[("PER", 0, 2), ("LOC", 3, 4), ("ORG", 5, 7), ("MISC", 8, 9)],
+        [("PER", 0, 1)],
+        [("ORG", 0, 2)]]
+SYS_A = [[("PER", 0, 3), ("LOC", 3, 4), ("LOC", 5, 7), ("PER", 9, 10)],   # BEL, TP, LE, (MISC FN), FP
+         [("PER", 0, 1)],                                                # TP
+         [("ORG", 0, 3), ("LOC", 5, 6)]]                                 # BEL, FP
+SYS_B = [[("PER", 0, 2), ("ORG", 3, 4), ("ORG", 5, 7), ("MISC", 8, 10)],  # TP, LE, TP, BEL
+         [("PER", 0, 1)],                                                # TP
+         [("ORG", 0, 4), ("LOC", 5, 6)]]                                 # BEL (another span), the same FP
 
 
 def hand_corpus():
@@ -193,7 +193,7 @@ span_lists = st.lists(st.tuples(st.sampled_from(["X", "Y"]), st.integers(0, 7), 
 
 
 def _clean(spans):
-    out = {(lab, b, min(b + w, 7)) for lab, b, w in spans}
+    out = {(lab, b, min(b + w, 7) + 1) for lab, b, w in spans}    # end exclusive
     return [sorted(out)]
 
 
@@ -220,9 +220,9 @@ def unit_vectors(lengths: Sequence[int], spans, label: str) -> Tuple[np.ndarray,
     for n, sent in zip(lengths, spans):
         t, s = np.zeros(n, int), np.zeros(n - 1, int)
         for lab, b, e in sent:
-            if lab == label:
-                t[b:e + 1] = 1
-                s[b:e] = 1
+            if lab == label:         # tokens b..e-1 and the separators between them
+                t[b:e] = 1
+                s[b:e - 1] = 1
         toks.append(t)
         seps.append(s)
     return np.concatenate(toks), np.concatenate(seps)
@@ -268,9 +268,9 @@ def test_oracle_is_at_least_the_best_single_system(rows):
 
 
 def test_hard_cases_show_what_the_systems_did():
-    gold = [[("PER", 0, 0), ("LOC", 2, 3)]]
-    systems = {"a": [[("LOC", 0, 0), ("LOC", 2, 3)]], "b": [[("ORG", 0, 0), ("LOC", 2, 3)]],
-               "c": [[("LOC", 2, 3)]]}
+    gold = [[("PER", 0, 1), ("LOC", 2, 4)]]
+    systems = {"a": [[("LOC", 0, 1), ("LOC", 2, 4)]], "b": [[("ORG", 0, 1), ("LOC", 2, 4)]],
+               "c": [[("LOC", 2, 4)]]}
     r = compare(ts_eval.from_spans([4], gold, systems), examples=0)
     assert [(c["label"], c["first"], c["last"]) for c in r.multi.hard_cases] == [("PER", 0, 0)]
     assert r.multi.hard_cases[0]["systems_instead"] == {"FN": 1, "LE LOC": 1, "LE ORG": 1}
@@ -280,7 +280,7 @@ def test_hard_cases_show_what_the_systems_did():
 
 
 def test_label_view_names_nested_labels():
-    corpus = ts_eval.from_spans([3], [[("X", 0, 2), ("Y", 1, 1)]], {"a": [[("X", 0, 2)]], "b": [[("Y", 1, 1)]]})
+    corpus = ts_eval.from_spans([3], [[("X", 0, 3), ("Y", 1, 2)]], {"a": [[("X", 0, 3)]], "b": [[("Y", 1, 2)]]})
     r = compare(corpus, examples=0)
     assert r.corpus["token_labels"] == ["O", "X", "Y", "X+Y"]
     t = r.pair.token
@@ -338,6 +338,7 @@ def test_examples_carry_files_lines_and_inline_spans(files):
     assert fix.where["gold"] == {"path": files["gold"], "line": 6}
     assert fix.where["B"] == {"path": files["b"], "line": 6}
     assert inline_text(fix, "gold", ("*", "*")) == "[Alice]PER met [Bob *Smith*]PER in [Paris]LOC ."
+    assert fix.spans["gold"] == [("PER", 0, 1), ("PER", 2, 4), ("LOC", 5, 6)]   # (label, start, end), end exclusive
     assert inline_text(fix, "A", ("*", "*")) == "[Alice]PER met [Bob]PER *Smith* in [Paris]ORG ."
     span = [e for e in r.pair.examples if e.level == "span"]
     assert {e.transition for e in span} == {"BES → TP", "LE → TP", "TP → LE"}
@@ -435,7 +436,7 @@ def test_cli_bad_input(files, tmp_path, capsys):
 
 def test_api_errors():
     # library code raises OptionError (a ValueError), not the command line's UsageError
-    corpus = ts_eval.from_spans([2], [[("X", 0, 0)]], {"only": [[("X", 0, 0)]]})
+    corpus = ts_eval.from_spans([2], [[("X", 0, 1)]], {"only": [[("X", 0, 1)]]})
     with pytest.raises(OptionError, match="at least two systems") as err:
         compare(corpus)
     assert isinstance(err.value, ValueError) and not isinstance(err.value, UsageError)
@@ -457,7 +458,7 @@ def test_api_errors():
 def test_an_example_names_its_line_and_the_files_are_named_once():
     from types import SimpleNamespace
 
-    from ts_eval.documents.compare_tables import example_files, example_line
+    from ts_eval.output.builders.compare_tables import example_files, example_line
 
     same = {"gold": {"path": "x.conll", "line": 43}, "A": {"path": "x.conll", "line": 43},
             "B": {"path": "x.conll", "line": 43}}

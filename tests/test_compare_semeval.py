@@ -37,16 +37,16 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import ts_eval
-from ts_eval.compare import compare
+from ts_eval.comparison import compare
 from ts_eval.errors import OptionError
 
 from support import run_cli
 
 LENGTHS = [10, 6, 3]
-GOLD = [[("PER", 0, 1), ("LOC", 3, 3), ("ORG", 5, 6), ("MISC", 8, 8)], [("LOC", 0, 2), ("PER", 4, 5)], []]
-SYS_A = [[("PER", 0, 1), ("LOC", 3, 4), ("PER", 5, 6), ("LOC", 9, 9)], [("LOC", 0, 0), ("ORG", 4, 5)], [("X", 1, 1)]]
-SYS_B = [[("PER", 0, 0), ("LOC", 3, 3), ("ORG", 5, 6), ("PER", 7, 7), ("MISC", 8, 8)], [("LOC", 1, 2)],
-         [("X", 1, 1)]]
+GOLD = [[("PER", 0, 2), ("LOC", 3, 4), ("ORG", 5, 7), ("MISC", 8, 9)], [("LOC", 0, 3), ("PER", 4, 6)], []]
+SYS_A = [[("PER", 0, 2), ("LOC", 3, 5), ("PER", 5, 7), ("LOC", 9, 10)], [("LOC", 0, 1), ("ORG", 4, 6)], [("X", 1, 2)]]
+SYS_B = [[("PER", 0, 1), ("LOC", 3, 4), ("ORG", 5, 7), ("PER", 7, 8), ("MISC", 8, 9)], [("LOC", 1, 3)],
+         [("X", 1, 2)]]
 CATS = ("correct", "incorrect", "partial", "missed", "spurious")
 
 
@@ -138,7 +138,7 @@ def test_the_json_holds_the_pair_and_the_systems_semeval():
 
 
 def test_compares_per_system_numbers_equal_scores():
-    from test_documents import DEMO, DEMO_SYSTEMS
+    from test_pages import DEMO, DEMO_SYSTEMS
     corpus = ts_eval.read_conll(str(DEMO), gold_column=2, system_columns=[3, 4, 5, 6], names=DEMO_SYSTEMS)
     models = ("ts", "exact", "overlap", "constrained", "contain", "fair", "semeval")
     c = compare(corpus, DEMO_SYSTEMS[1], DEMO_SYSTEMS[2], examples=0, models=list(reversed(models)))
@@ -156,7 +156,7 @@ def test_compares_per_system_numbers_equal_scores():
 
 
 def test_cli_compare_models_semeval_equals_score(capsys):
-    from test_documents import DEMO
+    from test_pages import DEMO
     args = [str(DEMO), "--gold-col", "2", "--system-col", "3", "4", "--models", "semeval", "--format", "json"]
     code, out, err = run_cli(["compare", *args, "--examples", "0"], capsys)
     assert code == 0, err
@@ -184,7 +184,7 @@ span_lists = st.lists(st.tuples(st.sampled_from(["X", "Y"]), st.integers(0, 7), 
 
 
 def _clean(spans):
-    return [sorted({(lab, b, min(b + w, 7)) for lab, b, w in spans})]
+    return [sorted({(lab, b, min(b + w, 7) + 1) for lab, b, w in spans})]    # end exclusive
 
 
 @given(span_lists, span_lists, span_lists)

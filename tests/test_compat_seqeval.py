@@ -20,7 +20,7 @@ seqeval_scheme = pytest.importorskip("seqeval.scheme")
 from seqeval.metrics import sequence_labeling as seqeval_sl  # noqa: E402
 
 from ts_eval.compat import seqeval as C  # noqa: E402
-from ts_eval.matching import match  # noqa: E402
+from ts_eval.core.matching import match  # noqa: E402
 from ts_eval.models.segment import segment_counts  # noqa: E402
 
 AVERAGES = (None, "micro", "macro", "weighted")

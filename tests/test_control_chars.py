@@ -133,7 +133,7 @@ def test_a_nul_no_longer_splits_a_label(tmp_path, capsys):
 @pytest.mark.parametrize("make", [
     lambda: ts_eval.score([["B-LOC", "O"]], [["B-LOC\x00", "O"]]),
     lambda: ts_eval.from_sequences([["O", "B-LOC\x1b"]], [["O", "O"]]),
-    lambda: ts_eval.from_spans([3], [[("LOC", 0, 1)]], {"crf": [[("LOC\x7f", 0, 1)]]}),
+    lambda: ts_eval.from_spans([3], [[("LOC", 0, 2)]], {"crf": [[("LOC\x7f", 0, 2)]]}),
 ])
 def test_the_python_api_rejects_it(make):
     with pytest.raises(InputError, match="control character") as err:

@@ -55,11 +55,11 @@ def test_round_trip_between_every_pair_of_formats(tmp_path, src_fmt, dst_fmt):
     orig = ts_eval.read(jsonl(tmp_path, FLAT))
     src = out(tmp_path, src_fmt, "src")
     assert ts_eval.convert(orig, src, to_format=src_fmt, verify=True).verified
-    first = ts_eval.read(src, src_fmt)
+    first = ts_eval.read(src, format=src_fmt)
     dst = out(tmp_path, dst_fmt, "dst")
     rep = ts_eval.convert(src, dst, from_format=src_fmt, to_format=dst_fmt, verify=True)
     assert rep.verified and rep.lossless and rep.written == rep.spans == 6
-    back = ts_eval.read(dst, dst_fmt)
+    back = ts_eval.read(dst, format=dst_fmt)
     if "columns" not in (src_fmt, dst_fmt):   # columns keep no ids; the rest pair by id
         assert same_spans(orig, back) is None
     assert same_spans(first, back) is None
@@ -73,7 +73,7 @@ def test_nested_spans_round_trip_where_the_format_holds_them(tmp_path, dst_fmt):
     dst = out(tmp_path, dst_fmt)
     rep = ts_eval.convert(orig, dst, to_format=dst_fmt, verify=True)
     assert rep.verified and rep.lossless and rep.written == 6
-    assert same_spans(orig, ts_eval.read(dst, dst_fmt)) is None
+    assert same_spans(orig, ts_eval.read(dst, format=dst_fmt)) is None
 
 
 def test_nested_into_one_iob_column_is_refused_naming_document_and_spans(tmp_path):
@@ -161,7 +161,7 @@ def test_property_any_spans_survive_span_formats(tmp_path_factory, data, fmt):
     docs = _docs(*data, flat=False)
     dst = str(tmp_path_factory.mktemp("p") / ("x" if fmt == "brat" else "x.jsonl"))
     ts_eval.convert(docs, dst, to_format=fmt)
-    assert same_spans(docs, ts_eval.read(dst, fmt)) is None
+    assert same_spans(docs, ts_eval.read(dst, format=fmt)) is None
 
 
 @pytest.mark.parametrize("ext,opener", [(".gz", gzip.open), (".bz2", bz2.open), (".xz", lzma.open)])
@@ -197,7 +197,7 @@ def test_brat_output_files_and_tools_conf(tmp_path):
     assert open(os.path.join(dst, "d1.ann")).read() == "T1\tPER 0 4\tJohn\nT2\tLOC 14 22\tNew York\n"
     assert "tokenizer:whitespace" in open(os.path.join(dst, "tools.conf")).read()
     # without tools.conf the default tokenizer splits U.S. and New-York: the reader follows brat's config
-    assert ts_eval.read(dst, "brat", tokenizer="default").tokens(1)[:3] == ["U", ".", "S"]
+    assert ts_eval.read(dst, format="brat", tokenizer="default").tokens(1)[:3] == ["U", ".", "S"]
 
 
 def test_brat_refuses_tokens_no_tokenizer_gives_back(tmp_path):
@@ -253,7 +253,7 @@ def test_scores_identical_whichever_format(tmp_path):
 
 
 def test_germeval_both_levels_as_documents(tmp_path):
-    from ts_eval.io.germeval_documents import read_germeval_side
+    from ts_eval.germeval.documents import read_germeval_side
     path = os.path.join(os.path.dirname(__file__), "fixtures", "germeval", "nested.tsv")
     gold = read_germeval_side(path, "gold")
     assert gold.notes["levels"] == ["outer", "inner"]

@@ -23,14 +23,17 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from ts_eval.cli import fair as cli_fair
-from ts_eval.corpus import SpanSet
-from ts_eval.sequences import from_spans
-from ts_eval.errors import InputError, UsageError
+from ts_eval.core.corpus import SpanSet
+from ts_eval.core.sequences import from_spans
+from ts_eval.cli.errors import UsageError
+from ts_eval.errors import InputError
+from ts_eval.core.tokensets import TokenSets
 from ts_eval.fair import (BEL, BEO, BES, EQ7_FORMULA, ERROR_TYPES, FN, FP, LBE, LE, OUTCOME_NAMES, PRESETS, TP,
-                          TokenSets, fair_errors, fair_report, method_scores, parse_weights, prf)
-from ts_eval.formats_fair import faireval_settings, to_faireval
+                          fair_errors, fair_report, method_scores, parse_weights)
+from ts_eval.core.measures import prf
+from ts_eval.output.legacy.faireval import faireval_settings, to_faireval
 from ts_eval.io.faireval import read_conll2000_file, read_faireval, read_span_file
-from ts_eval.matching import match
+from ts_eval.core.matching import match
 
 FIX = Path(__file__).parent / "fixtures" / "faireval"
 NER_T = FIX / "target" / "ner_spans.csv"
@@ -44,13 +47,18 @@ Span = Tuple[str, int, int]
 
 def run(lengths: Sequence[int], gold: Sequence[Sequence[Span]], system: Sequence[Sequence[Span]],
         focus: str = "target", mode: str = "paper", keep_input_order: bool = True, **kw):
-    """Fair errors of span lists; the input order of the lists is the reference's tie-break order."""
-    corpus = from_spans(lengths, gold, system)
+    """Fair errors of span lists; the input order of the lists is the reference's tie-break order.
+
+    The hand-worked cases below write a span as the paper draws it, ``(label, first, last)`` token
+    by token (and :func:`outcome` finds a span by them); ``from_spans`` takes ``(label, start, end)``
+    with ``end`` exclusive, so ``last + 1``."""
+    exclusive = [[[(lab, b, e + 1) for lab, b, e in sent] for sent in side] for side in (gold, system)]
+    corpus = from_spans(lengths, *exclusive)
     ss = corpus.systems["system"]
     if keep_input_order:
         kw.setdefault("gold_order", _input_order(corpus, corpus.gold, gold))
         kw.setdefault("system_order", _input_order(corpus, ss, system))
-    res = fair_errors(corpus.gold, ss, match(corpus.gold, ss), corpus.labels, corpus, focus, mode=mode, **kw)
+    res = fair_errors(corpus.gold, ss, match(corpus.gold, ss), corpus.labels, corpus, focus=focus, mode=mode, **kw)
     return corpus, res
 
 
@@ -204,7 +212,7 @@ def test_ner_reference_report_layout(ner):
     w = parse_weights(EQ7_FORMULA)
     settings_ = faireval_settings("./../data/target/ner_spans.csv", "./../data/system/ner_spans.csv",
                                   ignore_punct=False, weights=w)
-    assert to_faireval(fair_report(ner[1], w), settings_) == NER_REPORT
+    assert to_faireval(fair_report(ner[1], weights=w), settings_) == NER_REPORT
 
 
 def test_ner_current_faireval_tool():
@@ -219,7 +227,7 @@ def test_ner_current_faireval_tool():
                             "BEO": 4, "LBE": 144}
     assert res.counts("LOC") == {"TP": 2132, "FP": 85, "FN": 102, "LE": 56, "BE": 54, "BES": 27, "BEL": 27,
                                  "BEO": 0, "LBE": 38}
-    rep = fair_report(res, EQ7_FORMULA)
+    rep = fair_report(res, weights=EQ7_FORMULA)
     assert [round(rep["weighted"]["micro"][k] * 100, 2) for k in ("precision", "recall", "f")] == \
         [91.04, 88.08, 89.53]
 
@@ -228,7 +236,7 @@ def test_ner_focus_system(ner):
     fd, res_t = ner
     c = fd.corpus
     ss = c.systems[fd.system_name]
-    res = fair_errors(c.gold, ss, match(c.gold, ss), c.labels, c, "system", gold_order=fd.gold.order,
+    res = fair_errors(c.gold, ss, match(c.gold, ss), c.labels, c, focus="system", gold_order=fd.gold.order,
                       system_order=fd.system.order)
     # same errors overall, LE/LBE moved to the system labels: column sums of the confusion matrix
     assert res.counts() == res_t.counts()
@@ -424,7 +432,7 @@ def test_empty_sides():
 def test_report_and_scores():
     c, r = one([("A", 0, 3), ("A", 5, 5), ("B", 7, 8)], [("A", 0, 2), ("A", 5, 5), ("C", 7, 8)])
     # TP 1, BES 1, LE 1: fair P = R = 1 / (1 + 0.5 + 0.5) = 0.5
-    rep = fair_report(r, "eq7")
+    rep = fair_report(r, weights="eq7")
     assert rep["traditional"]["micro"]["tp"] == 1
     assert rep["fair"]["micro"]["precision"] == pytest.approx(0.5)
     # eq7: BES = 0.5 TP + 0.5 FN -> tp 1.5, fp 0.5 (LE), fn 1.0 (LE 0.5 + BES 0.5)
@@ -1005,11 +1013,11 @@ def test_sentence_outcomes_by_hand():
 
     # sentence 0: PER 0..1 found (TP); LOC 3..4 found as ORG 3..4 (LE)
     # sentence 1: PER 0..2 found as PER 0..1 (BES); a spurious LOC 4..4 (FP)
-    c = from_spans([5, 5], [[("PER", 0, 1), ("LOC", 3, 4)], [("PER", 0, 2)]],
-                   {"s": [[("PER", 0, 1), ("ORG", 3, 4)], [("PER", 0, 1), ("LOC", 4, 4)]]})
+    c = from_spans([5, 5], [[("PER", 0, 2), ("LOC", 3, 5)], [("PER", 0, 3)]],
+                   {"s": [[("PER", 0, 2), ("ORG", 3, 5)], [("PER", 0, 2), ("LOC", 4, 5)]]})
     per, loc, org = (c.labels.index(x) for x in ("PER", "LOC", "ORG"))
     for focus, le_label in (("target", loc), ("system", org)):
-        res = fair_errors(c.gold, c.systems["s"], None, c.labels, c, focus)
+        res = fair_errors(c.gold, c.systems["s"], None, c.labels, c, focus=focus)
         out = sentence_outcomes(res.outcomes, c.gold, c.systems["s"], len(c.labels), c, focus)
         want = np.zeros((2, len(c.labels), 8), np.int64)
         want[0, per, TP] = 1
@@ -1025,37 +1033,30 @@ def test_sentence_outcomes_by_hand():
 def test_sentence_outcomes_equal_the_ranking_statistics():
     # the ranking statistics of the fair models are these outcomes per sentence,
     # on a case with several mutually overlapping spans
-    from ts_eval import sufficient
+    from ts_eval.ranking import sufficient
     from ts_eval.fair import sentence_outcomes
     from ts_eval.models.fair import fair_stats
 
-    c = from_spans([9, 6], [[("A", 0, 3), ("B", 2, 5), ("A", 7, 8)], [("B", 0, 5)]],
-                   {"s": [[("A", 0, 1), ("A", 2, 4), ("B", 5, 7), ("C", 8, 8)], [("A", 1, 2), ("B", 3, 3)]]})
-    res = fair_errors(c.gold, c.systems["s"], None, c.labels, c, "target")
+    c = from_spans([9, 6], [[("A", 0, 4), ("B", 2, 6), ("A", 7, 9)], [("B", 0, 6)]],
+                   {"s": [[("A", 0, 2), ("A", 2, 5), ("B", 5, 8), ("C", 8, 9)], [("A", 1, 3), ("B", 3, 4)]]})
+    res = fair_errors(c.gold, c.systems["s"], None, c.labels, c, focus="target")
     out = sentence_outcomes(res.outcomes, c.gold, c.systems["s"], len(c.labels), c)
     assert out.sum() == len(c.gold) + int((~res.outcomes.system_shared).sum())
     sd = sufficient.CorpusData(c).system("s")
     assert np.array_equal(out.reshape(c.n_sentences, -1), fair_stats(sd))
 
 
-def test_token_sets_live_in_the_corpus_layer():
-    import ast
-
+def test_token_sets_live_in_the_core():
+    # the readers build them and the fair model reads them (tests/test_architecture.py: io loads no model)
     import ts_eval.io.faireval as reader
-    import ts_eval.tokensets
-    from ts_eval import fair
 
-    assert fair.TokenSets is ts_eval.tokensets.TokenSets      # re-exported for compatibility
-    tree = ast.parse(open(reader.__file__, encoding="utf-8").read())
-    imported = {(n.level, n.module) for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)}
-    models = {"fair", "matching", "events", "segment", "measures", "compare", "sufficient", "models"}
-    assert not [m for lvl, m in imported if lvl == 2 and m and m.split(".")[0] in models]
+    assert TokenSets.__module__ == "ts_eval.core.tokensets" and reader.TokenSets is TokenSets
 
 
-def test_prf_goes_through_measures():
-    from ts_eval import measures
+def test_prf_is_the_one_helper_of_measures():
+    from ts_eval.core import measures
 
-    # the reference's zero rule and measures' are one rule: 0.0 wherever a denominator is 0
+    # the reference's zero rule and measures' are one rule: 0.0 wherever a denominator is 0; F from P and R
     assert prf(0, 0, 0) == (0.0, 0.0, 0.0)
     assert prf(0, 3, 0) == (0.0, 0.0, 0.0)
     p, r, f = prf(5, 2, 1)
@@ -1070,7 +1071,7 @@ def test_bad_options_are_option_errors():
 
     g = SpanSet(np.array([0]), np.array([1]), np.array([0], np.int32))
     with pytest.raises(OptionError, match="focus"):
-        fair_errors(g, g, None, ["A"], np.array([0, 3]), "gold")
+        fair_errors(g, g, None, ["A"], np.array([0, 3]), focus="gold")
     with pytest.raises(OptionError, match="mode"):
         fair_errors(g, g, None, ["A"], np.array([0, 3]), mode="fast")
     with pytest.raises(OptionError, match="unknown error type"):

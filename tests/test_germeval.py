@@ -17,12 +17,16 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ts_eval.corpus_germeval import LABELS, TAG_ID, TAGS, GermEvalData, GermEvalSide, decode_level
-from ts_eval.errors import InputError, OptionError, UsageError
-from ts_eval.formats_germeval import nereval_block, to_latex, to_nereval
-from ts_eval.germeval import evaluate_germeval, official_numbers
-from ts_eval.germeval_counts import germeval_counts, metric1_f1, metric1_sentence_stats, metric1_stats
-from ts_eval.io.germeval import germeval_corpus, read_germeval, read_germeval_any, read_germeval_pair
+from ts_eval.germeval.corpus import GermEvalSide
+from ts_eval.germeval.data import LABELS, TAG_ID, TAGS, GermEvalData, decode_level
+from ts_eval.cli.errors import UsageError
+from ts_eval.errors import InputError, OptionError
+from ts_eval.output.legacy.nereval import nereval_block, to_latex, to_nereval
+from ts_eval.germeval.evaluate import evaluate_germeval, official_numbers
+from ts_eval.germeval.counts import germeval_counts, metric1_stats
+from ts_eval.models.germeval import metric1_f1, metric1_sentence_stats
+from ts_eval.germeval.corpus import germeval_corpus
+from ts_eval.germeval.reader import read_germeval, read_germeval_any, read_germeval_pair
 
 FIX = Path(__file__).parent / "fixtures" / "germeval"
 NESTED = str(FIX / "nested.tsv")
@@ -411,7 +415,7 @@ def test_cli_usage_errors(argv):
 def test_cli_main_exit_codes(capsys):
     from ts_eval import cli
 
-    if "germeval" not in getattr(cli, "COMMAND_MODULES", {}):
+    if "germeval" not in getattr(cli, "COMMANDS", {}):
         pytest.skip("ts-eval germeval is not wired into ts_eval.cli")
     assert cli.main(["germeval", NESTED, "--format", "nereval"]) == 0
     capsys.readouterr()
@@ -580,12 +584,13 @@ def test_policies_agree_on_well_formed_input(case):
 
 
 def test_rank_model_with_sufficient_statistics(tmp_path):
-    sufficient = pytest.importorskip("ts_eval.sufficient")
-    from ts_eval.germeval_counts import RANK_MODEL
+    sufficient = pytest.importorskip("ts_eval.ranking.sufficient")
+    from ts_eval.models.germeval import MODEL
 
     worse = write(tmp_path / "worse.tsv", Path(NESTED_SYS).read_text(encoding="utf-8").replace("B-OTH", "B-ORG"))
     corpus = germeval_corpus(NESTED_GOLD, [NESTED_SYS, worse], names=["sys", "worse"])
-    model = sufficient.Model(**RANK_MODEL)
+    model = sufficient.get_model("germeval-m1")
+    assert model is MODEL
     sm = sufficient.statistics(corpus, [model])
     scores = sm.scores(sm.totals)               # (systems, models)
     assert scores[:, 0].tolist() == pytest.approx([2 * 3 / 14, 2 * 2 / 14])
@@ -597,21 +602,21 @@ def test_rank_model_with_sufficient_statistics(tmp_path):
 
 
 def test_legacy_percentages_keep_the_scorers_order():
-    from ts_eval.measures import percent, percent_of_ratio, prf_percent
+    from ts_eval.core.measures import percent, percent_of_ratio, prf
 
     # 100*1/3 and 100*(1/3) differ in the last bit; nereval.perl multiplies first
     assert percent(1, 3) == 33.333333333333336 and percent_of_ratio(1, 3) == 33.33333333333333
     assert percent(1, 0) == 0.0 and percent_of_ratio(1, 0) == 0.0
-    p, r, f = prf_percent(1, 3, 2)          # 1 correct of 3 found, 2 gold
+    p, r, f = prf(1, 2, 1, percent=True)    # 1 correct of 3 found (2 false), 2 gold (1 missed)
     assert (p, r) == (100 * 1 / 3, 50.0) and f == 2 * p * r / (p + r)
-    assert prf_percent(0, 0, 0) == (0.0, 0.0, 0.0)
+    assert prf(0, 0, 0, percent=True) == (0.0, 0.0, 0.0)
 
 
 def test_nereval_layout_prints_the_reports_numbers_without_recomputing():
     report = score_files(NESTED)
     system = report.systems[0]
     system["germeval"]["official"]["blocks"][0]["precision"] = 12.344   # not derivable from the counts
-    system["germeval"]["official"]["per_type"]["LOC"][0]["f1"] = 98.765
+    system["germeval"]["official"]["per_type"]["LOC"][0]["f"] = 98.765
     text = nereval_block(system)
     assert "Precision:  12.34%;\n" in text
     assert "Outer strict: Precision: " in text and "FB1:  98.77\n" in text
@@ -625,14 +630,15 @@ def test_germeval_modules_import_one_way():
 
     def imports(rel: str) -> set:
         tree = ast.parse((root / rel).read_text(encoding="utf-8"))
-        return {n.module or "" for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)}
+        return {"." * n.level + (n.module or "") for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)}
 
-    for metric in ("germeval.py", "germeval_counts.py"):                      # the metrics read no files
-        assert not {m for m in imports(metric) if m.startswith("io")}
-    models = {"germeval", "germeval_counts", "fair", "evaluate"}
-    assert not models & imports("io/germeval.py")                                # the reader knows no model
-    assert imports("formats_germeval.py") <= {"__future__", "typing", "report"}    # renderers only format
-    assert not {"germeval", "germeval_counts"} & imports("corpus_germeval.py")
+    for metric in ("germeval/counts.py", "germeval/evaluate.py"):                     # the metrics read no files
+        assert not {m for m in imports(metric) if m.startswith("..io") or m in (".reader", ".documents")}
+    models = {"..models.ts", "..fair.algorithm", ".evaluate", ".counts"}
+    assert not models & imports("germeval/reader.py")                              # the reader knows no model
+    assert imports("output/legacy/nereval.py") <= {"__future__", "typing", "...results.report"}   # layouts only format
+    assert not {".counts", ".evaluate", ".corpus"} & imports("germeval/data.py")
+    assert not {m for m in imports("models/germeval.py") if "germeval" in m}       # the model reads the side only
 
 
 def test_metric1_statistics_come_from_the_corpus_data():
@@ -647,7 +653,7 @@ def test_metric1_statistics_come_from_the_corpus_data():
     assert got[:, 2].sum() == with_rule[:, 2].sum() + 1
     # a corpus that is not GermEval data has no Metric 1
     from ts_eval import from_spans
-    plain = from_spans([3], [[("PER", 0, 0)]], {"s": [[("PER", 0, 0)]]})
+    plain = from_spans([3], [[("PER", 0, 1)]], {"s": [[("PER", 0, 1)]]})
     with pytest.raises(OptionError, match="GermEval-layout input"):
         metric1_sentence_stats(SimpleNamespace(cd=SimpleNamespace(corpus=plain), name="s"))
 

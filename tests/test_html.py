@@ -10,10 +10,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from html_documents import EVIL, MODELS, SYSTEMS, document
-from ts_eval.renderers import html, svg
-from ts_eval.renderers.format import interval as format_interval, value as format_value
-from ts_eval.renderers.html import sort_key
+from html_pages import EVIL, MODELS, SYSTEMS, sample_page
+from ts_eval.output.renderers import html, svg
+from ts_eval.output.values import interval as format_interval, value as format_value
+from ts_eval.output.renderers.html import sort_key
 
 
 class Cells(HTMLParser):
@@ -48,7 +48,7 @@ class Cells(HTMLParser):
 
 @pytest.fixture(scope="module")
 def page() -> str:
-    return html.render(document())
+    return html.render(sample_page())
 
 
 @pytest.fixture(scope="module")
@@ -111,7 +111,7 @@ def test_meta_shows_the_command_line_and_settings(page, parsed):
 
 def test_detail_sections_are_folded_unless_asked(page):
     assert '<details class="section detail"' in page and 'detail" id="section-3">' in page
-    assert '<details class="section detail" id="section-3" open>' in html.render(document(), open_details=True)
+    assert '<details class="section detail" id="section-3" open>' in html.render(sample_page(), open_details=True)
 
 
 def _svgs(page):
@@ -158,14 +158,14 @@ def test_nice_ticks(lo, hi, ticks):
 
 
 def test_the_one_entry_point_renders_html():
-    from ts_eval.renderers import render
+    from ts_eval.output.renderers import render
 
-    assert render(document(), "html") == html.render(document())
-    assert '<details class="section detail" id="section-3" open>' in render(document(), "html", details=True)
+    assert render(sample_page(), "html") == html.render(sample_page())
+    assert '<details class="section detail" id="section-3" open>' in render(sample_page(), "html", details=True)
 
 
 def test_empty_tables_and_figures_render():
-    from ts_eval.document import Cell, Column, Document, Figure, Section, Table
+    from ts_eval.output.page import Cell, Column, Page, Figure, Section, Table
 
     nan = float("nan")
     blocks = [Table("empty", "Empty", [Column("a", "A")], []),
@@ -177,7 +177,7 @@ def test_empty_tables_and_figures_render():
               Figure("s", "S", "stacked_bars", {"labels": [], "parts": ["FP"], "values": []}),
               Figure("r", "R", "bars", {"labels": ["a"], "values": [None], "kind": "count"}),
               Table("one", "One", [Column("a", "A")], [[Cell(nan, "score")]])]
-    page = html.render(Document("score", "empty", [Section("s", blocks)]))
+    page = html.render(Page("score", "empty", [Section("s", blocks)]))
     assert len(_svgs(page)) == 5
     assert "n/a" in page                                   # NaN is undefined, never a number
 
@@ -188,12 +188,12 @@ names = st.text(st.characters(blacklist_categories=("Cs", "Cc")), min_size=1, ma
 @settings(max_examples=40, deadline=None)
 @given(st.lists(names, min_size=2, max_size=4, unique=True))
 def test_any_system_name_comes_back_exactly(systems):
-    from ts_eval.document import Cell, Column, Document, Figure, Section, Table
+    from ts_eval.output.page import Cell, Column, Page, Figure, Section, Table
 
     t = Table("t", "T", [Column("s", "system"), Column("f", "F")], [[Cell(s), Cell(0.5, "score")] for s in systems])
     f = Figure("b", "B", "bump", {"models": ["m1", "m2"], "systems": systems, "ranks": [[k + 1, k + 1] for k in
                                                                                        range(len(systems))]})
-    page = html.render(Document("rank", systems[0], [Section(systems[1], [t, f])]))
+    page = html.render(Page("rank", systems[0], [Section(systems[1], [t, f])]))
     p = Cells()
     p.feed(page)
     assert [row[0]["text"] for row in p.tables["t"][1:]] == systems
@@ -202,13 +202,13 @@ def test_any_system_name_comes_back_exactly(systems):
 
 
 def test_a_matrix_table_is_folded_under_its_heatmap():
-    from ts_eval.document import Cell, Column, Document, Figure, Section, Table
+    from ts_eval.output.page import Cell, Column, Page, Figure, Section, Table
 
     t = Table("m", "Spearman", [Column("r", ""), Column("a", "a")], [[Cell("a"), Cell(1.0, "corr")]], sortable=False)
     f = Figure("m-heatmap", "Spearman", "heatmap", {"rows": ["a"], "columns": ["a"], "values": [[1.0]], "low": None,
                                                     "high": None, "kind": "corr", "range": [-1, 1]})
     other = Table("n", "Other", [Column("r", "")], [[Cell("x")]])
-    page = html.render(Document("rank", "x", [Section("s", [t, f, other])]))
+    page = html.render(Page("rank", "x", [Section("s", [t, f, other])]))
     assert page.index('id="fig-m-heatmap"') < page.index('<details class="as-table">') < page.index('data-table="m"')
     assert page.index('data-table="m"') < page.index('data-table="n"')
     assert page.count('<details class="as-table">') == 1   # only a table whose heatmap follows it
@@ -216,14 +216,14 @@ def test_a_matrix_table_is_folded_under_its_heatmap():
 
 def test_an_example_sentence_marks_its_spans_and_changed_tokens():
     data = {"role": "A", "tokens": ["Karl", "<Richter>", "in", "New", "York"],
-            "spans": [["PER", 0, 1], ["LOC", 3, 4], ["GPE", 4, 4]], "focus": [1], "clipped_left": True,
+            "spans": [["PER", 0, 2], ["LOC", 3, 5], ["GPE", 4, 5]], "focus": [1], "clipped_left": True,
             "clipped_right": False}
     assert str(html.sentence(data)) == (
         '<span class="clip">…</span> <mark class="span" data-label="PER">Karl <b class="focus">&lt;Richter&gt;</b>'
         '<sub class="label">PER</sub></mark> in <mark class="span" data-label="LOC">New '
         '<mark class="span" data-label="GPE">York<sub class="label">GPE</sub></mark>'
         '<sub class="label">LOC</sub></mark>')
-    crossing = {"tokens": ["a", "b", "c"], "spans": [["X", 0, 1], ["Y", 1, 2]]}   # Y is cut at X's end
+    crossing = {"tokens": ["a", "b", "c"], "spans": [["X", 0, 2], ["Y", 1, 3]]}   # Y is cut at X's end
     assert str(html.sentence(crossing)).count("</mark>") == 2
 
 
@@ -231,13 +231,13 @@ def test_example_cells_are_drawn_as_sentences_side_by_side():
     """A table of example sentences is shown as records, as in the terminal: a line of the short cells,
     then the sentences side by side, under a legend of how the page marks them (not the note, which
     says how the cells' text reads)."""
-    from ts_eval.document import Cell, Column, Document, Section, Table
+    from ts_eval.output.page import Cell, Column, Page, Section, Table
 
-    cells = [Cell("[Karl]PER", data={"role": role, "tokens": ["Karl"], "spans": [["PER", 0, 0]], "focus": [0]})
+    cells = [Cell("[Karl]PER", data={"role": role, "tokens": ["Karl"], "spans": [["PER", 0, 1]], "focus": [0]})
              for role in ("gold", "A")]
     t = Table("e", "Examples", [Column("n", "example"), Column("c", "class"), Column("g", "gold"), Column("a", "A")],
               [[Cell(1, "count"), Cell("Corrections"), *cells]], note="spans as [tokens]LABEL")
-    page = html.render(Document("compare", "x", [Section("Examples", [t])]))
+    page = html.render(Page("compare", "x", [Section("Examples", [t])]))
     assert '<p class="record-head">example 1 · Corrections</p>' in page
     assert '<div class="sides" style="--sides: 2">' in page
     assert page.index('class="side role-gold"') < page.index('class="side role-A"')

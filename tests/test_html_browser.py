@@ -15,8 +15,8 @@ import pytest
 
 import browser
 import pages
-from html_documents import SYSTEMS, document
-from ts_eval.renderers import html
+from html_pages import SYSTEMS, sample_page
+from ts_eval.output.renderers import html
 
 pytestmark = pytest.mark.skipif(bool(browser.missing()), reason=browser.missing() or "browser present")
 
@@ -33,7 +33,7 @@ def files(tmp_path_factory) -> Dict[str, Path]:
     """Page kind -> (file, leaderboard table id, number of systems)."""
     folder = tmp_path_factory.mktemp("pages")
     out = {}
-    made = {"handmade": (document, "leaderboard", len(SYSTEMS)), **pages.PAGES,
+    made = {"handmade": (sample_page, "leaderboard", len(SYSTEMS)), **pages.PAGES,
             "rank16": (pages.rank16, "lb-task-exact-f1-micro", 16)}
     for kind, (make, table, n) in made.items():
         path = folder / f"{kind}.html"

@@ -14,9 +14,10 @@ from hypothesis import assume, given
 from hypothesis import strategies as st
 
 import ts_eval
-from ts_eval import measures, sufficient
-from ts_eval.sequences import from_sequences
-from ts_eval.evaluate import MODELS, evaluate
+from ts_eval.core import measures
+from ts_eval.ranking import sufficient
+from ts_eval.core.sequences import from_sequences
+from ts_eval.models.evaluate import MODELS, evaluate
 
 from test_properties import FAST, TAGS, WEIGHTS, has_spans
 

@@ -6,7 +6,8 @@ import json
 import pytest
 
 import ts_eval
-from ts_eval import InputError, evaluate
+from ts_eval import InputError
+from ts_eval import evaluate
 from ts_eval.io.api import read, read_pair
 from ts_eval.io.pairing import nested_counts
 from ts_eval.io.tokenizer import tokenize
@@ -251,9 +252,9 @@ def test_mixed_formats_gold_text_system_tokens(tmp_path):
     assert corpus.tokens(0, 5) == TOKENS
 
 
-def test_unknown_option_is_a_usage_error(tmp_path):
+def test_unknown_option_is_an_option_error(tmp_path):
     g = write(tmp_path, "g.jsonl", [{"tokens": ["a"], "spans": []}])
-    with pytest.raises(ts_eval.UsageError, match="align"):
+    with pytest.raises(ts_eval.OptionError, match="align"):
         read(g, align="expand")
 
 

@@ -1,5 +1,5 @@
 """``--map-label`` (and ``label_map=``) for every input format, not only column files (issue #12): the
-corpus a span reader gives after :func:`ts_eval.corpus.relabel` is the corpus the column reader gives
+corpus a span reader gives after :func:`ts_eval.core.corpus.relabel` is the corpus the column reader gives
 when it applies the same map while decoding, and ``--labels`` / ``--exclude`` come after it."""
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import pytest
 
 from support import fails as bad, run_cli, write_sentences
 from ts_eval import read_pair
-from ts_eval.corpus import relabel
+from ts_eval.core.corpus import relabel
 from ts_eval.io import read_conll, read_conll_pair
 
 # three sentences (global tokens 0-5, 6-10, 11-15); GermEval-like derived and part labels

@@ -14,8 +14,8 @@ import pytest
 from sklearn.metrics import accuracy_score, cohen_kappa_score, precision_recall_fscore_support
 
 import ts_eval
-from ts_eval import measures
-from ts_eval.evaluate import evaluate
+from ts_eval.core import measures
+from ts_eval.models.evaluate import evaluate
 
 from support import iob2, random_spans, unit_classes, unit_matrix, unit_weights
 
@@ -69,7 +69,7 @@ def test_table1_separator_weight_zero_is_token_only_model():
 
 
 def test_table1_from_spans_gives_the_same_table():
-    corpus = ts_eval.from_spans([9], [[("C", 1, 2), ("C", 7, 8)]], [[("C", 1, 3), ("C", 7, 7), ("C", 8, 8)]])
+    corpus = ts_eval.from_spans([9], [[("C", 1, 3), ("C", 7, 9)]], [[("C", 1, 4), ("C", 7, 8), ("C", 8, 9)]])
     row = ts_row(evaluate(corpus), "C")
     assert (row["tp"], row["fp"], row["fn"], row["tn"]) == (5, 2, 1, 9)
 
@@ -97,8 +97,8 @@ def test_barack_obama_vs_obama_one_tp_two_fn():
 
 def test_perfect_tagger_does_not_tag_the_comma_separator():
     # Barack Obama, Hillary Clinton and Joe Biden: three PER segments
-    gold = [[("PER", 0, 1), ("PER", 3, 4), ("PER", 6, 7)]]
-    joined = [[("PER", 0, 4), ("PER", 6, 7)]]  # "Barack Obama , Hillary Clinton" as one segment
+    gold = [[("PER", 0, 2), ("PER", 3, 5), ("PER", 6, 8)]]
+    joined = [[("PER", 0, 5), ("PER", 6, 8)]]  # "Barack Obama , Hillary Clinton" as one segment
     rep = evaluate(ts_eval.from_spans([8], gold, joined))
     row = ts_row(rep, "PER")
     # the joined segment adds the comma token and the separators on both sides of it
@@ -136,8 +136,8 @@ def test_entity_supertag_row_makes_the_tag_switch_all_true_positives():
 
 def test_entity_row_keeps_adjacent_segments_of_different_labels_apart():
     # PER 0-1 directly followed by LOC 2-2: as ENTITY the separator between them is outside
-    gold = [[("PER", 0, 1), ("LOC", 2, 2)]]
-    pred = [[("PER", 0, 2)]]
+    gold = [[("PER", 0, 2), ("LOC", 2, 3)]]
+    pred = [[("PER", 0, 3)]]
     rep = evaluate(ts_eval.from_spans([3], gold, pred), all_labels_row=True)
     row = rep.systems[0]["ts"]["all_labels"]
     assert (row["tp"], row["fp"], row["fn"], row["tn"]) == (4, 1, 0, 0)
@@ -155,8 +155,8 @@ def test_multiclass_kappa_san_diego_by_hand():
 # micro, macro and the zero-division rule
 
 def test_micro_sums_tables_and_macro_averages_present_labels():
-    gold = {"a": [[("PER", 0, 1), ("LOC", 3, 3)]], "b": [[("PER", 0, 1), ("LOC", 3, 3)]]}
-    systems = {"a": [[("PER", 0, 1)]], "b": [[("PER", 0, 1), ("MISC", 4, 4)]]}
+    gold = {"a": [[("PER", 0, 2), ("LOC", 3, 4)]], "b": [[("PER", 0, 2), ("LOC", 3, 4)]]}
+    systems = {"a": [[("PER", 0, 2)]], "b": [[("PER", 0, 2), ("MISC", 4, 5)]]}
     corpus = ts_eval.from_spans([5], gold["a"], systems)
     rep = evaluate(corpus)
     assert rep.labels == ["LOC", "MISC", "PER"]
@@ -313,7 +313,7 @@ def test_multiclass_kappa_equals_sklearn_on_single_tag_data(seed, weight):
 
 
 def test_multiclass_kappa_is_none_when_a_unit_has_two_labels():
-    corpus = ts_eval.from_spans([4], [[("ORG", 0, 3), ("LOC", 2, 3)]], [[("ORG", 0, 3)]])
+    corpus = ts_eval.from_spans([4], [[("ORG", 0, 4), ("LOC", 2, 4)]], [[("ORG", 0, 4)]])
     ts = evaluate(corpus).systems[0]["ts"]
     assert ts["multiclass_kappa"] is None
     assert (ts["labels"]["ORG"]["tp"], ts["labels"]["ORG"]["fp"], ts["labels"]["ORG"]["fn"]) == (7, 0, 0)

@@ -8,7 +8,7 @@ import os
 import pytest
 
 import ts_eval
-from ts_eval.errors import InputError, UsageError
+from ts_eval.errors import InputError, OptionError
 
 from support import fails, write
 
@@ -118,5 +118,5 @@ def test_a_system_called_gold_names_its_file(tmp_path, capsys):
     fails(capsys, ["score", "--gold", g, gold_named], 2, f"{gold_named}: its system name would be 'gold'",
           "--names")
     fails(capsys, ["score", "--gold", g, s, "--names", "gold"], 2, "--names", f"for {s}")
-    with pytest.raises(UsageError, match=f"^{gold_named}: its system name is 'gold'.*give other names"):
+    with pytest.raises(OptionError, match=f"^{gold_named}: its system name is 'gold'.*give other names"):
         ts_eval.io.read_conll_pair(g, [gold_named])

@@ -17,7 +17,7 @@ from ts_eval import from_spans
 
 MODELS = ("ts", "exact", "overlap", "constrained", "contain", "fair")
 # GENIA-like: "the IL-2 receptor alpha chain binds": protein IL-2 inside the complex
-PROTEIN_IN_COMPLEX = [("complex", 1, 4), ("protein", 1, 1)]
+PROTEIN_IN_COMPLEX = [("complex", 1, 5), ("protein", 1, 2)]
 
 
 def run(lengths, gold, system):
@@ -39,7 +39,7 @@ def fair_counts(s, label):
 
 
 def test_protein_inside_complex_with_a_boundary_error_on_the_protein():
-    c, s = run([6], [PROTEIN_IN_COMPLEX], [[("complex", 1, 4), ("protein", 1, 2)]])
+    c, s = run([6], [PROTEIN_IN_COMPLEX], [[("complex", 1, 5), ("protein", 1, 3)]])
     assert seg(s, "exact") == (2, 2, 1, 1)            # complex right, protein [1,2] != [1,1]
     assert seg(s, "overlap") == (2, 2, 2, 2)
     assert seg(s, "constrained") == (2, 2, 2, 2)      # one spurious token <= k1 = 1
@@ -56,7 +56,7 @@ def test_protein_inside_complex_with_a_boundary_error_on_the_protein():
 
 def test_same_label_nesting():
     # gold X over 0..3 and X over 2..3; the system finds the outer one only
-    c, s = run([4], [[("X", 0, 3), ("X", 2, 3)]], [[("X", 0, 3)]])
+    c, s = run([4], [[("X", 0, 4), ("X", 2, 4)]], [[("X", 0, 4)]])
     assert seg(s, "exact") == (2, 1, 1, 1)
     assert seg(s, "overlap") == (2, 1, 2, 1)          # one system span hits both gold spans
     assert seg(s, "contain") == (2, 1, 2, 1)
@@ -67,7 +67,7 @@ def test_same_label_nesting():
 
 
 def test_crossing_spans_of_different_labels():
-    c, s = run([4], [[("A", 0, 2), ("B", 1, 3)]], [[("A", 0, 2), ("B", 2, 3)]])
+    c, s = run([4], [[("A", 0, 3), ("B", 1, 4)]], [[("A", 0, 3), ("B", 2, 4)]])
     assert seg(s, "exact") == (2, 2, 1, 1)
     assert seg(s, "overlap") == (2, 2, 2, 2)
     assert seg(s, "constrained") == (2, 2, 2, 2)      # B misses 1 token <= k2 = 1
@@ -79,9 +79,9 @@ def test_crossing_spans_of_different_labels():
 
 
 def test_label_error_on_the_outer_span_and_nested_system_spans():
-    gold = [PROTEIN_IN_COMPLEX, [("protein", 1, 1)]]
-    system = [[("protein", 1, 4)],                         # the complex labelled protein
-              [("protein", 1, 1), ("protein", 1, 4)]]      # the system nests two proteins
+    gold = [PROTEIN_IN_COMPLEX, [("protein", 1, 2)]]
+    system = [[("protein", 1, 5)],                         # the complex labelled protein
+              [("protein", 1, 2), ("protein", 1, 5)]]      # the system nests two proteins
     c, s = run([6, 6], gold, system)
     assert seg(s, "exact") == (3, 3, 1, 1)
     assert seg(s, "overlap") == (3, 3, 2, 3)          # every system protein overlaps a gold protein
@@ -95,12 +95,12 @@ def test_label_error_on_the_outer_span_and_nested_system_spans():
     assert s["source"]["nested"] == 1
 
 
-CORPUS_GOLD = [PROTEIN_IN_COMPLEX, [("X", 0, 3), ("X", 2, 3)], [("A", 0, 2), ("B", 1, 3)],
-               PROTEIN_IN_COMPLEX, [("protein", 1, 1)]]
-CORPUS_A = [[("complex", 1, 4), ("protein", 1, 2)], [("X", 0, 3)], [("A", 0, 2), ("B", 2, 3)],
-            [("protein", 1, 4)], [("protein", 1, 1), ("protein", 1, 4)]]
-CORPUS_B = [PROTEIN_IN_COMPLEX, [("X", 0, 3), ("X", 2, 3)], [("A", 0, 2)], [("complex", 1, 4)],
-            [("protein", 1, 4)]]
+CORPUS_GOLD = [PROTEIN_IN_COMPLEX, [("X", 0, 4), ("X", 2, 4)], [("A", 0, 3), ("B", 1, 4)],
+               PROTEIN_IN_COMPLEX, [("protein", 1, 2)]]
+CORPUS_A = [[("complex", 1, 5), ("protein", 1, 3)], [("X", 0, 4)], [("A", 0, 3), ("B", 2, 4)],
+            [("protein", 1, 5)], [("protein", 1, 2), ("protein", 1, 5)]]
+CORPUS_B = [PROTEIN_IN_COMPLEX, [("X", 0, 4), ("X", 2, 4)], [("A", 0, 3)], [("complex", 1, 5)],
+            [("protein", 1, 5)]]
 
 
 def test_rank_corpus_gives_evaluates_numbers_on_nested_spans():
@@ -121,10 +121,10 @@ def test_rank_corpus_gives_evaluates_numbers_on_nested_spans():
 
 
 def test_compare_on_nested_spans():
-    gold = [PROTEIN_IN_COMPLEX, [("X", 0, 3), ("X", 2, 3)]]
-    a = [[("complex", 1, 4), ("protein", 1, 2)], [("X", 0, 3)]]
-    b = [PROTEIN_IN_COMPLEX, [("X", 0, 3), ("X", 2, 3)]]
-    from ts_eval.compare import compare   # ts_eval.compare is the package once it is imported (see test_api_lazy)
+    gold = [PROTEIN_IN_COMPLEX, [("X", 0, 4), ("X", 2, 4)]]
+    a = [[("complex", 1, 5), ("protein", 1, 3)], [("X", 0, 4)]]
+    b = [PROTEIN_IN_COMPLEX, [("X", 0, 4), ("X", 2, 4)]]
+    from ts_eval.comparison import compare
     cmp = compare(from_spans([6, 4], gold, {"A": a, "B": b}), "A", "B", examples=0)
     assert cmp.settings["view"] == "label"
     assert cmp.corpus["token_labels"] == ["O", "X", "complex", "complex+protein"]

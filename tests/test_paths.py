@@ -49,7 +49,7 @@ def test_convert_refuses_to_write_over_its_input(tmp_path, capsys):
     files = _files(tmp_path)
     _same_file_refused(capsys, ["convert", files["gold"], files["gold"]], "DST", "SRC")
     assert Path(files["gold"]).read_text() == GOLD_ONLY
-    with pytest.raises(ts_eval.UsageError, match="the same file"):
+    with pytest.raises(ts_eval.OptionError, match="the same file"):
         ts_eval.convert(files["gold"], files["gold"])
 
 
@@ -164,9 +164,9 @@ def test_standard_input_twice_in_any_role(tmp_path, capsys, argv):
 
 
 def test_the_python_api_reads_standard_input_once():
-    with pytest.raises(ts_eval.UsageError, match="standard input"):
+    with pytest.raises(ts_eval.OptionError, match="standard input"):
         ts_eval.read_pair("-", ["-"])
-    with pytest.raises(ts_eval.UsageError, match="standard input"):
+    with pytest.raises(ts_eval.OptionError, match="standard input"):
         ts_eval.read_conll_pair("-", ["-"])
 
 
@@ -176,3 +176,28 @@ def test_standard_input_once_still_works(tmp_path):
                       "John B-PER\nSmith O\nvisits O\nParis B-LOC\n\nHe O\nleft O\n")
     assert proc.returncode == 0, proc.stderr
     assert json.loads(proc.stdout)["systems"][0]["exact"]["micro"]["tp"] == 1
+
+
+# ---------------------------------------------------------------------------
+# #18.3: one rule names a system after its file, on every road
+
+
+@pytest.mark.parametrize("path, name", [("runs/sysA.conll.gz", "sysA"), ("sysA.conll", "sysA"), ("sysA.GZ", "sysA"),
+                                        ("sys.v2.tsv.bz2", "sys.v2"), (".hidden", ".hidden"), ("-", "stdin"),
+                                        ("crf", "crf"), ("brat_dir/", "brat_dir")])
+def test_system_name(path, name):
+    from ts_eval.io.source import system_name
+    assert system_name(path) == name
+
+
+def test_every_road_names_a_compressed_system_file_alike(tmp_path, capsys):
+    import gzip
+
+    gold = write(tmp_path / "gold.conll", "a B-PER\nb O\n\n")
+    sys_path = tmp_path / "sysA.conll.gz"
+    sys_path.write_bytes(gzip.compress(b"a B-PER\nb O\n\n"))
+    assert list(ts_eval.read_conll_pair(gold, [str(sys_path)]).systems) == ["sysA"]
+    assert list(ts_eval.read_pair(gold, str(sys_path)).systems) == ["sysA"]
+    code, out, err = run_cli(["score", "--gold", gold, str(sys_path), "--format", "json"], capsys)
+    assert code == 0, err
+    assert [s["name"] for s in json.loads(out)["systems"]] == ["sysA"]

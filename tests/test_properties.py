@@ -7,8 +7,8 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 import ts_eval
-from ts_eval import measures
-from ts_eval.evaluate import evaluate
+from ts_eval.core import measures
+from ts_eval.models.evaluate import evaluate
 
 from support import unit_matrix, unit_weights
 
@@ -37,7 +37,7 @@ def span_corpus(draw):
         for n in lengths:
             spans = draw(st.lists(st.tuples(st.sampled_from(LABELS), st.integers(0, n - 1), st.integers(0, 3)),
                                   max_size=4))
-            side.append(sorted({(lab, b, min(n - 1, b + d)) for lab, b, d in spans}))
+            side.append(sorted({(lab, b, min(n, b + d + 1)) for lab, b, d in spans}))   # end exclusive
         sides.append(side)
     return lengths, sides[0], sides[1]
 

@@ -11,12 +11,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ts_eval import OptionError, rank_uncertainty, ranking, sufficient
+from ts_eval import OptionError
+from ts_eval.ranking import statistics, uncertainty as rank_uncertainty, study as ranking, sufficient
 from ts_eval.cli import main as rank_main
 from ts_eval.cli.outputs import json_text
-from ts_eval.documents import build
-from ts_eval.renderers import render
-from ts_eval.sequences import from_sequences
+from ts_eval.output.builders import build
+from ts_eval.output.renderers import render
+from ts_eval.core.sequences import from_sequences
 
 from support import iob2
 
@@ -189,7 +190,7 @@ def test_resample_correlations_match_the_observed_ones():
     s = random_scores(4)
     rho, tau = rank_uncertainty.resample_correlations(s)
     for b in (0, 5):
-        obs_rho, _, obs_tau = ranking.correlation_matrices(s[b])
+        obs_rho, _, obs_tau = statistics.correlation_matrices(s[b])
         np.testing.assert_allclose(rho[b], obs_rho, atol=1e-12)
         np.testing.assert_allclose(tau[b], obs_tau, atol=1e-12)
 
@@ -230,9 +231,9 @@ def make_systems(seed: int, n_sent: int = 40, n_systems: int = 5):
     gold = []
     for _ in range(n_sent):
         n = int(rng.integers(3, 9))
-        spans = [(str(rng.choice(["PER", "LOC"])), 0, int(rng.integers(0, 2)))]
+        spans = [(str(rng.choice(["PER", "LOC"])), 0, int(rng.integers(0, 2)) + 1)]            # end exclusive
         if n > 4:
-            spans.append((str(rng.choice(["PER", "LOC", "ORG"])), 3, int(rng.integers(3, n))))
+            spans.append((str(rng.choice(["PER", "LOC", "ORG"])), 3, int(rng.integers(3, n)) + 1))
         gold.append((n, spans))
     systems = {}
     for k in range(n_systems):
@@ -244,7 +245,7 @@ def make_systems(seed: int, n_sent: int = 40, n_systems: int = 5):
                 if u < 0.08 * (k + 1):
                     continue
                 if u < 0.12 * (k + 1):
-                    e = max(b, e - 1)
+                    e = max(b + 1, e - 1)
                 kept.append((lab, b, e))
             out.append(iob2(n, kept))
         systems[f"s{k}"] = out

@@ -13,12 +13,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ts_eval import InputError, evaluate, from_spans
+from ts_eval import InputError, from_spans
+from ts_eval import evaluate
 from ts_eval.errors import OptionError
-from ts_eval import ranking, sufficient
+from ts_eval.ranking import statistics, study as ranking, sufficient
 from ts_eval.cli.outputs import json_text
-from ts_eval.documents import build
-from ts_eval.renderers import render
+from ts_eval.output.builders import build
+from ts_eval.output.renderers import render
 from ts_eval.cli import main as rank_main
 from ts_eval.models.ts import ts_counts
 
@@ -78,7 +79,10 @@ def make_data(n_sent: int, seed: int, n_systems: int = 3, nested: bool = False):
                 sent = kept
             out.append(sorted(sent, key=lambda x: (x[1], x[2], x[0])))
         systems[f"sys{k}"] = out
-    return lengths, gold, systems
+
+    def exclusive(side):   # drawn as first..last tokens; the API takes (label, start, end), end exclusive
+        return [[(lab, b, e + 1) for lab, b, e in sent] for sent in side]
+    return lengths, exclusive(gold), {k: exclusive(v) for k, v in systems.items()}
 
 
 def make_corpus(n_sent: int, seed: int, n_systems: int = 3, nested: bool = False):
@@ -164,7 +168,7 @@ def test_sufficient_statistics_property(sents):
     for n, g, s1, s2 in sents:
         lengths.append(n)
         for out, spans in ((gold, g), (a, s1), (b, s2)):
-            fixed = sorted({(lab, min(x, n - 1), min(x + w, n - 1)) for lab, x, w in spans})
+            fixed = sorted({(lab, min(x, n - 1), min(x + w, n - 1) + 1) for lab, x, w in spans})   # end exclusive
             out.append(fixed)
     check_sums_equal_evaluate(from_spans(lengths, gold, {"a": a, "b": b}))
 
@@ -226,10 +230,10 @@ def test_spearman_and_kendall_against_scipy_random(seed):
     n = int(rng.integers(4, 30))
     x, y = rng.normal(size=n), rng.normal(size=n)
     y = 0.6 * x + y
-    rho, tied = ranking.spearman(x, y)
+    rho, tied = statistics.spearman(x, y)
     assert not tied
     assert rho == pytest.approx(scipy_stats.spearmanr(x, y)[0], abs=1e-12)
-    assert ranking.kendall_tau_b(x, y) == pytest.approx(scipy_stats.kendalltau(x, y)[0], abs=1e-12)
+    assert statistics.kendall_tau_b(x, y) == pytest.approx(scipy_stats.kendalltau(x, y)[0], abs=1e-12)
 
 
 @pytest.mark.parametrize("seed", range(8))
@@ -238,16 +242,16 @@ def test_spearman_and_kendall_against_scipy_with_ties(seed):
     n = int(rng.integers(5, 25))
     x = rng.integers(0, 4, size=n).astype(float)
     y = x + rng.integers(0, 3, size=n)
-    rho, tied = ranking.spearman(x, y)
+    rho, tied = statistics.spearman(x, y)
     assert tied
     assert rho == pytest.approx(scipy_stats.spearmanr(x, y)[0], abs=1e-12)
-    assert ranking.kendall_tau_b(x, y) == pytest.approx(scipy_stats.kendalltau(x, y)[0], abs=1e-12)
+    assert statistics.kendall_tau_b(x, y) == pytest.approx(scipy_stats.kendalltau(x, y)[0], abs=1e-12)
 
 
 def test_average_ranks_against_scipy():
     x = np.array([0.5, 0.9, 0.5, 0.1, 0.9, 0.7])
-    np.testing.assert_array_equal(ranking.average_ranks(x), scipy_stats.rankdata(-x))   # 1 = highest
-    np.testing.assert_array_equal(ranking.average_ranks(x), [4.5, 1.5, 4.5, 6, 1.5, 3])
+    np.testing.assert_array_equal(statistics.average_ranks(x), scipy_stats.rankdata(-x))   # 1 = highest
+    np.testing.assert_array_equal(statistics.average_ranks(x), [4.5, 1.5, 4.5, 6, 1.5, 3])
 
 
 def test_spearman_formula_on_the_rank_rows_of_table_2():
@@ -266,20 +270,20 @@ def test_spearman_formula_on_the_rank_rows_of_table_2():
     expected_seg_t = 1 - 6 * 70 / (16 * 255)                       # = 0.8971...
     # TS vs T: systems 6, 7, 8, 10, 12, 13 each move one place -> sum d^2 = 6
     expected_ts_t = 1 - 6 * 6 / (16 * 255)                         # = 0.9912...
-    assert ranking.spearman_formula(seg, ts) == pytest.approx(expected_seg_ts, abs=1e-15)
-    assert ranking.spearman_formula(seg, t) == pytest.approx(expected_seg_t, abs=1e-15)
-    assert ranking.spearman_formula(ts, t) == pytest.approx(expected_ts_t, abs=1e-15)
+    assert statistics.spearman_formula(seg, ts) == pytest.approx(expected_seg_ts, abs=1e-15)
+    assert statistics.spearman_formula(seg, t) == pytest.approx(expected_seg_t, abs=1e-15)
+    assert statistics.spearman_formula(ts, t) == pytest.approx(expected_ts_t, abs=1e-15)
     assert round(expected_seg_ts, 3) == 0.879 and round(expected_seg_t, 3) == 0.897
     assert round(expected_ts_t, 3) == 0.991
     # spearman() on scores (higher = better) uses the formula and agrees
-    rho, tied = ranking.spearman(-seg, -ts)
+    rho, tied = statistics.spearman(-seg, -ts)
     assert not tied and rho == pytest.approx(expected_seg_ts, abs=1e-15)
     assert rho == pytest.approx(scipy_stats.spearmanr(seg, ts)[0], abs=1e-12)
 
 
 def test_correlation_matrices_and_constant_model():
     scores = np.array([[0.9, 0.8, 0.5], [0.8, 0.9, 0.5], [0.7, 0.6, 0.5], [0.6, 0.7, 0.5]])
-    rho, tied, tau = ranking.correlation_matrices(scores)
+    rho, tied, tau = statistics.correlation_matrices(scores)
     assert rho[0, 1] == pytest.approx(1 - 6 * 4 / (4 * 15))        # two swaps of neighbours: sum d^2 = 4
     assert tau[0, 1] == pytest.approx(scipy_stats.kendalltau(scores[:, 0], scores[:, 1])[0])
     assert np.isnan(rho[0, 2]) and np.isnan(tau[2, 2])             # a constant model has no ranking
@@ -362,7 +366,7 @@ def test_rank_from_tag_sequences_and_result_object():
     assert res.score("good", "exact-f1-micro") == pytest.approx(8 / 9)
     assert res.score("partial", "exact-f1-micro") == pytest.approx(0.6)
     assert res.ranking("exact-f1-micro") == ["good", "partial", "bad"]
-    assert res.layout()["exact-f1-micro"] == [1.0, 2.0, 3.0]
+    assert res.rank_table()["exact-f1-micro"] == [1.0, 2.0, 3.0]
     d = json.loads(json.dumps(res.to_dict()))
     assert d["reference"] == "exact-f1-micro"
     assert d["systems"][0]["models"]["exact-f1-micro"]["score"] == pytest.approx(8 / 9)
@@ -411,7 +415,7 @@ def test_bad_input_is_refused():
 
 
 def test_plot_needs_matplotlib_or_draws(tmp_path):
-    from ts_eval import plot
+    from ts_eval.output import plot
 
     res = ranking.rank_corpus(make_corpus(40, seed=20), bootstrap=20, permutations=0)
     try:
@@ -562,7 +566,7 @@ def test_register_adds_the_rank_command():
     args = parser.parse_args(["rank", "--list-models"])
     assert args.command == "rank" and callable(run)
     from ts_eval.cli.rank import FORMAT_CHOICES
-    from ts_eval.renderers import FORMATS
+    from ts_eval.output.renderers import FORMATS
     assert set(FORMAT_CHOICES) == {"json", *FORMATS}       # every renderer, and the result's JSON
 
 
@@ -603,8 +607,8 @@ def write_germeval(path, lengths, gold, system) -> None:
 
 
 def test_cli_germeval_layout_ranks_with_metric_1(tmp_path, capsys):
-    germeval = pytest.importorskip("ts_eval.germeval_counts")
-    from ts_eval.io.germeval import read_germeval_any
+    germeval = pytest.importorskip("ts_eval.germeval.counts")
+    from ts_eval.germeval.reader import read_germeval_any
 
     lengths, gold, systems = make_data(60, seed=24, n_systems=3)
     for name, spans in systems.items():

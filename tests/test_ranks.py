@@ -1,7 +1,7 @@
 """ranks.exact_float32: float32 products only where they equal float64's exactly."""
 import numpy as np
 
-from ts_eval.ranks import exact_float32
+from ts_eval.ranking.statistics import exact_float32
 
 
 def test_integer_statistics_use_float32_and_give_identical_sums():

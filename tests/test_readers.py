@@ -8,7 +8,7 @@ import pytest
 
 import ts_eval
 from ts_eval import read_conll, read_conll_pair
-from ts_eval.evaluate import evaluate
+from ts_eval.models.evaluate import evaluate
 
 from support import FIXTURES, run_cli, write
 

@@ -16,12 +16,12 @@ import numpy as np
 import pytest
 
 import ts_eval
-from ts_eval import sufficient
-from ts_eval.document import Cell, Column, Document, Section, Table
-from ts_eval.documents import build
-from ts_eval.renderers import render
-from ts_eval.renderers.format import interval, value
-from ts_eval.renderers.text import fit_check, layout
+from ts_eval.ranking import sufficient
+from ts_eval.output.page import Cell, Column, Page, Section, Table
+from ts_eval.output.builders import build
+from ts_eval.output.renderers import render
+from ts_eval.output.values import interval, value
+from ts_eval.output.renderers.text import fit_check, layout
 
 WIDTHS = (80, 120)
 
@@ -48,7 +48,7 @@ def synthetic_corpus(n_systems: int = 28, sentences: int = 50, seed: int = 3):
                     t[j] = str(rng.choice(["O", "B-PER", "I-PER", "B-LOC", "I-ORG"]))
             out.append(t)
         systems[f"task2003-participant{k:02d}"] = out
-    return ts_eval.from_sequences(gold, systems, "IOB2", "conlleval")
+    return ts_eval.from_sequences(gold, systems, scheme="IOB2", policy="conlleval")
 
 
 ALL_MODELS = [m for m in sufficient.REGISTRY if m != "germeval-m1"]
@@ -147,7 +147,7 @@ def test_rank_summary_is_the_readable_part(rendered, ranking):
     short, full = rendered[(120, False)], rendered[(120, True)]
     assert len(short) < len(full) / 2
     assert "leaderboard under Seg-F1µ" in short and "rank shifts" in short and "Spearman" in short
-    assert "--details" in short and "p-value against the next system" not in short
+    assert "details=True" in short and "p-value against the next system" not in short
     assert "p-value against the next system" in full
     # the flips asked for are in the summary, with the one-line summary of the flip analysis
     assert ranking.flips("exact-f1-micro", "ts-f1-macro").summary in " ".join(short.split())
@@ -172,7 +172,7 @@ def _table(n_rows: int, n_cols: int, names=None, interval_cells: bool = True) ->
 
 
 def _text(t: Table, width: int) -> str:
-    return render(Document("score", "x", [Section("s", [t])]), "table", width=width)
+    return render(Page("score", "x", [Section("s", [t])]), "table", width=width)
 
 
 def test_a_table_that_fits_keeps_intervals_inline():

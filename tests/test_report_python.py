@@ -21,7 +21,7 @@ import numpy as np
 import pytest
 
 import ts_eval
-from ts_eval import validate
+from ts_eval.core import validation as validate
 
 GOLD = [["B-PER", "I-PER", "O", "B-LOC"], ["O", "B-ORG", "O"]]
 A = [["B-PER", "I-PER", "O", "B-ORG"], ["O", "B-ORG", "O"]]
@@ -109,8 +109,8 @@ def test_repr_html_is_a_self_contained_fragment():
 
 
 def test_html_page_is_unchanged_by_the_fragment_option(report):
-    from ts_eval.documents import build
-    from ts_eval.renderers import html
+    from ts_eval.output.builders import build
+    from ts_eval.output.renderers import html
 
     page = html.render(build(report))
     assert page.startswith("<!DOCTYPE html>") and "<script>" in page and ":root {" in page
@@ -162,8 +162,8 @@ def test_to_frame_columns_values_and_nan(report):
 
 def test_germeval_report_to_frame():
     pytest.importorskip("pandas")
-    from ts_eval.germeval import evaluate_germeval
-    from ts_eval.io.germeval import read_germeval
+    from ts_eval.germeval.evaluate import evaluate_germeval
+    from ts_eval.germeval.reader import read_germeval
 
     rep = evaluate_germeval(read_germeval(str(FIXTURES / "germeval" / "nested.tsv")))
     frame = rep.to_frame()

@@ -6,13 +6,13 @@ from hypothesis import given, settings, strategies as st
 
 import ts_eval
 from ts_eval.cli import main
-from ts_eval.corpus import SpanSet, select_labels
-from ts_eval.sequences import from_spans
-from ts_eval.matching import match
+from ts_eval.core.corpus import SpanSet, select_labels
+from ts_eval.core.sequences import from_spans
+from ts_eval.core.matching import match
 
 # "the Ronald Reagan Presidential Library": gold ORG = tokens 1..4
 LEN = [5]
-GOLD = [[("ORG", 1, 4)]]
+GOLD = [[("ORG", 1, 5)]]
 
 
 def model(system, name, **kw):
@@ -23,14 +23,14 @@ def model(system, name, **kw):
 def test_paper_example_constrained_k1_k2_1():
     # "the Ronald Reagan Presidential" (1 spurious, 1 missing) and "Ronald Reagan Presidential Library"
     # get the same credit with k1 = k2 = 1, as the paper complains
-    shifted = model([("ORG", 0, 3)], "constrained", k1=1, k2=1)
-    exact = model([("ORG", 1, 4)], "constrained", k1=1, k2=1)
+    shifted = model([("ORG", 0, 4)], "constrained", k1=1, k2=1)
+    exact = model([("ORG", 1, 5)], "constrained", k1=1, k2=1)
     assert shifted["micro"]["f"] == exact["micro"]["f"] == 1.0
-    assert model([("ORG", 0, 2)], "constrained", k1=1, k2=1)["micro"]["f"] == 0.0  # 2 missing
+    assert model([("ORG", 0, 3)], "constrained", k1=1, k2=1)["micro"]["f"] == 0.0  # 2 missing
 
 
 def test_overlap_counts_any_shared_token_and_exact_does_not():
-    sys_ = [("ORG", 2, 4)]  # "Reagan Presidential Library"
+    sys_ = [("ORG", 2, 5)]  # "Reagan Presidential Library"
     assert model(sys_, "overlap")["micro"] == pytest.approx(
         {"gold": 1, "system": 1, "gold_hit": 1, "system_hit": 1, "precision": 1.0, "recall": 1.0, "f": 1.0})
     rep = ts_eval.evaluate(from_spans(LEN, GOLD, {"s": [sys_]}), models=("exact",))
@@ -38,13 +38,13 @@ def test_overlap_counts_any_shared_token_and_exact_does_not():
 
 
 def test_contain_needs_the_whole_gold_span():
-    assert model([("ORG", 0, 4)], "contain")["micro"]["f"] == 1.0      # contains, 1 spurious
-    assert model([("ORG", 2, 4)], "contain")["micro"]["f"] == 0.0      # misses "Ronald"
-    assert model([("ORG", 0, 4)], "contain", k1=0)["micro"]["f"] == 0.0
+    assert model([("ORG", 0, 5)], "contain")["micro"]["f"] == 1.0      # contains, 1 spurious
+    assert model([("ORG", 2, 5)], "contain")["micro"]["f"] == 0.0      # misses "Ronald"
+    assert model([("ORG", 0, 5)], "contain", k1=0)["micro"]["f"] == 0.0
 
 
 def test_labels_must_agree_and_one_wide_span_hits_several_gold_spans():
-    rep = ts_eval.evaluate(from_spans([6], [[("PER", 0, 1), ("PER", 3, 4)]], {"s": [[("PER", 0, 5), ("LOC", 3, 3)]]}),
+    rep = ts_eval.evaluate(from_spans([6], [[("PER", 0, 2), ("PER", 3, 5)]], {"s": [[("PER", 0, 6), ("LOC", 3, 4)]]}),
                            models=("overlap",))
     m = rep.systems[0]["overlap"]
     # the PER span covering everything hits both gold spans (recall 1), the LOC span hits nothing
@@ -76,7 +76,7 @@ def test_matcher_pairs_equal_brute_force(g, s):
 
 
 def test_select_labels_and_exclude():
-    c = from_spans([4], [[("PER", 0, 0), ("LOC", 2, 3)]], {"s": [[("PER", 0, 0), ("ORG", 2, 3)]]})
+    c = from_spans([4], [[("PER", 0, 1), ("LOC", 2, 4)]], {"s": [[("PER", 0, 1), ("ORG", 2, 4)]]})
     only = select_labels(c, ["PER"])
     assert only.labels == ["PER"] and len(only.gold) == 1 and len(only.systems["s"]) == 1
     rest = select_labels(c, exclude=["ORG"])

@@ -1,4 +1,4 @@
-"""ts_eval.semeval (nervaluate's SemEval-2013 schemes) against nervaluate 1.2.1 itself.
+"""ts_eval.models.semeval (nervaluate's SemEval-2013 schemes) against nervaluate 1.2.1 itself.
 
 The worked examples of nervaluate's README, hand-worked cases for the parts of its
 algorithm that are easy to get wrong (which gold span a system span takes, a second
@@ -23,9 +23,10 @@ nervaluate = pytest.importorskip("nervaluate")
 from nervaluate import Evaluator  # noqa: E402
 
 import ts_eval  # noqa: E402
-from ts_eval import semeval, sufficient  # noqa: E402
-from ts_eval.corpus import Corpus, SpanSet  # noqa: E402
-from ts_eval.sequences import from_sequences, from_spans  # noqa: E402
+from ts_eval.models import semeval
+from ts_eval.ranking import sufficient  # noqa: E402
+from ts_eval.core.corpus import Corpus, SpanSet  # noqa: E402
+from ts_eval.core.sequences import from_sequences, from_spans  # noqa: E402
 from ts_eval.models import semeval as semeval_family  # noqa: E402
 
 SCHEMES = ("strict", "exact", "partial", "ent_type")
@@ -115,12 +116,12 @@ def test_readme_summary_report():
 
 # the README's scenario table: gold, prediction -> category under ent_type, partial, exact, strict
 SCENARIOS = {
-    "III missed": ([("BRAND", 0, 0)], [], ("missed",) * 4),
-    "II spurious": ([], [("BRAND", 0, 0)], ("spurious",) * 4),
-    "V boundary": ([("DRUG", 1, 1)], [("DRUG", 0, 1)], ("correct", "partial", "incorrect", "incorrect")),
-    "IV type": ([("DRUG", 0, 0)], [("BRAND", 0, 0)], ("incorrect", "correct", "correct", "incorrect")),
-    "I same": ([("DRUG", 0, 0)], [("DRUG", 0, 0)], ("correct",) * 4),
-    "VI both": ([("GROUP", 1, 1)], [("DRUG", 0, 1)], ("incorrect", "partial", "incorrect", "incorrect")),
+    "III missed": ([("BRAND", 0, 1)], [], ("missed",) * 4),
+    "II spurious": ([], [("BRAND", 0, 1)], ("spurious",) * 4),
+    "V boundary": ([("DRUG", 1, 2)], [("DRUG", 0, 2)], ("correct", "partial", "incorrect", "incorrect")),
+    "IV type": ([("DRUG", 0, 1)], [("BRAND", 0, 1)], ("incorrect", "correct", "correct", "incorrect")),
+    "I same": ([("DRUG", 0, 1)], [("DRUG", 0, 1)], ("correct",) * 4),
+    "VI both": ([("GROUP", 1, 2)], [("DRUG", 0, 2)], ("incorrect", "partial", "incorrect", "incorrect")),
 }
 
 
@@ -157,7 +158,7 @@ def test_readme_scenarios_together():
 
 def test_a_system_span_over_two_gold_spans_takes_the_first():
     # gold PER 0-1, PER 2-3; system PER 1-2: incorrect (strict) for gold 0-1, gold 2-3 missed
-    c = from_spans([4], [[("PER", 0, 1), ("PER", 2, 3)]], [[("PER", 1, 2)]])
+    c = from_spans([4], [[("PER", 0, 2), ("PER", 2, 4)]], [[("PER", 1, 3)]])
     assert overall(c, "strict") == (0, 1, 0, 1, 0)
     assert overall(c, "partial") == (0, 0, 1, 1, 0)
     # ent_type: both at distance 2; the first wins
@@ -168,10 +169,10 @@ def test_a_system_span_over_two_gold_spans_takes_the_first():
 def test_ent_type_takes_the_closest_same_label_gold_span():
     # system PER 1-3 overlaps gold PER 0-1 (distance 1 + 2 = 3) and PER 2-3 (distance 1): takes 2-3;
     # then system PER 0-0 can still take gold 0-1 -> two correct, nothing missed
-    c = from_spans([4], [[("PER", 0, 1), ("PER", 2, 3)]], [[("PER", 0, 0), ("PER", 1, 3)]])
+    c = from_spans([4], [[("PER", 0, 2), ("PER", 2, 4)]], [[("PER", 0, 1), ("PER", 1, 4)]])
     # SpanSet order: (0, 0) first; it takes gold 0-1, then 1-3 takes 2-3
     assert overall(c, "ent_type") == (2, 0, 0, 0, 0)
-    c2 = from_spans([4], [[("PER", 0, 1), ("PER", 2, 3)]], [[("PER", 1, 3)]])
+    c2 = from_spans([4], [[("PER", 0, 2), ("PER", 2, 4)]], [[("PER", 1, 4)]])
     m = ours(c2)["ent_type"]["overall"]
     assert (m["correct"], m["missed"]) == (1, 1)
     assert check_spans(c) == [] and check_spans(c2) == []
@@ -179,7 +180,7 @@ def test_ent_type_takes_the_closest_same_label_gold_span():
 
 def test_a_second_system_span_on_a_taken_gold_span_is_spurious():
     # gold LOC 0-3; system LOC 0-1 and LOC 2-3: the first is incorrect/partial, the second spurious
-    c = from_spans([4], [[("LOC", 0, 3)]], [[("LOC", 0, 1), ("LOC", 2, 3)]])
+    c = from_spans([4], [[("LOC", 0, 4)]], [[("LOC", 0, 2), ("LOC", 2, 4)]])
     assert overall(c, "strict") == (0, 1, 0, 0, 1)
     assert overall(c, "partial") == (0, 0, 1, 0, 1)
     assert overall(c, "ent_type") == (1, 0, 0, 0, 1)
@@ -190,14 +191,14 @@ def test_a_second_system_span_on_a_taken_gold_span_is_spurious():
 
 def test_strict_prefers_a_later_exact_match_over_an_earlier_overlap():
     # nested gold: ORG 0-3 then ORG 1-2 (SpanSet order); system ORG 1-2 is correct for the second
-    c = from_spans([4], [[("ORG", 0, 3), ("ORG", 1, 2)]], [[("ORG", 1, 2)]])
+    c = from_spans([4], [[("ORG", 0, 4), ("ORG", 1, 3)]], [[("ORG", 1, 3)]])
     assert overall(c, "strict") == (1, 0, 0, 1, 0)
     assert check_spans(c) == []
 
 
 def test_label_rows_are_evaluations_of_one_label():
     # system ORG over gold LOC: overall incorrect (strict), but in the ORG row spurious, in LOC missed
-    c = from_spans([3], [[("LOC", 0, 1)]], [[("ORG", 0, 1)]])
+    c = from_spans([3], [[("LOC", 0, 2)]], [[("ORG", 0, 2)]])
     m = ours(c)["strict"]
     assert (m["overall"]["incorrect"], m["labels"]["ORG"]["spurious"], m["labels"]["LOC"]["missed"]) == (1, 1, 1)
     assert check_spans(c) == []
@@ -205,15 +206,15 @@ def test_label_rows_are_evaluations_of_one_label():
 
 def test_one_percent_of_a_long_gold_span():
     # a 101-token gold span shares 1 token with the system span: 1/101 < 1% -> spurious and missed
-    c = from_spans([101], [[("X", 0, 100)]], [[("X", 100, 100)]])
+    c = from_spans([101], [[("X", 0, 101)]], [[("X", 100, 101)]])
     assert overall(c, "ent_type") == (0, 0, 0, 1, 1)
-    c100 = from_spans([100], [[("X", 0, 99)]], [[("X", 99, 99)]])   # 1/100 = 1%: enough
+    c100 = from_spans([100], [[("X", 0, 100)]], [[("X", 99, 100)]])   # 1/100 = 1%: enough
     assert overall(c100, "ent_type") == (1, 0, 0, 0, 0)
     assert check_spans(c) == [] and check_spans(c100) == []
 
 
 def test_min_overlap_percentage():
-    c = from_spans([4], [[("X", 0, 3)]], [[("X", 0, 1)], ])
+    c = from_spans([4], [[("X", 0, 4)]], [[("X", 0, 2)], ])
     assert overall(c, "partial") == (0, 0, 1, 0, 0)
     m = semeval.semeval_model(c, c.systems["system"], min_overlap_percentage=51)
     assert tuple(m["partial"]["overall"][k] for k in COUNTS[:5]) == (0, 0, 0, 1, 1)
@@ -224,7 +225,7 @@ def test_min_overlap_percentage():
 
 
 def test_empty_sides():
-    c = from_spans([3, 2], [[("A", 0, 1)], []], [[], [("B", 0, 0)]])
+    c = from_spans([3, 2], [[("A", 0, 2)], []], [[], [("B", 0, 1)]])
     m = ours(c)
     assert overall(c, "strict") == (0, 0, 0, 1, 1)
     assert m["strict"]["overall"]["f"] == 0.0
@@ -270,7 +271,7 @@ def test_random_tag_corpora(well_formed):
 
 
 def random_spans(rng: random.Random, n: int, k: int, labels=("A", "B", "C"), longest: int = 5):
-    out = {(rng.choice(labels), b, min(n - 1, b + rng.randrange(longest))) for b in
+    out = {(rng.choice(labels), b, min(n, b + 1 + rng.randrange(longest))) for b in
            (rng.randrange(n) for _ in range(k))}
     return sorted(out)
 
@@ -304,8 +305,8 @@ def test_long_contested_chain():
     """Staggered spans (each system span overlaps two gold spans): a chain of contested choices
     longer than MAX_ROUNDS, finished by the loop."""
     n = 2 * (semeval.MAX_ROUNDS + 20)
-    gold = [("A", i, i + 1) for i in range(0, n - 1, 2)]
-    pred = [("A", i, i + 1) for i in range(1, n - 1, 2)]
+    gold = [("A", i, i + 2) for i in range(0, n - 1, 2)]
+    pred = [("A", i, i + 2) for i in range(1, n - 1, 2)]
     c = from_spans([n], [gold], [pred])
     assert check_spans(c) == []
     assert overall(c, "strict") == (0, len(pred), 0, len(gold) - len(pred), 0)
@@ -421,7 +422,7 @@ def span_corpora(draw):
 
     def side():
         return [sorted(set(draw(st.lists(st.tuples(st.sampled_from("AB"), st.integers(0, n - 1), st.integers(0, 3))
-                                         .map(lambda t, n=n: (t[0], t[1], min(n - 1, t[1] + t[2]))), max_size=5))))
+                                         .map(lambda t, n=n: (t[0], t[1], min(n, t[1] + t[2] + 1))), max_size=5))))
                 for n in lens]
 
     return lens, side(), side()

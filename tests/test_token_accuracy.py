@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import ts_eval
-from ts_eval.evaluate import evaluate
+from ts_eval.models.evaluate import evaluate
 
 from support import conlleval_reference, iob2, run_cli, write, write_sentences
 
@@ -31,8 +31,8 @@ def _column_file(sents_gold, sents_sys) -> str:
     """``TOKEN GOLD SYSTEM`` lines, the layout conlleval.pl reads."""
     blocks = []
     for (toks, gs), (_, ss) in zip(sents_gold, sents_sys):
-        g = iob2(len(toks), [(lab, b, e - 1) for b, e, lab in gs])
-        s = iob2(len(toks), [(lab, b, e - 1) for b, e, lab in ss])
+        g = iob2(len(toks), [(lab, b, e) for b, e, lab in gs])
+        s = iob2(len(toks), [(lab, b, e) for b, e, lab in ss])
         blocks.append("".join(f"{t} {a} {b}\n" for t, a, b in zip(toks, g, s)))
     return "\n".join(blocks)
 
@@ -107,7 +107,7 @@ def test_a_column_file_gives_the_same_numbers_as_its_spans(tmp_path, capsys):
 
 
 def _flat_spans(n: int, steps) -> list:
-    """Spans (label, first, last) of a sentence of ``n`` tokens that never overlap: each (size, label) step
+    """Spans (label, start, end), end exclusive, of a sentence of ``n`` tokens that never overlap: each (size, label) step
     from token k is a span of up to ``size`` tokens, or (size 0) one token outside every span."""
     spans, k = [], 0
     for size, lab in steps:
@@ -115,7 +115,7 @@ def _flat_spans(n: int, steps) -> list:
             break
         last = min(n - 1, k + size - 1)
         if size:
-            spans.append((lab, k, last))
+            spans.append((lab, k, last + 1))
         k = max(last, k) + 1
     return spans
 
@@ -163,7 +163,7 @@ def test_nested_spans_have_no_token_accuracy_in_the_json(tmp_path, capsys):
     assert "tags_correct" not in ex and "tags_counted" not in ex
     assert "gold side has 1 nested and 0 crossing spans" in ex["token_accuracy_undefined"]
     # the system's crossing spans: named by the system
-    rep = evaluate(ts_eval.from_spans([5], [[("ORG", 0, 3)]], {"crf": [[("ORG", 0, 2), ("LOC", 2, 4)]]}))
+    rep = evaluate(ts_eval.from_spans([5], [[("ORG", 0, 4)]], {"crf": [[("ORG", 0, 3), ("LOC", 2, 5)]]}))
     why = rep.systems[0]["exact"]["token_accuracy_undefined"]
     assert "system 'crf'" in why and "0 nested and 1 crossing" in why
 

@@ -1,12 +1,12 @@
-"""ts_eval.units: label bitmasks over token and separator units (the one painting road)."""
+"""ts_eval.core.units: label bitmasks over token and separator units (the one painting road)."""
 import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import ts_eval
-from ts_eval.matching import match
+from ts_eval.core.matching import match
 from ts_eval.models.ts import confusion, ts_counts
-from ts_eval.units import BITS, bit_counts, label_mask, label_passes, merge_overlaps, paint
+from ts_eval.core.units import BITS, bit_counts, label_mask, label_passes, merge_overlaps, paint
 
 
 def test_label_passes():
@@ -21,7 +21,7 @@ def test_label_passes():
 def test_label_mask_by_hand():
     # sentence 0: tokens 0..2 with separators 0 (t0|t1), 1 (t1|t2); sentence 1: tokens 3..4, separator 2 (t3|t4)
     # A over tokens 0..2, B over token 1 (nested), B over tokens 3..4
-    c = ts_eval.from_spans([3, 2], [[("A", 0, 2), ("B", 1, 1)], [("B", 0, 1)]], {"s": [[], []]})
+    c = ts_eval.from_spans([3, 2], [[("A", 0, 3), ("B", 1, 2)], [("B", 0, 2)]], {"s": [[], []]})
     a, b = c.labels.index("A"), c.labels.index("B")
     g = merge_overlaps(c.gold)
     tok = label_mask(c, g, 0, 2, "token")
@@ -48,8 +48,8 @@ def test_masks_agree_with_events_counts_over_two_passes():
             sent = set()
             for _ in range(int(rng.integers(0, 4))):
                 a = int(rng.integers(0, n))
-                b = int(rng.integers(a, n))
-                sent.add((labels[int(rng.integers(0, 40))], a, b))
+                b = int(rng.integers(a, n))                   # the last token
+                sent.add((labels[int(rng.integers(0, 40))], a, b + 1))
             out.append(sorted(sent))
         return out
 
@@ -80,7 +80,7 @@ def test_confusion_from_pairs_equals_painted_classes(lengths, data):
             spans = set()
             for _ in range(data.draw(st.integers(0, 3))):
                 a = data.draw(st.integers(0, n - 1))
-                spans.add((data.draw(st.sampled_from("ABC")), a, data.draw(st.integers(a, n - 1))))
+                spans.add((data.draw(st.sampled_from("ABC")), a, data.draw(st.integers(a, n - 1)) + 1))
             out.append(sorted(spans))
         return out
 

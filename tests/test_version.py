@@ -1,12 +1,14 @@
 """The version lives in ts_eval.version (no import of the package __init__ needed), and the
-error classes: OptionError is a ValueError, UsageError (the CLI's exit-2 error) an OptionError."""
+error classes: OptionError is a ValueError, UsageError (the command line's exit-2 error, in ts_eval.cli)
+an OptionError."""
 import ast
 import configparser
 from pathlib import Path
 
 import ts_eval
 from ts_eval import version
-from ts_eval.errors import InputError, OptionError, TsEvalError, UsageError
+from ts_eval.cli.errors import UsageError
+from ts_eval.errors import InputError, OptionError, TsEvalError
 
 
 def test_one_version():

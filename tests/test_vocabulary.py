@@ -1,5 +1,5 @@
 """One vocabulary (#10.4, #13.4): every key of every result kind's JSON that holds a number (or a
-list of numbers) is a word of :data:`ts_eval.vocabulary.WORDS`, the list README's "Result
+list of numbers) is a word of :data:`ts_eval.results.vocabulary.WORDS`, the list README's "Result
 vocabulary" documents; SemEval's own words (``correct``, ``overall``, ...) appear only under a
 ``semeval`` key; no upper-case key names a quantity; every JSON says its layout and version.
 
@@ -18,8 +18,7 @@ from typing import Any, Iterator, List, Tuple
 import pytest
 
 import ts_eval
-from ts_eval.vocabulary import (LAYOUT_VERSIONS, LEGACY, NAME_MAPS, SEMEVAL_ONLY, WORDS, FRAME_COLUMNS,
-                                layout)
+from ts_eval.results.vocabulary import LAYOUT_VERSIONS, LEGACY, NAME_MAPS, SEMEVAL_ONLY, WORDS, FRAME_COLUMNS, layout
 
 from support import run_cli
 
@@ -71,9 +70,9 @@ def demo():
 @pytest.fixture(scope="module")
 def results():
     """The JSON of every result kind, with every optional part switched on."""
-    from ts_eval.compare import compare
-    from ts_eval.germeval import evaluate_germeval
-    from ts_eval.io.germeval import read_germeval
+    from ts_eval.comparison import compare
+    from ts_eval.germeval.evaluate import evaluate_germeval
+    from ts_eval.germeval.reader import read_germeval
 
     corpus = demo()
     out = {"score": ts_eval.evaluate(corpus, models=ALL_MODELS, all_labels_row=True).to_dict()}

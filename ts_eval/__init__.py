@@ -4,17 +4,18 @@ Token-and-separator scores (Esuli & Sebastiani 2010), conlleval-exact segment
 scores, and more, from one pass over the data.
 """
 from .version import __version__
-from .errors import InputError, OptionError, TsEvalError, UsageError
-from .evaluate import evaluate, score   # eager: the submodule's name is the function's
-from . import views  # noqa: F401  (registers str() and the notebook view of every result)
+from .errors import InputError, OptionError, TsEvalError
+from .models.evaluate import evaluate, score   # eager: the API's two most used functions
+from .output import views  # noqa: F401  (registers str() and the notebook view of every result)
 
 # Everything else is imported on first use (PEP 562), so that `import ts_eval` is cheap and
 # `ts-eval score` on a column file loads neither the other readers nor ranking and comparison code.
-_LAZY = {"Corpus": "corpus", "SpanSet": "corpus", "from_sequences": "sequences", "from_spans": "sequences",
+_LAZY = {"Corpus": "core.corpus", "SpanSet": "core.corpus", "from_sequences": "core.sequences",
+         "from_spans": "core.sequences",
          "read_conll": "io", "read_conll_pair": "io",
-         "read": "io.api", "read_pair": "io.api", "Report": "report", "EmptyInputWarning": "validate",
-         "fair_corpus": "fair", "fair_errors": "fair", "compare": "compare",
-         "rank": "ranking", "rank_corpus": "ranking", "rank_tasks": "ranking", "convert": "io.convert"}
+         "read": "io.api", "read_pair": "io.api", "Report": "results.report", "EmptyInputWarning": "core.validation",
+         "fair_corpus": "fair", "fair_errors": "fair", "compare": "comparison",
+         "rank": "ranking.study", "rank_corpus": "ranking.study", "rank_tasks": "ranking.study", "convert": "io.convert"}
 _LAZY_MODULES = ("compat",)   # ts_eval.compat.seqeval, ts_eval.compat.huggingface
 
 
@@ -28,6 +29,6 @@ def __getattr__(name: str):
     raise AttributeError(f"module 'ts_eval' has no attribute {name!r}")
 
 
-__all__ = ["Corpus", "SpanSet", "from_sequences", "from_spans", "InputError", "OptionError", "TsEvalError", "UsageError",
+__all__ = ["Corpus", "SpanSet", "from_sequences", "from_spans", "InputError", "OptionError", "TsEvalError",
            "evaluate", "score", "read_conll", "read_conll_pair", "read", "read_pair", "Report", "fair_corpus", "fair_errors",
            "compare", "rank", "rank_corpus", "rank_tasks", "convert", "compat", "EmptyInputWarning", "__version__"]

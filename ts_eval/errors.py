@@ -64,8 +64,12 @@ Message = Union[str, Sequence[Part]]
 Spelling = Callable[[Hint], Optional[str]]   # a hint as one audience writes it (None: it has no such option)
 
 
-def _python(hint: Hint) -> Optional[str]:
+def python_spelling(hint: Hint) -> Optional[str]:
+    """A hint as a Python caller writes it (``scheme='auto'``): the library's default audience."""
     return hint.python()
+
+
+_python = python_spelling
 
 
 def spell_part(part: Part, spell: Spelling) -> str:
@@ -76,6 +80,14 @@ def spell_part(part: Part, spell: Spelling) -> str:
         return spell(part) or part.python()
     known = [s for s in (spell(h) for h in part.hints) if s]
     return " or ".join(known or [h.python() for h in part.hints])
+
+
+def spell(message: Message, spelling: Spelling = python_spelling) -> str:
+    """A message (a string, or parts with hints) written for the audience of ``spelling`` (default:
+    Python keywords; the command line passes its flags).  Outputs use it for the notes that name an
+    option (``ts_eval.output.builders``, the terminal renderer)."""
+    parts = (message,) if isinstance(message, str) else message
+    return "".join(spell_part(p, spelling) for p in parts)
 
 
 class TsEvalError(Exception):
@@ -144,7 +156,3 @@ class InputError(TsEvalError):
         self.prefix = where
         super().__init__(message)
         self.message = "".join(spell_part(p, _python) for p in self.parts)
-
-
-class UsageError(OptionError):
-    """Bad options or arguments on the command line (exit code 2)."""

@@ -24,7 +24,6 @@ from .errors import ArgumentParser, option_flags, report
 # command -> module of this package; a module may register several commands (score: score and demo)
 COMMANDS = {"score": "score", "demo": "score", "fair": "fair", "rank": "rank", "compare": "compare",
             "germeval": "germeval", "convert": "convert"}
-COMMAND_MODULES = COMMANDS  # the name earlier releases used
 
 
 def command_modules() -> Dict[str, ModuleType]:

@@ -11,12 +11,11 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from ..errors import UsageError
-from .errors import option_errors
+from .errors import UsageError, option_errors
 from .inputs import COLUMN_RULE, Request, add_column_options, add_reading_options, check_paths, load, request_paths
 from .outputs import add_output_options, emit, format_choices
 
-FORMAT_CHOICES = format_choices()    # the document formats and json
+FORMAT_CHOICES = format_choices()    # the page formats and json
 
 
 def register(subparsers: Any) -> None:
@@ -70,8 +69,7 @@ def _request(args: argparse.Namespace) -> Request:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..compare import compare
-    from ..compare.comparison import check_models
+    from ..comparison.comparison import check_models, compare
 
     if args.top < 0 or args.examples < 0 or args.cases < 0:
         raise UsageError("--top, --examples and --cases must be >= 0")
@@ -88,5 +86,5 @@ def run(args: argparse.Namespace) -> int:
     result.settings["input"] = {"gold": args.gold, "files": list(args.inputs),
                                 "gold_col": corpus.gold_info.column,
                                 "system_cols": [i.column for i in corpus.system_info.values()]}
-    emit(result, args, doc_options={"cases": args.cases if args.format == "table" else None}, details=args.details)
+    emit(result, args, page_options={"cases": args.cases if args.format == "table" else None}, details=args.details)
     return 0

@@ -73,7 +73,7 @@ def run(args: argparse.Namespace) -> int:
 
             if args.from_format == "germeval":
                 raise ValueError("--in-scheme does not apply to germeval input (IOB2 by definition)")
-            src = read(args.src, args.from_format, scheme=args.in_scheme, **options)
+            src = read(args.src, format=args.from_format, scheme=args.in_scheme, **options)
             options = {}
         report = convert(src, args.dst, from_format=args.from_format, to_format=args.to_format, scheme=args.scheme,
                          overlapping=args.overlapping, tokens=args.tokens, verify=args.verify, side=args.side,

@@ -7,7 +7,7 @@ code meaning
 1    bad input (:class:`InputError`): a file that cannot be read or is not what was expected;
      an output that cannot be written (:class:`OSError`: disk full, no such folder, ...); not
      enough memory for the run
-2    bad usage (:class:`OptionError`, of which the CLI's :class:`UsageError` is one, and
+2    bad usage (:class:`OptionError`, of which this module's :class:`UsageError` is one, and
      argparse's own errors): an unknown option or a bad option value
 130  interrupted (Ctrl-C), as command-line tools do (128 + SIGINT)
 ==== =======================================================================================
@@ -28,14 +28,16 @@ import sys
 from contextlib import contextmanager
 from typing import Any, Dict, Iterator, Optional, Tuple
 
-from ..errors import Hint, InputError, OptionError, TsEvalError, UsageError
+from ..errors import Hint, InputError, OptionError, TsEvalError
 
 #: exit codes by name (the table above)
 DONE, BAD_INPUT, BAD_USAGE, INTERRUPTED = 0, 1, 2, 130
 
 #: library keyword -> the command line's ``dest`` where the two names differ
 KEYWORD_DEST = {"token_column": "token_col", "gold_column": "gold_col", "system_column": "system_col",
-                "system_columns": "system_col"}
+                "system_columns": "system_col",
+                "details": "confusion",            # score's --details (also --confusion)
+                "eof_quirk": "count_last_chunk"}   # the flag turns the quirk off: only Hint("eof_quirk", False) names it
 
 
 WRITE_FAILED = "cannot write the output: "
@@ -125,6 +127,11 @@ def spell_hint(hint: Hint, flags: Flags) -> Optional[str]:
 def _shell_word(value: Any) -> str:
     text = {"\t": "'\\t'"}.get(value) if isinstance(value, str) else None
     return text or shlex.quote(str(value))
+
+
+class UsageError(OptionError):
+    """Bad options or arguments on the command line (exit code 2): the command line's own error; the
+    library raises :class:`OptionError`, whose hints this module spells as flags."""
 
 
 class ArgumentParser(argparse.ArgumentParser):

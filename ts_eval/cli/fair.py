@@ -34,8 +34,8 @@ import os
 import sys
 from typing import Any, Dict, List, Optional, Tuple
 
-from ..errors import InputError, UsageError
-from .errors import option_errors
+from ..errors import InputError
+from .errors import UsageError, option_errors
 from .inputs import (add_column_options, add_file_arguments, add_reading_options, check_paths, file_request,
                      input_settings, load, request_paths)
 from .outputs import add_output_options, emit
@@ -224,14 +224,14 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _legacy():
-    from ..formats_fair import score_to_faireval
+    from ..output.legacy.faireval import score_to_faireval
 
     return {"faireval": score_to_faireval}
 
 
 def run_inputs(args: argparse.Namespace) -> int:
     """The loader road: every system of the corpus through the fair model, one report."""
-    from ..evaluate import evaluate
+    from ..models.evaluate import evaluate
 
     request = file_request(args)
     check_paths(args, request_paths(request))
@@ -247,10 +247,10 @@ def run_inputs(args: argparse.Namespace) -> int:
 def run_config(args: argparse.Namespace) -> int:
     """The config road: FairEval's config file, its readers and its report, byte for byte."""
     from ..fair import fair_errors, fair_report
-    from ..formats_fair import faireval_settings, to_faireval
+    from ..output.legacy.faireval import faireval_settings, to_faireval
     from ..io.faireval import read_faireval
-    from ..matching import match
-    from ..vocabulary import layout
+    from ..core.matching import match
+    from ..results.vocabulary import layout
 
     cfg = read_config(args.config)
     check_paths(args, [("--config", args.config), ("target_in", cfg["target_in_path"]),
@@ -260,15 +260,15 @@ def run_config(args: argparse.Namespace) -> int:
                          exclude=cfg["exclude"], ignore_punct=cfg["ignore_punct"])
     corpus = data.corpus
     system = corpus.systems[data.system_name]
-    result = fair_errors(corpus.gold, system, match(corpus.gold, system), corpus.labels, corpus, cfg["focus"],
+    result = fair_errors(corpus.gold, system, match(corpus.gold, system), corpus.labels, corpus, focus=cfg["focus"],
                          gold_tokens=data.gold.tokens, system_tokens=data.system.tokens,
                          gold_order=data.gold.order, system_order=data.system.order, mode=args.mode)
-    report = fair_report(result, cfg["weights"], methods=cfg["eval_method"])
+    report = fair_report(result, weights=cfg["weights"], methods=cfg["eval_method"])
     settings = faireval_settings(cfg["target_in"], cfg["system_in"], labels=cfg["labels"], exclude=cfg["exclude"],
                                  ignore_punct=cfg["ignore_punct"], focus=cfg["focus"],
                                  eval_method=cfg["eval_method"], weights=cfg["weights"])
-    full = {"layout": layout("fair"), "settings": {**settings, "mode": args.mode}, **report}   # the document shows the settings too
+    full = {"layout": layout("fair"), "settings": {**settings, "mode": args.mode}, **report}   # the page shows the settings too
     texts = {"json": lambda r: json.dumps(r, indent=1) + "\n", "faireval": lambda r: to_faireval(report, settings)}
     args.output = args.output or cfg["eval_out"]   # a missing folder is an error, as for every command
-    emit(full, args, lambda: texts, doc_options={"name": data.system_name})
+    emit(full, args, lambda: texts, page_options={"name": data.system_name})
     return 0

@@ -9,12 +9,11 @@ from __future__ import annotations
 
 import argparse
 
-from ..errors import UsageError
-from .errors import option_errors
+from .errors import UsageError, option_errors
 from .inputs import check_paths
 from .outputs import add_output_options, emit
 
-LEGACY = ("nereval",)     # the official scorer's layout, byte for byte; every other format is the document
+LEGACY = ("nereval",)     # the official scorer's layout, byte for byte; every other format is the page
 POLICY_HELP = ("ill-formed IOB2 chunks: nereval = read them as the official scorer does (an I- tag of another "
                "label continues the chunk; default, needed for the official numbers), conlleval = an I- tag "
                "after O or another label opens a new chunk, strict = error, discard = drop the chunk")
@@ -45,34 +44,34 @@ def register(subparsers) -> argparse.ArgumentParser:
 
 
 def _load(args):
-    from ..io.germeval import read_germeval, read_germeval_pair
+    from ..germeval.reader import read_germeval, read_germeval_pair
 
     if args.gold or args.system:
         if args.file:
             raise UsageError("give either FILE or --gold/--system, not both")
         if not (args.gold and args.system):
             raise UsageError("two-file mode needs both --gold and --system")
-        return read_germeval_pair(args.gold, args.system, args.name, args.policy)
+        return read_germeval_pair(args.gold, args.system, name=args.name, policy=args.policy)
     if not args.file:
         raise UsageError("give a FILE (6 columns), or --gold GOLD --system SYS (4 columns each)")
-    return read_germeval(args.file, args.name, args.policy)
+    return read_germeval(args.file, name=args.name, policy=args.policy)
 
 
 def _legacy():
-    from ..formats_germeval import to_nereval
+    from ..output.legacy.nereval import to_nereval
 
     return {"nereval": to_nereval}
 
 
 def run(args) -> int:
-    from .. import measures
-    from ..germeval import evaluate_germeval
+    from ..core import measures
+    from ..germeval.evaluate import evaluate_germeval
 
     with option_errors("--separator-weight: "):
         measures.check_separator_weight(args.separator_weight)
     check_paths(args, [("FILE", args.file), ("--gold", args.gold), ("--system", args.system)])
     data = _load(args)
-    report = evaluate_germeval(data, args.policy, separator_weight=args.separator_weight,
+    report = evaluate_germeval(data, policy=args.policy, separator_weight=args.separator_weight,
                                eof_quirk=not args.count_last_chunk, fair=not args.no_fair)
     report.settings["input"] = {"file": args.file, "gold": args.gold, "system": args.system}
     emit(report, args, _legacy, width=120)

@@ -30,11 +30,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
-from ..errors import InputError, UsageError
-from .errors import option_errors
+from ..errors import InputError
+from .errors import UsageError, option_errors
 
 POLICIES = ("conlleval", "strict", "discard")
-COMPRESSION_SUFFIXES = (".gz", ".bz2", ".xz")
 STDIN = "-"
 COLUMN_RULE = ("Columns are 1-based (negative: from the end). One FILE: gold = second-to-last column, "
                "system = last, unless given; --gold-col alone: every later column is a system; --system-col "
@@ -61,7 +60,7 @@ class Request:
 
 
 def _scheme_name(value: str) -> str:
-    from ..schemes import resolve_scheme_name
+    from ..core.schemes import resolve_scheme_name
 
     try:
         return resolve_scheme_name(value)
@@ -208,7 +207,7 @@ def add_reading_options(p: argparse.ArgumentParser, policies: Sequence[str] = PO
 
 def label_map(args: argparse.Namespace) -> List[Tuple[str, str]]:
     """``--map-label`` as (pattern, replacement) pairs (a bad pattern is an option error)."""
-    from ..corpus import parse_label_map
+    from ..core.corpus import parse_label_map
 
     with option_errors():
         return parse_label_map(args.map_label)
@@ -251,19 +250,10 @@ def resolve_columns(path: str, n_columns: Callable[[], int], gold_col: Optional[
     return systems[0] - 1, systems
 
 
-def system_name(path: str) -> str:
-    """A system file's name: no directory, compression suffix or last extension; ``-`` is ``stdin``."""
-    if path == STDIN:
-        return "stdin"
-    base = os.path.basename(str(path).rstrip("/"))
-    for suffix in COMPRESSION_SUFFIXES:
-        if base.lower().endswith(suffix) and len(base) > len(suffix):
-            base = base[: -len(suffix)]
-    return base.rsplit(".", 1)[0] if "." in base[1:] else base
-
-
 def system_names(paths: Sequence[str], names: Optional[Sequence[str]] = None, what: str = "system files") -> List[str]:
     """``names`` (checked) or the files' names; two equal names or ``gold`` are an error naming the files."""
+    from ..io.source import system_name
+
     if names is not None and len(names) != len(paths):
         raise UsageError(f"{len(names)} names for {len(paths)} {what}")
     out = list(names) if names is not None else [system_name(p) for p in paths]
@@ -359,10 +349,8 @@ def _load_file(request: Request, args: argparse.Namespace, command: str, min_sys
         raise _too_few(command, min_systems, f"system columns in {path}", f"got {len(scols)} "
                        f"({', '.join(map(str, scols)) or 'none after the gold column'}): give --gold-col N "
                        "(every later column is a system) or --system-col")
-    if request.names is not None:
-        names = system_names(scols, request.names, "system columns")
-    else:   # several columns: colN, numbered by the reader once it knows the file's width
-        names = [system_name(path)] if len(scols) == 1 else None
+    # without names: the reader names one column after the file, several colN
+    names = system_names(scols, request.names, "system columns") if request.names is not None else None
     with option_errors():
         return read_conll(path, gold_column=gcol, system_columns=scols, names=names, **kw)
 

@@ -3,14 +3,14 @@ written.
 
 Every command offers the same formats, on one road each:
 
-- the document formats (:data:`DOCUMENT_FORMATS` = :data:`ts_eval.renderers.FORMATS`: ``table``,
-  ``markdown``, ``latex``, ``csv``, ``html``): the result's document is built once
-  (:func:`ts_eval.documents.build`) and rendered by that format's renderer;
+- the page formats (:data:`PAGE_FORMATS` = :data:`ts_eval.output.renderers.FORMATS`: ``table``,
+  ``markdown``, ``latex``, ``csv``, ``html``): the result's page is built once
+  (:func:`ts_eval.output.builders.build`) and rendered by that format's renderer;
 - ``json``: the result's own data (``to_dict()``);
 - the command's own byte-exact legacy layouts (``conlleval``, ``faireval``, ``nereval``), which
   the command hands to :func:`emit`.
 
-A new output format is one renderer in :mod:`ts_eval.renderers` (and its name in
+A new output format is one renderer in :mod:`ts_eval.output.renderers` (and its name in
 ``renderers.FORMATS``): every command then offers it.
 """
 from __future__ import annotations
@@ -21,10 +21,11 @@ import os
 import sys
 from typing import Any, Callable, Dict, Optional, Sequence
 
-from ..output import write_output
-from ..renderers import FORMATS as RENDERERS
+from ..errors import Spelling, python_spelling
+from ..output.renderers import FORMATS as RENDERERS
+from .errors import option_flags, spell_hint
 
-DOCUMENT_FORMATS = tuple(RENDERERS)
+PAGE_FORMATS = tuple(RENDERERS)
 
 #: width of terminal tables written to a pipe or file without COLUMNS (wide: notes keep their lines)
 PIPE_WIDTH = 200
@@ -32,9 +33,26 @@ PIPE_WIDTH = 200
 Texts = Dict[str, Callable[[Any], str]]
 
 
+def write_output(text: str, path: Optional[str]) -> None:
+    """``text`` to ``path`` (.gz/.bz2/.xz compress), or to standard output when ``path`` is empty or ``-``.
+
+    ``-o FILE`` writes FILE whole or not at all (:mod:`ts_eval.io.sink`: a temporary file in FILE's
+    folder, renamed over FILE once complete; a full disk or a permission error leaves an existing FILE
+    as it was, with one line naming the path and the reason, exit 1); ``-o -`` is standard output.  A
+    folder on the way that does not exist is not created: the command fails with exit 1 and one line
+    naming the path and the reason (as a bad input file does), never a traceback and never a silent
+    ``mkdir -p``."""
+    from ..io.sink import write_stdout, write_text
+
+    if path:
+        write_text(path, text)
+    else:
+        write_stdout(text)
+
+
 def format_choices(own: Sequence[str] = ()) -> tuple:
-    """``--format`` choices: ``table``, ``json``, the other document formats, then the command's own."""
-    return tuple(dict.fromkeys(["table", "json", *DOCUMENT_FORMATS, *own]))
+    """``--format`` choices: ``table``, ``json``, the other page formats, then the command's own."""
+    return tuple(dict.fromkeys(["table", "json", *PAGE_FORMATS, *own]))
 
 
 def add_output_options(group: Any, own: Sequence[str] = (), default: str = "table") -> None:
@@ -44,15 +62,23 @@ def add_output_options(group: Any, own: Sequence[str] = (), default: str = "tabl
     group.add_argument("--output", "-o", metavar="FILE", help="write to FILE instead of standard output")
 
 
-def document(result: Any, argv: Optional[Sequence[str]] = None, **options: Any) -> Any:
-    """The neutral document of any command's result; ``argv`` (the command's arguments) goes into its
-    meta as the command line that reproduces it."""
-    from ..documents import build
+def spelling(args: argparse.Namespace) -> Spelling:
+    """How the running command writes an option a page names: as its flag (``--scheme IOB1``)."""
+    parser = getattr(args, "command_parser", None)
+    flags = option_flags(parser) if parser is not None else {}
+    return lambda hint: spell_hint(hint, flags)
 
-    doc = build(result, **options)
+
+def build_page(result: Any, argv: Optional[Sequence[str]] = None, spell: Spelling = python_spelling,
+               **options: Any) -> Any:
+    """The neutral page of any command's result; ``argv`` (the command's arguments) goes into its
+    meta as the command line that reproduces it; ``spell`` writes the options its notes name."""
+    from ..output.builders import build
+
+    page = build(result, spell=spell, **options)
     if argv is not None:
-        doc.meta["command"] = ["ts-eval", *argv]
-    return doc
+        page.meta["command"] = ["ts-eval", *argv]
+    return page
 
 
 def json_text(result: Any) -> str:
@@ -61,36 +87,38 @@ def json_text(result: Any) -> str:
     return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
 
 
-def rendered(doc: Any, fmt: str, details: bool = False, width: Optional[int] = None, to_file: bool = False) -> str:
-    """``doc`` in document format ``fmt``.  The terminal table (``table``) is ``width`` columns wide in a
+def rendered(page: Any, fmt: str, details: bool = False, width: Optional[int] = None, to_file: bool = False,
+             spell: Spelling = python_spelling) -> str:
+    """``page`` in page format ``fmt``.  The terminal table (``table``) is ``width`` columns wide in a
     file; on standard output it fits the terminal (its width, or ``COLUMNS``), in colour only on a
     terminal, and a pipe without ``COLUMNS`` gets :data:`PIPE_WIDTH` columns."""
-    from ..renderers import render
+    from ..output.renderers import render
 
     if fmt != "table":
-        return render(doc, fmt, details=details)
+        return render(page, fmt, details=details)
     if to_file:
-        return render(doc, "table", width=width, details=details)
+        return render(page, "table", width=width, details=details, spell=spell)
     tty = sys.stdout.isatty()
     width = None if tty or "COLUMNS" in os.environ else PIPE_WIDTH
-    return render(doc, "table", width=width, details=details, color=tty)
+    return render(page, "table", width=width, details=details, color=tty, spell=spell)
 
 
 def emit(result: Any, args: argparse.Namespace, own: Optional[Callable[[], Texts]] = None,
-         doc_options: Optional[Dict[str, Any]] = None, details: bool = False, width: int = 200) -> None:
+         page_options: Optional[Dict[str, Any]] = None, details: bool = False, width: int = 200) -> None:
     """Write ``result`` as ``args.format`` to ``args.output`` (or standard output).
 
     ``own()`` returns the command's own layouts (legacy byte-exact layouts; imported only when one is
-    asked for); ``doc_options``: options of the document builder; ``details``: the terminal shows the
+    asked for); ``page_options``: options of the page builder; ``details``: the terminal shows the
     detail sections too (HTML opens them); ``width``: of a terminal table written to a file.
     """
     fmt, dest = args.format, getattr(args, "output", None)
-    texts = own() if own is not None and fmt not in DOCUMENT_FORMATS else {}
+    texts = own() if own is not None and fmt not in PAGE_FORMATS else {}
     if fmt in texts:
         text = texts[fmt](result)
     elif fmt == "json":
         text = json_text(result)
     else:
-        doc = document(result, getattr(args, "argv", None), **(doc_options or {}))
-        text = rendered(doc, fmt, details, width, to_file=bool(dest))
+        spell = spelling(args)
+        page = build_page(result, getattr(args, "argv", None), spell, **(page_options or {}))
+        text = rendered(page, fmt, details, width, to_file=bool(dest), spell=spell)
     write_output(text, dest)

@@ -18,8 +18,7 @@ import argparse
 import sys
 from typing import Any, Dict, List, Optional
 
-from ..errors import UsageError
-from .errors import option_errors
+from .errors import UsageError, option_errors
 from .inputs import Request, add_column_options, add_reading_options, check_paths, expand, load, system_names
 from .outputs import add_output_options, emit, format_choices
 from .tasks import TaskSpec, task_specs
@@ -37,7 +36,7 @@ EPILOG = (
     "lines 'NAME GOLD SYSTEM...'; paths relative to the manifest). Models: --list-models.")
 
 
-FORMAT_CHOICES = format_choices()    # the document formats and json: rank has no legacy layout
+FORMAT_CHOICES = format_choices()    # the page formats and json: rank has no legacy layout
 
 
 def register(subparsers) -> argparse.ArgumentParser:
@@ -94,7 +93,7 @@ def register(subparsers) -> argparse.ArgumentParser:
 
 
 def _models_arg(text: Optional[str], germeval: bool = False) -> Optional[List[str]]:
-    from .. import sufficient
+    from ..ranking import sufficient
 
     if text is None or text.strip() == "default":
         return None
@@ -114,7 +113,7 @@ def _flips_arg(text: str) -> List[str]:
 
 
 def list_models() -> str:
-    from .. import sufficient
+    from ..ranking import sufficient
 
     lines = ["available models (name, column title, description); * = default"]
     defaults = set(sufficient.default_models())
@@ -165,10 +164,10 @@ class _Bar:
 
 def run(args) -> int:
     """Run ``ts-eval rank`` for parsed arguments; returns the exit code (errors are raised)."""
-    from .. import ranking, sufficient
+    from ..ranking import study as ranking, sufficient
 
     if args.list_models:
-        from ..output import write_output
+        from .outputs import write_output
 
         write_output(list_models(), args.output)
         return 0
@@ -189,7 +188,7 @@ def run(args) -> int:
         for role, path in [("--gold", s.gold)] + [("system", p) for p in s.systems]]
     check_paths(args, inputs, [("--output", args.output), ("--plot", args.plot)])
     if args.plot:
-        from ..plot import check_available
+        from ..output.plot import check_available
         check_available()
     corpora = [(s.name, load_task(s, args)) for s in specs]
     for _, corpus in corpora:      # every task's resampling fits in memory before the first is ranked
@@ -208,21 +207,21 @@ def run(args) -> int:
                 results[name] = ranking.rank_corpus(corpus, task=name,
                                                     progress=lambda *a, n=name: bar(n, *a), **options)
             result = ranking.combine(results)
-    emit(result, args, doc_options=_doc_options(args, corpora), details=args.details, width=120)
+    emit(result, args, page_options=_page_options(args, corpora), details=args.details, width=120)
     if args.plot:
-        from ..plot import bump_chart
+        from ..output.plot import bump_chart
         bump_chart(result, args.plot)
         print(f"ts-eval: bump chart written to {args.plot}", file=sys.stderr)
     return 0
 
 
-def _doc_options(args, corpora) -> Dict[str, Any]:
-    """The rank document's options for ``args.format``: CSV holds the flipped pairs of every model pair;
+def _page_options(args, corpora) -> Dict[str, Any]:
+    """The rank page's options for ``args.format``: CSV holds the flipped pairs of every model pair;
     the HTML page and the detailed terminal (one task) add per-label scores and fair error types per
     system from one score pass over the corpus."""
     options: Dict[str, Any] = {"every_flip": args.format == "csv"}
     if len(corpora) == 1 and (args.format == "html" or (args.format == "table" and args.details)):
-        from ..evaluate import evaluate
+        from ..models.evaluate import evaluate
 
         options["report"] = evaluate(corpora[0][1])
     return options
@@ -260,9 +259,9 @@ def _check_two(spec: TaskSpec, files: List[str]) -> None:
 
 
 def _load_germeval(spec: TaskSpec, args: argparse.Namespace):
-    from ..io.germeval import germeval_corpus
+    from ..germeval.corpus import germeval_corpus
 
     files = expand(spec.systems, spec.options.get("glob", args.glob), exclude=[spec.gold] if spec.gold else [])
     names = system_names(files, spec.names)
     _check_two(spec, files)
-    return germeval_corpus(spec.gold or None, files, names, policy=args.policy or "nereval")
+    return germeval_corpus(spec.gold or None, files, names=names, policy=args.policy or "nereval")

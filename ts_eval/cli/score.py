@@ -12,7 +12,7 @@ from .inputs import (add_column_options, add_file_arguments, add_reading_options
                      input_settings, load, request_paths)
 from .outputs import add_output_options, emit, format_choices
 
-LEGACY = ("conlleval", "faireval")     # byte-exact layouts; every other format is the report's document
+LEGACY = ("conlleval", "faireval")     # byte-exact layouts; every other format is the report's page
 FORMAT_CHOICES = format_choices(LEGACY)
 DEMO_FILE = Path(__file__).resolve().parent.parent / "demo" / "germeval2014_test_sample.conll"
 DEMO_SYSTEMS = ["gen-ap_rich_dev", "gen-crf_poor_dev", "gen-crf_rich_dev", "gen-mft_dev"]
@@ -83,7 +83,7 @@ def _models(args: argparse.Namespace) -> List[str]:
 def _select(corpus, args: argparse.Namespace):
     if not (args.labels or args.exclude):
         return corpus
-    from ..corpus import select_labels
+    from ..core.corpus import select_labels
 
     def split(v: Optional[str]) -> List[str]:
         return [x for x in (v or "").split(",") if x]
@@ -93,13 +93,13 @@ def _select(corpus, args: argparse.Namespace):
 
 
 def _conlleval(report) -> str:
-    from ..formats_conlleval import to_conlleval
+    from ..output.legacy.conlleval import to_conlleval
 
     return to_conlleval(report)
 
 
 def _faireval(report) -> str:
-    from ..formats_fair import score_to_faireval
+    from ..output.legacy.faireval import score_to_faireval
 
     return score_to_faireval(report)
 
@@ -111,7 +111,7 @@ def _legacy():
 
 def run(args: argparse.Namespace) -> int:
     """Run ``score`` or ``demo``; returns the exit code (errors are raised)."""
-    from ..evaluate import evaluate
+    from ..models.evaluate import evaluate
 
     if args.command == "demo":
         args = _demo(args)
@@ -124,7 +124,7 @@ def run(args: argparse.Namespace) -> int:
                           focus=args.focus, weights=args.weights, fair_mode=args.fair_mode)
     report.settings["input"] = input_settings(args, corpus)
     with option_errors():   # a layout that cannot show this report (conlleval with several systems, say)
-        emit(report, args, _legacy, doc_options={"per_label": not (args.no_labels and args.format == "table")},
+        emit(report, args, _legacy, page_options={"per_label": not (args.no_labels and args.format == "table")},
              details=args.confusion)
     if args.format == "conlleval":   # the layout has no room for why its accuracy is n/a: say it beside
         for s in report.systems:

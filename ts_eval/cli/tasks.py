@@ -9,7 +9,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Dict, List, Optional
 
-from ..errors import InputError, UsageError
+from ..errors import InputError
+from .errors import UsageError
 
 
 @dataclass

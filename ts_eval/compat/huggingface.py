@@ -21,8 +21,8 @@ from typing import Any, Callable, Dict, Mapping, Optional, Sequence, Union
 
 import numpy as np
 
-from ..corpus import Corpus, SideInfo, SpanSet
-from ..evaluate import evaluate
+from ..core.corpus import Corpus, SideInfo, SpanSet
+from ..models.evaluate import evaluate
 from . import seqeval as sq
 
 IGNORE_INDEX = -100

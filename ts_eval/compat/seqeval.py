@@ -16,12 +16,12 @@ default mode (``mode=None``)
 strict mode (``mode='strict'`` with a ``scheme``)
     seqeval's ``Entities`` for IOB2, IOE2, IOBES or BILOU: the tags are rewritten to
     ``P-TYPE`` (seqeval strips hyphens around the type) and decoded by
-    :func:`ts_eval.corpus.corpus_from_tag_ids` with the scheme and policy ``discard``:
+    :func:`ts_eval.core.corpus.corpus_from_tag_ids` with the scheme and policy ``discard``:
     ill-formed spans are dropped, which is what seqeval's strict mode does.
 
-Both decoders give span sets that :func:`ts_eval.matching.match` pairs and
+Both decoders give span sets that :func:`ts_eval.core.matching.match` pairs and
 :func:`ts_eval.models.segment.segment_counts` counts (exact match); P, R and F come from
-:mod:`ts_eval.measures`, then seqeval's ``zero_division`` rule and averages.
+:mod:`ts_eval.core.measures`, then seqeval's ``zero_division`` rule and averages.
 
 Bad input raises ``TypeError``/``ValueError`` naming the argument, the sentence and
 the value (seqeval would fail deep inside or silently truncate); empty input warns
@@ -36,17 +36,16 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
-from .. import measures
-from ..corpus import Corpus, SideInfo, SpanSet, corpus_from_tag_ids
-from ..matching import match
-from ..schemes import resolve_scheme_name
+from ..core import measures
+from ..core.corpus import Corpus, SideInfo, SpanSet, corpus_from_tag_ids
+from ..core.matching import match
+from ..core.schemes import resolve_scheme_name
 from ..models.segment import segment_counts
-from ..validate import EmptyInputWarning, describe, encode
+from ..core.validation import EmptyInputWarning, describe, encode
 
 AVERAGES = (None, "micro", "macro", "weighted")
 MODES = (None, "default", "strict")
 STRICT_SCHEMES = ("IOB2", "IOE2", "IOBES", "BILOU")
-ZERO_DIVISION = ("warn", 0, 1)
 ALL_WARN_FOR = ("precision", "recall", "f-score")
 
 # seqeval's scheme prefixes (scheme.Prefix) and the prefixes each strict scheme allows

@@ -19,7 +19,7 @@ shared tokens, fewest target-only tokens, fewest system-only tokens, shortest,
 first in the list), and the token sets of matched spans shrink so a span can
 absorb several counterparts without being counted twice.
 
-Candidate pairs come from :func:`ts_eval.matching.match`; only the shrinking
+Candidate pairs come from :func:`ts_eval.core.matching.match`; only the shrinking
 token sets are the algorithm's own state.  1:1 exact matches, spans without any
 overlapping counterpart and isolated 1:1 overlaps are resolved with numpy; only
 clusters of several mutually overlapping spans run the sequential algorithm.
@@ -30,8 +30,8 @@ group of spans), :mod:`~ts_eval.fair.algorithm` (:func:`fair_errors`: the vector
 part around it), :mod:`~ts_eval.fair.tally` (events -> counts, and
 :func:`sentence_outcomes`, the per-sentence counts every fair score derives from),
 :mod:`~ts_eval.fair.weights` and :mod:`~ts_eval.fair.scores` (P/R/F1 through
-:mod:`ts_eval.measures`, :func:`fair_report`).  Token sets live in the corpus layer
-(:mod:`ts_eval.tokensets`); ``TokenSets`` is re-exported here for compatibility.
+:mod:`ts_eval.core.measures`, :func:`fair_report`).  Token sets live in the corpus layer
+(:mod:`ts_eval.core.tokensets`).
 
 Two modes:
 
@@ -45,9 +45,8 @@ Two modes:
 """
 from __future__ import annotations
 
-from ..tokensets import TokenSets
 from .algorithm import fair_corpus, fair_errors
-from .scores import METHODS, fair_report, method_scores, prf, weighted_totals
+from .scores import METHODS, fair_report, method_scores, weighted_totals
 from .tally import sentence_outcomes
 from .types import (BEL, BEO, BES, BOTH, ERROR_TYPES, FN, FOCUS, FP, GOLD_ONLY, LBE, LE, MISSING, MODES,
                     OUTCOME_NAMES, SYSTEM_ONLY, TP, TRADITIONAL_TYPES, FairResult, SpanOutcomes)
@@ -57,7 +56,7 @@ from .weights import (DEFAULT_WEIGHTS, EQ7_FORMULA, PRESET_ALIASES, PRESETS, WEI
 __all__ = [
     "BEL", "BEO", "BES", "BOTH", "DEFAULT_WEIGHTS", "EQ7_FORMULA", "ERROR_TYPES", "fair_corpus", "fair_errors",
     "fair_report", "FairResult", "FN", "FOCUS", "FP", "GOLD_ONLY", "LBE", "LE", "method_scores",
-    "METHODS", "MISSING", "MODES", "OUTCOME_NAMES", "parse_weights", "PRESET_ALIASES", "PRESETS", "prf",
-    "resolve_weights", "sentence_outcomes", "SpanOutcomes", "SYSTEM_ONLY", "TokenSets", "TP", "TRADITIONAL_TYPES",
+    "METHODS", "MISSING", "MODES", "OUTCOME_NAMES", "parse_weights", "PRESET_ALIASES", "PRESETS",
+    "resolve_weights", "sentence_outcomes", "SpanOutcomes", "SYSTEM_ONLY", "TP", "TRADITIONAL_TYPES",
     "WEIGHT_TARGETS", "weighted_totals", "Weights",
 ]

@@ -1,6 +1,6 @@
 """Counting Ortmann's error types of one system against gold (:func:`fair_errors`).
 
-Candidate pairs come from :func:`ts_eval.matching.match`; only the shrinking token
+Candidate pairs come from :func:`ts_eval.core.matching.match`; only the shrinking token
 sets are the algorithm's own state.  1:1 exact matches, spans without any
 overlapping counterpart and isolated 1:1 overlaps are resolved with numpy; only
 clusters of several mutually overlapping spans (and, where the result depends on
@@ -14,11 +14,11 @@ from typing import List, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
-from ..arrays import unique
-from ..corpus import Corpus, SpanSet
+from ..core.arrays import unique
+from ..core.corpus import Corpus, SpanSet
 from ..errors import OptionError
-from ..matching import Pairs, match
-from ..tokensets import TokenSets
+from ..core.matching import Pairs, match
+from ..core.tokensets import TokenSets
 from .sequential import _resolve
 from .tally import _sent_offsets, _sentence_of, _tally
 from .types import BEL, BEO, BES, BOTH, FN, FOCUS, FP, GOLD_ONLY, LBE, LE, MODES, SYSTEM_ONLY, TP, FairResult
@@ -128,8 +128,8 @@ def fair_errors(
     pairs: Optional[Pairs],
     labels: Sequence[str],
     sentences: Union[Corpus, np.ndarray, Sequence[int]],
-    focus: str = "target",
     *,
+    focus: str = "target",
     gold_tokens: Optional[TokenSets] = None,
     system_tokens: Optional[TokenSets] = None,
     gold_order: Optional[np.ndarray] = None,
@@ -321,7 +321,7 @@ def _run_sequential(units: List[Unit], g: _Side, s: _Side, offsets: np.ndarray, 
         ev.add(arr[:, 0], arr[:, 1], arr[:, 2].astype(np.int8), arr[:, 3].astype(np.int8))
 
 
-def fair_corpus(corpus: Corpus, system: Optional[str] = None, focus: str = "target", *,
+def fair_corpus(corpus: Corpus, system: Optional[str] = None, *, focus: str = "target",
                 gold_tokens: Optional[TokenSets] = None, system_tokens: Optional[TokenSets] = None,
                 gold_order: Optional[np.ndarray] = None, system_order: Optional[np.ndarray] = None,
                 mode: str = "paper", pairs: Optional[Pairs] = None) -> FairResult:
@@ -333,5 +333,5 @@ def fair_corpus(corpus: Corpus, system: Optional[str] = None, focus: str = "targ
         system = next(iter(corpus.systems))
     ss = corpus.systems[system]
     return fair_errors(corpus.gold, ss, pairs if pairs is not None else match(corpus.gold, ss), corpus.labels,
-                       corpus, focus, gold_tokens=gold_tokens, system_tokens=system_tokens,
+                       corpus, focus=focus, gold_tokens=gold_tokens, system_tokens=system_tokens,
                        gold_order=gold_order, system_order=system_order, mode=mode)

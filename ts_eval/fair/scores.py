@@ -1,5 +1,5 @@
 """Scores from fair counts: P, R, F1 of the traditional, fair and weighted methods, and the
-plain-data report that renderers (:mod:`ts_eval.formats_fair`) read."""
+plain-data report that renderers (:mod:`ts_eval.output.legacy.faireval`) read."""
 from __future__ import annotations
 
 from typing import Dict, Mapping, Optional, Sequence, Tuple, Union
@@ -7,17 +7,9 @@ from typing import Dict, Mapping, Optional, Sequence, Tuple, Union
 import numpy as np
 
 from ..errors import OptionError
-from ..measures import f_from_pr, precision, recall
+from ..core.measures import prf
 from .types import ERROR_TYPES, TRADITIONAL_TYPES, FairResult
 from .weights import PRESETS, Weights, resolve_weights
-
-
-def prf(tp: float, fp: float, fn: float) -> Tuple[float, float, float]:
-    """Precision, recall and F1 (= 2PR / (P + R)) through :mod:`ts_eval.measures`; 0.0 wherever a
-    denominator is 0 (the reference's rule, and measures' one zero-division rule)."""
-    p = precision(tp, fp)
-    r = recall(tp, fn)
-    return p, r, f_from_pr(p, r)
 
 
 def weighted_totals(counts: Mapping[str, float], weights: Mapping[str, Mapping[str, float]]
@@ -44,7 +36,7 @@ def method_scores(counts: Mapping[str, float], method: str, weights: Optional[We
     raise OptionError(f"method {method!r}: expected one of {', '.join(METHODS)}")
 
 
-def fair_report(result: FairResult, weights: Union[None, str, Weights] = None,
+def fair_report(result: FairResult, *, weights: Union[None, str, Weights] = None,
                 methods: Sequence[str] = METHODS) -> dict:
     """Plain-data report: per label (``labels``) and summed (``micro``) counts and P/R/F1 for
     each method, in the result vocabulary (lower-case count keys ``tp``, ``fp``, ``fn``, ``le``,

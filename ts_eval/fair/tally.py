@@ -10,7 +10,7 @@ from typing import Sequence, Tuple, Union
 
 import numpy as np
 
-from ..corpus import Corpus, SpanSet
+from ..core.corpus import Corpus, SpanSet
 from .types import (BEL, BEO, BES, BOTH, ERROR_TYPES, FN, FP, GOLD_ONLY, LBE, LE, OUTCOME_NAMES, SYSTEM_ONLY,
                     TP, FairResult, SpanOutcomes)
 

@@ -3,7 +3,7 @@ and the result of counting one system against gold (:class:`FairResult`).
 
 Plain data at the bottom of the fair package: it imports nothing of ts_eval (the spans
 :meth:`SpanOutcomes.rows` reads are anything with ``start``, ``end`` and ``label`` columns,
-i.e. a :class:`ts_eval.corpus.SpanSet`).
+i.e. a :class:`ts_eval.core.corpus.SpanSet`).
 """
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ import numpy as np
 
 
 class Spans(Protocol):
-    """What :meth:`SpanOutcomes.rows` reads of a span set (a :class:`ts_eval.corpus.SpanSet`)."""
+    """What :meth:`SpanOutcomes.rows` reads of a span set (a :class:`ts_eval.core.corpus.SpanSet`)."""
 
     start: np.ndarray
     end: np.ndarray

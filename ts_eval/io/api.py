@@ -12,8 +12,8 @@ from typing import Any, Dict, Mapping, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
-from ..corpus import Corpus, relabel
-from ..errors import InputError, UsageError
+from ..core.corpus import Corpus, relabel
+from ..errors import InputError, OptionError
 from .brat import read_brat
 from .columns import split_columns
 from .conllu import read_conllu
@@ -24,10 +24,10 @@ from .jsonl_tokens import read_jsonl_tokens
 from .charspans import MisalignedSpanError
 from .pairing import check_texts, pair_documents
 from .sink import check_stdin_once
-from .source import STDIN, display_name, is_dir, read_bytes
+from .source import STDIN, display_name, is_dir, read_bytes, system_name
 
 
-def read_columns(path: str, column: int = -1, token_column: int = 1, scheme: str = "IOB2",
+def read_columns(path: str, *, column: int = -1, token_column: int = 1, scheme: str = "IOB2",
                  policy: str = "conlleval", raw: Optional[bytes] = None) -> Documents:
     """A CoNLL column file (also ``-`` and .gz/.bz2/.xz) as Documents: one per sentence, tags from ``column``."""
     name = display_name(path)
@@ -62,7 +62,7 @@ def _accepts(fn) -> set:
     return set(inspect.signature(fn).parameters) - {"path", "raw"}
 
 
-def read(path: str, format: Optional[str] = None, **options: Any) -> Documents:
+def read(path: str, *, format: Optional[str] = None, **options: Any) -> Documents:
     """Read one input of any supported format (``format`` None: by extension and content).
 
     ``options`` are the chosen reader's keyword arguments (scheme, policy, align, tag_names,
@@ -83,12 +83,12 @@ def _read(path: str, fmt: Optional[str], options: Dict[str, Any], strict: bool) 
     if fmt is None:
         fmt = detect_format(path, raw)
     if fmt not in READERS:
-        raise UsageError(f"format {fmt!r}: expected one of {', '.join(FORMATS)}")
+        raise OptionError(f"format {fmt!r}: expected one of {', '.join(FORMATS)}")
     fn = READERS[fmt]
     takes = _accepts(fn)
     unknown = set(options) - takes
     if unknown and strict:
-        raise UsageError(f"option(s) {', '.join(sorted(unknown))} do not apply to format {fmt}; it takes "
+        raise OptionError(f"option(s) {', '.join(sorted(unknown))} do not apply to format {fmt}; it takes "
                          f"{', '.join(sorted(takes))}")
     kw = {k: v for k, v in options.items() if k in takes}
     if raw is not None and "raw" in inspect.signature(fn if fn is not _label_studio else read_jsonl_text).parameters:
@@ -96,7 +96,7 @@ def _read(path: str, fmt: Optional[str], options: Dict[str, Any], strict: bool) 
     return fn(path, **kw)
 
 
-def read_pair(gold: Union[str, Documents], systems: Union[str, Documents, Sequence, Mapping[str, Any]],
+def read_pair(gold: Union[str, Documents], systems: Union[str, Documents, Sequence, Mapping[str, Any]], *,
               format: Optional[str] = None, system_format: Optional[str] = None,
               names: Optional[Sequence[str]] = None, label_map: Sequence[Tuple[str, str]] = (),
               **options: Any) -> Corpus:
@@ -105,7 +105,7 @@ def read_pair(gold: Union[str, Documents], systems: Union[str, Documents, Sequen
 
     ``systems``: one path, a list of paths, or a mapping name -> path.  ``format`` is gold's,
     ``system_format`` the systems' (each None: detected).  ``label_map``: (pattern, replacement) pairs
-    rewriting every side's labels as the column readers' ``label_map`` does (:func:`ts_eval.corpus.relabel`).
+    rewriting every side's labels as the column readers' ``label_map`` does (:func:`ts_eval.core.corpus.relabel`).
     ``options`` go to every reader that takes them.
     """
     if isinstance(systems, Mapping):
@@ -117,7 +117,7 @@ def read_pair(gold: Union[str, Documents], systems: Union[str, Documents, Sequen
             if len(set(names)) != len(names):
                 names = [f"system{k + 1}" for k in range(len(seq))]
         if len(names) != len(seq):
-            raise UsageError(f"{len(names)} names for {len(seq)} systems")
+            raise OptionError(f"{len(names)} names for {len(seq)} systems")
         items = list(zip(names, seq))
     check_stdin_once([("gold", gold)] + [(f"system {name!r}", src) for name, src in items])
     used = set()
@@ -137,19 +137,11 @@ def read_pair(gold: Union[str, Documents], systems: Union[str, Documents, Sequen
                 used |= _accepts(fn)
     unknown = set(options) - used
     if unknown:
-        raise UsageError(f"option(s) {', '.join(sorted(unknown))} apply to none of the formats read "
+        raise OptionError(f"option(s) {', '.join(sorted(unknown))} apply to none of the formats read "
                          f"({', '.join(sorted({d.format for d in sides}))})")
     return relabel(pair_documents(sides[0], {n: d for (n, _), d in zip(items, sides[1:])}), label_map)
 
 
 def _name(src: Any, k: int) -> str:
-    import os
-    if isinstance(src, Documents):
-        src = src.path
-    if src == STDIN:
-        return "stdin"
-    base = os.path.basename(str(src).rstrip("/"))
-    for suf in (".gz", ".bz2", ".xz", ".jsonl", ".json", ".conllu", ".conll", ".txt", ".tsv"):
-        if base.endswith(suf):
-            base = base[: -len(suf)]
-    return base or f"system{k + 1}"
+    """A system's name from its path (:func:`~ts_eval.io.source.system_name`), ``systemK`` when that leaves nothing."""
+    return system_name(src.path if isinstance(src, Documents) else str(src)) or f"system{k + 1}"

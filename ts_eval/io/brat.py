@@ -19,7 +19,7 @@ import re
 from typing import List, Optional
 
 from ..errors import Hint, InputError
-from ..validate import control_message, has_control
+from ..core.printable import control_message, has_control
 from .charspans import CharDocs, to_documents
 from .documents import Documents
 from .source import read_text

@@ -15,7 +15,8 @@ import numpy as np
 from ..errors import Hint, InputError
 from .documents import TOKEN_SEP, Documents, build_documents
 from .jsonl import is_int, short
-from .tokenizer import ALIGN_MODES, align_spans, token_keys, tokenize
+from .choices import ALIGN_MODES
+from .tokenizer import align_spans, token_keys, tokenize
 
 
 class MisalignedSpanError(InputError):

@@ -25,7 +25,7 @@ from typing import Dict, List, Optional, Sequence, Tuple, Union
 import numpy as np
 from numpy.lib.stride_tricks import as_strided
 
-from ..errors import Hint, InputError, Part, TsEvalError, UsageError
+from ..errors import Hint, InputError, OptionError, Part, TsEvalError
 from .source import STDIN, decompress, display_name, is_compressed, not_utf8, read_bytes, read_head
 
 _WS = np.zeros(256, bool)
@@ -132,7 +132,7 @@ def missing_column(column: int, n: int, path: str, note: Sequence[Part] = ()) ->
     head = f"column {column} does not exist: the file has {n} column{'' if n == 1 else 's'}"
     if n == 1:
         return InputError([head, *note], path)
-    return UsageError([f"{path}: {head} (give 1..{n}, or -1..-{n} counting from the end)", *note])
+    return OptionError([f"{path}: {head} (give 1..{n}, or -1..-{n} counting from the end)", *note])
 
 
 def width_note(n: int, delimiter: Optional[str], line: int, text: str) -> List[Part]:
@@ -155,7 +155,7 @@ def delimiter_mask(delimiter: Optional[str]) -> np.ndarray:
         return _WS
     raw = delimiter.encode("utf-8")
     if len(raw) != 1 or raw in (b"\n", b"\r"):
-        raise UsageError(f"delimiter {delimiter!r}: expected one ASCII character other than a line end "
+        raise OptionError(f"delimiter {delimiter!r}: expected one ASCII character other than a line end "
                          "(e.g. a tab: '\\t')")
     mask = np.zeros(256, bool)
     mask[[10, 13, raw[0]]] = True

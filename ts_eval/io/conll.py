@@ -13,14 +13,16 @@ from typing import List, Optional, Sequence, Tuple
 
 import numpy as np
 
-from ..corpus import Corpus, SideInfo, corpus_from_tag_ids
-from ..errors import Hint, InputError, Part, TsEvalError, UsageError
+from ..core.corpus import Corpus, SideInfo, corpus_from_tag_ids
+from ..errors import Hint, InputError, OptionError, Part, TsEvalError
 from .columns import ColumnFile, read_column_file
 from .sink import check_stdin_once
+from .source import system_name
 
 
 def read_conll(
     path: str,
+    *,
     gold_column: int = -2,
     system_columns: Sequence[int] = (-1,),
     names: Optional[Sequence[str]] = None,
@@ -44,16 +46,16 @@ def read_conll(
     scols = [cf.column_index(c) + 1 for c in system_columns]
     if cf.token_column in [gcol] + scols:
         if cf.n_columns > 2:
-            raise UsageError([f"{path}: the token column {cf.token_column} is also given as a tag column "
+            raise OptionError([f"{path}: the token column {cf.token_column} is also given as a tag column "
                               "(choose another ", Hint("token_column"), ", or ", Hint("tags_only", True),
                               " for a file without tokens)"])
         cf.token_column = None  # GOLD SYSTEM: no tokens
     if names is not None and len(names) != len(scols):
-        raise UsageError(f"{len(names)} names for {len(scols)} system columns")
+        raise OptionError(f"{len(names)} names for {len(scols)} system columns")
     if gcol in scols:
-        raise UsageError(f"the gold column {gcol} is also given as a system column")
+        raise OptionError(f"the gold column {gcol} is also given as a system column")
     if names is None:
-        names = [_stem(path)] if len(scols) == 1 else [f"col{c}" for c in scols]
+        names = [system_name(path)] if len(scols) == 1 else [f"col{c}" for c in scols]
     _check_names(names, [f"{path} column {c}" for c in scols])
     columns = [gcol] + scols
     vocab, ids = _tag_ids([(cf, c) for c in columns], raw, outside_tag)
@@ -65,6 +67,7 @@ def read_conll(
 def read_conll_pair(
     gold_path: str,
     system_paths: Sequence[str],
+    *,
     gold_column: int = -1,
     system_column: int = -1,
     names: Optional[Sequence[str]] = None,
@@ -83,7 +86,7 @@ def read_conll_pair(
     tokens per sentence (a system file may then hold the tags alone).
     """
     if not system_paths:
-        raise UsageError("no system file given")
+        raise OptionError("no system file given")
     check_stdin_once([("gold", gold_path)] + [(f"system {k + 1}", p) for k, p in enumerate(system_paths)])
     tc = None if tags_only else token_column
     gold = read_column_file(gold_path, [gold_column], tc, delimiter)
@@ -92,11 +95,11 @@ def read_conll_pair(
         if cf.token_column is not None and cf.token_column == cf.column_index(col) + 1:
             raise _token_is_tag(cf)
     if names is None:
-        names = [_stem(p) for p in system_paths]
+        names = [system_name(p) for p in system_paths]
         if len(set(names)) != len(names):
             names = list(system_paths)
     if len(names) != len(systems):
-        raise UsageError(f"{len(names)} names for {len(systems)} system files")
+        raise OptionError(f"{len(names)} names for {len(systems)} system files")
     _check_names(names, system_paths)
     for sf in systems:
         check_aligned(gold, sf)
@@ -120,7 +123,7 @@ def _token_is_tag(cf: ColumnFile) -> TsEvalError:
                                     " to compare sentence and token counts instead of tokens"])]
     if cf.n_columns == 1:
         return InputError(parts, cf.path)
-    return UsageError([f"{cf.path}: ", *parts])
+    return OptionError([f"{cf.path}: ", *parts])
 
 
 def _finish(cf: ColumnFile, vocab, sides, scheme, policy, label_map) -> Corpus:
@@ -136,20 +139,14 @@ def _finish(cf: ColumnFile, vocab, sides, scheme, policy, label_map) -> Corpus:
     )
 
 
-def _stem(path: str) -> str:
-    import os
-    base = os.path.basename(path)
-    return base.rsplit(".", 1)[0] if "." in base[1:] else base
-
-
 def _check_names(names: Sequence[str], sources: Sequence[str]) -> None:
     """System names are unique and none is ``gold``; an error names the file (or column) of the name."""
     seen = {}
     for n, src in zip(names, sources):
         if n in seen:
-            raise UsageError(f"system name {n!r} is given twice ({seen[n]} and {src}); system names must be unique")
+            raise OptionError(f"system name {n!r} is given twice ({seen[n]} and {src}); system names must be unique")
         if n == "gold":
-            raise UsageError([f"{src}: its system name is 'gold', which names the gold side; give other ",
+            raise OptionError([f"{src}: its system name is 'gold', which names the gold side; give other ",
                               Hint("names"), " (or rename the file)"])
         seen[n] = src
 

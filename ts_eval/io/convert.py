@@ -14,7 +14,7 @@ from typing import Any, Optional, Union
 from ..errors import Hint, OptionError
 from .api import read
 from .documents import Documents
-from .germeval_documents import read_germeval_side
+from ..germeval.documents import read_germeval_side
 from .sink import check_outputs
 from .source import STDIN, plain_name
 from .write_brat import write_brat
@@ -40,7 +40,7 @@ def target_format(dst: str, docs: Documents) -> str:
     raise OptionError([f"cannot tell the output format from {dst!r}; give ", Hint("to_format", *WRITERS)])
 
 
-def convert(src: Union[str, Documents], dst: str, from_format: Optional[str] = None, to_format: Optional[str] = None,
+def convert(src: Union[str, Documents], dst: str, *, from_format: Optional[str] = None, to_format: Optional[str] = None,
             scheme: str = "IOB2", overlapping: str = "error", tokens: str = "auto", verify: bool = False,
             side: str = "gold", **reader_options: Any) -> ConversionReport:
     """Read ``src`` (a path, ``-``, or Documents) and write it to ``dst`` (``-``: standard output;
@@ -58,7 +58,7 @@ def convert(src: Union[str, Documents], dst: str, from_format: Optional[str] = N
     if from_format == "germeval":
         docs = read_germeval_side(str(src), side, **reader_options)
     else:
-        docs = src if isinstance(src, Documents) else read(src, from_format, **reader_options)
+        docs = src if isinstance(src, Documents) else read(src, format=from_format, **reader_options)
     fmt = to_format or target_format(dst, docs)
     if fmt not in WRITERS:
         raise OptionError(f"expected one of {', '.join(WRITERS)}", option="to_format", value=fmt)
@@ -69,7 +69,7 @@ def convert(src: Union[str, Documents], dst: str, from_format: Optional[str] = N
     else:
         rep = WRITERS[fmt](docs, dst)
     if verify and dst != STDIN:
-        back = read(dst, fmt, **({"scheme": rep.options["scheme"]} if fmt == "columns" else {}))
+        back = read(dst, format=fmt, **({"scheme": rep.options["scheme"]} if fmt == "columns" else {}))
         want = docs
         if rep.dropped:
             keep, _, _ = outermost(docs, overlapping)

@@ -2,7 +2,7 @@
 
 A :class:`Documents` holds the token structure (documents or sentences as token
 offsets), an id and a comparison key per document, and the spans over global token
-indices (``start..end`` inclusive, as in :class:`ts_eval.corpus.SpanSet`).  Spans may
+indices (``start..end`` inclusive, as in :class:`ts_eval.core.corpus.SpanSet`).  Spans may
 nest and overlap; :func:`span_shape` counts how many do.  Readers build it with
 :func:`build_documents` (from spans) or :func:`documents_from_tags` (from tag
 sequences decoded by a scheme).
@@ -14,9 +14,9 @@ from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
-from ..corpus import SideInfo, corpus_from_tag_ids, span_shape
+from ..core.corpus import SideInfo, corpus_from_tag_ids, span_shape
 from ..errors import InputError
-from ..validate import control_message, first_control
+from ..core.printable import control_message, first_control
 
 TOKEN_SEP = "\x1f"  # joins a document's tokens into its key (one string per document, not per token)
 

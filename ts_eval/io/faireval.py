@@ -25,7 +25,7 @@ token is punctuation, and spans left without tokens are dropped.  A span's range
 its token set (the range minus punctuation) is what similarity and the
 shrinking token sets of Algorithm 2 use.  Ranges stay in the SpanSet; token
 sets that differ from the range travel beside the Corpus as
-:class:`ts_eval.tokensets.TokenSets`.
+:class:`ts_eval.core.tokensets.TokenSets`.
 
 The reference pairs target and system sentences silently; here different
 sentence (or, for CoNLL, token) counts are an error naming both.
@@ -38,10 +38,10 @@ from typing import Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
 
-from ..corpus import Corpus, SideInfo, SpanSet
+from ..core.corpus import Corpus, SideInfo, SpanSet
 from ..errors import InputError
-from ..validate import control_message, first_control, has_control
-from ..tokensets import TokenSets
+from ..core.printable import control_message, first_control, has_control
+from ..core.tokensets import TokenSets
 
 #: POS tags treated as punctuation: the reference's list (STTS, UPOS, its custom tags,
 #: PTB-style ``. , : ( ) "`` and typographic quotes) plus the PTB's own tags for quotes

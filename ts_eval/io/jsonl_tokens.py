@@ -18,7 +18,7 @@ from typing import Any, List, Optional, Sequence, Tuple, Union
 import numpy as np
 
 from ..errors import InputError
-from ..validate import control_message, first_control
+from ..core.printable import control_message, first_control
 from .documents import TOKEN_SEP, Documents, build_documents, documents_from_tags
 from .jsonl import is_int, record_chunks, short
 from .source import gc_paused, display_name, read_text

@@ -1,4 +1,4 @@
-"""Gold and system :class:`Documents` (any formats) -> one :class:`~ts_eval.corpus.Corpus`.
+"""Gold and system :class:`Documents` (any formats) -> one :class:`~ts_eval.core.corpus.Corpus`.
 
 Documents are paired by id when every document on every side has one (each id once
 per side, the same ids on both sides), else by order (the same number of documents).
@@ -11,7 +11,7 @@ from typing import Dict, List, Mapping, Union
 
 import numpy as np
 
-from ..corpus import Corpus, SideInfo, SpanSet
+from ..core.corpus import Corpus, SideInfo, SpanSet
 from ..errors import InputError, OptionError
 from .documents import TOKEN_SEP, Documents
 

@@ -26,7 +26,7 @@ import sys
 from contextlib import contextmanager
 from typing import Callable, Dict, Iterator, List, Optional, Sequence, Tuple
 
-from ..errors import InputError, UsageError
+from ..errors import InputError, OptionError
 from .source import STDIN
 
 _COMPRESS: Dict[str, Callable[[bytes], bytes]] = {".gz": lambda b: gzip.compress(b, mtime=0), ".bz2": bz2.compress,
@@ -288,7 +288,7 @@ def check_outputs(outputs: Sequence[Tuple[str, str]], inputs: Sequence[Tuple[str
             continue
         real = os.path.realpath(path)
         if real in seen:
-            raise UsageError(f"{seen[real]} and {what} are the same file ({path}): the second would replace the "
+            raise OptionError(f"{seen[real]} and {what} are the same file ({path}): the second would replace the "
                              "first; give two paths")
         seen[real] = what
         written = [path] + ([m for m in _members(path) if m.endswith(BRAT_FILES)] if os.path.isdir(path) else [])
@@ -296,7 +296,7 @@ def check_outputs(outputs: Sequence[Tuple[str, str]], inputs: Sequence[Tuple[str
             hit = files.get(_identity(candidate))   # type: ignore[arg-type]
             if hit is not None:
                 role, name = hit
-                raise UsageError(f"{what} {path} is the input {name} ({role}; the same file): writing it would "
+                raise OptionError(f"{what} {path} is the input {name} ({role}; the same file): writing it would "
                                  "destroy the input; give another output path")
 
 
@@ -305,5 +305,5 @@ def check_stdin_once(inputs: Sequence[Tuple[str, str]]) -> None:
     roles = [what for what, path in inputs if path == STDIN]
     if len(roles) > 1:
         times = "twice" if len(roles) == 2 else f"{len(roles)} times"
-        raise UsageError(f"standard input ('-') is given {times} ({', '.join(roles[:-1])} and {roles[-1]}); it can "
+        raise OptionError(f"standard input ('-') is given {times} ({', '.join(roles[:-1])} and {roles[-1]}); it can "
                          "be read only once: save all but one of these inputs to files")

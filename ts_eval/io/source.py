@@ -41,6 +41,21 @@ def plain_name(path: str) -> str:
     return p
 
 
+def system_name(path: str) -> str:
+    """The name of the system a file holds, the same for every reader and command: the file's name
+    without its directory, its compression suffix (.gz, .bz2, .xz) and its format suffix (the last
+    extension): ``runs/sysA.conll.gz`` is ``sysA``; ``-`` (standard input) is ``stdin``.  Empty when
+    nothing is left (the caller picks a name then)."""
+    if path == STDIN:
+        return "stdin"
+    base = os.path.basename(str(path).rstrip("/"))
+    for suffix in COMPRESSION_SUFFIXES:
+        if base.lower().endswith(suffix) and len(base) > len(suffix):
+            base = base[: -len(suffix)]
+            break
+    return base.rsplit(".", 1)[0] if "." in base[1:] else base
+
+
 _stdin: list = [None, b""]   # (the sys.stdin object read, its bytes): standard input can be read only once
 
 

@@ -17,7 +17,6 @@ from typing import List, Sequence, Tuple
 
 import numpy as np
 
-from .choices import ALIGN_MODES  # noqa: F401  (re-exported: the readers' own name)
 _SPACE, _WORD, _PUNCT = 0, 1, 2
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import schemes
+from ..core import schemes
 from ..errors import InputError, OptionError
 from .documents import Documents
 from .sink import write_text

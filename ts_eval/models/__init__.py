@@ -5,11 +5,12 @@
 - :mod:`~ts_eval.models.ts`: token & separator (TS) and token-only (T) F-scores, kappa;
 - :mod:`~ts_eval.models.fair`: Ortmann's fair error types, fair and weighted F1;
 - :mod:`~ts_eval.models.germeval`: GermEval 2014 Metric 1 (ranking only);
-- :mod:`~ts_eval.models.semeval`: nervaluate's SemEval-2013 schemes.
+- :mod:`~ts_eval.models.semeval`: nervaluate's SemEval-2013 schemes (the counting and the registration);
 
 Every family gives per-sentence sufficient statistics (:mod:`~ts_eval.models.context`
 holds the corpus, the system and the matcher's pairs they read) and a function of their
-sums.  A new model is one new module here, added to the imports below.
+sums.  A new model is one new module here, added to the imports below.  :mod:`.evaluate`
+(``ts_eval.evaluate`` and ``ts_eval.score``) runs every requested family for every system.
 """
 from __future__ import annotations
 

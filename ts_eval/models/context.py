@@ -10,9 +10,10 @@ from typing import Any, Callable, Dict, Hashable, Optional, Tuple
 
 import numpy as np
 
-from ..corpus import Corpus, SpanSet
-from ..matching import Pairs, match
-from ..units import merge_overlaps
+from ..core import schemes
+from ..core.corpus import Corpus, SpanSet
+from ..core.matching import Pairs, match
+from ..core.units import merge_overlaps
 
 
 class CorpusData:
@@ -45,17 +46,14 @@ class CorpusData:
 
     @property
     def gold_iob2(self) -> np.ndarray:
-        """Gold's per-token IOB2 tags as integers (:func:`ts_eval.models.segment.iob2_codes`; gold
-        must not overlap)."""
+        """Gold's per-token IOB2 tags as integers (:func:`iob2_codes`; gold must not overlap)."""
         if self._gold_iob2 is None:
-            from .segment import iob2_codes
-
             self._gold_iob2 = iob2_codes(self.corpus, self.corpus.gold)
         return self._gold_iob2
 
     @property
     def merged_gold(self) -> SpanSet:
-        """Gold with the overlapping spans of one label merged (:func:`ts_eval.units.merge_overlaps`)."""
+        """Gold with the overlapping spans of one label merged (:func:`ts_eval.core.units.merge_overlaps`)."""
         if self._merged_gold is None:
             self._merged_gold = merge_overlaps(self.corpus.gold)
         return self._merged_gold
@@ -127,3 +125,10 @@ class SystemData:
         if key not in self.cache:
             self.cache[key] = make()
         return self.cache[key]
+
+
+def iob2_codes(corpus: Corpus, spans: SpanSet) -> np.ndarray:
+    """Per token, the IOB2 tag of ``spans`` (which must not overlap) as one integer: 0 for O,
+    ``2 * label + 1`` for B-label, ``2 * label + 2`` for I-label."""
+    prefix, types = schemes.encode(spans.start, spans.end, spans.label, corpus.sent_first(), "IOB2")
+    return np.where(types < 0, 0, 2 * types.astype(np.int64) + np.where(prefix == schemes.B, 1, 2))

@@ -12,7 +12,7 @@ from typing import Any, Dict, Mapping
 
 import numpy as np
 
-from .. import measures
+from ..core import measures
 from ..fair.algorithm import fair_errors
 from ..fair.scores import fair_report
 from ..fair.types import OUTCOME_NAMES, FairResult
@@ -27,7 +27,7 @@ def fair_result(sd: SystemData, focus: str = "target", mode: str = "paper") -> F
     """The fair errors of one system (computed once per focus and mode)."""
     corpus = sd.cd.corpus
     return sd.cached(("fair", focus, mode), lambda: fair_errors(
-        corpus.gold, sd.spans, sd.pairs, corpus.labels, corpus, focus, mode=mode))
+        corpus.gold, sd.spans, sd.pairs, corpus.labels, corpus, focus=focus, mode=mode))
 
 
 def fair_stats(sd: SystemData, focus: str = "target", mode: str = "paper") -> np.ndarray:
@@ -37,7 +37,7 @@ def fair_stats(sd: SystemData, focus: str = "target", mode: str = "paper") -> np
 
 def report(sd: SystemData, settings: ScoreSettings) -> Dict[str, Any]:
     """``score``'s fair report (traditional, fair and weighted P/R/F, confusion, target statistics)."""
-    return fair_report(fair_result(sd, settings.focus, settings.fair_mode), settings.weights)
+    return fair_report(fair_result(sd, settings.focus, settings.fair_mode), weights=settings.weights)
 
 
 def weight_matrix(weights: Mapping[str, Mapping[str, float]]) -> np.ndarray:
@@ -56,9 +56,7 @@ def fair_f1(x: np.ndarray, weights: np.ndarray) -> np.ndarray:
     """Overall (label-summed) F1 of weighted fair counts: TP, FP, FN = counts @ weights."""
     per = np.asarray(x, float).reshape(np.shape(x)[:-1] + (-1, N_CODES)).sum(-2)
     tp, fp, fn = np.moveaxis(per @ weights, -1, 0)
-    p = measures.precision(tp, fp)
-    r = measures.recall(tp, fn)
-    return np.asarray(measures.f_from_pr(p, r))
+    return np.asarray(measures.prf(tp, fp, fn)[2])
 
 
 register_family(Family("fair", report, "Ortmann's fair error types: traditional, fair and weighted P/R/F"))

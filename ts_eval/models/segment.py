@@ -28,10 +28,10 @@ from typing import Any, Dict, Optional, Sequence, Tuple
 
 import numpy as np
 
-from .. import measures, schemes
-from ..corpus import Corpus, SpanSet, span_shape
-from ..matching import Pairs
-from .context import SystemData
+from ..core import measures
+from ..core.corpus import Corpus, SpanSet, span_shape
+from ..core.matching import Pairs
+from .context import SystemData, iob2_codes
 from .registry import Family, Model, ScoreSettings, register, register_family
 
 SEGMENT_MODELS = ("exact", "overlap", "constrained", "contain")
@@ -132,13 +132,6 @@ def iob2_undefined(spans: SpanSet, side: str) -> Optional[str]:
         return None
     return (f"undefined: the {side} side has {shape['nested']} nested and {shape['crossing']} crossing spans, "
             "which IOB2 tags (one per token) cannot encode")
-
-
-def iob2_codes(corpus: Corpus, spans: SpanSet) -> np.ndarray:
-    """Per token, the IOB2 tag of ``spans`` (which must not overlap) as one integer: 0 for O,
-    ``2 * label + 1`` for B-label, ``2 * label + 2`` for I-label."""
-    prefix, types = schemes.encode(spans.start, spans.end, spans.label, corpus.sent_first(), "IOB2")
-    return np.where(types < 0, 0, 2 * types.astype(np.int64) + np.where(prefix == schemes.B, 1, 2))
 
 
 def span_token_accuracy(corpus: Corpus, gold: np.ndarray, system: np.ndarray) -> Tuple[int, int]:

@@ -25,14 +25,12 @@ from typing import Any, Dict, Optional, Sequence, Tuple
 
 import numpy as np
 
-from .. import measures
-from ..corpus import Corpus, SpanSet
-from ..matching import Pairs, match
-from ..units import merge_overlaps
+from ..core import measures
+from ..core.corpus import Corpus, SpanSet
+from ..core.matching import Pairs, match
+from ..core.units import merge_overlaps
 from .context import SystemData
 from .registry import Family, Model, ScoreSettings, register, register_family
-
-TS_FIELDS = ("tok_tp", "tok_fp", "tok_fn", "sep_tp", "sep_fp", "sep_fn")
 
 # ---------------------------------------------------------------------------
 # counting (the one place TS units are counted)

@@ -1,0 +1,102 @@
+"""Example sentences for the most frequent transitions: the sentence (or a window of it)
+around the tokens a transition is about, with the gold, A and B spans as plain data."""
+from __future__ import annotations
+
+from typing import Dict, List, Optional, Sequence, Tuple
+
+import numpy as np
+
+from ..core.corpus import Corpus, SpanSet
+from .results import CLASSES, GOLD_OUTCOMES, Example, SpanDiff, TokenDiff
+from .tokens import change_masks
+
+
+def _sentence_spans(spans: SpanSet, a: int, b: int) -> List[Tuple[int, int, int]]:
+    lo, hi = np.searchsorted(spans.start, [a, b])
+    return [(int(l), int(s), int(e)) for s, e, l in
+            zip(spans.start[lo:hi].tolist(), spans.end[lo:hi].tolist(), spans.label[lo:hi].tolist())]
+
+
+def make_example(corpus: Corpus, sides: Dict[str, str], level: str, cls: str, transition: str,
+                 focus_first: int, focus_last: int, window: int = 12) -> Example:
+    """The sentence around tokens focus_first..focus_last (global), with every side's spans.
+
+    ``sides`` maps the role shown (gold, A, B) to the corpus side name ("gold" or a system)."""
+    s = int(corpus.sentence_of(np.array([focus_first]))[0])
+    sa, sb = int(corpus.sent_offsets[s]), int(corpus.sent_offsets[s + 1])
+    a, b = max(sa, focus_first - window), min(sb, focus_last + 1 + window)
+    toks = corpus.tokens(a, b) if corpus.tokens is not None else [f"t{i - sa}" for i in range(a, b)]
+    spans, where = {}, {}
+    for role, side in sides.items():
+        ss = corpus.gold if side == "gold" else corpus.systems[side]
+        ss = ss.sorted() if len(ss) and np.any(np.diff(ss.start) < 0) else ss
+        out = []
+        for lab, st, en in _sentence_spans(ss, sa, sb):
+            if en < a or st >= b:
+                continue
+            out.append((corpus.labels[lab], max(st, a) - a, min(en + 1, b) - a))   # end exclusive
+        spans[role] = out
+        info = corpus.gold_info if side == "gold" else corpus.system_info[side]
+        path, line = info.where(focus_first) if info.token_lines is not None else (info.path, None)
+        where[role] = {"path": path, "line": line}
+    return Example(level, cls, transition, s, a, toks, list(range(focus_first - a, focus_last - a + 1)),
+                   spans, where, a > sa, b < sb)
+
+
+def pair_examples(corpus: Corpus, a: str, b: str, g: np.ndarray, xa: np.ndarray, xb: np.ndarray,
+                  vocab: Sequence[str], tok: TokenDiff, sd: Optional[SpanDiff], ctx, per: int) -> List[Example]:
+    """Up to ``per`` example sentences for every top token and span transition of the pair."""
+    sides = {"gold": "gold", "A": a, "B": b}
+    out: List[Example] = []
+    masks = change_masks(g, xa, xb)
+    index = {v: k for k, v in enumerate(vocab)}
+    shown_tok: set = set()
+    shown_span: set = set()
+    for cls in CLASSES:
+        m = masks[cls]
+        for t in tok.classes[cls].top:
+            ids = [index[x] for x in t.labels]
+            sel = m & (xa == ids[-2]) & (xb == ids[-1])
+            if cls == "changed_error":
+                sel &= g == ids[0]
+            out += _first_in_distinct_sentences(corpus, np.flatnonzero(sel), np.flatnonzero(sel), per,
+                                                lambda f, l: make_example(corpus, sides, "token", cls, t.name, f, l),
+                                                shown_tok)
+    if sd is not None:
+        gold, sa, sb = corpus.gold, corpus.systems[a], corpus.systems[b]
+        W = len(GOLD_OUTCOMES) + 1
+        for k, cls in enumerate(CLASSES):
+            for t in sd.classes[cls].top:
+                if t.labels == ("FP", "TN"):
+                    idx, src = ctx["dropped"], sa
+                elif t.labels == ("TN", "FP"):
+                    idx, src = ctx["added"], sb
+                else:
+                    key = GOLD_OUTCOMES.index(t.labels[0]) * W + GOLD_OUTCOMES.index(t.labels[1])
+                    idx = np.flatnonzero((ctx["g_cls"] == k) & (ctx["gold_key"] == key))
+                    src = gold
+                out += _first_in_distinct_sentences(
+                    corpus, src.start[idx], src.end[idx], per,
+                    lambda f, l: make_example(corpus, sides, "span", cls, t.name, f, l), shown_span)
+    return out
+
+
+def _first_in_distinct_sentences(corpus: Corpus, first: np.ndarray, last: np.ndarray, per: int, make,
+                                 shown: set) -> List[Example]:
+    """Up to ``per`` examples in distinct sentences, preferring sentences not ``shown`` yet."""
+    if not len(first):
+        return []
+    first, last = np.asarray(first), np.asarray(last)
+    sents = corpus.sentence_of(first).tolist()
+    picked: List[int] = []
+    used = set()
+    for fresh in (True, False):
+        for k, s in enumerate(sents):
+            if len(picked) >= per:
+                break
+            if s in used or (fresh and s in shown):
+                continue
+            used.add(s)
+            picked.append(k)
+    shown.update(used)
+    return [make(int(first[k]), int(last[k])) for k in sorted(picked)]

@@ -1,0 +1,45 @@
+"""Span level under nervaluate's SemEval-2013 schemes: every gold span's category (correct,
+incorrect, partial or missed) under A and under B, every spurious system span, and their
+transitions, per scheme (strict, exact, partial, ent_type).
+
+The categories are those of the ``overall`` evaluation (:func:`ts_eval.models.semeval.scheme_outcomes`
+on the shared matcher's pairs, the numbers ``score --models semeval`` counts), read like the
+fair outcomes of :mod:`.spans`: a gold span differs when its category or the system span that
+took it differs; B correct is a correction, A correct a new error, else a changed error
+(``incorrect → partial``, or the same category with another system span); a spurious span of A
+that B does not keep is ``spurious → none`` (a correction), one B adds ``none → spurious`` (a new
+error).  A gold span correct under both with different system spans (``exact`` and ``partial``:
+other label; ``ent_type``: other bounds) is no change of correctness: it is counted in
+``changed_counterpart`` only.  Per-label rows put gold spans under their gold label and spurious
+spans under their own label.
+"""
+from __future__ import annotations
+
+from typing import Optional
+
+import numpy as np
+
+from ..core.corpus import Corpus
+from ..core.matching import Pairs
+from ..models.semeval import COUNTS, SCHEMES, SpanOutcomes, scheme_outcomes
+from .results import SemevalDiff
+from .outcomes import OutcomeCodes, OutcomeNames, SpanSides, outcome_diff
+
+#: the gold spans' categories (codes of :attr:`ts_eval.models.semeval.SpanOutcomes.gold`), right one first
+GOLD_CATEGORIES = ("correct", "incorrect", "partial", "missed")
+SEMEVAL_NAMES = OutcomeNames(GOLD_CATEGORIES, COUNTS, "spurious", "none", "missed", "correct")
+
+
+def _codes(o: SpanOutcomes) -> OutcomeCodes:
+    return OutcomeCodes(o.gold.astype(np.int64), o.gold_system, o.system.astype(np.int64), o.system_gold)
+
+
+def semeval_diff(corpus: Corpus, a: str, b: str, top: Optional[int], pairs_a: Optional[Pairs] = None,
+                 pairs_b: Optional[Pairs] = None, min_overlap_percentage: float = 1.0) -> SemevalDiff:
+    """A (baseline) against B under every SemEval-2013 scheme (``pairs_*``: the matcher's pairs of
+    gold and that system, computed when not given)."""
+    sides = SpanSides(corpus.gold, corpus.systems[a], corpus.systems[b], corpus.labels)
+    oa = scheme_outcomes(sides.gold, sides.a, pairs_a, False, min_overlap_percentage)
+    ob = scheme_outcomes(sides.gold, sides.b, pairs_b, False, min_overlap_percentage)
+    schemes = {s: outcome_diff(sides, a, b, _codes(oa[s]), _codes(ob[s]), top, SEMEVAL_NAMES)[0] for s in SCHEMES}
+    return SemevalDiff(a, b, float(min_overlap_percentage), schemes)

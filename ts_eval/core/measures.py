@@ -1,0 +1,189 @@
+"""Counts first, scores derived: P, R, F-beta, Cohen's kappa and accuracy from
+(possibly weighted) contingency counts, per label and micro/macro averaged.
+
+Zero-division rule (one for all measures): a ratio whose denominator is 0 is 0.0,
+except kappa when the expected agreement is exactly 1 (both sides constant and
+equal, or no units), which is 1.0.  Micro and macro both run over the labels
+*present* for the system: those with gold or system units (segments); a label
+absent on both sides is shown with its zero counts but adds nothing to the
+micro table (:func:`micro_table`) and is left out of the mean (:func:`macro`).
+
+:func:`prf` is the one place P, R and F are made from a ``tp, fp, fn`` table; its
+``percent=True`` variant (with :func:`percent`, :func:`percent_of_ratio`) computes percentages in
+the official scorers' order of operations, for the byte-exact legacy layouts (conlleval, nereval).
+Models whose precision and recall count different hits (the segment models' gold and system
+spans hit) combine :func:`precision`, :func:`recall` and :func:`f_from_pr` themselves.
+"""
+from __future__ import annotations
+
+from typing import Any, Dict, Tuple
+
+import numpy as np
+
+from ..errors import OptionError
+
+
+def check_separator_weight(weight: float) -> float:
+    """The separator weight as a float; ValueError unless it is a finite number >= 0."""
+    w = float(weight)
+    if not (np.isfinite(w) and w >= 0):
+        raise OptionError(f"separator weight must be a finite number >= 0, got {weight}")
+    return w
+
+
+def check_beta(beta: float) -> float:
+    """F-beta's beta as a float; ValueError unless it is a finite number > 0."""
+    b = float(beta)
+    if not (np.isfinite(b) and b > 0):
+        raise OptionError(f"beta must be a finite number > 0, got {beta}")
+    return b
+
+
+def _div(num, den):
+    num = np.asarray(num, float)
+    den = np.asarray(den, float)
+    out = np.zeros(np.broadcast(num, den).shape)
+    np.divide(num, den, out=out, where=den != 0)
+    return out if out.ndim else float(out)
+
+
+def precision(tp, fp):
+    return _div(tp, np.add(tp, fp))
+
+
+def recall(tp, fn):
+    return _div(tp, np.add(tp, fn))
+
+
+def fbeta(tp, fp, fn, beta: float = 1.0):
+    b2 = beta * beta
+    tp = np.asarray(tp, float)
+    return _div((1 + b2) * tp, (1 + b2) * tp + b2 * np.asarray(fn, float) + np.asarray(fp, float))
+
+
+def f_from_pr(p, r, beta: float = 1.0):
+    """F-beta from precision and recall (for models whose P and R count different hits)."""
+    b2 = beta * beta
+    p, r = np.asarray(p, float), np.asarray(r, float)
+    return _div((1 + b2) * p * r, b2 * p + r)
+
+
+def prf(tp, fp, fn, beta: float = 1.0, *, percent: bool = False) -> Tuple[Any, Any, Any]:
+    """Precision, recall and F-beta (from P and R: ``(1 + b^2) P R / (b^2 P + R)``) of a ``tp, fp, fn``
+    table; arrays give arrays, 0.0 wherever a denominator is 0 (the one zero-division rule).
+
+    ``percent=True``: scalars in percent, in the official scorers' order of operations
+    (``100*tp/(tp+fp)``, multiplying first; F from the percentages), which the byte-exact layouts need:
+    ``100*k/f`` and ``100*(k/f)`` can differ in the last bit, and that can change a ``%6.2f`` rounding.
+    """
+    if percent:
+        p, r = _percent(tp, tp + fp), _percent(tp, tp + fn)
+        return p, r, float(f_from_pr(p, r, beta))
+    p, r = precision(tp, fp), recall(tp, fn)
+    return p, r, f_from_pr(p, r, beta)
+
+
+def accuracy(tp, fp, fn, tn):
+    return _div(np.add(tp, tn), np.add(np.add(tp, fp), np.add(fn, tn)))
+
+
+def kappa(tp, fp, fn, tn):
+    """Cohen's kappa of a (weighted) 2x2 table.
+
+    Computed as 2 (TP TN - FN FP) / ((TP+FP)(FP+TN) + (TP+FN)(FN+TN)), which equals
+    (po - pe) / (1 - pe) but has a denominator of non-negative products: it is 0 exactly
+    when the expected agreement is 1 (both sides constant and equal, or no units), and a
+    rare label in a huge corpus keeps its true kappa (no tolerance that turns 1 - pe of
+    4e-9 into 0).
+    """
+    tp, fp, fn, tn = (np.asarray(x, float) for x in (tp, fp, fn, tn))
+    den = (tp + fp) * (fp + tn) + (tp + fn) * (fn + tn)
+    out = np.where(den == 0, 1.0, _div(2 * (tp * tn - fn * fp), den))
+    return out if out.ndim else float(out)
+
+
+def multiclass_kappa(confusion: np.ndarray) -> float:
+    """Cohen's kappa of a (weighted) k x k confusion matrix (rows gold, columns system).
+
+    n^2 (po - pe) / n^2 (1 - pe), both sides written without a difference of near-equal
+    large sums: the numerator is sum_i (c_ii * rest_i - R_i * C_i) (rest_i: the units in
+    neither row i nor column i; R_i, C_i: row i's and column i's off-diagonal mass), which
+    is 2 (TP TN - FN FP) for two classes, and the denominator sum over i != j of r_i c_j,
+    0 exactly when all units fall in one diagonal cell (or there are none): kappa 1.0
+    then, by the zero-division rule.
+    """
+    c = np.asarray(confusion, float)
+    rows, cols, diag = c.sum(1), c.sum(0), np.diag(c)
+    off = np.ones(c.shape) - np.eye(*c.shape)
+    den = float(rows @ off @ cols)
+    if den == 0:
+        return 1.0
+    rest = c.sum() - rows - cols + diag
+    num = float(diag @ rest - (rows - diag) @ (cols - diag))
+    return num / den
+
+
+def micro_table(tp, fp, fn, units):
+    """The micro-averaged 2x2 table: per-label tables summed over the *present* labels.
+
+    A label is present for a system when gold or that system has units of it (the
+    labels the macro average runs over), so labels that only another system uses --
+    or nobody -- add no true negatives, and a system's numbers depend only on gold
+    and itself.  ``tp, fp, fn`` are (..., labels); ``units`` the (weighted) number of
+    units (...).  With no present label the table is that of an absent label:
+    0, 0, 0, units (kappa 1.0 and accuracy 1.0: both sides are empty and agree).
+    Returns the tuple tp, fp, fn, tn of sums.
+    """
+    tp, fp, fn = (np.asarray(x, float) for x in (tp, fp, fn))
+    units = np.asarray(units, float)
+    present = (tp + fp + fn) > 0
+    k = np.maximum(present.sum(-1), 1)
+    TP, FP, FN = tp.sum(-1), fp.sum(-1), fn.sum(-1)
+    TN = k * units - (TP + FP + FN)
+    return tuple(x if np.ndim(x) else float(x) for x in (TP, FP, FN, TN))
+
+
+def scores(tp, fp, fn, tn=None, beta: float = 1.0) -> Dict[str, np.ndarray]:
+    """P, R, F-beta (and kappa, accuracy when TN is known) for arrays of counts."""
+    out = {"precision": precision(tp, fp), "recall": recall(tp, fn), "f": fbeta(tp, fp, fn, beta)}
+    if tn is not None:
+        out["kappa"] = kappa(tp, fp, fn, tn)
+        out["accuracy"] = accuracy(tp, fp, fn, tn)
+    return out
+
+
+def masked_mean(values, present) -> np.ndarray:
+    """Mean over the last axis of the present entries, 0.0 where none is present (the rule of
+    :func:`macro`, vectorised over leading axes: the macro average of resampled sums)."""
+    present = np.asarray(present, bool)
+    k = present.sum(-1)
+    total = np.where(present, values, 0.0).sum(-1)
+    return np.where(k > 0, total / np.maximum(k, 1), 0.0)
+
+
+def macro(per_label: Dict[str, np.ndarray], present: np.ndarray) -> Dict[str, float]:
+    """Mean of per-label scores over the present labels (0.0 when none is present)."""
+    present = np.asarray(present, bool)
+    k = int(present.sum())
+    return {name: (float(np.mean(np.asarray(v)[present])) if k else 0.0) for name, v in per_label.items()}
+
+
+# ---------------------------------------------------------------------------
+# percentages in an official scorer's order of operations
+#
+# ``conlleval.pl`` and ``nereval.perl`` (GermEval 2014's official scorer, version 2014-05-19)
+# compute precision as ``100*correct/found`` and recall as ``100*correct/gold`` (0 when the
+# denominator is 0), and F1 from those percentages (:func:`prf` with ``percent=True``).
+
+
+def percent(num: float, den: float) -> float:
+    """``100*num/den`` (multiply first, as the scorers do), 0.0 when ``den`` is 0."""
+    return 100 * num / den if den > 0 else 0.0
+
+
+_percent = percent     # prf() takes a keyword named percent
+
+
+def percent_of_ratio(num: float, den: float) -> float:
+    """``100*(num/den)`` (divide first: the scorer's order for one level's token accuracy), 0.0 when ``den`` is 0."""
+    return 100 * (num / den) if den > 0 else 0.0

@@ -1,0 +1,428 @@
+"""Tagging schemes as data: tag sequences -> spans, with validation and repair counts.
+
+Every named scheme decodes with one rule (vectorised over the whole corpus): a non-O
+token opens a span when its prefix always opens one (B, S, U), when the previous
+token is O, of another label, in another sentence, or closed its span (E, S, L,
+U); otherwise it continues the open span.  Schemes differ only in which prefixes
+they allow and which spans are *well formed*, so a scheme is a small table
+(:class:`Scheme`): the prefixes allowed on a one-token span, on the first and on
+the last token of a longer span.  Middle tokens are always ``I``.
+
+An ill-formed span (``I-X`` after ``O`` in IOB2, ``B-X`` without ``E-X`` in IOBES,
+...) is handled by a named policy:
+
+``conlleval``  keep the span as decoded (for IOB2 this is exactly conlleval.pl:
+               an ``I-`` that cannot continue the open chunk opens a new one) and
+               count one repair;
+``strict``     the span is an error;
+``discard``    drop the span and count it.
+
+The extra scheme ``conlleval`` reproduces conlleval.pl for *any* tag, as that
+script never rejects one: a tag is split at its first hyphen into prefix and type,
+a tag without a hyphen is a prefix with the empty type, the type ``0`` is the empty
+type (Perl truthiness), and chunks start and end by conlleval.pl's own
+``startOfChunk``/``endOfChunk`` rules.  A span runs from a chunk start to the next
+start, end or sentence boundary.  Which chunks count as *correct* is not a property of
+one side: conlleval.pl runs a state machine over both columns at once, so the decoder
+also keeps each side's per-token chunk events (:class:`ConllEvents`) and
+:func:`conlleval_correct` replays that state machine (vectorised) for a gold and a
+system side; the matcher marks exactly those chunks as exact matches.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Dict, List, Optional, Sequence, Tuple, Union
+
+import numpy as np
+
+# prefix codes shared by all schemes
+O, B, I, E, S, L, U = 0, 1, 2, 3, 4, 5, 6
+PREFIX_CODES: Dict[str, int] = {"B": B, "I": I, "E": E, "S": S, "L": L, "U": U}
+PREFIX_NAMES = ["O", "B", "I", "E", "S", "L", "U"]
+_N_PREFIX = len(PREFIX_NAMES)
+OPENS = np.zeros(_N_PREFIX, bool)
+OPENS[[B, S, U]] = True          # always open a new span
+CLOSES = np.zeros(_N_PREFIX, bool)
+CLOSES[[E, S, L, U]] = True      # always close the span they are in
+
+POLICIES = ("conlleval", "strict", "discard")
+
+
+def _mask(letters: str) -> np.ndarray:
+    out = np.zeros(_N_PREFIX, bool)
+    for ch in letters:
+        out[PREFIX_CODES[ch]] = True
+    return out
+
+
+@dataclass(frozen=True)
+class Scheme:
+    """One tagging scheme as a table of prefixes."""
+
+    name: str
+    prefixes: str            # the prefixes the scheme allows besides O
+    single: str              # allowed prefix of a one-token span
+    first: str               # allowed first prefix of a longer span
+    last: str                # allowed last prefix of a longer span
+    b_after_same: bool = False   # IOB1: B- only right after a span of the same label
+    e_before_same: bool = False  # IOE1: E- only right before a span of the same label
+    aliases: Tuple[str, ...] = ()
+
+    def tables(self) -> Tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        return _mask(self.prefixes), _mask(self.single), _mask(self.first), _mask(self.last)
+
+
+SCHEMES: Dict[str, Scheme] = {
+    s.name: s
+    for s in (
+        Scheme("IOB2", "BI", single="B", first="B", last="I", aliases=("BIO",)),
+        Scheme("IOB1", "BI", single="IB", first="IB", last="I", b_after_same=True),
+        Scheme("IOE1", "IE", single="IE", first="I", last="IE", e_before_same=True),
+        Scheme("IOE2", "IE", single="E", first="I", last="E"),
+        Scheme("IOBES", "BIES", single="S", first="B", last="E", aliases=("BIOES",)),
+        Scheme("BILOU", "BILU", single="U", first="B", last="L"),
+        Scheme("IO", "I", single="I", first="I", last="I"),
+    )
+}
+SCHEME_NAMES = tuple(SCHEMES) + ("conlleval", "auto")
+
+
+def resolve_scheme_name(name: str) -> str:
+    """Canonical scheme name for a user-given one (case-insensitive, aliases allowed)."""
+    up = name.upper()
+    for s in SCHEMES.values():
+        if up == s.name or up in s.aliases:
+            return s.name
+    if name.lower() in ("conlleval", "auto"):
+        return name.lower()
+    raise ValueError(f"unknown scheme {name!r}; expected one of {', '.join(SCHEME_NAMES)} (or BIO, BIOES)")
+
+
+# ---------------------------------------------------------------------------
+# tag vocabulary -> (prefix code, label)
+
+@dataclass
+class TagTable:
+    """The distinct tags of some data, parsed: prefix code and label per tag.
+
+    ``prefix`` holds codes O..U for named schemes; for the ``conlleval`` scheme it
+    holds conlleval classes (see :data:`CONLL_CLASSES`).
+    """
+
+    tags: List[str]
+    prefix: np.ndarray
+    labels: List[str]  # "" for O
+
+
+class TagError(ValueError):
+    """A tag that no scheme can read; the caller adds file and line (:func:`ts_eval.core.corpus`).
+
+    ``parts``: the message, strings and options as ``(keyword, value, ...)`` tuples, which the
+    caller makes into :class:`ts_eval.errors.Hint` s (this module imports nothing of ts_eval, so that
+    every layer can read tags); ``str()`` writes the options as Python keywords."""
+
+    def __init__(self, tag: str, *parts: Union[str, Tuple[str, ...]]):
+        self.tag = tag
+        self.parts: Tuple[Union[str, Tuple[str, ...]], ...] = (f"bad tag {tag!r}: ", *parts)
+        super().__init__("".join(p if isinstance(p, str) else _keyword(*p) for p in self.parts))
+
+
+def _keyword(option: str, *values: str) -> str:
+    return f"{option}=" + " or ".join(repr(v) for v in values) if values else option
+
+
+def parse_tags(tags: Sequence[str], scheme: Optional[str]) -> TagTable:
+    """Parse distinct tag strings. ``scheme=None`` accepts every known prefix (for auto)."""
+    if scheme == "conlleval":
+        return _parse_conlleval(tags)
+    allowed = set(SCHEMES[scheme].prefixes) if scheme else set(PREFIX_CODES)
+    prefix = np.zeros(len(tags), np.int8)
+    labels: List[str] = []
+    for k, tag in enumerate(tags):
+        if tag == "O":
+            labels.append("")
+            continue
+        head, sep, label = tag.partition("-")
+        if not sep or len(head) != 1 or head not in PREFIX_CODES:
+            raise TagError(tag, "expected O or PREFIX-LABEL with PREFIX one of " + ", ".join(sorted(allowed))
+                           + " (e.g. B-PER)")
+        if not label:
+            raise TagError(tag, "the label after the prefix is empty (use ", ("scheme", "conlleval"),
+                           " to accept it as conlleval.pl does)")
+        if head not in allowed:
+            raise TagError(tag, f"prefix {head}- is not part of scheme {scheme} "
+                           f"(prefixes {', '.join(SCHEMES[scheme].prefixes)}); choose another ",
+                           ("scheme",), " or ", ("scheme", "auto"))
+        prefix[k] = PREFIX_CODES[head]
+        labels.append(label)
+    return TagTable(list(tags), prefix, labels)
+
+
+# conlleval.pl tag classes
+C_O, C_B, C_I, C_E, C_LBR, C_RBR, C_DOT, C_OTHER = range(8)
+_CONLL_CLASS = {"O": C_O, "B": C_B, "I": C_I, "E": C_E, "[": C_LBR, "]": C_RBR, ".": C_DOT}
+
+
+def _parse_conlleval(tags: Sequence[str]) -> TagTable:
+    prefix = np.zeros(len(tags), np.int8)
+    labels = []
+    for k, tag in enumerate(tags):
+        head, sep, label = tag.partition("-")
+        if not sep:
+            head, label = tag, ""
+        if label == "0":  # Perl: $type ? $type : ""
+            label = ""
+        prefix[k] = _CONLL_CLASS.get(head, C_OTHER)
+        labels.append(label)
+    return TagTable(list(tags), prefix, labels)
+
+
+# ---------------------------------------------------------------------------
+# decoding
+
+@dataclass
+class Decoded:
+    """Spans decoded from one tag sequence (global token indices, inclusive ends)."""
+
+    start: np.ndarray
+    end: np.ndarray
+    label: np.ndarray          # label ids as given in ``type_ids``
+    ill_formed: np.ndarray     # bool per span
+    bad_token: np.ndarray      # per span: the token that makes it ill formed (or -1)
+    reason: List[str] = field(default_factory=list)  # why the first ill-formed span is ill formed
+    conll: Optional["ConllEvents"] = None  # conlleval scheme: per-token chunk events of this side
+
+
+def _shift_prev(a: np.ndarray, first: np.ndarray, fill) -> np.ndarray:
+    out = np.empty_like(a)
+    out[1:] = a[:-1]
+    if len(a):
+        out[0] = fill
+    out[first] = fill
+    return out
+
+
+def decode(prefix: np.ndarray, types: np.ndarray, sent_first: np.ndarray, scheme: str,
+           outside_type: int = -1) -> Decoded:
+    """Decode per-token prefix codes and label ids into spans.
+
+    ``sent_first`` is a bool array, True on the first token of every sentence.
+    ``types`` holds label ids; ``outside_type`` is the id O tokens carry (the id of
+    the empty label), which the ``conlleval`` scheme compares like conlleval.pl does.
+    """
+    n = len(prefix)
+    sent_first = sent_first.astype(bool, copy=False)
+    sent_last = np.empty(n, bool)
+    if n:
+        sent_last[:-1] = sent_first[1:]
+        sent_last[-1] = True
+    if scheme == "conlleval":
+        return _decode_conlleval(prefix, types, sent_first, outside_type)
+    sch = SCHEMES[scheme]
+    _, single_ok, first_ok, last_ok = sch.tables()
+    p = prefix  # small ints index the prefix tables directly (no int64 copy of the corpus)
+    inside = p != O
+    prev_p = _shift_prev(p, sent_first, O)
+    prev_t = _shift_prev(types, sent_first, -1)
+    opens = inside & (OPENS[p] | (prev_p == O) | (prev_t != types) | CLOSES[prev_p])
+    cont = inside & ~opens                   # continues the span of the previous token
+    next_cont = np.zeros(n, bool)
+    if n:
+        next_cont[:-1] = cont[1:]
+    next_cont &= ~sent_last
+    closes = inside & ~next_cont
+    starts = np.flatnonzero(opens)
+    ends = np.flatnonzero(closes)
+    labels = types[starts]
+    ps, pe = p[starts], p[ends]
+    one = starts == ends
+    ok = np.where(one, single_ok[ps], first_ok[ps] & last_ok[pe])
+    bad_token = np.where(one | ~first_ok[ps], starts, ends)
+    if sch.b_after_same:  # IOB1: B- must separate two spans of the same label
+        need = ps == B
+        prev_same = (prev_p[starts] != O) & (prev_t[starts] == labels)
+        ok &= ~need | prev_same
+    if sch.e_before_same:  # IOE1: E- must separate two spans of the same label
+        need = pe == E
+        nxt = np.minimum(ends + 1, max(n - 1, 0))
+        next_same = ~sent_last[ends] & (p[nxt] != O) & (types[nxt] == labels)
+        ok &= ~need | next_same
+    bad = ~ok
+    first_bad = np.flatnonzero(bad)[:1].tolist()  # the reason is needed for the first only (strict)
+    reasons = [_reason(sch, int(ps[k]), int(pe[k]), bool(one[k])) for k in first_bad]
+    return Decoded(starts, ends, labels, bad, np.where(bad, bad_token, -1), reasons)
+
+
+def encode(start: np.ndarray, end: np.ndarray, label: np.ndarray, sent_first: np.ndarray,
+           scheme: str) -> Tuple[np.ndarray, np.ndarray]:
+    """Spans -> per-token prefix codes and label ids (-1 outside) in a named scheme: the inverse
+    of :func:`decode`.  Spans must not overlap and must lie inside a sentence.
+
+    Each position takes the first prefix the scheme's table allows there (IOB2: B then I;
+    IOBES: S, B, I, E; BILOU: U, B, I, L; IOB1 and IOE1: I), and IOB1's B- (IOE1's E-) goes
+    where a span starts right after (ends right before) a span of the same label.  IO cannot
+    separate two adjacent spans of the same label: callers check with :func:`decode`.
+    """
+    sch = SCHEMES[resolve_scheme_name(scheme)]
+    n = len(sent_first)
+    start, end = np.asarray(start, np.int64), np.asarray(end, np.int64)
+    prefix = np.zeros(n, np.int8)
+    types = np.full(n, -1, np.int32)
+    length = end - start + 1
+    before = np.repeat(np.cumsum(length) - length, length)
+    idx = np.repeat(start, length) + (np.arange(int(length.sum())) - before)
+    prefix[idx] = I
+    types[idx] = np.repeat(np.asarray(label, np.int32), length)
+    one = start == end
+    prefix[start[~one]] = PREFIX_CODES[sch.first[0]]
+    prefix[end[~one]] = PREFIX_CODES[sch.last[0]]
+    prefix[start[one]] = PREFIX_CODES[sch.single[0]]
+    if sch.b_after_same:
+        has_prev = (start > 0) & ~sent_first[start]
+        prev = np.maximum(start - 1, 0)
+        prefix[start[has_prev & (types[prev] == types[start])]] = B
+    if sch.e_before_same:
+        has_next = (end + 1 < n) & ~sent_first[np.minimum(end + 1, max(n - 1, 0))]
+        nxt = np.minimum(end + 1, max(n - 1, 0))
+        prefix[end[has_next & (types[nxt] == types[end])]] = E
+    return prefix, types
+
+
+def _reason(sch: Scheme, pf: int, pl: int, one: bool) -> str:
+    f, l = PREFIX_NAMES[pf], PREFIX_NAMES[pl]
+    if one:
+        if f not in sch.single:
+            return f"a one-token span tagged {f}- (scheme {sch.name} expects {'/'.join(sch.single)}-)"
+    elif f not in sch.first:
+        return f"a span that starts with {f}- (scheme {sch.name} expects {'/'.join(sch.first)}-)"
+    elif l not in sch.last:
+        return f"a span that ends with {l}- (scheme {sch.name} expects {'/'.join(sch.last)}-)"
+    if f == "B":
+        return f"B- that does not follow a span of the same label (scheme {sch.name})"
+    return f"E- that is not followed by a span of the same label (scheme {sch.name})"
+
+
+@dataclass
+class ConllEvents:
+    """One side's chunk events as conlleval.pl sees them, per token.
+
+    A boundary (blank or ``-X-`` line) is an ``O`` token with the empty type for
+    conlleval.pl; ts_eval has none, so ``end_after`` holds the end event of the
+    boundary after a sentence's last token.  ``trailing_boundary``: the data end with
+    such a line (conlleval.pl's final state depends on it)."""
+
+    start: np.ndarray       # bool: startOfChunk(previous tag, this tag)
+    end: np.ndarray         # bool: endOfChunk(previous tag, this tag)
+    end_after: np.ndarray   # bool: endOfChunk(this tag, boundary "O"), meaningful on sentence-last tokens
+    types: np.ndarray       # type id per token (compared across sides: one id space)
+    sent_first: np.ndarray
+    trailing_boundary: bool = True
+
+
+def _decode_conlleval(prefix, types, sent_first, outside_type: int) -> Decoded:
+    n = len(prefix)
+    c = prefix
+    pc = _shift_prev(c, sent_first, C_O)
+    pt = _shift_prev(types, sent_first, outside_type)
+    differ = pt != types
+    start = (
+        ((c == C_B) & np.isin(pc, (C_B, C_I, C_O)))
+        | ((c == C_I) & np.isin(pc, (C_O, C_E)))
+        | ((c == C_E) & np.isin(pc, (C_E, C_O)))
+        | ((c != C_O) & (c != C_DOT) & differ)
+        | (c == C_LBR) | (c == C_RBR)
+    )
+    endev = (
+        (np.isin(pc, (C_B, C_I)) & np.isin(c, (C_B, C_O)))
+        | ((pc == C_E) & np.isin(c, (C_E, C_I, C_O)))
+        | ((pc != C_O) & (pc != C_DOT) & differ)
+        | (pc == C_LBR) | (pc == C_RBR)
+    )
+    # the boundary after a token: endOfChunk(tag, "O") with the empty type
+    end_after = (np.isin(c, (C_B, C_I, C_E, C_LBR, C_RBR))
+                 | ((c != C_O) & (c != C_DOT) & (types != outside_type)))
+    starts = np.flatnonzero(start)
+    breaks = np.flatnonzero(start | endev | sent_first)
+    nxt = np.searchsorted(breaks, starts, side="right")
+    bounded = np.append(breaks, n)  # a chunk open at the end of the data ends there
+    ends = bounded[nxt] - 1          # sent_first is among the breaks: never crosses a sentence
+    nb = np.zeros(len(starts), bool)
+    ev = ConllEvents(start, endev, end_after, types, sent_first)
+    return Decoded(starts, ends, types[starts], nb, np.full(len(starts), -1), [], conll=ev)
+
+
+def conlleval_correct(gold: ConllEvents, system: ConllEvents) -> np.ndarray:
+    """Tokens where a chunk starts that conlleval.pl counts as correct (sorted indices).
+
+    conlleval.pl (``$inCorrect``) sets its "correct" state where both sides start a
+    chunk of the same type; the first later position where either side ends a chunk
+    or the types differ decides: a chunk end on both sides counts one correct chunk,
+    anything else loses it.  The end of the data counts an open state.  Boundaries
+    are positions of their own (``O``, empty type), so the state may run on across
+    a sentence break after tags that do not end there (bare or ``.`` tags).  A
+    one-sided start does not end the state (``B-X I-X`` against ``B-X [-X`` is
+    one correct chunk); the count belongs to the latest joint start.  The matcher files
+    it under that start's label; conlleval.pl files it under the type just before the
+    deciding position, which differs only when typed ``O-X`` / ``.-X`` tags change the
+    type inside a chunk without ending it (not reproduced).
+    """
+    sf = gold.sent_first
+    n = len(sf)
+    if n == 0:
+        return np.zeros(0, np.int64)
+    same = gold.types == system.types
+    js = np.flatnonzero(gold.start & system.start & same)
+    # deciding positions: tokens (kill at token t) and boundaries (after token t, before t + 1)
+    kt = np.flatnonzero(gold.end | system.end | ~same)
+    after = np.empty(n, bool)  # a boundary follows token t
+    after[:-1] = sf[1:]
+    after[-1] = gold.trailing_boundary
+    kb = np.flatnonzero(after & (gold.end_after | system.end_after))
+    kt = np.append(kt, n)      # the end of the data decides whatever is still open
+    kb = np.append(kb, n)
+    tok_next = kt[np.searchsorted(kt, js, side="right")]   # first kill at a later token
+    bnd_next = kb[np.searchsorted(kb, js, side="left")]    # first kill at a boundary after js
+    at_bnd = bnd_next < tok_next
+    both_tok = np.append(gold.end & system.end, True)
+    both_bnd = np.append(gold.end_after & system.end_after, True)
+    ok = np.where(at_bnd, both_bnd[bnd_next], both_tok[tok_next])
+    # the count goes to the latest joint start before the deciding position
+    next_js = np.append(js[1:], n + 1)
+    ok &= np.where(at_bnd, next_js > bnd_next, next_js >= tok_next)
+    return js[ok]
+
+
+# ---------------------------------------------------------------------------
+# scheme detection
+
+def detect_scheme(sides: Sequence[Tuple[np.ndarray, np.ndarray]], sent_first: np.ndarray) -> str:
+    """Guess the scheme from (prefix codes, label ids) of every side (named prefixes only)."""
+    present = set()
+    b_opens_fresh = False   # a B- not directly after a token of the same label
+    i_last = False          # an I- that is the last token of its span
+    for prefix, types in sides:
+        p = prefix.astype(np.intp, copy=False)
+        present.update(PREFIX_NAMES[k] for k in np.flatnonzero(np.bincount(p.astype(np.intp), minlength=1)).tolist() if k != O)
+        prev_p = _shift_prev(p, sent_first, O)
+        prev_t = _shift_prev(types, sent_first, -1)
+        bmask = p == B
+        if bmask.any():
+            fresh = bmask & ((prev_p == O) | (prev_t != types))
+            b_opens_fresh |= bool(fresh.any())
+        if "E" in present:
+            nxt_p = np.append(p[1:], O)
+            nxt_t = np.append(types[1:], -1)
+            sent_last = np.append(sent_first[1:], True)
+            last_i = (p == I) & (sent_last | (nxt_p == O) | (nxt_t != types))
+            i_last |= bool(last_i.any())
+    if present & {"L", "U"}:
+        return "BILOU"
+    if "S" in present or {"B", "E"} <= present:
+        return "IOBES"
+    if "E" in present:
+        return "IOE1" if i_last else "IOE2"
+    if "B" in present:
+        return "IOB2" if b_opens_fresh else "IOB1"
+    if "I" in present:
+        return "IO"
+    return "IOB2"

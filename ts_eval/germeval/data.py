@@ -1,0 +1,188 @@
+"""GermEval 2014 data: the label set, one system's tags, and their chunks.
+
+- the official label set (:data:`LABELS`, :data:`TAGS` and their id tables);
+- :class:`GermEvalData`: gold's and one system's tags on both levels, token by token
+  (what :mod:`.reader` reads from files);
+- :func:`decode_level`: one level's tags -> chunks, one rule per policy (the default,
+  ``nereval``, is the official scorer's own rule), :func:`level_chunks` for all four rows,
+  and :func:`sentence_bounded` (chunks cut at sentence ends) for the models that need it.
+
+The :class:`ts_eval.core.corpus.Corpus` views of the chunks are :mod:`.corpus`'s.  Nothing
+here reads files or computes a score.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable, Dict, List, Tuple
+
+import numpy as np
+
+from ..core import schemes
+from ..core.corpus import SpanSet
+from ..errors import OptionError
+
+# ---------------------------------------------------------------------------
+# the official label set
+
+BASES: Tuple[str, ...] = ("LOC", "ORG", "OTH", "PER")
+#: the twelve labels, in the official scorer's (ASCII) sort order; label k has base k // 3
+LABELS: Tuple[str, ...] = tuple(b + s for b in BASES for s in ("", "deriv", "part"))
+#: tag vocabulary: id 0 is O, id 1 + 2k is B-LABELS[k], id 2 + 2k is I-LABELS[k]
+TAGS: Tuple[str, ...] = ("O",) + tuple(f"{p}-{lab}" for lab in LABELS for p in "BI")
+TAG_ID: Dict[str, int] = {t: k for k, t in enumerate(TAGS)}
+TAG_PREFIX = np.array([schemes.O] + [schemes.B, schemes.I] * len(LABELS), np.int8)
+TAG_LABEL = np.array([-1] + [k for k in range(len(LABELS)) for _ in "BI"], np.int16)   # -1 for O
+TAG_BASE = np.where(TAG_LABEL >= 0, TAG_LABEL // 3, -1).astype(np.int16)
+LEVELS: Tuple[str, ...] = ("outer", "inner")
+#: rows of :attr:`GermEvalData.tags`
+ROW_NAMES: Tuple[str, ...] = ("gold outer", "gold inner", "system outer", "system inner")
+POLICIES: Tuple[str, ...] = ("nereval", "conlleval", "strict", "discard")
+
+
+@dataclass
+class GermEvalData:
+    """One system's tags and gold's, both levels, aligned token by token.
+
+    ``tags`` has four rows (see :data:`ROW_NAMES`) of ids into :data:`TAGS`.
+    ``sent_first`` marks the first token of every sentence.  Line numbers point
+    into the file each row came from (the same file in the 6-column layout).
+    """
+
+    name: str
+    gold_path: str
+    system_path: str
+    layout: str                          # "6col" or "pair"
+    tags: np.ndarray                     # (4, n) uint8
+    sent_first: np.ndarray               # (n,) bool
+    gold_lines: np.ndarray               # (n,) 1-based line numbers in gold_path
+    system_lines: np.ndarray             # (n,) 1-based line numbers in system_path
+    texts: Callable[[int, int], List[str]]
+    comment_lines: int = 0               # '#' lines in the gold file
+    blank_lines: int = 0                 # blank lines in the gold file
+
+    @property
+    def n_tokens(self) -> int:
+        return self.tags.shape[1]
+
+    @property
+    def sent_offsets(self) -> np.ndarray:
+        return np.append(np.flatnonzero(self.sent_first), self.n_tokens).astype(np.int64)
+
+    @property
+    def n_sentences(self) -> int:
+        return int(np.count_nonzero(self.sent_first))
+
+    def row(self, side: str, level: str) -> np.ndarray:
+        return self.tags[ROW_NAMES.index(f"{side} {level}")]
+
+    def where(self, row: int, token: int) -> Tuple[str, int]:
+        """(path, line) of a token on one row (gold rows: the gold file, system rows: the system file)."""
+        if row < 2:
+            return self.gold_path, int(self.gold_lines[token])
+        return self.system_path, int(self.system_lines[token])
+
+
+def check_policy_name(policy: str) -> None:
+    """Reject a policy name that is not one of :data:`POLICIES`."""
+    if policy not in POLICIES:
+        raise OptionError(f"unknown policy {policy!r}; expected one of {', '.join(POLICIES)}")
+
+
+# ---------------------------------------------------------------------------
+# chunks
+
+@dataclass
+class LevelChunks:
+    """Chunks of one row (gold or system, outer or inner): global token indices, inclusive ends.
+
+    ``label`` is the label id (into :data:`LABELS`) of the chunk's first token, which is
+    the type the official scorer files it under.  A chunk is *ill formed* when it is not
+    a well-formed IOB2 span: it starts with ``I-``, its ``I-`` tags change label
+    (``nereval`` policy only), or it runs over a sentence boundary (``nereval`` only).
+    """
+
+    start: np.ndarray
+    end: np.ndarray
+    label: np.ndarray
+    ill_formed: np.ndarray
+    crosses: np.ndarray            # runs over a sentence boundary
+    mixed: np.ndarray              # its tags change label inside it
+    dropped: int = 0               # ill-formed chunks dropped (policy discard)
+
+    def __len__(self) -> int:
+        return len(self.start)
+
+
+def decode_level(tags: np.ndarray, sent_first: np.ndarray, policy: str = "nereval") -> LevelChunks:
+    """Decode one row of tag ids into chunks under a policy.
+
+    ``nereval``   the official scorer's rule: a chunk starts at ``B-`` or at an ``I-``
+                  after ``O``, and runs until the next ``B-`` or ``O``: an ``I-`` of another
+                  label continues it, and so does an ``I-`` at the start of a sentence
+                  (the scorer skips blank lines, so chunks run on over them);
+    ``conlleval`` conlleval.pl's rule: an ``I-`` after ``O``, after another label or at a
+                  sentence start opens a new chunk; chunks end at sentence ends;
+    ``strict``    as conlleval (the reader has rejected ill-formed input);
+    ``discard``   as conlleval, then the chunks that start with ``I-`` are dropped.
+    """
+    check_policy_name(policy)
+    n = len(tags)
+    p = TAG_PREFIX[tags]
+    lab = TAG_LABEL[tags]
+    sent_first = np.asarray(sent_first, bool)
+    if policy == "nereval":
+        prev = np.empty(n, np.int8)
+        prev[:1] = schemes.O
+        prev[1:] = p[:-1]
+        opens = (p == schemes.B) | ((p == schemes.I) & (prev == schemes.O))
+        starts = np.flatnonzero(opens)
+        breaks = np.flatnonzero(opens | (p == schemes.O))
+        ends = np.append(breaks, n)[np.searchsorted(breaks, starts, side="right")] - 1
+        sf_cum = np.concatenate(([0], np.cumsum(sent_first, dtype=np.int64)))
+        crosses = (sf_cum[ends + 1] - sf_cum[starts + 1]) > 0
+        change = np.zeros(n, bool)
+        change[1:] = lab[1:] != lab[:-1]
+        ch_cum = np.concatenate(([0], np.cumsum(change, dtype=np.int64)))
+        mixed = (ch_cum[ends + 1] - ch_cum[starts + 1]) > 0
+        bad = (p[starts] == schemes.I) | crosses | mixed
+        return LevelChunks(starts.astype(np.int64), ends.astype(np.int64), lab[starts].astype(np.int16),
+                           bad, crosses, mixed)
+    dec = schemes.decode(p, lab.astype(np.int32), sent_first, "IOB2")
+    keep = ~dec.ill_formed if policy == "discard" else np.ones(len(dec.start), bool)
+    z = np.zeros(int(keep.sum()), bool)
+    return LevelChunks(dec.start[keep].astype(np.int64), dec.end[keep].astype(np.int64),
+                       dec.label[keep].astype(np.int16), dec.ill_formed[keep], z, z.copy(),
+                       dropped=int((~keep).sum()))
+
+
+def level_chunks(data: GermEvalData, policy: str = "nereval") -> Dict[Tuple[str, str], LevelChunks]:
+    """Chunks of the four rows (gold/system x outer/inner) under ``policy``."""
+    return {(side, level): decode_level(data.row(side, level), data.sent_first, policy)
+            for side in ("gold", "system") for level in LEVELS}
+
+
+def spanset(ch: LevelChunks) -> SpanSet:
+    """The chunks as a span set (label ids into :data:`LABELS`)."""
+    return SpanSet(ch.start, ch.end, ch.label.astype(np.int32))
+
+
+# ---------------------------------------------------------------------------
+# corpora: both levels' chunks as span sets
+
+
+def sentence_bounded(ch: LevelChunks, sent_offsets: np.ndarray) -> SpanSet:
+    """The chunks as a span set, with chunks that run over a sentence boundary cut at it."""
+    ss = spanset(ch)
+    if not ch.crosses.any():
+        return ss
+    keep = ~ch.crosses
+    starts, ends, labels = [ss.start[keep]], [ss.end[keep]], [ss.label[keep]]
+    for b, e, lab in zip(ss.start[ch.crosses].tolist(), ss.end[ch.crosses].tolist(), ss.label[ch.crosses].tolist()):
+        cuts = sent_offsets[(sent_offsets > b) & (sent_offsets <= e)].tolist()
+        bounds = [b] + cuts
+        for lo, hi in zip(bounds, cuts + [e + 1]):
+            starts.append(np.array([lo]))
+            ends.append(np.array([hi - 1]))
+            labels.append(np.array([lab], np.int32))
+    return SpanSet(np.concatenate(starts).astype(np.int64), np.concatenate(ends).astype(np.int64),
+                   np.concatenate(labels).astype(np.int32)).sorted()

@@ -1,0 +1,340 @@
+"""GermEval 2014 NER files: the 6-column evaluation layout and the 4-column data layout.
+
+Layouts (fields separated by TABs, one token per line):
+
+``6col``  index, token, gold outer, gold inner, system outer, system inner
+          (the file the official scorer ``nereval.perl`` reads);
+``4col``  index, token, outer, inner (the data release; two-file mode reads a gold
+          and a system file in this layout; a 6-column file is accepted on either
+          side: the gold side uses its columns 3-4, the system side 5-6).
+
+``#`` lines (source URL and date) and blank lines are not tokens; every such line
+ends a sentence.  A CR before the line end is dropped, and so are empty fields at
+the end of a line (as Perl's ``split`` does: one line of the original test file ends
+with a TAB).  Tokens are kept as bytes and decoded only on demand, so soft hyphens
+and C1 control characters in tokens pass unchanged.
+
+Validation, before anything is scored: every tag is ``O`` or ``B-``/``I-`` plus one of
+the twelve official labels (else an error with file, line and column); two-file mode
+checks line by line that the system's index and token fields equal the gold file's
+(the check the evaluation plan asks participants to make with ``cmp``); under the
+``strict`` policy every level must be well-formed IOB2.
+
+The label set, :class:`GermEvalData` and chunk decoding live in :mod:`.data`; several system
+files against one gold become a corpus for ranking in :mod:`.corpus` (:func:`~.corpus.germeval_corpus`).
+"""
+from __future__ import annotations
+
+import codecs
+import os
+from dataclasses import dataclass, field
+from typing import Optional, Sequence, Tuple
+
+import numpy as np
+
+from ..core import schemes
+from .data import LABELS, LEVELS, ROW_NAMES, TAG_ID, TAG_LABEL, TAG_PREFIX, TAGS, GermEvalData, check_policy_name
+from ..errors import Hint, InputError
+from ..io.columns import BOM, ColumnFile, byte_windows, unique_slices
+from ..io.conll import check_aligned
+from ..io.source import system_name
+
+SIX_COLUMNS = "index, token, gold outer, gold inner, system outer, system inner"
+FOUR_COLUMNS = "index, token, outer, inner"
+
+# ---------------------------------------------------------------------------
+# reading
+
+@dataclass
+class _TabFile:
+    """Token lines of a TAB-separated file: field byte ranges, lines, sentence starts."""
+
+    path: str
+    raw: bytearray                     # the file plus 8 zero bytes (for byte_windows)
+    shift: int                         # BOM length
+    n_fields: int
+    token_line: np.ndarray             # int32
+    sent_first: np.ndarray
+    fstart: np.ndarray                 # (n_fields, n) byte offsets into raw[shift:]
+    fend: np.ndarray
+    comment_lines: int
+    blank_lines: int
+    _windows: Optional[np.ndarray] = field(default=None, repr=False)
+
+    @property
+    def n_tokens(self) -> int:
+        return len(self.token_line)
+
+    @property
+    def data(self) -> np.ndarray:
+        return np.frombuffer(self.raw, np.uint8, count=len(self.raw) - 8 - self.shift, offset=self.shift)
+
+    @property
+    def windows(self) -> np.ndarray:
+        if self._windows is None:
+            self._windows = byte_windows(self.raw, self.shift)
+        return self._windows
+
+    def field_file(self, column: int) -> ColumnFile:
+        """A :class:`ColumnFile` view whose 'token' is field ``column`` (0-based), for check_aligned."""
+        n = self.n_tokens
+        return ColumnFile(
+            path=self.path, data=self.data, n_columns=self.n_fields, token_line=self.token_line,
+            sent_first=self.sent_first, doc_first=np.zeros(n, bool), docstart_lines=0, boundary_lines=0,
+            token_column=column + 1, token_start=self.fstart[column],
+            token_len=(self.fend[column] - self.fstart[column]).astype(np.int32), columns={})
+
+    def text(self, column: int, token: int) -> str:
+        a, b = int(self.fstart[column, token]), int(self.fend[column, token])
+        return self.data[a:b].tobytes().decode("utf-8")
+
+
+def _read_bytes(path: str) -> bytearray:
+    try:
+        with open(path, "rb") as fh:
+            size = os.fstat(fh.fileno()).st_size
+            buf = bytearray(size + 8)
+            got = fh.readinto(memoryview(buf)[:size])
+    except IsADirectoryError:
+        raise InputError("is a directory, expected a GermEval file", path) from None
+    except OSError as err:
+        raise InputError(f"cannot read: {err.strerror}", path) from None
+    if got != size:
+        raise InputError(f"could read only {got} of {size} bytes", path)
+    return buf
+
+
+def _split_tab_file(raw: bytearray, path: str, allowed_fields: Sequence[int], layout_help: str) -> _TabFile:
+    """Find the token lines and their TAB-separated fields (vectorised over the file)."""
+    shift = len(BOM) if raw.startswith(BOM) else 0
+    size = len(raw) - 8 - shift
+    try:
+        codecs.utf_8_decode(memoryview(raw)[shift:shift + size], "strict", True)
+    except UnicodeDecodeError as err:
+        line = raw.count(b"\n", shift, shift + err.start) + 1
+        raise InputError(f"not UTF-8: byte 0x{raw[shift + err.start]:02x} ({err.reason}); expected UTF-8 text",
+                         path, line) from None
+    data = np.frombuffer(raw, np.uint8, count=size, offset=shift)
+    if size == 0:
+        raise InputError("empty file, expected token lines (" + layout_help + ")", path)
+    nl = np.flatnonzero(data == 10)
+    lstart = np.concatenate(([0], nl + 1))
+    lend = np.concatenate((nl, [size]))
+    if lstart[-1] == size:             # the file ends with a newline: no last partial line
+        lstart, lend = lstart[:-1], lend[:-1]
+    nonempty = lend > lstart
+    cr = nonempty & (data[np.maximum(lend - 1, 0)] == 13)
+    lend = lend - cr
+    # whitespace-only lines are blank (as are empty ones)
+    ws = (data == 32) | (data == 9) | (data == 13) | (data == 11) | (data == 12)
+    nonws = np.concatenate(([0], np.cumsum(~ws, dtype=np.int64)))
+    blank = (nonws[lend] - nonws[lstart]) == 0
+    first = data[np.minimum(lstart, size - 1)]
+    comment = ~blank & (first == ord("#"))
+    lead_tab = ~blank & ~comment & (first == 9)
+    if lead_tab.any():
+        k = int(np.flatnonzero(lead_tab)[0])
+        raise InputError("the line starts with a TAB (empty index field); the official scorer skips such "
+                         "lines silently, so their tags would not be scored; expected " + layout_help,
+                         path, k + 1)
+    tok = np.flatnonzero(~blank & ~comment)
+    if not len(tok):
+        raise InputError("no token lines (only blank and '#' lines); expected " + layout_help, path)
+    ts, te = lstart[tok], lend[tok].copy()
+    # drop empty fields at the line end (Perl's split does): strip trailing TABs
+    trailing = np.flatnonzero(data[te - 1] == 9)
+    for k in trailing.tolist():
+        e = int(te[k])
+        while e > ts[k] and data[e - 1] == 9:
+            e -= 1
+        te[k] = e
+    tabs = np.flatnonzero(data == 9)
+    t0 = np.searchsorted(tabs, ts)
+    ntab = np.searchsorted(tabs, te) - t0
+    nf = ntab + 1
+    ok = np.isin(nf, allowed_fields)
+    if not ok.all():
+        k = int(np.flatnonzero(~ok)[0])
+        line = int(tok[k]) + 1
+        text = data[ts[k]:te[k]].tobytes().decode("utf-8")
+        hint = ""
+        if nf[k] == 1 and " " in text:
+            hint = " (fields must be separated by TABs, not spaces)"
+        raise InputError(f"{int(nf[k])} TAB-separated fields, expected {' or '.join(map(str, allowed_fields))} "
+                         f"({layout_help}){hint}: {text!r}", path, line)
+    if len(set(nf.tolist())) > 1:
+        k = int(np.flatnonzero(nf != nf[0])[0])
+        raise InputError(f"{int(nf[k])} fields, but the first token line (line {int(tok[0]) + 1}) has {int(nf[0])}",
+                         path, int(tok[k]) + 1)
+    n_fields = int(nf[0])
+    fstart = np.empty((n_fields, len(tok)), np.int64)
+    fend = np.empty((n_fields, len(tok)), np.int64)
+    for j in range(n_fields):
+        fstart[j] = ts if j == 0 else tabs[t0 + j - 1] + 1
+        fend[j] = te if j == n_fields - 1 else tabs[t0 + j]
+    empty = fend == fstart
+    if empty.any():
+        k = int(np.flatnonzero(empty.any(axis=0))[0])     # first line, then first field on it
+        j = int(np.flatnonzero(empty[:, k])[0])
+        what = ("index", "token")[j] if j < 2 else f"tag (field {j + 1})"
+        raise InputError(f"empty {what} field; expected {layout_help}", path, int(tok[k]) + 1)
+    token_line = (tok + 1).astype(np.int32)
+    sent_first = np.diff(token_line, prepend=-1) > 1
+    return _TabFile(path, raw, shift, n_fields, token_line, sent_first, fstart, fend,
+                    int(comment.sum()), int(blank.sum()))
+
+
+def _tag_ids(tf: _TabFile, columns: Sequence[int], names: Sequence[str]) -> np.ndarray:
+    """Tag columns (0-based) -> ids into TAGS, rejecting anything outside the official set."""
+    starts = np.concatenate([tf.fstart[c] for c in columns])
+    ends = np.concatenate([tf.fend[c] for c in columns])
+    vocab, ids = unique_slices(tf.windows, starts, ends)
+    mapping = np.array([TAG_ID.get(v, -1) for v in vocab], np.int16)
+    out = mapping[ids].reshape(len(columns), -1)
+    if (out < 0).any():
+        bad_rows, bad_tok = np.nonzero(out < 0)
+        k = int(np.argmin(bad_tok * len(columns) + bad_rows))   # first by line, then by column
+        r, t = int(bad_rows[k]), int(bad_tok[k])
+        tag = tf.text(columns[r], t)
+        raise InputError(f"{names[r]} tag {tag!r} (field {columns[r] + 1}) is not a GermEval 2014 tag: "
+                         f"{_tag_hint(tag)}", tf.path, int(tf.token_line[t]))
+    return out.astype(np.uint8)
+
+
+def _tag_hint(tag: str) -> str:
+    expected = ("expected O, or B- or I- followed by LOC, ORG, OTH or PER, optionally with the suffix "
+                "deriv or part (e.g. B-PER, I-LOCderiv, B-ORGpart)")
+    head, sep, label = tag.partition("-")
+    if tag.lower() == "o":
+        return "tags are case sensitive; " + expected
+    if tag != tag.strip():
+        return "it has white space around it; " + expected
+    if sep and head.upper() in ("B", "I") and label.upper().startswith("MISC"):
+        return "GermEval has no MISC, its class for other names is OTH; " + expected
+    if sep and head in ("E", "S", "L", "U"):
+        return f"the prefix {head}- is not IOB2; " + expected
+    if sep and head.upper() in ("B", "I") and label.lower() in {lab.lower() for lab in LABELS}:
+        return "labels are case sensitive; " + expected
+    return expected
+
+
+def read_germeval(path: str, *, name: Optional[str] = None, policy: str = "nereval") -> GermEvalData:
+    """Read a file in the 6-column evaluation layout (gold and system in one file)."""
+    check_policy_name(policy)
+    help6 = "6 fields: " + SIX_COLUMNS
+    tf = _split_tab_file(_read_bytes(path), path, (6,), help6)
+    tags = _tag_ids(tf, (2, 3, 4, 5), ROW_NAMES)
+    data = GermEvalData(
+        name=name or system_name(path), gold_path=path, system_path=path, layout="6col", tags=tags,
+        sent_first=tf.sent_first, gold_lines=tf.token_line, system_lines=tf.token_line,
+        texts=lambda a, b, tf=tf: [tf.text(1, k) for k in range(a, b)],
+        comment_lines=tf.comment_lines, blank_lines=tf.blank_lines)
+    check_policy(data, policy)
+    return data
+
+
+def read_germeval_pair(gold_path: str, system_path: str, *, name: Optional[str] = None,
+                       policy: str = "nereval") -> GermEvalData:
+    """Read a gold and a system file in the 4-column data layout (index, token, outer, inner).
+
+    Either file may also be in the 6-column layout: gold then uses its columns 3-4,
+    the system its columns 5-6 (and its columns 3-4 must equal the gold file's tags).
+    The system's index and token fields must equal the gold file's, line by line.
+    """
+    check_policy_name(policy)
+    help4 = "4 fields: " + FOUR_COLUMNS + " (or the 6-field evaluation layout)"
+    gf = _split_tab_file(_read_bytes(gold_path), gold_path, (4, 6), help4)
+    sf = _split_tab_file(_read_bytes(system_path), system_path, (4, 6), help4)
+    _check_lines_up(gf, sf)
+    gold = _tag_ids(gf, (2, 3), ("gold outer", "gold inner"))
+    scols = (2, 3) if sf.n_fields == 4 else (4, 5)
+    system = _tag_ids(sf, scols, ("system outer", "system inner"))
+    if sf.n_fields == 6:
+        own_gold = _tag_ids(sf, (2, 3), ("gold outer (in the system file)", "gold inner (in the system file)"))
+        diff = np.nonzero(own_gold != gold)
+        if len(diff[0]):
+            k = int(np.argmin(diff[1] * 2 + diff[0]))
+            r, t = int(diff[0][k]), int(diff[1][k])
+            raise InputError(f"the system file is in the 6-column layout and its gold {LEVELS[r]} tag "
+                             f"{TAGS[own_gold[r, t]]!r} differs from the gold file's {TAGS[gold[r, t]]!r} "
+                             f"(gold line {int(gf.token_line[t])}); the two were made from different gold data",
+                             system_path, int(sf.token_line[t]))
+    data = GermEvalData(
+        name=name or system_name(system_path), gold_path=gold_path, system_path=system_path, layout="pair",
+        tags=np.vstack([gold, system]), sent_first=gf.sent_first, gold_lines=gf.token_line,
+        system_lines=sf.token_line, texts=lambda a, b, tf=gf: [tf.text(1, k) for k in range(a, b)],
+        comment_lines=gf.comment_lines, blank_lines=gf.blank_lines)
+    check_policy(data, policy)
+    return data
+
+
+def read_germeval_any(gold_or_file: str, system_path: Optional[str] = None, *, name: Optional[str] = None,
+                      policy: str = "nereval") -> GermEvalData:
+    """6-column FILE alone, or a gold and a system file (see :func:`read_germeval_pair`)."""
+    if system_path is None:
+        return read_germeval(gold_or_file, name=name, policy=policy)
+    return read_germeval_pair(gold_or_file, system_path, name=name, policy=policy)
+
+
+def _check_lines_up(gf: _TabFile, sf: _TabFile) -> None:
+    """Same sentences, same tokens, same index fields (the plan's ``cut -f1,2 | cmp`` check)."""
+    check_aligned(gf.field_file(1), sf.field_file(1))
+    gi, si = gf.field_file(0), sf.field_file(0)
+    n = gf.n_tokens
+    bad = np.flatnonzero(gi.token_len != si.token_len)
+    limit = int(bad[0]) if len(bad) else n
+    same_len_bytes_differ = np.flatnonzero(gi.token_bytes(0, limit) != si.token_bytes(0, limit))
+    if len(same_len_bytes_differ):
+        first = int(np.searchsorted(np.cumsum(gi.token_len[:limit]), same_len_bytes_differ[0], side="right"))
+    elif len(bad):
+        first = limit
+    else:
+        return
+    raise InputError(f"index field {sf.text(0, first)!r} differs from the gold file's {gf.text(0, first)!r} "
+                     f"(gold {gf.path} line {int(gf.token_line[first])}, token {gf.text(1, first)!r}); the files "
+                     "must match line by line", sf.path, int(sf.token_line[first]))
+
+
+# ---------------------------------------------------------------------------
+# validation (policy strict)
+
+def first_ill_formed(tags: np.ndarray, sent_first: np.ndarray) -> Optional[Tuple[int, str]]:
+    """The first token whose tag breaks IOB2 (an ``I-X`` not after ``B-X``/``I-X`` in its sentence)."""
+    p = TAG_PREFIX[tags]
+    lab = TAG_LABEL[tags]
+    n = len(tags)
+    prev_p = np.full(n, schemes.O, np.int8)
+    prev_p[1:] = p[:-1]
+    prev_l = np.full(n, -1, np.int16)
+    prev_l[1:] = lab[:-1]
+    sf = np.asarray(sent_first, bool)
+    bad = (p == schemes.I) & (sf | (prev_p == schemes.O) | (prev_l != lab))
+    if not bad.any():
+        return None
+    k = int(np.flatnonzero(bad)[0])
+    if sf[k]:
+        why = "it starts a sentence"
+    elif prev_p[k] == schemes.O:
+        why = "it follows O"
+    else:
+        why = f"it follows {TAGS[int(tags[k - 1])]}"
+    return k, why
+
+
+def check_policy(data: GermEvalData, policy: str) -> None:
+    """Under ``strict``, reject the first ill-formed IOB2 chunk on any row (file, line, column)."""
+    if policy != "strict":
+        return
+    found = []
+    for r in range(4):
+        hit = first_ill_formed(data.tags[r], data.sent_first)
+        if hit is not None:
+            found.append((hit[0], r, hit[1]))
+    if not found:
+        return
+    k, r, why = min(found)
+    path, line = data.where(r, k)
+    raise InputError([f"ill-formed IOB2 on the {ROW_NAMES[r]} level: {TAGS[int(data.tags[r, k])]!r} cannot "
+                      f"start a chunk ({why}); policy strict rejects it (use ", Hint("policy", "nereval"),
+                      " to read it as the official scorer does, conlleval to open a new chunk, or discard to drop "
+                      "the chunk)"], path, line)

@@ -1,0 +1,395 @@
+"""RankingResult / MultiTaskResult -> Page.
+
+Summary (always): the leaderboard under the reference model (score with its interval, rank
+interval, significance group), the rank-shift table (the paper's Table 2, one column per
+model), the agreement of every model with the reference (Spearman and Kendall with their
+intervals, pairs changing order) and the Spearman and Kendall matrices with intervals.
+Details (sections marked ``detail``; ``details=False`` leaves them out): every model's
+scores with intervals, ranks with intervals, probability of keeping the rank, each model's
+ranking (the system at each position), neighbour p-values (raw and Holm), groups under every
+model, the resamples that left a correlation undefined, the flip summary of every model pair
+and the flips between the reference and every model (and the pairs asked for; every model
+pair's with ``every_flip``, for the machine formats), and with a score ``report`` (optional)
+per-label F and fair error types per system.  Tables about models name their rows and columns
+by the models' names for the machine formats (``row_keys``, column keys) and show their titles.
+
+Numbers are read from the result's arrays (the same arrays ``to_dict()`` writes), never
+recomputed; flips come from :meth:`RankingResult.flips`.
+"""
+from __future__ import annotations
+
+from typing import Any, List, Optional, Sequence, Union
+
+import numpy as np
+
+from ...ranking import uncertainty as rank_uncertainty
+from ...errors import Spelling, python_spelling
+from ..page import Cell, Column, Page, Figure, Section, Table, Text
+
+def _f(x: Any) -> Optional[float]:
+    """A numpy number as a float (nan stays nan; renderers write n/a)."""
+    return None if x is None else float(x)
+
+
+def _names(r) -> List[str]:
+    return list(r.systems)
+
+
+# ---------------------------------------------------------------------------
+# summary
+
+
+def leaderboard(r, k: Optional[int] = None) -> Section:
+    """Systems in model ``k``'s order (default the reference): score [interval], rank [interval], group."""
+    k = r.reference_index if k is None else k
+    title, b, u = r.titles[k], r.bootstrap, r.uncertainty
+    groups = u.groups if u is not None and u.groups is not None else None
+    cols = [Column("rank", "#"), Column("system", "system"), Column("score", title)]
+    if b is not None:
+        cols.append(Column("rank_interval", f"rank {100 * b.confidence:g}%"))
+        cols.append(Column("keep_rank", "keeps rank %"))
+    if groups is not None:
+        cols.append(Column("group", "group"))
+    rows, labels, vals, lows, highs, grp = [], [], [], [], [], []
+    top = r.order[k][0]
+    for i in r.order[k]:
+        sc = _f(r.scores[i, k])
+        cell = Cell(sc, "score", style="best" if i == top else None)
+        row = [Cell(_f(r.ranks[i, k]), "rank"), Cell(r.systems[i]), cell]
+        if b is not None:
+            cell.low, cell.high = _f(b.score_low[i, k]), _f(b.score_high[i, k])
+            row.append(Cell(_f(r.ranks[i, k]), "rank", low=_f(b.rank_low[i, k]), high=_f(b.rank_high[i, k])))
+            row.append(Cell(_f(b.keep[i, k]), "score"))
+        if groups is not None:
+            row.append(Cell(int(groups[i, k]), "count"))
+        rows.append(row)
+        labels.append(r.systems[i])
+        vals.append(sc)
+        lows.append(cell.low if b is not None else sc)
+        highs.append(cell.high if b is not None else sc)
+        grp.append(int(groups[i, k]) if groups is not None else None)
+    note = ""
+    if b is not None:
+        note = (f"{100 * b.confidence:g}% paired bootstrap intervals ({b.resamples} resamples of {b.units} "
+                f"{b.unit}s, percentile).")
+    if groups is not None:
+        note += f" Groups (alpha {u.alpha:g}, Holm): {rank_uncertainty.GROUP_RULE}."
+    t = Table(f"lb-{r.task}-{r.models[k]}", f"{r.task}: leaderboard under {title}", cols, rows, key_columns=2,
+              note=note.strip())
+    fig = Figure(f"lb-fig-{r.task}-{r.models[k]}", f"{r.task}: {title} with intervals", "intervals",
+                 {"labels": labels, "values": vals, "low": lows, "high": highs, "kind": "score",
+                  "groups": grp if groups is not None else None})
+    return Section(f"{r.task}: leaderboard under {title}", [t, fig], id=f"leaderboard-{r.task}-{r.models[k]}")
+
+
+def rank_shifts(r) -> Section:
+    """The paper's Table 2: at each position of each model's ranking, that system's reference rank."""
+    ref = r.reference_index
+    ref_ranks = r.ranks[:, ref]
+    cols = [Column("position", "position")] + [Column(m, t) for m, t in zip(r.models, r.titles)]
+    rows = []
+    for p in range(len(r.systems)):
+        row = [Cell(p + 1, "rank")]
+        for k in range(len(r.models)):
+            x = float(ref_ranks[r.order[k][p]])
+            jump = x - (p + 1)
+            row.append(Cell(x, "rank", style=None if jump == 0 else ("up" if jump > 0 else "down"),
+                            note=r.systems[r.order[k][p]]))
+        rows.append(row)
+    t = Table(f"shifts-{r.task}", f"{r.task}: rank shifts: each cell is the rank under {r.titles[ref]} of the "
+              "system at that position of the models' rankings", cols, rows,
+              note="green (up): this model ranks the system higher than the reference does (the cell, its "
+                   "reference rank, is larger than the position); red (down): lower; each cell's note names "
+                   "the system")
+    bump = Figure(f"bump-{r.task}", f"{r.task}: ranks across models", "bump",
+                  {"models": list(r.titles), "systems": _names(r),
+                   "ranks": [[_f(r.ranks[i, k]) for k in range(len(r.models))] for i in range(len(r.systems))]})
+    return Section(f"{r.task}: rank shifts", [t, bump], id=f"shifts-{r.task}")
+
+
+def agreement(r) -> Section:
+    """Every model against the reference: Spearman and Kendall with intervals, pairs changing order."""
+    ref, u = r.reference_index, r.uncertainty
+    ci = u is not None and u.spearman_low is not None
+    cols = [Column("model", "model"), Column("spearman", "Spearman"), Column("kendall", "Kendall tau-b"),
+            Column("changed", "pairs changing order"), Column("compared", "of pairs"),
+            Column("significant", "significant under both")]
+    rows, keys = [], []
+    for k, title in enumerate(r.titles):
+        if k == ref:
+            continue
+        keys.append(r.models[k])
+        f = r.flips(r.reference, r.models[k])
+        rows.append([Cell(title),
+                     Cell(_f(r.spearman[ref, k]), "corr", *((_f(u.spearman_low[ref, k]), _f(u.spearman_high[ref, k]))
+                                                            if ci else (None, None))),
+                     Cell(_f(r.kendall[ref, k]), "corr", *((_f(u.kendall_low[ref, k]), _f(u.kendall_high[ref, k]))
+                                                           if ci else (None, None))),
+                     Cell(f.changed, "count"), Cell(f.pairs_compared, "count"),
+                     Cell(f.significant_under_both, "count")])
+    note = rank_uncertainty.FLIP_RULE.capitalize() + "."
+    if ci:
+        note += f" Intervals ({100 * u.confidence:g}%, {u.resamples} resamples): {rank_uncertainty.CORRELATION_METHOD}."
+    t = Table(f"agreement-{r.task}", f"{r.task}: agreement of each model with {r.titles[ref]}", cols, rows, note=note,
+              row_keys=keys)
+    return Section(f"{r.task}: agreement with the reference", [t], id=f"agreement-{r.task}")
+
+
+def matrix(tid: str, title: str, models: Sequence[str], titles: Sequence[str], m: np.ndarray, low=None, high=None,
+           note: str = "") -> List[Union[Table, Figure]]:
+    """A models x models correlation matrix (with intervals) as a table and a heatmap (rows and
+    columns keyed by the models' names, shown by their titles)."""
+    cols = [Column("model", "")] + [Column(name, t) for name, t in zip(models, titles)]
+    rows = []
+    for i, t in enumerate(titles):
+        rows.append([Cell(t)] + [Cell(_f(m[i, j]), "corr", _f(low[i, j]) if low is not None else None,
+                                      _f(high[i, j]) if high is not None else None) for j in range(len(titles))])
+    grid = lambda a: None if a is None else [[_f(v) for v in row] for row in a]   # noqa: E731
+    fig = Figure(f"{tid}-heatmap", title, "heatmap",
+                 {"rows": list(titles), "columns": list(titles), "values": grid(m), "low": grid(low),
+                  "high": grid(high), "kind": "corr", "range": [-1.0, 1.0]}, note=note)
+    return [Table(tid, title, cols, rows, note=note, sortable=False, row_keys=list(models)), fig]
+
+
+def count_matrix(tid: str, title: str, models: Sequence[str], titles: Sequence[str], m: np.ndarray,
+                 note: str = "") -> Table:
+    """A models x models matrix of counts (the resamples that left a coefficient undefined)."""
+    cols = [Column("model", "")] + [Column(name, t) for name, t in zip(models, titles)]
+    rows = [[Cell(t)] + [Cell(int(v), "count") for v in row] for t, row in zip(titles, m)]
+    return Table(tid, title, cols, rows, note=note, sortable=False, row_keys=list(models))
+
+
+def correlations(r) -> Section:
+    u = r.uncertainty
+    ci = u is not None and u.spearman_low is not None
+    what = f" with {100 * u.confidence:g}% bootstrap intervals" if ci else ""
+    blocks = matrix(f"spearman-{r.task}", f"{r.task}: Spearman's rank correlation{what}", r.models, r.titles,
+                    r.spearman,
+                    u.spearman_low if ci else None, u.spearman_high if ci else None, r.spearman_note)
+    blocks += matrix(f"kendall-{r.task}", f"{r.task}: Kendall's tau-b{what}", r.models, r.titles, r.kendall,
+                     u.kendall_low if ci else None, u.kendall_high if ci else None)
+    return Section(f"{r.task}: rank correlations", blocks, id=f"correlations-{r.task}")
+
+
+# ---------------------------------------------------------------------------
+# details
+
+
+def _per_model(r, tid: str, title: str, cell, note: str = "") -> Table:
+    """Systems (reference order) x models, one cell per (system, model)."""
+    cols = [Column("system", "system")] + [Column(m, t) for m, t in zip(r.models, r.titles)]
+    rows = [[Cell(r.systems[i])] + [cell(i, k) for k in range(len(r.models))] for i in r.order[r.reference_index]]
+    return Table(tid, title, cols, rows, note=note)
+
+
+def model_tables(r) -> Section:
+    b, p, u = r.bootstrap, r.permutation, r.uncertainty
+    blocks: List[Any] = []
+    if b is not None:
+        blocks.append(_per_model(r, f"scores-{r.task}", f"{r.task}: scores with {100 * b.confidence:g}% intervals",
+                                 lambda i, k: Cell(_f(r.scores[i, k]), "score", _f(b.score_low[i, k]),
+                                                   _f(b.score_high[i, k]))))
+        blocks.append(_per_model(r, f"se-{r.task}", f"{r.task}: bootstrap standard error of the scores",
+                                 lambda i, k: Cell(_f(b.score_se[i, k]), "score")))
+        blocks.append(_per_model(r, f"ranks-{r.task}", f"{r.task}: ranks with {100 * b.confidence:g}% intervals",
+                                 lambda i, k: Cell(_f(r.ranks[i, k]), "rank", _f(b.rank_low[i, k]),
+                                                   _f(b.rank_high[i, k]))))
+        blocks.append(_per_model(r, f"keep-{r.task}", f"{r.task}: probability of keeping the observed rank (%)",
+                                 lambda i, k: Cell(_f(b.keep[i, k]), "score")))
+    else:
+        blocks.append(_per_model(r, f"scores-{r.task}", f"{r.task}: scores",
+                                 lambda i, k: Cell(_f(r.scores[i, k]), "score")))
+        blocks.append(_per_model(r, f"ranks-{r.task}", f"{r.task}: ranks", lambda i, k: Cell(_f(r.ranks[i, k]), "rank")))
+    blocks.append(rankings(r))
+    if p is not None:
+        alpha = u.alpha if u is not None else r.settings.get("alpha", 0.05)
+        blocks.append(_per_model(r, f"p-next-{r.task}", f"{r.task}: p-value against the next system in each model's "
+                                 "ranking (uncorrected)",
+                                 lambda i, k: _p_cell(p.p_next[i, k], alpha),
+                                 note=f"paired approximate randomisation, {p.permutations} permutations over "
+                                      f"{p.unit}s; the last system of a ranking has no next one (n/a); in bold: "
+                                      f"p < {alpha:g}, uncorrected (the groups use Holm)"))
+    if u is not None and u.groups is not None:
+        blocks.append(_per_model(r, f"p-holm-{r.task}", f"{r.task}: Holm-adjusted p-value against the next system",
+                                 lambda i, k: _p_cell(u.p_next_holm[i, k], u.alpha)))
+        blocks.append(_per_model(r, f"groups-{r.task}", f"{r.task}: significance groups (Holm-corrected neighbour "
+                                 f"tests, alpha {u.alpha:g})",
+                                 lambda i, k: Cell(int(u.groups[i, k]), "count"), note=rank_uncertainty.GROUP_RULE))
+    if u is not None and u.spearman_low is not None:
+        blocks.append(count_matrix(f"undefined-{r.task}", f"{r.task}: resamples on which a correlation is undefined",
+                                   r.models, r.titles, u.undefined,
+                                   note="a model gave every system the same score there; left out of that "
+                                        "pair's interval"))
+    return Section(f"{r.task}: every model", blocks, id=f"models-{r.task}", detail=True)
+
+
+def _p_cell(p: float, alpha: float) -> Cell:
+    """A p-value, marked significant when it is below ``alpha``."""
+    return Cell(_f(p), "p", style="significant" if p < alpha else None)
+
+
+def rankings(r) -> Table:
+    """Each model's ranking: the system at each position (ties broken as the result orders them)."""
+    cols = [Column("position", "position")] + [Column(m, t) for m, t in zip(r.models, r.titles)]
+    rows = [[Cell(pos + 1, "rank")] + [Cell(r.systems[r.order[k][pos]]) for k in range(len(r.models))]
+            for pos in range(len(r.systems))]
+    return Table(f"rankings-{r.task}", f"{r.task}: rankings (the system at each position of each model's ranking)",
+                 cols, rows, sortable=False)
+
+
+def flip_table(r, a: str, b: str) -> List[Any]:
+    f = r.flips(a, b)
+    ta, tb = r.titles[r.models.index(a)], r.titles[r.models.index(b)]
+    cols = [Column("better_a", f"better under {ta}"), Column("better_b", f"better under {tb}"),
+            Column("p_a", f"p under {ta}"), Column("p_b", f"p under {tb}"), Column("both", "significant under both")]
+    rows = [[Cell(x.better_under_a), Cell(x.better_under_b), Cell(x.p_a, "p"), Cell(x.p_b, "p"),
+             Cell(None if not f.tested else ("yes" if x.p_a < f.alpha and x.p_b < f.alpha else "no"),
+                  style="significant" if f.tested and x.p_a < f.alpha and x.p_b < f.alpha else None)]
+            for x in f.pairs]
+    return [Text(f"{r.task}, {ta} vs {tb}: {f.summary}", "summary"),
+            Table(f"flips-{r.task}-{a}-{b}", f"{r.task}: flips between {ta} and {tb}", cols, rows, key_columns=2,
+                  note=rank_uncertainty.FLIP_RULE.capitalize() + ".")]
+
+
+def flips(r, asked: Sequence[Sequence[str]], every: bool = False) -> Section:
+    """The flip summary of every model pair, and the flipped pairs of the reference against every
+    model and of the pairs ``asked`` (``every``: of every model pair)."""
+    cols = [Column("a", "model A"), Column("b", "model B"), Column("changed", "pairs changing order"),
+            Column("compared", "of pairs"), Column("significant", "significant under both"),
+            Column("tied", "tied under one only")]
+    rows, keys = [], []
+    every_pair = rank_uncertainty.all_flips(r)
+    for f in every_pair:
+        ta, tb = r.titles[r.models.index(f.model_a)], r.titles[r.models.index(f.model_b)]
+        rows.append([Cell(ta), Cell(tb), Cell(f.changed, "count"), Cell(f.pairs_compared, "count"),
+                     Cell(f.significant_under_both, "count"), Cell(f.tied_under_one, "count")])
+        keys.append(f"{f.model_a}/{f.model_b}")
+    blocks: List[Any] = [Table(f"flip-summary-{r.task}", f"{r.task}: system pairs that two models order differently",
+                               cols, rows, key_columns=2, note=rank_uncertainty.FLIP_RULE.capitalize() + ".",
+                               row_keys=keys)]
+    pairs = [(r.reference, m) for m in r.models if m != r.reference]
+    if every:
+        pairs += [(f.model_a, f.model_b) for f in every_pair if (f.model_a, f.model_b) not in pairs]
+    pairs += [tuple(p) for p in asked if tuple(p) not in pairs]
+    for a, b in pairs:
+        blocks += flip_table(r, a, b)
+    return Section(f"{r.task}: flips", blocks, id=f"flips-{r.task}", detail=True)
+
+
+def report_sections(report) -> List[Section]:
+    """Per-label F and fair error types per system, from a score Report of the same corpus."""
+    from . import score
+
+    return [s for s in (score.label_f_section(report), score.error_types_section(report)) if s is not None]
+
+
+# ---------------------------------------------------------------------------
+# the page
+
+
+def task_sections(r, details: bool = True, every_flip: bool = False) -> List[Section]:
+    out = [leaderboard(r), rank_shifts(r), agreement(r), correlations(r)]
+    asked = r.settings.get("flips", [])
+    if asked:   # asked for on the command line: part of the summary
+        blocks = []
+        for a, b in asked:
+            blocks += flip_table(r, a, b)
+        out.append(Section(f"{r.task}: flips asked for", blocks, id=f"flips-asked-{r.task}"))
+    if details:
+        out.append(model_tables(r))
+        for k in range(len(r.models)):
+            if k != r.reference_index:
+                out.append(leaderboard(r, k))
+                out[-1].detail = True
+        out.append(flips(r, [], every_flip))
+    return out
+
+
+def mean_sections(res) -> List[Section]:
+    k = len(res.tasks)
+    ci = rank_uncertainty.mean_intervals(res.tasks)
+    what = (f" with {100 * ci['confidence']:g}% bootstrap intervals ({ci['resamples']} resamples per task)"
+            if ci is not None else "")
+    blocks = matrix("mean-spearman", f"Spearman's rank correlation, mean over {k} tasks{what}", res.models,
+                    res.titles, res.spearman, ci["spearman_low"] if ci else None, ci["spearman_high"] if ci else None,
+                    res.spearman_note)
+    blocks += matrix("mean-kendall", f"Kendall's tau-b, mean over {k} tasks{what}", res.models, res.titles,
+                     res.kendall, ci["kendall_tau_b_low"] if ci else None, ci["kendall_tau_b_high"] if ci else None)
+    out = [Section(f"Mean over {k} tasks", blocks, id="mean")]
+    if ci is not None:
+        out.append(Section(f"Mean over {k} tasks: undefined resamples", [count_matrix(
+            "mean-undefined", f"Resamples on which the mean over {k} tasks of a correlation is undefined",
+            res.models, res.titles, ci["undefined_resamples"], note="left out of that pair's interval")],
+            id="mean-undefined", detail=True))
+    return out
+
+
+def summary_line(r) -> str:
+    """One line on the data and the resampling of a task."""
+    c = r.corpus
+    parts = [f"{r.task}: {len(r.systems)} systems, {c.get('tokens')} tokens, {c.get('sentences')} sentences"]
+    if c.get("documents"):
+        parts.append(f"{c['documents']} documents")
+    parts.append(f"labels {', '.join(c.get('labels', [])) or '-'}")
+    if r.bootstrap is not None:
+        parts.append(f"bootstrap {r.bootstrap.resamples} x {r.bootstrap.units} {r.bootstrap.unit}s")
+    if r.permutation is not None:
+        parts.append(f"permutation test {r.permutation.permutations}")
+    parts.append(f"seed {r.settings.get('seed')}")
+    if r.settings.get("reference_added"):
+        parts.append(f"reference {r.reference} added to the models")
+    return "; ".join(parts)
+
+
+def _drop_task_prefix(sections: List[Section], task: str) -> None:
+    """One task: titles and notes without the task's name in front (``task: leaderboard ...`` reads as
+    noise when there is nothing to tell apart); ids keep it."""
+    pre = f"{task}: "
+
+    def strip(text: str) -> str:
+        return text[len(pre):] if text.startswith(pre) else text
+
+    for sec in sections:
+        sec.title = strip(sec.title)
+        if sec.title == "data":
+            sec.title = "Data"
+        for block in sec.blocks:
+            for attr in ("title", "text"):
+                if isinstance(getattr(block, attr, None), str):
+                    setattr(block, attr, strip(getattr(block, attr)))
+
+
+def build(result, details: bool = True, report=None, every_flip: bool = False, *,
+          spell: Spelling = python_spelling) -> Page:
+    """The page of a ranking (one task or several).  ``details``: include the detail sections
+    (marked, so the terminal shows them only on request); ``report``: a score Report of the same
+    corpus for per-label scores and fair error types per system; ``every_flip``: the flipped pairs
+    of every model pair, not only of the reference against each model (what the machine formats
+    hold; a page of all models would grow large)."""
+    several = hasattr(result, "tasks")       # a MultiTaskResult (duck-typed: builders import no analysis)
+    tasks = list(result.tasks.values()) if several else [result]
+    sections: List[Section] = []
+    for r in tasks:
+        part = [Section(f"{r.task}: data", [Text(summary_line(r), "note")], id=f"about-{r.task}")]
+        part += task_sections(r, details, every_flip)
+        for sec in part:
+            sec.group = r.task if several else ""
+        sections.extend(part)
+    if not several:
+        _drop_task_prefix(sections, tasks[0].task)
+    if several:
+        sections.extend(s for s in mean_sections(result) if details or not s.detail)
+    if report is not None:
+        extra = report_sections(report)
+        for s in extra:
+            s.detail = True
+        sections.extend(extra if details else [])
+    first = tasks[0]
+    descr = first.settings.get("model_descriptions", {})
+    sections.append(Section("Models", [Text("; ".join(f"{t}: {descr.get(m, m)}"
+                                                      for m, t in zip(first.models, first.titles)), "note")],
+                            id="models"))
+    meta = {"settings": first.settings, "versions": first.settings.get("versions", {}),
+            "seed": first.settings.get("seed"), "group_by": "task"}
+    title = "Ranking" if len(tasks) == 1 else f"Ranking of {len(tasks)} tasks"
+    return Page("rank", title, sections, meta)

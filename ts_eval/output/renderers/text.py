@@ -1,0 +1,338 @@
+"""Any page -> terminal tables (rich) that never cut a number or a name.
+
+Rich's own answer to a table wider than the console is to squeeze columns and end cells with
+an ellipsis; here every table is laid out to fit before rich sees it, in this order:
+
+1. as it is, each interval on the line of its value (``87.84 [86.90–88.70]``);
+2. each interval stacked under its value (a cell of two lines);
+3. the same, with the prefix common to all row names dropped (:func:`ts_eval.output.page.common_prefix`;
+   a line under the title says which prefix);
+4. a table of at most :data:`TRANSPOSE_ROWS` rows is transposed (rows become columns) when that fits;
+5. the columns are split into blocks that fit, each repeating the table's key columns.
+
+Number columns never wrap; long texts (sentences, notes) wrap at spaces only, headers too.  A
+line of prose (titles, notes, messages) is wrapped at spaces by :func:`print_prose` and never
+inside a word: a path or a ``file:line`` longer than the width keeps its line whole (the terminal
+may fold it on screen; a pipe or a file keeps it whole for ``grep``).
+Figures are not drawn: every figure's numbers stand in a table.  Sections marked ``detail``
+are shown only with ``details=True``.
+
+A table of example sentences (cells whose ``data`` holds ``tokens`` and ``spans``) is shown
+as records instead: one line with the short cells (``example 1 · token · Corrections ·
+B-ORG → B-LOC · sentence 1``), then each long text and each sentence on its own line under
+its column's title.  With colours each side's spans are coloured by label (the same colour
+for a label everywhere) and the tokens the example is about are in reverse video; without,
+the sentence is the cell's text (spans as ``[tokens]LABEL``, those tokens in ``*stars*``).  A
+legend under the title says which (without colours: the table's note, which tells how the text reads).
+"""
+from __future__ import annotations
+
+import io
+import textwrap
+from dataclasses import dataclass
+from typing import List, Optional, Sequence, Tuple
+
+from rich import box
+from rich.cells import cell_len
+from rich.console import Console
+from rich.table import Table as RichTable
+from rich.text import Text as RichText
+
+from ...errors import Hint, Spelling, python_spelling, spell
+from ..page import Cell, Column, Page, Figure, Section, Table, Text, common_prefix
+from .. import values as fmt
+
+GAP = 3                 # between two columns: padding, the (blank) rule, padding
+TRANSPOSE_ROWS = 3
+LONG_TEXT = 30          # a record's text cell longer than this gets a line of its own
+PALETTE = ("cyan", "magenta", "green", "yellow", "blue", "red", "bright_cyan", "bright_magenta")
+CLIP = "..."            # a sentence window that does not start or end with the sentence
+STYLES = {"best": "bold", "worse": "red", "better": "green", "up": "green", "down": "red", "significant": "bold",
+          "muted": "dim", "total": "bold"}
+TEXT_STYLES = {"note": "dim", "warning": "yellow", "summary": "bold"}
+
+
+@dataclass
+class Layout:
+    """How one table is shown: its (possibly transposed) columns and rows, the column blocks,
+    whether intervals are stacked and which prefix was dropped from the row names."""
+
+    table: Table
+    stacked: bool
+    prefix: str
+    blocks: List[List[int]]      # column indices per block (key columns included)
+
+
+def _words(s: str) -> int:
+    return max((cell_len(w) for w in s.split()), default=0)
+
+
+def _lines(s: str) -> int:
+    return max((cell_len(line) for line in s.split("\n")), default=0)
+
+
+def cell_text(c: Cell, stacked: bool, prefix: str = "") -> str:
+    if c.kind == "text" and prefix and isinstance(c.value, str) and c.value.startswith(prefix):
+        return c.value[len(prefix):]
+    if not c.has_interval:
+        return fmt.text(c)
+    if stacked:
+        return f"{fmt.text(c)}\n{fmt.interval(c.low, c.high, c.kind)}"
+    return fmt.inline(c)
+
+
+def _wraps(t: Table, j: int) -> bool:
+    """Text columns outside the key columns may wrap at spaces (names in key columns do not)."""
+    return j >= t.key_columns and all(r[j].kind == "text" for r in t.rows)
+
+
+def column_widths(t: Table, stacked: bool, prefix: str) -> List[int]:
+    """The narrowest each column can be without cutting a number or a word."""
+    out = []
+    for j, col in enumerate(t.columns):
+        texts = [cell_text(r[j], stacked, prefix if j < t.key_columns else "") for r in t.rows]
+        data = max((_words(s) if _wraps(t, j) else _lines(s) for s in texts), default=0)
+        out.append(max(data, _words(col.title), 1))
+    return out
+
+
+def _fits(widths: Sequence[int], width: int) -> bool:
+    return sum(widths) + GAP * (len(widths) - 1) <= width
+
+
+def row_prefix(t: Table) -> str:
+    """The prefix common to the names in the first key column (text cells only)."""
+    if t.key_columns < 1:
+        return ""
+    names = [r[0].value for r in t.rows if r[0].kind == "text" and isinstance(r[0].value, str)]
+    if len(names) < 2 or len(names) != len(t.rows):
+        return ""
+    return common_prefix(names)
+
+
+def transpose(t: Table) -> Table:
+    """Rows become columns: one row per non-key column, one column per row (named by its key cells)."""
+    names = [" ".join(fmt.text(c) for c in r[:t.key_columns]) for r in t.rows]
+    cols = [Column("column", t.columns[0].title if t.key_columns else "")] + \
+        [Column(f"r{k}", n) for k, n in enumerate(names)]
+    rows = []
+    for j, col in enumerate(t.columns[t.key_columns:], t.key_columns):
+        title = f"{col.group}: {col.title}" if col.group and col.group not in col.title else col.title
+        rows.append([Cell(title)] + [r[j] for r in t.rows])
+    return Table(t.id, t.title, cols, rows, key_columns=1, note=t.note, sortable=t.sortable)
+
+
+def blocks_of(widths: Sequence[int], keys: int, width: int) -> List[List[int]]:
+    """Greedy column blocks: the key columns, then as many further columns as fit (at least one)."""
+    key_w = sum(widths[:keys]) + GAP * max(keys - 1, 0)
+    out: List[List[int]] = []
+    cur: List[int] = []
+    used = key_w
+    for j in range(keys, len(widths)):
+        need = widths[j] + (GAP if (keys or cur) else 0)
+        if cur and used + need > width:
+            out.append(list(range(keys)) + cur)
+            cur, used = [], key_w
+            need = widths[j] + (GAP if keys else 0)
+        cur.append(j)
+        used += need
+    if cur or not out:
+        out.append(list(range(keys)) + cur)
+    return out
+
+
+def layout(t: Table, width: int) -> Layout:
+    """The first of the steps in the module docstring that fits ``width``."""
+    every = [list(range(len(t.columns)))]
+    for stacked in (False, True):
+        if _fits(column_widths(t, stacked, ""), width):
+            return Layout(t, stacked, "", every)
+    prefix = row_prefix(t)
+    widths = column_widths(t, True, prefix)
+    if prefix and _fits(widths, width):
+        return Layout(t, True, prefix, every)
+    if 0 < len(t.rows) <= TRANSPOSE_ROWS and len(t.columns) - t.key_columns > len(t.rows):
+        tt = transpose(t)
+        for stacked in (False, True):
+            if _fits(column_widths(tt, stacked, ""), width):
+                return Layout(tt, stacked, "", [list(range(len(tt.columns)))])
+    return Layout(t, True, prefix, blocks_of(widths, t.key_columns, width))
+
+
+def _header(title: str, w: int) -> str:
+    return "\n".join(textwrap.wrap(title, width=max(w, 1), break_long_words=False, break_on_hyphens=False)) or title
+
+
+def rich_tables(t: Table, width: int) -> Tuple[List[RichTable], Layout]:
+    """One rich table per column block of ``t`` laid out for ``width``."""
+    lay = layout(t, width)
+    tt = lay.table
+    widths = column_widths(tt, lay.stacked, lay.prefix)
+    out = []
+    for cols in lay.blocks:
+        rt = RichTable(box=box.SIMPLE_HEAD, pad_edge=False, padding=(0, 1), show_edge=False, header_style="bold")
+        for j in cols:
+            wraps = _wraps(tt, j)
+            numeric = not wraps and j >= tt.key_columns and any(r[j].kind != "text" for r in tt.rows)
+            rt.add_column(_header(tt.columns[j].title, widths[j]), justify="right" if numeric else "left",
+                          no_wrap=not wraps, overflow="fold", min_width=None if wraps else widths[j])
+        for k, r in enumerate(tt.rows):
+            cells = []
+            for j in cols:
+                c = r[j]
+                s = cell_text(c, lay.stacked, lay.prefix if j < tt.key_columns else "")
+                cells.append(RichText(s, style=STYLES.get(c.style or "", "")))
+            style = tt.row_styles[k] if k < len(tt.row_styles) else None
+            rt.add_row(*cells, style=STYLES.get(style or "", None))
+        out.append(rt)
+    return out, lay
+
+
+def print_prose(console: Console, text: str, style: str = "") -> None:
+    """``text`` wrapped at spaces to the console's width, each of its own lines apart, never inside a
+    word (rich's wrapping folds a word longer than the width, which would split a path mid-value)."""
+    lines = [w for line in text.split("\n") for w in
+             (textwrap.wrap(line, width=max(console.width, 1), break_long_words=False, break_on_hyphens=False)
+              or [""])]
+    console.print(RichText("\n".join(lines), style=style), no_wrap=True, overflow="ignore", crop=False)
+
+
+def print_table(console: Console, t: Table, title: bool = True) -> None:
+    tables, lay = rich_tables(t, console.width)
+    if title:
+        print_prose(console, t.title, "bold")
+    notes = []
+    if lay.prefix:
+        notes.append(f"names without their common prefix {lay.prefix!r}")
+    if lay.table is not t:
+        notes.append("transposed to fit the width")
+    if len(tables) > 1:
+        notes.append(f"in {len(tables)} blocks of columns, each repeating the first "
+                     f"{'column' if t.key_columns == 1 else f'{t.key_columns} columns'}")
+    if notes:
+        print_prose(console, "(" + "; ".join(notes) + ")", "dim")
+    for rt in tables:
+        console.print(rt)
+    if t.note:
+        print_prose(console, t.note, "dim")
+    console.print()
+
+
+def is_sentence(c: Cell) -> bool:
+    return c.data is not None and "tokens" in c.data and "spans" in c.data
+
+
+def styled_sentence(data: dict, colours: dict) -> RichText:
+    """One side's sentence: each span's brackets and tokens in its label's colour, the label after
+    the closing bracket, the example's own tokens in reverse video."""
+    opens: dict = {}
+    closes: dict = {}
+    inside: List[List[str]] = [[] for _ in data["tokens"]]
+    for lab, start, end in data["spans"]:          # end exclusive
+        opens.setdefault(start, []).append(lab)
+        closes.setdefault(end - 1, []).append(lab)
+        for i in range(start, end):
+            inside[i].append(lab)
+    focus = set(data.get("focus") or [])
+    out = RichText()
+    if data.get("clipped_left"):
+        out.append(CLIP + " ", style="dim")
+    for i, tok in enumerate(data["tokens"]):
+        if i:
+            out.append(" ")
+        for lab in opens.get(i, []):
+            out.append("[", style=f"bold {colours[lab]}")
+        style = colours[inside[i][-1]] if inside[i] else ""
+        out.append(str(tok), style=(style + " reverse bold").strip() if i in focus else style or None)
+        for lab in closes.get(i, []):
+            out.append("]", style=f"bold {colours[lab]}")
+            out.append(lab, style=f"dim {colours[lab]}")
+    if data.get("clipped_right"):
+        out.append(" " + CLIP, style="dim")
+    return out
+
+
+#: the legend of example sentences drawn in colour (without colours the table's note, which says
+#: how their text reads, stands in its place)
+COLOUR_LEGEND = ("each side's spans in their label's colour, [bracketed] with the label after them; the tokens "
+                 f"the example is about in reverse video; {CLIP} where the window cuts the sentence")
+
+
+def print_records(console: Console, t: Table, color: bool, title: bool = True) -> None:
+    """A table of example sentences, one record per row (see the module docstring), under a legend
+    of how the sentences are drawn."""
+    if title:
+        print_prose(console, t.title, "bold")
+    legend = COLOUR_LEGEND if color else t.note
+    if legend:
+        print_prose(console, legend, "dim")
+    labels = sorted({span[0] for r in t.rows for c in r if is_sentence(c) for span in c.data["spans"]})
+    colours = {lab: PALETTE[k % len(PALETTE)] for k, lab in enumerate(labels)}
+    own_line = [any(is_sentence(r[j]) or (r[j].kind == "text" and len(fmt.text(r[j])) > LONG_TEXT) for r in t.rows)
+                for j in range(len(t.columns))]
+    for r in t.rows:
+        head = [fmt.text(c) if c.kind == "text" else f"{col.title} {fmt.text(c)}"
+                for col, c, own in zip(t.columns, r, own_line) if not own and fmt.text(c)]
+        print_prose(console, " · ".join(head), "bold")
+        grid = RichTable.grid(padding=(0, 1))
+        grid.add_column(justify="right", no_wrap=True, style="bold")
+        grid.add_column(overflow="fold")
+        for col, c, own in zip(t.columns, r, own_line):
+            if own:
+                text = styled_sentence(c.data, colours) if color and is_sentence(c) else RichText(fmt.text(c))
+                grid.add_row(col.title, text)
+        console.print(grid)
+    console.print()
+
+
+def print_page(page: Page, console: Optional[Console] = None, details: bool = False,
+               spelling: Spelling = python_spelling) -> None:
+    """The page on ``console`` (default: the terminal), detail sections only with ``details`` (the line
+    that says how to show them names the option as ``spelling`` writes it)."""
+    console = console or Console()
+    hidden = [s.title for s in page.sections if s.detail and not details]
+    for sec in page.sections:
+        if (sec.detail and not details) or all(isinstance(b, Figure) for b in sec.blocks):
+            continue             # a section of figures alone: their numbers stand in tables elsewhere
+        print_section(console, sec)
+    if hidden:
+        print_prose(console, spell([f"{len(hidden)} more section(s) with ", Hint("details", True),
+                                    " (every machine format has them): " + "; ".join(hidden)], spelling), "dim")
+
+
+def print_section(console: Console, sec: Section) -> None:
+    first = sec.blocks[0] if sec.blocks else None
+    headed = not (isinstance(first, Table) and first.title.startswith(sec.title))
+    if headed:
+        print_prose(console, sec.title, "bold underline")
+    color = console.color_system is not None and not console.no_color
+    for b in sec.blocks:
+        title = not (headed and isinstance(b, Table) and b.title == sec.title)   # said once
+        if isinstance(b, Table) and any(is_sentence(c) for r in b.rows for c in r):
+            print_records(console, b, color, title)
+        elif isinstance(b, Table):
+            print_table(console, b, title)
+        elif isinstance(b, Text):
+            print_prose(console, b.text, TEXT_STYLES.get(b.style or "", ""))
+        elif isinstance(b, Figure):
+            continue
+
+
+def render(page: Page, *, width: Optional[int] = None, details: bool = False, color: bool = False,
+           spell: Spelling = python_spelling) -> str:
+    """The page as terminal text ``width`` columns wide (default: the terminal's width);
+    ``color``: keep ANSI colours and bold (for a terminal); ``spell``: how the line about the detail
+    sections names the option that shows them (``details=True``; the command line: ``--details``)."""
+    buf = io.StringIO()
+    width = width or Console().width
+    console = Console(file=buf, width=width, force_terminal=color, no_color=not color,
+                      color_system="standard" if color else None, highlight=False, emoji=False)
+    print_page(page, console, details, spell)
+    return buf.getvalue()
+
+
+def fit_check(text: str, width: int) -> Tuple[int, str]:
+    """(widest line, that line) of rendered text: for tests and scripts."""
+    lines = text.split("\n")
+    w = max(lines, key=cell_len)
+    return cell_len(w), w

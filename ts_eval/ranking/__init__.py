@@ -1,0 +1,14 @@
+"""Many systems x many evaluation models (``ts_eval.rank``; the package is named for the study,
+the function keeps the short name).
+
+- :mod:`.sufficient`: every system's per-sentence statistics under every model, as one matrix
+  (what the resampling multiplies);
+- :mod:`.statistics`: ranks, rank correlations and the plain pieces of a ranking (bootstrap and
+  permutation results);
+- :mod:`.uncertainty`: correlation intervals, order flips and significance groups;
+- :mod:`.study`: :func:`~.study.rank`, :func:`~.study.rank_corpus`, :func:`~.study.rank_tasks`
+  and their results (:class:`~.study.RankingResult`, :class:`~.study.MultiTaskResult`);
+- :mod:`.memory`: how much memory a bootstrap may still take.
+
+The modules import each other one way: ``study`` -> ``uncertainty`` -> ``statistics``.
+"""

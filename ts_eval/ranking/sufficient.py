@@ -1,0 +1,118 @@
+"""The per-sentence statistics of many systems x models as one matrix (what ``rank`` resamples).
+
+Each model of the registry (:mod:`ts_eval.models`) turns one system's annotation into a
+matrix of per-sentence statistics and statistics *summed* over any multiset of sentences
+into a score, so a bootstrap resample or a permutation of sentences is a matrix product of
+weight counts with the statistics, never a re-evaluation.  :func:`statistics` puts the
+statistics of every system and statistics family side by side (per sentence or per
+document).  The registry's names are re-exported here for the callers of ``rank``; importing
+:mod:`ts_eval.models.registry` first runs :mod:`ts_eval.models`, which imports every family
+module, so the registry is full whenever it is imported.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Dict, Hashable, List, Optional, Sequence, Tuple
+
+import numpy as np
+
+from ..core.corpus import Corpus
+from ..errors import OptionError
+from ..models.context import CorpusData, SystemData
+from ..models.registry import (DEFAULT_MODELS, GROUPS, PAPER_MODELS, REFERENCE_MODEL, REGISTRY, UNAVAILABLE, Model,
+                               StatsFn, default_models, get_model, register, resolve_models)
+
+__all__ = ["CorpusData", "DEFAULT_MODELS", "GROUPS", "Model", "PAPER_MODELS", "REFERENCE_MODEL", "REGISTRY", "StatsMatrix",
+           "SystemData", "UNAVAILABLE", "default_models", "get_model", "register", "resolve_models",
+           "sentence_statistics", "statistics", "unit_ids"]
+
+
+@dataclass
+class StatsMatrix:
+    """Per-unit statistics of every system and statistics family, side by side.
+
+    ``data`` has one row per unit (sentence or document) and, for each statistics
+    family f, ``n_systems * k_f`` columns (system-major inside the family), so a
+    model's summed statistics of all systems are ``sums[..., cols].reshape(..., n, k_f)``.
+    """
+
+    systems: List[str]
+    models: List[Model]
+    data: np.ndarray                        # (units, K)
+    family_cols: Dict[Hashable, Tuple[int, int]]  # family -> (first column, k per system)
+    unit: str = "sentence"
+    unit_sizes: Optional[np.ndarray] = None  # sentences per unit
+    _totals: Optional[np.ndarray] = field(default=None, repr=False)
+
+    @property
+    def n_units(self) -> int:
+        return self.data.shape[0]
+
+    @property
+    def totals(self) -> np.ndarray:
+        if self._totals is None:
+            self._totals = self.data.sum(0)
+        return self._totals
+
+    def block(self, sums: np.ndarray, model: Model) -> np.ndarray:
+        """(..., systems, k) summed statistics of one model's family."""
+        first, k = self.family_cols[model.stats]
+        n = len(self.systems)
+        return sums[..., first:first + n * k].reshape(sums.shape[:-1] + (n, k))
+
+    def scores(self, sums: np.ndarray) -> np.ndarray:
+        """(..., systems, models) scores of summed statistics ``sums`` (..., K)."""
+        return np.stack([np.asarray(m.score(self.block(sums, m)), float) for m in self.models], axis=-1)
+
+
+def unit_ids(corpus: Corpus, unit: str = "sentence") -> np.ndarray:
+    """The resampling unit of every sentence: itself, or its document (from -DOCSTART-)."""
+    if unit == "sentence":
+        return np.arange(corpus.n_sentences)
+    if unit == "document":
+        if corpus.doc_offsets is None or len(corpus.doc_offsets) < 2:
+            raise OptionError("needs documents, but the gold file has no -DOCSTART- lines", option="unit",
+                              value="document")
+        doc = np.searchsorted(np.asarray(corpus.doc_offsets), corpus.sent_offsets[:-1], side="right") - 1
+        return np.unique(doc, return_inverse=True)[1].reshape(-1)   # drop empty documents
+    raise OptionError("expected sentence or document", option="unit", value=unit)
+
+
+def sentence_statistics(corpus: Corpus, models: Sequence[Model], systems: Optional[Sequence[str]] = None,
+                        cd: Optional[CorpusData] = None) -> Tuple[np.ndarray, Dict[Hashable, Tuple[int, int]]]:
+    """(sentences, K) statistics of every system for the families of ``models``."""
+    cd = cd or CorpusData(corpus)
+    systems = list(corpus.systems) if systems is None else list(systems)
+    families: List[StatsFn] = []
+    for m in models:
+        if m.stats not in families:
+            families.append(m.stats)
+    blocks, cols, first = [], {}, 0
+    for fam in families:
+        per = [cd.system(name).stats(fam) for name in systems]
+        k = per[0].shape[1]
+        if any(p.shape[1] != k for p in per):
+            raise ValueError(f"statistics family {fam!r} gives different widths for different systems")
+        blocks.extend(per)
+        cols[fam] = (first, k)
+        first += k * len(systems)
+    data = np.concatenate(blocks, axis=1) if blocks else np.zeros((corpus.n_sentences, 0))
+    return data, cols
+
+
+def statistics(corpus: Corpus, models: Sequence[Model], unit: str = "sentence",
+               systems: Optional[Sequence[str]] = None) -> StatsMatrix:
+    """The :class:`StatsMatrix` of a corpus, per sentence or per document."""
+    systems = list(corpus.systems) if systems is None else list(systems)
+    data, cols = sentence_statistics(corpus, models, systems)
+    ids = unit_ids(corpus, unit)
+    sizes = np.bincount(ids).astype(float)
+    if unit != "sentence":
+        starts = np.flatnonzero(np.diff(ids, prepend=-1) != 0)
+        if np.all(np.diff(ids) >= 0):
+            data = np.add.reduceat(data, starts, axis=0) if len(data) else data
+        else:  # not contiguous (cannot happen for -DOCSTART- documents): general sum
+            out = np.zeros((ids.max() + 1, data.shape[1]))
+            np.add.at(out, ids, data)
+            data = out
+    return StatsMatrix(systems, list(models), data, cols, unit, sizes)

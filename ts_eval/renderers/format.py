@@ -1,3 +1,0 @@
-"""How a value of each cell kind is written: :mod:`ts_eval.values` (in the document layer, so
-that document builders and every renderer share one rule); re-exported here for renderers."""
-from ..values import inline, interval, text, value  # noqa: F401

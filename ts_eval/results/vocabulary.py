@@ -1,0 +1,153 @@
+"""The result vocabulary: one key for one quantity in every non-legacy result (the JSON of score,
+fair, rank, compare and GermEval, their CSV columns and the API's dicts), and the layout version
+each kind of JSON carries.
+
+README's "Result vocabulary" section documents these words; ``tests/test_vocabulary.py`` walks the
+JSON of every result kind and checks every key holding a number (or a list of numbers) against
+:data:`WORDS` -- so a new key that names a count or a score differently (``f1``, ``found``,
+``correct_count``) fails until it is renamed or documented here and in the README.  Keys that are
+names (labels, systems, models, levels, transitions, timing phases) sit under the containers of
+:data:`NAME_MAPS`; FairEval's weight syntax (:data:`LEGACY`) keeps the reference tool's words.  GermEval's
+``official`` part (the scorer's percentages, which the byte-exact ``nereval`` layout prints) uses the
+vocabulary too since layout version 5.
+"""
+from __future__ import annotations
+
+from typing import Dict
+
+#: layout version of each kind of JSON (``"layout": {"kind": ..., "version": ...}``); bumped when keys change
+LAYOUT_VERSIONS: Dict[str, int] = {"score": 3, "germeval": 5, "fair": 3, "rank": 2, "compare": 4}
+
+
+def layout(kind: str) -> Dict[str, object]:
+    """The ``layout`` entry of a result's JSON."""
+    return {"kind": kind, "version": LAYOUT_VERSIONS[kind]}
+
+
+#: the quantity columns of :meth:`ts_eval.results.report.Report.to_frame`, in this order
+FRAME_COLUMNS = ("tp", "fp", "fn", "tn", "gold", "system", "gold_hit", "system_hit", "le", "be", "bes", "bel", "beo",
+                 "lbe", "precision", "recall", "f", "kappa", "accuracy")
+
+#: counts and scores of every model (the README's main table)
+QUANTITIES: Dict[str, str] = {
+    "tp": "true positives (units for TS, spans for segment and fair models)",
+    "fp": "false positives",
+    "fn": "false negatives",
+    "tn": "true negatives (TS units)",
+    "gold": "gold items (spans, units, tokens); tp + fn where both exist",
+    "system": "system items; tp + fp where both exist",
+    "gold_hit": "overlap, constrained, contain: gold spans hit",
+    "system_hit": "overlap, constrained, contain: system spans hit",
+    "le": "fair: labelling errors",
+    "be": "fair: boundary errors (bes + bel + beo)",
+    "bes": "fair: boundary errors, system span shorter",
+    "bel": "fair: boundary errors, system span longer",
+    "beo": "fair: boundary errors, overlapping",
+    "lbe": "fair: labelling-boundary errors",
+    "precision": "precision (a fraction)",
+    "recall": "recall",
+    "f": "F-beta with the run's beta (fair's F is F1 by definition)",
+    "kappa": "Cohen's kappa",
+    "accuracy": "accuracy",
+    "multiclass_kappa": "TS: kappa over units, labels plus outside (single-tag data)",
+    "token_accuracy": "conlleval's token accuracy",
+    "tags_correct": "conlleval / GermEval: tags counted as correct",
+    "tags_counted": "conlleval: tags counted",
+    "labels_averaged": "macro: the labels the mean is over (present ones)",
+    "share": "a share of a total (fraction): fair's target_stats, compare's change classes",
+}
+
+#: nervaluate's SemEval-2013 words (under ``semeval``), the one documented exception (``overall``)
+SEMEVAL: Dict[str, str] = {
+    "correct": "SemEval: system spans correct (COR)",
+    "incorrect": "SemEval: system spans incorrect (INC)",
+    "partial": "SemEval: system spans partial (PAR)",
+    "missed": "SemEval: gold spans missed (MIS)",
+    "spurious": "SemEval: system spans spurious (SPU); compare: spurious spans of A or B",
+    "possible": "SemEval: possible = gold",
+    "actual": "SemEval: actual = system",
+    "min_overlap_percentage": "SemEval: nervaluate's overlap threshold",
+}
+
+#: rank's per-system and per-model-pair numbers
+RANK: Dict[str, str] = {
+    "score": "a model's score of a system",
+    "rank": "its rank (1 = best, ties share the mean)",
+    "score_low": "bootstrap interval of the score, low end", "score_high": "... high end",
+    "score_se": "bootstrap standard error of the score",
+    "rank_low": "bootstrap interval of the rank", "rank_high": "... high end",
+    "keep_rank": "probability the system keeps its rank", "rank_distribution": "probability of each rank",
+    "p_next": "permutation test against the next system", "p_next_holm": "the same, Holm-adjusted",
+    "group": "significance group",
+    "spearman": "Spearman's rho, models x models", "kendall_tau_b": "Kendall's tau-b, models x models",
+    "spearman_low": "interval of rho", "spearman_high": "...", "kendall_tau_b_low": "interval of tau-b",
+    "kendall_tau_b_high": "...", "undefined_resamples": "resamples where a coefficient is undefined",
+    "mean_spearman": "several tasks: rho averaged", "mean_kendall_tau_b": "several tasks: tau-b averaged",
+    "pairs_compared": "flips: system pairs", "changed": "flips: pairs that change order",
+    "significant_under_both": "flips: changed pairs significant under both models",
+    "tied_under_one": "flips: pairs tied under one model only", "p_a": "flip's p-value under A", "p_b": "under B",
+    "resamples": "bootstrap resamples", "units": "resampling units",
+}
+
+#: compare's numbers (Tuggener's comparative evaluation)
+COMPARE: Dict[str, str] = {
+    "correct_sentences": "share of sentences without a token error",
+    "accuracy_a": "token accuracy of A", "accuracy_b": "of B", "delta_accuracy": "B - A",
+    "correct_sentences_a": "share of correct sentences of A", "correct_sentences_b": "of B",
+    "tokens": "tokens (also a corpus size)", "differing": "items that changed between A and B",
+    "diff": "differing / items (the paper's equation 1)", "count": "changes of a class or transition",
+    "share_of_class": "a transition's share of its class", "share_of_diff": "its share of all changes",
+    "distinct_transitions": "distinct transitions of a class",
+    "correction": "A wrong, B right", "new_error": "A right, B wrong", "changed_error": "both wrong, differently",
+    "net": "corrections - new errors", "tp_a": "fair TP under A", "tp_b": "under B",
+    "correct_a": "SemEval correct under A", "correct_b": "under B",
+    "separators": "separator units (also a corpus size)", "gold_positive": "TS units found", "gold_negative":
+    "TS units cleared", "net_units": "units B - units A",
+    "overlap": "share of tokens labelled alike", "correct_overlap": "Dice of the correct answers",
+    "mean_diff": "mean diff to the others", "nearest_diff": "to the nearest", "farthest_diff": "to the farthest",
+    "best": "best single system's score", "best_for_label": "best system for the label",
+    "oracle": "right if any system is right", "gain": "oracle - best", "hard": "gold spans no system finds",
+    "easy": "gold spans every system finds", "found_by": "gold spans found by j systems",
+    "diff_matrix": "pairwise diff", "counts": "a matrix of counts",
+}
+
+#: GermEval 2014's reading checks (``validation``, ``levels``)
+GERMEVAL: Dict[str, str] = {
+    "ill_formed": "GermEval: ill-formed chunks", "i_start": "chunks opened by an I- tag",
+    "label_change_inside": "chunks whose label changes inside", "crosses_sentence": "chunks over a sentence end",
+    "eof_dropped": "correct chunks at the end of input the official scorer does not count",
+    "eof_dropped_strict": "the same, strict levels", "comment_lines": "comment lines read",
+}
+
+#: what produced the numbers: corpus sizes, reading summaries, settings, example positions
+DESCRIPTIVE: Dict[str, str] = {
+    "version": "layout version", "sentences": "corpus sentences", "documents": "corpus documents",
+    "docstart_lines": "-DOCSTART- lines", "boundary_lines": "-X- lines", "gold_spans": "gold spans of a corpus",
+    "spans": "spans read from a side", "repairs": "ill-formed spans repaired", "discarded": "ill-formed spans dropped",
+    "unmapped": "spans dropped by the label map",
+    "merged": "spans that coincided with another of their side after the label map, kept once",
+    "nested": "spans inside another", "crossing": "crossing spans",
+    "column": "input column", "first_repair_line": "line of the first repair", "separator_weight": "setting",
+    "beta": "setting", "k1": "setting", "k2": "setting", "zero_division": "setting", "max_spurious": "constrained: k1",
+    "max_missing": "constrained: k2", "bootstrap": "setting: resamples", "permutations": "setting",
+    "seed": "setting", "confidence": "setting", "alpha": "setting", "top": "setting", "examples": "setting",
+    "sentence": "example: sentence index", "first_token": "example: its first token", "focus": "example: positions",
+    "line": "a line in the input", "index": "a gold span's index",
+    "first": "a span's first token in its sentence", "last": "its last token",
+    "present": "a label row: the label has gold or system items",
+}
+
+#: every word a key holding a number may use
+WORDS: Dict[str, str] = {**QUANTITIES, **SEMEVAL, **RANK, **COMPARE, **GERMEVAL, **DESCRIPTIVE}
+
+#: containers whose keys are names, not quantities (their values are still checked)
+NAME_MAPS = ("labels", "types", "per_type", "levels", "systems", "models", "rankings", "rank_table", "confusion",
+             "transitions", "spurious_moves", "rows", "m4_token_accuracy", "timings", "systems_instead",
+             "spans", "where", "tasks", "metrics")
+
+#: foreign-syntax parts that keep their own words: fair ``weights`` (FairEval's config syntax, TP/FP/FN
+#: per error type)
+LEGACY = ("weights",)
+
+#: words that must not name a number outside SemEval: other tools' names for the vocabulary's quantities
+SEMEVAL_ONLY = ("correct", "incorrect", "partial", "missed", "possible", "actual", "overall")
