@@ -51,7 +51,7 @@ def best_of(k: int, fn: Callable[[], object]) -> Tuple[float, object]:
 
 def synthesize(n_tokens: int, seed: int = 20220601) -> Tuple[np.ndarray, List[Tuple[int, int, int]],
                                                               List[Tuple[int, int, int]]]:
-    """Sentence lengths and gold / system spans (global start, end inclusive, label id)."""
+    """Sentence lengths and gold / system spans (global start, last token (inclusive), label id)."""
     rng = np.random.default_rng(seed)
     lens = []
     total = 0

@@ -45,9 +45,10 @@ KEYS = ("correct", "incorrect", "partial", "missed", "spurious", "possible", "ac
 
 def as_dicts(corpus: Corpus, spans: SpanSet) -> List[List[Dict]]:
     docs: List[List[Dict]] = [[] for _ in range(corpus.n_sentences)]
-    for s, b, e, lab in zip(corpus.sentence_of(spans.start).tolist(), spans.start.tolist(), spans.end.tolist(),
+    for s, b, e, lab in zip(corpus.sentence_of(spans.start).tolist(), spans.start.tolist(), spans.last.tolist(),
                             spans.label.tolist()):
         o = int(corpus.sent_offsets[s])
+        # nervaluate's entity dicts, whose "end" is the last token (inclusive)
         docs[s].append({"label": corpus.labels[lab], "start": b - o, "end": e - o})
     return docs
 

@@ -65,7 +65,7 @@ def test_from_spans_api():
     corpus = ts_eval.from_spans([3, 2], [[("PER", 0, 2)], [("LOC", 1, 2)]],
                                 {"a": [[("PER", 0, 2)], []], "b": [[("PER", 0, 1), ("ORG", 0, 3)], [("LOC", 1, 2)]]})
     assert corpus.labels == ["LOC", "ORG", "PER"]
-    assert corpus.gold.start.tolist() == [0, 4] and corpus.gold.end.tolist() == [1, 4]
+    assert corpus.gold.start.tolist() == [0, 4] and corpus.gold.last.tolist() == [1, 4]
     rep = evaluate(corpus)
     a, b = rep.system("a"), rep.system("b")
     assert (a["exact"]["micro"]["tp"], a["exact"]["micro"]["system"]) == (1, 1)

@@ -20,7 +20,7 @@ def read(text, **kw):
 
 
 def spans(docs):
-    return [(docs.labels[k], s, e) for k, s, e in zip(docs.label.tolist(), docs.start.tolist(), docs.end.tolist())]
+    return [(docs.labels[k], s, e) for k, s, e in zip(docs.label.tolist(), docs.start.tolist(), docs.last.tolist())]
 
 
 def fails(text, message, **kw):

@@ -257,7 +257,7 @@ def test_germeval_both_levels_as_documents(tmp_path):
     path = os.path.join(os.path.dirname(__file__), "fixtures", "germeval", "nested.tsv")
     gold = read_germeval_side(path, "gold")
     assert gold.notes["levels"] == ["outer", "inner"]
-    spans = {(int(a), int(b), gold.labels[c]) for a, b, c in zip(gold.start, gold.end, gold.label)}
+    spans = {(int(a), int(b), gold.labels[c]) for a, b, c in zip(gold.start, gold.last, gold.label)}
     assert (20, 24, "OTH") in spans and (20, 20, "LOC") in spans   # an inner LOC inside an outer OTH
     assert (gold.summary()["spans"], gold.summary()["nested"]) == (7, 1)
     rep = ts_eval.convert(path, str(tmp_path / "g.jsonl"), from_format="germeval", verify=True)

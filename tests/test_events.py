@@ -84,7 +84,7 @@ def test_a_unit_carries_several_labels():
 def test_merge_overlaps_keeps_adjacent_spans_apart():
     ss = SpanSet(np.array([0, 2, 3, 5, 0]), np.array([1, 4, 3, 5, 0]), np.array([0, 0, 0, 0, 1], np.int32))
     m = merge_overlaps(ss)
-    got = sorted(zip(m.label.tolist(), m.start.tolist(), m.end.tolist()))
+    got = sorted(zip(m.label.tolist(), m.start.tolist(), m.last.tolist()))
     assert got == [(0, 0, 1), (0, 2, 4), (0, 5, 5), (1, 0, 0)]
 
 

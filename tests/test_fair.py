@@ -69,7 +69,7 @@ def _input_order(corpus, ss: SpanSet, spans: Sequence[Sequence[Span]]) -> np.nda
         for lab, b, e in sent:
             pos[(corpus.labels.index(lab), int(corpus.sent_offsets[s]) + b, int(corpus.sent_offsets[s]) + e)] = k
             k += 1
-    return np.array([pos[(int(l), int(b), int(e))] for l, b, e in zip(ss.label, ss.start, ss.end)], np.int64)
+    return np.array([pos[(int(l), int(b), int(e))] for l, b, e in zip(ss.label, ss.start, ss.last)], np.int64)
 
 
 def nonzero(res, label: Optional[str] = None) -> Dict[str, int]:
@@ -78,7 +78,7 @@ def nonzero(res, label: Optional[str] = None) -> Dict[str, int]:
 
 def outcome(corpus, res, side: str, label: str, b: int, e: int) -> Tuple[str, int]:
     ss = corpus.gold if side == "gold" else corpus.systems["system"]
-    k = int(np.flatnonzero((ss.start == b) & (ss.end == e) & (ss.label == corpus.labels.index(label)))[0])
+    k = int(np.flatnonzero((ss.start == b) & (ss.last == e) & (ss.label == corpus.labels.index(label)))[0])
     o = res.outcomes
     typ, partner = (o.gold_type, o.gold_partner) if side == "gold" else (o.system_type, o.system_partner)
     return OUTCOME_NAMES[typ[k]], int(partner[k])
@@ -353,7 +353,7 @@ def test_most_shared_then_fewest_differing_tokens():
 
 
 def test_shortest_counterpart_then_input_order():
-    # equally similar candidates: the shorter one (by begin/end), then the first in the input
+    # equally similar candidates: the shorter one (by begin/last), then the first in the input
     c, r = one([("A", 1, 4)], [("A", 0, 2), ("A", 3, 5)])
     assert outcome(c, r, "gold", "A", 1, 4) == ("BEO", 0)
     c, r = one([("A", 1, 4)], [("A", 3, 5), ("A", 0, 2)])
@@ -504,7 +504,7 @@ def _ref_best(x, cands):
 
 
 def reference_counts(T: list, S: list, skip: bool) -> Counter:
-    """Error-type counts of one sentence; spans are [label, begin, end, set(tokens), id] in input order."""
+    """Error-type counts of one sentence; spans are [label, begin, last, set(tokens), id] in input order."""
     out: Counter = Counter()
     for t in [t for t in T if any(t[:4] == s[:4] for s in S)]:
         s = next((s for s in S if s[:4] == t[:4]), None)
@@ -706,11 +706,11 @@ def test_span_file_reader(tmp_path):
     fd = read_faireval(t, s)
     c = fd.corpus
     assert c.n_sentences == 3
-    assert c.sent_offsets.tolist() == [0, 4, 5, 10]       # lengths: max end of kept spans, else 1
+    assert c.sent_offsets.tolist() == [0, 4, 5, 10]       # lengths: max last token of kept spans + 1, else 1
     assert c.labels == ["A", "B", "C"]
-    assert list(zip(c.gold.start.tolist(), c.gold.end.tolist())) == [(0, 1), (3, 3), (6, 9)]
+    assert list(zip(c.gold.start.tolist(), c.gold.last.tolist())) == [(0, 1), (3, 3), (6, 9)]
     ss = c.systems["system"]
-    assert list(zip(ss.start.tolist(), ss.end.tolist())) == [(0, 1), (6, 7)]   # 3 2 swapped, no tokens = range
+    assert list(zip(ss.start.tolist(), ss.last.tolist())) == [(0, 1), (6, 7)]   # 3 2 swapped, no tokens = range
     assert c.system_info["system"].repairs == 1
     assert fd.gold.tokens.get(2).tolist() == [6, 7, 9] and fd.gold.tokens.get(0) is None
     assert fd.excluded == {"gold": 1, "system": 1}
@@ -764,10 +764,10 @@ def test_conll2000_stacked_readme_example(tmp_path):
     p = write(tmp_path / "x.conll", README_EXAMPLE)
     r = read_conll2000_file(p, ignore_punct=False)
     # the reference emits spans as its stack closes them
-    assert list(zip(r.label, r.begin, r.end)) == [("NP", 0, 0), ("AP", 3, 3), ("NP", 2, 4), ("S", 0, 5),
+    assert list(zip(r.label, r.begin, r.last)) == [("NP", 0, 0), ("AP", 3, 3), ("NP", 2, 4), ("S", 0, 5),
                                                   ("VP", 1, 4)]
     r = read_conll2000_file(p, ignore_punct=True)
-    assert ("S", 0, 4) in list(zip(r.label, r.begin, r.end)) and not r.tokens
+    assert ("S", 0, 4) in list(zip(r.label, r.begin, r.last)) and not r.tokens
 
 
 def test_conll2000_punctuation(tmp_path):
@@ -776,11 +776,11 @@ def test_conll2000_punctuation(tmp_path):
     # NP 0..3: begin moves past the quote, end back by one token only (the reference's
     # rule), which leaves the comma inside the range but outside the token set; the
     # span of punctuation only is dropped
-    assert list(zip(r.label, r.begin, r.end)) == [("NP", 1, 2), ("X", 4, 4)]
+    assert list(zip(r.label, r.begin, r.last)) == [("NP", 1, 2), ("X", 4, 4)]
     assert r.tokens == {0: [1]}
     assert r.punct_dropped == 1
     r = read_conll2000_file(p, ignore_punct=False)
-    assert list(zip(r.label, r.begin, r.end)) == [("NP", 0, 3), ("X", 4, 4), ("Y", 5, 5)]
+    assert list(zip(r.label, r.begin, r.last)) == [("NP", 0, 3), ("X", 4, 4), ("Y", 5, 5)]
 
 
 def test_conll2000_pair_and_errors(tmp_path):
@@ -874,7 +874,7 @@ def test_property_conll2000_reader_matches_stack_procedure(tmp_path_factory, sen
             if len(toks) != e - b + 1:
                 want_tokens[len(want)] = list(toks)
             want.append((k, lab, b, e))
-    assert list(zip(r.sent, r.label, r.begin, r.end)) == want
+    assert list(zip(r.sent, r.label, r.begin, r.last)) == want
     assert r.tokens == want_tokens
 
 
@@ -967,12 +967,12 @@ def test_drop_punctuation_any_spanset():
     ss = SpanSet(np.array([0, 4, 5, 5]), np.array([3, 4, 5, 6]), np.array([0, 1, 2, 0], np.int32))
     out, toks, keep = drop_punctuation(ss, punct)
     assert keep.tolist() == [0, 1, 3]
-    assert list(zip(out.start.tolist(), out.end.tolist())) == [(1, 2), (4, 4), (6, 6)]
+    assert list(zip(out.start.tolist(), out.last.tolist())) == [(1, 2), (4, 4), (6, 6)]
     assert toks.get(0).tolist() == [1] and toks.get(1) is None and toks.get(2) is None
 
 
 def _reference_punct(spans: list, punct: List[bool]) -> list:
-    """The reference's ignore_punct procedure on [label, begin, end, set(tokens)] spans."""
+    """The reference's ignore_punct procedure on [label, begin, last, set(tokens)] spans."""
     spans = [[lab, b, e, set(toks)] for lab, b, e, toks in spans]
     for i, p in enumerate(punct):
         if not p:
@@ -1001,7 +1001,7 @@ def test_property_conll2000_ignore_punct_matches_reference(tmp_path_factory, sen
             if sorted(toks) != list(range(b, e + 1)):
                 want_tokens[len(want)] = sorted(toks)
             want.append((k, lab, b, e))
-    assert list(zip(r.sent, r.label, r.begin, r.end)) == want
+    assert list(zip(r.sent, r.label, r.begin, r.last)) == want
     assert r.tokens == want_tokens
 
 

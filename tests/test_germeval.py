@@ -190,7 +190,7 @@ def test_decoding_chunks_nereval():
     data = read_germeval(DECODING)
     ch = decode_level(data.row("system", "outer"), data.sent_first, "nereval")
     # tokens: a0 b1 | c2 d3 | e4 f5 | g6 | h7 i8 | j9 k10 | l11 m12
-    assert list(zip(ch.start.tolist(), ch.end.tolist())) == [(0, 1), (3, 3), (4, 5), (6, 7), (9, 10), (12, 12)]
+    assert list(zip(ch.start.tolist(), ch.last.tolist())) == [(0, 1), (3, 3), (4, 5), (6, 7), (9, 10), (12, 12)]
     assert [LABELS[k] for k in ch.label] == ["LOC", "PER", "OTH", "PER", "LOC", "ORG"]
     assert ch.mixed.tolist() == [True, False, True, False, True, False]
     assert ch.crosses.tolist() == [False, False, False, True, False, False]

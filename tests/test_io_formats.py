@@ -19,7 +19,7 @@ TEXT = "John Smith lives in New York.\n"
 
 
 def labelled(docs):
-    return sorted(zip([docs.labels[k] for k in docs.label], docs.start.tolist(), docs.end.tolist()))
+    return sorted(zip([docs.labels[k] for k in docs.label], docs.start.tolist(), docs.last.tolist()))
 
 
 def brat_dir(tmp_path, ann, name="doc1", text=TEXT):
@@ -170,7 +170,7 @@ def test_columns_gold_with_jsonl_system_pairs_by_order(tmp_path):
     assert corpus.sent_offsets.tolist() == [0, 2, 4]
     assert corpus.tokens(0, 4) == ["John", "lives", "New", "York"]
     ss = corpus.systems["s"]
-    assert sorted(zip([corpus.labels[k] for k in ss.label], ss.start.tolist(), ss.end.tolist())) == \
+    assert sorted(zip([corpus.labels[k] for k in ss.label], ss.start.tolist(), ss.last.tolist())) == \
         [("LOC", 3, 3), ("PER", 0, 0)]
     s.write_text('{"tokens": ["John", "lived"], "spans": []}\n{"tokens": ["New", "York"], "spans": []}\n')
     with pytest.raises(InputError, match=r"s\.jsonl: document 1, line 1: token 1 is 'lived', the gold document 1, "

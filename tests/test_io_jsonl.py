@@ -23,7 +23,7 @@ def write(tmp_path, name, records, raw=False):
 
 def spans_of(corpus, side="gold"):
     ss = corpus.gold if side == "gold" else corpus.systems[side]
-    return sorted((corpus.labels[lab], int(s), int(e)) for s, e, lab in zip(ss.start, ss.end, ss.label))
+    return sorted((corpus.labels[lab], int(s), int(e)) for s, e, lab in zip(ss.start, ss.last, ss.label))
 
 
 def test_token_spans_tags_and_hf_shapes_read_to_the_same_spans(tmp_path):
@@ -39,7 +39,7 @@ def test_token_spans_tags_and_hf_shapes_read_to_the_same_spans(tmp_path):
         docs = read(path, **kw)
         assert docs.format == "jsonl-tokens"
         assert docs.offsets.tolist() == [0, 5]
-        assert sorted(zip([docs.labels[k] for k in docs.label], docs.start.tolist(), docs.end.tolist())) == \
+        assert sorted(zip([docs.labels[k] for k in docs.label], docs.start.tolist(), docs.last.tolist())) == \
             [("LOC", 3, 4), ("PER", 0, 0)]
     lst = tmp_path / "names.json"
     lst.write_text(json.dumps(names))
@@ -172,7 +172,7 @@ def test_spacy_doccano_label_studio_shapes_agree(tmp_path):
     for p in (sp, dc, dc2, str(ls)):
         docs = read(p)
         assert docs.tokens(0) == ["John", "lives", "in", "New", "York", "."]
-        assert sorted(zip([docs.labels[k] for k in docs.label], docs.start.tolist(), docs.end.tolist())) == \
+        assert sorted(zip([docs.labels[k] for k in docs.label], docs.start.tolist(), docs.last.tolist())) == \
             [("LOC", 3, 4), ("PER", 0, 0)]
     assert read(str(ls)).notes["other_results"] == 1
     corpus = read_pair(sp, {"doccano": dc, "studio": str(ls)})
@@ -197,13 +197,13 @@ def test_misaligned_spans_strict_expand_contract(tmp_path):
                                          "on token boundaries"):
         read(p)
     exp = read(p, align="expand")
-    assert sorted(zip([exp.labels[k] for k in exp.label], exp.start.tolist(), exp.end.tolist())) == \
+    assert sorted(zip([exp.labels[k] for k in exp.label], exp.start.tolist(), exp.last.tolist())) == \
         [("LOC", 4, 5), ("PER", 1, 1), ("X", 5, 7)]
     assert exp.notes["misaligned"] == 2 and exp.notes["dropped_no_token"] == 0
     assert [m["text"] for m in exp.notes["misaligned_spans"]] == ["Smith", "York-C"]
     con = read(p, align="contract")
     # contract: "Smith" holds no whole token (dropped, listed); "York-C" keeps York and '-'
-    assert sorted(zip([con.labels[k] for k in con.label], con.start.tolist(), con.end.tolist())) == \
+    assert sorted(zip([con.labels[k] for k in con.label], con.start.tolist(), con.last.tolist())) == \
         [("LOC", 4, 5), ("X", 5, 6)]
     assert con.notes["dropped_no_token"] == 1 and con.notes["misaligned_spans"][0]["tokens"] is None
 

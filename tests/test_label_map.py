@@ -30,7 +30,7 @@ def sides(folder, fmt):
 
 
 def spans(ss):
-    return list(zip(ss.start.tolist(), ss.end.tolist(), ss.label.tolist()))
+    return list(zip(ss.start.tolist(), ss.last.tolist(), ss.label.tolist()))
 
 
 @pytest.mark.parametrize("fmt", SPAN_FORMATS)

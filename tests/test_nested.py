@@ -5,8 +5,8 @@ Semantics (README "Nested and overlapping spans"): TS gives every label its own 
 contain are many-to-many (one system span may hit several gold spans and the other way
 round); fair errors are one-to-one (each span in one outcome, exact matches first); compare's
 token view labels a token with all its labels joined by '+', its span view uses the fair
-outcomes; rank_corpus gives the numbers evaluate gives.  Token offsets below are inclusive
-(from_spans).
+outcomes; rank_corpus gives the numbers evaluate gives.  Spans below are ``(label, start, end)`` token
+offsets with ``end`` exclusive (from_spans); comments write ranges first..last.
 """
 from __future__ import annotations
 

@@ -17,7 +17,7 @@ BASIC = "John B-PER B-PER\nSmith I-PER O\nvisits O O\nParis B-LOC B-LOC\n\nHe O 
 
 def spans_of(corpus, side="gold"):
     ss = corpus.gold if side == "gold" else corpus.systems[side]
-    return sorted((corpus.labels[l], int(b), int(e)) for b, e, l in zip(ss.start, ss.end, ss.label))
+    return sorted((corpus.labels[l], int(b), int(e)) for b, e, l in zip(ss.start, ss.last, ss.label))
 
 
 def summary(corpus):

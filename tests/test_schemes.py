@@ -26,7 +26,7 @@ IO_SPANS = [("PER", 0, 1), ("LOC", 3, 3), ("ARGM-LOC", 4, 5)]
 
 def spans_of(corpus, side="gold"):
     ss = corpus.gold if side == "gold" else corpus.systems[side]
-    return sorted((corpus.labels[l], int(b), int(e)) for b, e, l in zip(ss.start, ss.end, ss.label))
+    return sorted((corpus.labels[l], int(b), int(e)) for b, e, l in zip(ss.start, ss.last, ss.label))
 
 
 @pytest.mark.parametrize("scheme", list(ENCODINGS))

@@ -66,13 +66,13 @@ def test_matcher_pairs_equal_brute_force(g, s):
     p = match(gs, ss)
     got = {(int(a), int(b)) for a, b in zip(p.gold, p.system)}
     want = {(i, j) for i in range(len(gs)) for j in range(len(ss))
-            if gs.start[i] <= ss.end[j] and ss.start[j] <= gs.end[i]}
+            if gs.start[i] <= ss.last[j] and ss.start[j] <= gs.last[i]}
     assert got == want
     for k in range(len(p)):
         i, j = p.gold[k], p.system[k]
-        ov = min(gs.end[i], ss.end[j]) - max(gs.start[i], ss.start[j]) + 1
+        ov = min(gs.last[i], ss.last[j]) - max(gs.start[i], ss.start[j]) + 1
         assert p.overlap[k] == ov
-        assert p.exact[k] == (gs.start[i] == ss.start[j] and gs.end[i] == ss.end[j] and gs.label[i] == ss.label[j])
+        assert p.exact[k] == (gs.start[i] == ss.start[j] and gs.last[i] == ss.last[j] and gs.label[i] == ss.label[j])
 
 
 def test_select_labels_and_exclude():

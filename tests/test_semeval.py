@@ -39,7 +39,7 @@ COUNTS = ("correct", "incorrect", "partial", "missed", "spurious", "possible", "
 def as_dicts(corpus: Corpus, spans: SpanSet) -> List[List[Dict]]:
     """nervaluate's list-of-dicts input: per sentence the spans in SpanSet order."""
     docs: List[List[Dict]] = [[] for _ in range(corpus.n_sentences)]
-    for s, b, e, lab in zip(corpus.sentence_of(spans.start).tolist(), spans.start.tolist(), spans.end.tolist(),
+    for s, b, e, lab in zip(corpus.sentence_of(spans.start).tolist(), spans.start.tolist(), spans.last.tolist(),
                             spans.label.tolist()):
         o = int(corpus.sent_offsets[s])
         docs[s].append({"label": corpus.labels[lab], "start": b - o, "end": e - o})

@@ -93,10 +93,10 @@ def test_confusion_from_pairs_equals_painted_classes(lengths, data):
         cls, double = [], False
         for spans in (g, s):
             if unit == "token":
-                first, last = spans.start, spans.end
+                first, last = spans.start, spans.last
             else:
                 sent = c.sentence_of(spans.start)
-                first, last = spans.start - sent, spans.end - 1 - sent
+                first, last = spans.start - sent, spans.last - 1 - sent
             double |= bool((paint(spans, np.ones(len(spans), np.int64), n, first, last) > 1).any())
             cls.append(paint(spans, spans.label.astype(np.int64) + 1, n, first, last))
         if double:           # painted class ids add up where two labels meet: no class per unit

@@ -14,7 +14,7 @@ from .tokens import change_masks
 def _sentence_spans(spans: SpanSet, a: int, b: int) -> List[Tuple[int, int, int]]:
     lo, hi = np.searchsorted(spans.start, [a, b])
     return [(int(l), int(s), int(e)) for s, e, l in
-            zip(spans.start[lo:hi].tolist(), spans.end[lo:hi].tolist(), spans.label[lo:hi].tolist())]
+            zip(spans.start[lo:hi].tolist(), spans.last[lo:hi].tolist(), spans.label[lo:hi].tolist())]
 
 
 def make_example(corpus: Corpus, sides: Dict[str, str], level: str, cls: str, transition: str,
@@ -76,7 +76,7 @@ def pair_examples(corpus: Corpus, a: str, b: str, g: np.ndarray, xa: np.ndarray,
                     idx = np.flatnonzero((ctx["g_cls"] == k) & (ctx["gold_key"] == key))
                     src = gold
                 out += _first_in_distinct_sentences(
-                    corpus, src.start[idx], src.end[idx], per,
+                    corpus, src.start[idx], src.last[idx], per,
                     lambda f, l: make_example(corpus, sides, "span", cls, t.name, f, l), shown_span)
     return out
 

@@ -78,7 +78,7 @@ def _oracle_rows(keys: np.ndarray, right: np.ndarray, names: Sequence[str], key_
 def _span_record(corpus: Corpus, k: int) -> Dict[str, Any]:
     """A gold span for the case lists: label, sentence, positions in it, line in the gold file, text."""
     g = corpus.gold
-    st, en = int(g.start[k]), int(g.end[k])
+    st, en = int(g.start[k]), int(g.last[k])
     s = int(corpus.sentence_of(np.array([st]))[0])
     line = int(corpus.gold_info.token_lines[st]) if corpus.gold_info.token_lines is not None else None
     rec = {"index": k, "label": corpus.labels[int(g.label[k])], "sentence": s,

@@ -64,10 +64,10 @@ def _token_corpus(decoded: sq.Decoded, data: sq.TagData) -> Optional[Corpus]:
     sides = []
     for ss in (decoded.gold, decoded.pred):
         sb = np.searchsorted(starts, ss.start, side="right") - 1
-        se = np.searchsorted(starts, ss.end, side="right") - 1
+        se = np.searchsorted(starts, ss.last, side="right") - 1
         if (sb != se).any():
             return None
-        sides.append(SpanSet(ss.start - sb, ss.end - se, ss.label).sorted())
+        sides.append(SpanSet(ss.start - sb, ss.last - se, ss.label).sorted())
     offsets = np.unique(np.concatenate([[0], np.cumsum(lengths)])).astype(np.int64)
     return Corpus(offsets, list(decoded.labels), sides[0], {"system": sides[1]},
                   SideInfo("gold", spans=len(sides[0])), {"system": SideInfo("system", spans=len(sides[1]))})

@@ -276,7 +276,7 @@ def _compact(d: Decoded) -> Decoded:
     n = len(d.labels)
     present = (np.bincount(d.gold.label, minlength=n) + np.bincount(d.pred.label, minlength=n)) > 0
     new = np.cumsum(present) - 1
-    relabel = lambda ss: SpanSet(ss.start, ss.end, new[ss.label].astype(np.int32))  # noqa: E731
+    relabel = lambda ss: SpanSet(ss.start, ss.last, new[ss.label].astype(np.int32))  # noqa: E731
     return Decoded([lab for lab, p in zip(d.labels, present) if p], relabel(d.gold), relabel(d.pred),
                    d.corpus)
 
@@ -382,7 +382,7 @@ def overlapping(spans: SpanSet) -> bool:
     if len(spans) < 2:
         return False
     order = np.argsort(spans.start, kind="stable")
-    reach = np.maximum.accumulate(spans.end[order])
+    reach = np.maximum.accumulate(spans.last[order])
     return bool((spans.start[order][1:] <= reach[:-1]).any())
 
 
@@ -391,10 +391,10 @@ def _exact_hits(gold: SpanSet, pred: SpanSet, n_labels: int) -> np.ndarray:
 
     For sides with nested spans, where the matcher's overlap pairs grow quadratically
     (k chunks reusing one stale start overlap each other: k x k pairs)."""
-    width = int(max(gold.end.max(initial=0), pred.end.max(initial=0))) + 1
+    width = int(max(gold.last.max(initial=0), pred.last.max(initial=0))) + 1
 
     def keys(ss: SpanSet) -> np.ndarray:
-        return (ss.start.astype(np.int64) * width + ss.end) * max(n_labels, 1) + ss.label
+        return (ss.start.astype(np.int64) * width + ss.last) * max(n_labels, 1) + ss.label
 
     hit = np.isin(keys(gold), keys(pred))
     return np.bincount(gold.label[hit], minlength=n_labels)[:n_labels]

@@ -22,10 +22,16 @@ from .printable import control_message, control_reason, first_control
 
 @dataclass
 class SpanSet:
-    """Spans over global token indices ``start..end`` (inclusive), sorted by (start, end, label)."""
+    """Spans over global token indices as columns, sorted by (start, last, label).
+
+    ``start`` is a span's first token and ``last`` its last token (inclusive), which is what
+    the vectorised models read.  :attr:`end` is ``last + 1``: the span's end, exclusive, as
+    at every public entry of ts_eval (``(label, start, end)``, like Python slices), so a
+    one-token span at token ``i`` has ``start == last == i`` and ``end == i + 1``.
+    """
 
     start: np.ndarray
-    end: np.ndarray
+    last: np.ndarray           # last token of each span (inclusive)
     label: np.ndarray
     # conlleval scheme: the side's per-token chunk events, from which the matcher replays
     # conlleval.pl's "correct chunk" state machine (exact match = what conlleval.pl counts)
@@ -34,26 +40,31 @@ class SpanSet:
     def __len__(self) -> int:
         return len(self.start)
 
+    @property
+    def end(self) -> np.ndarray:
+        """Each span's end, exclusive: ``last + 1`` (a new array; read-only)."""
+        return self.last + 1
+
     @staticmethod
     def empty() -> "SpanSet":
         z = np.zeros(0, np.int64)
         return SpanSet(z, z.copy(), np.zeros(0, np.int32))
 
     def sorted(self) -> "SpanSet":
-        return self.take(np.lexsort((self.label, self.end, self.start)))
+        return self.take(np.lexsort((self.label, self.last, self.start)))
 
     def take(self, mask_or_index) -> "SpanSet":
-        return SpanSet(self.start[mask_or_index], self.end[mask_or_index], self.label[mask_or_index], self.conll)
+        return SpanSet(self.start[mask_or_index], self.last[mask_or_index], self.label[mask_or_index], self.conll)
 
 
-def span_shape(start: np.ndarray, end: np.ndarray) -> Dict[str, int]:
+def span_shape(start: np.ndarray, last: np.ndarray) -> Dict[str, int]:
     """How many spans lie inside another span (``nested``; the same range with another label
-    counts, the first of them in (start, -end) order being the outer one) and how many cross
+    counts, the first of them in (start, -last) order being the outer one) and how many cross
     one (``crossing``: overlap without containment).  Spans of one side, global token indices."""
     if len(start) < 2:
         return {"nested": 0, "crossing": 0}
-    order = np.lexsort((-end, start))
-    s, e = start[order], end[order]
+    order = np.lexsort((-last, start))
+    s, e = start[order], last[order]
     prior = np.maximum.accumulate(e)
     prev = np.concatenate(([-1], prior[:-1]))
     nested = prev >= e
@@ -115,7 +126,7 @@ class Corpus:
         # every side's summary says how many of its spans nest or cross, whatever reader built it
         for info, ss in [(self.gold_info, self.gold)] + [(self.system_info[n], s) for n, s in self.systems.items()
                                                           if n in self.system_info]:
-            info.shape = span_shape(ss.start, ss.end)
+            info.shape = span_shape(ss.start, ss.last)
 
     @property
     def n_tokens(self) -> int:
@@ -265,9 +276,9 @@ def relabel(corpus: Corpus, label_map: Sequence[Tuple[str, str]]) -> Corpus:
     def one(ss: SpanSet, info: SideInfo) -> Tuple[SpanSet, SideInfo]:
         lab = remap[ss.label]
         keep = lab != dropped
-        out = SpanSet(ss.start[keep], ss.end[keep], lab[keep]).sorted()
+        out = SpanSet(ss.start[keep], ss.last[keep], lab[keep]).sorted()
         same = np.zeros(len(out), bool)
-        same[1:] = (np.diff(out.start) == 0) & (np.diff(out.end) == 0) & (np.diff(out.label) == 0)
+        same[1:] = (np.diff(out.start) == 0) & (np.diff(out.last) == 0) & (np.diff(out.label) == 0)
         out = out.take(~same)
         return out, dataclasses.replace(info, unmapped=info.unmapped + int(np.count_nonzero(~keep)),
                                         merged=info.merged + int(np.count_nonzero(same)), spans=len(out))
@@ -312,7 +323,7 @@ def _decode_side(side: SideInfo, table: schemes.TagTable, tag_label_id: np.ndarr
     lab = remap[dec.label]
     side.unmapped = int(np.count_nonzero(keep & (lab == dropped_id)))
     keep &= lab != dropped_id
-    ss = SpanSet(dec.start[keep].astype(np.int64), dec.end[keep].astype(np.int64), lab[keep], dec.conll)
+    ss = SpanSet(dec.start[keep].astype(np.int64), dec.last[keep].astype(np.int64), lab[keep], dec.conll)
     side.spans = len(ss)
     return ss
 
@@ -323,7 +334,7 @@ def _used_labels(spansets: List[SpanSet], names: List[str]) -> Tuple[List[SpanSe
     final_labels = [names[k] for k in used.tolist()]
     compact = np.full(len(names), -1, np.int32)
     compact[used] = np.arange(len(used), dtype=np.int32)
-    return [SpanSet(ss.start, ss.end, compact[ss.label], ss.conll) for ss in spansets], final_labels
+    return [SpanSet(ss.start, ss.last, compact[ss.label], ss.conll) for ss in spansets], final_labels
 
 
 def _label_ids(labels: List[str]) -> Tuple[np.ndarray, List[str]]:

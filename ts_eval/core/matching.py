@@ -43,18 +43,18 @@ def match(gold: SpanSet, system: SpanSet) -> Pairs:
         b = np.zeros(0, bool)
         return Pairs(z, z, z, z, z, b, b)
     order = np.argsort(system.start, kind="stable")
-    s_start, s_end = system.start[order], system.end[order]
-    reach = np.maximum.accumulate(s_end)
+    s_start, s_last = system.start[order], system.last[order]
+    reach = np.maximum.accumulate(s_last)
     lo = np.searchsorted(reach, gold.start, side="left")        # first that may reach the gold span
-    hi = np.searchsorted(s_start, gold.end, side="right")       # last that starts inside it
+    hi = np.searchsorted(s_start, gold.last, side="right")       # last that starts inside it
     count = np.maximum(hi - lo, 0)
     gi = np.repeat(np.arange(len(gold)), count)
     first = np.repeat(lo - np.concatenate(([0], np.cumsum(count)[:-1])), count)
     si_sorted = first + np.arange(len(gi))
-    keep = s_end[si_sorted] >= gold.start[gi]
+    keep = s_last[si_sorted] >= gold.start[gi]
     gi, si_sorted = gi[keep], si_sorted[keep]
     si = order[si_sorted]
-    gs, ge, ss, se = gold.start[gi], gold.end[gi], system.start[si], system.end[si]
+    gs, ge, ss, se = gold.start[gi], gold.last[gi], system.start[si], system.last[si]
     overlap = np.minimum(ge, se) - np.maximum(gs, ss) + 1
     same = gold.label[gi] == system.label[si]
     if gold.conll is not None and system.conll is not None:

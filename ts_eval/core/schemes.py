@@ -182,10 +182,10 @@ def _parse_conlleval(tags: Sequence[str]) -> TagTable:
 
 @dataclass
 class Decoded:
-    """Spans decoded from one tag sequence (global token indices, inclusive ends)."""
+    """Spans decoded from one tag sequence (global token indices; ``last`` is each span's last token)."""
 
     start: np.ndarray
-    end: np.ndarray
+    last: np.ndarray
     label: np.ndarray          # label ids as given in ``type_ids``
     ill_formed: np.ndarray     # bool per span
     bad_token: np.ndarray      # per span: the token that makes it ill formed (or -1)
@@ -232,28 +232,28 @@ def decode(prefix: np.ndarray, types: np.ndarray, sent_first: np.ndarray, scheme
     next_cont &= ~sent_last
     closes = inside & ~next_cont
     starts = np.flatnonzero(opens)
-    ends = np.flatnonzero(closes)
+    lasts = np.flatnonzero(closes)
     labels = types[starts]
-    ps, pe = p[starts], p[ends]
-    one = starts == ends
+    ps, pe = p[starts], p[lasts]
+    one = starts == lasts
     ok = np.where(one, single_ok[ps], first_ok[ps] & last_ok[pe])
-    bad_token = np.where(one | ~first_ok[ps], starts, ends)
+    bad_token = np.where(one | ~first_ok[ps], starts, lasts)
     if sch.b_after_same:  # IOB1: B- must separate two spans of the same label
         need = ps == B
         prev_same = (prev_p[starts] != O) & (prev_t[starts] == labels)
         ok &= ~need | prev_same
     if sch.e_before_same:  # IOE1: E- must separate two spans of the same label
         need = pe == E
-        nxt = np.minimum(ends + 1, max(n - 1, 0))
-        next_same = ~sent_last[ends] & (p[nxt] != O) & (types[nxt] == labels)
+        nxt = np.minimum(lasts + 1, max(n - 1, 0))
+        next_same = ~sent_last[lasts] & (p[nxt] != O) & (types[nxt] == labels)
         ok &= ~need | next_same
     bad = ~ok
     first_bad = np.flatnonzero(bad)[:1].tolist()  # the reason is needed for the first only (strict)
     reasons = [_reason(sch, int(ps[k]), int(pe[k]), bool(one[k])) for k in first_bad]
-    return Decoded(starts, ends, labels, bad, np.where(bad, bad_token, -1), reasons)
+    return Decoded(starts, lasts, labels, bad, np.where(bad, bad_token, -1), reasons)
 
 
-def encode(start: np.ndarray, end: np.ndarray, label: np.ndarray, sent_first: np.ndarray,
+def encode(start: np.ndarray, last: np.ndarray, label: np.ndarray, sent_first: np.ndarray,
            scheme: str) -> Tuple[np.ndarray, np.ndarray]:
     """Spans -> per-token prefix codes and label ids (-1 outside) in a named scheme: the inverse
     of :func:`decode`.  Spans must not overlap and must lie inside a sentence.
@@ -265,26 +265,26 @@ def encode(start: np.ndarray, end: np.ndarray, label: np.ndarray, sent_first: np
     """
     sch = SCHEMES[resolve_scheme_name(scheme)]
     n = len(sent_first)
-    start, end = np.asarray(start, np.int64), np.asarray(end, np.int64)
+    start, last = np.asarray(start, np.int64), np.asarray(last, np.int64)
     prefix = np.zeros(n, np.int8)
     types = np.full(n, -1, np.int32)
-    length = end - start + 1
+    length = last - start + 1
     before = np.repeat(np.cumsum(length) - length, length)
     idx = np.repeat(start, length) + (np.arange(int(length.sum())) - before)
     prefix[idx] = I
     types[idx] = np.repeat(np.asarray(label, np.int32), length)
-    one = start == end
+    one = start == last
     prefix[start[~one]] = PREFIX_CODES[sch.first[0]]
-    prefix[end[~one]] = PREFIX_CODES[sch.last[0]]
+    prefix[last[~one]] = PREFIX_CODES[sch.last[0]]
     prefix[start[one]] = PREFIX_CODES[sch.single[0]]
     if sch.b_after_same:
         has_prev = (start > 0) & ~sent_first[start]
         prev = np.maximum(start - 1, 0)
         prefix[start[has_prev & (types[prev] == types[start])]] = B
     if sch.e_before_same:
-        has_next = (end + 1 < n) & ~sent_first[np.minimum(end + 1, max(n - 1, 0))]
-        nxt = np.minimum(end + 1, max(n - 1, 0))
-        prefix[end[has_next & (types[nxt] == types[end])]] = E
+        has_next = (last + 1 < n) & ~sent_first[np.minimum(last + 1, max(n - 1, 0))]
+        nxt = np.minimum(last + 1, max(n - 1, 0))
+        prefix[last[has_next & (types[nxt] == types[last])]] = E
     return prefix, types
 
 
@@ -345,10 +345,10 @@ def _decode_conlleval(prefix, types, sent_first, outside_type: int) -> Decoded:
     breaks = np.flatnonzero(start | endev | sent_first)
     nxt = np.searchsorted(breaks, starts, side="right")
     bounded = np.append(breaks, n)  # a chunk open at the end of the data ends there
-    ends = bounded[nxt] - 1          # sent_first is among the breaks: never crosses a sentence
+    lasts = bounded[nxt] - 1          # sent_first is among the breaks: never crosses a sentence
     nb = np.zeros(len(starts), bool)
     ev = ConllEvents(start, endev, end_after, types, sent_first)
-    return Decoded(starts, ends, types[starts], nb, np.full(len(starts), -1), [], conll=ev)
+    return Decoded(starts, lasts, types[starts], nb, np.full(len(starts), -1), [], conll=ev)
 
 
 def conlleval_correct(gold: ConllEvents, system: ConllEvents) -> np.ndarray:

@@ -3,8 +3,8 @@
 
 Spans are ``(label, start, end)`` token offsets with ``end`` exclusive, as everywhere in ts_eval's
 public API (Python slices, spaCy, Hugging Face).  Inside, a :class:`~ts_eval.core.corpus.SpanSet`
-keeps each span's first and last token (``end`` = last), which is what the vectorised models
-compute with."""
+keeps each span's first and last token (``start``, ``last``; ``SpanSet.end`` = ``last + 1``), which
+is what the vectorised models compute with."""
 from __future__ import annotations
 
 from typing import Any, Mapping, Sequence, Tuple, Union
@@ -102,11 +102,11 @@ def spans_corpus(lengths: Sequence[int], gold_name: str, gold: SpanList,
     for key, rows in raw.items():
         ss = SpanSet(np.array([r[0] for r in rows], np.int64), np.array([r[1] for r in rows], np.int64),
                      np.array([index[r[2]] for r in rows], np.int32)).sorted()
-        dup = (np.diff(ss.start) == 0) & (np.diff(ss.end) == 0) & (np.diff(ss.label) == 0)
+        dup = (np.diff(ss.start) == 0) & (np.diff(ss.last) == 0) & (np.diff(ss.label) == 0)
         if dup.any():
             k = int(np.flatnonzero(dup)[0])
             name = gold_name if key == "gold" else systems[key][0]
-            raise InputError(f"{name}: the span ({labels[ss.label[k]]}, {ss.start[k]}, {ss.end[k] + 1})"
+            raise InputError(f"{name}: the span ({labels[ss.label[k]]}, {ss.start[k]}, {ss.last[k] + 1})"
                              " (corpus token offsets, end exclusive) is given twice")
         sets[key] = ss
     infos = {key: SideInfo(key, spans=len(sets[key])) for key in systems}

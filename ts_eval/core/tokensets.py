@@ -1,4 +1,4 @@
-"""Token sets of spans that do not own their whole ``start..end`` range.
+"""Token sets of spans that do not own their whole ``start..last`` range.
 
 A span is a contiguous range in the SpanSet; some evaluations need the tokens it
 really holds when these are fewer (punctuation removed by FairEval's
@@ -19,7 +19,7 @@ from .corpus import SpanSet
 @dataclass
 class TokenSets:
     """Explicit token sets (global token indices) for the spans of one side whose set
-    is not their whole ``start..end`` range (e.g. punctuation removed, or a span file
+    is not their whole ``start..last`` range (e.g. punctuation removed, or a span file
     listing fewer tokens).  Spans not listed own every token of their range."""
 
     span: np.ndarray     # sorted span indices (into the SpanSet)
@@ -52,11 +52,11 @@ class TokenSets:
         """Token sets = each span's range minus the tokens where ``excluded`` is True."""
         excluded = np.asarray(excluded, bool)
         cum = np.concatenate(([0], np.cumsum(excluded, dtype=np.int64)))
-        holes = cum[spans.end + 1] - cum[spans.start]
+        holes = cum[spans.last + 1] - cum[spans.start]
         idx = np.flatnonzero(holes > 0)
         if not len(idx):
             return TokenSets.empty()
-        st, en = spans.start[idx], spans.end[idx]
+        st, en = spans.start[idx], spans.last[idx]
         lens = en - st + 1
         first = np.repeat(st - np.concatenate(([0], np.cumsum(lens)[:-1])), lens)
         toks = first + np.arange(int(lens.sum()))

@@ -29,7 +29,7 @@ def merge_overlaps(spans: SpanSet) -> SpanSet:
     if len(spans) == 0:
         return spans
     order = np.lexsort((spans.start, spans.label))
-    s, e, lab = spans.start[order], spans.end[order], spans.label[order].astype(np.int64)
+    s, e, lab = spans.start[order], spans.last[order], spans.label[order].astype(np.int64)
     big = int(max(int(e.max()), 0)) + 2
     shifted_end = e + lab * big
     run = np.maximum.accumulate(shifted_end)
@@ -65,10 +65,10 @@ def label_mask(corpus: Corpus, spans: SpanSet, lo: int, hi: int, unit: str = "to
     sub = spans.take((spans.label >= lo) & (spans.label < hi))
     bits = np.left_shift(1, (sub.label - lo).astype(np.int64))
     if unit == "token":
-        return paint(sub, bits, corpus.n_tokens, sub.start, sub.end)
+        return paint(sub, bits, corpus.n_tokens, sub.start, sub.last)
     if unit == "separator":
         sent = corpus.sentence_of(sub.start)
-        return paint(sub, bits, corpus.n_separators, sub.start - sent, sub.end - 1 - sent)
+        return paint(sub, bits, corpus.n_separators, sub.start - sent, sub.last - 1 - sent)
     raise ValueError(f"unit {unit!r}: expected one of {', '.join(UNITS)}")
 
 

@@ -82,7 +82,7 @@ def _be_type_vec(tb, te, sb, se) -> np.ndarray:
 def _bits(ss: SpanSet, idx: np.ndarray, base: np.ndarray, tokens: Optional[TokenSets]) -> List[int]:
     """Token sets of spans ``idx`` as Python-int bit sets relative to ``base`` (their sentence start)."""
     st = (ss.start[idx] - base).tolist()
-    ln = (ss.end[idx] - ss.start[idx] + 1).tolist()
+    ln = (ss.last[idx] - ss.start[idx] + 1).tolist()
     out = [((1 << n) - 1) << a for a, n in zip(st, ln)]
     if tokens is not None and len(tokens):
         pos = np.searchsorted(tokens.span, idx)
@@ -106,9 +106,9 @@ def _same_tokens(pairs_g: np.ndarray, pairs_s: np.ndarray, gold: SpanSet, system
         a = gt.get(g) if gt is not None else None
         b = st.get(s) if st is not None else None
         if a is None:
-            a = np.arange(gold.start[g], gold.end[g] + 1)
+            a = np.arange(gold.start[g], gold.last[g] + 1)
         if b is None:
-            b = np.arange(system.start[s], system.end[s] + 1)
+            b = np.arange(system.start[s], system.last[s] + 1)
         out[k] = len(a) == len(b) and bool(np.all(a == b))
     return out
 
@@ -242,7 +242,7 @@ def _cluster_units(rg: np.ndarray, rs: np.ndarray, g: _Side, s: _Side, ev: _Even
     mg = unique(rg)
     ms = unique(rs)
     st = np.concatenate((gold.start[mg], system.start[ms]))
-    en = np.concatenate((gold.end[mg], system.end[ms]))
+    en = np.concatenate((gold.last[mg], system.last[ms]))
     side = np.concatenate((np.zeros(len(mg), np.int8), np.ones(len(ms), np.int8)))
     idx = np.concatenate((mg, ms))
     o = np.lexsort((en, st))
@@ -283,7 +283,7 @@ def _one_to_one_clusters(g1: np.ndarray, s1: np.ndarray, g: _Side, s: _Side, ev:
     if not len(g1):
         return
     gold, system = g.spans, s.spans
-    gb, ge, sb, se = gold.start[g1], gold.end[g1], system.start[s1], system.end[s1]
+    gb, ge, sb, se = gold.start[g1], gold.last[g1], system.start[s1], system.last[s1]
     same_lab = gold.label[g1] == system.label[s1]
     same_rng = (gb == sb) & (ge == se)
     code = np.where(same_rng, LE, np.where(same_lab, _be_type_vec(gb, ge, sb, se), LBE)).astype(np.int8)
@@ -301,9 +301,9 @@ def _run_sequential(units: List[Unit], g: _Side, s: _Side, offsets: np.ndarray, 
     gold, system = g.spans, s.spans
     all_g = np.concatenate([u[0] for u in units])
     all_s = np.concatenate([u[1] for u in units])
-    gl, gb_, ge_ = gold.label[all_g].tolist(), gold.start[all_g].tolist(), gold.end[all_g].tolist()
+    gl, gb_, ge_ = gold.label[all_g].tolist(), gold.start[all_g].tolist(), gold.last[all_g].tolist()
     gbits = _bits(gold, all_g, offsets[g.sent[all_g]], g.tokens)
-    sl, sb_, se_ = system.label[all_s].tolist(), system.start[all_s].tolist(), system.end[all_s].tolist()
+    sl, sb_, se_ = system.label[all_s].tolist(), system.start[all_s].tolist(), system.last[all_s].tolist()
     sbits = _bits(system, all_s, offsets[s.sent[all_s]], s.tokens)
     gix, six = all_g.tolist(), all_s.tolist()
     gord, sord = g.order[all_g].tolist(), s.order[all_s].tolist()

@@ -1,7 +1,7 @@
 """Ortmann's Algorithm 2 on one group of mutually dependent spans, step by step as the
 reference implementation (rubcompling/FairEval) does it.
 
-A span is a list ``[label, begin, end, token_bits, index]`` (token bits relative to its
+A span is a list ``[label, begin, last, token_bits, index]`` (token bits relative to its
 sentence start; they shrink as matched tokens are used up).  Every function appends
 events ``(gold index, system index, outcome code, BOTH|GOLD_ONLY|SYSTEM_ONLY)`` to ``ev``
 and removes the spans it resolves from the working lists.  This part is inherently
@@ -25,7 +25,7 @@ def _best(x: list, cands: list) -> list:
     """The most similar candidate for span x (first of the equally similar ones).
 
     Similarity: most shared tokens, fewest tokens only in x, fewest only in the
-    candidate, shortest candidate (by its begin/end), earliest in the list.
+    candidate, shortest candidate (by its begin/last), earliest in the list.
     """
     if len(cands) == 1:
         return cands[0]

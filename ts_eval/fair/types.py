@@ -2,8 +2,8 @@
 and the result of counting one system against gold (:class:`FairResult`).
 
 Plain data at the bottom of the fair package: it imports nothing of ts_eval (the spans
-:meth:`SpanOutcomes.rows` reads are anything with ``start``, ``end`` and ``label`` columns,
-i.e. a :class:`ts_eval.core.corpus.SpanSet`).
+:meth:`SpanOutcomes.rows` reads are anything with ``start``, ``end`` (exclusive) and ``label``
+columns, i.e. a :class:`ts_eval.core.corpus.SpanSet`).
 """
 from __future__ import annotations
 
@@ -17,8 +17,10 @@ class Spans(Protocol):
     """What :meth:`SpanOutcomes.rows` reads of a span set (a :class:`ts_eval.core.corpus.SpanSet`)."""
 
     start: np.ndarray
-    end: np.ndarray
     label: np.ndarray
+
+    @property
+    def end(self) -> np.ndarray: ...   # exclusive (SpanSet.last + 1)
 
     def __len__(self) -> int: ...
 
@@ -59,16 +61,17 @@ class SpanOutcomes:
 
     def rows(self, gold: Spans, system: Spans, labels: Sequence[str],
              sent_offsets: Optional[np.ndarray] = None) -> List[dict]:
-        """One plain dict per span (gold first): side, index, label, start, end, type, partner."""
+        """One plain dict per span (gold first): side, index, label, start, end (exclusive), type, partner."""
         out = []
         for side, ss, typ, partner, shared in (
                 ("gold", gold, self.gold_type, self.gold_partner, self.gold_shared),
                 ("system", system, self.system_type, self.system_partner, self.system_shared)):
             sent = (np.searchsorted(sent_offsets, ss.start, side="right") - 1
                     if sent_offsets is not None else None)
+            end = ss.end
             for i in range(len(ss)):
                 row = {"side": side, "index": i, "label": labels[int(ss.label[i])],
-                       "start": int(ss.start[i]), "end": int(ss.end[i]),
+                       "start": int(ss.start[i]), "end": int(end[i]),
                        "type": OUTCOME_NAMES[int(typ[i])], "partner": int(partner[i]),
                        "shared": bool(shared[i])}
                 if sent is not None:

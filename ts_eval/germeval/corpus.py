@@ -22,7 +22,7 @@ from .reader import read_germeval_any
 
 
 def _union(a: SpanSet, b: SpanSet) -> SpanSet:
-    return SpanSet(np.concatenate([a.start, b.start]), np.concatenate([a.end, b.end]),
+    return SpanSet(np.concatenate([a.start, b.start]), np.concatenate([a.last, b.last]),
                    np.concatenate([a.label, b.label])).sorted()
 
 

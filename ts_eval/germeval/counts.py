@@ -95,7 +95,7 @@ def _correct_pairs(pairs: Pairs, gold: LevelChunks, system: LevelChunks, gold_ta
         tok_label = TAG_BASE
     differ = tok_label[gold_tags] != tok_label[sys_tags]
     cum = np.concatenate(([0], np.cumsum(differ, dtype=np.int64)))
-    s, e = gold.start[pairs.gold], gold.end[pairs.gold]
+    s, e = gold.start[pairs.gold], gold.last[pairs.gold]
     return same_bounds & same & ((cum[e + 1] - cum[s]) == 0)
 
 
@@ -114,12 +114,12 @@ def germeval_counts(data: GermEvalData, policy: str = "nereval", eof_quirk: bool
         pairs = match(spanset(g), spanset(s))
         for mode in MODES:
             ok = _correct_pairs(pairs, g, s, gt, st, mode)
-            at_eof = ok & (g.end[pairs.gold] == n - 1)
+            at_eof = ok & (g.last[pairs.gold] == n - 1)
             dropped = int(at_eof.sum()) if eof_quirk else 0
             if eof_quirk:
                 ok &= ~at_eof
             gi = pairs.gold[ok]
-            last_label = TAG_LABEL[gt[g.end[gi]]]
+            last_label = TAG_LABEL[gt[g.last[gi]]]
             if mode == "strict":
                 types, key_g, key_s, key_c = LABELS, g.label, s.label, last_label
                 tags_ok = int(np.count_nonzero(gt == st))

@@ -93,7 +93,8 @@ def check_policy_name(policy: str) -> None:
 
 @dataclass
 class LevelChunks:
-    """Chunks of one row (gold or system, outer or inner): global token indices, inclusive ends.
+    """Chunks of one row (gold or system, outer or inner): global token indices, first and
+    last token (``start``, ``last``).
 
     ``label`` is the label id (into :data:`LABELS`) of the chunk's first token, which is
     the type the official scorer files it under.  A chunk is *ill formed* when it is not
@@ -102,7 +103,7 @@ class LevelChunks:
     """
 
     start: np.ndarray
-    end: np.ndarray
+    last: np.ndarray
     label: np.ndarray
     ill_formed: np.ndarray
     crosses: np.ndarray            # runs over a sentence boundary
@@ -137,20 +138,20 @@ def decode_level(tags: np.ndarray, sent_first: np.ndarray, policy: str = "nereva
         opens = (p == schemes.B) | ((p == schemes.I) & (prev == schemes.O))
         starts = np.flatnonzero(opens)
         breaks = np.flatnonzero(opens | (p == schemes.O))
-        ends = np.append(breaks, n)[np.searchsorted(breaks, starts, side="right")] - 1
+        lasts = np.append(breaks, n)[np.searchsorted(breaks, starts, side="right")] - 1
         sf_cum = np.concatenate(([0], np.cumsum(sent_first, dtype=np.int64)))
-        crosses = (sf_cum[ends + 1] - sf_cum[starts + 1]) > 0
+        crosses = (sf_cum[lasts + 1] - sf_cum[starts + 1]) > 0
         change = np.zeros(n, bool)
         change[1:] = lab[1:] != lab[:-1]
         ch_cum = np.concatenate(([0], np.cumsum(change, dtype=np.int64)))
-        mixed = (ch_cum[ends + 1] - ch_cum[starts + 1]) > 0
+        mixed = (ch_cum[lasts + 1] - ch_cum[starts + 1]) > 0
         bad = (p[starts] == schemes.I) | crosses | mixed
-        return LevelChunks(starts.astype(np.int64), ends.astype(np.int64), lab[starts].astype(np.int16),
+        return LevelChunks(starts.astype(np.int64), lasts.astype(np.int64), lab[starts].astype(np.int16),
                            bad, crosses, mixed)
     dec = schemes.decode(p, lab.astype(np.int32), sent_first, "IOB2")
     keep = ~dec.ill_formed if policy == "discard" else np.ones(len(dec.start), bool)
     z = np.zeros(int(keep.sum()), bool)
-    return LevelChunks(dec.start[keep].astype(np.int64), dec.end[keep].astype(np.int64),
+    return LevelChunks(dec.start[keep].astype(np.int64), dec.last[keep].astype(np.int64),
                        dec.label[keep].astype(np.int16), dec.ill_formed[keep], z, z.copy(),
                        dropped=int((~keep).sum()))
 
@@ -163,7 +164,7 @@ def level_chunks(data: GermEvalData, policy: str = "nereval") -> Dict[Tuple[str,
 
 def spanset(ch: LevelChunks) -> SpanSet:
     """The chunks as a span set (label ids into :data:`LABELS`)."""
-    return SpanSet(ch.start, ch.end, ch.label.astype(np.int32))
+    return SpanSet(ch.start, ch.last, ch.label.astype(np.int32))
 
 
 # ---------------------------------------------------------------------------
@@ -176,13 +177,13 @@ def sentence_bounded(ch: LevelChunks, sent_offsets: np.ndarray) -> SpanSet:
     if not ch.crosses.any():
         return ss
     keep = ~ch.crosses
-    starts, ends, labels = [ss.start[keep]], [ss.end[keep]], [ss.label[keep]]
-    for b, e, lab in zip(ss.start[ch.crosses].tolist(), ss.end[ch.crosses].tolist(), ss.label[ch.crosses].tolist()):
+    starts, lasts, labels = [ss.start[keep]], [ss.last[keep]], [ss.label[keep]]
+    for b, e, lab in zip(ss.start[ch.crosses].tolist(), ss.last[ch.crosses].tolist(), ss.label[ch.crosses].tolist()):
         cuts = sent_offsets[(sent_offsets > b) & (sent_offsets <= e)].tolist()
         bounds = [b] + cuts
         for lo, hi in zip(bounds, cuts + [e + 1]):
             starts.append(np.array([lo]))
-            ends.append(np.array([hi - 1]))
+            lasts.append(np.array([hi - 1]))
             labels.append(np.array([lab], np.int32))
-    return SpanSet(np.concatenate(starts).astype(np.int64), np.concatenate(ends).astype(np.int64),
+    return SpanSet(np.concatenate(starts).astype(np.int64), np.concatenate(lasts).astype(np.int64),
                    np.concatenate(labels).astype(np.int32)).sorted()

@@ -27,9 +27,9 @@ def read_germeval_side(path: str, side: str = "gold", *, policy: str = "nereval"
     offsets = data.sent_offsets
     sets = [sentence_bounded(chunks[(side, lv)], offsets) for lv in levels]
     start = np.concatenate([s.start for s in sets]).astype(np.int64)
-    end = np.concatenate([s.end for s in sets]).astype(np.int64)
+    last = np.concatenate([s.last for s in sets]).astype(np.int64)
     label = np.concatenate([s.label for s in sets]).astype(np.int64)
-    key = (start * (offsets[-1] + 1) + end) * len(LABELS) + label
+    key = (start * (offsets[-1] + 1) + last) * len(LABELS) + label
     _, first = np.unique(key, return_index=True)
     merged = len(key) - len(first)
     first.sort()
@@ -41,5 +41,5 @@ def read_germeval_side(path: str, side: str = "gold", *, policy: str = "nereval"
         return [TOKEN_SEP.join(data.texts(int(a), int(b))) for a, b in zip(offsets[:-1], offsets[1:])]
     lines = data.gold_lines[offsets[:-1]].tolist() if len(offsets) > 1 else []
     return Documents(str(path), "germeval", offsets.copy(), [None] * (len(offsets) - 1), keys,
-                     start[first], end[first], remap[label[first]], [LABELS[k] for k in used], lines,
+                     start[first], last[first], remap[label[first]], [LABELS[k] for k in used], lines,
                      notes={"side": side, "levels": list(levels), "merged_levels": merged})

@@ -74,6 +74,6 @@ def convert(src: Union[str, Documents], dst: str, *, from_format: Optional[str] 
         if rep.dropped:
             keep, _, _ = outermost(docs, overlapping)
             want = Documents(docs.path, docs.format, docs.offsets, docs.ids, docs.key_data, docs.start[keep],
-                             docs.end[keep], docs.label[keep], docs.labels)
+                             docs.last[keep], docs.label[keep], docs.labels)
         rep.verified = same_spans(want, back) is None
     return rep

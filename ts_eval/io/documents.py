@@ -2,10 +2,10 @@
 
 A :class:`Documents` holds the token structure (documents or sentences as token
 offsets), an id and a comparison key per document, and the spans over global token
-indices (``start..end`` inclusive, as in :class:`ts_eval.core.corpus.SpanSet`).  Spans may
-nest and overlap; :func:`span_shape` counts how many do.  Readers build it with
-:func:`build_documents` (from spans) or :func:`documents_from_tags` (from tag
-sequences decoded by a scheme).
+indices (first token ``start``, last token ``last``, as in
+:class:`ts_eval.core.corpus.SpanSet`).  Spans may nest and overlap; :func:`span_shape`
+counts how many do.  Readers build it with :func:`build_documents` (from spans) or
+:func:`documents_from_tags` (from tag sequences decoded by a scheme).
 """
 from __future__ import annotations
 
@@ -23,7 +23,12 @@ TOKEN_SEP = "\x1f"  # joins a document's tokens into its key (one string per doc
 
 @dataclass
 class Documents:
-    """The documents (or sentences) of one input and their spans."""
+    """The documents (or sentences) of one input and their spans.
+
+    Span columns as in :class:`ts_eval.core.corpus.SpanSet`: ``start`` the first token,
+    ``last`` the last token (inclusive), global token indices; :attr:`end` is ``last + 1``,
+    the exclusive end of ts_eval's public ``(label, start, end)`` spans.
+    """
 
     path: str
     format: str
@@ -31,7 +36,7 @@ class Documents:
     ids: List[Optional[str]]          # document ids (None when the input has none)
     key_data: Union[List[str], Callable[[], List[str]]]  # tokens joined by TOKEN_SEP (or how to make them)
     start: np.ndarray                 # span first token (global, int64)
-    end: np.ndarray                   # span last token (global, inclusive, int64)
+    last: np.ndarray                  # span last token (global, inclusive, int64); end = last + 1
     label: np.ndarray                 # int32 index into labels
     labels: List[str]
     lines: Optional[List[int]] = None  # line (or record) number of each document in the file
@@ -45,6 +50,11 @@ class Documents:
         if callable(self.key_data):
             self.key_data = self.key_data()
         return self.key_data
+
+    @property
+    def end(self) -> np.ndarray:
+        """Each span's end, exclusive: ``last + 1`` (a new array; read-only)."""
+        return self.last + 1
 
     @property
     def n_docs(self) -> int:
@@ -72,7 +82,7 @@ class Documents:
     def summary(self) -> Dict[str, Any]:
         """What reading found, for reports: documents, tokens, spans, nested/crossing spans, notes."""
         return {"path": self.path, "format": self.format, "documents": self.n_docs, "tokens": self.n_tokens,
-                "spans": len(self.start), **span_shape(self.start, self.end), **self.notes}
+                "spans": len(self.start), **span_shape(self.start, self.last), **self.notes}
 
 
 def build_documents(path: str, fmt: str, lengths: Sequence[int], ids: List[Optional[str]], keys: Any,
@@ -95,9 +105,9 @@ def build_documents(path: str, fmt: str, lengths: Sequence[int], ids: List[Optio
     index = {lab: k for k, lab in enumerate(labels)}
     doc = np.asarray(span_doc, np.int64)
     start = offsets[doc] + np.asarray(span_start, np.int64) if len(doc) else np.zeros(0, np.int64)
-    end = offsets[doc] + np.asarray(span_end, np.int64) - 1 if len(doc) else np.zeros(0, np.int64)
+    last = offsets[doc] + np.asarray(span_end, np.int64) - 1 if len(doc) else np.zeros(0, np.int64)
     label = np.fromiter((index[lab] for lab in span_label), np.int32, len(span_label))
-    docs = Documents(str(path), fmt, offsets, ids, keys, start, end, label, labels, lines, texts,
+    docs = Documents(str(path), fmt, offsets, ids, keys, start, last, label, labels, lines, texts,
                      dict(notes or {}), char_tokens)
     check_duplicates(docs)
     return docs
@@ -107,8 +117,8 @@ def check_duplicates(docs: Documents) -> None:
     """The same span (range and label) twice on one side is an error, not a silent merge."""
     if len(docs.start) < 2:
         return
-    order = np.lexsort((docs.label, docs.end, docs.start))
-    s, e, lab = docs.start[order], docs.end[order], docs.label[order]
+    order = np.lexsort((docs.label, docs.last, docs.start))
+    s, e, lab = docs.start[order], docs.last[order], docs.label[order]
     dup = (np.diff(s) == 0) & (np.diff(e) == 0) & (np.diff(lab) == 0)
     if dup.any():
         k = int(np.flatnonzero(dup)[0])
@@ -162,7 +172,7 @@ def documents_from_tags(path: str, fmt: str, lengths: Sequence[int], ids: List[O
     corpus = corpus_from_tag_ids(list(tag_vocab), [side], sent_first, scheme, policy)
     ss = corpus.gold
     notes = {"scheme": corpus.scheme, "repairs": side.repairs, "discarded": side.discarded}
-    docs = Documents(str(path), fmt, offsets, ids, keys, ss.start, ss.end, ss.label, list(corpus.labels),
+    docs = Documents(str(path), fmt, offsets, ids, keys, ss.start, ss.last, ss.label, list(corpus.labels),
                      lines, None, notes)
     return docs
 

@@ -21,7 +21,7 @@ Two formats (rubcompling/FairEval, README "Input"):
 from the spans' token sets exactly as the reference does: a span's begin moves
 to its first non-punctuation token, its end moves back by one token if the last
 token is punctuation, and spans left without tokens are dropped.  A span's range
-(begin..end) is what the shared matcher pairs and what decides TP/LE/BE types;
+(begin..last) is what the shared matcher pairs and what decides TP/LE/BE types;
 its token set (the range minus punctuation) is what similarity and the
 shrinking token sets of Algorithm 2 use.  Ranges stay in the SpanSet; token
 sets that differ from the range travel beside the Corpus as
@@ -93,7 +93,7 @@ class _Raw:
     sent: List[int] = field(default_factory=list)
     label: List[str] = field(default_factory=list)
     begin: List[int] = field(default_factory=list)
-    end: List[int] = field(default_factory=list)
+    last: List[int] = field(default_factory=list)  # the file's ``end`` column (inclusive), 0-based
     line: List[int] = field(default_factory=list)
     tokens: Dict[int, List[int]] = field(default_factory=dict)  # span number -> 0-based tokens (irregular only)
     sent_len: Optional[np.ndarray] = None   # CoNLL: tokens per sentence
@@ -180,11 +180,11 @@ def read_span_file(path: str) -> _Raw:
     raw.sent = sent.tolist()
     raw.label = labels
     raw.begin = (b - 1).tolist()
-    raw.end = (e - 1).tolist()
+    raw.last = (e - 1).tolist()
     raw.line = (nb + 1).tolist()
     for k in special.tolist():
         lab, bb, ee, tk, swapped = _span_line(fields[k], path, int(nb[k]) + 1)
-        raw.label[k], raw.begin[k], raw.end[k] = lab, bb - 1, ee - 1
+        raw.label[k], raw.begin[k], raw.last[k] = lab, bb - 1, ee - 1
         raw.repairs += swapped
         if tk is not None:
             raw.tokens[k] = [t - 1 for t in tk]
@@ -348,7 +348,7 @@ class _Decoded:
     """Spans of every level (by start token), their members and what closes them."""
 
     start: np.ndarray      # first token
-    end: np.ndarray        # last B/I token
+    last: np.ndarray       # last B/I token
     level: np.ndarray
     label: np.ndarray
     close: np.ndarray      # token that closes the span (the next sentence's first token at the sentence end)
@@ -388,14 +388,14 @@ def _decode_levels(table: _AnnotationTable, ann_ids: np.ndarray, sent_first: np.
             sid = np.maximum.accumulate(np.where(start, ar, -1))       # span (by start token) of each active token
             act = np.flatnonzero(active)
             owner = np.searchsorted(s_idx, sid[act])                   # 0..len(s_idx)-1
-            ends = np.full(len(s_idx), -1, np.int64)
-            np.maximum.at(ends, owner, act)
+            lasts = np.full(len(s_idx), -1, np.int64)
+            np.maximum.at(lasts, owner, act)
             # closing token: the next new span at this level or run break after the end, or the sentence end
             ev = np.flatnonzero(start | breaker)
-            nxt = ev[np.minimum(np.searchsorted(ev, ends, side="right"), len(ev) - 1)]
-            nxt = np.where((nxt > ends) & (nxt < sent_end[ends]), nxt, sent_end[ends])
+            nxt = ev[np.minimum(np.searchsorted(ev, lasts, side="right"), len(ev) - 1)]
+            nxt = np.where((nxt > lasts) & (nxt < sent_end[lasts]), nxt, sent_end[lasts])
             st_l.append(s_idx)
-            en_l.append(ends)
+            en_l.append(lasts)
             lv_l.append(np.full(len(s_idx), d, np.int64))
             lab_l.append(tlab[s_idx, d])
             cl_l.append(nxt)
@@ -416,7 +416,7 @@ def _emission_order(s: _Decoded, n: int) -> np.ndarray:
     (outermost first when that is at level 0, else innermost first); an outside token and
     the sentence end flush outermost first."""
     lv = s.level
-    at_end = s.close == s.sent_end[s.end]
+    at_end = s.close == s.sent_end[s.last]
     ct = np.minimum(s.close, n - 1)
     flush = at_end | (s.levels[ct] < 0)
     beyond = lv >= s.levels[ct]
@@ -430,7 +430,7 @@ def _fill_raw(raw: _Raw, s: _Decoded, order: np.ndarray, punct: np.ndarray, igno
               offsets: np.ndarray, labels: List[str], token_line: np.ndarray) -> None:
     """Token sets (the span's B/I tokens, minus punctuation when asked), the reference's
     begin/end moves, and the spans in emission order into ``raw``."""
-    st, en, mtok, mspan = s.start, s.end, s.member_tok, s.member_span
+    st, en, mtok, mspan = s.start, s.last, s.member_tok, s.member_span
     keep_tok = ~punct[mtok] if ignore_punct else np.ones(len(mtok), bool)
     n_tok = np.bincount(mspan[keep_tok], minlength=len(st))
     keep = n_tok > 0
@@ -459,7 +459,7 @@ def _fill_raw(raw: _Raw, s: _Decoded, order: np.ndarray, punct: np.ndarray, igno
     raw.sent = (np.searchsorted(offsets, st[order], side="right") - 1).tolist()
     raw.label = [labels[i] for i in s.label[order].tolist()]
     raw.begin = (st[order] - base[order]).tolist()
-    raw.end = (en[order] - base[order]).tolist()
+    raw.last = (en[order] - base[order]).tolist()
     raw.line = token_line[st[order]].tolist()
 
 
@@ -478,9 +478,9 @@ def drop_punctuation(spans: SpanSet, punct: np.ndarray) -> Tuple[SpanSet, TokenS
     """
     punct = np.asarray(punct, bool)
     cum = np.concatenate(([0], np.cumsum(~punct, dtype=np.int64)))
-    real = cum[spans.end + 1] - cum[spans.start]
+    real = cum[spans.last + 1] - cum[spans.start]
     keep = np.flatnonzero(real > 0)
-    st, en = spans.start[keep], spans.end[keep]
+    st, en = spans.start[keep], spans.last[keep]
     nonp = np.flatnonzero(~punct)
     nb = nonp[np.searchsorted(nonp, st)] if len(keep) else st
     ne = np.where(punct[en], en - 1, en)
@@ -589,7 +589,7 @@ def _build(t_raws: List[_Raw], s_raws: List[_Raw], labels: Optional[Sequence[str
             ln = np.ones(tr.n_sent, np.int64)
             for r, k in zip((tr, sr), keeps):
                 if k.any():
-                    np.maximum.at(ln, np.asarray(r.sent, np.int64)[k], np.asarray(r.end, np.int64)[k] + 1)
+                    np.maximum.at(ln, np.asarray(r.sent, np.int64)[k], np.asarray(r.last, np.int64)[k] + 1)
         lengths.append(ln)
         for side, r, k in (("gold", tr, keeps[0]), ("system", sr, keeps[1])):
             kept[side].append((r, k, sent_base))
@@ -613,7 +613,7 @@ def _build(t_raws: List[_Raw], s_raws: List[_Raw], labels: Optional[Sequence[str
             sent = np.asarray(r.sent, np.int64)[idx] + sb
             base = offsets[sent]
             st_l.append(base + np.asarray(r.begin, np.int64)[idx])
-            en_l.append(base + np.asarray(r.end, np.int64)[idx])
+            en_l.append(base + np.asarray(r.last, np.int64)[idx])
             lb_l.append(np.array([index[r.label[i]] for i in idx.tolist()], np.int32))
             ord_l.append(order_base + idx.astype(np.int64))
             for j, i in enumerate(idx.tolist()):

@@ -109,13 +109,13 @@ def pair_documents(gold: Documents, systems: Union[Documents, Mapping[str, Docum
         shift = np.empty(sys.n_docs, np.int64)
         shift[order] = gold.offsets[:-1] - sys.offsets[:-1][order]
         doc = np.searchsorted(sys.offsets, sys.start, side="right") - 1
-        moved[name] = (sys.start + shift[doc], sys.end + shift[doc], sys)
+        moved[name] = (sys.start + shift[doc], sys.last + shift[doc], sys)
     labels = sorted(set(gold.labels).union(*(m[2].labels for m in moved.values())))
     index = {lab: k for k, lab in enumerate(labels)}
 
-    def spanset(start, end, docs: Documents) -> SpanSet:
+    def spanset(start, last, docs: Documents) -> SpanSet:
         remap = np.array([index[lab] for lab in docs.labels] or [0], np.int32)
-        return SpanSet(start.astype(np.int64), end.astype(np.int64), remap[docs.label]).sorted()
+        return SpanSet(start.astype(np.int64), last.astype(np.int64), remap[docs.label]).sorted()
 
     def info(name: str, docs: Documents) -> SideInfo:
         rep = docs.summary()
@@ -125,7 +125,7 @@ def pair_documents(gold: Documents, systems: Union[Documents, Mapping[str, Docum
     scheme = gold.notes.get("scheme")
     return Corpus(
         sent_offsets=gold.offsets.copy(), labels=labels,
-        gold=spanset(gold.start, gold.end, gold),
+        gold=spanset(gold.start, gold.last, gold),
         systems={n: spanset(m[0], m[1], m[2]) for n, m in moved.items()},
         gold_info=info("gold", gold), system_info={n: info(n, m[2]) for n, m in moved.items()},
         scheme=scheme, tokens=_token_texts(gold),

@@ -62,7 +62,7 @@ def write_brat(docs: Documents, path: str) -> ConversionReport:
     bad = next((x for x in set(lab) if re.search(r"\s", x)), None)
     if bad is not None:
         raise InputError(f"label {bad!r} holds whitespace; brat labels are single words", docs.path)
-    s, e = docs.start[idx].tolist(), docs.end[idx].tolist()
+    s, e = docs.start[idx].tolist(), docs.last[idx].tolist()
     tsl, tel = ts.tolist(), te.tolist()
     conf = os.path.join(path, "tools.conf")
     with output_dir(path) as batch:     # every file replaces the old one only when all are written

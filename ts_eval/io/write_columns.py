@@ -38,17 +38,17 @@ def write_columns(docs: Documents, path: str, scheme: str = "IOB2", overlapping:
         rep.ids_dropped = sum(i is not None for i in docs.ids)
     sent_first = np.zeros(docs.n_tokens, bool)
     sent_first[docs.offsets[:-1]] = True
-    start, end, label = docs.start[keep], docs.end[keep], docs.label[keep]
-    prefix, types = schemes.encode(start, end, label, sent_first, name)
-    _check_decodes(docs, prefix, types, sent_first, name, start, end, label)
+    start, last, label = docs.start[keep], docs.last[keep], docs.label[keep]
+    prefix, types = schemes.encode(start, last, label, sent_first, name)
+    _check_decodes(docs, prefix, types, sent_first, name, start, last, label)
     tags = _tag_strings(prefix, types, docs.labels)
     toks, _ = token_lengths(docs)
     check_tokens_plain(docs, toks, "a column file")
     lines = np.char.add(np.char.add(np.asarray(toks, dtype=object).astype(str), delimiter), tags) \
         if toks else np.zeros(0, str)
-    last = np.zeros(docs.n_tokens, bool)
-    last[docs.offsets[1:] - 1] = True
-    text = "".join(f"{line}\n\n" if end_of_doc else f"{line}\n" for line, end_of_doc in zip(lines.tolist(), last.tolist()))
+    eod = np.zeros(docs.n_tokens, bool)
+    eod[docs.offsets[1:] - 1] = True
+    text = "".join(f"{line}\n\n" if end_of_doc else f"{line}\n" for line, end_of_doc in zip(lines.tolist(), eod.tolist()))
     write_text(path, text)
     rep.written = int(keep.sum())
     return rep
@@ -63,17 +63,17 @@ def _tag_strings(prefix: np.ndarray, types: np.ndarray, labels) -> np.ndarray:
     return np.asarray(names, dtype=object)[inv].astype(str) if len(uniq) else np.zeros(0, str)
 
 
-def _check_decodes(docs: Documents, prefix, types, sent_first, scheme, start, end, label) -> None:
+def _check_decodes(docs: Documents, prefix, types, sent_first, scheme, start, last, label) -> None:
     """The tags must decode to exactly the spans written (IO merges adjacent same-label spans)."""
     dec = schemes.decode(prefix, np.where(types < 0, -1, types).astype(np.int32), sent_first, scheme)
-    order = np.lexsort((end, start))
+    order = np.lexsort((last, start))
     if len(dec.start) == len(start) and np.array_equal(dec.start, start[order]) \
-            and np.array_equal(dec.end, end[order]) and np.array_equal(dec.label, label[order]):
+            and np.array_equal(dec.last, last[order]) and np.array_equal(dec.label, label[order]):
         return
-    got = set(zip(dec.start.tolist(), dec.end.tolist()))
-    k = next(i for i in order.tolist() if (int(start[i]), int(end[i])) not in got)
+    got = set(zip(dec.start.tolist(), dec.last.tolist()))
+    k = next(i for i in order.tolist() if (int(start[i]), int(last[i])) not in got)
     d = int(np.searchsorted(docs.offsets, start[k], side="right") - 1)
     b = int(start[k] - docs.offsets[d])
     raise InputError(f"{docs.where(d)}: the span {docs.labels[label[k]]!r} over tokens [{b}, "
-                     f"{int(end[k] - docs.offsets[d]) + 1}) cannot be told from its neighbour in scheme {scheme} "
+                     f"{int(last[k] - docs.offsets[d]) + 1}) cannot be told from its neighbour in scheme {scheme} "
                      "(adjacent spans of one label); expected a scheme that marks span starts, e.g. IOB2", docs.path)

@@ -30,7 +30,7 @@ TOKEN_MODES = ("auto", "always")
 def _records(docs: Documents, per_doc) -> str:
     idx, bounds = grouped(docs)
     lab = [docs.labels[k] for k in docs.label[idx].tolist()]
-    s, e = docs.start[idx].tolist(), (docs.end[idx] + 1).tolist()
+    s, e = docs.start[idx].tolist(), (docs.last[idx] + 1).tolist()
     dumps = json.JSONEncoder(ensure_ascii=False, separators=(", ", ": ")).encode
     out: List[str] = []
     for d in range(docs.n_docs):

@@ -79,9 +79,9 @@ def span_docs(docs: Documents) -> np.ndarray:
 
 
 def grouped(docs: Documents, keep: Optional[np.ndarray] = None) -> Tuple[np.ndarray, np.ndarray]:
-    """Span indices sorted by (start, end, label) and, per document d, their slice
+    """Span indices sorted by (start, last, label) and, per document d, their slice
     ``bounds[d]:bounds[d+1]`` (spans kept by ``keep`` only)."""
-    idx = np.lexsort((docs.label, docs.end, docs.start))
+    idx = np.lexsort((docs.label, docs.last, docs.start))
     if keep is not None:
         idx = idx[keep[idx]]
     bounds = np.searchsorted(docs.start[idx], docs.offsets, side="left")
@@ -99,8 +99,8 @@ def outermost(docs: Documents, overlapping: str = "error") -> Tuple[np.ndarray, 
     keep = np.ones(n, bool)
     if n < 2:
         return keep, [], 0
-    order = np.lexsort((docs.label, -docs.end, docs.start))
-    s, e = docs.start[order], docs.end[order]
+    order = np.lexsort((docs.label, -docs.last, docs.start))
+    s, e = docs.start[order], docs.last[order]
     prev_reach = np.concatenate(([-1], np.maximum.accumulate(e)[:-1]))
     clash = np.flatnonzero(prev_reach >= s)          # overlaps some earlier span (kept or not)
     if not len(clash):
@@ -127,14 +127,14 @@ def outermost(docs: Documents, overlapping: str = "error") -> Tuple[np.ndarray, 
     for i in dropped[:LISTED].tolist():
         d = int(np.searchsorted(docs.offsets, docs.start[i], side="right") - 1)
         listed.append({"document": docs.where(d), "start": int(docs.start[i] - docs.offsets[d]),
-                       "end": int(docs.end[i] - docs.offsets[d] + 1), "label": docs.labels[docs.label[i]],
+                       "end": int(docs.last[i] - docs.offsets[d] + 1), "label": docs.labels[docs.label[i]],
                        "reason": "overlaps a kept span"})
     return keep, listed, int(len(dropped))
 
 
 def _span(docs: Documents, i: int, d: int) -> str:
     b = int(docs.start[i] - docs.offsets[d])
-    return f"{docs.labels[docs.label[i]]!r} over tokens [{b}, {int(docs.end[i] - docs.offsets[d]) + 1})"
+    return f"{docs.labels[docs.label[i]]!r} over tokens [{b}, {int(docs.last[i] - docs.offsets[d]) + 1})"
 
 
 def token_lengths(docs: Documents) -> Tuple[List[str], np.ndarray]:
@@ -184,7 +184,7 @@ def same_spans(a: Documents, b: Documents) -> Optional[str]:
     def spans(docs: Documents) -> Dict[int, set]:
         out: Dict[int, set] = {}
         dd = span_docs(docs)
-        for d, s, e, lab in zip(dd.tolist(), docs.start.tolist(), docs.end.tolist(), docs.label.tolist()):
+        for d, s, e, lab in zip(dd.tolist(), docs.start.tolist(), docs.last.tolist(), docs.label.tolist()):
             base = int(docs.offsets[d])
             out.setdefault(d, set()).add((s - base, e - base, docs.labels[lab]))
         return out

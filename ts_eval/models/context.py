@@ -130,5 +130,5 @@ class SystemData:
 def iob2_codes(corpus: Corpus, spans: SpanSet) -> np.ndarray:
     """Per token, the IOB2 tag of ``spans`` (which must not overlap) as one integer: 0 for O,
     ``2 * label + 1`` for B-label, ``2 * label + 2`` for I-label."""
-    prefix, types = schemes.encode(spans.start, spans.end, spans.label, corpus.sent_first(), "IOB2")
+    prefix, types = schemes.encode(spans.start, spans.last, spans.label, corpus.sent_first(), "IOB2")
     return np.where(types < 0, 0, 2 * types.astype(np.int64) + np.where(prefix == schemes.B, 1, 2))

@@ -127,7 +127,7 @@ def token_accuracy(gold_tags: Optional[np.ndarray], system_tags: Optional[np.nda
 
 def iob2_undefined(spans: SpanSet, side: str) -> Optional[str]:
     """Why ``spans`` have no IOB2 encoding (one tag per token), or None when they have one."""
-    shape = span_shape(spans.start, spans.end)
+    shape = span_shape(spans.start, spans.last)
     if not (shape["nested"] or shape["crossing"]):
         return None
     return (f"undefined: the {side} side has {shape['nested']} nested and {shape['crossing']} crossing spans, "

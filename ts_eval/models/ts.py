@@ -50,7 +50,7 @@ def sentence_counts(corpus: Corpus, g: SpanSet, s: SpanSet, p: Pairs, n_labels: 
     gkey, skey = keys
     same = p.same_label
     shared = p.overlap[same].astype(float)
-    glen, slen = (g.end - g.start + 1).astype(float), (s.end - s.start + 1).astype(float)
+    glen, slen = (g.last - g.start + 1).astype(float), (s.last - s.start + 1).astype(float)
     # flat index of (sentence, label, field 0) in the (S, W) matrix: 6 * key + 2 * (sentence + 1)
     gbase = 6 * gkey + 2 * (gkey // n_labels + 1)
     sbase = 6 * skey + 2 * (skey // n_labels + 1)
@@ -71,7 +71,7 @@ def _single_label(spans: SpanSet) -> bool:
     if len(spans) < 2:
         return True
     order = np.argsort(spans.start, kind="stable")
-    run = np.maximum.accumulate(spans.end[order])
+    run = np.maximum.accumulate(spans.last[order])
     return bool(np.all(spans.start[order][1:] > run[:-1]))
 
 
@@ -84,7 +84,7 @@ def confusion(corpus: Corpus, g: SpanSet, s: SpanSet, p: Pairs,
     L1 = n_labels + 1
     key = (g.label[p.gold].astype(np.int64) + 1) * L1 + s.label[p.system].astype(np.int64) + 1
     shared = p.overlap.astype(float)
-    glen, slen = (g.end - g.start + 1).astype(float), (s.end - s.start + 1).astype(float)
+    glen, slen = (g.last - g.start + 1).astype(float), (s.last - s.start + 1).astype(float)
     out = []
     for d, n_units in ((0.0, corpus.n_tokens), (1.0, corpus.n_separators)):
         c = np.bincount(key, weights=shared - d, minlength=L1 * L1)[:L1 * L1].reshape(L1, L1)
@@ -202,7 +202,7 @@ def confusion_dict(conf: np.ndarray, labels: Sequence[str]) -> Dict[str, Dict[st
 
 
 def _one_label(spans: SpanSet) -> SpanSet:
-    return SpanSet(spans.start, spans.end, np.zeros(len(spans), np.int32))
+    return SpanSet(spans.start, spans.last, np.zeros(len(spans), np.int32))
 
 
 def report(sd: SystemData, settings: ScoreSettings) -> Dict[str, Any]:
