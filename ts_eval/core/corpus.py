@@ -116,6 +116,7 @@ class Corpus:
     policy: Optional[str] = None
     tag_vocab: List[str] = field(default_factory=list)
     doc_offsets: Optional[np.ndarray] = None  # token offsets of documents (-DOCSTART-)
+    opens_document: bool = True         # the first token opens a document (else doc_offsets[0] = 0 was added)
     docstart_lines: int = 0             # -DOCSTART- lines (conlleval counts them as O tokens)
     boundary_lines: int = 0             # lines with first field -X- (conlleval sentence boundary)
     tokens: Optional[Callable[[int, int], List[str]]] = None  # tokens(a, b) -> token texts a..b-1

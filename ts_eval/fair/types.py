@@ -94,7 +94,7 @@ class FairResult:
     gold_count: np.ndarray    # (L,) gold spans per label
     system_count: np.ndarray  # (L,) system spans per label
     label_first: np.ndarray   # (L,) first appearance of the label in the gold input (for the stats order)
-    outcomes: SpanOutcomes
+    outcomes: Optional[SpanOutcomes]   # None when made from counts alone (score's streamed totals)
     sentence_counts: Optional[np.ndarray] = None  # (sentences, L, 8) outcome counts (fair.tally.sentence_outcomes)
 
     @property

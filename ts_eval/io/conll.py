@@ -134,7 +134,8 @@ def _finish(cf: ColumnFile, vocab, sides, scheme, policy, label_map) -> Corpus:
         doc_offsets = np.concatenate(([0], doc_offsets))
     return corpus_from_tag_ids(
         vocab, sides, cf.sent_first, scheme, policy, label_map,
-        doc_offsets=doc_offsets, docstart_lines=cf.docstart_lines, boundary_lines=cf.boundary_lines,
+        doc_offsets=doc_offsets, opens_document=bool(cf.n_tokens and cf.doc_first[0]),
+        docstart_lines=cf.docstart_lines, boundary_lines=cf.boundary_lines,
         tokens=cf.texts if cf.has_tokens else None, trailing_boundary=cf.trailing_boundary,
     )
 
