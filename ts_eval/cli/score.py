@@ -5,11 +5,11 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
-from typing import Any, List, Optional
+from typing import Any, List, Optional, Tuple
 
 from .errors import option_errors
-from .inputs import (add_column_options, add_file_arguments, add_reading_options, check_paths, file_request,
-                     input_settings, load, request_paths)
+from .inputs import (STDIN, add_column_options, add_file_arguments, add_reading_options, check_paths, file_request,
+                     input_settings, load, load_blocks, request_paths)
 from .outputs import add_output_options, emit, format_choices
 
 LEGACY = ("conlleval", "faireval")     # byte-exact layouts; every other format is the report's page
@@ -80,16 +80,74 @@ def _models(args: argparse.Namespace) -> List[str]:
     return models
 
 
-def _select(corpus, args: argparse.Namespace):
+def _split(v: Optional[str]) -> List[str]:
+    return [x for x in (v or "").split(",") if x]
+
+
+def _select(corpus: Any, args: argparse.Namespace, check: bool = True) -> Any:
     if not (args.labels or args.exclude):
         return corpus
     from ..core.corpus import select_labels
 
-    def split(v: Optional[str]) -> List[str]:
-        return [x for x in (v or "").split(",") if x]
-
     with option_errors():
-        return select_labels(corpus, split(args.labels) or None, split(args.exclude))
+        return select_labels(corpus, _split(args.labels) or None, _split(args.exclude), check=check)
+
+
+def _settings(args: argparse.Namespace) -> Any:
+    from ..models.evaluate import score_settings
+
+    return score_settings(separator_weight=args.separator_weight, beta=args.beta, all_labels_row=args.all_labels_row,
+                          models=_models(args), k1=args.k1, k2=args.k2, focus=args.focus, weights=args.weights,
+                          fair_mode=args.fair_mode)
+
+
+def _streamed(request: Any, args: argparse.Namespace) -> Optional[Tuple[Any, Any]]:
+    """(report, what ``settings["input"]`` reads of the corpus) of ``request`` read in blocks of sentences,
+    keeping only the running counts; None when it must be read whole (:func:`load_blocks`), or when a file
+    holds an error: reading it whole then reports the error it reports first."""
+    from ..core.corpus import check_selection
+    from ..errors import TsEvalError
+    from ..models.counts import count_corpus
+
+    try:
+        settings = _settings(args)
+        blocks = load_blocks(request, args)
+    except (TsEvalError, ValueError):
+        return None
+    if blocks is None:
+        return None
+    models = _models(args)
+    total, first, present = None, None, set()
+    try:
+        for corpus in blocks:
+            present.update(corpus.labels)
+            if first is None:
+                first = _input_sides(corpus)
+            part = count_corpus(_select(corpus, args, check=False), models, settings)
+            total = part if total is None else total + part
+            del corpus, part
+        if args.labels or args.exclude:
+            with option_errors():
+                check_selection(sorted(present), _split(args.labels) or None, _split(args.exclude))
+    except (TsEvalError, ValueError):
+        if request.file == STDIN:     # read once: what it said is the message
+            with option_errors():
+                raise
+        return None
+    assert total is not None
+    return total.report(), first
+
+
+def _input_sides(corpus: Any) -> Any:
+    """Where each side came from (what :func:`input_settings` reads), without the block's tokens."""
+    from dataclasses import replace
+    from types import SimpleNamespace
+
+    def light(info: Any) -> Any:
+        return replace(info, tags=None, token_lines=None)
+
+    return SimpleNamespace(gold_info=light(corpus.gold_info),
+                           system_info={n: light(i) for n, i in corpus.system_info.items()})
 
 
 def _conlleval(report) -> str:
@@ -117,11 +175,15 @@ def run(args: argparse.Namespace) -> int:
         args = _demo(args)
     request = file_request(args)
     check_paths(args, request_paths(request))
-    corpus = _select(load(request, args), args)
-    with option_errors():
-        report = evaluate(corpus, separator_weight=args.separator_weight, beta=args.beta,
-                          all_labels_row=args.all_labels_row, models=_models(args), k1=args.k1, k2=args.k2,
-                          focus=args.focus, weights=args.weights, fair_mode=args.fair_mode)
+    streamed = _streamed(request, args)
+    if streamed is not None:
+        report, corpus = streamed
+    else:
+        corpus = _select(load(request, args), args)
+        with option_errors():
+            report = evaluate(corpus, separator_weight=args.separator_weight, beta=args.beta,
+                              all_labels_row=args.all_labels_row, models=_models(args), k1=args.k1, k2=args.k2,
+                              focus=args.focus, weights=args.weights, fair_mode=args.fair_mode)
     report.settings["input"] = input_settings(args, corpus)
     with option_errors():   # a layout that cannot show this report (conlleval with several systems, say)
         emit(report, args, _legacy, page_options={"per_label": not (args.no_labels and args.format == "table")},

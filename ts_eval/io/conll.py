@@ -9,13 +9,14 @@ all, and two files are then checked for equal sentence and token counts only.
 """
 from __future__ import annotations
 
-from typing import List, Optional, Sequence, Tuple
+import inspect
+from typing import Any, Callable, Iterator, List, Optional, Sequence, Tuple
 
 import numpy as np
 
 from ..core.corpus import Corpus, SideInfo, corpus_from_tag_ids
 from ..errors import Hint, InputError, OptionError, Part, TsEvalError
-from .columns import ColumnFile, read_column_file
+from .columns import BLOCK_BYTES, ColumnFile, read_column_blocks, read_column_file
 from .sink import check_stdin_once
 from .source import system_name
 
@@ -42,6 +43,47 @@ def read_conll(
     no token column (``GOLD SYSTEM``, as conlleval.pl reads it).
     """
     cf = read_column_file(path, [gold_column, *system_columns], None if tags_only else token_column, delimiter)
+    return _one_file(cf, path, gold_column, system_columns, names, scheme, policy, label_map, raw, outside_tag)
+
+
+def read_conll_blocks(path: str, *, block_bytes: int = BLOCK_BYTES, **options: Any) -> Iterator[Corpus]:
+    """:func:`read_conll` (``options`` are its keyword arguments) in blocks of whole sentences
+    (:func:`~ts_eval.io.columns.read_column_blocks`): one Corpus per block, holding what the file's Corpus
+    holds of those sentences (line numbers are the file's).  The scheme ``auto`` is detected over the
+    whole file, so it cannot be read in blocks."""
+    bound = inspect.signature(read_conll).bind(path, **options)
+    bound.apply_defaults()
+    o = bound.arguments
+    if o["scheme"] == "auto":
+        raise OptionError(["the scheme is detected over the whole file: give one (", Hint("scheme"),
+                           ") to read it in blocks"])
+    tag_columns = [o["gold_column"], *o["system_columns"]]
+    cut_after = _outside(tag_columns, o["outside_tag"]) if o["scheme"] == "conlleval" else None
+    for cf in read_column_blocks(path, tag_columns, None if o["tags_only"] else o["token_column"], o["delimiter"],
+                                 block_bytes, cut_after):
+        yield _one_file(cf, path, o["gold_column"], o["system_columns"], o["names"], o["scheme"], o["policy"],
+                        o["label_map"], o["raw"], o["outside_tag"])
+
+
+def _outside(columns: Sequence[int], outside_tag: str) -> Callable[[List[bytes]], bool]:
+    """Whether every tag column of a token line holds the outside tag.  conlleval.pl's state may run on
+    across a sentence boundary after other tags (bare or ``.`` tags), so the conlleval scheme cuts blocks
+    only after a line that is outside on every side."""
+    outside = outside_tag.encode("utf-8")
+
+    def every(fields: List[bytes]) -> bool:
+        try:
+            return all(fields[c - 1 if c > 0 else c] == outside for c in columns)
+        except IndexError:
+            return False
+
+    return every
+
+
+def _one_file(cf: ColumnFile, path: str, gold_column: int, system_columns: Sequence[int],
+              names: Optional[Sequence[str]], scheme: str, policy: str, label_map: Sequence[Tuple[str, str]],
+              raw: bool, outside_tag: str) -> Corpus:
+    """The Corpus of a column file read with gold and system columns."""
     gcol = cf.column_index(gold_column) + 1
     scols = [cf.column_index(c) + 1 for c in system_columns]
     if cf.token_column in [gcol] + scols:
