@@ -22,6 +22,7 @@ import ts_eval.io.columns as columns
 import ts_eval.io.conll as conll
 from ts_eval.cli.app import main
 from ts_eval.io.columns import read_column_blocks, read_column_file
+from ts_eval.io.conll import conll_shards
 
 from support import CONLLEVAL_FIXTURES
 from test_properties import tag_corpus
@@ -197,3 +198,31 @@ def test_scheme_auto_and_two_file_mode_are_read_whole(tmp_path, blocks_counted):
     assert blocks_counted == []
     assert run(["score", str(path)])[0] == 0
     assert blocks_counted == [1]
+
+
+def clean(n_sentences: int) -> str:
+    """Sentences without ill-formed spans (so the first repair is where a test puts it)."""
+    return "".join(f"a{s} B-PER B-PER\nb{s} I-PER O\nc{s} O B-LOC\n\n" for s in range(n_sentences))
+
+
+@pytest.mark.parametrize("scheme", ["IOB2", "conlleval"])
+def test_jobs_score_shards_in_processes_with_the_report_of_one(tmp_path, monkeypatch, scheme):
+    path = tmp_path / "s.conll"
+    path.write_text(clean(300) + synthetic(300) + "z I-ORG O\n\n")     # the first repair is in the second half
+    for options in (["--format", "json", "--models", MODELS], ["--format", "conlleval"], ["--labels", "PER,ORG"]):
+        argv = ["score", str(path), "--scheme", scheme, *options]
+        whole = whole_and_streamed(monkeypatch, argv)[0]
+        assert run(argv + ["--jobs", "2"]) == whole
+        assert run(argv + ["--jobs", "3"]) == whole
+    assert [len(conll_shards(str(path), n, scheme=scheme)) for n in (2, 3)] == [2, 3]
+    for jobs in ("2", "3"):      # line 1203 is in a later shard: its line numbers count from the file's start
+        assert '"first_repair_line": 1203' in run(["score", str(path), "--format", "json", "--jobs", jobs])[1]
+
+
+def test_jobs_report_an_error_as_one_process_does(tmp_path, monkeypatch):
+    path = tmp_path / "bad.conll"
+    path.write_text(clean(300) + "x B-PER\n\n")
+    whole = whole_and_streamed(monkeypatch, ["score", str(path)])[0]
+    assert whole[0] == 1 and "2 columns, expected 3 as on line 1" in whole[2]
+    assert run(["score", str(path), "--jobs", "2"]) == whole
+    assert run(["score", str(path), "--jobs", "0"])[0] == 2

@@ -28,7 +28,7 @@ import argparse
 import os
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Dict, Iterator, List, Optional, Sequence, Tuple
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
 from ..errors import InputError
 from .errors import UsageError, option_errors
@@ -355,11 +355,12 @@ def _load_file(request: Request, args: argparse.Namespace, command: str, min_sys
         return read_conll(path, gold_column=gcol, system_columns=scols, names=names, **kw)
 
 
-def load_blocks(request: Request, args: argparse.Namespace, block_bytes: Optional[int] = None,
-                command: str = "score", min_systems: int = 1) -> Optional[Iterator[Any]]:
-    """The Corpus of each block of whole sentences of ``request`` (:func:`ts_eval.io.conll.read_conll_blocks`),
-    or None when it cannot be read in blocks: one column FILE (standard input and compressed files too)
-    read with a given scheme can; two-file mode, the other formats and ``--scheme auto`` are read whole."""
+def block_request(request: Request, args: argparse.Namespace, command: str = "score",
+                  min_systems: int = 1) -> Optional[Tuple[str, Dict[str, Any]]]:
+    """(path, options) for reading ``request`` in blocks of whole sentences
+    (:func:`ts_eval.io.conll.read_conll_blocks`), or None when it cannot be: one column FILE (standard input
+    and compressed files too) read with a given scheme can; two-file mode, the other formats and
+    ``--scheme auto`` are read whole."""
     if request.file is None or request.gold is not None:
         return None
     if request.file != STDIN and os.path.isdir(request.file):
@@ -369,8 +370,7 @@ def load_blocks(request: Request, args: argparse.Namespace, block_bytes: Optiona
     kw = reading(args, request.scheme)
     if kw["scheme"] == "auto":
         return None
-    from ..io.columns import BLOCK_BYTES, count_columns
-    from ..io.conll import read_conll_blocks
+    from ..io.columns import count_columns
 
     path = request.file
     gcol, scols = resolve_columns(path, lambda: count_columns(path, kw["delimiter"]), request.gold_col,
@@ -378,8 +378,7 @@ def load_blocks(request: Request, args: argparse.Namespace, block_bytes: Optiona
     if len(scols) < min_systems:
         return None
     names = system_names(scols, request.names, "system columns") if request.names is not None else None
-    return read_conll_blocks(path, gold_column=gcol, system_columns=scols, names=names,
-                             block_bytes=block_bytes or BLOCK_BYTES, **kw)
+    return path, dict(gold_column=gcol, system_columns=scols, names=names, **kw)
 
 
 def _load_files(request: Request, args: argparse.Namespace, command: str, min_systems: int):

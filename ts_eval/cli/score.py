@@ -5,11 +5,11 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
-from typing import Any, List, Optional, Tuple
+from typing import Any, Dict, Iterator, List, Optional, Set, Tuple
 
 from .errors import option_errors
-from .inputs import (STDIN, add_column_options, add_file_arguments, add_reading_options, check_paths, file_request,
-                     input_settings, load, load_blocks, request_paths)
+from .inputs import (STDIN, add_column_options, add_file_arguments, add_reading_options, block_request, check_paths,
+                     file_request, input_settings, load, request_paths)
 from .outputs import add_output_options, emit, format_choices
 
 LEGACY = ("conlleval", "faireval")     # byte-exact layouts; every other format is the report's page
@@ -47,6 +47,16 @@ def _scoring_options(p: argparse.ArgumentParser) -> None:
     g.add_argument("--no-labels", action="store_true", help="table format: leave out the per-label tables")
 
 
+def _positive(value: str) -> int:
+    try:
+        n = int(value)
+    except ValueError:
+        n = 0
+    if n < 1:
+        raise argparse.ArgumentTypeError(f"expected a whole number of processes >= 1, got {value!r}")
+    return n
+
+
 def register(sub: Any) -> None:
     """Add ``score`` and ``demo`` to the ``ts-eval`` parser."""
     sc = sub.add_parser("score", help="score one or more systems against gold",
@@ -59,6 +69,9 @@ def register(sub: Any) -> None:
     add_reading_options(sc)
     sc.add_argument("--labels", metavar="L1,L2", help="score only these labels (after --map-label)")
     sc.add_argument("--exclude", metavar="L1,L2", help="leave these labels out (after --map-label)")
+    sc.add_argument("--jobs", type=_positive, default=1, metavar="N",
+                    help="score one column FILE in N processes, a shard of whole sentences each, and add up their "
+                         "counts (default 1; standard input and compressed files are read in one)")
     _scoring_options(sc)
     demo = sub.add_parser("demo", help="score the bundled GermEval 2014 sample (four systems)")
     _scoring_options(demo)
@@ -102,30 +115,27 @@ def _settings(args: argparse.Namespace) -> Any:
 
 
 def _streamed(request: Any, args: argparse.Namespace) -> Optional[Tuple[Any, Any]]:
-    """(report, what ``settings["input"]`` reads of the corpus) of ``request`` read in blocks of sentences,
-    keeping only the running counts; None when it must be read whole (:func:`load_blocks`), or when a file
-    holds an error: reading it whole then reports the error it reports first."""
+    """(report, what ``settings["input"]`` reads of the corpus) of ``request`` read in blocks of sentences
+    (in ``--jobs`` processes, each a shard of the file), keeping only the running counts; None when it must
+    be read whole (:func:`block_request`), or when a file holds an error: reading it whole then reports
+    the error it reports first."""
     from ..core.corpus import check_selection
     from ..errors import TsEvalError
-    from ..models.counts import count_corpus
+    from ..io.conll import read_conll_blocks
 
     try:
-        settings = _settings(args)
-        blocks = load_blocks(request, args)
+        _settings(args)
+        found = block_request(request, args)
     except (TsEvalError, ValueError):
         return None
-    if blocks is None:
+    if found is None:
         return None
-    models = _models(args)
-    total, first, present = None, None, set()
+    path, options = found
     try:
-        for corpus in blocks:
-            present.update(corpus.labels)
-            if first is None:
-                first = _input_sides(corpus)
-            part = count_corpus(_select(corpus, args, check=False), models, settings)
-            total = part if total is None else total + part
-            del corpus, part
+        counted = _in_shards(path, options, args) if getattr(args, "jobs", 1) > 1 else None
+        if counted is None:
+            counted = _count_blocks(read_conll_blocks(path, **options), args)
+        total, present, first = counted
         if args.labels or args.exclude:
             with option_errors():
                 check_selection(sorted(present), _split(args.labels) or None, _split(args.exclude))
@@ -134,8 +144,83 @@ def _streamed(request: Any, args: argparse.Namespace) -> Optional[Tuple[Any, Any
             with option_errors():
                 raise
         return None
-    assert total is not None
     return total.report(), first
+
+
+SCORING = ("separator_weight", "beta", "all_labels_row", "models", "k1", "k2", "focus", "weights", "fair_mode",
+           "format", "labels", "exclude")
+Counted = Tuple[Any, Set[str], Any]     # the counts, the labels seen before selection, the sides
+
+
+def _count_blocks(blocks: Iterator[Any], args: argparse.Namespace) -> Counted:
+    """The counts of the blocks' corpora added up (each block's dropped once counted)."""
+    from ..models.counts import count_corpus
+
+    settings, models = _settings(args), _models(args)
+    total, first, present = None, None, set()
+    for corpus in blocks:
+        present.update(corpus.labels)
+        if first is None:
+            first = _input_sides(corpus)
+        part = count_corpus(_select(corpus, args, check=False), models, settings)
+        total = part if total is None else total + part
+        del corpus, part
+    return total, present, first
+
+
+def _count_shard(job: Tuple[str, Dict[str, Any], Any, argparse.Namespace]) -> Optional[Counted]:
+    """One process's shard (None when it holds an error: the file is then read whole to report it)."""
+    from ..errors import TsEvalError
+    from ..io.conll import read_conll_blocks
+
+    path, options, shard, args = job
+    try:
+        return _count_blocks(read_conll_blocks(path, shard=shard, **options), args)
+    except (TsEvalError, ValueError):
+        return None
+
+
+def _in_shards(path: str, options: Dict[str, Any], args: argparse.Namespace) -> Optional[Counted]:
+    """The file's counts from ``--jobs`` processes, one shard of whole sentences each, added in order (None:
+    the file cannot be cut -- standard input, a compressed file -- or a shard holds an error)."""
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    from ..errors import InputError
+    from ..io.conll import conll_shards
+
+    shards = conll_shards(path, args.jobs, **options)
+    if shards is None:
+        return None
+    with ProcessPoolExecutor(len(shards), mp_context=multiprocessing.get_context("fork")) as pool:
+        scoring = argparse.Namespace(**{k: getattr(args, k) for k in SCORING})    # what a shard reads of args
+        futures = [pool.submit(_count_shard, (path, options, shard, scoring)) for shard in shards]
+        lines = _lines_before(path, [a for a, _, _ in shards])    # while the shards are counted
+        parts = [f.result() for f in futures]
+    if any(p is None for p in parts):
+        raise InputError("a shard holds an error", path)   # read whole: that says which
+    total = None
+    present: Set[str] = set()
+    for (counts, seen, _), before in zip(parts, lines):   # type: ignore[misc]
+        counts = counts.moved(before)
+        total = counts if total is None else total + counts
+        present |= seen
+    return total, present, parts[0][2]    # type: ignore[index]
+
+
+def _lines_before(path: str, offsets: List[int]) -> List[int]:
+    """How many lines of ``path`` lie before each offset (ascending)."""
+    out, lines, at = [], 0, 0
+    with open(path, "rb") as fh:
+        for offset in offsets:
+            while at < offset:
+                chunk = fh.read(min(1 << 24, offset - at))
+                if not chunk:
+                    break
+                lines += chunk.count(b"\n")
+                at += len(chunk)
+            out.append(lines)
+    return out
 
 
 def _input_sides(corpus: Any) -> Any:

@@ -18,6 +18,7 @@ does).  ``token_column=None``: the file has no token column (tags only).
 from __future__ import annotations
 
 import codecs
+import io
 import os
 import re
 from dataclasses import dataclass, field
@@ -223,23 +224,34 @@ BLOCK_BYTES = 1 << 23  # read_column_blocks: blocks of whole sentences of about 
 
 
 def read_column_blocks(path: str, columns: Sequence[int] = (-1,), token_column: Optional[int] = 1,
-                       delimiter: Optional[str] = None, block_bytes: int = BLOCK_BYTES,
-                       cut_after: Optional[Callable[[List[bytes]], bool]] = None) -> Iterator[ColumnFile]:
+                       delimiter: Optional[str] = None, block_bytes: Optional[int] = None,
+                       cut_after: Optional[Callable[[List[bytes]], bool]] = None,
+                       shard: Optional[Tuple[int, int, Head]] = None) -> Iterator[ColumnFile]:
     """A column file (``-``: standard input; compressed files are decompressed as they are read) as
-    consecutive blocks of whole sentences, each of about ``block_bytes`` bytes (1: one sentence each), so
+    consecutive blocks of whole sentences, each of about ``block_bytes`` bytes (default
+    :data:`BLOCK_BYTES`; 1: one sentence each), so
     that a corpus of any size is read in bounded memory.
 
     Each block is the :class:`ColumnFile` of its lines, with the file's line numbers and the file's
     column checks, and with what :func:`read_column_file` would say of those sentences: a block is cut
     after a token line that a blank line follows (so a ``-DOCSTART-`` line stays with the sentence it
     opens), and every block but the last ends at a sentence boundary; ``cut_after``, if given, must also
-    hold of the fields of that token line.  A file without blank lines is one block.  Errors are those of the block where they are found: the first of several errors in a file
+    hold of the fields of that token line.  A file without blank lines is one block.
+
+    ``shard``: (start, stop, the file's :class:`Head`) reads only bytes start..stop of a plain file (from
+    :func:`shard_offsets`), counting lines from the shard's start.  Errors are those of the block where they are found: the first of several errors in a file
     may be another than :func:`read_column_file` reports first.
     """
     name = display_name(path)
+    block_bytes = block_bytes or BLOCK_BYTES
     head: Optional[Head] = None
     lines = done = 0
-    for block, last in _sentence_blocks(open_stream(path), block_bytes, delimiter, cut_after):
+    fh = open_stream(path)
+    if shard is not None:
+        done, stop, head = shard
+        fh.seek(done)
+        fh = _Limited(fh, stop - done)
+    for block, last in _sentence_blocks(fh, block_bytes, delimiter, cut_after):
         cf = split_columns(block, name, columns, token_column, delimiter=delimiter,
                            after=None if head is None else (lines, done, head))
         cf.rereadable = False      # its bytes are kept while the block is used
@@ -250,6 +262,65 @@ def read_column_blocks(path: str, columns: Sequence[int] = (-1,), token_column: 
         head = head or Head(cf.n_columns, cf.first_token_line, cf.first_text, cf.first_field)
         del block
         yield cf
+
+
+class _Limited(io.RawIOBase):
+    """The next ``size`` bytes of ``fh``."""
+
+    def __init__(self, fh: BinaryIO, size: int) -> None:
+        self.fh, self.left = fh, size
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buf: Any) -> int:
+        view = memoryview(buf).cast("B")
+        data = self.fh.read(min(len(view), self.left))
+        view[:len(data)] = data
+        self.left -= len(data)
+        return len(data)
+
+    def close(self) -> None:
+        self.fh.close()
+        super().close()
+
+
+def shard_offsets(path: str, n: int, delimiter: Optional[str] = None,
+                  cut_after: Optional[Callable[[List[bytes]], bool]] = None) -> Optional[Tuple[List[int], Head]]:
+    """Byte offsets that cut a plain (uncompressed) column file into at most ``n`` shards of whole
+    sentences of about equal size, where :func:`read_column_blocks` would cut a block, and the file's
+    :class:`Head`; None for standard input, a compressed file, or a file whose head does not parse."""
+    if path == STDIN or n < 2:
+        return None
+    try:
+        size = os.path.getsize(path)
+        with open(path, "rb") as fh:
+            first = fh.read(1 << 20)
+            if is_compressed(first[:8]):
+                return None
+            end = first.rfind(b"\n") + 1
+            head_cf = split_columns(first[:end], path, (), None, delimiter=delimiter)
+            head = Head(head_cf.n_columns, head_cf.first_token_line, head_cf.first_text, head_cf.first_field)
+            blank = re.compile(rb"\n\r?\n" if delimiter is not None else rb"\n[ \t\r\x0b\x0c]*\n")
+            offsets = [0]
+            for k in range(1, n):
+                at = max(size * k // n, offsets[-1] + 1)
+                base = max(at - (1 << 16), 0)       # the line before a cut must be in the window
+                fh.seek(base)
+                window = bytearray()
+                while True:
+                    more = fh.read(1 << 20)
+                    window += more
+                    cut = _cut(window, at - base, blank, delimiter, cut_after)
+                    if cut >= 0 or not more:
+                        break
+                if cut < 0 or base + cut >= size:
+                    break
+                offsets.append(base + cut)
+            offsets.append(size)
+    except (OSError, TsEvalError):
+        return None
+    return offsets, head
 
 
 @dataclass(frozen=True)

@@ -10,13 +10,13 @@ all, and two files are then checked for equal sentence and token counts only.
 from __future__ import annotations
 
 import inspect
-from typing import Any, Callable, Iterator, List, Optional, Sequence, Tuple
+from typing import Any, Callable, Dict, Iterator, List, Optional, Sequence, Tuple
 
 import numpy as np
 
 from ..core.corpus import Corpus, SideInfo, corpus_from_tag_ids
 from ..errors import Hint, InputError, OptionError, Part, TsEvalError
-from .columns import BLOCK_BYTES, ColumnFile, read_column_blocks, read_column_file
+from .columns import ColumnFile, Head, read_column_blocks, read_column_file, shard_offsets
 from .sink import check_stdin_once
 from .source import system_name
 
@@ -46,23 +46,42 @@ def read_conll(
     return _one_file(cf, path, gold_column, system_columns, names, scheme, policy, label_map, raw, outside_tag)
 
 
-def read_conll_blocks(path: str, *, block_bytes: int = BLOCK_BYTES, **options: Any) -> Iterator[Corpus]:
+def read_conll_blocks(path: str, *, block_bytes: Optional[int] = None, shard: Optional[Tuple[int, int, Head]] = None,
+                      **options: Any) -> Iterator[Corpus]:
     """:func:`read_conll` (``options`` are its keyword arguments) in blocks of whole sentences
     (:func:`~ts_eval.io.columns.read_column_blocks`): one Corpus per block, holding what the file's Corpus
-    holds of those sentences (line numbers are the file's).  The scheme ``auto`` is detected over the
-    whole file, so it cannot be read in blocks."""
-    bound = inspect.signature(read_conll).bind(path, **options)
-    bound.apply_defaults()
-    o = bound.arguments
+    holds of those sentences (line numbers are the file's; in a ``shard`` of :func:`conll_shards`, the
+    shard's).  The scheme ``auto`` is detected over the whole file, so it cannot be read in blocks."""
+    o = _conll_options(path, options)
     if o["scheme"] == "auto":
         raise OptionError(["the scheme is detected over the whole file: give one (", Hint("scheme"),
                            ") to read it in blocks"])
     tag_columns = [o["gold_column"], *o["system_columns"]]
-    cut_after = _outside(tag_columns, o["outside_tag"]) if o["scheme"] == "conlleval" else None
     for cf in read_column_blocks(path, tag_columns, None if o["tags_only"] else o["token_column"], o["delimiter"],
-                                 block_bytes, cut_after):
+                                 block_bytes, _cut_after(o), shard):
         yield _one_file(cf, path, o["gold_column"], o["system_columns"], o["names"], o["scheme"], o["policy"],
                         o["label_map"], o["raw"], o["outside_tag"])
+
+
+def conll_shards(path: str, n: int, **options: Any) -> Optional[List[Tuple[int, int, Head]]]:
+    """At most ``n`` shards of whole sentences of a plain column file, for :func:`read_conll_blocks` with the
+    same ``options`` (None when the file cannot be cut: standard input, compressed, ...)."""
+    o = _conll_options(path, options)
+    found = shard_offsets(path, n, o["delimiter"], _cut_after(o))
+    if found is None or len(found[0]) < 3:
+        return None
+    offsets, head = found
+    return [(a, b, head) for a, b in zip(offsets[:-1], offsets[1:])]
+
+
+def _conll_options(path: str, options: Dict[str, Any]) -> Dict[str, Any]:
+    bound = inspect.signature(read_conll).bind(path, **options)
+    bound.apply_defaults()
+    return dict(bound.arguments)
+
+
+def _cut_after(o: Dict[str, Any]) -> Optional[Callable[[List[bytes]], bool]]:
+    return _outside([o["gold_column"], *o["system_columns"]], o["outside_tag"]) if o["scheme"] == "conlleval" else None
 
 
 def _outside(columns: Sequence[int], outside_tag: str) -> Callable[[List[bytes]], bool]:
