@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 
 import ts_eval.cli.score as score
 import ts_eval.io.columns as columns
-import ts_eval.io.conll as conll
+import ts_eval.streaming.files as files
 from ts_eval.cli.app import main
 from ts_eval.io.columns import read_column_blocks, read_column_file
 from ts_eval.io.conll import conll_shards
@@ -49,7 +49,7 @@ def run(argv: List[str], stdin: bytes = b"") -> Run:
 def blocks_counted(monkeypatch):
     """How many blocks each streamed run read (the streamed path was taken: more than one)."""
     seen: List[int] = []
-    real = conll.read_conll_blocks
+    real = files.read_conll_blocks
 
     def counting(*args, **kw):
         seen.append(0)
@@ -57,7 +57,7 @@ def blocks_counted(monkeypatch):
             seen[-1] += 1
             yield corpus
 
-    monkeypatch.setattr(conll, "read_conll_blocks", counting)
+    monkeypatch.setattr(files, "read_conll_blocks", counting)
     return seen
 
 
@@ -88,7 +88,7 @@ def corpus_text(sides, docstart: bool = False, x_lines: bool = False, crlf: bool
 MODELS = "ts,exact,overlap,constrained,contain,fair,semeval"
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=25, deadline=None)
 @given(tag_corpus(n_systems=2), st.booleans(), st.booleans(), st.booleans(),
        st.sampled_from(["IOB2", "conlleval", "IOB1"]), st.sampled_from([1, 7, 60]))
 def test_blocks_of_any_size_give_the_report_of_the_whole_file(tmp_path_factory, sides, docstart, x_lines, crlf,
@@ -226,3 +226,33 @@ def test_jobs_report_an_error_as_one_process_does(tmp_path, monkeypatch):
     assert whole[0] == 1 and "2 columns, expected 3 as on line 1" in whole[2]
     assert run(["score", str(path), "--jobs", "2"]) == whole
     assert run(["score", str(path), "--jobs", "0"])[0] == 2
+
+
+def test_count_file_and_its_shards_add_up_to_evaluate_of_the_file_read_whole(tmp_path):
+    import ts_eval
+
+    path = tmp_path / "s.conll"
+    path.write_text(clean(100) + synthetic(300) + "z I-ORG O\n\n")
+    expected = ts_eval.evaluate(ts_eval.read_conll(str(path)), models=MODELS.split(",")).to_dict()
+    shards = ts_eval.file_shards(str(path), 4)
+    assert len(shards) == 4 and shards[0].start == 0 and shards[-1].stop == path.stat().st_size
+    parts = [ts_eval.count_file(s, models=MODELS.split(","), block_bytes=200) for s in shards]
+    assert sum(parts).report().to_dict() == expected
+    assert ts_eval.count_file(str(path), models=MODELS.split(",")).report().to_dict() == expected
+    with pytest.raises(ts_eval.OptionError, match="colour"):
+        ts_eval.count_file(str(path), colour=1)
+
+
+def test_shards_on_a_dask_cluster_give_the_report_of_one_process(tmp_path):
+    pytest.importorskip("dask")
+    distributed = pytest.importorskip("dask.distributed")
+    import ts_eval
+
+    path = tmp_path / "s.conll"
+    path.write_text(synthetic(500))
+    expected = ts_eval.evaluate(ts_eval.read_conll(str(path), scheme="conlleval")).to_dict()
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster, \
+            distributed.Client(cluster) as client:
+        shards = ts_eval.file_shards(str(path), 3, scheme="conlleval")
+        counts = sum(client.gather(client.map(ts_eval.count_file, shards)))
+    assert len(shards) == 3 and counts.report().to_dict() == expected

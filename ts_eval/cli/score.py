@@ -5,7 +5,8 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
-from typing import Any, Dict, Iterator, List, Optional, Set, Tuple
+from types import SimpleNamespace
+from typing import Any, Dict, List, Optional, Tuple
 
 from .errors import option_errors
 from .inputs import (STDIN, add_column_options, add_file_arguments, add_reading_options, block_request, check_paths,
@@ -116,12 +117,11 @@ def _settings(args: argparse.Namespace) -> Any:
 
 def _streamed(request: Any, args: argparse.Namespace) -> Optional[Tuple[Any, Any]]:
     """(report, what ``settings["input"]`` reads of the corpus) of ``request`` read in blocks of sentences
-    (in ``--jobs`` processes, each a shard of the file), keeping only the running counts; None when it must
-    be read whole (:func:`block_request`), or when a file holds an error: reading it whole then reports
-    the error it reports first."""
+    (in ``--jobs`` processes, each a shard of the file), keeping only the running counts
+    (:mod:`ts_eval.streaming.files`); None when it must be read whole (:func:`block_request`), or when a
+    file holds an error: reading it whole then reports the error it reports first."""
     from ..core.corpus import check_selection
     from ..errors import TsEvalError
-    from ..io.conll import read_conll_blocks
 
     try:
         _settings(args)
@@ -130,109 +130,60 @@ def _streamed(request: Any, args: argparse.Namespace) -> Optional[Tuple[Any, Any
         return None
     if found is None:
         return None
-    path, options = found
+    path, reading = found
+    options = {**reading, **{k: getattr(args, k) for k in SCORING}, "models": _models(args),
+               "labels": _split(args.labels) or None, "exclude": _split(args.exclude)}
     try:
-        counted = _in_shards(path, options, args) if getattr(args, "jobs", 1) > 1 else None
-        if counted is None:
-            counted = _count_blocks(read_conll_blocks(path, **options), args)
-        total, present, first = counted
+        counts = _in_shards(path, options, args.jobs) if getattr(args, "jobs", 1) > 1 else None
+        if counts is None:
+            from ..streaming.files import count_file
+
+            counts = count_file(path, **options)
         if args.labels or args.exclude:
             with option_errors():
-                check_selection(sorted(present), _split(args.labels) or None, _split(args.exclude))
+                check_selection(counts.input_labels, options["labels"], options["exclude"])
     except (TsEvalError, ValueError):
         if request.file == STDIN:     # read once: what it said is the message
             with option_errors():
                 raise
         return None
-    return total.report(), first
+    sides = SimpleNamespace(gold_info=counts.gold, system_info={s.name: s.source for s in counts.systems})
+    return counts.report(), sides
 
 
-SCORING = ("separator_weight", "beta", "all_labels_row", "models", "k1", "k2", "focus", "weights", "fair_mode",
-           "format", "labels", "exclude")
-Counted = Tuple[Any, Set[str], Any]     # the counts, the labels seen before selection, the sides
+SCORING = ("separator_weight", "beta", "all_labels_row", "k1", "k2", "focus", "weights", "fair_mode")
 
 
-def _count_blocks(blocks: Iterator[Any], args: argparse.Namespace) -> Counted:
-    """The counts of the blocks' corpora added up (each block's dropped once counted)."""
-    from ..models.counts import count_corpus
-
-    settings, models = _settings(args), _models(args)
-    total, first, present = None, None, set()
-    for corpus in blocks:
-        present.update(corpus.labels)
-        if first is None:
-            first = _input_sides(corpus)
-        part = count_corpus(_select(corpus, args, check=False), models, settings)
-        total = part if total is None else total + part
-        del corpus, part
-    return total, present, first
-
-
-def _count_shard(job: Tuple[str, Dict[str, Any], Any, argparse.Namespace]) -> Optional[Counted]:
+def _count_shard(job: Tuple[Any, Dict[str, Any]]) -> Any:
     """One process's shard (None when it holds an error: the file is then read whole to report it)."""
     from ..errors import TsEvalError
-    from ..io.conll import read_conll_blocks
+    from ..streaming.files import count_file
 
-    path, options, shard, args = job
+    shard, options = job
     try:
-        return _count_blocks(read_conll_blocks(path, shard=shard, **options), args)
+        return count_file(shard, **options)
     except (TsEvalError, ValueError):
         return None
 
 
-def _in_shards(path: str, options: Dict[str, Any], args: argparse.Namespace) -> Optional[Counted]:
-    """The file's counts from ``--jobs`` processes, one shard of whole sentences each, added in order (None:
-    the file cannot be cut -- standard input, a compressed file -- or a shard holds an error)."""
+def _in_shards(path: str, options: Dict[str, Any], jobs: int) -> Any:
+    """The file's counts from ``jobs`` processes, one shard of whole sentences each, added in order (None:
+    the file cannot be cut -- standard input, a compressed file)."""
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
 
     from ..errors import InputError
-    from ..io.conll import conll_shards
+    from ..streaming.files import READING, file_shards
 
-    shards = conll_shards(path, args.jobs, **options)
-    if shards is None:
+    shards = file_shards(path, jobs, **{k: v for k, v in options.items() if k in READING})
+    if len(shards) < 2:
         return None
+    rest = {k: v for k, v in options.items() if k not in READING}
     with ProcessPoolExecutor(len(shards), mp_context=multiprocessing.get_context("fork")) as pool:
-        scoring = argparse.Namespace(**{k: getattr(args, k) for k in SCORING})    # what a shard reads of args
-        futures = [pool.submit(_count_shard, (path, options, shard, scoring)) for shard in shards]
-        lines = _lines_before(path, [a for a, _, _ in shards])    # while the shards are counted
-        parts = [f.result() for f in futures]
+        parts = list(pool.map(_count_shard, [(shard, rest) for shard in shards]))
     if any(p is None for p in parts):
         raise InputError("a shard holds an error", path)   # read whole: that says which
-    total = None
-    present: Set[str] = set()
-    for (counts, seen, _), before in zip(parts, lines):   # type: ignore[misc]
-        counts = counts.moved(before)
-        total = counts if total is None else total + counts
-        present |= seen
-    return total, present, parts[0][2]    # type: ignore[index]
-
-
-def _lines_before(path: str, offsets: List[int]) -> List[int]:
-    """How many lines of ``path`` lie before each offset (ascending)."""
-    out, lines, at = [], 0, 0
-    with open(path, "rb") as fh:
-        for offset in offsets:
-            while at < offset:
-                chunk = fh.read(min(1 << 24, offset - at))
-                if not chunk:
-                    break
-                lines += chunk.count(b"\n")
-                at += len(chunk)
-            out.append(lines)
-    return out
-
-
-def _input_sides(corpus: Any) -> Any:
-    """Where each side came from (what :func:`input_settings` reads), without the block's tokens."""
-    from dataclasses import replace
-    from types import SimpleNamespace
-
-    def light(info: Any) -> Any:
-        return replace(info, tags=None, token_lines=None)
-
-    return SimpleNamespace(gold_info=light(corpus.gold_info),
-                           system_info={n: light(i) for n, i in corpus.system_info.items()})
+    return sum(parts)
 
 
 def _conlleval(report) -> str:

@@ -226,7 +226,7 @@ BLOCK_BYTES = 1 << 23  # read_column_blocks: blocks of whole sentences of about 
 def read_column_blocks(path: str, columns: Sequence[int] = (-1,), token_column: Optional[int] = 1,
                        delimiter: Optional[str] = None, block_bytes: Optional[int] = None,
                        cut_after: Optional[Callable[[List[bytes]], bool]] = None,
-                       shard: Optional[Tuple[int, int, Head]] = None) -> Iterator[ColumnFile]:
+                       shard: Optional[Tuple[int, int, int, Head]] = None) -> Iterator[ColumnFile]:
     """A column file (``-``: standard input; compressed files are decompressed as they are read) as
     consecutive blocks of whole sentences, each of about ``block_bytes`` bytes (default
     :data:`BLOCK_BYTES`; 1: one sentence each), so
@@ -238,8 +238,8 @@ def read_column_blocks(path: str, columns: Sequence[int] = (-1,), token_column: 
     opens), and every block but the last ends at a sentence boundary; ``cut_after``, if given, must also
     hold of the fields of that token line.  A file without blank lines is one block.
 
-    ``shard``: (start, stop, the file's :class:`Head`) reads only bytes start..stop of a plain file (from
-    :func:`shard_offsets`), counting lines from the shard's start.  Errors are those of the block where they are found: the first of several errors in a file
+    ``shard``: (start, stop, lines before start, the file's :class:`Head`) reads only bytes start..stop of
+    a plain file (from :func:`shard_offsets`).  Errors are those of the block where they are found: the first of several errors in a file
     may be another than :func:`read_column_file` reports first.
     """
     name = display_name(path)
@@ -248,7 +248,7 @@ def read_column_blocks(path: str, columns: Sequence[int] = (-1,), token_column: 
     lines = done = 0
     fh = open_stream(path)
     if shard is not None:
-        done, stop, head = shard
+        done, stop, lines, head = shard
         fh.seek(done)
         fh = _Limited(fh, stop - done)
     for block, last in _sentence_blocks(fh, block_bytes, delimiter, cut_after):

@@ -46,12 +46,12 @@ def read_conll(
     return _one_file(cf, path, gold_column, system_columns, names, scheme, policy, label_map, raw, outside_tag)
 
 
-def read_conll_blocks(path: str, *, block_bytes: Optional[int] = None, shard: Optional[Tuple[int, int, Head]] = None,
-                      **options: Any) -> Iterator[Corpus]:
+def read_conll_blocks(path: str, *, block_bytes: Optional[int] = None,
+                      shard: Optional[Tuple[int, int, int, Head]] = None, **options: Any) -> Iterator[Corpus]:
     """:func:`read_conll` (``options`` are its keyword arguments) in blocks of whole sentences
     (:func:`~ts_eval.io.columns.read_column_blocks`): one Corpus per block, holding what the file's Corpus
-    holds of those sentences (line numbers are the file's; in a ``shard`` of :func:`conll_shards`, the
-    shard's).  The scheme ``auto`` is detected over the whole file, so it cannot be read in blocks."""
+    holds of those sentences (line numbers are the file's; ``shard``: (start, stop, lines before start,
+    head) of :func:`conll_shards`).  The scheme ``auto`` is detected over the whole file, so it cannot be read in blocks."""
     o = _conll_options(path, options)
     if o["scheme"] == "auto":
         raise OptionError(["the scheme is detected over the whole file: give one (", Hint("scheme"),
@@ -64,8 +64,9 @@ def read_conll_blocks(path: str, *, block_bytes: Optional[int] = None, shard: Op
 
 
 def conll_shards(path: str, n: int, **options: Any) -> Optional[List[Tuple[int, int, Head]]]:
-    """At most ``n`` shards of whole sentences of a plain column file, for :func:`read_conll_blocks` with the
-    same ``options`` (None when the file cannot be cut: standard input, compressed, ...)."""
+    """(start, stop, head) of at most ``n`` shards of whole sentences of a plain column file, for
+    :func:`read_conll_blocks` with the same ``options`` (None when the file cannot be cut: standard input,
+    compressed, ...)."""
     o = _conll_options(path, options)
     found = shard_offsets(path, n, o["delimiter"], _cut_after(o))
     if found is None or len(found[0]) < 3:

@@ -93,12 +93,6 @@ class Counts:
                        systems=tuple(x + y for x, y in zip(a.systems, b.systems)),
                        input_labels=tuple(sorted(set(a.input_labels) | set(b.input_labels))))
 
-    def moved(self, lines: int) -> Counts:
-        """These counts for a run whose line numbers were counted from its start, ``lines`` lines into its
-        file (a shard read on its own): the line numbers they report count from the file's start."""
-        return replace(self, gold=self.gold.moved(lines),
-                       systems=tuple(replace(s, source=s.source.moved(lines)) for s in self.systems))
-
     def __radd__(self, other: Any) -> Counts:
         if isinstance(other, int) and other == 0:
             return self

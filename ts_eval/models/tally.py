@@ -173,12 +173,6 @@ class SideTally:
                        nested=self.nested + other.nested, crossing=self.crossing + other.crossing,
                        reading=merge_reading(self.reading, other.reading))
 
-    def moved(self, lines: int) -> SideTally:
-        """The same counts of a run read with line numbers counted from ``lines`` lines before it."""
-        if self.first_repair_line is None or not lines:
-            return self
-        return replace(self, first_repair_line=self.first_repair_line + lines)
-
     @property
     def shape(self) -> Dict[str, int]:
         return {"nested": self.nested, "crossing": self.crossing}
