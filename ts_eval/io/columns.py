@@ -61,6 +61,7 @@ class ColumnFile:
     first_text: str = ""      # the first token line (for messages about the columns)
     first_token_line: int = -1  # its line number
     first_field: bytes = b""  # its first field
+    lines: int = 0            # line ends in the bytes read
 
     def release(self) -> None:
         """Drop the file's bytes and token offsets (read again from the file if texts are asked for)."""
@@ -220,7 +221,7 @@ def read_column_file(path: str, columns: Sequence[int] = (-1,), token_column: Op
     return split_columns(buf, path, columns, token_column, padded=True, delimiter=delimiter)
 
 
-BLOCK_BYTES = 1 << 23  # read_column_blocks: blocks of whole sentences of about 8 MiB
+BLOCK_BYTES = 1 << 22  # read_column_blocks: blocks of whole sentences of about 4 MiB
 
 
 def read_column_blocks(path: str, columns: Sequence[int] = (-1,), token_column: Optional[int] = 1,
@@ -257,7 +258,7 @@ def read_column_blocks(path: str, columns: Sequence[int] = (-1,), token_column: 
         cf.rereadable = False      # its bytes are kept while the block is used
         if not last:
             cf.trailing_boundary = True    # a blank line follows it in the next block
-        lines += block.count(b"\n")
+        lines += cf.lines
         done += len(block)
         head = head or Head(cf.n_columns, cf.first_token_line, cf.first_text, cf.first_field)
         del block
@@ -486,7 +487,7 @@ def split_columns(raw: Union[bytes, bytearray], path: str = "<data>", columns: S
         token_column=None if token_column is None else _column_index(token_column, acc.ncol, path, note) + 1,
         token_start=acc.token_start[:n], token_len=acc.token_len[:n], columns=merged, bom=shift,
         delimiter=delimiter, first_text=acc.first_text, first_token_line=acc.first_token_line,
-        first_field=acc.first_field,
+        first_field=acc.first_field, lines=max_lines - 1,
         trailing_boundary=lines_before + max_lines - (raw[end - 1] == 10) > int(token_line[-1]),
     )
 
