@@ -16,6 +16,8 @@ from typing import List, Tuple
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from support import CONLLEVAL_FIXTURES
+from test_properties import tag_corpus
 
 import ts_eval.cli.score as score
 import ts_eval.io.columns as columns
@@ -23,9 +25,6 @@ import ts_eval.streaming.files as files
 from ts_eval.cli.app import main
 from ts_eval.io.columns import read_column_blocks, read_column_file
 from ts_eval.io.conll import conll_shards
-
-from support import CONLLEVAL_FIXTURES
-from test_properties import tag_corpus
 
 Run = Tuple[int, str, str]
 
@@ -207,6 +206,10 @@ def clean(n_sentences: int) -> str:
 
 @pytest.mark.parametrize("scheme", ["IOB2", "conlleval"])
 def test_jobs_score_shards_in_processes_with_the_report_of_one(tmp_path, monkeypatch, scheme):
+    monkeypatch.setattr(score, "MIN_SHARD_BYTES", 1)     # shard even a small file
+    cut: List[int] = []
+    real = files.file_shards
+    monkeypatch.setattr(files, "file_shards", lambda *a, **k: cut.append(a[1]) or real(*a, **k))
     path = tmp_path / "s.conll"
     path.write_text(clean(300) + synthetic(300) + "z I-ORG O\n\n")     # the first repair is in the second half
     for options in (["--format", "json", "--models", MODELS], ["--format", "conlleval"], ["--labels", "PER,ORG"]):
@@ -214,12 +217,14 @@ def test_jobs_score_shards_in_processes_with_the_report_of_one(tmp_path, monkeyp
         whole = whole_and_streamed(monkeypatch, argv)[0]
         assert run(argv + ["--jobs", "2"]) == whole
         assert run(argv + ["--jobs", "3"]) == whole
+    assert cut == [2, 3] * 3
     assert [len(conll_shards(str(path), n, scheme=scheme)) for n in (2, 3)] == [2, 3]
     for jobs in ("2", "3"):      # line 1203 is in a later shard: its line numbers count from the file's start
         assert '"first_repair_line": 1203' in run(["score", str(path), "--format", "json", "--jobs", jobs])[1]
 
 
 def test_jobs_report_an_error_as_one_process_does(tmp_path, monkeypatch):
+    monkeypatch.setattr(score, "MIN_SHARD_BYTES", 1)
     path = tmp_path / "bad.conll"
     path.write_text(clean(300) + "x B-PER\n\n")
     whole = whole_and_streamed(monkeypatch, ["score", str(path)])[0]
@@ -251,8 +256,8 @@ def test_shards_on_a_dask_cluster_give_the_report_of_one_process(tmp_path):
     path = tmp_path / "s.conll"
     path.write_text(synthetic(500))
     expected = ts_eval.evaluate(ts_eval.read_conll(str(path), scheme="conlleval")).to_dict()
-    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster, \
-            distributed.Client(cluster) as client:
+    cluster = distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None)
+    with cluster, distributed.Client(cluster) as client:
         shards = ts_eval.file_shards(str(path), 3, scheme="conlleval")
         counts = sum(client.gather(client.map(ts_eval.count_file, shards)))
     assert len(shards) == 3 and counts.report().to_dict() == expected

@@ -9,8 +9,18 @@ from types import SimpleNamespace
 from typing import Any, Dict, List, Optional, Tuple
 
 from .errors import option_errors
-from .inputs import (STDIN, add_column_options, add_file_arguments, add_reading_options, block_request, check_paths,
-                     file_request, input_settings, load, request_paths)
+from .inputs import (
+    STDIN,
+    add_column_options,
+    add_file_arguments,
+    add_reading_options,
+    block_request,
+    check_paths,
+    file_request,
+    input_settings,
+    load,
+    request_paths,
+)
 from .outputs import add_output_options, emit, format_choices
 
 LEGACY = ("conlleval", "faireval")     # byte-exact layouts; every other format is the report's page
@@ -151,6 +161,7 @@ def _streamed(request: Any, args: argparse.Namespace) -> Optional[Tuple[Any, Any
     return counts.report(), sides
 
 
+MIN_SHARD_BYTES = 32 << 20     # --jobs: a smaller shard costs more to start than it saves (~3M tokens)
 SCORING = ("separator_weight", "beta", "all_labels_row", "k1", "k2", "focus", "weights", "fair_mode")
 
 
@@ -167,14 +178,20 @@ def _count_shard(job: Tuple[Any, Dict[str, Any]]) -> Any:
 
 
 def _in_shards(path: str, options: Dict[str, Any], jobs: int) -> Any:
-    """The file's counts from ``jobs`` processes, one shard of whole sentences each, added in order (None:
-    the file cannot be cut -- standard input, a compressed file)."""
+    """The file's counts from ``jobs`` processes (fewer for a file of less than ``jobs`` times
+    :data:`MIN_SHARD_BYTES`), one shard of whole sentences each, added in order (None: one process will
+    do, or the file cannot be cut -- standard input, a compressed file)."""
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
 
     from ..errors import InputError
     from ..streaming.files import READING, file_shards
 
+    import os
+
+    jobs = min(jobs, os.path.getsize(path) // MIN_SHARD_BYTES) if path != STDIN else 1
+    if jobs < 2:
+        return None
     shards = file_shards(path, jobs, **{k: v for k, v in options.items() if k in READING})
     if len(shards) < 2:
         return None

@@ -22,7 +22,7 @@ import io
 import os
 import re
 from dataclasses import dataclass, field
-from typing import Any, BinaryIO, Callable, Dict, Iterator, List, Optional, Sequence, Tuple, Union
+from typing import Any, Callable, Dict, Iterator, List, Optional, Sequence, Tuple, Union
 
 import numpy as np
 from numpy.lib.stride_tricks import as_strided
@@ -221,6 +221,7 @@ def read_column_file(path: str, columns: Sequence[int] = (-1,), token_column: Op
     return split_columns(buf, path, columns, token_column, padded=True, delimiter=delimiter)
 
 
+Stream = Union[io.BufferedIOBase, io.RawIOBase]    # a binary stream read with .read(n)
 BLOCK_BYTES = 1 << 22  # read_column_blocks: blocks of whole sentences of about 4 MiB
 
 
@@ -237,24 +238,25 @@ def read_column_blocks(path: str, columns: Sequence[int] = (-1,), token_column: 
     column checks, and with what :func:`read_column_file` would say of those sentences: a block is cut
     after a token line that a blank line follows (so a ``-DOCSTART-`` line stays with the sentence it
     opens), and every block but the last ends at a sentence boundary; ``cut_after``, if given, must also
-    hold of the fields of that token line.  A file without blank lines is one block.
+    hold of the fields of that token line.  A file without blank lines is one block.  Errors are those
+    of the block where they are found: the first of several errors in a file may be another than
+    :func:`read_column_file` reports first.
 
     ``shard``: (start, stop, lines before start, the file's :class:`Head`) reads only bytes start..stop of
-    a plain file (from :func:`shard_offsets`).  Errors are those of the block where they are found: the first of several errors in a file
-    may be another than :func:`read_column_file` reports first.
+    a plain file (from :func:`shard_offsets`).
     """
     name = display_name(path)
     block_bytes = block_bytes or BLOCK_BYTES
     head: Optional[Head] = None
     lines = done = 0
-    fh = open_stream(path)
+    fh: Stream = open_stream(path)
     if shard is not None:
         done, stop, lines, head = shard
         fh.seek(done)
         fh = _Limited(fh, stop - done)
     for block, last in _sentence_blocks(fh, block_bytes, delimiter, cut_after):
         cf = split_columns(block, name, columns, token_column, delimiter=delimiter,
-                           after=None if head is None else (lines, done, head))
+                           follows=None if head is None else (lines, done, head))
         cf.rereadable = False      # its bytes are kept while the block is used
         if not last:
             cf.trailing_boundary = True    # a blank line follows it in the next block
@@ -268,7 +270,7 @@ def read_column_blocks(path: str, columns: Sequence[int] = (-1,), token_column: 
 class _Limited(io.RawIOBase):
     """The next ``size`` bytes of ``fh``."""
 
-    def __init__(self, fh: BinaryIO, size: int) -> None:
+    def __init__(self, fh: Stream, size: int) -> None:
         self.fh, self.left = fh, size
 
     def readable(self) -> bool:
@@ -334,7 +336,7 @@ class Head:
     field: bytes
 
 
-def _sentence_blocks(fh: BinaryIO, block_bytes: int, delimiter: Optional[str],
+def _sentence_blocks(fh: Stream, block_bytes: int, delimiter: Optional[str],
                      cut_after: Optional[Callable[[List[bytes]], bool]] = None) -> Iterator[Tuple[bytes, bool]]:
     """(bytes, is the last block) of ``fh`` cut as :func:`read_column_blocks` says."""
     blank = re.compile(rb"\n\r?\n" if delimiter is not None else rb"\n[ \t\r\x0b\x0c]*\n")
@@ -429,16 +431,16 @@ class _Acc:
 
 def split_columns(raw: Union[bytes, bytearray], path: str = "<data>", columns: Sequence[int] = (-1,),
                   token_column: Optional[int] = 1, padded: bool = False,
-                  delimiter: Optional[str] = None, after: Optional[Tuple[int, int, "Head"]] = None) -> ColumnFile:
+                  delimiter: Optional[str] = None, follows: Optional[Tuple[int, int, Head]] = None) -> ColumnFile:
     """Split a file's bytes into token lines and decode the requested columns, in chunks.
 
     ``padded``: ``raw`` ends with 8 bytes of zero padding that are not data (saves a copy).
-    ``after``: ``raw`` is a block of the file after (lines, bytes) and the :class:`Head` of the file
+    ``follows``: ``raw`` is a block of the file after (lines, bytes) and the :class:`Head` of the file
     (:func:`read_column_blocks`): line numbers count on, and token lines must have the first one's width.
     """
     if not padded:
         raw = bytes(raw) + bytes(8)
-    shift = len(BOM) if raw.startswith(BOM) and after is None else 0
+    shift = len(BOM) if raw.startswith(BOM) and follows is None else 0
     end = len(raw) - 8                          # the data are raw[shift:end]
     windows = byte_windows(raw, shift)
     data = np.frombuffer(raw, np.uint8, count=end - shift, offset=shift)
@@ -448,8 +450,8 @@ def split_columns(raw: Union[bytes, bytearray], path: str = "<data>", columns: S
     acc = _Acc(np.empty(max_lines, np.int32), np.empty(max_lines, np.uint32 if end < 2**32 else np.int64),
                np.empty(max_lines, np.int32))
     start, line0, bytes0 = shift, 0, 0
-    if after is not None:
-        line0, bytes0, head = after
+    if follows is not None:
+        line0, bytes0, head = follows
         acc.ncol, acc.first_token_line, acc.first_text = head.n_columns, head.line, head.text
         acc.first_field, acc.continued = head.field, True
     lines_before = line0
@@ -466,7 +468,7 @@ def split_columns(raw: Union[bytes, bytearray], path: str = "<data>", columns: S
                      sep, delimiter)
         line0 += acc.chunk_newlines
         start = stop
-    if acc.ncol < 0 or not acc.n and after is not None:
+    if acc.ncol < 0 or (not acc.n and follows is not None):
         raise InputError("no token lines (the file is blank or holds only -DOCSTART-/-X- lines)", path)
     n = acc.n
     token_line = acc.token_line[:n]

@@ -51,7 +51,8 @@ def read_conll_blocks(path: str, *, block_bytes: Optional[int] = None,
     """:func:`read_conll` (``options`` are its keyword arguments) in blocks of whole sentences
     (:func:`~ts_eval.io.columns.read_column_blocks`): one Corpus per block, holding what the file's Corpus
     holds of those sentences (line numbers are the file's; ``shard``: (start, stop, lines before start,
-    head) of :func:`conll_shards`).  The scheme ``auto`` is detected over the whole file, so it cannot be read in blocks."""
+    head) of :func:`conll_shards`).  The scheme ``auto`` is detected over the whole file, so it cannot be
+    read in blocks."""
     o = _conll_options(path, options)
     if o["scheme"] == "auto":
         raise OptionError(["the scheme is detected over the whole file: give one (", Hint("scheme"),

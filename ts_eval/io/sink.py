@@ -139,7 +139,7 @@ class Batch:
     @staticmethod
     def _temporary(target: str, path: str) -> str:
         """A new empty file next to ``target`` (the folder's umask applies, as to any new file)."""
-        import secrets      # only when an output is written (reading need not import it)
+        import secrets  # only when an output is written (reading need not import it)
 
         folder, base = os.path.split(target)
         for _ in range(100):

@@ -16,7 +16,7 @@ import lzma
 import os
 import sys
 import zlib
-from typing import Any, BinaryIO, Callable, Optional, TypeVar
+from typing import Any, BinaryIO, Callable, Dict, Optional, TypeVar, Union
 
 from ..errors import InputError
 
@@ -25,7 +25,7 @@ BOM = b"\xef\xbb\xbf"
 COMPRESSION_SUFFIXES = (".gz", ".bz2", ".xz")
 _MAGIC = ((b"\x1f\x8b", "gzip", gzip.decompress), (b"BZh", "bzip2", bz2.decompress),
           (b"\xfd7zXZ\x00", "xz", lzma.decompress))
-_OPEN = {"gzip": gzip.open, "bzip2": bz2.open, "xz": lzma.open}
+_OPEN: Dict[str, Callable[..., Any]] = {"gzip": gzip.open, "bzip2": bz2.open, "xz": lzma.open}
 
 
 def display_name(path: str) -> str:
@@ -89,7 +89,7 @@ class _Stdin:
             self.complete = True
         return bytes(self.head)
 
-    def drain(self) -> BinaryIO:
+    def drain(self) -> io.BufferedReader:
         """The whole input as a stream, the kept bytes first; nothing is kept afterwards."""
         self._current()
         head, self.head = bytes(self.head), bytearray()
@@ -173,7 +173,7 @@ def read_text(path: str, raw: Optional[bytes] = None) -> str:
         raise not_utf8(raw, err.start + (len(BOM) if raw.startswith(BOM) else 0), err.reason, name) from None
 
 
-def not_utf8(raw: bytes, pos: int, reason: str, name: str, lines_before: int = 0,
+def not_utf8(raw: Union[bytes, bytearray], pos: int, reason: str, name: str, lines_before: int = 0,
              bytes_before: int = 0) -> InputError:
     """The error for a byte at offset ``pos`` of ``raw`` that is not UTF-8 (with its line); ``raw`` is a
     block of the file after ``lines_before`` lines and ``bytes_before`` bytes."""
@@ -249,20 +249,20 @@ def _stdin_head(size: int) -> bytes:
     return head[:size]
 
 
-def open_stream(path: str) -> BinaryIO:
+def open_stream(path: str) -> io.BufferedReader:
     """``path`` (``-``: standard input) as a stream of its decompressed bytes, for reading it in blocks
     without holding it whole; :func:`read_block` reads from it."""
     name = display_name(path)
     try:
-        raw: BinaryIO = _STDIN.drain() if path == STDIN else open(path, "rb")
+        raw = _STDIN.drain() if path == STDIN else open(path, "rb")  # noqa: SIM115 - the caller closes it
     except IsADirectoryError:
         raise InputError("is a directory, expected a file", name) from None
     except OSError as err:
         raise InputError(f"cannot read: {err.strerror}", name) from None
-    head = raw.peek(8)[:8] if isinstance(raw, io.BufferedReader) else b""
+    head = raw.peek(8)[:8]
     for magic, kind, _ in _MAGIC:
         if head.startswith(magic):
-            return _Decompressing(_OPEN[kind](raw, "rb"), kind, name)
+            return io.BufferedReader(_Decompressing(_OPEN[kind](raw, "rb"), kind, name), 1 << 16)
     return raw
 
 
