@@ -261,3 +261,13 @@ def test_shards_on_a_dask_cluster_give_the_report_of_one_process(tmp_path):
         shards = ts_eval.file_shards(str(path), 3, scheme="conlleval")
         counts = sum(client.gather(client.map(ts_eval.count_file, shards)))
     assert len(shards) == 3 and counts.report().to_dict() == expected
+
+
+def test_a_large_file_reports_the_error_of_its_block(tmp_path, monkeypatch):
+    """Above WHOLE_AGAIN_BYTES a file is not read again whole: the block that holds the error says it."""
+    path = tmp_path / "bad.conll"
+    path.write_text(clean(300) + "x B-PER\n\n")
+    whole = whole_and_streamed(monkeypatch, ["score", str(path)], b"", 400)[0]
+    monkeypatch.setattr(score, "WHOLE_AGAIN_BYTES", 10)
+    monkeypatch.setattr(columns, "BLOCK_BYTES", 400)
+    assert run(["score", str(path)]) == whole

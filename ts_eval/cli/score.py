@@ -3,6 +3,7 @@ GermEval 2014 sample (four systems)."""
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from pathlib import Path
 from types import SimpleNamespace
@@ -129,7 +130,8 @@ def _streamed(request: Any, args: argparse.Namespace) -> Optional[Tuple[Any, Any
     """(report, what ``settings["input"]`` reads of the corpus) of ``request`` read in blocks of sentences
     (in ``--jobs`` processes, each a shard of the file), keeping only the running counts
     (:mod:`ts_eval.streaming.files`); None when it must be read whole (:func:`block_request`), or when a
-    file holds an error: reading it whole then reports the error it reports first."""
+    file of at most :data:`WHOLE_AGAIN_BYTES` holds an error: reading it whole then reports the error it
+    reports first (standard input, read once, and larger files report the error of the block)."""
     from ..core.corpus import check_selection
     from ..errors import TsEvalError
 
@@ -149,18 +151,19 @@ def _streamed(request: Any, args: argparse.Namespace) -> Optional[Tuple[Any, Any
             from ..streaming.files import count_file
 
             counts = count_file(path, **options)
-        if args.labels or args.exclude:
-            with option_errors():
-                check_selection(counts.input_labels, options["labels"], options["exclude"])
     except (TsEvalError, ValueError):
-        if request.file == STDIN:     # read once: what it said is the message
+        if path == STDIN or os.path.getsize(path) > WHOLE_AGAIN_BYTES:   # what the block said is the message
             with option_errors():
                 raise
         return None
+    if args.labels or args.exclude:
+        with option_errors():
+            check_selection(counts.input_labels, options["labels"], options["exclude"])
     sides = SimpleNamespace(gold_info=counts.gold, system_info={s.name: s.source for s in counts.systems})
     return counts.report(), sides
 
 
+WHOLE_AGAIN_BYTES = 256 << 20   # a file with an error is read again whole (to report its first error) up to this
 MIN_SHARD_BYTES = 32 << 20     # --jobs: a smaller shard costs more to start than it saves (~3M tokens)
 SCORING = ("separator_weight", "beta", "all_labels_row", "k1", "k2", "focus", "weights", "fair_mode")
 
@@ -186,8 +189,6 @@ def _in_shards(path: str, options: Dict[str, Any], jobs: int) -> Any:
 
     from ..errors import InputError
     from ..streaming.files import READING, file_shards
-
-    import os
 
     jobs = min(jobs, os.path.getsize(path) // MIN_SHARD_BYTES) if path != STDIN else 1
     if jobs < 2:
