@@ -1,0 +1,4 @@
+"""Agreement between annotators (see :mod:`.study`)."""
+from .study import agree
+
+__all__ = ["agree"]
