@@ -82,7 +82,7 @@ class Continuum:
         bb, eb = self.bounds(b)
         d = (ba[p.gold] - bb[p.system]).astype(float) ** 2 + (ea[p.gold] - eb[p.system]).astype(float) ** 2
         key = corpus.sentence_of(a.start[p.gold]) * n_labels + a.label[p.gold]
-        out = np.bincount(key, weights=d, minlength=S * n_labels)[:S * n_labels]
+        out = np.bincount(key, weights=d, minlength=S * n_labels)[:S * n_labels].astype(float)
         for side, (bs, es), hit in ((a, (ba, ea), p.gold), (b, (bb, eb), p.system)):
             alone = np.ones(len(side), bool)
             alone[hit] = False
