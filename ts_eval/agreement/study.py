@@ -9,9 +9,10 @@ from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple, Union
 import numpy as np
 from scipy import sparse
 
-from ..core.corpus import Corpus
+from ..core.corpus import Corpus, SpanSet
 from ..core.measures import check_separator_weight
 from ..errors import OptionError
+from ..io.documents import TOKEN_SEP, Documents, build_documents
 from ..ranking.study import bootstrap_weights
 from .continuum import Continuum
 from .data import Annotations, from_corpus, from_span_lists
@@ -71,8 +72,8 @@ def agree(
     unit, group = resampling_units(ann.corpus)
     by_group = st.matrix @ group
     intervals = _bootstrap(st, by_group, int(bootstrap), seed, float(confidence)) if bootstrap else {}
-    settings = {"separator_weight": w, "continuum": continuum, "atoms": {"token": cont.token_atoms,
-                                                                       "separator": cont.separator_atoms},
+    settings = {"separator_weight": w, "continuum": continuum, "token_atoms": cont.token_atoms,
+                "separator_atoms": cont.separator_atoms,
                 "bootstrap": int(bootstrap), "confidence": float(confidence), "seed": seed,
                 "resampling": unit, "units": int(group.shape[1]), "majority": majority,
                 "missing": "every figure but alpha counts the sentences every annotator annotated"
@@ -86,7 +87,7 @@ def agree(
     if majority is not None:
         spans = majority_spans(ann, int(majority))
         result.majority_spans = spans
-        result.majority = {"k": int(majority), "spans": len(spans)}
+        result.majority = {"at_least": int(majority), "spans": len(spans)}
     return result
 
 
@@ -147,11 +148,12 @@ def _bootstrap(st: Stats, by_group: sparse.csr_matrix, resamples: int, seed: int
 
 def _fig(f: Dict[str, np.ndarray], iv: Dict[str, Tuple[np.ndarray, np.ndarray]], key: str, *index: int
          ) -> Dict[str, float]:
-    """``{"value": v}`` of figure ``key`` at ``index``, with its interval when there is one."""
-    out = {"value": float(np.asarray(f[key])[index])}
+    """``{"value": v}`` of figure ``key`` at ``index``, with its interval when there is one (+ 0.0: a
+    coefficient of exactly 0 computed as -0.0 is written 0)."""
+    out = {"value": float(np.asarray(f[key])[index]) + 0.0}
     if key in iv:
-        out["low"] = float(iv[key][0][index])
-        out["high"] = float(iv[key][1][index])
+        out["low"] = float(iv[key][0][index]) + 0.0
+        out["high"] = float(iv[key][1][index]) + 0.0
     return out
 
 
@@ -258,7 +260,21 @@ def _documents(ann: Annotations, st: Stats, by_group: sparse.csr_matrix, unit: s
                                "tokens": int(c.sent_offsets[int(ends[d])] - t0),
                                "line": int(lines[t0]) if lines is not None and t0 < len(lines) else None,
                                "spans": {n: int(arr["spans"][d, i]) for i, n in enumerate(ann.names)}}
-        row.update({k: float(arr[k][d]) for k in DOCUMENT_FIGURES})
+        row.update({k: float(arr[k][d]) + 0.0 for k in DOCUMENT_FIGURES})
         rows.append(row)
     rows.sort(key=lambda r: (r["alpha"], r["document"]))
     return rows
+
+
+def majority_documents(ann: Annotations, spans: SpanSet, path: str = "majority") -> Documents:
+    """The spans at least k annotators share (:func:`ts_eval.agreement.disagreements.majority`) over the
+    annotations' sentences, as Documents any writer of :func:`ts_eval.convert` writes."""
+    c = ann.corpus
+    if c.tokens is None:
+        raise OptionError("the majority spans are written with their tokens; these annotations have none")
+    lengths = np.diff(c.sent_offsets)
+    keys = [TOKEN_SEP.join(c.tokens(int(a), int(b))) for a, b in zip(c.sent_offsets[:-1], c.sent_offsets[1:])]
+    doc = c.sentence_of(spans.start)
+    base = c.sent_offsets[doc]
+    return build_documents(path, "columns", lengths, [None] * c.n_sentences, keys, doc, spans.start - base,
+                           spans.last + 1 - base, [c.labels[k] for k in spans.label.tolist()])
