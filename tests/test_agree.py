@@ -3,9 +3,9 @@ Krippendorff published (1995, 2004) and DKPro Statistics' tests use, the distanc
 sections, the edge cases DKPro got wrong, and properties every figure must have."""
 from __future__ import annotations
 
-import numpy as np
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import ts_eval
 from ts_eval.agreement.continuum import Continuum

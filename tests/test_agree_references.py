@@ -13,14 +13,13 @@ label covers it (a span covers its tokens and the separators between them).  The
 """
 from __future__ import annotations
 
+import krippendorff  # the reference packages come with the test extra (setup.cfg): no skipping
 import numpy as np
 import pytest
+from sklearn.metrics import cohen_kappa_score
+from statsmodels.stats import inter_rater
 
-krippendorff = pytest.importorskip("krippendorff")
-inter_rater = pytest.importorskip("statsmodels.stats.inter_rater")
-from sklearn.metrics import cohen_kappa_score  # noqa: E402
-
-from ts_eval.agreement import agree  # noqa: E402
+from ts_eval.agreement.api import agree
 
 LABELS = ("A", "B", "C")
 

@@ -1,4 +1,2 @@
-"""Agreement between annotators (see :mod:`.study`)."""
-from .study import agree
-
-__all__ = ["agree"]
+"""Agreement between annotators: the public entry point is :func:`ts_eval.agree` (:mod:`.api`); the
+study itself is :mod:`.study`."""

@@ -87,7 +87,8 @@ class Continuum:
             alone = np.ones(len(side), bool)
             alone[hit] = False
             k = corpus.sentence_of(side.start[alone]) * n_labels + side.label[alone]
-            out += np.bincount(k, weights=(es[alone] - bs[alone]).astype(float) ** 2, minlength=S * n_labels)[:S * n_labels]
+            sq = (es[alone] - bs[alone]).astype(float) ** 2
+            out += np.bincount(k, weights=sq, minlength=S * n_labels)[:S * n_labels]
         return out.reshape(S, n_labels)
 
 

@@ -93,7 +93,7 @@ def clusters(ann: Annotations) -> Dict[str, Any]:
     kind = np.where(distinct == 1, 0, np.where(bounds == 1, 1, np.where(labels_n == 1, 2, 3)))
     bad = np.flatnonzero(~agreed)
     kinds = {k: int(np.count_nonzero(kind[bad] == i)) for i, k in enumerate(KINDS)}
-    return {"kinds": kinds, "total": int(len(bad)), "items": _records(ann, bad, cl, start, last, label, who, kind)}
+    return {"kinds": kinds, "total": len(bad), "items": _records(ann, bad, cl, start, last, label, who, kind)}
 
 
 def _records(ann: Annotations, bad: np.ndarray, cl: np.ndarray, start: np.ndarray, last: np.ndarray,

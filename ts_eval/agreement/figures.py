@@ -10,12 +10,14 @@ anyone uses), macro is the mean over the same labels.
 """
 from __future__ import annotations
 
-from typing import Dict, List
+from typing import TYPE_CHECKING, Dict, List
 
 import numpy as np
 
 from ..core import measures
-from .statistics import Stats
+
+if TYPE_CHECKING:
+    from .statistics import Stats
 
 Figures = Dict[str, np.ndarray]
 
@@ -76,7 +78,8 @@ def figures(st: Stats, x: np.ndarray) -> Figures:
     used = ones > 0
     out.update(positive=ones, label_present=used)
     out["fleiss"] = np.asarray(measures.fleiss_kappa(agree, totals, m))
-    out["fleiss_micro"] = np.asarray(measures.fleiss_kappa((agree * used).sum(-1), (totals * used[..., None]).sum(-2), m))
+    pooled = (totals * used[..., None]).sum(-2)
+    out["fleiss_micro"] = np.asarray(measures.fleiss_kappa((agree * used).sum(-1), pooled, m))
     out["fleiss_macro"] = measures.masked_mean(out["fleiss"], used)
     out["fleiss_multiclass"] = np.asarray(measures.fleiss_kappa(same.sum(-1), cat.sum(-2), m))
 
@@ -95,8 +98,11 @@ def figures(st: Stats, x: np.ndarray) -> Figures:
     out["values"] = values
 
     out.update(unitizing(st, x))
-    for k in ("kappa", "agreement", "f_exact", "f_overlap"):     # the mean over the pairs
-        out[f"mean_{k}"] = out[k].mean(-2)
+    # the mean over the pairs: per label over the pairs where either annotator uses the label (a
+    # pair that never uses it agrees by the zero-division rule and says nothing about the label)
+    for k in ("kappa", "agreement", "f_exact", "f_overlap"):
+        where = out["span_present" if k.startswith("f_") else "pair_present"]
+        out[f"mean_{k}"] = measures.masked_mean(np.moveaxis(out[k], -2, -1), np.moveaxis(where, -2, -1))
         for avg in ("micro", "macro"):
             out[f"mean_{k}_{avg}"] = out[f"{k}_{avg}"].mean(-1)
     for k in ("kappa", "agreement"):

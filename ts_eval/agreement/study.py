@@ -1,10 +1,9 @@
-"""The entry point: :func:`agree` reads or takes the annotations, counts once, and assembles an
+"""The study: :func:`agreement` counts the annotations once and assembles an
 :class:`~ts_eval.agreement.results.Agreement`: the figures of the corpus, per pair, per label and per
 document, bootstrap intervals, the disagreements and the majority spans."""
 from __future__ import annotations
 
-import os
-from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple, Union
+from typing import Any, Dict, List, Optional, Tuple
 
 import numpy as np
 from scipy import sparse
@@ -15,8 +14,9 @@ from ..errors import OptionError
 from ..io.documents import TOKEN_SEP, Documents, build_documents
 from ..ranking.study import bootstrap_weights
 from .continuum import Continuum
-from .data import Annotations, from_corpus, from_span_lists
-from .disagreements import clusters, groups, majority as majority_spans
+from .data import Annotations
+from .disagreements import clusters, groups
+from .disagreements import majority as majority_spans
 from .figures import INTERVALS, LABEL, OVERALL, PAIR, PAIR_LABEL, figures
 from .results import Agreement
 from .statistics import Stats, sentence_stats
@@ -25,37 +25,18 @@ CHUNK = 50          # resamples (or documents: DOC_CHUNK) per vectorised step; r
 DOC_CHUNK = 2000
 DOCUMENT_FIGURES = ("f_exact", "kappa", "alpha", "alpha_u")
 
-AnnotationInput = Union[Annotations, Corpus, Mapping[str, Any], Sequence[str], str, "os.PathLike[str]"]
 
-
-def agree(
-    annotations: AnnotationInput,
+def agreement(
+    ann: Annotations,
     *,
-    lengths: Optional[Sequence[int]] = None,
-    names: Optional[Sequence[str]] = None,
     separator_weight: float = 1.0,
     continuum: str = "tokens",
     bootstrap: int = 0,
     confidence: float = 0.95,
     seed: int = 0,
     majority: Optional[int] = None,
-    **read_options: Any,
 ) -> Agreement:
-    """Agreement between two or more annotations of the same text.
-
-    ``annotations``: :class:`~ts_eval.agreement.data.Annotations`; a Corpus (gold and systems are
-    the annotators, in order); ``{name: per sentence a list of (label, start, end)}`` with
-    ``lengths`` (end exclusive; a sentence given as None was not annotated by that annotator); or a
-    list of input paths in any format ts_eval reads (``read_options`` go to the readers, as
-    :func:`ts_eval.read_pair` takes them; names from the files, or ``names``).
-
-    ``separator_weight``: of the separator units (0: token-level figures), as in ``score``;
-    ``continuum``: ``tokens`` or ``characters``, where unitizing alpha measures lengths;
-    ``bootstrap``: resamples of documents (of sentences when the input has no documents) for
-    percentile intervals at ``confidence``; ``majority``: also keep the spans at least this many
-    annotators share (``result.majority_spans``).
-    """
-    ann = annotations_of(annotations, lengths=lengths, names=names, **read_options)
+    """The agreement of ``ann`` (see :func:`ts_eval.agree`, which reads or converts its input first)."""
     w = check_separator_weight(separator_weight)
     if ann.m < 2:
         raise OptionError(f"agreement needs at least two annotators, got {ann.m}")
@@ -89,23 +70,6 @@ def agree(
         result.majority_spans = spans
         result.majority = {"at_least": int(majority), "spans": len(spans)}
     return result
-
-
-def annotations_of(annotations: AnnotationInput, *, lengths: Optional[Sequence[int]] = None,
-                   names: Optional[Sequence[str]] = None, **read_options: Any) -> Annotations:
-    """:func:`agree`'s first argument as :class:`Annotations`."""
-    if isinstance(annotations, Annotations):
-        return annotations
-    if isinstance(annotations, Corpus):
-        return from_corpus(annotations, names)
-    if isinstance(annotations, Mapping):
-        if lengths is None:
-            raise OptionError("span lists need the sentence lengths: give lengths=[...]")
-        return from_span_lists(annotations, lengths)
-    paths = [str(annotations)] if isinstance(annotations, (str, os.PathLike)) else [str(p) for p in annotations]
-    from .inputs import read_annotations
-
-    return read_annotations(paths, names=names, **read_options)
 
 
 def resampling_units(corpus: Corpus) -> Tuple[str, sparse.csr_matrix]:

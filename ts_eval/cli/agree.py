@@ -104,7 +104,7 @@ def _annotations(args: argparse.Namespace):
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..agreement.study import agree, majority_documents
+    from ..agreement.study import agreement, majority_documents
     from ..io.convert import convert
 
     if args.bootstrap < 0 or args.cases < 0:
@@ -118,7 +118,7 @@ def run(args: argparse.Namespace) -> int:
                 [("-o", args.output)] if args.output else [])
     ann = _annotations(args)
     with option_errors():
-        result = agree(ann, separator_weight=args.separator_weight, continuum=args.continuum,
+        result = agreement(ann, separator_weight=args.separator_weight, continuum=args.continuum,
                        bootstrap=args.bootstrap, confidence=args.confidence, seed=args.seed, majority=args.majority)
     result.settings["input"] = {"inputs": list(args.inputs), "annotator_field": args.annotator_field,
                                 "columns": args.columns}

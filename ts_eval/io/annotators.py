@@ -84,8 +84,9 @@ def read_annotators(path: str, field: str, *, partial: bool = False, align: str 
         a, d = map(int, np.argwhere(~covered)[0])
         rec_line = docs[order[d]][1]
         raise InputError([f"annotator {names[a]!r} has no annotation of the document at line {rec_line} "
-                          f"({_key_text(order[d])}; {int((~covered).sum())} annotations missing in all); expected every annotator to "
-                          "annotate every document (or give ", Hint("partial", True), " to count them as missing)"],
+                          f"({_key_text(order[d])}; {int((~covered).sum())} annotations missing in all); "
+                          "expected every annotator to annotate every document (or give ", Hint("partial", True),
+                          " to count them as missing)"],
                          name, rec_line)
     out = [_documents(name, order, per[a], docs, align, tokenizer, text_key, source) for a in names]
     return names, out, None if covered.all() else covered

@@ -64,7 +64,8 @@ def annotators_table(a) -> Table:
 
 def pairs_table(a) -> Table:
     cols = [Column("a", "A"), Column("b", "B"), Column("f_exact", "F1 exact %"), Column("f_overlap", "F1 overlap %"),
-            Column("kappa", "kappa µ"), Column("kappa_macro", "kappa M"), Column("kappa_multiclass", "kappa multi-class"),
+            Column("kappa", "kappa µ"), Column("kappa_macro", "kappa M"),
+            Column("kappa_multiclass", "kappa multi-class"),
             Column("agreement", "observed %"), Column("spans_a", "spans A"), Column("spans_b", "spans B"),
             Column("exact", "same spans")]
     rows = []
@@ -113,8 +114,8 @@ def labels_table(a) -> Table:
                                                   "units": r["units_u"]}),
                      _cell(r["mean_kappa"], "corr"), _cell(r["mean_f_exact"], "score"),
                      _cell(r["mean_f_overlap"], "score")])
-    return Table("labels", "Labels, lowest alpha first (kappa and F1: mean of the pairs; spans: all annotators)",
-                 cols, rows)
+    return Table("labels", "Labels, lowest alpha first (kappa and F1: mean of the pairs that use the label; spans: "
+                 "all annotators)", cols, rows)
 
 
 def documents_table(a, limit: Optional[int]) -> Table:
@@ -123,7 +124,8 @@ def documents_table(a, limit: Optional[int]) -> Table:
     has_lines = any(d["line"] is not None for d in docs)
     cols = [Column("document", unit)] + ([Column("line", "line")] if has_lines else []) + [
         Column("sentences", "sentences"), Column("tokens", "tokens"), Column("spans", "spans"),
-        Column("alpha", "alpha"), Column("alpha_u", "alpha_u"), Column("kappa", "kappa"), Column("f_exact", "F1 exact %")]
+        Column("alpha", "alpha"), Column("alpha_u", "alpha_u"), Column("kappa", "kappa"),
+        Column("f_exact", "F1 exact %")]
     rows = []
     for d in docs:
         row = [Cell(d["document"], "count")] + ([Cell(d["line"], "count")] if has_lines else [])
@@ -145,8 +147,9 @@ def _spans_text(spans: List[List[Any]]) -> str:
 def disagreement_blocks(a, limit: Optional[int]) -> List[Any]:
     d = a.disagreements
     names = [r["name"] for r in a.annotators]
-    kinds = Table("disagreement-kinds", f"Disagreements: {d['total']} clusters of overlapping spans not every annotator "
-                  "has", [Column("kind", "kind"), Column("count", "clusters")],
+    kinds = Table("disagreement-kinds",
+                  f"Disagreements: {d['total']} clusters of overlapping spans not every annotator has",
+                  [Column("kind", "kind"), Column("count", "clusters")],
                   [[Cell(KIND_TITLES[k]), Cell(v, "count")] for k, v in d["kinds"].items()], sortable=False)
     groups = d["groups"] if limit is None else d["groups"][:limit]
     more = f"; the {len(groups)} most frequent of {len(d['groups'])}" if len(groups) < len(d["groups"]) else ""
@@ -209,6 +212,7 @@ def build(a, cases: Optional[int] = None, *, spell: Spelling = python_spelling) 
         Section("Every pair per label", [pair_label_table(a)], id="pair-labels", detail=True),
     ]
     if a.majority is not None:
-        sections[0].blocks.insert(1, Text(f"Majority: {a.majority['spans']} spans that at least {a.majority['at_least']} "
-                                          "annotators share", "note"))
+        m = a.majority
+        text = f"Majority: {m['spans']} spans that at least {m['at_least']} annotators share"
+        sections[0].blocks.insert(1, Text(text, "note"))
     return Page("agree", "Agreement", sections, {"settings": st})
