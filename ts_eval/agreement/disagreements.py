@@ -18,6 +18,7 @@ from typing import Any, Dict, List, Optional, Tuple
 import numpy as np
 
 from ..core.corpus import SpanSet
+from ..io.source import gc_paused
 from .data import Annotations
 
 KINDS = ("missing", "label", "boundary", "boundary_label")
@@ -96,36 +97,47 @@ def clusters(ann: Annotations) -> Dict[str, Any]:
     return {"kinds": kinds, "total": len(bad), "items": _records(ann, bad, cl, start, last, label, who, kind)}
 
 
+@gc_paused     # tens of thousands of small dicts and lists, no cycles: the collector's passes only cost time
 def _records(ann: Annotations, bad: np.ndarray, cl: np.ndarray, start: np.ndarray, last: np.ndarray,
              label: np.ndarray, who: np.ndarray, kind: np.ndarray) -> List[Dict[str, Any]]:
-    """One record per disagreement cluster: where it is, its text, its kind, who has which spans."""
+    """One record per disagreement cluster: where it is, its text, its kind, who has which spans
+    (positions computed for all clusters at once; the loop only assembles the records)."""
     corpus = ann.corpus
     if not len(bad):
         return []
     first_of = np.searchsorted(cl, bad, side="left")
     end_of = np.searchsorted(cl, bad, side="right")
-    lines = ann.infos[0].token_lines if ann.infos else None
+    reach = np.maximum.reduceat(last, np.searchsorted(cl, np.arange(int(cl[-1]) + 1)))[bad]
+    sent = corpus.sentence_of(start[first_of])
+    base = corpus.sent_offsets[sent]
+    info = ann.infos[0] if ann.infos else None
+    line = info.token_lines[start[first_of]].tolist() if info is not None and info.token_lines is not None \
+        else [None] * len(bad)
     tokens = corpus.tokens
-    out = []
-    labels = corpus.labels
     names = ann.names
-    for c, a, b in zip(bad.tolist(), first_of.tolist(), end_of.tolist()):
-        s0 = int(start[a])
-        e0 = int(last[a:b].max())
-        sent = int(corpus.sentence_of(np.array([s0]))[0])
-        base = int(corpus.sent_offsets[sent])
-        have: Dict[str, List[List[Any]]] = {n: [] for n in names}
-        for k in range(a, b):
-            have[names[int(who[k])]].append([labels[int(label[k])], int(start[k]) - base, int(last[k]) + 1 - base])
-        rec: Dict[str, Any] = {"sentence": sent, "first": s0 - base, "last": e0 - base, "kind": KINDS[int(kind[c])],
-                               "labels": sorted({labels[int(x)] for x in label[a:b].tolist()}),
-                               "text": " ".join(tokens(s0, e0 + 1)) if tokens is not None else None,
-                               "line": int(lines[s0]) if lines is not None else None, "annotators": have}
-        if tokens is not None:
-            for spans in have.values():
-                for sp in spans:
-                    sp.append(" ".join(tokens(base + sp[1], base + sp[2])))
-        out.append(rec)
+    size = end_of - first_of                                 # the spans of the clusters, in order
+    idx = np.repeat(first_of - np.cumsum(size) + size, size) + np.arange(int(size.sum()))
+    offset = np.repeat(base, size)
+    labs = [corpus.labels[k] for k in label[idx].tolist()]
+    bs, es = (start[idx] - offset).tolist(), (last[idx] + 1 - offset).tolist()
+    if tokens is None:
+        spans = [[lab, b, e] for lab, b, e in zip(labs, bs, es)]
+    else:
+        spans = [[lab, b, e, " ".join(tokens(o + b, o + e))] for lab, b, e, o in zip(labs, bs, es, offset.tolist())]
+    owner = [names[k] for k in who[idx].tolist()]
+    kinds = [KINDS[k] for k in kind[bad].tolist()]
+    out = []
+    at = 0
+    for n, s, s0, e0, ln, b0, kd in zip(size.tolist(), sent.tolist(), start[first_of].tolist(), reach.tolist(), line,
+                                        base.tolist(), kinds):
+        have: Dict[str, List[List[Any]]] = {name: [] for name in names}
+        for k in range(at, at + n):
+            have[owner[k]].append(spans[k])
+        out.append({"sentence": s, "first": s0 - b0, "last": e0 - b0, "kind": kd,
+                    "labels": sorted(set(labs[at:at + n])),
+                    "text": " ".join(tokens(s0, e0 + 1)) if tokens is not None else None,
+                    "line": ln, "annotators": have})
+        at += n
     return out
 
 

@@ -149,7 +149,12 @@ def categories(ann: Annotations, merged: List[SpanSet]) -> Tuple[List[np.ndarray
     if passes == 1:
         flat = {u: [k[0] for k in v] for u, v in keys.items()}
         values = unique(np.concatenate([np.concatenate(v) for v in flat.values()] + [np.zeros(1, np.int64)]))
-        codes = {u: [np.searchsorted(values, k) for k in v] for u, v in flat.items()}
+        if int(values[-1]) < 1 << 20:          # a lookup table beats a binary search over every unit
+            lut = np.zeros(int(values[-1]) + 1, np.int64)
+            lut[values] = np.arange(len(values))
+            codes = {u: [lut[k] for k in v] for u, v in flat.items()}
+        else:
+            codes = {u: [np.searchsorted(values, k) for k in v] for u, v in flat.items()}
         sets = [[k for k in range(L) if (int(v) >> k) & 1] for v in values.tolist()]
     else:   # more labels than one mask holds: a category is a row of masks
         rows = {u: [np.stack(k, 1) for k in v] for u, v in keys.items()}

@@ -12,6 +12,7 @@ from ..core.corpus import Corpus, SpanSet
 from ..core.measures import check_separator_weight
 from ..errors import OptionError
 from ..io.documents import TOKEN_SEP, Documents, build_documents
+from ..io.source import gc_paused
 from ..ranking.study import bootstrap_weights
 from .continuum import Continuum
 from .data import Annotations
@@ -26,6 +27,7 @@ DOC_CHUNK = 2000
 DOCUMENT_FIGURES = ("f_exact", "kappa", "alpha", "alpha_u")
 
 
+@gc_paused     # the result is tens of thousands of small dicts and lists (no cycles): the collector only costs time
 def agreement(
     ann: Annotations,
     *,
