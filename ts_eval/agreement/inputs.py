@@ -11,13 +11,18 @@ from __future__ import annotations
 
 from typing import Any, List, Optional, Sequence
 
+from ..core.corpus import relabel
 from ..errors import OptionError
 from ..io.annotators import read_annotators
 from ..io.api import read_pair
-from ..io.conll import read_conll
+from ..io.conll import read_conll, read_conll_pair
+from ..io.detect import detect_format
 from ..io.pairing import pair_documents
-from ..io.source import system_name
+from ..io.source import is_dir, read_head, system_name
 from .data import Annotations, from_corpus
+
+#: what :func:`read_annotations` takes for an export split by an annotator field
+EXPORT_OPTIONS = {"align", "tokenizer", "source", "text_key", "id_key", "label_map"}
 
 
 def annotator_names(paths: Sequence[str], names: Optional[Sequence[str]] = None) -> List[str]:
@@ -49,11 +54,13 @@ def read_annotations(paths: Sequence[str], *, names: Optional[Sequence[str]] = N
     if annotator_field is not None:
         if len(paths) != 1:
             raise OptionError(f"an annotator field splits one export; got {len(paths)} inputs")
-        found, docs, covered = read_annotators(paths[0], annotator_field, partial=partial,
-                                               **{k: v for k, v in options.items() if k in ("align", "tokenizer",
-                                                                                            "source", "text_key",
-                                                                                            "id_key")})
-        corpus = pair_documents(docs[0], dict(zip(found[1:], docs[1:])))
+        unknown = set(options) - EXPORT_OPTIONS
+        if unknown:
+            raise OptionError(f"{', '.join(sorted(unknown))}: not an option of an export split by an annotator field "
+                              f"(expected {', '.join(sorted(EXPORT_OPTIONS))})")
+        relabelling = options.pop("label_map", ())
+        found, docs, covered = read_annotators(paths[0], annotator_field, partial=partial, **options)
+        corpus = relabel(pair_documents(docs[0], dict(zip(found[1:], docs[1:]))), relabelling)
         return from_corpus(corpus, list(names) if names is not None else found, covered)
     if partial:
         raise OptionError("partial applies to an export split by an annotator field")
@@ -64,7 +71,12 @@ def read_annotations(paths: Sequence[str], *, names: Optional[Sequence[str]] = N
     if columns is not None:
         raise OptionError("columns apply to one column file with an annotator per column")
     found = annotator_names(paths, names)
-    corpus = read_pair(paths[0], paths[1:], format=format, system_format=format, names=found[1:], **options)
+    formats = {format} if format is not None else {detect_format(p, None if is_dir(p) else read_head(p))
+                                                    for p in paths}
+    if formats == {"columns"}:     # column files as score reads them (documents at -DOCSTART-)
+        corpus = read_conll_pair(paths[0], paths[1:], names=found[1:], **options)
+    else:
+        corpus = read_pair(paths[0], paths[1:], format=format, system_format=format, names=found[1:], **options)
     return from_corpus(corpus, found)
 
 

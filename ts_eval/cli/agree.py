@@ -11,13 +11,17 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import Any, List
+from typing import Any, Dict, List, Optional
 
 from .errors import UsageError, option_errors
-from .inputs import Request, add_reading_options, check_paths, load
+from .inputs import STDIN, Request, add_reading_options, check_paths, input_format, label_map, load, reading
 from .outputs import add_output_options, emit
 
 WRITE_FORMATS = ("columns", "jsonl-tokens", "jsonl-text", "brat")    # = ts_eval.io.convert.WRITERS
+#: reading options (and their defaults) that an export split by an annotator field cannot use
+EXPORT_IGNORES = {"scheme": None, "policy": None, "token_col": 1, "delimiter": None, "outside_tag": "O", "raw": False,
+                  "tags_only": False, "input_format": "auto", "gold_format": None, "tag_names": None,
+                  "discontinuous": None, "misc_key": None}
 
 
 def register(subparsers: Any) -> None:
@@ -75,7 +79,13 @@ def _annotations(args: argparse.Namespace):
     if args.annotator_field is not None:
         if len(inputs) != 1:
             raise UsageError(f"--annotator-field splits one export; got {len(inputs)} inputs")
-        options = {k: getattr(args, k) for k in ("align",) if getattr(args, k, None) is not None}
+        given = [k for k, default in EXPORT_IGNORES.items() if getattr(args, k, default) != default]
+        if given:
+            raise UsageError(f"--{given[0].replace('_', '-')} does not apply to an export split by --annotator-field "
+                             "(it is read as JSON: --align and --map-label apply)")
+        options: Dict[str, Any] = {"label_map": label_map(args)}
+        if args.align is not None:
+            options["align"] = args.align
         with option_errors():
             return read_annotations(inputs, names=args.names, annotator_field=args.annotator_field,
                                     partial=args.partial, **options)
@@ -85,6 +95,7 @@ def _annotations(args: argparse.Namespace):
         cols = args.columns
         if cols is not None and len(cols) < 2:
             raise UsageError("--columns: give at least two annotator columns")
+        _one_input_holds_annotators(inputs[0], cols, args)
         request = Request(file=inputs[0], gold_col=cols[0] if cols else 2, system_cols=cols[1:] if cols else None)
         corpus = load(request, args, "agree", min_systems=1)
         found = [f"col{corpus.gold_info.column}"] + [f"col{corpus.system_info[n].column}" for n in corpus.systems]
@@ -101,6 +112,22 @@ def _annotations(args: argparse.Namespace):
     corpus = load(request, args, "agree", min_systems=1)
     with option_errors():
         return from_corpus(corpus, names)
+
+
+def _one_input_holds_annotators(path: str, cols: Optional[List[int]], args: argparse.Namespace) -> None:
+    """One input alone must be a column file with two or more annotator columns: say so in agree's words."""
+    from ..io.columns import count_columns
+
+    fmt = input_format(path, args)
+    if fmt != "columns":
+        raise UsageError(f"{path} is read as {fmt}, which holds one annotation: give one input per annotator, or "
+                         "--annotator-field FIELD for an export whose annotations name their annotator")
+    if cols is None:
+        with option_errors():
+            n = count_columns(path, reading(args)["delimiter"]) if path != STDIN else 3
+        if n < 3:
+            raise UsageError(f"{path} has {max(n - 1, 0)} annotation column(s) after the tokens; agreement needs at "
+                             "least two: give one input per annotator, or a column file with an annotator per column")
 
 
 def run(args: argparse.Namespace) -> int:
