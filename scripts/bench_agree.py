@@ -148,8 +148,8 @@ def main(argv: Any = None) -> int:
     rows.append((f"ts_eval: every figure + {args.resamples} resamples", tb, CPU["last"],
                  f"target <= {TARGETS['1000 resamples']:g} s" if args.resamples == 1000 else ""))
 
-    iv = res_b.overall["alpha"]["micro"]
-    assert iv["low"] <= res.overall["alpha"]["micro"]["value"] <= iv["high"], iv     # the same figures, intervals
+    iv = res_b.figures["alpha"]["micro"]
+    assert iv["low"] <= res.figures["alpha"]["micro"]["value"] <= iv["high"], iv     # the same figures, intervals
 
     vec = unit_vectors(ann)                                  # annotators x labels x units
     m, n_labels, n_units = vec.shape

@@ -49,7 +49,7 @@ def test_krippendorff_2004_worked_example():
     assert lab["k"]["expected_u"] == pytest.approx(0.0490, abs=1e-4)
     assert lab["k"]["alpha_u"]["value"] == 1.0
     # all categories: 1 - sum D_o / sum D_e
-    assert res.overall["alpha_u"]["micro"]["value"] == pytest.approx(0.8591, abs=5e-4)
+    assert res.figures["alpha_u"]["micro"]["value"] == pytest.approx(0.8591, abs=5e-4)
     # re-derived by hand: the units [225, 295) and [220, 300) overlap (5^2 + 5^2), so do [370, 400) and
     # [355, 375) (15^2 + 25^2); [400, 420) lies in the first rater's gap (20^2); m = 2, L = 300
     assert lab["c"]["observed_u"] == pytest.approx(2 * (50 + 850 + 400) / (2 * 1 * 300 ** 2))
@@ -110,8 +110,8 @@ def test_different_documents_are_not_full_agreement():
     different documents disagree."""
     res = ts_eval.agree({"a": [[("X", 0, 1)], []], "b": [[], [("X", 0, 1)]]}, lengths=[2, 2])
     for k in ("fleiss", "alpha"):
-        assert res.overall[k]["micro"]["value"] < 0
-    assert res.overall["alpha_u"]["micro"]["value"] < 0
+        assert res.figures[k]["micro"]["value"] < 0
+    assert res.figures["alpha_u"]["micro"]["value"] < 0
     assert res.pairs[0]["f_exact"]["micro"]["value"] == 0.0
 
 
@@ -141,7 +141,7 @@ def annotation_sets(draw, min_annotators=2, max_annotators=4):
 
 
 def overall_values(res):
-    return {(k, a): v["value"] for k, d in res.overall.items() if isinstance(d, dict) for a, v in d.items()}
+    return {(k, a): v["value"] for k, d in res.figures.items() if isinstance(d, dict) for a, v in d.items()}
 
 
 @settings(max_examples=60, deadline=None)
@@ -198,8 +198,8 @@ def test_an_annotator_with_no_spans_does_not_agree(data):
     ann["silent"] = [[] for _ in lengths]
     res = ts_eval.agree(ann, lengths=lengths)
     for k in ("fleiss", "alpha", "kappa", "f_exact", "f_overlap"):
-        assert res.overall[k]["micro"]["value"] < 1.0, k
-    assert res.overall["alpha_u"]["micro"]["value"] < 1.0
+        assert res.figures[k]["micro"]["value"] < 1.0, k
+    assert res.figures["alpha_u"]["micro"]["value"] < 1.0
     # a pair of the silent annotator and one with spans (two annotators without spans agree: kappa 1.0)
     silent = [p for p in res.pairs if "silent" in (p["a"], p["b"]) and p["counts"]["spans_a"] + p["counts"]["spans_b"]]
     assert silent

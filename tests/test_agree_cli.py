@@ -52,7 +52,7 @@ def as_json(capsys, argv: List[str]) -> Dict[str, Any]:
 
 
 def values(d: Dict[str, Any]) -> Dict[Tuple[str, str], float]:
-    return {(k, a): v["value"] for k, fig in d["overall"].items() if isinstance(fig, dict) for a, v in fig.items()}
+    return {(k, a): v["value"] for k, fig in d["figures"].items() if isinstance(fig, dict) for a, v in fig.items()}
 
 
 # ---------------------------------------------------------------------------
@@ -192,10 +192,10 @@ def test_a_documents_row_is_the_figures_of_that_document_alone(files):
                                             "b": [[("PER", 0, 1), ("LOC", 4, 5)], [("PER", 0, 1), ("LOC", 3, 4)]],
                                             "c": [[("PER", 0, 1), ("LOC", 3, 5)], [("ORG", 3, 4)]]}.items()},
                           lengths=lengths)
-    assert first["alpha"] == pytest.approx(alone.overall["alpha"]["micro"]["value"])
-    assert first["alpha_u"] == pytest.approx(alone.overall["alpha_u"]["micro"]["value"])
-    assert first["kappa"] == pytest.approx(alone.overall["kappa"]["micro"]["value"])
-    assert first["f_exact"] == pytest.approx(alone.overall["f_exact"]["micro"]["value"])
+    assert first["alpha"] == pytest.approx(alone.figures["alpha"]["micro"]["value"])
+    assert first["alpha_u"] == pytest.approx(alone.figures["alpha_u"]["micro"]["value"])
+    assert first["kappa"] == pytest.approx(alone.figures["kappa"]["micro"]["value"])
+    assert first["f_exact"] == pytest.approx(alone.figures["f_exact"]["micro"]["value"])
     assert first["spans"] == {"a": 4, "b": 4, "c": 3}
     # lowest first: the pairs by kappa, the labels by alpha, the documents by alpha
     assert [p["kappa"]["micro"]["value"] for p in res.pairs] == sorted(p["kappa"]["micro"]["value"] for p in res.pairs)
@@ -223,7 +223,7 @@ def test_bootstrap_intervals_hold_the_value_and_are_reproducible():
     assert a.to_dict() == b.to_dict()
     assert a.to_dict() != c.to_dict()
     assert a.settings["resampling"] == "sentences" and a.settings["units"] == len(lengths)
-    for key, fig in a.overall.items():
+    for key, fig in a.figures.items():
         for avg, v in fig.items() if isinstance(fig, dict) else ():
             assert v["low"] <= v["value"] + 1e-12 and v["value"] <= v["high"] + 1e-12, (key, avg, v)
             assert v["low"] < v["high"], (key, avg)
@@ -231,18 +231,18 @@ def test_bootstrap_intervals_hold_the_value_and_are_reproducible():
         assert p["kappa"]["micro"]["low"] <= p["kappa"]["micro"]["value"] <= p["kappa"]["micro"]["high"]
     for r in a.labels:
         assert r["alpha"]["low"] <= r["alpha"]["value"] <= r["alpha"]["high"]
-    narrow = ts_eval.agree(spans, lengths=lengths, bootstrap=200, seed=5, confidence=0.5).overall["alpha"]["micro"]
-    wide = a.overall["alpha"]["micro"]
+    narrow = ts_eval.agree(spans, lengths=lengths, bootstrap=200, seed=5, confidence=0.5).figures["alpha"]["micro"]
+    wide = a.figures["alpha"]["micro"]
     assert wide["low"] <= narrow["low"] and narrow["high"] <= wide["high"]
     plain = ts_eval.agree(spans, lengths=lengths)
-    assert "low" not in plain.overall["alpha"]["micro"]
-    assert values({"overall": plain.overall}) == values({"overall": a.overall})   # the values do not move
+    assert "low" not in plain.figures["alpha"]["micro"]
+    assert values({"figures": plain.figures}) == values({"figures": a.figures})   # the values do not move
 
 
 def test_documents_are_resampled_when_there_are_documents(capsys, files):
     d = as_json(capsys, ["agree", files["a"], files["b"], files["c"], "--bootstrap", "50"])
     assert d["settings"]["resampling"] == "documents" and d["settings"]["units"] == 2
-    assert d["settings"]["bootstrap"] == 50 and "low" in d["overall"]["fleiss"]["micro"]
+    assert d["settings"]["bootstrap"] == 50 and "low" in d["figures"]["fleiss"]["micro"]
 
 
 # ---------------------------------------------------------------------------

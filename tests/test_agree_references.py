@@ -126,7 +126,7 @@ def test_fleiss_kappa_is_statsmodels_on_the_same_counts(seed, weight):
         for u, r in enumerate(vec[n][keep]):
             table[u, cats.index(str(tuple(r)))] += 1
     want = inter_rater.fleiss_kappa(table, method="fleiss")
-    assert res.overall["fleiss"]["multiclass"]["value"] == pytest.approx(want, abs=1e-12)
+    assert res.figures["fleiss"]["multiclass"]["value"] == pytest.approx(want, abs=1e-12)
 
 
 @pytest.mark.parametrize("seed", range(5))
@@ -152,4 +152,4 @@ def test_krippendorff_alpha_is_the_krippendorff_packages_with_missing_values(see
             if not np.isnan(r).any():
                 data[i, u] = cats.setdefault(str(tuple(r)), len(cats))
     want = krippendorff.alpha(reliability_data=data, level_of_measurement="nominal")
-    assert res.overall["alpha"]["multiclass"]["value"] == pytest.approx(want, abs=1e-10)
+    assert res.figures["alpha"]["multiclass"]["value"] == pytest.approx(want, abs=1e-10)

@@ -148,7 +148,7 @@ def test_agree_table_fits_the_terminal_without_cutting(monkeypatch, capsys, six,
         assert name in out, name
     figures = [(fig, kind) for key, kind in (("fleiss", "corr"), ("alpha", "corr"), ("alpha_u", "corr"),
                                               ("kappa", "corr"), ("f_exact", "score"))
-               for fig in data["overall"][key].values()]
+               for fig in data["figures"][key].values()]
     figures += [(p[key]["micro"], kind) for p in data["pairs"]
                 for key, kind in (("kappa", "corr"), ("f_exact", "score"))]
     for fig, kind in figures:
@@ -239,7 +239,7 @@ def test_score_terminal_table_fits_80_and_120_columns_without_cutting(tmp_path, 
         for s in data["systems"]:
             assert s["name"] in out or s["name"][len("system-with-a-long-name-"):] in out
             for v in (s["ts"]["micro"]["f"], s["exact"]["micro"]["f"], s["fair"]["fair"]["micro"]["f"],
-                      s["semeval"]["strict"]["overall"]["f"]):
+                      s["semeval"]["strict"]["figures"]["f"]):
                 assert f"{100 * v:.2f}" in out, (width, v)
 
 

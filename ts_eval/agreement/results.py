@@ -24,7 +24,7 @@ class Agreement(Displayed):
     settings: Dict[str, Any]
     corpus: Dict[str, Any]
     annotators: List[Dict[str, Any]]
-    overall: Dict[str, Any]
+    figures: Dict[str, Any]                 # every figure of the corpus (all annotators, means of the pairs)
     pairs: List[Dict[str, Any]]
     labels: List[Dict[str, Any]]
     documents: List[Dict[str, Any]]
@@ -36,12 +36,12 @@ class Agreement(Displayed):
 
     def to_dict(self) -> Dict[str, Any]:
         return {"layout": layout("agree"), "settings": self.settings, "corpus": self.corpus,
-                "annotators": self.annotators, "overall": self.overall, "pairs": self.pairs,
+                "annotators": self.annotators, "figures": self.figures, "pairs": self.pairs,
                 "labels": self.labels, "documents": self.documents, "disagreements": self.disagreements,
                 "majority": self.majority}
 
     def __repr__(self) -> str:
-        o = self.overall
+        o = self.figures
         head = (f"<Agreement: {len(self.annotators)} annotators, {self.corpus.get('tokens')} tokens; "
                 f"Fleiss {number(o['fleiss']['micro']['value'])}, alpha {number(o['alpha']['micro']['value'])}, "
                 f"alpha_u {number(o['alpha_u']['micro']['value'])}; per pair: exact F1, kappa>")

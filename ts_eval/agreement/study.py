@@ -62,7 +62,7 @@ def agreement(
                 "missing": "every figure but alpha counts the sentences every annotator annotated"
                 if ann.covered is not None else None}
     dis = clusters(ann)
-    result = Agreement(settings, _corpus(ann, st, cont), _annotators(ann, f), _overall(f, intervals),
+    result = Agreement(settings, _corpus(ann, st, cont), _annotators(ann, f), _figures(f, intervals),
                        _pairs(ann, st, f, intervals), _labels(ann, st.columns.get(x, "spans"), f, intervals),
                        _documents(ann, st, by_group, unit),
                        {"total": dis["total"], "kinds": dis["kinds"], "groups": groups(dis["items"]),
@@ -123,7 +123,7 @@ def _fig(f: Dict[str, np.ndarray], iv: Dict[str, Tuple[np.ndarray, np.ndarray]],
     return out
 
 
-def _overall(f, iv) -> Dict[str, Any]:
+def _figures(f, iv) -> Dict[str, Any]:
     out: Dict[str, Any] = {}
     for k in ("fleiss", "alpha"):
         out[k] = {a: _fig(f, iv, f"{k}_{a}") for a in ("micro", "macro", "multiclass")}

@@ -41,7 +41,7 @@ def overall_table(a) -> Table:
     rows = []
     keys = []
     for key, title, kind in OVERALL:
-        d = a.overall[key]
+        d = a.figures[key]
         rows.append([Cell(title)] + [_cell(d.get(k), kind) for k in AVERAGES])
         keys.append(key)
     st = a.settings
