@@ -98,16 +98,22 @@ def figures(st: Stats, x: np.ndarray) -> Figures:
     out["values"] = values
 
     out.update(unitizing(st, x))
-    # the mean over the pairs: per label over the pairs where either annotator uses the label (a
-    # pair that never uses it agrees by the zero-division rule and says nothing about the label)
+    # the mean over the pairs: per label over the pairs where either annotator uses the label, overall
+    # over the pairs where either uses any (a pair with nothing agrees by the zero-division rule and
+    # says nothing: a document one annotator marks alone is no 60 % kappa among five); over every pair
+    # when no pair has anything
     for k in ("kappa", "agreement", "f_exact", "f_overlap"):
         where = out["span_present" if k.startswith("f_") else "pair_present"]
         out[f"mean_{k}"] = measures.masked_mean(np.moveaxis(out[k], -2, -1), np.moveaxis(where, -2, -1))
-        for avg in ("micro", "macro"):
-            out[f"mean_{k}_{avg}"] = out[f"{k}_{avg}"].mean(-1)
-    for k in ("kappa", "agreement"):
-        out[f"mean_{k}_multiclass"] = out[f"{k}_multiclass"].mean(-1)
+        for avg in ("micro", "macro") + (("multiclass",) if not k.startswith("f_") else ()):
+            out[f"mean_{k}_{avg}"] = _mean_of_pairs(out[f"{k}_{avg}"], where.any(-1))
     return out
+
+
+def _mean_of_pairs(values: np.ndarray, active: np.ndarray) -> np.ndarray:
+    """Mean over the last axis (pairs) of the active pairs; of all pairs where none is active."""
+    some = active.any(-1)
+    return np.where(some, measures.masked_mean(values, active), values.mean(-1))
 
 
 #: the figures a bootstrap gives intervals for: per pair and label, per pair, per label, overall

@@ -49,7 +49,8 @@ def overall_table(a) -> Table:
     if st["bootstrap"]:
         note = (f"{100 * st['confidence']:g}% bootstrap intervals ({st['bootstrap']} resamples of {st['units']} "
                 f"{st['resampling']}, percentile).")
-    return Table("overall", "Agreement of all annotators", cols, rows, note=note, sortable=False, row_keys=keys)
+    return Table("overall", "Every figure, all annotators together", cols, rows, note=note, sortable=False,
+                 row_keys=keys)
 
 
 def annotators_table(a) -> Table:
@@ -79,7 +80,7 @@ def pairs_table(a) -> Table:
                      _cell(p["kappa"]["macro"], "corr"), _cell(p["kappa"]["multiclass"], "corr"),
                      _cell(p["agreement"]["micro"], "score"),
                      Cell(c["spans_a"], "count"), Cell(c["spans_b"], "count"), Cell(c["exact"], "count")])
-    return Table("pairs", "Pairs of annotators, lowest kappa first (µ micro, M macro over labels)", cols, rows,
+    return Table("pairs", "Each pair of annotators, lowest kappa first (µ micro, M macro over labels)", cols, rows,
                  key_columns=2)
 
 
@@ -114,7 +115,7 @@ def labels_table(a) -> Table:
                                                   "units": r["units_u"]}),
                      _cell(r["mean_kappa"], "corr"), _cell(r["mean_f_exact"], "score"),
                      _cell(r["mean_f_overlap"], "score")])
-    return Table("labels", "Labels, lowest alpha first (kappa and F1: mean of the pairs that use the label; spans: "
+    return Table("labels", "Per label, lowest alpha first (kappa and F1: mean of the pairs that use the label; spans: "
                  "all annotators)", cols, rows)
 
 
@@ -134,8 +135,8 @@ def documents_table(a, limit: Optional[int]) -> Table:
                 Cell(d["alpha_u"], "corr"), Cell(d["kappa"], "corr"), Cell(d["f_exact"], "score")]
         rows.append(row)
     more = f"; the {len(docs)} lowest of {len(a.documents)}" if len(docs) < len(a.documents) else ""
-    return Table("documents", f"Per {unit}, lowest alpha first (micro over labels; kappa, F1: mean of pairs{more})",
-                 cols, rows)
+    title = f"Per {unit}, lowest alpha first (micro over labels; kappa, F1: mean of the pairs with spans{more})"
+    return Table("documents", title, cols, rows)
 
 
 def _spans_text(spans: List[List[Any]]) -> str:
@@ -148,12 +149,12 @@ def disagreement_blocks(a, limit: Optional[int]) -> List[Any]:
     d = a.disagreements
     names = [r["name"] for r in a.annotators]
     kinds = Table("disagreement-kinds",
-                  f"Disagreements: {d['total']} clusters of overlapping spans not every annotator has",
+                  f"Kinds: {d['total']} clusters of overlapping spans that not every annotator has alike",
                   [Column("kind", "kind"), Column("count", "clusters")],
                   [[Cell(KIND_TITLES[k]), Cell(v, "count")] for k, v in d["kinds"].items()], sortable=False)
     groups = d["groups"] if limit is None else d["groups"][:limit]
     more = f"; the {len(groups)} most frequent of {len(d['groups'])}" if len(groups) < len(d["groups"]) else ""
-    gt = Table("disagreement-groups", f"Disagreements by label and surface string{more}",
+    gt = Table("disagreement-groups", f"Grouped by label and surface string{more}",
                [Column("labels", "labels"), Column("text", "text"), Column("count", "clusters")]
                + [Column(k, KIND_TITLES[k]) for k in KIND_TITLES],
                [[Cell(g["labels"]), Cell(g["text"]), Cell(g["count"], "count")]
