@@ -204,3 +204,33 @@ def test_an_annotator_with_no_spans_does_not_agree(data):
     silent = [p for p in res.pairs if "silent" in (p["a"], p["b"]) and p["counts"]["spans_a"] + p["counts"]["spans_b"]]
     assert silent
     assert all(p["f_exact"]["micro"]["value"] == 0.0 and p["kappa"]["micro"]["value"] <= 0.0 for p in silent)
+
+
+# ---------------------------------------------------------------------------
+# the continuum of unitizing alpha
+
+
+def test_the_continuum_in_atoms_of_the_separator_weight_and_in_characters(tmp_path):
+    """``Ada Lovelace met Bob``; A marks [Ada Lovelace] and [Bob], B [Ada] and [Bob].  Weight 0.5: a token
+    is 2 atoms, a separator 1 (L = 4 * 2 + 3 = 11); A's first unit is [0, 5), B's [0, 2): D_o =
+    2 * 3^2 / (2 * 1 * 11^2).  Characters: tokens as long as their text, separators 1 (L = 20); A's
+    [0, 12), B's [0, 3): D_o = 2 * 9^2 / (2 * 20^2)."""
+    spans = {"A": [[("PER", 0, 2), ("PER", 3, 4)]], "B": [[("PER", 0, 1), ("PER", 3, 4)]]}
+    half = ts_eval.agree(spans, lengths=[4], separator_weight=0.5)
+    assert (half.settings["token_atoms"], half.settings["separator_atoms"]) == (2, 1)
+    assert half.corpus["continuum_length"] == 11
+    assert by_label(half)["PER"]["observed_u"] == pytest.approx(2 * 9 / (2 * 121))
+    a = tmp_path / "A.conll"
+    b = tmp_path / "B.conll"
+    a.write_text("Ada B-PER\nLovelace I-PER\nmet O\nBob B-PER\n", encoding="utf-8")
+    b.write_text("Ada B-PER\nLovelace O\nmet O\nBob B-PER\n", encoding="utf-8")
+    chars = ts_eval.agree([str(a), str(b)], continuum="characters")
+    assert chars.corpus["continuum_length"] == 20
+    assert by_label(chars)["PER"]["observed_u"] == pytest.approx(2 * 81 / (2 * 400))
+    # the TS figures do not depend on the continuum
+    tokens = ts_eval.agree([str(a), str(b)])
+    assert chars.pairs[0]["kappa"] == tokens.pairs[0]["kappa"]
+    with pytest.raises(ts_eval.OptionError, match="continuum 'characters' needs the tokens"):
+        ts_eval.agree(spans, lengths=[4], continuum="characters")
+    with pytest.raises(ts_eval.OptionError, match="not a ratio"):
+        ts_eval.agree(spans, lengths=[4], separator_weight=0.123456789)
