@@ -90,13 +90,13 @@ def test_dkpro_unitizing_example():
 def test_distance_of_two_overlapping_units(a, b, want):
     """Krippendorff's distance (DKPro's measureDistance cases): squared begin and end differences."""
     ann = from_span_lists({"i": [[("X", a[0], a[0] + a[1])]], "j": [[("X", b[0], b[0] + b[1])]]}, [500])
-    d = Continuum(ann.corpus, "tokens", 0.0).distance(ann.spans[0], ann.spans[1], ann, 1)
+    d = Continuum(ann.corpus, "tokens", 0.0).distance(ann.spans[0], ann.spans[1], ann.corpus, 1)
     assert d.sum() == want
 
 
 def test_a_unit_inside_the_others_gap_adds_its_length_squared():
     ann = from_span_lists({"i": [[("X", 2, 5)]], "j": [[]]}, [20])
-    assert Continuum(ann.corpus, "tokens", 0.0).distance(ann.spans[0], ann.spans[1], ann, 1).sum() == 9
+    assert Continuum(ann.corpus, "tokens", 0.0).distance(ann.spans[0], ann.spans[1], ann.corpus, 1).sum() == 9
 
 
 def test_one_unit_among_three_raters_is_not_agreement():

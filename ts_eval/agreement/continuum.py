@@ -70,11 +70,10 @@ class Continuum:
         """Begin and end (exclusive) of spans on the continuum."""
         return self.begin[spans.start], self.begin[spans.last] + self.token_length[spans.last]
 
-    def distance(self, a: SpanSet, b: SpanSet, ann, n_labels: int) -> np.ndarray:
+    def distance(self, a: SpanSet, b: SpanSet, corpus: Corpus, n_labels: int) -> np.ndarray:
         """(sentences, labels): the sum of Krippendorff's distances between the sections of two
         annotators (``a`` and ``b``: merged spans): two overlapping units of the label add
         (b_a - b_b)^2 + (e_a - e_b)^2, a unit inside the other's gap its length squared."""
-        corpus = ann.corpus
         S = corpus.n_sentences
         p = match(a, b)
         p = p.take(p.same_label)
@@ -112,10 +111,9 @@ class UnitKeys:
     columns: List[np.ndarray]       # per label the columns of those lengths
 
 
-def unit_parts(ann, merged: List[SpanSet], cont: Continuum, complete: np.ndarray
+def unit_parts(corpus: Corpus, merged: List[SpanSet], cont: Continuum, complete: np.ndarray
                ) -> Tuple[Keyed, Keyed, UnitKeys]:
     """The units' lengths, the gaps and the sentence lengths of every complete sentence."""
-    corpus = ann.corpus
     L = len(corpus.labels)
     lab_all, len_all, sent_all = [], [], []
     gap_sent, gap_len, gap_lab, gap_cnt = [], [], [], []

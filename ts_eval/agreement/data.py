@@ -64,7 +64,7 @@ class Annotations:
 
     def complete(self) -> np.ndarray:
         """Per sentence: did every annotator annotate it?"""
-        return self.coverage().all(0)
+        return np.asarray(self.coverage().all(0))
 
 
 def from_corpus(corpus: Corpus, names: Optional[Sequence[str]] = None,
@@ -98,7 +98,7 @@ def from_span_lists(annotations: Mapping[str, SpanLists], lengths: Sequence[int]
         cleaned[str(name)] = [[] if s is None else s for s in sents]
     names = list(cleaned)
     rest = {f"a{k}": (n, cleaned[n]) for k, n in enumerate(names[1:], 1)}
-    corpus = spans_corpus(lens, names[0], cleaned[names[0]], rest)
+    corpus = spans_corpus(lens.tolist(), names[0], cleaned[names[0]], rest)
     corpus = dataclasses.replace(corpus, systems={n: corpus.systems[f"a{k}"] for k, n in enumerate(names[1:], 1)},
                                  system_info={n: dataclasses.replace(corpus.system_info[f"a{k}"], name=n)
                                               for k, n in enumerate(names[1:], 1)},

@@ -106,7 +106,7 @@ def figures(st: Stats, x: np.ndarray) -> Figures:
         where = out["span_present" if k.startswith("f_") else "pair_present"]
         out[f"mean_{k}"] = measures.masked_mean(np.moveaxis(out[k], -2, -1), np.moveaxis(where, -2, -1))
         for avg in ("micro", "macro") + (("multiclass",) if not k.startswith("f_") else ()):
-            out[f"mean_{k}_{avg}"] = _mean_of_pairs(out[f"{k}_{avg}"], where.any(-1))
+            out[f"mean_{k}_{avg}"] = _mean_of_pairs(out[f"{k}_{avg}"], np.asarray(where.any(-1)))
     return out
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any, List, Optional, Sequence
 
-from ..core.corpus import relabel
+from ..core.corpus import Corpus, relabel
 from ..errors import OptionError
 from ..io.annotators import read_annotators
 from ..io.api import read_pair
@@ -80,7 +80,7 @@ def read_annotations(paths: Sequence[str], *, names: Optional[Sequence[str]] = N
     return from_corpus(corpus, found)
 
 
-def _column_file(path: str, columns: Optional[Sequence[int]], **options: Any):
+def _column_file(path: str, columns: Optional[Sequence[int]], **options: Any) -> Corpus:
     """A column file whose ``columns`` (default: every column after the first, the tokens) are the
     annotators."""
     if columns is None:

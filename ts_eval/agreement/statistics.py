@@ -140,7 +140,7 @@ def categories(ann: Annotations, merged: List[SpanSet]) -> Tuple[List[np.ndarray
     labels; 0 is the empty set) and the categories' names (labels joined by ``+``, ``O`` for none)."""
     corpus = ann.corpus
     L = len(corpus.labels)
-    keys: Dict[str, List[np.ndarray]] = {"token": [], "separator": []}
+    keys: Dict[str, List[List[np.ndarray]]] = {"token": [], "separator": []}      # unit -> annotator -> passes
     for unit in keys:
         for ss in merged:
             masks = [label_mask(corpus, ss, lo, hi, unit).astype(np.int64) for lo, hi in label_passes(L)]
@@ -183,12 +183,12 @@ def sentence_stats(ann: Annotations, separator_weight: float, continuum: Continu
     pairs = list(combinations(range(m), 2))
     P = len(pairs)
     cov = ann.coverage()
-    complete = cov.all(0)
+    complete = np.asarray(cov.all(0))
     full = None if complete.all() else complete           # mask of the non-alpha columns
 
     tok_cat, sep_cat, cat_names = categories(ann, merged)
     C = len(cat_names)
-    gaps, slen, unit_keys = unit_parts(ann, merged, continuum, complete)
+    gaps, slen, unit_keys = unit_parts(corpus, merged, continuum, complete)
 
     cols = Columns()
     cols.add("units")
@@ -275,7 +275,7 @@ def sentence_stats(ann: Annotations, separator_weight: float, continuum: Continu
     # unitizing alpha (complete sentences only: the continuum is annotated by every annotator)
     dist = np.zeros((S, L))
     for i, j in pairs:
-        dist += continuum.distance(merged[i], merged[j], ann, L)
+        dist += continuum.distance(merged[i], merged[j], corpus, L)
     b.table("distance", dist, 0, complete)
     b.keyed("ulen", unit_keys.sentence, unit_keys.column, np.ones(len(unit_keys.column)))
     b.keyed("gap", gaps.sentence, gaps.label * len(gaps.values) + gaps.column, gaps.count)

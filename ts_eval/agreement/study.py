@@ -18,13 +18,14 @@ from .continuum import Continuum
 from .data import Annotations
 from .disagreements import clusters, groups
 from .disagreements import majority as majority_spans
-from .figures import INTERVALS, LABEL, OVERALL, PAIR, PAIR_LABEL, figures
+from .figures import INTERVALS, LABEL, OVERALL, PAIR, PAIR_LABEL, Figures, figures
 from .results import Agreement
 from .statistics import Stats, sentence_stats
 
 CHUNK = 50          # resamples (or documents: DOC_CHUNK) per vectorised step; results do not depend on it
 DOC_CHUNK = 2000
 DOCUMENT_FIGURES = ("f_exact", "kappa", "alpha", "alpha_u")
+Intervals = Dict[str, Tuple[np.ndarray, np.ndarray]]      # figure -> (low, high)
 
 
 @gc_paused     # the result is tens of thousands of small dicts and lists (no cycles): the collector only costs time
@@ -90,7 +91,7 @@ def resampling_units(corpus: Corpus) -> Tuple[str, sparse.csr_matrix]:
 
 
 def _bootstrap(st: Stats, by_group: sparse.csr_matrix, resamples: int, seed: int,
-               confidence: float) -> Dict[str, Tuple[np.ndarray, np.ndarray]]:
+               confidence: float) -> Intervals:
     """Percentile intervals of :data:`INTERVALS` over ``resamples`` resamples of the units."""
     rng = np.random.default_rng(seed)
     D = by_group.shape[1]
@@ -112,7 +113,7 @@ def _bootstrap(st: Stats, by_group: sparse.csr_matrix, resamples: int, seed: int
     return out
 
 
-def _fig(f: Dict[str, np.ndarray], iv: Dict[str, Tuple[np.ndarray, np.ndarray]], key: str, *index: int
+def _fig(f: Figures, iv: Intervals, key: str, *index: int
          ) -> Dict[str, float]:
     """``{"value": v}`` of figure ``key`` at ``index``, with its interval when there is one (+ 0.0: a
     coefficient of exactly 0 computed as -0.0 is written 0)."""
@@ -123,7 +124,7 @@ def _fig(f: Dict[str, np.ndarray], iv: Dict[str, Tuple[np.ndarray, np.ndarray]],
     return out
 
 
-def _figures(f, iv) -> Dict[str, Any]:
+def _figures(f: Figures, iv: Intervals) -> Dict[str, Any]:
     out: Dict[str, Any] = {}
     for k in ("fleiss", "alpha"):
         out[k] = {a: _fig(f, iv, f"{k}_{a}") for a in ("micro", "macro", "multiclass")}
@@ -136,7 +137,7 @@ def _figures(f, iv) -> Dict[str, Any]:
     return out
 
 
-def _pairs(ann: Annotations, st: Stats, f, iv) -> List[Dict[str, Any]]:
+def _pairs(ann: Annotations, st: Stats, f: Figures, iv: Intervals) -> List[Dict[str, Any]]:
     labels = ann.corpus.labels
     rows = []
     for p, (i, j) in enumerate(st.pairs):
@@ -160,7 +161,7 @@ def _pairs(ann: Annotations, st: Stats, f, iv) -> List[Dict[str, Any]]:
     return rows
 
 
-def _labels(ann: Annotations, spans: np.ndarray, f, iv) -> List[Dict[str, Any]]:
+def _labels(ann: Annotations, spans: np.ndarray, f: Figures, iv: Intervals) -> List[Dict[str, Any]]:
     rows = []
     for c, lab in enumerate(ann.corpus.labels):
         row: Dict[str, Any] = {"label": lab, **{k: _fig(f, iv, k, c) for k in LABEL}}
@@ -175,7 +176,7 @@ def _labels(ann: Annotations, spans: np.ndarray, f, iv) -> List[Dict[str, Any]]:
     return rows
 
 
-def _annotators(ann: Annotations, f) -> List[Dict[str, Any]]:
+def _annotators(ann: Annotations, f: Figures) -> List[Dict[str, Any]]:
     cov = ann.coverage()
     rows = []
     spans = ann.spans
@@ -211,7 +212,7 @@ def _documents(ann: Annotations, st: Stats, by_group: sparse.csr_matrix, unit: s
         cols["alpha_u"].append(f["alpha_u_micro"])
         cols["spans"].append(st.columns.get(x, "spans").sum(-1))
     arr = {k: np.concatenate(v) if v else np.zeros(0) for k, v in cols.items()}
-    if unit == "documents":
+    if unit == "documents" and c.doc_offsets is not None:
         starts = c.doc_offsets[:-1]
         first_sentence = np.searchsorted(c.sent_offsets, starts, side="left")
     else:
@@ -238,9 +239,10 @@ def majority_documents(ann: Annotations, spans: SpanSet, path: str = "majority")
     c = ann.corpus
     if c.tokens is None:
         raise OptionError("the majority spans are written with their tokens; these annotations have none")
-    lengths = np.diff(c.sent_offsets)
+    lengths = np.diff(c.sent_offsets).tolist()
     keys = [TOKEN_SEP.join(c.tokens(int(a), int(b))) for a, b in zip(c.sent_offsets[:-1], c.sent_offsets[1:])]
     doc = c.sentence_of(spans.start)
     base = c.sent_offsets[doc]
-    return build_documents(path, "columns", lengths, [None] * c.n_sentences, keys, doc, spans.start - base,
-                           spans.last + 1 - base, [c.labels[k] for k in spans.label.tolist()])
+    return build_documents(path, "columns", lengths, [None] * c.n_sentences, keys, doc.tolist(),
+                           (spans.start - base).tolist(), (spans.last + 1 - base).tolist(),
+                           [c.labels[k] for k in spans.label.tolist()])

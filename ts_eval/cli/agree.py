@@ -11,11 +11,14 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import Any, Dict, List, Optional
+from typing import TYPE_CHECKING, Any, Dict, List, Optional
 
 from .errors import UsageError, option_errors
 from .inputs import STDIN, Request, add_reading_options, check_paths, input_format, label_map, load, reading
 from .outputs import add_output_options, emit
+
+if TYPE_CHECKING:
+    from ..agreement.data import Annotations
 
 WRITE_FORMATS = ("columns", "jsonl-tokens", "jsonl-text", "brat")    # = ts_eval.io.convert.WRITERS
 #: reading options (and their defaults) that an export split by an annotator field cannot use
@@ -71,7 +74,7 @@ def register(subparsers: Any) -> None:
     add_output_options(g)
 
 
-def _annotations(args: argparse.Namespace):
+def _annotations(args: argparse.Namespace) -> Annotations:
     from ..agreement.data import from_corpus
     from ..agreement.inputs import annotator_names, read_annotations
 
@@ -151,6 +154,7 @@ def run(args: argparse.Namespace) -> int:
                                 "columns": args.columns}
     if args.majority is not None:
         with option_errors():
+            assert result.majority_spans is not None and result.majority is not None     # asked for: made
             docs = majority_documents(ann, result.majority_spans, path=f"majority of {len(ann.names)} annotators")
             rep = convert(docs, args.output, to_format=args.to_format, scheme=args.majority_scheme,
                           overlapping=args.overlapping)

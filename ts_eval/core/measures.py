@@ -123,7 +123,7 @@ def multiclass_kappa(confusion: np.ndarray) -> float:
     return num / den
 
 
-def kappa_from_margins(agree, rows, cols):
+def kappa_from_margins(agree: Any, rows: Any, cols: Any) -> Any:
     """Cohen's kappa from the (weighted) units two raters put in the same category (``agree``)
     and each rater's units per category (``rows``, ``cols``: (..., k)), vectorised over leading
     axes: what :func:`multiclass_kappa` gives for any confusion matrix with that diagonal sum and
@@ -140,7 +140,7 @@ def kappa_from_margins(agree, rows, cols):
     return _one_when_zero(num, den)
 
 
-def _one_when_zero(num, den):
+def _one_when_zero(num: Any, den: Any) -> Any:
     """num / den, 1.0 where den is 0 (a chance-corrected coefficient whose chance agreement is
     total: every rater put everything in one category; the zero-division rule of kappa)."""
     num, den = np.asarray(num, float), np.asarray(den, float)
@@ -149,7 +149,7 @@ def _one_when_zero(num, den):
     return out if out.ndim else float(out)
 
 
-def fleiss_kappa(agree_pairs, totals, raters: int):
+def fleiss_kappa(agree_pairs: Any, totals: Any, raters: int) -> Any:
     """Fleiss' kappa of ``raters`` raters who each put every one of n (weighted) units in one of
     k categories, from sufficient sums, vectorised over leading axes:
 
@@ -170,7 +170,7 @@ def fleiss_kappa(agree_pairs, totals, raters: int):
     return _one_when_zero(num, den)
 
 
-def krippendorff_alpha_nominal(coincident, totals):
+def krippendorff_alpha_nominal(coincident: Any, totals: Any) -> Any:
     """Krippendorff's alpha for nominal data from sufficient sums, vectorised over leading axes:
 
     - ``coincident``: the sum of the coincidence matrix's diagonal, sum_c o_cc, where a unit
@@ -188,7 +188,8 @@ def krippendorff_alpha_nominal(coincident, totals):
     return _one_when_zero(num, den)
 
 
-def unitizing_disagreements(distance, units, cubes, gap_term, length, raters: int):
+def unitizing_disagreements(distance: Any, units: Any, cubes: Tuple[Any, Any], gap_term: Any, length: Any,
+                            raters: int) -> Tuple[np.ndarray, np.ndarray]:
     """Krippendorff's (2004) observed and expected disagreement of one category on a continuum,
     vectorised over leading axes (every argument broadcast):
 
@@ -214,7 +215,7 @@ def unitizing_disagreements(distance, units, cubes, gap_term, length, raters: in
     return d_o, d_e
 
 
-def alpha_from_disagreements(observed, expected):
+def alpha_from_disagreements(observed: Any, expected: Any) -> Any:
     """1 - D_o / D_e, vectorised; 1.0 where D_e is 0 and D_o is 0 (nothing to disagree on), and
     0.0 where D_e is 0 but D_o is not (cannot happen with positive lengths; kept defined)."""
     observed, expected = np.asarray(observed, float), np.asarray(expected, float)

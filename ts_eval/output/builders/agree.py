@@ -10,10 +10,13 @@ numbers and computes none.
 """
 from __future__ import annotations
 
-from typing import Any, Dict, List, Optional
+from typing import TYPE_CHECKING, Any, Dict, List, Optional
 
 from ...errors import Spelling, python_spelling
-from ..page import Cell, Column, Figure, Page, Section, Table, Text
+from ..page import Block, Cell, Column, Figure, Page, Section, Table, Text
+
+if TYPE_CHECKING:
+    from ...agreement.results import Agreement
 
 #: the overall rows: (result key, title, cell kind)
 OVERALL = (("fleiss", "Fleiss' kappa (TS units)", "corr"), ("alpha", "Krippendorff's alpha (TS units)", "corr"),
@@ -36,7 +39,7 @@ def _cell(fig: Optional[Dict[str, Any]], kind: str, counts: Optional[Dict[str, f
     return Cell(fig["value"], kind, low=fig.get("low"), high=fig.get("high"), counts=counts)
 
 
-def overall_table(a) -> Table:
+def overall_table(a: Agreement) -> Table:
     cols = [Column("figure", "figure")] + [Column(k, "multi-class" if k == "multiclass" else k) for k in AVERAGES]
     rows = []
     keys = []
@@ -53,7 +56,7 @@ def overall_table(a) -> Table:
                  row_keys=keys)
 
 
-def annotators_table(a) -> Table:
+def annotators_table(a: Agreement) -> Table:
     cols = [Column("annotator", "annotator"), Column("spans", "spans"), Column("nested", "nested"),
             Column("crossing", "crossing"), Column("sentences", "sentences annotated"), Column("path", "input")]
     rows = [[Cell(r["name"]), Cell(r["spans"], "count"), Cell(r["nested"], "count"), Cell(r["crossing"], "count"),
@@ -63,7 +66,7 @@ def annotators_table(a) -> Table:
     return Table("annotators", "Annotators", cols, rows)
 
 
-def pairs_table(a) -> Table:
+def pairs_table(a: Agreement) -> Table:
     cols = [Column("a", "A"), Column("b", "B"), Column("f_exact", "F1 exact %"), Column("f_overlap", "F1 overlap %"),
             Column("kappa", "kappa µ"), Column("kappa_macro", "kappa M"),
             Column("kappa_multiclass", "kappa multi-class"),
@@ -84,7 +87,7 @@ def pairs_table(a) -> Table:
                  key_columns=2)
 
 
-def _heatmap(a, key: str, title: str, kind: str) -> Figure:
+def _heatmap(a: Agreement, key: str, title: str, kind: str) -> Figure:
     names = [r["name"] for r in a.annotators]
     k = len(names)
     values: List[List[Optional[float]]] = [[1.0 if i == j else None for j in range(k)] for i in range(k)]
@@ -103,7 +106,7 @@ def _heatmap(a, key: str, title: str, kind: str) -> Figure:
                    "high": highs if has else None, "kind": kind, "range": [min(flat + [0.0]), max(flat + [1.0])]})
 
 
-def labels_table(a) -> Table:
+def labels_table(a: Agreement) -> Table:
     cols = [Column("label", "label"), Column("spans", "spans"), Column("alpha", "alpha"), Column("fleiss", "Fleiss"),
             Column("alpha_u", "alpha_u"), Column("kappa", "kappa"), Column("f_exact", "F1 exact %"),
             Column("f_overlap", "F1 overlap %")]
@@ -119,7 +122,7 @@ def labels_table(a) -> Table:
                  "all annotators)", cols, rows)
 
 
-def documents_table(a, limit: Optional[int]) -> Table:
+def documents_table(a: Agreement, limit: Optional[int]) -> Table:
     unit = "document" if a.settings["resampling"] == "documents" else "sentence"
     docs = a.documents if limit is None else a.documents[:limit]
     has_lines = any(d["line"] is not None for d in docs)
@@ -145,7 +148,7 @@ def _spans_text(spans: List[List[Any]]) -> str:
     return "; ".join(f"[{s[3] if len(s) > 3 else f'{s[1]}..{s[2]}'}]{s[0]}" for s in spans)
 
 
-def disagreement_blocks(a, limit: Optional[int]) -> List[Any]:
+def disagreement_blocks(a: Agreement, limit: Optional[int]) -> List[Block]:
     d = a.disagreements
     names = [r["name"] for r in a.annotators]
     kinds = Table("disagreement-kinds",
@@ -176,7 +179,7 @@ def disagreement_blocks(a, limit: Optional[int]) -> List[Any]:
     return [kinds, gt, it]
 
 
-def pair_label_table(a) -> Table:
+def pair_label_table(a: Agreement) -> Table:
     cols = [Column("pair", "pair"), Column("label", "label"), Column("f_exact", "F1 exact %"),
             Column("f_overlap", "F1 overlap %"), Column("kappa", "kappa"), Column("agreement", "observed %"),
             Column("tp", "both"), Column("fp", "B only"), Column("fn", "A only"), Column("spans_a", "spans A"),
@@ -193,7 +196,7 @@ def pair_label_table(a) -> Table:
     return Table("pair-labels", "Every pair per label (TS units: both, B only, A only)", cols, rows, key_columns=2)
 
 
-def build(a, cases: Optional[int] = None, *, spell: Spelling = python_spelling) -> Page:
+def build(a: Agreement, cases: Optional[int] = None, *, spell: Spelling = python_spelling) -> Page:
     """The page of an agreement result; ``cases``: list at most this many documents, disagreement groups
     and disagreements (None: all)."""
     st, co = a.settings, a.corpus
