@@ -20,6 +20,7 @@ from sklearn.metrics import cohen_kappa_score
 from statsmodels.stats import inter_rater
 
 from ts_eval.agreement.api import agree
+from ts_eval.core.units import BITS
 
 LABELS = ("A", "B", "C")
 
@@ -153,3 +154,39 @@ def test_krippendorff_alpha_is_the_krippendorff_packages_with_missing_values(see
                 data[i, u] = cats.setdefault(str(tuple(r)), len(cats))
     want = krippendorff.alpha(reliability_data=data, level_of_measurement="nominal")
     assert res.figures["alpha"]["multiclass"]["value"] == pytest.approx(want, abs=1e-10)
+
+
+def test_multiclass_figures_with_more_labels_than_one_bitmask_holds():
+    """70 labels: a unit's label set no longer fits one integer mask (categories are rows of masks);
+    the multi-class kappa, Fleiss and alpha are still sklearn's, statsmodels' and krippendorff's."""
+    rng = np.random.default_rng(7)
+    labels = [f"L{k:02d}" for k in range(70)]
+    lengths = rng.integers(2, 8, 60).tolist()
+    ann = {}
+    for name in ("p", "q", "r"):
+        sents = []
+        for n in lengths:
+            spans = {(labels[int(rng.integers(0, 70))], b, b + 1) for b in range(n) if rng.random() < 0.4}
+            if rng.random() < 0.3:
+                spans.add((labels[int(rng.integers(0, 70))], 0, n))        # nested: label sets of two
+            sents.append(sorted(spans))
+        ann[name] = sents
+    used = used_labels(ann)
+    assert len(used) > 2 * BITS            # three passes of label masks
+    vec, w = unit_vectors(ann, lengths, used, 0.0)
+    res = agree(ann, lengths=lengths, separator_weight=0)
+    keep = w > 0
+    cats = {n: [str(tuple(r)) for r in vec[n][keep]] for n in ann}
+    for pair in res.pairs:
+        want = cohen_kappa_score(cats[pair["a"]], cats[pair["b"]])
+        assert pair["kappa"]["multiclass"]["value"] == pytest.approx(want, abs=1e-12)
+    names = sorted({c for v in cats.values() for c in v})
+    table = np.zeros((int(keep.sum()), len(names)))
+    for v in cats.values():
+        for u, c in enumerate(v):
+            table[u, names.index(c)] += 1
+    assert res.figures["fleiss"]["multiclass"]["value"] == pytest.approx(
+        inter_rater.fleiss_kappa(table, method="fleiss"), abs=1e-12)
+    data = np.array([[names.index(c) for c in cats[n]] for n in ann], float)
+    assert res.figures["alpha"]["multiclass"]["value"] == pytest.approx(
+        krippendorff.alpha(reliability_data=data, level_of_measurement="nominal"), abs=1e-10)
