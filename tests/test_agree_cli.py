@@ -302,3 +302,16 @@ def test_majority_spans_are_written_in_any_format_convert_writes(tmp_path, capsy
     fails(capsys, ["agree", files["a"], files["b"], "--majority", "2"], 2, "-o")
     fails(capsys, ["agree", files["a"], files["b"], "--majority", "3", "-o", str(tmp_path / "x.conll")], 2,
           "between 1 and the number of annotators (2)")
+
+
+def test_an_option_that_does_not_apply_to_the_input_is_an_error_not_ignored(files):
+    spans = {"A": [[("PER", 0, 2)]], "B": [[("PER", 0, 1)]]}
+    with pytest.raises(ts_eval.OptionError, match="names: not an option for dict input"):
+        ts_eval.agree(spans, lengths=[3], names=["x", "y"])
+    with pytest.raises(ts_eval.OptionError, match="scheme: not an option"):
+        ts_eval.agree(spans, lengths=[3], scheme="IOB1")
+    with pytest.raises(ts_eval.OptionError, match="lengths"):
+        ts_eval.agree([files["a"], files["b"]], lengths=[3])
+    with pytest.raises(ts_eval.OptionError, match="give lengths"):
+        ts_eval.agree(spans)
+    assert [a["name"] for a in ts_eval.agree([files["a"], files["b"]], names=["x", "y"]).annotators] == ["x", "y"]
