@@ -52,10 +52,10 @@ def annotations_of(annotations: AnnotationInput, *, lengths: Optional[Sequence[i
                    names: Optional[Sequence[str]] = None, **read_options: Any) -> Annotations:
     """:func:`agree`'s first argument as :class:`Annotations` (an option that does not apply to the
     kind of input given is an error, never ignored)."""
-    paths = not isinstance(annotations, (Annotations, Corpus, Mapping))
+    given_paths = not isinstance(annotations, (Annotations, Corpus, Mapping))
     unused = [k for k, v in (("lengths", lengths if not isinstance(annotations, Mapping) else None),
                              ("names", names if isinstance(annotations, (Annotations, Mapping)) else None))
-              if v is not None] + ([] if paths else sorted(read_options))
+              if v is not None] + ([] if given_paths else sorted(read_options))
     if unused:
         raise OptionError(f"{', '.join(unused)}: not an option for {type(annotations).__name__} input (lengths go "
                           "with span lists, names with a corpus or input paths, reading options with paths)")
