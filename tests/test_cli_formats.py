@@ -239,7 +239,7 @@ def test_score_terminal_table_fits_80_and_120_columns_without_cutting(tmp_path, 
         for s in data["systems"]:
             assert s["name"] in out or s["name"][len("system-with-a-long-name-"):] in out
             for v in (s["ts"]["micro"]["f"], s["exact"]["micro"]["f"], s["fair"]["fair"]["micro"]["f"],
-                      s["semeval"]["strict"]["figures"]["f"]):
+                      s["semeval"]["strict"]["overall"]["f"]):
                 assert f"{100 * v:.2f}" in out, (width, v)
 
 
