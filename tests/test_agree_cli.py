@@ -262,6 +262,8 @@ def test_disagreements_say_who_has_what(capsys, files):
     assert items["Acme"]["kind"] == "label" and items["Acme"]["labels"] == ["LOC", "ORG"]
     assert {(g["labels"], g["text"], g["count"]) for g in dis["groups"]} == {
         ("LOC", "New York", 1), ("PER", "Bob", 1), ("LOC+ORG", "Acme", 1)}
+    assert [(r["label"], r["count"], r["kinds"]["label"]) for r in dis["by_label"]] == [
+        ("LOC", 2, 1), ("ORG", 1, 1), ("PER", 1, 0)]
     # Anna and Paris, which everyone has alike, are no disagreement
     assert not {"Anna", "Paris"} & set(items)
 

@@ -9,7 +9,8 @@ sentence every annotator annotated) in which not every annotator has the same sp
 - ``boundary_label``: both differ.
 
 Each one lists who has what; :func:`groups` counts them by label and surface string (the text of
-the tokens the cluster covers).  :func:`majority` keeps the spans at least ``k`` annotators have.
+the tokens the cluster covers) and :func:`by_label` per label.  :func:`majority` keeps the spans
+at least ``k`` annotators have.
 """
 from __future__ import annotations
 
@@ -139,6 +140,18 @@ def _records(ann: Annotations, bad: np.ndarray, cl: np.ndarray, start: np.ndarra
                     "line": ln, "annotators": have})
         at += n
     return out
+
+
+def by_label(items: List[Dict[str, Any]]) -> List[Dict[str, Any]]:
+    """Disagreements counted per label, by kind, most frequent first (a cluster with two labels counts
+    for each)."""
+    table: Dict[str, Dict[str, Any]] = {}
+    for rec in items:
+        for lab in rec["labels"]:
+            row = table.setdefault(lab, {"label": lab, "count": 0, "kinds": {k: 0 for k in KINDS}})
+            row["count"] += 1
+            row["kinds"][rec["kind"]] += 1
+    return sorted(table.values(), key=lambda r: (-r["count"], r["label"]))
 
 
 def groups(items: List[Dict[str, Any]], limit: Optional[int] = None) -> List[Dict[str, Any]]:

@@ -16,7 +16,7 @@ from ..io.source import gc_paused
 from ..ranking.study import bootstrap_weights
 from .continuum import Continuum
 from .data import Annotations
-from .disagreements import clusters, groups
+from .disagreements import by_label, clusters, groups
 from .disagreements import majority as majority_spans
 from .figures import INTERVALS, LABEL, OVERALL, PAIR, PAIR_LABEL, Figures, figures
 from .results import Agreement
@@ -66,7 +66,8 @@ def agreement(
     result = Agreement(settings, _corpus(ann, st, cont), _annotators(ann, f), _figures(f, intervals),
                        _pairs(ann, st, f, intervals), _labels(ann, st.columns.get(x, "spans"), f, intervals),
                        _documents(ann, st, by_group, unit),
-                       {"total": dis["total"], "kinds": dis["kinds"], "groups": groups(dis["items"]),
+                       {"total": dis["total"], "kinds": dis["kinds"], "by_label": by_label(dis["items"]),
+                        "groups": groups(dis["items"]),
                         "items": dis["items"]})
     if majority is not None:
         spans = majority_spans(ann, int(majority))

@@ -151,15 +151,18 @@ def _spans_text(spans: List[List[Any]]) -> str:
 def disagreement_blocks(a: Agreement, limit: Optional[int]) -> List[Block]:
     d = a.disagreements
     names = [r["name"] for r in a.annotators]
+    kind_cols = [Column(k, KIND_TITLES[k]) for k in KIND_TITLES]
     kinds = Table("disagreement-kinds",
-                  f"Kinds: {d['total']} clusters of overlapping spans that not every annotator has alike",
-                  [Column("kind", "kind"), Column("count", "clusters")],
-                  [[Cell(KIND_TITLES[k]), Cell(v, "count")] for k, v in d["kinds"].items()], sortable=False)
+                  f"{d['total']} clusters of overlapping spans that not every annotator has alike, by kind and label "
+                  "(a cluster with two labels counts for each)",
+                  [Column("label", "label"), Column("count", "clusters"), *kind_cols],
+                  [[Cell("all"), Cell(d["total"], "count")] + [Cell(d["kinds"][k], "count") for k in KIND_TITLES]]
+                  + [[Cell(r["label"]), Cell(r["count"], "count")] + [Cell(r["kinds"][k], "count") for k in KIND_TITLES]
+                     for r in d["by_label"]], row_styles=["total"] + [None] * len(d["by_label"]))
     groups = d["groups"] if limit is None else d["groups"][:limit]
     more = f"; the {len(groups)} most frequent of {len(d['groups'])}" if len(groups) < len(d["groups"]) else ""
     gt = Table("disagreement-groups", f"Grouped by label and surface string{more}",
-               [Column("labels", "labels"), Column("text", "text"), Column("count", "clusters")]
-               + [Column(k, KIND_TITLES[k]) for k in KIND_TITLES],
+               [Column("labels", "labels"), Column("text", "text"), Column("count", "clusters"), *kind_cols],
                [[Cell(g["labels"]), Cell(g["text"]), Cell(g["count"], "count")]
                 + [Cell(g["kinds"][k], "count") for k in KIND_TITLES] for g in groups])
     items = d["items"] if limit is None else d["items"][:limit]
