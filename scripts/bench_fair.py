@@ -32,10 +32,10 @@ import numpy as np
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 
+from ts_eval.core.matching import match  # noqa: E402
 from ts_eval.fair import EQ7_FORMULA, fair_errors, fair_report  # noqa: E402
 from ts_eval.io import read_conll  # noqa: E402
 from ts_eval.io.faireval import read_faireval  # noqa: E402
-from ts_eval.core.matching import match  # noqa: E402
 
 LABELS = ["PER", "LOC", "ORG", "MISC"]
 

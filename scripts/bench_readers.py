@@ -34,9 +34,8 @@ from typing import Callable, Dict, List, Tuple
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
-from ts_eval import evaluate
-from ts_eval import read, read_pair  # noqa: E402
-from ts_eval.io.columns import read_column_file  # noqa: E402
+from ts_eval import evaluate, read, read_pair
+from ts_eval.io.columns import read_column_file
 
 LABELS = ("PER", "LOC", "ORG", "MISC")
 WORDS = ["the", "of", "Smith", "Berlin", "said", "in", "a", "USA", "company", "on", "Inc", "2024", "(", ")",

@@ -19,10 +19,10 @@ import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 
-import ts_eval  # noqa: E402
-from ts_eval.io.convert import convert  # noqa: E402
-from ts_eval.germeval.documents import read_germeval_side  # noqa: E402
-from ts_eval.io.writing import same_spans  # noqa: E402
+import ts_eval
+from ts_eval.germeval.documents import read_germeval_side
+from ts_eval.io.convert import convert
+from ts_eval.io.writing import same_spans
 
 MODELS = ("ts", "exact", "overlap", "contain", "fair")
 FLAT = [("columns", "IOB2"), ("columns", "IOB1"), ("columns", "IOE1"), ("columns", "IOE2"), ("columns", "IOBES"),

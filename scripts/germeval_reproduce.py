@@ -22,10 +22,10 @@ import time
 from pathlib import Path
 from typing import Dict, List, Tuple
 
-from ts_eval.output.legacy.nereval import to_nereval
-from ts_eval.germeval.evaluate import evaluate_germeval
 from ts_eval.core.measures import prf
+from ts_eval.germeval.evaluate import evaluate_germeval
 from ts_eval.germeval.reader import read_germeval, read_germeval_pair
+from ts_eval.output.legacy.nereval import to_nereval
 
 DEFAULT_DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "germeval2014"
 

@@ -30,7 +30,7 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(REPO), str(REPO / "tests")]
 
 import browser  # noqa: E402  (tests/browser.py)
-import pages    # noqa: E402  (tests/pages.py)
+import pages  # noqa: E402  (tests/pages.py)
 
 from ts_eval.output.renderers import html  # noqa: E402
 

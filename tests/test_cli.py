@@ -10,10 +10,9 @@ import subprocess
 import sys
 
 import pytest
+from support import run_cli, write
 
 import ts_eval
-
-from support import run_cli, write
 
 GOOD = "John B-PER B-PER\nSmith I-PER O\nvisits O O\nParis B-LOC B-LOC\n\nHe O O\nleft O B-ORG\n"
 
@@ -428,9 +427,9 @@ def test_non_finite_option_values_are_rejected(tmp_path, capsys, two_systems, op
 def test_non_finite_values_raise_value_error_in_the_api():
     from ts_eval.comparison import compare
     from ts_eval.core.sequences import from_sequences
-    from ts_eval.models.evaluate import evaluate
     from ts_eval.germeval.evaluate import evaluate_germeval
     from ts_eval.germeval.reader import read_germeval
+    from ts_eval.models.evaluate import evaluate
 
     corpus = from_sequences([["B-PER", "O"]], {"a": [["B-PER", "O"]], "b": [["O", "O"]]})
     for kwargs in ({"separator_weight": float("nan")}, {"beta": float("inf")}, {"separator_weight": -1.0}):

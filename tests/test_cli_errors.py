@@ -4,7 +4,6 @@ naming options as the command line spells them there and as Python keywords in t
 from __future__ import annotations
 
 import errno
-import json
 import os
 import signal
 import subprocess
@@ -14,13 +13,12 @@ import tracemalloc
 
 import numpy as np
 import pytest
+from support import fails, run_cli, write
 
 import ts_eval
-from ts_eval.ranking import study as ranking
 from ts_eval.cli.errors import UsageError
 from ts_eval.errors import InputError, OptionError
-
-from support import fails, run_cli, write
+from ts_eval.ranking import study as ranking
 
 GOLD = "EU B-ORG\nrejects O\nGerman B-MISC\ncall O\n\nPeter B-PER\nBlackburn I-PER\n"
 SYS_A = "EU B-ORG\nrejects O\nGerman O\ncall O\n\nPeter B-PER\nBlackburn I-PER\n"

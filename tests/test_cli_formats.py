@@ -9,7 +9,6 @@ import re
 from pathlib import Path
 
 import pytest
-
 from support import run_cli, write
 
 FIXTURES = Path(__file__).parent / "fixtures"

@@ -10,8 +10,8 @@ import lzma
 import sys
 
 import pytest
-
-from support import fails as bad, run_cli, write
+from support import fails as bad
+from support import run_cli, write
 
 # the same spans in every format: "John Smith lives in New York ." -- gold PER 0-1, LOC 4-5;
 # system A finds PER 0-1 and LOC 5-5 (a boundary error); system B finds PER 0-0 and LOC 4-5

@@ -25,10 +25,10 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from ts_eval.ranking import sufficient
 from ts_eval.core.sequences import from_spans
 from ts_eval.models.evaluate import MODELS, evaluate
 from ts_eval.models.registry import FAMILIES, REGISTRY
+from ts_eval.ranking import sufficient
 
 FAST = settings(max_examples=30, deadline=None)
 

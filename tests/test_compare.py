@@ -15,12 +15,12 @@ from hypothesis import strategies as st
 
 import ts_eval
 from ts_eval.cli import main
-from ts_eval.output.builders.compare_tables import inline_text
-from ts_eval.comparison import GOLD_OUTCOMES, change_masks, compare, correct_overlap, diff, token_changes
-from ts_eval.cli.outputs import json_text
-from ts_eval.output.builders import build
 from ts_eval.cli.errors import UsageError
+from ts_eval.cli.outputs import json_text
+from ts_eval.comparison import GOLD_OUTCOMES, change_masks, compare, correct_overlap, diff, token_changes
 from ts_eval.errors import InputError, OptionError
+from ts_eval.output.builders import build
+from ts_eval.output.builders.compare_tables import inline_text
 from ts_eval.output.renderers import render
 
 # ---------------------------------------------------------------------------

@@ -35,12 +35,11 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from support import run_cli
 
 import ts_eval
 from ts_eval.comparison import compare
 from ts_eval.errors import OptionError
-
-from support import run_cli
 
 LENGTHS = [10, 6, 3]
 GOLD = [[("PER", 0, 2), ("LOC", 3, 4), ("ORG", 5, 7), ("MISC", 8, 9)], [("LOC", 0, 3), ("PER", 4, 6)], []]

@@ -4,15 +4,13 @@ conlleval.pl's chunk rules (tests/support.py, itself checked against the fixture
 from __future__ import annotations
 
 import json
-import string
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from support import CONLLEVAL_FIXTURES, conlleval_reference, run_cli, write
 
 import ts_eval
-
-from support import CONLLEVAL_FIXTURES, conlleval_reference, run_cli, write
 
 FIXTURE_NAMES = ["tricky_iob", "tricky_ext", "docstart",
                  # conlleval.pl's correct-chunk state machine (issue 9): see tests/fixtures/README.md
@@ -205,9 +203,10 @@ def conll_files(draw):
 def test_format_conlleval_matches_conlleval_rules(text, tmp_path_factory):
     path = tmp_path_factory.mktemp("c") / "f.conll"
     path.write_text(text, encoding="utf-8")
-    from ts_eval.cli import main
     import contextlib
     import io
+
+    from ts_eval.cli import main
 
     buf = io.StringIO()
     with contextlib.redirect_stdout(buf):

@@ -6,11 +6,10 @@ from __future__ import annotations
 import json
 
 import pytest
+from support import FIXTURES, run_cli, write
 
 import ts_eval
 from ts_eval.errors import InputError
-
-from support import FIXTURES, run_cli, write
 
 BAD = ["\x00", "\x07", "\x1b[31m", "\x7f", "\x85"]     # C0, escape sequences, DEL, C1
 

@@ -8,9 +8,9 @@ import json
 import lzma
 import os
 
-import numpy as np
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import ts_eval
 from ts_eval import InputError, OptionError

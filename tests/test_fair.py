@@ -23,17 +23,33 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from ts_eval.cli import fair as cli_fair
-from ts_eval.core.corpus import SpanSet
-from ts_eval.core.sequences import from_spans
 from ts_eval.cli.errors import UsageError
-from ts_eval.errors import InputError
-from ts_eval.core.tokensets import TokenSets
-from ts_eval.fair import (BEL, BEO, BES, EQ7_FORMULA, ERROR_TYPES, FN, FP, LBE, LE, OUTCOME_NAMES, PRESETS, TP,
-                          fair_errors, fair_report, method_scores, parse_weights)
-from ts_eval.core.measures import prf
-from ts_eval.output.legacy.faireval import faireval_settings, to_faireval
-from ts_eval.io.faireval import read_conll2000_file, read_faireval, read_span_file
+from ts_eval.core.corpus import SpanSet
 from ts_eval.core.matching import match
+from ts_eval.core.measures import prf
+from ts_eval.core.sequences import from_spans
+from ts_eval.core.tokensets import TokenSets
+from ts_eval.errors import InputError
+from ts_eval.fair import (
+    BEL,
+    BEO,
+    BES,
+    EQ7_FORMULA,
+    ERROR_TYPES,
+    FN,
+    FP,
+    LBE,
+    LE,
+    OUTCOME_NAMES,
+    PRESETS,
+    TP,
+    fair_errors,
+    fair_report,
+    method_scores,
+    parse_weights,
+)
+from ts_eval.io.faireval import read_conll2000_file, read_faireval, read_span_file
+from ts_eval.output.legacy.faireval import faireval_settings, to_faireval
 
 FIX = Path(__file__).parent / "fixtures" / "faireval"
 NER_T = FIX / "target" / "ner_spans.csv"
@@ -1033,9 +1049,9 @@ def test_sentence_outcomes_by_hand():
 def test_sentence_outcomes_equal_the_ranking_statistics():
     # the ranking statistics of the fair models are these outcomes per sentence,
     # on a case with several mutually overlapping spans
-    from ts_eval.ranking import sufficient
     from ts_eval.fair import sentence_outcomes
     from ts_eval.models.fair import fair_stats
+    from ts_eval.ranking import sufficient
 
     c = from_spans([9, 6], [[("A", 0, 4), ("B", 2, 6), ("A", 7, 9)], [("B", 0, 6)]],
                    {"s": [[("A", 0, 2), ("A", 2, 5), ("B", 5, 8), ("C", 8, 9)], [("A", 1, 3), ("B", 3, 4)]]})

@@ -8,8 +8,8 @@ import json
 import sys
 
 import pytest
-
-from support import FIXTURES, fails as bad, run_cli, write, write_sentences
+from support import FIXTURES, run_cli, write, write_sentences
+from support import fails as bad
 from test_fair import NER_REPORT
 
 # "John Smith lives in New York ." / "Mary met IBM staff in Paris ."

@@ -7,13 +7,14 @@ import xml.etree.ElementTree as ET
 from html.parser import HTMLParser
 
 import pytest
+from html_pages import EVIL, MODELS, SYSTEMS, sample_page
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from html_pages import EVIL, MODELS, SYSTEMS, sample_page
 from ts_eval.output.renderers import html, svg
-from ts_eval.output.values import interval as format_interval, value as format_value
 from ts_eval.output.renderers.html import sort_key
+from ts_eval.output.values import interval as format_interval
+from ts_eval.output.values import value as format_value
 
 
 class Cells(HTMLParser):
@@ -165,7 +166,7 @@ def test_the_one_entry_point_renders_html():
 
 
 def test_empty_tables_and_figures_render():
-    from ts_eval.output.page import Cell, Column, Page, Figure, Section, Table
+    from ts_eval.output.page import Cell, Column, Figure, Page, Section, Table
 
     nan = float("nan")
     blocks = [Table("empty", "Empty", [Column("a", "A")], []),
@@ -188,7 +189,7 @@ names = st.text(st.characters(blacklist_categories=("Cs", "Cc")), min_size=1, ma
 @settings(max_examples=40, deadline=None)
 @given(st.lists(names, min_size=2, max_size=4, unique=True))
 def test_any_system_name_comes_back_exactly(systems):
-    from ts_eval.output.page import Cell, Column, Page, Figure, Section, Table
+    from ts_eval.output.page import Cell, Column, Figure, Page, Section, Table
 
     t = Table("t", "T", [Column("s", "system"), Column("f", "F")], [[Cell(s), Cell(0.5, "score")] for s in systems])
     f = Figure("b", "B", "bump", {"models": ["m1", "m2"], "systems": systems, "ranks": [[k + 1, k + 1] for k in
@@ -202,7 +203,7 @@ def test_any_system_name_comes_back_exactly(systems):
 
 
 def test_a_matrix_table_is_folded_under_its_heatmap():
-    from ts_eval.output.page import Cell, Column, Page, Figure, Section, Table
+    from ts_eval.output.page import Cell, Column, Figure, Page, Section, Table
 
     t = Table("m", "Spearman", [Column("r", ""), Column("a", "a")], [[Cell("a"), Cell(1.0, "corr")]], sortable=False)
     f = Figure("m-heatmap", "Spearman", "heatmap", {"rows": ["a"], "columns": ["a"], "values": [[1.0]], "low": None,

@@ -11,11 +11,11 @@ import time
 from pathlib import Path
 from typing import Dict
 
-import pytest
-
 import browser
 import pages
+import pytest
 from html_pages import SYSTEMS, sample_page
+
 from ts_eval.output.renderers import html
 
 pytestmark = pytest.mark.skipif(bool(browser.missing()), reason=browser.missing() or "browser present")
@@ -192,7 +192,7 @@ def test_examples_show_gold_a_and_b_side_by_side_on_a_desktop_and_stacked_on_a_p
             "return Array.from(document.querySelector('#table-examples .record .sides').children)"
             ".map(s => { const b = s.getBoundingClientRect(); return [b.left, b.right, b.top, s.className]; })")
         assert [b[3] for b in boxes] == ["side role-gold", "side role-A", "side role-B"]
-        assert all(0 <= b[0] and b[1] <= width for b in boxes)
+        assert all(b[0] >= 0 and b[1] <= width for b in boxes)
         if width == 1280:
             assert len({b[2] for b in boxes}) == 1 and boxes[0][1] <= boxes[1][0] and boxes[1][1] <= boxes[2][0]
         else:

@@ -12,14 +12,13 @@ import numpy as np
 import pytest
 from hypothesis import assume, given
 from hypothesis import strategies as st
+from test_properties import FAST, TAGS, WEIGHTS, has_spans
 
 import ts_eval
 from ts_eval.core import measures
-from ts_eval.ranking import sufficient
 from ts_eval.core.sequences import from_sequences
 from ts_eval.models.evaluate import MODELS, evaluate
-
-from test_properties import FAST, TAGS, WEIGHTS, has_spans
+from ts_eval.ranking import sufficient
 
 OTHER_TAGS = TAGS + ["B-FOO", "I-FOO"]      # a label only the other system uses
 

@@ -13,7 +13,6 @@ import json
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-
 from support import CONLLEVAL_FIXTURES, fails, run_cli, write
 
 

@@ -6,8 +6,7 @@ import json
 import pytest
 
 import ts_eval
-from ts_eval import InputError
-from ts_eval import evaluate
+from ts_eval import InputError, evaluate
 from ts_eval.io.api import read, read_pair
 from ts_eval.io.pairing import nested_counts
 from ts_eval.io.tokenizer import tokenize

@@ -15,14 +15,13 @@ import math
 from pathlib import Path
 
 import pytest
+from test_renderers_text import WIDTHS, assert_fits, names_intact, synthetic_corpus
 
 import ts_eval
-from ts_eval.output.page import Figure
 from ts_eval.output.builders import build, kind_of
+from ts_eval.output.page import Figure
 from ts_eval.output.renderers import render
 from ts_eval.output.values import value
-
-from test_renderers_text import WIDTHS, assert_fits, names_intact, synthetic_corpus
 
 ROOT = Path(__file__).parent.parent
 DEMO = ROOT / "ts_eval" / "demo" / "germeval2014_test_sample.conll"
@@ -44,9 +43,9 @@ def score_report(demo):
 
 @pytest.fixture(scope="module")
 def fair_report():
+    from ts_eval.core.matching import match
     from ts_eval.fair import fair_errors, fair_report
     from ts_eval.io.faireval import read_faireval
-    from ts_eval.core.matching import match
 
     fd = read_faireval(str(FAIR / "target" / "ner_spans.csv"), str(FAIR / "system" / "ner_spans.csv"))
     c = fd.corpus

@@ -10,12 +10,10 @@ import sys
 from pathlib import Path
 
 import pytest
-
-import ts_eval
-
 from support import FIXTURES, run_cli, write
 from test_writes import GOLD_ONLY, GOOD, NO_RESAMPLING, PACKAGE_ROOT, _fair_config, _files
 
+import ts_eval
 
 # ---------------------------------------------------------------------------
 # #17.5: an output that is one of the inputs is refused before anything is read

@@ -5,12 +5,11 @@ import numpy as np
 import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
+from support import unit_matrix, unit_weights
 
 import ts_eval
 from ts_eval.core import measures
 from ts_eval.models.evaluate import evaluate
-
-from support import unit_matrix, unit_weights
 
 LABELS = ["PER", "LOC", "ARGM-TMP"]
 TAGS = ["O", "O", "O"] + [f"{p}-{l}" for l in LABELS for p in "BI"]

@@ -12,18 +12,17 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from support import iob2
 
-from ts_eval import InputError, from_spans
-from ts_eval import evaluate
-from ts_eval.errors import OptionError
-from ts_eval.ranking import statistics, study as ranking, sufficient
+from ts_eval import InputError, evaluate, from_spans
+from ts_eval.cli import main as rank_main
 from ts_eval.cli.outputs import json_text
+from ts_eval.errors import OptionError
+from ts_eval.models.ts import ts_counts
 from ts_eval.output.builders import build
 from ts_eval.output.renderers import render
-from ts_eval.cli import main as rank_main
-from ts_eval.models.ts import ts_counts
-
-from support import iob2
+from ts_eval.ranking import statistics, sufficient
+from ts_eval.ranking import study as ranking
 
 scipy_stats = pytest.importorskip("scipy.stats")
 

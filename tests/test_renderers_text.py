@@ -16,12 +16,12 @@ import numpy as np
 import pytest
 
 import ts_eval
-from ts_eval.ranking import sufficient
-from ts_eval.output.page import Cell, Column, Page, Section, Table
 from ts_eval.output.builders import build
+from ts_eval.output.page import Cell, Column, Page, Section, Table
 from ts_eval.output.renderers import render
-from ts_eval.output.values import interval, value
 from ts_eval.output.renderers.text import fit_check, layout
+from ts_eval.output.values import interval, value
+from ts_eval.ranking import sufficient
 
 WIDTHS = (80, 120)
 

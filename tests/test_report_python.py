@@ -10,11 +10,11 @@ b     [B-PER O O B-LOC] [O O O]           exact: LOC hit only: tp 1, 2 found, 3 
 """
 from __future__ import annotations
 
+import inspect
 import math
 import re
 import subprocess
 import sys
-import inspect
 from pathlib import Path
 
 import numpy as np

@@ -3,11 +3,10 @@ hyphenated labels; policies conlleval / strict / discard on ill-formed sequences
 from __future__ import annotations
 
 import pytest
+from support import run_cli, write
 
 import ts_eval
 from ts_eval.errors import InputError
-
-from support import run_cli, write
 
 # ten tokens; two adjacent PER spans (only B-/E-/U-/S- style prefixes can separate them)
 SPANS = [("PER", 0, 1), ("PER", 2, 2), ("LOC", 4, 6), ("ORG", 7, 7), ("ARGM-LOC", 8, 9)]

@@ -23,11 +23,11 @@ nervaluate = pytest.importorskip("nervaluate")
 from nervaluate import Evaluator  # noqa: E402
 
 import ts_eval  # noqa: E402
-from ts_eval.models import semeval
-from ts_eval.ranking import sufficient  # noqa: E402
 from ts_eval.core.corpus import Corpus, SpanSet  # noqa: E402
 from ts_eval.core.sequences import from_sequences, from_spans  # noqa: E402
+from ts_eval.models import semeval
 from ts_eval.models import semeval as semeval_family  # noqa: E402
+from ts_eval.ranking import sufficient  # noqa: E402
 
 SCHEMES = ("strict", "exact", "partial", "ent_type")
 COUNTS = ("correct", "incorrect", "partial", "missed", "spurious", "possible", "actual")
@@ -364,7 +364,7 @@ def test_ranking_models():
 # span by span: nervaluate's *_indices
 
 
-def indices_of(corpus: Corpus, o: "semeval.SpanOutcomes", by_label: bool) -> Dict:
+def indices_of(corpus: Corpus, o: semeval.SpanOutcomes, by_label: bool) -> Dict:
     """nervaluate's index lists from ts_eval's per-span codes: (sentence, position in the
     sentence's list -- of the span's label alone in a label's evaluation)."""
     def local(spans: SpanSet):

@@ -12,7 +12,6 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from support import run_cli, write
 
 ROOT = Path(__file__).parent.parent

@@ -10,11 +10,10 @@ import shutil
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from support import conlleval_reference, iob2, run_cli, write, write_sentences
 
 import ts_eval
 from ts_eval.models.evaluate import evaluate
-
-from support import conlleval_reference, iob2, run_cli, write, write_sentences
 
 # tokens, spans (first, end exclusive, label): 9 tokens, 4 gold and 4 system spans
 GOLD = [(["John", "Smith", "lives", "in", "New", "York"], [(0, 2, "PER"), (4, 6, "LOC")]),

@@ -5,8 +5,8 @@ from hypothesis import strategies as st
 
 import ts_eval
 from ts_eval.core.matching import match
-from ts_eval.models.ts import confusion, ts_counts
 from ts_eval.core.units import BITS, bit_counts, label_mask, label_passes, merge_overlaps, paint
+from ts_eval.models.ts import confusion, ts_counts
 
 
 def test_label_passes():

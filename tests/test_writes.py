@@ -13,11 +13,10 @@ import sys
 from pathlib import Path
 
 import pytest
+from support import FIXTURES, run_cli, write
 
 import ts_eval
 from ts_eval.io import sink
-
-from support import FIXTURES, run_cli, write
 
 GOOD = "John B-PER B-PER\nSmith I-PER O\nvisits O O\nParis B-LOC B-LOC\n\nHe O O\nleft O B-ORG\n"
 TWO = ("John B-PER B-PER B-PER\nSmith I-PER O I-PER\nvisits O O O\nParis B-LOC B-LOC B-ORG\n\n"

@@ -3,10 +3,10 @@
 Token-and-separator scores (Esuli & Sebastiani 2010), conlleval-exact segment
 scores, and more, from one pass over the data.
 """
-from .version import __version__
 from .errors import InputError, OptionError, TsEvalError
-from .models.evaluate import evaluate, score   # eager: the API's two most used functions
+from .models.evaluate import evaluate, score  # eager: the API's two most used functions
 from .output import views  # noqa: F401  (registers str() and the notebook view of every result)
+from .version import __version__
 
 # Everything else is imported on first use (PEP 562), so that `import ts_eval` is cheap and
 # `ts-eval score` on a column file loads neither the other readers nor ranking and comparison code.

@@ -23,7 +23,7 @@ class Hint:
     instead of a value (``column=NAME``); neither: the option alone (``leave out delimiter``).
     """
 
-    __slots__ = ("option", "values", "metavar")
+    __slots__ = ("metavar", "option", "values")
 
     def __init__(self, option: str, *values: Any, metavar: Optional[str] = None):
         self.option = option

@@ -36,8 +36,16 @@ from typing import Any, Dict, List, Optional, Tuple
 
 from ..errors import InputError
 from .errors import UsageError, option_errors
-from .inputs import (add_column_options, add_file_arguments, add_reading_options, check_paths, file_request,
-                     input_settings, load, request_paths)
+from .inputs import (
+    add_column_options,
+    add_file_arguments,
+    add_reading_options,
+    check_paths,
+    file_request,
+    input_settings,
+    load,
+    request_paths,
+)
 from .outputs import add_output_options, emit
 
 CONFIG_KEYS = ("target_in", "system_in", "labels", "exclude", "ignore_punct", "focus", "eval_method",
@@ -246,10 +254,10 @@ def run_inputs(args: argparse.Namespace) -> int:
 
 def run_config(args: argparse.Namespace) -> int:
     """The config road: FairEval's config file, its readers and its report, byte for byte."""
-    from ..fair import fair_errors, fair_report
-    from ..output.legacy.faireval import faireval_settings, to_faireval
-    from ..io.faireval import read_faireval
     from ..core.matching import match
+    from ..fair import fair_errors, fair_report
+    from ..io.faireval import read_faireval
+    from ..output.legacy.faireval import faireval_settings, to_faireval
     from ..results.vocabulary import layout
 
     cfg = read_config(args.config)

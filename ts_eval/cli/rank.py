@@ -164,7 +164,8 @@ class _Bar:
 
 def run(args) -> int:
     """Run ``ts-eval rank`` for parsed arguments; returns the exit code (errors are raised)."""
-    from ..ranking import study as ranking, sufficient
+    from ..ranking import study as ranking
+    from ..ranking import sufficient
 
     if args.list_models:
         from .outputs import write_output

@@ -40,8 +40,24 @@ from __future__ import annotations
 
 from .comparison import compare
 from .examples import make_example
-from .results import (ARROW, CLASS_TITLES, CLASSES, GOLD_OUTCOMES, SYSTEM_OUTCOMES, VIEWS, ChangeClass, Comparison,
-                      Example, MultiComparison, PairComparison, SemevalDiff, SpanDiff, TokenDiff, Transition, TSDiff)
+from .results import (
+    ARROW,
+    CLASS_TITLES,
+    CLASSES,
+    GOLD_OUTCOMES,
+    SYSTEM_OUTCOMES,
+    VIEWS,
+    ChangeClass,
+    Comparison,
+    Example,
+    MultiComparison,
+    PairComparison,
+    SemevalDiff,
+    SpanDiff,
+    TokenDiff,
+    Transition,
+    TSDiff,
+)
 from .semeval_spans import semeval_diff
 from .several import exact_hits, pairwise
 from .spans import OutcomeCodes, fair_outcomes, span_diff

@@ -7,8 +7,8 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple
 import numpy as np
 
 from ..core.corpus import Corpus
-from ..errors import OptionError
 from ..core.measures import check_separator_weight, prf
+from ..errors import OptionError
 from ..models.context import CorpusData
 from ..models.registry import FAMILIES, ScoreSettings
 from ..models.segment import EXACT_STATS

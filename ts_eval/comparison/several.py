@@ -20,7 +20,7 @@ def exact_hits(gold: SpanSet, system: SpanSet, pairs: Optional[Pairs] = None) ->
     p = match(gold, system) if pairs is None else pairs
     hit = np.zeros(len(gold), bool)
     hit[p.gold[p.exact]] = True
-    return hit, int(len(unique(p.system[p.exact])))
+    return hit, len(unique(p.system[p.exact]))
 
 
 def pairwise(gold_ids: np.ndarray, ids: np.ndarray, names: Sequence[str]) -> Tuple[np.ndarray, List[Dict[str, Any]]]:
@@ -108,7 +108,7 @@ def several_systems(corpus: Corpus, names: List[str], gold_ids: np.ndarray, sys_
     for r in s_rows:
         lab = corpus.labels.index(r["label"])
         r["hard"], r["easy"] = int(hard_l[lab]), int(easy_l[lab])
-    s_over["hard"], s_over["easy"] = int(len(hard)), int(len(easy))
+    s_over["hard"], s_over["easy"] = len(hard), len(easy)
     t_over["measure"], s_over["measure"] = "token accuracy", "exact-match span recall"
     hard_records = [_span_record(corpus, int(i)) for i in hard.tolist()]
     neighbours = []

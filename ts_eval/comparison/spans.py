@@ -9,12 +9,11 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple
 import numpy as np
 
 from ..core.corpus import Corpus
+from ..core.matching import Pairs, match
 from ..fair.algorithm import fair_errors
 from ..fair.types import OUTCOME_NAMES
-from ..core.matching import Pairs, match
 from .outcomes import OutcomeCodes, OutcomeNames, SpanSides, outcome_diff
 from .results import GOLD_OUTCOMES, SYSTEM_OUTCOMES, SpanDiff
-
 
 #: Ortmann's fair outcomes (the span level of ``compare``)
 FAIR_NAMES = OutcomeNames(GOLD_OUTCOMES, SYSTEM_OUTCOMES, "FP", "TN", "TP", "tp")

@@ -7,8 +7,8 @@ from typing import Dict, List, Optional, Sequence, Tuple
 import numpy as np
 
 from ..core.corpus import Corpus, SpanSet
-from ..errors import OptionError
 from ..core.units import BITS, label_mask, label_passes, merge_overlaps
+from ..errors import OptionError
 from .results import CLASSES, VIEWS, ChangeClass, TokenDiff
 from .transitions import _ratio, _top_transitions
 

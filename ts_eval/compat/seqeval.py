@@ -40,8 +40,8 @@ from ..core import measures
 from ..core.corpus import Corpus, SideInfo, SpanSet, corpus_from_tag_ids
 from ..core.matching import match
 from ..core.schemes import resolve_scheme_name
-from ..models.segment import segment_counts
 from ..core.validation import EmptyInputWarning, describe, encode
+from ..models.segment import segment_counts
 
 AVERAGES = (None, "micro", "macro", "weighted")
 MODES = (None, "default", "strict")
@@ -65,7 +65,7 @@ def _undefined_metric_warning():
     return UndefinedMetricWarning
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _undefined_average_warning():
     """The class of the warning for a macro average over no entity types: seqeval warns there through numpy
     (``RuntimeWarning``: mean of an empty slice), so a filter or ``pytest.warns`` written for seqeval expects
@@ -108,9 +108,7 @@ def read_tags(y_true: Any, y_pred: Any, flat_ok: bool = False) -> TagData:
     """
     sides = []
     for y, name in ((y_true, "y_true"), (y_pred, "y_pred")):
-        if flat_ok and isinstance(y, (list, tuple)) and len(y) and all(isinstance(t, str) for t in y):
-            y = [y]
-        elif flat_ok and isinstance(y, np.ndarray) and y.ndim == 1 and y.dtype.kind == "U":
+        if (flat_ok and isinstance(y, (list, tuple)) and len(y) and all(isinstance(t, str) for t in y)) or (flat_ok and isinstance(y, np.ndarray) and y.ndim == 1 and y.dtype.kind == "U"):
             y = [y]
         sides.append((name, y))
     lengths, (true, pred), vocab = encode(sides)

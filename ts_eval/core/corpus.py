@@ -13,10 +13,9 @@ from typing import Callable, Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
 
-from .arrays import unique
-
-from . import schemes
 from ..errors import Hint, InputError, OptionError
+from . import schemes
+from .arrays import unique
 from .printable import control_message, control_reason, first_control
 
 
@@ -46,14 +45,14 @@ class SpanSet:
         return self.last + 1
 
     @staticmethod
-    def empty() -> "SpanSet":
+    def empty() -> SpanSet:
         z = np.zeros(0, np.int64)
         return SpanSet(z, z.copy(), np.zeros(0, np.int32))
 
-    def sorted(self) -> "SpanSet":
+    def sorted(self) -> SpanSet:
         return self.take(np.lexsort((self.label, self.last, self.start)))
 
-    def take(self, mask_or_index) -> "SpanSet":
+    def take(self, mask_or_index) -> SpanSet:
         return SpanSet(self.start[mask_or_index], self.last[mask_or_index], self.label[mask_or_index], self.conll)
 
 

@@ -190,7 +190,7 @@ class Decoded:
     ill_formed: np.ndarray     # bool per span
     bad_token: np.ndarray      # per span: the token that makes it ill formed (or -1)
     reason: List[str] = field(default_factory=list)  # why the first ill-formed span is ill formed
-    conll: Optional["ConllEvents"] = None  # conlleval scheme: per-token chunk events of this side
+    conll: Optional[ConllEvents] = None  # conlleval scheme: per-token chunk events of this side
 
 
 def _shift_prev(a: np.ndarray, first: np.ndarray, fill) -> np.ndarray:

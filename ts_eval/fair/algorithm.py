@@ -16,9 +16,9 @@ import numpy as np
 
 from ..core.arrays import unique
 from ..core.corpus import Corpus, SpanSet
-from ..errors import OptionError
 from ..core.matching import Pairs, match
 from ..core.tokensets import TokenSets
+from ..errors import OptionError
 from .sequential import _resolve
 from .tally import _sent_offsets, _sentence_of, _tally
 from .types import BEL, BEO, BES, BOTH, FN, FOCUS, FP, GOLD_ONLY, LBE, LE, MODES, SYSTEM_ONLY, TP, FairResult

@@ -11,8 +11,23 @@ from typing import Sequence, Tuple, Union
 import numpy as np
 
 from ..core.corpus import Corpus, SpanSet
-from .types import (BEL, BEO, BES, BOTH, ERROR_TYPES, FN, FP, GOLD_ONLY, LBE, LE, OUTCOME_NAMES, SYSTEM_ONLY,
-                    TP, FairResult, SpanOutcomes)
+from .types import (
+    BEL,
+    BEO,
+    BES,
+    BOTH,
+    ERROR_TYPES,
+    FN,
+    FP,
+    GOLD_ONLY,
+    LBE,
+    LE,
+    OUTCOME_NAMES,
+    SYSTEM_ONLY,
+    TP,
+    FairResult,
+    SpanOutcomes,
+)
 
 N_CODES = len(OUTCOME_NAMES)
 

@@ -20,17 +20,16 @@ from typing import Any, Dict, List, Sequence, Tuple
 import numpy as np
 
 from ..core import measures
-from .corpus import level_corpus
-from .data import BASES, LABELS, LEVELS, TAG_PREFIX, GermEvalData, LevelChunks, level_chunks, sentence_bounded
+from ..core.matching import match
+from ..core.measures import percent, percent_of_ratio, prf
 from ..fair.algorithm import fair_errors
 from ..fair.scores import fair_report
 from ..fair.types import ERROR_TYPES
-from .counts import MODES, GermEvalCounts, germeval_counts
-from ..core.matching import match
-from ..core.measures import percent, percent_of_ratio, prf
 from ..models.ts import ts_counts, ts_result
 from ..results.report import Report, versions
-
+from .corpus import level_corpus
+from .counts import MODES, GermEvalCounts, germeval_counts
+from .data import BASES, LABELS, LEVELS, TAG_PREFIX, GermEvalData, LevelChunks, level_chunks, sentence_bounded
 
 # ---------------------------------------------------------------------------
 # the official numbers (percentages, computed in the scorer's order of operations)

@@ -33,11 +33,11 @@ from typing import Optional, Sequence, Tuple
 import numpy as np
 
 from ..core import schemes
-from .data import LABELS, LEVELS, ROW_NAMES, TAG_ID, TAG_LABEL, TAG_PREFIX, TAGS, GermEvalData, check_policy_name
 from ..errors import Hint, InputError
 from ..io.columns import BOM, ColumnFile, byte_windows, unique_slices
 from ..io.conll import check_aligned
 from ..io.source import system_name
+from .data import LABELS, LEVELS, ROW_NAMES, TAG_ID, TAG_LABEL, TAG_PREFIX, TAGS, GermEvalData, check_policy_name
 
 SIX_COLUMNS = "index, token, gold outer, gold inner, system outer, system inner"
 FOUR_COLUMNS = "index, token, outer, inner"

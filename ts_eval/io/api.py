@@ -15,13 +15,13 @@ import numpy as np
 from ..core.corpus import Corpus, relabel
 from ..errors import InputError, OptionError
 from .brat import read_brat
+from .charspans import MisalignedSpanError
 from .columns import split_columns
 from .conllu import read_conllu
 from .detect import FORMATS, detect_format
 from .documents import Documents, documents_from_tags, token_keys
 from .jsonl_text import read_jsonl_text
 from .jsonl_tokens import read_jsonl_tokens
-from .charspans import MisalignedSpanError
 from .pairing import check_texts, pair_documents
 from .sink import check_stdin_once
 from .source import STDIN, display_name, is_dir, read_bytes, system_name

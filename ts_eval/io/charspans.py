@@ -13,9 +13,9 @@ from typing import Any, List, Optional, Tuple
 import numpy as np
 
 from ..errors import Hint, InputError
+from .choices import ALIGN_MODES
 from .documents import TOKEN_SEP, Documents, build_documents
 from .jsonl import is_int, short
-from .choices import ALIGN_MODES
 from .tokenizer import align_spans, token_keys, tokenize
 
 

@@ -15,8 +15,8 @@ from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union
 import numpy as np
 
 from ..core.corpus import SideInfo, corpus_from_tag_ids, span_shape
-from ..errors import InputError
 from ..core.printable import control_message, first_control
+from ..errors import InputError
 
 TOKEN_SEP = "\x1f"  # joins a document's tokens into its key (one string per document, not per token)
 

@@ -39,9 +39,9 @@ from typing import Dict, List, Optional, Sequence, Tuple
 import numpy as np
 
 from ..core.corpus import Corpus, SideInfo, SpanSet
-from ..errors import InputError
 from ..core.printable import control_message, first_control, has_control
 from ..core.tokensets import TokenSets
+from ..errors import InputError
 
 #: POS tags treated as punctuation: the reference's list (STTS, UPOS, its custom tags,
 #: PTB-style ``. , : ( ) "`` and typographic quotes) plus the PTB's own tags for quotes

@@ -12,7 +12,6 @@ from typing import Any, Dict, Iterator, List, Optional, Tuple
 from ..errors import InputError
 from .source import display_name, read_text
 
-
 #: lines parsed per ``json.loads`` call: the records of one chunk are all the per-token Python objects
 #: alive at a time (a reader turns them into arrays and per-document strings before the next chunk)
 CHUNK_LINES = 512

@@ -17,11 +17,11 @@ from typing import Any, List, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
-from ..errors import InputError
 from ..core.printable import control_message, first_control
+from ..errors import InputError
 from .documents import TOKEN_SEP, Documents, build_documents, documents_from_tags
 from .jsonl import is_int, record_chunks, short
-from .source import gc_paused, display_name, read_text
+from .source import display_name, gc_paused, read_text
 
 SHAPES = ("spans", "tags", "ner_tags")
 
@@ -54,7 +54,7 @@ def load_tag_names(source: Union[str, Sequence[str]], feature: str = "ner_tags")
 
 @gc_paused
 def read_jsonl_tokens(path: str, scheme: str = "IOB2", policy: str = "conlleval",
-                      tag_names: Union[None, str, Sequence[str]] = None, id_key: str = "id",
+                      tag_names: Union[str, Sequence[str], None] = None, id_key: str = "id",
                       raw: Optional[bytes] = None) -> Documents:
     """Read a token-list JSON Lines file (see the module docstring for the shapes)."""
     name = display_name(path)

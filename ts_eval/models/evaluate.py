@@ -8,9 +8,9 @@ from ..core.corpus import Corpus
 from ..core.sequences import TagSeqs, from_sequences, spans_corpus
 from ..errors import OptionError
 from ..fair.weights import resolve_weights
+from ..results.report import Report, versions
 from .context import CorpusData, SystemData
 from .registry import FAMILIES, ScoreSettings
-from ..results.report import Report, versions
 
 SpanTuple = Tuple[str, int, int]     # (label, start, end), end exclusive
 

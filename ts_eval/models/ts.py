@@ -107,7 +107,7 @@ class TSCounts:
     confusion_sep: Optional[np.ndarray] = None
 
     @classmethod
-    def from_sums(cls, sums: np.ndarray, conf=(None, None)) -> "TSCounts":
+    def from_sums(cls, sums: np.ndarray, conf=(None, None)) -> TSCounts:
         """The counts of column sums of :func:`sentence_counts`."""
         per = np.asarray(sums, float)[2:].reshape(-1, 6)
         return cls(per[:, :3].copy(), per[:, 3:].copy(), int(sums[0]), int(sums[1]), *conf)

@@ -29,16 +29,26 @@ import numpy as np
 
 from ..core.corpus import Corpus
 from ..core.sequences import from_sequences
-from ..results.display import Displayed, listing, number, require_pandas
 from ..errors import OptionError
+from ..results.display import Displayed, listing, number, require_pandas
 from ..results.report import versions
 from ..results.vocabulary import layout as result_layout
-from .statistics import (TIE_DECIMALS, Bootstrap, Permutation, Progress, _better_tied, _chunks, _clean, average_ranks,
-                         correlation_matrices, exact_float32)
 from . import memory
+from .statistics import (
+    TIE_DECIMALS,
+    Bootstrap,
+    Permutation,
+    Progress,
+    _better_tied,
+    _chunks,
+    _clean,
+    average_ranks,
+    correlation_matrices,
+    exact_float32,
+)
 from .sufficient import REFERENCE_MODEL, Model, StatsMatrix, get_model, resolve_models, statistics
-from .uncertainty import (analyse, check_flip_pairs, contested_pairs, flips, mean_intervals, pair_pvalues,
-                          to_dict as uncertainty_dict)
+from .uncertainty import analyse, check_flip_pairs, contested_pairs, flips, mean_intervals, pair_pvalues
+from .uncertainty import to_dict as uncertainty_dict
 
 # ---------------------------------------------------------------------------
 # results

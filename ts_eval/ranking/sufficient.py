@@ -19,8 +19,20 @@ import numpy as np
 from ..core.corpus import Corpus
 from ..errors import OptionError
 from ..models.context import CorpusData, SystemData
-from ..models.registry import (DEFAULT_MODELS, GROUPS, PAPER_MODELS, REFERENCE_MODEL, REGISTRY, UNAVAILABLE, Model,
-                               StatsFn, default_models, get_model, register, resolve_models)
+from ..models.registry import (
+    DEFAULT_MODELS,
+    GROUPS,
+    PAPER_MODELS,
+    REFERENCE_MODEL,
+    REGISTRY,
+    UNAVAILABLE,
+    Model,
+    StatsFn,
+    default_models,
+    get_model,
+    register,
+    resolve_models,
+)
 
 __all__ = ["CorpusData", "DEFAULT_MODELS", "GROUPS", "Model", "PAPER_MODELS", "REFERENCE_MODEL", "REGISTRY", "StatsMatrix",
            "SystemData", "UNAVAILABLE", "default_models", "get_model", "register", "resolve_models",

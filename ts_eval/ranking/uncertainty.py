@@ -38,8 +38,8 @@ from ..errors import OptionError
 from .statistics import TIE_DECIMALS, Progress, _chunks, _clean, average_ranks, exact_float32
 
 if TYPE_CHECKING:   # pragma: no cover
-    from .study import RankingResult
     from .statistics import Bootstrap, Permutation
+    from .study import RankingResult
     from .sufficient import StatsMatrix
 
 CORR_CHUNK = 100   # resamples per vectorised correlation step (bounds memory; results do not depend on it)
@@ -63,7 +63,7 @@ GROUP_RULE = ("a new group starts below a system when the paired permutation tes
 # the paired test for any system pairs
 
 
-def pair_pvalues(sm: "StatsMatrix", pairs: Sequence[Pairs], permutations: int, seed_seq: np.random.SeedSequence,
+def pair_pvalues(sm: StatsMatrix, pairs: Sequence[Pairs], permutations: int, seed_seq: np.random.SeedSequence,
                  progress: Optional[Progress] = None) -> List[np.ndarray]:
     """Paired approximate randomisation for the system pairs ``pairs[k] = (a, b)`` under model k.
 
@@ -285,7 +285,7 @@ class RankUncertainty:
                 "undefined_resamples": self.undefined}
 
 
-def analyse(scores: np.ndarray, order: np.ndarray, boot: Optional["Bootstrap"], perm: Optional["Permutation"],
+def analyse(scores: np.ndarray, order: np.ndarray, boot: Optional[Bootstrap], perm: Optional[Permutation],
             alpha: float) -> RankUncertainty:
     """The uncertainty of a ranking from its observed scores, bootstrap (with resample scores) and tests."""
     out = RankUncertainty(alpha=alpha)
@@ -303,7 +303,7 @@ def analyse(scores: np.ndarray, order: np.ndarray, boot: Optional["Bootstrap"], 
     return out
 
 
-def flips(result: "RankingResult", model_a: str, model_b: str, alpha: Optional[float] = None) -> Flips:
+def flips(result: RankingResult, model_a: str, model_b: str, alpha: Optional[float] = None) -> Flips:
     """The system pairs that ``model_a`` and ``model_b`` order differently, with both paired p-values.
 
     Pairs are listed in ``model_a``'s order of the system it puts higher, then of the other.
@@ -342,13 +342,13 @@ def check_flip_pairs(pairs: Optional[Sequence[Sequence[str]]], models: Sequence[
     return out
 
 
-def all_flips(result: "RankingResult") -> List[Flips]:
+def all_flips(result: RankingResult) -> List[Flips]:
     """Flips between every two models, in the result's model order."""
     m = result.models
     return [flips(result, m[i], m[j]) for i in range(len(m)) for j in range(i + 1, len(m))]
 
 
-def to_dict(result: "RankingResult") -> Dict[str, Any]:
+def to_dict(result: RankingResult) -> Dict[str, Any]:
     """The JSON sections of a ranking's uncertainty (added to :meth:`RankingResult.to_dict`)."""
     u = result.uncertainty
     groups = None
@@ -366,7 +366,7 @@ def to_dict(result: "RankingResult") -> Dict[str, Any]:
     }
 
 
-def mean_intervals(tasks: Mapping[str, "RankingResult"]) -> Optional[Dict[str, Any]]:
+def mean_intervals(tasks: Mapping[str, RankingResult]) -> Optional[Dict[str, Any]]:
     """Intervals of the correlations averaged over tasks: the b-th resamples of all tasks (each task
     resampled independently) are averaged, then the percentile interval is taken.  None unless every
     task has the same number of bootstrap resamples and confidence."""

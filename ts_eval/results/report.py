@@ -31,8 +31,8 @@ from typing import Any, Dict, Iterator, List, Tuple
 
 import numpy as np
 
-from .display import Displayed, listing, number, require_pandas
 from ..version import __version__
+from .display import Displayed, listing, number, require_pandas
 from .vocabulary import FRAME_COLUMNS, layout
 
 

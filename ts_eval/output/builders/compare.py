@@ -13,7 +13,7 @@ from typing import Any, List, Optional
 
 from ...comparison.results import CLASS_TITLES
 from ...errors import Spelling, python_spelling
-from ..page import Cell, Column, Page, Figure, Section, Table, Text
+from ..page import Cell, Column, Figure, Page, Section, Table, Text
 from . import compare_tables as ct
 from .compare_models import models_table, semeval_sections
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any, List, Optional
 
-from ...comparison.results import CLASS_TITLES, CLASSES, ARROW
+from ...comparison.results import ARROW, CLASS_TITLES, CLASSES
 from ..page import Cell, Column, Section, Table, Text
 from .score import SEMEVAL_COUNTS, SEMEVAL_SCHEMES, score_cell, summary
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any, Dict, List, Mapping, Optional
 
 from ...errors import Spelling, python_spelling
-from ..page import Cell, Column, Page, Figure, Section, Table, Text
+from ..page import Cell, Column, Figure, Page, Section, Table, Text
 
 METHODS = ("traditional", "fair", "weighted")
 TRADITIONAL = ("tp", "fp", "fn")

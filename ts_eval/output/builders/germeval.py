@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any, List, Mapping
 
 from ...errors import Hint, Spelling, python_spelling, spell
-from ..page import Cell, Column, Page, Figure, Section, Table, Text
+from ..page import Cell, Column, Figure, Page, Section, Table, Text
 from .score import _dict
 
 METRIC_ROWS = ("M1 strict, combined (official)", "M2 loose, combined", "M3 strict, outer", "M3 strict, inner")

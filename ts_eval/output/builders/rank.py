@@ -22,9 +22,10 @@ from typing import Any, List, Optional, Sequence, Union
 
 import numpy as np
 
-from ...ranking import uncertainty as rank_uncertainty
 from ...errors import Spelling, python_spelling
-from ..page import Cell, Column, Page, Figure, Section, Table, Text
+from ...ranking import uncertainty as rank_uncertainty
+from ..page import Cell, Column, Figure, Page, Section, Table, Text
+
 
 def _f(x: Any) -> Optional[float]:
     """A numpy number as a float (nan stays nan; renderers write n/a)."""

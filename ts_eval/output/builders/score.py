@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from typing import Any, Dict, List, Mapping, Optional
 
-from .fair import confusion_blocks, stats_table
 from ...errors import Hint, Spelling, python_spelling, spell
+from ..page import Cell, Column, Figure, Page, Section, Table, Text
 from ..values import value
-from ..page import Cell, Column, Page, Figure, Section, Table, Text
+from .fair import confusion_blocks, stats_table
 
 FAIR_TYPES = ("tp", "fp", "le", "be", "bes", "bel", "beo", "lbe", "fn")
 TRADITIONAL = ("tp", "fp", "fn")

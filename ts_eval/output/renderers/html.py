@@ -25,9 +25,10 @@ from typing import Any, Dict, List, NamedTuple, Optional, Tuple
 from markupsafe import Markup, escape
 
 from ...version import __version__
-from ..page import Cell, Page, Figure, Section, Table, Text
+from ..page import Cell, Figure, Page, Section, Table, Text
+from ..values import interval as format_interval
+from ..values import value as format_value
 from .svg import figure_svg
-from ..values import interval as format_interval, value as format_value
 
 COMMAND_KEYS = ("command", "command_line", "argv")
 FRAGMENT_SCOPE = ".ts-eval"   # the class of the fragment's outer div, which its CSS is scoped to

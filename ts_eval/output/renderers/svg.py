@@ -16,7 +16,8 @@ from typing import Any, Callable, Dict, List, Sequence, Tuple
 from markupsafe import Markup, escape
 
 from ..page import Figure
-from ..values import interval as format_interval, value as format_value
+from ..values import interval as format_interval
+from ..values import value as format_value
 
 FONT = 12                  # px, labels
 SMALL = 10                 # px, intervals and ticks

@@ -39,8 +39,8 @@ from rich.table import Table as RichTable
 from rich.text import Text as RichText
 
 from ...errors import Hint, Spelling, python_spelling, spell
-from ..page import Cell, Column, Page, Figure, Section, Table, Text, common_prefix
 from .. import values as fmt
+from ..page import Cell, Column, Figure, Page, Section, Table, Text, common_prefix
 
 GAP = 3                 # between two columns: padding, the (blank) rule, padding
 TRANSPOSE_ROWS = 3
@@ -183,7 +183,7 @@ def rich_tables(t: Table, width: int) -> Tuple[List[RichTable], Layout]:
                 s = cell_text(c, lay.stacked, lay.prefix if j < tt.key_columns else "")
                 cells.append(RichText(s, style=STYLES.get(c.style or "", "")))
             style = tt.row_styles[k] if k < len(tt.row_styles) else None
-            rt.add_row(*cells, style=STYLES.get(style or "", None))
+            rt.add_row(*cells, style=STYLES.get(style or ""))
         out.append(rt)
     return out, lay
 
