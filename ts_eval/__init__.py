@@ -15,7 +15,8 @@ _LAZY = {"Corpus": "core.corpus", "SpanSet": "core.corpus", "from_sequences": "c
          "read_conll": "io", "read_conll_pair": "io",
          "read": "io.api", "read_pair": "io.api", "Report": "results.report", "EmptyInputWarning": "core.validation",
          "fair_corpus": "fair", "fair_errors": "fair", "compare": "comparison",
-         "rank": "ranking.study", "rank_corpus": "ranking.study", "rank_tasks": "ranking.study", "convert": "io.convert"}
+         "rank": "ranking.study", "rank_corpus": "ranking.study", "rank_tasks": "ranking.study",
+         "convert": "io.convert"}
 _LAZY_MODULES = ("compat",)   # ts_eval.compat.seqeval, ts_eval.compat.huggingface
 
 
@@ -30,5 +31,6 @@ def __getattr__(name: str):
 
 
 __all__ = ["Corpus", "SpanSet", "from_sequences", "from_spans", "InputError", "OptionError", "TsEvalError",
-           "evaluate", "score", "read_conll", "read_conll_pair", "read", "read_pair", "Report", "fair_corpus", "fair_errors",
-           "compare", "rank", "rank_corpus", "rank_tasks", "convert", "compat", "EmptyInputWarning", "__version__"]
+           "evaluate", "score", "read_conll", "read_conll_pair", "read", "read_pair", "Report", "fair_corpus",
+           "fair_errors", "compare", "rank", "rank_corpus", "rank_tasks", "convert", "compat",
+           "EmptyInputWarning", "__version__"]

@@ -47,15 +47,22 @@ def token_changes(gold: np.ndarray, a: np.ndarray, b: np.ndarray, vocab: Sequenc
     masks = change_masks(gold, a, b)
     n_diff = int(np.count_nonzero(a != b))
     V = max(len(vocab), 1)
+
+    def pair(k: int) -> Tuple[str, ...]:
+        return vocab[k // V], vocab[k % V]
+
+    def triple(k: int) -> Tuple[str, ...]:
+        return vocab[k // (V * V)], vocab[(k // V) % V], vocab[k % V]
+
     out = {}
     for cls in CLASSES:
         m = masks[cls]
         if cls == "changed_error":
             keys = (gold[m] * V + a[m]) * V + b[m]
-            name = (lambda k: (vocab[k // (V * V)], vocab[(k // V) % V], vocab[k % V]))
+            name = triple
         else:
             keys = a[m] * V + b[m]
-            name = (lambda k: (vocab[k // V], vocab[k % V]))
+            name = pair
         distinct, tops = _top_transitions(keys, name, n_diff, top)
         cnt = int(m.sum())
         out[cls] = ChangeClass(cls, cnt, cnt / n_diff if n_diff else 0.0, distinct, tops)

@@ -108,7 +108,8 @@ def read_tags(y_true: Any, y_pred: Any, flat_ok: bool = False) -> TagData:
     """
     sides = []
     for y, name in ((y_true, "y_true"), (y_pred, "y_pred")):
-        if (flat_ok and isinstance(y, (list, tuple)) and len(y) and all(isinstance(t, str) for t in y)) or (flat_ok and isinstance(y, np.ndarray) and y.ndim == 1 and y.dtype.kind == "U"):
+        if flat_ok and ((isinstance(y, (list, tuple)) and len(y) and all(isinstance(t, str) for t in y))
+                        or (isinstance(y, np.ndarray) and y.ndim == 1 and y.dtype.kind == "U")):
             y = [y]
         sides.append((name, y))
     lengths, (true, pred), vocab = encode(sides)

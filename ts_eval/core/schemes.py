@@ -36,7 +36,7 @@ from typing import Dict, List, Optional, Sequence, Tuple, Union
 import numpy as np
 
 # prefix codes shared by all schemes
-O, B, I, E, S, L, U = 0, 1, 2, 3, 4, 5, 6
+O, B, I, E, S, L, U = 0, 1, 2, 3, 4, 5, 6  # noqa: E741  (the tag prefix letters themselves)
 PREFIX_CODES: Dict[str, int] = {"B": B, "I": I, "E": E, "S": S, "L": L, "U": U}
 PREFIX_NAMES = ["O", "B", "I", "E", "S", "L", "U"]
 _N_PREFIX = len(PREFIX_NAMES)
@@ -289,14 +289,14 @@ def encode(start: np.ndarray, last: np.ndarray, label: np.ndarray, sent_first: n
 
 
 def _reason(sch: Scheme, pf: int, pl: int, one: bool) -> str:
-    f, l = PREFIX_NAMES[pf], PREFIX_NAMES[pl]
+    f, la = PREFIX_NAMES[pf], PREFIX_NAMES[pl]
     if one:
         if f not in sch.single:
             return f"a one-token span tagged {f}- (scheme {sch.name} expects {'/'.join(sch.single)}-)"
     elif f not in sch.first:
         return f"a span that starts with {f}- (scheme {sch.name} expects {'/'.join(sch.first)}-)"
-    elif l not in sch.last:
-        return f"a span that ends with {l}- (scheme {sch.name} expects {'/'.join(sch.last)}-)"
+    elif la not in sch.last:
+        return f"a span that ends with {la}- (scheme {sch.name} expects {'/'.join(sch.last)}-)"
     if f == "B":
         return f"B- that does not follow a span of the same label (scheme {sch.name})"
     return f"E- that is not followed by a span of the same label (scheme {sch.name})"
@@ -402,7 +402,8 @@ def detect_scheme(sides: Sequence[Tuple[np.ndarray, np.ndarray]], sent_first: np
     i_last = False          # an I- that is the last token of its span
     for prefix, types in sides:
         p = prefix.astype(np.intp, copy=False)
-        present.update(PREFIX_NAMES[k] for k in np.flatnonzero(np.bincount(p.astype(np.intp), minlength=1)).tolist() if k != O)
+        used = np.flatnonzero(np.bincount(p.astype(np.intp), minlength=1)).tolist()
+        present.update(PREFIX_NAMES[k] for k in used if k != O)
         prev_p = _shift_prev(p, sent_first, O)
         prev_t = _shift_prev(types, sent_first, -1)
         bmask = p == B

@@ -101,7 +101,8 @@ def germeval_corpus(gold_path: Optional[str], system_paths: Sequence[str], *, na
         raise OptionError("no system file given")
     if names is not None and len(names) != len(system_paths):
         raise OptionError(f"{len(names)} names for {len(system_paths)} system files")
-    datas = [read_germeval_any(gold_path or p, p if gold_path else None, name=names[k] if names else None, policy=policy)
+    datas = [read_germeval_any(gold_path or p, p if gold_path else None, name=names[k] if names else None,
+                               policy=policy)
              for k, p in enumerate(system_paths)]
     _check_same_gold(datas)
     return systems_corpus(datas, policy, eof_quirk)

@@ -149,7 +149,8 @@ def to_documents(cd: CharDocs, align: str = "strict", tokenizer: str = "default"
         listed.append(item)
     keep = b < e
     dropped = int((~keep).sum())
-    notes = {"tokenizer": tokenizer, "align": align, "misaligned": len(listed), "dropped_no_token": dropped, "misaligned_spans": listed}
+    notes = {"tokenizer": tokenizer, "align": align, "misaligned": len(listed), "dropped_no_token": dropped,
+             "misaligned_spans": listed}
     def keys() -> List[str]:
         return token_keys(cd.texts, off, ts, te, TOKEN_SEP)
     kept = np.flatnonzero(keep)

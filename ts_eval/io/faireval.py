@@ -166,7 +166,7 @@ def read_span_file(path: str) -> _Raw:
     except ValueError:
         for k, f in enumerate(fields):
             _span_line(f, path, int(nb[k]) + 1)
-        raise AssertionError("unreachable")  # pragma: no cover
+        raise AssertionError("unreachable") from None  # pragma: no cover
     ok = np.array([bool(x) for x in labels], bool) & (b >= 1) & (e >= b)
     # a given token list is the plain range when it has e-b+1 entries b, b+1, ..., e
     regular = ~given.copy()

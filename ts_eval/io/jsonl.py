@@ -7,6 +7,7 @@ by line, to name the bad line and the parser's message.
 from __future__ import annotations
 
 import json
+from contextlib import suppress
 from typing import Any, Dict, Iterator, List, Optional, Tuple
 
 from ..errors import InputError
@@ -40,10 +41,8 @@ def record_chunks(path: str, raw: Optional[bytes] = None, chunk_lines: Optional[
         chunk = numbers[c:c + chunk_lines]
         body = [lines[k - 1] for k in chunk]
         records = None
-        try:
+        with suppress(json.JSONDecodeError):
             records = json.loads("[" + ",".join(body) + "]")
-        except json.JSONDecodeError:
-            pass
         if records is None or len(records) != len(body):
             records = []
             for k, ln in zip(chunk, body):

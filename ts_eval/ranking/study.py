@@ -103,7 +103,8 @@ class RankingResult(Displayed):
 
 
     def flips(self, model_a: str, model_b: str, alpha: Optional[float] = None):
-        """The system pairs ``model_a`` and ``model_b`` order differently (:func:`ts_eval.ranking.uncertainty.flips`)."""
+        """The system pairs ``model_a`` and ``model_b`` order differently
+        (:func:`ts_eval.ranking.uncertainty.flips`)."""
         return flips(self, model_a, model_b, alpha)
 
     @property

@@ -34,8 +34,8 @@ from ..models.registry import (
     resolve_models,
 )
 
-__all__ = ["CorpusData", "DEFAULT_MODELS", "GROUPS", "Model", "PAPER_MODELS", "REFERENCE_MODEL", "REGISTRY", "StatsMatrix",
-           "SystemData", "UNAVAILABLE", "default_models", "get_model", "register", "resolve_models",
+__all__ = ["CorpusData", "DEFAULT_MODELS", "GROUPS", "Model", "PAPER_MODELS", "REFERENCE_MODEL", "REGISTRY",
+           "StatsMatrix", "SystemData", "UNAVAILABLE", "default_models", "get_model", "register", "resolve_models",
            "sentence_statistics", "statistics", "unit_ids"]
 
 

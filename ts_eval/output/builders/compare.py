@@ -31,10 +31,11 @@ def _kind(t: ct.Table, k: int, header: str, first: Any) -> str:
 
 def convert(t: ct.Table, tid: str, key_columns: int = 1) -> Table:
     """A comparison table (header + plain rows) as a page table with typed cells."""
-    cols = [Column(f"c{k}" if not h else h, h) for k, h in enumerate(t.header)]
+    cols = [Column(h or f"c{k}", h) for k, h in enumerate(t.header)]
     rows, styles = [], []
     for r in t.rows:
-        rows.append([Cell(v, _kind(t, k, h, r[0]) if ct._num(v) else "text") for k, (h, v) in enumerate(zip(t.header, r))])
+        rows.append([Cell(v, _kind(t, k, h, r[0]) if ct._num(v) else "text")
+                     for k, (h, v) in enumerate(zip(t.header, r))])
         styles.append("total" if r and r[0] in ("overall", "difference", "total") else None)
     return Table(tid, t.title, cols, rows, key_columns=key_columns, row_styles=styles)
 

@@ -89,7 +89,8 @@ def notes(rep: Mapping[str, Any], spelling: Spelling = python_spelling) -> List[
         for row, d in v["rows"].items():
             if not (d["ill_formed"] or d["discarded"]):
                 continue
-            what = [f"{d[k]} {t}" for k, t in (("i_start", "start with I-"), ("label_change_inside", "change label inside"),
+            what = [f"{d[k]} {t}" for k, t in (("i_start", "start with I-"),
+                                               ("label_change_inside", "change label inside"),
                                                ("crosses_sentence", "run into the next sentence"),
                                                ("discarded", "dropped")) if d[k]]
             out.append(f"{row}: {d['ill_formed'] + d['discarded']} ill-formed IOB2 chunks ({', '.join(what)}); "

@@ -200,7 +200,8 @@ def model_tables(r) -> Section:
     else:
         blocks.append(_per_model(r, f"scores-{r.task}", f"{r.task}: scores",
                                  lambda i, k: Cell(_f(r.scores[i, k]), "score")))
-        blocks.append(_per_model(r, f"ranks-{r.task}", f"{r.task}: ranks", lambda i, k: Cell(_f(r.ranks[i, k]), "rank")))
+        blocks.append(_per_model(r, f"ranks-{r.task}", f"{r.task}: ranks",
+                                 lambda i, k: Cell(_f(r.ranks[i, k]), "rank")))
     blocks.append(rankings(r))
     if p is not None:
         alpha = u.alpha if u is not None else r.settings.get("alpha", 0.05)

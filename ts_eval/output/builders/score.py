@@ -77,7 +77,8 @@ def summary(rep: Dict[str, Any]) -> Table:
         add("token & separator", [
             (f"ts_{avg}_{m}", f"TS {'µ' if avg == 'micro' else 'M'}{t}",
              lambda s, a=avg, m=m: score_cell(s["ts"][a], m) if m != "kappa" else Cell(s["ts"][a][m], "corr"))
-            for avg in ("micro", "macro") for m, t in (("precision", "P"), ("recall", "R"), ("f", "F"), ("kappa", "κ"))])
+            for avg in ("micro", "macro")
+            for m, t in (("precision", "P"), ("recall", "R"), ("f", "F"), ("kappa", "κ"))])
     if "exact" in models:
         add("segment exact match", [
             ("exact_precision", "ex P", lambda s: score_cell(s["exact"]["micro"], "precision")),
@@ -88,8 +89,9 @@ def summary(rep: Dict[str, Any]) -> Table:
     for model, _ in SEGMENT:
         if model in models:
             short = model[:2] if model != "contain" else "ct"
-            add(model, [(f"{model}_micro_f", f"{short} µF", lambda s, m=model: score_cell(s[m]["micro"], "f",
-                                                                                         ("gold", "system", "gold_hit", "system_hit"))),
+            add(model, [(f"{model}_micro_f", f"{short} µF",
+                         lambda s, m=model: score_cell(s[m]["micro"], "f",
+                                                       ("gold", "system", "gold_hit", "system_hit"))),
                         (f"{model}_macro_f", f"{short} MF", lambda s, m=model: score_cell(s[m]["macro"], "f"))])
     if "fair" in models:
         add("fair error types", [
@@ -224,7 +226,8 @@ def fair_labels_table(s: Dict[str, Any]) -> Table:
         tr, fr, wr = (f[m]["micro"] if lab is None else f[m]["labels"][lab]
                       for m in ("traditional", "fair", "weighted"))
         rows.append([Cell("micro" if lab is None else (lab or '""'))] + [Cell(fr.get(t), "count") for t in FAIR_TYPES]
-                    + [Cell(tr.get(t), "count") for t in TRADITIONAL] + [score_cell(d, k, FAIR_TYPES) for d in (tr, fr, wr) for k in ("precision", "recall", "f")])
+                    + [Cell(tr.get(t), "count") for t in TRADITIONAL]
+                    + [score_cell(d, k, FAIR_TYPES) for d in (tr, fr, wr) for k in ("precision", "recall", "f")])
     return Table(f"fair-{s['name']}", f"{s['name']}: fair error types (focus {f['focus']}), per label (scores in %)",
                  cols, rows, row_styles=[None] * (len(rows) - 1) + ["total"])
 

@@ -191,12 +191,14 @@ def _records(t: Table, ids: Ids, section: str) -> Dict[str, Any]:
             any(c.kind == "text" and len(format_value(c.value, c.kind)) > LONG_TEXT for c in (r[j] for r in t.rows))]
     rows = []
     for r in t.rows:
-        head = [format_value(c.value, c.kind) if c.kind == "text" else f"{t.columns[j].title} {format_value(c.value, c.kind)}"
+        head = [format_value(c.value, c.kind) if c.kind == "text"
+                else f"{t.columns[j].title} {format_value(c.value, c.kind)}"
                 for j, c in enumerate(r) if j not in sides and j not in long and format_value(c.value, c.kind)]
         rows.append({"head": " · ".join(head),
                      "texts": [(t.columns[j].title, format_value(r[j].value, "text")) for j in long if r[j].value],
                      "sides": [{"title": t.columns[j].title, "role": (r[j].data or {}).get("role", ""),
-                                "text": sentence(r[j].data) if _is_sentence(r[j]) else format_value(r[j].value, r[j].kind)}
+                                "text": sentence(r[j].data) if _is_sentence(r[j])
+                                else format_value(r[j].value, r[j].kind)}
                                for j in sides]})
     return {"type": "records", "id": t.id, "anchor": ids(f"table-{t.id}"), "title": t.title,
             "heading": heading(t.title, section), "legend": RECORDS_LEGEND, "sides": len(sides), "rows": rows}
