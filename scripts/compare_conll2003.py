@@ -76,7 +76,8 @@ def main() -> int:
           f"{len(files)} systems; read {t1 - t0:.2f} s, compared {t2 - t1:.2f} s")
 
     # cross-check against conlleval.pl (scores.tsv)
-    ref = {r["system"]: r for r in csv.DictReader(open(data / "scores.tsv"), delimiter="\t")}
+    with open(data / "scores.tsv") as f:
+        ref = {r["system"]: r for r in csv.DictReader(f, delimiter="\t")}
     worst_r = worst_acc = 0.0
     for s in result.systems:
         r = ref[s["name"]]

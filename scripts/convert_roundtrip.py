@@ -92,12 +92,14 @@ def main() -> int:
     with tempfile.TemporaryDirectory() as tmp:
         conll = os.path.join(data, "conll2003-en")
         gold = ts_eval.read(os.path.join(conll, "gold.iob2"))
-        systems = {os.path.basename(p)[:-6]: ts_eval.read(p) for p in sorted(glob.glob(os.path.join(conll, "systems", "*.conll")))[:cut]}
+        systems = {os.path.basename(p)[:-6]: ts_eval.read(p)
+                   for p in sorted(glob.glob(os.path.join(conll, "systems", "*.conll")))[:cut]}
         bad += run("conll2003", gold, systems, FLAT, tmp)
 
         ge = os.path.join(data, "germeval2014")
         gold = ts_eval.read(os.path.join(ge, "gold.iob2"), column=2)  # TOKEN OUTER INNER
-        systems = {os.path.basename(p)[:-6]: ts_eval.read(p) for p in sorted(glob.glob(os.path.join(ge, "systems", "*.conll")))[:cut]}
+        systems = {os.path.basename(p)[:-6]: ts_eval.read(p)
+                   for p in sorted(glob.glob(os.path.join(ge, "systems", "*.conll")))[:cut]}
         bad += run("germeval-outer", gold, systems, FLAT, tmp)
 
         six = sorted(glob.glob(os.path.join(ge, "systems-6col", "*.tsv")))[:cut]

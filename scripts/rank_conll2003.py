@@ -22,7 +22,7 @@ import sys
 import time
 from decimal import ROUND_HALF_UP, Decimal
 from pathlib import Path
-from typing import Dict, List, Sequence
+from typing import Dict, List, Optional, Sequence
 
 import numpy as np
 
@@ -305,7 +305,7 @@ def acceptance_timing(data: Path, resamples: int) -> None:
           + f"; total {total:.2f} s (target: < 30 s)")
 
 
-def main(argv: List[str] = None) -> int:
+def main(argv: Optional[List[str]] = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--data", default=str(DEFAULT_DATA), help=f"the conll2003-en folder (default {DEFAULT_DATA})")
     ap.add_argument("--resamples", type=int, default=1000)

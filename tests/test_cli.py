@@ -180,7 +180,7 @@ def test_bad_docstart_line(tmp_path, capsys):
 # bad usage: exit 2
 
 def usage(capsys, argv, *needles):
-    code, out, err = run_cli(argv, capsys)
+    code, _out, err = run_cli(argv, capsys)
     assert code == 2, (code, err)
     assert "Traceback" not in err
     for n in needles:
@@ -231,7 +231,8 @@ COLUMN_OPTS = [["--gold-col", "0"], ["--system-col", "0"], ["--token-col", "0"],
                ["--token-col", "3"]]
 
 
-@pytest.mark.parametrize("opts", COLUMN_OPTS, ids=["=".join(o[:2]) + ("..." if len(o) > 2 else "") for o in COLUMN_OPTS])
+@pytest.mark.parametrize("opts", COLUMN_OPTS,
+                         ids=["=".join(o[:2]) + ("..." if len(o) > 2 else "") for o in COLUMN_OPTS])
 def test_bad_column_numbers(tmp_path, capsys, opts):
     # the file has 3 columns: 0, 9 and -9 are no column; a column cannot be both gold and system
     path = write(tmp_path / "g.conll", GOOD)
@@ -324,7 +325,7 @@ def test_markdown_and_latex_contain_counts(two_systems, capsys):
         # system col3, label PER: TS TP 1, FP 0, FN 2; exact gold 1, found 1, correct 0 (the document's
         # per-label table: label, TS TP FP FN TN P R F kappa acc, then exact gold, system, correct, P, R, F)
         sep = " | " if fmt == "markdown" else " & "
-        per = [l for l in out.splitlines() if l.strip(" |").startswith("PER")]
+        per = [line for line in out.splitlines() if line.strip(" |").startswith("PER")]
         assert per, out
         cells = [c.strip() for c in per[0].strip(" |\\").split(sep.strip())]
         assert cells[1:4] == ["1", "0", "2"]
@@ -486,5 +487,5 @@ def test_output_into_a_missing_folder_fails_the_same_for_every_command(tmp_path,
                     str(dest), "cannot write the output")
     assert not (tmp_path / "no").exists(), err      # no folder is created behind the user's back
     ok = tmp_path / "out.txt"
-    code, out, err = run_cli(OUTPUT_COMMANDS[command](tmp_path, files) + ["-o", str(ok)], capsys)
+    code, _out, err = run_cli(OUTPUT_COMMANDS[command](tmp_path, files) + ["-o", str(ok)], capsys)
     assert code == 0 and ok.stat().st_size > 0, err

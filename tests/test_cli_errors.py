@@ -179,7 +179,8 @@ def test_a_closed_pipe_prints_no_traceback(three, argv):
 
 
 def test_the_exit_codes_are_documented_in_the_readme():
-    readme = open(os.path.join(os.path.dirname(__file__), os.pardir, "README.md"), encoding="utf-8").read()
+    with open(os.path.join(os.path.dirname(__file__), os.pardir, "README.md"), encoding="utf-8") as f:
+        readme = f.read()
     table = readme[readme.index("| exit code |"):]
     table = table[:table.index("\n\n")]
     for code in ("| 0 |", "| 1 |", "| 2 |", "| 130 |"):

@@ -83,7 +83,7 @@ def test_html_for_every_command_is_one_self_contained_page(tmp_path, capsys, six
 def test_every_command_writes_every_document_format(tmp_path, capsys, six, command, fmt):
     """One road: every command's csv, markdown and latex are its document, rendered (#11.5)."""
     argv, names = COMMANDS[command][0](tmp_path, six), COMMANDS[command][1]
-    code, out, err = run_cli(argv + ["--format", fmt, "-o", str(tmp_path / "out")], capsys)
+    code, _out, err = run_cli(argv + ["--format", fmt, "-o", str(tmp_path / "out")], capsys)
     assert code == 0, err
     text = (tmp_path / "out").read_text(encoding="utf-8")
     start = {"csv": "table,row,column,value,low,high,kind\n", "markdown": "# ", "latex": "% ts_eval: "}[fmt]

@@ -8,6 +8,7 @@ import io
 import json
 import lzma
 import sys
+from pathlib import Path
 
 import pytest
 from support import fails as bad
@@ -159,7 +160,7 @@ def _stdin(monkeypatch, data: bytes) -> None:
 
 def test_stdin_column_file(tmp_path, wide, monkeypatch, capsys):
     expected, _ = scores(capsys, ["score", wide, "--gold-col", "2"])
-    _stdin(monkeypatch, open(wide, "rb").read())
+    _stdin(monkeypatch, Path(wide).read_bytes())
     systems, d = scores(capsys, ["score", "-", "--gold-col", "2"])     # counting columns reads stdin once
     assert d["settings"]["input"]["file"] == "-"
     assert {n: s["exact"] for n, s in systems.items()} == {n: s["exact"] for n, s in expected.items()}
@@ -172,7 +173,7 @@ def test_stdin_column_file(tmp_path, wide, monkeypatch, capsys):
 def test_compressed_column_files(tmp_path, wide, capsys, compress):
     expected, _ = scores(capsys, ["score", wide, "--gold-col", "2"])
     packed = tmp_path / "packed.conll.z"
-    packed.write_bytes(compress(open(wide, "rb").read()))
+    packed.write_bytes(compress(Path(wide).read_bytes()))
     systems, _ = scores(capsys, ["score", str(packed), "--gold-col", "2"])    # columns counted after decompressing
     assert {n: s["ts"] for n, s in systems.items()} == {n: s["ts"] for n, s in expected.items()}
 
@@ -238,7 +239,7 @@ def test_input_format_forces_a_reader(tmp_path, capsys, reference):
     gold = write_format(tmp_path, "columns", "gold")
     a = write_format(tmp_path, "jsonl-tokens", "a")
     odd = tmp_path / "a.data"
-    odd.write_text(open(a).read())
+    odd.write_text(Path(a).read_text())
     systems, _ = scores(capsys, ["score", "--gold", gold, "--system", str(odd), "--gold-format", "columns",
                                  "--input-format", "jsonl-tokens"])
     assert systems["a"]["exact"]["micro"]["tp"] == reference["a"][0]["tp"]

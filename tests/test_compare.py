@@ -405,8 +405,8 @@ def test_cli_two_files_and_single_file(files, tmp_path, capsys):
     multi = tmp_path / "multi.conll"
     multi.write_text("\n".join(lines) + "\n")
     out_file = tmp_path / "out.md"
-    assert main(["compare", str(multi), "--gold-col", "2", "--names", "a", "b", "c", "--pair", "a", "c", "--format", "markdown",
-                 "-o", str(out_file)]) == 0
+    assert main(["compare", str(multi), "--gold-col", "2", "--names", "a", "b", "c", "--pair", "a", "c",
+                 "--format", "markdown", "-o", str(out_file)]) == 0
     md = out_file.read_text()
     assert "Oracle token accuracy" in md and "Hard cases" in md and "Token level: a (A) → c (B)" in md
     assert main(["compare", str(multi), "--gold-col", "2", "--top", "2", "--examples", "1"]) == 0

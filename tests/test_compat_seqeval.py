@@ -127,7 +127,7 @@ def test_docstring_examples():
     yt = [['O', 'O', 'O', 'B-MISC', 'I-MISC', 'O', 'B-ORG'], ['B-PER', 'I-PER', 'O', 'B-PER']]
     yp = [['O', 'O', 'B-MISC', 'I-MISC', 'I-MISC', 'O', 'O'], ['B-PER', 'I-PER', 'O', 'B-MISC']]
     assert C.performance_measure(yt, yp) == {'TP': 3, 'FP': 3, 'FN': 1, 'TN': 4}
-    p, r, f, s = C.precision_recall_fscore_support(Y_TRUE, Y_PRED, average=None)
+    p, _r, _f, s = C.precision_recall_fscore_support(Y_TRUE, Y_PRED, average=None)
     assert p.tolist() == [0.0, 1.0] and s.tolist() == [1, 1]
     assert C.precision_recall_fscore_support(Y_TRUE, Y_PRED, average="macro") == (0.5, 0.5, 0.5, 2)
 
@@ -252,7 +252,7 @@ def test_default_mode_quirks_follow_seqeval():
             assert _same(seqeval_metrics.f1_score(yt, yp, average=None), C.f1_score(yt, yp, average=None))
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        assert list(C.classification_report([["PER", "PER"]], [["PER", "PER"]], output_dict=True))[0] == "ER"
+        assert next(iter(C.classification_report([["PER", "PER"]], [["PER", "PER"]], output_dict=True))) == "ER"
 
 
 # ---------------------------------------------------------------------------

@@ -4,6 +4,7 @@ conlleval.pl's chunk rules (tests/support.py, itself checked against the fixture
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -28,7 +29,7 @@ def expected(name: str) -> str:
 @pytest.mark.parametrize("name", FIXTURE_NAMES)
 def test_reference_reading_reproduces_the_fixtures(name):
     # the test oracle itself must reproduce conlleval.pl's recorded output
-    assert conlleval_reference(open(fixture(name), encoding="utf-8").read()) == expected(name)
+    assert conlleval_reference(Path(fixture(name)).read_text(encoding="utf-8")) == expected(name)
 
 
 @pytest.mark.parametrize("name", FIXTURE_NAMES)
@@ -158,7 +159,7 @@ def test_format_conlleval_several_systems(tmp_path, capsys):
 def test_exact_counts_from_python_lists():
     # the tricky_iob sentences (without -DOCSTART-) as lists give the same phrase counts
     sents, cur = [], ([], [])
-    for line in open(fixture("tricky_iob"), encoding="utf-8").read().split("\n"):
+    for line in Path(fixture("tricky_iob")).read_text(encoding="utf-8").split("\n"):
         f = line.split()
         if not f:
             if cur[0]:

@@ -85,7 +85,7 @@ def _input_order(corpus, ss: SpanSet, spans: Sequence[Sequence[Span]]) -> np.nda
         for lab, b, e in sent:
             pos[(corpus.labels.index(lab), int(corpus.sent_offsets[s]) + b, int(corpus.sent_offsets[s]) + e)] = k
             k += 1
-    return np.array([pos[(int(l), int(b), int(e))] for l, b, e in zip(ss.label, ss.start, ss.last)], np.int64)
+    return np.array([pos[(int(lab), int(b), int(e))] for lab, b, e in zip(ss.label, ss.start, ss.last)], np.int64)
 
 
 def nonzero(res, label: Optional[str] = None) -> Dict[str, int]:
@@ -111,7 +111,8 @@ TABLE2 = {  # TP FP LE BEs BEl BEo BEall LBE FN Precision Recall F1
     "overall": (5159, 253, 252, 71, 106, 3, 180, 155, 462, 90.42, 87.23, 88.80),
 }
 TABLE2_COLS = ("TP", "FP", "LE", "BES", "BEL", "BEO", "BE", "LBE", "FN", "precision", "recall", "f1")
-REPORT_COLS = ("tp", "fp", "le", "bes", "bel", "beo", "be", "lbe", "fn", "precision", "recall", "f")  # the report's keys
+# the report's keys
+REPORT_COLS = ("tp", "fp", "le", "bes", "bel", "beo", "be", "lbe", "fn", "precision", "recall", "f")
 FIGURE2_NER = {  # target row -> system LOC ORG OTH PER, then FN (_)
     "LOC": (57, 54, 14, 28, 98),
     "ORG": (66, 43, 32, 26, 167),
@@ -281,7 +282,7 @@ def one(gold: List[Span], system: List[Span], **kw):
 
 
 def test_tp_fp_fn():
-    c, r = one([("A", 0, 1), ("A", 3, 4)], [("A", 0, 1), ("B", 6, 7)])
+    _c, r = one([("A", 0, 1), ("A", 3, 4)], [("A", 0, 1), ("B", 6, 7)])
     assert nonzero(r) == {"TP": 1, "FN": 1, "FP": 1}
     assert nonzero(r, "A") == {"TP": 1, "FN": 1}
     assert nonzero(r, "B") == {"FP": 1}
@@ -291,12 +292,12 @@ def test_tp_fp_fn():
 
 
 def test_labelling_error_and_focus():
-    c, r = one([("A", 2, 4)], [("B", 2, 4)])
+    _c, r = one([("A", 2, 4)], [("B", 2, 4)])
     assert nonzero(r) == {"LE": 1}
     assert nonzero(r, "A") == {"LE": 1} and nonzero(r, "B") == {}
     assert r.traditional_counts() == {"TP": 0, "FP": 1, "FN": 1}
     assert r.confusion_dict()["A"]["B"] == 1
-    c, r = one([("A", 2, 4)], [("B", 2, 4)], focus="system")
+    _c, r = one([("A", 2, 4)], [("B", 2, 4)], focus="system")
     assert nonzero(r, "A") == {} and nonzero(r, "B") == {"LE": 1}
     assert r.confusion_dict()["A"]["B"] == 1     # the matrix shows both directions
 
@@ -315,15 +316,15 @@ def test_boundary_error_types(b, e, kind):
 
 
 def test_labelling_boundary_error():
-    c, r = one([("A", 3, 6)], [("B", 5, 8)])
+    _c, r = one([("A", 3, 6)], [("B", 5, 8)])
     assert nonzero(r) == {"LBE": 1}
     assert nonzero(r, "A") == {"LBE": 1}
-    c, r = one([("A", 3, 6)], [("B", 5, 8)], focus="system")
+    _c, r = one([("A", 3, 6)], [("B", 5, 8)], focus="system")
     assert nonzero(r, "B") == {"LBE": 1}
 
 
 def test_no_overlap_is_fn_plus_fp():
-    c, r = one([("A", 3, 4)], [("A", 5, 6)])
+    _c, r = one([("A", 3, 4)], [("A", 5, 6)])
     assert nonzero(r) == {"FN": 1, "FP": 1}
 
 
@@ -338,7 +339,7 @@ def test_split_counts_two_boundary_errors():
 
 
 def test_merge_counts_two_boundary_errors():
-    c, r = one([("A", 0, 1), ("A", 2, 3)], [("A", 0, 3)])
+    _c, r = one([("A", 0, 1), ("A", 2, 3)], [("A", 0, 3)])
     assert nonzero(r) == {"BE": 2, "BEL": 2}
 
 
@@ -387,9 +388,9 @@ def test_shortest_spans_first():
 
 def test_paper_mode_and_faireval_skip_mode():
     gold, system = [("A", 0, 0), ("A", 2, 2)], [("A", 0, 1), ("A", 2, 3)]
-    c, r = one(gold, system)
+    _c, r = one(gold, system)
     assert nonzero(r) == {"BE": 2, "BEL": 2}
-    c, r = one(gold, system, mode="faireval-skip")
+    _c, r = one(gold, system, mode="faireval-skip")
     assert nonzero(r) == {"BE": 1, "BEL": 1, "FN": 1, "FP": 1}   # A 2..2 is skipped after A 0..0 matched
 
 
@@ -434,19 +435,19 @@ def test_from_mask_token_sets():
 
 
 def test_sentences_are_independent():
-    c, r = run([4, 4], [[("A", 0, 3)], [("A", 0, 1)]], [[("A", 2, 3)], [("A", 0, 1)]])
+    _c, r = run([4, 4], [[("A", 0, 3)], [("A", 0, 1)]], [[("A", 2, 3)], [("A", 0, 1)]])
     assert nonzero(r) == {"TP": 1, "BE": 1, "BES": 1}
 
 
 def test_empty_sides():
-    c, r = run([3], [[("A", 0, 1)]], [[]])
+    _c, r = run([3], [[("A", 0, 1)]], [[]])
     assert nonzero(r) == {"FN": 1}
-    c, r = run([3], [[]], [[("A", 0, 1)]])
+    _c, r = run([3], [[]], [[("A", 0, 1)]])
     assert nonzero(r) == {"FP": 1}
 
 
 def test_report_and_scores():
-    c, r = one([("A", 0, 3), ("A", 5, 5), ("B", 7, 8)], [("A", 0, 2), ("A", 5, 5), ("C", 7, 8)])
+    _c, r = one([("A", 0, 3), ("A", 5, 5), ("B", 7, 8)], [("A", 0, 2), ("A", 5, 5), ("C", 7, 8)])
     # TP 1, BES 1, LE 1: fair P = R = 1 / (1 + 0.5 + 0.5) = 0.5
     rep = fair_report(r, weights="eq7")
     assert rep["traditional"]["micro"]["tp"] == 1
@@ -629,7 +630,7 @@ def span_corpora(draw, max_sent=3, max_len=9, labels="ABC"):
 
 def _ref_total(lengths, gold, system, skip):
     total: Counter = Counter()
-    for n, g, s in zip(lengths, gold, system):
+    for _n, g, s in zip(lengths, gold, system):
         T = [[lab, b, e, set(range(b, e + 1)), k] for k, (lab, b, e) in enumerate(g)]
         S = [[lab, b, e, set(range(b, e + 1)), k] for k, (lab, b, e) in enumerate(s)]
         total += reference_counts(T, S, skip)
@@ -643,7 +644,7 @@ PROP = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCh
 @given(span_corpora(), st.sampled_from(["paper", "faireval-skip"]))
 def test_property_matches_plain_reference_reading(data, mode):
     lengths, gold, system = data
-    c, r = run(lengths, gold, system, mode=mode)
+    _c, r = run(lengths, gold, system, mode=mode)
     want = _ref_total(lengths, gold, system, mode == "faireval-skip")
     got = r.counts()
     for k in ("TP", "FP", "FN", "LE", "BES", "BEL", "BEO", "LBE"):
@@ -689,7 +690,7 @@ def test_property_identical_inputs_only_tp(data, mode, focus):
 @given(span_corpora())
 def test_property_clusters_equal_whole_sentences(data):
     lengths, gold, system = data
-    c, a = run(lengths, gold, system)
+    _c, a = run(lengths, gold, system)
     _, b = run(lengths, gold, system, _units="sentence")
     for f in ("gold_type", "gold_partner", "system_type", "system_partner"):
         assert np.array_equal(getattr(a.outcomes, f), getattr(b.outcomes, f)), f
@@ -752,7 +753,7 @@ def test_span_file_errors(tmp_path, line, msg):
 def test_sentence_counts_must_agree(tmp_path):
     t = write(tmp_path / "t.csv", "A\t1\t1\t1\n\nA\t1\t1\t1\n")
     s = write(tmp_path / "s.csv", "A\t1\t1\t1\n")
-    with pytest.raises(InputError, match="has 2 sentences, system .* has 1"):
+    with pytest.raises(InputError, match=r"has 2 sentences, system .* has 1"):
         read_faireval(t, s)
 
 
@@ -763,7 +764,7 @@ def test_directories_pair_by_name(tmp_path):
     fd = read_faireval(str(tmp_path / "target"), str(tmp_path / "system"))
     assert fd.corpus.n_sentences == 2 and fd.corpus.labels == ["A", "B"]
     write(tmp_path / "system" / "c.csv", "B\t1\t1\t1\n")
-    with pytest.raises(InputError, match="no target file for c.csv"):
+    with pytest.raises(InputError, match=r"no target file for c\.csv"):
         read_faireval(str(tmp_path / "target"), str(tmp_path / "system"))
 
 
@@ -808,7 +809,7 @@ def test_conll2000_pair_and_errors(tmp_path):
     r = fair_errors(c.gold, c.systems["system"], None, c.labels, c)
     assert nonzero(r) == {"TP": 1, "BE": 2, "BES": 2}
     s2 = write(tmp_path / "s2.conll", "a NN B-NP\nb NN I-NP\nc NN B-VP\n")
-    with pytest.raises(InputError, match="has 2 sentences, system .* has 1"):
+    with pytest.raises(InputError, match=r"has 2 sentences, system .* has 1"):
         read_faireval(t, s2)
     s3 = write(tmp_path / "s3.conll", "a NN B-NP\nb NN I-NP\n\nc NN E-VP\n")
     with pytest.raises(InputError, match="'E-VP' is not B-LABEL") as err:
@@ -903,7 +904,7 @@ system_in = {s}
 
 #### Labels
 labels = all
-exclude = 
+exclude =
 ignore_punct = False
 focus = target
 eval_method = all

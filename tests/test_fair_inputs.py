@@ -6,6 +6,7 @@ import gzip
 import io
 import json
 import sys
+from pathlib import Path
 
 import pytest
 from support import FIXTURES, run_cli, write, write_sentences
@@ -93,7 +94,7 @@ def _tags(n, spans):
 
 
 def test_options_of_the_fair_model(tmp_path, capsys):
-    gold, a, b = inputs(tmp_path, "jsonl-tokens")
+    gold, a, _b = inputs(tmp_path, "jsonl-tokens")
     fair, d = fair_json(capsys, ["--gold", gold, "--system", a, "--focus", "system", "--weights", "eq5",
                                  "--mode", "faireval-skip"])
     assert d["settings"]["fair"]["focus"] == "system" and d["settings"]["fair"]["mode"] == "faireval-skip"
@@ -153,7 +154,7 @@ def test_config_and_input_files_together_are_a_usage_error(tmp_path, capsys):
 
 def test_bad_inputs_name_the_file_and_the_value(tmp_path, capsys):
     gold, a, _ = inputs(tmp_path, "columns")
-    tagged = write(tmp_path / "bad.conll", open(a).read().replace("B-LOC", "X-LOC", 1))
+    tagged = write(tmp_path / "bad.conll", Path(a).read_text().replace("B-LOC", "X-LOC", 1))
     bad(capsys, ["fair", "--gold", gold, "--system", tagged], 1, f"{tagged}:", "'X-LOC'")
     label = write(tmp_path / "label.jsonl", json.dumps({"id": "s1", "tokens": TOKENS[0], "spans": [
         {"start": 0, "end": 2, "label": 7}]}) + "\n")

@@ -63,7 +63,8 @@ def parsed(page) -> Cells:
     (0.8876, "score", "88.76"), (0.005, "score", "0.50"), (-0.0123, "signed", "-1.23"), (0.02, "signed", "+2.00"),
     (12, "count", "12"), (12.5, "count", "12.5"), (3.0, "rank", "3"), (2.5, "rank", "2.5"),
     (0.8974, "corr", "0.897"), (0.0004, "p", "4.0e-04"), (0.25, "p", "0.250"), (float("nan"), "score", "n/a"),
-    (None, "score", ""), (87.5, "percent", "87.50"), ("n/a because", "score", "n/a because"), ("<x>", "text", "<x>"), (123456.0, "number", "123456"),
+    (None, "score", ""), (87.5, "percent", "87.50"), ("n/a because", "score", "n/a because"), ("<x>", "text", "<x>"),
+    (123456.0, "number", "123456"),
 ])
 def test_values_are_written_by_kind(value, kind, text):
     assert format_value(value, kind) == text
@@ -116,7 +117,8 @@ def test_detail_sections_are_folded_unless_asked(page):
 
 
 def _svgs(page):
-    return {m.group(1): ET.fromstring(m.group(0)) for m in re.finditer(r'<svg [^>]*id="fig-([^"]+)".*?</svg>', page, re.S)}
+    return {m.group(1): ET.fromstring(m.group(0))
+            for m in re.finditer(r'<svg [^>]*id="fig-([^"]+)".*?</svg>', page, re.S)}
 
 
 NS = "{http://www.w3.org/2000/svg}"
@@ -242,6 +244,7 @@ def test_example_cells_are_drawn_as_sentences_side_by_side():
     assert '<p class="record-head">example 1 · Corrections</p>' in page
     assert '<div class="sides" style="--sides: 2">' in page
     assert page.index('class="side role-gold"') < page.index('class="side role-A"')
-    assert page.count('<mark class="span" data-label="PER"><b class="focus">Karl</b><sub class="label">PER</sub></mark>') == 2
+    karl = '<mark class="span" data-label="PER"><b class="focus">Karl</b><sub class="label">PER</sub></mark>'
+    assert page.count(karl) == 2
     assert "<table" not in page and "[tokens]LABEL" not in page and "Spans are <mark" in page
     assert "<h3>" not in page                      # the section's heading names it

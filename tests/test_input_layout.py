@@ -97,7 +97,7 @@ def test_delimiter_empty_field_is_an_input_error(tmp_path, capsys):
 @pytest.mark.parametrize("bad", ["ab", "\\n"])
 def test_delimiter_must_be_one_character(tmp_path, capsys, bad):
     f = write(tmp_path / "t.tsv", "a O O\n")
-    got, out, err = run_cli(["score", f, "--delimiter", bad], capsys)
+    got, _out, err = run_cli(["score", f, "--delimiter", bad], capsys)
     assert got == 2 and "delimiter" in err, err
 
 

@@ -159,7 +159,7 @@ def test_score_document_figures_and_counts_behind_scores(score_report):
     cm = s0["fair"]["confusion"]
     h = heat[0]
     assert h.data["values"][h.data["rows"].index("PER")][h.data["columns"].index("PER")] == cm["PER"].get("PER", 0)
-    bars = [f for f in doc.figures() if f.kind == "bars"][0]
+    bars = next(f for f in doc.figures() if f.kind == "bars")
     assert bars.data["values"] == [s0["fair"]["fair"]["micro"][t] for t in FAIR_TYPES]
     # the confusion matrices and unit counts are details: the terminal shows them on request
     assert "fair confusion matrix (diagonal" not in render(doc, "table", width=120)

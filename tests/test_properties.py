@@ -12,7 +12,7 @@ from ts_eval.core import measures
 from ts_eval.models.evaluate import evaluate
 
 LABELS = ["PER", "LOC", "ARGM-TMP"]
-TAGS = ["O", "O", "O"] + [f"{p}-{l}" for l in LABELS for p in "BI"]
+TAGS = ["O", "O", "O"] + [f"{p}-{lab}" for lab in LABELS for p in "BI"]
 WEIGHTS = st.sampled_from([1.0, 0.5, 0.0, 0.25, 2.0])
 FAST = settings(max_examples=40, deadline=None)
 

@@ -214,7 +214,7 @@ def test_unknown_and_unavailable_models():
     corpus = make_corpus(20, seed=5)
     with pytest.raises(OptionError, match="unknown model"):
         ranking.rank_corpus(corpus, models=["no-such-model"], bootstrap=0, permutations=0)
-    for name, why in sufficient.UNAVAILABLE.items():
+    for name in sufficient.UNAVAILABLE:
         with pytest.raises(OptionError, match="not available"):
             sufficient.get_model(name)
 

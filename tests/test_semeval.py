@@ -25,7 +25,7 @@ from nervaluate import Evaluator  # noqa: E402
 import ts_eval  # noqa: E402
 from ts_eval.core.corpus import Corpus, SpanSet  # noqa: E402
 from ts_eval.core.sequences import from_sequences, from_spans  # noqa: E402
-from ts_eval.models import semeval
+from ts_eval.models import semeval  # noqa: E402
 from ts_eval.models import semeval as semeval_family  # noqa: E402
 from ts_eval.ranking import sufficient  # noqa: E402
 

@@ -106,8 +106,8 @@ def test_a_column_file_gives_the_same_numbers_as_its_spans(tmp_path, capsys):
 
 
 def _flat_spans(n: int, steps) -> list:
-    """Spans (label, start, end), end exclusive, of a sentence of ``n`` tokens that never overlap: each (size, label) step
-    from token k is a span of up to ``size`` tokens, or (size 0) one token outside every span."""
+    """Spans (label, start, end), end exclusive, of a sentence of ``n`` tokens that never overlap: each (size, label)
+    step from token k is a span of up to ``size`` tokens, or (size 0) one token outside every span."""
     spans, k = [], 0
     for size, lab in steps:
         if k >= n:

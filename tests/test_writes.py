@@ -93,7 +93,7 @@ def test_a_full_disk_leaves_the_old_output(tmp_path, capsys, monkeypatch, name):
     argv = _argv(name, tmp_path, files, str(out))
     before = _listing(tmp_path)
     calls = _full_disk(monkeypatch)
-    code, stdout, err = run_cli(argv, capsys)
+    code, _stdout, err = run_cli(argv, capsys)
     monkeypatch.undo()
     assert calls, "the output was not written through the atomic writer"
     assert code == 1, err
@@ -192,7 +192,7 @@ def test_a_real_write_failure_in_the_middle_of_a_file(tmp_path):
 def test_dev_full_is_written_directly_and_fails_in_one_line(tmp_path, capsys, argv):
     """A device cannot be replaced by a rename: it is written as the user asked, and its ENOSPC is one line."""
     files = _files(tmp_path)
-    code, out, err = run_cli([a.format(**files) for a in argv], capsys)
+    code, _out, err = run_cli([a.format(**files) for a in argv], capsys)
     assert code == 1, err
     assert err == "ts-eval: error: /dev/full: cannot write the output: No space left on device\n"
 
