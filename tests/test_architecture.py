@@ -178,6 +178,7 @@ def test_few_modules_at_the_top():
     assert len(top) <= MAX_TOP_MODULES, top
 
 
+@pytest.mark.slow
 def test_no_upward_import():
     order = {name: k for k, name in enumerate(layer_names())}
     up = [f"{m} ({layer_of(m)}) -> {n} ({layer_of(n)})" for m, targets in sorted(imports().items())
@@ -185,6 +186,7 @@ def test_no_upward_import():
     assert not up, "imports into a higher layer:\n" + "\n".join(up)
 
 
+@pytest.mark.slow
 def test_readers_and_writers_load_no_metric():
     graph = imports()
 

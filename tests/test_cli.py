@@ -372,6 +372,7 @@ def test_demo_runs(capsys):
     assert code == 0 and "gen-mft_dev" in out
 
 
+@pytest.mark.slow
 def test_module_version_and_demo_in_a_subprocess():
     proc = subprocess.run([sys.executable, "-m", "ts_eval", "--version"], capture_output=True, text=True,
                           timeout=60)
@@ -383,6 +384,7 @@ def test_module_version_and_demo_in_a_subprocess():
     assert "gen-crf_rich_dev" in proc.stdout and proc.stderr == ""
 
 
+@pytest.mark.slow
 def test_module_exit_codes_in_a_subprocess(tmp_path):
     path = write(tmp_path / "bad.conll", "a O X-PER\n")
     proc = subprocess.run([sys.executable, "-m", "ts_eval", "score", path], capture_output=True, text=True,

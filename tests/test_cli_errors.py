@@ -78,6 +78,7 @@ def _bootstrap_peak(corpus, resamples: int) -> int:
         tracemalloc.stop()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("n_systems", [2, 8])
 def test_the_memory_estimate_matches_the_measured_growth_of_the_bootstrap(n_systems):
     """What the resamples add to the peak (numpy's allocations, as tracemalloc sees them) is what
@@ -128,6 +129,7 @@ def test_an_os_or_memory_error_escaping_any_command_is_one_line_and_exit_1(three
         monkeypatch.undo()
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full")
 def test_a_full_disk_is_one_line_and_exit_1(three):
     gold, a, _ = three
@@ -139,6 +141,7 @@ def test_a_full_disk_is_one_line_and_exit_1(three):
     assert done.returncode == 1 and "No space left on device" in _one_line(done.stderr)
 
 
+@pytest.mark.slow
 def test_ctrl_c_is_exit_130_and_one_line(three):
     """A real SIGINT to a ``ts-eval rank`` subprocess that is busy permuting."""
     gold, a, b = three
@@ -163,6 +166,7 @@ def test_ctrl_c_is_exit_130_and_one_line(three):
     assert err == "ts-eval: interrupted\n" and out == ""
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("argv", [["score", "--gold", "{gold}", "{a}"], ["score", "--gold", "{gold}", "{a}",
                                                                           "--format", "json"],
                                   ["score", "--help"], ["convert", "{gold}", "-", "--to", "jsonl-tokens"]])

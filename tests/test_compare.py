@@ -112,6 +112,7 @@ tags3 = st.integers(min_value=1, max_value=60).flatmap(
     lambda n: st.tuples(*[st.lists(st.integers(0, 3), min_size=n, max_size=n) for _ in range(3)]))
 
 
+@pytest.mark.slow
 @given(tags3)
 @settings(max_examples=200, deadline=None)
 def test_classes_partition_the_differing_tokens_and_swap(arrays):
@@ -197,6 +198,7 @@ def _clean(spans):
     return [sorted(out)]
 
 
+@pytest.mark.slow
 @given(span_lists, span_lists, span_lists)
 @settings(max_examples=150, deadline=None)
 def test_span_level_invariants(g, a, b):
@@ -248,6 +250,7 @@ def test_ts_level_against_unit_reference():
 # ---------------------------------------------------------------------------
 # oracle upper bounds
 
+@pytest.mark.slow
 @given(st.integers(3, 5).flatmap(lambda k: st.lists(
     st.lists(st.sampled_from(["O", "B-X", "I-X", "B-Y"]), min_size=12, max_size=12), min_size=k + 1, max_size=k + 1)))
 @settings(max_examples=80, deadline=None)

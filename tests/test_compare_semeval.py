@@ -154,6 +154,7 @@ def test_compares_per_system_numbers_equal_scores():
             assert getattr(d, side) == {k: overall[k] for k in CATS}
 
 
+@pytest.mark.slow
 def test_cli_compare_models_semeval_equals_score(capsys):
     from test_pages import DEMO
     args = [str(DEMO), "--gold-col", "2", "--system-col", "3", "4", "--models", "semeval", "--format", "json"]
@@ -186,6 +187,7 @@ def _clean(spans):
     return [sorted({(lab, b, min(b + w, 7) + 1) for lab, b, w in spans})]    # end exclusive
 
 
+@pytest.mark.slow
 @given(span_lists, span_lists, span_lists)
 @settings(max_examples=100, deadline=None)
 def test_semeval_transitions_invariants(g, a, b):

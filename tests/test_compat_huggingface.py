@@ -158,6 +158,7 @@ def test_cross_sentence_chunk_gives_nan_extras_with_a_warning():
     assert _equal(hf_reference(refs, refs), {k: v for k, v in out.items() if k not in H.EXTRA_KEYS})
 
 
+@pytest.mark.slow
 def test_nested_chunks_give_ts_but_nan_fair_scores_with_a_warning():
     k = 2000  # chunks that all reuse start 0: the fair matcher would pair k x k of them
     refs = [['.-A', 'I-A', 'O'] * k]

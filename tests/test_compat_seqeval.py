@@ -175,6 +175,7 @@ def _scheme_pool(scheme: str):
     return pool + [f"{letters[0]}A", f"{letters[-1]}--B-", f"{letters[0]}-", "OTHER"]
 
 
+@pytest.mark.slow
 def test_random_default_mode_agrees():
     rng = random.Random(13)
     agreed = 0
@@ -185,6 +186,7 @@ def test_random_default_mode_agrees():
     assert agreed >= 150 * 17
 
 
+@pytest.mark.slow
 def test_random_suffix_mode_agrees():
     rng = random.Random(14)
     for case in range(60):
@@ -192,6 +194,7 @@ def test_random_suffix_mode_agrees():
         _compare(yt, yp, suffix=True, zero_division=("warn", 1)[case % 2])
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("scheme", SCHEMES)
 def test_random_strict_mode_agrees(scheme):
     rng = random.Random(100 + SCHEMES.index(scheme))  # str hashes vary between runs
@@ -201,6 +204,7 @@ def test_random_strict_mode_agrees(scheme):
         _compare(yt, yp, mode="strict", scheme=scheme, zero_division=("warn", 0, 1)[case % 3])
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("scheme", SCHEMES)
 def test_random_strict_suffix_and_autodetect(scheme):
     rng = random.Random(7)
@@ -368,6 +372,7 @@ _TAG = st.text(alphabet="OBIES.-AX_0[", min_size=1, max_size=4)
 _SENT = st.lists(st.tuples(_TAG, _TAG), max_size=7)
 
 
+@pytest.mark.slow
 @settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(_SENT, min_size=1, max_size=5), st.booleans())
 def test_property_default_mode_equals_seqeval_on_arbitrary_tags(sentences, suffix):

@@ -199,6 +199,7 @@ def conll_files(draw):
     return "\n".join(lines) + "\n"
 
 
+@pytest.mark.slow
 @settings(max_examples=80, deadline=None)
 @given(text=conll_files())
 def test_format_conlleval_matches_conlleval_rules(text, tmp_path_factory):

@@ -147,6 +147,7 @@ def _docs(lens, raw, flat):
                            [s[1] for s in spans], [s[2] for s in spans], [s[3] for s in spans])
 
 
+@pytest.mark.slow
 @settings(max_examples=40, deadline=None)
 @given(doc_strategy, st.sampled_from(SCHEMES))
 def test_property_flat_spans_survive_every_scheme(tmp_path_factory, data, scheme):

@@ -640,6 +640,7 @@ def _ref_total(lengths, gold, system, skip):
 PROP = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
+@pytest.mark.slow
 @PROP
 @given(span_corpora(), st.sampled_from(["paper", "faireval-skip"]))
 def test_property_matches_plain_reference_reading(data, mode):
@@ -651,6 +652,7 @@ def test_property_matches_plain_reference_reading(data, mode):
         assert got[k] == want.get(k, 0), k
 
 
+@pytest.mark.slow
 @PROP
 @given(span_corpora())
 def test_property_every_span_once_and_bounds(data):
@@ -677,6 +679,7 @@ def test_property_every_span_once_and_bounds(data):
     assert r.confusion.sum() == total - counts["TP"]
 
 
+@pytest.mark.slow
 @PROP
 @given(span_corpora(), st.sampled_from(["paper", "faireval-skip"]), st.sampled_from(["target", "system"]))
 def test_property_identical_inputs_only_tp(data, mode, focus):
@@ -686,6 +689,7 @@ def test_property_identical_inputs_only_tp(data, mode, focus):
     assert r.confusion.sum() == 0
 
 
+@pytest.mark.slow
 @PROP
 @given(span_corpora())
 def test_property_clusters_equal_whole_sentences(data):
@@ -696,6 +700,7 @@ def test_property_clusters_equal_whole_sentences(data):
         assert np.array_equal(getattr(a.outcomes, f), getattr(b.outcomes, f)), f
 
 
+@pytest.mark.slow
 @PROP
 @given(span_corpora())
 def test_property_focus_moves_only_le_and_lbe(data):
@@ -879,6 +884,7 @@ def stacked_rows(draw):
     return out
 
 
+@pytest.mark.slow
 @settings(max_examples=200, deadline=None)
 @given(st.lists(stacked_rows(), min_size=1, max_size=3))
 def test_property_conll2000_reader_matches_stack_procedure(tmp_path_factory, sents):
@@ -1004,6 +1010,7 @@ def _reference_punct(spans: list, punct: List[bool]) -> list:
     return spans
 
 
+@pytest.mark.slow
 @settings(max_examples=200, deadline=None)
 @given(st.lists(st.tuples(stacked_rows(), st.lists(st.booleans(), min_size=10, max_size=10)),
                 min_size=1, max_size=3))

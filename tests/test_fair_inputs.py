@@ -52,6 +52,7 @@ def test_hand_counted_fair_errors_from_columns(tmp_path, capsys):
     assert fair["a"]["confusion"]["ORG"]["LOC"] == 1 and fair["a"]["confusion"]["LOC"]["_"] == 1
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("fmt", FORMATS[1:])
 def test_the_same_spans_in_any_format_give_the_same_fair_results(tmp_path, capsys, fmt):
     column_gold, *column_systems = inputs(tmp_path, "columns")

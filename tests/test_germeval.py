@@ -533,6 +533,7 @@ def _data(lengths, rows) -> GermEvalData:
                         lambda a, b: ["t"] * (b - a))
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(corpora())
 def test_counts_match_reference_rules(case):
@@ -555,6 +556,7 @@ def test_counts_match_reference_rules(case):
         sum(c.get("strict", lv).totals()[i] for lv in ("outer", "inner")) for i in range(3)]
 
 
+@pytest.mark.slow
 @settings(max_examples=200, deadline=None)
 @given(corpora())
 def test_policies_agree_on_well_formed_input(case):

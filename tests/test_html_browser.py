@@ -18,7 +18,8 @@ from html_pages import SYSTEMS, sample_page
 
 from ts_eval.output.renderers import html
 
-pytestmark = pytest.mark.skipif(bool(browser.missing()), reason=browser.missing() or "browser present")
+pytestmark = [pytest.mark.browser,
+              pytest.mark.skipif(bool(browser.missing()), reason=browser.missing() or "browser present")]
 
 
 @pytest.fixture(scope="module")

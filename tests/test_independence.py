@@ -43,6 +43,7 @@ def numbers(system: dict) -> str:
     return json.dumps(out, sort_keys=True, default=str)
 
 
+@pytest.mark.slow
 @FAST
 @given(two_systems(), WEIGHTS)
 def test_another_system_never_changes_a_systems_scores(sides, w):
@@ -53,6 +54,7 @@ def test_another_system_never_changes_a_systems_scores(sides, w):
     assert numbers(alone.system("a")) == numbers(beside.system("a"))
 
 
+@pytest.mark.slow
 @FAST
 @given(two_systems())
 def test_another_system_never_changes_a_systems_rank_statistics(sides):

@@ -153,6 +153,7 @@ def test_extra_sentence_at_the_end_names_its_line(tmp_path, capsys):
           "sentence 4 (system line 13) is not in the gold file, which ends after gold line 11")
 
 
+@pytest.mark.slow
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(st.lists(st.integers(2, 5), min_size=1, max_size=6), st.data())
 def test_any_deleted_token_line_is_named_at_its_own_line(tmp_path_factory, capsys, lengths, data):

@@ -132,10 +132,12 @@ def fair_numbers(f):
     return out
 
 
+@pytest.mark.slow
 def test_score_document_shows_every_number_of_the_report(score_report):
     check(build(score_report), score_numbers(score_report.to_dict()), DEMO_SYSTEMS)
 
 
+@pytest.mark.slow
 def test_score_document_figures_and_counts_behind_scores(score_report):
     doc = build(score_report)
     assert kind_of(score_report) == "score" and doc.kind == "score"
@@ -253,6 +255,7 @@ def compare_numbers(c):
     return out
 
 
+@pytest.mark.slow
 def test_compare_document_of_a_pair_shows_every_number(pair):
     check(build(pair), compare_numbers(pair), ["gen-crf_poor_dev", "gen-crf_rich_dev"])
 
@@ -281,6 +284,7 @@ def semeval_compare_numbers(c):
     return out
 
 
+@pytest.mark.slow
 def test_compare_document_with_semeval_shows_every_number(demo):
     from ts_eval.comparison import compare
     c = compare(demo, "gen-crf_poor_dev", "gen-crf_rich_dev", examples=0, models=["fair", "semeval"])

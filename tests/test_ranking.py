@@ -293,6 +293,7 @@ def test_correlation_matrices_and_constant_model():
 # bootstrap and permutation test
 
 
+@pytest.mark.slow
 def test_bootstrap_intervals_shrink_as_data_grow():
     small = ranking.rank_corpus(make_corpus(60, seed=11), bootstrap=400, permutations=0, seed=1,
                                 models=BUILTIN)
@@ -306,6 +307,7 @@ def test_bootstrap_intervals_shrink_as_data_grow():
     assert np.all(large.bootstrap.score_low <= large.scores) and np.all(large.scores <= large.bootstrap.score_high)
 
 
+@pytest.mark.slow
 def test_bootstrap_is_seeded_and_rank_distributions_are_distributions():
     corpus = make_corpus(150, seed=12, n_systems=4)
     a = ranking.rank_corpus(corpus, bootstrap=200, permutations=100, seed=5)
@@ -413,6 +415,7 @@ def test_bad_input_is_refused():
         ranking.rank_tasks([("t", make_corpus(10, 1)), ("t", make_corpus(10, 2))])
 
 
+@pytest.mark.slow
 def test_plot_needs_matplotlib_or_draws(tmp_path):
     from ts_eval.output import plot
 

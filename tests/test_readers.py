@@ -299,6 +299,7 @@ LONG_TAGS = ["O"] * 6 + ["B-PER", "I-PER", "B-ORGANISATION", "I-ORGANISATION", "
                          "I-WORK-OF-ART-WITH-A-VERY-LONG-NAME-THAT-GOES-ON-AND-ON-AND-ON-FOREVER", "B-ÄÖÜ", "I-ÄÖÜ"]
 
 
+@pytest.mark.slow
 def test_large_file_reads_like_python_lists(tmp_path):
     import numpy as np
 

@@ -236,6 +236,7 @@ def test_every_public_name_exists_and_is_documented(name):
         assert isinstance(obj, type)
 
 
+@pytest.mark.slow
 def test_star_import_in_a_fresh_interpreter():
     code = ("from ts_eval import *\n"
             "import ts_eval\n"

@@ -255,6 +255,7 @@ def random_tags(rng: random.Random, well_formed: bool):
     return [sent(m) for m in lens], [sent(m) for m in lens]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("well_formed", [False, True])
 def test_random_tag_corpora(well_formed):
     """Ill-formed and well-formed tags: the decoded spans fed to both; nervaluate's own IOB list
@@ -428,6 +429,7 @@ def span_corpora(draw):
     return lens, side(), side()
 
 
+@pytest.mark.slow
 @settings(max_examples=60, deadline=None)
 @given(span_corpora())
 def test_invariants(corpus_spans):

@@ -78,6 +78,7 @@ def test_gold_and_system_in_different_formats(tmp_path, capsys):
     assert out == conlleval_reference(_column_file(GOLD, SYSTEM))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("fmt,shown", [("table", "63.64"), ("markdown", "63.64"), ("latex", "63.64"),
                                        ("html", "63.64"), ("csv", repr(7 / 11))])
 def test_every_layout_shows_the_computed_accuracy(tmp_path, capsys, fmt, shown):
@@ -130,6 +131,7 @@ def _flat_corpus(draw):
     return lengths, [[_flat_spans(n, draw(STEPS)) for n in lengths] for _ in range(2)]
 
 
+@pytest.mark.slow
 @settings(max_examples=60, deadline=None)
 @given(_flat_corpus())
 def test_iob2_encoding_of_spans_equals_the_tags(data):

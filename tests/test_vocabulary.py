@@ -85,6 +85,7 @@ def results():
     return {k: json.loads(json.dumps(v)) for k, v in out.items()}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("kind", ["score", "rank", "rank (tasks)", "compare", "germeval"])
 def test_every_number_of_a_result_is_named_in_the_vocabulary(results, kind):
     bad = sorted(set(offenders(results[kind])))

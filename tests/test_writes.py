@@ -170,6 +170,7 @@ def _limited(limit):
     return set_limit
 
 
+@pytest.mark.slow
 def test_a_real_write_failure_in_the_middle_of_a_file(tmp_path):
     """The kernel refuses to let a file grow past 4 KiB (RLIMIT_FSIZE: EFBIG in the middle of the write, as a
     full disk fails it): the old output survives and the message is one line."""
@@ -204,6 +205,7 @@ def test_dev_null_is_written_directly(tmp_path, capsys):
     assert os.path.exists(os.devnull) and not os.path.isfile(os.devnull)
 
 
+@pytest.mark.slow
 def test_a_full_disk_behind_standard_output_is_one_line(tmp_path):
     files = _files(tmp_path)
     env = {**os.environ, "PYTHONPATH": PACKAGE_ROOT}
@@ -245,6 +247,7 @@ def test_brat_folder_is_replaced_whole_or_not_at_all(tmp_path, capsys, monkeypat
     assert code == 1 and not fresh.exists()      # the folder made for the output is removed again
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", ["png", "svg"])
 def test_the_plot_is_written_whole_or_not_at_all(tmp_path, capsys, monkeypatch, name):
     pytest.importorskip("matplotlib")
