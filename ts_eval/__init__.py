@@ -3,6 +3,8 @@
 Token-and-separator scores (Esuli & Sebastiani 2010), conlleval-exact segment
 scores, and more, from one pass over the data.
 """
+from typing import Any
+
 from .errors import InputError, OptionError, TsEvalError
 from .models.evaluate import evaluate, score  # eager: the API's two most used functions
 from .output import views  # noqa: F401  (registers str() and the notebook view of every result)
@@ -20,7 +22,7 @@ _LAZY = {"Corpus": "core.corpus", "SpanSet": "core.corpus", "from_sequences": "c
 _LAZY_MODULES = ("compat",)   # ts_eval.compat.seqeval, ts_eval.compat.huggingface
 
 
-def __getattr__(name: str):
+def __getattr__(name: str) -> Any:
     import importlib
 
     if name in _LAZY:

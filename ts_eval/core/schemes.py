@@ -31,7 +31,7 @@ system side; the matcher marks exactly those chunks as exact matches.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Dict, List, Optional, Sequence, Tuple, Union
+from typing import Dict, List, Optional, Sequence, Set, Tuple, Union
 
 import numpy as np
 
@@ -149,7 +149,7 @@ def parse_tags(tags: Sequence[str], scheme: Optional[str]) -> TagTable:
         if not label:
             raise TagError(tag, "the label after the prefix is empty (use ", ("scheme", "conlleval"),
                            " to accept it as conlleval.pl does)")
-        if head not in allowed:
+        if scheme and head not in allowed:      # (without a scheme every known prefix is allowed)
             raise TagError(tag, f"prefix {head}- is not part of scheme {scheme} "
                            f"(prefixes {', '.join(SCHEMES[scheme].prefixes)}); choose another ",
                            ("scheme",), " or ", ("scheme", "auto"))
@@ -397,7 +397,7 @@ def conlleval_correct(gold: ConllEvents, system: ConllEvents) -> np.ndarray:
 
 def detect_scheme(sides: Sequence[Tuple[np.ndarray, np.ndarray]], sent_first: np.ndarray) -> str:
     """Guess the scheme from (prefix codes, label ids) of every side (named prefixes only)."""
-    present = set()
+    present: Set[str] = set()
     b_opens_fresh = False   # a B- not directly after a token of the same label
     i_last = False          # an I- that is the last token of its span
     for prefix, types in sides:

@@ -281,11 +281,12 @@ def _check_lines_up(gf: _TabFile, sf: _TabFile) -> None:
     check_aligned(gf.field_file(1), sf.field_file(1))
     gi, si = gf.field_file(0), sf.field_file(0)
     n = gf.n_tokens
-    bad = np.flatnonzero(gi.token_len != si.token_len)
+    gi_len, si_len = gi.loaded()[2], si.loaded()[2]
+    bad = np.flatnonzero(gi_len != si_len)
     limit = int(bad[0]) if len(bad) else n
     same_len_bytes_differ = np.flatnonzero(gi.token_bytes(0, limit) != si.token_bytes(0, limit))
     if len(same_len_bytes_differ):
-        first = int(np.searchsorted(np.cumsum(gi.token_len[:limit]), same_len_bytes_differ[0], side="right"))
+        first = int(np.searchsorted(np.cumsum(gi_len[:limit]), same_len_bytes_differ[0], side="right"))
     elif len(bad):
         first = limit
     else:

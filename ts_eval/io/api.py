@@ -45,7 +45,7 @@ def read_columns(path: str, *, column: int = -1, token_column: int = 1, scheme: 
 def _column_keys(cf, lengths: np.ndarray):
     """Each sentence's tokens joined by TOKEN_SEP, cut from the file's bytes (made only when pairing or
     token texts need them)."""
-    return token_keys(cf.data, cf.token_start, cf.token_len, lengths)
+    return token_keys(*cf.loaded(), lengths)
 
 
 def _label_studio(path: str, **kw: Any) -> Documents:

@@ -15,7 +15,7 @@ import lzma
 import os
 import sys
 import zlib
-from typing import Callable, Optional, TypeVar
+from typing import IO, Callable, Dict, Optional, TypeVar
 
 from ..errors import InputError
 
@@ -24,7 +24,7 @@ BOM = b"\xef\xbb\xbf"
 COMPRESSION_SUFFIXES = (".gz", ".bz2", ".xz")
 _MAGIC = ((b"\x1f\x8b", "gzip", gzip.decompress), (b"BZh", "bzip2", bz2.decompress),
           (b"\xfd7zXZ\x00", "xz", lzma.decompress))
-_OPEN = {"gzip": gzip.open, "bzip2": bz2.open, "xz": lzma.open}
+_OPEN: Dict[str, Callable[..., IO[bytes]]] = {"gzip": gzip.open, "bzip2": bz2.open, "xz": lzma.open}
 
 
 def display_name(path: str) -> str:

@@ -13,7 +13,7 @@ from typing import Any, List, Optional
 
 from ...comparison.results import CLASS_TITLES
 from ...errors import Spelling, python_spelling
-from ..page import Cell, Column, Figure, Page, Section, Table, Text
+from ..page import Block, Cell, Column, Figure, Page, Section, Table, Text
 from . import compare_tables as ct
 from .compare_models import models_table, semeval_sections
 
@@ -84,8 +84,10 @@ def build(c, cases: Optional[int] = None, *, spell: Spelling = python_spelling) 
     about = (f"{co['tokens']} tokens, {co['sentences']} sentences, {co['gold_spans']} gold spans, labels "
              f"{', '.join(co['labels']) or '-'}; token view {st['view']}, scheme {st['scheme']}, policy {st['policy']}")
     chosen = models_table(c)
-    sections = [Section("Systems", [Text(about, "note"), convert(ct.systems_table(c), "systems")]
-                        + ([chosen] if chosen is not None else []), id="systems")]
+    first: List[Block] = [Text(about, "note"), convert(ct.systems_table(c), "systems")]
+    if chosen is not None:
+        first.append(chosen)
+    sections = [Section("Systems", first, id="systems")]
     pair = c.pair
     if pair is not None:
         blocks: List[Any] = [convert(ct.token_summary(c), "token-summary"),

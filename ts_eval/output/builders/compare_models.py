@@ -83,7 +83,8 @@ def _matrix(sem: Any) -> Table:
     a scheme never gives is left out (its column stays: the columns are shared by the schemes)."""
     cols = [Column("scheme", "scheme"), Column("a", "A \\ B")] + [Column(x, x) for x in GOLD_CATEGORIES] + \
         [Column("total", "total")]
-    rows, styles = [], []
+    rows: List[List[Cell]] = []
+    styles: List[Optional[str]] = []
     for k, d in sem.schemes.items():
         for x, row in zip(GOLD_CATEGORIES, d.matrix):
             if NEVER.get(k) == x and not any(row):

@@ -4,7 +4,7 @@ over both levels, fair error types per level, and the validation notes.
 """
 from __future__ import annotations
 
-from typing import Any, List, Mapping
+from typing import Any, Dict, List, Mapping, Optional
 
 from ...errors import Hint, Spelling, python_spelling, spell
 from ..page import Cell, Column, Figure, Page, Section, Table, Text
@@ -48,12 +48,12 @@ def ts_table(ts: Mapping[str, Any]) -> Table:
         [Column(k, t) for k, t in (("precision", "P"), ("recall", "R"), ("f", "F"), ("kappa", "κ"))]
 
     def row(title: str, d: Mapping[str, Any], counts_too: bool = True) -> List[Cell]:
-        cnt = {k: d.get(k) for k in ("tp", "fp", "fn")} if counts_too else None
+        cnt: Optional[Dict[str, Any]] = {k: d.get(k) for k in ("tp", "fp", "fn")} if counts_too else None
         return [Cell(title)] + [Cell(d.get(k) if counts_too else None, "count") for k in ("tp", "fp", "fn")] + \
             [Cell(d.get(k), "score", counts=cnt) for k in ("precision", "recall", "f")] + [Cell(d.get("kappa"), "corr")]
 
     rows = [row(lab, d) for lab, d in ts["labels"].items() if d["present"]]
-    styles = [None] * len(rows)
+    styles: List[Optional[str]] = [None] * len(rows)
     rows += [row("micro", ts["micro"]), row("macro", ts["macro"], False)]
     styles += ["total", "total"]
     rows += [row(f"{lv} level (micro)", d) for lv, d in ts["levels"].items()]

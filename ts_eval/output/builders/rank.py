@@ -18,13 +18,13 @@ recomputed; flips come from :meth:`RankingResult.flips`.
 """
 from __future__ import annotations
 
-from typing import Any, List, Optional, Sequence, Union
+from typing import Any, List, Optional, Sequence
 
 import numpy as np
 
 from ...errors import Spelling, python_spelling
 from ...ranking import uncertainty as rank_uncertainty
-from ..page import Cell, Column, Figure, Page, Section, Table, Text
+from ..page import Block, Cell, Column, Figure, Page, Section, Table, Text
 
 
 def _f(x: Any) -> Optional[float]:
@@ -137,7 +137,7 @@ def agreement(r) -> Section:
 
 
 def matrix(tid: str, title: str, models: Sequence[str], titles: Sequence[str], m: np.ndarray, low=None, high=None,
-           note: str = "") -> List[Union[Table, Figure]]:
+           note: str = "") -> List[Block]:
     """A models x models correlation matrix (with intervals) as a table and a heatmap (rows and
     columns keyed by the models' names, shown by their titles)."""
     cols = [Column("model", "")] + [Column(name, t) for name, t in zip(models, titles)]
@@ -272,7 +272,7 @@ def flips(r, asked: Sequence[Sequence[str]], every: bool = False) -> Section:
     pairs = [(r.reference, m) for m in r.models if m != r.reference]
     if every:
         pairs += [(f.model_a, f.model_b) for f in every_pair if (f.model_a, f.model_b) not in pairs]
-    pairs += [tuple(p) for p in asked if tuple(p) not in pairs]
+    pairs += [(a, b) for a, b in asked if (a, b) not in pairs]
     for a, b in pairs:
         blocks += flip_table(r, a, b)
     return Section(f"{r.task}: flips", blocks, id=f"flips-{r.task}", detail=True)

@@ -3,10 +3,10 @@ error types (table and bars) and the fair confusion matrix (table and heatmap, a
 """
 from __future__ import annotations
 
-from typing import Any, Dict, List, Mapping, Optional
+from typing import Any, Dict, List, Mapping, Optional, Sequence
 
 from ...errors import Hint, Spelling, python_spelling, spell
-from ..page import Cell, Column, Figure, Page, Section, Table, Text
+from ..page import Block, Cell, Column, Figure, Page, Section, Table, Text
 from ..values import value
 from .fair import confusion_blocks, stats_table
 
@@ -27,8 +27,8 @@ def _models(rep: Dict[str, Any]) -> List[str]:
     return list(rep["settings"].get("models", ["ts", "exact"]))
 
 
-def counts(d: Mapping[str, Any], keys) -> Dict[str, float]:
-    return {k: d.get(k) for k in keys if d.get(k) is not None}
+def counts(d: Mapping[str, Any], keys: Sequence[str]) -> Dict[str, float]:
+    return {k: d[k] for k in keys if d.get(k) is not None}
 
 
 def score_cell(d: Mapping[str, Any], key: str, count_keys=("tp", "fp", "fn", "gold", "system"),
@@ -159,8 +159,9 @@ def labels_table(rep: Dict[str, Any], s: Dict[str, Any]) -> Table:
              for m in ("ts", "exact") if m in s and "labels_averaged" in s[m]["macro"]]
     if ts is not None and ts.get("multiclass_kappa") is not None:
         notes.append(f"TS multi-class kappa {fmt_corr(ts['multiclass_kappa'])}")
-    if ex is not None and accuracy_note(ex):
-        notes.append(accuracy_note(ex))
+    acc_note = accuracy_note(ex) if ex is not None else None
+    if acc_note:
+        notes.append(acc_note)
     return Table(f"labels-{s['name']}", f"{s['name']}: per label (scores in %)", cols, rows, row_styles=styles,
                  note="; ".join(notes))
 
@@ -247,7 +248,7 @@ def label_f_section(report) -> Optional[Section]:
     """Per-label F of the TS and exact models, systems x labels (for rank pages)."""
     rep = _dict(report)
     names = _label_names(rep)
-    blocks = []
+    blocks: List[Block] = []
     for model, what in (("exact", "segment exact match"), ("ts", "token & separator")):
         if not all(model in s for s in rep["systems"]):
             continue
@@ -362,8 +363,8 @@ def build(report, per_label: bool = True, *, spell: Spelling = python_spelling) 
     the summary); the units and the TS and fair confusion matrices are a detail section."""
     rep = _dict(report)
     models = _models(rep)
-    head = [Text(settings_line(rep), "note")] + [Text(n, "warning") for n in notes(rep, spell)]
-    sections = [Section("Summary", head + [summary(rep)], id="summary")]
+    head: List[Block] = [Text(settings_line(rep), "note"), *(Text(n, "warning") for n in notes(rep, spell))]
+    sections = [Section("Summary", [*head, summary(rep)], id="summary")]
     if per_label:
         for s in rep["systems"]:
             blocks: List[Any] = []
