@@ -215,6 +215,29 @@ def test_score_is_the_same_whatever_the_formats(tmp_path, capsys, reference, gol
         assert s["ts"]["micro"]["f"] == pytest.approx(ts["f"])
 
 
+@pytest.mark.parametrize(("gold_fmt", "sys_fmt", "scheme", "expected"), [
+    ("jsonl-tokens", "columns", [], "scheme IOB2, policy conlleval, "),          # the system's tags were decoded
+    ("jsonl-tokens", "columns", ["--scheme", "auto"], "scheme IOB2 (detected), policy conlleval, "),
+    ("columns", "jsonl-text", ["--policy", "strict"], "scheme IOB2, policy strict, "),   # gold's tags were
+    ("jsonl-tokens", "jsonl-text", [], ""),                     # spans on both sides: no scheme, no policy
+])
+def test_the_summary_names_the_scheme_and_policy_only_when_tags_were_decoded(tmp_path, capsys, gold_fmt, sys_fmt,
+                                                                            scheme, expected):
+    (tmp_path / "g").mkdir()
+    gold, a = write_format(tmp_path / "g", gold_fmt, "gold"), write_format(tmp_path, sys_fmt, "a")
+    code, out, err = run_cli(["score", "--gold", gold, a, *scheme], capsys)
+    assert code == 0, err
+    assert f"labels: LOC, PER; {expected}separator weight 1, beta 1" in out
+    assert "None" not in out
+    _, report = scores(capsys, ["score", "--gold", gold, a, *scheme])
+    st = report["settings"]
+    if expected:
+        assert st["scheme"] == "IOB2" and st["policy"] in ("conlleval", "strict")
+        assert st["scheme_requested"] == ("auto" if scheme[1:] == ["auto"] else "IOB2")
+    else:
+        assert st["scheme"] is st["policy"] is st["scheme_requested"] is None
+
+
 def test_rank_and_compare_read_other_formats(tmp_path, capsys, reference):
     gold, a, b = (write_format(tmp_path, "jsonl-tokens", s) for s in ("gold", "a", "b"))
     code, out, err = run_cli(["rank", "--gold", gold, a, b, "--bootstrap", "0", "--permutations", "0",

@@ -139,7 +139,9 @@ def read_pair(gold: Union[str, Documents], systems: Union[str, Documents, Sequen
     if unknown:
         raise OptionError(f"option(s) {', '.join(sorted(unknown))} apply to none of the formats read "
                          f"({', '.join(sorted({d.format for d in sides}))})")
-    return relabel(pair_documents(sides[0], {n: d for (n, _), d in zip(items, sides[1:])}), label_map)
+    decoded = {"scheme": options.get("scheme", "IOB2"), "policy": options.get("policy", "conlleval")}  # (the
+    # defaults of every reader of tags)
+    return relabel(pair_documents(sides[0], {n: d for (n, _), d in zip(items, sides[1:])}, **decoded), label_map)
 
 
 def _name(src: Any, k: int) -> str:

@@ -7,7 +7,7 @@ texts); system spans are moved onto the gold document's token positions.
 """
 from __future__ import annotations
 
-from typing import Dict, List, Mapping, Union
+from typing import Dict, List, Mapping, Optional, Union
 
 import numpy as np
 
@@ -93,8 +93,13 @@ def check_texts(gold: Documents, sys: Documents) -> None:
             raise _text_differs(gold, g, sys, s)
 
 
-def pair_documents(gold: Documents, systems: Union[Documents, Mapping[str, Documents]]) -> Corpus:
-    """Pair each system's documents with gold's and build the Corpus evaluate() scores."""
+def pair_documents(gold: Documents, systems: Union[Documents, Mapping[str, Documents]], *,
+                   scheme: Optional[str] = None, policy: Optional[str] = None) -> Corpus:
+    """Pair each system's documents with gold's and build the Corpus evaluate() scores.
+
+    ``scheme`` (as asked for, e.g. ``auto``) and ``policy``: what the sides read from tags were decoded
+    with; the corpus records them only when a side was read from tags (spans read as spans have neither).
+    """
     sysmap = dict(systems) if isinstance(systems, Mapping) else {"system": systems}
     if not sysmap:
         raise ValueError("no system given")
@@ -122,13 +127,17 @@ def pair_documents(gold: Documents, systems: Union[Documents, Mapping[str, Docum
         return SideInfo(name, docs.path, spans=len(docs.start), repairs=int(docs.notes.get("repairs", 0)),
                         discarded=int(docs.notes.get("discarded", 0)), reading=rep)
 
-    scheme = gold.notes.get("scheme")
+    # the scheme of the sides decoded from tags (each detected alone when it was auto: can differ)
+    schemes = list(dict.fromkeys(d.notes["scheme"] for d in [gold, *(m[2] for m in moved.values())]
+                                 if d.notes.get("scheme") is not None))
+    used = ", ".join(schemes) if schemes else None
     return Corpus(
         sent_offsets=gold.offsets.copy(), labels=labels,
         gold=spanset(gold.start, gold.last, gold),
         systems={n: spanset(m[0], m[1], m[2]) for n, m in moved.items()},
         gold_info=info("gold", gold), system_info={n: info(n, m[2]) for n, m in moved.items()},
-        scheme=scheme, tokens=_token_texts(gold),
+        scheme=used, scheme_requested=scheme if schemes else None, policy=policy if schemes else None,
+        tokens=_token_texts(gold),
     )
 
 

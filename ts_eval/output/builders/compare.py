@@ -16,6 +16,7 @@ from ...errors import Spelling, python_spelling
 from ..page import Block, Cell, Column, Figure, Page, Section, Table, Text
 from . import compare_tables as ct
 from .compare_models import models_table, semeval_sections
+from .score import decoding
 
 CLIP = "..."   # a sentence window cut from a longer sentence (the ellipsis character is kept for cut numbers: never)
 
@@ -82,7 +83,7 @@ def build(c, cases: Optional[int] = None, *, spell: Spelling = python_spelling) 
     """The page of a comparison; ``cases``: list at most this many hard and easy gold spans."""
     st, co = c.settings, c.corpus
     about = (f"{co['tokens']} tokens, {co['sentences']} sentences, {co['gold_spans']} gold spans, labels "
-             f"{', '.join(co['labels']) or '-'}; token view {st['view']}, scheme {st['scheme']}, policy {st['policy']}")
+             f"{', '.join(co['labels']) or '-'}; " + f"{decoding(st)}token view {st['view']}")
     chosen = models_table(c)
     first: List[Block] = [Text(about, "note"), convert(ct.systems_table(c), "systems")]
     if chosen is not None:

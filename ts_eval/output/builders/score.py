@@ -281,12 +281,19 @@ def error_types_section(report) -> Optional[Section]:
 # the page
 
 
+def decoding(st: Dict[str, Any]) -> str:
+    """``scheme S, policy P, `` when some side was decoded from tags; nothing when every side was read as
+    spans (no scheme or policy applies to them)."""
+    if st.get("scheme") is None:
+        return ""
+    scheme = st["scheme"] if st["scheme"] == st.get("scheme_requested", st["scheme"]) else f"{st['scheme']} (detected)"
+    return f"scheme {scheme}, " + (f"policy {st['policy']}, " if st.get("policy") is not None else "")
+
+
 def settings_line(rep: Dict[str, Any]) -> str:
     st, co = rep["settings"], rep["corpus"]
-    scheme = st["scheme"] if st["scheme"] == st.get("scheme_requested", st["scheme"]) else f"{st['scheme']} (detected)"
     return (f"{co['tokens']} tokens, {co['sentences']} sentences, labels: {', '.join(co['labels']) or '-'}; "
-            f"scheme {scheme}, policy {st['policy']}, separator weight {st['separator_weight']:g}, "
-            f"beta {st['beta']:g}")
+            f"{decoding(st)}separator weight {st['separator_weight']:g}, beta {st['beta']:g}")
 
 
 def scheme_hint(scheme: str, side: dict, spelling: Spelling = python_spelling) -> str:
