@@ -59,7 +59,7 @@ def compare(
     systems, hits = _system_rows(cd, names, gold_ids, sys_ids,
                                  (models, ScoreSettings(separator_weight, fair_mode=fair_mode)))
     pair = None
-    if a is not None:
+    if a is not None and b is not None:     # (both or neither)
         pair = _pair(corpus, names, a, b, gold_ids, sys_ids, vocab, top, examples, separator_weight, spans,
                      fair_mode)
         if "semeval" in models:

@@ -54,7 +54,7 @@ def _oracle_rows(keys: np.ndarray, right: np.ndarray, names: Sequence[str], key_
     n = right.shape[1]
     any_right = right.any(axis=0)
     per_sys = right.sum(axis=1)
-    micro = {"gold": int(n), "systems": {nm: _ratio(per_sys[i], n) for i, nm in enumerate(names)},
+    micro: Dict[str, Any] = {"gold": int(n), "systems": {nm: _ratio(per_sys[i], n) for i, nm in enumerate(names)},
              "best_system": names[best], "best": _ratio(per_sys[best], n), "oracle": _ratio(any_right.sum(), n)}
     micro["gain"] = micro["oracle"] - micro["best"]
     K = len(key_names)

@@ -53,7 +53,7 @@ def span_diff(corpus: Corpus, a: str, b: str, oa: OutcomeCodes, ob: OutcomeCodes
 def systems_instead(corpus: Corpus, names: List[str], idx: np.ndarray, fair_mode: str) -> List[Dict[str, int]]:
     """For each gold span in ``idx``: how the systems' fair outcomes for it are distributed,
     as ``"LE ORG"`` (outcome and the counterpart's label) -> number of systems."""
-    counters = [Counter() for _ in range(len(idx))]
+    counters: List[Counter[str]] = [Counter() for _ in range(len(idx))]
     if not len(idx):
         return []
     for name in names:

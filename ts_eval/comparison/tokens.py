@@ -92,7 +92,7 @@ def token_labels(corpus: Corpus, names: Sequence[str], view: str = "auto") -> Tu
     if view == "auto":
         view = "tag" if have_tags and not corpus.label_map else "label"
     if view == "tag":
-        return view, list(corpus.tag_vocab), np.stack([i.tags.astype(np.int64) for i in infos])
+        return view, list(corpus.tag_vocab), np.stack([i.tag_ids().astype(np.int64) for i in infos])
     sides = [corpus.gold] + [corpus.systems[n] for n in names]
     masks = np.concatenate([_label_masks(corpus, s) for s in sides])
     if masks.shape[1] == 1:

@@ -15,7 +15,7 @@ Metric 1 for ranking is the model ``germeval-m1`` (:mod:`ts_eval.models.germeval
 from __future__ import annotations
 
 import dataclasses
-from typing import Any, Dict, List, Sequence, Tuple
+from typing import Any, Dict, List, Sequence, Set, Tuple
 
 import numpy as np
 
@@ -48,7 +48,7 @@ COUNTS = ("gold", "system", "tp")   # the report's chunk counts (the scorer's go
 
 def nereval_types(c: GermEvalCounts) -> List[str]:
     """Type names of gold or found chunks in any (mode, level) run, sorted as the scorer sorts them."""
-    names = set()
+    names: Set[str] = set()
     for lc in c.levels.values():
         names.update(t for t, g, f in zip(lc.types, lc.gold, lc.found) if g > 0 or f > 0)
     return sorted(names)

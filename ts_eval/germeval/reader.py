@@ -28,7 +28,7 @@ from __future__ import annotations
 import codecs
 import os
 from dataclasses import dataclass, field
-from typing import Optional, Sequence, Tuple
+from typing import Callable, List, Optional, Sequence, Tuple
 
 import numpy as np
 
@@ -227,7 +227,7 @@ def read_germeval(path: str, *, name: Optional[str] = None, policy: str = "nerev
     data = GermEvalData(
         name=name or system_name(path), gold_path=path, system_path=path, layout="6col", tags=tags,
         sent_first=tf.sent_first, gold_lines=tf.token_line, system_lines=tf.token_line,
-        texts=lambda a, b, tf=tf: [tf.text(1, k) for k in range(a, b)],
+        texts=_token_texts(tf),
         comment_lines=tf.comment_lines, blank_lines=tf.blank_lines)
     check_policy(data, policy)
     return data
@@ -262,7 +262,7 @@ def read_germeval_pair(gold_path: str, system_path: str, *, name: Optional[str] 
     data = GermEvalData(
         name=name or system_name(system_path), gold_path=gold_path, system_path=system_path, layout="pair",
         tags=np.vstack([gold, system]), sent_first=gf.sent_first, gold_lines=gf.token_line,
-        system_lines=sf.token_line, texts=lambda a, b, tf=gf: [tf.text(1, k) for k in range(a, b)],
+        system_lines=sf.token_line, texts=_token_texts(gf),
         comment_lines=gf.comment_lines, blank_lines=gf.blank_lines)
     check_policy(data, policy)
     return data
@@ -274,6 +274,13 @@ def read_germeval_any(gold_or_file: str, system_path: Optional[str] = None, *, n
     if system_path is None:
         return read_germeval(gold_or_file, name=name, policy=policy)
     return read_germeval_pair(gold_or_file, system_path, name=name, policy=policy)
+
+
+def _token_texts(tf: _TabFile) -> Callable[[int, int], List[str]]:
+    """``texts(a, b)``: the token texts a..b-1 of the file (column 1)."""
+    def texts(a: int, b: int) -> List[str]:
+        return [tf.text(1, k) for k in range(a, b)]
+    return texts
 
 
 def _check_lines_up(gf: _TabFile, sf: _TabFile) -> None:

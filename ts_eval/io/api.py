@@ -8,7 +8,7 @@ and one or more systems (each in its own format) and pairs them into a Corpus th
 from __future__ import annotations
 
 import inspect
-from typing import Any, Dict, Mapping, Optional, Sequence, Tuple, Union
+from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Set, Tuple, Union
 
 import numpy as np
 
@@ -16,7 +16,7 @@ from ..core.corpus import Corpus, relabel
 from ..errors import InputError, OptionError
 from .brat import read_brat
 from .charspans import MisalignedSpanError
-from .columns import split_columns
+from .columns import ColumnFile, split_columns
 from .conllu import read_conllu
 from .detect import FORMATS, detect_format
 from .documents import Documents, documents_from_tags, token_keys
@@ -42,21 +42,23 @@ def read_columns(path: str, *, column: int = -1, token_column: int = 1, scheme: 
                                policy, lines=lines, token_lines=cf.token_line)
 
 
-def _column_keys(cf, lengths: np.ndarray):
+def _column_keys(cf: ColumnFile, lengths: np.ndarray) -> Callable[[], List[str]]:
     """Each sentence's tokens joined by TOKEN_SEP, cut from the file's bytes (made only when pairing or
     token texts need them)."""
-    return token_keys(*cf.loaded(), lengths)
+    data, starts, lens = cf.loaded()
+    return token_keys(data, starts, lens, lengths)
 
 
 def _label_studio(path: str, **kw: Any) -> Documents:
     return read_jsonl_text(path, **kw)
 
 
-READERS = {"columns": read_columns, "jsonl-tokens": read_jsonl_tokens, "jsonl-text": read_jsonl_text,
-           "label-studio": _label_studio, "brat": read_brat, "conllu": read_conllu}
+READERS: Dict[str, Callable[..., Documents]] = {
+    "columns": read_columns, "jsonl-tokens": read_jsonl_tokens, "jsonl-text": read_jsonl_text,
+    "label-studio": _label_studio, "brat": read_brat, "conllu": read_conllu}
 
 
-def _accepts(fn) -> set:
+def _accepts(fn: Callable[..., Documents]) -> Set[str]:
     if fn is _label_studio:
         fn = read_jsonl_text
     return set(inspect.signature(fn).parameters) - {"path", "raw"}
@@ -122,7 +124,7 @@ def read_pair(gold: Union[str, Documents], systems: Union[str, Documents, Sequen
     check_stdin_once([("gold", gold)] + [(f"system {name!r}", src) for name, src in items])
     used = set()
     fmts = [format] + [system_format] * len(items)
-    sides = []
+    sides: List[Documents] = []
     for src, fmt in zip([gold] + [s for _, s in items], fmts):
         try:
             docs = _read(src, fmt, options, strict=False)

@@ -557,7 +557,7 @@ def read_faireval(
         if tr.n_sent != sr.n_sent:
             raise InputError(f"target {tpath} has {tr.n_sent} sentences, system {spath} has {sr.n_sent}; "
                              "the files must hold the same sentences", spath)
-        if tr.sent_len is not None:
+        if tr.sent_len is not None and sr.sent_len is not None:
             bad = np.flatnonzero(tr.sent_len != sr.sent_len)
             if len(bad):
                 k = int(bad[0])

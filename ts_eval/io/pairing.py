@@ -20,9 +20,9 @@ def _order(gold: Documents, sys: Documents) -> np.ndarray:
     """For every gold document, the index of its system document."""
     by_id = all(i is not None for i in gold.ids) and all(i is not None for i in sys.ids)
     if by_id:
-        index = {}
+        index: Dict[int, Dict[Optional[str], int]] = {}
         for side in (gold, sys):
-            seen: Dict[str, int] = {}
+            seen: Dict[Optional[str], int] = {}
             for d, i in enumerate(side.ids):
                 if i in seen:
                     raise InputError(f"document id {i!r} occurs twice ({side.where(seen[i])} and {side.where(d)}); "
@@ -76,6 +76,7 @@ def _check_same(gold: Documents, sys: Documents, order: np.ndarray) -> None:
 
 def _text_differs(gold: Documents, g: int, sys: Documents, s: int) -> InputError:
     """The error for system document ``s`` whose text is not gold document ``g``'s: where they first differ."""
+    assert sys.texts is not None and gold.texts is not None     # (check_texts asks only then)
     a, b = sys.texts[s], gold.texts[g]
     k = next((j for j, (x, y) in enumerate(zip(a, b)) if x != y), min(len(a), len(b)))
     lo = max(k - 10, 0)
@@ -156,6 +157,6 @@ def _token_texts(docs: Documents):
 
 def nested_counts(corpus: Corpus) -> Dict[str, Dict[str, int]]:
     """Nested and crossing spans per side of a corpus (gold and each system)."""
-    out = {"gold": dict(corpus.gold_info.shape)}    # counted once, when the Corpus was built
-    out.update({n: dict(corpus.system_info[n].shape) for n in corpus.systems})
+    out = {"gold": dict(corpus.gold_info.shape or {})}    # counted once, when the Corpus was built
+    out.update({n: dict(corpus.system_info[n].shape or {}) for n in corpus.systems})
     return out

@@ -296,7 +296,7 @@ def check_outputs(outputs: Sequence[Tuple[str, str]], inputs: Sequence[Tuple[str
                                  "destroy the input; give another output path")
 
 
-def check_stdin_once(inputs: Sequence[Tuple[str, str]]) -> None:
+def check_stdin_once(inputs: Sequence[Tuple[str, object]]) -> None:
     """Standard input (``-``) can be read only once: naming it for two inputs is an error naming both."""
     roles = [what for what, path in inputs if path == STDIN]
     if len(roles) > 1:

@@ -99,7 +99,9 @@ def sentence_statistics(corpus: Corpus, models: Sequence[Model], systems: Option
     for m in models:
         if m.stats not in families:
             families.append(m.stats)
-    blocks, cols, first = [], {}, 0
+    blocks: List[np.ndarray] = []
+    cols: Dict[Hashable, Tuple[int, int]] = {}
+    first = 0
     for fam in families:
         per = [cd.system(name).stats(fam) for name in systems]
         k = per[0].shape[1]

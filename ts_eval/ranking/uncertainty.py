@@ -83,7 +83,7 @@ def pair_pvalues(sm: StatsMatrix, pairs: Sequence[Pairs], permutations: int, see
     exceed = [np.zeros(len(a)) for a, _ in pairs]
     data, dtype = exact_float32(sm.data, sm.n_units)
     for lo, hi in _chunks(permutations):
-        z = (rng.random((hi - lo, sm.n_units)) < 0.5).astype(dtype)
+        z: np.ndarray = (rng.random((hi - lo, sm.n_units)) < 0.5).astype(dtype)
         zx = (z @ data).astype(np.float64)
         for k, model in enumerate(sm.models):
             a, b = pairs[k]
@@ -171,10 +171,10 @@ def holm(p: Sequence[float]) -> np.ndarray:
 
     nan entries are not tests: they stay nan and do not count in m.
     """
-    p = np.asarray(p, float)
-    out = np.full(p.shape, np.nan)
-    ok = ~np.isnan(p)
-    q = p[ok]
+    pv = np.asarray(p, float)
+    out = np.full(pv.shape, np.nan)
+    ok = ~np.isnan(pv)
+    q = pv[ok]
     m = len(q)
     if m:
         idx = np.argsort(q, kind="stable")
@@ -211,6 +211,9 @@ class FlipPair:
     p_a: Optional[float]          # paired test p-value under model A (None without a permutation test)
     p_b: Optional[float]
 
+    def significant_under_both(self, alpha: float) -> bool:
+        return self.p_a is not None and self.p_b is not None and self.p_a < alpha and self.p_b < alpha
+
 
 @dataclass
 class Flips:
@@ -232,7 +235,7 @@ class Flips:
     def significant_under_both(self) -> Optional[int]:
         if not self.tested:
             return None
-        return sum(1 for f in self.pairs if f.p_a < self.alpha and f.p_b < self.alpha)
+        return sum(1 for f in self.pairs if f.significant_under_both(self.alpha))
 
     @property
     def summary(self) -> str:
@@ -253,7 +256,7 @@ class Flips:
             "tied_under_one": self.tied_under_one, "alpha": self.alpha, "summary": self.summary,
             "pairs": [{"better_under_a": f.better_under_a, "better_under_b": f.better_under_b, "p_a": f.p_a,
                        "p_b": f.p_b, "significant_under_both": (None if not self.tested else
-                                                                bool(f.p_a < self.alpha and f.p_b < self.alpha))}
+                                                                f.significant_under_both(self.alpha))}
                       for f in self.pairs],
         })
 
@@ -370,8 +373,9 @@ def mean_intervals(tasks: Mapping[str, RankingResult]) -> Optional[Dict[str, Any
     """Intervals of the correlations averaged over tasks: the b-th resamples of all tasks (each task
     resampled independently) are averaged, then the percentile interval is taken.  None unless every
     task has the same number of bootstrap resamples and confidence."""
-    us = [r.uncertainty for r in tasks.values()]
-    if not us or any(u is None or u.resample_spearman is None for u in us):
+    found = [r.uncertainty for r in tasks.values()]
+    us = [u for u in found if u is not None and u.resample_spearman is not None]
+    if not us or len(us) != len(found):
         return None
     if len({(u.resamples, u.confidence) for u in us}) != 1:
         return None
