@@ -137,7 +137,7 @@ def test_the_json_holds_the_pair_and_the_systems_semeval():
 
 
 def test_compares_per_system_numbers_equal_scores():
-    from test_pages import DEMO, DEMO_SYSTEMS
+    from test_page_builders import DEMO, DEMO_SYSTEMS
     corpus = ts_eval.read_conll(str(DEMO), gold_column=2, system_columns=[3, 4, 5, 6], names=DEMO_SYSTEMS)
     models = ("ts", "exact", "overlap", "constrained", "contain", "fair", "semeval")
     c = compare(corpus, DEMO_SYSTEMS[1], DEMO_SYSTEMS[2], examples=0, models=list(reversed(models)))
@@ -156,7 +156,7 @@ def test_compares_per_system_numbers_equal_scores():
 
 @pytest.mark.slow
 def test_cli_compare_models_semeval_equals_score(capsys):
-    from test_pages import DEMO
+    from test_page_builders import DEMO
     args = [str(DEMO), "--gold-col", "2", "--system-col", "3", "4", "--models", "semeval", "--format", "json"]
     code, out, err = run_cli(["compare", *args, "--examples", "0"], capsys)
     assert code == 0, err

@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 from hypothesis import assume, given
 from hypothesis import strategies as st
-from test_properties import FAST, TAGS, WEIGHTS, has_spans
+from test_score_properties import FAST, TAGS, WEIGHTS, has_spans
 
 import ts_eval
 from ts_eval.core import measures

@@ -1,4 +1,4 @@
-"""The neutral document model: cells, tables and figures validate what renderers rely on."""
+"""The neutral page model (Page): cells, tables and figures validate what renderers rely on."""
 import pytest
 
 from ts_eval.output.page import Cell, Column, Figure, Page, Section, Table, common_prefix

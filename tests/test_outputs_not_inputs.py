@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 from support import FIXTURES, run_cli, write
-from test_writes import GOLD_ONLY, GOOD, NO_RESAMPLING, PACKAGE_ROOT, _fair_config, _files
+from test_atomic_writes import GOLD_ONLY, GOOD, NO_RESAMPLING, PACKAGE_ROOT, _fair_config, _files
 
 import ts_eval
 
