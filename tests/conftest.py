@@ -13,10 +13,11 @@ Markers (registered in setup.cfg, ``--strict-markers``):
   corpora, subprocesses, the docs build, the 28-system rank table); together they are most of
   the suite's time;
 - ``browser``: a test that opens pages in headless Chromium.  Every test of a module that
-  imports ``tests/browser.py`` gets it here, so a new browser test cannot be forgotten.
+  imports ``tests/browser.py`` gets it here, so a new browser test cannot be forgotten; it gets
+  ``slow`` too (a page loaded and measured in Chromium takes 0.3-1 s, starting Chromium 2 s).
 
-``python -m pytest -m "not slow and not browser"`` is the quick run while working; CI runs
-everything.
+``python -m pytest -m "not slow"`` is the quick run while working (about 25 s instead of about
+100 s); CI runs everything.
 """
 from __future__ import annotations
 
@@ -38,3 +39,4 @@ def pytest_collection_modifyitems(items):
         module = getattr(item, "module", None)
         if module is not None and any(v is browser for v in vars(module).values()):
             item.add_marker(pytest.mark.browser)
+            item.add_marker(pytest.mark.slow)
