@@ -144,6 +144,7 @@ def overall_values(res):
     return {(k, a): v["value"] for k, d in res.figures.items() if isinstance(d, dict) for a, v in d.items()}
 
 
+@pytest.mark.slow
 @settings(max_examples=60, deadline=None)
 @given(annotation_sets(), st.sampled_from([1.0, 0.5, 0.0]))
 def test_identical_annotations_agree_fully(data, weight):
@@ -161,6 +162,7 @@ def test_identical_annotations_agree_fully(data, weight):
     assert res.disagreements["total"] == 0
 
 
+@pytest.mark.slow
 @settings(max_examples=60, deadline=None)
 @given(annotation_sets(), st.randoms(use_true_random=False))
 def test_figures_do_not_depend_on_the_order_of_annotators_or_spans(data, rnd):
@@ -188,6 +190,7 @@ def test_figures_do_not_depend_on_the_order_of_annotators_or_spans(data, rnd):
     assert a.disagreements["total"] == b.disagreements["total"]
 
 
+@pytest.mark.slow
 @settings(max_examples=60, deadline=None)
 @given(annotation_sets(min_annotators=1, max_annotators=3))
 def test_an_annotator_with_no_spans_does_not_agree(data):

@@ -278,6 +278,7 @@ def test_disagreement_kinds_and_groups_by_surface_string():
     assert [(g["labels"], g["count"]) for g in res.disagreements["groups"]] == [("PER", 2), ("LOC+ORG", 1)]
 
 
+@pytest.mark.slow
 def test_majority_spans_are_written_in_any_format_convert_writes(tmp_path, capsys, files):
     out = tmp_path / "silver.conll"
     code, report, err = run_cli(["agree", files["a"], files["b"], files["c"], "--majority", "2", "-o", str(out),

@@ -156,6 +156,7 @@ def test_krippendorff_alpha_is_the_krippendorff_packages_with_missing_values(see
     assert res.figures["alpha"]["multiclass"]["value"] == pytest.approx(want, abs=1e-10)
 
 
+@pytest.mark.slow
 def test_multiclass_figures_with_more_labels_than_one_bitmask_holds():
     """70 labels: a unit's label set no longer fits one integer mask (categories are rows of masks);
     the multi-class kappa, Fleiss and alpha are still sklearn's, statsmodels' and krippendorff's."""

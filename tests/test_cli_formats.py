@@ -133,6 +133,7 @@ def test_rank_summary_fits_the_terminal_without_cutting(monkeypatch, capsys, six
         assert want in out, (system["name"], want)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("columns", ["80", "120"])
 def test_agree_table_fits_the_terminal_without_cutting(monkeypatch, capsys, six, columns):
     """Every section (with --details and intervals) at 80 and 120 columns: no line wider, nothing cut,
