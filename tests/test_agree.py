@@ -86,7 +86,8 @@ def test_dkpro_unitizing_example():
 
 @pytest.mark.parametrize("a, b, want", [((5, 6), (4, 2), 26), ((5, 6), (5, 2), 16), ((5, 6), (6, 2), 10),
                                         ((5, 6), (7, 2), 8), ((5, 6), (6, 4), 2), ((5, 6), (5, 6), 0),
-                                        ((225, 70), (220, 80), 50), ((370, 30), (355, 20), 850)])
+                                        ((225, 70), (220, 80), 50), ((370, 30), (355, 20), 850),
+                                        ((1, 8), (2, 1), 37), ((1, 8), (4, 1), 25), ((1, 8), (6, 1), 29)])
 def test_distance_of_two_overlapping_units(a, b, want):
     """Krippendorff's distance (DKPro's measureDistance cases): squared begin and end differences."""
     ann = from_span_lists({"i": [[("X", a[0], a[0] + a[1])]], "j": [[("X", b[0], b[0] + b[1])]]}, [500])
