@@ -71,8 +71,8 @@ class SystemErrors:
 
 @dataclass
 class ErrorAnalysis(Displayed):
-    """What :func:`error_analysis` finds; ``to_dict()`` is its JSON (the ``errors`` part of
-    ``ts-eval analyze --format json``)."""
+    """What :func:`error_analysis` finds; ``to_dict()`` is its JSON (layout ``errors``; made to be
+    the ``errors`` part of the fine-grained analysis's JSON)."""
 
     settings: Dict[str, Any]
     corpus: Dict[str, Any]

@@ -5,7 +5,7 @@ example each, the gold suspects, the strings gold labels inconsistently, and the
 scores (a detail section).  With several systems the matrices are summed and the errors pooled
 over them; each system's own matrices and lists are detail sections.
 
-:func:`sections` gives the sections (``ts-eval analyze`` puts them on its page); :func:`build`
+:func:`sections` gives the sections (for the fine-grained analysis's page); :func:`build`
 makes a page of them alone.  A builder only selects, orders and labels the result's numbers.
 """
 from __future__ import annotations
