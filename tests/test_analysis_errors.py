@@ -2,7 +2,8 @@
 overlap, one system span covering two gold spans, the tie-breaks of the counterpart rule), errors
 grouped by surface string, per-document scores that add up to the overall counts, gold suspects on
 a hand-made corpus of five systems, strings gold labels inconsistently, and that the order of the
-systems never matters (hypothesis).  The pages fit 80 and 120 columns and open in Chromium.
+systems never matters (hypothesis).  The pages fit 80 and 120 columns (Chromium:
+test_analysis_errors_browser.py).
 
 Every corpus here is hand-made (no Reuters text): CoNLL-style files written to a temporary folder,
 so that token texts and line numbers are real.
@@ -15,7 +16,6 @@ import json
 from pathlib import Path
 from typing import Dict, List, Sequence
 
-import browser
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -354,6 +354,7 @@ def _by_name(d: Dict) -> Dict:
     return d
 
 
+@pytest.mark.slow
 @settings(max_examples=40, deadline=None)
 @given(many_systems())
 def test_the_order_of_the_systems_never_matters(data):
@@ -392,6 +393,7 @@ def demo_analysis():
     return error_analysis(demo_corpus(), top=5)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("width", [80, 120])
 def test_the_terminal_page_fits(demo_analysis, width):
     text = render(build(demo_analysis), "table", width=width, details=True)
@@ -408,30 +410,8 @@ def test_str_shows_the_summary_and_repr_one_line_per_system(demo_analysis):
     assert r.startswith("<ErrorAnalysis: 4 systems") and all(n in r for n in DEMO_SYSTEMS)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("fmt", ["csv", "markdown", "latex", "html"])
 def test_every_format_renders(demo_analysis, fmt):
     out = render(build(demo_analysis), fmt)
     assert "errors-confusion-exact" in out or "span confusion" in out.lower()
-
-
-@pytest.mark.skipif(bool(browser.missing()), reason=browser.missing() or "browser present")
-def test_the_html_page_in_chromium(demo_analysis, tmp_path):
-    from ts_eval.output.renderers import html
-
-    path = tmp_path / "errors.html"
-    path.write_text(html.render(build(demo_analysis)), encoding="utf-8")
-    drv = browser.driver()
-    try:
-        for width in (1280, 390):
-            browser.set_width(drv, width)
-            drv.get(path.as_uri())
-            assert drv.execute_script("return document.readyState") == "complete"
-            assert [e for e in drv.get_log("browser") if e["level"] in ("SEVERE", "ERROR")] == []
-            charts = drv.execute_script("return Array.from(document.querySelectorAll('svg.chart-heatmap'))"
-                                        ".map(s => s.getBoundingClientRect().width > 0)")
-            assert len(charts) == 2 and all(charts)        # exact and overlap, summed over the systems
-            records = drv.execute_script("return document.querySelectorAll('#table-errors-suspects .record').length")
-            assert records == 5
-            assert browser.layout_problems(drv, width) == []
-    finally:
-        drv.quit()
