@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
-"""PNG screenshots of the HTML pages of all five commands, at desktop and phone widths, with the
+"""PNG screenshots of the HTML pages of every command, at desktop and phone widths, with the
 layout rules checked on each.
 
 The pages are made from the bundled data exactly as the browser tests make them
-(``tests/pages.py``: the demo sample for score, rank and compare, the fair and GermEval
+(``tests/pages.py``: the demo sample for score, rank, compare and agree, the fair and GermEval
 fixtures), rendered by ``ts_eval.output.renderers.html`` and opened in headless Chromium through
 selenium (``tests/browser.py``; Debian's ``chromium`` and ``chromium-driver``).  Each page is
 written next to its screenshots, so what the picture shows can be opened by hand.  On each page
@@ -30,7 +30,7 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(REPO), str(REPO / "tests")]
 
 import browser  # noqa: E402  (tests/browser.py)
-import pages    # noqa: E402  (tests/pages.py)
+import pages  # noqa: E402  (tests/pages.py)
 
 from ts_eval.output.renderers import html  # noqa: E402
 
@@ -80,7 +80,8 @@ def main() -> int:
                 errors = [e["message"] for e in drv.get_log("browser") if e["level"] == "SEVERE"]
                 problems = browser.layout_problems(drv, w)
                 broken += len(errors) + len(problems)
-                print(f"{png}  ({png.stat().st_size // 1024} KB){'  console errors: ' + '; '.join(errors) if errors else ''}"
+                console = "  console errors: " + "; ".join(errors) if errors else ""
+                print(f"{png}  ({png.stat().st_size // 1024} KB){console}"
                       f"  layout: {'; '.join(problems) or 'ok'}")
         if args.readme:
             page = out / ("rank-conll.html" if args.conll else "rank.html")

@@ -1,6 +1,6 @@
-"""Results of all five kinds from the bundled data, as documents, for the HTML tests and
+"""Results of all six kinds from the bundled data, as documents, for the HTML tests and
 scripts/screenshot.py: the demo sample (300 GermEval 2014 sentences, four systems) for score,
-rank and compare, the Ortmann (2022) NER fixture for fair, the GermEval fixture for germeval.
+rank, compare and agree, the Ortmann (2022) NER fixture for fair, the GermEval fixture for germeval.
 Few resamples keep them fast."""
 from __future__ import annotations
 
@@ -22,15 +22,15 @@ def demo_corpus():
 
 
 def score() -> Page:
-    from ts_eval.output.builders import score as build
     from ts_eval.models.evaluate import evaluate
+    from ts_eval.output.builders import score as build
 
     return build.build(evaluate(demo_corpus(), models=["ts", "exact", "fair"]))
 
 
 def rank(resamples: int = 50, corpus=None, models=None) -> Page:
-    from ts_eval.output.builders import rank as build
     from ts_eval.models.evaluate import evaluate
+    from ts_eval.output.builders import rank as build
     from ts_eval.ranking.study import rank_corpus
 
     corpus = corpus or demo_corpus()
@@ -68,10 +68,10 @@ def compare() -> Page:
 
 
 def fair() -> Page:
-    from ts_eval.output.builders import fair as build
+    from ts_eval.core.matching import match
     from ts_eval.fair import fair_errors, fair_report
     from ts_eval.io.faireval import read_faireval
-    from ts_eval.core.matching import match
+    from ts_eval.output.builders import fair as build
 
     data = read_faireval(str(FIXTURES / "faireval" / "target"), str(FIXTURES / "faireval" / "system"))
     c = data.corpus
@@ -83,11 +83,21 @@ def fair() -> Page:
 
 
 def germeval() -> Page:
-    from ts_eval.output.builders import germeval as build
     from ts_eval.germeval.evaluate import evaluate_germeval
     from ts_eval.germeval.reader import read_germeval
+    from ts_eval.output.builders import germeval as build
 
     return build.build(evaluate_germeval(read_germeval(str(FIXTURES / "germeval" / "nested.tsv"))))
+
+
+def agree(resamples: int = 30) -> Page:
+    from ts_eval.agreement.api import agree as run
+    from ts_eval.agreement.data import Annotations
+    from ts_eval.output.builders import agree as build
+
+    corpus = demo_corpus()
+    names = ["gold", *DEMO_SYSTEMS]
+    return build.build(run(Annotations(corpus, names), bootstrap=resamples, majority=3), cases=None)
 
 
 # kind -> (document maker, id of its main table, the rows that table must have: one per system,
@@ -98,4 +108,5 @@ PAGES: Dict[str, Tuple[Callable[[], Page], str, int]] = {
     "rank": (rank, "lb-task-exact-f1-micro", len(DEMO_SYSTEMS)),   # the leaderboard
     "compare": (compare, "systems", len(DEMO_SYSTEMS)),
     "germeval": (germeval, "metrics-nested", 4),                   # Metrics 1, 2 and 3 on both levels
+    "agree": (agree, "pairs", 10),                                 # gold and 4 systems: 5 annotators, 10 pairs
 }

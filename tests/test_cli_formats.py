@@ -9,7 +9,6 @@ import re
 from pathlib import Path
 
 import pytest
-
 from support import run_cli, write
 
 FIXTURES = Path(__file__).parent / "fixtures"
@@ -60,9 +59,11 @@ COMMANDS = {
     "germeval": (lambda tmp, six: ["germeval", str(FIXTURES / "germeval" / "nested.tsv"), "--name", "my-germeval-run"],
                  ["my-germeval-run"]),
     "fair": (lambda tmp, six: ["fair", "--config", _fair_config(tmp)], ["ner_spans"]),
+    "agree": (lambda tmp, six: ["agree", six, "--names", "gold", *NAMES, "--bootstrap", "20"], NAMES),
 }
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("command", list(COMMANDS))
 def test_html_for_every_command_is_one_self_contained_page(tmp_path, capsys, six, command):
     argv, names = COMMANDS[command][0](tmp_path, six), COMMANDS[command][1]
@@ -84,7 +85,7 @@ def test_html_for_every_command_is_one_self_contained_page(tmp_path, capsys, six
 def test_every_command_writes_every_document_format(tmp_path, capsys, six, command, fmt):
     """One road: every command's csv, markdown and latex are its document, rendered (#11.5)."""
     argv, names = COMMANDS[command][0](tmp_path, six), COMMANDS[command][1]
-    code, out, err = run_cli(argv + ["--format", fmt, "-o", str(tmp_path / "out")], capsys)
+    code, _out, err = run_cli(argv + ["--format", fmt, "-o", str(tmp_path / "out")], capsys)
     assert code == 0, err
     text = (tmp_path / "out").read_text(encoding="utf-8")
     start = {"csv": "table,row,column,value,low,high,kind\n", "markdown": "# ", "latex": "% ts_eval: "}[fmt]
@@ -132,6 +133,33 @@ def test_rank_summary_fits_the_terminal_without_cutting(monkeypatch, capsys, six
         assert want in out, (system["name"], want)
 
 
+@pytest.mark.slow
+@pytest.mark.parametrize("columns", ["80", "120"])
+def test_agree_table_fits_the_terminal_without_cutting(monkeypatch, capsys, six, columns):
+    """Every section (with --details and intervals) at 80 and 120 columns: no line wider, nothing cut,
+    every annotator's name whole, and every overall and pairwise figure of the JSON with its interval."""
+    monkeypatch.setenv("COLUMNS", columns)
+    argv = ["agree", six, "--names", "gold", *NAMES, "--bootstrap", "20", "--cases", "1000"]
+    code, out, err = run_cli(argv + ["--details"], capsys)
+    assert code == 0, err
+    assert "…" not in out and max(len(line) for line in out.splitlines()) <= int(columns)
+    code, js, err = run_cli(argv + ["--format", "json"], capsys)
+    data = json.loads(js)
+    for name in NAMES:
+        assert name in out, name
+    figures = [(fig, kind) for key, kind in (("fleiss", "corr"), ("alpha", "corr"), ("alpha_u", "corr"),
+                                              ("kappa", "corr"), ("f_exact", "score"))
+               for fig in data["figures"][key].values()]
+    figures += [(p[key]["micro"], kind) for p in data["pairs"]
+                for key, kind in (("kappa", "corr"), ("f_exact", "score"))]
+    for fig, kind in figures:
+        for v in (fig["value"], fig["low"], fig["high"]):
+            text = f"{v:.3f}" if kind == "corr" else f"{100 * v:.2f}"
+            assert text in out, (fig, text)
+    assert all(str(d["sentence"] + 1) in out for d in data["disagreements"]["items"])
+
+
+@pytest.mark.slow
 def test_rank_details_show_more(monkeypatch, capsys, six):
     monkeypatch.setenv("COLUMNS", "120")
     _, summary, _ = run_cli(_rank(six), capsys)
@@ -190,6 +218,7 @@ def test_convert_bad_input_exits_1_in_one_line(tmp_path, capsys):
     assert not os.path.exists(tmp_path / "x.jsonl")
 
 
+@pytest.mark.slow
 def test_score_terminal_table_fits_80_and_120_columns_without_cutting(tmp_path, capsys, monkeypatch):
     """score's default table goes through the document renderer: at 80 and 120 columns no line is
     wider, nothing is cut with an ellipsis, and every summary score of the JSON appears in full."""

@@ -7,12 +7,11 @@ import pickle
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from test_properties import span_corpus, tag_corpus
 
 from ts_eval.core.sequences import from_sequences, spans_corpus
 from ts_eval.models.counts import Counts, add_up, count_corpus
 from ts_eval.models.evaluate import MODELS, evaluate, score_settings
-
-from test_properties import span_corpus, tag_corpus
 
 FAST = settings(max_examples=60, deadline=None)
 OPTIONS = [dict(), dict(separator_weight=0.0, beta=2.0, k1=2, k2=0, all_labels_row=True),

@@ -23,7 +23,7 @@ from .errors import ArgumentParser, option_flags, report
 
 # command -> module of this package; a module may register several commands (score: score and demo)
 COMMANDS = {"score": "score", "demo": "score", "fair": "fair", "rank": "rank", "compare": "compare",
-            "germeval": "germeval", "convert": "convert"}
+            "germeval": "germeval", "convert": "convert", "agree": "agree"}
 
 
 def command_modules() -> Dict[str, ModuleType]:
@@ -91,7 +91,7 @@ def main(argv: Optional[List[str]] = None) -> int:
         code = args.command_modules[args.command].run(args)
         sys.stdout.flush()    # a full disk or a closed pipe is reported here, not at interpreter exit
         return code
-    except (Exception, SystemExit, KeyboardInterrupt) as err:  # noqa: BLE001 - report() re-raises the rest
+    except (Exception, SystemExit, KeyboardInterrupt) as err:  # report() re-raises the rest
         if isinstance(err, OSError) and err.filename is None:   # standard output, most likely
             _drop_stdout()
         return report(err, option_flags(args.command_parser) if args is not None else None)

@@ -2,7 +2,8 @@
 around the tokens a transition is about, with the gold, A and B spans as plain data."""
 from __future__ import annotations
 
-from typing import Dict, List, Optional, Sequence, Tuple
+from functools import partial
+from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
 
@@ -13,7 +14,7 @@ from .tokens import change_masks
 
 def _sentence_spans(spans: SpanSet, a: int, b: int) -> List[Tuple[int, int, int]]:
     lo, hi = np.searchsorted(spans.start, [a, b])
-    return [(int(l), int(s), int(e)) for s, e, l in
+    return [(int(lab), int(s), int(e)) for s, e, lab in
             zip(spans.start[lo:hi].tolist(), spans.last[lo:hi].tolist(), spans.label[lo:hi].tolist())]
 
 
@@ -22,25 +23,34 @@ def make_example(corpus: Corpus, sides: Dict[str, str], level: str, cls: str, tr
     """The sentence around tokens focus_first..focus_last (global), with every side's spans.
 
     ``sides`` maps the role shown (gold, A, B) to the corpus side name ("gold" or a system)."""
+    spans, where = {}, {}
+    for role, side in sides.items():
+        spans[role] = corpus.gold if side == "gold" else corpus.systems[side]
+        info = corpus.gold_info if side == "gold" else corpus.system_info[side]
+        path, line = info.where(focus_first) if info.token_lines is not None else (info.path, None)
+        where[role] = {"path": path, "line": line}
+    return window_example(corpus, spans, where, level, cls, transition, focus_first, focus_last, window)
+
+
+def window_example(corpus: Corpus, spans: Dict[str, SpanSet], where: Dict[str, Dict[str, Any]], level: str,
+                   cls: str, transition: str, focus_first: int, focus_last: int, window: int = 12) -> Example:
+    """The sentence around tokens focus_first..focus_last (global), cut to ``window`` tokens on each
+    side, with the spans of every role (``spans``: role -> its spans; ``where``: role -> its path and line)."""
     s = int(corpus.sentence_of(np.array([focus_first]))[0])
     sa, sb = int(corpus.sent_offsets[s]), int(corpus.sent_offsets[s + 1])
     a, b = max(sa, focus_first - window), min(sb, focus_last + 1 + window)
     toks = corpus.tokens(a, b) if corpus.tokens is not None else [f"t{i - sa}" for i in range(a, b)]
-    spans, where = {}, {}
-    for role, side in sides.items():
-        ss = corpus.gold if side == "gold" else corpus.systems[side]
+    shown = {}
+    for role, ss in spans.items():
         ss = ss.sorted() if len(ss) and np.any(np.diff(ss.start) < 0) else ss
         out = []
         for lab, st, en in _sentence_spans(ss, sa, sb):
             if en < a or st >= b:
                 continue
             out.append((corpus.labels[lab], max(st, a) - a, min(en + 1, b) - a))   # end exclusive
-        spans[role] = out
-        info = corpus.gold_info if side == "gold" else corpus.system_info[side]
-        path, line = info.where(focus_first) if info.token_lines is not None else (info.path, None)
-        where[role] = {"path": path, "line": line}
+        shown[role] = out
     return Example(level, cls, transition, s, a, toks, list(range(focus_first - a, focus_last - a + 1)),
-                   spans, where, a > sa, b < sb)
+                   shown, dict(where), a > sa, b < sb)
 
 
 def pair_examples(corpus: Corpus, a: str, b: str, g: np.ndarray, xa: np.ndarray, xb: np.ndarray,
@@ -60,7 +70,7 @@ def pair_examples(corpus: Corpus, a: str, b: str, g: np.ndarray, xa: np.ndarray,
             if cls == "changed_error":
                 sel &= g == ids[0]
             out += _first_in_distinct_sentences(corpus, np.flatnonzero(sel), np.flatnonzero(sel), per,
-                                                lambda f, l: make_example(corpus, sides, "token", cls, t.name, f, l),
+                                                partial(make_example, corpus, sides, "token", cls, t.name),
                                                 shown_tok)
     if sd is not None:
         gold, sa, sb = corpus.gold, corpus.systems[a], corpus.systems[b]
@@ -77,7 +87,7 @@ def pair_examples(corpus: Corpus, a: str, b: str, g: np.ndarray, xa: np.ndarray,
                     src = gold
                 out += _first_in_distinct_sentences(
                     corpus, src.start[idx], src.last[idx], per,
-                    lambda f, l: make_example(corpus, sides, "span", cls, t.name, f, l), shown_span)
+                    partial(make_example, corpus, sides, "span", cls, t.name), shown_span)
     return out
 
 

@@ -98,6 +98,13 @@ class FairResult:
     sentence_counts: Optional[np.ndarray] = None  # (sentences, L, 8) outcome counts (fair.tally.sentence_outcomes)
 
     @property
+    def span_outcomes(self) -> SpanOutcomes:
+        """What every span was counted as (a ValueError for a result made from counts alone)."""
+        if self.outcomes is None:
+            raise ValueError("this fair result was made from counts alone: it has no outcomes per span")
+        return self.outcomes
+
+    @property
     def present(self) -> np.ndarray:
         """Labels with at least one gold or system span (the reference lists only these)."""
         return (self.gold_count + self.system_count) > 0

@@ -1,7 +1,7 @@
 """Corpus -> Report: every requested model family of the registry (:mod:`ts_eval.models`) per system."""
 from __future__ import annotations
 
-from typing import Any, Mapping, Optional, Sequence, Tuple, Union
+from typing import Any, Dict, Mapping, Optional, Sequence, Tuple, Union, cast
 
 from ..core import measures
 from ..core.corpus import Corpus
@@ -94,7 +94,8 @@ def score(
     overlapping spans allowed); ``y_pred`` may be a mapping name -> span lists.
     """
     if lengths is not None:
-        systems = ({f"{k}": (f"y_pred[{k!r}]", v) for k, v in y_pred.items()} if isinstance(y_pred, Mapping)
-                   else {"system": ("y_pred", y_pred)})
-        return evaluate(spans_corpus(lengths, "y_true", y_true, systems), **options)
-    return evaluate(from_sequences(y_true, y_pred, scheme=scheme, policy=policy), **options)
+        systems: Dict[str, Any] = ({f"{k}": (f"y_pred[{k!r}]", v) for k, v in y_pred.items()}
+                                   if isinstance(y_pred, Mapping) else {"system": ("y_pred", y_pred)})
+        # (span lists: the reader checks each one and names what is wrong)
+        return evaluate(spans_corpus(lengths, "y_true", cast(Any, y_true), systems), **options)
+    return evaluate(from_sequences(cast(Any, y_true), cast(Any, y_pred), scheme=scheme, policy=policy), **options)

@@ -62,8 +62,10 @@ def sentence_counts(corpus: Corpus, g: SpanSet, s: SpanSet, p: Pairs, n_labels: 
     and ``p`` is ``match(g, s)`` (``keys``: their sentence * labels + label, when already known)."""
     S = corpus.n_sentences
     if keys is None:
-        keys = tuple(corpus.sentence_of(x.start) * n_labels + x.label.astype(np.int64) for x in (g, s))
-    per = unit_counts(g, s, p, keys[0], keys[1], S * n_labels).reshape(S, 6 * n_labels)
+        gkey, skey = (corpus.sentence_of(x.start) * n_labels + x.label.astype(np.int64) for x in (g, s))
+    else:
+        gkey, skey = keys
+    per = unit_counts(g, s, p, gkey, skey, S * n_labels).reshape(S, 6 * n_labels)
     n = np.diff(corpus.sent_offsets).astype(float)
     return np.column_stack([n, n - 1, per])
 
@@ -109,7 +111,7 @@ class TSCounts:
     confusion_sep: Optional[np.ndarray] = None
 
     @classmethod
-    def from_sums(cls, sums: np.ndarray, conf=(None, None)) -> "TSCounts":
+    def from_sums(cls, sums: np.ndarray, conf=(None, None)) -> TSCounts:
         """The counts of column sums of :func:`sentence_counts`."""
         per = np.asarray(sums, float)[2:].reshape(-1, 6)
         return cls(per[:, :3].copy(), per[:, 3:].copy(), int(sums[0]), int(sums[1]), *conf)
@@ -125,13 +127,13 @@ class TSCounts:
         """Weighted number of units: tokens + w * separators."""
         return self.n_tokens + float(separator_weight) * self.n_separators
 
-    def micro(self, separator_weight: float = 1.0) -> tuple:
+    def micro(self, separator_weight: float = 1.0) -> Tuple[float, float, float, float]:
         """Micro tp, fp, fn, tn over the labels present for this system (measures.micro_table)."""
         table = self.table(separator_weight)
         return measures.micro_table(table[:, 0], table[:, 1], table[:, 2], self.units(separator_weight))
 
     def weighted_confusion(self, separator_weight: float = 1.0) -> Optional[np.ndarray]:
-        if self.confusion is None:
+        if self.confusion is None or self.confusion_sep is None:
             return None
         return self.confusion + float(separator_weight) * self.confusion_sep
 
@@ -186,7 +188,8 @@ def ts_result(counts: TSCounts, labels: Sequence[str], separator_weight: float, 
     out["multiclass_kappa"] = measures.multiclass_kappa(conf) if conf is not None else None
     out["confusion"] = confusion_dict(conf, labels) if conf is not None else None
     if extra_row is not None:
-        et = extra_row.table(separator_weight)[0]
+        tp, fp, fn, tn = extra_row.table(separator_weight)[0]
+        et = (tp, fp, fn, tn)
         out["all_labels"] = {**_table_dict(*et), **{k: float(v) for k, v in measures.scores(*et, beta=beta).items()}}
     return out
 

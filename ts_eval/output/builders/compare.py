@@ -11,11 +11,12 @@ from __future__ import annotations
 
 from typing import Any, List, Optional
 
-from ...comparison.results import CLASS_TITLES
+from ...comparison.results import CLASS_TITLES, Example
 from ...errors import Spelling, python_spelling
-from ..page import Cell, Column, Page, Figure, Section, Table, Text
+from ..page import Block, Cell, Column, Figure, Page, Section, Table, Text
 from . import compare_tables as ct
 from .compare_models import models_table, semeval_sections
+from .score import decoding
 
 CLIP = "..."   # a sentence window cut from a longer sentence (the ellipsis character is kept for cut numbers: never)
 
@@ -31,10 +32,11 @@ def _kind(t: ct.Table, k: int, header: str, first: Any) -> str:
 
 def convert(t: ct.Table, tid: str, key_columns: int = 1) -> Table:
     """A comparison table (header + plain rows) as a page table with typed cells."""
-    cols = [Column(f"c{k}" if not h else h, h) for k, h in enumerate(t.header)]
+    cols = [Column(h or f"c{k}", h) for k, h in enumerate(t.header)]
     rows, styles = [], []
     for r in t.rows:
-        rows.append([Cell(v, _kind(t, k, h, r[0]) if ct._num(v) else "text") for k, (h, v) in enumerate(zip(t.header, r))])
+        rows.append([Cell(v, _kind(t, k, h, r[0]) if ct._num(v) else "text")
+                     for k, (h, v) in enumerate(zip(t.header, r))])
         styles.append("total" if r and r[0] in ("overall", "difference", "total") else None)
     return Table(tid, t.title, cols, rows, key_columns=key_columns, row_styles=styles)
 
@@ -43,6 +45,15 @@ def convert(t: ct.Table, tid: str, key_columns: int = 1) -> Table:
 #: without colours); renderers that draw the sentences from the cells' data write their own legend
 EXAMPLES_NOTE = ("gold, A, B: spans as [tokens]LABEL, the tokens the example is about in *stars*, "
                  f"{CLIP} where the window cuts the sentence")
+
+
+def sentence_cell(e: Example, role: str) -> Cell:
+    """An example's sentence with one role's spans: its text writes the spans inline (as
+    :data:`EXAMPLES_NOTE` says), its data carries the tokens and spans for the renderers that draw
+    them."""
+    return Cell(ct.inline_text(e, role, ("*", "*"), clip=CLIP), data={
+        "role": role, "tokens": list(e.tokens), "spans": [list(s) for s in e.spans[role]],
+        "focus": list(e.focus), "clipped_left": e.clipped_left, "clipped_right": e.clipped_right})
 
 
 def examples_blocks(c) -> List[Any]:
@@ -62,10 +73,7 @@ def examples_blocks(c) -> List[Any]:
                Cell(e.sentence + 1, "count")]
         if has_lines:
             row.append(Cell(line, "count") if isinstance(line, int) else Cell(line or ""))
-        for role in ct.ROLE_NAMES:
-            row.append(Cell(ct.inline_text(e, role, ("*", "*"), clip=CLIP), data={
-                "role": role, "tokens": list(e.tokens), "spans": [list(s) for s in e.spans[role]],
-                "focus": list(e.focus), "clipped_left": e.clipped_left, "clipped_right": e.clipped_right}))
+        row += [sentence_cell(e, role) for role in ct.ROLE_NAMES]
         rows.append(row)
     files = ct.example_files(examples)
     return ([Text(files, "note")] if files else []) + [Table("examples", "Examples", cols, rows, note=EXAMPLES_NOTE)]
@@ -81,10 +89,12 @@ def build(c, cases: Optional[int] = None, *, spell: Spelling = python_spelling) 
     """The page of a comparison; ``cases``: list at most this many hard and easy gold spans."""
     st, co = c.settings, c.corpus
     about = (f"{co['tokens']} tokens, {co['sentences']} sentences, {co['gold_spans']} gold spans, labels "
-             f"{', '.join(co['labels']) or '-'}; token view {st['view']}, scheme {st['scheme']}, policy {st['policy']}")
+             f"{', '.join(co['labels']) or '-'}; " + f"{decoding(st)}token view {st['view']}")
     chosen = models_table(c)
-    sections = [Section("Systems", [Text(about, "note"), convert(ct.systems_table(c), "systems")]
-                        + ([chosen] if chosen is not None else []), id="systems")]
+    first: List[Block] = [Text(about, "note"), convert(ct.systems_table(c), "systems")]
+    if chosen is not None:
+        first.append(chosen)
+    sections = [Section("Systems", first, id="systems")]
     pair = c.pair
     if pair is not None:
         blocks: List[Any] = [convert(ct.token_summary(c), "token-summary"),
