@@ -7,7 +7,7 @@ import pickle
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from test_properties import span_corpus, tag_corpus
+from test_score_properties import span_corpus, tag_corpus
 
 from ts_eval.core.sequences import from_sequences, spans_corpus
 from ts_eval.models.counts import Counts, add_up, count_corpus
@@ -28,6 +28,7 @@ def cuts(draw, n):
     return [0, *sorted(inner), n]
 
 
+@pytest.mark.slow
 @FAST
 @given(tag_corpus(n_systems=2), st.data(), st.sampled_from(OPTIONS), st.sampled_from(["IOB2", "conlleval", "IOB1"]))
 def test_parts_of_tag_sequences_add_up(sides, data, options, scheme):
@@ -41,6 +42,7 @@ def test_parts_of_tag_sequences_add_up(sides, data, options, scheme):
     assert sum(counted(p, options) for p in parts).report().to_dict() == expected
 
 
+@pytest.mark.slow
 @FAST
 @given(span_corpus(), st.data(), st.sampled_from(OPTIONS))
 def test_parts_of_span_lists_add_up(corpus, data, options):

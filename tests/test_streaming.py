@@ -17,7 +17,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from support import CONLLEVAL_FIXTURES
-from test_properties import tag_corpus
+from test_score_properties import tag_corpus
 
 import ts_eval.cli.score as score
 import ts_eval.io.columns as columns
@@ -87,6 +87,7 @@ def corpus_text(sides, docstart: bool = False, x_lines: bool = False, crlf: bool
 MODELS = "ts,exact,overlap,constrained,contain,fair,semeval"
 
 
+@pytest.mark.slow
 @settings(max_examples=25, deadline=None)
 @given(tag_corpus(n_systems=2), st.booleans(), st.booleans(), st.booleans(),
        st.sampled_from(["IOB2", "conlleval", "IOB1"]), st.sampled_from([1, 7, 60]))
@@ -130,6 +131,7 @@ def synthetic(n_sentences: int, seed: int = 3) -> str:
     return "\n".join(lines) + "\n"
 
 
+@pytest.mark.slow
 def test_many_blocks_standard_input_and_compressed_files(tmp_path, monkeypatch, blocks_counted):
     text = synthetic(400).encode()
     plain = tmp_path / "s.conll"
@@ -204,6 +206,7 @@ def clean(n_sentences: int) -> str:
     return "".join(f"a{s} B-PER B-PER\nb{s} I-PER O\nc{s} O B-LOC\n\n" for s in range(n_sentences))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("scheme", ["IOB2", "conlleval"])
 def test_jobs_score_shards_in_processes_with_the_report_of_one(tmp_path, monkeypatch, scheme):
     monkeypatch.setattr(score, "MIN_SHARD_BYTES", 1)     # shard even a small file
@@ -223,6 +226,7 @@ def test_jobs_score_shards_in_processes_with_the_report_of_one(tmp_path, monkeyp
         assert '"first_repair_line": 1203' in run(["score", str(path), "--format", "json", "--jobs", jobs])[1]
 
 
+@pytest.mark.slow
 def test_jobs_report_an_error_as_one_process_does(tmp_path, monkeypatch):
     monkeypatch.setattr(score, "MIN_SHARD_BYTES", 1)
     path = tmp_path / "bad.conll"
@@ -233,6 +237,7 @@ def test_jobs_report_an_error_as_one_process_does(tmp_path, monkeypatch):
     assert run(["score", str(path), "--jobs", "0"])[0] == 2
 
 
+@pytest.mark.slow
 def test_count_file_and_its_shards_add_up_to_evaluate_of_the_file_read_whole(tmp_path):
     import ts_eval
 
@@ -248,6 +253,7 @@ def test_count_file_and_its_shards_add_up_to_evaluate_of_the_file_read_whole(tmp
         ts_eval.count_file(str(path), colour=1)
 
 
+@pytest.mark.slow
 def test_shards_on_a_dask_cluster_give_the_report_of_one_process(tmp_path):
     pytest.importorskip("dask")
     distributed = pytest.importorskip("dask.distributed")
