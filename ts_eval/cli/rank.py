@@ -20,6 +20,7 @@ from typing import Any, Dict, List, Optional
 
 from .errors import UsageError, option_errors
 from .inputs import Request, add_column_options, add_reading_options, check_paths, expand, load, system_names
+from .matching import add_matching_options, matching_options
 from .outputs import add_output_options, emit, format_choices
 from .tasks import TaskSpec, task_specs
 
@@ -65,6 +66,7 @@ def register(subparsers) -> argparse.ArgumentParser:
     m.add_argument("--reference", default=None, metavar="MODEL",
                    help="reference model of the rank table (default exact-f1-micro, the official CoNLL score)")
     m.add_argument("--list-models", action="store_true", help="list the models and exit")
+    add_matching_options(m)
     m.add_argument("--bootstrap", type=int, default=1000, metavar="N",
                    help="paired bootstrap resamples (default 1000; 0 = none)")
     m.add_argument("--permutations", type=int, default=1000, metavar="N",
@@ -173,6 +175,7 @@ def run(args) -> int:
         return 0
     models = _models_arg(args.models, args.germeval)
     reference = args.reference or sufficient.REFERENCE_MODEL
+    matching = matching_options(args)
     with option_errors():
         sufficient.resolve_models(models)                 # unknown names fail before reading anything
         sufficient.get_model(reference)
@@ -196,7 +199,7 @@ def run(args) -> int:
                              len(ranking.model_set(corpus, models, reference)[0]))
     options = dict(models=models, reference=reference, bootstrap=args.bootstrap, permutations=args.permutations,
                    unit=args.unit, seed=args.seed, confidence=args.confidence, alpha=args.alpha,
-                   flips=[_flips_arg(f) for f in args.flips])
+                   flips=[_flips_arg(f) for f in args.flips], **matching)
     with _Bar(not args.no_progress and (args.bootstrap or args.permutations)) as bar:
         if len(corpora) == 1:
             name, corpus = corpora[0]

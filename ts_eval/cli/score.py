@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any, List, Optional
 
 from .errors import option_errors
+from .matching import add_matching_options, matching_options
 from .inputs import (add_column_options, add_file_arguments, add_reading_options, check_paths, file_request,
                      input_settings, load, request_paths)
 from .outputs import add_output_options, emit, format_choices
@@ -30,6 +31,7 @@ def _scoring_options(p: argparse.ArgumentParser) -> None:
                    help="constrained/contain models: at most N spurious tokens (default 1 / unbounded)")
     g.add_argument("--k2", type=int, default=None, metavar="N",
                    help="constrained model: at most N missing tokens (default 1)")
+    add_matching_options(g)
     g.add_argument("--focus", default="target", choices=("target", "system"),
                    help="fair model: whose label LE and LBE errors count under (default target)")
     g.add_argument("--weights", default="eq7", metavar="SPEC",
@@ -115,13 +117,14 @@ def run(args: argparse.Namespace) -> int:
 
     if args.command == "demo":
         args = _demo(args)
+    matching = matching_options(args)
     request = file_request(args)
     check_paths(args, request_paths(request))
     corpus = _select(load(request, args), args)
     with option_errors():
         report = evaluate(corpus, separator_weight=args.separator_weight, beta=args.beta,
                           all_labels_row=args.all_labels_row, models=_models(args), k1=args.k1, k2=args.k2,
-                          focus=args.focus, weights=args.weights, fair_mode=args.fair_mode)
+                          focus=args.focus, weights=args.weights, fair_mode=args.fair_mode, **matching)
     report.settings["input"] = input_settings(args, corpus)
     with option_errors():   # a layout that cannot show this report (conlleval with several systems, say)
         emit(report, args, _legacy, page_options={"per_label": not (args.no_labels and args.format == "table")},

@@ -12,15 +12,17 @@ import numpy as np
 
 from ..core import schemes
 from ..core.corpus import Corpus, SpanSet
-from ..core.matching import Pairs, match
+from ..core.matching import DEFAULT_MATCHING, MatchSettings, Pairs, match
 from ..core.units import merge_overlaps
 
 
 class CorpusData:
-    """A corpus with the per-sentence facts every statistics function needs."""
+    """A corpus with the per-sentence facts every statistics function needs, and the matcher's
+    settings (:class:`~ts_eval.core.matching.MatchSettings`) every span-level model reads."""
 
-    def __init__(self, corpus: Corpus):
+    def __init__(self, corpus: Corpus, matching: MatchSettings = DEFAULT_MATCHING):
         self.corpus = corpus
+        self.matching = matching
         self.n_sentences = corpus.n_sentences
         self.n_labels = len(corpus.labels)
         self._gold_key: Optional[np.ndarray] = None

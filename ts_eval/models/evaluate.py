@@ -5,11 +5,13 @@ from typing import Any, Dict, Mapping, Optional, Sequence, Tuple, Union
 
 from ..core import measures
 from ..core.corpus import Corpus
+from ..core.matching import ThresholdLike, match_settings
 from ..core.sequences import TagSeqs, from_sequences, spans_corpus
 from ..errors import OptionError
 from ..fair.weights import resolve_weights
 from .context import CorpusData, SystemData
-from .registry import FAMILIES, ScoreSettings
+from .registry import FAMILIES, ScoreSettings, check_matching
+from .semeval import check_partial_weight
 from ..results.report import Report, versions
 
 SpanTuple = Tuple[str, int, int]     # (label, start, end), end exclusive
@@ -39,6 +41,8 @@ def _settings(corpus: Corpus, models: Sequence[str], st: ScoreSettings) -> Dict[
         "beta": st.beta,
         "k1": st.k1,
         "k2": st.k2,
+        **st.matching.to_dict(),
+        "partial_weight": st.partial_weight,
         "fair": ({"focus": st.focus, "weights": resolve_weights(st.weights), "mode": st.fair_mode}
                  if "fair" in models else None),
         "label_map": [f"{p}={r}" for p, r in corpus.label_map],
@@ -75,6 +79,9 @@ def evaluate(
     focus: str = "target",
     weights: Optional[str] = "eq7",
     fair_mode: str = "paper",
+    min_overlap: ThresholdLike = None,
+    assignment: str = "many-to-many",
+    partial_weight: float = 0.5,
 ) -> Report:
     """Score every system of ``corpus`` against its gold with the chosen models.
 
@@ -89,12 +96,24 @@ def evaluate(
     built from the column sums of the per-sentence statistics its registered family
     (:mod:`ts_eval.models`) gives, the same statistics ``rank`` resamples; ``semeval``:
     nervaluate's SemEval-2013 schemes strict, exact, partial, ent_type (:mod:`ts_eval.models.semeval`).
+
+    The span-level models (``overlap``, ``constrained``, ``contain``, ``semeval``) read the
+    matcher's pairs with the same settings (:mod:`ts_eval.core.matching`): ``min_overlap``, a
+    threshold such as ``"iou:0.5"``, ``"gold:0.5"``, ``"system:0.5"`` or nervaluate's
+    ``"nervaluate:50"`` (default None: any shared token; SemEval's default is nervaluate's 1
+    percent), and ``assignment`` ``"many-to-many"`` (default: a system span may hit several gold
+    spans) or ``"one-to-one"`` (a maximum matching).  ``partial_weight``: SemEval's credit of a
+    partial match (default 0.5, nervaluate's).  A threshold or assignment that none of the chosen
+    models reads is an error.
     """
     measures.check_separator_weight(separator_weight)
     measures.check_beta(beta)
     _check(models, k1, k2)
-    st = ScoreSettings(separator_weight, beta, k1, k2, focus, weights, fair_mode, all_labels_row)
-    cd = CorpusData(corpus)
+    matching = match_settings(min_overlap, assignment)
+    check_matching(matching, models)
+    st = ScoreSettings(separator_weight, beta, k1, k2, focus, weights, fair_mode, all_labels_row, matching,
+                       check_partial_weight(partial_weight))
+    cd = CorpusData(corpus, matching)
     order = [m for m in FAMILIES if m in models]
     systems = []
     for name in corpus.systems:

@@ -16,7 +16,7 @@ from __future__ import annotations
 from typing import Dict
 
 #: layout version of each kind of JSON (``"layout": {"kind": ..., "version": ...}``); bumped when keys change
-LAYOUT_VERSIONS: Dict[str, int] = {"score": 3, "germeval": 5, "fair": 3, "rank": 2, "compare": 4}
+LAYOUT_VERSIONS: Dict[str, int] = {"score": 4, "germeval": 5, "fair": 3, "rank": 3, "compare": 5}
 
 
 def layout(kind: str) -> Dict[str, object]:
@@ -66,7 +66,7 @@ SEMEVAL: Dict[str, str] = {
     "spurious": "SemEval: system spans spurious (SPU); compare: spurious spans of A or B",
     "possible": "SemEval: possible = gold",
     "actual": "SemEval: actual = system",
-    "min_overlap_percentage": "SemEval: nervaluate's overlap threshold",
+    "min_overlap_percentage": "SemEval: nervaluate's overlap threshold (when the threshold is nervaluate's)",
 }
 
 #: rank's per-system and per-model-pair numbers
@@ -128,7 +128,7 @@ DESCRIPTIVE: Dict[str, str] = {
     "merged": "spans that coincided with another of their side after the label map, kept once",
     "nested": "spans inside another", "crossing": "crossing spans",
     "column": "input column", "first_repair_line": "line of the first repair", "separator_weight": "setting",
-    "beta": "setting", "k1": "setting", "k2": "setting", "zero_division": "setting", "max_spurious": "constrained: k1",
+    "beta": "setting", "k1": "setting", "k2": "setting", "partial_weight": "setting: SemEval's credit of a partial match", "zero_division": "setting", "max_spurious": "constrained: k1",
     "max_missing": "constrained: k2", "bootstrap": "setting: resamples", "permutations": "setting",
     "seed": "setting", "confidence": "setting", "alpha": "setting", "top": "setting", "examples": "setting",
     "sentence": "example: sentence index", "first_token": "example: its first token", "focus": "example: positions",
