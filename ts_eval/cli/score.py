@@ -24,9 +24,10 @@ def _scoring_options(p: argparse.ArgumentParser) -> None:
     g.add_argument("--separator-weight", type=float, default=1.0, metavar="W",
                    help="weight of a separator unit relative to a token (default 1; 0 = token-only T model)")
     g.add_argument("--beta", type=float, default=1.0, help="F-beta's beta (default 1)")
-    g.add_argument("--models", default="ts,exact,fair", metavar="LIST",
+    g.add_argument("--models", default=None, metavar="LIST",
                    help="comma-separated models to compute and show: ts, exact, overlap, constrained, contain, "
-                        "fair, semeval (nervaluate's SemEval-2013 schemes) (default ts,exact,fair)")
+                        "fair, semeval (nervaluate's SemEval-2013 schemes), strings (generated outputs) (default "
+                        "ts,exact,fair; strings with --generated strings)")
     g.add_argument("--k1", type=int, default=None, metavar="N",
                    help="constrained/contain models: at most N spurious tokens (default 1 / unbounded)")
     g.add_argument("--k2", type=int, default=None, metavar="N",
@@ -75,7 +76,8 @@ def _demo(args: argparse.Namespace) -> argparse.Namespace:
 
 
 def _models(args: argparse.Namespace) -> List[str]:
-    models = [m.strip() for m in args.models.split(",") if m.strip()]
+    default = "strings" if getattr(args, "generated", None) == "strings" else "ts,exact,fair"
+    models = [m.strip() for m in (args.models or default).split(",") if m.strip()]
     needed = {"conlleval": "exact", "faireval": "fair"}.get(args.format)
     if needed and needed not in models:
         models.append(needed)

@@ -17,8 +17,21 @@ from ..results.report import Report, versions
 SpanTuple = Tuple[str, int, int]     # (label, start, end), end exclusive
 
 
-MODELS = ("ts", "exact", "overlap", "constrained", "contain", "fair", "semeval")
+MODELS = ("ts", "exact", "overlap", "constrained", "contain", "fair", "semeval", "strings")
 DEFAULT_MODELS = ("ts", "exact", "fair")
+
+
+def default_score_models(corpus: Corpus) -> Tuple[str, ...]:
+    """``evaluate``'s models when none are given: :data:`DEFAULT_MODELS`, or only ``strings`` when every
+    system is a generated output read in the ``strings`` mode (:mod:`ts_eval.io.grounding`)."""
+    modes = [generated_mode(info.reading) for info in corpus.system_info.values()]
+    return ("strings",) if modes and all(m == "strings" for m in modes) else DEFAULT_MODELS
+
+
+def generated_mode(reading: Optional[Mapping[str, Any]]) -> Optional[str]:
+    """The mode a generated output was read in (None: the side is not a generated output)."""
+    gen = (reading or {}).get("generated")
+    return gen.get("mode") if isinstance(gen, Mapping) else None
 
 
 def _check(models: Sequence[str], k1: Optional[int], k2: Optional[int]) -> None:
@@ -45,6 +58,7 @@ def _settings(corpus: Corpus, models: Sequence[str], st: ScoreSettings) -> Dict[
         "partial_weight": st.partial_weight,
         "fair": ({"focus": st.focus, "weights": resolve_weights(st.weights), "mode": st.fair_mode}
                  if "fair" in models else None),
+        "generated": _generated_settings(corpus),
         "label_map": [f"{p}={r}" for p, r in corpus.label_map],
         "all_labels_row": st.all_labels_row,
         "macro_average": "mean over labels with gold or system units (segments); others are left out",
@@ -53,6 +67,19 @@ def _settings(corpus: Corpus, models: Sequence[str], st: ScoreSettings) -> Dict[
         "zero_division": 0.0,
         "versions": versions(),
     }
+
+
+GENERATED_SETTINGS = ("mode", "ground", "normalize", "normalize_steps", "fuzzy_threshold")
+
+
+def _generated_settings(corpus: Corpus) -> Optional[Dict[str, Any]]:
+    """How the generated outputs among the systems were placed and normalised (None: there are none;
+    one read places them all alike)."""
+    for info in corpus.system_info.values():
+        gen = (info.reading or {}).get("generated")
+        if isinstance(gen, Mapping):
+            return {k: gen.get(k) for k in GENERATED_SETTINGS}
+    return None
 
 
 def _corpus_info(corpus: Corpus) -> Dict[str, Any]:
@@ -73,7 +100,7 @@ def evaluate(
     separator_weight: float = 1.0,
     beta: float = 1.0,
     all_labels_row: bool = False,
-    models: Sequence[str] = DEFAULT_MODELS,
+    models: Optional[Sequence[str]] = None,
     k1: Optional[int] = None,
     k2: Optional[int] = None,
     focus: str = "target",
@@ -102,12 +129,15 @@ def evaluate(
     threshold such as ``"iou:0.5"``, ``"gold:0.5"``, ``"system:0.5"`` or nervaluate's
     ``"nervaluate:50"`` (default None: any shared token; SemEval's default is nervaluate's 1
     percent), and ``assignment`` ``"many-to-many"`` (default: a system span may hit several gold
-    spans) or ``"one-to-one"`` (a maximum matching).  ``partial_weight``: SemEval's credit of a
+    spans) or ``"one-to-one"`` (a maximum matching).  ``models`` None: :data:`DEFAULT_MODELS`, or
+    ``strings`` alone when every system is a generated output read in the ``strings`` mode.  ``partial_weight``: SemEval's credit of a
     partial match (default 0.5, nervaluate's).  A threshold or assignment that none of the chosen
     models reads is an error.
     """
     measures.check_separator_weight(separator_weight)
     measures.check_beta(beta)
+    if models is None:
+        models = default_score_models(corpus)
     _check(models, k1, k2)
     matching = match_settings(min_overlap, assignment)
     check_matching(matching, models)

@@ -129,8 +129,16 @@ def get_family(name: str) -> Family:
 
 def default_models(corpus: Any = None) -> List[str]:
     """The default ranking models that are registered; with a corpus read from GermEval-layout
-    files, GermEval Metric 1 (the official score) too."""
+    files, GermEval Metric 1 (the official score) too; with generated outputs (strings without
+    offsets) the strings model's micro F1 too, or only the strings models when every system was
+    read in the ``strings`` mode."""
     out = [m for m in DEFAULT_MODELS if m in REGISTRY]
+    modes = [((getattr(i, "reading", None) or {}).get("generated") or {}).get("mode")
+             for i in (corpus.system_info.values() if corpus is not None else ())]
+    if modes and all(m == "strings" for m in modes):      # generated outputs scored as strings only
+        return ["strings-f1-micro", "strings-f1-macro"]
+    if any(modes):
+        out.append("strings-f1-micro")
     if corpus is not None and "germeval-m1" in REGISTRY and corpus.system_info and all(
             getattr(i, "germeval", None) is not None for i in corpus.system_info.values()):
         out.append("germeval-m1")

@@ -17,7 +17,9 @@ minimum overlap a pair must also overlap enough (``overlap``: that is the whole 
 ``constrained`` and ``contain``: both tests; ``exact``: always met, exact pairs share every
 token); with ``one-to-one`` only the pairs of a maximum matching count, so one system span
 hits at most one gold span and the hit counts are equal (``exact`` pairs are one-to-one
-already: a side never holds the same span twice).
+already: a side never holds the same span twice).  A system's unplaced spans (generated
+strings found nowhere in the text, :class:`~ts_eval.core.corpus.Unplaced`) are system spans
+that hit nothing.
 
 Precision = hit system spans / system spans, recall = hit gold spans / gold spans
 (for exact match both hit counts are conlleval's "correct").  Token accuracy is
@@ -98,6 +100,9 @@ def segment_stats(sd: SystemData, model: str = "exact", k1: Optional[int] = None
     max_spurious, max_missing = model_limits(model, k1, k2)
     c = hit_counts(cd.gold_key, sd.key, sd.pairs, cd.n_sentences * cd.n_labels, max_spurious, max_missing,
                    cd.matching)
+    if sd.unplaced is not None:     # spans on no token: system spans that hit nothing
+        c = c.astype(float)
+        c[:, 1] += sd.unplaced_counts().reshape(-1)
     return c.reshape(cd.n_sentences, -1)
 
 

@@ -40,7 +40,8 @@ in order by a maximum matching over the same candidates: the most first-class pa
 system span prefers: same bounds and label for ``strict``, same bounds for ``exact`` and
 ``partial``, same label for ``ent_type``), then the most pairs, the most shared tokens, the
 closest boundaries.  nervaluate's choice is one-to-one too (each gold span is taken once), but
-greedy: an early system span may take the gold span a later one needed.  The
+greedy: an early system span may take the gold span a later one needed.  A system's unplaced
+spans (generated strings found nowhere in the text) are spurious in every scheme.  The
 greedy choice is inherently sequential (a span taken early changes what later spans
 can take), but almost every choice is uncontested: :func:`_serial_choice` settles all
 uncontested choices of the corpus per round in numpy and needs one round per link of
@@ -56,7 +57,7 @@ from typing import Any, Dict, Optional, Sequence, Tuple
 import numpy as np
 
 from ..core import measures
-from ..core.corpus import Corpus, SpanSet
+from ..core.corpus import Corpus, SpanSet, Unplaced
 from ..errors import OptionError
 from ..core.matching import NERVALUATE_DEFAULT, MatchSettings, Pairs, Threshold, match, meets, one_to_one
 from .context import SystemData
@@ -264,7 +265,7 @@ def scheme_outcomes(gold: SpanSet, system: SpanSet, pairs: Optional[Pairs] = Non
 
 def semeval_stats(corpus: Corpus, gold: SpanSet, system: SpanSet, pairs: Optional[Pairs] = None,
                   min_overlap_percentage: Optional[float] = None, per_sentence: bool = True,
-                  matching: Optional[MatchSettings] = None) -> np.ndarray:
+                  matching: Optional[MatchSettings] = None, unplaced: Optional[Unplaced] = None) -> np.ndarray:
     """(sentences, 4 schemes x (1 + labels) x 5) counts: for each scheme of :data:`SCHEMES`
     the overall row then one row per label, each COR, INC, PAR, MIS, SPU of
     :data:`COUNTS`.  Sums over any set of sentences are that set's counts
@@ -287,6 +288,10 @@ def semeval_stats(corpus: Corpus, gold: SpanSet, system: SpanSet, pairs: Optiona
             key = np.concatenate([(s_sent * R + s_row) * K + o.system,
                                   ((g_sent * R + g_row) * K + MIS)[miss]])
             out[:, k] += np.bincount(key, minlength=S * R * K).reshape(S, R, K)
+    if unplaced is not None and len(unplaced):    # spans on no token: spurious in every scheme and row
+        u_sent = unplaced.sentence if per_sentence else np.zeros(len(unplaced), np.int64)
+        for row in (np.zeros(len(unplaced), np.int64), 1 + unplaced.label.astype(np.int64)):
+            out[:, :, :, SPU] += np.bincount(u_sent * R + row, minlength=S * R).reshape(S, 1, R)
     return out.reshape(S, -1)
 
 
@@ -368,7 +373,7 @@ def semeval_model(corpus: Corpus, system: SpanSet, beta: float = 1.0, pairs: Opt
 def stats(sd: SystemData) -> np.ndarray:
     """(sentences, 4 schemes x (1 + labels) x 5 counts) of one system."""
     corpus = sd.cd.corpus
-    return semeval_stats(corpus, corpus.gold, sd.spans, sd.pairs, matching=sd.cd.matching)
+    return semeval_stats(corpus, corpus.gold, sd.spans, sd.pairs, matching=sd.cd.matching, unplaced=sd.unplaced)
 
 
 def overall_stats(sd: SystemData) -> np.ndarray:

@@ -137,8 +137,20 @@ DESCRIPTIVE: Dict[str, str] = {
     "present": "a label row: the label has gold or system items",
 }
 
+#: what placing generated outputs (strings without offsets) found (a system's ``reading.generated``)
+GENERATED: Dict[str, str] = {
+    "strings": "generated: strings read (the strings model: its result)", "records": "generated: records read",
+    "grounded": "generated: strings placed where they occur", "fuzzy_grounded": "generated: placed by near match",
+    "ungrounded": "generated: strings found nowhere in the text (false positives)",
+    "unplaced": "generated: strings without a span (ungrounded, or repeats with no free occurrence): false positives",
+    "duplicates": "generated: repeats of a (normalised string, label) in a record",
+    "outside_labels": "generated: strings whose label gold never uses",
+    "fuzzy_threshold": "setting: least similarity of a near match (0-100)",
+    "record": "generated: a record's id or number",
+}
+
 #: every word a key holding a number may use
-WORDS: Dict[str, str] = {**QUANTITIES, **SEMEVAL, **RANK, **COMPARE, **GERMEVAL, **DESCRIPTIVE}
+WORDS: Dict[str, str] = {**QUANTITIES, **SEMEVAL, **RANK, **COMPARE, **GERMEVAL, **DESCRIPTIVE, **GENERATED}
 
 #: containers whose keys are names, not quantities (their values are still checked)
 NAME_MAPS = ("labels", "types", "per_type", "levels", "systems", "models", "rankings", "rank_table", "confusion",
