@@ -3,12 +3,14 @@
 **Normalisation** (:class:`Normalization`; the ``strings`` model compares normalised strings, and
 grounding reads two of its steps), applied in this order:
 
-``case``       fold case (``str.casefold``; grounding then ignores case too)
+``case``       lower-case (``str.lower``, as SQuAD-style evaluators do; grounding then ignores case too)
 ``all-punct``  remove every ASCII punctuation character (UniversalNER's ``remove_punc``)
 ``punct``      strip punctuation (Unicode category P) and spaces around the string (grounding
                looks for the string as given first, then with ever more of that punctuation
-               removed, fewest characters first: "Apple Inc.," finds "Apple Inc.")
-``articles``   replace the words a, an, the by a space (UniversalNER's ``remove_articles``)
+               removed, fewest characters first: "Apple Inc.," finds "Apple Inc."; with
+               ``all-punct`` too)
+``articles``   replace the words a, an, the by a space (UniversalNER's ``remove_articles``;
+               grounding also looks for a string without its leading article)
 ``space``      collapse runs of whitespace to one space, strip both ends
 ``dedupe``     a (string, label) repeated in a record counts once (UniversalNER dedupes)
 
@@ -53,6 +55,7 @@ EXAMPLES = 20          # ungrounded strings listed by name in the reading notes 
 
 _ASCII_PUNCT = set(_string.punctuation)
 _ARTICLES = re.compile(r"\b(a|an|the)\b")
+_LEADING_ARTICLE = re.compile(r"(?i)(?:a|an|the)\s+(\S.*)")
 
 
 @dataclass(frozen=True)
@@ -70,7 +73,7 @@ class Normalization:
     def __call__(self, s: str) -> str:
         steps = self.steps
         if "case" in steps:
-            s = s.casefold()
+            s = s.lower()
         if "all-punct" in steps:
             s = "".join(ch for ch in s if ch not in _ASCII_PUNCT)
         if "punct" in steps:
@@ -112,6 +115,16 @@ def trimmings(s: str) -> List[str]:
         t = s[i:j].strip()
         if t and t not in out:
             out.append(t)
+    return out
+
+
+def candidates(text: str, punct: bool, articles: bool) -> List[str]:
+    """The strings grounding looks for, in turn: ``text`` as given, then (``punct``) its
+    :func:`trimmings`, then (``articles``) each of those without a leading a/an/the."""
+    out = trimmings(text) if punct else [text.strip()]
+    bare = _LEADING_ARTICLE.match(text.strip()) if articles else None
+    if bare:
+        out += [t for t in (trimmings(bare.group(1)) if punct else [bare.group(1)]) if t not in out]
     return out
 
 
@@ -268,7 +281,8 @@ def ground(gold: Documents, gen: Generated, settings: GroundSettings = GroundSet
     doc_of_record[order] = np.arange(gold.n_docs)
     norm = settings.normalize
     case = "case" in norm.steps
-    strip = "punct" in norm.steps
+    strip = "punct" in norm.steps or "all-punct" in norm.steps
+    articles = "articles" in norm.steps
     by_record: Dict[int, List[int]] = {}
     for k, r in enumerate(gen.doc):
         by_record.setdefault(r, []).append(k)
@@ -302,7 +316,7 @@ def ground(gold: Documents, gen: Generated, settings: GroundSettings = GroundSet
             st_label.append(label)
             st_text.append(key[0])
             found: List[Tuple[int, int]] = []
-            for candidate in (trimmings(text) if strip else [text.strip()]):   # "Apple Inc.," -> "Apple Inc."
+            for candidate in candidates(text, strip, articles):   # "Apple Inc.," -> "Apple Inc."
                 found = occurrences(doc, candidate, case)
                 if found:
                     break
