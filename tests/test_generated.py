@@ -11,14 +11,13 @@ from pathlib import Path
 from typing import Any, Dict, List
 
 import pytest
+from support import run_cli
 
 import ts_eval
 from ts_eval.errors import InputError, OptionError
 from ts_eval.io.api import read_generated_on, read_pair
 from ts_eval.io.generated import read_generated
 from ts_eval.io.grounding import Normalization, normalization
-
-from support import run_cli
 
 #   doc a: Barack(0) Obama(1) visited(2) Paris(3) and(4) Paris(5) again(6) .(7)
 #   doc b: The(0) U(1) .(2) S(3) .(4) and(5) Apple(6) Inc(7) .(8) agreed(9) .(10)
@@ -190,9 +189,9 @@ def test_hallucinated_strings_are_false_positives_in_every_model(tmp_path: Path,
     # fair: the two unplaced strings are FPs of ORG (besides Apple/PRODUCT inside Apple Inc.)
     assert r["fair"]["traditional"]["labels"]["ORG"]["fp"] == 2
     # SemEval: two more spurious spans in every scheme than the same output without the two strings
+    kept = [e for e in HALLUCINATED[1]["entities"] if e[0] != "Google"]
     placed = generated(tmp_path, [{"id": "a", "entities": HALLUCINATED[0]["entities"][:1]},
-                                  {"id": "b", "entities": [e for e in HALLUCINATED[1]["entities"] if e[0] != "Google"]}],
-                       "placed")
+                                  {"id": "b", "entities": kept}], "placed")
     base = ts_eval.evaluate(read_pair(gold, placed), models=["semeval"]).systems[0]["semeval"]
     for scheme in ("strict", "exact", "partial", "ent_type"):
         assert r["semeval"][scheme]["overall"]["spurious"] == base[scheme]["overall"]["spurious"] + 2

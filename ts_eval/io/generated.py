@@ -16,7 +16,8 @@ record, an empty list for none).  The field and the id key can be renamed (``fie
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field as dc_field
+from dataclasses import dataclass
+from dataclasses import field as dc_field
 from typing import Any, List, Optional, Tuple
 
 from ..errors import InputError

@@ -128,7 +128,7 @@ def candidates(text: str, punct: bool, articles: bool) -> List[str]:
     return out
 
 
-def normalization(spec: Union[None, str, Sequence[str], Normalization]) -> Normalization:
+def normalization(spec: Union[str, Sequence[str], Normalization, None]) -> Normalization:
     """A preset name (default, none, universalner), a comma-separated list of steps, or the steps."""
     if spec is None:
         return Normalization()
@@ -181,7 +181,8 @@ def ground_settings(mode: Optional[str] = None, ground: Optional[str] = None, no
 def fuzz() -> Any:
     """rapidfuzz's ``fuzz`` and ``process`` modules (the optional ``fuzzy`` extra)."""
     try:
-        from rapidfuzz import fuzz as f, process as p
+        from rapidfuzz import fuzz as f
+        from rapidfuzz import process as p
     except ImportError:
         raise OptionError(["needs rapidfuzz (pip install 'ts_eval[fuzzy]'), or give ",
                            Hint("generated", "ground")], option="generated", value="fuzzy") from None
@@ -218,7 +219,7 @@ def _document(gold: Documents, d: int) -> _Doc:
 
 
 def _pieces(s: str) -> List[str]:
-    off, ts, te = tokenize([s])
+    _, ts, te = tokenize([s])
     return [s[int(x):int(y)] for x, y in zip(ts.tolist(), te.tolist())]
 
 

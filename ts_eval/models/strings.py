@@ -25,7 +25,7 @@ from .registry import Family, Model, ScoreSettings, register, register_family
 from .segment import SegmentCounts, segment_f1, segment_result
 
 
-def _strings(sd: SystemData) -> "tuple[SideStrings, SideStrings]":
+def _strings(sd: SystemData) -> tuple[SideStrings, SideStrings]:
     corpus = sd.cd.corpus
     gold, system = corpus.gold_info.strings, corpus.system_info[sd.name].strings
     if gold is None or system is None:
