@@ -322,3 +322,15 @@ def test_the_json_of_a_generated_run_keeps_the_vocabulary(tmp_path: Path, gold: 
     # what this feature adds: the settings, the systems' reading and their strings results
     assert not sorted(set(offenders({"settings": d["settings"], "systems": d["systems"]})))
     assert d["systems"][0]["source"]["reading"]["generated"]["ungrounded"] == 2
+
+
+def test_rank_reads_the_strings_model_as_score_does(tmp_path: Path, gold: str) -> None:
+    one = generated(tmp_path, HALLUCINATED, "one")
+    two = generated(tmp_path, [{"id": "a", "entities": [["Paris", "LOC"]]}, {"id": "b", "entities": [["U.S.", "LOC"]]}],
+                    "two")
+    corpus = read_pair(gold, [one, two], generated="strings")
+    result = ts_eval.rank_corpus(corpus, bootstrap=0, permutations=0)
+    report = ts_eval.evaluate(corpus)
+    for name in ("one", "two"):
+        assert result.score(name, "strings-f1-micro") == pytest.approx(report.system(name)["strings"]["micro"]["f"])
+        assert result.score(name, "strings-f1-macro") == pytest.approx(report.system(name)["strings"]["macro"]["f"])

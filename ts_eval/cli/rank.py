@@ -94,15 +94,16 @@ def register(subparsers) -> argparse.ArgumentParser:
     return p
 
 
-def _models_arg(text: Optional[str], germeval: bool = False) -> Optional[List[str]]:
+def _models_arg(text: Optional[str], germeval: bool = False, generated: bool = False) -> Optional[List[str]]:
     from ..ranking import sufficient
 
     if text is None or text.strip() == "default":
         return None
     if text.strip() == "paper":
         return list(sufficient.PAPER_MODELS)
-    if text.strip() == "all":    # GermEval Metric 1 only where it applies (GermEval-layout input)
-        return [m for m in sufficient.REGISTRY if m != "germeval-m1" or germeval]
+    if text.strip() == "all":    # GermEval Metric 1 and the strings models only where they apply
+        given = {"germeval": germeval, "generated": generated}
+        return [m for m, model in sufficient.REGISTRY.items() if not model.needs or given.get(model.needs)]
     return [m.strip() for m in text.split(",") if m.strip()]
 
 
@@ -173,7 +174,7 @@ def run(args) -> int:
 
         write_output(list_models(), args.output)
         return 0
-    models = _models_arg(args.models, args.germeval)
+    models = _models_arg(args.models, args.germeval, getattr(args, "generated", None) is not None)
     reference = args.reference or sufficient.REFERENCE_MODEL
     matching = matching_options(args)
     with option_errors():

@@ -9,7 +9,7 @@ from __future__ import annotations
 import dataclasses
 import re
 from dataclasses import dataclass, field
-from typing import Callable, Dict, List, Optional, Sequence, Tuple
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
 
@@ -341,7 +341,7 @@ def _relabel_extras(info: SideInfo, remap: Callable[[np.ndarray], Tuple[np.ndarr
     """``info`` with its unplaced spans and strings relabelled: ``remap(labels)`` gives (new labels, kept);
     also how many unplaced spans were dropped."""
     lost = 0
-    changes: Dict[str, object] = {}
+    changes: Dict[str, Any] = {}
     if info.unplaced is not None:
         lab, keep = remap(info.unplaced.label)
         lost = int(np.count_nonzero(~keep))

@@ -361,7 +361,7 @@ def ground(gold: Documents, gen: Generated, settings: GroundSettings = GroundSet
     counts["outside_labels"] = sum(1 for m in mapped if m not in gold_labels)
     notes = {"generated": {**settings.to_dict(), **counts, "outside_label_names": outside,
                            "ungrounded_examples": ungrounded, "records": gen.n_docs}}
-    lengths = np.diff(gold.offsets)
+    lengths = np.diff(gold.offsets).tolist()
     docs = build_documents(gen.path, "generated", lengths, list(gold.ids), gold.key_data, sd, ss, se, sl,
                            lines=[gen.lines[int(order[g])] for g in range(gold.n_docs)], texts=gold.texts,
                            notes=notes, char_tokens=gold.char_tokens)

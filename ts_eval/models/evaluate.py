@@ -17,7 +17,8 @@ from ..results.report import Report, versions
 SpanTuple = Tuple[str, int, int]     # (label, start, end), end exclusive
 
 
-MODELS = ("ts", "exact", "overlap", "constrained", "contain", "fair", "semeval", "strings")
+MODELS = ("ts", "exact", "overlap", "constrained", "contain", "fair", "semeval")   # the families that read spans
+GENERATED_MODELS = ("strings",)      # the family that reads generated outputs' strings (io.grounding)
 DEFAULT_MODELS = ("ts", "exact", "fair")
 
 

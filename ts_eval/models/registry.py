@@ -43,6 +43,7 @@ class Model:
     description: str = ""
     options: Tuple[str, ...] = ()   # keywords of ``score`` a study may set (:func:`configure`)
     matched: bool = False           # its statistics read the matcher's settings (minimum overlap, assignment)
+    needs: str = ""                 # the input it needs beyond spans: "germeval" (two levels), "generated" (strings)
 
 
 @dataclass(frozen=True)

@@ -72,4 +72,5 @@ def report(sd: SystemData, settings: ScoreSettings) -> Dict[str, Any]:
 register_family(Family("strings", report, "generated outputs: multiset F1 over (normalised string, label) pairs"))
 for _avg, _title in (("micro", "Str-F1µ"), ("macro", "Str-F1M")):
     register(Model(f"strings-f1-{_avg}", _title, strings_stats, partial(segment_f1, average=_avg),
-                   f"generated outputs: F1 over (normalised string, label) pairs, {_avg} (no positions)"))
+                   f"generated outputs: F1 over (normalised string, label) pairs, {_avg} (no positions)",
+                   needs="generated"))

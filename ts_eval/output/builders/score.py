@@ -3,7 +3,7 @@ error types (table and bars) and the fair confusion matrix (table and heatmap, a
 """
 from __future__ import annotations
 
-from typing import Any, Dict, List, Mapping, Optional
+from typing import Any, Dict, List, Mapping, Optional, Tuple
 
 from .fair import confusion_blocks, stats_table
 from ...errors import Hint, Spelling, python_spelling, spell
@@ -352,8 +352,11 @@ def strings_table(rep: Dict[str, Any], s: Dict[str, Any]) -> Table:
 
 def generated_table(rep: Dict[str, Any]) -> Optional[Table]:
     """What placing the generated outputs found, one row per generated system (None: no such system)."""
-    found = [(s["name"], (s["source"].get("reading") or {}).get("generated")) for s in rep["systems"]]
-    found = [(n, g) for n, g in found if g]
+    found: List[Tuple[str, Dict[str, Any]]] = []
+    for s in rep["systems"]:
+        g = (s["source"].get("reading") or {}).get("generated")
+        if g:
+            found.append((s["name"], g))
     if not found:
         return None
     cols = [Column("system", "system"), Column("mode", "mode"), Column("ground", "ground")] + \
