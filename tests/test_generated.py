@@ -334,3 +334,16 @@ def test_rank_reads_the_strings_model_as_score_does(tmp_path: Path, gold: str) -
     for name in ("one", "two"):
         assert result.score(name, "strings-f1-micro") == pytest.approx(report.system(name)["strings"]["micro"]["f"])
         assert result.score(name, "strings-f1-macro") == pytest.approx(report.system(name)["strings"]["macro"]["f"])
+
+
+@pytest.mark.parametrize("width", [80, 120])
+def test_the_terminal_page_of_generated_systems_fits(tmp_path: Path, gold: str, capsys: pytest.CaptureFixture,
+                                                     monkeypatch: pytest.MonkeyPatch, width: int) -> None:
+    one = generated(tmp_path, HALLUCINATED, "generated-system-with-a-long-name")
+    two = generated(tmp_path, [{"id": "a", "entities": [["Paris", "LOC"]]}, {"id": "b", "entities": []}], "short")
+    monkeypatch.setenv("COLUMNS", str(width))
+    code, out, err = run_cli(["score", "--gold", gold, one, two, "--models", "ts,exact,fair,semeval,strings"], capsys)
+    assert code == 0, err
+    assert "\u2026" not in out
+    assert max(len(line) for line in out.splitlines()) <= width
+    assert "ungrounded" in out and "PRODUCT" in out
