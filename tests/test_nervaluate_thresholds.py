@@ -106,9 +106,9 @@ def test_evaluator_min_overlap_validation():
     for pct in (1.0, 50.0, 100.0):
         assert_evaluator(same, same, ["PER"], pct)
     for pct in (0.5, 101.0):
-        with pytest.raises(ValueError, match="min_overlap_percentage must be between 1.0 and 100.0"):
+        with pytest.raises(ValueError, match=r"min_overlap_percentage must be between 1\.0 and 100\.0"):
             Evaluator(same, same, ["PER"], "dict", min_overlap_percentage=pct)
-        with pytest.raises(ValueError, match="min_overlap_percentage must be between 1.0 and 100.0"):
+        with pytest.raises(ValueError, match=r"min_overlap_percentage must be between 1\.0 and 100\.0"):
             ours(same, same, pct)
 
 
@@ -159,9 +159,9 @@ def test_minimum_overlap_percentage_validation():
         PartialEvaluation(min_overlap_percentage=pct)
         assert parse_threshold(f"nervaluate:{pct!r}") is not None
     for pct in (0.5, 101.0, -5.0):
-        with pytest.raises(ValueError, match="min_overlap_percentage must be between 1.0 and 100.0"):
+        with pytest.raises(ValueError, match=r"min_overlap_percentage must be between 1\.0 and 100\.0"):
             PartialEvaluation(min_overlap_percentage=pct)
-        with pytest.raises(ValueError, match="min_overlap_percentage must be between 1.0 and 100.0"):
+        with pytest.raises(ValueError, match=r"min_overlap_percentage must be between 1\.0 and 100\.0"):
             parse_threshold(f"nervaluate:{pct!r}")
 
 

@@ -135,7 +135,7 @@ def test_semeval_thresholds_and_partial_weight():
 
 
 def test_a_threshold_no_chosen_model_reads_is_an_error():
-    with pytest.raises(OptionError, match="min_overlap='iou:0.5': changes none of the chosen models"):
+    with pytest.raises(OptionError, match=r"min_overlap='iou:0\.5': changes none of the chosen models"):
         ts_eval.score([[("X", 0, 2)]], [[("X", 0, 1)]], lengths=[3], min_overlap="iou:0.5")
     with pytest.raises(OptionError, match="assignment='one-to-one'"):
         ts_eval.score([[("X", 0, 2)]], [[("X", 0, 1)]], lengths=[3], models=["exact"], assignment="one-to-one")

@@ -202,7 +202,7 @@ def read_generated_on(gold: Union[str, Documents], path: str, *, format: Optiona
     settings = ground_settings(generated, ground, normalize, fuzzy_threshold)
     ids = {"id_key": options.pop("id_key")} if "id_key" in options else {}
     gold_docs = gold if isinstance(gold, Documents) else _read(gold, format, options, strict=True)
-    src, fmt, raw = _bytes_and_format(path, "generated")
+    src, _, raw = _bytes_and_format(path, "generated")
     gen = read_generated(src, raw=raw, **({"field": field} if field is not None else {}), **ids)
     return ground_generated(gold_docs, gen, settings).docs
 

@@ -42,7 +42,8 @@ def target_format(dst: str, docs: Documents) -> str:
 
 def convert(src: Union[str, Documents], dst: str, *, from_format: Optional[str] = None, to_format: Optional[str] = None,
             scheme: str = "IOB2", overlapping: str = "error", tokens: str = "auto", verify: bool = False,
-            side: str = "gold", gold: Union[None, str, Documents] = None, **reader_options: Any) -> ConversionReport:
+            side: str = "gold", gold: Optional[Union[str, Documents]] = None,
+            **reader_options: Any) -> ConversionReport:
     """Read ``src`` (a path, ``-``, or Documents) and write it to ``dst`` (``-``: standard output;
     .gz/.bz2/.xz compress).
 
