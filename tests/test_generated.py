@@ -347,3 +347,16 @@ def test_the_terminal_page_of_generated_systems_fits(tmp_path: Path, gold: str, 
     assert "\u2026" not in out
     assert max(len(line) for line in out.splitlines()) <= width
     assert "ungrounded" in out and "PRODUCT" in out
+
+
+def test_gold_without_text_is_searched_in_its_tokens(tmp_path: Path) -> None:
+    """Column gold has tokens only: records pair by order, strings are found in the tokens joined by spaces."""
+    gold = tmp_path / "gold.conll"
+    gold.write_text("New B-LOC\nYork I-LOC\nis O\nbig O\n\nParis B-LOC\n. O\n", encoding="utf-8")
+    path = generated(tmp_path, [[["New  York", "LOC"], ["big", "MISC"]], [["Paris,", "LOC"], ["Rome", "LOC"]]])
+    c = read_pair(str(gold), path)
+    g = reading(c)
+    assert (g["grounded"], g["ungrounded"], g["outside_labels"]) == (3, 1, 1)
+    ex = ts_eval.evaluate(c, models=["exact"]).systems[0]["exact"]["labels"]["LOC"]
+    # New York (whitespace inside may differ) and Paris (the comma trimmed) right; Rome found nowhere
+    assert (ex["gold"], ex["system"], ex["tp"]) == (2, 3, 2)
