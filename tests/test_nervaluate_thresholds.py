@@ -27,8 +27,7 @@ from ts_eval.core.matching import match, parse_threshold
 nervaluate = pytest.importorskip("nervaluate")
 from nervaluate import Evaluator  # noqa: E402
 from nervaluate.entities import Entity  # noqa: E402
-from nervaluate.strategies import (EntityTypeEvaluation, ExactEvaluation, PartialEvaluation,  # noqa: E402
-                                   StrictEvaluation)
+from nervaluate.strategies import EntityTypeEvaluation, ExactEvaluation, PartialEvaluation, StrictEvaluation  # noqa: E402
 
 Ent = Dict[str, Any]
 SCHEMES = ("strict", "exact", "partial", "ent_type")

@@ -13,14 +13,14 @@ from typing import Any, Dict, List, Sequence, Tuple
 
 import numpy as np
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from support import run_cli
 
 import ts_eval
 from ts_eval.core.corpus import SpanSet
-from ts_eval.core.matching import (MatchSettings, Threshold, match, match_settings, one_to_one, parse_threshold)
+from ts_eval.core.matching import MatchSettings, Threshold, match, match_settings, one_to_one, parse_threshold
 from ts_eval.errors import OptionError
-
-from support import run_cli
 
 Span = Tuple[str, int, int]
 ALL = ("ts", "exact", "overlap", "constrained", "contain", "fair", "semeval")

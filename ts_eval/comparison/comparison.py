@@ -7,10 +7,10 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple
 import numpy as np
 
 from ..core.corpus import Corpus
-from ..errors import OptionError
-from ..core.measures import check_separator_weight, prf
-from ..models.context import CorpusData
 from ..core.matching import ThresholdLike, match_settings
+from ..core.measures import check_separator_weight, prf
+from ..errors import OptionError
+from ..models.context import CorpusData
 from ..models.registry import FAMILIES, ScoreSettings, check_matching
 from ..models.segment import EXACT_STATS
 from ..models.semeval import check_partial_weight
@@ -69,7 +69,7 @@ def compare(
                               partial_weight=check_partial_weight(partial_weight))
     systems, hits = _system_rows(cd, names, gold_ids, sys_ids, (models, settings_))
     pair = None
-    if a is not None:
+    if a is not None and b is not None:     # (both or neither)
         pair = _pair(corpus, names, a, b, gold_ids, sys_ids, vocab, top, examples, separator_weight, spans,
                      fair_mode)
         if "semeval" in models:

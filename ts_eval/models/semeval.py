@@ -58,8 +58,8 @@ import numpy as np
 
 from ..core import measures
 from ..core.corpus import Corpus, SpanSet, Unplaced
-from ..errors import OptionError
 from ..core.matching import NERVALUATE_DEFAULT, MatchSettings, Pairs, Threshold, match, meets, one_to_one
+from ..errors import OptionError
 from .context import SystemData
 from .registry import Family, Model, ScoreSettings, register, register_family, register_group
 
@@ -208,7 +208,7 @@ class _Candidates:
         partner[sys_] = self.pairs.gold[chosen]
         return outcome, partner
 
-    def codes(self, scheme: str, by_label: bool) -> "SpanOutcomes":
+    def codes(self, scheme: str, by_label: bool) -> SpanOutcomes:
         outcome, partner = self.choose(scheme, by_label)
         second = PAR if scheme == "partial" else INC
         system = np.where(outcome == 0, COR, np.where(outcome == 1, second, SPU)).astype(np.int8)
