@@ -360,3 +360,11 @@ def test_gold_without_text_is_searched_in_its_tokens(tmp_path: Path) -> None:
     ex = ts_eval.evaluate(c, models=["exact"]).systems[0]["exact"]["labels"]["LOC"]
     # New York (whitespace inside may differ) and Paris (the comma trimmed) right; Rome found nowhere
     assert (ex["gold"], ex["system"], ex["tp"]) == (2, 3, 2)
+
+
+def test_empty_strings_are_ungrounded_false_positives(tmp_path: Path, gold: str) -> None:
+    path = generated(tmp_path, [{"id": "a", "entities": [["", "LOC"], ["   ", "PER"]]}, {"id": "b", "entities": []}])
+    c = read_pair(gold, path)
+    assert reading(c)["ungrounded"] == 2
+    ex = ts_eval.evaluate(c, models=["exact"]).systems[0]["exact"]["micro"]
+    assert (ex["system"], ex["tp"]) == (2, 0)

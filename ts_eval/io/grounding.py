@@ -218,9 +218,31 @@ def _document(gold: Documents, d: int) -> _Doc:
     return _Doc(" ".join(toks), starts, starts + lens)
 
 
+_PIECES: Dict[str, List[str]] = {}     # string -> its tokenizer pieces (filled in blocks by pieces_of)
+_PIECES_MAX = 1 << 16
+
+
+def pieces_of(strings: Sequence[str]) -> None:
+    """Tokenize the strings not yet known in one block (the tokenizer works on many texts at once)."""
+    new = list(dict.fromkeys(x for x in strings if x not in _PIECES))
+    if len(_PIECES) + len(new) > _PIECES_MAX:
+        _PIECES.clear()
+    for x in new:
+        if not x.strip():           # nothing to find (the tokenizer wants some text in its block)
+            _PIECES[x] = []
+    new = [x for x in new if x.strip()]
+    if not new:
+        return
+    off, ts, te = tokenize(new)
+    starts, ends, offsets = ts.tolist(), te.tolist(), off.tolist()
+    for k, x in enumerate(new):
+        _PIECES[x] = [x[a:b] for a, b in zip(starts[offsets[k]:offsets[k + 1]], ends[offsets[k]:offsets[k + 1]])]
+
+
 def _pieces(s: str) -> List[str]:
-    _, ts, te = tokenize([s])
-    return [s[int(x):int(y)] for x, y in zip(ts.tolist(), te.tolist())]
+    if s not in _PIECES:
+        pieces_of([s])
+    return _PIECES[s]
 
 
 def occurrences(doc: _Doc, s: str, case: bool) -> List[Tuple[int, int]]:
@@ -300,6 +322,7 @@ def ground(gold: Documents, gen: Generated, settings: GroundSettings = GroundSet
     counts = {"strings": len(gen.text), "grounded": 0, "fuzzy_grounded": 0, "ungrounded": 0, "duplicates": 0,
               "unplaced": 0}
     ungrounded: List[Dict[str, Any]] = []
+    pieces_of([c for t in gen.text for c in candidates(t, strip, articles)])    # one tokenizer pass
     for r in range(gen.n_docs):
         d = int(doc_of_record[r])
         doc = _document(gold, d)
