@@ -16,7 +16,7 @@ from __future__ import annotations
 from typing import Dict
 
 #: layout version of each kind of JSON (``"layout": {"kind": ..., "version": ...}``); bumped when keys change
-LAYOUT_VERSIONS: Dict[str, int] = {"score": 4, "germeval": 5, "fair": 3, "rank": 3, "compare": 5}
+LAYOUT_VERSIONS: Dict[str, int] = {"score": 4, "germeval": 5, "fair": 3, "rank": 3, "compare": 5, "errors": 1}
 
 
 def layout(kind: str) -> Dict[str, object]:
@@ -111,6 +111,19 @@ COMPARE: Dict[str, str] = {
     "diff_matrix": "pairwise diff", "counts": "a matrix of counts",
 }
 
+#: the error analysis's numbers (``ts_eval.analysis.errors``: confusion matrices, error lists, gold suspects)
+ERRORS: Dict[str, str] = {
+    "unpaired": "errors: system spans that are a candidate of a gold span but no gold span's best counterpart",
+    "distinct": "errors: distinct errors (type, gold string and label, system string and label)",
+    "by_systems": "errors: how many systems make an error (pooled over the systems)",
+    "agreeing": "gold suspects: systems that agree with each other against gold",
+    "confirming": "gold suspects: systems that agree with gold",
+    "annotated": "inconsistent gold: gold spans of a string (in its context, for unannotated ones)",
+    "deviating": "inconsistent gold: occurrences without the string's most frequent label, or unannotated",
+    "min_agree": "setting: systems that must agree for a gold suspect", "window": "setting: example tokens each side",
+    "document": "a document's number (1-based)",
+}
+
 #: GermEval 2014's reading checks (``validation``, ``levels``)
 GERMEVAL: Dict[str, str] = {
     "ill_formed": "GermEval: ill-formed chunks", "i_start": "chunks opened by an I- tag",
@@ -151,7 +164,7 @@ GENERATED: Dict[str, str] = {
 }
 
 #: every word a key holding a number may use
-WORDS: Dict[str, str] = {**QUANTITIES, **SEMEVAL, **RANK, **COMPARE, **GERMEVAL, **DESCRIPTIVE, **GENERATED}
+WORDS: Dict[str, str] = {**QUANTITIES, **SEMEVAL, **RANK, **COMPARE, **ERRORS, **GERMEVAL, **DESCRIPTIVE, **GENERATED}
 
 #: containers whose keys are names, not quantities (their values are still checked)
 NAME_MAPS = ("labels", "types", "per_type", "levels", "systems", "models", "rankings", "rank_table", "confusion",

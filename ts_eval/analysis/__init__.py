@@ -1,0 +1,1 @@
+"""Fine-grained analysis of one system, two or many against gold (issue 19)."""
