@@ -7,6 +7,7 @@
 - :mod:`.germeval`: the GermEval report (:func:`ts_eval.germeval.evaluate.evaluate_germeval`);
 - :mod:`.analysis_errors`: an :class:`~ts_eval.analysis.errors.ErrorAnalysis` (its sections also sit on
   the analysis page).
+- :mod:`.agree`: an :class:`~ts_eval.agreement.results.Agreement`.
 
 :func:`build` picks the builder by the result's type (a GermEval report by its settings).
 A builder selects, orders and labels numbers the result holds; it computes none.
@@ -19,7 +20,7 @@ from typing import Any
 from ...errors import Spelling, python_spelling
 from ..page import Page
 
-KINDS = ("score", "fair", "rank", "compare", "germeval", "analysis_errors")
+KINDS = ("score", "fair", "rank", "compare", "germeval", "analysis_errors", "agree")
 
 
 def kind_of(result: Any) -> str:
@@ -33,6 +34,8 @@ def kind_of(result: Any) -> str:
         return "compare"
     if name == "ErrorAnalysis":
         return "analysis_errors"
+    if name == "Agreement":
+        return "agree"
     if isinstance(result, Report):
         return "germeval" if result.settings.get("command") == "germeval" else "score"
     if isinstance(result, dict):
@@ -41,7 +44,7 @@ def kind_of(result: Any) -> str:
         if "systems" in result and "settings" in result:
             return "germeval" if result["settings"].get("command") == "germeval" else "score"
     raise TypeError(f"no page builder for {name}; expected a score or GermEval Report, a fair report, "
-                    "a RankingResult, a MultiTaskResult, a Comparison or an ErrorAnalysis")
+                    "a RankingResult, a MultiTaskResult, a Comparison, an ErrorAnalysis or an Agreement")
 
 
 def build(result: Any, kind: str = "", *, spell: Spelling = python_spelling, **options: Any) -> Page:
