@@ -328,3 +328,20 @@ def test_default_settings_are_the_defaults():
     rep = ts_eval.score([TWO_GOLD], [WIDE], lengths=[6], models=list(ALL))
     assert (rep.settings["min_overlap"], rep.settings["assignment"], rep.settings["partial_weight"]) == (
         None, "many-to-many", 0.5)
+
+
+def test_the_error_analysis_reads_the_threshold_too():
+    """Gold PER over tokens 0..3, the system's PER over 3..5: one shared token of 4 (gold) and of 6 (union)."""
+    from ts_eval.analysis.errors import error_analysis
+
+    c = ts_eval.from_spans([6], [[("PER", 0, 4)]], {"s": [[("PER", 3, 6)]]})
+    cells = {t: error_analysis(c, min_overlap=t).systems[0].confusion["overlap"].matrix()
+             for t in (None, "gold:0.25", "iou:0.5")}
+    assert cells[None]["PER"] == cells["gold:0.25"]["PER"] == {"PER": 1, "missed": 0}   # 1/4 >= 0.25
+    assert cells["iou:0.5"]["PER"] == {"PER": 0, "missed": 1}                             # 1/6 < 0.5
+    assert cells["iou:0.5"]["spurious"] == {"PER": 1}
+    assert error_analysis(c, min_overlap="iou:0.5").settings["min_overlap"] == "iou:0.5"
+    # exact matching and the fair error types do not change with it
+    a, b = error_analysis(c), error_analysis(c, min_overlap="iou:0.5")
+    assert a.systems[0].confusion["exact"].matrix() == b.systems[0].confusion["exact"].matrix()
+    assert a.systems[0].types == b.systems[0].types
