@@ -11,7 +11,7 @@ on several processes or machines, with the report of the whole.  Counts are plai
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple
+from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple
 
 import numpy as np
 
@@ -21,6 +21,8 @@ from ..results.report import Report, versions
 from .context import CorpusData, SystemData
 from .registry import FAMILIES, ScoreSettings
 from .tally import CorpusTally, SideTally, Tally, Totals
+
+GENERATED_SETTINGS = ("mode", "ground", "normalize", "normalize_steps", "fuzzy_threshold")
 
 
 @dataclass(frozen=True)
@@ -112,8 +114,11 @@ class Counts:
             "beta": st.beta,
             "k1": st.k1,
             "k2": st.k2,
+            **st.matching.to_dict(),
+            "partial_weight": st.partial_weight,
             "fair": ({"focus": st.focus, "weights": resolve_weights(st.weights), "mode": st.fair_mode}
                      if "fair" in models else None),
+            "generated": self.generated_settings(),
             "label_map": [f"{p}={r}" for p, r in self.label_map],
             "all_labels_row": st.all_labels_row,
             "macro_average": "mean over labels with gold or system units (segments); others are left out",
@@ -122,6 +127,15 @@ class Counts:
             "zero_division": 0.0,
             "versions": versions(),
         }
+
+    def generated_settings(self) -> Optional[Dict[str, Any]]:
+        """How the generated outputs among the systems were placed and normalised (None: there are none;
+        one read places them all alike)."""
+        for sc in self.systems:
+            gen = (sc.source.reading or {}).get("generated")
+            if isinstance(gen, Mapping):
+                return {k: gen.get(k) for k in GENERATED_SETTINGS}
+        return None
 
     def report(self) -> Report:
         """The :class:`~ts_eval.results.report.Report` of these counts."""
@@ -139,7 +153,7 @@ class Counts:
 def count_corpus(corpus: Corpus, models: Sequence[str], settings: ScoreSettings,
                  input_labels: Optional[Sequence[str]] = None) -> Counts:
     """The counts of every system of ``corpus`` under the families ``models`` (checked by the caller)."""
-    cd = CorpusData(corpus)
+    cd = CorpusData(corpus, settings.matching)
     order = [m for m in FAMILIES if m in models]
     systems: List[SystemCounts] = []
     for name in corpus.systems:

@@ -149,9 +149,36 @@ def ts_counts(corpus: Corpus, gold: SpanSet, system: SpanSet, n_labels: Optional
 
 def ts_stats(sd: SystemData) -> np.ndarray:
     """The TS statistics family: :func:`sentence_counts` of one system (any separator weight
-    is applied when scoring)."""
+    is applied when scoring).  The system's unplaced spans (generated strings found nowhere,
+    :class:`~ts_eval.core.corpus.Unplaced`) add their own units: t tokens and t - 1 separators
+    each, false positives of their label, in their sentence."""
     g, s, p = sd.merged
-    return sentence_counts(sd.cd.corpus, g, s, p, sd.cd.n_labels, sd.merged_keys)
+    out = sentence_counts(sd.cd.corpus, g, s, p, sd.cd.n_labels, sd.merged_keys)
+    u = sd.unplaced
+    if u is not None:
+        toks = sd.unplaced_counts(u.tokens.astype(float))
+        seps = toks - sd.unplaced_counts()
+        out[:, 0] += toks.sum(1)
+        out[:, 1] += seps.sum(1)
+        per = out[:, 2:].reshape(len(out), sd.cd.n_labels, 6)
+        per[..., 1] += toks
+        per[..., 4] += seps
+    return out
+
+
+def _with_unplaced(conf: Tuple[Optional[np.ndarray], Optional[np.ndarray]], sd: SystemData
+                   ) -> Tuple[Optional[np.ndarray], Optional[np.ndarray]]:
+    """The confusion matrices with the unplaced spans' units: gold outside, system their label."""
+    u = sd.unplaced
+    if u is None or conf[0] is None or conf[1] is None:
+        return conf
+    n = sd.cd.n_labels
+    toks = np.bincount(u.label, weights=u.tokens.astype(float), minlength=n)[:n]
+    spans = np.bincount(u.label, minlength=n)[:n].astype(float)
+    tok, sep = conf[0].copy(), conf[1].copy()
+    tok[0, 1:] += toks
+    sep[0, 1:] += toks - spans
+    return tok, sep
 
 
 # ---------------------------------------------------------------------------
@@ -221,15 +248,23 @@ def count(sd: SystemData, settings: ScoreSettings) -> Tally:
     """``score``'s TS counts of one system (:func:`unit_counts` per label: the totals of :func:`ts_stats`)."""
     corpus, L = sd.cd.corpus, sd.cd.n_labels
     g, s, p = sd.merged
-    conf = confusion(corpus, g, s, p, L)
+    conf = _with_unplaced(confusion(corpus, g, s, p, L), sd)
     zero = np.zeros((L + 1, L + 1))
     everything = np.zeros(6)
     if settings.all_labels_row:
         g1, s1 = merge_overlaps(_one_label(corpus.gold)), merge_overlaps(_one_label(sd.spans))
         none_g, none_s = np.zeros(len(g1), np.int64), np.zeros(len(s1), np.int64)
         everything = unit_counts(g1, s1, match(g1, s1), none_g, none_s, 1)[0]
-    return Tally({"units": unit_counts(g, s, p, g.label.astype(np.int64), s.label.astype(np.int64), L),
-                  "size": np.array([corpus.n_tokens, corpus.n_separators], np.int64),
+    units = unit_counts(g, s, p, g.label.astype(np.int64), s.label.astype(np.int64), L)
+    size = np.array([corpus.n_tokens, corpus.n_separators], np.int64)
+    u = sd.unplaced
+    if u is not None:     # spans on no token: t tokens and t - 1 separators each, FP of their label
+        toks = np.bincount(u.label, weights=u.tokens.astype(float), minlength=L)[:L]
+        seps = toks - np.bincount(u.label, minlength=L)[:L]
+        units[:, 1] += toks
+        units[:, 4] += seps
+        size += np.array([int(toks.sum()), int(seps.sum())], np.int64)
+    return Tally({"units": units, "size": size,
                   "confusion": zero if conf[0] is None else conf[0],
                   "confusion_sep": zero if conf[1] is None else conf[1],
                   "multi": np.array(int(conf[0] is None)), "all_labels": everything}, LAYOUT)
