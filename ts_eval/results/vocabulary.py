@@ -16,7 +16,7 @@ from __future__ import annotations
 from typing import Dict
 
 #: layout version of each kind of JSON (``"layout": {"kind": ..., "version": ...}``); bumped when keys change
-LAYOUT_VERSIONS: Dict[str, int] = {"score": 3, "germeval": 5, "fair": 3, "rank": 2, "compare": 4}
+LAYOUT_VERSIONS: Dict[str, int] = {"score": 3, "germeval": 5, "fair": 3, "rank": 2, "compare": 4, "analyze": 1}
 
 
 def layout(kind: str) -> Dict[str, object]:
