@@ -181,15 +181,12 @@ def categorical_buckets(attr: Attribute, gold: np.ndarray, others: np.ndarray) -
 
 
 def parse_bucket_spec(specs: Sequence[str]) -> Dict[str, Any]:
-    """``buckets`` as given: a number (buckets per numeric attribute), ``interpreteval``, or
-    ``ATTR=E1,E2,...`` fixed edges (several allowed).  Returns {"k": int, "interpreteval": bool,
-    "edges": {attr: [edges]}}."""
-    out: Dict[str, Any] = {"k": DEFAULT_BUCKETS, "interpreteval": False, "edges": {}}
+    """``buckets`` as given: a number (buckets per numeric attribute) or ``ATTR=E1,E2,...`` fixed
+    edges (several allowed).  Returns {"k": int, "edges": {attr: [edges]}}."""
+    out: Dict[str, Any] = {"k": DEFAULT_BUCKETS, "edges": {}}
     for spec in specs:
         spec = str(spec).strip()
-        if spec == "interpreteval":
-            out["interpreteval"] = True
-        elif "=" in spec:
+        if "=" in spec:
             name, _, text = spec.partition("=")
             try:
                 edges = [float(x) for x in text.split(",") if x.strip()]

@@ -83,7 +83,8 @@ class FlipAttribution:
         acc, res = self.accounted, self.resolved
         return {"model_a": self.model_a, "model_b": self.model_b, "pairs_compared": self.pairs_compared,
                 "changed": len(self.pairs), "defined": self.defined,
-                "buckets": {b: {"accounted": int(acc[k]), "resolved": int(res[k])} for k, b in enumerate(self.buckets)},
+                "buckets": [{"name": b, "accounted": int(acc[k]), "resolved": int(res[k])}
+                            for k, b in enumerate(self.buckets)],
                 "pairs": [{"better_under_a": p.better_under_a, "better_under_b": p.better_under_b, "gap": p.gap,
                            "bucket": self.buckets[p.bucket] if p.bucket >= 0 else None,
                            "shrink": p.shrink, "resolved_by": [self.buckets[k] for k in np.flatnonzero(p.resolved)]}
@@ -201,7 +202,6 @@ class Analysis(Displayed):
     timings: Dict[str, float] = field(default_factory=dict)
     flips: List[Dict[str, Any]] = field(default_factory=list)    # overall flips per model pair
     errors: Optional[Any] = None                  # ts_eval.analysis.errors.ErrorAnalysis
-    interpreteval: Optional[Any] = None           # ts_eval.analysis.interpreteval.InterpretEvalResult
 
     def attribute(self, name: str) -> AttributeResult:
         for a in self.attributes:
@@ -227,11 +227,10 @@ class Analysis(Displayed):
             "corpus": self.corpus,
             "training": self.training,
             "left_out": list(self.left_out),
-            "overall": {"systems": overall} if overall is not None else None,
+            "scores": {"systems": overall} if overall is not None else None,
             "flips": {"rule": FLIP_RULE, "pairs": self.flips},
             "attributes": [a.to_dict(self.systems, self.models) for a in self.attributes],
             "errors": self.errors.to_dict() if self.errors is not None else None,
-            "interpreteval": self.interpreteval.to_dict() if self.interpreteval is not None else None,
             "settings": self.settings,
             "timings": self.timings,
         })

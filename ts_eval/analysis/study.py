@@ -438,21 +438,16 @@ def analyze_corpus(
 
     t0 = time.perf_counter()
     text = at.Text(corpus) if corpus.tokens is not None else None
-    ie = None
-    if spec["interpreteval"]:
-        from .interpreteval import interpreteval_attributes
-
-        if training is None:
-            raise OptionError("InterpretEval's attributes need training data", option="train", value=None)
-        attrs, left_out, ie = interpreteval_attributes(corpus, names, training, text)
-    else:
-        attrs, left_out = at.built_in(corpus, training, vocabulary, text)
-        if by:
-            recs = _records(corpus, records)
-            for path in by:
-                vals, numeric = at.record_field(recs, path, corpus.gold_info.path or "records")
-                attrs.append(at.Attribute(path, at.SENTENCE, at.NUMERIC if numeric else at.CATEGORICAL,
-                                          f"the record field {path}", (lambda c, v=vals: v), source="record field"))
+    attrs, left_out = at.built_in(corpus, training, vocabulary, text)
+    doc = at.document_attribute(corpus)
+    if doc is not None:
+        attrs.append(doc)
+    if by:
+        recs = _records(corpus, records)
+        for path in by:
+            vals, numeric = at.record_field(recs, path, corpus.gold_info.path or "records")
+            attrs.append(at.Attribute(path, at.SENTENCE, at.NUMERIC if numeric else at.CATEGORICAL,
+                                      f"the record field {path}", (lambda c, v=vals: v), source="record field"))
     if attributes is not None:
         unknown = [a for a in attributes if a not in [x.name for x in attrs]]
         if unknown:
@@ -490,13 +485,11 @@ def analyze_corpus(
         settings={"models": model_names, "reference": reference, "bootstrap": bootstrap,
                   "permutations": permutations if pair_idx is not None else 0, "seed": seed,
                   "confidence": confidence, "unit": "sentence", "buckets": spec["k"],
-                  "bucket_mode": "interpreteval" if spec["interpreteval"] else "default",
                   "edges": spec["edges"], "flips": [[model_names[a], model_names[b]] for a, b in flip_pairs],
                   "pair": [names[pair_idx[0]], names[pair_idx[1]]] if pair_idx is not None else None,
                   "by": list(by), "vocabulary": len(vocabulary) if vocabulary is not None else None,
                   "versions": versions()},
-        timings=timings, flips=_overall_flips(overall, names, model_names),
-        interpreteval=ie)
+        timings=timings, flips=_overall_flips(overall, names, model_names))
     if errors:
         t0 = time.perf_counter()
         from .errors import error_analysis
@@ -586,8 +579,7 @@ def analyze(
       for the out-of-vocabulary density;
     - ``by``: fields of the JSON Lines records to slice by (``"meta.genre"``); ``records``: the
       records themselves (one per document), else read again from gold's file;
-    - ``buckets``: a number of buckets (default 4), ``"interpreteval"`` (InterpretEval's attributes,
-      bucketing and numbers), ``"ATTR=E1,E2"`` fixed edges; a list combines them;
+    - ``buckets``: a number of buckets (default 4) or ``"ATTR=E1,E2"`` fixed edges; a list combines them;
     - ``models`` (default :data:`ANALYSIS_MODELS`), ``reference`` (the model charts and summaries use;
       default the first), ``bootstrap`` (resamples, default 1000; 0 = none), ``permutations`` (the pair
       test, default 1000), ``seed``, ``confidence``, ``flips`` (model pairs whose flips are attributed;

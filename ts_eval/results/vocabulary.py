@@ -111,6 +111,16 @@ COMPARE: Dict[str, str] = {
     "diff_matrix": "pairwise diff", "counts": "a matrix of counts",
 }
 
+#: analyze's numbers (buckets of span and sentence attributes)
+ANALYZE: Dict[str, str] = {
+    "range": "a bucket's value range [low, high] (null: the bucket of missing values or a name)",
+    "accounted": "flips: pairs whose gap a bucket shrinks most", "resolved": "flips: pairs a bucket's removal "
+    "resolves", "gap": "flip: d_A - d_B of a pair", "shrink": "flip: per bucket, the gap minus the gap without it",
+    "difference": "two systems: B - A in a bucket", "difference_low": "its bootstrap interval, low end",
+    "difference_high": "... high end", "p_value": "paired permutation test of the difference",
+    "buckets": "setting: buckets per numeric attribute", "vocabulary": "setting: tokens of the vocabulary given",
+}
+
 #: GermEval 2014's reading checks (``validation``, ``levels``)
 GERMEVAL: Dict[str, str] = {
     "ill_formed": "GermEval: ill-formed chunks", "i_start": "chunks opened by an I- tag",
@@ -138,7 +148,7 @@ DESCRIPTIVE: Dict[str, str] = {
 }
 
 #: every word a key holding a number may use
-WORDS: Dict[str, str] = {**QUANTITIES, **SEMEVAL, **RANK, **COMPARE, **GERMEVAL, **DESCRIPTIVE}
+WORDS: Dict[str, str] = {**QUANTITIES, **SEMEVAL, **RANK, **COMPARE, **ANALYZE, **GERMEVAL, **DESCRIPTIVE}
 
 #: containers whose keys are names, not quantities (their values are still checked)
 NAME_MAPS = ("labels", "types", "per_type", "levels", "systems", "models", "rankings", "rank_table", "confusion",
