@@ -102,6 +102,7 @@ CHARTS = {   # the charts each page must show
     "fair": {"heatmap", "bars"},
     "compare": {"heatmap", "bars"},
     "germeval": {"stacked_bars"},
+    "analyze": {"grouped_bars"},
 }
 
 

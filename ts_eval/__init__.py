@@ -15,7 +15,8 @@ _LAZY = {"Corpus": "core.corpus", "SpanSet": "core.corpus", "from_sequences": "c
          "read_conll": "io", "read_conll_pair": "io",
          "read": "io.api", "read_pair": "io.api", "Report": "results.report", "EmptyInputWarning": "core.validation",
          "fair_corpus": "fair", "fair_errors": "fair", "compare": "comparison",
-         "rank": "ranking.study", "rank_corpus": "ranking.study", "rank_tasks": "ranking.study", "convert": "io.convert"}
+         "rank": "ranking.study", "rank_corpus": "ranking.study", "rank_tasks": "ranking.study", "convert": "io.convert",
+         "analyze": "analysis.study"}
 _LAZY_MODULES = ("compat",)   # ts_eval.compat.seqeval, ts_eval.compat.huggingface
 
 
@@ -31,4 +32,4 @@ def __getattr__(name: str):
 
 __all__ = ["Corpus", "SpanSet", "from_sequences", "from_spans", "InputError", "OptionError", "TsEvalError",
            "evaluate", "score", "read_conll", "read_conll_pair", "read", "read_pair", "Report", "fair_corpus", "fair_errors",
-           "compare", "rank", "rank_corpus", "rank_tasks", "convert", "compat", "EmptyInputWarning", "__version__"]
+           "compare", "analyze", "rank", "rank_corpus", "rank_tasks", "convert", "compat", "EmptyInputWarning", "__version__"]

@@ -76,8 +76,9 @@ class FlipAttribution:
             return f"no pair flips between {self.model_a} and {self.model_b}"
         acc = self.accounted
         k = int(np.argmax(acc))
-        return (f"of the {n} pair{'s' if n != 1 else ''} that flip between {self.model_a} and {self.model_b}, "
-                f"{int(acc[k])} differ most on {attribute} {self.buckets[k]}")
+        return (f"of the {n} pair{'s that flip' if n != 1 else ' that flips'} between {self.model_a} and "
+                f"{self.model_b}, {int(acc[k])} differ{'s' if int(acc[k]) == 1 else ''} most on {attribute} "
+                f"{self.buckets[k]}")
 
     def to_dict(self) -> Dict[str, Any]:
         acc, res = self.accounted, self.resolved

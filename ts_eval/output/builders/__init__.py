@@ -4,7 +4,8 @@
 - :mod:`.fair`: ``ts-eval fair``'s report (:func:`ts_eval.fair.fair_report`, with settings);
 - :mod:`.rank`: a :class:`~ts_eval.ranking.study.RankingResult` or :class:`~ts_eval.ranking.study.MultiTaskResult`;
 - :mod:`.compare`: a :class:`~ts_eval.comparison.Comparison`;
-- :mod:`.germeval`: the GermEval report (:func:`ts_eval.germeval.evaluate.evaluate_germeval`).
+- :mod:`.germeval`: the GermEval report (:func:`ts_eval.germeval.evaluate.evaluate_germeval`);
+- :mod:`.analyze`: an :class:`~ts_eval.analysis.result.Analysis`.
 
 :func:`build` picks the builder by the result's type (a GermEval report by its settings).
 A builder selects, orders and labels numbers the result holds; it computes none.
@@ -17,7 +18,7 @@ from typing import Any
 from ...errors import Spelling, python_spelling
 from ..page import Page
 
-KINDS = ("score", "fair", "rank", "compare", "germeval")
+KINDS = ("score", "fair", "rank", "compare", "germeval", "analyze")
 
 
 def kind_of(result: Any) -> str:
@@ -29,6 +30,8 @@ def kind_of(result: Any) -> str:
         return "rank"
     if name == "Comparison":
         return "compare"
+    if name == "Analysis":
+        return "analyze"
     if isinstance(result, Report):
         return "germeval" if result.settings.get("command") == "germeval" else "score"
     if isinstance(result, dict):
@@ -37,7 +40,7 @@ def kind_of(result: Any) -> str:
         if "systems" in result and "settings" in result:
             return "germeval" if result["settings"].get("command") == "germeval" else "score"
     raise TypeError(f"no page builder for {name}; expected a score or GermEval Report, a fair report, "
-                    "a RankingResult, a MultiTaskResult or a Comparison")
+                    "a RankingResult, a MultiTaskResult, a Comparison or an Analysis")
 
 
 def build(result: Any, kind: str = "", *, spell: Spelling = python_spelling, **options: Any) -> Page:
