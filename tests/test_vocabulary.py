@@ -83,16 +83,19 @@ def results():
                                              bootstrap=20, permutations=0, seed=1).to_dict()
     out["compare"] = compare(corpus, NAMES[1], NAMES[2], models=list(ALL_MODELS)).to_dict()
     out["germeval"] = evaluate_germeval(read_germeval(str(NESTED))).to_dict()
+    out["analyze"] = ts_eval.analyze(corpus, bootstrap=20, permutations=0, seed=1).to_dict()
+    out["analyze (pair)"] = ts_eval.analyze(corpus, NAMES[:2], bootstrap=20, permutations=20, seed=1,
+                                            train=corpus, vocab=["Die", "der"]).to_dict()
     return {k: json.loads(json.dumps(v)) for k, v in out.items()}
 
 
-@pytest.mark.parametrize("kind", ["score", "rank", "rank (tasks)", "compare", "germeval"])
+@pytest.mark.parametrize("kind", ["score", "rank", "rank (tasks)", "compare", "germeval", "analyze", "analyze (pair)"])
 def test_every_number_of_a_result_is_named_in_the_vocabulary(results, kind):
     bad = sorted(set(offenders(results[kind])))
     assert not bad, "\n".join(bad[:20])
 
 
-@pytest.mark.parametrize("kind", ["score", "rank", "rank (tasks)", "compare", "germeval"])
+@pytest.mark.parametrize("kind", ["score", "rank", "rank (tasks)", "compare", "germeval", "analyze", "analyze (pair)"])
 def test_every_json_says_its_layout(results, kind):
     assert results[kind]["layout"] == layout(kind.split()[0])
 

@@ -7,7 +7,9 @@ in a bucket divided by the number of buckets still to fill (``k`` in all); it cl
 value that brings it to the target or beyond, or before that value when closing there leaves it
 nearer the target (never empty); the last bucket takes the rest.  So every bucket holds whole
 values, a value with more spans than the target gets a bucket of its own and the buckets after it
-share what is left evenly (span lengths of CoNLL-2003: 1, 2, 3, 4+), and there are at most ``k``.  A bucket covers the range from just above the previous bucket's highest gold value to
+share what is left evenly (span lengths of CoNLL-2003: 1, 2, 3, 4+), and there are at most ``k``.
+Without any gold value (no gold span) the rule runs on the systems' values (a sentence attribute:
+on the sentences' values).  A bucket covers the range from just above the previous bucket's highest gold value to
 its own highest gold value; the first reaches down and the last up without end, so every system
 value has a bucket.
 
@@ -123,6 +125,8 @@ def numeric_buckets(attr: Attribute, gold: np.ndarray, others: np.ndarray, k: in
     know whether a missing-value or underflow bucket is needed)."""
     finite = gold[~np.isnan(gold)]
     every = np.concatenate([gold, others])
+    if not len(finite):            # no gold value: the rule runs on the systems' values (or the sentences')
+        finite = others[~np.isnan(others)]
     if edges is not None:
         e = np.asarray(sorted(set(float(x) for x in edges)), float)
         under = bool(np.any(every[~np.isnan(every)] < e[0]))

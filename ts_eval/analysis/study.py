@@ -22,7 +22,7 @@ import numpy as np
 
 from ..core.corpus import Corpus
 from ..core.sequences import from_sequences
-from ..errors import OptionError
+from ..errors import InputError, OptionError
 from ..models.context import CorpusData
 from ..models.registry import Model, get_model, resolve_models
 from ..ranking.statistics import TIE_DECIMALS, average_ranks, correlation_matrices, exact_float32
@@ -141,16 +141,16 @@ def _counts(st: Statistics, sums: np.ndarray) -> Tuple[Dict[str, np.ndarray], Di
             continue
         block = sums[..., first:first + n * k].reshape(sums.shape[:-1] + (n, k))
         if fname in ("exact", "overlap", "constrained", "contain"):
-            c = block.reshape(block.shape[:-1] + (-1, 4)).sum(-2)
+            c = block.reshape(block.shape[:-1] + (k // 4, 4)).sum(-2)
             if fname == "exact":
                 out[fname], names[fname] = c[..., :3], ["gold", "system", "tp"]
             else:
                 out[fname], names[fname] = c, ["gold", "system", "gold_hit", "system_hit"]
         elif fname == "ts":
-            per = block[..., 2:].reshape(block.shape[:-1] + (-1, 6)).sum(-2)
+            per = block[..., 2:].reshape(block.shape[:-1] + ((k - 2) // 6, 6)).sum(-2)
             out[fname], names[fname] = per[..., :3] + per[..., 3:], ["tp", "fp", "fn"]
         elif fname == "fair":
-            out[fname] = block.reshape(block.shape[:-1] + (-1, 8)).sum(-2)
+            out[fname] = block.reshape(block.shape[:-1] + (k // 8, 8)).sum(-2)
             names[fname] = ["tp", "fp", "fn", "le", "bes", "bel", "beo", "lbe"]
         elif fname == "semeval" and k == 20:
             out[fname], names[fname] = block, ["correct", "incorrect", "partial", "missed", "spurious"]
@@ -416,6 +416,8 @@ def analyze_corpus(
     if len(set(names)) != len(names):
         raise OptionError("a system is named twice", option="systems", value=",".join(names))
     check_options(bootstrap=bootstrap, permutations=permutations, seed=seed, confidence=confidence)
+    if not corpus.labels:
+        raise InputError("no labelled span in gold or in any system: nothing to analyse", corpus.gold_info.path)
     spec = parse_bucket_spec([buckets] if isinstance(buckets, str) else list(buckets or []))
     model_list = resolve_models(list(ANALYSIS_MODELS) if models is None else list(models), corpus)
     model_names = [mo.name for mo in model_list]
