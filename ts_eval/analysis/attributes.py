@@ -13,7 +13,7 @@ training data, any label), ``label_consistency`` (the share of those occurrences
 span's label; unseen strings have none) and ``seen`` (seen or unseen as a training entity).  Of a
 sentence: ``sentence_length``, ``entity_density`` (tokens inside a gold span / tokens),
 ``oov_density`` (tokens not in the training vocabulary / tokens; needs training data or a
-vocabulary) and ``document``.
+vocabulary); the slice ``document`` and the fields of JSON Lines records are asked for (``by``).
 """
 from __future__ import annotations
 

@@ -85,9 +85,27 @@ class Statistics:
         self.entry_weight = np.concatenate(weights) if weights else np.zeros(0)
         self.entry_sentence = self.span_sentence[self.entry_span] if len(self.entry_span) else np.zeros(0, np.int64)
         self.undefined_for_spans = self._undefined_for_spans()
+        self.used = self._used_columns()
 
     def matrix(self, data: np.ndarray) -> StatsMatrix:
         return StatsMatrix(self.names, self.models, data, self.cols)
+
+    def _used_columns(self) -> np.ndarray:
+        """Which columns some model's score reads (the bootstrap resamples only these): each column of a
+        family is moved, in every system at once, from a point where every count is positive and no two
+        are equal; a column whose move changes no model's score of its system is read by none."""
+        n, sm = len(self.names), self.matrix(self.data[:0])
+        base = np.random.default_rng(7).uniform(1.0, 2.0, self.C)
+        used = np.zeros(self.C, bool)
+        base_scores = np.asarray(sm.scores(base))
+        for first, k in self.cols.values():
+            moved = np.tile(base, (k, 1))
+            for j in range(k):
+                moved[j, first + j:first + n * k:k] += 0.5
+            changed = ~np.isclose(np.asarray(sm.scores(moved)), base_scores[None], rtol=1e-12, atol=0,
+                                  equal_nan=True)          # (k, systems, models)
+            used[first:first + n * k] = changed.any(-1).T.reshape(-1)
+        return used
 
     def _undefined_for_spans(self) -> List[str]:
         """Models a bucket of spans has no value for: their family cannot be split by span, or their
@@ -219,11 +237,14 @@ def _bucket_rows(X: np.ndarray, row_bucket: np.ndarray, n_buckets: int) -> List[
     return list(zip(starts.tolist(), ends.tolist()))
 
 
-def _resampled(rs: "_Resampling", X: np.ndarray, sentences: np.ndarray) -> np.ndarray:
+def _resampled(rs: "_Resampling", X: np.ndarray, sentences: np.ndarray, used: np.ndarray) -> np.ndarray:
     """(resamples, columns): each resample's sums of the rows ``X`` (sentences ``sentences``): the
     resample weights of the sentences times the rows, one matrix product over the distinct columns
-    (the columns that are equal -- a gold count every system shares, the zeros -- are multiplied once)."""
+    (the columns that are equal -- a gold count every system shares, the zeros -- are multiplied once), and
+    only the columns some model reads (``used``; the others keep the rows' plain sum)."""
     assert rs.W is not None
+    full, cols = X, np.flatnonzero(used)
+    X = X[:, cols]
     p1, p2 = rs.probes(len(X))
     h = p1 @ X
     _, first, inverse = np.unique(h, return_index=True, return_inverse=True)
@@ -232,7 +253,9 @@ def _resampled(rs: "_Resampling", X: np.ndarray, sentences: np.ndarray) -> np.nd
     if not np.array_equal(h2, h2[first[inverse]]):       # two columns met on the first probe only
         first, inverse = np.arange(X.shape[1]), np.arange(X.shape[1])
     data, dtype = exact_float32(X[:, first], len(X))
-    return (rs.W[:, sentences].astype(dtype) @ data).astype(np.float64)[:, inverse]
+    out = np.repeat(full.sum(0)[None, :], rs.W.shape[0], axis=0)    # columns no model reads: as summed
+    out[:, cols] = (rs.W[:, sentences].astype(dtype) @ data).astype(np.float64)[:, inverse]
+    return out
 
 
 class _Resampling:
@@ -292,7 +315,7 @@ def _attribute(st: Statistics, attr: at.Attribute, bk: Buckets, bucket_of_span: 
         for k, (a, b) in enumerate(groups):
             if a == b:
                 continue
-            res = _resampled(rs, X[a:b], row_sentence[a:b])
+            res = _resampled(rs, X[a:b], row_sentence[a:b], st.used)
             rsc = sm.scores(res)                                  # (resamples, systems, models)
             lo, hi = np.quantile(rsc, [alpha / 2, 1 - alpha / 2], axis=0)
             low[k], high[k] = lo, hi
@@ -441,12 +464,16 @@ def analyze_corpus(
     t0 = time.perf_counter()
     text = at.Text(corpus) if corpus.tokens is not None else None
     attrs, left_out = at.built_in(corpus, training, vocabulary, text)
-    doc = at.document_attribute(corpus)
-    if doc is not None:
+    fields = [f for f in by if f != "document"]
+    if "document" in by:
+        doc = at.document_attribute(corpus)
+        if doc is None:
+            raise OptionError("the gold input has no documents (-DOCSTART- lines, or records of a JSON Lines "
+                              "file) to slice by", option="by", value="document")
         attrs.append(doc)
-    if by:
+    if fields:
         recs = _records(corpus, records)
-        for path in by:
+        for path in fields:
             vals, numeric = at.record_field(recs, path, corpus.gold_info.path or "records")
             attrs.append(at.Attribute(path, at.SENTENCE, at.NUMERIC if numeric else at.CATEGORICAL,
                                       f"the record field {path}", (lambda c, v=vals: v), source="record field"))
@@ -579,8 +606,9 @@ def analyze(
     - ``train``: training data (a path in any input format, a Corpus, or Documents) for the
       training-based attributes; ``vocab``: a vocabulary (a file of one token per line, or strings)
       for the out-of-vocabulary density;
-    - ``by``: fields of the JSON Lines records to slice by (``"meta.genre"``); ``records``: the
-      records themselves (one per document), else read again from gold's file;
+    - ``by``: slices: ``"document"`` (one bucket per document: the -DOCSTART- blocks), fields of the
+      JSON Lines records (``"meta.genre"``); ``records``: the records themselves (one per
+      document), else read again from gold's file;
     - ``buckets``: a number of buckets (default 4) or ``"ATTR=E1,E2"`` fixed edges; a list combines them;
     - ``models`` (default :data:`ANALYSIS_MODELS`), ``reference`` (the model charts and summaries use;
       default the first), ``bootstrap`` (resamples, default 1000; 0 = none), ``permutations`` (the pair

@@ -18,7 +18,7 @@ from .outputs import add_output_options, emit
 DESCRIPTION = (
     "Score systems by attributes of spans (length in tokens and characters, label, capitalisation, "
     "position; with --train how often the string is a training entity, its label consistency, seen or "
-    "unseen) and of sentences (length, entity density, out-of-vocabulary density, document, JSON Lines "
+    "unseen) and of sentences (length, entity density, out-of-vocabulary density; documents and JSON Lines "
     "fields with --by), bucket by bucket, under every model, with counts, bootstrap intervals, each "
     "model's ranking and the rank correlations within each bucket, and which buckets account for the "
     "system pairs two models order differently; with two systems the difference per bucket and a paired "
@@ -42,7 +42,8 @@ def register(subparsers: Any) -> argparse.ArgumentParser:
     a.add_argument("--vocab", metavar="FILE", help="vocabulary for oov_density, one token per line "
                                                    "(default: the training tokens)")
     a.add_argument("--by", action="append", default=[], metavar="FIELD",
-                   help="slice by a field of the JSON Lines records (dotted: meta.genre; repeatable)")
+                   help="slice by documents (--by document: one bucket per -DOCSTART- block) or by a field of "
+                        "the JSON Lines records (dotted: meta.genre); repeatable")
     a.add_argument("--attributes", default=None, metavar="LIST",
                    help="comma-separated attributes to analyse (default: every one that applies)")
     a.add_argument("--buckets", action="append", default=[], metavar="SPEC",
