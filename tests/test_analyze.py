@@ -337,3 +337,16 @@ def test_slices_by_a_record_field(tmp_path, capsys):
     genre = json.loads(out)["attributes"][0]
     got = {b["name"]: b["systems"]["sys"]["models"]["exact-f1-micro"]["score"] for b in genre["buckets"]}
     assert got == {"law": 1.0, "news": pytest.approx(2 / 3)}
+
+
+def test_documents_are_a_slice_asked_for(tmp_path):
+    text = "-DOCSTART- O O O\n\n" + SMALL.split("\n\n")[0] + "\n\n-DOCSTART- O O O\n\n" + "\n\n".join(SMALL.split("\n\n")[1:])
+    c = ts_eval.read_conll(write(tmp_path / "docs.txt", text), gold_column=2, system_columns=[3, 4], names=["A", "B"])
+    assert "document" not in [a.name for a in ts_eval.analyze(c, bootstrap=0).attributes]
+    r = ts_eval.analyze(c, models=["exact-f1-micro"], bootstrap=0, by=["document"], attributes=["document"])
+    doc = r.attribute("document")
+    assert doc.buckets == ["doc 1", "doc 2"] and doc.gold.tolist() == [2, 3]
+    assert doc.scores[0, :, 0].tolist() == [1.0, 0.0]
+    with pytest.raises(OptionError, match="document"):
+        ts_eval.analyze(ts_eval.read_conll(write(tmp_path / "small.txt", SMALL), gold_column=2, system_columns=[3]),
+                        bootstrap=0, by=["document"])
