@@ -122,9 +122,11 @@ def interpreteval_case(folder: Path, data: Path, tmp: Path, cache: Path, system:
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--data", required=True, type=Path, help="the conll2003-en folder (gold.iob2, train.iob2, systems/)")
+    ap.add_argument("--data", required=True, type=Path,
+                    help="the conll2003-en folder (gold.iob2, train.iob2, systems/)")
     ap.add_argument("--repeat", type=int, default=3, help="runs per case (median; default 3)")
-    ap.add_argument("--system", default="spanner-CflairWglove_lstmCrf", help="the one system (file name without .conll)")
+    ap.add_argument("--system", default="spanner-CflairWglove_lstmCrf",
+                    help="the one system (file name without .conll)")
     ap.add_argument("--interpreteval", type=Path, help="InterpretEval's interpretEval folder (runs its code too)")
     ap.add_argument("--cache", type=Path, help="where InterpretEval's training tables are kept (default: temporary)")
     ap.add_argument("--json", type=Path, help="write the numbers here")

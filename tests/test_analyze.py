@@ -12,13 +12,13 @@ from typing import Dict, List
 
 import numpy as np
 import pytest
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from support import run_cli, write
 
 import ts_eval
 from ts_eval.analysis.buckets import equal_frequency, parse_bucket_spec
 from ts_eval.errors import OptionError
-
-from support import run_cli, write
 
 #        token      gold   A      B
 SMALL = """John B-PER B-PER B-PER
@@ -296,7 +296,7 @@ def test_the_terminal_tables_fit(tmp_path, capsys, monkeypatch, width):
 
 
 def test_every_format(tmp_path, capsys):
-    gold, a, b, train = _small_files(tmp_path)
+    gold, a, b, _ = _small_files(tmp_path)
     base = ["analyze", "--gold", gold, a, b, "--bootstrap", "20", "--permutations", "0"]
     code, out, err = run_cli(base + ["--format", "json"], capsys)
     assert code == 0, err
@@ -315,12 +315,12 @@ def test_every_format(tmp_path, capsys):
 
 
 def test_bad_usage_is_one_line_and_exit_2(tmp_path, capsys):
-    gold, a, b, _ = _small_files(tmp_path)
-    code, out, err = run_cli(["analyze", "--gold", gold, a, "--buckets", "length=x"], capsys)
+    gold, a, _, _ = _small_files(tmp_path)
+    code, _, err = run_cli(["analyze", "--gold", gold, a, "--buckets", "length=x"], capsys)
     assert code == 2 and err.count("\n") == 1 and "--buckets" in err
-    code, out, err = run_cli(["analyze", "--gold", gold, a, "--attributes", "colour"], capsys)
+    code, _, err = run_cli(["analyze", "--gold", gold, a, "--attributes", "colour"], capsys)
     assert code == 2 and "--attributes" in err and "colour" in err
-    code, out, err = run_cli(["analyze", "--gold", gold, a, "--train", str(tmp_path / "missing.txt")], capsys)
+    code, _, err = run_cli(["analyze", "--gold", gold, a, "--train", str(tmp_path / "missing.txt")], capsys)
     assert code == 1 and "missing.txt" in err
 
 
@@ -340,7 +340,8 @@ def test_slices_by_a_record_field(tmp_path, capsys):
 
 
 def test_documents_are_a_slice_asked_for(tmp_path):
-    text = "-DOCSTART- O O O\n\n" + SMALL.split("\n\n")[0] + "\n\n-DOCSTART- O O O\n\n" + "\n\n".join(SMALL.split("\n\n")[1:])
+    first, *rest = SMALL.split("\n\n")
+    text = "-DOCSTART- O O O\n\n" + first + "\n\n-DOCSTART- O O O\n\n" + "\n\n".join(rest)
     c = ts_eval.read_conll(write(tmp_path / "docs.txt", text), gold_column=2, system_columns=[3, 4], names=["A", "B"])
     assert "document" not in [a.name for a in ts_eval.analyze(c, bootstrap=0).attributes]
     r = ts_eval.analyze(c, models=["exact-f1-micro"], bootstrap=0, by=["document"], attributes=["document"])

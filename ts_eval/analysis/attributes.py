@@ -18,7 +18,7 @@ vocabulary); the slice ``document`` and the fields of JSON Lines records are ask
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
+from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple
 
 import numpy as np
 
@@ -276,7 +276,7 @@ def document_names(corpus: Corpus) -> Optional[np.ndarray]:
     return np.array([f"doc {k + 1}" for k in used.tolist()], dtype=object)
 
 
-def record_field(records: Sequence[Dict[str, Any]], path: str, where: str) -> Tuple[np.ndarray, bool]:
+def record_field(records: Sequence[Mapping[str, Any]], path: str, where: str) -> Tuple[np.ndarray, bool]:
     """Per record the value of ``path`` (dotted: ``meta.genre``) and whether every value is a number.
 
     A record without the field is an error naming the record; a value that is a list or an object is

@@ -130,7 +130,8 @@ def numeric_buckets(attr: Attribute, gold: np.ndarray, others: np.ndarray, k: in
     if edges is not None:
         e = np.asarray(sorted(set(float(x) for x in edges)), float)
         under = bool(np.any(every[~np.isnan(every)] < e[0]))
-        names, ranges = [], []
+        names: List[str] = []
+        ranges: List[Optional[List[float]]] = []
         if under:
             names.append(f"<{_fmt(e[0])}")
             ranges.append([-math.inf, e[0]])

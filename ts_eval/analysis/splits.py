@@ -37,8 +37,8 @@ from ..core.corpus import SpanSet
 from ..fair.tally import _counted
 from ..fair.types import OUTCOME_NAMES
 from ..models import fair as fair_model
-from ..models import semeval as semeval_model
 from ..models import segment as segment_model
+from ..models import semeval as semeval_model
 from ..models import ts as ts_model
 from ..models.context import SystemData
 

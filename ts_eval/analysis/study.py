@@ -32,7 +32,7 @@ from ..ranking.uncertainty import pair_pvalues
 from ..results.report import versions
 from . import attributes as at
 from .buckets import Buckets, categorical_buckets, numeric_buckets, parse_bucket_spec
-from .result import AttributeResult, Analysis, FlipAttribution, PairDifference, PairFlip
+from .result import Analysis, AttributeResult, FlipAttribution, PairDifference, PairFlip
 from .splits import FAMILY_NAMES, Contributions, splitter
 
 #: the models ``analyze`` scores by default: exact match (micro and macro), overlap, TS (micro and
@@ -95,7 +95,7 @@ class Statistics:
         family is moved, in every system at once, from a point where every count is positive and no two
         are equal; a column whose move changes no model's score of its system is read by none."""
         n, sm = len(self.names), self.matrix(self.data[:0])
-        base = np.random.default_rng(7).uniform(1.0, 2.0, self.C)
+        base = np.asarray(np.random.default_rng(7).uniform(1.0, 2.0, self.C), float)
         used = np.zeros(self.C, bool)
         base_scores = np.asarray(sm.scores(base))
         for first, k in self.cols.values():
@@ -131,7 +131,8 @@ class Statistics:
 # one attribute
 
 
-def _span_groups(st: Statistics, bucket_of_span: np.ndarray, n_buckets: int) -> Tuple[np.ndarray, np.ndarray, np.ndarray]:
+def _span_groups(st: Statistics, bucket_of_span: np.ndarray,
+                 n_buckets: int) -> Tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(rows: the statistics of each (bucket, sentence) that holds a span of the bucket, the bucket of
     each row, the sentence of each row), rows sorted by bucket then sentence."""
     S, C = st.S, st.C
@@ -237,7 +238,7 @@ def _bucket_rows(X: np.ndarray, row_bucket: np.ndarray, n_buckets: int) -> List[
     return list(zip(starts.tolist(), ends.tolist()))
 
 
-def _resampled(rs: "_Resampling", X: np.ndarray, sentences: np.ndarray, used: np.ndarray) -> np.ndarray:
+def _resampled(rs: _Resampling, X: np.ndarray, sentences: np.ndarray, used: np.ndarray) -> np.ndarray:
     """(resamples, columns): each resample's sums of the rows ``X`` (sentences ``sentences``): the
     resample weights of the sentences times the rows, one matrix product over the distinct columns
     (the columns that are equal -- a gold count every system shares, the zeros -- are multiplied once), and
@@ -319,7 +320,7 @@ def _attribute(st: Statistics, attr: at.Attribute, bk: Buckets, bucket_of_span: 
             rsc = sm.scores(res)                                  # (resamples, systems, models)
             lo, hi = np.quantile(rsc, [alpha / 2, 1 - alpha / 2], axis=0)
             low[k], high[k] = lo, hi
-            if diffs is not None:
+            if diffs is not None and pair is not None:
                 ia, ib = pair
                 d = rsc[:, ib, :] - rsc[:, ia, :]
                 dl, dh = np.quantile(d, [alpha / 2, 1 - alpha / 2], axis=0)
@@ -424,8 +425,6 @@ def analyze_corpus(
     flips: Optional[Sequence[Tuple[str, str]]] = None,
     pair: Optional[Tuple[str, str]] = None,
     attributes: Optional[Sequence[str]] = None,
-    errors: bool = False,
-    errors_options: Optional[Mapping[str, Any]] = None,
 ) -> Analysis:
     """Analyse the systems of ``corpus`` by span and sentence attributes (see :func:`analyze`)."""
     timings: Dict[str, float] = {}
@@ -519,12 +518,6 @@ def analyze_corpus(
                   "by": list(by), "vocabulary": len(vocabulary) if vocabulary is not None else None,
                   "versions": versions()},
         timings=timings, flips=_overall_flips(overall, names, model_names))
-    if errors:
-        t0 = time.perf_counter()
-        from .errors import error_analysis
-
-        out.errors = error_analysis(corpus, systems=names, **dict(errors_options or {}))
-        timings["errors"] = time.perf_counter() - t0
     return out
 
 
@@ -558,8 +551,8 @@ def _flip_arg(flips: Optional[Sequence[Tuple[str, str]]], models: List[str]) -> 
     if flips is None:
         return [(i, j) for i in range(len(models)) for j in range(i + 1, len(models))]
     out = []
-    for pr in flips:
-        pr = tuple(pr)
+    for given in flips:
+        pr = tuple(given)
         if len(pr) != 2 or pr[0] == pr[1] or any(x not in models for x in pr):
             raise OptionError(f"expected two different models among {', '.join(models)}", option="flips",
                               value=",".join(map(str, pr)))
@@ -614,7 +607,7 @@ def analyze(
       default the first), ``bootstrap`` (resamples, default 1000; 0 = none), ``permutations`` (the pair
       test, default 1000), ``seed``, ``confidence``, ``flips`` (model pairs whose flips are attributed;
       default every pair), ``pair`` (the two systems compared per bucket; default the two when there
-      are two), ``attributes`` (names: only these), ``errors`` (also the error analysis).
+      are two), ``attributes`` (names: only these).
     """
     if isinstance(gold, Corpus):
         if systems is not None and not isinstance(systems, Mapping):
