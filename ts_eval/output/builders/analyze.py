@@ -18,7 +18,7 @@ Numbers are read from the result's arrays (the same arrays ``to_dict()`` writes)
 """
 from __future__ import annotations
 
-from typing import Any, Dict, List, Optional
+from typing import Any, Dict, List, Optional, Tuple
 
 import numpy as np
 
@@ -154,27 +154,34 @@ def _best_attribute(r: Any, ma: str, mb: str) -> str:
 
 
 def _attribute_table(r: Any, a: Any, j: int) -> Table:
-    """Buckets x systems under the reference model (j), with the counts; two systems: the difference."""
-    sentence = a.sentences is not None
-    cols = [Column("bucket", "bucket"), Column("gold", "gold spans")]
-    if sentence:
-        cols.append(Column("sentences", "sentences"))
-    cols += [Column(s, s) for s in r.systems]
+    """The buckets under the reference model (j): gold spans (and sentences), each system's score with
+    its interval (its exact counts on the cell), with two systems their difference and the p-value.
+    A row per bucket when there are more buckets than systems, else a row per system (and one each
+    for the counts and the difference) and a column per bucket."""
+    B = len(a.buckets)
+    lines: List[Tuple[str, str, List[Cell]]] = [("gold", "gold spans", [Cell(int(a.gold[k]), "count")
+                                                                         for k in range(B)])]
+    if a.sentences is not None:
+        lines.append(("sentences", "sentences", [Cell(int(a.sentences[k]), "count") for k in range(B)]))
+    lines += [(s, s, [_score(a, k, i, j, _exact_counts(a, k, i)) for k in range(B)]) for i, s in enumerate(r.systems)]
     pair = a.pair
     if pair is not None:
-        cols += [Column("difference", f"{pair.b} - {pair.a}"), Column("p_value", "p")]
-    rows = []
-    for k, name in enumerate(a.buckets):
-        row = [Cell(name), Cell(int(a.gold[k]), "count")]
-        if sentence:
-            row.append(Cell(int(a.sentences[k]), "count"))
-        row += [_score(a, k, i, j, _exact_counts(a, k, i)) for i in range(len(r.systems))]
-        if pair is not None:
+        diffs = []
+        for k in range(B):
             d = Cell(_f(pair.difference[k, j]), "signed")
             if pair.low is not None and pair.high is not None and not np.isnan(pair.low[k, j]):
                 d.low, d.high = _f(pair.low[k, j]), _f(pair.high[k, j])
-            row += [d, Cell(_f(pair.p[k, j]) if pair.p is not None else None, "p")]
-        rows.append(row)
+            diffs.append(d)
+        lines.append(("difference", f"{pair.b} - {pair.a}", diffs))
+        lines.append(("p_value", "p", [Cell(_f(pair.p[k, j]) if pair.p is not None else None, "p") for k in range(B)]))
+    if B > len(r.systems):
+        cols = [Column("bucket", "bucket")] + [Column(key, title) for key, title, _ in lines]
+        rows = [[Cell(name)] + [cells[k] for _, _, cells in lines] for k, name in enumerate(a.buckets)]
+        styles: List[Optional[str]] = []
+    else:
+        cols = [Column("row", a.name)] + [Column(name, name) for name in a.buckets]
+        rows = [[Cell(title)] + cells for _, title, cells in lines]
+        styles = ["total" if key in ("gold", "sentences", "difference", "p_value") else None for key, _, _ in lines]
     notes = [a.description, _short_rule(a.rule)]
     if int(a.outside.sum()):
         notes.append(f"spans in no bucket: gold {int(a.outside[0])}, systems "
@@ -182,7 +189,7 @@ def _attribute_table(r: Any, a: Any, j: int) -> Table:
     if r.reference in a.undefined:
         notes.append(f"{r.reference} has no value on buckets of spans")
     title = f"{a.name}: {r.titles[j]} per bucket"
-    return Table(f"attr-{a.name}", title, cols, rows, note="; ".join(notes))
+    return Table(f"attr-{a.name}", title, cols, rows, note="; ".join(notes), row_styles=styles)
 
 
 def _short_rule(rule: str) -> str:

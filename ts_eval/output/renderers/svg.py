@@ -399,21 +399,25 @@ def grouped_bars(fig: Figure) -> Markup:
     values, lows, highs = fig.data["values"], fig.data.get("low"), fig.data.get("high")
     kind = fig.data.get("kind", "score")
     ends = [float(v) for rows in (values, lows or [], highs or []) for r in rows for v in r if _finite(v)]
-    lo = min([0.0] + ends)
-    hi = max(ends, default=1.0)
+    lo, hi = min([0.0] + ends), max(ends, default=1.0)
+    if ends and min(ends) > 0.4 * hi:      # every value high: the axis starts near them (its ticks say where)
+        pad = (hi - min(ends)) * 0.05 or 0.01
+        lo = nice_ticks(min(ends) - pad, hi)[0]
+        lo = lo if lo <= min(ends) - pad / 2 else lo - (hi - lo) / 5
     ticks = nice_ticks(lo, hi if hi > lo else lo + 1)
     hi = max(ticks[-1], hi)
     bar = max(3.0, min(12.0, 96.0 / max(len(series), 1)))
     left = _label_width(groups)
     legend_w = max((_width(s, SMALL) for s in series), default=0) + 18
-    per_line = max(1, int((left + PLOT_INTERVALS) // legend_w))
+    plot = PLOT_INTERVALS if len(series) <= 4 else 560       # many systems: a wider axis
+    per_line = max(1, int((left + plot) // legend_w))
     legend_rows = -(-len(series) // per_line)
     top = 8 + legend_rows * 14 + 6
     gap = 8.0
     height = top + len(groups) * (bar * len(series) + gap) + 22
 
     def x(v: float) -> float:
-        return left + (v - lo) / (hi - lo) * PLOT_INTERVALS
+        return left + (v - lo) / (hi - lo) * plot
 
     body = []
     for k, s in enumerate(series):
@@ -421,7 +425,7 @@ def grouped_bars(fig: Figure) -> Markup:
         body.append(_el("g", _title(s) + _el("rect", x=float(lx), y=float(ly), width="10", height="10",
                                              fill=series_colour(k))
                         + _text(lx + 14, ly + 9, s, font_size=str(SMALL), class_="axis"), class_="legend"))
-    body += _axis(left, PLOT_INTERVALS, height - 20, lo, hi, kind, height - 20 - top)
+    body += _axis(left, plot, height - 20, lo, hi, kind, height - 20 - top)
     y = float(top)
     for g, name in enumerate(groups):
         block = bar * len(series)
@@ -435,7 +439,7 @@ def grouped_bars(fig: Figure) -> Markup:
             tip = f"{name}, {s}: {format_value(v, kind) or 'n/a'}" + (f" ({iv})" if iv else "")
             mark = [_title(tip)]
             if _finite(v):
-                a, b = sorted((x(0.0 if lo <= 0 else lo), x(float(v))))
+                a, b = sorted((x(max(lo, 0.0)), x(max(float(v), lo))))
                 mark.append(_el("rect", x=a, y=yb + 0.5, width=max(b - a, 1.0), height=float(max(bar - 1, 2)),
                                 fill=series_colour(k)))
             if lows and highs and _finite(lows[g][k]) and _finite(highs[g][k]):
@@ -447,7 +451,7 @@ def grouped_bars(fig: Figure) -> Markup:
             row.append(_el("g", "".join(mark), class_="bar-mark"))
         body.append(_el("g", "".join(row), class_="row"))
         y += block + gap
-    return _svg(fig, max(left + PLOT_INTERVALS + 12, per_line * legend_w), height, body, min_scale=0)
+    return _svg(fig, max(left + plot + 12, per_line * legend_w), height, body, min_scale=0)
 
 
 DRAW: Dict[str, Callable[[Figure], Markup]] = {
