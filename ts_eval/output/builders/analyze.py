@@ -174,7 +174,7 @@ def _attribute_table(r: Any, a: Any, j: int) -> Table:
             diffs.append(d)
         lines.append(("difference", f"{pair.b} - {pair.a}", diffs))
         lines.append(("p_value", "p", [Cell(_f(pair.p[k, j]) if pair.p is not None else None, "p") for k in range(B)]))
-    if B > len(r.systems):
+    if len(r.systems) < B:
         cols = [Column("bucket", "bucket")] + [Column(key, title) for key, title, _ in lines]
         rows = [[Cell(name)] + [cells[k] for _, _, cells in lines] for k, name in enumerate(a.buckets)]
         styles: List[Optional[str]] = []
