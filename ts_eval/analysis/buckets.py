@@ -65,7 +65,9 @@ class Buckets:
         """The bucket of each value (int64; -1 for none)."""
         if self.kind == CATEGORICAL:
             index = {v: k for k, v in enumerate(self.values or [])}
-            return np.fromiter((index.get(v, -1) for v in values.tolist()), np.int64, len(values))
+            distinct, where = np.unique(np.asarray(values, dtype=object), return_inverse=True)
+            codes = np.array([index.get(v, -1) for v in distinct.tolist()], np.int64)
+            return codes[where.reshape(-1)] if len(values) else np.zeros(0, np.int64)
         v = np.asarray(values, float)
         out = np.full(len(v), -1, np.int64)
         ok = ~np.isnan(v)

@@ -5,6 +5,7 @@ per bucket with its paired test."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any, Dict, List, Optional, Sequence
 
 import numpy as np
@@ -33,7 +34,7 @@ class PairFlip:
     shrink: np.ndarray               # per bucket: gap - gap without the bucket
     resolved: np.ndarray             # per bucket: without it the flip is gone (bool)
 
-    @property
+    @cached_property
     def bucket(self) -> int:
         """The bucket that accounts for the flip (-1: none shrinks the gap)."""
         if not len(self.shrink) or not np.any(np.nan_to_num(self.shrink, nan=-np.inf) > 0):

@@ -255,7 +255,7 @@ def _resampled(rs: _Resampling, X: np.ndarray, sentences: np.ndarray, used: np.n
         first, inverse = np.arange(X.shape[1]), np.arange(X.shape[1])
     data, dtype = exact_float32(X[:, first], len(X))
     out = np.repeat(full.sum(0)[None, :], rs.W.shape[0], axis=0)    # columns no model reads: as summed
-    out[:, cols] = (rs.W[:, sentences].astype(dtype) @ data).astype(np.float64)[:, inverse]
+    out[:, cols] = (rs.W[:, sentences].astype(dtype, copy=False) @ data).astype(np.float64)[:, inverse]
     return out
 
 
