@@ -9,7 +9,8 @@ interval and the paired test's p-value) and a chart (bars with interval whiskers
 colour per system).
 
 Details (sections marked ``detail``): per attribute every model's score of every system in every
-bucket with the system's spans and the counts behind the scores, the rank correlations of every
+bucket with the system's spans, its rank among the systems under each model and the counts behind
+the scores, the rank correlations of every
 model with the reference within each bucket, and the flips of every model pair.  An attribute with
 more than :data:`MANY_BUCKETS` buckets (documents, a record field with many values) is a detail
 section as a whole.
@@ -218,6 +219,7 @@ def _models_table(r: Any, a: Any) -> Table:
     cols = [Column("bucket", "bucket"), Column("system", "system"), Column("gold", "gold spans"),
             Column("system_spans", "system spans")]
     cols += [Column(m, t, group="scores") for m, t in zip(r.models, r.titles)]
+    cols += [Column(f"rank_{m}", f"rank {t}", group="rank in the bucket") for m, t in zip(r.models, r.titles)]
     present = [(fam, names) for fam, names in COUNT_COLUMNS if fam in a.counts]
     cols += [Column(f"{fam}_{c}", c, group=fam) for fam, names in present for c in names]
     rows = []
@@ -225,11 +227,13 @@ def _models_table(r: Any, a: Any) -> Table:
         for i, s in enumerate(r.systems):
             row = [Cell(name), Cell(s), Cell(int(a.gold[k]), "count"), Cell(int(a.system[k, i]), "count")]
             row += [_score(a, k, i, j) for j in range(len(r.models))]
+            row += [Cell(_f(a.ranks[k, i, j]), "rank") for j in range(len(r.models))]
             for fam, names in present:
                 where = {n: x for x, n in enumerate(a.count_names[fam])}
                 row += [Cell(_f(a.counts[fam][k, i, where[c]]), "count") for c in names]
             rows.append(row)
-    return Table(f"attr-{a.name}-models", f"{a.name}: every model, with counts", cols, rows, key_columns=2,
+    return Table(f"attr-{a.name}-models", f"{a.name}: every model, the systems' ranks, the counts", cols, rows,
+                 key_columns=2,
                  note="counts: exact tp = gold spans matched exactly; ts tp, fp, fn = units; fair: Ortmann's "
                       "error types; a span's counts fall in its bucket (recall over the bucket's gold spans, "
                       "precision over its system spans)")
