@@ -566,7 +566,7 @@ def _pair_arg(pair: Optional[Tuple[str, str]], names: List[str]) -> Optional[Tup
     pr = tuple(pair)
     if len(pr) != 2 or pr[0] == pr[1] or any(x not in names for x in pr):
         raise OptionError(f"expected two different systems among {', '.join(names)}", option="pair",
-                          value=",".join(map(str, pr)))
+                          value=" ".join(map(str, pr)))
     return names.index(pr[0]), names.index(pr[1])
 
 
