@@ -23,7 +23,6 @@ the data folder; the HTML page and InterpretEval's files go to a temporary folde
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import io
 import json
 import os
@@ -75,20 +74,13 @@ def ts_eval_cases(data: Path, tmp: Path, system: str, repeat: int) -> Dict[str, 
     return out
 
 
-def _load_interpreteval(folder: Path) -> Any:
-    sys.path.insert(0, str(folder))
-    spec = importlib.util.spec_from_file_location("interpreteval_ner", folder / "tensorEvaluation-ner.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    with redirect_stdout(io.StringIO()):
-        spec.loader.exec_module(module)
-    return module
-
-
 def interpreteval_case(folder: Path, data: Path, tmp: Path, cache: Path, system: str,
                        repeat: int) -> Dict[str, Dict[str, Any]]:
     """InterpretEval's new_metric on one system, in this process, with its own attribute file."""
-    ie = _load_interpreteval(folder)
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from interpreteval_conll2003 import load_interpreteval
+
+    ie = load_interpreteval(folder)
     conf = folder / "data" / "ner" / "conf.ner-attributes"
     aspects = ie.loadConf(str(conf))
     cache.mkdir(parents=True, exist_ok=True)

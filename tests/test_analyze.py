@@ -351,3 +351,45 @@ def test_documents_are_a_slice_asked_for(tmp_path):
     with pytest.raises(OptionError, match="document"):
         ts_eval.analyze(ts_eval.read_conll(write(tmp_path / "small.txt", SMALL), gold_column=2, system_columns=[3]),
                         bootstrap=0, by=["document"])
+
+
+# ---------------------------------------------------------------------------
+# InterpretEval's rules (the reproduction against its own code is scripts/interpreteval_conll2003.py)
+
+
+def test_interpreteval_chunks_run_over_sentence_ends_and_split_at_b():
+    from ts_eval.analysis.interpreteval import chunks_of
+
+    assert chunks_of(["B-PER", "I-PER", "I-LOC", "O", "I-ORG", "B-ORG"]) == [("PER", 0, 2), ("LOC", 2, 3),
+                                                                              ("ORG", 4, 5), ("ORG", 5, 6)]
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.sampled_from(["a", "b", "ab", "a.b"]), min_size=1, max_size=12),
+       st.lists(st.sampled_from(["a", "b", "ab", "a.b"]), min_size=1, max_size=3))
+def test_interpreteval_matches_are_the_regular_expression_matches(words, entity):
+    """The token lookup finds what InterpretEval's regular expression finds (non-overlapping, never
+    at the text's ends); '.' in a token makes the pattern a regular expression, searched as such."""
+    import re
+
+    from ts_eval.analysis.interpreteval import _Matches, _pattern
+
+    find = _Matches(words)
+    pattern = _pattern(" ".join(entity), "()*")
+    text = " ".join(words)
+    starts = [len(" ".join(words[:i])) + (1 if i else 0) for i in range(len(words))]
+    expected = [sum(1 for s in starts if s < m.start()) for m in re.finditer(pattern, text)]
+    assert find(pattern) == expected
+
+
+def test_interpreteval_equal_count_buckets_and_their_keys():
+    """eLen's rule: 1, 2 and 3 are buckets of their own; the rest (values 4, 5, 7, 9: 1 span each,
+    4 spans for 1 bucket) one bucket keyed (3, 9): it runs from the previous bucket's value."""
+    from ts_eval.analysis.interpreteval import _gold_buckets
+
+    keys = {f"k{i}": v for i, v in enumerate([1, 1, 2, 3, 4, 5, 7, 9])}
+    b = _gold_buckets("values", (4, [1.0, 2.0, 3.0]), keys)
+    assert list(b) == [(1.0,), (2.0,), (3.0,), (3.0, 9.0)] and b[(3.0, 9.0)] == ["k4", "k5", "k6", "k7"]
+    # sLen's rule (no listed values): 8 spans, 4 buckets, a bucket closes above 2 spans
+    b = _gold_buckets("values", (4, []), {f"k{i}": v for i, v in enumerate([1, 2, 3, 4, 5, 6, 7, 8])})
+    assert list(b) == [(1.0, 3.0), (3.0, 6.0), (6.0, 8.0)]
