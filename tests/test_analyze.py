@@ -393,3 +393,18 @@ def test_interpreteval_equal_count_buckets_and_their_keys():
     # sLen's rule (no listed values): 8 spans, 4 buckets, a bucket closes above 2 spans
     b = _gold_buckets("values", (4, []), {f"k{i}": v for i, v in enumerate([1, 2, 3, 4, 5, 6, 7, 8])})
     assert list(b) == [(1.0, 3.0), (3.0, 6.0), (6.0, 8.0)]
+
+
+def test_interpreteval_mode_puts_spans_in_its_buckets(small, tmp_path):
+    """eLen of gold: 2, 1, 1, 1, 4: the listed values 1 and 2 are buckets, 3 does not occur, 4 is the rest."""
+    with pytest.raises(ts_eval.InputError, match="fifth-highest"):     # as InterpretEval, which fails there
+        ts_eval.analyze(small, train=write(tmp_path / "few.txt", TRAIN), buckets="interpreteval", bootstrap=0)
+    more = TRAIN + "\nBerlin B-LOC\nis O\nbig O\n\nMerkel B-PER\nand O\nSony B-ORG\nmet O\n"
+    train = write(tmp_path / "train.txt", more)
+    r = ts_eval.analyze(small, train=train, buckets="interpreteval", models=["exact-f1-micro"], bootstrap=0)
+    assert [a.name for a in r.attributes] == ["eLen", "sLen", "eDen", "oDen", "eFre", "eCon", "tag"]
+    e_len = r.attribute("eLen")
+    assert e_len.buckets == ["1", "2", "4"] and e_len.gold.tolist() == [3, 1, 1]
+    # A's New York (2 tokens) lands in 2; B's John (1 token) in 1
+    assert e_len.system.tolist() == [[2, 4], [2, 0], [0, 1]]
+    assert r.attribute("tag").buckets == ["loc", "org", "per"] and "tCon" in r.left_out[0]

@@ -50,6 +50,8 @@ class Training:
     sentences: int = 0
     tokens: int = 0
     spans: int = 0
+    words: List[str] = field(default_factory=list)    # the training tokens, flat (InterpretEval's tables read them)
+    tags: List[str] = field(default_factory=list)     # their IOB2 tags, from the spans
 
     def summary(self) -> Dict[str, Any]:
         return {"path": self.source, "sentences": self.sentences, "tokens": self.tokens, "spans": self.spans,
@@ -67,7 +69,18 @@ def training_from(tokens: Sequence[str], start: np.ndarray, last: np.ndarray, la
         if row is None:
             row = counts[key] = np.zeros(n_labels, np.int64)
         row[lab] += 1
-    return Training(list(labels), counts, frozenset(tokens), source, sentences, len(tokens), len(start))
+    return Training(list(labels), counts, frozenset(tokens), source, sentences, len(tokens), len(start),
+                    list(tokens), iob2_tags(len(tokens), start, last, label, labels))
+
+
+def iob2_tags(n: int, start: np.ndarray, last: np.ndarray, label: np.ndarray, labels: Sequence[str]) -> List[str]:
+    """IOB2 tags of n tokens from spans (first, last token, label id); a later span overwrites."""
+    tags = ["O"] * n
+    for s, e, lab in zip(start.tolist(), last.tolist(), label.tolist()):
+        tags[s] = "B-" + labels[lab]
+        for k in range(s + 1, e + 1):
+            tags[k] = "I-" + labels[lab]
+    return tags
 
 
 def read_vocabulary(path: str) -> frozenset:

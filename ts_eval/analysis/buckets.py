@@ -188,12 +188,15 @@ def categorical_buckets(attr: Attribute, gold: np.ndarray, others: np.ndarray) -
 
 
 def parse_bucket_spec(specs: Sequence[str]) -> Dict[str, Any]:
-    """``buckets`` as given: a number (buckets per numeric attribute) or ``ATTR=E1,E2,...`` fixed
-    edges (several allowed).  Returns {"k": int, "edges": {attr: [edges]}}."""
-    out: Dict[str, Any] = {"k": DEFAULT_BUCKETS, "edges": {}}
+    """``buckets`` as given: a number (buckets per numeric attribute), ``interpreteval`` (InterpretEval's
+    attributes and buckets), or ``ATTR=E1,E2,...`` fixed edges (several allowed).  Returns
+    {"k": int, "interpreteval": bool, "edges": {attr: [edges]}}."""
+    out: Dict[str, Any] = {"k": DEFAULT_BUCKETS, "interpreteval": False, "edges": {}}
     for spec in specs:
         spec = str(spec).strip()
-        if "=" in spec:
+        if spec == "interpreteval":
+            out["interpreteval"] = True
+        elif "=" in spec:
             name, _, text = spec.partition("=")
             try:
                 edges = [float(x) for x in text.split(",") if x.strip()]

@@ -48,6 +48,10 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
+import numpy as np
+
+from ..errors import InputError
+
 #: the attributes and their bucketing, as InterpretEval's ``conf.ner-attributes`` ships them
 ASPECTS: Dict[str, Tuple[str, Any]] = {
     "eCon": ("interval", [(0.0,), (0.0, 0.5), (0.5, 0.999), (1.0,)]),
@@ -106,12 +110,19 @@ class Tables:
                     e_con[span][lab] = float("%.3f" % (got.count(lab) / len(got)))
         e_fre: Dict[str, str] = {}
         ranked = sorted(e_count.values(), reverse=True)
+        if len(ranked) < 5 or ranked[4] == 0:
+            raise InputError("InterpretEval's frequency tables divide by the fifth-highest count of a training "
+                             f"entity string; the training data has {len(ranked)} distinct entity strings, "
+                             "expected 5 or more found in its text")
         top = ranked[4]
         for span, freq in e_count.items():
             if freq <= top:
                 e_fre[span] = "%.3f" % (freq / top)
         lower = [w.lower() for w in words]
         counts = Counter(lower)
+        if len(counts) < 5:
+            raise InputError("InterpretEval's token frequencies divide by the fifth-highest count of a training "
+                             f"token; the training data has {len(counts)} distinct tokens, expected 5 or more")
         t_top = sorted(counts.values(), reverse=True)[4]
         t_fre = {w: ("%.3f" % (c / t_top) if c <= t_top else "1.0") for w, c in counts.items()}
         per: Dict[str, List[str]] = {}
@@ -326,4 +337,80 @@ def bucket_f1(gold: Dict[str, Dict[str, object]], system: Dict[str, Dict[str, ob
             r = correct / len(true) if correct > 0 else 0
             res[iv] = (2 * p * r / (p + r) if correct > 0 else 0, len(true))
         out[aspect] = dict(sorted(res.items()))
+    return out
+
+
+# ---------------------------------------------------------------------------
+# as attributes of ts_eval's analysis (buckets interpreteval)
+
+#: InterpretEval's attributes of spans; its token-level tCon and tFre put tokens, not spans, in
+#: buckets and stay with :func:`bucket_f1`
+SPAN_ASPECTS = ("eLen", "sLen", "eDen", "oDen", "eFre", "eCon", "tag")
+
+DESCRIPTIONS = {
+    "eLen": "InterpretEval eLen: span length in tokens", "sLen": "InterpretEval sLen: the gold sentence's length",
+    "eDen": "InterpretEval eDen: the gold sentence's entity tokens / tokens",
+    "oDen": "InterpretEval oDen: the sentence's tokens not in the training vocabulary / tokens",
+    "eFre": "InterpretEval eFre: the span string's training frequency / the fifth-highest",
+    "eCon": "InterpretEval eCon: the share of the span string's training occurrences with its label",
+    "tag": "InterpretEval tag: the label (lower case; the six most frequent gold labels)",
+}
+
+RULE = ("InterpretEval's buckets: listed values first, then equal counts (a bucket closes above the average), keys "
+        "from the previous bucket's value (a system span finds its bucket by low < value <= high, in bucket "
+        "order, else it is left out); eCon by fixed intervals; tag: the six most frequent gold labels")
+
+
+def bucket_name(key: Bucket) -> str:
+    """A bucket key as InterpretEval writes it: one value, or the range (low, high]."""
+    def fmt(v: object) -> str:
+        return format(float(v), ".3g") if not isinstance(v, str) else v  # type: ignore[arg-type]
+
+    return fmt(key[0]) if len(key) == 1 else f"({fmt(key[0])}, {fmt(key[1])}]"
+
+
+def span_keys(start: Sequence[int], last: Sequence[int], label: Sequence[int], labels: Sequence[str]) -> List[str]:
+    return [f"{s}_{e + 1}_{labels[k].lower()}" for s, e, k in zip(start, last, label)]
+
+
+def interpreteval_attributes(corpus: Any, names: Sequence[str], training: Any, text: Any) -> List[Any]:
+    """InterpretEval's span attributes as analysis attributes, each with every span's bucket given
+    (gold's spans by InterpretEval's rule on gold, each system's by its lookup; -1: left out)."""
+    from .attributes import CATEGORICAL, NUMERIC, SPAN, Attribute, iob2_tags
+    from .buckets import Buckets
+
+    tables = Tables.from_training(training.words, training.tags)
+    words = text.tokens
+    lengths = [int(x) for x in (corpus.sent_offsets[1:] - corpus.sent_offsets[:-1])]
+    labels = list(corpus.labels)
+
+    def side(spans: Any) -> Tuple[List[str], Dict[str, Dict[str, object]], List[str]]:
+        tags = iob2_tags(len(words), spans.start, spans.last, spans.label, labels)
+        return tags, {}, span_keys(spans.start.tolist(), spans.last.tolist(), spans.label.tolist(), labels)
+
+    gold_tags, _, gold_keys = side(corpus.gold)
+    gold_vals = values(words, gold_tags, lengths, gold_tags, tables)
+    systems = []
+    for n in names:
+        tags, _, keys = side(corpus.systems[n])
+        systems.append((values(words, tags, lengths, gold_tags, tables), keys))
+    out = []
+    for aspect in SPAN_ASPECTS:
+        kind, setting = ASPECTS[aspect]
+        g = _gold_buckets(kind, setting, gold_vals[aspect])
+        order = sorted(g)                                       # InterpretEval reports its buckets sorted
+        index = {key: order.index(key) for key in g}
+        where = {k: index[key] for key, ks in g.items() for k in ks}
+        parts = [np.array([where.get(k, -1) for k in gold_keys], np.int64)]
+        for vals, keys in systems:
+            s = _interval_buckets(vals[aspect], list(g))
+            w = {k: index[key] for key, ks in s.items() for k in ks}
+            parts.append(np.array([w.get(k, -1) for k in keys], np.int64))
+        bucket_names = [bucket_name(k) for k in order]
+        ranges: List[Optional[List[float]]] = [
+            None if kind == "discrete" else [float(str(k[0])), float(str(k[-1]))] for k in order]
+        bk = Buckets(bucket_names, RULE, CATEGORICAL, values=bucket_names, ranges=ranges)
+        out.append(Attribute(aspect, SPAN, CATEGORICAL if kind == "discrete" else NUMERIC, DESCRIPTIONS[aspect],
+                             lambda *a: np.zeros(0), source="InterpretEval",
+                             extra={"assigned": (bk, np.concatenate(parts), None), "keys": order}))
     return out

@@ -462,7 +462,17 @@ def analyze_corpus(
 
     t0 = time.perf_counter()
     text = at.Text(corpus) if corpus.tokens is not None else None
-    attrs, left_out = at.built_in(corpus, training, vocabulary, text)
+    if spec["interpreteval"]:
+        from .interpreteval import interpreteval_attributes
+
+        if training is None or text is None:
+            raise OptionError("InterpretEval's attributes need training data and token texts", option="buckets",
+                              value="interpreteval")
+        attrs = interpreteval_attributes(corpus, names, training, text)
+        left_out = ["tCon, tFre: InterpretEval's token-level attributes put tokens, not spans, in buckets "
+                    "(ts_eval.analysis.interpreteval.bucket_f1 has them)"]
+    else:
+        attrs, left_out = at.built_in(corpus, training, vocabulary, text)
     fields = [f for f in by if f != "document"]
     if "document" in by:
         doc = at.document_attribute(corpus)
@@ -513,6 +523,7 @@ def analyze_corpus(
         settings={"models": model_names, "reference": reference, "bootstrap": bootstrap,
                   "permutations": permutations if pair_idx is not None else 0, "seed": seed,
                   "confidence": confidence, "unit": "sentence", "buckets": spec["k"],
+                  "bucket_mode": "interpreteval" if spec["interpreteval"] else "default",
                   "edges": spec["edges"], "flips": [[model_names[a], model_names[b]] for a, b in flip_pairs],
                   "pair": [names[pair_idx[0]], names[pair_idx[1]]] if pair_idx is not None else None,
                   "by": list(by), "vocabulary": len(vocabulary) if vocabulary is not None else None,
@@ -602,7 +613,8 @@ def analyze(
     - ``by``: slices: ``"document"`` (one bucket per document: the -DOCSTART- blocks), fields of the
       JSON Lines records (``"meta.genre"``); ``records``: the records themselves (one per
       document), else read again from gold's file;
-    - ``buckets``: a number of buckets (default 4) or ``"ATTR=E1,E2"`` fixed edges; a list combines them;
+    - ``buckets``: a number of buckets (default 4), ``"ATTR=E1,E2"`` fixed edges, or
+      ``"interpreteval"`` (InterpretEval's span attributes, buckets and quirks); a list combines them;
     - ``models`` (default :data:`ANALYSIS_MODELS`), ``reference`` (the model charts and summaries use;
       default the first), ``bootstrap`` (resamples, default 1000; 0 = none), ``permutations`` (the pair
       test, default 1000), ``seed``, ``confidence``, ``flips`` (model pairs whose flips are attributed;
