@@ -99,7 +99,7 @@ def generate_corpus(path: Path, tokens: int, seed: int) -> NoiseStats:
         out.append("-DOCSTART- O O\n\n")
         st.documents += 1
         while remaining > 0:
-            n = min(remaining, max(1, min(60, int(round(rng.gauss(15, 7))))))
+            n = min(remaining, max(1, min(60, round(rng.gauss(15, 7)))))
             remaining -= n
             st.tokens += n
             st.sentences += 1
@@ -292,11 +292,12 @@ def run_once(tool: Tool) -> Run:
     the fallback: on Linux a child's ru_maxrss includes the memory of the (v)forked parent
     image before exec, so it can never report less than this benchmark process uses.
     """
-    fin = open(tool.stdin, "rb") if tool.stdin else subprocess.DEVNULL
-    fout = open(tool.stdout, "wb") if tool.stdout else subprocess.DEVNULL
-    err = tempfile.TemporaryFile()
+    # the files are closed by hand: the finally below, and after the error message is read
+    fin = open(tool.stdin, "rb") if tool.stdin else subprocess.DEVNULL  # noqa: SIM115
+    fout = open(tool.stdout, "wb") if tool.stdout else subprocess.DEVNULL  # noqa: SIM115
+    err = tempfile.TemporaryFile()  # noqa: SIM115
     use_time = os.path.exists(GNU_TIME)
-    memfile = tempfile.NamedTemporaryFile(prefix="bench_mem_", delete=False) if use_time else None
+    memfile = tempfile.NamedTemporaryFile(prefix="bench_mem_", delete=False) if use_time else None  # noqa: SIM115
     argv = ([GNU_TIME, "-f", "%M", "-o", memfile.name] if memfile else []) + tool.argv
     try:
         t0 = time.perf_counter()
@@ -523,7 +524,8 @@ def main(argv: Optional[List[str]] = None) -> int:
     byte_compile(py, ([Path(src["package"])] if src["package"] else [])
                  + ([workdir / "baseline" / "ts_eval"] if args.baseline else []))
     print(f"ts-eval: {' '.join(ts)} ({tool_version(ts + ['--version'])}; {src['package']} at commit "
-          f"{src['commit']}, {src['modified']} modified and {src['untracked']} untracked files); python {platform.python_version()}; "
+          f"{src['commit']}, {src['modified']} modified and {src['untracked']} untracked files); "
+          f"python {platform.python_version()}; "
           f"{os.cpu_count()} CPUs; repeat {args.repeat}, tools interleaved")
     print("memory: " + memory_method())
     sys.stdout.flush()

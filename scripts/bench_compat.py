@@ -25,7 +25,7 @@ from typing import List, Tuple
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from ts_eval.compat import seqeval as compat  # noqa: E402
+from ts_eval.compat import seqeval as compat
 
 LABELS = ("PER", "LOC", "ORG", "MISC")
 TARGET_RATIO = 10.0

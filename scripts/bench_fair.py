@@ -32,10 +32,10 @@ import numpy as np
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 
+from ts_eval.core.matching import match  # noqa: E402
 from ts_eval.fair import EQ7_FORMULA, fair_errors, fair_report  # noqa: E402
 from ts_eval.io import read_conll  # noqa: E402
 from ts_eval.io.faireval import read_faireval  # noqa: E402
-from ts_eval.core.matching import match  # noqa: E402
 
 LABELS = ["PER", "LOC", "ORG", "MISC"]
 
@@ -187,7 +187,7 @@ def main() -> int:
         print(f"\nchunk data: {c.n_sentences} sentences, {len(c.gold)} gold / {len(ss)} system spans")
         print(f"  read span files          {t_read:7.3f} s")
         for mode in ("paper", "faireval-skip"):
-            tm, tf, tr, res, rep = stage_times(c, ss, k, fd.gold, fd.system, mode)
+            tm, tf, tr, _res, rep = stage_times(c, ss, k, fd.gold, fd.system, mode)
             print(f"  [{mode}] match {tm:.3f} s, fair errors {tf:.3f} s, scores {tr:.4f} s, "
                   f"total {tm + tf + tr:.3f} s")
             show(f"chunk ({mode})", rep)
@@ -208,17 +208,17 @@ def main() -> int:
     ss = next(iter(corpus.systems.values()))
     print(f"  {corpus.n_sentences} sentences, {len(corpus.gold)} gold / {len(ss)} system spans")
     print(f"  read (ts_eval.io.read_conll)   {t_read:7.3f} s")
-    tm, tf, tr, res, rep = stage_times(corpus, ss, k)
+    tm, tf, tr, _res, rep = stage_times(corpus, ss, k)
     print(f"  match {tm:.3f} s + fair errors {tf:.3f} s + traditional/fair/weighted scores {tr:.4f} s "
           f"= {tm + tf + tr:.3f} s on top of reading (target < 1 s)")
     show("synthetic", rep)
     t_read2, fd = best_of(1, lambda: read_faireval(str(gf), str(sf), ignore_punct=True))
     print(f"  read as CoNLL-2000 pair with ignore_punct (io.faireval)  {t_read2:7.3f} s")
-    tm, tf, tr, res, rep = stage_times(fd.corpus, fd.corpus.systems[fd.system_name], k, fd.gold, fd.system)
+    tm, tf, tr, _res, rep = stage_times(fd.corpus, fd.corpus.systems[fd.system_name], k, fd.gold, fd.system)
     print(f"  ignore_punct: {len(fd.gold.tokens)} gold spans with holes; match {tm:.3f} s + fair {tf:.3f} s "
           f"+ scores {tr:.4f} s = {tm + tf + tr:.3f} s")
     show("synthetic/punct", rep)
-    tm, tf, tr, res, rep = stage_times(corpus, ss, k, mode="faireval-skip")
+    tm, tf, tr, _res, rep = stage_times(corpus, ss, k, mode="faireval-skip")
     print(f"  [faireval-skip] match {tm:.3f} s + fair {tf:.3f} s + scores {tr:.4f} s = {tm + tf + tr:.3f} s")
     if tmp is not None:
         tmp.cleanup()

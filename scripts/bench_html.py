@@ -31,12 +31,12 @@ def child(data: Path, out: Path, resamples: int) -> None:
     """One run, timed by phase; prints the phases as JSON."""
     t = {"start": time.perf_counter()}
     sys.path.insert(0, str(REPO))
-    from ts_eval.ranking import sufficient
-    from ts_eval.output.builders import rank as rank_doc
-    from ts_eval.models.evaluate import evaluate
     from ts_eval.io import read_conll_pair
-    from ts_eval.ranking.study import rank_corpus
+    from ts_eval.models.evaluate import evaluate
+    from ts_eval.output.builders import rank as rank_doc
     from ts_eval.output.renderers import html
+    from ts_eval.ranking import sufficient
+    from ts_eval.ranking.study import rank_corpus
     t["import"] = time.perf_counter()
     files = sorted((data / "systems").glob("*.conll"))
     corpus = read_conll_pair(str(data / "gold.iob2"), [str(f) for f in files], names=[f.stem for f in files])

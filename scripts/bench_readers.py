@@ -5,7 +5,8 @@ A seeded corpus of N tokens (default 1M; sentences of 5-40 tokens, IOB2 gold and
 noisy system) is written as: CoNLL columns (``TOKEN TAG``), JSON Lines with tokens and
 token-offset spans, JSON Lines with tokens and tags, and JSON Lines with text and
 character-offset spans (tokens separated by single spaces, so the default tokenizer
-finds them again), and CoNLL-U with the tags under the MISC key NER.  For each format it times, in-process and best of ``--repeat``:
+finds them again), and CoNLL-U with the tags under the MISC key NER.  For each format it times, in-process and
+best of ``--repeat``:
 reading the gold file (``ts_eval.read``), and the whole score (``read_pair`` of gold
 and system + ``evaluate``).  The existing column reader (``read_column_file``) is
 timed too, as the baseline.
@@ -34,16 +35,18 @@ from typing import Callable, Dict, List, Tuple
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
-from ts_eval import evaluate
-from ts_eval import read, read_pair  # noqa: E402
-from ts_eval.io.columns import read_column_file  # noqa: E402
+from ts_eval import evaluate, read, read_pair
+from ts_eval.io.columns import read_column_file
 
 LABELS = ("PER", "LOC", "ORG", "MISC")
 WORDS = ["the", "of", "Smith", "Berlin", "said", "in", "a", "USA", "company", "on", "Inc", "2024", "(", ")",
          "market", "Anna", "New", "York", "was", "to"]
 
 
-def corpus(n_tokens: int, seed: int = 1) -> List[Tuple[List[str], List[Tuple[int, int, str]], List[Tuple[int, int, str]]]]:
+Spans = List[Tuple[int, int, str]]
+
+
+def corpus(n_tokens: int, seed: int = 1) -> List[Tuple[List[str], Spans, Spans]]:
     """Sentences: tokens, gold spans, system spans (token offsets, end exclusive)."""
     rng = random.Random(seed)
     out, total = [], 0
@@ -163,11 +166,12 @@ def main() -> int:
                      best(lambda: read_column_file(columns, [-1]), a.repeat), None, None))
         scores = {}
         for fmt, (g, s) in paths.items():
-            t_read = best(lambda: read(g), a.repeat)
-            t_score = best(lambda: scores.__setitem__(fmt, evaluate(read_pair(g, s))), a.repeat)
+            t_read = best(lambda g=g: read(g), a.repeat)
+            t_score = best(lambda fmt=fmt, g=g, s=s: scores.__setitem__(fmt, evaluate(read_pair(g, s))), a.repeat)
             rows.append((fmt, os.path.getsize(g), t_read, t_score,
                          baseline(a.baseline, g, s, a.repeat) if a.baseline else None))
-    f1 = {fmt: (round(r.to_dict()["systems"][0]["exact"]["micro"]["f"], 6), round(r.to_dict()["systems"][0]["ts"]["micro"]["f"], 6))
+    f1 = {fmt: (round(r.to_dict()["systems"][0]["exact"]["micro"]["f"], 6),
+                round(r.to_dict()["systems"][0]["ts"]["micro"]["f"], 6))
           for fmt, r in scores.items()}
     print(f"{a.tokens} tokens, {len(sents)} sentences; Python {platform.python_version()}; best of {a.repeat}")
     head = f"{'format':40} {'MB':>7} {'read gold s':>12} {'score s':>9}"

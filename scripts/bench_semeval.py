@@ -29,9 +29,10 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 sys.path.insert(0, str(HERE))
 
-import ts_eval  # noqa: E402
 from bench_compat import corpus, timed  # noqa: E402  (the same synthetic corpus)
 from semeval_conll2003 import as_dicts, differences  # noqa: E402
+
+import ts_eval  # noqa: E402
 from ts_eval.core.sequences import from_sequences  # noqa: E402
 from ts_eval.models.semeval import semeval_model  # noqa: E402
 

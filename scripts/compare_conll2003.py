@@ -16,8 +16,8 @@ from __future__ import annotations
 
 import argparse
 import csv
-import json
 import glob
+import json
 import sys
 import time
 from dataclasses import replace
@@ -27,9 +27,9 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 
 from ts_eval.comparison import CLASS_TITLES, CLASSES, compare  # noqa: E402
-from ts_eval.output.page import Page, Section  # noqa: E402
-from ts_eval.output.builders import build  # noqa: E402
 from ts_eval.io import read_conll_pair  # noqa: E402
+from ts_eval.output.builders import build  # noqa: E402
+from ts_eval.output.page import Page, Section  # noqa: E402
 from ts_eval.output.renderers import render  # noqa: E402
 
 DEFAULT_DATA = HERE.parent.parent / "shared" / "data" / "conll2003-en"
@@ -76,7 +76,8 @@ def main() -> int:
           f"{len(files)} systems; read {t1 - t0:.2f} s, compared {t2 - t1:.2f} s")
 
     # cross-check against conlleval.pl (scores.tsv)
-    ref = {r["system"]: r for r in csv.DictReader(open(data / "scores.tsv"), delimiter="\t")}
+    with open(data / "scores.tsv") as f:
+        ref = {r["system"]: r for r in csv.DictReader(f, delimiter="\t")}
     worst_r = worst_acc = 0.0
     for s in result.systems:
         r = ref[s["name"]]

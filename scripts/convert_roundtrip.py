@@ -19,10 +19,10 @@ import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 
-import ts_eval  # noqa: E402
-from ts_eval.io.convert import convert  # noqa: E402
-from ts_eval.germeval.documents import read_germeval_side  # noqa: E402
-from ts_eval.io.writing import same_spans  # noqa: E402
+import ts_eval
+from ts_eval.germeval.documents import read_germeval_side
+from ts_eval.io.convert import convert
+from ts_eval.io.writing import same_spans
 
 MODELS = ("ts", "exact", "overlap", "contain", "fair")
 FLAT = [("columns", "IOB2"), ("columns", "IOB1"), ("columns", "IOE1"), ("columns", "IOE2"), ("columns", "IOBES"),
@@ -92,12 +92,14 @@ def main() -> int:
     with tempfile.TemporaryDirectory() as tmp:
         conll = os.path.join(data, "conll2003-en")
         gold = ts_eval.read(os.path.join(conll, "gold.iob2"))
-        systems = {os.path.basename(p)[:-6]: ts_eval.read(p) for p in sorted(glob.glob(os.path.join(conll, "systems", "*.conll")))[:cut]}
+        systems = {os.path.basename(p)[:-6]: ts_eval.read(p)
+                   for p in sorted(glob.glob(os.path.join(conll, "systems", "*.conll")))[:cut]}
         bad += run("conll2003", gold, systems, FLAT, tmp)
 
         ge = os.path.join(data, "germeval2014")
         gold = ts_eval.read(os.path.join(ge, "gold.iob2"), column=2)  # TOKEN OUTER INNER
-        systems = {os.path.basename(p)[:-6]: ts_eval.read(p) for p in sorted(glob.glob(os.path.join(ge, "systems", "*.conll")))[:cut]}
+        systems = {os.path.basename(p)[:-6]: ts_eval.read(p)
+                   for p in sorted(glob.glob(os.path.join(ge, "systems", "*.conll")))[:cut]}
         bad += run("germeval-outer", gold, systems, FLAT, tmp)
 
         six = sorted(glob.glob(os.path.join(ge, "systems-6col", "*.tsv")))[:cut]

@@ -26,10 +26,10 @@ from typing import Dict, List, Tuple
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 
-from ts_eval.fair import EQ7_FORMULA, fair_errors, fair_report, parse_weights  # noqa: E402
-from ts_eval.output.legacy.faireval import faireval_settings, to_faireval  # noqa: E402
-from ts_eval.io.faireval import read_faireval  # noqa: E402
 from ts_eval.core.matching import match  # noqa: E402
+from ts_eval.fair import EQ7_FORMULA, fair_errors, fair_report, parse_weights  # noqa: E402
+from ts_eval.io.faireval import read_faireval  # noqa: E402
+from ts_eval.output.legacy.faireval import faireval_settings, to_faireval  # noqa: E402
 
 TASKS = ("ner", "chunk", "topofield")
 

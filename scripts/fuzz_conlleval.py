@@ -30,7 +30,7 @@ from typing import List
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from ts_eval.cli import main as ts_eval_main  # noqa: E402
+from ts_eval.cli import main as ts_eval_main
 
 TYPES = ["PER", "LOC", "A-B", "0"]
 PREFIXES = ["B", "I", "E", "S", "[", "]"]

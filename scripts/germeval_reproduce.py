@@ -22,10 +22,10 @@ import time
 from pathlib import Path
 from typing import Dict, List, Tuple
 
-from ts_eval.output.legacy.nereval import to_nereval
-from ts_eval.germeval.evaluate import evaluate_germeval
 from ts_eval.core.measures import prf
+from ts_eval.germeval.evaluate import evaluate_germeval
 from ts_eval.germeval.reader import read_germeval, read_germeval_pair
+from ts_eval.output.legacy.nereval import to_nereval
 
 DEFAULT_DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "germeval2014"
 
@@ -87,9 +87,10 @@ def main(argv=None) -> int:
     for path in files:
         name = path.stem
         ref = (args.data / "nereval" / f"{name}.out").read_text(encoding="utf-8")
-        modes = [("6col", lambda: read_germeval(str(path), name=name))]
+        modes = [("6col", lambda path=path, name=name: read_germeval(str(path), name=name))]
         if args.pair:
-            modes.append(("pair", lambda: read_germeval_pair(str(args.data / "NER-de-test.tsv"), str(path), name=name)))
+            modes.append(("pair", lambda path=path, name=name: read_germeval_pair(str(args.data / "NER-de-test.tsv"),
+                                                                                   str(path), name=name)))
         for mode, load in modes:
             t0 = time.perf_counter()
             report = evaluate_germeval(load(), fair=False)

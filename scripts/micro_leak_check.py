@@ -58,7 +58,8 @@ def main() -> int:
         a, b = alone["ts"]["micro"][key], beside["ts"]["micro"][key]
         print(f"micro {key:8s} alone {a:.6f}   beside B-FOO system {b:.6f}")
     same = json.dumps(numbers(alone), sort_keys=True) == json.dumps(numbers(beside), sort_keys=True)
-    print("column 3's numbers (all models, labels present for it) are", "identical" if same else "DIFFERENT", "both ways")
+    print("column 3's numbers (all models, labels present for it) are", "identical" if same else "DIFFERENT",
+          "both ways")
     return 0 if same else 1
 
 

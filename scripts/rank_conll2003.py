@@ -22,15 +22,16 @@ import sys
 import time
 from decimal import ROUND_HALF_UP, Decimal
 from pathlib import Path
-from typing import Dict, List, Sequence
+from typing import Dict, List, Optional, Sequence
 
 import numpy as np
 
-from ts_eval.ranking import statistics, study as ranking, sufficient
+from ts_eval.core.matching import match
+from ts_eval.io import read_conll_pair
 from ts_eval.output.builders import build
 from ts_eval.output.renderers import render
-from ts_eval.io import read_conll_pair
-from ts_eval.core.matching import match
+from ts_eval.ranking import statistics, sufficient
+from ts_eval.ranking import study as ranking
 
 DEFAULT_DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "conll2003-en"
 
@@ -280,8 +281,7 @@ def part2(data: Path, resamples: int, permutations: int) -> None:
     res = ranking.rank_corpus(corpus, bootstrap=resamples, permutations=permutations, seed=0)
     t_all = time.perf_counter() - t0
     print(render(build(res), "table", width=250, details=True))   # every table of the ranking
-    print("Timings (28 systems x {} models, {} sentences): read {:.2f} s; ".format(
-        len(res.models), corpus.n_sentences, t_read)
+    print(f"Timings (28 systems x {len(res.models)} models, {corpus.n_sentences} sentences): read {t_read:.2f} s; "
           + "; ".join(f"{k} {v:.2f} s" for k, v in res.timings.items()) + f"; total {t_all:.2f} s")
     doc = ranking.rank_corpus(corpus, bootstrap=resamples, permutations=0, seed=0, unit="document",
                               models=["exact-f1-micro", "ts-f1-macro"])
@@ -305,7 +305,7 @@ def acceptance_timing(data: Path, resamples: int) -> None:
           + f"; total {total:.2f} s (target: < 30 s)")
 
 
-def main(argv: List[str] = None) -> int:
+def main(argv: Optional[List[str]] = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--data", default=str(DEFAULT_DATA), help=f"the conll2003-en folder (default {DEFAULT_DATA})")
     ap.add_argument("--resamples", type=int, default=1000)

@@ -26,8 +26,8 @@ import time
 from pathlib import Path
 from typing import List, Optional
 
-from ts_eval.ranking import study as ranking
 from ts_eval.io import read_conll_pair
+from ts_eval.ranking import study as ranking
 
 REPO = Path(__file__).resolve().parents[1]
 DEFAULT_DATA = REPO.parent / "shared" / "data" / "conll2003-en"

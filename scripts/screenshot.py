@@ -30,7 +30,7 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(REPO), str(REPO / "tests")]
 
 import browser  # noqa: E402  (tests/browser.py)
-import pages    # noqa: E402  (tests/pages.py)
+import pages  # noqa: E402  (tests/pages.py)
 
 from ts_eval.output.renderers import html  # noqa: E402
 
@@ -80,7 +80,8 @@ def main() -> int:
                 errors = [e["message"] for e in drv.get_log("browser") if e["level"] == "SEVERE"]
                 problems = browser.layout_problems(drv, w)
                 broken += len(errors) + len(problems)
-                print(f"{png}  ({png.stat().st_size // 1024} KB){'  console errors: ' + '; '.join(errors) if errors else ''}"
+                console = "  console errors: " + "; ".join(errors) if errors else ""
+                print(f"{png}  ({png.stat().st_size // 1024} KB){console}"
                       f"  layout: {'; '.join(problems) or 'ok'}")
         if args.readme:
             page = out / ("rank-conll.html" if args.conll else "rank.html")

@@ -2,7 +2,7 @@
 HTML renderer's tests (the builders' documents are tested through the real results)."""
 from __future__ import annotations
 
-from ts_eval.output.page import Cell, Column, Page, Figure, Section, Table, Text
+from ts_eval.output.page import Cell, Column, Figure, Page, Section, Table, Text
 
 EVIL = '<b>&"x\'</b>'
 SYSTEMS = ["task2003-florian", "task2003-chieu", EVIL, "task2003-klein"]

@@ -22,15 +22,15 @@ def demo_corpus():
 
 
 def score() -> Page:
-    from ts_eval.output.builders import score as build
     from ts_eval.models.evaluate import evaluate
+    from ts_eval.output.builders import score as build
 
     return build.build(evaluate(demo_corpus(), models=["ts", "exact", "fair"]))
 
 
 def rank(resamples: int = 50, corpus=None, models=None) -> Page:
-    from ts_eval.output.builders import rank as build
     from ts_eval.models.evaluate import evaluate
+    from ts_eval.output.builders import rank as build
     from ts_eval.ranking.study import rank_corpus
 
     corpus = corpus or demo_corpus()
@@ -68,10 +68,10 @@ def compare() -> Page:
 
 
 def fair() -> Page:
-    from ts_eval.output.builders import fair as build
+    from ts_eval.core.matching import match
     from ts_eval.fair import fair_errors, fair_report
     from ts_eval.io.faireval import read_faireval
-    from ts_eval.core.matching import match
+    from ts_eval.output.builders import fair as build
 
     data = read_faireval(str(FIXTURES / "faireval" / "target"), str(FIXTURES / "faireval" / "system"))
     c = data.corpus
@@ -83,9 +83,9 @@ def fair() -> Page:
 
 
 def germeval() -> Page:
-    from ts_eval.output.builders import germeval as build
     from ts_eval.germeval.evaluate import evaluate_germeval
     from ts_eval.germeval.reader import read_germeval
+    from ts_eval.output.builders import germeval as build
 
     return build.build(evaluate_germeval(read_germeval(str(FIXTURES / "germeval" / "nested.tsv"))))
 

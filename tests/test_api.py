@@ -131,6 +131,7 @@ def check_against_seqeval(y_true, y_pred):
             assert row["gold"] == row["system"] == 0
 
 
+@pytest.mark.slow
 @settings(max_examples=60, deadline=None)
 @given(tag_pairs())
 def test_exact_match_agrees_with_seqeval_default_mode(pair):

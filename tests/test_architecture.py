@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import ast
 import importlib
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 from typing import Dict, List, Optional, Set, Tuple
 
@@ -68,7 +68,7 @@ def layer_of(module: str) -> str:
     raise AssertionError(f"{module}: its folder {where!r} has no layer in LAYERS (docs/architecture.md)")
 
 
-@lru_cache(maxsize=None)
+@cache
 def modules() -> Dict[str, Tuple[Path, bool]]:
     """module name -> (path, is a package ``__init__``)."""
     out = {}
@@ -98,7 +98,7 @@ def _resolve(name: str) -> Optional[str]:
     return name or None
 
 
-@lru_cache(maxsize=None)
+@cache
 def imports() -> Dict[str, Set[str]]:
     """module -> the project's modules it imports (anywhere in it, TYPE_CHECKING blocks left out)."""
     mods = modules()
@@ -178,6 +178,7 @@ def test_few_modules_at_the_top():
     assert len(top) <= MAX_TOP_MODULES, top
 
 
+@pytest.mark.slow
 def test_no_upward_import():
     order = {name: k for k, name in enumerate(layer_names())}
     up = [f"{m} ({layer_of(m)}) -> {n} ({layer_of(n)})" for m, targets in sorted(imports().items())
@@ -185,6 +186,7 @@ def test_no_upward_import():
     assert not up, "imports into a higher layer:\n" + "\n".join(up)
 
 
+@pytest.mark.slow
 def test_readers_and_writers_load_no_metric():
     graph = imports()
 

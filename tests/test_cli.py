@@ -10,10 +10,9 @@ import subprocess
 import sys
 
 import pytest
+from support import run_cli, write
 
 import ts_eval
-
-from support import run_cli, write
 
 GOOD = "John B-PER B-PER\nSmith I-PER O\nvisits O O\nParis B-LOC B-LOC\n\nHe O O\nleft O B-ORG\n"
 
@@ -181,7 +180,7 @@ def test_bad_docstart_line(tmp_path, capsys):
 # bad usage: exit 2
 
 def usage(capsys, argv, *needles):
-    code, out, err = run_cli(argv, capsys)
+    code, _out, err = run_cli(argv, capsys)
     assert code == 2, (code, err)
     assert "Traceback" not in err
     for n in needles:
@@ -232,7 +231,8 @@ COLUMN_OPTS = [["--gold-col", "0"], ["--system-col", "0"], ["--token-col", "0"],
                ["--token-col", "3"]]
 
 
-@pytest.mark.parametrize("opts", COLUMN_OPTS, ids=["=".join(o[:2]) + ("..." if len(o) > 2 else "") for o in COLUMN_OPTS])
+@pytest.mark.parametrize("opts", COLUMN_OPTS,
+                         ids=["=".join(o[:2]) + ("..." if len(o) > 2 else "") for o in COLUMN_OPTS])
 def test_bad_column_numbers(tmp_path, capsys, opts):
     # the file has 3 columns: 0, 9 and -9 are no column; a column cannot be both gold and system
     path = write(tmp_path / "g.conll", GOOD)
@@ -325,7 +325,7 @@ def test_markdown_and_latex_contain_counts(two_systems, capsys):
         # system col3, label PER: TS TP 1, FP 0, FN 2; exact gold 1, found 1, correct 0 (the document's
         # per-label table: label, TS TP FP FN TN P R F kappa acc, then exact gold, system, correct, P, R, F)
         sep = " | " if fmt == "markdown" else " & "
-        per = [l for l in out.splitlines() if l.strip(" |").startswith("PER")]
+        per = [line for line in out.splitlines() if line.strip(" |").startswith("PER")]
         assert per, out
         cells = [c.strip() for c in per[0].strip(" |\\").split(sep.strip())]
         assert cells[1:4] == ["1", "0", "2"]
@@ -372,6 +372,7 @@ def test_demo_runs(capsys):
     assert code == 0 and "gen-mft_dev" in out
 
 
+@pytest.mark.slow
 def test_module_version_and_demo_in_a_subprocess():
     proc = subprocess.run([sys.executable, "-m", "ts_eval", "--version"], capture_output=True, text=True,
                           timeout=60)
@@ -383,6 +384,7 @@ def test_module_version_and_demo_in_a_subprocess():
     assert "gen-crf_rich_dev" in proc.stdout and proc.stderr == ""
 
 
+@pytest.mark.slow
 def test_module_exit_codes_in_a_subprocess(tmp_path):
     path = write(tmp_path / "bad.conll", "a O X-PER\n")
     proc = subprocess.run([sys.executable, "-m", "ts_eval", "score", path], capture_output=True, text=True,
@@ -428,9 +430,9 @@ def test_non_finite_option_values_are_rejected(tmp_path, capsys, two_systems, op
 def test_non_finite_values_raise_value_error_in_the_api():
     from ts_eval.comparison import compare
     from ts_eval.core.sequences import from_sequences
-    from ts_eval.models.evaluate import evaluate
     from ts_eval.germeval.evaluate import evaluate_germeval
     from ts_eval.germeval.reader import read_germeval
+    from ts_eval.models.evaluate import evaluate
 
     corpus = from_sequences([["B-PER", "O"]], {"a": [["B-PER", "O"]], "b": [["O", "O"]]})
     for kwargs in ({"separator_weight": float("nan")}, {"beta": float("inf")}, {"separator_weight": -1.0}):
@@ -487,5 +489,5 @@ def test_output_into_a_missing_folder_fails_the_same_for_every_command(tmp_path,
                     str(dest), "cannot write the output")
     assert not (tmp_path / "no").exists(), err      # no folder is created behind the user's back
     ok = tmp_path / "out.txt"
-    code, out, err = run_cli(OUTPUT_COMMANDS[command](tmp_path, files) + ["-o", str(ok)], capsys)
+    code, _out, err = run_cli(OUTPUT_COMMANDS[command](tmp_path, files) + ["-o", str(ok)], capsys)
     assert code == 0 and ok.stat().st_size > 0, err

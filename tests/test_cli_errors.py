@@ -4,7 +4,6 @@ naming options as the command line spells them there and as Python keywords in t
 from __future__ import annotations
 
 import errno
-import json
 import os
 import signal
 import subprocess
@@ -14,13 +13,12 @@ import tracemalloc
 
 import numpy as np
 import pytest
+from support import fails, run_cli, write
 
 import ts_eval
-from ts_eval.ranking import study as ranking
 from ts_eval.cli.errors import UsageError
 from ts_eval.errors import InputError, OptionError
-
-from support import fails, run_cli, write
+from ts_eval.ranking import study as ranking
 
 GOLD = "EU B-ORG\nrejects O\nGerman B-MISC\ncall O\n\nPeter B-PER\nBlackburn I-PER\n"
 SYS_A = "EU B-ORG\nrejects O\nGerman O\ncall O\n\nPeter B-PER\nBlackburn I-PER\n"
@@ -80,6 +78,7 @@ def _bootstrap_peak(corpus, resamples: int) -> int:
         tracemalloc.stop()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("n_systems", [2, 8])
 def test_the_memory_estimate_matches_the_measured_growth_of_the_bootstrap(n_systems):
     """What the resamples add to the peak (numpy's allocations, as tracemalloc sees them) is what
@@ -130,6 +129,7 @@ def test_an_os_or_memory_error_escaping_any_command_is_one_line_and_exit_1(three
         monkeypatch.undo()
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full")
 def test_a_full_disk_is_one_line_and_exit_1(three):
     gold, a, _ = three
@@ -141,6 +141,7 @@ def test_a_full_disk_is_one_line_and_exit_1(three):
     assert done.returncode == 1 and "No space left on device" in _one_line(done.stderr)
 
 
+@pytest.mark.slow
 def test_ctrl_c_is_exit_130_and_one_line(three):
     """A real SIGINT to a ``ts-eval rank`` subprocess that is busy permuting."""
     gold, a, b = three
@@ -165,6 +166,7 @@ def test_ctrl_c_is_exit_130_and_one_line(three):
     assert err == "ts-eval: interrupted\n" and out == ""
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("argv", [["score", "--gold", "{gold}", "{a}"], ["score", "--gold", "{gold}", "{a}",
                                                                           "--format", "json"],
                                   ["score", "--help"], ["convert", "{gold}", "-", "--to", "jsonl-tokens"]])
@@ -181,7 +183,8 @@ def test_a_closed_pipe_prints_no_traceback(three, argv):
 
 
 def test_the_exit_codes_are_documented_in_the_readme():
-    readme = open(os.path.join(os.path.dirname(__file__), os.pardir, "README.md"), encoding="utf-8").read()
+    with open(os.path.join(os.path.dirname(__file__), os.pardir, "README.md"), encoding="utf-8") as f:
+        readme = f.read()
     table = readme[readme.index("| exit code |"):]
     table = table[:table.index("\n\n")]
     for code in ("| 0 |", "| 1 |", "| 2 |", "| 130 |"):

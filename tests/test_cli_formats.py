@@ -9,7 +9,6 @@ import re
 from pathlib import Path
 
 import pytest
-
 from support import run_cli, write
 
 FIXTURES = Path(__file__).parent / "fixtures"
@@ -63,6 +62,7 @@ COMMANDS = {
 }
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("command", list(COMMANDS))
 def test_html_for_every_command_is_one_self_contained_page(tmp_path, capsys, six, command):
     argv, names = COMMANDS[command][0](tmp_path, six), COMMANDS[command][1]
@@ -84,7 +84,7 @@ def test_html_for_every_command_is_one_self_contained_page(tmp_path, capsys, six
 def test_every_command_writes_every_document_format(tmp_path, capsys, six, command, fmt):
     """One road: every command's csv, markdown and latex are its document, rendered (#11.5)."""
     argv, names = COMMANDS[command][0](tmp_path, six), COMMANDS[command][1]
-    code, out, err = run_cli(argv + ["--format", fmt, "-o", str(tmp_path / "out")], capsys)
+    code, _out, err = run_cli(argv + ["--format", fmt, "-o", str(tmp_path / "out")], capsys)
     assert code == 0, err
     text = (tmp_path / "out").read_text(encoding="utf-8")
     start = {"csv": "table,row,column,value,low,high,kind\n", "markdown": "# ", "latex": "% ts_eval: "}[fmt]
@@ -132,6 +132,7 @@ def test_rank_summary_fits_the_terminal_without_cutting(monkeypatch, capsys, six
         assert want in out, (system["name"], want)
 
 
+@pytest.mark.slow
 def test_rank_details_show_more(monkeypatch, capsys, six):
     monkeypatch.setenv("COLUMNS", "120")
     _, summary, _ = run_cli(_rank(six), capsys)
@@ -190,6 +191,7 @@ def test_convert_bad_input_exits_1_in_one_line(tmp_path, capsys):
     assert not os.path.exists(tmp_path / "x.jsonl")
 
 
+@pytest.mark.slow
 def test_score_terminal_table_fits_80_and_120_columns_without_cutting(tmp_path, capsys, monkeypatch):
     """score's default table goes through the document renderer: at 80 and 120 columns no line is
     wider, nothing is cut with an ellipsis, and every summary score of the JSON appears in full."""

@@ -8,10 +8,11 @@ import io
 import json
 import lzma
 import sys
+from pathlib import Path
 
 import pytest
-
-from support import fails as bad, run_cli, write
+from support import fails as bad
+from support import run_cli, write
 
 # the same spans in every format: "John Smith lives in New York ." -- gold PER 0-1, LOC 4-5;
 # system A finds PER 0-1 and LOC 5-5 (a boundary error); system B finds PER 0-0 and LOC 4-5
@@ -159,7 +160,7 @@ def _stdin(monkeypatch, data: bytes) -> None:
 
 def test_stdin_column_file(tmp_path, wide, monkeypatch, capsys):
     expected, _ = scores(capsys, ["score", wide, "--gold-col", "2"])
-    _stdin(monkeypatch, open(wide, "rb").read())
+    _stdin(monkeypatch, Path(wide).read_bytes())
     systems, d = scores(capsys, ["score", "-", "--gold-col", "2"])     # counting columns reads stdin once
     assert d["settings"]["input"]["file"] == "-"
     assert {n: s["exact"] for n, s in systems.items()} == {n: s["exact"] for n, s in expected.items()}
@@ -172,7 +173,7 @@ def test_stdin_column_file(tmp_path, wide, monkeypatch, capsys):
 def test_compressed_column_files(tmp_path, wide, capsys, compress):
     expected, _ = scores(capsys, ["score", wide, "--gold-col", "2"])
     packed = tmp_path / "packed.conll.z"
-    packed.write_bytes(compress(open(wide, "rb").read()))
+    packed.write_bytes(compress(Path(wide).read_bytes()))
     systems, _ = scores(capsys, ["score", str(packed), "--gold-col", "2"])    # columns counted after decompressing
     assert {n: s["ts"] for n, s in systems.items()} == {n: s["ts"] for n, s in expected.items()}
 
@@ -214,6 +215,29 @@ def test_score_is_the_same_whatever_the_formats(tmp_path, capsys, reference, gol
         assert s["ts"]["micro"]["f"] == pytest.approx(ts["f"])
 
 
+@pytest.mark.parametrize(("gold_fmt", "sys_fmt", "scheme", "expected"), [
+    ("jsonl-tokens", "columns", [], "scheme IOB2, policy conlleval, "),          # the system's tags were decoded
+    ("jsonl-tokens", "columns", ["--scheme", "auto"], "scheme IOB2 (detected), policy conlleval, "),
+    ("columns", "jsonl-text", ["--policy", "strict"], "scheme IOB2, policy strict, "),   # gold's tags were
+    ("jsonl-tokens", "jsonl-text", [], ""),                     # spans on both sides: no scheme, no policy
+])
+def test_the_summary_names_the_scheme_and_policy_only_when_tags_were_decoded(tmp_path, capsys, gold_fmt, sys_fmt,
+                                                                            scheme, expected):
+    (tmp_path / "g").mkdir()
+    gold, a = write_format(tmp_path / "g", gold_fmt, "gold"), write_format(tmp_path, sys_fmt, "a")
+    code, out, err = run_cli(["score", "--gold", gold, a, *scheme], capsys)
+    assert code == 0, err
+    assert f"labels: LOC, PER; {expected}separator weight 1, beta 1" in out
+    assert "None" not in out
+    _, report = scores(capsys, ["score", "--gold", gold, a, *scheme])
+    st = report["settings"]
+    if expected:
+        assert st["scheme"] == "IOB2" and st["policy"] in ("conlleval", "strict")
+        assert st["scheme_requested"] == ("auto" if scheme[1:] == ["auto"] else "IOB2")
+    else:
+        assert st["scheme"] is st["policy"] is st["scheme_requested"] is None
+
+
 def test_rank_and_compare_read_other_formats(tmp_path, capsys, reference):
     gold, a, b = (write_format(tmp_path, "jsonl-tokens", s) for s in ("gold", "a", "b"))
     code, out, err = run_cli(["rank", "--gold", gold, a, b, "--bootstrap", "0", "--permutations", "0",
@@ -238,7 +262,7 @@ def test_input_format_forces_a_reader(tmp_path, capsys, reference):
     gold = write_format(tmp_path, "columns", "gold")
     a = write_format(tmp_path, "jsonl-tokens", "a")
     odd = tmp_path / "a.data"
-    odd.write_text(open(a).read())
+    odd.write_text(Path(a).read_text())
     systems, _ = scores(capsys, ["score", "--gold", gold, "--system", str(odd), "--gold-format", "columns",
                                  "--input-format", "jsonl-tokens"])
     assert systems["a"]["exact"]["micro"]["tp"] == reference["a"][0]["tp"]

@@ -15,12 +15,12 @@ from hypothesis import strategies as st
 
 import ts_eval
 from ts_eval.cli import main
-from ts_eval.output.builders.compare_tables import inline_text
-from ts_eval.comparison import GOLD_OUTCOMES, change_masks, compare, correct_overlap, diff, token_changes
-from ts_eval.cli.outputs import json_text
-from ts_eval.output.builders import build
 from ts_eval.cli.errors import UsageError
+from ts_eval.cli.outputs import json_text
+from ts_eval.comparison import GOLD_OUTCOMES, change_masks, compare, correct_overlap, diff, token_changes
 from ts_eval.errors import InputError, OptionError
+from ts_eval.output.builders import build
+from ts_eval.output.builders.compare_tables import inline_text
 from ts_eval.output.renderers import render
 
 # ---------------------------------------------------------------------------
@@ -112,6 +112,7 @@ tags3 = st.integers(min_value=1, max_value=60).flatmap(
     lambda n: st.tuples(*[st.lists(st.integers(0, 3), min_size=n, max_size=n) for _ in range(3)]))
 
 
+@pytest.mark.slow
 @given(tags3)
 @settings(max_examples=200, deadline=None)
 def test_classes_partition_the_differing_tokens_and_swap(arrays):
@@ -197,6 +198,7 @@ def _clean(spans):
     return [sorted(out)]
 
 
+@pytest.mark.slow
 @given(span_lists, span_lists, span_lists)
 @settings(max_examples=150, deadline=None)
 def test_span_level_invariants(g, a, b):
@@ -248,6 +250,7 @@ def test_ts_level_against_unit_reference():
 # ---------------------------------------------------------------------------
 # oracle upper bounds
 
+@pytest.mark.slow
 @given(st.integers(3, 5).flatmap(lambda k: st.lists(
     st.lists(st.sampled_from(["O", "B-X", "I-X", "B-Y"]), min_size=12, max_size=12), min_size=k + 1, max_size=k + 1)))
 @settings(max_examples=80, deadline=None)
@@ -405,8 +408,8 @@ def test_cli_two_files_and_single_file(files, tmp_path, capsys):
     multi = tmp_path / "multi.conll"
     multi.write_text("\n".join(lines) + "\n")
     out_file = tmp_path / "out.md"
-    assert main(["compare", str(multi), "--gold-col", "2", "--names", "a", "b", "c", "--pair", "a", "c", "--format", "markdown",
-                 "-o", str(out_file)]) == 0
+    assert main(["compare", str(multi), "--gold-col", "2", "--names", "a", "b", "c", "--pair", "a", "c",
+                 "--format", "markdown", "-o", str(out_file)]) == 0
     md = out_file.read_text()
     assert "Oracle token accuracy" in md and "Hard cases" in md and "Token level: a (A) → c (B)" in md
     assert main(["compare", str(multi), "--gold-col", "2", "--top", "2", "--examples", "1"]) == 0

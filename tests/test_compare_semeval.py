@@ -35,12 +35,11 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from support import run_cli
 
 import ts_eval
 from ts_eval.comparison import compare
 from ts_eval.errors import OptionError
-
-from support import run_cli
 
 LENGTHS = [10, 6, 3]
 GOLD = [[("PER", 0, 2), ("LOC", 3, 4), ("ORG", 5, 7), ("MISC", 8, 9)], [("LOC", 0, 3), ("PER", 4, 6)], []]
@@ -138,7 +137,7 @@ def test_the_json_holds_the_pair_and_the_systems_semeval():
 
 
 def test_compares_per_system_numbers_equal_scores():
-    from test_pages import DEMO, DEMO_SYSTEMS
+    from test_page_builders import DEMO, DEMO_SYSTEMS
     corpus = ts_eval.read_conll(str(DEMO), gold_column=2, system_columns=[3, 4, 5, 6], names=DEMO_SYSTEMS)
     models = ("ts", "exact", "overlap", "constrained", "contain", "fair", "semeval")
     c = compare(corpus, DEMO_SYSTEMS[1], DEMO_SYSTEMS[2], examples=0, models=list(reversed(models)))
@@ -155,8 +154,9 @@ def test_compares_per_system_numbers_equal_scores():
             assert getattr(d, side) == {k: overall[k] for k in CATS}
 
 
+@pytest.mark.slow
 def test_cli_compare_models_semeval_equals_score(capsys):
-    from test_pages import DEMO
+    from test_page_builders import DEMO
     args = [str(DEMO), "--gold-col", "2", "--system-col", "3", "4", "--models", "semeval", "--format", "json"]
     code, out, err = run_cli(["compare", *args, "--examples", "0"], capsys)
     assert code == 0, err
@@ -187,6 +187,7 @@ def _clean(spans):
     return [sorted({(lab, b, min(b + w, 7) + 1) for lab, b, w in spans})]    # end exclusive
 
 
+@pytest.mark.slow
 @given(span_lists, span_lists, span_lists)
 @settings(max_examples=100, deadline=None)
 def test_semeval_transitions_invariants(g, a, b):

@@ -127,7 +127,7 @@ def test_docstring_examples():
     yt = [['O', 'O', 'O', 'B-MISC', 'I-MISC', 'O', 'B-ORG'], ['B-PER', 'I-PER', 'O', 'B-PER']]
     yp = [['O', 'O', 'B-MISC', 'I-MISC', 'I-MISC', 'O', 'O'], ['B-PER', 'I-PER', 'O', 'B-MISC']]
     assert C.performance_measure(yt, yp) == {'TP': 3, 'FP': 3, 'FN': 1, 'TN': 4}
-    p, r, f, s = C.precision_recall_fscore_support(Y_TRUE, Y_PRED, average=None)
+    p, _r, _f, s = C.precision_recall_fscore_support(Y_TRUE, Y_PRED, average=None)
     assert p.tolist() == [0.0, 1.0] and s.tolist() == [1, 1]
     assert C.precision_recall_fscore_support(Y_TRUE, Y_PRED, average="macro") == (0.5, 0.5, 0.5, 2)
 
@@ -175,6 +175,7 @@ def _scheme_pool(scheme: str):
     return pool + [f"{letters[0]}A", f"{letters[-1]}--B-", f"{letters[0]}-", "OTHER"]
 
 
+@pytest.mark.slow
 def test_random_default_mode_agrees():
     rng = random.Random(13)
     agreed = 0
@@ -185,6 +186,7 @@ def test_random_default_mode_agrees():
     assert agreed >= 150 * 17
 
 
+@pytest.mark.slow
 def test_random_suffix_mode_agrees():
     rng = random.Random(14)
     for case in range(60):
@@ -192,6 +194,7 @@ def test_random_suffix_mode_agrees():
         _compare(yt, yp, suffix=True, zero_division=("warn", 1)[case % 2])
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("scheme", SCHEMES)
 def test_random_strict_mode_agrees(scheme):
     rng = random.Random(100 + SCHEMES.index(scheme))  # str hashes vary between runs
@@ -201,6 +204,7 @@ def test_random_strict_mode_agrees(scheme):
         _compare(yt, yp, mode="strict", scheme=scheme, zero_division=("warn", 0, 1)[case % 3])
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("scheme", SCHEMES)
 def test_random_strict_suffix_and_autodetect(scheme):
     rng = random.Random(7)
@@ -252,7 +256,7 @@ def test_default_mode_quirks_follow_seqeval():
             assert _same(seqeval_metrics.f1_score(yt, yp, average=None), C.f1_score(yt, yp, average=None))
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        assert list(C.classification_report([["PER", "PER"]], [["PER", "PER"]], output_dict=True))[0] == "ER"
+        assert next(iter(C.classification_report([["PER", "PER"]], [["PER", "PER"]], output_dict=True))) == "ER"
 
 
 # ---------------------------------------------------------------------------
@@ -368,6 +372,7 @@ _TAG = st.text(alphabet="OBIES.-AX_0[", min_size=1, max_size=4)
 _SENT = st.lists(st.tuples(_TAG, _TAG), max_size=7)
 
 
+@pytest.mark.slow
 @settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(_SENT, min_size=1, max_size=5), st.booleans())
 def test_property_default_mode_equals_seqeval_on_arbitrary_tags(sentences, suffix):
@@ -423,7 +428,7 @@ def _warning_classes(fn, *args, **kwargs):
         warnings.simplefilter("always")
         try:
             out = fn(*args, **kwargs)
-        except Exception as err:  # noqa: BLE001 - the class is what is compared
+        except Exception as err:  # the class is what is compared
             out = type(err)
     return out, {w.category for w in caught}
 

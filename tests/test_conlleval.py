@@ -4,15 +4,14 @@ conlleval.pl's chunk rules (tests/support.py, itself checked against the fixture
 from __future__ import annotations
 
 import json
-import string
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from support import CONLLEVAL_FIXTURES, conlleval_reference, run_cli, write
 
 import ts_eval
-
-from support import CONLLEVAL_FIXTURES, conlleval_reference, run_cli, write
 
 FIXTURE_NAMES = ["tricky_iob", "tricky_ext", "docstart",
                  # conlleval.pl's correct-chunk state machine (issue 9): see tests/fixtures/README.md
@@ -30,7 +29,7 @@ def expected(name: str) -> str:
 @pytest.mark.parametrize("name", FIXTURE_NAMES)
 def test_reference_reading_reproduces_the_fixtures(name):
     # the test oracle itself must reproduce conlleval.pl's recorded output
-    assert conlleval_reference(open(fixture(name), encoding="utf-8").read()) == expected(name)
+    assert conlleval_reference(Path(fixture(name)).read_text(encoding="utf-8")) == expected(name)
 
 
 @pytest.mark.parametrize("name", FIXTURE_NAMES)
@@ -160,7 +159,7 @@ def test_format_conlleval_several_systems(tmp_path, capsys):
 def test_exact_counts_from_python_lists():
     # the tricky_iob sentences (without -DOCSTART-) as lists give the same phrase counts
     sents, cur = [], ([], [])
-    for line in open(fixture("tricky_iob"), encoding="utf-8").read().split("\n"):
+    for line in Path(fixture("tricky_iob")).read_text(encoding="utf-8").split("\n"):
         f = line.split()
         if not f:
             if cur[0]:
@@ -200,14 +199,16 @@ def conll_files(draw):
     return "\n".join(lines) + "\n"
 
 
+@pytest.mark.slow
 @settings(max_examples=80, deadline=None)
 @given(text=conll_files())
 def test_format_conlleval_matches_conlleval_rules(text, tmp_path_factory):
     path = tmp_path_factory.mktemp("c") / "f.conll"
     path.write_text(text, encoding="utf-8")
-    from ts_eval.cli import main
     import contextlib
     import io
+
+    from ts_eval.cli import main
 
     buf = io.StringIO()
     with contextlib.redirect_stdout(buf):

@@ -6,11 +6,10 @@ from __future__ import annotations
 import json
 
 import pytest
+from support import FIXTURES, run_cli, write
 
 import ts_eval
 from ts_eval.errors import InputError
-
-from support import FIXTURES, run_cli, write
 
 BAD = ["\x00", "\x07", "\x1b[31m", "\x7f", "\x85"]     # C0, escape sequences, DEL, C1
 
@@ -109,13 +108,13 @@ def test_the_escaped_value_is_shown(tmp_path, capsys):
 
 def test_germeval_rejects_it_with_its_own_tag_set(tmp_path, capsys):
     _germeval_argv = _germeval(tmp_path, "\x00")
-    code, out, err = run_cli(_germeval_argv, capsys)
+    code, _out, err = run_cli(_germeval_argv, capsys)
     assert code == 1 and "g.tsv:3:" in err and "'B-LOC\\x00'" in err and "\x00" not in err, err
 
 
 def test_the_label_map_cannot_make_one(tmp_path, capsys):
     f = write(tmp_path / "m.conll", "John B-PER B-PER\n")
-    code, out, err = run_cli(["score", f, "--map-label", "PER=P\x01"], capsys)
+    code, _out, err = run_cli(["score", f, "--map-label", "PER=P\x01"], capsys)
     assert code == 2 and err.count("\n") == 1, err
     assert "'P\\x01'" in err and "control character" in err and "\x01" not in err
     with pytest.raises(ValueError, match="control character"):

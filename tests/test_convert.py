@@ -7,10 +7,11 @@ import gzip
 import json
 import lzma
 import os
+from pathlib import Path
 
-import numpy as np
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import ts_eval
 from ts_eval import InputError, OptionError
@@ -107,7 +108,7 @@ def test_every_scheme_writes_the_tags_it_defines(tmp_path, scheme):
                            ["A", "A", "B"])
     dst = str(tmp_path / "x.conll")
     ts_eval.convert(docs, dst, scheme=scheme)
-    tags = [line.split(" ")[1] for line in open(dst).read().split("\n") if line]
+    tags = [line.split(" ")[1] for line in Path(dst).read_text().split("\n") if line]
     want = {"IOB2": "B-A B-A I-A B-B I-B", "IOB1": "I-A B-A I-A I-B I-B", "IOE1": "E-A I-A I-A I-B I-B",
             "IOE2": "E-A I-A E-A I-B E-B", "IOBES": "S-A B-A E-A B-B E-B", "BILOU": "U-A B-A L-A B-B L-B"}
     assert " ".join(tags) == want[scheme]
@@ -146,6 +147,7 @@ def _docs(lens, raw, flat):
                            [s[1] for s in spans], [s[2] for s in spans], [s[3] for s in spans])
 
 
+@pytest.mark.slow
 @settings(max_examples=40, deadline=None)
 @given(doc_strategy, st.sampled_from(SCHEMES))
 def test_property_flat_spans_survive_every_scheme(tmp_path_factory, data, scheme):
@@ -182,7 +184,7 @@ def test_dash_writes_standard_output(tmp_path, capsys):
 def test_text_output_from_tokens_joins_with_spaces_and_keeps_token_offsets_where_needed(tmp_path):
     dst = str(tmp_path / "t.jsonl")
     rep = ts_eval.convert(jsonl(tmp_path, FLAT), dst, to_format="jsonl-text")
-    recs = [json.loads(x) for x in open(dst)]
+    recs = [json.loads(x) for x in Path(dst).read_text().splitlines()]
     assert recs[0] == {"id": "d1", "text": "John lives in New York .",
                        "spans": [{"start": 0, "end": 4, "label": "PER"}, {"start": 14, "end": 22, "label": "LOC"}]}
     assert "tokens" in recs[1] and recs[1]["tokens"][1] == {"start": 5, "end": 13}   # New-York: one token
@@ -194,8 +196,8 @@ def test_brat_output_files_and_tools_conf(tmp_path):
     dst = str(tmp_path / "brat")
     ts_eval.convert(jsonl(tmp_path, FLAT), dst, to_format="brat")
     assert sorted(os.listdir(dst)) == ["d1.ann", "d1.txt", "d2.ann", "d2.txt", "d3.ann", "d3.txt", "tools.conf"]
-    assert open(os.path.join(dst, "d1.ann")).read() == "T1\tPER 0 4\tJohn\nT2\tLOC 14 22\tNew York\n"
-    assert "tokenizer:whitespace" in open(os.path.join(dst, "tools.conf")).read()
+    assert Path(dst, "d1.ann").read_text() == "T1\tPER 0 4\tJohn\nT2\tLOC 14 22\tNew York\n"
+    assert "tokenizer:whitespace" in Path(dst, "tools.conf").read_text()
     # without tools.conf the default tokenizer splits U.S. and New-York: the reader follows brat's config
     assert ts_eval.read(dst, format="brat", tokenizer="default").tokens(1)[:3] == ["U", ".", "S"]
 

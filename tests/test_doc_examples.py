@@ -65,6 +65,7 @@ def run_block(path: Path, line: int, code: str, namespace: dict) -> None:
         pytest.fail("".join(report), pytrace=False)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("path", EXAMPLE_FILES, ids=lambda p: p.name)
 def test_every_python_example_runs(path, tmp_path, monkeypatch):
     blocks = python_blocks(path)

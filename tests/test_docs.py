@@ -169,6 +169,7 @@ def tour() -> str:
     return "\n".join(blocks)
 
 
+@pytest.mark.slow
 def test_the_readme_tour_runs(tmp_path):
     script = tour()
     assert script.count("ts-eval ") >= 6

@@ -23,17 +23,33 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from ts_eval.cli import fair as cli_fair
-from ts_eval.core.corpus import SpanSet
-from ts_eval.core.sequences import from_spans
 from ts_eval.cli.errors import UsageError
-from ts_eval.errors import InputError
-from ts_eval.core.tokensets import TokenSets
-from ts_eval.fair import (BEL, BEO, BES, EQ7_FORMULA, ERROR_TYPES, FN, FP, LBE, LE, OUTCOME_NAMES, PRESETS, TP,
-                          fair_errors, fair_report, method_scores, parse_weights)
-from ts_eval.core.measures import prf
-from ts_eval.output.legacy.faireval import faireval_settings, to_faireval
-from ts_eval.io.faireval import read_conll2000_file, read_faireval, read_span_file
+from ts_eval.core.corpus import SpanSet
 from ts_eval.core.matching import match
+from ts_eval.core.measures import prf
+from ts_eval.core.sequences import from_spans
+from ts_eval.core.tokensets import TokenSets
+from ts_eval.errors import InputError
+from ts_eval.fair import (
+    BEL,
+    BEO,
+    BES,
+    EQ7_FORMULA,
+    ERROR_TYPES,
+    FN,
+    FP,
+    LBE,
+    LE,
+    OUTCOME_NAMES,
+    PRESETS,
+    TP,
+    fair_errors,
+    fair_report,
+    method_scores,
+    parse_weights,
+)
+from ts_eval.io.faireval import read_conll2000_file, read_faireval, read_span_file
+from ts_eval.output.legacy.faireval import faireval_settings, to_faireval
 
 FIX = Path(__file__).parent / "fixtures" / "faireval"
 NER_T = FIX / "target" / "ner_spans.csv"
@@ -69,7 +85,7 @@ def _input_order(corpus, ss: SpanSet, spans: Sequence[Sequence[Span]]) -> np.nda
         for lab, b, e in sent:
             pos[(corpus.labels.index(lab), int(corpus.sent_offsets[s]) + b, int(corpus.sent_offsets[s]) + e)] = k
             k += 1
-    return np.array([pos[(int(l), int(b), int(e))] for l, b, e in zip(ss.label, ss.start, ss.last)], np.int64)
+    return np.array([pos[(int(lab), int(b), int(e))] for lab, b, e in zip(ss.label, ss.start, ss.last)], np.int64)
 
 
 def nonzero(res, label: Optional[str] = None) -> Dict[str, int]:
@@ -95,7 +111,8 @@ TABLE2 = {  # TP FP LE BEs BEl BEo BEall LBE FN Precision Recall F1
     "overall": (5159, 253, 252, 71, 106, 3, 180, 155, 462, 90.42, 87.23, 88.80),
 }
 TABLE2_COLS = ("TP", "FP", "LE", "BES", "BEL", "BEO", "BE", "LBE", "FN", "precision", "recall", "f1")
-REPORT_COLS = ("tp", "fp", "le", "bes", "bel", "beo", "be", "lbe", "fn", "precision", "recall", "f")  # the report's keys
+# the report's keys
+REPORT_COLS = ("tp", "fp", "le", "bes", "bel", "beo", "be", "lbe", "fn", "precision", "recall", "f")
 FIGURE2_NER = {  # target row -> system LOC ORG OTH PER, then FN (_)
     "LOC": (57, 54, 14, 28, 98),
     "ORG": (66, 43, 32, 26, 167),
@@ -265,7 +282,7 @@ def one(gold: List[Span], system: List[Span], **kw):
 
 
 def test_tp_fp_fn():
-    c, r = one([("A", 0, 1), ("A", 3, 4)], [("A", 0, 1), ("B", 6, 7)])
+    _c, r = one([("A", 0, 1), ("A", 3, 4)], [("A", 0, 1), ("B", 6, 7)])
     assert nonzero(r) == {"TP": 1, "FN": 1, "FP": 1}
     assert nonzero(r, "A") == {"TP": 1, "FN": 1}
     assert nonzero(r, "B") == {"FP": 1}
@@ -275,12 +292,12 @@ def test_tp_fp_fn():
 
 
 def test_labelling_error_and_focus():
-    c, r = one([("A", 2, 4)], [("B", 2, 4)])
+    _c, r = one([("A", 2, 4)], [("B", 2, 4)])
     assert nonzero(r) == {"LE": 1}
     assert nonzero(r, "A") == {"LE": 1} and nonzero(r, "B") == {}
     assert r.traditional_counts() == {"TP": 0, "FP": 1, "FN": 1}
     assert r.confusion_dict()["A"]["B"] == 1
-    c, r = one([("A", 2, 4)], [("B", 2, 4)], focus="system")
+    _c, r = one([("A", 2, 4)], [("B", 2, 4)], focus="system")
     assert nonzero(r, "A") == {} and nonzero(r, "B") == {"LE": 1}
     assert r.confusion_dict()["A"]["B"] == 1     # the matrix shows both directions
 
@@ -299,15 +316,15 @@ def test_boundary_error_types(b, e, kind):
 
 
 def test_labelling_boundary_error():
-    c, r = one([("A", 3, 6)], [("B", 5, 8)])
+    _c, r = one([("A", 3, 6)], [("B", 5, 8)])
     assert nonzero(r) == {"LBE": 1}
     assert nonzero(r, "A") == {"LBE": 1}
-    c, r = one([("A", 3, 6)], [("B", 5, 8)], focus="system")
+    _c, r = one([("A", 3, 6)], [("B", 5, 8)], focus="system")
     assert nonzero(r, "B") == {"LBE": 1}
 
 
 def test_no_overlap_is_fn_plus_fp():
-    c, r = one([("A", 3, 4)], [("A", 5, 6)])
+    _c, r = one([("A", 3, 4)], [("A", 5, 6)])
     assert nonzero(r) == {"FN": 1, "FP": 1}
 
 
@@ -322,7 +339,7 @@ def test_split_counts_two_boundary_errors():
 
 
 def test_merge_counts_two_boundary_errors():
-    c, r = one([("A", 0, 1), ("A", 2, 3)], [("A", 0, 3)])
+    _c, r = one([("A", 0, 1), ("A", 2, 3)], [("A", 0, 3)])
     assert nonzero(r) == {"BE": 2, "BEL": 2}
 
 
@@ -371,9 +388,9 @@ def test_shortest_spans_first():
 
 def test_paper_mode_and_faireval_skip_mode():
     gold, system = [("A", 0, 0), ("A", 2, 2)], [("A", 0, 1), ("A", 2, 3)]
-    c, r = one(gold, system)
+    _c, r = one(gold, system)
     assert nonzero(r) == {"BE": 2, "BEL": 2}
-    c, r = one(gold, system, mode="faireval-skip")
+    _c, r = one(gold, system, mode="faireval-skip")
     assert nonzero(r) == {"BE": 1, "BEL": 1, "FN": 1, "FP": 1}   # A 2..2 is skipped after A 0..0 matched
 
 
@@ -418,19 +435,19 @@ def test_from_mask_token_sets():
 
 
 def test_sentences_are_independent():
-    c, r = run([4, 4], [[("A", 0, 3)], [("A", 0, 1)]], [[("A", 2, 3)], [("A", 0, 1)]])
+    _c, r = run([4, 4], [[("A", 0, 3)], [("A", 0, 1)]], [[("A", 2, 3)], [("A", 0, 1)]])
     assert nonzero(r) == {"TP": 1, "BE": 1, "BES": 1}
 
 
 def test_empty_sides():
-    c, r = run([3], [[("A", 0, 1)]], [[]])
+    _c, r = run([3], [[("A", 0, 1)]], [[]])
     assert nonzero(r) == {"FN": 1}
-    c, r = run([3], [[]], [[("A", 0, 1)]])
+    _c, r = run([3], [[]], [[("A", 0, 1)]])
     assert nonzero(r) == {"FP": 1}
 
 
 def test_report_and_scores():
-    c, r = one([("A", 0, 3), ("A", 5, 5), ("B", 7, 8)], [("A", 0, 2), ("A", 5, 5), ("C", 7, 8)])
+    _c, r = one([("A", 0, 3), ("A", 5, 5), ("B", 7, 8)], [("A", 0, 2), ("A", 5, 5), ("C", 7, 8)])
     # TP 1, BES 1, LE 1: fair P = R = 1 / (1 + 0.5 + 0.5) = 0.5
     rep = fair_report(r, weights="eq7")
     assert rep["traditional"]["micro"]["tp"] == 1
@@ -613,7 +630,7 @@ def span_corpora(draw, max_sent=3, max_len=9, labels="ABC"):
 
 def _ref_total(lengths, gold, system, skip):
     total: Counter = Counter()
-    for n, g, s in zip(lengths, gold, system):
+    for _n, g, s in zip(lengths, gold, system):
         T = [[lab, b, e, set(range(b, e + 1)), k] for k, (lab, b, e) in enumerate(g)]
         S = [[lab, b, e, set(range(b, e + 1)), k] for k, (lab, b, e) in enumerate(s)]
         total += reference_counts(T, S, skip)
@@ -623,17 +640,19 @@ def _ref_total(lengths, gold, system, skip):
 PROP = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
+@pytest.mark.slow
 @PROP
 @given(span_corpora(), st.sampled_from(["paper", "faireval-skip"]))
 def test_property_matches_plain_reference_reading(data, mode):
     lengths, gold, system = data
-    c, r = run(lengths, gold, system, mode=mode)
+    _c, r = run(lengths, gold, system, mode=mode)
     want = _ref_total(lengths, gold, system, mode == "faireval-skip")
     got = r.counts()
     for k in ("TP", "FP", "FN", "LE", "BES", "BEL", "BEO", "LBE"):
         assert got[k] == want.get(k, 0), k
 
 
+@pytest.mark.slow
 @PROP
 @given(span_corpora())
 def test_property_every_span_once_and_bounds(data):
@@ -660,6 +679,7 @@ def test_property_every_span_once_and_bounds(data):
     assert r.confusion.sum() == total - counts["TP"]
 
 
+@pytest.mark.slow
 @PROP
 @given(span_corpora(), st.sampled_from(["paper", "faireval-skip"]), st.sampled_from(["target", "system"]))
 def test_property_identical_inputs_only_tp(data, mode, focus):
@@ -669,16 +689,18 @@ def test_property_identical_inputs_only_tp(data, mode, focus):
     assert r.confusion.sum() == 0
 
 
+@pytest.mark.slow
 @PROP
 @given(span_corpora())
 def test_property_clusters_equal_whole_sentences(data):
     lengths, gold, system = data
-    c, a = run(lengths, gold, system)
+    _c, a = run(lengths, gold, system)
     _, b = run(lengths, gold, system, _units="sentence")
     for f in ("gold_type", "gold_partner", "system_type", "system_partner"):
         assert np.array_equal(getattr(a.outcomes, f), getattr(b.outcomes, f)), f
 
 
+@pytest.mark.slow
 @PROP
 @given(span_corpora())
 def test_property_focus_moves_only_le_and_lbe(data):
@@ -736,7 +758,7 @@ def test_span_file_errors(tmp_path, line, msg):
 def test_sentence_counts_must_agree(tmp_path):
     t = write(tmp_path / "t.csv", "A\t1\t1\t1\n\nA\t1\t1\t1\n")
     s = write(tmp_path / "s.csv", "A\t1\t1\t1\n")
-    with pytest.raises(InputError, match="has 2 sentences, system .* has 1"):
+    with pytest.raises(InputError, match=r"has 2 sentences, system .* has 1"):
         read_faireval(t, s)
 
 
@@ -747,7 +769,7 @@ def test_directories_pair_by_name(tmp_path):
     fd = read_faireval(str(tmp_path / "target"), str(tmp_path / "system"))
     assert fd.corpus.n_sentences == 2 and fd.corpus.labels == ["A", "B"]
     write(tmp_path / "system" / "c.csv", "B\t1\t1\t1\n")
-    with pytest.raises(InputError, match="no target file for c.csv"):
+    with pytest.raises(InputError, match=r"no target file for c\.csv"):
         read_faireval(str(tmp_path / "target"), str(tmp_path / "system"))
 
 
@@ -792,7 +814,7 @@ def test_conll2000_pair_and_errors(tmp_path):
     r = fair_errors(c.gold, c.systems["system"], None, c.labels, c)
     assert nonzero(r) == {"TP": 1, "BE": 2, "BES": 2}
     s2 = write(tmp_path / "s2.conll", "a NN B-NP\nb NN I-NP\nc NN B-VP\n")
-    with pytest.raises(InputError, match="has 2 sentences, system .* has 1"):
+    with pytest.raises(InputError, match=r"has 2 sentences, system .* has 1"):
         read_faireval(t, s2)
     s3 = write(tmp_path / "s3.conll", "a NN B-NP\nb NN I-NP\n\nc NN E-VP\n")
     with pytest.raises(InputError, match="'E-VP' is not B-LABEL") as err:
@@ -862,6 +884,7 @@ def stacked_rows(draw):
     return out
 
 
+@pytest.mark.slow
 @settings(max_examples=200, deadline=None)
 @given(st.lists(stacked_rows(), min_size=1, max_size=3))
 def test_property_conll2000_reader_matches_stack_procedure(tmp_path_factory, sents):
@@ -887,7 +910,7 @@ system_in = {s}
 
 #### Labels
 labels = all
-exclude = 
+exclude =
 ignore_punct = False
 focus = target
 eval_method = all
@@ -987,6 +1010,7 @@ def _reference_punct(spans: list, punct: List[bool]) -> list:
     return spans
 
 
+@pytest.mark.slow
 @settings(max_examples=200, deadline=None)
 @given(st.lists(st.tuples(stacked_rows(), st.lists(st.booleans(), min_size=10, max_size=10)),
                 min_size=1, max_size=3))
@@ -1033,9 +1057,9 @@ def test_sentence_outcomes_by_hand():
 def test_sentence_outcomes_equal_the_ranking_statistics():
     # the ranking statistics of the fair models are these outcomes per sentence,
     # on a case with several mutually overlapping spans
-    from ts_eval.ranking import sufficient
     from ts_eval.fair import sentence_outcomes
     from ts_eval.models.fair import fair_stats
+    from ts_eval.ranking import sufficient
 
     c = from_spans([9, 6], [[("A", 0, 4), ("B", 2, 6), ("A", 7, 9)], [("B", 0, 6)]],
                    {"s": [[("A", 0, 2), ("A", 2, 5), ("B", 5, 8), ("C", 8, 9)], [("A", 1, 3), ("B", 3, 4)]]})

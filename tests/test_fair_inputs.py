@@ -6,10 +6,11 @@ import gzip
 import io
 import json
 import sys
+from pathlib import Path
 
 import pytest
-
-from support import FIXTURES, fails as bad, run_cli, write, write_sentences
+from support import FIXTURES, run_cli, write, write_sentences
+from support import fails as bad
 from test_fair import NER_REPORT
 
 # "John Smith lives in New York ." / "Mary met IBM staff in Paris ."
@@ -51,6 +52,7 @@ def test_hand_counted_fair_errors_from_columns(tmp_path, capsys):
     assert fair["a"]["confusion"]["ORG"]["LOC"] == 1 and fair["a"]["confusion"]["LOC"]["_"] == 1
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("fmt", FORMATS[1:])
 def test_the_same_spans_in_any_format_give_the_same_fair_results(tmp_path, capsys, fmt):
     column_gold, *column_systems = inputs(tmp_path, "columns")
@@ -93,7 +95,7 @@ def _tags(n, spans):
 
 
 def test_options_of_the_fair_model(tmp_path, capsys):
-    gold, a, b = inputs(tmp_path, "jsonl-tokens")
+    gold, a, _b = inputs(tmp_path, "jsonl-tokens")
     fair, d = fair_json(capsys, ["--gold", gold, "--system", a, "--focus", "system", "--weights", "eq5",
                                  "--mode", "faireval-skip"])
     assert d["settings"]["fair"]["focus"] == "system" and d["settings"]["fair"]["mode"] == "faireval-skip"
@@ -153,7 +155,7 @@ def test_config_and_input_files_together_are_a_usage_error(tmp_path, capsys):
 
 def test_bad_inputs_name_the_file_and_the_value(tmp_path, capsys):
     gold, a, _ = inputs(tmp_path, "columns")
-    tagged = write(tmp_path / "bad.conll", open(a).read().replace("B-LOC", "X-LOC", 1))
+    tagged = write(tmp_path / "bad.conll", Path(a).read_text().replace("B-LOC", "X-LOC", 1))
     bad(capsys, ["fair", "--gold", gold, "--system", tagged], 1, f"{tagged}:", "'X-LOC'")
     label = write(tmp_path / "label.jsonl", json.dumps({"id": "s1", "tokens": TOKENS[0], "spans": [
         {"start": 0, "end": 2, "label": 7}]}) + "\n")

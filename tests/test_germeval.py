@@ -17,16 +17,15 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ts_eval.germeval.corpus import GermEvalSide
-from ts_eval.germeval.data import LABELS, TAG_ID, TAGS, GermEvalData, decode_level
 from ts_eval.cli.errors import UsageError
 from ts_eval.errors import InputError, OptionError
-from ts_eval.output.legacy.nereval import nereval_block, to_latex, to_nereval
-from ts_eval.germeval.evaluate import evaluate_germeval, official_numbers
+from ts_eval.germeval.corpus import GermEvalSide, germeval_corpus
 from ts_eval.germeval.counts import germeval_counts, metric1_stats
-from ts_eval.models.germeval import metric1_f1, metric1_sentence_stats
-from ts_eval.germeval.corpus import germeval_corpus
+from ts_eval.germeval.data import LABELS, TAG_ID, TAGS, GermEvalData, decode_level
+from ts_eval.germeval.evaluate import evaluate_germeval, official_numbers
 from ts_eval.germeval.reader import read_germeval, read_germeval_any, read_germeval_pair
+from ts_eval.models.germeval import metric1_f1, metric1_sentence_stats
+from ts_eval.output.legacy.nereval import nereval_block, to_latex, to_nereval
 
 FIX = Path(__file__).parent / "fixtures" / "germeval"
 NESTED = str(FIX / "nested.tsv")
@@ -534,6 +533,7 @@ def _data(lengths, rows) -> GermEvalData:
                         lambda a, b: ["t"] * (b - a))
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(corpora())
 def test_counts_match_reference_rules(case):
@@ -544,7 +544,10 @@ def test_counts_match_reference_rules(case):
         for mode in ("strict", "loose"):
             gold, found, correct, tags = reference_counts(pairs, mode)
             lc = c.get(mode, lv)
-            ours = lambda arr: {t: int(v) for t, v in zip(lc.types, arr) if v}  # noqa: E731
+
+            def ours(arr, types=lc.types):
+                return {t: int(v) for t, v in zip(types, arr) if v}
+
             assert ours(lc.gold) == gold
             assert ours(lc.found) == found
             assert ours(lc.correct) == correct
@@ -553,6 +556,7 @@ def test_counts_match_reference_rules(case):
         sum(c.get("strict", lv).totals()[i] for lv in ("outer", "inner")) for i in range(3)]
 
 
+@pytest.mark.slow
 @settings(max_examples=200, deadline=None)
 @given(corpora())
 def test_policies_agree_on_well_formed_input(case):
@@ -624,6 +628,7 @@ def test_nereval_layout_prints_the_reports_numbers_without_recomputing():
 
 def test_germeval_modules_import_one_way():
     import ast
+
     import ts_eval
 
     root = Path(ts_eval.__file__).parent

@@ -11,14 +11,15 @@ import time
 from pathlib import Path
 from typing import Dict
 
-import pytest
-
 import browser
 import pages
+import pytest
 from html_pages import SYSTEMS, sample_page
+
 from ts_eval.output.renderers import html
 
-pytestmark = pytest.mark.skipif(bool(browser.missing()), reason=browser.missing() or "browser present")
+pytestmark = [pytest.mark.browser,
+              pytest.mark.skipif(bool(browser.missing()), reason=browser.missing() or "browser present")]
 
 
 @pytest.fixture(scope="module")
@@ -116,7 +117,7 @@ def test_page_has_its_charts(drv, files, kind):
 
 @pytest.mark.parametrize("kind", KINDS)
 def test_clicking_a_header_sorts_the_table(drv, files, kind):
-    path, table, n = files[kind]
+    path, table, _n = files[kind]
     _open(drv, path)
     heads = drv.find_elements("css selector", f'table[data-table="{table}"] thead tr:last-child th')
     col = next(j for j, h in enumerate(heads) if "num" in h.get_attribute("class") and j > 0)
@@ -137,7 +138,7 @@ def test_clicking_a_header_sorts_the_table(drv, files, kind):
 
 @pytest.mark.parametrize("kind", KINDS)
 def test_a_phone_scrolls_wide_tables_inside_their_box(drv, files, kind):
-    path, table, _ = files[kind]
+    path, _table, _ = files[kind]
     _open(drv, path, width=390)
     drv.execute_script("document.querySelectorAll('details').forEach(d => { d.open = true; })")   # folded parts too
     # the page itself never scrolls sideways (on a phone the layout viewport would grow to the
@@ -168,7 +169,8 @@ def test_a_wide_table_takes_the_window_width_on_a_desktop(drv, files):
     main, wide, narrow = drv.execute_script(
         "const r = s => document.querySelector(s).getBoundingClientRect();"
         "const m = getComputedStyle(document.querySelector('main'));"
-        "const c = r('main'); const left = c.left + parseFloat(m.paddingLeft), right = c.right - parseFloat(m.paddingRight);"
+        "const c = r('main'); "
+        "const left = c.left + parseFloat(m.paddingLeft), right = c.right - parseFloat(m.paddingRight);"
         "return [[left, right], [r('#table-summary .table-wrap').left, r('#table-summary .table-wrap').right],"
         "        [r('#table-token-accuracy .table-wrap').left, r('#table-token-accuracy .table-wrap').right]]")
     assert wide[0] < main[0] - 40 and wide[1] > main[1] + 40 and wide[0] >= 16 - 0.5 and wide[1] <= 1280 - 16 + 0.5
@@ -193,7 +195,7 @@ def test_examples_show_gold_a_and_b_side_by_side_on_a_desktop_and_stacked_on_a_p
             "return Array.from(document.querySelector('#table-examples .record .sides').children)"
             ".map(s => { const b = s.getBoundingClientRect(); return [b.left, b.right, b.top, s.className]; })")
         assert [b[3] for b in boxes] == ["side role-gold", "side role-A", "side role-B"]
-        assert all(0 <= b[0] and b[1] <= width for b in boxes)
+        assert all(b[0] >= 0 and b[1] <= width for b in boxes)
         if width == 1280:
             assert len({b[2] for b in boxes}) == 1 and boxes[0][1] <= boxes[1][0] and boxes[1][1] <= boxes[2][0]
         else:
@@ -220,7 +222,8 @@ def test_the_rank_shift_legend_names_the_colours_its_cells_have(drv, files):
     note, up, down = drv.execute_script(
         "const t = document.querySelector('#table-shifts-task');"
         "const rgb = c => c && getComputedStyle(c).color.match(/\\d+/g).map(Number);"
-        "return [t.querySelector('.note').textContent, rgb(t.querySelector('td.s-up')), rgb(t.querySelector('td.s-down'))];")
+        "return [t.querySelector('.note').textContent, rgb(t.querySelector('td.s-up')), "
+        "rgb(t.querySelector('td.s-down'))];")
     assert "green (up)" in note and "red (down)" in note
     assert up[1] > up[0] and up[1] > up[2]          # green
     assert down[0] > down[1] and down[0] > down[2]  # red

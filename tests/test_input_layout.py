@@ -13,7 +13,6 @@ import json
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-
 from support import CONLLEVAL_FIXTURES, fails, run_cli, write
 
 
@@ -98,7 +97,7 @@ def test_delimiter_empty_field_is_an_input_error(tmp_path, capsys):
 @pytest.mark.parametrize("bad", ["ab", "\\n"])
 def test_delimiter_must_be_one_character(tmp_path, capsys, bad):
     f = write(tmp_path / "t.tsv", "a O O\n")
-    got, out, err = run_cli(["score", f, "--delimiter", bad], capsys)
+    got, _out, err = run_cli(["score", f, "--delimiter", bad], capsys)
     assert got == 2 and "delimiter" in err, err
 
 
@@ -154,6 +153,7 @@ def test_extra_sentence_at_the_end_names_its_line(tmp_path, capsys):
           "sentence 4 (system line 13) is not in the gold file, which ends after gold line 11")
 
 
+@pytest.mark.slow
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(st.lists(st.integers(2, 5), min_size=1, max_size=6), st.data())
 def test_any_deleted_token_line_is_named_at_its_own_line(tmp_path_factory, capsys, lengths, data):

@@ -2,12 +2,12 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
 import ts_eval
-from ts_eval import InputError
-from ts_eval import evaluate
+from ts_eval import InputError, evaluate
 from ts_eval.io.api import read, read_pair
 from ts_eval.io.pairing import nested_counts
 from ts_eval.io.tokenizer import tokenize
@@ -95,7 +95,7 @@ def test_pairing_by_id_reorders_and_by_order_compares_tokens(tmp_path):
     noid = [{k: v for k, v in r.items() if k != "id"} for r in recs[::-1]]
     with pytest.raises(InputError, match=r"token 0 is 'p', the gold document 'a'.*expected the same tokens"):
         read_pair(g, write(tmp_path, "n.jsonl", noid))
-    with pytest.raises(InputError, match="1 documents, the gold file .* has 2"):
+    with pytest.raises(InputError, match=r"1 documents, the gold file .* has 2"):
         read_pair(g, write(tmp_path, "one.jsonl", noid[:1]))
 
 
@@ -286,7 +286,7 @@ def test_chunked_parsing_reads_the_same_and_names_a_bad_line_in_a_later_chunk(tm
     monkeypatch.setattr(jsonl, "CHUNK_LINES", 2)
     chunked = read_pair(path, [path])
     assert spans_of(chunked) == spans_of(whole) and len(spans_of(whole)) == 7
-    lines = open(path, encoding="utf-8").read().splitlines()
+    lines = Path(path).read_text(encoding="utf-8").splitlines()
     lines[5] = lines[5][:-1]                      # line 6 (third chunk) loses its closing brace
     bad = tmp_path / "bad.jsonl"
     bad.write_text("\n".join(lines) + "\n", encoding="utf-8")

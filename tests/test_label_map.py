@@ -7,8 +7,9 @@ import json
 
 import numpy as np
 import pytest
+from support import fails as bad
+from support import run_cli, write_sentences
 
-from support import fails as bad, run_cli, write_sentences
 from ts_eval import read_pair
 from ts_eval.core.corpus import relabel
 from ts_eval.io import read_conll, read_conll_pair

@@ -12,12 +12,11 @@ import math
 import numpy as np
 import pytest
 from sklearn.metrics import accuracy_score, cohen_kappa_score, precision_recall_fscore_support
+from support import iob2, random_spans, unit_classes, unit_matrix, unit_weights
 
 import ts_eval
 from ts_eval.core import measures
 from ts_eval.models.evaluate import evaluate
-
-from support import iob2, random_spans, unit_classes, unit_matrix, unit_weights
 
 TABLE1_TOKENS = "The quick brown fox jumps over the lazy dog".split()
 TABLE1_GOLD = ["O", "B-C", "I-C", "O", "O", "O", "O", "B-C", "I-C"]

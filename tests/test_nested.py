@@ -82,7 +82,7 @@ def test_label_error_on_the_outer_span_and_nested_system_spans():
     gold = [PROTEIN_IN_COMPLEX, [("protein", 1, 2)]]
     system = [[("protein", 1, 5)],                         # the complex labelled protein
               [("protein", 1, 2), ("protein", 1, 5)]]      # the system nests two proteins
-    c, s = run([6, 6], gold, system)
+    _c, s = run([6, 6], gold, system)
     assert seg(s, "exact") == (3, 3, 1, 1)
     assert seg(s, "overlap") == (3, 3, 2, 3)          # every system protein overlaps a gold protein
     assert seg(s, "contain") == (3, 3, 2, 3)

@@ -10,16 +10,17 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from support import iob2
 
 from ts_eval import OptionError
-from ts_eval.ranking import statistics, uncertainty as rank_uncertainty, study as ranking, sufficient
 from ts_eval.cli import main as rank_main
 from ts_eval.cli.outputs import json_text
+from ts_eval.core.sequences import from_sequences
 from ts_eval.output.builders import build
 from ts_eval.output.renderers import render
-from ts_eval.core.sequences import from_sequences
-
-from support import iob2
+from ts_eval.ranking import statistics, sufficient
+from ts_eval.ranking import study as ranking
+from ts_eval.ranking import uncertainty as rank_uncertainty
 
 scipy_stats = pytest.importorskip("scipy.stats")
 

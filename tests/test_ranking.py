@@ -12,18 +12,17 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from support import iob2
 
-from ts_eval import InputError, from_spans
-from ts_eval import evaluate
-from ts_eval.errors import OptionError
-from ts_eval.ranking import statistics, study as ranking, sufficient
+from ts_eval import InputError, evaluate, from_spans
+from ts_eval.cli import main as rank_main
 from ts_eval.cli.outputs import json_text
+from ts_eval.errors import OptionError
+from ts_eval.models.ts import ts_counts
 from ts_eval.output.builders import build
 from ts_eval.output.renderers import render
-from ts_eval.cli import main as rank_main
-from ts_eval.models.ts import ts_counts
-
-from support import iob2
+from ts_eval.ranking import statistics, sufficient
+from ts_eval.ranking import study as ranking
 
 scipy_stats = pytest.importorskip("scipy.stats")
 
@@ -215,7 +214,7 @@ def test_unknown_and_unavailable_models():
     corpus = make_corpus(20, seed=5)
     with pytest.raises(OptionError, match="unknown model"):
         ranking.rank_corpus(corpus, models=["no-such-model"], bootstrap=0, permutations=0)
-    for name, why in sufficient.UNAVAILABLE.items():
+    for name in sufficient.UNAVAILABLE:
         with pytest.raises(OptionError, match="not available"):
             sufficient.get_model(name)
 
@@ -294,6 +293,7 @@ def test_correlation_matrices_and_constant_model():
 # bootstrap and permutation test
 
 
+@pytest.mark.slow
 def test_bootstrap_intervals_shrink_as_data_grow():
     small = ranking.rank_corpus(make_corpus(60, seed=11), bootstrap=400, permutations=0, seed=1,
                                 models=BUILTIN)
@@ -307,6 +307,7 @@ def test_bootstrap_intervals_shrink_as_data_grow():
     assert np.all(large.bootstrap.score_low <= large.scores) and np.all(large.scores <= large.bootstrap.score_high)
 
 
+@pytest.mark.slow
 def test_bootstrap_is_seeded_and_rank_distributions_are_distributions():
     corpus = make_corpus(150, seed=12, n_systems=4)
     a = ranking.rank_corpus(corpus, bootstrap=200, permutations=100, seed=5)
@@ -414,6 +415,7 @@ def test_bad_input_is_refused():
         ranking.rank_tasks([("t", make_corpus(10, 1)), ("t", make_corpus(10, 2))])
 
 
+@pytest.mark.slow
 def test_plot_needs_matplotlib_or_draws(tmp_path):
     from ts_eval.output import plot
 

@@ -16,12 +16,12 @@ import numpy as np
 import pytest
 
 import ts_eval
-from ts_eval.ranking import sufficient
-from ts_eval.output.page import Cell, Column, Page, Section, Table
 from ts_eval.output.builders import build
+from ts_eval.output.page import Cell, Column, Page, Section, Table
 from ts_eval.output.renderers import render
-from ts_eval.output.values import interval, value
 from ts_eval.output.renderers.text import fit_check, layout
+from ts_eval.output.values import interval, value
+from ts_eval.ranking import sufficient
 
 WIDTHS = (80, 120)
 
@@ -132,6 +132,7 @@ def expected_strings(numbers):
             yield value(math.nan if x is None else x, kind)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("width", WIDTHS)
 @pytest.mark.parametrize("details", (False, True))
 def test_rank_of_28_systems_shows_every_number_in_full(ranking, rendered, width, details):
@@ -143,6 +144,7 @@ def test_rank_of_28_systems_shows_every_number_in_full(ranking, rendered, width,
     assert not missing, f"not in the text at width {width}: {missing[:10]}"
 
 
+@pytest.mark.slow
 def test_rank_summary_is_the_readable_part(rendered, ranking):
     short, full = rendered[(120, False)], rendered[(120, True)]
     assert len(short) < len(full) / 2

@@ -3,11 +3,10 @@ hyphenated labels; policies conlleval / strict / discard on ill-formed sequences
 from __future__ import annotations
 
 import pytest
+from support import run_cli, write
 
 import ts_eval
 from ts_eval.errors import InputError
-
-from support import run_cli, write
 
 # ten tokens; two adjacent PER spans (only B-/E-/U-/S- style prefixes can separate them)
 SPANS = [("PER", 0, 1), ("PER", 2, 2), ("LOC", 4, 6), ("ORG", 7, 7), ("ARGM-LOC", 8, 9)]
@@ -26,7 +25,7 @@ IO_SPANS = [("PER", 0, 1), ("LOC", 3, 3), ("ARGM-LOC", 4, 5)]
 
 def spans_of(corpus, side="gold"):
     ss = corpus.gold if side == "gold" else corpus.systems[side]
-    return sorted((corpus.labels[l], int(b), int(e)) for b, e, l in zip(ss.start, ss.last, ss.label))
+    return sorted((corpus.labels[lab], int(b), int(e)) for b, e, lab in zip(ss.start, ss.last, ss.label))
 
 
 @pytest.mark.parametrize("scheme", list(ENCODINGS))
@@ -199,7 +198,7 @@ def test_policy_counts_are_per_side_in_the_report():
 
 def test_strict_error_names_file_line_and_tag(tmp_path, capsys):
     path = write(tmp_path / "ill.conll", "a O O\nb B-PER B-PER\n\nc O O\nd O I-LOC\n")
-    code, out, err = run_cli(["score", "--policy", "strict", path], capsys)
+    code, _out, err = run_cli(["score", "--policy", "strict", path], capsys)
     assert code == 1
     assert err.count("\n") == 1
     assert f"{path}:5:" in err

@@ -2,13 +2,14 @@
 and label selection."""
 import numpy as np
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import ts_eval
 from ts_eval.cli import main
 from ts_eval.core.corpus import SpanSet, select_labels
-from ts_eval.core.sequences import from_spans
 from ts_eval.core.matching import match
+from ts_eval.core.sequences import from_spans
 
 # "the Ronald Reagan Presidential Library": gold ORG = tokens 1..4
 LEN = [5]

@@ -23,11 +23,11 @@ nervaluate = pytest.importorskip("nervaluate")
 from nervaluate import Evaluator  # noqa: E402
 
 import ts_eval  # noqa: E402
-from ts_eval.models import semeval
-from ts_eval.ranking import sufficient  # noqa: E402
 from ts_eval.core.corpus import Corpus, SpanSet  # noqa: E402
 from ts_eval.core.sequences import from_sequences, from_spans  # noqa: E402
+from ts_eval.models import semeval  # noqa: E402
 from ts_eval.models import semeval as semeval_family  # noqa: E402
+from ts_eval.ranking import sufficient  # noqa: E402
 
 SCHEMES = ("strict", "exact", "partial", "ent_type")
 COUNTS = ("correct", "incorrect", "partial", "missed", "spurious", "possible", "actual")
@@ -255,6 +255,7 @@ def random_tags(rng: random.Random, well_formed: bool):
     return [sent(m) for m in lens], [sent(m) for m in lens]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("well_formed", [False, True])
 def test_random_tag_corpora(well_formed):
     """Ill-formed and well-formed tags: the decoded spans fed to both; nervaluate's own IOB list
@@ -364,7 +365,7 @@ def test_ranking_models():
 # span by span: nervaluate's *_indices
 
 
-def indices_of(corpus: Corpus, o: "semeval.SpanOutcomes", by_label: bool) -> Dict:
+def indices_of(corpus: Corpus, o: semeval.SpanOutcomes, by_label: bool) -> Dict:
     """nervaluate's index lists from ts_eval's per-span codes: (sentence, position in the
     sentence's list -- of the span's label alone in a label's evaluation)."""
     def local(spans: SpanSet):
@@ -428,6 +429,7 @@ def span_corpora(draw):
     return lens, side(), side()
 
 
+@pytest.mark.slow
 @settings(max_examples=60, deadline=None)
 @given(span_corpora())
 def test_invariants(corpus_spans):

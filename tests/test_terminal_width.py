@@ -12,7 +12,6 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from support import run_cli, write
 
 ROOT = Path(__file__).parent.parent
@@ -37,6 +36,7 @@ def laid_out(text: str, width: int) -> None:
         assert len(line) <= width or " " not in line.strip(), (width, line)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("width", [40, 200])
 def test_the_messages_the_suite_reads_are_whole_at_any_width(tmp_path, capsys, monkeypatch, width):
     monkeypatch.setenv("COLUMNS", str(width))
@@ -57,6 +57,7 @@ def test_the_messages_the_suite_reads_are_whole_at_any_width(tmp_path, capsys, m
     assert "with --details (every machine format has them): SemEval-2013 per label" in words(out)
 
 
+@pytest.mark.slow
 def test_the_suite_passes_with_a_narrow_terminal_exported(tmp_path):
     env = {**os.environ, "COLUMNS": "40", "LINES": "10"}
     proc = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",

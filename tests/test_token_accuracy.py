@@ -10,11 +10,10 @@ import shutil
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from support import conlleval_reference, iob2, run_cli, write, write_sentences
 
 import ts_eval
 from ts_eval.models.evaluate import evaluate
-
-from support import conlleval_reference, iob2, run_cli, write, write_sentences
 
 # tokens, spans (first, end exclusive, label): 9 tokens, 4 gold and 4 system spans
 GOLD = [(["John", "Smith", "lives", "in", "New", "York"], [(0, 2, "PER"), (4, 6, "LOC")]),
@@ -79,6 +78,7 @@ def test_gold_and_system_in_different_formats(tmp_path, capsys):
     assert out == conlleval_reference(_column_file(GOLD, SYSTEM))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("fmt,shown", [("table", "63.64"), ("markdown", "63.64"), ("latex", "63.64"),
                                        ("html", "63.64"), ("csv", repr(7 / 11))])
 def test_every_layout_shows_the_computed_accuracy(tmp_path, capsys, fmt, shown):
@@ -107,8 +107,8 @@ def test_a_column_file_gives_the_same_numbers_as_its_spans(tmp_path, capsys):
 
 
 def _flat_spans(n: int, steps) -> list:
-    """Spans (label, start, end), end exclusive, of a sentence of ``n`` tokens that never overlap: each (size, label) step
-    from token k is a span of up to ``size`` tokens, or (size 0) one token outside every span."""
+    """Spans (label, start, end), end exclusive, of a sentence of ``n`` tokens that never overlap: each (size, label)
+    step from token k is a span of up to ``size`` tokens, or (size 0) one token outside every span."""
     spans, k = [], 0
     for size, lab in steps:
         if k >= n:
@@ -131,6 +131,7 @@ def _flat_corpus(draw):
     return lengths, [[_flat_spans(n, draw(STEPS)) for n in lengths] for _ in range(2)]
 
 
+@pytest.mark.slow
 @settings(max_examples=60, deadline=None)
 @given(_flat_corpus())
 def test_iob2_encoding_of_spans_equals_the_tags(data):

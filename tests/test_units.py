@@ -1,12 +1,13 @@
 """ts_eval.core.units: label bitmasks over token and separator units (the one painting road)."""
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import ts_eval
 from ts_eval.core.matching import match
-from ts_eval.models.ts import confusion, ts_counts
 from ts_eval.core.units import BITS, bit_counts, label_mask, label_passes, merge_overlaps, paint
+from ts_eval.models.ts import confusion, ts_counts
 
 
 def test_label_passes():
@@ -68,6 +69,7 @@ def test_masks_agree_with_events_counts_over_two_passes():
         assert np.array_equal(got, table), unit
 
 
+@pytest.mark.slow
 @settings(max_examples=60, deadline=None)
 @given(st.lists(st.integers(1, 7), min_size=1, max_size=5), st.data())
 def test_confusion_from_pairs_equals_painted_classes(lengths, data):
@@ -112,6 +114,7 @@ def test_confusion_from_pairs_equals_painted_classes(lengths, data):
         np.testing.assert_array_equal(got[1], want[1])
 
 
+@pytest.mark.slow
 @settings(max_examples=200, deadline=None)
 @given(st.lists(st.integers(0, 4), min_size=1, max_size=12), st.lists(st.integers(-2, 60), max_size=30))
 def test_sentence_of_is_the_binary_search_it_replaces(lengths, tokens):

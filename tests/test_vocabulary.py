@@ -16,11 +16,10 @@ from pathlib import Path
 from typing import Any, Iterator, List, Tuple
 
 import pytest
+from support import run_cli
 
 import ts_eval
-from ts_eval.results.vocabulary import LAYOUT_VERSIONS, LEGACY, NAME_MAPS, SEMEVAL_ONLY, WORDS, FRAME_COLUMNS, layout
-
-from support import run_cli
+from ts_eval.results.vocabulary import FRAME_COLUMNS, LAYOUT_VERSIONS, LEGACY, NAME_MAPS, SEMEVAL_ONLY, WORDS, layout
 
 ROOT = Path(__file__).parent.parent
 DEMO = ROOT / "ts_eval" / "demo" / "germeval2014_test_sample.conll"
@@ -89,6 +88,7 @@ def results():
     return {k: json.loads(json.dumps(v)) for k, v in out.items()}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("kind", ["score", "rank", "rank (tasks)", "compare", "germeval", "analyze", "analyze (pair)"])
 def test_every_number_of_a_result_is_named_in_the_vocabulary(results, kind):
     bad = sorted(set(offenders(results[kind])))

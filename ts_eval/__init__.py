@@ -3,10 +3,12 @@
 Token-and-separator scores (Esuli & Sebastiani 2010), conlleval-exact segment
 scores, and more, from one pass over the data.
 """
-from .version import __version__
+from typing import Any
+
 from .errors import InputError, OptionError, TsEvalError
-from .models.evaluate import evaluate, score   # eager: the API's two most used functions
+from .models.evaluate import evaluate, score  # eager: the API's two most used functions
 from .output import views  # noqa: F401  (registers str() and the notebook view of every result)
+from .version import __version__
 
 # Everything else is imported on first use (PEP 562), so that `import ts_eval` is cheap and
 # `ts-eval score` on a column file loads neither the other readers nor ranking and comparison code.
@@ -15,12 +17,12 @@ _LAZY = {"Corpus": "core.corpus", "SpanSet": "core.corpus", "from_sequences": "c
          "read_conll": "io", "read_conll_pair": "io",
          "read": "io.api", "read_pair": "io.api", "Report": "results.report", "EmptyInputWarning": "core.validation",
          "fair_corpus": "fair", "fair_errors": "fair", "compare": "comparison",
-         "rank": "ranking.study", "rank_corpus": "ranking.study", "rank_tasks": "ranking.study", "convert": "io.convert",
-         "analyze": "analysis.study"}
+         "rank": "ranking.study", "rank_corpus": "ranking.study", "rank_tasks": "ranking.study",
+         "convert": "io.convert", "analyze": "analysis.study"}
 _LAZY_MODULES = ("compat",)   # ts_eval.compat.seqeval, ts_eval.compat.huggingface
 
 
-def __getattr__(name: str):
+def __getattr__(name: str) -> Any:
     import importlib
 
     if name in _LAZY:
@@ -31,5 +33,6 @@ def __getattr__(name: str):
 
 
 __all__ = ["Corpus", "SpanSet", "from_sequences", "from_spans", "InputError", "OptionError", "TsEvalError",
-           "evaluate", "score", "read_conll", "read_conll_pair", "read", "read_pair", "Report", "fair_corpus", "fair_errors",
-           "compare", "analyze", "rank", "rank_corpus", "rank_tasks", "convert", "compat", "EmptyInputWarning", "__version__"]
+           "evaluate", "score", "read_conll", "read_conll_pair", "read", "read_pair", "Report", "fair_corpus",
+           "fair_errors", "compare", "analyze", "rank", "rank_corpus", "rank_tasks", "convert", "compat",
+           "EmptyInputWarning", "__version__"]

@@ -13,7 +13,7 @@ another audience.
 """
 from __future__ import annotations
 
-from typing import Any, Callable, Optional, Sequence, Tuple, Union
+from typing import Any, Callable, List, Optional, Sequence, Tuple, Union
 
 
 class Hint:
@@ -23,7 +23,7 @@ class Hint:
     instead of a value (``column=NAME``); neither: the option alone (``leave out delimiter``).
     """
 
-    __slots__ = ("option", "values", "metavar")
+    __slots__ = ("metavar", "option", "values")
 
     def __init__(self, option: str, *values: Any, metavar: Optional[str] = None):
         self.option = option
@@ -105,7 +105,7 @@ class TsEvalError(Exception):
 
     @property
     def hints(self) -> Tuple[Hint, ...]:
-        out = []
+        out: List[Hint] = []
         for p in self.parts:
             out.extend([p] if isinstance(p, Hint) else (p.hints if isinstance(p, AnyOf) else ()))
         return tuple(out)

@@ -92,7 +92,7 @@ def main(argv: Optional[List[str]] = None) -> int:
         code = args.command_modules[args.command].run(args)
         sys.stdout.flush()    # a full disk or a closed pipe is reported here, not at interpreter exit
         return code
-    except (Exception, SystemExit, KeyboardInterrupt) as err:  # noqa: BLE001 - report() re-raises the rest
+    except (Exception, SystemExit, KeyboardInterrupt) as err:  # report() re-raises the rest
         if isinstance(err, OSError) and err.filename is None:   # standard output, most likely
             _drop_stdout()
         return report(err, option_flags(args.command_parser) if args is not None else None)

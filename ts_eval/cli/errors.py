@@ -37,7 +37,8 @@ DONE, BAD_INPUT, BAD_USAGE, INTERRUPTED = 0, 1, 2, 130
 KEYWORD_DEST = {"token_column": "token_col", "gold_column": "gold_col", "system_column": "system_col",
                 "system_columns": "system_col",
                 "details": "confusion",            # score's --details (also --confusion)
-                "eof_quirk": "count_last_chunk"}   # the flag turns the quirk off: only Hint("eof_quirk", False) names it
+                # the flag turns the quirk off: only Hint("eof_quirk", False) names it
+                "eof_quirk": "count_last_chunk"}
 
 
 WRITE_FAILED = "cannot write the output: "
@@ -68,7 +69,7 @@ def message(err: BaseException, flags: Optional[Flags] = None) -> Optional[str]:
     """The one line ``err`` is reported as (None: nothing to print)."""
     if isinstance(err, TsEvalError):
         return err.spelled(lambda hint: spell_hint(hint, flags or {}))
-    if isinstance(err, BrokenPipeError) or isinstance(err, SystemExit):
+    if isinstance(err, (BrokenPipeError, SystemExit)):
         return None
     if isinstance(err, OSError):
         reason = err.strerror or str(err)

@@ -36,8 +36,16 @@ from typing import Any, Dict, List, Optional, Tuple
 
 from ..errors import InputError
 from .errors import UsageError, option_errors
-from .inputs import (add_column_options, add_file_arguments, add_reading_options, check_paths, file_request,
-                     input_settings, load, request_paths)
+from .inputs import (
+    add_column_options,
+    add_file_arguments,
+    add_reading_options,
+    check_paths,
+    file_request,
+    input_settings,
+    load,
+    request_paths,
+)
 from .outputs import add_output_options, emit
 
 CONFIG_KEYS = ("target_in", "system_in", "labels", "exclude", "ignore_punct", "focus", "eval_method",
@@ -53,7 +61,8 @@ def register(subparsers) -> None:
         description="Fair evaluation of labelled spans (Ortmann 2022): TP, FP, FN, labelling (LE), "
                     "boundary (BE: BES/BEL/BEO) and labelling-boundary (LBE) errors, with traditional, "
                     "fair and weighted precision/recall/F1. Either FILE with gold and system columns or "
-                    "--gold G S [S ...] (also --gold G --system S [S ...]) in any input format (as for score), or --config FILE: the "
+                    "--gold G S [S ...] (also --gold G --system S [S ...]) in any input format (as for score), "
+                    "or --config FILE: the "
                     "FairEval reference tool's config files, unchanged. Writes the reference's report layout "
                     "(one block per system).")
     p.add_argument("--config", metavar="FILE", help="FairEval config file (names its own inputs and settings)")
@@ -246,10 +255,10 @@ def run_inputs(args: argparse.Namespace) -> int:
 
 def run_config(args: argparse.Namespace) -> int:
     """The config road: FairEval's config file, its readers and its report, byte for byte."""
-    from ..fair import fair_errors, fair_report
-    from ..output.legacy.faireval import faireval_settings, to_faireval
-    from ..io.faireval import read_faireval
     from ..core.matching import match
+    from ..fair import fair_errors, fair_report
+    from ..io.faireval import read_faireval
+    from ..output.legacy.faireval import faireval_settings, to_faireval
     from ..results.vocabulary import layout
 
     cfg = read_config(args.config)
@@ -267,7 +276,8 @@ def run_config(args: argparse.Namespace) -> int:
     settings = faireval_settings(cfg["target_in"], cfg["system_in"], labels=cfg["labels"], exclude=cfg["exclude"],
                                  ignore_punct=cfg["ignore_punct"], focus=cfg["focus"],
                                  eval_method=cfg["eval_method"], weights=cfg["weights"])
-    full = {"layout": layout("fair"), "settings": {**settings, "mode": args.mode}, **report}   # the page shows the settings too
+    # the page shows the settings too
+    full = {"layout": layout("fair"), "settings": {**settings, "mode": args.mode}, **report}
     texts = {"json": lambda r: json.dumps(r, indent=1) + "\n", "faireval": lambda r: to_faireval(report, settings)}
     args.output = args.output or cfg["eval_out"]   # a missing folder is an error, as for every command
     emit(full, args, lambda: texts, page_options={"name": data.system_name})

@@ -1,6 +1,7 @@
 """``ts-eval germeval``: GermEval 2014 nested NER scoring (Metrics 1-4 as the official scorer, TS, fair).
 
-    ts-eval germeval FILE                              # 6 columns: index token gold-outer gold-inner sys-outer sys-inner
+    ts-eval germeval FILE                              # 6 columns: index token gold-outer gold-inner
+                                                       #   sys-outer sys-inner
     ts-eval germeval --gold GOLD.tsv --system SYS.tsv  # 4 columns each: index token outer inner
 
 Exit codes (set by ``ts_eval.cli.errors``): 0 scored, 1 bad input, 2 bad usage.

@@ -28,7 +28,7 @@ import argparse
 import os
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union
 
 from ..errors import InputError
 from .errors import UsageError, option_errors
@@ -130,8 +130,8 @@ def check_paths(args: argparse.Namespace, inputs: Sequence[Tuple[str, Optional[s
     named = [(what, path) for what, path in inputs if path] + \
         ([("--tag-names", args.tag_names)] if getattr(args, "tag_names", None) else [])
     check_stdin_once(named)
-    check_outputs([o for o in (outputs if outputs is not None else [("--output", getattr(args, "output", None))])
-                   if o[1]], named)
+    wanted = outputs if outputs is not None else [("--output", getattr(args, "output", None))]
+    check_outputs([(what, path) for what, path in wanted if path], named)
 
 
 def input_settings(args: argparse.Namespace, corpus) -> Dict[str, Any]:
@@ -241,22 +241,23 @@ def resolve_columns(path: str, n_columns: Callable[[], int], gold_col: Optional[
                              f"(give 1..{n}, or -1..-{n} counting from the end)")
         return c if c > 0 else n + c + 1
 
-    if system_cols is None:
+    if gold_col is not None:        # (and no system columns: both given returned above)
         g = one(gold_col)
         return g, list(range(g + 1, n + 1))
-    systems = [one(c) for c in system_cols]
+    systems = [one(c) for c in system_cols or ()]
     if systems[0] == 1:
         raise UsageError(f"{path}: no column before the first system column 1 to take as gold; give --gold-col")
     return systems[0] - 1, systems
 
 
-def system_names(paths: Sequence[str], names: Optional[Sequence[str]] = None, what: str = "system files") -> List[str]:
+def system_names(paths: Sequence[Union[str, int]], names: Optional[Sequence[str]] = None,
+                 what: str = "system files") -> List[str]:
     """``names`` (checked) or the files' names; two equal names or ``gold`` are an error naming the files."""
     from ..io.source import system_name
 
     if names is not None and len(names) != len(paths):
         raise UsageError(f"{len(names)} names for {len(paths)} {what}")
-    out = list(names) if names is not None else [system_name(p) for p in paths]
+    out = list(names) if names is not None else [system_name(str(p)) for p in paths]
     seen: Dict[str, int] = {}
     for k, n in enumerate(out):
         if n in seen:
@@ -337,11 +338,18 @@ def _too_few(command: str, min_systems: int, what: str, found: str) -> UsageErro
     return UsageError(f"{command} needs at least {k} systems: at least {k} {what}, {found}")
 
 
+def _given(path: Optional[str], what: str) -> str:
+    """The path the request names (the parser makes every request name its inputs)."""
+    if path is None:
+        raise UsageError(f"no {what} given")
+    return path
+
+
 def _load_file(request: Request, args: argparse.Namespace, command: str, min_systems: int):
     from ..io import read_conll
     from ..io.columns import count_columns
 
-    path = request.file
+    path = _given(request.file, "input file")
     kw = reading(args, request.scheme)
     gcol, scols = resolve_columns(path, lambda: count_columns(path, kw["delimiter"]), request.gold_col,
                                   request.system_cols)
@@ -368,7 +376,8 @@ def _load_files(request: Request, args: argparse.Namespace, command: str, min_sy
     names = system_names(files, request.names)
     kw = reading(args, request.scheme)
     with option_errors():
-        return read_conll_pair(request.gold, files, gold_column=-1 if request.gold_col is None else request.gold_col,
+        return read_conll_pair(_given(request.gold, "gold file"), files,
+                               gold_column=-1 if request.gold_col is None else request.gold_col,
                                system_column=scols[0], names=names, **kw)
 
 
@@ -405,5 +414,5 @@ def _load_documents(request: Request, args: argparse.Namespace, command: str, mi
     forced = args.input_format if args.input_format != "auto" else None
     options = _reader_options(args)
     with option_errors():
-        return read_pair(request.gold, files, format=formats[0], system_format=forced, names=names,
-                         label_map=label_map(args), **options)
+        return read_pair(_given(request.gold, "gold input"), files, format=formats[0], system_format=forced,
+                         names=names, label_map=label_map(args), **options)

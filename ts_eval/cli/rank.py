@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import Any, Dict, List, Optional
+from typing import Any, Dict, List, Optional, Union
 
 from .errors import UsageError, option_errors
 from .inputs import Request, add_column_options, add_reading_options, check_paths, expand, load, system_names
@@ -164,7 +164,8 @@ class _Bar:
 
 def run(args) -> int:
     """Run ``ts-eval rank`` for parsed arguments; returns the exit code (errors are raised)."""
-    from ..ranking import study as ranking, sufficient
+    from ..ranking import study as ranking
+    from ..ranking import sufficient
 
     if args.list_models:
         from .outputs import write_output
@@ -198,6 +199,7 @@ def run(args) -> int:
                    unit=args.unit, seed=args.seed, confidence=args.confidence, alpha=args.alpha,
                    flips=[_flips_arg(f) for f in args.flips])
     with _Bar(not args.no_progress and (args.bootstrap or args.permutations)) as bar:
+        result: Union[ranking.RankingResult, ranking.MultiTaskResult]
         if len(corpora) == 1:
             name, corpus = corpora[0]
             result = ranking.rank_corpus(corpus, task=name, progress=lambda *a: bar(name, *a), **options)

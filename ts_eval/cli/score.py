@@ -8,8 +8,16 @@ from pathlib import Path
 from typing import Any, List, Optional
 
 from .errors import option_errors
-from .inputs import (add_column_options, add_file_arguments, add_reading_options, check_paths, file_request,
-                     input_settings, load, request_paths)
+from .inputs import (
+    add_column_options,
+    add_file_arguments,
+    add_reading_options,
+    check_paths,
+    file_request,
+    input_settings,
+    load,
+    request_paths,
+)
 from .outputs import add_output_options, emit, format_choices
 
 LEGACY = ("conlleval", "faireval")     # byte-exact layouts; every other format is the report's page

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Dict, List, Optional
@@ -35,10 +36,13 @@ def _structured_tasks(path: str, text: str, rel) -> List[TaskSpec]:
     try:
         if suffix == ".json":
             data = json.loads(text)
-        else:
+        elif sys.version_info >= (3, 11):
             import tomllib
             data = tomllib.loads(text)
-    except (ValueError, ImportError) as err:
+        else:
+            raise InputError("a TOML manifest needs Python 3.11 or later (tomllib); expected a JSON manifest "
+                             "on this Python", path)
+    except ValueError as err:
         raise InputError(f"cannot parse the manifest: {err}", path) from None
     items = data.get("tasks", data.get("task")) if isinstance(data, dict) else data
     if not isinstance(items, list) or not items:

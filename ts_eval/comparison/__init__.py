@@ -1,5 +1,5 @@
-"""Comparative evaluation of system outputs (Tuggener): :func:`compare`, also ``ts_eval.compare``: what changed between a baseline
-A and a new system B, judged against gold, and how far all the systems together could go.
+"""Comparative evaluation of system outputs (Tuggener): :func:`compare`, also ``ts_eval.compare``: what changed
+between a baseline A and a new system B, judged against gold, and how far all the systems together could go.
 
 - **Token level** (the paper's equation 1 and Algorithm 1, vectorised): diff(A, B) is the
   share of tokens whose label differs between A and B, whatever gold says; every such
@@ -30,8 +30,8 @@ label of the spans covering it, ``O`` outside any span and ``A+B`` under nested 
 The package, one part per module: :mod:`~ts_eval.comparison.results` (the dataclasses),
 :mod:`~ts_eval.comparison.tokens`, :mod:`~ts_eval.comparison.transitions` (counting them),
 :mod:`~ts_eval.comparison.outcomes` (a span-level diff under any outcome vocabulary),
-:mod:`~ts_eval.comparison.spans` (fair outcomes), :mod:`~ts_eval.comparison.semeval_spans`, :mod:`~ts_eval.comparison.ts`,
-:mod:`~ts_eval.comparison.several`, :mod:`~ts_eval.comparison.examples` and
+:mod:`~ts_eval.comparison.spans` (fair outcomes), :mod:`~ts_eval.comparison.semeval_spans`,
+:mod:`~ts_eval.comparison.ts`, :mod:`~ts_eval.comparison.several`, :mod:`~ts_eval.comparison.examples` and
 :mod:`~ts_eval.comparison.comparison` (:func:`compare`, the entry point).  Results are plain
 data; :mod:`ts_eval.output.builders.compare` turns them into a page.  Bad arguments raise
 :class:`ts_eval.errors.OptionError` (a ValueError).
@@ -40,8 +40,24 @@ from __future__ import annotations
 
 from .comparison import compare
 from .examples import make_example
-from .results import (ARROW, CLASS_TITLES, CLASSES, GOLD_OUTCOMES, SYSTEM_OUTCOMES, VIEWS, ChangeClass, Comparison,
-                      Example, MultiComparison, PairComparison, SemevalDiff, SpanDiff, TokenDiff, Transition, TSDiff)
+from .results import (
+    ARROW,
+    CLASS_TITLES,
+    CLASSES,
+    GOLD_OUTCOMES,
+    SYSTEM_OUTCOMES,
+    VIEWS,
+    ChangeClass,
+    Comparison,
+    Example,
+    MultiComparison,
+    PairComparison,
+    SemevalDiff,
+    SpanDiff,
+    TokenDiff,
+    Transition,
+    TSDiff,
+)
 from .semeval_spans import semeval_diff
 from .several import exact_hits, pairwise
 from .spans import OutcomeCodes, fair_outcomes, span_diff
@@ -50,7 +66,8 @@ from .ts import ts_diff
 
 __all__ = [
     "ARROW", "CLASS_TITLES", "CLASSES", "GOLD_OUTCOMES", "SYSTEM_OUTCOMES", "VIEWS", "ChangeClass", "Comparison",
-    "Example", "MultiComparison", "OutcomeCodes", "PairComparison", "SemevalDiff", "SpanDiff", "TSDiff", "TokenDiff", "Transition",
+    "Example", "MultiComparison", "OutcomeCodes", "PairComparison", "SemevalDiff", "SpanDiff", "TSDiff", "TokenDiff",
+    "Transition",
     "change_masks", "compare", "correct_overlap", "diff", "exact_hits", "fair_outcomes",
     "make_example", "pairwise", "semeval_diff", "span_diff", "token_changes", "token_diff", "token_labels", "ts_diff",
 ]

@@ -7,8 +7,8 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple
 import numpy as np
 
 from ..core.corpus import Corpus
-from ..errors import OptionError
 from ..core.measures import check_separator_weight, prf
+from ..errors import OptionError
 from ..models.context import CorpusData
 from ..models.registry import FAMILIES, ScoreSettings
 from ..models.segment import EXACT_STATS
@@ -59,7 +59,7 @@ def compare(
     systems, hits = _system_rows(cd, names, gold_ids, sys_ids,
                                  (models, ScoreSettings(separator_weight, fair_mode=fair_mode)))
     pair = None
-    if a is not None:
+    if a is not None and b is not None:     # (both or neither)
         pair = _pair(corpus, names, a, b, gold_ids, sys_ids, vocab, top, examples, separator_weight, spans,
                      fair_mode)
         if "semeval" in models:

@@ -2,6 +2,7 @@
 around the tokens a transition is about, with the gold, A and B spans as plain data."""
 from __future__ import annotations
 
+from functools import partial
 from typing import Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
@@ -13,7 +14,7 @@ from .tokens import change_masks
 
 def _sentence_spans(spans: SpanSet, a: int, b: int) -> List[Tuple[int, int, int]]:
     lo, hi = np.searchsorted(spans.start, [a, b])
-    return [(int(l), int(s), int(e)) for s, e, l in
+    return [(int(lab), int(s), int(e)) for s, e, lab in
             zip(spans.start[lo:hi].tolist(), spans.last[lo:hi].tolist(), spans.label[lo:hi].tolist())]
 
 
@@ -60,7 +61,7 @@ def pair_examples(corpus: Corpus, a: str, b: str, g: np.ndarray, xa: np.ndarray,
             if cls == "changed_error":
                 sel &= g == ids[0]
             out += _first_in_distinct_sentences(corpus, np.flatnonzero(sel), np.flatnonzero(sel), per,
-                                                lambda f, l: make_example(corpus, sides, "token", cls, t.name, f, l),
+                                                partial(make_example, corpus, sides, "token", cls, t.name),
                                                 shown_tok)
     if sd is not None:
         gold, sa, sb = corpus.gold, corpus.systems[a], corpus.systems[b]
@@ -77,7 +78,7 @@ def pair_examples(corpus: Corpus, a: str, b: str, g: np.ndarray, xa: np.ndarray,
                     src = gold
                 out += _first_in_distinct_sentences(
                     corpus, src.start[idx], src.last[idx], per,
-                    lambda f, l: make_example(corpus, sides, "span", cls, t.name, f, l), shown_span)
+                    partial(make_example, corpus, sides, "span", cls, t.name), shown_span)
     return out
 
 

@@ -216,8 +216,8 @@ def outcome_diff(sides: SpanSides, a: str, b: str, oa: OutcomeCodes, ob: Outcome
         {names.key(n): int(cc[k]) for k, n in enumerate(names.gold) if n != names.fixed},
         _classes(gold_key, g_cls, sp, n_diff, top, names),
         _label_rows(sides, oa, ob, changed, g_cls, gold_key, sp, names),
-        {ARROW.join(names.name(names.dropped)): int(len(sp.dropped)),
-         ARROW.join(names.name(names.added)): int(len(sp.added)), f"{names.spurious} kept": int(sp.kept.sum())},
+        {ARROW.join(names.name(names.dropped)): len(sp.dropped),
+         ARROW.join(names.name(names.added)): len(sp.added), f"{names.spurious} kept": int(sp.kept.sum())},
         names.gold)
     ctx = {"gold_key": gold_key, "g_cls": g_cls, "name_of": names.name, "dropped": sp.dropped, "added": sp.added}
     return sd, ctx

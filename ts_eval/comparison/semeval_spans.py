@@ -22,8 +22,8 @@ import numpy as np
 from ..core.corpus import Corpus
 from ..core.matching import Pairs
 from ..models.semeval import COUNTS, SCHEMES, SpanOutcomes, scheme_outcomes
-from .results import SemevalDiff
 from .outcomes import OutcomeCodes, OutcomeNames, SpanSides, outcome_diff
+from .results import SemevalDiff
 
 #: the gold spans' categories (codes of :attr:`ts_eval.models.semeval.SpanOutcomes.gold`), right one first
 GOLD_CATEGORIES = ("correct", "incorrect", "partial", "missed")

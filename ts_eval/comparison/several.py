@@ -20,7 +20,7 @@ def exact_hits(gold: SpanSet, system: SpanSet, pairs: Optional[Pairs] = None) ->
     p = match(gold, system) if pairs is None else pairs
     hit = np.zeros(len(gold), bool)
     hit[p.gold[p.exact]] = True
-    return hit, int(len(unique(p.system[p.exact])))
+    return hit, len(unique(p.system[p.exact]))
 
 
 def pairwise(gold_ids: np.ndarray, ids: np.ndarray, names: Sequence[str]) -> Tuple[np.ndarray, List[Dict[str, Any]]]:
@@ -54,7 +54,7 @@ def _oracle_rows(keys: np.ndarray, right: np.ndarray, names: Sequence[str], key_
     n = right.shape[1]
     any_right = right.any(axis=0)
     per_sys = right.sum(axis=1)
-    micro = {"gold": int(n), "systems": {nm: _ratio(per_sys[i], n) for i, nm in enumerate(names)},
+    micro: Dict[str, Any] = {"gold": int(n), "systems": {nm: _ratio(per_sys[i], n) for i, nm in enumerate(names)},
              "best_system": names[best], "best": _ratio(per_sys[best], n), "oracle": _ratio(any_right.sum(), n)}
     micro["gain"] = micro["oracle"] - micro["best"]
     K = len(key_names)
@@ -108,7 +108,7 @@ def several_systems(corpus: Corpus, names: List[str], gold_ids: np.ndarray, sys_
     for r in s_rows:
         lab = corpus.labels.index(r["label"])
         r["hard"], r["easy"] = int(hard_l[lab]), int(easy_l[lab])
-    s_over["hard"], s_over["easy"] = int(len(hard)), int(len(easy))
+    s_over["hard"], s_over["easy"] = len(hard), len(easy)
     t_over["measure"], s_over["measure"] = "token accuracy", "exact-match span recall"
     hard_records = [_span_record(corpus, int(i)) for i in hard.tolist()]
     neighbours = []

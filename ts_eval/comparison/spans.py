@@ -9,12 +9,11 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple
 import numpy as np
 
 from ..core.corpus import Corpus
+from ..core.matching import Pairs, match
 from ..fair.algorithm import fair_errors
 from ..fair.types import OUTCOME_NAMES
-from ..core.matching import Pairs, match
 from .outcomes import OutcomeCodes, OutcomeNames, SpanSides, outcome_diff
 from .results import GOLD_OUTCOMES, SYSTEM_OUTCOMES, SpanDiff
-
 
 #: Ortmann's fair outcomes (the span level of ``compare``)
 FAIR_NAMES = OutcomeNames(GOLD_OUTCOMES, SYSTEM_OUTCOMES, "FP", "TN", "TP", "tp")
@@ -54,7 +53,7 @@ def span_diff(corpus: Corpus, a: str, b: str, oa: OutcomeCodes, ob: OutcomeCodes
 def systems_instead(corpus: Corpus, names: List[str], idx: np.ndarray, fair_mode: str) -> List[Dict[str, int]]:
     """For each gold span in ``idx``: how the systems' fair outcomes for it are distributed,
     as ``"LE ORG"`` (outcome and the counterpart's label) -> number of systems."""
-    counters = [Counter() for _ in range(len(idx))]
+    counters: List[Counter[str]] = [Counter() for _ in range(len(idx))]
     if not len(idx):
         return []
     for name in names:

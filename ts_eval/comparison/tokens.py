@@ -7,8 +7,8 @@ from typing import Dict, List, Optional, Sequence, Tuple
 import numpy as np
 
 from ..core.corpus import Corpus, SpanSet
-from ..errors import OptionError
 from ..core.units import BITS, label_mask, label_passes, merge_overlaps
+from ..errors import OptionError
 from .results import CLASSES, VIEWS, ChangeClass, TokenDiff
 from .transitions import _ratio, _top_transitions
 
@@ -47,15 +47,22 @@ def token_changes(gold: np.ndarray, a: np.ndarray, b: np.ndarray, vocab: Sequenc
     masks = change_masks(gold, a, b)
     n_diff = int(np.count_nonzero(a != b))
     V = max(len(vocab), 1)
+
+    def pair(k: int) -> Tuple[str, ...]:
+        return vocab[k // V], vocab[k % V]
+
+    def triple(k: int) -> Tuple[str, ...]:
+        return vocab[k // (V * V)], vocab[(k // V) % V], vocab[k % V]
+
     out = {}
     for cls in CLASSES:
         m = masks[cls]
         if cls == "changed_error":
             keys = (gold[m] * V + a[m]) * V + b[m]
-            name = (lambda k: (vocab[k // (V * V)], vocab[(k // V) % V], vocab[k % V]))
+            name = triple
         else:
             keys = a[m] * V + b[m]
-            name = (lambda k: (vocab[k // V], vocab[k % V]))
+            name = pair
         distinct, tops = _top_transitions(keys, name, n_diff, top)
         cnt = int(m.sum())
         out[cls] = ChangeClass(cls, cnt, cnt / n_diff if n_diff else 0.0, distinct, tops)
@@ -85,7 +92,7 @@ def token_labels(corpus: Corpus, names: Sequence[str], view: str = "auto") -> Tu
     if view == "auto":
         view = "tag" if have_tags and not corpus.label_map else "label"
     if view == "tag":
-        return view, list(corpus.tag_vocab), np.stack([i.tags.astype(np.int64) for i in infos])
+        return view, list(corpus.tag_vocab), np.stack([i.tag_ids().astype(np.int64) for i in infos])
     sides = [corpus.gold] + [corpus.systems[n] for n in names]
     masks = np.concatenate([_label_masks(corpus, s) for s in sides])
     if masks.shape[1] == 1:

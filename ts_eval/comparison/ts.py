@@ -24,11 +24,11 @@ def ts_diff(corpus: Corpus, a: str, b: str, separator_weight: float = 1.0) -> TS
             gm, am, bm = (label_mask(corpus, s, lo, hi, unit) for s in (g, sa, sb))
             wa, wb = gm ^ am, gm ^ bm
             bf, af = wa & ~wb, wb & ~wa
-            w = hi - lo
-            counts[("b_fixes", u)][lo:hi] = bit_counts(bf, w)
-            counts[("b_fixes_positive", u)][lo:hi] = bit_counts(bf & gm, w)
-            counts[("a_fixes", u)][lo:hi] = bit_counts(af, w)
-            counts[("a_fixes_positive", u)][lo:hi] = bit_counts(af & gm, w)
+            width = hi - lo
+            counts[("b_fixes", u)][lo:hi] = bit_counts(bf, width)
+            counts[("b_fixes_positive", u)][lo:hi] = bit_counts(bf & gm, width)
+            counts[("a_fixes", u)][lo:hi] = bit_counts(af, width)
+            counts[("a_fixes_positive", u)][lo:hi] = bit_counts(af & gm, width)
     w = float(separator_weight)
 
     def row(name: str, pick) -> Dict[str, Any]:

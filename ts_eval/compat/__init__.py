@@ -11,10 +11,12 @@
 Neither imports seqeval, ``evaluate`` or ``transformers``.
 """
 
+from types import ModuleType
+
 __all__ = ["seqeval", "huggingface"]
 
 
-def __getattr__(name: str):
+def __getattr__(name: str) -> ModuleType:
     """``ts_eval.compat.seqeval`` works after ``import ts_eval`` alone (imported on first use)."""
     if name in __all__:
         import importlib

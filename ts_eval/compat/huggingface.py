@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import functools
 import warnings
-from typing import Any, Callable, Dict, Mapping, Optional, Sequence, Union
+from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
@@ -30,8 +30,9 @@ EXTRA_KEYS = ("overall_ts_precision", "overall_ts_recall", "overall_ts_f1",
               "overall_fair_precision", "overall_fair_recall", "overall_fair_f1")
 
 
-def compute(predictions, references, *, suffix: bool = False, scheme: Optional[str] = None,
-            mode: Optional[str] = None, sample_weight=None, zero_division: Any = "warn",
+def compute(predictions: Sequence[Any], references: Sequence[Any], *, suffix: bool = False,
+            scheme: Optional[str] = None, mode: Optional[str] = None,
+            sample_weight: Any = None, zero_division: Any = "warn",
             ts_eval_scores: bool = True) -> Dict[str, Any]:
     """The Hugging Face seqeval metric's result for ``predictions`` against ``references``.
 
@@ -100,7 +101,7 @@ def _ts_and_fair(decoded: sq.Decoded, data: sq.TagData) -> Dict[str, float]:
 # ---------------------------------------------------------------------------
 # Trainer
 
-def _labels_of(id2label: Union[Sequence[str], Mapping[int, str]]) -> np.ndarray:
+def _labels_of(id2label: Union[Sequence[str], Mapping[Any, str]]) -> np.ndarray:
     if isinstance(id2label, Mapping):
         keys = sorted(int(k) for k in id2label)
         if keys != list(range(len(keys))):
@@ -129,8 +130,8 @@ def _ragged(x: Any, name: str) -> list:
     raise TypeError(f"{name}: expected a 2-D array of label ids (or 3-D logits), got {sq.describe(x)}")
 
 
-def tags_from_ids(predictions: Any, label_ids: Any, id2label: Union[Sequence[str], Mapping[int, str]],
-                  ignore_index: int = IGNORE_INDEX):
+def tags_from_ids(predictions: Any, label_ids: Any, id2label: Union[Sequence[str], Mapping[Any, str]],
+                  ignore_index: int = IGNORE_INDEX) -> Tuple[List[List[str]], List[List[str]]]:
     """(references, predictions) as tag lists, leaving out the positions labelled ``ignore_index``.
 
     ``predictions``: label ids (batch x length) or logits (batch x length x labels,
@@ -164,8 +165,8 @@ def tags_from_ids(predictions: Any, label_ids: Any, id2label: Union[Sequence[str
     return refs, preds
 
 
-def compute_metrics(eval_pred: Any, id2label: Union[Sequence[str], Mapping[int, str]], *,
-                    ignore_index: int = IGNORE_INDEX, entity_level: bool = False, **kwargs) -> Dict[str, float]:
+def compute_metrics(eval_pred: Any, id2label: Union[Sequence[str], Mapping[Any, str]], *,
+                    ignore_index: int = IGNORE_INDEX, entity_level: bool = False, **kwargs: Any) -> Dict[str, float]:
     """A Trainer's ``compute_metrics``: ``eval_pred`` is an ``EvalPrediction`` or a
     ``(predictions, label_ids)`` pair.  Returns a flat dict of floats: the ``overall_*``
     keys of :func:`compute` and, with ``entity_level``, ``<TYPE>_<score>`` per type
@@ -192,7 +193,7 @@ def compute_metrics(eval_pred: Any, id2label: Union[Sequence[str], Mapping[int, 
     return flat
 
 
-def metrics_for(id2label: Union[Sequence[str], Mapping[int, str]], **kwargs) -> Callable[[Any], Dict[str, float]]:
+def metrics_for(id2label: Union[Sequence[str], Mapping[Any, str]], **kwargs: Any) -> Callable[[Any], Dict[str, float]]:
     """``compute_metrics`` with ``id2label`` (and options) bound, for ``Trainer(compute_metrics=...)``."""
     _labels_of(id2label)  # fail now, not after the first evaluation epoch
     return functools.partial(compute_metrics, id2label=id2label, **kwargs)

@@ -40,13 +40,15 @@ from ..core import measures
 from ..core.corpus import Corpus, SideInfo, SpanSet, corpus_from_tag_ids
 from ..core.matching import match
 from ..core.schemes import resolve_scheme_name
-from ..models.segment import segment_counts
 from ..core.validation import EmptyInputWarning, describe, encode
+from ..models.segment import segment_counts
 
 AVERAGES = (None, "micro", "macro", "weighted")
 MODES = (None, "default", "strict")
 STRICT_SCHEMES = ("IOB2", "IOE2", "IOBES", "BILOU")
 ALL_WARN_FOR = ("precision", "recall", "f-score")
+#: y_true / y_pred: one list of tag strings per sentence, as seqeval takes them (numpy arrays too)
+Tags = Sequence[Any]
 
 # seqeval's scheme prefixes (scheme.Prefix) and the prefixes each strict scheme allows
 _PREFIXES = "IOBESUL"
@@ -57,7 +59,7 @@ C_O, C_B, C_I, C_E, C_S, C_DOT, C_OTHER = range(7)
 _CLASS = {"O": C_O, "B": C_B, "I": C_I, "E": C_E, "S": C_S, ".": C_DOT}
 
 
-def _undefined_metric_warning():
+def _undefined_metric_warning() -> type:
     # scikit-learn's class, so that filters written for seqeval keep working;
     # imported only when a warning is due (importing scikit-learn takes a while)
     from sklearn.exceptions import UndefinedMetricWarning
@@ -65,8 +67,8 @@ def _undefined_metric_warning():
     return UndefinedMetricWarning
 
 
-@functools.lru_cache(maxsize=None)
-def _undefined_average_warning():
+@functools.cache
+def _undefined_average_warning() -> type:
     """The class of the warning for a macro average over no entity types: seqeval warns there through numpy
     (``RuntimeWarning``: mean of an empty slice), so a filter or ``pytest.warns`` written for seqeval expects
     that class; this one is also scikit-learn's ``UndefinedMetricWarning``, as this module's other warnings
@@ -108,9 +110,8 @@ def read_tags(y_true: Any, y_pred: Any, flat_ok: bool = False) -> TagData:
     """
     sides = []
     for y, name in ((y_true, "y_true"), (y_pred, "y_pred")):
-        if flat_ok and isinstance(y, (list, tuple)) and len(y) and all(isinstance(t, str) for t in y):
-            y = [y]
-        elif flat_ok and isinstance(y, np.ndarray) and y.ndim == 1 and y.dtype.kind == "U":
+        if flat_ok and ((isinstance(y, (list, tuple)) and len(y) and all(isinstance(t, str) for t in y))
+                        or (isinstance(y, np.ndarray) and y.ndim == 1 and y.dtype.kind == "U")):
             y = [y]
         sides.append((name, y))
     lengths, (true, pred), vocab = encode(sides)
@@ -176,7 +177,8 @@ def check_sample_weight(sample_weight: Any, n_sentences: int) -> None:
                   "which it rejects, so its scores are unweighted; these are too", UserWarning, stacklevel=3)
 
 
-def check_options(average=None, mode=None, zero_division="warn", scheme=None) -> Optional[str]:
+def check_options(average: Optional[str] = None, mode: Optional[str] = None, zero_division: Any = "warn",
+                  scheme: Any = None) -> Optional[str]:
     _check_average(average)
     _check_mode(mode)
     _check_zero_division(zero_division)
@@ -206,7 +208,7 @@ def _warn_not_ne(vocab: Sequence[str], used: np.ndarray, suffix: bool) -> None:
             warnings.warn(f"{tag} seems not to be NE tag.", UserWarning, stacklevel=4)
 
 
-def _shift(a: np.ndarray, fill) -> np.ndarray:
+def _shift(a: np.ndarray, fill: Any) -> np.ndarray:
     out = np.empty_like(a)
     out[0] = fill
     out[1:] = a[:-1]
@@ -419,7 +421,8 @@ def _warn_prf(average: Optional[str], modifier: str, msg_start: str, size: int) 
     warnings.warn(msg, _undefined_metric_warning(), stacklevel=4)
 
 
-def _fill(result: np.ndarray, den: np.ndarray, metric: str, modifier: str, average, warn_for, zero_division):
+def _fill(result: np.ndarray, den: np.ndarray, metric: str, modifier: str, average: Optional[str],
+          warn_for: Sequence[str], zero_division: Any) -> np.ndarray:
     """seqeval's _prf_divide on a ratio computed by measures: 0/0 -> zero_division (and a warning)."""
     mask = den == 0
     if not mask.any():
@@ -433,7 +436,7 @@ def _fill(result: np.ndarray, den: np.ndarray, metric: str, modifier: str, avera
 
 
 def scores(counts: Counts, average: Optional[str] = None, warn_for: Sequence[str] = ALL_WARN_FOR,
-           beta: float = 1.0, zero_division: Any = "warn"):
+           beta: float = 1.0, zero_division: Any = "warn") -> Tuple[Any, Any, Any, Any]:
     """(precision, recall, F-beta, support) with seqeval's averages and zero-division rule."""
     if beta < 0:
         raise ValueError(f"beta={beta!r}: expected a number >= 0")
@@ -463,42 +466,47 @@ def scores(counts: Counts, average: Optional[str] = None, warn_for: Sequence[str
     return np.mean(p), np.mean(r), np.mean(f), int(true.sum())
 
 
-def _counts_for(y_true, y_pred, suffix, mode, scheme, sample_weight, detect=False) -> Counts:
+def _counts_for(y_true: Tags, y_pred: Tags, suffix: bool, mode: Optional[str], scheme: Any, sample_weight: Any,
+                detect: bool = False) -> Counts:
     data = read_tags(y_true, y_pred)
     check_sample_weight(sample_weight, len(data.lengths))
     return count(decode(data, suffix, mode, scheme, detect))
 
 
-def precision_recall_fscore_support(y_true, y_pred, *, average: Optional[str] = None,
+def precision_recall_fscore_support(y_true: Tags, y_pred: Tags, *, average: Optional[str] = None,
                                     warn_for: Sequence[str] = ALL_WARN_FOR, beta: float = 1.0,
-                                    sample_weight=None, zero_division: Any = "warn", suffix: bool = False,
-                                    mode: Optional[str] = None, scheme: Any = None):
+                                    sample_weight: Any = None, zero_division: Any = "warn", suffix: bool = False,
+                                    mode: Optional[str] = None, scheme: Any = None) -> Tuple[Any, Any, Any, Any]:
     """seqeval's precision_recall_fscore_support (``mode``/``scheme`` select its v1 variant)."""
     sch = check_options(average, mode, zero_division, scheme)
     c = _counts_for(y_true, y_pred, suffix, mode, sch, sample_weight)
     return scores(c, average, warn_for, beta, zero_division)
 
 
-def _score(k: int, metric: str, y_true, y_pred, average, suffix, mode, sample_weight, zero_division, scheme):
+def _score(k: int, metric: str, y_true: Tags, y_pred: Tags, average: Optional[str], suffix: bool, mode: Optional[str],
+           sample_weight: Any, zero_division: Any, scheme: Any) -> Any:
     sch = check_options(average, mode, zero_division, scheme)
     c = _counts_for(y_true, y_pred, suffix, mode, sch, sample_weight)
     return scores(c, average, (metric,), 1.0, zero_division)[k]
 
 
-def precision_score(y_true, y_pred, *, average: Optional[str] = "micro", suffix: bool = False,
-                    mode: Optional[str] = None, sample_weight=None, zero_division: Any = "warn", scheme: Any = None):
+def precision_score(y_true: Tags, y_pred: Tags, *, average: Optional[str] = "micro", suffix: bool = False,
+                    mode: Optional[str] = None, sample_weight: Any = None, zero_division: Any = "warn",
+                    scheme: Any = None) -> Any:
     """Entity precision, as seqeval.metrics.precision_score."""
     return _score(0, "precision", y_true, y_pred, average, suffix, mode, sample_weight, zero_division, scheme)
 
 
-def recall_score(y_true, y_pred, *, average: Optional[str] = "micro", suffix: bool = False,
-                 mode: Optional[str] = None, sample_weight=None, zero_division: Any = "warn", scheme: Any = None):
+def recall_score(y_true: Tags, y_pred: Tags, *, average: Optional[str] = "micro", suffix: bool = False,
+                 mode: Optional[str] = None, sample_weight: Any = None, zero_division: Any = "warn",
+                 scheme: Any = None) -> Any:
     """Entity recall, as seqeval.metrics.recall_score."""
     return _score(1, "recall", y_true, y_pred, average, suffix, mode, sample_weight, zero_division, scheme)
 
 
-def f1_score(y_true, y_pred, *, average: Optional[str] = "micro", suffix: bool = False,
-             mode: Optional[str] = None, sample_weight=None, zero_division: Any = "warn", scheme: Any = None):
+def f1_score(y_true: Tags, y_pred: Tags, *, average: Optional[str] = "micro", suffix: bool = False,
+             mode: Optional[str] = None, sample_weight: Any = None, zero_division: Any = "warn",
+             scheme: Any = None) -> Any:
     """Entity F1, as seqeval.metrics.f1_score."""
     return _score(2, "f-score", y_true, y_pred, average, suffix, mode, sample_weight, zero_division, scheme)
 
@@ -506,7 +514,7 @@ def f1_score(y_true, y_pred, *, average: Optional[str] = "micro", suffix: bool =
 # ---------------------------------------------------------------------------
 # token level
 
-def accuracy_score(y_true, y_pred) -> float:
+def accuracy_score(y_true: Tags, y_pred: Tags) -> float:
     """Share of tokens whose tags are equal (seqeval: flat lists are accepted too)."""
     data = read_tags(y_true, y_pred, flat_ok=True)
     return accuracy(data)
@@ -518,7 +526,7 @@ def accuracy(data: TagData) -> float:
     return int(np.count_nonzero(data.true == data.pred)) / data.n_tokens
 
 
-def performance_measure(y_true, y_pred) -> Dict[str, int]:
+def performance_measure(y_true: Tags, y_pred: Tags) -> Dict[str, int]:
     """Token-level TP, FP, FN, TN as seqeval counts them (``O`` is the negative tag)."""
     data = read_tags(y_true, y_pred, flat_ok=True)
     o = data.vocab.index("O") if "O" in data.vocab else -1
@@ -558,8 +566,8 @@ def report_dict(rows: Sequence[Tuple[str, float, float, float, int]]) -> Dict[st
     return {name: {"precision": p, "recall": r, "f1-score": f, "support": s} for name, p, r, f, s in rows}
 
 
-def classification_report(y_true, y_pred, digits: int = 2, suffix: bool = False, output_dict: bool = False,
-                          mode: Optional[str] = None, sample_weight=None, zero_division: Any = "warn",
+def classification_report(y_true: Tags, y_pred: Tags, digits: int = 2, suffix: bool = False, output_dict: bool = False,
+                          mode: Optional[str] = None, sample_weight: Any = None, zero_division: Any = "warn",
                           scheme: Any = None) -> Union[str, Dict[str, Dict[str, Union[float, int]]]]:
     """seqeval's classification_report: per type and averaged P, R, F1 and support.
 

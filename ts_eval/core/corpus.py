@@ -9,14 +9,13 @@ from __future__ import annotations
 import dataclasses
 import re
 from dataclasses import dataclass, field
-from typing import Callable, Dict, List, Optional, Sequence, Tuple
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
 
-from .arrays import unique
-
-from . import schemes
 from ..errors import Hint, InputError, OptionError
+from . import schemes
+from .arrays import unique
 from .printable import control_message, control_reason, first_control
 
 
@@ -46,14 +45,14 @@ class SpanSet:
         return self.last + 1
 
     @staticmethod
-    def empty() -> "SpanSet":
+    def empty() -> SpanSet:
         z = np.zeros(0, np.int64)
         return SpanSet(z, z.copy(), np.zeros(0, np.int32))
 
-    def sorted(self) -> "SpanSet":
+    def sorted(self) -> SpanSet:
         return self.take(np.lexsort((self.label, self.last, self.start)))
 
-    def take(self, mask_or_index) -> "SpanSet":
+    def take(self, mask_or_index: np.ndarray) -> SpanSet:
         return SpanSet(self.start[mask_or_index], self.last[mask_or_index], self.label[mask_or_index], self.conll)
 
 
@@ -93,6 +92,12 @@ class SideInfo:
     def where(self, token: int) -> Tuple[Optional[str], Optional[int]]:
         line = int(self.token_lines[token]) if self.token_lines is not None else None
         return self.path, line
+
+    def tag_ids(self) -> np.ndarray:
+        """``tags``, for the code that decodes them (a side read from tags has them)."""
+        if self.tags is None:
+            raise ValueError(f"side {self.name!r} has no per-token tags")
+        return self.tags
 
     def summary(self) -> dict:
         return {"name": self.name, "path": self.path, "column": self.column, "spans": self.spans,
@@ -203,7 +208,7 @@ def corpus_from_tag_ids(
     policy: str = "conlleval",
     label_map: Sequence[Tuple[str, str]] = (),
     trailing_boundary: bool = True,
-    **extra,
+    **extra: Any,
 ) -> Corpus:
     """Decode every side's per-token tag ids (``SideInfo.tags``) into spans.
 
@@ -297,8 +302,9 @@ def _decode_side(side: SideInfo, table: schemes.TagTable, tag_label_id: np.ndarr
                  remap: np.ndarray, dropped_id: int, sent_first: np.ndarray, scheme: str, policy: str,
                  trailing_boundary: bool, tag_vocab: List[str]) -> SpanSet:
     """One side's spans (mapped label ids); records repairs, discards and unmapped spans on ``side``."""
-    prefix = table.prefix[side.tags]
-    types = tag_label_id[side.tags]
+    tags = side.tag_ids()
+    prefix = table.prefix[tags]
+    types = tag_label_id[tags]
     dec = schemes.decode(prefix, types, sent_first, scheme, outside_type)
     if dec.conll is not None:
         dec.conll.trailing_boundary = trailing_boundary
@@ -307,7 +313,7 @@ def _decode_side(side: SideInfo, table: schemes.TagTable, tag_label_id: np.ndarr
         k = int(bad[0])
         tok = int(dec.bad_token[k])
         path, line = side.where(tok)
-        raise InputError([f"ill-formed span ({dec.reason[0]}) at tag {tag_vocab[side.tags[tok]]!r}"
+        raise InputError([f"ill-formed span ({dec.reason[0]}) at tag {tag_vocab[tags[tok]]!r}"
                           f"{_on_side(side, ' on the {} side')}; policy strict rejects it (give ",
                           Hint("policy", "conlleval"), " to repair it or ", Hint("policy", "discard"),
                           " to drop it)"],
@@ -350,7 +356,7 @@ def _first_use(bad_ids: Sequence[int], sides: Sequence[SideInfo]) -> Optional[Tu
     bad = np.array(sorted(bad_ids), np.int64)
     found = []  # (first token with a bad tag, side order, side)
     for k, side in enumerate(sides):
-        hits = np.flatnonzero(np.isin(side.tags, bad))
+        hits = np.flatnonzero(np.isin(side.tag_ids(), bad))
         if len(hits):
             found.append((int(hits[0]), k, side))
     if not found:
@@ -370,7 +376,8 @@ def _check_printable(tag_vocab: List[str], sides: Sequence[SideInfo]) -> None:
         return       # in the vocabulary but on no token: nothing is decoded from it
     tok, side = use
     path, line = side.where(tok)
-    raise InputError(f"{control_message(tag_vocab[int(side.tags[tok])])}{_on_side(side, ' ({} side)')}", path, line)
+    bad_tag = tag_vocab[int(side.tag_ids()[tok])]
+    raise InputError(f"{control_message(bad_tag)}{_on_side(side, ' ({} side)')}", path, line)
 
 
 def _parse_or_locate(tag_vocab: List[str], scheme: Optional[str], sides: Sequence[SideInfo]) -> schemes.TagTable:
@@ -391,7 +398,7 @@ def _parse_or_locate(tag_vocab: List[str], scheme: Optional[str], sides: Sequenc
             raise _tag_error(first_err, None, None) from None
         tok, side = use
         path, line = side.where(tok)
-        raise _tag_error(errors[int(side.tags[tok])], path, line, _on_side(side, ' ({} side)')) from None
+        raise _tag_error(errors[int(side.tag_ids()[tok])], path, line, _on_side(side, ' ({} side)')) from None
 
 
 def _tag_error(err: schemes.TagError, path: Optional[str], line: Optional[int], suffix: str = "") -> InputError:

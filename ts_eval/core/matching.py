@@ -31,7 +31,7 @@ class Pairs:
     def __len__(self) -> int:
         return len(self.gold)
 
-    def take(self, mask) -> "Pairs":
+    def take(self, mask) -> Pairs:
         return Pairs(*(getattr(self, f)[mask] for f in
                        ("gold", "system", "overlap", "gold_only", "system_only", "same_label", "exact")))
 

@@ -10,7 +10,6 @@ from __future__ import annotations
 import re
 from typing import Any, Iterable, Optional
 
-
 #: control characters (Unicode category Cc: C0, DEL and C1): a tag or label holding one prints like another
 #: (``B-LOC\x00`` and ``B-LOC`` would be two labels, both shown as ``LOC``), so every reader rejects them
 CONTROL = re.compile("[\x00-\x1f\x7f-\x9f]")

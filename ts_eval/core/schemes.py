@@ -31,12 +31,12 @@ system side; the matcher marks exactly those chunks as exact matches.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Dict, List, Optional, Sequence, Tuple, Union
+from typing import Dict, List, Optional, Sequence, Set, Tuple, Union
 
 import numpy as np
 
 # prefix codes shared by all schemes
-O, B, I, E, S, L, U = 0, 1, 2, 3, 4, 5, 6
+O, B, I, E, S, L, U = 0, 1, 2, 3, 4, 5, 6  # noqa: E741  (the tag prefix letters themselves)
 PREFIX_CODES: Dict[str, int] = {"B": B, "I": I, "E": E, "S": S, "L": L, "U": U}
 PREFIX_NAMES = ["O", "B", "I", "E", "S", "L", "U"]
 _N_PREFIX = len(PREFIX_NAMES)
@@ -149,7 +149,7 @@ def parse_tags(tags: Sequence[str], scheme: Optional[str]) -> TagTable:
         if not label:
             raise TagError(tag, "the label after the prefix is empty (use ", ("scheme", "conlleval"),
                            " to accept it as conlleval.pl does)")
-        if head not in allowed:
+        if scheme and head not in allowed:      # (without a scheme every known prefix is allowed)
             raise TagError(tag, f"prefix {head}- is not part of scheme {scheme} "
                            f"(prefixes {', '.join(SCHEMES[scheme].prefixes)}); choose another ",
                            ("scheme",), " or ", ("scheme", "auto"))
@@ -190,7 +190,7 @@ class Decoded:
     ill_formed: np.ndarray     # bool per span
     bad_token: np.ndarray      # per span: the token that makes it ill formed (or -1)
     reason: List[str] = field(default_factory=list)  # why the first ill-formed span is ill formed
-    conll: Optional["ConllEvents"] = None  # conlleval scheme: per-token chunk events of this side
+    conll: Optional[ConllEvents] = None  # conlleval scheme: per-token chunk events of this side
 
 
 def _shift_prev(a: np.ndarray, first: np.ndarray, fill) -> np.ndarray:
@@ -289,14 +289,14 @@ def encode(start: np.ndarray, last: np.ndarray, label: np.ndarray, sent_first: n
 
 
 def _reason(sch: Scheme, pf: int, pl: int, one: bool) -> str:
-    f, l = PREFIX_NAMES[pf], PREFIX_NAMES[pl]
+    f, la = PREFIX_NAMES[pf], PREFIX_NAMES[pl]
     if one:
         if f not in sch.single:
             return f"a one-token span tagged {f}- (scheme {sch.name} expects {'/'.join(sch.single)}-)"
     elif f not in sch.first:
         return f"a span that starts with {f}- (scheme {sch.name} expects {'/'.join(sch.first)}-)"
-    elif l not in sch.last:
-        return f"a span that ends with {l}- (scheme {sch.name} expects {'/'.join(sch.last)}-)"
+    elif la not in sch.last:
+        return f"a span that ends with {la}- (scheme {sch.name} expects {'/'.join(sch.last)}-)"
     if f == "B":
         return f"B- that does not follow a span of the same label (scheme {sch.name})"
     return f"E- that is not followed by a span of the same label (scheme {sch.name})"
@@ -397,12 +397,13 @@ def conlleval_correct(gold: ConllEvents, system: ConllEvents) -> np.ndarray:
 
 def detect_scheme(sides: Sequence[Tuple[np.ndarray, np.ndarray]], sent_first: np.ndarray) -> str:
     """Guess the scheme from (prefix codes, label ids) of every side (named prefixes only)."""
-    present = set()
+    present: Set[str] = set()
     b_opens_fresh = False   # a B- not directly after a token of the same label
     i_last = False          # an I- that is the last token of its span
     for prefix, types in sides:
         p = prefix.astype(np.intp, copy=False)
-        present.update(PREFIX_NAMES[k] for k in np.flatnonzero(np.bincount(p.astype(np.intp), minlength=1)).tolist() if k != O)
+        used = np.flatnonzero(np.bincount(p.astype(np.intp), minlength=1)).tolist()
+        present.update(PREFIX_NAMES[k] for k in used if k != O)
         prev_p = _shift_prev(p, sent_first, O)
         prev_t = _shift_prev(types, sent_first, -1)
         bmask = p == B

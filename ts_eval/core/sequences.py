@@ -11,11 +11,10 @@ from typing import Any, Mapping, Sequence, Tuple, Union
 
 import numpy as np
 
-from . import validation as validate
-from .printable import control_message, has_control
-from .corpus import Corpus, SideInfo, SpanSet, corpus_from_tag_ids
 from ..errors import InputError
-
+from . import validation as validate
+from .corpus import Corpus, SideInfo, SpanSet, corpus_from_tag_ids
+from .printable import control_message, has_control
 
 TagSeqs = Sequence[Sequence[str]]
 

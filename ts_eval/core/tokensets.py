@@ -27,7 +27,7 @@ class TokenSets:
     tokens: np.ndarray   # global token indices, sorted within each span
 
     @staticmethod
-    def empty() -> "TokenSets":
+    def empty() -> TokenSets:
         z = np.zeros(0, np.int64)
         return TokenSets(z, np.zeros(1, np.int64), z.copy())
 
@@ -48,7 +48,7 @@ class TokenSets:
         return None
 
     @staticmethod
-    def from_mask(spans: SpanSet, excluded: np.ndarray) -> "TokenSets":
+    def from_mask(spans: SpanSet, excluded: np.ndarray) -> TokenSets:
         """Token sets = each span's range minus the tokens where ``excluded`` is True."""
         excluded = np.asarray(excluded, bool)
         cum = np.concatenate(([0], np.cumsum(excluded, dtype=np.int64)))
@@ -66,7 +66,7 @@ class TokenSets:
                          toks[keep].astype(np.int64))
 
     @staticmethod
-    def from_dict(sets: Mapping[int, Iterable[int]]) -> "TokenSets":
+    def from_dict(sets: Mapping[int, Iterable[int]]) -> TokenSets:
         """From ``{span index: token indices}`` (global token indices)."""
         if not sets:
             return TokenSets.empty()

@@ -48,10 +48,37 @@ from __future__ import annotations
 from .algorithm import fair_corpus, fair_errors
 from .scores import METHODS, fair_report, method_scores, weighted_totals
 from .tally import sentence_outcomes
-from .types import (BEL, BEO, BES, BOTH, ERROR_TYPES, FN, FOCUS, FP, GOLD_ONLY, LBE, LE, MISSING, MODES,
-                    OUTCOME_NAMES, SYSTEM_ONLY, TP, TRADITIONAL_TYPES, FairResult, SpanOutcomes)
-from .weights import (DEFAULT_WEIGHTS, EQ7_FORMULA, PRESET_ALIASES, PRESETS, WEIGHT_TARGETS, Weights,
-                      parse_weights, resolve_weights)
+from .types import (
+    BEL,
+    BEO,
+    BES,
+    BOTH,
+    ERROR_TYPES,
+    FN,
+    FOCUS,
+    FP,
+    GOLD_ONLY,
+    LBE,
+    LE,
+    MISSING,
+    MODES,
+    OUTCOME_NAMES,
+    SYSTEM_ONLY,
+    TP,
+    TRADITIONAL_TYPES,
+    FairResult,
+    SpanOutcomes,
+)
+from .weights import (
+    DEFAULT_WEIGHTS,
+    EQ7_FORMULA,
+    PRESET_ALIASES,
+    PRESETS,
+    WEIGHT_TARGETS,
+    Weights,
+    parse_weights,
+    resolve_weights,
+)
 
 __all__ = [
     "BEL", "BEO", "BES", "BOTH", "DEFAULT_WEIGHTS", "EQ7_FORMULA", "ERROR_TYPES", "fair_corpus", "fair_errors",

@@ -13,12 +13,13 @@ from dataclasses import dataclass
 from typing import List, Optional, Sequence, Tuple, Union
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from ..core.arrays import unique
 from ..core.corpus import Corpus, SpanSet
-from ..errors import OptionError
 from ..core.matching import Pairs, match
 from ..core.tokensets import TokenSets
+from ..errors import OptionError
 from .sequential import _resolve
 from .tally import _sent_offsets, _sentence_of, _tally
 from .types import BEL, BEO, BES, BOTH, FN, FOCUS, FP, GOLD_ONLY, LBE, LE, MODES, SYSTEM_ONLY, TP, FairResult
@@ -39,7 +40,8 @@ class _Side:
     done: np.ndarray              # span already counted (updated as events are added)
 
 
-def _side(spans: SpanSet, sentences, order: Optional[np.ndarray], tokens: Optional[TokenSets]) -> _Side:
+def _side(spans: SpanSet, sentences: Union[Corpus, np.ndarray, Sequence[int]], order: Optional[np.ndarray],
+          tokens: Optional[TokenSets]) -> _Side:
     n = len(spans)
     pos = np.arange(n, dtype=np.int64) if order is None else np.asarray(order, np.int64)
     return _Side(spans, _sentence_of(sentences, spans.start), pos, tokens, np.zeros(n, bool))
@@ -51,7 +53,7 @@ class _Events:
     def __init__(self) -> None:
         self.parts: List[Tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]] = []
 
-    def add(self, g, s, code, kind) -> None:
+    def add(self, g: ArrayLike, s: ArrayLike, code: ArrayLike, kind: ArrayLike) -> None:
         g = np.asarray(g, np.int64)
         n = len(g)
         self.parts.append((g, np.asarray(s, np.int64), np.broadcast_to(np.asarray(code, np.int8), (n,)),
@@ -72,7 +74,7 @@ def _flags(idx: np.ndarray, n: int) -> np.ndarray:
     return out
 
 
-def _be_type_vec(tb, te, sb, se) -> np.ndarray:
+def _be_type_vec(tb: np.ndarray, te: np.ndarray, sb: np.ndarray, se: np.ndarray) -> np.ndarray:
     """The sequential ``_be_type`` over arrays (the isolated 1:1 overlaps resolved without the loop)."""
     return np.where(sb == tb, np.where(se < te, BES, BEL),
                     np.where(sb < tb, np.where(se < te, BEO, BEL),

@@ -6,8 +6,8 @@ from typing import Dict, Mapping, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
-from ..errors import OptionError
 from ..core.measures import prf
+from ..errors import OptionError
 from .types import ERROR_TYPES, TRADITIONAL_TYPES, FairResult
 from .weights import PRESETS, Weights, resolve_weights
 
@@ -36,7 +36,7 @@ def method_scores(counts: Mapping[str, float], method: str, weights: Optional[We
     raise OptionError(f"method {method!r}: expected one of {', '.join(METHODS)}")
 
 
-def fair_report(result: FairResult, *, weights: Union[None, str, Weights] = None,
+def fair_report(result: FairResult, *, weights: Union[str, Weights, None] = None,
                 methods: Sequence[str] = METHODS) -> dict:
     """Plain-data report: per label (``labels``) and summed (``micro``) counts and P/R/F1 for
     each method, in the result vocabulary (lower-case count keys ``tp``, ``fp``, ``fn``, ``le``,

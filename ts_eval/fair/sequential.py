@@ -9,6 +9,8 @@ sequential (each match changes what the next span may match), so it stays a Pyth
 """
 from __future__ import annotations
 
+from typing import Tuple
+
 from .types import BEL, BEO, BES, BOTH, FN, FP, GOLD_ONLY, LBE, LE, SYSTEM_ONLY, TP
 
 
@@ -31,13 +33,11 @@ def _best(x: list, cands: list) -> list:
         return cands[0]
     xb = x[3]
     nx = xb.bit_count()
-    best, bkey = None, None
-    for c in cands:
+
+    def key(c: list) -> Tuple[int, int, int, int]:
         inter = (xb & c[3]).bit_count()
-        key = (-inter, nx - inter, c[3].bit_count() - inter, c[2] - c[1])
-        if bkey is None or key < bkey:
-            best, bkey = c, key
-    return best
+        return (-inter, nx - inter, c[3].bit_count() - inter, c[2] - c[1])
+    return min(cands, key=key)      # (min keeps the first of equal keys)
 
 
 def _length(x: list) -> int:

@@ -11,8 +11,23 @@ from typing import Sequence, Tuple, Union
 import numpy as np
 
 from ..core.corpus import Corpus, SpanSet
-from .types import (BEL, BEO, BES, BOTH, ERROR_TYPES, FN, FP, GOLD_ONLY, LBE, LE, OUTCOME_NAMES, SYSTEM_ONLY,
-                    TP, FairResult, SpanOutcomes)
+from .types import (
+    BEL,
+    BEO,
+    BES,
+    BOTH,
+    ERROR_TYPES,
+    FN,
+    FP,
+    GOLD_ONLY,
+    LBE,
+    LE,
+    OUTCOME_NAMES,
+    SYSTEM_ONLY,
+    TP,
+    FairResult,
+    SpanOutcomes,
+)
 
 N_CODES = len(OUTCOME_NAMES)
 
@@ -109,7 +124,7 @@ def _fair_columns(c8: np.ndarray) -> np.ndarray:
 
 
 def _tally(gold: SpanSet, system: SpanSet, labels: Sequence[str], focus: str, mode: str,
-           sentences: Union[Corpus, np.ndarray],
+           sentences: Union[Corpus, np.ndarray, Sequence[int]],
            eg: np.ndarray, es: np.ndarray, ec: np.ndarray, ek: np.ndarray,
            trad_g: np.ndarray, trad_s: np.ndarray, g_order: np.ndarray) -> FairResult:
     """Events -> per-span outcomes, per-sentence and per-label counts (the label counts are

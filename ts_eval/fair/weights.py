@@ -88,7 +88,7 @@ def parse_weights(spec: str) -> Weights:
     return out
 
 
-def resolve_weights(weights: Union[None, str, Mapping[str, Mapping[str, float]]]) -> Weights:
+def resolve_weights(weights: Union[str, Mapping[str, Mapping[str, float]], None]) -> Weights:
     """None -> the default (eq5); a string -> :func:`parse_weights`; a mapping is checked and copied."""
     if weights is None:
         return parse_weights(DEFAULT_WEIGHTS)

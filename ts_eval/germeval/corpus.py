@@ -62,6 +62,8 @@ class GermEvalSide(SideInfo):
         """``(sentences, 3)``: per sentence the gold, found and correct chunks of Metric 1 (both levels
         pooled, each chunk filed under the sentence of its first token), as the official scorer counts
         them under ``policy`` (the corpus's) and this side's end-of-input rule."""
+        if self.germeval is None:
+            raise ValueError(f"side {self.name!r} has no GermEval tags")
         counts = germeval_counts(self.germeval, policy, self.eof_quirk, self.chunks)
         return counts.m1_sentences
 
@@ -72,8 +74,9 @@ def systems_corpus(datas: Sequence[GermEvalData], policy: str = "nereval", eof_q
     The caller has checked that the datas share their gold tags and sentences; the gold
     span set is the first one's.  Each system side is a :class:`GermEvalSide`.
     """
-    systems, infos = {}, {}
-    gold_set = None
+    systems: Dict[str, SpanSet] = {}
+    infos: Dict[str, SideInfo] = {}
+    gold_set: Optional[SpanSet] = None
     for d in datas:
         chunks = level_chunks(d, policy)
         corpus1 = level_corpus(d, chunks)
@@ -82,6 +85,8 @@ def systems_corpus(datas: Sequence[GermEvalData], policy: str = "nereval", eof_q
         infos[d.name] = GermEvalSide(d.name, d.system_path, spans=len(systems[d.name]), germeval=d,
                                      chunks=chunks, eof_quirk=eof_quirk)
     first = datas[0]
+    if gold_set is None:
+        raise ValueError("no system given")
     gold_info = SideInfo("gold", first.gold_path, spans=len(gold_set))
     return Corpus(first.sent_offsets, list(LABELS), gold_set, systems, gold_info, infos, scheme="IOB2",
                   policy=policy, tokens=first.texts)
@@ -101,7 +106,8 @@ def germeval_corpus(gold_path: Optional[str], system_paths: Sequence[str], *, na
         raise OptionError("no system file given")
     if names is not None and len(names) != len(system_paths):
         raise OptionError(f"{len(names)} names for {len(system_paths)} system files")
-    datas = [read_germeval_any(gold_path or p, p if gold_path else None, name=names[k] if names else None, policy=policy)
+    datas = [read_germeval_any(gold_path or p, p if gold_path else None, name=names[k] if names else None,
+                               policy=policy)
              for k, p in enumerate(system_paths)]
     _check_same_gold(datas)
     return systems_corpus(datas, policy, eof_quirk)

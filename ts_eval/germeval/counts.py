@@ -43,9 +43,19 @@ from typing import Dict, Optional, Tuple
 import numpy as np
 
 from ..core import measures
-from .data import (BASES, LABELS, LEVELS, TAG_BASE, TAG_LABEL, TAG_PREFIX, GermEvalData, LevelChunks, level_chunks,
-                   spanset)
 from ..core.matching import Pairs, match
+from .data import (
+    BASES,
+    LABELS,
+    LEVELS,
+    TAG_BASE,
+    TAG_LABEL,
+    TAG_PREFIX,
+    GermEvalData,
+    LevelChunks,
+    level_chunks,
+    spanset,
+)
 
 MODES = ("strict", "loose")
 

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from .data import LABELS, LEVELS, level_chunks, sentence_bounded
 from ..errors import OptionError
 from ..io.documents import TOKEN_SEP, Documents
+from .data import LABELS, LEVELS, level_chunks, sentence_bounded
 from .reader import read_germeval
 
 SIDES = ("gold", "system")

@@ -15,22 +15,21 @@ Metric 1 for ranking is the model ``germeval-m1`` (:mod:`ts_eval.models.germeval
 from __future__ import annotations
 
 import dataclasses
-from typing import Any, Dict, List, Sequence, Tuple
+from typing import Any, Dict, List, Sequence, Set, Tuple
 
 import numpy as np
 
 from ..core import measures
-from .corpus import level_corpus
-from .data import BASES, LABELS, LEVELS, TAG_PREFIX, GermEvalData, LevelChunks, level_chunks, sentence_bounded
+from ..core.matching import match
+from ..core.measures import percent, percent_of_ratio, prf
 from ..fair.algorithm import fair_errors
 from ..fair.scores import fair_report
 from ..fair.types import ERROR_TYPES
-from .counts import MODES, GermEvalCounts, germeval_counts
-from ..core.matching import match
-from ..core.measures import percent, percent_of_ratio, prf
 from ..models.ts import ts_counts, ts_result
 from ..results.report import Report, versions
-
+from .corpus import level_corpus
+from .counts import MODES, GermEvalCounts, germeval_counts
+from .data import BASES, LABELS, LEVELS, TAG_PREFIX, GermEvalData, LevelChunks, level_chunks, sentence_bounded
 
 # ---------------------------------------------------------------------------
 # the official numbers (percentages, computed in the scorer's order of operations)
@@ -49,7 +48,7 @@ COUNTS = ("gold", "system", "tp")   # the report's chunk counts (the scorer's go
 
 def nereval_types(c: GermEvalCounts) -> List[str]:
     """Type names of gold or found chunks in any (mode, level) run, sorted as the scorer sorts them."""
-    names = set()
+    names: Set[str] = set()
     for lc in c.levels.values():
         names.update(t for t, g, f in zip(lc.types, lc.gold, lc.found) if g > 0 or f > 0)
     return sorted(names)

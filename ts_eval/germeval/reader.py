@@ -28,16 +28,16 @@ from __future__ import annotations
 import codecs
 import os
 from dataclasses import dataclass, field
-from typing import Optional, Sequence, Tuple
+from typing import Callable, List, Optional, Sequence, Tuple
 
 import numpy as np
 
 from ..core import schemes
-from .data import LABELS, LEVELS, ROW_NAMES, TAG_ID, TAG_LABEL, TAG_PREFIX, TAGS, GermEvalData, check_policy_name
 from ..errors import Hint, InputError
 from ..io.columns import BOM, ColumnFile, byte_windows, unique_slices
 from ..io.conll import check_aligned
 from ..io.source import system_name
+from .data import LABELS, LEVELS, ROW_NAMES, TAG_ID, TAG_LABEL, TAG_PREFIX, TAGS, GermEvalData, check_policy_name
 
 SIX_COLUMNS = "index, token, gold outer, gold inner, system outer, system inner"
 FOUR_COLUMNS = "index, token, outer, inner"
@@ -227,7 +227,7 @@ def read_germeval(path: str, *, name: Optional[str] = None, policy: str = "nerev
     data = GermEvalData(
         name=name or system_name(path), gold_path=path, system_path=path, layout="6col", tags=tags,
         sent_first=tf.sent_first, gold_lines=tf.token_line, system_lines=tf.token_line,
-        texts=lambda a, b, tf=tf: [tf.text(1, k) for k in range(a, b)],
+        texts=_token_texts(tf),
         comment_lines=tf.comment_lines, blank_lines=tf.blank_lines)
     check_policy(data, policy)
     return data
@@ -262,7 +262,7 @@ def read_germeval_pair(gold_path: str, system_path: str, *, name: Optional[str] 
     data = GermEvalData(
         name=name or system_name(system_path), gold_path=gold_path, system_path=system_path, layout="pair",
         tags=np.vstack([gold, system]), sent_first=gf.sent_first, gold_lines=gf.token_line,
-        system_lines=sf.token_line, texts=lambda a, b, tf=gf: [tf.text(1, k) for k in range(a, b)],
+        system_lines=sf.token_line, texts=_token_texts(gf),
         comment_lines=gf.comment_lines, blank_lines=gf.blank_lines)
     check_policy(data, policy)
     return data
@@ -276,16 +276,24 @@ def read_germeval_any(gold_or_file: str, system_path: Optional[str] = None, *, n
     return read_germeval_pair(gold_or_file, system_path, name=name, policy=policy)
 
 
+def _token_texts(tf: _TabFile) -> Callable[[int, int], List[str]]:
+    """``texts(a, b)``: the token texts a..b-1 of the file (column 1)."""
+    def texts(a: int, b: int) -> List[str]:
+        return [tf.text(1, k) for k in range(a, b)]
+    return texts
+
+
 def _check_lines_up(gf: _TabFile, sf: _TabFile) -> None:
     """Same sentences, same tokens, same index fields (the plan's ``cut -f1,2 | cmp`` check)."""
     check_aligned(gf.field_file(1), sf.field_file(1))
     gi, si = gf.field_file(0), sf.field_file(0)
     n = gf.n_tokens
-    bad = np.flatnonzero(gi.token_len != si.token_len)
+    gi_len, si_len = gi.loaded()[2], si.loaded()[2]
+    bad = np.flatnonzero(gi_len != si_len)
     limit = int(bad[0]) if len(bad) else n
     same_len_bytes_differ = np.flatnonzero(gi.token_bytes(0, limit) != si.token_bytes(0, limit))
     if len(same_len_bytes_differ):
-        first = int(np.searchsorted(np.cumsum(gi.token_len[:limit]), same_len_bytes_differ[0], side="right"))
+        first = int(np.searchsorted(np.cumsum(gi_len[:limit]), same_len_bytes_differ[0], side="right"))
     elif len(bad):
         first = limit
     else:

@@ -8,20 +8,20 @@ and one or more systems (each in its own format) and pairs them into a Corpus th
 from __future__ import annotations
 
 import inspect
-from typing import Any, Dict, Mapping, Optional, Sequence, Tuple, Union
+from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Set, Tuple, Union
 
 import numpy as np
 
 from ..core.corpus import Corpus, relabel
 from ..errors import InputError, OptionError
 from .brat import read_brat
-from .columns import split_columns
+from .charspans import MisalignedSpanError
+from .columns import ColumnFile, split_columns
 from .conllu import read_conllu
 from .detect import FORMATS, detect_format
 from .documents import Documents, documents_from_tags, token_keys
 from .jsonl_text import read_jsonl_text
 from .jsonl_tokens import read_jsonl_tokens
-from .charspans import MisalignedSpanError
 from .pairing import check_texts, pair_documents
 from .sink import check_stdin_once
 from .source import STDIN, display_name, is_dir, read_bytes, system_name
@@ -42,21 +42,23 @@ def read_columns(path: str, *, column: int = -1, token_column: int = 1, scheme: 
                                policy, lines=lines, token_lines=cf.token_line)
 
 
-def _column_keys(cf, lengths: np.ndarray):
+def _column_keys(cf: ColumnFile, lengths: np.ndarray) -> Callable[[], List[str]]:
     """Each sentence's tokens joined by TOKEN_SEP, cut from the file's bytes (made only when pairing or
     token texts need them)."""
-    return token_keys(cf.data, cf.token_start, cf.token_len, lengths)
+    data, starts, lens = cf.loaded()
+    return token_keys(data, starts, lens, lengths)
 
 
 def _label_studio(path: str, **kw: Any) -> Documents:
     return read_jsonl_text(path, **kw)
 
 
-READERS = {"columns": read_columns, "jsonl-tokens": read_jsonl_tokens, "jsonl-text": read_jsonl_text,
-           "label-studio": _label_studio, "brat": read_brat, "conllu": read_conllu}
+READERS: Dict[str, Callable[..., Documents]] = {
+    "columns": read_columns, "jsonl-tokens": read_jsonl_tokens, "jsonl-text": read_jsonl_text,
+    "label-studio": _label_studio, "brat": read_brat, "conllu": read_conllu}
 
 
-def _accepts(fn) -> set:
+def _accepts(fn: Callable[..., Documents]) -> Set[str]:
     if fn is _label_studio:
         fn = read_jsonl_text
     return set(inspect.signature(fn).parameters) - {"path", "raw"}
@@ -122,7 +124,7 @@ def read_pair(gold: Union[str, Documents], systems: Union[str, Documents, Sequen
     check_stdin_once([("gold", gold)] + [(f"system {name!r}", src) for name, src in items])
     used = set()
     fmts = [format] + [system_format] * len(items)
-    sides = []
+    sides: List[Documents] = []
     for src, fmt in zip([gold] + [s for _, s in items], fmts):
         try:
             docs = _read(src, fmt, options, strict=False)
@@ -139,7 +141,9 @@ def read_pair(gold: Union[str, Documents], systems: Union[str, Documents, Sequen
     if unknown:
         raise OptionError(f"option(s) {', '.join(sorted(unknown))} apply to none of the formats read "
                          f"({', '.join(sorted({d.format for d in sides}))})")
-    return relabel(pair_documents(sides[0], {n: d for (n, _), d in zip(items, sides[1:])}), label_map)
+    decoded = {"scheme": options.get("scheme", "IOB2"), "policy": options.get("policy", "conlleval")}  # (the
+    # defaults of every reader of tags)
+    return relabel(pair_documents(sides[0], {n: d for (n, _), d in zip(items, sides[1:])}, **decoded), label_map)
 
 
 def _name(src: Any, k: int) -> str:

@@ -18,13 +18,12 @@ import os
 import re
 from typing import List, Optional
 
-from ..errors import Hint, InputError
 from ..core.printable import control_message, has_control
+from ..errors import Hint, InputError
 from .charspans import CharDocs, to_documents
+from .choices import DISCONTINUOUS
 from .documents import Documents
 from .source import read_text
-
-from .choices import DISCONTINUOUS  # noqa: F401  (re-exported: the readers' own name)
 
 
 def brat_pairs(path: str) -> List[str]:

@@ -13,9 +13,9 @@ from typing import Any, List, Optional, Tuple
 import numpy as np
 
 from ..errors import Hint, InputError
+from .choices import ALIGN_MODES
 from .documents import TOKEN_SEP, Documents, build_documents
 from .jsonl import is_int, short
-from .choices import ALIGN_MODES
 from .tokenizer import align_spans, token_keys, tokenize
 
 
@@ -149,7 +149,8 @@ def to_documents(cd: CharDocs, align: str = "strict", tokenizer: str = "default"
         listed.append(item)
     keep = b < e
     dropped = int((~keep).sum())
-    notes = {"tokenizer": tokenizer, "align": align, "misaligned": len(listed), "dropped_no_token": dropped, "misaligned_spans": listed}
+    notes = {"tokenizer": tokenizer, "align": align, "misaligned": len(listed), "dropped_no_token": dropped,
+             "misaligned_spans": listed}
     def keys() -> List[str]:
         return token_keys(cd.texts, off, ts, te, TOKEN_SEP)
     kept = np.flatnonzero(keep)

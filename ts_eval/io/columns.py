@@ -49,8 +49,8 @@ class ColumnFile:
     docstart_lines: int
     boundary_lines: int       # -X- lines
     token_column: Optional[int]  # 1-based; None: the file has no token column
-    token_start: np.ndarray   # byte offset of every token's text
-    token_len: np.ndarray
+    token_start: Optional[np.ndarray]   # byte offset of every token's text (None after release())
+    token_len: Optional[np.ndarray]
     columns: Dict[int, Tuple[List[str], np.ndarray]]  # 1-based column -> (distinct values, ids)
     bom: int = 0              # bytes of BOM before ``data`` in the file
     delimiter: Optional[str] = None  # the field delimiter it was read with (None: whitespace)
@@ -79,9 +79,15 @@ class ColumnFile:
                                  f"{self.n_tokens} before)", self.path)
             self.data, self.token_start, self.token_len = again.data, again.token_start, again.token_len
 
-    def _bytes(self) -> np.ndarray:
-        self._reload()
-        return self.data
+    def loaded(self) -> Tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(the file's bytes, every token's byte offset, every token's length in bytes), read again
+        from the file after :meth:`release`."""
+        if self.data is None or self.token_start is None or self.token_len is None:
+            self._reload()
+        data, start, length = self.data, self.token_start, self.token_len
+        if data is None or start is None or length is None:     # _reload() sets all three or raises
+            raise InputError("the file could not be read again", self.path)
+        return data, start, length
 
     @property
     def n_tokens(self) -> int:
@@ -101,23 +107,23 @@ class ColumnFile:
 
     def texts(self, a: int, b: int) -> List[str]:
         """Token texts a..b-1."""
-        raw = self._bytes()
-        assert self.token_start is not None and self.token_len is not None
-        return [raw[s:s + n].tobytes().decode("utf-8")
-                for s, n in zip(self.token_start[a:b].tolist(), self.token_len[a:b].tolist())]
+        self._reload()
+        raw, start, length = self.loaded()
+        return [raw[s:s + n].tobytes().decode("utf-8") for s, n in zip(start[a:b].tolist(), length[a:b].tolist())]
 
     def token_bytes(self, a: int, b: int) -> np.ndarray:
         """The texts of tokens a..b-1 concatenated (uint8)."""
         if b <= a:
             return np.zeros(0, np.uint8)
         self._reload()
-        starts = self.token_start[a:b].astype(np.int64)
-        lo, hi = int(starts[0]), int(starts[-1]) + int(self.token_len[b - 1])
+        raw, start, length = self.loaded()
+        starts = start[a:b].astype(np.int64)
+        lo, hi = int(starts[0]), int(starts[-1]) + int(length[b - 1])
         mark = np.zeros(hi - lo + 1, np.int8)
         mark[starts - lo] += 1
-        mark[starts - lo + self.token_len[a:b]] -= 1
+        mark[starts - lo + length[a:b]] -= 1
         inside = np.cumsum(mark[:-1], dtype=np.int8).view(bool)
-        return self._bytes()[lo:hi][inside]
+        return raw[lo:hi][inside]
 
 
 def _column_index(column: int, n: int, path: str, note: Sequence[Part] = ()) -> int:

@@ -9,7 +9,7 @@ all, and two files are then checked for equal sentence and token counts only.
 """
 from __future__ import annotations
 
-from typing import List, Optional, Sequence, Tuple
+from typing import Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
 
@@ -126,7 +126,8 @@ def _token_is_tag(cf: ColumnFile) -> TsEvalError:
     return OptionError([f"{cf.path}: ", *parts])
 
 
-def _finish(cf: ColumnFile, vocab, sides, scheme, policy, label_map) -> Corpus:
+def _finish(cf: ColumnFile, vocab: List[str], sides: Sequence[SideInfo], scheme: str, policy: str,
+            label_map: Sequence[Tuple[str, str]]) -> Corpus:
     cf.release()  # the tags are decoded: the file's bytes are only needed again for token texts
     doc = np.flatnonzero(cf.doc_first)
     doc_offsets = np.append(doc, cf.n_tokens) if len(doc) else None
@@ -141,7 +142,7 @@ def _finish(cf: ColumnFile, vocab, sides, scheme, policy, label_map) -> Corpus:
 
 def _check_names(names: Sequence[str], sources: Sequence[str]) -> None:
     """System names are unique and none is ``gold``; an error names the file (or column) of the name."""
-    seen = {}
+    seen: Dict[str, str] = {}
     for n, src in zip(names, sources):
         if n in seen:
             raise OptionError(f"system name {n!r} is given twice ({seen[n]} and {src}); system names must be unique")
@@ -227,14 +228,15 @@ def check_aligned(gold: ColumnFile, system: ColumnFile, block: int = 1 << 18) ->
 
 def _first_text_difference(gold: ColumnFile, system: ColumnFile, limit: int, block: int) -> int:
     """Index of the first token below ``limit`` whose text differs, or -1."""
-    bad_len = np.flatnonzero(gold.token_len[:limit] != system.token_len[:limit])
+    gold_len, system_len = gold.loaded()[2], system.loaded()[2]
+    bad_len = np.flatnonzero(gold_len[:limit] != system_len[:limit])
     stop = int(bad_len[0]) if len(bad_len) else limit
     for a in range(0, stop, block):  # compare texts block by block, up to the first length difference
         b = min(a + block, stop)
         gb, sb = gold.token_bytes(a, b), system.token_bytes(a, b)
         bad = np.flatnonzero(gb != sb)
         if len(bad):
-            return a + int(np.searchsorted(np.cumsum(gold.token_len[a:b]), bad[0], side="right"))
+            return a + int(np.searchsorted(np.cumsum(gold_len[a:b]), bad[0], side="right"))
     return stop if len(bad_len) else -1
 
 

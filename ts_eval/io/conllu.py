@@ -25,7 +25,7 @@ from .source import check_utf8, display_name, read_bytes
 COLUMNS = ["ID", "FORM", "LEMMA", "UPOS", "XPOS", "FEATS", "HEAD", "DEPREL", "DEPS", "MISC"]
 
 
-def read_conllu(path: str, misc_key: Optional[str] = "NER", column: Union[None, str, int] = None,
+def read_conllu(path: str, misc_key: Optional[str] = "NER", column: Union[str, int, None] = None,
                 scheme: str = "IOB2", policy: str = "conlleval", raw: Optional[bytes] = None) -> Documents:
     """Read a CoNLL-U (or CoNLL-U Plus) file; tags from ``column`` if given, else from ``misc_key``."""
     name = display_name(path)
@@ -63,7 +63,7 @@ def _documents(name: str, lines: Lines, data: np.ndarray, scheme: str, policy: s
     return docs
 
 
-def _tag_source(first_line: str, column: Union[None, str, int], misc_key: Optional[str], name: str):
+def _tag_source(first_line: str, column: Union[str, int, None], misc_key: Optional[str], name: str):
     """(column names, tag column index or None, MISC column index or None) of the file."""
     names = COLUMNS
     if first_line.startswith("# global.columns ="):

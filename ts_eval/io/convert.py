@@ -12,9 +12,9 @@ import os
 from typing import Any, Optional, Union
 
 from ..errors import Hint, OptionError
+from ..germeval.documents import read_germeval_side
 from .api import read
 from .documents import Documents
-from ..germeval.documents import read_germeval_side
 from .sink import check_outputs
 from .source import STDIN, plain_name
 from .write_brat import write_brat

@@ -15,11 +15,16 @@ from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union
 import numpy as np
 
 from ..core.corpus import SideInfo, corpus_from_tag_ids, span_shape
-from ..errors import InputError
 from ..core.printable import control_message, first_control
+from ..errors import InputError
 
 TOKEN_SEP = "\x1f"  # joins a document's tokens into its key (one string per document, not per token)
 
+
+#: per-document (or per-span) integers: a list or a numpy array
+Ints = Union[Sequence[int], np.ndarray]
+#: every document's tokens joined by TOKEN_SEP, or how to make them when first asked for
+Keys = Union[List[str], Callable[[], List[str]]]
 
 @dataclass
 class Documents:
@@ -34,7 +39,7 @@ class Documents:
     format: str
     offsets: np.ndarray               # D+1 token offsets; document d = tokens [o[d], o[d+1])
     ids: List[Optional[str]]          # document ids (None when the input has none)
-    key_data: Union[List[str], Callable[[], List[str]]]  # tokens joined by TOKEN_SEP (or how to make them)
+    key_data: Keys                    # tokens joined by TOKEN_SEP (or how to make them)
     start: np.ndarray                 # span first token (global, int64)
     last: np.ndarray                  # span last token (global, inclusive, int64); end = last + 1
     label: np.ndarray                 # int32 index into labels
@@ -85,8 +90,8 @@ class Documents:
                 "spans": len(self.start), **span_shape(self.start, self.last), **self.notes}
 
 
-def build_documents(path: str, fmt: str, lengths: Sequence[int], ids: List[Optional[str]], keys: Any,
-                    span_doc: Sequence[int], span_start: Sequence[int], span_end: Sequence[int],
+def build_documents(path: str, fmt: str, lengths: Ints, ids: List[Optional[str]], keys: Keys,
+                    span_doc: Ints, span_start: Ints, span_end: Ints,
                     span_label: Sequence[str], lines: Optional[List[int]] = None,
                     texts: Optional[List[str]] = None, notes: Optional[Dict[str, Any]] = None,
                     char_tokens: Optional[Tuple[np.ndarray, np.ndarray]] = None) -> Documents:
@@ -96,8 +101,8 @@ def build_documents(path: str, fmt: str, lengths: Sequence[int], ids: List[Optio
     offsets = np.zeros(len(lens) + 1, np.int64)
     np.cumsum(lens, out=offsets[1:])
     labels = sorted(set(span_label))
-    if first_control(labels) is not None:     # a label that prints like another: at its first line
-        k = first_control(span_label)
+    # a label that prints like another: at its first line
+    if first_control(labels) is not None and (k := first_control(span_label)) is not None:
         d = int(span_doc[k])
         where = f"document {ids[d]!r}" if ids[d] is not None else f"document {d + 1}"
         raise InputError(f"{where}: {control_message(span_label[k], 'label')}", str(path),
@@ -153,8 +158,8 @@ def token_keys(data: np.ndarray, starts: np.ndarray, lens: np.ndarray, lengths: 
     return make
 
 
-def documents_from_tags(path: str, fmt: str, lengths: Sequence[int], ids: List[Optional[str]],
-                        keys: List[str], tag_vocab: List[str], tag_ids: np.ndarray,
+def documents_from_tags(path: str, fmt: str, lengths: Ints, ids: List[Optional[str]],
+                        keys: Keys, tag_vocab: List[str], tag_ids: np.ndarray,
                         scheme: str = "IOB2", policy: str = "conlleval",
                         lines: Optional[List[int]] = None, token_lines: Optional[np.ndarray] = None) -> Documents:
     """Documents from per-token tag ids, decoded by ``scheme`` with ``policy`` (as the column readers do)."""

@@ -39,9 +39,9 @@ from typing import Dict, List, Optional, Sequence, Tuple
 import numpy as np
 
 from ..core.corpus import Corpus, SideInfo, SpanSet
-from ..errors import InputError
 from ..core.printable import control_message, first_control, has_control
 from ..core.tokensets import TokenSets
+from ..errors import InputError
 
 #: POS tags treated as punctuation: the reference's list (STTS, UPOS, its custom tags,
 #: PTB-style ``. , : ( ) "`` and typographic quotes) plus the PTB's own tags for quotes
@@ -166,7 +166,7 @@ def read_span_file(path: str) -> _Raw:
     except ValueError:
         for k, f in enumerate(fields):
             _span_line(f, path, int(nb[k]) + 1)
-        raise AssertionError("unreachable")  # pragma: no cover
+        raise AssertionError("unreachable") from None  # pragma: no cover
     ok = np.array([bool(x) for x in labels], bool) & (b >= 1) & (e >= b)
     # a given token list is the plain range when it has e-b+1 entries b, b+1, ..., e
     regular = ~given.copy()
@@ -557,7 +557,7 @@ def read_faireval(
         if tr.n_sent != sr.n_sent:
             raise InputError(f"target {tpath} has {tr.n_sent} sentences, system {spath} has {sr.n_sent}; "
                              "the files must hold the same sentences", spath)
-        if tr.sent_len is not None:
+        if tr.sent_len is not None and sr.sent_len is not None:
             bad = np.flatnonzero(tr.sent_len != sr.sent_len)
             if len(bad):
                 k = int(bad[0])

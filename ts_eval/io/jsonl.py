@@ -7,11 +7,11 @@ by line, to name the bad line and the parser's message.
 from __future__ import annotations
 
 import json
+from contextlib import suppress
 from typing import Any, Dict, Iterator, List, Optional, Tuple
 
 from ..errors import InputError
 from .source import display_name, read_text
-
 
 #: lines parsed per ``json.loads`` call: the records of one chunk are all the per-token Python objects
 #: alive at a time (a reader turns them into arrays and per-document strings before the next chunk)
@@ -41,10 +41,8 @@ def record_chunks(path: str, raw: Optional[bytes] = None, chunk_lines: Optional[
         chunk = numbers[c:c + chunk_lines]
         body = [lines[k - 1] for k in chunk]
         records = None
-        try:
+        with suppress(json.JSONDecodeError):
             records = json.loads("[" + ",".join(body) + "]")
-        except json.JSONDecodeError:
-            pass
         if records is None or len(records) != len(body):
             records = []
             for k, ln in zip(chunk, body):

@@ -17,7 +17,7 @@ from ..errors import InputError
 from .charspans import CharDocs, to_documents
 from .documents import Documents
 from .jsonl import is_int, record_chunks, short
-from .source import gc_paused, display_name
+from .source import display_name, gc_paused
 
 SPAN_KEYS = ("spans", "label", "entities")
 

@@ -17,11 +17,11 @@ from typing import Any, List, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
-from ..errors import InputError
 from ..core.printable import control_message, first_control
+from ..errors import InputError
 from .documents import TOKEN_SEP, Documents, build_documents, documents_from_tags
 from .jsonl import is_int, record_chunks, short
-from .source import gc_paused, display_name, read_text
+from .source import display_name, gc_paused, read_text
 
 SHAPES = ("spans", "tags", "ner_tags")
 
@@ -54,7 +54,7 @@ def load_tag_names(source: Union[str, Sequence[str]], feature: str = "ner_tags")
 
 @gc_paused
 def read_jsonl_tokens(path: str, scheme: str = "IOB2", policy: str = "conlleval",
-                      tag_names: Union[None, str, Sequence[str]] = None, id_key: str = "id",
+                      tag_names: Union[str, Sequence[str], None] = None, id_key: str = "id",
                       raw: Optional[bytes] = None) -> Documents:
     """Read a token-list JSON Lines file (see the module docstring for the shapes)."""
     name = display_name(path)
@@ -107,10 +107,10 @@ def read_jsonl_tokens(path: str, scheme: str = "IOB2", policy: str = "conlleval"
                 if len(value) != n:
                     raise InputError(f"{len(value)} {shape} for {n} tokens; expected one per token", name, line)
                 flat.extend(value)
-    lengths = np.asarray(lengths, np.int64)
+    doc_len = np.asarray(lengths, np.int64)
     if shape == "spans":
-        span_doc, span_b, span_e, span_lab = _check_spans(name, flat, counts, lengths, lines)
-        return build_documents(name, "jsonl-tokens", lengths, ids, keys, span_doc, span_b, span_e, span_lab,
+        span_doc, span_b, span_e, span_lab = _check_spans(name, flat, counts, doc_len, lines)
+        return build_documents(name, "jsonl-tokens", doc_len, ids, keys, span_doc, span_b, span_e, span_lab,
                                lines=lines)
     token_lines = np.repeat(np.asarray(lines, np.int32), lengths)
     tag_vocab, tag_ids = _tag_ids(name, shape, flat, names, token_lines)
@@ -125,10 +125,10 @@ def _tag_ids(name: str, shape: str, flat: List[Any], names: Optional[List[str]],
         vocab: dict = {}
         try:
             tag_ids = np.fromiter((vocab.setdefault(t, len(vocab)) for t in flat), np.int32, len(flat))
-        except TypeError:
-            tag_ids = None
-        bad = [k for k, t in enumerate(vocab) if not isinstance(t, str)] if tag_ids is not None else [0]
-        if bad:
+        except TypeError:       # an unhashable tag (a list, a dict)
+            tag_ids = np.zeros(0, np.int32)
+            vocab = {None: 0}
+        if any(not isinstance(t, str) for t in vocab):
             k = next(i for i, t in enumerate(flat) if not isinstance(t, str))
             raise InputError(f"tag {short(flat[k])} is not a string", name, int(token_lines[k]))
         tag_vocab = list(vocab)

@@ -7,7 +7,7 @@ texts); system spans are moved onto the gold document's token positions.
 """
 from __future__ import annotations
 
-from typing import Dict, List, Mapping, Union
+from typing import Dict, List, Mapping, Optional, Union
 
 import numpy as np
 
@@ -20,9 +20,9 @@ def _order(gold: Documents, sys: Documents) -> np.ndarray:
     """For every gold document, the index of its system document."""
     by_id = all(i is not None for i in gold.ids) and all(i is not None for i in sys.ids)
     if by_id:
-        index = {}
+        index: Dict[int, Dict[Optional[str], int]] = {}
         for side in (gold, sys):
-            seen: Dict[str, int] = {}
+            seen: Dict[Optional[str], int] = {}
             for d, i in enumerate(side.ids):
                 if i in seen:
                     raise InputError(f"document id {i!r} occurs twice ({side.where(seen[i])} and {side.where(d)}); "
@@ -76,6 +76,7 @@ def _check_same(gold: Documents, sys: Documents, order: np.ndarray) -> None:
 
 def _text_differs(gold: Documents, g: int, sys: Documents, s: int) -> InputError:
     """The error for system document ``s`` whose text is not gold document ``g``'s: where they first differ."""
+    assert sys.texts is not None and gold.texts is not None     # (check_texts asks only then)
     a, b = sys.texts[s], gold.texts[g]
     k = next((j for j, (x, y) in enumerate(zip(a, b)) if x != y), min(len(a), len(b)))
     lo = max(k - 10, 0)
@@ -93,8 +94,13 @@ def check_texts(gold: Documents, sys: Documents) -> None:
             raise _text_differs(gold, g, sys, s)
 
 
-def pair_documents(gold: Documents, systems: Union[Documents, Mapping[str, Documents]]) -> Corpus:
-    """Pair each system's documents with gold's and build the Corpus evaluate() scores."""
+def pair_documents(gold: Documents, systems: Union[Documents, Mapping[str, Documents]], *,
+                   scheme: Optional[str] = None, policy: Optional[str] = None) -> Corpus:
+    """Pair each system's documents with gold's and build the Corpus evaluate() scores.
+
+    ``scheme`` (as asked for, e.g. ``auto``) and ``policy``: what the sides read from tags were decoded
+    with; the corpus records them only when a side was read from tags (spans read as spans have neither).
+    """
     sysmap = dict(systems) if isinstance(systems, Mapping) else {"system": systems}
     if not sysmap:
         raise ValueError("no system given")
@@ -122,13 +128,17 @@ def pair_documents(gold: Documents, systems: Union[Documents, Mapping[str, Docum
         return SideInfo(name, docs.path, spans=len(docs.start), repairs=int(docs.notes.get("repairs", 0)),
                         discarded=int(docs.notes.get("discarded", 0)), reading=rep)
 
-    scheme = gold.notes.get("scheme")
+    # the scheme of the sides decoded from tags (each detected alone when it was auto: can differ)
+    schemes = list(dict.fromkeys(d.notes["scheme"] for d in [gold, *(m[2] for m in moved.values())]
+                                 if d.notes.get("scheme") is not None))
+    used = ", ".join(schemes) if schemes else None
     return Corpus(
         sent_offsets=gold.offsets.copy(), labels=labels,
         gold=spanset(gold.start, gold.last, gold),
         systems={n: spanset(m[0], m[1], m[2]) for n, m in moved.items()},
         gold_info=info("gold", gold), system_info={n: info(n, m[2]) for n, m in moved.items()},
-        scheme=scheme, tokens=_token_texts(gold),
+        scheme=used, scheme_requested=scheme if schemes else None, policy=policy if schemes else None,
+        tokens=_token_texts(gold),
     )
 
 
@@ -147,6 +157,6 @@ def _token_texts(docs: Documents):
 
 def nested_counts(corpus: Corpus) -> Dict[str, Dict[str, int]]:
     """Nested and crossing spans per side of a corpus (gold and each system)."""
-    out = {"gold": dict(corpus.gold_info.shape)}    # counted once, when the Corpus was built
-    out.update({n: dict(corpus.system_info[n].shape) for n in corpus.systems})
+    out = {"gold": dict(corpus.gold_info.shape or {})}    # counted once, when the Corpus was built
+    out.update({n: dict(corpus.system_info[n].shape or {}) for n in corpus.systems})
     return out

@@ -23,7 +23,7 @@ import os
 import secrets
 import stat
 import sys
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from typing import Callable, Dict, Iterator, List, Optional, Sequence, Tuple
 
 from ..errors import InputError, OptionError
@@ -205,10 +205,8 @@ def _cannot(err: OSError, path: str) -> InputError:
 
 
 def _remove(path: str) -> None:
-    try:
+    with suppress(OSError):
         os.unlink(path)
-    except OSError:
-        pass
 
 
 @contextmanager
@@ -223,10 +221,8 @@ def output_dir(path: str) -> Iterator[Batch]:
             yield batch
     except BaseException:
         if made:
-            try:
+            with suppress(OSError):
                 os.rmdir(path)
-            except OSError:
-                pass
         raise
 
 
@@ -300,7 +296,7 @@ def check_outputs(outputs: Sequence[Tuple[str, str]], inputs: Sequence[Tuple[str
                                  "destroy the input; give another output path")
 
 
-def check_stdin_once(inputs: Sequence[Tuple[str, str]]) -> None:
+def check_stdin_once(inputs: Sequence[Tuple[str, object]]) -> None:
     """Standard input (``-``) can be read only once: naming it for two inputs is an error naming both."""
     roles = [what for what, path in inputs if path == STDIN]
     if len(roles) > 1:

@@ -15,7 +15,7 @@ import lzma
 import os
 import sys
 import zlib
-from typing import Callable, Optional, TypeVar
+from typing import Any, Callable, Dict, Optional, TypeVar, Union
 
 from ..errors import InputError
 
@@ -24,7 +24,7 @@ BOM = b"\xef\xbb\xbf"
 COMPRESSION_SUFFIXES = (".gz", ".bz2", ".xz")
 _MAGIC = ((b"\x1f\x8b", "gzip", gzip.decompress), (b"BZh", "bzip2", bz2.decompress),
           (b"\xfd7zXZ\x00", "xz", lzma.decompress))
-_OPEN = {"gzip": gzip.open, "bzip2": bz2.open, "xz": lzma.open}
+_OPEN: Dict[str, Callable[..., Any]] = {"gzip": gzip.open, "bzip2": bz2.open, "xz": lzma.open}
 
 
 def display_name(path: str) -> str:
@@ -112,7 +112,7 @@ def read_text(path: str, raw: Optional[bytes] = None) -> str:
         raise not_utf8(raw, err.start + (len(BOM) if raw.startswith(BOM) else 0), err.reason, name) from None
 
 
-def not_utf8(raw: bytes, pos: int, reason: str, name: str) -> InputError:
+def not_utf8(raw: Union[bytes, bytearray], pos: int, reason: str, name: str) -> InputError:
     """The error for a byte at file offset ``pos`` that is not UTF-8 (with its line)."""
     line = raw.count(b"\n", 0, pos) + 1
     return InputError(f"not UTF-8: byte 0x{raw[pos]:02x} at byte offset {pos} ({reason}); expected UTF-8 text",

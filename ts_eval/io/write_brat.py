@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import os
 import re
+from typing import List
 
 import numpy as np
 
@@ -68,7 +69,7 @@ def write_brat(docs: Documents, path: str) -> ConversionReport:
     with output_dir(path) as batch:     # every file replaces the old one only when all are written
         for d in range(docs.n_docs):
             text = texts[d]
-            lines = []
+            lines: List[str] = []
             for k in range(int(bounds[d]), int(bounds[d + 1])):
                 cs, ce = tsl[s[k]], tel[e[k]]
                 frag = text[cs:ce]

@@ -48,7 +48,8 @@ def write_columns(docs: Documents, path: str, scheme: str = "IOB2", overlapping:
         if toks else np.zeros(0, str)
     eod = np.zeros(docs.n_tokens, bool)
     eod[docs.offsets[1:] - 1] = True
-    text = "".join(f"{line}\n\n" if end_of_doc else f"{line}\n" for line, end_of_doc in zip(lines.tolist(), eod.tolist()))
+    text = "".join(f"{line}\n\n" if end_of_doc else f"{line}\n"
+                   for line, end_of_doc in zip(lines.tolist(), eod.tolist()))
     write_text(path, text)
     rep.written = int(keep.sum())
     return rep

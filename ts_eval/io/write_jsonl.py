@@ -68,7 +68,8 @@ def write_jsonl_text(docs: Documents, path: str, tokens: str = "auto") -> Conver
     def per_doc(d: int, s, e, lab) -> Dict[str, Any]:
         a = off[d]
         rec: Dict[str, Any] = {"text": texts[d],
-                               "spans": [{"start": tsl[x], "end": tel[y - 1], "label": z} for x, y, z in zip(s, e, lab)]}
+                               "spans": [{"start": tsl[x], "end": tel[y - 1], "label": z}
+                                         for x, y, z in zip(s, e, lab)]}
         if own[d]:
             rec["tokens"] = [{"start": x, "end": y} for x, y in zip(tsl[a:off[d + 1]], tel[a:off[d + 1]])]
         return rec

@@ -129,7 +129,7 @@ def outermost(docs: Documents, overlapping: str = "error") -> Tuple[np.ndarray, 
         listed.append({"document": docs.where(d), "start": int(docs.start[i] - docs.offsets[d]),
                        "end": int(docs.last[i] - docs.offsets[d] + 1), "label": docs.labels[docs.label[i]],
                        "reason": "overlaps a kept span"})
-    return keep, listed, int(len(dropped))
+    return keep, listed, len(dropped)
 
 
 def _span(docs: Documents, i: int, d: int) -> str:

@@ -14,10 +14,24 @@ sums.  A new model is one new module here, added to the imports below.  :mod:`.e
 """
 from __future__ import annotations
 
-from . import ts, segment, fair, germeval, semeval  # noqa: F401  (registration order: the registry's order)
-from .registry import (DEFAULT_MODELS, FAMILIES, PAPER_MODELS, REFERENCE_MODEL, REGISTRY, UNAVAILABLE, Family,
-                       Model, ScoreSettings, default_models, get_family, get_model, register, register_family,
-                       resolve_models)
+from . import ts, segment, fair, germeval, semeval  # noqa: F401  # isort: skip  (registration order: the registry's order)
+from .registry import (
+    DEFAULT_MODELS,
+    FAMILIES,
+    PAPER_MODELS,
+    REFERENCE_MODEL,
+    REGISTRY,
+    UNAVAILABLE,
+    Family,
+    Model,
+    ScoreSettings,
+    default_models,
+    get_family,
+    get_model,
+    register,
+    register_family,
+    resolve_models,
+)
 
 __all__ = ["DEFAULT_MODELS", "FAMILIES", "PAPER_MODELS", "REFERENCE_MODEL", "REGISTRY", "UNAVAILABLE", "Family",
            "Model", "ScoreSettings", "default_models", "get_family", "get_model", "register", "register_family",

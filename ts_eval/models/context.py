@@ -58,7 +58,7 @@ class CorpusData:
             self._merged_gold = merge_overlaps(self.corpus.gold)
         return self._merged_gold
 
-    def system(self, name: str) -> "SystemData":
+    def system(self, name: str) -> SystemData:
         if name not in self._systems:
             self._systems[name] = SystemData(self, name)
         return self._systems[name]
@@ -110,7 +110,7 @@ class SystemData:
             return self.cd.gold_key, self.key
         return self.cd.key(g), self.cd.key(s)
 
-    def stats(self, fn: Callable[["SystemData"], np.ndarray]) -> np.ndarray:
+    def stats(self, fn: Callable[[SystemData], np.ndarray]) -> np.ndarray:
         """The (sentences, k) statistics of ``fn`` for this system (computed once)."""
         if fn not in self.cache:
             out = np.asarray(fn(self), float)

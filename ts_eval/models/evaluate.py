@@ -1,16 +1,16 @@
 """Corpus -> Report: every requested model family of the registry (:mod:`ts_eval.models`) per system."""
 from __future__ import annotations
 
-from typing import Any, Dict, Mapping, Optional, Sequence, Tuple, Union
+from typing import Any, Dict, Mapping, Optional, Sequence, Tuple, Union, cast
 
 from ..core import measures
 from ..core.corpus import Corpus
 from ..core.sequences import TagSeqs, from_sequences, spans_corpus
 from ..errors import OptionError
 from ..fair.weights import resolve_weights
+from ..results.report import Report, versions
 from .context import CorpusData, SystemData
 from .registry import FAMILIES, ScoreSettings
-from ..results.report import Report, versions
 
 SpanTuple = Tuple[str, int, int]     # (label, start, end), end exclusive
 
@@ -128,7 +128,8 @@ def score(
     overlapping spans allowed); ``y_pred`` may be a mapping name -> span lists.
     """
     if lengths is not None:
-        systems = ({f"{k}": (f"y_pred[{k!r}]", v) for k, v in y_pred.items()} if isinstance(y_pred, Mapping)
-                   else {"system": ("y_pred", y_pred)})
-        return evaluate(spans_corpus(lengths, "y_true", y_true, systems), **options)
-    return evaluate(from_sequences(y_true, y_pred, scheme=scheme, policy=policy), **options)
+        systems: Dict[str, Any] = ({f"{k}": (f"y_pred[{k!r}]", v) for k, v in y_pred.items()}
+                                   if isinstance(y_pred, Mapping) else {"system": ("y_pred", y_pred)})
+        # (span lists: the reader checks each one and names what is wrong)
+        return evaluate(spans_corpus(lengths, "y_true", cast(Any, y_true), systems), **options)
+    return evaluate(from_sequences(cast(Any, y_true), cast(Any, y_pred), scheme=scheme, policy=policy), **options)

@@ -32,7 +32,10 @@ def fair_result(sd: SystemData, focus: str = "target", mode: str = "paper") -> F
 
 def fair_stats(sd: SystemData, focus: str = "target", mode: str = "paper") -> np.ndarray:
     """(sentences, 8 * labels): per label the counts of the outcome codes (the paper's mode, focus on the target)."""
-    return fair_result(sd, focus, mode).sentence_counts.reshape(sd.cd.n_sentences, -1)
+    counts = fair_result(sd, focus, mode).sentence_counts
+    if counts is None:
+        raise ValueError("the fair result was computed without per-sentence counts")
+    return counts.reshape(sd.cd.n_sentences, -1)
 
 
 def report(sd: SystemData, settings: ScoreSettings) -> Dict[str, Any]:

@@ -44,8 +44,8 @@ import numpy as np
 
 from ..core import measures
 from ..core.corpus import Corpus, SpanSet
-from ..errors import OptionError
 from ..core.matching import Pairs, match
+from ..errors import OptionError
 from .context import SystemData
 from .registry import Family, Model, ScoreSettings, register, register_family, register_group
 
@@ -157,7 +157,7 @@ class _Candidates:
                                                    rank[mask], self.n_system, self.n_gold)
         return self._memo[rule, by_label]
 
-    def codes(self, scheme: str, by_label: bool) -> "SpanOutcomes":
+    def codes(self, scheme: str, by_label: bool) -> SpanOutcomes:
         outcome, partner = self.choose(scheme, by_label)
         second = PAR if scheme == "partial" else INC
         system = np.where(outcome == 0, COR, np.where(outcome == 1, second, SPU)).astype(np.int8)

@@ -46,8 +46,9 @@ def sentence_counts(corpus: Corpus, g: SpanSet, s: SpanSet, p: Pairs, n_labels: 
     FP and FN are then system and gold units minus TP."""
     S, W = corpus.n_sentences, 2 + 6 * n_labels
     if keys is None:
-        keys = tuple(corpus.sentence_of(x.start) * n_labels + x.label.astype(np.int64) for x in (g, s))
-    gkey, skey = keys
+        gkey, skey = (corpus.sentence_of(x.start) * n_labels + x.label.astype(np.int64) for x in (g, s))
+    else:
+        gkey, skey = keys
     same = p.same_label
     shared = p.overlap[same].astype(float)
     glen, slen = (g.last - g.start + 1).astype(float), (s.last - s.start + 1).astype(float)
@@ -107,7 +108,7 @@ class TSCounts:
     confusion_sep: Optional[np.ndarray] = None
 
     @classmethod
-    def from_sums(cls, sums: np.ndarray, conf=(None, None)) -> "TSCounts":
+    def from_sums(cls, sums: np.ndarray, conf=(None, None)) -> TSCounts:
         """The counts of column sums of :func:`sentence_counts`."""
         per = np.asarray(sums, float)[2:].reshape(-1, 6)
         return cls(per[:, :3].copy(), per[:, 3:].copy(), int(sums[0]), int(sums[1]), *conf)
@@ -123,13 +124,13 @@ class TSCounts:
         """Weighted number of units: tokens + w * separators."""
         return self.n_tokens + float(separator_weight) * self.n_separators
 
-    def micro(self, separator_weight: float = 1.0) -> tuple:
+    def micro(self, separator_weight: float = 1.0) -> Tuple[float, float, float, float]:
         """Micro tp, fp, fn, tn over the labels present for this system (measures.micro_table)."""
         table = self.table(separator_weight)
         return measures.micro_table(table[:, 0], table[:, 1], table[:, 2], self.units(separator_weight))
 
     def weighted_confusion(self, separator_weight: float = 1.0) -> Optional[np.ndarray]:
-        if self.confusion is None:
+        if self.confusion is None or self.confusion_sep is None:
             return None
         return self.confusion + float(separator_weight) * self.confusion_sep
 
@@ -184,7 +185,8 @@ def ts_result(counts: TSCounts, labels: Sequence[str], separator_weight: float, 
     out["multiclass_kappa"] = measures.multiclass_kappa(conf) if conf is not None else None
     out["confusion"] = confusion_dict(conf, labels) if conf is not None else None
     if extra_row is not None:
-        et = extra_row.table(separator_weight)[0]
+        tp, fp, fn, tn = extra_row.table(separator_weight)[0]
+        et = (tp, fp, fn, tn)
         out["all_labels"] = {**_table_dict(*et), **{k: float(v) for k, v in measures.scores(*et, beta=beta).items()}}
     return out
 

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, List, Optional, Union
 import numpy as np
 
 from ..errors import OptionError
+
 if TYPE_CHECKING:   # a figure reads the result; it needs no analysis code at run time
     from ..ranking.study import MultiTaskResult, RankingResult
 
@@ -27,7 +28,7 @@ def check_available() -> None:
         raise OptionError(MISSING) from None
 
 
-def bump_chart(result: Union["RankingResult", "MultiTaskResult"], path: Optional[str] = None,
+def bump_chart(result: Union[RankingResult, MultiTaskResult], path: Optional[str] = None,
                models: Optional[List[str]] = None, title: Optional[str] = None):
     """Draw (and, with ``path``, save) the ranks of every system across models; returns the Figure.
 
@@ -70,7 +71,7 @@ def save(fig, path: str) -> None:
     write_bytes(path, buf.getvalue())
 
 
-def _panel(ax, r: "RankingResult", models: Optional[List[str]]) -> None:
+def _panel(ax, r: RankingResult, models: Optional[List[str]]) -> None:
     from matplotlib import colormaps
 
     cols = [r.models.index(m) for m in (models or r.models)]

@@ -8,9 +8,10 @@ ties, else Pearson's r on the average ranks; Kendall's tau is tau-b.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Callable, Optional, Sequence, Tuple
+from typing import Any, Callable, Optional, Tuple
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 CHUNK = 50            # resamples per matrix product (fixed, so results do not depend on it)
 TIE_DECIMALS = 12     # scores equal to this many decimals are tied
@@ -38,7 +39,7 @@ def _has_ties(ranks: np.ndarray) -> bool:
     return len(np.unique(r)) != len(r)
 
 
-def spearman_formula(rank_a: Sequence[float], rank_b: Sequence[float]) -> float:
+def spearman_formula(rank_a: ArrayLike, rank_b: ArrayLike) -> float:
     """The paper's R = 1 - 6 sum_k (a_k - b_k)^2 / (p (p^2 - 1)) of two rankings without ties."""
     a, b = np.asarray(rank_a, float), np.asarray(rank_b, float)
     p = len(a)
@@ -53,7 +54,7 @@ def _pearson(a: np.ndarray, b: np.ndarray) -> float:
     return float((a * b).sum() / den) if den > 0 else float("nan")
 
 
-def spearman(x: Sequence[float], y: Sequence[float]) -> Tuple[float, bool]:
+def spearman(x: ArrayLike, y: ArrayLike) -> Tuple[float, bool]:
     """Spearman's rho of two score (or rank) vectors and whether ties made it Pearson-on-ranks.
 
     Without ties: the paper's formula on the ranks.  With ties: average ranks and
@@ -65,7 +66,7 @@ def spearman(x: Sequence[float], y: Sequence[float]) -> Tuple[float, bool]:
     return spearman_formula(rx, ry), False
 
 
-def kendall_tau_b(x: Sequence[float], y: Sequence[float]) -> float:
+def kendall_tau_b(x: ArrayLike, y: ArrayLike) -> float:
     """Kendall's tau-b: (concordant - discordant) / sqrt((n0 - ties_x) (n0 - ties_y))."""
     a = np.round(np.asarray(x, float), TIE_DECIMALS)
     b = np.round(np.asarray(y, float), TIE_DECIMALS)

@@ -29,16 +29,26 @@ import numpy as np
 
 from ..core.corpus import Corpus
 from ..core.sequences import from_sequences
-from ..results.display import Displayed, listing, number, require_pandas
 from ..errors import OptionError
+from ..results.display import Displayed, listing, number, require_pandas
 from ..results.report import versions
 from ..results.vocabulary import layout as result_layout
-from .statistics import (TIE_DECIMALS, Bootstrap, Permutation, Progress, _better_tied, _chunks, _clean, average_ranks,
-                         correlation_matrices, exact_float32)
 from . import memory
+from .statistics import (
+    TIE_DECIMALS,
+    Bootstrap,
+    Permutation,
+    Progress,
+    _better_tied,
+    _chunks,
+    _clean,
+    average_ranks,
+    correlation_matrices,
+    exact_float32,
+)
 from .sufficient import REFERENCE_MODEL, Model, StatsMatrix, get_model, resolve_models, statistics
-from .uncertainty import (analyse, check_flip_pairs, contested_pairs, flips, mean_intervals, pair_pvalues,
-                          to_dict as uncertainty_dict)
+from .uncertainty import Flips, analyse, check_flip_pairs, contested_pairs, flips, mean_intervals, pair_pvalues
+from .uncertainty import to_dict as uncertainty_dict
 
 # ---------------------------------------------------------------------------
 # results
@@ -92,8 +102,9 @@ class RankingResult(Displayed):
         return {m: ref[self.order[k]].tolist() for k, m in enumerate(self.models)}
 
 
-    def flips(self, model_a: str, model_b: str, alpha: Optional[float] = None):
-        """The system pairs ``model_a`` and ``model_b`` order differently (:func:`ts_eval.ranking.uncertainty.flips`)."""
+    def flips(self, model_a: str, model_b: str, alpha: Optional[float] = None) -> Flips:
+        """The system pairs ``model_a`` and ``model_b`` order differently
+        (:func:`ts_eval.ranking.uncertainty.flips`)."""
         return flips(self, model_a, model_b, alpha)
 
     @property
@@ -153,7 +164,7 @@ class RankingResult(Displayed):
         return listing(head, (f"{self.systems[i]}: {number(self.scores[i, k])} ({self.ranks[i, k]:g})"
                               for i in self.order[k]))
 
-    def to_frame(self):
+    def to_frame(self) -> Any:
         """pandas DataFrame: one row per system, columns (model, quantity). Needs pandas."""
         pd = _pandas()
         d = self.to_dict()
@@ -215,7 +226,8 @@ class MultiTaskResult(Displayed):
                          f"({r.reference} {number(r.scores[best, k])})")
         return listing(head, lines)
 
-    def to_frame(self):
+    def to_frame(self) -> Any:
+        """pandas DataFrame: every task's :meth:`RankingResult.to_frame`, under a first index level ``task``."""
         pd = _pandas()
         return pd.concat({k: r.to_frame() for k, r in self.tasks.items()}, names=["task"])
 
@@ -322,9 +334,9 @@ def check_options(*, bootstrap: int = 1000, permutations: int = 1000, seed: Opti
     if seed is not None and (not _is_int(seed) or seed < 0):
         raise OptionError("expected a whole number >= 0 (the seed of numpy's random generator)",
                           option="seed", value=seed)
-    for name, value in (("confidence", confidence), ("alpha", alpha)):
-        if not 0 < value < 1:
-            raise OptionError("expected a number between 0 and 1", option=name, value=value)
+    for name, share in (("confidence", confidence), ("alpha", alpha)):
+        if not 0 < share < 1:
+            raise OptionError("expected a number between 0 and 1", option=name, value=share)
 
 
 def _is_int(value: Any) -> bool:

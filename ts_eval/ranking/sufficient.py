@@ -19,11 +19,23 @@ import numpy as np
 from ..core.corpus import Corpus
 from ..errors import OptionError
 from ..models.context import CorpusData, SystemData
-from ..models.registry import (DEFAULT_MODELS, GROUPS, PAPER_MODELS, REFERENCE_MODEL, REGISTRY, UNAVAILABLE, Model,
-                               StatsFn, default_models, get_model, register, resolve_models)
+from ..models.registry import (
+    DEFAULT_MODELS,
+    GROUPS,
+    PAPER_MODELS,
+    REFERENCE_MODEL,
+    REGISTRY,
+    UNAVAILABLE,
+    Model,
+    StatsFn,
+    default_models,
+    get_model,
+    register,
+    resolve_models,
+)
 
-__all__ = ["CorpusData", "DEFAULT_MODELS", "GROUPS", "Model", "PAPER_MODELS", "REFERENCE_MODEL", "REGISTRY", "StatsMatrix",
-           "SystemData", "UNAVAILABLE", "default_models", "get_model", "register", "resolve_models",
+__all__ = ["CorpusData", "DEFAULT_MODELS", "GROUPS", "Model", "PAPER_MODELS", "REFERENCE_MODEL", "REGISTRY",
+           "StatsMatrix", "SystemData", "UNAVAILABLE", "default_models", "get_model", "register", "resolve_models",
            "sentence_statistics", "statistics", "unit_ids"]
 
 
@@ -87,7 +99,9 @@ def sentence_statistics(corpus: Corpus, models: Sequence[Model], systems: Option
     for m in models:
         if m.stats not in families:
             families.append(m.stats)
-    blocks, cols, first = [], {}, 0
+    blocks: List[np.ndarray] = []
+    cols: Dict[Hashable, Tuple[int, int]] = {}
+    first = 0
     for fam in families:
         per = [cd.system(name).stats(fam) for name in systems]
         k = per[0].shape[1]

@@ -38,8 +38,8 @@ from ..errors import OptionError
 from .statistics import TIE_DECIMALS, Progress, _chunks, _clean, average_ranks, exact_float32
 
 if TYPE_CHECKING:   # pragma: no cover
-    from .study import RankingResult
     from .statistics import Bootstrap, Permutation
+    from .study import RankingResult
     from .sufficient import StatsMatrix
 
 CORR_CHUNK = 100   # resamples per vectorised correlation step (bounds memory; results do not depend on it)
@@ -63,7 +63,7 @@ GROUP_RULE = ("a new group starts below a system when the paired permutation tes
 # the paired test for any system pairs
 
 
-def pair_pvalues(sm: "StatsMatrix", pairs: Sequence[Pairs], permutations: int, seed_seq: np.random.SeedSequence,
+def pair_pvalues(sm: StatsMatrix, pairs: Sequence[Pairs], permutations: int, seed_seq: np.random.SeedSequence,
                  progress: Optional[Progress] = None) -> List[np.ndarray]:
     """Paired approximate randomisation for the system pairs ``pairs[k] = (a, b)`` under model k.
 
@@ -83,7 +83,7 @@ def pair_pvalues(sm: "StatsMatrix", pairs: Sequence[Pairs], permutations: int, s
     exceed = [np.zeros(len(a)) for a, _ in pairs]
     data, dtype = exact_float32(sm.data, sm.n_units)
     for lo, hi in _chunks(permutations):
-        z = (rng.random((hi - lo, sm.n_units)) < 0.5).astype(dtype)
+        z: np.ndarray = (rng.random((hi - lo, sm.n_units)) < 0.5).astype(dtype)
         zx = (z @ data).astype(np.float64)
         for k, model in enumerate(sm.models):
             a, b = pairs[k]
@@ -171,10 +171,10 @@ def holm(p: Sequence[float]) -> np.ndarray:
 
     nan entries are not tests: they stay nan and do not count in m.
     """
-    p = np.asarray(p, float)
-    out = np.full(p.shape, np.nan)
-    ok = ~np.isnan(p)
-    q = p[ok]
+    pv = np.asarray(p, float)
+    out = np.full(pv.shape, np.nan)
+    ok = ~np.isnan(pv)
+    q = pv[ok]
     m = len(q)
     if m:
         idx = np.argsort(q, kind="stable")
@@ -211,6 +211,9 @@ class FlipPair:
     p_a: Optional[float]          # paired test p-value under model A (None without a permutation test)
     p_b: Optional[float]
 
+    def significant_under_both(self, alpha: float) -> bool:
+        return self.p_a is not None and self.p_b is not None and self.p_a < alpha and self.p_b < alpha
+
 
 @dataclass
 class Flips:
@@ -232,7 +235,7 @@ class Flips:
     def significant_under_both(self) -> Optional[int]:
         if not self.tested:
             return None
-        return sum(1 for f in self.pairs if f.p_a < self.alpha and f.p_b < self.alpha)
+        return sum(1 for f in self.pairs if f.significant_under_both(self.alpha))
 
     @property
     def summary(self) -> str:
@@ -253,7 +256,7 @@ class Flips:
             "tied_under_one": self.tied_under_one, "alpha": self.alpha, "summary": self.summary,
             "pairs": [{"better_under_a": f.better_under_a, "better_under_b": f.better_under_b, "p_a": f.p_a,
                        "p_b": f.p_b, "significant_under_both": (None if not self.tested else
-                                                                bool(f.p_a < self.alpha and f.p_b < self.alpha))}
+                                                                f.significant_under_both(self.alpha))}
                       for f in self.pairs],
         })
 
@@ -285,7 +288,7 @@ class RankUncertainty:
                 "undefined_resamples": self.undefined}
 
 
-def analyse(scores: np.ndarray, order: np.ndarray, boot: Optional["Bootstrap"], perm: Optional["Permutation"],
+def analyse(scores: np.ndarray, order: np.ndarray, boot: Optional[Bootstrap], perm: Optional[Permutation],
             alpha: float) -> RankUncertainty:
     """The uncertainty of a ranking from its observed scores, bootstrap (with resample scores) and tests."""
     out = RankUncertainty(alpha=alpha)
@@ -303,7 +306,7 @@ def analyse(scores: np.ndarray, order: np.ndarray, boot: Optional["Bootstrap"], 
     return out
 
 
-def flips(result: "RankingResult", model_a: str, model_b: str, alpha: Optional[float] = None) -> Flips:
+def flips(result: RankingResult, model_a: str, model_b: str, alpha: Optional[float] = None) -> Flips:
     """The system pairs that ``model_a`` and ``model_b`` order differently, with both paired p-values.
 
     Pairs are listed in ``model_a``'s order of the system it puts higher, then of the other.
@@ -342,13 +345,13 @@ def check_flip_pairs(pairs: Optional[Sequence[Sequence[str]]], models: Sequence[
     return out
 
 
-def all_flips(result: "RankingResult") -> List[Flips]:
+def all_flips(result: RankingResult) -> List[Flips]:
     """Flips between every two models, in the result's model order."""
     m = result.models
     return [flips(result, m[i], m[j]) for i in range(len(m)) for j in range(i + 1, len(m))]
 
 
-def to_dict(result: "RankingResult") -> Dict[str, Any]:
+def to_dict(result: RankingResult) -> Dict[str, Any]:
     """The JSON sections of a ranking's uncertainty (added to :meth:`RankingResult.to_dict`)."""
     u = result.uncertainty
     groups = None
@@ -366,12 +369,13 @@ def to_dict(result: "RankingResult") -> Dict[str, Any]:
     }
 
 
-def mean_intervals(tasks: Mapping[str, "RankingResult"]) -> Optional[Dict[str, Any]]:
+def mean_intervals(tasks: Mapping[str, RankingResult]) -> Optional[Dict[str, Any]]:
     """Intervals of the correlations averaged over tasks: the b-th resamples of all tasks (each task
     resampled independently) are averaged, then the percentile interval is taken.  None unless every
     task has the same number of bootstrap resamples and confidence."""
-    us = [r.uncertainty for r in tasks.values()]
-    if not us or any(u is None or u.resample_spearman is None for u in us):
+    found = [r.uncertainty for r in tasks.values()]
+    us = [u for u in found if u is not None and u.resample_spearman is not None]
+    if not us or len(us) != len(found):
         return None
     if len({(u.resamples, u.confidence) for u in us}) != 1:
         return None

@@ -31,8 +31,8 @@ from typing import Any, Dict, Iterator, List, Tuple
 
 import numpy as np
 
-from .display import Displayed, listing, number, require_pandas
 from ..version import __version__
+from .display import Displayed, listing, number, require_pandas
 from .vocabulary import FRAME_COLUMNS, layout
 
 
@@ -119,7 +119,7 @@ class Report(Displayed):
         for model, d in system.items():
             if not isinstance(d, dict):
                 continue
-            metrics = d.get("metrics") if isinstance(d.get("metrics"), dict) else {}
+            metrics = d["metrics"] if isinstance(d.get("metrics"), dict) else {}
             for table in (d, d.get("fair"), metrics.get("m1_strict_combined")):
                 row = table.get("micro", table) if isinstance(table, dict) else None
                 if isinstance(row, dict) and _is_quantity(row.get("f")):
@@ -151,7 +151,7 @@ class Report(Displayed):
                     out.append({"name": s["name"], "model": model, "label": label, **quantities})
         return out
 
-    def to_frame(self):
+    def to_frame(self) -> Any:   # a pandas DataFrame (pandas is an optional extra)
         """:meth:`rows` as a pandas DataFrame (``pip install pandas``): columns ``name``,
         ``model``, ``label``, then the vocabulary's quantities (``tp fp fn tn gold system ...
         precision recall f kappa accuracy``) and any other number a row has; NaN where a model

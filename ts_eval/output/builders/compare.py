@@ -13,9 +13,10 @@ from typing import Any, List, Optional
 
 from ...comparison.results import CLASS_TITLES
 from ...errors import Spelling, python_spelling
-from ..page import Cell, Column, Page, Figure, Section, Table, Text
+from ..page import Block, Cell, Column, Figure, Page, Section, Table, Text
 from . import compare_tables as ct
 from .compare_models import models_table, semeval_sections
+from .score import decoding
 
 CLIP = "..."   # a sentence window cut from a longer sentence (the ellipsis character is kept for cut numbers: never)
 
@@ -31,10 +32,11 @@ def _kind(t: ct.Table, k: int, header: str, first: Any) -> str:
 
 def convert(t: ct.Table, tid: str, key_columns: int = 1) -> Table:
     """A comparison table (header + plain rows) as a page table with typed cells."""
-    cols = [Column(f"c{k}" if not h else h, h) for k, h in enumerate(t.header)]
+    cols = [Column(h or f"c{k}", h) for k, h in enumerate(t.header)]
     rows, styles = [], []
     for r in t.rows:
-        rows.append([Cell(v, _kind(t, k, h, r[0]) if ct._num(v) else "text") for k, (h, v) in enumerate(zip(t.header, r))])
+        rows.append([Cell(v, _kind(t, k, h, r[0]) if ct._num(v) else "text")
+                     for k, (h, v) in enumerate(zip(t.header, r))])
         styles.append("total" if r and r[0] in ("overall", "difference", "total") else None)
     return Table(tid, t.title, cols, rows, key_columns=key_columns, row_styles=styles)
 
@@ -81,10 +83,12 @@ def build(c, cases: Optional[int] = None, *, spell: Spelling = python_spelling) 
     """The page of a comparison; ``cases``: list at most this many hard and easy gold spans."""
     st, co = c.settings, c.corpus
     about = (f"{co['tokens']} tokens, {co['sentences']} sentences, {co['gold_spans']} gold spans, labels "
-             f"{', '.join(co['labels']) or '-'}; token view {st['view']}, scheme {st['scheme']}, policy {st['policy']}")
+             f"{', '.join(co['labels']) or '-'}; " + f"{decoding(st)}token view {st['view']}")
     chosen = models_table(c)
-    sections = [Section("Systems", [Text(about, "note"), convert(ct.systems_table(c), "systems")]
-                        + ([chosen] if chosen is not None else []), id="systems")]
+    first: List[Block] = [Text(about, "note"), convert(ct.systems_table(c), "systems")]
+    if chosen is not None:
+        first.append(chosen)
+    sections = [Section("Systems", first, id="systems")]
     pair = c.pair
     if pair is not None:
         blocks: List[Any] = [convert(ct.token_summary(c), "token-summary"),

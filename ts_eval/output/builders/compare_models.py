@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any, List, Optional
 
-from ...comparison.results import CLASS_TITLES, CLASSES, ARROW
+from ...comparison.results import ARROW, CLASS_TITLES, CLASSES
 from ..page import Cell, Column, Section, Table, Text
 from .score import SEMEVAL_COUNTS, SEMEVAL_SCHEMES, score_cell, summary
 
@@ -83,7 +83,8 @@ def _matrix(sem: Any) -> Table:
     a scheme never gives is left out (its column stays: the columns are shared by the schemes)."""
     cols = [Column("scheme", "scheme"), Column("a", "A \\ B")] + [Column(x, x) for x in GOLD_CATEGORIES] + \
         [Column("total", "total")]
-    rows, styles = [], []
+    rows: List[List[Cell]] = []
+    styles: List[Optional[str]] = []
     for k, d in sem.schemes.items():
         for x, row in zip(GOLD_CATEGORIES, d.matrix):
             if NEVER.get(k) == x and not any(row):

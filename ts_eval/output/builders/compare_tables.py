@@ -11,7 +11,16 @@ import os
 from dataclasses import dataclass
 from typing import Any, Dict, List, Optional, Tuple
 
-from ...comparison.results import CLASS_TITLES, CLASSES, GOLD_OUTCOMES, Comparison, Example
+from ...comparison.results import (
+    CLASS_TITLES,
+    CLASSES,
+    GOLD_OUTCOMES,
+    Comparison,
+    Example,
+    MultiComparison,
+    PairComparison,
+    SpanDiff,
+)
 
 ROLE_NAMES = ("gold", "A", "B")
 
@@ -97,6 +106,25 @@ def inline_text(ex: Example, role: str, mark_focus: Optional[Tuple[str, str]] = 
 # ---------------------------------------------------------------------------
 # tables
 
+def _pair(c: Comparison) -> PairComparison:
+    """The pair ``c`` compares (the page asks for a pair's tables only when it has one)."""
+    if c.pair is None:
+        raise ValueError("this comparison has no pair of systems")
+    return c.pair
+
+
+def _span(c: Comparison) -> SpanDiff:
+    span = _pair(c).span
+    if span is None:
+        raise ValueError("this comparison has no span level")
+    return span
+
+
+def _multi(c: Comparison) -> MultiComparison:
+    if c.multi is None:
+        raise ValueError("this comparison has no part for several systems")
+    return c.multi
+
 def systems_table(c: Comparison) -> Table:
     rows = [[s["name"], s["token_accuracy"], s["correct_sentences"], s["system"], s["tp"],
              s["precision"], s["recall"], s["f"]] for s in c.systems]
@@ -106,7 +134,7 @@ def systems_table(c: Comparison) -> Table:
 
 
 def token_summary(c: Comparison) -> Table:
-    t = c.pair.token
+    t = _pair(c).token
     rows = [["difference", t.differing, t.tokens, t.diff]]
     rows += [[CLASS_TITLES[k].lower(), t.classes[k].count, t.differing, t.classes[k].share] for k in CLASSES]
     rows += [[f"accuracy A ({t.a})", round(t.accuracy_a * t.tokens), t.tokens, t.accuracy_a],
@@ -127,19 +155,19 @@ def _transitions(classes, title: str) -> Table:
 
 
 def token_transitions(c: Comparison) -> Table:
-    return _transitions(c.pair.token.classes, "Token transitions: A → B (gold → A → B for changed errors), "
+    return _transitions(_pair(c).token.classes, "Token transitions: A → B (gold → A → B for changed errors), "
                                               "most frequent per class")
 
 
 def token_labels(c: Comparison) -> Table:
     rows = [[r["label"], r["tokens"], r["accuracy_a"], r["accuracy_b"], r["delta_accuracy"], r["correction"],
-             r["new_error"], r["changed_error"]] for r in c.pair.token.per_label]
+             r["new_error"], r["changed_error"]] for r in _pair(c).token.per_label]
     return Table("Token level per gold label", ["gold label", "tokens", "acc A %", "acc B %", "Δ acc %",
                                                 "corrections", "new errors", "changed"], rows)
 
 
 def span_summary(c: Comparison) -> Table:
-    s = c.pair.span
+    s = _span(c)
     units = s.gold + s.spurious
     rows = [["difference", s.differing, units, s.diff]]
     rows += [[CLASS_TITLES[k].lower(), s.classes[k].count, s.differing, s.classes[k].share] for k in CLASSES]
@@ -149,14 +177,14 @@ def span_summary(c: Comparison) -> Table:
 
 
 def span_outcomes(c: Comparison) -> Table:
-    s = c.pair.span
+    s = _span(c)
     rows = [[o.upper(), s.outcomes_a[o], s.outcomes_b[o], s.outcomes_b[o] - s.outcomes_a[o]] for o in s.outcomes_a]
     return Table("Fair outcomes of gold spans (FP: spurious system spans)", ["outcome", "A", "B", "B - A"], rows)
 
 
 def span_matrix(c: Comparison) -> Table:
-    s = c.pair.span
-    rows = [[a] + list(row) + [sum(row)] for a, row in zip(GOLD_OUTCOMES, s.matrix)]
+    s = _span(c)
+    rows: List[List[Any]] = [[a, *row, sum(row)] for a, row in zip(GOLD_OUTCOMES, s.matrix)]
     rows.append(["total"] + [sum(col) for col in zip(*s.matrix)] + [s.gold])
     cc = ", ".join(f"{k.upper()} {v}" for k, v in s.changed_counterpart.items() if v)
     note = f"; on the diagonal, other counterpart span: {cc}" if cc else ""
@@ -165,12 +193,12 @@ def span_matrix(c: Comparison) -> Table:
 
 
 def span_transitions(c: Comparison) -> Table:
-    return _transitions(c.pair.span.classes, "Span transitions: A outcome → B outcome, most frequent per class")
+    return _transitions(_span(c).classes, "Span transitions: A outcome → B outcome, most frequent per class")
 
 
 def span_labels(c: Comparison) -> Table:
     rows = []
-    for r in c.pair.span.per_label:
+    for r in _span(c).per_label:
         top = next(iter(r["transitions"].items()), None)
         rows.append([r["label"], r["gold"], r["spurious"], r["tp_a"], r["tp_b"], r["correction"],
                      r["new_error"], r["changed_error"], r["net"], r["diff"],
@@ -181,7 +209,7 @@ def span_labels(c: Comparison) -> Table:
 
 
 def ts_labels(c: Comparison) -> Table:
-    t = c.pair.ts
+    t = _pair(c).ts
     rows = []
     for r in t.per_label + [t.total]:
         x, y = r["b_right_a_wrong"], r["a_right_b_wrong"]
@@ -195,7 +223,7 @@ def ts_labels(c: Comparison) -> Table:
 
 
 def diff_matrix(c: Comparison) -> Table:
-    m = c.multi
+    m = _multi(c)
     k = len(m.names)
     rows = [[f"{i + 1} {n}"] + m.diff_matrix[i] for i, n in enumerate(m.names)]
     return CTable("Pairwise diff in % (tokens labelled differently; columns numbered as the rows)",
@@ -204,14 +232,14 @@ def diff_matrix(c: Comparison) -> Table:
 
 def pair_list(c: Comparison) -> Table:
     rows = [[p["a"], p["b"], p["diff"], p["overlap"], p["correct_overlap"], p["delta_accuracy"]]
-            for p in c.multi.pairs]
+            for p in _multi(c).pairs]
     return CTable("Pairs: diff, overlap on all answers (1 - diff), overlap on correct answers (Dice), Δ accuracy",
                   ["A", "B", "diff %", "overlap %", "correct overlap %", "Δ acc %"], rows)
 
 
 def neighbours(c: Comparison) -> Table:
     rows = [[r["system"], r["mean_diff"], r["nearest"], r["nearest_diff"], r["farthest"], r["farthest_diff"]]
-            for r in c.multi.neighbours]
+            for r in _multi(c).neighbours]
     return Table("Per system: mean diff to the others, nearest and farthest system",
                  ["system", "mean diff %", "nearest", "nearest diff %", "farthest", "farthest diff %"], rows)
 
@@ -234,17 +262,17 @@ def _oracle(o: Dict[str, Any], title: str, items: str, extra: bool) -> Table:
 
 
 def token_oracle(c: Comparison) -> Table:
-    return _oracle(c.multi.token_oracle, "Oracle token accuracy: right if any system is right, per gold label",
+    return _oracle(_multi(c).token_oracle, "Oracle token accuracy: right if any system is right, per gold label",
                    "tokens", False)
 
 
 def span_oracle(c: Comparison) -> Table:
-    return _oracle(c.multi.span_oracle, "Oracle span recall: found if any system finds the gold span exactly",
+    return _oracle(_multi(c).span_oracle, "Oracle span recall: found if any system finds the gold span exactly",
                    "gold spans", True)
 
 
 def found_by(c: Comparison) -> Table:
-    fb = c.multi.found_by
+    fb = _multi(c).found_by
     total = sum(fb)
     rows = [[j, n, n / total if total else 0.0] for j, n in enumerate(fb)]
     return Table("Gold spans found exactly by j of the systems", ["systems", "gold spans", "share %"], rows)
@@ -268,10 +296,10 @@ def _cases(cases: List[Dict[str, Any]], title: str, limit: Optional[int], gold_p
 
 
 def hard_cases(c: Comparison, limit: Optional[int] = None) -> Table:
-    return _cases(c.multi.hard_cases, "Hard cases: gold spans no system finds exactly", limit,
+    return _cases(_multi(c).hard_cases, "Hard cases: gold spans no system finds exactly", limit,
                   c.corpus.get("gold_path"))
 
 
 def easy_cases(c: Comparison, limit: Optional[int] = None) -> Table:
-    return _cases(c.multi.easy_cases, "Easy cases: gold spans every system finds exactly", limit,
+    return _cases(_multi(c).easy_cases, "Easy cases: gold spans every system finds exactly", limit,
                   c.corpus.get("gold_path"))

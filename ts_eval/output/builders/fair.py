@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any, Dict, List, Mapping, Optional
 
 from ...errors import Spelling, python_spelling
-from ..page import Cell, Column, Page, Figure, Section, Table, Text
+from ..page import Block, Cell, Column, Figure, Page, Section, Table, Text
 
 METHODS = ("traditional", "fair", "weighted")
 TRADITIONAL = ("tp", "fp", "fn")
@@ -18,14 +18,13 @@ FAIR = ("tp", "fp", "le", "be", "bes", "bel", "beo", "lbe", "fn")
 
 def method_table(rep: Mapping[str, Any], method: str) -> Table:
     block = rep[method]
-    types = TRADITIONAL if method == "traditional" else FAIR
-    types = [t for t in types if any(r.get(t) is not None for r in list(block["labels"].values())
-                                     + [block["micro"]])]
+    types = [t for t in (TRADITIONAL if method == "traditional" else FAIR)
+             if any(r.get(t) is not None for r in [*block["labels"].values(), block["micro"]])]
     cols = [Column("label", "label")] + [Column(t, t.upper(), "counts") for t in types] + \
         [Column(k, t, "scores") for k, t in (("precision", "P"), ("recall", "R"), ("f", "F1"))]
 
     def row(title: str, d: Mapping[str, Any]) -> List[Cell]:
-        cnt = {t: d.get(t) for t in types if d.get(t) is not None}
+        cnt = {t: d[t] for t in types if d.get(t) is not None}
         return [Cell(title)] + [Cell(d.get(t), "count") for t in types] + \
             [Cell(d.get(k), "score", counts=cnt) for k in ("precision", "recall", "f")]
 
@@ -57,8 +56,9 @@ def build(report: Mapping[str, Any], name: str = "system", *, spell: Spelling = 
     about = f"focus {rep.get('focus')}, mode {rep.get('mode')}"
     if st:
         about = f"target {st.get('target_in')}, system {st.get('system_in')}; " + about
-    sections = [Section("Fair evaluation", [Text(about, "note")] + [method_table(rep, m) for m in methods]
-                        + [comparison_table(rep, methods)], id="methods")]
+    blocks: List[Block] = [Text(about, "note"), *(method_table(rep, m) for m in methods),
+                           comparison_table(rep, methods)]
+    sections = [Section("Fair evaluation", blocks, id="methods")]
     if "fair" in rep:
         tot = rep["fair"]["micro"]
         sections.append(Section("Error types", [Figure("fair-error-bars", "Fair error types (micro)", "bars",

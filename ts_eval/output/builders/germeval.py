@@ -4,10 +4,10 @@ over both levels, fair error types per level, and the validation notes.
 """
 from __future__ import annotations
 
-from typing import Any, List, Mapping
+from typing import Any, Dict, List, Mapping, Optional
 
 from ...errors import Hint, Spelling, python_spelling, spell
-from ..page import Cell, Column, Page, Figure, Section, Table, Text
+from ..page import Cell, Column, Figure, Page, Section, Table, Text
 from .score import _dict
 
 METRIC_ROWS = ("M1 strict, combined (official)", "M2 loose, combined", "M3 strict, outer", "M3 strict, inner")
@@ -48,12 +48,12 @@ def ts_table(ts: Mapping[str, Any]) -> Table:
         [Column(k, t) for k, t in (("precision", "P"), ("recall", "R"), ("f", "F"), ("kappa", "κ"))]
 
     def row(title: str, d: Mapping[str, Any], counts_too: bool = True) -> List[Cell]:
-        cnt = {k: d.get(k) for k in ("tp", "fp", "fn")} if counts_too else None
+        cnt: Optional[Dict[str, Any]] = {k: d.get(k) for k in ("tp", "fp", "fn")} if counts_too else None
         return [Cell(title)] + [Cell(d.get(k) if counts_too else None, "count") for k in ("tp", "fp", "fn")] + \
             [Cell(d.get(k), "score", counts=cnt) for k in ("precision", "recall", "f")] + [Cell(d.get("kappa"), "corr")]
 
     rows = [row(lab, d) for lab, d in ts["labels"].items() if d["present"]]
-    styles = [None] * len(rows)
+    styles: List[Optional[str]] = [None] * len(rows)
     rows += [row("micro", ts["micro"]), row("macro", ts["macro"], False)]
     styles += ["total", "total"]
     rows += [row(f"{lv} level (micro)", d) for lv, d in ts["levels"].items()]
@@ -89,7 +89,8 @@ def notes(rep: Mapping[str, Any], spelling: Spelling = python_spelling) -> List[
         for row, d in v["rows"].items():
             if not (d["ill_formed"] or d["discarded"]):
                 continue
-            what = [f"{d[k]} {t}" for k, t in (("i_start", "start with I-"), ("label_change_inside", "change label inside"),
+            what = [f"{d[k]} {t}" for k, t in (("i_start", "start with I-"),
+                                               ("label_change_inside", "change label inside"),
                                                ("crosses_sentence", "run into the next sentence"),
                                                ("discarded", "dropped")) if d[k]]
             out.append(f"{row}: {d['ill_formed'] + d['discarded']} ill-formed IOB2 chunks ({', '.join(what)}); "

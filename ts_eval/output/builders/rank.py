@@ -18,13 +18,14 @@ recomputed; flips come from :meth:`RankingResult.flips`.
 """
 from __future__ import annotations
 
-from typing import Any, List, Optional, Sequence, Union
+from typing import Any, List, Optional, Sequence
 
 import numpy as np
 
-from ...ranking import uncertainty as rank_uncertainty
 from ...errors import Spelling, python_spelling
-from ..page import Cell, Column, Page, Figure, Section, Table, Text
+from ...ranking import uncertainty as rank_uncertainty
+from ..page import Block, Cell, Column, Figure, Page, Section, Table, Text
+
 
 def _f(x: Any) -> Optional[float]:
     """A numpy number as a float (nan stays nan; renderers write n/a)."""
@@ -136,7 +137,7 @@ def agreement(r) -> Section:
 
 
 def matrix(tid: str, title: str, models: Sequence[str], titles: Sequence[str], m: np.ndarray, low=None, high=None,
-           note: str = "") -> List[Union[Table, Figure]]:
+           note: str = "") -> List[Block]:
     """A models x models correlation matrix (with intervals) as a table and a heatmap (rows and
     columns keyed by the models' names, shown by their titles)."""
     cols = [Column("model", "")] + [Column(name, t) for name, t in zip(models, titles)]
@@ -199,7 +200,8 @@ def model_tables(r) -> Section:
     else:
         blocks.append(_per_model(r, f"scores-{r.task}", f"{r.task}: scores",
                                  lambda i, k: Cell(_f(r.scores[i, k]), "score")))
-        blocks.append(_per_model(r, f"ranks-{r.task}", f"{r.task}: ranks", lambda i, k: Cell(_f(r.ranks[i, k]), "rank")))
+        blocks.append(_per_model(r, f"ranks-{r.task}", f"{r.task}: ranks",
+                                 lambda i, k: Cell(_f(r.ranks[i, k]), "rank")))
     blocks.append(rankings(r))
     if p is not None:
         alpha = u.alpha if u is not None else r.settings.get("alpha", 0.05)
@@ -270,7 +272,7 @@ def flips(r, asked: Sequence[Sequence[str]], every: bool = False) -> Section:
     pairs = [(r.reference, m) for m in r.models if m != r.reference]
     if every:
         pairs += [(f.model_a, f.model_b) for f in every_pair if (f.model_a, f.model_b) not in pairs]
-    pairs += [tuple(p) for p in asked if tuple(p) not in pairs]
+    pairs += [(a, b) for a, b in asked if (a, b) not in pairs]
     for a, b in pairs:
         blocks += flip_table(r, a, b)
     return Section(f"{r.task}: flips", blocks, id=f"flips-{r.task}", detail=True)

@@ -3,12 +3,12 @@ error types (table and bars) and the fair confusion matrix (table and heatmap, a
 """
 from __future__ import annotations
 
-from typing import Any, Dict, List, Mapping, Optional
+from typing import Any, Dict, List, Mapping, Optional, Sequence
 
-from .fair import confusion_blocks, stats_table
 from ...errors import Hint, Spelling, python_spelling, spell
+from ..page import Block, Cell, Column, Figure, Page, Section, Table, Text
 from ..values import value
-from ..page import Cell, Column, Page, Figure, Section, Table, Text
+from .fair import confusion_blocks, stats_table
 
 FAIR_TYPES = ("tp", "fp", "le", "be", "bes", "bel", "beo", "lbe", "fn")
 TRADITIONAL = ("tp", "fp", "fn")
@@ -27,8 +27,8 @@ def _models(rep: Dict[str, Any]) -> List[str]:
     return list(rep["settings"].get("models", ["ts", "exact"]))
 
 
-def counts(d: Mapping[str, Any], keys) -> Dict[str, float]:
-    return {k: d.get(k) for k in keys if d.get(k) is not None}
+def counts(d: Mapping[str, Any], keys: Sequence[str]) -> Dict[str, float]:
+    return {k: d[k] for k in keys if d.get(k) is not None}
 
 
 def score_cell(d: Mapping[str, Any], key: str, count_keys=("tp", "fp", "fn", "gold", "system"),
@@ -77,7 +77,8 @@ def summary(rep: Dict[str, Any]) -> Table:
         add("token & separator", [
             (f"ts_{avg}_{m}", f"TS {'µ' if avg == 'micro' else 'M'}{t}",
              lambda s, a=avg, m=m: score_cell(s["ts"][a], m) if m != "kappa" else Cell(s["ts"][a][m], "corr"))
-            for avg in ("micro", "macro") for m, t in (("precision", "P"), ("recall", "R"), ("f", "F"), ("kappa", "κ"))])
+            for avg in ("micro", "macro")
+            for m, t in (("precision", "P"), ("recall", "R"), ("f", "F"), ("kappa", "κ"))])
     if "exact" in models:
         add("segment exact match", [
             ("exact_precision", "ex P", lambda s: score_cell(s["exact"]["micro"], "precision")),
@@ -88,8 +89,9 @@ def summary(rep: Dict[str, Any]) -> Table:
     for model, _ in SEGMENT:
         if model in models:
             short = model[:2] if model != "contain" else "ct"
-            add(model, [(f"{model}_micro_f", f"{short} µF", lambda s, m=model: score_cell(s[m]["micro"], "f",
-                                                                                         ("gold", "system", "gold_hit", "system_hit"))),
+            add(model, [(f"{model}_micro_f", f"{short} µF",
+                         lambda s, m=model: score_cell(s[m]["micro"], "f",
+                                                       ("gold", "system", "gold_hit", "system_hit"))),
                         (f"{model}_macro_f", f"{short} MF", lambda s, m=model: score_cell(s[m]["macro"], "f"))])
     if "fair" in models:
         add("fair error types", [
@@ -157,8 +159,9 @@ def labels_table(rep: Dict[str, Any], s: Dict[str, Any]) -> Table:
              for m in ("ts", "exact") if m in s and "labels_averaged" in s[m]["macro"]]
     if ts is not None and ts.get("multiclass_kappa") is not None:
         notes.append(f"TS multi-class kappa {fmt_corr(ts['multiclass_kappa'])}")
-    if ex is not None and accuracy_note(ex):
-        notes.append(accuracy_note(ex))
+    acc_note = accuracy_note(ex) if ex is not None else None
+    if acc_note:
+        notes.append(acc_note)
     return Table(f"labels-{s['name']}", f"{s['name']}: per label (scores in %)", cols, rows, row_styles=styles,
                  note="; ".join(notes))
 
@@ -224,7 +227,8 @@ def fair_labels_table(s: Dict[str, Any]) -> Table:
         tr, fr, wr = (f[m]["micro"] if lab is None else f[m]["labels"][lab]
                       for m in ("traditional", "fair", "weighted"))
         rows.append([Cell("micro" if lab is None else (lab or '""'))] + [Cell(fr.get(t), "count") for t in FAIR_TYPES]
-                    + [Cell(tr.get(t), "count") for t in TRADITIONAL] + [score_cell(d, k, FAIR_TYPES) for d in (tr, fr, wr) for k in ("precision", "recall", "f")])
+                    + [Cell(tr.get(t), "count") for t in TRADITIONAL]
+                    + [score_cell(d, k, FAIR_TYPES) for d in (tr, fr, wr) for k in ("precision", "recall", "f")])
     return Table(f"fair-{s['name']}", f"{s['name']}: fair error types (focus {f['focus']}), per label (scores in %)",
                  cols, rows, row_styles=[None] * (len(rows) - 1) + ["total"])
 
@@ -244,7 +248,7 @@ def label_f_section(report) -> Optional[Section]:
     """Per-label F of the TS and exact models, systems x labels (for rank pages)."""
     rep = _dict(report)
     names = _label_names(rep)
-    blocks = []
+    blocks: List[Block] = []
     for model, what in (("exact", "segment exact match"), ("ts", "token & separator")):
         if not all(model in s for s in rep["systems"]):
             continue
@@ -277,12 +281,19 @@ def error_types_section(report) -> Optional[Section]:
 # the page
 
 
+def decoding(st: Dict[str, Any]) -> str:
+    """``scheme S, policy P, `` when some side was decoded from tags; nothing when every side was read as
+    spans (no scheme or policy applies to them)."""
+    if st.get("scheme") is None:
+        return ""
+    scheme = st["scheme"] if st["scheme"] == st.get("scheme_requested", st["scheme"]) else f"{st['scheme']} (detected)"
+    return f"scheme {scheme}, " + (f"policy {st['policy']}, " if st.get("policy") is not None else "")
+
+
 def settings_line(rep: Dict[str, Any]) -> str:
     st, co = rep["settings"], rep["corpus"]
-    scheme = st["scheme"] if st["scheme"] == st.get("scheme_requested", st["scheme"]) else f"{st['scheme']} (detected)"
     return (f"{co['tokens']} tokens, {co['sentences']} sentences, labels: {', '.join(co['labels']) or '-'}; "
-            f"scheme {scheme}, policy {st['policy']}, separator weight {st['separator_weight']:g}, "
-            f"beta {st['beta']:g}")
+            f"{decoding(st)}separator weight {st['separator_weight']:g}, beta {st['beta']:g}")
 
 
 def scheme_hint(scheme: str, side: dict, spelling: Spelling = python_spelling) -> str:
@@ -359,8 +370,8 @@ def build(report, per_label: bool = True, *, spell: Spelling = python_spelling) 
     the summary); the units and the TS and fair confusion matrices are a detail section."""
     rep = _dict(report)
     models = _models(rep)
-    head = [Text(settings_line(rep), "note")] + [Text(n, "warning") for n in notes(rep, spell)]
-    sections = [Section("Summary", head + [summary(rep)], id="summary")]
+    head: List[Block] = [Text(settings_line(rep), "note"), *(Text(n, "warning") for n in notes(rep, spell))]
+    sections = [Section("Summary", [*head, summary(rep)], id="summary")]
     if per_label:
         for s in rep["systems"]:
             blocks: List[Any] = []

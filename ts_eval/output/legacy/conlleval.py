@@ -2,7 +2,8 @@
 
 Only the legacy layout lives here: every other format of a score report is its page
 rendered by :mod:`ts_eval.output.renderers`; the numbers are the report's exact-match counts, and the
-percentages are computed in conlleval.pl's order of operations (:func:`ts_eval.core.measures.prf` with ``percent=True``).
+percentages are computed in conlleval.pl's order of operations (:func:`ts_eval.core.measures.prf` with
+``percent=True``).
 """
 from __future__ import annotations
 

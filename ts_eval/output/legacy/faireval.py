@@ -50,7 +50,7 @@ def faireval_settings(
 
 
 def _pct(x: float) -> str:
-    return "{:04.2f}".format(x * 100)
+    return f"{x * 100:04.2f}"
 
 
 def _table(lines: List[str], title: str, cats: Sequence[str], rows: Mapping[str, Mapping[str, Any]],

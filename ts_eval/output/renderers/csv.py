@@ -19,8 +19,8 @@ import io
 import math
 from typing import Any
 
-from ..page import Page, Table
 from .. import values as fmt
+from ..page import Page, Table
 
 HEADER = ("table", "row", "column", "value", "low", "high", "kind")
 

@@ -25,9 +25,10 @@ from typing import Any, Dict, List, NamedTuple, Optional, Tuple
 from markupsafe import Markup, escape
 
 from ...version import __version__
-from ..page import Cell, Page, Figure, Section, Table, Text
+from ..page import Cell, Figure, Page, Section, Table, Text
+from ..values import interval as format_interval
+from ..values import value as format_value
 from .svg import figure_svg
-from ..values import interval as format_interval, value as format_value
 
 COMMAND_KEYS = ("command", "command_line", "argv")
 FRAGMENT_SCOPE = ".ts-eval"   # the class of the fragment's outer div, which its CSS is scoped to
@@ -148,7 +149,7 @@ def heading(title: str, section: str) -> str:
 def _table(t: Table, ids: Optional[Ids] = None, section: str = "") -> Dict[str, Any]:
     numeric = [any(row[j].kind != "text" for row in t.rows) for j in range(len(t.columns))]
     col_class = ["num" if n else "txt" for n in numeric]
-    groups = None
+    groups: Optional[List[Dict[str, Any]]] = None
     if any(c.group for c in t.columns):
         groups = []
         for c in t.columns:
@@ -174,6 +175,10 @@ def _is_sentence(c: Cell) -> bool:
     return c.data is not None and "tokens" in c.data and "spans" in c.data
 
 
+def _sentence_or_text(c: Cell) -> str:
+    return sentence(c.data) if c.data is not None and _is_sentence(c) else format_value(c.value, c.kind)
+
+
 #: how the page draws example sentences (the table's note says how their text reads elsewhere)
 RECORDS_LEGEND = Markup(
     'Spans are <mark class="span">shaded<sub class="label">LABEL</sub></mark> with their label after them '
@@ -190,12 +195,13 @@ def _records(t: Table, ids: Ids, section: str) -> Dict[str, Any]:
             any(c.kind == "text" and len(format_value(c.value, c.kind)) > LONG_TEXT for c in (r[j] for r in t.rows))]
     rows = []
     for r in t.rows:
-        head = [format_value(c.value, c.kind) if c.kind == "text" else f"{t.columns[j].title} {format_value(c.value, c.kind)}"
+        head = [format_value(c.value, c.kind) if c.kind == "text"
+                else f"{t.columns[j].title} {format_value(c.value, c.kind)}"
                 for j, c in enumerate(r) if j not in sides and j not in long and format_value(c.value, c.kind)]
         rows.append({"head": " · ".join(head),
                      "texts": [(t.columns[j].title, format_value(r[j].value, "text")) for j in long if r[j].value],
                      "sides": [{"title": t.columns[j].title, "role": (r[j].data or {}).get("role", ""),
-                                "text": sentence(r[j].data) if _is_sentence(r[j]) else format_value(r[j].value, r[j].kind)}
+                                "text": _sentence_or_text(r[j])}
                                for j in sides]})
     return {"type": "records", "id": t.id, "anchor": ids(f"table-{t.id}"), "title": t.title,
             "heading": heading(t.title, section), "legend": RECORDS_LEGEND, "sides": len(sides), "rows": rows}
@@ -249,7 +255,8 @@ def _command(meta: Dict[str, Any]) -> str:
 def _scope_rules(css: str, scope: str) -> str:
     """Every selector of ``css`` (rules and @media blocks) limited to ``scope``; ``:root``, ``html``
     and ``body`` become the scope itself; rules for the sorting script (``html.js``) are left out."""
-    out, k = [], 0
+    out: List[str] = []
+    k = 0
     while True:
         brace = css.find("{", k)
         if brace < 0:

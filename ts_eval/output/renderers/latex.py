@@ -3,8 +3,8 @@ that it compiles with a bare ``article``), every section included.  Intervals fo
 value in brackets; total rows and best cells bold; a note becomes part of the caption."""
 from __future__ import annotations
 
-from ..page import Page, Table, Text
 from .. import values as fmt
+from ..page import Page, Table, Text
 
 ESCAPES = (("\\", r"\textbackslash{}"), ("&", r"\&"), ("%", r"\%"), ("$", r"\$"), ("#", r"\#"), ("_", r"\_"),
            ("{", r"\{"), ("}", r"\}"), ("^", r"\^{}"), ("~", r"\~{}"), ("µ", r"$\mu$"), ("κ", r"$\kappa$"),

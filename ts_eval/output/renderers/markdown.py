@@ -3,8 +3,8 @@ no width to fit).  An interval follows its value in brackets, ``87.84 [86.90–8
 ``total`` row and a ``best`` cell are bold; figures are left out (their numbers are tables)."""
 from __future__ import annotations
 
-from ..page import Page, Figure, Table, Text
 from .. import values as fmt
+from ..page import Figure, Page, Table, Text
 
 
 def _esc(s: str) -> str:

@@ -16,7 +16,8 @@ from typing import Any, Callable, Dict, List, Sequence, Tuple
 from markupsafe import Markup, escape
 
 from ..page import Figure
-from ..values import interval as format_interval, value as format_value
+from ..values import interval as format_interval
+from ..values import value as format_value
 
 FONT = 12                  # px, labels
 SMALL = 10                 # px, intervals and ticks
@@ -124,7 +125,7 @@ def colour(v: float, lo: float, hi: float) -> Tuple[int, int, int]:
 
 
 def _css(c: Tuple[int, int, int]) -> str:
-    return "#%02x%02x%02x" % c
+    return "#{:02x}{:02x}{:02x}".format(*c)
 
 
 def _dark(c: Tuple[int, int, int]) -> bool:
@@ -222,7 +223,8 @@ def heatmap(fig: Figure) -> Markup:
     ivs = [[format_interval(low[i][j], high[i][j], kind) if low and high else "" for j in range(len(cols))]
            for i in range(len(rows))]
     has_iv = any(t for row in ivs for t in row)
-    cw = max([56.0] + [_width(t) + 12 for row in texts for t in row] + [_width(t, SMALL) + 10 for row in ivs for t in row])
+    cw = max([56.0] + [_width(t) + 12 for row in texts for t in row]
+             + [_width(t, SMALL) + 10 for row in ivs for t in row])
     ch = 40.0 if has_iv else 26.0
     head_w = max((_width(c, SMALL) for c in cols), default=0)
     rotate = head_w > cw - 6

@@ -39,8 +39,8 @@ from rich.table import Table as RichTable
 from rich.text import Text as RichText
 
 from ...errors import Hint, Spelling, python_spelling, spell
-from ..page import Cell, Column, Page, Figure, Section, Table, Text, common_prefix
 from .. import values as fmt
+from ..page import Cell, Column, Figure, Page, Section, Table, Text, common_prefix
 
 GAP = 3                 # between two columns: padding, the (blank) rule, padding
 TRANSPOSE_ROWS = 3
@@ -183,7 +183,7 @@ def rich_tables(t: Table, width: int) -> Tuple[List[RichTable], Layout]:
                 s = cell_text(c, lay.stacked, lay.prefix if j < tt.key_columns else "")
                 cells.append(RichText(s, style=STYLES.get(c.style or "", "")))
             style = tt.row_styles[k] if k < len(tt.row_styles) else None
-            rt.add_row(*cells, style=STYLES.get(style or "", None))
+            rt.add_row(*cells, style=STYLES.get(style or ""))
         out.append(rt)
     return out, lay
 
@@ -266,7 +266,8 @@ def print_records(console: Console, t: Table, color: bool, title: bool = True) -
     legend = COLOUR_LEGEND if color else t.note
     if legend:
         print_prose(console, legend, "dim")
-    labels = sorted({span[0] for r in t.rows for c in r if is_sentence(c) for span in c.data["spans"]})
+    labels = sorted({span[0] for r in t.rows for c in r if c.data is not None and is_sentence(c)
+                     for span in c.data["spans"]})
     colours = {lab: PALETTE[k % len(PALETTE)] for k, lab in enumerate(labels)}
     own_line = [any(is_sentence(r[j]) or (r[j].kind == "text" and len(fmt.text(r[j])) > LONG_TEXT) for r in t.rows)
                 for j in range(len(t.columns))]
@@ -279,7 +280,8 @@ def print_records(console: Console, t: Table, color: bool, title: bool = True) -
         grid.add_column(overflow="fold")
         for col, c, own in zip(t.columns, r, own_line):
             if own:
-                text = styled_sentence(c.data, colours) if color and is_sentence(c) else RichText(fmt.text(c))
+                text = (styled_sentence(c.data, colours) if color and c.data is not None and is_sentence(c)
+                        else RichText(fmt.text(c)))
                 grid.add_row(col.title, text)
         console.print(grid)
     console.print()

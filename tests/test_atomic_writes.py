@@ -13,11 +13,10 @@ import sys
 from pathlib import Path
 
 import pytest
+from support import FIXTURES, run_cli, write
 
 import ts_eval
 from ts_eval.io import sink
-
-from support import FIXTURES, run_cli, write
 
 GOOD = "John B-PER B-PER\nSmith I-PER O\nvisits O O\nParis B-LOC B-LOC\n\nHe O O\nleft O B-ORG\n"
 TWO = ("John B-PER B-PER B-PER\nSmith I-PER O I-PER\nvisits O O O\nParis B-LOC B-LOC B-ORG\n\n"
@@ -94,7 +93,7 @@ def test_a_full_disk_leaves_the_old_output(tmp_path, capsys, monkeypatch, name):
     argv = _argv(name, tmp_path, files, str(out))
     before = _listing(tmp_path)
     calls = _full_disk(monkeypatch)
-    code, stdout, err = run_cli(argv, capsys)
+    code, _stdout, err = run_cli(argv, capsys)
     monkeypatch.undo()
     assert calls, "the output was not written through the atomic writer"
     assert code == 1, err
@@ -171,6 +170,7 @@ def _limited(limit):
     return set_limit
 
 
+@pytest.mark.slow
 def test_a_real_write_failure_in_the_middle_of_a_file(tmp_path):
     """The kernel refuses to let a file grow past 4 KiB (RLIMIT_FSIZE: EFBIG in the middle of the write, as a
     full disk fails it): the old output survives and the message is one line."""
@@ -193,7 +193,7 @@ def test_a_real_write_failure_in_the_middle_of_a_file(tmp_path):
 def test_dev_full_is_written_directly_and_fails_in_one_line(tmp_path, capsys, argv):
     """A device cannot be replaced by a rename: it is written as the user asked, and its ENOSPC is one line."""
     files = _files(tmp_path)
-    code, out, err = run_cli([a.format(**files) for a in argv], capsys)
+    code, _out, err = run_cli([a.format(**files) for a in argv], capsys)
     assert code == 1, err
     assert err == "ts-eval: error: /dev/full: cannot write the output: No space left on device\n"
 
@@ -205,6 +205,7 @@ def test_dev_null_is_written_directly(tmp_path, capsys):
     assert os.path.exists(os.devnull) and not os.path.isfile(os.devnull)
 
 
+@pytest.mark.slow
 def test_a_full_disk_behind_standard_output_is_one_line(tmp_path):
     files = _files(tmp_path)
     env = {**os.environ, "PYTHONPATH": PACKAGE_ROOT}
@@ -246,6 +247,7 @@ def test_brat_folder_is_replaced_whole_or_not_at_all(tmp_path, capsys, monkeypat
     assert code == 1 and not fresh.exists()      # the folder made for the output is removed again
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", ["png", "svg"])
 def test_the_plot_is_written_whole_or_not_at_all(tmp_path, capsys, monkeypatch, name):
     pytest.importorskip("matplotlib")

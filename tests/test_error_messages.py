@@ -6,11 +6,10 @@ import json
 import os
 
 import pytest
+from support import fails, write
 
 import ts_eval
 from ts_eval.errors import InputError, OptionError
-
-from support import fails, write
 
 GOLD = "EU B-ORG\nrejects O\nGerman B-MISC\ncall O\n\nPeter B-PER\nBlackburn I-PER\n"
 SYS_A = "EU B-ORG\nrejects O\nGerman O\ncall O\n\nPeter B-PER\nBlackburn I-PER\n"

@@ -12,14 +12,13 @@ import numpy as np
 import pytest
 from hypothesis import assume, given
 from hypothesis import strategies as st
+from test_score_properties import FAST, TAGS, WEIGHTS, has_spans
 
 import ts_eval
 from ts_eval.core import measures
-from ts_eval.ranking import sufficient
 from ts_eval.core.sequences import from_sequences
 from ts_eval.models.evaluate import MODELS, evaluate
-
-from test_properties import FAST, TAGS, WEIGHTS, has_spans
+from ts_eval.ranking import sufficient
 
 OTHER_TAGS = TAGS + ["B-FOO", "I-FOO"]      # a label only the other system uses
 
@@ -44,6 +43,7 @@ def numbers(system: dict) -> str:
     return json.dumps(out, sort_keys=True, default=str)
 
 
+@pytest.mark.slow
 @FAST
 @given(two_systems(), WEIGHTS)
 def test_another_system_never_changes_a_systems_scores(sides, w):
@@ -54,6 +54,7 @@ def test_another_system_never_changes_a_systems_scores(sides, w):
     assert numbers(alone.system("a")) == numbers(beside.system("a"))
 
 
+@pytest.mark.slow
 @FAST
 @given(two_systems())
 def test_another_system_never_changes_a_systems_rank_statistics(sides):

@@ -5,19 +5,18 @@ from __future__ import annotations
 import json
 
 import pytest
+from support import FIXTURES, run_cli, write
 
 import ts_eval
 from ts_eval import read_conll, read_conll_pair
 from ts_eval.models.evaluate import evaluate
-
-from support import FIXTURES, run_cli, write
 
 BASIC = "John B-PER B-PER\nSmith I-PER O\nvisits O O\nParis B-LOC B-LOC\n\nHe O O\nleft O B-LOC\n"
 
 
 def spans_of(corpus, side="gold"):
     ss = corpus.gold if side == "gold" else corpus.systems[side]
-    return sorted((corpus.labels[l], int(b), int(e)) for b, e, l in zip(ss.start, ss.last, ss.label))
+    return sorted((corpus.labels[lab], int(b), int(e)) for b, e, lab in zip(ss.start, ss.last, ss.label))
 
 
 def summary(corpus):
@@ -42,7 +41,8 @@ def test_layout_variants_read_the_same(tmp_path, variant):
     if variant == "tabs":
         text = text.replace(" ", "\t")
     elif variant == "mixed":
-        text = "John \t B-PER\tB-PER\nSmith\t\tI-PER   O\nvisits O\tO\nParis  B-LOC \tB-LOC\n\nHe\tO O\nleft O\t \tB-LOC\n"
+        text = ("John \t B-PER\tB-PER\nSmith\t\tI-PER   O\nvisits O\tO\nParis  B-LOC \tB-LOC\n\n"
+                "He\tO O\nleft O\t \tB-LOC\n")
     elif variant == "crlf":
         text = text.replace("\n", "\r\n")
     elif variant == "bom":
@@ -230,16 +230,16 @@ def test_separator_weight_and_beta_options(tmp_path):
     rows = zip("The quick brown fox jumps over the lazy dog".split(),
                "O B-C I-C O O O O B-C I-C".split(), "O B-C I-C I-C O O O B-C B-C".split())
     path = write(tmp_path / "t1.conll", "".join(f"{a} {b} {c}\n" for a, b, c in rows))
-    code, out, _ = run_cli_json(["score", path])
+    _code, out, _ = run_cli_json(["score", path])
     assert round(out["systems"][0]["ts"]["micro"]["f"], 3) == 0.769
-    code, out, _ = run_cli_json(["score", path, "--separator-weight", "0.5"])
+    _code, out, _ = run_cli_json(["score", path, "--separator-weight", "0.5"])
     ts = out["systems"][0]["ts"]["micro"]
     assert (ts["tp"], ts["fp"], ts["fn"]) == (4.5, 1.5, 0.5) and round(ts["f"], 3) == 0.818
     assert out["settings"]["separator_weight"] == 0.5
-    code, out, _ = run_cli_json(["score", path, "--separator-weight", "0"])
+    _code, out, _ = run_cli_json(["score", path, "--separator-weight", "0"])
     ts = out["systems"][0]["ts"]["micro"]
     assert (ts["tp"], ts["fp"], ts["fn"], ts["tn"]) == (4, 1, 0, 4)
-    code, out, _ = run_cli_json(["score", path, "--beta", "2"])
+    _code, out, _ = run_cli_json(["score", path, "--beta", "2"])
     assert out["systems"][0]["ts"]["micro"]["f"] == pytest.approx(25 / 31)
     assert out["settings"]["beta"] == 2.0
 
@@ -257,7 +257,10 @@ def test_germeval_outer_and_inner_levels():
     inner = read_conll(GERMEVAL, gold_column=4, system_columns=[6], token_column=2)
     # B- tags counted in the file: outer 12 LOC, 3 LOCderiv, 4 ORG, 2 ORGpart, 4 OTH, 20 PER;
     # inner 3 LOC, 1 ORG, 3 PER (valid IOB2, so one span per B-)
-    counts = lambda c: {lab: int((c.gold.label == k).sum()) for k, lab in enumerate(c.labels)}
+
+    def counts(c):
+        return {lab: int((c.gold.label == k).sum()) for k, lab in enumerate(c.labels)}
+
     assert counts(outer) == {"LOC": 12, "LOCderiv": 3, "ORG": 4, "ORGpart": 2, "OTH": 4, "PER": 20}
     assert counts(inner) == {"LOC": 3, "ORG": 1, "PER": 3}
     assert list(inner.systems) == ["germeval_sample"]  # one system column: named after the file
@@ -296,6 +299,7 @@ LONG_TAGS = ["O"] * 6 + ["B-PER", "I-PER", "B-ORGANISATION", "I-ORGANISATION", "
                          "I-WORK-OF-ART-WITH-A-VERY-LONG-NAME-THAT-GOES-ON-AND-ON-AND-ON-FOREVER", "B-ÄÖÜ", "I-ÄÖÜ"]
 
 
+@pytest.mark.slow
 def test_large_file_reads_like_python_lists(tmp_path):
     import numpy as np
 

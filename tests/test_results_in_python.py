@@ -10,11 +10,11 @@ b     [B-PER O O B-LOC] [O O O]           exact: LOC hit only: tp 1, 2 found, 3 
 """
 from __future__ import annotations
 
+import inspect
 import math
 import re
 import subprocess
 import sys
-import inspect
 from pathlib import Path
 
 import numpy as np
@@ -236,6 +236,7 @@ def test_every_public_name_exists_and_is_documented(name):
         assert isinstance(obj, type)
 
 
+@pytest.mark.slow
 def test_star_import_in_a_fresh_interpreter():
     code = ("from ts_eval import *\n"
             "import ts_eval\n"

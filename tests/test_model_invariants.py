@@ -25,10 +25,10 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from ts_eval.ranking import sufficient
 from ts_eval.core.sequences import from_spans
 from ts_eval.models.evaluate import MODELS, evaluate
 from ts_eval.models.registry import FAMILIES, REGISTRY
+from ts_eval.ranking import sufficient
 
 FAST = settings(max_examples=30, deadline=None)
 
@@ -155,6 +155,7 @@ def test_every_model_is_covered_here():
 # identical input
 
 
+@pytest.mark.slow
 @FAST
 @given(corpora())
 def test_identical_input_scores_one(c):
@@ -210,6 +211,7 @@ def test_swapping_gold_and_system_keeps_symmetric_rank_scores(c):
 # sentence order
 
 
+@pytest.mark.slow
 @FAST
 @given(corpora(), st.randoms(use_true_random=False))
 def test_sentence_order_does_not_change_totals(c, rnd):
@@ -236,6 +238,7 @@ def test_sentence_order_does_not_change_totals(c, rnd):
 # per-sentence statistics sum to score's totals
 
 
+@pytest.mark.slow
 @FAST
 @given(corpora())
 def test_sentence_statistics_sum_to_the_reported_totals(c):
@@ -267,6 +270,7 @@ def test_sentence_statistics_sum_to_the_reported_totals(c):
 # another system
 
 
+@pytest.mark.slow
 @FAST
 @given(corpora(n_systems=2))
 def test_another_system_never_changes_a_systems_numbers(c):

@@ -5,15 +5,14 @@ import numpy as np
 import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
+from support import unit_matrix, unit_weights
 
 import ts_eval
 from ts_eval.core import measures
 from ts_eval.models.evaluate import evaluate
 
-from support import unit_matrix, unit_weights
-
 LABELS = ["PER", "LOC", "ARGM-TMP"]
-TAGS = ["O", "O", "O"] + [f"{p}-{l}" for l in LABELS for p in "BI"]
+TAGS = ["O", "O", "O"] + [f"{p}-{lab}" for lab in LABELS for p in "BI"]
 WEIGHTS = st.sampled_from([1.0, 0.5, 0.0, 0.25, 2.0])
 FAST = settings(max_examples=40, deadline=None)
 
@@ -54,6 +53,7 @@ def counts(model_rows):
 
 # ---------------------------------------------------------------------------
 
+@pytest.mark.slow
 @FAST
 @given(tag_corpus(), WEIGHTS)
 def test_identical_input_scores_one(sides, w):
@@ -71,6 +71,7 @@ def test_identical_input_scores_one(sides, w):
     assert s["exact"]["token_accuracy"] == 1.0
 
 
+@pytest.mark.slow
 @FAST
 @given(span_corpus())
 def test_identical_spans_score_one(data):
@@ -83,6 +84,7 @@ def test_identical_spans_score_one(data):
     assert s["exact"]["micro"]["f"] == 1.0
 
 
+@pytest.mark.slow
 @FAST
 @given(tag_corpus(), WEIGHTS)
 def test_swapping_gold_and_system_swaps_precision_and_recall(sides, w):
@@ -110,6 +112,7 @@ def test_swapping_gold_and_system_swaps_precision_and_recall(sides, w):
         assert ab["ts"]["multiclass_kappa"] == pytest.approx(ba["ts"]["multiclass_kappa"])
 
 
+@pytest.mark.slow
 @FAST
 @given(span_corpus())
 def test_swapping_spans_swaps_precision_and_recall(data):
@@ -123,6 +126,7 @@ def test_swapping_spans_swaps_precision_and_recall(data):
             assert ab[model]["labels"][k]["precision"] == pytest.approx(ba[model]["labels"][k]["recall"])
 
 
+@pytest.mark.slow
 @FAST
 @given(span_corpus(), WEIGHTS)
 def test_table_total_is_the_weighted_number_of_units(data, w):
@@ -138,6 +142,7 @@ def test_table_total_is_the_weighted_number_of_units(data, w):
     assert m["tp"] + m["fp"] + m["fn"] + m["tn"] == pytest.approx(total * len(rep.labels))
 
 
+@pytest.mark.slow
 @FAST
 @given(span_corpus(), WEIGHTS)
 def test_counts_equal_the_unit_vectors(data, w):
@@ -153,6 +158,7 @@ def test_counts_equal_the_unit_vectors(data, w):
         assert row["fn"] == pytest.approx(wt @ (Y[:, k] & (1 - P[:, k])))
 
 
+@pytest.mark.slow
 @FAST
 @given(tag_corpus(n_systems=2), WEIGHTS, st.sampled_from([0.5, 1.0, 2.0]))
 def test_micro_is_computed_from_the_summed_table(sides, w, beta):
@@ -197,6 +203,7 @@ def test_sentence_order_does_not_matter(sides, rnd, w):
         assert a["ts"]["multiclass_kappa"] == pytest.approx(b["ts"]["multiclass_kappa"])
 
 
+@pytest.mark.slow
 @FAST
 @given(span_corpus(), st.randoms(use_true_random=False))
 def test_span_sentence_order_does_not_matter(data, rnd):
@@ -210,6 +217,7 @@ def test_span_sentence_order_does_not_matter(data, rnd):
         assert counts(a[model]["labels"]) == pytest.approx(counts(b[model]["labels"]))
 
 
+@pytest.mark.slow
 @FAST
 @given(tag_corpus())
 def test_separator_weight_is_linear(sides):

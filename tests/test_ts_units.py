@@ -5,14 +5,13 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from sklearn.metrics import cohen_kappa_score, confusion_matrix
+from support import unit_classes
 
 import ts_eval
 from ts_eval.core.corpus import SpanSet
+from ts_eval.core.units import merge_overlaps
 from ts_eval.models.evaluate import evaluate
 from ts_eval.models.ts import ts_counts
-from ts_eval.core.units import merge_overlaps
-
-from support import unit_classes
 
 
 def table(rep, label, system=0):

@@ -1,7 +1,7 @@
-"""The neutral document model: cells, tables and figures validate what renderers rely on."""
+"""The neutral page model (Page): cells, tables and figures validate what renderers rely on."""
 import pytest
 
-from ts_eval.output.page import Cell, Column, Page, Figure, Section, Table, common_prefix
+from ts_eval.output.page import Cell, Column, Figure, Page, Section, Table, common_prefix
 
 
 def test_cell_kinds_and_styles_are_checked():

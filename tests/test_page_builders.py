@@ -15,14 +15,13 @@ import math
 from pathlib import Path
 
 import pytest
+from test_renderers_text import WIDTHS, assert_fits, names_intact, synthetic_corpus
 
 import ts_eval
-from ts_eval.output.page import Figure
 from ts_eval.output.builders import build, kind_of
+from ts_eval.output.page import Figure
 from ts_eval.output.renderers import render
 from ts_eval.output.values import value
-
-from test_renderers_text import WIDTHS, assert_fits, names_intact, synthetic_corpus
 
 ROOT = Path(__file__).parent.parent
 DEMO = ROOT / "ts_eval" / "demo" / "germeval2014_test_sample.conll"
@@ -44,9 +43,9 @@ def score_report(demo):
 
 @pytest.fixture(scope="module")
 def fair_report():
+    from ts_eval.core.matching import match
     from ts_eval.fair import fair_errors, fair_report
     from ts_eval.io.faireval import read_faireval
-    from ts_eval.core.matching import match
 
     fd = read_faireval(str(FAIR / "target" / "ner_spans.csv"), str(FAIR / "system" / "ner_spans.csv"))
     c = fd.corpus
@@ -133,10 +132,12 @@ def fair_numbers(f):
     return out
 
 
+@pytest.mark.slow
 def test_score_document_shows_every_number_of_the_report(score_report):
     check(build(score_report), score_numbers(score_report.to_dict()), DEMO_SYSTEMS)
 
 
+@pytest.mark.slow
 def test_score_document_figures_and_counts_behind_scores(score_report):
     doc = build(score_report)
     assert kind_of(score_report) == "score" and doc.kind == "score"
@@ -160,7 +161,7 @@ def test_score_document_figures_and_counts_behind_scores(score_report):
     cm = s0["fair"]["confusion"]
     h = heat[0]
     assert h.data["values"][h.data["rows"].index("PER")][h.data["columns"].index("PER")] == cm["PER"].get("PER", 0)
-    bars = [f for f in doc.figures() if f.kind == "bars"][0]
+    bars = next(f for f in doc.figures() if f.kind == "bars")
     assert bars.data["values"] == [s0["fair"]["fair"]["micro"][t] for t in FAIR_TYPES]
     # the confusion matrices and unit counts are details: the terminal shows them on request
     assert "fair confusion matrix (diagonal" not in render(doc, "table", width=120)
@@ -254,6 +255,7 @@ def compare_numbers(c):
     return out
 
 
+@pytest.mark.slow
 def test_compare_document_of_a_pair_shows_every_number(pair):
     check(build(pair), compare_numbers(pair), ["gen-crf_poor_dev", "gen-crf_rich_dev"])
 
@@ -282,6 +284,7 @@ def semeval_compare_numbers(c):
     return out
 
 
+@pytest.mark.slow
 def test_compare_document_with_semeval_shows_every_number(demo):
     from ts_eval.comparison import compare
     c = compare(demo, "gen-crf_poor_dev", "gen-crf_rich_dev", examples=0, models=["fair", "semeval"])

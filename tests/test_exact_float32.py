@@ -1,4 +1,4 @@
-"""ranks.exact_float32: float32 products only where they equal float64's exactly."""
+"""ts_eval.ranking.statistics.exact_float32: float32 products only where they equal float64's exactly."""
 import numpy as np
 
 from ts_eval.ranking.statistics import exact_float32

@@ -7,7 +7,7 @@ import ts_eval
 
 
 def test_compare_stays_the_function_after_the_package_is_imported():
-    import ts_eval.comparison  # noqa: F401
+    import ts_eval.comparison
     assert callable(ts_eval.compare) and ts_eval.compare is ts_eval.comparison.compare
     gold = [["B-PER", "O"]]
     corpus = ts_eval.from_sequences(gold, {"a": [["B-PER", "O"]], "b": [["O", "O"]]})
@@ -16,12 +16,12 @@ def test_compare_stays_the_function_after_the_package_is_imported():
 
 
 def test_rank_stays_the_function_after_the_package_is_imported():
-    import ts_eval.ranking.study  # noqa: F401
+    import ts_eval.ranking.study
     assert ts_eval.rank is ts_eval.ranking.study.rank
 
 
 def test_convert_is_the_function():
-    import ts_eval.io.convert  # noqa: F401  (a module, not a package attribute named convert)
+    import ts_eval.io.convert  # a module, not a package attribute named convert
     assert callable(ts_eval.convert)
 
 

@@ -10,12 +10,10 @@ import sys
 from pathlib import Path
 
 import pytest
+from support import FIXTURES, run_cli, write
+from test_atomic_writes import GOLD_ONLY, GOOD, NO_RESAMPLING, PACKAGE_ROOT, _fair_config, _files
 
 import ts_eval
-
-from support import FIXTURES, run_cli, write
-from test_writes import GOLD_ONLY, GOOD, NO_RESAMPLING, PACKAGE_ROOT, _fair_config, _files
-
 
 # ---------------------------------------------------------------------------
 # #17.5: an output that is one of the inputs is refused before anything is read
@@ -60,8 +58,9 @@ def test_refused_before_anything_is_read(tmp_path, capsys):
     _same_file_refused(capsys, ["convert", bad, bad])
 
 
-@pytest.mark.parametrize("case", ["compare", "rank", "rank-plot", "rank-folder", "rank-manifest", "germeval", "fair", "fair-gold",
-                                  "fair-config", "fair-eval-out", "tag-names", "brat", "brat-file", "demo"])
+@pytest.mark.parametrize("case", ["compare", "rank", "rank-plot", "rank-folder", "rank-manifest", "germeval", "fair",
+                                  "fair-gold", "fair-config", "fair-eval-out", "tag-names", "brat", "brat-file",
+                                  "demo"])
 def test_every_command_refuses_to_write_over_an_input(tmp_path, capsys, monkeypatch, case):
     files = _files(tmp_path)
     two, good = files["two"], files["good"]
