@@ -125,6 +125,7 @@ def test_label_shape_and_position(small):
     assert np.isnan(pos.scores[b["inside"], 1, 0]) and pos.scores[b["inside"], 0, 0] == 0
 
 
+@pytest.mark.slow
 def test_training_attributes_by_hand(small, tmp_path):
     """Training entities: john smith PER x2, paris LOC, paris saint germain ORG, ibm ORG."""
     train = write(tmp_path / "train.txt", TRAIN)
@@ -147,6 +148,7 @@ def test_training_attributes_by_hand(small, tmp_path):
     assert r.training["spans"] == 5 and r.training["sentences"] == 3 and r.left_out == []
 
 
+@pytest.mark.slow
 def test_without_training_data_the_training_attributes_are_left_out_with_one_line(small):
     r = ts_eval.analyze(small, bootstrap=0)
     assert [a.name for a in r.attributes] == ["length", "chars", "label", "shape", "position", "sentence_length",
@@ -234,6 +236,7 @@ def corpora(draw):
 SPLIT_MODELS = ["exact-f1-micro", "overlap-f1-micro", "ts-f1-micro", "fair-f1", "semeval-partial-f1"]
 
 
+@pytest.mark.slow
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(corpora(), st.integers(1, 4))
 def test_buckets_partition_the_spans_and_their_counts_sum_to_the_overall_counts(corpus, k):
@@ -254,6 +257,7 @@ def test_buckets_partition_the_spans_and_their_counts_sum_to_the_overall_counts(
             assert int(a.sentences.sum()) == corpus.n_sentences
 
 
+@pytest.mark.slow
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(corpora())
 def test_per_bucket_counts_sum_to_the_counts_of_the_whole_corpus(corpus):
@@ -283,6 +287,7 @@ def _small_files(tmp_path: Path):
             write(tmp_path / "train.txt", TRAIN))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("width", [80, 120])
 def test_the_terminal_tables_fit(tmp_path, capsys, monkeypatch, width):
     gold, a, b, train = _small_files(tmp_path)
@@ -295,6 +300,7 @@ def test_the_terminal_tables_fit(tmp_path, capsys, monkeypatch, width):
         assert len(line) <= width or " " not in line.strip(), line
 
 
+@pytest.mark.slow
 def test_every_format(tmp_path, capsys):
     gold, a, b, _ = _small_files(tmp_path)
     base = ["analyze", "--gold", gold, a, b, "--bootstrap", "20", "--permutations", "0"]
@@ -339,6 +345,7 @@ def test_slices_by_a_record_field(tmp_path, capsys):
     assert got == {"law": 1.0, "news": pytest.approx(2 / 3)}
 
 
+@pytest.mark.slow
 def test_documents_are_a_slice_asked_for(tmp_path):
     first, *rest = SMALL.split("\n\n")
     text = "-DOCSTART- O O O\n\n" + first + "\n\n-DOCSTART- O O O\n\n" + "\n\n".join(rest)
@@ -364,6 +371,7 @@ def test_interpreteval_chunks_run_over_sentence_ends_and_split_at_b():
                                                                               ("ORG", 4, 5), ("ORG", 5, 6)]
 
 
+@pytest.mark.slow
 @settings(max_examples=200, deadline=None)
 @given(st.lists(st.sampled_from(["a", "b", "ab", "a.b"]), min_size=1, max_size=12),
        st.lists(st.sampled_from(["a", "b", "ab", "a.b"]), min_size=1, max_size=3))
@@ -395,6 +403,7 @@ def test_interpreteval_equal_count_buckets_and_their_keys():
     assert list(b) == [(1.0, 3.0), (3.0, 6.0), (6.0, 8.0)]
 
 
+@pytest.mark.slow
 def test_interpreteval_mode_puts_spans_in_its_buckets(small, tmp_path):
     """eLen of gold: 2, 1, 1, 1, 4: the listed values 1 and 2 are buckets, 3 does not occur, 4 is the rest."""
     with pytest.raises(ts_eval.InputError, match="fifth-highest"):     # as InterpretEval, which fails there
