@@ -173,7 +173,7 @@ def _attribute_table(r: Any, a: Any, j: int) -> Table:
             if pair.low is not None and pair.high is not None and not np.isnan(pair.low[k, j]):
                 d.low, d.high = _f(pair.low[k, j]), _f(pair.high[k, j])
             diffs.append(d)
-        lines.append(("difference", f"{pair.b} - {pair.a}", diffs))
+        lines.append(("difference", "B - A", diffs))
         lines.append(("p_value", "p", [Cell(_f(pair.p[k, j]) if pair.p is not None else None, "p") for k in range(B)]))
     if len(r.systems) < B:
         cols = [Column("bucket", "bucket")] + [Column(key, title) for key, title, _ in lines]
@@ -184,6 +184,8 @@ def _attribute_table(r: Any, a: Any, j: int) -> Table:
         rows = [[Cell(title)] + cells for _, title, cells in lines]
         styles = ["total" if key in ("gold", "sentences", "difference", "p_value") else None for key, _, _ in lines]
     notes = [a.description, _short_rule(a.rule)]
+    if pair is not None:
+        notes.append(f"B - A: {pair.b} - {pair.a} (paired bootstrap interval; p: paired permutation test)")
     if int(a.outside.sum()):
         notes.append(f"spans in no bucket: gold {int(a.outside[0])}, systems "
                      + ", ".join(str(int(x)) for x in a.outside[1:]))
