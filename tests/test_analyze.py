@@ -417,3 +417,22 @@ def test_interpreteval_mode_puts_spans_in_its_buckets(small, tmp_path):
     # A's New York (2 tokens) lands in 2; B's John (1 token) in 1
     assert e_len.system.tolist() == [[2, 4], [2, 0], [0, 1]]
     assert r.attribute("tag").buckets == ["loc", "org", "per"] and "tCon" in r.left_out[0]
+
+
+@pytest.mark.slow
+def test_summing_a_family_over_labels_before_resampling_changes_no_interval(monkeypatch):
+    """fair-f1 and overlap-f1-micro read their per-label counts only summed: the bootstrap multiplies
+    the sums (fewer columns); the intervals are those of multiplying every column."""
+    from ts_eval.analysis import study
+
+    corpus = ts_eval.read_conll(str(Path(ts_eval.__file__).parent / "demo" / "germeval2014_test_sample.conll"),
+                                gold_column=2, system_columns=[3, 4, 5])
+    models = ["exact-f1-macro", "overlap-f1-micro", "fair-f1", "ts-f1-micro"]
+    st = study.Statistics(corpus, list(corpus.systems), study.resolve_models(models, corpus))
+    widths = {study.FAMILY_NAMES[f]: st._summed_width(first, k) for f, (first, k) in st.cols.items()}
+    assert widths["overlap"] == 4 and widths["fair"] == 8 and widths["exact"] == 0
+    grouped = ts_eval.analyze(corpus, models=models, bootstrap=40, permutations=0, attributes=["length", "label"])
+    monkeypatch.setattr(study.Statistics, "_summed_width", lambda self, first, k: 0)
+    plain = ts_eval.analyze(corpus, models=models, bootstrap=40, permutations=0, attributes=["length", "label"])
+    for a, b in zip(grouped.attributes, plain.attributes):
+        assert np.array_equal(a.low, b.low, equal_nan=True) and np.array_equal(a.high, b.high, equal_nan=True)

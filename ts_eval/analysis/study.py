@@ -86,6 +86,7 @@ class Statistics:
         self.entry_sentence = self.span_sentence[self.entry_span] if len(self.entry_span) else np.zeros(0, np.int64)
         self.undefined_for_spans = self._undefined_for_spans()
         self.used = self._used_columns()
+        self.groups = self._groups()
 
     def matrix(self, data: np.ndarray) -> StatsMatrix:
         return StatsMatrix(self.names, self.models, data, self.cols)
@@ -106,6 +107,58 @@ class Statistics:
                                   equal_nan=True)          # (k, systems, models)
             used[first:first + n * k] = changed.any(-1).T.reshape(-1)
         return used
+
+    def _summed_width(self, first: int, k: int) -> int:
+        """The smallest w such that every model of the family at ``first`` reads its k columns only as
+        sums over groups of w (after k mod w columns read as they are: the per-label layout of a model
+        read only micro-averaged), found by moving mass from the first group to each other one at a
+        random point; 0 when there is none."""
+        n, sm = len(self.names), self.matrix(self.data[:0])
+        base = np.asarray(np.random.default_rng(11).uniform(1.0, 2.0, self.C), float)
+        base_scores = np.asarray(sm.scores(base))
+        for w in range(1, k // 2 + 1):
+            o = k % w
+            groups = (k - o) // w
+            if groups < 2:
+                continue
+            moved = np.tile(base, ((groups - 1) * w, 1))
+            row = 0
+            for g in range(1, groups):
+                for j in range(w):
+                    moved[row, first + o + j:first + n * k:k] += 0.25
+                    moved[row, first + o + g * w + j:first + n * k:k] -= 0.25
+                    row += 1
+            if np.allclose(np.asarray(sm.scores(moved)), base_scores[None], rtol=1e-12, atol=0, equal_nan=True):
+                return w
+        return 0
+
+    def _groups(self) -> Tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """How the bootstrap multiplies fewer columns: (perm: the used columns in group order, starts: the
+        first of each group in perm, rep: the column a group's resampled sum is written to, rest: the used
+        columns that get 0 because their group's sum went to its rep).  A group is one column, or the
+        columns of one system and one offset of a family read only as sums over labels."""
+        n = len(self.names)
+        group = np.full(self.C, -1, np.int64)
+        group[self.used] = np.flatnonzero(self.used)      # each used column its own group by default
+        for first, k in self.cols.values():
+            w = self._summed_width(first, k)
+            if not w:
+                continue
+            o = k % w
+            for i in range(n):
+                base = first + i * k + o
+                for j in range(w):
+                    members = base + j + w * np.arange((k - o) // w)
+                    members = members[self.used[members]]
+                    if len(members):
+                        group[members] = members[0]
+        used = np.flatnonzero(group >= 0)
+        perm = used[np.argsort(group[used], kind="stable")]
+        g = group[perm]
+        starts = np.flatnonzero(np.r_[True, g[1:] != g[:-1]])
+        rep = perm[starts]
+        rest = np.setdiff1d(perm, rep)
+        return perm, starts, rep, rest
 
     def _undefined_for_spans(self) -> List[str]:
         """Models a bucket of spans has no value for: their family cannot be split by span, or their
@@ -238,24 +291,28 @@ def _bucket_rows(X: np.ndarray, row_bucket: np.ndarray, n_buckets: int) -> List[
     return list(zip(starts.tolist(), ends.tolist()))
 
 
-def _resampled(rs: _Resampling, X: np.ndarray, sentences: np.ndarray, used: np.ndarray) -> np.ndarray:
+def _resampled(rs: _Resampling, X: np.ndarray, sentences: np.ndarray,
+               groups: Tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]) -> np.ndarray:
     """(resamples, columns): each resample's sums of the rows ``X`` (sentences ``sentences``): the
     resample weights of the sentences times the rows, one matrix product over the distinct columns
-    (the columns that are equal -- a gold count every system shares, the zeros -- are multiplied once), and
-    only the columns some model reads (``used``; the others keep the rows' plain sum)."""
+    (the columns that are equal -- a gold count every system shares, the zeros -- are multiplied once),
+    only over the columns some model reads, and a family read only as sums over labels summed first
+    (``groups``, :meth:`Statistics._groups`: the group's resampled sum goes to one of its columns, 0 to
+    the others, which no score tells apart); the columns no model reads keep the rows' plain sum."""
     assert rs.W is not None
-    full, cols = X, np.flatnonzero(used)
-    X = X[:, cols]
-    p1, p2 = rs.probes(len(X))
-    h = p1 @ X
+    perm, starts, rep, rest = groups
+    sub = np.add.reduceat(X[:, perm], starts, axis=1) if len(starts) < len(perm) else X[:, perm]
+    p1, p2 = rs.probes(len(sub))
+    h = p1 @ sub
     _, first, inverse = np.unique(h, return_index=True, return_inverse=True)
     inverse = inverse.reshape(-1)
-    h2 = p2 @ X
+    h2 = p2 @ sub
     if not np.array_equal(h2, h2[first[inverse]]):       # two columns met on the first probe only
-        first, inverse = np.arange(X.shape[1]), np.arange(X.shape[1])
-    data, dtype = exact_float32(X[:, first], len(X))
-    out = np.repeat(full.sum(0)[None, :], rs.W.shape[0], axis=0)    # columns no model reads: as summed
-    out[:, cols] = (rs.W[:, sentences].astype(dtype, copy=False) @ data).astype(np.float64)[:, inverse]
+        first, inverse = np.arange(sub.shape[1]), np.arange(sub.shape[1])
+    data, dtype = exact_float32(sub[:, first], len(sub))
+    out = np.repeat(X.sum(0)[None, :], rs.W.shape[0], axis=0)    # columns no model reads: as summed
+    out[:, rest] = 0.0
+    out[:, rep] = (rs.W[:, sentences].astype(dtype, copy=False) @ data).astype(np.float64)[:, inverse]
     return out
 
 
@@ -316,7 +373,7 @@ def _attribute(st: Statistics, attr: at.Attribute, bk: Buckets, bucket_of_span: 
         for k, (a, b) in enumerate(groups):
             if a == b:
                 continue
-            res = _resampled(rs, X[a:b], row_sentence[a:b], st.used)
+            res = _resampled(rs, X[a:b], row_sentence[a:b], st.groups)
             rsc = sm.scores(res)                                  # (resamples, systems, models)
             lo, hi = np.quantile(rsc, [alpha / 2, 1 - alpha / 2], axis=0)
             low[k], high[k] = lo, hi
