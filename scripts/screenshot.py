@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
-"""PNG screenshots of the HTML pages of all five commands, at desktop and phone widths, with the
+"""PNG screenshots of the HTML pages of every command, at desktop and phone widths, with the
 layout rules checked on each.
 
 The pages are made from the bundled data exactly as the browser tests make them
-(``tests/pages.py``: the demo sample for score, rank and compare, the fair and GermEval
+(``tests/pages.py``: the demo sample for score, rank, compare and agree, the fair and GermEval
 fixtures), rendered by ``ts_eval.output.renderers.html`` and opened in headless Chromium through
 selenium (``tests/browser.py``; Debian's ``chromium`` and ``chromium-driver``).  Each page is
 written next to its screenshots, so what the picture shows can be opened by hand.  On each page

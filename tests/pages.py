@@ -1,6 +1,6 @@
-"""Results of all five kinds from the bundled data, as documents, for the HTML tests and
+"""Results of all six kinds from the bundled data, as documents, for the HTML tests and
 scripts/screenshot.py: the demo sample (300 GermEval 2014 sentences, four systems) for score,
-rank and compare, the Ortmann (2022) NER fixture for fair, the GermEval fixture for germeval.
+rank, compare and agree, the Ortmann (2022) NER fixture for fair, the GermEval fixture for germeval.
 Few resamples keep them fast."""
 from __future__ import annotations
 
@@ -90,6 +90,16 @@ def germeval() -> Page:
     return build.build(evaluate_germeval(read_germeval(str(FIXTURES / "germeval" / "nested.tsv"))))
 
 
+def agree(resamples: int = 30) -> Page:
+    from ts_eval.agreement.api import agree as run
+    from ts_eval.agreement.data import Annotations
+    from ts_eval.output.builders import agree as build
+
+    corpus = demo_corpus()
+    names = ["gold", *DEMO_SYSTEMS]
+    return build.build(run(Annotations(corpus, names), bootstrap=resamples, majority=3), cases=None)
+
+
 # kind -> (document maker, id of its main table, the rows that table must have: one per system,
 # label or metric, counted from the inputs, not from the document)
 def analyze() -> Page:
@@ -106,4 +116,5 @@ PAGES: Dict[str, Tuple[Callable[[], Page], str, int]] = {
     "compare": (compare, "systems", len(DEMO_SYSTEMS)),
     "germeval": (germeval, "metrics-nested", 4),                   # Metrics 1, 2 and 3 on both levels
     "analyze": (analyze, "overall", len(DEMO_SYSTEMS)),
+    "agree": (agree, "pairs", 10),                                 # gold and 4 systems: 5 annotators, 10 pairs
 }

@@ -478,6 +478,7 @@ OUTPUT_COMMANDS = {
     "germeval": lambda tmp, f: ["germeval", os.path.join(os.path.dirname(__file__), "fixtures", "germeval",
                                                          "nested.tsv")],
     "fair": lambda tmp, f: ["fair", "--config", _fair_config(tmp)],
+    "agree": lambda tmp, f: ["agree", f["two"]],
 }
 
 

@@ -120,7 +120,7 @@ def test_an_os_or_memory_error_escaping_any_command_is_one_line_and_exit_1(three
     from ts_eval.cli import app
 
     gold, a, b = three
-    argv = {"demo": [], "convert": [gold, "-"], "germeval": [gold]}
+    argv = {"demo": [], "convert": [gold, "-"], "germeval": [gold], "agree": [gold, a, b]}
     for command, module in app.command_modules().items():
         def boom(args, error=error):
             raise error

@@ -59,6 +59,7 @@ COMMANDS = {
     "germeval": (lambda tmp, six: ["germeval", str(FIXTURES / "germeval" / "nested.tsv"), "--name", "my-germeval-run"],
                  ["my-germeval-run"]),
     "fair": (lambda tmp, six: ["fair", "--config", _fair_config(tmp)], ["ner_spans"]),
+    "agree": (lambda tmp, six: ["agree", six, "--names", "gold", *NAMES, "--bootstrap", "20"], NAMES),
 }
 
 
@@ -130,6 +131,32 @@ def test_rank_summary_fits_the_terminal_without_cutting(monkeypatch, capsys, six
         m = system["models"][data["reference"]]
         want = f"{100 * m['score']:.2f} [{100 * m['score_low']:.2f}–{100 * m['score_high']:.2f}]"
         assert want in out, (system["name"], want)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("columns", ["80", "120"])
+def test_agree_table_fits_the_terminal_without_cutting(monkeypatch, capsys, six, columns):
+    """Every section (with --details and intervals) at 80 and 120 columns: no line wider, nothing cut,
+    every annotator's name whole, and every overall and pairwise figure of the JSON with its interval."""
+    monkeypatch.setenv("COLUMNS", columns)
+    argv = ["agree", six, "--names", "gold", *NAMES, "--bootstrap", "20", "--cases", "1000"]
+    code, out, err = run_cli(argv + ["--details"], capsys)
+    assert code == 0, err
+    assert "…" not in out and max(len(line) for line in out.splitlines()) <= int(columns)
+    code, js, err = run_cli(argv + ["--format", "json"], capsys)
+    data = json.loads(js)
+    for name in NAMES:
+        assert name in out, name
+    figures = [(fig, kind) for key, kind in (("fleiss", "corr"), ("alpha", "corr"), ("alpha_u", "corr"),
+                                              ("kappa", "corr"), ("f_exact", "score"))
+               for fig in data["figures"][key].values()]
+    figures += [(p[key]["micro"], kind) for p in data["pairs"]
+                for key, kind in (("kappa", "corr"), ("f_exact", "score"))]
+    for fig, kind in figures:
+        for v in (fig["value"], fig["low"], fig["high"]):
+            text = f"{v:.3f}" if kind == "corr" else f"{100 * v:.2f}"
+            assert text in out, (fig, text)
+    assert all(str(d["sentence"] + 1) in out for d in data["disagreements"]["items"])
 
 
 @pytest.mark.slow

@@ -30,7 +30,7 @@ from ts_eval.cli import main
 ROOT = Path(__file__).parent.parent
 DOCS = ROOT / "docs"
 PAGES = [ROOT / "README.md", *sorted(DOCS.glob("*.md"))]
-COMMANDS = ("score", "demo", "fair", "rank", "compare", "germeval", "convert")
+COMMANDS = ("score", "demo", "fair", "rank", "compare", "germeval", "convert", "agree")
 FENCE = re.compile(r"^```(\w*)\s*$")
 LONG_OPTION = re.compile(r"(?<![\w-])--[a-z][a-z0-9-]*")
 COMMAND_LINE = re.compile(r"\bts-eval ((?:[a-z]+\|)*[a-z]+)\b(.*)")

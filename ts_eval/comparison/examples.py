@@ -3,7 +3,7 @@ around the tokens a transition is about, with the gold, A and B spans as plain d
 from __future__ import annotations
 
 from functools import partial
-from typing import Dict, List, Optional, Sequence, Tuple
+from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
 
@@ -23,25 +23,34 @@ def make_example(corpus: Corpus, sides: Dict[str, str], level: str, cls: str, tr
     """The sentence around tokens focus_first..focus_last (global), with every side's spans.
 
     ``sides`` maps the role shown (gold, A, B) to the corpus side name ("gold" or a system)."""
+    spans, where = {}, {}
+    for role, side in sides.items():
+        spans[role] = corpus.gold if side == "gold" else corpus.systems[side]
+        info = corpus.gold_info if side == "gold" else corpus.system_info[side]
+        path, line = info.where(focus_first) if info.token_lines is not None else (info.path, None)
+        where[role] = {"path": path, "line": line}
+    return window_example(corpus, spans, where, level, cls, transition, focus_first, focus_last, window)
+
+
+def window_example(corpus: Corpus, spans: Dict[str, SpanSet], where: Dict[str, Dict[str, Any]], level: str,
+                   cls: str, transition: str, focus_first: int, focus_last: int, window: int = 12) -> Example:
+    """The sentence around tokens focus_first..focus_last (global), cut to ``window`` tokens on each
+    side, with the spans of every role (``spans``: role -> its spans; ``where``: role -> its path and line)."""
     s = int(corpus.sentence_of(np.array([focus_first]))[0])
     sa, sb = int(corpus.sent_offsets[s]), int(corpus.sent_offsets[s + 1])
     a, b = max(sa, focus_first - window), min(sb, focus_last + 1 + window)
     toks = corpus.tokens(a, b) if corpus.tokens is not None else [f"t{i - sa}" for i in range(a, b)]
-    spans, where = {}, {}
-    for role, side in sides.items():
-        ss = corpus.gold if side == "gold" else corpus.systems[side]
+    shown = {}
+    for role, ss in spans.items():
         ss = ss.sorted() if len(ss) and np.any(np.diff(ss.start) < 0) else ss
         out = []
         for lab, st, en in _sentence_spans(ss, sa, sb):
             if en < a or st >= b:
                 continue
             out.append((corpus.labels[lab], max(st, a) - a, min(en + 1, b) - a))   # end exclusive
-        spans[role] = out
-        info = corpus.gold_info if side == "gold" else corpus.system_info[side]
-        path, line = info.where(focus_first) if info.token_lines is not None else (info.path, None)
-        where[role] = {"path": path, "line": line}
+        shown[role] = out
     return Example(level, cls, transition, s, a, toks, list(range(focus_first - a, focus_last - a + 1)),
-                   spans, where, a > sa, b < sb)
+                   shown, dict(where), a > sa, b < sb)
 
 
 def pair_examples(corpus: Corpus, a: str, b: str, g: np.ndarray, xa: np.ndarray, xb: np.ndarray,

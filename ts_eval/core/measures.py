@@ -123,6 +123,107 @@ def multiclass_kappa(confusion: np.ndarray) -> float:
     return num / den
 
 
+def kappa_from_margins(agree: Any, rows: Any, cols: Any) -> Any:
+    """Cohen's kappa from the (weighted) units two raters put in the same category (``agree``)
+    and each rater's units per category (``rows``, ``cols``: (..., k)), vectorised over leading
+    axes: what :func:`multiclass_kappa` gives for any confusion matrix with that diagonal sum and
+    those margins.
+
+    n^2 (po - pe) = n * agree - sum_k r_k c_k (the sum of :func:`multiclass_kappa`'s numerator
+    terms, which is 2 (TP TN - FN FP) for two classes); n^2 (1 - pe) = sum_k r_k (n - c_k), a sum
+    of non-negative products, 0 exactly when both raters put every unit in one category: kappa
+    1.0 then (the zero-division rule)."""
+    rows, cols = np.asarray(rows, float), np.asarray(cols, float)
+    n = rows.sum(-1)
+    den = (rows * (n[..., None] - cols)).sum(-1)
+    num = n * np.asarray(agree, float) - (rows * cols).sum(-1)
+    return _one_when_zero(num, den)
+
+
+def _one_when_zero(num: Any, den: Any) -> Any:
+    """num / den, 1.0 where den is 0 (a chance-corrected coefficient whose chance agreement is
+    total: every rater put everything in one category; the zero-division rule of kappa)."""
+    num, den = np.asarray(num, float), np.asarray(den, float)
+    out = np.ones(np.broadcast(num, den).shape)
+    np.divide(num, den, out=out, where=den != 0)
+    return out if out.ndim else float(out)
+
+
+def fleiss_kappa(agree_pairs: Any, totals: Any, raters: int) -> Any:
+    """Fleiss' kappa of ``raters`` raters who each put every one of n (weighted) units in one of
+    k categories, from sufficient sums, vectorised over leading axes:
+
+    - ``agree_pairs``: summed over all rater pairs, the units both put in the same category
+      (sum over units of the pairs that agree there: sum_k n_uk (n_uk - 1) / 2);
+    - ``totals``: (..., k) units per category summed over raters (T_k = sum_u n_uk).
+
+    P-bar = 2 agree_pairs / (n m (m - 1)) is the mean pairwise observed agreement, P_e =
+    sum_k (T_k / (n m))^2 the chance agreement of the pooled category shares; kappa =
+    (P-bar - P_e) / (1 - P_e), computed as (2 m n agree_pairs - (m - 1) sum_k T_k^2) /
+    ((m - 1) sum_k T_k (n m - T_k)), 1.0 when the denominator is 0 (everyone put everything in
+    one category)."""
+    totals = np.asarray(totals, float)
+    m = float(raters)
+    nm = totals.sum(-1)                         # n * m
+    num = 2 * nm * np.asarray(agree_pairs, float) - (m - 1) * (totals * totals).sum(-1)
+    den = (m - 1) * (totals * (nm[..., None] - totals)).sum(-1)
+    return _one_when_zero(num, den)
+
+
+def krippendorff_alpha_nominal(coincident: Any, totals: Any) -> Any:
+    """Krippendorff's alpha for nominal data from sufficient sums, vectorised over leading axes:
+
+    - ``coincident``: the sum of the coincidence matrix's diagonal, sum_c o_cc, where a unit
+      with m_u >= 2 values adds sum_c n_uc (n_uc - 1) / (m_u - 1) (units with fewer values are
+      not pairable and add nothing anywhere);
+    - ``totals``: (..., k) the pairable values per category, n_c (n = sum_c n_c).
+
+    alpha = 1 - D_o / D_e = 1 - (n - 1) (n - sum_c o_cc) / (n^2 - sum_c n_c^2), computed as
+    ((n^2 - sum n_c^2) - (n - 1)(n - sum o_cc)) / sum_c n_c (n - n_c); 1.0 when the denominator
+    is 0 (every value the same category: no disagreement is possible)."""
+    totals = np.asarray(totals, float)
+    n = totals.sum(-1)
+    den = (totals * (n[..., None] - totals)).sum(-1)
+    num = den - (n - 1) * (n - np.asarray(coincident, float))
+    return _one_when_zero(num, den)
+
+
+def unitizing_disagreements(distance: Any, units: Any, cubes: Tuple[Any, Any], gap_term: Any, length: Any,
+                            raters: int) -> Tuple[np.ndarray, np.ndarray]:
+    """Krippendorff's (2004) observed and expected disagreement of one category on a continuum,
+    vectorised over leading axes (every argument broadcast):
+
+    - ``distance``: sum over rater pairs i < j of the distances of their sections (for two
+      overlapping units (b_i - b_j)^2 + (e_i - e_j)^2, for a unit inside the other's gap its
+      length squared);
+    - ``units``: N_c, the units of the category of all raters; ``cubes``: sum over them of
+      (2 l^3 - 3 l^2 + l) / 3 and of l (l - 1) (a pair ``(cubes, squares)``);
+    - ``gap_term``: sum over units u of l_u^2 sum over the gaps g with l_g >= l_u of
+      (l_g - l_u + 1);
+    - ``length``: L, the continuum's length; ``raters``: m.
+
+    D_o = 2 distance / (m (m - 1) L^2) and D_e = (2 / L) ((N_c - 1) cubes + gap_term) /
+    (m L (m L - 1) - squares).  Returns (D_o, D_e)."""
+    cube, square = cubes
+    m = float(raters)
+    L = np.asarray(length, float)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        d_o = np.where(L > 0, 2 * np.asarray(distance, float) / (m * (m - 1) * L * L), 0.0)
+        den = m * L * (m * L - 1) - np.asarray(square, float)
+        num = (np.asarray(units, float) - 1) * np.asarray(cube, float) + np.asarray(gap_term, float)
+        d_e = np.where((L > 0) & (den > 0), 2 / np.where(L > 0, L, 1) * num / np.where(den > 0, den, 1), 0.0)
+    return d_o, d_e
+
+
+def alpha_from_disagreements(observed: Any, expected: Any) -> Any:
+    """1 - D_o / D_e, vectorised; 1.0 where D_e is 0 and D_o is 0 (nothing to disagree on), and
+    0.0 where D_e is 0 but D_o is not (cannot happen with positive lengths; kept defined)."""
+    observed, expected = np.asarray(observed, float), np.asarray(expected, float)
+    out = np.where(observed == 0, 1.0, 0.0)
+    np.divide(expected - observed, expected, out=out, where=expected != 0)
+    return out if out.ndim else float(out)
+
+
 def micro_table(tp, fp, fn, units):
     """The micro-averaged 2x2 table: per-label tables summed over the *present* labels.
 

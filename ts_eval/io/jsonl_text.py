@@ -39,9 +39,9 @@ def read_jsonl_text(path: str, align: str = "strict", id_key: str = "id", text_k
             cd.ids.append(None if rid is None else str(rid))
             cd.lines.append(line)
             if "data" in rec and isinstance(rec["data"], dict):
-                _label_studio(cd, d, rec, line, text_key, source, notes)
+                label_studio_task(cd, d, rec, line, text_key, source, notes)
             else:
-                _text_record(cd, d, rec, line, text_key)
+                text_record(cd, d, rec, line, text_key)
     docs = to_documents(cd, align, tokenizer)
     if notes["other_results"] or notes["extra_annotations"]:
         docs.notes.update(notes)
@@ -54,7 +54,7 @@ def _set_text(cd: CharDocs, d: int, text: Any, line: int, what: str) -> None:
     cd.texts.append(text)
 
 
-def _text_record(cd: CharDocs, d: int, rec: Dict[str, Any], line: int, text_key: str) -> None:
+def text_record(cd: CharDocs, d: int, rec: Dict[str, Any], line: int, text_key: str) -> None:
     if text_key not in rec:
         raise InputError(f"{cd.where(d)}: no {text_key!r} key; expected a text record with keys "
                          f"{text_key!r} and one of {', '.join(SPAN_KEYS)}", cd.path, line)
@@ -110,7 +110,7 @@ def _own_tokens(cd: CharDocs, d: int, tokens: Any, line: int) -> Optional[List[t
     return out
 
 
-def _label_studio(cd: CharDocs, d: int, task: Dict[str, Any], line: int, text_key: str, source: str,
+def label_studio_task(cd: CharDocs, d: int, task: Dict[str, Any], line: int, text_key: str, source: str,
                   notes: Dict[str, int]) -> None:
     data = task["data"]
     if text_key not in data:

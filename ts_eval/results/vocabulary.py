@@ -16,7 +16,8 @@ from __future__ import annotations
 from typing import Dict
 
 #: layout version of each kind of JSON (``"layout": {"kind": ..., "version": ...}``); bumped when keys change
-LAYOUT_VERSIONS: Dict[str, int] = {"score": 3, "germeval": 5, "fair": 3, "rank": 2, "compare": 4, "analyze": 1}
+LAYOUT_VERSIONS: Dict[str, int] = {"score": 3, "germeval": 5, "fair": 3, "rank": 2, "compare": 4, "analyze": 1,
+                                   "errors": 1, "agree": 1}
 
 
 def layout(kind: str) -> Dict[str, object]:
@@ -121,12 +122,42 @@ ANALYZE: Dict[str, str] = {
     "buckets": "setting: buckets per numeric attribute", "vocabulary": "setting: tokens of the vocabulary given",
 }
 
+#: the error analysis's numbers (``ts_eval.analysis.errors``: confusion matrices, error lists, gold suspects)
+ERRORS: Dict[str, str] = {
+    "unpaired": "errors: system spans that are a candidate of a gold span but no gold span's best counterpart",
+    "distinct": "errors: distinct errors (type, gold string and label, system string and label)",
+    "by_systems": "errors: how many systems make an error (pooled over the systems)",
+    "agreeing": "gold suspects: systems that agree with each other against gold",
+    "confirming": "gold suspects: systems that agree with gold",
+    "annotated": "inconsistent gold: gold spans of a string (in its context, for unannotated ones)",
+    "deviating": "inconsistent gold: occurrences without the string's most frequent label, or unannotated",
+    "min_agree": "setting: systems that must agree for a gold suspect", "window": "setting: example tokens each side",
+    "document": "a document's number (1-based)",
+}
+
 #: GermEval 2014's reading checks (``validation``, ``levels``)
 GERMEVAL: Dict[str, str] = {
     "ill_formed": "GermEval: ill-formed chunks", "i_start": "chunks opened by an I- tag",
     "label_change_inside": "chunks whose label changes inside", "crosses_sentence": "chunks over a sentence end",
     "eof_dropped": "correct chunks at the end of input the official scorer does not count",
     "eof_dropped_strict": "the same, strict levels", "comment_lines": "comment lines read",
+}
+
+#: agree's numbers (agreement between annotators)
+AGREE: Dict[str, str] = {
+    "value": "agree: a figure's value", "low": "agree: its bootstrap interval, low end", "high": "... high end",
+    "agreement": "observed agreement: share of TS units two annotators label alike",
+    "f_exact": "F1 of two annotators' spans, exact match (positive specific agreement)",
+    "f_overlap": "F1 of two annotators' spans, overlap match", "fleiss": "Fleiss' kappa",
+    "alpha_u": "Krippendorff's unitizing alpha", "observed_u": "unitizing alpha's observed disagreement D_o",
+    "expected_u": "its expected disagreement D_e", "units_u": "units on the continuum (all annotators)",
+    "spans_a": "spans of a pair's first annotator", "spans_b": "of its second", "exact": "spans both have",
+    "hit_a": "spans of the first that overlap a same-label span of the second", "hit_b": "the same, of the second",
+    "complete_sentences": "sentences every annotator annotated", "continuum_length": "the continuum's length in atoms",
+    "token_atoms": "setting: a token's length on the continuum", "separator_atoms": "a separator's",
+    "majority": "setting: spans kept by at least this many annotators", "at_least": "the same, in the result",
+    "document": "a document's (or sentence's) number", "first_sentence": "its first sentence",
+    "total": "disagreement clusters",
 }
 
 #: what produced the numbers: corpus sizes, reading summaries, settings, example positions
@@ -148,12 +179,13 @@ DESCRIPTIVE: Dict[str, str] = {
 }
 
 #: every word a key holding a number may use
-WORDS: Dict[str, str] = {**QUANTITIES, **SEMEVAL, **RANK, **COMPARE, **ANALYZE, **GERMEVAL, **DESCRIPTIVE}
+WORDS: Dict[str, str] = {**QUANTITIES, **SEMEVAL, **RANK, **COMPARE, **ANALYZE, **ERRORS, **GERMEVAL, **AGREE,
+                         **DESCRIPTIVE}
 
 #: containers whose keys are names, not quantities (their values are still checked)
 NAME_MAPS = ("labels", "types", "per_type", "levels", "systems", "models", "rankings", "rank_table", "confusion",
              "transitions", "spurious_moves", "rows", "m4_token_accuracy", "timings", "systems_instead",
-             "spans", "where", "tasks", "metrics")
+             "spans", "where", "tasks", "metrics", "annotators", "kinds")
 
 #: foreign-syntax parts that keep their own words: fair ``weights`` (FairEval's config syntax, TP/FP/FN
 #: per error type)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any, List, Optional
 
-from ...comparison.results import CLASS_TITLES
+from ...comparison.results import CLASS_TITLES, Example
 from ...errors import Spelling, python_spelling
 from ..page import Block, Cell, Column, Figure, Page, Section, Table, Text
 from . import compare_tables as ct
@@ -47,6 +47,15 @@ EXAMPLES_NOTE = ("gold, A, B: spans as [tokens]LABEL, the tokens the example is 
                  f"{CLIP} where the window cuts the sentence")
 
 
+def sentence_cell(e: Example, role: str) -> Cell:
+    """An example's sentence with one role's spans: its text writes the spans inline (as
+    :data:`EXAMPLES_NOTE` says), its data carries the tokens and spans for the renderers that draw
+    them."""
+    return Cell(ct.inline_text(e, role, ("*", "*"), clip=CLIP), data={
+        "role": role, "tokens": list(e.tokens), "spans": [list(s) for s in e.spans[role]],
+        "focus": list(e.focus), "clipped_left": e.clipped_left, "clipped_right": e.clipped_right})
+
+
 def examples_blocks(c) -> List[Any]:
     """The files the examples come from (named once), then one row per example: its level, class,
     transition, sentence and line; the gold, A and B cells carry the sentence window and that
@@ -64,10 +73,7 @@ def examples_blocks(c) -> List[Any]:
                Cell(e.sentence + 1, "count")]
         if has_lines:
             row.append(Cell(line, "count") if isinstance(line, int) else Cell(line or ""))
-        for role in ct.ROLE_NAMES:
-            row.append(Cell(ct.inline_text(e, role, ("*", "*"), clip=CLIP), data={
-                "role": role, "tokens": list(e.tokens), "spans": [list(s) for s in e.spans[role]],
-                "focus": list(e.focus), "clipped_left": e.clipped_left, "clipped_right": e.clipped_right}))
+        row += [sentence_cell(e, role) for role in ct.ROLE_NAMES]
         rows.append(row)
     files = ct.example_files(examples)
     return ([Text(files, "note")] if files else []) + [Table("examples", "Examples", cols, rows, note=EXAMPLES_NOTE)]

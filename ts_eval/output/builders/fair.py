@@ -73,19 +73,27 @@ def build(report: Mapping[str, Any], name: str = "system", *, spell: Spelling = 
 
 def confusion_blocks(name: str, cm: Mapping[str, Mapping[str, float]], tid: str, title: Optional[str] = None,
                      corner: str = "target \\ system", order: Optional[List[str]] = None,
-                     off_scale: Optional[str] = None) -> List[Any]:
+                     off_scale: Optional[str] = None, columns: Optional[List[str]] = None,
+                     scale_diagonal: bool = True, note: str = "") -> List[Any]:
     """A confusion matrix (rows gold/target, columns system) as a table and its heatmap; by default
-    Ortmann's (labels sorted, _ = missing / spurious); ``order``: the rows' and columns' order;
-    ``off_scale``: a row/column name whose diagonal cell stays out of the colour scale (drawn in the
-    darkest colour), so that one huge cell (TS's outside x outside) does not pale every other."""
+    Ortmann's (labels sorted, _ = missing / spurious); ``order``: the rows' and columns' order
+    (``columns``: the columns' own order, when they differ from the rows'); ``off_scale``: a
+    row/column name whose diagonal cell stays out of the colour scale (drawn in the darkest colour),
+    so that one huge cell (TS's outside x outside) does not pale every other; ``scale_diagonal``
+    False: every diagonal cell (row and column of one name) stays out of it, so that the errors
+    off the diagonal keep their shades; ``note``: the table's note."""
     rows_ = list(order) if order is not None else sorted(cm)
-    cols_ = list(order) if order is not None else sorted({c for row in cm.values() for c in row})
+    cols_ = (list(columns) if columns is not None else list(order) if order is not None
+             else sorted({c for row in cm.values() for c in row}))
     cols = [Column("target", corner)] + [Column(c, c) for c in cols_]   # keyed by the label: the CSV names it
     rows = [[Cell(r)] + [Cell(cm[r].get(c, 0), "count") for c in cols_] for r in rows_]
     title = title or f"{name}: fair confusion matrix (diagonal: boundary errors)"
     values = [[cm[r].get(c, 0) for c in cols_] for r in rows_]
-    hi = max([v for i, row in enumerate(values) for j, v in enumerate(row)
-              if not (off_scale is not None and rows_[i] == cols_[j] == off_scale)] + [0])
+
+    def scaled(r: str, c: str) -> bool:
+        return not ((off_scale is not None and r == c == off_scale) or (not scale_diagonal and r == c))
+
+    hi = max([v for i, row in enumerate(values) for j, v in enumerate(row) if scaled(rows_[i], cols_[j])] + [0])
     fig = Figure(f"{tid}-heatmap", title, "heatmap", {"rows": rows_, "columns": cols_, "values": values, "low": None,
                                                       "high": None, "kind": "count", "range": [0, hi]})
-    return [Table(tid, title, cols, rows, sortable=False), fig]
+    return [Table(tid, title, cols, rows, sortable=False, note=note), fig]

@@ -182,7 +182,7 @@ def _sentence_or_text(c: Cell) -> str:
 #: how the page draws example sentences (the table's note says how their text reads elsewhere)
 RECORDS_LEGEND = Markup(
     'Spans are <mark class="span">shaded<sub class="label">LABEL</sub></mark> with their label after them '
-    '(gold, A and B each in their own shade); the tokens the example is about are '
+    '(gold and each system in their own shade); the tokens the example is about are '
     '<b class="focus">bold and underlined</b>; <span class="clip">…</span> where the window cuts the sentence.')
 
 

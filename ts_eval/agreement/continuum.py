@@ -1,0 +1,164 @@
+"""The continuum of Krippendorff's unitizing alpha: sentences laid end to end, measured in atoms.
+
+``continuum="tokens"``: the token-and-separator units, a token ``q`` atoms long and a separator ``p``
+atoms, where ``p / q`` is the separator weight in lowest terms (weight 1: one atom each; 0: tokens
+only; 0.5: a token is two atoms and a separator one).  Krippendorff's alpha_u counts positions in
+whole atoms (its expected disagreement counts the places a unit fits into a gap), so the weight must
+be a ratio of small integers.  ``continuum="characters"``: a token is as many atoms as it has
+characters and a separator one (the tokens joined by one space).
+
+A unit is a span of one annotator after that annotator's overlapping spans of the label are merged
+(Krippendorff's units of one category never overlap); a gap is a stretch of a sentence that holds no
+unit of the label (gaps end at sentence boundaries: a unit cannot be placed across them).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import List, Tuple
+
+import numpy as np
+
+from ..core.arrays import unique
+from ..core.corpus import Corpus, SpanSet
+from ..core.matching import match
+from ..errors import OptionError
+
+CONTINUA = ("tokens", "characters")
+MAX_DENOMINATOR = 1000
+
+
+def atoms(separator_weight: float) -> Tuple[int, int]:
+    """(token atoms, separator atoms) of a separator weight: q and p with p / q = the weight."""
+    f = Fraction(float(separator_weight)).limit_denominator(MAX_DENOMINATOR)
+    if abs(float(f) - float(separator_weight)) > 1e-9:
+        raise OptionError(f"separator weight {separator_weight} is not a ratio p / q of integers with q <= "
+                          f"{MAX_DENOMINATOR}; unitizing alpha measures the continuum in whole atoms")
+    return f.denominator, f.numerator
+
+
+class Continuum:
+    """Every token's begin and length on the continuum, and every sentence's begin and length."""
+
+    def __init__(self, corpus: Corpus, kind: str = "tokens", separator_weight: float = 1.0):
+        if kind not in CONTINUA:
+            raise OptionError(f"continuum {kind!r}: expected one of {', '.join(CONTINUA)}")
+        self.kind = kind
+        n = corpus.n_tokens
+        off = corpus.sent_offsets
+        last_of_sentence = np.zeros(n, bool)
+        last_of_sentence[off[1:] - 1] = True
+        if kind == "tokens":
+            q, p = atoms(separator_weight)
+            self.token_atoms, self.separator_atoms = q, p
+            tl = np.full(n, q, np.int64)
+            sl = np.where(last_of_sentence, 0, p).astype(np.int64)
+        else:
+            if corpus.tokens is None:
+                raise OptionError("continuum 'characters' needs the tokens' texts; these annotations have none")
+            toks = corpus.tokens(0, n)
+            tl = np.fromiter((max(len(t), 1) for t in toks), np.int64, n)
+            sl = np.where(last_of_sentence, 0, 1).astype(np.int64)
+            self.token_atoms, self.separator_atoms = 0, 1
+        self.token_length = tl
+        self.begin = np.concatenate(([0], np.cumsum(tl + sl)[:-1])) if n else np.zeros(0, np.int64)
+        self.sentence_begin = self.begin[off[:-1]]
+        end = self.begin[off[1:] - 1] + tl[off[1:] - 1]
+        self.sentence_length = end - self.sentence_begin
+
+    def bounds(self, spans: SpanSet) -> Tuple[np.ndarray, np.ndarray]:
+        """Begin and end (exclusive) of spans on the continuum."""
+        return self.begin[spans.start], self.begin[spans.last] + self.token_length[spans.last]
+
+    def distance(self, a: SpanSet, b: SpanSet, corpus: Corpus, n_labels: int) -> np.ndarray:
+        """(sentences, labels): the sum of Krippendorff's distances between the sections of two
+        annotators (``a`` and ``b``: merged spans): two overlapping units of the label add
+        (b_a - b_b)^2 + (e_a - e_b)^2, a unit inside the other's gap its length squared."""
+        S = corpus.n_sentences
+        p = match(a, b)
+        p = p.take(p.same_label)
+        ba, ea = self.bounds(a)
+        bb, eb = self.bounds(b)
+        d = (ba[p.gold] - bb[p.system]).astype(float) ** 2 + (ea[p.gold] - eb[p.system]).astype(float) ** 2
+        key = corpus.sentence_of(a.start[p.gold]) * n_labels + a.label[p.gold]
+        out = np.bincount(key, weights=d, minlength=S * n_labels)[:S * n_labels].astype(float)
+        for side, (bs, es), hit in ((a, (ba, ea), p.gold), (b, (bb, eb), p.system)):
+            alone = np.ones(len(side), bool)
+            alone[hit] = False
+            k = corpus.sentence_of(side.start[alone]) * n_labels + side.label[alone]
+            sq = (es[alone] - bs[alone]).astype(float) ** 2
+            out += np.bincount(k, weights=sq, minlength=S * n_labels)[:S * n_labels]
+        return out.reshape(S, n_labels)
+
+
+@dataclass
+class Keyed:
+    """Entries of a sparse block: sentence, column (and label), count."""
+
+    sentence: np.ndarray
+    column: np.ndarray
+    label: np.ndarray
+    count: np.ndarray
+    values: np.ndarray              # what the columns stand for (lengths)
+
+
+@dataclass
+class UnitKeys:
+    sentence: np.ndarray
+    column: np.ndarray              # index into ``flat``
+    flat: List[Tuple[int, int]]     # (label, length) of every column
+    lengths: List[np.ndarray]       # per label its distinct lengths (sorted)
+    columns: List[np.ndarray]       # per label the columns of those lengths
+
+
+def unit_parts(corpus: Corpus, merged: List[SpanSet], cont: Continuum, complete: np.ndarray
+               ) -> Tuple[Keyed, Keyed, UnitKeys]:
+    """The units' lengths, the gaps and the sentence lengths of every complete sentence."""
+    L = len(corpus.labels)
+    lab_all, len_all, sent_all = [], [], []
+    gap_sent, gap_len, gap_lab, gap_cnt = [], [], [], []
+    for ms in merged:
+        sent = corpus.sentence_of(ms.start)
+        keep = complete[sent]
+        ss = ms.take(keep)
+        sent = sent[keep]
+        b, e = cont.bounds(ss)
+        lab_all.append(ss.label.astype(np.int64))
+        len_all.append(e - b)
+        sent_all.append(sent)
+        order = np.lexsort((b, ss.label, sent))
+        s, lab, b, e = sent[order], ss.label[order].astype(np.int64), b[order], e[order]
+        first = np.ones(len(s), bool)
+        first[1:] = (s[1:] != s[:-1]) | (lab[1:] != lab[:-1])
+        lastg = np.ones(len(s), bool)
+        lastg[:-1] = first[1:]
+        before = np.where(first, b - cont.sentence_begin[s], b - np.concatenate(([0], e[:-1])))
+        after = (cont.sentence_begin[s] + cont.sentence_length[s] - e)[lastg]
+        gap_sent += [s, s[lastg], s[first]]
+        gap_lab += [lab, lab[lastg], lab[first]]
+        gap_len += [before, after, cont.sentence_length[s[first]]]
+        gap_cnt += [np.ones(len(s)), np.ones(int(lastg.sum())), -np.ones(int(first.sum()))]
+    lab_all_a, len_all_a, sent_all_a = (np.concatenate(x) if x else np.zeros(0, np.int64)
+                                        for x in (lab_all, len_all, sent_all))
+    g_sent, g_lab, g_len, g_cnt = (np.concatenate(x) for x in (gap_sent, gap_lab, gap_len, gap_cnt))
+    pos = g_len > 0
+    g_sent, g_lab, g_len, g_cnt = g_sent[pos], g_lab[pos], g_len[pos], g_cnt[pos]
+    done = np.flatnonzero(complete)
+    s_len = cont.sentence_length[done]
+    g_len = g_len.astype(np.int64)
+    values = unique(np.concatenate([g_len, s_len[s_len > 0]]))
+    gaps = Keyed(g_sent, np.searchsorted(values, g_len), g_lab, g_cnt, values)
+    nz = s_len > 0
+    slen = Keyed(done[nz], np.searchsorted(values, s_len[nz]), np.zeros(int(nz.sum()), np.int64),
+                 np.ones(int(nz.sum())), values)
+    # units: one column per (label, length)
+    key = lab_all_a * (int(len_all_a.max(initial=0)) + 1) + len_all_a
+    flat_keys = unique(key)
+    big = int(len_all_a.max(initial=0)) + 1
+    flat = [(int(k // big), int(k % big)) for k in flat_keys.tolist()]
+    lengths = [np.array([ln for lab, ln in flat if lab == c], np.int64) for c in range(L)]
+    columns = [np.array([k for k, (lab, _) in enumerate(flat) if lab == c], np.int64) for c in range(L)]
+    units = UnitKeys(sent_all_a, np.searchsorted(flat_keys, key), flat, lengths, columns)
+    return gaps, slen, units
+
+

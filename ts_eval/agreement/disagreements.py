@@ -1,0 +1,166 @@
+"""Where annotators differ, in a form a person can adjudicate, and the spans a majority shares.
+
+A *disagreement* is a cluster of spans that overlap one another (of any annotator and label, in a
+sentence every annotator annotated) in which not every annotator has the same spans.  Its kind:
+
+- ``missing``: one span, which some annotators have and the others do not;
+- ``label``: the same tokens, different labels;
+- ``boundary``: one label, different tokens;
+- ``boundary_label``: both differ.
+
+Each one lists who has what; :func:`groups` counts them by label and surface string (the text of
+the tokens the cluster covers) and :func:`by_label` per label.  :func:`majority` keeps the spans
+at least ``k`` annotators have.
+"""
+from __future__ import annotations
+
+from typing import Any, Dict, List, Optional, Tuple
+
+import numpy as np
+
+from ..core.corpus import SpanSet
+from ..io.source import gc_paused
+from .data import Annotations
+
+KINDS = ("missing", "label", "boundary", "boundary_label")
+
+
+def _all_spans(ann: Annotations) -> Tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Every span of every annotator: start, last, label, annotator."""
+    sets = ann.spans
+    who = np.concatenate([np.full(len(s), i, np.int64) for i, s in enumerate(sets)]) if sets else np.zeros(0, np.int64)
+    return (np.concatenate([s.start for s in sets]), np.concatenate([s.last for s in sets]),
+            np.concatenate([s.label for s in sets]).astype(np.int64), who)
+
+
+def distinct_spans(ann: Annotations) -> Tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The distinct spans (start, last, label), how many annotators have each, and per span instance
+    (in :func:`_all_spans` order) the index of its distinct span."""
+    start, last, label, _ = _all_spans(ann)
+    if not len(start):
+        z = np.zeros(0, np.int64)
+        return z, z, z, z, z
+    order = np.lexsort((label, last, start))
+    s, e, lab = start[order], last[order], label[order]
+    new = np.ones(len(s), bool)
+    new[1:] = (s[1:] != s[:-1]) | (e[1:] != e[:-1]) | (lab[1:] != lab[:-1])
+    ids = np.cumsum(new) - 1
+    inverse = np.empty(len(s), np.int64)
+    inverse[order] = ids
+    return s[new], e[new], lab[new], np.bincount(ids), inverse
+
+
+def majority(ann: Annotations, k: int) -> SpanSet:
+    """The spans at least ``k`` annotators have (same tokens, same label)."""
+    s, e, lab, count, _ = distinct_spans(ann)
+    keep = count >= k
+    return SpanSet(s[keep], e[keep], lab[keep].astype(np.int32))
+
+
+def clusters(ann: Annotations) -> Dict[str, Any]:
+    """The disagreements of ``ann`` (see the module docstring) as arrays and records."""
+    corpus = ann.corpus
+    start, last, label, who = _all_spans(ann)
+    complete = ann.complete()
+    keep = complete[corpus.sentence_of(start)] if len(start) else np.zeros(0, bool)
+    start, last, label, who = start[keep], last[keep], label[keep], who[keep]
+    if not len(start):
+        return {"kinds": {k: 0 for k in KINDS}, "items": [], "total": 0}
+    order = np.lexsort((who, label, last, start))
+    start, last, label, who = start[order], last[order], label[order], who[order]
+    reach = np.maximum.accumulate(last)
+    new = np.ones(len(start), bool)
+    new[1:] = start[1:] > reach[:-1]
+    cl = np.cumsum(new) - 1
+    n = int(cl[-1]) + 1
+    # distinct spans per cluster and how many annotators have each
+    dnew = np.ones(len(start), bool)
+    dnew[1:] = (start[1:] != start[:-1]) | (last[1:] != last[:-1]) | (label[1:] != label[:-1])
+    did = np.cumsum(dnew) - 1
+    have = np.bincount(did)
+    d_cl = cl[dnew]
+    m = ann.m
+    full = np.bincount(d_cl, weights=(have == m).astype(float), minlength=n)
+    distinct = np.bincount(d_cl, minlength=n)
+    agreed = full == distinct
+    # kinds: distinct bounds and labels per cluster
+    ds, de, dl = start[dnew], last[dnew], label[dnew]
+    bnew = np.ones(len(ds), bool)
+    bnew[1:] = (ds[1:] != ds[:-1]) | (de[1:] != de[:-1]) | (d_cl[1:] != d_cl[:-1])
+    bounds = np.bincount(d_cl[bnew], minlength=n)
+    lo = np.lexsort((dl, d_cl))
+    lnew = np.ones(len(dl), bool)
+    lnew[1:] = (dl[lo][1:] != dl[lo][:-1]) | (d_cl[lo][1:] != d_cl[lo][:-1])
+    labels_n = np.bincount(d_cl[lo][lnew], minlength=n)
+    kind = np.where(distinct == 1, 0, np.where(bounds == 1, 1, np.where(labels_n == 1, 2, 3)))
+    bad = np.flatnonzero(~agreed)
+    kinds = {k: int(np.count_nonzero(kind[bad] == i)) for i, k in enumerate(KINDS)}
+    return {"kinds": kinds, "total": len(bad), "items": _records(ann, bad, cl, start, last, label, who, kind)}
+
+
+@gc_paused     # tens of thousands of small dicts and lists, no cycles: the collector's passes only cost time
+def _records(ann: Annotations, bad: np.ndarray, cl: np.ndarray, start: np.ndarray, last: np.ndarray,
+             label: np.ndarray, who: np.ndarray, kind: np.ndarray) -> List[Dict[str, Any]]:
+    """One record per disagreement cluster: where it is, its text, its kind, who has which spans
+    (positions computed for all clusters at once; the loop only assembles the records)."""
+    corpus = ann.corpus
+    if not len(bad):
+        return []
+    first_of = np.searchsorted(cl, bad, side="left")
+    end_of = np.searchsorted(cl, bad, side="right")
+    reach = np.maximum.reduceat(last, np.searchsorted(cl, np.arange(int(cl[-1]) + 1)))[bad]
+    sent = corpus.sentence_of(start[first_of])
+    base = corpus.sent_offsets[sent]
+    info = ann.infos[0] if ann.infos else None
+    line = info.token_lines[start[first_of]].tolist() if info is not None and info.token_lines is not None \
+        else [None] * len(bad)
+    tokens = corpus.tokens
+    names = ann.names
+    size = end_of - first_of                                 # the spans of the clusters, in order
+    idx = np.repeat(first_of - np.cumsum(size) + size, size) + np.arange(int(size.sum()))
+    offset = np.repeat(base, size)
+    labs = [corpus.labels[k] for k in label[idx].tolist()]
+    bs, es = (start[idx] - offset).tolist(), (last[idx] + 1 - offset).tolist()
+    if tokens is None:
+        spans = [[lab, b, e] for lab, b, e in zip(labs, bs, es)]
+    else:
+        spans = [[lab, b, e, " ".join(tokens(o + b, o + e))] for lab, b, e, o in zip(labs, bs, es, offset.tolist())]
+    owner = [names[k] for k in who[idx].tolist()]
+    kinds = [KINDS[k] for k in kind[bad].tolist()]
+    out = []
+    at = 0
+    for n, s, s0, e0, ln, b0, kd in zip(size.tolist(), sent.tolist(), start[first_of].tolist(), reach.tolist(), line,
+                                        base.tolist(), kinds):
+        have: Dict[str, List[List[Any]]] = {name: [] for name in names}
+        for k in range(at, at + n):
+            have[owner[k]].append(spans[k])
+        out.append({"sentence": s, "first": s0 - b0, "last": e0 - b0, "kind": kd,
+                    "labels": sorted(set(labs[at:at + n])),
+                    "text": " ".join(tokens(s0, e0 + 1)) if tokens is not None else None,
+                    "line": ln, "annotators": have})
+        at += n
+    return out
+
+
+def by_label(items: List[Dict[str, Any]]) -> List[Dict[str, Any]]:
+    """Disagreements counted per label, by kind, most frequent first (a cluster with two labels counts
+    for each)."""
+    table: Dict[str, Dict[str, Any]] = {}
+    for rec in items:
+        for lab in rec["labels"]:
+            row = table.setdefault(lab, {"label": lab, "count": 0, "kinds": {k: 0 for k in KINDS}})
+            row["count"] += 1
+            row["kinds"][rec["kind"]] += 1
+    return sorted(table.values(), key=lambda r: (-r["count"], r["label"]))
+
+
+def groups(items: List[Dict[str, Any]], limit: Optional[int] = None) -> List[Dict[str, Any]]:
+    """Disagreements counted by label(s) and surface string, most frequent first."""
+    table: Dict[Tuple[str, str], Dict[str, Any]] = {}
+    for rec in items:
+        key = ("+".join(rec["labels"]), rec["text"] if rec["text"] is not None else "")
+        g = table.setdefault(key, {"labels": key[0], "text": key[1], "count": 0, "kinds": {k: 0 for k in KINDS}})
+        g["count"] += 1
+        g["kinds"][rec["kind"]] += 1
+    out = sorted(table.values(), key=lambda g: (-g["count"], g["labels"], g["text"]))
+    return out if limit is None else out[:limit]

@@ -1,0 +1,95 @@
+"""Reading annotations for :func:`ts_eval.agree`: one input per annotator (any format, a folder per
+annotator for brat), one column file with an annotator per column, or one JSON export whose
+annotations name their annotator (:mod:`ts_eval.io.annotators`).
+
+Inputs are aligned and validated as gold and systems are for ``score``: the same documents (by id,
+else in order) with the same tokens; a document one input lacks is an error naming it.  Annotators
+are named after their files (:func:`ts_eval.io.source.system_name`), after their columns (``colN``),
+or after the export's field.
+"""
+from __future__ import annotations
+
+from typing import Any, List, Optional, Sequence
+
+from ..core.corpus import Corpus, relabel
+from ..errors import OptionError
+from ..io.annotators import read_annotators
+from ..io.api import read_pair
+from ..io.conll import read_conll, read_conll_pair
+from ..io.detect import detect_format
+from ..io.pairing import pair_documents
+from ..io.source import is_dir, read_head, system_name
+from .data import Annotations, from_corpus
+
+#: what :func:`read_annotations` takes for an export split by an annotator field
+EXPORT_OPTIONS = {"align", "tokenizer", "source", "text_key", "id_key", "label_map"}
+
+
+def annotator_names(paths: Sequence[str], names: Optional[Sequence[str]] = None) -> List[str]:
+    """``names`` (checked) or the files' names; two equal names are an error naming both files."""
+    if names is not None:
+        if len(names) != len(paths):
+            raise OptionError(f"{len(names)} names for {len(paths)} annotators")
+        out = [str(n) for n in names]
+    else:
+        out = [system_name(p) or f"annotator{k + 1}" for k, p in enumerate(paths)]
+    for k, n in enumerate(out):
+        if n in out[:k]:
+            j = out.index(n)
+            raise OptionError(f"annotator name {n!r} is given twice ({paths[j]} and {paths[k]}); names must be "
+                              "unique (rename the files or give names)")
+    return out
+
+
+def read_annotations(paths: Sequence[str], *, names: Optional[Sequence[str]] = None,
+                     annotator_field: Optional[str] = None, partial: bool = False,
+                     columns: Optional[Sequence[int]] = None, format: Optional[str] = None,
+                     **options: Any) -> Annotations:
+    """The annotations in ``paths``: with ``annotator_field``, one JSON export split by that field
+    (``partial``: annotators may leave documents out); one path alone, a column file whose
+    ``columns`` (default: every column after the first) are the annotators; else one input per
+    annotator, any format (``format``: all inputs' format, default detected; ``options`` go to the
+    readers)."""
+    paths = [str(p) for p in paths]
+    if annotator_field is not None:
+        if len(paths) != 1:
+            raise OptionError(f"an annotator field splits one export; got {len(paths)} inputs")
+        unknown = set(options) - EXPORT_OPTIONS
+        if unknown:
+            raise OptionError(f"{', '.join(sorted(unknown))}: not an option of an export split by an annotator field "
+                              f"(expected {', '.join(sorted(EXPORT_OPTIONS))})")
+        relabelling = options.pop("label_map", ())
+        found, docs, covered = read_annotators(paths[0], annotator_field, partial=partial, **options)
+        corpus = relabel(pair_documents(docs[0], dict(zip(found[1:], docs[1:]))), relabelling)
+        return from_corpus(corpus, list(names) if names is not None else found, covered)
+    if partial:
+        raise OptionError("partial applies to an export split by an annotator field")
+    if len(paths) == 1:
+        corpus = _column_file(paths[0], columns, **options)
+        found = [f"col{corpus.gold_info.column}"] + [f"col{corpus.system_info[n].column}" for n in corpus.systems]
+        return from_corpus(corpus, list(names) if names is not None else found)
+    if columns is not None:
+        raise OptionError("columns apply to one column file with an annotator per column")
+    found = annotator_names(paths, names)
+    formats = {format} if format is not None else {detect_format(p, None if is_dir(p) else read_head(p))
+                                                    for p in paths}
+    if formats == {"columns"}:     # column files as score reads them (documents at -DOCSTART-)
+        corpus = read_conll_pair(paths[0], paths[1:], names=found[1:], **options)
+    else:
+        corpus = read_pair(paths[0], paths[1:], format=format, system_format=format, names=found[1:], **options)
+    return from_corpus(corpus, found)
+
+
+def _column_file(path: str, columns: Optional[Sequence[int]], **options: Any) -> Corpus:
+    """A column file whose ``columns`` (default: every column after the first, the tokens) are the
+    annotators."""
+    if columns is None:
+        from ..io.columns import count_columns
+
+        n = count_columns(path, options.get("delimiter"))
+        columns = list(range(2, n + 1))
+    cols = list(columns)
+    if len(cols) < 2:
+        raise OptionError(f"{path}: {len(cols)} annotator columns; agreement needs at least two")
+    return read_conll(path, gold_column=cols[0], system_columns=cols[1:],
+                      names=[f"c{k}" for k in range(1, len(cols))], **options)

@@ -1,0 +1,283 @@
+"""Counts first: every agreement figure is a function of per-sentence sums, gathered here once.
+
+:func:`sentence_stats` returns a sparse (columns x sentences) matrix; a figure of the corpus reads
+its row sums, a figure of one document the sums over that document's sentences, and a bootstrap
+resample the sums weighted by how often each sentence (or document) was drawn (one sparse product
+per block of resamples).  The columns (:class:`Columns`), per sentence:
+
+- ``units``: the weighted TS units (tokens + w * separators);
+- ``pos`` (annotators x labels): units an annotator gives a label (its spans merged per label);
+- ``tp`` (pairs x labels): units both annotators of a pair give a label (the shared matcher's
+  pairs of merged spans, counted by :func:`ts_eval.models.ts.sentence_counts`);
+- ``spans`` (annotators x labels), ``exact``, ``hit_a``, ``hit_b`` (pairs x labels): spans, spans
+  both have (same tokens and label), spans of the pair's first (second) annotator that share a token
+  with a same-label span of the other (the matcher's pairs of the spans as annotated);
+- ``differ`` (pairs): units where the two annotators' label sets differ; ``cat`` (annotators x
+  categories): units per label set (category 0: no label) -- the multi-class figures;
+- ``coinc`` (labels + 1) and ``values``, ``alpha_pos`` (labels), ``alpha_cat`` (categories):
+  Krippendorff's alpha with missing annotators: per sentence with m_s >= 2 annotators, sum over
+  units of sum_c n_uc (n_uc - 1) / (m_s - 1), the pairable values m_s * units, positives per label
+  and units per category;
+- unitizing alpha (on the continuum, :mod:`.continuum`): ``distance`` (labels), ``ulen`` (labels x
+  unit lengths: units of that length, all annotators) and ``gap`` (labels x gap lengths: gaps
+  other than whole sentences), ``slen`` (sentence lengths: sentences of that continuum length,
+  each a whole-sentence gap of every annotator until ``gap`` takes it back).
+
+With annotators missing on some sentences (``covered``), every column but the alpha ones is
+counted on the sentences every annotator annotated.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from itertools import combinations
+from typing import Dict, List, Optional, Tuple
+
+import numpy as np
+from scipy import sparse
+
+from ..core.arrays import unique
+from ..core.corpus import SpanSet
+from ..core.matching import match
+from ..core.units import label_mask, label_passes, merge_overlaps
+from ..models.segment import hit_counts
+from ..models.ts import sentence_counts
+from .continuum import Continuum, unit_parts
+from .data import Annotations
+
+
+@dataclass
+class Columns:
+    """Named blocks of columns: ``block(name)`` is a slice, ``shape(name)`` its shape."""
+
+    size: int = 0
+    blocks: Dict[str, Tuple[int, Tuple[int, ...]]] = field(default_factory=dict)
+
+    def add(self, name: str, *shape: int) -> None:
+        self.blocks[name] = (self.size, shape)
+        self.size += int(np.prod(shape)) if shape else 1
+
+    def index(self, name: str) -> Tuple[int, Tuple[int, ...]]:
+        return self.blocks[name]
+
+    def get(self, sums: np.ndarray, name: str) -> np.ndarray:
+        """The block ``name`` of (..., size) sums, shaped (..., *shape)."""
+        start, shape = self.blocks[name]
+        n = int(np.prod(shape)) if shape else 1
+        out = sums[..., start:start + n]
+        return out.reshape(sums.shape[:-1] + shape) if shape else out[..., 0]
+
+
+@dataclass
+class Stats:
+    """The per-sentence statistics and what their columns mean."""
+
+    matrix: sparse.csr_matrix          # (columns, sentences)
+    columns: Columns
+    pairs: List[Tuple[int, int]]       # annotator index pairs, i < j
+    categories: int                    # label sets seen (0: outside every span)
+    category_names: List[str]
+    unit_lengths: List[np.ndarray]     # per label: the distinct unit lengths (continuum atoms), sorted
+    unit_columns: List[np.ndarray]     # per label: the ``ulen`` columns of those lengths
+    gap_lengths: np.ndarray            # the distinct gap and sentence lengths, sorted
+    raters: int
+    complete: np.ndarray               # per sentence: every annotator annotated it
+
+    def sums(self, weights: Optional[np.ndarray] = None) -> np.ndarray:
+        """(columns,) totals, or (k, columns) for a (sentences, k) weight matrix (resamples, documents)."""
+        if weights is None:
+            return np.asarray(self.matrix.sum(1)).ravel()
+        return np.asarray(self.matrix @ weights).T
+
+
+class _Builder:
+    """Collects (column, sentence, value) triplets and makes the sparse matrix."""
+
+    def __init__(self, columns: Columns, n_sentences: int):
+        self.columns = columns
+        self.S = n_sentences
+        self.rows: List[np.ndarray] = []
+        self.cols: List[np.ndarray] = []
+        self.vals: List[np.ndarray] = []
+
+    def dense(self, name: str, per_sentence: np.ndarray, offset: int = 0, mask: Optional[np.ndarray] = None) -> None:
+        """Add a (sentences,) vector to column ``offset`` of block ``name`` (nonzero entries only)."""
+        v = np.asarray(per_sentence, float)
+        keep = v != 0
+        if mask is not None:
+            keep &= mask
+        s = np.flatnonzero(keep)
+        self.rows.append(np.full(len(s), self.columns.index(name)[0] + offset, np.int64))
+        self.cols.append(s)
+        self.vals.append(v[s])
+
+    def table(self, name: str, per_sentence: np.ndarray, offset: int = 0, mask: Optional[np.ndarray] = None) -> None:
+        """Add a (sentences, k) table to columns offset..offset+k-1 of block ``name``."""
+        t = np.asarray(per_sentence, float)
+        if mask is not None:
+            t = t * mask[:, None]
+        s, k = np.nonzero(t)
+        self.rows.append(self.columns.index(name)[0] + offset + k.astype(np.int64))
+        self.cols.append(s.astype(np.int64))
+        self.vals.append(t[s, k])
+
+    def keyed(self, name: str, sentence: np.ndarray, column: np.ndarray, value: np.ndarray) -> None:
+        """Add values at (sentence, column within block ``name``) (duplicates are summed)."""
+        self.rows.append(self.columns.index(name)[0] + np.asarray(column, np.int64))
+        self.cols.append(np.asarray(sentence, np.int64))
+        self.vals.append(np.asarray(value, float))
+
+    def matrix(self) -> sparse.csr_matrix:
+        r = np.concatenate(self.rows) if self.rows else np.zeros(0, np.int64)
+        c = np.concatenate(self.cols) if self.cols else np.zeros(0, np.int64)
+        v = np.concatenate(self.vals) if self.vals else np.zeros(0)
+        m = sparse.coo_matrix((v, (r, c)), shape=(self.columns.size, self.S)).tocsr()
+        m.sum_duplicates()
+        return m
+
+
+def categories(ann: Annotations, merged: List[SpanSet]) -> Tuple[List[np.ndarray], List[np.ndarray], List[str]]:
+    """Per annotator the category of every token and of every separator (a category is a set of
+    labels; 0 is the empty set) and the categories' names (labels joined by ``+``, ``O`` for none)."""
+    corpus = ann.corpus
+    L = len(corpus.labels)
+    keys: Dict[str, List[List[np.ndarray]]] = {"token": [], "separator": []}      # unit -> annotator -> passes
+    for unit in keys:
+        for ss in merged:
+            masks = [label_mask(corpus, ss, lo, hi, unit).astype(np.int64) for lo, hi in label_passes(L)]
+            keys[unit].append(masks)
+    passes = len(label_passes(L))
+    if passes == 1:
+        flat = {u: [k[0] for k in v] for u, v in keys.items()}
+        values = unique(np.concatenate([np.concatenate(v) for v in flat.values()] + [np.zeros(1, np.int64)]))
+        if int(values[-1]) < 1 << 20:          # a lookup table beats a binary search over every unit
+            lut = np.zeros(int(values[-1]) + 1, np.int64)
+            lut[values] = np.arange(len(values))
+            codes = {u: [lut[k] for k in v] for u, v in flat.items()}
+        else:
+            codes = {u: [np.searchsorted(values, k) for k in v] for u, v in flat.items()}
+        sets = [[k for k in range(L) if (int(v) >> k) & 1] for v in values.tolist()]
+    else:   # more labels than one mask holds: a category is a row of masks
+        rows = {u: [np.stack(k, 1) for k in v] for u, v in keys.items()}
+        allrows = np.concatenate([np.concatenate(v) for v in rows.values()] + [np.zeros((1, passes), np.int64)])
+        values, inverse = np.unique(allrows, axis=0, return_inverse=True)
+        inverse = inverse.ravel()
+        codes, at = {}, 0
+        for u, v in rows.items():
+            codes[u] = []
+            for r in v:
+                codes[u].append(inverse[at:at + len(r)])
+                at += len(r)
+        sets = [[lo + k for (lo, hi), m in zip(label_passes(L), row.tolist()) for k in range(hi - lo) if (m >> k) & 1]
+                for row in values]
+    names = ["+".join(corpus.labels[k] for k in s) or "O" for s in sets]
+    return codes["token"], codes["separator"], names
+
+
+def sentence_stats(ann: Annotations, separator_weight: float, continuum: Continuum) -> Stats:
+    """The per-sentence statistics of every figure (see the module docstring)."""
+    corpus = ann.corpus
+    S, L, m = corpus.n_sentences, len(corpus.labels), ann.m
+    w = float(separator_weight)
+    spans = ann.spans
+    merged = [merge_overlaps(s) for s in spans]
+    pairs = list(combinations(range(m), 2))
+    P = len(pairs)
+    cov = ann.coverage()
+    complete = np.asarray(cov.all(0))
+    full = None if complete.all() else complete           # mask of the non-alpha columns
+
+    tok_cat, sep_cat, cat_names = categories(ann, merged)
+    C = len(cat_names)
+    gaps, slen, unit_keys = unit_parts(corpus, merged, continuum, complete)
+
+    cols = Columns()
+    cols.add("units")
+    cols.add("pos", m, L)
+    cols.add("tp", P, L)
+    cols.add("spans", m, L)
+    cols.add("exact", P, L)
+    cols.add("hit_a", P, L)
+    cols.add("hit_b", P, L)
+    cols.add("differ", P)
+    cols.add("cat", m, C)
+    cols.add("coinc", L + 1)
+    cols.add("values")
+    cols.add("alpha_pos", L)
+    cols.add("alpha_cat", C)
+    cols.add("distance", L)
+    lengths = unit_keys.lengths
+    cols.add("ulen", max(len(unit_keys.flat), 1))
+    cols.add("gap", L, max(len(gaps.values), 1))
+    cols.add("slen", max(len(gaps.values), 1))
+    b = _Builder(cols, S)
+
+    n_tok = np.diff(corpus.sent_offsets).astype(float)
+    units = n_tok + w * (n_tok - 1)
+    b.dense("units", units, mask=full)
+
+    # per annotator: positive units and spans per label
+    pos = np.zeros((m, S, L))
+    for i, (ss, ms) in enumerate(zip(spans, merged)):
+        sent = corpus.sentence_of(ms.start)
+        ln = (ms.last - ms.start + 1).astype(float)
+        pos[i] = np.bincount(sent * L + ms.label, weights=ln + w * (ln - 1), minlength=S * L)[:S * L].reshape(S, L)
+        b.table("pos", pos[i], i * L, full)
+        cnt = np.bincount(corpus.sentence_of(ss.start) * L + ss.label, minlength=S * L)[:S * L].reshape(S, L)
+        b.table("spans", cnt, i * L, full)
+
+    # per pair: TS units both give a label; exact and overlapping spans; differing label sets
+    sent_sep = np.repeat(np.arange(S), np.maximum(np.diff(corpus.sent_offsets) - 1, 0))
+    sent_tok = np.repeat(np.arange(S), np.diff(corpus.sent_offsets))
+    agree = np.zeros((P, S, L))
+    differ = np.zeros((P, S))
+    for p, (i, j) in enumerate(pairs):
+        gi, gj = merged[i], merged[j]
+        pm = match(gi, gj)
+        sc = sentence_counts(corpus, gi, gj, pm, L)
+        per = sc[:, 2:].reshape(S, L, 6)
+        tp = per[..., 0] + w * per[..., 3]
+        b.table("tp", tp, p * L, full)
+        agree[p] = units[:, None] - pos[i] - pos[j] + 2 * tp
+        raw = match(spans[i], spans[j])
+        ki = corpus.sentence_of(spans[i].start) * L + spans[i].label
+        kj = corpus.sentence_of(spans[j].start) * L + spans[j].label
+        ex = hit_counts(ki, kj, raw, S * L, 0, 0)
+        ov = hit_counts(ki, kj, raw, S * L)
+        b.table("exact", ex[:, 2].reshape(S, L), p * L, full)
+        b.table("hit_a", ov[:, 2].reshape(S, L), p * L, full)
+        b.table("hit_b", ov[:, 3].reshape(S, L), p * L, full)
+        d_tok = np.bincount(sent_tok[tok_cat[i] != tok_cat[j]], minlength=S)[:S].astype(float)
+        d_sep = np.bincount(sent_sep[sep_cat[i] != sep_cat[j]], minlength=S)[:S].astype(float)
+        differ[p] = d_tok + w * d_sep
+        b.dense("differ", differ[p], p, full)
+
+    # per annotator: units per category (label set)
+    cat = np.zeros((m, S, C))
+    for i in range(m):
+        ct = np.bincount(sent_tok * C + tok_cat[i], minlength=S * C)[:S * C]
+        cs = np.bincount(sent_sep * C + sep_cat[i], minlength=S * C)[:S * C]
+        cat[i] = (ct + w * cs).reshape(S, C)
+        b.table("cat", cat[i], i * C, full)
+
+    # Krippendorff's alpha with missing annotators: per sentence over the annotators it has
+    ms_ = cov.sum(0).astype(float)
+    pairable = ms_ >= 2
+    scale = np.where(pairable, 1.0 / np.maximum(ms_ - 1, 1), 0.0)
+    both = np.stack([cov[i] & cov[j] for i, j in pairs]) if P else np.zeros((0, S), bool)
+    coinc = 2 * np.einsum("ps,psl->sl", both.astype(float), agree) * scale[:, None]
+    coinc_cat = 2 * (both * (units[None] - differ)).sum(0) * scale
+    b.table("coinc", coinc, 0)
+    b.dense("coinc", coinc_cat, L)
+    b.dense("values", ms_ * units, mask=pairable)
+    b.table("alpha_pos", np.einsum("is,isl->sl", cov.astype(float), pos), 0, pairable)
+    b.table("alpha_cat", np.einsum("is,isc->sc", cov.astype(float), cat), 0, pairable)
+
+    # unitizing alpha (complete sentences only: the continuum is annotated by every annotator)
+    dist = np.zeros((S, L))
+    for i, j in pairs:
+        dist += continuum.distance(merged[i], merged[j], corpus, L)
+    b.table("distance", dist, 0, complete)
+    b.keyed("ulen", unit_keys.sentence, unit_keys.column, np.ones(len(unit_keys.column)))
+    b.keyed("gap", gaps.sentence, gaps.label * len(gaps.values) + gaps.column, gaps.count)
+    b.keyed("slen", slen.sentence, slen.column, np.ones(len(slen.column)))
+    return Stats(b.matrix(), cols, pairs, C, cat_names, lengths, unit_keys.columns, gaps.values, m, complete)

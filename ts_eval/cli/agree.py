@@ -1,0 +1,166 @@
+"""``ts-eval agree``: agreement between two or more annotations of the same text.
+
+    ts-eval agree A B [C ...]                       one input per annotator (any format; brat: a folder)
+    ts-eval agree FILE [--columns N N ...]          one column file, an annotator per column
+    ts-eval agree EXPORT --annotator-field FIELD    one JSON export whose annotations name their annotator
+    ts-eval agree A B C --majority 2 -o silver.conll   also write the spans at least 2 annotators share
+
+Exit codes: 0 done, 1 bad input, 2 bad usage.
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import TYPE_CHECKING, Any, Dict, List, Optional
+
+from .errors import UsageError, option_errors
+from .inputs import STDIN, Request, add_reading_options, check_paths, input_format, label_map, load, reading
+from .outputs import add_output_options, emit
+
+if TYPE_CHECKING:
+    from ..agreement.data import Annotations
+
+WRITE_FORMATS = ("columns", "jsonl-tokens", "jsonl-text", "brat")    # = ts_eval.io.convert.WRITERS
+#: reading options (and their defaults) that an export split by an annotator field cannot use
+EXPORT_IGNORES = {"scheme": None, "policy": None, "token_col": 1, "delimiter": None, "outside_tag": "O", "raw": False,
+                  "tags_only": False, "input_format": "auto", "gold_format": None, "tag_names": None,
+                  "discontinuous": None, "misc_key": None}
+
+
+def register(subparsers: Any) -> None:
+    p = subparsers.add_parser(
+        "agree", help="agreement between annotators (F1, kappa, Fleiss, Krippendorff's alpha and alpha_u)",
+        description="Agreement between two or more annotations of the same text: pairwise F1 (exact and overlap), "
+                    "Cohen's kappa on token-and-separator units, Fleiss' kappa, Krippendorff's alpha and unitizing "
+                    "alpha, per label and overall, with bootstrap intervals; the disagreements to adjudicate; "
+                    "with --majority the spans at least K annotators share, written to -o. Inputs: one per "
+                    "annotator in any format (a folder per annotator for brat), one column file with an annotator "
+                    "per column (--columns), or one JSON export with --annotator-field. Inputs must hold the same "
+                    "documents and tokens; a missing document is an error.")
+    p.add_argument("inputs", nargs="+", metavar="INPUT", help="one input per annotator, or one column file or export")
+    p.add_argument("--names", nargs="+", metavar="NAME",
+                   help="annotator names (default: the file names, colN for columns, the export's field values)")
+    p.add_argument("--columns", type=int, nargs="+", metavar="N",
+                   help="one column file: the annotator columns (default: every column after the first)")
+    p.add_argument("--annotator-field", metavar="FIELD",
+                   help="one JSON export (Label Studio: completed_by; JSON Lines records or spans with a field "
+                        "such as user) split into one annotation per annotator")
+    p.add_argument("--partial", action="store_true",
+                   help="with --annotator-field: annotators may leave documents out (counted as missing: "
+                        "Krippendorff's alpha uses them, the other figures the documents everyone annotated)")
+    add_reading_options(p)
+    g = p.add_argument_group("figures and output")
+    g.add_argument("--separator-weight", type=float, default=1.0, metavar="W",
+                   help="weight of a separator unit, as in score (default 1; 0: token-level figures)")
+    g.add_argument("--continuum", default="tokens", choices=("tokens", "characters"),
+                   help="where unitizing alpha measures lengths: TS units (default) or characters")
+    g.add_argument("--bootstrap", type=int, default=0, metavar="N",
+                   help="bootstrap resamples of documents (sentences without documents) for intervals (default 0)")
+    g.add_argument("--confidence", type=float, default=0.95, metavar="C", help="interval level (default 0.95)")
+    g.add_argument("--seed", type=int, default=0, help="random seed of the resamples (default 0)")
+    g.add_argument("--cases", type=int, default=10, metavar="N",
+                   help="table format: documents, disagreement groups and disagreements listed (default 10; "
+                        "the other formats list all)")
+    g.add_argument("--details", action="store_true", help="table format: also every pair per label; html: open it")
+    g.add_argument("--majority", type=int, metavar="K",
+                   help="write the spans at least K annotators share to -o (the report then goes to standard output)")
+    g.add_argument("--to", dest="to_format", choices=WRITE_FORMATS,
+                   help="--majority: the output format (default: from the -o file's name, as convert)")
+    g.add_argument("--majority-scheme", default="IOB2", metavar="S",
+                   help="--majority to columns: the tag scheme written (default IOB2)")
+    g.add_argument("--overlapping", default="error", choices=("error", "outermost"),
+                   help="--majority to columns: nested or overlapping spans are an error (default) or only the "
+                        "outermost are kept")
+    add_output_options(g)
+
+
+def _annotations(args: argparse.Namespace) -> Annotations:
+    from ..agreement.data import from_corpus
+    from ..agreement.inputs import annotator_names, read_annotations
+
+    inputs: List[str] = list(args.inputs)
+    if args.annotator_field is not None:
+        if len(inputs) != 1:
+            raise UsageError(f"--annotator-field splits one export; got {len(inputs)} inputs")
+        given = [k for k, default in EXPORT_IGNORES.items() if getattr(args, k, default) != default]
+        if given:
+            raise UsageError(f"--{given[0].replace('_', '-')} does not apply to an export split by --annotator-field "
+                             "(it is read as JSON: --align and --map-label apply)")
+        options: Dict[str, Any] = {"label_map": label_map(args)}
+        if args.align is not None:
+            options["align"] = args.align
+        with option_errors():
+            return read_annotations(inputs, names=args.names, annotator_field=args.annotator_field,
+                                    partial=args.partial, **options)
+    if args.partial:
+        raise UsageError("--partial applies with --annotator-field")
+    if len(inputs) == 1:
+        cols = args.columns
+        if cols is not None and len(cols) < 2:
+            raise UsageError("--columns: give at least two annotator columns")
+        _one_input_holds_annotators(inputs[0], cols, args)
+        request = Request(file=inputs[0], gold_col=cols[0] if cols else 2, system_cols=cols[1:] if cols else None)
+        corpus = load(request, args, "agree", min_systems=1)
+        found = [f"col{corpus.gold_info.column}"] + [f"col{corpus.system_info[n].column}" for n in corpus.systems]
+        names = args.names if args.names is not None else found
+        if len(names) != len(found):
+            raise UsageError(f"{len(names)} names for {len(found)} annotator columns")
+        with option_errors():
+            return from_corpus(corpus, names)
+    if args.columns is not None:
+        raise UsageError("--columns applies to one column file with an annotator per column")
+    with option_errors():
+        names = annotator_names(inputs, args.names)
+    request = Request(gold=inputs[0], systems=inputs[1:], names=names[1:])
+    corpus = load(request, args, "agree", min_systems=1)
+    with option_errors():
+        return from_corpus(corpus, names)
+
+
+def _one_input_holds_annotators(path: str, cols: Optional[List[int]], args: argparse.Namespace) -> None:
+    """One input alone must be a column file with two or more annotator columns: say so in agree's words."""
+    from ..io.columns import count_columns
+
+    fmt = input_format(path, args)
+    if fmt != "columns":
+        raise UsageError(f"{path} is read as {fmt}, which holds one annotation: give one input per annotator, or "
+                         "--annotator-field FIELD for an export whose annotations name their annotator")
+    if cols is None:
+        with option_errors():
+            n = count_columns(path, reading(args)["delimiter"]) if path != STDIN else 3
+        if n < 3:
+            raise UsageError(f"{path} has {max(n - 1, 0)} annotation column(s) after the tokens; agreement needs at "
+                             "least two: give one input per annotator, or a column file with an annotator per column")
+
+
+def run(args: argparse.Namespace) -> int:
+    from ..agreement.study import agreement, majority_documents
+    from ..io.convert import convert
+
+    if args.bootstrap < 0 or args.cases < 0:
+        raise UsageError("--bootstrap and --cases must be >= 0")
+    if args.majority is None and (args.to_format or args.overlapping != "error" or args.majority_scheme != "IOB2"):
+        raise UsageError("--to, --majority-scheme and --overlapping apply with --majority")
+    if args.majority is not None and not args.output:
+        raise UsageError("--majority needs -o FILE: where to write the spans at least K annotators share")
+    report_to = None if args.majority is not None else args.output
+    check_paths(args, [(f"input {k + 1}", p) for k, p in enumerate(args.inputs)],
+                [("-o", args.output)] if args.output else [])
+    ann = _annotations(args)
+    with option_errors():
+        result = agreement(ann, separator_weight=args.separator_weight, continuum=args.continuum,
+                       bootstrap=args.bootstrap, confidence=args.confidence, seed=args.seed, majority=args.majority)
+    result.settings["input"] = {"inputs": list(args.inputs), "annotator_field": args.annotator_field,
+                                "columns": args.columns}
+    if args.majority is not None:
+        with option_errors():
+            assert result.majority_spans is not None and result.majority is not None     # asked for: made
+            docs = majority_documents(ann, result.majority_spans, path=f"majority of {len(ann.names)} annotators")
+            rep = convert(docs, args.output, to_format=args.to_format, scheme=args.majority_scheme,
+                          overlapping=args.overlapping)
+        result.majority["path"] = args.output
+        for line in rep.lines():
+            print(f"ts-eval agree: {line}", file=sys.stderr)
+    args.output = report_to
+    emit(result, args, page_options={"cases": args.cases if args.format == "table" else None}, details=args.details)
+    return 0
