@@ -482,6 +482,9 @@ def analyze_corpus(
     flips: Optional[Sequence[Tuple[str, str]]] = None,
     pair: Optional[Tuple[str, str]] = None,
     attributes: Optional[Sequence[str]] = None,
+    errors: bool = True,
+    top: Optional[int] = 20,
+    min_agree: Optional[int] = None,
 ) -> Analysis:
     """Analyse the systems of ``corpus`` by span and sentence attributes (see :func:`analyze`)."""
     timings: Dict[str, float] = {}
@@ -497,6 +500,12 @@ def analyze_corpus(
     check_options(bootstrap=bootstrap, permutations=permutations, seed=seed, confidence=confidence)
     if not corpus.labels:
         raise InputError("no labelled span in gold or in any system: nothing to analyse", corpus.gold_info.path)
+    if errors:                          # the error analysis's options, checked before anything is computed
+        from .errors import WINDOW, _check
+        from .errors_suspects import check_min_agree
+
+        _check(corpus, names, top, WINDOW)
+        check_min_agree(min_agree, len(names))
     spec = parse_bucket_spec([buckets] if isinstance(buckets, str) else list(buckets or []))
     model_list = resolve_models(list(ANALYSIS_MODELS) if models is None else list(models), corpus)
     model_names = [mo.name for mo in model_list]
@@ -586,6 +595,12 @@ def analyze_corpus(
                   "by": list(by), "vocabulary": len(vocabulary) if vocabulary is not None else None,
                   "versions": versions()},
         timings=timings, flips=_overall_flips(overall, names, model_names))
+    if errors:
+        from .errors import error_analysis
+
+        t0 = time.perf_counter()
+        out.errors = error_analysis(corpus, systems=names, top=top, min_agree=min_agree)
+        timings["errors"] = time.perf_counter() - t0
     return out
 
 
@@ -676,7 +691,10 @@ def analyze(
       default the first), ``bootstrap`` (resamples, default 1000; 0 = none), ``permutations`` (the pair
       test, default 1000), ``seed``, ``confidence``, ``flips`` (model pairs whose flips are attributed;
       default every pair), ``pair`` (the two systems compared per bucket; default the two when there
-      are two), ``attributes`` (names: only these).
+      are two), ``attributes`` (names: only these);
+    - ``errors`` (default True): also the error analysis (:func:`ts_eval.analysis.errors.error_analysis`:
+      confusion matrices, the most frequent errors, per-document scores, gold suspects) with its
+      ``top`` and ``min_agree``.
     """
     if isinstance(gold, Corpus):
         if systems is not None and not isinstance(systems, Mapping):

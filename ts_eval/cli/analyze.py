@@ -67,6 +67,15 @@ def register(subparsers: Any) -> argparse.ArgumentParser:
                         "default every pair)")
     m.add_argument("--pair", nargs=2, metavar=("A", "B"),
                    help="the two systems compared bucket by bucket (default: the two, when there are two)")
+    e = p.add_argument_group("error analysis")
+    e.add_argument("--no-errors", action="store_true",
+                   help="leave out the error analysis (span confusion matrices under exact and overlap matching, "
+                        "the most frequent errors, per-document scores, gold suspects, inconsistent gold)")
+    e.add_argument("--top", type=int, default=20, metavar="N",
+                   help="errors per list, gold suspects and inconsistent strings shown (default 20)")
+    e.add_argument("--min-agree", type=int, default=None, metavar="K",
+                   help="systems that must agree against gold for a gold suspect (default: a clear majority, "
+                        "more than half and at least 3)")
     o = p.add_argument_group("output")
     add_output_options(o)
     o.add_argument("--details", action="store_true",
@@ -112,6 +121,8 @@ def run(args: argparse.Namespace) -> int:
     with option_errors():
         check_options(bootstrap=args.bootstrap, permutations=args.permutations, seed=args.seed,
                       confidence=args.confidence)
+    if args.top < 1 or (args.min_agree is not None and args.min_agree < 1):
+        raise UsageError("--top and --min-agree must be at least 1")
     check_paths(args, [("--gold", args.gold), ("--train", args.train), ("--vocab", args.vocab)]
                 + [("system", p) for p in args.inputs], [("--output", args.output)])
     corpus = load(_request(args), args, "analyze", min_systems=1)
@@ -120,7 +131,8 @@ def run(args: argparse.Namespace) -> int:
                                 vocab=args.vocab, by=args.by, buckets=args.buckets, bootstrap=args.bootstrap,
                                 permutations=args.permutations, seed=args.seed, confidence=args.confidence,
                                 flips=flips, pair=tuple(args.pair) if args.pair else None,
-                                attributes=_list(args.attributes))
+                                attributes=_list(args.attributes), errors=not args.no_errors, top=args.top,
+                                min_agree=args.min_agree)
     result.settings["input"] = {"gold": args.gold, "files": list(args.inputs), "train": args.train,
                                 "vocab": args.vocab}
     emit(result, args, details=args.details, width=120)

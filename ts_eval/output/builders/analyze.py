@@ -15,6 +15,10 @@ model with the reference within each bucket, and the flips of every model pair. 
 more than :data:`MANY_BUCKETS` buckets (documents, a record field with many values) is a detail
 section as a whole.
 
+With the error analysis (on by default), its sections follow (:mod:`.analysis_errors`: span
+confusion matrices with heatmaps, errors by type, the most frequent errors, gold suspects,
+inconsistent gold; per-document scores and each system's own matrices in the details).
+
 Numbers are read from the result's arrays (the same arrays ``to_dict()`` writes), never recomputed.
 """
 from __future__ import annotations
@@ -292,5 +296,9 @@ def build(r: Any, *, spell: Spelling = python_spelling) -> Page:
     every = all_flips(r)
     if every is not None:
         sections.append(every)
+    if r.errors is not None:
+        from .analysis_errors import sections as error_sections
+
+        sections += error_sections(r.errors, spell=spell)
     title = f"Analysis of {r.systems[0]}" if len(r.systems) == 1 else f"Analysis of {len(r.systems)} systems"
     return Page("analyze", title, sections, {"settings": r.settings, "reference": r.reference})
