@@ -18,7 +18,7 @@ _LAZY = {"Corpus": "core.corpus", "SpanSet": "core.corpus", "from_sequences": "c
          "read": "io.api", "read_pair": "io.api", "Report": "results.report", "EmptyInputWarning": "core.validation",
          "fair_corpus": "fair", "fair_errors": "fair", "compare": "comparison",
          "rank": "ranking.study", "rank_corpus": "ranking.study", "rank_tasks": "ranking.study",
-         "convert": "io.convert", "analyze": "analysis.study", "error_analysis": "analysis.errors",
+         "convert": "io.convert", "analyze": "analysis.api", "error_analysis": "analysis.errors",
          "agree": "agreement.api"}
 _LAZY_MODULES = ("compat",)   # ts_eval.compat.seqeval, ts_eval.compat.huggingface
 

@@ -482,9 +482,6 @@ def analyze_corpus(
     flips: Optional[Sequence[Tuple[str, str]]] = None,
     pair: Optional[Tuple[str, str]] = None,
     attributes: Optional[Sequence[str]] = None,
-    errors: bool = True,
-    top: Optional[int] = 20,
-    min_agree: Optional[int] = None,
 ) -> Analysis:
     """Analyse the systems of ``corpus`` by span and sentence attributes (see :func:`analyze`)."""
     timings: Dict[str, float] = {}
@@ -500,12 +497,6 @@ def analyze_corpus(
     check_options(bootstrap=bootstrap, permutations=permutations, seed=seed, confidence=confidence)
     if not corpus.labels:
         raise InputError("no labelled span in gold or in any system: nothing to analyse", corpus.gold_info.path)
-    if errors:                          # the error analysis's options, checked before anything is computed
-        from .errors import WINDOW, _check
-        from .errors_suspects import check_min_agree
-
-        _check(corpus, names, top, WINDOW)
-        check_min_agree(min_agree, len(names))
     spec = parse_bucket_spec([buckets] if isinstance(buckets, str) else list(buckets or []))
     model_list = resolve_models(list(ANALYSIS_MODELS) if models is None else list(models), corpus)
     model_names = [mo.name for mo in model_list]
@@ -595,12 +586,6 @@ def analyze_corpus(
                   "by": list(by), "vocabulary": len(vocabulary) if vocabulary is not None else None,
                   "versions": versions()},
         timings=timings, flips=_overall_flips(overall, names, model_names))
-    if errors:
-        from .errors import error_analysis
-
-        t0 = time.perf_counter()
-        out.errors = error_analysis(corpus, systems=names, top=top, min_agree=min_agree)
-        timings["errors"] = time.perf_counter() - t0
     return out
 
 
@@ -665,43 +650,16 @@ def _overall_flips(overall: np.ndarray, names: List[str], models: List[str]) -> 
     return out
 
 
-def analyze(
-    gold: Union[Corpus, Sequence[Sequence[str]]],
-    systems: Optional[Union[Mapping[str, Any], Sequence[Tuple[str, Any]]]] = None,
-    *,
-    scheme: str = "IOB2",
-    policy: str = "conlleval",
-    **options: Any,
-) -> Analysis:
-    """Score one system, two or many by the attributes of spans and sentences, under every model.
-
-    ``gold``: a :class:`~ts_eval.core.corpus.Corpus` (its systems are analysed; ``systems`` may then
-    name a subset), or seqeval-style tag sequences with ``systems`` a mapping name -> tag sequences.
-    ``options`` go to :func:`analyze_corpus`:
-
-    - ``train``: training data (a path in any input format, a Corpus, or Documents) for the
-      training-based attributes; ``vocab``: a vocabulary (a file of one token per line, or strings)
-      for the out-of-vocabulary density;
-    - ``by``: slices: ``"document"`` (one bucket per document: the -DOCSTART- blocks), fields of the
-      JSON Lines records (``"meta.genre"``); ``records``: the records themselves (one per
-      document), else read again from gold's file;
-    - ``buckets``: a number of buckets (default 4), ``"ATTR=E1,E2"`` fixed edges, or
-      ``"interpreteval"`` (InterpretEval's span attributes, buckets and quirks); a list combines them;
-    - ``models`` (default :data:`ANALYSIS_MODELS`), ``reference`` (the model charts and summaries use;
-      default the first), ``bootstrap`` (resamples, default 1000; 0 = none), ``permutations`` (the pair
-      test, default 1000), ``seed``, ``confidence``, ``flips`` (model pairs whose flips are attributed;
-      default every pair), ``pair`` (the two systems compared per bucket; default the two when there
-      are two), ``attributes`` (names: only these);
-    - ``errors`` (default True): also the error analysis (:func:`ts_eval.analysis.errors.error_analysis`:
-      confusion matrices, the most frequent errors, per-document scores, gold suspects) with its
-      ``top`` and ``min_agree``.
-    """
+def corpus_of(gold: Union[Corpus, Sequence[Sequence[str]]],
+              systems: Optional[Union[Mapping[str, Any], Sequence[Any]]], *, scheme: str, policy: str,
+              options: Dict[str, Any]) -> Corpus:
+    """The corpus :func:`ts_eval.analyze` analyses: ``gold`` itself when it is a Corpus (``systems`` then
+    names some of its systems, put into ``options``), else built from tag sequences."""
     if isinstance(gold, Corpus):
         if systems is not None and not isinstance(systems, Mapping):
             options["systems"] = list(systems)
-        return analyze_corpus(gold, **options)
+        return gold
     if systems is None:
         raise OptionError("give the systems: a mapping of system name -> tag sequences")
     pairs = list(systems.items()) if isinstance(systems, Mapping) else [tuple(p) for p in systems]
-    corpus = from_sequences(gold, {str(n): seqs for n, seqs in pairs}, scheme=scheme, policy=policy)
-    return analyze_corpus(corpus, **options)
+    return from_sequences(gold, {str(n): seqs for n, seqs in pairs}, scheme=scheme, policy=policy)

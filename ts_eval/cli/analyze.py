@@ -126,13 +126,25 @@ def run(args: argparse.Namespace) -> int:
     check_paths(args, [("--gold", args.gold), ("--train", args.train), ("--vocab", args.vocab)]
                 + [("system", p) for p in args.inputs], [("--output", args.output)])
     corpus = load(_request(args), args, "analyze", min_systems=1)
+    if not args.no_errors:
+        from ..analysis.errors_suspects import check_min_agree
+
+        with option_errors():
+            check_min_agree(args.min_agree, len(corpus.systems))
     with option_errors():
         result = analyze_corpus(corpus, models=_list(args.models), reference=args.reference, train=args.train,
                                 vocab=args.vocab, by=args.by, buckets=args.buckets, bootstrap=args.bootstrap,
                                 permutations=args.permutations, seed=args.seed, confidence=args.confidence,
                                 flips=flips, pair=tuple(args.pair) if args.pair else None,
-                                attributes=_list(args.attributes), errors=not args.no_errors, top=args.top,
-                                min_agree=args.min_agree)
+                                attributes=_list(args.attributes))
+    if not args.no_errors:
+        import time
+
+        from ..analysis.errors import error_analysis
+
+        t0 = time.perf_counter()
+        result.errors = error_analysis(corpus, systems=result.systems, top=args.top, min_agree=args.min_agree)
+        result.timings["errors"] = time.perf_counter() - t0
     result.settings["input"] = {"gold": args.gold, "files": list(args.inputs), "train": args.train,
                                 "vocab": args.vocab}
     emit(result, args, details=args.details, width=120)
