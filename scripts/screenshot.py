@@ -49,7 +49,7 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--out", default="screenshots", help="folder for the pages and PNGs (default screenshots/)")
     ap.add_argument("--widths", default="1280,390", help="CSS pixel widths, comma-separated (default 1280,390)")
-    ap.add_argument("--kinds", default=",".join(pages.PAGES), help="page kinds (default all five)")
+    ap.add_argument("--kinds", default=",".join(pages.PAGES), help="page kinds (default all)")
     ap.add_argument("--readme", metavar="PNG", help="also save the top of the rank page here (e.g. docs/rank.png)")
     ap.add_argument("--readme-height", type=int, default=1500, help="pixels of the rank page kept for --readme")
     ap.add_argument("--conll", type=Path, metavar="DIR",

@@ -90,6 +90,17 @@ def germeval() -> Page:
     return build.build(evaluate_germeval(read_germeval(str(FIXTURES / "germeval" / "nested.tsv"))))
 
 
+def generated() -> Page:
+    """score's page with a generated output (strings without offsets) beside gold."""
+    from ts_eval.io.api import read_pair
+    from ts_eval.models.evaluate import evaluate
+    from ts_eval.output.builders import score as build
+
+    folder = FIXTURES / "generated"
+    corpus = read_pair(str(folder / "gold.jsonl"), str(folder / "llm.jsonl"))
+    return build.build(evaluate(corpus, models=["ts", "exact", "fair", "semeval", "strings"]))
+
+
 def agree(resamples: int = 30) -> Page:
     from ts_eval.agreement.api import agree as run
     from ts_eval.agreement.data import Annotations
@@ -116,5 +127,6 @@ PAGES: Dict[str, Tuple[Callable[[], Page], str, int]] = {
     "compare": (compare, "systems", len(DEMO_SYSTEMS)),
     "germeval": (germeval, "metrics-nested", 4),                   # Metrics 1, 2 and 3 on both levels
     "analyze": (analyze, "overall", len(DEMO_SYSTEMS)),
+    "generated": (generated, "strings-llm", 4 + 2),                # LOC ORG PER POLITICIAN, micro, macro
     "agree": (agree, "pairs", 10),                                 # gold and 4 systems: 5 annotators, 10 pairs
 }

@@ -104,6 +104,7 @@ CHARTS = {   # the charts each page must show
     "compare": {"heatmap", "bars"},
     "germeval": {"stacked_bars"},
     "analyze": {"grouped_bars"},
+    "generated": {"heatmap", "bars"},
     "agree": {"heatmap"},
 }
 

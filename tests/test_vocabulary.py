@@ -172,3 +172,32 @@ def test_the_readme_documents_every_word():
     for kind, version in LAYOUT_VERSIONS.items():
         assert f'"kind": "{kind}", "version": {version}' in section, kind
     assert set(FRAME_COLUMNS) <= set(WORDS)
+
+
+@pytest.mark.parametrize("align", ["expand", "contract"])
+def test_the_reading_of_text_formats_is_vocabulary(capsys, tmp_path, align):
+    """Text formats add what aligning found to each side's ``reading`` (misaligned spans, those over no
+    token, each with its character offsets): those counts are words of the vocabulary too."""
+    text = "John Smithson lives in New York-City"
+    spans = [{"start": 5, "end": 10, "label": "PER"}, {"start": 23, "end": 31, "label": "LOC"},
+             {"start": 27, "end": 33, "label": "X"}]
+    gold, system = tmp_path / "g.jsonl", tmp_path / "s.jsonl"
+    gold.write_text(json.dumps({"id": "d", "text": text, "spans": spans}) + "\n", encoding="utf-8")
+    system.write_text(json.dumps({"id": "d", "text": text, "spans": spans[1:]}) + "\n", encoding="utf-8")
+    code, out, err = run_cli(["score", "--gold", str(gold), str(system), "--input-format", "jsonl-text",
+                              "--align", align, "--format", "json"], capsys)
+    assert code == 0, err
+    d = json.loads(out)
+    assert d["gold"]["reading"]["misaligned"] == 2
+    assert d["gold"]["reading"]["dropped_no_token"] == (1 if align == "contract" else 0)
+    assert [m["start"] for m in d["gold"]["reading"]["misaligned_spans"]] == [5, 27]
+    assert not sorted(set(offenders(d)))
+
+
+def test_the_command_lines_settings_are_vocabulary(capsys):
+    """What the command line read (``settings.input``: the columns) is named in the vocabulary too."""
+    code, out, err = run_cli(["score", str(DEMO), "--gold-col", "2", "--format", "json"], capsys)
+    assert code == 0, err
+    d = json.loads(out)
+    assert (d["settings"]["input"]["gold_col"], d["settings"]["input"]["token_col"]) == (2, 1)
+    assert not sorted(set(offenders(d)))

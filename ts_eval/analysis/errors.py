@@ -28,6 +28,7 @@ from typing import Any, Dict, List, Optional, Sequence
 import numpy as np
 
 from ..core.corpus import Corpus
+from ..core.matching import ThresholdLike, meets, parse_threshold
 from ..errors import OptionError
 from ..fair.algorithm import fair_errors
 from ..fair.types import OUTCOME_NAMES
@@ -168,14 +169,18 @@ def _groups(corpus: Corpus, rows: Dict[str, np.ndarray], owner: np.ndarray, name
 
 
 def error_analysis(corpus: Corpus, *, systems: Optional[Sequence[str]] = None, top: Optional[int] = 20,
-                   min_agree: Optional[int] = None, window: int = WINDOW) -> ErrorAnalysis:
+                   min_agree: Optional[int] = None, window: int = WINDOW,
+                   min_overlap: ThresholdLike = None) -> ErrorAnalysis:
     """Confusion matrices, the most frequent errors, per-document scores and gold suspects of the
     corpus's systems (``systems``: some of them, by name; default all).
 
     ``top``: how many errors per list, suspects and inconsistent strings (None: all);
     ``min_agree``: how many systems must agree against gold for a gold suspect (default: a clear
     majority, more than half of the systems and at least 3); ``window``: tokens shown on each side
-    of an example's span.
+    of an example's span; ``min_overlap``: the matcher's threshold (``"iou:0.5"``, ``"gold:0.5"``, ...,
+    :mod:`ts_eval.core.matching`): under overlap matching a system span is a gold span's candidate
+    only when the pair overlaps that much (exact pairs meet every threshold; the fair error types
+    read every overlap, as in ``score``).
 
     >>> import ts_eval
     >>> from ts_eval.analysis.errors import error_analysis
@@ -183,6 +188,7 @@ def error_analysis(corpus: Corpus, *, systems: Optional[Sequence[str]] = None, t
     >>> error_analysis(c).systems[0].confusion["exact"].matrix()["PER"]
     {'LOC': 1, 'PER': 1, 'missed': 0}
     """
+    threshold = parse_threshold(min_overlap)
     names = _check(corpus, systems, top, window)
     agree = check_min_agree(min_agree, len(names))
     cd = CorpusData(corpus)
@@ -197,7 +203,8 @@ def error_analysis(corpus: Corpus, *, systems: Optional[Sequence[str]] = None, t
     pairs, best, per, all_rows, owners = {}, {}, [], [], []
     for k, name in enumerate(names):
         ss = corpus.systems[name]
-        p = cd.system(name).pairs
+        every = cd.system(name).pairs
+        p = every.take(meets(every, threshold)) if threshold is not None else every
         pairs[name] = p
         conf = {}
         for m in MATCHINGS:
@@ -205,7 +212,7 @@ def error_analysis(corpus: Corpus, *, systems: Optional[Sequence[str]] = None, t
             conf[m] = confusion(gold, ss, p, corpus.labels, m, best=b)
             if m == "overlap":
                 best[name] = b
-        ev = error_events(fair_errors(gold, ss, p, corpus.labels, corpus).outcomes)
+        ev = error_events(fair_errors(gold, ss, every, corpus.labels, corpus).outcomes)
         rows = _rows(ev, corpus, gsid, sid[cuts[k + 1]:cuts[k + 2]], ss)
         own = np.full(len(ev), k, np.int64)
         errs, distinct = _groups(corpus, rows, own, names, strings, top, False, window)
@@ -232,6 +239,7 @@ def error_analysis(corpus: Corpus, *, systems: Optional[Sequence[str]] = None, t
         notes.append("the input has no token texts: errors are grouped by type and label only, and strings "
                      "labelled inconsistently in gold cannot be found")
     settings = {"systems": names, "top": top, "min_agree": agree, "window": window, "matchings": list(MATCHINGS),
+                "min_overlap": None if threshold is None else str(threshold),
                 "scheme": corpus.scheme}
     info = {"tokens": corpus.n_tokens, "sentences": corpus.n_sentences, "documents": len(docs.sentences),
             "gold_spans": len(gold), "labels": list(corpus.labels), "gold": corpus.gold_info.path}

@@ -13,6 +13,7 @@ from typing import Any
 
 from .errors import UsageError, option_errors
 from .inputs import COLUMN_RULE, Request, add_column_options, add_reading_options, check_paths, load, request_paths
+from .matching import add_matching_options, matching_options
 from .outputs import add_output_options, emit, format_choices
 
 FORMAT_CHOICES = format_choices()    # the page formats and json
@@ -50,6 +51,7 @@ def register(subparsers: Any) -> None:
                    help="comma-separated models of ts-eval score to add per system (ts, exact, overlap, constrained, "
                         "contain, fair, semeval), each as score reports it; semeval also compares the pair under the "
                         "SemEval-2013 schemes span by span (default: none)")
+    add_matching_options(g)
     g.add_argument("--details", action="store_true",
                    help="table format: also the detail sections (all system pairs, SemEval-2013 per label); "
                         "html: open them")
@@ -73,6 +75,7 @@ def run(args: argparse.Namespace) -> int:
 
     if args.top < 0 or args.examples < 0 or args.cases < 0:
         raise UsageError("--top, --examples and --cases must be >= 0")
+    matching = matching_options(args)
     with option_errors("--models: "):
         models = check_models([m.strip() for m in args.models.split(",") if m.strip()])   # before reading
     request = _request(args)
@@ -82,7 +85,7 @@ def run(args: argparse.Namespace) -> int:
     with option_errors():
         result = compare(corpus, a, b, top=args.top, examples=args.examples, view=args.view,
                          separator_weight=args.separator_weight, spans=not args.no_spans,
-                         fair_mode=args.fair_mode, models=models)
+                         fair_mode=args.fair_mode, models=models, **matching)
     result.settings["input"] = {"gold": args.gold, "files": list(args.inputs),
                                 "gold_col": corpus.gold_info.column,
                                 "system_cols": [i.column for i in corpus.system_info.values()]}

@@ -15,11 +15,11 @@ import argparse
 import sys
 from typing import Any, Dict
 
-READ_FORMATS = ("columns", "jsonl-tokens", "jsonl-text", "label-studio", "brat", "conllu", "germeval")
+READ_FORMATS = ("columns", "jsonl-tokens", "jsonl-text", "label-studio", "brat", "conllu", "germeval", "generated")
 WRITE_FORMATS = ("columns", "jsonl-tokens", "jsonl-text", "brat")   # = ts_eval.io.convert.WRITERS
 # reader options of the command line -> the reader's keyword (given only when set)
 READER_OPTIONS = ("column", "token_column", "policy", "align", "tokenizer", "id_key", "text_key", "misc_key",
-                  "discontinuous")
+                  "discontinuous", "generated", "ground", "normalize", "fuzzy_threshold")
 
 
 def register(subparsers: Any) -> argparse.ArgumentParser:
@@ -55,6 +55,14 @@ def register(subparsers: Any) -> argparse.ArgumentParser:
     r.add_argument("--discontinuous", metavar="D", help="brat: what to do with discontinuous spans")
     r.add_argument("--side", default="gold", choices=("gold", "system"),
                    help="germeval input: which side of the 6-column file (default gold)")
+    g = p.add_argument_group("generated outputs (entity strings without offsets) placed on gold's texts")
+    g.add_argument("--gold", metavar="G", help="SRC is a generated output: write its strings as spans where they "
+                                               "occur in G's documents (paired by id, else by order)")
+    g.add_argument("--generated", choices=("ground", "fuzzy"), help="exact occurrences (default) or near matches")
+    g.add_argument("--ground", choices=("first", "all"), help="first free occurrence (default) or every occurrence")
+    g.add_argument("--normalize", metavar="STEPS", help="string normalisation (default: space,punct)")
+    g.add_argument("--fuzzy-threshold", type=float, metavar="T", help="fuzzy: least similarity, 0-100 (default 90)")
+    g.add_argument("--generated-field", metavar="KEY", help="the key of a record's entities (default entities)")
     return p
 
 
@@ -66,6 +74,8 @@ def run(args: argparse.Namespace) -> int:
 
     check_paths(args, [("SRC", args.src)], [("DST", args.dst)])
     options: Dict[str, Any] = {k: getattr(args, k) for k in READER_OPTIONS if getattr(args, k) is not None}
+    if args.generated_field is not None:
+        options["field"] = args.generated_field
     src: Any = args.src
     with option_errors():
         if args.in_scheme:   # convert's own scheme is the output's: read with the input's first
@@ -77,7 +87,7 @@ def run(args: argparse.Namespace) -> int:
             options = {}
         report = convert(src, args.dst, from_format=args.from_format, to_format=args.to_format, scheme=args.scheme,
                          overlapping=args.overlapping, tokens=args.tokens, verify=args.verify, side=args.side,
-                         **options)
+                         gold=args.gold, **options)
     for line in report.lines():
         print(f"ts-eval convert: {line}", file=sys.stderr)
     return 1 if report.verified is False else 0

@@ -173,6 +173,24 @@ def _format_options(p: argparse.ArgumentParser) -> None:
                    help="brat: a discontinuous span is an error (default), its first fragment, or its hull")
     g.add_argument("--misc-key", default=None, metavar="KEY",
                    help="conllu: the MISC key holding the tags (default NER)")
+    gen = p.add_argument_group("generated outputs", "Systems that give entity strings with labels and no "
+                               "offsets (JSON Lines {\"id\", \"entities\": [{\"text\", \"label\"}]}, "
+                               "[[text, label], ...] or {label: [text, ...]}), placed on gold's texts.")
+    gen.add_argument("--generated", default=None, choices=("ground", "strings", "fuzzy"),
+                     help="ground (default): each string becomes a span where it occurs in gold's text, scored by "
+                          "every model; strings: only the strings model (multiset F1 over (normalised string, "
+                          "label) pairs, no positions) by default; fuzzy: as ground, near matches accepted "
+                          "(needs rapidfuzz)")
+    gen.add_argument("--ground", default=None, choices=("first", "all"),
+                     help="a string is a span at its first free occurrence, left to right (first, default) or at "
+                          "every occurrence (all)")
+    gen.add_argument("--normalize", default=None, metavar="STEPS",
+                     help="string normalisation: a preset default (space,punct), none, universalner, or steps "
+                          "from case, all-punct, punct, articles, space, dedupe")
+    gen.add_argument("--fuzzy-threshold", type=float, default=None, metavar="T",
+                     help="fuzzy: the least similarity (rapidfuzz ratio, 0-100; default 90)")
+    gen.add_argument("--generated-field", default=None, metavar="KEY",
+                     help="the key of a record's entities (default entities)")
 
 
 def add_reading_options(p: argparse.ArgumentParser, policies: Sequence[str] = POLICIES) -> None:
@@ -383,7 +401,8 @@ def _load_files(request: Request, args: argparse.Namespace, command: str, min_sy
 
 COLUMN_ONLY = {"gold_col": None, "system_col": None, "token_col": 1, "delimiter": None, "raw": False,
                "outside_tag": "O", "tags_only": False}
-READER_OPTIONS = ("tag_names", "align", "discontinuous", "misc_key")
+READER_OPTIONS = ("tag_names", "align", "discontinuous", "misc_key", "generated", "ground", "normalize",
+                  "fuzzy_threshold")
 
 
 def _reader_options(args: argparse.Namespace) -> Dict[str, Any]:
@@ -394,6 +413,8 @@ def _reader_options(args: argparse.Namespace) -> Dict[str, Any]:
         raise UsageError(f"--{given[0].replace('_', '-')} applies to column files only; these inputs are read in "
                          "other formats")
     options = {k: getattr(args, k) for k in READER_OPTIONS if getattr(args, k, None) is not None}
+    if getattr(args, "generated_field", None) is not None:
+        options["field"] = args.generated_field
     if args.scheme:
         options["scheme"] = args.scheme
     if args.policy:

@@ -20,6 +20,7 @@ from typing import Any, Dict, List, Optional, Union
 
 from .errors import UsageError, option_errors
 from .inputs import Request, add_column_options, add_reading_options, check_paths, expand, load, system_names
+from .matching import add_matching_options, matching_options
 from .outputs import add_output_options, emit, format_choices
 from .tasks import TaskSpec, task_specs
 
@@ -65,6 +66,7 @@ def register(subparsers) -> argparse.ArgumentParser:
     m.add_argument("--reference", default=None, metavar="MODEL",
                    help="reference model of the rank table (default exact-f1-micro, the official CoNLL score)")
     m.add_argument("--list-models", action="store_true", help="list the models and exit")
+    add_matching_options(m)
     m.add_argument("--bootstrap", type=int, default=1000, metavar="N",
                    help="paired bootstrap resamples (default 1000; 0 = none)")
     m.add_argument("--permutations", type=int, default=1000, metavar="N",
@@ -92,15 +94,16 @@ def register(subparsers) -> argparse.ArgumentParser:
     return p
 
 
-def _models_arg(text: Optional[str], germeval: bool = False) -> Optional[List[str]]:
+def _models_arg(text: Optional[str], germeval: bool = False, generated: bool = False) -> Optional[List[str]]:
     from ..ranking import sufficient
 
     if text is None or text.strip() == "default":
         return None
     if text.strip() == "paper":
         return list(sufficient.PAPER_MODELS)
-    if text.strip() == "all":    # GermEval Metric 1 only where it applies (GermEval-layout input)
-        return [m for m in sufficient.REGISTRY if m != "germeval-m1" or germeval]
+    if text.strip() == "all":    # GermEval Metric 1 and the strings models only where they apply
+        given = {"germeval": germeval, "generated": generated}
+        return [m for m, model in sufficient.REGISTRY.items() if not model.needs or given.get(model.needs)]
     return [m.strip() for m in text.split(",") if m.strip()]
 
 
@@ -172,8 +175,9 @@ def run(args) -> int:
 
         write_output(list_models(), args.output)
         return 0
-    models = _models_arg(args.models, args.germeval)
+    models = _models_arg(args.models, args.germeval, getattr(args, "generated", None) is not None)
     reference = args.reference or sufficient.REFERENCE_MODEL
+    matching = matching_options(args)
     with option_errors():
         sufficient.resolve_models(models)                 # unknown names fail before reading anything
         sufficient.get_model(reference)
@@ -197,7 +201,7 @@ def run(args) -> int:
                              len(ranking.model_set(corpus, models, reference)[0]))
     options = dict(models=models, reference=reference, bootstrap=args.bootstrap, permutations=args.permutations,
                    unit=args.unit, seed=args.seed, confidence=args.confidence, alpha=args.alpha,
-                   flips=[_flips_arg(f) for f in args.flips])
+                   flips=[_flips_arg(f) for f in args.flips], **matching)
     with _Bar(not args.no_progress and (args.bootstrap or args.permutations)) as bar:
         result: Union[ranking.RankingResult, ranking.MultiTaskResult]
         if len(corpora) == 1:

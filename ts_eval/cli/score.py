@@ -18,6 +18,7 @@ from .inputs import (
     load,
     request_paths,
 )
+from .matching import add_matching_options, matching_options
 from .outputs import add_output_options, emit, format_choices
 
 LEGACY = ("conlleval", "faireval")     # byte-exact layouts; every other format is the report's page
@@ -31,13 +32,15 @@ def _scoring_options(p: argparse.ArgumentParser) -> None:
     g.add_argument("--separator-weight", type=float, default=1.0, metavar="W",
                    help="weight of a separator unit relative to a token (default 1; 0 = token-only T model)")
     g.add_argument("--beta", type=float, default=1.0, help="F-beta's beta (default 1)")
-    g.add_argument("--models", default="ts,exact,fair", metavar="LIST",
+    g.add_argument("--models", default=None, metavar="LIST",
                    help="comma-separated models to compute and show: ts, exact, overlap, constrained, contain, "
-                        "fair, semeval (nervaluate's SemEval-2013 schemes) (default ts,exact,fair)")
+                        "fair, semeval (nervaluate's SemEval-2013 schemes), strings (generated outputs) (default "
+                        "ts,exact,fair; strings with --generated strings)")
     g.add_argument("--k1", type=int, default=None, metavar="N",
                    help="constrained/contain models: at most N spurious tokens (default 1 / unbounded)")
     g.add_argument("--k2", type=int, default=None, metavar="N",
                    help="constrained model: at most N missing tokens (default 1)")
+    add_matching_options(g)
     g.add_argument("--focus", default="target", choices=("target", "system"),
                    help="fair model: whose label LE and LBE errors count under (default target)")
     g.add_argument("--weights", default="eq7", metavar="SPEC",
@@ -81,7 +84,8 @@ def _demo(args: argparse.Namespace) -> argparse.Namespace:
 
 
 def _models(args: argparse.Namespace) -> List[str]:
-    models = [m.strip() for m in args.models.split(",") if m.strip()]
+    default = "strings" if getattr(args, "generated", None) == "strings" else "ts,exact,fair"
+    models = [m.strip() for m in (args.models or default).split(",") if m.strip()]
     needed = {"conlleval": "exact", "faireval": "fair"}.get(args.format)
     if needed and needed not in models:
         models.append(needed)
@@ -123,13 +127,14 @@ def run(args: argparse.Namespace) -> int:
 
     if args.command == "demo":
         args = _demo(args)
+    matching = matching_options(args)
     request = file_request(args)
     check_paths(args, request_paths(request))
     corpus = _select(load(request, args), args)
     with option_errors():
         report = evaluate(corpus, separator_weight=args.separator_weight, beta=args.beta,
                           all_labels_row=args.all_labels_row, models=_models(args), k1=args.k1, k2=args.k2,
-                          focus=args.focus, weights=args.weights, fair_mode=args.fair_mode)
+                          focus=args.focus, weights=args.weights, fair_mode=args.fair_mode, **matching)
     report.settings["input"] = input_settings(args, corpus)
     with option_errors():   # a layout that cannot show this report (conlleval with several systems, say)
         emit(report, args, _legacy, page_options={"per_label": not (args.no_labels and args.format == "table")},

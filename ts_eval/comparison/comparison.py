@@ -7,11 +7,13 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple
 import numpy as np
 
 from ..core.corpus import Corpus
+from ..core.matching import ThresholdLike, match_settings
 from ..core.measures import check_separator_weight, prf
 from ..errors import OptionError
 from ..models.context import CorpusData
-from ..models.registry import FAMILIES, ScoreSettings
+from ..models.registry import FAMILIES, ScoreSettings, check_matching
 from ..models.segment import EXACT_STATS
+from ..models.semeval import check_partial_weight
 from .examples import pair_examples
 from .results import Comparison, PairComparison
 from .semeval_spans import semeval_diff
@@ -33,6 +35,9 @@ def compare(
     spans: bool = True,
     fair_mode: str = "paper",
     models: Sequence[str] = (),
+    min_overlap: ThresholdLike = None,
+    assignment: str = "many-to-many",
+    partial_weight: float = 0.5,
 ) -> Comparison:
     """Compare the systems of ``corpus``.
 
@@ -47,23 +52,28 @@ def compare(
     ``contain``, ``fair``, ``semeval``); each system's row then holds each model's result under
     its name, the dict ``score`` reports (the same registered statistics, ``separator_weight``
     and ``fair_mode`` as given here, F1, score's other defaults).  With ``semeval`` the pair is
-    also compared span by span under each SemEval-2013 scheme (``pair.semeval``).
+    also compared span by span under each SemEval-2013 scheme (``pair.semeval``).  ``min_overlap``,
+    ``assignment`` and ``partial_weight`` are ``score``'s (:func:`ts_eval.evaluate`): the span-level
+    models among ``models`` and the SemEval comparison read the matcher's pairs with them.
     """
     names = list(corpus.systems)
     check_separator_weight(separator_weight)
     a, b = _check_arguments(corpus, a, b, top, examples)
     models = check_models(models)
-    cd = CorpusData(corpus)
+    matching = match_settings(min_overlap, assignment)
+    check_matching(matching, models)
+    cd = CorpusData(corpus, matching)
     used_view, vocab, ids = token_labels(corpus, names, view)
     gold_ids, sys_ids = ids[0], ids[1:]
-    systems, hits = _system_rows(cd, names, gold_ids, sys_ids,
-                                 (models, ScoreSettings(separator_weight, fair_mode=fair_mode)))
+    settings_ = ScoreSettings(separator_weight, fair_mode=fair_mode, matching=matching,
+                              partial_weight=check_partial_weight(partial_weight))
+    systems, hits = _system_rows(cd, names, gold_ids, sys_ids, (models, settings_))
     pair = None
     if a is not None and b is not None:     # (both or neither)
         pair = _pair(corpus, names, a, b, gold_ids, sys_ids, vocab, top, examples, separator_weight, spans,
                      fair_mode)
         if "semeval" in models:
-            pair.semeval = semeval_diff(corpus, a, b, top, cd.system(a).pairs, cd.system(b).pairs)
+            pair.semeval = semeval_diff(corpus, a, b, top, cd.system(a).pairs, cd.system(b).pairs, matching)
     multi = None
     if len(names) > 2:
         multi = several_systems(corpus, names, gold_ids, sys_ids, vocab, np.stack(hits))
@@ -74,7 +84,7 @@ def compare(
     settings = {"view": used_view, "view_requested": view, "top": top, "examples": examples,
                 "separator_weight": separator_weight, "scheme": corpus.scheme, "policy": corpus.policy,
                 "label_map": [f"{p}={r}" for p, r in corpus.label_map], "pair": [a, b] if a else None,
-                "models": list(models),
+                "models": list(models), **matching.to_dict(), "partial_weight": settings_.partial_weight,
                 "span_outcomes": f"ts_eval.fair, mode {fair_mode}" if spans and a is not None else None,
                 "tokens_note": "-DOCSTART- lines are not tokens (conlleval counts them as correct O tokens)"}
     corpus_info = {"tokens": corpus.n_tokens, "sentences": corpus.n_sentences, "separators": corpus.n_separators,

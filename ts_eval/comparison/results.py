@@ -151,11 +151,14 @@ class SemevalDiff:
 
     a: str
     b: str
-    min_overlap_percentage: float
+    min_overlap_percentage: Optional[float]     # nervaluate's, when the threshold is one
     schemes: Dict[str, SpanDiff]
+    min_overlap: str = "nervaluate:1"           # the threshold (ts_eval.core.matching.Threshold)
+    assignment: str = "many-to-many"
 
     def to_dict(self) -> Dict[str, Any]:
-        return {"a": self.a, "b": self.b, "min_overlap_percentage": self.min_overlap_percentage,
+        return {"a": self.a, "b": self.b, "min_overlap": self.min_overlap,
+                "min_overlap_percentage": self.min_overlap_percentage, "assignment": self.assignment,
                 "schemes": {k: v.to_dict() for k, v in self.schemes.items()}}
 
 

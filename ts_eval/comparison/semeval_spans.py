@@ -20,8 +20,8 @@ from typing import Optional
 import numpy as np
 
 from ..core.corpus import Corpus
-from ..core.matching import Pairs
-from ..models.semeval import COUNTS, SCHEMES, SpanOutcomes, scheme_outcomes
+from ..core.matching import MatchSettings, Pairs
+from ..models.semeval import COUNTS, SCHEMES, SpanOutcomes, scheme_outcomes, threshold_of
 from .outcomes import OutcomeCodes, OutcomeNames, SpanSides, outcome_diff
 from .results import SemevalDiff
 
@@ -35,11 +35,14 @@ def _codes(o: SpanOutcomes) -> OutcomeCodes:
 
 
 def semeval_diff(corpus: Corpus, a: str, b: str, top: Optional[int], pairs_a: Optional[Pairs] = None,
-                 pairs_b: Optional[Pairs] = None, min_overlap_percentage: float = 1.0) -> SemevalDiff:
+                 pairs_b: Optional[Pairs] = None, matching: Optional[MatchSettings] = None) -> SemevalDiff:
     """A (baseline) against B under every SemEval-2013 scheme (``pairs_*``: the matcher's pairs of
-    gold and that system, computed when not given)."""
+    gold and that system, computed when not given; ``matching``: the matcher's settings, as
+    ``score`` reads them)."""
     sides = SpanSides(corpus.gold, corpus.systems[a], corpus.systems[b], corpus.labels)
-    oa = scheme_outcomes(sides.gold, sides.a, pairs_a, False, min_overlap_percentage)
-    ob = scheme_outcomes(sides.gold, sides.b, pairs_b, False, min_overlap_percentage)
+    oa = scheme_outcomes(sides.gold, sides.a, pairs_a, False, matching)
+    ob = scheme_outcomes(sides.gold, sides.b, pairs_b, False, matching)
     schemes = {s: outcome_diff(sides, a, b, _codes(oa[s]), _codes(ob[s]), top, SEMEVAL_NAMES)[0] for s in SCHEMES}
-    return SemevalDiff(a, b, float(min_overlap_percentage), schemes)
+    threshold = threshold_of(matching)
+    return SemevalDiff(a, b, float(threshold.value) if threshold.kind == "nervaluate" else None, schemes,
+                       str(threshold), matching.assignment if matching is not None else "many-to-many")

@@ -72,6 +72,41 @@ def span_shape(start: np.ndarray, last: np.ndarray) -> Dict[str, int]:
 
 
 @dataclass
+class Unplaced:
+    """Spans a side claims that sit on no token of the corpus (generated strings found nowhere in
+    their text): every span-level model counts each as a false positive of its label in its
+    sentence, spanning ``tokens`` tokens of its own (the TS model's units), gold having nothing there."""
+
+    sentence: np.ndarray    # int64
+    label: np.ndarray       # int32, index into Corpus.labels
+    tokens: np.ndarray      # int64, >= 1
+
+    def __len__(self) -> int:
+        return len(self.sentence)
+
+    def take(self, keep: np.ndarray, label: Optional[np.ndarray] = None) -> Unplaced:
+        lab = self.label if label is None else label
+        return Unplaced(self.sentence[keep], lab[keep].astype(np.int32), self.tokens[keep])
+
+
+@dataclass
+class SideStrings:
+    """The (normalised) strings a side names, per sentence and label: the ``strings`` model's input.
+    ``key`` indexes one vocabulary shared by gold and every system of the corpus."""
+
+    sentence: np.ndarray    # int64
+    label: np.ndarray       # int32, index into Corpus.labels
+    key: np.ndarray         # int64
+
+    def __len__(self) -> int:
+        return len(self.sentence)
+
+    def take(self, keep: np.ndarray, label: Optional[np.ndarray] = None) -> SideStrings:
+        lab = self.label if label is None else label
+        return SideStrings(self.sentence[keep], lab[keep].astype(np.int32), self.key[keep])
+
+
+@dataclass
 class SideInfo:
     """Where one side (gold or a system) came from and what reading it found."""
 
@@ -88,6 +123,8 @@ class SideInfo:
     token_lines: Optional[np.ndarray] = None  # per-token 1-based line numbers in ``path``
     reading: Optional[dict] = None  # what a document reader found (io.documents.Documents.summary)
     shape: Optional[Dict[str, int]] = None  # nested / crossing spans of this side (span_shape), set by Corpus
+    unplaced: Optional[Unplaced] = None     # spans on no token (generated strings not in the text)
+    strings: Optional[SideStrings] = None   # the side's strings (generated outputs and their gold)
 
     def where(self, token: int) -> Tuple[Optional[str], Optional[int]]:
         line = int(self.token_lines[token]) if self.token_lines is not None else None
@@ -174,6 +211,11 @@ def _label_remap(label_map: Sequence[Tuple[str, str]], labels: Sequence[str]) ->
                           f"{control_reason(mapped[bad], 'label')}")
     names = sorted(set(mapped))
     return names, np.array([names.index(m) for m in mapped] or [0], np.int32)
+
+
+def map_labels(label_map: Sequence[Tuple[str, str]], labels: Sequence[str]) -> List[str]:
+    """``labels`` rewritten by ``label_map`` (each pattern in order; "" means the label is dropped)."""
+    return _apply_label_map(label_map, list(labels)) if label_map else list(labels)
 
 
 def _apply_label_map(label_map: Sequence[Tuple[str, str]], labels: List[str]) -> List[str]:
@@ -285,17 +327,49 @@ def relabel(corpus: Corpus, label_map: Sequence[Tuple[str, str]]) -> Corpus:
         same = np.zeros(len(out), bool)
         same[1:] = (np.diff(out.start) == 0) & (np.diff(out.last) == 0) & (np.diff(out.label) == 0)
         out = out.take(~same)
-        return out, dataclasses.replace(info, unmapped=info.unmapped + int(np.count_nonzero(~keep)),
+        info, lost = _relabel_extras(info, lambda lab: (remap[lab], remap[lab] != dropped))
+        return out, dataclasses.replace(info, unmapped=info.unmapped + int(np.count_nonzero(~keep)) + lost,
                                         merged=info.merged + int(np.count_nonzero(same)), spans=len(out))
 
     done = [one(ss, info) for ss, info in zip(sides, [corpus.gold_info] + [corpus.system_info[n]
                                                                             for n in corpus.systems])]
-    spansets, labels = _used_labels([ss for ss, _ in done], names)
+    spansets, labels, infos = _used_labels_with_extras([ss for ss, _ in done], [info for _, info in done], names)
     names_ = list(corpus.systems)
-    return dataclasses.replace(corpus, labels=labels, gold=spansets[0], gold_info=done[0][1],
+    return dataclasses.replace(corpus, labels=labels, gold=spansets[0], gold_info=infos[0],
                                systems=dict(zip(names_, spansets[1:])),
-                               system_info={n: d[1] for n, d in zip(names_, done[1:])},
+                               system_info=dict(zip(names_, infos[1:])),
                                label_map=list(label_map))
+
+
+def _relabel_extras(info: SideInfo, remap: Callable[[np.ndarray], Tuple[np.ndarray, np.ndarray]]
+                    ) -> Tuple[SideInfo, int]:
+    """``info`` with its unplaced spans and strings relabelled: ``remap(labels)`` gives (new labels, kept);
+    also how many unplaced spans were dropped."""
+    lost = 0
+    changes: Dict[str, Any] = {}
+    if info.unplaced is not None:
+        lab, keep = remap(info.unplaced.label)
+        lost = int(np.count_nonzero(~keep))
+        changes["unplaced"] = info.unplaced.take(keep, lab)
+    if info.strings is not None:
+        lab, keep = remap(info.strings.label)
+        changes["strings"] = info.strings.take(keep, lab)
+    return (dataclasses.replace(info, **changes) if changes else info), lost
+
+
+def _used_labels_with_extras(spansets: List[SpanSet], infos: List[SideInfo], names: List[str]
+                             ) -> Tuple[List[SpanSet], List[str], List[SideInfo]]:
+    """:func:`_used_labels`, where the unplaced spans and strings of the sides also keep their labels."""
+    extra = [x.label for info in infos for x in (info.unplaced, info.strings) if x is not None and len(x)]
+    if not extra:
+        out, labels = _used_labels(spansets, names)
+        return out, labels, infos
+    marker = SpanSet(np.zeros(0, np.int64), np.zeros(0, np.int64), np.concatenate(extra).astype(np.int32))
+    out, labels = _used_labels(spansets + [marker], names)
+    compact = {old: new for new, old in enumerate(k for k, n in enumerate(names) if n in labels)}
+    table = np.array([compact.get(k, -1) for k in range(len(names))] or [0], np.int32)
+    fixed = [_relabel_extras(info, lambda lab: (table[lab], np.ones(len(lab), bool)))[0] for info in infos]
+    return out[:-1], labels, fixed
 
 
 def _decode_side(side: SideInfo, table: schemes.TagTable, tag_label_id: np.ndarray, outside_type: int,
@@ -434,7 +508,8 @@ def select_labels(corpus: Corpus, labels: Optional[Sequence[str]] = None,
         keep = lab >= 0
         out = ss.take(keep)
         out.label = lab[keep]
-        return out, dataclasses.replace(info, unmapped=info.unmapped + int(np.count_nonzero(~keep)),
+        info, lost = _relabel_extras(info, lambda lab: (remap[lab], remap[lab] >= 0))
+        return out, dataclasses.replace(info, unmapped=info.unmapped + int(np.count_nonzero(~keep)) + lost,
                                         spans=int(np.count_nonzero(keep)))
 
     gold, gold_info = cut(corpus.gold, corpus.gold_info)

@@ -13,7 +13,7 @@ from typing import Any, Optional, Union
 
 from ..errors import Hint, OptionError
 from ..germeval.documents import read_germeval_side
-from .api import read
+from .api import read, read_generated_on
 from .documents import Documents
 from .sink import check_outputs
 from .source import STDIN, plain_name
@@ -42,7 +42,8 @@ def target_format(dst: str, docs: Documents) -> str:
 
 def convert(src: Union[str, Documents], dst: str, *, from_format: Optional[str] = None, to_format: Optional[str] = None,
             scheme: str = "IOB2", overlapping: str = "error", tokens: str = "auto", verify: bool = False,
-            side: str = "gold", **reader_options: Any) -> ConversionReport:
+            side: str = "gold", gold: Optional[Union[str, Documents]] = None,
+            **reader_options: Any) -> ConversionReport:
     """Read ``src`` (a path, ``-``, or Documents) and write it to ``dst`` (``-``: standard output;
     .gz/.bz2/.xz compress).
 
@@ -51,11 +52,25 @@ def convert(src: Union[str, Documents], dst: str, *, from_format: Optional[str] 
     ``tokens`` to jsonl-text.  ``side`` picks gold or system of a ``germeval`` input;
     ``reader_options`` go to the reader (scheme, align, column, ...).  ``verify`` reads the
     output back and sets ``report.verified`` to whether it holds the same documents, tokens
-    and spans (not for standard output)."""
+    and spans (not for standard output).  With ``gold``, ``src`` is a generated output (entity strings
+    with labels, no offsets) and its strings are placed on gold's texts first
+    (:func:`ts_eval.io.api.read_generated_on`; ``reader_options`` are its options): the grounded
+    spans are written, and the report says how many strings found no place."""
     check_outputs([("dst", dst)], [("src", src)] if isinstance(src, str) else [])
     if side != "gold" and from_format != "germeval":
         raise OptionError(["applies to ", Hint("from_format", "germeval"), " only"], option="side", value=side)
-    if from_format == "germeval":
+    if gold is not None:
+        if isinstance(src, Documents):
+            raise OptionError("a generated output is a path (strings without offsets), not Documents",
+                              option="gold", value=gold)
+        if from_format not in (None, "generated"):
+            raise OptionError(["with a gold side, the input is a generated output: give ",
+                               Hint("from_format", "generated"), " or none"], option="from_format", value=from_format)
+        docs = read_generated_on(gold, src, **reader_options)
+    elif from_format == "generated":
+        raise OptionError(["a generated output (strings without offsets) is placed on gold's texts: give ",
+                           Hint("gold", metavar="GOLD")])
+    elif from_format == "germeval":
         docs = read_germeval_side(str(src), side, **reader_options)
     else:
         docs = src if isinstance(src, Documents) else read(src, format=from_format, **reader_options)

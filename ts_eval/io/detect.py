@@ -4,9 +4,10 @@ from __future__ import annotations
 import json
 from typing import Optional
 
+from .generated import looks_generated
 from .source import STDIN, is_dir, plain_name
 
-FORMATS = ("columns", "jsonl-tokens", "jsonl-text", "label-studio", "brat", "conllu")
+FORMATS = ("columns", "jsonl-tokens", "jsonl-text", "label-studio", "brat", "conllu", "generated")
 _EXT = {".conllu": "conllu", ".ann": "brat", ".conll": "columns", ".iob": "columns", ".bio": "columns",
         ".tsv": "columns"}
 
@@ -25,8 +26,11 @@ def detect_format(path: str, raw: Optional[bytes] = None) -> str:
 
 
 def sniff(raw: bytes) -> str:
-    """Format from content: a JSON object or array (by its keys), CoNLL-U word lines, else columns."""
+    """Format from content: a JSON object or array (by its keys; entity strings without offsets are
+    generated outputs), CoNLL-U word lines, else columns."""
     head = raw[:1 << 16].decode("utf-8", "replace").lstrip("\ufeff \t\r\n")
+    if head.startswith(("[", "{")) and looks_generated(head.split("\n", 1)[0]):
+        return "generated"
     if head.startswith("["):
         return "label-studio" if '"data"' in head and ('"annotations"' in head or '"predictions"' in head) \
             else "jsonl-text"

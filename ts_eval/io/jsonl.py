@@ -55,13 +55,19 @@ def record_chunks(path: str, raw: Optional[bytes] = None, chunk_lines: Optional[
         yield records, chunk
 
 
-def _array_records(text: str, name: str) -> Chunk:
+def load_array(text: str, name: str) -> List[Any]:
+    """The records of a file that is one JSON array (an error names the line where the JSON breaks)."""
     try:
         records = json.loads(text)
     except json.JSONDecodeError as err:
         raise InputError(f"invalid JSON: {err.msg} (column {err.colno})", name, err.lineno) from None
     if not isinstance(records, list):
         raise InputError("expected a JSON array of records", name)
+    return records
+
+
+def _array_records(text: str, name: str) -> Chunk:
+    records = load_array(text, name)
     if not records:
         raise InputError("empty JSON array, expected records", name)
     numbers = list(range(1, len(records) + 1))

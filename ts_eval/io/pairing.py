@@ -7,7 +7,7 @@ texts); system spans are moved onto the gold document's token positions.
 """
 from __future__ import annotations
 
-from typing import Dict, List, Mapping, Optional, Union
+from typing import Dict, List, Mapping, Optional, Protocol, Union
 
 import numpy as np
 
@@ -16,8 +16,21 @@ from ..errors import InputError, OptionError
 from .documents import TOKEN_SEP, Documents
 
 
-def _order(gold: Documents, sys: Documents) -> np.ndarray:
-    """For every gold document, the index of its system document."""
+class Side(Protocol):
+    """What pairing reads of a side: documents (or records) with ids, and how messages name them."""
+
+    path: str
+    ids: List[Optional[str]]
+
+    @property
+    def n_docs(self) -> int: ...
+
+    def where(self, d: int) -> str: ...
+
+
+def document_order(gold: Side, sys: Side) -> np.ndarray:
+    """For every gold document, the index of its system document (by id when every document on both
+    sides has one, else by order)."""
     by_id = all(i is not None for i in gold.ids) and all(i is not None for i in sys.ids)
     if by_id:
         index: Dict[int, Dict[Optional[str], int]] = {}
@@ -89,7 +102,7 @@ def check_texts(gold: Documents, sys: Documents) -> None:
     """Paired documents with texts on both sides have the same texts (an error names the first that differs)."""
     if gold.texts is None or sys.texts is None:
         return
-    for g, s in enumerate(_order(gold, sys).tolist()):
+    for g, s in enumerate(document_order(gold, sys).tolist()):
         if gold.texts[g] != sys.texts[s]:
             raise _text_differs(gold, g, sys, s)
 
@@ -109,7 +122,7 @@ def pair_documents(gold: Documents, systems: Union[Documents, Mapping[str, Docum
                           "another name")
     moved: Dict[str, tuple] = {}
     for name, sys in sysmap.items():
-        order = _order(gold, sys)
+        order = document_order(gold, sys)
         _check_same(gold, sys, order)
         # system document order[g] lands on gold document g: shift each span by the offset difference
         shift = np.empty(sys.n_docs, np.int64)

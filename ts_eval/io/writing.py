@@ -61,6 +61,12 @@ class ConversionReport:
                 out.append(f"  ... and {self.dropped - len(self.dropped_spans)} more")
         if self.ids_dropped:
             out.append(f"{self.ids_dropped} document ids dropped (the format has no place for them)")
+        gen = self.source.get("generated")
+        if gen:
+            out.append(f"generated strings: {gen['strings']}, {gen['grounded']} placed, {gen['fuzzy_grounded']} "
+                       f"placed by near match, {gen['ungrounded']} ungrounded (found nowhere in the text), "
+                       f"{gen['unplaced']} without a span (not written), {gen['duplicates']} duplicates, "
+                       f"{gen['outside_labels']} with labels outside gold's")
         out += self.notes
         if self.verified is not None:
             out.append("read back: the same spans" if self.verified else "read back: DIFFERENT spans")

@@ -6,6 +6,7 @@
 - :mod:`~ts_eval.models.fair`: Ortmann's fair error types, fair and weighted F1;
 - :mod:`~ts_eval.models.germeval`: GermEval 2014 Metric 1 (ranking only);
 - :mod:`~ts_eval.models.semeval`: nervaluate's SemEval-2013 schemes (the counting and the registration);
+- :mod:`~ts_eval.models.strings`: generated outputs scored as (normalised string, label) multisets;
 
 Every family gives per-sentence sufficient statistics (:mod:`~ts_eval.models.context`
 holds the corpus, the system and the matcher's pairs they read) and a function of their
@@ -14,7 +15,7 @@ sums.  A new model is one new module here, added to the imports below.  :mod:`.e
 """
 from __future__ import annotations
 
-from . import ts, segment, fair, germeval, semeval  # noqa: F401  # isort: skip  (registration order: the registry's order)
+from . import ts, segment, fair, germeval, semeval, strings  # noqa: F401  # isort: skip  (registration order: the registry's order)
 from .registry import (
     DEFAULT_MODELS,
     FAMILIES,

@@ -11,16 +11,18 @@ from typing import Any, Callable, Dict, Hashable, Optional, Tuple
 import numpy as np
 
 from ..core import schemes
-from ..core.corpus import Corpus, SpanSet
-from ..core.matching import Pairs, match
+from ..core.corpus import Corpus, SpanSet, Unplaced
+from ..core.matching import DEFAULT_MATCHING, MatchSettings, Pairs, match
 from ..core.units import merge_overlaps
 
 
 class CorpusData:
-    """A corpus with the per-sentence facts every statistics function needs."""
+    """A corpus with the per-sentence facts every statistics function needs, and the matcher's
+    settings (:class:`~ts_eval.core.matching.MatchSettings`) every span-level model reads."""
 
-    def __init__(self, corpus: Corpus):
+    def __init__(self, corpus: Corpus, matching: MatchSettings = DEFAULT_MATCHING):
         self.corpus = corpus
+        self.matching = matching
         self.n_sentences = corpus.n_sentences
         self.n_labels = len(corpus.labels)
         self._gold_key: Optional[np.ndarray] = None
@@ -82,6 +84,20 @@ class SystemData:
         if self._pairs is None:
             self._pairs = match(self.cd.corpus.gold, self.spans)
         return self._pairs
+
+    @property
+    def unplaced(self) -> Optional[Unplaced]:
+        """The system's spans on no token (generated strings found nowhere), if any: each model
+        counts them as false positives (:class:`~ts_eval.core.corpus.Unplaced`)."""
+        info = self.cd.corpus.system_info.get(self.name)
+        return info.unplaced if info is not None and info.unplaced is not None and len(info.unplaced) else None
+
+    def unplaced_counts(self, weights: Optional[np.ndarray] = None) -> np.ndarray:
+        """(sentences, labels) unplaced spans (or the sum of ``weights``, one per span) per sentence and label."""
+        u = self.unplaced
+        if u is None:
+            return np.zeros((self.cd.n_sentences, self.cd.n_labels))
+        return self.cd.bincount(u.sentence * self.cd.n_labels + u.label.astype(np.int64), weights)
 
     @property
     def key(self) -> np.ndarray:

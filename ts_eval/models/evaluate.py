@@ -5,18 +5,34 @@ from typing import Any, Dict, Mapping, Optional, Sequence, Tuple, Union, cast
 
 from ..core import measures
 from ..core.corpus import Corpus
+from ..core.matching import ThresholdLike, match_settings
 from ..core.sequences import TagSeqs, from_sequences, spans_corpus
 from ..errors import OptionError
 from ..fair.weights import resolve_weights
 from ..results.report import Report, versions
 from .context import CorpusData, SystemData
-from .registry import FAMILIES, ScoreSettings
+from .registry import FAMILIES, ScoreSettings, check_matching
+from .semeval import check_partial_weight
 
 SpanTuple = Tuple[str, int, int]     # (label, start, end), end exclusive
 
 
-MODELS = ("ts", "exact", "overlap", "constrained", "contain", "fair", "semeval")
+MODELS = ("ts", "exact", "overlap", "constrained", "contain", "fair", "semeval")   # the families that read spans
+GENERATED_MODELS = ("strings",)      # the family that reads generated outputs' strings (io.grounding)
 DEFAULT_MODELS = ("ts", "exact", "fair")
+
+
+def default_score_models(corpus: Corpus) -> Tuple[str, ...]:
+    """``evaluate``'s models when none are given: :data:`DEFAULT_MODELS`, or only ``strings`` when every
+    system is a generated output read in the ``strings`` mode (:mod:`ts_eval.io.grounding`)."""
+    modes = [generated_mode(info.reading) for info in corpus.system_info.values()]
+    return ("strings",) if modes and all(m == "strings" for m in modes) else DEFAULT_MODELS
+
+
+def generated_mode(reading: Optional[Mapping[str, Any]]) -> Optional[str]:
+    """The mode a generated output was read in (None: the side is not a generated output)."""
+    gen = (reading or {}).get("generated")
+    return gen.get("mode") if isinstance(gen, Mapping) else None
 
 
 def _check(models: Sequence[str], k1: Optional[int], k2: Optional[int]) -> None:
@@ -39,8 +55,11 @@ def _settings(corpus: Corpus, models: Sequence[str], st: ScoreSettings) -> Dict[
         "beta": st.beta,
         "k1": st.k1,
         "k2": st.k2,
+        **st.matching.to_dict(),
+        "partial_weight": st.partial_weight,
         "fair": ({"focus": st.focus, "weights": resolve_weights(st.weights), "mode": st.fair_mode}
                  if "fair" in models else None),
+        "generated": _generated_settings(corpus),
         "label_map": [f"{p}={r}" for p, r in corpus.label_map],
         "all_labels_row": st.all_labels_row,
         "macro_average": "mean over labels with gold or system units (segments); others are left out",
@@ -49,6 +68,19 @@ def _settings(corpus: Corpus, models: Sequence[str], st: ScoreSettings) -> Dict[
         "zero_division": 0.0,
         "versions": versions(),
     }
+
+
+GENERATED_SETTINGS = ("mode", "ground", "normalize", "normalize_steps", "fuzzy_threshold")
+
+
+def _generated_settings(corpus: Corpus) -> Optional[Dict[str, Any]]:
+    """How the generated outputs among the systems were placed and normalised (None: there are none;
+    one read places them all alike)."""
+    for info in corpus.system_info.values():
+        gen = (info.reading or {}).get("generated")
+        if isinstance(gen, Mapping):
+            return {k: gen.get(k) for k in GENERATED_SETTINGS}
+    return None
 
 
 def _corpus_info(corpus: Corpus) -> Dict[str, Any]:
@@ -69,12 +101,15 @@ def evaluate(
     separator_weight: float = 1.0,
     beta: float = 1.0,
     all_labels_row: bool = False,
-    models: Sequence[str] = DEFAULT_MODELS,
+    models: Optional[Sequence[str]] = None,
     k1: Optional[int] = None,
     k2: Optional[int] = None,
     focus: str = "target",
     weights: Optional[str] = "eq7",
     fair_mode: str = "paper",
+    min_overlap: ThresholdLike = None,
+    assignment: str = "many-to-many",
+    partial_weight: float = 0.5,
 ) -> Report:
     """Score every system of ``corpus`` against its gold with the chosen models.
 
@@ -89,12 +124,27 @@ def evaluate(
     built from the column sums of the per-sentence statistics its registered family
     (:mod:`ts_eval.models`) gives, the same statistics ``rank`` resamples; ``semeval``:
     nervaluate's SemEval-2013 schemes strict, exact, partial, ent_type (:mod:`ts_eval.models.semeval`).
+
+    The span-level models (``overlap``, ``constrained``, ``contain``, ``semeval``) read the
+    matcher's pairs with the same settings (:mod:`ts_eval.core.matching`): ``min_overlap``, a
+    threshold such as ``"iou:0.5"``, ``"gold:0.5"``, ``"system:0.5"`` or nervaluate's
+    ``"nervaluate:50"`` (default None: any shared token; SemEval's default is nervaluate's 1
+    percent), and ``assignment`` ``"many-to-many"`` (default: a system span may hit several gold
+    spans) or ``"one-to-one"`` (a maximum matching).  ``models`` None: :data:`DEFAULT_MODELS`, or
+    ``strings`` alone when every system is a generated output read in the ``strings`` mode.
+    ``partial_weight``: SemEval's credit of a partial match (default 0.5, nervaluate's).  A
+    threshold or assignment that none of the chosen models reads is an error.
     """
     measures.check_separator_weight(separator_weight)
     measures.check_beta(beta)
+    if models is None:
+        models = default_score_models(corpus)
     _check(models, k1, k2)
-    st = ScoreSettings(separator_weight, beta, k1, k2, focus, weights, fair_mode, all_labels_row)
-    cd = CorpusData(corpus)
+    matching = match_settings(min_overlap, assignment)
+    check_matching(matching, models)
+    st = ScoreSettings(separator_weight, beta, k1, k2, focus, weights, fair_mode, all_labels_row, matching,
+                       check_partial_weight(partial_weight))
+    cd = CorpusData(corpus, matching)
     order = [m for m in FAMILIES if m in models]
     systems = []
     for name in corpus.systems:

@@ -7,6 +7,7 @@ report ``score`` shows) are their column sums.
 """
 from __future__ import annotations
 
+import dataclasses
 from functools import partial
 from typing import Any, Dict, Mapping
 
@@ -15,7 +16,7 @@ import numpy as np
 from ..core import measures
 from ..fair.algorithm import fair_errors
 from ..fair.scores import fair_report
-from ..fair.types import OUTCOME_NAMES, FairResult
+from ..fair.types import ERROR_TYPES, OUTCOME_NAMES, TRADITIONAL_TYPES, FairResult
 from ..fair.weights import parse_weights
 from .context import SystemData
 from .registry import Family, Model, ScoreSettings, register, register_family
@@ -24,10 +25,32 @@ N_CODES = len(OUTCOME_NAMES)
 
 
 def fair_result(sd: SystemData, focus: str = "target", mode: str = "paper") -> FairResult:
-    """The fair errors of one system (computed once per focus and mode)."""
+    """The fair errors of one system (computed once per focus and mode); the system's unplaced
+    spans (generated strings found nowhere) are false positives (:func:`with_unplaced`)."""
     corpus = sd.cd.corpus
-    return sd.cached(("fair", focus, mode), lambda: fair_errors(
-        corpus.gold, sd.spans, sd.pairs, corpus.labels, corpus, focus=focus, mode=mode))
+    return sd.cached(("fair", focus, mode), lambda: with_unplaced(fair_errors(
+        corpus.gold, sd.spans, sd.pairs, corpus.labels, corpus, focus=focus, mode=mode), sd))
+
+
+def with_unplaced(result: FairResult, sd: SystemData) -> FairResult:
+    """``result`` with each unplaced span of the system counted as an FP of its label: in the fair
+    and traditional counts, the confusion matrix (gold ``_``, system its label), the system's span
+    counts and the per-sentence outcome counts."""
+    u = sd.unplaced
+    if u is None:
+        return result
+    n = len(result.labels)
+    per_label = np.bincount(u.label, minlength=n)[:n]
+    fair, trad, conf = result.fair.copy(), result.traditional.copy(), result.confusion.copy()
+    fair[:, ERROR_TYPES.index("FP")] += per_label
+    trad[:, TRADITIONAL_TYPES.index("FP")] += per_label
+    conf[n, :n] += per_label
+    sentences = result.sentence_counts
+    if sentences is not None:
+        sentences = sentences.copy()
+        sentences[:, :, OUTCOME_NAMES.index("FP")] += sd.unplaced_counts().astype(sentences.dtype)
+    return dataclasses.replace(result, fair=fair, traditional=trad, confusion=conf,
+                               system_count=result.system_count + per_label, sentence_counts=sentences)
 
 
 def fair_stats(sd: SystemData, focus: str = "target", mode: str = "paper") -> np.ndarray:

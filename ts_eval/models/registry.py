@@ -18,11 +18,14 @@ full whenever anyone imports it.
 """
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
+from functools import partial
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
 
+from ..core.matching import DEFAULT_MATCHING, MatchSettings
 from ..errors import OptionError
 
 StatsFn = Callable[[Any], np.ndarray]          # SystemData -> (sentences, k)
@@ -38,6 +41,9 @@ class Model:
     stats: StatsFn
     score: ScoreFn
     description: str = ""
+    options: Tuple[str, ...] = ()   # keywords of ``score`` a study may set (:func:`configure`)
+    matched: bool = False           # its statistics read the matcher's settings (minimum overlap, assignment)
+    needs: str = ""                 # the input it needs beyond spans: "germeval" (two levels), "generated" (strings)
 
 
 @dataclass(frozen=True)
@@ -52,6 +58,8 @@ class ScoreSettings:
     weights: Any = "eq7"
     fair_mode: str = "paper"
     all_labels_row: bool = False
+    matching: MatchSettings = DEFAULT_MATCHING   # minimum overlap and assignment of span-level models
+    partial_weight: float = 0.5                  # SemEval: credit of a partial match
 
 
 @dataclass(frozen=True)
@@ -62,6 +70,25 @@ class Family:
     name: str
     report: Callable[[Any, ScoreSettings], Dict[str, Any]]
     description: str = ""
+
+
+#: the ``score`` families whose counts the matcher's settings (minimum overlap, assignment) change
+MATCHED_FAMILIES = ("overlap", "constrained", "contain", "semeval")
+
+
+def check_matching(matching: MatchSettings, models: Sequence[str], what: str = "model") -> None:
+    """OptionError when a minimum overlap or one-to-one assignment is set but none of ``models``
+    (names of families or of ranking models) reads them: nothing would change, silently."""
+    if matching.is_default:
+        return
+    reads = [m for m in models if m in MATCHED_FAMILIES or (m in REGISTRY and REGISTRY[m].matched)]
+    if reads:
+        return
+    option, value = (("min_overlap", str(matching.min_overlap)) if matching.min_overlap is not None
+                     else ("assignment", matching.assignment))
+    raise OptionError(f"changes none of the chosen {what}s ({', '.join(models)}): it applies to the span-level "
+                      f"models {', '.join(MATCHED_FAMILIES)} (exact match is met by any threshold and is "
+                      "one-to-one already)", option=option, value=value)
 
 
 REGISTRY: Dict[str, Model] = {}
@@ -103,12 +130,28 @@ def get_family(name: str) -> Family:
 
 def default_models(corpus: Any = None) -> List[str]:
     """The default ranking models that are registered; with a corpus read from GermEval-layout
-    files, GermEval Metric 1 (the official score) too."""
+    files, GermEval Metric 1 (the official score) too; with generated outputs (strings without
+    offsets) the strings model's micro F1 too, or only the strings models when every system was
+    read in the ``strings`` mode."""
     out = [m for m in DEFAULT_MODELS if m in REGISTRY]
+    modes = [((getattr(i, "reading", None) or {}).get("generated") or {}).get("mode")
+             for i in (corpus.system_info.values() if corpus is not None else ())]
+    if modes and all(m == "strings" for m in modes):      # generated outputs scored as strings only
+        return ["strings-f1-micro", "strings-f1-macro"]
+    if any(modes):
+        out.append("strings-f1-micro")
     if corpus is not None and "germeval-m1" in REGISTRY and corpus.system_info and all(
             getattr(i, "germeval", None) is not None for i in corpus.system_info.values()):
         out.append("germeval-m1")
     return out
+
+
+def configure(model: Model, **settings: Any) -> Model:
+    """``model`` with the settings its score takes (its ``options``, e.g. ``partial_weight``) bound;
+    settings it does not take are left out, and the statistics function stays the same object, so
+    models that share statistics still compute them once."""
+    given = {k: v for k, v in settings.items() if k in model.options}
+    return dataclasses.replace(model, score=partial(model.score, **given)) if given else model
 
 
 def get_model(name: str) -> Model:

@@ -12,6 +12,15 @@ span.  Acceptable:
 ``contain``      constrained with k2 = 0: the system span contains the gold span
                  (k1 unbounded unless given).
 
+The matcher's settings (:class:`~ts_eval.core.matching.MatchSettings`) apply on top: with a
+minimum overlap a pair must also overlap enough (``overlap``: that is the whole test;
+``constrained`` and ``contain``: both tests; ``exact``: always met, exact pairs share every
+token); with ``one-to-one`` only the pairs of a maximum matching count, so one system span
+hits at most one gold span and the hit counts are equal (``exact`` pairs are one-to-one
+already: a side never holds the same span twice).  A system's unplaced spans (generated
+strings found nowhere in the text, :class:`~ts_eval.core.corpus.Unplaced`) are system spans
+that hit nothing.
+
 Precision = hit system spans / system spans, recall = hit gold spans / gold spans
 (for exact match both hit counts are conlleval's "correct").  Token accuracy is
 conlleval's: every ``-DOCSTART-`` line counts as a correctly tagged O token.
@@ -30,7 +39,7 @@ import numpy as np
 
 from ..core import measures
 from ..core.corpus import Corpus, SpanSet, span_shape
-from ..core.matching import Pairs
+from ..core.matching import DEFAULT_MATCHING, MatchSettings, Pairs, accept
 from .context import SystemData, iob2_codes
 from .registry import Family, Model, ScoreSettings, register, register_family
 
@@ -61,10 +70,11 @@ def acceptable(pairs: Pairs, max_spurious: Optional[int] = None, max_missing: Op
 
 
 def hit_counts(gold_key: np.ndarray, system_key: np.ndarray, pairs: Pairs, size: int,
-               max_spurious: Optional[int] = None, max_missing: Optional[int] = None) -> np.ndarray:
+               max_spurious: Optional[int] = None, max_missing: Optional[int] = None,
+               matching: MatchSettings = DEFAULT_MATCHING) -> np.ndarray:
     """(size, 4) gold, system, gold hit, system hit counts per bincount key (sentence * labels
     + label, or just the label): the one place segment models count."""
-    ok = acceptable(pairs, max_spurious, max_missing)
+    ok = accept(pairs, acceptable(pairs, max_spurious, max_missing), matching)
     g_hit = np.zeros(len(gold_key), bool)   # a mask: a span hit by several pairs counts once
     g_hit[pairs.gold[ok]] = True
     s_hit = np.zeros(len(system_key), bool)
@@ -74,10 +84,11 @@ def hit_counts(gold_key: np.ndarray, system_key: np.ndarray, pairs: Pairs, size:
 
 
 def segment_counts(gold: SpanSet, system: SpanSet, pairs: Pairs, n_labels: int,
-                   max_spurious: Optional[int] = None, max_missing: Optional[int] = None) -> SegmentCounts:
+                   max_spurious: Optional[int] = None, max_missing: Optional[int] = None,
+                   matching: MatchSettings = DEFAULT_MATCHING) -> SegmentCounts:
     """Per-label counts of a segment model given by its k1 (spurious) and k2 (missing) limits."""
     c = hit_counts(gold.label.astype(np.int64), system.label.astype(np.int64), pairs, n_labels,
-                   max_spurious, max_missing)
+                   max_spurious, max_missing, matching)
     return SegmentCounts(*(c[:, i] for i in range(4)))
 
 
@@ -86,11 +97,16 @@ def segment_stats(sd: SystemData, model: str = "exact", k1: Optional[int] = None
     """(sentences, 4 * labels): per label gold spans, system spans, gold spans hit, system
     spans hit under a segment model (exact, overlap, constrained, contain)."""
     cd = sd.cd
-    c = hit_counts(cd.gold_key, sd.key, sd.pairs, cd.n_sentences * cd.n_labels, *model_limits(model, k1, k2))
+    max_spurious, max_missing = model_limits(model, k1, k2)
+    c = hit_counts(cd.gold_key, sd.key, sd.pairs, cd.n_sentences * cd.n_labels, max_spurious, max_missing,
+                   cd.matching)
+    if sd.unplaced is not None:     # spans on no token: system spans that hit nothing
+        c = c.astype(float)
+        c[:, 1] += sd.unplaced_counts().reshape(-1)
     return c.reshape(cd.n_sentences, -1)
 
 
-def model_limits(model: str, k1: Optional[int] = None, k2: Optional[int] = None):
+def model_limits(model: str, k1: Optional[int] = None, k2: Optional[int] = None) -> Tuple[Optional[int], Optional[int]]:
     """(max_spurious, max_missing) of a named segment model."""
     if model == "exact":
         return 0, 0
@@ -248,12 +264,12 @@ for _m in (
     Model("exact-f1-macro", "Seg-F1M", EXACT_STATS, partial(segment_f1, average="macro"),
           "segment exact match F1, macro over labels"),
     Model("overlap-f1-micro", "Ov-F1µ", OVERLAP_STATS, partial(segment_f1, average="micro"),
-          "segment overlap model F1, micro (a same-label span sharing a token is a hit)"),
+          "segment overlap model F1, micro (a same-label span sharing a token is a hit)", matched=True),
     Model("overlap-f1-macro", "Ov-F1M", OVERLAP_STATS, partial(segment_f1, average="macro"),
-          "segment overlap model F1, macro"),
+          "segment overlap model F1, macro", matched=True),
     Model("constrained-f1-micro", "Co-F1µ", CONSTRAINED_STATS, partial(segment_f1, average="micro"),
-          "constrained overlap F1, micro (k1 = k2 = 1)"),
+          "constrained overlap F1, micro (k1 = k2 = 1)", matched=True),
     Model("contain-f1-micro", "Ct-F1µ", CONTAIN_STATS, partial(segment_f1, average="micro"),
-          "contain model F1, micro (system span contains the gold span)"),
+          "contain model F1, micro (system span contains the gold span)", matched=True),
 ):
     register(_m)

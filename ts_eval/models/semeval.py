@@ -24,10 +24,24 @@ taking one gold span that no earlier system span took):
               smallest |start difference| + |end difference| (the first on ties) -> COR;
               else the first untaken other-label one it overlaps enough -> INC; else SPU.
 
-"Overlaps enough": shared tokens / gold span tokens * 100 >= ``min_overlap_percentage``
-(default 1.0, nervaluate's default: any shared token for gold spans of up to 100 tokens).
+"Overlaps enough": the matcher's minimum overlap (:class:`~ts_eval.core.matching.Threshold`);
+by default nervaluate's ``min_overlap_percentage`` 1.0 (shared tokens / gold span tokens * 100
+>= 1.0: any shared token for gold spans of up to 100 tokens); ``nervaluate:P`` is its
+``min_overlap_percentage=P``, and ``gold:R``, ``system:R``, ``iou:R`` put other thresholds in
+its place, for every scheme (a pair below it is no candidate: the system span may end up
+spurious and the gold span missed, as nervaluate counts them).  ``partial_weight`` (default
+0.5, nervaluate's) is the credit of a partial match in ``partial``'s precision and recall.
 The candidates are the shared matcher's pairs (:func:`ts_eval.core.matching.match`); "order"
-is SpanSet order (start, end, label), the order nervaluate's tag loaders produce.  The
+is SpanSet order (start, end, label), the order nervaluate's tag loaders produce, so no count
+depends on the order spans are given in.
+
+Assignment ``one-to-one`` (:func:`ts_eval.core.matching.one_to_one`) replaces the greedy choice
+in order by a maximum matching over the same candidates: the most first-class pairs (what a
+system span prefers: same bounds and label for ``strict``, same bounds for ``exact`` and
+``partial``, same label for ``ent_type``), then the most pairs, the most shared tokens, the
+closest boundaries.  nervaluate's choice is one-to-one too (each gold span is taken once), but
+greedy: an early system span may take the gold span a later one needed.  A system's unplaced
+spans (generated strings found nowhere in the text) are spurious in every scheme.  The
 greedy choice is inherently sequential (a span taken early changes what later spans
 can take), but almost every choice is uncontested: :func:`_serial_choice` settles all
 uncontested choices of the corpus per round in numpy and needs one round per link of
@@ -43,8 +57,8 @@ from typing import Any, Dict, Optional, Sequence, Tuple
 import numpy as np
 
 from ..core import measures
-from ..core.corpus import Corpus, SpanSet
-from ..core.matching import Pairs, match
+from ..core.corpus import Corpus, SpanSet, Unplaced
+from ..core.matching import NERVALUATE_DEFAULT, MatchSettings, Pairs, Threshold, match, meets, one_to_one
 from ..errors import OptionError
 from .context import SystemData
 from .registry import Family, Model, ScoreSettings, register, register_family, register_group
@@ -62,6 +76,30 @@ def check_min_overlap(pct: float) -> float:
     if not 1.0 <= v <= 100.0:
         raise OptionError(f"min_overlap_percentage must be between 1.0 and 100.0, got {pct}")
     return v
+
+
+def check_partial_weight(w: float) -> float:
+    """The credit of a partial match, a number in [0, 1]; OptionError otherwise."""
+    try:
+        v = float(w)
+    except (TypeError, ValueError):
+        raise OptionError("expected a number in [0, 1]", option="partial_weight", value=w) from None
+    if not 0.0 <= v <= 1.0:
+        raise OptionError("expected a number in [0, 1] (nervaluate's is 0.5)", option="partial_weight", value=w)
+    return v
+
+
+def threshold_of(matching: Optional[MatchSettings], min_overlap_percentage: Optional[float] = None) -> Threshold:
+    """The threshold SemEval uses: ``min_overlap_percentage`` (nervaluate's keyword) if given, else the
+    matcher's minimum overlap, else nervaluate's default (1.0 percent of the gold span)."""
+    if min_overlap_percentage is not None:
+        if matching is not None and matching.min_overlap is not None:
+            raise OptionError("give min_overlap or min_overlap_percentage, not both")
+        from fractions import Fraction
+        return Threshold("nervaluate", Fraction(repr(check_min_overlap(min_overlap_percentage))))
+    if matching is not None and matching.min_overlap is not None:
+        return matching.min_overlap
+    return NERVALUATE_DEFAULT
 
 
 # ---------------------------------------------------------------------------
@@ -131,10 +169,10 @@ RULE = {"strict": "bounds+label", "exact": "bounds", "partial": "bounds", "ent_t
 class _Candidates:
     """The matcher's pairs that overlap enough, with what the schemes' preferences read."""
 
-    def __init__(self, pairs: Pairs, n_system: int, n_gold: int, min_overlap_percentage: float):
-        pct = check_min_overlap(min_overlap_percentage)
-        glen = (pairs.overlap + pairs.gold_only).astype(float)
-        self.enough = (pairs.overlap / glen) * 100.0 >= pct   # nervaluate's float test, as written
+    def __init__(self, pairs: Pairs, n_system: int, n_gold: int, threshold: Threshold = NERVALUATE_DEFAULT,
+                 assignment: str = "many-to-many"):
+        self.enough = meets(pairs, threshold)
+        self.one_to_one = assignment == "one-to-one"
         self.bounds = (pairs.gold_only == 0) & (pairs.system_only == 0)
         self.same = pairs.same_label
         self.dist = pairs.gold_only + pairs.system_only       # |start diff| + |end diff| of overlapping spans
@@ -153,9 +191,22 @@ class _Candidates:
             else:
                 first = self.bounds & self.same if rule == "bounds+label" else self.bounds
                 rank = np.zeros(len(first), np.int64)
-            self._memo[rule, by_label] = _outcomes(self.pairs.system[mask], self.pairs.gold[mask], first[mask],
-                                                   rank[mask], self.n_system, self.n_gold)
+            if self.one_to_one:
+                self._memo[rule, by_label] = self._matched(mask, first)
+            else:
+                self._memo[rule, by_label] = _outcomes(self.pairs.system[mask], self.pairs.gold[mask], first[mask],
+                                                       rank[mask], self.n_system, self.n_gold)
         return self._memo[rule, by_label]
+
+    def _matched(self, mask: np.ndarray, first: np.ndarray) -> Tuple[np.ndarray, np.ndarray]:
+        """:func:`_outcomes`'s arrays from a maximum matching of the candidates (assignment one-to-one)."""
+        chosen = np.flatnonzero(one_to_one(self.pairs, mask, first))
+        outcome = np.full(self.n_system, -1, np.int8)
+        partner = np.full(self.n_system, -1, np.int64)
+        sys_ = self.pairs.system[chosen]
+        outcome[sys_] = np.where(first[chosen], 0, 1)
+        partner[sys_] = self.pairs.gold[chosen]
+        return outcome, partner
 
     def codes(self, scheme: str, by_label: bool) -> SpanOutcomes:
         outcome, partner = self.choose(scheme, by_label)
@@ -180,23 +231,31 @@ class SpanOutcomes:
     gold_system: np.ndarray   # that system span (-1: missed)
 
 
-def span_outcomes(gold: SpanSet, system: SpanSet, pairs: Optional[Pairs] = None, *, scheme: str = "strict",
-                  by_label: bool = False, min_overlap_percentage: float = 1.0) -> SpanOutcomes:
-    """Each span's category under ``scheme``: in the ``overall`` evaluation, or (``by_label``)
-    in its label's own evaluation (the label rows).  nervaluate's ``*_indices``, per span."""
-    if scheme not in SCHEMES:
-        raise OptionError(f"unknown scheme {scheme!r}; expected one of {', '.join(SCHEMES)}")
+def _candidates(gold: SpanSet, system: SpanSet, pairs: Optional[Pairs], matching: Optional[MatchSettings],
+                min_overlap_percentage: Optional[float]) -> _Candidates:
     if pairs is None:
         pairs = match(gold, system)
-    return _Candidates(pairs, len(system), len(gold), min_overlap_percentage).codes(scheme, by_label)
+    assignment = matching.assignment if matching is not None else "many-to-many"
+    return _Candidates(pairs, len(system), len(gold), threshold_of(matching, min_overlap_percentage), assignment)
+
+
+def span_outcomes(gold: SpanSet, system: SpanSet, pairs: Optional[Pairs] = None, *, scheme: str = "strict",
+                  by_label: bool = False, matching: Optional[MatchSettings] = None,
+                  min_overlap_percentage: Optional[float] = None) -> SpanOutcomes:
+    """Each span's category under ``scheme``: in the ``overall`` evaluation, or (``by_label``)
+    in its label's own evaluation (the label rows).  nervaluate's ``*_indices``, per span.
+    ``matching``: the matcher's settings (threshold, assignment); ``min_overlap_percentage``:
+    nervaluate's keyword (the threshold ``nervaluate:P``)."""
+    if scheme not in SCHEMES:
+        raise OptionError(f"unknown scheme {scheme!r}; expected one of {', '.join(SCHEMES)}")
+    return _candidates(gold, system, pairs, matching, min_overlap_percentage).codes(scheme, by_label)
 
 
 def scheme_outcomes(gold: SpanSet, system: SpanSet, pairs: Optional[Pairs] = None, by_label: bool = False,
-                    min_overlap_percentage: float = 1.0) -> Dict[str, SpanOutcomes]:
+                    matching: Optional[MatchSettings] = None,
+                    min_overlap_percentage: Optional[float] = None) -> Dict[str, SpanOutcomes]:
     """:func:`span_outcomes` of every scheme of :data:`SCHEMES` (one reading of the matcher's pairs)."""
-    if pairs is None:
-        pairs = match(gold, system)
-    cand = _Candidates(pairs, len(system), len(gold), min_overlap_percentage)
+    cand = _candidates(gold, system, pairs, matching, min_overlap_percentage)
     return {scheme: cand.codes(scheme, by_label) for scheme in SCHEMES}
 
 
@@ -205,15 +264,14 @@ def scheme_outcomes(gold: SpanSet, system: SpanSet, pairs: Optional[Pairs] = Non
 
 
 def semeval_stats(corpus: Corpus, gold: SpanSet, system: SpanSet, pairs: Optional[Pairs] = None,
-                  min_overlap_percentage: float = 1.0, per_sentence: bool = True) -> np.ndarray:
+                  min_overlap_percentage: Optional[float] = None, per_sentence: bool = True,
+                  matching: Optional[MatchSettings] = None, unplaced: Optional[Unplaced] = None) -> np.ndarray:
     """(sentences, 4 schemes x (1 + labels) x 5) counts: for each scheme of :data:`SCHEMES`
     the overall row then one row per label, each COR, INC, PAR, MIS, SPU of
     :data:`COUNTS`.  Sums over any set of sentences are that set's counts
     (:func:`scores_of_sums` turns them into scores).  ``per_sentence=False``: one row,
     the corpus totals (what a report needs, without the sentences x k matrix)."""
-    if pairs is None:
-        pairs = match(gold, system)
-    cand = _Candidates(pairs, len(system), len(gold), min_overlap_percentage)
+    cand = _candidates(gold, system, pairs, matching, min_overlap_percentage)
     L = len(corpus.labels)
     if per_sentence:
         S, g_sent, s_sent = corpus.n_sentences, corpus.sentence_of(gold.start), corpus.sentence_of(system.start)
@@ -230,6 +288,10 @@ def semeval_stats(corpus: Corpus, gold: SpanSet, system: SpanSet, pairs: Optiona
             key = np.concatenate([(s_sent * R + s_row) * K + o.system,
                                   ((g_sent * R + g_row) * K + MIS)[miss]])
             out[:, k] += np.bincount(key, minlength=S * R * K).reshape(S, R, K)
+    if unplaced is not None and len(unplaced):    # spans on no token: spurious in every scheme and row
+        u_sent = unplaced.sentence if per_sentence else np.zeros(len(unplaced), np.int64)
+        for row in (np.zeros(len(unplaced), np.int64), 1 + unplaced.label.astype(np.int64)):
+            out[:, :, :, SPU] += np.bincount(u_sent * R + row, minlength=S * R).reshape(S, 1, R)
     return out.reshape(S, -1)
 
 
@@ -237,35 +299,40 @@ def semeval_stats(corpus: Corpus, gold: SpanSet, system: SpanSet, pairs: Optiona
 # scores of summed counts
 
 
-def scores_of_sums(x: np.ndarray, n_labels: Optional[int] = None, beta: float = 1.0) -> Dict[str, np.ndarray]:
+def scores_of_sums(x: np.ndarray, n_labels: Optional[int] = None, beta: float = 1.0,
+                   partial_weight: float = 0.5) -> Dict[str, np.ndarray]:
     """Counts and scores, each (..., 4 schemes, 1 + labels), of summed :func:`semeval_stats`
-    columns (any leading axes, e.g. bootstrap resamples; labels inferred from the width)."""
+    columns (any leading axes, e.g. bootstrap resamples; labels inferred from the width);
+    a partial match counts ``partial_weight`` of a correct one."""
     if n_labels is None:
         n_labels = np.shape(x)[-1] // (len(SCHEMES) * len(COUNTS)) - 1
     c = np.asarray(x, float).reshape(np.shape(x)[:-1] + (len(SCHEMES), 1 + n_labels, len(COUNTS)))
     cor, inc, par, mis, spu = (c[..., k] for k in range(len(COUNTS)))
     possible = cor + inc + par + mis
     actual = cor + inc + par + spu
-    half = np.array([PARTIAL_CREDIT[s] for s in SCHEMES])[:, None] * 0.5
-    hits = cor + half * par
+    credit = np.array([PARTIAL_CREDIT[s] for s in SCHEMES])[:, None] * float(partial_weight)
+    hits = cor + credit * par
     p, r, f = measures.prf(hits, actual - hits, possible - hits, beta)
     out = {name: c[..., k] for k, name in enumerate(COUNTS)}
     out.update(possible=possible, actual=actual, precision=np.asarray(p), recall=np.asarray(r), f=np.asarray(f))
     return out
 
 
-def scheme_f(x: np.ndarray, scheme: str, beta: float = 1.0) -> np.ndarray:
+def scheme_f(x: np.ndarray, scheme: str, beta: float = 1.0, partial_weight: float = 0.5) -> np.ndarray:
     """Overall F-beta of one scheme from summed statistics (a ranking model's score)."""
-    return scores_of_sums(x, None, beta)["f"][..., SCHEMES.index(scheme), 0]
+    return scores_of_sums(x, None, beta, partial_weight)["f"][..., SCHEMES.index(scheme), 0]
 
 
 def semeval_result(totals: np.ndarray, labels: Sequence[str], beta: float = 1.0,
-                   min_overlap_percentage: float = 1.0) -> Dict[str, Any]:
+                   min_overlap_percentage: Optional[float] = None, *, matching: Optional[MatchSettings] = None,
+                   partial_weight: float = 0.5) -> Dict[str, Any]:
     """The report entry of summed counts: per scheme ``overall`` and ``labels`` rows with
     correct, incorrect, partial, missed, spurious, possible, actual (also under the
     shared names ``gold`` and ``system``), precision, recall, f; label rows say whether
-    the label has gold or system spans (``present``: the labels nervaluate lists)."""
-    sc = scores_of_sums(totals, len(labels), beta)
+    the label has gold or system spans (``present``: the labels nervaluate lists); then the
+    settings: ``min_overlap`` (the threshold), ``min_overlap_percentage`` (nervaluate's, when the
+    threshold is one), ``assignment`` and ``partial_weight``."""
+    sc = scores_of_sums(totals, len(labels), beta, partial_weight)
 
     def row(k: int, j: int) -> Dict[str, Any]:
         r: Dict[str, Any] = {name: int(sc[name][k, j]) for name in COUNTS + ("possible", "actual")}
@@ -281,15 +348,22 @@ def semeval_result(totals: np.ndarray, labels: Sequence[str], beta: float = 1.0,
             r["present"] = r["possible"] + r["actual"] > 0
             rows[lab] = r
         out[scheme] = {"overall": row(k, 0), "labels": rows}
-    out["min_overlap_percentage"] = float(min_overlap_percentage)
+    threshold = threshold_of(matching, min_overlap_percentage)
+    out["min_overlap"] = str(threshold)
+    out["min_overlap_percentage"] = float(threshold.value) if threshold.kind == "nervaluate" else None
+    out["assignment"] = matching.assignment if matching is not None else "many-to-many"
+    out["partial_weight"] = float(partial_weight)
     return out
 
 
 def semeval_model(corpus: Corpus, system: SpanSet, beta: float = 1.0, pairs: Optional[Pairs] = None,
-                  min_overlap_percentage: float = 1.0) -> Dict[str, Any]:
+                  min_overlap_percentage: Optional[float] = None, *, matching: Optional[MatchSettings] = None,
+                  partial_weight: float = 0.5) -> Dict[str, Any]:
     """The four schemes for one system of ``corpus`` (see :func:`semeval_result`)."""
-    totals = semeval_stats(corpus, corpus.gold, system, pairs, min_overlap_percentage, per_sentence=False)[0]
-    return semeval_result(totals, corpus.labels, beta, min_overlap_percentage)
+    totals = semeval_stats(corpus, corpus.gold, system, pairs, min_overlap_percentage, per_sentence=False,
+                           matching=matching)[0]
+    return semeval_result(totals, corpus.labels, beta, min_overlap_percentage, matching=matching,
+                          partial_weight=check_partial_weight(partial_weight))
 
 
 # ---------------------------------------------------------------------------
@@ -299,7 +373,7 @@ def semeval_model(corpus: Corpus, system: SpanSet, beta: float = 1.0, pairs: Opt
 def stats(sd: SystemData) -> np.ndarray:
     """(sentences, 4 schemes x (1 + labels) x 5 counts) of one system."""
     corpus = sd.cd.corpus
-    return semeval_stats(corpus, corpus.gold, sd.spans, sd.pairs)
+    return semeval_stats(corpus, corpus.gold, sd.spans, sd.pairs, matching=sd.cd.matching, unplaced=sd.unplaced)
 
 
 def overall_stats(sd: SystemData) -> np.ndarray:
@@ -311,13 +385,14 @@ def overall_stats(sd: SystemData) -> np.ndarray:
 
 def report(sd: SystemData, settings: ScoreSettings) -> Dict[str, Any]:
     """``score``'s result: per scheme ``overall`` and per-label rows (see :func:`semeval_result`)."""
-    return semeval_result(sd.stats(stats).sum(0), sd.cd.corpus.labels, settings.beta)
+    return semeval_result(sd.stats(stats).sum(0), sd.cd.corpus.labels, settings.beta, matching=sd.cd.matching,
+                          partial_weight=settings.partial_weight)
 
 
 _TEXT = {
     "strict": "exact bounds and label (COR / actual, COR / possible)",
     "exact": "exact bounds, any label",
-    "partial": "bounds overlap, any label; a partial match counts half",
+    "partial": "bounds overlap, any label; a partial match counts half (partial_weight)",
     "ent_type": "same label, bounds overlap",
 }
 
@@ -325,5 +400,6 @@ register_family(Family("semeval", report, "nervaluate's SemEval-2013 schemes str
 for _s in SCHEMES:
     register(Model(f"semeval-{_s.replace('_', '-')}-f1", f"SE-{_s.replace('_', '-')}", overall_stats,
                    partial(scheme_f, scheme=_s),
-                   f"SemEval-2013 {_s} F1 as nervaluate counts it, overall: {_TEXT[_s]}"))
+                   f"SemEval-2013 {_s} F1 as nervaluate counts it, overall: {_TEXT[_s]}",
+                   options=("partial_weight",) if PARTIAL_CREDIT[_s] else (), matched=True))
 register_group("semeval", tuple(f"semeval-{_s.replace('_', '-')}-f1" for _s in SCHEMES))

@@ -146,9 +146,36 @@ def ts_counts(corpus: Corpus, gold: SpanSet, system: SpanSet, n_labels: Optional
 
 def ts_stats(sd: SystemData) -> np.ndarray:
     """The TS statistics family: :func:`sentence_counts` of one system (any separator weight
-    is applied when scoring)."""
+    is applied when scoring).  The system's unplaced spans (generated strings found nowhere,
+    :class:`~ts_eval.core.corpus.Unplaced`) add their own units: t tokens and t - 1 separators
+    each, false positives of their label, in their sentence."""
     g, s, p = sd.merged
-    return sentence_counts(sd.cd.corpus, g, s, p, sd.cd.n_labels, sd.merged_keys)
+    out = sentence_counts(sd.cd.corpus, g, s, p, sd.cd.n_labels, sd.merged_keys)
+    u = sd.unplaced
+    if u is not None:
+        toks = sd.unplaced_counts(u.tokens.astype(float))
+        seps = toks - sd.unplaced_counts()
+        out[:, 0] += toks.sum(1)
+        out[:, 1] += seps.sum(1)
+        per = out[:, 2:].reshape(len(out), sd.cd.n_labels, 6)
+        per[..., 1] += toks
+        per[..., 4] += seps
+    return out
+
+
+def _with_unplaced(conf: Tuple[Optional[np.ndarray], Optional[np.ndarray]], sd: SystemData
+                   ) -> Tuple[Optional[np.ndarray], Optional[np.ndarray]]:
+    """The confusion matrices with the unplaced spans' units: gold outside, system their label."""
+    u = sd.unplaced
+    if u is None or conf[0] is None or conf[1] is None:
+        return conf
+    n = sd.cd.n_labels
+    toks = np.bincount(u.label, weights=u.tokens.astype(float), minlength=n)[:n]
+    spans = np.bincount(u.label, minlength=n)[:n].astype(float)
+    tok, sep = conf[0].copy(), conf[1].copy()
+    tok[0, 1:] += toks
+    sep[0, 1:] += toks - spans
+    return tok, sep
 
 
 # ---------------------------------------------------------------------------
@@ -211,7 +238,8 @@ def report(sd: SystemData, settings: ScoreSettings) -> Dict[str, Any]:
     """``score``'s TS result of one system, from the column sums of :func:`ts_stats`."""
     corpus = sd.cd.corpus
     g, s, p = sd.merged
-    counts = TSCounts.from_sums(sd.stats(ts_stats).sum(0), confusion(corpus, g, s, p, sd.cd.n_labels))
+    counts = TSCounts.from_sums(sd.stats(ts_stats).sum(0), _with_unplaced(confusion(corpus, g, s, p, sd.cd.n_labels),
+                                                                          sd))
     extra = None
     if settings.all_labels_row:
         extra = ts_counts(corpus, _one_label(corpus.gold), _one_label(sd.spans), n_labels=1)

@@ -28,8 +28,11 @@ from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple, Union
 import numpy as np
 
 from ..core.corpus import Corpus
+from ..core.matching import ThresholdLike, match_settings
 from ..core.sequences import from_sequences
 from ..errors import OptionError
+from ..models.registry import check_matching, configure
+from ..models.semeval import check_partial_weight
 from ..results.display import Displayed, listing, number, require_pandas
 from ..results.report import versions
 from ..results.vocabulary import layout as result_layout
@@ -393,11 +396,16 @@ def rank_corpus(
     progress: Optional[Progress] = None,
     alpha: float = 0.05,
     flips: Optional[Sequence[Tuple[str, str]]] = None,
+    min_overlap: ThresholdLike = None,
+    assignment: str = "many-to-many",
+    partial_weight: float = 0.5,
 ) -> RankingResult:
     """Rank the systems of ``corpus`` under every model (see :func:`rank`).
 
     ``alpha``: significance level of the groups and flips; ``flips``: model pairs whose
-    flips the text formats show in full (JSON has every pair's).
+    flips the text formats show in full (JSON has every pair's).  ``min_overlap``,
+    ``assignment`` and ``partial_weight`` are ``score``'s (:func:`ts_eval.evaluate`): the span-level
+    models (overlap, constrained, contain, SemEval) read the matcher's pairs with them.
     """
     names = list(corpus.systems) if systems is None else list(systems)
     _check_systems(names)
@@ -406,11 +414,15 @@ def rank_corpus(
         raise OptionError(f"no system named {', '.join(map(repr, missing))} in the corpus")
     check_options(bootstrap=bootstrap, permutations=permutations, seed=seed, confidence=confidence, alpha=alpha)
     model_list, added = model_set(corpus, models, reference)
+    matching = match_settings(min_overlap, assignment)
+    check_matching(matching, [mo.name for mo in model_list], "ranking model")
+    weight = check_partial_weight(partial_weight)
+    model_list = [configure(mo, partial_weight=weight) for mo in model_list]
     check_memory(bootstrap, len(names), len(model_list))
     flip_pairs = check_flip_pairs(flips, [mo.name for mo in model_list])
     timings: Dict[str, float] = {}
     t0 = time.perf_counter()
-    sm = statistics(corpus, model_list, unit, names)
+    sm = statistics(corpus, model_list, unit, names, matching)
     timings["statistics"] = time.perf_counter() - t0
     t0 = time.perf_counter()
     scores = sm.scores(sm.totals)
@@ -440,7 +452,7 @@ def rank_corpus(
     settings = {"models": [mo.name for mo in model_list], "reference": reference, "reference_added": added,
                 "bootstrap": bootstrap, "permutations": permutations, "unit": unit, "seed": seed,
                 "confidence": confidence, "units": sm.n_units, "alpha": alpha,
-                "flips": [list(p) for p in flip_pairs],
+                "flips": [list(p) for p in flip_pairs], **matching.to_dict(), "partial_weight": weight,
                 "ranks": "1 = best; tied scores (12 decimals) share the mean of their positions",
                 "model_descriptions": {mo.name: mo.description for mo in model_list},
                 "versions": versions()}
@@ -469,7 +481,8 @@ def rank(
     micro), ``bootstrap`` (resamples, default 1000; 0 = none), ``permutations``
     (default 1000; 0 = none), ``unit`` (sentence or document), ``seed``,
     ``confidence``, ``task``, ``progress``, ``alpha`` (significance groups and flips,
-    default 0.05), ``flips`` (model pairs shown in full by the text formats).
+    default 0.05), ``flips`` (model pairs shown in full by the text formats), and the matcher's
+    settings ``min_overlap``, ``assignment`` and ``partial_weight`` (as :func:`ts_eval.evaluate` takes them).
     """
     if isinstance(gold, Corpus):
         if systems is not None and not isinstance(systems, Mapping):

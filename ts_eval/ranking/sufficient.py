@@ -17,6 +17,7 @@ from typing import Dict, Hashable, List, Optional, Sequence, Tuple
 import numpy as np
 
 from ..core.corpus import Corpus
+from ..core.matching import DEFAULT_MATCHING, MatchSettings
 from ..errors import OptionError
 from ..models.context import CorpusData, SystemData
 from ..models.registry import (
@@ -91,9 +92,11 @@ def unit_ids(corpus: Corpus, unit: str = "sentence") -> np.ndarray:
 
 
 def sentence_statistics(corpus: Corpus, models: Sequence[Model], systems: Optional[Sequence[str]] = None,
-                        cd: Optional[CorpusData] = None) -> Tuple[np.ndarray, Dict[Hashable, Tuple[int, int]]]:
-    """(sentences, K) statistics of every system for the families of ``models``."""
-    cd = cd or CorpusData(corpus)
+                        cd: Optional[CorpusData] = None, matching: MatchSettings = DEFAULT_MATCHING
+                        ) -> Tuple[np.ndarray, Dict[Hashable, Tuple[int, int]]]:
+    """(sentences, K) statistics of every system for the families of ``models`` (span-level models
+    read the matcher's pairs with ``matching``)."""
+    cd = cd or CorpusData(corpus, matching)
     systems = list(corpus.systems) if systems is None else list(systems)
     families: List[StatsFn] = []
     for m in models:
@@ -115,10 +118,10 @@ def sentence_statistics(corpus: Corpus, models: Sequence[Model], systems: Option
 
 
 def statistics(corpus: Corpus, models: Sequence[Model], unit: str = "sentence",
-               systems: Optional[Sequence[str]] = None) -> StatsMatrix:
+               systems: Optional[Sequence[str]] = None, matching: MatchSettings = DEFAULT_MATCHING) -> StatsMatrix:
     """The :class:`StatsMatrix` of a corpus, per sentence or per document."""
     systems = list(corpus.systems) if systems is None else list(systems)
-    data, cols = sentence_statistics(corpus, models, systems)
+    data, cols = sentence_statistics(corpus, models, systems, matching=matching)
     ids = unit_ids(corpus, unit)
     sizes = np.bincount(ids).astype(float)
     if unit != "sentence":

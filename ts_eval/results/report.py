@@ -2,7 +2,7 @@
 
 Layout of ``Report.to_dict()`` (also the JSON output):
 
-- ``layout``: ``{"kind": "score" (or "germeval"), "version": 3}``, the layout version
+- ``layout``: ``{"kind": "score" (or "germeval"), "version": 4}``, the layout version
   (:data:`ts_eval.results.vocabulary.LAYOUT_VERSIONS`);
 - ``settings``: what produced the numbers (files, columns, scheme requested and
   used, policy, separator weight, beta, label map, extra rows, versions);

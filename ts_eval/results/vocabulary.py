@@ -16,7 +16,7 @@ from __future__ import annotations
 from typing import Dict
 
 #: layout version of each kind of JSON (``"layout": {"kind": ..., "version": ...}``); bumped when keys change
-LAYOUT_VERSIONS: Dict[str, int] = {"score": 3, "germeval": 5, "fair": 3, "rank": 2, "compare": 4, "analyze": 1,
+LAYOUT_VERSIONS: Dict[str, int] = {"score": 4, "germeval": 5, "fair": 3, "rank": 3, "compare": 5, "analyze": 1,
                                    "errors": 1, "agree": 1}
 
 
@@ -67,7 +67,7 @@ SEMEVAL: Dict[str, str] = {
     "spurious": "SemEval: system spans spurious (SPU); compare: spurious spans of A or B",
     "possible": "SemEval: possible = gold",
     "actual": "SemEval: actual = system",
-    "min_overlap_percentage": "SemEval: nervaluate's overlap threshold",
+    "min_overlap_percentage": "SemEval: nervaluate's overlap threshold (when the threshold is nervaluate's)",
 }
 
 #: rank's per-system and per-model-pair numbers
@@ -168,8 +168,14 @@ DESCRIPTIVE: Dict[str, str] = {
     "unmapped": "spans dropped by the label map",
     "merged": "spans that coincided with another of their side after the label map, kept once",
     "nested": "spans inside another", "crossing": "crossing spans",
-    "column": "input column", "first_repair_line": "line of the first repair", "separator_weight": "setting",
+    "misaligned": "character spans off token boundaries (kept by the align setting, or refused)",
+    "dropped_no_token": "misaligned spans over no whole token, dropped (align contract)",
+    "start": "a character span's first offset", "end": "a character span's end offset (exclusive)",
+    "column": "input column", "gold_col": "setting: the gold column read (1-based)",
+    "token_col": "setting: the token column (1-based)", "system_cols": "setting: the system columns read",
+    "first_repair_line": "line of the first repair", "separator_weight": "setting",
     "beta": "setting", "k1": "setting", "k2": "setting", "zero_division": "setting", "max_spurious": "constrained: k1",
+    "partial_weight": "setting: SemEval's credit of a partial match",
     "max_missing": "constrained: k2", "bootstrap": "setting: resamples", "permutations": "setting",
     "seed": "setting", "confidence": "setting", "alpha": "setting", "top": "setting", "examples": "setting",
     "sentence": "example: sentence index", "first_token": "example: its first token", "focus": "example: positions",
@@ -178,9 +184,21 @@ DESCRIPTIVE: Dict[str, str] = {
     "present": "a label row: the label has gold or system items",
 }
 
+#: what placing generated outputs (strings without offsets) found (a system's ``reading.generated``)
+GENERATED: Dict[str, str] = {
+    "strings": "generated: strings read (the strings model: its result)", "records": "generated: records read",
+    "grounded": "generated: strings placed where they occur", "fuzzy_grounded": "generated: placed by near match",
+    "ungrounded": "generated: strings found nowhere in the text (false positives)",
+    "unplaced": "generated: strings without a span (ungrounded, or repeats with no free occurrence): false positives",
+    "duplicates": "generated: repeats of a (normalised string, label) in a record",
+    "outside_labels": "generated: strings whose label gold never uses",
+    "fuzzy_threshold": "setting: least similarity of a near match (0-100)",
+    "record": "generated: a record's id or number",
+}
+
 #: every word a key holding a number may use
 WORDS: Dict[str, str] = {**QUANTITIES, **SEMEVAL, **RANK, **COMPARE, **ANALYZE, **ERRORS, **GERMEVAL, **AGREE,
-                         **DESCRIPTIVE}
+                         **DESCRIPTIVE, **GENERATED}
 
 #: containers whose keys are names, not quantities (their values are still checked)
 NAME_MAPS = ("labels", "types", "per_type", "levels", "systems", "models", "rankings", "rank_table", "confusion",

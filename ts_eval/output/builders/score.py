@@ -3,7 +3,7 @@ error types (table and bars) and the fair confusion matrix (table and heatmap, a
 """
 from __future__ import annotations
 
-from typing import Any, Dict, List, Mapping, Optional, Sequence
+from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
 
 from ...errors import Hint, Spelling, python_spelling, spell
 from ..page import Block, Cell, Column, Figure, Page, Section, Table, Text
@@ -16,6 +16,10 @@ SEMEVAL_SCHEMES = ("strict", "exact", "partial", "ent_type")
 SEMEVAL_COUNTS = ("correct", "incorrect", "partial", "missed", "spurious", "possible", "actual")
 SEGMENT = (("overlap", "overlap"), ("constrained", "constrained overlap"), ("contain", "contain"))
 TAG_COUNTS = ("tags_correct", "tags_counted")
+STRING_COUNTS = ("gold", "system", "tp")
+GENERATED_COUNTS = (("strings", "strings"), ("grounded", "grounded"), ("fuzzy_grounded", "fuzzy"),
+                    ("ungrounded", "ungrounded"), ("unplaced", "unplaced (FP)"), ("duplicates", "duplicates"),
+                    ("outside_labels", "outside labels"))
 
 
 def _dict(report: Any) -> Dict[str, Any]:
@@ -103,6 +107,11 @@ def summary(rep: Dict[str, Any]) -> Table:
         add("SemEval-2013 (nervaluate), overall F", [
             (f"semeval_{k}_f", f"SE {k} F", lambda s, k=k: score_cell(s["semeval"][k]["overall"], "f", SEMEVAL_COUNTS))
             for k in SEMEVAL_SCHEMES])
+    if "strings" in models:
+        add("generated strings (no positions)", [
+            (f"strings_{k}", f"str {t}", lambda s, k=k: score_cell(s["strings"]["micro"], k, STRING_COUNTS))
+            for k, t in (("precision", "P"), ("recall", "R"), ("f", "F"))]
+            + [("strings_macro_f", "str MF", lambda s: score_cell(s["strings"]["macro"], "f"))])
     rows = [[Cell(s["name"])] + [g(s) for g in getters] for s in rep["systems"]]
     beta = rep["settings"].get("beta", 1.0)
     title = "Scores in %" + (f" (F = F-beta, beta = {beta:g}; F1 columns: beta = 1)" if beta != 1 else "")
@@ -334,6 +343,41 @@ LEGEND = ("TS: token & separator units; ex: segment exact match (conlleval); µ 
           "acc: conlleval token accuracy; fair/wtd: Ortmann's fair and weighted scores")
 
 
+def strings_table(rep: Dict[str, Any], s: Dict[str, Any]) -> Table:
+    """The strings model per label: gold strings, system strings, matched, P/R/F."""
+    m = s["strings"]
+    cols = [Column("label", "label")] + [Column(k, t) for k, t in (("gold", "gold"), ("system", "system"),
+                                                                   ("tp", "matched"))] + \
+        [Column(k, t) for k, t in (("precision", "P"), ("recall", "R"), ("f", "F"))]
+
+    def row(title: str, d: Mapping[str, Any], counts_too: bool = True) -> List[Cell]:
+        return [Cell(title)] + [Cell(d.get(k) if counts_too else None, "count") for k in STRING_COUNTS] + \
+            [score_cell(d, k, STRING_COUNTS if counts_too else ()) for k in ("precision", "recall", "f")]
+
+    rows = [row(lab or '""', m["labels"][lab]) for lab in _label_names(rep) if m["labels"][lab].get("present")]
+    rows += [row("micro", m["micro"]), row("macro", m["macro"], False)]
+    return Table(f"strings-{s['name']}", f"{s['name']}: generated strings as (normalised string, label) multisets, "
+                 f"normalisation {m.get('normalize')} (scores in %)", cols, rows,
+                 row_styles=[None] * (len(rows) - 2) + ["total", "total"])
+
+
+def generated_table(rep: Dict[str, Any]) -> Optional[Table]:
+    """What placing the generated outputs found, one row per generated system (None: no such system)."""
+    found: List[Tuple[str, Dict[str, Any]]] = []
+    for s in rep["systems"]:
+        g = (s["source"].get("reading") or {}).get("generated")
+        if g:
+            found.append((s["name"], g))
+    if not found:
+        return None
+    cols = [Column("system", "system"), Column("mode", "mode"), Column("ground", "ground")] + \
+        [Column(k, t) for k, t in GENERATED_COUNTS] + [Column("outside_label_names", "labels outside gold")]
+    rows = [[Cell(n), Cell(g["mode"]), Cell(g["ground"])] + [Cell(g.get(k), "count") for k, _ in GENERATED_COUNTS]
+            + [Cell(", ".join(g.get("outside_label_names", [])) or "-")] for n, g in found]
+    return Table("generated", "Generated outputs: strings placed in gold's texts (ungrounded: found nowhere; "
+                 "unplaced: no span, each a false positive of the span-level models)", cols, rows)
+
+
 def semeval_table(s: Dict[str, Any]) -> Table:
     """nervaluate's four schemes, overall (one evaluation of all spans) and per label."""
     cols = [Column("scheme", "scheme"), Column("label", "label")] + \
@@ -371,7 +415,8 @@ def build(report, per_label: bool = True, *, spell: Spelling = python_spelling) 
     rep = _dict(report)
     models = _models(rep)
     head: List[Block] = [Text(settings_line(rep), "note"), *(Text(n, "warning") for n in notes(rep, spell))]
-    sections = [Section("Summary", [*head, summary(rep)], id="summary")]
+    generated = generated_table(rep)
+    sections = [Section("Summary", [*head, summary(rep), *([generated] if generated else [])], id="summary")]
     if per_label:
         for s in rep["systems"]:
             blocks: List[Any] = []
@@ -382,6 +427,8 @@ def build(report, per_label: bool = True, *, spell: Spelling = python_spelling) 
                 blocks += [fair_labels_table(s), error_type_bars(s["name"], s["fair"], f"error-bars-{s['name']}")]
             if "semeval" in s:
                 blocks.append(semeval_table(s))
+            if "strings" in s:
+                blocks.append(strings_table(rep, s))
             sections.append(Section(s["name"], blocks, id=f"system-{s['name']}"))
     for s in rep["systems"]:
         blocks = [units_table(rep, s)] + ts_confusion_blocks(rep, s) if "ts" in s else []

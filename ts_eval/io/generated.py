@@ -1,0 +1,153 @@
+"""Generated outputs: entity strings with labels and no offsets (instruction-tuned LLMs,
+UniversalNER-style models, GPT-NER) -> :class:`Generated`, one record per document.
+
+Shapes read, one JSON value per line (or a JSON array of records):
+
+* ``{"id": ..., "entities": [{"text": "...", "label": "..."}, ...]}``
+* ``{"id": ..., "entities": [["text", "label"], ...]}``
+* ``{"id": ..., "entities": {"label": ["text", ...], ...}}``
+* a whole line ``[["text", "label"], ...]`` (or a list of ``{"text", "label"}`` objects) or
+  ``{"label": ["text", ...], ...}``: no id, so the records are paired with gold's documents by order.
+
+Records with an ``id`` are paired with gold's documents by id (every gold document needs a
+record, an empty list for none).  The field and the id key can be renamed (``field=``,
+``id_key=``).  Nothing is normalised or deduplicated here: :mod:`ts_eval.io.grounding` does that.
+"""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from dataclasses import field as dc_field
+from typing import Any, List, Optional, Tuple
+
+from ..errors import InputError
+from .jsonl import load_array, short
+from .source import display_name, read_text
+
+FIELD = "entities"
+ID_KEY = "id"
+
+
+@dataclass
+class Generated:
+    """The records of one generated-output file: per record its id and line, per string its record,
+    text, label and line."""
+
+    path: str
+    ids: List[Optional[str]] = dc_field(default_factory=list)
+    lines: List[int] = dc_field(default_factory=list)
+    doc: List[int] = dc_field(default_factory=list)      # per string: its record
+    text: List[str] = dc_field(default_factory=list)
+    label: List[str] = dc_field(default_factory=list)
+
+    @property
+    def n_docs(self) -> int:
+        return len(self.ids)
+
+    def where(self, d: int) -> str:
+        """How a message names record ``d``."""
+        return f"record {self.ids[d]!r}" if self.ids[d] is not None else f"record {d + 1}"
+
+
+def read_generated(path: str, *, field: str = FIELD, id_key: str = ID_KEY, raw: Optional[bytes] = None) -> Generated:
+    """Read a generated-output file (see the module docstring for its shapes)."""
+    name = display_name(path)
+    out = Generated(name)
+    for value, line in _values(read_text(path, raw), name):
+        d = len(out.ids)
+        rid, entities = _record(value, field, id_key, name, line, d)
+        out.ids.append(rid)
+        out.lines.append(line)
+        for text, label in _entities(entities, name, line, f"record {d + 1}"):
+            out.doc.append(d)
+            out.text.append(text)
+            out.label.append(label)
+    if not out.ids:
+        raise InputError("no records; expected one JSON value per line", name)
+    has = [i is not None for i in out.ids]
+    if any(has) and not all(has):
+        d = has.index(False)
+        raise InputError(f"record {d + 1} has no {id_key!r} but others have one; give every record an id (they "
+                         "pair with gold's documents by id) or none (paired by order)", name, out.lines[d])
+    return out
+
+
+def _values(text: str, name: str) -> List[Tuple[Any, int]]:
+    """(JSON value, line) of every non-empty line; a file that is one JSON array of records (whose first
+    line is not a JSON value by itself) gives its elements, numbered from 1."""
+    lines = text.split("\n")
+    numbered = [(k + 1, ln) for k, ln in enumerate(lines) if ln.strip()]
+    if not numbered:
+        raise InputError("empty input, expected JSON values, one per line", name)
+    if numbered[0][1].lstrip().startswith("["):
+        try:
+            json.loads(numbered[0][1])
+        except json.JSONDecodeError:    # a JSON array over several lines: the whole file is one array
+            return [(v, k + 1) for k, v in enumerate(load_array(text, name))]
+    out = []
+    for k, ln in numbered:
+        try:
+            out.append((json.loads(ln), k))
+        except json.JSONDecodeError as err:
+            raise InputError(f"invalid JSON: {err.msg} (column {err.colno}); expected one JSON value per line",
+                             name, k) from None
+    return out
+
+
+def _record(value: Any, field: str, id_key: str, name: str, line: int, d: int) -> Tuple[Optional[str], Any]:
+    """(id or None, the entities) of one line."""
+    if isinstance(value, dict) and (field in value or id_key in value):
+        if field not in value:
+            raise InputError(f"record {d + 1}: no {field!r} key; expected {{{id_key!r}: ..., {field!r}: [...]}} "
+                             "(an empty list for a record without entities)", name, line)
+        rid = value.get(id_key)
+        if rid is not None and (not isinstance(rid, (str, int)) or isinstance(rid, bool)):
+            raise InputError(f"record {d + 1}: id {short(rid)} is not a string or integer", name, line)
+        return (None if rid is None else str(rid)), value[field]
+    return None, value
+
+
+def _entities(value: Any, name: str, line: int, where: str) -> List[Tuple[str, str]]:
+    """(text, label) pairs of one record's entities, in order (a label's strings in their order)."""
+    pairs: List[Tuple[Any, Any]] = []
+    if isinstance(value, dict):
+        for label, texts in value.items():
+            if not isinstance(texts, list):
+                raise InputError(f"{where}: label {label!r} maps to {short(texts)}, expected a list of strings",
+                                 name, line)
+            pairs.extend((t, label) for t in texts)
+    elif isinstance(value, list):
+        for item in value:
+            if isinstance(item, dict) and "text" in item and "label" in item:
+                pairs.append((item["text"], item["label"]))
+            elif isinstance(item, (list, tuple)) and len(item) == 2:
+                pairs.append((item[0], item[1]))
+            else:
+                raise InputError(f"{where}: entity {short(item)}; expected {{\"text\": ..., \"label\": ...}} or "
+                                 '["text", "label"]', name, line)
+    else:
+        raise InputError(f"{where}: {short(value)}; expected a list of entities or an object label -> strings",
+                         name, line)
+    for text, label in pairs:
+        if not isinstance(text, str):
+            raise InputError(f"{where}: entity text {short(text)} is not a string", name, line)
+        if not isinstance(label, str) or not label.strip():
+            raise InputError(f"{where}: entity label {short(label)} is not a non-empty string", name, line)
+    return [(str(t), str(lab)) for t, lab in pairs]
+
+
+def looks_generated(line: str) -> bool:
+    """Whether one line (the first of a file) is a generated-output record, for detection by content:
+    entities as strings with labels and no offsets (a record without text, tokens or spans, or a whole
+    line of [text, label] pairs)."""
+    try:
+        value = json.loads(line)
+    except json.JSONDecodeError:
+        return False
+    if isinstance(value, dict):
+        return FIELD in value and not any(k in value for k in ("text", "tokens", "spans", "data", "label"))
+    if isinstance(value, list) and value:
+        first = value[0]
+        return (isinstance(first, dict) and set(first) == {"text", "label"}) or (
+            isinstance(first, list) and len(first) == 2 and all(isinstance(x, str) for x in first))
+    return False

@@ -1,0 +1,76 @@
+"""The ``strings`` model: generated outputs scored as strings, without positions.
+
+Per record (sentence) and label, the multiset of a system's normalised strings is compared with
+the multiset of gold's (the texts of gold's spans, normalised the same way;
+:mod:`ts_eval.io.grounding` makes both): tp is the size of their intersection (a string said
+twice counts twice, as often as gold has it), precision = tp / system strings, recall = tp / gold
+strings.  With the normalisation step ``dedupe`` both sides are sets per record and label, as in
+UniversalNER's evaluation.  Every string counts, whether or not it occurs in the text.
+
+Statistics (:func:`strings_stats`): per sentence and label the gold strings, system strings and
+tp (twice, in the segment models' four-column shape), so ``score``'s result and ``rank``'s
+resampling read it like exact match.
+"""
+from __future__ import annotations
+
+from functools import partial
+from typing import Any, Dict
+
+import numpy as np
+
+from ..core.corpus import SideStrings
+from ..errors import OptionError
+from .context import SystemData
+from .registry import Family, Model, ScoreSettings, register, register_family
+from .segment import SegmentCounts, segment_f1, segment_result
+
+
+def _strings(sd: SystemData) -> tuple[SideStrings, SideStrings]:
+    corpus = sd.cd.corpus
+    gold, system = corpus.gold_info.strings, corpus.system_info[sd.name].strings
+    if gold is None or system is None:
+        raise OptionError(f"the strings model scores generated outputs; system {sd.name!r} was not read in the "
+                          "generated format (entity strings with labels)", option="models", value="strings")
+    return gold, system
+
+
+def strings_stats(sd: SystemData) -> np.ndarray:
+    """(sentences, 4 * labels): per label gold strings, system strings, tp, tp (multiset intersection
+    of the normalised strings of each sentence and label)."""
+    cd = sd.cd
+    gold, system = _strings(sd)
+    S, L = cd.n_sentences, cd.n_labels
+    size = S * L
+    g_cell = gold.sentence * L + gold.label.astype(np.int64)
+    s_cell = system.sentence * L + system.label.astype(np.int64)
+    width = int(max(gold.key.max(initial=-1), system.key.max(initial=-1))) + 1
+    ids, inverse = np.unique(np.concatenate([g_cell * width + gold.key, s_cell * width + system.key]),
+                             return_inverse=True)
+    inverse = inverse.reshape(-1)
+    n_g = np.bincount(inverse[:len(gold)], minlength=len(ids))
+    n_s = np.bincount(inverse[len(gold):], minlength=len(ids))
+    tp = np.bincount(ids // max(width, 1), weights=np.minimum(n_g, n_s), minlength=size)[:size]
+    out = np.zeros((size, 4))
+    out[:, 0] = np.bincount(g_cell, minlength=size)[:size]
+    out[:, 1] = np.bincount(s_cell, minlength=size)[:size]
+    out[:, 2] = out[:, 3] = tp
+    return out.reshape(S, 4 * L)
+
+
+def report(sd: SystemData, settings: ScoreSettings) -> Dict[str, Any]:
+    """``score``'s result: per-label, micro and macro gold, system, tp, precision, recall, f."""
+    cd = sd.cd
+    sums = sd.stats(strings_stats).sum(0).reshape(cd.n_labels, 4).astype(np.int64)
+    out = segment_result(SegmentCounts(*(sums[:, i] for i in range(4))), cd.corpus.labels, settings.beta, True)
+    reading = cd.corpus.system_info[sd.name].reading or {}
+    gen = reading.get("generated", {})
+    out["normalize"] = gen.get("normalize")
+    out["normalize_steps"] = gen.get("normalize_steps")
+    return out
+
+
+register_family(Family("strings", report, "generated outputs: multiset F1 over (normalised string, label) pairs"))
+for _avg, _title in (("micro", "Str-F1µ"), ("macro", "Str-F1M")):
+    register(Model(f"strings-f1-{_avg}", _title, strings_stats, partial(segment_f1, average=_avg),
+                   f"generated outputs: F1 over (normalised string, label) pairs, {_avg} (no positions)",
+                   needs="generated"))
