@@ -436,3 +436,18 @@ def test_summing_a_family_over_labels_before_resampling_changes_no_interval(monk
     plain = ts_eval.analyze(corpus, models=models, bootstrap=40, permutations=0, attributes=["length", "label"])
     for a, b in zip(grouped.attributes, plain.attributes):
         assert np.array_equal(a.low, b.low, equal_nan=True) and np.array_equal(a.high, b.high, equal_nan=True)
+
+
+@pytest.mark.slow
+def test_generated_strings_found_nowhere_are_in_no_span_bucket(tmp_path):
+    """Two hallucinated strings (no token to stand on) count in the whole corpus and in their sentence's
+    bucket, and are said to be in no bucket of a span attribute."""
+    from test_generated import GOLD, HALLUCINATED, write_jsonl
+
+    c = ts_eval.read_pair(write_jsonl(tmp_path / "gold.jsonl", GOLD),
+                          write_jsonl(tmp_path / "gen.jsonl", HALLUCINATED))
+    r = ts_eval.analyze(c, models=["exact-f1-micro"], bootstrap=0, errors=False,
+                        attributes=["length", "sentence_length"], buckets=["sentence_length=0"])
+    length, sentences = r.attribute("length"), r.attribute("sentence_length")
+    assert length.outside.tolist() == [0, 2] and int(length.system.sum()) == 4
+    assert sentences.counts["exact"][0, 0].tolist() == [5, 6, 3]       # gold, system (4 placed + 2), tp

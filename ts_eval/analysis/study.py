@@ -80,6 +80,10 @@ class Statistics:
                 spans.append(gid)
                 cols.append(base + c.col)
                 weights.append(c.weight)
+        # generated strings found on no token (unplaced): in the statistics of their sentence, but no
+        # span attribute has a value for them; they are counted among the spans in no bucket
+        self.unplaced = np.array([len(u) if (u := corpus.system_info[n].unplaced) is not None else 0
+                                  for n in names], np.int64)
         self.entry_span = np.concatenate(spans) if spans else np.zeros(0, np.int64)
         self.entry_col = np.concatenate(cols) if cols else np.zeros(0, np.int64)
         self.entry_weight = np.concatenate(weights) if weights else np.zeros(0)
@@ -355,6 +359,8 @@ def _attribute(st: Statistics, attr: at.Attribute, bk: Buckets, bucket_of_span: 
     system = np.stack([np.bincount(bucket_of_span[off[i + 1]:off[i + 2]][bucket_of_span[off[i + 1]:off[i + 2]] >= 0],
                                    minlength=B)[:B] for i in range(n)], axis=1) if n else np.zeros((B, 0), np.int64)
     outside = np.array([int(np.count_nonzero(bucket_of_span[off[i]:off[i + 1]] < 0)) for i in range(n + 1)])
+    if sentence_bucket is None:
+        outside[1:] += st.unplaced
     sm = st.matrix(X[:0])
     scores = sm.scores(sums) if B else np.zeros((0, n, m))
     undef = [models.index(get_model(u)) for u in undefined if u in [mo.name for mo in models]]
