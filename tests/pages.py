@@ -113,12 +113,20 @@ def agree(resamples: int = 30) -> Page:
 
 # kind -> (document maker, id of its main table, the rows that table must have: one per system,
 # label or metric, counted from the inputs, not from the document)
+def analyze() -> Page:
+    from ts_eval.analysis.study import analyze_corpus
+    from ts_eval.output.builders import analyze as build
+
+    return build.build(analyze_corpus(demo_corpus(), bootstrap=50, permutations=0, seed=0))
+
+
 PAGES: Dict[str, Tuple[Callable[[], Page], str, int]] = {
     "score": (score, "summary", len(DEMO_SYSTEMS)),
     "fair": (fair, "fair-traditional", 4 + 1),                    # LOC ORG OTH PER and micro
     "rank": (rank, "lb-task-exact-f1-micro", len(DEMO_SYSTEMS)),   # the leaderboard
     "compare": (compare, "systems", len(DEMO_SYSTEMS)),
     "germeval": (germeval, "metrics-nested", 4),                   # Metrics 1, 2 and 3 on both levels
+    "analyze": (analyze, "overall", len(DEMO_SYSTEMS)),
     "generated": (generated, "strings-llm", 4 + 2),                # LOC ORG PER POLITICIAN, micro, macro
     "agree": (agree, "pairs", 10),                                 # gold and 4 systems: 5 annotators, 10 pairs
 }

@@ -103,6 +103,7 @@ CHARTS = {   # the charts each page must show
     "fair": {"heatmap", "bars"},
     "compare": {"heatmap", "bars"},
     "germeval": {"stacked_bars"},
+    "analyze": {"grouped_bars"},
     "generated": {"heatmap", "bars"},
     "agree": {"heatmap"},
 }

@@ -82,19 +82,24 @@ def results():
                                              bootstrap=20, permutations=0, seed=1).to_dict()
     out["compare"] = compare(corpus, NAMES[1], NAMES[2], models=list(ALL_MODELS)).to_dict()
     out["germeval"] = evaluate_germeval(read_germeval(str(NESTED))).to_dict()
+    out["analyze"] = ts_eval.analyze(corpus, bootstrap=20, permutations=0, seed=1).to_dict()
+    out["analyze (pair)"] = ts_eval.analyze(corpus, NAMES[:2], bootstrap=20, permutations=20, seed=1,
+                                            train=corpus, vocab=["Die", "der"]).to_dict()
     out["errors"] = ts_eval.error_analysis(corpus, top=3, min_agree=2).to_dict()
     out["agree"] = ts_eval.agree(corpus, names=["gold", *NAMES], bootstrap=20, majority=2).to_dict()
     return {k: json.loads(json.dumps(v)) for k, v in out.items()}
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("kind", ["score", "rank", "rank (tasks)", "compare", "germeval", "errors", "agree"])
+@pytest.mark.parametrize("kind", ["score", "rank", "rank (tasks)", "compare", "germeval", "analyze", "analyze (pair)",
+                                  "errors", "agree"])
 def test_every_number_of_a_result_is_named_in_the_vocabulary(results, kind):
     bad = sorted(set(offenders(results[kind])))
     assert not bad, "\n".join(bad[:20])
 
 
-@pytest.mark.parametrize("kind", ["score", "rank", "rank (tasks)", "compare", "germeval", "errors", "agree"])
+@pytest.mark.parametrize("kind", ["score", "rank", "rank (tasks)", "compare", "germeval", "analyze", "analyze (pair)",
+                                  "errors", "agree"])
 def test_every_json_says_its_layout(results, kind):
     assert results[kind]["layout"] == layout(kind.split()[0])
 

@@ -11,8 +11,8 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
 
-from ..comparison.examples import window_example
 from ..comparison.results import Example
+from ..comparison.windows import window_example
 from ..core.corpus import Corpus, SpanSet
 
 

@@ -23,7 +23,7 @@ from .errors import ArgumentParser, option_flags, report
 
 # command -> module of this package; a module may register several commands (score: score and demo)
 COMMANDS = {"score": "score", "demo": "score", "fair": "fair", "rank": "rank", "compare": "compare",
-            "germeval": "germeval", "convert": "convert", "agree": "agree"}
+            "germeval": "germeval", "convert": "convert", "agree": "agree", "analyze": "analyze"}
 
 
 def command_modules() -> Dict[str, ModuleType]:

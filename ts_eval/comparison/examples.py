@@ -3,19 +3,14 @@ around the tokens a transition is about, with the gold, A and B spans as plain d
 from __future__ import annotations
 
 from functools import partial
-from typing import Any, Dict, List, Optional, Sequence, Tuple
+from typing import Dict, List, Optional, Sequence
 
 import numpy as np
 
-from ..core.corpus import Corpus, SpanSet
+from ..core.corpus import Corpus
 from .results import CLASSES, GOLD_OUTCOMES, Example, SpanDiff, TokenDiff
 from .tokens import change_masks
-
-
-def _sentence_spans(spans: SpanSet, a: int, b: int) -> List[Tuple[int, int, int]]:
-    lo, hi = np.searchsorted(spans.start, [a, b])
-    return [(int(lab), int(s), int(e)) for s, e, lab in
-            zip(spans.start[lo:hi].tolist(), spans.last[lo:hi].tolist(), spans.label[lo:hi].tolist())]
+from .windows import window_example
 
 
 def make_example(corpus: Corpus, sides: Dict[str, str], level: str, cls: str, transition: str,
@@ -30,27 +25,6 @@ def make_example(corpus: Corpus, sides: Dict[str, str], level: str, cls: str, tr
         path, line = info.where(focus_first) if info.token_lines is not None else (info.path, None)
         where[role] = {"path": path, "line": line}
     return window_example(corpus, spans, where, level, cls, transition, focus_first, focus_last, window)
-
-
-def window_example(corpus: Corpus, spans: Dict[str, SpanSet], where: Dict[str, Dict[str, Any]], level: str,
-                   cls: str, transition: str, focus_first: int, focus_last: int, window: int = 12) -> Example:
-    """The sentence around tokens focus_first..focus_last (global), cut to ``window`` tokens on each
-    side, with the spans of every role (``spans``: role -> its spans; ``where``: role -> its path and line)."""
-    s = int(corpus.sentence_of(np.array([focus_first]))[0])
-    sa, sb = int(corpus.sent_offsets[s]), int(corpus.sent_offsets[s + 1])
-    a, b = max(sa, focus_first - window), min(sb, focus_last + 1 + window)
-    toks = corpus.tokens(a, b) if corpus.tokens is not None else [f"t{i - sa}" for i in range(a, b)]
-    shown = {}
-    for role, ss in spans.items():
-        ss = ss.sorted() if len(ss) and np.any(np.diff(ss.start) < 0) else ss
-        out = []
-        for lab, st, en in _sentence_spans(ss, sa, sb):
-            if en < a or st >= b:
-                continue
-            out.append((corpus.labels[lab], max(st, a) - a, min(en + 1, b) - a))   # end exclusive
-        shown[role] = out
-    return Example(level, cls, transition, s, a, toks, list(range(focus_first - a, focus_last - a + 1)),
-                   shown, dict(where), a > sa, b < sb)
 
 
 def pair_examples(corpus: Corpus, a: str, b: str, g: np.ndarray, xa: np.ndarray, xb: np.ndarray,

@@ -39,7 +39,7 @@ KINDS = (
 # style hints (renderers map them to colours or marks; a renderer may ignore any)
 STYLES = ("best", "worse", "better", "up", "down", "significant", "muted", "total")
 
-FIGURE_KINDS = ("bump", "heatmap", "bars", "stacked_bars", "intervals")
+FIGURE_KINDS = ("bump", "heatmap", "bars", "stacked_bars", "intervals", "grouped_bars")
 
 
 @dataclass
@@ -110,6 +110,9 @@ class Figure:
     - ``stacked_bars``: {"labels": [names], "parts": [part names], "values": [[v per part] per label]}
     - ``intervals``: {"labels": [names], "values": [v], "low": [v], "high": [v], "kind": a cell
       kind, "groups": [group per label] | None}
+    - ``grouped_bars``: {"groups": [names], "series": [names], "values": [[v per series] per group],
+      "low": [[v]] | None, "high": [[v]] | None, "kind": a cell kind}: one bar per series in each
+      group, one colour per series, the interval as a whisker
     """
 
     id: str

@@ -16,8 +16,8 @@ from __future__ import annotations
 from typing import Dict
 
 #: layout version of each kind of JSON (``"layout": {"kind": ..., "version": ...}``); bumped when keys change
-LAYOUT_VERSIONS: Dict[str, int] = {"score": 4, "germeval": 5, "fair": 3, "rank": 3, "compare": 5, "errors": 1,
-                                   "agree": 1}
+LAYOUT_VERSIONS: Dict[str, int] = {"score": 4, "germeval": 5, "fair": 3, "rank": 3, "compare": 5, "analyze": 1,
+                                   "errors": 1, "agree": 1}
 
 
 def layout(kind: str) -> Dict[str, object]:
@@ -112,6 +112,16 @@ COMPARE: Dict[str, str] = {
     "diff_matrix": "pairwise diff", "counts": "a matrix of counts",
 }
 
+#: analyze's numbers (buckets of span and sentence attributes)
+ANALYZE: Dict[str, str] = {
+    "range": "a bucket's value range [low, high] (null: the bucket of missing values or a name)",
+    "accounted": "flips: pairs whose gap a bucket shrinks most", "resolved": "flips: pairs a bucket's removal "
+    "resolves", "gap": "flip: d_A - d_B of a pair", "shrink": "flip: per bucket, the gap minus the gap without it",
+    "difference": "two systems: B - A in a bucket", "difference_low": "its bootstrap interval, low end",
+    "difference_high": "... high end", "p_value": "paired permutation test of the difference",
+    "buckets": "setting: buckets per numeric attribute", "vocabulary": "setting: tokens of the vocabulary given",
+}
+
 #: the error analysis's numbers (``ts_eval.analysis.errors``: confusion matrices, error lists, gold suspects)
 ERRORS: Dict[str, str] = {
     "unpaired": "errors: system spans that are a candidate of a gold span but no gold span's best counterpart",
@@ -187,8 +197,8 @@ GENERATED: Dict[str, str] = {
 }
 
 #: every word a key holding a number may use
-WORDS: Dict[str, str] = {**QUANTITIES, **SEMEVAL, **RANK, **COMPARE, **ERRORS, **GERMEVAL, **AGREE, **DESCRIPTIVE,
-                         **GENERATED}
+WORDS: Dict[str, str] = {**QUANTITIES, **SEMEVAL, **RANK, **COMPARE, **ANALYZE, **ERRORS, **GERMEVAL, **AGREE,
+                         **DESCRIPTIVE, **GENERATED}
 
 #: containers whose keys are names, not quantities (their values are still checked)
 NAME_MAPS = ("labels", "types", "per_type", "levels", "systems", "models", "rankings", "rank_table", "confusion",

@@ -5,6 +5,7 @@
 - :mod:`.rank`: a :class:`~ts_eval.ranking.study.RankingResult` or :class:`~ts_eval.ranking.study.MultiTaskResult`;
 - :mod:`.compare`: a :class:`~ts_eval.comparison.Comparison`;
 - :mod:`.germeval`: the GermEval report (:func:`ts_eval.germeval.evaluate.evaluate_germeval`);
+- :mod:`.analyze`: an :class:`~ts_eval.analysis.result.Analysis`;
 - :mod:`.analysis_errors`: an :class:`~ts_eval.analysis.errors.ErrorAnalysis` (its sections also sit on
   the analysis page).
 - :mod:`.agree`: an :class:`~ts_eval.agreement.results.Agreement`.
@@ -20,7 +21,7 @@ from typing import Any
 from ...errors import Spelling, python_spelling
 from ..page import Page
 
-KINDS = ("score", "fair", "rank", "compare", "germeval", "analysis_errors", "agree")
+KINDS = ("score", "fair", "rank", "compare", "germeval", "analyze", "analysis_errors", "agree")
 
 
 def kind_of(result: Any) -> str:
@@ -32,6 +33,8 @@ def kind_of(result: Any) -> str:
         return "rank"
     if name == "Comparison":
         return "compare"
+    if name == "Analysis":
+        return "analyze"
     if name == "ErrorAnalysis":
         return "analysis_errors"
     if name == "Agreement":
@@ -44,7 +47,8 @@ def kind_of(result: Any) -> str:
         if "systems" in result and "settings" in result:
             return "germeval" if result["settings"].get("command") == "germeval" else "score"
     raise TypeError(f"no page builder for {name}; expected a score or GermEval Report, a fair report, "
-                    "a RankingResult, a MultiTaskResult, a Comparison, an ErrorAnalysis or an Agreement")
+                    "a RankingResult, a MultiTaskResult, a Comparison, an Analysis, an ErrorAnalysis or an "
+                    "Agreement")
 
 
 def build(result: Any, kind: str = "", *, spell: Spelling = python_spelling, **options: Any) -> Page:

@@ -392,8 +392,73 @@ def intervals(fig: Figure) -> Markup:
     return _svg(fig, left + PLOT_INTERVALS + right, height, body, min_scale=0)
 
 
+def grouped_bars(fig: Figure) -> Markup:
+    """Groups of horizontal bars (one per series, one colour per series, a legend above), each
+    with its interval as a whisker; a group without a value (an empty bucket) says so.  Like
+    interval bars the chart scales to any width."""
+    groups: List[str] = list(fig.data["groups"])
+    series: List[str] = list(fig.data["series"])
+    values, lows, highs = fig.data["values"], fig.data.get("low"), fig.data.get("high")
+    kind = fig.data.get("kind", "score")
+    ends = [float(v) for rows in (values, lows or [], highs or []) for r in rows for v in r if _finite(v)]
+    lo, hi = min([0.0] + ends), max(ends, default=1.0)
+    if ends and min(ends) > 0.4 * hi:      # every value high: the axis starts near them (its ticks say where)
+        pad = (hi - min(ends)) * 0.05 or 0.01
+        lo = nice_ticks(min(ends) - pad, hi)[0]
+        lo = lo if lo <= min(ends) - pad / 2 else lo - (hi - lo) / 5
+    ticks = nice_ticks(lo, hi if hi > lo else lo + 1)
+    hi = max(ticks[-1], hi)
+    bar = max(3.0, min(12.0, 96.0 / max(len(series), 1)))
+    left = _label_width(groups)
+    legend_w = max((_width(s, SMALL) for s in series), default=0) + 18
+    plot = PLOT_INTERVALS if len(series) <= 4 else 560       # many systems: a wider axis
+    per_line = max(1, int((left + plot) // legend_w))
+    legend_rows = -(-len(series) // per_line)
+    top = 8 + legend_rows * 14 + 6
+    gap = 8.0
+    height = top + len(groups) * (bar * len(series) + gap) + 22
+
+    def x(v: float) -> float:
+        return left + (v - lo) / (hi - lo) * plot
+
+    body = []
+    for k, s in enumerate(series):
+        lx, ly = (k % per_line) * legend_w, 8 + (k // per_line) * 14
+        body.append(_el("g", _title(s) + _el("rect", x=float(lx), y=float(ly), width="10", height="10",
+                                             fill=series_colour(k))
+                        + _text(lx + 14, ly + 9, s, font_size=str(SMALL), class_="axis"), class_="legend"))
+    body += _axis(left, plot, height - 20, lo, hi, kind, height - 20 - top)
+    y = float(top)
+    for g, name in enumerate(groups):
+        block = bar * len(series)
+        row = [_text(left - 8, y + block / 2 + 4, name, text_anchor="end", class_="axis")]
+        if not any(_finite(v) for v in values[g]):
+            row.append(_text(left + 4, y + block / 2 + 4, "no spans", font_size=str(SMALL), class_="tick"))
+        for k, s in enumerate(series):
+            v = values[g][k]
+            yb = y + k * bar
+            iv = format_interval(lows[g][k], highs[g][k], kind) if lows and highs else ""
+            tip = f"{name}, {s}: {format_value(v, kind) or 'n/a'}" + (f" ({iv})" if iv else "")
+            mark = [_title(tip)]
+            if _finite(v):
+                a, b = sorted((x(max(lo, 0.0)), x(max(float(v), lo))))
+                mark.append(_el("rect", x=a, y=yb + 0.5, width=max(b - a, 1.0), height=float(max(bar - 1, 2)),
+                                fill=series_colour(k)))
+            if lows and highs and _finite(lows[g][k]) and _finite(highs[g][k]):
+                a, b = x(float(lows[g][k])), x(float(highs[g][k]))
+                yc = yb + bar / 2
+                mark.append(_el("line", x1=a, x2=b, y1=yc, y2=yc, class_="iv"))
+                mark += [_el("line", x1=e, x2=e, y1=yc - min(3.0, bar / 2), y2=yc + min(3.0, bar / 2), class_="iv")
+                         for e in (a, b)]
+            row.append(_el("g", "".join(mark), class_="bar-mark"))
+        body.append(_el("g", "".join(row), class_="row"))
+        y += block + gap
+    return _svg(fig, max(left + plot + 12, per_line * legend_w), height, body, min_scale=0)
+
+
 DRAW: Dict[str, Callable[[Figure], Markup]] = {
     "bump": bump, "heatmap": heatmap, "bars": bars, "stacked_bars": stacked_bars, "intervals": intervals,
+    "grouped_bars": grouped_bars,
 }
 
 

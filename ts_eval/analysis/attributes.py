@@ -1,0 +1,377 @@
+"""The attributes an analysis splits the data by: of a span, of a sentence, and the user's own.
+
+A *span attribute* gives every span a value, gold's and each system's alike (a system span's
+value is read from that span: its length, its label, its string's frequency in the training
+data); a *sentence attribute* gives every sentence a value, read from gold and the tokens (so
+every side's spans in one sentence share it).  Values are numbers (``numeric``: bucketed by
+ranges) or names (``categorical``: one bucket per name).
+
+Built in, of a span: ``length`` (tokens), ``chars`` (characters, tokens joined by one space),
+``label``, ``shape`` (capitalisation of its letters), ``position`` (in the sentence); with
+training data also ``train_frequency`` (how often its lower-cased string is an entity in the
+training data, any label), ``label_consistency`` (the share of those occurrences that carry this
+span's label; unseen strings have none) and ``seen`` (seen or unseen as a training entity).  Of a
+sentence: ``sentence_length``, ``entity_density`` (tokens inside a gold span / tokens),
+``oov_density`` (tokens not in the training vocabulary / tokens; needs training data or a
+vocabulary); the slice ``document`` and the fields of JSON Lines records are asked for (``by``).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple
+
+import numpy as np
+
+from ..core.corpus import Corpus, SpanSet
+from ..errors import InputError
+
+SPAN = "span"
+SENTENCE = "sentence"
+NUMERIC = "numeric"
+CATEGORICAL = "categorical"
+
+#: shapes of a span's letters, in the order buckets show them
+SHAPES = ("Xx", "XX", "xx", "mixed", "no letters")
+#: positions of a span in its sentence
+POSITIONS = ("first", "inside", "last", "whole")
+SEEN = ("seen", "unseen")
+UNSEEN = "unseen"     # the bucket of spans without a label consistency (their string is no training entity)
+
+
+@dataclass
+class Training:
+    """What the training-based attributes read of training data: how often each lower-cased entity
+    string (tokens joined by one space) occurs as an entity under each label, and the tokens."""
+
+    labels: List[str]
+    counts: Dict[str, np.ndarray]        # entity string -> occurrences per label (of ``labels``)
+    vocabulary: frozenset                 # every training token, as written (case kept)
+    source: Optional[str] = None
+    sentences: int = 0
+    tokens: int = 0
+    spans: int = 0
+    words: List[str] = field(default_factory=list)    # the training tokens, flat (InterpretEval's tables read them)
+    tags: List[str] = field(default_factory=list)     # their IOB2 tags, from the spans
+
+    def summary(self) -> Dict[str, Any]:
+        return {"path": self.source, "sentences": self.sentences, "tokens": self.tokens, "spans": self.spans,
+                "labels": list(self.labels)}
+
+
+def training_from(tokens: Sequence[str], start: np.ndarray, last: np.ndarray, label: np.ndarray,
+                  labels: Sequence[str], *, source: Optional[str] = None, sentences: int = 0) -> Training:
+    """:class:`Training` from training tokens (flat) and spans over them (first, last token, label id)."""
+    counts: Dict[str, np.ndarray] = {}
+    n_labels = len(labels)
+    for s, e, lab in zip(start.tolist(), last.tolist(), label.tolist()):
+        key = " ".join(tokens[s:e + 1]).lower()
+        row = counts.get(key)
+        if row is None:
+            row = counts[key] = np.zeros(n_labels, np.int64)
+        row[lab] += 1
+    return Training(list(labels), counts, frozenset(tokens), source, sentences, len(tokens), len(start),
+                    list(tokens), iob2_tags(len(tokens), start, last, label, labels))
+
+
+def iob2_tags(n: int, start: np.ndarray, last: np.ndarray, label: np.ndarray, labels: Sequence[str]) -> List[str]:
+    """IOB2 tags of n tokens from spans (first, last token, label id); a later span overwrites."""
+    tags = ["O"] * n
+    for s, e, lab in zip(start.tolist(), last.tolist(), label.tolist()):
+        tags[s] = "B-" + labels[lab]
+        for k in range(s + 1, e + 1):
+            tags[k] = "I-" + labels[lab]
+    return tags
+
+
+def read_vocabulary(path: str) -> frozenset:
+    """A vocabulary file: one token per line (UTF-8; blank lines are skipped; a line is taken as
+    written, without its line end)."""
+    from ..io.source import display_name, read_text
+
+    name = display_name(path)
+    words = [w for w in read_text(path).split("\n")]
+    words = [w.rstrip("\r") for w in words if w.strip()]
+    if not words:
+        raise InputError("empty vocabulary, expected one token per line", name)
+    return frozenset(words)
+
+
+@dataclass
+class Attribute:
+    """One attribute: its name, what it describes (``span`` or ``sentence``), whether its values are
+    numbers or names, and how to read them."""
+
+    name: str
+    level: str                     # SPAN or SENTENCE
+    kind: str                      # NUMERIC or CATEGORICAL
+    description: str
+    # span attributes: values of a SpanSet; sentence attributes: one value per sentence
+    values: Callable[..., np.ndarray]
+    integer: bool = False          # numeric values are whole numbers (bucket labels read "3-4", "5+")
+    order: Optional[Sequence[str]] = None   # categorical: the order of its names (others after, sorted)
+    missing: Optional[str] = None  # numeric: the bucket of spans without a value (nan)
+    source: str = "built in"       # built in, training data, vocabulary, a record field
+    extra: Dict[str, Any] = field(default_factory=dict)
+
+
+class Text:
+    """The corpus's tokens as numpy columns: character lengths, per-token letter classes, and each
+    distinct span's lower-cased string (made once, shared by gold and every system)."""
+
+    LOWER, TITLE, UPPER, NONE = 0, 1, 2, 3
+
+    def __init__(self, corpus: Corpus):
+        if corpus.tokens is None:
+            raise ValueError("the corpus has no token texts")
+        self.corpus = corpus
+        self.tokens: List[str] = list(corpus.tokens(0, corpus.n_tokens))
+        self.chars = np.fromiter((len(t) for t in self.tokens), np.int64, len(self.tokens))
+        self.char_cum = np.concatenate(([0], np.cumsum(self.chars)))
+        cls = np.fromiter((_letter_class(t) for t in self.tokens), np.int8, len(self.tokens))
+        self.class_cum = np.zeros((4, len(self.tokens) + 1), np.int64)
+        for k in range(4):
+            self.class_cum[k, 1:] = np.cumsum(cls == k)
+        self._strings: Dict[int, str] = {}
+        self.cache: Dict[Any, Any] = {}
+
+    def strings(self, spans: SpanSet) -> List[str]:
+        """Each span's tokens joined by one space, lower-cased."""
+        n = max(self.corpus.n_tokens, 1)
+        keys = spans.start.astype(np.int64) * n + spans.last.astype(np.int64)
+        new = [k for k in np.unique(keys).tolist() if k not in self._strings]
+        for k in new:
+            s, e = divmod(k, n)
+            self._strings[k] = " ".join(self.tokens[s:e + 1]).lower()
+        return [self._strings[k] for k in keys.tolist()]
+
+
+def _letter_class(token: str) -> int:
+    """LOWER (first letter lower case), TITLE (first letter upper case, another letter lower case),
+    UPPER (every letter upper case), NONE (no letter)."""
+    letters = [c for c in token if c.isalpha()]
+    if not letters:
+        return Text.NONE
+    if not letters[0].isupper():
+        return Text.LOWER
+    return Text.TITLE if any(c.islower() for c in letters[1:]) else Text.UPPER
+
+
+# ---------------------------------------------------------------------------
+# span attributes
+
+
+def span_length(corpus: Corpus, spans: SpanSet, text: Optional[Text] = None) -> np.ndarray:
+    return (spans.last - spans.start + 1).astype(float)
+
+
+def span_chars(corpus: Corpus, spans: SpanSet, text: Optional[Text] = None) -> np.ndarray:
+    assert text is not None
+    n = spans.last - spans.start + 1
+    return (text.char_cum[spans.last + 1] - text.char_cum[spans.start] + (n - 1)).astype(float)
+
+
+def span_label(corpus: Corpus, spans: SpanSet, text: Optional[Text] = None) -> np.ndarray:
+    return np.array([corpus.labels[k] for k in spans.label.tolist()], dtype=object)
+
+
+def span_shape(corpus: Corpus, spans: SpanSet, text: Optional[Text] = None) -> np.ndarray:
+    """``Xx`` (every word capitalised, one at least not all capitals), ``XX`` (all capitals), ``xx``
+    (every word lower case), ``mixed`` (some words capitalised, some not: "de Gaulle"), ``no letters``."""
+    assert text is not None
+    c = text.class_cum[:, spans.last + 1] - text.class_cum[:, spans.start]
+    lower, title, upper = c[Text.LOWER], c[Text.TITLE], c[Text.UPPER]
+    words = lower + title + upper
+    out = np.full(len(spans), "mixed", dtype=object)
+    out[(lower == 0) & (title > 0)] = "Xx"
+    out[(lower == 0) & (title == 0) & (upper > 0)] = "XX"
+    out[(lower > 0) & (lower == words)] = "xx"
+    out[words == 0] = "no letters"
+    return out
+
+
+def span_position(corpus: Corpus, spans: SpanSet, text: Optional[Text] = None) -> np.ndarray:
+    """``first`` (starts the sentence), ``last`` (ends it), ``whole`` (both), ``inside`` (neither)."""
+    sent = corpus.sentence_of(spans.start)
+    first = spans.start == corpus.sent_offsets[sent]
+    last = spans.last == corpus.sent_offsets[sent + 1] - 1
+    out = np.full(len(spans), "inside", dtype=object)
+    out[first] = "first"
+    out[last] = "last"
+    out[first & last] = "whole"
+    return out
+
+
+def _training_rows(training: Training, text: Text, spans: SpanSet) -> Tuple[np.ndarray, np.ndarray]:
+    """(occurrences of each span's string as a training entity, of them with the span's label); made
+    once per span set and training data (three attributes read them)."""
+    key = (id(training), id(spans))
+    if key not in text.cache:
+        text.cache[key] = (_count_rows(training, text, spans), spans)   # the spans kept: their id stays theirs
+    return text.cache[key][0]
+
+
+def _count_rows(training: Training, text: Text, spans: SpanSet) -> Tuple[np.ndarray, np.ndarray]:
+    strings = text.strings(spans)
+    where = {lab: k for k, lab in enumerate(training.labels)}
+    lab_in_train = np.array([where.get(lab, -1) for lab in text.corpus.labels] or [-1], np.int64)
+    total = np.zeros(len(spans))
+    same = np.zeros(len(spans))
+    mine = lab_in_train[spans.label] if len(spans) else np.zeros(0, np.int64)
+    for i, s in enumerate(strings):
+        row = training.counts.get(s)
+        if row is not None:
+            total[i] = row.sum()
+            if mine[i] >= 0:
+                same[i] = row[mine[i]]
+    return total, same
+
+
+def train_frequency(training: Training) -> Callable[..., np.ndarray]:
+    def values(corpus: Corpus, spans: SpanSet, text: Optional[Text] = None) -> np.ndarray:
+        assert text is not None
+        return _training_rows(training, text, spans)[0]
+    return values
+
+
+def label_consistency(training: Training) -> Callable[..., np.ndarray]:
+    def values(corpus: Corpus, spans: SpanSet, text: Optional[Text] = None) -> np.ndarray:
+        assert text is not None
+        total, same = _training_rows(training, text, spans)
+        out = np.full(len(spans), np.nan)
+        seen = total > 0
+        out[seen] = same[seen] / total[seen]
+        return out
+    return values
+
+
+def seen(training: Training) -> Callable[..., np.ndarray]:
+    def values(corpus: Corpus, spans: SpanSet, text: Optional[Text] = None) -> np.ndarray:
+        assert text is not None
+        total = _training_rows(training, text, spans)[0]
+        return np.where(total > 0, "seen", "unseen").astype(object)
+    return values
+
+
+# ---------------------------------------------------------------------------
+# sentence attributes
+
+
+def sentence_length(corpus: Corpus) -> np.ndarray:
+    return np.diff(corpus.sent_offsets).astype(float)
+
+
+def entity_density(corpus: Corpus) -> np.ndarray:
+    """Tokens inside a gold span (each token once) / tokens, per sentence."""
+    inside = np.zeros(corpus.n_tokens + 1, np.int64)
+    np.add.at(inside, corpus.gold.start, 1)
+    np.subtract.at(inside, corpus.gold.last + 1, 1)
+    covered = (np.cumsum(inside)[:-1] > 0).astype(float)
+    per = np.add.reduceat(covered, corpus.sent_offsets[:-1]) if corpus.n_tokens else np.zeros(0)
+    n = np.diff(corpus.sent_offsets)
+    return np.where(n > 0, per / np.maximum(n, 1), 0.0)
+
+
+def oov_density(vocabulary: frozenset, text: Text) -> np.ndarray:
+    """Tokens whose string (as written) is not in ``vocabulary`` / tokens, per sentence."""
+    corpus = text.corpus
+    oov = np.fromiter((t not in vocabulary for t in text.tokens), float, len(text.tokens))
+    per = np.add.reduceat(oov, corpus.sent_offsets[:-1]) if corpus.n_tokens else np.zeros(0)
+    return per / np.maximum(np.diff(corpus.sent_offsets), 1)
+
+
+def document_names(corpus: Corpus) -> Optional[np.ndarray]:
+    """Per sentence the document it belongs to (``doc 1``, ``doc 2``, ...: the -DOCSTART- blocks in
+    order), or None when the gold input has no documents."""
+    if corpus.doc_offsets is None or len(corpus.doc_offsets) < 2:
+        return None
+    doc = np.searchsorted(np.asarray(corpus.doc_offsets), corpus.sent_offsets[:-1], side="right") - 1
+    used = np.unique(doc, return_inverse=True)[1].reshape(-1)    # documents without a sentence drop out
+    return np.array([f"doc {k + 1}" for k in used.tolist()], dtype=object)
+
+
+def record_field(records: Sequence[Mapping[str, Any]], path: str, where: str) -> Tuple[np.ndarray, bool]:
+    """Per record the value of ``path`` (dotted: ``meta.genre``) and whether every value is a number.
+
+    A record without the field is an error naming the record; a value that is a list or an object is
+    an error too (a slice is one value per record)."""
+    keys = path.split(".")
+    out: List[Any] = []
+    for k, rec in enumerate(records):
+        node: Any = rec
+        for key in keys:
+            if not isinstance(node, dict) or key not in node:
+                raise InputError(f"record {k + 1} has no field {path!r}; expected it in every record", where)
+            node = node[key]
+        if isinstance(node, (list, dict)) or node is None:
+            raise InputError(f"record {k + 1}: field {path!r} is {type(node).__name__ if node is not None else 'null'}"
+                             ", expected a string or a number", where)
+        out.append(node)
+    numeric = bool(out) and all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in out)
+    if numeric:
+        return np.asarray(out, float), True
+    return np.array([str(v) for v in out], dtype=object), False
+
+
+# ---------------------------------------------------------------------------
+# the attribute set
+
+
+BUILT_IN = ("length", "chars", "label", "shape", "position", "train_frequency", "label_consistency", "seen",
+            "sentence_length", "entity_density", "oov_density")
+
+
+def built_in(corpus: Corpus, training: Optional[Training], vocabulary: Optional[frozenset],
+             text: Optional[Text]) -> Tuple[List[Attribute], List[str]]:
+    """The built-in attributes that apply to ``corpus`` and what is left out, one line each."""
+    out: List[Attribute] = [
+        Attribute("length", SPAN, NUMERIC, "span length in tokens", span_length, integer=True),
+    ]
+    left_out: List[str] = []
+    if text is not None:
+        out.append(Attribute("chars", SPAN, NUMERIC, "span length in characters (tokens joined by one space)",
+                             span_chars, integer=True))
+    out.append(Attribute("label", SPAN, CATEGORICAL, "the span's label", span_label, order=list(corpus.labels)))
+    if text is not None:
+        out.append(Attribute("shape", SPAN, CATEGORICAL, "capitalisation of the span's letters: Xx every word "
+                             "capitalised, XX all capitals, xx all lower case, mixed, no letters", span_shape,
+                             order=SHAPES))
+    out.append(Attribute("position", SPAN, CATEGORICAL, "where the span sits in its sentence", span_position,
+                         order=POSITIONS))
+    if training is not None and text is not None:
+        out += [
+            Attribute("train_frequency", SPAN, NUMERIC, "occurrences of the span's lower-cased string as an "
+                      "entity (any label) in the training data", train_frequency(training), integer=True,
+                      source="training data"),
+            Attribute("label_consistency", SPAN, NUMERIC, "share of those occurrences that carry the span's "
+                      "label (strings never seen as a training entity: unseen)", label_consistency(training),
+                      missing=UNSEEN, source="training data"),
+            Attribute("seen", SPAN, CATEGORICAL, "whether the span's lower-cased string is an entity of the "
+                      "training data (any label)", seen(training), order=SEEN, source="training data"),
+        ]
+    out += [
+        Attribute("sentence_length", SENTENCE, NUMERIC, "sentence length in tokens",
+                  lambda c: sentence_length(c), integer=True),
+        Attribute("entity_density", SENTENCE, NUMERIC, "tokens inside a gold span / tokens of the sentence",
+                  lambda c: entity_density(c)),
+    ]
+    vocab = vocabulary if vocabulary is not None else (training.vocabulary if training is not None else None)
+    if vocab is not None and text is not None:
+        out.append(Attribute("oov_density", SENTENCE, NUMERIC, "tokens not in the training vocabulary / tokens "
+                             "of the sentence", lambda c: oov_density(vocab, text),
+                             source="vocabulary" if vocabulary is not None else "training data"))
+    if text is None:
+        left_out.append("chars, shape and the training-based attributes: the input has no token texts")
+    if training is None:
+        left_out.append("train_frequency, label_consistency, seen" + ("" if vocabulary is not None else
+                                                                      ", oov_density")
+                        + ": they need training data (train)")
+    return out, left_out
+
+
+def document_attribute(corpus: Corpus) -> Optional[Attribute]:
+    """The ``document`` slice (one bucket per document), or None when gold has no documents."""
+    docs = document_names(corpus)
+    if docs is None:
+        return None
+    return Attribute("document", SENTENCE, CATEGORICAL, "the document (-DOCSTART- blocks, in order)",
+                     lambda c: docs, source="documents")

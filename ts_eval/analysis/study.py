@@ -1,0 +1,671 @@
+"""``ts_eval.analyze``: every attribute's buckets scored under every model, for one system, two or many.
+
+The statistics are the registered models' own (:mod:`ts_eval.models`), per sentence.  A bucket of a
+*sentence* attribute is a set of sentences: its statistics are the sum of its sentences', for every
+model.  A bucket of a *span* attribute is a set of spans: each family's statistics are split into
+the contributions of spans (:mod:`ts_eval.analysis.splits`) and a bucket's statistics are its spans'
+contributions, in the family's layout, scored by the family's own score functions.  So a bucket's
+counts are counted exactly as the overall counts are, and the buckets' counts add up to them.
+
+Uncertainty: one paired bootstrap over sentences for every attribute, bucket, system and model (the
+same resamples everywhere; a bucket's resampled statistics are the resample weights of its
+sentences times their statistics, one matrix product per bucket); with two systems (or a chosen
+pair) the difference per bucket with its bootstrap interval and a paired approximate-randomisation
+test (swapping the two systems' outputs sentence by sentence), as ``rank`` tests neighbours.
+"""
+from __future__ import annotations
+
+import time
+from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple, Union
+
+import numpy as np
+
+from ..core.corpus import Corpus
+from ..core.sequences import from_sequences
+from ..errors import InputError, OptionError
+from ..models.context import CorpusData
+from ..models.registry import Model, get_model, resolve_models
+from ..ranking.statistics import TIE_DECIMALS, average_ranks, correlation_matrices, exact_float32
+from ..ranking.study import bootstrap_weights, check_options
+from ..ranking.sufficient import StatsMatrix, sentence_statistics
+from ..ranking.uncertainty import pair_pvalues
+from ..results.report import versions
+from . import attributes as at
+from .buckets import Buckets, categorical_buckets, numeric_buckets, parse_bucket_spec
+from .result import Analysis, AttributeResult, FlipAttribution, PairDifference, PairFlip
+from .splits import FAMILY_NAMES, Contributions, splitter
+
+#: the models ``analyze`` scores by default: exact match (micro and macro), overlap, TS (micro and
+#: macro), Ortmann's fair F1 and SemEval's partial scheme (whose statistics carry every scheme's counts)
+ANALYSIS_MODELS: Tuple[str, ...] = ("exact-f1-micro", "exact-f1-macro", "overlap-f1-micro", "ts-f1-micro",
+                                    "ts-f1-macro", "fair-f1", "semeval-partial-f1")
+
+
+# ---------------------------------------------------------------------------
+# the statistics of every family, by sentence and by span
+
+
+class Statistics:
+    """Every system's per-sentence statistics for the families of the models (columns as in
+    :class:`ts_eval.ranking.sufficient.StatsMatrix`) and, for the families that can be split by
+    span, every span's contributions as one list of entries over all systems."""
+
+    def __init__(self, corpus: Corpus, names: List[str], models: List[Model]):
+        self.corpus, self.names, self.models = corpus, names, models
+        self.cd = CorpusData(corpus)
+        self.data, self.cols = sentence_statistics(corpus, models, names, self.cd)
+        self.C = self.data.shape[1]
+        self.S = corpus.n_sentences
+        # global span ids: gold spans first, then each system's
+        sizes = [len(corpus.gold)] + [len(corpus.systems[n]) for n in names]
+        self.span_offset = np.concatenate(([0], np.cumsum(sizes)))
+        self.span_sentence = np.concatenate([corpus.sentence_of(corpus.gold.start)] +
+                                            [corpus.sentence_of(corpus.systems[n].start) for n in names]) \
+            if self.span_offset[-1] else np.zeros(0, np.int64)
+        self.splittable: Dict[Any, bool] = {}
+        self.whole_cols: List[int] = []
+        spans, cols, weights = [], [], []
+        for fam, (first, k) in self.cols.items():
+            spl = splitter(fam)
+            self.splittable[fam] = spl is not None
+            if spl is None:
+                continue
+            for i, name in enumerate(names):
+                c: Contributions = spl(self.cd.system(name))
+                if c.k != k:
+                    raise ValueError(f"the span split of {fam!r} has {c.k} columns, its statistics {k}")
+                base = first + i * k
+                self.whole_cols.extend(base + w for w in c.whole)
+                gid = np.where(c.side == 0, c.span, c.span + self.span_offset[i + 1])
+                spans.append(gid)
+                cols.append(base + c.col)
+                weights.append(c.weight)
+        # generated strings found on no token (unplaced): in the statistics of their sentence, but no
+        # span attribute has a value for them; they are counted among the spans in no bucket
+        self.unplaced = np.array([len(u) if (u := corpus.system_info[n].unplaced) is not None else 0
+                                  for n in names], np.int64)
+        self.entry_span = np.concatenate(spans) if spans else np.zeros(0, np.int64)
+        self.entry_col = np.concatenate(cols) if cols else np.zeros(0, np.int64)
+        self.entry_weight = np.concatenate(weights) if weights else np.zeros(0)
+        self.entry_sentence = self.span_sentence[self.entry_span] if len(self.entry_span) else np.zeros(0, np.int64)
+        self.undefined_for_spans = self._undefined_for_spans()
+        self.used = self._used_columns()
+        self.groups = self._groups()
+
+    def matrix(self, data: np.ndarray) -> StatsMatrix:
+        return StatsMatrix(self.names, self.models, data, self.cols)
+
+    def _used_columns(self) -> np.ndarray:
+        """Which columns some model's score reads (the bootstrap resamples only these): each column of a
+        family is moved, in every system at once, from a point where every count is positive and no two
+        are equal; a column whose move changes no model's score of its system is read by none."""
+        n, sm = len(self.names), self.matrix(self.data[:0])
+        base = np.asarray(np.random.default_rng(7).uniform(1.0, 2.0, self.C), float)
+        used = np.zeros(self.C, bool)
+        base_scores = np.asarray(sm.scores(base))
+        for first, k in self.cols.values():
+            moved = np.tile(base, (k, 1))
+            for j in range(k):
+                moved[j, first + j:first + n * k:k] += 0.5
+            changed = ~np.isclose(np.asarray(sm.scores(moved)), base_scores[None], rtol=1e-12, atol=0,
+                                  equal_nan=True)          # (k, systems, models)
+            used[first:first + n * k] = changed.any(-1).T.reshape(-1)
+        return used
+
+    def _summed_width(self, first: int, k: int) -> int:
+        """The smallest w such that every model of the family at ``first`` reads its k columns only as
+        sums over groups of w (after k mod w columns read as they are: the per-label layout of a model
+        read only micro-averaged), found by moving mass from the first group to each other one at a
+        random point; 0 when there is none."""
+        n, sm = len(self.names), self.matrix(self.data[:0])
+        base = np.asarray(np.random.default_rng(11).uniform(1.0, 2.0, self.C), float)
+        base_scores = np.asarray(sm.scores(base))
+        for w in range(1, k // 2 + 1):
+            o = k % w
+            groups = (k - o) // w
+            if groups < 2:
+                continue
+            moved = np.tile(base, ((groups - 1) * w, 1))
+            row = 0
+            for g in range(1, groups):
+                for j in range(w):
+                    moved[row, first + o + j:first + n * k:k] += 0.25
+                    moved[row, first + o + g * w + j:first + n * k:k] -= 0.25
+                    row += 1
+            if np.allclose(np.asarray(sm.scores(moved)), base_scores[None], rtol=1e-12, atol=0, equal_nan=True):
+                return w
+        return 0
+
+    def _groups(self) -> Tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """How the bootstrap multiplies fewer columns: (perm: the used columns in group order, starts: the
+        first of each group in perm, rep: the column a group's resampled sum is written to, rest: the used
+        columns that get 0 because their group's sum went to its rep).  A group is one column, or the
+        columns of one system and one offset of a family read only as sums over labels."""
+        n = len(self.names)
+        group = np.full(self.C, -1, np.int64)
+        group[self.used] = np.flatnonzero(self.used)      # each used column its own group by default
+        for first, k in self.cols.values():
+            w = self._summed_width(first, k)
+            if not w:
+                continue
+            o = k % w
+            for i in range(n):
+                base = first + i * k + o
+                for j in range(w):
+                    members = base + j + w * np.arange((k - o) // w)
+                    members = members[self.used[members]]
+                    if len(members):
+                        group[members] = members[0]
+        used = np.flatnonzero(group >= 0)
+        perm = used[np.argsort(group[used], kind="stable")]
+        g = group[perm]
+        starts = np.flatnonzero(np.r_[True, g[1:] != g[:-1]])
+        rep = perm[starts]
+        rest = np.setdiff1d(perm, rep)
+        return perm, starts, rep, rest
+
+    def _undefined_for_spans(self) -> List[str]:
+        """Models a bucket of spans has no value for: their family cannot be split by span, or their
+        score reads the columns no span contributes to (TS kappa reads the number of units)."""
+        out = []
+        sm = self.matrix(self.data[:0])
+        tot = self.data.sum(0)
+        moved = tot.copy()
+        if self.whole_cols:
+            moved[np.asarray(self.whole_cols)] += 1e6
+        for m in self.models:
+            if not self.splittable.get(m.stats, False):
+                out.append(m.name)
+                continue
+            a = np.asarray(m.score(sm.block(tot, m)), float)
+            b = np.asarray(m.score(sm.block(moved, m)), float)
+            if not np.allclose(a, b, equal_nan=True):
+                out.append(m.name)
+        return out
+
+
+# ---------------------------------------------------------------------------
+# one attribute
+
+
+def _span_groups(st: Statistics, bucket_of_span: np.ndarray,
+                 n_buckets: int) -> Tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(rows: the statistics of each (bucket, sentence) that holds a span of the bucket, the bucket of
+    each row, the sentence of each row), rows sorted by bucket then sentence."""
+    S, C = st.S, st.C
+    keep = bucket_of_span >= 0
+    keys = np.unique(bucket_of_span[keep] * S + st.span_sentence[keep])
+    row_map = np.full(n_buckets * S, -1, np.int64)
+    row_map[keys] = np.arange(len(keys))
+    eb = bucket_of_span[st.entry_span]
+    ok = eb >= 0
+    rows = row_map[eb[ok] * S + st.entry_sentence[ok]]
+    X = np.bincount(rows * C + st.entry_col[ok], weights=st.entry_weight[ok],
+                    minlength=len(keys) * C)[:len(keys) * C].reshape(len(keys), C)
+    return X, keys // S, keys % S
+
+
+def _counts(st: Statistics, sums: np.ndarray) -> Tuple[Dict[str, np.ndarray], Dict[str, List[str]]]:
+    """Per family the counts a reader checks a score with, summed over labels: (buckets, systems, k)."""
+    out: Dict[str, np.ndarray] = {}
+    names: Dict[str, List[str]] = {}
+    sm = st.matrix(st.data[:0])
+    n = len(st.names)
+    for fam, (first, k) in st.cols.items():
+        fname = FAMILY_NAMES.get(fam)
+        if fname is None or fname in out:
+            continue
+        block = sums[..., first:first + n * k].reshape(sums.shape[:-1] + (n, k))
+        if fname in ("exact", "overlap", "constrained", "contain"):
+            c = block.reshape(block.shape[:-1] + (k // 4, 4)).sum(-2)
+            if fname == "exact":
+                out[fname], names[fname] = c[..., :3], ["gold", "system", "tp"]
+            else:
+                out[fname], names[fname] = c, ["gold", "system", "gold_hit", "system_hit"]
+        elif fname == "ts":
+            per = block[..., 2:].reshape(block.shape[:-1] + ((k - 2) // 6, 6)).sum(-2)
+            out[fname], names[fname] = per[..., :3] + per[..., 3:], ["tp", "fp", "fn"]
+        elif fname == "fair":
+            out[fname] = block.reshape(block.shape[:-1] + (k // 8, 8)).sum(-2)
+            names[fname] = ["tp", "fp", "fn", "le", "bes", "bel", "beo", "lbe"]
+        elif fname == "semeval" and k == 20:
+            out[fname], names[fname] = block, ["correct", "incorrect", "partial", "missed", "spurious"]
+    del sm
+    return out, names
+
+
+def _ranks_and_correlations(scores: np.ndarray) -> Tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(ranks (systems, models), Spearman, Kendall (models, models)) of one bucket's scores; a model
+    with a missing score (an empty bucket) has no ranks and no correlations."""
+    n, m = scores.shape
+    ranks = np.full((n, m), np.nan)
+    ok = ~np.isnan(scores).any(0)
+    if ok.any():
+        ranks[:, ok] = average_ranks(scores[:, ok].T).T
+    rho, tau = np.full((m, m), np.nan), np.full((m, m), np.nan)
+    if n >= 2 and ok.sum() >= 1:
+        idx = np.flatnonzero(ok)
+        r, _, t = correlation_matrices(scores[:, idx])
+        rho[np.ix_(idx, idx)], tau[np.ix_(idx, idx)] = r, t
+    return ranks, rho, tau
+
+
+def _flip_pairs(overall: np.ndarray, ka: int, kb: int) -> List[Tuple[int, int]]:
+    """System pairs (hi, lo) that models ka and kb order in opposite strict ways; hi is ka's better."""
+    s = np.round(overall, TIE_DECIMALS)
+    out = []
+    n = s.shape[0]
+    for i in range(n):
+        for j in range(i + 1, n):
+            da, db = s[i, ka] - s[j, ka], s[i, kb] - s[j, kb]
+            if da * db < 0:
+                out.append((i, j) if da > 0 else (j, i))
+    return out
+
+
+def _attribution(st: Statistics, overall: np.ndarray, totals: np.ndarray, sums: np.ndarray, buckets: List[str],
+                 undefined: Sequence[str], pairs: Sequence[Tuple[int, int]]) -> List[FlipAttribution]:
+    """Which bucket accounts for each pair that two models order differently (see FLIP_RULE)."""
+    if not pairs:
+        return []
+    sm = st.matrix(st.data[:0])
+    without = sm.scores(totals[None, :] - sums)               # (buckets, systems, models)
+    names = [m.name for m in st.models]
+    out = []
+    for ka, kb in pairs:
+        defined = names[ka] not in undefined and names[kb] not in undefined
+        flipped = _flip_pairs(overall, ka, kb) if defined else []
+        items = []
+        for hi, lo in flipped:
+            da, db = overall[hi, ka] - overall[lo, ka], overall[hi, kb] - overall[lo, kb]
+            wa = without[:, hi, ka] - without[:, lo, ka]
+            wb = without[:, hi, kb] - without[:, lo, kb]
+            gap = da - db
+            shrink = gap - (wa - wb)
+            resolved = ~((np.round(wa, TIE_DECIMALS) > 0) & (np.round(wb, TIE_DECIMALS) < 0))
+            items.append(PairFlip(st.names[hi], st.names[lo], float(gap), shrink, resolved))
+        n = len(st.names)
+        out.append(FlipAttribution(names[ka], names[kb], n * (n - 1) // 2, items, list(buckets), defined))
+    return out
+
+
+def _bucket_rows(X: np.ndarray, row_bucket: np.ndarray, n_buckets: int) -> List[Tuple[int, int]]:
+    starts = np.searchsorted(row_bucket, np.arange(n_buckets), side="left")
+    ends = np.searchsorted(row_bucket, np.arange(n_buckets), side="right")
+    return list(zip(starts.tolist(), ends.tolist()))
+
+
+def _resampled(rs: _Resampling, X: np.ndarray, sentences: np.ndarray,
+               groups: Tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]) -> np.ndarray:
+    """(resamples, columns): each resample's sums of the rows ``X`` (sentences ``sentences``): the
+    resample weights of the sentences times the rows, one matrix product over the distinct columns
+    (the columns that are equal -- a gold count every system shares, the zeros -- are multiplied once),
+    only over the columns some model reads, and a family read only as sums over labels summed first
+    (``groups``, :meth:`Statistics._groups`: the group's resampled sum goes to one of its columns, 0 to
+    the others, which no score tells apart); the columns no model reads keep the rows' plain sum."""
+    assert rs.W is not None
+    perm, starts, rep, rest = groups
+    sub = np.add.reduceat(X[:, perm], starts, axis=1) if len(starts) < len(perm) else X[:, perm]
+    p1, p2 = rs.probes(len(sub))
+    h = p1 @ sub
+    _, first, inverse = np.unique(h, return_index=True, return_inverse=True)
+    inverse = inverse.reshape(-1)
+    h2 = p2 @ sub
+    if not np.array_equal(h2, h2[first[inverse]]):       # two columns met on the first probe only
+        first, inverse = np.arange(sub.shape[1]), np.arange(sub.shape[1])
+    data, dtype = exact_float32(sub[:, first], len(sub))
+    out = np.repeat(X.sum(0)[None, :], rs.W.shape[0], axis=0)    # columns no model reads: as summed
+    out[:, rest] = 0.0
+    out[:, rep] = (rs.W[:, sentences].astype(dtype, copy=False) @ data).astype(np.float64)[:, inverse]
+    return out
+
+
+class _Resampling:
+    """The bootstrap weights shared by every bucket, and the permutation seed of the pair tests."""
+
+    def __init__(self, n_sentences: int, bootstrap: int, seed: int):
+        boot_seq, self.perm_seq = np.random.SeedSequence(seed).spawn(2)
+        self.W = bootstrap_weights(np.random.default_rng(boot_seq), bootstrap, n_sentences).astype(np.float32) \
+            if bootstrap else None
+        self._probes = np.random.default_rng(12345).random((2, n_sentences)) + 1.0
+
+    def probes(self, n: int) -> Tuple[np.ndarray, np.ndarray]:
+        """Two fixed vectors of n random weights: equal columns have equal products with both, and
+        different columns of counts have equal products with both by chance only."""
+        p = self._probes if n <= self._probes.shape[1] else np.random.default_rng(n).random((2, n)) + 1.0
+        return p[0, :n], p[1, :n]
+
+
+def _attribute(st: Statistics, attr: at.Attribute, bk: Buckets, bucket_of_span: np.ndarray,
+               sentence_bucket: Optional[np.ndarray], rs: _Resampling, options: Dict[str, Any]) -> AttributeResult:
+    """Every measurement of one attribute, given each span's bucket (and each sentence's, for a sentence
+    attribute)."""
+    names, models = st.names, st.models
+    n, m, B = len(names), len(models), len(bk)
+    off = st.span_offset
+    if sentence_bucket is not None:
+        order = np.argsort(sentence_bucket, kind="stable")
+        order = order[sentence_bucket[order] >= 0]
+        X, row_bucket, row_sentence = st.data[order], sentence_bucket[order], order
+        undefined: List[str] = []
+        sentences = np.bincount(sentence_bucket[sentence_bucket >= 0], minlength=B)[:B]
+    else:
+        X, row_bucket, row_sentence = _span_groups(st, bucket_of_span, B)
+        undefined = list(st.undefined_for_spans)
+        sentences = None
+    groups = _bucket_rows(X, row_bucket, B)
+    sums = np.stack([X[a:b].sum(0) for a, b in groups]) if B else np.zeros((0, st.C))
+    gold = np.bincount(bucket_of_span[:off[1]][bucket_of_span[:off[1]] >= 0], minlength=B)[:B]
+    system = np.stack([np.bincount(bucket_of_span[off[i + 1]:off[i + 2]][bucket_of_span[off[i + 1]:off[i + 2]] >= 0],
+                                   minlength=B)[:B] for i in range(n)], axis=1) if n else np.zeros((B, 0), np.int64)
+    outside = np.array([int(np.count_nonzero(bucket_of_span[off[i]:off[i + 1]] < 0)) for i in range(n + 1)])
+    if sentence_bucket is None:
+        outside[1:] += st.unplaced
+    sm = st.matrix(X[:0])
+    scores = sm.scores(sums) if B else np.zeros((0, n, m))
+    undef = [models.index(get_model(u)) for u in undefined if u in [mo.name for mo in models]]
+    empty = (gold[:, None] == 0) & (system == 0)
+    scores[empty] = np.nan
+    scores[:, :, undef] = np.nan
+    low = high = None
+    pair = options.get("pair")
+    diffs = None
+    if rs.W is not None and B:
+        conf = options["confidence"]
+        alpha = 1.0 - conf
+        low, high = np.full((B, n, m), np.nan), np.full((B, n, m), np.nan)
+        if pair is not None:
+            diffs = (np.full((B, m), np.nan), np.full((B, m), np.nan))
+        for k, (a, b) in enumerate(groups):
+            if a == b:
+                continue
+            res = _resampled(rs, X[a:b], row_sentence[a:b], st.groups)
+            rsc = sm.scores(res)                                  # (resamples, systems, models)
+            lo, hi = np.quantile(rsc, [alpha / 2, 1 - alpha / 2], axis=0)
+            low[k], high[k] = lo, hi
+            if diffs is not None and pair is not None:
+                ia, ib = pair
+                d = rsc[:, ib, :] - rsc[:, ia, :]
+                dl, dh = np.quantile(d, [alpha / 2, 1 - alpha / 2], axis=0)
+                diffs[0][k], diffs[1][k] = dl, dh
+        low[empty], high[empty] = np.nan, np.nan
+        low[:, :, undef], high[:, :, undef] = np.nan, np.nan
+    ranks = np.full((B, n, m), np.nan)
+    rho, tau = np.full((B, m, m), np.nan), np.full((B, m, m), np.nan)
+    for k in range(B):
+        ranks[k], rho[k], tau[k] = _ranks_and_correlations(scores[k])
+    counts, count_names = _counts(st, sums)
+    result = AttributeResult(attr.name, attr.level, attr.kind, attr.description, attr.source, bk.rule,
+                             list(bk.names), list(bk.ranges), gold, system, sentences, outside, scores, low, high,
+                             ranks, rho, tau, counts, count_names, undefined)
+    if n >= 2:
+        result.flips = _attribution(st, options["overall"], options["totals"], sums, list(bk.names), undefined,
+                                    options["flip_pairs"])
+    if pair is not None:
+        ia, ib = pair
+        p = None
+        if options["permutations"]:
+            p = np.full((B, m), np.nan)
+            for k, (a, b) in enumerate(groups):
+                if a == b:
+                    continue
+                sub = st.matrix(X[a:b])
+                tests = [(np.array([ia]), np.array([ib]))] * m
+                p[k] = np.concatenate(pair_pvalues(sub, tests, options["permutations"], rs.perm_seq))
+            p[:, undef] = np.nan
+        result.pair = PairDifference(names[ia], names[ib], scores[:, ib, :] - scores[:, ia, :],
+                                     diffs[0] if diffs else None, diffs[1] if diffs else None, p)
+    return result
+
+
+# ---------------------------------------------------------------------------
+# entry points
+
+
+def _training(train: Any, scheme: str, policy: str) -> Optional[at.Training]:
+    """Training data from a path (any input format), a Corpus (its gold side), Documents or a Training."""
+    if train is None or isinstance(train, at.Training):
+        return train
+    from ..io.documents import Documents
+
+    if isinstance(train, Corpus):
+        if train.tokens is None:
+            raise OptionError("the training corpus has no token texts", option="train", value="Corpus")
+        toks = list(train.tokens(0, train.n_tokens))
+        g = train.gold
+        return at.training_from(toks, g.start, g.last, g.label, train.labels, source=train.gold_info.path,
+                                sentences=train.n_sentences)
+    if not isinstance(train, Documents):
+        from ..io.api import read
+
+        train = read(str(train), scheme=scheme, policy=policy) if _columns(str(train)) else read(str(train))
+    toks = [t for key in train.keys for t in (key.split("\x1f") if key else [])]
+    return at.training_from(toks, train.start, train.last, train.label, train.labels, source=train.path,
+                            sentences=train.n_docs)
+
+
+def _columns(path: str) -> bool:
+    from ..io.detect import detect_format
+    from ..io.source import is_dir, read_head
+
+    return not is_dir(path) and detect_format(path, read_head(path)) == "columns"
+
+
+def _records(corpus: Corpus, records: Optional[Sequence[Mapping[str, Any]]]) -> List[Mapping[str, Any]]:
+    """One record per sentence of the corpus: given, or read again from gold's JSON Lines file."""
+    if records is not None:
+        out = list(records)
+    else:
+        reading = corpus.gold_info.reading or {}
+        fmt = str(reading.get("format", ""))
+        if not (fmt.startswith("jsonl") or fmt == "label-studio") or corpus.gold_info.path is None:
+            raise OptionError("slices by a record field need JSON Lines input (one record per document)",
+                              option="by", value="...")
+        from ..io.jsonl import record_chunks
+
+        out = [rec for chunk, _ in record_chunks(corpus.gold_info.path) for rec in chunk]
+    if len(out) != corpus.n_sentences:
+        raise OptionError(f"{len(out)} records for {corpus.n_sentences} documents of the corpus; expected one "
+                          "record per document", option="by", value="...")
+    return out
+
+
+def analyze_corpus(
+    corpus: Corpus,
+    *,
+    models: Optional[Sequence[str]] = None,
+    reference: Optional[str] = None,
+    train: Any = None,
+    vocab: Any = None,
+    by: Sequence[str] = (),
+    records: Optional[Sequence[Mapping[str, Any]]] = None,
+    buckets: Union[str, Sequence[str], None] = None,
+    bootstrap: int = 1000,
+    permutations: int = 1000,
+    seed: int = 0,
+    confidence: float = 0.95,
+    systems: Optional[Sequence[str]] = None,
+    flips: Optional[Sequence[Tuple[str, str]]] = None,
+    pair: Optional[Tuple[str, str]] = None,
+    attributes: Optional[Sequence[str]] = None,
+) -> Analysis:
+    """Analyse the systems of ``corpus`` by span and sentence attributes (see :func:`analyze`)."""
+    timings: Dict[str, float] = {}
+    t0 = time.perf_counter()
+    names = list(corpus.systems) if systems is None else list(systems)
+    missing = [s for s in names if s not in corpus.systems]
+    if missing:
+        raise OptionError(f"no system named {', '.join(map(repr, missing))} in the corpus")
+    if not names:
+        raise OptionError("no system to analyse")
+    if len(set(names)) != len(names):
+        raise OptionError("a system is named twice", option="systems", value=",".join(names))
+    check_options(bootstrap=bootstrap, permutations=permutations, seed=seed, confidence=confidence)
+    if not corpus.labels:
+        raise InputError("no labelled span in gold or in any system: nothing to analyse", corpus.gold_info.path)
+    spec = parse_bucket_spec([buckets] if isinstance(buckets, str) else list(buckets or []))
+    model_list = resolve_models(list(ANALYSIS_MODELS) if models is None else list(models), corpus)
+    model_names = [mo.name for mo in model_list]
+    reference = reference or model_names[0]
+    if reference not in model_names:
+        raise OptionError(f"the reference model is not among the models ({', '.join(model_names)})",
+                          option="reference", value=reference)
+    flip_pairs = _flip_arg(flips, model_names)
+    pair_idx = _pair_arg(pair, names)
+    vocabulary = vocab if (vocab is None or isinstance(vocab, frozenset)) else (
+        at.read_vocabulary(str(vocab)) if isinstance(vocab, str) or hasattr(vocab, "__fspath__") else frozenset(vocab))
+    training = _training(train, corpus.scheme or "IOB2", corpus.policy or "conlleval")
+    timings["training"] = time.perf_counter() - t0
+
+    t0 = time.perf_counter()
+    st = Statistics(corpus, names, model_list)
+    totals = st.data.sum(0)
+    overall = st.matrix(st.data[:0]).scores(totals)
+    timings["statistics"] = time.perf_counter() - t0
+
+    t0 = time.perf_counter()
+    text = at.Text(corpus) if corpus.tokens is not None else None
+    if spec["interpreteval"]:
+        from .interpreteval import interpreteval_attributes
+
+        if training is None or text is None:
+            raise OptionError("InterpretEval's attributes need training data and token texts", option="buckets",
+                              value="interpreteval")
+        attrs = interpreteval_attributes(corpus, names, training, text)
+        left_out = ["tCon, tFre: InterpretEval's token-level attributes put tokens, not spans, in buckets "
+                    "(ts_eval.analysis.interpreteval.bucket_f1 has them)"]
+    else:
+        attrs, left_out = at.built_in(corpus, training, vocabulary, text)
+    fields = [f for f in by if f != "document"]
+    if "document" in by:
+        doc = at.document_attribute(corpus)
+        if doc is None:
+            raise OptionError("the gold input has no documents (-DOCSTART- lines, or records of a JSON Lines "
+                              "file) to slice by", option="by", value="document")
+        attrs.append(doc)
+    if fields:
+        recs = _records(corpus, records)
+        for path in fields:
+            vals, numeric = at.record_field(recs, path, corpus.gold_info.path or "records")
+            attrs.append(at.Attribute(path, at.SENTENCE, at.NUMERIC if numeric else at.CATEGORICAL,
+                                      f"the record field {path}", (lambda c, v=vals: v), source="record field"))
+    if attributes is not None:
+        unknown = [a for a in attributes if a not in [x.name for x in attrs]]
+        if unknown:
+            raise OptionError(f"no attribute {', '.join(map(repr, unknown))}; available: "
+                              f"{', '.join(x.name for x in attrs)}", option="attributes", value=",".join(attributes))
+        attrs = [a for a in attrs if a.name in attributes]
+    for name in spec["edges"]:
+        if name not in [a.name for a in attrs]:
+            raise OptionError(f"no attribute {name!r} to give edges to; attributes: {', '.join(a.name for a in attrs)}",
+                              option="buckets", value=f"{name}=...")
+    timings["attributes"] = time.perf_counter() - t0
+
+    rs = _Resampling(corpus.n_sentences, bootstrap, seed)
+    options = {"confidence": confidence, "overall": overall, "totals": totals, "flip_pairs": flip_pairs,
+               "pair": pair_idx, "permutations": permutations}
+    results: List[AttributeResult] = []
+    t_buckets = t_scores = 0.0
+    for attr in attrs:
+        t0 = time.perf_counter()
+        bk, bucket_of_span, sentence_bucket = _assign(st, attr, text, spec)
+        t1 = time.perf_counter()
+        results.append(_attribute(st, attr, bk, bucket_of_span, sentence_bucket, rs, options))
+        t_buckets += t1 - t0
+        t_scores += time.perf_counter() - t1
+    timings["buckets"], timings["scores"] = t_buckets, t_scores
+
+    out = Analysis(
+        systems=names, models=model_names, titles=[mo.title for mo in model_list],
+        descriptions=[mo.description for mo in model_list], reference=reference, overall=overall,
+        attributes=results,
+        corpus={"tokens": corpus.n_tokens, "sentences": corpus.n_sentences,
+                "documents": (len(corpus.doc_offsets) - 1) if corpus.doc_offsets is not None else None,
+                "gold_spans": len(corpus.gold), "labels": list(corpus.labels), "gold_path": corpus.gold_info.path},
+        training=training.summary() if training is not None else None, left_out=left_out,
+        settings={"models": model_names, "reference": reference, "bootstrap": bootstrap,
+                  "permutations": permutations if pair_idx is not None else 0, "seed": seed,
+                  "confidence": confidence, "unit": "sentence", "buckets": spec["k"],
+                  "bucket_mode": "interpreteval" if spec["interpreteval"] else "default",
+                  "edges": spec["edges"], "flips": [[model_names[a], model_names[b]] for a, b in flip_pairs],
+                  "pair": [names[pair_idx[0]], names[pair_idx[1]]] if pair_idx is not None else None,
+                  "by": list(by), "vocabulary": len(vocabulary) if vocabulary is not None else None,
+                  "versions": versions()},
+        timings=timings, flips=_overall_flips(overall, names, model_names))
+    return out
+
+
+def _assign(st: Statistics, attr: at.Attribute, text: Optional[at.Text],
+            spec: Dict[str, Any]) -> Tuple[Buckets, np.ndarray, Optional[np.ndarray]]:
+    """The buckets of ``attr`` and the bucket of every span (gold first, then each system's), and of
+    every sentence for a sentence attribute."""
+    corpus, names = st.corpus, st.names
+    if getattr(attr, "extra", {}).get("assigned") is not None:
+        return attr.extra["assigned"]
+    if attr.level == at.SENTENCE:
+        sv = np.asarray(attr.values(corpus))
+        gold_vals = sv[st.span_sentence[:st.span_offset[1]]]
+        others = sv
+    else:
+        gold_vals = np.asarray(attr.values(corpus, corpus.gold, text))
+        sys_vals = [np.asarray(attr.values(corpus, corpus.systems[n], text)) for n in names]
+        others = np.concatenate(sys_vals) if sys_vals else gold_vals[:0]
+    if attr.kind == at.CATEGORICAL:
+        bk = categorical_buckets(attr, gold_vals, others)
+    else:
+        bk = numeric_buckets(attr, gold_vals.astype(float), others.astype(float), spec["k"],
+                             spec["edges"].get(attr.name))
+    if attr.level == at.SENTENCE:
+        sb = bk.assign(sv)
+        return bk, sb[st.span_sentence], sb
+    return bk, np.concatenate([bk.assign(gold_vals)] + [bk.assign(v) for v in sys_vals]), None
+
+
+def _flip_arg(flips: Optional[Sequence[Tuple[str, str]]], models: List[str]) -> List[Tuple[int, int]]:
+    if flips is None:
+        return [(i, j) for i in range(len(models)) for j in range(i + 1, len(models))]
+    out = []
+    for given in flips:
+        pr = tuple(given)
+        if len(pr) != 2 or pr[0] == pr[1] or any(x not in models for x in pr):
+            raise OptionError(f"expected two different models among {', '.join(models)}", option="flips",
+                              value=",".join(map(str, pr)))
+        out.append((models.index(pr[0]), models.index(pr[1])))
+    return out
+
+
+def _pair_arg(pair: Optional[Tuple[str, str]], names: List[str]) -> Optional[Tuple[int, int]]:
+    if pair is None:
+        return (0, 1) if len(names) == 2 else None
+    pr = tuple(pair)
+    if len(pr) != 2 or pr[0] == pr[1] or any(x not in names for x in pr):
+        raise OptionError(f"expected two different systems among {', '.join(names)}", option="pair",
+                          value=" ".join(map(str, pr)))
+    return names.index(pr[0]), names.index(pr[1])
+
+
+def _overall_flips(overall: np.ndarray, names: List[str], models: List[str]) -> List[Dict[str, Any]]:
+    out = []
+    n = len(names)
+    for a in range(len(models)):
+        for b in range(a + 1, len(models)):
+            pairs = _flip_pairs(overall, a, b)
+            out.append({"model_a": models[a], "model_b": models[b], "pairs_compared": n * (n - 1) // 2,
+                        "changed": len(pairs),
+                        "pairs": [{"better_under_a": names[i], "better_under_b": names[j]} for i, j in pairs]})
+    return out
+
+
+def corpus_of(gold: Union[Corpus, Sequence[Sequence[str]]],
+              systems: Optional[Union[Mapping[str, Any], Sequence[Any]]], *, scheme: str, policy: str,
+              options: Dict[str, Any]) -> Corpus:
+    """The corpus :func:`ts_eval.analyze` analyses: ``gold`` itself when it is a Corpus (``systems`` then
+    names some of its systems, put into ``options``), else built from tag sequences."""
+    if isinstance(gold, Corpus):
+        if systems is not None and not isinstance(systems, Mapping):
+            options["systems"] = list(systems)
+        return gold
+    if systems is None:
+        raise OptionError("give the systems: a mapping of system name -> tag sequences")
+    pairs = list(systems.items()) if isinstance(systems, Mapping) else [tuple(p) for p in systems]
+    return from_sequences(gold, {str(n): seqs for n, seqs in pairs}, scheme=scheme, policy=policy)
