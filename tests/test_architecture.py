@@ -41,7 +41,7 @@ LAYERS: List[Tuple[str, Tuple[str, ...]]] = [
     ("results", ("results",)),
     ("models", ("models", "fair")),
     ("formats", ("io", "germeval")),
-    ("studies", ("ranking", "comparison", "compat", "analysis", "agreement")),
+    ("studies", ("ranking", "comparison", "compat", "analysis", "agreement", "streaming")),
     ("output", ("output",)),
     ("cli", ("cli",)),
     ("package", ("__init__", "__main__")),      # the package itself: its API and ``python -m ts_eval``

@@ -212,7 +212,7 @@ def error_analysis(corpus: Corpus, *, systems: Optional[Sequence[str]] = None, t
             conf[m] = confusion(gold, ss, p, corpus.labels, m, best=b)
             if m == "overlap":
                 best[name] = b
-        ev = error_events(fair_errors(gold, ss, every, corpus.labels, corpus).outcomes)
+        ev = error_events(fair_errors(gold, ss, every, corpus.labels, corpus).span_outcomes)
         rows = _rows(ev, corpus, gsid, sid[cuts[k + 1]:cuts[k + 2]], ss)
         own = np.full(len(ev), k, np.int64)
         errs, distinct = _groups(corpus, rows, own, names, strings, top, False, window)

@@ -136,7 +136,7 @@ def fair_split(sd: SystemData, focus: str = "target", mode: str = "paper") -> Co
     """Per label the eight outcome codes (:func:`ts_eval.fair.tally.sentence_outcomes`)."""
     res = fair_model.fair_result(sd, focus, mode)
     gold, system = sd.cd.corpus.gold, sd.spans
-    lab, code, only = _counted(res.outcomes, gold, system, focus)
+    lab, code, only = _counted(res.span_outcomes, gold, system, focus)
     ng = len(gold)
     cols = lab * len(OUTCOME_NAMES) + code
     return _entries([(0, np.arange(ng), cols[:ng], np.ones(ng)), (1, only, cols[ng:], np.ones(len(only)))],

@@ -381,6 +381,32 @@ def _load_file(request: Request, args: argparse.Namespace, command: str, min_sys
         return read_conll(path, gold_column=gcol, system_columns=scols, names=names, **kw)
 
 
+def block_request(request: Request, args: argparse.Namespace, command: str = "score",
+                  min_systems: int = 1) -> Optional[Tuple[str, Dict[str, Any]]]:
+    """(path, options) for reading ``request`` in blocks of whole sentences
+    (:func:`ts_eval.io.conll.read_conll_blocks`), or None when it cannot be: one column FILE (standard input
+    and compressed files too) read with a given scheme can; two-file mode, the other formats and
+    ``--scheme auto`` are read whole."""
+    if request.file is None or request.gold is not None:
+        return None
+    if request.file != STDIN and os.path.isdir(request.file):
+        return None
+    if input_format(request.file, args) != "columns":
+        return None
+    kw = reading(args, request.scheme)
+    if kw["scheme"] == "auto":
+        return None
+    from ..io.columns import count_columns
+
+    path = request.file
+    gcol, scols = resolve_columns(path, lambda: count_columns(path, kw["delimiter"]), request.gold_col,
+                                  request.system_cols)
+    if len(scols) < min_systems:
+        return None
+    names = system_names(scols, request.names, "system columns") if request.names is not None else None
+    return path, dict(gold_column=gcol, system_columns=scols, names=names, **kw)
+
+
 def _load_files(request: Request, args: argparse.Namespace, command: str, min_systems: int):
     from ..io import read_conll_pair
 

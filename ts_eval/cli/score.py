@@ -3,15 +3,19 @@ GermEval 2014 sample (four systems)."""
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from pathlib import Path
-from typing import Any, List, Optional
+from types import SimpleNamespace
+from typing import Any, Dict, List, Optional, Tuple
 
 from .errors import option_errors
 from .inputs import (
+    STDIN,
     add_column_options,
     add_file_arguments,
     add_reading_options,
+    block_request,
     check_paths,
     file_request,
     input_settings,
@@ -58,6 +62,16 @@ def _scoring_options(p: argparse.ArgumentParser) -> None:
     g.add_argument("--no-labels", action="store_true", help="table format: leave out the per-label tables")
 
 
+def _positive(value: str) -> int:
+    try:
+        n = int(value)
+    except ValueError:
+        n = 0
+    if n < 1:
+        raise argparse.ArgumentTypeError(f"expected a whole number of processes >= 1, got {value!r}")
+    return n
+
+
 def register(sub: Any) -> None:
     """Add ``score`` and ``demo`` to the ``ts-eval`` parser."""
     sc = sub.add_parser("score", help="score one or more systems against gold",
@@ -70,6 +84,9 @@ def register(sub: Any) -> None:
     add_reading_options(sc)
     sc.add_argument("--labels", metavar="L1,L2", help="score only these labels (after --map-label)")
     sc.add_argument("--exclude", metavar="L1,L2", help="leave these labels out (after --map-label)")
+    sc.add_argument("--jobs", type=_positive, default=1, metavar="N",
+                    help="score one column FILE in N processes, a shard of whole sentences each, and add up their "
+                         "counts (default 1; standard input and compressed files are read in one)")
     _scoring_options(sc)
     demo = sub.add_parser("demo", help="score the bundled GermEval 2014 sample (four systems)")
     _scoring_options(demo)
@@ -92,16 +109,103 @@ def _models(args: argparse.Namespace) -> List[str]:
     return models
 
 
-def _select(corpus, args: argparse.Namespace):
+def _split(v: Optional[str]) -> List[str]:
+    return [x for x in (v or "").split(",") if x]
+
+
+def _select(corpus: Any, args: argparse.Namespace, check: bool = True) -> Any:
     if not (args.labels or args.exclude):
         return corpus
     from ..core.corpus import select_labels
 
-    def split(v: Optional[str]) -> List[str]:
-        return [x for x in (v or "").split(",") if x]
-
     with option_errors():
-        return select_labels(corpus, split(args.labels) or None, split(args.exclude))
+        return select_labels(corpus, _split(args.labels) or None, _split(args.exclude), check=check)
+
+
+def _settings(args: argparse.Namespace) -> Any:
+    from ..models.evaluate import score_settings
+
+    return score_settings(separator_weight=args.separator_weight, beta=args.beta, all_labels_row=args.all_labels_row,
+                          models=_models(args), k1=args.k1, k2=args.k2, focus=args.focus, weights=args.weights,
+                          fair_mode=args.fair_mode, **matching_options(args))
+
+
+def _streamed(request: Any, args: argparse.Namespace) -> Optional[Tuple[Any, Any]]:
+    """(report, what ``settings["input"]`` reads of the corpus) of ``request`` read in blocks of sentences
+    (in ``--jobs`` processes, each a shard of the file), keeping only the running counts
+    (:mod:`ts_eval.streaming.files`); None when it must be read whole (:func:`block_request`), or when a
+    file of at most :data:`WHOLE_AGAIN_BYTES` holds an error: reading it whole then reports the error it
+    reports first (standard input, read once, and larger files report the error of the block)."""
+    from ..core.corpus import check_selection
+    from ..errors import TsEvalError
+
+    try:
+        _settings(args)
+        found = block_request(request, args)
+    except (TsEvalError, ValueError):
+        return None
+    if found is None:
+        return None
+    path, reading = found
+    options = {**reading, **{k: getattr(args, k) for k in SCORING}, **matching_options(args), "models": _models(args),
+               "labels": _split(args.labels) or None, "exclude": _split(args.exclude)}
+    try:
+        counts = _in_shards(path, options, args.jobs) if getattr(args, "jobs", 1) > 1 else None
+        if counts is None:
+            from ..streaming.files import count_file
+
+            counts = count_file(path, **options)
+    except (TsEvalError, ValueError):
+        if path == STDIN or os.path.getsize(path) > WHOLE_AGAIN_BYTES:   # what the block said is the message
+            with option_errors():
+                raise
+        return None
+    if args.labels or args.exclude:
+        with option_errors():
+            check_selection(counts.input_labels, options["labels"], options["exclude"])
+    sides = SimpleNamespace(gold_info=counts.gold, system_info={s.name: s.source for s in counts.systems})
+    return counts.report(), sides
+
+
+WHOLE_AGAIN_BYTES = 256 << 20   # a file with an error is read again whole (to report its first error) up to this
+MIN_SHARD_BYTES = 32 << 20     # --jobs: a smaller shard costs more to start than it saves (~3M tokens)
+SCORING = ("separator_weight", "beta", "all_labels_row", "k1", "k2", "focus", "weights", "fair_mode")
+
+
+def _count_shard(job: Tuple[Any, Dict[str, Any]]) -> Any:
+    """One process's shard (None when it holds an error: the file is then read whole to report it)."""
+    from ..errors import TsEvalError
+    from ..streaming.files import count_file
+
+    shard, options = job
+    try:
+        return count_file(shard, **options)
+    except (TsEvalError, ValueError):
+        return None
+
+
+def _in_shards(path: str, options: Dict[str, Any], jobs: int) -> Any:
+    """The file's counts from ``jobs`` processes (fewer for a file of less than ``jobs`` times
+    :data:`MIN_SHARD_BYTES`), one shard of whole sentences each, added in order (None: one process will
+    do, or the file cannot be cut -- standard input, a compressed file)."""
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    from ..errors import InputError
+    from ..streaming.files import READING, file_shards
+
+    jobs = min(jobs, os.path.getsize(path) // MIN_SHARD_BYTES) if path != STDIN else 1
+    if jobs < 2:
+        return None
+    shards = file_shards(path, jobs, **{k: v for k, v in options.items() if k in READING})
+    if len(shards) < 2:
+        return None
+    rest = {k: v for k, v in options.items() if k not in READING}
+    with ProcessPoolExecutor(len(shards), mp_context=multiprocessing.get_context("fork")) as pool:
+        parts = list(pool.map(_count_shard, [(shard, rest) for shard in shards]))
+    if any(p is None for p in parts):
+        raise InputError("a shard holds an error", path)   # read whole: that says which
+    return sum(parts)
 
 
 def _conlleval(report) -> str:
@@ -130,11 +234,15 @@ def run(args: argparse.Namespace) -> int:
     matching = matching_options(args)
     request = file_request(args)
     check_paths(args, request_paths(request))
-    corpus = _select(load(request, args), args)
-    with option_errors():
-        report = evaluate(corpus, separator_weight=args.separator_weight, beta=args.beta,
-                          all_labels_row=args.all_labels_row, models=_models(args), k1=args.k1, k2=args.k2,
-                          focus=args.focus, weights=args.weights, fair_mode=args.fair_mode, **matching)
+    streamed = _streamed(request, args)
+    if streamed is not None:
+        report, corpus = streamed
+    else:
+        corpus = _select(load(request, args), args)
+        with option_errors():
+            report = evaluate(corpus, separator_weight=args.separator_weight, beta=args.beta,
+                              all_labels_row=args.all_labels_row, models=_models(args), k1=args.k1, k2=args.k2,
+                              focus=args.focus, weights=args.weights, fair_mode=args.fair_mode, **matching)
     report.settings["input"] = input_settings(args, corpus)
     with option_errors():   # a layout that cannot show this report (conlleval with several systems, say)
         emit(report, args, _legacy, page_options={"per_label": not (args.no_labels and args.format == "table")},

@@ -25,7 +25,7 @@ def fair_outcomes(corpus: Corpus, system: str, pairs: Optional[Pairs] = None, mo
     ss = corpus.systems[system]
     if pairs is None:
         pairs = match(corpus.gold, ss)
-    o = fair_errors(corpus.gold, ss, pairs, corpus.labels, corpus, mode=mode).outcomes
+    o = fair_errors(corpus.gold, ss, pairs, corpus.labels, corpus, mode=mode).span_outcomes
     return OutcomeCodes(_recode(o.gold_type, OUTCOME_NAMES, GOLD_OUTCOMES),
                         np.asarray(o.gold_partner, np.int64),
                         _recode(o.system_type, OUTCOME_NAMES, SYSTEM_OUTCOMES),

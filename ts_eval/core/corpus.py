@@ -158,6 +158,7 @@ class Corpus:
     policy: Optional[str] = None
     tag_vocab: List[str] = field(default_factory=list)
     doc_offsets: Optional[np.ndarray] = None  # token offsets of documents (-DOCSTART-)
+    opens_document: bool = True         # the first token opens a document (else doc_offsets[0] = 0 was added)
     docstart_lines: int = 0             # -DOCSTART- lines (conlleval counts them as O tokens)
     boundary_lines: int = 0             # lines with first field -X- (conlleval sentence boundary)
     tokens: Optional[Callable[[int, int], List[str]]] = None  # tokens(a, b) -> token texts a..b-1
@@ -486,17 +487,26 @@ def _on_side(side: SideInfo, template: str) -> str:
     return template.format(side.name) if side.name else ""
 
 
+def check_selection(present: Sequence[str], labels: Optional[Sequence[str]] = None,
+                    exclude: Sequence[str] = ()) -> None:
+    """Naming a label that no span carries (none of ``present``) is a ValueError listing them."""
+    unknown = [lab for lab in list(labels or []) + list(exclude) if lab not in present]
+    if unknown:
+        raise ValueError(f"label(s) {', '.join(map(repr, unknown))} not in the data; labels are "
+                         f"{', '.join(present) or '(none)'}")
+
+
 def select_labels(corpus: Corpus, labels: Optional[Sequence[str]] = None,
-                  exclude: Sequence[str] = ()) -> Corpus:
+                  exclude: Sequence[str] = (), *, check: bool = True) -> Corpus:
     """The corpus restricted to some labels (``labels``; all when None) minus ``exclude``.
 
     Spans of other labels are removed from gold and every system (and counted in
-    each side's ``unmapped``); naming a label that no span carries is an error.
+    each side's ``unmapped``); naming a label that no span carries is an error (``check``; a
+    part of a corpus read in blocks may lack a label the whole has: :func:`check_selection` then
+    checks the labels of the whole).
     """
-    unknown = [lab for lab in list(labels or []) + list(exclude) if lab not in corpus.labels]
-    if unknown:
-        raise ValueError(f"label(s) {', '.join(map(repr, unknown))} not in the data; labels are "
-                         f"{', '.join(corpus.labels) or '(none)'}")
+    if check:
+        check_selection(corpus.labels, labels, exclude)
     keep_names = [lab for lab in corpus.labels if (labels is None or lab in labels) and lab not in exclude]
     remap = np.full(len(corpus.labels), -1, np.int32)
     for k, lab in enumerate(corpus.labels):

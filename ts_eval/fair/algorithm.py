@@ -137,6 +137,7 @@ def fair_errors(
     gold_order: Optional[np.ndarray] = None,
     system_order: Optional[np.ndarray] = None,
     mode: str = "paper",
+    per_sentence: bool = True,
     _units: str = "cluster",
 ) -> FairResult:
     """Count Ortmann's error types of ``system`` against ``gold``.
@@ -146,7 +147,8 @@ def fair_errors(
     and LBE count for the target (gold) label or the system label.  The optional
     token sets give spans whose tokens are not their whole range (ignore_punct);
     the optional orders give each span's position in the input (the reference
-    breaks ties by it; default: the SpanSet order, i.e. left to right).
+    breaks ties by it; default: the SpanSet order, i.e. left to right).  ``per_sentence`` False:
+    the result's ``sentence_counts`` are not made (the totals are counted without them).
     """
     _check_options(focus, mode, _units)
     if pairs is None:
@@ -181,7 +183,7 @@ def fair_errors(
     fp = np.flatnonzero(~s.done)
     ev.add(fn, np.full(len(fn), -1), FN, GOLD_ONLY)
     ev.add(np.full(len(fp), -1), fp, FP, SYSTEM_ONLY)
-    return _tally(gold, system, labels, focus, mode, sentences, *ev.arrays(), trad_g, trad_s, g.order)
+    return _tally(gold, system, labels, focus, mode, sentences, *ev.arrays(), trad_g, trad_s, g.order, per_sentence)
 
 
 def _exact_pairs(pairs: Pairs, g: _Side, s: _Side) -> np.ndarray:

@@ -92,6 +92,14 @@ def sentence_outcomes(outcomes: SpanOutcomes, gold: SpanSet, system: SpanSet, n_
     return np.bincount(key, minlength=size).reshape(n_sent, n_labels, N_CODES)
 
 
+def label_outcomes(outcomes: SpanOutcomes, gold: SpanSet, system: SpanSet, n_labels: int,
+                   focus: str = "target") -> np.ndarray:
+    """(labels, 8) int64: the column sums of :func:`sentence_outcomes`, counted without the sentences."""
+    lab, code, _ = _counted(outcomes, gold, system, focus)
+    return np.bincount(lab * N_CODES + code, minlength=n_labels * N_CODES)[:n_labels * N_CODES].reshape(
+        n_labels, N_CODES).astype(np.int64)
+
+
 def _span_outcomes(ng: int, ns: int, eg: np.ndarray, es: np.ndarray, ec: np.ndarray,
                    ek: np.ndarray) -> SpanOutcomes:
     """Events -> each span's outcome, counterpart and whether the event counted both spans."""
@@ -126,14 +134,15 @@ def _fair_columns(c8: np.ndarray) -> np.ndarray:
 def _tally(gold: SpanSet, system: SpanSet, labels: Sequence[str], focus: str, mode: str,
            sentences: Union[Corpus, np.ndarray, Sequence[int]],
            eg: np.ndarray, es: np.ndarray, ec: np.ndarray, ek: np.ndarray,
-           trad_g: np.ndarray, trad_s: np.ndarray, g_order: np.ndarray) -> FairResult:
-    """Events -> per-span outcomes, per-sentence and per-label counts (the label counts are
-    the column sums of the sentence counts), confusion matrix."""
+           trad_g: np.ndarray, trad_s: np.ndarray, g_order: np.ndarray, per_sentence: bool = True) -> FairResult:
+    """Events -> per-span outcomes, per-sentence (unless ``per_sentence`` is False) and per-label counts
+    (the label counts are the column sums of the sentence counts), confusion matrix."""
     L = len(labels)
     ng, ns = len(gold), len(system)
     outcomes = _span_outcomes(ng, ns, eg, es, ec, ek)
-    per_sentence = sentence_outcomes(outcomes, gold, system, L, sentences, focus)
-    fair = _fair_columns(per_sentence.sum(axis=0))
+    sentence_counts = sentence_outcomes(outcomes, gold, system, L, sentences, focus) if per_sentence else None
+    fair = _fair_columns(sentence_counts.sum(axis=0) if sentence_counts is not None
+                         else label_outcomes(outcomes, gold, system, L, focus))
     glab = np.where(eg >= 0, gold.label[np.maximum(eg, 0)] if ng else 0, L).astype(np.int64)
     slab = np.where(es >= 0, system.label[np.maximum(es, 0)] if ns else 0, L).astype(np.int64)
     errs = ec != TP
@@ -150,4 +159,4 @@ def _tally(gold: SpanSet, system: SpanSet, labels: Sequence[str], focus: str, mo
     if ng:
         np.minimum.at(first, gold.label.astype(np.int64), g_order)
     return FairResult(list(labels), focus, mode, fair, trad, conf, gold_count, system_count, first, outcomes,
-                      per_sentence)
+                      sentence_counts)

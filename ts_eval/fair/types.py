@@ -94,8 +94,15 @@ class FairResult:
     gold_count: np.ndarray    # (L,) gold spans per label
     system_count: np.ndarray  # (L,) system spans per label
     label_first: np.ndarray   # (L,) first appearance of the label in the gold input (for the stats order)
-    outcomes: SpanOutcomes
+    outcomes: Optional[SpanOutcomes]   # None when made from counts alone (score's streamed totals)
     sentence_counts: Optional[np.ndarray] = None  # (sentences, L, 8) outcome counts (fair.tally.sentence_outcomes)
+
+    @property
+    def span_outcomes(self) -> SpanOutcomes:
+        """What every span was counted as (a ValueError for a result made from counts alone)."""
+        if self.outcomes is None:
+            raise ValueError("this fair result was made from counts alone: it has no outcomes per span")
+        return self.outcomes
 
     @property
     def present(self) -> np.ndarray:

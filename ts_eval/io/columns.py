@@ -18,15 +18,17 @@ does).  ``token_column=None``: the file has no token column (tags only).
 from __future__ import annotations
 
 import codecs
+import io
 import os
+import re
 from dataclasses import dataclass, field
-from typing import Dict, List, Optional, Sequence, Tuple, Union
+from typing import Any, Callable, Dict, Iterator, List, Optional, Sequence, Tuple, Union
 
 import numpy as np
 from numpy.lib.stride_tricks import as_strided
 
 from ..errors import Hint, InputError, OptionError, Part, TsEvalError
-from .source import STDIN, decompress, display_name, is_compressed, not_utf8, read_bytes, read_head
+from .source import STDIN, decompress, display_name, is_compressed, not_utf8, open_stream, read_bytes, read_head
 
 _WS = np.zeros(256, bool)
 _WS[[9, 10, 11, 12, 13, 32]] = True  # ASCII whitespace only: tokens may hold NBSP etc.
@@ -57,6 +59,9 @@ class ColumnFile:
     trailing_boundary: bool = False  # a line (blank, -X-, -DOCSTART-) follows the last token line
     rereadable: bool = True   # False for standard input: its bytes are kept, not read again
     first_text: str = ""      # the first token line (for messages about the columns)
+    first_token_line: int = -1  # its line number
+    first_field: bytes = b""  # its first field
+    lines: int = 0            # line ends in the bytes read
 
     def release(self) -> None:
         """Drop the file's bytes and token offsets (read again from the file if texts are asked for)."""
@@ -222,6 +227,195 @@ def read_column_file(path: str, columns: Sequence[int] = (-1,), token_column: Op
     return split_columns(buf, path, columns, token_column, padded=True, delimiter=delimiter)
 
 
+Stream = Union[io.BufferedIOBase, io.RawIOBase]    # a binary stream read with .read(n)
+BLOCK_BYTES = 1 << 22  # read_column_blocks: blocks of whole sentences of about 4 MiB
+
+
+def read_column_blocks(path: str, columns: Sequence[int] = (-1,), token_column: Optional[int] = 1,
+                       delimiter: Optional[str] = None, block_bytes: Optional[int] = None,
+                       cut_after: Optional[Callable[[List[bytes]], bool]] = None,
+                       shard: Optional[Tuple[int, int, int, Head]] = None) -> Iterator[ColumnFile]:
+    """A column file (``-``: standard input; compressed files are decompressed as they are read) as
+    consecutive blocks of whole sentences, each of about ``block_bytes`` bytes (default
+    :data:`BLOCK_BYTES`; 1: one sentence each), so
+    that a corpus of any size is read in bounded memory.
+
+    Each block is the :class:`ColumnFile` of its lines, with the file's line numbers and the file's
+    column checks, and with what :func:`read_column_file` would say of those sentences: a block is cut
+    after a token line that a blank line follows (so a ``-DOCSTART-`` line stays with the sentence it
+    opens), and every block but the last ends at a sentence boundary; ``cut_after``, if given, must also
+    hold of the fields of that token line.  A file without blank lines is one block.  Errors are those
+    of the block where they are found: the first of several errors in a file may be another than
+    :func:`read_column_file` reports first.
+
+    ``shard``: (start, stop, lines before start, the file's :class:`Head`) reads only bytes start..stop of
+    a plain file (from :func:`shard_offsets`).
+    """
+    name = display_name(path)
+    block_bytes = block_bytes or BLOCK_BYTES
+    head: Optional[Head] = None
+    lines = done = 0
+    fh: Stream = open_stream(path)
+    if shard is not None:
+        done, stop, lines, head = shard
+        fh.seek(done)
+        fh = _Limited(fh, stop - done)
+    for block, last in _sentence_blocks(fh, block_bytes, delimiter, cut_after):
+        cf = split_columns(block, name, columns, token_column, delimiter=delimiter,
+                           follows=None if head is None else (lines, done, head))
+        cf.rereadable = False      # its bytes are kept while the block is used
+        if not last:
+            cf.trailing_boundary = True    # a blank line follows it in the next block
+        lines += cf.lines
+        done += len(block)
+        head = head or Head(cf.n_columns, cf.first_token_line, cf.first_text, cf.first_field)
+        del block
+        yield cf
+
+
+class _Limited(io.RawIOBase):
+    """The next ``size`` bytes of ``fh``."""
+
+    def __init__(self, fh: Stream, size: int) -> None:
+        self.fh, self.left = fh, size
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buf: Any) -> int:
+        view = memoryview(buf).cast("B")
+        data = self.fh.read(min(len(view), self.left))
+        view[:len(data)] = data
+        self.left -= len(data)
+        return len(data)
+
+    def close(self) -> None:
+        self.fh.close()
+        super().close()
+
+
+def shard_offsets(path: str, n: int, delimiter: Optional[str] = None,
+                  cut_after: Optional[Callable[[List[bytes]], bool]] = None) -> Optional[Tuple[List[int], Head]]:
+    """Byte offsets that cut a plain (uncompressed) column file into at most ``n`` shards of whole
+    sentences of about equal size, where :func:`read_column_blocks` would cut a block, and the file's
+    :class:`Head`; None for standard input, a compressed file, or a file whose head does not parse."""
+    if path == STDIN or n < 2:
+        return None
+    try:
+        size = os.path.getsize(path)
+        with open(path, "rb") as fh:
+            first = fh.read(1 << 20)
+            if is_compressed(first[:8]):
+                return None
+            end = first.rfind(b"\n") + 1
+            head_cf = split_columns(first[:end], path, (), None, delimiter=delimiter)
+            head = Head(head_cf.n_columns, head_cf.first_token_line, head_cf.first_text, head_cf.first_field)
+            blank = re.compile(rb"\n\r?\n" if delimiter is not None else rb"\n[ \t\r\x0b\x0c]*\n")
+            offsets = [0]
+            for k in range(1, n):
+                at = max(size * k // n, offsets[-1] + 1)
+                base = max(at - (1 << 16), 0)       # the line before a cut must be in the window
+                fh.seek(base)
+                window = bytearray()
+                while True:
+                    more = fh.read(1 << 20)
+                    window += more
+                    cut = _cut(window, at - base, blank, delimiter, cut_after)
+                    if cut >= 0 or not more:
+                        break
+                if cut < 0 or base + cut >= size:
+                    break
+                offsets.append(base + cut)
+            offsets.append(size)
+    except (OSError, TsEvalError):
+        return None
+    return offsets, head
+
+
+@dataclass(frozen=True)
+class Head:
+    """What the blocks after a column file's first need to know of its first token line."""
+
+    n_columns: int
+    line: int
+    text: str
+    field: bytes
+
+
+def _sentence_blocks(fh: Stream, block_bytes: int, delimiter: Optional[str],
+                     cut_after: Optional[Callable[[List[bytes]], bool]] = None) -> Iterator[Tuple[bytes, bool]]:
+    """(bytes, is the last block) of ``fh`` cut as :func:`read_column_blocks` says."""
+    blank = re.compile(rb"\n\r?\n" if delimiter is not None else rb"\n[ \t\r\x0b\x0c]*\n")
+    read_size = max(1 << 16, min(block_bytes, 1 << 20))
+    buf = bytearray()
+    pending: Optional[bytes] = None
+    scanned, eof = 0, False
+    with fh:
+        while True:
+            cut = (_cut(buf, max(block_bytes - 1, scanned), blank, delimiter, cut_after)
+                   if len(buf) >= block_bytes else -1)
+            if cut < 0:
+                if eof:
+                    break
+                scanned = max(scanned, len(buf) - 4096) if len(buf) >= block_bytes else 0
+                more = fh.read(read_size)
+                if more:
+                    buf += more
+                else:
+                    eof = True
+                continue
+            block = bytes(buf[:cut])
+            del buf[:cut]
+            scanned = 0
+            if pending is not None:
+                yield pending, False
+            pending = block
+    rest = bytes(buf)
+    if pending is None:
+        yield rest, True
+    elif _has_token_line(rest, delimiter):
+        yield pending, False
+        yield rest, True
+    else:                      # blank, -X- or -DOCSTART- lines after the last cut: they end the last block
+        yield pending + rest, True
+
+
+def _cut(buf: bytearray, start: int, blank: Any, delimiter: Optional[str],
+         cut_after: Optional[Callable[[List[bytes]], bool]] = None) -> int:
+    """Where the first block of ``buf`` that reaches ``start`` ends: after a token line that a blank line
+    follows (-1: no such place yet)."""
+    for m in blank.finditer(buf, max(start, 0)):
+        end = m.start()
+        line = bytes(buf[buf.rfind(b"\n", 0, end) + 1:end])
+        if _is_token_line(line, delimiter) and (cut_after is None or cut_after(_fields(line, delimiter))):
+            return end + 1
+    return -1
+
+
+def _fields(line: bytes, delimiter: Optional[str]) -> List[bytes]:
+    if delimiter is None:
+        return line.split()
+    line = line.rstrip(b"\r")
+    d = delimiter.encode("utf-8")
+    return (line[:-1] if line.endswith(d) else line).split(d)
+
+
+def _is_token_line(line: bytes, delimiter: Optional[str]) -> bool:
+    fields = _fields(line, delimiter)
+    return bool(fields and fields[0]) and fields[0] not in (b"-DOCSTART-", b"-X-")
+
+
+def _has_token_line(data: bytes, delimiter: Optional[str]) -> bool:
+    at = 0
+    while at < len(data):
+        nl = data.find(b"\n", at)
+        nl = len(data) if nl < 0 else nl
+        if _is_token_line(data[at:nl], delimiter):
+            return True
+        at = nl + 1
+    return False
+
+
 @dataclass
 class _Acc:
     """What the chunks of one file add up to."""
@@ -238,18 +432,21 @@ class _Acc:
     doc_lines: List[np.ndarray] = field(default_factory=list)
     boundary_lines: int = 0
     values: List[Tuple[List[str], np.ndarray]] = field(default_factory=list)  # per chunk: vocab, ids[col]
+    continued: bool = False    # a block after the file's first (its first token line is not the file's)
 
 
 def split_columns(raw: Union[bytes, bytearray], path: str = "<data>", columns: Sequence[int] = (-1,),
                   token_column: Optional[int] = 1, padded: bool = False,
-                  delimiter: Optional[str] = None) -> ColumnFile:
+                  delimiter: Optional[str] = None, follows: Optional[Tuple[int, int, Head]] = None) -> ColumnFile:
     """Split a file's bytes into token lines and decode the requested columns, in chunks.
 
     ``padded``: ``raw`` ends with 8 bytes of zero padding that are not data (saves a copy).
+    ``follows``: ``raw`` is a block of the file after (lines, bytes) and the :class:`Head` of the file
+    (:func:`read_column_blocks`): line numbers count on, and token lines must have the first one's width.
     """
     if not padded:
         raw = bytes(raw) + bytes(8)
-    shift = len(BOM) if raw.startswith(BOM) else 0
+    shift = len(BOM) if raw.startswith(BOM) and follows is None else 0
     end = len(raw) - 8                          # the data are raw[shift:end]
     windows = byte_windows(raw, shift)
     data = np.frombuffer(raw, np.uint8, count=end - shift, offset=shift)
@@ -258,7 +455,12 @@ def split_columns(raw: Union[bytes, bytearray], path: str = "<data>", columns: S
     max_lines = raw.count(b"\n", shift, end) + 1
     acc = _Acc(np.empty(max_lines, np.int32), np.empty(max_lines, np.uint32 if end < 2**32 else np.int64),
                np.empty(max_lines, np.int32))
-    start, line0 = shift, 0
+    start, line0, bytes0 = shift, 0, 0
+    if follows is not None:
+        line0, bytes0, head = follows
+        acc.ncol, acc.first_token_line, acc.first_text = head.n_columns, head.line, head.text
+        acc.first_field, acc.continued = head.field, True
+    lines_before = line0
     cols: Optional[List[int]] = None
     sep = delimiter_mask(delimiter)
     while start < end:
@@ -267,12 +469,12 @@ def split_columns(raw: Union[bytes, bytearray], path: str = "<data>", columns: S
         try:
             codecs.utf_8_decode(memoryview(raw)[start:stop], "strict", True)
         except UnicodeDecodeError as err:
-            raise not_utf8(raw, start + err.start, err.reason, path) from None
+            raise not_utf8(raw, start + err.start, err.reason, path, lines_before, bytes0) from None
         cols = _scan(data, windows, start - shift, stop - shift, line0, path, columns, token_column, acc, cols,
                      sep, delimiter)
         line0 += acc.chunk_newlines
         start = stop
-    if acc.ncol < 0:
+    if acc.ncol < 0 or (not acc.n and follows is not None):
         raise InputError("no token lines (the file is blank or holds only -DOCSTART-/-X- lines)", path)
     n = acc.n
     token_line = acc.token_line[:n]
@@ -292,8 +494,9 @@ def split_columns(raw: Union[bytes, bytearray], path: str = "<data>", columns: S
         doc_first=doc_first, docstart_lines=len(doc_lines), boundary_lines=acc.boundary_lines,
         token_column=None if token_column is None else _column_index(token_column, acc.ncol, path, note) + 1,
         token_start=acc.token_start[:n], token_len=acc.token_len[:n], columns=merged, bom=shift,
-        delimiter=delimiter, first_text=acc.first_text,
-        trailing_boundary=max_lines - (raw[end - 1] == 10) > int(token_line[-1]),
+        delimiter=delimiter, first_text=acc.first_text, first_token_line=acc.first_token_line,
+        first_field=acc.first_field, lines=max_lines - 1,
+        trailing_boundary=lines_before + max_lines - (raw[end - 1] == 10) > int(token_line[-1]),
     )
 
 
@@ -386,7 +589,7 @@ def _ragged(part: np.ndarray, tok_lines: np.ndarray, counts: np.ndarray, acc: _A
     other = k       # a line of the width most lines have, for the GermEval hint
     share = np.bincount(counts)
     usual = int(share.argmax())
-    if acc.n == 0 and usual != ncol and share[usual] > 1 and share[ncol] == 1:
+    if acc.n == 0 and not acc.continued and usual != ncol and share[usual] > 1 and share[ncol] == 1:
         k, other = 0, int(np.flatnonzero(counts == usual)[0])
         expected = (f"expected {usual} as on line {line0 + int(tok_lines[other]) + 1} and the "
                     f"{int(share[usual]) - 1} other token line{'s' if share[usual] > 2 else ''} after it")

@@ -9,13 +9,14 @@ all, and two files are then checked for equal sentence and token counts only.
 """
 from __future__ import annotations
 
-from typing import Dict, List, Optional, Sequence, Tuple
+import inspect
+from typing import Any, Callable, Dict, Iterator, List, Optional, Sequence, Tuple
 
 import numpy as np
 
 from ..core.corpus import Corpus, SideInfo, corpus_from_tag_ids
 from ..errors import Hint, InputError, OptionError, Part, TsEvalError
-from .columns import ColumnFile, read_column_file
+from .columns import ColumnFile, Head, read_column_blocks, read_column_file, shard_offsets
 from .sink import check_stdin_once
 from .source import system_name
 
@@ -42,6 +43,68 @@ def read_conll(
     no token column (``GOLD SYSTEM``, as conlleval.pl reads it).
     """
     cf = read_column_file(path, [gold_column, *system_columns], None if tags_only else token_column, delimiter)
+    return _one_file(cf, path, gold_column, system_columns, names, scheme, policy, label_map, raw, outside_tag)
+
+
+def read_conll_blocks(path: str, *, block_bytes: Optional[int] = None,
+                      shard: Optional[Tuple[int, int, int, Head]] = None, **options: Any) -> Iterator[Corpus]:
+    """:func:`read_conll` (``options`` are its keyword arguments) in blocks of whole sentences
+    (:func:`~ts_eval.io.columns.read_column_blocks`): one Corpus per block, holding what the file's Corpus
+    holds of those sentences (line numbers are the file's; ``shard``: (start, stop, lines before start,
+    head) of :func:`conll_shards`).  The scheme ``auto`` is detected over the whole file, so it cannot be
+    read in blocks."""
+    o = _conll_options(path, options)
+    if o["scheme"] == "auto":
+        raise OptionError(["the scheme is detected over the whole file: give one (", Hint("scheme"),
+                           ") to read it in blocks"])
+    tag_columns = [o["gold_column"], *o["system_columns"]]
+    for cf in read_column_blocks(path, tag_columns, None if o["tags_only"] else o["token_column"], o["delimiter"],
+                                 block_bytes, _cut_after(o), shard):
+        yield _one_file(cf, path, o["gold_column"], o["system_columns"], o["names"], o["scheme"], o["policy"],
+                        o["label_map"], o["raw"], o["outside_tag"])
+
+
+def conll_shards(path: str, n: int, **options: Any) -> Optional[List[Tuple[int, int, Head]]]:
+    """(start, stop, head) of at most ``n`` shards of whole sentences of a plain column file, for
+    :func:`read_conll_blocks` with the same ``options`` (None when the file cannot be cut: standard input,
+    compressed, ...)."""
+    o = _conll_options(path, options)
+    found = shard_offsets(path, n, o["delimiter"], _cut_after(o))
+    if found is None or len(found[0]) < 3:
+        return None
+    offsets, head = found
+    return [(a, b, head) for a, b in zip(offsets[:-1], offsets[1:])]
+
+
+def _conll_options(path: str, options: Dict[str, Any]) -> Dict[str, Any]:
+    bound = inspect.signature(read_conll).bind(path, **options)
+    bound.apply_defaults()
+    return dict(bound.arguments)
+
+
+def _cut_after(o: Dict[str, Any]) -> Optional[Callable[[List[bytes]], bool]]:
+    return _outside([o["gold_column"], *o["system_columns"]], o["outside_tag"]) if o["scheme"] == "conlleval" else None
+
+
+def _outside(columns: Sequence[int], outside_tag: str) -> Callable[[List[bytes]], bool]:
+    """Whether every tag column of a token line holds the outside tag.  conlleval.pl's state may run on
+    across a sentence boundary after other tags (bare or ``.`` tags), so the conlleval scheme cuts blocks
+    only after a line that is outside on every side."""
+    outside = outside_tag.encode("utf-8")
+
+    def every(fields: List[bytes]) -> bool:
+        try:
+            return all(fields[c - 1 if c > 0 else c] == outside for c in columns)
+        except IndexError:
+            return False
+
+    return every
+
+
+def _one_file(cf: ColumnFile, path: str, gold_column: int, system_columns: Sequence[int],
+              names: Optional[Sequence[str]], scheme: str, policy: str, label_map: Sequence[Tuple[str, str]],
+              raw: bool, outside_tag: str) -> Corpus:
+    """The Corpus of a column file read with gold and system columns."""
     gcol = cf.column_index(gold_column) + 1
     scols = [cf.column_index(c) + 1 for c in system_columns]
     if cf.token_column in [gcol] + scols:
@@ -135,7 +198,8 @@ def _finish(cf: ColumnFile, vocab: List[str], sides: Sequence[SideInfo], scheme:
         doc_offsets = np.concatenate(([0], doc_offsets))
     return corpus_from_tag_ids(
         vocab, sides, cf.sent_first, scheme, policy, label_map,
-        doc_offsets=doc_offsets, docstart_lines=cf.docstart_lines, boundary_lines=cf.boundary_lines,
+        doc_offsets=doc_offsets, opens_document=bool(cf.n_tokens and cf.doc_first[0]),
+        docstart_lines=cf.docstart_lines, boundary_lines=cf.boundary_lines,
         tokens=cf.texts if cf.has_tokens else None, trailing_boundary=cf.trailing_boundary,
     )
 

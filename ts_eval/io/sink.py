@@ -20,7 +20,6 @@ import errno
 import gzip
 import lzma
 import os
-import secrets
 import stat
 import sys
 from contextlib import contextmanager, suppress
@@ -140,6 +139,8 @@ class Batch:
     @staticmethod
     def _temporary(target: str, path: str) -> str:
         """A new empty file next to ``target`` (the folder's umask applies, as to any new file)."""
+        import secrets  # only when an output is written (reading need not import it)
+
         folder, base = os.path.split(target)
         for _ in range(100):
             tmp = os.path.join(folder, f".{base}.{secrets.token_hex(4)}.tmp")

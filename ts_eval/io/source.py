@@ -11,11 +11,12 @@ import codecs
 import functools
 import gc
 import gzip
+import io
 import lzma
 import os
 import sys
 import zlib
-from typing import Any, Callable, Dict, Optional, TypeVar, Union
+from typing import Any, BinaryIO, Callable, Dict, Optional, TypeVar, Union
 
 from ..errors import InputError
 
@@ -56,16 +57,76 @@ def system_name(path: str) -> str:
     return base.rsplit(".", 1)[0] if "." in base[1:] else base
 
 
-_stdin: list = [None, b""]   # (the sys.stdin object read, its bytes): standard input can be read only once
+class _Stdin:
+    """Standard input, which can be read only once: the bytes read so far are kept (``head``), so that
+    choosing a format or counting columns and then reading see the same data.  ``read_all`` keeps the
+    whole input (readers that need it whole); :func:`open_stream` hands the kept bytes and then the rest
+    to one reader without keeping them (the blocks of a streamed column file)."""
+
+    def __init__(self) -> None:
+        self.source: object = None
+        self.head = bytearray()
+        self.complete = False
+
+    def _current(self) -> None:
+        if self.source is not sys.stdin:     # a new sys.stdin (tests replace it): start again
+            self.source, self.head, self.complete = sys.stdin, bytearray(), False
+
+    def peek(self, size: int) -> bytes:
+        """The first ``size`` raw bytes (fewer at the end), read once and kept."""
+        self._current()
+        while len(self.head) < size and not self.complete:
+            more = sys.stdin.buffer.read(max(size - len(self.head), 1 << 16))
+            if not more:
+                self.complete = True
+            self.head += more
+        return bytes(self.head[:size])
+
+    def read_all(self) -> bytes:
+        self._current()
+        if not self.complete:
+            self.head += sys.stdin.buffer.read()
+            self.complete = True
+        return bytes(self.head)
+
+    def drain(self) -> io.BufferedReader:
+        """The whole input as a stream, the kept bytes first; nothing is kept afterwards."""
+        self._current()
+        head, self.head = bytes(self.head), bytearray()
+        rest = None if self.complete else sys.stdin.buffer
+        self.complete = True      # what is read from here on is the caller's alone
+        return io.BufferedReader(_Chain(head, rest), 1 << 16)
+
+
+class _Chain(io.RawIOBase):
+    """``head`` then what ``rest`` still holds, as one raw stream."""
+
+    def __init__(self, head: bytes, rest: Optional[BinaryIO]) -> None:
+        self.head, self.at, self.rest = head, 0, rest
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buf: Any) -> int:
+        view = memoryview(buf).cast("B")
+        if self.at < len(self.head):
+            n = min(len(view), len(self.head) - self.at)
+            view[:n] = self.head[self.at:self.at + n]
+            self.at += n
+            return n
+        if self.rest is None:
+            return 0
+        data = self.rest.read(len(view))
+        view[:len(data)] = data
+        return len(data)
+
+
+_STDIN = _Stdin()
 
 
 def _stdin_bytes() -> bytes:
-    """Standard input's bytes, read once per ``sys.stdin`` object and kept, so that choosing a format
-    or counting columns and then reading see the same data."""
-    if _stdin[0] is not sys.stdin:
-        _stdin[1] = sys.stdin.buffer.read()
-        _stdin[0] = sys.stdin
-    return _stdin[1]
+    """Standard input's bytes, read once per ``sys.stdin`` object and kept."""
+    return _STDIN.read_all()
 
 
 def is_compressed(head: bytes) -> bool:
@@ -112,11 +173,13 @@ def read_text(path: str, raw: Optional[bytes] = None) -> str:
         raise not_utf8(raw, err.start + (len(BOM) if raw.startswith(BOM) else 0), err.reason, name) from None
 
 
-def not_utf8(raw: Union[bytes, bytearray], pos: int, reason: str, name: str) -> InputError:
-    """The error for a byte at file offset ``pos`` that is not UTF-8 (with its line)."""
-    line = raw.count(b"\n", 0, pos) + 1
-    return InputError(f"not UTF-8: byte 0x{raw[pos]:02x} at byte offset {pos} ({reason}); expected UTF-8 text",
-                      name, line)
+def not_utf8(raw: Union[bytes, bytearray], pos: int, reason: str, name: str, lines_before: int = 0,
+             bytes_before: int = 0) -> InputError:
+    """The error for a byte at offset ``pos`` of ``raw`` that is not UTF-8 (with its line); ``raw`` is a
+    block of the file after ``lines_before`` lines and ``bytes_before`` bytes."""
+    line = lines_before + raw.count(b"\n", 0, pos) + 1
+    return InputError(f"not UTF-8: byte 0x{raw[pos]:02x} at byte offset {bytes_before + pos} ({reason}); "
+                      "expected UTF-8 text", name, line)
 
 
 def check_utf8(raw: bytes, name: str, block: int = 1 << 20) -> int:
@@ -138,7 +201,7 @@ def check_utf8(raw: bytes, name: str, block: int = 1 << 20) -> int:
 def read_head(path: str, size: int = 1 << 16) -> bytes:
     """The first ``size`` (decompressed) bytes of ``path`` (for choosing a format by content)."""
     if path == STDIN:
-        return read_bytes(path)[:size]
+        return _stdin_head(size)
     try:
         with open(path, "rb") as fh:
             head = fh.read(size)
@@ -154,6 +217,75 @@ def read_head(path: str, size: int = 1 << 16) -> bytes:
             except (EOFError, OSError, ValueError, lzma.LZMAError, zlib.error):
                 return read_bytes(path)[:size]      # reports the truncated or corrupt stream
     return head
+
+
+class _Replay(io.RawIOBase):
+    """Standard input from its start, every byte read kept (for looking at its head more than once)."""
+
+    def __init__(self) -> None:
+        self.at = 0
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buf: Any) -> int:
+        view = memoryview(buf).cast("B")
+        data = _STDIN.peek(self.at + len(view))[self.at:]
+        view[:len(data)] = data
+        self.at += len(data)
+        return len(data)
+
+
+def _stdin_head(size: int) -> bytes:
+    """The first ``size`` (decompressed) bytes of standard input, reading no more of it than that takes."""
+    head = _STDIN.peek(max(size, 8))
+    for magic, kind, _ in _MAGIC:
+        if head.startswith(magic):
+            try:
+                with _OPEN[kind](io.BufferedReader(_Replay()), "rb") as fh:
+                    return fh.read(size)
+            except (EOFError, OSError, ValueError, lzma.LZMAError, zlib.error):
+                return read_bytes(STDIN)[:size]      # reports the truncated or corrupt stream
+    return head[:size]
+
+
+def open_stream(path: str) -> io.BufferedReader:
+    """``path`` (``-``: standard input) as a stream of its decompressed bytes, for reading it in blocks
+    without holding it whole; :func:`read_block` reads from it."""
+    name = display_name(path)
+    try:
+        raw = _STDIN.drain() if path == STDIN else open(path, "rb")  # noqa: SIM115 - the caller closes it
+    except IsADirectoryError:
+        raise InputError("is a directory, expected a file", name) from None
+    except OSError as err:
+        raise InputError(f"cannot read: {err.strerror}", name) from None
+    head = raw.peek(8)[:8]
+    for magic, kind, _ in _MAGIC:
+        if head.startswith(magic):
+            return io.BufferedReader(_Decompressing(_OPEN[kind](raw, "rb"), kind, name), 1 << 16)
+    return raw
+
+
+class _Decompressing(io.RawIOBase):
+    """A decompressing stream whose truncated or corrupt data are an :class:`InputError` (as :func:`decompress`
+    says it)."""
+
+    def __init__(self, inner: Any, kind: str, name: str) -> None:
+        self.inner, self.kind, self.name = inner, kind, name
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buf: Any) -> int:
+        try:
+            return int(self.inner.readinto(buf))
+        except (EOFError, OSError, ValueError, lzma.LZMAError, zlib.error) as err:
+            raise InputError(f"truncated or corrupt {self.kind} data ({err}); expected a complete "
+                             f"{self.kind} file", self.name) from None
+
+    def close(self) -> None:
+        self.inner.close()
+        super().close()
 
 
 def is_dir(path: str) -> bool:

@@ -9,8 +9,8 @@ from ..core.matching import ThresholdLike, match_settings
 from ..core.sequences import TagSeqs, from_sequences, spans_corpus
 from ..errors import OptionError
 from ..fair.weights import resolve_weights
-from ..results.report import Report, versions
-from .context import CorpusData, SystemData
+from ..results.report import Report
+from .counts import count_corpus
 from .registry import FAMILIES, ScoreSettings, check_matching
 from .semeval import check_partial_weight
 
@@ -42,57 +42,6 @@ def _check(models: Sequence[str], k1: Optional[int], k2: Optional[int]) -> None:
     for k in (k1, k2):
         if k is not None and k < 0:
             raise OptionError(f"k1 and k2 must be >= 0, got {k}")
-
-
-def _settings(corpus: Corpus, models: Sequence[str], st: ScoreSettings) -> Dict[str, Any]:
-    """What produced the numbers (the report's ``settings``)."""
-    return {
-        "models": list(models),
-        "scheme": corpus.scheme,
-        "scheme_requested": corpus.scheme_requested,
-        "policy": corpus.policy,
-        "separator_weight": st.separator_weight,
-        "beta": st.beta,
-        "k1": st.k1,
-        "k2": st.k2,
-        **st.matching.to_dict(),
-        "partial_weight": st.partial_weight,
-        "fair": ({"focus": st.focus, "weights": resolve_weights(st.weights), "mode": st.fair_mode}
-                 if "fair" in models else None),
-        "generated": _generated_settings(corpus),
-        "label_map": [f"{p}={r}" for p, r in corpus.label_map],
-        "all_labels_row": st.all_labels_row,
-        "macro_average": "mean over labels with gold or system units (segments); others are left out",
-        "micro_average": "tables summed over labels with gold or system units; others add nothing "
-                         "(none present: 0 TP/FP/FN, every unit TN)",
-        "zero_division": 0.0,
-        "versions": versions(),
-    }
-
-
-GENERATED_SETTINGS = ("mode", "ground", "normalize", "normalize_steps", "fuzzy_threshold")
-
-
-def _generated_settings(corpus: Corpus) -> Optional[Dict[str, Any]]:
-    """How the generated outputs among the systems were placed and normalised (None: there are none;
-    one read places them all alike)."""
-    for info in corpus.system_info.values():
-        gen = (info.reading or {}).get("generated")
-        if isinstance(gen, Mapping):
-            return {k: gen.get(k) for k in GENERATED_SETTINGS}
-    return None
-
-
-def _corpus_info(corpus: Corpus) -> Dict[str, Any]:
-    return {
-        "tokens": corpus.n_tokens,
-        "sentences": corpus.n_sentences,
-        "separators": corpus.n_separators,
-        "documents": (len(corpus.doc_offsets) - 1) if corpus.doc_offsets is not None else None,
-        "docstart_lines": corpus.docstart_lines,
-        "boundary_lines": corpus.boundary_lines,
-        "labels": list(corpus.labels),
-    }
 
 
 def evaluate(
@@ -135,26 +84,33 @@ def evaluate(
     ``partial_weight``: SemEval's credit of a partial match (default 0.5, nervaluate's).  A
     threshold or assignment that none of the chosen models reads is an error.
     """
+    if models is None:
+        models = default_score_models(corpus)
+    return count_corpus(corpus, models, score_settings(
+        separator_weight=separator_weight, beta=beta, all_labels_row=all_labels_row, models=models, k1=k1, k2=k2,
+        focus=focus, weights=weights, fair_mode=fair_mode, min_overlap=min_overlap, assignment=assignment,
+        partial_weight=partial_weight)).report()
+
+
+def score_settings(*, separator_weight: float = 1.0, beta: float = 1.0, all_labels_row: bool = False,
+                   models: Optional[Sequence[str]] = None, k1: Optional[int] = None, k2: Optional[int] = None,
+                   focus: str = "target", weights: Optional[str] = "eq7", fair_mode: str = "paper",
+                   min_overlap: ThresholdLike = None, assignment: str = "many-to-many",
+                   partial_weight: float = 0.5) -> ScoreSettings:
+    """:func:`evaluate`'s options checked (an :class:`~ts_eval.errors.OptionError` names a bad one), as the
+    :class:`~ts_eval.models.registry.ScoreSettings` the model families read (``models`` None:
+    :data:`DEFAULT_MODELS`)."""
     measures.check_separator_weight(separator_weight)
     measures.check_beta(beta)
     if models is None:
-        models = default_score_models(corpus)
+        models = DEFAULT_MODELS
     _check(models, k1, k2)
+    if "fair" in models:
+        resolve_weights(weights)
     matching = match_settings(min_overlap, assignment)
     check_matching(matching, models)
-    st = ScoreSettings(separator_weight, beta, k1, k2, focus, weights, fair_mode, all_labels_row, matching,
-                       check_partial_weight(partial_weight))
-    cd = CorpusData(corpus, matching)
-    order = [m for m in FAMILIES if m in models]
-    systems = []
-    for name in corpus.systems:
-        sd = SystemData(cd, name)    # not kept in cd: one system's statistics in memory at a time
-        result: Dict[str, Any] = {"name": name, "source": corpus.system_info[name].summary()}
-        for m in order:
-            result[m] = FAMILIES[m].report(sd, st)
-            sd.cache.clear()         # each family's statistics are summed: free them before the next
-        systems.append(result)
-    return Report(_settings(corpus, models, st), _corpus_info(corpus), corpus.gold_info.summary(), systems)
+    return ScoreSettings(separator_weight, beta, k1, k2, focus, weights, fair_mode, all_labels_row, matching,
+                         check_partial_weight(partial_weight))
 
 
 def score(

@@ -20,16 +20,22 @@ from ..fair.types import ERROR_TYPES, OUTCOME_NAMES, TRADITIONAL_TYPES, FairResu
 from ..fair.weights import parse_weights
 from .context import SystemData
 from .registry import Family, Model, ScoreSettings, register, register_family
+from .tally import Tally, Totals
 
 N_CODES = len(OUTCOME_NAMES)
 
 
-def fair_result(sd: SystemData, focus: str = "target", mode: str = "paper") -> FairResult:
-    """The fair errors of one system (computed once per focus and mode); the system's unplaced
-    spans (generated strings found nowhere) are false positives (:func:`with_unplaced`)."""
+def fair_result(sd: SystemData, focus: str = "target", mode: str = "paper", per_sentence: bool = True) -> FairResult:
+    """The fair errors of one system (computed once per focus and mode; ``per_sentence`` False: without
+    the per-sentence counts, unless they are already known); the system's unplaced spans (generated
+    strings found nowhere) are false positives (:func:`with_unplaced`)."""
     corpus = sd.cd.corpus
-    return sd.cached(("fair", focus, mode), lambda: with_unplaced(fair_errors(
-        corpus.gold, sd.spans, sd.pairs, corpus.labels, corpus, focus=focus, mode=mode), sd))
+    whole = ("fair", focus, mode)
+    if not per_sentence and whole in sd.cache:
+        return sd.cache[whole]
+    return sd.cached(whole if per_sentence else whole + ("totals",), lambda: with_unplaced(fair_errors(
+        corpus.gold, sd.spans, sd.pairs, corpus.labels, corpus, focus=focus, mode=mode, per_sentence=per_sentence),
+        sd))
 
 
 def with_unplaced(result: FairResult, sd: SystemData) -> FairResult:
@@ -61,9 +67,29 @@ def fair_stats(sd: SystemData, focus: str = "target", mode: str = "paper") -> np
     return counts.reshape(sd.cd.n_sentences, -1)
 
 
-def report(sd: SystemData, settings: ScoreSettings) -> Dict[str, Any]:
+#: the fair family's tally: per label the error-type columns, the traditional TP/FP/FN, the gold and
+#: system spans and the label's first gold span (its position among the gold spans); the confusion
+#: matrix (``_`` last); the gold spans (what a later run's positions are counted after)
+LAYOUT = {"fair": ("L.", "sum"), "traditional": ("L.", "sum"), "confusion": ("MM", "sum"),
+          "gold": ("L", "sum"), "system": ("L", "sum"), "first": ("L", "first:n_gold"), "n_gold": ("", "sum")}
+NONE = np.iinfo(np.int64).max     # FairResult.label_first of a label without gold spans
+
+
+def count(sd: SystemData, settings: ScoreSettings) -> Tally:
+    """``score``'s fair counts of one system (without the per-sentence table)."""
+    r = fair_result(sd, settings.focus, settings.fair_mode, per_sentence=False)
+    return Tally({"fair": r.fair, "traditional": r.traditional, "confusion": r.confusion, "gold": r.gold_count,
+                  "system": r.system_count, "first": np.where(r.label_first == NONE, -1, r.label_first),
+                  "n_gold": np.array(len(sd.cd.corpus.gold), np.int64)}, LAYOUT)
+
+
+def result(tally: Tally, totals: Totals) -> Dict[str, Any]:
     """``score``'s fair report (traditional, fair and weighted P/R/F, confusion, target statistics)."""
-    return fair_report(fair_result(sd, settings.focus, settings.fair_mode), weights=settings.weights)
+    st = totals.settings
+    first = tally["first"]
+    r = FairResult(list(totals.labels), st.focus, st.fair_mode, tally["fair"], tally["traditional"],
+                   tally["confusion"], tally["gold"], tally["system"], np.where(first < 0, NONE, first), None)
+    return fair_report(r, weights=st.weights)
 
 
 def weight_matrix(weights: Mapping[str, Mapping[str, float]]) -> np.ndarray:
@@ -85,7 +111,7 @@ def fair_f1(x: np.ndarray, weights: np.ndarray) -> np.ndarray:
     return np.asarray(measures.prf(tp, fp, fn)[2])
 
 
-register_family(Family("fair", report, "Ortmann's fair error types: traditional, fair and weighted P/R/F"))
+register_family(Family("fair", count, result, "Ortmann's fair error types: traditional, fair and weighted P/R/F"))
 register(Model("fair-f1", "Fair-F1", fair_stats, partial(fair_f1, weights=weight_matrix(parse_weights("eq5"))),
                "Ortmann's fair F1, overall: LE, BE, LBE count half FP and half FN (eq. 5)"))
 register(Model("weighted-f1", "W-F1", fair_stats, partial(fair_f1, weights=weight_matrix(parse_weights("eq7"))),

@@ -6,10 +6,12 @@ module imports none of them):
 - a :class:`Model` is what ``rank`` (and ``compare``) scores: a function giving a
   system's per-sentence sufficient statistics (sentences x k) and a function from
   statistics *summed* over any multiset of sentences to one number;
-- a :class:`Family` is what ``score`` reports: the same statistics function and a
-  function from a system's statistics to its full result (per-label, micro and macro
-  counts and scores).  ``score``'s totals are the column sums of the statistics that
-  ``rank`` resamples.
+- a :class:`Family` is what ``score`` reports: a function counting one system over some
+  sentences (a :class:`~ts_eval.models.tally.Tally`: the totals of the statistics that
+  ``rank`` resamples per sentence, counted without the per-sentence table) and a function
+  from the tally of the whole corpus to the full result (per-label, micro and macro counts
+  and scores).  Tallies of two runs of sentences add up to the tally of both, which is how
+  ``score`` streams a corpus in blocks and in shards (:class:`ts_eval.models.counts.Counts`).
 
 Adding a model is one new module in :mod:`ts_eval.models` that calls :func:`register`
 (and :func:`register_family` for a ``score`` model) and is imported by the package's
@@ -64,12 +66,21 @@ class ScoreSettings:
 
 @dataclass(frozen=True)
 class Family:
-    """A ``score`` model: ``report(system_data, settings)`` builds the system's result dict
-    from the column sums of its per-sentence statistics."""
+    """A ``score`` model: ``count(system_data, settings)`` tallies one system over the sentences of a
+    corpus (a :class:`~ts_eval.models.tally.Tally`; the tallies of two runs of sentences add up),
+    ``result(tally, totals)`` builds the system's result dict from the tally of the whole corpus
+    (``totals``: the labels, the settings and the two sides, :class:`~ts_eval.models.tally.Totals`)."""
 
     name: str
-    report: Callable[[Any, ScoreSettings], Dict[str, Any]]
+    count: Callable[[Any, ScoreSettings], Any]
+    result: Callable[[Any, Any], Dict[str, Any]]
     description: str = ""
+
+    def report(self, sd: Any, settings: ScoreSettings) -> Dict[str, Any]:
+        """The result of one system of one corpus (``sd``: its :class:`~ts_eval.models.context.SystemData`)."""
+        from .tally import Totals
+
+        return self.result(self.count(sd, settings), Totals.of(sd, settings))
 
 
 #: the ``score`` families whose counts the matcher's settings (minimum overlap, assignment) change

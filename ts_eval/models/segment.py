@@ -26,14 +26,15 @@ Precision = hit system spans / system spans, recall = hit gold spans / gold span
 conlleval's: every ``-DOCSTART-`` line counts as a correctly tagged O token.
 
 Statistics (:func:`segment_stats`): per sentence and label the gold spans, system spans,
-gold spans hit and system spans hit; ``score``'s result (:func:`report`) is built from
-their column sums, and :func:`segment_counts` is the same count without sentences.
+gold spans hit and system spans hit; ``score`` counts their totals (:func:`count`, per label
+without the sentences) and builds its result from them (:func:`result`), and :func:`segment_counts`
+is the same count for a pair of span sets.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import partial
-from typing import Any, Dict, Optional, Sequence, Tuple
+from typing import Any, Dict, Mapping, Optional, Sequence, Tuple
 
 import numpy as np
 
@@ -42,6 +43,7 @@ from ..core.corpus import Corpus, SpanSet, span_shape
 from ..core.matching import DEFAULT_MATCHING, MatchSettings, Pairs, accept
 from .context import SystemData, iob2_codes
 from .registry import Family, Model, ScoreSettings, register, register_family
+from .tally import Tally, Totals
 
 SEGMENT_MODELS = ("exact", "overlap", "constrained", "contain")
 
@@ -143,7 +145,11 @@ def token_accuracy(gold_tags: Optional[np.ndarray], system_tags: Optional[np.nda
 
 def iob2_undefined(spans: SpanSet, side: str) -> Optional[str]:
     """Why ``spans`` have no IOB2 encoding (one tag per token), or None when they have one."""
-    shape = span_shape(spans.start, spans.last)
+    return undefined_reason(span_shape(spans.start, spans.last), side)
+
+
+def undefined_reason(shape: Mapping[str, int], side: str) -> Optional[str]:
+    """Why spans with ``shape`` (their nested and crossing counts) have no IOB2 encoding, or None."""
     if not (shape["nested"] or shape["crossing"]):
         return None
     return (f"undefined: the {side} side has {shape['nested']} nested and {shape['crossing']} crossing spans, "
@@ -188,22 +194,56 @@ def segment_result(c: SegmentCounts, labels: Sequence[str], beta: float, exact: 
     return {"labels": rows, "micro": micro, "macro": macro}
 
 
-def report(sd: SystemData, settings: ScoreSettings, model: str = "exact") -> Dict[str, Any]:
-    """``score``'s result of a segment model for one system, from the column sums of :func:`segment_stats`."""
+#: a segment family's tally: per label gold, system, gold hit, system hit spans; for ``exact`` also
+#: conlleval's token accuracy (tags correct, tags counted) and the runs where the spans have no IOB2
+#: encoding (nested or crossing spans; ``undefined``)
+LAYOUT = {"spans": ("L.", "sum")}
+EXACT_LAYOUT = {**LAYOUT, "accuracy": (".", "sum"), "undefined": ("", "sum")}
+
+
+def count(sd: SystemData, settings: ScoreSettings, model: str = "exact") -> Tally:
+    """``score``'s counts of a segment model for one system (the totals of :func:`segment_stats`)."""
     cd = sd.cd
-    lim = model_limits(model, settings.k1, settings.k2)
-    stats = sd.stats(_family_stats(model, *lim))
-    sums = stats.sum(0).reshape(cd.n_labels, 4).astype(np.int64)
-    out = segment_result(SegmentCounts(*(sums[:, i] for i in range(4))), cd.corpus.labels, settings.beta,
-                         model == "exact")
+    gold = cd.corpus.gold
+    c = hit_counts(gold.label.astype(np.int64), sd.spans.label.astype(np.int64), sd.pairs, cd.n_labels,
+                   *model_limits(model, settings.k1, settings.k2), cd.matching)
+    if sd.unplaced is not None:     # spans on no token: system spans that hit nothing
+        c[:, 1] += np.bincount(sd.unplaced.label, minlength=cd.n_labels)[:cd.n_labels].astype(c.dtype)
     if model != "exact":
+        return Tally({"spans": c}, LAYOUT)
+    acc = accuracy_counts(sd)
+    return Tally({"spans": c, "accuracy": np.array(acc or (0, 0), np.int64), "undefined": np.array(int(acc is None))},
+                 EXACT_LAYOUT)
+
+
+def result(tally: Tally, totals: Totals, model: str = "exact") -> Dict[str, Any]:
+    """``score``'s result of a segment model for one system, from its tally over the corpus."""
+    c = tally["spans"]
+    st = totals.settings
+    out = segment_result(SegmentCounts(*(c[:, i] for i in range(4))), totals.labels, st.beta, model == "exact")
+    if model != "exact":
+        lim = model_limits(model, st.k1, st.k2)
         out["limits"] = {"max_spurious": lim[0], "max_missing": lim[1]}
         return out
-    out.update(accuracy_result(sd))
+    out.update(accuracy_result(tally, totals))
     return out
 
 
-def accuracy_result(sd: SystemData) -> Dict[str, Any]:
+def accuracy_counts(sd: SystemData) -> Optional[Tuple[int, int]]:
+    """conlleval's token accuracy of one system, (tags correct, tags counted); None when the spans of
+    either side have no IOB2 encoding (see :func:`accuracy_result`)."""
+    cd = sd.cd
+    corpus = cd.corpus
+    info = corpus.system_info[sd.name]
+    acc = token_accuracy(corpus.gold_info.tags, info.tags, corpus.docstart_lines, corpus.tag_vocab)
+    if acc is not None:
+        return acc
+    if iob2_undefined(corpus.gold, "gold") or iob2_undefined(sd.spans, "system"):
+        return None
+    return span_token_accuracy(corpus, cd.gold_iob2, iob2_codes(corpus, sd.spans))
+
+
+def accuracy_result(tally: Tally, totals: Totals) -> Dict[str, Any]:
     """conlleval's token accuracy of one system: ``token_accuracy``, ``tags_correct`` and ``tags_counted``.
 
     Column files on both sides: their tags as read, compared as conlleval.pl compares them (its own
@@ -211,16 +251,13 @@ def accuracy_result(sd: SystemData) -> Dict[str, Any]:
     or a column file beside one of them): the spans' IOB2 encoding.  Nested or crossing spans on
     either side have no IOB2 encoding: ``token_accuracy`` is None and ``token_accuracy_undefined``
     says why (no number is made up)."""
-    cd = sd.cd
-    corpus = cd.corpus
-    info = corpus.system_info[sd.name]
-    acc = token_accuracy(corpus.gold_info.tags, info.tags, corpus.docstart_lines, corpus.tag_vocab)
-    if acc is None:
-        why = iob2_undefined(corpus.gold, "gold") or iob2_undefined(sd.spans, f"system {sd.name!r}")
+    if not (totals.gold.tags and totals.system.tags):
+        why = (undefined_reason(totals.gold.shape, "gold")
+               or undefined_reason(totals.system.shape, f"system {totals.system.name!r}"))
         if why is not None:
             return {"token_accuracy": None, "token_accuracy_undefined": why}
-        acc = span_token_accuracy(corpus, cd.gold_iob2, iob2_codes(corpus, sd.spans))
-    return {"token_accuracy": acc[0] / acc[1] if acc[1] else 0.0, "tags_correct": acc[0], "tags_counted": acc[1]}
+    correct, counted = (int(x) for x in tally["accuracy"])
+    return {"token_accuracy": correct / counted if counted else 0.0, "tags_correct": correct, "tags_counted": counted}
 
 
 _STATS: Dict[tuple, Any] = {}
@@ -256,7 +293,7 @@ CONTAIN_STATS = _family_stats("contain", *model_limits("contain"))
 for _name, _text in (("exact", "segment exact match (conlleval)"), ("overlap", "segment overlap"),
                      ("constrained", "constrained overlap (k1 spurious, k2 missing tokens at most)"),
                      ("contain", "system span contains the gold span")):
-    register_family(Family(_name, partial(report, model=_name), _text))
+    register_family(Family(_name, partial(count, model=_name), partial(result, model=_name), _text))
 
 for _m in (
     Model("exact-f1-micro", "Seg-F1µ", EXACT_STATS, partial(segment_f1, average="micro"),

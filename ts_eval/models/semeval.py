@@ -62,6 +62,7 @@ from ..core.matching import NERVALUATE_DEFAULT, MatchSettings, Pairs, Threshold,
 from ..errors import OptionError
 from .context import SystemData
 from .registry import Family, Model, ScoreSettings, register, register_family, register_group
+from .tally import Tally, Totals
 
 SCHEMES = ("strict", "exact", "partial", "ent_type")
 COUNTS = ("correct", "incorrect", "partial", "missed", "spurious")
@@ -383,10 +384,22 @@ def overall_stats(sd: SystemData) -> np.ndarray:
     return np.ascontiguousarray(x.reshape(x.shape[0], len(SCHEMES), -1, 5)[:, :, 0, :].reshape(x.shape[0], -1))
 
 
-def report(sd: SystemData, settings: ScoreSettings) -> Dict[str, Any]:
+#: the SemEval family's tally: per scheme, for the overall row and then each label, the five counts
+LAYOUT = {"counts": (".O.", "sum")}
+
+
+def count(sd: SystemData, settings: ScoreSettings) -> Tally:
+    """``score``'s SemEval counts of one system (:func:`semeval_stats` without the sentences)."""
+    corpus = sd.cd.corpus
+    totals = semeval_stats(corpus, corpus.gold, sd.spans, sd.pairs, per_sentence=False, matching=sd.cd.matching,
+                           unplaced=sd.unplaced)[0]
+    return Tally({"counts": totals.reshape(len(SCHEMES), 1 + sd.cd.n_labels, len(COUNTS))}, LAYOUT)
+
+
+def result(tally: Tally, totals: Totals) -> Dict[str, Any]:
     """``score``'s result: per scheme ``overall`` and per-label rows (see :func:`semeval_result`)."""
-    return semeval_result(sd.stats(stats).sum(0), sd.cd.corpus.labels, settings.beta, matching=sd.cd.matching,
-                          partial_weight=settings.partial_weight)
+    return semeval_result(tally["counts"].reshape(-1), totals.labels, totals.settings.beta,
+                          matching=totals.settings.matching, partial_weight=totals.settings.partial_weight)
 
 
 _TEXT = {
@@ -396,7 +409,7 @@ _TEXT = {
     "ent_type": "same label, bounds overlap",
 }
 
-register_family(Family("semeval", report, "nervaluate's SemEval-2013 schemes strict, exact, partial, ent_type"))
+register_family(Family("semeval", count, result, "nervaluate's SemEval-2013 schemes strict, exact, partial, ent_type"))
 for _s in SCHEMES:
     register(Model(f"semeval-{_s.replace('_', '-')}-f1", f"SE-{_s.replace('_', '-')}", overall_stats,
                    partial(scheme_f, scheme=_s),

@@ -23,6 +23,7 @@ from ..errors import OptionError
 from .context import SystemData
 from .registry import Family, Model, ScoreSettings, register, register_family
 from .segment import SegmentCounts, segment_f1, segment_result
+from .tally import Tally, Totals
 
 
 def _strings(sd: SystemData) -> tuple[SideStrings, SideStrings]:
@@ -57,19 +58,27 @@ def strings_stats(sd: SystemData) -> np.ndarray:
     return out.reshape(S, 4 * L)
 
 
-def report(sd: SystemData, settings: ScoreSettings) -> Dict[str, Any]:
+#: the strings family's tally: per label gold strings, system strings, tp, tp (the segment models' shape)
+LAYOUT = {"spans": ("L.", "sum")}
+
+
+def count(sd: SystemData, settings: ScoreSettings) -> Tally:
+    """``score``'s counts of one system: the totals of :func:`strings_stats`."""
+    return Tally({"spans": sd.stats(strings_stats).sum(0).reshape(sd.cd.n_labels, 4).astype(np.int64)}, LAYOUT)
+
+
+def result(tally: Tally, totals: Totals) -> Dict[str, Any]:
     """``score``'s result: per-label, micro and macro gold, system, tp, precision, recall, f."""
-    cd = sd.cd
-    sums = sd.stats(strings_stats).sum(0).reshape(cd.n_labels, 4).astype(np.int64)
-    out = segment_result(SegmentCounts(*(sums[:, i] for i in range(4))), cd.corpus.labels, settings.beta, True)
-    reading = cd.corpus.system_info[sd.name].reading or {}
-    gen = reading.get("generated", {})
+    sums = tally["spans"]
+    out = segment_result(SegmentCounts(*(sums[:, i] for i in range(4))), totals.labels, totals.settings.beta, True)
+    gen = (totals.system.reading or {}).get("generated", {})
     out["normalize"] = gen.get("normalize")
     out["normalize_steps"] = gen.get("normalize_steps")
     return out
 
 
-register_family(Family("strings", report, "generated outputs: multiset F1 over (normalised string, label) pairs"))
+register_family(Family("strings", count, result,
+                       "generated outputs: multiset F1 over (normalised string, label) pairs"))
 for _avg, _title in (("micro", "Str-F1µ"), ("macro", "Str-F1M")):
     register(Model(f"strings-f1-{_avg}", _title, strings_stats, partial(segment_f1, average=_avg),
                    f"generated outputs: F1 over (normalised string, label) pairs, {_avg} (no positions)",

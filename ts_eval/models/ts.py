@@ -31,40 +31,43 @@ from ..core.matching import Pairs, match
 from ..core.units import merge_overlaps
 from .context import SystemData
 from .registry import Family, Model, ScoreSettings, register, register_family
+from .tally import Tally, Totals
 
 # ---------------------------------------------------------------------------
 # counting (the one place TS units are counted)
 
 
+def unit_counts(g: SpanSet, s: SpanSet, p: Pairs, gkey: np.ndarray, skey: np.ndarray, size: int) -> np.ndarray:
+    """(size, 6): per bincount key (a label, or sentence * labels + label) the token and separator TP, FP,
+    FN of merged spans ``g`` and ``s`` and their pairs ``p = match(g, s)``; ``gkey`` and ``skey`` are the
+    spans' keys.  One ``bincount`` of the TP, system and gold unit counts; FP and FN are then system and
+    gold units minus TP: the one place TS units are counted."""
+    same = p.same_label
+    shared = p.overlap[same].astype(float)
+    glen, slen = (g.last - g.start + 1).astype(float), (s.last - s.start + 1).astype(float)
+    pkey = 6 * gkey[p.gold[same]]
+    gbase, sbase = 6 * gkey, 6 * skey
+    idx = np.concatenate([pkey, pkey + 3, sbase + 1, sbase + 4, gbase + 2, gbase + 5])
+    w = np.concatenate([shared, shared - 1, slen, slen - 1, glen, glen - 1])
+    out = np.bincount(idx, weights=w, minlength=size * 6)[:size * 6].reshape(size, 6)
+    out[:, 1:3] -= out[:, 0:1]     # system, gold tokens -> FP, FN
+    out[:, 4:6] -= out[:, 3:4]     # the same for separators
+    return out
+
+
 def sentence_counts(corpus: Corpus, g: SpanSet, s: SpanSet, p: Pairs, n_labels: int,
                     keys: Optional[Tuple[np.ndarray, np.ndarray]] = None) -> np.ndarray:
     """(sentences, 2 + 6 * labels): tokens, separators, then per label the token and separator
-    TP, FP, FN; ``g`` and ``s`` are merged per label and ``p`` is ``match(g, s)`` (``keys``:
-    their sentence * labels + label, when already known).
-
-    One ``bincount`` over (sentence, label, field) of the TP, system and gold unit counts;
-    FP and FN are then system and gold units minus TP."""
-    S, W = corpus.n_sentences, 2 + 6 * n_labels
+    TP, FP, FN (:func:`unit_counts` per sentence and label); ``g`` and ``s`` are merged per label
+    and ``p`` is ``match(g, s)`` (``keys``: their sentence * labels + label, when already known)."""
+    S = corpus.n_sentences
     if keys is None:
         gkey, skey = (corpus.sentence_of(x.start) * n_labels + x.label.astype(np.int64) for x in (g, s))
     else:
         gkey, skey = keys
-    same = p.same_label
-    shared = p.overlap[same].astype(float)
-    glen, slen = (g.last - g.start + 1).astype(float), (s.last - s.start + 1).astype(float)
-    # flat index of (sentence, label, field 0) in the (S, W) matrix: 6 * key + 2 * (sentence + 1)
-    gbase = 6 * gkey + 2 * (gkey // n_labels + 1)
-    sbase = 6 * skey + 2 * (skey // n_labels + 1)
-    pbase = gbase[p.gold[same]]
-    idx = np.concatenate([pbase, pbase + 3, sbase + 1, sbase + 4, gbase + 2, gbase + 5])
-    w = np.concatenate([shared, shared - 1, slen, slen - 1, glen, glen - 1])
-    out = np.bincount(idx, weights=w, minlength=S * W)[:S * W].reshape(S, W)
-    per = out[:, 2:].reshape(S, n_labels, 6)
-    per[..., 1:3] -= per[..., 0:1]     # system, gold tokens -> FP, FN
-    per[..., 4:6] -= per[..., 3:4]     # the same for separators
+    per = unit_counts(g, s, p, gkey, skey, S * n_labels).reshape(S, 6 * n_labels)
     n = np.diff(corpus.sent_offsets).astype(float)
-    out[:, 0], out[:, 1] = n, n - 1
-    return out
+    return np.column_stack([n, n - 1, per])
 
 
 def _single_label(spans: SpanSet) -> bool:
@@ -234,16 +237,50 @@ def _one_label(spans: SpanSet) -> SpanSet:
     return SpanSet(spans.start, spans.last, np.zeros(len(spans), np.int32))
 
 
-def report(sd: SystemData, settings: ScoreSettings) -> Dict[str, Any]:
-    """``score``'s TS result of one system, from the column sums of :func:`ts_stats`."""
-    corpus = sd.cd.corpus
+#: the TS family's tally: per label the token and separator TP, FP, FN; the tokens and separators; the
+#: token and separator confusion matrices (outside first) unless some run had a unit with two labels
+#: (``multi``); the all-labels-as-one row's six counts
+LAYOUT = {"units": ("L.", "sum"), "size": (".", "sum"), "confusion": ("OO", "sum"),
+          "confusion_sep": ("OO", "sum"), "multi": ("", "sum"), "all_labels": (".", "sum")}
+
+
+def count(sd: SystemData, settings: ScoreSettings) -> Tally:
+    """``score``'s TS counts of one system (:func:`unit_counts` per label: the totals of :func:`ts_stats`)."""
+    corpus, L = sd.cd.corpus, sd.cd.n_labels
     g, s, p = sd.merged
-    counts = TSCounts.from_sums(sd.stats(ts_stats).sum(0), _with_unplaced(confusion(corpus, g, s, p, sd.cd.n_labels),
-                                                                          sd))
-    extra = None
+    conf = _with_unplaced(confusion(corpus, g, s, p, L), sd)
+    zero = np.zeros((L + 1, L + 1))
+    everything = np.zeros(6)
     if settings.all_labels_row:
-        extra = ts_counts(corpus, _one_label(corpus.gold), _one_label(sd.spans), n_labels=1)
-    return ts_result(counts, corpus.labels, settings.separator_weight, settings.beta, extra)
+        g1, s1 = merge_overlaps(_one_label(corpus.gold)), merge_overlaps(_one_label(sd.spans))
+        none_g, none_s = np.zeros(len(g1), np.int64), np.zeros(len(s1), np.int64)
+        everything = unit_counts(g1, s1, match(g1, s1), none_g, none_s, 1)[0]
+    units = unit_counts(g, s, p, g.label.astype(np.int64), s.label.astype(np.int64), L)
+    size = np.array([corpus.n_tokens, corpus.n_separators], np.int64)
+    u = sd.unplaced
+    if u is not None:     # spans on no token: t tokens and t - 1 separators each, FP of their label
+        toks = np.bincount(u.label, weights=u.tokens.astype(float), minlength=L)[:L]
+        seps = toks - np.bincount(u.label, minlength=L)[:L]
+        units[:, 1] += toks
+        units[:, 4] += seps
+        size += np.array([int(toks.sum()), int(seps.sum())], np.int64)
+    return Tally({"units": units, "size": size,
+                  "confusion": zero if conf[0] is None else conf[0],
+                  "confusion_sep": zero if conf[1] is None else conf[1],
+                  "multi": np.array(int(conf[0] is None)), "all_labels": everything}, LAYOUT)
+
+
+def result(tally: Tally, totals: Totals) -> Dict[str, Any]:
+    """``score``'s TS result of one system from its tally over the corpus."""
+    st = totals.settings
+    units, size = tally["units"], tally["size"]
+    conf = (None, None) if int(tally["multi"]) else (tally["confusion"], tally["confusion_sep"])
+    counts = TSCounts(units[:, :3].copy(), units[:, 3:].copy(), int(size[0]), int(size[1]), *conf)
+    extra = None
+    if st.all_labels_row:
+        every = tally["all_labels"]
+        extra = TSCounts(every[None, :3].copy(), every[None, 3:].copy(), int(size[0]), int(size[1]))
+    return ts_result(counts, totals.labels, st.separator_weight, st.beta, extra)
 
 
 def ts_table(x: np.ndarray, separator_weight: float = 1.0):
@@ -279,7 +316,7 @@ def ts_kappa(x: np.ndarray, separator_weight: float = 1.0, average: str = "macro
     return measures.masked_mean(np.asarray(measures.kappa(tp, fp, fn, tn)), (tp + fp + fn) > 0)
 
 
-register_family(Family("ts", report, "token & separator units (Esuli & Sebastiani)"))
+register_family(Family("ts", count, result, "token & separator units (Esuli & Sebastiani)"))
 for _m in (
     Model("ts-f1-micro", "TS-F1µ", ts_stats, partial(ts_f1, separator_weight=1.0, average="micro"),
           "token & separator F1, micro"),

@@ -1,0 +1,291 @@
+#!/usr/bin/env python3
+"""Every command and output format of this checkout against an earlier commit, byte for byte.
+
+The earlier commit's ``ts_eval`` is taken from this repository (``git archive COMMIT``) and both
+versions run the same list of command lines: ``score`` in every output format and with every model,
+option and input mode (one file, several system columns, one file per system, standard input,
+compressed files, JSON Lines and CoNLL-U inputs), ``fair``, ``rank``, ``compare`` and ``germeval``,
+a few bad inputs (their exit codes and messages), on the reference data (the 28 CoNLL-2003 system
+outputs, GermEval 2014, conlleval's tricky files) and on seeded synthetic corpora (1M and 10M tokens by
+default, the generator of ``bench.py``).  Each version runs its commands in one process (standard input
+cases in their own), so the whole comparison takes minutes.  Every output file, standard output,
+standard error and exit code must be equal; the script prints what differs and exits 1 if anything does.
+
+    python scripts/compare_outputs.py --baseline b28481f --data /path/to/data
+    python scripts/compare_outputs.py --baseline b28481f --data DATA --quick       # fewer commands
+    python scripts/compare_outputs.py --baseline b28481f --data DATA --sizes 1M,10M,30M
+
+``--data`` is the folder holding ``conll2003-en/``, ``germeval2014/`` and ``conlleval/``
+(docs/benchmarks.md describes them).  Some commands record the command line or the input's path in
+their output: both versions run identical command lines on identical paths.
+"""
+from __future__ import annotations
+
+import argparse
+import contextlib
+import gzip
+import json
+import lzma
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Dict, List, Optional
+
+HERE = Path(__file__).resolve().parent
+REPO = HERE.parent
+sys.path.insert(0, str(HERE))
+
+from bench import baseline_tree  # noqa: E402
+from bench_scale import Corpora, parse_size  # noqa: E402
+
+RUNNER = r'''
+import io, json, os, sys
+import ts_eval
+from ts_eval.cli.app import main
+
+assert os.path.dirname(os.path.dirname(ts_eval.__file__)) == os.getcwd(), ts_eval.__file__
+jobs = json.load(open(sys.argv[1]))
+for job in jobs:
+    out = open(job["stdout"], "wb")
+    err = io.StringIO()
+    stdout, stderr = sys.stdout, sys.stderr
+    sys.stdout = io.TextIOWrapper(out, encoding="utf-8", write_through=True)
+    sys.stderr = err
+    try:
+        code = main(job["argv"])
+    except SystemExit as e:
+        code = e.code
+    finally:
+        sys.stdout.flush()
+        sys.stdout, sys.stderr = stdout, stderr
+        out.close()
+    if os.path.exists(job["written"]):
+        os.replace(job["written"], job["out"])
+    with open(job["stderr"], "w", encoding="utf-8") as fh:
+        fh.write(err.getvalue())
+    with open(job["code"], "w") as fh:
+        fh.write(str(code))
+'''
+
+FORMATS = ("table", "json", "csv", "markdown", "latex", "html")
+SCORE_OPTIONS = (
+    [],
+    ["--models", "ts,exact,overlap,constrained,contain,fair,semeval"],
+    ["--all-labels-row", "--details"],
+    ["--separator-weight", "0", "--beta", "2", "--k1", "2", "--k2", "0", "--models", "ts,constrained,contain"],
+    ["--scheme", "conlleval"],
+    ["--scheme", "auto", "--policy", "discard"],
+    ["--labels", "PER,LOC"],
+    ["--exclude", "MISC", "--map-label", "PER=PERSON"],
+    ["--fair-mode", "faireval-skip", "--focus", "system", "--weights", "eq6"],
+    ["--no-labels", "--models", "ts,exact,semeval"],
+)
+
+
+class Jobs:
+    """Command lines, each with where its outputs go in either version's folder."""
+
+    def __init__(self) -> None:
+        self.items: List[Dict[str, object]] = []
+
+    def add(self, name: str, argv: List[str], output: bool = True, stdin: Optional[Path] = None) -> None:
+        """``argv`` may hold ``{out}`` (the job's output file, replaced per version)."""
+        self.items.append({"name": name, "argv": argv, "output": output, "stdin": str(stdin) if stdin else None})
+
+
+def build_jobs(data: Path, corpora: List[Path], work: Path, quick: bool) -> Jobs:
+    jobs = Jobs()
+    conll = data / "conll2003-en"
+    systems = sorted((conll / "systems").glob("*.conll"))
+    gold = conll / "gold.iob2"
+    few = systems[:2] if quick else systems[:4]
+    for s in (systems[:6] if quick else systems):
+        for fmt in ("table", "json", "conlleval"):
+            jobs.add(f"score {s.stem} {fmt}", ["score", str(s), "--format", fmt, "-o", "{out}"])
+    for s in few:
+        for opts in SCORE_OPTIONS:
+            for fmt in FORMATS + ("conlleval", "faireval"):
+                if quick and fmt not in ("table", "json", "conlleval"):
+                    continue
+                jobs.add(f"score {s.stem} {fmt} {' '.join(opts)}", ["score", str(s), "--format", fmt, *opts,
+                                                                   "-o", "{out}"])
+        jobs.add(f"score stdin {s.stem}", ["score", "-"], output=False, stdin=s)
+        jobs.add(f"score stdin json {s.stem}", ["score", "-", "--format", "json"], output=False, stdin=s)
+        for fmt in FORMATS:
+            jobs.add(f"fair {s.stem} {fmt}", ["fair", str(s), "--format", fmt, "-o", "{out}"])
+    # compressed files
+    for suffix, opener in ((".gz", gzip.open), (".xz", lzma.open)):
+        packed = work / f"{few[0].stem}.conll{suffix}"
+        with open(few[0], "rb") as src, opener(packed, "wb") as dst:
+            shutil.copyfileobj(src, dst)
+        for fmt in ("table", "json"):
+            jobs.add(f"score {packed.name} {fmt}", ["score", str(packed), "--format", fmt, "-o", "{out}"])
+        jobs.add(f"score --gold gold {packed.name}", ["score", "--gold", str(gold), str(packed), "--format", "json",
+                                                      "-o", "{out}"])
+    # one file per system, and several system columns in one file
+    chosen = [str(s) for s in (systems[:3] if quick else systems)]
+    for fmt in ("table", "json", "csv", "html"):
+        jobs.add(f"score --gold gold.iob2 systems {fmt}", ["score", "--gold", str(gold), *chosen, "--format", fmt,
+                                                          "-o", "{out}"])
+    jobs.add("score --gold gold.iob2 semeval", ["score", "--gold", str(gold), *chosen[:3], "--models",
+                                                "ts,exact,overlap,fair,semeval", "--format", "json", "-o", "{out}"])
+    jobs.add("score --gold gold.iob2 --tags-only", ["score", "--gold", str(gold), *chosen[:2], "--tags-only",
+                                                    "--format", "json", "-o", "{out}"])
+    multi = work / "multi.conll"
+    _paste_columns(multi, [Path(p) for p in chosen[:4]])
+    for fmt in ("table", "json"):
+        jobs.add(f"score multi-column {fmt}", ["score", str(multi), "--gold-col", "2", "--format", fmt,
+                                                "-o", "{out}"])
+    # other input formats (made once with this checkout's converter; both versions read the same files)
+    for fmt, ext in (("jsonl-tokens", "jsonl"), ("conllu", "conllu"), ("jsonl-text", "json")):
+        if fmt == "conllu":
+            continue     # no CoNLL-U writer: columns cover the rest
+        g, s = work / f"gold.{fmt}.{ext}", work / f"sys.{fmt}.{ext}"
+        subprocess.run([sys.executable, "-m", "ts_eval", "convert", str(gold), str(g), "--to", fmt, "--column",
+                        "-1"], check=True, cwd=REPO, capture_output=True)
+        subprocess.run([sys.executable, "-m", "ts_eval", "convert", str(few[0]), str(s), "--to", fmt],
+                       check=True, cwd=REPO, capture_output=True)
+        for out_fmt in ("table", "json"):
+            jobs.add(f"score {fmt} {out_fmt}", ["score", "--gold", str(g), str(s), "--format", out_fmt,
+                                                "--models", "ts,exact,fair,semeval", "-o", "{out}"])
+        jobs.add(f"score {fmt} gold vs columns", ["score", "--gold", str(g), str(few[1]), "--format", "json",
+                                                  "-o", "{out}"])
+    # other commands
+    jobs.add("compare two", ["compare", "--gold", str(gold), *chosen[:2], "--format", "json", "-o", "{out}"])
+    jobs.add("compare three", ["compare", "--gold", str(gold), *chosen[:3], "-o", "{out}"])
+    jobs.add("rank", ["rank", "--gold", str(gold), *chosen[:5], "--bootstrap", "50", "--permutations", "50",
+                      "--format", "json", "-o", "{out}", "--no-progress"])
+    germ = data / "germeval2014"
+    for s in sorted((germ / "systems-6col").glob("*.tsv"))[:2]:
+        jobs.add(f"germeval {s.stem}", ["germeval", str(s), "-o", "{out}"])
+        jobs.add(f"germeval {s.stem} json", ["germeval", str(s), "--format", "json", "-o", "{out}"])
+    for s in sorted((germ / "systems").glob("*.conll"))[:3]:
+        jobs.add(f"score germeval {s.stem}", ["score", "--gold", str(germ / "gold.iob2"), str(s), "--format", "json",
+                                              "-o", "{out}"])
+    for f in sorted((data / "conlleval").glob("*.conll")):
+        jobs.add(f"score {f.name} conlleval", ["score", str(f), "--format", "conlleval", "-o", "{out}"])
+        jobs.add(f"score {f.name} json conlleval scheme", ["score", str(f), "--scheme", "conlleval", "--format",
+                                                           "json", "-o", "{out}"])
+    # bad inputs: the exit code and the message
+    other = work / "other.conll"
+    shutil.copyfile(germ / "gold.iob2", other)
+    jobs.add("error: misaligned", ["score", "--gold", str(gold), str(other), "-o", "{out}"])
+    jobs.add("error: strict", ["score", str(few[0]), "--scheme", "IOE2", "--policy", "strict", "-o", "{out}"])
+    jobs.add("error: unknown label", ["score", str(few[0]), "--labels", "NOPE", "-o", "{out}"])
+    # synthetic corpora
+    for c in corpora:
+        for fmt in ("table", "json", "conlleval"):
+            jobs.add(f"score {c.name} {fmt}", ["score", str(c), "--format", fmt, "-o", "{out}"])
+        jobs.add(f"score {c.name} all models", ["score", str(c), "--models",
+                                                 "ts,exact,overlap,constrained,contain,fair,semeval",
+                                                 "--all-labels-row", "--format", "json", "-o", "{out}"])
+        lines = c.read_bytes().split(b"\n")
+        cut = work / f"cut-{c.name}"
+        cut.write_bytes(b"\n".join(lines[:len(lines) * 9 // 10] + lines[len(lines) * 9 // 10 + 1:]))
+        jobs.add(f"error: {c.name} a line missing late", ["score", "--gold", str(c), str(cut), "-o", "{out}"])
+        if not quick:
+            jobs.add(f"score {c.name} stdin", ["score", "-", "--format", "json"], output=False, stdin=c)
+            jobs.add(f"score {c.name} two files", ["score", "--gold", str(c), str(c), "--format", "json",
+                                                   "-o", "{out}"])
+    return jobs
+
+
+def _paste_columns(out: Path, files: List[Path]) -> None:
+    """TOKEN GOLD S1 S2 ... from files in TOKEN ... GOLD SYSTEM layout (the same tokens)."""
+    with contextlib.ExitStack() as stack:
+        handles = [stack.enter_context(open(f, encoding="utf-8")) for f in files]
+        dst = stack.enter_context(open(out, "w", encoding="utf-8"))
+        for lines in zip(*handles):
+            fields = [ln.split() for ln in lines]
+            if not fields[0]:
+                dst.write("\n")
+                continue
+            dst.write(" ".join([fields[0][0], fields[0][-2]] + [f[-1] for f in fields]) + "\n")
+
+
+def run_version(name: str, root: Path, jobs: Jobs, out: Path, python: str) -> float:
+    """Run every job with the ts_eval package in ``root``; outputs under ``out``."""
+    out.mkdir(parents=True)
+    inproc, t0 = [], time.perf_counter()
+    env = {**os.environ, "PYTHONPATH": str(root), "COLUMNS": "100"}
+    written = out.parent / "written"     # the same path in both versions (pages show the command line)
+    written.mkdir(exist_ok=True)
+    for k, job in enumerate(jobs.items):
+        files = {x: str(out / f"{k:04d}.{x}") for x in ("out", "stdout", "stderr", "code")}
+        files["written"] = str(written / f"{k:04d}.out")
+        argv = [a.replace("{out}", files["written"]) if isinstance(a, str) else a for a in job["argv"]]
+        if job["stdin"]:
+            with open(job["stdin"], "rb") as fin, open(files["stdout"], "wb") as fout:
+                proc = subprocess.run([python, "-m", "ts_eval", *argv], stdin=fin, stdout=fout,
+                                      stderr=subprocess.PIPE, cwd=root, env=env)
+            Path(files["stderr"]).write_text(proc.stderr.decode("utf-8", "replace"))
+            Path(files["code"]).write_text(str(proc.returncode))
+        else:
+            inproc.append({"argv": argv, **files})
+    spec = out / "jobs.json"
+    spec.write_text(json.dumps(inproc))
+    script = out / "runner.py"
+    script.write_text(RUNNER)
+    subprocess.run([python, str(script), str(spec)], cwd=root, env=env, check=True)
+    return time.perf_counter() - t0
+
+
+def comparable(path: Path) -> bytes:
+    """A file's bytes; in a JSON result, the ``timings`` (seconds each phase took) are left out."""
+    data = path.read_bytes()
+    if data.startswith(b"{") and b'"timings"' in data:
+        obj = json.loads(data)
+        obj.pop("timings", None)
+        return json.dumps(obj).encode()
+    return data
+
+
+def main(argv: Optional[List[str]] = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--baseline", required=True, metavar="COMMIT", help="the commit to compare with")
+    ap.add_argument("--data", type=Path, default=REPO.parent / "data",
+                    help="folder with conll2003-en/, germeval2014/ and conlleval/")
+    ap.add_argument("--sizes", default="1M,10M", help="synthetic corpora in tokens (default %(default)s; '' for none)")
+    ap.add_argument("--cache-dir", type=Path, default=Path(tempfile.gettempdir()) / "ts_eval_bench_scale")
+    ap.add_argument("--quick", action="store_true", help="fewer systems and formats")
+    ap.add_argument("--keep", type=Path, metavar="DIR", help="keep both versions' outputs here")
+    args = ap.parse_args(argv)
+    if not (args.data / "conll2003-en").is_dir():
+        ap.error(f"no conll2003-en/ in {args.data}: give --data")
+    work = Path(tempfile.mkdtemp(prefix="compare_outputs_")) if not args.keep else args.keep
+    work.mkdir(parents=True, exist_ok=True)
+    corpora = Corpora(args.cache_dir, 13, 10)
+    synthetic = [corpora.file(parse_size(s)) for s in args.sizes.split(",") if s.strip()]
+    inputs = work / "inputs"
+    inputs.mkdir(exist_ok=True)
+    jobs = build_jobs(args.data, synthetic, inputs, args.quick)
+    base = baseline_tree(args.baseline, work)
+    head = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True, cwd=REPO).stdout
+    print(f"{len(jobs.items)} command lines; baseline {args.baseline} against this checkout ({head.strip()}, "
+          f"with its uncommitted changes); synthetic corpora: {', '.join(p.name for p in synthetic) or 'none'}")
+    times = {}
+    for name, root in (("baseline", base), ("now", REPO)):
+        times[name] = run_version(name, root, jobs, work / f"out-{name}", sys.executable)
+        print(f"  {name}: {times[name]:.1f} s", flush=True)
+    differ = 0
+    for k, job in enumerate(jobs.items):
+        for part in ("out", "stdout", "stderr", "code"):
+            a, b = work / "out-baseline" / f"{k:04d}.{part}", work / "out-now" / f"{k:04d}.{part}"
+            if a.exists() != b.exists() or (a.exists() and comparable(a) != comparable(b)):
+                differ += 1
+                print(f"DIFFERENT {part}: {job['name']}  ({a} vs {b})")
+                break
+    print(f"{len(jobs.items) - differ} of {len(jobs.items)} command lines give identical outputs, "
+          f"standard error and exit codes" + ("" if not differ else f"; {differ} differ"))
+    if not args.keep:
+        shutil.rmtree(work, ignore_errors=True)
+    return 1 if differ else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,279 @@
+"""``ts-eval score`` reads a column file in blocks of sentences, keeping only the running counts: every
+output is byte for byte what reading the file whole gives, for blocks down to one sentence, for every
+model and format, standard input and compressed files, -DOCSTART- and -X- lines, delimiters, label
+selection, and the conlleval scheme (whose state may run across a sentence boundary)."""
+from __future__ import annotations
+
+import bz2
+import contextlib
+import gzip
+import io
+import lzma
+import random
+import sys
+from typing import List, Tuple
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from support import CONLLEVAL_FIXTURES
+from test_score_properties import tag_corpus
+
+import ts_eval.cli.score as score
+import ts_eval.io.columns as columns
+import ts_eval.streaming.files as files
+from ts_eval.cli.app import main
+from ts_eval.io.columns import read_column_blocks, read_column_file
+from ts_eval.io.conll import conll_shards
+
+Run = Tuple[int, str, str]
+
+
+def run(argv: List[str], stdin: bytes = b"") -> Run:
+    out, err = io.StringIO(), io.StringIO()
+    old = sys.stdin
+    sys.stdin = io.TextIOWrapper(io.BytesIO(stdin))
+    try:
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            try:
+                rc = main(argv)
+            except SystemExit as exc:
+                rc = int(exc.code or 0)
+    finally:
+        sys.stdin = old
+    return rc, out.getvalue(), err.getvalue()
+
+
+@pytest.fixture
+def blocks_counted(monkeypatch):
+    """How many blocks each streamed run read (the streamed path was taken: more than one)."""
+    seen: List[int] = []
+    real = files.read_conll_blocks
+
+    def counting(*args, **kw):
+        seen.append(0)
+        for corpus in real(*args, **kw):
+            seen[-1] += 1
+            yield corpus
+
+    monkeypatch.setattr(files, "read_conll_blocks", counting)
+    return seen
+
+
+def whole_and_streamed(monkeypatch, argv: List[str], stdin: bytes = b"", block_bytes: int = 1) -> Tuple[Run, Run]:
+    with monkeypatch.context() as m:
+        m.setattr(score, "_streamed", lambda *a, **k: None)
+        whole = run(argv, stdin)
+    with monkeypatch.context() as m:
+        m.setattr(columns, "BLOCK_BYTES", block_bytes)
+        streamed = run(argv, stdin)
+    return whole, streamed
+
+
+def corpus_text(sides, docstart: bool = False, x_lines: bool = False, crlf: bool = False) -> str:
+    """A column file of gold and systems, one sentence a paragraph."""
+    gold, *systems = sides
+    out = ["-DOCSTART- O" + " O" * len(systems), ""] if docstart else []
+    for s, sent in enumerate(gold):
+        if docstart and s and s % 3 == 0:
+            out += ["-DOCSTART- O" + " O" * len(systems), ""]
+        for t, tag in enumerate(sent):
+            out.append(" ".join([f"w{s}_{t}", tag] + [sys_[s][t] for sys_ in systems]))
+        out.append("-X- O" + " O" * len(systems) if x_lines and s % 2 else "")
+    text = "\n".join(out) + "\n"
+    return text.replace("\n", "\r\n") if crlf else text
+
+
+MODELS = "ts,exact,overlap,constrained,contain,fair,semeval"
+
+
+@pytest.mark.slow
+@settings(max_examples=25, deadline=None)
+@given(tag_corpus(n_systems=2), st.booleans(), st.booleans(), st.booleans(),
+       st.sampled_from(["IOB2", "conlleval", "IOB1"]), st.sampled_from([1, 7, 60]))
+def test_blocks_of_any_size_give_the_report_of_the_whole_file(tmp_path_factory, sides, docstart, x_lines, crlf,
+                                                              scheme, block_bytes):
+    path = tmp_path_factory.mktemp("s") / "c.conll"
+    path.write_text(corpus_text(sides, docstart, x_lines, crlf), encoding="utf-8", newline="")
+    argv = ["score", str(path), "--gold-col", "2", "--models", MODELS, "--scheme", scheme, "--format", "json"]
+    with pytest.MonkeyPatch.context() as mp:
+        whole, streamed = whole_and_streamed(mp, argv, block_bytes=block_bytes)
+    assert streamed == whole
+
+
+FORMATS = [["--format", "table", "--details"], ["--format", "conlleval"], ["--format", "faireval"],
+           ["--format", "csv"], ["--format", "markdown"], ["--format", "json", "--all-labels-row"]]
+
+
+@pytest.mark.parametrize("fixture", sorted(p.name for p in CONLLEVAL_FIXTURES.glob("*.conll")))
+@pytest.mark.parametrize("options", FORMATS, ids=lambda o: o[1])
+def test_conlleval_fixtures_in_one_sentence_blocks(monkeypatch, blocks_counted, fixture, options):
+    path = str(CONLLEVAL_FIXTURES / fixture)
+    extra = ["-d", "\t"] if fixture == "tab_delimited.conll" else []
+    extra += ["-r"] if fixture == "raw_tags.conll" else []
+    for scheme in (["--scheme", "conlleval"], []):
+        argv = ["score", path, *options, *extra, *scheme]
+        before = len(blocks_counted)
+        whole, streamed = whole_and_streamed(monkeypatch, argv)
+        assert streamed == whole, argv
+        assert len(blocks_counted) == before + 1     # read in blocks (an error: then read whole)
+
+
+def synthetic(n_sentences: int, seed: int = 3) -> str:
+    rng = random.Random(seed)
+    lines = []
+    for s in range(n_sentences):
+        for t in range(rng.randint(1, 9)):
+            g = rng.choice(["O", "O", "B-PER", "I-PER", "B-LOC", "I-LOC", "B-ORG"])
+            p = g if rng.random() < 0.7 else rng.choice(["O", "B-PER", "I-LOC", "B-MISC"])
+            lines.append(f"t{s}.{t} {g} {p}")
+        lines.append("")
+    return "\n".join(lines) + "\n"
+
+
+@pytest.mark.slow
+def test_many_blocks_standard_input_and_compressed_files(tmp_path, monkeypatch, blocks_counted):
+    text = synthetic(400).encode()
+    plain = tmp_path / "s.conll"
+    plain.write_bytes(text)
+    argv = ["score", str(plain), "--format", "json", "--models", MODELS]
+    whole, streamed = whole_and_streamed(monkeypatch, argv, block_bytes=500)
+    assert streamed == whole and whole[0] == 0
+    assert blocks_counted[-1] > 10
+    for k, compress in enumerate((gzip.compress, bz2.compress, lzma.compress)):
+        packed = tmp_path / f"s{k}.conll.z"
+        packed.write_bytes(compress(text))
+        assert whole_and_streamed(monkeypatch, ["score", str(packed), "--format", "conlleval"], block_bytes=500)[1] \
+            == run(["score", str(plain), "--format", "conlleval"])
+        stdin = whole_and_streamed(monkeypatch, ["score", "-", "--format", "json"], compress(text), 500)
+        assert stdin[0] == stdin[1]
+    assert blocks_counted[-1] > 10
+    stdin = whole_and_streamed(monkeypatch, ["score", "-", "--format", "table"], text, 500)
+    assert stdin[0] == stdin[1]
+
+
+def test_labels_missing_from_some_blocks_are_selected_and_checked_over_the_whole(tmp_path, monkeypatch):
+    text = synthetic(200) + "a B-RARE O\n\n"
+    path = tmp_path / "s.conll"
+    path.write_text(text)
+    for sel in (["--labels", "RARE,PER"], ["--exclude", "LOC,RARE"], ["--labels", "NOPE"]):
+        whole, streamed = whole_and_streamed(monkeypatch, ["score", str(path), "--format", "json", *sel], b"", 300)
+        assert streamed == whole
+    assert whole[0] == 2 and "'NOPE' not in the data" in whole[2]
+
+
+@pytest.mark.parametrize("bad, message", [
+    ("t1 O O O\n", "4 columns, expected 3 as on line 1"),
+    ("t1 B-X\xff O\n", "not UTF-8"),
+    ("t1 B-X I-\n", "bad tag"),
+])
+def test_an_error_in_a_later_block_is_reported_as_reading_whole_reports_it(tmp_path, monkeypatch, bad, message):
+    text = synthetic(300).encode() + b"\n" + bad.encode("utf-8", "surrogateescape").replace(b"\xc3\xbf", b"\xff")
+    path = tmp_path / "bad.conll"
+    path.write_bytes(text)
+    whole, streamed = whole_and_streamed(monkeypatch, ["score", str(path)], b"", 400)
+    assert streamed == whole and whole[0] != 0 and message in whole[2]
+    # standard input is read once: the block that holds the error says it, with the file's line
+    whole, streamed = whole_and_streamed(monkeypatch, ["score", "-"], text, 400)
+    assert streamed == whole and message in whole[2]
+
+
+def test_blocks_are_whole_sentences_and_keep_line_numbers(tmp_path):
+    text = synthetic(50, seed=5)
+    path = tmp_path / "s.conll"
+    path.write_text("-DOCSTART- O O\n\n" + text + "\n-X- O O\n")
+    whole = read_column_file(str(path), [-2, -1])
+    parts = list(read_column_blocks(str(path), [-2, -1], block_bytes=1))
+    assert len(parts) == 50
+    assert sum(p.n_tokens for p in parts) == whole.n_tokens
+    assert [int(x) for p in parts for x in p.token_line] == whole.token_line.tolist()
+    assert [bool(x) for p in parts for x in p.sent_first] == whole.sent_first.tolist()
+    assert sum(p.docstart_lines for p in parts) == 1 and sum(p.boundary_lines for p in parts) == 1
+    assert bool(parts[0].doc_first[0]) and parts[-1].trailing_boundary == whole.trailing_boundary
+
+
+def test_scheme_auto_and_two_file_mode_are_read_whole(tmp_path, blocks_counted):
+    path = tmp_path / "s.conll"
+    path.write_text(synthetic(20))
+    assert run(["score", str(path), "--scheme", "auto"])[0] == 0
+    assert blocks_counted == []
+    assert run(["score", str(path)])[0] == 0
+    assert blocks_counted == [1]
+
+
+def clean(n_sentences: int) -> str:
+    """Sentences without ill-formed spans (so the first repair is where a test puts it)."""
+    return "".join(f"a{s} B-PER B-PER\nb{s} I-PER O\nc{s} O B-LOC\n\n" for s in range(n_sentences))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("scheme", ["IOB2", "conlleval"])
+def test_jobs_score_shards_in_processes_with_the_report_of_one(tmp_path, monkeypatch, scheme):
+    monkeypatch.setattr(score, "MIN_SHARD_BYTES", 1)     # shard even a small file
+    cut: List[int] = []
+    real = files.file_shards
+    monkeypatch.setattr(files, "file_shards", lambda *a, **k: cut.append(a[1]) or real(*a, **k))
+    path = tmp_path / "s.conll"
+    path.write_text(clean(300) + synthetic(300) + "z I-ORG O\n\n")     # the first repair is in the second half
+    for options in (["--format", "json", "--models", MODELS], ["--format", "conlleval"], ["--labels", "PER,ORG"]):
+        argv = ["score", str(path), "--scheme", scheme, *options]
+        whole = whole_and_streamed(monkeypatch, argv)[0]
+        assert run(argv + ["--jobs", "2"]) == whole
+        assert run(argv + ["--jobs", "3"]) == whole
+    assert cut == [2, 3] * 3
+    assert [len(conll_shards(str(path), n, scheme=scheme)) for n in (2, 3)] == [2, 3]
+    for jobs in ("2", "3"):      # line 1203 is in a later shard: its line numbers count from the file's start
+        assert '"first_repair_line": 1203' in run(["score", str(path), "--format", "json", "--jobs", jobs])[1]
+
+
+@pytest.mark.slow
+def test_jobs_report_an_error_as_one_process_does(tmp_path, monkeypatch):
+    monkeypatch.setattr(score, "MIN_SHARD_BYTES", 1)
+    path = tmp_path / "bad.conll"
+    path.write_text(clean(300) + "x B-PER\n\n")
+    whole = whole_and_streamed(monkeypatch, ["score", str(path)])[0]
+    assert whole[0] == 1 and "2 columns, expected 3 as on line 1" in whole[2]
+    assert run(["score", str(path), "--jobs", "2"]) == whole
+    assert run(["score", str(path), "--jobs", "0"])[0] == 2
+
+
+@pytest.mark.slow
+def test_count_file_and_its_shards_add_up_to_evaluate_of_the_file_read_whole(tmp_path):
+    import ts_eval
+
+    path = tmp_path / "s.conll"
+    path.write_text(clean(100) + synthetic(300) + "z I-ORG O\n\n")
+    expected = ts_eval.evaluate(ts_eval.read_conll(str(path)), models=MODELS.split(",")).to_dict()
+    shards = ts_eval.file_shards(str(path), 4)
+    assert len(shards) == 4 and shards[0].start == 0 and shards[-1].stop == path.stat().st_size
+    parts = [ts_eval.count_file(s, models=MODELS.split(","), block_bytes=200) for s in shards]
+    assert sum(parts).report().to_dict() == expected
+    assert ts_eval.count_file(str(path), models=MODELS.split(",")).report().to_dict() == expected
+    with pytest.raises(ts_eval.OptionError, match="colour"):
+        ts_eval.count_file(str(path), colour=1)
+
+
+@pytest.mark.slow
+def test_shards_on_a_dask_cluster_give_the_report_of_one_process(tmp_path):
+    pytest.importorskip("dask")
+    distributed = pytest.importorskip("dask.distributed")
+    import ts_eval
+
+    path = tmp_path / "s.conll"
+    path.write_text(synthetic(500))
+    expected = ts_eval.evaluate(ts_eval.read_conll(str(path), scheme="conlleval")).to_dict()
+    cluster = distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None)
+    with cluster, distributed.Client(cluster) as client:
+        shards = ts_eval.file_shards(str(path), 3, scheme="conlleval")
+        counts = sum(client.gather(client.map(ts_eval.count_file, shards)))
+    assert len(shards) == 3 and counts.report().to_dict() == expected
+
+
+def test_a_large_file_reports_the_error_of_its_block(tmp_path, monkeypatch):
+    """Above WHOLE_AGAIN_BYTES a file is not read again whole: the block that holds the error says it."""
+    path = tmp_path / "bad.conll"
+    path.write_text(clean(300) + "x B-PER\n\n")
+    whole = whole_and_streamed(monkeypatch, ["score", str(path)], b"", 400)[0]
+    monkeypatch.setattr(score, "WHOLE_AGAIN_BYTES", 10)
+    monkeypatch.setattr(columns, "BLOCK_BYTES", 400)
+    assert run(["score", str(path)]) == whole

@@ -1,0 +1,108 @@
+"""A column file's counts read in blocks of sentences, in one process or in shards on several.
+
+``count_file(path, ...)`` reads a column file (also ``-`` and compressed files) in blocks of whole
+sentences (:func:`ts_eval.io.conll.read_conll_blocks`) and adds up the blocks'
+:class:`~ts_eval.models.counts.Counts`, so its memory does not grow with the file; ``counts.report()`` is
+the :class:`~ts_eval.results.report.Report` that :func:`ts_eval.evaluate` gives for the file read whole.
+``file_shards(path, n, ...)`` cuts a plain file into ``n`` :class:`Shard` s of whole sentences, each counted
+on its own by ``count_file(shard, ...)`` -- in other processes, or on the workers of a Dask cluster -- and
+the counts of the shards, added in order, are the counts of the file::
+
+    shards = file_shards("big.conll", 8)
+    counts = sum(client.gather(client.map(count_file, shards)))   # dask.distributed
+    report = counts.report()
+
+Options: the reading options of :func:`ts_eval.io.conll.read_conll` (``gold_column``, ``scheme``, ...) and
+the scoring options of :func:`ts_eval.models.evaluate.evaluate` (``models``, ``beta``, ...); ``labels`` and
+``exclude`` keep some labels (a part may lack a label the file has, so they are not checked here: check
+the labels of the whole with :func:`ts_eval.core.corpus.check_selection` and ``counts.input_labels``).
+"""
+from __future__ import annotations
+
+import inspect
+from dataclasses import dataclass
+from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
+
+from ..core.corpus import select_labels
+from ..errors import OptionError
+from ..io.columns import Head
+from ..io.conll import conll_shards, read_conll, read_conll_blocks
+from ..models.counts import Counts, count_corpus
+from ..models.evaluate import DEFAULT_MODELS, score_settings
+
+
+@dataclass(frozen=True)
+class Shard:
+    """Bytes ``start``..``stop`` of the plain column file ``path``: whole sentences after ``lines`` lines."""
+
+    path: str
+    start: int
+    stop: int
+    lines: int
+    head: Head
+    options: Tuple[Tuple[str, Any], ...] = ()    # the reading options it was cut for
+
+
+def file_shards(path: str, n: int, **reading: Any) -> List[Shard]:
+    """``path`` cut into at most ``n`` shards of whole sentences of about equal size (one shard, the whole
+    file, when it cannot be cut: standard input, a compressed file, a file without blank lines)."""
+    found = conll_shards(path, n, **reading)
+    if found is None:
+        return [Shard(path, 0, -1, 0, Head(0, 0, "", b""), tuple(sorted(reading.items())))]
+    lines = _lines_before(path, [a for a, _, _ in found])
+    return [Shard(path, a, b, k, head, tuple(sorted(reading.items()))) for (a, b, head), k in zip(found, lines)]
+
+
+def _lines_before(path: str, offsets: Sequence[int]) -> List[int]:
+    """How many lines of ``path`` lie before each offset (ascending)."""
+    out, lines, at = [], 0, 0
+    with open(path, "rb") as fh:
+        for offset in offsets:
+            while at < offset:
+                chunk = fh.read(min(1 << 24, offset - at))
+                if not chunk:
+                    break
+                lines += chunk.count(b"\n")
+                at += len(chunk)
+            out.append(lines)
+    return out
+
+
+READING = set(inspect.signature(read_conll).parameters) - {"path"}
+_SCORING = set(inspect.signature(score_settings).parameters)
+
+
+def count_file(source: Union[str, Shard], *, labels: Optional[Sequence[str]] = None, exclude: Sequence[str] = (),
+               block_bytes: Optional[int] = None, **options: Any) -> Counts:
+    """The counts of a column file (a path, or a :class:`Shard` of :func:`file_shards`), read in blocks.
+
+    ``options``: :func:`~ts_eval.io.conll.read_conll`'s reading options and
+    :func:`~ts_eval.models.evaluate.evaluate`'s scoring options (a shard brings its reading options).
+    """
+    unknown = set(options) - READING - _SCORING
+    if unknown:
+        raise OptionError(f"option(s) {', '.join(sorted(unknown))}: expected reading options "
+                          f"({', '.join(sorted(READING))}) or scoring options ({', '.join(sorted(_SCORING))})")
+    scoring = {k: v for k, v in options.items() if k in _SCORING}
+    reading: Dict[str, Any] = {k: v for k, v in options.items() if k in READING}
+    settings = score_settings(**scoring)
+    models = tuple(scoring.get("models", DEFAULT_MODELS))
+    if isinstance(source, Shard):
+        reading = {**dict(source.options), **reading}
+        whole = source.stop < 0
+        blocks = read_conll_blocks(source.path, block_bytes=block_bytes,
+                                   shard=None if whole else (source.start, source.stop, source.lines, source.head),
+                                   **reading)
+    else:
+        blocks = read_conll_blocks(source, block_bytes=block_bytes, **reading)
+    total: Optional[Counts] = None
+    for corpus in blocks:
+        seen = list(corpus.labels)
+        if labels is not None or exclude:
+            corpus = select_labels(corpus, labels, exclude, check=False)
+        part = count_corpus(corpus, models, settings, seen)
+        total = part if total is None else total + part
+        del corpus, part
+    assert total is not None        # a file holds at least one block (else the reader raises)
+    return total
+
