@@ -27,6 +27,7 @@ from typing import Any, Callable, Dict, Iterator, List, Optional, Sequence, Tupl
 import numpy as np
 from numpy.lib.stride_tricks import as_strided
 
+from ..core.arrays import unique
 from ..errors import Hint, InputError, OptionError, Part, TsEvalError
 from .source import STDIN, decompress, display_name, is_compressed, not_utf8, open_stream, read_bytes, read_head
 
@@ -525,8 +526,13 @@ def _scan(data: np.ndarray, windows: np.ndarray, a: int, b: int, line0: int, pat
     nonblank = np.flatnonzero(nfields > 0)
     ff = line_first_field[nonblank]
     first_len = fend[ff] - fstart[ff]
-    is_doc = _field_equals(part, fstart[ff], first_len, b"-DOCSTART-")
-    is_bnd = _field_equals(part, fstart[ff], first_len, b"-X-")
+    first_start = fstart[ff]
+    dash = np.flatnonzero(part[first_start] == 45)       # only lines that start with "-" can be either
+    is_doc = np.zeros(len(ff), bool)
+    is_bnd = np.zeros(len(ff), bool)
+    if len(dash):
+        is_doc[dash] = _field_equals(part, first_start[dash], first_len[dash], b"-DOCSTART-")
+        is_bnd[dash] = _field_equals(part, first_start[dash], first_len[dash], b"-X-")
     tok = ~(is_doc | is_bnd)
     tok_lines = nonblank[tok]
     acc.boundary_lines += int(is_bnd.sum())
@@ -699,13 +705,17 @@ def unique_slices(windows: np.ndarray, starts: np.ndarray, ends: np.ndarray) -> 
             word &= _LOW_BYTES[np.clip(lengths - w0, 0, 8)]
         words.append(word)
     key = words[0] ^ (lengths.astype(np.uint64) << np.uint64(56)) if maxlen < 8 else words[0].copy()
+    if maxlen < 8:
+        found = _short_slices(key)
+        if found is not None:
+            return found
     for j, word in enumerate(words[1:], 1):
         key = (key * _MULT[j % 4]) ^ (key >> np.uint64(29)) ^ word
-    sample = np.unique(key[:: max(1, n // 4096)])
+    sample = unique(key[:: max(1, n // 4096)])
     pos = np.minimum(np.searchsorted(sample, key), len(sample) - 1)
     miss = sample[pos] != key
     if miss.any():
-        sample = np.unique(np.concatenate((sample, key[miss])))
+        sample = unique(np.concatenate((sample, key[miss])))
         pos = np.searchsorted(sample, key)
     first = np.full(len(sample), -1, np.int64)
     first[pos[::-1]] = np.arange(n - 1, -1, -1)  # first occurrence of each key
@@ -722,3 +732,54 @@ def unique_slices(windows: np.ndarray, starts: np.ndarray, ends: np.ndarray) -> 
     rank = np.empty(len(values), np.int32)
     rank[order] = np.arange(len(values), dtype=np.int32)
     return [values[k] for k in order], rank[pos]
+
+
+_SENTINEL = np.uint64((1 << 64) - 1)    # no short key: its top byte (the length) is at most 7
+_ODD = np.array([0x9E3779B97F4A7C15, 0xC2B2AE3D27D4EB4F, 0x165667B19E3779F9, 0x27D4EB2F165667C5,
+                 0xD6E8FEB86659FD93, 0xFF51AFD7ED558CCD, 0xC4CEB9FE1A85EC53, 0x94D049BB133111EB], dtype=np.uint64)
+
+
+def _short_slices(key: np.ndarray) -> Optional[Tuple[List[str], np.ndarray]]:
+    """:func:`unique_slices` for slices of at most 7 bytes, whose ``key`` (the bytes, the length in the top
+    byte) is the slice itself: the distinct keys of a sample get a collision-free multiplicative hash into a
+    small table of their ranks, so each slice costs a multiply, a shift and two lookups, and the values are
+    decoded from the keys.  A key the sample lacks is added and the table rebuilt; None when no hash
+    separates the keys (many distinct values: the caller's general way)."""
+    sample = unique(key[:: max(1, len(key) // 4096)])
+    for _ in range(2):
+        hashed = _perfect_hash(sample)
+        if hashed is None:
+            return None
+        mult, shift, table = hashed
+        ranked = np.append(sample, _SENTINEL)      # slot len(sample): an empty slot
+        ids = table[(key * mult) >> shift]
+        miss = ranked[ids] != key
+        if not miss.any():
+            break
+        sample = unique(np.concatenate((sample, key[miss])))
+    else:       # pragma: no cover -- the second table holds every key
+        raise AssertionError("a key missing from its own table")
+    values = [int(k).to_bytes(8, "little")[: int(k) >> 56].decode("utf-8") for k in sample.tolist()]
+    order = sorted(range(len(values)), key=values.__getitem__)
+    rank = np.empty(len(values) + 1, np.int32)
+    rank[order] = np.arange(len(values), dtype=np.int32)
+    rank[-1] = -1
+    return [values[k] for k in order], rank[ids]
+
+
+def _perfect_hash(sample: np.ndarray) -> Optional[Tuple[np.uint64, np.uint64, np.ndarray]]:
+    """(multiplier, shift, table): ``table[(k * multiplier) >> shift]`` is k's index in ``sample`` for every
+    key k of ``sample`` (``len(sample)`` in empty slots); None when no multiplier tried separates them."""
+    m = len(sample)
+    if m > 4096:
+        return None
+    bits = max(4, (4 * m).bit_length())
+    for extra in range(3):
+        shift = np.uint64(64 - bits - extra)
+        for mult in _ODD:
+            slot = (sample * mult) >> shift
+            if len(unique(slot)) == m:
+                table = np.full(1 << (bits + extra), m, np.int32)
+                table[slot] = np.arange(m, dtype=np.int32)
+                return mult, shift, table
+    return None
