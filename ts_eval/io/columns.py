@@ -517,10 +517,12 @@ def _scan(data: np.ndarray, windows: np.ndarray, a: int, b: int, line0: int, pat
     newline[1:-1] = part[wpos] == 10
     acc.chunk_newlines = int(np.count_nonzero(newline[1:-1]))   # every line end is a separator byte
     n_lines = acc.chunk_newlines + (0 if part[-1] == 10 else 1)
-    gap = np.flatnonzero(np.diff(w) > 1)       # a field lies between w[j] and w[j+1]
-    fstart = w[gap] + 1
-    fend = w[gap + 1]
-    fline = (np.cumsum(newline, dtype=np.int32) - 1)[gap]  # chunk line of each field
+    gap = np.diff(w) > 1                       # a field lies between w[j] and w[j+1] (masks: faster than indices)
+    fstart = w[:-1][gap]
+    fstart += 1
+    fend = w[1:][gap]
+    fline = np.cumsum(newline[:-1], dtype=np.int32)[gap]   # chunk line of each field
+    fline -= 1
     nfields = np.bincount(fline, minlength=n_lines)
     line_first_field = np.concatenate(([0], np.cumsum(nfields)[:-1]))
     nonblank = np.flatnonzero(nfields > 0)
@@ -567,8 +569,11 @@ def _scan(data: np.ndarray, windows: np.ndarray, a: int, b: int, line0: int, pat
         acc.token_len[lo:hi] = 0
     else:
         k = _column_index(token_column, ncol, path, note)
-        acc.token_start[lo:hi] = fstart[first + k] + a
-        acc.token_len[lo:hi] = fend[first + k] - fstart[first + k]
+        sel = first + k
+        start = fstart[sel]
+        acc.token_len[lo:hi] = fend[sel] - start
+        start += a
+        acc.token_start[lo:hi] = start
     acc.n = hi
     if not cols:
         return cols
