@@ -133,7 +133,8 @@ def main(argv: Any = None) -> int:
         from sklearn.metrics import cohen_kappa_score
         from statsmodels.stats.inter_rater import aggregate_raters, fleiss_kappa
     except ImportError as e:
-        print(f"{e.name} is not installed (the test extra has statsmodels and krippendorff; pip install nltk)",
+        print(f"{e.name} is not installed (pip install '.[test,bench]': test brings statsmodels and krippendorff, "
+              "bench brings nltk)",
               file=sys.stderr)
         return 2
 
