@@ -17,6 +17,11 @@ before/after comparison of a reader: SRC is a directory holding a ``ts_eval`` pa
 child process (imported from SRC, best of ``--repeat``) and shown beside this copy's numbers.
 ``--formats`` restricts the formats timed (e.g. ``--formats conllu``).
 
+Then each format's gold file is read again in a fresh process of its own (``ts_eval.read``, best of
+``--repeat``), which also gives that read's peak RSS, and both are shown as ratios to the same for the
+column file (issue 22.4: the JSON Lines readers within 1.5x of the column reader's time and memory);
+with ``--baseline SRC`` the package in SRC is measured the same way, the children interleaved.
+
     python scripts/bench_readers.py [--tokens 1000000] [--repeat 3] [--json out.json]
     python scripts/bench_readers.py --formats conllu --baseline /tmp/before
 """
@@ -31,7 +36,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from typing import Callable, Dict, List, Tuple
+from typing import Any, Callable, Dict, List, Optional, Tuple
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
@@ -147,10 +152,76 @@ def baseline(src: str, gold: str, system: str, repeat: int) -> Tuple[float, floa
     return min(r[0] for r in runs), min(r[1] for r in runs)
 
 
+ISOLATED = """
+import json, resource, sys, time
+sys.path.insert(0, sys.argv[1])
+from ts_eval import read
+import ts_eval.io.api  # every reader imported before the first measurement
+path, repeat = sys.argv[2], int(sys.argv[3])
+
+
+def peak_mb():
+    # peak RSS: VmHWM (Linux: this program's own, unlike ru_maxrss, which a child of a large process
+    # starts from), else ru_maxrss
+    try:
+        with open("/proc/self/status") as fh:
+            return next(int(ln.split()[1]) for ln in fh if ln.startswith("VmHWM:")) / 1024
+    except (OSError, StopIteration):
+        return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+before = peak_mb()
+runs, cpu = [], []
+for _ in range(repeat):
+    t0, c0 = time.perf_counter(), time.process_time()
+    docs = read(path)
+    runs.append(time.perf_counter() - t0)
+    cpu.append(time.process_time() - c0)
+    del docs
+print(json.dumps({"read_s": min(runs), "cpu_s": min(cpu), "rss_mb": peak_mb(), "imports_rss_mb": before}))
+"""
+
+
+def isolated(src: str, path: str, repeat: int) -> Dict[str, float]:
+    """``ts_eval.read(path)`` in a fresh process importing the package in ``src``: best time, peak RSS (MB)."""
+    out = subprocess.run([sys.executable, "-c", ISOLATED, os.path.abspath(src), path, str(repeat)],
+                         check=True, capture_output=True, text=True, cwd=os.path.abspath(src)).stdout
+    return json.loads(out)
+
+
+def isolated_table(paths: Dict[str, Tuple[str, str]], columns: str, repeat: int, rounds: int,
+                   base: Optional[str]) -> List[Dict[str, Any]]:
+    """Each format's gold read in a fresh process (this copy, and the one in ``base`` if given, interleaved;
+    the best of ``rounds`` such processes), with its time and peak RSS as ratios to the column file's."""
+    here = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
+    srcs = {"this": here, **({"baseline": base} if base else {})}
+    files = {"columns": columns, **{f: g for f, (g, _) in paths.items() if f != "columns"}}
+    rows: List[Dict[str, Any]] = []
+    for _ in range(rounds):     # interleaved rounds: a busy moment of a shared machine hits every row alike
+        for fmt, path in files.items():
+            for who, src in srcs.items():
+                got = isolated(src, path, repeat)
+                row = next((r for r in rows if r["format"] == fmt and r["package"] == who), None)
+                if row is None:
+                    rows.append({"format": fmt, "package": who, **got})
+                else:
+                    row["read_s"] = min(row["read_s"], got["read_s"])
+                    row["cpu_s"] = min(row["cpu_s"], got["cpu_s"])
+                    row["rss_mb"] = min(row["rss_mb"], got["rss_mb"])
+    for r in rows:
+        col = next(c for c in rows if c["format"] == "columns" and c["package"] == r["package"])
+        r["time_ratio"] = r["read_s"] / col["read_s"]
+        r["cpu_ratio"] = r["cpu_s"] / col["cpu_s"]
+        r["rss_ratio"] = r["rss_mb"] / col["rss_mb"]
+    return rows
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--tokens", type=int, default=1_000_000)
     ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--rounds", type=int, default=3,
+                    help="fresh-process reads: interleaved rounds, the best kept (default 3)")
     ap.add_argument("--json", help="write the numbers here")
     ap.add_argument("--formats", help="comma-separated formats to time (default: all)")
     ap.add_argument("--baseline", metavar="SRC", help="also time the ts_eval package in SRC on the same files")
@@ -170,6 +241,7 @@ def main() -> int:
             t_score = best(lambda fmt=fmt, g=g, s=s: scores.__setitem__(fmt, evaluate(read_pair(g, s))), a.repeat)
             rows.append((fmt, os.path.getsize(g), t_read, t_score,
                          baseline(a.baseline, g, s, a.repeat) if a.baseline else None))
+        fresh = isolated_table(paths, columns, a.repeat, a.rounds, a.baseline)
     f1 = {fmt: (round(r.to_dict()["systems"][0]["exact"]["micro"]["f"], 6),
                 round(r.to_dict()["systems"][0]["ts"]["micro"]["f"], 6))
           for fmt, r in scores.items()}
@@ -182,11 +254,18 @@ def main() -> int:
     if a.baseline:
         print(f"baseline: the ts_eval package in {os.path.abspath(a.baseline)}, timed in a child process")
     print("(exact-match, TS) micro F1 per format (must agree):", f1)
+    print(f"\neach gold file read alone in a fresh process (ts_eval.read, best of {a.repeat} reads x {a.rounds} "
+          "interleaved processes; peak RSS of the process)")
+    print(f"{'format':22} {'package':9} {'read s':>7} {'x columns':>9} {'CPU s':>6} {'x columns':>9} "
+          f"{'peak MB':>8} {'x columns':>9} {'imports MB':>10}")
+    for r in fresh:
+        print(f"{r['format']:22} {r['package']:9} {r['read_s']:7.3f} {r['time_ratio']:9.2f} {r['cpu_s']:6.3f} "
+              f"{r['cpu_ratio']:9.2f} {r['rss_mb']:8.1f} {r['rss_ratio']:9.2f} {r['imports_rss_mb']:10.1f}")
     if a.json:
         with open(a.json, "w") as fh:
             json.dump({"tokens": a.tokens, "baseline": a.baseline,
                        "rows": [dict(zip(("format", "bytes", "read_s", "score_s", "baseline_read_score_s"), r))
-                                for r in rows], "f1": f1}, fh, indent=1)
+                                for r in rows], "fresh_process": fresh, "f1": f1}, fh, indent=1)
     return 0 if len(set(f1.values())) == 1 else 1
 
 

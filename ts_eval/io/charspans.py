@@ -76,7 +76,7 @@ class CharDocs:
             and set(map(type, self.span_label)) <= {str} and "" not in set(self.span_label)
         if ok:
             cs, ce = np.asarray(self.span_start, np.int64), np.asarray(self.span_end, np.int64)
-            tl = np.fromiter((len(t) for t in self.texts), np.int64, len(self.texts))
+            tl = np.fromiter(map(len, self.texts), np.int64, len(self.texts))
             ok = not np.any((cs < 0) | (cs >= ce) | (ce > tl[doc])) if n else True
         if not ok:
             for k in range(n):
@@ -131,7 +131,7 @@ def to_documents(cd: CharDocs, align: str = "strict", tokenizer: str = "default"
         raise InputError(f"{cd.where(d)}: the text {cd.texts[d][:40]!r} has no tokens; expected at least one",
                          cd.path, cd.lines[d])
     doc, cs, ce = cd.validate()
-    tl = np.fromiter((len(t) for t in cd.texts), np.int64, len(cd.texts))
+    tl = np.fromiter(map(len, cd.texts), np.int64, len(cd.texts))
     b, e, aligned = align_spans(off, ts, te, tl, doc, cs, ce, align)
     listed = []
     for k in np.flatnonzero(~aligned).tolist():

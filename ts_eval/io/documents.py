@@ -111,7 +111,7 @@ def build_documents(path: str, fmt: str, lengths: Ints, ids: List[Optional[str]]
     doc = np.asarray(span_doc, np.int64)
     start = offsets[doc] + np.asarray(span_start, np.int64) if len(doc) else np.zeros(0, np.int64)
     last = offsets[doc] + np.asarray(span_end, np.int64) - 1 if len(doc) else np.zeros(0, np.int64)
-    label = np.fromiter((index[lab] for lab in span_label), np.int32, len(span_label))
+    label = np.fromiter(map(index.__getitem__, span_label), np.int32, len(span_label))
     docs = Documents(str(path), fmt, offsets, ids, keys, start, last, label, labels, lines, texts,
                      dict(notes or {}), char_tokens)
     check_duplicates(docs)

@@ -34,12 +34,13 @@ def record_chunks(path: str, raw: Optional[bytes] = None, chunk_lines: Optional[
         yield _array_records(text, name)
         return
     lines = text.split("\n")
-    del text
+    del text, stripped
     numbers = [k + 1 for k, ln in enumerate(lines) if ln.strip()]
     chunk_lines = chunk_lines or CHUNK_LINES
     for c in range(0, len(numbers), chunk_lines):
         chunk = numbers[c:c + chunk_lines]
         body = [lines[k - 1] for k in chunk]
+        lines[chunk[0] - 1:chunk[-1]] = [""] * (chunk[-1] - chunk[0] + 1)   # each line's text lives one chunk
         records = None
         with suppress(json.JSONDecodeError):
             records = json.loads("[" + ",".join(body) + "]")
@@ -76,6 +77,8 @@ def _array_records(text: str, name: str) -> Chunk:
 
 
 def _check_objects(records: List[Any], numbers: List[int], name: str, unit: str) -> None:
+    if set(map(type, records)) <= {dict}:   # the common case, without a Python step per record
+        return
     for rec, k in zip(records, numbers):
         if not isinstance(rec, dict):
             what = f"found {type(rec).__name__} {_short(rec)}, expected a JSON object"

@@ -29,6 +29,8 @@ def _classes(cp: np.ndarray) -> np.ndarray:
             table[c] = _SPACE
         elif ch.isalnum() or ch == "_":
             table[c] = _WORD
+    if cp.dtype == np.uint8:            # all ASCII
+        return table[cp]
     out = np.empty(len(cp), np.int8)
     ascii_ = cp < 128
     out[ascii_] = table[cp[ascii_]]
@@ -60,24 +62,36 @@ def tokenize(texts: Sequence[str], tokenizer: str = "default") -> Tuple[np.ndarr
         raise ValueError(f"tokenizer {tokenizer!r}: expected one of {', '.join(TOKENIZERS)}")
     joined = "\n".join(texts)
     base = np.zeros(len(texts) + 1, np.int64)
-    np.cumsum(np.fromiter((len(t) + 1 for t in texts), np.int64, len(texts)), out=base[1:])
-    cp = np.frombuffer(joined.encode("utf-32-le"), np.uint32)
+    np.cumsum(np.fromiter(map(len, texts), np.int64, len(texts)) + 1, out=base[1:])
+    # code points: one byte each when the texts are ASCII (a quarter of the memory of UTF-32)
+    cp = np.frombuffer(joined.encode("ascii"), np.uint8) if joined.isascii() \
+        else np.frombuffer(joined.encode("utf-32-le"), np.uint32)
+    del joined
     cls = _classes(cp)
+    del cp
     if tokenizer == "whitespace":
         cls[cls == _PUNCT] = _WORD
-    prev = np.empty_like(cls)
-    prev[0] = _SPACE
-    prev[1:] = cls[:-1]
-    nxt = np.empty_like(cls)
-    nxt[-1:] = _SPACE
-    nxt[:-1] = cls[1:]
+    # one byte per character for each mask, reused in place: the peak is a few bytes per character
+    change = np.empty(len(cls) + 1, bool)       # change[i]: character i-1 and i differ in class (ends: True)
+    change[0] = change[-1] = True
+    np.not_equal(cls[1:], cls[:-1], out=change[1:-1])
+    punct = cls == _PUNCT
     on = cls != _SPACE
-    starts = np.flatnonzero(on & ((cls != prev) | (cls == _PUNCT)))
-    ends = np.flatnonzero(on & ((cls != nxt) | (cls == _PUNCT))) + 1
+    del cls
+    mark = change[:-1] | punct                  # a token starts at a class change or at each punctuation mark
+    mark &= on
+    starts = np.flatnonzero(mark)
+    np.logical_or(change[1:], punct, out=mark)  # ... and ends before the next change or after a mark
+    mark &= on
+    ends = np.flatnonzero(mark)
+    del mark, change, punct, on
+    ends += 1
     doc_offsets = np.searchsorted(starts, base)
     doc_offsets[-1] = len(starts)
-    doc = np.repeat(np.arange(len(texts)), np.diff(doc_offsets))
-    return doc_offsets, starts - base[doc], ends - base[doc]
+    first = np.repeat(base[:-1], np.diff(doc_offsets))  # each token's document's first character
+    starts -= first
+    ends -= first
+    return doc_offsets, starts, ends
 
 
 def align_spans(doc_offsets: np.ndarray, tok_start: np.ndarray, tok_end: np.ndarray, text_lengths: np.ndarray,
@@ -87,8 +101,9 @@ def align_spans(doc_offsets: np.ndarray, tok_start: np.ndarray, tok_end: np.ndar
     it was aligned.  ``b >= e`` means no token fits (only possible when not aligned)."""
     base = np.zeros(len(text_lengths) + 1, np.int64)
     np.cumsum(np.asarray(text_lengths, np.int64) + 1, out=base[1:])
-    doc_of_tok = np.repeat(np.arange(len(text_lengths)), np.diff(doc_offsets))
-    gs, ge = tok_start + base[doc_of_tok], tok_end + base[doc_of_tok]
+    ge = np.repeat(base[:-1], np.diff(doc_offsets))     # each token's document's first character ...
+    gs = tok_start + ge
+    ge += tok_end                                        # ... made global in place: two arrays, not four
     a, z = cs + base[span_doc], ce + base[span_doc]
     b_exp, e_exp = np.searchsorted(ge, a, "right"), np.searchsorted(gs, z, "left")
     b_con, e_con = np.searchsorted(gs, a, "left"), np.searchsorted(ge, z, "right")
