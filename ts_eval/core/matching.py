@@ -118,8 +118,6 @@ class Threshold:
     value: Fraction
 
     def __str__(self) -> str:
-        if self.kind == "nervaluate":
-            return f"nervaluate:{_number(self.value)}"
         return f"{self.kind}:{_number(self.value)}"
 
     def meets(self, pairs: Pairs) -> np.ndarray:
