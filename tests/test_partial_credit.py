@@ -141,6 +141,16 @@ def test_a_threshold_no_chosen_model_reads_is_an_error():
         ts_eval.score([[("X", 0, 2)]], [[("X", 0, 1)]], lengths=[3], models=["exact"], assignment="one-to-one")
 
 
+def test_one_to_one_too_large_to_weigh_exactly_names_the_option():
+    # 600 long, mutually overlapping spans a side: one contested group whose exact weights would pass 2**52;
+    # the refusal is an OptionError naming the assignment (the command line prints it in one line)
+    start = np.arange(600, dtype=np.int64)
+    label = np.zeros(600, np.int32)
+    pairs = match(SpanSet(start, start + 500, label), SpanSet(start, start + 400 + start % 3, label))
+    with pytest.raises(OptionError, match=r"assignment='one-to-one': a group of .* too large"):
+        one_to_one(pairs, np.ones(len(pairs), bool), pairs.same_label)
+
+
 # ---------------------------------------------------------------------------
 # one span over two gold spans, under both assignments
 

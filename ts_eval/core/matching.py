@@ -118,8 +118,6 @@ class Threshold:
     value: Fraction
 
     def __str__(self) -> str:
-        if self.kind == "nervaluate":
-            return f"nervaluate:{_number(self.value)}"
         return f"{self.kind}:{_number(self.value)}"
 
     def meets(self, pairs: Pairs) -> np.ndarray:
@@ -289,5 +287,7 @@ def _lexicographic(tiers: List[np.ndarray], most: int) -> np.ndarray:
         weight += t * scale
         scale *= int(t.max()) * most + 1
     if scale >= 2 ** 52:
-        raise ValueError("one-to-one matching: a group of contested spans too large to weigh exactly")
+        raise OptionError(f"a group of {len(tiers[0])} pairs of contested, overlapping spans is too large to match "
+                          "one-to-one exactly (many-to-many has no such limit)", option="assignment",
+                          value="one-to-one")
     return weight     # positive: the count tier (all ones) is one of the tiers

@@ -324,6 +324,8 @@ def ground(gold: Documents, gen: Generated, settings: GroundSettings = GroundSet
     ungrounded: List[Dict[str, Any]] = []
     pieces_of([c for t in gen.text for c in candidates(t, strip, articles)])    # one tokenizer pass
     for r in range(gen.n_docs):
+        if r not in by_record:       # no strings: nothing to place (and no token index to build)
+            continue
         d = int(doc_of_record[r])
         doc = _document(gold, d)
         placed = set()

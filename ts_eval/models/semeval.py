@@ -176,7 +176,7 @@ class _Candidates:
         self.one_to_one = assignment == "one-to-one"
         self.bounds = (pairs.gold_only == 0) & (pairs.system_only == 0)
         self.same = pairs.same_label
-        self.dist = pairs.gold_only + pairs.system_only       # |start diff| + |end diff| of overlapping spans
+        self.dist = pairs.distance       # |start diff| + |end diff| of overlapping spans
         self.pairs, self.n_system, self.n_gold = pairs, n_system, n_gold
         self._memo: Dict[Tuple[str, bool], Tuple[np.ndarray, np.ndarray]] = {}
 
