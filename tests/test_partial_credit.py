@@ -9,6 +9,7 @@ from __future__ import annotations
 import itertools
 import json
 from fractions import Fraction
+from pathlib import Path
 from typing import Any, Dict, List, Sequence, Tuple
 
 import numpy as np
@@ -355,3 +356,12 @@ def test_the_error_analysis_reads_the_threshold_too():
     a, b = error_analysis(c), error_analysis(c, min_overlap="iou:0.5")
     assert a.systems[0].confusion["exact"].matrix() == b.systems[0].confusion["exact"].matrix()
     assert a.systems[0].types == b.systems[0].types
+
+
+def test_a_matching_option_without_any_model_says_none_was_chosen(capsys):
+    """compare adds no score model unless asked: the error says none was chosen, not an empty '()'."""
+    demo = Path(ts_eval.__file__).parent / "demo" / "germeval2014_test_sample.conll"
+    code, _, err = run_cli(["compare", str(demo), "--gold-col", "2", "--system-col", "3", "4",
+                            "--assignment", "one-to-one"], capsys)
+    assert code == 2
+    assert "--assignment one-to-one: changes none of the chosen models (none chosen)" in err

@@ -97,7 +97,8 @@ def check_matching(matching: MatchSettings, models: Sequence[str], what: str = "
         return
     option, value = (("min_overlap", str(matching.min_overlap)) if matching.min_overlap is not None
                      else ("assignment", matching.assignment))
-    raise OptionError(f"changes none of the chosen {what}s ({', '.join(models)}): it applies to the span-level "
+    chosen = f"({', '.join(models)})" if models else "(none chosen)"
+    raise OptionError(f"changes none of the chosen {what}s {chosen}: it applies to the span-level "
                       f"models {', '.join(MATCHED_FAMILIES)} (exact match is met by any threshold and is "
                       "one-to-one already)", option=option, value=value)
 
