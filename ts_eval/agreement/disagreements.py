@@ -18,6 +18,7 @@ from typing import Any, Dict, List, Optional, Tuple
 
 import numpy as np
 
+from ..core.arrays import overlap_clusters
 from ..core.corpus import SpanSet
 from ..io.source import gc_paused
 from .data import Annotations
@@ -68,10 +69,7 @@ def clusters(ann: Annotations) -> Dict[str, Any]:
         return {"kinds": {k: 0 for k in KINDS}, "items": [], "total": 0}
     order = np.lexsort((who, label, last, start))
     start, last, label, who = start[order], last[order], label[order], who[order]
-    reach = np.maximum.accumulate(last)
-    new = np.ones(len(start), bool)
-    new[1:] = start[1:] > reach[:-1]
-    cl = np.cumsum(new) - 1
+    cl = overlap_clusters(start, last)
     n = int(cl[-1]) + 1
     # distinct spans per cluster and how many annotators have each
     dnew = np.ones(len(start), bool)

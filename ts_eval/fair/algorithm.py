@@ -15,7 +15,7 @@ from typing import List, Optional, Sequence, Tuple, Union
 import numpy as np
 from numpy.typing import ArrayLike
 
-from ..core.arrays import unique
+from ..core.arrays import overlap_clusters, unique
 from ..core.corpus import Corpus, SpanSet
 from ..core.matching import Pairs, match
 from ..core.tokensets import TokenSets
@@ -251,10 +251,7 @@ def _cluster_units(rg: np.ndarray, rs: np.ndarray, g: _Side, s: _Side, ev: _Even
     idx = np.concatenate((mg, ms))
     o = np.lexsort((en, st))
     st, en, side, idx = st[o], en[o], side[o], idx[o]
-    reach = np.maximum.accumulate(en)
-    new = np.ones(len(st), bool)
-    new[1:] = st[1:] > reach[:-1]
-    cid = np.cumsum(new) - 1
+    cid = overlap_clusters(st, en)
     ncl = int(cid[-1]) + 1
     n_g = np.bincount(cid, weights=(side == 0), minlength=ncl).astype(np.int64)
     n_s = np.bincount(cid, weights=(side == 1), minlength=ncl).astype(np.int64)
