@@ -318,3 +318,20 @@ def test_an_option_that_does_not_apply_to_the_input_is_an_error_not_ignored(file
     with pytest.raises(ts_eval.OptionError, match="give lengths"):
         ts_eval.agree(spans)
     assert [a["name"] for a in ts_eval.agree([files["a"], files["b"]], names=["x", "y"]).annotators] == ["x", "y"]
+
+
+@pytest.mark.parametrize("fmt", ["columns", "jsonl-tokens"])
+def test_an_annotator_may_be_called_gold(capsys, tmp_path, fmt):
+    """'gold' names the first side of the pair readers, not an annotator: a file called gold in second
+    place is an annotator like any other (it was refused as 'a system name', with no --names given)."""
+    sentences = [(["Anna", "sings"], [(0, 1, "PER")])]
+    ext = ".conll" if fmt == "columns" else ".jsonl"
+    first, second = tmp_path / f"anna{ext}", tmp_path / f"gold{ext}"
+    for path in (first, second):
+        written = write_sentences(tmp_path, fmt, path.stem, sentences)
+        Path(written).rename(path)
+    code, out, err = run_cli(["agree", str(first), str(second), "--format", "json"], capsys)
+    assert code == 0, err
+    d = json.loads(out)
+    assert [a["name"] for a in d["annotators"]] == ["anna", "gold"]
+    assert [a["name"] for a in ts_eval.agree([str(first), str(second)]).to_dict()["annotators"]] == ["anna", "gold"]

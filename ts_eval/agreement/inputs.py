@@ -41,6 +41,19 @@ def annotator_names(paths: Sequence[str], names: Optional[Sequence[str]] = None)
     return out
 
 
+def side_names(found: Sequence[str]) -> List[str]:
+    """The names the pair readers give annotators 2, 3, ... (the first annotator is their gold side):
+    the annotators' own, except that ``gold`` names the readers' first side, so an annotator of
+    that name is read under a stand-in (``from_corpus`` names every side by ``found`` afterwards)."""
+    out: List[str] = []
+    for k, n in enumerate(found[1:], start=2):
+        stand_in = f"annotator{k}"
+        while n == "gold" and stand_in in found:
+            stand_in += "'"
+        out.append(stand_in if n == "gold" else n)
+    return out
+
+
 def read_annotations(paths: Sequence[str], *, names: Optional[Sequence[str]] = None,
                      annotator_field: Optional[str] = None, partial: bool = False,
                      columns: Optional[Sequence[int]] = None, format: Optional[str] = None,
@@ -74,9 +87,9 @@ def read_annotations(paths: Sequence[str], *, names: Optional[Sequence[str]] = N
     formats = {format} if format is not None else {detect_format(p, None if is_dir(p) else read_head(p))
                                                     for p in paths}
     if formats == {"columns"}:     # column files as score reads them (documents at -DOCSTART-)
-        corpus = read_conll_pair(paths[0], paths[1:], names=found[1:], **options)
+        corpus = read_conll_pair(paths[0], paths[1:], names=side_names(found), **options)
     else:
-        corpus = read_pair(paths[0], paths[1:], format=format, system_format=format, names=found[1:], **options)
+        corpus = read_pair(paths[0], paths[1:], format=format, system_format=format, names=side_names(found), **options)
     return from_corpus(corpus, found)
 
 
