@@ -102,9 +102,8 @@ def run(args: argparse.Namespace) -> int:
     from ..ranking.study import check_options
 
     flips = [lists.model_pair(f) for f in args.flips] or None
-    with option_errors("--buckets: "):
+    with option_errors():     # each error names its option and the bad value
         parse_bucket_spec(args.buckets)                   # a bad spec fails before reading anything
-    with option_errors():
         check_options(bootstrap=args.bootstrap, permutations=args.permutations, seed=args.seed,
                       confidence=args.confidence)
     if args.top < 1 or (args.min_agree is not None and args.min_agree < 1):
