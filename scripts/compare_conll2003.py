@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import argparse
 import csv
-import glob
 import json
 import sys
 import time
@@ -25,14 +24,13 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
+from conll2003_data import DEFAULT_DATA, system_files  # noqa: E402  (scripts/ is on the path)
 
 from ts_eval.comparison import CLASS_TITLES, CLASSES, compare  # noqa: E402
 from ts_eval.io import read_conll_pair  # noqa: E402
 from ts_eval.output.builders import build  # noqa: E402
 from ts_eval.output.page import Page, Section  # noqa: E402
 from ts_eval.output.renderers import render  # noqa: E402
-
-DEFAULT_DATA = HERE.parent.parent / "shared" / "data" / "conll2003-en"
 
 
 def pct(x: float) -> str:
@@ -63,10 +61,7 @@ def main() -> int:
     args = ap.parse_args()
 
     data = Path(args.data)
-    files = sorted(glob.glob(str(data / "systems" / "*.conll")))
-    if not files:
-        print(f"no system files in {data / 'systems'}", file=sys.stderr)
-        return 1
+    files = system_files(data)
     t0 = time.perf_counter()
     corpus = read_conll_pair(str(data / "gold.iob2"), files)
     t1 = time.perf_counter()

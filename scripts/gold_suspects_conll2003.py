@@ -17,7 +17,6 @@ without an open licence, so nothing of it is written anywhere.
 from __future__ import annotations
 
 import argparse
-import glob
 import statistics
 import sys
 import time
@@ -26,13 +25,12 @@ from typing import Callable, Dict, List
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
+from conll2003_data import DEFAULT_DATA, system_files  # noqa: E402  (scripts/ is on the path)
 
 from ts_eval.analysis.errors import error_analysis  # noqa: E402
 from ts_eval.io import read_conll_pair  # noqa: E402
 from ts_eval.models.evaluate import evaluate  # noqa: E402
 from ts_eval.output.builders.compare_tables import inline_text  # noqa: E402
-
-DEFAULT_DATA = HERE.parent.parent / "shared" / "data" / "conll2003-en"
 
 
 def median_time(fn: Callable[[], object], repeat: int) -> float:
@@ -51,10 +49,7 @@ def main() -> int:
     ap.add_argument("--repeat", type=int, default=5, help="timed runs (the median is shown)")
     args = ap.parse_args()
     data = Path(args.data)
-    files = sorted(glob.glob(str(data / "systems" / "*.conll")))
-    if not files:
-        print(f"no system files in {data / 'systems'}", file=sys.stderr)
-        return 1
+    files = system_files(data)
     t = time.perf_counter()
     corpus = read_conll_pair(str(data / "gold.iob2"), files)
     read = time.perf_counter() - t

@@ -20,7 +20,6 @@ The data are Reuters text without an open licence: nothing is written anywhere.
 from __future__ import annotations
 
 import argparse
-import glob
 import os
 import sys
 from pathlib import Path
@@ -30,9 +29,11 @@ import numpy as np
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
+from conll2003_data import DEFAULT_DATA, system_files  # noqa: E402  (scripts/ is on the path)
+
 sys.path.insert(0, str(HERE))
 
-from semeval_conll2003 import CANDIDATES, as_dicts  # noqa: E402  (nervaluate's entity dicts)
+from semeval_conll2003 import as_dicts  # noqa: E402  (nervaluate's entity dicts)
 
 import ts_eval  # noqa: E402
 from ts_eval.core.corpus import Corpus  # noqa: E402
@@ -56,11 +57,8 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--data", default=None, help="the conll2003-en folder")
     args = ap.parse_args()
-    data = Path(args.data) if args.data else next((p for p in CANDIDATES if p.is_dir()), CANDIDATES[0])
-    files = sorted(glob.glob(str(data / "systems" / "*.conll")))
-    if not files:
-        print(f"no systems/*.conll under {data}", file=sys.stderr)
-        return 1
+    data = Path(args.data) if args.data else DEFAULT_DATA
+    files = system_files(data)
     from nervaluate import Evaluator
     heads = ["exact"] + [t for t, _, _ in SETTINGS] + ["multi", "SE partial", "SE p. n:50", "nervaluate 50"]
     print(f"{'system':36}" + "".join(f"{h:>21}" if h.startswith("overlap") else f"{h:>14}" for h in heads))

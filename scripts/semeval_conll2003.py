@@ -23,7 +23,6 @@ The data are Reuters text without an open licence: nothing is written anywhere.
 from __future__ import annotations
 
 import argparse
-import glob
 import os
 import sys
 import time
@@ -32,14 +31,13 @@ from typing import Dict, List, Tuple
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
-
+from conll2003_data import DEFAULT_DATA, system_files  # noqa: E402  (scripts/ is on the path)
 from nervaluate import Evaluator  # noqa: E402
 
 from ts_eval.core.corpus import Corpus, SpanSet  # noqa: E402
 from ts_eval.io import read_conll  # noqa: E402
 from ts_eval.models.semeval import SCHEMES, semeval_model  # noqa: E402
 
-CANDIDATES = [HERE.parent.parent / "shared" / "data" / "conll2003-en"]
 KEYS = ("correct", "incorrect", "partial", "missed", "spurious", "possible", "actual", "precision", "recall")
 
 
@@ -117,11 +115,8 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--data", default=None, help="the conll2003-en folder")
     args = ap.parse_args()
-    data = Path(args.data) if args.data else next((p for p in CANDIDATES if p.is_dir()), CANDIDATES[0])
-    files = sorted(glob.glob(str(data / "systems" / "*.conll")))
-    if not files:
-        print(f"no systems/*.conll under {data}", file=sys.stderr)
-        return 1
+    data = Path(args.data) if args.data else DEFAULT_DATA
+    files = system_files(data)
     agree_spans = agree_own = 0
     t_ours = t_ref = 0.0
     print(f"{'system':36} {'ill-formed I-':>13} {'strict F':>9} {'exact F':>8} {'partial F':>9} {'ent_type F':>10}"
