@@ -324,6 +324,9 @@ def test_bad_usage_is_one_line_and_exit_2(tmp_path, capsys):
     gold, a, _, _ = _small_files(tmp_path)
     code, _, err = run_cli(["analyze", "--gold", gold, a, "--buckets", "length=x"], capsys)
     assert code == 2 and err.count("\n") == 1 and "--buckets" in err
+    assert err.count("--buckets") == 1, err     # named once, not prefixed twice
+    code, _, err = run_cli(["analyze", "--gold", gold, a, "--by", "meta.genre"], capsys)
+    assert code == 2 and "--by meta.genre: " in err and "JSON Lines" in err       # the field asked for
     code, _, err = run_cli(["analyze", "--gold", gold, a, "--attributes", "colour"], capsys)
     assert code == 2 and "--attributes" in err and "colour" in err
     code, _, err = run_cli(["analyze", "--gold", gold, a, "--train", str(tmp_path / "missing.txt")], capsys)

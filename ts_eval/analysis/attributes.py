@@ -89,8 +89,7 @@ def read_vocabulary(path: str) -> frozenset:
     from ..io.source import display_name, read_text
 
     name = display_name(path)
-    words = [w for w in read_text(path).split("\n")]
-    words = [w.rstrip("\r") for w in words if w.strip()]
+    words = [w.rstrip("\r") for w in read_text(path).split("\n") if w.strip()]
     if not words:
         raise InputError("empty vocabulary, expected one token per line", name)
     return frozenset(words)

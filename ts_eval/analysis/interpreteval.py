@@ -50,6 +50,7 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
 
+from ..core import measures
 from ..errors import InputError
 
 #: the attributes and their bucketing, as InterpretEval's ``conf.ner-attributes`` ships them
@@ -333,9 +334,7 @@ def bucket_f1(gold: Dict[str, Dict[str, object]], system: Dict[str, Dict[str, ob
         for iv, true in g.items():
             pred = s[iv]
             correct = len(set(true) & set(pred))
-            p = correct / len(pred) if correct > 0 else 0
-            r = correct / len(true) if correct > 0 else 0
-            res[iv] = (2 * p * r / (p + r) if correct > 0 else 0, len(true))
+            res[iv] = (measures.prf(correct, len(pred) - correct, len(true) - correct)[2], len(true))
         out[aspect] = dict(sorted(res.items()))
     return out
 

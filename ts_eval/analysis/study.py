@@ -451,8 +451,9 @@ def _columns(path: str) -> bool:
     return not is_dir(path) and detect_format(path, read_head(path)) == "columns"
 
 
-def _records(corpus: Corpus, records: Optional[Sequence[Mapping[str, Any]]]) -> List[Mapping[str, Any]]:
-    """One record per sentence of the corpus: given, or read again from gold's JSON Lines file."""
+def _records(corpus: Corpus, records: Optional[Sequence[Mapping[str, Any]]], field: str) -> List[Mapping[str, Any]]:
+    """One record per sentence of the corpus: given, or read again from gold's JSON Lines file (``field``:
+    the first field asked for, named in an error)."""
     if records is not None:
         out = list(records)
     else:
@@ -460,13 +461,13 @@ def _records(corpus: Corpus, records: Optional[Sequence[Mapping[str, Any]]]) -> 
         fmt = str(reading.get("format", ""))
         if not (fmt.startswith("jsonl") or fmt == "label-studio") or corpus.gold_info.path is None:
             raise OptionError("slices by a record field need JSON Lines input (one record per document)",
-                              option="by", value="...")
+                              option="by", value=field)
         from ..io.jsonl import record_chunks
 
         out = [rec for chunk, _ in record_chunks(corpus.gold_info.path) for rec in chunk]
     if len(out) != corpus.n_sentences:
         raise OptionError(f"{len(out)} records for {corpus.n_sentences} documents of the corpus; expected one "
-                          "record per document", option="by", value="...")
+                          "record per document", option="by", value=field)
     return out
 
 
@@ -544,7 +545,7 @@ def analyze_corpus(
                               "file) to slice by", option="by", value="document")
         attrs.append(doc)
     if fields:
-        recs = _records(corpus, records)
+        recs = _records(corpus, records, fields[0])
         for path in fields:
             vals, numeric = at.record_field(recs, path, corpus.gold_info.path or "records")
             attrs.append(at.Attribute(path, at.SENTENCE, at.NUMERIC if numeric else at.CATEGORICAL,

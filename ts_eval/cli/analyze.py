@@ -9,8 +9,9 @@ Exit codes as for ``score``: 0 done, 1 bad input, 2 bad usage.
 from __future__ import annotations
 
 import argparse
-from typing import Any, List, Optional, Tuple
+from typing import Any
 
+from . import lists
 from .errors import UsageError, option_errors
 from .inputs import COLUMN_RULE, Request, add_column_options, add_reading_options, check_paths, expand, load
 from .outputs import add_output_options, emit
@@ -85,17 +86,6 @@ def register(subparsers: Any) -> argparse.ArgumentParser:
     return p
 
 
-def _pairs(texts: List[str]) -> List[Tuple[str, str]]:
-    out = []
-    for text in texts:
-        names = [n.strip() for n in text.split(",")]
-        if len(names) != 2 or not all(names):
-            raise UsageError(f"--flips {text}: expected two model names separated by a comma "
-                             "(e.g. exact-f1-micro,ts-f1-macro)")
-        out.append((names[0], names[1]))
-    return out
-
-
 def _request(args: argparse.Namespace) -> Request:
     cols = dict(names=args.names, gold_col=args.gold_col, system_cols=args.system_col)
     if args.gold:
@@ -106,19 +96,14 @@ def _request(args: argparse.Namespace) -> Request:
     return Request(file=args.inputs[0], **cols)
 
 
-def _list(text: Optional[str]) -> Optional[List[str]]:
-    return None if text is None else [x.strip() for x in text.split(",") if x.strip()]
-
-
 def run(args: argparse.Namespace) -> int:
     from ..analysis.buckets import parse_bucket_spec
     from ..analysis.study import analyze_corpus
     from ..ranking.study import check_options
 
-    flips = _pairs(args.flips) if args.flips else None
-    with option_errors("--buckets: "):
+    flips = [lists.model_pair(f) for f in args.flips] or None
+    with option_errors():     # each error names its option and the bad value
         parse_bucket_spec(args.buckets)                   # a bad spec fails before reading anything
-    with option_errors():
         check_options(bootstrap=args.bootstrap, permutations=args.permutations, seed=args.seed,
                       confidence=args.confidence)
     if args.top < 1 or (args.min_agree is not None and args.min_agree < 1):
@@ -132,11 +117,12 @@ def run(args: argparse.Namespace) -> int:
         with option_errors():
             check_min_agree(args.min_agree, len(corpus.systems))
     with option_errors():
-        result = analyze_corpus(corpus, models=_list(args.models), reference=args.reference, train=args.train,
-                                vocab=args.vocab, by=args.by, buckets=args.buckets, bootstrap=args.bootstrap,
-                                permutations=args.permutations, seed=args.seed, confidence=args.confidence,
-                                flips=flips, pair=tuple(args.pair) if args.pair else None,
-                                attributes=_list(args.attributes))
+        result = analyze_corpus(corpus, models=lists.names(args.models), reference=args.reference,
+                                train=args.train, vocab=args.vocab, by=args.by, buckets=args.buckets,
+                                bootstrap=args.bootstrap, permutations=args.permutations, seed=args.seed,
+                                confidence=args.confidence, flips=flips,
+                                pair=tuple(args.pair) if args.pair else None,
+                                attributes=lists.names(args.attributes))
     if not args.no_errors:
         import time
 

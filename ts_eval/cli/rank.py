@@ -18,6 +18,7 @@ import argparse
 import sys
 from typing import Any, Dict, List, Optional, Union
 
+from . import lists
 from .errors import UsageError, option_errors
 from .inputs import Request, add_column_options, add_reading_options, check_paths, expand, load, system_names
 from .matching import add_matching_options, matching_options
@@ -104,15 +105,7 @@ def _models_arg(text: Optional[str], germeval: bool = False, generated: bool = F
     if text.strip() == "all":    # GermEval Metric 1 and the strings models only where they apply
         given = {"germeval": germeval, "generated": generated}
         return [m for m, model in sufficient.REGISTRY.items() if not model.needs or given.get(model.needs)]
-    return [m.strip() for m in text.split(",") if m.strip()]
-
-
-def _flips_arg(text: str) -> List[str]:
-    names = [n.strip() for n in text.split(",")]
-    if len(names) != 2 or not all(names):
-        raise UsageError(f"--flips {text}: expected two model names separated by a comma (e.g. "
-                         "exact-f1-micro,ts-f1-macro)")
-    return names
+    return lists.names(text)
 
 
 def list_models() -> str:
@@ -201,7 +194,7 @@ def run(args) -> int:
                              len(ranking.model_set(corpus, models, reference)[0]))
     options = dict(models=models, reference=reference, bootstrap=args.bootstrap, permutations=args.permutations,
                    unit=args.unit, seed=args.seed, confidence=args.confidence, alpha=args.alpha,
-                   flips=[_flips_arg(f) for f in args.flips], **matching)
+                   flips=[lists.model_pair(f) for f in args.flips], **matching)
     with _Bar(not args.no_progress and (args.bootstrap or args.permutations)) as bar:
         result: Union[ranking.RankingResult, ranking.MultiTaskResult]
         if len(corpora) == 1:
