@@ -271,6 +271,8 @@ def test_min_agree_decides_and_is_checked(five):
     assert error_analysis(five, min_agree=2).suspects.total == 6          # Acme (2 LOC) and Foo too
     with pytest.raises(OptionError, match="min_agree=0"):
         error_analysis(five, min_agree=0)
+    with pytest.raises(OptionError, match=r"min_agree=6: expected at most the number of systems given \(5\)"):
+        error_analysis(five, min_agree=6)          # no span could be a suspect: an error, not an empty list
     two = error_analysis(five, systems=["s1", "s2"])
     assert two.suspects.total == 0 and two.suspects.min_agree == 3 and "min_agree 3" in two.notes[0]
 

@@ -50,6 +50,9 @@ def check_min_agree(min_agree: Optional[int], n_systems: int) -> int:
         return default_min_agree(n_systems)
     if isinstance(min_agree, bool) or not isinstance(min_agree, (int, np.integer)) or min_agree < 1:
         raise OptionError("expected a whole number of systems, at least 1", option="min_agree", value=min_agree)
+    if min_agree > n_systems:      # no span could ever be a suspect: a silent empty list
+        raise OptionError(f"expected at most the number of systems given ({n_systems})", option="min_agree",
+                          value=min_agree)
     return int(min_agree)
 
 
