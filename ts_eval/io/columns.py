@@ -510,25 +510,10 @@ def _scan(data: np.ndarray, windows: np.ndarray, a: int, b: int, line0: int, pat
           delimiter: Optional[str] = None) -> Optional[List[int]]:
     """Find the token lines and fields of bytes a..b (whole lines) and decode the tag columns."""
     part = data[a:b]
-    if delimiter is None:
-        wpos = np.flatnonzero(part <= 32)
-        wpos = wpos[sep[part[wpos]]]
-    else:
-        wpos = np.flatnonzero(sep[part])
-        _check_empty_fields(part, wpos, ord(delimiter), line0, path)
-    w = np.concatenate(([-1], wpos, [len(part)]))
-    newline = np.ones(len(w), bool)            # w[0] stands for a line start, w[-1] for the end
-    newline[1:-1] = part[wpos] == 10
-    acc.chunk_newlines = int(np.count_nonzero(newline[1:-1]))   # every line end is a separator byte
-    n_lines = acc.chunk_newlines + (0 if part[-1] == 10 else 1)
-    gap = np.diff(w) > 1                       # a field lies between w[j] and w[j+1] (masks: faster than indices)
-    fstart = w[:-1][gap]
-    fstart += 1
-    fend = w[1:][gap]
-    fline = np.cumsum(newline[:-1], dtype=np.int32)[gap]   # chunk line of each field
-    fline -= 1
-    nfields = np.bincount(fline, minlength=n_lines)
-    line_first_field = np.concatenate(([0], np.cumsum(nfields)[:-1]))
+    found = _single_separated(part, sep, delimiter) if SINGLE_SEPARATOR_PATH else None
+    if found is None:
+        found = _any_separated(part, sep, delimiter, line0, path)
+    fstart, fend, nfields, line_first_field, acc.chunk_newlines = found
     nonblank = np.flatnonzero(nfields > 0)
     ff = line_first_field[nonblank]
     first_len = fend[ff] - fstart[ff]
@@ -586,6 +571,75 @@ def _scan(data: np.ndarray, windows: np.ndarray, a: int, b: int, line0: int, pat
     vocab, ids = unique_slices(windows[a:], fstart[idx], fend[idx])     # windows from byte a: no offset to add
     acc.values.append((vocab, ids.reshape(len(cols), -1).astype(np.uint16 if len(vocab) < 2**16 else np.int32)))
     return cols
+
+
+SINGLE_SEPARATOR_PATH = True    # tests compare the reader with and without :func:`_single_separated`
+Fields = Tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, int]
+
+
+def _any_separated(part: np.ndarray, sep: np.ndarray, delimiter: Optional[str], line0: int, path: str) -> Fields:
+    """(start and end of every field, fields per line, each line's first field, line ends) of whole lines:
+    any run of separators between fields (the general way)."""
+    if delimiter is None:
+        wpos = np.flatnonzero(part <= 32)
+        wpos = wpos[sep[part[wpos]]]
+    else:
+        wpos = np.flatnonzero(sep[part])
+        _check_empty_fields(part, wpos, ord(delimiter), line0, path)
+    w = np.concatenate(([-1], wpos, [len(part)]))
+    newline = np.ones(len(w), bool)            # w[0] stands for a line start, w[-1] for the end
+    newline[1:-1] = part[wpos] == 10
+    newlines = int(np.count_nonzero(newline[1:-1]))   # every line end is a separator byte
+    n_lines = newlines + (0 if part[-1] == 10 else 1)
+    gap = np.diff(w) > 1                       # a field lies between w[j] and w[j+1] (masks: faster than indices)
+    fstart = w[:-1][gap]
+    fstart += 1
+    fend = w[1:][gap]
+    fline = np.cumsum(newline[:-1], dtype=np.int32)[gap]   # chunk line of each field
+    fline -= 1
+    nfields = np.bincount(fline, minlength=n_lines)
+    line_first_field = np.concatenate(([0], np.cumsum(nfields)[:-1]))
+    return fstart, fend, nfields, line_first_field, newlines
+
+
+def _single_separated(part: np.ndarray, sep: np.ndarray, delimiter: Optional[str]) -> Optional[Fields]:
+    """:func:`_any_separated` for whole lines whose fields are separated by one space (with ``delimiter``: by
+    one delimiter) and nothing else: no other whitespace, control byte or CR, no separator at a line's start
+    or end, no blank line holding a separator.  Then every separator ends a field, so the fields come from
+    the separators' positions alone (the slot between two separators is a field, or a blank line), with no
+    pass over the fields to drop empty ones and no per-field line numbers.  None when ``part`` is not so
+    laid out (the caller then takes the general way, which also reports the errors)."""
+    one = 32 if delimiter is None else ord(delimiter)
+    if part[0] == one or part[-1] == one:
+        return None
+    cand = part <= 32 if delimiter is None else sep[part]     # every separator byte, maybe others
+    wpos = np.flatnonzero(cand)
+    kind = part[wpos]
+    nl_at = np.flatnonzero(kind == 10)
+    if len(nl_at) + int(np.count_nonzero(kind == one)) != len(wpos):
+        return None                            # a tab, CR or control byte
+    nl = wpos[nl_at]
+    blank = np.empty(len(nl), bool)            # the line that ends at nl[i] is empty
+    blank[:1] = nl[:1] == 0
+    np.equal(nl[1:] - nl[:-1], 1, out=blank[1:])
+    pairs = int(np.count_nonzero(cand[1:] & cand[:-1]))
+    if pairs != int(np.count_nonzero(blank[1:])):
+        return None                            # two separator bytes in a row that are not two line ends
+    virtual = part[-1] != 10                   # the last line has no line end: it ends where the part does
+    w = np.empty(len(wpos) + 1 + virtual, np.int64)
+    w[0] = -1
+    w[1:len(wpos) + 1] = wpos
+    ends = nl_at + 1                           # each line's end in w
+    if virtual:
+        w[-1] = len(part)
+        ends = np.append(ends, len(w) - 1)
+    first = np.empty_like(ends)                # each line's first slot: the one after the previous line end
+    first[0] = 0
+    first[1:] = ends[:-1]
+    nfields = ends - first
+    nfields[:len(nl)][blank] = 0               # an empty line is one empty slot (a last line without a
+    fstart = w[:-1] + 1                        # line end is not empty: it ends with a byte of a field)
+    return fstart, w[1:], nfields, first, len(nl)
 
 
 def _line_text(part: np.ndarray, line: int) -> str:
@@ -687,6 +741,7 @@ def byte_windows(padded: Union[bytes, bytearray], offset: int = 0) -> np.ndarray
 
 
 _LOW_BYTES = np.array([(1 << (8 * k)) - 1 for k in range(8)] + [(1 << 64) - 1], dtype=np.uint64)
+_LENGTH_BYTE = np.array([k << 56 for k in range(8)], dtype=np.uint64)   # a short slice's length, in its key's top byte
 
 
 def unique_slices(windows: np.ndarray, starts: np.ndarray, ends: np.ndarray) -> Tuple[List[str], np.ndarray]:
@@ -713,7 +768,7 @@ def unique_slices(windows: np.ndarray, starts: np.ndarray, ends: np.ndarray) -> 
             word = windows[np.minimum(starts + w0, len(windows) - 1)]
             word &= _LOW_BYTES[np.clip(lengths - w0, 0, 8)]
         words.append(word)
-    key = words[0] ^ (lengths.astype(np.uint64) << np.uint64(56)) if maxlen < 8 else words[0].copy()
+    key = words[0] | _LENGTH_BYTE[lengths] if maxlen < 8 else words[0].copy()
     if maxlen < 8:
         found = _short_slices(key)
         if found is not None:
@@ -760,20 +815,19 @@ def _short_slices(key: np.ndarray) -> Optional[Tuple[List[str], np.ndarray]]:
         if hashed is None:
             return None
         mult, shift, table = hashed
-        ranked = np.append(sample, _SENTINEL)      # slot len(sample): an empty slot
-        ids = table[((key * mult) >> shift).view(np.int64)]    # signed: numpy indexes with uint64 slowly
-        miss = ranked[ids] != key
-        if not miss.any():
-            break
-        sample = unique(np.concatenate((sample, key[miss])))
-    else:       # pragma: no cover -- the second table holds every key
-        raise AssertionError("a key missing from its own table")
-    values = [int(k).to_bytes(8, "little")[: int(k) >> 56].decode("utf-8") for k in sample.tolist()]
-    order = sorted(range(len(values)), key=values.__getitem__)
-    rank = np.empty(len(values) + 1, np.int32)
-    rank[order] = np.arange(len(values), dtype=np.int32)
-    rank[-1] = -1
-    return [values[k] for k in order], rank[ids]
+        values = [int(k).to_bytes(8, "little")[: int(k) >> 56].decode("utf-8") for k in sample.tolist()]
+        order = sorted(range(len(values)), key=values.__getitem__)
+        rank = np.empty(len(values) + 1, np.int32)
+        rank[order] = np.arange(len(values), dtype=np.int32)
+        rank[-1] = -1                              # index len(sample) in the table: an empty slot
+        by_rank = np.append(sample[order], _SENTINEL)
+        slot = key * mult
+        slot >>= shift
+        ids = rank[table][slot.view(np.int64)]     # signed: numpy indexes with uint64 slowly
+        if not (by_rank[ids] != key).any():
+            return [values[k] for k in order], ids
+        sample = unique(np.concatenate((sample, key[by_rank[ids] != key])))
+    raise AssertionError("a key missing from its own table")    # pragma: no cover -- the second table has all
 
 
 def _perfect_hash(sample: np.ndarray) -> Optional[Tuple[np.uint64, np.uint64, np.ndarray]]:
