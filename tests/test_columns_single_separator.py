@@ -59,11 +59,14 @@ def _same(raw: bytes, chunk: int = 1 << 18, **kw: Any) -> Tuple[Any, ...]:
     return fast
 
 
-def test_a_plain_conlleval_file_takes_the_fast_way() -> None:
+@pytest.mark.parametrize("sep, eol", [(b" ", b"\n"), (b"\t", b"\n"), (b" ", b"\r\n"), (b"\t", b"\r\n")])
+def test_a_plain_conlleval_file_takes_the_fast_way(sep: bytes, eol: bytes) -> None:
     raw = b"-DOCSTART- O O\n\nEU B-ORG B-ORG\nrejects O O\nGerman B-MISC I-MISC\n\nPeter B-PER B-PER\n"
+    raw = raw.replace(b" ", sep).replace(b"\n", eol)
     got = _same(raw)
     assert got[0] == "ok" and _fast_chunks(raw, 1 << 18) == [True]
     assert got[-1][1] == ["B-MISC", "B-ORG", "B-PER", "I-MISC", "O"]
+    assert (got[-2][3], got[-1][3]) == ([1, 4, 0, 2], [1, 4, 3, 2])     # B-ORG O B-MISC B-PER, B-ORG O I-MISC B-PER
 
 
 def test_single_then_double_spaces_mid_file() -> None:
@@ -86,6 +89,13 @@ def test_tags_of_every_length(tag: bytes) -> None:
 
 @pytest.mark.parametrize("raw", [
     b"a O O\r\nb B-X B-X\r\n\r\nc O O\r\n",            # CR LF
+    b"\r\n\r\na O O\r\n\r\n\r\nb B-X B-X\r\n\r\n",     # CR LF and blank lines
+    b"a O O\r\nb B-X B-X\nc O O\r\n",                 # CR LF and LF
+    b"a O O\r\nb B-X B-X\r\nc O O",                   # CR LF, no line end at the end
+    b"a O O\r\nb B-X B-X\r\nc O O\r",                 # CR LF, a CR at the end
+    b"a O\rO\r\nb B-X B-X\r\n",                       # a CR inside a line
+    b"a O O \r\nb B-X B-X\r\n",                        # a space before CR LF
+    b"a\tO\tO\nb\tB-X\tB-X\n\nc O\x0bO\n",              # tabs, a space and a vertical tab
     b"a O O \nb B-X B-X\n",                           # a trailing space
     b"a O O\n \nb B-X B-X\n",                          # a blank line holding a space
     b" a O O\nb B-X B-X\n",                            # a leading space
@@ -133,9 +143,11 @@ def test_a_delimiter(delimiter: str) -> None:
 
 @st.composite
 def _files(draw: Any) -> bytes:
-    """Column files of one width; most use one space and LF only, the others now and then another
-    separator, line end, width or a line of whitespace."""
+    """Column files of one width; most use one separator (a space or a tab) and one line end (LF or
+    CR LF) throughout, the others now and then another separator, line end, width or a line of whitespace."""
     messy = draw(st.booleans())
+    one = draw(st.sampled_from([" ", " ", "\t"]))
+    eol = draw(st.sampled_from(["\n", "\n", "\r\n"]))
     width = draw(st.integers(1, 5))
     field = st.text(alphabet=st.sampled_from(list("abO-BIXé人" + "\x01" * messy)), min_size=1, max_size=11)
     odd = st.integers(0, 19 if messy else 10**9)        # 0: an odd one
@@ -143,7 +155,7 @@ def _files(draw: Any) -> bytes:
     for _ in range(draw(st.integers(1, 40))):
         kind = draw(st.sampled_from(["token"] * 8 + ["blank", "docstart", "boundary", "space-blank"]))
         if kind == "blank" or (kind == "space-blank" and not messy):
-            lines.append("\n")
+            lines.append(eol)
             continue
         if kind == "space-blank":
             lines.append(draw(st.sampled_from([" ", "\t", "  "])) + "\n")
@@ -155,8 +167,8 @@ def _files(draw: Any) -> bytes:
             fields[0] = "-X-"
         out = fields[0]
         for f in fields[1:]:
-            out += (draw(st.sampled_from(["  ", "\t", " \t", "\x0c"])) if not draw(odd) else " ") + f
-        lines.append(out + (draw(st.sampled_from(["\r\n", " \n", "\t\n"])) if not draw(odd) else "\n"))
+            out += (draw(st.sampled_from(["  ", "\t", " \t", "\x0c", "\r"])) if not draw(odd) else one) + f
+        lines.append(out + (draw(st.sampled_from(["\r\n", "\n", " \n", "\t\n", "\r"])) if not draw(odd) else eol))
     return "".join(lines).encode("utf-8")
 
 

@@ -605,28 +605,37 @@ def _any_separated(part: np.ndarray, sep: np.ndarray, delimiter: Optional[str], 
 
 
 def _single_separated(part: np.ndarray, sep: np.ndarray, delimiter: Optional[str]) -> Optional[Fields]:
-    """:func:`_any_separated` for whole lines whose fields are separated by one space (with ``delimiter``: by
-    one delimiter) and nothing else: no other whitespace, control byte or CR, no separator at a line's start
-    or end, no blank line holding a separator.  Then every separator ends a field, so the fields come from
-    the separators' positions alone (the slot between two separators is a field, or a blank line), with no
-    pass over the fields to drop empty ones and no per-field line numbers.  None when ``part`` is not so
-    laid out (the caller then takes the general way, which also reports the errors)."""
-    one = 32 if delimiter is None else ord(delimiter)
-    if part[0] == one or part[-1] == one:
-        return None
-    cand = part <= 32 if delimiter is None else sep[part]     # every separator byte, maybe others
+    """:func:`_any_separated` for whole lines whose fields one separator byte separates (one space or tab
+    -- any ASCII whitespace --, or with ``delimiter`` one delimiter), with no separator at a line's start or
+    end, no blank line holding one, and line ends that are all LF or all CR LF.  Then every separator ends a
+    field, so the fields come from the separators' positions alone (the slot between two separators is a
+    field, or a blank line), with no pass over the fields to drop empty ones and no per-field line numbers.
+    None when ``part`` is not so laid out (the caller then takes the general way, which also reports the
+    errors)."""
+    if (sep[part[0]] and part[0] != 10) or (sep[part[-1]] and part[-1] != 10):
+        return None                            # a separator at the start of the first or the end of the last line
+    cand = part <= 32 if delimiter is None else sep[part]     # every separator byte, maybe control bytes
     wpos = np.flatnonzero(cand)
     kind = part[wpos]
+    if delimiter is None and int(np.count_nonzero(sep[kind])) != len(wpos):
+        return None                            # a control byte (part of a field): the general way
     nl_at = np.flatnonzero(kind == 10)
-    if len(nl_at) + int(np.count_nonzero(kind == one)) != len(wpos):
-        return None                            # a tab, CR or control byte
+    cr = int(np.count_nonzero(kind == 13))
+    eol = 1                                    # bytes of a line end
+    if cr:                                     # CR only before LF, before every LF
+        if cr != len(nl_at) or not len(nl_at) or nl_at[0] == 0 or (kind[nl_at - 1] != 13).any() \
+                or (wpos[nl_at - 1] != wpos[nl_at] - 1).any():
+            return None
+        wpos = wpos[kind != 13]
+        nl_at -= np.arange(1, len(nl_at) + 1)  # each LF's index without the CRs before it
+        eol = 2
     nl = wpos[nl_at]
     blank = np.empty(len(nl), bool)            # the line that ends at nl[i] is empty
-    blank[:1] = nl[:1] == 0
-    np.equal(nl[1:] - nl[:-1], 1, out=blank[1:])
+    blank[:1] = nl[:1] == eol - 1
+    np.equal(nl[1:] - nl[:-1], eol, out=blank[1:])
     pairs = int(np.count_nonzero(cand[1:] & cand[:-1]))
-    if pairs != int(np.count_nonzero(blank[1:])):
-        return None                            # two separator bytes in a row that are not two line ends
+    if pairs != int(np.count_nonzero(blank[1:])) + cr:
+        return None                            # two separator bytes in a row that are not line ends
     virtual = part[-1] != 10                   # the last line has no line end: it ends where the part does
     w = np.empty(len(wpos) + 1 + virtual, np.int64)
     w[0] = -1
@@ -641,7 +650,11 @@ def _single_separated(part: np.ndarray, sep: np.ndarray, delimiter: Optional[str
     nfields = ends - first
     nfields[:len(nl)][blank] = 0               # an empty line is one empty slot (a last line without a
     fstart = w[:-1] + 1                        # line end is not empty: it ends with a byte of a field)
-    return fstart, w[1:], nfields, first, len(nl)
+    fend = w[1:]
+    if cr:
+        fend = fend.copy()
+        fend[nl_at] -= 1                       # a line's last field ends at its CR
+    return fstart, fend, nfields, first, len(nl)
 
 
 def _line_text(part: np.ndarray, line: int) -> str:
