@@ -352,6 +352,8 @@ def _sentence_blocks(fh: Stream, block_bytes: int, delimiter: Optional[str],
     buffer of its own (the read buffer itself, cut: only the bytes after the cut are copied)."""
     blank = re.compile(rb"\n\r?\n" if delimiter is not None else rb"\n[ \t\r\x0b\x0c]*\n")
     read_size = max(1 << 16, min(block_bytes, 1 << 20))
+    scratch = bytearray(read_size)             # one read buffer for all reads (a new one each time costs page faults)
+    view = memoryview(scratch)
     buf = bytearray()
     pending: Optional[bytearray] = None
     scanned, eof = 0, False
@@ -363,9 +365,9 @@ def _sentence_blocks(fh: Stream, block_bytes: int, delimiter: Optional[str],
                 if eof:
                     break
                 scanned = max(scanned, len(buf) - 4096) if len(buf) >= block_bytes else 0
-                more = fh.read(read_size)
-                if more:
-                    buf += more
+                got = fh.readinto(scratch) or 0
+                if got:
+                    buf += view[:got]
                 else:
                     eof = True
                 continue
