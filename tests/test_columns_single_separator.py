@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any, Iterator, List, Optional, Sequence, Tuple
 
+import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -206,3 +207,16 @@ def test_blocks_agree(tmp_path: Any) -> None:
 
     assert list(blocks(True)) == list(blocks(False))
     assert len(list(blocks(True))) > 3
+
+
+@pytest.mark.parametrize("chunk", [1 << 12, 1 << 18])
+def test_chunks_with_different_vocabularies(chunk: int) -> None:
+    # chunks whose tag values differ (and a file with more than 2**16 distinct values: int32 ids) merge into
+    # one sorted vocabulary with each token's own value
+    for distinct in (300, 70000):
+        tags = [f"T{k * 7919 % distinct}" for k in range(distinct)] + ["O"] * 50
+        raw = "".join(f"w{k} O {t}\n" + ("\n" if k % 5 == 4 else "") for k, t in enumerate(tags)).encode()
+        got = _same(raw, chunk=chunk)
+        column, vocab, dtype, ids = got[-1]
+        assert column == 3 and vocab == sorted(set(tags) | {"O"}) and [vocab[i] for i in ids] == tags
+        assert dtype == np.dtype(np.uint16 if len(vocab) < 2**16 else np.int32).str
