@@ -6,13 +6,14 @@ scores, and more, from one pass over the data.
 from typing import Any
 
 from .errors import InputError, OptionError, TsEvalError
-from .models.evaluate import evaluate, score  # eager: the API's two most used functions
 from .output import views  # noqa: F401  (registers str() and the notebook view of every result)
 from .version import __version__
 
-# Everything else is imported on first use (PEP 562), so that `import ts_eval` is cheap and
-# `ts-eval score` on a column file loads neither the other readers nor ranking and comparison code.
-_LAZY = {"Corpus": "core.corpus", "SpanSet": "core.corpus", "from_sequences": "core.sequences",
+# Everything else is imported on first use (PEP 562), so that `import ts_eval` is cheap (numpy is not
+# loaded yet: the command line picks its BLAS threads first, ts_eval.cli) and `ts-eval score` on a
+# column file loads neither the other readers nor ranking and comparison code.
+_LAZY = {"evaluate": "models.evaluate", "score": "models.evaluate",
+         "Corpus": "core.corpus", "SpanSet": "core.corpus", "from_sequences": "core.sequences",
          "from_spans": "core.sequences",
          "read_conll": "io", "read_conll_pair": "io",
          "read": "io.api", "read_pair": "io.api", "Report": "results.report", "EmptyInputWarning": "core.validation",
