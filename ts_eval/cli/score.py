@@ -86,7 +86,8 @@ def register(sub: Any) -> None:
     sc.add_argument("--exclude", metavar="L1,L2", help="leave these labels out (after --map-label)")
     sc.add_argument("--jobs", type=_positive, default=1, metavar="N",
                     help="score one column FILE in N processes, a shard of whole sentences each, and add up their "
-                         "counts (default 1; standard input and compressed files are read in one)")
+                         "counts (default 1; standard input, compressed files, two-file mode and --scheme auto are "
+                         "read in one)")
     _scoring_options(sc)
     demo = sub.add_parser("demo", help="score the bundled GermEval 2014 sample (four systems)")
     _scoring_options(demo)
