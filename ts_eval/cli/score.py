@@ -149,17 +149,16 @@ def _streamed(request: Any, args: argparse.Namespace) -> Optional[Tuple[Any, Any
         return None
     options = {**found.options, **{k: getattr(args, k) for k in SCORING}, **matching_options(args),
                "models": _models(args), "labels": _split(args.labels) or None, "exclude": _split(args.exclude)}
-    try:
-        if found.file is None:
-            from ..streaming.files import count_files
+    from ..streaming.files import count_file, count_files
 
+    try:
+        shards = _in_shards(found.file, options, args.jobs) if found.file and getattr(args, "jobs", 1) > 1 else None
+        if shards is not None:
+            counts = shards
+        elif found.file is None:
             counts = count_files(found.paths[0], found.paths[1:], **options)
         else:
-            counts = _in_shards(found.file, options, args.jobs) if getattr(args, "jobs", 1) > 1 else None
-            if counts is None:
-                from ..streaming.files import count_file
-
-                counts = count_file(found.file, **options)
+            counts = count_file(found.file, **options)
     except (TsEvalError, ValueError):
         if any(p == STDIN or os.path.getsize(p) > WHOLE_AGAIN_BYTES for p in found.paths):   # the block's message
             with option_errors():
