@@ -454,3 +454,41 @@ def test_a_large_file_reports_the_error_of_its_block(tmp_path, monkeypatch):
     monkeypatch.setattr(score, "WHOLE_AGAIN_BYTES", 10)
     monkeypatch.setattr(columns, "BLOCK_BYTES", 400)
     assert run(["score", str(path)]) == whole
+
+
+def test_conlleval_scheme_grows_a_block_until_every_system_is_outside(tmp_path, monkeypatch, pairs_counted):
+    """conlleval.pl's state runs on across a sentence boundary after a tag that is not O: a block of the
+    gold file ends only where every system file is O as well, so some blocks hold several of gold's."""
+    gold = "".join(f"a{s} B-PER\nb{s} O\n\n" for s in range(30))
+    system = "".join(f"a{s} B-PER\nb{s} {'I-PER' if s % 3 else 'O'}\n\n" for s in range(30))
+    (tmp_path / "gold.conll").write_text(gold)
+    (tmp_path / "sys.conll").write_text(system)
+    argv = ["score", "--gold", str(tmp_path / "gold.conll"), str(tmp_path / "sys.conll"), "--scheme", "conlleval",
+            "--format", "conlleval"]
+    whole, streamed = whole_and_streamed(monkeypatch, argv)
+    assert streamed == whole and whole[0] == 0
+    assert pairs_counted == [11]        # {0}, {1, 2, 3}, ..., {25, 26, 27}, {28, 29}: cut where the system is O
+
+
+def test_count_files_gives_the_counts_of_the_pair_read_whole(tmp_path):
+    gold, system = split_files(tmp_path, synthetic(80))
+    models = MODELS.split(",")
+    for scheme in ("IOB2", "auto", "conlleval"):
+        whole = ts_eval.evaluate(ts_eval.read_conll_pair(gold, [system], scheme=scheme), models=models).to_dict()
+        counts = ts_eval.count_files(gold, [system], scheme=scheme, models=models, block_bytes=100)
+        assert counts.report().to_dict() == whole
+    with pytest.raises(ts_eval.OptionError, match="colour"):
+        ts_eval.count_files(gold, [system], colour=1)
+    with pytest.raises(ts_eval.OptionError, match="no system file"):
+        ts_eval.count_files(gold, [])
+
+
+@pytest.mark.slow
+def test_jobs_with_scheme_auto_count_in_one_process(tmp_path, monkeypatch, blocks_counted):
+    monkeypatch.setattr(score, "MIN_SHARD_BYTES", 1)
+    path = tmp_path / "s.conll"
+    path.write_text(synthetic(300))
+    argv = ["score", str(path), "--scheme", "auto", "--format", "json"]
+    whole = whole_and_streamed(monkeypatch, argv)[0]
+    assert run(argv + ["--jobs", "2"]) == whole
+    assert len(blocks_counted) == 2      # one process read the file in blocks (with 1-sentence blocks before)

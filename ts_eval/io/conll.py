@@ -280,8 +280,8 @@ def _lock_step(gold_path: str, system_paths: Sequence[str], o: Dict[str, Any],
                 if last and feed.more():    # one sentence past gold's end shows that the system goes on
                     t.append(feed.take(1))
             wanted = sum(int(np.count_nonzero(p.sent_first)) for p in gold_parts)
-            if last or not conlleval or any(sum(int(np.count_nonzero(p.sent_first)) for p in t) != wanted or
-                                            not _ends_outside(t[-1], o["outside_tag"]) for t in taken):
+            short = any(sum(int(np.count_nonzero(p.sent_first)) for p in t) != wanted for t in taken)
+            if last or not conlleval or short or all(_ends_outside(t[-1], o["outside_tag"]) for t in taken):
                 break
         gold = join_blocks(gold_parts)
         systems = [join_blocks(t) for t in taken]
