@@ -481,6 +481,8 @@ def test_count_files_gives_the_counts_of_the_pair_read_whole(tmp_path):
         ts_eval.count_files(gold, [system], colour=1)
     with pytest.raises(ts_eval.OptionError, match="no system file"):
         ts_eval.count_files(gold, [])
+    with pytest.raises(ts_eval.OptionError, match="a shard is only a part of the file"):
+        ts_eval.count_file(ts_eval.file_shards(system, 2)[0], scheme="auto")
 
 
 @pytest.mark.slow

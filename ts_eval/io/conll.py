@@ -65,7 +65,7 @@ def read_conll_blocks(path: str, *, block_bytes: Optional[int] = None,
             yield (cf, *_one_file_sides(cf, path, o["gold_column"], o["system_columns"], o["names"], o["raw"],
                                         o["outside_tag"]))
 
-    return _decoded(parts, o, "a part of the file" if shard is not None else _once([path]))
+    return _decoded(parts, o, "a shard is only a part of the file" if shard is not None else _once([path]))
 
 
 def _once(paths: Sequence[str]) -> Optional[str]:
