@@ -20,7 +20,8 @@ _LAZY = {"evaluate": "models.evaluate", "score": "models.evaluate",
          "fair_corpus": "fair", "fair_errors": "fair", "compare": "comparison",
          "rank": "ranking.study", "rank_corpus": "ranking.study", "rank_tasks": "ranking.study",
          "convert": "io.convert", "analyze": "analysis.api", "error_analysis": "analysis.errors",
-         "agree": "agreement.api", "count_file": "streaming.files", "file_shards": "streaming.files"}
+         "agree": "agreement.api", "count_file": "streaming.files", "file_shards": "streaming.files",
+         "count_files": "streaming.files"}
 _LAZY_MODULES = ("compat",)   # ts_eval.compat.seqeval, ts_eval.compat.huggingface
 
 
@@ -37,5 +38,5 @@ def __getattr__(name: str) -> Any:
 __all__ = ["Corpus", "SpanSet", "from_sequences", "from_spans", "InputError", "OptionError", "TsEvalError",
            "evaluate", "score", "read_conll", "read_conll_pair", "read", "read_pair", "Report", "fair_corpus",
            "fair_errors", "compare", "analyze", "rank", "rank_corpus", "rank_tasks", "convert", "error_analysis",
-           "agree", "count_file", "file_shards", "compat",
+           "agree", "count_file", "file_shards", "count_files", "compat",
            "EmptyInputWarning", "__version__"]
