@@ -6,13 +6,13 @@ from __future__ import annotations
 import random
 import subprocess
 import sys
-from typing import List, Tuple
+from typing import List, Set, Tuple
 
 import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ts_eval.io.columns import byte_windows, unique_slices
+from ts_eval.io.columns import SliceCache, byte_windows, unique_slices
 
 
 def _slices(fields: List[bytes]) -> Tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -64,3 +64,30 @@ def test_does_not_import_numpy_ma() -> None:
             "unique_slices(byte_windows(raw + bytes(8)), s, s + 1); print('numpy.ma' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "False"
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.lists(st.sampled_from([b"O", b"B-PER", b"I-PER", b"B-LOC", "\u00e9t\u00e9".encode(), b"",
+                                          b"1234567", b"B-LONGER-THAN-7"]), min_size=1, max_size=300),
+                min_size=1, max_size=6))
+def test_a_cache_across_calls(calls: List[List[bytes]]) -> None:
+    # the table of short values carried from call to call: each call's ids name its own slices, its
+    # vocabulary is sorted and holds only values of this call or of the calls before it
+    cache = SliceCache()
+    seen: Set[str] = set()
+    for fields in calls:
+        windows, starts, ends = _slices(fields)
+        vocab, ids = unique_slices(windows, starts, ends, cache)
+        texts = [f.decode("utf-8") for f in fields]
+        seen |= set(texts)
+        assert vocab == sorted(vocab) and set(texts) <= set(vocab) <= seen
+        assert [vocab[i] for i in ids.tolist()] == texts
+
+
+def test_a_cache_that_overflows() -> None:
+    # a later call with more distinct short values than a table takes: the general way, the same answer
+    cache = SliceCache()
+    for fields in ([b"O", b"B-PER"] * 50, [str(k).encode() for k in range(9000)], [b"O", b"I-PER"] * 50):
+        windows, starts, ends = _slices(fields)
+        vocab, ids = unique_slices(windows, starts, ends, cache)
+        assert [vocab[i] for i in ids.tolist()] == [f.decode() for f in fields]

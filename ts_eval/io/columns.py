@@ -36,7 +36,8 @@ _WS[[9, 10, 11, 12, 13, 32]] = True  # ASCII whitespace only: tokens may hold NB
 BOM = b"\xef\xbb\xbf"
 
 
-CHUNK_BYTES = 1 << 20  # files are split at line ends into blocks of about 1 MiB (bounds the temporaries)
+CHUNK_BYTES = 1 << 18  # files are split at line ends into chunks of about 256 KiB: their temporaries stay
+# small enough for the C allocator to reuse (chunks of 1 MiB spent about half their time in page faults)
 
 
 @dataclass
@@ -390,6 +391,8 @@ def _sentence_blocks(fh: Stream, block_bytes: int, delimiter: Optional[str],
     buffer of its own (the read buffer itself, cut: only the bytes after the cut are copied)."""
     blank = re.compile(rb"\n\r?\n" if delimiter is not None else rb"\n[ \t\r\x0b\x0c]*\n")
     read_size = max(1 << 16, min(block_bytes, 1 << 20))
+    scratch = bytearray(read_size)             # one read buffer for all reads (a new one each time costs page faults)
+    view = memoryview(scratch)
     buf = bytearray()
     pending: Optional[bytearray] = None
     scanned, eof = 0, False
@@ -401,9 +404,9 @@ def _sentence_blocks(fh: Stream, block_bytes: int, delimiter: Optional[str],
                 if eof:
                     break
                 scanned = max(scanned, len(buf) - 4096) if len(buf) >= block_bytes else 0
-                more = fh.read(read_size)
-                if more:
-                    buf += more
+                got = fh.readinto(scratch) or 0
+                if got:
+                    buf += view[:got]
                 else:
                     eof = True
                 continue
@@ -477,6 +480,7 @@ class _Acc:
     boundary_lines: int = 0
     values: List[Tuple[List[str], np.ndarray]] = field(default_factory=list)  # per chunk: vocab, ids[col]
     continued: bool = False    # a block after the file's first (its first token line is not the file's)
+    slices: SliceCache = field(default_factory=lambda: SliceCache())   # the chunks' table of tags
 
 
 def split_columns(raw: Union[bytes, bytearray], path: str = "<data>", columns: Sequence[int] = (-1,),
@@ -496,7 +500,8 @@ def split_columns(raw: Union[bytes, bytearray], path: str = "<data>", columns: S
     data = np.frombuffer(raw, np.uint8, count=end - shift, offset=shift)
     if len(data) == 0:
         raise InputError("empty file, expected token lines", path)
-    max_lines = int(np.count_nonzero(data == 10)) + 1      # 10x faster than bytes.count here
+    max_lines = sum(int(np.count_nonzero(data[k:k + CHUNK_BYTES] == 10))   # 10x faster than bytes.count;
+                    for k in range(0, len(data), CHUNK_BYTES)) + 1          # by chunks: no big temporary
     acc = _Acc(np.empty(max_lines, np.int32), np.empty(max_lines, np.uint32 if end < 2**32 else np.int64),
                np.empty(max_lines, np.int32))
     start, line0, bytes0 = shift, 0, 0
@@ -549,35 +554,19 @@ def _scan(data: np.ndarray, windows: np.ndarray, a: int, b: int, line0: int, pat
           delimiter: Optional[str] = None) -> Optional[List[int]]:
     """Find the token lines and fields of bytes a..b (whole lines) and decode the tag columns."""
     part = data[a:b]
-    if delimiter is None:
-        wpos = np.flatnonzero(part <= 32)
-        wpos = wpos[sep[part[wpos]]]
-    else:
-        wpos = np.flatnonzero(sep[part])
-        _check_empty_fields(part, wpos, ord(delimiter), line0, path)
-    w = np.concatenate(([-1], wpos, [len(part)]))
-    newline = np.ones(len(w), bool)            # w[0] stands for a line start, w[-1] for the end
-    newline[1:-1] = part[wpos] == 10
-    acc.chunk_newlines = int(np.count_nonzero(newline[1:-1]))   # every line end is a separator byte
-    n_lines = acc.chunk_newlines + (0 if part[-1] == 10 else 1)
-    gap = np.diff(w) > 1                       # a field lies between w[j] and w[j+1] (masks: faster than indices)
-    fstart = w[:-1][gap]
-    fstart += 1
-    fend = w[1:][gap]
-    fline = np.cumsum(newline[:-1], dtype=np.int32)[gap]   # chunk line of each field
-    fline -= 1
-    nfields = np.bincount(fline, minlength=n_lines)
-    line_first_field = np.concatenate(([0], np.cumsum(nfields)[:-1]))
+    found = _single_separated(part, sep, delimiter) if SINGLE_SEPARATOR_PATH else None
+    if found is None:
+        found = _any_separated(part, sep, delimiter, line0, path)
+    fstart, fend, nfields, line_first_field, acc.chunk_newlines = found
     nonblank = np.flatnonzero(nfields > 0)
     ff = line_first_field[nonblank]
-    first_len = fend[ff] - fstart[ff]
-    first_start = fstart[ff]
-    dash = np.flatnonzero(part[first_start] == 45)       # only lines that start with "-" can be either
+    dash = np.flatnonzero(part[fstart[ff]] == 45)        # only lines that start with "-" can be either
     is_doc = np.zeros(len(ff), bool)
     is_bnd = np.zeros(len(ff), bool)
     if len(dash):
-        is_doc[dash] = _field_equals(part, first_start[dash], first_len[dash], b"-DOCSTART-")
-        is_bnd[dash] = _field_equals(part, first_start[dash], first_len[dash], b"-X-")
+        dash_start, dash_end = fstart[ff[dash]], fend[ff[dash]]
+        is_doc[dash] = _field_equals(part, dash_start, dash_end - dash_start, b"-DOCSTART-")
+        is_bnd[dash] = _field_equals(part, dash_start, dash_end - dash_start, b"-X-")
     tok = ~(is_doc | is_bnd)
     tok_lines = nonblank[tok]
     acc.boundary_lines += int(is_bnd.sum())
@@ -622,9 +611,91 @@ def _scan(data: np.ndarray, windows: np.ndarray, a: int, b: int, line0: int, pat
         return cols
     # all tag columns in one pass: they share one vocabulary
     idx = (first[None, :] + np.array(cols)[:, None]).ravel()
-    vocab, ids = unique_slices(windows[a:], fstart[idx], fend[idx])     # windows from byte a: no offset to add
-    acc.values.append((vocab, ids.reshape(len(cols), -1).astype(np.uint16 if len(vocab) < 2**16 else np.int32)))
+    vocab, ids = unique_slices(windows[a:], fstart[idx], fend[idx], acc.slices)   # windows from byte a: no offset
+    acc.values.append((vocab, ids.reshape(len(cols), -1)))
     return cols
+
+
+SINGLE_SEPARATOR_PATH = True    # tests compare the reader with and without :func:`_single_separated`
+Fields = Tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, int]
+
+
+def _any_separated(part: np.ndarray, sep: np.ndarray, delimiter: Optional[str], line0: int, path: str) -> Fields:
+    """(start and end of every field, fields per line, each line's first field, line ends) of whole lines:
+    any run of separators between fields (the general way)."""
+    if delimiter is None:
+        wpos = np.flatnonzero(part <= 32)
+        wpos = wpos[sep[part[wpos]]]
+    else:
+        wpos = np.flatnonzero(sep[part])
+        _check_empty_fields(part, wpos, ord(delimiter), line0, path)
+    w = np.concatenate(([-1], wpos, [len(part)]))
+    newline = np.ones(len(w), bool)            # w[0] stands for a line start, w[-1] for the end
+    newline[1:-1] = part[wpos] == 10
+    newlines = int(np.count_nonzero(newline[1:-1]))   # every line end is a separator byte
+    n_lines = newlines + (0 if part[-1] == 10 else 1)
+    gap = np.diff(w) > 1                       # a field lies between w[j] and w[j+1] (masks: faster than indices)
+    fstart = w[:-1][gap]
+    fstart += 1
+    fend = w[1:][gap]
+    fline = np.cumsum(newline[:-1], dtype=np.int32)[gap]   # chunk line of each field
+    fline -= 1
+    nfields = np.bincount(fline, minlength=n_lines)
+    line_first_field = np.concatenate(([0], np.cumsum(nfields)[:-1]))
+    return fstart, fend, nfields, line_first_field, newlines
+
+
+def _single_separated(part: np.ndarray, sep: np.ndarray, delimiter: Optional[str]) -> Optional[Fields]:
+    """:func:`_any_separated` for whole lines whose fields one separator byte separates (one space or tab
+    -- any ASCII whitespace --, or with ``delimiter`` one delimiter), with no separator at a line's start or
+    end, no blank line holding one, and line ends that are all LF or all CR LF.  Then every separator ends a
+    field, so the fields come from the separators' positions alone (the slot between two separators is a
+    field, or a blank line), with no pass over the fields to drop empty ones and no per-field line numbers.
+    None when ``part`` is not so laid out (the caller then takes the general way, which also reports the
+    errors)."""
+    if (sep[part[0]] and part[0] != 10) or (sep[part[-1]] and part[-1] != 10):
+        return None                            # a separator at the start of the first or the end of the last line
+    cand = part <= 32 if delimiter is None else sep[part]     # every separator byte, maybe control bytes
+    wpos = np.flatnonzero(cand)
+    kind = part[wpos]
+    if delimiter is None and int(np.count_nonzero(sep[kind])) != len(wpos):
+        return None                            # a control byte (part of a field): the general way
+    nl_at = np.flatnonzero(kind == 10)
+    cr = int(np.count_nonzero(kind == 13))
+    eol = 1                                    # bytes of a line end
+    if cr:                                     # CR only before LF, before every LF
+        if cr != len(nl_at) or not len(nl_at) or nl_at[0] == 0 or (kind[nl_at - 1] != 13).any() \
+                or (wpos[nl_at - 1] != wpos[nl_at] - 1).any():
+            return None
+        wpos = wpos[kind != 13]
+        nl_at -= np.arange(1, len(nl_at) + 1)  # each LF's index without the CRs before it
+        eol = 2
+    nl = wpos[nl_at]
+    blank = np.empty(len(nl), bool)            # the line that ends at nl[i] is empty
+    blank[:1] = nl[:1] == eol - 1
+    np.equal(nl[1:] - nl[:-1], eol, out=blank[1:])
+    pairs = int(np.count_nonzero(cand[1:] & cand[:-1]))
+    if pairs != int(np.count_nonzero(blank[1:])) + cr:
+        return None                            # two separator bytes in a row that are not line ends
+    virtual = part[-1] != 10                   # the last line has no line end: it ends where the part does
+    w = np.empty(len(wpos) + 1 + virtual, np.int64)
+    w[0] = -1
+    w[1:len(wpos) + 1] = wpos
+    ends = nl_at + 1                           # each line's end in w
+    if virtual:
+        w[-1] = len(part)
+        ends = np.append(ends, len(w) - 1)
+    first = np.empty_like(ends)                # each line's first slot: the one after the previous line end
+    first[0] = 0
+    first[1:] = ends[:-1]
+    nfields = ends - first
+    nfields[:len(nl)][blank] = 0               # an empty line is one empty slot (a last line without a
+    fstart = w[:-1] + 1                        # line end is not empty: it ends with a byte of a field)
+    fend = w[1:]
+    if cr:
+        fend = fend.copy()
+        fend[nl_at] -= 1                       # a line's last field ends at its CR
+    return fstart, fend, nfields, first, len(nl)
 
 
 def _line_text(part: np.ndarray, line: int) -> str:
@@ -698,7 +769,7 @@ def merge_values(parts: List[Tuple[List[str], np.ndarray]], n: int) -> Tuple[Lis
     at = 0
     for v, local in parts:
         width = local.shape[1]
-        out[:, at:at + width] = np.array([index[t] for t in v], dtype)[local]
+        out[:, at:at + width] = local if v == vocab else np.array([index[t] for t in v], dtype)[local]
         at += width
     return vocab, out
 
@@ -726,10 +797,16 @@ def byte_windows(padded: Union[bytes, bytearray], offset: int = 0) -> np.ndarray
 
 
 _LOW_BYTES = np.array([(1 << (8 * k)) - 1 for k in range(8)] + [(1 << 64) - 1], dtype=np.uint64)
+_LENGTH_BYTE = np.array([k << 56 for k in range(8)], dtype=np.uint64)   # a short slice's length, in its key's top byte
 
 
-def unique_slices(windows: np.ndarray, starts: np.ndarray, ends: np.ndarray) -> Tuple[List[str], np.ndarray]:
+def unique_slices(windows: np.ndarray, starts: np.ndarray, ends: np.ndarray,
+                  cache: Optional[SliceCache] = None) -> Tuple[List[str], np.ndarray]:
     """Distinct byte slices ``[s, e)`` (decoded, sorted) and the per-slice index into them.
+
+    ``cache`` (one per file or block) keeps the table of short values of one call for the next: a call
+    whose values the table holds costs no sample, no new table and no decoding, and its vocabulary is
+    then the table's, which may also hold values of the earlier calls.
 
     ``windows`` comes from :func:`byte_windows`: each slice is read as 8-byte
     words with one gather per word (a tag column never becomes a million Python
@@ -752,9 +829,9 @@ def unique_slices(windows: np.ndarray, starts: np.ndarray, ends: np.ndarray) -> 
             word = windows[np.minimum(starts + w0, len(windows) - 1)]
             word &= _LOW_BYTES[np.clip(lengths - w0, 0, 8)]
         words.append(word)
-    key = words[0] ^ (lengths.astype(np.uint64) << np.uint64(56)) if maxlen < 8 else words[0].copy()
+    key = words[0] | _LENGTH_BYTE[lengths] if maxlen < 8 else words[0].copy()
     if maxlen < 8:
-        found = _short_slices(key)
+        found = _short_slices(key, cache)
         if found is not None:
             return found
     for j, word in enumerate(words[1:], 1):
@@ -787,32 +864,66 @@ _ODD = np.array([0x9E3779B97F4A7C15, 0xC2B2AE3D27D4EB4F, 0x165667B19E3779F9, 0x2
                  0xD6E8FEB86659FD93, 0xFF51AFD7ED558CCD, 0xC4CEB9FE1A85EC53, 0x94D049BB133111EB], dtype=np.uint64)
 
 
-def _short_slices(key: np.ndarray) -> Optional[Tuple[List[str], np.ndarray]]:
+@dataclass
+class _ShortTable:
+    """A perfect hash of short keys to their values' ranks (:func:`_short_slices`)."""
+
+    sample: np.ndarray        # the keys, sorted
+    mult: np.uint64
+    shift: np.uint64
+    ranks: np.ndarray         # slot -> rank of its key's value (-1: an empty slot)
+    keys: np.ndarray          # slot -> its key (an empty slot: a key no slice has)
+    values: List[str]         # rank -> value
+
+
+@dataclass
+class SliceCache:
+    """What :func:`unique_slices` keeps from one call for the next (the table of short values)."""
+
+    table: Optional[_ShortTable] = None
+
+
+def _short_slices(key: np.ndarray, cache: Optional[SliceCache] = None) -> Optional[Tuple[List[str], np.ndarray]]:
     """:func:`unique_slices` for slices of at most 7 bytes, whose ``key`` (the bytes, the length in the top
     byte) is the slice itself: the distinct keys of a sample get a collision-free multiplicative hash into a
-    small table of their ranks, so each slice costs a multiply, a shift and two lookups, and the values are
-    decoded from the keys.  A key the sample lacks is added and the table rebuilt; None when no hash
-    separates the keys (many distinct values: the caller's general way)."""
-    sample = unique(key[:: max(1, len(key) // 4096)])
-    for _ in range(2):
-        hashed = _perfect_hash(sample)
-        if hashed is None:
-            return None
-        mult, shift, table = hashed
-        ranked = np.append(sample, _SENTINEL)      # slot len(sample): an empty slot
-        ids = table[((key * mult) >> shift).view(np.int64)]    # signed: numpy indexes with uint64 slowly
-        miss = ranked[ids] != key
+    small table of their values' ranks, so each slice costs a multiply, a shift and two lookups, and the
+    values are decoded from the keys.  A key the table lacks is added and the table rebuilt; None when no
+    hash separates the keys (many distinct values: the caller's general way)."""
+    step = max(1, len(key) // 4096)
+    table = cache.table if cache is not None else None
+    for _ in range(3):
+        if table is None:
+            table = _short_table(unique(key[::step]))
+            if table is None:
+                return None
+        slot = key * table.mult
+        slot >>= table.shift
+        at = slot.view(np.int64)                   # signed: numpy indexes with uint64 (or int32) slowly
+        miss = table.keys[at] != key
         if not miss.any():
-            break
-        sample = unique(np.concatenate((sample, key[miss])))
-    else:       # pragma: no cover -- the second table holds every key
-        raise AssertionError("a key missing from its own table")
+            if cache is not None:
+                cache.table = table
+            return table.values, table.ranks[at]
+        bigger = _short_table(unique(np.concatenate((table.sample, key[miss], key[::step]))))
+        if bigger is None:
+            return None
+        table = bigger
+    raise AssertionError("a key missing from its own table")    # pragma: no cover -- a rebuilt table has all
+
+
+def _short_table(sample: np.ndarray) -> Optional[_ShortTable]:
+    """The :class:`_ShortTable` of the distinct short keys ``sample`` (None: no perfect hash found)."""
+    hashed = _perfect_hash(sample)
+    if hashed is None:
+        return None
+    mult, shift, table = hashed
     values = [int(k).to_bytes(8, "little")[: int(k) >> 56].decode("utf-8") for k in sample.tolist()]
     order = sorted(range(len(values)), key=values.__getitem__)
     rank = np.empty(len(values) + 1, np.int32)
     rank[order] = np.arange(len(values), dtype=np.int32)
-    rank[-1] = -1
-    return [values[k] for k in order], rank[ids]
+    rank[-1] = -1                                  # index len(sample) in the table: an empty slot
+    return _ShortTable(sample, mult, shift, rank[table], np.append(sample, _SENTINEL)[table],
+                       [values[k] for k in order])
 
 
 def _perfect_hash(sample: np.ndarray) -> Optional[Tuple[np.uint64, np.uint64, np.ndarray]]:
