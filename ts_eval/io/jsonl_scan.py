@@ -56,7 +56,7 @@ class Scanned:
     records: Optional[List[Dict[str, Any]]]
     lines: List[int]
     tok_start: np.ndarray             # byte offset of each token's text in the file (int64)
-    tok_len: np.ndarray               # its length in bytes
+    tok_len: np.ndarray               # its length in bytes (int32)
     tok_count: np.ndarray             # tokens per record
     tags: Optional[Tuple[List[str], np.ndarray]] = None           # (values, per-token index)
     span_count: Optional[np.ndarray] = None                      # spans per record
@@ -272,10 +272,10 @@ def _scan_group(data: bytes, line_start: np.ndarray, line_end: np.ndarray, group
     cut_e = np.concatenate([e for _, e in cuts])
     order = np.argsort(cut_s, kind="stable")
     cut_s, cut_e = cut_s[order], cut_e[order]
-    skeleton = _cut(u, n, cut_s, cut_e, _MARK)
+    skeleton: List[List[str]] = []            # made when a chunk needs it (not one template)
     # the ids: a line's one string value of the id key, cut too, so that a chunk's lines often become one
     # template (parsed once) instead of a json.loads per line
-    same = skeleton
+    same: Optional[List[str]] = None
     ids: Optional[List[str]] = None
     key = id_key.encode("utf-8")
     if 0 < len(key) <= 8 and b'"' not in key:
@@ -303,6 +303,9 @@ def _scan_group(data: bytes, line_start: np.ndarray, line_end: np.ndarray, group
         tag_idx = _ranges(tag_first, tag_count)
         tags = unique_slices(blk.win, o[tag_idx] + 1, c[tag_idx])
         tag_line_first = np.concatenate(([0], np.cumsum(tag_count)))
+    if same is None:
+        skeleton.append(_cut(u, n, cut_s, cut_e, _MARK))
+        same = skeleton[0]
     for ch in group:
         rel = ch - first
         if bad[rel].any():
@@ -317,15 +320,17 @@ def _scan_group(data: bytes, line_start: np.ndarray, line_end: np.ndarray, group
                 template = json.loads(same[rows[0]])
                 chunk_ids = None if ids is None else [ids[x] for x in id_line[rel].tolist()]
         if template is None:
+            if not skeleton:
+                skeleton.append(_cut(u, n, cut_s, cut_e, _MARK))
             try:
-                recs = _loads([skeleton[r] for r in rows])
+                recs = _loads([skeleton[0][r] for r in rows])
             except ValueError:
                 out.append(None)
                 continue
         lo, hi = int(tok_line_first[rel[0]]), int(tok_line_first[rel[-1] + 1])
         # the chunk's lines are consecutive records, blank lines between them hold no tokens
         ts = starts_all[lo:hi]
-        item = Scanned(recs, (ch + 1).tolist(), ts + a, c[tok_idx[lo:hi]] - ts, tok_count[rel],
+        item = Scanned(recs, (ch + 1).tolist(), ts + a, (c[tok_idx[lo:hi]] - ts).astype(np.int32), tok_count[rel],
                        source=(data, line_start[ch], line_end[ch]), template=template, ids=chunk_ids)
         if tags is not None:
             item.tags = (tags[0], tags[1][tag_line_first[rel[0]]:tag_line_first[rel[-1] + 1]])

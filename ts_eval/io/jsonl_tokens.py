@@ -14,7 +14,7 @@ from __future__ import annotations
 import itertools
 import json
 from operator import itemgetter
-from typing import Any, Callable, Dict, Iterator, List, Optional, Sequence, Tuple, Union
+from typing import Any, Dict, Iterator, List, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
@@ -211,20 +211,19 @@ def _scanned_chunk(item: Scanned, shape: str, id_key: str, lines: List[int], len
 
 def _keys(data: bytes, parts: List[Any], lengths: np.ndarray) -> Keys:
     """Every document's key: cut from the file's bytes when every chunk was scanned (made when first asked
-    for), else chunk by chunk."""
-    scanned = [p for p in parts if isinstance(p, Scanned)]
+    for: a read alone keeps only the tokens' byte ranges), else chunk by chunk."""
     buf = np.frombuffer(data, np.uint8)
+    if all(isinstance(p, Scanned) for p in parts):
+        starts, lens = [p.tok_start for p in parts], [p.tok_len for p in parts]
 
-    def of(ps: List[Scanned], lens: np.ndarray) -> Callable[[], List[str]]:
-        if not ps:
-            return lambda: []
-        return token_keys(buf, np.concatenate([p.tok_start for p in ps]), np.concatenate([p.tok_len for p in ps]),
-                          lens)
-    if len(scanned) == len(parts):
-        return of(scanned, lengths)
+        def make() -> List[str]:
+            if not starts:
+                return []
+            return token_keys(buf, np.concatenate(starts), np.concatenate(lens), lengths)()
+        return make
     out: List[str] = []
     for p in parts:
-        out.extend(of([p], p.tok_count)() if isinstance(p, Scanned) else p)
+        out.extend(token_keys(buf, p.tok_start, p.tok_len, p.tok_count)() if isinstance(p, Scanned) else p)
     return out
 
 
