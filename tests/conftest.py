@@ -21,6 +21,8 @@ Markers (registered in setup.cfg, ``--strict-markers``):
 """
 from __future__ import annotations
 
+import os
+
 import browser
 import pytest
 
@@ -32,6 +34,9 @@ TERMINAL_VARIABLES = ("COLUMNS", "LINES")
 def _no_terminal_size(monkeypatch):
     for name in TERMINAL_VARIABLES:
         monkeypatch.delenv(name, raising=False)
+        # GNU readline, which pytest loads, puts COLUMNS and LINES into the C environment without
+        # os.environ knowing: subprocesses inherited COLUMNS=80 although no test had set it
+        os.unsetenv(name)
 
 
 def pytest_collection_modifyitems(items):

@@ -700,6 +700,42 @@ def test_property_clusters_equal_whole_sentences(data):
         assert np.array_equal(getattr(a.outcomes, f), getattr(b.outcomes, f)), f
 
 
+@st.composite
+def one_gold_two_system(draw, labels="AB"):
+    """Sentences that each hold one gold span and two system spans near it (the clusters of one gold and
+    two system spans are resolved at once, not span by span): equal, nested, shifted, disjoint, with the
+    same or another label, in any input order."""
+    n_sent = draw(st.integers(1, 4))
+    lengths, gold, system = [], [], []
+    for _ in range(n_sent):
+        n = draw(st.integers(3, 10))
+        b = draw(st.integers(0, n - 1))
+        e = draw(st.integers(b, min(n - 1, b + 4)))
+        sys_spans = []
+        while len(sys_spans) < 2:
+            sb = draw(st.integers(max(0, b - 2), min(n - 1, e + 2)))
+            se = draw(st.integers(sb, min(n - 1, sb + 5)))
+            span = (draw(st.sampled_from(labels)), sb, se)
+            if span not in sys_spans:
+                sys_spans.append(span)
+        lengths.append(n)
+        gold.append([(draw(st.sampled_from(labels)), b, e)])
+        system.append(sys_spans)
+    return lengths, gold, system
+
+
+@pytest.mark.slow
+@settings(max_examples=600, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.large_base_example])
+@given(one_gold_two_system())
+def test_property_one_gold_two_system_clusters_equal_the_sequential_algorithm(data):
+    lengths, gold, system = data
+    _c, a = run(lengths, gold, system)
+    _, b = run(lengths, gold, system, _units="sentence")
+    for f in ("gold_type", "gold_partner", "gold_shared", "system_type", "system_partner", "system_shared"):
+        assert np.array_equal(getattr(a.outcomes, f), getattr(b.outcomes, f)), f
+
+
 @pytest.mark.slow
 @PROP
 @given(span_corpora())

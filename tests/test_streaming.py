@@ -11,7 +11,8 @@ import io
 import lzma
 import random
 import sys
-from typing import List, Tuple
+from pathlib import Path
+from typing import List, Sequence, Tuple
 
 import pytest
 from hypothesis import given, settings
@@ -19,12 +20,13 @@ from hypothesis import strategies as st
 from support import CONLLEVAL_FIXTURES
 from test_score_properties import tag_corpus
 
+import ts_eval
 import ts_eval.cli.score as score
 import ts_eval.io.columns as columns
 import ts_eval.streaming.files as files
 from ts_eval.cli.app import main
 from ts_eval.io.columns import read_column_blocks, read_column_file
-from ts_eval.io.conll import conll_shards
+from ts_eval.io.conll import conll_shards, read_conll_blocks
 
 Run = Tuple[int, str, str]
 
@@ -44,11 +46,10 @@ def run(argv: List[str], stdin: bytes = b"") -> Run:
     return rc, out.getvalue(), err.getvalue()
 
 
-@pytest.fixture
-def blocks_counted(monkeypatch):
-    """How many blocks each streamed run read (the streamed path was taken: more than one)."""
+def count_blocks(monkeypatch, reader: str) -> List[int]:
+    """How many blocks each streamed run read with ``reader`` of :mod:`ts_eval.streaming.files`."""
     seen: List[int] = []
-    real = files.read_conll_blocks
+    real = getattr(files, reader)
 
     def counting(*args, **kw):
         seen.append(0)
@@ -56,8 +57,14 @@ def blocks_counted(monkeypatch):
             seen[-1] += 1
             yield corpus
 
-    monkeypatch.setattr(files, "read_conll_blocks", counting)
+    monkeypatch.setattr(files, reader, counting)
     return seen
+
+
+@pytest.fixture
+def blocks_counted(monkeypatch):
+    """How many blocks each streamed run of one file read (the streamed path was taken: more than one)."""
+    return count_blocks(monkeypatch, "read_conll_blocks")
 
 
 def whole_and_streamed(monkeypatch, argv: List[str], stdin: bytes = b"", block_bytes: int = 1) -> Tuple[Run, Run]:
@@ -192,13 +199,183 @@ def test_blocks_are_whole_sentences_and_keep_line_numbers(tmp_path):
     assert bool(parts[0].doc_first[0]) and parts[-1].trailing_boundary == whole.trailing_boundary
 
 
-def test_scheme_auto_and_two_file_mode_are_read_whole(tmp_path, blocks_counted):
-    path = tmp_path / "s.conll"
-    path.write_text(synthetic(20))
-    assert run(["score", str(path), "--scheme", "auto"])[0] == 0
+def test_scheme_auto_on_standard_input_is_read_whole(tmp_path, blocks_counted):
+    """Standard input is read once and the scheme is detected over all of it: read whole, as before."""
+    text = synthetic(20).encode()
+    assert run(["score", "-", "--scheme", "auto"], text)[0] == 0
     assert blocks_counted == []
-    assert run(["score", str(path)])[0] == 0
+    path = tmp_path / "s.conll"
+    path.write_bytes(text)
+    assert run(["score", str(path), "--scheme", "auto"])[0] == 0
     assert blocks_counted == [1]
+    with pytest.raises(ts_eval.OptionError, match="standard input is read once"):
+        list(read_conll_blocks("-", scheme="auto"))
+
+
+@pytest.fixture
+def pairs_counted(monkeypatch):
+    """How many blocks each streamed two-file run read."""
+    return count_blocks(monkeypatch, "read_conll_pair_blocks")
+
+
+def split_files(tmp_path, text: str, delimiter: str = " ", tags_only: Sequence[bool] = ()) -> List[str]:
+    """A column file ``TOKEN GOLD S1 S2 ...`` as a gold file ``TOKEN GOLD`` and one file per system
+    (``TOKEN X TAG``, or the tag alone where ``tags_only``), boundary lines kept in every file."""
+    rows = [line.rstrip("\r").split(delimiter) if line.strip() and not line.startswith(("-DOCSTART-", "-X-"))
+            else line for line in text.split("\n")]
+    width = max(len(r) for r in rows if isinstance(r, list))
+    crlf = "\r" if "\r\n" in text else ""
+    paths = []
+    for k in range(1, width):
+        alone = k > 1 and k - 2 < len(tags_only) and tags_only[k - 2]
+        out = []
+        for r in rows:
+            if isinstance(r, str):
+                out.append(r)
+            elif k == 1:
+                out.append(delimiter.join([r[0], r[1]]) + crlf)
+            else:
+                out.append(r[k] + crlf if alone else delimiter.join([r[0], "x", r[k]]) + crlf)
+        path = tmp_path / ("gold.conll" if k == 1 else f"sys{k - 1}.conll")
+        path.write_text("\n".join(out), encoding="utf-8", newline="")
+        paths.append(str(path))
+    return paths
+
+
+@st.composite
+def any_scheme_corpus(draw, n_systems=2):
+    """Gold and systems of tags from one of a few schemes' prefixes (so that each is detected)."""
+    prefixes = draw(st.sampled_from(["BI", "IE", "BIES", "BILU", "I", "BIE"]))
+    tags = ["O"] + [f"{p}-{lab}" for p in prefixes for lab in "AB"]
+    lengths = draw(st.lists(st.integers(1, 8), min_size=1, max_size=6))
+    return [[draw(st.lists(st.sampled_from(tags), min_size=n, max_size=n)) for n in lengths]
+            for _ in range(1 + n_systems)]
+
+
+@pytest.mark.slow
+@settings(max_examples=25, deadline=None)
+@given(st.one_of(tag_corpus(n_systems=2), any_scheme_corpus()), st.booleans(), st.booleans(), st.booleans(),
+       st.sampled_from(["IOB2", "conlleval", "IOB1", "auto"]), st.sampled_from([1, 7, 60]), st.booleans())
+def test_two_files_in_lock_step_blocks_give_the_report_of_the_whole_files(tmp_path_factory, sides, docstart,
+                                                                         x_lines, crlf, scheme, block_bytes,
+                                                                         tags_only):
+    tmp = tmp_path_factory.mktemp("p")
+    gold, *systems = split_files(tmp, corpus_text(sides, docstart, x_lines, crlf), tags_only=[tags_only])
+    argv = ["score", "--gold", gold, *systems, "--models", MODELS, "--scheme", scheme, "--format", "json"]
+    if tags_only:
+        argv.append("--tags-only")
+    with pytest.MonkeyPatch.context() as mp:
+        whole, streamed = whole_and_streamed(mp, argv, block_bytes=block_bytes)
+    assert streamed == whole
+
+
+@pytest.mark.slow
+@settings(max_examples=25, deadline=None)
+@given(any_scheme_corpus(), st.booleans(), st.sampled_from([1, 7, 60]))
+def test_scheme_auto_detected_in_blocks_as_over_the_whole_file(tmp_path_factory, sides, x_lines, block_bytes):
+    path = tmp_path_factory.mktemp("a") / "c.conll"
+    path.write_text(corpus_text(sides, False, x_lines), encoding="utf-8")
+    argv = ["score", str(path), "--gold-col", "2", "--scheme", "auto", "--format", "json"]
+    with pytest.MonkeyPatch.context() as mp:
+        whole, streamed = whole_and_streamed(mp, argv, block_bytes=block_bytes)
+    assert streamed == whole
+
+
+def test_scheme_auto_in_blocks_sees_an_e_tag_of_a_later_block_and_side(tmp_path, monkeypatch, blocks_counted):
+    """An I- that ends its span counts once some side (this one or one before it) uses E-, wherever in the
+    file: IOE1 when gold's first sentence ends a span with I- and a system's last sentence holds an E-."""
+    text = "a I-A O\nb O O\n\n" + "c O O\n\n" * 5 + "d I-A I-A\ne O E-A\n\n"
+    for order in (text, text.replace("I-A O\nb O O", "O I-A\nb O O")):
+        path = tmp_path / "e.conll"
+        path.write_text(order)
+        argv = ["score", str(path), "--scheme", "auto", "--format", "json"]
+        whole, streamed = whole_and_streamed(monkeypatch, argv)
+        assert streamed == whole and whole[0] == 0
+        assert blocks_counted[-1] == 7
+    assert '"scheme": "IOE1"' in whole[1]
+
+
+@pytest.mark.parametrize("fixture", sorted(p.name for p in CONLLEVAL_FIXTURES.glob("*.conll")
+                                           if p.name != "two_columns.conll"))
+@pytest.mark.parametrize("options", FORMATS, ids=lambda o: o[1])
+def test_conlleval_fixtures_as_two_files_in_one_sentence_blocks(tmp_path, monkeypatch, pairs_counted, fixture,
+                                                                options):
+    text = (CONLLEVAL_FIXTURES / fixture).read_text(encoding="utf-8")
+    delimiter = "\t" if fixture == "tab_delimited.conll" else " "
+    extra = ["-d", "\t"] if fixture == "tab_delimited.conll" else []
+    extra += ["-r"] if fixture == "raw_tags.conll" else []
+    gold, system = split_files(tmp_path, text, delimiter)
+    for scheme in (["--scheme", "conlleval"], [], ["--scheme", "auto"]):
+        argv = ["score", "--gold", gold, system, *options, *extra, *scheme]
+        before = len(pairs_counted)
+        whole, streamed = whole_and_streamed(monkeypatch, argv)
+        assert streamed == whole, argv
+        assert len(pairs_counted) == before + 1     # read in blocks (an error: then read whole)
+
+
+@pytest.mark.slow
+def test_two_files_many_blocks_standard_input_compressed_and_several_systems(tmp_path, monkeypatch, pairs_counted):
+    text = synthetic(300)
+    rng = random.Random(9)
+    lines = [line + " " + (rng.choice(["O", "B-PER", "I-PER"]) if line else "") if line else line
+             for line in text.split("\n")]
+    gold, s1, s2 = split_files(tmp_path, "\n".join(line.rstrip() for line in lines), tags_only=[False, True])
+    packed = tmp_path / "s1.conll.gz"
+    packed.write_bytes(gzip.compress(Path(s1).read_bytes()))
+    for argv in (["score", "--gold", gold, s1, s2, "--format", "json", "--models", MODELS, "--tags-only"],
+                 ["score", "--gold", gold, "--system", str(packed), "--format", "table", "--details"],
+                 ["score", "--gold", gold, s1, "--scheme", "conlleval", "--format", "conlleval"]):
+        whole, streamed = whole_and_streamed(monkeypatch, argv, block_bytes=300)
+        assert streamed == whole and whole[0] == 0, argv
+        assert pairs_counted[-1] > 5
+    stdin = Path(s1).read_bytes()
+    whole, streamed = whole_and_streamed(monkeypatch, ["score", "--gold", gold, "-", "--format", "json"], stdin, 300)
+    assert streamed == whole and whole[0] == 0 and pairs_counted[-1] > 10
+
+
+def misaligned_cases() -> List[Tuple[str, str, str]]:
+    """(id, gold text, system text) of files that do not line up, in every way check_aligned names."""
+    sents = [[f"t{s}.{t}" for t in range(1 + s % 3)] for s in range(12)]
+
+    def text(rows, col):
+        return "".join("".join(f"{w} {col}\n" for w in sent) + "\n" for sent in rows)
+
+    gold = text(sents, "O")
+    changed = [list(x) for x in sents]
+    changed[7][0] = "zz"
+    longer = [list(x) for x in sents]
+    longer[5].append("extra")
+    shorter = [list(x) for x in sents]
+    shorter[8] = shorter[8][:1] if len(shorter[8]) > 1 else []
+    shorter = [x for x in shorter if x]
+    return [("token", gold, text(changed, "O")), ("longer sentence", gold, text(longer, "O")),
+            ("shorter sentence", gold, text(shorter, "O")), ("system ends", gold, text(sents[:9], "O")),
+            ("system ends at a block end", gold, text(sents[:6], "O")),
+            ("system goes on", gold, text(sents + [["more", "words"]], "O")),
+            ("gold ends early", text(sents[:4], "O"), text(sents, "O")),
+            ("split sentence", gold, text(sents[:2] + [sents[2][:1], sents[2][1:]] + sents[3:], "O"))]
+
+
+@pytest.mark.parametrize("case", misaligned_cases(), ids=lambda c: c[0])
+@pytest.mark.parametrize("block_bytes", [1, 40])
+def test_misaligned_files_give_the_error_of_the_whole_files(tmp_path, monkeypatch, case, block_bytes):
+    """The error that reading whole gives, also when the block's own message is the one reported (a file
+    too large to read again, standard input): the same sentence and line numbers, the whole files' counts."""
+    what, gold_text, system_text = case
+    gold, system = tmp_path / "gold.conll", tmp_path / "sys.conll"
+    gold.write_text(gold_text)
+    system.write_text(system_text)
+    for options in ([], ["--tags-only"]):
+        argv = ["score", "--gold", str(gold), str(system), *options]
+        whole, streamed = whole_and_streamed(monkeypatch, argv, block_bytes=block_bytes)
+        if what == "token" and options:       # the same sentence lengths: only the texts differ
+            assert whole[0] == 0
+        else:
+            assert whole[0] == 1 and ("do not line up" in whole[2] or "differs from" in whole[2]), whole
+        assert streamed == whole
+        monkeypatch.setattr(score, "WHOLE_AGAIN_BYTES", 10)
+        assert whole_and_streamed(monkeypatch, argv, block_bytes=block_bytes)[1] == whole
+        monkeypatch.setattr(score, "WHOLE_AGAIN_BYTES", 256 << 20)
 
 
 def clean(n_sentences: int) -> str:
@@ -277,3 +454,43 @@ def test_a_large_file_reports_the_error_of_its_block(tmp_path, monkeypatch):
     monkeypatch.setattr(score, "WHOLE_AGAIN_BYTES", 10)
     monkeypatch.setattr(columns, "BLOCK_BYTES", 400)
     assert run(["score", str(path)]) == whole
+
+
+def test_conlleval_scheme_grows_a_block_until_every_system_is_outside(tmp_path, monkeypatch, pairs_counted):
+    """conlleval.pl's state runs on across a sentence boundary after a tag that is not O: a block of the
+    gold file ends only where every system file is O as well, so some blocks hold several of gold's."""
+    gold = "".join(f"a{s} B-PER\nb{s} O\n\n" for s in range(30))
+    system = "".join(f"a{s} B-PER\nb{s} {'I-PER' if s % 3 else 'O'}\n\n" for s in range(30))
+    (tmp_path / "gold.conll").write_text(gold)
+    (tmp_path / "sys.conll").write_text(system)
+    argv = ["score", "--gold", str(tmp_path / "gold.conll"), str(tmp_path / "sys.conll"), "--scheme", "conlleval",
+            "--format", "conlleval"]
+    whole, streamed = whole_and_streamed(monkeypatch, argv)
+    assert streamed == whole and whole[0] == 0
+    assert pairs_counted == [11]        # {0}, {1, 2, 3}, ..., {25, 26, 27}, {28, 29}: cut where the system is O
+
+
+def test_count_files_gives_the_counts_of_the_pair_read_whole(tmp_path):
+    gold, system = split_files(tmp_path, synthetic(80))
+    models = MODELS.split(",")
+    for scheme in ("IOB2", "auto", "conlleval"):
+        whole = ts_eval.evaluate(ts_eval.read_conll_pair(gold, [system], scheme=scheme), models=models).to_dict()
+        counts = ts_eval.count_files(gold, [system], scheme=scheme, models=models, block_bytes=100)
+        assert counts.report().to_dict() == whole
+    with pytest.raises(ts_eval.OptionError, match="colour"):
+        ts_eval.count_files(gold, [system], colour=1)
+    with pytest.raises(ts_eval.OptionError, match="no system file"):
+        ts_eval.count_files(gold, [])
+    with pytest.raises(ts_eval.OptionError, match="a shard is only a part of the file"):
+        ts_eval.count_file(ts_eval.file_shards(system, 2)[0], scheme="auto")
+
+
+@pytest.mark.slow
+def test_jobs_with_scheme_auto_count_in_one_process(tmp_path, monkeypatch, blocks_counted):
+    monkeypatch.setattr(score, "MIN_SHARD_BYTES", 1)
+    path = tmp_path / "s.conll"
+    path.write_text(synthetic(300))
+    argv = ["score", str(path), "--scheme", "auto", "--format", "json"]
+    whole = whole_and_streamed(monkeypatch, argv)[0]
+    assert run(argv + ["--jobs", "2"]) == whole
+    assert len(blocks_counted) == 2      # one process read the file in blocks (with 1-sentence blocks before)

@@ -6,20 +6,22 @@ scores, and more, from one pass over the data.
 from typing import Any
 
 from .errors import InputError, OptionError, TsEvalError
-from .models.evaluate import evaluate, score  # eager: the API's two most used functions
 from .output import views  # noqa: F401  (registers str() and the notebook view of every result)
 from .version import __version__
 
-# Everything else is imported on first use (PEP 562), so that `import ts_eval` is cheap and
-# `ts-eval score` on a column file loads neither the other readers nor ranking and comparison code.
-_LAZY = {"Corpus": "core.corpus", "SpanSet": "core.corpus", "from_sequences": "core.sequences",
+# Everything else is imported on first use (PEP 562), so that `import ts_eval` is cheap (numpy is not
+# loaded yet: the command line picks its BLAS threads first, ts_eval.cli) and `ts-eval score` on a
+# column file loads neither the other readers nor ranking and comparison code.
+_LAZY = {"evaluate": "models.evaluate", "score": "models.evaluate",
+         "Corpus": "core.corpus", "SpanSet": "core.corpus", "from_sequences": "core.sequences",
          "from_spans": "core.sequences",
          "read_conll": "io", "read_conll_pair": "io",
          "read": "io.api", "read_pair": "io.api", "Report": "results.report", "EmptyInputWarning": "core.validation",
          "fair_corpus": "fair", "fair_errors": "fair", "compare": "comparison",
          "rank": "ranking.study", "rank_corpus": "ranking.study", "rank_tasks": "ranking.study",
          "convert": "io.convert", "analyze": "analysis.api", "error_analysis": "analysis.errors",
-         "agree": "agreement.api", "count_file": "streaming.files", "file_shards": "streaming.files"}
+         "agree": "agreement.api", "count_file": "streaming.files", "file_shards": "streaming.files",
+         "count_files": "streaming.files"}
 _LAZY_MODULES = ("compat",)   # ts_eval.compat.seqeval, ts_eval.compat.huggingface
 
 
@@ -36,5 +38,5 @@ def __getattr__(name: str) -> Any:
 __all__ = ["Corpus", "SpanSet", "from_sequences", "from_spans", "InputError", "OptionError", "TsEvalError",
            "evaluate", "score", "read_conll", "read_conll_pair", "read", "read_pair", "Report", "fair_corpus",
            "fair_errors", "compare", "analyze", "rank", "rank_corpus", "rank_tasks", "convert", "error_analysis",
-           "agree", "count_file", "file_shards", "compat",
+           "agree", "count_file", "file_shards", "count_files", "compat",
            "EmptyInputWarning", "__version__"]

@@ -381,30 +381,54 @@ def _load_file(request: Request, args: argparse.Namespace, command: str, min_sys
         return read_conll(path, gold_column=gcol, system_columns=scols, names=names, **kw)
 
 
+@dataclass
+class Blocks:
+    """What :func:`block_request` reads in blocks of whole sentences: one column ``file``, or a ``gold``
+    file and ``systems`` (two-file mode), with the readers' keyword ``options``."""
+
+    options: Dict[str, Any]
+    file: Optional[str] = None
+    gold: Optional[str] = None
+    systems: Sequence[str] = ()
+
+    @property
+    def paths(self) -> List[str]:
+        return [self.file] if self.file is not None else [_given(self.gold, "gold file"), *self.systems]
+
+
 def block_request(request: Request, args: argparse.Namespace, command: str = "score",
-                  min_systems: int = 1) -> Optional[Tuple[str, Dict[str, Any]]]:
-    """(path, options) for reading ``request`` in blocks of whole sentences
-    (:func:`ts_eval.io.conll.read_conll_blocks`), or None when it cannot be: one column FILE (standard input
-    and compressed files too) read with a given scheme can; two-file mode, the other formats and
-    ``--scheme auto`` are read whole."""
-    if request.file is None or request.gold is not None:
+                  min_systems: int = 1) -> Optional[Blocks]:
+    """How to read ``request`` in blocks of whole sentences (:func:`ts_eval.io.conll.read_conll_blocks`,
+    :func:`~ts_eval.io.conll.read_conll_pair_blocks`), or None when it cannot be: one column FILE and a
+    gold column file with column files per system can (standard input and compressed files too), also
+    with ``--scheme auto`` when every file can be read twice (not standard input); the other formats are
+    read whole."""
+    paths = [request.file] if request.gold is None else [request.gold, *request.systems]
+    if any(p is None or (p != STDIN and os.path.isdir(p)) for p in paths):
         return None
-    if request.file != STDIN and os.path.isdir(request.file):
-        return None
-    if input_format(request.file, args) != "columns":
+    gold = request.gold is not None
+    if any(input_format(p, args, gold=gold and k == 0) != "columns" for k, p in enumerate(paths) if p is not None):
         return None
     kw = reading(args, request.scheme)
-    if kw["scheme"] == "auto":
+    if kw["scheme"] == "auto" and STDIN in paths:
         return None
+    if gold:
+        files = list(request.systems)
+        scols = request.system_cols if request.system_cols is not None else [-1]
+        if len(files) < min_systems or len(scols) != 1:
+            return None
+        return Blocks(dict(gold_column=-1 if request.gold_col is None else request.gold_col,
+                           system_column=scols[0], names=system_names(files, request.names), **kw),
+                      gold=request.gold, systems=files)
     from ..io.columns import count_columns
 
-    path = request.file
+    path = _given(request.file, "input file")
     gcol, scols = resolve_columns(path, lambda: count_columns(path, kw["delimiter"]), request.gold_col,
                                   request.system_cols)
     if len(scols) < min_systems:
         return None
     names = system_names(scols, request.names, "system columns") if request.names is not None else None
-    return path, dict(gold_column=gcol, system_columns=scols, names=names, **kw)
+    return Blocks(dict(gold_column=gcol, system_columns=scols, names=names, **kw), file=path)
 
 
 def _load_files(request: Request, args: argparse.Namespace, command: str, min_systems: int):

@@ -86,7 +86,8 @@ def register(sub: Any) -> None:
     sc.add_argument("--exclude", metavar="L1,L2", help="leave these labels out (after --map-label)")
     sc.add_argument("--jobs", type=_positive, default=1, metavar="N",
                     help="score one column FILE in N processes, a shard of whole sentences each, and add up their "
-                         "counts (default 1; standard input and compressed files are read in one)")
+                         "counts (default 1; standard input, compressed files, two-file mode and --scheme auto are "
+                         "read in one)")
     _scoring_options(sc)
     demo = sub.add_parser("demo", help="score the bundled GermEval 2014 sample (four systems)")
     _scoring_options(demo)
@@ -146,17 +147,20 @@ def _streamed(request: Any, args: argparse.Namespace) -> Optional[Tuple[Any, Any
         return None
     if found is None:
         return None
-    path, reading = found
-    options = {**reading, **{k: getattr(args, k) for k in SCORING}, **matching_options(args), "models": _models(args),
-               "labels": _split(args.labels) or None, "exclude": _split(args.exclude)}
-    try:
-        counts = _in_shards(path, options, args.jobs) if getattr(args, "jobs", 1) > 1 else None
-        if counts is None:
-            from ..streaming.files import count_file
+    options = {**found.options, **{k: getattr(args, k) for k in SCORING}, **matching_options(args),
+               "models": _models(args), "labels": _split(args.labels) or None, "exclude": _split(args.exclude)}
+    from ..streaming.files import count_file, count_files
 
-            counts = count_file(path, **options)
+    try:
+        shards = _in_shards(found.file, options, args.jobs) if found.file and getattr(args, "jobs", 1) > 1 else None
+        if shards is not None:
+            counts = shards
+        elif found.file is None:
+            counts = count_files(found.paths[0], found.paths[1:], **options)
+        else:
+            counts = count_file(found.file, **options)
     except (TsEvalError, ValueError):
-        if path == STDIN or os.path.getsize(path) > WHOLE_AGAIN_BYTES:   # what the block said is the message
+        if any(p == STDIN or os.path.getsize(p) > WHOLE_AGAIN_BYTES for p in found.paths):   # the block's message
             with option_errors():
                 raise
         return None
@@ -195,6 +199,8 @@ def _in_shards(path: str, options: Dict[str, Any], jobs: int) -> Any:
     from ..streaming.files import READING, file_shards
 
     jobs = min(jobs, os.path.getsize(path) // MIN_SHARD_BYTES) if path != STDIN else 1
+    if options.get("scheme") == "auto":     # detected over the whole file: a shard cannot detect it
+        jobs = 1
     if jobs < 2:
         return None
     shards = file_shards(path, jobs, **{k: v for k, v in options.items() if k in READING})

@@ -251,12 +251,16 @@ def corpus_from_tag_ids(
     policy: str = "conlleval",
     label_map: Sequence[Tuple[str, str]] = (),
     trailing_boundary: bool = True,
+    detected: Optional[str] = None,
     **extra: Any,
 ) -> Corpus:
     """Decode every side's per-token tag ids (``SideInfo.tags``) into spans.
 
     ``trailing_boundary``: the data end with a blank or ``-X-`` line (only the
     conlleval scheme needs it: conlleval.pl's last chunk may depend on it).
+
+    ``detected``: the scheme that ``auto`` stands for, detected beforehand over the whole of which these
+    data are a part (:func:`scheme_evidence`).
 
     ``sides[0]`` is gold, the rest are systems.  Tag errors and (with policy
     ``strict``) ill-formed spans raise :class:`InputError` at the first offending
@@ -268,7 +272,9 @@ def corpus_from_tag_ids(
     requested = scheme
     scheme = schemes.resolve_scheme_name(scheme)
     n = len(sent_first)
-    if scheme == "auto":
+    if scheme == "auto" and detected is not None:
+        scheme = detected
+    elif scheme == "auto":
         table = _parse_or_locate(tag_vocab, None, sides)
         scheme = schemes.detect_scheme(
             [(table.prefix[s.tags], _label_ids(table.labels)[0][s.tags]) for s in sides], sent_first)
@@ -302,6 +308,18 @@ def corpus_from_tag_ids(
         label_map=list(label_map),
         **extra,
     )
+
+
+def scheme_evidence(tag_vocab: List[str], sides: Sequence[SideInfo],
+                    sent_first: np.ndarray) -> schemes.SchemeEvidence:
+    """What the scheme ``auto`` is detected from in these sentences (a part of the data: the evidence of
+    every part, ``|`` together, names the scheme of the whole, :func:`~ts_eval.core.schemes.scheme_of`),
+    with the errors :func:`corpus_from_tag_ids` reports while detecting it."""
+    _check_printable(tag_vocab, sides)
+    table = _parse_or_locate(tag_vocab, None, sides)
+    label_id = _label_ids(table.labels)[0]
+    return schemes.scheme_evidence([(table.prefix[s.tag_ids()], label_id[s.tag_ids()]) for s in sides],
+                                   sent_first, every=True)
 
 
 def relabel(corpus: Corpus, label_map: Sequence[Tuple[str, str]]) -> Corpus:

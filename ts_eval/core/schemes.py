@@ -31,7 +31,7 @@ system side; the matcher marks exactly those chunks as exact matches.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Dict, List, Optional, Sequence, Set, Tuple, Union
+from typing import Dict, FrozenSet, List, Optional, Sequence, Set, Tuple, Union
 
 import numpy as np
 
@@ -395,27 +395,63 @@ def conlleval_correct(gold: ConllEvents, system: ConllEvents) -> np.ndarray:
 # ---------------------------------------------------------------------------
 # scheme detection
 
+@dataclass(frozen=True)
+class SchemeEvidence:
+    """What :func:`detect_scheme` decides from, side by side, for any run of whole sentences; the evidence
+    of two runs ``|`` together is the evidence of both (so a file can be looked at in blocks)."""
+
+    present: Tuple[FrozenSet[str], ...]     # per side: the prefixes it uses (not O)
+    i_last: Tuple[bool, ...]                # per side: an I- that is the last token of its span
+    b_opens_fresh: bool = False             # a B- not directly after a token of the same label
+
+    def __or__(self, other: SchemeEvidence) -> SchemeEvidence:
+        return SchemeEvidence(tuple(a | b for a, b in zip(self.present, other.present)),
+                              tuple(a or b for a, b in zip(self.i_last, other.i_last)),
+                              self.b_opens_fresh or other.b_opens_fresh)
+
+
 def detect_scheme(sides: Sequence[Tuple[np.ndarray, np.ndarray]], sent_first: np.ndarray) -> str:
     """Guess the scheme from (prefix codes, label ids) of every side (named prefixes only)."""
-    present: Set[str] = set()
-    b_opens_fresh = False   # a B- not directly after a token of the same label
-    i_last = False          # an I- that is the last token of its span
+    return scheme_of(scheme_evidence(sides, sent_first))
+
+
+def scheme_evidence(sides: Sequence[Tuple[np.ndarray, np.ndarray]], sent_first: np.ndarray,
+                    every: bool = False) -> SchemeEvidence:
+    """The :class:`SchemeEvidence` of (prefix codes, label ids) of every side.  An I- that ends its span
+    counts only on a side at or after the first that uses E- (looked for only there, unless ``every``: a
+    part of a file, where another part may hold the E-)."""
+    present: List[FrozenSet[str]] = []
+    i_last: List[bool] = []
+    b_opens_fresh = False
     for prefix, types in sides:
         p = prefix.astype(np.intp, copy=False)
         used = np.flatnonzero(np.bincount(p.astype(np.intp), minlength=1)).tolist()
-        present.update(PREFIX_NAMES[k] for k in used if k != O)
+        present.append(frozenset(PREFIX_NAMES[k] for k in used if k != O))
         prev_p = _shift_prev(p, sent_first, O)
         prev_t = _shift_prev(types, sent_first, -1)
         bmask = p == B
         if bmask.any():
             fresh = bmask & ((prev_p == O) | (prev_t != types))
             b_opens_fresh |= bool(fresh.any())
-        if "E" in present:
+        found = False
+        if every or any("E" in x for x in present):
             nxt_p = np.append(p[1:], O)
             nxt_t = np.append(types[1:], -1)
             sent_last = np.append(sent_first[1:], True)
-            last_i = (p == I) & (sent_last | (nxt_p == O) | (nxt_t != types))
-            i_last |= bool(last_i.any())
+            found = bool(((p == I) & (sent_last | (nxt_p == O) | (nxt_t != types))).any())
+        i_last.append(found)
+    return SchemeEvidence(tuple(present), tuple(i_last), b_opens_fresh)
+
+
+def scheme_of(evidence: SchemeEvidence) -> str:
+    """The scheme :func:`detect_scheme` names for this evidence (of the whole data)."""
+    present: Set[str] = set().union(*evidence.present)
+    b_opens_fresh = evidence.b_opens_fresh
+    seen: Set[str] = set()
+    i_last = False
+    for side_present, side_i_last in zip(evidence.present, evidence.i_last):
+        seen |= side_present
+        i_last |= side_i_last and "E" in seen
     if present & {"L", "U"}:
         return "BILOU"
     if "S" in present or {"B", "E"} <= present:

@@ -258,6 +258,10 @@ def _cluster_units(rg: np.ndarray, rs: np.ndarray, g: _Side, s: _Side, ev: _Even
     one = ((n_g == 1) & (n_s == 1))[cid]
     _one_to_one_clusters(idx[one & (side == 0)], idx[one & (side == 1)], g, s, ev)
     multi = ~one
+    if _regular(g) and _regular(s):
+        two = ((n_g == 1) & (n_s == 2))[cid]
+        _one_to_two_clusters(idx[two & (side == 0)], idx[two & (side == 1)].reshape(-1, 2), g, s, ev)
+        multi &= ~two
     if not multi.any():
         return []
     mc, mside, midx = cid[multi], side[multi], idx[multi]
@@ -292,6 +296,109 @@ def _one_to_one_clusters(g1: np.ndarray, s1: np.ndarray, g: _Side, s: _Side, ev:
     ev.add(g1[ok], s1[ok], code[ok], BOTH)
     g.done[g1[ok]] = True
     s.done[s1[ok]] = True
+
+
+def _regular(side: _Side) -> bool:
+    """Every span of the side holds all the tokens of its range (bit sets are ranges)."""
+    return side.tokens is None or not len(side.tokens.span)
+
+
+def _overlap(b1: np.ndarray, e1: np.ndarray, b2: np.ndarray, e2: np.ndarray) -> np.ndarray:
+    """Tokens two inclusive ranges share."""
+    return np.maximum(np.minimum(e1, e2) - np.maximum(b1, b2) + 1, 0)
+
+
+def _one_to_two_clusters(t: np.ndarray, pairs: np.ndarray, g: _Side, s: _Side, ev: _Events) -> None:
+    """Clusters of one gold span ``t[k]`` and two system spans ``pairs[k]`` (nine in ten of the clusters
+    Algorithm 2 runs on), every span holding the whole of its range: :func:`ts_eval.fair.sequential._resolve`
+    step by step, over all of them at once.
+
+    Step 1: a system span with the gold range and another label (the first in input order) is its LE, the
+    other system span an FP.  Otherwise the system spans are taken shortest first (input order among equal
+    lengths): the most similar same-label one that overlaps the gold span with another range is its
+    boundary error (BOTH); failing that, the most similar other-label one its LBE (BOTH).  The remaining
+    system span is then counted against the gold span (SYSTEM_ONLY) when it shares tokens the first match
+    left: a boundary error with the same label (only after a same-label match), an LBE with another;
+    else it is an FP.  Nothing matched: FN and two FPs.  ``tests/test_fair.py`` holds this to the
+    sequential algorithm on random clusters."""
+    if not len(t):
+        return
+    gold, system = g.spans, s.spans
+    swap = s.order[pairs[:, 0]] > s.order[pairs[:, 1]]
+    a = np.where(swap, pairs[:, 1], pairs[:, 0])            # input order
+    b = np.where(swap, pairs[:, 0], pairs[:, 1])
+    tb, te, tl = gold.start[t], gold.last[t], gold.label[t]
+    ab, ae, al = system.start[a], system.last[a], system.label[a]
+    bb, be, bl = system.start[b], system.last[b], system.label[b]
+    gi, si, codes, kinds = [], [], [], []
+
+    def add(mask: np.ndarray, gx: Optional[np.ndarray], sx: Optional[np.ndarray], code: Union[int, np.ndarray],
+            kind: int) -> None:
+        """Events of the clusters in ``mask``; None: no span on that side."""
+        gi.append(gx[mask] if gx is not None else np.full(int(mask.sum()), -1))
+        si.append(sx[mask] if sx is not None else np.full(int(mask.sum()), -1))
+        codes.append(np.broadcast_to(code, mask.shape)[mask])
+        kinds.append(np.full(int(mask.sum()), kind, np.int8))
+
+    # step 1: LE (the first system span in input order with the gold range and another label)
+    le_a = (al != tl) & (ab == tb) & (ae == te)
+    le_b = ~le_a & (bl != tl) & (bb == tb) & (be == te)
+    le = le_a | le_b
+    add(le, t, np.where(le_a, a, b), LE, BOTH)
+    add(le, None, np.where(le_a, b, a), FP, SYSTEM_ONLY)
+    # shortest first, input order among equal lengths
+    first_b = (be - bb) < (ae - ab)
+    p, q = np.where(first_b, b, a), np.where(first_b, a, b)
+    pb, pe, pl = system.start[p], system.last[p], system.label[p]
+    qb, qe, ql = system.start[q], system.last[q], system.label[q]
+    nt = te - tb + 1
+
+    def cand(xb: np.ndarray, xe: np.ndarray) -> np.ndarray:
+        return ~((xb == tb) & (xe == te)) & (xb <= te) & (xe >= tb)
+
+    def key(xb: np.ndarray, xe: np.ndarray) -> Tuple[np.ndarray, ...]:
+        inter = _overlap(tb, te, xb, xe)
+        return (-inter, nt - inter, (xe - xb + 1) - inter, xe - xb)
+
+    def q_first(kp: Tuple[np.ndarray, ...], kq: Tuple[np.ndarray, ...]) -> np.ndarray:
+        """q's key is smaller than p's (min keeps p among equal keys)."""
+        less = np.zeros(len(t), bool)
+        same = np.ones(len(t), bool)
+        for x, y in zip(kq, kp):
+            less |= same & (x < y)
+            same &= x == y
+        return less
+
+    cp, cq = cand(pb, pe), cand(qb, qe)
+    kp, kq = key(pb, pe), key(qb, qe)
+    rest = ~le
+    matched = np.zeros(len(t), bool)
+    for same_label in (True, False):
+        okp = rest & ~matched & cp & ((pl == tl) == same_label)
+        okq = rest & ~matched & cq & ((ql == tl) == same_label)
+        take_q = okq & (~okp | q_first(kp, kq))
+        hit = okp | okq
+        mb, me = np.where(take_q, qb, pb), np.where(take_q, qe, pe)
+        m, o = np.where(take_q, q, p), np.where(take_q, p, q)
+        ob, oe, ol = np.where(take_q, pb, qb), np.where(take_q, pe, qe), np.where(take_q, pl, ql)
+        add(hit, t, m, _be_type_vec(tb, te, mb, me) if same_label else LBE, BOTH)
+        # the other system span against the matched gold span: tokens of it the match left
+        left = (_overlap(tb, te, ob, oe) - np.maximum(np.minimum(np.minimum(oe, te), me)
+                                                     - np.maximum(np.maximum(ob, tb), mb) + 1, 0)) > 0
+        second = hit & cand(ob, oe) & left
+        be_o = second & (ol == tl) & same_label            # a same-label pass comes only after a same-label match
+        lbe_o = second & (ol != tl)
+        add(be_o, t, o, _be_type_vec(tb, te, ob, oe), SYSTEM_ONLY)
+        add(lbe_o, t, o, LBE, SYSTEM_ONLY)
+        add(hit & ~(be_o | lbe_o), None, o, FP, SYSTEM_ONLY)
+        matched |= hit
+    none = rest & ~matched
+    add(none, t, None, FN, GOLD_ONLY)
+    add(none, None, p, FP, SYSTEM_ONLY)
+    add(none, None, q, FP, SYSTEM_ONLY)
+    ev.add(np.concatenate(gi), np.concatenate(si), np.concatenate(codes), np.concatenate(kinds))
+    g.done[t] = True
+    s.done[pairs.ravel()] = True
 
 
 def _run_sequential(units: List[Unit], g: _Side, s: _Side, offsets: np.ndarray, skip: bool,

@@ -297,6 +297,45 @@ class _Limited(io.RawIOBase):
         super().close()
 
 
+def slice_block(cf: ColumnFile, a: int, b: int) -> ColumnFile:
+    """Tokens ``a``..``b`` of a block of :func:`read_column_blocks` (whole sentences: ``a`` starts one), as a
+    block of its own (its bytes shared; the -DOCSTART- and -X- lines counted stay with the whole block)."""
+    data, start, length = cf.loaded()
+    return ColumnFile(
+        path=cf.path, data=data, n_columns=cf.n_columns, token_line=cf.token_line[a:b],
+        sent_first=cf.sent_first[a:b], doc_first=cf.doc_first[a:b], docstart_lines=0, boundary_lines=0,
+        token_column=cf.token_column, token_start=start[a:b], token_len=length[a:b],
+        columns={c: (vocab, ids[a:b]) for c, (vocab, ids) in cf.columns.items()}, bom=cf.bom,
+        delimiter=cf.delimiter, trailing_boundary=b < cf.n_tokens or cf.trailing_boundary, rereadable=False,
+        first_text=cf.first_text, first_token_line=cf.first_token_line, first_field=cf.first_field)
+
+
+def join_blocks(parts: Sequence[ColumnFile]) -> ColumnFile:
+    """Consecutive blocks of one file (:func:`read_column_blocks`, :func:`slice_block`) as one block."""
+    if len(parts) == 1:
+        return parts[0]
+    loaded = [p.loaded() for p in parts]
+    at = np.cumsum([0] + [len(d) for d, _, _ in loaded[:-1]])
+    columns = {}
+    for c in parts[0].columns:
+        vocab, ids = merge_values([(p.columns[c][0], p.columns[c][1][None, :]) for p in parts],
+                                  sum(p.n_tokens for p in parts))
+        columns[c] = (vocab, ids[0])
+    first, last = parts[0], parts[-1]
+    return ColumnFile(
+        path=first.path, data=np.concatenate([d for d, _, _ in loaded]), n_columns=first.n_columns,
+        token_line=np.concatenate([p.token_line for p in parts]),
+        sent_first=np.concatenate([p.sent_first for p in parts]),
+        doc_first=np.concatenate([p.doc_first for p in parts]),
+        docstart_lines=sum(p.docstart_lines for p in parts), boundary_lines=sum(p.boundary_lines for p in parts),
+        token_column=first.token_column,
+        token_start=np.concatenate([s.astype(np.int64) + int(k) for (_, s, _), k in zip(loaded, at)]),
+        token_len=np.concatenate([n for _, _, n in loaded]), columns=columns, bom=first.bom,
+        delimiter=first.delimiter, trailing_boundary=last.trailing_boundary, rereadable=False,
+        first_text=first.first_text, first_token_line=first.first_token_line, first_field=first.first_field,
+        lines=sum(p.lines for p in parts))
+
+
 def shard_offsets(path: str, n: int, delimiter: Optional[str] = None,
                   cut_after: Optional[Callable[[List[bytes]], bool]] = None) -> Optional[Tuple[List[int], Head]]:
     """Byte offsets that cut a plain (uncompressed) column file into at most ``n`` shards of whole

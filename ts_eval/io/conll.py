@@ -10,15 +10,17 @@ all, and two files are then checked for equal sentence and token counts only.
 from __future__ import annotations
 
 import inspect
+from dataclasses import dataclass, replace
 from typing import Any, Callable, Dict, Iterator, List, Optional, Sequence, Tuple
 
 import numpy as np
 
-from ..core.corpus import Corpus, SideInfo, corpus_from_tag_ids
+from ..core.corpus import Corpus, SideInfo, corpus_from_tag_ids, scheme_evidence
+from ..core.schemes import scheme_of
 from ..errors import Hint, InputError, OptionError, Part, TsEvalError
-from .columns import ColumnFile, Head, read_column_blocks, read_column_file, shard_offsets
+from .columns import ColumnFile, Head, join_blocks, read_column_blocks, read_column_file, shard_offsets, slice_block
 from .sink import check_stdin_once
-from .source import system_name
+from .source import STDIN, system_name
 
 
 def read_conll(
@@ -51,17 +53,43 @@ def read_conll_blocks(path: str, *, block_bytes: Optional[int] = None,
     """:func:`read_conll` (``options`` are its keyword arguments) in blocks of whole sentences
     (:func:`~ts_eval.io.columns.read_column_blocks`): one Corpus per block, holding what the file's Corpus
     holds of those sentences (line numbers are the file's; ``shard``: (start, stop, lines before start,
-    head) of :func:`conll_shards`).  The scheme ``auto`` is detected over the whole file, so it cannot be
-    read in blocks."""
+    head) of :func:`conll_shards`).  The scheme ``auto`` is detected over the whole file in a first pass
+    over its blocks (so standard input and a shard, which cannot be read twice or are a part, need a
+    scheme given)."""
     o = _conll_options(path, options)
-    if o["scheme"] == "auto":
-        raise OptionError(["the scheme is detected over the whole file: give one (", Hint("scheme"),
-                           ") to read it in blocks"])
     tag_columns = [o["gold_column"], *o["system_columns"]]
-    for cf in read_column_blocks(path, tag_columns, None if o["tags_only"] else o["token_column"], o["delimiter"],
-                                 block_bytes, _cut_after(o), shard):
-        yield _one_file(cf, path, o["gold_column"], o["system_columns"], o["names"], o["scheme"], o["policy"],
-                        o["label_map"], o["raw"], o["outside_tag"])
+
+    def parts() -> Iterator[Tuple[ColumnFile, List[str], List[SideInfo]]]:
+        for cf in read_column_blocks(path, tag_columns, None if o["tags_only"] else o["token_column"],
+                                     o["delimiter"], block_bytes, _cut_after(o), shard):
+            yield (cf, *_one_file_sides(cf, path, o["gold_column"], o["system_columns"], o["names"], o["raw"],
+                                        o["outside_tag"]))
+
+    return _decoded(parts, o, "a shard is only a part of the file" if shard is not None else _once([path]))
+
+
+def _once(paths: Sequence[str]) -> Optional[str]:
+    """Why these files cannot be read twice (None: they can)."""
+    return "standard input is read once" if STDIN in paths else None
+
+
+def _decoded(parts: Callable[[], Iterator[Tuple[ColumnFile, List[str], List[SideInfo]]]], o: Dict[str, Any],
+             not_twice: Optional[str]) -> Iterator[Corpus]:
+    """The Corpus of each block of ``parts()`` (a block, its tag vocabulary, its sides); the scheme ``auto``
+    is detected first over every block (``parts()`` is read twice; ``not_twice``: why it cannot be)."""
+    detected = None
+    if o["scheme"] == "auto":
+        if not_twice is not None:
+            raise OptionError([f"the scheme is detected over the whole input, and {not_twice}: give one (",
+                               Hint("scheme"), ") to read it in blocks"])
+        evidence = None
+        for cf, vocab, sides in parts():
+            found = scheme_evidence(vocab, sides, cf.sent_first)
+            evidence = found if evidence is None else evidence | found
+        if evidence is not None:
+            detected = scheme_of(evidence)
+    for cf, vocab, sides in parts():
+        yield _finish(cf, vocab, sides, o["scheme"], o["policy"], o["label_map"], detected)
 
 
 def conll_shards(path: str, n: int, **options: Any) -> Optional[List[Tuple[int, int, Head]]]:
@@ -105,6 +133,13 @@ def _one_file(cf: ColumnFile, path: str, gold_column: int, system_columns: Seque
               names: Optional[Sequence[str]], scheme: str, policy: str, label_map: Sequence[Tuple[str, str]],
               raw: bool, outside_tag: str) -> Corpus:
     """The Corpus of a column file read with gold and system columns."""
+    vocab, sides = _one_file_sides(cf, path, gold_column, system_columns, names, raw, outside_tag)
+    return _finish(cf, vocab, sides, scheme, policy, label_map)
+
+
+def _one_file_sides(cf: ColumnFile, path: str, gold_column: int, system_columns: Sequence[int],
+                    names: Optional[Sequence[str]], raw: bool, outside_tag: str) -> Tuple[List[str], List[SideInfo]]:
+    """The tag vocabulary and the sides (gold first) of a column file read with gold and system columns."""
     gcol = cf.column_index(gold_column) + 1
     scols = [cf.column_index(c) + 1 for c in system_columns]
     if cf.token_column in [gcol] + scols:
@@ -124,7 +159,7 @@ def _one_file(cf: ColumnFile, path: str, gold_column: int, system_columns: Seque
     vocab, ids = _tag_ids([(cf, c) for c in columns], raw, outside_tag)
     sides = [SideInfo("gold", path, gcol, tags=ids[0], token_lines=cf.token_line)]
     sides += [SideInfo(n, path, c, tags=t, token_lines=cf.token_line) for n, c, t in zip(names, scols, ids[1:])]
-    return _finish(cf, vocab, sides, scheme, policy, label_map)
+    return vocab, sides
 
 
 def read_conll_pair(
@@ -148,32 +183,204 @@ def read_conll_pair(
     ``tags_only``: no token column is read; the files must agree in sentences and
     tokens per sentence (a system file may then hold the tags alone).
     """
+    tc = None if tags_only else token_column
+    _check_pair(gold_path, system_paths)
+    gold = read_column_file(gold_path, [gold_column], tc, delimiter)
+    systems = [read_column_file(p, [system_column], tc, delimiter) for p in system_paths]
+    _check_token_columns(gold, gold_column, systems, system_column)
+    names = _pair_names(system_paths, names)
+    for sf in systems:
+        check_aligned(gold, sf)
+        sf.release()
+    vocab, sides = _pair_sides(gold, systems, names, gold_column, system_column, raw, outside_tag)
+    return _finish(gold, vocab, sides, scheme, policy, label_map)
+
+
+def _check_pair(gold_path: str, system_paths: Sequence[str]) -> None:
     if not system_paths:
         raise OptionError("no system file given")
     check_stdin_once([("gold", gold_path)] + [(f"system {k + 1}", p) for k, p in enumerate(system_paths)])
-    tc = None if tags_only else token_column
-    gold = read_column_file(gold_path, [gold_column], tc, delimiter)
-    systems = [read_column_file(p, [system_column], tc, delimiter) for p in system_paths]
+
+
+def _check_token_columns(gold: ColumnFile, gold_column: int, systems: Sequence[ColumnFile],
+                         system_column: int) -> None:
     for cf, col in [(gold, gold_column)] + [(sf, system_column) for sf in systems]:
         if cf.token_column is not None and cf.token_column == cf.column_index(col) + 1:
             raise _token_is_tag(cf)
+
+
+def _pair_names(system_paths: Sequence[str], names: Optional[Sequence[str]]) -> List[str]:
+    """The systems' names (checked): ``names``, else the files' names (their paths when two are equal)."""
     if names is None:
         names = [system_name(p) for p in system_paths]
         if len(set(names)) != len(names):
             names = list(system_paths)
-    if len(names) != len(systems):
-        raise OptionError(f"{len(names)} names for {len(systems)} system files")
+    if len(names) != len(system_paths):
+        raise OptionError(f"{len(names)} names for {len(system_paths)} system files")
     _check_names(names, system_paths)
-    for sf in systems:
-        check_aligned(gold, sf)
-        sf.release()
+    return list(names)
+
+
+def _pair_sides(gold: ColumnFile, systems: Sequence[ColumnFile], names: Sequence[str], gold_column: int,
+                system_column: int, raw: bool, outside_tag: str) -> Tuple[List[str], List[SideInfo]]:
+    """The tag vocabulary and the sides (gold first) of a gold file and the system files lined up with it."""
     gcol = gold.column_index(gold_column) + 1
     scols = [sf.column_index(system_column) + 1 for sf in systems]
     vocab, ids = _tag_ids([(gold, gcol)] + list(zip(systems, scols)), raw, outside_tag)
-    sides = [SideInfo("gold", gold_path, gcol, tags=ids[0], token_lines=gold.token_line)]
+    sides = [SideInfo("gold", gold.path, gcol, tags=ids[0], token_lines=gold.token_line)]
     sides += [SideInfo(n, sf.path, c, tags=t, token_lines=sf.token_line)
               for n, sf, c, t in zip(names, systems, scols, ids[1:])]
-    return _finish(gold, vocab, sides, scheme, policy, label_map)
+    return vocab, sides
+
+
+def read_conll_pair_blocks(gold_path: str, system_paths: Sequence[str], *, block_bytes: Optional[int] = None,
+                           **options: Any) -> Iterator[Corpus]:
+    """:func:`read_conll_pair` (``options`` are its keyword arguments) in blocks of whole sentences: each of
+    the gold file's blocks (:func:`~ts_eval.io.columns.read_column_blocks`; under the conlleval scheme
+    grown until every system is outside too at its end) with the same sentences of every system file, the
+    files read in lock-step.  Each block's files are checked to line up as :func:`check_aligned` checks
+    the whole files, with the files' sentence and line numbers and counts; an error is that of the block
+    where it is found.  The scheme ``auto`` is detected over the whole files in a first pass."""
+    bound = inspect.signature(read_conll_pair).bind(gold_path, system_paths, **options)
+    bound.apply_defaults()
+    o = dict(bound.arguments)
+    _check_pair(gold_path, system_paths)
+    names = _pair_names(system_paths, o["names"])
+
+    def parts() -> Iterator[Tuple[ColumnFile, List[str], List[SideInfo]]]:
+        for gold, systems in _lock_step(gold_path, system_paths, o, block_bytes):
+            yield (gold, *_pair_sides(gold, systems, names, o["gold_column"], o["system_column"], o["raw"],
+                                      o["outside_tag"]))
+
+    return _decoded(parts, o, _once([gold_path, *system_paths]))
+
+
+def _lock_step(gold_path: str, system_paths: Sequence[str], o: Dict[str, Any],
+               block_bytes: Optional[int]) -> Iterator[Tuple[ColumnFile, List[ColumnFile]]]:
+    """The gold file's blocks, each with the same sentences of every system file, checked to line up."""
+    tc = None if o["tags_only"] else o["token_column"]
+    conlleval = o["scheme"] == "conlleval"
+    golds = _Sentences(read_column_blocks(gold_path, [o["gold_column"]], tc, o["delimiter"], block_bytes,
+                                          _outside([o["gold_column"]], o["outside_tag"]) if conlleval else None))
+    feeds = [_Sentences(read_column_blocks(p, [o["system_column"]], tc, o["delimiter"], block_bytes))
+             for p in system_paths]
+    sentences = tokens = gold_line = 0
+    system_lines = [0] * len(feeds)
+    checked = False
+    while golds.more():
+        gold_parts: List[ColumnFile] = []
+        taken: List[List[ColumnFile]] = [[] for _ in feeds]
+        while True:     # under the conlleval scheme: until every side is outside at the end (or the files end)
+            g = golds.block()
+            gold_parts.append(g)
+            n = int(np.count_nonzero(g.sent_first))
+            last = not golds.more()
+            for t, feed in zip(taken, feeds):
+                t.append(feed.take(n))
+                if last and feed.more():    # one sentence past gold's end shows that the system goes on
+                    t.append(feed.take(1))
+            wanted = sum(int(np.count_nonzero(p.sent_first)) for p in gold_parts)
+            short = any(sum(int(np.count_nonzero(p.sent_first)) for p in t) != wanted for t in taken)
+            if last or not conlleval or short or all(_ends_outside(t[-1], o["outside_tag"]) for t in taken):
+                break
+        gold = join_blocks(gold_parts)
+        systems = [join_blocks(t) for t in taken]
+        if not checked:
+            _check_token_columns(gold, o["gold_column"], systems, o["system_column"])
+            checked = True
+        for sf, feed, line in zip(systems, feeds, system_lines):
+            before = Before(sentences, tokens, gold_line, line)
+            try:
+                check_aligned(gold, sf, before=before)
+            except InputError:      # the message may name a token after the blocks: look with one more sentence
+                check_aligned(join_blocks([gold, golds.take(1)]), join_blocks([sf, feed.take(1)]),
+                              before=replace(before, rest=_rest(golds, feed)))
+                raise
+        yield gold, systems
+        sentences += int(np.count_nonzero(gold.sent_first))
+        tokens += gold.n_tokens
+        gold_line = _line(gold, gold.n_tokens - 1)
+        system_lines = [_line(sf, sf.n_tokens - 1) if sf.n_tokens else line for sf, line in zip(systems, system_lines)]
+
+
+def _rest(gold: _Sentences, system: _Sentences) -> Callable[[], Tuple[int, int, int, int]]:
+    """What :attr:`Before.rest` counts: the sentences and tokens of both files that are not handed out yet
+    (counted once: the files are read to their ends)."""
+    found: List[Tuple[int, int, int, int]] = []
+
+    def rest() -> Tuple[int, int, int, int]:
+        if not found:
+            found.append((*gold.rest(), *system.rest()))
+        return found[0]
+
+    return rest
+
+
+def _ends_outside(cf: ColumnFile, outside_tag: str) -> bool:
+    """Whether the last token of a block holds the outside tag in its (one) tag column."""
+    if not cf.n_tokens:
+        return False
+    vocab, ids = next(iter(cf.columns.values()))
+    return vocab[int(ids[-1])] == outside_tag
+
+
+class _Sentences:
+    """The blocks of one column file (:func:`~ts_eval.io.columns.read_column_blocks`), handed out a
+    number of whole sentences at a time."""
+
+    def __init__(self, blocks: Iterator[ColumnFile]) -> None:
+        self.blocks = blocks
+        self.cf: Optional[ColumnFile] = None
+        self.starts = np.zeros(0, np.int64)     # the first token of each sentence of ``cf``
+        self.at = 0                             # sentences of ``cf`` handed out
+
+    def more(self) -> bool:
+        """Whether sentences are left (reads the next block when this one is handed out)."""
+        if self.cf is not None and self.at < len(self.starts):
+            return True
+        cf = next(self.blocks, None)
+        if cf is None:
+            return False
+        self.cf, self.starts, self.at = cf, np.flatnonzero(cf.sent_first), 0
+        return True
+
+    def block(self) -> ColumnFile:
+        """The next block, whole (a file has one: check :meth:`more` first)."""
+        self.more()
+        assert self.cf is not None
+        if self.at:
+            return self.take(len(self.starts) - self.at)
+        self.at = len(self.starts)
+        return self.cf
+
+    def take(self, n: int) -> ColumnFile:
+        """The next ``n`` sentences (fewer, or none, at the end of the file)."""
+        parts = []
+        while n > 0 and self.more():
+            cf = self.cf
+            assert cf is not None
+            k = min(n, len(self.starts) - self.at)
+            stop = self.at + k
+            parts.append(slice_block(cf, int(self.starts[self.at]),
+                                     int(self.starts[stop]) if stop < len(self.starts) else cf.n_tokens))
+            self.at, n = stop, n - k
+        if not parts:
+            if self.cf is None:
+                self.more()
+            assert self.cf is not None      # a file holds a block (else its reader raises)
+            return slice_block(self.cf, self.cf.n_tokens, self.cf.n_tokens)
+        return join_blocks(parts)
+
+    def rest(self) -> Tuple[int, int]:
+        """(sentences, tokens) not handed out yet (reads the rest of the file)."""
+        sentences = tokens = 0
+        while self.more():
+            cf = self.cf
+            assert cf is not None
+            sentences += len(self.starts) - self.at
+            tokens += cf.n_tokens - int(self.starts[self.at])
+            self.at = len(self.starts)
+        return sentences, tokens
 
 
 def _token_is_tag(cf: ColumnFile) -> TsEvalError:
@@ -190,7 +397,7 @@ def _token_is_tag(cf: ColumnFile) -> TsEvalError:
 
 
 def _finish(cf: ColumnFile, vocab: List[str], sides: Sequence[SideInfo], scheme: str, policy: str,
-            label_map: Sequence[Tuple[str, str]]) -> Corpus:
+            label_map: Sequence[Tuple[str, str]], detected: Optional[str] = None) -> Corpus:
     cf.release()  # the tags are decoded: the file's bytes are only needed again for token texts
     doc = np.flatnonzero(cf.doc_first)
     doc_offsets = np.append(doc, cf.n_tokens) if len(doc) else None
@@ -200,7 +407,7 @@ def _finish(cf: ColumnFile, vocab: List[str], sides: Sequence[SideInfo], scheme:
         vocab, sides, cf.sent_first, scheme, policy, label_map,
         doc_offsets=doc_offsets, opens_document=bool(cf.n_tokens and cf.doc_first[0]),
         docstart_lines=cf.docstart_lines, boundary_lines=cf.boundary_lines,
-        tokens=cf.texts if cf.has_tokens else None, trailing_boundary=cf.trailing_boundary,
+        tokens=cf.texts if cf.has_tokens else None, trailing_boundary=cf.trailing_boundary, detected=detected,
     )
 
 
@@ -238,9 +445,24 @@ def _tag_ids(columns: List[Tuple[ColumnFile, int]], raw: bool = False,
     return vocab, [np.array([index[t] for t in v], dtype)[ids] if len(v) else ids.astype(dtype) for v, ids in per]
 
 
-def check_aligned(gold: ColumnFile, system: ColumnFile, block: int = 1 << 18) -> None:
+@dataclass(frozen=True)
+class Before:
+    """What lies before two blocks that :func:`check_aligned` compares: the sentences and tokens before them
+    (the same in both files: they lined up), the line of the last token before them in each file, and
+    ``rest()``, the (sentences, tokens) of gold and of the system after them (for the counts of the whole
+    files that an error gives)."""
+
+    sentences: int = 0
+    tokens: int = 0
+    gold_line: int = 0
+    system_line: int = 0
+    rest: Optional[Callable[[], Tuple[int, int, int, int]]] = None
+
+
+def check_aligned(gold: ColumnFile, system: ColumnFile, block: int = 1 << 18, *, before: Before = Before()) -> None:
     """Same sentences, same tokens (compared as text); else an error at the first line where the
     files diverge.  Without token texts (tags only) only the sentences and their lengths are compared.
+    ``before``: the files are blocks of two longer files (:func:`read_conll_pair_blocks`).
 
     The sentences before the first one whose length differs line up token for token, so their
     texts are compared first (block by block, vectorised): a deleted or changed token line is
@@ -263,18 +485,20 @@ def check_aligned(gold: ColumnFile, system: ColumnFile, block: int = 1 << 18) ->
     if gold.has_tokens and system.has_tokens:
         first = _first_text_difference(gold, system, limit, block)
         if first >= 0:
-            sent = int(np.searchsorted(gs, first, side="right"))
+            sent = int(np.searchsorted(gs, first, side="right")) + before.sentences
             gtok, stok = gold.texts(first, first + 1)[0], system.texts(first, first + 1)[0]
             raise InputError(f"{where}: token {gtok!r} (gold line {_line(gold, first)}) differs from {stok!r} "
                              f"in sentence {sent}", system.path, _line(system, first))
     if k < 0:
         return
-    counts = (f"gold has {len(gs)} sentences / {gold.n_tokens} tokens, "
-              f"system has {len(ss)} / {system.n_tokens}")
+    after = before.rest() if before.rest is not None else (0, 0, 0, 0)
+    counts = (f"gold has {before.sentences + len(gs) + after[0]} sentences / "
+              f"{before.tokens + gold.n_tokens + after[1]} tokens, system has "
+              f"{before.sentences + len(ss) + after[2]} / {before.tokens + system.n_tokens + after[3]}")
     if k < n:
-        g_at, s_at = _divergence_line(gold, int(gs[k]), int(glen[k]), limit, "gold"), \
-            _divergence_line(system, int(ss[k]), int(slen[k]), limit, "system")
-        detail = (f"sentence {k + 1} (gold line {_line(gold, int(gs[k]))}, system line "
+        g_at, s_at = _divergence_line(gold, int(gs[k]), int(glen[k]), limit, "gold", before.sentences), \
+            _divergence_line(system, int(ss[k]), int(slen[k]), limit, "system", before.sentences)
+        detail = (f"sentence {before.sentences + k + 1} (gold line {_line(gold, int(gs[k]))}, system line "
                   f"{_line(system, int(ss[k]))}) has {int(glen[k])} tokens in gold, {int(slen[k])} in the system; "
                   f"first difference: gold line {g_at[0]} ({g_at[1]}), system line {s_at[0]} ({s_at[1]})")
         line = s_at[0]
@@ -283,8 +507,10 @@ def check_aligned(gold: ColumnFile, system: ColumnFile, block: int = 1 << 18) ->
         extra = int((gs if longer is gold else ss)[k])
         line = _line(longer, extra)
         lname, sname = ("gold", "system") if longer is gold else ("system", "gold")
-        detail = (f"sentence {k + 1} ({lname} line {line}) is not in the {sname} file, which ends after "
-                  f"{sname} line {_line(short, short.n_tokens - 1)}")
+        ended = _line(short, short.n_tokens - 1) if short.n_tokens else \
+            (before.gold_line if short is gold else before.system_line)
+        detail = (f"sentence {before.sentences + k + 1} ({lname} line {line}) is not in the {sname} file, which "
+                  f"ends after {sname} line {ended}")
         if longer is gold:
             line = None
     raise InputError(f"{where}: files do not line up ({counts}): {detail}", system.path, line)
@@ -304,14 +530,15 @@ def _first_text_difference(gold: ColumnFile, system: ColumnFile, limit: int, blo
     return stop if len(bad_len) else -1
 
 
-def _divergence_line(cf: ColumnFile, start: int, length: int, limit: int, side: str) -> Tuple[int, str]:
+def _divergence_line(cf: ColumnFile, start: int, length: int, limit: int, side: str,
+                     sentences_before: int = 0) -> Tuple[int, str]:
     """Line in ``cf`` where the first differing sentence stops matching, and what is there: the
     token at ``limit`` if the sentence has one, else the line after its last token (the sentence end)."""
     if limit < start + length:
         return int(cf.token_line[limit]), "a token"
     what = "the sentence ends"
     if limit < cf.n_tokens:
-        sent = int(np.count_nonzero(cf.sent_first[:limit + 1]))
+        sent = int(np.count_nonzero(cf.sent_first[:limit + 1])) + sentences_before
         what += f"; its next token, {side} line {int(cf.token_line[limit])}, is in sentence {sent}"
     return int(cf.token_line[start + length - 1]) + 1, what
 

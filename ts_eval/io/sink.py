@@ -15,10 +15,7 @@ inode, whatever path names it) before anything is read.
 """
 from __future__ import annotations
 
-import bz2
 import errno
-import gzip
-import lzma
 import os
 import stat
 import sys
@@ -28,8 +25,27 @@ from typing import Callable, Dict, Iterator, List, Optional, Sequence, Tuple
 from ..errors import InputError, OptionError
 from .source import STDIN
 
-_COMPRESS: Dict[str, Callable[[bytes], bytes]] = {".gz": lambda b: gzip.compress(b, mtime=0), ".bz2": bz2.compress,
-                                                  ".xz": lzma.compress}
+
+def _gzip(data: bytes) -> bytes:
+    import gzip
+
+    return gzip.compress(data, mtime=0)       # mtime 0: the same text gives the same bytes
+
+
+def _bzip2(data: bytes) -> bytes:
+    import bz2
+
+    return bz2.compress(data)
+
+
+def _xz(data: bytes) -> bytes:
+    import lzma
+
+    return lzma.compress(data)
+
+
+#: compressors by suffix (their modules are imported when an output asks for one)
+_COMPRESS: Dict[str, Callable[[bytes], bytes]] = {".gz": _gzip, ".bz2": _bzip2, ".xz": _xz}
 #: files a brat folder is made of: an input among them is part of that folder
 BRAT_FILES = (".txt", ".ann", ".conf")
 CANNOT = "cannot write the output"

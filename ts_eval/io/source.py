@@ -6,26 +6,35 @@ Readers get the whole decompressed content as bytes or as text.
 """
 from __future__ import annotations
 
-import bz2
 import codecs
 import functools
 import gc
-import gzip
+import importlib
 import io
-import lzma
 import os
 import sys
-import zlib
-from typing import Any, BinaryIO, Callable, Dict, Optional, TypeVar, Union
+from typing import Any, BinaryIO, Callable, Optional, Tuple, Type, TypeVar, Union
 
 from ..errors import InputError
 
 STDIN = "-"
 BOM = b"\xef\xbb\xbf"
 COMPRESSION_SUFFIXES = (".gz", ".bz2", ".xz")
-_MAGIC = ((b"\x1f\x8b", "gzip", gzip.decompress), (b"BZh", "bzip2", bz2.decompress),
-          (b"\xfd7zXZ\x00", "xz", lzma.decompress))
-_OPEN: Dict[str, Callable[..., Any]] = {"gzip": gzip.open, "bzip2": bz2.open, "xz": lzma.open}
+_MAGIC = ((b"\x1f\x8b", "gzip"), (b"BZh", "bzip2"), (b"\xfd7zXZ\x00", "xz"))
+_MODULE = {"gzip": "gzip", "bzip2": "bz2", "xz": "lzma"}     # imported when a compressed input is met
+
+
+def _codec(kind: str) -> Any:
+    """The module that reads compression ``kind`` (its ``decompress`` and ``open``)."""
+    return importlib.import_module(_MODULE[kind])
+
+
+def _stream_errors() -> Tuple[Type[BaseException], ...]:
+    """What a truncated or corrupt compressed stream raises (evaluated only once an error is raised)."""
+    import lzma
+    import zlib
+
+    return (EOFError, OSError, ValueError, lzma.LZMAError, zlib.error)
 
 
 def display_name(path: str) -> str:
@@ -131,7 +140,7 @@ def _stdin_bytes() -> bytes:
 
 def is_compressed(head: bytes) -> bool:
     """Whether bytes start with the magic of a compression format read here."""
-    return any(head.startswith(magic) for magic, _, _ in _MAGIC)
+    return any(head.startswith(magic) for magic, _ in _MAGIC)
 
 
 def read_bytes(path: str) -> bytes:
@@ -152,11 +161,11 @@ def read_bytes(path: str) -> bytes:
 
 def decompress(raw: bytes, name: str) -> bytes:
     """Decompress gzip/bzip2/xz content recognised by its magic bytes; other bytes pass through."""
-    for magic, kind, fn in _MAGIC:
+    for magic, kind in _MAGIC:
         if raw.startswith(magic):
             try:
-                return fn(raw)
-            except (EOFError, OSError, ValueError, lzma.LZMAError, zlib.error) as err:
+                return bytes(_codec(kind).decompress(raw))
+            except _stream_errors() as err:
                 raise InputError(f"truncated or corrupt {kind} data ({err}); expected a complete "
                                  f"{kind} file", name) from None
     return raw
@@ -209,12 +218,12 @@ def read_head(path: str, size: int = 1 << 16) -> bytes:
         raise InputError("is a directory, expected a file", path) from None
     except OSError as err:
         raise InputError(f"cannot read: {err.strerror}", path) from None
-    for magic, kind, _ in _MAGIC:
+    for magic, kind in _MAGIC:
         if head.startswith(magic):
             try:
-                with _OPEN[kind](path, "rb") as fh:
-                    return fh.read(size)
-            except (EOFError, OSError, ValueError, lzma.LZMAError, zlib.error):
+                with _codec(kind).open(path, "rb") as fh:
+                    return bytes(fh.read(size))
+            except _stream_errors():
                 return read_bytes(path)[:size]      # reports the truncated or corrupt stream
     return head
 
@@ -239,12 +248,12 @@ class _Replay(io.RawIOBase):
 def _stdin_head(size: int) -> bytes:
     """The first ``size`` (decompressed) bytes of standard input, reading no more of it than that takes."""
     head = _STDIN.peek(max(size, 8))
-    for magic, kind, _ in _MAGIC:
+    for magic, kind in _MAGIC:
         if head.startswith(magic):
             try:
-                with _OPEN[kind](io.BufferedReader(_Replay()), "rb") as fh:
-                    return fh.read(size)
-            except (EOFError, OSError, ValueError, lzma.LZMAError, zlib.error):
+                with _codec(kind).open(io.BufferedReader(_Replay()), "rb") as fh:
+                    return bytes(fh.read(size))
+            except _stream_errors():
                 return read_bytes(STDIN)[:size]      # reports the truncated or corrupt stream
     return head[:size]
 
@@ -260,9 +269,9 @@ def open_stream(path: str) -> io.BufferedReader:
     except OSError as err:
         raise InputError(f"cannot read: {err.strerror}", name) from None
     head = raw.peek(8)[:8]
-    for magic, kind, _ in _MAGIC:
+    for magic, kind in _MAGIC:
         if head.startswith(magic):
-            return io.BufferedReader(_Decompressing(_OPEN[kind](raw, "rb"), kind, name), 1 << 16)
+            return io.BufferedReader(_Decompressing(_codec(kind).open(raw, "rb"), kind, name), 1 << 16)
     return raw
 
 
@@ -279,7 +288,7 @@ class _Decompressing(io.RawIOBase):
     def readinto(self, buf: Any) -> int:
         try:
             return int(self.inner.readinto(buf))
-        except (EOFError, OSError, ValueError, lzma.LZMAError, zlib.error) as err:
+        except _stream_errors() as err:
             raise InputError(f"truncated or corrupt {self.kind} data ({err}); expected a complete "
                              f"{self.kind} file", self.name) from None
 

@@ -12,6 +12,9 @@ the counts of the shards, added in order, are the counts of the file::
     counts = sum(client.gather(client.map(count_file, shards)))   # dask.distributed
     report = counts.report()
 
+``count_files(gold, systems, ...)`` does the same for a gold column file and one column file per system
+(two-file mode), read in lock-step (:func:`ts_eval.io.conll.read_conll_pair_blocks`).
+
 Options: the reading options of :func:`ts_eval.io.conll.read_conll` (``gold_column``, ``scheme``, ...) and
 the scoring options of :func:`ts_eval.models.evaluate.evaluate` (``models``, ``beta``, ...); ``labels`` and
 ``exclude`` keep some labels (a part may lack a label the file has, so they are not checked here: check
@@ -21,12 +24,12 @@ from __future__ import annotations
 
 import inspect
 from dataclasses import dataclass
-from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
+from typing import Any, Dict, Iterable, List, Optional, Sequence, Set, Tuple, Union
 
-from ..core.corpus import select_labels
+from ..core.corpus import Corpus, select_labels
 from ..errors import OptionError
 from ..io.columns import Head
-from ..io.conll import conll_shards, read_conll, read_conll_blocks
+from ..io.conll import conll_shards, read_conll, read_conll_blocks, read_conll_pair, read_conll_pair_blocks
 from ..models.counts import Counts, count_corpus
 from ..models.evaluate import DEFAULT_MODELS, score_settings
 
@@ -79,14 +82,7 @@ def count_file(source: Union[str, Shard], *, labels: Optional[Sequence[str]] = N
     ``options``: :func:`~ts_eval.io.conll.read_conll`'s reading options and
     :func:`~ts_eval.models.evaluate.evaluate`'s scoring options (a shard brings its reading options).
     """
-    unknown = set(options) - READING - _SCORING
-    if unknown:
-        raise OptionError(f"option(s) {', '.join(sorted(unknown))}: expected reading options "
-                          f"({', '.join(sorted(READING))}) or scoring options ({', '.join(sorted(_SCORING))})")
-    scoring = {k: v for k, v in options.items() if k in _SCORING}
-    reading: Dict[str, Any] = {k: v for k, v in options.items() if k in READING}
-    settings = score_settings(**scoring)
-    models = tuple(scoring.get("models", DEFAULT_MODELS))
+    reading, scoring = _options(options, READING)
     if isinstance(source, Shard):
         reading = {**dict(source.options), **reading}
         whole = source.stop < 0
@@ -95,6 +91,39 @@ def count_file(source: Union[str, Shard], *, labels: Optional[Sequence[str]] = N
                                    **reading)
     else:
         blocks = read_conll_blocks(source, block_bytes=block_bytes, **reading)
+    return _count(blocks, scoring, labels, exclude)
+
+
+PAIR_READING = set(inspect.signature(read_conll_pair).parameters) - {"gold_path", "system_paths"}
+
+
+def count_files(gold: str, systems: Sequence[str], *, labels: Optional[Sequence[str]] = None,
+                exclude: Sequence[str] = (), block_bytes: Optional[int] = None, **options: Any) -> Counts:
+    """The counts of a gold column file and one column file per system (two-file mode), read in lock-step
+    in blocks of whole sentences (:func:`~ts_eval.io.conll.read_conll_pair_blocks`).
+
+    ``options``: :func:`~ts_eval.io.conll.read_conll_pair`'s reading options and
+    :func:`~ts_eval.models.evaluate.evaluate`'s scoring options.
+    """
+    reading, scoring = _options(options, PAIR_READING)
+    return _count(read_conll_pair_blocks(gold, systems, block_bytes=block_bytes, **reading), scoring, labels,
+                  exclude)
+
+
+def _options(options: Dict[str, Any], reading: Set[str]) -> Tuple[Dict[str, Any], Dict[str, Any]]:
+    """``options`` split into reading and scoring options (any other is an error)."""
+    unknown = set(options) - reading - _SCORING
+    if unknown:
+        raise OptionError(f"option(s) {', '.join(sorted(unknown))}: expected reading options "
+                          f"({', '.join(sorted(reading))}) or scoring options ({', '.join(sorted(_SCORING))})")
+    return ({k: v for k, v in options.items() if k in reading}, {k: v for k, v in options.items() if k in _SCORING})
+
+
+def _count(blocks: Iterable[Corpus], scoring: Dict[str, Any], labels: Optional[Sequence[str]],
+           exclude: Sequence[str]) -> Counts:
+    """The counts of every block, added up."""
+    settings = score_settings(**scoring)
+    models = tuple(scoring.get("models", DEFAULT_MODELS))
     total: Optional[Counts] = None
     for corpus in blocks:
         seen = list(corpus.labels)
@@ -105,4 +134,3 @@ def count_file(source: Union[str, Shard], *, labels: Optional[Sequence[str]] = N
         del corpus, part
     assert total is not None        # a file holds at least one block (else the reader raises)
     return total
-

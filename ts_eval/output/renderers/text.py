@@ -1,4 +1,4 @@
-"""Any page -> terminal tables (rich) that never cut a number or a name.
+"""Any page -> terminal tables that never cut a number or a name.
 
 Rich's own answer to a table wider than the console is to squeeze columns and end cells with
 an ellipsis; here every table is laid out to fit before rich sees it, in this order:
@@ -14,7 +14,13 @@ Number columns never wrap; long texts (sentences, notes) wrap at spaces only, he
 line of prose (titles, notes, messages) is wrapped at spaces by :func:`print_prose` and never
 inside a word: a path or a ``file:line`` longer than the width keeps its line whole (the terminal
 may fold it on screen; a pipe or a file keeps it whole for ``grep``).
-Figures are not drawn: every figure's numbers stand in a table.  Sections marked ``detail``
+Figures are not drawn: every figure's numbers stand in a table.
+
+Text in colour (a terminal) is drawn by rich.  Without colours (a pipe, a file, ``COLUMNS`` given)
+a page whose characters are all one cell wide and whose tables keep their natural width is written
+by :class:`_PlainLines`, line for line what rich writes (``tests/test_renderers_plain.py`` holds
+the two together), without importing rich; any other page (example sentences, a column rich would
+squeeze, wide or control characters) goes through rich.  Sections marked ``detail``
 are shown only with ``details=True``.
 
 A table of example sentences (cells whose ``data`` holds ``tokens`` and ``spans``) is shown
@@ -30,17 +36,16 @@ from __future__ import annotations
 import io
 import textwrap
 from dataclasses import dataclass
-from typing import List, Optional, Sequence, Tuple
-
-from rich import box
-from rich.cells import cell_len
-from rich.console import Console
-from rich.table import Table as RichTable
-from rich.text import Text as RichText
+from typing import TYPE_CHECKING, List, Optional, Sequence, Tuple
 
 from ...errors import Hint, Spelling, python_spelling, spell
 from .. import values as fmt
 from ..page import Cell, Column, Figure, Page, Section, Table, Text, common_prefix
+
+if TYPE_CHECKING:
+    from rich.console import Console
+    from rich.table import Table as RichTable
+    from rich.text import Text as RichText
 
 GAP = 3                 # between two columns: padding, the (blank) rule, padding
 TRANSPOSE_ROWS = 3
@@ -61,6 +66,29 @@ class Layout:
     stacked: bool
     prefix: str
     blocks: List[List[int]]      # column indices per block (key columns included)
+
+
+#: code points rich draws one cell wide (checked against rich for every one of them in the tests): the
+#: characters of numbers, names and this package's notes (Latin, Greek, Cyrillic, punctuation, arrows,
+#: mathematical operators, box drawing)
+NARROW = ((0x20, 0x7F), (0xA0, 0x300), (0x370, 0x483), (0x2010, 0x2028), (0x2030, 0x205F), (0x2190, 0x2300),
+          (0x2500, 0x2580))
+
+
+def narrow(s: str) -> bool:
+    """Every character of ``s`` is printable and one cell wide (:data:`NARROW`)."""
+    if s.isascii():
+        return s.isprintable()
+    return all(any(a <= ord(c) < b for a, b in NARROW) for c in s)
+
+
+def cell_len(s: str) -> int:
+    """Terminal cells ``s`` takes (rich's measure; without loading rich for narrow text)."""
+    if narrow(s):
+        return len(s)
+    from rich.cells import cell_len as rich_cell_len
+
+    return rich_cell_len(s)
 
 
 def _words(s: str) -> int:
@@ -166,56 +194,201 @@ def _header(title: str, w: int) -> str:
 def rich_tables(t: Table, width: int) -> Tuple[List[RichTable], Layout]:
     """One rich table per column block of ``t`` laid out for ``width``."""
     lay = layout(t, width)
+    return _rich(lay), lay
+
+
+@dataclass
+class _BlockColumn:
+    header: str                  # the title wrapped to the column's width
+    numeric: bool                # right-aligned
+    wraps: bool                  # long texts wrap at spaces
+    min_width: Optional[int]     # None: as wide as the texts (a wrapping column)
+
+
+@dataclass
+class _Block:
+    """One block of columns of a laid-out table: its columns and, per row, the cell texts, the cell
+    styles and the row's style."""
+
+    columns: List[_BlockColumn]
+    rows: List[Tuple[List[str], List[Optional[str]], Optional[str]]]
+
+
+def _blocks(lay: Layout) -> List[_Block]:
+    """What each column block of ``lay`` shows: the one description both writers draw."""
     tt = lay.table
     widths = column_widths(tt, lay.stacked, lay.prefix)
     out = []
     for cols in lay.blocks:
-        rt = RichTable(box=box.SIMPLE_HEAD, pad_edge=False, padding=(0, 1), show_edge=False, header_style="bold")
+        columns = []
         for j in cols:
             wraps = _wraps(tt, j)
             numeric = not wraps and j >= tt.key_columns and any(r[j].kind != "text" for r in tt.rows)
-            rt.add_column(_header(tt.columns[j].title, widths[j]), justify="right" if numeric else "left",
-                          no_wrap=not wraps, overflow="fold", min_width=None if wraps else widths[j])
+            columns.append(_BlockColumn(_header(tt.columns[j].title, widths[j]), numeric, wraps,
+                                        None if wraps else widths[j]))
+        rows = []
         for k, r in enumerate(tt.rows):
-            cells = []
-            for j in cols:
-                c = r[j]
-                s = cell_text(c, lay.stacked, lay.prefix if j < tt.key_columns else "")
-                cells.append(RichText(s, style=STYLES.get(c.style or "", "")))
-            style = tt.row_styles[k] if k < len(tt.row_styles) else None
-            rt.add_row(*cells, style=STYLES.get(style or ""))
+            texts = [cell_text(r[j], lay.stacked, lay.prefix if j < tt.key_columns else "") for j in cols]
+            rows.append((texts, [r[j].style for j in cols], tt.row_styles[k] if k < len(tt.row_styles) else None))
+        out.append(_Block(columns, rows))
+    return out
+
+
+class _NotPlain(Exception):
+    """The page needs rich to be drawn as rich draws it (see :class:`_PlainLines`)."""
+
+
+class _Writer:
+    """Where a page is drawn: rich's console (:class:`_RichConsole`) or plain lines (:class:`_PlainLines`)."""
+
+    width: int
+    color: bool = False
+
+    def prose(self, text: str, style: str = "") -> None:
+        raise NotImplementedError
+
+    def table(self, lay: Layout) -> None:
+        raise NotImplementedError
+
+    def records(self, t: Table, title: bool) -> None:
+        raise NotImplementedError
+
+    def blank(self) -> None:
+        raise NotImplementedError
+
+
+def wrapped(text: str, width: int) -> List[str]:
+    """``text``'s lines wrapped at spaces to ``width``, never inside a word."""
+    return [w for line in text.split("\n") for w in
+            (textwrap.wrap(line, width=max(width, 1), break_long_words=False, break_on_hyphens=False) or [""])]
+
+
+class _RichConsole(_Writer):
+    def __init__(self, console: Console) -> None:
+        self.console = console
+        self.width = console.width
+        self.color = console.color_system is not None and not console.no_color
+
+    def prose(self, text: str, style: str = "") -> None:
+        # rich's own wrapping folds a word longer than the width, which would split a path mid-value
+        from rich.text import Text as RichText
+
+        self.console.print(RichText("\n".join(wrapped(text, self.width)), style=style), no_wrap=True,
+                           overflow="ignore", crop=False)
+
+    def table(self, lay: Layout) -> None:
+        for rt in _rich(lay):
+            self.console.print(rt)
+
+    def records(self, t: Table, title: bool) -> None:
+        print_records(self.console, t, self.color, title)
+
+    def blank(self) -> None:
+        self.console.print()
+
+
+def _rich(lay: Layout) -> List[RichTable]:
+    """One rich table per column block of ``lay``."""
+    from rich import box
+    from rich.table import Table as RichTable
+    from rich.text import Text as RichText
+
+    out = []
+    for block in _blocks(lay):
+        rt = RichTable(box=box.SIMPLE_HEAD, pad_edge=False, padding=(0, 1), show_edge=False, header_style="bold")
+        for col in block.columns:
+            rt.add_column(col.header, justify="right" if col.numeric else "left", no_wrap=not col.wraps,
+                          overflow="fold", min_width=col.min_width)
+        for texts, styles, style in block.rows:
+            rt.add_row(*[RichText(s, style=STYLES.get(c or "", "")) for s, c in zip(texts, styles)],
+                       style=STYLES.get(style or ""))
         out.append(rt)
-    return out, lay
+    return out
+
+
+class _PlainLines(_Writer):
+    """The lines rich writes without colours, for pages it draws without choices of its own: every
+    character one cell wide (:func:`narrow`), no cell text with spaces at its ends, and every table
+    at its natural width (each column as wide as its widest line, at least its minimum) within the
+    width, so that rich would neither squeeze nor wrap a column.  Anything else raises
+    :class:`_NotPlain`.  A table is rich's ``SIMPLE_HEAD`` box without edges: the header row
+    bottom-aligned, a rule of ``─``, the rows top-aligned, every cell padded to its column's width
+    (numbers on the right), the columns :data:`GAP` apart."""
+
+    def __init__(self, width: int) -> None:
+        self.width = width
+        self.lines: List[str] = []
+
+    def prose(self, text: str, style: str = "") -> None:
+        lines = wrapped(text, self.width)
+        if not all(narrow(line) for line in lines):
+            raise _NotPlain
+        self.lines.extend(lines)
+
+    def table(self, lay: Layout) -> None:
+        for block in _blocks(lay):
+            self._block(block)
+
+    def _block(self, block: _Block) -> None:
+        heads = [col.header.split("\n") for col in block.columns]
+        rows = [[s.split("\n") for s in texts] for texts, _, _ in block.rows]
+        widths = []
+        for j, col in enumerate(block.columns):
+            lines = heads[j] + [line for r in rows for line in r[j]]
+            if not all(narrow(line) and line == line.strip() for line in lines):
+                raise _NotPlain
+            widths.append(max(max(len(line) for line in lines), col.min_width or 0))
+        if not block.columns or min(widths) < 1 or sum(widths) + GAP * (len(widths) - 1) > self.width:
+            raise _NotPlain
+        sep = " " * GAP
+
+        def put(cells: List[List[str]], bottom: bool) -> None:
+            height = max(len(c) for c in cells)
+            shaped = [([""] * (height - len(c)) + c) if bottom else (c + [""] * (height - len(c))) for c in cells]
+            for k in range(height):
+                self.lines.append(sep.join(
+                    cell[k].rjust(w) if col.numeric else cell[k].ljust(w)
+                    for cell, w, col in zip(shaped, widths, block.columns)))
+
+        put(heads, bottom=True)
+        self.lines.append("─" * (sum(widths) + GAP * (len(widths) - 1)))
+        for r in rows:
+            put(r, bottom=False)
+
+    def records(self, t: Table, title: bool) -> None:
+        raise _NotPlain
+
+    def blank(self) -> None:
+        self.lines.append("")
+
+    def text(self) -> str:
+        return "".join(line + "\n" for line in self.lines)
 
 
 def print_prose(console: Console, text: str, style: str = "") -> None:
     """``text`` wrapped at spaces to the console's width, each of its own lines apart, never inside a
     word (rich's wrapping folds a word longer than the width, which would split a path mid-value)."""
-    lines = [w for line in text.split("\n") for w in
-             (textwrap.wrap(line, width=max(console.width, 1), break_long_words=False, break_on_hyphens=False)
-              or [""])]
-    console.print(RichText("\n".join(lines), style=style), no_wrap=True, overflow="ignore", crop=False)
+    _RichConsole(console).prose(text, style)
 
 
-def print_table(console: Console, t: Table, title: bool = True) -> None:
-    tables, lay = rich_tables(t, console.width)
+def print_table(out: _Writer, t: Table, title: bool = True) -> None:
+    lay = layout(t, out.width)
     if title:
-        print_prose(console, t.title, "bold")
+        out.prose(t.title, "bold")
     notes = []
     if lay.prefix:
         notes.append(f"names without their common prefix {lay.prefix!r}")
     if lay.table is not t:
         notes.append("transposed to fit the width")
-    if len(tables) > 1:
-        notes.append(f"in {len(tables)} blocks of columns, each repeating the first "
+    if len(lay.blocks) > 1:
+        notes.append(f"in {len(lay.blocks)} blocks of columns, each repeating the first "
                      f"{'column' if t.key_columns == 1 else f'{t.key_columns} columns'}")
     if notes:
-        print_prose(console, "(" + "; ".join(notes) + ")", "dim")
-    for rt in tables:
-        console.print(rt)
+        out.prose("(" + "; ".join(notes) + ")", "dim")
+    out.table(lay)
     if t.note:
-        print_prose(console, t.note, "dim")
-    console.print()
+        out.prose(t.note, "dim")
+    out.blank()
 
 
 def is_sentence(c: Cell) -> bool:
@@ -233,6 +406,8 @@ def styled_sentence(data: dict, colours: dict) -> RichText:
         closes.setdefault(end - 1, []).append(lab)
         for i in range(start, end):
             inside[i].append(lab)
+    from rich.text import Text as RichText
+
     focus = set(data.get("focus") or [])
     out = RichText()
     if data.get("clipped_left"):
@@ -261,6 +436,9 @@ COLOUR_LEGEND = ("each side's spans in their label's colour, [bracketed] with th
 def print_records(console: Console, t: Table, color: bool, title: bool = True) -> None:
     """A table of example sentences, one record per row (see the module docstring), under a legend
     of how the sentences are drawn."""
+    from rich.table import Table as RichTable
+    from rich.text import Text as RichText
+
     if title:
         print_prose(console, t.title, "bold")
     legend = COLOUR_LEGEND if color else t.note
@@ -287,49 +465,56 @@ def print_records(console: Console, t: Table, color: bool, title: bool = True) -
     console.print()
 
 
-def print_page(page: Page, console: Optional[Console] = None, details: bool = False,
-               spelling: Spelling = python_spelling) -> None:
-    """The page on ``console`` (default: the terminal), detail sections only with ``details`` (the line
-    that says how to show them names the option as ``spelling`` writes it)."""
-    console = console or Console()
+def print_page(page: Page, out: _Writer, details: bool = False, spelling: Spelling = python_spelling) -> None:
+    """The page on ``out``, detail sections only with ``details`` (the line that says how to show them
+    names the option as ``spelling`` writes it)."""
     hidden = [s.title for s in page.sections if s.detail and not details]
     for sec in page.sections:
         if (sec.detail and not details) or all(isinstance(b, Figure) for b in sec.blocks):
             continue             # a section of figures alone: their numbers stand in tables elsewhere
-        print_section(console, sec)
+        print_section(out, sec)
     if hidden:
-        print_prose(console, spell([f"{len(hidden)} more section(s) with ", Hint("details", True),
-                                    " (every machine format has them): " + "; ".join(hidden)], spelling), "dim")
+        out.prose(spell([f"{len(hidden)} more section(s) with ", Hint("details", True),
+                         " (every machine format has them): " + "; ".join(hidden)], spelling), "dim")
 
 
-def print_section(console: Console, sec: Section) -> None:
+def print_section(out: _Writer, sec: Section) -> None:
     first = sec.blocks[0] if sec.blocks else None
     headed = not (isinstance(first, Table) and first.title.startswith(sec.title))
     if headed:
-        print_prose(console, sec.title, "bold underline")
-    color = console.color_system is not None and not console.no_color
+        out.prose(sec.title, "bold underline")
     for b in sec.blocks:
         title = not (headed and isinstance(b, Table) and b.title == sec.title)   # said once
         if isinstance(b, Table) and any(is_sentence(c) for r in b.rows for c in r):
-            print_records(console, b, color, title)
+            out.records(b, title)
         elif isinstance(b, Table):
-            print_table(console, b, title)
+            print_table(out, b, title)
         elif isinstance(b, Text):
-            print_prose(console, b.text, TEXT_STYLES.get(b.style or "", ""))
+            out.prose(b.text, TEXT_STYLES.get(b.style or "", ""))
         elif isinstance(b, Figure):
             continue
 
 
 def render(page: Page, *, width: Optional[int] = None, details: bool = False, color: bool = False,
-           spell: Spelling = python_spelling) -> str:
+           spell: Spelling = python_spelling, plain: bool = True) -> str:
     """The page as terminal text ``width`` columns wide (default: the terminal's width);
     ``color``: keep ANSI colours and bold (for a terminal); ``spell``: how the line about the detail
-    sections names the option that shows them (``details=True``; the command line: ``--details``)."""
+    sections names the option that shows them (``details=True``; the command line: ``--details``).
+    ``plain`` False: always through rich (the tests compare the two ways)."""
+    if plain and width and not color:
+        lines = _PlainLines(width)
+        try:
+            print_page(page, lines, details, spell)
+            return lines.text()
+        except _NotPlain:
+            pass
+    from rich.console import Console
+
     buf = io.StringIO()
     width = width or Console().width
     console = Console(file=buf, width=width, force_terminal=color, no_color=not color,
                       color_system="standard" if color else None, highlight=False, emoji=False)
-    print_page(page, console, details, spell)
+    print_page(page, _RichConsole(console), details, spell)
     return buf.getvalue()
 
 
