@@ -256,3 +256,13 @@ def test_only_the_top_level_arrays_and_id_are_taken(tmp_path: Any) -> None:
     assert got["ids"] == [""] * 4 + ["r"] * 3 and got["keys"][-1] == "a\x1fb"
     got = _same(_write(tmp_path, lines, name="g.jsonl"))
     assert got[0] == "error" and "'tokens' is empty" in got[1]
+
+
+def test_a_bom_crlf_and_blank_lines_are_read_alike(tmp_path: Any) -> None:
+    lines = ['{"id": "a", "tokens": ["x", "y"], "tags": ["B-PER", "I-PER"]}', "", "  ", '{"id": "b", "tokens": '
+             '["z"], "tags": ["O"]}', "\t", '{"id": "c", "tokens": ["w"], "tags": ["B-LOC"]}']
+    p = tmp_path / "bom.jsonl"
+    p.write_bytes(b"\xef\xbb\xbf" + "\r\n".join(lines).encode("utf-8"))
+    assert _scanned(str(p), "tags") == [True]
+    got = _same(str(p))
+    assert got["ids"] == ["a", "b", "c"] and got["lines"] == [1, 4, 6] and got["labels"] == ["LOC", "PER"]

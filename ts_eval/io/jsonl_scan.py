@@ -79,6 +79,7 @@ class Scanned:
 
 
 Item = Union[Chunk, Scanned]
+Spec = Tuple[Optional[str], str]      # the array scanned besides the tokens, the id key
 
 
 def scan_chunks(data: bytes, name: str, array: Optional[str], id_key: str = "id",
@@ -100,7 +101,8 @@ def scan_chunks(data: bytes, name: str, array: Optional[str], id_key: str = "id"
     for k in np.flatnonzero(~nonblank & (line_end > line_start)).tolist():   # rare: as str.strip() says
         nonblank[k] = bool(data[line_start[k]:line_end[k]].decode("utf-8").strip())
     records = np.flatnonzero(nonblank)
-    return _chunks(data, buf, line_start, line_end, records, array, id_key, name, chunk_lines or jsonl.CHUNK_LINES)
+    return _chunks(data, line_start, line_end, records, (array, id_key), name,
+                   chunk_lines or jsonl.CHUNK_LINES)
 
 
 def _is_utf8(data: bytes, name: str) -> bool:
@@ -113,14 +115,14 @@ def _is_utf8(data: bytes, name: str) -> bool:
     return True
 
 
-def _chunks(data: bytes, buf: np.ndarray, line_start: np.ndarray, line_end: np.ndarray, records: np.ndarray,
-            array: Optional[str], id_key: str, name: str, chunk_lines: int) -> Iterator[Item]:
+def _chunks(data: bytes, line_start: np.ndarray, line_end: np.ndarray, records: np.ndarray, spec: Spec,
+            name: str, chunk_lines: int) -> Iterator[Item]:
     chunks = [records[c:c + chunk_lines] for c in range(0, len(records), chunk_lines)]
     for g in range(0, len(chunks), GROUP_CHUNKS):
         group = chunks[g:g + GROUP_CHUNKS]
-        done = _scan_group(data, line_start, line_end, group, array, id_key)
+        done = _scan_group(data, line_start, line_end, group, spec)
         if done is None and len(group) > 1:
-            done = [item for ch in group for item in (_scan_group(data, line_start, line_end, [ch], array, id_key)
+            done = [item for ch in group for item in (_scan_group(data, line_start, line_end, [ch], spec)
                                                       or [None])]
         for ch, item in zip(group, done or [None] * len(group)):
             if item is None:
@@ -183,9 +185,10 @@ class _Block:
 
 
 def _scan_group(data: bytes, line_start: np.ndarray, line_end: np.ndarray, group: Sequence[np.ndarray],
-                array: Optional[str], id_key: str) -> Optional[List[Optional[Scanned]]]:
+                spec: Spec) -> Optional[List[Optional[Scanned]]]:
     """Scan the lines of ``group`` (chunks of record line indices) at once: per chunk a :class:`Scanned`
     or None (that chunk goes to the json path); None when the run of lines cannot be scanned as one."""
+    array, id_key = spec
     first, last = int(group[0][0]), int(group[-1][-1])
     a, b = int(line_start[first]), int(line_end[last])
     if data.find(b"\\", a, b) >= 0:
@@ -288,7 +291,11 @@ def _scan_group(data: bytes, line_start: np.ndarray, line_end: np.ndarray, group
             both_s, both_e = np.concatenate((cut_s, o[k])), np.concatenate((cut_e, c[k] + 1))
             order = np.argsort(both_s, kind="stable")
             both_s, both_e = both_s[order], both_e[order]
-            if np.all(both_e[:-1] <= both_s[1:]):           # no id inside a scanned array
+            # no id inside a scanned array; some chunk's lines all of one length without their cuts
+            kept = (line_end[first:last + 1] - line_start[first:last + 1]) - \
+                np.bincount(line_of(both_s), both_e - both_s, n_lines).astype(np.int64)
+            if np.all(both_e[:-1] <= both_s[1:]) and any(np.all(kept[ch - first] == kept[ch[0] - first])
+                                                         for ch in group):
                 ids = _cut(u, n, o[k] + 1, c[k], keep=True)
                 same = _cut(u, n, both_s, both_e, _MARK)
                 id_line = np.full(n_lines, -1, np.int64)
@@ -344,18 +351,12 @@ def _cut(u: np.ndarray, n: int, cut_s: np.ndarray, cut_e: np.ndarray, mark: byte
          keep: bool = False) -> List[str]:
     """The lines of ``u[:n]`` with the byte ranges [cut_s, cut_e) (sorted, apart) replaced by ``mark``, or
     (``keep``) the ranges themselves, one a line."""
+    text = memoryview(u.data)
     if keep:
-        idx = _ranges(cut_s, cut_e - cut_s)
-        sep = np.cumsum(cut_e - cut_s)
-        return np.insert(u[idx], sep, 10).tobytes().decode("utf-8").split("\n")[:-1]
-    keep_s = np.concatenate(([0], cut_e))
-    keep_e = np.concatenate((cut_s, [n]))
-    kept = u[_ranges(keep_s, keep_e - keep_s)]
-    if mark and len(cut_s):
-        lens = cut_e - cut_s
-        at = cut_s - (np.cumsum(lens) - lens)          # where each cut was, in the kept bytes
-        kept = np.insert(kept, np.repeat(at, len(mark)), np.tile(np.frombuffer(mark, np.uint8), len(at)))
-    return kept.tobytes().decode("utf-8").split("\n")
+        pieces = [text[s:e] for s, e in zip(cut_s.tolist(), cut_e.tolist())]
+        return b"\n".join(pieces).decode("utf-8").split("\n") if pieces else []
+    starts, ends = [0, *cut_e.tolist()], [*cut_s.tolist(), n]
+    return mark.join([text[s:e] for s, e in zip(starts, ends)]).decode("utf-8").split("\n")
 
 
 def _loads(body: List[str]) -> List[Any]:
