@@ -10,10 +10,14 @@ cuts the arrays out of the line: what is left (ids, extra keys; small) is parsed
 It is a fast path only.  A chunk of lines (the same chunks of :data:`ts_eval.io.jsonl.CHUNK_LINES`
 non-blank lines the ``json`` path parses) is scanned only when every one of its lines is recognised:
 no backslash anywhere in the chunk (so no JSON escape needs decoding), no control character inside a
-string, exactly one such key per line followed by an array of plain strings (``"spans"``: of objects
-``{"start": int, "end": int, "label": str}`` in that order), any JSON whitespace.  Anything else (and a
-file that is not UTF-8 or not JSON Lines of objects) is left to the ``json`` path, chunk by chunk,
-which also reports every error: what the scan accepts, ``json.loads`` would have read the same way.
+string, exactly one such key per line, written as ``json.dumps`` writes keys (the colon right after
+it), followed by an array of plain strings (a little whitespace around its commas and brackets is
+fine), and ``"spans"`` as ``json.dumps`` writes ``{"start": int, "end": int, "label": str}`` objects, with
+its default or its compact separators.  Anything else (and a file that is not UTF-8 or not JSON Lines
+of objects) is left to the ``json`` path, chunk by chunk, which also reports every error: what the scan
+accepts, ``json.loads`` would have read the same way.  Where a cut array (or id) was, the rest of the
+line holds ``"\\"``, a value no line of a scanned chunk can hold: the reader checks that the records'
+own top-level keys are the ones cut.
 """
 from __future__ import annotations
 
@@ -199,7 +203,7 @@ def _scan_group(data: bytes, line_start: np.ndarray, line_end: np.ndarray, group
     u, n, o, c = blk.u, blk.n, blk.o, blk.c
     ls = line_start[first:last + 1] - a       # every line of the run, blank ones too
     n_lines = len(ls)
-    bad = np.zeros(n_lines + 1, bool)         # + 1: a slot for "not on a record line"
+    bad = np.zeros(n_lines, bool)             # lines the json path must read
     ctl = np.flatnonzero(u[:n] < 32)
     inside = (np.searchsorted(blk.q, ctl, "right") & 1).astype(bool)
     if inside.any():
@@ -247,7 +251,7 @@ def _scan_group(data: bytes, line_start: np.ndarray, line_end: np.ndarray, group
         """Index into k of each line's key (-1 when a line has none); lines with two are marked bad."""
         line = line_of(o[k])
         count = np.bincount(line, minlength=n_lines)
-        bad[:n_lines] |= count != 1
+        bad[:] |= count != 1
         bad[line[~ok]] = True
         at = np.full(n_lines, -1, np.int64)
         at[line] = np.arange(len(k))
@@ -263,11 +267,11 @@ def _scan_group(data: bytes, line_start: np.ndarray, line_end: np.ndarray, group
         cuts.append((lb[ok] + 1, rb[ok]))
         return np.append(i0, 0)[at], np.append(count, 0)[at]
     tok_first, tok_count = strings_of(b"tokens")
-    bad[:n_lines] |= tok_count == 0
+    bad[:] |= tok_count == 0
     if array == "tags":
         tag_first, tag_count = strings_of(b"tags")
-        bad[:n_lines] |= tag_count != tok_count
-        tag_count[bad[:n_lines]] = 0
+        bad[:] |= tag_count != tok_count
+        tag_count[bad] = 0
     elif array == "spans":
         span = _spans(blk, *blk.named(b"spans"), tok_count, line_of, one_per_line, bad, cuts)
     # the skeleton: every scanned array's content cut down to MARK
