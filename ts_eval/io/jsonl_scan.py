@@ -354,13 +354,18 @@ def _scan_group(data: bytes, line_start: np.ndarray, line_end: np.ndarray, group
 def _cut(u: np.ndarray, n: int, cut_s: np.ndarray, cut_e: np.ndarray, mark: bytes = b"",
          keep: bool = False) -> List[str]:
     """The lines of ``u[:n]`` with the byte ranges [cut_s, cut_e) (sorted, apart) replaced by ``mark``, or
-    (``keep``) the ranges themselves, one a line."""
-    text = memoryview(u.data)
+    (``keep``) the ranges themselves, one a line (gathered by numpy: the bytes kept are few, the ranges
+    many)."""
     if keep:
-        pieces = [text[s:e] for s, e in zip(cut_s.tolist(), cut_e.tolist())]
-        return b"\n".join(pieces).decode("utf-8").split("\n") if pieces else []
-    starts, ends = [0, *cut_e.tolist()], [*cut_s.tolist(), n]
-    return mark.join([text[s:e] for s, e in zip(starts, ends)]).decode("utf-8").split("\n")
+        idx = _ranges(cut_s, cut_e - cut_s)
+        sep = np.cumsum(cut_e - cut_s)
+        return np.insert(u[idx], sep, 10).tobytes().decode("utf-8").split("\n")[:-1]
+    src = np.concatenate((u[:n], np.frombuffer(mark, np.uint8)))     # the mark after the bytes
+    starts = np.full(2 * len(cut_s) + 1, n, np.int64)                 # kept, mark, kept, .., kept
+    lens = np.full(2 * len(cut_s) + 1, len(mark), np.int64)
+    starts[0::2] = np.concatenate(([0], cut_e))
+    lens[0::2] = np.concatenate((cut_s, [n])) - starts[0::2]
+    return src[_ranges(starts, lens)].tobytes().decode("utf-8").split("\n")
 
 
 def _loads(body: List[str]) -> List[Any]:
@@ -392,8 +397,11 @@ def _spans(blk: _Block, k: np.ndarray, lb: np.ndarray, tok_count: np.ndarray, li
     m = len(o)
     slen = blk.slen
 
+    keys = blk.keys[(slen[blk.keys] == 5) | (slen[blk.keys] == 3)]     # "start", "label", "end" only
+    word = blk.win[o[keys] + 1]
+
     def named(text: bytes) -> np.ndarray:
-        return blk.string_is(blk.keys, text)
+        return keys[(slen[keys] == len(text)) & ((word & _LOW[len(text)]) == _word(text))]
 
     def nxt_o(k: np.ndarray) -> np.ndarray:      # the next string's opening quote (past the end: none)
         return np.append(o, n + 8)[k + 1]
