@@ -138,7 +138,7 @@ def token_keys(data: np.ndarray, starts: np.ndarray, lens: np.ndarray, lengths: 
     one pass: token k is ``data[starts[k]:starts[k] + lens[k]]``, document d holds ``lengths[d]`` tokens
     (tokens in order, at least one byte apart; documents not empty).  Called only when pairing or token
     texts need the keys."""
-    starts, lens = starts.astype(np.int64), lens.astype(np.int64)
+    starts, lens = starts.astype(np.int64, copy=False), lens.astype(np.int64, copy=False)
 
     def make() -> List[str]:
         n = len(starts)

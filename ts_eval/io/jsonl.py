@@ -41,19 +41,26 @@ def record_chunks(path: str, raw: Optional[bytes] = None, chunk_lines: Optional[
         chunk = numbers[c:c + chunk_lines]
         body = [lines[k - 1] for k in chunk]
         lines[chunk[0] - 1:chunk[-1]] = [""] * (chunk[-1] - chunk[0] + 1)   # each line's text lives one chunk
-        records = None
-        with suppress(json.JSONDecodeError):
-            records = json.loads("[" + ",".join(body) + "]")
-        if records is None or len(records) != len(body):
-            records = []
-            for k, ln in zip(chunk, body):
-                try:
-                    records.append(json.loads(ln))
-                except json.JSONDecodeError as err:
-                    raise InputError(f"invalid JSON: {err.msg} (column {err.colno}); expected one JSON object "
-                                     "per line", name, k) from None
-        _check_objects(records, chunk, name, "line")
+        records = parse_chunk(body, chunk, name)
         yield records, chunk
+
+
+def parse_chunk(body: List[str], numbers: List[int], name: str) -> List[Dict[str, Any]]:
+    """The records of the non-blank lines ``body`` (at 1-based ``numbers``): one ``json.loads`` call, and
+    only when that fails line by line, to name the bad line and the parser's message."""
+    records = None
+    with suppress(json.JSONDecodeError):
+        records = json.loads("[" + ",".join(body) + "]")
+    if records is None or len(records) != len(body):
+        records = []
+        for k, ln in zip(numbers, body):
+            try:
+                records.append(json.loads(ln))
+            except json.JSONDecodeError as err:
+                raise InputError(f"invalid JSON: {err.msg} (column {err.colno}); expected one JSON object "
+                                 "per line", name, k) from None
+    _check_objects(records, numbers, name, "line")
+    return records
 
 
 def load_array(text: str, name: str) -> List[Any]:

@@ -14,15 +14,16 @@ from __future__ import annotations
 import itertools
 import json
 from operator import itemgetter
-from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
+from typing import Any, Dict, Iterator, List, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
 from ..core.printable import control_message, first_control
 from ..errors import InputError
-from .documents import TOKEN_SEP, Documents, build_documents, documents_from_tags
+from .documents import TOKEN_SEP, Documents, Keys, build_documents, documents_from_tags, token_keys
 from .jsonl import is_int, record_chunks, short
-from .source import display_name, gc_paused, read_text
+from .jsonl_scan import MARK, Item, Scanned, scan_chunks
+from .source import display_name, gc_paused, read_bytes, read_text
 
 SHAPES = ("spans", "tags", "ner_tags")
 
@@ -53,15 +54,20 @@ def load_tag_names(source: Union[str, Sequence[str]], feature: str = "ner_tags")
     return obj
 
 
+#: scan the token arrays' bytes (:mod:`ts_eval.io.jsonl_scan`) where the records allow it; False: ``json`` only
+SCAN = True
+
+
 @gc_paused
 def read_jsonl_tokens(path: str, scheme: str = "IOB2", policy: str = "conlleval",
                       tag_names: Union[str, Sequence[str], None] = None, id_key: str = "id",
                       raw: Optional[bytes] = None) -> Documents:
     """Read a token-list JSON Lines file (see the module docstring for the shapes)."""
     name = display_name(path)
-    chunks = record_chunks(path, raw)
+    data = read_bytes(path) if raw is None else raw
+    chunks: Iterator[Item] = _chunks(data, name, id_key) or record_chunks(path, data)
     head = next(chunks)
-    first, first_line = head[0][0], head[1][0]
+    first, first_line = (head.first, head.lines[0]) if isinstance(head, Scanned) else (head[0][0], head[1][0])
     shape = next((s for s in SHAPES if s in first), None)
     if shape is None or "tokens" not in first:
         raise InputError(f"keys {', '.join(map(repr, first)) or '(none)'}; expected 'tokens' "
@@ -73,13 +79,24 @@ def read_jsonl_tokens(path: str, scheme: str = "IOB2", policy: str = "conlleval"
                              name, first_line)
         names = load_tag_names(tag_names)
     ids: List[Optional[str]] = []
-    keys: List[str] = []
     lines: List[int] = []
     lengths: List[int] = []
-    flat: List[Any] = []
     counts: List[int] = []
-    for recs, nums in itertools.chain([head], chunks):
-        if _fast_chunk(recs, nums, shape, id_key, lines, keys, lengths, ids, flat, counts):
+    keys: List[Any] = []      # per chunk: its keys (a list), or a Scanned chunk's token byte ranges
+    flat: List[Any] = []      # per chunk: its tags or spans (a list), or a Scanned chunk's
+    for item in itertools.chain([head], chunks):
+        if isinstance(item, Scanned):
+            if _scanned_chunk(item, shape, id_key, lines, lengths, ids, counts):
+                keys.append(item)
+                flat.append(item)
+                continue
+            item = (item.parse(name), item.lines)
+        recs, nums = item
+        ckeys: List[str] = []
+        cflat: List[Any] = []
+        keys.append(ckeys)
+        flat.append(cflat)
+        if _fast_chunk(recs, nums, shape, id_key, lines, ckeys, lengths, ids, cflat, counts):
             continue
         for rec, line in zip(recs, nums):
             lines.append(line)
@@ -87,7 +104,7 @@ def read_jsonl_tokens(path: str, scheme: str = "IOB2", policy: str = "conlleval"
             if not isinstance(toks, list):
                 raise InputError(f"'tokens' is {short(toks)}, expected a list of strings", name, line)
             try:
-                keys.append(TOKEN_SEP.join(toks))
+                ckeys.append(TOKEN_SEP.join(toks))
             except TypeError:
                 bad = next(t for t in toks if not isinstance(t, str))
                 raise InputError(f"token {short(bad)} is not a string", name, line) from None
@@ -104,21 +121,169 @@ def read_jsonl_tokens(path: str, scheme: str = "IOB2", policy: str = "conlleval"
                 raise InputError(f"{shape!r} is {short(value)}, expected a list (all lines must have the shape "
                                  f"of line {first_line}: 'tokens' and {shape!r})", name, line)
             if shape == "spans":
-                flat.extend(value)
+                cflat.extend(value)
                 counts.append(len(value))
             else:
                 if len(value) != n:
                     raise InputError(f"{len(value)} {shape} for {n} tokens; expected one per token", name, line)
-                flat.extend(value)
+                cflat.extend(value)
     doc_len = np.asarray(lengths, np.int64)
+    all_keys = _keys(data, keys, doc_len)
     if shape == "spans":
-        span_doc, span_b, span_e, span_lab = _check_spans(name, flat, counts, doc_len, lines)
-        return build_documents(name, "jsonl-tokens", doc_len, ids, keys, span_doc, span_b, span_e, span_lab,
+        fast = _scanned_spans(flat, counts)
+        if fast is None:
+            span_doc, span_b, span_e, span_lab = _check_spans(name, _spans_as_json(flat), counts, doc_len, lines)
+        else:
+            span_doc, span_b, span_e, span_lab = fast
+        return build_documents(name, "jsonl-tokens", doc_len, ids, all_keys, span_doc, span_b, span_e, span_lab,
                                lines=lines)
     token_lines = np.repeat(np.asarray(lines, np.int32), lengths)
-    tag_vocab, tag_ids = _tag_ids(name, shape, flat, names, token_lines)
-    return documents_from_tags(name, "jsonl-tokens", lengths, ids, keys, tag_vocab, tag_ids, scheme, policy,
+    if shape == "tags" and all(isinstance(part, Scanned) for part in flat):
+        tag_vocab, tag_ids = _scanned_tags(flat)
+    else:
+        tag_vocab, tag_ids = _tag_ids(name, shape, _tags_as_json(flat), names, token_lines)
+    return documents_from_tags(name, "jsonl-tokens", lengths, ids, all_keys, tag_vocab, tag_ids, scheme, policy,
                                lines=lines, token_lines=token_lines)
+
+
+def _chunks(data: bytes, name: str, id_key: str) -> Optional[Iterator[Item]]:
+    """The scanned chunks of a file whose first record has tokens and spans, tags or ner_tags (None: the
+    file goes to the json path)."""
+    if not SCAN:
+        return None
+    try:
+        at = data.find(b"{")
+        end = data.find(b"\n", at)
+        first = json.loads(data[at:end if end >= 0 else len(data)].decode("utf-8")) if at >= 0 else None
+    except (ValueError, UnicodeDecodeError):
+        return None
+    if not isinstance(first, dict) or "tokens" not in first:
+        return None
+    shape = next((s for s in SHAPES if s in first), None)
+    if shape is None:
+        return None
+    return scan_chunks(data, name, shape if shape != "ner_tags" else None, id_key)
+
+
+def _scanned_chunk(item: Scanned, shape: str, id_key: str, lines: List[int], lengths: List[int],
+                   ids: List[Optional[str]], counts: List[int]) -> bool:
+    """Take a scanned chunk when its records are well formed as :func:`_fast_chunk` checks them (its token
+    and tag or span arrays were checked by the scan); False, with nothing appended, when one is not."""
+    scanned = ("tokens", shape) if shape != "ner_tags" else ("tokens",)
+    n = len(item.lines)
+    if item.template is not None:      # every record is the template: one check for all
+        recs = [item.template]
+    else:
+        assert item.records is not None
+        recs = item.records
+    if not set(map(type, recs)) <= {dict}:
+        return False
+    for key in scanned:    # the arrays the scan cut are the records' own (each [MARK] now)
+        got = list(map(dict.get, recs, itertools.repeat(key)))
+        if got.count([MARK]) != len(got):
+            return False
+    rids: List[Any] = list(map(dict.get, recs, itertools.repeat(id_key)))
+    if item.template is not None:
+        if item.ids is not None:
+            if rids != [MARK]:     # the id the scan cut is the record's own
+                return False
+            rids = item.ids
+        else:
+            rids = rids * n
+    id_types = set(map(type, rids))
+    if not id_types <= {str, int, type(None)}:
+        return False
+    if shape == "ner_tags":
+        values: List[Any] = list(map(dict.get, recs, itertools.repeat(shape)))
+        if item.template is not None:
+            values = values * n
+        if not set(map(type, values)) <= {list} or list(map(len, values)) != item.tok_count.tolist():
+            return False
+        item.values = list(itertools.chain.from_iterable(values))
+    lines.extend(item.lines)
+    lengths.extend(item.tok_count.tolist())
+    ids.extend(rids if id_types <= {str, type(None)} else [None if r is None else str(r) for r in rids])
+    if shape == "spans":
+        assert item.span_count is not None
+        counts.extend(item.span_count.tolist())
+    return True
+
+
+def _keys(data: bytes, parts: List[Any], lengths: np.ndarray) -> Keys:
+    """Every document's key: cut from the file's bytes when every chunk was scanned (made when first asked
+    for: a read alone keeps only the tokens' byte ranges), else chunk by chunk."""
+    buf = np.frombuffer(data, np.uint8)
+    if all(isinstance(p, Scanned) for p in parts):
+        starts, lens = [p.tok_start for p in parts], [p.tok_len for p in parts]
+
+        def make() -> List[str]:
+            if not starts:
+                return []
+            return token_keys(buf, np.concatenate(starts), np.concatenate(lens), lengths)()
+        return make
+    out: List[str] = []
+    for p in parts:
+        out.extend(token_keys(buf, p.tok_start, p.tok_len, p.tok_count)() if isinstance(p, Scanned) else p)
+    return out
+
+
+def _scanned_spans(parts: List[Any], counts: List[int]) -> Optional[Tuple[np.ndarray, np.ndarray, np.ndarray,
+                                                                            List[str]]]:
+    """(document, start, end, label) of every span when every chunk was scanned (their spans are checked)."""
+    if not all(isinstance(p, Scanned) for p in parts):
+        return None
+    doc = np.repeat(np.arange(len(counts), dtype=np.int64), counts)
+    got = [p.spans for p in parts]
+    if not got:
+        return doc, np.zeros(0, np.int64), np.zeros(0, np.int64), []
+    return (doc, np.concatenate([g[0] for g in got]).astype(np.int64),
+            np.concatenate([g[1] for g in got]).astype(np.int64), [x for g in got for x in g[2]])
+
+
+def _spans_as_json(parts: List[Any]) -> List[Any]:
+    out: List[Any] = []
+    for p in parts:
+        if isinstance(p, Scanned):
+            assert p.spans is not None
+            out.extend({"start": b, "end": e, "label": lab} for b, e, lab in
+                       zip(p.spans[0].tolist(), p.spans[1].tolist(), p.spans[2]))
+        else:
+            out.extend(p)
+    return out
+
+
+def _tags_as_json(parts: List[Any]) -> List[Any]:
+    out: List[Any] = []
+    for p in parts:
+        if isinstance(p, Scanned):
+            if p.values is not None:
+                out.extend(p.values)
+            else:
+                assert p.tags is not None
+                vocab, idx = p.tags
+                out.extend(vocab[k] for k in idx.tolist())
+        else:
+            out.extend(p)
+    return out
+
+
+def _scanned_tags(parts: List[Scanned]) -> Tuple[List[str], np.ndarray]:
+    """(tag vocabulary in order of first appearance, as the json path has it; per-token tag ids)."""
+    index: Dict[str, int] = {}
+    out = []
+    for p in parts:
+        assert p.tags is not None
+        vocab, idx = p.tags
+        if not len(idx):
+            continue
+        first = np.full(len(vocab), len(idx), np.int64)
+        first[idx[::-1]] = np.arange(len(idx) - 1, -1, -1)
+        used = np.flatnonzero(first < len(idx))
+        remap = np.zeros(len(vocab), np.int32)
+        for k in used[np.argsort(first[used], kind="stable")].tolist():
+            remap[k] = index.setdefault(vocab[k], len(index))
+        out.append(remap[idx])
+    return list(index), (np.concatenate(out) if out else np.zeros(0, np.int32))
 
 
 def _fast_chunk(recs: List[Dict[str, Any]], nums: List[int], shape: str, id_key: str, lines: List[int],
