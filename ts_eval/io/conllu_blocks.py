@@ -44,7 +44,8 @@ class _Feed:
         self.column, self.misc_key, self.scheme, self.policy = column, misc_key, scheme, policy
         self.blocks: Iterator[Tuple[bytearray, bool]] = _sentence_blocks(self._stream(), block_bytes, None)
         self.buf = bytearray()         # bytes read and not handed out yet (whole lines)
-        self.lines: Optional[Lines] = None  # what buf holds (None: not scanned yet)
+        self.lines = _NO_LINES         # what buf holds (byte offsets from buf[shift:])
+        self.n_lines = 0               # newlines in buf
         self.line0 = 0                 # lines of the file before buf
         self.bytes0 = 0                # bytes of the file before buf
         self.shift = 0                 # BOM at the start of buf
@@ -57,25 +58,27 @@ class _Feed:
         return open_stream(self.path)
 
     def _read(self) -> bool:
-        """Add the next block of the file to ``buf`` (False at the end of the file)."""
+        """Add the next block of the file to ``buf`` and what it holds to ``lines`` (False at the end of the
+        file)."""
         if self.eof:
             return False
         block, self.eof = next(self.blocks, (bytearray(), True))
-        at, lines = self.bytes0 + len(self.buf), self.line0 + self.buf.count(b"\n")
+        at, lines = self.bytes0 + len(self.buf), self.line0 + self.n_lines
         shift = check_utf8(block, self.name, lines_before=lines, bytes_before=at)
         if not at:
             self.shift = shift
             self.source = tag_source(block, shift, self.column, self.misc_key, self.name)
+        assert self.source is not None
         self.text = self.text or bool(block.strip())
+        found = scan_lines(block, shift if not at else 0, self.source, self._missing, lines)
+        if self.buf:
+            found.form_start += len(self.buf) - self.shift
+            self.lines += found
+        else:
+            self.lines = found
         self.buf += block
-        self.lines = None
+        self.n_lines += block.count(b"\n")
         return bool(block)
-
-    def _scanned(self) -> Lines:
-        if self.lines is None:
-            assert self.source is not None
-            self.lines = scan_lines(self.buf, self.shift, self.source, self._missing, self.line0)
-        return self.lines
 
     def _missing(self, at: int) -> InputError:
         """The error for a word without the MISC key on line ``at``: the file's first lines, read again."""
@@ -91,7 +94,7 @@ class _Feed:
         return misc_error(lines(), self.source, at)
 
     def _sentences(self) -> int:
-        lines = self._scanned()
+        lines = self.lines
         if not len(lines.word_line):
             return 0
         return int(np.count_nonzero(np.diff(np.searchsorted(lines.blank_line, lines.word_line)))) + 1
@@ -106,7 +109,7 @@ class _Feed:
             self._read()
         if n is None or have <= n:
             return self._cut(None)
-        lines = self._scanned()
+        lines = self.lines
         ends = np.flatnonzero(np.diff(np.searchsorted(lines.blank_line, lines.word_line)))
         last_word = int(lines.word_line[ends[n - 1]])
         return self._cut(int(lines.blank_line[np.searchsorted(lines.blank_line, last_word)]))
@@ -116,23 +119,24 @@ class _Feed:
         stays in ``buf``."""
         if not self.buf:
             return _no_documents(self.name)
-        lines = self._scanned()
+        lines = self.lines
         if line is None:
-            part, rest_at, rest_lines = lines, len(self.buf), self.line0 + self.buf.count(b"\n")
+            part, rest, rest_at, rest_lines = lines, _NO_LINES, len(self.buf), self.line0 + self.n_lines
         else:
-            part = lines.before(line)
             nl = np.flatnonzero(np.frombuffer(self.buf, np.uint8) == 10)
             rest_at, rest_lines = int(nl[line - self.line0 - 2]) + 1, line - 1
+            part, rest = lines.before(line), lines.after(line, rest_at - self.shift)
         if not len(part.word_line) and (part.multiword or part.empty):
             raise NotInStep("multi-word tokens or empty nodes outside the sentences of a block", self.name)
         data = np.frombuffer(self.buf, np.uint8, count=rest_at - self.shift, offset=self.shift).copy()
         docs = documents(self.name, part, data, self.scheme, self.policy) if len(part.word_line) else None
         self.words += len(part.word_line)
         self.bytes0 += rest_at
+        self.n_lines -= rest_lines - self.line0
         self.line0 = rest_lines
         del self.buf[:rest_at]
         self.shift = 0
-        self.lines = None
+        self.lines = rest
         return docs if docs is not None else _no_documents(self.name)
 
     def done(self) -> bool:
@@ -147,6 +151,10 @@ class _Feed:
         """The file read whole raises this when it holds no word line."""
         if not self.words:
             raise InputError("no word lines; expected CoNLL-U sentences" if self.text else "empty input", self.name)
+
+
+_NO_LINES = Lines(np.zeros(0, np.int32), np.zeros(0, np.int64), np.zeros(0, np.int64), [], np.zeros(0, np.int64),
+                  np.zeros(0, np.int64), [], np.zeros(0, np.uint16))
 
 
 def _no_documents(name: str) -> Documents:

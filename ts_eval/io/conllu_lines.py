@@ -57,13 +57,35 @@ class Lines:
 
     def before(self, line: int) -> Lines:
         """What the lines before ``line`` hold (the tag vocabulary: the tags they use)."""
-        w = self.word_line < line
+        return self._part(line, True, 0)
+
+    def after(self, line: int, at: int) -> Lines:
+        """What the lines from ``line`` on hold, with byte offsets counted from ``at``."""
+        return self._part(line, False, at)
+
+    def _part(self, line: int, before: bool, at: int) -> Lines:
+        def keep(lines: np.ndarray) -> np.ndarray:
+            return (lines < line) == before
+
+        w = keep(self.word_line)
         n_ids = int(np.searchsorted(self.id_line, line))
+        ids = slice(0, n_ids) if before else slice(n_ids, None)
         used, tag_ids = np.unique(self.tag_ids[w], return_inverse=True)
-        return Lines(self.word_line[w], self.blank_line[self.blank_line < line], self.id_line[:n_ids],
-                     self.id_value[:n_ids], self.form_start[w], self.form_len[w],
+        return Lines(self.word_line[w], self.blank_line[keep(self.blank_line)], self.id_line[ids],
+                     self.id_value[ids], self.form_start[w] - at, self.form_len[w],
                      [self.vocab[k] for k in used.tolist()], tag_ids.reshape(-1).astype(self.tag_ids.dtype),
-                     self.multiword_line[self.multiword_line < line], self.empty_line[self.empty_line < line])
+                     self.multiword_line[keep(self.multiword_line)], self.empty_line[keep(self.empty_line)])
+
+    def __add__(self, other: Lines) -> Lines:
+        """These lines followed by ``other``'s (whose byte offsets count from the same start)."""
+        n = len(self.word_line) + len(other.word_line)
+        vocab, ids = merge_values([(self.vocab, self.tag_ids[None, :]), (other.vocab, other.tag_ids[None, :])], n)
+
+        def cat(name: str) -> np.ndarray:
+            return np.concatenate((getattr(self, name), getattr(other, name)))
+
+        return Lines(cat("word_line"), cat("blank_line"), cat("id_line"), self.id_value + other.id_value,
+                     cat("form_start"), cat("form_len"), vocab, ids[0], cat("multiword_line"), cat("empty_line"))
 
 
 @dataclass
