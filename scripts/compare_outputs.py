@@ -154,6 +154,37 @@ def build_jobs(data: Path, corpora: List[Path], work: Path, quick: bool) -> Jobs
                                                 "--models", "ts,exact,fair,semeval", "-o", "{out}"])
         jobs.add(f"score {fmt} gold vs columns", ["score", "--gold", str(g), str(few[1]), "--format", "json",
                                                   "-o", "{out}"])
+    # CoNLL-U, read in lock-step blocks (made here from the column files: there is no CoNLL-U writer)
+    cu_gold, cu_systems = work / "gold.conllu", [work / f"{s.stem}.conllu" for s in few]
+    to_conllu(gold, cu_gold, -1, ids=True)
+    for s, out in zip(few, cu_systems):
+        to_conllu(s, out, -1, ids=True)
+    cu = [str(x) for x in cu_systems]
+    for fmt in ("table", "json", "csv", "html", "markdown", "faireval"):
+        jobs.add(f"score conllu {fmt}", ["score", "--gold", str(cu_gold), *cu[:2], "--format", fmt, "-o", "{out}"])
+    jobs.add("score conllu conlleval", ["score", "--gold", str(cu_gold), cu[0], "--format", "conlleval",
+                                        "-o", "{out}"])
+    jobs.add("score conllu all models", ["score", "--gold", str(cu_gold), *cu, "--models",
+                                         "ts,exact,overlap,constrained,contain,fair,semeval", "--all-labels-row",
+                                         "--map-label", "^MISC$=", "--format", "json", "-o", "{out}"])
+    cu_key, cu_key_sys = work / "gold-key.conllu", work / "sys-key.conllu"
+    to_conllu(gold, cu_key, -1, key="TAG")
+    to_conllu(few[0], cu_key_sys, -1, key="TAG")
+    jobs.add("score conllu misc key, no ids", ["score", "--gold", str(cu_key), str(cu_key_sys), "--misc-key", "TAG",
+                                               "--format", "json", "-o", "{out}"])
+    packed_cu = work / "sys0.conllu.gz"
+    with open(cu_systems[0], "rb") as src, gzip.open(packed_cu, "wb") as dst:
+        shutil.copyfileobj(src, dst)
+    jobs.add("score conllu gz", ["score", "--gold", str(cu_gold), str(packed_cu), "--input-format", "conllu",
+                                 "--format", "json", "-o", "{out}"])
+    cu_lines = cu_systems[0].read_bytes().split(b"\n")
+    cu_cut = work / "cut.conllu"
+    cu_cut.write_bytes(b"\n".join(cu_lines[:len(cu_lines) * 9 // 10] + cu_lines[len(cu_lines) * 9 // 10 + 1:]))
+    jobs.add("error: conllu a line missing late", ["score", "--gold", str(cu_gold), str(cu_cut), "-o", "{out}"])
+    cu_bad = work / "bad.conllu"
+    cu_bad.write_bytes(b"\n".join(cu_lines[:len(cu_lines) * 9 // 10] + [b"7\tbad"]
+                                  + cu_lines[len(cu_lines) * 9 // 10:]))
+    jobs.add("error: conllu a bad line late", ["score", "--gold", str(cu_gold), str(cu_bad), "-o", "{out}"])
     # other commands
     jobs.add("compare two", ["compare", "--gold", str(gold), *chosen[:2], "--format", "json", "-o", "{out}"])
     jobs.add("compare three", ["compare", "--gold", str(gold), *chosen[:3], "-o", "{out}"])
@@ -187,11 +218,36 @@ def build_jobs(data: Path, corpora: List[Path], work: Path, quick: bool) -> Jobs
         cut = work / f"cut-{c.name}"
         cut.write_bytes(b"\n".join(lines[:len(lines) * 9 // 10] + lines[len(lines) * 9 // 10 + 1:]))
         jobs.add(f"error: {c.name} a line missing late", ["score", "--gold", str(c), str(cut), "-o", "{out}"])
+        c_gold, c_sys = work / f"gold-{c.stem}.conllu", work / f"sys-{c.stem}.conllu"
+        to_conllu(c, c_gold, -2, ids=True)
+        to_conllu(c, c_sys, -1, ids=True)
+        jobs.add(f"score {c.name} conllu", ["score", "--gold", str(c_gold), str(c_sys), "--format", "json",
+                                            "-o", "{out}"])
         if not quick:
             jobs.add(f"score {c.name} stdin", ["score", "-", "--format", "json"], output=False, stdin=c)
             jobs.add(f"score {c.name} two files", ["score", "--gold", str(c), str(c), "--format", "json",
                                                    "-o", "{out}"])
     return jobs
+
+
+def to_conllu(src: Path, out: Path, column: int, ids: bool = False, key: str = "NER") -> None:
+    """A column file as CoNLL-U: its tokens, the tags of ``column`` as the MISC key ``key`` (``# sent_id``
+    lines when ``ids``; -DOCSTART- lines left out)."""
+    with open(src, encoding="utf-8") as fh, open(out, "w", encoding="utf-8") as dst:
+        k = sentence = 0
+        for line in fh:
+            fields = line.split()
+            if not fields or fields[0] == "-DOCSTART-":
+                if k:
+                    dst.write("\n")
+                k = 0
+                continue
+            if not k:
+                sentence += 1
+                if ids:
+                    dst.write(f"# sent_id = s{sentence}\n")
+            k += 1
+            dst.write(f"{k}\t{fields[0]}\t_\t_\t_\t_\t{k - 1}\tdep\t_\t{key}={fields[column]}\n")
 
 
 def _paste_columns(out: Path, files: List[Path]) -> None:

@@ -407,7 +407,10 @@ def block_request(request: Request, args: argparse.Namespace, command: str = "sc
     if any(p is None or (p != STDIN and os.path.isdir(p)) for p in paths):
         return None
     gold = request.gold is not None
-    if any(input_format(p, args, gold=gold and k == 0) != "columns" for k, p in enumerate(paths) if p is not None):
+    formats = {input_format(p, args, gold=gold and k == 0) for k, p in enumerate(paths) if p is not None}
+    if gold and formats == {"conllu"}:
+        return _conllu_blocks(request, args, min_systems)
+    if formats != {"columns"}:
         return None
     kw = reading(args, request.scheme)
     if kw["scheme"] == "auto" and STDIN in paths:
@@ -429,6 +432,20 @@ def block_request(request: Request, args: argparse.Namespace, command: str = "sc
         return None
     names = system_names(scols, request.names, "system columns") if request.names is not None else None
     return Blocks(dict(gold_column=gcol, system_columns=scols, names=names, **kw), file=path)
+
+
+def _conllu_blocks(request: Request, args: argparse.Namespace, min_systems: int) -> Optional[Blocks]:
+    """How to read a gold CoNLL-U file and CoNLL-U system files in lock-step blocks
+    (:func:`ts_eval.io.conllu_blocks.read_conllu_pair_blocks`), or None: standard input (the files may have to
+    be read again whole: when their sentences pair by id in another order), ``--scheme auto`` (detected over
+    each whole file) and options of other formats are read whole."""
+    files = list(request.systems)
+    options = _reader_options(args)
+    if (STDIN in [request.gold, *files] or len(files) < min_systems or options.get("scheme") == "auto"
+            or set(options) - {"misc_key", "scheme", "policy"}):
+        return None
+    return Blocks(dict(format="conllu", names=system_names(files, request.names), label_map=label_map(args),
+                       **options), gold=request.gold, systems=files)
 
 
 def _load_files(request: Request, args: argparse.Namespace, command: str, min_systems: int):

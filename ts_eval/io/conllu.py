@@ -13,7 +13,8 @@ the sentence ids and (when pairing needs them) each sentence's tokens become str
 """
 from __future__ import annotations
 
-from typing import Dict, List, Optional, Union
+from dataclasses import dataclass
+from typing import Callable, Dict, Iterable, List, Optional, Tuple, Union
 
 import numpy as np
 
@@ -32,17 +33,45 @@ def read_conllu(path: str, misc_key: Optional[str] = "NER", column: Union[str, i
     if raw is None:
         raw = read_bytes(path)
     shift = check_utf8(raw, name)
-    nl = raw.find(b"\n", shift)
-    names, col, misc = _tag_source(raw[shift:nl if nl >= 0 else len(raw)].decode("utf-8"), column, misc_key, name)
-    field = col if col is not None else misc
-    lines = scan(raw, shift, name, names, field, None if col is not None else (misc_key or ""),
-                 lambda at: misc_error(raw, shift, misc, misc_key or "", at, name))
+    source = tag_source(raw, shift, column, misc_key, name)
+    lines = scan_lines(raw, shift, source, lambda at: misc_error(raw[shift:].split(b"\n", at)[:at], source, at))
     if not len(lines.word_line):
         raise InputError("no word lines; expected CoNLL-U sentences", name)
-    return _documents(name, lines, np.frombuffer(raw, np.uint8, offset=shift), scheme, policy)
+    return documents(name, lines, np.frombuffer(raw, np.uint8, offset=shift), scheme, policy)
 
 
-def _documents(name: str, lines: Lines, data: np.ndarray, scheme: str, policy: str) -> Documents:
+@dataclass(frozen=True)
+class TagSource:
+    """Where a CoNLL-U file's tags are: its column names, the tag column (or None) and the MISC column
+    with ``misc_key`` (when the tags are a MISC key)."""
+
+    name: str                      # the file's name in messages
+    names: List[str]
+    column: Optional[int]
+    misc: Optional[int]
+    misc_key: str
+
+
+def tag_source(raw: Union[bytes, bytearray], shift: int, column: Union[str, int, None], misc_key: Optional[str],
+               name: str) -> TagSource:
+    """The :class:`TagSource` of a file whose (UTF-8) bytes from ``shift`` on start with ``raw``'s."""
+    nl = raw.find(b"\n", shift)
+    names, col, misc = _tag_source(bytes(raw[shift:nl if nl >= 0 else len(raw)]).decode("utf-8"), column, misc_key,
+                                   name)
+    return TagSource(name, names, col, misc, misc_key or "")
+
+
+def scan_lines(raw: Union[bytes, bytearray], shift: int, source: TagSource,
+               missing: Callable[[int], InputError], line0: int = 0) -> Lines:
+    """:func:`~ts_eval.io.conllu_lines.scan` of ``raw[shift:]`` (the file after ``line0`` lines) for ``source``;
+    ``missing(line)`` is the error for a word without the MISC key."""
+    field = source.column if source.column is not None else source.misc
+    assert field is not None       # (_tag_source raises when there is neither)
+    return scan(raw, shift, source.name, source.names, field, None if source.column is not None else source.misc_key,
+                missing, line0)
+
+
+def documents(name: str, lines: Lines, data: np.ndarray, scheme: str, policy: str) -> Documents:
     """Sentences from the scanned lines: the words between two blank lines, with the block's last
     ``# sent_id`` as id."""
     block = np.searchsorted(lines.blank_line, lines.word_line)     # blank lines before each word
@@ -63,7 +92,8 @@ def _documents(name: str, lines: Lines, data: np.ndarray, scheme: str, policy: s
     return docs
 
 
-def _tag_source(first_line: str, column: Union[str, int, None], misc_key: Optional[str], name: str):
+def _tag_source(first_line: str, column: Union[str, int, None], misc_key: Optional[str],
+                name: str) -> Tuple[List[str], Optional[int], Optional[int]]:
     """(column names, tag column index or None, MISC column index or None) of the file."""
     names = COLUMNS
     if first_line.startswith("# global.columns ="):
@@ -79,28 +109,30 @@ def _tag_source(first_line: str, column: Union[str, int, None], misc_key: Option
     return names, col, misc
 
 
-def misc_error(raw: bytes, shift: int, misc: int, misc_key: str, at: int, name: str) -> InputError:
-    """The error for the word on (1-based) line ``at`` whose MISC field lacks ``misc_key``: it names the
-    MISC keys the words up to it carry (read again here, on the error path only)."""
+def misc_error(lines: Iterable[bytes], source: TagSource, at: int) -> InputError:
+    """The error for the word on (1-based) line ``at`` whose MISC field lacks the key: it names the MISC keys
+    the words up to it carry (``lines``: the file's first ``at`` lines, read again here, on the error path
+    only)."""
+    assert source.misc is not None
     key_seen: Dict[str, int] = {}
+    misc_key = source.misc_key
     prefix = misc_key + "="
     field = ""
-    lines = raw[shift:].split(b"\n", at)[:at]
     for k, line in enumerate(lines, 1):
-        text = line.decode("utf-8").rstrip("\r")
+        text = line.decode("utf-8").rstrip("\r\n")
         if not text.strip() or text.startswith("#"):
             continue
         f = text.split("\t")
         if "-" in f[0] or "." in f[0]:
             continue
-        field = f[misc]
+        field = f[source.misc]
         for item in field.split("|"):
             if not item.startswith(prefix):
                 key_seen[item.split("=", 1)[0]] = k
     found = ", ".join(sorted(k_ for k_ in key_seen if k_ != "_")) or "none"
     other = AnyOf(Hint("misc_key", metavar="KEY"), Hint("column", metavar="NAME"))
     return InputError([f"MISC {field!r} has no {misc_key}=...; expected the key {misc_key!r} on every "
-                       f"word (MISC keys seen so far: {found}; or give ", other, ")"], name, at)
+                       f"word (MISC keys seen so far: {found}; or give ", other, ")"], source.name, at)
 
 
 def _column(column: Union[str, int], names: List[str], path: str) -> int:

@@ -13,7 +13,7 @@ the error, with the same message the line-by-line reading gave.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Callable, List, Optional, Tuple
+from typing import Callable, List, Optional, Tuple, Union
 
 import numpy as np
 
@@ -44,8 +44,48 @@ class Lines:
     form_len: np.ndarray           # int64
     vocab: List[str]               # the distinct tags
     tag_ids: np.ndarray            # every word's tag, an index into vocab
-    multiword: int = 0             # multi-word token lines (1-2)
-    empty: int = 0                 # empty node lines (1.1)
+    multiword_line: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))   # multi-word tokens (1-2)
+    empty_line: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))       # empty nodes (1.1)
+
+    @property
+    def multiword(self) -> int:
+        return len(self.multiword_line)
+
+    @property
+    def empty(self) -> int:
+        return len(self.empty_line)
+
+    def before(self, line: int) -> Lines:
+        """What the lines before ``line`` hold (the tag vocabulary: the tags they use)."""
+        return self._part(line, True, 0)
+
+    def after(self, line: int, at: int) -> Lines:
+        """What the lines from ``line`` on hold, with byte offsets counted from ``at``."""
+        return self._part(line, False, at)
+
+    def _part(self, line: int, before: bool, at: int) -> Lines:
+        def keep(lines: np.ndarray) -> np.ndarray:
+            return (lines < line) == before
+
+        w = keep(self.word_line)
+        n_ids = int(np.searchsorted(self.id_line, line))
+        ids = slice(0, n_ids) if before else slice(n_ids, None)
+        used, tag_ids = np.unique(self.tag_ids[w], return_inverse=True)
+        return Lines(self.word_line[w], self.blank_line[keep(self.blank_line)], self.id_line[ids],
+                     self.id_value[ids], self.form_start[w] - at, self.form_len[w],
+                     [self.vocab[k] for k in used.tolist()], tag_ids.reshape(-1).astype(self.tag_ids.dtype),
+                     self.multiword_line[keep(self.multiword_line)], self.empty_line[keep(self.empty_line)])
+
+    def __add__(self, other: Lines) -> Lines:
+        """These lines followed by ``other``'s (whose byte offsets count from the same start)."""
+        n = len(self.word_line) + len(other.word_line)
+        vocab, ids = merge_values([(self.vocab, self.tag_ids[None, :]), (other.vocab, other.tag_ids[None, :])], n)
+
+        def cat(name: str) -> np.ndarray:
+            return np.concatenate((getattr(self, name), getattr(other, name)))
+
+        return Lines(cat("word_line"), cat("blank_line"), cat("id_line"), self.id_value + other.id_value,
+                     cat("form_start"), cat("form_len"), vocab, ids[0], cat("multiword_line"), cat("empty_line"))
 
 
 @dataclass
@@ -57,8 +97,8 @@ class _Acc:
     form_start: List[np.ndarray] = field(default_factory=list)
     form_len: List[np.ndarray] = field(default_factory=list)
     values: List[Tuple[List[str], np.ndarray]] = field(default_factory=list)
-    multiword: int = 0
-    empty: int = 0
+    multiword_line: List[np.ndarray] = field(default_factory=list)
+    empty_line: List[np.ndarray] = field(default_factory=list)
 
 
 @dataclass
@@ -85,12 +125,13 @@ class _Block:
         return s, e
 
 
-def scan(raw: bytes, shift: int, name: str, names: List[str], tag_field: int, misc_key: Optional[str],
-         misc_error: Callable[[int], InputError]) -> Lines:
+def scan(raw: Union[bytes, bytearray], shift: int, name: str, names: List[str], tag_field: int,
+         misc_key: Optional[str], misc_error: Callable[[int], InputError], line0: int = 0) -> Lines:
     """Scan ``raw[shift:]`` (UTF-8, checked) block by block.  Tags come from field ``tag_field``, or, when
-    ``misc_key`` is given, from that key in it; ``misc_error(line)`` is the error for a word without it."""
+    ``misc_key`` is given, from that key in it; ``misc_error(line)`` is the error for a word without it.
+    ``line0``: the lines of the file before ``raw`` (a block of it; line numbers are the file's)."""
     acc = _Acc()
-    start, end, line0 = shift, len(raw), 0
+    start, end = shift, len(raw)
     while start < end:
         stop = raw.find(b"\n", min(start + BLOCK_BYTES, end) - 1, end)
         stop = end if stop < 0 else stop + 1
@@ -106,7 +147,7 @@ def scan(raw: bytes, shift: int, name: str, names: List[str], tag_field: int, mi
 
     return Lines(cat(acc.word_line, np.int32), cat(acc.blank_line, np.int64), np.array(acc.id_line, np.int64),
                  acc.id_value, cat(acc.form_start, np.int64), cat(acc.form_len, np.int64), vocab, ids[0],
-                 acc.multiword, acc.empty)
+                 cat(acc.multiword_line, np.int64), cat(acc.empty_line, np.int64))
 
 
 def _block(part: np.ndarray, base: int, line0: int) -> _Block:
@@ -155,8 +196,8 @@ def _read_block(b: _Block, acc: _Acc, name: str, names: List[str], tag_field: in
         raise misc_error(b.line0 + k + 1)
     acc.blank_line.append(np.flatnonzero(blank) + (b.line0 + 1))
     _sentence_ids(b, comment, acc)
-    acc.multiword += multiword
-    acc.empty += empty
+    acc.multiword_line.append(good[multiword] + (b.line0 + 1))
+    acc.empty_line.append(good[empty] + (b.line0 + 1))
     acc.word_line.append(words + (b.line0 + 1))
     fs, fe = b.bounds(words, 1, ncols)
     acc.form_start.append(fs + b.base)
@@ -196,9 +237,9 @@ def _strings(part: np.ndarray, starts: np.ndarray, lens: np.ndarray) -> List[str
     return np.insert(part[at], ends, 10).tobytes().decode("utf-8").split("\n")[:-1]
 
 
-def _ids(b: _Block, lines: np.ndarray, ncols: int) -> Tuple[np.ndarray, int, int, np.ndarray]:
-    """The IDs of ``lines``: which are words (an integer), how many multi-word tokens (``-``) and empty
-    nodes (``.``), and the lines whose ID is none of these."""
+def _ids(b: _Block, lines: np.ndarray, ncols: int) -> Tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The IDs of ``lines``: which are words (an integer), multi-word tokens (``-``) and empty nodes
+    (``.``), and the lines whose ID is none of these."""
     s, e = b.bounds(lines, 0, ncols)
     length = e - s
     width = int(min(length.max(initial=0), ID_BYTES))
@@ -216,7 +257,7 @@ def _ids(b: _Block, lines: np.ndarray, ncols: int) -> Tuple[np.ndarray, int, int
         dash[k], dot[k] = "-" in tid, "-" not in tid and "." in tid
         word[k] = not (dash[k] or dot[k]) and tid.isdigit()
         bad[k] = not (dash[k] or dot[k] or word[k])
-    return word, int(dash.sum()), int(dot.sum()), lines[bad]
+    return word, dash, dot, lines[bad]
 
 
 def _misc_values(b: _Block, words: np.ndarray, misc: int, ncols: int,

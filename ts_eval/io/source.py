@@ -191,9 +191,11 @@ def not_utf8(raw: Union[bytes, bytearray], pos: int, reason: str, name: str, lin
                       "expected UTF-8 text", name, line)
 
 
-def check_utf8(raw: bytes, name: str, block: int = 1 << 20) -> int:
+def check_utf8(raw: Union[bytes, bytearray], name: str, block: int = 1 << 20, *, lines_before: int = 0,
+               bytes_before: int = 0) -> int:
     """Check that ``raw`` is UTF-8 (an :class:`InputError` at the first bad byte) without making one string
-    of the whole file (blocks of about ``block`` bytes, cut at line ends); returns the length of a BOM."""
+    of the whole file (blocks of about ``block`` bytes, cut at line ends); returns the length of a BOM.
+    ``raw`` may be a block of the file after ``lines_before`` lines and ``bytes_before`` bytes."""
     shift = len(BOM) if raw.startswith(BOM) else 0
     start, end = shift, len(raw)
     while start < end:
@@ -202,7 +204,7 @@ def check_utf8(raw: bytes, name: str, block: int = 1 << 20) -> int:
         try:
             codecs.utf_8_decode(memoryview(raw)[start:stop], "strict", True)
         except UnicodeDecodeError as err:
-            raise not_utf8(raw, start + err.start, err.reason, name) from None
+            raise not_utf8(raw, start + err.start, err.reason, name, lines_before, bytes_before) from None
         start = stop
     return shift
 

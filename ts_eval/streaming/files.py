@@ -12,8 +12,9 @@ the counts of the shards, added in order, are the counts of the file::
     counts = sum(client.gather(client.map(count_file, shards)))   # dask.distributed
     report = counts.report()
 
-``count_files(gold, systems, ...)`` does the same for a gold column file and one column file per system
-(two-file mode), read in lock-step (:func:`ts_eval.io.conll.read_conll_pair_blocks`).
+``count_files(gold, systems, ...)`` does the same for a gold file and one file per system (two-file mode),
+column or CoNLL-U files, read in lock-step (:func:`ts_eval.io.conll.read_conll_pair_blocks`,
+:func:`ts_eval.io.conllu_blocks.read_conllu_pair_blocks`).
 
 Options: the reading options of :func:`ts_eval.io.conll.read_conll` (``gold_column``, ``scheme``, ...) and
 the scoring options of :func:`ts_eval.models.evaluate.evaluate` (``models``, ``beta``, ...); ``labels`` and
@@ -30,6 +31,7 @@ from ..core.corpus import Corpus, select_labels
 from ..errors import OptionError
 from ..io.columns import Head
 from ..io.conll import conll_shards, read_conll, read_conll_blocks, read_conll_pair, read_conll_pair_blocks
+from ..io.conllu_blocks import read_conllu_pair_blocks
 from ..models.counts import Counts, count_corpus
 from ..models.evaluate import DEFAULT_MODELS, score_settings
 
@@ -95,19 +97,31 @@ def count_file(source: Union[str, Shard], *, labels: Optional[Sequence[str]] = N
 
 
 PAIR_READING = set(inspect.signature(read_conll_pair).parameters) - {"gold_path", "system_paths"}
+CONLLU_READING = set(inspect.signature(read_conllu_pair_blocks).parameters) - {"gold_path", "system_paths",
+                                                                               "block_bytes"}
 
 
-def count_files(gold: str, systems: Sequence[str], *, labels: Optional[Sequence[str]] = None,
-                exclude: Sequence[str] = (), block_bytes: Optional[int] = None, **options: Any) -> Counts:
-    """The counts of a gold column file and one column file per system (two-file mode), read in lock-step
-    in blocks of whole sentences (:func:`~ts_eval.io.conll.read_conll_pair_blocks`).
+def count_files(gold: str, systems: Sequence[str], *, format: str = "columns",
+                labels: Optional[Sequence[str]] = None, exclude: Sequence[str] = (),
+                block_bytes: Optional[int] = None, **options: Any) -> Counts:
+    """The counts of a gold file and one file per system (two-file mode), column files (``format``
+    ``"columns"``) or CoNLL-U files (``"conllu"``), read in lock-step in blocks of whole sentences
+    (:func:`~ts_eval.io.conll.read_conll_pair_blocks`, :func:`~ts_eval.io.conllu_blocks.read_conllu_pair_blocks`:
+    CoNLL-U files whose sentences do not pair in order raise its ``NotInStep``: read them whole).
 
-    ``options``: :func:`~ts_eval.io.conll.read_conll_pair`'s reading options and
+    ``options``: :func:`~ts_eval.io.conll.read_conll_pair`'s reading options (CoNLL-U:
+    :func:`~ts_eval.io.conllu_blocks.read_conllu_pair_blocks`'s) and
     :func:`~ts_eval.models.evaluate.evaluate`'s scoring options.
     """
-    reading, scoring = _options(options, PAIR_READING)
-    return _count(read_conll_pair_blocks(gold, systems, block_bytes=block_bytes, **reading), scoring, labels,
-                  exclude)
+    if format == "conllu":
+        reading, scoring = _options(options, CONLLU_READING)
+        blocks = read_conllu_pair_blocks(gold, systems, block_bytes=block_bytes, **reading)
+    elif format == "columns":
+        reading, scoring = _options(options, PAIR_READING)
+        blocks = read_conll_pair_blocks(gold, systems, block_bytes=block_bytes, **reading)
+    else:
+        raise OptionError(f"format {format!r}: expected columns or conllu")
+    return _count(blocks, scoring, labels, exclude)
 
 
 def _options(options: Dict[str, Any], reading: Set[str]) -> Tuple[Dict[str, Any], Dict[str, Any]]:
