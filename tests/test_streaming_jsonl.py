@@ -17,9 +17,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_score_properties import span_corpus, tag_corpus
 from test_streaming import MODELS, count_blocks, whole_and_streamed
-from test_streaming_conllu import conllu_text, sample, system_of
+from test_streaming_conllu import conllu_text, same_error, sample, system_of
 
-import ts_eval.cli.score as score
 from ts_eval.io.lockstep import NotInStep
 from ts_eval.streaming.files import count_files, read_pair_blocks
 
@@ -252,12 +251,7 @@ def test_files_that_do_not_pair_give_the_error_of_the_whole_files(tmp_path, monk
     them whole (its message names the whole files)."""
     _, gold_text, system_text = case
     g, s = write(tmp_path, "gold.jsonl", gold_text), write(tmp_path, "sys.jsonl", system_text)
-    argv = ["score", "--gold", g, s]
-    whole, streamed = same(monkeypatch, argv, block_bytes)
-    assert whole[0] != 0 and whole[2], whole
-    assert streamed == whole
-    monkeypatch.setattr(score, "WHOLE_AGAIN_BYTES", 10)
-    assert same(monkeypatch, argv, block_bytes)[1] == whole
+    same_error(monkeypatch, ["score", "--gold", g, s], block_bytes)
 
 
 TWO, ONE = '{"tokens": ["a", "b"], "tags": ["O", "O"]}\n', '{"tokens": ["a"], "tags": ["O"]}\n'
@@ -285,12 +279,7 @@ def test_a_bad_line_deep_in_a_file_names_the_same_line(tmp_path, monkeypatch, ba
     (tmp_path / "bad.jsonl").write_bytes(raw)
     good = write(tmp_path, "good.jsonl", "".join(lines[:at]) + "\n" + bad[2] + "".join(lines[at:]))
     g, s = (str(tmp_path / "bad.jsonl"), good) if side == "gold" else (good, str(tmp_path / "bad.jsonl"))
-    argv = ["score", "--gold", g, s, "--policy", "strict"]
-    whole, streamed = same(monkeypatch, argv, 40)
-    assert whole[0] != 0 and f":{at + 2}: " in whole[2], whole
-    assert streamed == whole
-    monkeypatch.setattr(score, "WHOLE_AGAIN_BYTES", 10)
-    assert same(monkeypatch, argv, 40)[1] == whole
+    same_error(monkeypatch, ["score", "--gold", g, s, "--policy", "strict"], 40, at + 2)
 
 
 def test_standard_input_and_generated_outputs_are_read_whole(tmp_path, monkeypatch, jsonl_counted):
