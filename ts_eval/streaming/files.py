@@ -116,10 +116,12 @@ def _feed(path: str, fmt: str, block_bytes: int, options: Dict[str, Any], system
 def read_pair_blocks(gold: str, systems: Union[Sequence[str], Mapping[str, str]], *, formats: Sequence[str],
                      names: Optional[Sequence[str]] = None, label_map: Sequence[Tuple[str, str]] = (),
                      block_bytes: Optional[int] = None, **options: Any) -> Iterator[Corpus]:
-    """The Corpus of each block of whole documents of ``gold`` and the same documents of every system
-    (``formats``: gold's, then each system's, each one of :data:`~ts_eval.io.lockstep.TAKES`; ``names``: the
-    systems' names, in order, by default as :func:`~ts_eval.io.api.read_pair` names them), read in lock-step; ``options`` go to the formats that take them, as
-    :func:`~ts_eval.io.api.read_pair` passes them."""
+    """The Corpus of each block of whole documents of ``gold`` and the same documents of every system,
+    read in lock-step (``formats``: gold's, then each system's, each one of
+    :data:`~ts_eval.io.lockstep.TAKES`; ``names``: the systems' names, in order, by default as
+    :func:`~ts_eval.io.api.read_pair` names them); ``options`` go to the formats that take them, as
+    :func:`~ts_eval.io.api.read_pair` passes them.  Raises :class:`~ts_eval.io.lockstep.NotInStep` when
+    the files must be read whole."""
     paths: List[str] = list(systems.values()) if isinstance(systems, Mapping) else list(systems)
     if names is None:
         names = list(systems) if isinstance(systems, Mapping) else [system_name(p) for p in paths]
