@@ -206,3 +206,13 @@ def test_a_bad_line_deep_in_a_file_names_the_same_line(tmp_path, monkeypatch, ba
     good = write(tmp_path, "good.conllu", text)
     g, s = (str(tmp_path / "bad.conllu"), good) if side == "gold" else (good, str(tmp_path / "bad.conllu"))
     same_error(monkeypatch, ["score", "--gold", g, s, "--input-format", "conllu"], 40, at + 2)
+
+
+def test_ids_on_one_side_only_pair_by_order_in_blocks(tmp_path, monkeypatch, conllu_counted):
+    """Gold with ``# sent_id`` and a system without: the whole read pairs them by order, and so do the blocks."""
+    gold = sample(12)
+    g = write(tmp_path, "gold.conllu", conllu_text(gold, ids=[f"x{k}" for k in range(len(gold))]))
+    s = write(tmp_path, "sys.conllu", conllu_text(system_of(gold, 0)))
+    whole, streamed = whole_and_streamed(monkeypatch, ["score", "--gold", g, s, "--format", "json"], block_bytes=1)
+    assert streamed == whole and whole[0] == 0
+    assert conllu_counted == [12]
