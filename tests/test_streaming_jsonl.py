@@ -304,3 +304,23 @@ def test_count_files_reads_json_lines_in_blocks(tmp_path):
     for block_bytes in (1, 9, 200):
         assert count_files(g, [s], format=["jsonl-tokens", "jsonl-tokens"], block_bytes=block_bytes,
                            **options).report().to_dict() == whole
+
+
+TEXT_BAD = [("span outside the text",
+             '{"id": "bad", "text": "a b", "spans": [{"start": 0, "end": 9, "label": "X"}]}\n'),
+            ("span off the tokens", '{"id": "bad", "text": "ab c", "spans": [{"start": 0, "end": 1, "label": "X"}]}\n'),
+            ("no id: numbered", '{"text": "a b", "spans": [{"start": 0, "end": 9, "label": "X"}]}\n'),
+            ("no text", '{"id": "bad", "spans": []}\n')]
+
+
+@pytest.mark.parametrize("bad", TEXT_BAD, ids=lambda b: b[0])
+@pytest.mark.parametrize("side", ["gold", "system"])
+def test_a_bad_text_record_deep_in_a_file_names_the_same_line(tmp_path, monkeypatch, bad, side):
+    lengths = [2] * 50
+    lines = text_lines(lengths, [[("PER", 0, 1)]] * 50, [f"t{k}" for k in range(50)]).splitlines(keepends=True)
+    at = len(lines) - 6
+    good_line = '{"id": "bad", "text": "%s", "spans": []}\n' % ("ab c" if "ab c" in bad[1] else "a b")
+    bad_file = write(tmp_path, "bad.jsonl", "".join(lines[:at]) + bad[1] + "".join(lines[at:]))
+    good = write(tmp_path, "good.jsonl", "".join(lines[:at]) + good_line + "".join(lines[at:]))
+    g, s = (bad_file, good) if side == "gold" else (good, bad_file)
+    same_error(monkeypatch, ["score", "--gold", g, s], 60, at + 1)
