@@ -324,3 +324,43 @@ def test_a_bad_text_record_deep_in_a_file_names_the_same_line(tmp_path, monkeypa
     good = write(tmp_path, "good.jsonl", "".join(lines[:at]) + good_line + "".join(lines[at:]))
     g, s = (bad_file, good) if side == "gold" else (good, bad_file)
     same_error(monkeypatch, ["score", "--gold", g, s], 60, at + 1)
+
+
+def columns_text(sentences: Sequence[Sequence[str]], docstart: bool = False) -> str:
+    out = ["-DOCSTART- O", ""] if docstart else []
+    for s, tags in enumerate(sentences):
+        out += [f"{tok} {tag}" for tok, tag in zip(tokens_of(s, len(tags)), tags)] + [""]
+    return "\n".join(out) + "\n"
+
+
+@pytest.mark.parametrize("block_bytes", [1, 60])
+@pytest.mark.parametrize("gold_side", ["columns", "jsonl"])
+def test_column_files_mixed_with_other_formats(tmp_path, monkeypatch, jsonl_counted, block_bytes, gold_side):
+    """A column file among JSON Lines and CoNLL-U files: read in blocks of its sentences, each a document."""
+    gold = sample(24)
+    columns = write(tmp_path, "cols.conll", columns_text(gold if gold_side == "columns" else system_of(gold, 1),
+                                                         docstart=True))
+    jsonl = write(tmp_path, "tags.jsonl", tags_lines(gold if gold_side == "jsonl" else system_of(gold, 1)))
+    conllu = write(tmp_path, "c.conllu", "".join(conllu_text([t]).replace("w0_", f"w{k}_")
+                                                 for k, t in enumerate(system_of(gold, 2))))
+    g, s = (columns, jsonl) if gold_side == "columns" else (jsonl, columns)
+    argv = ["score", "--gold", g, s, conllu, "--models", MODELS, "--format", "json"]
+    whole, streamed = same(monkeypatch, argv, block_bytes)
+    assert streamed == whole and whole[0] == 0
+    assert len(jsonl_counted) == 1 and jsonl_counted[0] > 3
+
+
+@pytest.mark.parametrize("case", ["bad line", "shorter", "empty"])
+def test_a_column_file_that_fails_among_other_formats(tmp_path, monkeypatch, case):
+    gold = sample(40)
+    text = columns_text(system_of(gold, 1))
+    if case == "bad line":
+        lines = text.split("\n")
+        lines.insert(len(lines) - 8, "w x y")
+        text = "\n".join(lines)
+    elif case == "shorter":
+        text = columns_text(system_of(gold, 1)[:-3])
+    else:
+        text = "\n\n"
+    g, s = write(tmp_path, "gold.jsonl", tags_lines(gold)), write(tmp_path, "sys.conll", text)
+    same_error(monkeypatch, ["score", "--gold", g, s], 40)

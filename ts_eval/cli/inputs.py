@@ -409,7 +409,7 @@ def block_request(request: Request, args: argparse.Namespace, command: str = "sc
     gold = request.gold is not None
     each = [input_format(p, args, gold=gold and k == 0) for k, p in enumerate(paths) if p is not None]
     formats = set(each)
-    if gold and formats <= set(BLOCK_FORMATS):
+    if gold and formats <= set(BLOCK_FORMATS) and formats != {"columns"}:
         return _document_blocks(request, args, each, min_systems)
     if formats != {"columns"}:
         return None
@@ -435,14 +435,16 @@ def block_request(request: Request, args: argparse.Namespace, command: str = "sc
     return Blocks(dict(gold_column=gcol, system_columns=scols, names=names, **kw), file=path)
 
 
-BLOCK_FORMATS = ("conllu", "jsonl-tokens", "jsonl-text")     # two-file mode in blocks (ts_eval.streaming.files)
+#: two-file mode in lock-step blocks of documents (ts_eval.streaming.files; column files alone: ts_eval.io.conll)
+BLOCK_FORMATS = ("conllu", "jsonl-tokens", "jsonl-text", "columns")
 
 
 def _document_blocks(request: Request, args: argparse.Namespace, formats: List[str],
                      min_systems: int) -> Optional[Blocks]:
-    """How to read a gold file and system files in CoNLL-U or JSON Lines (each in its own format) in
-    lock-step blocks of whole documents (:func:`ts_eval.streaming.files.read_pair_blocks`), or None: standard
-    input (the files may have to be read again whole: when their documents pair by id in another order),
+    """How to read a gold file and system files in CoNLL-U or JSON Lines (each in its own format, column
+    files among them) in lock-step blocks of whole documents (:func:`ts_eval.streaming.files.read_pair_blocks`),
+    or None: standard input (the files may have to be read again whole: when their documents pair by id in
+    another order),
     ``--scheme auto`` (detected over each whole file) and options that none of these formats takes (a
     generated output's) are read whole."""
     from ..io.lockstep import TAKES

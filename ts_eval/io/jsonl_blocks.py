@@ -15,7 +15,6 @@ block by block, with the offsets of the file.
 """
 from __future__ import annotations
 
-import re
 from typing import Any, Callable, Dict, List, Optional, Tuple
 
 import numpy as np
@@ -25,13 +24,12 @@ from .charspans import MisalignedSpanError
 from .documents import Documents
 from .jsonl_text import read_jsonl_text
 from .jsonl_tokens import Shape, load_tag_names, tokens_documents
-from .lockstep import NotInStep, no_documents
+from .lockstep import NotInStep, block_error, no_documents
 from .source import check_utf8, display_name, gc_paused, open_stream
 
 #: how a block's bytes become Documents (the bytes, the file's name)
 Reader = Callable[[bytes, str], Documents]
 
-_NUMBERED = re.compile(r"\b(?:document|record|sentence|line) \d")   # a message that numbers records or lines
 
 
 class JsonlFeed:
@@ -129,13 +127,7 @@ class JsonlFeed:
         return docs
 
     def _shifted(self, err: InputError) -> InputError:
-        """A block's error as the whole read says it: the file's line (an error that numbers records: read
-        the file whole)."""
-        if not self.docs0 or err.path != self.name:
-            return err
-        if _NUMBERED.search(str(err)):
-            return NotInStep(str(err), self.name)
-        return type(err)(list(err.parts), err.path, None if err.line is None else err.line + self.line0)
+        return block_error(err, self.name, self.docs0, self.line0)
 
     def done(self) -> bool:
         while True:

@@ -16,6 +16,7 @@ must be read whole.
 """
 from __future__ import annotations
 
+import re
 from typing import Dict, Iterator, List, Optional, Protocol, Sequence, Set, Tuple
 
 import numpy as np
@@ -28,6 +29,7 @@ from .pairing import pair_documents
 #: the formats a feed reads (:mod:`ts_eval.io.conllu_blocks`, :mod:`ts_eval.io.jsonl_blocks`), each with the
 #: options it is read with
 TAKES: Dict[str, Set[str]] = {
+    "columns": {"column", "token_column", "scheme", "policy"},
     "conllu": {"misc_key", "column", "scheme", "policy"},
     "jsonl-tokens": {"scheme", "policy", "tag_names", "id_key"},
     "jsonl-text": {"align", "id_key", "text_key", "source", "tokenizer"},
@@ -58,6 +60,22 @@ def no_documents(name: str, fmt: str) -> Documents:
     """No documents (what a feed hands out at its end)."""
     return Documents(name, fmt, np.zeros(1, np.int64), [], [], np.zeros(0, np.int64), np.zeros(0, np.int64),
                      np.zeros(0, np.int32), [])
+
+
+_NUMBERED = re.compile(r"\b(?:document|record|sentence|line) \d")   # a message that numbers records or lines
+
+
+def block_error(err: InputError, name: str, docs_before: int, lines_before: int = 0) -> InputError:
+    """The error a feed's block raised, as reading the whole file raises it: with the file's line (the
+    block's plus ``lines_before``).  A block after the first numbers its documents (and lines, in a message's
+    text) its own way: an error whose message numbers any is :class:`NotInStep` (the whole read names it)."""
+    if not docs_before or err.path != name:
+        return err
+    if _NUMBERED.search(str(err)):
+        return NotInStep(str(err), name)
+    if not lines_before:
+        return err
+    return type(err)(list(err.parts), err.path, None if err.line is None else err.line + lines_before)
 
 
 def _in_step(gold: List[Optional[str]], system: List[Optional[str]]) -> bool:

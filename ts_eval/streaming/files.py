@@ -31,6 +31,7 @@ from ..core.corpus import Corpus, select_labels
 from ..errors import OptionError
 from ..io import columns
 from ..io.columns import Head
+from ..io.columns_feed import ColumnFeed
 from ..io.conll import conll_shards, read_conll, read_conll_blocks, read_conll_pair, read_conll_pair_blocks
 from ..io.conllu_blocks import conllu_feed, read_conllu_pair_blocks
 from ..io.jsonl_blocks import JsonlFeed, text_reader, tokens_reader
@@ -109,6 +110,8 @@ def _feed(path: str, fmt: str, block_bytes: int, options: Dict[str, Any], system
     kw = {k: v for k, v in options.items() if k in TAKES[fmt]}
     if fmt == "conllu":
         return conllu_feed(path, block_bytes, **kw)
+    if fmt == "columns":
+        return ColumnFeed(path, block_bytes, **kw)
     return JsonlFeed(path, fmt, tokens_reader(**kw) if fmt == "jsonl-tokens" else text_reader(**kw), block_bytes,
                      system=system)
 
@@ -151,7 +154,7 @@ def count_files(gold: str, systems: Sequence[str], *, format: Union[str, Sequenc
     :func:`~ts_eval.io.conll.read_conll_pair_blocks`), CoNLL-U files (``"conllu"``,
     :func:`~ts_eval.io.conllu_blocks.read_conllu_pair_blocks`), or files in any of the formats of
     :func:`read_pair_blocks` (``"jsonl-tokens"``, ``"jsonl-text"``, ``"conllu"``: one for
-    every file, or a list: gold's, then each system's).  Files that do not pair in order raise
+    every file, or a list: gold's, then each system's, ``"columns"`` among them).  Files that do not pair in order raise
     :class:`~ts_eval.io.lockstep.NotInStep`: read them whole.
 
     ``options``: :func:`~ts_eval.io.conll.read_conll_pair`'s reading options (CoNLL-U:
