@@ -176,6 +176,9 @@ def build_jobs(data: Path, corpora: List[Path], work: Path, quick: bool) -> Jobs
     jobs.add("score jsonl-text gold, jsonl and conllu systems",
              ["score", "--gold", str(work / "gold.jsonl-text.json"), str(js_systems[0]), str(cu_systems[1]),
               "--format", "json", "-o", "{out}"])
+    jobs.add("score columns gold, jsonl and jsonl-text systems",
+             ["score", "--gold", str(gold), str(js_systems[1]), str(work / "sys.jsonl-text.json"), "--format",
+              "json", "-o", "{out}"])
     js_lines = js_systems[0].read_bytes().split(b"\n")
     with_ids = work / "ids.jsonl"
     with_ids.write_bytes(b"\n".join(b'{"id": "r%d", ' % k + line[1:] for k, line in enumerate(js_lines) if line))
