@@ -4,7 +4,7 @@
 The earlier commit's ``ts_eval`` is taken from this repository (``git archive COMMIT``) and both
 versions run the same list of command lines: ``score`` in every output format and with every model,
 option and input mode (one file, several system columns, one file per system, standard input,
-compressed files, JSON Lines and CoNLL-U inputs), ``fair``, ``rank``, ``compare`` and ``germeval``,
+compressed files, JSON Lines and CoNLL-U inputs, formats mixed), ``fair``, ``rank``, ``compare`` and ``germeval``,
 a few bad inputs (their exit codes and messages), on the reference data (the 28 CoNLL-2003 system
 outputs, GermEval 2014, conlleval's tricky files) and on seeded synthetic corpora (1M and 10M tokens by
 default, the generator of ``bench.py``).  Each version runs its commands in one process (standard input
@@ -41,6 +41,7 @@ sys.path.insert(0, str(HERE))
 
 from bench import baseline_tree  # noqa: E402
 from bench_scale import Corpora, parse_size  # noqa: E402
+from bench_two_files import converted  # noqa: E402
 
 RUNNER = r'''
 import io, json, os, sys
@@ -159,32 +160,32 @@ def build_jobs(data: Path, corpora: List[Path], work: Path, quick: bool) -> Jobs
     to_conllu(gold, cu_gold, -1, ids=True)
     for s, out in zip(few, cu_systems):
         to_conllu(s, out, -1, ids=True)
-    cu = [str(x) for x in cu_systems]
-    for fmt in ("table", "json", "csv", "html", "markdown", "faireval"):
-        jobs.add(f"score conllu {fmt}", ["score", "--gold", str(cu_gold), *cu[:2], "--format", fmt, "-o", "{out}"])
-    jobs.add("score conllu conlleval", ["score", "--gold", str(cu_gold), cu[0], "--format", "conlleval",
-                                        "-o", "{out}"])
-    jobs.add("score conllu all models", ["score", "--gold", str(cu_gold), *cu, "--models",
-                                         "ts,exact,overlap,constrained,contain,fair,semeval", "--all-labels-row",
-                                         "--map-label", "^MISC$=", "--format", "json", "-o", "{out}"])
+    lock_step_jobs(jobs, "conllu", cu_gold, cu_systems, "conllu", b"7\tbad")
     cu_key, cu_key_sys = work / "gold-key.conllu", work / "sys-key.conllu"
     to_conllu(gold, cu_key, -1, key="TAG")
     to_conllu(few[0], cu_key_sys, -1, key="TAG")
     jobs.add("score conllu misc key, no ids", ["score", "--gold", str(cu_key), str(cu_key_sys), "--misc-key", "TAG",
                                                "--format", "json", "-o", "{out}"])
-    packed_cu = work / "sys0.conllu.gz"
-    with open(cu_systems[0], "rb") as src, gzip.open(packed_cu, "wb") as dst:
-        shutil.copyfileobj(src, dst)
-    jobs.add("score conllu gz", ["score", "--gold", str(cu_gold), str(packed_cu), "--input-format", "conllu",
-                                 "--format", "json", "-o", "{out}"])
-    cu_lines = cu_systems[0].read_bytes().split(b"\n")
-    cu_cut = work / "cut.conllu"
-    cu_cut.write_bytes(b"\n".join(cu_lines[:len(cu_lines) * 9 // 10] + cu_lines[len(cu_lines) * 9 // 10 + 1:]))
-    jobs.add("error: conllu a line missing late", ["score", "--gold", str(cu_gold), str(cu_cut), "-o", "{out}"])
-    cu_bad = work / "bad.conllu"
-    cu_bad.write_bytes(b"\n".join(cu_lines[:len(cu_lines) * 9 // 10] + [b"7\tbad"]
-                                  + cu_lines[len(cu_lines) * 9 // 10:]))
-    jobs.add("error: conllu a bad line late", ["score", "--gold", str(cu_gold), str(cu_bad), "-o", "{out}"])
+    # JSON Lines, read in lock-step blocks of records: formats mixed, records in another order (read whole)
+    js_gold = work / "gold.jsonl-tokens.jsonl"
+    js_systems = [work / f"{s.stem}.jsonl" for s in few]
+    for s, out in zip(few, js_systems):
+        subprocess.run([sys.executable, "-m", "ts_eval", "convert", str(s), str(out), "--to", "jsonl-tokens"],
+                       check=True, cwd=REPO, capture_output=True)
+    lock_step_jobs(jobs, "jsonl", js_gold, js_systems, "jsonl-tokens", b'{"tokens": ["a"], "spans": [')
+    jobs.add("score jsonl-text gold, jsonl and conllu systems",
+             ["score", "--gold", str(work / "gold.jsonl-text.json"), str(js_systems[0]), str(cu_systems[1]),
+              "--format", "json", "-o", "{out}"])
+    jobs.add("score columns gold, jsonl and jsonl-text systems",
+             ["score", "--gold", str(gold), str(js_systems[1]), str(work / "sys.jsonl-text.json"), "--format",
+              "json", "-o", "{out}"])
+    js_lines = js_systems[0].read_bytes().split(b"\n")
+    with_ids = work / "ids.jsonl"
+    with_ids.write_bytes(b"\n".join(b'{"id": "r%d", ' % k + line[1:] for k, line in enumerate(js_lines) if line))
+    reversed_ids = work / "ids-reversed.jsonl"
+    reversed_ids.write_bytes(b"\n".join(reversed(with_ids.read_bytes().split(b"\n"))))
+    jobs.add("score jsonl ids in another order", ["score", "--gold", str(with_ids), str(reversed_ids), "--format",
+                                                  "json", "-o", "{out}"])
     # other commands
     jobs.add("compare two", ["compare", "--gold", str(gold), *chosen[:2], "--format", "json", "-o", "{out}"])
     jobs.add("compare three", ["compare", "--gold", str(gold), *chosen[:3], "-o", "{out}"])
@@ -223,11 +224,41 @@ def build_jobs(data: Path, corpora: List[Path], work: Path, quick: bool) -> Jobs
         to_conllu(c, c_sys, -1, ids=True)
         jobs.add(f"score {c.name} conllu", ["score", "--gold", str(c_gold), str(c_sys), "--format", "json",
                                             "-o", "{out}"])
+        j_gold, j_sys = converted(c, "jsonl-tokens", [sys.executable, "-m", "ts_eval"])
+        jobs.add(f"score {c.name} jsonl", ["score", "--gold", str(j_gold), str(j_sys), "--format", "json",
+                                           "-o", "{out}"])
         if not quick:
             jobs.add(f"score {c.name} stdin", ["score", "-", "--format", "json"], output=False, stdin=c)
             jobs.add(f"score {c.name} two files", ["score", "--gold", str(c), str(c), "--format", "json",
                                                    "-o", "{out}"])
     return jobs
+
+
+def lock_step_jobs(jobs: Jobs, name: str, gold: Path, systems: List[Path], fmt: str, bad: bytes) -> None:
+    """Two-file mode read in lock-step blocks (CoNLL-U, JSON Lines): every format, several systems, every
+    model, a compressed system file, a record missing and a ``bad`` line late."""
+    found = [str(x) for x in systems]
+    for out in ("table", "json", "csv", "html", "markdown", "faireval"):
+        jobs.add(f"score {name} {out}", ["score", "--gold", str(gold), *found[:2], "--format", out, "-o", "{out}"])
+    jobs.add(f"score {name} conlleval", ["score", "--gold", str(gold), found[0], "--format", "conlleval",
+                                         "-o", "{out}"])
+    jobs.add(f"score {name} all models", ["score", "--gold", str(gold), *found, "--models",
+                                          "ts,exact,overlap,constrained,contain,fair,semeval", "--all-labels-row",
+                                          "--map-label", "^MISC$=", "--format", "json", "-o", "{out}"])
+    packed = systems[0].with_name(f"{name}-sys0.gz")
+    with open(systems[0], "rb") as src, gzip.open(packed, "wb") as dst:
+        shutil.copyfileobj(src, dst)
+    jobs.add(f"score {name} gz", ["score", "--gold", str(gold), str(packed), "--input-format", fmt,
+                                  "--format", "json", "-o", "{out}"])
+    lines = systems[0].read_bytes().split(b"\n")
+    late = len(lines) * 9 // 10
+    cut, broken = systems[0].with_name(f"{name}-cut"), systems[0].with_name(f"{name}-bad")
+    cut.write_bytes(b"\n".join(lines[:late] + lines[late + 1:]))
+    jobs.add(f"error: {name} a line missing late", ["score", "--gold", str(gold), str(cut), "--input-format", fmt,
+                                                    "-o", "{out}"])
+    broken.write_bytes(b"\n".join(lines[:late] + [bad] + lines[late:]))
+    jobs.add(f"error: {name} a bad line late", ["score", "--gold", str(gold), str(broken), "--input-format", fmt,
+                                                "-o", "{out}"])
 
 
 def to_conllu(src: Path, out: Path, column: int, ids: bool = False, key: str = "NER") -> None:

@@ -171,9 +171,14 @@ def test_files_that_do_not_pair_give_the_error_of_the_whole_files(tmp_path, monk
     them whole (its message names the whole files)."""
     _, gold_text, system_text = case
     g, s = write(tmp_path, "gold.conllu", gold_text), write(tmp_path, "sys.conllu", system_text)
-    argv = ["score", "--gold", g, s, "--input-format", "conllu"]
+    same_error(monkeypatch, ["score", "--gold", g, s, "--input-format", "conllu"], block_bytes)
+
+
+def same_error(monkeypatch, argv, block_bytes: int, line: Optional[int] = None) -> None:
+    """``argv`` fails, naming ``line`` if given, with the same message streamed and read whole, also when
+    the files are too large to read again whole for an error (the block's own message is then reported)."""
     whole, streamed = whole_and_streamed(monkeypatch, argv, block_bytes=block_bytes)
-    assert whole[0] == 1 and whole[2], whole
+    assert whole[0] == 1 and whole[2] and (line is None or f":{line}: " in whole[2]), whole
     assert streamed == whole
     monkeypatch.setattr(score, "WHOLE_AGAIN_BYTES", 10)
     assert whole_and_streamed(monkeypatch, argv, block_bytes=block_bytes)[1] == whole
@@ -200,9 +205,14 @@ def test_a_bad_line_deep_in_a_file_names_the_same_line(tmp_path, monkeypatch, ba
     (tmp_path / "bad.conllu").write_bytes(raw)
     good = write(tmp_path, "good.conllu", text)
     g, s = (str(tmp_path / "bad.conllu"), good) if side == "gold" else (good, str(tmp_path / "bad.conllu"))
-    argv = ["score", "--gold", g, s, "--input-format", "conllu"]
-    whole, streamed = whole_and_streamed(monkeypatch, argv, block_bytes=40)
-    assert whole[0] != 0 and f":{at + 2}: " in whole[2], whole
-    assert streamed == whole
-    monkeypatch.setattr(score, "WHOLE_AGAIN_BYTES", 10)
-    assert whole_and_streamed(monkeypatch, argv, block_bytes=40)[1] == whole
+    same_error(monkeypatch, ["score", "--gold", g, s, "--input-format", "conllu"], 40, at + 2)
+
+
+def test_ids_on_one_side_only_pair_by_order_in_blocks(tmp_path, monkeypatch, conllu_counted):
+    """Gold with ``# sent_id`` and a system without: the whole read pairs them by order, and so do the blocks."""
+    gold = sample(12)
+    g = write(tmp_path, "gold.conllu", conllu_text(gold, ids=[f"x{k}" for k in range(len(gold))]))
+    s = write(tmp_path, "sys.conllu", conllu_text(system_of(gold, 0)))
+    whole, streamed = whole_and_streamed(monkeypatch, ["score", "--gold", g, s, "--format", "json"], block_bytes=1)
+    assert streamed == whole and whole[0] == 0
+    assert conllu_counted == [12]

@@ -401,15 +401,16 @@ def block_request(request: Request, args: argparse.Namespace, command: str = "sc
     """How to read ``request`` in blocks of whole sentences (:func:`ts_eval.io.conll.read_conll_blocks`,
     :func:`~ts_eval.io.conll.read_conll_pair_blocks`), or None when it cannot be: one column FILE and a
     gold column file with column files per system can (standard input and compressed files too), also
-    with ``--scheme auto`` when every file can be read twice (not standard input); the other formats are
-    read whole."""
+    with ``--scheme auto`` when every file can be read twice (not standard input); so can a gold file and
+    system files in CoNLL-U and JSON Lines (:func:`_document_blocks`); the other formats are read whole."""
     paths = [request.file] if request.gold is None else [request.gold, *request.systems]
     if any(p is None or (p != STDIN and os.path.isdir(p)) for p in paths):
         return None
     gold = request.gold is not None
-    formats = {input_format(p, args, gold=gold and k == 0) for k, p in enumerate(paths) if p is not None}
-    if gold and formats == {"conllu"}:
-        return _conllu_blocks(request, args, min_systems)
+    each = [input_format(p, args, gold=gold and k == 0) for k, p in enumerate(paths) if p is not None]
+    formats = set(each)
+    if gold and formats <= set(BLOCK_FORMATS) and formats != {"columns"}:
+        return _document_blocks(request, args, each, min_systems)
     if formats != {"columns"}:
         return None
     kw = reading(args, request.scheme)
@@ -434,17 +435,27 @@ def block_request(request: Request, args: argparse.Namespace, command: str = "sc
     return Blocks(dict(gold_column=gcol, system_columns=scols, names=names, **kw), file=path)
 
 
-def _conllu_blocks(request: Request, args: argparse.Namespace, min_systems: int) -> Optional[Blocks]:
-    """How to read a gold CoNLL-U file and CoNLL-U system files in lock-step blocks
-    (:func:`ts_eval.io.conllu_blocks.read_conllu_pair_blocks`), or None: standard input (the files may have to
-    be read again whole: when their sentences pair by id in another order), ``--scheme auto`` (detected over
-    each whole file) and options of other formats are read whole."""
+#: two-file mode in lock-step blocks of documents (ts_eval.streaming.files; column files alone: ts_eval.io.conll)
+BLOCK_FORMATS = ("conllu", "jsonl-tokens", "jsonl-text", "columns")
+
+
+def _document_blocks(request: Request, args: argparse.Namespace, formats: List[str],
+                     min_systems: int) -> Optional[Blocks]:
+    """How to read a gold file and system files in CoNLL-U or JSON Lines (each in its own format, column
+    files among them) in lock-step blocks of whole documents (:func:`ts_eval.streaming.files.read_pair_blocks`),
+    or None: standard input (the files may have to be read again whole: when their documents pair by id in
+    another order),
+    ``--scheme auto`` (detected over each whole file) and options that none of these formats takes (a
+    generated output's) are read whole."""
+    from ..io.lockstep import TAKES
+
     files = list(request.systems)
     options = _reader_options(args)
     if (STDIN in [request.gold, *files] or len(files) < min_systems or options.get("scheme") == "auto"
-            or set(options) - {"misc_key", "scheme", "policy"}):
+            or set(options) - set().union(*(TAKES[f] for f in formats))):
         return None
-    return Blocks(dict(format="conllu", names=system_names(files, request.names), label_map=label_map(args),
+    fmt: Any = formats[0] if len(set(formats)) == 1 else formats
+    return Blocks(dict(format=fmt, names=system_names(files, request.names), label_map=label_map(args),
                        **options), gold=request.gold, systems=files)
 
 

@@ -139,7 +139,7 @@ def _streamed(request: Any, args: argparse.Namespace) -> Optional[Tuple[Any, Any
     reports first (standard input, read once, and larger files report the error of the block)."""
     from ..core.corpus import check_selection
     from ..errors import TsEvalError
-    from ..io.conllu_blocks import NotInStep
+    from ..io.lockstep import NotInStep
 
     try:
         _settings(args)
@@ -160,7 +160,7 @@ def _streamed(request: Any, args: argparse.Namespace) -> Optional[Tuple[Any, Any
             counts = count_files(found.paths[0], found.paths[1:], **options)
         else:
             counts = count_file(found.file, **options)
-    except NotInStep:        # CoNLL-U sentences that pair by id in another order, or files that do not pair
+    except NotInStep:        # documents that pair by id in another order, files that do not pair: read whole
         return None
     except (TsEvalError, ValueError):
         if any(p == STDIN or os.path.getsize(p) > WHOLE_AGAIN_BYTES for p in found.paths):   # the block's message

@@ -10,16 +10,15 @@ from __future__ import annotations
 import inspect
 from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Set, Tuple, Union
 
-import numpy as np
-
 from ..core.corpus import Corpus, relabel
 from ..errors import Hint, InputError, OptionError
 from .brat import read_brat
 from .charspans import MisalignedSpanError
-from .columns import ColumnFile, split_columns
+from .columns import split_columns
+from .conll import column_documents
 from .conllu import read_conllu
 from .detect import FORMATS, detect_format
-from .documents import Documents, documents_from_tags, token_keys
+from .documents import Documents
 from .generated import read_generated
 from .grounding import Grounded, attach, ground_settings
 from .grounding import ground as ground_generated
@@ -35,21 +34,7 @@ def read_columns(path: str, *, column: int = -1, token_column: int = 1, scheme: 
     """A CoNLL column file (also ``-`` and .gz/.bz2/.xz) as Documents: one per sentence, tags from ``column``."""
     name = display_name(path)
     data = read_bytes(path) if raw is None else raw
-    cf = split_columns(data, name, [column], token_column)
-    vocab, tag_ids = cf.strings(column)
-    first = np.flatnonzero(cf.sent_first)
-    lengths = np.diff(np.append(first, cf.n_tokens))
-    keys = _column_keys(cf, lengths)
-    lines = cf.token_line[first].tolist()
-    return documents_from_tags(name, "columns", lengths, [None] * len(lengths), keys, vocab, tag_ids, scheme,
-                               policy, lines=lines, token_lines=cf.token_line)
-
-
-def _column_keys(cf: ColumnFile, lengths: np.ndarray) -> Callable[[], List[str]]:
-    """Each sentence's tokens joined by TOKEN_SEP, cut from the file's bytes (made only when pairing or
-    token texts need them)."""
-    data, starts, lens = cf.loaded()
-    return token_keys(data, starts, lens, lengths)
+    return column_documents(split_columns(data, name, [column], token_column), name, column, scheme, policy)
 
 
 def _label_studio(path: str, **kw: Any) -> Documents:

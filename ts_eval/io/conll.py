@@ -19,6 +19,7 @@ from ..core.corpus import Corpus, SideInfo, corpus_from_tag_ids, scheme_evidence
 from ..core.schemes import scheme_of
 from ..errors import Hint, InputError, OptionError, Part, TsEvalError
 from .columns import ColumnFile, Head, join_blocks, read_column_blocks, read_column_file, shard_offsets, slice_block
+from .documents import Documents, documents_from_tags, token_keys
 from .sink import check_stdin_once
 from .source import STDIN, system_name
 
@@ -260,9 +261,9 @@ def _lock_step(gold_path: str, system_paths: Sequence[str], o: Dict[str, Any],
     """The gold file's blocks, each with the same sentences of every system file, checked to line up."""
     tc = None if o["tags_only"] else o["token_column"]
     conlleval = o["scheme"] == "conlleval"
-    golds = _Sentences(read_column_blocks(gold_path, [o["gold_column"]], tc, o["delimiter"], block_bytes,
+    golds = Sentences(read_column_blocks(gold_path, [o["gold_column"]], tc, o["delimiter"], block_bytes,
                                           _outside([o["gold_column"]], o["outside_tag"]) if conlleval else None))
-    feeds = [_Sentences(read_column_blocks(p, [o["system_column"]], tc, o["delimiter"], block_bytes))
+    feeds = [Sentences(read_column_blocks(p, [o["system_column"]], tc, o["delimiter"], block_bytes))
              for p in system_paths]
     sentences = tokens = gold_line = 0
     system_lines = [0] * len(feeds)
@@ -303,7 +304,7 @@ def _lock_step(gold_path: str, system_paths: Sequence[str], o: Dict[str, Any],
         system_lines = [_line(sf, sf.n_tokens - 1) if sf.n_tokens else line for sf, line in zip(systems, system_lines)]
 
 
-def _rest(gold: _Sentences, system: _Sentences) -> Callable[[], Tuple[int, int, int, int]]:
+def _rest(gold: Sentences, system: Sentences) -> Callable[[], Tuple[int, int, int, int]]:
     """What :attr:`Before.rest` counts: the sentences and tokens of both files that are not handed out yet
     (counted once: the files are read to their ends)."""
     found: List[Tuple[int, int, int, int]] = []
@@ -324,7 +325,7 @@ def _ends_outside(cf: ColumnFile, outside_tag: str) -> bool:
     return vocab[int(ids[-1])] == outside_tag
 
 
-class _Sentences:
+class Sentences:
     """The blocks of one column file (:func:`~ts_eval.io.columns.read_column_blocks`), handed out a
     number of whole sentences at a time."""
 
@@ -545,3 +546,16 @@ def _divergence_line(cf: ColumnFile, start: int, length: int, limit: int, side: 
 
 def _line(cf: ColumnFile, tok: int) -> int:
     return int(cf.token_line[min(tok, cf.n_tokens - 1)])
+
+
+def column_documents(cf: ColumnFile, name: str, column: int = -1, scheme: str = "IOB2",
+                     policy: str = "conlleval") -> Documents:
+    """The sentences of a column file (or of a block of its sentences) as Documents, the tags of ``column``
+    decoded (what :func:`ts_eval.io.api.read_pair` reads a column file as)."""
+    vocab, tag_ids = cf.strings(column)
+    first = np.flatnonzero(cf.sent_first)
+    lengths = np.diff(np.append(first, cf.n_tokens))
+    data, starts, lens = cf.loaded()    # each sentence's tokens joined, cut from the bytes when asked for
+    return documents_from_tags(name, "columns", lengths, [None] * len(lengths), token_keys(data, starts, lens, lengths),
+                               vocab, tag_ids, scheme, policy, lines=cf.token_line[first].tolist(),
+                               token_lines=cf.token_line)

@@ -4,35 +4,25 @@ Each of the gold file's blocks (whole sentences of about ``block_bytes``, cut af
 line follows, as :func:`ts_eval.io.columns.read_column_blocks` cuts) is read
 (:mod:`ts_eval.io.conllu_lines`, with the file's line numbers) together with the same number of
 sentences of every system file, and the sides are paired as :func:`ts_eval.io.api.read_pair` pairs the
-whole files (:func:`~ts_eval.io.pairing.pair_documents`, then the label map): one Corpus per block.
-
-Reading the whole files pairs sentences by id (``# sent_id``) when every sentence has one, else by
-order.  In blocks, the n-th sentence of gold is paired with the n-th of every system: that is what
-reading them whole does when the ids (where given) are the same in the same order, no id occurs
-twice and the files hold as many sentences with the same tokens.  When any of this does not hold
-(sentences in another order, a file that does not line up: an error whose message names the whole
-files), :class:`NotInStep` is raised: the files must be read whole.
+whole files (:func:`ts_eval.io.lockstep.lock_step`, which says when the files must be read whole
+instead: it raises :class:`~ts_eval.io.lockstep.NotInStep`).  A CoNLL-U file is one such feed of any
+lock-step read (:func:`ts_eval.streaming.files.read_pair_blocks`: gold and systems may differ in format).
 """
 from __future__ import annotations
 
-from typing import Iterator, List, Mapping, Optional, Sequence, Tuple, Union
+from typing import Iterator, Mapping, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
-from ..core.corpus import Corpus, relabel
+from ..core.corpus import Corpus
 from ..errors import InputError
 from . import columns
 from .columns import Stream, _sentence_blocks
 from .conllu import TagSource, documents, misc_error, scan_lines, tag_source
 from .conllu_lines import Lines
 from .documents import Documents
-from .pairing import pair_documents
+from .lockstep import NotInStep, lock_step, no_documents
 from .source import check_utf8, display_name, open_stream
-
-
-class NotInStep(InputError):
-    """The files do not pair sentence by sentence in order: read them whole (that pairs them by id, or
-    names what does not line up)."""
 
 
 class _Feed:
@@ -118,7 +108,7 @@ class _Feed:
         """The Documents of the lines of ``buf`` before the file's line ``line`` (None: all of them); the rest
         stays in ``buf``."""
         if not self.buf:
-            return _no_documents(self.name)
+            return no_documents(self.name, "conllu")
         lines = self.lines
         if line is None:
             part, rest, rest_at, rest_lines = lines, _NO_LINES, len(self.buf), self.line0 + self.n_lines
@@ -137,7 +127,7 @@ class _Feed:
         del self.buf[:rest_at]
         self.shift = 0
         self.lines = rest
-        return docs if docs is not None else _no_documents(self.name)
+        return docs if docs is not None else no_documents(self.name, "conllu")
 
     def done(self) -> bool:
         """Whether the file has no sentence left (its rest is read: an error in it is raised)."""
@@ -157,9 +147,10 @@ _NO_LINES = Lines(np.zeros(0, np.int32), np.zeros(0, np.int64), np.zeros(0, np.i
                   np.zeros(0, np.int64), [], np.zeros(0, np.uint16))
 
 
-def _no_documents(name: str) -> Documents:
-    return Documents(name, "conllu", np.zeros(1, np.int64), [], [], np.zeros(0, np.int64), np.zeros(0, np.int64),
-                     np.zeros(0, np.int32), [])
+def conllu_feed(path: str, block_bytes: int, *, column: Union[str, int, None] = None, misc_key: Optional[str] = "NER",
+                scheme: str = "IOB2", policy: str = "conlleval") -> _Feed:
+    """A CoNLL-U file as a feed of a lock-step read (:func:`~ts_eval.io.conllu.read_conllu`'s options)."""
+    return _Feed(path, block_bytes, column, misc_key, scheme, policy)
 
 
 def read_conllu_pair_blocks(gold_path: str, system_paths: Union[Sequence[str], Mapping[str, str]], *,
@@ -180,28 +171,4 @@ def read_conllu_pair_blocks(gold_path: str, system_paths: Union[Sequence[str], M
     size = block_bytes or columns.BLOCK_BYTES
     gold = _Feed(gold_path, size, column, misc_key, scheme, policy)
     feeds = [_Feed(p, size, column, misc_key, scheme, policy) for p in paths]
-    ids: List[np.ndarray] = []          # gold's sentence ids, hashed (a repeated id pairs otherwise)
-    every_id = True
-    while not gold.done():
-        g = gold.take()
-        systems = [f.take(g.n_docs) for f in feeds]
-        for s in systems:
-            if s.n_docs != g.n_docs or s.ids != g.ids:
-                raise NotInStep("the files do not pair sentence by sentence in order", s.path)
-        every_id = every_id and all(i is not None for i in g.ids)
-        if every_id:
-            ids.append(np.array([hash(i) for i in g.ids], np.int64))
-        try:
-            corpus = pair_documents(g, dict(zip(names, systems)), scheme=scheme, policy=policy)
-        except InputError as err:
-            raise NotInStep(str(err), g.path) from err
-        yield relabel(corpus, label_map)
-    gold.check_end()
-    for f in feeds:
-        f.check_end()
-        if not f.done():
-            raise NotInStep("the system file has more sentences than gold", f.name)
-    if every_id and ids:
-        seen = np.sort(np.concatenate(ids))
-        if np.any(seen[1:] == seen[:-1]):
-            raise NotInStep("a sentence id occurs twice", gold.name)
+    yield from lock_step(gold, feeds, names, scheme=scheme, policy=policy, label_map=label_map)

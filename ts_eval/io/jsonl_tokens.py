@@ -65,13 +65,30 @@ def read_jsonl_tokens(path: str, scheme: str = "IOB2", policy: str = "conlleval"
     """Read a token-list JSON Lines file (see the module docstring for the shapes)."""
     name = display_name(path)
     data = read_bytes(path) if raw is None else raw
-    chunks: Iterator[Item] = _chunks(data, name, id_key) or record_chunks(path, data)
+    return tokens_documents(data, name, scheme=scheme, policy=policy, tag_names=tag_names, id_key=id_key)[0]
+
+
+#: the shape of a file's records, and the line of the record that decided it
+Shape = Tuple[str, int]
+
+
+def tokens_documents(data: bytes, name: str, *, scheme: str = "IOB2", policy: str = "conlleval",
+                     tag_names: Union[str, Sequence[str], None] = None, id_key: str = "id",
+                     shape_of: Optional[Shape] = None) -> Tuple[Documents, Shape]:
+    """The Documents of the bytes of a token-list JSON Lines file, or of a run of its lines (``shape_of``:
+    the shape its first record decided), and the shape."""
+    forced = shape_of[0] if shape_of is not None else None
+    chunks: Iterator[Item] = _chunks(data, name, id_key, forced) or record_chunks(name, data)
     head = next(chunks)
     first, first_line = (head.first, head.lines[0]) if isinstance(head, Scanned) else (head[0][0], head[1][0])
-    shape = next((s for s in SHAPES if s in first), None)
-    if shape is None or "tokens" not in first:
-        raise InputError(f"keys {', '.join(map(repr, first)) or '(none)'}; expected 'tokens' "
-                         f"and one of {', '.join(map(repr, SHAPES))}", name, first_line)
+    if shape_of is not None:
+        shape, first_line = shape_of
+    else:
+        found = next((s for s in SHAPES if s in first), None)
+        if found is None or "tokens" not in first:
+            raise InputError(f"keys {', '.join(map(repr, first)) or '(none)'}; expected 'tokens' "
+                             f"and one of {', '.join(map(repr, SHAPES))}", name, first_line)
+        shape = found
     names = None
     if shape == "ner_tags":
         if tag_names is None:
@@ -136,21 +153,23 @@ def read_jsonl_tokens(path: str, scheme: str = "IOB2", policy: str = "conlleval"
         else:
             span_doc, span_b, span_e, span_lab = fast
         return build_documents(name, "jsonl-tokens", doc_len, ids, all_keys, span_doc, span_b, span_e, span_lab,
-                               lines=lines)
+                               lines=lines), (shape, first_line)
     token_lines = np.repeat(np.asarray(lines, np.int32), lengths)
     if shape == "tags" and all(isinstance(part, Scanned) for part in flat):
         tag_vocab, tag_ids = _scanned_tags(flat)
     else:
         tag_vocab, tag_ids = _tag_ids(name, shape, _tags_as_json(flat), names, token_lines)
     return documents_from_tags(name, "jsonl-tokens", lengths, ids, all_keys, tag_vocab, tag_ids, scheme, policy,
-                               lines=lines, token_lines=token_lines)
+                               lines=lines, token_lines=token_lines), (shape, first_line)
 
 
-def _chunks(data: bytes, name: str, id_key: str) -> Optional[Iterator[Item]]:
-    """The scanned chunks of a file whose first record has tokens and spans, tags or ner_tags (None: the
-    file goes to the json path)."""
+def _chunks(data: bytes, name: str, id_key: str, shape: Optional[str] = None) -> Optional[Iterator[Item]]:
+    """The scanned chunks of a file whose first record has tokens and spans, tags or ner_tags (or of the
+    records of a file of that ``shape``; None: the file goes to the json path)."""
     if not SCAN:
         return None
+    if shape is not None:
+        return scan_chunks(data, name, shape if shape != "ner_tags" else None, id_key)
     try:
         at = data.find(b"{")
         end = data.find(b"\n", at)

@@ -13,8 +13,8 @@ the counts of the shards, added in order, are the counts of the file::
     report = counts.report()
 
 ``count_files(gold, systems, ...)`` does the same for a gold file and one file per system (two-file mode),
-column or CoNLL-U files, read in lock-step (:func:`ts_eval.io.conll.read_conll_pair_blocks`,
-:func:`ts_eval.io.conllu_blocks.read_conllu_pair_blocks`).
+column files, or CoNLL-U and JSON Lines files (gold and systems may differ in format), read in lock-step
+(:func:`ts_eval.io.conll.read_conll_pair_blocks`, :func:`read_pair_blocks`).
 
 Options: the reading options of :func:`ts_eval.io.conll.read_conll` (``gold_column``, ``scheme``, ...) and
 the scoring options of :func:`ts_eval.models.evaluate.evaluate` (``models``, ``beta``, ...); ``labels`` and
@@ -25,13 +25,18 @@ from __future__ import annotations
 
 import inspect
 from dataclasses import dataclass
-from typing import Any, Dict, Iterable, List, Optional, Sequence, Set, Tuple, Union
+from typing import Any, Dict, Iterable, Iterator, List, Mapping, Optional, Sequence, Set, Tuple, Union
 
 from ..core.corpus import Corpus, select_labels
 from ..errors import OptionError
+from ..io import columns
 from ..io.columns import Head
+from ..io.columns_feed import ColumnFeed
 from ..io.conll import conll_shards, read_conll, read_conll_blocks, read_conll_pair, read_conll_pair_blocks
-from ..io.conllu_blocks import read_conllu_pair_blocks
+from ..io.conllu_blocks import conllu_feed, read_conllu_pair_blocks
+from ..io.jsonl_blocks import JsonlFeed, text_reader, tokens_reader
+from ..io.lockstep import TAKES, Feed, NotInStep, lock_step
+from ..io.source import STDIN, display_name, system_name
 from ..models.counts import Counts, count_corpus
 from ..models.evaluate import DEFAULT_MODELS, score_settings
 
@@ -101,17 +106,61 @@ CONLLU_READING = set(inspect.signature(read_conllu_pair_blocks).parameters) - {"
                                                                                "block_bytes"}
 
 
-def count_files(gold: str, systems: Sequence[str], *, format: str = "columns",
+def _feed(path: str, fmt: str, block_bytes: int, options: Dict[str, Any], system: bool) -> Feed:
+    kw = {k: v for k, v in options.items() if k in TAKES[fmt]}
+    if fmt == "conllu":
+        return conllu_feed(path, block_bytes, **kw)
+    if fmt == "columns":
+        return ColumnFeed(path, block_bytes, **kw)
+    return JsonlFeed(path, fmt, tokens_reader(**kw) if fmt == "jsonl-tokens" else text_reader(**kw), block_bytes,
+                     system=system)
+
+
+def read_pair_blocks(gold: str, systems: Union[Sequence[str], Mapping[str, str]], *, formats: Sequence[str],
+                     names: Optional[Sequence[str]] = None, label_map: Sequence[Tuple[str, str]] = (),
+                     block_bytes: Optional[int] = None, **options: Any) -> Iterator[Corpus]:
+    """The Corpus of each block of whole documents of ``gold`` and the same documents of every system,
+    read in lock-step (``formats``: gold's, then each system's, each one of
+    :data:`~ts_eval.io.lockstep.TAKES`; ``names``: the systems' names, in order, by default as
+    :func:`~ts_eval.io.api.read_pair` names them); ``options`` go to the formats that take them, as
+    :func:`~ts_eval.io.api.read_pair` passes them.  Raises :class:`~ts_eval.io.lockstep.NotInStep` when
+    the files must be read whole."""
+    paths: List[str] = list(systems.values()) if isinstance(systems, Mapping) else list(systems)
+    if names is None:
+        names = list(systems) if isinstance(systems, Mapping) else [system_name(p) for p in paths]
+    if len(formats) != len(paths) + 1 or not set(formats) <= set(TAKES):
+        raise ValueError(f"formats {list(formats)!r}: expected one of {', '.join(TAKES)} for gold and each system")
+    if STDIN in [gold, *paths]:
+        raise NotInStep("standard input is read whole", display_name(STDIN))
+    if options.get("scheme") == "auto":
+        raise NotInStep("the scheme is detected over the whole input", display_name(gold))
+    unknown = set(options) - set().union(*(TAKES[f] for f in formats))
+    if unknown:
+        raise NotInStep(f"option(s) {', '.join(sorted(unknown))} apply to none of the formats read", gold)
+    size = block_bytes or columns.BLOCK_BYTES
+    feeds = [_feed(p, f, size, options, k > 0) for k, (p, f) in enumerate(zip([gold, *paths], formats))]
+    yield from lock_step(feeds[0], feeds[1:], names, scheme=options.get("scheme", "IOB2"),
+                         policy=options.get("policy", "conlleval"), label_map=label_map)
+
+
+DOCUMENT_READING = set().union(*TAKES.values()) | {"names", "label_map"}
+
+
+def count_files(gold: str, systems: Sequence[str], *, format: Union[str, Sequence[str]] = "columns",
                 labels: Optional[Sequence[str]] = None, exclude: Sequence[str] = (),
                 block_bytes: Optional[int] = None, **options: Any) -> Counts:
-    """The counts of a gold file and one file per system (two-file mode), column files (``format``
-    ``"columns"``) or CoNLL-U files (``"conllu"``), read in lock-step in blocks of whole sentences
-    (:func:`~ts_eval.io.conll.read_conll_pair_blocks`, :func:`~ts_eval.io.conllu_blocks.read_conllu_pair_blocks`:
-    CoNLL-U files whose sentences do not pair in order raise its ``NotInStep``: read them whole).
+    """The counts of a gold file and one file per system (two-file mode), read in lock-step in blocks of
+    whole sentences or documents: column files (``format`` ``"columns"``,
+    :func:`~ts_eval.io.conll.read_conll_pair_blocks`), CoNLL-U files (``"conllu"``,
+    :func:`~ts_eval.io.conllu_blocks.read_conllu_pair_blocks`), or files in any of the formats of
+    :func:`read_pair_blocks` (``"jsonl-tokens"``, ``"jsonl-text"``, ``"conllu"``: one for
+    every file, or a list: gold's, then each system's, ``"columns"`` among them).  Files that do not pair in order raise
+    :class:`~ts_eval.io.lockstep.NotInStep`: read them whole.
 
     ``options``: :func:`~ts_eval.io.conll.read_conll_pair`'s reading options (CoNLL-U:
-    :func:`~ts_eval.io.conllu_blocks.read_conllu_pair_blocks`'s) and
-    :func:`~ts_eval.models.evaluate.evaluate`'s scoring options.
+    :func:`~ts_eval.io.conllu_blocks.read_conllu_pair_blocks`'s; other formats: the options their readers
+    take, as :func:`~ts_eval.io.api.read_pair` passes them) and :func:`~ts_eval.models.evaluate.evaluate`'s
+    scoring options.
     """
     if format == "conllu":
         reading, scoring = _options(options, CONLLU_READING)
@@ -120,7 +169,11 @@ def count_files(gold: str, systems: Sequence[str], *, format: str = "columns",
         reading, scoring = _options(options, PAIR_READING)
         blocks = read_conll_pair_blocks(gold, systems, block_bytes=block_bytes, **reading)
     else:
-        raise OptionError(f"format {format!r}: expected columns or conllu")
+        formats = [format] * (len(systems) + 1) if isinstance(format, str) else list(format)
+        if not set(formats) <= set(TAKES):
+            raise OptionError(f"format {format!r}: expected columns, or {', '.join(TAKES)} (one, or one per file)")
+        reading, scoring = _options(options, DOCUMENT_READING)
+        blocks = read_pair_blocks(gold, systems, formats=formats, block_bytes=block_bytes, **reading)
     return _count(blocks, scoring, labels, exclude)
 
 

@@ -1,0 +1,118 @@
+"""A gold input and one input per system, read in lock-step blocks of whole documents (or sentences).
+
+Each input is a *feed* (:class:`Feed`): it hands out its documents a block at a time, with the file's line
+numbers, as :class:`~ts_eval.io.documents.Documents`.  :func:`lock_step` takes a block of gold (about a
+block's worth of bytes), the same number of documents of every system, and pairs them as
+:func:`ts_eval.io.api.read_pair` pairs the whole inputs (:func:`~ts_eval.io.pairing.pair_documents`, then
+the label map): one Corpus per block, whatever the feeds' formats.
+
+Reading the whole inputs pairs a system's documents with gold's by id when every document of both has
+one, else by order.  In blocks, the n-th document of gold is paired with the n-th of every system: that
+is what the whole read does when, wherever both sides give an id, the ids are the same (in the same
+order), no id occurs twice where every document has one, and the inputs hold as many documents with the
+same tokens (and texts).  When any of this does not hold (documents in another order, an input that does
+not line up: an error whose message names the whole inputs), :class:`NotInStep` is raised: the inputs
+must be read whole.
+"""
+from __future__ import annotations
+
+import re
+from typing import Dict, Iterator, List, Optional, Protocol, Sequence, Set, Tuple
+
+import numpy as np
+
+from ..core.corpus import Corpus, relabel
+from ..errors import InputError
+from .documents import Documents
+from .pairing import pair_documents
+
+#: the formats a feed reads (:mod:`ts_eval.io.conllu_blocks`, :mod:`ts_eval.io.jsonl_blocks`), each with the
+#: options it is read with
+TAKES: Dict[str, Set[str]] = {
+    "columns": {"column", "token_column", "scheme", "policy"},
+    "conllu": {"misc_key", "column", "scheme", "policy"},
+    "jsonl-tokens": {"scheme", "policy", "tag_names", "id_key"},
+    "jsonl-text": {"align", "id_key", "text_key", "source", "tokenizer"},
+}
+
+
+class NotInStep(InputError):
+    """The inputs do not pair document by document in order, or a block cannot be read as the whole input
+    reads it: read them whole (that pairs them by id, or names what is wrong)."""
+
+
+class Feed(Protocol):
+    """One input, handed out a number of whole documents at a time."""
+
+    name: str
+
+    def take(self, n: Optional[int] = None) -> Documents:
+        """The next ``n`` documents (None: the next block's worth; fewer at the end of the input)."""
+
+    def done(self) -> bool:
+        """Whether no document is left (what is left is read: an error in it is raised)."""
+
+    def check_end(self) -> None:
+        """Raise what the whole read raises for an input without documents."""
+
+
+def no_documents(name: str, fmt: str) -> Documents:
+    """No documents (what a feed hands out at its end)."""
+    return Documents(name, fmt, np.zeros(1, np.int64), [], [], np.zeros(0, np.int64), np.zeros(0, np.int64),
+                     np.zeros(0, np.int32), [])
+
+
+_NUMBERED = re.compile(r"\b(?:document|record|sentence|line) \d")   # a message that numbers records or lines
+
+
+def block_error(err: InputError, name: str, docs_before: int, lines_before: int = 0) -> InputError:
+    """The error a feed's block raised, as reading the whole file raises it: with the file's line (the
+    block's plus ``lines_before``).  A block after the first numbers its documents (and lines, in a message's
+    text) its own way: an error whose message numbers any is :class:`NotInStep` (the whole read names it)."""
+    if not docs_before or err.path != name:
+        return err
+    if _NUMBERED.search(str(err)):
+        return NotInStep(str(err), name)
+    if not lines_before:
+        return err
+    return type(err)(list(err.parts), err.path, None if err.line is None else err.line + lines_before)
+
+
+def _in_step(gold: List[Optional[str]], system: List[Optional[str]]) -> bool:
+    """Whether the documents pair in order: where both sides give an id, it is the same."""
+    return gold == system or all(g is None or s is None or g == s for g, s in zip(gold, system))
+
+
+def lock_step(gold: Feed, feeds: Sequence[Feed], names: Sequence[str], *, scheme: Optional[str] = None,
+              policy: Optional[str] = None, label_map: Sequence[Tuple[str, str]] = ()) -> Iterator[Corpus]:
+    """The Corpus of each block of gold's documents and the same documents of every system (``names``: the
+    systems' names, in the order of ``feeds``), paired as :func:`~ts_eval.io.api.read_pair` pairs the whole
+    inputs (``scheme`` and ``policy``: what the sides read from tags were decoded with).  Raises
+    :class:`NotInStep` when the inputs do not pair document by document in order."""
+    ids: List[np.ndarray] = []          # gold's ids, hashed (a repeated id pairs otherwise: checked at the end)
+    gold_ids = True                     # every gold document has an id
+    system_ids = [True] * len(feeds)    # every document of that system has one
+    while not gold.done():
+        g = gold.take()
+        systems = [f.take(g.n_docs) for f in feeds]
+        for k, s in enumerate(systems):
+            if s.n_docs != g.n_docs or not _in_step(g.ids, s.ids):
+                raise NotInStep("the inputs do not pair document by document in order", s.path)
+            system_ids[k] = system_ids[k] and None not in s.ids
+        gold_ids = gold_ids and None not in g.ids
+        if gold_ids:
+            ids.append(np.array([hash(i) for i in g.ids], np.int64))
+        try:
+            corpus = pair_documents(g, dict(zip(names, systems)), scheme=scheme, policy=policy)
+        except InputError as err:
+            raise NotInStep(str(err), g.path) from err
+        yield relabel(corpus, label_map)
+    gold.check_end()
+    for f in feeds:
+        f.check_end()
+        if not f.done():
+            raise NotInStep("the system input has more documents than gold", f.name)
+    if gold_ids and any(system_ids) and ids:        # some system pairs with gold by id: each id once
+        seen = np.sort(np.concatenate(ids))
+        if np.any(seen[1:] == seen[:-1]):
+            raise NotInStep("a document id occurs twice", gold.name)
