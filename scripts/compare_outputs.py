@@ -154,6 +154,16 @@ def build_jobs(data: Path, corpora: List[Path], work: Path, quick: bool) -> Jobs
                                                 "--models", "ts,exact,fair,semeval", "-o", "{out}"])
         jobs.add(f"score {fmt} gold vs columns", ["score", "--gold", str(g), str(few[1]), "--format", "json",
                                                   "-o", "{out}"])
+        if fmt == "jsonl-text":     # a span beyond its text late in the file (read by the byte scan)
+            recs = s.read_text(encoding="utf-8").split("\n")
+            late = next(k for k in range(len(recs) * 9 // 10, len(recs)) if '"spans": [{' in recs[k])
+            rec = json.loads(recs[late])
+            rec["spans"][0]["end"] = len(rec["text"]) + 5
+            recs[late] = json.dumps(rec, ensure_ascii=False)
+            bad_text = work / "bad-span.jsonl"
+            bad_text.write_text("\n".join(recs), encoding="utf-8")
+            jobs.add("error: jsonl-text a span beyond its text late", ["score", "--gold", str(g), str(bad_text),
+                                                                       "-o", "{out}"])
     # CoNLL-U, read in lock-step blocks (made here from the column files: there is no CoNLL-U writer)
     cu_gold, cu_systems = work / "gold.conllu", [work / f"{s.stem}.conllu" for s in few]
     to_conllu(gold, cu_gold, -1, ids=True)
@@ -223,6 +233,12 @@ def build_jobs(data: Path, corpora: List[Path], work: Path, quick: bool) -> Jobs
         to_conllu(c, c_sys, -1, ids=True)
         jobs.add(f"score {c.name} conllu", ["score", "--gold", str(c_gold), str(c_sys), "--format", "json",
                                             "-o", "{out}"])
+        t_gold, t_sys = work / f"gold-{c.stem}.text.jsonl", work / f"sys-{c.stem}.text.jsonl"
+        for col, out in ((-2, t_gold), (-1, t_sys)):
+            subprocess.run([sys.executable, "-m", "ts_eval", "convert", str(c), str(out), "--to", "jsonl-text",
+                            "--column", str(col)], check=True, cwd=REPO, capture_output=True)
+        jobs.add(f"score {c.name} jsonl-text", ["score", "--gold", str(t_gold), str(t_sys), "--format", "json",
+                                                "-o", "{out}"])
         if not quick:
             jobs.add(f"score {c.name} stdin", ["score", "-", "--format", "json"], output=False, stdin=c)
             jobs.add(f"score {c.name} two files", ["score", "--gold", str(c), str(c), "--format", "json",
