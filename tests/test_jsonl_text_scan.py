@@ -191,3 +191,15 @@ def test_another_text_key_and_id_key_are_scanned(tmp_path: Any) -> None:
     got = _same(path, text_key="content", id_key="doc")
     assert got["ids"] == ["d0", "d1", "d2", "d3"]
     assert jsonl_scan.scan_chunks(b"{}", "f", "spans", text_key="a_long_key") is None
+
+
+def test_an_offset_beyond_64_bits_is_an_input_error(tmp_path: Any) -> None:
+    """(It was an OverflowError from numpy in both JSON Lines span readers.)"""
+    big = 2 ** 64
+    path = _write(tmp_path, [json.dumps({"text": "a b", "spans": [{"start": big, "end": 1, "label": "PER"}]})])
+    assert _same(path) == ("error", f"{path}:1: document 1: span [{big}, 1) is outside the text (length 3) or empty;"
+                                    " expected 0 <= start < end <= length")
+    path = _write(tmp_path, [json.dumps({"tokens": ["a"], "spans": [{"start": 0, "end": big, "label": "PER"}]})])
+    got = same_with_scan(path)[1]
+    assert got.startswith(f"{path}:1: span ") and got.endswith(": token offsets must be integers with 0 <= start < "
+                                                               "end <= 1 (the number of tokens; end exclusive)")

@@ -103,8 +103,12 @@ class CharDocs:
         ok = set(map(type, self.span_start)) <= {int} and set(map(type, self.span_end)) <= {int} \
             and set(map(type, self.span_label)) <= {str} and "" not in set(self.span_label)
         if ok:
-            cs, ce = np.asarray(self.span_start, np.int64), np.asarray(self.span_end, np.int64)
-            ok = not np.any((cs < 0) | (cs >= ce) | (ce > tl[doc])) if n else True
+            try:
+                cs, ce = np.asarray(self.span_start, np.int64), np.asarray(self.span_end, np.int64)
+            except OverflowError:   # an offset beyond 64 bits: the span by span check names it
+                ok = False
+            else:
+                ok = not np.any((cs < 0) | (cs >= ce) | (ce > tl[doc])) if n else True
         if not ok:
             for k in range(n):
                 self.check_span(k)

@@ -482,8 +482,10 @@ def _spans(blk: _Block, k: np.ndarray, lb: np.ndarray, limit: np.ndarray, line_o
     def named(text: bytes) -> np.ndarray:
         return keys[(slen[keys] == len(text)) & ((word & _LOW[len(text)]) == _word(text))]
 
+    o_next = np.append(o, n + 8)
+
     def nxt_o(k: np.ndarray) -> np.ndarray:      # the next string's opening quote (past the end: none)
-        return np.append(o, n + 8)[k + 1]
+        return o_next[k + 1]
     # "start"/"end" keys: the gap to the next key is ':' or ': ', 1-7 digits (no leading 0), ',' or ', '
     k_start, k_end = named(b"start"), named(b"end")
     key = np.concatenate((k_start, k_end))
@@ -541,7 +543,9 @@ def _spans(blk: _Block, k: np.ndarray, lb: np.ndarray, limit: np.ndarray, line_o
     at = one_per_line(k, good)
     line = line_of(o[k])
     cuts.append((lb[good] + 1, rb[good]))
-    first_key = _ranges(i0, 4 * n_obj)[::4]             # each span's "start" key, region by region
+    region_first = np.cumsum(n_obj) - n_obj
+    # each span's "start" key, region by region: its region's first, then every fourth string
+    first_key = np.repeat(i0 - 4 * region_first, n_obj) + 4 * np.arange(int(n_obj.sum()), dtype=np.int64)
     starts, ends = ivalue[first_key], ivalue[first_key + 1]
     lab = first_key + 3
     vals, lab_id = unique_slices(blk.win, o[lab] + 1, c[lab])
@@ -552,7 +556,6 @@ def _spans(blk: _Block, k: np.ndarray, lb: np.ndarray, limit: np.ndarray, line_o
     out_of = (starts >= ends) | (ends > limit[line[span_reg]])
     bad[line[span_reg[out_of]]] = True
     nspan = np.append(n_obj, 0)[at]
-    region_first = np.cumsum(n_obj) - n_obj
 
     def of_lines(rel: np.ndarray) -> Tuple[np.ndarray, Tuple[np.ndarray, np.ndarray, List[str]]]:
         cnt = nspan[rel]

@@ -337,8 +337,12 @@ def _check_spans(name: str, flat: List[Any], counts: List[int], lengths: np.ndar
     except (TypeError, KeyError, IndexError):
         ok = False
     if ok and flat:
-        bb, ee = np.asarray(b, np.int64), np.asarray(e, np.int64)
-        ok = not np.any((bb < 0) | (bb >= ee) | (ee > lengths[doc]))
+        try:
+            bb, ee = np.asarray(b, np.int64), np.asarray(e, np.int64)
+        except OverflowError:       # an offset beyond 64 bits: the span by span check names it
+            ok = False
+        else:
+            ok = not np.any((bb < 0) | (bb >= ee) | (ee > lengths[doc]))
     if not ok:
         for k, sp in enumerate(flat):
             _check_span(sp, int(lengths[doc[k]]), name, lines[doc[k]])
