@@ -403,10 +403,10 @@ def _scan_group(data: bytes, line_start: np.ndarray, line_end: np.ndarray, group
         recs: Optional[List[Any]] = None
         template = None
         chunk_ids = None
-        if len({same[r] for r in rows}) == 1 and (ids is None or bool(np.all(id_line[rel] >= 0))):
+        if len(set(map(same.__getitem__, rows))) == 1 and (ids is None or bool(np.all(id_line[rel] >= 0))):
             with suppress(ValueError):
                 template = json.loads(same[rows[0]])
-                chunk_ids = None if ids is None else [ids[x] for x in id_line[rel].tolist()]
+                chunk_ids = None if ids is None else list(map(ids.__getitem__, id_line[rel].tolist()))
         if template is None:
             if not skeleton:
                 skeleton.append(_cut(u, n, cut_s, cut_e, _MARK))
