@@ -164,6 +164,23 @@ def build_jobs(data: Path, corpora: List[Path], work: Path, quick: bool) -> Jobs
             bad_text.write_text("\n".join(recs), encoding="utf-8")
             jobs.add("error: jsonl-text a span beyond its text late", ["score", "--gold", str(g), str(bad_text),
                                                                        "-o", "{out}"])
+            # a generated output (strings, no offsets) made from the system's text spans, some strings changed
+            gen = work / "generated.jsonl"
+            with open(gen, "w", encoding="utf-8") as dst:
+                for k, line in enumerate(x for x in s.read_text(encoding="utf-8").split("\n") if x.strip()):
+                    r = json.loads(line)
+                    ents = [{"text": r["text"][sp["start"]:sp["end"]], "label": sp["label"]} for sp in r["spans"]]
+                    for j, ent in enumerate(ents):
+                        how = (k + j) % 7
+                        ent["text"] = {1: ent["text"].lower(), 2: ent["text"] + ".", 3: " " + ent["text"] + " ,",
+                                       4: ent["text"].replace(" ", "  "), 5: ent["text"] + " zzz"}.get(how, ent["text"])
+                    rec = {"id": r["id"], "entities": ents} if "id" in r else {"entities": ents}   # else: by order
+                    dst.write(json.dumps(rec, ensure_ascii=False) + "\n")
+            for name, extra in (("ground", []), ("ground all", ["--ground", "all"]), ("normalize none",
+                                ["--normalize", "none"]), ("universalner", ["--normalize", "universalner"]),
+                                ("strings", ["--generated", "strings", "--models", "ts,exact,fair,strings"])):
+                jobs.add(f"score generated {name}", ["score", "--gold", str(g), str(gen), *extra, "--format", "json",
+                                                     "-o", "{out}"])
     # CoNLL-U, read in lock-step blocks (made here from the column files: there is no CoNLL-U writer)
     cu_gold, cu_systems = work / "gold.conllu", [work / f"{s.stem}.conllu" for s in few]
     to_conllu(gold, cu_gold, -1, ids=True)
