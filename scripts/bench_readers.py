@@ -5,7 +5,8 @@ A seeded corpus of N tokens (default 1M; sentences of 5-40 tokens, IOB2 gold and
 noisy system) is written as: CoNLL columns (``TOKEN TAG``), JSON Lines with tokens and
 token-offset spans, JSON Lines with tokens and tags, and JSON Lines with text and
 character-offset spans (tokens separated by single spaces, so the default tokenizer
-finds them again), and CoNLL-U with the tags under the MISC key NER.  For each format it times, in-process and
+finds them again), and CoNLL-U with the tags under the MISC key NER; the system also as a
+generated output (entity strings with labels, no offsets).  For each format it times, in-process and
 best of ``--repeat``:
 reading the gold file (``ts_eval.read``), and the whole score (``read_pair`` of gold
 and system + ``evaluate``).  The existing column reader (``read_column_file``) is
@@ -20,7 +21,9 @@ child process (imported from SRC, best of ``--repeat``) and shown beside this co
 Then each format's gold file is read again in a fresh process of its own (``ts_eval.read``, best of
 ``--repeat``), which also gives that read's peak RSS, and both are shown as ratios to the same for the
 column file (issue 22.4: the JSON Lines readers within 1.5x of the column reader's time and memory);
-with ``--baseline SRC`` the package in SRC is measured the same way, the children interleaved.
+with ``--baseline SRC`` the package in SRC is measured the same way, the children interleaved.  The
+generated output is timed there too: its strings placed on the gold text file's documents
+(``read_generated_on``, ``generated="ground"`` and ``"strings"``), gold read before the clock starts.
 
     python scripts/bench_readers.py [--tokens 1000000] [--repeat 3] [--json out.json]
     python scripts/bench_readers.py --formats conllu --baseline /tmp/before
@@ -116,7 +119,16 @@ def write_all(sents, d: str) -> Dict[str, Tuple[str, str]]:
                     for b, e, lab in spans]}) + "\n")
         for fmt, path in p.items():
             paths.setdefault(fmt, [None, None])[k - 1] = path
+    with open(os.path.join(d, "system.generated.jsonl"), "w") as gen:   # a generated output: strings, no offsets
+        for i, (toks, _, spans) in enumerate(sents):
+            gen.write(json.dumps({"id": f"s{i}", "entities": [{"text": " ".join(toks[b:e]), "label": lab}
+                                                              for b, e, lab in spans]}) + "\n")
     return {f: tuple(v) for f, v in paths.items()}
+
+
+#: the generated output's reads in the fresh-process table: (mode, the generated=... option); each places the
+#: system's strings on the gold text file's documents, read before the clock starts
+GENERATED = (("generated (ground)", "ground"), ("generated (strings)", "strings"))
 
 
 def best(fn: Callable[[], object], repeat: int) -> float:
@@ -158,6 +170,7 @@ sys.path.insert(0, sys.argv[1])
 from ts_eval import read
 import ts_eval.io.api  # every reader imported before the first measurement
 path, repeat = sys.argv[2], int(sys.argv[3])
+gold, mode = (sys.argv[4], sys.argv[5]) if len(sys.argv) > 5 else (None, None)
 
 
 def peak_mb():
@@ -171,36 +184,48 @@ def peak_mb():
 
 
 before = peak_mb()
+if gold is not None:     # a generated output, placed on gold's documents (read first, not timed)
+    from ts_eval.io.api import read_generated_on
+    gold_docs = read(gold)
+    gold_docs.keys
+    before = peak_mb()
 runs, cpu = [], []
 for _ in range(repeat):
     t0, c0 = time.perf_counter(), time.process_time()
-    docs = read(path)
+    docs = read(path) if gold is None else read_generated_on(gold_docs, path, generated=mode)
     runs.append(time.perf_counter() - t0)
     cpu.append(time.process_time() - c0)
     del docs
-print(json.dumps({"read_s": min(runs), "cpu_s": min(cpu), "rss_mb": peak_mb(), "imports_rss_mb": before}))
+print(json.dumps({"read_s": min(runs), "cpu_s": min(cpu), "rss_mb": peak_mb(), "imports_rss_mb": before,
+                  "grows_mb": peak_mb() - before}))
 """
 
 
-def isolated(src: str, path: str, repeat: int) -> Dict[str, float]:
-    """``ts_eval.read(path)`` in a fresh process importing the package in ``src``: best time, peak RSS (MB)."""
-    out = subprocess.run([sys.executable, "-c", ISOLATED, os.path.abspath(src), path, str(repeat)],
+def isolated(src: str, path: str, repeat: int, gold: Optional[str] = None, mode: str = "") -> Dict[str, float]:
+    """``ts_eval.read(path)`` in a fresh process importing the package in ``src``: best time, peak RSS (MB); with
+    ``gold``, ``read_generated_on(gold, path, generated=mode)`` instead (gold read before the clock starts)."""
+    extra = [gold, mode] if gold else []
+    out = subprocess.run([sys.executable, "-c", ISOLATED, os.path.abspath(src), path, str(repeat), *extra],
                          check=True, capture_output=True, text=True, cwd=os.path.abspath(src)).stdout
     return json.loads(out)
 
 
 def isolated_table(paths: Dict[str, Tuple[str, str]], columns: str, repeat: int, rounds: int,
-                   base: Optional[str]) -> List[Dict[str, Any]]:
+                   base: Optional[str], generated: Optional[Tuple[str, str]] = None) -> List[Dict[str, Any]]:
     """Each format's gold read in a fresh process (this copy, and the one in ``base`` if given, interleaved;
-    the best of ``rounds`` such processes), with its time and peak RSS as ratios to the column file's."""
+    the best of ``rounds`` such processes), with its time and peak RSS as ratios to the column file's;
+    ``generated``: (gold text file, generated output) also timed as :data:`GENERATED` says."""
     here = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
     srcs = {"this": here, **({"baseline": base} if base else {})}
-    files = {"columns": columns, **{f: g for f, (g, _) in paths.items() if f != "columns"}}
+    files: Dict[str, Tuple[str, Optional[str], str]] = {
+        "columns": (columns, None, ""), **{f: (g, None, "") for f, (g, _) in paths.items() if f != "columns"}}
+    if generated:
+        files.update({fmt: (generated[1], generated[0], mode) for fmt, mode in GENERATED})
     rows: List[Dict[str, Any]] = []
     for _ in range(rounds):     # interleaved rounds: a busy moment of a shared machine hits every row alike
-        for fmt, path in files.items():
+        for fmt, (path, gold, mode) in files.items():
             for who, src in srcs.items():
-                got = isolated(src, path, repeat)
+                got = isolated(src, path, repeat, gold, mode)
                 row = next((r for r in rows if r["format"] == fmt and r["package"] == who), None)
                 if row is None:
                     rows.append({"format": fmt, "package": who, **got})
@@ -208,6 +233,7 @@ def isolated_table(paths: Dict[str, Tuple[str, str]], columns: str, repeat: int,
                     row["read_s"] = min(row["read_s"], got["read_s"])
                     row["cpu_s"] = min(row["cpu_s"], got["cpu_s"])
                     row["rss_mb"] = min(row["rss_mb"], got["rss_mb"])
+                    row["grows_mb"] = min(row["grows_mb"], got["grows_mb"])
     for r in rows:
         col = next(c for c in rows if c["format"] == "columns" and c["package"] == r["package"])
         r["time_ratio"] = r["read_s"] / col["read_s"]
@@ -241,7 +267,8 @@ def main() -> int:
             t_score = best(lambda fmt=fmt, g=g, s=s: scores.__setitem__(fmt, evaluate(read_pair(g, s))), a.repeat)
             rows.append((fmt, os.path.getsize(g), t_read, t_score,
                          baseline(a.baseline, g, s, a.repeat) if a.baseline else None))
-        fresh = isolated_table(paths, columns, a.repeat, a.rounds, a.baseline)
+        gen = (paths["jsonl-text"][0], os.path.join(d, "system.generated.jsonl")) if "jsonl-text" in paths else None
+        fresh = isolated_table(paths, columns, a.repeat, a.rounds, a.baseline, gen)
     f1 = {fmt: (round(r.to_dict()["systems"][0]["exact"]["micro"]["f"], 6),
                 round(r.to_dict()["systems"][0]["ts"]["micro"]["f"], 6))
           for fmt, r in scores.items()}
@@ -256,11 +283,15 @@ def main() -> int:
     print("(exact-match, TS) micro F1 per format (must agree):", f1)
     print(f"\neach gold file read alone in a fresh process (ts_eval.read, best of {a.repeat} reads x {a.rounds} "
           "interleaved processes; peak RSS of the process)")
+    print("(generated: the system's entity strings placed on the gold text file's documents, read_generated_on; the"
+          " gold file is read first, untimed, and\n 'before MB' is the peak after it: 'peak MB' holds gold's"
+          " documents too, 'grows MB' is what placing the strings adds)")
     print(f"{'format':22} {'package':9} {'read s':>7} {'x columns':>9} {'CPU s':>6} {'x columns':>9} "
-          f"{'peak MB':>8} {'x columns':>9} {'imports MB':>10}")
+          f"{'peak MB':>8} {'x columns':>9} {'before MB':>9} {'grows MB':>8}")
     for r in fresh:
         print(f"{r['format']:22} {r['package']:9} {r['read_s']:7.3f} {r['time_ratio']:9.2f} {r['cpu_s']:6.3f} "
-              f"{r['cpu_ratio']:9.2f} {r['rss_mb']:8.1f} {r['rss_ratio']:9.2f} {r['imports_rss_mb']:10.1f}")
+              f"{r['cpu_ratio']:9.2f} {r['rss_mb']:8.1f} {r['rss_ratio']:9.2f} {r['imports_rss_mb']:9.1f} "
+              f"{r['grows_mb']:8.1f}")
     if a.json:
         with open(a.json, "w") as fh:
             json.dump({"tokens": a.tokens, "baseline": a.baseline,

@@ -155,6 +155,33 @@ def build_jobs(data: Path, corpora: List[Path], work: Path, quick: bool) -> Jobs
                                                 "--models", "ts,exact,fair,semeval", "-o", "{out}"])
         jobs.add(f"score {fmt} gold vs columns", ["score", "--gold", str(g), str(few[1]), "--format", "json",
                                                   "-o", "{out}"])
+        if fmt == "jsonl-text":     # a span beyond its text late in the file (read by the byte scan)
+            recs = s.read_text(encoding="utf-8").split("\n")
+            late = next(k for k in range(len(recs) * 9 // 10, len(recs)) if '"spans": [{' in recs[k])
+            rec = json.loads(recs[late])
+            rec["spans"][0]["end"] = len(rec["text"]) + 5
+            recs[late] = json.dumps(rec, ensure_ascii=False)
+            bad_text = work / "bad-span.jsonl"
+            bad_text.write_text("\n".join(recs), encoding="utf-8")
+            jobs.add("error: jsonl-text a span beyond its text late", ["score", "--gold", str(g), str(bad_text),
+                                                                       "-o", "{out}"])
+            # a generated output (strings, no offsets) made from the system's text spans, some strings changed
+            gen = work / "generated.jsonl"
+            with open(gen, "w", encoding="utf-8") as dst:
+                for k, line in enumerate(x for x in s.read_text(encoding="utf-8").split("\n") if x.strip()):
+                    r = json.loads(line)
+                    ents = [{"text": r["text"][sp["start"]:sp["end"]], "label": sp["label"]} for sp in r["spans"]]
+                    for j, ent in enumerate(ents):
+                        how = (k + j) % 7
+                        ent["text"] = {1: ent["text"].lower(), 2: ent["text"] + ".", 3: " " + ent["text"] + " ,",
+                                       4: ent["text"].replace(" ", "  "), 5: ent["text"] + " zzz"}.get(how, ent["text"])
+                    rec = {"id": r["id"], "entities": ents} if "id" in r else {"entities": ents}   # else: by order
+                    dst.write(json.dumps(rec, ensure_ascii=False) + "\n")
+            for name, extra in (("ground", []), ("ground all", ["--ground", "all"]), ("normalize none",
+                                ["--normalize", "none"]), ("universalner", ["--normalize", "universalner"]),
+                                ("strings", ["--generated", "strings", "--models", "ts,exact,fair,strings"])):
+                jobs.add(f"score generated {name}", ["score", "--gold", str(g), str(gen), *extra, "--format", "json",
+                                                     "-o", "{out}"])
     # CoNLL-U, read in lock-step blocks (made here from the column files: there is no CoNLL-U writer)
     cu_gold, cu_systems = work / "gold.conllu", [work / f"{s.stem}.conllu" for s in few]
     to_conllu(gold, cu_gold, -1, ids=True)
@@ -227,6 +254,9 @@ def build_jobs(data: Path, corpora: List[Path], work: Path, quick: bool) -> Jobs
         j_gold, j_sys = converted(c, "jsonl-tokens", [sys.executable, "-m", "ts_eval"])
         jobs.add(f"score {c.name} jsonl", ["score", "--gold", str(j_gold), str(j_sys), "--format", "json",
                                            "-o", "{out}"])
+        t_gold, t_sys = converted(c, "jsonl-text", [sys.executable, "-m", "ts_eval"])
+        jobs.add(f"score {c.name} jsonl-text", ["score", "--gold", str(t_gold), str(t_sys), "--format", "json",
+                                                "-o", "{out}"])
         if not quick:
             jobs.add(f"score {c.name} stdin", ["score", "-", "--format", "json"], output=False, stdin=c)
             jobs.add(f"score {c.name} two files", ["score", "--gold", str(c), str(c), "--format", "json",

@@ -17,15 +17,17 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_jsonl_fast_chunks import _outcome as read_outcome
 
-from ts_eval.io import jsonl_scan, jsonl_tokens
+from ts_eval.io import jsonl_scan, jsonl_text, jsonl_tokens
 
 
 def _outcome(path: str, scan: bool, group: int = 2, **kw: Any) -> Any:
-    """The documents read (or the error), the scan on or off; chunks of 3 lines, ``group`` chunks a scan."""
+    """The documents read (or the error), the scan on or off; chunks of 3 lines, ``group`` chunks a scan;
+    ``format`` jsonl-tokens unless given."""
     with pytest.MonkeyPatch.context() as m:
         m.setattr(jsonl_scan, "GROUP_CHUNKS", group)
         m.setattr(jsonl_tokens, "SCAN", scan)
-        return read_outcome(path, True, format="jsonl-tokens", **kw)
+        m.setattr(jsonl_text, "SCAN", scan)
+        return read_outcome(path, True, **{"format": "jsonl-tokens", **kw})
 
 
 def _same(path: str, **kw: Any) -> Any:

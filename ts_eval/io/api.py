@@ -82,7 +82,7 @@ def _bytes_and_format(path: Any, fmt: Optional[str]) -> Tuple[str, str, Optional
     raw = None
     if not is_dir(path) and (fmt is None or fmt != "brat"):
         raw = read_bytes(path)
-        if not raw.strip():
+        if not raw or raw.isspace():     # (stops at the first other byte; strip() would copy the input)
             raise InputError("empty input", display_name(path))
     if fmt is None:
         fmt = detect_format(path, raw)

@@ -44,6 +44,25 @@ class CharDocs:
         return name
 
     span_line: List[Optional[int]] = field(default_factory=list)
+    #: spans kept as arrays (a byte scan's; :meth:`add_span_arrays`), after those of the lists above
+    scanned: List[Tuple[np.ndarray, np.ndarray, np.ndarray, List[str], np.ndarray]] = field(default_factory=list)
+
+    def add_span_arrays(self, doc: np.ndarray, start: np.ndarray, end: np.ndarray, label: List[str],
+                        line: np.ndarray) -> None:
+        """Keep spans given as arrays (document, start, end, line) with their labels: the spans of a byte scan,
+        whose offsets are integers and labels non-empty strings.  A reader that adds spans to the lists after
+        these calls :meth:`flush` first."""
+        self.scanned.append((doc, start, end, label, line))
+
+    def flush(self) -> None:
+        """Move the spans kept as arrays to the lists, in order (as :meth:`add_span` would have kept them)."""
+        for doc, start, end, label, line in self.scanned:
+            self.span_doc.extend(doc.tolist())
+            self.span_start.extend(start.tolist())
+            self.span_end.extend(end.tolist())
+            self.span_label.extend(label)
+            self.span_line.extend(line.tolist())
+        self.scanned = []
 
     def add_span(self, d: int, start: Any, end: Any, label: Any, line: Optional[int]) -> None:
         """Keep one character span as given; :meth:`validate` checks them all at once."""
@@ -68,16 +87,28 @@ class CharDocs:
             raise InputError(f"{self.where(d)}: span label {short(label)} is not a non-empty string",
                              self.path, line)
 
-    def validate(self) -> Tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """Check every span (vectorised; the first bad one is reported); (doc, start, end) arrays."""
+    def validate(self, text_lengths: Optional[np.ndarray] = None) -> Tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Check every span (vectorised; the first bad one is reported); (doc, start, end) arrays.
+        ``text_lengths``: the texts' lengths, when the caller has them."""
+        tl = np.fromiter(map(len, self.texts), np.int64, len(self.texts)) if text_lengths is None else text_lengths
+        if self.scanned and not self.span_doc:     # every span from a byte scan: integers, labels non-empty
+            doc, cs, ce = (np.concatenate([part[j] for part in self.scanned]).astype(np.int64, copy=False)
+                           for j in range(3))
+            if not np.any((cs < 0) | (cs >= ce) | (ce > tl[doc])):
+                self.flush()
+                return doc, cs, ce
+        self.flush()
         n = len(self.span_doc)
         doc = np.asarray(self.span_doc, np.int64)
         ok = set(map(type, self.span_start)) <= {int} and set(map(type, self.span_end)) <= {int} \
             and set(map(type, self.span_label)) <= {str} and "" not in set(self.span_label)
         if ok:
-            cs, ce = np.asarray(self.span_start, np.int64), np.asarray(self.span_end, np.int64)
-            tl = np.fromiter(map(len, self.texts), np.int64, len(self.texts))
-            ok = not np.any((cs < 0) | (cs >= ce) | (ce > tl[doc])) if n else True
+            try:
+                cs, ce = np.asarray(self.span_start, np.int64), np.asarray(self.span_end, np.int64)
+            except OverflowError:   # an offset beyond 64 bits: the span by span check names it
+                ok = False
+            else:
+                ok = not np.any((cs < 0) | (cs >= ce) | (ce > tl[doc])) if n else True
         if not ok:
             for k in range(n):
                 self.check_span(k)
@@ -121,7 +152,7 @@ def to_documents(cd: CharDocs, align: str = "strict", tokenizer: str = "default"
     if not cd.texts:
         raise InputError("no documents; expected at least one", cd.path)
     auto = tokenize(cd.texts, tokenizer)
-    if any(t is not None for t in cd.own_tokens):
+    if cd.own_tokens.count(None) != len(cd.own_tokens):
         off, ts, te = _own_token_arrays(cd, auto)
     else:
         off, ts, te = auto
@@ -130,8 +161,8 @@ def to_documents(cd: CharDocs, align: str = "strict", tokenizer: str = "default"
         d = int(np.flatnonzero(lens == 0)[0])
         raise InputError(f"{cd.where(d)}: the text {cd.texts[d][:40]!r} has no tokens; expected at least one",
                          cd.path, cd.lines[d])
-    doc, cs, ce = cd.validate()
     tl = np.fromiter(map(len, cd.texts), np.int64, len(cd.texts))
+    doc, cs, ce = cd.validate(tl)
     b, e, aligned = align_spans(off, ts, te, tl, doc, cs, ce, align)
     listed = []
     for k in np.flatnonzero(~aligned).tolist():

@@ -122,9 +122,19 @@ def check_duplicates(docs: Documents) -> None:
     """The same span (range and label) twice on one side is an error, not a silent merge."""
     if len(docs.start) < 2:
         return
-    order = np.lexsort((docs.label, docs.last, docs.start))
+    gap = docs.last - docs.start
+    width, n_labels = int(gap.max()) + 1, max(len(docs.labels), 1)
+    if int(gap.min()) >= 0 and int(docs.start.min()) >= 0 and int(docs.start.max()) < 2 ** 62 // (width * n_labels):
+        # (start, last, label) as one integer in the same order: one sort instead of three (lexsort)
+        key = (docs.start * width + gap) * n_labels + docs.label
+        order = np.argsort(key, kind="stable")
+        key = key[order]
+        dup = key[1:] == key[:-1]
+    else:
+        order = np.lexsort((docs.label, docs.last, docs.start))
+        dup = (np.diff(docs.start[order]) == 0) & (np.diff(docs.last[order]) == 0) & \
+            (np.diff(docs.label[order]) == 0)
     s, e, lab = docs.start[order], docs.last[order], docs.label[order]
-    dup = (np.diff(s) == 0) & (np.diff(e) == 0) & (np.diff(lab) == 0)
     if dup.any():
         k = int(np.flatnonzero(dup)[0])
         d = int(np.searchsorted(docs.offsets, s[k], side="right") - 1)

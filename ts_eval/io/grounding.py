@@ -251,12 +251,41 @@ def occurrences(doc: _Doc, s: str, case: bool) -> List[Tuple[int, int]]:
     pieces = _pieces(s)
     if not pieces:
         return []
+    if not case:
+        return _occurrences_as_written(doc, pieces)
     pattern = re.compile("(?=(" + r"\s*".join(map(re.escape, pieces)) + "))", re.IGNORECASE if case else 0)
     out = []
     for m in pattern.finditer(doc.text):
         b, e = doc.at_start.get(m.start(1)), doc.at_end.get(m.end(1))
         if b is not None and e is not None and m.end(1) > m.start(1):
             out.append((b, e + 1))
+    return out
+
+
+def _occurrences_as_written(doc: _Doc, pieces: List[str]) -> List[Tuple[int, int]]:
+    """What :func:`occurrences` finds with its pattern when case counts, without compiling one pattern per
+    string: each place the first piece occurs at a token start (``str.find``), then every next piece after
+    any whitespace (``str.isspace`` is the pattern's ``\\s``; a piece holds none, so the whitespace between
+    two pieces is all of it), ending at a token end."""
+    text, first, rest = doc.text, pieces[0], pieces[1:]
+    n = len(text)
+    out = []
+    p = text.find(first)
+    while p >= 0:
+        b = doc.at_start.get(p)
+        if b is not None:
+            q = p + len(first)
+            for piece in rest:
+                while q < n and text[q].isspace():
+                    q += 1
+                if not text.startswith(piece, q):
+                    break
+                q += len(piece)
+            else:
+                e = doc.at_end.get(q)
+                if e is not None:
+                    out.append((b, e + 1))
+        p = text.find(first, p + 1)
     return out
 
 

@@ -21,6 +21,7 @@ own top-level keys are the ones cut.
 """
 from __future__ import annotations
 
+import itertools
 import json
 import re
 from contextlib import suppress
@@ -75,6 +76,38 @@ class Scanned:
         """The first record (with its scanned arrays as [MARK])."""
         return self.records[0] if self.records is not None else self.template
 
+    @property
+    def objects(self) -> List[Any]:
+        """The records the rest of the lines make (the one template for all, or one a line)."""
+        if self.template is not None:
+            return [self.template]
+        assert self.records is not None
+        return self.records
+
+    def record_ids(self, cut: Dict[str, Any], id_key: str) -> Optional[List[Optional[str]]]:
+        """The records' ids (as strings, or None) when every record is an object whose own keys ``cut`` hold
+        what the scan cut from them (``[MARK]`` for an array, ``MARK`` for a string) and whose id is a string or
+        integer (or absent); None otherwise (the chunk then goes to the json path)."""
+        recs = self.objects
+        if not set(map(type, recs)) <= {dict}:
+            return None
+        for key, mark in cut.items():
+            got = list(map(dict.get, recs, itertools.repeat(key)))
+            if got.count(mark) != len(got):
+                return None
+        rids: List[Any] = list(map(dict.get, recs, itertools.repeat(id_key)))
+        if self.template is not None:
+            if self.ids is not None:
+                if rids != [MARK]:     # the id the scan cut is the record's own
+                    return None
+                rids = list(self.ids)
+            else:
+                rids = rids * len(self.lines)
+        id_types = set(map(type, rids))
+        if not id_types <= {str, int, type(None)}:
+            return None
+        return rids if id_types <= {str, type(None)} else [None if r is None else str(r) for r in rids]
+
     def parse(self, name: str) -> List[Dict[str, Any]]:
         """The chunk's records as the ``json`` path reads them (it reports what is wrong with them)."""
         assert self.source is not None
@@ -83,14 +116,20 @@ class Scanned:
 
 
 Item = Union[Chunk, Scanned]
-Spec = Tuple[Optional[str], str]      # the array scanned besides the tokens, the id key
+#: the array scanned besides the tokens (or the text), the id key, the text key (None: a token list)
+Spec = Tuple[Optional[str], str, Optional[str]]
 
 
 def scan_chunks(data: bytes, name: str, array: Optional[str], id_key: str = "id",
-                chunk_lines: Optional[int] = None) -> Optional[Iterator[Item]]:
+                chunk_lines: Optional[int] = None, text_key: Optional[str] = None) -> Optional[Iterator[Item]]:
     """The chunks of a JSON Lines file, each as :class:`Scanned` or as ``(records, lines)`` from the ``json``
-    path; ``array`` is the key scanned besides ``"tokens"`` (``"tags"``, ``"spans"`` or None).  None when
-    the file is not for the scan at all (not UTF-8, a JSON array, empty)."""
+    path; ``array`` is the key scanned besides ``"tokens"`` (``"tags"``, ``"spans"`` or None).  With
+    ``text_key``, each record's one string under that key is scanned instead of a ``"tokens"`` array: the
+    :class:`Scanned` chunk's "tokens" are then the records' texts, one each (``"spans"`` then hold character
+    offsets, checked only to be increasing: the reader checks them against the texts).  None when the file is
+    not for the scan at all (not UTF-8, a JSON array, empty, a text key the scan cannot name)."""
+    if text_key is not None and not _nameable(text_key.encode("utf-8")):
+        return None
     start = len(BOM) if data.startswith(BOM) else 0
     lead = _LEADING_SPACE.match(data, start)
     if lead is None or data[lead.end():lead.end() + 1] != b"{" or not _is_utf8(data, name):
@@ -105,8 +144,26 @@ def scan_chunks(data: bytes, name: str, array: Optional[str], id_key: str = "id"
     for k in np.flatnonzero(~nonblank & (line_end > line_start)).tolist():   # rare: as str.strip() says
         nonblank[k] = bool(data[line_start[k]:line_end[k]].decode("utf-8").strip())
     records = np.flatnonzero(nonblank)
-    return _chunks(data, line_start, line_end, records, (array, id_key), name,
+    return _chunks(data, line_start, line_end, records, (array, id_key, text_key), name,
                    chunk_lines or jsonl.CHUNK_LINES)
+
+
+def _nameable(key: bytes) -> bool:
+    """Whether the scan can find a key by its bytes (1-8 bytes, no quote or backslash)."""
+    return 0 < len(key) <= 8 and b'"' not in key and b"\\" not in key
+
+
+def first_record(data: bytes) -> Any:
+    """The first line of a JSON Lines file as ``json`` reads it (None when it is not JSON or not UTF-8): what
+    a reader looks at to decide whether the file is for the scan."""
+    at = data.find(b"{")
+    if at < 0:
+        return None
+    end = data.find(b"\n", at)
+    try:
+        return json.loads(data[at:end if end >= 0 else len(data)].decode("utf-8"))
+    except (ValueError, UnicodeDecodeError):
+        return None
 
 
 def _is_utf8(data: bytes, name: str) -> bool:
@@ -188,11 +245,35 @@ class _Block:
         return k, np.where(self.u[p] == value[0], p, -1)
 
 
+def _comma_stops(blk: _Block) -> np.ndarray:
+    """The last string of every run of comma-separated strings (what an array of strings is made of)."""
+    o, c = blk.o, blk.c
+    m = len(o)
+    # comma gaps: string i is followed (whitespace aside) by one comma and then string i + 1; the common
+    # gaps ',' and ', ' are told by the bytes alone (the next '"' after a string opens the next string)
+    w = blk.win[c + 1]
+    comma = ((w & np.uint64(0xFFFF)) == np.uint64(0x222C)) | ((w & np.uint64(0xFFFFFF)) == np.uint64(0x22202C))
+    comma[-1:] = False
+    odd = np.flatnonzero(_GAP_START[(w & np.uint64(0xFF)).astype(np.uint8)] & ~comma)
+    odd = odd[odd < m - 1]
+    if len(odd):
+        gw, gg = w[odd], o[odd + 1] - c[odd] - 1
+        commas = np.zeros(len(odd), np.int64)
+        other = gg > 8
+        for j in range(8):
+            byte = ((gw >> np.uint64(8 * j)) & np.uint64(0xFF)).astype(np.uint8)
+            live = j < gg
+            commas += live & (byte == 44)
+            other |= live & (byte != 44) & (_WS[byte] == 0)
+        comma[odd] = (commas == 1) & ~other
+    return np.flatnonzero(~comma)
+
+
 def _scan_group(data: bytes, line_start: np.ndarray, line_end: np.ndarray, group: Sequence[np.ndarray],
                 spec: Spec) -> Optional[List[Optional[Scanned]]]:
     """Scan the lines of ``group`` (chunks of record line indices) at once: per chunk a :class:`Scanned`
     or None (that chunk goes to the json path); None when the run of lines cannot be scanned as one."""
-    array, id_key = spec
+    array, id_key, text_key = spec
     first, last = int(group[0][0]), int(group[-1][-1])
     a, b = int(line_start[first]), int(line_end[last])
     if data.find(b"\\", a, b) >= 0:
@@ -214,25 +295,8 @@ def _scan_group(data: bytes, line_start: np.ndarray, line_end: np.ndarray, group
     def line_of(pos: np.ndarray) -> np.ndarray:
         return np.searchsorted(ls, pos, "right") - 1
 
-    # comma gaps: string i is followed (whitespace aside) by one comma and then string i + 1; the common
-    # gaps ',' and ', ' are told by the bytes alone (the next '"' after a string opens the next string)
     m = len(o)
-    w = blk.win[c + 1]
-    comma = ((w & np.uint64(0xFFFF)) == np.uint64(0x222C)) | ((w & np.uint64(0xFFFFFF)) == np.uint64(0x22202C))
-    comma[-1:] = False
-    odd = np.flatnonzero(_GAP_START[(w & np.uint64(0xFF)).astype(np.uint8)] & ~comma)
-    odd = odd[odd < m - 1]
-    if len(odd):
-        gw, gg = w[odd], o[odd + 1] - c[odd] - 1
-        commas = np.zeros(len(odd), np.int64)
-        other = gg > 8
-        for j in range(8):
-            byte = ((gw >> np.uint64(8 * j)) & np.uint64(0xFF)).astype(np.uint8)
-            live = j < gg
-            commas += live & (byte == 44)
-            other |= live & (byte != 44) & (_WS[byte] == 0)
-        comma[odd] = (commas == 1) & ~other
-    stops = np.flatnonzero(~comma)           # the last string of every run of comma-separated strings
+    stops = _comma_stops(blk) if text_key is None else np.zeros(0, np.int64)
 
     def string_list(k: np.ndarray, lb: np.ndarray) -> Tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         """For keys k with their ``[`` at lb: (ok, first string, number of strings), the array being
@@ -266,14 +330,27 @@ def _scan_group(data: bytes, line_start: np.ndarray, line_end: np.ndarray, group
         at = one_per_line(k, ok)
         cuts.append((lb[ok] + 1, rb[ok]))
         return np.append(i0, 0)[at], np.append(count, 0)[at]
-    tok_first, tok_count = strings_of(b"tokens")
-    bad[:] |= tok_count == 0
+    def string_of(key: bytes) -> Tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Per line: its one string value of ``key``, 1 (0: none) and its length in bytes."""
+        k, p = blk.named(key, b'"')
+        j = np.minimum(k + 1, max(m - 1, 0))
+        ok = (p >= 0) & (k + 1 < m) & (np.append(o, -1)[j] == p)
+        at = one_per_line(k, ok)
+        cuts.append((o[j[ok]], c[j[ok]] + 1))
+        has = at >= 0
+        return np.append(j, 0)[at], has.astype(np.int64), np.where(has, np.append(blk.slen[j], 0)[at], 0)
+    if text_key is None:
+        tok_first, tok_count = strings_of(b"tokens")
+        bad[:] |= tok_count == 0
+        limit = tok_count
+    else:       # the text: one "token" per record; its spans' offsets at most its length in bytes
+        tok_first, tok_count, limit = string_of(text_key.encode("utf-8"))
     if array == "tags":
         tag_first, tag_count = strings_of(b"tags")
         bad[:] |= tag_count != tok_count
         tag_count[bad] = 0
     elif array == "spans":
-        span = _spans(blk, *blk.named(b"spans"), tok_count, line_of, one_per_line, bad, cuts)
+        span = _spans(blk, *blk.named(b"spans"), limit, line_of, one_per_line, bad, cuts)
     # the skeleton: every scanned array's content cut down to MARK
     cut_s = np.concatenate([s for s, _ in cuts])
     cut_e = np.concatenate([e for _, e in cuts])
@@ -285,7 +362,7 @@ def _scan_group(data: bytes, line_start: np.ndarray, line_end: np.ndarray, group
     same: Optional[List[str]] = None
     ids: Optional[List[str]] = None
     key = id_key.encode("utf-8")
-    if 0 < len(key) <= 8 and b'"' not in key:
+    if _nameable(key):
         k, p = blk.named(key, b'"')
         k, p = k[p >= 0], p[p >= 0]
         rec_rel = np.concatenate(group) - first
@@ -326,10 +403,10 @@ def _scan_group(data: bytes, line_start: np.ndarray, line_end: np.ndarray, group
         recs: Optional[List[Any]] = None
         template = None
         chunk_ids = None
-        if len({same[r] for r in rows}) == 1 and (ids is None or bool(np.all(id_line[rel] >= 0))):
+        if len(set(map(same.__getitem__, rows))) == 1 and (ids is None or bool(np.all(id_line[rel] >= 0))):
             with suppress(ValueError):
                 template = json.loads(same[rows[0]])
-                chunk_ids = None if ids is None else [ids[x] for x in id_line[rel].tolist()]
+                chunk_ids = None if ids is None else list(map(ids.__getitem__, id_line[rel].tolist()))
         if template is None:
             if not skeleton:
                 skeleton.append(_cut(u, n, cut_s, cut_e, _MARK))
@@ -388,11 +465,13 @@ def _gap_is(blk: _Block, at: np.ndarray, gap: np.ndarray, *texts: bytes) -> np.n
     return out
 
 
-def _spans(blk: _Block, k: np.ndarray, lb: np.ndarray, tok_count: np.ndarray, line_of: Any, one_per_line: Any,
+def _spans(blk: _Block, k: np.ndarray, lb: np.ndarray, limit: np.ndarray, line_of: Any, one_per_line: Any,
            bad: np.ndarray, cuts: List[Tuple[np.ndarray, np.ndarray]]) -> Any:
     """The ``"spans"`` arrays: each ``[]`` or ``[{"start": i, "end": i, "label": "s"}, ..]`` as ``json.dumps``
     writes it (``", "``/``": "`` or ``","``/``":"`` separators; other layouts go to the json path): the
-    strings between the objects' punctuation checked string by string, the integers read from the bytes."""
+    strings between the objects' punctuation checked string by string, the integers read from the bytes.
+    A span with ``start >= end`` or ``end`` beyond its line's ``limit`` (its tokens; its text's bytes) marks
+    the line for the json path."""
     u, o, c, n = blk.u, blk.o, blk.c, blk.n
     m = len(o)
     slen = blk.slen
@@ -403,8 +482,10 @@ def _spans(blk: _Block, k: np.ndarray, lb: np.ndarray, tok_count: np.ndarray, li
     def named(text: bytes) -> np.ndarray:
         return keys[(slen[keys] == len(text)) & ((word & _LOW[len(text)]) == _word(text))]
 
+    o_next = np.append(o, n + 8)
+
     def nxt_o(k: np.ndarray) -> np.ndarray:      # the next string's opening quote (past the end: none)
-        return np.append(o, n + 8)[k + 1]
+        return o_next[k + 1]
     # "start"/"end" keys: the gap to the next key is ':' or ': ', 1-7 digits (no leading 0), ',' or ', '
     k_start, k_end = named(b"start"), named(b"end")
     key = np.concatenate((k_start, k_end))
@@ -462,19 +543,22 @@ def _spans(blk: _Block, k: np.ndarray, lb: np.ndarray, tok_count: np.ndarray, li
     at = one_per_line(k, good)
     line = line_of(o[k])
     cuts.append((lb[good] + 1, rb[good]))
-    first_key = _ranges(i0, 4 * n_obj)[::4]             # each span's "start" key, region by region
+    region_first = np.cumsum(n_obj) - n_obj
+    # each span's "start" key, region by region: its region's first, then every fourth string
+    first_key = np.repeat(i0 - 4 * region_first, n_obj) + 4 * np.arange(int(n_obj.sum()), dtype=np.int64)
     starts, ends = ivalue[first_key], ivalue[first_key + 1]
     lab = first_key + 3
     vals, lab_id = unique_slices(blk.win, o[lab] + 1, c[lab])
+    names = np.empty(len(vals), object)      # the labels as strings: one take per chunk, not a loop per span
+    names[:] = vals
     span_reg = np.repeat(np.arange(len(lb)), n_obj)
-    # a span out of its record's tokens goes to the json path, which names it
-    out_of = (starts >= ends) | (ends > tok_count[line[span_reg]])
+    # a span out of its record's tokens (its text) goes to the json path, which names it
+    out_of = (starts >= ends) | (ends > limit[line[span_reg]])
     bad[line[span_reg[out_of]]] = True
     nspan = np.append(n_obj, 0)[at]
-    region_first = np.cumsum(n_obj) - n_obj
 
     def of_lines(rel: np.ndarray) -> Tuple[np.ndarray, Tuple[np.ndarray, np.ndarray, List[str]]]:
         cnt = nspan[rel]
         sel = _ranges(np.append(region_first, 0)[at[rel]], cnt)
-        return cnt, (starts[sel], ends[sel], [vals[x] for x in lab_id[sel].tolist()])
+        return cnt, (starts[sel], ends[sel], names[lab_id[sel]].tolist())
     return of_lines

@@ -13,13 +13,16 @@ from __future__ import annotations
 
 import itertools
 from operator import itemgetter
-from typing import Any, Dict, List, Optional
+from typing import Any, Dict, Iterator, List, Optional
+
+import numpy as np
 
 from ..errors import InputError
 from .charspans import CharDocs, to_documents
 from .documents import Documents
 from .jsonl import is_int, record_chunks, short
-from .source import display_name, gc_paused
+from .jsonl_scan import MARK, Item, Scanned, first_record, scan_chunks
+from .source import display_name, gc_paused, read_bytes
 
 SPAN_KEYS = ("spans", "label", "entities")
 
@@ -32,7 +35,15 @@ def read_jsonl_text(path: str, align: str = "strict", id_key: str = "id", text_k
     name = display_name(path)
     cd = CharDocs(name, "jsonl-text")
     notes: Dict[str, int] = {"other_results": 0, "extra_annotations": 0}
-    for recs, nums in record_chunks(path, raw):
+    data = read_bytes(path) if raw is None else raw
+    chunks: Iterator[Item] = _scanned(data, name, id_key, text_key) or record_chunks(path, data)
+    for item in chunks:
+        if isinstance(item, Scanned):
+            if _scanned_chunk(cd, item, data, id_key, text_key):
+                continue
+            item = (item.parse(name), item.lines)
+        cd.flush()          # the spans of the json path go to the lists, after the scanned ones
+        recs, nums = item
         if _fast_chunk(cd, recs, nums, id_key, text_key):
             continue
         for rec, line in zip(recs, nums):
@@ -50,6 +61,49 @@ def read_jsonl_text(path: str, align: str = "strict", id_key: str = "id", text_k
     if notes["other_results"] or notes["extra_annotations"]:
         docs.notes.update(notes)
     return docs
+
+
+#: scan the records' bytes (:mod:`ts_eval.io.jsonl_scan`) where they allow it; False: ``json`` only
+SCAN = True
+
+
+def _scanned(data: bytes, name: str, id_key: str, text_key: str) -> Optional[Iterator[Item]]:
+    """The scanned chunks of a file whose first record is a text with ``"spans"`` and no tokens of its own
+    (None: the file goes to the json path)."""
+    if not SCAN:
+        return None
+    first = first_record(data)
+    if not isinstance(first, dict) or text_key not in first or "spans" not in first or "data" in first \
+            or "tokens" in first:
+        return None
+    return scan_chunks(data, name, "spans", id_key, text_key=text_key)
+
+
+def _scanned_chunk(cd: CharDocs, item: Scanned, data: bytes, id_key: str, text_key: str) -> bool:
+    """Append one scanned chunk (its texts and spans taken from the bytes) when its records are what
+    :func:`_fast_chunk` takes; False, with nothing appended, otherwise."""
+    rids = item.record_ids({text_key: MARK, "spans": [MARK]}, id_key)
+    if rids is None or any("data" in rec or "tokens" in rec for rec in item.objects):
+        return False
+    assert item.spans is not None and item.span_count is not None
+    assert item.source is not None
+    lo, hi = int(item.source[1][0]), int(item.source[2][-1])
+    starts, ends = item.tok_start - lo, item.tok_start + item.tok_len - lo
+    chunk = data[lo:hi]
+    if chunk.isascii():     # a character a byte: the texts are slices of the chunk's one string
+        cd.texts.extend(map(chunk.decode("ascii").__getitem__, map(slice, starts.tolist(), ends.tolist())))
+    else:                   # no text holds a line end: the chunk's texts as one string, split
+        cd.texts.extend(b"\n".join(map(chunk.__getitem__, map(slice, starts.tolist(), ends.tolist())))
+                        .decode("utf-8").split("\n"))
+    n = len(item.lines)
+    first = len(cd.ids)
+    cd.ids.extend(rids)
+    cd.lines.extend(item.lines)
+    cd.own_tokens.extend([None] * n)
+    counts = item.span_count
+    cd.add_span_arrays(np.repeat(np.arange(first, first + n, dtype=np.int64), counts), item.spans[0],
+                       item.spans[1], item.spans[2], np.repeat(np.asarray(item.lines, np.int64), counts))
+    return True
 
 
 def _fast_chunk(cd: CharDocs, recs: List[Dict[str, Any]], nums: List[int], id_key: str, text_key: str) -> bool:

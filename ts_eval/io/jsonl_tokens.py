@@ -22,7 +22,7 @@ from ..core.printable import control_message, first_control
 from ..errors import InputError
 from .documents import TOKEN_SEP, Documents, Keys, build_documents, documents_from_tags, token_keys
 from .jsonl import is_int, record_chunks, short
-from .jsonl_scan import MARK, Item, Scanned, scan_chunks
+from .jsonl_scan import MARK, Item, Scanned, first_record, scan_chunks
 from .source import display_name, gc_paused, read_bytes, read_text
 
 SHAPES = ("spans", "tags", "ner_tags")
@@ -170,12 +170,7 @@ def _chunks(data: bytes, name: str, id_key: str, shape: Optional[str] = None) ->
         return None
     if shape is not None:
         return scan_chunks(data, name, shape if shape != "ner_tags" else None, id_key)
-    try:
-        at = data.find(b"{")
-        end = data.find(b"\n", at)
-        first = json.loads(data[at:end if end >= 0 else len(data)].decode("utf-8")) if at >= 0 else None
-    except (ValueError, UnicodeDecodeError):
-        return None
+    first = first_record(data)
     if not isinstance(first, dict) or "tokens" not in first:
         return None
     shape = next((s for s in SHAPES if s in first), None)
@@ -190,30 +185,11 @@ def _scanned_chunk(item: Scanned, shape: str, id_key: str, lines: List[int], len
     and tag or span arrays were checked by the scan); False, with nothing appended, when one is not."""
     scanned = ("tokens", shape) if shape != "ner_tags" else ("tokens",)
     n = len(item.lines)
-    if item.template is not None:      # every record is the template: one check for all
-        recs = [item.template]
-    else:
-        assert item.records is not None
-        recs = item.records
-    if not set(map(type, recs)) <= {dict}:
-        return False
-    for key in scanned:    # the arrays the scan cut are the records' own (each [MARK] now)
-        got = list(map(dict.get, recs, itertools.repeat(key)))
-        if got.count([MARK]) != len(got):
-            return False
-    rids: List[Any] = list(map(dict.get, recs, itertools.repeat(id_key)))
-    if item.template is not None:
-        if item.ids is not None:
-            if rids != [MARK]:     # the id the scan cut is the record's own
-                return False
-            rids = item.ids
-        else:
-            rids = rids * n
-    id_types = set(map(type, rids))
-    if not id_types <= {str, int, type(None)}:
+    rids = item.record_ids({key: [MARK] for key in scanned}, id_key)
+    if rids is None:
         return False
     if shape == "ner_tags":
-        values: List[Any] = list(map(dict.get, recs, itertools.repeat(shape)))
+        values: List[Any] = list(map(dict.get, item.objects, itertools.repeat(shape)))
         if item.template is not None:
             values = values * n
         if not set(map(type, values)) <= {list} or list(map(len, values)) != item.tok_count.tolist():
@@ -221,7 +197,7 @@ def _scanned_chunk(item: Scanned, shape: str, id_key: str, lines: List[int], len
         item.values = list(itertools.chain.from_iterable(values))
     lines.extend(item.lines)
     lengths.extend(item.tok_count.tolist())
-    ids.extend(rids if id_types <= {str, type(None)} else [None if r is None else str(r) for r in rids])
+    ids.extend(rids)
     if shape == "spans":
         assert item.span_count is not None
         counts.extend(item.span_count.tolist())
@@ -380,8 +356,12 @@ def _check_spans(name: str, flat: List[Any], counts: List[int], lengths: np.ndar
     except (TypeError, KeyError, IndexError):
         ok = False
     if ok and flat:
-        bb, ee = np.asarray(b, np.int64), np.asarray(e, np.int64)
-        ok = not np.any((bb < 0) | (bb >= ee) | (ee > lengths[doc]))
+        try:
+            bb, ee = np.asarray(b, np.int64), np.asarray(e, np.int64)
+        except OverflowError:       # an offset beyond 64 bits: the span by span check names it
+            ok = False
+        else:
+            ok = not np.any((bb < 0) | (bb >= ee) | (ee > lengths[doc]))
     if not ok:
         for k, sp in enumerate(flat):
             _check_span(sp, int(lengths[doc[k]]), name, lines[doc[k]])

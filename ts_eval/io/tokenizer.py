@@ -42,6 +42,15 @@ def _classes(cp: np.ndarray) -> np.ndarray:
     return out
 
 
+def _ascii_classes(whitespace: bool) -> bytes:
+    """The class of every byte below 128 as a ``bytes.translate`` table (a whitespace tokenizer: no
+    punctuation class)."""
+    table = _classes(np.arange(128, dtype=np.uint8))
+    if whitespace:
+        table[table == _PUNCT] = _WORD
+    return table.tobytes() + bytes(128)
+
+
 def _class_of(ch: str) -> int:
     if ch.isspace():
         return _SPACE
@@ -51,6 +60,7 @@ def _class_of(ch: str) -> int:
 
 
 TOKENIZERS = ("default", "whitespace")
+_ASCII_CLASSES = {"default": _ascii_classes(False), "whitespace": _ascii_classes(True)}
 
 
 def tokenize(texts: Sequence[str], tokenizer: str = "default") -> Tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -64,13 +74,15 @@ def tokenize(texts: Sequence[str], tokenizer: str = "default") -> Tuple[np.ndarr
     base = np.zeros(len(texts) + 1, np.int64)
     np.cumsum(np.fromiter(map(len, texts), np.int64, len(texts)) + 1, out=base[1:])
     # code points: one byte each when the texts are ASCII (a quarter of the memory of UTF-32)
-    cp = np.frombuffer(joined.encode("ascii"), np.uint8) if joined.isascii() \
-        else np.frombuffer(joined.encode("utf-32-le"), np.uint32)
+    if joined.isascii():    # one C pass: bytes.translate maps every byte to its class
+        cls = np.frombuffer(joined.encode("ascii").translate(_ASCII_CLASSES[tokenizer]), np.int8)
+    else:
+        cp = np.frombuffer(joined.encode("utf-32-le"), np.uint32)
+        cls = _classes(cp)
+        del cp
+        if tokenizer == "whitespace":
+            cls[cls == _PUNCT] = _WORD
     del joined
-    cls = _classes(cp)
-    del cp
-    if tokenizer == "whitespace":
-        cls[cls == _PUNCT] = _WORD
     # one byte per character for each mask, reused in place: the peak is a few bytes per character
     change = np.empty(len(cls) + 1, bool)       # change[i]: character i-1 and i differ in class (ends: True)
     change[0] = change[-1] = True
@@ -105,10 +117,15 @@ def align_spans(doc_offsets: np.ndarray, tok_start: np.ndarray, tok_end: np.ndar
     gs = tok_start + ge
     ge += tok_end                                        # ... made global in place: two arrays, not four
     a, z = cs + base[span_doc], ce + base[span_doc]
-    b_exp, e_exp = np.searchsorted(ge, a, "right"), np.searchsorted(gs, z, "left")
+    # the tokens inside [a, z): from the first starting at or after a to the last ending at or before z
     b_con, e_con = np.searchsorted(gs, a, "left"), np.searchsorted(ge, z, "right")
-    aligned = (b_exp == b_con) & (e_exp == e_con) & (b_con < e_con)
-    b, e = (b_exp, e_exp) if mode == "expand" else (b_con, e_con)
+    # the tokens it overlaps: one more on each side where a token runs across a (across z); the tokens are
+    # in order and apart, so only the token before b_con can run across a, only the one at e_con across z
+    n = len(gs)
+    across_a = (b_con > 0) & (ge[np.maximum(b_con - 1, 0)] > a) if n else np.zeros(len(a), bool)
+    across_z = (e_con < n) & (gs[np.minimum(e_con, n - 1)] < z) if n else np.zeros(len(z), bool)
+    aligned = ~across_a & ~across_z & (b_con < e_con)
+    b, e = (b_con - across_a, e_con + across_z) if mode == "expand" else (b_con, e_con)
     first = doc_offsets[span_doc]
     return b - first, e - first, aligned
 
