@@ -31,6 +31,11 @@ from ..core.arrays import unique
 from ..errors import Hint, InputError, OptionError, Part, TsEvalError
 from .source import STDIN, decompress, display_name, is_compressed, not_utf8, open_stream, read_bytes, read_head
 
+try:    # the compiled scanner (_column_scan.c), built when a C compiler was at hand at installation
+    from . import _column_scan
+except ImportError:     # pragma: no cover -- then every chunk is read with numpy
+    _column_scan = None  # type: ignore[assignment]
+
 _WS = np.zeros(256, bool)
 _WS[[9, 10, 11, 12, 13, 32]] = True  # ASCII whitespace only: tokens may hold NBSP etc.
 BOM = b"\xef\xbb\xbf"
@@ -481,6 +486,10 @@ class _Acc:
     values: List[Tuple[List[str], np.ndarray]] = field(default_factory=list)  # per chunk: vocab, ids[col]
     continued: bool = False    # a block after the file's first (its first token line is not the file's)
     slices: SliceCache = field(default_factory=lambda: SliceCache())   # the chunks' table of tags
+    table: Any = None          # the compiled scanner's table of tag values (:func:`_scan_compiled`)
+    ids: Optional[np.ndarray] = None   # its ids[column, token], preallocated like token_line
+    vocab: List[str] = field(default_factory=list)   # the table's values, decoded (while its size is
+    vocab_size: int = 0                              # vocab_size)
 
 
 def split_columns(raw: Union[bytes, bytearray], path: str = "<data>", columns: Sequence[int] = (-1,),
@@ -553,6 +562,13 @@ def _scan(data: np.ndarray, windows: np.ndarray, a: int, b: int, line0: int, pat
           token_column: Optional[int], acc: _Acc, cols: Optional[List[int]], sep: np.ndarray = _WS,
           delimiter: Optional[str] = None) -> Optional[List[int]]:
     """Find the token lines and fields of bytes a..b (whole lines) and decode the tag columns."""
+    if COMPILED_PATH and _column_scan is not None:
+        tokens = _scan_compiled(data, a, b, line0, columns, token_column, acc, delimiter)
+        if tokens is not None:
+            if tokens and cols is None:
+                note = width_note(acc.ncol, delimiter, acc.first_token_line, acc.first_text)
+                cols = [_column_index(c, acc.ncol, path, note) for c in columns]
+            return cols
     part = data[a:b]
     found = _single_separated(part, sep, delimiter) if SINGLE_SEPARATOR_PATH else None
     if found is None:
@@ -617,6 +633,45 @@ def _scan(data: np.ndarray, windows: np.ndarray, a: int, b: int, line0: int, pat
 
 
 SINGLE_SEPARATOR_PATH = True    # tests compare the reader with and without :func:`_single_separated`
+#: read chunks with the compiled scanner where it is built (:func:`_scan_compiled`); False (or the environment
+#: variable TS_EVAL_NUMPY_READER=1): numpy only.  Tests compare the two.
+COMPILED_PATH = not os.environ.get("TS_EVAL_NUMPY_READER")
+
+
+def _scan_compiled(data: np.ndarray, a: int, b: int, line0: int, columns: Sequence[int], token_column: Optional[int],
+                   acc: _Acc, delimiter: Optional[str]) -> Optional[int]:
+    """:func:`_scan` of bytes a..b by the compiled scanner (``_column_scan.c``), which writes the token lines,
+    their tokens' offsets and their tag ids (ranks in the table of the block's distinct values) into ``acc``'s
+    arrays in one pass: the number of token lines, or None where the numpy path raises an error (the caller
+    then reads the chunk with numpy, which raises it)."""
+    assert _column_scan is not None
+    if acc.table is None:
+        acc.table = _column_scan.Table()
+        acc.ids = np.empty((len(columns), len(acc.token_line)), np.int32)
+    ids = acc.ids
+    assert ids is not None
+    found = _column_scan.scan(data, a, b, -1 if delimiter is None else ord(delimiter), acc.ncol, token_column or 0,
+                              tuple(columns), acc.table, acc.token_line, acc.token_start, acc.token_len, ids,
+                              ids.shape[1], acc.n, line0)
+    if found is None:
+        return None
+    tokens, acc.chunk_newlines, boundaries, docs, first, ncol, first_start, first_end = found
+    acc.boundary_lines += boundaries
+    if first >= 0 and acc.ncol < 0:
+        acc.ncol = ncol
+        acc.first_token_line = line0 + first + 1
+        acc.first_field = data[first_start:first_end].tobytes()
+        acc.first_text = _line_text(data[a:b], first)
+    acc.doc_lines.append(np.array(docs, np.int64) + (line0 + 1))
+    if tokens:
+        lo = acc.n
+        acc.n += tokens
+        if len(columns):
+            if acc.table.size != acc.vocab_size:
+                acc.vocab = [v.decode("utf-8") for v in acc.table.values()]
+                acc.vocab_size = len(acc.vocab)
+            acc.values.append((acc.vocab, ids[:, lo:acc.n]))
+    return tokens
 Fields = Tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, int]
 
 
