@@ -58,7 +58,7 @@ def test_a_column_the_file_lacks_is_left_to_numpy() -> None:
 
 def test_odd_inputs() -> None:
     long_token = b"x" * 300_000                          # a line longer than a chunk
-    many = b" ".join(b"f%d" % k for k in range(200))   # more fields than the scanner's first room for them
+    many = b" ".join(b"f%d" % k for k in range(200))   # more fields than the scanner reads (64): left to numpy
     for raw in (b"a O O",                               # one line, no line end
                 b"a O O\n" + long_token + b" B-X B-X\n",
                 many + b"\n" + many + b"\n",
@@ -94,7 +94,7 @@ def test_scan_reads_a_chunk_and_checks_its_arguments() -> None:
     got = scan(data, 0, len(raw), -1, -1, 1, (-1,), table, line, start, length, ids, 8, 0, 10)
     assert got == (2, 5, 1, [0], 2, 2, 14, 15)     # tokens, line ends, -X- lines, -DOCSTART- lines, first token line...
     assert line[:2].tolist() == [13, 15] and start[:2].tolist() == [14, 26] and length[:2].tolist() == [1, 2]
-    assert table.values() == [b"B-X", b"O"] and ids[0, :2].tolist() == [0, 1]
+    assert table.values() == [b"B-X", b"O"] and ids[0, :2].tolist() == [0, 1]     # ids in the order first seen
     assert scan(data, 3, 3, -1, 2, 1, (-1,), table, line, start, length, ids, 8, 0, 0) == (0, 0, 0, [], -1, 2, 0, 0)
     wide = _buffers(8, wide=True)
     assert scan(data, 0, len(raw), -1, -1, 1, (-1,), Table(), *wide, 8, 0, 0)[0] == 2
@@ -112,8 +112,25 @@ def test_scan_reads_a_chunk_and_checks_its_arguments() -> None:
         scan(data, 0, len(raw), 10, -1, 1, (-1,), Table(), line, start, length, ids, 8, 0, 0)
     with pytest.raises(ValueError):                             # outputs of other item sizes
         scan(data, 0, len(raw), -1, -1, 1, (-1,), Table(), line.astype(np.int16), start, length, ids, 8, 0, 0)
+    with pytest.raises(ValueError):
+        scan(data, 0, len(raw), -1, -1, 1, (-1,), Table(), line, start, length, ids.astype(np.int8), 8, 0, 0)
+    narrow = ids.astype(np.uint16)                              # uint16 ids
+    assert scan(data, 0, len(raw), -1, -1, 1, (-1,), Table(), line, start, length, narrow, 8, 0, 0)[0] == 2
+    assert narrow[0, :2].tolist() == [0, 1]
     with pytest.raises((TypeError, ValueError)):                # read-only outputs
         scan(data, 0, len(raw), -1, -1, 1, (-1,), Table(), data, start, length, ids, 8, 0, 0)
+
+
+def test_remap_turns_ids_into_ranks_in_place() -> None:
+    remap = C._column_scan.remap
+    for dtype in (np.uint16, np.int32):
+        ids = np.array([2, 0, 1, 2], dtype)
+        remap(ids, np.array([1, 2, 0], dtype))
+        assert ids.tolist() == [0, 1, 2, 0]
+        with pytest.raises(ValueError):
+            remap(ids, np.array([1], dtype))                  # an id beyond the ranks
+    with pytest.raises(ValueError):
+        remap(np.zeros(3, np.int64), np.zeros(3, np.int64))   # items of another size
 
 
 def test_a_chunk_given_back_leaves_the_table_as_it_was() -> None:
@@ -126,7 +143,7 @@ def test_a_chunk_given_back_leaves_the_table_as_it_was() -> None:
     assert scan(ragged, 0, len(ragged), -1, 2, 1, (-1,), table, *out, 8, 2, 2) is None
     assert table.size == 2 and table.values() == [b"B-X", b"O"]
     assert scan(ragged, 0, 16, -1, 2, 1, (-1,), table, *out, 8, 2, 2)[0] == 2    # its good lines
-    assert table.values() == [b"B-NEW", b"B-X", b"I-NEW", b"O"] and out[3][0, 2:4].tolist() == [0, 2]
+    assert table.values() == [b"B-X", b"O", b"B-NEW", b"I-NEW"] and out[3][0, 2:4].tolist() == [2, 3]
 
 
 def test_the_switch_turns_it_off(tmp_path: Any) -> None:

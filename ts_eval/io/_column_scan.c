@@ -5,8 +5,8 @@
  * LF, CR and the one delimiter byte), tells blank, -DOCSTART-, -X- and token lines apart, and writes
  * for every token line its line number, its token's byte offset and length, and the ids of its tag
  * values, straight into the reader's preallocated numpy arrays.  Tag values are found in a Table, a
- * hash table of the distinct byte strings seen so far in the block; the ids written are the values'
- * ranks in byte order (which for UTF-8 is the order of Python's sorted() on the decoded strings).
+ * hash table of the distinct byte strings seen so far in the block; an id is a value's index in the
+ * order first seen.  At the block's end remap() turns them into ranks in the sorted values.
  *
  * It produces exactly the arrays of the numpy path (columns.py, _scan).  Where that path raises an
  * error -- token lines of different widths, a -DOCSTART- line of another width, a column the file does
@@ -23,22 +23,26 @@
 /* ---------------------------------------------------------------- the table of distinct values */
 
 typedef struct {
-    uint64_t key;       /* a value of up to 7 bytes: its bytes, its length in the top byte; longer: a hash */
+    uint64_t key;       /* a value of up to 7 bytes: its bytes, its length in the top byte (so the key is the
+                         * value); longer: a hash with the top byte 0x80 */
     Py_ssize_t len;
     Py_ssize_t off;     /* where its bytes lie in the arena */
 } Entry;
+
+typedef struct {        /* a slot of the hash table: an entry's key (a copy, for one load per lookup) and index */
+    uint64_t key;
+    Py_ssize_t id;      /* -1: an empty slot (its key: ~0, which no short value has) */
+} Slot;
 
 typedef struct {
     PyObject_HEAD
     Entry *entries;     /* in the order first seen */
     Py_ssize_t n, cap;
-    int32_t *slots;     /* open addressing with linear probing: an entry's index, or -1 */
+    Slot *slots;        /* open addressing with linear probing */
     Py_ssize_t mask;    /* number of slots - 1 (a power of two at least twice n) */
     int bits;           /* log2 of the number of slots */
     char *arena;        /* the entries' bytes, one after another */
     Py_ssize_t used, room;
-    int32_t *rank;      /* rank[i]: entry i's place among the first `ranked` entries in byte order */
-    Py_ssize_t ranked;
 } Table;
 
 #if defined(__GNUC__) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
@@ -64,20 +68,16 @@ static uint64_t short_key(const unsigned char *p, Py_ssize_t len, Py_ssize_t roo
 }
 
 static uint64_t long_key(const unsigned char *p, Py_ssize_t len)
-{   /* a multiplicative hash over 8-byte words (equal keys are then checked byte for byte) */
-    uint64_t h = (uint64_t)len * 0x9E3779B97F4A7C15ULL;
-    Py_ssize_t i = 0;
-    for (; i + 8 <= len; i += 8) {
-        uint64_t w;
-        memcpy(&w, p + i, 8);
+{   /* len >= 8: a multiplicative hash of its 8-byte words, the last one ending at its end (equal keys are
+     * then compared byte for byte) */
+    uint64_t h = (uint64_t)len * 0x9E3779B97F4A7C15ULL, w;
+    for (Py_ssize_t i = 0;; i += 8) {
+        memcpy(&w, p + (i + 8 <= len ? i : len - 8), 8);
         h = (h ^ w) * 0xC2B2AE3D27D4EB4FULL;
         h ^= h >> 29;
+        if (i + 8 >= len)     /* top byte 0x80: no short key (top byte: its length) and not ~0 */
+            return (h & 0x00FFFFFFFFFFFFFFULL) | (0x80ULL << 56);
     }
-    uint64_t w = 0;
-    for (Py_ssize_t k = 0; i + k < len; k++)
-        w |= (uint64_t)p[i + k] << (8 * k);
-    h = (h ^ w) * 0x165667B19E3779F9ULL;
-    return h ^ (h >> 32);
 }
 
 static Py_ssize_t slot_of(const Table *t, uint64_t key)
@@ -85,38 +85,34 @@ static Py_ssize_t slot_of(const Table *t, uint64_t key)
     return (Py_ssize_t)((key * 0x9E3779B97F4A7C15ULL) >> (64 - t->bits));
 }
 
+static void fill_slots(Table *t)
+{   /* put every entry in the (cleared) slots */
+    memset(t->slots, 0xff, sizeof(Slot) << t->bits);     /* key ~0, id -1 */
+    for (Py_ssize_t i = 0; i < t->n; i++) {
+        Py_ssize_t s = slot_of(t, t->entries[i].key);
+        while (t->slots[s].id >= 0)
+            s = (s + 1) & t->mask;
+        t->slots[s].key = t->entries[i].key;
+        t->slots[s].id = i;
+    }
+}
+
 static int resize_slots(Table *t, int bits)
-{   /* (re)build the slots for 2**bits entries from the entries */
-    int32_t *slots = PyMem_Malloc(sizeof(int32_t) << bits);
+{   /* 2**bits slots for the entries */
+    Slot *slots = PyMem_Malloc(sizeof(Slot) << bits);
     if (!slots)
         return -1;
-    memset(slots, 0xff, sizeof(int32_t) << bits);
     PyMem_Free(t->slots);
     t->slots = slots;
     t->bits = bits;
     t->mask = ((Py_ssize_t)1 << bits) - 1;
-    for (Py_ssize_t i = 0; i < t->n; i++) {
-        Py_ssize_t s = slot_of(t, t->entries[i].key);
-        while (slots[s] >= 0)
-            s = (s + 1) & t->mask;
-        slots[s] = (int32_t)i;
-    }
+    fill_slots(t);
     return 0;
 }
 
-/* The id (index in first-seen order) of bytes p[0..len), added if new; -1 with MemoryError set. */
-static Py_ssize_t lookup(Table *t, const unsigned char *p, Py_ssize_t len, uint64_t key)
+/* Add bytes p[0..len) to the table at its free slot s: its id; -1 with MemoryError set. */
+static Py_ssize_t insert(Table *t, const unsigned char *p, Py_ssize_t len, uint64_t key, Py_ssize_t s)
 {
-    Py_ssize_t s = slot_of(t, key);
-    for (;;) {
-        int32_t i = t->slots[s];
-        if (i < 0)
-            break;
-        const Entry *e = &t->entries[i];
-        if (e->key == key && e->len == len && (len < 8 || memcmp(t->arena + e->off, p, len) == 0))
-            return i;
-        s = (s + 1) & t->mask;
-    }
     if (t->n >= INT32_MAX - 1) {
         PyErr_SetString(PyExc_MemoryError, "too many distinct tag values");
         return -1;
@@ -124,15 +120,11 @@ static Py_ssize_t lookup(Table *t, const unsigned char *p, Py_ssize_t len, uint6
     if (t->n == t->cap) {
         Py_ssize_t cap = t->cap ? 2 * t->cap : 64;
         Entry *entries = PyMem_Realloc(t->entries, cap * sizeof(Entry));
-        int32_t *rank = PyMem_Realloc(t->rank, cap * sizeof(int32_t));
-        if (entries)
-            t->entries = entries;
-        if (rank)
-            t->rank = rank;
-        if (!entries || !rank) {
+        if (!entries) {
             PyErr_NoMemory();
             return -1;
         }
+        t->entries = entries;
         t->cap = cap;
     }
     if (t->used + len > t->room) {
@@ -153,7 +145,8 @@ static Py_ssize_t lookup(Table *t, const unsigned char *p, Py_ssize_t len, uint6
     e->len = len;
     e->off = t->used;
     t->used += len;
-    t->slots[s] = (int32_t)t->n;
+    t->slots[s].key = key;
+    t->slots[s].id = t->n;
     t->n++;
     if (2 * t->n > t->mask && resize_slots(t, t->bits + 1) < 0) {
         PyErr_NoMemory();
@@ -162,54 +155,28 @@ static Py_ssize_t lookup(Table *t, const unsigned char *p, Py_ssize_t len, uint6
     return t->n - 1;
 }
 
+/* The id (index in first-seen order) of bytes p[0..len), added if new; -1 with MemoryError set. */
+static inline Py_ssize_t lookup(Table *t, const unsigned char *p, Py_ssize_t len, uint64_t key)
+{
+    for (Py_ssize_t s = slot_of(t, key);; s = (s + 1) & t->mask) {
+        const Py_ssize_t i = t->slots[s].id;
+        if (i < 0)
+            return insert(t, p, len, key, s);
+        if (t->slots[s].key != key)
+            continue;
+        const Entry *e = &t->entries[i];
+        if (len < 8 || (e->len == len && memcmp(t->arena + e->off, p, len) == 0))
+            return i;
+    }
+}
+
 static void truncate_table(Table *t, Py_ssize_t n)
 {   /* forget the entries from the n-th on (a chunk given back to numpy); the slots are rebuilt */
     if (t->n == n)
         return;
     t->n = n;
     t->used = n ? t->entries[n - 1].off + t->entries[n - 1].len : 0;
-    if (t->ranked > n)
-        t->ranked = 0;
-    if (resize_slots(t, t->bits) < 0)   /* cannot fail for lack of memory more than a new table */
-        PyErr_Clear();
-}
-
-typedef struct {
-    const char *p;
-    Py_ssize_t len;
-    int32_t id;
-} Sortable;
-
-static int compare_values(const void *x, const void *y)
-{   /* byte order, a prefix first: Python's order of the decoded strings */
-    const Sortable *a = x, *b = y;
-    Py_ssize_t n = a->len < b->len ? a->len : b->len;
-    int c = memcmp(a->p, b->p, n);
-    if (c)
-        return c;
-    return (a->len > b->len) - (a->len < b->len);
-}
-
-static int update_ranks(Table *t)
-{
-    if (t->ranked == t->n)
-        return 0;
-    Sortable *v = PyMem_Malloc((t->n ? t->n : 1) * sizeof(Sortable));
-    if (!v) {
-        PyErr_NoMemory();
-        return -1;
-    }
-    for (Py_ssize_t i = 0; i < t->n; i++) {
-        v[i].p = t->arena + t->entries[i].off;
-        v[i].len = t->entries[i].len;
-        v[i].id = (int32_t)i;
-    }
-    qsort(v, t->n, sizeof(Sortable), compare_values);
-    for (Py_ssize_t r = 0; r < t->n; r++)
-        t->rank[v[r].id] = (int32_t)r;
-    PyMem_Free(v);
-    t->ranked = t->n;
-    return 0;
+    fill_slots(t);
 }
 
 static PyObject *Table_new(PyTypeObject *type, PyObject *args, PyObject *kw)
@@ -230,15 +197,12 @@ static void Table_dealloc(Table *t)
     PyMem_Free(t->entries);
     PyMem_Free(t->slots);
     PyMem_Free(t->arena);
-    PyMem_Free(t->rank);
     Py_TYPE(t)->tp_free((PyObject *)t);
 }
 
 static PyObject *Table_values(Table *t, PyObject *unused)
-{   /* the distinct values (bytes) in rank order */
+{   /* the distinct values (bytes) in the order first seen */
     (void)unused;
-    if (update_ranks(t) < 0)
-        return NULL;
     PyObject *out = PyList_New(t->n);
     for (Py_ssize_t i = 0; out && i < t->n; i++) {
         const Entry *e = &t->entries[i];
@@ -247,7 +211,7 @@ static PyObject *Table_values(Table *t, PyObject *unused)
             Py_CLEAR(out);
             break;
         }
-        PyList_SET_ITEM(out, t->rank[i], b);
+        PyList_SET_ITEM(out, i, b);
     }
     return out;
 }
@@ -259,7 +223,7 @@ static PyObject *Table_len(Table *t, void *unused)
 }
 
 static PyMethodDef Table_methods[] = {
-    {"values", (PyCFunction)Table_values, METH_NOARGS, "The distinct values (bytes), sorted."},
+    {"values", (PyCFunction)Table_values, METH_NOARGS, "The distinct values (bytes) in the order first seen."},
     {NULL}};
 
 static PyGetSetDef Table_getset[] = {
@@ -271,7 +235,7 @@ static PyTypeObject TableType = {
     .tp_name = "ts_eval.io._column_scan.Table",
     .tp_basicsize = sizeof(Table),
     .tp_flags = Py_TPFLAGS_DEFAULT,
-    .tp_doc = "The distinct tag values of one block, each with its id (its rank in byte order).",
+    .tp_doc = "The distinct tag values of one block, each with its id (its index in the order first seen).",
     .tp_new = Table_new,
     .tp_dealloc = (destructor)Table_dealloc,
     .tp_methods = Table_methods,
@@ -289,114 +253,102 @@ static Py_ssize_t resolve(Py_ssize_t column, Py_ssize_t ncol)
 }
 
 #define MAX_COLUMNS 64
+#define MAX_FIELDS 64                         /* lines of more fields are left to numpy */
 enum { GOOD = 0, NUMPY = 1, FAILED = -1 };    /* how a line went: read, the numpy path's error, an exception */
 
 typedef struct {
     const unsigned char *d;   /* the buffer; the chunk is d[a..b) */
     Py_ssize_t a, b;
-    Py_ssize_t *at;           /* the current line's fields: start, end, start, end, ... */
-    Py_ssize_t nf, room;      /* its number of fields, and room for as many */
-    Py_ssize_t line;          /* the current line, 0-based in the chunk */
     Py_ssize_t ntok, boundaries, ncol, first_line, first_start, first_end;
     PyObject *docs;           /* (line, fields) of the -DOCSTART- lines */
     /* the outputs: token lines from n0 on (room for cap), ids[c * stride + token] */
-    int32_t *out_line, *out_len, *out_ids;
-    void *out_start;
+    int32_t *out_line, *out_len;
+    void *out_start, *out_ids;
     int wide;                 /* out_start holds int64 (else uint32) */
+    int narrow;               /* out_ids holds uint16 (else int32): ids up to 65534 */
     Py_ssize_t n0, cap, stride, line0;
     Py_ssize_t ncols, wanted[MAX_COLUMNS], col[MAX_COLUMNS], token_column, token_at, resolved_for;
     Table *table;
-    uint64_t last_key[MAX_COLUMNS];   /* each column's last short value (a tag mostly repeats the one before) */
-    int32_t last_id[MAX_COLUMNS];
 } Scan;
 
-static int add_field(Scan *s, Py_ssize_t start, Py_ssize_t end)
+/* The columns once the width is known (NUMPY: the file lacks one). */
+static int resolve_columns(Scan *s, Py_ssize_t ncol)
 {
-    if (s->nf == s->room) {
-        Py_ssize_t room = s->room ? 2 * s->room : 64;
-        Py_ssize_t *at = PyMem_Realloc(s->at, 2 * room * sizeof(Py_ssize_t));
-        if (!at) {
-            PyErr_NoMemory();
-            return FAILED;
-        }
-        s->at = at;
-        s->room = room;
-    }
-    s->at[2 * s->nf] = start;
-    s->at[2 * s->nf + 1] = end;
-    s->nf++;
+    for (Py_ssize_t c = 0; c < s->ncols; c++)
+        if ((s->col[c] = resolve(s->wanted[c], ncol)) < 0)
+            return NUMPY;
+    s->token_at = s->token_column ? resolve(s->token_column, ncol) : -1;
+    if (s->token_column && s->token_at < 0)
+        return NUMPY;
+    s->resolved_for = ncol;
     return GOOD;
 }
 
-/* The current line is complete (its fields in s->at): a blank, -DOCSTART-, -X- or token line. */
-static int end_line(Scan *s)
+/* A line of nf > 0 fields (starts and ends in at): a -DOCSTART-, -X- or token line. */
+static inline __attribute__((always_inline)) int end_line(Scan *s, const Py_ssize_t *at, Py_ssize_t nf, Py_ssize_t line)
 {
-    const Py_ssize_t nf = s->nf, *at = s->at;
     const unsigned char *d = s->d;
-    s->nf = 0;
-    if (!nf)
-        return GOOD;
     const Py_ssize_t len0 = at[1] - at[0];
-    if (len0 == 10 && memcmp(d + at[0], "-DOCSTART-", 10) == 0) {
-        PyObject *pair = Py_BuildValue("(nn)", s->line, nf);  /* its width is checked at the chunk's end */
-        int bad = !pair || PyList_Append(s->docs, pair) < 0;
-        Py_XDECREF(pair);
-        return bad ? FAILED : GOOD;
-    }
-    if (len0 == 3 && memcmp(d + at[0], "-X-", 3) == 0) {
-        s->boundaries++;
-        return GOOD;
+    if (d[at[0]] == '-') {                    /* only such lines can be either */
+        if (len0 == 10 && memcmp(d + at[0], "-DOCSTART-", 10) == 0) {
+            PyObject *pair = Py_BuildValue("(nn)", line, nf);  /* its width is checked at the chunk's end */
+            int bad = !pair || PyList_Append(s->docs, pair) < 0;
+            Py_XDECREF(pair);
+            return bad ? FAILED : GOOD;
+        }
+        if (len0 == 3 && memcmp(d + at[0], "-X-", 3) == 0) {
+            s->boundaries++;
+            return GOOD;
+        }
     }
     if (s->ncol < 0) {                        /* the file's first token line: its width is the file's */
         s->ncol = nf;
-        s->first_line = s->line;
+        s->first_line = line;
         s->first_start = at[0];
         s->first_end = at[1];
     }
     if (nf != s->ncol)
         return NUMPY;                         /* lines of different widths */
-    if (s->resolved_for != nf) {              /* the columns, once the width is known */
-        for (Py_ssize_t c = 0; c < s->ncols; c++)
-            if ((s->col[c] = resolve(s->wanted[c], nf)) < 0)
-                return NUMPY;
-        s->token_at = s->token_column ? resolve(s->token_column, nf) : -1;
-        if (s->token_column && s->token_at < 0)
-            return NUMPY;
-        s->resolved_for = nf;
-    }
+    if (s->resolved_for != nf && resolve_columns(s, nf) != GOOD)
+        return NUMPY;
     const Py_ssize_t k = s->n0 + s->ntok;
     if (k >= s->cap) {
         PyErr_SetString(PyExc_ValueError, "scan: more token lines than room");
         return FAILED;
     }
-    s->out_line[k] = (int32_t)(s->line0 + s->line + 1);
+    s->out_line[k] = (int32_t)(s->line0 + line + 1);
+    const Py_ssize_t token_at = s->token_at;
     Py_ssize_t start = 0, len = 0;
-    if (s->token_at >= 0) {
-        start = at[2 * s->token_at];
-        len = at[2 * s->token_at + 1] - start;
+    if (token_at >= 0) {
+        start = at[2 * token_at];
+        len = at[2 * token_at + 1] - start;
     }
     if (s->wide)
         ((int64_t *)s->out_start)[k] = (int64_t)start;
     else
         ((uint32_t *)s->out_start)[k] = (uint32_t)start;
     s->out_len[k] = (int32_t)len;
-    for (Py_ssize_t c = 0; c < s->ncols; c++) {
-        const Py_ssize_t vs = at[2 * s->col[c]], vn = at[2 * s->col[c] + 1] - vs;
+    const Py_ssize_t ncols = s->ncols, stride = s->stride, room = s->b;
+    const int narrow = s->narrow;
+    void *out_ids = s->out_ids;
+    for (Py_ssize_t c = 0; c < ncols; c++) {
+        const Py_ssize_t col = s->col[c], vs = at[2 * col], vn = at[2 * col + 1] - vs;
         Py_ssize_t id;
         if (vn < 8) {
-            const uint64_t key = short_key(d + vs, vn, s->b - vs);
-            if (key == s->last_key[c]) {
-                id = s->last_id[c];
-            } else if ((id = lookup(s->table, d + vs, vn, key)) >= 0) {
-                s->last_key[c] = key;
-                s->last_id[c] = (int32_t)id;
-            }
+            const uint64_t key = short_key(d + vs, vn, room - vs);
+            const Slot *first = &s->table->slots[slot_of(s->table, key)];
+            id = first->key == key ? first->id : lookup(s->table, d + vs, vn, key);
         } else {
             id = lookup(s->table, d + vs, vn, long_key(d + vs, vn));
         }
         if (id < 0)
             return FAILED;
-        s->out_ids[c * s->stride + k] = (int32_t)id;
+        if (!narrow)
+            ((int32_t *)out_ids)[c * stride + k] = (int32_t)id;
+        else if (id < 65535)
+            ((uint16_t *)out_ids)[c * stride + k] = (uint16_t)id;
+        else
+            return NUMPY;                     /* too many values for uint16 ids */
     }
     s->ntok++;
     return GOOD;
@@ -440,16 +392,18 @@ static uint64_t candidates(const unsigned char *d, Py_ssize_t base, Py_ssize_t b
     return mask;
 }
 
-/* Read the chunk: fields are the runs of bytes between separators.  Only the separators are visited. */
+/* Read the chunk: fields are the runs of bytes between separators, and only the separators are visited.
+ * Sets *newlines to the number of line ends. */
 static int scan_chunk(Scan *s, const unsigned char *sep, int delimiter, Py_ssize_t *newlines)
 {
     const unsigned char *d = s->d;
     const unsigned char delim = delimiter < 0 ? ' ' : (unsigned char)delimiter;
-    Py_ssize_t prev = s->a - 1;               /* the last separator (a - 1: the line start before the chunk) */
+    const Py_ssize_t a = s->a, b = s->b;
+    Py_ssize_t at[2 * MAX_FIELDS];            /* the current line's fields: start, end, start, end, ... */
+    Py_ssize_t nf = 0, line = 0, prev = a - 1;    /* prev: the last separator (a - 1: the line end before) */
     int r;
-    *newlines = 0;
-    for (Py_ssize_t base = s->a; base < s->b; base += 64) {
-        uint64_t mask = candidates(d, base, s->b, delim);
+    for (Py_ssize_t base = a; base < b; base += 64) {
+        uint64_t mask = candidates(d, base, b, delim);
         while (mask) {
             const Py_ssize_t p = base + lowest_bit(mask);
             mask &= mask - 1;
@@ -457,58 +411,66 @@ static int scan_chunk(Scan *s, const unsigned char *sep, int delimiter, Py_ssize
             if (!sep[v])
                 continue;                     /* a control byte (or a false flag): part of a field */
             if (p > prev + 1) {
-                if (add_field(s, prev + 1, p) < 0)
-                    return FAILED;
-            } else if (v == delimiter && (prev < s->a || d[prev] == '\n' || d[prev] == delim)) {
+                if (nf == MAX_FIELDS)
+                    return NUMPY;
+                at[2 * nf] = prev + 1;
+                at[2 * nf + 1] = p;
+                nf++;
+            } else if (v == delimiter && (prev < a || d[prev] == '\n' || d[prev] == delim)) {
                 return NUMPY;                 /* an empty field (a delimiter at the line start or twice) */
             }
             prev = p;
             if (v == '\n') {
-                if ((r = end_line(s)) != GOOD)
+                if (nf && (r = end_line(s, at, nf, line)) != GOOD)
                     return r;
-                s->line++;
-                ++*newlines;
+                nf = 0;
+                line++;
             }
         }
     }
-    if (prev < s->b - 1) {                    /* a last line without a line end */
-        if (add_field(s, prev + 1, s->b) < 0)
-            return FAILED;
+    *newlines = line;
+    if (prev < b - 1) {                       /* a last line without a line end */
+        if (nf == MAX_FIELDS)
+            return NUMPY;
+        at[2 * nf] = prev + 1;
+        at[2 * nf + 1] = b;
+        nf++;
     }
-    if (s->b > s->a && d[s->b - 1] != '\n')
-        return end_line(s);
-    return GOOD;
+    return nf ? end_line(s, at, nf, line) : GOOD;
 }
 
-static int writable(PyObject *obj, Py_buffer *view, const char *what, Py_ssize_t itemsize)
+/* A writable contiguous buffer of items of `small` or `large` bytes (0 with an exception set). */
+static int writable(PyObject *obj, Py_buffer *view, const char *what, Py_ssize_t small, Py_ssize_t large)
 {
-    if (PyObject_GetBuffer(obj, view, PyBUF_WRITABLE | PyBUF_C_CONTIGUOUS) < 0)
-        return -1;
-    if (view->itemsize != itemsize && !(itemsize == 0 && (view->itemsize == 4 || view->itemsize == 8))) {
-        PyErr_Format(PyExc_ValueError, "%s: items of %zd bytes", what, view->itemsize);
+    if (PyObject_GetBuffer(obj, view, PyBUF_WRITABLE | PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0)
+        return 0;
+    if (view->itemsize != small && view->itemsize != large) {
+        PyErr_Format(PyExc_ValueError, "%s: items of %zd bytes, expected %zd or %zd", what, view->itemsize, small,
+                     large);
         PyBuffer_Release(view);
-        return -1;
+        return 0;
     }
-    return 0;
+    return 1;
 }
 
 static PyObject *scan(PyObject *self, PyObject *args)
 {
     (void)self;
-    Py_buffer data, o_line, o_start, o_len, o_ids;
-    PyObject *line_obj, *start_obj, *len_obj, *ids_obj, *columns, *result = NULL;
+    enum { LINE, START, LEN, IDS };
+    static const char *what[] = {"token lines", "token starts", "token lengths", "ids"};
+    static const Py_ssize_t small[] = {4, 4, 4, 2}, large[] = {4, 8, 4, 4};
+    Py_buffer data, out[4];
+    PyObject *obj[4], *columns, *result = NULL;
     Scan s;
     int delimiter, got = 0;
     memset(&s, 0, sizeof s);
     if (!PyArg_ParseTuple(args, "y*nninnOO!OOOOnnn:scan", &data, &s.a, &s.b, &delimiter, &s.ncol, &s.token_column,
-                          &columns, &TableType, &s.table, &line_obj, &start_obj, &len_obj, &ids_obj, &s.stride,
+                          &columns, &TableType, &s.table, &obj[LINE], &obj[START], &obj[LEN], &obj[IDS], &s.stride,
                           &s.n0, &s.line0))
         return NULL;
     const Py_ssize_t entries_before = s.table->n;
     s.d = data.buf;
     s.first_line = s.resolved_for = s.token_at = -1;
-    for (Py_ssize_t c = 0; c < MAX_COLUMNS; c++)
-        s.last_key[c] = ~0ULL;                /* no short key: its top byte (the length) is at most 7 */
     if (!PyTuple_Check(columns) || PyTuple_GET_SIZE(columns) > MAX_COLUMNS) {
         PyErr_SetString(PyExc_ValueError, "columns: a tuple of at most 64 ints");
         goto done;
@@ -519,31 +481,24 @@ static PyObject *scan(PyObject *self, PyObject *args)
         if (s.wanted[c] == -1 && PyErr_Occurred())
             goto done;
     }
-    if (writable(line_obj, &o_line, "token lines", 4) < 0)
-        goto done;
-    got = 1;
-    if (writable(start_obj, &o_start, "token starts", 0) < 0)
-        goto done;
-    got = 2;
-    if (writable(len_obj, &o_len, "token lengths", 4) < 0)
-        goto done;
-    got = 3;
-    if (writable(ids_obj, &o_ids, "ids", 4) < 0)
-        goto done;
-    got = 4;
+    for (; got < 4; got++)
+        if (!writable(obj[got], &out[got], what[got], small[got], large[got]))
+            goto done;
     /* bounds: the chunk inside the buffer; every output has room for `cap` tokens, ids for ncols rows */
-    s.cap = o_line.len / 4;
+    s.cap = out[LINE].len / 4;
     if (s.a < 0 || s.b > data.len || s.a > s.b || s.n0 < 0 || delimiter < -1 || delimiter > 127
-            || delimiter == '\n' || delimiter == '\r' || o_start.len / o_start.itemsize < s.cap || o_len.len / 4 < s.cap
-            || (s.ncols && (s.stride < s.cap || o_ids.len / 4 / s.stride < s.ncols))) {
+            || delimiter == '\n' || delimiter == '\r' || out[START].len / out[START].itemsize < s.cap
+            || out[LEN].len / 4 < s.cap
+            || (s.ncols && (s.stride < s.cap || out[IDS].len / out[IDS].itemsize / s.stride < s.ncols))) {
         PyErr_SetString(PyExc_ValueError, "scan: bad arguments");
         goto done;
     }
-    s.out_line = o_line.buf;
-    s.out_start = o_start.buf;
-    s.wide = o_start.itemsize == 8;
-    s.out_len = o_len.buf;
-    s.out_ids = o_ids.buf;
+    s.out_line = out[LINE].buf;
+    s.out_start = out[START].buf;
+    s.wide = out[START].itemsize == 8;
+    s.out_len = out[LEN].buf;
+    s.out_ids = out[IDS].buf;
+    s.narrow = out[IDS].itemsize == 2;
     s.docs = PyList_New(0);
     if (!s.docs)
         goto done;
@@ -553,7 +508,7 @@ static PyObject *scan(PyObject *self, PyObject *args)
         sep[9] = sep[10] = sep[11] = sep[12] = sep[13] = sep[32] = 1;
     else
         sep[10] = sep[13] = sep[delimiter] = 1;
-    Py_ssize_t newlines;
+    Py_ssize_t newlines = 0;
     int r = scan_chunk(&s, sep, delimiter, &newlines);
     if (r == FAILED)
         goto done;
@@ -576,30 +531,53 @@ static PyObject *scan(PyObject *self, PyObject *args)
         Py_INCREF(result);
         goto done;
     }
-    if (update_ranks(s.table) < 0)
-        goto done;
-    for (Py_ssize_t c = 0; c < s.ncols; c++) {  /* first-seen ids to ranks */
-        int32_t *ids = s.out_ids + c * s.stride + s.n0;
-        for (Py_ssize_t i = 0; i < s.ntok; i++)
-            ids[i] = s.table->rank[ids[i]];
-    }
     result = Py_BuildValue("(nnnOnnnn)", s.ntok, newlines, s.boundaries, s.docs, s.first_line, s.ncol,
                            s.first_start, s.first_end);
 done:
     if (!result)
         truncate_table(s.table, entries_before);
-    PyMem_Free(s.at);
     Py_XDECREF(s.docs);
     PyBuffer_Release(&data);
-    if (got >= 1)
-        PyBuffer_Release(&o_line);
-    if (got >= 2)
-        PyBuffer_Release(&o_start);
-    if (got >= 3)
-        PyBuffer_Release(&o_len);
-    if (got >= 4)
-        PyBuffer_Release(&o_ids);
+    while (got > 0)
+        PyBuffer_Release(&out[--got]);
     return result;
+}
+
+/* remap(ids, rank): ids[i] = rank[ids[i]] in place (ids, rank: uint16 or int32). */
+static PyObject *remap(PyObject *self, PyObject *args)
+{
+    (void)self;
+    PyObject *ids_obj, *rank_obj;
+    Py_buffer ids, rank;
+    if (!PyArg_ParseTuple(args, "OO:remap", &ids_obj, &rank_obj))
+        return NULL;
+    if (!writable(ids_obj, &ids, "ids", 2, 4))
+        return NULL;
+    if (!writable(rank_obj, &rank, "rank", 2, 4)) {
+        PyBuffer_Release(&ids);
+        return NULL;
+    }
+    const Py_ssize_t n = ids.len / ids.itemsize, m = rank.len / rank.itemsize;
+    int ok = 1;
+    for (Py_ssize_t i = 0; ok && i < n; i++) {
+        Py_ssize_t id = ids.itemsize == 2 ? ((uint16_t *)ids.buf)[i] : ((int32_t *)ids.buf)[i];
+        if (id < 0 || id >= m) {
+            ok = 0;
+            break;
+        }
+        Py_ssize_t to = rank.itemsize == 2 ? ((uint16_t *)rank.buf)[id] : ((int32_t *)rank.buf)[id];
+        if (ids.itemsize == 2)
+            ((uint16_t *)ids.buf)[i] = (uint16_t)to;
+        else
+            ((int32_t *)ids.buf)[i] = (int32_t)to;
+    }
+    PyBuffer_Release(&ids);
+    PyBuffer_Release(&rank);
+    if (!ok) {
+        PyErr_SetString(PyExc_ValueError, "remap: an id beyond the ranks");
+        return NULL;
+    }
+    Py_RETURN_NONE;
 }
 
 static PyMethodDef methods[] = {
@@ -607,6 +585,7 @@ static PyMethodDef methods[] = {
      "scan(data, a, b, delimiter, ncol, token_column, columns, table, token_line, token_start, token_len, ids,\n"
      "     stride, n0, line0) -> (tokens, newlines, -X- lines, -DOCSTART- lines, first token line, width,\n"
      "     its first field's start, end), or None: read the chunk with numpy."},
+    {"remap", remap, METH_VARARGS, "remap(ids, rank): ids[i] = rank[ids[i]], in place."},
     {NULL}};
 
 static struct PyModuleDef module = {

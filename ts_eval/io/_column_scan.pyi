@@ -4,7 +4,7 @@ from typing import List, Optional, Tuple
 import numpy as np
 
 class Table:
-    """The distinct tag values of one block, each with its id (its rank in byte order)."""
+    """The distinct tag values of one block, each with its id (its index in the order first seen)."""
 
     @property
     def size(self) -> int: ...
@@ -14,3 +14,4 @@ def scan(data: np.ndarray, a: int, b: int, delimiter: int, ncol: int, token_colu
          columns: Tuple[int, ...], table: Table, token_line: np.ndarray, token_start: np.ndarray,
          token_len: np.ndarray, ids: np.ndarray, stride: int, n0: int,
          line0: int) -> Optional[Tuple[int, int, int, List[int], int, int, int, int]]: ...
+def remap(ids: np.ndarray, rank: np.ndarray) -> None: ...

@@ -487,9 +487,9 @@ class _Acc:
     continued: bool = False    # a block after the file's first (its first token line is not the file's)
     slices: SliceCache = field(default_factory=lambda: SliceCache())   # the chunks' table of tags
     table: Any = None          # the compiled scanner's table of tag values (:func:`_scan_compiled`)
-    ids: Optional[np.ndarray] = None   # its ids[column, token], preallocated like token_line
-    vocab: List[str] = field(default_factory=list)   # the table's values, decoded (while its size is
-    vocab_size: int = 0                              # vocab_size)
+    ids: Optional[np.ndarray] = None   # its ids[column, token] (uint16), preallocated like token_line
+    table_values: List[str] = field(default_factory=list)   # the table's values in the order first seen,
+    # decoded at the end (the vocabulary of every chunk the compiled scanner read)
 
 
 def split_columns(raw: Union[bytes, bytearray], path: str = "<data>", columns: Sequence[int] = (-1,),
@@ -543,7 +543,7 @@ def split_columns(raw: Union[bytes, bytearray], path: str = "<data>", columns: S
     doc_first = np.zeros(n, bool)                  # the first token after a -DOCSTART- line
     after = np.searchsorted(token_line, doc_lines)
     doc_first[after[after < n]] = True
-    vocab, ids = merge_values(acc.values, n)
+    vocab, ids = _merged_values(acc, n)
     note = width_note(acc.ncol, delimiter, acc.first_token_line, acc.first_text)
     resolved = [_column_index(c, acc.ncol, path, note) + 1 for c in columns]
     merged = {c: (vocab, ids[k]) for k, c in enumerate(resolved)}
@@ -641,15 +641,18 @@ COMPILED_PATH = not os.environ.get("TS_EVAL_NUMPY_READER")
 def _scan_compiled(data: np.ndarray, a: int, b: int, line0: int, columns: Sequence[int], token_column: Optional[int],
                    acc: _Acc, delimiter: Optional[str]) -> Optional[int]:
     """:func:`_scan` of bytes a..b by the compiled scanner (``_column_scan.c``), which writes the token lines,
-    their tokens' offsets and their tag ids (ranks in the table of the block's distinct values) into ``acc``'s
-    arrays in one pass: the number of token lines, or None where the numpy path raises an error (the caller
-    then reads the chunk with numpy, which raises it)."""
+    their tokens' offsets and their tag ids (indexes in the block's table of distinct values, in the order
+    first seen) into ``acc``'s arrays in one pass: the number of token lines, or None where the numpy path
+    raises an error (the caller then reads the chunk with numpy, which raises it) or the block has too many
+    distinct values for uint16 ids."""
     assert _column_scan is not None
     if acc.table is None:
         acc.table = _column_scan.Table()
-        acc.ids = np.empty((len(columns), len(acc.token_line)), np.int32)
+        acc.ids = np.empty((len(columns), len(acc.token_line)), np.uint16)
     ids = acc.ids
     assert ids is not None
+    if acc.table.size > 60000:      # (a uint16 id takes at most 65534 values)
+        return None
     found = _column_scan.scan(data, a, b, -1 if delimiter is None else ord(delimiter), acc.ncol, token_column or 0,
                               tuple(columns), acc.table, acc.token_line, acc.token_start, acc.token_len, ids,
                               ids.shape[1], acc.n, line0)
@@ -667,11 +670,28 @@ def _scan_compiled(data: np.ndarray, a: int, b: int, line0: int, columns: Sequen
         lo = acc.n
         acc.n += tokens
         if len(columns):
-            if acc.table.size != acc.vocab_size:
-                acc.vocab = [v.decode("utf-8") for v in acc.table.values()]
-                acc.vocab_size = len(acc.vocab)
-            acc.values.append((acc.vocab, ids[:, lo:acc.n]))
+            acc.values.append((acc.table_values, ids[:, lo:acc.n]))
     return tokens
+
+
+def _merged_values(acc: _Acc, n: int) -> Tuple[List[str], np.ndarray]:
+    """:func:`merge_values` of the chunks; when the compiled scanner read them all, its ids are turned into
+    ranks in the sorted values in place (no new array)."""
+    if acc.table is None:
+        return merge_values(acc.values, n)
+    acc.table_values.extend(v.decode("utf-8") for v in acc.table.values())
+    if not acc.values or any(v is not acc.table_values for v, _ in acc.values) or acc.ids is None:
+        return merge_values(acc.values, n)
+    values = acc.table_values
+    order = sorted(range(len(values)), key=values.__getitem__)
+    rank = np.empty(len(order), np.uint16)
+    rank[order] = np.arange(len(order))
+    ids = acc.ids[:, :n]
+    for row in ids:
+        _column_scan.remap(row, rank)
+    return [values[k] for k in order], ids
+
+
 Fields = Tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, int]
 
 
