@@ -271,7 +271,7 @@ def read_column_blocks(path: str, columns: Sequence[int] = (-1,), token_column: 
         size = len(block)
         block += bytes(8)          # split_columns' padding, in place (a copy of 4 MiB saved)
         cf = split_columns(block, name, columns, token_column, padded=True, delimiter=delimiter,
-                           follows=None if head is None else (lines, done, head))
+                           follows=None if head is None else (lines, done, head), block=True)
         cf.rereadable = False      # its bytes are kept while the block is used
         if not last:
             cf.trailing_boundary = True    # a blank line follows it in the next block
@@ -494,10 +494,12 @@ class _Acc:
 
 def split_columns(raw: Union[bytes, bytearray], path: str = "<data>", columns: Sequence[int] = (-1,),
                   token_column: Optional[int] = 1, padded: bool = False,
-                  delimiter: Optional[str] = None, follows: Optional[Tuple[int, int, Head]] = None) -> ColumnFile:
+                  delimiter: Optional[str] = None, follows: Optional[Tuple[int, int, Head]] = None,
+                  block: bool = False) -> ColumnFile:
     """Split a file's bytes into token lines and decode the requested columns, in chunks.
 
     ``padded``: ``raw`` ends with 8 bytes of zero padding that are not data (saves a copy).
+    ``block``: a block of :func:`read_column_blocks` (its token offsets are never released).
     ``follows``: ``raw`` is a block of the file after (lines, bytes) and the :class:`Head` of the file
     (:func:`read_column_blocks`): line numbers count on, and token lines must have the first one's width.
     """
@@ -511,8 +513,8 @@ def split_columns(raw: Union[bytes, bytearray], path: str = "<data>", columns: S
         raise InputError("empty file, expected token lines", path)
     max_lines = sum(int(np.count_nonzero(data[k:k + CHUNK_BYTES] == 10))   # 10x faster than bytes.count;
                     for k in range(0, len(data), CHUNK_BYTES)) + 1          # by chunks: no big temporary
-    acc = _Acc(np.empty(max_lines, np.int32), np.empty(max_lines, np.uint32 if end < 2**32 else np.int64),
-               np.empty(max_lines, np.int32))
+    token_line, token_start, token_len, ids = _outputs(max_lines, end >= 2**32, len(columns), block)
+    acc = _Acc(token_line, token_start, token_len, ids=ids)
     start, line0, bytes0 = shift, 0, 0
     if follows is not None:
         line0, bytes0, head = follows
@@ -539,9 +541,11 @@ def split_columns(raw: Union[bytes, bytearray], path: str = "<data>", columns: S
     doc_lines = np.concatenate(acc.doc_lines) if acc.doc_lines else np.zeros(0, np.int64)
     sent_first = np.empty(n, bool)                 # a non-token line lies before it
     sent_first[0] = True
-    np.greater(token_line[1:] - token_line[:-1], 1, out=sent_first[1:])
+    for k in range(1, n, 1 << 14):                 # in slices: a small temporary, reused (not 4 bytes a token)
+        e = min(k + (1 << 14), n)
+        np.greater(token_line[k:e] - token_line[k - 1:e - 1], 1, out=sent_first[k:e])
     doc_first = np.zeros(n, bool)                  # the first token after a -DOCSTART- line
-    after = np.searchsorted(token_line, doc_lines)
+    after = np.searchsorted(token_line, doc_lines.astype(token_line.dtype))   # (int64: a cast copy of token_line)
     doc_first[after[after < n]] = True
     vocab, ids = _merged_values(acc, n)
     note = width_note(acc.ncol, delimiter, acc.first_token_line, acc.first_text)
@@ -556,6 +560,22 @@ def split_columns(raw: Union[bytes, bytearray], path: str = "<data>", columns: S
         first_field=acc.first_field, lines=max_lines - 1,
         trailing_boundary=lines_before + max_lines - (raw[end - 1] == 10) > int(token_line[-1]),
     )
+
+
+def _outputs(n: int, wide: bool, columns: int,
+             together: bool) -> Tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Room for ``n`` token lines: line numbers (int32), token offsets (uint32, or int64 when ``wide``) and
+    lengths (int32), and the compiled scanner's ids (uint16, one row per tag column); pages never written
+    cost no memory.  ``together`` (a block, whose offsets are never released): views of one allocation,
+    which for a block of several MB numpy asks the system to back with huge pages (a page fault per 2 MB
+    instead of per 4 KB: a fresh process spent about a third of its reading time in page faults)."""
+    start = np.dtype(np.int64 if wide else np.uint32)
+    if not together:
+        return (np.empty(n, np.int32), np.empty(n, start), np.empty(n, np.int32), np.empty((columns, n), np.uint16))
+    room = np.empty(n * (start.itemsize + 8 + 2 * columns), np.uint8)
+    cut = np.cumsum([0, n * start.itemsize, 4 * n, 4 * n])     # the 8-byte items first: every view is aligned
+    return (room[cut[1]:cut[2]].view(np.int32), room[:cut[1]].view(start), room[cut[2]:cut[3]].view(np.int32),
+            room[cut[3]:].view(np.uint16).reshape(columns, n))
 
 
 def _scan(data: np.ndarray, windows: np.ndarray, a: int, b: int, line0: int, path: str, columns: Sequence[int],
@@ -648,7 +668,6 @@ def _scan_compiled(data: np.ndarray, a: int, b: int, line0: int, columns: Sequen
     assert _column_scan is not None
     if acc.table is None:
         acc.table = _column_scan.Table()
-        acc.ids = np.empty((len(columns), len(acc.token_line)), np.uint16)
     ids = acc.ids
     assert ids is not None
     if acc.table.size > 60000:      # (a uint16 id takes at most 65534 values)
