@@ -121,6 +121,21 @@ def test_scan_reads_a_chunk_and_checks_its_arguments() -> None:
         scan(data, 0, len(raw), -1, -1, 1, (-1,), Table(), data, start, length, ids, 8, 0, 0)
 
 
+def test_count_lines_counts_line_ends_and_sees_non_ascii_bytes() -> None:
+    rng = np.random.default_rng(5)
+    for n in [0, 1, 7, 8, 9, 15, 16, 17, 63, 64, 65, 1000]:
+        for _ in range(5):
+            raw = rng.choice(np.frombuffer(b"ab\n\n\x00\x0b\x7f\x80\xff", np.uint8), n).tobytes()
+            got = C._column_scan.count_lines(np.frombuffer(raw, np.uint8))
+            assert got == (raw.count(b"\n"), all(c < 128 for c in raw))
+
+
+@pytest.mark.parametrize("raw", [b"a O O\n\xff B-X B-X\n", b"a O O\n\xc3 B-X B-X\n", b"a O O\nb B-\xc3\xa9 O\n"])
+def test_utf8_is_checked_unless_every_byte_is_ascii(raw: bytes) -> None:
+    got = _same(raw * 3000, chunk=1 << 12)           # several chunks, the error (if any) in the first
+    assert got[0] == ("ok" if raw.endswith(b"\xa9 O\n") else "error")
+
+
 def test_remap_turns_ids_into_ranks_in_place() -> None:
     remap = C._column_scan.remap
     for dtype in (np.uint16, np.int32):
