@@ -579,9 +579,9 @@ def _outputs(n: int, wide: bool, columns: int,
     if not together:
         return (np.empty(n, np.int32), np.empty(n, start), np.empty(n, np.int32), np.empty((columns, n), np.uint16))
     room = np.empty(n * (start.itemsize + 8 + 2 * columns), np.uint8)
-    cut = np.cumsum([0, n * start.itemsize, 4 * n, 4 * n])     # the 8-byte items first: every view is aligned
-    return (room[cut[1]:cut[2]].view(np.int32), room[:cut[1]].view(start), room[cut[2]:cut[3]].view(np.int32),
-            room[cut[3]:].view(np.uint16).reshape(columns, n))
+    a, b, c = n * start.itemsize, n * (start.itemsize + 4), n * (start.itemsize + 8)   # the 8-byte items
+    return (room[a:b].view(np.int32), room[:a].view(start), room[b:c].view(np.int32),  # first: all aligned
+            room[c:].view(np.uint16).reshape(columns, n))
 
 
 def _scan(data: np.ndarray, windows: np.ndarray, a: int, b: int, line0: int, path: str, columns: Sequence[int],
