@@ -49,6 +49,12 @@ typedef struct {
     Py_ssize_t used, room;
 } Table;
 
+#ifdef __GNUC__
+#define HOT inline __attribute__((always_inline))    /* inlined into the scan's loop */
+#else
+#define HOT inline
+#endif
+
 #if defined(__GNUC__) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ && !defined(PORTABLE)
 #define WORDS 1     /* 8 bytes at a time where they lie inside the chunk */
 #endif
@@ -289,7 +295,7 @@ static int resolve_columns(Scan *s, Py_ssize_t ncol)
 }
 
 /* A line of nf > 0 fields (starts and ends in at): a -DOCSTART-, -X- or token line. */
-static inline __attribute__((always_inline)) int end_line(Scan *s, const Py_ssize_t *at, Py_ssize_t nf, Py_ssize_t line)
+static HOT int end_line(Scan *s, const Py_ssize_t *at, Py_ssize_t nf, Py_ssize_t line)
 {
     const unsigned char *d = s->d;
     const Py_ssize_t len0 = at[1] - at[0];
