@@ -511,9 +511,9 @@ def split_columns(raw: Union[bytes, bytearray], path: str = "<data>", columns: S
     data = np.frombuffer(raw, np.uint8, count=end - shift, offset=shift)
     if len(data) == 0:
         raise InputError("empty file, expected token lines", path)
-    ascii = False                               # every byte below 128: valid UTF-8, nothing to check
+    all_ascii = False                           # every byte below 128: valid UTF-8, nothing to check
     if COMPILED_PATH and _column_scan is not None:
-        newlines, ascii = _column_scan.count_lines(data)
+        newlines, all_ascii = _column_scan.count_lines(data)
         max_lines = newlines + 1
     else:
         max_lines = sum(int(np.count_nonzero(data[k:k + CHUNK_BYTES] == 10))   # 10x faster than bytes.count;
@@ -532,7 +532,7 @@ def split_columns(raw: Union[bytes, bytearray], path: str = "<data>", columns: S
         stop = raw.find(b"\n", min(start + CHUNK_BYTES, end) - 1, end)
         stop = end if stop < 0 else stop + 1
         try:
-            if not ascii:
+            if not all_ascii:
                 codecs.utf_8_decode(memoryview(raw)[start:stop], "strict", True)
         except UnicodeDecodeError as err:
             raise not_utf8(raw, start + err.start, err.reason, path, lines_before, bytes0) from None
