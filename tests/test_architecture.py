@@ -70,12 +70,13 @@ def layer_of(module: str) -> str:
 
 @cache
 def modules() -> Dict[str, Tuple[Path, bool]]:
-    """module name -> (path, is a package ``__init__``)."""
+    """module name -> (path, is a package ``__init__``).  A compiled module (``io/_column_scan.c``) is known by
+    its stub (``.pyi``), which says what it imports."""
     out = {}
-    for path in ROOT.rglob("*.py"):
+    for path in sorted(ROOT.rglob("*.py")) + sorted(ROOT.rglob("*.pyi")):
         parts = list(path.relative_to(ROOT.parent).with_suffix("").parts)
         pkg = parts[-1] == "__init__"
-        out[".".join(parts[:-1] if pkg else parts)] = (path, pkg)
+        out.setdefault(".".join(parts[:-1] if pkg else parts), (path, pkg))
     return out
 
 

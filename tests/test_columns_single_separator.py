@@ -1,7 +1,7 @@
 """The column reader's fast way for lines whose fields one space (or one delimiter) separates
-(``_single_separated``) against its general way on the same bytes: every field of the ColumnFile, or
-the same error, for files that take the fast way, files that must not, and files that switch between
-the two from one chunk to the next."""
+(``_single_separated``), and its compiled scanner (``_column_scan.c``, where it is built), against its
+general way on the same bytes: every field of the ColumnFile, or the same error, for files that take the
+fast way, files that must not, and files that switch between the ways from one chunk to the next."""
 from __future__ import annotations
 
 from typing import Any, Iterator, List, Optional, Sequence, Tuple
@@ -14,11 +14,17 @@ from hypothesis import strategies as st
 from ts_eval.errors import TsEvalError
 from ts_eval.io import columns as C
 
+#: the ways of reading a chunk that this installation has: numpy's general way, numpy's fast way, and the
+#: compiled scanner where it was built (``pip install`` builds it where a C compiler is at hand)
+WAYS = ["general", "fast"] + (["compiled"] if C._column_scan is not None else [])
+
 
 def _outcome(raw: bytes, *, fast: bool, chunk: int, columns: Sequence[int] = (-2, -1),
-             token_column: Optional[int] = 1, delimiter: Optional[str] = None) -> Tuple[Any, ...]:
+             token_column: Optional[int] = 1, delimiter: Optional[str] = None,
+             compiled: bool = False) -> Tuple[Any, ...]:
     mp = pytest.MonkeyPatch()
     mp.setattr(C, "SINGLE_SEPARATOR_PATH", fast)
+    mp.setattr(C, "COMPILED_PATH", compiled)
     mp.setattr(C, "CHUNK_BYTES", chunk)
     try:
         cf = C.split_columns(raw, "f.conll", columns, token_column, delimiter=delimiter)
@@ -36,8 +42,14 @@ def _outcome(raw: bytes, *, fast: bool, chunk: int, columns: Sequence[int] = (-2
 
 def _fast_chunks(raw: bytes, chunk: int, delimiter: Optional[str] = None) -> List[bool]:
     """Which chunks of ``raw`` took the fast way."""
+    return chunks_taken("_single_separated", raw, chunk, delimiter)
+
+
+def chunks_taken(way: str, raw: bytes, chunk: int, delimiter: Optional[str] = None) -> List[bool]:
+    """For each chunk of ``raw`` read with the function ``way`` of the reader (``_single_separated``, or
+    ``_scan_compiled``: the compiled scanner), whether it read the chunk (False: it was left to the general way)."""
     took: List[bool] = []
-    real = C._single_separated
+    real = getattr(C, way)
 
     def spy(*args: Any) -> Any:
         got = real(*args)
@@ -45,19 +57,21 @@ def _fast_chunks(raw: bytes, chunk: int, delimiter: Optional[str] = None) -> Lis
         return got
 
     mp = pytest.MonkeyPatch()
-    mp.setattr(C, "_single_separated", spy)
+    mp.setattr(C, way, spy)
     try:
-        _outcome(raw, fast=True, chunk=chunk, delimiter=delimiter)
+        _outcome(raw, fast=True, chunk=chunk, delimiter=delimiter, compiled=way == "_scan_compiled")
     finally:
         mp.undo()
     return took
 
 
 def _same(raw: bytes, chunk: int = 1 << 18, **kw: Any) -> Tuple[Any, ...]:
-    fast = _outcome(raw, fast=True, chunk=chunk, **kw)
+    """What every way reads from ``raw`` (they must agree)."""
     general = _outcome(raw, fast=False, chunk=chunk, **kw)
-    assert fast == general
-    return fast
+    assert _outcome(raw, fast=True, chunk=chunk, **kw) == general
+    if "compiled" in WAYS:
+        assert _outcome(raw, fast=False, chunk=chunk, compiled=True, **kw) == general
+    return general
 
 
 @pytest.mark.parametrize("sep, eol", [(b" ", b"\n"), (b"\t", b"\n"), (b" ", b"\r\n"), (b"\t", b"\r\n")])
@@ -190,13 +204,15 @@ def test_fast_way_agrees_with_a_tab_delimiter(raw: bytes, chunk: int) -> None:
     _same(raw.replace(b" ", b"\t"), chunk=chunk, delimiter="\t")
 
 
-def test_blocks_agree(tmp_path: Any) -> None:
+@pytest.mark.parametrize("way", [w for w in WAYS if w != "general"])
+def test_blocks_agree(tmp_path: Any, way: str) -> None:
     path = tmp_path / "f.conll"
     path.write_bytes(b"".join(b"w%d O B-PER\nv I-PER O\n\n" % k for k in range(300)) + b"x  O  O\n\ny O O")
 
-    def blocks(fast: bool) -> Iterator[Tuple[Any, ...]]:
+    def blocks(way: str) -> Iterator[Tuple[Any, ...]]:
         mp = pytest.MonkeyPatch()
-        mp.setattr(C, "SINGLE_SEPARATOR_PATH", fast)
+        mp.setattr(C, "SINGLE_SEPARATOR_PATH", way == "fast")
+        mp.setattr(C, "COMPILED_PATH", way == "compiled")
         mp.setattr(C, "CHUNK_BYTES", 64)
         try:
             for cf in C.read_column_blocks(str(path), columns=(-2, -1), block_bytes=300):
@@ -205,8 +221,8 @@ def test_blocks_agree(tmp_path: Any) -> None:
         finally:
             mp.undo()
 
-    assert list(blocks(True)) == list(blocks(False))
-    assert len(list(blocks(True))) > 3
+    assert list(blocks(way)) == list(blocks("general"))
+    assert len(list(blocks(way))) > 3
 
 
 @pytest.mark.parametrize("chunk", [1 << 12, 1 << 18])
