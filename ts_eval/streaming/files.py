@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import inspect
 from dataclasses import dataclass
-from typing import Any, Dict, Iterable, List, Optional, Sequence, Set, Tuple, Union
+from typing import Any, Dict, Iterable, Iterator, List, Optional, Sequence, Set, Tuple, Union
 
 from ..core.corpus import Corpus, select_labels
 from ..errors import OptionError
@@ -122,6 +122,22 @@ def count_files(gold: str, systems: Sequence[str], *, format: str = "columns",
     else:
         raise OptionError(f"format {format!r}: expected columns or conllu")
     return _count(blocks, scoring, labels, exclude)
+
+
+def corpus_blocks(file: Optional[str] = None, gold: Optional[str] = None, systems: Sequence[str] = (), *,
+                  format: str = "columns", block_bytes: Optional[int] = None, **reading: Any) -> Iterator[Corpus]:
+    """The blocks of whole sentences of one column ``file`` (:func:`~ts_eval.io.conll.read_conll_blocks`)
+    or of a ``gold`` file and ``systems`` (two-file mode, column or CoNLL-U files, read in lock-step), each a
+    :class:`~ts_eval.core.corpus.Corpus`; ``reading``: the reader's options."""
+    if file is not None:
+        return read_conll_blocks(file, block_bytes=block_bytes, **reading)
+    if gold is None:
+        raise OptionError("give a file, or a gold file and system files")
+    if format == "conllu":
+        return read_conllu_pair_blocks(gold, systems, block_bytes=block_bytes, **reading)
+    if format == "columns":
+        return read_conll_pair_blocks(gold, systems, block_bytes=block_bytes, **reading)
+    raise OptionError(f"format {format!r}: expected columns or conllu")
 
 
 def _options(options: Dict[str, Any], reading: Set[str]) -> Tuple[Dict[str, Any], Dict[str, Any]]:
