@@ -21,6 +21,7 @@ from test_streaming_conllu import conllu_text, write
 
 import ts_eval.cli.rank as rank_cli
 import ts_eval.io.columns as columns
+import ts_eval.ranking.blocks as in_blocks
 from ts_eval.io.conll import read_conll, read_conll_blocks
 from ts_eval.models.registry import REGISTRY
 from ts_eval.ranking.blocks import StatsBuilder, rank_blocks
@@ -49,6 +50,7 @@ def whole_and_blocks(monkeypatch, argv: List[str], block_bytes: int = 1, stdin: 
         whole = run(argv, stdin)
     with monkeypatch.context() as m:
         m.setattr(columns, "BLOCK_BYTES", block_bytes)
+        m.setattr(in_blocks, "BLOCK_BYTES", block_bytes)
         seen = count_blocks(m, "read_conll_blocks")
         seen_pairs = count_blocks(m, "read_conll_pair_blocks")
         seen_conllu = count_blocks(m, "read_conllu_pair_blocks")
@@ -233,8 +235,25 @@ def test_files_count_the_blocks(monkeypatch, tmp_path):
     """The streamed path reads every block once (and the corpus is never read whole)."""
     path = tmp_path / "c.conll"
     path.write_text(text(12), encoding="utf-8")
-    monkeypatch.setattr(columns, "BLOCK_BYTES", 1)
+    monkeypatch.setattr(in_blocks, "BLOCK_BYTES", 1)
     seen = count_blocks(monkeypatch, "read_conll_blocks")
     monkeypatch.setattr(rank_cli, "load_task", lambda *a, **k: pytest.fail("read whole"))
     rc, _, _ = run(["rank", str(path), "--gold-col", "2", *QUICK, "--format", "json"])
     assert rc == 0 and seen == [12]
+
+
+def test_bootstrap_weights_and_swaps_draw_what_one_64_bit_draw_gives():
+    """The resampling's temporaries are small (32-bit draws counted a resample at a time, swap patterns
+    drawn a few rows at a time) and the numbers are those of the draws as they were made before."""
+    from ts_eval.ranking.study import bootstrap_weights
+    from ts_eval.ranking.uncertainty import swaps
+
+    for resamples, units in ((50, 1001), (3, 7), (1, 1)):
+        idx = np.random.default_rng(5).integers(0, units, size=(resamples, units))
+        idx += (np.arange(resamples) * units)[:, None]
+        before = np.bincount(idx.ravel(), minlength=resamples * units).reshape(resamples, units).astype(float)
+        assert np.array_equal(bootstrap_weights(np.random.default_rng(5), resamples, units), before)
+        got = bootstrap_weights(np.random.default_rng(5), resamples, units, np.float32)
+        assert got.dtype == np.float32 and np.array_equal(got, before)
+        assert np.array_equal(swaps(np.random.default_rng(9), resamples, units),
+                              np.random.default_rng(9).random((resamples, units)) < 0.5)

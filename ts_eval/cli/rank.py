@@ -266,19 +266,20 @@ class _Task:
     def _rank_blocks(self, found: Blocks, report: bool, **options: Any) -> Any:
         from ..models.counts import add_up, count_corpus
         from ..models.evaluate import DEFAULT_MODELS, score_settings
-        from ..ranking.blocks import rank_blocks
+        from ..ranking import blocks as in_blocks
         from ..streaming.files import corpus_blocks
 
         parts: List[Any] = []
         settings = score_settings()
 
         def blocks() -> Iterator[Any]:
-            for block in corpus_blocks(found.file, found.gold, found.systems, **found.options):
+            for block in corpus_blocks(found.file, found.gold, found.systems, block_bytes=in_blocks.BLOCK_BYTES,
+                                       **found.options):
                 if report:      # what evaluate() counts of the whole corpus, added up block by block
                     parts[:] = [add_up(parts + [count_corpus(block, DEFAULT_MODELS, settings)])]
                 yield block
 
-        result = rank_blocks(blocks(), **options)
+        result = in_blocks.rank_blocks(blocks(), **options)
         if report:
             self.report = parts[0].report()
         return result

@@ -31,6 +31,10 @@ from .study import RankingResult, _Plan, _ranked
 from .sufficient import REFERENCE_MODEL, Model, StatsFn, StatsMatrix
 
 EXACT32 = 2 ** 24     # float32 holds every integer below this exactly
+#: ``rank`` reads blocks of about this many bytes of the gold file (and the same sentences of every system
+#: file): a block's per-sentence tables (sentences x labels x statistics, per family and system, while its
+#: statistics are taken) are several times its bytes; smaller blocks cost more in numpy calls
+BLOCK_BYTES = 1 << 18
 
 
 class NotInBlocks(ValueError):

@@ -145,7 +145,7 @@ def _chunks(total: int):
 
 
 EXACT32 = 2 ** 24     # float32 holds every integer below this exactly
-ROWS = 1 << 16        # rows looked at a time
+ROWS = 1 << 12        # rows looked at a time (a slab of every column: a few MB)
 
 
 class Products:
@@ -173,9 +173,10 @@ class Products:
             self.data, self.dtype = data.astype(np.float64, copy=False), np.float64
 
     def __call__(self, w: np.ndarray) -> np.ndarray:
-        out = (w.astype(self.dtype) @ self.data).astype(np.float64)
+        out = (w.astype(self.dtype, copy=False) @ self.data).astype(np.float64)
         if self.big is not None and self.big_data is not None:
-            out[:, self.big] = w.astype(np.float64) @ self.big_data
+            for a in range(0, len(w), 10):      # a float64 copy of ten rows of w at a time
+                out[a:a + 10, self.big] = w[a:a + 10].astype(np.float64) @ self.big_data
         return out
 
 

@@ -242,11 +242,15 @@ _pandas = require_pandas
 # resampling
 
 
-def bootstrap_weights(rng: np.random.Generator, resamples: int, units: int) -> np.ndarray:
-    """(resamples, units) counts: how often each unit is drawn in each resample of ``units`` draws."""
-    idx = rng.integers(0, units, size=(resamples, units))
-    idx += (np.arange(resamples) * units)[:, None]
-    return np.bincount(idx.ravel(), minlength=resamples * units).reshape(resamples, units).astype(float)
+def bootstrap_weights(rng: np.random.Generator, resamples: int, units: int, dtype: Any = float) -> np.ndarray:
+    """(resamples, units) counts, as ``dtype``: how often each unit is drawn in each resample of ``units``
+    draws.  The draws are 32-bit integers when ``units`` fits (numpy draws the same numbers as 64-bit
+    ones below 2**32) and are counted a resample at a time, so the temporaries are a few bytes per draw."""
+    idx = rng.integers(0, units, size=(resamples, units), dtype=np.int32 if units < 2 ** 31 else np.int64)
+    out = np.empty((resamples, units), dtype)
+    for r in range(resamples):
+        out[r] = np.bincount(idx[r], minlength=units)
+    return out
 
 
 def run_bootstrap(sm: StatsMatrix, observed_ranks: np.ndarray, resamples: int, seed_seq: np.random.SeedSequence,
@@ -257,8 +261,7 @@ def run_bootstrap(sm: StatsMatrix, observed_ranks: np.ndarray, resamples: int, s
     scores = np.empty((resamples, n, m))
     product = Products(sm.data, sm.n_units)
     for a, b in _chunks(resamples):
-        w = bootstrap_weights(rng, b - a, sm.n_units)
-        scores[a:b] = sm.scores(product(w))
+        scores[a:b] = sm.scores(product(bootstrap_weights(rng, b - a, sm.n_units, product.dtype)))
         if progress:
             progress("bootstrap", b, resamples)
     alpha = 1.0 - confidence

@@ -83,7 +83,7 @@ def pair_pvalues(sm: StatsMatrix, pairs: Sequence[Pairs], permutations: int, see
     exceed = [np.zeros(len(a)) for a, _ in pairs]
     product = Products(sm.data, sm.n_units)
     for lo, hi in _chunks(permutations):
-        zx = product(rng.random((hi - lo, sm.n_units)) < 0.5)
+        zx = product(swaps(rng, hi - lo, sm.n_units))
         for k, model in enumerate(sm.models):
             a, b = pairs[k]
             if not len(a):
@@ -96,6 +96,16 @@ def pair_pvalues(sm: StatsMatrix, pairs: Sequence[Pairs], permutations: int, see
         if progress:
             progress("permutation", hi, permutations)
     return [(e + 1) / (permutations + 1) for e in exceed]
+
+
+def swaps(rng: np.random.Generator, permutations: int, units: int) -> np.ndarray:
+    """(permutations, units) 0/1 swap patterns: a unit is swapped when its uniform draw is below 1/2;
+    drawn a few permutations at a time (the same numbers as one draw: each is one 64-bit value), so only
+    the booleans are kept."""
+    out = np.empty((permutations, units), bool)
+    for a in range(0, permutations, 5):
+        out[a:a + 5] = rng.random((min(5, permutations - a), units)) < 0.5
+    return out
 
 
 def _order_signs(scores: np.ndarray) -> Tuple[np.ndarray, np.ndarray, np.ndarray]:
