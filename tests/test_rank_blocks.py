@@ -140,6 +140,21 @@ def test_conllu_files_in_lock_step(monkeypatch, tmp_path):
     assert whole[0] == 0 and streamed == whole
 
 
+def test_conllu_sentences_in_another_order_are_ranked_from_the_whole_read(monkeypatch, tmp_path):
+    rng = random.Random(4)
+    tags = ["O", "B-PER", "I-PER", "B-LOC", "O"]
+    gold = [[rng.choice(tags) for _ in range(rng.randint(1, 5))] for _ in range(12)]
+    ids = [f"x{k}" for k in range(len(gold))]
+    paths = [write(tmp_path, "gold.conllu", conllu_text(gold, ids=ids))]
+    for name in ("a", "b"):
+        system = [[t if rng.random() < 0.7 else rng.choice(tags) for t in s] for s in gold]
+        paths.append(write(tmp_path, f"{name}.conllu", "".join(
+            conllu_text([system[k]], ids=[ids[k]]).replace("w0_", f"w{k}_") for k in reversed(range(len(gold))))))
+    argv = ["rank", "--gold", *paths, *QUICK, "--format", "json"]
+    whole, streamed = whole_and_blocks(monkeypatch, argv, 1)
+    assert whole[0] == 0 and streamed == whole
+
+
 def test_bad_input_is_reported_as_the_whole_read_reports_it(monkeypatch, tmp_path):
     path = tmp_path / "bad.conll"
     path.write_text(text(10) + "w B-PER\n", encoding="utf-8")

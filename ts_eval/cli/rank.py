@@ -245,13 +245,14 @@ class _Task:
     def rank(self, args: argparse.Namespace, report: bool, **options: Any) -> Any:
         """The task's ranking (and with ``report`` the score report of its systems, for the page)."""
         from ..errors import TsEvalError
+        from ..io.conllu_blocks import NotInStep
         from ..ranking import study as ranking
         from ..ranking.blocks import NotInBlocks
 
         if self.blocks is not None:
             try:
                 return self._rank_blocks(self.blocks, report, **options)
-            except NotInBlocks:
+            except (NotInBlocks, NotInStep):     # CoNLL-U sentences that pair by id in another order, say
                 pass
             except (TsEvalError, ValueError):
                 if any(p == STDIN or os.path.getsize(p) > WHOLE_AGAIN_BYTES for p in self.blocks.paths):
