@@ -272,3 +272,26 @@ def test_bootstrap_weights_and_swaps_draw_what_one_64_bit_draw_gives():
         assert got.dtype == np.float32 and np.array_equal(got, before)
         assert np.array_equal(swaps(np.random.default_rng(9), resamples, units),
                               np.random.default_rng(9).random((resamples, units)) < 0.5)
+
+
+def test_statistics_that_are_not_small_integers_are_kept_in_float64(tmp_path):
+    """A model whose statistics are not integers (or not below 2**24) is kept in float64, the same values;
+    a model that does not say how its columns depend on the labels cannot meet blocks with other labels."""
+    from ts_eval.models.registry import Model
+    from ts_eval.ranking.blocks import NotInBlocks
+
+    path = tmp_path / "c.conll"
+    path.write_text(text(30, late="EVENT"), encoding="utf-8")
+    corpus = read_conll(str(path), gold_column=2, system_columns=[3, 4])
+    halves = Model("halves", "H", lambda sd: np.diff(sd.cd.corpus.sent_offsets)[:, None] / 2.0 + 2.0 ** 25,
+                   lambda x: x[..., 0], columns=(1, 0))
+    builder = StatsBuilder([halves, REGISTRY["exact-f1-micro"]], list(corpus.systems))
+    for block in read_conll_blocks(str(path), gold_column=2, system_columns=[3, 4], block_bytes=1):
+        builder.add(block)
+    got, whole = builder.matrix(), statistics(corpus, [halves, REGISTRY["exact-f1-micro"]])
+    assert got.data.dtype == np.float64 and np.array_equal(got.data, whole.data)
+    unknown = Model("unknown", "U", REGISTRY["exact-f1-micro"].stats, REGISTRY["exact-f1-micro"].score)
+    builder = StatsBuilder([unknown], list(corpus.systems))
+    with pytest.raises(NotInBlocks):
+        for block in read_conll_blocks(str(path), gold_column=2, system_columns=[3, 4], block_bytes=1):
+            builder.add(block)
