@@ -8,7 +8,8 @@ tokens, 1M-token units repeated), cut into a gold file (``TOKEN GOLD``) and ``--
 (``TOKEN TAG``): system k takes the generated system's tags in a share of the sentences that grows with
 k (0.4 to 0.9, seeded per sentence) and gold's elsewhere, so the systems differ and rank apart.  Each run
 is ``ts-eval rank --gold GOLD SYSTEM... --format json`` with the default models, 1000 bootstrap resamples
-and 1000 permutations; peak RSS from GNU time's ``%M``.
+and 1000 permutations; peak RSS from GNU time's ``%M``, CPU time its ``%U`` + ``%S`` (best of the
+repeats; the machine's other jobs move the wall time more than the CPU time).
 
     python scripts/bench_rank.py --baseline 028cbe5                        # 1M and 10M, 5 systems
     python scripts/bench_rank.py --baseline 028cbe5 --sizes 1M --repeat 3 --markdown
@@ -19,8 +20,11 @@ import argparse
 import contextlib
 import json
 import random
+import subprocess
 import sys
 import tempfile
+import time
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Dict, List, Optional
 
@@ -28,7 +32,8 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
 import bench  # noqa: E402
-from bench_scale import Corpora, Run, Tool, parse_size, run_once, size_name  # noqa: E402
+from bench import GNU_TIME  # noqa: E402
+from bench_scale import Corpora, parse_size, size_name  # noqa: E402
 
 REPO = HERE.parent
 
@@ -62,6 +67,26 @@ def system_files(corpus: Path, systems: int, cache: Path, seed: int = 0) -> List
     return paths
 
 
+@dataclass
+class Measured:
+    wall_s: float
+    cpu_s: float          # user + system: less moved by other jobs on the machine than the wall time
+    peak_mb: float
+
+
+def run_once(argv: List[str], cwd: Path) -> Measured:
+    """One run under GNU time: wall time around it, its CPU time and peak RSS from time's own report."""
+    with tempfile.NamedTemporaryFile(prefix="bench_rank_") as mem:
+        t0 = time.perf_counter()
+        proc = subprocess.run([GNU_TIME, "-f", "%M %U %S", "-o", mem.name, *argv], cwd=cwd,
+                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        wall = time.perf_counter() - t0
+        if proc.returncode != 0:
+            raise SystemExit(f"failed (exit {proc.returncode}): {' '.join(argv)}\n{proc.stderr.decode()[-2000:]}")
+        kb, user, system = Path(mem.name).read_text().split()[-3:]
+    return Measured(wall, float(user) + float(system), int(kb) * 1024 / 1e6)
+
+
 def comparable(path: Path) -> Any:
     obj = json.loads(path.read_text(encoding="utf-8"))
     obj.pop("timings", None)
@@ -90,29 +115,28 @@ def main(argv: Optional[List[str]] = None) -> int:
     rows = []
     for size in [parse_size(s) for s in args.sizes.split(",")]:
         files = system_files(corpora.file(size), args.systems, args.cache_dir)
-        best: Dict[str, Run] = {}
+        runs: Dict[str, List[Measured]] = {label: [] for label in versions}
         outputs: Dict[str, Path] = {}
         for _ in range(args.repeat):
             for label, root in versions.items():
                 out = work / f"{label.split()[0]}_{size_name(size)}.json"
-                tool = Tool(label, label, [py, "-m", "ts_eval", "rank", "--gold", *map(str, files), "--format", "json",
-                                    "-o", str(out), "--no-progress"], cwd=str(root))
                 if out.exists():
                     out.unlink()
-                run = run_once(tool, files[0], [files[0]], False)
+                run = run_once([py, "-m", "ts_eval", "rank", "--gold", *map(str, files), "--format", "json",
+                                "-o", str(out), "--no-progress"], root)
                 outputs[label] = out
-                if label not in best or run.wall_s < best[label].wall_s:
-                    best[label] = Run(run.wall_s, max(run.peak_mb, best[label].peak_mb) if label in best
-                                      else run.peak_mb)
-                print(f"{size_name(size)} {label}: {run.wall_s:.2f} s, {run.peak_mb:.0f} MB", file=sys.stderr)
+                runs[label].append(run)
+                print(f"{size_name(size)} {label}: {run.wall_s:.2f} s wall, {run.cpu_s:.2f} s CPU, "
+                      f"{run.peak_mb:.0f} MB", file=sys.stderr)
         same = len({json.dumps(comparable(p), sort_keys=True) for p in outputs.values()}) == 1
         sentences = comparable(outputs["this checkout"])["corpus"]["sentences"]
         for label in versions:
-            rows.append(dict(tokens=size, sentences=sentences, version=label, wall_s=best[label].wall_s,
-                             peak_mb=best[label].peak_mb, bytes_per_token=best[label].peak_mb * 1e6 / size,
-                             same=same))
-    head = ["tokens", "sentences", "version", "wall s", "peak RSS MB", "bytes/token", "outputs identical"]
-    lines = [[size_name(r["tokens"]), f"{r['sentences']:,}", r["version"], f"{r['wall_s']:.2f}",
+            peak = max(r.peak_mb for r in runs[label])
+            rows.append(dict(tokens=size, sentences=sentences, version=label,
+                             wall_s=min(r.wall_s for r in runs[label]), cpu_s=min(r.cpu_s for r in runs[label]),
+                             peak_mb=peak, bytes_per_token=peak * 1e6 / size, same=same))
+    head = ["tokens", "sentences", "version", "wall s", "CPU s", "peak RSS MB", "bytes/token", "outputs identical"]
+    lines = [[size_name(r["tokens"]), f"{r['sentences']:,}", r["version"], f"{r['wall_s']:.2f}", f"{r['cpu_s']:.2f}",
               f"{r['peak_mb']:.0f}", f"{r['bytes_per_token']:.0f}", "yes" if r["same"] else "NO"] for r in rows]
     if args.markdown:
         print("| " + " | ".join(head) + " |")
