@@ -15,12 +15,24 @@ the tasks are read in :mod:`ts_eval.cli.tasks`.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
-from typing import Any, Dict, List, Optional, Union
+from typing import Any, Dict, Iterator, List, Optional, Union
 
 from . import lists
 from .errors import UsageError, option_errors
-from .inputs import Request, add_column_options, add_reading_options, check_paths, expand, load, system_names
+from .inputs import (
+    STDIN,
+    Blocks,
+    Request,
+    add_column_options,
+    add_reading_options,
+    block_request,
+    check_paths,
+    expand,
+    load,
+    system_names,
+)
 from .matching import add_matching_options, matching_options
 from .outputs import add_output_options, emit, format_choices
 from .tasks import TaskSpec, task_specs
@@ -188,25 +200,24 @@ def run(args) -> int:
     if args.plot:
         from ..output.plot import check_available
         check_available()
-    corpora = [(s.name, load_task(s, args)) for s in specs]
-    for _, corpus in corpora:      # every task's resampling fits in memory before the first is ranked
-        ranking.check_memory(args.bootstrap, len(corpus.systems),
-                             len(ranking.model_set(corpus, models, reference)[0]))
+    sources = [(s.name, _source(s, args)) for s in specs]
+    for _, source in sources:      # every task's resampling fits in memory before the first is ranked
+        chosen = ranking.model_set(source.corpus, models, reference)[0]
+        ranking.check_memory(args.bootstrap, source.systems, len(chosen))
     options = dict(models=models, reference=reference, bootstrap=args.bootstrap, permutations=args.permutations,
                    unit=args.unit, seed=args.seed, confidence=args.confidence, alpha=args.alpha,
                    flips=[lists.model_pair(f) for f in args.flips], **matching)
+    report = len(sources) == 1 and (args.format == "html" or (args.format == "table" and args.details))
     with _Bar(not args.no_progress and (args.bootstrap or args.permutations)) as bar:
+        results = {}
+        for name, source in sources:
+            results[name] = source.rank(args, report, task=name, progress=lambda *a, n=name: bar(n, *a), **options)
         result: Union[ranking.RankingResult, ranking.MultiTaskResult]
-        if len(corpora) == 1:
-            name, corpus = corpora[0]
-            result = ranking.rank_corpus(corpus, task=name, progress=lambda *a: bar(name, *a), **options)
-        else:
-            results = {}
-            for name, corpus in corpora:
-                results[name] = ranking.rank_corpus(corpus, task=name,
-                                                    progress=lambda *a, n=name: bar(n, *a), **options)
-            result = ranking.combine(results)
-    emit(result, args, page_options=_page_options(args, corpora), details=args.details, width=120)
+        result = results[sources[0][0]] if len(sources) == 1 else ranking.combine(results)
+    page: Dict[str, Any] = {"every_flip": args.format == "csv"}
+    if report:       # the HTML page and the detailed terminal (one task): per-label scores and fair error types
+        page["report"] = sources[0][1].report
+    emit(result, args, page_options=page, details=args.details, width=120)
     if args.plot:
         from ..output.plot import bump_chart
         bump_chart(result, args.plot)
@@ -214,16 +225,89 @@ def run(args) -> int:
     return 0
 
 
-def _page_options(args, corpora) -> Dict[str, Any]:
-    """The rank page's options for ``args.format``: CSV holds the flipped pairs of every model pair;
-    the HTML page and the detailed terminal (one task) add per-label scores and fair error types per
-    system from one score pass over the corpus."""
-    options: Dict[str, Any] = {"every_flip": args.format == "csv"}
-    if len(corpora) == 1 and (args.format == "html" or (args.format == "table" and args.details)):
-        from ..models.evaluate import evaluate
+class _Task:
+    """One task's input: a corpus read whole, or files read in blocks of sentences (``blocks``: what
+    :func:`~ts_eval.cli.inputs.block_request` found), whose statistics are then taken block by block
+    (:func:`ts_eval.ranking.study.rank_blocks`), never holding the corpus."""
 
-        options["report"] = evaluate(corpora[0][1])
-    return options
+    def __init__(self, spec: TaskSpec, args: argparse.Namespace, blocks: Optional[Blocks] = None) -> None:
+        self.spec, self.blocks = spec, blocks
+        self.corpus: Any = None if blocks is not None else load_task(spec, args)
+        self.report: Any = None
+
+    @property
+    def systems(self) -> int:
+        if self.corpus is not None:
+            return len(self.corpus.systems)
+        o = self.blocks.options if self.blocks is not None else {}
+        return len(o["names"]) if o.get("names") is not None else len(o.get("system_columns") or [])
+
+    def rank(self, args: argparse.Namespace, report: bool, **options: Any) -> Any:
+        """The task's ranking (and with ``report`` the score report of its systems, for the page)."""
+        from ..errors import TsEvalError
+        from ..io.lockstep import NotInStep
+        from ..ranking import study as ranking
+        from ..ranking.blocks import NotInBlocks
+
+        if self.blocks is not None:
+            try:
+                return self._rank_blocks(self.blocks, report, **options)
+            except (NotInBlocks, NotInStep):     # CoNLL-U or JSON Lines records that pair by id in another order, say
+                pass
+            except (TsEvalError, ValueError):
+                if any(p == STDIN or os.path.getsize(p) > WHOLE_AGAIN_BYTES for p in self.blocks.paths):
+                    raise         # the error of the block where it was found
+            self.corpus = load_task(self.spec, args)     # read whole: it reports the error it reports first
+        if report:
+            from ..models.evaluate import evaluate
+
+            self.report = evaluate(self.corpus)
+        return ranking.rank_corpus(self.corpus, **options)
+
+    def _rank_blocks(self, found: Blocks, report: bool, **options: Any) -> Any:
+        from ..models.counts import add_up, count_corpus
+        from ..models.evaluate import DEFAULT_MODELS, score_settings
+        from ..ranking import blocks as in_blocks
+        from ..streaming.files import corpus_blocks
+
+        parts: List[Any] = []
+        settings = score_settings()
+
+        def blocks() -> Iterator[Any]:
+            for block in corpus_blocks(found.file, found.gold, found.systems, block_bytes=in_blocks.BLOCK_BYTES,
+                                       **found.options):
+                if report:      # what evaluate() counts of the whole corpus, added up block by block
+                    parts[:] = [add_up(parts + [count_corpus(block, DEFAULT_MODELS, settings)])]
+                yield block
+
+        result = in_blocks.rank_blocks(blocks(), **options)
+        if report:
+            self.report = parts[0].report()
+        return result
+
+
+WHOLE_AGAIN_BYTES = 256 << 20   # a file with an error is read again whole (to report its first error) up to this
+
+
+def _source(spec: TaskSpec, args: argparse.Namespace) -> _Task:
+    """A task read in blocks when its inputs can be (column files; CoNLL-U, JSON Lines in two-file mode; see
+    :func:`~ts_eval.cli.inputs.block_request`) and its models say how their statistics depend on the
+    labels, else read whole now."""
+    from ..errors import TsEvalError
+    from ..ranking import sufficient
+
+    request = _request(spec, args)
+    found = None
+    if request is not None:
+        try:
+            models = sufficient.resolve_models(_models_arg(args.models, args.germeval,
+                                                           getattr(args, "generated", None) is not None))
+            known = all(m.columns is not None for m in models) and \
+                sufficient.get_model(args.reference or sufficient.REFERENCE_MODEL).columns is not None
+            found = block_request(request, args, "ranking", min_systems=2) if known else None
+        except (TsEvalError, ValueError):
+            found = None
+    return _Task(spec, args, found)
 
 
 # ---------------------------------------------------------------------------
@@ -239,15 +323,24 @@ def load_task(spec: TaskSpec, args: argparse.Namespace):
             raise UsageError("--map-label does not apply to --germeval: GermEval's metrics are defined on its "
                              "twelve labels (Metric 2 already collapses deriv and part)")
         return _load_germeval(spec, args)
+    request = _request(spec, args)
+    assert request is not None
+    return load(request, args, "ranking", min_systems=2)
+
+
+def _request(spec: TaskSpec, args: argparse.Namespace) -> Optional[Request]:
+    """What a (not GermEval) task reads (None: a GermEval task)."""
+    if args.germeval:
+        return None
     opts = spec.options
     cols = dict(names=spec.names, gold_col=opts.get("gold_col", args.gold_col), scheme=opts.get("scheme"))
     system_col = opts.get("system_col", args.system_col)
     cols["system_cols"] = [system_col] if isinstance(system_col, int) else system_col
     if opts.get("single_file"):
-        return load(Request(file=spec.systems[0], **cols), args, "ranking", min_systems=2)
+        return Request(file=spec.systems[0], **cols)
     files = expand(spec.systems, opts.get("glob", args.glob), exclude=[spec.gold])
     _check_two(spec, files)
-    return load(Request(gold=spec.gold, systems=files, **cols), args, "ranking", min_systems=2)
+    return Request(gold=spec.gold, systems=files, **cols)
 
 
 def _check_two(spec: TaskSpec, files: List[str]) -> None:

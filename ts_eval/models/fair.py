@@ -113,7 +113,7 @@ def fair_f1(x: np.ndarray, weights: np.ndarray) -> np.ndarray:
 
 register_family(Family("fair", count, result, "Ortmann's fair error types: traditional, fair and weighted P/R/F"))
 register(Model("fair-f1", "Fair-F1", fair_stats, partial(fair_f1, weights=weight_matrix(parse_weights("eq5"))),
-               "Ortmann's fair F1, overall: LE, BE, LBE count half FP and half FN (eq. 5)"))
+               "Ortmann's fair F1, overall: LE, BE, LBE count half FP and half FN (eq. 5)", columns=(0, N_CODES)))
 register(Model("weighted-f1", "W-F1", fair_stats, partial(fair_f1, weights=weight_matrix(parse_weights("eq7"))),
                "Ortmann's weighted F1, overall, eq. 7 weights (a boundary error is half a TP; LE and "
-               "LBE half FP, half FN); F1 is the same under eq. 6"))
+               "LBE half FP, half FN); F1 is the same under eq. 6", columns=(0, N_CODES)))

@@ -43,4 +43,4 @@ def metric1_f1(x: np.ndarray) -> np.ndarray:
 MODEL = register(Model(
     "germeval-m1", "M1-F1", metric1_sentence_stats, metric1_f1,
     "GermEval 2014 Metric 1 F1 (strict, combined: outer and inner chunks pooled), the shared task's official "
-    "ranking, as nereval.perl computes it; needs GermEval-layout input", needs="germeval"))
+    "ranking, as nereval.perl computes it; needs GermEval-layout input", needs="germeval", columns=(3, 0)))

@@ -46,6 +46,10 @@ class Model:
     options: Tuple[str, ...] = ()   # keywords of ``score`` a study may set (:func:`configure`)
     matched: bool = False           # its statistics read the matcher's settings (minimum overlap, assignment)
     needs: str = ""                 # the input it needs beyond spans: "germeval" (two levels), "generated" (strings)
+    #: how its statistics' columns depend on the labels: (columns of the sentence as a whole, first; then
+    #: columns per label, label after label in the corpus's order); None: not known, so statistics of
+    #: parts of a corpus with different labels cannot be put side by side (``rank`` then reads it whole)
+    columns: Optional[Tuple[int, int]] = None
 
 
 @dataclass(frozen=True)

@@ -414,5 +414,6 @@ for _s in SCHEMES:
     register(Model(f"semeval-{_s.replace('_', '-')}-f1", f"SE-{_s.replace('_', '-')}", overall_stats,
                    partial(scheme_f, scheme=_s),
                    f"SemEval-2013 {_s} F1 as nervaluate counts it, overall: {_TEXT[_s]}",
-                   options=("partial_weight",) if PARTIAL_CREDIT[_s] else (), matched=True))
+                   options=("partial_weight",) if PARTIAL_CREDIT[_s] else (), matched=True,
+                   columns=(len(SCHEMES) * len(COUNTS), 0)))
 register_group("semeval", tuple(f"semeval-{_s.replace('_', '-')}-f1" for _s in SCHEMES))

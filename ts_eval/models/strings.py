@@ -82,4 +82,4 @@ register_family(Family("strings", count, result,
 for _avg, _title in (("micro", "Str-F1µ"), ("macro", "Str-F1M")):
     register(Model(f"strings-f1-{_avg}", _title, strings_stats, partial(segment_f1, average=_avg),
                    f"generated outputs: F1 over (normalised string, label) pairs, {_avg} (no positions)",
-                   needs="generated"))
+                   needs="generated", columns=(0, 4)))

@@ -19,7 +19,7 @@ its own corpus-level statistic from the same pairs (:func:`confusion`).
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import partial
 from typing import Any, Dict, Optional, Sequence, Tuple
 
@@ -317,6 +317,8 @@ def ts_kappa(x: np.ndarray, separator_weight: float = 1.0, average: str = "macro
 
 
 register_family(Family("ts", count, result, "token & separator units (Esuli & Sebastiani)"))
+#: :func:`ts_stats`'s columns: tokens and separators, then per label the token and separator TP, FP, FN
+COLUMNS = (2, 6)
 for _m in (
     Model("ts-f1-micro", "TS-F1µ", ts_stats, partial(ts_f1, separator_weight=1.0, average="micro"),
           "token & separator F1, micro"),
@@ -331,4 +333,4 @@ for _m in (
     Model("ts-kappa-macro", "TS-κM", ts_stats, partial(ts_kappa, separator_weight=1.0, average="macro"),
           "token & separator Cohen's kappa, macro over labels"),
 ):
-    register(_m)
+    register(replace(_m, columns=COLUMNS))

@@ -144,6 +144,54 @@ def _chunks(total: int):
         yield a, min(a + CHUNK, total)
 
 
+EXACT32 = 2 ** 24     # float32 holds every integer below this exactly
+ROWS = 1 << 12        # rows looked at a time (a slab of every column: a few MB)
+
+
+class Products:
+    """``w @ data`` in float64 for matrices ``w`` of non-negative integer weights (bootstrap counts, 0/1
+    swaps) and ``data`` of ``units`` rows, with ``data`` never copied whole.
+
+    A column of integers whose largest value times ``units`` stays below 2**24 has every sum of such a
+    product an exactly representable integer in float32: those columns are multiplied in float32 (about
+    twice as fast, and identical to float64).  When every column is such a column, or none is, the
+    product is one matrix product (float64 data as given otherwise); when a float32 matrix has some
+    columns that are not, only those are multiplied again in float64."""
+
+    def __init__(self, data: np.ndarray, units: int) -> None:
+        top, integral = _column_tops(data)
+        small = top * max(units, 1) < EXACT32 if integral else np.zeros(data.shape[1], bool)
+        self.big: Optional[np.ndarray] = None
+        self.big_data: Optional[np.ndarray] = None
+        if small.all():
+            self.data, self.dtype = data.astype(np.float32, copy=False), np.float32
+        elif data.dtype == np.float32 and integral:
+            self.data, self.dtype = data, np.float32
+            self.big = np.flatnonzero(~small)
+            self.big_data = data[:, self.big].astype(np.float64)
+        else:
+            self.data, self.dtype = data.astype(np.float64, copy=False), np.float64
+
+    def __call__(self, w: np.ndarray) -> np.ndarray:
+        out = (w.astype(self.dtype, copy=False) @ self.data).astype(np.float64)
+        if self.big is not None and self.big_data is not None:
+            for a in range(0, len(w), 10):      # a float64 copy of ten rows of w at a time
+                out[a:a + 10, self.big] = w[a:a + 10].astype(np.float64) @ self.big_data
+        return out
+
+
+def _column_tops(data: np.ndarray) -> Tuple[np.ndarray, bool]:
+    """(the largest absolute value of every column, whether every value is an integer), a slab of rows
+    at a time (no copy of the whole matrix)."""
+    top = np.zeros(data.shape[1], np.float64)
+    integral = True
+    for a in range(0, data.shape[0], ROWS):
+        slab = data[a:a + ROWS]
+        top = np.maximum(top, np.abs(slab).max(0))
+        integral = integral and bool(np.array_equal(slab, np.round(slab)))
+    return top, integral
+
+
 def exact_float32(data: np.ndarray, units: int) -> Tuple[np.ndarray, type]:
     """``data`` as float32 when every resample sum stays an exactly representable integer
     (integer statistics, and |value| x units < 2**24): the products are then identical to

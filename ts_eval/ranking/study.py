@@ -41,13 +41,13 @@ from .statistics import (
     TIE_DECIMALS,
     Bootstrap,
     Permutation,
+    Products,
     Progress,
     _better_tied,
     _chunks,
     _clean,
     average_ranks,
     correlation_matrices,
-    exact_float32,
 )
 from .sufficient import REFERENCE_MODEL, Model, StatsMatrix, get_model, resolve_models, statistics
 from .uncertainty import Flips, analyse, check_flip_pairs, contested_pairs, flips, mean_intervals, pair_pvalues
@@ -242,11 +242,15 @@ _pandas = require_pandas
 # resampling
 
 
-def bootstrap_weights(rng: np.random.Generator, resamples: int, units: int) -> np.ndarray:
-    """(resamples, units) counts: how often each unit is drawn in each resample of ``units`` draws."""
-    idx = rng.integers(0, units, size=(resamples, units))
-    idx += (np.arange(resamples) * units)[:, None]
-    return np.bincount(idx.ravel(), minlength=resamples * units).reshape(resamples, units).astype(float)
+def bootstrap_weights(rng: np.random.Generator, resamples: int, units: int, dtype: Any = float) -> np.ndarray:
+    """(resamples, units) counts, as ``dtype``: how often each unit is drawn in each resample of ``units``
+    draws.  The draws are 32-bit integers when ``units`` fits (numpy draws the same numbers as 64-bit
+    ones below 2**32) and are counted a resample at a time, so the temporaries are a few bytes per draw."""
+    idx = rng.integers(0, units, size=(resamples, units), dtype=np.int32 if units < 2 ** 31 else np.int64)
+    out = np.empty((resamples, units), dtype)
+    for r in range(resamples):
+        out[r] = np.bincount(idx[r], minlength=units)
+    return out
 
 
 def run_bootstrap(sm: StatsMatrix, observed_ranks: np.ndarray, resamples: int, seed_seq: np.random.SeedSequence,
@@ -255,10 +259,9 @@ def run_bootstrap(sm: StatsMatrix, observed_ranks: np.ndarray, resamples: int, s
     rng = np.random.default_rng(seed_seq)
     n, m = len(sm.systems), len(sm.models)
     scores = np.empty((resamples, n, m))
-    data, dtype = exact_float32(sm.data, sm.n_units)
+    product = Products(sm.data, sm.n_units)
     for a, b in _chunks(resamples):
-        w = bootstrap_weights(rng, b - a, sm.n_units)
-        scores[a:b] = sm.scores((w.astype(dtype) @ data).astype(np.float64))
+        scores[a:b] = sm.scores(product(bootstrap_weights(rng, b - a, sm.n_units, product.dtype)))
         if progress:
             progress("bootstrap", b, resamples)
     alpha = 1.0 - confidence
@@ -407,23 +410,62 @@ def rank_corpus(
     ``assignment`` and ``partial_weight`` are ``score``'s (:func:`ts_eval.evaluate`): the span-level
     models (overlap, constrained, contain, SemEval) read the matcher's pairs with them.
     """
-    names = list(corpus.systems) if systems is None else list(systems)
-    _check_systems(names)
-    missing = [s for s in names if s not in corpus.systems]
-    if missing:
-        raise OptionError(f"no system named {', '.join(map(repr, missing))} in the corpus")
-    check_options(bootstrap=bootstrap, permutations=permutations, seed=seed, confidence=confidence, alpha=alpha)
-    model_list, added = model_set(corpus, models, reference)
-    matching = match_settings(min_overlap, assignment)
-    check_matching(matching, [mo.name for mo in model_list], "ranking model")
-    weight = check_partial_weight(partial_weight)
-    model_list = [configure(mo, partial_weight=weight) for mo in model_list]
-    check_memory(bootstrap, len(names), len(model_list))
-    flip_pairs = check_flip_pairs(flips, [mo.name for mo in model_list])
-    timings: Dict[str, float] = {}
+    plan = _Plan.of(corpus, systems, models, reference, bootstrap, permutations, seed, confidence, alpha, flips,
+                    min_overlap, assignment, partial_weight)
     t0 = time.perf_counter()
-    sm = statistics(corpus, model_list, unit, names, matching)
-    timings["statistics"] = time.perf_counter() - t0
+    sm = statistics(corpus, plan.models, unit, plan.names, plan.matching)
+    elapsed = time.perf_counter() - t0
+    info = {
+        "tokens": corpus.n_tokens, "sentences": corpus.n_sentences,
+        "documents": (len(corpus.doc_offsets) - 1) if corpus.doc_offsets is not None else None,
+        "labels": list(corpus.labels), "gold_path": corpus.gold_info.path,
+    }
+    return _ranked(sm, info, plan, elapsed, task=task, bootstrap=bootstrap, permutations=permutations, unit=unit,
+                   seed=seed, confidence=confidence, alpha=alpha, progress=progress)
+
+
+@dataclass
+class _Plan:
+    """What a ranking computes, checked before any statistics: the systems, the models (with the
+    settings their scores take), the matcher's settings and the flip pairs to show."""
+
+    names: List[str]
+    models: List[Model]
+    reference: str
+    added: bool
+    matching: Any
+    weight: float
+    flip_pairs: List[Tuple[str, str]]
+
+    @classmethod
+    def of(cls, corpus: Corpus, systems: Optional[Sequence[str]], models: Optional[Sequence[str]], reference: str,
+           bootstrap: int, permutations: int, seed: int, confidence: float, alpha: float,
+           flips: Optional[Sequence[Tuple[str, str]]], min_overlap: ThresholdLike, assignment: str,
+           partial_weight: float) -> _Plan:
+        names = list(corpus.systems) if systems is None else list(systems)
+        _check_systems(names)
+        missing = [s for s in names if s not in corpus.systems]
+        if missing:
+            raise OptionError(f"no system named {', '.join(map(repr, missing))} in the corpus")
+        check_options(bootstrap=bootstrap, permutations=permutations, seed=seed, confidence=confidence,
+                      alpha=alpha)
+        model_list, added = model_set(corpus, models, reference)
+        matching = match_settings(min_overlap, assignment)
+        check_matching(matching, [mo.name for mo in model_list], "ranking model")
+        weight = check_partial_weight(partial_weight)
+        model_list = [configure(mo, partial_weight=weight) for mo in model_list]
+        check_memory(bootstrap, len(names), len(model_list))
+        flip_pairs = check_flip_pairs(flips, [mo.name for mo in model_list])
+        return cls(names, model_list, reference, added, matching, weight, flip_pairs)
+
+
+def _ranked(sm: StatsMatrix, info: Dict[str, Any], plan: _Plan, elapsed: float, *, task: str, bootstrap: int,
+            permutations: int, unit: str, seed: int, confidence: float, alpha: float,
+            progress: Optional[Progress]) -> RankingResult:
+    """The ranking of statistics ``sm`` (``info``: what the result says about the corpus; ``elapsed``: the
+    seconds the statistics took)."""
+    names, model_list, reference = plan.names, plan.models, plan.reference
+    timings: Dict[str, float] = {"statistics": elapsed}
     t0 = time.perf_counter()
     scores = sm.scores(sm.totals)
     ranks = average_ranks(scores.T).T
@@ -444,15 +486,10 @@ def rank_corpus(
     t0 = time.perf_counter()
     uncertainty = analyse(scores, order, boot, perm, alpha)
     timings["rank_uncertainty"] = time.perf_counter() - t0
-    info = {
-        "tokens": corpus.n_tokens, "sentences": corpus.n_sentences,
-        "documents": (len(corpus.doc_offsets) - 1) if corpus.doc_offsets is not None else None,
-        "labels": list(corpus.labels), "gold_path": corpus.gold_info.path,
-    }
-    settings = {"models": [mo.name for mo in model_list], "reference": reference, "reference_added": added,
+    settings = {"models": [mo.name for mo in model_list], "reference": reference, "reference_added": plan.added,
                 "bootstrap": bootstrap, "permutations": permutations, "unit": unit, "seed": seed,
                 "confidence": confidence, "units": sm.n_units, "alpha": alpha,
-                "flips": [list(p) for p in flip_pairs], **matching.to_dict(), "partial_weight": weight,
+                "flips": [list(p) for p in plan.flip_pairs], **plan.matching.to_dict(), "partial_weight": plan.weight,
                 "ranks": "1 = best; tied scores (12 decimals) share the mean of their positions",
                 "model_descriptions": {mo.name: mo.description for mo in model_list},
                 "versions": versions()}

@@ -64,7 +64,7 @@ class StatsMatrix:
     @property
     def totals(self) -> np.ndarray:
         if self._totals is None:
-            self._totals = self.data.sum(0)
+            self._totals = self.data.sum(0, dtype=np.float64)
         return self._totals
 
     def block(self, sums: np.ndarray, model: Model) -> np.ndarray:

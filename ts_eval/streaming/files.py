@@ -162,19 +162,36 @@ def count_files(gold: str, systems: Sequence[str], *, format: Union[str, Sequenc
     take, as :func:`~ts_eval.io.api.read_pair` passes them) and :func:`~ts_eval.models.evaluate.evaluate`'s
     scoring options.
     """
+    sets = {"conllu": CONLLU_READING, "columns": PAIR_READING}
+    reading, scoring = _options(options, sets.get(format, DOCUMENT_READING) if isinstance(format, str)
+                                else DOCUMENT_READING)
+    return _count(_pair_blocks(gold, systems, format, block_bytes, reading), scoring, labels, exclude)
+
+
+def _pair_blocks(gold: str, systems: Sequence[str], format: Union[str, Sequence[str]], block_bytes: Optional[int],
+                 reading: Dict[str, Any]) -> Iterator[Corpus]:
+    """The blocks of a gold file and one file per system in ``format`` (see :func:`count_files`)."""
     if format == "conllu":
-        reading, scoring = _options(options, CONLLU_READING)
-        blocks = read_conllu_pair_blocks(gold, systems, block_bytes=block_bytes, **reading)
-    elif format == "columns":
-        reading, scoring = _options(options, PAIR_READING)
-        blocks = read_conll_pair_blocks(gold, systems, block_bytes=block_bytes, **reading)
-    else:
-        formats = [format] * (len(systems) + 1) if isinstance(format, str) else list(format)
-        if not set(formats) <= set(TAKES):
-            raise OptionError(f"format {format!r}: expected columns, or {', '.join(TAKES)} (one, or one per file)")
-        reading, scoring = _options(options, DOCUMENT_READING)
-        blocks = read_pair_blocks(gold, systems, formats=formats, block_bytes=block_bytes, **reading)
-    return _count(blocks, scoring, labels, exclude)
+        return read_conllu_pair_blocks(gold, systems, block_bytes=block_bytes, **reading)
+    if format == "columns":
+        return read_conll_pair_blocks(gold, systems, block_bytes=block_bytes, **reading)
+    formats = [format] * (len(systems) + 1) if isinstance(format, str) else list(format)
+    if not set(formats) <= set(TAKES):
+        raise OptionError(f"format {format!r}: expected columns, or {', '.join(TAKES)} (one, or one per file)")
+    return read_pair_blocks(gold, systems, formats=formats, block_bytes=block_bytes, **reading)
+
+
+def corpus_blocks(file: Optional[str] = None, gold: Optional[str] = None, systems: Sequence[str] = (), *,
+                  format: Union[str, Sequence[str]] = "columns", block_bytes: Optional[int] = None,
+                  **reading: Any) -> Iterator[Corpus]:
+    """The blocks of whole sentences of one column ``file`` (:func:`~ts_eval.io.conll.read_conll_blocks`)
+    or of a ``gold`` file and ``systems`` (two-file mode, read in lock-step; ``format`` as in
+    :func:`count_files`), each a :class:`~ts_eval.core.corpus.Corpus`; ``reading``: the reader's options."""
+    if file is not None:
+        return read_conll_blocks(file, block_bytes=block_bytes, **reading)
+    if gold is None:
+        raise OptionError("give a file, or a gold file and system files")
+    return _pair_blocks(gold, systems, format, block_bytes, reading)
 
 
 def _options(options: Dict[str, Any], reading: Set[str]) -> Tuple[Dict[str, Any], Dict[str, Any]]:

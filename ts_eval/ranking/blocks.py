@@ -1,0 +1,254 @@
+"""The statistics matrix of a corpus read in blocks of sentences: what ``rank`` keeps of a corpus.
+
+:class:`StatsBuilder` takes the corpus one block of whole sentences at a time (the blocks
+:func:`ts_eval.io.conll.read_conll_blocks` and the lock-step readers give) and keeps only the
+per-sentence statistics of every system and model family (:mod:`ts_eval.ranking.sufficient`), the
+sentences that open a document, and what the result says about the corpus; a block's tokens and
+spans are dropped as soon as its statistics are taken.  :meth:`StatsBuilder.matrix` is the
+:class:`~ts_eval.ranking.sufficient.StatsMatrix` that :func:`~ts_eval.ranking.sufficient.statistics`
+gives for the corpus read whole, value for value.
+
+Memory: the matrix grows with sentences x systems x statistics (a model family's statistics are a
+few columns for the sentence and a few per label: TS 2 + 6 per label, the segment models 4 per
+label, fair 8 per label, SemEval 20), held as float32 while every value is an integer below 2**24
+(exact, and what the resampling products use), float64 otherwise; the rows grow in steps of an
+eighth (``ndarray.resize``: the system moves the pages, they are not copied).  A label first met
+in a later block widens the matrix once (a copy).  Plus one block of the corpus at a time.
+"""
+from __future__ import annotations
+
+import time
+from typing import Any, Dict, Hashable, Iterable, List, Optional, Sequence, Tuple
+
+import numpy as np
+
+from ..core.corpus import Corpus
+from ..core.matching import DEFAULT_MATCHING, MatchSettings
+from ..errors import OptionError
+from ..models.context import CorpusData, SystemData
+from ..models.tally import CorpusTally
+from .study import RankingResult, _Plan, _ranked
+from .sufficient import REFERENCE_MODEL, Model, StatsFn, StatsMatrix
+
+EXACT32 = 2 ** 24     # float32 holds every integer below this exactly
+#: ``rank`` reads blocks of about this many bytes of the gold file (and the same sentences of every system
+#: file): a block's per-sentence tables (sentences x labels x statistics, per family and system, while its
+#: statistics are taken) are several times its bytes; smaller blocks cost more in numpy calls
+BLOCK_BYTES = 1 << 18
+
+
+class NotInBlocks(ValueError):
+    """The statistics of these models cannot be taken block by block (a family whose columns per label
+    are not known, :attr:`~ts_eval.models.registry.Model.columns`, met blocks with other labels)."""
+
+
+class StatsBuilder:
+    """Per-sentence statistics of ``systems`` under the families of ``models``, block by block."""
+
+    def __init__(self, models: Sequence[Model], systems: Sequence[str],
+                 matching: MatchSettings = DEFAULT_MATCHING) -> None:
+        self.models = list(models)
+        self.systems = list(systems)
+        self.matching = matching
+        self.families: List[StatsFn] = []
+        self.columns: Dict[StatsFn, Optional[Tuple[int, int]]] = {}
+        for m in self.models:
+            if m.stats not in self.families:
+                self.families.append(m.stats)
+                self.columns[m.stats] = m.columns
+        self.labels: Optional[List[str]] = None
+        self.widths: Dict[StatsFn, int] = {}
+        self.data = np.zeros((0, 0), np.float32)
+        self.rows = 0
+        self.opens: List[np.ndarray] = []       # per block: which sentences open a resampling document
+        self.pending = False                     # a document opens after the last sentence's first token
+        self.tally = CorpusTally()
+        self.gold_path: Optional[str] = None
+
+    # -- the columns
+
+    def _layout(self, widths: Dict[StatsFn, int]) -> Dict[StatsFn, Tuple[int, int]]:
+        """family -> (first column, columns per system) for ``widths``."""
+        out, first = {}, 0
+        for fam in self.families:
+            out[fam] = (first, widths[fam])
+            first += widths[fam] * len(self.systems)
+        return out
+
+    def _width(self, fam: StatsFn, labels: int, found: int, had: Optional[int]) -> int:
+        """A family's columns per system with ``labels`` labels (``found``: its width in a block with
+        ``had`` labels)."""
+        cols = self.columns[fam]
+        if cols is None:
+            if had is not None and had != labels:
+                raise NotInBlocks(f"statistics family {fam!r} does not say how its columns depend on the "
+                                  "labels; its statistics cannot be read in blocks with other labels")
+            return found
+        if found != cols[0] + cols[1] * (had if had is not None else labels):
+            raise ValueError(f"statistics family {fam!r} gives {found} columns with {had} labels, but says "
+                             f"{cols[0]} + {cols[1]} per label")
+        return cols[0] + cols[1] * labels
+
+    def _placed(self, fam: StatsFn, x: np.ndarray, where: np.ndarray, width: int) -> np.ndarray:
+        """A block's (rows, k) statistics of one family with its labels at ``where`` among ``width``
+        columns of the matrix's labels (labels the block lacks: 0)."""
+        cols = self.columns[fam]
+        if cols is None or cols[1] == 0 or (len(where) * cols[1] + cols[0] == width
+                                             and np.array_equal(where, np.arange(len(where)))):
+            return x
+        fixed, per = cols
+        out = np.zeros((x.shape[0], width), x.dtype)
+        out[:, :fixed] = x[:, :fixed]
+        out[:, fixed:].reshape(x.shape[0], -1, per)[:, where, :] = x[:, fixed:].reshape(x.shape[0], -1, per)
+        return out
+
+    def _widen(self, labels: List[str], widths: Dict[StatsFn, int]) -> None:
+        """Put the rows so far under ``labels`` (which hold the labels so far) and the new widths."""
+        if self.labels is None:       # the first block
+            self.data = np.zeros((0, sum(w * len(self.systems) for w in widths.values())), np.float32)
+            self.labels, self.widths = labels, widths
+            return
+        old_labels = self.labels
+        where = np.array([labels.index(lab) for lab in old_labels], np.int64)
+        new = np.zeros((self.data.shape[0], sum(w * len(self.systems) for w in widths.values())), self.data.dtype)
+        old_layout, new_layout = self._layout(self.widths), self._layout(widths)
+        for fam in self.families:
+            (a, k), (b, w) = old_layout[fam], new_layout[fam]
+            for i in range(len(self.systems)):
+                part = self.data[:self.rows, a + i * k:a + (i + 1) * k]
+                new[:self.rows, b + i * w:b + (i + 1) * w] = self._placed(fam, part, where, w)
+        self.data = new
+        self.labels, self.widths = labels, widths
+
+    # -- the rows
+
+    def _room(self, rows: int, dtype: type) -> None:
+        """Room for ``rows`` more rows of ``dtype`` (float64 once a value does not fit float32)."""
+        if self.data.dtype != dtype:
+            self.data = self.data.astype(dtype)
+        need = self.rows + rows
+        if need > self.data.shape[0]:
+            grown = max(need, self.data.shape[0] + self.data.shape[0] // 8, 1024)
+            if self.data.shape[1] == 0 or self.data.size == 0:
+                self.data = np.zeros((grown, self.data.shape[1]), self.data.dtype)
+            else:
+                self.data.resize((grown, self.data.shape[1]), refcheck=False)
+
+    def add(self, corpus: Corpus) -> None:
+        """Take the statistics of one block of whole sentences (the next in the corpus)."""
+        cd = CorpusData(corpus, self.matching)
+        per: Dict[StatsFn, List[np.ndarray]] = {fam: [] for fam in self.families}
+        for name in self.systems:
+            sd = SystemData(cd, name)        # one system's intermediate results at a time
+            for fam in self.families:
+                per[fam].append(sd.stats(fam))
+            del sd
+        labels = sorted(set(self.labels or []) | set(corpus.labels))
+        widths = {fam: self._width(fam, len(labels), xs[0].shape[1], len(corpus.labels))
+                  for fam, xs in per.items()}
+        if labels != self.labels or widths != self.widths:
+            self._widen(labels, widths)
+        where = np.array([labels.index(lab) for lab in corpus.labels], np.int64)
+        fits = all(_fits32(x) for xs in per.values() for x in xs)
+        self._room(corpus.n_sentences, np.float32 if fits and self.data.dtype == np.float32 else np.float64)
+        rows = slice(self.rows, self.rows + corpus.n_sentences)
+        for fam, (first, w) in self._layout(self.widths).items():
+            for i, x in enumerate(per[fam]):
+                self.data[rows, first + i * w:first + (i + 1) * w] = self._placed(fam, x, where, w)
+        self.rows += corpus.n_sentences
+        self._documents(corpus)
+        self.tally = self.tally + CorpusTally.of(corpus)
+        if self.gold_path is None:
+            self.gold_path = corpus.gold_info.path
+
+    def _documents(self, corpus: Corpus) -> None:
+        """Which of the block's sentences open a document (a -DOCSTART- line before their first token,
+        after the previous sentence's)."""
+        first = corpus.sent_offsets[:-1]
+        starts = np.zeros(0, np.int64)
+        if corpus.doc_offsets is not None:
+            starts = np.asarray(corpus.doc_offsets[1:-1], np.int64)
+            if corpus.opens_document:
+                starts = np.concatenate(([0], starts))
+        before = np.searchsorted(starts, first, side="right")
+        opens = np.diff(before, prepend=0) > 0
+        if len(opens):
+            opens[0] |= self.pending
+            self.pending = bool(len(starts) > before[-1])
+        self.opens.append(opens)
+
+    # -- the result
+
+    def info(self) -> Dict[str, Any]:
+        """What a ranking says about the corpus (as :func:`ts_eval.ranking.study.rank_corpus` gives it)."""
+        t = self.tally
+        return {"tokens": t.tokens, "sentences": t.sentences, "documents": t.documents,
+                "labels": list(self.labels or []), "gold_path": self.gold_path}
+
+    def matrix(self, unit: str = "sentence") -> StatsMatrix:
+        """The :class:`StatsMatrix` of every block so far, per sentence or per document."""
+        if self.data.shape[0] != self.rows:
+            if self.data.size:
+                self.data.resize((self.rows, self.data.shape[1]), refcheck=False)
+            else:
+                self.data = np.zeros((self.rows, self.data.shape[1]), self.data.dtype)
+        data = self.data
+        cols: Dict[Hashable, Tuple[int, int]] = {fam: at for fam, at in self._layout(self.widths).items()}
+        if unit == "sentence":
+            return StatsMatrix(self.systems, self.models, data, cols, unit, np.ones(self.rows))
+        if unit != "document":
+            raise OptionError("expected sentence or document", option="unit", value=unit)
+        if not self.tally.doc_starts:
+            raise OptionError("needs documents, but the gold file has no -DOCSTART- lines", option="unit",
+                              value="document")
+        opens = np.concatenate(self.opens) if self.opens else np.zeros(0, bool)
+        if len(opens):
+            opens[0] = True
+        starts = np.flatnonzero(opens)
+        sizes = np.diff(np.append(starts, self.rows)).astype(float)
+        summed = np.add.reduceat(data, starts, axis=0, dtype=np.float64) if len(data) else data.astype(np.float64)
+        return StatsMatrix(self.systems, self.models, summed, cols, unit, sizes)
+
+
+def rank_blocks(blocks: Iterable[Corpus], *, unit: str = "sentence", **options: Any) -> RankingResult:
+    """:func:`~ts_eval.ranking.study.rank_corpus` of a corpus given as consecutive blocks of whole sentences
+    (the blocks of :func:`ts_eval.io.conll.read_conll_blocks` or of the lock-step readers): each block's
+    per-sentence statistics are kept (:class:`StatsBuilder`) and the block dropped, so memory holds the
+    statistics matrix and one block, never the corpus; the result is the one of the corpus read whole.
+    The models and systems are those of the first block (``options``: ``rank_corpus``'s).  A
+    :class:`NotInBlocks` error: a model whose statistics do not say how they depend on the labels met
+    blocks with other labels (rank the corpus read whole)."""
+    if unit not in ("sentence", "document"):
+        raise OptionError("expected sentence or document", option="unit", value=unit)
+    task, progress = options.pop("task", "task"), options.pop("progress", None)
+    keys = ("bootstrap", "permutations", "seed", "confidence", "alpha")
+    defaults = dict(bootstrap=1000, permutations=1000, seed=0, confidence=0.95, alpha=0.05)
+    numbers = {k: options.pop(k, defaults[k]) for k in keys}
+    it = iter(blocks)
+    first = next(it, None)
+    if first is None:
+        raise OptionError("no sentences to rank")
+    plan = _Plan.of(first, options.pop("systems", None), options.pop("models", None),
+                    options.pop("reference", REFERENCE_MODEL), numbers["bootstrap"], numbers["permutations"],
+                    numbers["seed"], numbers["confidence"], numbers["alpha"], options.pop("flips", None),
+                    options.pop("min_overlap", None), options.pop("assignment", "many-to-many"),
+                    options.pop("partial_weight", 0.5))
+    if options:
+        raise OptionError(f"unknown option(s) {', '.join(sorted(options))}")
+    t0 = time.perf_counter()
+    builder = StatsBuilder(plan.models, plan.names, plan.matching)
+    builder.add(first)
+    del first
+    for block in it:
+        builder.add(block)
+        del block
+    sm = builder.matrix(unit)
+    elapsed = time.perf_counter() - t0
+    return _ranked(sm, builder.info(), plan, elapsed, task=task, unit=unit, progress=progress, **numbers)
+
+
+def _fits32(x: np.ndarray) -> bool:
+    """Every value of ``x`` an integer that float32 holds exactly."""
+    if not x.size:
+        return True
+    return bool(np.abs(x).max() < EXACT32 and np.array_equal(x, np.round(x)))
