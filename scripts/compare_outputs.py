@@ -213,6 +213,16 @@ def build_jobs(data: Path, corpora: List[Path], work: Path, quick: bool) -> Jobs
     reversed_ids.write_bytes(b"\n".join(reversed(with_ids.read_bytes().split(b"\n"))))
     jobs.add("score jsonl ids in another order", ["score", "--gold", str(with_ids), str(reversed_ids), "--format",
                                                   "json", "-o", "{out}"])
+    # standard input among lock-step files: read in blocks, and whole again (kept in a temporary file) when needed
+    jobs.add("score jsonl system on stdin", ["score", "--gold", str(js_gold), "-", "--format", "json"],
+             output=False, stdin=js_systems[0])
+    jobs.add("score jsonl ids in another order on stdin", ["score", "--gold", str(with_ids), "-", "--format", "json"],
+             output=False, stdin=reversed_ids)
+    jobs.add("score conllu gold on stdin", ["score", "--gold", "-", str(cu_systems[0]), "--format", "json"],
+             output=False, stdin=cu_gold)
+    jobs.add("rank jsonl system on stdin", ["rank", "--gold", str(js_gold), str(js_systems[1]), "-", "--bootstrap",
+                                            "50", "--permutations", "50", "--no-progress", "--format", "json"],
+             output=False, stdin=js_systems[0])
     # other commands
     jobs.add("compare two", ["compare", "--gold", str(gold), *chosen[:2], "--format", "json", "-o", "{out}"])
     jobs.add("compare three", ["compare", "--gold", str(gold), *chosen[:3], "-o", "{out}"])
@@ -276,6 +286,8 @@ def build_jobs(data: Path, corpora: List[Path], work: Path, quick: bool) -> Jobs
         to_conllu(c, c_sys, -1, ids=True)
         jobs.add(f"score {c.name} conllu", ["score", "--gold", str(c_gold), str(c_sys), "--format", "json",
                                             "-o", "{out}"])
+        jobs.add(f"score {c.name} conllu system on stdin", ["score", "--gold", str(c_gold), "-", "--format", "json"],
+                 output=False, stdin=c_sys)
         j_gold, j_sys = converted(c, "jsonl-tokens", [sys.executable, "-m", "ts_eval"])
         jobs.add(f"score {c.name} jsonl", ["score", "--gold", str(j_gold), str(j_sys), "--format", "json",
                                            "-o", "{out}"])

@@ -443,15 +443,14 @@ def _document_blocks(request: Request, args: argparse.Namespace, formats: List[s
                      min_systems: int) -> Optional[Blocks]:
     """How to read a gold file and system files in CoNLL-U or JSON Lines (each in its own format, column
     files among them) in lock-step blocks of whole documents (:func:`ts_eval.streaming.files.read_pair_blocks`),
-    or None: standard input (the files may have to be read again whole: when their documents pair by id in
-    another order),
-    ``--scheme auto`` (detected over each whole file) and options that none of these formats takes (a
-    generated output's) are read whole."""
+    or None: ``--scheme auto`` (detected over each whole file) and options that none of these formats takes
+    (a generated output's) are read whole.  Standard input too is read in blocks: what is read of it is kept
+    in a temporary file, from which it is read whole again when the documents pair by id in another order."""
     from ..io.lockstep import TAKES
 
     files = list(request.systems)
     options = _reader_options(args)
-    if (STDIN in [request.gold, *files] or len(files) < min_systems or options.get("scheme") == "auto"
+    if (len(files) < min_systems or options.get("scheme") == "auto"
             or set(options) - set().union(*(TAKES[f] for f in formats))):
         return None
     fmt: Any = formats[0] if len(set(formats)) == 1 else formats

@@ -36,7 +36,7 @@ from ..io.conll import conll_shards, read_conll, read_conll_blocks, read_conll_p
 from ..io.conllu_blocks import conllu_feed, read_conllu_pair_blocks
 from ..io.jsonl_blocks import JsonlFeed, text_reader, tokens_reader
 from ..io.lockstep import TAKES, Feed, NotInStep, lock_step
-from ..io.source import STDIN, display_name, system_name
+from ..io.source import STDIN, display_name, replayable_stdin, system_name
 from ..models.counts import Counts, count_corpus
 from ..models.evaluate import DEFAULT_MODELS, score_settings
 
@@ -124,16 +124,17 @@ def read_pair_blocks(gold: str, systems: Union[Sequence[str], Mapping[str, str]]
     :data:`~ts_eval.io.lockstep.TAKES`; ``names``: the systems' names, in order, by default as
     :func:`~ts_eval.io.api.read_pair` names them); ``options`` go to the formats that take them, as
     :func:`~ts_eval.io.api.read_pair` passes them.  Raises :class:`~ts_eval.io.lockstep.NotInStep` when
-    the files must be read whole."""
+    the files must be read whole (standard input, ``-``, can be read again: what the blocks read of it is
+    kept in a temporary file, :func:`~ts_eval.io.source.replayable_stdin`)."""
     paths: List[str] = list(systems.values()) if isinstance(systems, Mapping) else list(systems)
     if names is None:
         names = list(systems) if isinstance(systems, Mapping) else [system_name(p) for p in paths]
     if len(formats) != len(paths) + 1 or not set(formats) <= set(TAKES):
         raise ValueError(f"formats {list(formats)!r}: expected one of {', '.join(TAKES)} for gold and each system")
-    if STDIN in [gold, *paths]:
-        raise NotInStep("standard input is read whole", display_name(STDIN))
     if options.get("scheme") == "auto":
         raise NotInStep("the scheme is detected over the whole input", display_name(gold))
+    if STDIN in [gold, *paths]:
+        replayable_stdin()      # read whole again (NotInStep) from a temporary file that keeps what was read
     unknown = set(options) - set().union(*(TAKES[f] for f in formats))
     if unknown:
         raise NotInStep(f"option(s) {', '.join(sorted(unknown))} apply to none of the formats read", gold)
