@@ -276,3 +276,11 @@ def test_a_bom_crlf_and_blank_lines_are_read_alike(tmp_path: Any) -> None:
     assert _scanned(str(p), "tags") == [True]
     got = _same(str(p))
     assert got["ids"] == ["a", "b", "c"] and got["lines"] == [1, 4, 6] and got["labels"] == ["LOC", "PER"]
+
+
+def test_a_line_with_an_odd_number_of_quotes_is_reported_as_json_reports_it(tmp_path: Any) -> None:
+    """(The numpy scan raised a numpy ValueError: its quotes did not pair up.)"""
+    lines = ['{"id": "s0", "tokens": ["a"], "spans": []}', '{id": 5, "tokens": ["a"], "spans": []}']
+    path = _write(tmp_path, lines)
+    assert _same(path) == ("error", f"{path}:2: invalid JSON: Expecting property name enclosed in double quotes "
+                                    "(column 2); expected one JSON object per line")

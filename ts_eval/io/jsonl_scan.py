@@ -291,7 +291,8 @@ class _Block:
         self.u = np.frombuffer(padded, np.uint8)
         self.win = byte_windows(padded)
         q = np.flatnonzero(self.u[:n] == 34)
-        self.ok = len(q) % 2 == 0
+        self.ok = len(q) % 2 == 0     # an odd number of quotes: not JSON Lines (the caller leaves it to json)
+        q = q[:len(q) - len(q) % 2]
         self.q = q
         self.o, self.c = q[0::2], q[1::2]
         self.slen = self.c - self.o - 1
