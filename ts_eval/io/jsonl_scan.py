@@ -75,6 +75,7 @@ class Scanned:
     tok_len: np.ndarray               # its length in bytes (int32)
     tok_count: np.ndarray             # tokens per record
     tags: Optional[Tuple[List[str], np.ndarray]] = None           # (values, per-token index)
+    tags_seen: bool = False           # the tag values are in the order first seen, each used (compiled scanner)
     span_count: Optional[np.ndarray] = None                      # spans per record
     spans: Optional[Tuple[np.ndarray, np.ndarray, List[str]]] = None   # start, end, label per span
     values: Optional[List[Any]] = None                           # ner_tags, as json read them
@@ -252,6 +253,7 @@ def _scan_compiled(data: bytes, starts: np.ndarray, ends: np.ndarray, ch: np.nda
     if len(more) == 2:
         tag_ids, values = more
         item.tags = (values, np.frombuffer(tag_ids, np.int32))
+        item.tags_seen = True
     else:
         counts, span_b, span_e, labels = more
         item.span_count = np.frombuffer(counts, np.int64)
