@@ -298,3 +298,31 @@ def test_every_way_reads_mutated_lines_the_same(data: Any, tmp_path_factory: Any
 
 def test_the_ways_compared_include_the_compiled_scanner() -> None:
     assert WAYS == ["json", "numpy", "compiled"]
+
+
+def test_the_portable_build_reads_as_the_word_at_a_time_one(tmp_path: Any) -> None:
+    """-DPORTABLE (strings read byte by byte) gives the same outputs, and gives back the same lines, on lines
+    whose strings end at every offset of a word."""
+    import importlib.util
+    import shutil
+    import sysconfig
+    cc = shutil.which(sysconfig.get_config_var("CC").split()[0] if sysconfig.get_config_var("CC") else "cc")
+    if cc is None:
+        pytest.skip("no C compiler")
+    so = tmp_path / ("_jsonl_scan" + sysconfig.get_config_var("EXT_SUFFIX"))
+    src = os.path.join(os.path.dirname(jsonl_scan.__file__), "_jsonl_scan.c")
+    subprocess.run([cc, "-O2", "-shared", "-fPIC", "-DPORTABLE", f"-I{sysconfig.get_paths()['include']}", src,
+                    "-o", str(so)], check=True, capture_output=True)
+    spec = importlib.util.spec_from_file_location("_jsonl_scan", so)
+    assert spec is not None and spec.loader is not None
+    portable = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(portable)
+    words = ["", "a", "ab", "abcdefg", "abcdefgh", "abcdefghi", "x" * 15, "x" * 16, "é" * 5, "x\\ty", 'a\\"b',
+             "abcdefgh\x01", "tokens"]
+    lines = [json.dumps({"id": w, "tokens": [w, "z" + w], "spans": [{"start": 0, "end": 1, "label": w or "P"}]},
+                        ensure_ascii=False).replace("\\\\", "\\") for w in words]
+    for ln in lines + [ln[:-3] for ln in lines]:
+        got = _scan([ln])
+        data = ln.encode("utf-8")
+        one = np.array([0], np.int64), np.array([len(data)], np.int64)
+        assert portable.scan(data, *one, b"tokens", False, b"spans", 2, b"id", ()) == got
