@@ -30,7 +30,6 @@ from typing import Any, Dict, Iterable, Iterator, List, Mapping, Optional, Seque
 from ..core.corpus import Corpus, select_labels
 from ..errors import OptionError
 from ..io import columns
-from ..io.brat_blocks import BratFeed
 from ..io.columns import Head
 from ..io.columns_feed import ColumnFeed
 from ..io.conll import conll_shards, read_conll, read_conll_blocks, read_conll_pair, read_conll_pair_blocks
@@ -114,6 +113,8 @@ def _feed(path: str, fmt: str, block_bytes: int, options: Dict[str, Any], system
     if fmt == "columns":
         return ColumnFeed(path, block_bytes, **kw)
     if fmt == "brat":
+        from ..io.brat_blocks import BratFeed     # not on the path of a column file
+
         return BratFeed(path, block_bytes, system=system, **kw)
     return JsonlFeed(path, fmt, tokens_reader(**kw) if fmt == "jsonl-tokens" else text_reader(**kw), block_bytes,
                      system=system)
