@@ -113,7 +113,7 @@ def _feed(path: str, fmt: str, block_bytes: int, options: Dict[str, Any], system
     if fmt == "columns":
         return ColumnFeed(path, block_bytes, **kw)
     if fmt == "brat":
-        from ..io.brat_blocks import BratFeed     # not on the path of a column file
+        from ..io.brat_blocks import BratFeed  # not on the path of a column file
 
         return BratFeed(path, block_bytes, system=system, **kw)
     return JsonlFeed(path, fmt, tokens_reader(**kw) if fmt == "jsonl-tokens" else text_reader(**kw), block_bytes,
