@@ -232,6 +232,20 @@ def build_jobs(data: Path, corpora: List[Path], work: Path, quick: bool) -> Jobs
     reversed_ids.write_bytes(b"\n".join(reversed(with_ids.read_bytes().split(b"\n"))))
     jobs.add("score jsonl ids in another order", ["score", "--gold", str(with_ids), str(reversed_ids), "--format",
                                                   "json", "-o", "{out}"])
+    # a file that is one JSON array (pretty-printed): read in blocks, an element a record
+    arrays = []
+    for src in (js_systems[0], work / "sys.jsonl-text.json"):
+        recs = [json.loads(line) for line in src.read_text(encoding="utf-8").splitlines() if line.strip()]
+        arrays.append(src.with_name(src.stem + ".array.json"))
+        arrays[-1].write_text(json.dumps(recs, indent=2, ensure_ascii=False), encoding="utf-8")
+    jobs.add("score jsonl array system", ["score", "--gold", str(js_gold), str(arrays[0]), "--input-format",
+                                          "jsonl-tokens", "--format", "json", "-o", "{out}"])
+    jobs.add("score jsonl-text array system", ["score", "--gold", str(work / "gold.jsonl-text.json"), str(arrays[1]),
+                                               "--input-format", "jsonl-text", "--format", "json", "-o", "{out}"])
+    broken = work / "broken.array.json"
+    broken.write_text(arrays[0].read_text(encoding="utf-8")[:-200] + "]", encoding="utf-8")
+    jobs.add("error: jsonl array broken late", ["score", "--gold", str(js_gold), str(broken), "--input-format",
+                                                "jsonl-tokens", "-o", "{out}"])
     # standard input among lock-step files: read in blocks, and whole again (kept in a temporary file) when needed
     jobs.add("score jsonl system on stdin", ["score", "--gold", str(js_gold), "-", "--format", "json"],
              output=False, stdin=js_systems[0])

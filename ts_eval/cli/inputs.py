@@ -435,7 +435,7 @@ def block_request(request: Request, args: argparse.Namespace, command: str = "sc
 
 
 #: two-file mode in lock-step blocks of documents (ts_eval.streaming.files; column files alone: ts_eval.io.conll)
-BLOCK_FORMATS = ("conllu", "jsonl-tokens", "jsonl-text", "brat", "columns")
+BLOCK_FORMATS = ("conllu", "jsonl-tokens", "jsonl-text", "label-studio", "brat", "columns")
 
 
 def _document_blocks(request: Request, args: argparse.Namespace, formats: List[str],
