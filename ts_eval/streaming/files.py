@@ -27,6 +27,8 @@ import inspect
 from dataclasses import dataclass
 from typing import Any, Dict, Iterable, Iterator, List, Mapping, Optional, Sequence, Set, Tuple, Union
 
+import numpy as np
+
 from ..core.corpus import Corpus, select_labels
 from ..errors import OptionError
 from ..io import columns
@@ -66,14 +68,16 @@ def file_shards(path: str, n: int, **reading: Any) -> List[Shard]:
 def _lines_before(path: str, offsets: Sequence[int]) -> List[int]:
     """How many lines of ``path`` lie before each offset (ascending)."""
     out, lines, at = [], 0, 0
-    with open(path, "rb") as fh:
+    buf = bytearray(1 << 24)                # one buffer for every read: no new pages to fault in
+    view, data = memoryview(buf), np.frombuffer(buf, np.uint8)
+    with open(path, "rb", buffering=0) as fh:
         for offset in offsets:
             while at < offset:
-                chunk = fh.read(min(1 << 24, offset - at))
-                if not chunk:
+                n = fh.readinto(view[:min(len(buf), offset - at)])
+                if not n:
                     break
-                lines += chunk.count(b"\n")
-                at += len(chunk)
+                lines += columns.count_newlines(data[:n])[0]
+                at += n
             out.append(lines)
     return out
 
