@@ -512,7 +512,10 @@ def split_columns(raw: Union[bytes, bytearray], path: str = "<data>", columns: S
     if len(data) == 0:
         raise InputError("empty file, expected token lines", path)
     all_ascii = False                           # every byte below 128: valid UTF-8, nothing to check
-    if COMPILED_PATH and _column_scan is not None:
+    compiled = COMPILED_PATH and _column_scan is not None
+    if compiled and len(data) <= ROOM_BYTES:    # room enough without counting the lines: a token line holds
+        max_lines = len(data) // 2 + 1         # a byte and (but the last) a line end; pages never written cost
+    elif compiled:                              # nothing, and the scan tells whether a chunk is ASCII
         newlines, all_ascii = _column_scan.count_lines(data)
         max_lines = newlines + 1
     else:
@@ -531,13 +534,19 @@ def split_columns(raw: Union[bytes, bytearray], path: str = "<data>", columns: S
     while start < end:
         stop = raw.find(b"\n", min(start + CHUNK_BYTES, end) - 1, end)
         stop = end if stop < 0 else stop + 1
+        found = _scan_compiled(data, start - shift, stop - shift, line0, columns, token_column, acc,
+                               delimiter) if compiled else None
         try:
-            if not all_ascii:
+            if not (all_ascii or (found is not None and found[1])):    # (a chunk's UTF-8 error comes first)
                 codecs.utf_8_decode(memoryview(raw)[start:stop], "strict", True)
         except UnicodeDecodeError as err:
             raise not_utf8(raw, start + err.start, err.reason, path, lines_before, bytes0) from None
-        cols = _scan(data, windows, start - shift, stop - shift, line0, path, columns, token_column, acc, cols,
-                     sep, delimiter)
+        if found is None:
+            cols = _scan(data, windows, start - shift, stop - shift, line0, path, columns, token_column, acc, cols,
+                         sep, delimiter)
+        elif found[0] and cols is None:
+            note = width_note(acc.ncol, delimiter, acc.first_token_line, acc.first_text)
+            cols = [_column_index(c, acc.ncol, path, note) for c in columns]
         line0 += acc.chunk_newlines
         start = stop
     if acc.ncol < 0 or (not acc.n and follows is not None):
@@ -563,8 +572,8 @@ def split_columns(raw: Union[bytes, bytearray], path: str = "<data>", columns: S
         token_column=None if token_column is None else _column_index(token_column, acc.ncol, path, note) + 1,
         token_start=acc.token_start[:n], token_len=acc.token_len[:n], columns=merged, bom=shift,
         delimiter=delimiter, first_text=acc.first_text, first_token_line=acc.first_token_line,
-        first_field=acc.first_field, lines=max_lines - 1,
-        trailing_boundary=lines_before + max_lines - (raw[end - 1] == 10) > int(token_line[-1]),
+        first_field=acc.first_field, lines=line0 - lines_before,
+        trailing_boundary=line0 + 1 - (raw[end - 1] == 10) > int(token_line[-1]),
     )
 
 
@@ -587,14 +596,7 @@ def _outputs(n: int, wide: bool, columns: int,
 def _scan(data: np.ndarray, windows: np.ndarray, a: int, b: int, line0: int, path: str, columns: Sequence[int],
           token_column: Optional[int], acc: _Acc, cols: Optional[List[int]], sep: np.ndarray = _WS,
           delimiter: Optional[str] = None) -> Optional[List[int]]:
-    """Find the token lines and fields of bytes a..b (whole lines) and decode the tag columns."""
-    if COMPILED_PATH and _column_scan is not None:
-        tokens = _scan_compiled(data, a, b, line0, columns, token_column, acc, delimiter)
-        if tokens is not None:
-            if tokens and cols is None:
-                note = width_note(acc.ncol, delimiter, acc.first_token_line, acc.first_text)
-                cols = [_column_index(c, acc.ncol, path, note) for c in columns]
-            return cols
+    """Find the token lines and fields of bytes a..b (whole lines) and decode the tag columns (with numpy)."""
     part = data[a:b]
     found = _single_separated(part, sep, delimiter) if SINGLE_SEPARATOR_PATH else None
     if found is None:
@@ -662,15 +664,18 @@ SINGLE_SEPARATOR_PATH = True    # tests compare the reader with and without :fun
 #: read chunks with the compiled scanner where it is built (:func:`_scan_compiled`); False (or the environment
 #: variable TS_EVAL_NUMPY_READER=1): numpy only.  Tests compare the two.
 COMPILED_PATH = not os.environ.get("TS_EVAL_NUMPY_READER")
+#: data of up to this many bytes get room for a token line per two bytes instead of a count of their lines
+#: (a pass over the bytes saved; what is never written costs no memory)
+ROOM_BYTES = 1 << 26
 
 
 def _scan_compiled(data: np.ndarray, a: int, b: int, line0: int, columns: Sequence[int], token_column: Optional[int],
-                   acc: _Acc, delimiter: Optional[str]) -> Optional[int]:
+                   acc: _Acc, delimiter: Optional[str]) -> Optional[Tuple[int, bool]]:
     """:func:`_scan` of bytes a..b by the compiled scanner (``_column_scan.c``), which writes the token lines,
     their tokens' offsets and their tag ids (indexes in the block's table of distinct values, in the order
-    first seen) into ``acc``'s arrays in one pass: the number of token lines, or None where the numpy path
-    raises an error (the caller then reads the chunk with numpy, which raises it) or the block has too many
-    distinct values for uint16 ids."""
+    first seen) into ``acc``'s arrays in one pass: (the number of token lines, whether every byte is ASCII),
+    or None where the numpy path raises an error (the caller then reads the chunk with numpy, which raises
+    it) or the block has too many distinct values for uint16 ids."""
     assert _column_scan is not None
     if acc.table is None:
         acc.table = _column_scan.Table()
@@ -683,7 +688,7 @@ def _scan_compiled(data: np.ndarray, a: int, b: int, line0: int, columns: Sequen
                               ids.shape[1], acc.n, line0)
     if found is None:
         return None
-    tokens, acc.chunk_newlines, boundaries, docs, first, ncol, first_start, first_end = found
+    tokens, acc.chunk_newlines, boundaries, docs, first, ncol, first_start, first_end, ascii = found
     acc.boundary_lines += boundaries
     if first >= 0 and acc.ncol < 0:
         acc.ncol = ncol
@@ -696,7 +701,7 @@ def _scan_compiled(data: np.ndarray, a: int, b: int, line0: int, columns: Sequen
         acc.n += tokens
         if len(columns):
             acc.values.append((acc.table_values, ids[:, lo:acc.n]))
-    return tokens
+    return tokens, ascii
 
 
 def _merged_values(acc: _Acc, n: int) -> Tuple[List[str], np.ndarray]:
