@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import bz2
 import contextlib
+import functools
 import gzip
 import io
 import lzma
@@ -24,6 +25,7 @@ from test_score_properties import tag_corpus
 import ts_eval
 import ts_eval.cli.score as score
 import ts_eval.io.columns as columns
+import ts_eval.io.conllu_blocks as conllu_blocks
 import ts_eval.streaming.files as files
 from ts_eval.cli.app import main
 from ts_eval.io.columns import read_column_blocks, read_column_file
@@ -48,17 +50,20 @@ def run(argv: List[str], stdin: bytes = b"") -> Run:
 
 
 def count_blocks(monkeypatch, reader: str) -> List[int]:
-    """How many blocks each streamed run read with ``reader`` of :mod:`ts_eval.streaming.files`."""
+    """How many blocks each streamed run read with ``reader`` of :mod:`ts_eval.streaming.files` (or of the
+    module it imports it from where it is used: CoNLL-U's reader)."""
     seen: List[int] = []
-    real = getattr(files, reader)
+    module = files if hasattr(files, reader) else conllu_blocks
+    real = getattr(module, reader)
 
+    @functools.wraps(real)      # (its signature tells which options the reader takes)
     def counting(*args, **kw):
         seen.append(0)
         for corpus in real(*args, **kw):
             seen[-1] += 1
             yield corpus
 
-    monkeypatch.setattr(files, reader, counting)
+    monkeypatch.setattr(module, reader, counting)
     return seen
 
 
