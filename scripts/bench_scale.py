@@ -287,9 +287,7 @@ def main(argv: Optional[List[str]] = None) -> int:
                 continue
             t = Tool(key, key, [py, str(workdir / script), "{corpus}", str(out / f"{key}.txt")], reads_stdin=stream)
             if n > parse_size(args.peer_max):
-                t.skipped = (f"not run above {args.peer_max} tokens: it holds every tag as a Python string in "
-                             "lists of lists (about 130 bytes a token at 1M, so 13 GB here) and takes about "
-                             "25 s per 1M tokens")
+                t.skipped = f"above --peer-max {args.peer_max}: its time and memory grow with the corpus"
             tools.append(t)
         if only is not None:
             tools = [t for t in tools if t.key in only]

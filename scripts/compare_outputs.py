@@ -218,7 +218,7 @@ def build_jobs(data: Path, corpora: List[Path], work: Path, quick: bool) -> Jobs
     jobs.add("compare three", ["compare", "--gold", str(gold), *chosen[:3], "-o", "{out}"])
     jobs.add("rank", ["rank", "--gold", str(gold), *chosen[:5], "--bootstrap", "50", "--permutations", "50",
                       "--format", "json", "-o", "{out}", "--no-progress"])
-    # rank reads column files and CoNLL-U two-file mode in blocks (its statistics taken block by block)
+    # rank reads column files and two-file mode with CoNLL-U and JSON Lines in blocks (statistics block by block)
     quick_rank = ["--bootstrap", "50", "--permutations", "50", "--no-progress"]
     for fmt in (["table"], ["table", "--details"], ["html"], ["csv"], ["json", "--unit", "document"],
                 ["json", "--models", "all", "--min-overlap", "iou:0.5", "--map-label", "^MISC$="]):
@@ -232,7 +232,13 @@ def build_jobs(data: Path, corpora: List[Path], work: Path, quick: bool) -> Jobs
              output=False, stdin=multi)
     jobs.add("rank gz", ["rank", "--gold", str(gold), str(work / f"{few[0].stem}.conll.gz"), *chosen[1:3],
                          *quick_rank, "--format", "json", "-o", "{out}"])
-    jobs.add("rank conllu", ["rank", "--gold", str(cu_gold), *cu, *quick_rank, "--format", "json", "-o", "{out}"])
+    jobs.add("rank conllu", ["rank", "--gold", str(cu_gold), *map(str, cu_systems), *quick_rank, "--format", "json",
+                             "-o", "{out}"])
+    jobs.add("rank jsonl", ["rank", "--gold", str(js_gold), *map(str, js_systems), *quick_rank, "--format", "json",
+                            "-o", "{out}"])
+    jobs.add("rank columns gold, jsonl and conllu systems", ["rank", "--gold", str(gold), str(js_systems[0]),
+                                                             str(cu_systems[1]), *quick_rank, "--format", "json",
+                                                             "-o", "{out}"])
     jobs.add("rank two tasks", ["rank", "--task", "a", str(gold), *chosen[:3], "--task", "b", str(gold),
                                 *chosen[1:4], *quick_rank, "--format", "json", "-o", "{out}"])
     jobs.add("error: rank a line missing late", ["rank", "--gold", str(gold), chosen[0], str(cut_column(few[1], work)),

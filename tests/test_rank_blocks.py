@@ -2,8 +2,8 @@
 (:class:`ts_eval.ranking.blocks.StatsBuilder`), never holding the corpus: every report (JSON, table, the
 detailed table, HTML, CSV; the bootstrap and the permutation test with a seed; sentences and documents as
 the resampling unit) is what reading the corpus whole gives, for blocks down to one sentence, one column
-file, one file per system (column, CoNLL-U and JSON Lines files, formats mixed), labels first met late, compressed files and
-standard input."""
+file, one file per system (column, CoNLL-U and JSON Lines files, formats mixed), labels first met late,
+compressed files and standard input."""
 from __future__ import annotations
 
 import gzip
