@@ -92,12 +92,11 @@ def test_scan_reads_a_chunk_and_checks_its_arguments() -> None:
     line, start, length, ids = _buffers(8)
     table = Table()
     got = scan(data, 0, len(raw), -1, -1, 1, (-1,), table, line, start, length, ids, 8, 0, 10)
-    assert got == (2, 5, 1, [0], 2, 2, 14, 15, True)    # tokens, line ends, -X- lines, -DOCSTART- lines, first
-    # token line, width, its first field, every byte ASCII
+    assert got == (2, 5, 1, [0], 2, 2, 14, 15)     # tokens, line ends, -X- lines, -DOCSTART- lines, first token line...
     assert line[:2].tolist() == [13, 15] and start[:2].tolist() == [14, 26] and length[:2].tolist() == [1, 2]
     assert table.values() == [b"B-X", b"O"] and ids[0, :2].tolist() == [0, 1]     # ids in the order first seen
     empty = scan(data, 3, 3, -1, 2, 1, (-1,), table, line, start, length, ids, 8, 0, 0)
-    assert empty == (0, 0, 0, [], -1, 2, 0, 0, True)
+    assert empty == (0, 0, 0, [], -1, 2, 0, 0)
     wide = _buffers(8, wide=True)
     assert scan(data, 0, len(raw), -1, -1, 1, (-1,), Table(), *wide, 8, 0, 0)[0] == 2
     assert wide[1][:2].tolist() == [14, 26]
@@ -130,21 +129,6 @@ def test_count_lines_counts_line_ends_and_sees_non_ascii_bytes() -> None:
             raw = rng.choice(np.frombuffer(b"ab\n\n\x00\x0b\x7f\x80\xff", np.uint8), n).tobytes()
             got = C._column_scan.count_lines(np.frombuffer(raw, np.uint8))
             assert got == (raw.count(b"\n"), all(c < 128 for c in raw))
-
-
-def test_scan_sees_non_ascii_bytes_anywhere_in_its_chunk() -> None:
-    """The scan's last item says whether every byte of the chunk is ASCII (then no UTF-8 check is needed):
-    a byte of 128 or more at every position of chunks of every length around the 16 and 8 bytes read at once."""
-    scan, Table = C._column_scan.scan, C._column_scan.Table
-    for lines in range(1, 12):
-        base = b"".join(b"w%d O\n" % k for k in range(lines))
-        for a in (0, 5) if lines > 1 else (0,):     # (the chunk starts at a line start)
-            for at in [None] + [k for k in range(a, len(base)) if base[k] not in b" \n"]:
-                raw = base if at is None else base[:at] + b"\xe9" + base[at + 1:]
-                line, start, length, ids = _buffers(len(raw))
-                got = scan(np.frombuffer(raw, np.uint8), a, len(raw), -1, -1, 1, (-1,), Table(), line, start,
-                           length, ids, len(raw), 0, 0)
-                assert got is not None and got[-1] is all(c < 128 for c in raw[a:]), (raw, a)
 
 
 @pytest.mark.parametrize("raw", [b"a O O\n\xff B-X B-X\n", b"a O O\n\xc3 B-X B-X\n", b"a O O\nb B-\xc3\xa9 O\n"])

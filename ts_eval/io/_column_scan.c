@@ -382,46 +382,37 @@ static int lowest_bit(uint64_t mask)
  * delimiter), for the up to 64 bytes of d[base..b).  With SSE2 (every x86-64), 16 bytes at a time; with
  * WORDS, 8 bytes at a time by the classic tests "has a byte below 33" and "has a zero byte" (of the word xor
  * the delimiter), whose flags above a true one may be false (a borrow): the caller looks at every flagged
- * byte anyway.  The bytes are also or-ed into *seen (its top bit set: a byte that is not ASCII). */
-static uint64_t candidates(const unsigned char *d, Py_ssize_t base, Py_ssize_t b, unsigned char delim,
-                           uint64_t *seen)
+ * byte anyway. */
+static uint64_t candidates(const unsigned char *d, Py_ssize_t base, Py_ssize_t b, unsigned char delim)
 {
     uint64_t mask = 0;
     Py_ssize_t i = 0;
 #if defined(SSE2)
     const __m128i limit = _mm_set1_epi8(32), dd = _mm_set1_epi8((char)delim);
-    unsigned high = 0;
     for (; i < 64 && base + i + 16 <= b; i += 16) {
         const __m128i x = _mm_loadu_si128((const __m128i *)(d + base + i));
         const __m128i low = _mm_cmpeq_epi8(_mm_min_epu8(x, limit), x);     /* x <= 32 */
         mask |= (uint64_t)(unsigned)_mm_movemask_epi8(_mm_or_si128(low, _mm_cmpeq_epi8(x, dd))) << i;
-        high |= (unsigned)_mm_movemask_epi8(x);                            /* the bytes' top bits */
     }
-    if (high)
-        *seen |= 0x80;
 #elif defined(WORDS)
     const uint64_t ones = 0x0101010101010101ULL, highs = 0x8080808080808080ULL, dd = ones * delim;
     for (; i < 64 && base + i + 8 <= b; i += 8) {
         uint64_t w, x;
         memcpy(&w, d + base + i, 8);
-        *seen |= w;
         x = w ^ dd;
         uint64_t m = (((w - 33 * ones) & ~w) | ((x - ones) & ~x)) & highs;
         mask |= (((m >> 7) * 0x0102040810204080ULL) >> 56) << i;    /* the 8 flags as 8 bits */
     }
 #endif
-    for (; i < 64 && base + i < b; i++) {
-        *seen |= d[base + i];
+    for (; i < 64 && base + i < b; i++)
         if (d[base + i] < 33 || d[base + i] == delim)
             mask |= 1ULL << i;
-    }
     return mask;
 }
 
 /* Read the chunk: fields are the runs of bytes between separators, and only the separators are visited.
- * Sets *newlines to the number of line ends and *ascii to whether every byte of the chunk is ASCII (when it
- * is read to its end). */
-static int scan_chunk(Scan *s, const unsigned char *sep, int delimiter, Py_ssize_t *newlines, int *ascii)
+ * Sets *newlines to the number of line ends. */
+static int scan_chunk(Scan *s, const unsigned char *sep, int delimiter, Py_ssize_t *newlines)
 {
     const unsigned char *d = s->d;
     const unsigned char delim = delimiter < 0 ? ' ' : (unsigned char)delimiter;
@@ -429,9 +420,8 @@ static int scan_chunk(Scan *s, const unsigned char *sep, int delimiter, Py_ssize
     Py_ssize_t at[2 * MAX_FIELDS];            /* the current line's fields: start, end, start, end, ... */
     Py_ssize_t nf = 0, line = 0, prev = a - 1;    /* prev: the last separator (a - 1: the line end before) */
     int r;
-    uint64_t seen = 0;                        /* the chunk's bytes or-ed (see candidates) */
     for (Py_ssize_t base = a; base < b; base += 64) {
-        uint64_t mask = candidates(d, base, b, delim, &seen);
+        uint64_t mask = candidates(d, base, b, delim);
         while (mask) {
             const Py_ssize_t p = base + lowest_bit(mask);
             mask &= mask - 1;
@@ -457,7 +447,6 @@ static int scan_chunk(Scan *s, const unsigned char *sep, int delimiter, Py_ssize
         }
     }
     *newlines = line;
-    *ascii = !(seen & 0x8080808080808080ULL);
     if (prev < b - 1) {                       /* a last line without a line end */
         if (nf == MAX_FIELDS)
             return NUMPY;
@@ -538,8 +527,7 @@ static PyObject *scan(PyObject *self, PyObject *args)
     else
         sep[10] = sep[13] = sep[delimiter] = 1;
     Py_ssize_t newlines = 0;
-    int ascii = 0;
-    int r = scan_chunk(&s, sep, delimiter, &newlines, &ascii);
+    int r = scan_chunk(&s, sep, delimiter, &newlines);
     if (r == FAILED)
         goto done;
     /* -DOCSTART- lines: one field, or as many as the token lines (the numpy path's check) */
@@ -561,8 +549,8 @@ static PyObject *scan(PyObject *self, PyObject *args)
         Py_INCREF(result);
         goto done;
     }
-    result = Py_BuildValue("(nnnOnnnnO)", s.ntok, newlines, s.boundaries, s.docs, s.first_line, s.ncol,
-                           s.first_start, s.first_end, ascii ? Py_True : Py_False);
+    result = Py_BuildValue("(nnnOnnnn)", s.ntok, newlines, s.boundaries, s.docs, s.first_line, s.ncol,
+                           s.first_start, s.first_end);
 done:
     if (!result)
         truncate_table(s.table, entries_before);
@@ -573,9 +561,9 @@ done:
     return result;
 }
 
-/* count_lines(data) -> (line ends, whether every byte is ASCII): one pass, 8 bytes at a time with WORDS (a
- * zero byte of the word xor LFs is found exactly: (x & 0x7f..) + 0x7f.. sets a byte's top bit unless it is 0
- * and carries into no other byte). */
+/* count_lines(data) -> (line ends, whether every byte is ASCII): one pass, 16 bytes at a time with SSE2 (the
+ * LFs' mask counted, the bytes or-ed), else 8 at a time with WORDS (a zero byte of the word xor LFs is found
+ * exactly: (x & 0x7f..) + 0x7f.. sets a byte's top bit unless it is 0 and carries into no other byte). */
 static PyObject *count_lines(PyObject *self, PyObject *args)
 {
     (void)self;
@@ -585,7 +573,16 @@ static PyObject *count_lines(PyObject *self, PyObject *args)
     const unsigned char *d = data.buf;
     Py_ssize_t i = 0, lines = 0;
     unsigned char high = 0;
-#ifdef WORDS
+#if defined(SSE2)
+    const __m128i lf = _mm_set1_epi8('\n');
+    __m128i any = _mm_setzero_si128();
+    for (; i + 16 <= data.len; i += 16) {
+        const __m128i x = _mm_loadu_si128((const __m128i *)(d + i));
+        any = _mm_or_si128(any, x);
+        lines += __builtin_popcount((unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(x, lf)));
+    }
+    high = _mm_movemask_epi8(any) != 0;
+#elif defined(WORDS)
     const uint64_t lows = 0x7F7F7F7F7F7F7F7FULL, lfs = 0x0A0A0A0A0A0A0A0AULL;
     uint64_t any = 0;
     for (; i + 8 <= data.len; i += 8) {
@@ -646,7 +643,7 @@ static PyMethodDef methods[] = {
     {"scan", scan, METH_VARARGS,
      "scan(data, a, b, delimiter, ncol, token_column, columns, table, token_line, token_start, token_len, ids,\n"
      "     stride, n0, line0) -> (tokens, newlines, -X- lines, -DOCSTART- lines, first token line, width,\n"
-     "     its first field's start, end, every byte ASCII), or None: read the chunk with numpy."},
+     "     its first field's start, end), or None: read the chunk with numpy."},
     {"remap", remap, METH_VARARGS, "remap(ids, rank): ids[i] = rank[ids[i]], in place."},
     {"count_lines", count_lines, METH_VARARGS, "count_lines(data) -> (line ends, every byte ASCII)."},
     {NULL}};

@@ -539,10 +539,7 @@ def split_columns(raw: Union[bytes, bytearray, np.ndarray], path: str = "<data>"
     if len(data) == 0:
         raise InputError("empty file, expected token lines", path)
     all_ascii = False                           # every byte below 128: valid UTF-8, nothing to check
-    compiled = COMPILED_PATH and _column_scan is not None
-    if compiled and len(data) <= ROOM_BYTES:    # room enough without counting the lines: a token line holds
-        max_lines = len(data) // 2 + 1         # a byte and (but the last) a line end; pages never written cost
-    elif compiled:                              # nothing, and the scan tells whether a chunk is ASCII
+    if COMPILED_PATH and _column_scan is not None:
         newlines, all_ascii = _column_scan.count_lines(data)
         max_lines = newlines + 1
     else:
@@ -561,20 +558,14 @@ def split_columns(raw: Union[bytes, bytearray, np.ndarray], path: str = "<data>"
     while start < end:
         nl = _NEWLINE.search(view, min(start + CHUNK_BYTES, end) - 1, end)
         stop = end if nl is None else nl.end()
-        found = _scan_compiled(data, start - shift, stop - shift, line0, columns, token_column, acc,
-                               delimiter) if compiled else None
         try:
-            if not (all_ascii or (found is not None and found[1])):    # (a chunk's UTF-8 error comes first)
+            if not all_ascii:
                 codecs.utf_8_decode(view[start:stop], "strict", True)
         except UnicodeDecodeError as err:
             raise not_utf8(bytes(view[:stop]), start + err.start, err.reason, path, lines_before,
                            bytes0) from None
-        if found is None:
-            cols = _scan(data, windows, start - shift, stop - shift, line0, path, columns, token_column, acc, cols,
-                         sep, delimiter)
-        elif found[0] and cols is None:
-            note = width_note(acc.ncol, delimiter, acc.first_token_line, acc.first_text)
-            cols = [_column_index(c, acc.ncol, path, note) for c in columns]
+        cols = _scan(data, windows, start - shift, stop - shift, line0, path, columns, token_column, acc, cols,
+                     sep, delimiter)
         line0 += acc.chunk_newlines
         start = stop
     if acc.ncol < 0 or (not acc.n and follows is not None):
@@ -624,7 +615,14 @@ def _outputs(n: int, wide: bool, columns: int,
 def _scan(data: np.ndarray, windows: np.ndarray, a: int, b: int, line0: int, path: str, columns: Sequence[int],
           token_column: Optional[int], acc: _Acc, cols: Optional[List[int]], sep: np.ndarray = _WS,
           delimiter: Optional[str] = None) -> Optional[List[int]]:
-    """Find the token lines and fields of bytes a..b (whole lines) and decode the tag columns (with numpy)."""
+    """Find the token lines and fields of bytes a..b (whole lines) and decode the tag columns."""
+    if COMPILED_PATH and _column_scan is not None:
+        tokens = _scan_compiled(data, a, b, line0, columns, token_column, acc, delimiter)
+        if tokens is not None:
+            if tokens and cols is None:
+                note = width_note(acc.ncol, delimiter, acc.first_token_line, acc.first_text)
+                cols = [_column_index(c, acc.ncol, path, note) for c in columns]
+            return cols
     part = data[a:b]
     found = _single_separated(part, sep, delimiter) if SINGLE_SEPARATOR_PATH else None
     if found is None:
@@ -692,18 +690,15 @@ SINGLE_SEPARATOR_PATH = True    # tests compare the reader with and without :fun
 #: read chunks with the compiled scanner where it is built (:func:`_scan_compiled`); False (or the environment
 #: variable TS_EVAL_NUMPY_READER=1): numpy only.  Tests compare the two.
 COMPILED_PATH = not os.environ.get("TS_EVAL_NUMPY_READER")
-#: data of up to this many bytes get room for a token line per two bytes instead of a count of their lines
-#: (a pass over the bytes saved; what is never written costs no memory)
-ROOM_BYTES = 1 << 26
 
 
 def _scan_compiled(data: np.ndarray, a: int, b: int, line0: int, columns: Sequence[int], token_column: Optional[int],
-                   acc: _Acc, delimiter: Optional[str]) -> Optional[Tuple[int, bool]]:
+                   acc: _Acc, delimiter: Optional[str]) -> Optional[int]:
     """:func:`_scan` of bytes a..b by the compiled scanner (``_column_scan.c``), which writes the token lines,
     their tokens' offsets and their tag ids (indexes in the block's table of distinct values, in the order
-    first seen) into ``acc``'s arrays in one pass: (the number of token lines, whether every byte is ASCII),
-    or None where the numpy path raises an error (the caller then reads the chunk with numpy, which raises
-    it) or the block has too many distinct values for uint16 ids."""
+    first seen) into ``acc``'s arrays in one pass: the number of token lines, or None where the numpy path
+    raises an error (the caller then reads the chunk with numpy, which raises it) or the block has too many
+    distinct values for uint16 ids."""
     assert _column_scan is not None
     if acc.table is None:
         acc.table = _column_scan.Table()
@@ -716,7 +711,7 @@ def _scan_compiled(data: np.ndarray, a: int, b: int, line0: int, columns: Sequen
                               ids.shape[1], acc.n, line0)
     if found is None:
         return None
-    tokens, acc.chunk_newlines, boundaries, docs, first, ncol, first_start, first_end, ascii = found
+    tokens, acc.chunk_newlines, boundaries, docs, first, ncol, first_start, first_end = found
     acc.boundary_lines += boundaries
     if first >= 0 and acc.ncol < 0:
         acc.ncol = ncol
@@ -729,7 +724,7 @@ def _scan_compiled(data: np.ndarray, a: int, b: int, line0: int, columns: Sequen
         acc.n += tokens
         if len(columns):
             acc.values.append((acc.table_values, ids[:, lo:acc.n]))
-    return tokens, ascii
+    return tokens
 
 
 def _merged_values(acc: _Acc, n: int) -> Tuple[List[str], np.ndarray]:
