@@ -57,6 +57,6 @@ def test_score_of_one_column_file_imports_only_what_it_uses(tmp_path):
         done = subprocess.run([sys.executable, "-c", code, str(path), *fmt], capture_output=True, text=True, check=True)
         loaded = json.loads(done.stdout.strip().splitlines()[-1])
         unused = {"ts_eval.io.conllu", "ts_eval.io.conllu_blocks", "ts_eval.io.jsonl_blocks", "ts_eval.io.jsonl_scan",
-                  "ts_eval.io.columns_feed", "ts_eval.io.generated"}
+                  "ts_eval.io.columns_feed", "ts_eval.io.generated", "ts_eval.io.lockstep"}
         assert "ts_eval.io.columns" in loaded and not unused & set(loaded), loaded
         assert not any(m.startswith("rich") for m in loaded), loaded

@@ -139,7 +139,6 @@ def _streamed(request: Any, args: argparse.Namespace) -> Optional[Tuple[Any, Any
     reports first (standard input, read once, and larger files report the error of the block)."""
     from ..core.corpus import check_selection
     from ..errors import TsEvalError
-    from ..io.lockstep import NotInStep
 
     try:
         _settings(args)
@@ -160,9 +159,11 @@ def _streamed(request: Any, args: argparse.Namespace) -> Optional[Tuple[Any, Any
             counts = count_files(found.paths[0], found.paths[1:], **options)
         else:
             counts = count_file(found.file, **options)
-    except NotInStep:        # documents that pair by id in another order, files that do not pair: read whole
-        return None
-    except (TsEvalError, ValueError):
+    except (TsEvalError, ValueError) as err:
+        from ..io.lockstep import NotInStep  # (only two-file mode raises it: score FILE does without the module)
+
+        if isinstance(err, NotInStep):   # documents that pair by id in another order, files that do not pair:
+            return None                  # read them whole
         if any(p == STDIN or os.path.getsize(p) > WHOLE_AGAIN_BYTES for p in found.paths):   # the block's message
             with option_errors():
                 raise
