@@ -200,6 +200,24 @@ def build_jobs(data: Path, corpora: List[Path], work: Path, quick: bool) -> Jobs
         subprocess.run([sys.executable, "-m", "ts_eval", "convert", str(s), str(out), "--to", "jsonl-tokens"],
                        check=True, cwd=REPO, capture_output=True)
     lock_step_jobs(jobs, "jsonl", js_gold, js_systems, "jsonl-tokens", b'{"tokens": ["a"], "spans": [')
+    # brat directories, read in lock-step blocks of documents: beside JSON Lines, a document missing, rank
+    br_gold, br_systems = work / "gold-brat", [work / f"{s.stem}-brat" for s in few[:2]]
+    for src, out, column in [(gold, br_gold, "-1"), *((s, o, "-1") for s, o in zip(few, br_systems))]:
+        subprocess.run([sys.executable, "-m", "ts_eval", "convert", str(src), f"{out}/", "--to", "brat", "--column",
+                        column], check=True, cwd=REPO, capture_output=True)
+    for fmt in ("table", "json"):
+        jobs.add(f"score brat {fmt}", ["score", "--gold", str(br_gold), *map(str, br_systems), "--format", fmt,
+                                       "-o", "{out}"])
+    jobs.add("score brat gold, jsonl system", ["score", "--gold", str(br_gold), str(js_systems[0]), "--format",
+                                               "json", "-o", "{out}"])
+    short = work / "short-brat"
+    shutil.copytree(br_systems[0], short)
+    last = sorted(short.glob("*.ann"))[-1]
+    last.unlink()
+    last.with_suffix(".txt").unlink()
+    jobs.add("error: brat a document missing", ["score", "--gold", str(br_gold), str(short), "-o", "{out}"])
+    jobs.add("rank brat", ["rank", "--gold", str(br_gold), *map(str, br_systems), str(js_systems[1]), "--bootstrap",
+                           "50", "--permutations", "50", "--no-progress", "--format", "json", "-o", "{out}"])
     jobs.add("score jsonl-text gold, jsonl and conllu systems",
              ["score", "--gold", str(work / "gold.jsonl-text.json"), str(js_systems[0]), str(cu_systems[1]),
               "--format", "json", "-o", "{out}"])
@@ -213,6 +231,16 @@ def build_jobs(data: Path, corpora: List[Path], work: Path, quick: bool) -> Jobs
     reversed_ids.write_bytes(b"\n".join(reversed(with_ids.read_bytes().split(b"\n"))))
     jobs.add("score jsonl ids in another order", ["score", "--gold", str(with_ids), str(reversed_ids), "--format",
                                                   "json", "-o", "{out}"])
+    # standard input among lock-step files: read in blocks, and whole again (kept in a temporary file) when needed
+    jobs.add("score jsonl system on stdin", ["score", "--gold", str(js_gold), "-", "--format", "json"],
+             output=False, stdin=js_systems[0])
+    jobs.add("score jsonl ids in another order on stdin", ["score", "--gold", str(with_ids), "-", "--format", "json"],
+             output=False, stdin=reversed_ids)
+    jobs.add("score conllu gold on stdin", ["score", "--gold", "-", str(cu_systems[0]), "--format", "json"],
+             output=False, stdin=cu_gold)
+    jobs.add("rank jsonl system on stdin", ["rank", "--gold", str(js_gold), str(js_systems[1]), "-", "--bootstrap",
+                                            "50", "--permutations", "50", "--no-progress", "--format", "json"],
+             output=False, stdin=js_systems[0])
     # other commands
     jobs.add("compare two", ["compare", "--gold", str(gold), *chosen[:2], "--format", "json", "-o", "{out}"])
     jobs.add("compare three", ["compare", "--gold", str(gold), *chosen[:3], "-o", "{out}"])
@@ -276,6 +304,8 @@ def build_jobs(data: Path, corpora: List[Path], work: Path, quick: bool) -> Jobs
         to_conllu(c, c_sys, -1, ids=True)
         jobs.add(f"score {c.name} conllu", ["score", "--gold", str(c_gold), str(c_sys), "--format", "json",
                                             "-o", "{out}"])
+        jobs.add(f"score {c.name} conllu system on stdin", ["score", "--gold", str(c_gold), "-", "--format", "json"],
+                 output=False, stdin=c_sys)
         j_gold, j_sys = converted(c, "jsonl-tokens", [sys.executable, "-m", "ts_eval"])
         jobs.add(f"score {c.name} jsonl", ["score", "--gold", str(j_gold), str(j_sys), "--format", "json",
                                            "-o", "{out}"])

@@ -19,29 +19,37 @@ from test_jsonl_fast_chunks import _outcome as read_outcome
 
 from ts_eval.io import jsonl_scan, jsonl_text, jsonl_tokens
 
+#: the ways a chunk is read: json only, the numpy scan, and the compiled scanner (``_jsonl_scan.c``) where built
+WAYS = ["json", "numpy"] + (["compiled"] if jsonl_scan._jsonl_scan is not None else [])
 
-def _outcome(path: str, scan: bool, group: int = 2, **kw: Any) -> Any:
-    """The documents read (or the error), the scan on or off; chunks of 3 lines, ``group`` chunks a scan;
-    ``format`` jsonl-tokens unless given."""
+
+def _outcome(path: str, scan: bool, group: int = 2, compiled: bool = False, **kw: Any) -> Any:
+    """The documents read (or the error), the scan on or off (``compiled``: the compiled scanner first, the numpy
+    scan for the chunks it gives back); chunks of 3 lines, ``group`` chunks a scan; ``format`` jsonl-tokens
+    unless given."""
     with pytest.MonkeyPatch.context() as m:
         m.setattr(jsonl_scan, "GROUP_CHUNKS", group)
+        m.setattr(jsonl_scan, "COMPILED_PATH", compiled)
         m.setattr(jsonl_tokens, "SCAN", scan)
         m.setattr(jsonl_text, "SCAN", scan)
         return read_outcome(path, True, **{"format": "jsonl-tokens", **kw})
 
 
 def _same(path: str, **kw: Any) -> Any:
-    got = _outcome(path, True, **kw)
-    assert got == _outcome(path, False, **kw)
+    """The outcome, the same every way (:data:`WAYS`)."""
+    got = _outcome(path, False, **kw)
+    for way in WAYS[1:]:
+        assert _outcome(path, True, compiled=way == "compiled", **kw) == got, way
     return got
 
 
 def _scanned(path: str, shape: Optional[str] = "spans", chunk: int = 3) -> List[bool]:
-    """Per chunk: was it scanned?"""
+    """Per chunk: was it scanned (by the numpy scan)?"""
     with open(path, "rb") as fh:
         data = fh.read()
     with pytest.MonkeyPatch.context() as m:
         m.setattr(jsonl_scan, "GROUP_CHUNKS", 2)
+        m.setattr(jsonl_scan, "COMPILED_PATH", False)
         items = jsonl_scan.scan_chunks(data, "f", shape, chunk_lines=chunk)
         assert items is not None
         return [isinstance(it, jsonl_scan.Scanned) for it in items]
@@ -268,3 +276,11 @@ def test_a_bom_crlf_and_blank_lines_are_read_alike(tmp_path: Any) -> None:
     assert _scanned(str(p), "tags") == [True]
     got = _same(str(p))
     assert got["ids"] == ["a", "b", "c"] and got["lines"] == [1, 4, 6] and got["labels"] == ["LOC", "PER"]
+
+
+def test_a_line_with_an_odd_number_of_quotes_is_reported_as_json_reports_it(tmp_path: Any) -> None:
+    """(The numpy scan raised a numpy ValueError: its quotes did not pair up.)"""
+    lines = ['{"id": "s0", "tokens": ["a"], "spans": []}', '{id": 5, "tokens": ["a"], "spans": []}']
+    path = _write(tmp_path, lines)
+    assert _same(path) == ("error", f"{path}:2: invalid JSON: Expecting property name enclosed in double quotes "
+                                    "(column 2); expected one JSON object per line")

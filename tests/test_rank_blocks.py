@@ -165,6 +165,28 @@ def test_json_lines_files_and_mixed_formats_in_lock_step(monkeypatch, tmp_path):
         assert whole[0] == 0 and streamed == whole, whole[2]
 
 
+@pytest.mark.parametrize("swap", [False, True], ids=["in-order", "two-records-swapped"])
+def test_json_lines_on_standard_input(monkeypatch, tmp_path, swap):
+    """A system on standard input is ranked in blocks; records that pair in another order make rank read
+    it whole again (from the temporary file that kept what the blocks read)."""
+    rng = random.Random(8)
+    tags = ["O", "B-PER", "I-PER", "B-LOC", "O"]
+    gold = [[rng.choice(tags) for _ in range(rng.randint(1, 5))] for _ in range(30)]
+    tokens = [[f"w{k}_{j}" for j in range(len(s))] for k, s in enumerate(gold)]
+    sides = [[[t if rng.random() < 0.7 else rng.choice(tags) for t in s] for s in gold] for _ in range(2)]
+    paths = [write(tmp_path, "g.jsonl", jsonl_tokens(gold, tokens)), write(tmp_path, "a.jsonl",
+                                                                         jsonl_tokens(sides[0], tokens))]
+    lines = jsonl_tokens(sides[1], tokens).splitlines(keepends=True)
+    if swap:
+        lines[-2:] = lines[-2:][::-1]
+    argv = ["rank", "--gold", *paths, "-", *QUICK, "--format", "json"]
+    with monkeypatch.context() as m:
+        seen = count_blocks(m, "read_pair_blocks")
+        whole, streamed = whole_and_blocks(m, argv, 1, stdin="".join(lines).encode())
+        assert len(seen) == 1 and (seen[0] < 30 if swap else seen[0] == 30)
+    assert whole[0] == 0 and streamed == whole, whole[2]
+
+
 def test_conllu_sentences_in_another_order_are_ranked_from_the_whole_read(monkeypatch, tmp_path):
     rng = random.Random(4)
     tags = ["O", "B-PER", "I-PER", "B-LOC", "O"]

@@ -282,17 +282,67 @@ def test_a_bad_line_deep_in_a_file_names_the_same_line(tmp_path, monkeypatch, ba
     same_error(monkeypatch, ["score", "--gold", g, s, "--policy", "strict"], 40, at + 2)
 
 
-def test_standard_input_and_generated_outputs_are_read_whole(tmp_path, monkeypatch, jsonl_counted):
-    gold = sample(10)
-    text = tags_lines(gold, [f"g{k}" for k in range(10)])
-    g = write(tmp_path, "gold.jsonl", text)
-    whole, streamed = same(monkeypatch, ["score", "--gold", g, "-", "--format", "json"], 1, stdin=text.encode())
-    assert streamed == whole and whole[0] == 0
+def test_generated_outputs_are_read_whole(tmp_path, monkeypatch, jsonl_counted):
+    g = write(tmp_path, "gold.jsonl", tags_lines(sample(10), [f"g{k}" for k in range(10)]))
     gen = write(tmp_path, "gen.jsonl", "".join(json.dumps({"id": f"g{k}", "entities": []}) + "\n"
                                                for k in range(10)))
     whole, streamed = same(monkeypatch, ["score", "--gold", g, gen, "--format", "json"], 1)
     assert streamed == whole and whole[0] == 0
     assert jsonl_counted == []
+
+
+@pytest.mark.parametrize("pack", [bytes, gzip.compress], ids=["plain", "gzip"])
+@pytest.mark.parametrize("side", ["gold", "system"])
+def test_standard_input_is_read_in_blocks(tmp_path, monkeypatch, jsonl_counted, side, pack):
+    gold = sample(12)
+    ids = [f"g{k}" for k in range(12)]
+    texts = [tags_lines(gold, ids), tags_lines(system_of(gold, 1), ids)]
+    paths = [write(tmp_path, n, t) for n, t in zip(["gold.jsonl", "sys.jsonl"], texts)]
+    at = 0 if side == "gold" else 1
+    stdin = pack(texts[at].encode())
+    argv = ["score", "--gold", *["-" if k == at else p for k, p in enumerate(paths)], "--format", "json"]
+    whole, streamed = same(monkeypatch, argv, 1, stdin=stdin)
+    assert streamed == whole and whole[0] == 0
+    assert jsonl_counted == [12]
+
+
+@pytest.mark.parametrize("pack", [bytes, gzip.compress], ids=["plain", "gzip"])
+@pytest.mark.parametrize("late", [True, False], ids=["late", "first-record"])
+def test_standard_input_that_pairs_in_another_order_is_read_whole_from_what_was_kept(tmp_path, monkeypatch,
+                                                                                  jsonl_counted, late, pack):
+    """Records that pair by id in another order are found out block by block, after some blocks (``late``)
+    or at the first record: standard input is then read whole again, from the temporary file that kept what
+    the blocks read and then the rest of the pipe."""
+    gold = sample(40)
+    ids = [f"g{k}" for k in range(40)]
+    order = list(range(40))
+    swap = (36, 37) if late else (0, 1)
+    order[swap[0]], order[swap[1]] = order[swap[1]], order[swap[0]]
+    system = system_of(gold, 2)
+    text = "".join(json.dumps({"id": ids[k], "tokens": tokens_of(k, len(system[k])), "tags": system[k]}) + "\n"
+                   for k in order)
+    g = write(tmp_path, "gold.jsonl", tags_lines(gold, ids))
+    argv = ["score", "--gold", g, "-", "--format", "json"]
+    whole, streamed = same(monkeypatch, argv, 64, stdin=pack(text.encode()))
+    assert streamed == whole and whole[0] == 0
+    assert json.loads(whole[1])["systems"][0]["source"]["spans"] > 0
+    assert len(jsonl_counted) == 1 and (jsonl_counted[0] > 10) == late     # the blocks read before it was found
+
+
+def test_conllu_on_standard_input_is_read_in_blocks_and_whole_when_it_must(tmp_path, monkeypatch):
+    gold = sample(30)
+    ids = [f"s{k}" for k in range(30)]
+    g = write(tmp_path, "gold.conllu", conllu_text(gold, ids=ids))
+    system = system_of(gold, 3)
+    in_order = conllu_text(system, ids=ids)
+    swapped = "".join(conllu_text([system[k]], ids=[ids[k]]).replace("w0_", f"w{k}_")
+                      for k in [*range(28), 29, 28])     # the last two sentences in another order
+    for text, blocks in ((in_order, 30), (swapped, None)):
+        with monkeypatch.context() as m:
+            seen = count_blocks(m, "read_conllu_pair_blocks")
+            whole, streamed = same(m, ["score", "--gold", g, "-", "--format", "json"], 1, stdin=text.encode())
+        assert streamed == whole and whole[0] == 0
+        assert len(seen) == 1 and (seen[0] == blocks if blocks else seen[0] < 30)
 
 
 def test_count_files_reads_json_lines_in_blocks(tmp_path):

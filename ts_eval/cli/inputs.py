@@ -403,9 +403,10 @@ def block_request(request: Request, args: argparse.Namespace, command: str = "sc
     :func:`~ts_eval.io.conll.read_conll_pair_blocks`), or None when it cannot be: one column FILE and a
     gold column file with column files per system can (standard input and compressed files too), also
     with ``--scheme auto`` when every file can be read twice (not standard input); so can a gold file and
-    system files in CoNLL-U and JSON Lines (:func:`_document_blocks`); the other formats are read whole."""
+    system files in CoNLL-U and JSON Lines and brat directories (:func:`_document_blocks`); the other formats
+    are read whole."""
     paths = [request.file] if request.gold is None else [request.gold, *request.systems]
-    if any(p is None or (p != STDIN and os.path.isdir(p)) for p in paths):
+    if any(p is None for p in paths):
         return None
     gold = request.gold is not None
     each = [input_format(p, args, gold=gold and k == 0) for k, p in enumerate(paths) if p is not None]
@@ -437,22 +438,21 @@ def block_request(request: Request, args: argparse.Namespace, command: str = "sc
 
 
 #: two-file mode in lock-step blocks of documents (ts_eval.streaming.files; column files alone: ts_eval.io.conll)
-BLOCK_FORMATS = ("conllu", "jsonl-tokens", "jsonl-text", "columns")
+BLOCK_FORMATS = ("conllu", "jsonl-tokens", "jsonl-text", "brat", "columns")
 
 
 def _document_blocks(request: Request, args: argparse.Namespace, formats: List[str],
                      min_systems: int) -> Optional[Blocks]:
-    """How to read a gold file and system files in CoNLL-U or JSON Lines (each in its own format, column
+    """How to read a gold file and system files in CoNLL-U, JSON Lines or brat (each in its own format, column
     files among them) in lock-step blocks of whole documents (:func:`ts_eval.streaming.files.read_pair_blocks`),
-    or None: standard input (the files may have to be read again whole: when their documents pair by id in
-    another order),
-    ``--scheme auto`` (detected over each whole file) and options that none of these formats takes (a
-    generated output's) are read whole."""
+    or None: ``--scheme auto`` (detected over each whole file) and options that none of these formats takes
+    (a generated output's) are read whole.  Standard input too is read in blocks: what is read of it is kept
+    in a temporary file, from which it is read whole again when the documents pair by id in another order."""
     from ..io.lockstep import TAKES
 
     files = list(request.systems)
     options = _reader_options(args)
-    if (STDIN in [request.gold, *files] or len(files) < min_systems or options.get("scheme") == "auto"
+    if (len(files) < min_systems or options.get("scheme") == "auto"
             or set(options) - set().union(*(TAKES[f] for f in formats))):
         return None
     fmt: Any = formats[0] if len(set(formats)) == 1 else formats

@@ -63,16 +63,22 @@ def read_brat(path: str, discontinuous: str = "error", align: str = "strict",
     """Read a brat directory (or one .ann file with its .txt); ``tokenizer`` None: from tools.conf."""
     if discontinuous not in DISCONTINUOUS:
         raise ValueError(f"discontinuous {discontinuous!r}: expected one of {', '.join(DISCONTINUOUS)}")
+    return brat_documents(path, brat_pairs(path), discontinuous, align, tokenizer or tools_tokenizer(path))
+
+
+def brat_documents(path: str, stems: List[str], discontinuous: str, align: str, tokenizer: str) -> Documents:
+    """The Documents of the .txt/.ann pairs ``stems`` of the brat input ``path`` (all of them, or a run of
+    them: a block of :class:`ts_eval.io.brat_blocks.BratFeed`)."""
     cd = CharDocs(str(path), "brat")
     other = 0
-    for d, stem in enumerate(brat_pairs(path)):
+    for d, stem in enumerate(stems):
         cd.ids.append(os.path.basename(stem))
         cd.texts.append(read_text(stem + ".txt"))
         cd.lines.append(1)
         cd.own_tokens.append(None)
         cd.files.append(stem + ".ann")
         other += _read_ann(cd, d, stem + ".ann", discontinuous)
-    docs = to_documents(cd, align, tokenizer or tools_tokenizer(path))
+    docs = to_documents(cd, align, tokenizer)
     docs.notes["other_annotations"] = other
     return docs
 

@@ -22,7 +22,7 @@ from .conllu import TagSource, documents, misc_error, scan_lines, tag_source
 from .conllu_lines import Lines
 from .documents import Documents
 from .lockstep import NotInStep, lock_step, no_documents
-from .source import check_utf8, display_name, open_stream
+from .source import STDIN, check_utf8, display_name, open_stream, replayable_stdin
 
 
 class _Feed:
@@ -161,13 +161,16 @@ def read_conllu_pair_blocks(gold_path: str, system_paths: Union[Sequence[str], M
     """The Corpus of each block of whole sentences of a gold CoNLL-U file and the system files (``names``:
     the systems' names, in order), read in lock-step; the options are :func:`~ts_eval.io.conllu.read_conllu`'s
     and :func:`~ts_eval.io.api.read_pair`'s.  Raises :class:`NotInStep` when the files do not pair sentence
-    by sentence in order (read them whole); the scheme ``auto``, detected over a whole file, is not read
+    by sentence in order (read them whole: standard input, ``-``, can be read again, see
+    :func:`~ts_eval.io.source.replayable_stdin`); the scheme ``auto``, detected over a whole file, is not read
     in blocks."""
     if scheme == "auto":
         raise NotInStep("the scheme is detected over the whole file", display_name(gold_path))
     paths = list(system_paths.values()) if isinstance(system_paths, Mapping) else list(system_paths)
     if names is None:
         names = list(system_paths) if isinstance(system_paths, Mapping) else [display_name(p) for p in paths]
+    if STDIN in [gold_path, *paths]:
+        replayable_stdin()      # read whole again (NotInStep) from a temporary file that keeps what was read
     size = block_bytes or columns.BLOCK_BYTES
     gold = _Feed(gold_path, size, column, misc_key, scheme, policy)
     feeds = [_Feed(p, size, column, misc_key, scheme, policy) for p in paths]

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import os
 import re
 from contextlib import suppress
 from dataclasses import dataclass
@@ -35,6 +36,16 @@ from . import jsonl
 from .columns import byte_windows, unique_slices
 from .jsonl import Chunk, parse_chunk
 from .source import BOM, check_utf8
+
+try:    # the compiled scanner (_jsonl_scan.c), built when a C compiler was at hand at installation
+    from . import _jsonl_scan
+except ImportError:     # pragma: no cover - exercised where no compiler is at hand
+    _jsonl_scan = None  # type: ignore[assignment]
+
+#: scan with the compiled scanner where it is built: it reads a chunk in one pass over its bytes, and gives a
+#: chunk it does not recognise back to the numpy scan (and that one to ``json``); False (or the environment
+#: variable TS_EVAL_NUMPY_READER=1): numpy only.  Tests compare the two.
+COMPILED_PATH = not os.environ.get("TS_EVAL_NUMPY_READER")
 
 _LEADING_SPACE = re.compile(rb"[ \t\n\r\x0b\x0c]*")    # what bytes.lstrip() strips
 
@@ -64,11 +75,12 @@ class Scanned:
     tok_len: np.ndarray               # its length in bytes (int32)
     tok_count: np.ndarray             # tokens per record
     tags: Optional[Tuple[List[str], np.ndarray]] = None           # (values, per-token index)
+    tags_seen: bool = False           # the tag values are in the order first seen, each used (compiled scanner)
     span_count: Optional[np.ndarray] = None                      # spans per record
     spans: Optional[Tuple[np.ndarray, np.ndarray, List[str]]] = None   # start, end, label per span
     values: Optional[List[Any]] = None                           # ner_tags, as json read them
     template: Optional[Any] = None    # instead of records: every record is this one (its id MARK when ids given)
-    ids: Optional[List[str]] = None   # the records' ids, when their id values were cut as well
+    ids: Optional[Sequence[Optional[str]]] = None   # the records' ids, when their id values were cut as well
     source: Optional[Tuple[bytes, np.ndarray, np.ndarray]] = None   # the file, its lines' byte ranges
 
     @property
@@ -179,18 +191,74 @@ def _is_utf8(data: bytes, name: str) -> bool:
 def _chunks(data: bytes, line_start: np.ndarray, line_end: np.ndarray, records: np.ndarray, spec: Spec,
             name: str, chunk_lines: int) -> Iterator[Item]:
     chunks = [records[c:c + chunk_lines] for c in range(0, len(records), chunk_lines)]
+    keys = _compiled_keys(spec) if COMPILED_PATH and _jsonl_scan is not None else None
+
+    def one(ch: np.ndarray) -> Optional[Scanned]:
+        return (_scan_group(data, line_start, line_end, [ch], spec) or [None])[0]
     for g in range(0, len(chunks), GROUP_CHUNKS):
         group = chunks[g:g + GROUP_CHUNKS]
-        done = _scan_group(data, line_start, line_end, group, spec)
-        if done is None and len(group) > 1:
-            done = [item for ch in group for item in (_scan_group(data, line_start, line_end, [ch], spec)
-                                                      or [None])]
+        done: Optional[List[Optional[Scanned]]]
+        if keys is not None:        # compiled, chunk by chunk; one it gives back: numpy, then json
+            done = [_scan_compiled(data, line_start[ch], line_end[ch], ch, spec, keys) or one(ch) for ch in group]
+        else:
+            done = _scan_group(data, line_start, line_end, group, spec)
+            if done is None and len(group) > 1:
+                done = [one(ch) for ch in group]
         for ch, item in zip(group, done or [None] * len(group)):
             if item is None:
                 nums = (ch + 1).tolist()
                 yield parse_chunk(_text(data, line_start[ch], line_end[ch]), nums, name), nums
             else:
                 yield item
+
+
+#: what the compiled scanner looks for: the main key, whether it holds one text, the aux key and kind, the id key,
+#: the keys that make a record go back
+Keys = Tuple[bytes, bool, bytes, int, bytes, Tuple[bytes, ...]]
+_AUX = {"tags": 1, "spans": 2}     # _jsonl_scan.c: AUX_TAGS, AUX_SPANS
+
+
+def _compiled_keys(spec: Spec) -> Optional[Keys]:
+    """The compiled scanner's keys for ``spec`` (None: numpy scans, as for ``ner_tags``, or keys the scanner
+    cannot find by their bytes: a quote, a backslash or a control character in them, or two keys alike)."""
+    array, id_key, text_key = spec
+    if array not in _AUX:
+        return None
+    main = (text_key if text_key is not None else "tokens").encode("utf-8")
+    aux, idk = array.encode("utf-8"), id_key.encode("utf-8")
+    if len({main, aux, idk}) < 3 or any(b'"' in k or b"\\" in k or min(k, default=0) < 32 for k in (main, aux, idk)):
+        return None
+    reject = (b"data", b"tokens") if text_key is not None else ()
+    return main, text_key is not None, aux, _AUX[array], idk, reject
+
+
+def _scan_compiled(data: bytes, starts: np.ndarray, ends: np.ndarray, ch: np.ndarray, spec: Spec,
+                   keys: Keys) -> Optional[Scanned]:
+    """One chunk (its lines' byte ranges ``starts``..``ends``, record line indices ``ch``) read by the compiled
+    scanner (``_jsonl_scan.c``): the :class:`Scanned` the numpy scan makes of it, or None (given back)."""
+    assert _jsonl_scan is not None
+    main, text, aux_key, aux, idk, reject = keys
+    starts = np.ascontiguousarray(starts, np.int64)
+    ends = np.ascontiguousarray(ends, np.int64)
+    got = _jsonl_scan.scan(data, starts, ends, main, text, aux_key, aux, idk, reject)
+    if got is None:
+        return None
+    tok_start, tok_len, tok_count, ids, more = got
+    array, id_key, text_key = spec
+    assert array is not None and more is not None
+    template = {text_key or "tokens": MARK if text_key else [MARK], array: [MARK], id_key: MARK}
+    item = Scanned(None, (ch + 1).tolist(), np.frombuffer(tok_start, np.int64), np.frombuffer(tok_len, np.int32),
+                   np.frombuffer(tok_count, np.int64), source=(data, starts, ends), template=template,
+                   ids=ids)
+    if len(more) == 2:
+        tag_ids, values = more
+        item.tags = (values, np.frombuffer(tag_ids, np.int32))
+        item.tags_seen = True
+    else:
+        counts, span_b, span_e, labels = more
+        item.span_count = np.frombuffer(counts, np.int64)
+        item.spans = (np.frombuffer(span_b, np.int64), np.frombuffer(span_e, np.int64), labels)
+    return item
 
 
 def _text(data: bytes, starts: np.ndarray, ends: np.ndarray) -> List[str]:
@@ -225,7 +293,8 @@ class _Block:
         self.u = np.frombuffer(padded, np.uint8)
         self.win = byte_windows(padded)
         q = np.flatnonzero(self.u[:n] == 34)
-        self.ok = len(q) % 2 == 0
+        self.ok = len(q) % 2 == 0     # an odd number of quotes: not JSON Lines (the caller leaves it to json)
+        q = q[:len(q) - len(q) % 2]
         self.q = q
         self.o, self.c = q[0::2], q[1::2]
         self.slen = self.c - self.o - 1

@@ -271,11 +271,15 @@ def _scanned_tags(parts: List[Scanned]) -> Tuple[List[str], np.ndarray]:
         vocab, idx = p.tags
         if not len(idx):
             continue
-        first = np.full(len(vocab), len(idx), np.int64)
-        first[idx[::-1]] = np.arange(len(idx) - 1, -1, -1)
-        used = np.flatnonzero(first < len(idx))
+        if p.tags_seen:     # the values already in the order first seen (and each used)
+            order = range(len(vocab))
+        else:
+            first = np.full(len(vocab), len(idx), np.int64)
+            first[idx[::-1]] = np.arange(len(idx) - 1, -1, -1)
+            used = np.flatnonzero(first < len(idx))
+            order = used[np.argsort(first[used], kind="stable")].tolist()
         remap = np.zeros(len(vocab), np.int32)
-        for k in used[np.argsort(first[used], kind="stable")].tolist():
+        for k in order:
             remap[k] = index.setdefault(vocab[k], len(index))
         out.append(remap[idx])
     return list(index), (np.concatenate(out) if out else np.zeros(0, np.int32))

@@ -33,6 +33,7 @@ TAKES: Dict[str, Set[str]] = {
     "conllu": {"misc_key", "column", "scheme", "policy"},
     "jsonl-tokens": {"scheme", "policy", "tag_names", "id_key"},
     "jsonl-text": {"align", "id_key", "text_key", "source", "tokenizer"},
+    "brat": {"discontinuous", "align", "tokenizer"},
 }
 
 

@@ -70,16 +70,27 @@ class _Stdin:
     """Standard input, which can be read only once: the bytes read so far are kept (``head``), so that
     choosing a format or counting columns and then reading see the same data.  ``read_all`` keeps the
     whole input (readers that need it whole); :func:`open_stream` hands the kept bytes and then the rest
-    to one reader without keeping them (the blocks of a streamed column file)."""
+    to one reader without keeping them in memory (the blocks of a streamed file).  When it may have to
+    be read again (``replayable``: files read in lock-step, which are read whole when their records do not
+    pair in order), what the stream reads is also written to a temporary file (``spool``, on disk, never
+    in memory), and reading standard input afterwards starts again from there."""
 
     def __init__(self) -> None:
         self.source: object = None
         self.head = bytearray()
         self.complete = False
+        self.replayable = False
+        self.spool: Optional[BinaryIO] = None
 
     def _current(self) -> None:
         if self.source is not sys.stdin:     # a new sys.stdin (tests replace it): start again
             self.source, self.head, self.complete = sys.stdin, bytearray(), False
+            self.replayable, self.spool = False, None
+        if self.spool is not None:           # read again: what the stream read, then the rest
+            spool, self.spool = self.spool, None
+            spool.seek(0)
+            self.head, self.complete = bytearray(spool.read()), False
+            spool.close()
 
     def peek(self, size: int) -> bytes:
         """The first ``size`` raw bytes (fewer at the end), read once and kept."""
@@ -104,14 +115,20 @@ class _Stdin:
         head, self.head = bytes(self.head), bytearray()
         rest = None if self.complete else sys.stdin.buffer
         self.complete = True      # what is read from here on is the caller's alone
-        return io.BufferedReader(_Chain(head, rest), 1 << 16)
+        if self.replayable:
+            import tempfile
+
+            self.spool = tempfile.TemporaryFile(prefix="ts_eval_stdin_")   # noqa: SIM115 - closed when read again
+            self.spool.write(head)
+        return io.BufferedReader(_Chain(head, rest, self.spool), 1 << 16)
 
 
 class _Chain(io.RawIOBase):
-    """``head`` then what ``rest`` still holds, as one raw stream."""
+    """``head`` then what ``rest`` still holds, as one raw stream (what it reads of ``rest`` also written to
+    ``spool``)."""
 
-    def __init__(self, head: bytes, rest: Optional[BinaryIO]) -> None:
-        self.head, self.at, self.rest = head, 0, rest
+    def __init__(self, head: bytes, rest: Optional[BinaryIO], spool: Optional[BinaryIO] = None) -> None:
+        self.head, self.at, self.rest, self.spool = head, 0, rest, spool
 
     def readable(self) -> bool:
         return True
@@ -127,10 +144,19 @@ class _Chain(io.RawIOBase):
             return 0
         data = self.rest.read(len(view))
         view[:len(data)] = data
+        if self.spool is not None:
+            self.spool.write(data)
         return len(data)
 
 
 _STDIN = _Stdin()
+
+
+def replayable_stdin() -> None:
+    """Standard input, when it is streamed from here on (:func:`open_stream`), can be read again from its
+    start (:func:`read_bytes`) after that: what the stream reads is kept in a temporary file."""
+    _STDIN._current()
+    _STDIN.replayable = True
 
 
 def _stdin_bytes() -> bytes:

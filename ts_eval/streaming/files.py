@@ -32,7 +32,7 @@ from ..errors import OptionError
 from ..io import columns
 from ..io.columns import Head
 from ..io.conll import conll_shards, read_conll, read_conll_blocks, read_conll_pair, read_conll_pair_blocks
-from ..io.source import STDIN, display_name, system_name
+from ..io.source import STDIN, display_name, replayable_stdin, system_name
 from ..models.counts import Counts, count_corpus
 from ..models.evaluate import DEFAULT_MODELS, score_settings
 
@@ -111,6 +111,7 @@ def _conllu_reading() -> Set[str]:
 
 
 def _feed(path: str, fmt: str, block_bytes: int, options: Dict[str, Any], system: bool) -> Feed:
+    from ..io.brat_blocks import BratFeed
     from ..io.columns_feed import ColumnFeed
     from ..io.conllu_blocks import conllu_feed
     from ..io.jsonl_blocks import JsonlFeed, text_reader, tokens_reader
@@ -121,6 +122,8 @@ def _feed(path: str, fmt: str, block_bytes: int, options: Dict[str, Any], system
         return conllu_feed(path, block_bytes, **kw)
     if fmt == "columns":
         return ColumnFeed(path, block_bytes, **kw)
+    if fmt == "brat":
+        return BratFeed(path, block_bytes, system=system, **kw)
     return JsonlFeed(path, fmt, tokens_reader(**kw) if fmt == "jsonl-tokens" else text_reader(**kw), block_bytes,
                      system=system)
 
@@ -133,7 +136,8 @@ def read_pair_blocks(gold: str, systems: Union[Sequence[str], Mapping[str, str]]
     :data:`~ts_eval.io.lockstep.TAKES`; ``names``: the systems' names, in order, by default as
     :func:`~ts_eval.io.api.read_pair` names them); ``options`` go to the formats that take them, as
     :func:`~ts_eval.io.api.read_pair` passes them.  Raises :class:`~ts_eval.io.lockstep.NotInStep` when
-    the files must be read whole."""
+    the files must be read whole (standard input, ``-``, can be read again: what the blocks read of it is
+    kept in a temporary file, :func:`~ts_eval.io.source.replayable_stdin`)."""
     from ..io.lockstep import TAKES, NotInStep, lock_step
 
     paths: List[str] = list(systems.values()) if isinstance(systems, Mapping) else list(systems)
@@ -141,10 +145,10 @@ def read_pair_blocks(gold: str, systems: Union[Sequence[str], Mapping[str, str]]
         names = list(systems) if isinstance(systems, Mapping) else [system_name(p) for p in paths]
     if len(formats) != len(paths) + 1 or not set(formats) <= set(TAKES):
         raise ValueError(f"formats {list(formats)!r}: expected one of {', '.join(TAKES)} for gold and each system")
-    if STDIN in [gold, *paths]:
-        raise NotInStep("standard input is read whole", display_name(STDIN))
     if options.get("scheme") == "auto":
         raise NotInStep("the scheme is detected over the whole input", display_name(gold))
+    if STDIN in [gold, *paths]:
+        replayable_stdin()      # read whole again (NotInStep) from a temporary file that keeps what was read
     unknown = set(options) - set().union(*(TAKES[f] for f in formats))
     if unknown:
         raise NotInStep(f"option(s) {', '.join(sorted(unknown))} apply to none of the formats read", gold)
