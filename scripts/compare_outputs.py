@@ -116,6 +116,7 @@ def build_jobs(data: Path, corpora: List[Path], work: Path, quick: bool) -> Jobs
                                                                    "-o", "{out}"])
         jobs.add(f"score stdin {s.stem}", ["score", "-"], output=False, stdin=s)
         jobs.add(f"score stdin json {s.stem}", ["score", "-", "--format", "json"], output=False, stdin=s)
+        jobs.add(f"score stdin scheme auto {s.stem}", ["score", "-", "--scheme", "auto"], output=False, stdin=s)
         for fmt in FORMATS:
             jobs.add(f"fair {s.stem} {fmt}", ["fair", str(s), "--format", fmt, "-o", "{out}"])
     # compressed files
@@ -317,6 +318,8 @@ def build_jobs(data: Path, corpora: List[Path], work: Path, quick: bool) -> Jobs
                                     "200", "--no-progress", "--format", "json", "-o", "{out}"])
         if not quick:
             jobs.add(f"score {c.name} stdin", ["score", "-", "--format", "json"], output=False, stdin=c)
+            jobs.add(f"score {c.name} stdin scheme auto", ["score", "-", "--scheme", "auto", "--format", "json"],
+                     output=False, stdin=c)
             jobs.add(f"score {c.name} two files", ["score", "--gold", str(c), str(c), "--format", "json",
                                                    "-o", "{out}"])
     return jobs

@@ -29,7 +29,7 @@ import ts_eval.io.conllu_blocks as conllu_blocks
 import ts_eval.streaming.files as files
 from ts_eval.cli.app import main
 from ts_eval.io.columns import read_column_blocks, read_column_file
-from ts_eval.io.conll import conll_shards, read_conll_blocks
+from ts_eval.io.conll import conll_shards
 
 Run = Tuple[int, str, str]
 
@@ -242,17 +242,32 @@ def test_blocks_longer_than_the_reads_and_blank_lines_at_the_end():
     assert _blocks_of(tail, 1) == [tail]
 
 
-def test_scheme_auto_on_standard_input_is_read_whole(tmp_path, blocks_counted):
-    """Standard input is read once and the scheme is detected over all of it: read whole, as before."""
-    text = synthetic(20).encode()
-    assert run(["score", "-", "--scheme", "auto"], text)[0] == 0
-    assert blocks_counted == []
-    path = tmp_path / "s.conll"
-    path.write_bytes(text)
-    assert run(["score", str(path), "--scheme", "auto"])[0] == 0
-    assert blocks_counted == [1]
-    with pytest.raises(ts_eval.OptionError, match="standard input is read once"):
-        list(read_conll_blocks("-", scheme="auto"))
+@pytest.mark.parametrize("pack", [bytes, gzip.compress], ids=["plain", "gzip"])
+def test_scheme_auto_on_standard_input_is_read_in_blocks_twice(monkeypatch, blocks_counted, pack):
+    """The scheme is detected over all of standard input in a first pass over its blocks; the second pass
+    reads it again from the temporary file that kept it: the report of the whole read, an E- tag of the
+    last block deciding how the first block's I- tags end their spans."""
+    text = "a I-A O\nb O O\n\n" + "c O O\n\n" * 5 + "d I-A I-A\ne O E-A\n\n"
+    argv = ["score", "-", "--scheme", "auto", "--format", "json"]
+    whole, streamed = whole_and_streamed(monkeypatch, argv, stdin=pack(text.encode()))
+    assert streamed == whole and whole[0] == 0 and '"scheme": "IOE2"' in whole[1]
+    assert blocks_counted == [7]
+    body = synthetic(20).encode()
+    whole, streamed = whole_and_streamed(monkeypatch, ["score", "-", "--scheme", "auto"], stdin=pack(body))
+    assert streamed == whole and whole[0] == 0
+
+
+def test_scheme_auto_with_a_system_file_on_standard_input(tmp_path, monkeypatch):
+    gold = "a B-A\nb I-A\n\nc O\n\nd I-A\ne E-A\n\n"
+    system = "a B-A\nb O\n\nc I-A\n\nd I-A\ne E-A\n\n"
+    path = tmp_path / "gold.conll"
+    path.write_text(gold)
+    argv = ["score", "--gold", str(path), "-", "--scheme", "auto", "--format", "json"]
+    with monkeypatch.context() as m:
+        seen = count_blocks(m, "read_conll_pair_blocks")
+        whole, streamed = whole_and_streamed(m, argv, stdin=system.encode())
+    assert streamed == whole and whole[0] == 0
+    assert seen == [3]
 
 
 @pytest.fixture

@@ -402,7 +402,7 @@ def block_request(request: Request, args: argparse.Namespace, command: str = "sc
     """How to read ``request`` in blocks of whole sentences (:func:`ts_eval.io.conll.read_conll_blocks`,
     :func:`~ts_eval.io.conll.read_conll_pair_blocks`), or None when it cannot be: one column FILE and a
     gold column file with column files per system can (standard input and compressed files too), also
-    with ``--scheme auto`` when every file can be read twice (not standard input); so can a gold file and
+    with ``--scheme auto`` (standard input is kept in a temporary file for the second pass); so can a gold file and
     system files in CoNLL-U and JSON Lines and brat directories (:func:`_document_blocks`); the other formats
     are read whole."""
     paths = [request.file] if request.gold is None else [request.gold, *request.systems]
@@ -416,8 +416,6 @@ def block_request(request: Request, args: argparse.Namespace, command: str = "sc
     if formats != {"columns"}:
         return None
     kw = reading(args, request.scheme)
-    if kw["scheme"] == "auto" and STDIN in paths:
-        return None
     if gold:
         files = list(request.systems)
         scols = request.system_cols if request.system_cols is not None else [-1]

@@ -21,7 +21,7 @@ from ..errors import Hint, InputError, OptionError, Part, TsEvalError
 from .columns import ColumnFile, Head, join_blocks, read_column_blocks, read_column_file, shard_offsets, slice_block
 from .documents import Documents, documents_from_tags, token_keys
 from .sink import check_stdin_once
-from .source import STDIN, system_name
+from .source import STDIN, replayable_stdin, system_name
 
 
 def read_conll(
@@ -55,8 +55,8 @@ def read_conll_blocks(path: str, *, block_bytes: Optional[int] = None,
     (:func:`~ts_eval.io.columns.read_column_blocks`): one Corpus per block, holding what the file's Corpus
     holds of those sentences (line numbers are the file's; ``shard``: (start, stop, lines before start,
     head) of :func:`conll_shards`).  The scheme ``auto`` is detected over the whole file in a first pass
-    over its blocks (so standard input and a shard, which cannot be read twice or are a part, need a
-    scheme given)."""
+    over its blocks (standard input is kept in a temporary file for the second; a shard, only a part of
+    the file, needs a scheme given)."""
     o = _conll_options(path, options)
     tag_columns = [o["gold_column"], *o["system_columns"]]
 
@@ -66,23 +66,22 @@ def read_conll_blocks(path: str, *, block_bytes: Optional[int] = None,
             yield (cf, *_one_file_sides(cf, path, o["gold_column"], o["system_columns"], o["names"], o["raw"],
                                         o["outside_tag"]))
 
-    return _decoded(parts, o, "a shard is only a part of the file" if shard is not None else _once([path]))
-
-
-def _once(paths: Sequence[str]) -> Optional[str]:
-    """Why these files cannot be read twice (None: they can)."""
-    return "standard input is read once" if STDIN in paths else None
+    return _decoded(parts, o, "a shard is only a part of the file" if shard is not None else None, [path])
 
 
 def _decoded(parts: Callable[[], Iterator[Tuple[ColumnFile, List[str], List[SideInfo]]]], o: Dict[str, Any],
-             not_twice: Optional[str]) -> Iterator[Corpus]:
+             not_twice: Optional[str], paths: Sequence[str]) -> Iterator[Corpus]:
     """The Corpus of each block of ``parts()`` (a block, its tag vocabulary, its sides); the scheme ``auto``
-    is detected first over every block (``parts()`` is read twice; ``not_twice``: why it cannot be)."""
+    is detected first over every block (``parts()`` is read twice; ``not_twice``: why it cannot be; standard
+    input among ``paths`` is read again from a temporary file that kept it,
+    :func:`~ts_eval.io.source.replayable_stdin`)."""
     detected = None
     if o["scheme"] == "auto":
         if not_twice is not None:
             raise OptionError([f"the scheme is detected over the whole input, and {not_twice}: give one (",
                                Hint("scheme"), ") to read it in blocks"])
+        if STDIN in paths:
+            replayable_stdin()
         evidence = None
         for cf, vocab, sides in parts():
             found = scheme_evidence(vocab, sides, cf.sent_first)
@@ -253,7 +252,7 @@ def read_conll_pair_blocks(gold_path: str, system_paths: Sequence[str], *, block
             yield (gold, *_pair_sides(gold, systems, names, o["gold_column"], o["system_column"], o["raw"],
                                       o["outside_tag"]))
 
-    return _decoded(parts, o, _once([gold_path, *system_paths]))
+    return _decoded(parts, o, None, [gold_path, *system_paths])
 
 
 def _lock_step(gold_path: str, system_paths: Sequence[str], o: Dict[str, Any],

@@ -72,8 +72,9 @@ class _Stdin:
     whole input (readers that need it whole); :func:`open_stream` hands the kept bytes and then the rest
     to one reader without keeping them in memory (the blocks of a streamed file).  When it may have to
     be read again (``replayable``: files read in lock-step, which are read whole when their records do not
-    pair in order), what the stream reads is also written to a temporary file (``spool``, on disk, never
-    in memory), and reading standard input afterwards starts again from there."""
+    pair in order; a file whose scheme is detected in a first pass), what the stream reads is also written
+    to a temporary file (``spool``, on disk, never in memory), and reading standard input afterwards starts
+    again from there (``pending``), then goes on with what the pipe still holds."""
 
     def __init__(self) -> None:
         self.source: object = None
@@ -81,22 +82,34 @@ class _Stdin:
         self.complete = False
         self.replayable = False
         self.spool: Optional[BinaryIO] = None
+        self.pending: Optional[BinaryIO] = None
 
     def _current(self) -> None:
         if self.source is not sys.stdin:     # a new sys.stdin (tests replace it): start again
             self.source, self.head, self.complete = sys.stdin, bytearray(), False
-            self.replayable, self.spool = False, None
+            self.replayable, self.spool, self.pending = False, None, None
         if self.spool is not None:           # read again: what the stream read, then the rest
-            spool, self.spool = self.spool, None
-            spool.seek(0)
-            self.head, self.complete = bytearray(spool.read()), False
-            spool.close()
+            self.pending, self.spool = self.spool, None
+            self.pending.seek(0)
+            self.head, self.complete, self.replayable = bytearray(), False, False
+
+    def read(self, size: int = -1) -> bytes:
+        """The next bytes not read yet (``size`` < 0: all of them): what was kept on disk first."""
+        if self.pending is not None:
+            got = self.pending.read(size)
+            if size < 0:
+                got += sys.stdin.buffer.read()
+            if got:
+                return got
+            self.pending.close()
+            self.pending = None
+        return sys.stdin.buffer.read(size)
 
     def peek(self, size: int) -> bytes:
         """The first ``size`` raw bytes (fewer at the end), read once and kept."""
         self._current()
         while len(self.head) < size and not self.complete:
-            more = sys.stdin.buffer.read(max(size - len(self.head), 1 << 16))
+            more = self.read(max(size - len(self.head), 1 << 16))
             if not more:
                 self.complete = True
             self.head += more
@@ -105,15 +118,15 @@ class _Stdin:
     def read_all(self) -> bytes:
         self._current()
         if not self.complete:
-            self.head += sys.stdin.buffer.read()
+            self.head += self.read()
             self.complete = True
         return bytes(self.head)
 
     def drain(self) -> io.BufferedReader:
-        """The whole input as a stream, the kept bytes first; nothing is kept afterwards."""
+        """The whole input as a stream, the kept bytes first; nothing is kept afterwards (in memory)."""
         self._current()
         head, self.head = bytes(self.head), bytearray()
-        rest = None if self.complete else sys.stdin.buffer
+        rest = None if self.complete else self
         self.complete = True      # what is read from here on is the caller's alone
         if self.replayable:
             import tempfile
@@ -127,7 +140,7 @@ class _Chain(io.RawIOBase):
     """``head`` then what ``rest`` still holds, as one raw stream (what it reads of ``rest`` also written to
     ``spool``)."""
 
-    def __init__(self, head: bytes, rest: Optional[BinaryIO], spool: Optional[BinaryIO] = None) -> None:
+    def __init__(self, head: bytes, rest: Optional[Any], spool: Optional[BinaryIO] = None) -> None:
         self.head, self.at, self.rest, self.spool = head, 0, rest, spool
 
     def readable(self) -> bool:

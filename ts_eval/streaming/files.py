@@ -111,7 +111,6 @@ def _conllu_reading() -> Set[str]:
 
 
 def _feed(path: str, fmt: str, block_bytes: int, options: Dict[str, Any], system: bool) -> Feed:
-    from ..io.brat_blocks import BratFeed
     from ..io.columns_feed import ColumnFeed
     from ..io.conllu_blocks import conllu_feed
     from ..io.jsonl_blocks import JsonlFeed, text_reader, tokens_reader
@@ -123,6 +122,8 @@ def _feed(path: str, fmt: str, block_bytes: int, options: Dict[str, Any], system
     if fmt == "columns":
         return ColumnFeed(path, block_bytes, **kw)
     if fmt == "brat":
+        from ..io.brat_blocks import BratFeed  # not on the path of a column file
+
         return BratFeed(path, block_bytes, system=system, **kw)
     return JsonlFeed(path, fmt, tokens_reader(**kw) if fmt == "jsonl-tokens" else text_reader(**kw), block_bytes,
                      system=system)
