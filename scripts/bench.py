@@ -379,17 +379,28 @@ def ts_eval_source(py: str) -> Dict[str, object]:
         return dict(package=None, commit=None, modified=None, untracked=None)
 
 
-def baseline_tree(commit: str, workdir: Path) -> Path:
+def baseline_tree(commit: str, workdir: Path, py: str = sys.executable) -> Path:
     """``git archive`` of ``commit``'s ts_eval package (from the repository this script is in) into
-    ``workdir/baseline``, run there as ``python -m ts_eval`` (the cwd comes first on sys.path)."""
+    ``workdir/baseline``, run there as ``python -m ts_eval`` (the cwd comes first on sys.path).  A commit
+    with the column reader's compiled scanner gets it built there (``setup.py build_ext --inplace``), as
+    ``pip install`` builds it."""
     repo = Path(__file__).resolve().parent.parent
     dest = workdir / "baseline"
     shutil.rmtree(dest, ignore_errors=True)
     dest.mkdir(parents=True)
-    archive = subprocess.run(["git", "-C", str(repo), "archive", commit, "ts_eval"], capture_output=True, timeout=120)
+    top = subprocess.run(["git", "-C", str(repo), "ls-tree", "--name-only", commit], capture_output=True, text=True,
+                         timeout=120).stdout.split()
+    wanted = ["ts_eval"] + [f for f in ("setup.py", "setup.cfg", "README.md", "LICENSE") if f in top]
+    archive = subprocess.run(["git", "-C", str(repo), "archive", commit, *wanted], capture_output=True, timeout=120)
     if archive.returncode != 0:
         raise SystemExit(f"--baseline {commit}: git archive failed: {archive.stderr.decode(errors='replace').strip()}")
     subprocess.run(["tar", "-x", "-C", str(dest)], input=archive.stdout, check=True)
+    if (dest / "ts_eval" / "io" / "_column_scan.c").exists():
+        built = subprocess.run([py, "setup.py", "-q", "build_ext", "--inplace"], cwd=dest, capture_output=True,
+                               text=True, timeout=600)
+        if built.returncode != 0:
+            print(f"--baseline {commit}: its compiled scanner was not built (it reads with numpy): "
+                  f"{built.stderr.strip()[-300:]}", file=sys.stderr)
     return dest
 
 
@@ -527,7 +538,7 @@ def main(argv: Optional[List[str]] = None) -> int:
              ts + ["score", str(data), "--format", "conlleval", "-o", str(workdir / "ts_eval_conlleval.txt")]),
     ]
     if args.baseline:
-        base = baseline_tree(args.baseline, workdir)
+        base = baseline_tree(args.baseline, workdir, py)
         base_cmd = [py, "-m", "ts_eval", "score", str(data)]
         tools += [Tool("base_table", f"ts-eval {args.baseline} (default table)",
                        base_cmd + ["-o", str(workdir / "base_table.txt")], cwd=base),

@@ -23,7 +23,7 @@ import os
 import subprocess
 import sys
 from pathlib import Path
-from typing import Dict, Tuple
+from typing import Callable, Dict, Optional, Tuple
 
 HERE = Path(__file__).resolve().parent
 CHILD = r'''
@@ -55,25 +55,46 @@ def run(src: str, path: str) -> Dict[str, Tuple[float, float]]:
     return {k: (v[0], v[1]) for k, v in json.loads(done.stdout).items()}
 
 
-def main() -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--file", default="/tmp/ts_eval_bench/synth_v1_1000000tok_seed13.conll",
-                    help="column file (default: the 1M-token corpus of bench.py; run bench.py once to make it)")
-    ap.add_argument("--repeat", type=int, default=9, help="rounds (default 9)")
-    ap.add_argument("--baseline", metavar="SRC", help="also time the ts_eval package in SRC")
-    a = ap.parse_args()
-    if not os.path.exists(a.file):
-        print(f"{a.file}: no such file (run scripts/bench.py once, or give --file)", file=sys.stderr)
-        return 2
-    copies = {"now": str(HERE.parent)}
-    if a.baseline:
-        copies["baseline"] = os.path.abspath(a.baseline)
-    best: Dict[Tuple[str, str], Tuple[float, float]] = {}
-    for _ in range(a.repeat):
-        for copy, src in copies.items():          # interleaved: both see the same load
-            for name, (wall, cpu) in run(src, a.file).items():
+Best = Dict[Tuple[str, str], Tuple[float, float]]
+
+
+def interleaved(copies: Dict[str, str], repeat: int, measure: Callable[[str, str], Dict[str, Tuple[float, float]]],
+                ) -> Best:
+    """The best (wall, CPU) seconds of each (copy, what) over ``repeat`` rounds of ``measure(copy, src)``, the
+    copies taking turns in each round (so that they see the same load)."""
+    best: Best = {}
+    for _ in range(repeat):
+        for copy, src in copies.items():
+            for name, (wall, cpu) in measure(copy, src).items():
                 old = best.get((copy, name), (float("inf"), float("inf")))
                 best[(copy, name)] = (min(old[0], wall), min(old[1], cpu))
+    return best
+
+
+def parser(doc: str, repeat: int) -> argparse.ArgumentParser:
+    """The options of this script and of ``bench_imports.py``: --file, --repeat, --baseline."""
+    ap = argparse.ArgumentParser(description=doc.split("\n")[0])
+    ap.add_argument("--file", default="/tmp/ts_eval_bench/synth_v1_1000000tok_seed13.conll",
+                    help="column file (default: the 1M-token corpus of bench.py; run bench.py once to make it)")
+    ap.add_argument("--repeat", type=int, default=repeat, help=f"rounds (default {repeat})")
+    ap.add_argument("--baseline", metavar="SRC", help="also time the ts_eval package in SRC")
+    return ap
+
+
+def copies_of(a: argparse.Namespace) -> Optional[Dict[str, str]]:
+    """{"now": this copy's source, "baseline": SRC}; None (said on stderr) when the file is missing."""
+    if not os.path.exists(a.file):
+        print(f"{a.file}: no such file (run scripts/bench.py once, or give --file)", file=sys.stderr)
+        return None
+    return {"now": str(HERE.parent), **({"baseline": os.path.abspath(a.baseline)} if a.baseline else {})}
+
+
+def main() -> int:
+    a = parser(__doc__, 9).parse_args()
+    copies = copies_of(a)
+    if copies is None:
+        return 2
+    best = interleaved(copies, a.repeat, lambda copy, src: run(src, a.file))
     print(f"{a.file} ({os.path.getsize(a.file) / 1e6:.1f} MB), best of {a.repeat}, load {os.getloadavg()[0]:.2f}")
     print(f"{'copy':<10} {'what':<15} {'wall s':>8} {'cpu s':>8} {'x one pass (wall)':>18}")
     for copy in copies:

@@ -95,7 +95,8 @@ def test_scan_reads_a_chunk_and_checks_its_arguments() -> None:
     assert got == (2, 5, 1, [0], 2, 2, 14, 15)     # tokens, line ends, -X- lines, -DOCSTART- lines, first token line...
     assert line[:2].tolist() == [13, 15] and start[:2].tolist() == [14, 26] and length[:2].tolist() == [1, 2]
     assert table.values() == [b"B-X", b"O"] and ids[0, :2].tolist() == [0, 1]     # ids in the order first seen
-    assert scan(data, 3, 3, -1, 2, 1, (-1,), table, line, start, length, ids, 8, 0, 0) == (0, 0, 0, [], -1, 2, 0, 0)
+    empty = scan(data, 3, 3, -1, 2, 1, (-1,), table, line, start, length, ids, 8, 0, 0)
+    assert empty == (0, 0, 0, [], -1, 2, 0, 0)
     wide = _buffers(8, wide=True)
     assert scan(data, 0, len(raw), -1, -1, 1, (-1,), Table(), *wide, 8, 0, 0)[0] == 2
     assert wide[1][:2].tolist() == [14, 26]

@@ -114,8 +114,8 @@ def test_every_command_refuses_to_write_over_an_input(tmp_path, capsys, monkeypa
     else:    # the bundled file, copied: a regression must not overwrite the package's own data
         from ts_eval.cli import score
         demo = tmp_path / "demo.conll"
-        demo.write_bytes(score.DEMO_FILE.read_bytes())
-        monkeypatch.setattr(score, "DEMO_FILE", demo)
+        demo.write_bytes(Path(score.DEMO_FILE).read_bytes())
+        monkeypatch.setattr(score, "DEMO_FILE", str(demo))
         argv = ["demo", "-o", str(demo)]
     before = {p: p.read_bytes() for p in tmp_path.rglob("*") if p.is_file()}
     _same_file_refused(capsys, argv)

@@ -2,6 +2,7 @@
 commands that multiply no matrices start numpy with one BLAS thread unless the user chose a number."""
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -41,3 +42,21 @@ def test_resampling_commands_keep_the_default(command):
 
 def test_a_thread_count_the_user_set_is_kept():
     assert probe("score", "x.conll", OPENBLAS_NUM_THREADS="2") == "2"
+
+
+def test_score_of_one_column_file_imports_only_what_it_uses(tmp_path):
+    """``score FILE`` to a file or pipe (no terminal) leaves the readers of other formats, of two-file
+    mode and of generated outputs, and rich (terminal tables), unimported: imports are a good part of its
+    time."""
+    path = tmp_path / "f.conll"
+    path.write_text("EU B-ORG B-ORG\nrejects O O\n\nPeter B-PER O\n")
+    code = ("import json, sys, ts_eval.cli\n"
+            "assert ts_eval.cli.main(['score', *sys.argv[1:]]) == 0\n"
+            "print(json.dumps(sorted(m for m in sys.modules if m.startswith(('rich', 'ts_eval.io.')))))\n")
+    for fmt in ([], ["--format", "json"]):
+        done = subprocess.run([sys.executable, "-c", code, str(path), *fmt], capture_output=True, text=True, check=True)
+        loaded = json.loads(done.stdout.strip().splitlines()[-1])
+        unused = {"ts_eval.io.conllu", "ts_eval.io.conllu_blocks", "ts_eval.io.jsonl_blocks", "ts_eval.io.jsonl_scan",
+                  "ts_eval.io.columns_feed", "ts_eval.io.generated", "ts_eval.io.lockstep"}
+        assert "ts_eval.io.columns" in loaded and not unused & set(loaded), loaded
+        assert not any(m.startswith("rich") for m in loaded), loaded

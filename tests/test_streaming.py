@@ -6,10 +6,12 @@ from __future__ import annotations
 
 import bz2
 import contextlib
+import functools
 import gzip
 import io
 import lzma
 import random
+import re
 import sys
 from pathlib import Path
 from typing import List, Sequence, Tuple
@@ -23,6 +25,7 @@ from test_score_properties import tag_corpus
 import ts_eval
 import ts_eval.cli.score as score
 import ts_eval.io.columns as columns
+import ts_eval.io.conllu_blocks as conllu_blocks
 import ts_eval.streaming.files as files
 from ts_eval.cli.app import main
 from ts_eval.io.columns import read_column_blocks, read_column_file
@@ -47,17 +50,20 @@ def run(argv: List[str], stdin: bytes = b"") -> Run:
 
 
 def count_blocks(monkeypatch, reader: str) -> List[int]:
-    """How many blocks each streamed run read with ``reader`` of :mod:`ts_eval.streaming.files`."""
+    """How many blocks each streamed run read with ``reader`` of :mod:`ts_eval.streaming.files` (or of the
+    module it imports it from where it is used: CoNLL-U's reader)."""
     seen: List[int] = []
-    real = getattr(files, reader)
+    module = files if hasattr(files, reader) else conllu_blocks
+    real = getattr(module, reader)
 
+    @functools.wraps(real)      # (its signature tells which options the reader takes)
     def counting(*args, **kw):
         seen.append(0)
         for corpus in real(*args, **kw):
             seen[-1] += 1
             yield corpus
 
-    monkeypatch.setattr(files, reader, counting)
+    monkeypatch.setattr(module, reader, counting)
     return seen
 
 
@@ -197,6 +203,43 @@ def test_blocks_are_whole_sentences_and_keep_line_numbers(tmp_path):
     assert [bool(x) for p in parts for x in p.sent_first] == whole.sent_first.tolist()
     assert sum(p.docstart_lines for p in parts) == 1 and sum(p.boundary_lines for p in parts) == 1
     assert bool(parts[0].doc_first[0]) and parts[-1].trailing_boundary == whole.trailing_boundary
+
+
+def _blocks_of(raw: bytes, block_bytes: int) -> List[bytes]:
+    """The blocks the reader cuts ``raw`` into, each checked to be followed by 8 zero bytes in its buffer."""
+    out = []
+    for buf, size, _ in columns._sentence_buffers(io.BytesIO(raw), block_bytes, None):
+        assert buf[size:size + 8].tolist() == [0] * 8
+        out.append(buf[:size].tobytes())
+    return out
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.sampled_from([b"a O\n", b"bc B-X\n", b"\n", b" \n", b"-X- O\n", b"-DOCSTART- O\n"]),
+                max_size=40), st.integers(1, 30))
+def test_blocks_are_the_file_cut_after_a_token_line_that_a_blank_line_follows(lines, block_bytes):
+    raw = b"".join(lines)
+    blocks = _blocks_of(raw, block_bytes)
+    assert b"".join(blocks) == raw and all(blocks[:-1])
+    at = 0
+    for block in blocks[:-1]:
+        at += len(block)
+        assert len(block) >= block_bytes
+        assert columns._is_token_line(block.rsplit(b"\n", 2)[-2], None)     # a token line ends it ...
+        assert raw[at:].split(b"\n", 1)[0].strip() == b""                  # ... and a blank line follows
+        rest = raw[at - len(block):]                # no earlier place at or after block_bytes
+        assert columns._cut(bytearray(rest), block_bytes - 1, re.compile(rb"\n[ \t\r\x0b\x0c]*\n"), None) \
+            == len(block)
+
+
+def test_blocks_longer_than_the_reads_and_blank_lines_at_the_end():
+    body = b"".join(b"w%d O\n" % k for k in range(40_000))          # 300 KB without a blank line: one block
+    assert _blocks_of(body, 1) == [body]
+    text = b"a O\n\n" * 30_000 + b"\n\n-X- O\n\n" * 3                 # lines after the last cut end the last block
+    blocks = _blocks_of(text, 100_000)
+    assert b"".join(blocks) == text and len(blocks) > 1 and blocks[-1].endswith(b"-X- O\n\n")
+    tail = b"a O\n\n" + b"\n" * 100_000                                 # more of them than the block's room
+    assert _blocks_of(tail, 1) == [tail]
 
 
 @pytest.mark.parametrize("pack", [bytes, gzip.compress], ids=["plain", "gzip"])

@@ -27,7 +27,6 @@ from __future__ import annotations
 import argparse
 import os
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union
 
 from ..errors import InputError
@@ -293,6 +292,8 @@ def system_names(paths: Sequence[Union[str, int]], names: Optional[Sequence[str]
 def expand(paths: Sequence[str], pattern: str = "*", exclude: Sequence[str] = (), brat: bool = False) -> List[str]:
     """Files, with each directory replaced by its (non-hidden, matching) files in sorted order -- except a
     brat collection (a directory holding .ann files, or any directory with ``brat``), which is one input."""
+    from pathlib import Path  # (only here: score FILE does without it)
+
     skip = {os.path.realpath(x) for x in exclude}
     out: List[str] = []
     for p in paths:

@@ -17,7 +17,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from typing import Any, Dict, Iterator, List, Optional, Union
+from typing import TYPE_CHECKING, Any, Dict, Iterator, List, Optional, Union
 
 from . import lists
 from .errors import UsageError, option_errors
@@ -35,7 +35,9 @@ from .inputs import (
 )
 from .matching import add_matching_options, matching_options
 from .outputs import add_output_options, emit, format_choices
-from .tasks import TaskSpec, task_specs
+
+if TYPE_CHECKING:   # the tasks are read in run(): building the parser (every command does) does without them
+    from .tasks import TaskSpec
 
 DESCRIPTION = (
     "Rank systems under several evaluation models: scores, the rank table in Esuli & Sebastiani's "
@@ -188,6 +190,8 @@ def run(args) -> int:
         sufficient.get_model(reference)
     ranking.check_options(bootstrap=args.bootstrap, permutations=args.permutations, seed=args.seed,
                           confidence=args.confidence, alpha=args.alpha)
+    from .tasks import task_specs
+
     specs = task_specs(args)
     names = [s.name for s in specs]
     dup = sorted({n for n in names if names.count(n) > 1})

@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from pathlib import Path
 from types import SimpleNamespace
 from typing import Any, Dict, List, Optional, Tuple
 
@@ -27,7 +26,8 @@ from .outputs import add_output_options, emit, format_choices
 
 LEGACY = ("conlleval", "faireval")     # byte-exact layouts; every other format is the report's page
 FORMAT_CHOICES = format_choices(LEGACY)
-DEMO_FILE = Path(__file__).resolve().parent.parent / "demo" / "germeval2014_test_sample.conll"
+DEMO_FILE = os.path.join(os.path.dirname(os.path.dirname(os.path.realpath(__file__))), "demo",
+                         "germeval2014_test_sample.conll")
 DEMO_SYSTEMS = ["gen-ap_rich_dev", "gen-crf_poor_dev", "gen-crf_rich_dev", "gen-mft_dev"]
 
 
@@ -95,7 +95,7 @@ def register(sub: Any) -> None:
 
 def _demo(args: argparse.Namespace) -> argparse.Namespace:
     """The demo as a ``score`` command: the bundled file, gold in column 2, four systems after it."""
-    values = dict(file=str(DEMO_FILE), gold=None, system=None, gold_col=2, system_col=None, names=DEMO_SYSTEMS,
+    values = dict(file=DEMO_FILE, gold=None, system=None, gold_col=2, system_col=None, names=DEMO_SYSTEMS,
                   scheme="IOB2", policy="conlleval", token_col=1, map_label=[], delimiter=None, raw=False,
                   outside_tag="O", tags_only=False, labels=None, exclude=None)
     return argparse.Namespace(**{**vars(args), **values})
@@ -139,7 +139,6 @@ def _streamed(request: Any, args: argparse.Namespace) -> Optional[Tuple[Any, Any
     reports first (standard input, read once, and larger files report the error of the block)."""
     from ..core.corpus import check_selection
     from ..errors import TsEvalError
-    from ..io.lockstep import NotInStep
 
     try:
         _settings(args)
@@ -160,9 +159,11 @@ def _streamed(request: Any, args: argparse.Namespace) -> Optional[Tuple[Any, Any
             counts = count_files(found.paths[0], found.paths[1:], **options)
         else:
             counts = count_file(found.file, **options)
-    except NotInStep:        # documents that pair by id in another order, files that do not pair: read whole
-        return None
-    except (TsEvalError, ValueError):
+    except (TsEvalError, ValueError) as err:
+        from ..io.lockstep import NotInStep  # (only two-file mode raises it: score FILE does without the module)
+
+        if isinstance(err, NotInStep):   # documents that pair by id in another order, files that do not pair:
+            return None                  # read them whole
         if any(p == STDIN or os.path.getsize(p) > WHOLE_AGAIN_BYTES for p in found.paths):   # the block's message
             with option_errors():
                 raise

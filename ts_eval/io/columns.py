@@ -267,10 +267,8 @@ def read_column_blocks(path: str, columns: Sequence[int] = (-1,), token_column: 
         done, stop, lines, head = shard
         fh.seek(done)
         fh = _Limited(fh, stop - done)
-    for block, last in _sentence_blocks(fh, block_bytes, delimiter, cut_after):
-        size = len(block)
-        block += bytes(8)          # split_columns' padding, in place (a copy of 4 MiB saved)
-        cf = split_columns(block, name, columns, token_column, padded=True, delimiter=delimiter,
+    for buf, size, last in _sentence_buffers(fh, block_bytes, delimiter, cut_after):
+        cf = split_columns(buf[:size + 8], name, columns, token_column, padded=True, delimiter=delimiter,
                            follows=None if head is None else (lines, done, head), block=True)
         cf.rereadable = False      # its bytes are kept while the block is used
         if not last:
@@ -278,7 +276,7 @@ def read_column_blocks(path: str, columns: Sequence[int] = (-1,), token_column: 
         lines += cf.lines
         done += size
         head = head or Head(cf.n_columns, cf.first_token_line, cf.first_text, cf.first_field)
-        del block
+        del buf
         yield cf
 
 
@@ -392,56 +390,90 @@ class Head:
 
 def _sentence_blocks(fh: Stream, block_bytes: int, delimiter: Optional[str],
                      cut_after: Optional[Callable[[List[bytes]], bool]] = None) -> Iterator[Tuple[bytearray, bool]]:
-    """(bytes, is the last block) of ``fh`` cut as :func:`read_column_blocks` says.  Each block is a
-    buffer of its own (the read buffer itself, cut: only the bytes after the cut are copied)."""
+    """(bytes, is the last block) of ``fh`` cut as :func:`read_column_blocks` says (:func:`_sentence_buffers`,
+    each block copied into a bytearray of its own)."""
+    for buf, size, last in _sentence_buffers(fh, block_bytes, delimiter, cut_after):
+        yield bytearray(buf.data[:size]), last
+
+
+def _sentence_buffers(fh: Stream, block_bytes: int, delimiter: Optional[str],
+                      cut_after: Optional[Callable[[List[bytes]], bool]] = None,
+                      ) -> Iterator[Tuple[np.ndarray, int, bool]]:
+    """(buffer, size, is the last block) of ``fh`` cut as :func:`read_column_blocks` says: a block is
+    ``buffer[:size]``, followed by 8 zero bytes.  Each block is a buffer of its own that the file is read into
+    (only the bytes after a cut are copied, into the next one); numpy asks the system to back one of several MB
+    with huge pages (a page fault per 2 MB, not per 4 KB: a bytearray cost a third of the reading time in page
+    faults)."""
     blank = re.compile(rb"\n\r?\n" if delimiter is not None else rb"\n[ \t\r\x0b\x0c]*\n")
     read_size = max(1 << 16, min(block_bytes, 1 << 20))
-    scratch = bytearray(read_size)             # one read buffer for all reads (a new one each time costs page faults)
-    view = memoryview(scratch)
-    buf = bytearray()
-    pending: Optional[bytearray] = None
+    room = block_bytes + read_size + 8
+    buf = np.empty(room, np.uint8)
+    size = 0
+    pending: Optional[Tuple[np.ndarray, int]] = None
     scanned, eof = 0, False
     with fh:
         while True:
-            cut = (_cut(buf, max(block_bytes - 1, scanned), blank, delimiter, cut_after)
-                   if len(buf) >= block_bytes else -1)
+            cut = (_cut(buf.data[:size], max(block_bytes - 1, scanned), blank, delimiter, cut_after)
+                   if size >= block_bytes else -1)
             if cut < 0:
                 if eof:
                     break
-                scanned = max(scanned, len(buf) - 4096) if len(buf) >= block_bytes else 0
-                got = fh.readinto(scratch) or 0
-                if got:
-                    buf += view[:got]
-                else:
-                    eof = True
+                scanned = max(scanned, size - 4096) if size >= block_bytes else 0
+                if size + read_size + 8 > len(buf):         # no cut yet: a longer block
+                    bigger = np.empty(2 * len(buf), np.uint8)
+                    bigger[:size] = buf[:size]
+                    buf = bigger
+                got = fh.readinto(buf.data[size:size + read_size]) or 0
+                size += got
+                eof = not got
                 continue
-            rest = buf[cut:]
-            del buf[cut:]          # shrinks in place: the block keeps the buffer, no copy
-            block, buf = buf, rest
-            scanned = 0
+            rest = np.empty(max(room, size - cut + read_size + 8), np.uint8)
+            rest[:size - cut] = buf[cut:size]
+            buf[cut:cut + 8] = 0
             if pending is not None:
-                yield pending, False
-            pending = block
-    rest = buf
+                yield pending[0], pending[1], False
+            pending = (buf, cut)
+            buf, size, scanned = rest, size - cut, 0
+    buf[size:size + 8] = 0
     if pending is None:
-        yield rest, True
-    elif _has_token_line(rest, delimiter):
-        yield pending, False
-        yield rest, True
+        yield buf, size, True
+    elif _has_token_line(buf.data[:size], delimiter):
+        yield pending[0], pending[1], False
+        yield buf, size, True
     else:                      # blank, -X- or -DOCSTART- lines after the last cut: they end the last block
-        yield pending + rest, True
+        block, at = pending
+        if len(block) < at + size + 8:
+            block = np.concatenate((block[:at], np.empty(size + 8, np.uint8)))
+        block[at:at + size + 8] = buf[:size + 8]
+        yield block, at + size, True
 
 
-def _cut(buf: bytearray, start: int, blank: Any, delimiter: Optional[str],
+_NEWLINE = re.compile(rb"\n")
+_LINE = re.compile(rb"[^\n]+")
+
+
+def _cut(buf: Union[bytearray, memoryview], start: int, blank: Any, delimiter: Optional[str],
          cut_after: Optional[Callable[[List[bytes]], bool]] = None) -> int:
     """Where the first block of ``buf`` that reaches ``start`` ends: after a token line that a blank line
     follows (-1: no such place yet)."""
     for m in blank.finditer(buf, max(start, 0)):
         end = m.start()
-        line = bytes(buf[buf.rfind(b"\n", 0, end) + 1:end])
+        line = _line_before(buf, end)
         if _is_token_line(line, delimiter) and (cut_after is None or cut_after(_fields(line, delimiter))):
             return end + 1
     return -1
+
+
+def _line_before(buf: Union[bytearray, memoryview], end: int) -> bytes:
+    """The bytes of the line that ends at ``end`` (a line end, or the end of ``buf``)."""
+    lo, step = end, 256
+    while lo > 0:
+        lo = max(0, lo - step)
+        at = bytes(buf[lo:end]).rfind(b"\n")
+        if at >= 0:
+            return bytes(buf[lo + at + 1:end])
+        step *= 2
+    return bytes(buf[:end])
 
 
 def _fields(line: bytes, delimiter: Optional[str]) -> List[bytes]:
@@ -457,15 +489,8 @@ def _is_token_line(line: bytes, delimiter: Optional[str]) -> bool:
     return bool(fields and fields[0]) and fields[0] not in (b"-DOCSTART-", b"-X-")
 
 
-def _has_token_line(data: Union[bytes, bytearray], delimiter: Optional[str]) -> bool:
-    at = 0
-    while at < len(data):
-        nl = data.find(b"\n", at)
-        nl = len(data) if nl < 0 else nl
-        if _is_token_line(bytes(data[at:nl]), delimiter):
-            return True
-        at = nl + 1
-    return False
+def _has_token_line(data: Union[bytes, bytearray, memoryview], delimiter: Optional[str]) -> bool:
+    return any(_is_token_line(m.group(), delimiter) for m in _LINE.finditer(data))
 
 
 @dataclass
@@ -492,20 +517,22 @@ class _Acc:
     # decoded at the end (the vocabulary of every chunk the compiled scanner read)
 
 
-def split_columns(raw: Union[bytes, bytearray], path: str = "<data>", columns: Sequence[int] = (-1,),
+def split_columns(raw: Union[bytes, bytearray, np.ndarray], path: str = "<data>", columns: Sequence[int] = (-1,),
                   token_column: Optional[int] = 1, padded: bool = False,
                   delimiter: Optional[str] = None, follows: Optional[Tuple[int, int, Head]] = None,
                   block: bool = False) -> ColumnFile:
     """Split a file's bytes into token lines and decode the requested columns, in chunks.
 
-    ``padded``: ``raw`` ends with 8 bytes of zero padding that are not data (saves a copy).
+    ``raw``: bytes, or a numpy array of them (uint8).  ``padded``: ``raw`` ends with 8 bytes of zero padding
+    that are not data (saves a copy).
     ``block``: a block of :func:`read_column_blocks` (its token offsets are never released).
     ``follows``: ``raw`` is a block of the file after (lines, bytes) and the :class:`Head` of the file
     (:func:`read_column_blocks`): line numbers count on, and token lines must have the first one's width.
     """
     if not padded:
         raw = bytes(raw) + bytes(8)
-    shift = len(BOM) if raw.startswith(BOM) and follows is None else 0
+    view = raw.data if isinstance(raw, np.ndarray) else memoryview(raw)
+    shift = len(BOM) if bytes(view[:len(BOM)]) == BOM and follows is None else 0
     end = len(raw) - 8                          # the data are raw[shift:end]
     windows = byte_windows(raw, shift)
     data = np.frombuffer(raw, np.uint8, count=end - shift, offset=shift)
@@ -524,13 +551,14 @@ def split_columns(raw: Union[bytes, bytearray], path: str = "<data>", columns: S
     cols: Optional[List[int]] = None
     sep = delimiter_mask(delimiter)
     while start < end:
-        stop = raw.find(b"\n", min(start + CHUNK_BYTES, end) - 1, end)
-        stop = end if stop < 0 else stop + 1
+        nl = _NEWLINE.search(view, min(start + CHUNK_BYTES, end) - 1, end)
+        stop = end if nl is None else nl.end()
         try:
             if not all_ascii:
-                codecs.utf_8_decode(memoryview(raw)[start:stop], "strict", True)
+                codecs.utf_8_decode(view[start:stop], "strict", True)
         except UnicodeDecodeError as err:
-            raise not_utf8(raw, start + err.start, err.reason, path, lines_before, bytes0) from None
+            raise not_utf8(bytes(view[:stop]), start + err.start, err.reason, path, lines_before,
+                           bytes0) from None
         cols = _scan(data, windows, start - shift, stop - shift, line0, path, columns, token_column, acc, cols,
                      sep, delimiter)
         line0 += acc.chunk_newlines
@@ -558,8 +586,8 @@ def split_columns(raw: Union[bytes, bytearray], path: str = "<data>", columns: S
         token_column=None if token_column is None else _column_index(token_column, acc.ncol, path, note) + 1,
         token_start=acc.token_start[:n], token_len=acc.token_len[:n], columns=merged, bom=shift,
         delimiter=delimiter, first_text=acc.first_text, first_token_line=acc.first_token_line,
-        first_field=acc.first_field, lines=max_lines - 1,
-        trailing_boundary=lines_before + max_lines - (raw[end - 1] == 10) > int(token_line[-1]),
+        first_field=acc.first_field, lines=line0 - lines_before,
+        trailing_boundary=line0 + 1 - int(raw[end - 1] == 10) > int(token_line[-1]),
     )
 
 
@@ -891,7 +919,7 @@ _MULT = np.array([0x9E3779B97F4A7C15, 0xC2B2AE3D27D4EB4F, 0x165667B19E3779F9, 0x
                  dtype=np.uint64)
 
 
-def byte_windows(padded: Union[bytes, bytearray], offset: int = 0) -> np.ndarray:
+def byte_windows(padded: Union[bytes, bytearray, np.ndarray], offset: int = 0) -> np.ndarray:
     """For every byte offset from ``offset``, the 8 bytes from there as one little-endian uint64.
 
     A view (no copy) of ``padded``, which must end with 8 bytes of zero padding.

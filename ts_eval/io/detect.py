@@ -4,7 +4,6 @@ from __future__ import annotations
 import json
 from typing import Optional
 
-from .generated import looks_generated
 from .source import STDIN, is_dir, plain_name
 
 FORMATS = ("columns", "jsonl-tokens", "jsonl-text", "label-studio", "brat", "conllu", "generated")
@@ -28,6 +27,8 @@ def detect_format(path: str, raw: Optional[bytes] = None) -> str:
 def sniff(raw: bytes) -> str:
     """Format from content: a JSON object or array (by its keys; entity strings without offsets are
     generated outputs), CoNLL-U word lines, else columns."""
+    from .generated import looks_generated  # (not imported for a file whose name tells its format)
+
     head = raw[:1 << 16].decode("utf-8", "replace").lstrip("\ufeff \t\r\n")
     if head.startswith(("[", "{")) and looks_generated(head.split("\n", 1)[0]):
         return "generated"

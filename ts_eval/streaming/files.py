@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import inspect
 from dataclasses import dataclass
-from typing import Any, Dict, Iterable, Iterator, List, Mapping, Optional, Sequence, Set, Tuple, Union
+from typing import TYPE_CHECKING, Any, Dict, Iterable, Iterator, List, Mapping, Optional, Sequence, Set, Tuple, Union
 
 import numpy as np
 
@@ -33,14 +33,14 @@ from ..core.corpus import Corpus, select_labels
 from ..errors import OptionError
 from ..io import columns
 from ..io.columns import Head
-from ..io.columns_feed import ColumnFeed
 from ..io.conll import conll_shards, read_conll, read_conll_blocks, read_conll_pair, read_conll_pair_blocks
-from ..io.conllu_blocks import conllu_feed, read_conllu_pair_blocks
-from ..io.jsonl_blocks import JsonlFeed, text_reader, tokens_reader
-from ..io.lockstep import TAKES, Feed, NotInStep, lock_step
 from ..io.source import STDIN, display_name, replayable_stdin, system_name
 from ..models.counts import Counts, count_corpus
 from ..models.evaluate import DEFAULT_MODELS, score_settings
+
+if TYPE_CHECKING:   # the readers of two-file mode in other formats are imported where they are used (not by
+    # ``score FILE``: its imports are a good part of its time)
+    from ..io.lockstep import Feed
 
 
 @dataclass(frozen=True)
@@ -106,11 +106,20 @@ def count_file(source: Union[str, Shard], *, labels: Optional[Sequence[str]] = N
 
 
 PAIR_READING = set(inspect.signature(read_conll_pair).parameters) - {"gold_path", "system_paths"}
-CONLLU_READING = set(inspect.signature(read_conllu_pair_blocks).parameters) - {"gold_path", "system_paths",
-                                                                               "block_bytes"}
+
+
+def _conllu_reading() -> Set[str]:
+    from ..io.conllu_blocks import read_conllu_pair_blocks
+
+    return set(inspect.signature(read_conllu_pair_blocks).parameters) - {"gold_path", "system_paths", "block_bytes"}
 
 
 def _feed(path: str, fmt: str, block_bytes: int, options: Dict[str, Any], system: bool) -> Feed:
+    from ..io.columns_feed import ColumnFeed
+    from ..io.conllu_blocks import conllu_feed
+    from ..io.jsonl_blocks import JsonlFeed, text_reader, tokens_reader
+    from ..io.lockstep import TAKES
+
     kw = {k: v for k, v in options.items() if k in TAKES[fmt]}
     if fmt == "conllu":
         return conllu_feed(path, block_bytes, **kw)
@@ -134,6 +143,8 @@ def read_pair_blocks(gold: str, systems: Union[Sequence[str], Mapping[str, str]]
     :func:`~ts_eval.io.api.read_pair` passes them.  Raises :class:`~ts_eval.io.lockstep.NotInStep` when
     the files must be read whole (standard input, ``-``, can be read again: what the blocks read of it is
     kept in a temporary file, :func:`~ts_eval.io.source.replayable_stdin`)."""
+    from ..io.lockstep import TAKES, NotInStep, lock_step
+
     paths: List[str] = list(systems.values()) if isinstance(systems, Mapping) else list(systems)
     if names is None:
         names = list(systems) if isinstance(systems, Mapping) else [system_name(p) for p in paths]
@@ -152,7 +163,10 @@ def read_pair_blocks(gold: str, systems: Union[Sequence[str], Mapping[str, str]]
                          policy=options.get("policy", "conlleval"), label_map=label_map)
 
 
-DOCUMENT_READING = set().union(*TAKES.values()) | {"names", "label_map"}
+def _document_reading() -> Set[str]:
+    from ..io.lockstep import TAKES
+
+    return set().union(*TAKES.values()) | {"names", "label_map"}
 
 
 def count_files(gold: str, systems: Sequence[str], *, format: Union[str, Sequence[str]] = "columns",
@@ -171,19 +185,24 @@ def count_files(gold: str, systems: Sequence[str], *, format: Union[str, Sequenc
     take, as :func:`~ts_eval.io.api.read_pair` passes them) and :func:`~ts_eval.models.evaluate.evaluate`'s
     scoring options.
     """
-    sets = {"conllu": CONLLU_READING, "columns": PAIR_READING}
-    reading, scoring = _options(options, sets.get(format, DOCUMENT_READING) if isinstance(format, str)
-                                else DOCUMENT_READING)
+    if format == "columns":
+        takes = PAIR_READING
+    else:
+        takes = _conllu_reading() if format == "conllu" else _document_reading()
+    reading, scoring = _options(options, takes)
     return _count(_pair_blocks(gold, systems, format, block_bytes, reading), scoring, labels, exclude)
 
 
 def _pair_blocks(gold: str, systems: Sequence[str], format: Union[str, Sequence[str]], block_bytes: Optional[int],
                  reading: Dict[str, Any]) -> Iterator[Corpus]:
     """The blocks of a gold file and one file per system in ``format`` (see :func:`count_files`)."""
-    if format == "conllu":
-        return read_conllu_pair_blocks(gold, systems, block_bytes=block_bytes, **reading)
     if format == "columns":
         return read_conll_pair_blocks(gold, systems, block_bytes=block_bytes, **reading)
+    from ..io.conllu_blocks import read_conllu_pair_blocks
+    from ..io.lockstep import TAKES
+
+    if format == "conllu":
+        return read_conllu_pair_blocks(gold, systems, block_bytes=block_bytes, **reading)
     formats = [format] * (len(systems) + 1) if isinstance(format, str) else list(format)
     if not set(formats) <= set(TAKES):
         raise OptionError(f"format {format!r}: expected columns, or {', '.join(TAKES)} (one, or one per file)")
