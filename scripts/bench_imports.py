@@ -28,9 +28,9 @@ sys.path.insert(0, str(HERE))
 from bench_column_pass import copies_of, interleaved, parser  # noqa: E402 -- a script beside this one
 
 LIST = r'''
-import json, os, sys
+import os, sys
 sys.path.insert(0, sys.argv[1])
-before = set(sys.modules)
+before = set(sys.modules)      # (json is imported after the command: the command may import it too)
 argv = ["score", sys.argv[2], "--format", sys.argv[3]]
 sys.argv = ["ts-eval", *argv]      # as the console script sees it (the command chooses numpy's threads)
 from ts_eval.cli import main
@@ -40,14 +40,16 @@ with open(os.devnull, "w") as out:
         main(argv)
     finally:
         sys.stdout = real
-print(json.dumps([[m for m in sys.modules if m not in before and not m.startswith("__")],
+mods = [m for m in sys.modules if m not in before and not m.startswith("__")]
+import json
+print(json.dumps([mods,
                   {k: v for k, v in os.environ.items() if k.endswith("_NUM_THREADS")}]))
 '''
 
 TIME = r'''
-import importlib, json, sys, time
+import importlib, sys, time
 sys.path.insert(0, sys.argv[1])
-mods = json.loads(sys.argv[2])
+mods = sys.argv[2].split()      # (not json: a module the command may import is timed, not imported before)
 w0, c0 = time.perf_counter(), time.process_time()
 import numpy
 w1, c1 = time.perf_counter(), time.process_time()
@@ -57,6 +59,7 @@ for m in mods:
     except ImportError:      # a module made at run time (none expected)
         pass
 w2, c2 = time.perf_counter(), time.process_time()
+import json
 import ts_eval
 assert ts_eval.__file__.startswith(sys.argv[1]), ts_eval.__file__
 print(json.dumps({"numpy": (w1 - w0, c1 - c0), "the rest": (w2 - w1, c2 - c1), "all": (w2 - w0, c2 - c0)}))
@@ -72,7 +75,7 @@ def modules(src: str, path: str, fmt: str) -> Tuple[List[str], Dict[str, str]]:
 
 
 def timed(src: str, mods: List[str], env: Dict[str, str]) -> Dict[str, Tuple[float, float]]:
-    done = subprocess.run([sys.executable, "-c", TIME, src, json.dumps(mods)], capture_output=True, text=True,
+    done = subprocess.run([sys.executable, "-c", TIME, src, " ".join(mods)], capture_output=True, text=True,
                           check=True, env={**os.environ, **env})
     return {k: (v[0], v[1]) for k, v in json.loads(done.stdout).items()}
 

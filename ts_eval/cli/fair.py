@@ -29,7 +29,6 @@ file's directory.
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import sys
 from typing import Any, Dict, List, Optional, Tuple
@@ -255,6 +254,8 @@ def run_inputs(args: argparse.Namespace) -> int:
 
 def run_config(args: argparse.Namespace) -> int:
     """The config road: FairEval's config file, its readers and its report, byte for byte."""
+    import json
+
     from ..core.matching import match
     from ..fair import fair_errors, fair_report
     from ..io.faireval import read_faireval

@@ -16,7 +16,6 @@ A new output format is one renderer in :mod:`ts_eval.output.renderers` (and its 
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import sys
 from typing import Any, Callable, Dict, Optional, Sequence
@@ -83,6 +82,8 @@ def build_page(result: Any, argv: Optional[Sequence[str]] = None, spell: Spellin
 
 def json_text(result: Any) -> str:
     """The result's own data as JSON (every result has ``to_dict()``; a plain dict is its own data)."""
+    import json  # (only for --format json: a table does without the module)
+
     data = result.to_dict() if hasattr(result, "to_dict") else result
     return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
 

@@ -9,35 +9,40 @@ list neighbours, whole sentences) run the sequential Algorithm 2 of
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import List, Optional, Sequence, Tuple, Union
+from typing import TYPE_CHECKING, List, Optional, Sequence, Tuple, Union
 
 import numpy as np
-from numpy.typing import ArrayLike
 
 from ..core.arrays import overlap_clusters, unique
 from ..core.corpus import Corpus, SpanSet
 from ..core.matching import Pairs, match
-from ..core.tokensets import TokenSets
 from ..errors import OptionError
 from .sequential import _resolve
 from .tally import _sent_offsets, _sentence_of, _tally
 from .types import BEL, BEO, BES, BOTH, FN, FOCUS, FP, GOLD_ONLY, LBE, LE, MODES, SYSTEM_ONLY, TP, FairResult
+
+if TYPE_CHECKING:   # types only: token sets come from the FairEval reader, never made here
+    from numpy.typing import ArrayLike
+
+    from ..core.tokensets import TokenSets
 
 #: a group the sequential algorithm resolves: gold span indices, system span indices,
 #: and whether its TP step must run there (sentences with repeated identical spans)
 Unit = Tuple[np.ndarray, np.ndarray, bool]
 
 
-@dataclass
 class _Side:
     """One side's spans with what the algorithm keeps beside them."""
 
-    spans: SpanSet
-    sent: np.ndarray              # sentence of every span
-    order: np.ndarray             # input position of every span (the reference breaks ties by it)
-    tokens: Optional[TokenSets]   # token sets that are not the whole range
-    done: np.ndarray              # span already counted (updated as events are added)
+    __slots__ = ("done", "order", "sent", "spans", "tokens")
+
+    def __init__(self, spans: SpanSet, sent: np.ndarray, order: np.ndarray, tokens: Optional[TokenSets],
+                 done: np.ndarray) -> None:
+        self.spans = spans
+        self.sent = sent            # sentence of every span
+        self.order = order          # input position of every span (the reference breaks ties by it)
+        self.tokens = tokens        # token sets that are not the whole range
+        self.done = done            # span already counted (updated as events are added)
 
 
 def _side(spans: SpanSet, sentences: Union[Corpus, np.ndarray, Sequence[int]], order: Optional[np.ndarray],

@@ -21,7 +21,7 @@ import codecs
 import io
 import os
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Callable, Dict, Iterator, List, Optional, Sequence, Tuple, Union
 
 import numpy as np
@@ -493,28 +493,33 @@ def _has_token_line(data: Union[bytes, bytearray, memoryview], delimiter: Option
     return any(_is_token_line(m.group(), delimiter) for m in _LINE.finditer(data))
 
 
-@dataclass
 class _Acc:
-    """What the chunks of one file add up to."""
+    """What the chunks of one file add up to (scratch of :func:`split_columns`)."""
 
-    token_line: np.ndarray     # preallocated for every line of the file (np.empty: untouched
-    token_start: np.ndarray    # pages cost no memory); the first ``n`` entries are filled
-    token_len: np.ndarray
-    n: int = 0
-    ncol: int = -1
-    first_token_line: int = -1
-    chunk_newlines: int = 0    # line ends in the chunk _scan saw last
-    first_field: bytes = b""   # the first field of the first token line (for hints in errors)
-    first_text: str = ""       # the first token line
-    doc_lines: List[np.ndarray] = field(default_factory=list)
-    boundary_lines: int = 0
-    values: List[Tuple[List[str], np.ndarray]] = field(default_factory=list)  # per chunk: vocab, ids[col]
-    continued: bool = False    # a block after the file's first (its first token line is not the file's)
-    slices: SliceCache = field(default_factory=lambda: SliceCache())   # the chunks' table of tags
-    table: Any = None          # the compiled scanner's table of tag values (:func:`_scan_compiled`)
-    ids: Optional[np.ndarray] = None   # its ids[column, token] (uint16), preallocated like token_line
-    table_values: List[str] = field(default_factory=list)   # the table's values in the order first seen,
-    # decoded at the end (the vocabulary of every chunk the compiled scanner read)
+    __slots__ = ("boundary_lines", "chunk_newlines", "continued", "doc_lines", "first_field", "first_text",
+                 "first_token_line", "ids", "n", "ncol", "slices", "table", "table_values", "token_len", "token_line",
+                 "token_start", "values")
+
+    def __init__(self, token_line: np.ndarray, token_start: np.ndarray, token_len: np.ndarray,
+                 ids: Optional[np.ndarray] = None) -> None:
+        self.token_line = token_line     # preallocated for every line of the file (np.empty: untouched
+        self.token_start = token_start   # pages cost no memory); the first ``n`` entries are filled
+        self.token_len = token_len
+        self.n = 0
+        self.ncol = -1
+        self.first_token_line = -1
+        self.chunk_newlines = 0          # line ends in the chunk _scan saw last
+        self.first_field = b""           # the first field of the first token line (for hints in errors)
+        self.first_text = ""             # the first token line
+        self.doc_lines: List[np.ndarray] = []
+        self.boundary_lines = 0
+        self.values: List[Tuple[List[str], np.ndarray]] = []   # per chunk: vocab, ids[col]
+        self.continued = False           # a block after the file's first (its first token line is not the file's)
+        self.slices = SliceCache()       # the chunks' table of tags
+        self.table: Any = None           # the compiled scanner's table of tag values (:func:`_scan_compiled`)
+        self.ids = ids                   # its ids[column, token] (uint16), preallocated like token_line
+        self.table_values: List[str] = []   # the table's values in the order first seen, decoded at the end
+        # (the vocabulary of every chunk the compiled scanner read)
 
 
 def split_columns(raw: Union[bytes, bytearray, np.ndarray], path: str = "<data>", columns: Sequence[int] = (-1,),
@@ -996,23 +1001,28 @@ _ODD = np.array([0x9E3779B97F4A7C15, 0xC2B2AE3D27D4EB4F, 0x165667B19E3779F9, 0x2
                  0xD6E8FEB86659FD93, 0xFF51AFD7ED558CCD, 0xC4CEB9FE1A85EC53, 0x94D049BB133111EB], dtype=np.uint64)
 
 
-@dataclass
 class _ShortTable:
     """A perfect hash of short keys to their values' ranks (:func:`_short_slices`)."""
 
-    sample: np.ndarray        # the keys, sorted
-    mult: np.uint64
-    shift: np.uint64
-    ranks: np.ndarray         # slot -> rank of its key's value (-1: an empty slot)
-    keys: np.ndarray          # slot -> its key (an empty slot: a key no slice has)
-    values: List[str]         # rank -> value
+    __slots__ = ("keys", "mult", "ranks", "sample", "shift", "values")
+
+    def __init__(self, sample: np.ndarray, mult: np.uint64, shift: np.uint64, ranks: np.ndarray, keys: np.ndarray,
+                 values: List[str]) -> None:
+        self.sample = sample      # the keys, sorted
+        self.mult = mult
+        self.shift = shift
+        self.ranks = ranks        # slot -> rank of its key's value (-1: an empty slot)
+        self.keys = keys          # slot -> its key (an empty slot: a key no slice has)
+        self.values = values      # rank -> value
 
 
-@dataclass
 class SliceCache:
     """What :func:`unique_slices` keeps from one call for the next (the table of short values)."""
 
-    table: Optional[_ShortTable] = None
+    __slots__ = ("table",)
+
+    def __init__(self, table: Optional[_ShortTable] = None) -> None:
+        self.table = table
 
 
 def _short_slices(key: np.ndarray, cache: Optional[SliceCache] = None) -> Optional[Tuple[List[str], np.ndarray]]:

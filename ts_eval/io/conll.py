@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import inspect
 from dataclasses import dataclass, replace
-from typing import Any, Callable, Dict, Iterator, List, Optional, Sequence, Tuple
+from typing import TYPE_CHECKING, Any, Callable, Dict, Iterator, List, Optional, Sequence, Tuple
 
 import numpy as np
 
@@ -19,9 +19,11 @@ from ..core.corpus import Corpus, SideInfo, corpus_from_tag_ids, scheme_evidence
 from ..core.schemes import scheme_of
 from ..errors import Hint, InputError, OptionError, Part, TsEvalError
 from .columns import ColumnFile, Head, join_blocks, read_column_blocks, read_column_file, shard_offsets, slice_block
-from .documents import Documents, documents_from_tags, token_keys
 from .sink import check_stdin_once
 from .source import STDIN, replayable_stdin, system_name
+
+if TYPE_CHECKING:   # documents are made only for two-file mode (read_pair): score FILE does without the module
+    from .documents import Documents
 
 
 def read_conll(
@@ -551,6 +553,8 @@ def column_documents(cf: ColumnFile, name: str, column: int = -1, scheme: str = 
                      policy: str = "conlleval") -> Documents:
     """The sentences of a column file (or of a block of its sentences) as Documents, the tags of ``column``
     decoded (what :func:`ts_eval.io.api.read_pair` reads a column file as)."""
+    from .documents import documents_from_tags, token_keys
+
     vocab, tag_ids = cf.strings(column)
     first = np.flatnonzero(cf.sent_first)
     lengths = np.diff(np.append(first, cf.n_tokens))

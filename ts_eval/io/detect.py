@@ -1,7 +1,6 @@
 """Which reader a path needs: by directory, extension (compression suffix ignored) and content."""
 from __future__ import annotations
 
-import json
 from typing import Optional
 
 from .source import STDIN, is_dir, plain_name
@@ -36,6 +35,8 @@ def sniff(raw: bytes) -> str:
         return "label-studio" if '"data"' in head and ('"annotations"' in head or '"predictions"' in head) \
             else "jsonl-text"
     if head.startswith("{"):
+        import json
+
         line = head.split("\n", 1)[0]
         try:
             rec = json.loads(line)

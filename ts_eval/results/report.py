@@ -23,7 +23,6 @@ line per system with each model's micro F, ``_repr_html_()`` the HTML page for J
 """
 from __future__ import annotations
 
-import json
 import platform
 from dataclasses import dataclass, field
 from numbers import Number
@@ -99,6 +98,8 @@ class Report(Displayed):
                 "corpus": self.corpus, "gold": self.gold, "systems": self.systems}
 
     def to_json(self, indent: int = 2) -> str:
+        import json  # (imported where it is used: the command line's tables do without it)
+
         return json.dumps(self.to_dict(), indent=indent, ensure_ascii=False)
 
     def system(self, name: str) -> Dict[str, Any]:

@@ -197,21 +197,28 @@ def rich_tables(t: Table, width: int) -> Tuple[List[RichTable], Layout]:
     return _rich(lay), lay
 
 
-@dataclass
 class _BlockColumn:
-    header: str                  # the title wrapped to the column's width
-    numeric: bool                # right-aligned
-    wraps: bool                  # long texts wrap at spaces
-    min_width: Optional[int]     # None: as wide as the texts (a wrapping column)
+    """How one column of a block is drawn."""
+
+    __slots__ = ("header", "min_width", "numeric", "wraps")
+
+    def __init__(self, header: str, numeric: bool, wraps: bool, min_width: Optional[int]) -> None:
+        self.header = header          # the title wrapped to the column's width
+        self.numeric = numeric        # right-aligned
+        self.wraps = wraps            # long texts wrap at spaces
+        self.min_width = min_width    # None: as wide as the texts (a wrapping column)
 
 
-@dataclass
 class _Block:
     """One block of columns of a laid-out table: its columns and, per row, the cell texts, the cell
     styles and the row's style."""
 
-    columns: List[_BlockColumn]
-    rows: List[Tuple[List[str], List[Optional[str]], Optional[str]]]
+    __slots__ = ("columns", "rows")
+
+    def __init__(self, columns: List[_BlockColumn], rows: List[Tuple[List[str], List[Optional[str]], Optional[str]]]
+                 ) -> None:
+        self.columns = columns
+        self.rows = rows
 
 
 def _blocks(lay: Layout) -> List[_Block]:
