@@ -19,7 +19,7 @@ from .arrays import unique
 from .printable import control_message, control_reason, first_control
 
 
-@dataclass
+@dataclass(eq=False)   # (arrays: a field-wise == has no truth value)
 class SpanSet:
     """Spans over global token indices as columns, sorted by (start, last, label).
 
@@ -71,7 +71,7 @@ def span_shape(start: np.ndarray, last: np.ndarray) -> Dict[str, int]:
     return {"nested": int(nested.sum()), "crossing": int(crossing.sum())}
 
 
-@dataclass
+@dataclass(eq=False)   # (arrays: a field-wise == has no truth value)
 class Unplaced:
     """Spans a side claims that sit on no token of the corpus (generated strings found nowhere in
     their text): every span-level model counts each as a false positive of its label in its
@@ -89,7 +89,7 @@ class Unplaced:
         return Unplaced(self.sentence[keep], lab[keep].astype(np.int32), self.tokens[keep])
 
 
-@dataclass
+@dataclass(eq=False)   # (arrays: a field-wise == has no truth value)
 class SideStrings:
     """The (normalised) strings a side names, per sentence and label: the ``strings`` model's input.
     ``key`` indexes one vocabulary shared by gold and every system of the corpus."""
@@ -143,7 +143,7 @@ class SideInfo:
                 **({"reading": self.reading} if self.reading is not None else {})}
 
 
-@dataclass
+@dataclass(eq=False)   # (arrays: a field-wise == has no truth value)
 class Corpus:
     """Sentences (as token offsets) and the span sets of gold and every system."""
 

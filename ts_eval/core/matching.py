@@ -36,7 +36,7 @@ THRESHOLD_KINDS = ("gold", "system", "iou", "nervaluate")
 ASSIGNMENTS = ("many-to-many", "one-to-one")
 
 
-@dataclass
+@dataclass(eq=False)   # (arrays: a field-wise == has no truth value)
 class Pairs:
     """Overlapping (gold, system) span pairs, sorted by gold index then system index."""
 

@@ -101,7 +101,7 @@ def resolve_scheme_name(name: str) -> str:
 # ---------------------------------------------------------------------------
 # tag vocabulary -> (prefix code, label)
 
-@dataclass
+@dataclass(eq=False)   # (arrays: a field-wise == has no truth value)
 class TagTable:
     """The distinct tags of some data, parsed: prefix code and label per tag.
 
@@ -180,7 +180,7 @@ def _parse_conlleval(tags: Sequence[str]) -> TagTable:
 # ---------------------------------------------------------------------------
 # decoding
 
-@dataclass
+@dataclass(eq=False)   # (arrays: a field-wise == has no truth value)
 class Decoded:
     """Spans decoded from one tag sequence (global token indices; ``last`` is each span's last token)."""
 
@@ -302,7 +302,7 @@ def _reason(sch: Scheme, pf: int, pl: int, one: bool) -> str:
     return f"E- that is not followed by a span of the same label (scheme {sch.name})"
 
 
-@dataclass
+@dataclass(eq=False)   # (arrays: a field-wise == has no truth value)
 class ConllEvents:
     """One side's chunk events as conlleval.pl sees them, per token.
 

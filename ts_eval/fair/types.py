@@ -40,7 +40,7 @@ FOCUS: Tuple[str, ...] = ("target", "system")
 MISSING = "_"   # the confusion-matrix label for "no counterpart"
 
 
-@dataclass
+@dataclass(eq=False)   # (arrays: a field-wise == has no truth value)
 class SpanOutcomes:
     """What every span was counted as, and its counterpart.
 
@@ -80,7 +80,7 @@ class SpanOutcomes:
         return out
 
 
-@dataclass
+@dataclass(eq=False)   # (arrays: a field-wise == has no truth value)
 class FairResult:
     """Counts of one system against gold: fair error types, traditional TP/FP/FN,
     confusion matrix, target label statistics and per-span outcomes."""

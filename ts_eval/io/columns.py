@@ -45,7 +45,7 @@ CHUNK_BYTES = 1 << 18  # files are split at line ends into chunks of about 256 K
 # small enough for the C allocator to reuse (chunks of 1 MiB spent about half their time in page faults)
 
 
-@dataclass
+@dataclass(eq=False)   # (arrays: a field-wise == has no truth value)
 class ColumnFile:
     """The token lines of one column file: structure, token positions, decoded tag columns."""
 

@@ -48,8 +48,10 @@ from .tally import Tally, Totals
 SEGMENT_MODELS = ("exact", "overlap", "constrained", "contain")
 
 
-@dataclass
+@dataclass(eq=False)   # (arrays: a field-wise == has no truth value)
 class SegmentCounts:
+    """A segment model's counts per label."""
+
     gold: np.ndarray       # per label: gold spans
     found: np.ndarray      # per label: system spans
     gold_hit: np.ndarray   # per label: gold spans with an acceptable system span

@@ -221,7 +221,7 @@ class _Candidates:
         return SpanOutcomes(system, partner, gold, gold_system)
 
 
-@dataclass
+@dataclass(eq=False)   # (arrays: a field-wise == has no truth value)
 class SpanOutcomes:
     """Every span's category under one scheme, as codes into :data:`COUNTS` (0 correct,
     1 incorrect, 2 partial, 3 missed, 4 spurious), with the span it was matched to."""

@@ -99,7 +99,7 @@ def confusion(corpus: Corpus, g: SpanSet, s: SpanSet, p: Pairs,
     return out[0], out[1]
 
 
-@dataclass
+@dataclass(eq=False)   # (arrays: a field-wise == has no truth value)
 class TSCounts:
     """Per-label TP/FP/FN over tokens and over separators (unweighted unit counts)."""
 

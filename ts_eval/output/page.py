@@ -79,6 +79,8 @@ class Column:
 
 @dataclass
 class Table:
+    """A titled grid of cells; the first ``key_columns`` columns name the row."""
+
     id: str                                # stable, unique within the page (CSV, HTML anchors)
     title: str
     columns: List[Column]
@@ -128,6 +130,8 @@ class Figure:
 
 @dataclass
 class Text:
+    """A paragraph or a note."""
+
     text: str
     style: Optional[str] = None            # "note", "warning", "summary"
 
@@ -137,6 +141,8 @@ Block = Union[Table, Figure, Text]
 
 @dataclass
 class Section:
+    """Blocks under a heading."""
+
     title: str
     blocks: List[Block] = field(default_factory=list)
     id: str = ""
@@ -147,6 +153,8 @@ class Section:
 
 @dataclass
 class Page:
+    """The whole page: its sections and ``meta``."""
+
     kind: str                              # score, fair, rank, compare, germeval
     title: str
     sections: List[Section] = field(default_factory=list)
