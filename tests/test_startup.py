@@ -2,7 +2,6 @@
 commands that multiply no matrices start numpy with one BLAS thread unless the user chose a number."""
 from __future__ import annotations
 
-import json
 import os
 import subprocess
 import sys
@@ -46,17 +45,43 @@ def test_a_thread_count_the_user_set_is_kept():
 
 def test_score_of_one_column_file_imports_only_what_it_uses(tmp_path):
     """``score FILE`` to a file or pipe (no terminal) leaves the readers of other formats, of two-file
-    mode and of generated outputs, and rich (terminal tables), unimported: imports are a good part of its
-    time."""
+    mode and of generated outputs, the models it does not count, what only ``--jobs`` uses, the
+    standard library's json (but for ``--format json``) and fractions, and rich (terminal tables),
+    unimported: imports are a good part of its time."""
     path = tmp_path / "f.conll"
     path.write_text("EU B-ORG B-ORG\nrejects O O\n\nPeter B-PER O\n")
-    code = ("import json, sys, ts_eval.cli\n"
+    code = ("import sys, ts_eval.cli\n"       # (no json here: whether the command imports it is the question)
             "assert ts_eval.cli.main(['score', *sys.argv[1:]]) == 0\n"
-            "print(json.dumps(sorted(m for m in sys.modules if m.startswith(('rich', 'ts_eval.io.')))))\n")
+            "print(' '.join(sorted(sys.modules)))\n")
+    unused = {"ts_eval.io.conllu", "ts_eval.io.conllu_blocks", "ts_eval.io.jsonl_blocks", "ts_eval.io.jsonl_scan",
+              "ts_eval.io.columns_feed", "ts_eval.io.generated", "ts_eval.io.lockstep", "ts_eval.io.documents",
+              "ts_eval.core.tokensets", "ts_eval.models.semeval", "ts_eval.models.germeval", "ts_eval.models.strings",
+              "ts_eval.streaming.shards", "fractions", "decimal", "numpy.typing"}
     for fmt in ([], ["--format", "json"]):
         done = subprocess.run([sys.executable, "-c", code, str(path), *fmt], capture_output=True, text=True, check=True)
-        loaded = json.loads(done.stdout.strip().splitlines()[-1])
-        unused = {"ts_eval.io.conllu", "ts_eval.io.conllu_blocks", "ts_eval.io.jsonl_blocks", "ts_eval.io.jsonl_scan",
-                  "ts_eval.io.columns_feed", "ts_eval.io.generated", "ts_eval.io.lockstep"}
-        assert "ts_eval.io.columns" in loaded and not unused & set(loaded), loaded
+        loaded = set(done.stdout.strip().splitlines()[-1].split())
+        assert {"ts_eval.io.columns", "ts_eval.streaming.files", "ts_eval.models.fair"} <= loaded, loaded
+        assert not unused & loaded, unused & loaded
+        assert ("json" in loaded) == bool(fmt), fmt
         assert not any(m.startswith("rich") for m in loaded), loaded
+
+
+def test_the_registry_is_whole_when_it_is_read():
+    """The model families ``score`` does not count by default are imported when the registry is read or one
+    of their models is asked for, in one order: the registry's order is the same whatever reads it first."""
+    code = ("import sys\n"
+            "from ts_eval.models import registry\n"
+            "assert 'ts_eval.models.semeval' not in sys.modules\n"
+            "{}\n"
+            "print(' '.join(registry.REGISTRY), '|', ' '.join(registry.FAMILIES))\n")
+    firsts = ["pass", "registry.get_family('strings')", "registry.get_model('semeval-strict-f1')",
+              "registry.families(['semeval'])", "import ts_eval.models.strings", "import ts_eval.models.semeval",
+              "import ts_eval.analysis.splits",
+              "import ts_eval.ranking.sufficient", "from ts_eval.models import REGISTRY"]
+    orders = {subprocess.run([sys.executable, "-c", code.format(first)], capture_output=True, text=True,
+                             check=True).stdout for first in firsts}
+    assert len(orders) == 1, orders
+    names, families = orders.pop().split(" | ")
+    assert names.split()[-7:] == ["germeval-m1", "semeval-strict-f1", "semeval-exact-f1", "semeval-partial-f1",
+                                  "semeval-ent-type-f1", "strings-f1-micro", "strings-f1-macro"]
+    assert families.split() == ["ts", "exact", "overlap", "constrained", "contain", "fair", "semeval", "strings"]

@@ -24,7 +24,7 @@ def matching_options(args: argparse.Namespace) -> Dict[str, Any]:
     """The keyword arguments of ``evaluate``, ``rank_corpus`` and ``compare`` from the parsed options,
     checked (a bad value is a usage error before any input is read)."""
     from ..core.matching import match_settings
-    from ..models.semeval import check_partial_weight
+    from ..models.registry import check_partial_weight
     from .errors import option_errors
 
     with option_errors():

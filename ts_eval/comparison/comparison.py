@@ -11,9 +11,8 @@ from ..core.matching import ThresholdLike, match_settings
 from ..core.measures import check_separator_weight, prf
 from ..errors import OptionError
 from ..models.context import CorpusData
-from ..models.registry import FAMILIES, ScoreSettings, check_matching
+from ..models.registry import FAMILIES, ScoreSettings, check_matching, check_partial_weight
 from ..models.segment import EXACT_STATS
-from ..models.semeval import check_partial_weight
 from .examples import pair_examples
 from .results import Comparison, PairComparison
 from .semeval_spans import semeval_diff

@@ -23,14 +23,16 @@ models share):
 from __future__ import annotations
 
 from dataclasses import dataclass
-from fractions import Fraction
-from typing import Any, Dict, List, Optional, Union
+from typing import TYPE_CHECKING, Any, Dict, List, Optional, Union
 
 import numpy as np
 
 from ..errors import OptionError
 from .corpus import SpanSet
 from .schemes import conlleval_correct
+
+if TYPE_CHECKING:   # (fractions, and decimal that it imports, load where a threshold is read or written)
+    from fractions import Fraction
 
 THRESHOLD_KINDS = ("gold", "system", "iou", "nervaluate")
 ASSIGNMENTS = ("many-to-many", "one-to-one")
@@ -133,6 +135,8 @@ class Threshold:
 
 def _number(v: Fraction) -> str:
     """A fraction as the shortest decimal that reads back as it (else p/q)."""
+    from fractions import Fraction
+
     if v.denominator == 1:
         return str(v.numerator)
     f = float(v)
@@ -140,9 +144,6 @@ def _number(v: Fraction) -> str:
 
 
 ThresholdLike = Union[None, str, Threshold]
-
-#: SemEval's default: nervaluate's min_overlap_percentage 1.0
-NERVALUATE_DEFAULT = Threshold("nervaluate", Fraction(1))
 
 
 def parse_threshold(spec: ThresholdLike) -> Optional[Threshold]:
@@ -160,6 +161,8 @@ def parse_threshold(spec: ThresholdLike) -> Optional[Threshold]:
         raise OptionError(f"expected KIND:VALUE with KIND one of {', '.join(THRESHOLD_KINDS)} "
                           "(e.g. iou:0.5, gold:0.5, system:0.5, nervaluate:50)", option="min_overlap", value=spec)
     text = text.strip()
+    from fractions import Fraction
+
     try:
         value = Fraction(text[:-1]) / 100 if text.endswith("%") else Fraction(text)
     except (ValueError, ZeroDivisionError):

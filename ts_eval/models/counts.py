@@ -19,7 +19,7 @@ from ..core.corpus import Corpus
 from ..fair.weights import resolve_weights
 from ..results.report import Report, versions
 from .context import CorpusData, SystemData
-from .registry import FAMILIES, ScoreSettings
+from .registry import ScoreSettings, families
 from .tally import CorpusTally, SideTally, Tally, Totals
 
 GENERATED_SETTINGS = ("mode", "ground", "normalize", "normalize_steps", "fuzzy_threshold")
@@ -139,13 +139,13 @@ class Counts:
 
     def report(self) -> Report:
         """The :class:`~ts_eval.results.report.Report` of these counts."""
-        order = [m for m in FAMILIES if m in self.models]
+        order = families(self.models)
         systems = []
         for s in self.systems:
             totals = Totals(list(self.labels), self.settings, self.corpus, self.gold, s.source)
             result: Dict[str, Any] = {"name": s.name, "source": s.source.summary()}
             for m in order:
-                result[m] = FAMILIES[m].result(s.tallies[m], totals)
+                result[m] = order[m].result(s.tallies[m], totals)
             systems.append(result)
         return Report(self.settings_dict(), self.corpus.info(self.labels), self.gold.summary(), systems)
 
@@ -154,13 +154,13 @@ def count_corpus(corpus: Corpus, models: Sequence[str], settings: ScoreSettings,
                  input_labels: Optional[Sequence[str]] = None) -> Counts:
     """The counts of every system of ``corpus`` under the families ``models`` (checked by the caller)."""
     cd = CorpusData(corpus, settings.matching)
-    order = [m for m in FAMILIES if m in models]
+    order = families(models)
     systems: List[SystemCounts] = []
     for name in corpus.systems:
         sd = SystemData(cd, name)    # not kept in cd: one system's intermediate results in memory at a time
         tallies = {}
         for m in order:
-            tallies[m] = FAMILIES[m].count(sd, settings)
+            tallies[m] = order[m].count(sd, settings)
             sd.cache.clear()
         systems.append(SystemCounts(name, SideTally.of(corpus.system_info[name]), tallies))
     return Counts(tuple(models), settings, corpus.scheme, corpus.scheme_requested, corpus.policy,

@@ -1,18 +1,19 @@
 """Corpus -> Report: every requested model family of the registry (:mod:`ts_eval.models`) per system."""
 from __future__ import annotations
 
-from typing import Any, Dict, Mapping, Optional, Sequence, Tuple, Union, cast
+from typing import TYPE_CHECKING, Any, Dict, Mapping, Optional, Sequence, Tuple, Union, cast
 
 from ..core import measures
 from ..core.corpus import Corpus
 from ..core.matching import ThresholdLike, match_settings
-from ..core.sequences import TagSeqs, from_sequences, spans_corpus
 from ..errors import OptionError
 from ..fair.weights import resolve_weights
 from ..results.report import Report
 from .counts import count_corpus
-from .registry import FAMILIES, ScoreSettings, check_matching
-from .semeval import check_partial_weight
+from .registry import ScoreSettings, check_matching, check_partial_weight, families
+
+if TYPE_CHECKING:   # (Python's tag lists are read by score() alone: the command line reads files)
+    from ..core.sequences import TagSeqs
 
 SpanTuple = Tuple[str, int, int]     # (label, start, end), end exclusive
 
@@ -36,9 +37,7 @@ def generated_mode(reading: Optional[Mapping[str, Any]]) -> Optional[str]:
 
 
 def _check(models: Sequence[str], k1: Optional[int], k2: Optional[int]) -> None:
-    unknown = [m for m in models if m not in FAMILIES]
-    if unknown:
-        raise OptionError(f"unknown model(s) {', '.join(unknown)}; expected some of {', '.join(FAMILIES)}")
+    families(models)      # (OptionError naming every family for an unknown one)
     for k in (k1, k2):
         if k is not None and k < 0:
             raise OptionError(f"k1 and k2 must be >= 0, got {k}")
@@ -133,6 +132,8 @@ def score(
     sentence a list of ``(label, start, end)`` token offsets, ``end`` exclusive (nested and
     overlapping spans allowed); ``y_pred`` may be a mapping name -> span lists.
     """
+    from ..core.sequences import from_sequences, spans_corpus
+
     if lengths is not None:
         systems: Dict[str, Any] = ({f"{k}": (f"y_pred[{k!r}]", v) for k, v in y_pred.items()}
                                    if isinstance(y_pred, Mapping) else {"system": ("y_pred", y_pred)})

@@ -40,7 +40,12 @@ def metric1_f1(x: np.ndarray) -> np.ndarray:
     return np.asarray(measures.fbeta(k, f - k, g - k))
 
 
-MODEL = register(Model(
+MODEL = Model(
     "germeval-m1", "M1-F1", metric1_sentence_stats, metric1_f1,
     "GermEval 2014 Metric 1 F1 (strict, combined: outer and inner chunks pooled), the shared task's official "
-    "ranking, as nereval.perl computes it; needs GermEval-layout input", needs="germeval", columns=(3, 0)))
+    "ranking, as nereval.perl computes it; needs GermEval-layout input", needs="germeval", columns=(3, 0))
+
+
+def register_models() -> None:
+    """Register this module's models (the registry calls it once, in the order of its ``LATER``)."""
+    register(MODEL)

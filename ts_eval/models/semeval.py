@@ -51,6 +51,7 @@ are finished by a loop over their remaining system spans.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from fractions import Fraction
 from functools import partial
 from typing import Any, Dict, Optional, Sequence, Tuple
 
@@ -58,10 +59,10 @@ import numpy as np
 
 from ..core import measures
 from ..core.corpus import Corpus, SpanSet, Unplaced
-from ..core.matching import NERVALUATE_DEFAULT, MatchSettings, Pairs, Threshold, match, meets, one_to_one
+from ..core.matching import MatchSettings, Pairs, Threshold, match, meets, one_to_one
 from ..errors import OptionError
 from .context import SystemData
-from .registry import Family, Model, ScoreSettings, register, register_family, register_group
+from .registry import Family, Model, ScoreSettings, check_partial_weight, register, register_family, register_group
 from .tally import Tally, Totals
 
 SCHEMES = ("strict", "exact", "partial", "ent_type")
@@ -69,6 +70,8 @@ COUNTS = ("correct", "incorrect", "partial", "missed", "spurious")
 PARTIAL_CREDIT = {"strict": False, "exact": False, "partial": True, "ent_type": True}
 MAX_ROUNDS = 64
 COR, INC, PAR, MIS, SPU = range(5)
+#: SemEval's default: nervaluate's min_overlap_percentage 1.0
+NERVALUATE_DEFAULT = Threshold("nervaluate", Fraction(1))
 
 
 def check_min_overlap(pct: float) -> float:
@@ -79,24 +82,12 @@ def check_min_overlap(pct: float) -> float:
     return v
 
 
-def check_partial_weight(w: float) -> float:
-    """The credit of a partial match, a number in [0, 1]; OptionError otherwise."""
-    try:
-        v = float(w)
-    except (TypeError, ValueError):
-        raise OptionError("expected a number in [0, 1]", option="partial_weight", value=w) from None
-    if not 0.0 <= v <= 1.0:
-        raise OptionError("expected a number in [0, 1] (nervaluate's is 0.5)", option="partial_weight", value=w)
-    return v
-
-
 def threshold_of(matching: Optional[MatchSettings], min_overlap_percentage: Optional[float] = None) -> Threshold:
     """The threshold SemEval uses: ``min_overlap_percentage`` (nervaluate's keyword) if given, else the
     matcher's minimum overlap, else nervaluate's default (1.0 percent of the gold span)."""
     if min_overlap_percentage is not None:
         if matching is not None and matching.min_overlap is not None:
             raise OptionError("give min_overlap or min_overlap_percentage, not both")
-        from fractions import Fraction
         return Threshold("nervaluate", Fraction(repr(check_min_overlap(min_overlap_percentage))))
     if matching is not None and matching.min_overlap is not None:
         return matching.min_overlap
@@ -409,11 +400,14 @@ _TEXT = {
     "ent_type": "same label, bounds overlap",
 }
 
-register_family(Family("semeval", count, result, "nervaluate's SemEval-2013 schemes strict, exact, partial, ent_type"))
-for _s in SCHEMES:
-    register(Model(f"semeval-{_s.replace('_', '-')}-f1", f"SE-{_s.replace('_', '-')}", overall_stats,
-                   partial(scheme_f, scheme=_s),
-                   f"SemEval-2013 {_s} F1 as nervaluate counts it, overall: {_TEXT[_s]}",
-                   options=("partial_weight",) if PARTIAL_CREDIT[_s] else (), matched=True,
-                   columns=(len(SCHEMES) * len(COUNTS), 0)))
-register_group("semeval", tuple(f"semeval-{_s.replace('_', '-')}-f1" for _s in SCHEMES))
+def register_models() -> None:
+    """Register this module's models (the registry calls it once, in the order of its ``LATER``)."""
+    register_family(Family("semeval", count, result, "nervaluate's SemEval-2013 schemes strict, exact, partial, "
+                                                     "ent_type"))
+    for s in SCHEMES:
+        register(Model(f"semeval-{s.replace('_', '-')}-f1", f"SE-{s.replace('_', '-')}", overall_stats,
+                       partial(scheme_f, scheme=s),
+                       f"SemEval-2013 {s} F1 as nervaluate counts it, overall: {_TEXT[s]}",
+                       options=("partial_weight",) if PARTIAL_CREDIT[s] else (), matched=True,
+                       columns=(len(SCHEMES) * len(COUNTS), 0)))
+    register_group("semeval", tuple(f"semeval-{s.replace('_', '-')}-f1" for s in SCHEMES))

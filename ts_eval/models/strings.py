@@ -77,9 +77,11 @@ def result(tally: Tally, totals: Totals) -> Dict[str, Any]:
     return out
 
 
-register_family(Family("strings", count, result,
-                       "generated outputs: multiset F1 over (normalised string, label) pairs"))
-for _avg, _title in (("micro", "Str-F1µ"), ("macro", "Str-F1M")):
-    register(Model(f"strings-f1-{_avg}", _title, strings_stats, partial(segment_f1, average=_avg),
-                   f"generated outputs: F1 over (normalised string, label) pairs, {_avg} (no positions)",
-                   needs="generated", columns=(0, 4)))
+def register_models() -> None:
+    """Register this module's models (the registry calls it once, in the order of its ``LATER``)."""
+    register_family(Family("strings", count, result,
+                           "generated outputs: multiset F1 over (normalised string, label) pairs"))
+    for avg, title in (("micro", "Str-F1µ"), ("macro", "Str-F1M")):
+        register(Model(f"strings-f1-{avg}", title, strings_stats, partial(segment_f1, average=avg),
+                       f"generated outputs: F1 over (normalised string, label) pairs, {avg} (no positions)",
+                       needs="generated", columns=(0, 4)))

@@ -31,8 +31,7 @@ from ..core.corpus import Corpus
 from ..core.matching import ThresholdLike, match_settings
 from ..core.sequences import from_sequences
 from ..errors import OptionError
-from ..models.registry import check_matching, configure
-from ..models.semeval import check_partial_weight
+from ..models.registry import check_matching, check_partial_weight, configure
 from ..results.display import Displayed, listing, number, require_pandas
 from ..results.report import versions
 from ..results.vocabulary import layout as result_layout

@@ -5,9 +5,9 @@ matrix of per-sentence statistics and statistics *summed* over any multiset of s
 into a score, so a bootstrap resample or a permutation of sentences is a matrix product of
 weight counts with the statistics, never a re-evaluation.  :func:`statistics` puts the
 statistics of every system and statistics family side by side (per sentence or per
-document).  The registry's names are re-exported here for the callers of ``rank``; importing
-:mod:`ts_eval.models.registry` first runs :mod:`ts_eval.models`, which imports every family
-module, so the registry is full whenever it is imported.
+document).  The registry's names are re-exported here for the callers of ``rank``; reading
+:data:`REGISTRY` (as this module's import does) imports every family module
+(:mod:`ts_eval.models.registry`), so the registry is full here.
 """
 from __future__ import annotations
 
