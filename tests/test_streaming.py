@@ -27,6 +27,7 @@ import ts_eval.cli.score as score
 import ts_eval.io.columns as columns
 import ts_eval.io.conllu_blocks as conllu_blocks
 import ts_eval.streaming.files as files
+import ts_eval.streaming.shards as streaming_shards
 from ts_eval.cli.app import main
 from ts_eval.io.columns import read_column_blocks, read_column_file
 from ts_eval.io.conll import conll_shards
@@ -446,8 +447,8 @@ def clean(n_sentences: int) -> str:
 def test_jobs_score_shards_in_processes_with_the_report_of_one(tmp_path, monkeypatch, scheme):
     monkeypatch.setattr(score, "MIN_SHARD_BYTES", 1)     # shard even a small file
     cut: List[int] = []
-    real = files.file_shards
-    monkeypatch.setattr(files, "file_shards", lambda *a, **k: cut.append(a[1]) or real(*a, **k))
+    real = streaming_shards.file_shards
+    monkeypatch.setattr(streaming_shards, "file_shards", lambda *a, **k: cut.append(a[1]) or real(*a, **k))
     path = tmp_path / "s.conll"
     path.write_text(clean(300) + synthetic(300) + "z I-ORG O\n\n")     # the first repair is in the second half
     for options in (["--format", "json", "--models", MODELS], ["--format", "conlleval"], ["--labels", "PER,ORG"]):

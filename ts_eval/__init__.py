@@ -20,7 +20,7 @@ _LAZY = {"evaluate": "models.evaluate", "score": "models.evaluate",
          "fair_corpus": "fair", "fair_errors": "fair", "compare": "comparison",
          "rank": "ranking.study", "rank_corpus": "ranking.study", "rank_tasks": "ranking.study",
          "convert": "io.convert", "analyze": "analysis.api", "error_analysis": "analysis.errors",
-         "agree": "agreement.api", "count_file": "streaming.files", "file_shards": "streaming.files",
+         "agree": "agreement.api", "count_file": "streaming.files", "file_shards": "streaming.shards",
          "count_files": "streaming.files"}
 _LAZY_MODULES = ("compat",)   # ts_eval.compat.seqeval, ts_eval.compat.huggingface
 

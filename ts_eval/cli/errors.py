@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import argparse
 import errno
-import shlex
 import sys
 from contextlib import contextmanager
 from typing import Any, Dict, Iterator, Optional, Tuple
@@ -126,6 +125,8 @@ def spell_hint(hint: Hint, flags: Flags) -> Optional[str]:
 
 
 def _shell_word(value: Any) -> str:
+    import shlex  # (only an error message spells a value)
+
     text = {"\t": "'\\t'"}.get(value) if isinstance(value, str) else None
     return text or shlex.quote(str(value))
 

@@ -200,7 +200,8 @@ def _in_shards(path: str, options: Dict[str, Any], jobs: int) -> Any:
     from concurrent.futures import ProcessPoolExecutor
 
     from ..errors import InputError
-    from ..streaming.files import READING, file_shards
+    from ..streaming.files import READING
+    from ..streaming.shards import file_shards
 
     jobs = min(jobs, os.path.getsize(path) // MIN_SHARD_BYTES) if path != STDIN else 1
     if options.get("scheme") == "auto":     # detected over the whole file: a shard cannot detect it

@@ -4,9 +4,10 @@
 sentences (:func:`ts_eval.io.conll.read_conll_blocks`) and adds up the blocks'
 :class:`~ts_eval.models.counts.Counts`, so its memory does not grow with the file; ``counts.report()`` is
 the :class:`~ts_eval.results.report.Report` that :func:`ts_eval.evaluate` gives for the file read whole.
-``file_shards(path, n, ...)`` cuts a plain file into ``n`` :class:`Shard` s of whole sentences, each counted
-on its own by ``count_file(shard, ...)`` -- in other processes, or on the workers of a Dask cluster -- and
-the counts of the shards, added in order, are the counts of the file::
+``file_shards(path, n, ...)`` (:mod:`ts_eval.streaming.shards`) cuts a plain file into ``n``
+:class:`~ts_eval.streaming.shards.Shard` s of whole sentences, each counted on its own by
+``count_file(shard, ...)`` -- in other processes, or on the workers of a Dask cluster -- and the counts of
+the shards, added in order, are the counts of the file::
 
     shards = file_shards("big.conll", 8)
     counts = sum(client.gather(client.map(count_file, shards)))   # dask.distributed
@@ -24,16 +25,13 @@ the labels of the whole with :func:`ts_eval.core.corpus.check_selection` and ``c
 from __future__ import annotations
 
 import inspect
-from dataclasses import dataclass
+import os
 from typing import TYPE_CHECKING, Any, Dict, Iterable, Iterator, List, Mapping, Optional, Sequence, Set, Tuple, Union
-
-import numpy as np
 
 from ..core.corpus import Corpus, select_labels
 from ..errors import OptionError
 from ..io import columns
-from ..io.columns import Head
-from ..io.conll import conll_shards, read_conll, read_conll_blocks, read_conll_pair, read_conll_pair_blocks
+from ..io.conll import read_conll, read_conll_blocks, read_conll_pair, read_conll_pair_blocks
 from ..io.source import STDIN, display_name, replayable_stdin, system_name
 from ..models.counts import Counts, count_corpus
 from ..models.evaluate import DEFAULT_MODELS, score_settings
@@ -41,45 +39,7 @@ from ..models.evaluate import DEFAULT_MODELS, score_settings
 if TYPE_CHECKING:   # the readers of two-file mode in other formats are imported where they are used (not by
     # ``score FILE``: its imports are a good part of its time)
     from ..io.lockstep import Feed
-
-
-@dataclass(frozen=True)
-class Shard:
-    """Bytes ``start``..``stop`` of the plain column file ``path``: whole sentences after ``lines`` lines."""
-
-    path: str
-    start: int
-    stop: int
-    lines: int
-    head: Head
-    options: Tuple[Tuple[str, Any], ...] = ()    # the reading options it was cut for
-
-
-def file_shards(path: str, n: int, **reading: Any) -> List[Shard]:
-    """``path`` cut into at most ``n`` shards of whole sentences of about equal size (one shard, the whole
-    file, when it cannot be cut: standard input, a compressed file, a file without blank lines)."""
-    found = conll_shards(path, n, **reading)
-    if found is None:
-        return [Shard(path, 0, -1, 0, Head(0, 0, "", b""), tuple(sorted(reading.items())))]
-    lines = _lines_before(path, [a for a, _, _ in found])
-    return [Shard(path, a, b, k, head, tuple(sorted(reading.items()))) for (a, b, head), k in zip(found, lines)]
-
-
-def _lines_before(path: str, offsets: Sequence[int]) -> List[int]:
-    """How many lines of ``path`` lie before each offset (ascending)."""
-    out, lines, at = [], 0, 0
-    buf = bytearray(1 << 24)                # one buffer for every read: no new pages to fault in
-    view, data = memoryview(buf), np.frombuffer(buf, np.uint8)
-    with open(path, "rb", buffering=0) as fh:
-        for offset in offsets:
-            while at < offset:
-                n = fh.readinto(view[:min(len(buf), offset - at)])
-                if not n:
-                    break
-                lines += columns.count_newlines(data[:n])[0]
-                at += n
-            out.append(lines)
-    return out
+    from .shards import Shard  # (only --jobs and Python callers cut a file into shards)
 
 
 READING = set(inspect.signature(read_conll).parameters) - {"path"}
@@ -94,7 +54,7 @@ def count_file(source: Union[str, Shard], *, labels: Optional[Sequence[str]] = N
     :func:`~ts_eval.models.evaluate.evaluate`'s scoring options (a shard brings its reading options).
     """
     reading, scoring = _options(options, READING)
-    if isinstance(source, Shard):
+    if not isinstance(source, (str, os.PathLike)):     # a Shard
         reading = {**dict(source.options), **reading}
         whole = source.stop < 0
         blocks = read_conll_blocks(source.path, block_bytes=block_bytes,
