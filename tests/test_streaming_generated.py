@@ -6,6 +6,7 @@ also what grounding reports over the whole file (ungrounded examples, labels out
 ids in another order are read whole; bad records give the whole read's message, file and line."""
 from __future__ import annotations
 
+import gzip
 import json
 import random
 from pathlib import Path
@@ -259,3 +260,19 @@ def test_a_generated_output_is_read_in_blocks_where_blocks_are_asked_for(tmp_pat
     from test_streaming import run
 
     assert run(["score", "--gold", gold, gen])[0] == 0 and calls == [True]
+
+
+@pytest.mark.parametrize("pack", [bytes, gzip.compress], ids=["plain", "gzip"])
+def test_standard_input_and_compressed_files(tmp_path, pack):
+    gold, gen = files(tmp_path, 47)
+    raw = pack(Path(gen).read_bytes())
+    packed = tmp_path / "gen.jsonl.gz"
+    packed.write_bytes(gzip.compress(raw) if pack is bytes else raw)
+    for argv, stdin in ((["score", "--gold", gold, "-", "--input-format", "generated", "--gold-format", "jsonl-text",
+                          "--format", "json"], raw),
+                        (["score", "--gold", gold, str(packed), "--format", "json"], b"")):
+        with pytest.MonkeyPatch.context() as m:
+            seen = count_blocks(m, "read_pair_blocks")
+            whole, streamed = whole_and_streamed(m, argv, stdin=stdin, block_bytes=200)
+            assert seen and seen[0] > 1
+        assert streamed == whole and whole[0] == 0, whole

@@ -11,7 +11,8 @@ than gold has documents, a file that is one JSON array over several lines: :clas
 What grounding reports is added up block by block (:class:`~ts_eval.io.grounding.GroundingTally`: counts,
 the first ungrounded strings, the strings of each label and gold's labels); the notes of the whole -- the
 labels outside gold's labels over the whole gold input among them -- are those of the last block, the
-blocks before carry none (``{"generated": {}}``; adding the blocks' reading notes gives the whole's).
+blocks before carry only the mode (``{"generated": {"mode": "ground"}}``, the first of the notes' keys:
+adding the blocks' reading notes gives the whole's).
 
 A bad record is reported as the whole read reports it (its message numbers records of the file, its line
 is the file's), but as soon as its block is read: the whole read first reads every line as JSON, so with a
@@ -132,7 +133,7 @@ class GeneratedFeed:
         except InputError as err:
             raise block_error(err, self.name, self.placed) from None
         self.placed += gen.n_docs
-        notes = self.tally.notes(self.label_map) if last else {"generated": {}}
+        notes = self.tally.notes(self.label_map) if last else {"generated": {"mode": self.settings.mode}}
         grounded.notes.update(notes)
         grounded.docs.notes.update(notes)
         return grounded

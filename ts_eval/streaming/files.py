@@ -186,8 +186,9 @@ def count_files(gold: str, systems: Sequence[str], *, format: Union[str, Sequenc
     :func:`~ts_eval.io.conll.read_conll_pair_blocks`), CoNLL-U files (``"conllu"``,
     :func:`~ts_eval.io.conllu_blocks.read_conllu_pair_blocks`), or files in any of the formats of
     :func:`read_pair_blocks` (``"jsonl-tokens"``, ``"jsonl-text"``, ``"conllu"``: one for
-    every file, or a list: gold's, then each system's, ``"columns"`` among them).  Files that do not pair in order raise
-    :class:`~ts_eval.io.lockstep.NotInStep`: read them whole.
+    every file, or a list: gold's, then each system's, ``"columns"`` among them; a system may be
+    ``"generated"``: entity strings placed on gold's documents, with ``generated=``, ``ground=``, ...).
+    Files that do not pair in order raise :class:`~ts_eval.io.lockstep.NotInStep`: read them whole.
 
     ``options``: :func:`~ts_eval.io.conll.read_conll_pair`'s reading options (CoNLL-U:
     :func:`~ts_eval.io.conllu_blocks.read_conllu_pair_blocks`'s; other formats: the options their readers
