@@ -363,11 +363,14 @@ def find_ts_eval(explicit: Optional[str]) -> List[str]:
     return [sys.executable, "-m", "ts_eval"]
 
 
-def ts_eval_source(py: str) -> Dict[str, object]:
-    """Where the measured ts_eval lives, its commit, and how many files under it differ from that commit."""
+def ts_eval_source(py: str, ts: Sequence[str] = ()) -> Dict[str, object]:
+    """Where the measured ts_eval (the command ``ts``) lives, its commit, and how many files under it differ
+    from that commit."""
+    # ``python -m ts_eval`` imports the package of the current directory first; a console script does not
+    cwd = None if list(ts[-2:]) == ["-m", "ts_eval"] else tempfile.gettempdir()
     try:
         pkg = subprocess.run([py, "-c", "import ts_eval, os; print(os.path.dirname(ts_eval.__file__))"],
-                             capture_output=True, text=True, timeout=60).stdout.strip()
+                             capture_output=True, text=True, timeout=60, cwd=cwd).stdout.strip()
         head = subprocess.run(["git", "-C", pkg, "rev-parse", "--short", "HEAD"], capture_output=True,
                               text=True, timeout=60).stdout.strip()
         dirty = subprocess.run(["git", "-C", pkg, "status", "--porcelain", "--", "."], capture_output=True,
@@ -559,7 +562,7 @@ def main(argv: Optional[List[str]] = None) -> int:
         noise = {k: gen_info[k] for k in ("label_switch", "boundary_shift", "missed", "split", "spurious",
                                           "i_after_o_start", "type_change_inside", "stray_i") if k in gen_info}
         print("system noise: " + ", ".join(f"{k}={v}" for k, v in noise.items()))
-    src = ts_eval_source(py)
+    src = ts_eval_source(py, ts)
     byte_compile(py, ([Path(src["package"])] if src["package"] else [])
                  + ([workdir / "baseline" / "ts_eval"] if args.baseline else []))
     print(f"ts-eval: {' '.join(ts)} ({tool_version(ts + ['--version'])}; {src['package']} at commit "

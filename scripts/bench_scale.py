@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """How ``ts-eval score`` scales with the corpus: wall time and peak memory from 100k to 100M tokens,
-side by side with conlleval.pl, seqeval and nervaluate (and ``--jobs 2``, and an earlier commit).
+side by side with conlleval.pl, seqeval and nervaluate (and ``--jobs 2``, and an earlier commit, with
+``--jobs 2`` too when it has that option).
 
 Every size is one seeded synthetic corpus in conlleval's layout (``TOKEN GOLD PRED``, the generator of
 ``bench.py``: IOB2 gold, a noisy system with boundary shifts, label switches, misses, splits,
@@ -225,7 +226,7 @@ def main(argv: Optional[List[str]] = None) -> int:
     ap.add_argument("--baseline", metavar="COMMIT", help="also time this commit's ts-eval (git archive)")
     ap.add_argument("--baseline-max", default="100M", help="largest size the baseline runs at")
     ap.add_argument("--ts-eval", dest="ts_eval", metavar="CMD", help="command that runs ts-eval")
-    ap.add_argument("--only", metavar="KEYS", help="run only these tools (ts, ts_jobsN, base, conlleval, "
+    ap.add_argument("--only", metavar="KEYS", help="run only these tools (ts, ts_jobsN, base, base_jobsN, conlleval, "
                                                     "seqeval, nervaluate)")
     ap.add_argument("--json", type=Path, metavar="OUT", help="write every run as JSON")
     ap.add_argument("--markdown", action="store_true", help="also print the table in Markdown")
@@ -242,7 +243,9 @@ def main(argv: Optional[List[str]] = None) -> int:
     py = sys.executable
     jobs = args.jobs if args.jobs and supports(ts, "--jobs") else 0
     base = baseline_tree(args.baseline, workdir) if args.baseline else None
-    src = ts_eval_source(py)
+    base_jobs = bool(jobs and base and "--jobs" in subprocess.run(
+        [py, "-m", "ts_eval", "score", "--help"], cwd=base, capture_output=True, text=True).stdout)
+    src = ts_eval_source(py, ts)
     byte_compile(py, ([Path(src["package"])] if src["package"] else [])
                  + ([base / "ts_eval"] if base else []))
     print(f"ts-eval: {' '.join(ts)} ({src['package']} at commit {src['commit']}, {src['modified']} modified, "
@@ -275,6 +278,13 @@ def main(argv: Optional[List[str]] = None) -> int:
             if n > parse_size(args.baseline_max):
                 t.skipped = f"above --baseline-max {args.baseline_max}"
             tools.append(t)
+            if base_jobs:
+                t = Tool(f"base_jobs{jobs}", f"ts-eval {args.baseline} --jobs {jobs}",
+                         [py, "-m", "ts_eval", "score", "{corpus}", "--jobs", str(jobs), "-o",
+                          str(out / "base_jobs.txt")], reads_stdin=stream, cwd=base, output=out / "base_jobs.txt")
+                if n > parse_size(args.baseline_max):
+                    t.skipped = f"above --baseline-max {args.baseline_max}"
+                tools.append(t)
         if args.conlleval:
             t = Tool("conlleval", "conlleval.pl", [args.perl, args.conlleval], reads_stdin=True,
                      output=out / "conlleval.txt", stdout_to_output=True)
@@ -302,7 +312,7 @@ def main(argv: Optional[List[str]] = None) -> int:
         ran = [t for t in tools if t.runs]
         ref = next((t for t in ran if t.key == "ts"), None)
         for t in ran:
-            if t.key in ("ts_jobs2", f"ts_jobs{jobs}", "base") and ref is not None and t.output and ref.output:
+            if t.key in (f"ts_jobs{jobs}", "base", f"base_jobs{jobs}") and ref is not None and t.output and ref.output:
                 same = t.output.read_bytes() == ref.output.read_bytes()
                 print(f"  output of {t.label} {'identical to' if same else 'DIFFERS from'} ts-eval score's")
                 if not same:

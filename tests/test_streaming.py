@@ -449,7 +449,7 @@ def test_jobs_score_shards_in_processes_with_the_report_of_one(tmp_path, monkeyp
     real = files.file_shards
     monkeypatch.setattr(files, "file_shards", lambda *a, **k: cut.append(a[1]) or real(*a, **k))
     path = tmp_path / "s.conll"
-    path.write_text(clean(300) + synthetic(300) + "z I-ORG O\n\n")     # the first repair is in the second half
+    path.write_text(clean(900) + synthetic(200) + "z I-ORG O\n\n")     # the first repair is in the last shard
     for options in (["--format", "json", "--models", MODELS], ["--format", "conlleval"], ["--labels", "PER,ORG"]):
         argv = ["score", str(path), "--scheme", scheme, *options]
         whole = whole_and_streamed(monkeypatch, argv)[0]
@@ -457,8 +457,47 @@ def test_jobs_score_shards_in_processes_with_the_report_of_one(tmp_path, monkeyp
         assert run(argv + ["--jobs", "3"]) == whole
     assert cut == [2, 3] * 3
     assert [len(conll_shards(str(path), n, scheme=scheme)) for n in (2, 3)] == [2, 3]
-    for jobs in ("2", "3"):      # line 1203 is in a later shard: its line numbers count from the file's start
-        assert '"first_repair_line": 1203' in run(["score", str(path), "--format", "json", "--jobs", jobs])[1]
+    for jobs in ("2", "3"):      # line 3603 is in a later shard: its line numbers count from the file's start
+        assert '"first_repair_line": 3603' in run(["score", str(path), "--format", "json", "--jobs", jobs])[1]
+
+
+@pytest.mark.slow
+def test_jobs_count_the_lines_before_a_shard_only_when_its_line_numbers_show(tmp_path, monkeypatch):
+    """--jobs cuts the file without counting lines (a pass over the bytes): a later shard's line numbers
+    are placed after the lines before it only when the report shows one of them."""
+    monkeypatch.setattr(score, "MIN_SHARD_BYTES", 1)
+    counted: List[int] = []
+    real = files.lines_before
+    monkeypatch.setattr(files, "lines_before", lambda path, offset: counted.append(offset) or real(path, offset))
+    early, late = tmp_path / "early.conll", tmp_path / "late.conll"
+    early.write_text("z I-ORG O\n\n" + clean(300) + synthetic(300))      # the first repair on line 1
+    late.write_text(clean(900) + synthetic(200) + "z I-ORG O\n\n")       # the first repair in the last shard
+    for path, lines in ((early, 0), (late, 1)):
+        counted.clear()
+        argv = ["score", str(path), "--format", "json"]
+        whole = whole_and_streamed(monkeypatch, argv)[0]
+        assert run(argv + ["--jobs", "3"]) == whole and len(counted) == lines
+    assert '"first_repair_line": 1,' in run(["score", str(early), "--format", "json", "--jobs", "3"])[1]
+
+
+@pytest.mark.slow
+def test_shards_cut_without_counting_lines_add_up_once_placed(tmp_path):
+    path = tmp_path / "s.conll"
+    path.write_text(clean(900) + synthetic(200) + "z I-ORG O\n\n")
+    models = MODELS.split(",")
+    expected = ts_eval.evaluate(ts_eval.read_conll(str(path)), models=models).to_dict()
+    shards = ts_eval.file_shards(str(path), 4, count_lines=False)
+    assert len(shards) == 4 and [s.lines for s in shards] == [0] * 4
+    parts = [ts_eval.count_file(s, models=models) for s in shards]
+    counted = ts_eval.file_shards(str(path), 4)
+    assert [files.lines_before(str(path), s.start) for s in shards] == [s.lines for s in counted]
+    placed = [p.after_lines(files.lines_before(str(path), s.start)) for s, p in zip(shards, parts)]
+    assert sum(placed).report().to_dict() == expected
+    assert [p.report().to_dict() for p in placed] == [ts_eval.count_file(s, models=models).report().to_dict()
+                                                       for s in counted]
+    assert parts[0].line_numbers == (None, None)     # 900 clean sentences: the first repair is further on
+    whole = ts_eval.count_file(str(path), models=models).line_numbers
+    assert sum(placed).line_numbers == whole != sum(parts).line_numbers
 
 
 @pytest.mark.slow

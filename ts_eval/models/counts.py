@@ -95,6 +95,18 @@ class Counts:
                        systems=tuple(x + y for x, y in zip(a.systems, b.systems)),
                        input_labels=tuple(sorted(set(a.input_labels) | set(b.input_labels))))
 
+    @property
+    def line_numbers(self) -> Tuple[Optional[int], ...]:
+        """The line numbers these counts hold (per side, gold first: its first repaired tag's line, or None)."""
+        return (self.gold.first_repair_line, *(s.source.first_repair_line for s in self.systems))
+
+    def after_lines(self, lines: int) -> Counts:
+        """The same counts with every line number ``lines`` further on: the counts of a part of a file read
+        as if it began the file (a shard of :func:`~ts_eval.streaming.files.file_shards` cut without
+        counting its lines), placed after ``lines`` lines of the file."""
+        return replace(self, gold=self.gold.after_lines(lines),
+                       systems=tuple(replace(s, source=s.source.after_lines(lines)) for s in self.systems))
+
     def __radd__(self, other: Any) -> Counts:
         if isinstance(other, int) and other == 0:
             return self

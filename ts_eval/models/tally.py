@@ -173,6 +173,13 @@ class SideTally:
                        nested=self.nested + other.nested, crossing=self.crossing + other.crossing,
                        reading=merge_reading(self.reading, other.reading))
 
+    def after_lines(self, lines: int) -> SideTally:
+        """The same tally with its line numbers ``lines`` further on (a part read as if it began the file,
+        placed after ``lines`` lines)."""
+        if self.first_repair_line is None:
+            return self
+        return replace(self, first_repair_line=self.first_repair_line + lines)
+
     @property
     def shape(self) -> Dict[str, int]:
         return {"nested": self.nested, "crossing": self.crossing}

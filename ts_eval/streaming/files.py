@@ -55,14 +55,23 @@ class Shard:
     options: Tuple[Tuple[str, Any], ...] = ()    # the reading options it was cut for
 
 
-def file_shards(path: str, n: int, **reading: Any) -> List[Shard]:
+def file_shards(path: str, n: int, *, count_lines: bool = True, **reading: Any) -> List[Shard]:
     """``path`` cut into at most ``n`` shards of whole sentences of about equal size (one shard, the whole
-    file, when it cannot be cut: standard input, a compressed file, a file without blank lines)."""
+    file, when it cannot be cut: standard input, a compressed file, a file without blank lines).
+
+    ``count_lines=False`` does not count the lines before each shard (a pass over the bytes before the
+    last shard): every shard's ``lines`` is 0, so its line numbers (in its counts and its errors) count
+    from its own start; ``counts.after_lines(lines_before(path, shard.start))`` places a shard's counts."""
     found = conll_shards(path, n, **reading)
     if found is None:
         return [Shard(path, 0, -1, 0, Head(0, 0, "", b""), tuple(sorted(reading.items())))]
-    lines = _lines_before(path, [a for a, _, _ in found])
+    lines = _lines_before(path, [a for a, _, _ in found]) if count_lines else [0] * len(found)
     return [Shard(path, a, b, k, head, tuple(sorted(reading.items()))) for (a, b, head), k in zip(found, lines)]
+
+
+def lines_before(path: str, offset: int) -> int:
+    """How many lines of ``path`` lie before byte ``offset``."""
+    return _lines_before(path, [offset])[0]
 
 
 def _lines_before(path: str, offsets: Sequence[int]) -> List[int]:
