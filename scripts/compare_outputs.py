@@ -41,7 +41,7 @@ sys.path.insert(0, str(HERE))
 
 from bench import baseline_tree  # noqa: E402
 from bench_scale import Corpora, parse_size  # noqa: E402
-from bench_two_files import converted  # noqa: E402
+from bench_two_files import converted, generated_output  # noqa: E402
 
 RUNNER = r'''
 import io, json, os, sys
@@ -327,6 +327,20 @@ def build_jobs(data: Path, corpora: List[Path], work: Path, quick: bool) -> Jobs
         t_gold, t_sys = converted(c, "jsonl-text", [sys.executable, "-m", "ts_eval"])
         jobs.add(f"score {c.name} jsonl-text", ["score", "--gold", str(t_gold), str(t_sys), "--format", "json",
                                                 "-o", "{out}"])
+        gen = generated_output(t_sys)       # the system's spans as strings with labels, no offsets, no ids
+        for out_fmt in ("json", "table"):
+            jobs.add(f"score {c.name} generated {out_fmt}", ["score", "--gold", str(t_gold), str(gen), "--format",
+                                                             out_fmt, "-o", "{out}"])
+        jobs.add(f"score {c.name} generated strings", ["score", "--gold", str(t_gold), str(gen), "--generated",
+                                                       "strings", "--models", "ts,exact,strings", "--format", "json",
+                                                       "-o", "{out}"])
+        recs = gen.read_bytes().split(b"\n")
+        late = len(recs) * 9 // 10
+        gen_cut, gen_bad = work / f"generated-cut-{c.stem}.jsonl", work / f"generated-bad-{c.stem}.jsonl"
+        gen_cut.write_bytes(b"\n".join(recs[:late] + recs[late + 1:]))
+        gen_bad.write_bytes(b"\n".join(recs[:late] + [b'[["x"]]'] + recs[late:]))
+        for what, path in (("a record missing late", gen_cut), ("a bad record late", gen_bad)):
+            jobs.add(f"error: {c.name} generated {what}", ["score", "--gold", str(t_gold), str(path), "-o", "{out}"])
         rank_files = rank_systems(c, work)
         jobs.add(f"rank {c.name}", ["rank", "--gold", *map(str, rank_files), "--bootstrap", "200", "--permutations",
                                     "200", "--no-progress", "--format", "json", "-o", "{out}"])

@@ -403,8 +403,8 @@ def block_request(request: Request, args: argparse.Namespace, command: str = "sc
     :func:`~ts_eval.io.conll.read_conll_pair_blocks`), or None when it cannot be: one column FILE and a
     gold column file with column files per system can (standard input and compressed files too), also
     with ``--scheme auto`` (standard input is kept in a temporary file for the second pass); so can a gold file and
-    system files in CoNLL-U and JSON Lines and brat directories (:func:`_document_blocks`); the other formats
-    are read whole."""
+    system files in CoNLL-U and JSON Lines and brat directories (:func:`_document_blocks`), and for ``score``
+    generated outputs among the systems; the other formats are read whole."""
     paths = [request.file] if request.gold is None else [request.gold, *request.systems]
     if any(p is None for p in paths):
         return None
@@ -412,6 +412,8 @@ def block_request(request: Request, args: argparse.Namespace, command: str = "sc
     each = [input_format(p, args, gold=gold and k == 0) for k, p in enumerate(paths) if p is not None]
     formats = set(each)
     if gold and formats <= set(BLOCK_FORMATS) and formats != {"columns"}:
+        if "generated" in formats and (command != "score" or each[0] == "generated"):
+            return None     # (rank reads generated outputs whole; gold cannot be one: the whole read says so)
         return _document_blocks(request, args, each, min_systems)
     if formats != {"columns"}:
         return None
@@ -436,7 +438,7 @@ def block_request(request: Request, args: argparse.Namespace, command: str = "sc
 
 
 #: two-file mode in lock-step blocks of documents (ts_eval.streaming.files; column files alone: ts_eval.io.conll)
-BLOCK_FORMATS = ("conllu", "jsonl-tokens", "jsonl-text", "label-studio", "brat", "columns")
+BLOCK_FORMATS = ("conllu", "jsonl-tokens", "jsonl-text", "label-studio", "brat", "columns", "generated")
 
 
 def _document_blocks(request: Request, args: argparse.Namespace, formats: List[str],
@@ -444,8 +446,8 @@ def _document_blocks(request: Request, args: argparse.Namespace, formats: List[s
     """How to read a gold file and system files in CoNLL-U, JSON Lines or brat (each in its own format, column
     files among them) in lock-step blocks of whole documents (:func:`ts_eval.streaming.files.read_pair_blocks`),
     or None: ``--scheme auto`` (detected over each whole file) and options that none of these formats takes
-    (a generated output's) are read whole.  Standard input too is read in blocks: what is read of it is kept
-    in a temporary file, from which it is read whole again when the documents pair by id in another order."""
+    (a generated output's, without one) are read whole.  Standard input too is read in blocks: what is read of
+    it is kept in a temporary file, from which it is read whole again when the documents pair by id in another order."""
     from ..io.lockstep import TAKES
 
     files = list(request.systems)

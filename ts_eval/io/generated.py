@@ -54,22 +54,54 @@ def read_generated(path: str, *, field: str = FIELD, id_key: str = ID_KEY, raw: 
     name = display_name(path)
     out = Generated(name)
     for value, line in _values(read_text(path, raw), name):
-        d = len(out.ids)
-        rid, entities = _record(value, field, id_key, name, line, d)
-        out.ids.append(rid)
-        out.lines.append(line)
-        for text, label in _entities(entities, name, line, f"record {d + 1}"):
-            out.doc.append(d)
-            out.text.append(text)
-            out.label.append(label)
+        add_record(out, value, line, len(out.ids) + 1, field=field, id_key=id_key)
     if not out.ids:
         raise InputError("no records; expected one JSON value per line", name)
     has = [i is not None for i in out.ids]
     if any(has) and not all(has):
         d = has.index(False)
-        raise InputError(f"record {d + 1} has no {id_key!r} but others have one; give every record an id (they "
-                         "pair with gold's documents by id) or none (paired by order)", name, out.lines[d])
+        raise mixed_ids(d + 1, id_key, name, out.lines[d])
     return out
+
+
+def add_record(out: Generated, value: Any, line: int, number: int, *, field: str = FIELD,
+               id_key: str = ID_KEY) -> None:
+    """Add the record ``value`` (the input's record ``number``, counted from 1, on ``line``) to ``out``."""
+    rid, entities = _record(value, field, id_key, out.path, line, number - 1)
+    d = len(out.ids)
+    out.ids.append(rid)
+    out.lines.append(line)
+    for text, label in _entities(entities, out.path, line, f"record {number}"):
+        out.doc.append(d)
+        out.text.append(text)
+        out.label.append(label)
+
+
+def mixed_ids(number: int, id_key: str, name: str, line: int) -> InputError:
+    """The error for record ``number`` (on ``line``), the first without an id in an input where others have one."""
+    return InputError(f"record {number} has no {id_key!r} but others have one; give every record an id (they "
+                      "pair with gold's documents by id) or none (paired by order)", name, line)
+
+
+def starts_array(line: str) -> bool:
+    """Whether the first non-empty line of an input opens a JSON array of records over several lines (it
+    starts with ``[`` and is no JSON value by itself): the whole input is then one array."""
+    if not line.lstrip().startswith("["):
+        return False
+    try:
+        json.loads(line)
+    except json.JSONDecodeError:
+        return True
+    return False
+
+
+def line_value(line: str, name: str, number: int) -> Any:
+    """The JSON value of the non-empty line ``number``."""
+    try:
+        return json.loads(line)
+    except json.JSONDecodeError as err:
+        raise InputError(f"invalid JSON: {err.msg} (column {err.colno}); expected one JSON value per line",
+                         name, number) from None
 
 
 def _values(text: str, name: str) -> List[Tuple[Any, int]]:
@@ -79,19 +111,9 @@ def _values(text: str, name: str) -> List[Tuple[Any, int]]:
     numbered = [(k + 1, ln) for k, ln in enumerate(lines) if ln.strip()]
     if not numbered:
         raise InputError("empty input, expected JSON values, one per line", name)
-    if numbered[0][1].lstrip().startswith("["):
-        try:
-            json.loads(numbered[0][1])
-        except json.JSONDecodeError:    # a JSON array over several lines: the whole file is one array
-            return [(v, k + 1) for k, v in enumerate(load_array(text, name))]
-    out = []
-    for k, ln in numbered:
-        try:
-            out.append((json.loads(ln), k))
-        except json.JSONDecodeError as err:
-            raise InputError(f"invalid JSON: {err.msg} (column {err.colno}); expected one JSON value per line",
-                             name, k) from None
-    return out
+    if starts_array(numbered[0][1]):    # a JSON array over several lines: the whole file is one array
+        return [(v, k + 1) for k, v in enumerate(load_array(text, name))]
+    return [(line_value(ln, name, k), k) for k, ln in numbered]
 
 
 def _record(value: Any, field: str, id_key: str, name: str, line: int, d: int) -> Tuple[Optional[str], Any]:

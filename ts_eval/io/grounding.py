@@ -34,7 +34,7 @@ import re
 import string as _string
 import unicodedata
 from dataclasses import dataclass, field
-from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple, Union
+from typing import Any, Dict, List, Mapping, Optional, Sequence, Set, Tuple, Union
 
 import numpy as np
 
@@ -324,11 +324,54 @@ class Grounded:
     notes: Dict[str, Any]
 
 
+#: what grounding counts, in the order the notes give them (then ``outside_labels``)
+COUNTS = ("strings", "grounded", "fuzzy_grounded", "ungrounded", "duplicates", "unplaced")
+
+
+@dataclass
+class GroundingTally:
+    """What grounding found in the records placed so far, placed all at once or a run of records at a time
+    (:func:`place`): the counts add, the first :data:`EXAMPLES` ungrounded strings are kept, the strings of
+    each label and gold's labels are counted, so that :meth:`notes` -- the labels outside gold's over the
+    whole gold input -- can wait for the last record.  What it holds grows with the labels, not the records."""
+
+    settings: GroundSettings
+    counts: Dict[str, int] = field(default_factory=lambda: dict.fromkeys(COUNTS, 0))
+    examples: List[Dict[str, Any]] = field(default_factory=list)
+    labels: Dict[str, int] = field(default_factory=dict)      # strings per label, in the order first seen
+    gold_labels: Set[str] = field(default_factory=set)        # gold's labels (as read, before the label map)
+    records: int = 0
+
+    def notes(self, label_map: Sequence[Tuple[str, str]] = ()) -> Dict[str, Any]:
+        """The reading notes of the records placed (``label_map`` only decides which labels count as outside
+        gold's label set)."""
+        gold_labels = set(map_labels(label_map, sorted(self.gold_labels)))
+        names = list(self.labels)
+        outside = [lab for lab, m in zip(names, map_labels(label_map, names)) if m not in gold_labels]
+        counts = {**self.counts, "outside_labels": sum(self.labels[lab] for lab in outside)}
+        return {"generated": {**self.settings.to_dict(), **counts, "outside_label_names": sorted(outside),
+                              "ungrounded_examples": list(self.examples), "records": self.records}}
+
+
 def ground(gold: Documents, gen: Generated, settings: GroundSettings = GroundSettings(),
            label_map: Sequence[Tuple[str, str]] = ()) -> Grounded:
     """Place the strings of ``gen`` on ``gold``'s documents (paired by id, else by order); see the
     module docstring.  ``label_map`` only decides which labels count as outside gold's label set."""
-    order = document_order(gold, gen)                 # gold document g <- record order[g]
+    tally = GroundingTally(settings)
+    grounded = place(gold, gen, document_order(gold, gen), tally)
+    grounded.notes.update(tally.notes(label_map))
+    grounded.docs.notes.update(grounded.notes)
+    return grounded
+
+
+def place(gold: Documents, gen: Generated, order: np.ndarray, tally: GroundingTally,
+          first_record: int = 0) -> Grounded:
+    """Place the strings of ``gen``'s records on ``gold``'s documents (gold document g <- record
+    ``order[g]``), adding what grounding finds to ``tally`` (``first_record``: the records of the input
+    before ``gen``'s, which number the records of the examples).  The Grounded's notes are empty: they are
+    ``tally``'s once every record is placed."""
+    settings = tally.settings
+    tally.gold_labels.update(gold.labels)
     doc_of_record = np.empty(gen.n_docs, np.int64)
     doc_of_record[order] = np.arange(gold.n_docs)
     norm = settings.normalize
@@ -348,9 +391,9 @@ def ground(gold: Documents, gen: Generated, settings: GroundSettings = GroundSet
     st_doc: List[int] = []
     st_label: List[str] = []
     st_text: List[str] = []
-    counts = {"strings": len(gen.text), "grounded": 0, "fuzzy_grounded": 0, "ungrounded": 0, "duplicates": 0,
-              "unplaced": 0}
-    ungrounded: List[Dict[str, Any]] = []
+    counts = tally.counts
+    counts["strings"] += len(gen.text)
+    ungrounded = tally.examples
     pieces_of([c for t in gen.text for c in candidates(t, strip, articles)])    # one tokenizer pass
     for r in range(gen.n_docs):
         if r not in by_record:       # no strings: nothing to place (and no token index to build)
@@ -402,27 +445,24 @@ def ground(gold: Documents, gen: Generated, settings: GroundSettings = GroundSet
             if not found:
                 counts["ungrounded"] += 1
                 if len(ungrounded) < EXAMPLES:
-                    ungrounded.append({"record": gen.ids[r] if gen.ids[r] is not None else r + 1,
+                    ungrounded.append({"record": gen.ids[r] if gen.ids[r] is not None else first_record + r + 1,
                                        "line": gen.lines[r], "text": text, "label": label})
             if not new and not (found and settings.occurrences == "all"):
                 counts["unplaced"] += 1                 # a false positive with no tokens
                 un_doc.append(d)
                 un_label.append(label)
                 un_tokens.append(max(len(_pieces(text)), 1))
-    gold_labels = set(map_labels(label_map, gold.labels))
-    mapped = map_labels(label_map, gen.label)
-    outside = sorted({lab for lab, m in zip(gen.label, mapped) if m not in gold_labels})
-    counts["outside_labels"] = sum(1 for m in mapped if m not in gold_labels)
-    notes = {"generated": {**settings.to_dict(), **counts, "outside_label_names": outside,
-                           "ungrounded_examples": ungrounded, "records": gen.n_docs}}
+    for label in gen.label:
+        tally.labels[label] = tally.labels.get(label, 0) + 1
+    tally.records += gen.n_docs
     lengths = np.diff(gold.offsets).tolist()
     docs = build_documents(gen.path, "generated", lengths, list(gold.ids), gold.key_data, sd, ss, se, sl,
                            lines=[gen.lines[int(order[g])] for g in range(gold.n_docs)], texts=gold.texts,
-                           notes=notes, char_tokens=gold.char_tokens)
+                           char_tokens=gold.char_tokens)
     extra = sorted((set(un_label) | set(st_label)) - set(docs.labels))
     if extra:
         docs = _with_labels(docs, sorted(set(docs.labels) | set(extra)))
-    return Grounded(docs, (un_doc, un_label, un_tokens), (st_doc, st_label, st_text), notes)
+    return Grounded(docs, (un_doc, un_label, un_tokens), (st_doc, st_label, st_text), {})
 
 
 def _with_labels(docs: Documents, labels: List[str]) -> Documents:

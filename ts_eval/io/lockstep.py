@@ -13,11 +13,15 @@ order), no id occurs twice where every document has one, and the inputs hold as 
 same tokens (and texts).  When any of this does not hold (documents in another order, an input that does
 not line up: an error whose message names the whole inputs), :class:`NotInStep` is raised: the inputs
 must be read whole.
+
+A generated output (entity strings without offsets) is no feed of documents but :class:`Placing`: each
+block of gold's documents takes that many of its records, placed on them
+(:mod:`ts_eval.io.generated_blocks`), and the block's Corpus gets their strings as the whole read's does.
 """
 from __future__ import annotations
 
 import re
-from typing import Dict, Iterator, List, Optional, Protocol, Sequence, Set, Tuple
+from typing import Any, Dict, Iterator, List, Optional, Protocol, Sequence, Set, Tuple, Union, runtime_checkable
 
 import numpy as np
 
@@ -35,6 +39,7 @@ TAKES: Dict[str, Set[str]] = {
     "jsonl-text": {"align", "id_key", "text_key", "source", "tokenizer"},
     "label-studio": {"align", "id_key", "text_key", "source", "tokenizer"},
     "brat": {"discontinuous", "align", "tokenizer"},
+    "generated": {"generated", "ground", "normalize", "fuzzy_threshold", "field", "id_key"},
 }
 
 
@@ -56,6 +61,28 @@ class Feed(Protocol):
 
     def check_end(self) -> None:
         """Raise what the whole read raises for an input without documents."""
+
+
+@runtime_checkable
+class Placing(Protocol):
+    """A system input whose entries are placed on gold's documents (a generated output:
+    :class:`~ts_eval.io.generated_blocks.GeneratedFeed`), as many as each block of gold has."""
+
+    name: str
+
+    def place(self, gold: Documents, last: bool) -> Any:
+        """The next entries placed on ``gold``'s documents (``last``: gold has no more), a
+        :class:`~ts_eval.io.grounding.Grounded`."""
+
+    def attach(self, corpus: Corpus, gold: Documents, grounded: Dict[str, Any]) -> Corpus:
+        """The block's ``corpus`` with what it needs of every placed input (``grounded``: each one's
+        :meth:`place`, by system name)."""
+
+    def done(self) -> bool:
+        """Whether no entry is left."""
+
+    def check_end(self) -> None:
+        """Raise what the whole read raises for an input without entries."""
 
 
 def no_documents(name: str, fmt: str) -> Documents:
@@ -80,12 +107,12 @@ def block_error(err: InputError, name: str, docs_before: int, lines_before: int 
     return type(err)(list(err.parts), err.path, None if err.line is None else err.line + lines_before)
 
 
-def _in_step(gold: List[Optional[str]], system: List[Optional[str]]) -> bool:
+def in_step(gold: List[Optional[str]], system: List[Optional[str]]) -> bool:
     """Whether the documents pair in order: where both sides give an id, it is the same."""
     return gold == system or all(g is None or s is None or g == s for g, s in zip(gold, system))
 
 
-def lock_step(gold: Feed, feeds: Sequence[Feed], names: Sequence[str], *, scheme: Optional[str] = None,
+def lock_step(gold: Feed, feeds: Sequence[Union[Feed, Placing]], names: Sequence[str], *, scheme: Optional[str] = None,
               policy: Optional[str] = None, label_map: Sequence[Tuple[str, str]] = ()) -> Iterator[Corpus]:
     """The Corpus of each block of gold's documents and the same documents of every system (``names``: the
     systems' names, in the order of ``feeds``), paired as :func:`~ts_eval.io.api.read_pair` pairs the whole
@@ -94,11 +121,20 @@ def lock_step(gold: Feed, feeds: Sequence[Feed], names: Sequence[str], *, scheme
     ids: List[np.ndarray] = []          # gold's ids, hashed (a repeated id pairs otherwise: checked at the end)
     gold_ids = True                     # every gold document has an id
     system_ids = [True] * len(feeds)    # every document of that system has one
+    placing = [f for f in feeds if isinstance(f, Placing)]     # generated outputs: placed on gold's documents
     while not gold.done():
         g = gold.take()
-        systems = [f.take(g.n_docs) for f in feeds]
+        last = bool(placing) and gold.done()
+        grounded: Dict[str, Any] = {}
+        systems: List[Documents] = []
+        for name, f in zip(names, feeds):
+            if isinstance(f, Placing):
+                grounded[name] = f.place(g, last)
+                systems.append(grounded[name].docs)
+            else:
+                systems.append(f.take(g.n_docs))
         for k, s in enumerate(systems):
-            if s.n_docs != g.n_docs or not _in_step(g.ids, s.ids):
+            if s.n_docs != g.n_docs or not in_step(g.ids, s.ids):
                 raise NotInStep("the inputs do not pair document by document in order", s.path)
             system_ids[k] = system_ids[k] and None not in s.ids
         gold_ids = gold_ids and None not in g.ids
@@ -108,6 +144,8 @@ def lock_step(gold: Feed, feeds: Sequence[Feed], names: Sequence[str], *, scheme
             corpus = pair_documents(g, dict(zip(names, systems)), scheme=scheme, policy=policy)
         except InputError as err:
             raise NotInStep(str(err), g.path) from err
+        if grounded:
+            corpus = placing[0].attach(corpus, g, grounded)
         yield relabel(corpus, label_map)
     gold.check_end()
     for f in feeds:

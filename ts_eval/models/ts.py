@@ -175,7 +175,7 @@ def _with_unplaced(conf: Tuple[Optional[np.ndarray], Optional[np.ndarray]], sd: 
     n = sd.cd.n_labels
     toks = np.bincount(u.label, weights=u.tokens.astype(float), minlength=n)[:n]
     spans = np.bincount(u.label, minlength=n)[:n].astype(float)
-    tok, sep = conf[0].copy(), conf[1].copy()
+    tok, sep = conf[0].astype(float), conf[1].astype(float)    # (np.bincount of no pairs gives integers)
     tok[0, 1:] += toks
     sep[0, 1:] += toks - spans
     return tok, sep
@@ -261,6 +261,7 @@ def count(sd: SystemData, settings: ScoreSettings) -> Tally:
     if u is not None:     # spans on no token: t tokens and t - 1 separators each, FP of their label
         toks = np.bincount(u.label, weights=u.tokens.astype(float), minlength=L)[:L]
         seps = toks - np.bincount(u.label, minlength=L)[:L]
+        units = units.astype(float)     # (np.bincount of no spans gives integers)
         units[:, 1] += toks
         units[:, 4] += seps
         size += np.array([int(toks.sum()), int(seps.sum())], np.int64)

@@ -38,7 +38,7 @@ from ..models.evaluate import DEFAULT_MODELS, score_settings
 
 if TYPE_CHECKING:   # the readers of two-file mode in other formats are imported where they are used (not by
     # ``score FILE``: its imports are a good part of its time)
-    from ..io.lockstep import Feed
+    from ..io.lockstep import Feed, Placing
     from .shards import Shard  # (only --jobs and Python callers cut a file into shards)
 
 
@@ -74,13 +74,18 @@ def _conllu_reading() -> Set[str]:
     return set(inspect.signature(read_conllu_pair_blocks).parameters) - {"gold_path", "system_paths", "block_bytes"}
 
 
-def _feed(path: str, fmt: str, block_bytes: int, options: Dict[str, Any], system: bool) -> Feed:
+def _feed(path: str, fmt: str, block_bytes: int, options: Dict[str, Any], system: bool,
+          label_map: Sequence[Tuple[str, str]] = ()) -> Union[Feed, Placing]:
     from ..io.columns_feed import ColumnFeed
     from ..io.conllu_blocks import conllu_feed
     from ..io.jsonl_blocks import JsonlFeed, text_reader, tokens_reader
     from ..io.lockstep import TAKES
 
     kw = {k: v for k, v in options.items() if k in TAKES[fmt]}
+    if fmt == "generated":
+        from ..io.generated_blocks import GeneratedFeed  # only with generated outputs
+
+        return GeneratedFeed(path, block_bytes, label_map=label_map, **kw)
     if fmt == "conllu":
         return conllu_feed(path, block_bytes, **kw)
     if fmt == "columns":
@@ -103,7 +108,7 @@ def read_pair_blocks(gold: str, systems: Union[Sequence[str], Mapping[str, str]]
     :func:`~ts_eval.io.api.read_pair` passes them.  Raises :class:`~ts_eval.io.lockstep.NotInStep` when
     the files must be read whole (standard input, ``-``, can be read again: what the blocks read of it is
     kept in a temporary file, :func:`~ts_eval.io.source.replayable_stdin`)."""
-    from ..io.lockstep import TAKES, NotInStep, lock_step
+    from ..io.lockstep import TAKES, NotInStep, Placing, lock_step
 
     paths: List[str] = list(systems.values()) if isinstance(systems, Mapping) else list(systems)
     if names is None:
@@ -117,9 +122,13 @@ def read_pair_blocks(gold: str, systems: Union[Sequence[str], Mapping[str, str]]
     unknown = set(options) - set().union(*(TAKES[f] for f in formats))
     if unknown:
         raise NotInStep(f"option(s) {', '.join(sorted(unknown))} apply to none of the formats read", gold)
+    if formats[0] == "generated":
+        raise NotInStep("gold is in the generated format", display_name(gold))   # the whole read says why not
     size = block_bytes or columns.BLOCK_BYTES
-    feeds = [_feed(p, f, size, options, k > 0) for k, (p, f) in enumerate(zip([gold, *paths], formats))]
-    yield from lock_step(feeds[0], feeds[1:], names, scheme=options.get("scheme", "IOB2"),
+    feeds = [_feed(p, f, size, options, k > 0, label_map) for k, (p, f) in enumerate(zip([gold, *paths], formats))]
+    gold_feed = feeds[0]
+    assert not isinstance(gold_feed, Placing)
+    yield from lock_step(gold_feed, feeds[1:], names, scheme=options.get("scheme", "IOB2"),
                          policy=options.get("policy", "conlleval"), label_map=label_map)
 
 
@@ -137,8 +146,9 @@ def count_files(gold: str, systems: Sequence[str], *, format: Union[str, Sequenc
     :func:`~ts_eval.io.conll.read_conll_pair_blocks`), CoNLL-U files (``"conllu"``,
     :func:`~ts_eval.io.conllu_blocks.read_conllu_pair_blocks`), or files in any of the formats of
     :func:`read_pair_blocks` (``"jsonl-tokens"``, ``"jsonl-text"``, ``"conllu"``: one for
-    every file, or a list: gold's, then each system's, ``"columns"`` among them).  Files that do not pair in order raise
-    :class:`~ts_eval.io.lockstep.NotInStep`: read them whole.
+    every file, or a list: gold's, then each system's, ``"columns"`` among them; a system may be
+    ``"generated"``: entity strings placed on gold's documents, with ``generated=``, ``ground=``, ...).
+    Files that do not pair in order raise :class:`~ts_eval.io.lockstep.NotInStep`: read them whole.
 
     ``options``: :func:`~ts_eval.io.conll.read_conll_pair`'s reading options (CoNLL-U:
     :func:`~ts_eval.io.conllu_blocks.read_conllu_pair_blocks`'s; other formats: the options their readers
