@@ -229,15 +229,58 @@ def test_blank_lines_crlf_and_a_bom(tmp_path):
     assert streamed_same(None, ["score", "--gold", gold, gen, "--format", "json"], 60)[0] == 0
 
 
-def test_a_json_array_of_records_is_read_whole(tmp_path):
+def array_text(gold_recs: List[Dict[str, Any]], gen: List[List[List[str]]], with_ids: bool,
+               indent: Optional[int]) -> str:
+    """The generated records as one JSON array over several lines (``indent``: each record over several)."""
+    values = [{"id": g["id"], "entities": e} if with_ids else e for g, e in zip(gold_recs, gen)]
+    if indent is None:
+        return "[\n" + ",\n".join(json.dumps(v) for v in values) + "\n]\n"
+    return json.dumps(values, indent=indent) + "\n"
+
+
+@pytest.mark.parametrize("with_ids", [True, False])
+@pytest.mark.parametrize("indent", [None, 2])
+@pytest.mark.parametrize("block_bytes", [1, 150, 1 << 20])
+def test_a_json_array_of_records_is_read_in_blocks(tmp_path, with_ids, indent, block_bytes):
+    """A file that is one JSON array over several lines is read as JSON Lines (element n on line n, as the
+    whole read numbers them), in blocks, with the whole read's report."""
     gold_recs, gen = corpus(37)
     gold = write(tmp_path, "gold.jsonl", "".join(json.dumps(g) + "\n" for g in gold_recs))
-    path = write(tmp_path, "gen.json", "[\n" + ",\n".join(json.dumps({"id": g["id"], "entities": e})
-                                                       for g, e in zip(gold_recs, gen)) + "\n]\n")
-    with pytest.raises(NotInStep):
+    path = write(tmp_path, "gen.json", array_text(gold_recs, gen, with_ids, indent))
+    assert len(list(read_pair_blocks(gold, [path], formats=["jsonl-text", "generated"], block_bytes=100))) > 1
+    argv = ["score", "--gold", gold, path, "--gold-format", "jsonl-text", "--input-format", "generated"]
+    assert streamed_same(None, argv + ["--format", "json"], block_bytes)[0] == 0
+    raw = b"\xef\xbb\xbf" + Path(path).read_bytes()          # a BOM, and compressed
+    with gzip.open(tmp_path / "gen.json.gz", "wb") as fh:
+        fh.write(raw)
+    argv[3] = str(tmp_path / "gen.json.gz")
+    assert streamed_same(None, argv + ["--format", "json"], block_bytes)[0] == 0
+
+
+def test_a_bad_record_in_a_json_array_is_reported_as_read_whole(tmp_path, monkeypatch):
+    gold_recs, gen = corpus(38)
+    gen[40] = [["Paris", 7]]                     # a label that is not a string, deep in the array
+    gold = write(tmp_path, "gold.jsonl", "".join(json.dumps(g) + "\n" for g in gold_recs))
+    path = write(tmp_path, "gen.json", array_text(gold_recs, gen, True, None))
+    same_error(monkeypatch, ["score", "--gold", gold, path, "--gold-format", "jsonl-text", "--input-format",
+                             "generated"], 100, line=41)
+
+
+def test_an_array_whose_first_line_is_longer_than_the_look_is_read_whole(tmp_path, monkeypatch):
+    """The first line opens an array, and does not end within the bytes looked at: it cannot be told from a
+    line that is one record (a list of [text, label]), so the file is read whole, with the same report."""
+    import ts_eval.io.generated_blocks as generated_blocks
+
+    gold_recs, gen = corpus(39)
+    gold = write(tmp_path, "gold.jsonl", "".join(json.dumps(g) + "\n" for g in gold_recs))
+    path = write(tmp_path, "gen.json", array_text(gold_recs, gen, True, None).replace("[\n", "[" + " " * 50, 1))
+    monkeypatch.setattr(generated_blocks, "LOOK", 40)
+    with pytest.raises(NotInStep, match="first line is long"):
         list(read_pair_blocks(gold, [path], formats=["jsonl-text", "generated"], block_bytes=100))
     argv = ["score", "--gold", gold, path, "--gold-format", "jsonl-text", "--input-format", "generated"]
     assert streamed_same(None, argv + ["--format", "json"], 100, blocks=False)[0] == 0
+    monkeypatch.setattr(generated_blocks, "LOOK", 1 << 16)
+    assert len(list(read_pair_blocks(gold, [path], formats=["jsonl-text", "generated"], block_bytes=100))) > 1
 
 
 def test_gold_cannot_be_generated_in_blocks_either(tmp_path, monkeypatch):

@@ -1,6 +1,6 @@
 """A file that is one JSON array of records (a Label Studio export; token lists or texts written as one
 array) is read in lock-step blocks too, each element a record on a line of its own
-(:class:`ts_eval.io.jsonl_blocks.ArrayLines`): the report of the whole read for blocks down to one record,
+(:class:`ts_eval.io.lockstep.ArrayLines`): the report of the whole read for blocks down to one record,
 pretty-printed or compact, with a BOM, compressed; any error reads the file whole, so its message is the
 whole read's."""
 from __future__ import annotations
@@ -15,8 +15,7 @@ from test_streaming import count_blocks, whole_and_streamed
 from test_streaming_conllu import sample, system_of
 from test_streaming_jsonl import tags_lines, tokens_of
 
-from ts_eval.io.jsonl_blocks import ArrayLines
-from ts_eval.io.lockstep import NotInStep
+from ts_eval.io.lockstep import ArrayLines, NotInStep
 
 
 @pytest.fixture

@@ -5,8 +5,10 @@ A block of gold's documents takes as many records, the next ones of the file, an
 those documents (:func:`~ts_eval.io.grounding.place`, the code of the whole read).  That is the whole read's
 pairing when the records pair with gold's documents in order: records without ids (paired by order), or
 with the ids of gold's documents in gold's order.  Records with ids in another order, fewer or more records
-than gold has documents, a file that is one JSON array over several lines: :class:`~ts_eval.io.lockstep.NotInStep`
-(read whole).
+than gold has documents: :class:`~ts_eval.io.lockstep.NotInStep` (read whole).  A file that is one JSON
+array of records over several lines is read as JSON Lines (:class:`~ts_eval.io.lockstep.ArrayLines`:
+the n-th element on line n, which is how the whole read numbers an array's records); one whose first line
+opens an array and is longer than the first bytes looked at (64 KiB) is read whole.
 
 What grounding reports is added up block by block (:class:`~ts_eval.io.grounding.GroundingTally`: counts,
 the first ungrounded strings, the strings of each label and gold's labels); the notes of the whole -- the
@@ -30,10 +32,11 @@ from ..errors import InputError
 from .documents import Documents
 from .generated import FIELD, ID_KEY, Generated, add_record, line_value, mixed_ids, starts_array
 from .grounding import Grounded, GroundingTally, attach, ground_settings, place
-from .lockstep import NotInStep, block_error, in_step
-from .source import check_utf8, display_name, open_stream
+from .lockstep import ArrayLines, NotInStep, block_error, in_step
+from .source import check_utf8, display_name, open_stream, put_back
 
 READ = 1 << 20       # bytes read at a time
+LOOK = 1 << 16       # bytes looked at to tell a JSON array over several lines from a line that is a record
 
 
 class GeneratedFeed:
@@ -57,13 +60,31 @@ class GeneratedFeed:
         self.parsed = 0                 # records read
         self.placed = 0                 # records placed
         self.first: Optional[Tuple[bool, int]] = None    # whether record 1 has an id, and its line
+        self.array = False              # the file is one JSON array over several lines, read as JSON Lines
 
     # -- reading records
+
+    def _open(self) -> Any:
+        """The file as a stream of lines of records: a JSON array over several lines as JSON Lines."""
+        raw = open_stream(self.path)
+        read = raw.read(LOOK)
+        stream = put_back(read, raw)
+        head = read.lstrip(b"\xef\xbb\xbf \t\r\n")
+        if not head.startswith(b"["):
+            return stream
+        end = head.find(b"\n")
+        if end < 0 and len(read) == LOOK:
+            stream.close()
+            raise NotInStep("a JSON array of records whose first line is long is read whole", self.name)
+        if not starts_array(head[:end if end >= 0 else len(head)].decode("utf-8", "replace")):
+            return stream
+        self.array = True
+        return ArrayLines(stream, self.name)
 
     def _read(self) -> None:
         """Read the next lines of the file (their records into ``pending``)."""
         if self.stream is None:
-            self.stream = open_stream(self.path)
+            self.stream = self._open()
         data = self.stream.read(self.read_bytes)
         if not data:
             self.eof = True
@@ -84,7 +105,7 @@ class GeneratedFeed:
         self.bytes += len(chunk)
 
     def _record(self, ln: str, line: int) -> None:
-        if not self.parsed and starts_array(ln):
+        if not self.parsed and not self.array and starts_array(ln):     # (not seen by _open: read whole)
             raise NotInStep("a JSON array of records is read whole", self.name)
         value = line_value(ln, self.name, line)
         self.pending.append((value, line))

@@ -13,15 +13,12 @@ the file whole): a file without records, and an error whose message numbers reco
 read's, with the file's line: the bytes are checked for UTF-8 block by block, with the offsets of the file.
 
 A file that is one JSON array of records (a Label Studio export, say) is read as JSON Lines too
-(:class:`ArrayLines`): each element, parsed on its own, becomes a line of its own, so the n-th record is
-on line n, which is how the whole read numbers an array's records.  Any error in such a file reads it
-whole (its messages name the line of the file where the JSON breaks).
+(:class:`~ts_eval.io.lockstep.ArrayLines`): each element, parsed on its own, becomes a line of its own, so
+the n-th record is on line n, which is how the whole read numbers an array's records.  Any error in such a
+file reads it whole (its messages name the line of the file where the JSON breaks).
 """
 from __future__ import annotations
 
-import codecs
-import json
-import re
 from typing import Any, Callable, Dict, List, Optional, Tuple
 
 import numpy as np
@@ -31,102 +28,11 @@ from .charspans import MisalignedSpanError
 from .documents import Documents
 from .jsonl_text import read_jsonl_text
 from .jsonl_tokens import Shape, load_tag_names, tokens_documents
-from .lockstep import NotInStep, block_error, no_documents
+from .lockstep import ArrayLines, NotInStep, block_error, no_documents
 from .source import check_utf8, display_name, gc_paused, open_stream
 
 #: how a block's bytes become Documents (the bytes, the file's name)
 Reader = Callable[[bytes, str], Documents]
-
-_JSON_SPACE = re.compile(r"[ \t\n\r]*")
-_NUMBER_GOES_ON = re.compile(r"[0-9.eE+-]*")
-#: an array element not complete in this many characters read ahead is taken for broken JSON (read whole)
-ELEMENT_CHARS = 64 << 20
-
-
-class ArrayLines:
-    """A stream of a file that is one JSON array, as JSON Lines: each element (checked to be JSON by the
-    parser, on its own) on a line of its own, its line breaks -- JSON whitespace -- made spaces.  What is
-    not a JSON array of values (broken JSON, text after the array, an empty array, not UTF-8) raises
-    :class:`~ts_eval.io.lockstep.NotInStep`: the whole read names it."""
-
-    fill = 1 << 20      # bytes read at a time
-
-    def __init__(self, stream: Any, name: str) -> None:
-        self.stream, self.name = stream, name
-        self.decoder = codecs.getincrementaldecoder("utf-8")("strict")
-        self.parse = json.JSONDecoder().raw_decode
-        self.text, self.at = "", 0       # decoded characters, and how many of them are handed out
-        self.eof = False                 # the stream is read to its end
-        self.state = "start"             # start, value, separator, end
-        self.elements = 0
-
-    def _fill(self) -> None:
-        if self.eof:
-            raise NotInStep("the JSON array does not end", self.name)
-        data = self.stream.read(self.fill)
-        try:
-            more = self.decoder.decode(data, final=not data)
-        except UnicodeDecodeError:
-            raise NotInStep("not UTF-8", self.name) from None
-        self.eof = not data
-        self.text, self.at = self.text[self.at:] + more, 0
-
-    def read(self, size: int = -1) -> bytes:
-        out: List[str] = []
-        got = 0
-        while (size < 0 or got < size) and self.state != "end":
-            self.at = _JSON_SPACE.match(self.text, self.at).end()     # type: ignore[union-attr]
-            if self.at >= len(self.text):
-                self._fill()
-                continue
-            c = self.text[self.at]
-            if self.state == "start":
-                if self.text.startswith("\ufeff", self.at) and not self.elements:
-                    self.at += 1
-                    continue
-                if c != "[":
-                    raise NotInStep("not a JSON array", self.name)
-                self.at, self.state = self.at + 1, "value"
-            elif self.state == "separator":
-                if c not in ",]":
-                    raise NotInStep("not a JSON array", self.name)
-                self.at, self.state = self.at + 1, "value" if c == "," else "end"
-            elif c == "]" and not self.elements:
-                raise NotInStep("an empty JSON array", self.name)
-            else:
-                try:
-                    _, end = self.parse(self.text, self.at)
-                except json.JSONDecodeError:
-                    if len(self.text) - self.at > ELEMENT_CHARS:
-                        raise NotInStep("broken JSON", self.name) from None
-                    self._fill()             # the element may go on in the next bytes
-                    continue
-                if _NUMBER_GOES_ON.match(self.text, end).end() == len(self.text) and not self.eof:   # type: ignore
-                    self._fill()             # the element may be a number cut short ("-7." of "-7.5e3")
-                    continue
-                line = self.text[self.at:end].replace("\n", " ").replace("\r", " ") + "\n"
-                out.append(line)
-                got += len(line)
-                self.at, self.state, self.elements = end, "separator", self.elements + 1
-        if self.state == "end":
-            self._check_end()
-        return "".join(out).encode("utf-8")
-
-    def _check_end(self) -> None:
-        """Only JSON whitespace may follow the array."""
-        while True:
-            self.at = _JSON_SPACE.match(self.text, self.at).end()     # type: ignore[union-attr]
-            if self.at < len(self.text):
-                raise NotInStep("text after the JSON array", self.name)
-            if self.eof:
-                return
-            self._fill()
-
-    def close(self) -> None:
-        self.stream.close()
-
-
-
 
 class JsonlFeed:
     """The records of one JSON Lines file, handed out a number of whole records at a time."""

@@ -17,9 +17,14 @@ must be read whole.
 A generated output (entity strings without offsets) is no feed of documents but :class:`Placing`: each
 block of gold's documents takes that many of its records, placed on them
 (:mod:`ts_eval.io.generated_blocks`), and the block's Corpus gets their strings as the whole read's does.
+
+A file that is one JSON array of records is read by both kinds of feed as JSON Lines (:class:`ArrayLines`:
+the n-th element on line n, as the whole read numbers an array's records).
 """
 from __future__ import annotations
 
+import codecs
+import json
 import re
 from typing import Any, Dict, Iterator, List, Optional, Protocol, Sequence, Set, Tuple, Union, runtime_checkable
 
@@ -46,6 +51,95 @@ TAKES: Dict[str, Set[str]] = {
 class NotInStep(InputError):
     """The inputs do not pair document by document in order, or a block cannot be read as the whole input
     reads it: read them whole (that pairs them by id, or names what is wrong)."""
+
+
+_JSON_SPACE = re.compile(r"[ \t\n\r]*")
+_NUMBER_GOES_ON = re.compile(r"[0-9.eE+-]*")
+#: an array element not complete in this many characters read ahead is taken for broken JSON (read whole)
+ELEMENT_CHARS = 64 << 20
+
+
+class ArrayLines:
+    """A stream of a file that is one JSON array, as JSON Lines: each element (checked to be JSON by the
+    parser, on its own) on a line of its own, its line breaks -- JSON whitespace -- made spaces.  What is
+    not a JSON array of values (broken JSON, text after the array, an empty array, not UTF-8) raises
+    :class:`~ts_eval.io.lockstep.NotInStep`: the whole read names it."""
+
+    fill = 1 << 20      # bytes read at a time
+
+    def __init__(self, stream: Any, name: str) -> None:
+        self.stream, self.name = stream, name
+        self.decoder = codecs.getincrementaldecoder("utf-8")("strict")
+        self.parse = json.JSONDecoder().raw_decode
+        self.text, self.at = "", 0       # decoded characters, and how many of them are handed out
+        self.eof = False                 # the stream is read to its end
+        self.state = "start"             # start, value, separator, end
+        self.elements = 0
+
+    def _fill(self) -> None:
+        if self.eof:
+            raise NotInStep("the JSON array does not end", self.name)
+        data = self.stream.read(self.fill)
+        try:
+            more = self.decoder.decode(data, final=not data)
+        except UnicodeDecodeError:
+            raise NotInStep("not UTF-8", self.name) from None
+        self.eof = not data
+        self.text, self.at = self.text[self.at:] + more, 0
+
+    def read(self, size: int = -1) -> bytes:
+        out: List[str] = []
+        got = 0
+        while (size < 0 or got < size) and self.state != "end":
+            self.at = _JSON_SPACE.match(self.text, self.at).end()     # type: ignore[union-attr]
+            if self.at >= len(self.text):
+                self._fill()
+                continue
+            c = self.text[self.at]
+            if self.state == "start":
+                if self.text.startswith("\ufeff", self.at) and not self.elements:
+                    self.at += 1
+                    continue
+                if c != "[":
+                    raise NotInStep("not a JSON array", self.name)
+                self.at, self.state = self.at + 1, "value"
+            elif self.state == "separator":
+                if c not in ",]":
+                    raise NotInStep("not a JSON array", self.name)
+                self.at, self.state = self.at + 1, "value" if c == "," else "end"
+            elif c == "]" and not self.elements:
+                raise NotInStep("an empty JSON array", self.name)
+            else:
+                try:
+                    _, end = self.parse(self.text, self.at)
+                except json.JSONDecodeError:
+                    if len(self.text) - self.at > ELEMENT_CHARS:
+                        raise NotInStep("broken JSON", self.name) from None
+                    self._fill()             # the element may go on in the next bytes
+                    continue
+                if _NUMBER_GOES_ON.match(self.text, end).end() == len(self.text) and not self.eof:   # type: ignore
+                    self._fill()             # the element may be a number cut short ("-7." of "-7.5e3")
+                    continue
+                line = self.text[self.at:end].replace("\n", " ").replace("\r", " ") + "\n"
+                out.append(line)
+                got += len(line)
+                self.at, self.state, self.elements = end, "separator", self.elements + 1
+        if self.state == "end":
+            self._check_end()
+        return "".join(out).encode("utf-8")
+
+    def _check_end(self) -> None:
+        """Only JSON whitespace may follow the array."""
+        while True:
+            self.at = _JSON_SPACE.match(self.text, self.at).end()     # type: ignore[union-attr]
+            if self.at < len(self.text):
+                raise NotInStep("text after the JSON array", self.name)
+            if self.eof:
+                return
+            self._fill()
+
+    def close(self) -> None:
+        self.stream.close()
 
 
 class Feed(Protocol):
