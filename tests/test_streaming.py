@@ -470,7 +470,7 @@ def test_jobs_count_the_lines_before_a_shard_only_when_its_line_numbers_show(tmp
     counted: List[int] = []
     real = streaming_shards.lines_before
     monkeypatch.setattr(streaming_shards, "lines_before",
-                        lambda path, offset: counted.append(offset) or real(path, offset))
+                        lambda path, offset, **kw: counted.append(offset) or real(path, offset, **kw))
     early, late = tmp_path / "early.conll", tmp_path / "late.conll"
     early.write_text("z I-ORG O\n\n" + clean(300) + synthetic(300))      # the first repair on line 1
     late.write_text(clean(900) + synthetic(200) + "z I-ORG O\n\n")       # the first repair in the last shard
@@ -500,6 +500,11 @@ def test_shards_cut_without_counting_lines_add_up_once_placed(tmp_path):
     assert parts[0].line_numbers == (None, None)     # 900 clean sentences: the first repair is further on
     whole = ts_eval.count_file(str(path), models=models).line_numbers
     assert sum(placed).line_numbers == whole != sum(parts).line_numbers
+    assert streaming_shards.add_shards(shards, parts).report().to_dict() == expected
+    assert streaming_shards.add_shards(counted, [ts_eval.count_file(s, models=models) for s in counted]
+                                       ).report().to_dict() == expected
+    assert streaming_shards.lines_before(str(path), shards[3].start, after=(shards[2].start, counted[2].lines)
+                                         ) == counted[3].lines
 
 
 @pytest.mark.slow

@@ -201,7 +201,7 @@ def _in_shards(path: str, options: Dict[str, Any], jobs: int) -> Any:
 
     from ..errors import InputError
     from ..streaming.files import READING
-    from ..streaming.shards import file_shards, lines_before
+    from ..streaming.shards import add_shards, file_shards
 
     jobs = min(jobs, os.path.getsize(path) // MIN_SHARD_BYTES) if path != STDIN else 1
     if options.get("scheme") == "auto":     # detected over the whole file: a shard cannot detect it
@@ -209,8 +209,7 @@ def _in_shards(path: str, options: Dict[str, Any], jobs: int) -> Any:
     if jobs < 2:
         return None
     # The lines before each shard are not counted first (a pass over the bytes before the last shard, on
-    # the path of every process): a shard's line numbers count from its start, and are placed after the
-    # file's lines before it only where the report shows one (a side's first repair in a later shard).
+    # the path of every process): add_shards places a shard's line numbers where the report shows one.
     shards = file_shards(path, jobs, count_lines=False, **{k: v for k, v in options.items() if k in READING})
     if len(shards) < 2:
         return None
@@ -219,12 +218,7 @@ def _in_shards(path: str, options: Dict[str, Any], jobs: int) -> Any:
         parts = list(pool.map(_count_shard, [(shard, rest) for shard in shards]))
     if any(p is None for p in parts):
         raise InputError("a shard holds an error", path)   # read whole: that says which
-    total = parts[0]
-    for shard, part in zip(shards[1:], parts[1:]):
-        if any(a is None and b is not None for a, b in zip(total.line_numbers, part.line_numbers)):
-            part = part.after_lines(lines_before(path, shard.start))
-        total = total + part
-    return total
+    return add_shards(shards, parts)
 
 
 def _conlleval(report) -> str:
