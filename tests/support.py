@@ -7,8 +7,11 @@ they can check the package rather than repeat it.
 """
 from __future__ import annotations
 
+import contextlib
+import re
+import warnings
 from pathlib import Path
-from typing import Dict, List, Sequence, Tuple
+from typing import Dict, Iterator, List, Sequence, Tuple
 
 import numpy as np
 
@@ -16,6 +19,23 @@ FIXTURES = Path(__file__).parent / "fixtures"
 CONLLEVAL_FIXTURES = FIXTURES / "conlleval"
 
 Span = Tuple[str, int, int]     # (label, start, end), end exclusive, as ts_eval's API takes spans
+
+
+@contextlib.contextmanager
+def expect_warnings(*expected: Tuple[type, str]) -> Iterator[list]:
+    """The block raises each warning of ``expected`` (a class and a regular expression its message matches)
+    and no other: a test that causes warnings asserts them, so that the suite's summary lists none."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        yield caught
+
+    def fits(w: warnings.WarningMessage, cls: type, pattern: str) -> bool:
+        return issubclass(w.category, cls) and re.search(pattern, str(w.message)) is not None
+
+    unexpected = [f"{w.category.__name__}: {w.message}" for w in caught
+                  if not any(fits(w, cls, pattern) for cls, pattern in expected)]
+    missing = [(cls.__name__, pattern) for cls, pattern in expected if not any(fits(w, cls, pattern) for w in caught)]
+    assert not unexpected and not missing, (unexpected, missing)
 
 
 # ---------------------------------------------------------------------------

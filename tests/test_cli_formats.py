@@ -36,8 +36,12 @@ def _six_systems(path: Path) -> str:
 
 
 @pytest.fixture
-def six(tmp_path):
-    return _six_systems(tmp_path / "six.conll")
+def six(tmp_path, monkeypatch):
+    """The file of six systems, named relative to the test's own folder: what the terminal prints of its path
+    (a path is never cut to fit) does not depend on where the test runner keeps its folders."""
+    monkeypatch.chdir(tmp_path)
+    _six_systems(tmp_path / "six.conll")
+    return "six.conll"
 
 
 def _rank(six, *extra):
@@ -226,9 +230,10 @@ def test_score_terminal_table_fits_80_and_120_columns_without_cutting(tmp_path, 
 
     rows = ["a B-PER B-PER I-PER B-LOC", "b I-PER I-PER O I-LOC", "c O O B-ORG O", "",
             "d B-LOC B-LOC B-LOC O", "e O B-MISC O O"]
+    monkeypatch.chdir(tmp_path)     # a short path: the line that names it is never cut to fit
     f = tmp_path / "multi.conll"
     f.write_text("\n".join(rows) + "\n")
-    base = ["score", str(f), "--gold-col", "2", "--system-col", "3", "4", "5",
+    base = ["score", f.name, "--gold-col", "2", "--system-col", "3", "4", "5",
             "--names", "system-with-a-long-name-one", "system-with-a-long-name-two", "system-with-a-long-name-three"]
     code, out, err = run_cli(base + ["--format", "json", "--models", "ts,exact,overlap,contain,fair,semeval"], capsys)
     assert code == 0, err

@@ -60,7 +60,7 @@ def test_the_messages_the_suite_reads_are_whole_at_any_width(tmp_path, capsys, m
 @pytest.mark.slow
 def test_the_suite_passes_with_a_narrow_terminal_exported(tmp_path):
     env = {**os.environ, "COLUMNS": "40", "LINES": "10"}
-    proc = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
+    proc = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-n0",
                            *(str(ROOT / "tests" / t) for t in MESSAGE_TESTS)],
                           cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0, proc.stdout[-3000:]

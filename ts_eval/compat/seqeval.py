@@ -77,6 +77,15 @@ def _undefined_average_warning() -> type:
                 {"__module__": __name__, "__doc__": "A macro average over no entity types (nan)."})
 
 
+def __getattr__(name: str) -> type:
+    """``UndefinedAverageWarning`` is made on first use (it derives from scikit-learn's class, slow to import),
+    and is this module's attribute, so that a filter or a process that receives the warning (pytest-xdist
+    pickles a warning by its module and class name) can name it."""
+    if name == "UndefinedAverageWarning":
+        return _undefined_average_warning()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
 class UnknownPrefixError(ValueError, KeyError):
     """A tag whose prefix letter seqeval's strict mode does not know (not one of I O B E S U L): seqeval raises
     ``KeyError`` there (its ``Prefixes[letter]`` lookup); this is that and the ``ValueError`` this module raises
