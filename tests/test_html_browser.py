@@ -165,18 +165,22 @@ def test_layout_rules_hold_at_desktop_and_phone_widths(drv, files, kind, width):
 
 
 def test_a_wide_table_takes_the_window_width_on_a_desktop(drv, files):
-    """The score summary is wider than the text column: it grows into the window's margins (centred
-    on the column) instead of scrolling in the column's width; a narrow table keeps to the left."""
+    """A table wider than the text column even with its column titles wrapped (score's fair error
+    types) grows into the window's margins (centred on the column) instead of scrolling in the
+    column's width; the summary, which fits once its titles wrap, stays in the column; a narrow table
+    keeps to the left."""
     _open(drv, files["score"][0], 1280)
-    main, wide, narrow = drv.execute_script(
+    main, wide, summary, narrow = drv.execute_script(
         "const r = s => document.querySelector(s).getBoundingClientRect();"
         "const m = getComputedStyle(document.querySelector('main'));"
         "const c = r('main'); "
         "const left = c.left + parseFloat(m.paddingLeft), right = c.right - parseFloat(m.paddingRight);"
-        "return [[left, right], [r('#table-summary .table-wrap').left, r('#table-summary .table-wrap').right],"
-        "        [r('#table-token-accuracy .table-wrap').left, r('#table-token-accuracy .table-wrap').right]]")
+        "const box = s => [r(s + ' .table-wrap').left, r(s + ' .table-wrap').right];"
+        "return [[left, right], box('#table-fair-gen-ap_rich_dev'), box('#table-summary'),"
+        "        box('#table-token-accuracy')]")
     assert wide[0] < main[0] - 40 and wide[1] > main[1] + 40 and wide[0] >= 16 - 0.5 and wide[1] <= 1280 - 16 + 0.5
     assert abs((wide[0] + wide[1]) / 2 - (main[0] + main[1]) / 2) < 1
+    assert abs(summary[0] - main[0]) < 1 and summary[1] <= main[1] + 0.5
     assert abs(narrow[0] - main[0]) < 1 and narrow[1] < main[1]
 
 
