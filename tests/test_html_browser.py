@@ -35,7 +35,7 @@ def files(tmp_path_factory) -> Dict[str, Path]:
     folder = tmp_path_factory.mktemp("pages")
     out = {}
     made = {"handmade": (sample_page, "leaderboard", len(SYSTEMS)), **pages.PAGES,
-            "rank16": (pages.rank16, "lb-task-exact-f1-micro", 16)}
+            "rank16": (pages.rank16, "lb-task-exact-f1-micro", 16), "agree3": (pages.agree_long_names, "pairs", 3)}
     for kind, (make, table, n) in made.items():
         path = folder / f"{kind}.html"
         path.write_text(html.render(make()), encoding="utf-8")
@@ -78,7 +78,7 @@ def _totals(drv, table: str):
 
 
 KINDS = ["handmade", *pages.PAGES]
-LAYOUT_KINDS = [*KINDS, "rank16"]
+LAYOUT_KINDS = [*KINDS, "rank16", "agree3"]
 
 
 @pytest.mark.parametrize("kind", KINDS)
@@ -182,6 +182,20 @@ def test_a_wide_table_takes_the_window_width_on_a_desktop(drv, files):
     assert abs((wide[0] + wide[1]) / 2 - (main[0] + main[1]) / 2) < 1
     assert abs(summary[0] - main[0]) < 1 and summary[1] <= main[1] + 0.5
     assert abs(narrow[0] - main[0]) < 1 and narrow[1] < main[1]
+
+
+@pytest.mark.parametrize("width", [1280, 390])
+@pytest.mark.parametrize("kind", ["agree", "agree3"])
+def test_every_table_of_the_agree_page_stays_in_the_text_column(drv, files, kind, width):
+    """The agree page of five annotators (every disagreement listed) and of three with names as long as
+    GermEval 2014's runs: each table's box and the disagreements (one record per disagreement, the
+    annotators side by side) inside the text column at a desktop's and a phone's width; a wide table
+    scrolls in its box on the phone."""
+    path, _, _ = files[kind]
+    _open(drv, path, width)
+    assert drv.execute_script(browser.OUT_OF_COLUMN) == []
+    assert drv.execute_script("return document.querySelectorAll('#table-disagreements .record').length") > 0
+    browser.set_width(drv, 1280)
 
 
 def test_every_mark_of_the_rank_interval_chart_is_in_view_on_a_phone(drv, files):
