@@ -119,6 +119,25 @@ return out;
 """
 
 
+#: the tables (their boxes) and records that reach out of the text column (main's content box),
+#: every folded part opened: "name: left..right outside column left..right"
+OUT_OF_COLUMN = r"""
+document.querySelectorAll('details').forEach(d => { d.open = true; });
+const m = document.querySelector('main'), cs = getComputedStyle(m), r = m.getBoundingClientRect();
+const left = r.left + parseFloat(cs.paddingLeft), right = r.right - parseFloat(cs.paddingRight), out = [];
+document.querySelectorAll('.table-wrap, .records-block').forEach(w => {
+  if (!w.offsetParent) { return; }
+  const b = w.getBoundingClientRect(), t = w.querySelector('table');
+  const name = t ? t.getAttribute('data-table') : w.getAttribute('data-table');
+  if (b.left < left - 0.5 || b.right > right + 0.5) {
+    out.push(name + ': ' + Math.round(b.left) + '..' + Math.round(b.right) + ' outside column ' + Math.round(left)
+             + '..' + Math.round(right));
+  }
+});
+return out;
+"""
+
+
 def layout_problems(drv, width: int) -> list:
     """What breaks :data:`LAYOUT_RULES` on the open page (every folded part opened), one line each."""
     drv.execute_script("document.querySelectorAll('details').forEach(d => { d.open = true; })")

@@ -111,6 +111,20 @@ def agree(resamples: int = 30) -> Page:
     return build.build(run(Annotations(corpus, names), bootstrap=resamples, majority=3), cases=None)
 
 
+def agree_long_names(cases: int = 10) -> Page:
+    """agree's page of three annotators with names as long as real systems' file names (GermEval 2014's
+    runs), each list cut at ``cases`` as the command's HTML is: what once pushed the Pairs table out of
+    the text column."""
+    from ts_eval.agreement.api import agree as run
+    from ts_eval.agreement.data import Annotations
+    from ts_eval.io import read_conll
+    from ts_eval.output.builders import agree as build
+
+    names = ["annotator-one_germeval2014", "annotator-two_lstm_germeval", "annotator-three_spacy_germeval"]
+    corpus = read_conll(str(DEMO), gold_column=2, system_columns=[3, 4], names=names[1:])
+    return build.build(run(Annotations(corpus, names)), cases=cases)
+
+
 # kind -> (document maker, id of its main table, the rows that table must have: one per system,
 # label or metric, counted from the inputs, not from the document)
 def analyze() -> Page:

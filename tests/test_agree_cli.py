@@ -335,3 +335,40 @@ def test_an_annotator_may_be_called_gold(capsys, tmp_path, fmt):
     d = json.loads(out)
     assert [a["name"] for a in d["annotators"]] == ["anna", "gold"]
     assert [a["name"] for a in ts_eval.agree([str(first), str(second)]).to_dict()["annotators"]] == ["anna", "gold"]
+
+
+# ---------------------------------------------------------------------------
+# how many of each list a person's format shows (issue 30.6)
+
+DEMO = str(Path(ts_eval.__file__).parent / "demo" / "germeval2014_test_sample.conll")
+
+
+def test_a_persons_formats_list_cases_of_each_list_and_say_how_many_more(capsys):
+    """The HTML page (and the terminal, Markdown, LaTeX) lists --cases documents, groups and
+    disagreements (default 10) and says how many more there are; JSON and CSV hold all of them."""
+    import csv
+    import io
+
+    argv = ["agree", DEMO, "--columns", "2", "3", "4"]
+    d = as_json(capsys, argv)
+    docs, groups, items = len(d["documents"]), len(d["disagreements"]["groups"]), d["disagreements"]["total"]
+    assert docs == 300 and groups > 10 and items == len(d["disagreements"]["items"]) > 10
+    code, page, err = run_cli([*argv, "--format", "html"], capsys)
+    assert code == 0, err
+    assert page.count('<article class="record">') == 10                 # one record per disagreement
+    assert page.split('id="table-documents"')[1].split("<tbody>")[1].split("</tbody>")[0].count("<tr>") == 10
+    for more, n in ((items - 10, items), (groups - 10, groups), (docs - 10, docs)):
+        assert f"{more} more " in page and f"not listed: --cases {n} lists them all" in page
+    code, small, err = run_cli([*argv, "--format", "html", "--cases", "3"], capsys)
+    assert small.count('<article class="record">') == 3 and f"{items - 3} more disagreements" in small
+    code, every, err = run_cli([*argv, "--format", "html", "--cases", str(items)], capsys)
+    assert every.count('<article class="record">') == items and "more disagreements" not in every
+    assert len(page) < len(every) / 2
+    for fmt in ("markdown", "latex", "table"):
+        code, out, err = run_cli([*argv, "--format", fmt], capsys)
+        assert code == 0 and f"{items - 10} more disagreements not listed: --cases {items}" in " ".join(out.split())
+    code, out, err = run_cli([*argv, "--format", "csv"], capsys)
+    rows = list(csv.DictReader(io.StringIO(out)))
+    assert len({r["row"] for r in rows if r["table"] == "disagreements"}) <= items
+    assert sum(r["table"] == "disagreements" and r["column"] == "kind" for r in rows) == items
+    assert sum(r["table"] == "documents" and r["column"] == "tokens" for r in rows) == docs

@@ -116,6 +116,15 @@ def test_rank_html_has_per_label_scores_and_fair_bars(capsys, six):
     assert "Per-label" in out and "Fair error" in out and "<svg" in out
 
 
+@pytest.mark.parametrize("fmt", ["table", "markdown", "html"])
+def test_rank_leads_with_the_model_asked_for_not_the_reference_it_adds(capsys, six, fmt):
+    code, out, err = run_cli(_rank(six, "--models", "overlap-f1-micro", "--format", fmt, "--details"), capsys)
+    assert code == 0, err
+    boards = re.findall(r"leaderboard under (Ov-F1µ|Seg-F1µ)", out)
+    assert boards[0] == "Ov-F1µ" and "Seg-F1µ" in boards          # the reference's board further down
+    assert "exact-f1-micro added as the reference" in out
+
+
 @pytest.mark.parametrize("columns", ["80", "120"])
 def test_rank_summary_fits_the_terminal_without_cutting(monkeypatch, capsys, six, columns):
     monkeypatch.setenv("COLUMNS", columns)

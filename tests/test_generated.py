@@ -368,3 +368,23 @@ def test_empty_strings_are_ungrounded_false_positives(tmp_path: Path, gold: str)
     assert reading(c)["ungrounded"] == 2
     ex = ts_eval.evaluate(c, models=["exact"]).systems[0]["exact"]["micro"]
     assert (ex["system"], ex["tp"]) == (2, 0)
+
+
+# the generated-outputs table of every page format: --ground means something only where a span-level
+# model scores the placed spans (first or all occurrences change them), not when the strings model scores alone
+GROUND_IN = {"table": r"(?m)^system\s+mode\s+ground\s", "markdown": r"\| ground \|", "latex": r"& ground &",
+             "csv": r"(?m)^generated,gen,ground,first,", "html": r'data-key="ground"'}
+
+
+@pytest.mark.parametrize("fmt", list(GROUND_IN))
+def test_the_ground_column_only_where_a_model_scores_placed_spans(tmp_path: Path, gold: str, fmt: str,
+                                                                   capsys: pytest.CaptureFixture) -> None:
+    import re
+
+    path = generated(tmp_path, HALLUCINATED)
+    for extra, shown in (([], False), (["--models", "strings,ts"], True), (["--generated", "ground"], True)):
+        mode = [] if "--generated" in extra else ["--generated", "strings"]
+        code, out, err = run_cli(["score", "--gold", gold, path, *mode, *extra, "--format", fmt], capsys)
+        assert code == 0, err
+        assert "ungrounded" in out                      # the generated-outputs table is there
+        assert bool(re.search(GROUND_IN[fmt], out)) is shown, (extra, out)

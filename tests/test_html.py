@@ -248,3 +248,26 @@ def test_example_cells_are_drawn_as_sentences_side_by_side():
     assert page.count(karl) == 2
     assert "<table" not in page and "[tokens]LABEL" not in page and "Spans are <mark" in page
     assert "<h3>" not in page                      # the section's heading names it
+
+
+def test_titles_wrap_at_spaces_and_a_pair_of_names_may_wrap():
+    """Column titles may wrap at their spaces, never inside a hyphenated word; a row named by two
+    names (a pair) marks its table so its names may wrap; the legend of sentences drawn without
+    roles, focus or cut windows says only what the page marks."""
+    from ts_eval.output.page import Cell, Column, Page, Section, Table
+
+    t = Table("p", "Pairs", [Column("a", "A"), Column("b", "B"), Column("k", "kappa multi-class"),
+                             Column("s", "Seg-F1µ")], [[Cell("x"), Cell("y"), Cell(0.5, "corr"), Cell(0.5, "score")]],
+              key_columns=2)
+    one = Table("q", "One", [Column("a", "A"), Column("k", "kappa")], [[Cell("x"), Cell(0.5, "corr")]])
+    page = html.render(Page("agree", "x", [Section("S", [t, one])]))
+    assert '>kappa <span class="word">multi-class</span></th>' in page
+    assert '><span class="word">Seg-F1µ</span></th>' in page
+    assert '<table class="names" data-table="p">' in page and '<table data-table="q">' in page
+    sides = [Cell("[a]X", data={"tokens": ["a", "b"], "spans": [["X", 0, 1]]}), Cell("-", data={"tokens": ["a", "b"],
+                                                                                                 "spans": []})]
+    rec = Table("d", "Disagreements", [Column("n", "sentence"), Column("u", "ann1"), Column("v", "ann2")],
+                [[Cell(1, "count"), *sides]])
+    page = html.render(Page("agree", "x", [Section("D", [rec])]))
+    assert "with their label after them.</p>" in page
+    assert "gold and each system" not in page and "bold and underlined" not in page and "window cuts" not in page

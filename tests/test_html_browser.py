@@ -35,7 +35,7 @@ def files(tmp_path_factory) -> Dict[str, Path]:
     folder = tmp_path_factory.mktemp("pages")
     out = {}
     made = {"handmade": (sample_page, "leaderboard", len(SYSTEMS)), **pages.PAGES,
-            "rank16": (pages.rank16, "lb-task-exact-f1-micro", 16)}
+            "rank16": (pages.rank16, "lb-task-exact-f1-micro", 16), "agree3": (pages.agree_long_names, "pairs", 3)}
     for kind, (make, table, n) in made.items():
         path = folder / f"{kind}.html"
         path.write_text(html.render(make()), encoding="utf-8")
@@ -78,7 +78,7 @@ def _totals(drv, table: str):
 
 
 KINDS = ["handmade", *pages.PAGES]
-LAYOUT_KINDS = [*KINDS, "rank16"]
+LAYOUT_KINDS = [*KINDS, "rank16", "agree3"]
 
 
 @pytest.mark.parametrize("kind", KINDS)
@@ -165,19 +165,37 @@ def test_layout_rules_hold_at_desktop_and_phone_widths(drv, files, kind, width):
 
 
 def test_a_wide_table_takes_the_window_width_on_a_desktop(drv, files):
-    """The score summary is wider than the text column: it grows into the window's margins (centred
-    on the column) instead of scrolling in the column's width; a narrow table keeps to the left."""
+    """A table wider than the text column even with its column titles wrapped (score's fair error
+    types) grows into the window's margins (centred on the column) instead of scrolling in the
+    column's width; the summary, which fits once its titles wrap, stays in the column; a narrow table
+    keeps to the left."""
     _open(drv, files["score"][0], 1280)
-    main, wide, narrow = drv.execute_script(
+    main, wide, summary, narrow = drv.execute_script(
         "const r = s => document.querySelector(s).getBoundingClientRect();"
         "const m = getComputedStyle(document.querySelector('main'));"
         "const c = r('main'); "
         "const left = c.left + parseFloat(m.paddingLeft), right = c.right - parseFloat(m.paddingRight);"
-        "return [[left, right], [r('#table-summary .table-wrap').left, r('#table-summary .table-wrap').right],"
-        "        [r('#table-token-accuracy .table-wrap').left, r('#table-token-accuracy .table-wrap').right]]")
+        "const box = s => [r(s + ' .table-wrap').left, r(s + ' .table-wrap').right];"
+        "return [[left, right], box('#table-fair-gen-ap_rich_dev'), box('#table-summary'),"
+        "        box('#table-token-accuracy')]")
     assert wide[0] < main[0] - 40 and wide[1] > main[1] + 40 and wide[0] >= 16 - 0.5 and wide[1] <= 1280 - 16 + 0.5
     assert abs((wide[0] + wide[1]) / 2 - (main[0] + main[1]) / 2) < 1
+    assert abs(summary[0] - main[0]) < 1 and summary[1] <= main[1] + 0.5
     assert abs(narrow[0] - main[0]) < 1 and narrow[1] < main[1]
+
+
+@pytest.mark.parametrize("width", [1280, 390])
+@pytest.mark.parametrize("kind", ["agree", "agree3"])
+def test_every_table_of_the_agree_page_stays_in_the_text_column(drv, files, kind, width):
+    """The agree page of five annotators (every disagreement listed) and of three with names as long as
+    GermEval 2014's runs: each table's box and the disagreements (one record per disagreement, the
+    annotators side by side) inside the text column at a desktop's and a phone's width; a wide table
+    scrolls in its box on the phone."""
+    path, _, _ = files[kind]
+    _open(drv, path, width)
+    assert drv.execute_script(browser.OUT_OF_COLUMN) == []
+    assert drv.execute_script("return document.querySelectorAll('#table-disagreements .record').length") > 0
+    browser.set_width(drv, 1280)
 
 
 def test_every_mark_of_the_rank_interval_chart_is_in_view_on_a_phone(drv, files):

@@ -422,6 +422,50 @@ def test_several_tasks_have_mean_correlations(small_ranking):
     assert any(t.startswith("leaderboard under") for t in titles)
 
 
+def test_the_models_asked_for_lead_and_an_added_reference_comes_after_them(small_ranking):
+    """rank with models that leave out the reference: the study adds the reference (first in its
+    arrays), and the page leads with the first model asked for, the reference after the models."""
+    corpus, _ = small_ranking
+    asked = ["overlap-f1-micro", "ts-f1-macro"]
+    r = ts_eval.rank_corpus(corpus, models=asked, bootstrap=20, permutations=20, seed=2)
+    assert r.models == ["exact-f1-micro", *asked] and r.settings["reference_added"]      # the study's order
+    shown = [*asked, "exact-f1-micro"]
+    doc = build(r)
+    k = r.models.index("overlap-f1-micro")
+    boards = [s for s in doc.sections if s.id.startswith("leaderboard-")]
+    assert boards[0].id == "leaderboard-task-overlap-f1-micro" and not boards[0].detail
+    assert [s.id for s in boards[1:]] == ["leaderboard-task-ts-f1-macro", "leaderboard-task-exact-f1-micro"]
+    assert all(s.detail for s in boards[1:])
+    assert doc.sections[1] is boards[0]                             # right after the data line
+    lb = doc.table("lb-task-overlap-f1-micro")
+    assert [row[1].value for row in lb.rows] == r.ranking("overlap-f1-micro")
+    assert [row[2].value for row in lb.rows] == [r.scores[i, k] for i in r.order[k]]
+    assert "exact-f1-micro added as the reference" in doc.sections[0].blocks[0].text
+    # every table of models shows them as asked, then the reference
+    assert [c.key for c in doc.table("shifts-task").columns[1:]] == shown
+    assert [c.key for c in doc.table("rankings-task").columns[1:]] == shown
+    assert [c.key for c in doc.table("scores-task").columns[1:]] == shown
+    assert [row[0].value for row in doc.table("scores-task").rows] == r.ranking("overlap-f1-micro")
+    assert doc.table("agreement-task").row_keys == asked
+    sp = doc.table("spearman-task")
+    assert sp.row_keys == shown and [c.key for c in sp.columns[1:]] == shown
+    for i, a in enumerate(shown):
+        for j, b in enumerate(shown):
+            x, y = r.models.index(a), r.models.index(b)
+            cell = sp.rows[i][j + 1]
+            assert cell.value == r.spearman[x, y] and cell.low == r.uncertainty.spearman_low[x, y]
+    ref = r.reference_index
+    assert doc.table("shifts-task").rows[0][1].value == r.ranks[r.order[k][0], ref]   # still reference ranks
+    text = render(doc, "table", width=100)
+    assert text.index("leaderboard under Ov-F1µ") < text.index("leaderboard under Seg-F1µ")
+    assert "leaderboard under Ov-F1µ" in str(r) and "Seg-F1µ" not in str(r)   # a Python caller's summary too
+    # the reference asked for: it leads, and the models keep the order asked for
+    r2 = ts_eval.rank_corpus(corpus, models=["overlap-f1-micro", "exact-f1-micro"], bootstrap=0, permutations=0)
+    doc2 = build(r2)
+    assert next(s.id for s in doc2.sections if s.id.startswith("leaderboard-")) == "leaderboard-task-exact-f1-micro"
+    assert [c.key for c in doc2.table("shifts-task").columns[1:]] == ["overlap-f1-micro", "exact-f1-micro"]
+
+
 # ---------------------------------------------------------------------------
 # the file renderers render the same tables
 

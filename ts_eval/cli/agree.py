@@ -21,6 +21,8 @@ if TYPE_CHECKING:
     from ..agreement.data import Annotations
 
 WRITE_FORMATS = ("columns", "jsonl-tokens", "jsonl-text", "brat")    # = ts_eval.io.convert.WRITERS
+#: the formats that list every document and disagreement (a person's formats list --cases of each)
+MACHINE_FORMATS = ("json", "csv")
 #: reading options (and their defaults) that an export split by an annotator field cannot use
 EXPORT_IGNORES = {"scheme": None, "policy": None, "token_col": 1, "delimiter": None, "outside_tag": "O", "raw": False,
                   "tags_only": False, "input_format": "auto", "gold_format": None, "tag_names": None,
@@ -59,8 +61,8 @@ def register(subparsers: Any) -> None:
     g.add_argument("--confidence", type=float, default=0.95, metavar="C", help="interval level (default 0.95)")
     g.add_argument("--seed", type=int, default=0, help="random seed of the resamples (default 0)")
     g.add_argument("--cases", type=int, default=10, metavar="N",
-                   help="table format: documents, disagreement groups and disagreements listed (default 10; "
-                        "the other formats list all)")
+                   help="documents, disagreement groups and disagreements listed, each list saying how many more "
+                        "there are (default 10; json and csv list all)")
     g.add_argument("--details", action="store_true", help="table format: also every pair per label; html: open it")
     g.add_argument("--majority", type=int, metavar="K",
                    help="write the spans at least K annotators share to -o (the report then goes to standard output)")
@@ -162,5 +164,6 @@ def run(args: argparse.Namespace) -> int:
         for line in rep.lines():
             print(f"ts-eval agree: {line}", file=sys.stderr)
     args.output = report_to
-    emit(result, args, page_options={"cases": args.cases if args.format == "table" else None}, details=args.details)
+    every = args.format in MACHINE_FORMATS
+    emit(result, args, page_options={"cases": None if every else args.cases}, details=args.details)
     return 0

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Dict, List, Optional
 
-from ...errors import Spelling, python_spelling
+from ...errors import Hint, Spelling, python_spelling, spell
 from ..page import Block, Cell, Column, Figure, Page, Section, Table, Text
 
 if TYPE_CHECKING:
@@ -122,6 +122,14 @@ def labels_table(a: Agreement) -> Table:
                  "all annotators)", cols, rows)
 
 
+def more_note(shown: int, total: int, what: str, spelling: Spelling) -> List[Text]:
+    """The note under a list cut at ``shown`` of ``total``: how many more, and how to see them all."""
+    if shown >= total:
+        return []
+    return [Text(spell([f"{total - shown} more {what} not listed: ", Hint("cases", total),
+                        " lists them all; the JSON and CSV formats hold every one"], spelling), "note")]
+
+
 def documents_table(a: Agreement, limit: Optional[int]) -> Table:
     unit = "document" if a.settings["resampling"] == "documents" else "sentence"
     docs = a.documents if limit is None else a.documents[:limit]
@@ -148,7 +156,19 @@ def _spans_text(spans: List[List[Any]]) -> str:
     return "; ".join(f"[{s[3] if len(s) > 3 else f'{s[1]}..{s[2]}'}]{s[0]}" for s in spans)
 
 
-def disagreement_blocks(a: Agreement, limit: Optional[int]) -> List[Block]:
+def _spans_cell(item: Dict[str, Any], spans: List[List[Any]]) -> Cell:
+    """One annotator's spans in a disagreement: as text (``[tokens]LABEL``), and, when the cluster's
+    text has one word per token, as the cluster's tokens with the spans on them, which the renderers
+    that draw sentences show side by side, one annotator beside the other."""
+    first, last, text = item["first"], item["last"], item["text"]
+    words = text.split(" ") if text is not None else []
+    if len(words) != last - first + 1:         # no tokens, or a token with a space in it: the text alone
+        return Cell(_spans_text(spans))
+    return Cell(_spans_text(spans), data={"tokens": words, "spans": [[s[0], s[1] - first, s[2] - first]
+                                                                     for s in spans]})
+
+
+def disagreement_blocks(a: Agreement, limit: Optional[int], spelling: Spelling = python_spelling) -> List[Block]:
     d = a.disagreements
     names = [r["name"] for r in a.annotators]
     kind_cols = [Column(k, KIND_TITLES[k]) for k in KIND_TITLES]
@@ -161,6 +181,7 @@ def disagreement_blocks(a: Agreement, limit: Optional[int]) -> List[Block]:
                      for r in d["by_label"]], row_styles=["total"] + [None] * len(d["by_label"]))
     groups = d["groups"] if limit is None else d["groups"][:limit]
     more = f"; the {len(groups)} most frequent of {len(d['groups'])}" if len(groups) < len(d["groups"]) else ""
+    groups_more = more_note(len(groups), len(d["groups"]), "groups", spelling)
     gt = Table("disagreement-groups", f"Grouped by label and surface string{more}",
                [Column("labels", "labels"), Column("text", "text"), Column("count", "clusters"), *kind_cols],
                [[Cell(g["labels"]), Cell(g["text"]), Cell(g["count"], "count")]
@@ -175,11 +196,11 @@ def disagreement_blocks(a: Agreement, limit: Optional[int]) -> List[Block]:
         row = [Cell(r["sentence"] + 1, "count")] + ([Cell(r["line"], "count")] if has_lines else [])
         row += [Cell(KIND_TITLES[r["kind"]]), Cell(r["text"] if r["text"] is not None else f"tokens {r['first']}.."
                                                    f"{r['last']}")]
-        row += [Cell(_spans_text(r["annotators"][n])) for n in names]
+        row += [_spans_cell(r, r["annotators"][n]) for n in names]
         rows.append(row)
     it = Table("disagreements", f"Every disagreement, in text order{more}", cols, rows, key_columns=1,
                note="each annotator's spans as [text]LABEL; - where an annotator has none")
-    return [kinds, gt, it]
+    return [kinds, gt, *groups_more, it, *more_note(len(items), len(d["items"]), "disagreements", spelling)]
 
 
 def pair_label_table(a: Agreement) -> Table:
@@ -203,6 +224,7 @@ def build(a: Agreement, cases: Optional[int] = None, *, spell: Spelling = python
     """The page of an agreement result; ``cases``: list at most this many documents, disagreement groups
     and disagreements (None: all)."""
     st, co = a.settings, a.corpus
+    unit = "document" if st["resampling"] == "documents" else "sentence"
     about = (f"{len(a.annotators)} annotators, {co['tokens']} tokens, {co['sentences']} sentences, labels "
              f"{', '.join(co['labels']) or '-'}; separator weight {st['separator_weight']:g}, continuum "
              f"{st['continuum']}")
@@ -214,8 +236,10 @@ def build(a: Agreement, cases: Optional[int] = None, *, spell: Spelling = python
         Section("Pairs", [pairs_table(a), _heatmap(a, "kappa", "Pairwise Cohen's kappa (micro)", "corr"),
                           _heatmap(a, "f_exact", "Pairwise F1, exact match (micro)", "score")], id="pairs"),
         Section("Labels", [labels_table(a)], id="labels"),
-        Section("Documents", [documents_table(a, cases)], id="documents"),
-        Section("Disagreements", disagreement_blocks(a, cases), id="disagreements"),
+        Section("Documents", [documents_table(a, cases),
+                              *more_note(min(len(a.documents), cases if cases is not None else len(a.documents)),
+                                         len(a.documents), f"{unit}s", spell)], id="documents"),
+        Section("Disagreements", disagreement_blocks(a, cases, spell), id="disagreements"),
         Section("Every pair per label", [pair_label_table(a)], id="pair-labels", detail=True),
     ]
     if a.majority is not None:

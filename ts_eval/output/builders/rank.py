@@ -36,13 +36,29 @@ def _names(r) -> List[str]:
     return list(r.systems)
 
 
+def shown_models(r) -> List[int]:
+    """The models' indices in the order the page shows them: as asked for; a reference the study added
+    (``reference_added``: the ranking puts it first) comes after the models asked for."""
+    ref = r.reference_index
+    if not r.settings.get("reference_added") or len(r.models) < 2:
+        return list(range(len(r.models)))
+    return [k for k in range(len(r.models)) if k != ref] + [ref]
+
+
+def lead(r) -> int:
+    """The model whose leaderboard leads the page: the reference, unless the study added it to models
+    asked for without it; then the first model asked for."""
+    return shown_models(r)[0] if r.settings.get("reference_added") else r.reference_index
+
+
 # ---------------------------------------------------------------------------
 # summary
 
 
 def leaderboard(r, k: Optional[int] = None) -> Section:
-    """Systems in model ``k``'s order (default the reference): score [interval], rank [interval], group."""
-    k = r.reference_index if k is None else k
+    """Systems in model ``k``'s order (default the model that leads, :func:`lead`): score [interval], rank
+    [interval], group."""
+    k = lead(r) if k is None else k
     title, b, u = r.titles[k], r.bootstrap, r.uncertainty
     groups = u.groups if u is not None and u.groups is not None else None
     cols = [Column("rank", "#"), Column("system", "system"), Column("score", title)]
@@ -87,11 +103,12 @@ def rank_shifts(r) -> Section:
     """The paper's Table 2: at each position of each model's ranking, that system's reference rank."""
     ref = r.reference_index
     ref_ranks = r.ranks[:, ref]
-    cols = [Column("position", "position")] + [Column(m, t) for m, t in zip(r.models, r.titles)]
+    shown = shown_models(r)
+    cols = [Column("position", "position")] + [Column(r.models[k], r.titles[k]) for k in shown]
     rows = []
     for p in range(len(r.systems)):
         row = [Cell(p + 1, "rank")]
-        for k in range(len(r.models)):
+        for k in shown:
             x = float(ref_ranks[r.order[k][p]])
             jump = x - (p + 1)
             row.append(Cell(x, "rank", style=None if jump == 0 else ("up" if jump > 0 else "down"),
@@ -103,8 +120,8 @@ def rank_shifts(r) -> Section:
                    "reference rank, is larger than the position); red (down): lower; each cell's note names "
                    "the system")
     bump = Figure(f"bump-{r.task}", f"{r.task}: ranks across models", "bump",
-                  {"models": list(r.titles), "systems": _names(r),
-                   "ranks": [[_f(r.ranks[i, k]) for k in range(len(r.models))] for i in range(len(r.systems))]})
+                  {"models": [r.titles[k] for k in shown], "systems": _names(r),
+                   "ranks": [[_f(r.ranks[i, k]) for k in shown] for i in range(len(r.systems))]})
     return Section(f"{r.task}: rank shifts", [t, bump], id=f"shifts-{r.task}")
 
 
@@ -116,9 +133,10 @@ def agreement(r) -> Section:
             Column("changed", "pairs changing order"), Column("compared", "of pairs"),
             Column("significant", "significant under both")]
     rows, keys = [], []
-    for k, title in enumerate(r.titles):
+    for k in shown_models(r):
         if k == ref:
             continue
+        title = r.titles[k]
         keys.append(r.models[k])
         f = r.flips(r.reference, r.models[k])
         rows.append([Cell(title),
@@ -152,6 +170,11 @@ def matrix(tid: str, title: str, models: Sequence[str], titles: Sequence[str], m
     return [Table(tid, title, cols, rows, note=note, sortable=False, row_keys=list(models)), fig]
 
 
+def _square(order: Sequence[int], a: Any) -> Any:
+    """A models x models array with its rows and columns in ``order`` (None stays None)."""
+    return None if a is None else np.asarray(a)[np.ix_(order, order)]
+
+
 def count_matrix(tid: str, title: str, models: Sequence[str], titles: Sequence[str], m: np.ndarray,
                  note: str = "") -> Table:
     """A models x models matrix of counts (the resamples that left a coefficient undefined)."""
@@ -164,11 +187,13 @@ def correlations(r) -> Section:
     u = r.uncertainty
     ci = u is not None and u.spearman_low is not None
     what = f" with {100 * u.confidence:g}% bootstrap intervals" if ci else ""
-    blocks = matrix(f"spearman-{r.task}", f"{r.task}: Spearman's rank correlation{what}", r.models, r.titles,
-                    r.spearman,
-                    u.spearman_low if ci else None, u.spearman_high if ci else None, r.spearman_note)
-    blocks += matrix(f"kendall-{r.task}", f"{r.task}: Kendall's tau-b{what}", r.models, r.titles, r.kendall,
-                     u.kendall_low if ci else None, u.kendall_high if ci else None)
+    o = shown_models(r)
+    models, titles = [r.models[k] for k in o], [r.titles[k] for k in o]
+    blocks = matrix(f"spearman-{r.task}", f"{r.task}: Spearman's rank correlation{what}", models, titles,
+                    _square(o, r.spearman), _square(o, u.spearman_low if ci else None),
+                    _square(o, u.spearman_high if ci else None), r.spearman_note)
+    blocks += matrix(f"kendall-{r.task}", f"{r.task}: Kendall's tau-b{what}", models, titles, _square(o, r.kendall),
+                     _square(o, u.kendall_low if ci else None), _square(o, u.kendall_high if ci else None))
     return Section(f"{r.task}: rank correlations", blocks, id=f"correlations-{r.task}")
 
 
@@ -177,9 +202,10 @@ def correlations(r) -> Section:
 
 
 def _per_model(r, tid: str, title: str, cell, note: str = "") -> Table:
-    """Systems (reference order) x models, one cell per (system, model)."""
-    cols = [Column("system", "system")] + [Column(m, t) for m, t in zip(r.models, r.titles)]
-    rows = [[Cell(r.systems[i])] + [cell(i, k) for k in range(len(r.models))] for i in r.order[r.reference_index]]
+    """Systems (in the order of the model that leads) x models, one cell per (system, model)."""
+    shown = shown_models(r)
+    cols = [Column("system", "system")] + [Column(r.models[k], r.titles[k]) for k in shown]
+    rows = [[Cell(r.systems[i])] + [cell(i, k) for k in shown] for i in r.order[lead(r)]]
     return Table(tid, title, cols, rows, note=note)
 
 
@@ -218,8 +244,9 @@ def model_tables(r) -> Section:
                                  f"tests, alpha {u.alpha:g})",
                                  lambda i, k: Cell(int(u.groups[i, k]), "count"), note=rank_uncertainty.GROUP_RULE))
     if u is not None and u.spearman_low is not None:
+        o = shown_models(r)
         blocks.append(count_matrix(f"undefined-{r.task}", f"{r.task}: resamples on which a correlation is undefined",
-                                   r.models, r.titles, u.undefined,
+                                   [r.models[k] for k in o], [r.titles[k] for k in o], _square(o, u.undefined),
                                    note="a model gave every system the same score there; left out of that "
                                         "pair's interval"))
     return Section(f"{r.task}: every model", blocks, id=f"models-{r.task}", detail=True)
@@ -232,8 +259,9 @@ def _p_cell(p: float, alpha: float) -> Cell:
 
 def rankings(r) -> Table:
     """Each model's ranking: the system at each position (ties broken as the result orders them)."""
-    cols = [Column("position", "position")] + [Column(m, t) for m, t in zip(r.models, r.titles)]
-    rows = [[Cell(pos + 1, "rank")] + [Cell(r.systems[r.order[k][pos]]) for k in range(len(r.models))]
+    shown = shown_models(r)
+    cols = [Column("position", "position")] + [Column(r.models[k], r.titles[k]) for k in shown]
+    rows = [[Cell(pos + 1, "rank")] + [Cell(r.systems[r.order[k][pos]]) for k in shown]
             for pos in range(len(r.systems))]
     return Table(f"rankings-{r.task}", f"{r.task}: rankings (the system at each position of each model's ranking)",
                  cols, rows, sortable=False)
@@ -290,7 +318,8 @@ def report_sections(report) -> List[Section]:
 
 
 def task_sections(r, details: bool = True, every_flip: bool = False) -> List[Section]:
-    out = [leaderboard(r), rank_shifts(r), agreement(r), correlations(r)]
+    first = lead(r)
+    out = [leaderboard(r, first), rank_shifts(r), agreement(r), correlations(r)]
     asked = r.settings.get("flips", [])
     if asked:   # asked for on the command line: part of the summary
         blocks = []
@@ -299,8 +328,8 @@ def task_sections(r, details: bool = True, every_flip: bool = False) -> List[Sec
         out.append(Section(f"{r.task}: flips asked for", blocks, id=f"flips-asked-{r.task}"))
     if details:
         out.append(model_tables(r))
-        for k in range(len(r.models)):
-            if k != r.reference_index:
+        for k in shown_models(r):
+            if k != first:
                 out.append(leaderboard(r, k))
                 out[-1].detail = True
         out.append(flips(r, [], every_flip))
@@ -312,16 +341,19 @@ def mean_sections(res) -> List[Section]:
     ci = rank_uncertainty.mean_intervals(res.tasks)
     what = (f" with {100 * ci['confidence']:g}% bootstrap intervals ({ci['resamples']} resamples per task)"
             if ci is not None else "")
-    blocks = matrix("mean-spearman", f"Spearman's rank correlation, mean over {k} tasks{what}", res.models,
-                    res.titles, res.spearman, ci["spearman_low"] if ci else None, ci["spearman_high"] if ci else None,
-                    res.spearman_note)
-    blocks += matrix("mean-kendall", f"Kendall's tau-b, mean over {k} tasks{what}", res.models, res.titles,
-                     res.kendall, ci["kendall_tau_b_low"] if ci else None, ci["kendall_tau_b_high"] if ci else None)
+    o = shown_models(next(iter(res.tasks.values())))       # every task has the same models in the same order
+    models, titles = [res.models[j] for j in o], [res.titles[j] for j in o]
+    blocks = matrix("mean-spearman", f"Spearman's rank correlation, mean over {k} tasks{what}", models, titles,
+                    _square(o, res.spearman), _square(o, ci["spearman_low"] if ci else None),
+                    _square(o, ci["spearman_high"] if ci else None), res.spearman_note)
+    blocks += matrix("mean-kendall", f"Kendall's tau-b, mean over {k} tasks{what}", models, titles,
+                     _square(o, res.kendall), _square(o, ci["kendall_tau_b_low"] if ci else None),
+                     _square(o, ci["kendall_tau_b_high"] if ci else None))
     out = [Section(f"Mean over {k} tasks", blocks, id="mean")]
     if ci is not None:
         out.append(Section(f"Mean over {k} tasks: undefined resamples", [count_matrix(
             "mean-undefined", f"Resamples on which the mean over {k} tasks of a correlation is undefined",
-            res.models, res.titles, ci["undefined_resamples"], note="left out of that pair's interval")],
+            models, titles, _square(o, ci["undefined_resamples"]), note="left out of that pair's interval")],
             id="mean-undefined", detail=True))
     return out
 
@@ -339,7 +371,7 @@ def summary_line(r) -> str:
         parts.append(f"permutation test {r.permutation.permutations}")
     parts.append(f"seed {r.settings.get('seed')}")
     if r.settings.get("reference_added"):
-        parts.append(f"reference {r.reference} added to the models")
+        parts.append(f"{r.reference} added as the reference that rank shifts and agreement are measured against")
     return "; ".join(parts)
 
 
@@ -388,9 +420,8 @@ def build(result, details: bool = True, report=None, every_flip: bool = False, *
         sections.extend(extra if details else [])
     first = tasks[0]
     descr = first.settings.get("model_descriptions", {})
-    sections.append(Section("Models", [Text("; ".join(f"{t}: {descr.get(m, m)}"
-                                                      for m, t in zip(first.models, first.titles)), "note")],
-                            id="models"))
+    about = "; ".join(f"{first.titles[k]}: {descr.get(first.models[k], first.models[k])}" for k in shown_models(first))
+    sections.append(Section("Models", [Text(about, "note")], id="models"))
     meta = {"settings": first.settings, "versions": first.settings.get("versions", {}),
             "seed": first.settings.get("seed"), "group_by": "task"}
     title = "Ranking" if len(tasks) == 1 else f"Ranking of {len(tasks)} tasks"

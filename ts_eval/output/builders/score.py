@@ -370,9 +370,13 @@ def generated_table(rep: Dict[str, Any]) -> Optional[Table]:
             found.append((s["name"], g))
     if not found:
         return None
-    cols = [Column("system", "system"), Column("mode", "mode"), Column("ground", "ground")] + \
-        [Column(k, t) for k, t in GENERATED_COUNTS] + [Column("outside_label_names", "labels outside gold")]
-    rows = [[Cell(n), Cell(g["mode"]), Cell(g["ground"])] + [Cell(g.get(k), "count") for k, _ in GENERATED_COUNTS]
+    # --ground (first or all occurrences) decides the spans of the span-level models; when the strings
+    # model alone scores strings-mode outputs, no score depends on it and the column would say nothing
+    ground = any(g["mode"] != "strings" for _, g in found) or any(m != "strings" for m in _models(rep))
+    cols = [Column("system", "system"), Column("mode", "mode"), *([Column("ground", "ground")] if ground else []),
+            *(Column(k, t) for k, t in GENERATED_COUNTS), Column("outside_label_names", "labels outside gold")]
+    rows = [[Cell(n), Cell(g["mode"]), *([Cell(g["ground"])] if ground else [])]
+            + [Cell(g.get(k), "count") for k, _ in GENERATED_COUNTS]
             + [Cell(", ".join(g.get("outside_label_names", [])) or "-")] for n, g in found]
     return Table("generated", "Generated outputs: strings placed in gold's texts (ungrounded: found nowhere; "
                  "unplaced: no span, each a false positive of the span-level models)", cols, rows)

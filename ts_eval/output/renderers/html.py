@@ -5,8 +5,10 @@ file with no network (no CDN, no web font), prints on paper (print CSS: no scrol
 collapsed boxes opened) and reads on a phone (a wide table or figure scrolls sideways inside
 its own box; no number is ever cut).  Tables are sortable by clicking a column header (each
 cell has its raw value in ``data-sort``); without script the page is complete, only unsorted.
-A table wider than the text column grows into the window's margins, and when it still scrolls
-its name columns stay in view.  A table of example sentences is shown as records, as in the
+A table wider than the text column first wraps its column titles at their spaces (and, in a row
+named by two or more names, the names at - and spaces; a name longer than :data:`LONG_TEXT` wraps
+in any table), then grows into the window's margins, and when it still scrolls its name columns
+stay in view.  A table of example sentences is shown as records, as in the
 terminal: a line of its short cells, then its sentences side by side (stacked on a phone).
 Every element id is used once (:class:`Ids`); a block's heading leaves out what repeats its
 section's heading (:func:`heading`).
@@ -109,7 +111,7 @@ def _cell(cell: Cell, header: bool, column_class: str) -> HtmlCell:
     tip = [t for t in (_counts_text(cell.counts), cell.note or "") if t]
     classes = [f"k-{cell.kind}"] + ([f"s-{cell.style}"] if cell.style else []) + (["noted"] if cell.note else [])
     text = format_value(cell.value, cell.kind)
-    if cell.kind == "text" and not header and len(text) > LONG_TEXT:
+    if cell.kind == "text" and len(text) > LONG_TEXT:     # a name this long (a pair of names) wraps too
         classes.append("long")
     classes.append(column_class)
     return HtmlCell("th" if header else "td", text,
@@ -146,6 +148,13 @@ def heading(title: str, section: str) -> str:
     return rest
 
 
+def column_title(title: str) -> Markup:
+    """A column's title, which may wrap at its spaces only: a word with a hyphen (``Seg-F1µ``,
+    ``multi-class``) is kept whole."""
+    return Markup(" ").join(Markup('<span class="word">{}</span>').format(w) if "-" in w else escape(w)
+                            for w in title.split(" "))
+
+
 def _table(t: Table, ids: Optional[Ids] = None, section: str = "") -> Dict[str, Any]:
     numeric = [any(row[j].kind != "text" for row in t.rows) for j in range(len(t.columns))]
     col_class = ["num" if n else "txt" for n in numeric]
@@ -162,11 +171,13 @@ def _table(t: Table, ids: Optional[Ids] = None, section: str = "") -> Dict[str, 
         style = t.row_styles[k] if k < len(t.row_styles) else None
         rows.append({"class": f"r-{style}" if style else "",
                      "cells": [_cell(c, j < t.key_columns, col_class[j]) for j, c in enumerate(row)]})
+    names = sum(col_class[j] == "txt" for j in range(min(t.key_columns, len(t.columns)))) > 1
     return {
         "type": "table", "id": t.id, "anchor": (ids or Ids())(f"table-{t.id}"), "title": t.title,
         "heading": heading(t.title, section), "note": t.note, "sortable": t.sortable and len(t.rows) > 1,
+        "names": names,
         "groups": groups, "rows": rows,
-        "columns": [{"key": c.key, "title": c.title, "class": col_class[j]}
+        "columns": [{"key": c.key, "title": column_title(c.title), "class": col_class[j]}
                     for j, c in enumerate(t.columns)],
     }
 
@@ -179,11 +190,21 @@ def _sentence_or_text(c: Cell) -> str:
     return sentence(c.data) if c.data is not None and _is_sentence(c) else format_value(c.value, c.kind)
 
 
-#: how the page draws example sentences (the table's note says how their text reads elsewhere)
-RECORDS_LEGEND = Markup(
-    'Spans are <mark class="span">shaded<sub class="label">LABEL</sub></mark> with their label after them '
-    '(gold and each system in their own shade); the tokens the example is about are '
-    '<b class="focus">bold and underlined</b>; <span class="clip">…</span> where the window cuts the sentence.')
+#: how the page draws example sentences (the table's note says how their text reads elsewhere), each
+#: part only where the table's sentences have it: sides with roles, tokens in focus, cut windows
+RECORDS_LEGEND = (
+    'Spans are <mark class="span">shaded<sub class="label">LABEL</sub></mark> with their label after them',
+    ' (gold and each system in their own shade)',
+    '; the tokens the example is about are <b class="focus">bold and underlined</b>',
+    '; <span class="clip">…</span> where the window cuts the sentence')
+
+
+def records_legend(data: List[Dict[str, Any]]) -> Markup:
+    """The legend of sentences drawn from ``data`` (their cells' data): what the page marks in them."""
+    base, roles, focus, clip = RECORDS_LEGEND
+    has = (any(d.get("role") for d in data), any(d.get("focus") for d in data),
+           any(d.get("clipped_left") or d.get("clipped_right") for d in data))
+    return Markup(base + "".join(part for part, here in zip((roles, focus, clip), has) if here) + ".")
 
 
 def _records(t: Table, ids: Ids, section: str) -> Dict[str, Any]:
@@ -203,8 +224,10 @@ def _records(t: Table, ids: Ids, section: str) -> Dict[str, Any]:
                      "sides": [{"title": t.columns[j].title, "role": (r[j].data or {}).get("role", ""),
                                 "text": _sentence_or_text(r[j])}
                                for j in sides]})
+    drawn = [d for r in t.rows for j in sides for d in [r[j].data] if d is not None and _is_sentence(r[j])]
     return {"type": "records", "id": t.id, "anchor": ids(f"table-{t.id}"), "title": t.title,
-            "heading": heading(t.title, section), "legend": RECORDS_LEGEND, "sides": len(sides), "rows": rows}
+            "heading": heading(t.title, section), "legend": records_legend(drawn), "sides": len(sides),
+            "rows": rows}
 
 
 def _block(b: Any, ids: Ids, section: str) -> Dict[str, Any]:
