@@ -484,9 +484,14 @@ def test_cli_score_and_rank(tmp_path, capsys):
     rows = {(r["table"], r["row"], r["column"]): r["value"] for r in csv.DictReader(io.StringIO(out))}
     assert rows[("semeval-A", "partial/overall", "partial")] == "1"
     assert float(rows[("semeval-B", "strict/overall", "f")]) == 0.5
-    code, out, err = run_cli(base, capsys)
+    code, out, err = run_cli(base + ["--per-label"], capsys)   # two systems: every score with --per-label
     assert code == 0, err
     assert "SemEval-2013" in out and "ent_type" in out
+    code, out, err = run_cli(base, capsys)                      # first, each model's F and rank
+    assert code == 0, err
+    assert all(w in out.split() for w in ("SemEval", "strict", "partial"))   # headers, stacked
+    strict = [f"{100 * s['semeval']['strict']['overall']['f']:.2f}" for s in data["systems"]]
+    assert all(v in out for v in strict)
     code, out, err = run_cli(["rank", f, "--gold-col", "2", "--system-col", "3", "4", "--names", "A", "B",
                               "--models", "semeval", "--bootstrap", "10", "--permutations", "10",
                               "--no-progress", "--format", "json"], capsys)

@@ -28,6 +28,8 @@ LEGACY = ("conlleval", "faireval")     # byte-exact layouts; every other format 
 FORMAT_CHOICES = format_choices(LEGACY)
 DEMO_FILE = os.path.join(os.path.dirname(os.path.dirname(os.path.realpath(__file__))), "demo",
                          "germeval2014_test_sample.conll")
+DEMO_INTRO = ("ts_eval scores labelled spans under several models of what counts as right. Here: four NER "
+              "systems on 300 sentences of the GermEval 2014 test set.")
 DEMO_SYSTEMS = ["gen-ap_rich_dev", "gen-crf_poor_dev", "gen-crf_rich_dev", "gen-mft_dev"]
 
 
@@ -59,7 +61,11 @@ def _scoring_options(p: argparse.ArgumentParser) -> None:
     g.add_argument("--all-labels-row", action="store_true",
                    help="add a TS row for all labels as one (the paper's ENTITY supertag)")
     add_output_options(g, LEGACY)
-    g.add_argument("--no-labels", action="store_true", help="table format: leave out the per-label tables")
+    g.add_argument("--per-label", action="store_true",
+                   help="table format: every score of every model and each system's per-label tables (the "
+                        "default for one system; several systems show each model's F and rank first)")
+    g.add_argument("--no-labels", action="store_true",
+                   help="table format: every score of every model, without the per-label tables")
 
 
 def _positive(value: str) -> int:
@@ -89,7 +95,13 @@ def register(sub: Any) -> None:
                          "counts (default 1; standard input, compressed files, two-file mode and --scheme auto are "
                          "read in one)")
     _scoring_options(sc)
-    demo = sub.add_parser("demo", help="score the bundled GermEval 2014 sample (four systems)")
+    demo = sub.add_parser("demo", help="score the bundled GermEval 2014 sample (four systems)",
+                          description="Score the bundled sample of the GermEval 2014 test set (300 sentences; tokens "
+                                      "in column 1, gold in column 2, four systems in columns 3-6) under the TS, "
+                                      "exact and fair models: each model's F1 and each system's rank, on one "
+                                      "screen, and the commands that show more.")
+    demo.add_argument("--sample-path", action="store_true",
+                      help="print the path of the bundled sample and exit (to give it to other commands)")
     _scoring_options(demo)
 
 
@@ -238,11 +250,30 @@ def _legacy():
     return {"conlleval": _conlleval, "faireval": _faireval}
 
 
+def _more(args: argparse.Namespace) -> List[Tuple[str, List[str]]]:
+    """What the overview of several systems does not show, and the commands that show it."""
+    if args.command == "demo":
+        return [("Every score (P, R, kappa, macro) and each system's per-label tables",
+                 ["ts-eval demo --per-label"]),
+                ("All of it as one HTML page (sortable tables, error types, confusion heatmaps)",
+                 ["ts-eval demo --format html -o demo.html"]),
+                ("Ranks with 95% intervals and significance groups under every model",
+                 ["DEMO=$(ts-eval demo --sample-path)",
+                  'ts-eval rank "$DEMO" --gold-col 2 --names ap_rich crf_poor crf_rich mft'])]
+    return [("Every score (P, R, kappa, macro) and each system's per-label tables", ["this command with --per-label"]),
+            ("All of it as one HTML page", ["this command with --format html -o scores.html"]),
+            ("Ranks with 95% intervals and significance groups under every model",
+             ["ts-eval rank with the same input (ts-eval rank --help)"])]
+
+
 def run(args: argparse.Namespace) -> int:
     """Run ``score`` or ``demo``; returns the exit code (errors are raised)."""
     from ..models.evaluate import evaluate
 
     if args.command == "demo":
+        if args.sample_path:
+            print(DEMO_FILE)
+            return 0
         args = _demo(args)
     matching = matching_options(args)
     request = file_request(args)
@@ -257,9 +288,13 @@ def run(args: argparse.Namespace) -> int:
                               all_labels_row=args.all_labels_row, models=_models(args), k1=args.k1, k2=args.k2,
                               focus=args.focus, weights=args.weights, fair_mode=args.fair_mode, **matching)
     report.settings["input"] = input_settings(args, corpus)
+    overview = args.format == "table" and len(report.systems) > 1 and not (
+        args.per_label or args.no_labels or args.confusion or args.all_labels_row)
+    options: Dict[str, Any] = {"overview": True, "more": _more(args), "intro": DEMO_INTRO if args.command == "demo"
+                               else ""} if overview else {
+        "per_label": not (args.no_labels and args.format == "table")}
     with option_errors():   # a layout that cannot show this report (conlleval with several systems, say)
-        emit(report, args, _legacy, page_options={"per_label": not (args.no_labels and args.format == "table")},
-             details=args.confusion)
+        emit(report, args, _legacy, page_options=options, details=args.confusion)
     if args.format == "conlleval":   # the layout has no room for why its accuracy is n/a: say it beside
         for s in report.systems:
             why = s.get("exact", {}).get("token_accuracy_undefined")

@@ -92,6 +92,9 @@ class Table:
     # per row, a stable name for machine formats (CSV's ``row``; e.g. a model's name where the key cell
     # shows its title); empty: the key cells as shown
     row_keys: List[str] = field(default_factory=list)
+    # a text renderer that splits the columns into blocks keeps neighbouring columns of one group in one
+    # block (where the group fits one): a score beside its rank
+    keep_groups: bool = False
 
     def __post_init__(self) -> None:
         for k, row in enumerate(self.rows):

@@ -315,15 +315,18 @@ def scheme_hint(scheme: str, side: dict, spelling: Spelling = python_spelling) -
                   "(spans open with I-), use ", Hint("scheme", "IOB1"), " or ", Hint("scheme", "auto")], spelling)
 
 
-def notes(report, spelling: Spelling = python_spelling) -> List[str]:
-    """Repairs and scheme hints (options named as ``spelling`` writes them)."""
+def notes(report, spelling: Spelling = python_spelling, paths: Optional[Mapping[str, str]] = None) -> List[str]:
+    """Repairs and scheme hints (options named as ``spelling`` writes them; ``paths``: how to write an
+    input's path, by its path, where it is not written as it is)."""
     rep = _dict(report)
+    paths = paths or {}
     out = []
     for side in [rep["gold"]] + [s["source"] for s in rep["systems"]]:
         merged = side.get("merged", 0)
         if side["repairs"] or side["discarded"] or side["unmapped"] or merged:
             first = side.get("first_repair_line")
-            at = f" (first ill-formed: {side['path']}:{first})" if first is not None and side.get("path") else ""
+            path = paths.get(side.get("path") or "", side.get("path"))
+            at = f" (first ill-formed: {path}:{first})" if first is not None and path else ""
             out.append(f"{side['name']}: {side['repairs']} ill-formed spans repaired, "
                        f"{side['discarded']} discarded{at}, {side['unmapped']} dropped by the label map"
                        + (f", {merged} merged by it" if merged else ""))
@@ -413,13 +416,27 @@ def ts_confusion_blocks(rep: Dict[str, Any], s: Dict[str, Any]) -> List[Any]:
                                                      f"every span; colour scale without {outside} x {outside})")
 
 
-def build(report, per_label: bool = True, *, spell: Spelling = python_spelling) -> Page:
+def build(report, per_label: bool = True, *, spell: Spelling = python_spelling, overview: bool = False,
+          more: Sequence[Tuple[str, Sequence[str]]] = (), intro: str = "") -> Page:
     """The page of a score Report (or its dict).  ``per_label``: the per-label tables (else only
-    the summary); the units and the TS and fair confusion matrices are a detail section."""
+    the summary); the units and the TS and fair confusion matrices are a detail section.
+    ``overview``: instead, the first screen of several systems (:mod:`.score_overview`: each model's
+    F and each system's rank under it, input paths below the folder they share), under ``intro``
+    and ending with ``more``, (what it shows, the commands that show it) each."""
     rep = _dict(report)
     models = _models(rep)
-    head: List[Block] = [Text(settings_line(rep), "note"), *(Text(n, "warning") for n in notes(rep, spell))]
     generated = generated_table(rep)
+    if overview:
+        from .score_overview import sections as overview_sections
+        from .score_overview import short_paths
+
+        lead: List[Block] = [*([Text(intro, "summary")] if intro else []),
+                             Text(f"{len(rep['systems'])} systems, {settings_line(rep)}", "note"),
+                             *(Text(n, "warning") for n in notes(rep, spell, short_paths(rep))),
+                             *([generated] if generated else [])]
+        return Page("score", "Scores", overview_sections(rep, lead, more),
+                    {"settings": rep["settings"], "versions": rep["settings"].get("versions", {})})
+    head: List[Block] = [Text(settings_line(rep), "note"), *(Text(n, "warning") for n in notes(rep, spell))]
     sections = [Section("Summary", [*head, summary(rep), *([generated] if generated else [])], id="summary")]
     if per_label:
         for s in rep["systems"]:

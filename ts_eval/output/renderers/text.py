@@ -150,19 +150,32 @@ def transpose(t: Table) -> Table:
     return Table(t.id, t.title, cols, rows, key_columns=1, note=t.note, sortable=t.sortable)
 
 
-def blocks_of(widths: Sequence[int], keys: int, width: int) -> List[List[int]]:
-    """Greedy column blocks: the key columns, then as many further columns as fit (at least one)."""
+def blocks_of(widths: Sequence[int], keys: int, width: int, groups: Optional[Sequence[Optional[str]]] = None
+              ) -> List[List[int]]:
+    """Greedy column blocks: the key columns, then as many further columns as fit (at least one).
+    ``groups`` (a group per column): neighbouring columns of one group stay in one block where the
+    group fits a block of its own (a score and its rank)."""
     key_w = sum(widths[:keys]) + GAP * max(keys - 1, 0)
+    units: List[List[int]] = []
+    for j in range(keys, len(widths)):
+        if groups is not None and units and groups[j] is not None and groups[j] == groups[units[-1][-1]]:
+            units[-1].append(j)
+        else:
+            units.append([j])
+    fitting: List[List[int]] = []
+    for unit in units:
+        alone = key_w + sum(widths[j] + (GAP if (keys or k) else 0) for k, j in enumerate(unit))
+        fitting += [unit] if alone <= width else [[j] for j in unit]
     out: List[List[int]] = []
     cur: List[int] = []
     used = key_w
-    for j in range(keys, len(widths)):
-        need = widths[j] + (GAP if (keys or cur) else 0)
+    for unit in fitting:
+        need = sum(widths[j] for j in unit) + GAP * (len(unit) - 1) + (GAP if (keys or cur) else 0)
         if cur and used + need > width:
             out.append(list(range(keys)) + cur)
             cur, used = [], key_w
-            need = widths[j] + (GAP if keys else 0)
-        cur.append(j)
+            need -= 0 if keys else GAP
+        cur += unit
         used += need
     if cur or not out:
         out.append(list(range(keys)) + cur)
@@ -184,7 +197,8 @@ def layout(t: Table, width: int) -> Layout:
         for stacked in (False, True):
             if _fits(column_widths(tt, stacked, ""), width):
                 return Layout(tt, stacked, "", [list(range(len(tt.columns)))])
-    return Layout(t, True, prefix, blocks_of(widths, t.key_columns, width))
+    groups = [c.group for c in t.columns] if t.keep_groups else None
+    return Layout(t, True, prefix, blocks_of(widths, t.key_columns, width, groups))
 
 
 def _header(title: str, w: int) -> str:
