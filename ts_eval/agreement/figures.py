@@ -46,6 +46,7 @@ def figures(st: Stats, x: np.ndarray) -> Figures:
     out["kappa"] = np.asarray(measures.kappa(tp, fp, fn, tn))
     out["agreement"] = _ratio(tp + tn, units[..., None, None])
     TP, FP, FN, TN = measures.micro_table(tp, fp, fn, units[..., None])
+    out["tn_micro"] = np.asarray(TN)      # the pair's true negatives in the pooled table (its labels present)
     out["kappa_micro"] = np.asarray(measures.kappa(TP, FP, FN, TN))
     out["agreement_micro"] = _ratio(np.add(TP, TN), np.add(np.add(TP, FP), np.add(FN, TN)))
     out["kappa_macro"] = measures.masked_mean(out["kappa"], present)

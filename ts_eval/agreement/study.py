@@ -148,7 +148,7 @@ def _pairs(ann: Annotations, st: Stats, f: Figures, iv: Intervals) -> List[Dict[
         for k in ("kappa", "agreement"):
             row[k]["multiclass"] = _fig(f, iv, f"{k}_multiclass", p)
         counts = {n: float(f[n][p].sum()) for n in ("tp", "fp", "fn")}
-        counts["tn"] = float(f["tn"][p].sum()) if len(labels) else 0.0
+        counts["tn"] = float(f["tn_micro"][p])      # the micro table's: labels neither of the two uses add none
         counts.update({n: int(f[n][p].sum()) for n in ("spans_a", "spans_b", "exact", "hit_a", "hit_b")})
         row["counts"] = counts
         row["labels"] = {lab: {**{k: _fig(f, iv, k, p, c) for k in PAIR_LABEL},
