@@ -182,6 +182,51 @@ def test_hand_computed_figures_of_two_annotators():
     assert by_label["PER"]["alpha"]["value"] == pytest.approx(-0.25)
 
 
+NO_LABEL = "no annotator uses a label: an average over no labels is undefined"
+NO_PAIR_LABEL = "neither annotator of the pair uses a label: an average over no labels is undefined"
+
+
+def test_annotators_who_mark_nothing_agree_and_have_no_macro_average(tmp_path, capsys):
+    """Micro and multi-class: complete agreement; macro, an average over no labels: n/a (null in
+    JSON) with the reason, in every format."""
+    path = write(tmp_path / "o.conll", "a O O O\nb O O O\n")
+    argv = ["agree", path, "--columns", "2", "3", "4"]
+    d = as_json(capsys, argv)
+    assert d["layout"] == {"kind": "agree", "version": 2} and d["figures"]["labels_averaged"] == 0
+    for k in ("fleiss", "alpha", "alpha_u", "kappa", "agreement", "f_exact", "f_overlap"):
+        assert d["figures"][k]["macro"] == {"value": None, "undefined": NO_LABEL}, k
+    for k in ("fleiss", "alpha", "alpha_u", "kappa", "agreement"):
+        assert d["figures"][k]["micro"] == {"value": 1.0}, k
+    assert d["figures"]["f_exact"]["micro"] == {"value": 0.0}       # F of no spans: the zero-division rule
+    for p in d["pairs"]:
+        assert p["kappa"]["micro"] == {"value": 1.0}
+        assert p["kappa"]["macro"] == p["agreement"]["macro"] == {"value": None, "undefined": NO_PAIR_LABEL}
+        assert p["counts"]["tn"] == 3.0
+    code, out, err = run_cli(argv, capsys)
+    assert code == 0, err
+    overall = out[:out.index("Annotators")]
+    assert [line.split()[-2:] for line in overall.splitlines() if line.startswith("Fleiss")] == [["n/a", "1.000"]]
+    assert "0.000" not in overall and f"n/a: {NO_LABEL}." in overall and f"n/a: {NO_PAIR_LABEL}." in out
+    for fmt, cell in (("markdown", "| n/a |"), ("latex", "& n/a &"), ("html", ">n/a</td>")):
+        code, out, err = run_cli([*argv, "--format", fmt], capsys)
+        assert code == 0 and out.count(cell) >= 7 + 3 and NO_LABEL in out and NO_PAIR_LABEL in out, fmt
+    code, out, err = run_cli([*argv, "--format", "csv"], capsys)
+    assert code == 0 and "overall,kappa,macro,,,,corr" in out.splitlines()     # undefined: no number
+    assert "overall,kappa,micro,1.0,,,corr" in out.splitlines()
+
+
+def test_a_pair_that_marks_nothing_has_no_macro_average_but_the_others_do():
+    res = ts_eval.agree({"a": [[], [("PER", 0, 1)]], "b": [[], []], "c": [[], []]}, lengths=[2, 2], bootstrap=50)
+    silent = next(p for p in res.pairs if (p["a"], p["b"]) == ("b", "c"))
+    assert silent["kappa"]["macro"] == {"value": None, "undefined": NO_PAIR_LABEL}
+    assert silent["kappa"]["micro"]["value"] == 1.0
+    # the mean over the pairs that use a label: a~b and a~c, each with PER's kappa 0 (a alone marks it)
+    assert res.figures["kappa"]["macro"]["value"] == 0.0 and res.figures["labels_averaged"] == 1
+    assert res.figures["fleiss"]["macro"]["value"] == pytest.approx(res.labels[0]["fleiss"]["value"])
+    # resamples without the second sentence have no label: the interval runs over the others
+    assert "low" in res.figures["fleiss"]["macro"] and "low" not in silent["kappa"]["macro"]
+
+
 def test_a_documents_row_is_the_figures_of_that_document_alone(files):
     res = ts_eval.agree([files["a"], files["b"], files["c"]])
     first = next(d for d in res.documents if d["document"] == 1)

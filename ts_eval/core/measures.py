@@ -253,13 +253,14 @@ def scores(tp, fp, fn, tn=None, beta: float = 1.0) -> Dict[str, np.ndarray]:
     return out
 
 
-def masked_mean(values, present) -> np.ndarray:
-    """Mean over the last axis of the present entries, 0.0 where none is present (the rule of
-    :func:`macro`, vectorised over leading axes: the macro average of resampled sums)."""
+def masked_mean(values, present, *, empty: float = 0.0) -> np.ndarray:
+    """Mean over the last axis of the present entries, ``empty`` where none is present (0.0: the rule of
+    :func:`macro`; agreement passes NaN: a mean over no label is undefined), vectorised over leading
+    axes: the macro average of resampled sums."""
     present = np.asarray(present, bool)
     k = present.sum(-1)
     total = np.where(present, values, 0.0).sum(-1)
-    return np.where(k > 0, total / np.maximum(k, 1), 0.0)
+    return np.where(k > 0, total / np.maximum(k, 1), empty)
 
 
 def macro(per_label: Dict[str, np.ndarray], present: np.ndarray) -> Dict[str, float]:
