@@ -14,7 +14,7 @@ from ..core.measures import check_separator_weight
 from ..errors import OptionError
 from ..io.documents import TOKEN_SEP, Documents, build_documents
 from ..io.source import gc_paused
-from ..ranking.study import bootstrap_weights
+from ..ranking.study import bootstrap_weights, check_options
 from .continuum import Continuum
 from .data import Annotations
 from .disagreements import by_label, clusters, groups
@@ -44,12 +44,10 @@ def agreement(
     w = check_separator_weight(separator_weight)
     if ann.m < 2:
         raise OptionError(f"agreement needs at least two annotators, got {ann.m}")
-    if int(bootstrap) < 0:
-        raise OptionError(f"bootstrap must be >= 0, got {bootstrap}")
-    if not 0 < float(confidence) < 1:
-        raise OptionError(f"confidence must be between 0 and 1, got {confidence}")
+    check_options(bootstrap=bootstrap, seed=seed, confidence=confidence)
     if majority is not None and not 1 <= int(majority) <= ann.m:
-        raise OptionError(f"majority must be between 1 and the number of annotators ({ann.m}), got {majority}")
+        raise OptionError(f"expected a number between 1 and the number of annotators ({ann.m})", option="majority",
+                          value=majority)
     cont = Continuum(ann.corpus, continuum, w)
     st = sentence_stats(ann, w, cont)
     x = st.sums()

@@ -24,18 +24,21 @@ from ..errors import OptionError
 
 
 def check_separator_weight(weight: float) -> float:
-    """The separator weight as a float; ValueError unless it is a finite number >= 0."""
+    """The separator weight as a float; an :class:`OptionError` (a ValueError) naming the option and the value
+    unless it is a finite number >= 0."""
     w = float(weight)
     if not (np.isfinite(w) and w >= 0):
-        raise OptionError(f"separator weight must be a finite number >= 0, got {weight}")
+        raise OptionError("expected a finite number >= 0 (0: tokens only, 1: separators count as tokens)",
+                          option="separator_weight", value=weight)
     return w
 
 
 def check_beta(beta: float) -> float:
-    """F-beta's beta as a float; ValueError unless it is a finite number > 0."""
+    """F-beta's beta as a float; an :class:`OptionError` (a ValueError) naming the option and the value unless
+    it is a finite number > 0."""
     b = float(beta)
     if not (np.isfinite(b) and b > 0):
-        raise OptionError(f"beta must be a finite number > 0, got {beta}")
+        raise OptionError("expected a finite number > 0 (1: F1)", option="beta", value=beta)
     return b
 
 
