@@ -156,6 +156,24 @@ def test_inputs_that_do_not_line_up_are_errors(tmp_path, capsys, files):
     fails(capsys, ["agree", files["a"], files["b"], "--names", "x"], 2, "1 names for 2 annotators")
 
 
+def test_inputs_that_differ_name_the_annotators_not_gold_and_system(tmp_path, capsys, files):
+    text = Path(files["c"]).read_text(encoding="utf-8")
+    other = write(tmp_path / "other.conll", text.replace("Paris", "Rome"))
+    err = fails(capsys, ["agree", files["a"], files["b"], other], 1,
+                f"{other}:18: annotator a {files['a']} vs annotator other {other}: token 'Paris' (annotator a line "
+                "18) differs from 'Rome' in sentence 3")
+    end = text.rindex(". O")                                        # one token more after the last
+    longer = write(tmp_path / "longer.conll", text[:end] + ". O\n! O" + text[end + 3:])
+    err += fails(capsys, ["agree", files["a"], longer], 1, "has 4 tokens in annotator a, 5 in annotator longer")
+    as_jsonl = tmp_path / "j.jsonl"
+    ts_eval.convert(other, str(as_jsonl))
+    err += fails(capsys, ["agree", files["a"], str(as_jsonl)], 1, f"{as_jsonl}: annotator j, document 3",
+                 "token 0 is 'Rome', the annotator a document 3")
+    assert "gold" not in err and "system" not in err, err
+    with pytest.raises(ts_eval.InputError, match=r"annotator a .* vs annotator other "):
+        ts_eval.agree([files["a"], other])
+
+
 # ---------------------------------------------------------------------------
 # figures
 
