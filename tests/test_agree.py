@@ -156,8 +156,10 @@ def test_identical_annotations_agree_fully(data, weight):
     vals = overall_values(res)
     has_spans = any(first)
     for (k, a), v in vals.items():
-        if not has_spans and (k.startswith("f_") or a == "macro"):
-            assert v == 0.0       # F of no spans, a mean over no label: 0 by the zero-division rule
+        if not has_spans and a == "macro":
+            assert v is None      # a mean over no label is undefined
+        elif not has_spans and k.startswith("f_"):
+            assert v == 0.0       # F of no spans: 0 by the zero-division rule
         else:
             assert v == pytest.approx(1.0), (k, a)
     assert res.disagreements["total"] == 0
@@ -208,6 +210,48 @@ def test_an_annotator_with_no_spans_does_not_agree(data):
     silent = [p for p in res.pairs if "silent" in (p["a"], p["b"]) and p["counts"]["spans_a"] + p["counts"]["spans_b"]]
     assert silent
     assert all(p["f_exact"]["micro"]["value"] == 0.0 and p["kappa"]["micro"]["value"] <= 0.0 for p in silent)
+
+
+def kappa_of(tp, fp, fn, tn):
+    """Cohen's kappa of a 2x2 table, (po - pe) / (1 - pe); 1.0 when pe is 1 (both sides constant alike)."""
+    n = tp + fp + fn + tn
+    po = (tp + tn) / n
+    pe = ((tp + fp) * (tp + fn) + (fn + tn) * (fp + tn)) / n ** 2
+    return 1.0 if pe == pytest.approx(1.0, abs=1e-12) else (po - pe) / (1 - pe)
+
+
+def assert_figures_of_the_counts(pair):
+    """A pair's micro figures and every per-label row are what the counts beside them give."""
+    c = pair["counts"]
+    tp, fp, fn, tn = (c[k] for k in ("tp", "fp", "fn", "tn"))
+    assert pair["kappa"]["micro"]["value"] == pytest.approx(kappa_of(tp, fp, fn, tn), abs=1e-9)
+    assert pair["agreement"]["micro"]["value"] == pytest.approx((tp + tn) / (tp + fp + fn + tn), abs=1e-9)
+    sa, sb, ex = c["spans_a"], c["spans_b"], c["exact"]
+    assert pair["f_exact"]["micro"]["value"] == pytest.approx(2 * ex / (sa + sb) if sa + sb else 0.0)
+    p, r = (c["hit_b"] / sb if sb else 0.0), (c["hit_a"] / sa if sa else 0.0)
+    assert pair["f_overlap"]["micro"]["value"] == pytest.approx(2 * p * r / (p + r) if p + r else 0.0)
+    for r in pair["labels"].values():
+        assert r["kappa"]["value"] == pytest.approx(kappa_of(r["tp"], r["fp"], r["fn"], r["tn"]), abs=1e-9)
+        assert r["agreement"]["value"] == pytest.approx((r["tp"] + r["tn"]) / (r["tp"] + r["fp"] + r["fn"] + r["tn"]))
+
+
+def test_a_pairs_counts_leave_out_the_labels_neither_uses():
+    res = ts_eval.agree({"a0": [[("C", 0, 1)]], "a1": [[("C", 0, 2)]], "a2": [[("A", 0, 1)]]}, lengths=[2])
+    pair = next(p for p in res.pairs if (p["a"], p["b"]) == ("a0", "a1"))
+    # C over units 0 (a0) and 0..2 (a1): both 1, a1 only 2, neither 0; A (a2's) is no label of theirs
+    assert {k: pair["counts"][k] for k in ("tp", "fp", "fn", "tn")} == {"tp": 1.0, "fp": 2.0, "fn": 0.0, "tn": 0.0}
+    assert pair["kappa"]["micro"]["value"] == 0.0 and pair["agreement"]["micro"]["value"] == pytest.approx(1 / 3)
+    for p in res.pairs:
+        assert_figures_of_the_counts(p)
+
+
+@pytest.mark.slow
+@settings(max_examples=60, deadline=None)
+@given(annotation_sets(), st.sampled_from([1.0, 0.5, 0.0]))
+def test_every_pairs_figures_are_those_of_its_counts(data, weight):
+    ann, lengths = data
+    for p in ts_eval.agree(ann, lengths=lengths, separator_weight=weight).pairs:
+        assert_figures_of_the_counts(p)
 
 
 # ---------------------------------------------------------------------------

@@ -156,6 +156,24 @@ def test_inputs_that_do_not_line_up_are_errors(tmp_path, capsys, files):
     fails(capsys, ["agree", files["a"], files["b"], "--names", "x"], 2, "1 names for 2 annotators")
 
 
+def test_inputs_that_differ_name_the_annotators_not_gold_and_system(tmp_path, capsys, files):
+    text = Path(files["c"]).read_text(encoding="utf-8")
+    other = write(tmp_path / "other.conll", text.replace("Paris", "Rome"))
+    err = fails(capsys, ["agree", files["a"], files["b"], other], 1,
+                f"{other}:18: annotator a {files['a']} vs annotator other {other}: token 'Paris' (annotator a line "
+                "18) differs from 'Rome' in sentence 3")
+    end = text.rindex(". O")                                        # one token more after the last
+    longer = write(tmp_path / "longer.conll", text[:end] + ". O\n! O" + text[end + 3:])
+    err += fails(capsys, ["agree", files["a"], longer], 1, "has 4 tokens in annotator a, 5 in annotator longer")
+    as_jsonl = tmp_path / "j.jsonl"
+    ts_eval.convert(other, str(as_jsonl))
+    err += fails(capsys, ["agree", files["a"], str(as_jsonl)], 1, f"{as_jsonl}: annotator j, document 3",
+                 "token 0 is 'Rome', the annotator a document 3")
+    assert "gold" not in err and "system" not in err, err
+    with pytest.raises(ts_eval.InputError, match=r"annotator a .* vs annotator other "):
+        ts_eval.agree([files["a"], other])
+
+
 # ---------------------------------------------------------------------------
 # figures
 
@@ -180,6 +198,51 @@ def test_hand_computed_figures_of_two_annotators():
     # o_01 = o_10 = 2, so n_1 = 4, n_0 = 2, n = 6, and alpha = 1 - (n - 1) o_01 / (n_0 n_1) = 1 - 10 / 8
     by_label = {r["label"]: r for r in res.labels}
     assert by_label["PER"]["alpha"]["value"] == pytest.approx(-0.25)
+
+
+NO_LABEL = "no annotator uses a label: an average over no labels is undefined"
+NO_PAIR_LABEL = "neither annotator of the pair uses a label: an average over no labels is undefined"
+
+
+def test_annotators_who_mark_nothing_agree_and_have_no_macro_average(tmp_path, capsys):
+    """Micro and multi-class: complete agreement; macro, an average over no labels: n/a (null in
+    JSON) with the reason, in every format."""
+    path = write(tmp_path / "o.conll", "a O O O\nb O O O\n")
+    argv = ["agree", path, "--columns", "2", "3", "4"]
+    d = as_json(capsys, argv)
+    assert d["layout"] == {"kind": "agree", "version": 2} and d["figures"]["labels_averaged"] == 0
+    for k in ("fleiss", "alpha", "alpha_u", "kappa", "agreement", "f_exact", "f_overlap"):
+        assert d["figures"][k]["macro"] == {"value": None, "undefined": NO_LABEL}, k
+    for k in ("fleiss", "alpha", "alpha_u", "kappa", "agreement"):
+        assert d["figures"][k]["micro"] == {"value": 1.0}, k
+    assert d["figures"]["f_exact"]["micro"] == {"value": 0.0}       # F of no spans: the zero-division rule
+    for p in d["pairs"]:
+        assert p["kappa"]["micro"] == {"value": 1.0}
+        assert p["kappa"]["macro"] == p["agreement"]["macro"] == {"value": None, "undefined": NO_PAIR_LABEL}
+        assert p["counts"]["tn"] == 3.0
+    code, out, err = run_cli(argv, capsys)
+    assert code == 0, err
+    overall = out[:out.index("Annotators")]
+    assert [line.split()[-2:] for line in overall.splitlines() if line.startswith("Fleiss")] == [["n/a", "1.000"]]
+    assert "0.000" not in overall and f"n/a: {NO_LABEL}." in overall and f"n/a: {NO_PAIR_LABEL}." in out
+    for fmt, cell in (("markdown", "| n/a |"), ("latex", "& n/a &"), ("html", ">n/a</td>")):
+        code, out, err = run_cli([*argv, "--format", fmt], capsys)
+        assert code == 0 and out.count(cell) >= 7 + 3 and NO_LABEL in out and NO_PAIR_LABEL in out, fmt
+    code, out, err = run_cli([*argv, "--format", "csv"], capsys)
+    assert code == 0 and "overall,kappa,macro,,,,corr" in out.splitlines()     # undefined: no number
+    assert "overall,kappa,micro,1.0,,,corr" in out.splitlines()
+
+
+def test_a_pair_that_marks_nothing_has_no_macro_average_but_the_others_do():
+    res = ts_eval.agree({"a": [[], [("PER", 0, 1)]], "b": [[], []], "c": [[], []]}, lengths=[2, 2], bootstrap=50)
+    silent = next(p for p in res.pairs if (p["a"], p["b"]) == ("b", "c"))
+    assert silent["kappa"]["macro"] == {"value": None, "undefined": NO_PAIR_LABEL}
+    assert silent["kappa"]["micro"]["value"] == 1.0
+    # the mean over the pairs that use a label: a~b and a~c, each with PER's kappa 0 (a alone marks it)
+    assert res.figures["kappa"]["macro"]["value"] == 0.0 and res.figures["labels_averaged"] == 1
+    assert res.figures["fleiss"]["macro"]["value"] == pytest.approx(res.labels[0]["fleiss"]["value"])
+    # resamples without the second sentence have no label: the interval runs over the others
+    assert "low" in res.figures["fleiss"]["macro"] and "low" not in silent["kappa"]["macro"]
 
 
 def test_a_documents_row_is_the_figures_of_that_document_alone(files):

@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from support import run_cli, write
+from support import fails, run_cli, write
 
 import ts_eval
 from ts_eval.analysis.buckets import equal_frequency, parse_bucket_spec
@@ -331,6 +331,51 @@ def test_bad_usage_is_one_line_and_exit_2(tmp_path, capsys):
     assert code == 2 and "--attributes" in err and "colour" in err
     code, _, err = run_cli(["analyze", "--gold", gold, a, "--train", str(tmp_path / "missing.txt")], capsys)
     assert code == 1 and "missing.txt" in err
+
+
+def test_edges_for_an_attribute_of_names_are_refused_with_the_attributes_that_take_them(tmp_path, capsys, small):
+    gold, a, _, _ = _small_files(tmp_path)
+    takes = "attributes that take edges: length, chars, sentence_length, entity_density"
+    fails(capsys, ["analyze", "--gold", gold, a, "--buckets", "label=1,2", "--attributes", "label"], 2,
+          "--buckets label=1,2: attribute 'label' takes no edges (its values are names, one bucket each); " + takes)
+    fails(capsys, ["analyze", "--gold", gold, a, "--buckets", "length=1,2.5", "--attributes", "label"], 2,
+          "--buckets length=1,2.5: edges for an attribute not analysed (add it to --attributes)")
+    with pytest.raises(OptionError, match=r"^buckets='shape=1': attribute 'shape' takes no edges .*; " + takes):
+        ts_eval.analyze(small, bootstrap=0, buckets="shape=1")
+
+
+def test_by_and_attributes_say_what_to_give(tmp_path, capsys, small):
+    gold, a, _, train = _small_files(tmp_path)
+    base = ["analyze", "--gold", gold, a, "--bootstrap", "0"]
+    fails(capsys, base + ["--by", "length"], 2, "--by length: 'length' is an attribute, not a slice: give "
+          "--attributes length")
+    fails(capsys, base + ["--by", "colour"], 2, "--by colour: the input is not JSON Lines: it has no record fields "
+          "to slice by; --by takes document (one bucket per -DOCSTART- block) or, with JSON Lines input (one "
+          "record per document), a field of its records (dotted: meta.genre)")
+    fails(capsys, base + ["--attributes", "train_frequency"], 2, "--attributes train_frequency: attribute "
+          "'train_frequency' needs training data (give --train TRAIN); available: length, chars, label")
+    fails(capsys, base + ["--attributes", "oov_density"], 2, "needs training data or a vocabulary (give --train "
+          "TRAIN or --vocab FILE)")
+    fails(capsys, base + ["--attributes", "colour"], 2, "--attributes colour: no attribute 'colour'; available:")
+    code, _, err = run_cli(base + ["--attributes", "train_frequency", "--train", train], capsys)
+    assert code == 0, err
+    with pytest.raises(OptionError, match=r"^by='sentence_length': .* give attributes='sentence_length'$"):
+        ts_eval.analyze(small, bootstrap=0, by="sentence_length")
+    with pytest.raises(OptionError, match=r"^attributes='seen': attribute 'seen' needs training data "
+                                          r"\(give train=TRAIN\)"):
+        ts_eval.analyze(small, bootstrap=0, attributes="seen")
+    assert [x.name for x in ts_eval.analyze(small, bootstrap=0, attributes="label", errors=False).attributes] \
+        == ["label"]                                                   # one name alone is a list of one
+
+
+def test_by_an_attribute_on_json_lines_input_without_such_a_field_points_to_attributes(tmp_path, capsys):
+    recs = [{"tokens": ["John", "visited", "Paris"], "tags": ["B-PER", "O", "B-LOC"], "meta": {"genre": "news"}}]
+    gold = write(tmp_path / "gold.jsonl", json.dumps(recs[0]) + "\n")
+    system = write(tmp_path / "sys.jsonl", json.dumps(recs[0]) + "\n")
+    fails(capsys, ["analyze", "--gold", gold, system, "--by", "length", "--bootstrap", "0"], 2,
+          "--by length: 'length' is an attribute, not a slice: give --attributes length")
+    fails(capsys, ["analyze", "--gold", gold, system, "--by", "colour", "--bootstrap", "0"], 1,
+          "record 1 has no field 'colour'")
 
 
 def test_slices_by_a_record_field(tmp_path, capsys):

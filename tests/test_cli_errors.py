@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import errno
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -101,6 +102,38 @@ def test_a_negative_seed_names_the_option(three, capsys):
     with pytest.raises(OptionError, match=r"^seed=-1: expected a whole number >= 0") as info:
         ts_eval.rank([["B-PER", "O"]], {"a": [["B-PER", "O"]], "b": [["O", "O"]]}, seed=-1)
     assert info.value.option == "seed"
+
+
+@pytest.mark.parametrize("argv, typed, expected, python", [
+    (["score", "{gold}", "--separator-weight", "-1"], "--separator-weight -1", "expected a finite number >= 0",
+     dict(separator_weight=-1)),
+    (["score", "{gold}", "--beta", "0"], "--beta 0", "expected a finite number > 0", dict(beta=0)),
+    (["score", "{gold}", "--k1", "-1"], "--k1 -1", "expected a whole number >= 0", dict(k1=-1)),
+    (["agree", "{gold}", "{a}", "--confidence", "2"], "--confidence 2", "expected a number between 0 and 1",
+     dict(confidence=2)),
+    (["agree", "{gold}", "{a}", "--separator-weight", "-1"], "--separator-weight -1", "expected a finite number",
+     dict(separator_weight=-1)),
+    (["agree", "{gold}", "{a}", "{b}", "--majority", "5", "-o", "{out}"], "--majority 5",
+     "expected a number between 1 and the number of annotators (3)", dict(majority=5)),
+    (["germeval", "{gold}", "--separator-weight", "-0.5"], "--separator-weight -0.5", "expected a finite number",
+     None),
+])
+def test_a_bad_number_names_the_option_as_typed(three, tmp_path, capsys, argv, typed, expected, python):
+    gold, a, b = three
+    if argv[0] == "score":      # a file with gold and system columns
+        gold = write(tmp_path / "gs.conll", "EU B-ORG B-ORG\nrejects O O\n")
+    argv = [x.format(gold=gold, a=a, b=b, out=tmp_path / "m.conll") for x in argv]
+    err = fails(capsys, argv, 2, f"{typed}: {expected}")
+    assert not re.search(r"\w=", err), err           # no Python keyword on the command line
+    if python is None:
+        return
+    keyword, value = next(iter(python.items()))
+    with pytest.raises(OptionError, match=f"^{keyword}={value}: {re.escape(expected)}") as info:
+        if argv[0] == "score":
+            ts_eval.score([["B-PER", "O"]], [["B-PER", "O"]], **python)
+        else:
+            ts_eval.agree([gold, a, b], **python)
+    assert info.value.option == keyword
 
 
 def test_a_bad_option_of_rank_fails_before_the_inputs_are_read(tmp_path, capsys):

@@ -6,7 +6,7 @@ import json
 import os
 
 import pytest
-from support import fails, write
+from support import fails, run_cli, write
 
 import ts_eval
 from ts_eval.errors import InputError, OptionError
@@ -119,3 +119,21 @@ def test_a_system_called_gold_names_its_file(tmp_path, capsys):
     fails(capsys, ["score", "--gold", g, s, "--names", "gold"], 2, "--names", f"for {s}")
     with pytest.raises(OptionError, match=f"^{gold_named}: its system name is 'gold'.*give other names"):
         ts_eval.io.read_conll_pair(g, [gold_named])
+
+
+def test_a_readme_in_a_directory_of_systems_is_named_with_the_glob_that_leaves_it_out(tmp_path, capsys):
+    gold = write(tmp_path / "gold.conll", GOLD)
+    runs = tmp_path / "runs"
+    runs.mkdir()
+    write(runs / "a.conll", SYS_A)
+    write(runs / "b.conll", GOLD)
+    readme = write(runs / "README.md", "# Runs\n\nTwo systems, one per file.\n")
+    why = (f"{readme}:3: 5 columns, expected 2 as on line 1: 'Two systems, one per file.' (README.md is one of the "
+           f"files taken from the directory {runs} by --glob '*': give --glob '*.conll' to take only the system files)")
+    fails(capsys, ["rank", "--gold", gold, str(runs), "--bootstrap", "0"], 1, why)
+    fails(capsys, ["analyze", "--gold", gold, str(runs), "--bootstrap", "0"], 1, why)
+    code, _, err = run_cli(["rank", "--gold", gold, str(runs), "--bootstrap", "0", "--glob", "*.conll"], capsys)
+    assert code == 0, err
+    err = fails(capsys, ["rank", "--gold", gold, str(runs / "a.conll"), readme, "--bootstrap", "0"], 1,
+                f"{readme}:3: 5 columns, expected 2 as on line 1")   # a file given by name: no --glob to suggest
+    assert "--glob" not in err

@@ -74,8 +74,11 @@ def test_a_json_array_of_records_over_several_lines(tmp_path: Path) -> None:
 @pytest.mark.parametrize("records, needles", [
     (['{"id": "a", "entities": []}', '{"id": "b", "entities": [}'], ["gen.jsonl:2", "invalid JSON"]),
     (['{"id": "a", "entities": [["Paris"]]}'], ["gen.jsonl:1", "record 1", '["text", "label"]']),
-    (['{"id": "a", "entities": [[3, "LOC"]]}'], ["gen.jsonl:1", "entity text 3 is not a string"]),
-    (['{"id": "a", "entities": [["Paris", ""]]}'], ["gen.jsonl:1", "label"]),
+    (['{"id": "a", "entities": [[3, "LOC"]]}'], ["gen.jsonl:1", "entity text 3 is not a non-empty string"]),
+    (['{"id": "a", "entities": [["Paris", ""]]}'], ["gen.jsonl:1", "entity label '' is not a non-empty string"]),
+    (['{"id": "a", "entities": []}', '{"id": "b", "entities": [{"text": "", "label": "PER"}]}'],
+     ["gen.jsonl:2", "record 2", "entity text '' is not a non-empty string", "the entity's words"]),
+    (['{"id": "a", "entities": {"PER": [" "]}}'], ["gen.jsonl:1", "entity text ' ' is not a non-empty string"]),
     (['{"id": "a", "entities": []}', '{"entities": []}'], ["gen.jsonl:2", "record 2 has no 'id'"]),
     (['{"id": "a", "entities": {"LOC": "Paris"}}'], ["gen.jsonl:1", "label 'LOC'", "list of strings"]),
     (['{"id": "a"}'], ["gen.jsonl:1", "no 'entities' key"]),
@@ -362,8 +365,9 @@ def test_gold_without_text_is_searched_in_its_tokens(tmp_path: Path) -> None:
     assert (ex["gold"], ex["system"], ex["tp"]) == (2, 3, 2)
 
 
-def test_empty_strings_are_ungrounded_false_positives(tmp_path: Path, gold: str) -> None:
-    path = generated(tmp_path, [{"id": "a", "entities": [["", "LOC"], ["   ", "PER"]]}, {"id": "b", "entities": []}])
+def test_strings_with_nothing_to_find_are_ungrounded_false_positives(tmp_path: Path, gold: str) -> None:
+    """Punctuation alone leaves no text once trimmed (the tokenizer gets no empty string)."""
+    path = generated(tmp_path, [{"id": "a", "entities": [["«»", "LOC"], ["(-)", "PER"]]}, {"id": "b", "entities": []}])
     c = read_pair(gold, path)
     assert reading(c)["ungrounded"] == 2
     ex = ts_eval.evaluate(c, models=["exact"]).systems[0]["exact"]["micro"]
@@ -388,3 +392,11 @@ def test_the_ground_column_only_where_a_model_scores_placed_spans(tmp_path: Path
         assert code == 0, err
         assert "ungrounded" in out                      # the generated-outputs table is there
         assert bool(re.search(GROUND_IN[fmt], out)) is shown, (extra, out)
+
+
+def test_an_empty_string_is_refused_as_an_empty_label_is(tmp_path: Path, gold: str) -> None:
+    for entity, what in (({"text": "", "label": "PER"}, "entity text ''"), ({"text": "Obama", "label": ""},
+                                                                            "entity label ''")):
+        path = generated(tmp_path, [{"id": "a", "entities": [entity]}, {"id": "b", "entities": []}])
+        with pytest.raises(InputError, match=f"gen.jsonl:1: record 1: {what} is not a non-empty string"):
+            read_pair(gold, path)

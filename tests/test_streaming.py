@@ -507,6 +507,43 @@ def test_shards_cut_without_counting_lines_add_up_once_placed(tmp_path):
                                          ) == counted[3].lines
 
 
+def test_a_file_ending_in_blank_lines_gives_no_shard_without_token_lines(tmp_path):
+    path = tmp_path / "s.conll"
+    path.write_bytes(b"a B-PER B-PER\n\nb O O\n\n\n")      # a cut after "b O O" would leave "\n\n" alone
+    shards = ts_eval.file_shards(str(path), 3)
+    assert [(s.start, s.stop, s.lines) for s in shards] == [(0, 14, 0), (14, 23, 1)]
+    assert sum(ts_eval.count_file(s) for s in shards).report().to_dict() \
+        == ts_eval.count_file(str(path)).report().to_dict()
+
+
+SHARD_LINES = st.sampled_from([b"\n", b" \n", b"-DOCSTART- O O\n", b"-X- O O\n\n"])
+
+
+@pytest.mark.slow
+@settings(max_examples=12, deadline=None)
+@given(tag_corpus(n_systems=1), st.lists(st.lists(SHARD_LINES, min_size=1, max_size=3), min_size=8, max_size=8),
+       st.lists(SHARD_LINES, max_size=4))
+def test_the_shards_of_a_file_add_up_to_the_file_for_every_n(tmp_path_factory, sides, between, end):
+    """Counting every shard and adding them gives the counts of the whole file, for every number of shards
+    (blank, -DOCSTART- and -X- lines between the sentences and after the last)."""
+    gold, system = sides
+    raw = b"".join(b"".join(b"w%d %s %s\n" % (t, g.encode(), p.encode()) for t, (g, p) in enumerate(zip(gs, ps)))
+                   + b"".join(between[s]) for s, (gs, ps) in enumerate(zip(gold, system))) + b"".join(end)
+    path = tmp_path_factory.mktemp("s") / "s.conll"
+    path.write_bytes(raw)
+    expected = ts_eval.count_file(str(path), models=["ts", "exact"]).report().to_dict()
+    counted = {}
+    for n in range(1, len(raw) + 1):
+        for lines in (True, False):
+            shards = ts_eval.file_shards(str(path), n, count_lines=lines)
+            assert len(shards) <= n and shards[0].start == 0 and shards[-1].stop in (-1, len(raw))
+            for s in shards:
+                if s not in counted:
+                    counted[s] = ts_eval.count_file(s, models=["ts", "exact"])
+            parts = [counted[s] for s in shards]
+            assert streaming_shards.add_shards(shards, parts).report().to_dict() == expected
+
+
 @pytest.mark.slow
 def test_jobs_report_an_error_as_one_process_does(tmp_path, monkeypatch):
     monkeypatch.setattr(score, "MIN_SHARD_BYTES", 1)

@@ -6,7 +6,8 @@ formulas are :mod:`ts_eval.core.measures`' (kappa, F, Fleiss, Krippendorff), app
 
 Averages over labels follow the project's rule (:mod:`ts_eval.core.measures`): micro pools the
 tables of the labels *present* (a pair: labels either of the two uses; all annotators: labels
-anyone uses), macro is the mean over the same labels.
+anyone uses), macro is the mean over the same labels: NaN (undefined) when no label is present, where
+micro pools nothing and finds complete agreement.
 """
 from __future__ import annotations
 
@@ -29,6 +30,11 @@ def _ratio(num: np.ndarray, den: np.ndarray) -> np.ndarray:
     return out
 
 
+def _macro(values: np.ndarray, present: np.ndarray) -> np.ndarray:
+    """The mean over the labels present (last axis); NaN where none is: an average over no label."""
+    return measures.masked_mean(values, present, empty=np.nan)
+
+
 def figures(st: Stats, x: np.ndarray) -> Figures:
     """The figures of sums ``x`` (..., columns); see the module docstring."""
     c = st.columns
@@ -46,10 +52,11 @@ def figures(st: Stats, x: np.ndarray) -> Figures:
     out["kappa"] = np.asarray(measures.kappa(tp, fp, fn, tn))
     out["agreement"] = _ratio(tp + tn, units[..., None, None])
     TP, FP, FN, TN = measures.micro_table(tp, fp, fn, units[..., None])
+    out["tn_micro"] = np.asarray(TN)      # the pair's true negatives in the pooled table (its labels present)
     out["kappa_micro"] = np.asarray(measures.kappa(TP, FP, FN, TN))
     out["agreement_micro"] = _ratio(np.add(TP, TN), np.add(np.add(TP, FP), np.add(FN, TN)))
-    out["kappa_macro"] = measures.masked_mean(out["kappa"], present)
-    out["agreement_macro"] = measures.masked_mean(out["agreement"], present)
+    out["kappa_macro"] = _macro(out["kappa"], present)
+    out["agreement_macro"] = _macro(out["agreement"], present)
 
     spans = c.get(x, "spans")
     sa, sb = spans[..., ia, :], spans[..., ja, :]
@@ -62,8 +69,8 @@ def figures(st: Stats, x: np.ndarray) -> Figures:
     EX = exact.sum(-1)
     out["f_exact_micro"] = np.asarray(measures.fbeta(EX, Sb - EX, Sa - EX))
     out["f_overlap_micro"] = np.asarray(measures.f_from_pr(_ratio(hit_b.sum(-1), Sb), _ratio(hit_a.sum(-1), Sa)))
-    out["f_exact_macro"] = measures.masked_mean(out["f_exact"], span_present)
-    out["f_overlap_macro"] = measures.masked_mean(out["f_overlap"], span_present)
+    out["f_exact_macro"] = _macro(out["f_exact"], span_present)
+    out["f_overlap_macro"] = _macro(out["f_overlap"], span_present)
 
     differ, cat = c.get(x, "differ"), c.get(x, "cat")
     same = units[..., None] - differ
@@ -80,7 +87,7 @@ def figures(st: Stats, x: np.ndarray) -> Figures:
     out["fleiss"] = np.asarray(measures.fleiss_kappa(agree, totals, m))
     pooled = (totals * used[..., None]).sum(-2)
     out["fleiss_micro"] = np.asarray(measures.fleiss_kappa((agree * used).sum(-1), pooled, m))
-    out["fleiss_macro"] = measures.masked_mean(out["fleiss"], used)
+    out["fleiss_macro"] = _macro(out["fleiss"], used)
     out["fleiss_multiclass"] = np.asarray(measures.fleiss_kappa(same.sum(-1), cat.sum(-2), m))
 
     # Krippendorff's alpha (nominal), missing annotators allowed
@@ -92,7 +99,7 @@ def figures(st: Stats, x: np.ndarray) -> Figures:
     out["alpha"] = np.asarray(measures.krippendorff_alpha_nominal(lab, atot))
     out["alpha_micro"] = np.asarray(measures.krippendorff_alpha_nominal((lab * aused).sum(-1),
                                                                         (atot * aused[..., None]).sum(-2)))
-    out["alpha_macro"] = measures.masked_mean(out["alpha"], aused)
+    out["alpha_macro"] = _macro(out["alpha"], aused)
     out["alpha_multiclass"] = np.asarray(measures.krippendorff_alpha_nominal(coinc[..., -1], acat))
     out["alpha_present"] = aused
     out["values"] = values
@@ -101,7 +108,7 @@ def figures(st: Stats, x: np.ndarray) -> Figures:
     # the mean over the pairs: per label over the pairs where either annotator uses the label, overall
     # over the pairs where either uses any (a pair with nothing agrees by the zero-division rule and
     # says nothing: a document one annotator marks alone is no 60 % kappa among five); over every pair
-    # when no pair has anything
+    # when no pair has anything (a macro figure: then NaN, as each pair's)
     for k in ("kappa", "agreement", "f_exact", "f_overlap"):
         where = out["span_present" if k.startswith("f_") else "pair_present"]
         out[f"mean_{k}"] = measures.masked_mean(np.moveaxis(out[k], -2, -1), np.moveaxis(where, -2, -1))
@@ -174,4 +181,4 @@ def unitizing(st: Stats, x: np.ndarray) -> Figures:
     alpha = np.asarray(measures.alpha_from_disagreements(Do, De))
     return {"alpha_u": alpha, "observed_u": Do, "expected_u": De, "units_u": N, "length_u": total,
             "alpha_u_micro": np.asarray(measures.alpha_from_disagreements((Do * used).sum(-1), (De * used).sum(-1))),
-            "alpha_u_macro": measures.masked_mean(alpha, used), "alpha_u_present": used}
+            "alpha_u_macro": _macro(alpha, used), "alpha_u_present": used}

@@ -41,6 +41,11 @@ def annotator_names(paths: Sequence[str], names: Optional[Sequence[str]] = None)
     return out
 
 
+def annotator_words(found: Sequence[str]) -> List[str]:
+    """What the readers' messages call each input (they name gold and system otherwise)."""
+    return [f"annotator {n}" for n in found]
+
+
 def side_names(found: Sequence[str]) -> List[str]:
     """The names the pair readers give annotators 2, 3, ... (the first annotator is their gold side):
     the annotators' own, except that ``gold`` names the readers' first side, so an annotator of
@@ -73,7 +78,8 @@ def read_annotations(paths: Sequence[str], *, names: Optional[Sequence[str]] = N
                               f"(expected {', '.join(sorted(EXPORT_OPTIONS))})")
         relabelling = options.pop("label_map", ())
         found, docs, covered = read_annotators(paths[0], annotator_field, partial=partial, **options)
-        corpus = relabel(pair_documents(docs[0], dict(zip(found[1:], docs[1:]))), relabelling)
+        corpus = relabel(pair_documents(docs[0], dict(zip(found[1:], docs[1:])), sides=annotator_words(found)),
+                         relabelling)
         return from_corpus(corpus, list(names) if names is not None else found, covered)
     if partial:
         raise OptionError("partial applies to an export split by an annotator field")
@@ -86,10 +92,12 @@ def read_annotations(paths: Sequence[str], *, names: Optional[Sequence[str]] = N
     found = annotator_names(paths, names)
     formats = {format} if format is not None else {detect_format(p, None if is_dir(p) else read_head(p))
                                                     for p in paths}
+    words = annotator_words(found)
     if formats == {"columns"}:     # column files as score reads them (documents at -DOCSTART-)
-        corpus = read_conll_pair(paths[0], paths[1:], names=side_names(found), **options)
+        corpus = read_conll_pair(paths[0], paths[1:], names=side_names(found), sides=words, **options)
     else:
-        corpus = read_pair(paths[0], paths[1:], format=format, system_format=format, names=side_names(found), **options)
+        corpus = read_pair(paths[0], paths[1:], format=format, system_format=format, names=side_names(found),
+                           sides=words, **options)
     return from_corpus(corpus, found)
 
 

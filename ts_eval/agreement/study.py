@@ -3,6 +3,7 @@
 document, bootstrap intervals, the disagreements and the majority spans."""
 from __future__ import annotations
 
+import warnings
 from typing import Any, Dict, List, Optional, Tuple
 
 import numpy as np
@@ -13,7 +14,7 @@ from ..core.measures import check_separator_weight
 from ..errors import OptionError
 from ..io.documents import TOKEN_SEP, Documents, build_documents
 from ..io.source import gc_paused
-from ..ranking.study import bootstrap_weights
+from ..ranking.study import bootstrap_weights, check_options
 from .continuum import Continuum
 from .data import Annotations
 from .disagreements import by_label, clusters, groups
@@ -43,12 +44,10 @@ def agreement(
     w = check_separator_weight(separator_weight)
     if ann.m < 2:
         raise OptionError(f"agreement needs at least two annotators, got {ann.m}")
-    if int(bootstrap) < 0:
-        raise OptionError(f"bootstrap must be >= 0, got {bootstrap}")
-    if not 0 < float(confidence) < 1:
-        raise OptionError(f"confidence must be between 0 and 1, got {confidence}")
+    check_options(bootstrap=bootstrap, seed=seed, confidence=confidence)
     if majority is not None and not 1 <= int(majority) <= ann.m:
-        raise OptionError(f"majority must be between 1 and the number of annotators ({ann.m}), got {majority}")
+        raise OptionError(f"expected a number between 1 and the number of annotators ({ann.m})", option="majority",
+                          value=majority)
     cont = Continuum(ann.corpus, continuum, w)
     st = sentence_stats(ann, w, cont)
     x = st.sums()
@@ -109,29 +108,40 @@ def _bootstrap(st: Stats, by_group: sparse.csr_matrix, resamples: int, seed: int
     out = {}
     for k, parts in kept.items():
         v = np.concatenate(parts)
-        lo, hi = np.quantile(v, [alpha / 2, 1 - alpha / 2], axis=0)
+        with warnings.catch_warnings():     # a macro figure undefined in every resample: NaN bounds, written null
+            warnings.simplefilter("ignore", RuntimeWarning)
+            lo, hi = np.nanquantile(v, [alpha / 2, 1 - alpha / 2], axis=0)     # over the resamples it is defined in
         out[k] = (lo, hi)
     return out
 
 
-def _fig(f: Figures, iv: Intervals, key: str, *index: int
-         ) -> Dict[str, float]:
+#: why a macro figure is undefined (null): of all annotators, of a pair
+NO_LABEL = "no annotator uses a label: an average over no labels is undefined"
+NO_PAIR_LABEL = "neither annotator of the pair uses a label: an average over no labels is undefined"
+
+
+def _fig(f: Figures, iv: Intervals, key: str, *index: int, undefined: str = "") -> Dict[str, Any]:
     """``{"value": v}`` of figure ``key`` at ``index``, with its interval when there is one (+ 0.0: a
-    coefficient of exactly 0 computed as -0.0 is written 0)."""
-    out = {"value": float(np.asarray(f[key])[index]) + 0.0}
+    coefficient of exactly 0 computed as -0.0 is written 0).  An undefined figure (NaN: a macro average
+    over no labels) is ``{"value": None, "undefined": why}``."""
+    value = float(np.asarray(f[key])[index]) + 0.0
+    if np.isnan(value):
+        return {"value": None, "undefined": undefined}
+    out: Dict[str, Any] = {"value": value}
     if key in iv:
-        out["low"] = float(iv[key][0][index]) + 0.0
-        out["high"] = float(iv[key][1][index]) + 0.0
+        low, high = float(iv[key][0][index]) + 0.0, float(iv[key][1][index]) + 0.0
+        if not (np.isnan(low) or np.isnan(high)):
+            out["low"], out["high"] = low, high
     return out
 
 
 def _figures(f: Figures, iv: Intervals) -> Dict[str, Any]:
     out: Dict[str, Any] = {}
     for k in ("fleiss", "alpha"):
-        out[k] = {a: _fig(f, iv, f"{k}_{a}") for a in ("micro", "macro", "multiclass")}
-    out["alpha_u"] = {a: _fig(f, iv, f"alpha_u_{a}") for a in ("micro", "macro")}
+        out[k] = {a: _fig(f, iv, f"{k}_{a}", undefined=NO_LABEL) for a in ("micro", "macro", "multiclass")}
+    out["alpha_u"] = {a: _fig(f, iv, f"alpha_u_{a}", undefined=NO_LABEL) for a in ("micro", "macro")}
     for k in PAIR_LABEL:
-        out[k] = {a: _fig(f, iv, f"mean_{k}_{a}") for a in ("micro", "macro")}
+        out[k] = {a: _fig(f, iv, f"mean_{k}_{a}", undefined=NO_LABEL) for a in ("micro", "macro")}
         if f"mean_{k}_multiclass" in OVERALL:
             out[k]["multiclass"] = _fig(f, iv, f"mean_{k}_multiclass")
     out["labels_averaged"] = int(np.count_nonzero(f["label_present"]))
@@ -144,11 +154,11 @@ def _pairs(ann: Annotations, st: Stats, f: Figures, iv: Intervals) -> List[Dict[
     for p, (i, j) in enumerate(st.pairs):
         row: Dict[str, Any] = {"a": ann.names[i], "b": ann.names[j]}
         for k in PAIR_LABEL:
-            row[k] = {a: _fig(f, iv, f"{k}_{a}", p) for a in ("micro", "macro")}
+            row[k] = {a: _fig(f, iv, f"{k}_{a}", p, undefined=NO_PAIR_LABEL) for a in ("micro", "macro")}
         for k in ("kappa", "agreement"):
             row[k]["multiclass"] = _fig(f, iv, f"{k}_multiclass", p)
         counts = {n: float(f[n][p].sum()) for n in ("tp", "fp", "fn")}
-        counts["tn"] = float(f["tn"][p].sum()) if len(labels) else 0.0
+        counts["tn"] = float(f["tn_micro"][p])      # the micro table's: labels neither of the two uses add none
         counts.update({n: int(f[n][p].sum()) for n in ("spans_a", "spans_b", "exact", "hit_a", "hit_b")})
         row["counts"] = counts
         row["labels"] = {lab: {**{k: _fig(f, iv, k, p, c) for k in PAIR_LABEL},

@@ -23,7 +23,7 @@ from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple
 import numpy as np
 
 from ..core.corpus import Corpus, SpanSet
-from ..errors import InputError
+from ..errors import AnyOf, Hint, InputError, Part
 
 SPAN = "span"
 SENTENCE = "sentence"
@@ -317,6 +317,26 @@ def record_field(records: Sequence[Mapping[str, Any]], path: str, where: str) ->
 
 BUILT_IN = ("length", "chars", "label", "shape", "position", "train_frequency", "label_consistency", "seen",
             "sentence_length", "entity_density", "oov_density")
+
+
+def unavailable(names: Sequence[str], available: Sequence[str], *, training: bool, vocabulary: bool,
+                text: bool, built_in: bool = True) -> List[Part]:
+    """Why each of ``names`` (asked for, not among ``available``) is not there: a built-in attribute that
+    needs what the analysis lacks (training data, a vocabulary, token texts) says so; any other name is no
+    attribute.  ``built_in``: the built-in attributes were computed (not InterpretEval's)."""
+    out: List[Part] = []
+    for name in names:
+        needs: List[Part] = []
+        if built_in and name in ("chars", "shape", "train_frequency", "label_consistency", "seen", "oov_density") \
+                and not text:
+            needs = ["token texts, which the input has none of"]
+        elif built_in and name in ("train_frequency", "label_consistency", "seen") and not training:
+            needs = ["training data (give ", Hint("train", metavar="TRAIN"), ")"]
+        elif built_in and name == "oov_density" and not (training or vocabulary):
+            needs = ["training data or a vocabulary (give ", AnyOf(Hint("train", metavar="TRAIN"),
+                                                                     Hint("vocab", metavar="FILE")), ")"]
+        out += [f"attribute {name!r} needs ", *needs, "; "] if needs else [f"no attribute {name!r}; "]
+    return out + [f"available: {', '.join(available)}"]
 
 
 def built_in(corpus: Corpus, training: Optional[Training], vocabulary: Optional[frozenset],

@@ -22,7 +22,7 @@ import numpy as np
 
 from ..core.corpus import Corpus
 from ..core.sequences import from_sequences
-from ..errors import InputError, OptionError
+from ..errors import Hint, InputError, OptionError
 from ..models.context import CorpusData
 from ..models.registry import Model, get_model, resolve_models
 from ..ranking.statistics import TIE_DECIMALS, average_ranks, correlation_matrices, exact_float32
@@ -451,6 +451,11 @@ def _columns(path: str) -> bool:
     return not is_dir(path) and detect_format(path, read_head(path)) == "columns"
 
 
+def _not_a_slice(name: str) -> OptionError:
+    return OptionError([f"{name!r} is an attribute, not a slice: give ", Hint("attributes", name)],
+                       option="by", value=name)
+
+
 def _records(corpus: Corpus, records: Optional[Sequence[Mapping[str, Any]]], field: str) -> List[Mapping[str, Any]]:
     """One record per sentence of the corpus: given, or read again from gold's JSON Lines file (``field``:
     the first field asked for, named in an error)."""
@@ -460,7 +465,11 @@ def _records(corpus: Corpus, records: Optional[Sequence[Mapping[str, Any]]], fie
         reading = corpus.gold_info.reading or {}
         fmt = str(reading.get("format", ""))
         if not (fmt.startswith("jsonl") or fmt == "label-studio") or corpus.gold_info.path is None:
-            raise OptionError("slices by a record field need JSON Lines input (one record per document)",
+            if field in at.BUILT_IN:
+                raise _not_a_slice(field)
+            raise OptionError(["the input is not JSON Lines: it has no record fields to slice by; ", Hint("by"),
+                               " takes document (one bucket per -DOCSTART- block) or, with JSON Lines input (one "
+                               "record per document), a field of its records (dotted: meta.genre)"],
                               option="by", value=field)
         from ..io.jsonl import record_chunks
 
@@ -478,7 +487,7 @@ def analyze_corpus(
     reference: Optional[str] = None,
     train: Any = None,
     vocab: Any = None,
-    by: Sequence[str] = (),
+    by: Union[str, Sequence[str]] = (),
     records: Optional[Sequence[Mapping[str, Any]]] = None,
     buckets: Union[str, Sequence[str], None] = None,
     bootstrap: int = 1000,
@@ -488,12 +497,14 @@ def analyze_corpus(
     systems: Optional[Sequence[str]] = None,
     flips: Optional[Sequence[Tuple[str, str]]] = None,
     pair: Optional[Tuple[str, str]] = None,
-    attributes: Optional[Sequence[str]] = None,
+    attributes: Union[str, Sequence[str], None] = None,
 ) -> Analysis:
     """Analyse the systems of ``corpus`` by span and sentence attributes (see :func:`analyze`)."""
     timings: Dict[str, float] = {}
     t0 = time.perf_counter()
     names = list(corpus.systems) if systems is None else list(systems)
+    by = [by] if isinstance(by, str) else list(by)                  # one name alone
+    attributes = [attributes] if isinstance(attributes, str) else attributes
     missing = [s for s in names if s not in corpus.systems]
     if missing:
         raise OptionError(f"no system named {', '.join(map(repr, missing))} in the corpus")
@@ -547,19 +558,24 @@ def analyze_corpus(
     if fields:
         recs = _records(corpus, records, fields[0])
         for path in fields:
-            vals, numeric = at.record_field(recs, path, corpus.gold_info.path or "records")
+            try:
+                vals, numeric = at.record_field(recs, path, corpus.gold_info.path or "records")
+            except InputError:
+                if path in at.BUILT_IN:         # no such field: the attribute was meant
+                    raise _not_a_slice(path) from None
+                raise
             attrs.append(at.Attribute(path, at.SENTENCE, at.NUMERIC if numeric else at.CATEGORICAL,
                                       f"the record field {path}", (lambda c, v=vals: v), source="record field"))
     if attributes is not None:
         unknown = [a for a in attributes if a not in [x.name for x in attrs]]
         if unknown:
-            raise OptionError(f"no attribute {', '.join(map(repr, unknown))}; available: "
-                              f"{', '.join(x.name for x in attrs)}", option="attributes", value=",".join(attributes))
+            raise OptionError(at.unavailable(unknown, [x.name for x in attrs], training=training is not None,
+                                             vocabulary=vocabulary is not None, text=text is not None,
+                                             built_in=not spec["interpreteval"]),
+                              option="attributes", value=",".join(attributes))
+    _check_edges(spec["edges"], attrs, attributes)
+    if attributes is not None:
         attrs = [a for a in attrs if a.name in attributes]
-    for name in spec["edges"]:
-        if name not in [a.name for a in attrs]:
-            raise OptionError(f"no attribute {name!r} to give edges to; attributes: {', '.join(a.name for a in attrs)}",
-                              option="buckets", value=f"{name}=...")
     timings["attributes"] = time.perf_counter() - t0
 
     rs = _Resampling(corpus.n_sentences, bootstrap, seed)
@@ -594,6 +610,27 @@ def analyze_corpus(
                   "versions": versions()},
         timings=timings, flips=_overall_flips(overall, names, model_names))
     return out
+
+
+def _check_edges(edges: Dict[str, List[float]], attrs: Sequence[at.Attribute],
+                 selected: Optional[Sequence[str]]) -> None:
+    """Fixed edges name an attribute analysed (among ``selected``, when given) whose values are numbers it
+    buckets by ranges."""
+    takes = [a.name for a in attrs if a.kind == at.NUMERIC and a.extra.get("assigned") is None]
+    for name, given in edges.items():
+        value = f"{name}=" + ",".join(f"{e:g}" for e in given)
+        if name not in [a.name for a in attrs]:
+            raise OptionError(f"no attribute {name!r} to give edges to; attributes that take edges: "
+                              f"{', '.join(takes) or 'none'}", option="buckets", value=value)
+        if selected is not None and name not in selected:
+            raise OptionError(["edges for an attribute not analysed (add it to ", Hint("attributes"), ")"],
+                              option="buckets", value=value)
+        if name not in takes:
+            kind = next(a for a in attrs if a.name == name)
+            why = "InterpretEval's buckets are its own" if kind.extra.get("assigned") is not None else \
+                "its values are names, one bucket each"
+            raise OptionError(f"attribute {name!r} takes no edges ({why}); attributes that take edges: "
+                              f"{', '.join(takes) or 'none'}", option="buckets", value=value)
 
 
 def _assign(st: Statistics, attr: at.Attribute, text: Optional[at.Text],

@@ -78,7 +78,7 @@ def register(subparsers: Any) -> None:
 
 def _annotations(args: argparse.Namespace) -> Annotations:
     from ..agreement.data import from_corpus
-    from ..agreement.inputs import annotator_names, read_annotations, side_names
+    from ..agreement.inputs import annotator_names, annotator_words, read_annotations, side_names
 
     inputs: List[str] = list(args.inputs)
     if args.annotator_field is not None:
@@ -113,7 +113,7 @@ def _annotations(args: argparse.Namespace) -> Annotations:
         raise UsageError("--columns applies to one column file with an annotator per column")
     with option_errors():
         names = annotator_names(inputs, args.names)
-    request = Request(gold=inputs[0], systems=inputs[1:], names=side_names(names))
+    request = Request(gold=inputs[0], systems=inputs[1:], names=side_names(names), sides=annotator_words(names))
     corpus = load(request, args, "agree", min_systems=1)
     with option_errors():
         return from_corpus(corpus, names)

@@ -13,7 +13,16 @@ from typing import Any
 
 from . import lists
 from .errors import UsageError, option_errors
-from .inputs import COLUMN_RULE, Request, add_column_options, add_reading_options, check_paths, expand, load
+from .inputs import (
+    COLUMN_RULE,
+    Request,
+    add_column_options,
+    add_reading_options,
+    check_paths,
+    expand,
+    load,
+    taken_from_directories,
+)
 from .outputs import add_output_options, emit
 
 DESCRIPTION = (
@@ -110,7 +119,8 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError("--top and --min-agree must be at least 1")
     check_paths(args, [("--gold", args.gold), ("--train", args.train), ("--vocab", args.vocab)]
                 + [("system", p) for p in args.inputs], [("--output", args.output)])
-    corpus = load(_request(args), args, "analyze", min_systems=1)
+    with taken_from_directories(args.inputs if args.gold else [], args.glob):
+        corpus = load(_request(args), args, "analyze", min_systems=1)
     if not args.no_errors:
         from ..analysis.errors_suspects import check_min_agree
 

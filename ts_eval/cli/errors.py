@@ -128,6 +128,8 @@ def _shell_word(value: Any) -> str:
     import shlex  # (only an error message spells a value)
 
     text = {"\t": "'\\t'"}.get(value) if isinstance(value, str) else None
+    if isinstance(value, float) and value.is_integer() and abs(value) < 1e15:
+        text = str(int(value))          # as typed: argparse made --beta 0 the float 0.0
     return text or shlex.quote(str(value))
 
 

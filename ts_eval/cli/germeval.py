@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import argparse
 
-from .errors import UsageError, option_errors
+from ..errors import OptionError
+from .errors import UsageError
 from .inputs import check_paths
 from .outputs import add_output_options, emit
 
@@ -68,8 +69,10 @@ def run(args) -> int:
     from ..core import measures
     from ..germeval.evaluate import evaluate_germeval
 
-    with option_errors("--separator-weight: "):
+    try:
         measures.check_separator_weight(args.separator_weight)
+    except OptionError as err:      # (a usage error of this command: the message names the option as typed)
+        raise UsageError(err.parts) from None
     check_paths(args, [("FILE", args.file), ("--gold", args.gold), ("--system", args.system)])
     data = _load(args)
     report = evaluate_germeval(data, policy=args.policy, separator_weight=args.separator_weight,

@@ -26,8 +26,10 @@ from __future__ import annotations
 
 import argparse
 import os
+from collections import Counter
+from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union
+from typing import Any, Callable, Dict, Iterator, List, Optional, Sequence, Tuple, Union
 
 from ..errors import InputError
 from .errors import UsageError, option_errors
@@ -52,6 +54,7 @@ class Request:
     gold_col: Optional[int] = None
     system_cols: Optional[Sequence[int]] = None
     scheme: Optional[str] = None     # overrides --scheme (a rank manifest's task may set it)
+    sides: Optional[Sequence[str]] = None   # what messages call gold and each system (agree: its annotators)
 
 
 # ---------------------------------------------------------------------------
@@ -312,6 +315,30 @@ def expand(paths: Sequence[str], pattern: str = "*", exclude: Sequence[str] = ()
     return out
 
 
+@contextmanager
+def taken_from_directories(paths: Sequence[str], pattern: str) -> Iterator[None]:
+    """Inside: bad input in a file that one of the directories among ``paths`` gave (its files matching
+    ``pattern``, :func:`expand`) says so, and which ``--glob`` takes only the system files (a README beside
+    them is no column file)."""
+    dirs = {os.path.realpath(p): p for p in paths if p != STDIN and os.path.isdir(p)}
+    try:
+        yield
+    except InputError as err:
+        folder = dirs.get(os.path.realpath(os.path.dirname(err.path))) if err.path else None
+        if folder is None or err.path is None:
+            raise
+        from pathlib import Path
+
+        name = os.path.basename(err.path)
+        others = [f.suffix for f in Path(folder).glob(pattern) if f.is_file() and f.name != name
+                  and not f.name.startswith(".")]
+        common = Counter(s for s in others if s).most_common(1)
+        glob = f"'*{common[0][0]}'" if common and common[0][0] != Path(name).suffix else "PATTERN"
+        raise InputError([*err.parts, f" ({name} is one of the files taken from the directory {folder}"
+                          f" by --glob {pattern!r}: give --glob {glob} to take only the system files)"],
+                         err.path, err.line) from None
+
+
 # ---------------------------------------------------------------------------
 # the loader
 
@@ -475,7 +502,7 @@ def _load_files(request: Request, args: argparse.Namespace, command: str, min_sy
     with option_errors():
         return read_conll_pair(_given(request.gold, "gold file"), files,
                                gold_column=-1 if request.gold_col is None else request.gold_col,
-                               system_column=scols[0], names=names, **kw)
+                               system_column=scols[0], names=names, sides=request.sides, **kw)
 
 
 COLUMN_ONLY = {"gold_col": None, "system_col": None, "token_col": 1, "delimiter": None, "raw": False,
@@ -515,4 +542,4 @@ def _load_documents(request: Request, args: argparse.Namespace, command: str, mi
     options = _reader_options(args)
     with option_errors():
         return read_pair(_given(request.gold, "gold input"), files, format=formats[0], system_format=forced,
-                         names=names, label_map=label_map(args), **options)
+                         names=names, label_map=label_map(args), sides=request.sides, **options)

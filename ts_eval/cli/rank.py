@@ -32,6 +32,7 @@ from .inputs import (
     expand,
     load,
     system_names,
+    taken_from_directories,
 )
 from .matching import add_matching_options, matching_options
 from .outputs import add_output_options, emit, format_choices
@@ -255,7 +256,8 @@ class _Task:
 
         if self.blocks is not None:
             try:
-                return self._rank_blocks(self.blocks, report, **options)
+                with taken_from_directories(self.spec.systems, self.spec.options.get("glob", args.glob)):
+                    return self._rank_blocks(self.blocks, report, **options)
             except (NotInBlocks, NotInStep):     # CoNLL-U or JSON Lines records that pair by id in another order, say
                 pass
             except (TsEvalError, ValueError):
@@ -329,7 +331,8 @@ def load_task(spec: TaskSpec, args: argparse.Namespace):
         return _load_germeval(spec, args)
     request = _request(spec, args)
     assert request is not None
-    return load(request, args, "ranking", min_systems=2)
+    with taken_from_directories(spec.systems, spec.options.get("glob", args.glob)):
+        return load(request, args, "ranking", min_systems=2)
 
 
 def _request(spec: TaskSpec, args: argparse.Namespace) -> Optional[Request]:

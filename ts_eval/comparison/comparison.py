@@ -100,9 +100,9 @@ def _check_arguments(corpus: Corpus, a: Optional[str], b: Optional[str], top: Op
         raise OptionError(f"compare needs at least two systems, got {len(names)}"
                           + (f" ({names[0]})" if names else ""))
     if top is not None and top < 0:
-        raise OptionError(f"top must be >= 0, got {top}")
+        raise OptionError("expected a whole number >= 0", option="top", value=top)
     if examples < 0:
-        raise OptionError(f"examples must be >= 0, got {examples}")
+        raise OptionError("expected a whole number >= 0", option="examples", value=examples)
     if (a is None) != (b is None):
         raise OptionError("give both systems of the pair (A and B) or neither")
     if a is None and len(names) == 2:

@@ -24,18 +24,21 @@ from ..errors import OptionError
 
 
 def check_separator_weight(weight: float) -> float:
-    """The separator weight as a float; ValueError unless it is a finite number >= 0."""
+    """The separator weight as a float; an :class:`OptionError` (a ValueError) naming the option and the value
+    unless it is a finite number >= 0."""
     w = float(weight)
     if not (np.isfinite(w) and w >= 0):
-        raise OptionError(f"separator weight must be a finite number >= 0, got {weight}")
+        raise OptionError("expected a finite number >= 0 (0: tokens only, 1: separators count as tokens)",
+                          option="separator_weight", value=weight)
     return w
 
 
 def check_beta(beta: float) -> float:
-    """F-beta's beta as a float; ValueError unless it is a finite number > 0."""
+    """F-beta's beta as a float; an :class:`OptionError` (a ValueError) naming the option and the value unless
+    it is a finite number > 0."""
     b = float(beta)
     if not (np.isfinite(b) and b > 0):
-        raise OptionError(f"beta must be a finite number > 0, got {beta}")
+        raise OptionError("expected a finite number > 0 (1: F1)", option="beta", value=beta)
     return b
 
 
@@ -253,13 +256,14 @@ def scores(tp, fp, fn, tn=None, beta: float = 1.0) -> Dict[str, np.ndarray]:
     return out
 
 
-def masked_mean(values, present) -> np.ndarray:
-    """Mean over the last axis of the present entries, 0.0 where none is present (the rule of
-    :func:`macro`, vectorised over leading axes: the macro average of resampled sums)."""
+def masked_mean(values, present, *, empty: float = 0.0) -> np.ndarray:
+    """Mean over the last axis of the present entries, ``empty`` where none is present (0.0: the rule of
+    :func:`macro`; agreement passes NaN: a mean over no label is undefined), vectorised over leading
+    axes: the macro average of resampled sums."""
     present = np.asarray(present, bool)
     k = present.sum(-1)
     total = np.where(present, values, 0.0).sum(-1)
-    return np.where(k > 0, total / np.maximum(k, 1), 0.0)
+    return np.where(k > 0, total / np.maximum(k, 1), empty)
 
 
 def macro(per_label: Dict[str, np.ndarray], present: np.ndarray) -> Dict[str, float]:

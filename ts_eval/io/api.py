@@ -26,7 +26,7 @@ from .jsonl_text import read_jsonl_text
 from .jsonl_tokens import read_jsonl_tokens
 from .pairing import check_texts, pair_documents
 from .sink import check_stdin_once
-from .source import STDIN, display_name, is_dir, read_bytes, system_name
+from .source import STDIN, display_name, is_dir, read_bytes, side_words, system_name
 
 
 def read_columns(path: str, *, column: int = -1, token_column: int = 1, scheme: str = "IOB2",
@@ -107,7 +107,7 @@ def _read_raw(path: str, fmt: str, raw: Optional[bytes], options: Dict[str, Any]
 def read_pair(gold: Union[str, Documents], systems: Union[str, Documents, Sequence, Mapping[str, Any]], *,
               format: Optional[str] = None, system_format: Optional[str] = None,
               names: Optional[Sequence[str]] = None, label_map: Sequence[Tuple[str, str]] = (),
-              **options: Any) -> Corpus:
+              sides: Optional[Sequence[str]] = None, **options: Any) -> Corpus:
     """Read gold and one or more systems (paths or Documents, possibly in different formats) and pair
     their documents (by id, else by order with tokens and texts compared) into a Corpus.
 
@@ -118,7 +118,8 @@ def read_pair(gold: Union[str, Documents], systems: Union[str, Documents, Sequen
     strings with labels, :mod:`ts_eval.io.generated`) is placed on gold's texts (:mod:`ts_eval.io.grounding`)
     with ``generated`` (``"ground"``, default; ``"strings"``; ``"fuzzy"``), ``ground`` (``"first"`` or
     ``"all"``), ``normalize`` (default ``"default"``), ``fuzzy_threshold`` (0-100, default 90) and
-    ``field`` (default ``"entities"``).
+    ``field`` (default ``"entities"``).  ``sides``: what the messages call gold and each system (default
+    ``gold``, ``system``; ``agree`` names its annotators).
     """
     if isinstance(systems, Mapping):
         items = list(systems.items())
@@ -137,11 +138,11 @@ def read_pair(gold: Union[str, Documents], systems: Union[str, Documents, Sequen
                                generated.get("fuzzy_threshold"))
     used = set()
     fmts = [format] + [system_format] * len(items)
-    sides: List[Documents] = []
+    docs_read: List[Documents] = []
     grounded: Dict[str, Grounded] = {}
     for k, (src, fmt) in enumerate(zip([gold] + [s for _, s in items], fmts)):
         if isinstance(src, Documents):
-            sides.append(src)
+            docs_read.append(src)
             continue
         path, fmt, raw = _bytes_and_format(src, fmt)
         if fmt == "generated":
@@ -152,33 +153,35 @@ def read_pair(gold: Union[str, Documents], systems: Union[str, Documents, Sequen
             ids = {x: options[x] for x in ("id_key",) if x in options}
             gen = read_generated(path, raw=raw, **({"field": generated["field"]} if "field" in generated else {}),
                                  **ids)
-            grounded[name] = ground_generated(sides[0], gen, settings, label_map)
-            sides.append(grounded[name].docs)
+            grounded[name] = ground_generated(docs_read[0], gen, settings, label_map)
+            docs_read.append(grounded[name].docs)
             used |= {"id_key"}
             continue
         try:
             docs = _read_raw(path, fmt, raw, options, strict=False)
         except MisalignedSpanError:
-            if sides and src != STDIN:  # a system whose text differs from gold's: say that, not that its spans
+            if docs_read and src != STDIN:  # a system whose text differs from gold's: say that, not that its spans
                 # are off the tokens (read again without the alignment check; standard input cannot be)
-                check_texts(sides[0], _read(src, fmt, {**options, "align": "expand"}, strict=False))
+                check_texts(docs_read[0], _read(src, fmt, {**options, "align": "expand"}, strict=False),
+                            side_words(sides, k - 1))
             raise
-        sides.append(docs)
+        docs_read.append(docs)
         for fn_name, fn in READERS.items():
             if fn_name == docs.format:
                 used |= _accepts(fn)
     unknown = set(options) - used
     if unknown:
         raise OptionError(f"option(s) {', '.join(sorted(unknown))} apply to none of the formats read "
-                         f"({', '.join(sorted({d.format for d in sides}))})")
+                         f"({', '.join(sorted({d.format for d in docs_read}))})")
     given = [k for k in generated if k != "generated" or generated[k] != "ground"]
     if given and not grounded:
         raise OptionError(f"option(s) {', '.join(sorted(given))} apply to generated outputs only; no system was "
                           "read in the generated format")
     decoded = {"scheme": options.get("scheme", "IOB2"), "policy": options.get("policy", "conlleval")}  # (the
     # defaults of every reader of tags)
-    corpus = pair_documents(sides[0], {n: d for (n, _), d in zip(items, sides[1:])}, **decoded)
-    return relabel(attach(corpus, sides[0], grounded, settings), label_map)
+    corpus = pair_documents(docs_read[0], {n: d for (n, _), d in zip(items, docs_read[1:])}, sides=sides,
+                            **decoded)
+    return relabel(attach(corpus, docs_read[0], grounded, settings), label_map)
 
 
 def read_generated_on(gold: Union[str, Documents], path: str, *, format: Optional[str] = None,

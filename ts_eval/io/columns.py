@@ -344,7 +344,9 @@ def shard_offsets(path: str, n: int, delimiter: Optional[str] = None,
                   cut_after: Optional[Callable[[List[bytes]], bool]] = None) -> Optional[Tuple[List[int], Head]]:
     """Byte offsets that cut a plain (uncompressed) column file into at most ``n`` shards of whole
     sentences of about equal size, where :func:`read_column_blocks` would cut a block, and the file's
-    :class:`Head`; None for standard input, a compressed file, or a file whose head does not parse."""
+    :class:`Head`; None for standard input, a compressed file, or a file whose head does not parse.
+    Every shard holds a token line: no cut falls after the file's last one (blank or ``-DOCSTART-`` lines
+    after it stay with the shard before, which is read as the file's last block would be)."""
     if path == STDIN or n < 2:
         return None
     try:
@@ -357,6 +359,7 @@ def shard_offsets(path: str, n: int, delimiter: Optional[str] = None,
             head_cf = split_columns(first[:end], path, (), None, delimiter=delimiter)
             head = Head(head_cf.n_columns, head_cf.first_token_line, head_cf.first_text, head_cf.first_field)
             blank = re.compile(rb"\n\r?\n" if delimiter is not None else rb"\n[ \t\r\x0b\x0c]*\n")
+            last = _last_token_line(fh, size, delimiter)
             offsets = [0]
             for k in range(1, n):
                 at = max(size * k // n, offsets[-1] + 1)
@@ -369,13 +372,33 @@ def shard_offsets(path: str, n: int, delimiter: Optional[str] = None,
                     cut = _cut(window, at - base, blank, delimiter, cut_after)
                     if cut >= 0 or not more:
                         break
-                if cut < 0 or base + cut >= size:
+                if cut < 0 or base + cut >= last:
                     break
                 offsets.append(base + cut)
             offsets.append(size)
     except (OSError, TsEvalError):
         return None
     return offsets, head
+
+
+def _last_token_line(fh: Any, size: int, delimiter: Optional[str]) -> int:
+    """Where the last token line of the open file ``fh`` of ``size`` bytes starts (-1: it has none), read
+    backwards from its end."""
+    pos, tail = size, b""
+    while pos > 0:
+        step = min(pos, 1 << 16)
+        pos -= step
+        fh.seek(pos)
+        data = fh.read(step) + tail
+        lines = data.split(b"\n")
+        at = len(data)
+        for k in range(len(lines) - 1, 0 if pos else -1, -1):    # lines[0] may begin before pos
+            at -= len(lines[k])
+            if _is_token_line(lines[k], delimiter):
+                return pos + at
+            at -= 1
+        tail = lines[0]
+    return -1
 
 
 @dataclass(frozen=True)

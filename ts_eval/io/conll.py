@@ -20,7 +20,7 @@ from ..core.schemes import scheme_of
 from ..errors import Hint, InputError, OptionError, Part, TsEvalError
 from .columns import ColumnFile, Head, join_blocks, read_column_blocks, read_column_file, shard_offsets, slice_block
 from .sink import check_stdin_once
-from .source import STDIN, replayable_stdin, system_name
+from .source import STDIN, replayable_stdin, side_words, system_name
 
 if TYPE_CHECKING:   # documents are made only for two-file mode (read_pair): score FILE does without the module
     from .documents import Documents
@@ -179,11 +179,13 @@ def read_conll_pair(
     raw: bool = False,
     outside_tag: str = "O",
     tags_only: bool = False,
+    sides: Optional[Sequence[str]] = None,
 ) -> Corpus:
     """Gold file plus one file per system; sentences and tokens must match the gold file's.
 
     ``tags_only``: no token column is read; the files must agree in sentences and
-    tokens per sentence (a system file may then hold the tags alone).
+    tokens per sentence (a system file may then hold the tags alone).  ``sides``: what the messages
+    call gold and each system (default ``gold``, ``system``; ``agree`` names its annotators).
     """
     tc = None if tags_only else token_column
     _check_pair(gold_path, system_paths)
@@ -191,11 +193,11 @@ def read_conll_pair(
     systems = [read_column_file(p, [system_column], tc, delimiter) for p in system_paths]
     _check_token_columns(gold, gold_column, systems, system_column)
     names = _pair_names(system_paths, names)
-    for sf in systems:
-        check_aligned(gold, sf)
+    for k, sf in enumerate(systems):
+        check_aligned(gold, sf, sides=side_words(sides, k))
         sf.release()
-    vocab, sides = _pair_sides(gold, systems, names, gold_column, system_column, raw, outside_tag)
-    return _finish(gold, vocab, sides, scheme, policy, label_map)
+    vocab, infos = _pair_sides(gold, systems, names, gold_column, system_column, raw, outside_tag)
+    return _finish(gold, vocab, infos, scheme, policy, label_map)
 
 
 def _check_pair(gold_path: str, system_paths: Sequence[str]) -> None:
@@ -461,17 +463,20 @@ class Before:
     rest: Optional[Callable[[], Tuple[int, int, int, int]]] = None
 
 
-def check_aligned(gold: ColumnFile, system: ColumnFile, block: int = 1 << 18, *, before: Before = Before()) -> None:
+def check_aligned(gold: ColumnFile, system: ColumnFile, block: int = 1 << 18, *, before: Before = Before(),
+                  sides: Tuple[str, str] = ("gold", "system")) -> None:
     """Same sentences, same tokens (compared as text); else an error at the first line where the
     files diverge.  Without token texts (tags only) only the sentences and their lengths are compared.
-    ``before``: the files are blocks of two longer files (:func:`read_conll_pair_blocks`).
+    ``before``: the files are blocks of two longer files (:func:`read_conll_pair_blocks`); ``sides``:
+    what the message calls the two files.
 
     The sentences before the first one whose length differs line up token for token, so their
     texts are compared first (block by block, vectorised): a deleted or changed token line is
     reported where it is, not at the sentence boundary the shift shows up at.
     """
     gs, ss = np.flatnonzero(gold.sent_first), np.flatnonzero(system.sent_first)
-    where = f"gold {gold.path} vs system {system.path}"
+    g, s = sides
+    where = f"{g} {gold.path} vs {s} {system.path}"
     glen = np.diff(np.append(gs, gold.n_tokens))   # tokens per sentence
     slen = np.diff(np.append(ss, system.n_tokens))
     n = min(len(glen), len(slen))
@@ -489,26 +494,27 @@ def check_aligned(gold: ColumnFile, system: ColumnFile, block: int = 1 << 18, *,
         if first >= 0:
             sent = int(np.searchsorted(gs, first, side="right")) + before.sentences
             gtok, stok = gold.texts(first, first + 1)[0], system.texts(first, first + 1)[0]
-            raise InputError(f"{where}: token {gtok!r} (gold line {_line(gold, first)}) differs from {stok!r} "
+            raise InputError(f"{where}: token {gtok!r} ({g} line {_line(gold, first)}) differs from {stok!r} "
                              f"in sentence {sent}", system.path, _line(system, first))
     if k < 0:
         return
     after = before.rest() if before.rest is not None else (0, 0, 0, 0)
-    counts = (f"gold has {before.sentences + len(gs) + after[0]} sentences / "
-              f"{before.tokens + gold.n_tokens + after[1]} tokens, system has "
+    counts = (f"{g} has {before.sentences + len(gs) + after[0]} sentences / "
+              f"{before.tokens + gold.n_tokens + after[1]} tokens, {s} has "
               f"{before.sentences + len(ss) + after[2]} / {before.tokens + system.n_tokens + after[3]}")
     if k < n:
-        g_at, s_at = _divergence_line(gold, int(gs[k]), int(glen[k]), limit, "gold", before.sentences), \
-            _divergence_line(system, int(ss[k]), int(slen[k]), limit, "system", before.sentences)
-        detail = (f"sentence {before.sentences + k + 1} (gold line {_line(gold, int(gs[k]))}, system line "
-                  f"{_line(system, int(ss[k]))}) has {int(glen[k])} tokens in gold, {int(slen[k])} in the system; "
-                  f"first difference: gold line {g_at[0]} ({g_at[1]}), system line {s_at[0]} ({s_at[1]})")
+        g_at, s_at = _divergence_line(gold, int(gs[k]), int(glen[k]), limit, g, before.sentences), \
+            _divergence_line(system, int(ss[k]), int(slen[k]), limit, s, before.sentences)
+        detail = (f"sentence {before.sentences + k + 1} ({g} line {_line(gold, int(gs[k]))}, {s} line "
+                  f"{_line(system, int(ss[k]))}) has {int(glen[k])} tokens in {g}, {int(slen[k])} in "
+                  f"{'the system' if s == 'system' else s}; "
+                  f"first difference: {g} line {g_at[0]} ({g_at[1]}), {s} line {s_at[0]} ({s_at[1]})")
         line = s_at[0]
     else:
         longer, short = (gold, system) if len(glen) > len(slen) else (system, gold)
         extra = int((gs if longer is gold else ss)[k])
         line = _line(longer, extra)
-        lname, sname = ("gold", "system") if longer is gold else ("system", "gold")
+        lname, sname = (g, s) if longer is gold else (s, g)
         ended = _line(short, short.n_tokens - 1) if short.n_tokens else \
             (before.gold_line if short is gold else before.system_line)
         detail = (f"sentence {before.sentences + k + 1} ({lname} line {line}) is not in the {sname} file, which "

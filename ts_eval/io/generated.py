@@ -151,8 +151,9 @@ def _entities(value: Any, name: str, line: int, where: str) -> List[Tuple[str, s
         raise InputError(f"{where}: {short(value)}; expected a list of entities or an object label -> strings",
                          name, line)
     for text, label in pairs:
-        if not isinstance(text, str):
-            raise InputError(f"{where}: entity text {short(text)} is not a string", name, line)
+        if not isinstance(text, str) or not text.strip():
+            raise InputError(f"{where}: entity text {short(text)} is not a non-empty string (expected the "
+                             "entity's words as the text has them)", name, line)
         if not isinstance(label, str) or not label.strip():
             raise InputError(f"{where}: entity label {short(label)} is not a non-empty string", name, line)
     return [(str(t), str(lab)) for t, lab in pairs]

@@ -7,13 +7,14 @@ texts); system spans are moved onto the gold document's token positions.
 """
 from __future__ import annotations
 
-from typing import Dict, List, Mapping, Optional, Protocol, Union
+from typing import Dict, List, Mapping, Optional, Protocol, Sequence, Tuple, Union
 
 import numpy as np
 
 from ..core.corpus import Corpus, SideInfo, SpanSet
 from ..errors import InputError, OptionError
 from .documents import TOKEN_SEP, Documents
+from .source import side_words
 
 
 class Side(Protocol):
@@ -28,9 +29,14 @@ class Side(Protocol):
     def where(self, d: int) -> str: ...
 
 
-def document_order(gold: Side, sys: Side) -> np.ndarray:
+Words = Tuple[str, str]     # what messages call gold and the system (agree: two annotators)
+GOLD_SYSTEM: Words = ("gold", "system")
+
+
+def document_order(gold: Side, sys: Side, sides: Words = GOLD_SYSTEM) -> np.ndarray:
     """For every gold document, the index of its system document (by id when every document on both
     sides has one, else by order)."""
+    g = sides[0]
     by_id = all(i is not None for i in gold.ids) and all(i is not None for i in sys.ids)
     if by_id:
         index: Dict[int, Dict[Optional[str], int]] = {}
@@ -45,15 +51,15 @@ def document_order(gold: Side, sys: Side) -> np.ndarray:
         gi, si = index[id(gold)], index[id(sys)]
         missing = [i for i in gold.ids if i not in si]
         if missing:
-            raise InputError(f"document id {missing[0]!r} of the gold file {gold.path} is missing "
-                             f"({len(missing)} gold ids missing); expected the same ids on both sides", sys.path)
+            raise InputError(f"document id {missing[0]!r} of the {g} file {gold.path} is missing "
+                             f"({len(missing)} {g} ids missing); expected the same ids on both sides", sys.path)
         extra = [i for i in sys.ids if i not in gi]
         if extra:
-            raise InputError(f"document id {extra[0]!r} is not in the gold file {gold.path} "
+            raise InputError(f"document id {extra[0]!r} is not in the {g} file {gold.path} "
                              f"({len(extra)} such ids); expected the same ids on both sides", sys.path)
         return np.array([si[i] for i in gold.ids], np.int64)
     if sys.n_docs != gold.n_docs:
-        raise InputError(f"{sys.n_docs} documents, the gold file {gold.path} has {gold.n_docs}; without ids on "
+        raise InputError(f"{sys.n_docs} documents, the {g} file {gold.path} has {gold.n_docs}; without ids on "
                          "every document they are paired by order and must be as many", sys.path)
     return np.arange(gold.n_docs, dtype=np.int64)
 
@@ -72,47 +78,52 @@ def _same_text_tokens(gold: Documents, sys: Documents, order: np.ndarray) -> boo
                 and np.array_equal(gold.char_tokens[1], sys.char_tokens[1][idx]))
 
 
-def _check_same(gold: Documents, sys: Documents, order: np.ndarray) -> None:
+def _check_same(gold: Documents, sys: Documents, order: np.ndarray, sides: Words = GOLD_SYSTEM) -> None:
     if _same_text_tokens(gold, sys, order):
         return
+    who = "" if sides[1] == "system" else f"{sides[1]}, "
     for g, s in enumerate(order.tolist()):
         if gold.keys[g] != sys.keys[s]:
             gt, st = gold.tokens(g), sys.tokens(s)
             k = next((j for j, (a, b) in enumerate(zip(gt, st)) if a != b), min(len(gt), len(st)))
             found = repr(st[k]) if k < len(st) else "the end"
             want = repr(gt[k]) if k < len(gt) else "the end"
-            raise InputError(f"{sys.where(s)}: token {k} is {found}, the gold {gold.where(g)} has {want} "
-                             f"({len(st)} vs {len(gt)} tokens); expected the same tokens", sys.path)
+            raise InputError(f"{who}{sys.where(s)}: token {k} is {found}, the {sides[0]} {gold.where(g)} has "
+                             f"{want} ({len(st)} vs {len(gt)} tokens); expected the same tokens", sys.path)
         if gold.texts is not None and sys.texts is not None and gold.texts[g] != sys.texts[s]:
-            raise _text_differs(gold, g, sys, s)
+            raise _text_differs(gold, g, sys, s, sides)
 
 
-def _text_differs(gold: Documents, g: int, sys: Documents, s: int) -> InputError:
+def _text_differs(gold: Documents, g: int, sys: Documents, s: int, sides: Words = GOLD_SYSTEM) -> InputError:
     """The error for system document ``s`` whose text is not gold document ``g``'s: where they first differ."""
     assert sys.texts is not None and gold.texts is not None     # (check_texts asks only then)
     a, b = sys.texts[s], gold.texts[g]
     k = next((j for j, (x, y) in enumerate(zip(a, b)) if x != y), min(len(a), len(b)))
     lo = max(k - 10, 0)
-    return InputError(f"{sys.where(s)}: the text differs from the gold {gold.where(g)} at character {k}: "
-                      f"{a[lo:k + 10]!r} vs gold {b[lo:k + 10]!r} (lengths {len(a)} and {len(b)}); expected the "
-                      "same text for the same document", sys.path)
+    who = "" if sides[1] == "system" else f"{sides[1]}, "
+    return InputError(f"{who}{sys.where(s)}: the text differs from the {sides[0]} {gold.where(g)} at character {k}: "
+                      f"{a[lo:k + 10]!r} vs {sides[0]} {b[lo:k + 10]!r} (lengths {len(a)} and {len(b)}); expected "
+                      "the same text for the same document", sys.path)
 
 
-def check_texts(gold: Documents, sys: Documents) -> None:
+def check_texts(gold: Documents, sys: Documents, sides: Words = GOLD_SYSTEM) -> None:
     """Paired documents with texts on both sides have the same texts (an error names the first that differs)."""
     if gold.texts is None or sys.texts is None:
         return
-    for g, s in enumerate(document_order(gold, sys).tolist()):
+    for g, s in enumerate(document_order(gold, sys, sides).tolist()):
         if gold.texts[g] != sys.texts[s]:
-            raise _text_differs(gold, g, sys, s)
+            raise _text_differs(gold, g, sys, s, sides)
 
 
 def pair_documents(gold: Documents, systems: Union[Documents, Mapping[str, Documents]], *,
-                   scheme: Optional[str] = None, policy: Optional[str] = None) -> Corpus:
+                   scheme: Optional[str] = None, policy: Optional[str] = None,
+                   sides: Optional[Sequence[str]] = None) -> Corpus:
     """Pair each system's documents with gold's and build the Corpus evaluate() scores.
 
     ``scheme`` (as asked for, e.g. ``auto``) and ``policy``: what the sides read from tags were decoded
     with; the corpus records them only when a side was read from tags (spans read as spans have neither).
+    ``sides``: what the messages call gold and each system (default ``gold``, ``system``; ``agree``
+    names its annotators).
     """
     sysmap = dict(systems) if isinstance(systems, Mapping) else {"system": systems}
     if not sysmap:
@@ -121,9 +132,10 @@ def pair_documents(gold: Documents, systems: Union[Documents, Mapping[str, Docum
         raise OptionError(f"{sysmap['gold'].path}: its system name is 'gold', which names the gold side; give it "
                           "another name")
     moved: Dict[str, tuple] = {}
-    for name, sys in sysmap.items():
-        order = document_order(gold, sys)
-        _check_same(gold, sys, order)
+    for k, (name, sys) in enumerate(sysmap.items()):
+        words = side_words(sides, k)
+        order = document_order(gold, sys, words)
+        _check_same(gold, sys, order, words)
         # system document order[g] lands on gold document g: shift each span by the offset difference
         shift = np.empty(sys.n_docs, np.int64)
         shift[order] = gold.offsets[:-1] - sys.offsets[:-1][order]

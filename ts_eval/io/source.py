@@ -13,7 +13,7 @@ import importlib
 import io
 import os
 import sys
-from typing import Any, BinaryIO, Callable, Optional, Tuple, Type, TypeVar, Union
+from typing import Any, BinaryIO, Callable, Optional, Sequence, Tuple, Type, TypeVar, Union
 
 from ..errors import InputError
 
@@ -35,6 +35,12 @@ def _stream_errors() -> Tuple[Type[BaseException], ...]:
     import zlib
 
     return (EOFError, OSError, ValueError, lzma.LZMAError, zlib.error)
+
+
+def side_words(sides: Optional[Sequence[str]], k: int) -> Tuple[str, str]:
+    """What a pair reader's messages call gold and system ``k``: ``sides`` (gold's word, then each
+    system's: ``agree`` names its annotators), else ``gold`` and ``system``."""
+    return ("gold", "system") if sides is None else (sides[0], sides[k + 1])
 
 
 def display_name(path: str) -> str:

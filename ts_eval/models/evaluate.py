@@ -38,9 +38,9 @@ def generated_mode(reading: Optional[Mapping[str, Any]]) -> Optional[str]:
 
 def _check(models: Sequence[str], k1: Optional[int], k2: Optional[int]) -> None:
     families(models)      # (OptionError naming every family for an unknown one)
-    for k in (k1, k2):
+    for name, k in (("k1", k1), ("k2", k2)):
         if k is not None and k < 0:
-            raise OptionError(f"k1 and k2 must be >= 0, got {k}")
+            raise OptionError("expected a whole number >= 0", option=name, value=k)
 
 
 def evaluate(

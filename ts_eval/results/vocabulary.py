@@ -17,7 +17,7 @@ from typing import Dict
 
 #: layout version of each kind of JSON (``"layout": {"kind": ..., "version": ...}``); bumped when keys change
 LAYOUT_VERSIONS: Dict[str, int] = {"score": 4, "germeval": 5, "fair": 3, "rank": 3, "compare": 5, "analyze": 1,
-                                   "errors": 1, "agree": 1}
+                                   "errors": 1, "agree": 2}
 
 
 def layout(kind: str) -> Dict[str, object]:

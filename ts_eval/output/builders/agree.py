@@ -36,7 +36,15 @@ PURPOSE = ("What each figure is for: F1 exact and overlap (positive specific agr
 def _cell(fig: Optional[Dict[str, Any]], kind: str, counts: Optional[Dict[str, float]] = None) -> Cell:
     if fig is None:
         return Cell(None, kind)
+    if fig["value"] is None:            # undefined (a macro average over no labels): n/a, and why
+        return Cell(float("nan"), kind, note=fig.get("undefined"))
     return Cell(fig["value"], kind, low=fig.get("low"), high=fig.get("high"), counts=counts)
+
+
+def _undefined_note(figs: List[Dict[str, Any]]) -> str:
+    """The sentence that says why some of ``figs`` are n/a (empty: none is)."""
+    why = sorted({f["undefined"] for f in figs if f.get("value") is None and f.get("undefined")})
+    return " ".join(f"n/a: {w}." for w in why)
 
 
 def overall_table(a: Agreement) -> Table:
@@ -52,6 +60,8 @@ def overall_table(a: Agreement) -> Table:
     if st["bootstrap"]:
         note = (f"{100 * st['confidence']:g}% bootstrap intervals ({st['bootstrap']} resamples of {st['units']} "
                 f"{st['resampling']}, percentile).")
+    note = " ".join(n for n in (note, _undefined_note([d for k, _, _ in OVERALL for d in a.figures[k].values()]))
+                    if n)
     return Table("overall", "Every figure, all annotators together", cols, rows, note=note, sortable=False,
                  row_keys=keys)
 
@@ -84,7 +94,7 @@ def pairs_table(a: Agreement) -> Table:
                      _cell(p["agreement"]["micro"], "score"),
                      Cell(c["spans_a"], "count"), Cell(c["spans_b"], "count"), Cell(c["exact"], "count")])
     return Table("pairs", "Each pair of annotators, lowest kappa first (µ micro, M macro over labels)", cols, rows,
-                 key_columns=2)
+                 key_columns=2, note=_undefined_note([p["kappa"]["macro"] for p in a.pairs]))
 
 
 def _heatmap(a: Agreement, key: str, title: str, kind: str) -> Figure:
