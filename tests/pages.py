@@ -5,7 +5,7 @@ Few resamples keep them fast."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Callable, Dict, Tuple
+from typing import Callable, Dict, Optional, Tuple
 
 import ts_eval
 from ts_eval.output.page import Page
@@ -101,14 +101,16 @@ def generated() -> Page:
     return build.build(evaluate(corpus, models=["ts", "exact", "fair", "semeval", "strings"]))
 
 
-def agree(resamples: int = 30) -> Page:
+def agree(resamples: int = 30, cases: Optional[int] = 10) -> Page:
+    """agree's page of the demo's gold and four systems as five annotators, each list cut at ``cases`` as the
+    command's page is (None: every document, group and disagreement, thousands of records)."""
     from ts_eval.agreement.api import agree as run
     from ts_eval.agreement.data import Annotations
     from ts_eval.output.builders import agree as build
 
     corpus = demo_corpus()
     names = ["gold", *DEMO_SYSTEMS]
-    return build.build(run(Annotations(corpus, names), bootstrap=resamples, majority=3), cases=None)
+    return build.build(run(Annotations(corpus, names), bootstrap=resamples, majority=3), cases=cases)
 
 
 def agree_long_names(cases: int = 10) -> Page:

@@ -532,11 +532,14 @@ def test_the_shards_of_a_file_add_up_to_the_file_for_every_n(tmp_path_factory, s
     path = tmp_path_factory.mktemp("s") / "s.conll"
     path.write_bytes(raw)
     expected = ts_eval.count_file(str(path), models=["ts", "exact"]).report().to_dict()
-    counted = {}
+    counted, checked = {}, set()
     for n in range(1, len(raw) + 1):
         for lines in (True, False):
             shards = ts_eval.file_shards(str(path), n, count_lines=lines)
             assert len(shards) <= n and shards[0].start == 0 and shards[-1].stop in (-1, len(raw))
+            if tuple(shards) in checked:     # (many n cut the file alike: each cut is checked once)
+                continue
+            checked.add(tuple(shards))
             for s in shards:
                 if s not in counted:
                     counted[s] = ts_eval.count_file(s, models=["ts", "exact"])
