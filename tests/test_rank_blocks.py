@@ -23,6 +23,7 @@ import ts_eval.cli.rank as rank_cli
 import ts_eval.io.columns as columns
 import ts_eval.ranking.blocks as in_blocks
 from ts_eval.io.conll import read_conll, read_conll_blocks
+from ts_eval.io.inputs import Inputs
 from ts_eval.models.registry import REGISTRY
 from ts_eval.ranking.blocks import StatsBuilder, rank_blocks
 from ts_eval.ranking.statistics import Products
@@ -46,7 +47,7 @@ def without_timings(r: Run) -> Run:
 
 def whole_and_blocks(monkeypatch, argv: List[str], block_bytes: int = 1, stdin: bytes = b"") -> Tuple[Run, Run]:
     with monkeypatch.context() as m:
-        m.setattr(rank_cli, "block_request", lambda *a, **k: None)
+        m.setattr(Inputs, "blocks", lambda *a, **k: None)
         whole = run(argv, stdin)
     with monkeypatch.context() as m:
         m.setattr(columns, "BLOCK_BYTES", block_bytes)

@@ -14,7 +14,7 @@ import sys
 from typing import TYPE_CHECKING, Any, Dict, List, Optional
 
 from .errors import UsageError, option_errors
-from .inputs import STDIN, Request, add_reading_options, check_paths, input_format, label_map, load, reading
+from .inputs import STDIN, add_reading_options, check_paths, inputs_of, label_map, load
 from .outputs import add_output_options, emit
 
 if TYPE_CHECKING:
@@ -101,8 +101,9 @@ def _annotations(args: argparse.Namespace) -> Annotations:
         if cols is not None and len(cols) < 2:
             raise UsageError("--columns: give at least two annotator columns")
         _one_input_holds_annotators(inputs[0], cols, args)
-        request = Request(file=inputs[0], gold_col=cols[0] if cols else 2, system_cols=cols[1:] if cols else None)
-        corpus = load(request, args, "agree", min_systems=1)
+        one = inputs_of(args, file=inputs[0], names=None, columns=False, gold_column=cols[0] if cols else 2,
+                        system_columns=tuple(cols[1:]) if cols else None)
+        corpus = load(one, "agree", min_systems=1)
         found = [f"col{corpus.gold_info.column}"] + [f"col{corpus.system_info[n].column}" for n in corpus.systems]
         names = args.names if args.names is not None else found
         if len(names) != len(found):
@@ -113,8 +114,9 @@ def _annotations(args: argparse.Namespace) -> Annotations:
         raise UsageError("--columns applies to one column file with an annotator per column")
     with option_errors():
         names = annotator_names(inputs, args.names)
-    request = Request(gold=inputs[0], systems=inputs[1:], names=side_names(names), sides=annotator_words(names))
-    corpus = load(request, args, "agree", min_systems=1)
+    two = inputs_of(args, gold=inputs[0], systems=inputs[1:], names=side_names(names), columns=False,
+                    words=tuple(annotator_words(names)))
+    corpus = load(two, "agree", min_systems=1)
     with option_errors():
         return from_corpus(corpus, names)
 
@@ -123,13 +125,13 @@ def _one_input_holds_annotators(path: str, cols: Optional[List[int]], args: argp
     """One input alone must be a column file with two or more annotator columns: say so in agree's words."""
     from ..io.columns import count_columns
 
-    fmt = input_format(path, args)
+    fmt = inputs_of(args, file=path, names=None, columns=False).input_format(path)
     if fmt != "columns":
         raise UsageError(f"{path} is read as {fmt}, which holds one annotation: give one input per annotator, or "
                          "--annotator-field FIELD for an export whose annotations name their annotator")
     if cols is None:
         with option_errors():
-            n = count_columns(path, reading(args)["delimiter"]) if path != STDIN else 3
+            n = count_columns(path, args.delimiter) if path != STDIN else 3
         if n < 3:
             raise UsageError(f"{path} has {max(n - 1, 0)} annotation column(s) after the tokens; agreement needs at "
                              "least two: give one input per annotator, or a column file with an annotator per column")

@@ -13,16 +13,7 @@ from typing import Any
 
 from . import lists
 from .errors import UsageError, option_errors
-from .inputs import (
-    COLUMN_RULE,
-    Request,
-    add_column_options,
-    add_reading_options,
-    check_paths,
-    expand,
-    load,
-    taken_from_directories,
-)
+from .inputs import COLUMN_RULE, add_column_options, add_reading_options, check_paths, inputs_of, load
 from .outputs import add_output_options, emit
 
 DESCRIPTION = (
@@ -95,14 +86,13 @@ def register(subparsers: Any) -> argparse.ArgumentParser:
     return p
 
 
-def _request(args: argparse.Namespace) -> Request:
-    cols = dict(names=args.names, gold_col=args.gold_col, system_cols=args.system_col)
+def _inputs(args: argparse.Namespace) -> Any:
     if args.gold:
-        return Request(gold=args.gold, systems=expand(args.inputs, args.glob, exclude=[args.gold]), **cols)
+        return inputs_of(args, gold=args.gold, systems=args.inputs, glob=args.glob)
     if len(args.inputs) != 1:
         raise UsageError(f"{len(args.inputs)} inputs without --gold: give --gold GOLD SYSTEM [...], or one FILE "
                          "with a gold column and system columns")
-    return Request(file=args.inputs[0], **cols)
+    return inputs_of(args, file=args.inputs[0])
 
 
 def run(args: argparse.Namespace) -> int:
@@ -119,8 +109,10 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError("--top and --min-agree must be at least 1")
     check_paths(args, [("--gold", args.gold), ("--train", args.train), ("--vocab", args.vocab)]
                 + [("system", p) for p in args.inputs], [("--output", args.output)])
+    from ..io.inputs import taken_from_directories
+
     with taken_from_directories(args.inputs if args.gold else [], args.glob):
-        corpus = load(_request(args), args, "analyze", min_systems=1)
+        corpus = load(_inputs(args), "analyze", min_systems=1)
     if not args.no_errors:
         from ..analysis.errors_suspects import check_min_agree
 

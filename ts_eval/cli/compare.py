@@ -9,12 +9,15 @@ Exit codes as for ``score``: 0 done, 1 bad input, 2 bad usage.
 from __future__ import annotations
 
 import argparse
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .errors import UsageError, option_errors
-from .inputs import COLUMN_RULE, Request, add_column_options, add_reading_options, check_paths, load, request_paths
+from .inputs import COLUMN_RULE, add_column_options, add_reading_options, check_paths, inputs_of, load, request_paths
 from .matching import add_matching_options, matching_options
 from .outputs import add_output_options, emit, format_choices
+
+if TYPE_CHECKING:
+    from ..io.inputs import Inputs
 
 FORMAT_CHOICES = format_choices()    # the page formats and json
 
@@ -60,14 +63,13 @@ def register(subparsers: Any) -> None:
     add_output_options(g)
 
 
-def _request(args: argparse.Namespace) -> Request:
-    cols = dict(names=args.names, gold_col=args.gold_col, system_cols=args.system_col)
+def _inputs(args: argparse.Namespace) -> Inputs:
     if args.gold:
-        return Request(gold=args.gold, systems=args.inputs, **cols)
+        return inputs_of(args, gold=args.gold, systems=args.inputs)
     if len(args.inputs) != 1:
         raise UsageError(f"{len(args.inputs)} files without --gold: give --gold GOLD A B [...], or one FILE "
                          "with a gold column and several system columns")
-    return Request(file=args.inputs[0], **cols)
+    return inputs_of(args, file=args.inputs[0])
 
 
 def run(args: argparse.Namespace) -> int:
@@ -78,9 +80,9 @@ def run(args: argparse.Namespace) -> int:
     matching = matching_options(args)
     with option_errors("--models: "):
         models = check_models([m.strip() for m in args.models.split(",") if m.strip()])   # before reading
-    request = _request(args)
-    check_paths(args, request_paths(request))
-    corpus = load(request, args, "compare", min_systems=2)
+    inputs = _inputs(args)
+    check_paths(args, request_paths(inputs))
+    corpus = load(inputs, "compare", min_systems=2)
     a, b = args.pair if args.pair else (None, None)
     with option_errors():
         result = compare(corpus, a, b, top=args.top, examples=args.examples, view=args.view,

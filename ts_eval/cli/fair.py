@@ -241,9 +241,9 @@ def run_inputs(args: argparse.Namespace) -> int:
     """The loader road: every system of the corpus through the fair model, one report."""
     from ..models.evaluate import evaluate
 
-    request = file_request(args)
-    check_paths(args, request_paths(request))
-    corpus = load(request, args, "fair")
+    inputs = file_request(args)
+    check_paths(args, request_paths(inputs))
+    corpus = load(inputs, "fair")
     with option_errors():
         report = evaluate(corpus, models=["fair"], focus=args.focus or "target", weights=args.weights or "eq7",
                           fair_mode=args.mode)

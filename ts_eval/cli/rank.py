@@ -17,27 +17,17 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any, Dict, Iterator, List, Optional, Union
 
 from . import lists
 from .errors import UsageError, option_errors
-from .inputs import (
-    STDIN,
-    Blocks,
-    Request,
-    add_column_options,
-    add_reading_options,
-    block_request,
-    check_paths,
-    expand,
-    load,
-    system_names,
-    taken_from_directories,
-)
+from .inputs import STDIN, add_column_options, add_reading_options, check_paths, inputs_of, load
 from .matching import add_matching_options, matching_options
 from .outputs import add_output_options, emit, format_choices
 
 if TYPE_CHECKING:   # the tasks are read in run(): building the parser (every command does) does without them
+    from ..io.inputs import Blocks, Inputs
     from .tasks import TaskSpec
 
 DESCRIPTION = (
@@ -232,7 +222,7 @@ def run(args) -> int:
 
 class _Task:
     """One task's input: a corpus read whole, or files read in blocks of sentences (``blocks``: what
-    :func:`~ts_eval.cli.inputs.block_request` found), whose statistics are then taken block by block
+    :meth:`~ts_eval.io.inputs.Inputs.blocks` found), whose statistics are then taken block by block
     (:func:`ts_eval.ranking.study.rank_blocks`), never holding the corpus."""
 
     def __init__(self, spec: TaskSpec, args: argparse.Namespace, blocks: Optional[Blocks] = None) -> None:
@@ -256,6 +246,8 @@ class _Task:
 
         if self.blocks is not None:
             try:
+                from ..io.inputs import taken_from_directories
+
                 with taken_from_directories(self.spec.systems, self.spec.options.get("glob", args.glob)):
                     return self._rank_blocks(self.blocks, report, **options)
             except (NotInBlocks, NotInStep):     # CoNLL-U or JSON Lines records that pair by id in another order, say
@@ -297,20 +289,20 @@ WHOLE_AGAIN_BYTES = 256 << 20   # a file with an error is read again whole (to r
 
 def _source(spec: TaskSpec, args: argparse.Namespace) -> _Task:
     """A task read in blocks when its inputs can be (column files; CoNLL-U, JSON Lines in two-file mode; see
-    :func:`~ts_eval.cli.inputs.block_request`) and its models say how their statistics depend on the
+    :meth:`~ts_eval.io.inputs.Inputs.blocks`) and its models say how their statistics depend on the
     labels, else read whole now."""
     from ..errors import TsEvalError
     from ..ranking import sufficient
 
-    request = _request(spec, args)
+    inputs = _inputs(spec, args)
     found = None
-    if request is not None:
+    if inputs is not None:
         try:
             models = sufficient.resolve_models(_models_arg(args.models, args.germeval,
                                                            getattr(args, "generated", None) is not None))
             known = all(m.columns is not None for m in models) and \
                 sufficient.get_model(args.reference or sufficient.REFERENCE_MODEL).columns is not None
-            found = block_request(request, args, "ranking", min_systems=2) if known else None
+            found = inputs.blocks("ranking", min_systems=2) if known else None
         except (TsEvalError, ValueError):
             found = None
     return _Task(spec, args, found)
@@ -329,25 +321,34 @@ def load_task(spec: TaskSpec, args: argparse.Namespace):
             raise UsageError("--map-label does not apply to --germeval: GermEval's metrics are defined on its "
                              "twelve labels (Metric 2 already collapses deriv and part)")
         return _load_germeval(spec, args)
-    request = _request(spec, args)
-    assert request is not None
+    from ..io.inputs import taken_from_directories
+
+    inputs = _inputs(spec, args)
+    assert inputs is not None
     with taken_from_directories(spec.systems, spec.options.get("glob", args.glob)):
-        return load(request, args, "ranking", min_systems=2)
+        return load(inputs, "ranking", min_systems=2)
 
 
-def _request(spec: TaskSpec, args: argparse.Namespace) -> Optional[Request]:
+def _inputs(spec: TaskSpec, args: argparse.Namespace) -> Optional[Inputs]:
     """What a (not GermEval) task reads (None: a GermEval task)."""
+    from ..io.inputs import expand
+
     if args.germeval:
         return None
     opts = spec.options
-    cols = dict(names=spec.names, gold_col=opts.get("gold_col", args.gold_col), scheme=opts.get("scheme"))
     system_col = opts.get("system_col", args.system_col)
-    cols["system_cols"] = [system_col] if isinstance(system_col, int) else system_col
+    cols = dict(names=spec.names, columns=False, gold_column=opts.get("gold_col", args.gold_col),
+                system_columns=None if system_col is None else tuple([system_col] if isinstance(system_col, int)
+                                                                     else system_col))
+    inputs = inputs_of(args, **cols)
+    scheme = opts.get("scheme")
+    if scheme:
+        inputs = replace(inputs, scheme=scheme)
     if opts.get("single_file"):
-        return Request(file=spec.systems[0], **cols)
+        return replace(inputs, file=spec.systems[0])
     files = expand(spec.systems, opts.get("glob", args.glob), exclude=[spec.gold])
     _check_two(spec, files)
-    return Request(gold=spec.gold, systems=files, **cols)
+    return replace(inputs, gold=spec.gold, systems=tuple(files))
 
 
 def _check_two(spec: TaskSpec, files: List[str]) -> None:
@@ -359,6 +360,7 @@ def _check_two(spec: TaskSpec, files: List[str]) -> None:
 
 def _load_germeval(spec: TaskSpec, args: argparse.Namespace):
     from ..germeval.corpus import germeval_corpus
+    from ..io.inputs import expand, system_names
 
     files = expand(spec.systems, spec.options.get("glob", args.glob), exclude=[spec.gold] if spec.gold else [])
     names = system_names(files, spec.names)

@@ -14,7 +14,6 @@ from .inputs import (
     add_column_options,
     add_file_arguments,
     add_reading_options,
-    block_request,
     check_paths,
     file_request,
     input_settings,
@@ -143,10 +142,10 @@ def _settings(args: argparse.Namespace) -> Any:
                           fair_mode=args.fair_mode, **matching_options(args))
 
 
-def _streamed(request: Any, args: argparse.Namespace) -> Optional[Tuple[Any, Any]]:
+def _streamed(inputs: Any, args: argparse.Namespace) -> Optional[Tuple[Any, Any]]:
     """(report, what ``settings["input"]`` reads of the corpus) of ``request`` read in blocks of sentences
     (in ``--jobs`` processes, each a shard of the file), keeping only the running counts
-    (:mod:`ts_eval.streaming.files`); None when it must be read whole (:func:`block_request`), or when a
+    (:mod:`ts_eval.streaming.files`); None when it must be read whole (:meth:`Inputs.blocks`), or when a
     file of at most :data:`WHOLE_AGAIN_BYTES` holds an error: reading it whole then reports the error it
     reports first (standard input, read once, and larger files report the error of the block)."""
     from ..core.corpus import check_selection
@@ -154,7 +153,7 @@ def _streamed(request: Any, args: argparse.Namespace) -> Optional[Tuple[Any, Any
 
     try:
         _settings(args)
-        found = block_request(request, args)
+        found = inputs.blocks()
     except (TsEvalError, ValueError):
         return None
     if found is None:
@@ -276,13 +275,13 @@ def run(args: argparse.Namespace) -> int:
             return 0
         args = _demo(args)
     matching = matching_options(args)
-    request = file_request(args)
-    check_paths(args, request_paths(request))
-    streamed = _streamed(request, args)
+    inputs = file_request(args)
+    check_paths(args, request_paths(inputs))
+    streamed = _streamed(inputs, args)
     if streamed is not None:
         report, corpus = streamed
     else:
-        corpus = _select(load(request, args), args)
+        corpus = _select(load(inputs), args)
         with option_errors():
             report = evaluate(corpus, separator_weight=args.separator_weight, beta=args.beta,
                               all_labels_row=args.all_labels_row, models=_models(args), k1=args.k1, k2=args.k2,

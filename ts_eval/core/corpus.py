@@ -106,6 +106,27 @@ class SideStrings:
         return SideStrings(self.sentence[keep], lab[keep].astype(np.int32), self.key[keep])
 
 
+def merge_reading(a: Optional[Dict[str, Any]], b: Optional[Dict[str, Any]]) -> Optional[Dict[str, Any]]:
+    """What a document reader found in two runs of one input (:meth:`ts_eval.io.documents.Documents.summary`):
+    counts add, lists join, texts (path, format, scheme, ...) are the same in both."""
+    if a is None or b is None:
+        return a if b is None else b
+    out = dict(a)
+    for key, value in b.items():
+        if key not in out:
+            out[key] = value
+        elif isinstance(value, bool) or value is None or isinstance(value, str):
+            if out[key] != value:
+                raise ValueError(f"the parts were read differently: {key} {out[key]!r} and {value!r}")
+        elif isinstance(value, (int, float)):
+            out[key] = out[key] + value
+        elif isinstance(value, list):
+            out[key] = list(out[key]) + list(value)
+        elif isinstance(value, dict):
+            out[key] = merge_reading(out[key], value)
+    return out
+
+
 @dataclass
 class SideInfo:
     """Where one side (gold or a system) came from and what reading it found."""

@@ -14,7 +14,7 @@ from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
-from ..core.corpus import SideInfo, corpus_from_tag_ids, span_shape
+from ..core.corpus import SideInfo, corpus_from_tag_ids, merge_reading, span_shape
 from ..core.printable import control_message, first_control
 from ..errors import InputError
 
@@ -48,6 +48,7 @@ class Documents:
     texts: Optional[List[str]] = None  # document texts (character-offset formats)
     notes: Dict[str, Any] = field(default_factory=dict)  # what reading found (misaligned spans, ...)
     char_tokens: Optional[Tuple[np.ndarray, np.ndarray]] = None  # token start/end characters (text formats)
+    first: int = 0                    # documents of the input before these (a block's): they number messages
 
     @property
     def keys(self) -> List[str]:
@@ -75,10 +76,35 @@ class Documents:
         if self.ids[d] is not None:
             parts.append(f"document {self.ids[d]!r}")
         else:
-            parts.append(f"document {d + 1}")
+            parts.append(f"document {self.first + d + 1}")
         if self.lines is not None:
             parts.append(f"line {self.lines[d]}")
         return ", ".join(parts)
+
+    def take(self, order: Ints) -> Documents:
+        """Documents ``order`` (indices, in that order) as Documents of their own; what reading found
+        (``notes``) is not a part's: the new Documents have none."""
+        order = np.asarray(order, np.int64)
+        lens = np.diff(self.offsets)[order]
+        offsets = np.zeros(len(order) + 1, np.int64)
+        np.cumsum(lens, out=offsets[1:])
+        doc = np.searchsorted(self.offsets, self.start, side="right") - 1
+        where = np.full(self.n_docs, -1, np.int64)
+        where[order] = np.arange(len(order))
+        keep = np.flatnonzero(where[doc] >= 0)
+        keep = keep[np.argsort(where[doc[keep]], kind="stable")]
+        shift = offsets[:-1][where[doc[keep]]] - self.offsets[:-1][doc[keep]]
+        pick = order.tolist()
+        keys = self.keys
+        chars = None
+        if self.char_tokens is not None:
+            idx = np.concatenate([np.arange(self.offsets[d], self.offsets[d + 1]) for d in pick]) if pick \
+                else np.zeros(0, np.int64)
+            chars = (self.char_tokens[0][idx], self.char_tokens[1][idx])
+        return Documents(self.path, self.format, offsets, [self.ids[d] for d in pick], [keys[d] for d in pick],
+                         self.start[keep] + shift, self.last[keep] + shift, self.label[keep], list(self.labels),
+                         [self.lines[d] for d in pick] if self.lines is not None else None,
+                         [self.texts[d] for d in pick] if self.texts is not None else None, {}, chars)
 
     def tokens(self, d: int) -> List[str]:
         key = self.keys[d]
@@ -88,6 +114,30 @@ class Documents:
         """What reading found, for reports: documents, tokens, spans, nested/crossing spans, notes."""
         return {"path": self.path, "format": self.format, "documents": self.n_docs, "tokens": self.n_tokens,
                 "spans": len(self.start), **span_shape(self.start, self.last), **self.notes}
+
+
+def concat_documents(parts: Sequence[Documents]) -> Documents:
+    """Consecutive blocks of one input as one Documents (its labels the union, sorted; what reading found in
+    each added up)."""
+    if len(parts) == 1:
+        return parts[0]
+    labels = sorted(set().union(*(p.labels for p in parts)))
+    index = {lab: k for k, lab in enumerate(labels)}
+    base = np.cumsum([0] + [p.n_tokens for p in parts[:-1]])
+    offsets = np.concatenate([np.zeros(1, np.int64)] + [p.offsets[1:] + b for p, b in zip(parts, base)])
+    label = np.concatenate([np.array([index[x] for x in p.labels] or [0], np.int32)[p.label] for p in parts])
+    notes: Optional[Dict[str, Any]] = {}
+    for p in parts:
+        notes = merge_reading(notes, p.notes)
+    first = parts[0]
+    return Documents(first.path, first.format, offsets, [i for p in parts for i in p.ids],
+                     [k for p in parts for k in p.keys],
+                     np.concatenate([p.start + b for p, b in zip(parts, base)]),
+                     np.concatenate([p.last + b for p, b in zip(parts, base)]), label, labels,
+                     None if first.lines is None else [x for p in parts for x in (p.lines or [])],
+                     None if first.texts is None else [x for p in parts for x in (p.texts or [])], notes or {},
+                     None if first.char_tokens is None else tuple(np.concatenate([p.char_tokens[j] for p in parts])
+                                                                  for j in (0, 1)), first.first)
 
 
 def build_documents(path: str, fmt: str, lengths: Ints, ids: List[Optional[str]], keys: Keys,

@@ -7,7 +7,7 @@ texts); system spans are moved onto the gold document's token positions.
 """
 from __future__ import annotations
 
-from typing import Dict, List, Mapping, Optional, Protocol, Sequence, Tuple, Union
+from typing import Any, Dict, List, Mapping, Optional, Protocol, Sequence, Tuple, Union
 
 import numpy as np
 
@@ -70,17 +70,29 @@ def _same_text_tokens(gold: Documents, sys: Documents, order: np.ndarray) -> boo
         return False
     if any(gold.texts[g] != sys.texts[s] for g, s in enumerate(order.tolist())):
         return False
-    if not np.array_equal(np.diff(gold.offsets), np.diff(sys.offsets)[order]):
+    n = len(order)      # (gold's first n documents are paired)
+    if not np.array_equal(np.diff(gold.offsets)[:n], np.diff(sys.offsets)[order]):
         return False
-    shift = sys.offsets[:-1][order] - gold.offsets[:-1]
-    idx = np.arange(gold.n_tokens) + np.repeat(shift, np.diff(gold.offsets))
-    return bool(np.array_equal(gold.char_tokens[0], sys.char_tokens[0][idx])
-                and np.array_equal(gold.char_tokens[1], sys.char_tokens[1][idx]))
+    shift = sys.offsets[:-1][order] - gold.offsets[:n]
+    idx = np.arange(int(gold.offsets[n])) + np.repeat(shift, np.diff(gold.offsets)[:n])
+    m = len(idx)
+    return bool(np.array_equal(gold.char_tokens[0][:m], sys.char_tokens[0][idx])
+                and np.array_equal(gold.char_tokens[1][:m], sys.char_tokens[1][idx]))
 
 
 def _check_same(gold: Documents, sys: Documents, order: np.ndarray, sides: Words = GOLD_SYSTEM) -> None:
-    if _same_text_tokens(gold, sys, order):
-        return
+    found = first_difference(gold, sys, order, sides)
+    if found is not None:
+        raise found[1]
+
+
+def first_difference(gold: Documents, sys: Any, order: np.ndarray,
+                     sides: Words = GOLD_SYSTEM) -> Optional[Tuple[int, InputError]]:
+    """(gold document, error) of the first of gold's documents ``g`` (those ``order`` pairs: system document
+    ``order[g]``) whose tokens, or text where both sides have one, differ from its partner's; None when none
+    does (records without tokens, a generated output's, have nothing to compare)."""
+    if not isinstance(sys, Documents) or _same_text_tokens(gold, sys, order):
+        return None
     who = "" if sides[1] == "system" else f"{sides[1]}, "
     for g, s in enumerate(order.tolist()):
         if gold.keys[g] != sys.keys[s]:
@@ -88,10 +100,11 @@ def _check_same(gold: Documents, sys: Documents, order: np.ndarray, sides: Words
             k = next((j for j, (a, b) in enumerate(zip(gt, st)) if a != b), min(len(gt), len(st)))
             found = repr(st[k]) if k < len(st) else "the end"
             want = repr(gt[k]) if k < len(gt) else "the end"
-            raise InputError(f"{who}{sys.where(s)}: token {k} is {found}, the {sides[0]} {gold.where(g)} has "
-                             f"{want} ({len(st)} vs {len(gt)} tokens); expected the same tokens", sys.path)
+            return g, InputError(f"{who}{sys.where(s)}: token {k} is {found}, the {sides[0]} {gold.where(g)} has "
+                                 f"{want} ({len(st)} vs {len(gt)} tokens); expected the same tokens", sys.path)
         if gold.texts is not None and sys.texts is not None and gold.texts[g] != sys.texts[s]:
-            raise _text_differs(gold, g, sys, s, sides)
+            return g, _text_differs(gold, g, sys, s, sides)
+    return None
 
 
 def _text_differs(gold: Documents, g: int, sys: Documents, s: int, sides: Words = GOLD_SYSTEM) -> InputError:
@@ -131,22 +144,29 @@ def pair_documents(gold: Documents, systems: Union[Documents, Mapping[str, Docum
     if "gold" in sysmap:
         raise OptionError(f"{sysmap['gold'].path}: its system name is 'gold', which names the gold side; give it "
                           "another name")
-    moved: Dict[str, tuple] = {}
+    aligned: Dict[str, Documents] = {}
     for k, (name, sys) in enumerate(sysmap.items()):
         words = side_words(sides, k)
         order = document_order(gold, sys, words)
         _check_same(gold, sys, order, words)
-        # system document order[g] lands on gold document g: shift each span by the offset difference
-        shift = np.empty(sys.n_docs, np.int64)
-        shift[order] = gold.offsets[:-1] - sys.offsets[:-1][order]
-        doc = np.searchsorted(sys.offsets, sys.start, side="right") - 1
-        moved[name] = (sys.start + shift[doc], sys.last + shift[doc], sys)
-    labels = sorted(set(gold.labels).union(*(m[2].labels for m in moved.values())))
+        aligned[name] = sys if np.array_equal(order, np.arange(sys.n_docs)) else sys.take(order)
+    return pair_aligned(gold, aligned, scheme=scheme, policy=policy)
+
+
+def pair_aligned(gold: Documents, systems: Mapping[str, Documents], *, scheme: Optional[str] = None,
+                 policy: Optional[str] = None) -> Corpus:
+    """The Corpus of ``gold``'s documents and every system's documents that pair with them, in gold's order
+    (document d of each system is gold's document d, checked: :func:`first_difference`)."""
+    labels = sorted(set(gold.labels).union(*(s.labels for s in systems.values())))
     index = {lab: k for k, lab in enumerate(labels)}
 
-    def spanset(start, last, docs: Documents) -> SpanSet:
+    def spanset(docs: Documents) -> SpanSet:
+        # document d of the system lands on gold's document d: shift each span by the offsets' difference
+        shift = gold.offsets[:-1] - docs.offsets[:-1]
+        doc = np.searchsorted(docs.offsets, docs.start, side="right") - 1
         remap = np.array([index[lab] for lab in docs.labels] or [0], np.int32)
-        return SpanSet(start.astype(np.int64), last.astype(np.int64), remap[docs.label]).sorted()
+        return SpanSet((docs.start + shift[doc]).astype(np.int64), (docs.last + shift[doc]).astype(np.int64),
+                       remap[docs.label]).sorted()
 
     def info(name: str, docs: Documents) -> SideInfo:
         rep = docs.summary()
@@ -154,14 +174,14 @@ def pair_documents(gold: Documents, systems: Union[Documents, Mapping[str, Docum
                         discarded=int(docs.notes.get("discarded", 0)), reading=rep)
 
     # the scheme of the sides decoded from tags (each detected alone when it was auto: can differ)
-    schemes = list(dict.fromkeys(d.notes["scheme"] for d in [gold, *(m[2] for m in moved.values())]
+    schemes = list(dict.fromkeys(d.notes["scheme"] for d in [gold, *systems.values()]
                                  if d.notes.get("scheme") is not None))
     used = ", ".join(schemes) if schemes else None
     return Corpus(
         sent_offsets=gold.offsets.copy(), labels=labels,
-        gold=spanset(gold.start, gold.last, gold),
-        systems={n: spanset(m[0], m[1], m[2]) for n, m in moved.items()},
-        gold_info=info("gold", gold), system_info={n: info(n, m[2]) for n, m in moved.items()},
+        gold=spanset(gold),
+        systems={n: spanset(d) for n, d in systems.items()},
+        gold_info=info("gold", gold), system_info={n: info(n, d) for n, d in systems.items()},
         scheme=used, scheme_requested=scheme if schemes else None, policy=policy if schemes else None,
         tokens=_token_texts(gold),
     )

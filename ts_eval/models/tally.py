@@ -26,7 +26,7 @@ from typing import Any, Dict, Mapping, Optional, Sequence, Tuple
 
 import numpy as np
 
-from ..core.corpus import Corpus, SideInfo
+from ..core.corpus import Corpus, SideInfo, merge_reading
 
 #: array name -> (axes, merge); see the module docstring
 Layout = Mapping[str, Tuple[str, str]]
@@ -109,27 +109,6 @@ class Tally:
 
 def _first(a: Optional[int], b: Optional[int]) -> Optional[int]:
     return a if a is not None else b
-
-
-def merge_reading(a: Optional[Dict[str, Any]], b: Optional[Dict[str, Any]]) -> Optional[Dict[str, Any]]:
-    """What a document reader found in two runs of one input (:meth:`ts_eval.io.documents.Documents.summary`):
-    counts add, lists join, texts (path, format, scheme, ...) are the same in both."""
-    if a is None or b is None:
-        return a if b is None else b
-    out = dict(a)
-    for key, value in b.items():
-        if key not in out:
-            out[key] = value
-        elif isinstance(value, bool) or value is None or isinstance(value, str):
-            if out[key] != value:
-                raise ValueError(f"the parts were read differently: {key} {out[key]!r} and {value!r}")
-        elif isinstance(value, (int, float)):
-            out[key] = out[key] + value
-        elif isinstance(value, list):
-            out[key] = list(out[key]) + list(value)
-        elif isinstance(value, dict):
-            out[key] = merge_reading(out[key], value)
-    return out
 
 
 @dataclass(frozen=True)

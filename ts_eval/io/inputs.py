@@ -1,0 +1,365 @@
+"""What a study reads: :class:`Inputs`, one object for the command line and for Python.
+
+Inputs are one column file with gold and system columns (``file``), or a gold input and one input per
+system (``gold`` and ``systems``; a directory among the systems stands for its files that match ``glob``,
+except a brat collection, which is one input).
+
+**Columns** (1-based; negative numbers count from the end):
+
+- one file, neither ``gold_column`` nor ``system_columns``: gold is the second-to-last column, the system the
+  last (conlleval.pl's layout, ``TOKEN ... GOLD SYSTEM``);
+- ``gold_column`` alone: the systems are every column after it;
+- ``system_columns`` alone: gold is the column before the first system column;
+- a gold file with one file per system: the last column of each file unless given (one system column then
+  applies to every system file).
+
+**Formats**: ``format`` forces one for every input (``gold_format`` for gold alone), else each input's is
+chosen by extension and content (a directory is brat); ``-`` reads standard input and .gz/.bz2/.xz files are
+decompressed.  Gold and systems may differ in format when they hold the same tokens (or texts).  The column
+options (columns, ``delimiter``, ``raw``, ...) are for column files; ``options`` holds the other readers'
+(``align``, ``discontinuous``, ``misc_key``, ``tag_names``, and a generated output's ``generated``,
+``ground``, ``normalize``, ``fuzzy_threshold``, ``field``): each reader takes those that apply to it, and one
+that applies to none of the formats read is an error.
+
+**System names**: ``names`` if given; else a system column of a file with several is ``colN``; a file is its
+name without directory, compression suffix and last extension (``runs/crf.conll.gz`` -> ``crf``; standard
+input -> ``stdin``).  Two systems with the same name, or a system called ``gold``, are an error naming both.
+"""
+from __future__ import annotations
+
+import os
+from collections import Counter
+from contextlib import contextmanager
+from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING, Any, Callable, Dict, Iterator, List, Mapping, Optional, Sequence, Tuple
+
+from ..errors import Hint, InputError, OptionError, Part
+from .source import STDIN
+
+if TYPE_CHECKING:
+    from ..core.corpus import Corpus
+
+#: the column readers' options, with their defaults (they apply to column files only)
+COLUMN_OPTIONS: Dict[str, Any] = {"token_column": 1, "delimiter": None, "raw": False, "outside_tag": "O",
+                                  "tags_only": False}
+#: the other readers' options (``Inputs.options``)
+READER_OPTIONS = ("tag_names", "align", "discontinuous", "misc_key", "generated", "ground", "normalize",
+                  "fuzzy_threshold", "field")
+#: inputs read in lock-step blocks of documents (column files alone are read in blocks of sentences)
+BLOCK_FORMATS = ("conllu", "jsonl-tokens", "jsonl-text", "label-studio", "brat", "columns", "generated")
+_NUMBER = {1: "one", 2: "two", 3: "three"}
+
+
+@dataclass(frozen=True)
+class Inputs:
+    """What a study reads, and how (see the module docstring)."""
+
+    file: Optional[str] = None
+    gold: Optional[str] = None
+    systems: Tuple[str, ...] = ()
+    names: Optional[Tuple[str, ...]] = None
+    gold_column: Optional[int] = None
+    system_columns: Optional[Tuple[int, ...]] = None
+    format: Optional[str] = None
+    gold_format: Optional[str] = None
+    scheme: Optional[str] = None
+    policy: Optional[str] = None
+    label_map: Tuple[Tuple[str, str], ...] = ()
+    token_column: int = 1
+    delimiter: Optional[str] = None
+    raw: bool = False
+    outside_tag: str = "O"
+    tags_only: bool = False
+    options: Mapping[str, Any] = field(default_factory=dict)
+    #: what messages call gold and each system (agree: its annotators), None: gold and system
+    words: Optional[Tuple[str, ...]] = None
+    #: a directory among the systems stands for its files that match this (None: inputs are taken as given)
+    glob: Optional[str] = None
+    #: the scheme of column files when none is given (the command line's conlleval layout reads them as
+    #: conlleval.pl does: ``conlleval``)
+    default_scheme: str = "IOB2"
+    block_bytes: Optional[int] = None
+
+    # -- what is read
+
+    def paths(self) -> List[str]:
+        """The inputs, each as given (gold first)."""
+        if self.gold is None:
+            return [self.file] if self.file is not None else []
+        return [self.gold, *self.systems]
+
+    def system_inputs(self) -> List[str]:
+        """The system inputs, each directory among them replaced by its files (:func:`expand`) when ``glob``
+        is given."""
+        if self.glob is None:
+            return list(self.systems)
+        return expand(self.systems, self.glob, exclude=[self.gold] if self.gold else [])
+
+    def input_format(self, path: str, gold: bool = False) -> str:
+        """The format ``path`` is read as: forced (``gold_format`` for gold, ``format``), else by extension
+        and content."""
+        forced = (self.gold_format if gold else None) or self.format
+        if forced and forced != "auto":
+            return forced
+        from .detect import detect_format
+        from .source import is_dir, read_head
+
+        if is_dir(path):
+            return "brat"
+        return detect_format(path, read_head(path))
+
+    def decoding(self, scheme: Optional[str] = None) -> Dict[str, Any]:
+        """The column readers' keyword arguments (decoding and column options)."""
+        return dict(token_column=self.token_column, scheme=scheme or self.scheme or self.default_scheme,
+                    policy=self.policy or "conlleval", label_map=list(self.label_map), delimiter=self.delimiter,
+                    raw=self.raw, outside_tag=self.outside_tag, tags_only=self.tags_only)
+
+    def reader_options(self) -> Dict[str, Any]:
+        """The document readers' keyword arguments: ``options`` (those given), the scheme and the policy given;
+        a column option given for inputs in other formats is an error."""
+        given = ["gold_column"] if self.gold_column is not None else []
+        given += ["system_columns"] if self.system_columns is not None else []
+        given += [k for k, default in COLUMN_OPTIONS.items() if getattr(self, k) != default]
+        if given:
+            raise OptionError([Hint(given[0]), " applies to column files only; these inputs are read in other "
+                               "formats"])
+        options = {k: v for k, v in self.options.items() if v is not None}
+        if self.scheme:
+            options["scheme"] = self.scheme
+        if self.policy:
+            options["policy"] = self.policy
+        return options
+
+    def with_scheme(self, scheme: Optional[str]) -> Inputs:
+        return self if scheme is None else replace(self, scheme=scheme)
+
+    # -- reading
+
+    def corpus(self, command: str = "score", min_systems: int = 1) -> Corpus:
+        """Every input read whole, paired (``command`` and ``min_systems`` word the error for too few
+        systems)."""
+        if self.gold is not None:
+            files = self.system_inputs()
+            formats = [self.input_format(self.gold, gold=True)] + [self.input_format(f) for f in files]
+            if set(formats) == {"columns"}:
+                return self._column_files(files, command, min_systems)
+            return self._documents(files, formats, command, min_systems)
+        if self.file is None:
+            raise OptionError("give a file, or a gold file with system files")
+        if self.file != STDIN and os.path.isdir(self.file):
+            raise InputError(["is a directory, expected a column file (a directory of system files goes after ",
+                              Hint("gold", metavar="GOLD"), ")"], self.file)
+        fmt = self.input_format(self.file)
+        if fmt != "columns":
+            raise OptionError([f"{self.file} is read as {fmt}, which holds one side: give the gold file and the "
+                               "system files separately (", Hint("gold", metavar="GOLD"), " and the system inputs)"])
+        return self._one_file(command, min_systems)
+
+    def _one_file(self, command: str, min_systems: int) -> Corpus:
+        from .columns import count_columns
+        from .conll import read_conll
+
+        path = self.file
+        assert path is not None
+        kw = self.decoding()
+        gcol, scols = resolve_columns(path, lambda: count_columns(path, kw["delimiter"]), self.gold_column,
+                                      self.system_columns)
+        if len(scols) < min_systems:
+            raise too_few(command, min_systems, f"system columns in {path}", [
+                f"got {len(scols)} ({', '.join(map(str, scols)) or 'none after the gold column'}): give ",
+                Hint("gold_column", metavar="N"), " (every later column is a system) or ", Hint("system_columns")])
+        # without names: the reader names one column after the file, several colN
+        names = system_names(scols, self.names, "system columns") if self.names is not None else None
+        return read_conll(path, gold_column=gcol, system_columns=scols, names=names, **kw)
+
+    def _column_files(self, files: List[str], command: str, min_systems: int) -> Corpus:
+        from .conll import read_conll_pair
+
+        if len(files) < min_systems:
+            raise too_few(command, min_systems, "system files", [f"got {len(files)}"
+                                                               + (f" ({files[0]})" if files else "")])
+        scols = self.system_columns if self.system_columns is not None else (-1,)
+        if len(scols) != 1:
+            raise OptionError(["with one file per system give one ", Hint("system_columns"),
+                               " (the same for every system file)"])
+        assert self.gold is not None
+        return read_conll_pair(self.gold, files, gold_column=-1 if self.gold_column is None else self.gold_column,
+                               system_column=scols[0], names=system_names(files, self.names), sides=self.words,
+                               **self.decoding())
+
+    def _documents(self, files: List[str], formats: List[str], command: str, min_systems: int) -> Corpus:
+        from .api import read_pair
+
+        if len(files) < min_systems:
+            raise too_few(command, min_systems, "system inputs", [f"got {len(files)}"])
+        names = system_names(files, self.names)
+        forced = self.format if self.format not in (None, "auto") else None
+        assert self.gold is not None
+        return read_pair(self.gold, files, format=formats[0], system_format=forced, names=names,
+                         label_map=list(self.label_map), sides=self.words, **self.reader_options())
+
+    def blocks(self, command: str = "score", min_systems: int = 1) -> Optional[Blocks]:
+        """How to read the inputs in blocks of whole sentences or documents, or None when they are read whole
+        (see :class:`Blocks`)."""
+        paths = self.paths()
+        if not paths:
+            return None
+        gold = self.gold is not None
+        files = self.system_inputs() if gold else []
+        each = [self.input_format(p, gold=gold and k == 0) for k, p in enumerate([self.gold, *files] if gold
+                                                                                else paths) if p is not None]
+        formats = set(each)
+        if gold and formats <= set(BLOCK_FORMATS) and formats != {"columns"}:
+            if "generated" in formats and (command != "score" or each[0] == "generated"):
+                return None     # (rank reads generated outputs whole; gold cannot be one: the whole read says so)
+            return self._document_blocks(files, each, min_systems)
+        if formats != {"columns"}:
+            return None
+        kw = self.decoding()
+        if gold:
+            scols = self.system_columns if self.system_columns is not None else (-1,)
+            if len(files) < min_systems or len(scols) != 1:
+                return None
+            return Blocks(dict(gold_column=-1 if self.gold_column is None else self.gold_column,
+                               system_column=scols[0], names=system_names(files, self.names), **kw),
+                          gold=self.gold, systems=files)
+        from .columns import count_columns
+
+        path = self.file
+        assert path is not None
+        gcol, cols = resolve_columns(path, lambda: count_columns(path, kw["delimiter"]), self.gold_column,
+                                     self.system_columns)
+        if len(cols) < min_systems:
+            return None
+        names = system_names(cols, self.names, "system columns") if self.names is not None else None
+        return Blocks(dict(gold_column=gcol, system_columns=cols, names=names, **kw), file=path)
+
+    def _document_blocks(self, files: List[str], formats: List[str], min_systems: int) -> Optional[Blocks]:
+        from .lockstep import TAKES
+
+        options = self.reader_options()
+        if (len(files) < min_systems or options.get("scheme") == "auto"
+                or set(options) - set().union(*(TAKES[f] for f in formats))):
+            return None
+        fmt: Any = formats[0] if len(set(formats)) == 1 else formats
+        assert self.gold is not None
+        return Blocks(dict(format=fmt, names=system_names(files, self.names), label_map=list(self.label_map),
+                           **options), gold=self.gold, systems=files)
+
+
+@dataclass
+class Blocks:
+    """Inputs read in blocks of whole sentences or documents: one column ``file``, or a ``gold`` input and
+    ``systems`` (one each), with the block readers' keyword ``options``."""
+
+    options: Dict[str, Any]
+    file: Optional[str] = None
+    gold: Optional[str] = None
+    systems: Sequence[str] = ()
+
+    @property
+    def paths(self) -> List[str]:
+        if self.file is not None:
+            return [self.file]
+        assert self.gold is not None
+        return [self.gold, *self.systems]
+
+
+def too_few(command: str, min_systems: int, what: str, found: Sequence[Part]) -> OptionError:
+    k = _NUMBER.get(min_systems, str(min_systems))
+    return OptionError([f"{command} needs at least {k} systems: at least {k} {what}, ", *found])
+
+
+def resolve_columns(path: str, n_columns: Callable[[], int], gold_col: Optional[int],
+                    system_cols: Optional[Sequence[int]]) -> Tuple[int, List[int]]:
+    """Gold and system columns of a file by the column rule (``n_columns()`` is called only when the rule needs
+    the file's width; columns given as such are checked by the reader)."""
+    if system_cols is None and gold_col is None:
+        return -2, [-1]
+    if system_cols is not None and gold_col is not None:
+        return gold_col, list(system_cols)
+    n = n_columns()
+
+    def one(c: int) -> int:
+        if c == 0 or not -n <= c <= n:
+            raise OptionError(f"{path}: column {c} does not exist: the file has {n} columns "
+                              f"(give 1..{n}, or -1..-{n} counting from the end)")
+        return c if c > 0 else n + c + 1
+
+    if gold_col is not None:        # (and no system columns: both given returned above)
+        g = one(gold_col)
+        return g, list(range(g + 1, n + 1))
+    systems = [one(c) for c in system_cols or ()]
+    if systems[0] == 1:
+        raise OptionError([f"{path}: no column before the first system column 1 to take as gold; give ",
+                           Hint("gold_column")])
+    return systems[0] - 1, systems
+
+
+def system_names(paths: Sequence[Any], names: Optional[Sequence[str]] = None,
+                 what: str = "system files") -> List[str]:
+    """``names`` (checked) or the files' names; two equal names or ``gold`` are an error naming the files."""
+    from .source import system_name
+
+    if names is not None and len(names) != len(paths):
+        raise OptionError(f"{len(names)} names for {len(paths)} {what}")
+    out = list(names) if names is not None else [system_name(str(p)) for p in paths]
+    seen: Dict[str, int] = {}
+    for k, n in enumerate(out):
+        if n in seen:
+            raise OptionError([f"system name {n!r} is given twice ({paths[seen[n]]} and {paths[k]}); system names "
+                               "must be unique (rename the files or give ", Hint("names"), ")"])
+        if n == "gold":
+            raise OptionError([Hint("names"), f": 'gold' (for {paths[k]}) cannot be a system name: it names the "
+                               "gold side"] if names is not None else
+                              [f"{paths[k]}: its system name would be 'gold' (from the file name), which names the "
+                               "gold side; rename the file or give ", Hint("names")])
+        seen[n] = k
+    return out
+
+
+def expand(paths: Sequence[str], pattern: str = "*", exclude: Sequence[str] = (), brat: bool = False) -> List[str]:
+    """Files, with each directory replaced by its (non-hidden, matching) files in sorted order -- except a
+    brat collection (a directory holding .ann files, or any directory with ``brat``), which is one input."""
+    from pathlib import Path
+
+    skip = {os.path.realpath(x) for x in exclude}
+    out: List[str] = []
+    for p in paths:
+        if p != STDIN and os.path.isdir(p) and (brat or any(Path(p).glob("*.ann"))):
+            out.append(p)
+        elif p != STDIN and os.path.isdir(p):
+            found = sorted(str(f) for f in Path(p).glob(pattern)
+                           if f.is_file() and not f.name.startswith(".") and os.path.realpath(f) not in skip)
+            if not found:
+                raise InputError(f"no system file matching {pattern!r} in this directory", p)
+            out.extend(found)
+        elif p == STDIN or os.path.exists(p):
+            out.append(p)
+        else:
+            raise InputError("no such file or directory", p)
+    return out
+
+
+@contextmanager
+def taken_from_directories(paths: Sequence[str], pattern: str) -> Iterator[None]:
+    """Inside: bad input in a file that one of the directories among ``paths`` gave (its files matching
+    ``pattern``, :func:`expand`) says so, and which ``glob`` takes only the system files (a README beside them
+    is no column file)."""
+    dirs = {os.path.realpath(p): p for p in paths if p != STDIN and os.path.isdir(p)}
+    try:
+        yield
+    except InputError as err:
+        folder = dirs.get(os.path.realpath(os.path.dirname(err.path))) if err.path else None
+        if folder is None or err.path is None:
+            raise
+        from pathlib import Path
+
+        name = os.path.basename(err.path)
+        others = [f.suffix for f in Path(folder).glob(pattern) if f.is_file() and f.name != name
+                  and not f.name.startswith(".")]
+        common = Counter(s for s in others if s).most_common(1)
+        glob = f"'*{common[0][0]}'" if common and common[0][0] != Path(name).suffix else "PATTERN"
+        raise InputError([*err.parts, f" ({name} is one of the files taken from the directory {folder} by ",
+                          Hint("glob", pattern), ": give ", Hint("glob", metavar=glob),
+                          " to take only the system files)"], err.path, err.line) from None

@@ -1,0 +1,323 @@
+"""Gold and every system, read in blocks and paired document by document: the one joiner of all formats.
+
+Each input is a *feed* (:class:`Feed`): it hands out its documents (sentences, records) a number at a time,
+numbered and with line numbers as the input numbers them.  :func:`join` takes a block of gold's documents,
+the documents of every system that pair with them, checks them and yields one
+:class:`~ts_eval.core.corpus.Corpus` per block.  Reading inputs whole is the same road with one block.
+
+**Pairing.**  A system's documents pair with gold's by id when the documents of both inputs have ids, else by
+order (then both hold as many documents).  Every document of an input has an id or none has: the first that
+breaks this is an error.  By id, documents that come in gold's order are paired as they come; from the first
+that does not, the rest of that system is *held* (at most ``hold_bytes`` of it, :data:`HOLD_BYTES` by default,
+about its size in the file: beyond that an error asks for the inputs in the same order) and each of gold's
+documents takes its partner from there.  Paired documents hold the same tokens (and texts, where both have
+them): :func:`~ts_eval.io.pairing.first_difference`.
+
+**Errors.**  What is wrong is reported at the first of gold's documents where it shows: a document that cannot
+be read, a system's document missing or extra, an id given twice or missing, tokens or texts that differ.  At
+the same document, gold's own errors come first, then each system's, in order.  A feed reports an error in its
+input only when the document it is in is the next to hand out, so the first error is the same whatever the
+size of the blocks: one block (the whole input) or one sentence at a time.  A message that counts something
+over a whole input (the documents of both, the ids missing) reads the rest of the inputs to count it.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Callable, Dict, Iterator, List, Optional, Protocol, Sequence, Tuple
+
+import numpy as np
+
+from ..core.corpus import Corpus, relabel
+from ..errors import InputError
+from .documents import Documents
+from .pairing import GOLD_SYSTEM, Words, first_difference, pair_aligned
+
+#: what may be held of one system whose documents pair with gold's by id in another order (bytes, about their
+#: size in the file); more is an error that asks for the inputs in the same order
+HOLD_BYTES = 1 << 30
+
+
+class Feed(Protocol):
+    """One input, handed out a number of whole documents at a time."""
+
+    name: str
+
+    def take(self, n: Optional[int] = None) -> Any:
+        """The next ``n`` documents (None: the next block's worth; fewer only at the end of the input):
+        :class:`~ts_eval.io.documents.Documents`, or a generated output's records
+        (:class:`~ts_eval.io.generated.Generated`).  An error in the input is raised when the document it is in
+        is the next to hand out."""
+
+    def done(self) -> bool:
+        """Whether no document is left."""
+
+    def end(self) -> None:
+        """At the end of an input that held no document: raise what reading such an input says."""
+
+    def size(self, part: Any) -> int:
+        """About how many bytes of the input ``part`` (a return of :meth:`take`) came from."""
+
+
+@dataclass(frozen=True)
+class Decoding:
+    """How the sides read from tags are decoded (``scheme``, ``policy``) and how every side's labels are
+    rewritten (``label_map``: (pattern, replacement) pairs)."""
+
+    scheme: str = "IOB2"
+    policy: str = "conlleval"
+    label_map: Tuple[Tuple[str, str], ...] = ()
+
+
+Part = Any                              # what a feed hands out: Documents, or Generated records
+Found = Tuple[int, Callable[[], InputError]]    # an error, at the gold document (of the block) where it shows
+
+
+def _line(part: Part, d: int) -> Optional[int]:
+    return part.lines[d] if part.lines is not None else None
+
+
+class Ids:
+    """Whether an input's documents have ids (decided by its first), and the ids seen (for ids given twice)."""
+
+    def __init__(self) -> None:
+        self.has: Optional[bool] = None
+        self.first = ""
+        self.seen: Dict[str, str] = {}
+
+    def check(self, part: Part, track: bool, upto: Optional[int] = None) -> Optional[Found]:
+        """The first document of ``part`` (before ``upto``) that breaks the input's rule on ids, or gives an id
+        given before (``track``: ids are remembered)."""
+        stop = part.n_docs if upto is None else upto
+        if self.has is None and stop:
+            self.has, self.first = part.ids[0] is not None, part.where(0)
+        for d in range(stop):
+            i = part.ids[d]
+            if (i is not None) != self.has:
+                return d, lambda d=d: InputError(
+                    f"{part.where(d)} has {'no id' if self.has else 'an id'} and {self.first} has "
+                    f"{'one' if self.has else 'none'}; expected an id on every document (they pair by id) or on "
+                    "none (paired by order)", part.path, _line(part, d))
+            if track:
+                if i in self.seen:
+                    first = self.seen[i]
+                    return d, lambda d=d, i=i, first=first: InputError(
+                        f"document id {i!r} occurs twice ({first} and {part.where(d)}); expected each id once",
+                        part.path)
+                self.seen[i] = part.where(d)
+        return None
+
+
+class _Side:
+    """One system being paired with gold: by order, or by id (documents in gold's order as they come, then held)."""
+
+    def __init__(self, feed: Feed, words: Words, hold_bytes: int) -> None:
+        self.feed, self.words, self.hold_bytes = feed, words, hold_bytes
+        self.ids = Ids()
+        self.handed = 0                       # documents handed out in gold's order
+        self.held: Optional[Part] = None      # the rest of the input, from the first document out of gold's order
+        self.where: Dict[Optional[str], int] = {}       # held: id -> its document
+        self.taken = np.zeros(0, bool)        # held: the documents paired so far
+        self.fresh = False                    # held: its reading notes are not reported yet
+
+    def by_id(self, gold_ids: Optional[bool]) -> bool:
+        return bool(gold_ids) and bool(self.ids.has)
+
+    def take(self, gold: Part, gold_ids: Optional[bool], found: List[Found]) -> Tuple[Part, np.ndarray]:
+        """The system's documents that pair with ``gold``'s: a part and, for each of gold's documents, its
+        partner there (fewer where an error stops the pairing); errors go to ``found``."""
+        if self.held is not None:
+            return self._from_held(gold, found)
+        part = self.feed.take(gold.n_docs)
+        n = min(part.n_docs, gold.n_docs)
+        bad = self.ids.check(part, False) if part.n_docs else None
+        if bad is not None:
+            found.append(bad)
+            n = min(n, bad[0])
+        if self.by_id(gold_ids):
+            out = next((d for d in range(n) if part.ids[d] != gold.ids[d]), None)
+            twice = self.ids.check(part, True, n if out is None else out)
+            if twice is not None:
+                found.append(twice)
+            if out is not None and (twice is None or twice[0] >= out):
+                return self._hold(gold, part, out, found)
+        self.handed += part.n_docs
+        if part.n_docs < gold.n_docs and bad is None:
+            found.append((part.n_docs, lambda: self._count_error(gold, part.n_docs)))
+        return part, np.arange(n, dtype=np.int64)
+
+    def _count_error(self, gold: Part, have: int) -> InputError:
+        """The system ended before gold: both counted (gold read to its end)."""
+        return InputError(f"{self.handed} documents, the {self.words[0]} file {gold.path} has "
+                          f"{self.gold_total(have)}; without ids on every document they are paired by order and "
+                          "must be as many", self.feed.name)
+
+    gold_total: Callable[[int], int]      # set by join(): gold's documents, counted to its end
+
+    # -- held: by id, in another order
+
+    def _hold(self, gold: Part, part: Part, out: int, found: List[Found]) -> Tuple[Part, np.ndarray]:
+        """Hold the rest of the input from ``part``'s document ``out`` (its documents before came in gold's
+        order and pair as they came)."""
+        parts, size = [part], self.feed.size(part)
+        while not self.feed.done():
+            more = self.feed.take(None)
+            size += self.feed.size(more)
+            if size > self.hold_bytes:
+                raise InputError(f"{part.where(out)} is not in {self.words[0]}'s order, and the rest of the input is "
+                                 f"more than {self.hold_bytes >> 20} MiB to hold while it pairs by id; expected the "
+                                 f"{self.words[0]} file and this one with their documents in the same order",
+                                 part.path, _line(part, out))
+            parts.append(more)
+        held = _concat(parts)
+        self.handed += out
+        for d in range(out, held.n_docs):
+            i = held.ids[d]
+            if i is None:        # (an id missing: the rule on ids is checked below)
+                continue
+            if i in self.where or i in self.ids.seen:
+                first = held.where(self.where[i]) if i in self.where else self.ids.seen[i]
+                found.append((out, lambda i=i, first=first, d=d: InputError(
+                    f"document id {i!r} occurs twice ({first} and {held.where(d)}); expected each id once",
+                    held.path)))
+                break
+            self.where[i] = d
+        bad = self.ids.check(held, False)
+        if bad is not None:
+            found.append((out, bad[1]))
+        self.held, self.taken, self.fresh = held, np.zeros(held.n_docs, bool), True
+        self.taken[:out] = True
+        order = np.arange(gold.n_docs, dtype=np.int64)
+        return self._placed(gold, order, out, found)
+
+    def _from_held(self, gold: Part, found: List[Found]) -> Tuple[Part, np.ndarray]:
+        return self._placed(gold, np.empty(gold.n_docs, np.int64), 0, found)
+
+    def _placed(self, gold: Part, order: np.ndarray, start: int, found: List[Found]) -> Tuple[Part, np.ndarray]:
+        """``order`` with the partners of gold's documents from ``start`` on taken from what is held."""
+        for g in range(start, gold.n_docs):
+            k = self.where.get(gold.ids[g])
+            if k is None:
+                found.append((g, lambda g=g: self._missing(gold, g)))
+                order = order[:g]
+                break
+            order[g] = k
+        self.taken[order] = True
+        return self.held, order
+
+    def _missing(self, gold: Part, g: int) -> InputError:
+        missing = sum(1 for i in gold.ids[g:] if i not in self.where) + self.gold_missing(self.where)
+        return InputError(f"document id {gold.ids[g]!r} of the {self.words[0]} file {gold.path} is missing "
+                          f"({missing} {self.words[0]} ids missing); expected the same ids on both sides",
+                          self.feed.name)
+
+    gold_missing: Callable[[Dict[Optional[str], int]], int]   # set by join(): ids of gold's rest not in a map
+
+    def extra(self, gold_path: str, gold_count: int) -> Optional[InputError]:
+        """At the end of gold: the error for documents of the system that no gold document took."""
+        if self.held is not None:
+            rest = [self.held.ids[d] for d in np.flatnonzero(~self.taken).tolist()]
+            if not rest:
+                return None
+            return InputError(f"document id {rest[0]!r} is not in the {self.words[0]} file {gold_path} ({len(rest)} "
+                              "such ids); expected the same ids on both sides", self.feed.name)
+        if self.feed.done():
+            return None
+        more = 0
+        while not self.feed.done():
+            more += self.feed.take(None).n_docs
+        return InputError(f"{self.handed + more} documents, the {self.words[0]} file {gold_path} has {gold_count}; "
+                          "without ids on every document they are paired by order and must be as many",
+                          self.feed.name)
+
+    def notes(self) -> Optional[Dict[str, Any]]:
+        """What reading found, to report with the documents handed out now (held: once, with the first)."""
+        if self.held is None:
+            return None
+        fresh, self.fresh = self.fresh, False
+        return dict(self.held.notes) if fresh else {}
+
+
+def join(gold: Feed, systems: Sequence[Feed], names: Sequence[str], *, decoding: Decoding = Decoding(),
+         words: Optional[Sequence[str]] = None, hold_bytes: int = HOLD_BYTES,
+         build: Optional[Callable[..., Corpus]] = None) -> Iterator[Corpus]:
+    """One :class:`~ts_eval.core.corpus.Corpus` per block of gold's documents and the documents of every system
+    that pair with them (``names``: the systems', in the order of ``systems``; ``words``: what messages call
+    gold and each system, default ``gold`` and ``system``; ``build``: how a block's documents become a
+    Corpus, default :func:`~ts_eval.io.pairing.pair_documents`)."""
+    sides = [_Side(f, GOLD_SYSTEM if words is None else (words[0], words[k + 1]), hold_bytes)
+             for k, f in enumerate(systems)]
+    gold_ids = Ids()
+    read = 0
+    pending: List[Part] = []      # gold's documents read past the block (to count the rest for a message)
+
+    def rest_of_gold() -> List[Part]:
+        while not gold.done():
+            pending.append(gold.take(None))
+        return pending
+
+    for side in sides:
+        side.gold_total = lambda have: read + have + sum(p.n_docs for p in rest_of_gold())
+        side.gold_missing = lambda where: sum(1 for p in rest_of_gold() for i in p.ids if i not in where)
+    while not gold.done():
+        g = gold.take(None)
+        found: List[Tuple[int, int, Callable[[], InputError]]] = []
+        bad = gold_ids.check(g, bool(gold_ids.has) and any(s.ids.has for s in sides)) if g.n_docs else None
+        if bad is not None:
+            found.append((bad[0], 0, bad[1]))
+        parts = []
+        for k, side in enumerate(sides):
+            errs: List[Found] = []
+            part, order = side.take(g, gold_ids.has, errs)
+            found += [(d, k + 1, e) for d, e in errs]
+            diff = first_difference(g, part, order, side.words)
+            if diff is not None:
+                found.append((diff[0], k + 1, lambda diff=diff: diff[1]))
+            parts.append((part, order, side.notes(), side.feed))
+        if found:
+            raise min(found, key=lambda e: (e[0], e[1]))[2]()
+        read += g.n_docs
+        last = gold.done()
+        corpus = (build or paired)(g, dict(zip(names, parts)), last, decoding)
+        yield relabel(corpus, decoding.label_map)
+    if not read:
+        gold.end()
+    for side in sides:
+        err = side.extra(gold.name, read)
+        if err is not None:
+            raise err
+        if not side.handed and side.held is None:
+            side.feed.end()
+
+
+def paired(gold: Documents, systems: Dict[str, Tuple[Part, np.ndarray, Optional[Dict[str, Any]], Feed]], last: bool,
+           decoding: Decoding) -> Corpus:
+    """The Corpus of a block of gold's documents and every system's partners (a part, the index of each gold
+    document's partner in it, the reading notes to report with them or None for the part's own, the feed);
+    a generated output's records are placed on gold's documents by their feed (``last``: gold has no more)."""
+    aligned: Dict[str, Documents] = {}
+    grounded: Dict[str, Any] = {}
+    placing = None
+    for name, (part, order, notes, feed) in systems.items():
+        if not isinstance(part, Documents):          # records of strings, placed on gold's documents
+            grounded[name] = feed.place(gold, part, order, last)
+            placing = feed
+            aligned[name] = grounded[name].docs
+            continue
+        same = len(order) == part.n_docs and np.array_equal(order, np.arange(part.n_docs))
+        docs = part if same else part.take(order)
+        if notes is not None:
+            docs.notes = notes
+        aligned[name] = docs
+    corpus = pair_aligned(gold, aligned, scheme=decoding.scheme, policy=decoding.policy)
+    return placing.attach(corpus, gold, grounded) if placing is not None else corpus
+
+
+def _concat(parts: List[Part]) -> Part:
+    """Consecutive parts of one input (Documents, or a generated output's records) as one."""
+    from .documents import concat_documents
+
+    if isinstance(parts[0], Documents):
+        return concat_documents(parts)
+    from .generated import concat_generated
+
+    return concat_generated(parts)
