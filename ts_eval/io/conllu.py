@@ -14,14 +14,15 @@ the sentence ids and (when pairing needs them) each sentence's tokens become str
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable, Dict, Iterable, List, Optional, Tuple, Union
+from typing import Any, Callable, Dict, Iterable, List, Optional, Tuple, Union
 
 import numpy as np
 
 from ..errors import AnyOf, Hint, InputError
 from .conllu_lines import Lines, scan
-from .documents import Documents, documents_from_tags, token_keys
-from .source import check_utf8, display_name, read_bytes
+from .documents import Documents, documents_from_tags, no_documents, tags_evidence, token_keys
+from .formats import Format, register_format
+from .source import check_utf8, display_name, line_blocks, read_bytes
 
 COLUMNS = ["ID", "FORM", "LEMMA", "UPOS", "XPOS", "FEATS", "HEAD", "DEPREL", "DEPS", "MISC"]
 
@@ -71,9 +72,11 @@ def scan_lines(raw: Union[bytes, bytearray], shift: int, source: TagSource,
                 missing, line0)
 
 
-def documents(name: str, lines: Lines, data: np.ndarray, scheme: str, policy: str) -> Documents:
+def documents(name: str, lines: Lines, data: np.ndarray, scheme: str, policy: str, first: int = 0,
+              detected: Optional[str] = None, evidence: bool = False) -> Any:
     """Sentences from the scanned lines: the words between two blank lines, with the block's last
-    ``# sent_id`` as id."""
+    ``# sent_id`` as id (``first``: the sentences of the file before them; ``detected``: the scheme ``auto``
+    stands for; ``evidence``: what the scheme ``auto`` is detected from instead of the documents)."""
     block = np.searchsorted(lines.blank_line, lines.word_line)     # blank lines before each word
     first = np.ones(len(block), bool)
     first[1:] = block[1:] != block[:-1]
@@ -86,8 +89,12 @@ def documents(name: str, lines: Lines, data: np.ndarray, scheme: str, policy: st
                                                                                                         bool)
     ids: List[Optional[str]] = [lines.id_value[k] if ok else None for k, ok in zip(last.tolist(), found.tolist())]
     keys = token_keys(data, lines.form_start, lines.form_len, lengths)
+    if evidence:
+        return tags_evidence(name, lengths, lines.vocab, lines.tag_ids, lines.word_line[starts].tolist(),
+                             lines.word_line, first)
     docs = documents_from_tags(name, "conllu", lengths, ids, keys, lines.vocab, lines.tag_ids, scheme, policy,
-                               lines=lines.word_line[starts].tolist(), token_lines=lines.word_line)
+                               lines=lines.word_line[starts].tolist(), token_lines=lines.word_line, first=first,
+                               detected=detected)
     docs.notes.update({"multiword_tokens": lines.multiword, "empty_nodes": lines.empty})
     return docs
 
@@ -143,3 +150,91 @@ def _column(column: Union[str, int], names: List[str], path: str) -> int:
     if str(column).upper() in names:
         return names.index(str(column).upper())
     raise InputError(f"column {column!r} does not exist; expected one of {', '.join(names)}", path)
+
+
+# ---------------------------------------------------------------------------
+# the format
+
+
+@dataclass(frozen=True)
+class ConlluOptions:
+    """Where the tags are: the MISC key ``misc_key``, or a ``column`` (a name or a 1-based number)."""
+
+    misc_key: Optional[str] = "NER"
+    column: Union[str, int, None] = None
+
+
+class _Reading:
+    """What reading one CoNLL-U input has found so far: where its tags are, whether it holds any text."""
+
+    def __init__(self, path: str, options: ConlluOptions, scheme: str, policy: str) -> None:
+        self.path, self.name, self.options = path, display_name(path), options
+        self.scheme, self.policy = scheme, policy
+        self.source: Optional[TagSource] = None
+        self.detected: Optional[str] = None
+        self.text = False
+
+    def parse(self, raw: Any, stop: Optional[int], first: int, evidence: bool = False) -> Any:
+        data = raw.data if stop is None else raw.data[:stop]
+        shift = check_utf8(data, self.name, lines_before=raw.lines, bytes_before=raw.bytes)
+        if raw.bytes:       # (a BOM only at the start of the input)
+            shift = 0
+        if self.source is None:
+            self.source = tag_source(data, shift, self.options.column, self.options.misc_key, self.name)
+        self.text = self.text or bool(bytes(data).strip())
+        lines = scan_lines(data, shift, self.source, self._missing, raw.lines)
+        if not len(lines.word_line):
+            return None if evidence else _none(self.name)
+        return documents(self.name, lines, np.frombuffer(data, np.uint8, count=len(data) - shift, offset=shift),
+                         self.scheme, self.policy, first, self.detected, evidence)
+
+    def _missing(self, at: int) -> InputError:
+        """The error for a word without the MISC key on line ``at``: the file's first lines, read again."""
+        assert self.source is not None
+        from .source import open_stream
+
+        def lines() -> Iterable[bytes]:
+            with open_stream(self.path) as fh:
+                for k, line in enumerate(fh):
+                    if k >= at:
+                        return
+                    yield line[3:] if k == 0 and line.startswith(b"\xef\xbb\xbf") else line
+
+        return misc_error(lines(), self.source, at)
+
+    def none(self) -> InputError:
+        return InputError("no word lines; expected CoNLL-U sentences" if self.text else "empty input", self.name)
+
+
+def _none(name: str) -> Documents:
+    return no_documents(name, "conllu")
+
+
+def feed(path: str, options: ConlluOptions, decoding: Any, block_bytes: int) -> Any:
+    """A CoNLL-U input handed out a number of sentences at a time (:class:`~ts_eval.io.feed.DocumentFeed`)."""
+    from .feed import DocumentFeed, before_line, detected_scheme
+    from .source import open_stream, sentence_end
+
+    reading = _Reading(path, options, decoding.scheme, decoding.policy)
+
+    def blocks() -> Any:
+        return line_blocks(open_stream(path), sentence_end, block_bytes)
+
+    if decoding.scheme == "auto":
+        reading.detected = detected_scheme(path, blocks, reading.parse)
+        reading.source, reading.text = None, False
+    return DocumentFeed(reading.name, blocks(), reading.parse, before_line(reading.name, True), lambda: _none(reading.name),
+                        reading.none)
+
+
+def _sniff(head: str) -> bool:
+    for line in head.split("\n"):
+        if line.startswith("#") or not line.strip():
+            continue
+        f = line.rstrip("\r").split("\t")
+        return len(f) == 10 and f[0].split("-")[0].split(".")[0].isdigit()
+    return False
+
+
+FORMAT = register_format(Format("conllu", feed, ConlluOptions, extensions=(".conllu",), sniff=_sniff, tags=True,
+                                description="CoNLL-U: tags in a MISC key or a column"))

@@ -81,9 +81,9 @@ class Documents:
             parts.append(f"line {self.lines[d]}")
         return ", ".join(parts)
 
-    def take(self, order: Ints) -> Documents:
+    def take(self, order: Ints, notes: bool = False) -> Documents:
         """Documents ``order`` (indices, in that order) as Documents of their own; what reading found
-        (``notes``) is not a part's: the new Documents have none."""
+        (``notes``) is the whole's, not a part's: the new Documents have it only with ``notes``."""
         order = np.asarray(order, np.int64)
         lens = np.diff(self.offsets)[order]
         offsets = np.zeros(len(order) + 1, np.int64)
@@ -104,7 +104,9 @@ class Documents:
         return Documents(self.path, self.format, offsets, [self.ids[d] for d in pick], [keys[d] for d in pick],
                          self.start[keep] + shift, self.last[keep] + shift, self.label[keep], list(self.labels),
                          [self.lines[d] for d in pick] if self.lines is not None else None,
-                         [self.texts[d] for d in pick] if self.texts is not None else None, {}, chars)
+                         [self.texts[d] for d in pick] if self.texts is not None else None,
+                         dict(self.notes) if notes else {}, chars,
+                         self.first + (pick[0] if pick and pick == list(range(pick[0], pick[0] + len(pick))) else 0))
 
     def tokens(self, d: int) -> List[str]:
         key = self.keys[d]
@@ -114,6 +116,12 @@ class Documents:
         """What reading found, for reports: documents, tokens, spans, nested/crossing spans, notes."""
         return {"path": self.path, "format": self.format, "documents": self.n_docs, "tokens": self.n_tokens,
                 "spans": len(self.start), **span_shape(self.start, self.last), **self.notes}
+
+
+def no_documents(name: str, fmt: str) -> Documents:
+    """No documents (what a feed hands out at its end)."""
+    return Documents(name, fmt, np.zeros(1, np.int64), [], [], np.zeros(0, np.int64), np.zeros(0, np.int64),
+                     np.zeros(0, np.int32), [])
 
 
 def concat_documents(parts: Sequence[Documents]) -> Documents:
@@ -218,26 +226,46 @@ def token_keys(data: np.ndarray, starts: np.ndarray, lens: np.ndarray, lengths: 
     return make
 
 
-def documents_from_tags(path: str, fmt: str, lengths: Ints, ids: List[Optional[str]],
-                        keys: Keys, tag_vocab: List[str], tag_ids: np.ndarray,
-                        scheme: str = "IOB2", policy: str = "conlleval",
-                        lines: Optional[List[int]] = None, token_lines: Optional[np.ndarray] = None) -> Documents:
-    """Documents from per-token tag ids, decoded by ``scheme`` with ``policy`` (as the column readers do)."""
+def _tag_side(path: str, lengths: Ints, tag_ids: np.ndarray, lines: Optional[List[int]],
+              token_lines: Optional[np.ndarray], first: int) -> Tuple[np.ndarray, np.ndarray, SideInfo]:
+    """(document offsets, sentence starts, the side) of documents of tags (an error for a document without
+    tokens)."""
     lens = np.asarray(lengths, np.int64)
     if np.any(lens == 0):
         d = int(np.flatnonzero(lens == 0)[0])
-        raise InputError(f"document {d + 1}: no tokens; expected at least one", path,
+        raise InputError(f"document {first + d + 1}: no tokens; expected at least one", path,
                          lines[d] if lines else None)
     offsets = np.zeros(len(lens) + 1, np.int64)
     np.cumsum(lens, out=offsets[1:])
     sent_first = np.zeros(int(offsets[-1]), bool)
     sent_first[offsets[:-1]] = True
     # no side name: this file is read alone (gold or a system), so a message names the file, not a side
-    side = SideInfo("", str(path), tags=np.asarray(tag_ids, np.int32), token_lines=token_lines)
-    corpus = corpus_from_tag_ids(list(tag_vocab), [side], sent_first, scheme, policy)
+    return offsets, sent_first, SideInfo("", str(path), tags=np.asarray(tag_ids, np.int32), token_lines=token_lines)
+
+
+def documents_from_tags(path: str, fmt: str, lengths: Ints, ids: List[Optional[str]],
+                        keys: Keys, tag_vocab: List[str], tag_ids: np.ndarray,
+                        scheme: str = "IOB2", policy: str = "conlleval",
+                        lines: Optional[List[int]] = None, token_lines: Optional[np.ndarray] = None,
+                        first: int = 0, detected: Optional[str] = None) -> Documents:
+    """Documents from per-token tag ids, decoded by ``scheme`` with ``policy`` (as the column readers do;
+    ``first``: the documents of the input before these; ``detected``: the scheme ``auto`` stands for, found
+    beforehand over the whole input: :func:`tags_evidence`)."""
+    offsets, sent_first, side = _tag_side(path, lengths, tag_ids, lines, token_lines, first)
+    corpus = corpus_from_tag_ids(list(tag_vocab), [side], sent_first, scheme, policy, detected=detected)
     ss = corpus.gold
     notes = {"scheme": corpus.scheme, "repairs": side.repairs, "discarded": side.discarded}
-    docs = Documents(str(path), fmt, offsets, ids, keys, ss.start, ss.last, ss.label, list(corpus.labels),
-                     lines, None, notes)
-    return docs
+    return Documents(str(path), fmt, offsets, ids, keys, ss.start, ss.last, ss.label, list(corpus.labels),
+                     lines, None, notes, first=first)
+
+
+def tags_evidence(path: str, lengths: Ints, tag_vocab: List[str], tag_ids: np.ndarray,
+                  lines: Optional[List[int]] = None, token_lines: Optional[np.ndarray] = None,
+                  first: int = 0) -> Any:
+    """What the scheme ``auto`` is detected from in documents of tags (a part of an input: the evidence of
+    every part ``|`` together, :func:`~ts_eval.core.schemes.scheme_of`, names the input's scheme)."""
+    from ..core.corpus import scheme_evidence
+
+    _, sent_first, side = _tag_side(path, lengths, tag_ids, lines, token_lines, first)
+    return scheme_evidence(list(tag_vocab), [side], sent_first)
 

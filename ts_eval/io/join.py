@@ -142,14 +142,18 @@ class _Side:
                 return self._hold(gold, part, out, found)
         self.handed += part.n_docs
         if part.n_docs < gold.n_docs and bad is None:
-            found.append((part.n_docs, lambda: self._count_error(gold, part.n_docs)))
+            pending = self.feed.pending()
+            if pending is not None:         # the next document holds an error
+                found.append((part.n_docs, lambda: pending))
+            else:
+                found.append((part.n_docs, lambda: self._count_error(gold)))
         return part, np.arange(n, dtype=np.int64)
 
-    def _count_error(self, gold: Part, have: int) -> InputError:
+    def _count_error(self, gold: Part) -> InputError:
         """The system ended before gold: both counted (gold read to its end)."""
         return InputError(f"{self.handed} documents, the {self.words[0]} file {gold.path} has "
-                          f"{self.gold_total(have)}; without ids on every document they are paired by order and "
-                          "must be as many", self.feed.name)
+                          f"{self.gold_total(gold.n_docs)}; without ids on every document they are paired by "
+                          "order and must be as many", self.feed.name)
 
     gold_total: Callable[[int], int]      # set by join(): gold's documents, counted to its end
 
@@ -168,7 +172,7 @@ class _Side:
                                  f"{self.words[0]} file and this one with their documents in the same order",
                                  part.path, _line(part, out))
             parts.append(more)
-        held = _concat(parts)
+        held = concat_parts(parts)
         self.handed += out
         for d in range(out, held.n_docs):
             i = held.ids[d]
@@ -256,7 +260,7 @@ def join(gold: Feed, systems: Sequence[Feed], names: Sequence[str], *, decoding:
         return pending
 
     for side in sides:
-        side.gold_total = lambda have: read + have + sum(p.n_docs for p in rest_of_gold())
+        side.gold_total = lambda block: read + block + sum(p.n_docs for p in rest_of_gold())
         side.gold_missing = lambda where: sum(1 for p in rest_of_gold() for i in p.ids if i not in where)
     while not gold.done():
         g = gold.take(None)
@@ -312,7 +316,7 @@ def paired(gold: Documents, systems: Dict[str, Tuple[Part, np.ndarray, Optional[
     return placing.attach(corpus, gold, grounded) if placing is not None else corpus
 
 
-def _concat(parts: List[Part]) -> Part:
+def concat_parts(parts: List[Part]) -> Part:
     """Consecutive parts of one input (Documents, or a generated output's records) as one."""
     from .documents import concat_documents
 

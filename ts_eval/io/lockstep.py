@@ -179,12 +179,6 @@ class Placing(Protocol):
         """Raise what the whole read raises for an input without entries."""
 
 
-def no_documents(name: str, fmt: str) -> Documents:
-    """No documents (what a feed hands out at its end)."""
-    return Documents(name, fmt, np.zeros(1, np.int64), [], [], np.zeros(0, np.int64), np.zeros(0, np.int64),
-                     np.zeros(0, np.int32), [])
-
-
 _NUMBERED = re.compile(r"\b(?:document|record|sentence|line) \d")   # a message that numbers records or lines
 
 

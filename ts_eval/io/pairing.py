@@ -149,7 +149,7 @@ def pair_documents(gold: Documents, systems: Union[Documents, Mapping[str, Docum
         words = side_words(sides, k)
         order = document_order(gold, sys, words)
         _check_same(gold, sys, order, words)
-        aligned[name] = sys if np.array_equal(order, np.arange(sys.n_docs)) else sys.take(order)
+        aligned[name] = sys if np.array_equal(order, np.arange(sys.n_docs)) else sys.take(order, notes=True)
     return pair_aligned(gold, aligned, scheme=scheme, policy=policy)
 
 

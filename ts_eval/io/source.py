@@ -12,8 +12,11 @@ import gc
 import importlib
 import io
 import os
+import re
 import sys
-from typing import Any, BinaryIO, Callable, Optional, Sequence, Tuple, Type, TypeVar, Union
+from typing import Any, BinaryIO, Callable, Iterator, Optional, Sequence, Tuple, Type, TypeVar, Union
+
+import numpy as np
 
 from ..errors import InputError
 
@@ -353,6 +356,87 @@ class _Decompressing(io.RawIOBase):
     def close(self) -> None:
         self.inner.close()
         super().close()
+
+
+class RawBlock:
+    """Bytes of whole documents of an input (``array``, a view of a buffer in which 8 zero bytes follow it;
+    ``data``, the same as bytes), after ``lines`` lines and ``bytes`` bytes of the input; ``last``: no block
+    follows."""
+
+    __slots__ = ("_data", "array", "bytes", "last", "lines")
+
+    def __init__(self, array: Any, lines: int, done: int, last: bool) -> None:
+        self.array, self.lines, self.bytes, self.last = array, lines, done, last
+        self._data: Optional[bytes] = None
+
+    @property
+    def data(self) -> bytes:
+        if self._data is None:
+            self._data = self.array.tobytes()
+        return self._data
+
+
+#: where the first document end of a buffer at or after a byte offset is (the offset after it; -1: none yet)
+Cut = Callable[[Any, int], int]
+
+
+def line_end(buf: Any, start: int) -> int:
+    """:data:`Cut` of inputs with a document per line: after the first line end at or after ``start``."""
+    at = bytes(buf[start:]).find(b"\n") if start < len(buf) else -1
+    return -1 if at < 0 else start + at + 1
+
+
+_BLANK = re.compile(rb"\n[ \t\r\x0b\x0c]*\n")
+
+
+def sentence_end(buf: Any, start: int) -> int:
+    """:data:`Cut` of inputs whose documents end at blank lines: after the line of a token (not blank, not a
+    ``-DOCSTART-`` or ``-X-`` line, which stay with the sentence after them) that a blank line follows."""
+    for m in _BLANK.finditer(buf, max(start, 0)):
+        end = m.start()
+        head = bytes(buf[max(0, end - 4096):end])
+        line = head[head.rfind(b"\n") + 1:]
+        first = line.split()[:1]
+        if first and first[0] not in (b"-DOCSTART-", b"-X-"):
+            return end + 1
+    return -1
+
+
+def line_blocks(stream: Any, cut: Cut, block_bytes: int) -> Iterator[RawBlock]:
+    """The bytes of ``stream`` in blocks of whole documents of about ``block_bytes`` each (at least one
+    document; ``cut`` says where documents end), with the lines and bytes before each: the one way inputs of
+    lines are read.  Each block is a buffer of its own that the input is read into (only the bytes after a cut
+    are copied, into the next one): numpy asks the system to back one of several MB with huge pages."""
+    read_size = max(1 << 16, min(block_bytes, 1 << 20))
+    room = block_bytes + read_size + 8
+    buf = np.empty(room, np.uint8)
+    size = scanned = lines = done = 0
+    eof = False
+    with stream:
+        while True:
+            at = cut(buf.data[:size], max(block_bytes - 1, scanned)) if size >= block_bytes else -1
+            if at < 0:
+                if eof:
+                    break
+                scanned = max(scanned, size - 4096) if size >= block_bytes else 0
+                if size + read_size + 8 > len(buf):         # no cut yet: a longer block
+                    bigger = np.empty(2 * len(buf), np.uint8)
+                    bigger[:size] = buf[:size]
+                    buf = bigger
+                got = stream.readinto(buf.data[size:size + read_size]) or 0
+                size += got
+                eof = not got
+                continue
+            rest = np.empty(max(room, size - at + read_size + 8), np.uint8)
+            rest[:size - at] = buf[at:size]
+            buf[at:at + 8] = 0
+            block = RawBlock(buf[:at], lines, done, False)
+            lines += int(np.count_nonzero(block.array == 10))
+            done += at
+            yield block
+            buf, size, scanned = rest, size - at, 0
+    buf[size:size + 8] = 0
+    yield RawBlock(buf[:size], lines, done, True)
 
 
 def is_dir(path: str) -> bool:
