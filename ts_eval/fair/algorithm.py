@@ -196,7 +196,7 @@ def _exact_pairs(pairs: Pairs, g: _Side, s: _Side) -> np.ndarray:
     pg, ps = pairs.gold, pairs.system
     # same label and the same tokens (not pairs.exact: under the conlleval scheme that is
     # conlleval.pl's correct-chunk verdict, which may pair spans whose ends differ)
-    exact = pairs.same_label & (pairs.gold_only == 0) & (pairs.system_only == 0)
+    exact: np.ndarray = pairs.same_label & (pairs.gold_only == 0) & (pairs.system_only == 0)
     gt, st = g.tokens, s.tokens
     ng, ns = len(g.spans), len(s.spans)
     if (gt is not None and len(gt)) or (st is not None and len(st)):
@@ -310,7 +310,8 @@ def _regular(side: _Side) -> bool:
 
 def _overlap(b1: np.ndarray, e1: np.ndarray, b2: np.ndarray, e2: np.ndarray) -> np.ndarray:
     """Tokens two inclusive ranges share."""
-    return np.maximum(np.minimum(e1, e2) - np.maximum(b1, b2) + 1, 0)
+    shared: np.ndarray = np.maximum(np.minimum(e1, e2) - np.maximum(b1, b2) + 1, 0)
+    return shared
 
 
 def _one_to_two_clusters(t: np.ndarray, pairs: np.ndarray, g: _Side, s: _Side, ev: _Events) -> None:
@@ -359,7 +360,8 @@ def _one_to_two_clusters(t: np.ndarray, pairs: np.ndarray, g: _Side, s: _Side, e
     nt = te - tb + 1
 
     def cand(xb: np.ndarray, xe: np.ndarray) -> np.ndarray:
-        return ~((xb == tb) & (xe == te)) & (xb <= te) & (xe >= tb)
+        ok: np.ndarray = ~((xb == tb) & (xe == te)) & (xb <= te) & (xe >= tb)
+        return ok
 
     def key(xb: np.ndarray, xe: np.ndarray) -> Tuple[np.ndarray, ...]:
         inter = _overlap(tb, te, xb, xe)
