@@ -86,7 +86,8 @@ class Stats:
         """(columns,) totals, or (k, columns) for a (sentences, k) weight matrix (resamples, documents)."""
         if weights is None:
             return np.asarray(self.matrix.sum(1)).ravel()
-        return np.asarray(self.matrix @ weights).T
+        sums: np.ndarray = np.asarray(self.matrix @ weights).T
+        return sums
 
 
 class _Builder:
