@@ -113,7 +113,8 @@ class Suspects:
 
 
 def _range_key(start: np.ndarray, last: np.ndarray, label: np.ndarray, n_tokens: int, n_labels: int) -> np.ndarray:
-    return (start.astype(np.int64) * (n_tokens + 1) + last) * (n_labels + 1) + label
+    key: np.ndarray = (start.astype(np.int64) * (n_tokens + 1) + last) * (n_labels + 1) + label
+    return key
 
 
 def verdicts(corpus: Corpus, names: Sequence[str], pairs: Dict[str, Pairs],
@@ -333,7 +334,8 @@ def _context_keys(h: np.ndarray, before: np.ndarray, after: np.ndarray, length: 
     with np.errstate(over="ignore"):
         k = h * np.uint64(_MIX[0]) + (before + 3).astype(np.uint64)
         k = k * np.uint64(_MIX[1]) + (after + 3).astype(np.uint64)
-        return k * np.uint64(_MIX[2]) + np.uint64(length)
+        key: np.ndarray = k * np.uint64(_MIX[2]) + np.uint64(length)
+        return key
 
 
 def unannotated_inconsistencies(corpus: Corpus, texts: Texts, top: Optional[int],

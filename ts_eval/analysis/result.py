@@ -6,13 +6,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any, Dict, List, Optional, Sequence
+from typing import TYPE_CHECKING, Any, Dict, List, Optional, Sequence
 
 import numpy as np
 
 from ..ranking.statistics import _clean
 from ..results.display import Displayed, listing, number
 from ..results.vocabulary import layout
+
+if TYPE_CHECKING:   # types only: the error analysis is made in errors.py, which loads the models
+    from .errors import ErrorAnalysis
 
 FLIP_RULE = (
     "a system pair flips between models A and B when A puts one system strictly above the other and B the "
@@ -67,7 +70,8 @@ class FlipAttribution:
         """Per bucket, how many flips its removal alone resolves."""
         if not self.pairs:
             return np.zeros(len(self.buckets), np.int64)
-        return np.sum([p.resolved for p in self.pairs], axis=0).astype(np.int64)
+        resolved: np.ndarray = np.sum([p.resolved for p in self.pairs], axis=0).astype(np.int64)
+        return resolved
 
     def summary(self, attribute: str) -> str:
         n = len(self.pairs)
@@ -203,7 +207,7 @@ class Analysis(Displayed):
     settings: Dict[str, Any] = field(default_factory=dict)
     timings: Dict[str, float] = field(default_factory=dict)
     flips: List[Dict[str, Any]] = field(default_factory=list)    # overall flips per model pair
-    errors: Optional[Any] = None                  # ts_eval.analysis.errors.ErrorAnalysis
+    errors: Optional[ErrorAnalysis] = None
 
     def attribute(self, name: str) -> AttributeResult:
         for a in self.attributes:
@@ -220,7 +224,7 @@ class Analysis(Displayed):
         if self.overall is not None:
             overall = {s: {"models": {m: {"score": self.overall[i, j]} for j, m in enumerate(self.models)}}
                        for i, s in enumerate(self.systems)}
-        return _clean({
+        out: Dict[str, Any] = _clean({
             "layout": layout("analyze"),
             "systems": list(self.systems),
             "models": [{"name": m, "title": t, "description": d}
@@ -236,6 +240,7 @@ class Analysis(Displayed):
             "settings": self.settings,
             "timings": self.timings,
         })
+        return out
 
     def __repr__(self) -> str:
         head = (f"<Analysis: {len(self.systems)} system{'s' if len(self.systems) != 1 else ''} x "

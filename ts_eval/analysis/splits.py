@@ -104,7 +104,8 @@ def _representatives(original: SpanSet, merged: SpanSet) -> np.ndarray:
     big = int(max(int(original.start.max(initial=0)), int(merged.start.max(initial=0)))) + 1
     keys = lab * big + st
     pos = np.searchsorted(keys, merged.label.astype(np.int64) * big + merged.start, side="left")
-    return order[pos]
+    representative: np.ndarray = order[pos]
+    return representative
 
 
 def ts_split(sd: SystemData) -> Contributions:

@@ -16,7 +16,7 @@ test (swapping the two systems' outputs sentence by sentence), as ``rank`` tests
 from __future__ import annotations
 
 import time
-from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple, Union
+from typing import Any, Dict, Hashable, List, Mapping, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
@@ -62,7 +62,7 @@ class Statistics:
         self.span_sentence = np.concatenate([corpus.sentence_of(corpus.gold.start)] +
                                             [corpus.sentence_of(corpus.systems[n].start) for n in names]) \
             if self.span_offset[-1] else np.zeros(0, np.int64)
-        self.splittable: Dict[Any, bool] = {}
+        self.splittable: Dict[Hashable, bool] = {}     # per statistics family (cols' keys)
         self.whole_cols: List[int] = []
         spans, cols, weights = [], [], []
         for fam, (first, k) in self.cols.items():
@@ -639,7 +639,8 @@ def _assign(st: Statistics, attr: at.Attribute, text: Optional[at.Text],
     every sentence for a sentence attribute."""
     corpus, names = st.corpus, st.names
     if getattr(attr, "extra", {}).get("assigned") is not None:
-        return attr.extra["assigned"]
+        assigned: Tuple[Buckets, np.ndarray, Optional[np.ndarray]] = attr.extra["assigned"]
+        return assigned
     if attr.level == at.SENTENCE:
         sv = np.asarray(attr.values(corpus))
         gold_vals = sv[st.span_sentence[:st.span_offset[1]]]

@@ -18,7 +18,8 @@ from .results import Comparison, PairComparison
 from .semeval_spans import semeval_diff
 from .several import exact_hits, several_systems
 from .spans import fair_outcomes, span_diff, systems_instead
-from .tokens import _correct_sentences, _ratio, token_diff, token_labels
+from .tokens import _correct_sentences, token_diff, token_labels
+from .transitions import _ratio
 from .ts import ts_diff
 
 
