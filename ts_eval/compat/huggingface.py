@@ -17,15 +17,17 @@ from __future__ import annotations
 
 import functools
 import warnings
-from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple, Union
+from typing import TYPE_CHECKING, Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple, Union
 
 import numpy as np
-from numpy.typing import ArrayLike
 
 from ..core.corpus import Corpus, SideInfo, SpanSet
 from ..core.validation import describe
 from ..models.evaluate import evaluate
 from . import seqeval as sq
+
+if TYPE_CHECKING:   # types only (numpy.typing is not needed at run time)
+    from numpy.typing import ArrayLike
 
 IGNORE_INDEX = -100
 EXTRA_KEYS = ("overall_ts_precision", "overall_ts_recall", "overall_ts_f1",

@@ -32,10 +32,9 @@ from __future__ import annotations
 import functools
 import warnings
 from dataclasses import dataclass
-from typing import Any, Dict, List, Literal, Optional, Sequence, Tuple, Type, Union, overload
+from typing import TYPE_CHECKING, Any, Dict, List, Literal, Optional, Sequence, Tuple, Type, Union, overload
 
 import numpy as np
-from numpy.typing import ArrayLike
 
 from ..core import measures
 from ..core.corpus import Corpus, SideInfo, SpanSet, corpus_from_tag_ids
@@ -43,6 +42,9 @@ from ..core.matching import match
 from ..core.schemes import resolve_scheme_name
 from ..core.validation import EmptyInputWarning, describe, encode
 from ..models.segment import segment_counts
+
+if TYPE_CHECKING:   # types only (numpy.typing is not needed at run time)
+    from numpy.typing import ArrayLike
 
 AVERAGES = (None, "micro", "macro", "weighted")
 MODES = (None, "default", "strict")

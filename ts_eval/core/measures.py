@@ -16,12 +16,14 @@ spans hit) combine :func:`precision`, :func:`recall` and :func:`f_from_pr` thems
 """
 from __future__ import annotations
 
-from typing import Dict, Literal, Mapping, Optional, Tuple, Union, cast, overload
+from typing import TYPE_CHECKING, Dict, Literal, Mapping, Optional, Tuple, Union, cast, overload
 
 import numpy as np
-from numpy.typing import ArrayLike
 
 from ..errors import OptionError
+
+if TYPE_CHECKING:   # numpy.typing costs an import at start-up that scoring does not need
+    from numpy.typing import ArrayLike
 
 #: what a measure gives: a float for numbers, an array (of the broadcast shape) for arrays of counts.
 #: The overloads below say so: numbers give a float, an array as the first argument gives an array
