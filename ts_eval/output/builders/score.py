@@ -16,7 +16,6 @@ TRADITIONAL = ("tp", "fp", "fn")
 SEMEVAL_SCHEMES = ("strict", "exact", "partial", "ent_type")
 SEMEVAL_COUNTS = ("correct", "incorrect", "partial", "missed", "spurious", "possible", "actual")
 TAG_COUNTS = ("tags_correct", "tags_counted")
-STRING_COUNTS = ("gold", "system", "tp")
 GENERATED_COUNTS = (("strings", "strings"), ("grounded", "grounded"), ("fuzzy_grounded", "fuzzy"),
                     ("ungrounded", "ungrounded"), ("unplaced", "unplaced (FP)"), ("duplicates", "duplicates"),
                     ("outside_labels", "outside labels"))
@@ -174,24 +173,32 @@ def units_table(rep: Dict[str, Any], s: Dict[str, Any]) -> Table:
     return Table(f"units-{s['name']}", f"{s['name']}: TS counts of token and separator units, per label", cols, rows)
 
 
-def segment_table(rep: Dict[str, Any], s: Dict[str, Any], model: str) -> Table:
+def per_label_table(rep: Dict[str, Any], s: Dict[str, Any], model: str, keys: Sequence[Tuple[str, str]], title: str,
+                    present_only: bool = False) -> Table:
+    """A model's counts (``keys``: key and header) and P/R/F per label (``present_only``: the labels with
+    gold or system items), then micro and macro."""
     m = s[model]
-    keys = (("gold", "gold"), ("gold_hit", "gold hit"), ("system", "system"), ("system_hit", "system hit"))
+    cnt = tuple(k for k, _ in keys)
     cols = [Column("label", "label")] + [Column(k, t) for k, t in keys] + \
         [Column(k, t) for k, t in (("precision", "P"), ("recall", "R"), ("f", "F"))]
-    cnt = tuple(k for k, _ in keys)
 
-    def row(title, d, counts_too=True):
+    def row(title: str, d: Mapping[str, Any], counts_too: bool = True) -> List[Cell]:
         return [Cell(title)] + [Cell(d.get(k) if counts_too else None, "count") for k in cnt] + \
             [score_cell(d, k, cnt if counts_too else ()) for k in ("precision", "recall", "f")]
 
-    rows = [row(lab or '""', m["labels"][lab]) for lab in _label_names(rep)]
+    rows = [row(lab or '""', m["labels"][lab]) for lab in _label_names(rep)
+            if not present_only or m["labels"][lab].get("present")]
     rows += [row("micro", m["micro"]), row("macro", m["macro"], False)]
-    lim = m.get("limits", {})
+    return Table(f"{model}-{s['name']}", title, cols, rows, row_styles=[None] * (len(rows) - 2) + ["total", "total"])
+
+
+def segment_table(rep: Dict[str, Any], s: Dict[str, Any], model: str) -> Table:
+    lim = s[model].get("limits", {})
     note = (f" (k1 = {lim.get('max_spurious')}, k2 = {lim.get('max_missing')})"
             if any(v is not None for v in lim.values()) else "")
-    return Table(f"{model}-{s['name']}", f"{s['name']}: {model} model{note}, per label (scores in %)", cols, rows,
-                 row_styles=[None] * (len(rows) - 2) + ["total", "total"])
+    return per_label_table(rep, s, model, (("gold", "gold"), ("gold_hit", "gold hit"), ("system", "system"),
+                                           ("system_hit", "system hit")),
+                           f"{s['name']}: {model} model{note}, per label (scores in %)")
 
 
 def fair_labels_table(s: Dict[str, Any]) -> Table:
@@ -318,20 +325,9 @@ LEGEND = ("TS: token & separator units; ex: segment exact match (conlleval); µ 
 
 def strings_table(rep: Dict[str, Any], s: Dict[str, Any]) -> Table:
     """The strings model per label: gold strings, system strings, matched, P/R/F."""
-    m = s["strings"]
-    cols = [Column("label", "label")] + [Column(k, t) for k, t in (("gold", "gold"), ("system", "system"),
-                                                                   ("tp", "matched"))] + \
-        [Column(k, t) for k, t in (("precision", "P"), ("recall", "R"), ("f", "F"))]
-
-    def row(title: str, d: Mapping[str, Any], counts_too: bool = True) -> List[Cell]:
-        return [Cell(title)] + [Cell(d.get(k) if counts_too else None, "count") for k in STRING_COUNTS] + \
-            [score_cell(d, k, STRING_COUNTS if counts_too else ()) for k in ("precision", "recall", "f")]
-
-    rows = [row(lab or '""', m["labels"][lab]) for lab in _label_names(rep) if m["labels"][lab].get("present")]
-    rows += [row("micro", m["micro"]), row("macro", m["macro"], False)]
-    return Table(f"strings-{s['name']}", f"{s['name']}: generated strings as (normalised string, label) multisets, "
-                 f"normalisation {m.get('normalize')} (scores in %)", cols, rows,
-                 row_styles=[None] * (len(rows) - 2) + ["total", "total"])
+    return per_label_table(rep, s, "strings", (("gold", "gold"), ("system", "system"), ("tp", "matched")),
+                           f"{s['name']}: generated strings as (normalised string, label) multisets, normalisation "
+                           f"{s['strings'].get('normalize')} (scores in %)", present_only=True)
 
 
 def generated_table(rep: Dict[str, Any]) -> Optional[Table]:
