@@ -20,7 +20,7 @@ from ..core import measures
 from ..core.corpus import Corpus
 from ..models.context import CorpusData
 from ..models.segment import EXACT_STATS, segment_f1
-from ..models.ts import ts_f1, ts_stats, ts_table
+from ..models.ts import TS_STATS, ts_f1, ts_table
 
 
 def sentence_documents(corpus: Corpus) -> np.ndarray:
@@ -101,7 +101,7 @@ def document_scores(corpus: Corpus, cd: CorpusData, names: Sequence[str]) -> Doc
     for name in names:
         sd = cd.system(name)
         e = by_document(sd.stats(EXACT_STATS), first)
-        t = by_document(sd.stats(ts_stats), first)
+        t = by_document(sd.stats(TS_STATS), first)
         exact.append(e.reshape(D, L, 4).sum(axis=1))
         exact_f.append(segment_f1(e, average="micro"))
         tp, fp, fn, _ = ts_table(t, 1.0)

@@ -132,11 +132,12 @@ class AttributeResult:
     ranks: np.ndarray                # (buckets, systems, models)
     spearman: np.ndarray             # (buckets, models, models)
     kendall: np.ndarray
-    counts: Dict[str, np.ndarray]    # family -> (buckets, systems, k) summed counts
+    counts: Dict[str, np.ndarray]    # model -> (buckets, systems, k) summed counts
     count_names: Dict[str, List[str]]
     undefined: List[str]             # models with no value on these buckets
     flips: List[FlipAttribution] = field(default_factory=list)
     pair: Optional[PairDifference] = None
+    count_groups: Dict[str, List[str]] = field(default_factory=dict)   # model -> the rows its counts come in
 
     def empty(self, k: int, i: int) -> bool:
         """Bucket k holds no gold span and no span of system i."""
@@ -155,11 +156,10 @@ class AttributeResult:
                     ms[m] = d
                 counts = {}
                 for fam, arr in self.counts.items():
-                    names = self.count_names[fam]
-                    if fam == "semeval":
-                        c = arr[k, i].reshape(-1, 5)
-                        counts[fam] = {scheme: dict(zip(names, row)) for scheme, row in
-                                       zip(("strict", "exact", "partial", "ent_type"), c)}
+                    names, groups = self.count_names[fam], self.count_groups.get(fam)
+                    if groups:
+                        counts[fam] = {g: dict(zip(names, row)) for g, row in
+                                       zip(groups, arr[k, i].reshape(-1, len(names)))}
                     else:
                         counts[fam] = dict(zip(names, arr[k, i]))
                 per[s] = {"system": int(self.system[k, i]), "empty": self.empty(k, i), "models": ms,
