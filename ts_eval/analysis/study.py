@@ -17,7 +17,7 @@ test (swapping the two systems' outputs sentence by sentence), as ``rank`` tests
 from __future__ import annotations
 
 import time
-from typing import Any, Dict, Hashable, List, Mapping, Optional, Sequence, Tuple, Union
+from typing import Any, Dict, FrozenSet, Hashable, List, Mapping, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
@@ -494,16 +494,9 @@ def analyze_corpus(
     """Analyse the systems of ``corpus`` by span and sentence attributes (see :func:`analyze`)."""
     timings: Dict[str, float] = {}
     t0 = time.perf_counter()
-    names = list(corpus.systems) if systems is None else list(systems)
+    names = _system_names(corpus, systems)
     by = [by] if isinstance(by, str) else list(by)                  # one name alone
     attributes = [attributes] if isinstance(attributes, str) else attributes
-    missing = [s for s in names if s not in corpus.systems]
-    if missing:
-        raise OptionError(f"no system named {', '.join(map(repr, missing))} in the corpus")
-    if not names:
-        raise OptionError("no system to analyse")
-    if len(set(names)) != len(names):
-        raise OptionError("a system is named twice", option="systems", value=",".join(names))
     check_options(bootstrap=bootstrap, permutations=permutations, seed=seed, confidence=confidence)
     if not corpus.labels:
         raise InputError("no labelled span in gold or in any system: nothing to analyse", corpus.gold_info.path)
@@ -529,6 +522,69 @@ def analyze_corpus(
 
     t0 = time.perf_counter()
     text = at.Text(corpus) if corpus.tokens is not None else None
+    attrs, left_out = _attributes(corpus, names, training, vocabulary, text, spec, by, records, attributes)
+    timings["attributes"] = time.perf_counter() - t0
+
+    rs = _Resampling(corpus.n_sentences, bootstrap, seed)
+    options = {"confidence": confidence, "overall": overall, "totals": totals, "flip_pairs": flip_pairs,
+               "pair": pair_idx, "permutations": permutations}
+    results = _results(st, attrs, text, spec, rs, options, timings)
+
+    out = Analysis(
+        systems=names, models=model_names, titles=[mo.title for mo in model_list],
+        descriptions=[mo.description for mo in model_list], reference=reference, overall=overall,
+        attributes=results,
+        corpus={"tokens": corpus.n_tokens, "sentences": corpus.n_sentences,
+                "documents": (len(corpus.doc_offsets) - 1) if corpus.doc_offsets is not None else None,
+                "gold_spans": len(corpus.gold), "labels": list(corpus.labels), "gold_path": corpus.gold_info.path},
+        training=training.summary() if training is not None else None, left_out=left_out,
+        settings={"models": model_names, "reference": reference, "bootstrap": bootstrap,
+                  "permutations": permutations if pair_idx is not None else 0, "seed": seed,
+                  "confidence": confidence, "unit": "sentence", "buckets": spec["k"],
+                  "bucket_mode": "interpreteval" if spec["interpreteval"] else "default",
+                  "edges": spec["edges"], "flips": [[model_names[a], model_names[b]] for a, b in flip_pairs],
+                  "pair": [names[pair_idx[0]], names[pair_idx[1]]] if pair_idx is not None else None,
+                  "by": list(by), "vocabulary": len(vocabulary) if vocabulary is not None else None,
+                  "versions": versions()},
+        timings=timings, flips=_overall_flips(overall, names, model_names))
+    return out
+
+
+def _results(st: Statistics, attrs: List[at.Attribute], text: Optional[at.Text], spec: Dict[str, Any],
+             rs: _Resampling, options: Dict[str, Any], timings: Dict[str, float]) -> List[AttributeResult]:
+    """Every attribute's buckets and their scores (``timings``: the seconds each took, added up)."""
+    results: List[AttributeResult] = []
+    t_buckets = t_scores = 0.0
+    for attr in attrs:
+        t0 = time.perf_counter()
+        bk, bucket_of_span, sentence_bucket = _assign(st, attr, text, spec)
+        t1 = time.perf_counter()
+        results.append(_attribute(st, attr, bk, bucket_of_span, sentence_bucket, rs, options))
+        t_buckets += t1 - t0
+        t_scores += time.perf_counter() - t1
+    timings["buckets"], timings["scores"] = t_buckets, t_scores
+    return results
+
+
+def _system_names(corpus: Corpus, systems: Optional[Sequence[str]]) -> List[str]:
+    """The systems analysed (default: every system of the corpus), checked."""
+    names = list(corpus.systems) if systems is None else list(systems)
+    missing = [s for s in names if s not in corpus.systems]
+    if missing:
+        raise OptionError(f"no system named {', '.join(map(repr, missing))} in the corpus")
+    if not names:
+        raise OptionError("no system to analyse")
+    if len(set(names)) != len(names):
+        raise OptionError("a system is named twice", option="systems", value=",".join(names))
+    return names
+
+
+def _attributes(corpus: Corpus, names: List[str], training: Any, vocabulary: Optional[FrozenSet[str]],
+                text: Optional[at.Text], spec: Dict[str, Any], by: List[str],
+                records: Optional[Sequence[Mapping[str, Any]]], attributes: Optional[Sequence[str]]
+                ) -> Tuple[List[at.Attribute], List[str]]:
+    """The attributes analysed (built in or InterpretEval's, slices ``by``, those ``attributes`` names) and
+    what is left out, with why."""
     if spec["interpreteval"]:
         from .interpreteval import interpreteval_attributes
 
@@ -568,40 +624,7 @@ def analyze_corpus(
     _check_edges(spec["edges"], attrs, attributes)
     if attributes is not None:
         attrs = [a for a in attrs if a.name in attributes]
-    timings["attributes"] = time.perf_counter() - t0
-
-    rs = _Resampling(corpus.n_sentences, bootstrap, seed)
-    options = {"confidence": confidence, "overall": overall, "totals": totals, "flip_pairs": flip_pairs,
-               "pair": pair_idx, "permutations": permutations}
-    results: List[AttributeResult] = []
-    t_buckets = t_scores = 0.0
-    for attr in attrs:
-        t0 = time.perf_counter()
-        bk, bucket_of_span, sentence_bucket = _assign(st, attr, text, spec)
-        t1 = time.perf_counter()
-        results.append(_attribute(st, attr, bk, bucket_of_span, sentence_bucket, rs, options))
-        t_buckets += t1 - t0
-        t_scores += time.perf_counter() - t1
-    timings["buckets"], timings["scores"] = t_buckets, t_scores
-
-    out = Analysis(
-        systems=names, models=model_names, titles=[mo.title for mo in model_list],
-        descriptions=[mo.description for mo in model_list], reference=reference, overall=overall,
-        attributes=results,
-        corpus={"tokens": corpus.n_tokens, "sentences": corpus.n_sentences,
-                "documents": (len(corpus.doc_offsets) - 1) if corpus.doc_offsets is not None else None,
-                "gold_spans": len(corpus.gold), "labels": list(corpus.labels), "gold_path": corpus.gold_info.path},
-        training=training.summary() if training is not None else None, left_out=left_out,
-        settings={"models": model_names, "reference": reference, "bootstrap": bootstrap,
-                  "permutations": permutations if pair_idx is not None else 0, "seed": seed,
-                  "confidence": confidence, "unit": "sentence", "buckets": spec["k"],
-                  "bucket_mode": "interpreteval" if spec["interpreteval"] else "default",
-                  "edges": spec["edges"], "flips": [[model_names[a], model_names[b]] for a, b in flip_pairs],
-                  "pair": [names[pair_idx[0]], names[pair_idx[1]]] if pair_idx is not None else None,
-                  "by": list(by), "vocabulary": len(vocabulary) if vocabulary is not None else None,
-                  "versions": versions()},
-        timings=timings, flips=_overall_flips(overall, names, model_names))
-    return out
+    return attrs, left_out
 
 
 def _check_edges(edges: Dict[str, List[float]], attrs: Sequence[at.Attribute],
