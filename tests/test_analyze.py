@@ -477,7 +477,7 @@ def test_summing_a_family_over_labels_before_resampling_changes_no_interval(monk
                                 gold_column=2, system_columns=[3, 4, 5])
     models = ["exact-f1-macro", "overlap-f1-micro", "fair-f1", "ts-f1-micro"]
     st = study.Statistics(corpus, list(corpus.systems), study.resolve_models(models, corpus))
-    widths = {study.FAMILY_NAMES[f]: st._summed_width(first, k) for f, (first, k) in st.cols.items()}
+    widths = {st.specs[f].name: st._summed_width(first, k) for f, (first, k) in st.cols.items()}
     assert widths["overlap"] == 4 and widths["fair"] == 8 and widths["exact"] == 0
     grouped = ts_eval.analyze(corpus, models=models, bootstrap=40, permutations=0, attributes=["length", "label"])
     monkeypatch.setattr(study.Statistics, "_summed_width", lambda self, first, k: 0)

@@ -1,6 +1,6 @@
 """Invariants every registered model must keep (like scikit-learn's metrics/tests/test_common.py).
 
-Every ``score`` family (:data:`ts_eval.models.registry.FAMILIES`) and every ranking model
+Every model ``score`` offers (:func:`ts_eval.models.registry.score_names`) and every ranking model
 (:data:`ts_eval.models.registry.REGISTRY`) runs through the same checks on random corpora
 (nested and overlapping spans included):
 
@@ -8,17 +8,17 @@ Every ``score`` family (:data:`ts_eval.models.registry.FAMILIES`) and every rank
 - swapping gold and system swaps precision and recall (and keeps F and kappa), except for
   the models listed in :data:`ASYMMETRIC` with the reason;
 - the order of the sentences does not change any total;
-- the per-sentence statistics a model registers sum to the totals ``score`` reports
-  (:data:`SCORE_OF` says which number of the report each ranking model is);
+- the per-sentence statistics a model declares sum to the totals ``score`` reports (each ranking
+  score says which number of the report it is: :attr:`ts_eval.models.registry.Score.reported`);
 - adding another system never changes a system's numbers or statistics.
 
-A new model must be added to :data:`SCORE_OF` (or :data:`NOT_IN_SCORE`): the first test fails
-until it is.
+A new model is covered by declaring it: the first test fails for a ranking score of a model ``score``
+reports that does not say where the report holds it.
 """
 from __future__ import annotations
 
 import json
-from typing import Any, Dict, List, Tuple
+from typing import Any, Dict, List
 
 import numpy as np
 import pytest
@@ -26,38 +26,18 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from ts_eval.core.sequences import from_spans
-from ts_eval.models.evaluate import GENERATED_MODELS, MODELS, evaluate
-from ts_eval.models.registry import FAMILIES, REGISTRY
+from ts_eval.models.evaluate import evaluate
+from ts_eval.models.registry import REGISTRY, SPECS, score_names
 from ts_eval.ranking import sufficient
 
 FAST = settings(max_examples=30, deadline=None)
 
-#: models that need another kind of input than a span corpus, with the reason
-NOT_IN_SCORE = {"germeval-m1": "needs GermEval-layout input (two annotation levels); tested in test_germeval",
-                "strings-f1-micro": "needs generated outputs (strings, no offsets); tested in test_generated",
-                "strings-f1-macro": "needs generated outputs (strings, no offsets); tested in test_generated"}
-
-#: ranking model -> (score family, average, report options): the number of score's report it is
-SCORE_OF: Dict[str, Tuple[str, str, Dict[str, Any]]] = {
-    "ts-f1-micro": ("ts", "micro", {}),
-    "ts-f1-macro": ("ts", "macro", {}),
-    "t-f1-micro": ("ts", "micro", {"separator_weight": 0.0}),
-    "t-f1-macro": ("ts", "macro", {"separator_weight": 0.0}),
-    "ts-kappa-micro": ("ts", "micro", {}),
-    "ts-kappa-macro": ("ts", "macro", {}),
-    "exact-f1-micro": ("exact", "micro", {}),
-    "exact-f1-macro": ("exact", "macro", {}),
-    "overlap-f1-micro": ("overlap", "micro", {}),
-    "overlap-f1-macro": ("overlap", "macro", {}),
-    "constrained-f1-micro": ("constrained", "micro", {}),
-    "contain-f1-micro": ("contain", "micro", {}),
-    "fair-f1": ("fair", "fair", {}),
-    "weighted-f1": ("fair", "weighted", {"weights": "eq7"}),
-    "semeval-strict-f1": ("semeval", "strict", {}),
-    "semeval-exact-f1": ("semeval", "exact", {}),
-    "semeval-partial-f1": ("semeval", "partial", {}),
-    "semeval-ent-type-f1": ("semeval", "ent_type", {}),
-}
+#: the models ``score`` reports that read spans alone (the others need another input: GermEval-layout files,
+#: generated outputs; test_germeval and test_generated test them)
+MODELS = score_names("")
+#: ranking score -> its model's declaration and the score's own, for the models ``score`` reports from spans
+SCORE_OF = {m.name: (spec, s) for spec in SPECS.values() if spec.name in MODELS
+            for m, s in zip(spec.models, spec.scores)}
 SEMEVAL_SCHEMES = ("strict", "exact", "partial", "ent_type")
 
 #: models for which swapping gold and system does not swap precision and recall
@@ -76,7 +56,7 @@ ASYMMETRIC = {
     "semeval-ent-type-f1": "SemEval-2013 (see above)",
 }
 
-RANKABLE = [m for m in REGISTRY if m not in NOT_IN_SCORE]
+RANKABLE = list(SCORE_OF)
 LABELS = "ABC"
 
 
@@ -116,15 +96,12 @@ def micro_prf(family: str, result: dict, method: str = "fair") -> Dict[str, floa
 
 
 def report_number(model: str, corpus, system: str) -> float:
-    """The number of score's report that ranking model ``model`` is."""
-    family, average, opts = SCORE_OF[model]
-    res = evaluate(corpus, models=[family], **opts).system(system)[family]
-    if family == "fair":
-        return res[average]["micro"]["f"]
-    if family == "semeval":
-        return res[average]["overall"]["f"]
-    key = "kappa" if "kappa" in model else "f"
-    return res[average][key]
+    """The number of score's report that ranking model ``model`` is (where its declaration says)."""
+    spec, score = SCORE_OF[model]
+    out = evaluate(corpus, models=[spec.name], **dict(score.settings)).system(system)[spec.name]
+    for key in score.reported:
+        out = out[key]
+    return out
 
 
 def without_names(system: dict) -> str:
@@ -148,9 +125,9 @@ def present_rows(block: Any, like: Any = None) -> Any:
 
 
 def test_every_model_is_covered_here():
-    assert set(REGISTRY) <= set(SCORE_OF) | set(NOT_IN_SCORE)
-    assert set(FAMILIES) == set(MODELS + GENERATED_MODELS)     # the strings family: test_generated
-    assert all(SCORE_OF[m][0] in FAMILIES for m in SCORE_OF)
+    assert MODELS == ["ts", "exact", "overlap", "constrained", "contain", "fair", "semeval"]
+    assert set(REGISTRY) - set(SCORE_OF) == {"germeval-m1", "strings-f1-micro", "strings-f1-macro"}
+    assert all(score.reported for _, score in SCORE_OF.values())     # every ranking score is a number of the report
 
 
 # ---------------------------------------------------------------------------

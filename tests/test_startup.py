@@ -67,16 +67,17 @@ def test_score_of_one_column_file_imports_only_what_it_uses(tmp_path):
 
 
 def test_the_registry_is_whole_when_it_is_read():
-    """The model families ``score`` does not count by default are imported when the registry is read or one
-    of their models is asked for, in one order: the registry's order is the same whatever reads it first."""
+    """The models ``score`` does not count by default are imported when the registry is read or one of their
+    models is asked for, in one order: the registry's order is the same whatever reads it or imports a model
+    module first."""
     code = ("import sys\n"
             "from ts_eval.models import registry\n"
             "assert 'ts_eval.models.semeval' not in sys.modules\n"
             "{}\n"
-            "print(' '.join(registry.REGISTRY), '|', ' '.join(registry.FAMILIES))\n")
-    firsts = ["pass", "registry.get_family('strings')", "registry.get_model('semeval-strict-f1')",
-              "registry.families(['semeval'])", "import ts_eval.models.strings", "import ts_eval.models.semeval",
-              "import ts_eval.analysis.splits",
+            "print(' '.join(registry.REGISTRY), '|', ' '.join(registry.score_names()))\n")
+    firsts = ["pass", "registry.score_specs(['strings'])", "registry.get_model('semeval-strict-f1')",
+              "registry.known_specs(['semeval'])", "import ts_eval.models.strings", "import ts_eval.models.semeval",
+              "import ts_eval.models.germeval", "import ts_eval.analysis.study",
               "import ts_eval.ranking.sufficient", "from ts_eval.models import REGISTRY"]
     orders = {subprocess.run([sys.executable, "-c", code.format(first)], capture_output=True, text=True,
                              check=True).stdout for first in firsts}

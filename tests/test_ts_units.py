@@ -11,7 +11,7 @@ import ts_eval
 from ts_eval.core.corpus import SpanSet
 from ts_eval.core.units import merge_overlaps
 from ts_eval.models.evaluate import evaluate
-from ts_eval.models.ts import ts_counts
+from ts_eval.models.ts import ts_counts, ts_table
 
 
 def table(rep, label, system=0):
@@ -93,8 +93,8 @@ def test_counts_table_weights_tokens_and_separators_separately():
     assert c.tok.tolist() == [[4, 1, 0]]
     assert c.sep.tolist() == [[1, 1, 1]]
     assert (c.n_tokens, c.n_separators) == (9, 8)
-    assert c.table(0.5).tolist() == [[4.5, 1.5, 0.5, 9 + 0.5 * 8 - 6.5]]
-    assert c.table(1.0).tolist() == [[5, 2, 1, 9]]
+    assert [t.tolist() for t in ts_table(c.sums, 0.5)] == [[4.5], [1.5], [0.5], [9 + 0.5 * 8 - 6.5]]
+    assert [t.tolist() for t in ts_table(c.sums, 1.0)] == [[5], [2], [1], [9]]
 
 
 def test_many_labels_beyond_one_bitmask_pass():

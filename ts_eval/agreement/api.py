@@ -8,12 +8,12 @@ from typing import Any, Mapping, Optional, Sequence, Union
 
 from ..core.corpus import Corpus
 from ..errors import OptionError
-from .data import Annotations, from_corpus, from_span_lists
+from .data import Annotations, SpanLists, from_corpus, from_span_lists
 from .inputs import read_annotations
 from .results import Agreement
 from .study import agreement
 
-AnnotationInput = Union[Annotations, Corpus, Mapping[str, Any], Sequence[str], str, "os.PathLike[str]"]
+AnnotationInput = Union[Annotations, Corpus, Mapping[str, SpanLists], Sequence[str], str, "os.PathLike[str]"]
 
 
 def agree(

@@ -14,7 +14,7 @@ at least ``k`` annotators have.
 """
 from __future__ import annotations
 
-from typing import Any, Dict, List, Optional, Tuple
+from typing import Any, Dict, List, Optional, Tuple, Union
 
 import numpy as np
 
@@ -119,6 +119,7 @@ def _records(ann: Annotations, bad: np.ndarray, cl: np.ndarray, start: np.ndarra
     offset = np.repeat(base, size)
     labs = [corpus.labels[k] for k in label[idx].tolist()]
     bs, es = (start[idx] - offset).tolist(), (last[idx] + 1 - offset).tolist()
+    spans: List[List[Union[str, int]]]     # per span: label, first token, end token (exclusive), its text
     if tokens is None:
         spans = [[lab, b, e] for lab, b, e in zip(labs, bs, es)]
     else:
@@ -129,7 +130,7 @@ def _records(ann: Annotations, bad: np.ndarray, cl: np.ndarray, start: np.ndarra
     at = 0
     for n, s, s0, e0, ln, b0, kd in zip(size.tolist(), sent.tolist(), start[first_of].tolist(), reach.tolist(), line,
                                         base.tolist(), kinds):
-        have: Dict[str, List[List[Any]]] = {name: [] for name in names}
+        have: Dict[str, List[List[Union[str, int]]]] = {name: [] for name in names}
         for k in range(at, at + n):
             have[owner[k]].append(spans[k])
         out.append({"sentence": s, "first": s0 - b0, "last": e0 - b0, "kind": kd,

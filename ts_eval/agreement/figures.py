@@ -140,7 +140,8 @@ def gap_sums(gaps: np.ndarray, lengths: np.ndarray, at: np.ndarray) -> np.ndarra
     s0 = np.concatenate([s0, np.zeros(s0.shape[:-1] + (1,))], -1)
     s1 = np.concatenate([s1, np.zeros(s1.shape[:-1] + (1,))], -1)
     idx = np.searchsorted(lengths, at, side="left")
-    return s1[..., idx] - (at - 1) * s0[..., idx]
+    sums: np.ndarray = s1[..., idx] - (at - 1) * s0[..., idx]
+    return sums
 
 
 def unitizing(st: Stats, x: np.ndarray) -> Figures:

@@ -86,7 +86,8 @@ class Stats:
         """(columns,) totals, or (k, columns) for a (sentences, k) weight matrix (resamples, documents)."""
         if weights is None:
             return np.asarray(self.matrix.sum(1)).ravel()
-        return np.asarray(self.matrix @ weights).T
+        sums: np.ndarray = np.asarray(self.matrix @ weights).T
+        return sums
 
 
 class _Builder:
@@ -173,23 +174,8 @@ def categories(ann: Annotations, merged: List[SpanSet]) -> Tuple[List[np.ndarray
     return codes["token"], codes["separator"], names
 
 
-def sentence_stats(ann: Annotations, separator_weight: float, continuum: Continuum) -> Stats:
-    """The per-sentence statistics of every figure (see the module docstring)."""
-    corpus = ann.corpus
-    S, L, m = corpus.n_sentences, len(corpus.labels), ann.m
-    w = float(separator_weight)
-    spans = ann.spans
-    merged = [merge_overlaps(s) for s in spans]
-    pairs = list(combinations(range(m), 2))
-    P = len(pairs)
-    cov = ann.coverage()
-    complete = np.asarray(cov.all(0))
-    full = None if complete.all() else complete           # mask of the non-alpha columns
-
-    tok_cat, sep_cat, cat_names = categories(ann, merged)
-    C = len(cat_names)
-    gaps, slen, unit_keys = unit_parts(corpus, merged, continuum, complete)
-
+def _columns(m: int, P: int, L: int, C: int, unit_columns: int, gap_values: int) -> Columns:
+    """The columns of the per-sentence statistics (see the module docstring)."""
     cols = Columns()
     cols.add("units")
     cols.add("pos", m, L)
@@ -205,35 +191,88 @@ def sentence_stats(ann: Annotations, separator_weight: float, continuum: Continu
     cols.add("alpha_pos", L)
     cols.add("alpha_cat", C)
     cols.add("distance", L)
-    lengths = unit_keys.lengths
-    cols.add("ulen", max(len(unit_keys.flat), 1))
-    cols.add("gap", L, max(len(gaps.values), 1))
-    cols.add("slen", max(len(gaps.values), 1))
-    b = _Builder(cols, S)
+    cols.add("ulen", max(unit_columns, 1))
+    cols.add("gap", L, max(gap_values, 1))
+    cols.add("slen", max(gap_values, 1))
+    return cols
+
+
+def sentence_stats(ann: Annotations, separator_weight: float, continuum: Continuum) -> Stats:
+    """The per-sentence statistics of every figure (see the module docstring)."""
+    corpus = ann.corpus
+    S, L, m = corpus.n_sentences, len(corpus.labels), ann.m
+    w = float(separator_weight)
+    merged = [merge_overlaps(s) for s in ann.spans]
+    pairs = list(combinations(range(m), 2))
+    cov = ann.coverage()
+    complete = np.asarray(cov.all(0))
+    full = None if complete.all() else complete           # mask of the non-alpha columns
+
+    tok_cat, sep_cat, cat_names = categories(ann, merged)
+    C = len(cat_names)
+    gaps, slen, unit_keys = unit_parts(corpus, merged, continuum, complete)
+    b = _Builder(_columns(m, len(pairs), L, C, len(unit_keys.flat), len(gaps.values)), S)
 
     n_tok = np.diff(corpus.sent_offsets).astype(float)
     units = n_tok + w * (n_tok - 1)
     b.dense("units", units, mask=full)
+    pos = _annotator_tables(b, ann, merged, w, full)
+    sent_sep = np.repeat(np.arange(S), np.maximum(np.diff(corpus.sent_offsets) - 1, 0))
+    sent_tok = np.repeat(np.arange(S), np.diff(corpus.sent_offsets))
+    agree, differ = _pair_tables(b, ann, merged, pairs, units, pos, (tok_cat, sep_cat), (sent_tok, sent_sep), w,
+                                 full)
+    # per annotator: units per category (label set)
+    cat = np.zeros((m, S, C))
+    for i in range(m):
+        ct = np.bincount(sent_tok * C + tok_cat[i], minlength=S * C)[:S * C]
+        cs = np.bincount(sent_sep * C + sep_cat[i], minlength=S * C)[:S * C]
+        cat[i] = (ct + w * cs).reshape(S, C)
+        b.table("cat", cat[i], i * C, full)
+    _alpha_tables(b, cov, pairs, units, pos, cat, agree, differ)
 
-    # per annotator: positive units and spans per label
-    pos = np.zeros((m, S, L))
-    for i, (ss, ms) in enumerate(zip(spans, merged)):
+    # unitizing alpha (complete sentences only: the continuum is annotated by every annotator)
+    dist = np.zeros((S, L))
+    for i, j in pairs:
+        dist += continuum.distance(merged[i], merged[j], corpus, L)
+    b.table("distance", dist, 0, complete)
+    b.keyed("ulen", unit_keys.sentence, unit_keys.column, np.ones(len(unit_keys.column)))
+    b.keyed("gap", gaps.sentence, gaps.label * len(gaps.values) + gaps.column, gaps.count)
+    b.keyed("slen", slen.sentence, slen.column, np.ones(len(slen.column)))
+    return Stats(b.matrix(), b.columns, pairs, C, cat_names, unit_keys.lengths, unit_keys.columns, gaps.values, m,
+                 complete)
+
+
+def _annotator_tables(b: _Builder, ann: Annotations, merged: List[SpanSet], w: float,
+                      full: Optional[np.ndarray]) -> np.ndarray:
+    """Per annotator, sentence and label: positive units (returned, (m, S, L)) and spans."""
+    corpus = ann.corpus
+    S, L = corpus.n_sentences, len(corpus.labels)
+    pos = np.zeros((ann.m, S, L))
+    for i, (ss, ms) in enumerate(zip(ann.spans, merged)):
         sent = corpus.sentence_of(ms.start)
         ln = (ms.last - ms.start + 1).astype(float)
         pos[i] = np.bincount(sent * L + ms.label, weights=ln + w * (ln - 1), minlength=S * L)[:S * L].reshape(S, L)
         b.table("pos", pos[i], i * L, full)
         cnt = np.bincount(corpus.sentence_of(ss.start) * L + ss.label, minlength=S * L)[:S * L].reshape(S, L)
         b.table("spans", cnt, i * L, full)
+    return pos
 
-    # per pair: TS units both give a label; exact and overlapping spans; differing label sets
-    sent_sep = np.repeat(np.arange(S), np.maximum(np.diff(corpus.sent_offsets) - 1, 0))
-    sent_tok = np.repeat(np.arange(S), np.diff(corpus.sent_offsets))
-    agree = np.zeros((P, S, L))
-    differ = np.zeros((P, S))
+
+def _pair_tables(b: _Builder, ann: Annotations, merged: List[SpanSet], pairs: List[Tuple[int, int]],
+                 units: np.ndarray, pos: np.ndarray, cats: Tuple[List[np.ndarray], List[np.ndarray]],
+                 sents: Tuple[np.ndarray, np.ndarray], w: float,
+                 full: Optional[np.ndarray]) -> Tuple[np.ndarray, np.ndarray]:
+    """Per pair: TS units both give a label, exact and overlapping spans, units whose label sets differ;
+    returns (units the pair agrees on per label (P, S, L), units it differs on (P, S))."""
+    corpus = ann.corpus
+    S, L = corpus.n_sentences, len(corpus.labels)
+    (tok_cat, sep_cat), (sent_tok, sent_sep) = cats, sents
+    spans = ann.spans
+    agree = np.zeros((len(pairs), S, L))
+    differ = np.zeros((len(pairs), S))
     for p, (i, j) in enumerate(pairs):
         gi, gj = merged[i], merged[j]
-        pm = match(gi, gj)
-        sc = sentence_counts(corpus, gi, gj, pm, L)
+        sc = sentence_counts(corpus, gi, gj, match(gi, gj), L)
         per = sc[:, 2:].reshape(S, L, 6)
         tp = per[..., 0] + w * per[..., 3]
         b.table("tp", tp, p * L, full)
@@ -250,20 +289,18 @@ def sentence_stats(ann: Annotations, separator_weight: float, continuum: Continu
         d_sep = np.bincount(sent_sep[sep_cat[i] != sep_cat[j]], minlength=S)[:S].astype(float)
         differ[p] = d_tok + w * d_sep
         b.dense("differ", differ[p], p, full)
+    return agree, differ
 
-    # per annotator: units per category (label set)
-    cat = np.zeros((m, S, C))
-    for i in range(m):
-        ct = np.bincount(sent_tok * C + tok_cat[i], minlength=S * C)[:S * C]
-        cs = np.bincount(sent_sep * C + sep_cat[i], minlength=S * C)[:S * C]
-        cat[i] = (ct + w * cs).reshape(S, C)
-        b.table("cat", cat[i], i * C, full)
 
-    # Krippendorff's alpha with missing annotators: per sentence over the annotators it has
+def _alpha_tables(b: _Builder, cov: np.ndarray, pairs: List[Tuple[int, int]], units: np.ndarray, pos: np.ndarray,
+                  cat: np.ndarray, agree: np.ndarray, differ: np.ndarray) -> None:
+    """Krippendorff's alpha with missing annotators: per sentence over the annotators it has."""
+    L = pos.shape[2]
+    S = len(units)
     ms_ = cov.sum(0).astype(float)
     pairable = ms_ >= 2
     scale = np.where(pairable, 1.0 / np.maximum(ms_ - 1, 1), 0.0)
-    both = np.stack([cov[i] & cov[j] for i, j in pairs]) if P else np.zeros((0, S), bool)
+    both = np.stack([cov[i] & cov[j] for i, j in pairs]) if pairs else np.zeros((0, S), bool)
     coinc = 2 * np.einsum("ps,psl->sl", both.astype(float), agree) * scale[:, None]
     coinc_cat = 2 * (both * (units[None] - differ)).sum(0) * scale
     b.table("coinc", coinc, 0)
@@ -271,13 +308,3 @@ def sentence_stats(ann: Annotations, separator_weight: float, continuum: Continu
     b.dense("values", ms_ * units, mask=pairable)
     b.table("alpha_pos", np.einsum("is,isl->sl", cov.astype(float), pos), 0, pairable)
     b.table("alpha_cat", np.einsum("is,isc->sc", cov.astype(float), cat), 0, pairable)
-
-    # unitizing alpha (complete sentences only: the continuum is annotated by every annotator)
-    dist = np.zeros((S, L))
-    for i, j in pairs:
-        dist += continuum.distance(merged[i], merged[j], corpus, L)
-    b.table("distance", dist, 0, complete)
-    b.keyed("ulen", unit_keys.sentence, unit_keys.column, np.ones(len(unit_keys.column)))
-    b.keyed("gap", gaps.sentence, gaps.label * len(gaps.values) + gaps.column, gaps.count)
-    b.keyed("slen", slen.sentence, slen.column, np.ones(len(slen.column)))
-    return Stats(b.matrix(), cols, pairs, C, cat_names, lengths, unit_keys.columns, gaps.values, m, complete)

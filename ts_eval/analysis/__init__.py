@@ -3,7 +3,6 @@
 
 - :mod:`.attributes`: the attributes of spans and sentences (and the training data some read);
 - :mod:`.buckets`: how an attribute's values fall into buckets (equal frequency, fixed edges, names);
-- :mod:`.splits`: each model family's statistics split by span;
 - :mod:`.study`: the analysis itself (:func:`~ts_eval.analysis.study.analyze_corpus`);
 - :mod:`.api`: ``ts_eval.analyze`` (:func:`~ts_eval.analysis.api.analyze`): the analysis and the error analysis;
 - :mod:`.result`: what it returns (:class:`~ts_eval.analysis.result.Analysis`);

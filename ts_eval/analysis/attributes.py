@@ -18,7 +18,7 @@ vocabulary); the slice ``document`` and the fields of JSON Lines records are ask
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple
+from typing import Any, Callable, Dict, FrozenSet, List, Mapping, Optional, Sequence, Tuple
 
 import numpy as np
 
@@ -45,7 +45,7 @@ class Training:
 
     labels: List[str]
     counts: Dict[str, np.ndarray]        # entity string -> occurrences per label (of ``labels``)
-    vocabulary: frozenset                 # every training token, as written (case kept)
+    vocabulary: FrozenSet[str]            # every training token, as written (case kept)
     source: Optional[str] = None
     sentences: int = 0
     tokens: int = 0
@@ -83,7 +83,7 @@ def iob2_tags(n: int, start: np.ndarray, last: np.ndarray, label: np.ndarray, la
     return tags
 
 
-def read_vocabulary(path: str) -> frozenset:
+def read_vocabulary(path: str) -> FrozenSet[str]:
     """A vocabulary file: one token per line (UTF-8; blank lines are skipped; a line is taken as
     written, without its line end)."""
     from ..io.source import display_name, read_text
@@ -131,7 +131,8 @@ class Text:
         for k in range(4):
             self.class_cum[k, 1:] = np.cumsum(cls == k)
         self._strings: Dict[int, str] = {}
-        self.cache: Dict[Any, Any] = {}
+        # (id(training), id(spans)) -> (training rows of the spans, the spans: kept, so that their id stays theirs)
+        self.cache: Dict[Tuple[int, int], Tuple[Tuple[np.ndarray, np.ndarray], SpanSet]] = {}
 
     def strings(self, spans: SpanSet) -> List[str]:
         """Each span's tokens joined by one space, lower-cased."""
@@ -160,13 +161,15 @@ def _letter_class(token: str) -> int:
 
 
 def span_length(corpus: Corpus, spans: SpanSet, text: Optional[Text] = None) -> np.ndarray:
-    return (spans.last - spans.start + 1).astype(float)
+    length: np.ndarray = (spans.last - spans.start + 1).astype(float)
+    return length
 
 
 def span_chars(corpus: Corpus, spans: SpanSet, text: Optional[Text] = None) -> np.ndarray:
     assert text is not None
     n = spans.last - spans.start + 1
-    return (text.char_cum[spans.last + 1] - text.char_cum[spans.start] + (n - 1)).astype(float)
+    chars: np.ndarray = (text.char_cum[spans.last + 1] - text.char_cum[spans.start] + (n - 1)).astype(float)
+    return chars
 
 
 def span_label(corpus: Corpus, spans: SpanSet, text: Optional[Text] = None) -> np.ndarray:
@@ -270,7 +273,7 @@ def entity_density(corpus: Corpus) -> np.ndarray:
     return np.where(n > 0, per / np.maximum(n, 1), 0.0)
 
 
-def oov_density(vocabulary: frozenset, text: Text) -> np.ndarray:
+def oov_density(vocabulary: FrozenSet[str], text: Text) -> np.ndarray:
     """Tokens whose string (as written) is not in ``vocabulary`` / tokens, per sentence."""
     corpus = text.corpus
     oov = np.fromiter((t not in vocabulary for t in text.tokens), float, len(text.tokens))
@@ -339,7 +342,7 @@ def unavailable(names: Sequence[str], available: Sequence[str], *, training: boo
     return out + [f"available: {', '.join(available)}"]
 
 
-def built_in(corpus: Corpus, training: Optional[Training], vocabulary: Optional[frozenset],
+def built_in(corpus: Corpus, training: Optional[Training], vocabulary: Optional[FrozenSet[str]],
              text: Optional[Text]) -> Tuple[List[Attribute], List[str]]:
     """The built-in attributes that apply to ``corpus`` and what is left out, one line each."""
     out: List[Attribute] = [

@@ -23,11 +23,11 @@ second (``scripts/gold_suspects_conll2003.py`` measures it).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Dict, List, Optional, Sequence
+from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
 
-from ..core.corpus import Corpus
+from ..core.corpus import Corpus, SpanSet
 from ..core.matching import ThresholdLike, meets, parse_threshold
 from ..errors import OptionError
 from ..fair.algorithm import fair_errors
@@ -122,7 +122,7 @@ def _check(corpus: Corpus, systems: Optional[Sequence[str]], top: Optional[int],
     return names
 
 
-def _rows(ev: Events, corpus: Corpus, gsid: np.ndarray, ssid: np.ndarray, ss: Any) -> Dict[str, np.ndarray]:
+def _rows(ev: Events, corpus: Corpus, gsid: np.ndarray, ssid: np.ndarray, ss: SpanSet) -> Dict[str, np.ndarray]:
     """One system's error events as the grouping's key columns, with each event's first token."""
     g, s = ev.gold, ev.system
     hg, hs = g >= 0, s >= 0
@@ -143,12 +143,12 @@ KEYS = ("code", "glab", "gsid", "slab", "ssid")
 
 
 def _groups(corpus: Corpus, rows: Dict[str, np.ndarray], owner: np.ndarray, names: List[str],
-            strings: List[str], top: Optional[int], pooled: bool, window: int) -> tuple:
+            strings: List[str], top: Optional[int], pooled: bool, window: int) -> Tuple[List[ErrorGroup], int]:
     """The ranked error groups (with examples) of some rows, and how many groups there are."""
     rank = np.argsort(np.argsort(np.array(names, dtype=object))) if names else np.zeros(0, np.int64)
     gr = group([rows[k] for k in KEYS], rows["first"], rank[owner] if len(owner) else owner, owner, top)
     gold, labels = corpus.gold, corpus.labels
-    out = []
+    out: List[ErrorGroup] = []
     for r, cnt, n_sys in zip(gr.rows.tolist(), gr.count.tolist(), gr.systems.tolist()):
         name = names[int(owner[r])]
         ss = corpus.systems[name]

@@ -12,7 +12,7 @@ functions of those sums, so the documents of a system add up to its overall coun
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Dict, List, Sequence
+from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
 
@@ -20,7 +20,7 @@ from ..core import measures
 from ..core.corpus import Corpus
 from ..models.context import CorpusData
 from ..models.segment import EXACT_STATS, segment_f1
-from ..models.ts import ts_f1, ts_stats, ts_table
+from ..models.ts import TS_STATS, ts_f1, ts_table
 
 
 def sentence_documents(corpus: Corpus) -> np.ndarray:
@@ -52,7 +52,7 @@ class DocumentScores:
     first_sentence: np.ndarray   # per document its first sentence (0-based)
     sentences: np.ndarray
     tokens: np.ndarray
-    lines: List[Any]             # per document the gold file's line of its first token (None: no lines)
+    lines: List[Optional[int]]   # per document the gold file's line of its first token (None: no lines)
     gold: np.ndarray             # gold spans per document
     exact: np.ndarray
     exact_f: np.ndarray
@@ -93,14 +93,15 @@ def document_scores(corpus: Corpus, cd: CorpusData, names: Sequence[str]) -> Doc
     gold = np.bincount(doc, weights=gold_sent, minlength=D).astype(np.int64)
     info = corpus.gold_info
     first_tok = corpus.sent_offsets[first] if D else np.zeros(0, np.int64)
-    lines = ([int(info.token_lines[t]) if t < len(info.token_lines) else None for t in first_tok.tolist()]
-             if info.token_lines is not None else [None] * D)
+    lines: List[Optional[int]] = (
+        [int(info.token_lines[t]) if t < len(info.token_lines) else None for t in first_tok.tolist()]
+        if info.token_lines is not None else [None] * D)
     L = len(corpus.labels)
     exact, exact_f, ts, ts_f = [], [], [], []
     for name in names:
         sd = cd.system(name)
         e = by_document(sd.stats(EXACT_STATS), first)
-        t = by_document(sd.stats(ts_stats), first)
+        t = by_document(sd.stats(TS_STATS), first)
         exact.append(e.reshape(D, L, 4).sum(axis=1))
         exact_f.append(segment_f1(e, average="micro"))
         tp, fp, fn, _ = ts_table(t, 1.0)
@@ -108,7 +109,7 @@ def document_scores(corpus: Corpus, cd: CorpusData, names: Sequence[str]) -> Doc
         ts_f.append(ts_f1(t, 1.0, average="micro"))
     unit = "document" if corpus.doc_offsets is not None and len(corpus.doc_offsets) >= 2 else "sentence"
 
-    def stack(parts: List[np.ndarray], shape: tuple) -> np.ndarray:
+    def stack(parts: List[np.ndarray], shape: Tuple[int, ...]) -> np.ndarray:
         return np.stack(parts) if parts else np.zeros(shape)
 
     return DocumentScores(list(names), unit, first, sent, tokens, lines, gold,

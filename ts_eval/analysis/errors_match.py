@@ -57,7 +57,8 @@ def candidates(pairs: Pairs, matching: str) -> np.ndarray:
         return np.ones(len(pairs), bool)
     if matching == "exact":
         same_range = (pairs.gold_only == 0) & (pairs.system_only == 0)
-        return pairs.exact | (same_range & ~pairs.same_label)
+        candidate: np.ndarray = pairs.exact | (same_range & ~pairs.same_label)
+        return candidate
     raise OptionError(f"matching {matching!r}: expected one of {', '.join(MATCHINGS)}")
 
 

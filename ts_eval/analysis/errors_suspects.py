@@ -113,7 +113,8 @@ class Suspects:
 
 
 def _range_key(start: np.ndarray, last: np.ndarray, label: np.ndarray, n_tokens: int, n_labels: int) -> np.ndarray:
-    return (start.astype(np.int64) * (n_tokens + 1) + last) * (n_labels + 1) + label
+    key: np.ndarray = (start.astype(np.int64) * (n_tokens + 1) + last) * (n_labels + 1) + label
+    return key
 
 
 def verdicts(corpus: Corpus, names: Sequence[str], pairs: Dict[str, Pairs],
@@ -333,7 +334,8 @@ def _context_keys(h: np.ndarray, before: np.ndarray, after: np.ndarray, length: 
     with np.errstate(over="ignore"):
         k = h * np.uint64(_MIX[0]) + (before + 3).astype(np.uint64)
         k = k * np.uint64(_MIX[1]) + (after + 3).astype(np.uint64)
-        return k * np.uint64(_MIX[2]) + np.uint64(length)
+        key: np.ndarray = k * np.uint64(_MIX[2]) + np.uint64(length)
+        return key
 
 
 def unannotated_inconsistencies(corpus: Corpus, texts: Texts, top: Optional[int],
@@ -407,15 +409,17 @@ def unannotated_inconsistencies(corpus: Corpus, texts: Texts, top: Optional[int]
         if spans and starts:
             found.append((spans, starts, m))
     found.sort(key=lambda f: (-len(f[1]), -len(f[0]), min(f[1])))
-    total = len(found)
-    if top is not None:
-        found = found[:top]
-    out = []
-    for spans, starts, m in found:
-        labs = np.bincount(gold.label[spans], minlength=len(corpus.labels))
-        s, g = min(starts), int(gold.start[min(spans, key=lambda i: int(gold.start[i]))])
-        out.append(Inconsistency("unannotated", texts.text(s, s + m - 1), corpus.labels[int(np.argmax(labs))],
-                                 {corpus.labels[k]: int(labs[k]) for k in np.flatnonzero(labs).tolist()},
-                                 len(spans), len(starts), _gold_example(corpus, "unannotated", s, s + m - 1, window),
-                                 _gold_example(corpus, "unannotated", g, g + m - 1, window)))
-    return total, out
+    return len(found), [_unannotated(corpus, texts, spans, starts, m, window)
+                        for spans, starts, m in (found if top is None else found[:top])]
+
+
+def _unannotated(corpus: Corpus, texts: Texts, spans: List[int], starts: List[int], m: int,
+                 window: int) -> Inconsistency:
+    """The row of a string of ``m`` tokens that is the gold ``spans`` and unannotated at ``starts``."""
+    gold = corpus.gold
+    labs = np.bincount(gold.label[spans], minlength=len(corpus.labels))
+    s, g = min(starts), int(gold.start[min(spans, key=lambda i: int(gold.start[i]))])
+    return Inconsistency("unannotated", texts.text(s, s + m - 1), corpus.labels[int(np.argmax(labs))],
+                         {corpus.labels[k]: int(labs[k]) for k in np.flatnonzero(labs).tolist()},
+                         len(spans), len(starts), _gold_example(corpus, "unannotated", s, s + m - 1, window),
+                         _gold_example(corpus, "unannotated", g, g + m - 1, window))

@@ -46,12 +46,16 @@ import bisect
 import re
 from collections import Counter
 from dataclasses import dataclass
-from typing import Any, Dict, List, Optional, Sequence, Tuple
+from typing import TYPE_CHECKING, Any, Dict, FrozenSet, List, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
 from ..core import measures
+from ..core.corpus import Corpus, SpanSet
 from ..errors import InputError
+
+if TYPE_CHECKING:   # types only: the attributes are imported where they are made (interpreteval_attributes)
+    from .attributes import Attribute, Text, Training
 
 #: the attributes and their bucketing, as InterpretEval's ``conf.ner-attributes`` ships them
 ASPECTS: Dict[str, Tuple[str, Any]] = {
@@ -67,7 +71,9 @@ ASPECTS: Dict[str, Tuple[str, Any]] = {
 }
 
 Chunk = Tuple[str, int, int]       # label (as tagged), first token, end (exclusive), flat positions
-Bucket = Tuple[object, ...]
+#: an attribute's value for a span or token: a number, or a name (a label, a training-frequency class)
+Value = Union[float, str]
+Bucket = Tuple[Value, ...]
 
 
 def _label(tag: str) -> str:
@@ -82,7 +88,7 @@ class Tables:
     tCon: Dict[str, Dict[str, float]]
     eFre: Dict[str, str]
     tFre: Dict[str, str]
-    oDen: frozenset
+    oDen: FrozenSet[str]
 
     @classmethod
     def from_training(cls, words: Sequence[str], tags: Sequence[str]) -> Tables:
@@ -204,7 +210,7 @@ def chunks_of(tags: Sequence[str]) -> List[Chunk]:
 
 
 def values(words: Sequence[str], tags: Sequence[str], sentences: Sequence[int], gold_tags: Sequence[str],
-           tables: Tables) -> Dict[str, Dict[str, object]]:
+           tables: Tables) -> Dict[str, Dict[str, Value]]:
     """Per attribute, each span's (or each span token's) key -> value, as InterpretEval's
     ``getAspectValue``: ``tags`` are the side's tags (gold's or a system's), ``sentences`` the length
     of each sentence in order, ``gold_tags`` gold's (the sentence attributes read gold)."""
@@ -218,7 +224,7 @@ def values(words: Sequence[str], tags: Sequence[str], sentences: Sequence[int], 
         e_den.append(inside / n)
         o_den.append(sum(1 for w in words[pos:pos + n] if w not in tables.oDen) / n)
         pos += n
-    out: Dict[str, Dict[str, object]] = {a: {} for a in ASPECTS}
+    out: Dict[str, Dict[str, Value]] = {a: {} for a in ASPECTS}
     for lab, s, e in chunks_of(tags):
         kind = lab.lower()
         text = " ".join(words[s:e]).lower()
@@ -226,7 +232,7 @@ def values(words: Sequence[str], tags: Sequence[str], sentences: Sequence[int], 
         sid = sent_of[s]
         out["eCon"][key] = tables.eCon[text].get(kind, 0.0) if text in tables.eCon else 0.0
         con: float = 0.0
-        fre: object = 0.0
+        fre: Value = 0.0
         for p in range(s, e):
             w = words[p].lower()
             if w in tables.tCon and kind in tables.tCon[w]:
@@ -244,19 +250,19 @@ def values(words: Sequence[str], tags: Sequence[str], sentences: Sequence[int], 
     return out
 
 
-def _by_value(keys: Dict[str, object]) -> Dict[float, List[str]]:
+def _by_value(keys: Dict[str, Value]) -> Dict[float, List[str]]:
     rev: Dict[float, List[str]] = {}
     for k, v in keys.items():
-        rev.setdefault(float(v), []).append(k)      # type: ignore[arg-type]
+        rev.setdefault(float(v), []).append(k)
     return dict(sorted(rev.items()))
 
 
-def _gold_buckets(kind: str, setting: Any, keys: Dict[str, object]) -> Dict[Bucket, List[str]]:
+def _gold_buckets(kind: str, setting: Any, keys: Dict[str, Value]) -> Dict[Bucket, List[str]]:
     if kind == "interval":
         return _interval_buckets(keys, list(setting))
     if kind == "discrete":
         top, least = setting
-        rev: Dict[object, List[str]] = {}
+        rev: Dict[Value, List[str]] = {}
         for k, v in keys.items():
             rev.setdefault(v, []).append(k)
         out: Dict[Bucket, List[str]] = {}
@@ -288,7 +294,7 @@ def _gold_buckets(kind: str, setting: Any, keys: Dict[str, object]) -> Dict[Buck
     if held:
         made[(vals[0], vals[-1]) if len(vals) >= 2 else (vals[0],)] = held
     out = {}
-    last: object = 0
+    last: Value = 0
     for i, key in enumerate(made):
         if i == 0:
             last = key[0]
@@ -301,10 +307,10 @@ def _gold_buckets(kind: str, setting: Any, keys: Dict[str, object]) -> Dict[Buck
     return out
 
 
-def _interval_buckets(keys: Dict[str, object], intervals: List[Bucket]) -> Dict[Bucket, List[str]]:
+def _interval_buckets(keys: Dict[str, Value], intervals: List[Bucket]) -> Dict[Bucket, List[str]]:
     out: Dict[Bucket, List[str]] = {}
     if isinstance(intervals[0][0], str):
-        rev: Dict[object, List[str]] = {}
+        rev: Dict[Value, List[str]] = {}
         for k, v in keys.items():
             rev.setdefault(v, []).append(k)
         for v, ks in sorted(rev.items(), key=lambda it: len(it[1]), reverse=True):
@@ -317,13 +323,13 @@ def _interval_buckets(keys: Dict[str, object], intervals: List[Bucket]) -> Dict[
         out[iv] = []
     for v, ks in _by_value(keys).items():
         for iv in out:
-            if (len(iv) == 1 and v == iv[0]) or (len(iv) == 2 and float(iv[0]) < v <= float(iv[1])):  # type: ignore[arg-type]
+            if (len(iv) == 1 and v == iv[0]) or (len(iv) == 2 and float(iv[0]) < v <= float(iv[1])):
                 out[iv] += ks
                 break
     return out
 
 
-def bucket_f1(gold: Dict[str, Dict[str, object]], system: Dict[str, Dict[str, object]]
+def bucket_f1(gold: Dict[str, Dict[str, Value]], system: Dict[str, Dict[str, Value]]
               ) -> Dict[str, Dict[Bucket, Tuple[float, int]]]:
     """Per attribute, per bucket (InterpretEval's key), (F1, gold keys in the bucket), buckets sorted."""
     out: Dict[str, Dict[Bucket, Tuple[float, int]]] = {}
@@ -362,8 +368,8 @@ RULE = ("InterpretEval's buckets: listed values first, then equal counts (a buck
 
 def bucket_name(key: Bucket) -> str:
     """A bucket key as InterpretEval writes it: one value, or the range (low, high]."""
-    def fmt(v: object) -> str:
-        return format(float(v), ".3g") if not isinstance(v, str) else v  # type: ignore[arg-type]
+    def fmt(v: Value) -> str:
+        return format(float(v), ".3g") if not isinstance(v, str) else v
 
     return fmt(key[0]) if len(key) == 1 else f"({fmt(key[0])}, {fmt(key[1])}]"
 
@@ -372,7 +378,7 @@ def span_keys(start: Sequence[int], last: Sequence[int], label: Sequence[int], l
     return [f"{s}_{e + 1}_{labels[k].lower()}" for s, e, k in zip(start, last, label)]
 
 
-def interpreteval_attributes(corpus: Any, names: Sequence[str], training: Any, text: Any) -> List[Any]:
+def interpreteval_attributes(corpus: Corpus, names: Sequence[str], training: Training, text: Text) -> List[Attribute]:
     """InterpretEval's span attributes as analysis attributes, each with every span's bucket given
     (gold's spans by InterpretEval's rule on gold, each system's by its lookup; -1: left out)."""
     from .attributes import CATEGORICAL, NUMERIC, SPAN, Attribute, iob2_tags
@@ -383,7 +389,7 @@ def interpreteval_attributes(corpus: Any, names: Sequence[str], training: Any, t
     lengths = [int(x) for x in (corpus.sent_offsets[1:] - corpus.sent_offsets[:-1])]
     labels = list(corpus.labels)
 
-    def side(spans: Any) -> Tuple[List[str], Dict[str, Dict[str, object]], List[str]]:
+    def side(spans: SpanSet) -> Tuple[List[str], Dict[str, Dict[str, Value]], List[str]]:
         tags = iob2_tags(len(words), spans.start, spans.last, spans.label, labels)
         return tags, {}, span_keys(spans.start.tolist(), spans.last.tolist(), spans.label.tolist(), labels)
 

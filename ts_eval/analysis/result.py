@@ -6,13 +6,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any, Dict, List, Optional, Sequence
+from typing import TYPE_CHECKING, Any, Dict, List, Optional, Sequence
 
 import numpy as np
 
 from ..ranking.statistics import _clean
 from ..results.display import Displayed, listing, number
 from ..results.vocabulary import layout
+
+if TYPE_CHECKING:   # types only: the error analysis is made in errors.py, which loads the models
+    from .errors import ErrorAnalysis
 
 FLIP_RULE = (
     "a system pair flips between models A and B when A puts one system strictly above the other and B the "
@@ -67,7 +70,8 @@ class FlipAttribution:
         """Per bucket, how many flips its removal alone resolves."""
         if not self.pairs:
             return np.zeros(len(self.buckets), np.int64)
-        return np.sum([p.resolved for p in self.pairs], axis=0).astype(np.int64)
+        resolved: np.ndarray = np.sum([p.resolved for p in self.pairs], axis=0).astype(np.int64)
+        return resolved
 
     def summary(self, attribute: str) -> str:
         n = len(self.pairs)
@@ -128,11 +132,12 @@ class AttributeResult:
     ranks: np.ndarray                # (buckets, systems, models)
     spearman: np.ndarray             # (buckets, models, models)
     kendall: np.ndarray
-    counts: Dict[str, np.ndarray]    # family -> (buckets, systems, k) summed counts
+    counts: Dict[str, np.ndarray]    # model -> (buckets, systems, k) summed counts
     count_names: Dict[str, List[str]]
     undefined: List[str]             # models with no value on these buckets
     flips: List[FlipAttribution] = field(default_factory=list)
     pair: Optional[PairDifference] = None
+    count_groups: Dict[str, List[str]] = field(default_factory=dict)   # model -> the rows its counts come in
 
     def empty(self, k: int, i: int) -> bool:
         """Bucket k holds no gold span and no span of system i."""
@@ -151,11 +156,10 @@ class AttributeResult:
                     ms[m] = d
                 counts = {}
                 for fam, arr in self.counts.items():
-                    names = self.count_names[fam]
-                    if fam == "semeval":
-                        c = arr[k, i].reshape(-1, 5)
-                        counts[fam] = {scheme: dict(zip(names, row)) for scheme, row in
-                                       zip(("strict", "exact", "partial", "ent_type"), c)}
+                    names, groups = self.count_names[fam], self.count_groups.get(fam)
+                    if groups:
+                        counts[fam] = {g: dict(zip(names, row)) for g, row in
+                                       zip(groups, arr[k, i].reshape(-1, len(names)))}
                     else:
                         counts[fam] = dict(zip(names, arr[k, i]))
                 per[s] = {"system": int(self.system[k, i]), "empty": self.empty(k, i), "models": ms,
@@ -203,7 +207,7 @@ class Analysis(Displayed):
     settings: Dict[str, Any] = field(default_factory=dict)
     timings: Dict[str, float] = field(default_factory=dict)
     flips: List[Dict[str, Any]] = field(default_factory=list)    # overall flips per model pair
-    errors: Optional[Any] = None                  # ts_eval.analysis.errors.ErrorAnalysis
+    errors: Optional[ErrorAnalysis] = None
 
     def attribute(self, name: str) -> AttributeResult:
         for a in self.attributes:
@@ -220,7 +224,7 @@ class Analysis(Displayed):
         if self.overall is not None:
             overall = {s: {"models": {m: {"score": self.overall[i, j]} for j, m in enumerate(self.models)}}
                        for i, s in enumerate(self.systems)}
-        return _clean({
+        out: Dict[str, Any] = _clean({
             "layout": layout("analyze"),
             "systems": list(self.systems),
             "models": [{"name": m, "title": t, "description": d}
@@ -236,6 +240,7 @@ class Analysis(Displayed):
             "settings": self.settings,
             "timings": self.timings,
         })
+        return out
 
     def __repr__(self) -> str:
         head = (f"<Analysis: {len(self.systems)} system{'s' if len(self.systems) != 1 else ''} x "

@@ -2,9 +2,10 @@
 
 The statistics are the registered models' own (:mod:`ts_eval.models`), per sentence.  A bucket of a
 *sentence* attribute is a set of sentences: its statistics are the sum of its sentences', for every
-model.  A bucket of a *span* attribute is a set of spans: each family's statistics are split into
-the contributions of spans (:mod:`ts_eval.analysis.splits`) and a bucket's statistics are its spans'
-contributions, in the family's layout, scored by the family's own score functions.  So a bucket's
+model.  A bucket of a *span* attribute is a set of spans: each model's statistics are split into
+the contributions of spans (the ``split`` its declaration gives, :class:`~ts_eval.models.registry.ModelSpec`)
+and a bucket's statistics are its spans' contributions, in the model's layout, scored by the model's own
+score functions; a model that does not split has values for sentence attributes only.  So a bucket's
 counts are counted exactly as the overall counts are, and the buckets' counts add up to them.
 
 Uncertainty: one paired bootstrap over sentences for every attribute, bucket, system and model (the
@@ -16,15 +17,15 @@ test (swapping the two systems' outputs sentence by sentence), as ``rank`` tests
 from __future__ import annotations
 
 import time
-from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple, Union
+from typing import Any, Dict, FrozenSet, Hashable, List, Mapping, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
 from ..core.corpus import Corpus
 from ..core.sequences import from_sequences
 from ..errors import Hint, InputError, OptionError
-from ..models.context import CorpusData
-from ..models.registry import Model, get_model, resolve_models
+from ..models.context import Contributions, CorpusData
+from ..models.registry import Model, ModelSpec, get_model, resolve_models
 from ..ranking.statistics import TIE_DECIMALS, average_ranks, correlation_matrices, exact_float32
 from ..ranking.study import bootstrap_weights, check_options
 from ..ranking.sufficient import StatsMatrix, sentence_statistics
@@ -33,7 +34,6 @@ from ..results.report import versions
 from . import attributes as at
 from .buckets import Buckets, categorical_buckets, numeric_buckets, parse_bucket_spec
 from .result import Analysis, AttributeResult, FlipAttribution, PairDifference, PairFlip
-from .splits import FAMILY_NAMES, Contributions, splitter
 
 #: the models ``analyze`` scores by default: exact match (micro and macro), overlap, TS (micro and
 #: macro), Ortmann's fair F1 and SemEval's partial scheme (whose statistics carry every scheme's counts)
@@ -42,12 +42,12 @@ ANALYSIS_MODELS: Tuple[str, ...] = ("exact-f1-micro", "exact-f1-macro", "overlap
 
 
 # ---------------------------------------------------------------------------
-# the statistics of every family, by sentence and by span
+# the statistics of every model, by sentence and by span
 
 
 class Statistics:
-    """Every system's per-sentence statistics for the families of the models (columns as in
-    :class:`ts_eval.ranking.sufficient.StatsMatrix`) and, for the families that can be split by
+    """Every system's per-sentence statistics of the models (columns as in
+    :class:`ts_eval.ranking.sufficient.StatsMatrix`) and, for the models whose statistics split by
     span, every span's contributions as one list of entries over all systems."""
 
     def __init__(self, corpus: Corpus, names: List[str], models: List[Model]):
@@ -62,11 +62,13 @@ class Statistics:
         self.span_sentence = np.concatenate([corpus.sentence_of(corpus.gold.start)] +
                                             [corpus.sentence_of(corpus.systems[n].start) for n in names]) \
             if self.span_offset[-1] else np.zeros(0, np.int64)
-        self.splittable: Dict[Any, bool] = {}
+        self.specs: Dict[Hashable, Optional[ModelSpec]] = {m.stats: m.spec for m in models}
+        self.splittable: Dict[Hashable, bool] = {}     # per statistics family (cols' keys)
         self.whole_cols: List[int] = []
         spans, cols, weights = [], [], []
         for fam, (first, k) in self.cols.items():
-            spl = splitter(fam)
+            spec = self.specs[fam]
+            spl = spec.split if spec is not None else None
             self.splittable[fam] = spl is not None
             if spl is None:
                 continue
@@ -205,33 +207,23 @@ def _span_groups(st: Statistics, bucket_of_span: np.ndarray,
     return X, keys // S, keys % S
 
 
-def _counts(st: Statistics, sums: np.ndarray) -> Tuple[Dict[str, np.ndarray], Dict[str, List[str]]]:
-    """Per family the counts a reader checks a score with, summed over labels: (buckets, systems, k)."""
+def _counts(st: Statistics, sums: np.ndarray
+            ) -> Tuple[Dict[str, np.ndarray], Dict[str, List[str]], Dict[str, List[str]]]:
+    """Per model the counts a reader checks a score with, summed over labels: (buckets, systems, k), with
+    their names (and the rows they come in: SemEval's schemes)."""
     out: Dict[str, np.ndarray] = {}
     names: Dict[str, List[str]] = {}
-    sm = st.matrix(st.data[:0])
+    groups: Dict[str, List[str]] = {}
     n = len(st.names)
     for fam, (first, k) in st.cols.items():
-        fname = FAMILY_NAMES.get(fam)
-        if fname is None or fname in out:
+        spec = st.specs[fam]
+        if spec is None or spec.counts is None or spec.name in out:
             continue
-        block = sums[..., first:first + n * k].reshape(sums.shape[:-1] + (n, k))
-        if fname in ("exact", "overlap", "constrained", "contain"):
-            c = block.reshape(block.shape[:-1] + (k // 4, 4)).sum(-2)
-            if fname == "exact":
-                out[fname], names[fname] = c[..., :3], ["gold", "system", "tp"]
-            else:
-                out[fname], names[fname] = c, ["gold", "system", "gold_hit", "system_hit"]
-        elif fname == "ts":
-            per = block[..., 2:].reshape(block.shape[:-1] + ((k - 2) // 6, 6)).sum(-2)
-            out[fname], names[fname] = per[..., :3] + per[..., 3:], ["tp", "fp", "fn"]
-        elif fname == "fair":
-            out[fname] = block.reshape(block.shape[:-1] + (k // 8, 8)).sum(-2)
-            names[fname] = ["tp", "fp", "fn", "le", "bes", "bel", "beo", "lbe"]
-        elif fname == "semeval" and k == 20:
-            out[fname], names[fname] = block, ["correct", "incorrect", "partial", "missed", "spurious"]
-    del sm
-    return out, names
+        out[spec.name] = spec.counts(sums[..., first:first + n * k].reshape(sums.shape[:-1] + (n, k)))
+        names[spec.name] = list(spec.count_names)
+        if spec.count_groups:
+            groups[spec.name] = list(spec.count_groups)
+    return out, names, groups
 
 
 def _ranks_and_correlations(scores: np.ndarray) -> Tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -394,10 +386,10 @@ def _attribute(st: Statistics, attr: at.Attribute, bk: Buckets, bucket_of_span: 
     rho, tau = np.full((B, m, m), np.nan), np.full((B, m, m), np.nan)
     for k in range(B):
         ranks[k], rho[k], tau[k] = _ranks_and_correlations(scores[k])
-    counts, count_names = _counts(st, sums)
+    counts, count_names, count_groups = _counts(st, sums)
     result = AttributeResult(attr.name, attr.level, attr.kind, attr.description, attr.source, bk.rule,
                              list(bk.names), list(bk.ranges), gold, system, sentences, outside, scores, low, high,
-                             ranks, rho, tau, counts, count_names, undefined)
+                             ranks, rho, tau, counts, count_names, undefined, count_groups=count_groups)
     if n >= 2:
         result.flips = _attribution(st, options["overall"], options["totals"], sums, list(bk.names), undefined,
                                     options["flip_pairs"])
@@ -502,16 +494,9 @@ def analyze_corpus(
     """Analyse the systems of ``corpus`` by span and sentence attributes (see :func:`analyze`)."""
     timings: Dict[str, float] = {}
     t0 = time.perf_counter()
-    names = list(corpus.systems) if systems is None else list(systems)
+    names = _system_names(corpus, systems)
     by = [by] if isinstance(by, str) else list(by)                  # one name alone
     attributes = [attributes] if isinstance(attributes, str) else attributes
-    missing = [s for s in names if s not in corpus.systems]
-    if missing:
-        raise OptionError(f"no system named {', '.join(map(repr, missing))} in the corpus")
-    if not names:
-        raise OptionError("no system to analyse")
-    if len(set(names)) != len(names):
-        raise OptionError("a system is named twice", option="systems", value=",".join(names))
     check_options(bootstrap=bootstrap, permutations=permutations, seed=seed, confidence=confidence)
     if not corpus.labels:
         raise InputError("no labelled span in gold or in any system: nothing to analyse", corpus.gold_info.path)
@@ -537,6 +522,69 @@ def analyze_corpus(
 
     t0 = time.perf_counter()
     text = at.Text(corpus) if corpus.tokens is not None else None
+    attrs, left_out = _attributes(corpus, names, training, vocabulary, text, spec, by, records, attributes)
+    timings["attributes"] = time.perf_counter() - t0
+
+    rs = _Resampling(corpus.n_sentences, bootstrap, seed)
+    options = {"confidence": confidence, "overall": overall, "totals": totals, "flip_pairs": flip_pairs,
+               "pair": pair_idx, "permutations": permutations}
+    results = _results(st, attrs, text, spec, rs, options, timings)
+
+    out = Analysis(
+        systems=names, models=model_names, titles=[mo.title for mo in model_list],
+        descriptions=[mo.description for mo in model_list], reference=reference, overall=overall,
+        attributes=results,
+        corpus={"tokens": corpus.n_tokens, "sentences": corpus.n_sentences,
+                "documents": (len(corpus.doc_offsets) - 1) if corpus.doc_offsets is not None else None,
+                "gold_spans": len(corpus.gold), "labels": list(corpus.labels), "gold_path": corpus.gold_info.path},
+        training=training.summary() if training is not None else None, left_out=left_out,
+        settings={"models": model_names, "reference": reference, "bootstrap": bootstrap,
+                  "permutations": permutations if pair_idx is not None else 0, "seed": seed,
+                  "confidence": confidence, "unit": "sentence", "buckets": spec["k"],
+                  "bucket_mode": "interpreteval" if spec["interpreteval"] else "default",
+                  "edges": spec["edges"], "flips": [[model_names[a], model_names[b]] for a, b in flip_pairs],
+                  "pair": [names[pair_idx[0]], names[pair_idx[1]]] if pair_idx is not None else None,
+                  "by": list(by), "vocabulary": len(vocabulary) if vocabulary is not None else None,
+                  "versions": versions()},
+        timings=timings, flips=_overall_flips(overall, names, model_names))
+    return out
+
+
+def _results(st: Statistics, attrs: List[at.Attribute], text: Optional[at.Text], spec: Dict[str, Any],
+             rs: _Resampling, options: Dict[str, Any], timings: Dict[str, float]) -> List[AttributeResult]:
+    """Every attribute's buckets and their scores (``timings``: the seconds each took, added up)."""
+    results: List[AttributeResult] = []
+    t_buckets = t_scores = 0.0
+    for attr in attrs:
+        t0 = time.perf_counter()
+        bk, bucket_of_span, sentence_bucket = _assign(st, attr, text, spec)
+        t1 = time.perf_counter()
+        results.append(_attribute(st, attr, bk, bucket_of_span, sentence_bucket, rs, options))
+        t_buckets += t1 - t0
+        t_scores += time.perf_counter() - t1
+    timings["buckets"], timings["scores"] = t_buckets, t_scores
+    return results
+
+
+def _system_names(corpus: Corpus, systems: Optional[Sequence[str]]) -> List[str]:
+    """The systems analysed (default: every system of the corpus), checked."""
+    names = list(corpus.systems) if systems is None else list(systems)
+    missing = [s for s in names if s not in corpus.systems]
+    if missing:
+        raise OptionError(f"no system named {', '.join(map(repr, missing))} in the corpus")
+    if not names:
+        raise OptionError("no system to analyse")
+    if len(set(names)) != len(names):
+        raise OptionError("a system is named twice", option="systems", value=",".join(names))
+    return names
+
+
+def _attributes(corpus: Corpus, names: List[str], training: Any, vocabulary: Optional[FrozenSet[str]],
+                text: Optional[at.Text], spec: Dict[str, Any], by: List[str],
+                records: Optional[Sequence[Mapping[str, Any]]], attributes: Optional[Sequence[str]]
+                ) -> Tuple[List[at.Attribute], List[str]]:
+    """The attributes analysed (built in or InterpretEval's, slices ``by``, those ``attributes`` names) and
+    what is left out, with why."""
     if spec["interpreteval"]:
         from .interpreteval import interpreteval_attributes
 
@@ -576,40 +624,7 @@ def analyze_corpus(
     _check_edges(spec["edges"], attrs, attributes)
     if attributes is not None:
         attrs = [a for a in attrs if a.name in attributes]
-    timings["attributes"] = time.perf_counter() - t0
-
-    rs = _Resampling(corpus.n_sentences, bootstrap, seed)
-    options = {"confidence": confidence, "overall": overall, "totals": totals, "flip_pairs": flip_pairs,
-               "pair": pair_idx, "permutations": permutations}
-    results: List[AttributeResult] = []
-    t_buckets = t_scores = 0.0
-    for attr in attrs:
-        t0 = time.perf_counter()
-        bk, bucket_of_span, sentence_bucket = _assign(st, attr, text, spec)
-        t1 = time.perf_counter()
-        results.append(_attribute(st, attr, bk, bucket_of_span, sentence_bucket, rs, options))
-        t_buckets += t1 - t0
-        t_scores += time.perf_counter() - t1
-    timings["buckets"], timings["scores"] = t_buckets, t_scores
-
-    out = Analysis(
-        systems=names, models=model_names, titles=[mo.title for mo in model_list],
-        descriptions=[mo.description for mo in model_list], reference=reference, overall=overall,
-        attributes=results,
-        corpus={"tokens": corpus.n_tokens, "sentences": corpus.n_sentences,
-                "documents": (len(corpus.doc_offsets) - 1) if corpus.doc_offsets is not None else None,
-                "gold_spans": len(corpus.gold), "labels": list(corpus.labels), "gold_path": corpus.gold_info.path},
-        training=training.summary() if training is not None else None, left_out=left_out,
-        settings={"models": model_names, "reference": reference, "bootstrap": bootstrap,
-                  "permutations": permutations if pair_idx is not None else 0, "seed": seed,
-                  "confidence": confidence, "unit": "sentence", "buckets": spec["k"],
-                  "bucket_mode": "interpreteval" if spec["interpreteval"] else "default",
-                  "edges": spec["edges"], "flips": [[model_names[a], model_names[b]] for a, b in flip_pairs],
-                  "pair": [names[pair_idx[0]], names[pair_idx[1]]] if pair_idx is not None else None,
-                  "by": list(by), "vocabulary": len(vocabulary) if vocabulary is not None else None,
-                  "versions": versions()},
-        timings=timings, flips=_overall_flips(overall, names, model_names))
-    return out
+    return attrs, left_out
 
 
 def _check_edges(edges: Dict[str, List[float]], attrs: Sequence[at.Attribute],
@@ -639,7 +654,8 @@ def _assign(st: Statistics, attr: at.Attribute, text: Optional[at.Text],
     every sentence for a sentence attribute."""
     corpus, names = st.corpus, st.names
     if getattr(attr, "extra", {}).get("assigned") is not None:
-        return attr.extra["assigned"]
+        assigned: Tuple[Buckets, np.ndarray, Optional[np.ndarray]] = attr.extra["assigned"]
+        return assigned
     if attr.level == at.SENTENCE:
         sv = np.asarray(attr.values(corpus))
         gold_vals = sv[st.span_sentence[:st.span_offset[1]]]

@@ -40,6 +40,7 @@ from __future__ import annotations
 
 from .comparison import compare
 from .examples import make_example
+from .outcomes import OutcomeCodes
 from .results import (
     ARROW,
     CLASS_TITLES,
@@ -60,7 +61,7 @@ from .results import (
 )
 from .semeval_spans import semeval_diff
 from .several import exact_hits, pairwise
-from .spans import OutcomeCodes, fair_outcomes, span_diff
+from .spans import fair_outcomes, span_diff
 from .tokens import change_masks, correct_overlap, diff, token_changes, token_diff, token_labels
 from .ts import ts_diff
 

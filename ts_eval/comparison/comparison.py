@@ -10,15 +10,17 @@ from ..core.corpus import Corpus
 from ..core.matching import ThresholdLike, match_settings
 from ..core.measures import check_separator_weight, prf
 from ..errors import OptionError
-from ..models.context import CorpusData
-from ..models.registry import FAMILIES, ScoreSettings, check_matching, check_partial_weight
+from ..models.context import CorpusData, ScoreSettings
+from ..models.counts import report_of
+from ..models.registry import check_matching, check_partial_weight, score_specs
 from ..models.segment import EXACT_STATS
 from .examples import pair_examples
 from .results import Comparison, PairComparison
 from .semeval_spans import semeval_diff
 from .several import exact_hits, several_systems
 from .spans import fair_outcomes, span_diff, systems_instead
-from .tokens import _correct_sentences, _ratio, token_diff, token_labels
+from .tokens import _correct_sentences, token_diff, token_labels
+from .transitions import _ratio
 from .ts import ts_diff
 
 
@@ -117,12 +119,7 @@ def _check_arguments(corpus: Corpus, a: Optional[str], b: Optional[str], top: Op
 
 def check_models(models: Sequence[str]) -> List[str]:
     """``models`` in the registry's order, each once; OptionError naming an unknown one."""
-    if isinstance(models, str):
-        models = [models]
-    unknown = [m for m in models if m not in FAMILIES]
-    if unknown:
-        raise OptionError(f"unknown model(s) {', '.join(unknown)}; expected some of {', '.join(FAMILIES)}")
-    return [m for m in FAMILIES if m in models]
+    return list(score_specs([models] if isinstance(models, str) else models))
 
 
 def _system_rows(cd: CorpusData, names: List[str], gold_ids: np.ndarray, sys_ids: np.ndarray,
@@ -146,8 +143,8 @@ def _system_rows(cd: CorpusData, names: List[str], gold_ids: np.ndarray, sys_ids
                "token_accuracy": _ratio(right.sum(), n),
                "correct_sentences": _correct_sentences(corpus, right),
                "gold": gold, "system": system, "tp": tp, "precision": p, "recall": r, "f": f}
-        for m in models:
-            row[m] = FAMILIES[m].report(sd, settings)
+        for m, spec in score_specs(models).items():
+            row[m] = report_of(spec, sd, settings)
             sd.cache.clear()      # each model's statistics are summed: free them before the next
         systems.append(row)
     return systems, hits

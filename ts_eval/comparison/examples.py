@@ -3,11 +3,12 @@ around the tokens a transition is about, with the gold, A and B spans as plain d
 from __future__ import annotations
 
 from functools import partial
-from typing import Dict, List, Optional, Sequence
+from typing import Callable, Dict, List, Optional, Sequence, Set
 
 import numpy as np
 
 from ..core.corpus import Corpus
+from .outcomes import ExampleContext
 from .results import CLASSES, GOLD_OUTCOMES, Example, SpanDiff, TokenDiff
 from .tokens import change_masks
 from .windows import window_example
@@ -28,14 +29,15 @@ def make_example(corpus: Corpus, sides: Dict[str, str], level: str, cls: str, tr
 
 
 def pair_examples(corpus: Corpus, a: str, b: str, g: np.ndarray, xa: np.ndarray, xb: np.ndarray,
-                  vocab: Sequence[str], tok: TokenDiff, sd: Optional[SpanDiff], ctx, per: int) -> List[Example]:
+                  vocab: Sequence[str], tok: TokenDiff, sd: Optional[SpanDiff], ctx: Optional[ExampleContext],
+                  per: int) -> List[Example]:
     """Up to ``per`` example sentences for every top token and span transition of the pair."""
     sides = {"gold": "gold", "A": a, "B": b}
     out: List[Example] = []
     masks = change_masks(g, xa, xb)
     index = {v: k for k, v in enumerate(vocab)}
-    shown_tok: set = set()
-    shown_span: set = set()
+    shown_tok: Set[int] = set()
+    shown_span: Set[int] = set()
     for cls in CLASSES:
         m = masks[cls]
         for t in tok.classes[cls].top:
@@ -46,18 +48,18 @@ def pair_examples(corpus: Corpus, a: str, b: str, g: np.ndarray, xa: np.ndarray,
             out += _first_in_distinct_sentences(corpus, np.flatnonzero(sel), np.flatnonzero(sel), per,
                                                 partial(make_example, corpus, sides, "token", cls, t.name),
                                                 shown_tok)
-    if sd is not None:
+    if sd is not None and ctx is not None:      # (both or neither: span_diff gives them)
         gold, sa, sb = corpus.gold, corpus.systems[a], corpus.systems[b]
         W = len(GOLD_OUTCOMES) + 1
         for k, cls in enumerate(CLASSES):
             for t in sd.classes[cls].top:
                 if t.labels == ("FP", "TN"):
-                    idx, src = ctx["dropped"], sa
+                    idx, src = ctx.dropped, sa
                 elif t.labels == ("TN", "FP"):
-                    idx, src = ctx["added"], sb
+                    idx, src = ctx.added, sb
                 else:
                     key = GOLD_OUTCOMES.index(t.labels[0]) * W + GOLD_OUTCOMES.index(t.labels[1])
-                    idx = np.flatnonzero((ctx["g_cls"] == k) & (ctx["gold_key"] == key))
+                    idx = np.flatnonzero((ctx.g_cls == k) & (ctx.gold_key == key))
                     src = gold
                 out += _first_in_distinct_sentences(
                     corpus, src.start[idx], src.last[idx], per,
@@ -65,8 +67,8 @@ def pair_examples(corpus: Corpus, a: str, b: str, g: np.ndarray, xa: np.ndarray,
     return out
 
 
-def _first_in_distinct_sentences(corpus: Corpus, first: np.ndarray, last: np.ndarray, per: int, make,
-                                 shown: set) -> List[Example]:
+def _first_in_distinct_sentences(corpus: Corpus, first: np.ndarray, last: np.ndarray, per: int,
+                                 make: Callable[[int, int], Example], shown: Set[int]) -> List[Example]:
     """Up to ``per`` examples in distinct sentences, preferring sentences not ``shown`` yet."""
     if not len(first):
         return []

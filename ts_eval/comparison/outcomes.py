@@ -193,8 +193,18 @@ def _outcome_counts(o: OutcomeCodes, names: OutcomeNames) -> Dict[str, int]:
     return d
 
 
+@dataclass
+class ExampleContext:
+    """What the example sentences of a span diff need beside it (:func:`outcome_diff`)."""
+
+    gold_key: np.ndarray   # per gold span: A's outcome * OutcomeNames.w + B's outcome
+    g_cls: np.ndarray      # per gold span: its change class (an index into CLASSES; -1 unchanged)
+    dropped: np.ndarray    # A's spurious spans B does not keep
+    added: np.ndarray      # B's spurious spans A does not have
+
+
 def outcome_diff(sides: SpanSides, a: str, b: str, oa: OutcomeCodes, ob: OutcomeCodes, top: Optional[int],
-                 names: OutcomeNames) -> Tuple[SpanDiff, Dict[str, Any]]:
+                 names: OutcomeNames) -> Tuple[SpanDiff, ExampleContext]:
     """Transitions of gold spans (A outcome → B outcome) and of spurious spans under one outcome
     vocabulary; also the per-unit arrays the examples need."""
     ta, tb = oa.gold_type, ob.gold_type
@@ -219,5 +229,4 @@ def outcome_diff(sides: SpanSides, a: str, b: str, oa: OutcomeCodes, ob: Outcome
         {ARROW.join(names.name(names.dropped)): len(sp.dropped),
          ARROW.join(names.name(names.added)): len(sp.added), f"{names.spurious} kept": int(sp.kept.sum())},
         names.gold)
-    ctx = {"gold_key": gold_key, "g_cls": g_cls, "name_of": names.name, "dropped": sp.dropped, "added": sp.added}
-    return sd, ctx
+    return sd, ExampleContext(gold_key, g_cls, sp.dropped, sp.added)

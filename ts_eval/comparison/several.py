@@ -12,7 +12,7 @@ from ..core.arrays import unique
 from ..core.corpus import Corpus, SpanSet
 from ..core.matching import Pairs, match
 from .results import MultiComparison
-from .tokens import _ratio
+from .transitions import _ratio
 
 
 def exact_hits(gold: SpanSet, system: SpanSet, pairs: Optional[Pairs] = None) -> Tuple[np.ndarray, int]:

@@ -4,7 +4,7 @@ transitions (the diff itself: :mod:`.outcomes`)."""
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any, Dict, List, Optional, Sequence, Tuple
+from typing import Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
 
@@ -12,7 +12,7 @@ from ..core.corpus import Corpus
 from ..core.matching import Pairs, match
 from ..fair.algorithm import fair_errors
 from ..fair.types import OUTCOME_NAMES
-from .outcomes import OutcomeCodes, OutcomeNames, SpanSides, outcome_diff
+from .outcomes import ExampleContext, OutcomeCodes, OutcomeNames, SpanSides, outcome_diff
 from .results import GOLD_OUTCOMES, SYSTEM_OUTCOMES, SpanDiff
 
 #: Ortmann's fair outcomes (the span level of ``compare``)
@@ -43,7 +43,7 @@ def _recode(codes: np.ndarray, source: Sequence[str], target: Sequence[str]) -> 
 
 
 def span_diff(corpus: Corpus, a: str, b: str, oa: OutcomeCodes, ob: OutcomeCodes,
-              top: Optional[int]) -> Tuple[SpanDiff, Dict[str, Any]]:
+              top: Optional[int]) -> Tuple[SpanDiff, ExampleContext]:
     """Transitions of gold spans' fair outcomes (A outcome → B outcome) and of spurious spans; also
     the per-unit arrays the examples need."""
     return outcome_diff(SpanSides(corpus.gold, corpus.systems[a], corpus.systems[b], corpus.labels), a, b, oa, ob,

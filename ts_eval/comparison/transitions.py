@@ -6,10 +6,11 @@ from typing import Callable, List, Optional, Tuple
 
 import numpy as np
 
+from ..core.measures import Number
 from .results import Transition
 
 
-def _ratio(a, b) -> float:
+def _ratio(a: Number, b: Number) -> float:
     return float(a) / float(b) if b else 0.0
 
 

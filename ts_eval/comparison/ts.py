@@ -1,7 +1,7 @@
 """TS level: per label, the token and separator units B gets right and A wrong, and vice versa."""
 from __future__ import annotations
 
-from typing import Any, Dict
+from typing import Any, Dict, Optional
 
 import numpy as np
 
@@ -31,7 +31,11 @@ def ts_diff(corpus: Corpus, a: str, b: str, separator_weight: float = 1.0) -> TS
             counts[("a_fixes_positive", u)][lo:hi] = bit_counts(af & gm, width)
     w = float(separator_weight)
 
-    def row(name: str, pick) -> Dict[str, Any]:
+    def row(name: str, k: Optional[int]) -> Dict[str, Any]:
+        """The row of label ``k`` (None: the total over the labels)."""
+        def pick(arr: np.ndarray) -> int:
+            return int(arr.sum()) if k is None else int(arr[k])
+
         r: Dict[str, Any] = {"label": name}
         for side in ("b", "a"):
             tok, sep = pick(counts[(f"{side}_fixes", "tok")]), pick(counts[(f"{side}_fixes", "sep")])
@@ -43,6 +47,6 @@ def ts_diff(corpus: Corpus, a: str, b: str, separator_weight: float = 1.0) -> TS
         r["net_units"] = r["b_right_a_wrong"]["units"] - r["a_right_b_wrong"]["units"]
         return r
 
-    per = [row(lab, lambda arr, k=k: int(arr[k])) for k, lab in enumerate(corpus.labels)]
-    total = row("total", lambda arr: int(arr.sum()))
+    per = [row(lab, k) for k, lab in enumerate(corpus.labels)]
+    total = row("total", None)
     return TSDiff(a, b, w, per, total)

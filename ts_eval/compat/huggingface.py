@@ -17,13 +17,17 @@ from __future__ import annotations
 
 import functools
 import warnings
-from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple, Union
+from typing import TYPE_CHECKING, Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
 from ..core.corpus import Corpus, SideInfo, SpanSet
+from ..core.validation import describe
 from ..models.evaluate import evaluate
 from . import seqeval as sq
+
+if TYPE_CHECKING:   # types only (numpy.typing is not needed at run time)
+    from numpy.typing import ArrayLike
 
 IGNORE_INDEX = -100
 EXTRA_KEYS = ("overall_ts_precision", "overall_ts_recall", "overall_ts_f1",
@@ -32,7 +36,7 @@ EXTRA_KEYS = ("overall_ts_precision", "overall_ts_recall", "overall_ts_f1",
 
 def compute(predictions: Sequence[Any], references: Sequence[Any], *, suffix: bool = False,
             scheme: Optional[str] = None, mode: Optional[str] = None,
-            sample_weight: Any = None, zero_division: Any = "warn",
+            sample_weight: Optional[ArrayLike] = None, zero_division: sq.ZeroDivision = "warn",
             ts_eval_scores: bool = True) -> Dict[str, Any]:
     """The Hugging Face seqeval metric's result for ``predictions`` against ``references``.
 
@@ -119,7 +123,7 @@ def _labels_of(id2label: Union[Sequence[str], Mapping[Any, str]]) -> np.ndarray:
     return out
 
 
-def _ragged(x: Any, name: str) -> list:
+def _ragged(x: Any, name: str) -> List[np.ndarray]:
     """Rows of a 2-D (or 3-D logits) array or of a list of per-sentence arrays."""
     if isinstance(x, tuple) and len(x) and not np.isscalar(x[0]) and np.ndim(x[0]) >= 2:
         x = x[0]  # a model returning (logits, ...): the Trainer passes the tuple
@@ -127,7 +131,7 @@ def _ragged(x: Any, name: str) -> list:
         return list(x)
     if isinstance(x, (list, tuple)):
         return [np.asarray(row) for row in x]
-    raise TypeError(f"{name}: expected a 2-D array of label ids (or 3-D logits), got {sq.describe(x)}")
+    raise TypeError(f"{name}: expected a 2-D array of label ids (or 3-D logits), got {describe(x)}")
 
 
 def tags_from_ids(predictions: Any, label_ids: Any, id2label: Union[Sequence[str], Mapping[Any, str]],
@@ -180,7 +184,7 @@ def compute_metrics(eval_pred: Any, id2label: Union[Sequence[str], Mapping[Any, 
             predictions, label_ids = eval_pred
         except (TypeError, ValueError):
             raise TypeError(f"eval_pred: expected an EvalPrediction or a (predictions, label_ids) pair, "
-                            f"got {sq.describe(eval_pred)}") from None
+                            f"got {describe(eval_pred)}") from None
     refs, preds = tags_from_ids(predictions, label_ids, id2label, ignore_index)
     result = compute(preds, refs, **kwargs)
     flat: Dict[str, float] = {}

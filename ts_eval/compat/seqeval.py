@@ -32,7 +32,7 @@ from __future__ import annotations
 import functools
 import warnings
 from dataclasses import dataclass
-from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
+from typing import TYPE_CHECKING, Any, Dict, List, Literal, Optional, Sequence, Tuple, Type, Union, overload
 
 import numpy as np
 
@@ -43,12 +43,23 @@ from ..core.schemes import resolve_scheme_name
 from ..core.validation import EmptyInputWarning, describe, encode
 from ..models.segment import segment_counts
 
+if TYPE_CHECKING:   # types only (numpy.typing is not needed at run time)
+    from numpy.typing import ArrayLike
+
 AVERAGES = (None, "micro", "macro", "weighted")
 MODES = (None, "default", "strict")
 STRICT_SCHEMES = ("IOB2", "IOE2", "IOBES", "BILOU")
 ALL_WARN_FOR = ("precision", "recall", "f-score")
 #: y_true / y_pred: one list of tag strings per sentence, as seqeval takes them (numpy arrays too)
 Tags = Sequence[Any]
+#: seqeval's ``zero_division``: "warn", 0 or 1
+ZeroDivision = Union[str, float]
+#: a strict-mode scheme: a name or a seqeval.scheme class (None: detected, or seqeval's default mode)
+SchemeArg = Union[str, type, None]
+#: a score: one number for an average, an array per type for ``average=None``
+Score = Union[float, np.ndarray]
+#: (precision, recall, F-beta, support): numbers for an average, arrays per type for ``average=None``
+Scores = Tuple[Score, Score, Score, Union[int, np.ndarray]]
 
 # seqeval's scheme prefixes (scheme.Prefix) and the prefixes each strict scheme allows
 _PREFIXES = "IOBESUL"
@@ -59,16 +70,17 @@ C_O, C_B, C_I, C_E, C_S, C_DOT, C_OTHER = range(7)
 _CLASS = {"O": C_O, "B": C_B, "I": C_I, "E": C_E, "S": C_S, ".": C_DOT}
 
 
-def _undefined_metric_warning() -> type:
+def _undefined_metric_warning() -> Type[Warning]:
     # scikit-learn's class, so that filters written for seqeval keep working;
     # imported only when a warning is due (importing scikit-learn takes a while)
     from sklearn.exceptions import UndefinedMetricWarning
 
-    return UndefinedMetricWarning
+    category: Type[Warning] = UndefinedMetricWarning    # (scikit-learn ships no types)
+    return category
 
 
 @functools.cache
-def _undefined_average_warning() -> type:
+def _undefined_average_warning() -> Type[Warning]:
     """The class of the warning for a macro average over no entity types: seqeval warns there through numpy
     (``RuntimeWarning``: mean of an empty slice), so a filter or ``pytest.warns`` written for seqeval expects
     that class; this one is also scikit-learn's ``UndefinedMetricWarning``, as this module's other warnings
@@ -186,8 +198,8 @@ def check_sample_weight(sample_weight: Any, n_sentences: int) -> None:
                   "which it rejects, so its scores are unweighted; these are too", UserWarning, stacklevel=3)
 
 
-def check_options(average: Optional[str] = None, mode: Optional[str] = None, zero_division: Any = "warn",
-                  scheme: Any = None) -> Optional[str]:
+def check_options(average: Optional[str] = None, mode: Optional[str] = None, zero_division: ZeroDivision = "warn",
+                  scheme: SchemeArg = None) -> Optional[str]:
     _check_average(average)
     _check_mode(mode)
     _check_zero_division(zero_division)
@@ -217,7 +229,7 @@ def _warn_not_ne(vocab: Sequence[str], used: np.ndarray, suffix: bool) -> None:
             warnings.warn(f"{tag} seems not to be NE tag.", UserWarning, stacklevel=4)
 
 
-def _shift(a: np.ndarray, fill: Any) -> np.ndarray:
+def _shift(a: np.ndarray, fill: int) -> np.ndarray:
     out = np.empty_like(a)
     out[0] = fill
     out[1:] = a[:-1]
@@ -287,7 +299,9 @@ def _compact(d: Decoded) -> Decoded:
     n = len(d.labels)
     present = (np.bincount(d.gold.label, minlength=n) + np.bincount(d.pred.label, minlength=n)) > 0
     new = np.cumsum(present) - 1
-    relabel = lambda ss: SpanSet(ss.start, ss.last, new[ss.label].astype(np.int32))  # noqa: E731
+
+    def relabel(ss: SpanSet) -> SpanSet:
+        return SpanSet(ss.start, ss.last, new[ss.label].astype(np.int32))
     return Decoded([lab for lab, p in zip(d.labels, present) if p], relabel(d.gold), relabel(d.pred),
                    d.corpus)
 
@@ -405,7 +419,8 @@ def _exact_hits(gold: SpanSet, pred: SpanSet, n_labels: int) -> np.ndarray:
     width = int(max(gold.last.max(initial=0), pred.last.max(initial=0))) + 1
 
     def keys(ss: SpanSet) -> np.ndarray:
-        return (ss.start.astype(np.int64) * width + ss.last) * max(n_labels, 1) + ss.label
+        key: np.ndarray = (ss.start.astype(np.int64) * width + ss.last) * max(n_labels, 1) + ss.label
+        return key
 
     hit = np.isin(keys(gold), keys(pred))
     return np.bincount(gold.label[hit], minlength=n_labels)[:n_labels]
@@ -431,7 +446,7 @@ def _warn_prf(average: Optional[str], modifier: str, msg_start: str, size: int) 
 
 
 def _fill(result: np.ndarray, den: np.ndarray, metric: str, modifier: str, average: Optional[str],
-          warn_for: Sequence[str], zero_division: Any) -> np.ndarray:
+          warn_for: Sequence[str], zero_division: ZeroDivision) -> np.ndarray:
     """seqeval's _prf_divide on a ratio computed by measures: 0/0 -> zero_division (and a warning)."""
     mask = den == 0
     if not mask.any():
@@ -444,8 +459,18 @@ def _fill(result: np.ndarray, den: np.ndarray, metric: str, modifier: str, avera
     return result
 
 
+@overload
+def scores(counts: Counts, average: Literal[None] = None, warn_for: Sequence[str] = ALL_WARN_FOR,
+           beta: float = 1.0, zero_division: ZeroDivision = "warn") -> Tuple[np.ndarray, np.ndarray, np.ndarray,
+                                                                              np.ndarray]: ...
+@overload
+def scores(counts: Counts, average: str, warn_for: Sequence[str] = ALL_WARN_FOR,
+           beta: float = 1.0, zero_division: ZeroDivision = "warn") -> Tuple[float, float, float, int]: ...
+@overload
 def scores(counts: Counts, average: Optional[str] = None, warn_for: Sequence[str] = ALL_WARN_FOR,
-           beta: float = 1.0, zero_division: Any = "warn") -> Tuple[Any, Any, Any, Any]:
+           beta: float = 1.0, zero_division: ZeroDivision = "warn") -> Scores: ...
+def scores(counts: Counts, average: Optional[str] = None, warn_for: Sequence[str] = ALL_WARN_FOR,
+           beta: float = 1.0, zero_division: ZeroDivision = "warn") -> Scores:
     """(precision, recall, F-beta, support) with seqeval's averages and zero-division rule."""
     if beta < 0:
         raise ValueError(f"beta={beta!r}: expected a number >= 0")
@@ -475,8 +500,8 @@ def scores(counts: Counts, average: Optional[str] = None, warn_for: Sequence[str
     return np.mean(p), np.mean(r), np.mean(f), int(true.sum())
 
 
-def _counts_for(y_true: Tags, y_pred: Tags, suffix: bool, mode: Optional[str], scheme: Any, sample_weight: Any,
-                detect: bool = False) -> Counts:
+def _counts_for(y_true: Tags, y_pred: Tags, suffix: bool, mode: Optional[str], scheme: Optional[str],
+                sample_weight: Optional[ArrayLike], detect: bool = False) -> Counts:
     data = read_tags(y_true, y_pred)
     check_sample_weight(sample_weight, len(data.lengths))
     return count(decode(data, suffix, mode, scheme, detect))
@@ -484,8 +509,9 @@ def _counts_for(y_true: Tags, y_pred: Tags, suffix: bool, mode: Optional[str], s
 
 def precision_recall_fscore_support(y_true: Tags, y_pred: Tags, *, average: Optional[str] = None,
                                     warn_for: Sequence[str] = ALL_WARN_FOR, beta: float = 1.0,
-                                    sample_weight: Any = None, zero_division: Any = "warn", suffix: bool = False,
-                                    mode: Optional[str] = None, scheme: Any = None) -> Tuple[Any, Any, Any, Any]:
+                                    sample_weight: Optional[ArrayLike] = None, zero_division: ZeroDivision = "warn",
+                                    suffix: bool = False, mode: Optional[str] = None,
+                                    scheme: SchemeArg = None) -> Scores:
     """seqeval's precision_recall_fscore_support (``mode``/``scheme`` select its v1 variant)."""
     sch = check_options(average, mode, zero_division, scheme)
     c = _counts_for(y_true, y_pred, suffix, mode, sch, sample_weight)
@@ -493,29 +519,30 @@ def precision_recall_fscore_support(y_true: Tags, y_pred: Tags, *, average: Opti
 
 
 def _score(k: int, metric: str, y_true: Tags, y_pred: Tags, average: Optional[str], suffix: bool, mode: Optional[str],
-           sample_weight: Any, zero_division: Any, scheme: Any) -> Any:
+           sample_weight: Optional[ArrayLike], zero_division: ZeroDivision, scheme: SchemeArg) -> Score:
     sch = check_options(average, mode, zero_division, scheme)
     c = _counts_for(y_true, y_pred, suffix, mode, sch, sample_weight)
-    return scores(c, average, (metric,), 1.0, zero_division)[k]
+    p, r, f, _ = scores(c, average, (metric,), 1.0, zero_division)
+    return (p, r, f)[k]
 
 
 def precision_score(y_true: Tags, y_pred: Tags, *, average: Optional[str] = "micro", suffix: bool = False,
-                    mode: Optional[str] = None, sample_weight: Any = None, zero_division: Any = "warn",
-                    scheme: Any = None) -> Any:
+                    mode: Optional[str] = None, sample_weight: Optional[ArrayLike] = None,
+                    zero_division: ZeroDivision = "warn", scheme: SchemeArg = None) -> Score:
     """Entity precision, as seqeval.metrics.precision_score."""
     return _score(0, "precision", y_true, y_pred, average, suffix, mode, sample_weight, zero_division, scheme)
 
 
 def recall_score(y_true: Tags, y_pred: Tags, *, average: Optional[str] = "micro", suffix: bool = False,
-                 mode: Optional[str] = None, sample_weight: Any = None, zero_division: Any = "warn",
-                 scheme: Any = None) -> Any:
+                 mode: Optional[str] = None, sample_weight: Optional[ArrayLike] = None,
+                 zero_division: ZeroDivision = "warn", scheme: SchemeArg = None) -> Score:
     """Entity recall, as seqeval.metrics.recall_score."""
     return _score(1, "recall", y_true, y_pred, average, suffix, mode, sample_weight, zero_division, scheme)
 
 
 def f1_score(y_true: Tags, y_pred: Tags, *, average: Optional[str] = "micro", suffix: bool = False,
-             mode: Optional[str] = None, sample_weight: Any = None, zero_division: Any = "warn",
-             scheme: Any = None) -> Any:
+             mode: Optional[str] = None, sample_weight: Optional[ArrayLike] = None,
+             zero_division: ZeroDivision = "warn", scheme: SchemeArg = None) -> Score:
     """Entity F1, as seqeval.metrics.f1_score."""
     return _score(2, "f-score", y_true, y_pred, average, suffix, mode, sample_weight, zero_division, scheme)
 
@@ -548,7 +575,7 @@ def performance_measure(y_true: Tags, y_pred: Tags) -> Dict[str, int]:
 # ---------------------------------------------------------------------------
 # report
 
-def report_rows(counts: Counts, zero_division: Any = "warn") -> List[Tuple[str, float, float, float, int]]:
+def report_rows(counts: Counts, zero_division: ZeroDivision = "warn") -> List[Tuple[str, float, float, float, int]]:
     """The rows of seqeval's classification report: one per type, then micro, macro, weighted avg."""
     p, r, f, s = scores(counts, None, ALL_WARN_FOR, 1.0, zero_division)
     rows = [(lab, float(p[k]), float(r[k]), float(f[k]), int(s[k])) for k, lab in enumerate(counts.labels)]
@@ -576,8 +603,9 @@ def report_dict(rows: Sequence[Tuple[str, float, float, float, int]]) -> Dict[st
 
 
 def classification_report(y_true: Tags, y_pred: Tags, digits: int = 2, suffix: bool = False, output_dict: bool = False,
-                          mode: Optional[str] = None, sample_weight: Any = None, zero_division: Any = "warn",
-                          scheme: Any = None) -> Union[str, Dict[str, Dict[str, Union[float, int]]]]:
+                          mode: Optional[str] = None, sample_weight: Optional[ArrayLike] = None,
+                          zero_division: ZeroDivision = "warn", scheme: SchemeArg = None
+                          ) -> Union[str, Dict[str, Dict[str, Union[float, int]]]]:
     """seqeval's classification_report: per type and averaged P, R, F1 and support.
 
     ``mode='strict'`` without ``scheme`` detects the scheme from ``y_true`` (as

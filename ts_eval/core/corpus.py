@@ -142,7 +142,7 @@ class SideInfo:
     first_repair_line: Optional[int] = None  # line of the first ill-formed span's bad tag
     tags: Optional[np.ndarray] = None   # per-token tag ids into Corpus.tag_vocab
     token_lines: Optional[np.ndarray] = None  # per-token 1-based line numbers in ``path``
-    reading: Optional[dict] = None  # what a document reader found (io.documents.Documents.summary)
+    reading: Optional[Dict[str, Any]] = None  # what a document reader found (io.documents.Documents.summary)
     shape: Optional[Dict[str, int]] = None  # nested / crossing spans of this side (span_shape), set by Corpus
     unplaced: Optional[Unplaced] = None     # spans on no token (generated strings not in the text)
     strings: Optional[SideStrings] = None   # the side's strings (generated outputs and their gold)
@@ -157,7 +157,7 @@ class SideInfo:
             raise ValueError(f"side {self.name!r} has no per-token tags")
         return self.tags
 
-    def summary(self) -> dict:
+    def summary(self) -> Dict[str, Any]:
         return {"name": self.name, "path": self.path, "column": self.column, "spans": self.spans,
                 "repairs": self.repairs, "discarded": self.discarded, "unmapped": self.unmapped,
                 "merged": self.merged, "first_repair_line": self.first_repair_line, **(self.shape or {}),
@@ -212,7 +212,9 @@ class Corpus:
             return np.searchsorted(self.sent_offsets, token, side="right") - 1
         if self._token_sentence is None:
             self._token_sentence = np.repeat(np.arange(self.n_sentences, dtype=np.int32), np.diff(self.sent_offsets))
-        return self._token_sentence[token].astype(np.int64)    # int64 like the search: callers build keys
+        # int64 like the search: callers build keys
+        sentence: np.ndarray = self._token_sentence[token].astype(np.int64)
+        return sentence
 
     def sent_first(self) -> np.ndarray:
         first = np.zeros(self.n_tokens, bool)
@@ -273,7 +275,12 @@ def corpus_from_tag_ids(
     label_map: Sequence[Tuple[str, str]] = (),
     trailing_boundary: bool = True,
     detected: Optional[str] = None,
-    **extra: Any,
+    *,
+    doc_offsets: Optional[np.ndarray] = None,
+    opens_document: bool = True,
+    docstart_lines: int = 0,
+    boundary_lines: int = 0,
+    tokens: Optional[Callable[[int, int], List[str]]] = None,
 ) -> Corpus:
     """Decode every side's per-token tag ids (``SideInfo.tags``) into spans.
 
@@ -282,6 +289,9 @@ def corpus_from_tag_ids(
 
     ``detected``: the scheme that ``auto`` stands for, detected beforehand over the whole of which these
     data are a part (:func:`scheme_evidence`).
+
+    The keywords after it are the :class:`Corpus` fields of the same names (a column reader's documents,
+    ``-DOCSTART-`` and ``-X-`` lines, token texts).
 
     ``sides[0]`` is gold, the rest are systems.  Tag errors and (with policy
     ``strict``) ill-formed spans raise :class:`InputError` at the first offending
@@ -327,7 +337,11 @@ def corpus_from_tag_ids(
         policy=policy,
         tag_vocab=list(tag_vocab),
         label_map=list(label_map),
-        **extra,
+        doc_offsets=doc_offsets,
+        opens_document=opens_document,
+        docstart_lines=docstart_lines,
+        boundary_lines=boundary_lines,
+        tokens=tokens,
     )
 
 
@@ -385,16 +399,18 @@ def _relabel_extras(info: SideInfo, remap: Callable[[np.ndarray], Tuple[np.ndarr
                     ) -> Tuple[SideInfo, int]:
     """``info`` with its unplaced spans and strings relabelled: ``remap(labels)`` gives (new labels, kept);
     also how many unplaced spans were dropped."""
+    if info.unplaced is None and info.strings is None:
+        return info, 0
     lost = 0
-    changes: Dict[str, Any] = {}
-    if info.unplaced is not None:
-        lab, keep = remap(info.unplaced.label)
+    unplaced, strings = info.unplaced, info.strings
+    if unplaced is not None:
+        lab, keep = remap(unplaced.label)
         lost = int(np.count_nonzero(~keep))
-        changes["unplaced"] = info.unplaced.take(keep, lab)
-    if info.strings is not None:
-        lab, keep = remap(info.strings.label)
-        changes["strings"] = info.strings.take(keep, lab)
-    return (dataclasses.replace(info, **changes) if changes else info), lost
+        unplaced = unplaced.take(keep, lab)
+    if strings is not None:
+        lab, keep = remap(strings.label)
+        strings = strings.take(keep, lab)
+    return dataclasses.replace(info, unplaced=unplaced, strings=strings), lost
 
 
 def _used_labels_with_extras(spansets: List[SpanSet], infos: List[SideInfo], names: List[str]

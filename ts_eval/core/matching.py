@@ -53,25 +53,29 @@ class Pairs:
     def __len__(self) -> int:
         return len(self.gold)
 
-    def take(self, mask: Any) -> Pairs:
+    def take(self, mask: np.ndarray) -> Pairs:
+        """The pairs a boolean mask (or an index array) selects."""
         return Pairs(*(getattr(self, f)[mask] for f in
                        ("gold", "system", "overlap", "gold_only", "system_only", "same_label", "exact")))
 
     @property
     def gold_length(self) -> np.ndarray:
         """Tokens of each pair's gold span."""
-        return self.overlap + self.gold_only
+        length: np.ndarray = self.overlap + self.gold_only
+        return length
 
     @property
     def system_length(self) -> np.ndarray:
         """Tokens of each pair's system span."""
-        return self.overlap + self.system_only
+        length: np.ndarray = self.overlap + self.system_only
+        return length
 
     @property
     def distance(self) -> np.ndarray:
         """|start difference| + |end difference| of each pair (the spans overlap, so this is the
         tokens in one span only)."""
-        return self.gold_only + self.system_only
+        distance: np.ndarray = self.gold_only + self.system_only
+        return distance
 
 
 def match(gold: SpanSet, system: SpanSet) -> Pairs:
@@ -125,12 +129,15 @@ class Threshold:
     def meets(self, pairs: Pairs) -> np.ndarray:
         """Mask of the pairs that overlap enough."""
         o = pairs.overlap.astype(np.int64)
+        meets: np.ndarray
         if self.kind == "nervaluate":    # nervaluate's test, as it computes it (floats)
-            return (o / pairs.gold_length.astype(float)) * 100.0 >= float(self.value)
+            meets = (o / pairs.gold_length.astype(float)) * 100.0 >= float(self.value)
+            return meets
         whole = {"gold": pairs.gold_length, "system": pairs.system_length,
                  "iou": pairs.gold_length + pairs.system_only}[self.kind].astype(np.int64)
         # shared / whole >= num / den, in integers: no rounding
-        return o * self.value.denominator >= whole * self.value.numerator
+        meets = o * self.value.denominator >= whole * self.value.numerator
+        return meets
 
 
 def _number(v: Fraction) -> str:

@@ -16,11 +16,21 @@ spans hit) combine :func:`precision`, :func:`recall` and :func:`f_from_pr` thems
 """
 from __future__ import annotations
 
-from typing import Any, Dict, Tuple
+from typing import TYPE_CHECKING, Dict, Literal, Mapping, Optional, Tuple, Union, cast, overload
 
 import numpy as np
 
 from ..errors import OptionError
+
+if TYPE_CHECKING:   # numpy.typing costs an import at start-up that scoring does not need
+    from numpy.typing import ArrayLike
+
+#: what a measure gives: a float for numbers, an array (of the broadcast shape) for arrays of counts.
+#: The overloads below say so: numbers give a float, an array as the first argument gives an array
+#: (a 0-d array, which gives a float, is the one case they do not tell apart), anything else either.
+Values = Union[float, np.ndarray]
+#: one count: a Python or a numpy number
+Number = Union[float, np.number]
 
 
 def check_separator_weight(weight: float) -> float:
@@ -42,36 +52,78 @@ def check_beta(beta: float) -> float:
     return b
 
 
-def _div(num, den):
+def _div(num: ArrayLike, den: ArrayLike) -> Values:
     num = np.asarray(num, float)
     den = np.asarray(den, float)
     out = np.zeros(np.broadcast(num, den).shape)
     np.divide(num, den, out=out, where=den != 0)
-    return out if out.ndim else float(out)
+    return _unwrap(out)
 
 
-def precision(tp, fp):
+def _unwrap(x: Union[np.ndarray, np.float64]) -> Values:
+    """An array as it is, a 0-d array or a numpy scalar as a float."""
+    return x if isinstance(x, np.ndarray) and x.ndim else float(x)
+
+
+@overload
+def precision(tp: Number, fp: Number) -> float: ...
+@overload
+def precision(tp: np.ndarray, fp: ArrayLike) -> np.ndarray: ...
+@overload
+def precision(tp: ArrayLike, fp: ArrayLike) -> Values: ...
+def precision(tp: ArrayLike, fp: ArrayLike) -> Values:
     return _div(tp, np.add(tp, fp))
 
 
-def recall(tp, fn):
+@overload
+def recall(tp: Number, fn: Number) -> float: ...
+@overload
+def recall(tp: np.ndarray, fn: ArrayLike) -> np.ndarray: ...
+@overload
+def recall(tp: ArrayLike, fn: ArrayLike) -> Values: ...
+def recall(tp: ArrayLike, fn: ArrayLike) -> Values:
     return _div(tp, np.add(tp, fn))
 
 
-def fbeta(tp, fp, fn, beta: float = 1.0):
+@overload
+def fbeta(tp: Number, fp: Number, fn: Number, beta: float = 1.0) -> float: ...
+@overload
+def fbeta(tp: np.ndarray, fp: ArrayLike, fn: ArrayLike, beta: float = 1.0) -> np.ndarray: ...
+@overload
+def fbeta(tp: ArrayLike, fp: ArrayLike, fn: ArrayLike, beta: float = 1.0) -> Values: ...
+def fbeta(tp: ArrayLike, fp: ArrayLike, fn: ArrayLike, beta: float = 1.0) -> Values:
     b2 = beta * beta
     tp = np.asarray(tp, float)
     return _div((1 + b2) * tp, (1 + b2) * tp + b2 * np.asarray(fn, float) + np.asarray(fp, float))
 
 
-def f_from_pr(p, r, beta: float = 1.0):
+@overload
+def f_from_pr(p: Number, r: Number, beta: float = 1.0) -> float: ...
+@overload
+def f_from_pr(p: np.ndarray, r: ArrayLike, beta: float = 1.0) -> np.ndarray: ...
+@overload
+def f_from_pr(p: ArrayLike, r: ArrayLike, beta: float = 1.0) -> Values: ...
+def f_from_pr(p: ArrayLike, r: ArrayLike, beta: float = 1.0) -> Values:
     """F-beta from precision and recall (for models whose P and R count different hits)."""
     b2 = beta * beta
     p, r = np.asarray(p, float), np.asarray(r, float)
     return _div((1 + b2) * p * r, b2 * p + r)
 
 
-def prf(tp, fp, fn, beta: float = 1.0, *, percent: bool = False) -> Tuple[Any, Any, Any]:
+@overload
+def prf(tp: float, fp: float, fn: float, beta: float = 1.0, *,
+        percent: Literal[True]) -> Tuple[float, float, float]: ...
+@overload
+def prf(tp: Number, fp: Number, fn: Number, beta: float = 1.0, *,
+        percent: Literal[False] = False) -> Tuple[float, float, float]: ...
+@overload
+def prf(tp: np.ndarray, fp: ArrayLike, fn: ArrayLike, beta: float = 1.0, *,
+        percent: Literal[False] = False) -> Tuple[np.ndarray, np.ndarray, np.ndarray]: ...
+@overload
+def prf(tp: ArrayLike, fp: ArrayLike, fn: ArrayLike, beta: float = 1.0, *,
+        percent: Literal[False] = False) -> Tuple[Values, Values, Values]: ...
+def prf(tp: ArrayLike, fp: ArrayLike, fn: ArrayLike, beta: float = 1.0, *,
+        percent: bool = False) -> Tuple[Values, Values, Values]:
     """Precision, recall and F-beta (from P and R: ``(1 + b^2) P R / (b^2 P + R)``) of a ``tp, fp, fn``
     table; arrays give arrays, 0.0 wherever a denominator is 0 (the one zero-division rule).
 
@@ -79,18 +131,31 @@ def prf(tp, fp, fn, beta: float = 1.0, *, percent: bool = False) -> Tuple[Any, A
     (``100*tp/(tp+fp)``, multiplying first; F from the percentages), which the byte-exact layouts need:
     ``100*k/f`` and ``100*(k/f)`` can differ in the last bit, and that can change a ``%6.2f`` rounding.
     """
-    if percent:
-        p, r = _percent(tp, tp + fp), _percent(tp, tp + fn)
-        return p, r, float(f_from_pr(p, r, beta))
+    if percent:     # numbers only (the first overload): Python's arithmetic, in the scorers' order
+        k, found_wrong, missed = cast(float, tp), cast(float, fp), cast(float, fn)
+        p_pct, r_pct = _percent(k, k + found_wrong), _percent(k, k + missed)
+        return p_pct, r_pct, float(f_from_pr(p_pct, r_pct, beta))
     p, r = precision(tp, fp), recall(tp, fn)
     return p, r, f_from_pr(p, r, beta)
 
 
-def accuracy(tp, fp, fn, tn):
+@overload
+def accuracy(tp: Number, fp: Number, fn: Number, tn: Number) -> float: ...
+@overload
+def accuracy(tp: np.ndarray, fp: ArrayLike, fn: ArrayLike, tn: ArrayLike) -> np.ndarray: ...
+@overload
+def accuracy(tp: ArrayLike, fp: ArrayLike, fn: ArrayLike, tn: ArrayLike) -> Values: ...
+def accuracy(tp: ArrayLike, fp: ArrayLike, fn: ArrayLike, tn: ArrayLike) -> Values:
     return _div(np.add(tp, tn), np.add(np.add(tp, fp), np.add(fn, tn)))
 
 
-def kappa(tp, fp, fn, tn):
+@overload
+def kappa(tp: Number, fp: Number, fn: Number, tn: Number) -> float: ...
+@overload
+def kappa(tp: np.ndarray, fp: ArrayLike, fn: ArrayLike, tn: ArrayLike) -> np.ndarray: ...
+@overload
+def kappa(tp: ArrayLike, fp: ArrayLike, fn: ArrayLike, tn: ArrayLike) -> Values: ...
+def kappa(tp: ArrayLike, fp: ArrayLike, fn: ArrayLike, tn: ArrayLike) -> Values:
     """Cohen's kappa of a (weighted) 2x2 table.
 
     Computed as 2 (TP TN - FN FP) / ((TP+FP)(FP+TN) + (TP+FN)(FN+TN)), which equals
@@ -101,8 +166,7 @@ def kappa(tp, fp, fn, tn):
     """
     tp, fp, fn, tn = (np.asarray(x, float) for x in (tp, fp, fn, tn))
     den = (tp + fp) * (fp + tn) + (tp + fn) * (fn + tn)
-    out = np.where(den == 0, 1.0, _div(2 * (tp * tn - fn * fp), den))
-    return out if out.ndim else float(out)
+    return _unwrap(np.where(den == 0, 1.0, _div(2 * (tp * tn - fn * fp), den)))
 
 
 def multiclass_kappa(confusion: np.ndarray) -> float:
@@ -126,7 +190,7 @@ def multiclass_kappa(confusion: np.ndarray) -> float:
     return num / den
 
 
-def kappa_from_margins(agree: Any, rows: Any, cols: Any) -> Any:
+def kappa_from_margins(agree: ArrayLike, rows: ArrayLike, cols: ArrayLike) -> Values:
     """Cohen's kappa from the (weighted) units two raters put in the same category (``agree``)
     and each rater's units per category (``rows``, ``cols``: (..., k)), vectorised over leading
     axes: what :func:`multiclass_kappa` gives for any confusion matrix with that diagonal sum and
@@ -143,16 +207,16 @@ def kappa_from_margins(agree: Any, rows: Any, cols: Any) -> Any:
     return _one_when_zero(num, den)
 
 
-def _one_when_zero(num: Any, den: Any) -> Any:
+def _one_when_zero(num: ArrayLike, den: ArrayLike) -> Values:
     """num / den, 1.0 where den is 0 (a chance-corrected coefficient whose chance agreement is
     total: every rater put everything in one category; the zero-division rule of kappa)."""
     num, den = np.asarray(num, float), np.asarray(den, float)
     out = np.ones(np.broadcast(num, den).shape)
     np.divide(num, den, out=out, where=den != 0)
-    return out if out.ndim else float(out)
+    return _unwrap(out)
 
 
-def fleiss_kappa(agree_pairs: Any, totals: Any, raters: int) -> Any:
+def fleiss_kappa(agree_pairs: ArrayLike, totals: ArrayLike, raters: int) -> Values:
     """Fleiss' kappa of ``raters`` raters who each put every one of n (weighted) units in one of
     k categories, from sufficient sums, vectorised over leading axes:
 
@@ -173,7 +237,7 @@ def fleiss_kappa(agree_pairs: Any, totals: Any, raters: int) -> Any:
     return _one_when_zero(num, den)
 
 
-def krippendorff_alpha_nominal(coincident: Any, totals: Any) -> Any:
+def krippendorff_alpha_nominal(coincident: ArrayLike, totals: ArrayLike) -> Values:
     """Krippendorff's alpha for nominal data from sufficient sums, vectorised over leading axes:
 
     - ``coincident``: the sum of the coincidence matrix's diagonal, sum_c o_cc, where a unit
@@ -191,8 +255,8 @@ def krippendorff_alpha_nominal(coincident: Any, totals: Any) -> Any:
     return _one_when_zero(num, den)
 
 
-def unitizing_disagreements(distance: Any, units: Any, cubes: Tuple[Any, Any], gap_term: Any, length: Any,
-                            raters: int) -> Tuple[np.ndarray, np.ndarray]:
+def unitizing_disagreements(distance: ArrayLike, units: ArrayLike, cubes: Tuple[ArrayLike, ArrayLike],
+                            gap_term: ArrayLike, length: ArrayLike, raters: int) -> Tuple[np.ndarray, np.ndarray]:
     """Krippendorff's (2004) observed and expected disagreement of one category on a continuum,
     vectorised over leading axes (every argument broadcast):
 
@@ -218,23 +282,30 @@ def unitizing_disagreements(distance: Any, units: Any, cubes: Tuple[Any, Any], g
     return d_o, d_e
 
 
-def alpha_from_disagreements(observed: Any, expected: Any) -> Any:
+def alpha_from_disagreements(observed: ArrayLike, expected: ArrayLike) -> Values:
     """1 - D_o / D_e, vectorised; 1.0 where D_e is 0 and D_o is 0 (nothing to disagree on), and
     0.0 where D_e is 0 but D_o is not (cannot happen with positive lengths; kept defined)."""
     observed, expected = np.asarray(observed, float), np.asarray(expected, float)
     out = np.where(observed == 0, 1.0, 0.0)
     np.divide(expected - observed, expected, out=out, where=expected != 0)
-    return out if out.ndim else float(out)
+    return _unwrap(out)
 
 
-def micro_table(tp, fp, fn, units):
+@overload
+def micro_table(tp: ArrayLike, fp: ArrayLike, fn: ArrayLike, units: Number) -> Tuple[float, float, float, float]: ...
+@overload
+def micro_table(tp: ArrayLike, fp: ArrayLike, fn: ArrayLike,
+                units: ArrayLike) -> Tuple[Values, Values, Values, Values]: ...
+def micro_table(tp: ArrayLike, fp: ArrayLike, fn: ArrayLike,
+                units: ArrayLike) -> Tuple[Values, Values, Values, Values]:
     """The micro-averaged 2x2 table: per-label tables summed over the *present* labels.
 
     A label is present for a system when gold or that system has units of it (the
     labels the macro average runs over), so labels that only another system uses --
     or nobody -- add no true negatives, and a system's numbers depend only on gold
     and itself.  ``tp, fp, fn`` are (..., labels); ``units`` the (weighted) number of
-    units (...).  With no present label the table is that of an absent label:
+    units (...): a number for one table (``tp, fp, fn`` of shape (labels,)), which gives
+    numbers.  With no present label the table is that of an absent label:
     0, 0, 0, units (kappa 1.0 and accuracy 1.0: both sides are empty and agree).
     Returns the tuple tp, fp, fn, tn of sums.
     """
@@ -244,19 +315,28 @@ def micro_table(tp, fp, fn, units):
     k = np.maximum(present.sum(-1), 1)
     TP, FP, FN = tp.sum(-1), fp.sum(-1), fn.sum(-1)
     TN = k * units - (TP + FP + FN)
-    return tuple(x if np.ndim(x) else float(x) for x in (TP, FP, FN, TN))
+    return _unwrap(TP), _unwrap(FP), _unwrap(FN), _unwrap(TN)
 
 
-def scores(tp, fp, fn, tn=None, beta: float = 1.0) -> Dict[str, np.ndarray]:
+@overload
+def scores(tp: Number, fp: Number, fn: Number, tn: Optional[Number] = None, beta: float = 1.0) -> Dict[str, float]: ...
+@overload
+def scores(tp: np.ndarray, fp: ArrayLike, fn: ArrayLike, tn: Optional[ArrayLike] = None,
+           beta: float = 1.0) -> Dict[str, np.ndarray]: ...
+@overload
+def scores(tp: ArrayLike, fp: ArrayLike, fn: ArrayLike, tn: Optional[ArrayLike] = None,
+           beta: float = 1.0) -> Dict[str, Values]: ...
+def scores(tp: ArrayLike, fp: ArrayLike, fn: ArrayLike, tn: Optional[ArrayLike] = None,
+           beta: float = 1.0) -> Union[Dict[str, float], Dict[str, np.ndarray], Dict[str, Values]]:
     """P, R, F-beta (and kappa, accuracy when TN is known) for arrays of counts."""
-    out = {"precision": precision(tp, fp), "recall": recall(tp, fn), "f": fbeta(tp, fp, fn, beta)}
+    out: Dict[str, Values] = {"precision": precision(tp, fp), "recall": recall(tp, fn), "f": fbeta(tp, fp, fn, beta)}
     if tn is not None:
         out["kappa"] = kappa(tp, fp, fn, tn)
         out["accuracy"] = accuracy(tp, fp, fn, tn)
     return out
 
 
-def masked_mean(values, present, *, empty: float = 0.0) -> np.ndarray:
+def masked_mean(values: ArrayLike, present: ArrayLike, *, empty: float = 0.0) -> np.ndarray:
     """Mean over the last axis of the present entries, ``empty`` where none is present (0.0: the rule of
     :func:`macro`; agreement passes NaN: a mean over no label is undefined), vectorised over leading
     axes: the macro average of resampled sums."""
@@ -266,7 +346,7 @@ def masked_mean(values, present, *, empty: float = 0.0) -> np.ndarray:
     return np.where(k > 0, total / np.maximum(k, 1), empty)
 
 
-def macro(per_label: Dict[str, np.ndarray], present: np.ndarray) -> Dict[str, float]:
+def macro(per_label: Mapping[str, ArrayLike], present: ArrayLike) -> Dict[str, float]:
     """Mean of per-label scores over the present labels (0.0 when none is present)."""
     present = np.asarray(present, bool)
     k = int(present.sum())

@@ -193,7 +193,7 @@ class Decoded:
     conll: Optional[ConllEvents] = None  # conlleval scheme: per-token chunk events of this side
 
 
-def _shift_prev(a: np.ndarray, first: np.ndarray, fill) -> np.ndarray:
+def _shift_prev(a: np.ndarray, first: np.ndarray, fill: int) -> np.ndarray:
     out = np.empty_like(a)
     out[1:] = a[:-1]
     if len(a):
@@ -319,7 +319,7 @@ class ConllEvents:
     trailing_boundary: bool = True
 
 
-def _decode_conlleval(prefix, types, sent_first, outside_type: int) -> Decoded:
+def _decode_conlleval(prefix: np.ndarray, types: np.ndarray, sent_first: np.ndarray, outside_type: int) -> Decoded:
     n = len(prefix)
     c = prefix
     pc = _shift_prev(c, sent_first, C_O)

@@ -78,4 +78,5 @@ def bit_counts(mask: np.ndarray, width: int) -> np.ndarray:
     if not len(v):
         return np.zeros(width, np.int64)
     u, c = np.unique(v, return_counts=True)
-    return (((u[:, None] >> np.arange(width)) & 1) * c[:, None]).sum(0)
+    counts: np.ndarray = (((u[:, None] >> np.arange(width)) & 1) * c[:, None]).sum(0)
+    return counts

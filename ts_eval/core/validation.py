@@ -41,7 +41,7 @@ def describe(value: Any) -> str:
     return f"{type(value).__name__} {text[:60] + '...' if len(text) > 60 else text}"
 
 
-def sentences(y: Any, name: str) -> List[Sequence]:
+def sentences(y: Any, name: str) -> List[Sequence[Any]]:
     """``y`` as a list of sentences, each a list, tuple or 1-D array (checked, not copied)."""
     if y is None:
         raise TagTypeError(f"{name} is None; expected a list of sentences, each a list of tag strings")
@@ -69,7 +69,7 @@ def sentences(y: Any, name: str) -> List[Sequence]:
     return out
 
 
-def _locate(sents: Sequence[Sequence], bad: Callable[[Any], bool]) -> Tuple[int, int, Any]:
+def _locate(sents: Sequence[Sequence[Any]], bad: Callable[[Any], bool]) -> Tuple[int, int, Any]:
     """(sentence, position, tag) of the first tag for which ``bad(tag)`` holds."""
     for k, sent in enumerate(sents):
         for j, tag in enumerate(sent):
@@ -82,7 +82,7 @@ def is_bad_tag(tag: Any) -> bool:
     return not isinstance(tag, str) or tag == ""
 
 
-def tag_error(sents: Sequence[Sequence], name: str) -> Exception:
+def tag_error(sents: Sequence[Sequence[Any]], name: str) -> Exception:
     """The error for the first bad tag of ``sents`` (there must be one)."""
     k, j, tag = _locate(sents, is_bad_tag)
     if isinstance(tag, str):

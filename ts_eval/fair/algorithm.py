@@ -196,7 +196,7 @@ def _exact_pairs(pairs: Pairs, g: _Side, s: _Side) -> np.ndarray:
     pg, ps = pairs.gold, pairs.system
     # same label and the same tokens (not pairs.exact: under the conlleval scheme that is
     # conlleval.pl's correct-chunk verdict, which may pair spans whose ends differ)
-    exact = pairs.same_label & (pairs.gold_only == 0) & (pairs.system_only == 0)
+    exact: np.ndarray = pairs.same_label & (pairs.gold_only == 0) & (pairs.system_only == 0)
     gt, st = g.tokens, s.tokens
     ng, ns = len(g.spans), len(s.spans)
     if (gt is not None and len(gt)) or (st is not None and len(st)):
@@ -310,7 +310,31 @@ def _regular(side: _Side) -> bool:
 
 def _overlap(b1: np.ndarray, e1: np.ndarray, b2: np.ndarray, e2: np.ndarray) -> np.ndarray:
     """Tokens two inclusive ranges share."""
-    return np.maximum(np.minimum(e1, e2) - np.maximum(b1, b2) + 1, 0)
+    shared: np.ndarray = np.maximum(np.minimum(e1, e2) - np.maximum(b1, b2) + 1, 0)
+    return shared
+
+
+def _candidate(tb: np.ndarray, te: np.ndarray, xb: np.ndarray, xe: np.ndarray) -> np.ndarray:
+    """System spans (first token ``xb``, last ``xe``) that overlap the gold span with another range."""
+    ok: np.ndarray = ~((xb == tb) & (xe == te)) & (xb <= te) & (xe >= tb)
+    return ok
+
+
+def _similarity(tb: np.ndarray, te: np.ndarray, nt: np.ndarray, xb: np.ndarray, xe: np.ndarray
+                ) -> Tuple[np.ndarray, ...]:
+    """How similar system spans are to the gold span (of ``nt`` tokens), most similar the smallest key."""
+    inter = _overlap(tb, te, xb, xe)
+    return (-inter, nt - inter, (xe - xb + 1) - inter, xe - xb)
+
+
+def _smaller(a: Tuple[np.ndarray, ...], b: Tuple[np.ndarray, ...]) -> np.ndarray:
+    """Where key ``a`` is smaller than key ``b`` (min keeps b among equal keys)."""
+    less = np.zeros(len(a[0]), bool)
+    same = np.ones(len(a[0]), bool)
+    for x, y in zip(a, b):
+        less |= same & (x < y)
+        same &= x == y
+    return less
 
 
 def _one_to_two_clusters(t: np.ndarray, pairs: np.ndarray, g: _Side, s: _Side, ev: _Events) -> None:
@@ -358,30 +382,14 @@ def _one_to_two_clusters(t: np.ndarray, pairs: np.ndarray, g: _Side, s: _Side, e
     qb, qe, ql = system.start[q], system.last[q], system.label[q]
     nt = te - tb + 1
 
-    def cand(xb: np.ndarray, xe: np.ndarray) -> np.ndarray:
-        return ~((xb == tb) & (xe == te)) & (xb <= te) & (xe >= tb)
-
-    def key(xb: np.ndarray, xe: np.ndarray) -> Tuple[np.ndarray, ...]:
-        inter = _overlap(tb, te, xb, xe)
-        return (-inter, nt - inter, (xe - xb + 1) - inter, xe - xb)
-
-    def q_first(kp: Tuple[np.ndarray, ...], kq: Tuple[np.ndarray, ...]) -> np.ndarray:
-        """q's key is smaller than p's (min keeps p among equal keys)."""
-        less = np.zeros(len(t), bool)
-        same = np.ones(len(t), bool)
-        for x, y in zip(kq, kp):
-            less |= same & (x < y)
-            same &= x == y
-        return less
-
-    cp, cq = cand(pb, pe), cand(qb, qe)
-    kp, kq = key(pb, pe), key(qb, qe)
+    cp, cq = _candidate(tb, te, pb, pe), _candidate(tb, te, qb, qe)
+    kp, kq = _similarity(tb, te, nt, pb, pe), _similarity(tb, te, nt, qb, qe)
     rest = ~le
     matched = np.zeros(len(t), bool)
     for same_label in (True, False):
         okp = rest & ~matched & cp & ((pl == tl) == same_label)
         okq = rest & ~matched & cq & ((ql == tl) == same_label)
-        take_q = okq & (~okp | q_first(kp, kq))
+        take_q = okq & (~okp | _smaller(kq, kp))
         hit = okp | okq
         mb, me = np.where(take_q, qb, pb), np.where(take_q, qe, pe)
         m, o = np.where(take_q, q, p), np.where(take_q, p, q)
@@ -390,7 +398,7 @@ def _one_to_two_clusters(t: np.ndarray, pairs: np.ndarray, g: _Side, s: _Side, e
         # the other system span against the matched gold span: tokens of it the match left
         left = (_overlap(tb, te, ob, oe) - np.maximum(np.minimum(np.minimum(oe, te), me)
                                                      - np.maximum(np.maximum(ob, tb), mb) + 1, 0)) > 0
-        second = hit & cand(ob, oe) & left
+        second = hit & _candidate(tb, te, ob, oe) & left
         be_o = second & (ol == tl) & same_label            # a same-label pass comes only after a same-label match
         lbe_o = second & (ol != tl)
         add(be_o, t, o, _be_type_vec(tb, te, ob, oe), SYSTEM_ONLY)

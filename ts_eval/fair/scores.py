@@ -2,7 +2,7 @@
 plain-data report that renderers (:mod:`ts_eval.output.legacy.faireval`) read."""
 from __future__ import annotations
 
-from typing import Dict, Mapping, Optional, Sequence, Tuple, Union
+from typing import Any, Dict, Mapping, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
@@ -37,7 +37,7 @@ def method_scores(counts: Mapping[str, float], method: str, weights: Optional[We
 
 
 def fair_report(result: FairResult, *, weights: Union[str, Weights, None] = None,
-                methods: Sequence[str] = METHODS) -> dict:
+                methods: Sequence[str] = METHODS) -> Dict[str, Any]:
     """Plain-data report: per label (``labels``) and summed (``micro``) counts and P/R/F1 for
     each method, in the result vocabulary (lower-case count keys ``tp``, ``fp``, ``fn``, ``le``,
     ``be``, ``bes``, ``bel``, ``beo``, ``lbe``; ``precision``, ``recall``, ``f``), the confusion
@@ -50,10 +50,10 @@ def fair_report(result: FairResult, *, weights: Union[str, Weights, None] = None
     if bad:
         raise OptionError(f"method {bad[0]!r}: expected one of {', '.join(METHODS)}")
     present = [k for k in np.flatnonzero(result.present).tolist()]
-    out: dict = {"focus": result.focus, "mode": result.mode, "present_labels": [result.labels[k] for k in present],
-                 "weights": w}
+    out: Dict[str, Any] = {"focus": result.focus, "mode": result.mode,
+                           "present_labels": [result.labels[k] for k in present], "weights": w}
 
-    def row(counts: Dict[str, int], method: str) -> dict:
+    def row(counts: Dict[str, int], method: str) -> Dict[str, float]:
         p, r, f = method_scores(counts, method, w)
         return {**{k.lower(): v for k, v in counts.items()}, "precision": p, "recall": r, "f": f}
 

@@ -9,9 +9,14 @@ sequential (each match changes what the next span may match), so it stays a Pyth
 """
 from __future__ import annotations
 
-from typing import Tuple
+from typing import List, Tuple
 
 from .types import BEL, BEO, BES, BOTH, FN, FP, GOLD_ONLY, LBE, LE, SYSTEM_ONLY, TP
+
+#: a span: ``[label, begin, last, token_bits, index]``, all ints (the bits shrink as tokens are used up)
+Span = List[int]
+#: an event: (gold index, system index, outcome code, BOTH|GOLD_ONLY|SYSTEM_ONLY); -1 for no span
+Event = Tuple[int, int, int, int]
 
 
 def _be_type(tb: int, te: int, sb: int, se: int) -> int:
@@ -23,7 +28,7 @@ def _be_type(tb: int, te: int, sb: int, se: int) -> int:
     return BES if se <= te else BEO
 
 
-def _best(x: list, cands: list) -> list:
+def _best(x: Span, cands: List[Span]) -> Span:
     """The most similar candidate for span x (first of the equally similar ones).
 
     Similarity: most shared tokens, fewest tokens only in x, fewest only in the
@@ -34,17 +39,17 @@ def _best(x: list, cands: list) -> list:
     xb = x[3]
     nx = xb.bit_count()
 
-    def key(c: list) -> Tuple[int, int, int, int]:
+    def key(c: Span) -> Tuple[int, int, int, int]:
         inter = (xb & c[3]).bit_count()
         return (-inter, nx - inter, c[3].bit_count() - inter, c[2] - c[1])
     return min(cands, key=key)      # (min keeps the first of equal keys)
 
 
-def _length(x: list) -> int:
+def _length(x: Span) -> int:
     return x[2] - x[1]
 
 
-def _resolve(T: list, S: list, do_tp: bool, skip: bool, ev: list) -> None:
+def _resolve(T: List[Span], S: List[Span], do_tp: bool, skip: bool, ev: List[Event]) -> None:
     """Algorithm 2 on one independent group of spans (lists in input order).
 
     ``do_tp``: run the TP step here (groups whose TPs were not taken out beforehand);
@@ -55,8 +60,8 @@ def _resolve(T: list, S: list, do_tp: bool, skip: bool, ev: list) -> None:
         # shortest spans first; stable, so equally long spans keep the input order
         T.sort(key=_length)
         S.sort(key=_length)
-        MT: list = []
-        MS: list = []
+        MT: List[Span] = []
+        MS: List[Span] = []
         for same in (True, False):      # step 2: boundary errors; step 3: labelling-boundary errors
             # (a pass with an empty list to draw from changes nothing and is not called)
             if T and S:
@@ -72,7 +77,7 @@ def _resolve(T: list, S: list, do_tp: bool, skip: bool, ev: list) -> None:
         ev.append((-1, s[4], FP, SYSTEM_ONLY))
 
 
-def _one_to_one(T: list, S: list, do_tp: bool, ev: list) -> None:
+def _one_to_one(T: List[Span], S: List[Span], do_tp: bool, ev: List[Event]) -> None:
     """Step 1: identical spans (TP), then identical ranges with other labels (LE)."""
     if do_tp:
         tps = [t for t in T if any(t[0] == s[0] and t[1] == s[1] and t[2] == s[2] and t[3] == s[3] for s in S)]
@@ -93,7 +98,8 @@ def _one_to_one(T: list, S: list, do_tp: bool, ev: list) -> None:
                 break
 
 
-def _pass_unmatched(T: list, S: list, MT: list, MS: list, same: bool, skip: bool, ev: list) -> None:
+def _pass_unmatched(T: List[Span], S: List[Span], MT: List[Span], MS: List[Span], same: bool, skip: bool,
+                    ev: List[Event]) -> None:
     """Pass 1: unmatched target x unmatched system spans (both are counted by the event)."""
     i = 0
     while i < len(T):
@@ -117,7 +123,8 @@ def _pass_unmatched(T: list, S: list, MT: list, MS: list, same: bool, skip: bool
             i += 1
 
 
-def _pass_against_matched(X: list, MY: list, MX: list, same: bool, skip: bool, ev: list, x_gold: bool) -> None:
+def _pass_against_matched(X: List[Span], MY: List[Span], MX: List[Span], same: bool, skip: bool, ev: List[Event],
+                          x_gold: bool) -> None:
     """Pass 2 (``X`` the unmatched target spans, ``MY`` the matched system spans) or pass 3 (unmatched
     system x matched target spans): each span of ``X`` that still shares tokens with a matched span of
     the other side takes the most similar one; it moves to ``MX``, the shared tokens are used up."""

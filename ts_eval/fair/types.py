@@ -8,7 +8,7 @@ columns, i.e. a :class:`ts_eval.core.corpus.SpanSet`).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Dict, List, Optional, Protocol, Sequence, Tuple
+from typing import Dict, List, Optional, Protocol, Sequence, Tuple, TypedDict
 
 import numpy as np
 
@@ -23,6 +23,23 @@ class Spans(Protocol):
     def end(self) -> np.ndarray: ...   # exclusive (SpanSet.last + 1)
 
     def __len__(self) -> int: ...
+
+
+class _SpanRow(TypedDict):
+    side: str           # gold or system
+    index: int          # the span's index in its side's span set
+    label: str
+    start: int
+    end: int            # exclusive
+    type: str           # its outcome (OUTCOME_NAMES)
+    partner: int        # the span of the other side it was matched with, -1 for none
+    shared: bool        # False when the partner had been counted with another span before
+
+
+class SpanRow(_SpanRow, total=False):
+    """One row of :meth:`SpanOutcomes.rows`."""
+
+    sentence: int       # with the sentence offsets only
 
 #: columns of :attr:`FairResult.fair` (BE = BES + BEL + BEO)
 ERROR_TYPES: Tuple[str, ...] = ("TP", "FP", "FN", "LE", "BE", "BES", "BEL", "BEO", "LBE")
@@ -60,9 +77,9 @@ class SpanOutcomes:
     system_shared: np.ndarray
 
     def rows(self, gold: Spans, system: Spans, labels: Sequence[str],
-             sent_offsets: Optional[np.ndarray] = None) -> List[dict]:
+             sent_offsets: Optional[np.ndarray] = None) -> List[SpanRow]:
         """One plain dict per span (gold first): side, index, label, start, end (exclusive), type, partner."""
-        out = []
+        out: List[SpanRow] = []
         for side, ss, typ, partner, shared in (
                 ("gold", gold, self.gold_type, self.gold_partner, self.gold_shared),
                 ("system", system, self.system_type, self.system_partner, self.system_shared)):
@@ -70,10 +87,10 @@ class SpanOutcomes:
                     if sent_offsets is not None else None)
             end = ss.end
             for i in range(len(ss)):
-                row = {"side": side, "index": i, "label": labels[int(ss.label[i])],
-                       "start": int(ss.start[i]), "end": int(end[i]),
-                       "type": OUTCOME_NAMES[int(typ[i])], "partner": int(partner[i]),
-                       "shared": bool(shared[i])}
+                row: SpanRow = {"side": side, "index": i, "label": labels[int(ss.label[i])],
+                                "start": int(ss.start[i]), "end": int(end[i]),
+                                "type": OUTCOME_NAMES[int(typ[i])], "partner": int(partner[i]),
+                                "shared": bool(shared[i])}
                 if sent is not None:
                     row["sentence"] = int(sent[i])
                 out.append(row)
@@ -107,7 +124,8 @@ class FairResult:
     @property
     def present(self) -> np.ndarray:
         """Labels with at least one gold or system span (the reference lists only these)."""
-        return (self.gold_count + self.system_count) > 0
+        present: np.ndarray = (self.gold_count + self.system_count) > 0
+        return present
 
     def counts(self, label: Optional[str] = None) -> Dict[str, int]:
         """Fair counts of one label, or overall (label None)."""

@@ -106,7 +106,8 @@ def _correct_pairs(pairs: Pairs, gold: LevelChunks, system: LevelChunks, gold_ta
     differ = tok_label[gold_tags] != tok_label[sys_tags]
     cum = np.concatenate(([0], np.cumsum(differ, dtype=np.int64)))
     s, e = gold.start[pairs.gold], gold.last[pairs.gold]
-    return same_bounds & same & ((cum[e + 1] - cum[s]) == 0)
+    correct: np.ndarray = same_bounds & same & ((cum[e + 1] - cum[s]) == 0)
+    return correct
 
 
 def germeval_counts(data: GermEvalData, policy: str = "nereval", eof_quirk: bool = True,
@@ -117,6 +118,10 @@ def germeval_counts(data: GermEvalData, policy: str = "nereval", eof_quirk: bool
     offsets = data.sent_offsets
     n_sent = len(offsets) - 1
     m1 = np.zeros((n_sent, 3), np.int64)
+
+    def sent(starts: np.ndarray) -> np.ndarray:
+        return np.searchsorted(offsets, starts, side="right") - 1
+
     levels: Dict[Tuple[str, str], LevelCounts] = {}
     for level in LEVELS:
         g, s = chunks[("gold", level)], chunks[("system", level)]
@@ -141,7 +146,6 @@ def germeval_counts(data: GermEvalData, policy: str = "nereval", eof_quirk: bool
                 types, np.bincount(key_g, minlength=k)[:k], np.bincount(key_s, minlength=k)[:k],
                 np.bincount(key_c, minlength=k)[:k], tags_ok, dropped)
             if mode == "strict":
-                sent = lambda starts: np.searchsorted(offsets, starts, side="right") - 1  # noqa: E731
                 m1[:, 0] += np.bincount(sent(g.start), minlength=n_sent)[:n_sent]
                 m1[:, 1] += np.bincount(sent(s.start), minlength=n_sent)[:n_sent]
                 m1[:, 2] += np.bincount(sent(g.start[gi]), minlength=n_sent)[:n_sent]
@@ -167,7 +171,8 @@ class Metric1Stats:
 
     @property
     def totals(self) -> np.ndarray:
-        return self.stats.sum(axis=0)
+        totals: np.ndarray = self.stats.sum(axis=0)
+        return totals
 
     @property
     def f1(self) -> float:
@@ -181,8 +186,8 @@ class Metric1Stats:
     def recall(self) -> float:
         return self._prf()[1]
 
-    def _prf(self) -> tuple:
-        g, f, k = self.totals.tolist()
+    def _prf(self) -> Tuple[float, float, float]:
+        g, f, k = (int(x) for x in self.totals)
         return measures.prf(k, f - k, g - k)
 
 

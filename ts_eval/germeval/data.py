@@ -62,7 +62,7 @@ class GermEvalData:
 
     @property
     def n_tokens(self) -> int:
-        return self.tags.shape[1]
+        return int(self.tags.shape[1])
 
     @property
     def sent_offsets(self) -> np.ndarray:
@@ -73,7 +73,8 @@ class GermEvalData:
         return int(np.count_nonzero(self.sent_first))
 
     def row(self, side: str, level: str) -> np.ndarray:
-        return self.tags[ROW_NAMES.index(f"{side} {level}")]
+        row: np.ndarray = self.tags[ROW_NAMES.index(f"{side} {level}")]
+        return row
 
     def where(self, row: int, token: int) -> Tuple[str, int]:
         """(path, line) of a token on one row (gold rows: the gold file, system rows: the system file)."""

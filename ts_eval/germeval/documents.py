@@ -8,6 +8,8 @@ same label) is kept once and counted in ``notes["merged_levels"]``.
 """
 from __future__ import annotations
 
+from typing import List, Sequence
+
 import numpy as np
 
 from ..errors import OptionError
@@ -18,7 +20,8 @@ from .reader import read_germeval
 SIDES = ("gold", "system")
 
 
-def read_germeval_side(path: str, side: str = "gold", *, policy: str = "nereval", levels=LEVELS) -> Documents:
+def read_germeval_side(path: str, side: str = "gold", *, policy: str = "nereval",
+                       levels: Sequence[str] = LEVELS) -> Documents:
     """The ``side`` spans of a 6-column GermEval file (every sentence a document)."""
     if side not in SIDES:
         raise OptionError(f"side {side!r}: expected gold or system")
@@ -37,7 +40,7 @@ def read_germeval_side(path: str, side: str = "gold", *, policy: str = "nereval"
     remap = np.zeros(len(LABELS), np.int32)
     remap[used] = np.arange(len(used), dtype=np.int32)
 
-    def keys():
+    def keys() -> List[str]:
         return [TOKEN_SEP.join(data.texts(int(a), int(b))) for a, b in zip(offsets[:-1], offsets[1:])]
     lines = data.gold_lines[offsets[:-1]].tolist() if len(offsets) > 1 else []
     return Documents(str(path), "germeval", offsets.copy(), [None] * (len(offsets) - 1), keys,

@@ -198,7 +198,8 @@ def _tag_ids(tf: _TabFile, columns: Sequence[int], names: Sequence[str]) -> np.n
         tag = tf.text(columns[r], t)
         raise InputError(f"{names[r]} tag {tag!r} (field {columns[r] + 1}) is not a GermEval 2014 tag: "
                          f"{_tag_hint(tag)}", tf.path, int(tf.token_line[t]))
-    return out.astype(np.uint8)
+    tag_ids: np.ndarray = out.astype(np.uint8)
+    return tag_ids
 
 
 def _tag_hint(tag: str) -> str:

@@ -6,7 +6,8 @@ of spans and of the matcher's pairs); nothing loops over sentences.
 """
 from __future__ import annotations
 
-from typing import Any, Callable, Dict, Hashable, Optional, Tuple
+from dataclasses import dataclass
+from typing import Any, Callable, Dict, Hashable, List, Optional, Tuple
 
 import numpy as np
 
@@ -16,13 +17,36 @@ from ..core.matching import DEFAULT_MATCHING, MatchSettings, Pairs, match
 from ..core.units import merge_overlaps
 
 
+@dataclass(frozen=True)
+class ScoreSettings:
+    """The options of ``score`` that a model's statistics and result depend on."""
+
+    separator_weight: float = 1.0
+    beta: float = 1.0
+    k1: Optional[int] = None
+    k2: Optional[int] = None
+    focus: str = "target"
+    weights: Any = "eq7"
+    fair_mode: str = "paper"
+    all_labels_row: bool = False
+    matching: MatchSettings = DEFAULT_MATCHING   # minimum overlap and assignment of span-level models
+    partial_weight: float = 0.5                  # SemEval: credit of a partial match
+
+
+#: the settings ``rank`` and ``analyze`` count per-sentence statistics with (and the matcher's of the corpus data)
+RANK_SETTINGS = ScoreSettings()
+
+
 class CorpusData:
     """A corpus with the per-sentence facts every statistics function needs, and the matcher's
-    settings (:class:`~ts_eval.core.matching.MatchSettings`) every span-level model reads."""
+    settings (:class:`~ts_eval.core.matching.MatchSettings`) every span-level model reads;
+    ``settings``: what the per-sentence statistics ``rank`` resamples are counted under (``score``'s
+    defaults with these matcher's settings)."""
 
     def __init__(self, corpus: Corpus, matching: MatchSettings = DEFAULT_MATCHING):
         self.corpus = corpus
         self.matching = matching
+        self.settings = ScoreSettings(matching=matching)
         self.n_sentences = corpus.n_sentences
         self.n_labels = len(corpus.labels)
         self._gold_key: Optional[np.ndarray] = None
@@ -33,12 +57,6 @@ class CorpusData:
     def key(self, spans: SpanSet) -> np.ndarray:
         """sentence * labels + label of every span (the bincount key of per-sentence per-label counts)."""
         return self.corpus.sentence_of(spans.start) * self.n_labels + spans.label.astype(np.int64)
-
-    def bincount(self, key: np.ndarray, weights=None) -> np.ndarray:
-        """Counts per (sentence, label) as a (sentences, labels) float array."""
-        size = self.n_sentences * self.n_labels
-        out = np.bincount(key, weights=weights, minlength=size)[:size]
-        return out.reshape(self.n_sentences, self.n_labels).astype(float)
 
     @property
     def gold_key(self) -> np.ndarray:
@@ -92,12 +110,12 @@ class SystemData:
         info = self.cd.corpus.system_info.get(self.name)
         return info.unplaced if info is not None and info.unplaced is not None and len(info.unplaced) else None
 
-    def unplaced_counts(self, weights: Optional[np.ndarray] = None) -> np.ndarray:
-        """(sentences, labels) unplaced spans (or the sum of ``weights``, one per span) per sentence and label."""
-        u = self.unplaced
+    def unplaced_counts(self) -> np.ndarray:
+        """(sentences, labels) unplaced spans per sentence and label."""
+        u, S, L = self.unplaced, self.cd.n_sentences, self.cd.n_labels
         if u is None:
-            return np.zeros((self.cd.n_sentences, self.cd.n_labels))
-        return self.cd.bincount(u.sentence * self.cd.n_labels + u.label.astype(np.int64), weights)
+            return np.zeros((S, L))
+        return np.bincount(u.sentence * L + u.label.astype(np.int64), minlength=S * L)[:S * L].reshape(S, L)
 
     @property
     def key(self) -> np.ndarray:
@@ -141,6 +159,31 @@ class SystemData:
         if key not in self.cache:
             self.cache[key] = make()
         return self.cache[key]
+
+
+@dataclass
+class Contributions:
+    """The statistics of one system under one model as contributions of spans (what ``analyze`` puts
+    in buckets of spans): entry i adds ``weight[i]`` to column ``col[i]`` of the sentence of gold span
+    ``span[i]`` (``side`` 0) or of system span ``span[i]`` (``side`` 1).  ``whole``: columns no span
+    contributes to (a bucket of spans has no value there)."""
+
+    side: np.ndarray
+    span: np.ndarray
+    col: np.ndarray
+    weight: np.ndarray
+    k: int
+    whole: Tuple[int, ...] = ()
+
+    @classmethod
+    def of(cls, parts: List[Tuple[int, Any, Any, Any]], k: int, whole: Tuple[int, ...] = ()) -> Contributions:
+        """(side, spans, columns, weights) parts as one list of entries (zero weights dropped)."""
+        side = np.concatenate([np.full(len(s), d, np.int8) for d, s, _, _ in parts]) if parts else np.zeros(0, np.int8)
+        span = np.concatenate([np.asarray(s, np.int64) for _, s, _, _ in parts]) if parts else np.zeros(0, np.int64)
+        col = np.concatenate([np.asarray(c, np.int64) for _, _, c, _ in parts]) if parts else np.zeros(0, np.int64)
+        w = np.concatenate([np.asarray(x, float) for _, _, _, x in parts]) if parts else np.zeros(0)
+        keep = w != 0
+        return cls(side[keep], span[keep], col[keep], w[keep], k, whole)
 
 
 def iob2_codes(corpus: Corpus, spans: SpanSet) -> np.ndarray:

@@ -1,8 +1,8 @@
 """Counts: everything ``score``'s report is made of, for any run of sentences; the counts of two runs
 add up to the counts of both.
 
-``count_corpus(corpus, ...)`` counts every system of a corpus with the chosen model families
-(:class:`~ts_eval.models.tally.Tally` per family and system, what each side and the corpus hold);
+``count_corpus(corpus, ...)`` counts every system of a corpus with the chosen models
+(:class:`~ts_eval.models.tally.Tally` per model and system, what each side and the corpus hold);
 ``a + b`` are the counts of ``a``'s sentences followed by ``b``'s (labels seen by only one part are
 aligned by name); :meth:`Counts.report` is the :class:`~ts_eval.results.report.Report`.  So a corpus can
 be read in blocks of sentences keeping only running counts (``ts-eval score`` does), or scored in shards
@@ -16,18 +16,19 @@ from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple
 import numpy as np
 
 from ..core.corpus import Corpus
+from ..errors import OptionError
 from ..fair.weights import resolve_weights
 from ..results.report import Report, versions
-from .context import CorpusData, SystemData
-from .registry import ScoreSettings, families
-from .tally import CorpusTally, SideTally, Tally, Totals
+from .context import CorpusData, ScoreSettings, SystemData
+from .registry import ModelSpec, score_specs
+from .tally import SUMS, CorpusTally, SideTally, Tally, Totals
 
 GENERATED_SETTINGS = ("mode", "ground", "normalize", "normalize_steps", "fuzzy_threshold")
 
 
 @dataclass(frozen=True)
 class SystemCounts:
-    """One system's counts: where it came from, and one tally per model family."""
+    """One system's counts: where it came from, and one tally per model."""
 
     name: str
     source: SideTally
@@ -151,28 +152,49 @@ class Counts:
 
     def report(self) -> Report:
         """The :class:`~ts_eval.results.report.Report` of these counts."""
-        order = families(self.models)
+        order = score_specs(self.models)
         systems = []
         for s in self.systems:
             totals = Totals(list(self.labels), self.settings, self.corpus, self.gold, s.source)
             result: Dict[str, Any] = {"name": s.name, "source": s.source.summary()}
-            for m in order:
-                result[m] = order[m].result(s.tallies[m], totals)
+            for m, spec in order.items():
+                result[m] = result_of(spec, s.tallies[m], totals)
             systems.append(result)
         return Report(self.settings_dict(), self.corpus.info(self.labels), self.gold.summary(), systems)
 
 
+def tally_of(spec: ModelSpec, sd: SystemData, settings: ScoreSettings) -> Tally:
+    """``score``'s counts of one system under one model: the column sums of its statistics
+    (:data:`~ts_eval.models.tally.SUMS`) and its figures beside them (``extras``)."""
+    x = np.asarray(spec.stats(sd, settings, False))[0]
+    whole, per = spec.columns
+    sums = Tally({"whole": x[:whole], "labels": x[whole:].reshape(sd.cd.n_labels, per)}, SUMS)
+    return sums if spec.extras is None else sums.joined(spec.extras(sd, settings))
+
+
+def result_of(spec: ModelSpec, tally: Tally, totals: Totals) -> Dict[str, Any]:
+    """``score``'s result of one model from its tally of the whole corpus."""
+    if spec.result is None:
+        raise OptionError(f"model {spec.name!r} has no result of its own (a ranking model)")
+    return spec.result(tally, totals)
+
+
+def report_of(spec: ModelSpec, sd: SystemData, settings: ScoreSettings) -> Dict[str, Any]:
+    """The result of one system of one corpus under one model, as ``score`` reports it."""
+    return result_of(spec, tally_of(spec, sd, settings), Totals.of(sd, settings))
+
+
 def count_corpus(corpus: Corpus, models: Sequence[str], settings: ScoreSettings,
                  input_labels: Optional[Sequence[str]] = None) -> Counts:
-    """The counts of every system of ``corpus`` under the families ``models`` (checked by the caller)."""
+    """The counts of every system of ``corpus`` under the models ``models`` (checked by the caller)."""
     cd = CorpusData(corpus, settings.matching)
-    order = families(models)
+    order = score_specs(models)
     systems: List[SystemCounts] = []
     for name in corpus.systems:
         sd = SystemData(cd, name)    # not kept in cd: one system's intermediate results in memory at a time
         tallies = {}
-        for m in order:
-            tallies[m] = order[m].count(sd, settings)
+        for m, spec in order.items():
+            tallies[m] = tally_of(spec, sd, settings)
             sd.cache.clear()
         systems.append(SystemCounts(name, SideTally.of(corpus.system_info[name]), tallies))
     return Counts(tuple(models), settings, corpus.scheme, corpus.scheme_requested, corpus.policy,

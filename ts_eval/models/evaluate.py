@@ -1,4 +1,4 @@
-"""Corpus -> Report: every requested model family of the registry (:mod:`ts_eval.models`) per system."""
+"""Corpus -> Report: every requested model of the registry (:mod:`ts_eval.models`) per system."""
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Dict, Mapping, Optional, Sequence, Tuple, Union, cast
@@ -9,8 +9,9 @@ from ..core.matching import ThresholdLike, match_settings
 from ..errors import OptionError
 from ..fair.weights import resolve_weights
 from ..results.report import Report
+from .context import ScoreSettings
 from .counts import count_corpus
-from .registry import ScoreSettings, check_matching, check_partial_weight, families
+from .registry import check_matching, check_partial_weight, generated_modes, score_names, score_specs
 
 if TYPE_CHECKING:   # (Python's tag lists are read by score() alone: the command line reads files)
     from ..core.sequences import TagSeqs
@@ -18,26 +19,18 @@ if TYPE_CHECKING:   # (Python's tag lists are read by score() alone: the command
 SpanTuple = Tuple[str, int, int]     # (label, start, end), end exclusive
 
 
-MODELS = ("ts", "exact", "overlap", "constrained", "contain", "fair", "semeval")   # the families that read spans
-GENERATED_MODELS = ("strings",)      # the family that reads generated outputs' strings (io.grounding)
 DEFAULT_MODELS = ("ts", "exact", "fair")
 
 
 def default_score_models(corpus: Corpus) -> Tuple[str, ...]:
-    """``evaluate``'s models when none are given: :data:`DEFAULT_MODELS`, or only ``strings`` when every
-    system is a generated output read in the ``strings`` mode (:mod:`ts_eval.io.grounding`)."""
-    modes = [generated_mode(info.reading) for info in corpus.system_info.values()]
-    return ("strings",) if modes and all(m == "strings" for m in modes) else DEFAULT_MODELS
-
-
-def generated_mode(reading: Optional[Mapping[str, Any]]) -> Optional[str]:
-    """The mode a generated output was read in (None: the side is not a generated output)."""
-    gen = (reading or {}).get("generated")
-    return gen.get("mode") if isinstance(gen, Mapping) else None
+    """``evaluate``'s models when none are given: :data:`DEFAULT_MODELS`, or only the models made for
+    generated outputs when every system is one read in the ``strings`` mode (:mod:`ts_eval.io.grounding`)."""
+    modes = generated_modes(corpus)
+    return tuple(score_names("generated")) if modes and all(m == "strings" for m in modes) else DEFAULT_MODELS
 
 
 def _check(models: Sequence[str], k1: Optional[int], k2: Optional[int]) -> None:
-    families(models)      # (OptionError naming every family for an unknown one)
+    score_specs(models)      # (OptionError naming every model for an unknown one)
     for name, k in (("k1", k1), ("k2", k2)):
         if k is not None and k < 0:
             raise OptionError("expected a whole number >= 0", option=name, value=k)
@@ -69,7 +62,7 @@ def evaluate(
     matrix; ``focus`` target or system, ``weights`` in the reference syntax or a
     preset eq5/eq6/eq7 (default eq7, the paper's equation 7: eq5 would repeat the
     fair scores), ``fair_mode`` paper or faireval-skip).  Every model's result is
-    built from the column sums of the per-sentence statistics its registered family
+    built from the column sums of the per-sentence statistics its registered declaration
     (:mod:`ts_eval.models`) gives, the same statistics ``rank`` resamples; ``semeval``:
     nervaluate's SemEval-2013 schemes strict, exact, partial, ent_type (:mod:`ts_eval.models.semeval`).
 
@@ -97,7 +90,7 @@ def score_settings(*, separator_weight: float = 1.0, beta: float = 1.0, all_labe
                    min_overlap: ThresholdLike = None, assignment: str = "many-to-many",
                    partial_weight: float = 0.5) -> ScoreSettings:
     """:func:`evaluate`'s options checked (an :class:`~ts_eval.errors.OptionError` names a bad one), as the
-    :class:`~ts_eval.models.registry.ScoreSettings` the model families read (``models`` None:
+    :class:`~ts_eval.models.registry.ScoreSettings` the models read (``models`` None:
     :data:`DEFAULT_MODELS`)."""
     measures.check_separator_weight(separator_weight)
     measures.check_beta(beta)

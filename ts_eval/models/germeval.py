@@ -13,11 +13,12 @@ import numpy as np
 
 from ..core import measures
 from ..errors import OptionError
-from .context import SystemData
-from .registry import Model, register
+from .context import RANK_SETTINGS, ScoreSettings, SystemData
+from .registry import ModelSpec, Score, register
 
 
-def metric1_sentence_stats(sd: SystemData) -> np.ndarray:
+def metric1_sentence_stats(sd: SystemData, settings: ScoreSettings = RANK_SETTINGS, sentences: bool = True
+                           ) -> np.ndarray:
     """``(sentences, 3)``: Metric 1's gold, found and correct chunks per sentence of one system, under the
     corpus's chunk policy; an :class:`OptionError` for a corpus that was not read from GermEval-layout files."""
     corpus = sd.cd.corpus
@@ -40,12 +41,9 @@ def metric1_f1(x: np.ndarray) -> np.ndarray:
     return np.asarray(measures.fbeta(k, f - k, g - k))
 
 
-MODEL = Model(
-    "germeval-m1", "M1-F1", metric1_sentence_stats, metric1_f1,
-    "GermEval 2014 Metric 1 F1 (strict, combined: outer and inner chunks pooled), the shared task's official "
-    "ranking, as nereval.perl computes it; needs GermEval-layout input", needs="germeval", columns=(3, 0))
-
-
-def register_models() -> None:
-    """Register this module's models (the registry calls it once, in the order of its ``LATER``)."""
-    register(MODEL)
+SPEC = register(ModelSpec(
+    "germeval", "GermEval 2014 Metric 1 (ranking only; needs GermEval-layout input)", metric1_sentence_stats, (3, 0),
+    (Score("germeval-m1", "M1-F1", metric1_f1,
+           "GermEval 2014 Metric 1 F1 (strict, combined: outer and inner chunks pooled), the shared task's official "
+           "ranking, as nereval.perl computes it; needs GermEval-layout input"),), needs="germeval"))
+MODEL = SPEC.models[0]

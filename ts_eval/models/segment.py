@@ -25,14 +25,14 @@ Precision = hit system spans / system spans, recall = hit gold spans / gold span
 (for exact match both hit counts are conlleval's "correct").  Token accuracy is
 conlleval's: every ``-DOCSTART-`` line counts as a correctly tagged O token.
 
-Statistics (:func:`segment_stats`): per sentence and label the gold spans, system spans,
-gold spans hit and system spans hit; ``score`` counts their totals (:func:`count`, per label
-without the sentences) and builds its result from them (:func:`result`), and :func:`segment_counts`
-is the same count for a pair of span sets.
+Statistics (:func:`segment_stats`): per sentence and label the gold spans, system spans, gold
+spans hit and system spans hit; ``score``'s are their totals (the same count keyed by label), and
+:func:`segment_prf` gives P, R and F of any sums of them, for ``score``'s result and for ``rank``'s
+scores alike.  :func:`segment_counts` is the same count for a pair of span sets.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from functools import partial
 from typing import Any, Dict, Mapping, Optional, Sequence, Tuple
 
@@ -41,8 +41,8 @@ import numpy as np
 from ..core import measures
 from ..core.corpus import Corpus, SpanSet, span_shape
 from ..core.matching import DEFAULT_MATCHING, MatchSettings, Pairs, accept
-from .context import SystemData, iob2_codes
-from .registry import Family, Model, ScoreSettings, register, register_family
+from .context import RANK_SETTINGS, Contributions, ScoreSettings, SystemData, iob2_codes
+from .registry import Display, ModelSpec, ResultColumn, Score, register
 from .tally import Tally, Totals
 
 SEGMENT_MODELS = ("exact", "overlap", "constrained", "contain")
@@ -94,20 +94,6 @@ def segment_counts(gold: SpanSet, system: SpanSet, pairs: Pairs, n_labels: int,
     c = hit_counts(gold.label.astype(np.int64), system.label.astype(np.int64), pairs, n_labels,
                    max_spurious, max_missing, matching)
     return SegmentCounts(*(c[:, i] for i in range(4)))
-
-
-def segment_stats(sd: SystemData, model: str = "exact", k1: Optional[int] = None,
-                  k2: Optional[int] = None) -> np.ndarray:
-    """(sentences, 4 * labels): per label gold spans, system spans, gold spans hit, system
-    spans hit under a segment model (exact, overlap, constrained, contain)."""
-    cd = sd.cd
-    max_spurious, max_missing = model_limits(model, k1, k2)
-    c = hit_counts(cd.gold_key, sd.key, sd.pairs, cd.n_sentences * cd.n_labels, max_spurious, max_missing,
-                   cd.matching)
-    if sd.unplaced is not None:     # spans on no token: system spans that hit nothing
-        c = c.astype(float)
-        c[:, 1] += sd.unplaced_counts().reshape(-1)
-    return c.reshape(cd.n_sentences, -1)
 
 
 def model_limits(model: str, k1: Optional[int] = None, k2: Optional[int] = None) -> Tuple[Optional[int], Optional[int]]:
@@ -167,68 +153,32 @@ def span_token_accuracy(corpus: Corpus, gold: np.ndarray, system: np.ndarray) ->
     return int(np.count_nonzero(gold == system)) + n, len(gold) + n
 
 
-# ---------------------------------------------------------------------------
-# results: score's full dict, rank's single numbers
-
-
-def segment_result(c: SegmentCounts, labels: Sequence[str], beta: float, exact: bool) -> Dict[str, Any]:
-    """Per-label, micro and macro counts and scores of segment counts."""
-    p = measures.precision(c.found_hit, c.found - c.found_hit)
-    r = measures.recall(c.gold_hit, c.gold - c.gold_hit)
-    f = measures.f_from_pr(p, r, beta)
-    present = (c.gold + c.found) > 0
-
-    def counts(k=None):
-        pick = (lambda a: int(a.sum())) if k is None else (lambda a: int(a[k]))
-        out = {"gold": pick(c.gold), "system": pick(c.found)}
-        if exact:   # one hit count: tp (fp = system - tp, fn = gold - tp)
-            out["tp"] = pick(c.gold_hit)
-        else:
-            out["gold_hit"], out["system_hit"] = pick(c.gold_hit), pick(c.found_hit)
-        return out
-
-    rows = {lab: {**counts(k), "precision": float(p[k]), "recall": float(r[k]), "f": float(f[k]),
-                  "present": bool(present[k])} for k, lab in enumerate(labels)}
-    G, F, GH, FH = (int(a.sum()) for a in (c.gold, c.found, c.gold_hit, c.found_hit))
-    P, R = measures.precision(FH, F - FH), measures.recall(GH, G - GH)
-    micro = {**counts(), "precision": float(P), "recall": float(R), "f": float(measures.f_from_pr(P, R, beta))}
-    macro = {**measures.macro({"precision": p, "recall": r, "f": f}, present), "labels_averaged": int(present.sum())}
-    return {"labels": rows, "micro": micro, "macro": macro}
-
-
-#: a segment family's tally: per label gold, system, gold hit, system hit spans; for ``exact`` also
-#: conlleval's token accuracy (tags correct, tags counted) and the runs where the spans have no IOB2
-#: encoding (nested or crossing spans; ``undefined``)
-LAYOUT = {"spans": ("L.", "sum")}
-EXACT_LAYOUT = {**LAYOUT, "accuracy": (".", "sum"), "undefined": ("", "sum")}
-
-
-def count(sd: SystemData, settings: ScoreSettings, model: str = "exact") -> Tally:
-    """``score``'s counts of a segment model for one system (the totals of :func:`segment_stats`)."""
+def segment_stats(sd: SystemData, settings: ScoreSettings = RANK_SETTINGS, sentences: bool = True,
+                  model: str = "exact") -> np.ndarray:
+    """(sentences, 4 * labels): per label gold spans, system spans, gold spans hit, system spans hit
+    under a segment model (exact, overlap, constrained, contain); ``sentences`` False: (1, 4 * labels),
+    their totals (counted per label)."""
     cd = sd.cd
-    gold = cd.corpus.gold
-    c = hit_counts(gold.label.astype(np.int64), sd.spans.label.astype(np.int64), sd.pairs, cd.n_labels,
-                   *model_limits(model, settings.k1, settings.k2), cd.matching)
-    if sd.unplaced is not None:     # spans on no token: system spans that hit nothing
-        c[:, 1] += np.bincount(sd.unplaced.label, minlength=cd.n_labels)[:cd.n_labels].astype(c.dtype)
-    if model != "exact":
-        return Tally({"spans": c}, LAYOUT)
+    if sentences:
+        gold_key, system_key, rows = cd.gold_key, sd.key, cd.n_sentences
+    else:
+        gold_key, system_key, rows = cd.corpus.gold.label.astype(np.int64), sd.spans.label.astype(np.int64), 1
+    size = rows * cd.n_labels
+    c = hit_counts(gold_key, system_key, sd.pairs, size, *model_limits(model, settings.k1, settings.k2),
+                   cd.matching)
+    u = sd.unplaced
+    if u is not None:     # spans on no token: system spans that hit nothing
+        key = u.label.astype(np.int64) + (u.sentence * cd.n_labels if sentences else 0)
+        c[:, 1] += np.bincount(key, minlength=size)[:size]
+    return c.reshape(rows, -1)
+
+
+def accuracy_extras(sd: SystemData, settings: ScoreSettings) -> Tally:
+    """conlleval's token accuracy (tags correct, tags counted) and the runs where the spans have no IOB2
+    encoding (nested or crossing spans; ``undefined``): exact match's figures beside its sums."""
     acc = accuracy_counts(sd)
-    return Tally({"spans": c, "accuracy": np.array(acc or (0, 0), np.int64), "undefined": np.array(int(acc is None))},
-                 EXACT_LAYOUT)
-
-
-def result(tally: Tally, totals: Totals, model: str = "exact") -> Dict[str, Any]:
-    """``score``'s result of a segment model for one system, from its tally over the corpus."""
-    c = tally["spans"]
-    st = totals.settings
-    out = segment_result(SegmentCounts(*(c[:, i] for i in range(4))), totals.labels, st.beta, model == "exact")
-    if model != "exact":
-        lim = model_limits(model, st.k1, st.k2)
-        out["limits"] = {"max_spurious": lim[0], "max_missing": lim[1]}
-        return out
-    out.update(accuracy_result(tally, totals))
-    return out
+    return Tally({"accuracy": np.array(acc or (0, 0), np.int64), "undefined": np.array(int(acc is None))},
+                 {"accuracy": (".", "sum"), "undefined": ("", "sum")})
 
 
 def accuracy_counts(sd: SystemData) -> Optional[Tuple[int, int]]:
@@ -262,53 +212,131 @@ def accuracy_result(tally: Tally, totals: Totals) -> Dict[str, Any]:
     return {"token_accuracy": correct / counted if counted else 0.0, "tags_correct": correct, "tags_counted": counted}
 
 
-_STATS: Dict[tuple, Any] = {}
+# ---------------------------------------------------------------------------
+# scores of summed statistics: score's full dict, rank's single numbers
 
 
-def _family_stats(model: str, k1: Optional[int], k2: Optional[int]):
-    """One statistics function object per (model, limits): models sharing it share one computation."""
-    key = (model, k1, k2)
-    if key not in _STATS:
-        _STATS[key] = partial(segment_stats, model=model, k1=k1, k2=k2)
-    return _STATS[key]
+def segment_prf(x: np.ndarray, beta: float = 1.0) -> Tuple[Tuple[Any, Any, Any], Tuple[Any, Any, Any], np.ndarray]:
+    """((P, R, F) per label, (P, R, F) micro, labels present) of summed statistics (..., 4 * labels):
+    precision counts system spans hit, recall gold spans hit."""
+    per = np.asarray(x, float).reshape(np.shape(x)[:-1] + (-1, 4))
+    gold, found, g_hit, f_hit = (per[..., i] for i in range(4))
+    p, r = measures.precision(f_hit, found - f_hit), measures.recall(g_hit, gold - g_hit)
+    G, F, GH, FH = (a.sum(-1) for a in (gold, found, g_hit, f_hit))
+    P, R = measures.precision(FH, F - FH), measures.recall(GH, G - GH)
+    return (p, r, measures.f_from_pr(p, r, beta)), (P, R, measures.f_from_pr(P, R, beta)), (gold + found) > 0
 
 
 def segment_f1(x: np.ndarray, average: str = "micro", beta: float = 1.0) -> np.ndarray:
-    """F-beta of summed segment statistics (P and R count different hits), micro or macro."""
-    per = np.asarray(x, float).reshape(np.shape(x)[:-1] + (-1, 4))
-    gold, found, g_hit, f_hit = (per[..., i] for i in range(4))
-    if average == "micro":
-        gold, found, g_hit, f_hit = (a.sum(-1) for a in (gold, found, g_hit, f_hit))
-    p = measures.precision(f_hit, found - f_hit)
-    r = measures.recall(g_hit, gold - g_hit)
-    f = measures.f_from_pr(p, r, beta)
-    if average == "micro":
-        return np.asarray(f)
-    return measures.masked_mean(np.asarray(f), (gold + found) > 0)
+    """F-beta of summed segment statistics, micro or macro (a ranking model's score)."""
+    per_label, micro, present = segment_prf(x, beta)
+    return np.asarray(micro[2]) if average == "micro" else measures.masked_mean(per_label[2], present)
 
 
-EXACT_STATS = _family_stats("exact", *model_limits("exact"))
-OVERLAP_STATS = _family_stats("overlap", *model_limits("overlap"))
-CONSTRAINED_STATS = _family_stats("constrained", *model_limits("constrained"))
-CONTAIN_STATS = _family_stats("contain", *model_limits("contain"))
+def segment_result(x: np.ndarray, labels: Sequence[str], beta: float, exact: bool) -> Dict[str, Any]:
+    """Per-label, micro and macro counts and scores of summed statistics (4 * labels)."""
+    (p, r, f), micro, present = segment_prf(x, beta)
+    c = np.asarray(x).reshape(-1, 4)
 
-for _name, _text in (("exact", "segment exact match (conlleval)"), ("overlap", "segment overlap"),
-                     ("constrained", "constrained overlap (k1 spurious, k2 missing tokens at most)"),
-                     ("contain", "system span contains the gold span")):
-    register_family(Family(_name, partial(count, model=_name), partial(result, model=_name), _text))
+    def counts(row: np.ndarray) -> Dict[str, int]:
+        out = {"gold": int(row[0]), "system": int(row[1])}
+        if exact:   # one hit count: tp (fp = system - tp, fn = gold - tp)
+            out["tp"] = int(row[2])
+        else:
+            out["gold_hit"], out["system_hit"] = int(row[2]), int(row[3])
+        return out
 
-for _m in (
-    Model("exact-f1-micro", "Seg-F1µ", EXACT_STATS, partial(segment_f1, average="micro"),
-          "segment exact match F1, micro (conlleval; the official CoNLL score)"),
-    Model("exact-f1-macro", "Seg-F1M", EXACT_STATS, partial(segment_f1, average="macro"),
-          "segment exact match F1, macro over labels"),
-    Model("overlap-f1-micro", "Ov-F1µ", OVERLAP_STATS, partial(segment_f1, average="micro"),
-          "segment overlap model F1, micro (a same-label span sharing a token is a hit)", matched=True),
-    Model("overlap-f1-macro", "Ov-F1M", OVERLAP_STATS, partial(segment_f1, average="macro"),
-          "segment overlap model F1, macro", matched=True),
-    Model("constrained-f1-micro", "Co-F1µ", CONSTRAINED_STATS, partial(segment_f1, average="micro"),
-          "constrained overlap F1, micro (k1 = k2 = 1)", matched=True),
-    Model("contain-f1-micro", "Ct-F1µ", CONTAIN_STATS, partial(segment_f1, average="micro"),
-          "contain model F1, micro (system span contains the gold span)", matched=True),
-):
-    register(replace(_m, columns=(0, 4)))     # per label: gold, system, gold hit, system hit
+    rows = {lab: {**counts(c[k]), "precision": float(p[k]), "recall": float(r[k]), "f": float(f[k]),
+                  "present": bool(present[k])} for k, lab in enumerate(labels)}
+    return {"labels": rows, "micro": {**counts(c.sum(0)), **dict(zip(("precision", "recall", "f"), map(float, micro)))},
+            "macro": {**measures.macro({"precision": p, "recall": r, "f": f}, present),
+                      "labels_averaged": int(present.sum())}}
+
+
+def result(tally: Tally, totals: Totals, model: str = "exact") -> Dict[str, Any]:
+    """``score``'s result of a segment model for one system, from its tally over the corpus."""
+    st = totals.settings
+    out = segment_result(tally.sums, totals.labels, st.beta, model == "exact")
+    if model != "exact":
+        lim = model_limits(model, st.k1, st.k2)
+        out["limits"] = {"max_spurious": lim[0], "max_missing": lim[1]}
+        return out
+    out.update(accuracy_result(tally, totals))
+    return out
+
+
+# ---------------------------------------------------------------------------
+# analyze: the statistics as contributions of spans
+
+
+def segment_split(sd: SystemData, model: str = "exact") -> Contributions:
+    """Per label gold, system, gold hit, system hit: a gold span brings "gold" and, when some system
+    span is an acceptable match, "gold hit"; a system span brings "system" and "system hit" (recall in
+    a bucket is over its gold spans, precision over its system spans, as InterpretEval)."""
+    gold, system = sd.cd.corpus.gold, sd.spans
+    ok = acceptable(sd.pairs, *model_limits(model))
+    g_hit = np.zeros(len(gold), bool)
+    g_hit[sd.pairs.gold[ok]] = True
+    s_hit = np.zeros(len(system), bool)
+    s_hit[sd.pairs.system[ok]] = True
+    gi, si = np.arange(len(gold)), np.arange(len(system))
+    gl, sl = gold.label.astype(np.int64) * 4, system.label.astype(np.int64) * 4
+    return Contributions.of([(0, gi, gl, np.ones(len(gi))), (0, gi, gl + 2, g_hit),
+                             (1, si, sl + 1, np.ones(len(si))), (1, si, sl + 3, s_hit)], 4 * sd.cd.n_labels)
+
+
+def label_sums(block: np.ndarray, keep: int = 4) -> np.ndarray:
+    """The first ``keep`` of the four counts, summed over labels (the counts ``analyze`` shows)."""
+    return block.reshape(block.shape[:-1] + (-1, 4)).sum(-2)[..., :keep]
+
+
+# ---------------------------------------------------------------------------
+# the declarations
+
+HITS = ("gold", "system", "gold_hit", "system_hit")
+
+
+def _spec(name: str, description: str, scores: Tuple[Score, ...], display: Display, **more: Any) -> ModelSpec:
+    return ModelSpec(name, description, partial(segment_stats, model=name), (0, 4), scores,
+                     partial(result, model=name), split=partial(segment_split, model=name), **more, display=display)
+
+
+def _f1(name: str, title: str, average: str, description: str) -> Score:
+    return Score(f"{name}-f1-{average}", title, partial(segment_f1, average=average), description,
+                 reported=(average, "f"))
+
+
+def _other(name: str, short: str, gloss: str, scores: Tuple[Score, ...], description: str) -> ModelSpec:
+    """overlap, constrained, contain: the same columns under the model's name."""
+    return _spec(name, description, scores, Display(
+        name, (ResultColumn(f"{name}_micro_f", f"{short} µF", ("micro", "f"), counts=HITS),
+               ResultColumn(f"{name}_macro_f", f"{short} MF", ("macro", "f"))),
+        ResultColumn(name, f"{name} micro F", ("micro", "f")), ResultColumn(name, f"{name} macro F", ("macro", "f")),
+        gloss=gloss, tables=("segment",)),
+        matched=True, counts=label_sums, count_names=HITS)
+
+
+EXACT = register(_spec("exact", "segment exact match (conlleval)", (
+    _f1("exact", "Seg-F1µ", "micro", "segment exact match F1, micro (conlleval; the official CoNLL score)"),
+    _f1("exact", "Seg-F1M", "macro", "segment exact match F1, macro over labels")), Display(
+    "segment exact match", (
+        ResultColumn("exact_precision", "ex P", ("micro", "precision")),
+        ResultColumn("exact_recall", "ex R", ("micro", "recall")),
+        ResultColumn("exact_f", "ex F", ("micro", "f")),
+        ResultColumn("exact_macro_f", "ex MF", ("macro", "f")),
+        ResultColumn("token_accuracy", "acc", ("token_accuracy",), counts=("tags_correct", "tags_counted"),
+                     note="token_accuracy_undefined")),
+    ResultColumn("exact", "exact micro F", ("micro", "f")), ResultColumn("exact", "exact macro F", ("macro", "f")),
+    gloss="exact counts whole spans as conlleval does", tables=("labels",)),
+    extras=accuracy_extras, counts=partial(label_sums, keep=3), count_names=("gold", "system", "tp")))
+register(_other("overlap", "ov", "overlap counts spans that share a token", (
+    _f1("overlap", "Ov-F1µ", "micro", "segment overlap model F1, micro (a same-label span sharing a token is a hit)"),
+    _f1("overlap", "Ov-F1M", "macro", "segment overlap model F1, macro")), "segment overlap"))
+register(_other("constrained", "co", "constrained overlap allows k1 spurious and k2 missing tokens", (
+    _f1("constrained", "Co-F1µ", "micro", "constrained overlap F1, micro (k1 = k2 = 1)"),),
+    "constrained overlap (k1 spurious, k2 missing tokens at most)"))
+register(_other("contain", "ct", "contain needs the gold span inside the system's", (
+    _f1("contain", "Ct-F1µ", "micro", "contain model F1, micro (system span contains the gold span)"),),
+    "system span contains the gold span"))
+#: exact match's per-sentence statistics, as ``rank`` reads them
+EXACT_STATS = EXACT.models[0].stats

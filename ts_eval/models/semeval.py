@@ -61,8 +61,8 @@ from ..core import measures
 from ..core.corpus import Corpus, SpanSet, Unplaced
 from ..core.matching import MatchSettings, Pairs, Threshold, match, meets, one_to_one
 from ..errors import OptionError
-from .context import SystemData
-from .registry import Family, Model, ScoreSettings, check_partial_weight, register, register_family, register_group
+from .context import RANK_SETTINGS, Contributions, ScoreSettings, SystemData
+from .registry import Display, ModelSpec, ResultColumn, Score, check_partial_weight, register
 from .tally import Tally, Totals
 
 SCHEMES = ("strict", "exact", "partial", "ent_type")
@@ -258,11 +258,11 @@ def scheme_outcomes(gold: SpanSet, system: SpanSet, pairs: Optional[Pairs] = Non
 def semeval_stats(corpus: Corpus, gold: SpanSet, system: SpanSet, pairs: Optional[Pairs] = None,
                   min_overlap_percentage: Optional[float] = None, per_sentence: bool = True,
                   matching: Optional[MatchSettings] = None, unplaced: Optional[Unplaced] = None) -> np.ndarray:
-    """(sentences, 4 schemes x (1 + labels) x 5) counts: for each scheme of :data:`SCHEMES`
-    the overall row then one row per label, each COR, INC, PAR, MIS, SPU of
-    :data:`COUNTS`.  Sums over any set of sentences are that set's counts
-    (:func:`scores_of_sums` turns them into scores).  ``per_sentence=False``: one row,
-    the corpus totals (what a report needs, without the sentences x k matrix)."""
+    """(sentences, (1 + labels) x 4 schemes x 5) counts: the overall row then one row per label, each for
+    every scheme of :data:`SCHEMES` COR, INC, PAR, MIS, SPU of :data:`COUNTS`.  Sums over any set of
+    sentences are that set's counts (:func:`scores_of_sums` turns them into scores).
+    ``per_sentence=False``: one row, the corpus totals (what a report needs, without the sentences x k
+    matrix)."""
     cand = _candidates(gold, system, pairs, matching, min_overlap_percentage)
     L = len(corpus.labels)
     if per_sentence:
@@ -270,7 +270,7 @@ def semeval_stats(corpus: Corpus, gold: SpanSet, system: SpanSet, pairs: Optiona
     else:
         S, g_sent, s_sent = 1, np.zeros(len(gold), np.int64), np.zeros(len(system), np.int64)
     R, K = 1 + L, len(COUNTS)
-    out = np.zeros((S, len(SCHEMES), R, K))
+    out = np.zeros((S, R, len(SCHEMES), K))
     for k, scheme in enumerate(SCHEMES):
         for by_label in (False, True):
             o = cand.codes(scheme, by_label)
@@ -279,11 +279,11 @@ def semeval_stats(corpus: Corpus, gold: SpanSet, system: SpanSet, pairs: Optiona
             miss = o.gold == MIS
             key = np.concatenate([(s_sent * R + s_row) * K + o.system,
                                   ((g_sent * R + g_row) * K + MIS)[miss]])
-            out[:, k] += np.bincount(key, minlength=S * R * K).reshape(S, R, K)
+            out[:, :, k] += np.bincount(key, minlength=S * R * K).reshape(S, R, K)
     if unplaced is not None and len(unplaced):    # spans on no token: spurious in every scheme and row
         u_sent = unplaced.sentence if per_sentence else np.zeros(len(unplaced), np.int64)
         for row in (np.zeros(len(unplaced), np.int64), 1 + unplaced.label.astype(np.int64)):
-            out[:, :, :, SPU] += np.bincount(u_sent * R + row, minlength=S * R).reshape(S, 1, R)
+            out[..., SPU] += np.bincount(u_sent * R + row, minlength=S * R).reshape(S, R, 1)
     return out.reshape(S, -1)
 
 
@@ -294,11 +294,11 @@ def semeval_stats(corpus: Corpus, gold: SpanSet, system: SpanSet, pairs: Optiona
 def scores_of_sums(x: np.ndarray, n_labels: Optional[int] = None, beta: float = 1.0,
                    partial_weight: float = 0.5) -> Dict[str, np.ndarray]:
     """Counts and scores, each (..., 4 schemes, 1 + labels), of summed :func:`semeval_stats`
-    columns (any leading axes, e.g. bootstrap resamples; labels inferred from the width);
-    a partial match counts ``partial_weight`` of a correct one."""
+    columns (any leading axes, e.g. bootstrap resamples; labels inferred from the width: the overall
+    rows alone are a width of no label); a partial match counts ``partial_weight`` of a correct one."""
     if n_labels is None:
         n_labels = np.shape(x)[-1] // (len(SCHEMES) * len(COUNTS)) - 1
-    c = np.asarray(x, float).reshape(np.shape(x)[:-1] + (len(SCHEMES), 1 + n_labels, len(COUNTS)))
+    c = np.asarray(x, float).reshape(np.shape(x)[:-1] + (1 + n_labels, len(SCHEMES), len(COUNTS))).swapaxes(-3, -2)
     cor, inc, par, mis, spu = (c[..., k] for k in range(len(COUNTS)))
     possible = cor + inc + par + mis
     actual = cor + inc + par + spu
@@ -359,38 +359,38 @@ def semeval_model(corpus: Corpus, system: SpanSet, beta: float = 1.0, pairs: Opt
 
 
 # ---------------------------------------------------------------------------
-# the model family and its ranking models
+# the declaration
 
 
-def stats(sd: SystemData) -> np.ndarray:
-    """(sentences, 4 schemes x (1 + labels) x 5 counts) of one system."""
+def stats(sd: SystemData, settings: ScoreSettings = RANK_SETTINGS, sentences: bool = True) -> np.ndarray:
+    """(sentences, (1 + labels) x 4 schemes x 5 counts) of one system (:func:`semeval_stats`; ``sentences``
+    False: their totals)."""
     corpus = sd.cd.corpus
-    return semeval_stats(corpus, corpus.gold, sd.spans, sd.pairs, matching=sd.cd.matching, unplaced=sd.unplaced)
-
-
-def overall_stats(sd: SystemData) -> np.ndarray:
-    """(sentences, 4 schemes x 5 counts): the overall rows only -- all a ranking model reads, so
-    the bootstrap and permutation products stay small (the label rows are 1 + labels times more)."""
-    x = sd.stats(stats)
-    return np.ascontiguousarray(x.reshape(x.shape[0], len(SCHEMES), -1, 5)[:, :, 0, :].reshape(x.shape[0], -1))
-
-
-#: the SemEval family's tally: per scheme, for the overall row and then each label, the five counts
-LAYOUT = {"counts": (".O.", "sum")}
-
-
-def count(sd: SystemData, settings: ScoreSettings) -> Tally:
-    """``score``'s SemEval counts of one system (:func:`semeval_stats` without the sentences)."""
-    corpus = sd.cd.corpus
-    totals = semeval_stats(corpus, corpus.gold, sd.spans, sd.pairs, per_sentence=False, matching=sd.cd.matching,
-                           unplaced=sd.unplaced)[0]
-    return Tally({"counts": totals.reshape(len(SCHEMES), 1 + sd.cd.n_labels, len(COUNTS))}, LAYOUT)
+    return semeval_stats(corpus, corpus.gold, sd.spans, sd.pairs, per_sentence=sentences, matching=sd.cd.matching,
+                         unplaced=sd.unplaced)
 
 
 def result(tally: Tally, totals: Totals) -> Dict[str, Any]:
     """``score``'s result: per scheme ``overall`` and per-label rows (see :func:`semeval_result`)."""
-    return semeval_result(tally["counts"].reshape(-1), totals.labels, totals.settings.beta,
-                          matching=totals.settings.matching, partial_weight=totals.settings.partial_weight)
+    return semeval_result(tally.sums, totals.labels, totals.settings.beta, matching=totals.settings.matching,
+                          partial_weight=totals.settings.partial_weight)
+
+
+def semeval_split(sd: SystemData) -> Contributions:
+    """nervaluate's categories of the overall row per scheme: COR, INC and PAR where the gold span the
+    system span took falls, SPU where the system span falls, MIS where the gold span falls."""
+    gold, system = sd.cd.corpus.gold, sd.spans
+    K = len(COUNTS)
+    parts = []
+    for k, scheme in enumerate(SCHEMES):
+        o = span_outcomes(gold, system, sd.pairs, scheme=scheme)
+        took = o.system_gold >= 0
+        parts.append((0, o.system_gold[took], k * K + o.system[took], np.ones(int(took.sum()))))
+        spu = np.flatnonzero(~took)
+        parts.append((1, spu, k * K + o.system[spu], np.ones(len(spu))))
+        mis = np.flatnonzero(o.gold == MIS)
+        parts.append((0, mis, np.full(len(mis), k * K + MIS), np.ones(len(mis))))
+    return Contributions.of(parts, len(SCHEMES) * K)
 
 
 _TEXT = {
@@ -399,15 +399,19 @@ _TEXT = {
     "partial": "bounds overlap, any label; a partial match counts half (partial_weight)",
     "ent_type": "same label, bounds overlap",
 }
-
-def register_models() -> None:
-    """Register this module's models (the registry calls it once, in the order of its ``LATER``)."""
-    register_family(Family("semeval", count, result, "nervaluate's SemEval-2013 schemes strict, exact, partial, "
-                                                     "ent_type"))
-    for s in SCHEMES:
-        register(Model(f"semeval-{s.replace('_', '-')}-f1", f"SE-{s.replace('_', '-')}", overall_stats,
-                       partial(scheme_f, scheme=s),
-                       f"SemEval-2013 {s} F1 as nervaluate counts it, overall: {_TEXT[s]}",
-                       options=("partial_weight",) if PARTIAL_CREDIT[s] else (), matched=True,
-                       columns=(len(SCHEMES) * len(COUNTS), 0)))
-    register_group("semeval", tuple(f"semeval-{s.replace('_', '-')}-f1" for s in SCHEMES))
+SHOWN = COUNTS + ("possible", "actual")     # the counts beside a score
+register(ModelSpec(
+    "semeval", "nervaluate's SemEval-2013 schemes strict, exact, partial, ent_type", stats,
+    (len(SCHEMES) * len(COUNTS), len(SCHEMES) * len(COUNTS)),
+    tuple(Score(f"semeval-{s.replace('_', '-')}-f1", f"SE-{s.replace('_', '-')}", partial(scheme_f, scheme=s),
+                f"SemEval-2013 {s} F1 as nervaluate counts it, overall: {_TEXT[s]}",
+                options=("partial_weight",) if PARTIAL_CREDIT[s] else (), reported=(s, "overall", "f"))
+          for s in SCHEMES),
+    result, rank_whole=True, matched=True, group=True, display=Display(
+        "SemEval-2013 (nervaluate), overall F",
+        tuple(ResultColumn(f"semeval_{k}_f", f"SE {k} F", (k, "overall", "f"), counts=SHOWN) for k in SCHEMES),
+        ResultColumn("semeval", "SemEval strict F", ("strict", "overall", "f")),
+        ResultColumn("semeval", "SemEval partial F", ("partial", "overall", "f")),
+        gloss="SemEval is nervaluate's strict and partial schemes", tables=("semeval",)),
+    split=semeval_split, counts=lambda block: block[..., :len(SCHEMES) * len(COUNTS)], count_names=COUNTS,
+    count_groups=SCHEMES))

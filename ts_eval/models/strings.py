@@ -9,7 +9,7 @@ UniversalNER's evaluation.  Every string counts, whether or not it occurs in the
 
 Statistics (:func:`strings_stats`): per sentence and label the gold strings, system strings and
 tp (twice, in the segment models' four-column shape), so ``score``'s result and ``rank``'s
-resampling read it like exact match.
+scores are exact match's (:func:`~ts_eval.models.segment.segment_prf`).
 """
 from __future__ import annotations
 
@@ -20,9 +20,9 @@ import numpy as np
 
 from ..core.corpus import SideStrings
 from ..errors import OptionError
-from .context import SystemData
-from .registry import Family, Model, ScoreSettings, register, register_family
-from .segment import SegmentCounts, segment_f1, segment_result
+from .context import RANK_SETTINGS, ScoreSettings, SystemData
+from .registry import Display, ModelSpec, ResultColumn, Score, register
+from .segment import segment_f1, segment_result
 from .tally import Tally, Totals
 
 
@@ -35,9 +35,11 @@ def _strings(sd: SystemData) -> tuple[SideStrings, SideStrings]:
     return gold, system
 
 
-def strings_stats(sd: SystemData) -> np.ndarray:
+def strings_stats(sd: SystemData, settings: ScoreSettings = RANK_SETTINGS, sentences: bool = True) -> np.ndarray:
     """(sentences, 4 * labels): per label gold strings, system strings, tp, tp (multiset intersection
-    of the normalised strings of each sentence and label)."""
+    of the normalised strings of each sentence and label); ``sentences`` False: their totals."""
+    if not sentences:
+        return sd.stats(strings_stats).sum(0, keepdims=True).astype(np.int64)
     cd = sd.cd
     gold, system = _strings(sd)
     S, L = cd.n_sentences, cd.n_labels
@@ -58,30 +60,26 @@ def strings_stats(sd: SystemData) -> np.ndarray:
     return out.reshape(S, 4 * L)
 
 
-#: the strings family's tally: per label gold strings, system strings, tp, tp (the segment models' shape)
-LAYOUT = {"spans": ("L.", "sum")}
-
-
-def count(sd: SystemData, settings: ScoreSettings) -> Tally:
-    """``score``'s counts of one system: the totals of :func:`strings_stats`."""
-    return Tally({"spans": sd.stats(strings_stats).sum(0).reshape(sd.cd.n_labels, 4).astype(np.int64)}, LAYOUT)
-
-
 def result(tally: Tally, totals: Totals) -> Dict[str, Any]:
     """``score``'s result: per-label, micro and macro gold, system, tp, precision, recall, f."""
-    sums = tally["spans"]
-    out = segment_result(SegmentCounts(*(sums[:, i] for i in range(4))), totals.labels, totals.settings.beta, True)
+    out = segment_result(tally.sums, totals.labels, totals.settings.beta, True)
     gen = (totals.system.reading or {}).get("generated", {})
     out["normalize"] = gen.get("normalize")
     out["normalize_steps"] = gen.get("normalize_steps")
     return out
 
 
-def register_models() -> None:
-    """Register this module's models (the registry calls it once, in the order of its ``LATER``)."""
-    register_family(Family("strings", count, result,
-                           "generated outputs: multiset F1 over (normalised string, label) pairs"))
-    for avg, title in (("micro", "Str-F1µ"), ("macro", "Str-F1M")):
-        register(Model(f"strings-f1-{avg}", title, strings_stats, partial(segment_f1, average=avg),
-                       f"generated outputs: F1 over (normalised string, label) pairs, {avg} (no positions)",
-                       needs="generated", columns=(0, 4)))
+STRING_COUNTS = ("gold", "system", "tp")
+register(ModelSpec(
+    "strings", "generated outputs: multiset F1 over (normalised string, label) pairs", strings_stats, (0, 4),
+    tuple(Score(f"strings-f1-{avg}", title, partial(segment_f1, average=avg),
+                f"generated outputs: F1 over (normalised string, label) pairs, {avg} (no positions)",
+                reported=(avg, "f")) for avg, title in (("micro", "Str-F1µ"), ("macro", "Str-F1M"))),
+    result, needs="generated", display=Display(
+        "generated strings (no positions)",
+        tuple(ResultColumn(f"strings_{k}", f"str {t}", ("micro", k), counts=STRING_COUNTS)
+              for k, t in (("precision", "P"), ("recall", "R"), ("f", "F")))
+        + (ResultColumn("strings_macro_f", "str MF", ("macro", "f")),),
+        ResultColumn("strings", "strings micro F", ("micro", "f")),
+        ResultColumn("strings", "strings macro F", ("macro", "f")),
+        gloss="strings compares generated strings without positions", tables=("strings",))))

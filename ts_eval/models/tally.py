@@ -2,8 +2,8 @@
 two runs add up to the tally of both.
 
 Every number ``score`` reports is a function of sums over sentences.  A :class:`Tally` holds one
-model family's sums as named arrays; some of their axes are indexed by label, and a *layout* says
-which (one letter per axis):
+model's sums as named arrays (its summed statistics, and the figures of its ``extras``); some of their
+axes are indexed by label, and a *layout* says which (one letter per axis):
 
 ``L``  the labels;
 ``O``  an outside slot first, then the labels (the TS confusion matrix, SemEval's overall row);
@@ -30,6 +30,9 @@ from ..core.corpus import Corpus, SideInfo, merge_reading
 
 #: array name -> (axes, merge); see the module docstring
 Layout = Mapping[str, Tuple[str, str]]
+#: the layout of a model's summed statistics in its tally: the columns of the sentence as a whole, then those
+#: of each label (:attr:`~ts_eval.models.registry.ModelSpec.columns`)
+SUMS: Layout = {"whole": (".", "sum"), "labels": ("L.", "sum")}
 
 
 def _label_index(axis: str, where: np.ndarray, old: int, new: int) -> Tuple[np.ndarray, int]:
@@ -44,7 +47,7 @@ def _label_index(axis: str, where: np.ndarray, old: int, new: int) -> Tuple[np.n
 
 
 class Tally:
-    """One model family's counts of one system over a run of sentences (see the module docstring)."""
+    """One model's counts of one system over a run of sentences (see the module docstring)."""
 
     __slots__ = ("layout", "values")
 
@@ -66,6 +69,16 @@ class Tally:
 
     def __repr__(self) -> str:
         return "Tally(" + ", ".join(f"{k}{tuple(v.shape)}" for k, v in self.values.items()) + ")"
+
+    @property
+    def sums(self) -> np.ndarray:
+        """The model's summed statistics as one row (its ``whole`` and ``labels`` arrays, :data:`SUMS`, in
+        the columns' order)."""
+        return np.concatenate((self.values["whole"], self.values["labels"].reshape(-1)))
+
+    def joined(self, other: Tally) -> Tally:
+        """These arrays and ``other``'s in one tally."""
+        return Tally({**self.values, **other.values}, {**self.layout, **other.layout})
 
     def relabel(self, where: np.ndarray, n_labels: int) -> Tally:
         """The same counts over ``n_labels`` labels, old label ``k`` at ``where[k]`` (labels not seen: 0,
@@ -220,11 +233,11 @@ class CorpusTally:
 
 @dataclass(frozen=True)
 class Totals:
-    """What a family's result reads besides its own tally: the labels, the settings, the corpus and the
+    """What a model's result reads besides its own tally: the labels, the settings, the corpus and the
     two sides it compares (all over the whole corpus)."""
 
     labels: Sequence[str]
-    settings: Any                  # ScoreSettings
+    settings: Any                  # ScoreSettings (models.context)
     corpus: CorpusTally
     gold: SideTally
     system: SideTally

@@ -14,12 +14,13 @@ TP = TP_tok + w * TP_sep (w = 0 is the token-only T model) without recounting.
 
 Statistics (:func:`ts_stats`): per sentence the tokens, the separators, then per label
 the token and separator TP, FP, FN.  ``score``'s TS result is built from their column
-sums (:func:`report`); the multi-class confusion matrix (for the multi-class kappa) is
-its own corpus-level statistic from the same pairs (:func:`confusion`).
+sums with the table ``rank``'s scores read (:func:`ts_table`); the multi-class confusion
+matrix (for the multi-class kappa) is its own corpus-level figure from the same pairs
+(:func:`confusion`).
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from functools import partial
 from typing import Any, Dict, Optional, Sequence, Tuple
 
@@ -29,8 +30,8 @@ from ..core import measures
 from ..core.corpus import Corpus, SpanSet
 from ..core.matching import Pairs, match
 from ..core.units import merge_overlaps
-from .context import SystemData
-from .registry import Family, Model, ScoreSettings, register, register_family
+from .context import RANK_SETTINGS, Contributions, ScoreSettings, SystemData
+from .registry import Display, ModelSpec, ResultColumn, Score, register
 from .tally import Tally, Totals
 
 # ---------------------------------------------------------------------------
@@ -111,26 +112,22 @@ class TSCounts:
     confusion_sep: Optional[np.ndarray] = None
 
     @classmethod
-    def from_sums(cls, sums: np.ndarray, conf=(None, None)) -> TSCounts:
+    def from_sums(cls, sums: np.ndarray, conf: Tuple[Optional[np.ndarray], Optional[np.ndarray]] = (None, None)
+                  ) -> TSCounts:
         """The counts of column sums of :func:`sentence_counts`."""
         per = np.asarray(sums, float)[2:].reshape(-1, 6)
         return cls(per[:, :3].copy(), per[:, 3:].copy(), int(sums[0]), int(sums[1]), *conf)
 
-    def table(self, separator_weight: float = 1.0) -> np.ndarray:
-        """Weighted (labels, 4) table: tp, fp, fn, tn."""
-        w = float(separator_weight)
-        pos = self.tok + w * self.sep
-        tn = self.units(w) - pos.sum(axis=1)
-        return np.column_stack([pos, tn])
+    @property
+    def sums(self) -> np.ndarray:
+        """The column sums of :func:`sentence_counts` these counts are."""
+        return np.concatenate(([self.n_tokens, self.n_separators], np.hstack([self.tok, self.sep]).reshape(-1)))
 
-    def units(self, separator_weight: float = 1.0) -> float:
-        """Weighted number of units: tokens + w * separators."""
-        return self.n_tokens + float(separator_weight) * self.n_separators
-
-    def micro(self, separator_weight: float = 1.0) -> Tuple[float, float, float, float]:
+    def micro(self, separator_weight: float = 1.0) -> Tuple[measures.Values, measures.Values, measures.Values,
+                                                            measures.Values]:
         """Micro tp, fp, fn, tn over the labels present for this system (measures.micro_table)."""
-        table = self.table(separator_weight)
-        return measures.micro_table(table[:, 0], table[:, 1], table[:, 2], self.units(separator_weight))
+        tp, fp, fn, _ = ts_table(self.sums, separator_weight)
+        return measures.micro_table(tp, fp, fn, ts_units(self.sums, separator_weight))
 
     def weighted_confusion(self, separator_weight: float = 1.0) -> Optional[np.ndarray]:
         if self.confusion is None or self.confusion_sep is None:
@@ -147,20 +144,27 @@ def ts_counts(corpus: Corpus, gold: SpanSet, system: SpanSet, n_labels: Optional
     return TSCounts.from_sums(sentence_counts(corpus, g, s, p, k).sum(0), confusion(corpus, g, s, p, k))
 
 
-def ts_stats(sd: SystemData) -> np.ndarray:
-    """The TS statistics family: :func:`sentence_counts` of one system (any separator weight
-    is applied when scoring).  The system's unplaced spans (generated strings found nowhere,
-    :class:`~ts_eval.core.corpus.Unplaced`) add their own units: t tokens and t - 1 separators
-    each, false positives of their label, in their sentence."""
+def ts_stats(sd: SystemData, settings: ScoreSettings = RANK_SETTINGS, sentences: bool = True) -> np.ndarray:
+    """The TS statistics of one system: :func:`sentence_counts` of its merged spans (any separator weight
+    is applied when scoring); ``sentences`` False: (1, k), their totals (counted per label).  The system's
+    unplaced spans (generated strings found nowhere, :class:`~ts_eval.core.corpus.Unplaced`) add their own
+    units: t tokens and t - 1 separators each, false positives of their label, in their sentence."""
+    corpus, L = sd.cd.corpus, sd.cd.n_labels
     g, s, p = sd.merged
-    out = sentence_counts(sd.cd.corpus, g, s, p, sd.cd.n_labels, sd.merged_keys)
+    if sentences:
+        out = sentence_counts(corpus, g, s, p, L, sd.merged_keys)
+    else:
+        units = unit_counts(g, s, p, g.label.astype(np.int64), s.label.astype(np.int64), L)
+        out = np.concatenate(([corpus.n_tokens, corpus.n_separators], units.reshape(-1))).astype(float)[None]
     u = sd.unplaced
     if u is not None:
-        toks = sd.unplaced_counts(u.tokens.astype(float))
-        seps = toks - sd.unplaced_counts()
+        size = len(out) * L
+        key = u.label.astype(np.int64) + (u.sentence * L if sentences else 0)
+        toks = np.bincount(key, weights=u.tokens.astype(float), minlength=size)[:size].reshape(len(out), L)
+        seps = toks - np.bincount(key, minlength=size)[:size].reshape(len(out), L)
         out[:, 0] += toks.sum(1)
         out[:, 1] += seps.sum(1)
-        per = out[:, 2:].reshape(len(out), sd.cd.n_labels, 6)
+        per = out[:, 2:].reshape(len(out), L, 6)
         per[..., 1] += toks
         per[..., 4] += seps
     return out
@@ -181,118 +185,39 @@ def _with_unplaced(conf: Tuple[Optional[np.ndarray], Optional[np.ndarray]], sd: 
     return tok, sep
 
 
-# ---------------------------------------------------------------------------
-# results: score's full dict, rank's single numbers
-
-
-def _table_dict(tp, fp, fn, tn) -> Dict[str, float]:
-    return {"tp": float(tp), "fp": float(fp), "fn": float(fn), "tn": float(tn)}
-
-
-def ts_result(counts: TSCounts, labels: Sequence[str], separator_weight: float, beta: float,
-              extra_row: Optional[TSCounts] = None) -> Dict[str, Any]:
-    """Per-label, micro and macro counts and scores (and the multi-class kappa) of TS counts."""
-    tp, fp, fn, tn = counts.table(separator_weight).T
-    sc = measures.scores(tp, fp, fn, tn, beta)
-    present = (tp + fp + fn) > 0
-    rows = {}
-    for k, lab in enumerate(labels):
-        rows[lab] = {
-            **_table_dict(tp[k], fp[k], fn[k], tn[k]),
-            "token": dict(zip(("tp", "fp", "fn"), counts.tok[k].astype(int).tolist())),
-            "separator": dict(zip(("tp", "fp", "fn"), counts.sep[k].astype(int).tolist())),
-            **{name: float(v[k]) for name, v in sc.items()},
-            "present": bool(present[k]),
-        }
-    tot = counts.micro(separator_weight)
-    micro = {**_table_dict(*tot), **{k: float(v) for k, v in measures.scores(*tot, beta=beta).items()}}
-    out: Dict[str, Any] = {
-        "labels": rows,
-        "micro": micro,
-        "macro": {**measures.macro(sc, present), "labels_averaged": int(present.sum())},
-    }
-    conf = counts.weighted_confusion(separator_weight)
-    out["multiclass_kappa"] = measures.multiclass_kappa(conf) if conf is not None else None
-    out["confusion"] = confusion_dict(conf, labels) if conf is not None else None
-    if extra_row is not None:
-        tp, fp, fn, tn = extra_row.table(separator_weight)[0]
-        et = (tp, fp, fn, tn)
-        out["all_labels"] = {**_table_dict(*et), **{k: float(v) for k, v in measures.scores(*et, beta=beta).items()}}
-    return out
-
-
-OUTSIDE = "O"   # the confusion matrix's name for units outside every span
-
-
-def confusion_dict(conf: np.ndarray, labels: Sequence[str]) -> Dict[str, Dict[str, float]]:
-    """``{gold label: {system label: units}}`` of a weighted (labels+1)^2 confusion matrix (tokens +
-    separator weight x separators), ``O`` (outside) first, then the labels with units on either side."""
-    used = [0] + [k + 1 for k in range(len(labels)) if conf[k + 1].any() or conf[:, k + 1].any()]
-    outside = OUTSIDE if OUTSIDE not in labels else "(outside)"
-    names = [outside] + list(labels)
-    return {names[i]: {names[j]: float(conf[i, j]) for j in used} for i in used}
-
-
 def _one_label(spans: SpanSet) -> SpanSet:
     return SpanSet(spans.start, spans.last, np.zeros(len(spans), np.int32))
 
 
-#: the TS family's tally: per label the token and separator TP, FP, FN; the tokens and separators; the
-#: token and separator confusion matrices (outside first) unless some run had a unit with two labels
-#: (``multi``); the all-labels-as-one row's six counts
-LAYOUT = {"units": ("L.", "sum"), "size": (".", "sum"), "confusion": ("OO", "sum"),
-          "confusion_sep": ("OO", "sum"), "multi": ("", "sum"), "all_labels": (".", "sum")}
-
-
-def count(sd: SystemData, settings: ScoreSettings) -> Tally:
-    """``score``'s TS counts of one system (:func:`unit_counts` per label: the totals of :func:`ts_stats`)."""
+def extras(sd: SystemData, settings: ScoreSettings) -> Tally:
+    """TS figures that are not sums over sentences: the token and separator confusion matrices (outside
+    first) unless some run had a unit with two labels (``multi``); the all-labels-as-one row's six counts."""
     corpus, L = sd.cd.corpus, sd.cd.n_labels
-    g, s, p = sd.merged
-    conf = _with_unplaced(confusion(corpus, g, s, p, L), sd)
+    conf = _with_unplaced(confusion(corpus, *sd.merged, L), sd)
     zero = np.zeros((L + 1, L + 1))
     everything = np.zeros(6)
     if settings.all_labels_row:
         g1, s1 = merge_overlaps(_one_label(corpus.gold)), merge_overlaps(_one_label(sd.spans))
         none_g, none_s = np.zeros(len(g1), np.int64), np.zeros(len(s1), np.int64)
         everything = unit_counts(g1, s1, match(g1, s1), none_g, none_s, 1)[0]
-    units = unit_counts(g, s, p, g.label.astype(np.int64), s.label.astype(np.int64), L)
-    size = np.array([corpus.n_tokens, corpus.n_separators], np.int64)
-    u = sd.unplaced
-    if u is not None:     # spans on no token: t tokens and t - 1 separators each, FP of their label
-        toks = np.bincount(u.label, weights=u.tokens.astype(float), minlength=L)[:L]
-        seps = toks - np.bincount(u.label, minlength=L)[:L]
-        units = units.astype(float)     # (np.bincount of no spans gives integers)
-        units[:, 1] += toks
-        units[:, 4] += seps
-        size += np.array([int(toks.sum()), int(seps.sum())], np.int64)
-    return Tally({"units": units, "size": size,
-                  "confusion": zero if conf[0] is None else conf[0],
+    return Tally({"confusion": zero if conf[0] is None else conf[0],
                   "confusion_sep": zero if conf[1] is None else conf[1],
-                  "multi": np.array(int(conf[0] is None)), "all_labels": everything}, LAYOUT)
+                  "multi": np.array(int(conf[0] is None)), "all_labels": everything},
+                 {"confusion": ("OO", "sum"), "confusion_sep": ("OO", "sum"), "multi": ("", "sum"),
+                  "all_labels": (".", "sum")})
 
 
-def result(tally: Tally, totals: Totals) -> Dict[str, Any]:
-    """``score``'s TS result of one system from its tally over the corpus."""
-    st = totals.settings
-    units, size = tally["units"], tally["size"]
-    conf = (None, None) if int(tally["multi"]) else (tally["confusion"], tally["confusion_sep"])
-    counts = TSCounts(units[:, :3].copy(), units[:, 3:].copy(), int(size[0]), int(size[1]), *conf)
-    extra = None
-    if st.all_labels_row:
-        every = tally["all_labels"]
-        extra = TSCounts(every[None, :3].copy(), every[None, 3:].copy(), int(size[0]), int(size[1]))
-    return ts_result(counts, totals.labels, st.separator_weight, st.beta, extra)
+# ---------------------------------------------------------------------------
+# scores of summed statistics: score's full dict, rank's single numbers
 
 
-def ts_table(x: np.ndarray, separator_weight: float = 1.0):
+def ts_table(x: np.ndarray, separator_weight: float = 1.0) -> Tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Per-label weighted tp, fp, fn, tn (each (..., labels)) from summed TS statistics."""
     x = np.asarray(x, float)
     per = x[..., 2:].reshape(x.shape[:-1] + (-1, 6))
-    w = float(separator_weight)
-    tp = per[..., 0] + w * per[..., 3]
-    fp = per[..., 1] + w * per[..., 4]
-    fn = per[..., 2] + w * per[..., 5]
-    return tp, fp, fn, ts_units(x, w)[..., None] - tp - fp - fn
+    pos = per[..., :3] + float(separator_weight) * per[..., 3:]
+    tn = ts_units(x, separator_weight)[..., None] - pos.sum(-1)
+    return pos[..., 0], pos[..., 1], pos[..., 2], tn
 
 
 def ts_units(x: np.ndarray, separator_weight: float = 1.0) -> np.ndarray:
@@ -317,21 +242,136 @@ def ts_kappa(x: np.ndarray, separator_weight: float = 1.0, average: str = "macro
     return measures.masked_mean(np.asarray(measures.kappa(tp, fp, fn, tn)), (tp + fp + fn) > 0)
 
 
-register_family(Family("ts", count, result, "token & separator units (Esuli & Sebastiani)"))
-#: :func:`ts_stats`'s columns: tokens and separators, then per label the token and separator TP, FP, FN
-COLUMNS = (2, 6)
-for _m in (
-    Model("ts-f1-micro", "TS-F1µ", ts_stats, partial(ts_f1, separator_weight=1.0, average="micro"),
-          "token & separator F1, micro"),
-    Model("ts-f1-macro", "TS-F1M", ts_stats, partial(ts_f1, separator_weight=1.0, average="macro"),
-          "token & separator F1, macro (Esuli & Sebastiani's proposed model)"),
-    Model("t-f1-micro", "T-F1µ", ts_stats, partial(ts_f1, separator_weight=0.0, average="micro"),
-          "token-only F1, micro (separator weight 0)"),
-    Model("t-f1-macro", "T-F1M", ts_stats, partial(ts_f1, separator_weight=0.0, average="macro"),
-          "token-only F1, macro (separator weight 0)"),
-    Model("ts-kappa-micro", "TS-κµ", ts_stats, partial(ts_kappa, separator_weight=1.0, average="micro"),
-          "token & separator Cohen's kappa, micro (summed tables)"),
-    Model("ts-kappa-macro", "TS-κM", ts_stats, partial(ts_kappa, separator_weight=1.0, average="macro"),
-          "token & separator Cohen's kappa, macro over labels"),
-):
-    register(replace(_m, columns=COLUMNS))
+def _table_dict(tp, fp, fn, tn) -> Dict[str, float]:
+    return {"tp": float(tp), "fp": float(fp), "fn": float(fn), "tn": float(tn)}
+
+
+def ts_result(counts: TSCounts, labels: Sequence[str], separator_weight: float, beta: float,
+              extra_row: Optional[TSCounts] = None) -> Dict[str, Any]:
+    """Per-label, micro and macro counts and scores (and the multi-class kappa) of TS counts."""
+    tp, fp, fn, tn = ts_table(counts.sums, separator_weight)
+    sc = measures.scores(tp, fp, fn, tn, beta)
+    present = (tp + fp + fn) > 0
+    rows = {}
+    for k, lab in enumerate(labels):
+        rows[lab] = {
+            **_table_dict(tp[k], fp[k], fn[k], tn[k]),
+            "token": dict(zip(("tp", "fp", "fn"), counts.tok[k].astype(int).tolist())),
+            "separator": dict(zip(("tp", "fp", "fn"), counts.sep[k].astype(int).tolist())),
+            **{name: float(v[k]) for name, v in sc.items()},
+            "present": bool(present[k]),
+        }
+    tot = counts.micro(separator_weight)
+    micro = {**_table_dict(*tot), **{k: float(v) for k, v in measures.scores(*tot, beta=beta).items()}}
+    out: Dict[str, Any] = {
+        "labels": rows,
+        "micro": micro,
+        "macro": {**measures.macro(sc, present), "labels_averaged": int(present.sum())},
+    }
+    conf = counts.weighted_confusion(separator_weight)
+    out["multiclass_kappa"] = measures.multiclass_kappa(conf) if conf is not None else None
+    out["confusion"] = confusion_dict(conf, labels) if conf is not None else None
+    if extra_row is not None:
+        tp, fp, fn, tn = (a[0] for a in ts_table(extra_row.sums, separator_weight))
+        et = (tp, fp, fn, tn)
+        out["all_labels"] = {**_table_dict(*et), **{k: float(v) for k, v in measures.scores(*et, beta=beta).items()}}
+    return out
+
+
+OUTSIDE = "O"   # the confusion matrix's name for units outside every span
+
+
+def confusion_dict(conf: np.ndarray, labels: Sequence[str]) -> Dict[str, Dict[str, float]]:
+    """``{gold label: {system label: units}}`` of a weighted (labels+1)^2 confusion matrix (tokens +
+    separator weight x separators), ``O`` (outside) first, then the labels with units on either side."""
+    used = [0] + [k + 1 for k in range(len(labels)) if conf[k + 1].any() or conf[:, k + 1].any()]
+    outside = OUTSIDE if OUTSIDE not in labels else "(outside)"
+    names = [outside] + list(labels)
+    return {names[i]: {names[j]: float(conf[i, j]) for j in used} for i in used}
+
+
+def result(tally: Tally, totals: Totals) -> Dict[str, Any]:
+    """``score``'s TS result of one system from its tally over the corpus."""
+    st = totals.settings
+    conf = (None, None) if int(tally["multi"]) else (tally["confusion"], tally["confusion_sep"])
+    extra = TSCounts.from_sums(np.concatenate((tally["whole"], tally["all_labels"]))) if st.all_labels_row else None
+    return ts_result(TSCounts.from_sums(tally.sums, conf), totals.labels, st.separator_weight, st.beta, extra)
+
+
+# ---------------------------------------------------------------------------
+# analyze: the statistics as contributions of spans
+
+
+def _representatives(original: SpanSet, merged: SpanSet) -> np.ndarray:
+    """For each merged span, the original span of its label that starts where it starts and reaches
+    furthest (the one it grew from)."""
+    if merged is original:
+        return np.arange(len(original))
+    order = np.lexsort((-original.last, original.start, original.label))
+    lab, st = original.label[order].astype(np.int64), original.start[order]
+    big = int(max(int(original.start.max(initial=0)), int(merged.start.max(initial=0)))) + 1
+    keys = lab * big + st
+    pos = np.searchsorted(keys, merged.label.astype(np.int64) * big + merged.start, side="left")
+    return order[pos]
+
+
+def ts_split(sd: SystemData) -> Contributions:
+    """Per label token and separator TP, FP, FN: TP and FN units of a (merged) gold span, FP units of a
+    (merged) system span (a TP unit is counted where the gold span falls); the first two columns
+    (tokens, separators of the sentence) belong to no span, so models that read the number of units
+    (kappa) have no value for buckets of spans."""
+    g, s, p = sd.merged
+    same = p.same_label
+    shared = np.bincount(p.gold[same], weights=p.overlap[same], minlength=len(g))[:len(g)]
+    shared_sep = np.bincount(p.gold[same], weights=p.overlap[same] - 1, minlength=len(g))[:len(g)]
+    s_shared = np.bincount(p.system[same], weights=p.overlap[same], minlength=len(s))[:len(s)]
+    s_shared_sep = np.bincount(p.system[same], weights=p.overlap[same] - 1, minlength=len(s))[:len(s)]
+    glen, slen = (g.last - g.start + 1).astype(float), (s.last - s.start + 1).astype(float)
+    gi = _representatives(sd.cd.corpus.gold, g)
+    si = _representatives(sd.spans, s)
+    gb = 2 + 6 * g.label.astype(np.int64)
+    sb = 2 + 6 * s.label.astype(np.int64)
+    return Contributions.of([(0, gi, gb, shared), (0, gi, gb + 3, shared_sep), (0, gi, gb + 2, glen - shared),
+                             (0, gi, gb + 5, glen - 1 - shared_sep),
+                             (1, si, sb + 1, slen - s_shared), (1, si, sb + 4, slen - 1 - s_shared_sep)],
+                            2 + 6 * sd.cd.n_labels, whole=(0, 1))
+
+
+def unit_sums(block: np.ndarray) -> np.ndarray:
+    """TP, FP, FN units (tokens and separators), summed over labels: the counts ``analyze`` shows."""
+    per = block[..., 2:].reshape(block.shape[:-1] + (-1, 6)).sum(-2)
+    return per[..., :3] + per[..., 3:]
+
+
+# ---------------------------------------------------------------------------
+# the declaration
+
+
+def _score(name: str, title: str, fn: Any, weight: float, average: str, what: str, description: str) -> Score:
+    return Score(name, title, partial(fn, separator_weight=weight, average=average), description,
+                 reported=(average, what), settings=(("separator_weight", weight),) if weight != 1.0 else ())
+
+
+TS = register(ModelSpec(
+    "ts", "token & separator units (Esuli & Sebastiani)", ts_stats, (2, 6), (
+        _score("ts-f1-micro", "TS-F1µ", ts_f1, 1.0, "micro", "f", "token & separator F1, micro"),
+        _score("ts-f1-macro", "TS-F1M", ts_f1, 1.0, "macro", "f",
+               "token & separator F1, macro (Esuli & Sebastiani's proposed model)"),
+        _score("t-f1-micro", "T-F1µ", ts_f1, 0.0, "micro", "f", "token-only F1, micro (separator weight 0)"),
+        _score("t-f1-macro", "T-F1M", ts_f1, 0.0, "macro", "f", "token-only F1, macro (separator weight 0)"),
+        _score("ts-kappa-micro", "TS-κµ", ts_kappa, 1.0, "micro", "kappa",
+               "token & separator Cohen's kappa, micro (summed tables)"),
+        _score("ts-kappa-macro", "TS-κM", ts_kappa, 1.0, "macro", "kappa",
+               "token & separator Cohen's kappa, macro over labels")),
+    result, extras, display=Display(
+        "token & separator",
+        tuple(ResultColumn(f"ts_{avg}_{m}", f"TS {'µ' if avg == 'micro' else 'M'}{t}", (avg, m),
+                           *(("corr", ()) if m == "kappa" else ()))
+              for avg in ("micro", "macro")
+              for m, t in (("precision", "P"), ("recall", "R"), ("f", "F"), ("kappa", "κ"))),
+        ResultColumn("ts", "TS micro F", ("micro", "f")), ResultColumn("ts", "TS macro F", ("macro", "f")),
+        gloss="TS counts token and separator units (a partly found span earns part)", tables=("labels",),
+        details=("units", "ts-confusion")),
+    split=ts_split, counts=unit_sums, count_names=("tp", "fp", "fn")))
+#: the TS per-sentence statistics, as ``rank`` reads them
+TS_STATS = TS.models[0].stats

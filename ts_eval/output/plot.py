@@ -13,6 +13,9 @@ import numpy as np
 from ..errors import OptionError
 
 if TYPE_CHECKING:   # a figure reads the result; it needs no analysis code at run time
+    from matplotlib.axes import Axes
+    from matplotlib.figure import Figure
+
     from ..ranking.study import MultiTaskResult, RankingResult
 
 UNIT_INCHES = 1.3      # horizontal distance between two models
@@ -29,7 +32,7 @@ def check_available() -> None:
 
 
 def bump_chart(result: Union[RankingResult, MultiTaskResult], path: Optional[str] = None,
-               models: Optional[List[str]] = None, title: Optional[str] = None):
+               models: Optional[List[str]] = None, title: Optional[str] = None) -> Figure:
     """Draw (and, with ``path``, save) the ranks of every system across models; returns the Figure.
 
     One panel per task.  Each system is a line through its ranks (1 at the top); a
@@ -54,7 +57,7 @@ def bump_chart(result: Union[RankingResult, MultiTaskResult], path: Optional[str
     return fig
 
 
-def save(fig, path: str) -> None:
+def save(fig: Figure, path: str) -> None:
     """``fig`` drawn in the format of ``path``'s extension (png by default) and written whole or not at all
     (:func:`ts_eval.io.sink.write_bytes`: an existing file stays as it was when writing fails)."""
     import io
@@ -71,7 +74,7 @@ def save(fig, path: str) -> None:
     write_bytes(path, buf.getvalue())
 
 
-def _panel(ax, r: RankingResult, models: Optional[List[str]]) -> None:
+def _panel(ax: Axes, r: RankingResult, models: Optional[List[str]]) -> None:
     from matplotlib import colormaps
 
     cols = [r.models.index(m) for m in (models or r.models)]

@@ -6,12 +6,10 @@ below need not import pages or renderers; the modules are imported on first use.
 """
 from __future__ import annotations
 
-from typing import Any
-
-from ..results.display import STR_WIDTH, register_view
+from ..results.display import STR_WIDTH, Displayed, register_view
 
 
-def text_view(result: Any) -> str:
+def text_view(result: Displayed) -> str:
     """The summary sections of the result's page, as the terminal renderer writes them."""
     from dataclasses import replace
 
@@ -22,7 +20,7 @@ def text_view(result: Any) -> str:
     return render(replace(page, sections=result.summary(page.sections)), "table", width=STR_WIDTH).rstrip("\n")
 
 
-def html_view(result: Any) -> str:
+def html_view(result: Displayed) -> str:
     """The whole page as an HTML fragment (one ``<div>``, CSS scoped to it, no script)."""
     from .builders import build
     from .renderers.html import render

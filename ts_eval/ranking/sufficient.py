@@ -6,7 +6,7 @@ into a score, so a bootstrap resample or a permutation of sentences is a matrix 
 weight counts with the statistics, never a re-evaluation.  :func:`statistics` puts the
 statistics of every system and statistics family side by side (per sentence or per
 document).  The registry's names are re-exported here for the callers of ``rank``; reading
-:data:`REGISTRY` (as this module's import does) imports every family module
+:data:`REGISTRY` (as this module's import does) imports every model module of the package
 (:mod:`ts_eval.models.registry`), so the registry is full here.
 """
 from __future__ import annotations

@@ -17,8 +17,10 @@ for them.
 """
 from __future__ import annotations
 
+import importlib
 import math
-from typing import Any, Callable, Dict, Iterable, List, Optional
+from types import ModuleType
+from typing import Any, Callable, Dict, Iterable, List, Optional, Protocol, TypeVar
 
 #: console width of ``str(result)``
 STR_WIDTH = 100
@@ -27,10 +29,19 @@ REPR_SYSTEMS = 12
 
 
 #: the views, registered by :mod:`ts_eval.output.views` (imported by the package): kind -> fn(result) -> str
-VIEWS: Dict[str, Callable[[Any], str]] = {}
+VIEWS: Dict[str, Callable[[Displayed], str]] = {}
 
 
-def register_view(kind: str, fn: Callable[[Any], str]) -> None:
+class _Section(Protocol):
+    """What :meth:`Displayed.summary` reads of a page's section (the page model sits above the results)."""
+
+    detail: bool
+
+
+_SectionT = TypeVar("_SectionT", bound=_Section)
+
+
+def register_view(kind: str, fn: Callable[[Displayed], str]) -> None:
     """Register how results are shown as ``kind`` ("text" for ``str``, "html" for Jupyter).
 
     The results sit below the pages and renderers in the pipeline, so they cannot import
@@ -49,7 +60,7 @@ class Displayed:
             return repr(self)
         return VIEWS["text"](self)
 
-    def summary(self, sections: List[Any]) -> List[Any]:
+    def summary(self, sections: List[_SectionT]) -> List[_SectionT]:
         """The sections ``str`` shows: the first :attr:`summary_sections` that are not details."""
         return [s for s in sections if not s.detail][: self.summary_sections]
 
@@ -75,11 +86,11 @@ def listing(head: str, lines: Iterable[str]) -> str:
     return "\n".join([head] + [f"  {line}" for line in shown])
 
 
-def require_pandas():
-    """The pandas module, or an ImportError that says how to get it."""
+def require_pandas() -> ModuleType:
+    """The pandas module (untyped: its names are ``Any`` to a type checker), or an ImportError that says
+    how to get it."""
     try:
-        import pandas as pd
+        return importlib.import_module("pandas")
     except ImportError:
         raise ImportError("to_frame() needs pandas: pip install pandas (or pip install ts_eval[frame]); "
                           "to_dict() works without it") from None
-    return pd

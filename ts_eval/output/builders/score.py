@@ -3,9 +3,10 @@ error types (table and bars) and the fair confusion matrix (table and heatmap, a
 """
 from __future__ import annotations
 
-from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
+from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple
 
 from ...errors import Hint, Spelling, python_spelling, spell
+from ...models.registry import ModelSpec, ResultColumn, known_specs
 from ..page import Block, Cell, Column, Figure, Page, Section, Table, Text
 from ..values import value
 from .fair import confusion_blocks, stats_table
@@ -14,9 +15,7 @@ FAIR_TYPES = ("tp", "fp", "le", "be", "bes", "bel", "beo", "lbe", "fn")
 TRADITIONAL = ("tp", "fp", "fn")
 SEMEVAL_SCHEMES = ("strict", "exact", "partial", "ent_type")
 SEMEVAL_COUNTS = ("correct", "incorrect", "partial", "missed", "spurious", "possible", "actual")
-SEGMENT = (("overlap", "overlap"), ("constrained", "constrained overlap"), ("contain", "contain"))
 TAG_COUNTS = ("tags_correct", "tags_counted")
-STRING_COUNTS = ("gold", "system", "tp")
 GENERATED_COUNTS = (("strings", "strings"), ("grounded", "grounded"), ("fuzzy_grounded", "fuzzy"),
                     ("ungrounded", "ungrounded"), ("unplaced", "unplaced (FP)"), ("duplicates", "duplicates"),
                     ("outside_labels", "outside labels"))
@@ -29,6 +28,11 @@ def _dict(report: Any) -> Dict[str, Any]:
 
 def _models(rep: Dict[str, Any]) -> List[str]:
     return list(rep["settings"].get("models", ["ts", "exact"]))
+
+
+def model_specs(rep: Dict[str, Any]) -> List[ModelSpec]:
+    """The declarations of the report's models (those registered), in the registry's order."""
+    return known_specs(_models(rep))
 
 
 def counts(d: Mapping[str, Any], keys: Sequence[str]) -> Dict[str, float]:
@@ -58,8 +62,13 @@ def accuracy_note(ex: Mapping[str, Any]) -> Optional[str]:
             f"{ex.get('tags_counted')} tags)")
 
 
-def _fair(s: Mapping[str, Any], method: str) -> Mapping[str, Any]:
-    return s["fair"][method]["micro"]
+def declared_cell(result: Mapping[str, Any], col: ResultColumn) -> Cell:
+    """The cell of a column a model declares (:class:`~ts_eval.models.registry.ResultColumn`) for one
+    system's result of that model: n/a with the reason where its note says one."""
+    d = col.holder(result)
+    note = d.get(col.note) if col.note else None
+    return Cell(float("nan") if note else d.get(col.path[-1]), col.kind, counts=counts(d, col.counts) or None,
+                note=note)
 
 
 # ---------------------------------------------------------------------------
@@ -67,52 +76,11 @@ def _fair(s: Mapping[str, Any], method: str) -> Mapping[str, Any]:
 
 
 def summary(rep: Dict[str, Any]) -> Table:
-    """One row per system: TS micro/macro P/R/F/kappa, exact P/R/F, F of the further models, fair F."""
-    models = _models(rep)
-    cols = [Column("system", "system")]
-    getters = []
-
-    def add(group: str, items):
-        for key, title, fn in items:
-            cols.append(Column(key, title, group))
-            getters.append(fn)
-
-    if "ts" in models:
-        add("token & separator", [
-            (f"ts_{avg}_{m}", f"TS {'µ' if avg == 'micro' else 'M'}{t}",
-             lambda s, a=avg, m=m: score_cell(s["ts"][a], m) if m != "kappa" else Cell(s["ts"][a][m], "corr"))
-            for avg in ("micro", "macro")
-            for m, t in (("precision", "P"), ("recall", "R"), ("f", "F"), ("kappa", "κ"))])
-    if "exact" in models:
-        add("segment exact match", [
-            ("exact_precision", "ex P", lambda s: score_cell(s["exact"]["micro"], "precision")),
-            ("exact_recall", "ex R", lambda s: score_cell(s["exact"]["micro"], "recall")),
-            ("exact_f", "ex F", lambda s: score_cell(s["exact"]["micro"], "f")),
-            ("exact_macro_f", "ex MF", lambda s: score_cell(s["exact"]["macro"], "f")),
-            ("token_accuracy", "acc", lambda s: accuracy_cell(s["exact"]))])
-    for model, _ in SEGMENT:
-        if model in models:
-            short = model[:2] if model != "contain" else "ct"
-            add(model, [(f"{model}_micro_f", f"{short} µF",
-                         lambda s, m=model: score_cell(s[m]["micro"], "f",
-                                                       ("gold", "system", "gold_hit", "system_hit"))),
-                        (f"{model}_macro_f", f"{short} MF", lambda s, m=model: score_cell(s[m]["macro"], "f"))])
-    if "fair" in models:
-        add("fair error types", [
-            ("fair_precision", "fair P", lambda s: score_cell(_fair(s, "fair"), "precision", FAIR_TYPES)),
-            ("fair_recall", "fair R", lambda s: score_cell(_fair(s, "fair"), "recall", FAIR_TYPES)),
-            ("fair_f", "fair F1", lambda s: score_cell(_fair(s, "fair"), "f", FAIR_TYPES)),
-            ("weighted_f", "wtd F1", lambda s: score_cell(_fair(s, "weighted"), "f", FAIR_TYPES))])
-    if "semeval" in models:
-        add("SemEval-2013 (nervaluate), overall F", [
-            (f"semeval_{k}_f", f"SE {k} F", lambda s, k=k: score_cell(s["semeval"][k]["overall"], "f", SEMEVAL_COUNTS))
-            for k in SEMEVAL_SCHEMES])
-    if "strings" in models:
-        add("generated strings (no positions)", [
-            (f"strings_{k}", f"str {t}", lambda s, k=k: score_cell(s["strings"]["micro"], k, STRING_COUNTS))
-            for k, t in (("precision", "P"), ("recall", "R"), ("f", "F"))]
-            + [("strings_macro_f", "str MF", lambda s: score_cell(s["strings"]["macro"], "f"))])
-    rows = [[Cell(s["name"])] + [g(s) for g in getters] for s in rep["systems"]]
+    """One row per system: the columns each model declares (TS micro/macro P/R/F/kappa, exact P/R/F, F of
+    the further models, fair F, ...), in the registry's order."""
+    shown = [(spec.name, spec.display.group, c) for spec in model_specs(rep) for c in spec.display.summary]
+    cols = [Column("system", "system")] + [Column(c.key, c.header, group) for _, group, c in shown]
+    rows = [[Cell(s["name"])] + [declared_cell(s[name], c) for name, _, c in shown] for s in rep["systems"]]
     beta = rep["settings"].get("beta", 1.0)
     title = "Scores in %" + (f" (F = F-beta, beta = {beta:g}; F1 columns: beta = 1)" if beta != 1 else "")
     return Table("summary", title, cols, rows)
@@ -205,23 +173,32 @@ def units_table(rep: Dict[str, Any], s: Dict[str, Any]) -> Table:
     return Table(f"units-{s['name']}", f"{s['name']}: TS counts of token and separator units, per label", cols, rows)
 
 
-def segment_table(rep: Dict[str, Any], s: Dict[str, Any], model: str) -> Table:
+def per_label_table(rep: Dict[str, Any], s: Dict[str, Any], model: str, keys: Sequence[Tuple[str, str]], title: str,
+                    present_only: bool = False) -> Table:
+    """A model's counts (``keys``: key and header) and P/R/F per label (``present_only``: the labels with
+    gold or system items), then micro and macro."""
     m = s[model]
-    keys = (("gold", "gold"), ("gold_hit", "gold hit"), ("system", "system"), ("system_hit", "system hit"))
+    cnt = tuple(k for k, _ in keys)
     cols = [Column("label", "label")] + [Column(k, t) for k, t in keys] + \
         [Column(k, t) for k, t in (("precision", "P"), ("recall", "R"), ("f", "F"))]
-    cnt = tuple(k for k, _ in keys)
 
-    def row(title, d, counts_too=True):
+    def row(title: str, d: Mapping[str, Any], counts_too: bool = True) -> List[Cell]:
         return [Cell(title)] + [Cell(d.get(k) if counts_too else None, "count") for k in cnt] + \
             [score_cell(d, k, cnt if counts_too else ()) for k in ("precision", "recall", "f")]
 
-    rows = [row(lab or '""', m["labels"][lab]) for lab in _label_names(rep)]
+    rows = [row(lab or '""', m["labels"][lab]) for lab in _label_names(rep)
+            if not present_only or m["labels"][lab].get("present")]
     rows += [row("micro", m["micro"]), row("macro", m["macro"], False)]
-    lim = m.get("limits", {})
-    note = f" (k1 = {lim.get('max_spurious')}, k2 = {lim.get('max_missing')})" if model != "overlap" else ""
-    return Table(f"{model}-{s['name']}", f"{s['name']}: {model} model{note}, per label (scores in %)", cols, rows,
-                 row_styles=[None] * (len(rows) - 2) + ["total", "total"])
+    return Table(f"{model}-{s['name']}", title, cols, rows, row_styles=[None] * (len(rows) - 2) + ["total", "total"])
+
+
+def segment_table(rep: Dict[str, Any], s: Dict[str, Any], model: str) -> Table:
+    lim = s[model].get("limits", {})
+    note = (f" (k1 = {lim.get('max_spurious')}, k2 = {lim.get('max_missing')})"
+            if any(v is not None for v in lim.values()) else "")
+    return per_label_table(rep, s, model, (("gold", "gold"), ("gold_hit", "gold hit"), ("system", "system"),
+                                           ("system_hit", "system hit")),
+                           f"{s['name']}: {model} model{note}, per label (scores in %)")
 
 
 def fair_labels_table(s: Dict[str, Any]) -> Table:
@@ -348,20 +325,9 @@ LEGEND = ("TS: token & separator units; ex: segment exact match (conlleval); µ 
 
 def strings_table(rep: Dict[str, Any], s: Dict[str, Any]) -> Table:
     """The strings model per label: gold strings, system strings, matched, P/R/F."""
-    m = s["strings"]
-    cols = [Column("label", "label")] + [Column(k, t) for k, t in (("gold", "gold"), ("system", "system"),
-                                                                   ("tp", "matched"))] + \
-        [Column(k, t) for k, t in (("precision", "P"), ("recall", "R"), ("f", "F"))]
-
-    def row(title: str, d: Mapping[str, Any], counts_too: bool = True) -> List[Cell]:
-        return [Cell(title)] + [Cell(d.get(k) if counts_too else None, "count") for k in STRING_COUNTS] + \
-            [score_cell(d, k, STRING_COUNTS if counts_too else ()) for k in ("precision", "recall", "f")]
-
-    rows = [row(lab or '""', m["labels"][lab]) for lab in _label_names(rep) if m["labels"][lab].get("present")]
-    rows += [row("micro", m["micro"]), row("macro", m["macro"], False)]
-    return Table(f"strings-{s['name']}", f"{s['name']}: generated strings as (normalised string, label) multisets, "
-                 f"normalisation {m.get('normalize')} (scores in %)", cols, rows,
-                 row_styles=[None] * (len(rows) - 2) + ["total", "total"])
+    return per_label_table(rep, s, "strings", (("gold", "gold"), ("system", "system"), ("tp", "matched")),
+                           f"{s['name']}: generated strings as (normalised string, label) multisets, normalisation "
+                           f"{s['strings'].get('normalize')} (scores in %)", present_only=True)
 
 
 def generated_table(rep: Dict[str, Any]) -> Optional[Table]:
@@ -375,7 +341,8 @@ def generated_table(rep: Dict[str, Any]) -> Optional[Table]:
         return None
     # --ground (first or all occurrences) decides the spans of the span-level models; when the strings
     # model alone scores strings-mode outputs, no score depends on it and the column would say nothing
-    ground = any(g["mode"] != "strings" for _, g in found) or any(m != "strings" for m in _models(rep))
+    ground = any(g["mode"] != "strings" for _, g in found) or any(
+        spec.needs != "generated" for spec in model_specs(rep))
     cols = [Column("system", "system"), Column("mode", "mode"), *([Column("ground", "ground")] if ground else []),
             *(Column(k, t) for k, t in GENERATED_COUNTS), Column("outside_label_names", "labels outside gold")]
     rows = [[Cell(n), Cell(g["mode"]), *([Cell(g["ground"])] if ground else [])]
@@ -416,6 +383,37 @@ def ts_confusion_blocks(rep: Dict[str, Any], s: Dict[str, Any]) -> List[Any]:
                                                      f"every span; colour scale without {outside} x {outside})")
 
 
+#: the per-system tables and detail blocks a model may declare (:attr:`~ts_eval.models.registry.Display.tables`
+#: and ``details``), by name: (report, system's result, model) -> blocks
+BLOCKS: Dict[str, Callable[[Dict[str, Any], Dict[str, Any], str], List[Any]]] = {
+    "labels": lambda rep, s, m: [labels_table(rep, s)],
+    "segment": lambda rep, s, m: [segment_table(rep, s, m)],
+    "fair-labels": lambda rep, s, m: [fair_labels_table(s)],
+    "fair-bars": lambda rep, s, m: [error_type_bars(s["name"], s[m], f"error-bars-{s['name']}")],
+    "semeval": lambda rep, s, m: [semeval_table(s)],
+    "strings": lambda rep, s, m: [strings_table(rep, s)],
+    "units": lambda rep, s, m: [units_table(rep, s)],
+    "ts-confusion": lambda rep, s, m: ts_confusion_blocks(rep, s),
+    "fair-confusion": lambda rep, s, m: confusion_blocks(s["name"], s[m]["confusion"], f"confusion-{s['name']}"),
+    "target-stats": lambda rep, s, m: [stats_table(s[m], f"target-stats-{s['name']}")],
+}
+
+
+def declared_blocks(rep: Dict[str, Any], s: Dict[str, Any], which: str) -> List[Any]:
+    """The blocks the system's models declare (``which``: ``tables`` or ``details``), in the registry's order;
+    a table two models share (TS and exact match's per-label table) once."""
+    out: List[Any] = []
+    seen = set()
+    for spec in model_specs(rep):
+        for kind in getattr(spec.display, which) if spec.name in s else ():
+            for block in BLOCKS[kind](rep, s, spec.name) if kind in BLOCKS else ():
+                tid = getattr(block, "id", None)
+                if tid is None or tid not in seen:
+                    out.append(block)
+                    seen.add(tid)
+    return out
+
+
 def build(report, per_label: bool = True, *, spell: Spelling = python_spelling, overview: bool = False,
           more: Sequence[Tuple[str, Sequence[str]]] = (), intro: str = "") -> Page:
     """The page of a score Report (or its dict).  ``per_label``: the per-label tables (else only
@@ -424,7 +422,6 @@ def build(report, per_label: bool = True, *, spell: Spelling = python_spelling, 
     F and each system's rank under it, input paths below the folder they share), under ``intro``
     and ending with ``more``, (what it shows, the commands that show it) each."""
     rep = _dict(report)
-    models = _models(rep)
     generated = generated_table(rep)
     if overview:
         from .score_overview import sections as overview_sections
@@ -439,23 +436,10 @@ def build(report, per_label: bool = True, *, spell: Spelling = python_spelling, 
     head: List[Block] = [Text(settings_line(rep), "note"), *(Text(n, "warning") for n in notes(rep, spell))]
     sections = [Section("Summary", [*head, summary(rep), *([generated] if generated else [])], id="summary")]
     if per_label:
-        for s in rep["systems"]:
-            blocks: List[Any] = []
-            if "ts" in s or "exact" in s:
-                blocks.append(labels_table(rep, s))
-            blocks += [segment_table(rep, s, m) for m, _ in SEGMENT if m in models and m in s]
-            if "fair" in s:
-                blocks += [fair_labels_table(s), error_type_bars(s["name"], s["fair"], f"error-bars-{s['name']}")]
-            if "semeval" in s:
-                blocks.append(semeval_table(s))
-            if "strings" in s:
-                blocks.append(strings_table(rep, s))
-            sections.append(Section(s["name"], blocks, id=f"system-{s['name']}"))
+        sections += [Section(s["name"], declared_blocks(rep, s, "tables"), id=f"system-{s['name']}")
+                     for s in rep["systems"]]
     for s in rep["systems"]:
-        blocks = [units_table(rep, s)] + ts_confusion_blocks(rep, s) if "ts" in s else []
-        if "fair" in s:
-            blocks += confusion_blocks(s["name"], s["fair"]["confusion"], f"confusion-{s['name']}")
-            blocks.append(stats_table(s["fair"], f"target-stats-{s['name']}"))
+        blocks = declared_blocks(rep, s, "details")
         if blocks:
             sections.append(Section(f"{s['name']}: units, confusion matrices", blocks, id=f"more-{s['name']}",
                                     detail=True))

@@ -14,40 +14,11 @@ import math
 import os
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
+from ...models.registry import ModelSpec, ResultColumn, known_specs
 from ..page import Block, Cell, Column, Section, Table, Text
 from ..values import value
 
 Getter = Callable[[Dict[str, Any]], Any]
-#: (model, column title with ``F`` for the F-beta, the F of a system's dict); ``F1``: always beta = 1
-HEADLINE: Tuple[Tuple[str, str, Getter], ...] = (
-    ("ts", "TS micro F", lambda s: s["ts"]["micro"]["f"]),
-    ("exact", "exact micro F", lambda s: s["exact"]["micro"]["f"]),
-    ("overlap", "overlap micro F", lambda s: s["overlap"]["micro"]["f"]),
-    ("constrained", "constrained micro F", lambda s: s["constrained"]["micro"]["f"]),
-    ("contain", "contain micro F", lambda s: s["contain"]["micro"]["f"]),
-    ("fair", "fair F1", lambda s: s["fair"]["fair"]["micro"]["f"]),
-    ("semeval", "SemEval strict F", lambda s: s["semeval"]["strict"]["overall"]["f"]),
-    ("strings", "strings micro F", lambda s: s["strings"]["micro"]["f"]),
-)
-OTHER: Tuple[Tuple[str, str, Getter], ...] = (
-    ("ts", "TS macro F", lambda s: s["ts"]["macro"]["f"]),
-    ("exact", "exact macro F", lambda s: s["exact"]["macro"]["f"]),
-    ("overlap", "overlap macro F", lambda s: s["overlap"]["macro"]["f"]),
-    ("constrained", "constrained macro F", lambda s: s["constrained"]["macro"]["f"]),
-    ("contain", "contain macro F", lambda s: s["contain"]["macro"]["f"]),
-    ("fair", "weighted F1", lambda s: s["fair"]["weighted"]["micro"]["f"]),
-    ("semeval", "SemEval partial F", lambda s: s["semeval"]["partial"]["overall"]["f"]),
-    ("strings", "strings macro F", lambda s: s["strings"]["macro"]["f"]),
-)
-#: what each model counts, for the line on how to read the tables
-GLOSS = {"ts": "TS counts token and separator units (a partly found span earns part)",
-         "exact": "exact counts whole spans as conlleval does",
-         "overlap": "overlap counts spans that share a token",
-         "constrained": "constrained overlap allows k1 spurious and k2 missing tokens",
-         "contain": "contain needs the gold span inside the system's",
-         "fair": "fair counts Ortmann's labelling and boundary errors once each",
-         "semeval": "SemEval is nervaluate's strict and partial schemes",
-         "strings": "strings compares generated strings without positions"}
 MARK = "*"          # beside a rank that differs from the rank under the first column
 PAIRS_NAMED = 3     # system pairs the sentence on disagreements names (then: "and N more")
 
@@ -75,13 +46,21 @@ def _title(title: str, beta: float) -> str:
     return title + "1" if title.endswith(" F") and beta == 1 else title
 
 
+def _getter(name: str, col: ResultColumn) -> Getter:
+    return lambda s: col.holder(s[name])[col.path[-1]]
+
+
+def _specs(rep: Dict[str, Any], default: Sequence[str] = ("ts", "exact")) -> List[ModelSpec]:
+    return known_specs(list(rep["settings"].get("models", default)))
+
+
 def measures(rep: Dict[str, Any]) -> Tuple[List[Tuple[str, Getter]], List[Tuple[str, Getter]]]:
-    """The columns of the two tables, (title, getter) each, for the models the report holds."""
-    models = set(rep["settings"].get("models", ["ts", "exact"]))
-    present = [m for m in models if all(m in s for s in rep["systems"])]
+    """The columns of the two tables, (title, getter) each: the headline and the other average each model
+    of the report declares (its ``display``; ``F`` in a title is the F-beta, ``F1`` always beta = 1)."""
+    specs = [spec for spec in _specs(rep) if all(spec.name in s for s in rep["systems"])]
     beta = rep["settings"].get("beta", 1.0)
-    return ([(_title(t, beta), g) for m, t, g in HEADLINE if m in present],
-            [(_title(t, beta), g) for m, t, g in OTHER if m in present])
+    return ([(_title(c.header, beta), _getter(spec.name, c)) for spec in specs if (c := spec.display.headline)],
+            [(_title(c.header, beta), _getter(spec.name, c)) for spec in specs if (c := spec.display.other)])
 
 
 def _order(reference: List[Optional[float]]) -> List[int]:
@@ -137,8 +116,7 @@ def disagreements(names: List[str], columns: List[Tuple[str, List[Any]]], order:
 
 
 def how_to_read(rep: Dict[str, Any], first: str) -> str:
-    models = [m for m, _, _ in HEADLINE if m in rep["settings"].get("models", []) and m in GLOSS]
-    gloss = "; ".join(GLOSS[m] for m in models)
+    gloss = "; ".join(spec.display.gloss for spec in _specs(rep, ()) if spec.display.headline and spec.display.gloss)
     return (f"How to read: higher is better; {gloss}; macro averages are the mean over labels. # is the rank "
             f"(1 = best), {MARK} where it differs from the rank under {first}.")
 
@@ -173,8 +151,8 @@ def sections(rep: Dict[str, Any], head: List[Block], more: Sequence[Tuple[str, S
                              "averages", names, order, first, reference))
         if second:
             blocks.append(_table("overview-other", f"{unit} in % and rank (#): macro averages"
-                                 + (" and the fair model's weighted F1" if "fair" in rep["systems"][0] else ""),
-                                 names, order, second, reference))
+                                 + "".join(spec.display.other_title for spec in _specs(rep)
+                                           if spec.name in rep["systems"][0]), names, order, second, reference))
         blocks += [Text(how_to_read(rep, first[0][0]), "note"),
                    Text(disagreements(names, first + second, order) + "\n", "note")]
     out = [Section("Summary", blocks, id="summary")]

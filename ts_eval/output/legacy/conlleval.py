@@ -7,11 +7,13 @@ percentages are computed in conlleval.pl's order of operations (:func:`ts_eval.c
 """
 from __future__ import annotations
 
+from typing import Any, Dict
+
 from ...core.measures import percent, prf
 from ...results.report import Report
 
 
-def conlleval_block(report: Report, system: dict) -> str:
+def conlleval_block(report: Report, system: Dict[str, Any]) -> str:
     """conlleval.pl's report for one system, byte for byte (percentages, %6.2f)."""
     if "exact" not in system:
         raise ValueError("the conlleval format needs the exact model")

@@ -16,6 +16,7 @@ from __future__ import annotations
 from typing import Any, Dict, List, Mapping, Optional, Sequence
 
 from ...fair.types import MISSING
+from ...results.report import Report
 
 FAIR_COLUMNS = ("TP", "FP", "LE", "BE", "LBE", "FN")
 TRADITIONAL_COLUMNS = ("TP", "FP", "FN")
@@ -114,7 +115,7 @@ def to_faireval(report: Mapping[str, Any], settings: Optional[Mapping[str, Any]]
     return "\n".join(lines) + "\n"
 
 
-def score_to_faireval(report: Any) -> str:
+def score_to_faireval(report: Report) -> str:
     """A score report (:class:`~ts_eval.results.report.Report` with the fair model) in the FairEval reference
     tool's layout, one block per system (``ts-eval score --format faireval``)."""
     st = report.settings

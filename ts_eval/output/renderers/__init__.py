@@ -32,8 +32,11 @@ def render(page: Page, fmt: str = "table", *, width: Optional[int] = None, detai
     if fmt not in FORMATS:
         raise ValueError(f"unknown format {fmt!r}; expected one of {', '.join(FORMATS)}")
     module = importlib.import_module(f".{FORMATS[fmt]}", __name__)
+    out: str
     if fmt == "table":
-        return module.render(page, width=width, details=details, color=color, spell=spell)
-    if fmt == "html":
-        return module.render(page, open_details=details)
-    return module.render(page)
+        out = module.render(page, width=width, details=details, color=color, spell=spell)
+    elif fmt == "html":
+        out = module.render(page, open_details=details)
+    else:
+        out = module.render(page)
+    return out

@@ -22,15 +22,18 @@ import math
 import re
 import shlex
 from functools import lru_cache
-from typing import Any, Dict, List, NamedTuple, Optional, Tuple
+from typing import TYPE_CHECKING, Any, Dict, List, NamedTuple, Optional, Set, Tuple
 
 from markupsafe import Markup, escape
 
 from ...version import __version__
-from ..page import Cell, Figure, Page, Section, Table, Text
+from ..page import Block, Cell, Figure, Page, Section, Table, Text
 from ..values import interval as format_interval
 from ..values import value as format_value
 from .svg import figure_svg
+
+if TYPE_CHECKING:   # jinja2 is imported when a page is rendered
+    import jinja2
 
 COMMAND_KEYS = ("command", "command_line", "argv")
 FRAGMENT_SCOPE = ".ts-eval"   # the class of the fragment's outer div, which its CSS is scoped to
@@ -38,10 +41,17 @@ LONG_TEXT = 40      # characters: a longer text cell (not a name) wraps instead 
 
 
 @lru_cache(maxsize=1)
-def _environment():
+def _loader() -> jinja2.PackageLoader:
     import jinja2
 
-    return jinja2.Environment(loader=jinja2.PackageLoader("ts_eval", "templates"),
+    return jinja2.PackageLoader("ts_eval", "templates")
+
+
+@lru_cache(maxsize=1)
+def _environment() -> jinja2.Environment:
+    import jinja2
+
+    return jinja2.Environment(loader=_loader(),
                               autoescape=True, trim_blocks=True, lstrip_blocks=True,
                               undefined=jinja2.StrictUndefined)
 
@@ -124,7 +134,7 @@ class Ids:
     (a section and its first table, or two tables of one page, may share an id)."""
 
     def __init__(self) -> None:
-        self.taken: set = set()
+        self.taken: Set[str] = set()
 
     def __call__(self, wanted: str) -> str:
         out, k = wanted, 1
@@ -230,7 +240,7 @@ def _records(t: Table, ids: Ids, section: str) -> Dict[str, Any]:
             "rows": rows}
 
 
-def _block(b: Any, ids: Ids, section: str) -> Dict[str, Any]:
+def _block(b: Block, ids: Ids, section: str) -> Dict[str, Any]:
     if isinstance(b, Table) and any(_is_sentence(c) for r in b.rows for c in r):
         return _records(b, ids, section)
     if isinstance(b, Table):
@@ -245,7 +255,7 @@ def _block(b: Any, ids: Ids, section: str) -> Dict[str, Any]:
     raise TypeError(f"cannot render a block of type {type(b).__name__} as HTML")
 
 
-def _blocks(blocks: List[Any], ids: Ids, section: str = "") -> List[Dict[str, Any]]:
+def _blocks(blocks: List[Block], ids: Ids, section: str = "") -> List[Dict[str, Any]]:
     """The section's blocks in order, except that a table followed by a heatmap of the same title
     (a matrix drawn as a figure) comes after the figure, folded: the figure is what one reads, the
     table has the same numbers for copying (and opens when printed)."""
@@ -310,7 +320,7 @@ def _scope_rules(css: str, scope: str) -> str:
 def scoped_css(scope: str = FRAGMENT_SCOPE) -> str:
     """The page's stylesheet with every rule limited to elements inside ``scope`` (a notebook's
     own styles stay untouched)."""
-    css = _environment().loader.get_source(_environment(), "style.css")[0]
+    css = _loader().get_source(_environment(), "style.css")[0]
     return _scope_rules(re.sub(r"/\*.*?\*/", "", css, flags=re.S), scope)
 
 

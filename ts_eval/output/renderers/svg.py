@@ -11,7 +11,7 @@ value) so nothing is only a colour.  Values are written by :func:`.format.value`
 from __future__ import annotations
 
 import math
-from typing import Any, Callable, Dict, List, Sequence, Tuple
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union
 
 from markupsafe import Markup, escape
 
@@ -32,7 +32,7 @@ def _n(x: float) -> str:
     return f"{x:.1f}".rstrip("0").rstrip(".")
 
 
-def _el(tag: str, content: str = "", **attrs: Any) -> str:
+def _el(tag: str, content: str = "", **attrs: Optional[Union[str, float]]) -> str:
     """``<tag attrs>content</tag>``; attribute values are escaped, ``class_`` -> ``class``,
     ``font_size`` -> ``font-size``; ``content`` must already be markup."""
     parts = [tag]
@@ -48,7 +48,7 @@ def _title(text: str) -> str:
     return _el("title", str(escape(text)))
 
 
-def _text(x: float, y: float, text: str, **attrs: Any) -> str:
+def _text(x: float, y: float, text: str, **attrs: Optional[Union[str, float]]) -> str:
     return _el("text", str(escape(text)), x=float(x), y=float(y), **attrs)
 
 
@@ -100,7 +100,8 @@ def _tick_label(v: float, kind: str, ticks: Sequence[float]) -> str:
 
 
 def _mix(c1: Tuple[int, int, int], c2: Tuple[int, int, int], t: float) -> Tuple[int, int, int]:
-    return tuple(round(a + (b - a) * t) for a, b in zip(c1, c2))  # type: ignore[return-value]
+    (r1, g1, b1), (r2, g2, b2) = c1, c2
+    return round(r1 + (r2 - r1) * t), round(g1 + (g2 - g1) * t), round(b1 + (b2 - b1) * t)
 
 
 def _hex(c: str) -> Tuple[int, int, int]:

@@ -36,7 +36,7 @@ from __future__ import annotations
 import io
 import textwrap
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, List, Optional, Sequence, Tuple
+from typing import TYPE_CHECKING, Any, Dict, List, Optional, Sequence, Tuple
 
 from ...errors import Hint, Spelling, python_spelling, spell
 from .. import values as fmt
@@ -416,11 +416,11 @@ def is_sentence(c: Cell) -> bool:
     return c.data is not None and "tokens" in c.data and "spans" in c.data
 
 
-def styled_sentence(data: dict, colours: dict) -> RichText:
+def styled_sentence(data: Dict[str, Any], colours: Dict[str, str]) -> RichText:
     """One side's sentence: each span's brackets and tokens in its label's colour, the label after
     the closing bracket, the example's own tokens in reverse video."""
-    opens: dict = {}
-    closes: dict = {}
+    opens: Dict[int, List[str]] = {}
+    closes: Dict[int, List[str]] = {}
     inside: List[List[str]] = [[] for _ in data["tokens"]]
     for lab, start, end in data["spans"]:          # end exclusive
         opens.setdefault(start, []).append(lab)
