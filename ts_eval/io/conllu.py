@@ -223,8 +223,8 @@ def feed(path: str, options: ConlluOptions, decoding: Any, block_bytes: int) -> 
     if decoding.scheme == "auto":
         reading.detected = detected_scheme(path, blocks, reading.parse)
         reading.source, reading.text = None, False
-    return DocumentFeed(reading.name, blocks(), reading.parse, before_line(reading.name, True), lambda: _none(reading.name),
-                        reading.none)
+    return DocumentFeed(reading.name, blocks(), reading.parse, before_line(reading.name, True),
+                        lambda: _none(reading.name), reading.none)
 
 
 def _sniff(head: str) -> bool:
