@@ -31,11 +31,6 @@ from ..core.arrays import unique
 from ..errors import Hint, InputError, OptionError, Part, TsEvalError
 from .source import STDIN, decompress, display_name, is_compressed, not_utf8, open_stream, read_bytes, read_head
 
-try:    # the compiled scanner (_column_scan.c), built when a C compiler was at hand at installation
-    from . import _column_scan
-except ImportError:     # pragma: no cover -- then every chunk is read with numpy
-    _column_scan = None  # type: ignore[assignment]
-
 _WS = np.zeros(256, bool)
 _WS[[9, 10, 11, 12, 13, 32]] = True  # ASCII whitespace only: tokens may hold NBSP etc.
 BOM = b"\xef\xbb\xbf"
@@ -520,11 +515,9 @@ class _Acc:
     """What the chunks of one file add up to (scratch of :func:`split_columns`)."""
 
     __slots__ = ("boundary_lines", "chunk_newlines", "continued", "doc_lines", "first_field", "first_text",
-                 "first_token_line", "ids", "n", "ncol", "slices", "table", "table_values", "token_len", "token_line",
-                 "token_start", "values")
+                 "first_token_line", "n", "ncol", "slices", "token_len", "token_line", "token_start", "values")
 
-    def __init__(self, token_line: np.ndarray, token_start: np.ndarray, token_len: np.ndarray,
-                 ids: Optional[np.ndarray] = None) -> None:
+    def __init__(self, token_line: np.ndarray, token_start: np.ndarray, token_len: np.ndarray) -> None:
         self.token_line = token_line     # preallocated for every line of the file (np.empty: untouched
         self.token_start = token_start   # pages cost no memory); the first ``n`` entries are filled
         self.token_len = token_len
@@ -539,10 +532,6 @@ class _Acc:
         self.values: List[Tuple[List[str], np.ndarray]] = []   # per chunk: vocab, ids[col]
         self.continued = False           # a block after the file's first (its first token line is not the file's)
         self.slices = SliceCache()       # the chunks' table of tags
-        self.table: Any = None           # the compiled scanner's table of tag values (:func:`_scan_compiled`)
-        self.ids = ids                   # its ids[column, token] (uint16), preallocated like token_line
-        self.table_values: List[str] = []   # the table's values in the order first seen, decoded at the end
-        # (the vocabulary of every chunk the compiled scanner read)
 
 
 def split_columns(raw: Union[bytes, bytearray, np.ndarray], path: str = "<data>", columns: Sequence[int] = (-1,),
@@ -566,10 +555,8 @@ def split_columns(raw: Union[bytes, bytearray, np.ndarray], path: str = "<data>"
     data = np.frombuffer(raw, np.uint8, count=end - shift, offset=shift)
     if len(data) == 0:
         raise InputError("empty file, expected token lines", path)
-    newlines, all_ascii = count_newlines(data)  # all_ascii: valid UTF-8, nothing to check
-    max_lines = newlines + 1
-    token_line, token_start, token_len, ids = _outputs(max_lines, end >= 2**32, len(columns), block)
-    acc = _Acc(token_line, token_start, token_len, ids=ids)
+    max_lines = count_newlines(data) + 1
+    acc = _Acc(*_outputs(max_lines, end >= 2**32, block))
     start, line0, bytes0 = shift, 0, 0
     if follows is not None:
         line0, bytes0, head = follows
@@ -582,8 +569,7 @@ def split_columns(raw: Union[bytes, bytearray, np.ndarray], path: str = "<data>"
         nl = _NEWLINE.search(view, min(start + CHUNK_BYTES, end) - 1, end)
         stop = end if nl is None else nl.end()
         try:
-            if not all_ascii:
-                codecs.utf_8_decode(view[start:stop], "strict", True)
+            codecs.utf_8_decode(view[start:stop], "strict", True)
         except UnicodeDecodeError as err:
             raise not_utf8(bytes(view[:stop]), start + err.start, err.reason, path, lines_before,
                            bytes0) from None
@@ -604,7 +590,7 @@ def split_columns(raw: Union[bytes, bytearray, np.ndarray], path: str = "<data>"
     doc_first = np.zeros(n, bool)                  # the first token after a -DOCSTART- line
     after = np.searchsorted(token_line, doc_lines.astype(token_line.dtype))   # (int64: a cast copy of token_line)
     doc_first[after[after < n]] = True
-    vocab, ids = _merged_values(acc, n)
+    vocab, ids = merge_values(acc.values, n)
     note = width_note(acc.ncol, delimiter, acc.first_token_line, acc.first_text)
     resolved = [_column_index(c, acc.ncol, path, note) + 1 for c in columns]
     merged = {c: (vocab, ids[k]) for k, c in enumerate(resolved)}
@@ -619,33 +605,24 @@ def split_columns(raw: Union[bytes, bytearray, np.ndarray], path: str = "<data>"
     )
 
 
-def _outputs(n: int, wide: bool, columns: int,
-             together: bool) -> Tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+def _outputs(n: int, wide: bool, together: bool) -> Tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Room for ``n`` token lines: line numbers (int32), token offsets (uint32, or int64 when ``wide``) and
-    lengths (int32), and the compiled scanner's ids (uint16, one row per tag column); pages never written
-    cost no memory.  ``together`` (a block, whose offsets are never released): views of one allocation,
-    which for a block of several MB numpy asks the system to back with huge pages (a page fault per 2 MB
-    instead of per 4 KB: a fresh process spent about a third of its reading time in page faults)."""
+    lengths (int32); pages never written cost no memory.  ``together`` (a block, whose offsets are never
+    released): views of one allocation, which for a block of several MB numpy asks the system to back with
+    huge pages (a page fault per 2 MB instead of per 4 KB: a fresh process spent about a third of its
+    reading time in page faults)."""
     start = np.dtype(np.int64 if wide else np.uint32)
     if not together:
-        return (np.empty(n, np.int32), np.empty(n, start), np.empty(n, np.int32), np.empty((columns, n), np.uint16))
-    room = np.empty(n * (start.itemsize + 8 + 2 * columns), np.uint8)
-    a, b, c = n * start.itemsize, n * (start.itemsize + 4), n * (start.itemsize + 8)   # the 8-byte items
-    return (room[a:b].view(np.int32), room[:a].view(start), room[b:c].view(np.int32),  # first: all aligned
-            room[c:].view(np.uint16).reshape(columns, n))
+        return np.empty(n, np.int32), np.empty(n, start), np.empty(n, np.int32)
+    room = np.empty(n * (start.itemsize + 8), np.uint8)
+    a, b = n * start.itemsize, n * (start.itemsize + 4)    # the 8-byte items first: all aligned
+    return room[a:b].view(np.int32), room[:a].view(start), room[b:].view(np.int32)
 
 
 def _scan(data: np.ndarray, windows: np.ndarray, a: int, b: int, line0: int, path: str, columns: Sequence[int],
           token_column: Optional[int], acc: _Acc, cols: Optional[List[int]], sep: np.ndarray = _WS,
           delimiter: Optional[str] = None) -> Optional[List[int]]:
     """Find the token lines and fields of bytes a..b (whole lines) and decode the tag columns."""
-    if COMPILED_PATH and _column_scan is not None:
-        tokens = _scan_compiled(data, a, b, line0, columns, token_column, acc, delimiter)
-        if tokens is not None:
-            if tokens and cols is None:
-                note = width_note(acc.ncol, delimiter, acc.first_token_line, acc.first_text)
-                cols = [_column_index(c, acc.ncol, path, note) for c in columns]
-            return cols
     part = data[a:b]
     found = _single_separated(part, sep, delimiter) if SINGLE_SEPARATOR_PATH else None
     if found is None:
@@ -710,71 +687,11 @@ def _scan(data: np.ndarray, windows: np.ndarray, a: int, b: int, line0: int, pat
 
 
 SINGLE_SEPARATOR_PATH = True    # tests compare the reader with and without :func:`_single_separated`
-#: read chunks with the compiled scanner where it is built (:func:`_scan_compiled`); False (or the environment
-#: variable TS_EVAL_NUMPY_READER=1): numpy only.  Tests compare the two.
-COMPILED_PATH = not os.environ.get("TS_EVAL_NUMPY_READER")
 
 
-def count_newlines(data: np.ndarray) -> Tuple[int, bool]:
-    """(line ends in the bytes ``data``, whether every byte is ASCII -- False when not looked at): the
-    compiled scanner's one pass, else numpy's (10x faster than ``bytes.count``; by chunks, no big temporary)."""
-    if COMPILED_PATH and _column_scan is not None:
-        n, all_ascii = _column_scan.count_lines(data)
-        return int(n), bool(all_ascii)
-    return sum(int(np.count_nonzero(data[k:k + CHUNK_BYTES] == 10)) for k in range(0, len(data), CHUNK_BYTES)), False
-
-
-def _scan_compiled(data: np.ndarray, a: int, b: int, line0: int, columns: Sequence[int], token_column: Optional[int],
-                   acc: _Acc, delimiter: Optional[str]) -> Optional[int]:
-    """:func:`_scan` of bytes a..b by the compiled scanner (``_column_scan.c``), which writes the token lines,
-    their tokens' offsets and their tag ids (indexes in the block's table of distinct values, in the order
-    first seen) into ``acc``'s arrays in one pass: the number of token lines, or None where the numpy path
-    raises an error (the caller then reads the chunk with numpy, which raises it) or the block has too many
-    distinct values for uint16 ids."""
-    assert _column_scan is not None
-    if acc.table is None:
-        acc.table = _column_scan.Table()
-    ids = acc.ids
-    assert ids is not None
-    if acc.table.size > 60000:      # (a uint16 id takes at most 65534 values)
-        return None
-    found = _column_scan.scan(data, a, b, -1 if delimiter is None else ord(delimiter), acc.ncol, token_column or 0,
-                              tuple(columns), acc.table, acc.token_line, acc.token_start, acc.token_len, ids,
-                              ids.shape[1], acc.n, line0)
-    if found is None:
-        return None
-    tokens, acc.chunk_newlines, boundaries, docs, first, ncol, first_start, first_end = found
-    acc.boundary_lines += boundaries
-    if first >= 0 and acc.ncol < 0:
-        acc.ncol = ncol
-        acc.first_token_line = line0 + first + 1
-        acc.first_field = data[first_start:first_end].tobytes()
-        acc.first_text = _line_text(data[a:b], first)
-    acc.doc_lines.append(np.array(docs, np.int64) + (line0 + 1))
-    if tokens:
-        lo = acc.n
-        acc.n += tokens
-        if len(columns):
-            acc.values.append((acc.table_values, ids[:, lo:acc.n]))
-    return tokens
-
-
-def _merged_values(acc: _Acc, n: int) -> Tuple[List[str], np.ndarray]:
-    """:func:`merge_values` of the chunks; when the compiled scanner read them all, its ids are turned into
-    ranks in the sorted values in place (no new array)."""
-    if acc.table is None:
-        return merge_values(acc.values, n)
-    acc.table_values.extend(v.decode("utf-8") for v in acc.table.values())
-    if not acc.values or any(v is not acc.table_values for v, _ in acc.values) or acc.ids is None:
-        return merge_values(acc.values, n)
-    values = acc.table_values
-    order = sorted(range(len(values)), key=values.__getitem__)
-    rank = np.empty(len(order), np.uint16)
-    rank[order] = np.arange(len(order))
-    ids = acc.ids[:, :n]
-    for row in ids:
-        _column_scan.remap(row, rank)
-    return [values[k] for k in order], ids
+def count_newlines(data: np.ndarray) -> int:
+    """Line ends in the bytes ``data`` (numpy: 10x faster than ``bytes.count``; by chunks, no big temporary)."""
+    return sum(int(np.count_nonzero(data[k:k + CHUNK_BYTES] == 10)) for k in range(0, len(data), CHUNK_BYTES))
 
 
 Fields = Tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, int]
