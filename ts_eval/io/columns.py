@@ -556,6 +556,7 @@ def split_columns(raw: Union[bytes, bytearray, np.ndarray], path: str = "<data>"
     if len(data) == 0:
         raise InputError("empty file, expected token lines", path)
     max_lines = count_newlines(data) + 1
+    ascii_only = int(data.max()) < 128         # then nothing to check (one pass, no string made)
     acc = _Acc(*_outputs(max_lines, end >= 2**32, block))
     start, line0, bytes0 = shift, 0, 0
     if follows is not None:
@@ -569,7 +570,8 @@ def split_columns(raw: Union[bytes, bytearray, np.ndarray], path: str = "<data>"
         nl = _NEWLINE.search(view, min(start + CHUNK_BYTES, end) - 1, end)
         stop = end if nl is None else nl.end()
         try:
-            codecs.utf_8_decode(view[start:stop], "strict", True)
+            if not ascii_only:
+                codecs.utf_8_decode(view[start:stop], "strict", True)
         except UnicodeDecodeError as err:
             raise not_utf8(bytes(view[:stop]), start + err.start, err.reason, path, lines_before,
                            bytes0) from None
@@ -624,40 +626,30 @@ def _scan(data: np.ndarray, windows: np.ndarray, a: int, b: int, line0: int, pat
           delimiter: Optional[str] = None) -> Optional[List[int]]:
     """Find the token lines and fields of bytes a..b (whole lines) and decode the tag columns."""
     part = data[a:b]
-    found = _single_separated(part, sep, delimiter) if SINGLE_SEPARATOR_PATH else None
+    found = _single_separated(data, a, b, sep, delimiter) if SINGLE_SEPARATOR_PATH else None
     if found is None:
         found = _any_separated(part, sep, delimiter, line0, path)
-    fstart, fend, nfields, line_first_field, acc.chunk_newlines = found
-    nonblank = np.flatnonzero(nfields > 0)
-    ff = line_first_field[nonblank]
-    dash = np.flatnonzero(part[fstart[ff]] == 45)        # only lines that start with "-" can be either
-    is_doc = np.zeros(len(ff), bool)
-    is_bnd = np.zeros(len(ff), bool)
-    if len(dash):
-        dash_start, dash_end = fstart[ff[dash]], fend[ff[dash]]
-        is_doc[dash] = _field_equals(part, dash_start, dash_end - dash_start, b"-DOCSTART-")
-        is_bnd[dash] = _field_equals(part, dash_start, dash_end - dash_start, b"-X-")
-    tok = ~(is_doc | is_bnd)
-    tok_lines = nonblank[tok]
-    acc.boundary_lines += int(is_bnd.sum())
+    fstart, fnext, nfields, line_first_field, skip, dash, acc.chunk_newlines = found
+    doc, other = _line_kinds(part, fstart, fnext, line_first_field, dash, acc)
+    skip[other] = True
+    tok_lines = np.flatnonzero(~skip)
     if len(tok_lines) and acc.ncol < 0:
         acc.ncol = int(nfields[tok_lines[0]])
         acc.first_token_line = line0 + int(tok_lines[0]) + 1
         f0 = int(line_first_field[tok_lines[0]])
-        acc.first_field = part[fstart[f0]:fend[f0]].tobytes()
+        acc.first_field = part[fstart[f0]:fnext[f0] - 1].tobytes()
         acc.first_text = _line_text(part, int(tok_lines[0]))
     ncol = acc.ncol
-    if len(tok_lines):
-        counts = nfields[tok_lines]
-        if (counts != ncol).any():
-            raise _ragged(part, tok_lines, counts, acc, line0, path)
-    doc = nonblank[is_doc]
-    doc_bad = np.flatnonzero((nfields[doc] != 1) & (nfields[doc] != max(ncol, 1)) & (ncol > 0))
-    if len(doc_bad):
-        ln = int(doc[doc_bad[0]])
-        raise InputError(f"-DOCSTART- line with {int(nfields[ln])} columns, expected 1 or {ncol}",
-                         path, line0 + ln + 1)
-    acc.doc_lines.append(doc + line0 + 1)
+    if len(tok_lines) and int(np.count_nonzero(nfields == ncol)) != len(tok_lines) + int(
+            np.count_nonzero(nfields[other] == ncol)):        # (no blank line has ncol >= 1 fields)
+        raise _ragged(part, tok_lines, nfields[tok_lines], acc, line0, path)
+    if len(doc):
+        doc_bad = np.flatnonzero((nfields[doc] != 1) & (nfields[doc] != max(ncol, 1)) & (ncol > 0))
+        if len(doc_bad):
+            ln = int(doc[doc_bad[0]])
+            raise InputError(f"-DOCSTART- line with {int(nfields[ln])} columns, expected 1 or {ncol}",
+                             path, line0 + ln + 1)
+        acc.doc_lines.append(doc + line0 + 1)
     if not len(tok_lines):
         return cols
     note = width_note(ncol, delimiter, acc.first_token_line, acc.first_text)
@@ -665,25 +657,42 @@ def _scan(data: np.ndarray, windows: np.ndarray, a: int, b: int, line0: int, pat
         cols = [_column_index(c, ncol, path, note) for c in columns]
     first = line_first_field[tok_lines]
     lo, hi = acc.n, acc.n + len(tok_lines)
-    acc.token_line[lo:hi] = tok_lines + (line0 + 1)
+    np.add(tok_lines, line0 + 1, out=acc.token_line[lo:hi], casting="unsafe")
     if token_column is None:
         acc.token_start[lo:hi] = 0
         acc.token_len[lo:hi] = 0
     else:
-        k = _column_index(token_column, ncol, path, note)
-        sel = first + k
+        sel = first + _column_index(token_column, ncol, path, note)
         start = fstart[sel]
-        acc.token_len[lo:hi] = fend[sel] - start
-        start += a
-        acc.token_start[lo:hi] = start
+        length = acc.token_len[lo:hi]
+        np.subtract(fnext[sel], start, out=length, casting="unsafe")
+        length -= 1
+        np.add(start, a, out=acc.token_start[lo:hi], casting="unsafe")
     acc.n = hi
     if not cols:
         return cols
     # all tag columns in one pass: they share one vocabulary
     idx = (first[None, :] + np.array(cols)[:, None]).ravel()
-    vocab, ids = unique_slices(windows[a:], fstart[idx], fend[idx], acc.slices)   # windows from byte a: no offset
+    ends = fnext[idx]
+    ends -= 1
+    vocab, ids = unique_slices(windows[a:], fstart[idx], ends, acc.slices)   # windows from byte a: no offset
     acc.values.append((vocab, ids.reshape(len(cols), -1)))
     return cols
+
+
+def _line_kinds(part: np.ndarray, fstart: np.ndarray, fnext: np.ndarray, line_first_field: np.ndarray,
+                dash: np.ndarray, acc: _Acc) -> Tuple[np.ndarray, np.ndarray]:
+    """(the -DOCSTART- lines, the -DOCSTART- and -X- lines) of a chunk (0-based) among its nonblank lines that
+    start with "-" (``dash``), counting its -X- lines into ``acc``."""
+    if not len(dash):
+        return dash, dash
+    ff = line_first_field[dash]
+    dash_start = fstart[ff]
+    dash_len = fnext[ff] - dash_start - 1
+    is_doc = _field_equals(part, dash_start, dash_len, b"-DOCSTART-")
+    is_bnd = _field_equals(part, dash_start, dash_len, b"-X-")
+    acc.boundary_lines += int(np.count_nonzero(is_bnd))
+    return dash[is_doc], dash[is_doc | is_bnd]
 
 
 SINGLE_SEPARATOR_PATH = True    # tests compare the reader with and without :func:`_single_separated`
@@ -694,85 +703,99 @@ def count_newlines(data: np.ndarray) -> int:
     return sum(int(np.count_nonzero(data[k:k + CHUNK_BYTES] == 10)) for k in range(0, len(data), CHUNK_BYTES))
 
 
-Fields = Tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, int]
+#: (each field's first byte, one past the separator after it -- the field is ``part[start:next - 1]`` --, the
+#: fields of each line, each line's first field, whether each line is blank (bool, the caller's to change), the
+#: nonblank lines that start with "-", the line ends) of a chunk of whole lines
+Fields = Tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, int]
 
 
 def _any_separated(part: np.ndarray, sep: np.ndarray, delimiter: Optional[str], line0: int, path: str) -> Fields:
-    """(start and end of every field, fields per line, each line's first field, line ends) of whole lines:
-    any run of separators between fields (the general way)."""
+    """The :data:`Fields` of whole lines with any run of separators between fields (the general way)."""
     if delimiter is None:
         wpos = np.flatnonzero(part <= 32)
         wpos = wpos[sep[part[wpos]]]
     else:
         wpos = np.flatnonzero(sep[part])
         _check_empty_fields(part, wpos, ord(delimiter), line0, path)
-    w = np.concatenate(([-1], wpos, [len(part)]))
+    w = np.concatenate(([0], wpos + 1, [len(part) + 1]))    # one past each separator (w[0], w[-1]: the ends)
     newline = np.ones(len(w), bool)            # w[0] stands for a line start, w[-1] for the end
     newline[1:-1] = part[wpos] == 10
     newlines = int(np.count_nonzero(newline[1:-1]))   # every line end is a separator byte
     n_lines = newlines + (0 if part[-1] == 10 else 1)
     gap = np.diff(w) > 1                       # a field lies between w[j] and w[j+1] (masks: faster than indices)
     fstart = w[:-1][gap]
-    fstart += 1
-    fend = w[1:][gap]
+    fnext = w[1:][gap]
     fline = np.cumsum(newline[:-1], dtype=np.int32)[gap]   # chunk line of each field
     fline -= 1
     nfields = np.bincount(fline, minlength=n_lines)
     line_first_field = np.concatenate(([0], np.cumsum(nfields)[:-1]))
-    return fstart, fend, nfields, line_first_field, newlines
+    blank = nfields == 0
+    nonblank = np.flatnonzero(nfields)
+    dash = nonblank[part[fstart[line_first_field[nonblank]]] == 45]   # lines that start with "-"
+    return fstart, fnext, nfields, line_first_field, blank, dash, newlines
 
 
-def _single_separated(part: np.ndarray, sep: np.ndarray, delimiter: Optional[str]) -> Optional[Fields]:
-    """:func:`_any_separated` for whole lines whose fields one separator byte separates (one space or tab
-    -- any ASCII whitespace --, or with ``delimiter`` one delimiter), with no separator at a line's start or
-    end, no blank line holding one, and line ends that are all LF or all CR LF.  Then every separator ends a
-    field, so the fields come from the separators' positions alone (the slot between two separators is a
-    field, or a blank line), with no pass over the fields to drop empty ones and no per-field line numbers.
-    None when ``part`` is not so laid out (the caller then takes the general way, which also reports the
-    errors)."""
+def _single_separated(data: np.ndarray, a: int, b: int, sep: np.ndarray, delimiter: Optional[str]) -> Optional[Fields]:
+    """:func:`_any_separated` for the whole lines ``data[a:b]`` whose fields one separator byte separates (one
+    space or tab -- any ASCII whitespace --, or with ``delimiter`` one delimiter), with no separator at a
+    line's start or end, no blank line holding one, and line ends that are all LF or all CR LF.  Then every
+    separator ends a field, so the fields come from the separators' positions alone (the slot after a
+    separator up to the next is a field, or a blank line), with no pass over the fields to drop empty ones
+    and no per-field line numbers.  None when the bytes are not so laid out (the caller then takes the
+    general way, which also reports the errors)."""
+    part = data[a:b]
     if (sep[part[0]] and part[0] != 10) or (sep[part[-1]] and part[-1] != 10):
         return None                            # a separator at the start of the first or the end of the last line
-    cand = part <= 32 if delimiter is None else sep[part]     # every separator byte, maybe control bytes
-    wpos = np.flatnonzero(cand)
-    kind = part[wpos]
-    if delimiter is None and int(np.count_nonzero(sep[kind])) != len(wpos):
-        return None                            # a control byte (part of a field): the general way
+    cand = np.empty(len(part) + 1, bool)       # cand[i + 1]: part[i] may separate fields
+    cand[0] = True                             # (a separator before the chunk: its positions are one past each)
+    if delimiter is None:
+        np.less_equal(part, 32, out=cand[1:])  # every separator byte, maybe control bytes
+    else:
+        np.take(sep, part, out=cand[1:])
+    w = np.flatnonzero(cand)                   # w[0] = 0; then one past each separator byte
+    ahead = data[a - 1:b] if a else np.concatenate((np.zeros(1, np.uint8), part))
+    kind = ahead[w[1:]]                        # the separator bytes
     nl_at = np.flatnonzero(kind == 10)
     cr = int(np.count_nonzero(kind == 13))
+    if delimiter is None:
+        rest = len(kind) - len(nl_at) - cr - int(np.count_nonzero(kind == 32))
+        if rest and int(np.count_nonzero(sep[kind])) != len(kind):
+            return None                        # a control byte (part of a field): the general way
     eol = 1                                    # bytes of a line end
     if cr:                                     # CR only before LF, before every LF
         if cr != len(nl_at) or not len(nl_at) or nl_at[0] == 0 or (kind[nl_at - 1] != 13).any() \
-                or (wpos[nl_at - 1] != wpos[nl_at] - 1).any():
+                or (w[nl_at] != w[nl_at + 1] - 1).any():
             return None
-        wpos = wpos[kind != 13]
+        w = np.delete(w, nl_at)                # (w[nl_at] is one past each CR)
         nl_at -= np.arange(1, len(nl_at) + 1)  # each LF's index without the CRs before it
         eol = 2
-    nl = wpos[nl_at]
-    blank = np.empty(len(nl), bool)            # the line that ends at nl[i] is empty
-    blank[:1] = nl[:1] == eol - 1
-    np.equal(nl[1:] - nl[:-1], eol, out=blank[1:])
-    pairs = int(np.count_nonzero(cand[1:] & cand[:-1]))
+    ends = nl_at + 1                           # each line's end in w: one past its LF
+    past = w[ends]
+    blank = np.empty(len(ends), bool)          # the line that ends at past[i] is empty
+    blank[:1] = past[:1] == eol
+    np.equal(past[1:] - past[:-1], eol, out=blank[1:])
+    pairs = int(np.count_nonzero(cand[2:] & cand[1:-1]))
     if pairs != int(np.count_nonzero(blank[1:])) + cr:
         return None                            # two separator bytes in a row that are not line ends
-    virtual = part[-1] != 10                   # the last line has no line end: it ends where the part does
-    w = np.empty(len(wpos) + 1 + virtual, np.int64)
-    w[0] = -1
-    w[1:len(wpos) + 1] = wpos
-    ends = nl_at + 1                           # each line's end in w
-    if virtual:
-        w[-1] = len(part)
+    n_lines = len(ends)
+    if part[-1] != 10:                         # the last line has no line end: it ends where the part does
+        w = np.append(w, len(part) + 1)
         ends = np.append(ends, len(w) - 1)
+        blank = np.append(blank, False)        # (it is not empty: it ends with a byte of a field)
     first = np.empty_like(ends)                # each line's first slot: the one after the previous line end
     first[0] = 0
     first[1:] = ends[:-1]
     nfields = ends - first
-    nfields[:len(nl)][blank] = 0               # an empty line is one empty slot (a last line without a
-    fstart = w[:-1] + 1                        # line end is not empty: it ends with a byte of a field)
-    fend = w[1:]
+    nfields[blank] = 0                         # an empty line is one empty slot
+    lead = np.empty(len(ends), np.uint8)       # each line's first byte: after the previous line's end
+    lead[0] = part[0]
+    np.take(part, past[:len(ends) - 1], out=lead[1:])
+    dash = np.flatnonzero(lead == 45)          # lines that start with "-" (a blank line starts with its end)
+    fnext = w[1:]
     if cr:
-        fend = fend.copy()
-        fend[nl_at] -= 1                       # a line's last field ends at its CR
-    return fstart, fend, nfields, first, len(nl)
+        fnext = fnext.copy()
+        fnext[nl_at] -= 1                      # a line's last field ends at its CR
+    return w[:-1], fnext, nfields, first, blank, dash, n_lines
 
 
 def _line_text(part: np.ndarray, line: int) -> str:
