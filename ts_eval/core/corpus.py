@@ -396,9 +396,7 @@ def _decode_side(side: SideInfo, table: schemes.TagTable, tag_label_id: np.ndarr
                  trailing_boundary: bool, tag_vocab: List[str]) -> SpanSet:
     """One side's spans (mapped label ids); records repairs, discards and unmapped spans on ``side``."""
     tags = side.tag_ids()
-    prefix = table.prefix[tags]
-    types = tag_label_id[tags]
-    dec = schemes.decode(prefix, types, sent_first, scheme, outside_type)
+    dec = schemes.decode_tags(tags, table.prefix, tag_label_id, sent_first, scheme, outside_type)
     if dec.conll is not None:
         dec.conll.trailing_boundary = trailing_boundary
     bad = np.flatnonzero(dec.ill_formed)
