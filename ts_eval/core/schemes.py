@@ -250,29 +250,28 @@ def decode_tags(tags: np.ndarray, tag_prefix: np.ndarray, tag_type: np.ndarray, 
     a vocabulary of up to 256 tags has a table of what each pair of tags does, and each token takes one
     lookup in it instead of a dozen passes over the corpus."""
     v = len(tag_prefix)
-    t = tags.astype(np.intp)        # (numpy indexes with intp several times faster than with int16 or uint16)
     if scheme == "conlleval" or v > 256:
+        t = tags.astype(np.intp)    # (numpy gathers with an intp index several times faster than with int16)
         return decode(tag_prefix[t], tag_type[t], sent_first, scheme, outside_type)
     sch = SCHEMES[scheme]
-    n = len(t)
+    n = len(tags)
     sent_first = sent_first.astype(bool, copy=False)
-    pair = np.empty(n, np.intp)     # the tag before each token in its sentence (v: none) ...
-    pair[1:] = t[:-1]
-    pair[np.flatnonzero(sent_first)] = v
-    pair[:1] = v
-    pair *= v                       # ... and the token's tag
-    pair += t
+    pair = np.empty(n, np.intp)     # (the tag before each token in its sentence, v: none) * v + the token's tag
+    np.multiply(tags[:-1], v, out=pair[1:], dtype=np.intp, casting="unsafe")
+    pair[np.flatnonzero(sent_first)] = v * v
+    pair[:1] = v * v
+    pair += tags
     code = _pair_codes(tag_prefix, tag_type)[pair]
     cont = code == 2                # continues the span of the previous token (1: opens one)
     closes = code != 0              # inside a span ...
     closes[:-1] &= ~cont[1:]        # ... and the next token does not continue it (never across sentences)
     starts = np.flatnonzero(code == 1)
     lasts = np.flatnonzero(closes)
-    ts, tl = t[starts], t[lasts]
+    ts, tl = tags[starts].astype(np.intp), tags[lasts].astype(np.intp)
 
     def near(at: np.ndarray, edge: np.ndarray) -> Tuple[np.ndarray, np.ndarray]:
         """(prefix, label) of the tokens ``at`` (O, -1 where ``edge``: none in the sentence)."""
-        k = t[np.clip(at, 0, max(n - 1, 0))]
+        k = tags[np.clip(at, 0, max(n - 1, 0))].astype(np.intp)
         return np.where(edge, O, tag_prefix[k]), np.where(edge, -1, tag_type[k])
 
     sent_last = np.append(sent_first[1:], True)
@@ -299,8 +298,10 @@ def _checked(sch: Scheme, starts: np.ndarray, lasts: np.ndarray, labels: np.ndar
     (O and -1 where the sentence has none), asked only by IOB1 and IOE1."""
     _, single_ok, first_ok, last_ok = sch.tables()
     one = starts == lasts
-    ok = np.where(one, single_ok[ps], first_ok[ps] & last_ok[pe])
-    bad_token = np.where(one | ~first_ok[ps], starts, lasts)
+    psi, pei = ps.astype(np.intp), pe.astype(np.intp)
+    first = first_ok[psi]
+    ok = np.where(one, single_ok[psi], first & last_ok[pei])
+    bad_token = np.where(one | ~first, starts, lasts)
     if sch.b_after_same:  # IOB1: B- must separate two spans of the same label
         prev_p, prev_t = before()
         ok &= (ps != B) | ((prev_p != O) & (prev_t == labels))

@@ -709,13 +709,22 @@ def count_newlines(data: np.ndarray) -> int:
 Fields = Tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, int]
 
 
+def _delimiter_or_line_end(part: np.ndarray, delimiter: str, out: Optional[np.ndarray] = None) -> np.ndarray:
+    """Where the bytes ``part`` are the one-byte ``delimiter``, LF or CR (compared: numpy looks a table up
+    with uint8 indexes several times slower)."""
+    out = np.equal(part, ord(delimiter), out=out)
+    out |= part == 10
+    out |= part == 13
+    return out
+
+
 def _any_separated(part: np.ndarray, sep: np.ndarray, delimiter: Optional[str], line0: int, path: str) -> Fields:
     """The :data:`Fields` of whole lines with any run of separators between fields (the general way)."""
     if delimiter is None:
         wpos = np.flatnonzero(part <= 32)
-        wpos = wpos[sep[part[wpos]]]
+        wpos = wpos[sep[part[wpos].astype(np.intp)]]
     else:
-        wpos = np.flatnonzero(sep[part])
+        wpos = np.flatnonzero(_delimiter_or_line_end(part, delimiter))
         _check_empty_fields(part, wpos, ord(delimiter), line0, path)
     w = np.concatenate(([0], wpos + 1, [len(part) + 1]))    # one past each separator (w[0], w[-1]: the ends)
     newline = np.ones(len(w), bool)            # w[0] stands for a line start, w[-1] for the end
@@ -751,7 +760,7 @@ def _single_separated(data: np.ndarray, a: int, b: int, sep: np.ndarray, delimit
     if delimiter is None:
         np.less_equal(part, 32, out=cand[1:])  # every separator byte, maybe control bytes
     else:
-        np.take(sep, part, out=cand[1:])
+        _delimiter_or_line_end(part, delimiter, out=cand[1:])
     w = np.flatnonzero(cand)                   # w[0] = 0; then one past each separator byte
     ahead = data[a - 1:b] if a else np.concatenate((np.zeros(1, np.uint8), part))
     kind = ahead[w[1:]]                        # the separator bytes
@@ -759,7 +768,7 @@ def _single_separated(data: np.ndarray, a: int, b: int, sep: np.ndarray, delimit
     cr = int(np.count_nonzero(kind == 13))
     if delimiter is None:
         rest = len(kind) - len(nl_at) - cr - int(np.count_nonzero(kind == 32))
-        if rest and int(np.count_nonzero(sep[kind])) != len(kind):
+        if rest and int(np.count_nonzero(sep[kind.astype(np.intp)])) != len(kind):
             return None                        # a control byte (part of a field): the general way
     eol = 1                                    # bytes of a line end
     if cr:                                     # CR only before LF, before every LF
@@ -789,7 +798,7 @@ def _single_separated(data: np.ndarray, a: int, b: int, sep: np.ndarray, delimit
     nfields[blank] = 0                         # an empty line is one empty slot
     lead = np.empty(len(ends), np.uint8)       # each line's first byte: after the previous line's end
     lead[0] = part[0]
-    np.take(part, past[:len(ends) - 1], out=lead[1:])
+    lead[1:] = part[past[:len(ends) - 1]]
     dash = np.flatnonzero(lead == 45)          # lines that start with "-" (a blank line starts with its end)
     fnext = w[1:]
     if cr:
