@@ -291,3 +291,12 @@ def test_score_reports_a_control_byte_in_a_tag(tmp_path: Any) -> None:
                          env=dict(os.environ))
     assert run.returncode == 1
     assert "f.conll:2: " in run.stderr and "control character" in run.stderr
+
+
+@pytest.mark.parametrize("chunk", [8, 1 << 18])
+def test_docstart_and_boundary_lines_and_their_look_alikes(chunk: int) -> None:
+    raw = (b"-DOCSTART- O O\n\n-DOCSTARTX O O\n-DOCSTART-- O O\n-DOCSTAR O O\n-X O O\n-X-- O O\n-X- O O\n"
+           b"-Y- O O\n\n-DOCSTART-\n\n- O O")         # a token "-" in the file's last bytes
+    got = _same(raw, chunk=chunk)
+    assert got[0] == "ok" and (got[2], got[3]) == (2, 1)               # two -DOCSTART- lines, one -X- line
+    assert got[11][1] == [3, 4, 5, 6, 7, 9, 13]                        # the token lines (line numbers)

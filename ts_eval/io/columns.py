@@ -630,7 +630,7 @@ def _scan(data: np.ndarray, windows: np.ndarray, a: int, b: int, line0: int, pat
     if found is None:
         found = _any_separated(part, sep, delimiter, line0, path)
     fstart, fnext, nfields, line_first_field, skip, dash, acc.chunk_newlines = found
-    doc, other = _line_kinds(part, fstart, fnext, line_first_field, dash, acc)
+    doc, other = _line_kinds(windows[a:], fstart, fnext, line_first_field, dash, acc)
     skip[other] = True
     tok_lines = np.flatnonzero(~skip)
     if len(tok_lines) and acc.ncol < 0:
@@ -680,17 +680,23 @@ def _scan(data: np.ndarray, windows: np.ndarray, a: int, b: int, line0: int, pat
     return cols
 
 
-def _line_kinds(part: np.ndarray, fstart: np.ndarray, fnext: np.ndarray, line_first_field: np.ndarray,
+_DOCSTART = (int.from_bytes(b"-DOCSTAR", "little"), int.from_bytes(b"T-", "little"))
+_BOUNDARY = int.from_bytes(b"-X-", "little")
+
+
+def _line_kinds(windows: np.ndarray, fstart: np.ndarray, fnext: np.ndarray, line_first_field: np.ndarray,
                 dash: np.ndarray, acc: _Acc) -> Tuple[np.ndarray, np.ndarray]:
     """(the -DOCSTART- lines, the -DOCSTART- and -X- lines) of a chunk (0-based) among its nonblank lines that
-    start with "-" (``dash``), counting its -X- lines into ``acc``."""
+    start with "-" (``dash``), counting its -X- lines into ``acc``; ``windows`` from the chunk's first byte."""
     if not len(dash):
         return dash, dash
     ff = line_first_field[dash]
-    dash_start = fstart[ff]
-    dash_len = fnext[ff] - dash_start - 1
-    is_doc = _field_equals(part, dash_start, dash_len, b"-DOCSTART-")
-    is_bnd = _field_equals(part, dash_start, dash_len, b"-X-")
+    start = fstart[ff]
+    length = fnext[ff] - start - 1
+    head = windows[start]                      # the first field's first 8 bytes (and what follows it)
+    tail = windows[np.minimum(start + 8, len(windows) - 1)]
+    is_doc = (length == 10) & (head == _DOCSTART[0]) & (tail & 0xFFFF == _DOCSTART[1])
+    is_bnd = (length == 3) & (head & 0xFFFFFF == _BOUNDARY)
     acc.boundary_lines += int(np.count_nonzero(is_bnd))
     return dash[is_doc], dash[is_doc | is_bnd]
 
@@ -881,15 +887,6 @@ def merge_values(parts: List[Tuple[List[str], np.ndarray]], n: int) -> Tuple[Lis
         out[:, at:at + width] = local if v == vocab else np.array([index[t] for t in v], dtype)[local]
         at += width
     return vocab, out
-
-
-def _field_equals(data: np.ndarray, starts: np.ndarray, lengths: np.ndarray, word: bytes) -> np.ndarray:
-    out = lengths == len(word)
-    cand = np.flatnonzero(out)
-    if len(cand):
-        idx = starts[cand, None] + np.arange(len(word))
-        out[cand] = np.all(data[idx] == np.frombuffer(word, np.uint8), axis=1)
-    return out
 
 
 _MULT = np.array([0x9E3779B97F4A7C15, 0xC2B2AE3D27D4EB4F, 0x165667B19E3779F9, 0x27D4EB2F165667C5],
