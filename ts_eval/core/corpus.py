@@ -289,10 +289,11 @@ def corpus_from_tag_ids(
     # the empty label drops a span, except in the conlleval scheme where it is a type
     dropped_id = mapped_names.index("") if ("" in mapped_names and scheme != "conlleval") else -1
 
+    firsts = np.flatnonzero(sent_first)     # (one search for every side)
     spansets = [_decode_side(side, table, tag_label_id, outside_type, remap, dropped_id, sent_first, scheme,
-                             policy, trailing_boundary, tag_vocab) for side in sides]
+                             policy, trailing_boundary, tag_vocab, firsts) for side in sides]
     spansets, final_labels = _used_labels(spansets, mapped_names)
-    offsets = np.append(np.flatnonzero(sent_first), n).astype(np.int64)
+    offsets = np.append(firsts, n).astype(np.int64)
     gold_info, sys_infos = sides[0], list(sides[1:])
     return Corpus(
         sent_offsets=offsets,
@@ -393,10 +394,10 @@ def _used_labels_with_extras(spansets: List[SpanSet], infos: List[SideInfo], nam
 
 def _decode_side(side: SideInfo, table: schemes.TagTable, tag_label_id: np.ndarray, outside_type: int,
                  remap: np.ndarray, dropped_id: int, sent_first: np.ndarray, scheme: str, policy: str,
-                 trailing_boundary: bool, tag_vocab: List[str]) -> SpanSet:
+                 trailing_boundary: bool, tag_vocab: List[str], firsts: Optional[np.ndarray] = None) -> SpanSet:
     """One side's spans (mapped label ids); records repairs, discards and unmapped spans on ``side``."""
     tags = side.tag_ids()
-    dec = schemes.decode_tags(tags, table.prefix, tag_label_id, sent_first, scheme, outside_type)
+    dec = schemes.decode_tags(tags, table.prefix, tag_label_id, sent_first, scheme, outside_type, firsts)
     if dec.conll is not None:
         dec.conll.trailing_boundary = trailing_boundary
     bad = np.flatnonzero(dec.ill_formed)

@@ -242,13 +242,14 @@ def decode(prefix: np.ndarray, types: np.ndarray, sent_first: np.ndarray, scheme
 
 
 def decode_tags(tags: np.ndarray, tag_prefix: np.ndarray, tag_type: np.ndarray, sent_first: np.ndarray,
-                scheme: str, outside_type: int = -1) -> Decoded:
+                scheme: str, outside_type: int = -1, firsts: Optional[np.ndarray] = None) -> Decoded:
     """:func:`decode` of ``tag_prefix[tags]`` and ``tag_type[tags]`` (``tags``: per-token ids into a vocabulary
     of tags; ``tag_prefix``, ``tag_type``: each tag's prefix code and label id), with the same result.
 
     Whether a token opens or continues a span depends only on its tag and the tag before it in its sentence:
     a vocabulary of up to 256 tags has a table of what each pair of tags does, and each token takes one
-    lookup in it instead of a dozen passes over the corpus."""
+    lookup in it instead of a dozen passes over the corpus.  ``firsts``: ``np.flatnonzero(sent_first)``, if
+    the caller has it."""
     v = len(tag_prefix)
     if scheme == "conlleval" or v > 256:
         t = tags.astype(np.intp)    # (numpy gathers with an intp index several times faster than with int16)
@@ -258,7 +259,7 @@ def decode_tags(tags: np.ndarray, tag_prefix: np.ndarray, tag_type: np.ndarray, 
     sent_first = sent_first.astype(bool, copy=False)
     pair = np.empty(n, np.intp)     # (the tag before each token in its sentence, v: none) * v + the token's tag
     np.multiply(tags[:-1], v, out=pair[1:], dtype=np.intp, casting="unsafe")
-    pair[np.flatnonzero(sent_first)] = v * v
+    pair[np.flatnonzero(sent_first) if firsts is None else firsts] = v * v
     pair[:1] = v * v
     pair += tags
     code = _pair_codes(tag_prefix, tag_type)[pair]
