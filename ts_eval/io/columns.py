@@ -640,9 +640,10 @@ def _scan(data: np.ndarray, windows: np.ndarray, a: int, b: int, line0: int, pat
         acc.first_field = part[fstart[f0]:fnext[f0] - 1].tobytes()
         acc.first_text = _line_text(part, int(tok_lines[0]))
     ncol = acc.ncol
-    if len(tok_lines) and int(np.count_nonzero(nfields == ncol)) != len(tok_lines) + int(
-            np.count_nonzero(nfields[other] == ncol)):        # (no blank line has ncol >= 1 fields)
-        raise _ragged(part, tok_lines, nfields[tok_lines], acc, line0, path)
+    if len(tok_lines):
+        counts = nfields[tok_lines]
+        if (counts != ncol).any():
+            raise _ragged(part, tok_lines, counts, acc, line0, path)
     if len(doc):
         doc_bad = np.flatnonzero((nfields[doc] != 1) & (nfields[doc] != max(ncol, 1)) & (ncol > 0))
         if len(doc_bad):
@@ -710,8 +711,8 @@ def count_newlines(data: np.ndarray) -> int:
 
 
 #: (each field's first byte, one past the separator after it -- the field is ``part[start:next - 1]`` --, the
-#: fields of each line, each line's first field, whether each line is blank (bool, the caller's to change), the
-#: nonblank lines that start with "-", the line ends) of a chunk of whole lines
+#: fields of each line (a blank line may count one), each line's first field, whether each line is blank (bool,
+#: the caller's to change), the nonblank lines that start with "-", the line ends) of a chunk of whole lines
 Fields = Tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, int]
 
 
@@ -800,8 +801,7 @@ def _single_separated(data: np.ndarray, a: int, b: int, sep: np.ndarray, delimit
     first = np.empty_like(ends)                # each line's first slot: the one after the previous line end
     first[0] = 0
     first[1:] = ends[:-1]
-    nfields = ends - first
-    nfields[blank] = 0                         # an empty line is one empty slot
+    nfields = ends - first                     # (a blank line is one empty slot: one "field")
     lead = np.empty(len(ends), np.uint8)       # each line's first byte: after the previous line's end
     lead[0] = part[0]
     lead[1:] = part[past[:len(ends) - 1]]
@@ -935,7 +935,11 @@ def unique_slices(windows: np.ndarray, starts: np.ndarray, ends: np.ndarray,
             word = windows[np.minimum(starts + w0, len(windows) - 1)]
             word &= _LOW_BYTES[np.clip(lengths - w0, 0, 8)]
         words.append(word)
-    key = words[0] | _LENGTH_BYTE[lengths] if maxlen < 8 else words[0].copy()
+    if maxlen < 8:
+        key = words[0]
+        key |= _LENGTH_BYTE[lengths]           # (a length of at most 7 leaves the decoded bytes alone)
+    else:
+        key = words[0].copy()
     if maxlen < 8:
         found = _short_slices(key, cache)
         if found is not None:
