@@ -62,8 +62,11 @@ def span_shape(start: np.ndarray, last: np.ndarray) -> Dict[str, int]:
     one (``crossing``: overlap without containment).  Spans of one side, global token indices."""
     if len(start) < 2:
         return {"nested": 0, "crossing": 0}
-    order = np.lexsort((-last, start))
-    s, e = start[order], last[order]
+    if bool((start[1:] > start[:-1]).all()):
+        s, e = start, last              # already in (start, -last) order (decoded tags): no sort
+    else:
+        order = np.lexsort((-last, start))
+        s, e = start[order], last[order]
     prior = np.maximum.accumulate(e)
     prev = np.concatenate(([-1], prior[:-1]))
     nested = prev >= e
