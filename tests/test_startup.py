@@ -66,6 +66,21 @@ def test_score_of_one_column_file_imports_only_what_it_uses(tmp_path):
         assert not any(m.startswith("rich") for m in loaded), loaded
 
 
+def test_writing_the_report_to_a_file_imports_no_hashing(tmp_path):
+    """``score FILE -o OUT`` names its temporary file without the secrets module, which imports hashlib and
+    OpenSSL (a few ms of every run)."""
+    path = tmp_path / "f.conll"
+    path.write_text("EU B-ORG B-ORG\nrejects O O\n")
+    code = ("import sys, ts_eval.cli\n"
+            "assert ts_eval.cli.main(['score', *sys.argv[1:]]) == 0\n"
+            "print(' '.join(sorted(sys.modules)))\n")
+    done = subprocess.run([sys.executable, "-c", code, str(path), "-o", str(tmp_path / "out.txt")],
+                          capture_output=True, text=True, check=True)
+    loaded = set(done.stdout.strip().splitlines()[-1].split())
+    assert not {"secrets", "hashlib", "hmac"} & loaded
+    assert "Summary" in (tmp_path / "out.txt").read_text()
+
+
 def test_the_registry_is_whole_when_it_is_read():
     """The models ``score`` does not count by default are imported when the registry is read or one of their
     models is asked for, in one order: the registry's order is the same whatever reads it or imports a model
