@@ -288,7 +288,8 @@ def _pair_codes(tag_prefix: np.ndarray, tag_type: np.ndarray) -> np.ndarray:
     pt = np.append(ty, -1)[:, None]
     inside = p != O
     opens = inside & (OPENS[p] | (pp == O) | (pt != ty) | CLOSES[pp])
-    return (opens + 2 * (inside & ~opens)).astype(np.uint8).ravel()
+    codes: np.ndarray = (opens + 2 * (inside & ~opens)).astype(np.uint8).ravel()
+    return codes
 
 
 def _checked(sch: Scheme, starts: np.ndarray, lasts: np.ndarray, labels: np.ndarray, ps: np.ndarray,
