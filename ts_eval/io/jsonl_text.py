@@ -17,6 +17,7 @@ from operator import attrgetter
 from typing import Any, Dict, List, Optional, Tuple, Union
 
 import msgspec
+import numpy as np
 
 from ..errors import InputError
 from .charspans import CharDocs, to_documents
@@ -84,16 +85,16 @@ def _spacy_chunk(cd: CharDocs, recs: List[Any], nums: List[int]) -> None:
     cd.ids.extend(rids if int not in set(map(type, rids)) else [None if r is None else str(r) for r in rids])
     cd.lines.extend(nums)
     cd.texts.extend(map(attrgetter("text"), recs))
-    cd.own_tokens.extend(None if rec.tokens is None else ([t.start for t in rec.tokens], [t.end for t in rec.tokens])
-                         for rec in recs)
+    cd.own_tokens.extend([None if toks is None else ([t.start for t in toks], [t.end for t in toks])
+                          for toks in map(attrgetter("tokens"), recs)])
     spans = list(map(attrgetter("spans"), recs))
-    counts = list(map(len, spans))
+    counts = np.fromiter(map(len, spans), np.int64, len(spans))
     flat = list(itertools.chain.from_iterable(spans))
-    cd.span_start.extend(map(attrgetter("start"), flat))
-    cd.span_end.extend(map(attrgetter("end"), flat))
-    cd.span_label.extend(map(attrgetter("label"), flat))
-    cd.span_doc.extend(itertools.chain.from_iterable(map(itertools.repeat, range(first, first + len(recs)), counts)))
-    cd.span_line.extend(itertools.chain.from_iterable(map(itertools.repeat, nums, counts)))
+    cd.span_start.extend(list(map(attrgetter("start"), flat)))
+    cd.span_end.extend(list(map(attrgetter("end"), flat)))
+    cd.span_label.extend(list(map(attrgetter("label"), flat)))
+    cd.span_doc.extend(np.repeat(np.arange(first, first + len(recs)), counts).tolist())
+    cd.span_line.extend(np.repeat(np.asarray(nums, np.int64), counts).tolist())
 
 
 def _set_text(cd: CharDocs, d: int, text: Any, line: int, what: str) -> None:

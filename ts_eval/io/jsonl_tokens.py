@@ -159,16 +159,18 @@ class _Read:
         if spans is not None:
             self._spans(*spans)
         else:
-            self._values(values, numbers)
+            self._values(values, numbers, typed=True)
 
-    def _values(self, values: List[Any], numbers: List[int]) -> None:
-        """Keep a chunk's tags (as ids) or tag numbers (``values``: per record its list)."""
+    def _values(self, values: List[Any], numbers: List[int], typed: bool = False) -> None:
+        """Keep a chunk's tags (as ids) or tag numbers (``values``: per record its list; ``typed``: of the
+        reader's types, as msgspec decoded them)."""
         flat = list(itertools.chain.from_iterable(values))
         if self.shape[0] == "ner_tags":
             self.values.extend(flat)
-        elif set(map(type, flat)) <= {str}:
-            for tag in dict.fromkeys(flat):
-                self.vocab.setdefault(tag, len(self.vocab))
+        elif typed or set(map(type, flat)) <= {str}:
+            if not set(flat) <= self.vocab.keys():      # a tag not seen before: in order of first appearance
+                for tag in dict.fromkeys(flat):
+                    self.vocab.setdefault(tag, len(self.vocab))
             self.tags.append(np.fromiter(map(self.vocab.__getitem__, flat), np.int32, len(flat)))
         elif self.tag_error is None:        # reported when every record is read (as a record's error comes first)
             k = next(k for k, t in enumerate(flat) if not isinstance(t, str))
