@@ -341,7 +341,7 @@ def test_a_bom_crlf_and_blank_lines(tmp_path: Any) -> None:
                                                       "expected one JSON object per line"),
     ('{id": 5, "tokens": ["a"], "tags": ["O"]}', "invalid JSON: object keys must be strings (column 2); "
                                                  "expected one JSON object per line"),
-    ('{"id": "b", "tokens": ["x"], "tags": ["O"]', "invalid JSON: Input data was truncated; "
+    ('{"id": "b", "tokens": ["x"], "tags": ["O"]', "invalid JSON: Input data was truncated (column 43); "
                                                    "expected one JSON object per line"),
     ('["x"]', 'found list ["x"], expected a JSON object'),
 ])
@@ -357,6 +357,19 @@ def test_an_id_key_that_names_another_key(tmp_path: Any, id_key: str, message: s
     path = write(tmp_path, ['{"id": "a", "tokens": ["x"], "tags": ["O"]}'])
     assert outcome(path, id_key=id_key) == ("error", f"{path}:1: {message}")
     assert outcome(path, id_key="tag")["ids"] == [None]
+
+
+@pytest.mark.parametrize("text, message", [
+    ('[{"tokens": ["a"], "tags": ["O"]},\n {"tokens": ["b"], "tags": ["O"',
+     ":2: invalid JSON: Input data was truncated (column 32)"),
+    ('[{"tokens": ["a"], "tags": ["O"]},\n {"tokens": ["b"] "tags": ["O"]}]',
+     ":2: invalid JSON: expected ',' or '}' (column 19)"),
+    ('[{"tokens": ["a"], "tags": ["O"]},\n 7]', ": record 2: found int 7, expected a JSON object"),
+])
+def test_a_json_array_that_breaks_is_named_with_the_line_it_breaks_on(tmp_path: Any, text: str, message: str) -> None:
+    p = tmp_path / "a.json"
+    p.write_text(text, encoding="utf-8")
+    assert outcome(str(p)) == ("error", f"{p}{message}")
 
 
 def test_a_bad_span_among_good_ones_is_named_with_its_line(tmp_path: Any) -> None:

@@ -41,17 +41,15 @@ _OBJECTS = msgspec.json.Decoder(List[Dict[str, Any]])
 _MALFORMED = re.compile(r"JSON is malformed: (.*) \(byte (\d+)\)")
 
 
-def json_reason(err: msgspec.DecodeError, data: Union[bytes, str]) -> Tuple[str, Optional[int]]:
-    """msgspec's reason why ``data`` is not JSON, with the column (in characters) of the byte it names, and the
-    line of ``data`` that byte is on (None when msgspec names no byte)."""
-    found = _MALFORMED.fullmatch(str(err))
-    if found is None:
-        return str(err), None
+def json_reason(err: msgspec.DecodeError, data: Union[bytes, str]) -> Tuple[str, int]:
+    """msgspec's reason why ``data`` is not JSON, with the column (in characters) of the byte it names (where it
+    names none, as for input that ends too soon: of the end of ``data``), and the line of ``data`` it is on."""
     raw = data.encode("utf-8") if isinstance(data, str) else data
-    at = min(int(found.group(2)), len(raw))
+    found = _MALFORMED.fullmatch(str(err))
+    reason, at = (found.group(1), min(int(found.group(2)), len(raw))) if found else (str(err), len(raw.rstrip()))
     start = raw.rfind(b"\n", 0, at) + 1
     column = len(raw[start:at].decode("utf-8", "replace")) + 1
-    return f"{found.group(1)} (column {column})", raw.count(b"\n", 0, start) + 1
+    return f"{reason} (column {column})", raw.count(b"\n", 0, start) + 1
 
 
 def decode(data: Union[Buffer, str], name: str, line: Optional[int], expected: str) -> Any:
