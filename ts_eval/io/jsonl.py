@@ -1,10 +1,10 @@
 """JSON Lines (and JSON arrays of records) -> records with their line numbers, parsed by msgspec.
 
 The non-blank lines of a file are taken a chunk at a time and each chunk is decoded in one msgspec call
-(fast, and the readers keep no per-token Python objects beyond one chunk's records), as dicts or as a
-reader's own record type (a :class:`msgspec.Struct`, whose :class:`msgspec.Raw` fields keep a value's
-validated JSON bytes undecoded).  Only when a chunk fails is it decoded line by line, to name the bad line
-and msgspec's reason.  A file that is one JSON array is decoded as a list of its elements (each validated,
+(fast, and the readers keep no per-token Python objects beyond one chunk's records), as a reader's own
+record type (a :class:`msgspec.Struct` of the types the reader takes) where every record fits it, else as
+dicts.  Only when a chunk is not JSON objects is it decoded line by line, to name the bad line and msgspec's
+reason.  A file that is one JSON array is decoded as a list of its elements (each validated,
 none decoded yet), which then go the same way, element k as line k.
 """
 from __future__ import annotations
