@@ -53,7 +53,7 @@ def test_score_of_one_column_file_imports_only_what_it_uses(tmp_path):
     code = ("import sys, ts_eval.cli\n"       # (no json here: whether the command imports it is the question)
             "assert ts_eval.cli.main(['score', *sys.argv[1:]]) == 0\n"
             "print(' '.join(sorted(sys.modules)))\n")
-    unused = {"ts_eval.io.conllu", "ts_eval.io.conllu_blocks", "ts_eval.io.jsonl_blocks", "ts_eval.io.jsonl_scan",
+    unused = {"ts_eval.io.conllu", "ts_eval.io.conllu_blocks", "ts_eval.io.jsonl_blocks", "msgspec",
               "ts_eval.io.columns_feed", "ts_eval.io.generated", "ts_eval.io.lockstep", "ts_eval.io.documents",
               "ts_eval.core.tokensets", "ts_eval.models.semeval", "ts_eval.models.germeval", "ts_eval.models.strings",
               "ts_eval.streaming.shards", "fractions", "decimal", "numpy.typing"}
