@@ -5,25 +5,28 @@ RSS of ``ts-eval score --gold G S --format json`` on the synthetic corpora of ``
 Each size's conlleval-layout corpus (``TOKEN GOLD PRED``) is converted once with this checkout's
 ``ts-eval convert`` into a gold file (the gold column) and a system file (the system column) of each
 format asked for (``jsonl-tokens``: token lists with spans; ``jsonl-text``: texts with character spans;
-``generated``: gold as texts with spans, the system as a generated output -- its spans' strings with their
-labels, no offsets, no ids -- scored with ``--generated ground``, ``generated-strings`` with ``--generated
-strings``), cached beside the corpus.  This checkout and an earlier commit (``--baseline``, a ``git archive`` of its
-package) run as their own processes, interleaved, best of ``--repeat``; peak RSS from GNU time; their
-outputs are compared byte for byte.
+``jsonl-tags``: token lists with IOB2 tags; ``columns``: a token and a tag a line, what the JSON formats are
+measured against; ``generated``: gold as texts with spans, the system as a generated output -- its spans'
+strings with their labels, no offsets, no ids -- scored with ``--generated ground``, ``generated-strings`` with
+``--generated strings``), cached beside the corpus.  This checkout and an earlier commit (``--baseline``, a
+``git archive`` of its package) run as their own processes, interleaved, best and median of ``--repeat``; peak
+RSS from GNU time; their outputs are compared byte for byte.
 
     python scripts/bench_two_files.py --baseline 028cbe5 --sizes 1M,10M --formats jsonl-tokens
     python scripts/bench_two_files.py --baseline 028cbe5 --sizes 1M --formats jsonl-tokens,jsonl-text --repeat 3
+    python scripts/bench_two_files.py --baseline i31-base --sizes 1M --formats columns,jsonl-tags,jsonl-text
     python scripts/bench_two_files.py --baseline c0d1312 --sizes 1M,10M --formats generated,generated-strings
 """
 from __future__ import annotations
 
 import argparse
 import json
+import statistics
 import subprocess
 import sys
 import tempfile
 from pathlib import Path
-from typing import Dict, List, Optional, Tuple
+from typing import Any, Callable, Dict, List, Optional, Tuple
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
@@ -31,24 +34,38 @@ sys.path.insert(0, str(HERE))
 from bench import baseline_tree, byte_compile, find_ts_eval  # noqa: E402
 from bench_scale import Corpora, Run, Tool, parse_size, run_once, size_name  # noqa: E402
 
-EXT = {"jsonl-tokens": "jsonl", "jsonl-text": "json"}
+EXT = {"jsonl-tokens": "jsonl", "jsonl-text": "json", "columns": "conll"}
 
 
 GENERATED = {"generated": "ground", "generated-strings": "strings"}     # format -> --generated MODE
 
 
+def rewritten(src: Path, name: str, line_of: Callable[[Dict[str, Any]], str]) -> Path:
+    """The JSON Lines file ``src`` with each record written as ``line_of`` says, beside it as ``name`` (made once)."""
+    path = src.with_name(name)
+    if not path.exists():
+        tmp = path.with_name(path.name + ".tmp")
+        with open(src, encoding="utf-8") as lines, open(tmp, "w", encoding="utf-8") as dst:
+            dst.writelines(line_of(json.loads(line)) + "\n" for line in lines)
+        tmp.replace(path)
+    return path
+
+
 def generated_output(texts: Path) -> Path:
     """The system of a text file with spans as a generated output: per record its spans' strings and labels
     (``[["text", "label"], ...]``, no ids: paired with gold's documents by order), made once."""
-    path = texts.with_name(texts.name.replace(".json", ".generated.jsonl"))
-    if not path.exists():
-        tmp = path.with_name(path.name + ".tmp")
-        with open(texts, encoding="utf-8") as src, open(tmp, "w", encoding="utf-8") as dst:
-            for line in src:
-                rec = json.loads(line)
-                dst.write(json.dumps([[rec["text"][s["start"]:s["end"]], s["label"]] for s in rec["spans"]]) + "\n")
-        tmp.replace(path)
-    return path
+    return rewritten(texts, texts.name.replace(".json", ".generated.jsonl"), lambda rec: json.dumps(
+        [[rec["text"][s["start"]:s["end"]], s["label"]] for s in rec["spans"]]))
+
+
+def tags_of(spans: Path) -> Path:
+    """A token-list file with spans as the same token lists with IOB2 tags (``{"tokens", "tags"}``), made once."""
+    def line_of(rec: Dict[str, Any]) -> str:
+        tags = ["O"] * len(rec["tokens"])
+        for s in rec["spans"]:
+            tags[s["start"]:s["end"]] = ["B-" + s["label"]] + ["I-" + s["label"]] * (s["end"] - s["start"] - 1)
+        return json.dumps({"tokens": rec["tokens"], "tags": tags}, ensure_ascii=False)
+    return rewritten(spans, spans.name.replace(".jsonl", ".tags.jsonl"), line_of)
 
 
 def converted(corpus: Path, fmt: str, ts: List[str]) -> Tuple[Path, Path]:
@@ -56,6 +73,9 @@ def converted(corpus: Path, fmt: str, ts: List[str]) -> Tuple[Path, Path]:
     if fmt in GENERATED:
         gold, system = converted(corpus, "jsonl-text", ts)
         return gold, generated_output(system)
+    if fmt == "jsonl-tags":
+        gold, system = converted(corpus, "jsonl-tokens", ts)
+        return tags_of(gold), tags_of(system)
     out = []
     for side, column in (("gold", "-2"), ("sys", "-1")):
         path = corpus.with_name(f"{corpus.stem}.{side}.{EXT[fmt]}")
@@ -87,13 +107,14 @@ def main(argv: Optional[List[str]] = None) -> int:
         byte_compile(sys.executable, [tree / "ts_eval"])
         variants["before"] = ([sys.executable, "-m", "ts_eval"], tree)
     byte_compile(sys.executable, [HERE.parent / "ts_eval"])
-    print(f"{'tokens':>7} {'format':<17} {'variant':<7} {'wall s':>7} {'peak RSS MB':>11}")
+    print(f"{'tokens':>7} {'format':<17} {'variant':<7} {'wall s':>7} {'median s':>8} {'peak RSS MB':>11}")
     rows = []
     for size in [parse_size(s) for s in a.sizes.split(",") if s]:
         corpus = corpora.file(size)
         for fmt in a.formats.split(","):
             gold, system = converted(corpus, fmt, ts)
             best: Dict[str, Run] = {}
+            walls: Dict[str, List[float]] = {name: [] for name in variants}
             for _ in range(a.repeat):
                 for name, (cmd, cwd) in variants.items():
                     out = work / f"{name}.json"
@@ -101,12 +122,14 @@ def main(argv: Optional[List[str]] = None) -> int:
                     tool = Tool(name, name, cmd + ["score", "--gold", str(gold), str(system), *mode, "--format",
                                                    "json", "-o", str(out)], cwd=cwd, output=out)
                     run = run_once(tool, corpus, [corpus], False)
+                    walls[name].append(run.wall_s)
                     old = best.get(name)
                     best[name] = Run(min(run.wall_s, old.wall_s) if old else run.wall_s,
                                      max(run.peak_mb, old.peak_mb) if old else run.peak_mb)
             same = len({(work / f"{n}.json").read_bytes() for n in variants}) == 1
             for name, run in best.items():
-                print(f"{size_name(size):>7} {fmt:<17} {name:<7} {run.wall_s:7.2f} {run.peak_mb:11.1f}")
+                median = statistics.median(walls[name])
+                print(f"{size_name(size):>7} {fmt:<17} {name:<7} {run.wall_s:7.2f} {median:8.2f} {run.peak_mb:11.1f}")
                 rows.append((size, fmt, name, run))
             print(f"{'':>7} outputs {'identical' if same else 'DIFFER'}")
             if not same:

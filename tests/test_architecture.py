@@ -70,7 +70,7 @@ def layer_of(module: str) -> str:
 
 @cache
 def modules() -> Dict[str, Tuple[Path, bool]]:
-    """module name -> (path, is a package ``__init__``).  A compiled module (``io/_column_scan.c``) is known by
+    """module name -> (path, is a package ``__init__``).  A compiled module (there is none now) would be known by
     its stub (``.pyi``), which says what it imports."""
     out = {}
     for path in sorted(ROOT.rglob("*.py")) + sorted(ROOT.rglob("*.pyi")):

@@ -1,9 +1,12 @@
 """The column reader's fast way for lines whose fields one space (or one delimiter) separates
-(``_single_separated``), and its compiled scanner (``_column_scan.c``, where it is built), against its
-general way on the same bytes: every field of the ColumnFile, or the same error, for files that take the
-fast way, files that must not, and files that switch between the ways from one chunk to the next."""
+(``_single_separated``) against its general way on the same bytes: every field of the ColumnFile, or the
+same error, for files that take the fast way, files that must not, and files that switch between the ways
+from one chunk to the next; and what both read from odd inputs."""
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 from typing import Any, Iterator, List, Optional, Sequence, Tuple
 
 import numpy as np
@@ -14,17 +17,11 @@ from hypothesis import strategies as st
 from ts_eval.errors import TsEvalError
 from ts_eval.io import columns as C
 
-#: the ways of reading a chunk that this installation has: numpy's general way, numpy's fast way, and the
-#: compiled scanner where it was built (``pip install`` builds it where a C compiler is at hand)
-WAYS = ["general", "fast"] + (["compiled"] if C._column_scan is not None else [])
-
 
 def _outcome(raw: bytes, *, fast: bool, chunk: int, columns: Sequence[int] = (-2, -1),
-             token_column: Optional[int] = 1, delimiter: Optional[str] = None,
-             compiled: bool = False) -> Tuple[Any, ...]:
+             token_column: Optional[int] = 1, delimiter: Optional[str] = None) -> Tuple[Any, ...]:
     mp = pytest.MonkeyPatch()
     mp.setattr(C, "SINGLE_SEPARATOR_PATH", fast)
-    mp.setattr(C, "COMPILED_PATH", compiled)
     mp.setattr(C, "CHUNK_BYTES", chunk)
     try:
         cf = C.split_columns(raw, "f.conll", columns, token_column, delimiter=delimiter)
@@ -41,15 +38,9 @@ def _outcome(raw: bytes, *, fast: bool, chunk: int, columns: Sequence[int] = (-2
 
 
 def _fast_chunks(raw: bytes, chunk: int, delimiter: Optional[str] = None) -> List[bool]:
-    """Which chunks of ``raw`` took the fast way."""
-    return chunks_taken("_single_separated", raw, chunk, delimiter)
-
-
-def chunks_taken(way: str, raw: bytes, chunk: int, delimiter: Optional[str] = None) -> List[bool]:
-    """For each chunk of ``raw`` read with the function ``way`` of the reader (``_single_separated``, or
-    ``_scan_compiled``: the compiled scanner), whether it read the chunk (False: it was left to the general way)."""
+    """Which chunks of ``raw`` took the fast way (False: the general way)."""
     took: List[bool] = []
-    real = getattr(C, way)
+    real = C._single_separated
 
     def spy(*args: Any) -> Any:
         got = real(*args)
@@ -57,20 +48,18 @@ def chunks_taken(way: str, raw: bytes, chunk: int, delimiter: Optional[str] = No
         return got
 
     mp = pytest.MonkeyPatch()
-    mp.setattr(C, way, spy)
+    mp.setattr(C, "_single_separated", spy)
     try:
-        _outcome(raw, fast=True, chunk=chunk, delimiter=delimiter, compiled=way == "_scan_compiled")
+        _outcome(raw, fast=True, chunk=chunk, delimiter=delimiter)
     finally:
         mp.undo()
     return took
 
 
 def _same(raw: bytes, chunk: int = 1 << 18, **kw: Any) -> Tuple[Any, ...]:
-    """What every way reads from ``raw`` (they must agree)."""
+    """What both ways read from ``raw`` (they must agree)."""
     general = _outcome(raw, fast=False, chunk=chunk, **kw)
     assert _outcome(raw, fast=True, chunk=chunk, **kw) == general
-    if "compiled" in WAYS:
-        assert _outcome(raw, fast=False, chunk=chunk, compiled=True, **kw) == general
     return general
 
 
@@ -204,15 +193,13 @@ def test_fast_way_agrees_with_a_tab_delimiter(raw: bytes, chunk: int) -> None:
     _same(raw.replace(b" ", b"\t"), chunk=chunk, delimiter="\t")
 
 
-@pytest.mark.parametrize("way", [w for w in WAYS if w != "general"])
-def test_blocks_agree(tmp_path: Any, way: str) -> None:
+def test_blocks_agree(tmp_path: Any) -> None:
     path = tmp_path / "f.conll"
     path.write_bytes(b"".join(b"w%d O B-PER\nv I-PER O\n\n" % k for k in range(300)) + b"x  O  O\n\ny O O")
 
     def blocks(way: str) -> Iterator[Tuple[Any, ...]]:
         mp = pytest.MonkeyPatch()
         mp.setattr(C, "SINGLE_SEPARATOR_PATH", way == "fast")
-        mp.setattr(C, "COMPILED_PATH", way == "compiled")
         mp.setattr(C, "CHUNK_BYTES", 64)
         try:
             for cf in C.read_column_blocks(str(path), columns=(-2, -1), block_bytes=300):
@@ -221,8 +208,8 @@ def test_blocks_agree(tmp_path: Any, way: str) -> None:
         finally:
             mp.undo()
 
-    assert list(blocks(way)) == list(blocks("general"))
-    assert len(list(blocks(way))) > 3
+    assert list(blocks("fast")) == list(blocks("general"))
+    assert len(list(blocks("fast"))) > 3
 
 
 @pytest.mark.parametrize("chunk", [1 << 12, 1 << 18])
@@ -236,3 +223,80 @@ def test_chunks_with_different_vocabularies(chunk: int) -> None:
         column, vocab, dtype, ids = got[-1]
         assert column == 3 and vocab == sorted(set(tags) | {"O"}) and [vocab[i] for i in ids] == tags
         assert dtype == np.dtype(np.uint16 if len(vocab) < 2**16 else np.int32).str
+
+
+@pytest.mark.parametrize("raw", [
+    b"-DOCSTART- O O\n\nEU B-ORG B-ORG\nrejects O O\n\nPeter B-PER B-PER\n",
+    b"a\tO\tO\r\nb  B-X \t B-X \r\n\r\n  \r\n",        # tabs, runs of whitespace, CR LF, a blank line of spaces
+    b"a O\x01 O\nb B-X B-X",                           # a control byte inside a field, no line end at the end
+    b"-X- O O\na O O\n-DOCSTART-\n\nb B-X B-X\n",     # -X- lines; a -DOCSTART- line of one column
+])
+def test_files_without_errors(raw: bytes) -> None:
+    assert _same(raw)[0] == "ok"
+    assert _same(raw, chunk=8)[0] == "ok"
+
+
+@pytest.mark.parametrize("raw, delimiter, message", [
+    (b"a O O\nb B-X\n", None, "2 columns, expected 3 as on line 1"),
+    (b"a O O\n-DOCSTART- O\n", None, "-DOCSTART- line with 2 columns, expected 1 or 3"),
+    (b"a|O\nb||O\n", "|", "empty field"),
+    (b"a|O\n|b|O\n", "|", "empty field"),
+])
+def test_errors(raw: bytes, delimiter: Optional[str], message: str) -> None:
+    got = _same(raw, delimiter=delimiter)
+    assert got[0] == "error" and message in got[2]
+
+
+def test_a_column_the_file_lacks() -> None:
+    raw = b"a O O\nb B-X B-X\n"
+    for kw in ({"columns": (4,)}, {"columns": (-4,)}, {"columns": (1,), "token_column": 5}):
+        got = _same(raw, **kw)
+        assert got[0] == "error" and "column" in got[2]
+
+
+def test_odd_inputs() -> None:
+    long_token = b"x" * 300_000                          # a line longer than a chunk
+    many = b" ".join(b"f%d" % k for k in range(200))   # many fields
+    for raw in (b"a O O",                               # one line, no line end
+                b"a O O\n" + long_token + b" B-X B-X\n",
+                many + b"\n" + many + b"\n",
+                b"\xc3\xa9t\xc3\xa9 B-\xc3\x89T\xc3\x89 O\n\xe4\xba\xba I-\xe4\xba\xba\xe5\x90\x8d O\n",
+                b"a O\x00 O\nb\x1f B-X B-X\x7f\n",        # NUL and control bytes are field bytes
+                b"a O O\n\x0b\x0c\n\nb B-X B-X\n",        # a line of vertical tab and form feed is blank
+                b"a O O\r\n\rb B-X B-X\r\n",              # a CR at a line start
+                b"a O B-" + b"L" * 7 + b"\nb O B-" + b"L" * 8,   # values of 7..10 bytes at the very end
+                ):
+        assert _same(raw, columns=(-2, -1))[0] == "ok", raw[:40]
+        _same(raw, chunk=8, columns=(-2, -1))
+
+
+def test_long_values_with_the_same_start_stay_apart() -> None:
+    values = [f"B-ORGANIZATION-{k:04d}" for k in range(3000)] + ["B-ORGANIZATION-0000x", "B-ORGANIZATION-000"]
+    raw = "".join(f"w {v} O\n" for v in values).encode()
+    got = _same(raw, chunk=1 << 12)
+    vocab, ids = got[-2][1], got[-2][3]
+    assert [vocab[i] for i in ids] == values
+
+
+@pytest.mark.parametrize("raw", [b"a O O\n\xff B-X B-X\n", b"a O O\n\xc3 B-X B-X\n", b"a O O\nb B-\xc3\xa9 O\n"])
+def test_utf8_is_checked(raw: bytes) -> None:
+    got = _same(raw * 3000, chunk=1 << 12)           # several chunks, the error (if any) in the first
+    assert got[0] == ("ok" if raw.endswith(b"\xa9 O\n") else "error")
+
+
+def test_score_reports_a_control_byte_in_a_tag(tmp_path: Any) -> None:
+    path = tmp_path / "f.conll"
+    path.write_bytes(b"a O O\nb B-X B-X\x01\n")
+    run = subprocess.run([sys.executable, "-m", "ts_eval", "score", str(path)], capture_output=True, text=True,
+                         env=dict(os.environ))
+    assert run.returncode == 1
+    assert "f.conll:2: " in run.stderr and "control character" in run.stderr
+
+
+@pytest.mark.parametrize("chunk", [8, 1 << 18])
+def test_docstart_and_boundary_lines_and_their_look_alikes(chunk: int) -> None:
+    raw = (b"-DOCSTART- O O\n\n-DOCSTARTX O O\n-DOCSTART-- O O\n-DOCSTAR O O\n-X O O\n-X-- O O\n-X- O O\n"
+           b"-Y- O O\n\n-DOCSTART-\n\n- O O")         # a token "-" in the file's last bytes
+    got = _same(raw, chunk=chunk)
+    assert got[0] == "ok" and (got[2], got[3]) == (2, 1)               # two -DOCSTART- lines, one -X- line
+    assert got[11][1] == [3, 4, 5, 6, 7, 9, 13]                        # the token lines (line numbers)

@@ -114,7 +114,8 @@ def test_bad_document_ids(tmp_path, records, message):
 
 
 @pytest.mark.parametrize("body, message", [
-    ('{"tokens": ["a"], "spans": []}\n{"tokens": ["a"], "spans": [}\n', r"s\.jsonl:2: invalid JSON: Expecting value"),
+    ('{"tokens": ["a"], "spans": []}\n{"tokens": ["a"], "spans": [}\n',
+     r"s\.jsonl:2: invalid JSON: invalid character \(column 29\); expected one JSON object per line$"),
     ('{"tokens": ["a"]}\n', r":1: keys 'tokens'; expected 'tokens' and one of 'spans', 'tags', 'ner_tags'"),
     ('{"tokens": "a b", "spans": []}\n', r":1: 'tokens' is 'a b', expected a list of strings"),
     ('{"tokens": ["a", 3], "spans": []}\n', r":1: token 3 is not a string"),

@@ -2,10 +2,14 @@
 hyphenated labels; policies conlleval / strict / discard on ill-formed sequences."""
 from __future__ import annotations
 
+import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from support import run_cli, write
 
 import ts_eval
+from ts_eval.core import schemes
 from ts_eval.errors import InputError
 
 # ten tokens; two adjacent PER spans (only B-/E-/U-/S- style prefixes can separate them)
@@ -251,3 +255,24 @@ def test_conlleval_scheme_decodes_like_conlleval():
     corpus = ts_eval.from_sequences([tags], [tags], scheme="conlleval")
     assert spans_of(corpus) == [("", 7, 8), ("", 9, 10), ("LOC", 3, 3), ("LOC", 4, 4), ("LOC", 5, 5),
                                 ("ORG", 2, 2), ("PER", 0, 1), ("PER", 11, 12)]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.sampled_from(sorted(schemes.SCHEMES)), st.data())
+def test_decoding_tag_ids_by_pairs_is_decoding_the_tags(scheme, data):
+    # decode_tags reads a table of tag pairs; decode reads the per-token prefix codes and label ids
+    sch = schemes.SCHEMES[scheme]
+    vocab = [(p, lab) for p in [schemes.O, *(schemes.PREFIX_CODES[c] for c in sch.prefixes)] for lab in (0, 1, 2)
+             if (p == schemes.O) == (lab == 0)]
+    n = data.draw(st.integers(0, 60))
+    tags = np.array(data.draw(st.lists(st.integers(0, len(vocab) - 1), min_size=n, max_size=n)), np.uint16)
+    sent_first = np.array(data.draw(st.lists(st.booleans(), min_size=n, max_size=n)), bool)
+    sent_first[:1] = True
+    tag_prefix = np.array([p for p, _ in vocab], np.int8)
+    tag_type = np.array([lab for _, lab in vocab], np.int16)
+    want = schemes.decode(tag_prefix[tags], tag_type[tags], sent_first, scheme)
+    got = schemes.decode_tags(tags, tag_prefix, tag_type, sent_first, scheme)
+    for name in ("start", "last", "label", "ill_formed", "bad_token"):
+        a, b = getattr(got, name), getattr(want, name)
+        assert a.dtype == b.dtype and a.tolist() == b.tolist(), name
+    assert got.reason == want.reason

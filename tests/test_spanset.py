@@ -73,3 +73,22 @@ def test_fair_rows_give_end_exclusive():
     rows = res.outcomes.rows(corpus.gold, corpus.systems["a"], corpus.labels)
     assert [(r["side"], r["start"], r["end"], r["type"]) for r in rows] == [("gold", 1, 2, "BEL"),
                                                                              ("system", 1, 3, "BEL")]
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 20), st.integers(0, 4)), max_size=25), st.booleans())
+def test_span_shape_counts_nested_and_crossing_spans(spans, distinct_starts):
+    # spans with strictly increasing starts (decoded tags) skip the sort: the same counts either way
+    if distinct_starts:
+        spans = sorted({b: (b, n) for b, n in spans}.values())
+    start = np.array([b for b, _ in spans], np.int64)
+    last = start + np.array([n for _, n in spans], np.int64)
+    order = sorted(range(len(spans)), key=lambda k: (start[k], -last[k]))
+    nested = crossing = 0
+    for i, k in enumerate(order):
+        before = order[:i]
+        if any(last[j] >= last[k] for j in before):
+            nested += 1
+        elif any(last[j] >= start[k] for j in before):
+            crossing += 1
+    assert span_shape(start, last) == {"nested": nested, "crossing": crossing}

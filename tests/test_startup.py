@@ -53,7 +53,7 @@ def test_score_of_one_column_file_imports_only_what_it_uses(tmp_path):
     code = ("import sys, ts_eval.cli\n"       # (no json here: whether the command imports it is the question)
             "assert ts_eval.cli.main(['score', *sys.argv[1:]]) == 0\n"
             "print(' '.join(sorted(sys.modules)))\n")
-    unused = {"ts_eval.io.conllu", "ts_eval.io.conllu_blocks", "ts_eval.io.jsonl_blocks", "ts_eval.io.jsonl_scan",
+    unused = {"ts_eval.io.conllu", "ts_eval.io.conllu_blocks", "ts_eval.io.jsonl_blocks", "msgspec",
               "ts_eval.io.columns_feed", "ts_eval.io.generated", "ts_eval.io.lockstep", "ts_eval.io.documents",
               "ts_eval.core.tokensets", "ts_eval.models.semeval", "ts_eval.models.germeval", "ts_eval.models.strings",
               "ts_eval.streaming.shards", "fractions", "decimal", "numpy.typing"}
@@ -64,6 +64,21 @@ def test_score_of_one_column_file_imports_only_what_it_uses(tmp_path):
         assert not unused & loaded, unused & loaded
         assert ("json" in loaded) == bool(fmt), fmt
         assert not any(m.startswith("rich") for m in loaded), loaded
+
+
+def test_writing_the_report_to_a_file_imports_no_hashing(tmp_path):
+    """``score FILE -o OUT`` names its temporary file without the secrets module, which imports hashlib and
+    OpenSSL (a few ms of every run)."""
+    path = tmp_path / "f.conll"
+    path.write_text("EU B-ORG B-ORG\nrejects O O\n")
+    code = ("import sys, ts_eval.cli\n"
+            "assert ts_eval.cli.main(['score', *sys.argv[1:]]) == 0\n"
+            "print(' '.join(sorted(sys.modules)))\n")
+    done = subprocess.run([sys.executable, "-c", code, str(path), "-o", str(tmp_path / "out.txt")],
+                          capture_output=True, text=True, check=True)
+    loaded = set(done.stdout.strip().splitlines()[-1].split())
+    assert not {"secrets", "hashlib", "hmac"} & loaded
+    assert "Summary" in (tmp_path / "out.txt").read_text()
 
 
 def test_the_registry_is_whole_when_it_is_read():

@@ -5,6 +5,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import ts_eval
+from ts_eval.core.corpus import SpanSet
 from ts_eval.core.matching import match
 from ts_eval.core.units import BITS, bit_counts, label_mask, label_passes, merge_overlaps, paint
 from ts_eval.models.ts import confusion, ts_counts
@@ -129,3 +130,25 @@ def test_sentence_of_is_the_binary_search_it_replaces(lengths, tokens):
     np.testing.assert_array_equal(corpus.sentence_of(t), want)
     inside = t[(t >= 0) & (t < corpus.n_tokens)]
     np.testing.assert_array_equal(corpus.sentence_of(inside), want[(t >= 0) & (t < corpus.n_tokens)])
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 30), st.integers(0, 4), st.integers(0, 40)), max_size=40), st.booleans())
+def test_merge_overlaps_is_the_union_of_each_labels_spans(spans, in_order):
+    # spans in token order take a radix sort by label, others the lexsort: the same intervals either way
+    if in_order:
+        spans = sorted(spans)
+    start = np.array([b for b, _, _ in spans], np.int64)
+    last = start + np.array([n for _, n, _ in spans], np.int64)
+    label = np.array([lab for _, _, lab in spans], np.int32)
+    got = merge_overlaps(SpanSet(start, last, label))
+    want = []
+    for lab in sorted(set(label.tolist())):
+        cover = sorted({t for b, e, k in zip(start, last, label) if k == lab for t in range(b, e + 1)})
+        for t in cover:
+            if want and want[-1][0] == lab and want[-1][2] == t - 1 and any(
+                    b <= t - 1 and t <= e for b, e, k in zip(start, last, label) if k == lab):
+                want[-1][2] = t
+            else:
+                want.append([lab, t, t])
+    assert sorted(zip(got.label.tolist(), got.start.tolist(), got.last.tolist())) == [tuple(w) for w in want]

@@ -62,8 +62,11 @@ def span_shape(start: np.ndarray, last: np.ndarray) -> Dict[str, int]:
     one (``crossing``: overlap without containment).  Spans of one side, global token indices."""
     if len(start) < 2:
         return {"nested": 0, "crossing": 0}
-    order = np.lexsort((-last, start))
-    s, e = start[order], last[order]
+    if bool((start[1:] > start[:-1]).all()):
+        s, e = start, last              # already in (start, -last) order (decoded tags): no sort
+    else:
+        order = np.lexsort((-last, start))
+        s, e = start[order], last[order]
     prior = np.maximum.accumulate(e)
     prev = np.concatenate(([-1], prior[:-1]))
     nested = prev >= e
@@ -320,10 +323,11 @@ def corpus_from_tag_ids(
     # the empty label drops a span, except in the conlleval scheme where it is a type
     dropped_id = mapped_names.index("") if ("" in mapped_names and scheme != "conlleval") else -1
 
+    firsts = np.flatnonzero(sent_first)     # (one search for every side)
     spansets = [_decode_side(side, table, tag_label_id, outside_type, remap, dropped_id, sent_first, scheme,
-                             policy, trailing_boundary, tag_vocab) for side in sides]
+                             policy, trailing_boundary, tag_vocab, firsts) for side in sides]
     spansets, final_labels = _used_labels(spansets, mapped_names)
-    offsets = np.append(np.flatnonzero(sent_first), n).astype(np.int64)
+    offsets = np.append(firsts, n).astype(np.int64)
     gold_info, sys_infos = sides[0], list(sides[1:])
     return Corpus(
         sent_offsets=offsets,
@@ -430,12 +434,10 @@ def _used_labels_with_extras(spansets: List[SpanSet], infos: List[SideInfo], nam
 
 def _decode_side(side: SideInfo, table: schemes.TagTable, tag_label_id: np.ndarray, outside_type: int,
                  remap: np.ndarray, dropped_id: int, sent_first: np.ndarray, scheme: str, policy: str,
-                 trailing_boundary: bool, tag_vocab: List[str]) -> SpanSet:
+                 trailing_boundary: bool, tag_vocab: List[str], firsts: Optional[np.ndarray] = None) -> SpanSet:
     """One side's spans (mapped label ids); records repairs, discards and unmapped spans on ``side``."""
     tags = side.tag_ids()
-    prefix = table.prefix[tags]
-    types = tag_label_id[tags]
-    dec = schemes.decode(prefix, types, sent_first, scheme, outside_type)
+    dec = schemes.decode_tags(tags, table.prefix, tag_label_id, sent_first, scheme, outside_type, firsts)
     if dec.conll is not None:
         dec.conll.trailing_boundary = trailing_boundary
     bad = np.flatnonzero(dec.ill_formed)

@@ -28,8 +28,13 @@ def merge_overlaps(spans: SpanSet) -> SpanSet:
     """Per label, the union of its spans as disjoint intervals (adjacent ones stay apart)."""
     if len(spans) == 0:
         return spans
-    order = np.lexsort((spans.start, spans.label))
-    s, e, lab = spans.start[order], spans.last[order], spans.label[order].astype(np.int64)
+    label = spans.label
+    if bool((spans.start[1:] >= spans.start[:-1]).all()) and int(label.min()) >= 0 and int(label.max()) < 2**15:
+        order = np.argsort(label.astype(np.int16), kind="stable")   # the lexsort below (a radix sort: faster)
+    else:
+        order = np.lexsort((spans.start, label))
+    labels = label[order]
+    s, e, lab = spans.start[order], spans.last[order], labels.astype(np.int64)
     big = int(max(int(e.max()), 0)) + 2
     shifted_end = e + lab * big
     run = np.maximum.accumulate(shifted_end)
@@ -37,7 +42,7 @@ def merge_overlaps(spans: SpanSet) -> SpanSet:
     new[1:] = (lab[1:] != lab[:-1]) | (s[1:] + lab[1:] * big > run[:-1])
     heads = np.flatnonzero(new)
     tails = np.append(heads[1:], len(s)) - 1
-    return SpanSet(s[heads], run[tails] - lab[heads] * big, spans.label[order][heads])
+    return SpanSet(s[heads], run[tails] - lab[heads] * big, labels[heads])
 
 
 def paint(spans: SpanSet, bits: np.ndarray, length: int, first: np.ndarray, last: np.ndarray) -> np.ndarray:

@@ -7,6 +7,7 @@ boundaries are counted and listed in ``notes["misaligned_spans"]`` and handled b
 """
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass, field
 from typing import Any, List, Optional, Tuple
 
@@ -32,37 +33,17 @@ class CharDocs:
     ids: List[Optional[str]] = field(default_factory=list)
     texts: List[str] = field(default_factory=list)
     lines: List[int] = field(default_factory=list)
-    own_tokens: List[Optional[List[Tuple[int, int]]]] = field(default_factory=list)  # (start, end) chars
+    own_tokens: List[Optional[Tuple[List[int], List[int]]]] = field(default_factory=list)  # starts, ends (chars)
     span_doc: List[int] = field(default_factory=list)
     span_start: List[int] = field(default_factory=list)
     span_end: List[int] = field(default_factory=list)
     span_label: List[str] = field(default_factory=list)
+    span_line: List[Optional[int]] = field(default_factory=list)
     files: List[str] = field(default_factory=list)   # per document the file its spans are in (brat's .ann)
 
     def where(self, d: int) -> str:
         name = f"document {self.ids[d]!r}" if self.ids[d] is not None else f"document {d + 1}"
         return name
-
-    span_line: List[Optional[int]] = field(default_factory=list)
-    #: spans kept as arrays (a byte scan's; :meth:`add_span_arrays`), after those of the lists above
-    scanned: List[Tuple[np.ndarray, np.ndarray, np.ndarray, List[str], np.ndarray]] = field(default_factory=list)
-
-    def add_span_arrays(self, doc: np.ndarray, start: np.ndarray, end: np.ndarray, label: List[str],
-                        line: np.ndarray) -> None:
-        """Keep spans given as arrays (document, start, end, line) with their labels: the spans of a byte scan,
-        whose offsets are integers and labels non-empty strings.  A reader that adds spans to the lists after
-        these calls :meth:`flush` first."""
-        self.scanned.append((doc, start, end, label, line))
-
-    def flush(self) -> None:
-        """Move the spans kept as arrays to the lists, in order (as :meth:`add_span` would have kept them)."""
-        for doc, start, end, label, line in self.scanned:
-            self.span_doc.extend(doc.tolist())
-            self.span_start.extend(start.tolist())
-            self.span_end.extend(end.tolist())
-            self.span_label.extend(label)
-            self.span_line.extend(line.tolist())
-        self.scanned = []
 
     def add_span(self, d: int, start: Any, end: Any, label: Any, line: Optional[int]) -> None:
         """Keep one character span as given; :meth:`validate` checks them all at once."""
@@ -91,13 +72,6 @@ class CharDocs:
         """Check every span (vectorised; the first bad one is reported); (doc, start, end) arrays.
         ``text_lengths``: the texts' lengths, when the caller has them."""
         tl = np.fromiter(map(len, self.texts), np.int64, len(self.texts)) if text_lengths is None else text_lengths
-        if self.scanned and not self.span_doc:     # every span from a byte scan: integers, labels non-empty
-            doc, cs, ce = (np.concatenate([part[j] for part in self.scanned]).astype(np.int64, copy=False)
-                           for j in range(3))
-            if not np.any((cs < 0) | (cs >= ce) | (ce > tl[doc])):
-                self.flush()
-                return doc, cs, ce
-        self.flush()
         n = len(self.span_doc)
         doc = np.asarray(self.span_doc, np.int64)
         ok = set(map(type, self.span_start)) <= {int} and set(map(type, self.span_end)) <= {int} \
@@ -119,29 +93,41 @@ class CharDocs:
 
 def _own_token_arrays(cd: CharDocs, auto: Tuple[np.ndarray, np.ndarray, np.ndarray]
                       ) -> Tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Token offsets: the documents' own where given, the default tokenizer's elsewhere."""
+    """Token offsets: the documents' own where given (checked: in text order, not overlapping, inside the text;
+    the first bad one is reported), the default tokenizer's elsewhere."""
     a_off, a_s, a_e = auto
-    starts, ends, counts = [], [], []
-    for d, own in enumerate(cd.own_tokens):
-        if own is None:
-            s, e = a_s[a_off[d]:a_off[d + 1]], a_e[a_off[d]:a_off[d + 1]]
-        else:
-            s = np.array([t[0] for t in own], np.int64)
-            e = np.array([t[1] for t in own], np.int64)
-            n = len(cd.texts[d])
-            bad = (s < 0) | (e <= s) | (e > n) | np.concatenate(([False], s[1:] < e[:-1]))
-            if bad.any():
-                k = int(np.flatnonzero(bad)[0])
-                raise InputError(f"{cd.where(d)}: token {k} has offsets [{s[k]}, {e[k]}); expected tokens in "
-                                 f"text order, not overlapping, inside the text (length {n})",
-                                 cd.path, cd.lines[d])
-        starts.append(s)
-        ends.append(e)
-        counts.append(len(s))
+    own = np.fromiter((t is not None for t in cd.own_tokens), bool, len(cd.own_tokens))
+    docs = np.flatnonzero(own)
+    given: List[Tuple[List[int], List[int]]] = [cd.own_tokens[d] or ([], []) for d in docs.tolist()]
+    n_own = np.fromiter((len(t[0]) for t in given), np.int64, len(given))
+    flat = [list(itertools.chain.from_iterable(t[j] for t in given)) for j in (0, 1)]
+    try:
+        s, e = (np.array(x, np.int64) for x in flat)
+    except OverflowError:       # an offset beyond 64 bits (bad: the message shows it as given)
+        s, e = (np.array([max(min(v, 1 << 62), -1) for v in x], np.int64) for x in flat)
+    first = np.cumsum(n_own) - n_own                 # each own-token document's first token in s, e
+    doc_of = np.repeat(np.arange(len(docs)), n_own)
+    lengths = np.fromiter((len(cd.texts[d]) for d in docs.tolist()), np.int64, len(docs))
+    follows = np.ones(len(s), bool)
+    follows[first[n_own > 0]] = False
+    bad = (s < 0) | (e <= s) | (e > lengths[doc_of]) | (follows & (s < np.concatenate(([0], e[:-1]))))
+    if bad.any():
+        k = int(np.flatnonzero(bad)[0])
+        j, d = int(doc_of[k]), int(docs[doc_of[k]])
+        start, end = flat[0][k], flat[1][k]
+        raise InputError(f"{cd.where(d)}: token {k - int(first[j])} has offsets [{start}, {end}); expected tokens "
+                         f"in text order, not overlapping, inside the text (length {lengths[j]})",
+                         cd.path, cd.lines[d])
+    counts = np.diff(a_off)
+    counts[docs] = n_own
     off = np.zeros(len(counts) + 1, np.int64)
     np.cumsum(counts, out=off[1:])
-    cat = (lambda xs: np.concatenate(xs).astype(np.int64)) if starts else (lambda xs: np.zeros(0, np.int64))
-    return off, cat(starts), cat(ends)
+    from_own = np.repeat(own, counts)
+    auto_kept = np.repeat(~own, np.diff(a_off))
+    out_s, out_e = np.empty(int(off[-1]), np.int64), np.empty(int(off[-1]), np.int64)
+    out_s[from_own], out_e[from_own] = s, e
+    out_s[~from_own], out_e[~from_own] = a_s[auto_kept], a_e[auto_kept]
+    return off, out_s, out_e
 
 
 def to_documents(cd: CharDocs, align: str = "strict", tokenizer: str = "default") -> Documents:

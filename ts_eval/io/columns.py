@@ -31,11 +31,6 @@ from ..core.arrays import unique
 from ..errors import Hint, InputError, OptionError, Part, TsEvalError
 from .source import STDIN, decompress, display_name, is_compressed, not_utf8, open_stream, read_bytes, read_head
 
-try:    # the compiled scanner (_column_scan.c), built when a C compiler was at hand at installation
-    from . import _column_scan
-except ImportError:     # pragma: no cover -- then every chunk is read with numpy
-    _column_scan = None  # type: ignore[assignment]
-
 _WS = np.zeros(256, bool)
 _WS[[9, 10, 11, 12, 13, 32]] = True  # ASCII whitespace only: tokens may hold NBSP etc.
 BOM = b"\xef\xbb\xbf"
@@ -520,11 +515,9 @@ class _Acc:
     """What the chunks of one file add up to (scratch of :func:`split_columns`)."""
 
     __slots__ = ("boundary_lines", "chunk_newlines", "continued", "doc_lines", "first_field", "first_text",
-                 "first_token_line", "ids", "n", "ncol", "slices", "table", "table_values", "token_len", "token_line",
-                 "token_start", "values")
+                 "first_token_line", "n", "ncol", "slices", "token_len", "token_line", "token_start", "values")
 
-    def __init__(self, token_line: np.ndarray, token_start: np.ndarray, token_len: np.ndarray,
-                 ids: Optional[np.ndarray] = None) -> None:
+    def __init__(self, token_line: np.ndarray, token_start: np.ndarray, token_len: np.ndarray) -> None:
         self.token_line = token_line     # preallocated for every line of the file (np.empty: untouched
         self.token_start = token_start   # pages cost no memory); the first ``n`` entries are filled
         self.token_len = token_len
@@ -539,10 +532,6 @@ class _Acc:
         self.values: List[Tuple[List[str], np.ndarray]] = []   # per chunk: vocab, ids[col]
         self.continued = False           # a block after the file's first (its first token line is not the file's)
         self.slices = SliceCache()       # the chunks' table of tags
-        self.table: Any = None           # the compiled scanner's table of tag values (:func:`_scan_compiled`)
-        self.ids = ids                   # its ids[column, token] (uint16), preallocated like token_line
-        self.table_values: List[str] = []   # the table's values in the order first seen, decoded at the end
-        # (the vocabulary of every chunk the compiled scanner read)
 
 
 def split_columns(raw: Union[bytes, bytearray, np.ndarray], path: str = "<data>", columns: Sequence[int] = (-1,),
@@ -566,10 +555,9 @@ def split_columns(raw: Union[bytes, bytearray, np.ndarray], path: str = "<data>"
     data = np.frombuffer(raw, np.uint8, count=end - shift, offset=shift)
     if len(data) == 0:
         raise InputError("empty file, expected token lines", path)
-    newlines, all_ascii = count_newlines(data)  # all_ascii: valid UTF-8, nothing to check
-    max_lines = newlines + 1
-    token_line, token_start, token_len, ids = _outputs(max_lines, end >= 2**32, len(columns), block)
-    acc = _Acc(token_line, token_start, token_len, ids=ids)
+    max_lines = count_newlines(data) + 1
+    ascii_only = int(data.max()) < 128         # then nothing to check (one pass, no string made)
+    acc = _Acc(*_outputs(max_lines, end >= 2**32, block))
     start, line0, bytes0 = shift, 0, 0
     if follows is not None:
         line0, bytes0, head = follows
@@ -582,7 +570,7 @@ def split_columns(raw: Union[bytes, bytearray, np.ndarray], path: str = "<data>"
         nl = _NEWLINE.search(view, min(start + CHUNK_BYTES, end) - 1, end)
         stop = end if nl is None else nl.end()
         try:
-            if not all_ascii:
+            if not ascii_only:
                 codecs.utf_8_decode(view[start:stop], "strict", True)
         except UnicodeDecodeError as err:
             raise not_utf8(bytes(view[:stop]), start + err.start, err.reason, path, lines_before,
@@ -604,7 +592,7 @@ def split_columns(raw: Union[bytes, bytearray, np.ndarray], path: str = "<data>"
     doc_first = np.zeros(n, bool)                  # the first token after a -DOCSTART- line
     after = np.searchsorted(token_line, doc_lines.astype(token_line.dtype))   # (int64: a cast copy of token_line)
     doc_first[after[after < n]] = True
-    vocab, ids = _merged_values(acc, n)
+    vocab, ids = merge_values(acc.values, n)
     note = width_note(acc.ncol, delimiter, acc.first_token_line, acc.first_text)
     resolved = [_column_index(c, acc.ncol, path, note) + 1 for c in columns]
     merged = {c: (vocab, ids[k]) for k, c in enumerate(resolved)}
@@ -619,68 +607,50 @@ def split_columns(raw: Union[bytes, bytearray, np.ndarray], path: str = "<data>"
     )
 
 
-def _outputs(n: int, wide: bool, columns: int,
-             together: bool) -> Tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+def _outputs(n: int, wide: bool, together: bool) -> Tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Room for ``n`` token lines: line numbers (int32), token offsets (uint32, or int64 when ``wide``) and
-    lengths (int32), and the compiled scanner's ids (uint16, one row per tag column); pages never written
-    cost no memory.  ``together`` (a block, whose offsets are never released): views of one allocation,
-    which for a block of several MB numpy asks the system to back with huge pages (a page fault per 2 MB
-    instead of per 4 KB: a fresh process spent about a third of its reading time in page faults)."""
+    lengths (int32); pages never written cost no memory.  ``together`` (a block, whose offsets are never
+    released): views of one allocation, which for a block of several MB numpy asks the system to back with
+    huge pages (a page fault per 2 MB instead of per 4 KB: a fresh process spent about a third of its
+    reading time in page faults)."""
     start = np.dtype(np.int64 if wide else np.uint32)
     if not together:
-        return (np.empty(n, np.int32), np.empty(n, start), np.empty(n, np.int32), np.empty((columns, n), np.uint16))
-    room = np.empty(n * (start.itemsize + 8 + 2 * columns), np.uint8)
-    a, b, c = n * start.itemsize, n * (start.itemsize + 4), n * (start.itemsize + 8)   # the 8-byte items
-    return (room[a:b].view(np.int32), room[:a].view(start), room[b:c].view(np.int32),  # first: all aligned
-            room[c:].view(np.uint16).reshape(columns, n))
+        return np.empty(n, np.int32), np.empty(n, start), np.empty(n, np.int32)
+    room = np.empty(n * (start.itemsize + 8), np.uint8)
+    a, b = n * start.itemsize, n * (start.itemsize + 4)    # the 8-byte items first: all aligned
+    return room[a:b].view(np.int32), room[:a].view(start), room[b:].view(np.int32)
 
 
 def _scan(data: np.ndarray, windows: np.ndarray, a: int, b: int, line0: int, path: str, columns: Sequence[int],
           token_column: Optional[int], acc: _Acc, cols: Optional[List[int]], sep: np.ndarray = _WS,
           delimiter: Optional[str] = None) -> Optional[List[int]]:
     """Find the token lines and fields of bytes a..b (whole lines) and decode the tag columns."""
-    if COMPILED_PATH and _column_scan is not None:
-        tokens = _scan_compiled(data, a, b, line0, columns, token_column, acc, delimiter)
-        if tokens is not None:
-            if tokens and cols is None:
-                note = width_note(acc.ncol, delimiter, acc.first_token_line, acc.first_text)
-                cols = [_column_index(c, acc.ncol, path, note) for c in columns]
-            return cols
     part = data[a:b]
-    found = _single_separated(part, sep, delimiter) if SINGLE_SEPARATOR_PATH else None
+    found = _single_separated(data, a, b, sep, delimiter) if SINGLE_SEPARATOR_PATH else None
     if found is None:
         found = _any_separated(part, sep, delimiter, line0, path)
-    fstart, fend, nfields, line_first_field, acc.chunk_newlines = found
-    nonblank = np.flatnonzero(nfields > 0)
-    ff = line_first_field[nonblank]
-    dash = np.flatnonzero(part[fstart[ff]] == 45)        # only lines that start with "-" can be either
-    is_doc = np.zeros(len(ff), bool)
-    is_bnd = np.zeros(len(ff), bool)
-    if len(dash):
-        dash_start, dash_end = fstart[ff[dash]], fend[ff[dash]]
-        is_doc[dash] = _field_equals(part, dash_start, dash_end - dash_start, b"-DOCSTART-")
-        is_bnd[dash] = _field_equals(part, dash_start, dash_end - dash_start, b"-X-")
-    tok = ~(is_doc | is_bnd)
-    tok_lines = nonblank[tok]
-    acc.boundary_lines += int(is_bnd.sum())
+    fstart, fnext, nfields, line_first_field, skip, dash, acc.chunk_newlines = found
+    doc, other = _line_kinds(windows[a:], fstart, fnext, line_first_field, dash, acc)
+    skip[other] = True
+    tok_lines = np.flatnonzero(~skip)
     if len(tok_lines) and acc.ncol < 0:
         acc.ncol = int(nfields[tok_lines[0]])
         acc.first_token_line = line0 + int(tok_lines[0]) + 1
         f0 = int(line_first_field[tok_lines[0]])
-        acc.first_field = part[fstart[f0]:fend[f0]].tobytes()
+        acc.first_field = part[fstart[f0]:fnext[f0] - 1].tobytes()
         acc.first_text = _line_text(part, int(tok_lines[0]))
     ncol = acc.ncol
     if len(tok_lines):
         counts = nfields[tok_lines]
         if (counts != ncol).any():
             raise _ragged(part, tok_lines, counts, acc, line0, path)
-    doc = nonblank[is_doc]
-    doc_bad = np.flatnonzero((nfields[doc] != 1) & (nfields[doc] != max(ncol, 1)) & (ncol > 0))
-    if len(doc_bad):
-        ln = int(doc[doc_bad[0]])
-        raise InputError(f"-DOCSTART- line with {int(nfields[ln])} columns, expected 1 or {ncol}",
-                         path, line0 + ln + 1)
-    acc.doc_lines.append(doc + line0 + 1)
+    if len(doc):
+        doc_bad = np.flatnonzero((nfields[doc] != 1) & (nfields[doc] != max(ncol, 1)) & (ncol > 0))
+        if len(doc_bad):
+            ln = int(doc[doc_bad[0]])
+            raise InputError(f"-DOCSTART- line with {int(nfields[ln])} columns, expected 1 or {ncol}",
+                             path, line0 + ln + 1)
+        acc.doc_lines.append(doc + line0 + 1)
     if not len(tok_lines):
         return cols
     note = width_note(ncol, delimiter, acc.first_token_line, acc.first_text)
@@ -688,174 +658,159 @@ def _scan(data: np.ndarray, windows: np.ndarray, a: int, b: int, line0: int, pat
         cols = [_column_index(c, ncol, path, note) for c in columns]
     first = line_first_field[tok_lines]
     lo, hi = acc.n, acc.n + len(tok_lines)
-    acc.token_line[lo:hi] = tok_lines + (line0 + 1)
+    np.add(tok_lines, line0 + 1, out=acc.token_line[lo:hi], casting="unsafe")
     if token_column is None:
         acc.token_start[lo:hi] = 0
         acc.token_len[lo:hi] = 0
     else:
-        k = _column_index(token_column, ncol, path, note)
-        sel = first + k
+        sel = first + _column_index(token_column, ncol, path, note)
         start = fstart[sel]
-        acc.token_len[lo:hi] = fend[sel] - start
-        start += a
-        acc.token_start[lo:hi] = start
+        length = acc.token_len[lo:hi]
+        np.subtract(fnext[sel], start, out=length, casting="unsafe")
+        length -= 1
+        np.add(start, a, out=acc.token_start[lo:hi], casting="unsafe")
     acc.n = hi
     if not cols:
         return cols
     # all tag columns in one pass: they share one vocabulary
     idx = (first[None, :] + np.array(cols)[:, None]).ravel()
-    vocab, ids = unique_slices(windows[a:], fstart[idx], fend[idx], acc.slices)   # windows from byte a: no offset
+    ends = fnext[idx]
+    ends -= 1
+    vocab, ids = unique_slices(windows[a:], fstart[idx], ends, acc.slices)   # windows from byte a: no offset
     acc.values.append((vocab, ids.reshape(len(cols), -1)))
     return cols
 
 
+_DOCSTART = (int.from_bytes(b"-DOCSTAR", "little"), int.from_bytes(b"T-", "little"))
+_BOUNDARY = int.from_bytes(b"-X-", "little")
+
+
+def _line_kinds(windows: np.ndarray, fstart: np.ndarray, fnext: np.ndarray, line_first_field: np.ndarray,
+                dash: np.ndarray, acc: _Acc) -> Tuple[np.ndarray, np.ndarray]:
+    """(the -DOCSTART- lines, the -DOCSTART- and -X- lines) of a chunk (0-based) among its nonblank lines that
+    start with "-" (``dash``), counting its -X- lines into ``acc``; ``windows`` from the chunk's first byte."""
+    if not len(dash):
+        return dash, dash
+    ff = line_first_field[dash]
+    start = fstart[ff]
+    length = fnext[ff] - start - 1
+    head = windows[start]                      # the first field's first 8 bytes (and what follows it)
+    tail = windows[np.minimum(start + 8, len(windows) - 1)]
+    is_doc = (length == 10) & (head == _DOCSTART[0]) & (tail & 0xFFFF == _DOCSTART[1])
+    is_bnd = (length == 3) & (head & 0xFFFFFF == _BOUNDARY)
+    acc.boundary_lines += int(np.count_nonzero(is_bnd))
+    return dash[is_doc], dash[is_doc | is_bnd]
+
+
 SINGLE_SEPARATOR_PATH = True    # tests compare the reader with and without :func:`_single_separated`
-#: read chunks with the compiled scanner where it is built (:func:`_scan_compiled`); False (or the environment
-#: variable TS_EVAL_NUMPY_READER=1): numpy only.  Tests compare the two.
-COMPILED_PATH = not os.environ.get("TS_EVAL_NUMPY_READER")
 
 
-def count_newlines(data: np.ndarray) -> Tuple[int, bool]:
-    """(line ends in the bytes ``data``, whether every byte is ASCII -- False when not looked at): the
-    compiled scanner's one pass, else numpy's (10x faster than ``bytes.count``; by chunks, no big temporary)."""
-    if COMPILED_PATH and _column_scan is not None:
-        n, all_ascii = _column_scan.count_lines(data)
-        return int(n), bool(all_ascii)
-    return sum(int(np.count_nonzero(data[k:k + CHUNK_BYTES] == 10)) for k in range(0, len(data), CHUNK_BYTES)), False
+def count_newlines(data: np.ndarray) -> int:
+    """Line ends in the bytes ``data`` (numpy: 10x faster than ``bytes.count``; by chunks, no big temporary)."""
+    return sum(int(np.count_nonzero(data[k:k + CHUNK_BYTES] == 10)) for k in range(0, len(data), CHUNK_BYTES))
 
 
-def _scan_compiled(data: np.ndarray, a: int, b: int, line0: int, columns: Sequence[int], token_column: Optional[int],
-                   acc: _Acc, delimiter: Optional[str]) -> Optional[int]:
-    """:func:`_scan` of bytes a..b by the compiled scanner (``_column_scan.c``), which writes the token lines,
-    their tokens' offsets and their tag ids (indexes in the block's table of distinct values, in the order
-    first seen) into ``acc``'s arrays in one pass: the number of token lines, or None where the numpy path
-    raises an error (the caller then reads the chunk with numpy, which raises it) or the block has too many
-    distinct values for uint16 ids."""
-    assert _column_scan is not None
-    if acc.table is None:
-        acc.table = _column_scan.Table()
-    ids = acc.ids
-    assert ids is not None
-    if acc.table.size > 60000:      # (a uint16 id takes at most 65534 values)
-        return None
-    found = _column_scan.scan(data, a, b, -1 if delimiter is None else ord(delimiter), acc.ncol, token_column or 0,
-                              tuple(columns), acc.table, acc.token_line, acc.token_start, acc.token_len, ids,
-                              ids.shape[1], acc.n, line0)
-    if found is None:
-        return None
-    tokens, acc.chunk_newlines, boundaries, docs, first, ncol, first_start, first_end = found
-    acc.boundary_lines += boundaries
-    if first >= 0 and acc.ncol < 0:
-        acc.ncol = ncol
-        acc.first_token_line = line0 + first + 1
-        acc.first_field = data[first_start:first_end].tobytes()
-        acc.first_text = _line_text(data[a:b], first)
-    acc.doc_lines.append(np.array(docs, np.int64) + (line0 + 1))
-    if tokens:
-        lo = acc.n
-        acc.n += tokens
-        if len(columns):
-            acc.values.append((acc.table_values, ids[:, lo:acc.n]))
-    return tokens
+#: (each field's first byte, one past the separator after it -- the field is ``part[start:next - 1]`` --, the
+#: fields of each line (a blank line may count one), each line's first field, whether each line is blank (bool,
+#: the caller's to change), the nonblank lines that start with "-", the line ends) of a chunk of whole lines
+Fields = Tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, int]
 
 
-def _merged_values(acc: _Acc, n: int) -> Tuple[List[str], np.ndarray]:
-    """:func:`merge_values` of the chunks; when the compiled scanner read them all, its ids are turned into
-    ranks in the sorted values in place (no new array)."""
-    if acc.table is None:
-        return merge_values(acc.values, n)
-    acc.table_values.extend(v.decode("utf-8") for v in acc.table.values())
-    if not acc.values or any(v is not acc.table_values for v, _ in acc.values) or acc.ids is None:
-        return merge_values(acc.values, n)
-    values = acc.table_values
-    order = sorted(range(len(values)), key=values.__getitem__)
-    rank = np.empty(len(order), np.uint16)
-    rank[order] = np.arange(len(order))
-    ids = acc.ids[:, :n]
-    for row in ids:
-        _column_scan.remap(row, rank)
-    return [values[k] for k in order], ids
-
-
-Fields = Tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, int]
+def _delimiter_or_line_end(part: np.ndarray, delimiter: str, out: Optional[np.ndarray] = None) -> np.ndarray:
+    """Where the bytes ``part`` are the one-byte ``delimiter``, LF or CR (compared: numpy looks a table up
+    with uint8 indexes several times slower)."""
+    out = np.equal(part, ord(delimiter), out=out)
+    out |= part == 10
+    out |= part == 13
+    return out
 
 
 def _any_separated(part: np.ndarray, sep: np.ndarray, delimiter: Optional[str], line0: int, path: str) -> Fields:
-    """(start and end of every field, fields per line, each line's first field, line ends) of whole lines:
-    any run of separators between fields (the general way)."""
+    """The :data:`Fields` of whole lines with any run of separators between fields (the general way)."""
     if delimiter is None:
         wpos = np.flatnonzero(part <= 32)
-        wpos = wpos[sep[part[wpos]]]
+        wpos = wpos[sep[part[wpos].astype(np.intp)]]
     else:
-        wpos = np.flatnonzero(sep[part])
+        wpos = np.flatnonzero(_delimiter_or_line_end(part, delimiter))
         _check_empty_fields(part, wpos, ord(delimiter), line0, path)
-    w = np.concatenate(([-1], wpos, [len(part)]))
+    w = np.concatenate(([0], wpos + 1, [len(part) + 1]))    # one past each separator (w[0], w[-1]: the ends)
     newline = np.ones(len(w), bool)            # w[0] stands for a line start, w[-1] for the end
     newline[1:-1] = part[wpos] == 10
     newlines = int(np.count_nonzero(newline[1:-1]))   # every line end is a separator byte
     n_lines = newlines + (0 if part[-1] == 10 else 1)
     gap = np.diff(w) > 1                       # a field lies between w[j] and w[j+1] (masks: faster than indices)
     fstart = w[:-1][gap]
-    fstart += 1
-    fend = w[1:][gap]
+    fnext = w[1:][gap]
     fline = np.cumsum(newline[:-1], dtype=np.int32)[gap]   # chunk line of each field
     fline -= 1
     nfields = np.bincount(fline, minlength=n_lines)
     line_first_field = np.concatenate(([0], np.cumsum(nfields)[:-1]))
-    return fstart, fend, nfields, line_first_field, newlines
+    blank = nfields == 0
+    nonblank = np.flatnonzero(nfields)
+    dash = nonblank[part[fstart[line_first_field[nonblank]]] == 45]   # lines that start with "-"
+    return fstart, fnext, nfields, line_first_field, blank, dash, newlines
 
 
-def _single_separated(part: np.ndarray, sep: np.ndarray, delimiter: Optional[str]) -> Optional[Fields]:
-    """:func:`_any_separated` for whole lines whose fields one separator byte separates (one space or tab
-    -- any ASCII whitespace --, or with ``delimiter`` one delimiter), with no separator at a line's start or
-    end, no blank line holding one, and line ends that are all LF or all CR LF.  Then every separator ends a
-    field, so the fields come from the separators' positions alone (the slot between two separators is a
-    field, or a blank line), with no pass over the fields to drop empty ones and no per-field line numbers.
-    None when ``part`` is not so laid out (the caller then takes the general way, which also reports the
-    errors)."""
+def _single_separated(data: np.ndarray, a: int, b: int, sep: np.ndarray, delimiter: Optional[str]) -> Optional[Fields]:
+    """:func:`_any_separated` for the whole lines ``data[a:b]`` whose fields one separator byte separates (one
+    space or tab -- any ASCII whitespace --, or with ``delimiter`` one delimiter), with no separator at a
+    line's start or end, no blank line holding one, and line ends that are all LF or all CR LF.  Then every
+    separator ends a field, so the fields come from the separators' positions alone (the slot after a
+    separator up to the next is a field, or a blank line), with no pass over the fields to drop empty ones
+    and no per-field line numbers.  None when the bytes are not so laid out (the caller then takes the
+    general way, which also reports the errors)."""
+    part = data[a:b]
     if (sep[part[0]] and part[0] != 10) or (sep[part[-1]] and part[-1] != 10):
         return None                            # a separator at the start of the first or the end of the last line
-    cand = part <= 32 if delimiter is None else sep[part]     # every separator byte, maybe control bytes
-    wpos = np.flatnonzero(cand)
-    kind = part[wpos]
-    if delimiter is None and int(np.count_nonzero(sep[kind])) != len(wpos):
-        return None                            # a control byte (part of a field): the general way
+    cand = np.empty(len(part) + 1, bool)       # cand[i + 1]: part[i] may separate fields
+    cand[0] = True                             # (a separator before the chunk: its positions are one past each)
+    if delimiter is None:
+        np.less_equal(part, 32, out=cand[1:])  # every separator byte, maybe control bytes
+    else:
+        _delimiter_or_line_end(part, delimiter, out=cand[1:])
+    w = np.flatnonzero(cand)                   # w[0] = 0; then one past each separator byte
+    ahead = data[a - 1:b] if a else np.concatenate((np.zeros(1, np.uint8), part))
+    kind = ahead[w[1:]]                        # the separator bytes
     nl_at = np.flatnonzero(kind == 10)
     cr = int(np.count_nonzero(kind == 13))
+    if delimiter is None:
+        rest = len(kind) - len(nl_at) - cr - int(np.count_nonzero(kind == 32))
+        if rest and int(np.count_nonzero(sep[kind.astype(np.intp)])) != len(kind):
+            return None                        # a control byte (part of a field): the general way
     eol = 1                                    # bytes of a line end
     if cr:                                     # CR only before LF, before every LF
         if cr != len(nl_at) or not len(nl_at) or nl_at[0] == 0 or (kind[nl_at - 1] != 13).any() \
-                or (wpos[nl_at - 1] != wpos[nl_at] - 1).any():
+                or (w[nl_at] != w[nl_at + 1] - 1).any():
             return None
-        wpos = wpos[kind != 13]
+        w = np.delete(w, nl_at)                # (w[nl_at] is one past each CR)
         nl_at -= np.arange(1, len(nl_at) + 1)  # each LF's index without the CRs before it
         eol = 2
-    nl = wpos[nl_at]
-    blank = np.empty(len(nl), bool)            # the line that ends at nl[i] is empty
-    blank[:1] = nl[:1] == eol - 1
-    np.equal(nl[1:] - nl[:-1], eol, out=blank[1:])
-    pairs = int(np.count_nonzero(cand[1:] & cand[:-1]))
+    ends = nl_at + 1                           # each line's end in w: one past its LF
+    past = w[ends]
+    blank = np.empty(len(ends), bool)          # the line that ends at past[i] is empty
+    blank[:1] = past[:1] == eol
+    np.equal(past[1:] - past[:-1], eol, out=blank[1:])
+    pairs = int(np.count_nonzero(cand[2:] & cand[1:-1]))
     if pairs != int(np.count_nonzero(blank[1:])) + cr:
         return None                            # two separator bytes in a row that are not line ends
-    virtual = part[-1] != 10                   # the last line has no line end: it ends where the part does
-    w = np.empty(len(wpos) + 1 + virtual, np.int64)
-    w[0] = -1
-    w[1:len(wpos) + 1] = wpos
-    ends = nl_at + 1                           # each line's end in w
-    if virtual:
-        w[-1] = len(part)
+    n_lines = len(ends)
+    if part[-1] != 10:                         # the last line has no line end: it ends where the part does
+        w = np.append(w, len(part) + 1)
         ends = np.append(ends, len(w) - 1)
+        blank = np.append(blank, False)        # (it is not empty: it ends with a byte of a field)
     first = np.empty_like(ends)                # each line's first slot: the one after the previous line end
     first[0] = 0
     first[1:] = ends[:-1]
-    nfields = ends - first
-    nfields[:len(nl)][blank] = 0               # an empty line is one empty slot (a last line without a
-    fstart = w[:-1] + 1                        # line end is not empty: it ends with a byte of a field)
-    fend = w[1:]
+    nfields = ends - first                     # (a blank line is one empty slot: one "field")
+    lead = np.empty(len(ends), np.uint8)       # each line's first byte: after the previous line's end
+    lead[0] = part[0]
+    lead[1:] = part[past[:len(ends) - 1]]
+    dash = np.flatnonzero(lead == 45)          # lines that start with "-" (a blank line starts with its end)
+    fnext = w[1:]
     if cr:
-        fend = fend.copy()
-        fend[nl_at] -= 1                       # a line's last field ends at its CR
-    return fstart, fend, nfields, first, len(nl)
+        fnext = fnext.copy()
+        fnext[nl_at] -= 1                      # a line's last field ends at its CR
+    return w[:-1], fnext, nfields, first, blank, dash, n_lines
 
 
 def _line_text(part: np.ndarray, line: int) -> str:
@@ -934,15 +889,6 @@ def merge_values(parts: List[Tuple[List[str], np.ndarray]], n: int) -> Tuple[Lis
     return vocab, out
 
 
-def _field_equals(data: np.ndarray, starts: np.ndarray, lengths: np.ndarray, word: bytes) -> np.ndarray:
-    out = lengths == len(word)
-    cand = np.flatnonzero(out)
-    if len(cand):
-        idx = starts[cand, None] + np.arange(len(word))
-        out[cand] = np.all(data[idx] == np.frombuffer(word, np.uint8), axis=1)
-    return out
-
-
 _MULT = np.array([0x9E3779B97F4A7C15, 0xC2B2AE3D27D4EB4F, 0x165667B19E3779F9, 0x27D4EB2F165667C5],
                  dtype=np.uint64)
 
@@ -989,7 +935,11 @@ def unique_slices(windows: np.ndarray, starts: np.ndarray, ends: np.ndarray,
             word = windows[np.minimum(starts + w0, len(windows) - 1)]
             word &= _LOW_BYTES[np.clip(lengths - w0, 0, 8)]
         words.append(word)
-    key = words[0] | _LENGTH_BYTE[lengths] if maxlen < 8 else words[0].copy()
+    if maxlen < 8:
+        key = words[0]
+        key |= _LENGTH_BYTE[lengths]           # (a length of at most 7 leaves the decoded bytes alone)
+    else:
+        key = words[0].copy()
     if maxlen < 8:
         found = _short_slices(key, cache)
         if found is not None:

@@ -35,12 +35,12 @@ def sniff(raw: bytes) -> str:
         return "label-studio" if '"data"' in head and ('"annotations"' in head or '"predictions"' in head) \
             else "jsonl-text"
     if head.startswith("{"):
-        import json
+        import msgspec
 
         line = head.split("\n", 1)[0]
         try:
-            rec = json.loads(line)
-        except json.JSONDecodeError:
+            rec = msgspec.json.decode(line)
+        except msgspec.DecodeError:
             rec = {}
         if isinstance(rec, dict) and "tokens" in rec and any(k in rec for k in ("spans", "tags", "ner_tags")) \
                 and ("text" not in rec):

@@ -15,13 +15,14 @@ record, an empty list for none).  The field and the id key can be renamed (``fie
 """
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from dataclasses import field as dc_field
 from typing import Any, List, Optional, Tuple
 
+import msgspec
+
 from ..errors import InputError
-from .jsonl import load_array, short
+from .jsonl import decode, load_array, short
 from .source import display_name, read_text
 
 FIELD = "entities"
@@ -89,19 +90,15 @@ def starts_array(line: str) -> bool:
     if not line.lstrip().startswith("["):
         return False
     try:
-        json.loads(line)
-    except json.JSONDecodeError:
+        msgspec.json.decode(line)
+    except msgspec.DecodeError:
         return True
     return False
 
 
 def line_value(line: str, name: str, number: int) -> Any:
     """The JSON value of the non-empty line ``number``."""
-    try:
-        return json.loads(line)
-    except json.JSONDecodeError as err:
-        raise InputError(f"invalid JSON: {err.msg} (column {err.colno}); expected one JSON value per line",
-                         name, number) from None
+    return decode(line, name, number, "; expected one JSON value per line")
 
 
 def _values(text: str, name: str) -> List[Tuple[Any, int]]:
@@ -164,8 +161,8 @@ def looks_generated(line: str) -> bool:
     entities as strings with labels and no offsets (a record without text, tokens or spans, or a whole
     line of [text, label] pairs)."""
     try:
-        value = json.loads(line)
-    except json.JSONDecodeError:
+        value = msgspec.json.decode(line)
+    except msgspec.DecodeError:
         return False
     if isinstance(value, dict):
         return FIELD in value and not any(k in value for k in ("text", "tokens", "spans", "data", "label"))

@@ -1,97 +1,150 @@
-"""JSON Lines (and JSON arrays of records) -> dict records with their line numbers.
+"""JSON Lines (and JSON arrays of records) -> records with their line numbers, parsed by msgspec.
 
-Lines are parsed in chunks, one ``json.loads`` call per chunk (fast, and the readers keep no
-per-token Python objects beyond one chunk's records); only when a chunk fails is it parsed line
-by line, to name the bad line and the parser's message.
+The non-blank lines of a file are taken a chunk at a time and each chunk is decoded in one msgspec call
+(fast, and the readers keep no per-token Python objects beyond one chunk's records), as a reader's own
+record type (a :class:`msgspec.Struct` of the types the reader takes) where every record fits it, else as
+dicts.  Only when a chunk is not JSON objects is it decoded line by line, to name the bad line and msgspec's
+reason.  A file that is one JSON array is decoded as a list of its elements (each validated,
+none decoded yet), which then go the same way, element k as line k.
 """
 from __future__ import annotations
 
 import json
-from contextlib import suppress
-from typing import Any, Dict, Iterator, List, Optional, Tuple
+import re
+from typing import Any, Dict, Iterator, List, Optional, Sequence, Tuple, Union
+
+import msgspec
 
 from ..errors import InputError
-from .source import display_name, read_text
+from .source import BOM, check_utf8, display_name, read_bytes
 
-#: lines parsed per ``json.loads`` call: the records of one chunk are all the per-token Python objects
-#: alive at a time (a reader turns them into arrays and per-document strings before the next chunk)
+#: lines decoded per msgspec call: the records of one chunk are all the per-token Python objects alive at a
+#: time (a reader turns them into arrays and per-document strings before the next chunk)
 CHUNK_LINES = 512
 
+#: one line of a file, or one element of a JSON array
+Buffer = Union[bytes, msgspec.Raw]
+Chunk = Tuple[List[Any], List[int]]
 
-Chunk = Tuple[List[Dict[str, Any]], List[int]]
+
+class Span(msgspec.Struct):
+    """A span object as the readers take it: ``{"start": int, "end": int, "label": str}`` (other keys ignored)."""
+
+    start: int
+    end: int
+    label: str
 
 
-def record_chunks(path: str, raw: Optional[bytes] = None, chunk_lines: Optional[int] = None) -> Iterator[Chunk]:
-    """(records, their 1-based lines) of a JSON Lines file, ``chunk_lines`` lines per ``json.loads`` call
-    (fast, and only one chunk's records alive at a time; a chunk that fails is parsed line by line to name
-    the bad line and the parser's message), or of a JSON array (one chunk; "record" k is line k)."""
-    name = display_name(path)
-    text = read_text(path, raw)
-    stripped = text.lstrip()
-    if not stripped:
+_VALUE = msgspec.json.Decoder()
+_ELEMENTS = msgspec.json.Decoder(List[msgspec.Raw])
+_OBJECTS = msgspec.json.Decoder(List[Dict[str, Any]])
+_MALFORMED = re.compile(r"JSON is malformed: (.*) \(byte (\d+)\)")
+
+
+def json_reason(err: msgspec.DecodeError, data: Union[bytes, str]) -> Tuple[str, int]:
+    """msgspec's reason why ``data`` is not JSON, with the column (in characters) of the byte it names (where it
+    names none, as for input that ends too soon: of the end of ``data``), and the line of ``data`` it is on."""
+    raw = data.encode("utf-8") if isinstance(data, str) else data
+    found = _MALFORMED.fullmatch(str(err))
+    reason, at = (found.group(1), min(int(found.group(2)), len(raw))) if found else (str(err), len(raw.rstrip()))
+    start = raw.rfind(b"\n", 0, at) + 1
+    column = len(raw[start:at].decode("utf-8", "replace")) + 1
+    return f"{reason} (column {column})", raw.count(b"\n", 0, start) + 1
+
+
+def decode(data: Union[Buffer, str], name: str, line: Optional[int], expected: str) -> Any:
+    """The JSON value of ``data`` (a line, or a whole file when ``line`` is None: an error then names the line
+    where the JSON breaks); what is not JSON is an error ending in ``expected``."""
+    try:
+        return _VALUE.decode(data)
+    except msgspec.DecodeError as err:
+        reason, at = json_reason(err, bytes(data) if isinstance(data, msgspec.Raw) else data)
+        raise InputError(f"invalid JSON: {reason}{expected}", name, line if line is not None else at) from None
+
+
+def line_chunks(data: bytes, name: str, chunk_lines: Optional[int] = None) -> Iterator[Tuple[List[Buffer], List[int]]]:
+    """The non-blank lines (as ``str.strip`` says) of JSON Lines ``data`` (checked to be UTF-8; a BOM is
+    dropped), ``chunk_lines`` at a time, with their 1-based numbers; of a JSON array, its elements (validated
+    JSON, each checked to be an object), numbered from 1."""
+    check_utf8(data, name)
+    if data.startswith(BOM):
+        data = data[len(BOM):]
+    first = data.lstrip()[:1]
+    if first not in (b"{", b"["):       # (rare: whitespace str.strip knows and bytes.strip does not)
+        first = data.decode("utf-8").lstrip()[:1].encode("utf-8")
+    if not first:
         raise InputError("empty input, expected JSON records", name)
-    if stripped.startswith("["):
-        yield _array_records(text, name)
-        return
-    lines = text.split("\n")
-    del text, stripped
-    numbers = [k + 1 for k, ln in enumerate(lines) if ln.strip()]
-    chunk_lines = chunk_lines or CHUNK_LINES
-    for c in range(0, len(numbers), chunk_lines):
-        chunk = numbers[c:c + chunk_lines]
-        body = [lines[k - 1] for k in chunk]
-        lines[chunk[0] - 1:chunk[-1]] = [""] * (chunk[-1] - chunk[0] + 1)   # each line's text lives one chunk
-        records = parse_chunk(body, chunk, name)
-        yield records, chunk
+    if first == b"[":
+        body: List[Buffer] = list(_array_elements(data, name))
+        numbers = list(range(1, len(body) + 1))
+    else:
+        lines = data.split(b"\n")
+        numbers = [k + 1 for k, ln in enumerate(lines) if ln.startswith(b"{") or ln.decode("utf-8").strip()]
+        body = [lines[k - 1] for k in numbers]
+        del lines
+    size = chunk_lines or CHUNK_LINES
+    for c in range(0, len(numbers), size):
+        yield body[c:c + size], numbers[c:c + size]
 
 
-def parse_chunk(body: List[str], numbers: List[int], name: str) -> List[Dict[str, Any]]:
-    """The records of the non-blank lines ``body`` (at 1-based ``numbers``): one ``json.loads`` call, and
-    only when that fails line by line, to name the bad line and the parser's message."""
-    records = None
-    with suppress(json.JSONDecodeError):
-        records = json.loads("[" + ",".join(body) + "]")
-    if records is None or len(records) != len(body):
-        records = []
-        for k, ln in zip(numbers, body):
+def _array_elements(data: bytes, name: str) -> List[msgspec.Raw]:
+    try:
+        elements = _ELEMENTS.decode(data)
+    except msgspec.DecodeError as err:
+        reason, line = json_reason(err, data)
+        raise InputError(f"invalid JSON: {reason}", name, line) from None
+    if not elements:
+        raise InputError("empty JSON array, expected records", name)
+    for k, element in enumerate(elements):
+        if bytes(memoryview(element)[:1]) != b"{":
+            _not_an_object(decode(element, name, k + 1, ""), name, k + 1, "record")
+    return elements
+
+
+def records(body: Sequence[Buffer], numbers: List[int], name: str, typed: Optional[msgspec.json.Decoder] = None,
+            unit: str = "line") -> List[Any]:
+    """The records of a chunk (the lines ``body``, at 1-based ``numbers``) in one msgspec call: as ``typed``
+    decodes a list of them when it can, else as dicts; when that fails too, line by line, to report the first
+    line that is not JSON or not an object."""
+    joined = b"[" + b",".join(body) + b"]"
+    for decoder in (typed, _OBJECTS):
+        if decoder is not None:
             try:
-                records.append(json.loads(ln))
-            except json.JSONDecodeError as err:
-                raise InputError(f"invalid JSON: {err.msg} (column {err.colno}); expected one JSON object "
-                                 "per line", name, k) from None
-    _check_objects(records, numbers, name, "line")
-    return records
+                recs = decoder.decode(joined)
+            except msgspec.DecodeError:
+                continue
+            if len(recs) == len(body):
+                return list(recs)
+    for ln, k in zip(body, numbers):
+        value = decode(ln, name, k, "; expected one JSON object per line")
+        if not isinstance(value, dict):
+            _not_an_object(value, name, k, unit)
+    raise AssertionError("a chunk of JSON objects that msgspec did not decode")   # pragma: no cover
+
+
+def _not_an_object(value: Any, name: str, k: int, unit: str) -> None:
+    what = f"found {type(value).__name__} {short(value)}, expected a JSON object"
+    if unit == "line":
+        raise InputError(what, name, k)
+    raise InputError(f"record {k}: {what}", name)
+
+
+def record_chunks(path: str, raw: Optional[bytes] = None, chunk_lines: Optional[int] = None,
+                  typed: Optional[msgspec.json.Decoder] = None) -> Iterator[Chunk]:
+    """(records, their 1-based lines) of a JSON Lines file, ``chunk_lines`` lines per msgspec call (records
+    as ``typed`` decodes a chunk of them where it can, else dicts), or of a JSON array ("record" k is line k)."""
+    name = display_name(path)
+    data = read_bytes(path) if raw is None else raw
+    for body, numbers in line_chunks(data, name, chunk_lines):
+        yield records(body, numbers, name, typed), numbers
 
 
 def load_array(text: str, name: str) -> List[Any]:
     """The records of a file that is one JSON array (an error names the line where the JSON breaks)."""
-    try:
-        records = json.loads(text)
-    except json.JSONDecodeError as err:
-        raise InputError(f"invalid JSON: {err.msg} (column {err.colno})", name, err.lineno) from None
+    records = decode(text, name, None, "")
     if not isinstance(records, list):
         raise InputError("expected a JSON array of records", name)
     return records
-
-
-def _array_records(text: str, name: str) -> Chunk:
-    records = load_array(text, name)
-    if not records:
-        raise InputError("empty JSON array, expected records", name)
-    numbers = list(range(1, len(records) + 1))
-    _check_objects(records, numbers, name, "record")
-    return records, numbers
-
-
-def _check_objects(records: List[Any], numbers: List[int], name: str, unit: str) -> None:
-    if set(map(type, records)) <= {dict}:   # the common case, without a Python step per record
-        return
-    for rec, k in zip(records, numbers):
-        if not isinstance(rec, dict):
-            what = f"found {type(rec).__name__} {_short(rec)}, expected a JSON object"
-            if unit == "line":
-                raise InputError(what, name, k)
-            raise InputError(f"record {k}: {what}", name)
 
 
 def _short(value: Any, n: int = 40) -> str:

@@ -11,17 +11,18 @@ Shapes read (one per record, recognised by its keys):
 """
 from __future__ import annotations
 
+import functools
 import itertools
-from operator import itemgetter
-from typing import Any, Dict, Iterator, List, Optional
+from operator import attrgetter
+from typing import Any, Dict, List, Optional, Tuple, Union
 
+import msgspec
 import numpy as np
 
 from ..errors import InputError
 from .charspans import CharDocs, to_documents
 from .documents import Documents
-from .jsonl import is_int, record_chunks, short
-from .jsonl_scan import MARK, Item, Scanned, first_record, scan_chunks
+from .jsonl import Span, is_int, record_chunks, short
 from .source import display_name, gc_paused, read_bytes
 
 SPAN_KEYS = ("spans", "label", "entities")
@@ -36,15 +37,9 @@ def read_jsonl_text(path: str, align: str = "strict", id_key: str = "id", text_k
     cd = CharDocs(name, "jsonl-text")
     notes: Dict[str, int] = {"other_results": 0, "extra_annotations": 0}
     data = read_bytes(path) if raw is None else raw
-    chunks: Iterator[Item] = _scanned(data, name, id_key, text_key) or record_chunks(path, data)
-    for item in chunks:
-        if isinstance(item, Scanned):
-            if _scanned_chunk(cd, item, data, id_key, text_key):
-                continue
-            item = (item.parse(name), item.lines)
-        cd.flush()          # the spans of the json path go to the lists, after the scanned ones
-        recs, nums = item
-        if _fast_chunk(cd, recs, nums, id_key, text_key):
+    for recs, nums in record_chunks(path, data, typed=_spacy_records(text_key, id_key)):
+        if not isinstance(recs[0], dict):
+            _spacy_chunk(cd, recs, nums)
             continue
         for rec, line in zip(recs, nums):
             d = len(cd.ids)              # the record's index in the file
@@ -63,80 +58,43 @@ def read_jsonl_text(path: str, align: str = "strict", id_key: str = "id", text_k
     return docs
 
 
-#: scan the records' bytes (:mod:`ts_eval.io.jsonl_scan`) where they allow it; False: ``json`` only
-SCAN = True
+class _Token(msgspec.Struct):
+    start: int
+    end: int
 
 
-def _scanned(data: bytes, name: str, id_key: str, text_key: str) -> Optional[Iterator[Item]]:
-    """The scanned chunks of a file whose first record is a text with ``"spans"`` and no tokens of its own
-    (None: the file goes to the json path)."""
-    if not SCAN:
+@functools.lru_cache(maxsize=8)
+def _spacy_records(text_key: str, id_key: str) -> Optional[msgspec.json.Decoder]:
+    """How msgspec decodes a chunk of spaCy-shaped records (a text, spans, maybe own tokens; no Label Studio
+    ``data``), each value of the types the reader takes; None when the keys collide.  A chunk with any other
+    record is decoded as dicts and read record by record."""
+    if len({text_key, id_key, "spans", "tokens", "data"}) < 5:
         return None
-    first = first_record(data)
-    if not isinstance(first, dict) or text_key not in first or "spans" not in first or "data" in first \
-            or "tokens" in first:
-        return None
-    return scan_chunks(data, name, "spans", id_key, text_key=text_key)
+    rec = msgspec.defstruct("TextRecord", [("text", str), ("spans", List[Span]),
+                                           ("tokens", Optional[List[_Token]], None),
+                                           ("id", Union[str, int, None], None),
+                                           ("data", None, None)],
+                            rename={"text": text_key, "id": id_key})
+    return msgspec.json.Decoder(List[rec])      # type: ignore[valid-type]
 
 
-def _scanned_chunk(cd: CharDocs, item: Scanned, data: bytes, id_key: str, text_key: str) -> bool:
-    """Append one scanned chunk (its texts and spans taken from the bytes) when its records are what
-    :func:`_fast_chunk` takes; False, with nothing appended, otherwise."""
-    rids = item.record_ids({text_key: MARK, "spans": [MARK]}, id_key)
-    if rids is None or any("data" in rec or "tokens" in rec for rec in item.objects):
-        return False
-    assert item.spans is not None and item.span_count is not None
-    assert item.source is not None
-    lo, hi = int(item.source[1][0]), int(item.source[2][-1])
-    starts, ends = item.tok_start - lo, item.tok_start + item.tok_len - lo
-    chunk = data[lo:hi]
-    if chunk.isascii():     # a character a byte: the texts are slices of the chunk's one string
-        cd.texts.extend(map(chunk.decode("ascii").__getitem__, map(slice, starts.tolist(), ends.tolist())))
-    else:                   # no text holds a line end: the chunk's texts as one string, split
-        cd.texts.extend(b"\n".join(map(chunk.__getitem__, map(slice, starts.tolist(), ends.tolist())))
-                        .decode("utf-8").split("\n"))
-    n = len(item.lines)
+def _spacy_chunk(cd: CharDocs, recs: List[Any], nums: List[int]) -> None:
+    """Append a chunk of spaCy-shaped records as msgspec decoded them (checked with every span at the end)."""
     first = len(cd.ids)
-    cd.ids.extend(rids)
-    cd.lines.extend(item.lines)
-    cd.own_tokens.extend([None] * n)
-    counts = item.span_count
-    cd.add_span_arrays(np.repeat(np.arange(first, first + n, dtype=np.int64), counts), item.spans[0],
-                       item.spans[1], item.spans[2], np.repeat(np.asarray(item.lines, np.int64), counts))
-    return True
-
-
-def _fast_chunk(cd: CharDocs, recs: List[Dict[str, Any]], nums: List[int], id_key: str, text_key: str) -> bool:
-    """Append one chunk of spaCy-shaped records (text, spans as objects, no own tokens) at once, a few
-    C-level passes instead of a Python loop per record and span, when every record is well formed in that
-    shape; False, with nothing appended, otherwise (the caller then reads the chunk record by record,
-    which reports the first bad record or reads the other shapes)."""
-    if any("data" in rec or "tokens" in rec or "spans" not in rec for rec in recs):
-        return False
-    rids = [rec.get(id_key) for rec in recs]
-    id_types = set(map(type, rids))
-    texts: List[Any] = [rec.get(text_key) for rec in recs]
-    spans = [rec["spans"] for rec in recs]
-    if not id_types <= {str, int, type(None)} or not set(map(type, texts)) <= {str} \
-            or not set(map(type, spans)) <= {list}:
-        return False
-    flat = list(itertools.chain.from_iterable(spans))
-    try:
-        st, en, lb = (list(map(itemgetter(key), flat)) for key in ("start", "end", "label"))
-    except (TypeError, KeyError, IndexError):
-        return False
-    counts = list(map(len, spans))
-    first = len(cd.ids)
-    cd.ids.extend(rids if id_types <= {str, type(None)} else [None if r is None else str(r) for r in rids])
+    rids = list(map(attrgetter("id"), recs))
+    cd.ids.extend(rids if int not in set(map(type, rids)) else [None if r is None else str(r) for r in rids])
     cd.lines.extend(nums)
-    cd.texts.extend(texts)
-    cd.own_tokens.extend([None] * len(recs))
-    cd.span_start.extend(st)
-    cd.span_end.extend(en)
-    cd.span_label.extend(lb)
-    cd.span_doc.extend(itertools.chain.from_iterable(map(itertools.repeat, range(first, first + len(recs)), counts)))
-    cd.span_line.extend(itertools.chain.from_iterable(map(itertools.repeat, nums, counts)))
-    return True
+    cd.texts.extend(map(attrgetter("text"), recs))
+    cd.own_tokens.extend([None if toks is None else ([t.start for t in toks], [t.end for t in toks])
+                          for toks in map(attrgetter("tokens"), recs)])
+    spans = list(map(attrgetter("spans"), recs))
+    counts = np.fromiter(map(len, spans), np.int64, len(spans))
+    flat = list(itertools.chain.from_iterable(spans))
+    cd.span_start.extend(list(map(attrgetter("start"), flat)))
+    cd.span_end.extend(list(map(attrgetter("end"), flat)))
+    cd.span_label.extend(list(map(attrgetter("label"), flat)))
+    cd.span_doc.extend(np.repeat(np.arange(first, first + len(recs)), counts).tolist())
+    cd.span_line.extend(np.repeat(np.asarray(nums, np.int64), counts).tolist())
 
 
 def _set_text(cd: CharDocs, d: int, text: Any, line: int, what: str) -> None:
@@ -158,18 +116,6 @@ def text_record(cd: CharDocs, d: int, rec: Dict[str, Any], line: int, text_key: 
     spans = rec[present[0]]
     if not isinstance(spans, list):
         raise InputError(f"{cd.where(d)}: {present[0]!r} is {short(spans)}, expected a list", cd.path, line)
-    if present[0] == "spans":
-        try:  # the common shape, without a Python call per span
-            st, en, lb = [sp["start"] for sp in spans], [sp["end"] for sp in spans], [sp["label"] for sp in spans]
-        except (TypeError, KeyError, IndexError):
-            pass
-        else:
-            cd.span_start.extend(st)
-            cd.span_end.extend(en)
-            cd.span_label.extend(lb)
-            cd.span_doc.extend([d] * len(st))
-            cd.span_line.extend([line] * len(st))
-            return
     for sp in spans:
         if isinstance(sp, dict):
             if "start_offset" in sp:
@@ -186,19 +132,17 @@ def text_record(cd: CharDocs, d: int, rec: Dict[str, Any], line: int, text_key: 
                              "with start, end, label", cd.path, line)
 
 
-def _own_tokens(cd: CharDocs, d: int, tokens: Any, line: int) -> Optional[List[tuple]]:
+def _own_tokens(cd: CharDocs, d: int, tokens: Any, line: int) -> Optional[Tuple[List[int], List[int]]]:
     if tokens is None:
         return None
     if not isinstance(tokens, list):
         raise InputError(f"{cd.where(d)}: 'tokens' is {short(tokens)}, expected a list of "
                          '{"start", "end"} objects', cd.path, line)
-    out = []
     for k, t in enumerate(tokens):
         if not isinstance(t, dict) or not is_int(t.get("start")) or not is_int(t.get("end")):
             raise InputError(f"{cd.where(d)}: token {k} is {short(t)}; expected an object with integer "
                              "'start' and 'end' character offsets", cd.path, line)
-        out.append((t["start"], t["end"]))
-    return out
+    return [t["start"] for t in tokens], [t["end"] for t in tokens]
 
 
 def label_studio_task(cd: CharDocs, d: int, task: Dict[str, Any], line: int, text_key: str, source: str,

@@ -8,21 +8,27 @@ all records must share it):
 * tags: ``{"tokens": [..], "tags": ["B-PER", "O", ..]}`` decoded by ``scheme``/``policy``;
 * Hugging Face: ``{"tokens": [..], "ner_tags": [3, 0, ..]}`` with the tag names from
   ``tag_names`` (a list, a JSON list file, or a data set's ``dataset_info.json``).
+
+msgspec decodes each chunk of records (:mod:`ts_eval.io.jsonl`) into a record of the file's shape whose
+values have the types the reader takes (``tokens`` strings, ``tags`` strings, ``ner_tags`` integers, an id
+string or integer; the ``spans`` are kept as JSON and decoded into span objects of their own): such a chunk
+needs no check of its own.  A chunk that msgspec does not decode so is decoded as dicts and checked record
+by record, which names the first bad one.
 """
 from __future__ import annotations
 
+import functools
 import itertools
-import json
-from operator import itemgetter
-from typing import Any, Dict, Iterator, List, Optional, Sequence, Tuple, Union
+from operator import attrgetter
+from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
 
+import msgspec
 import numpy as np
 
 from ..core.printable import control_message, first_control
 from ..errors import InputError
-from .documents import TOKEN_SEP, Documents, Keys, build_documents, documents_from_tags, token_keys
-from .jsonl import is_int, record_chunks, short
-from .jsonl_scan import MARK, Item, Scanned, first_record, scan_chunks
+from .documents import TOKEN_SEP, Documents, build_documents, documents_from_tags
+from .jsonl import Buffer, Span, decode, is_int, line_chunks, records, short
 from .source import display_name, gc_paused, read_bytes, read_text
 
 SHAPES = ("spans", "tags", "ner_tags")
@@ -33,10 +39,7 @@ def load_tag_names(source: Union[str, Sequence[str]], feature: str = "ner_tags")
     ``dataset_info.json`` (``features[feature].feature.names``; one config level is looked into)."""
     if not isinstance(source, str):
         return [str(x) for x in source]
-    try:
-        obj = json.loads(read_text(source))
-    except json.JSONDecodeError as err:
-        raise InputError(f"invalid JSON: {err.msg} (column {err.colno})", source, err.lineno) from None
+    obj = decode(read_text(source), source, None, "")
     if isinstance(obj, dict) and "features" not in obj and len(obj) == 1:
         obj = next(iter(obj.values()))  # dataset_infos.json: {config: info}
     if isinstance(obj, dict):
@@ -54,10 +57,6 @@ def load_tag_names(source: Union[str, Sequence[str]], feature: str = "ner_tags")
     return obj
 
 
-#: scan the token arrays' bytes (:mod:`ts_eval.io.jsonl_scan`) where the records allow it; False: ``json`` only
-SCAN = True
-
-
 @gc_paused
 def read_jsonl_tokens(path: str, scheme: str = "IOB2", policy: str = "conlleval",
                       tag_names: Union[str, Sequence[str], None] = None, id_key: str = "id",
@@ -71,307 +70,220 @@ def read_jsonl_tokens(path: str, scheme: str = "IOB2", policy: str = "conlleval"
 #: the shape of a file's records, and the line of the record that decided it
 Shape = Tuple[str, int]
 
+_SPANS = msgspec.json.Decoder(List[List[Span]])
+_VALUES = msgspec.json.Decoder()
+_TYPES: Dict[str, Any] = {"tags": List[str], "spans": msgspec.Raw, "ner_tags": List[int]}
+
+
+@functools.lru_cache(maxsize=16)
+def _record_type(shape: str, id_key: str) -> Optional[msgspec.json.Decoder]:
+    """How msgspec decodes a chunk of records of ``shape`` into values of the types the reader takes (the spans
+    left as JSON); None when the id key is one of the record's other keys."""
+    if id_key in ("tokens", shape):
+        return None
+    rec = msgspec.defstruct("TokenRecord", [("tokens", List[str]), ("value", _TYPES[shape]),
+                                            ("id", Union[str, int, None], None)],
+                            rename={"value": shape, "id": id_key})
+    return msgspec.json.Decoder(List[rec])      # type: ignore[valid-type]
+
 
 def tokens_documents(data: bytes, name: str, *, scheme: str = "IOB2", policy: str = "conlleval",
                      tag_names: Union[str, Sequence[str], None] = None, id_key: str = "id",
                      shape_of: Optional[Shape] = None) -> Tuple[Documents, Shape]:
     """The Documents of the bytes of a token-list JSON Lines file, or of a run of its lines (``shape_of``:
     the shape its first record decided), and the shape."""
-    forced = shape_of[0] if shape_of is not None else None
-    chunks: Iterator[Item] = _chunks(data, name, id_key, forced) or record_chunks(name, data)
-    head = next(chunks)
-    first, first_line = (head.first, head.lines[0]) if isinstance(head, Scanned) else (head[0][0], head[1][0])
-    if shape_of is not None:
-        shape, first_line = shape_of
-    else:
-        found = next((s for s in SHAPES if s in first), None)
-        if found is None or "tokens" not in first:
-            raise InputError(f"keys {', '.join(map(repr, first)) or '(none)'}; expected 'tokens' "
-                             f"and one of {', '.join(map(repr, SHAPES))}", name, first_line)
-        shape = found
-    names = None
-    if shape == "ner_tags":
-        if tag_names is None:
-            raise InputError("'ner_tags' holds tag numbers: give tag_names (a JSON list or dataset_info.json)",
-                             name, first_line)
-        names = load_tag_names(tag_names)
-    ids: List[Optional[str]] = []
-    lines: List[int] = []
-    lengths: List[int] = []
-    counts: List[int] = []
-    keys: List[Any] = []      # per chunk: its keys (a list), or a Scanned chunk's token byte ranges
-    flat: List[Any] = []      # per chunk: its tags or spans (a list), or a Scanned chunk's
-    for item in itertools.chain([head], chunks):
-        if isinstance(item, Scanned):
-            if _scanned_chunk(item, shape, id_key, lines, lengths, ids, counts):
-                keys.append(item)
-                flat.append(item)
-                continue
-            item = (item.parse(name), item.lines)
-        recs, nums = item
-        ckeys: List[str] = []
-        cflat: List[Any] = []
-        keys.append(ckeys)
-        flat.append(cflat)
-        if _fast_chunk(recs, nums, shape, id_key, lines, ckeys, lengths, ids, cflat, counts):
-            continue
-        for rec, line in zip(recs, nums):
-            lines.append(line)
-            toks = rec.get("tokens")
-            if not isinstance(toks, list):
-                raise InputError(f"'tokens' is {short(toks)}, expected a list of strings", name, line)
+    read: Optional[_Read] = None
+    for body, numbers in line_chunks(data, name):
+        if read is None:        # (the first chunk's JSON is checked before the shape of its first record)
+            shape = shape_of or _shape(records(body, numbers, name)[0], name, numbers[0])
+            names = None
+            if shape[0] == "ner_tags":
+                if tag_names is None:
+                    raise InputError("'ner_tags' holds tag numbers: give tag_names (a JSON list or "
+                                     "dataset_info.json)", name, shape[1])
+                names = load_tag_names(tag_names)
+            read = _Read(name, shape, names, id_key)
+        read.chunk(body, numbers)
+    assert read is not None         # (line_chunks raises for a file without records)
+    return read.documents(scheme, policy), read.shape
+
+
+def _shape(first: Dict[str, Any], name: str, line: int) -> Shape:
+    found = next((s for s in SHAPES if s in first), None)
+    if found is None or "tokens" not in first:
+        raise InputError(f"keys {', '.join(map(repr, first)) or '(none)'}; expected 'tokens' "
+                         f"and one of {', '.join(map(repr, SHAPES))}", name, line)
+    return found, line
+
+
+class _Read:
+    """What the chunks of one file (or block) give: per record its line, tokens (joined: its key), id; the tags
+    as ids (or the tag numbers, or the spans' JSON), chunk by chunk."""
+
+    def __init__(self, name: str, shape: Shape, names: Optional[List[str]], id_key: str) -> None:
+        self.name, self.shape, self.names, self.id_key = name, shape, names, id_key
+        self.typed = _record_type(shape[0], id_key)
+        self.lines: List[int] = []
+        self.lengths: List[int] = []
+        self.ids: List[Optional[str]] = []
+        self.keys: List[str] = []               # per record its tokens joined by TOKEN_SEP
+        self.vocab: Dict[str, int] = {}         # the tags, in order of first appearance
+        self.tags: List[np.ndarray] = []        # per chunk its tags' ids
+        self.tag_error: Optional[InputError] = None             # the first tag that is not a string
+        self.values: List[Any] = []             # ner_tags
+        self.spans: List[bytes] = []            # per chunk its records' "spans", as one JSON array
+        self.counts: List[int] = []             # per record its spans
+        #: per chunk its spans' starts, ends and labels (None: a span is not integers and a string)
+        self.typed_spans: Optional[List[Tuple[np.ndarray, np.ndarray, List[str]]]] = []
+
+    def chunk(self, body: List[Buffer], numbers: List[int]) -> None:
+        """Take a chunk's records (its lines ``body``): of the reader's types as msgspec decodes them, else as
+        dicts checked one by one."""
+        recs = records(body, numbers, self.name, self.typed)
+        if isinstance(recs[0], dict):
+            self._checked(recs, numbers)
+            return
+        toks = [r.tokens for r in recs]
+        lengths = list(map(len, toks))
+        values = [r.value for r in recs]
+        spans = _span_lists(values) if self.shape[0] == "spans" else None
+        if 0 in lengths or (spans is None and list(map(len, values)) != lengths) or \
+                (spans is not None and spans[1] is None and not set(map(type, _VALUES.decode(spans[0]))) <= {list}):
+            self._checked(records(body, numbers, self.name), numbers)      # (what is wrong is named)
+            return
+        rids = [r.id for r in recs]
+        self.lines.extend(numbers)
+        self.lengths.extend(lengths)
+        self.ids.extend(rids if int not in set(map(type, rids)) else [None if r is None else str(r) for r in rids])
+        self.keys.extend(map(TOKEN_SEP.join, toks))
+        if spans is not None:
+            self._spans(*spans)
+        else:
+            self._values(values, numbers, typed=True)
+
+    def _values(self, values: List[Any], numbers: List[int], typed: bool = False) -> None:
+        """Keep a chunk's tags (as ids) or tag numbers (``values``: per record its list; ``typed``: of the
+        reader's types, as msgspec decoded them)."""
+        flat = list(itertools.chain.from_iterable(values))
+        if self.shape[0] == "ner_tags":
+            self.values.extend(flat)
+        elif typed or set(map(type, flat)) <= {str}:
+            if not set(flat) <= self.vocab.keys():      # a tag not seen before: in order of first appearance
+                for tag in dict.fromkeys(flat):
+                    self.vocab.setdefault(tag, len(self.vocab))
+            self.tags.append(np.fromiter(map(self.vocab.__getitem__, flat), np.int32, len(flat)))
+        elif self.tag_error is None:        # reported when every record is read (as a record's error comes first)
+            k = next(k for k, t in enumerate(flat) if not isinstance(t, str))
+            line = int(np.repeat(numbers, self.lengths[-len(numbers):])[k])
+            self.tag_error = InputError(f"tag {short(flat[k])} is not a string", self.name, line)
+
+    def _checked(self, recs: List[Dict[str, Any]], numbers: List[int]) -> None:
+        """A chunk of records as dicts, checked one by one (the first bad one is reported)."""
+        name, (shape, first_line) = self.name, self.shape
+        values: List[Any] = []
+        for rec, line in zip(recs, numbers):
+            self.lines.append(line)
+            tokens = rec.get("tokens")
+            if not isinstance(tokens, list):
+                raise InputError(f"'tokens' is {short(tokens)}, expected a list of strings", name, line)
             try:
-                ckeys.append(TOKEN_SEP.join(toks))
+                self.keys.append(TOKEN_SEP.join(tokens))
             except TypeError:
-                bad = next(t for t in toks if not isinstance(t, str))
+                bad = next(t for t in tokens if not isinstance(t, str))
                 raise InputError(f"token {short(bad)} is not a string", name, line) from None
-            n = len(toks)
+            n = len(tokens)
             if n == 0:
                 raise InputError("'tokens' is empty; expected at least one token", name, line)
-            lengths.append(n)
-            rid = rec.get(id_key)
-            if rid is not None and (not isinstance(rid, (str, int)) or isinstance(rid, bool)):
+            self.lengths.append(n)
+            rid = rec.get(self.id_key)
+            if rid is not None and not isinstance(rid, str) and not is_int(rid):
                 raise InputError(f"id {short(rid)} is not a string or integer", name, line)
-            ids.append(None if rid is None else str(rid))
+            self.ids.append(None if rid is None else str(rid))
             value = rec.get(shape)
             if not isinstance(value, list):
                 raise InputError(f"{shape!r} is {short(value)}, expected a list (all lines must have the shape "
                                  f"of line {first_line}: 'tokens' and {shape!r})", name, line)
-            if shape == "spans":
-                cflat.extend(value)
-                counts.append(len(value))
-            else:
-                if len(value) != n:
-                    raise InputError(f"{len(value)} {shape} for {n} tokens; expected one per token", name, line)
-                cflat.extend(value)
-    doc_len = np.asarray(lengths, np.int64)
-    all_keys = _keys(data, keys, doc_len)
-    if shape == "spans":
-        fast = _scanned_spans(flat, counts)
-        if fast is None:
-            span_doc, span_b, span_e, span_lab = _check_spans(name, _spans_as_json(flat), counts, doc_len, lines)
+            if shape != "spans" and len(value) != n:
+                raise InputError(f"{len(value)} {shape} for {n} tokens; expected one per token", name, line)
+            values.append(value)
+        if shape == "spans":
+            self._spans(*_span_lists([msgspec.json.encode(value) for value in values]))
         else:
-            span_doc, span_b, span_e, span_lab = fast
-        return build_documents(name, "jsonl-tokens", doc_len, ids, all_keys, span_doc, span_b, span_e, span_lab,
-                               lines=lines), (shape, first_line)
-    token_lines = np.repeat(np.asarray(lines, np.int32), lengths)
-    if shape == "tags" and all(isinstance(part, Scanned) for part in flat):
-        tag_vocab, tag_ids = _scanned_tags(flat)
-    else:
-        tag_vocab, tag_ids = _tag_ids(name, shape, _tags_as_json(flat), names, token_lines)
-    return documents_from_tags(name, "jsonl-tokens", lengths, ids, all_keys, tag_vocab, tag_ids, scheme, policy,
-                               lines=lines, token_lines=token_lines), (shape, first_line)
+            self._values(values, numbers)
 
-
-def _chunks(data: bytes, name: str, id_key: str, shape: Optional[str] = None) -> Optional[Iterator[Item]]:
-    """The scanned chunks of a file whose first record has tokens and spans, tags or ner_tags (or of the
-    records of a file of that ``shape``; None: the file goes to the json path)."""
-    if not SCAN:
-        return None
-    if shape is not None:
-        return scan_chunks(data, name, shape if shape != "ner_tags" else None, id_key)
-    first = first_record(data)
-    if not isinstance(first, dict) or "tokens" not in first:
-        return None
-    shape = next((s for s in SHAPES if s in first), None)
-    if shape is None:
-        return None
-    return scan_chunks(data, name, shape if shape != "ner_tags" else None, id_key)
-
-
-def _scanned_chunk(item: Scanned, shape: str, id_key: str, lines: List[int], lengths: List[int],
-                   ids: List[Optional[str]], counts: List[int]) -> bool:
-    """Take a scanned chunk when its records are well formed as :func:`_fast_chunk` checks them (its token
-    and tag or span arrays were checked by the scan); False, with nothing appended, when one is not."""
-    scanned = ("tokens", shape) if shape != "ner_tags" else ("tokens",)
-    n = len(item.lines)
-    rids = item.record_ids({key: [MARK] for key in scanned}, id_key)
-    if rids is None:
-        return False
-    if shape == "ner_tags":
-        values: List[Any] = list(map(dict.get, item.objects, itertools.repeat(shape)))
-        if item.template is not None:
-            values = values * n
-        if not set(map(type, values)) <= {list} or list(map(len, values)) != item.tok_count.tolist():
-            return False
-        item.values = list(itertools.chain.from_iterable(values))
-    lines.extend(item.lines)
-    lengths.extend(item.tok_count.tolist())
-    ids.extend(rids)
-    if shape == "spans":
-        assert item.span_count is not None
-        counts.extend(item.span_count.tolist())
-    return True
-
-
-def _keys(data: bytes, parts: List[Any], lengths: np.ndarray) -> Keys:
-    """Every document's key: cut from the file's bytes when every chunk was scanned (made when first asked
-    for: a read alone keeps only the tokens' byte ranges), else chunk by chunk."""
-    buf = np.frombuffer(data, np.uint8)
-    if all(isinstance(p, Scanned) for p in parts):
-        starts, lens = [p.tok_start for p in parts], [p.tok_len for p in parts]
-
-        def make() -> List[str]:
-            if not starts:
-                return []
-            return token_keys(buf, np.concatenate(starts), np.concatenate(lens), lengths)()
-        return make
-    out: List[str] = []
-    for p in parts:
-        out.extend(token_keys(buf, p.tok_start, p.tok_len, p.tok_count)() if isinstance(p, Scanned) else p)
-    return out
-
-
-def _scanned_spans(parts: List[Any], counts: List[int]) -> Optional[Tuple[np.ndarray, np.ndarray, np.ndarray,
-                                                                            List[str]]]:
-    """(document, start, end, label) of every span when every chunk was scanned (their spans are checked)."""
-    if not all(isinstance(p, Scanned) for p in parts):
-        return None
-    doc = np.repeat(np.arange(len(counts), dtype=np.int64), counts)
-    got = [p.spans for p in parts]
-    if not got:
-        return doc, np.zeros(0, np.int64), np.zeros(0, np.int64), []
-    return (doc, np.concatenate([g[0] for g in got]).astype(np.int64),
-            np.concatenate([g[1] for g in got]).astype(np.int64), [x for g in got for x in g[2]])
-
-
-def _spans_as_json(parts: List[Any]) -> List[Any]:
-    out: List[Any] = []
-    for p in parts:
-        if isinstance(p, Scanned):
-            assert p.spans is not None
-            out.extend({"start": b, "end": e, "label": lab} for b, e, lab in
-                       zip(p.spans[0].tolist(), p.spans[1].tolist(), p.spans[2]))
-        else:
-            out.extend(p)
-    return out
-
-
-def _tags_as_json(parts: List[Any]) -> List[Any]:
-    out: List[Any] = []
-    for p in parts:
-        if isinstance(p, Scanned):
-            if p.values is not None:
-                out.extend(p.values)
-            else:
-                assert p.tags is not None
-                vocab, idx = p.tags
-                out.extend(vocab[k] for k in idx.tolist())
-        else:
-            out.extend(p)
-    return out
-
-
-def _scanned_tags(parts: List[Scanned]) -> Tuple[List[str], np.ndarray]:
-    """(tag vocabulary in order of first appearance, as the json path has it; per-token tag ids)."""
-    index: Dict[str, int] = {}
-    out = []
-    for p in parts:
-        assert p.tags is not None
-        vocab, idx = p.tags
-        if not len(idx):
-            continue
-        if p.tags_seen:     # the values already in the order first seen (and each used)
-            order = range(len(vocab))
-        else:
-            first = np.full(len(vocab), len(idx), np.int64)
-            first[idx[::-1]] = np.arange(len(idx) - 1, -1, -1)
-            used = np.flatnonzero(first < len(idx))
-            order = used[np.argsort(first[used], kind="stable")].tolist()
-        remap = np.zeros(len(vocab), np.int32)
-        for k in order:
-            remap[k] = index.setdefault(vocab[k], len(index))
-        out.append(remap[idx])
-    return list(index), (np.concatenate(out) if out else np.zeros(0, np.int32))
-
-
-def _fast_chunk(recs: List[Dict[str, Any]], nums: List[int], shape: str, id_key: str, lines: List[int],
-                keys: List[str], lengths: List[int], ids: List[Optional[str]], flat: List[Any],
-                counts: List[int]) -> bool:
-    """Append one chunk of records at once (a few C-level passes instead of a Python loop per record) when
-    every record is well formed; False, with nothing appended, when one is not (the caller then walks the
-    chunk record by record, to report the first bad one as always)."""
-    toks: List[Any] = [rec.get("tokens") for rec in recs]
-    values: List[Any] = [rec.get(shape) for rec in recs]
-    rids = [rec.get(id_key) for rec in recs]
-    if not set(map(type, toks)) <= {list} or not set(map(type, values)) <= {list}:
-        return False
-    id_types = set(map(type, rids))
-    if not id_types <= {str, int, type(None)}:
-        return False
-    try:
-        joined = list(map(TOKEN_SEP.join, toks))
-    except TypeError:
-        return False
-    ns = list(map(len, toks))
-    if 0 in ns:
-        return False
-    ms = list(map(len, values))
-    if shape != "spans" and ms != ns:
-        return False
-    lines.extend(nums)
-    keys.extend(joined)
-    lengths.extend(ns)
-    ids.extend(rids if id_types <= {str, type(None)} else [None if r is None else str(r) for r in rids])
-    flat.extend(itertools.chain.from_iterable(values))
-    if shape == "spans":
-        counts.extend(ms)
-    return True
-
-
-def _tag_ids(name: str, shape: str, flat: List[Any], names: Optional[List[str]],
-             token_lines: np.ndarray) -> Tuple[List[str], np.ndarray]:
-    """(tag vocabulary, per-token tag ids) of ``tags`` strings or Hugging Face ``ner_tags`` numbers."""
-    if shape == "tags":
-        vocab: dict = {}
-        try:    # ids in order of first appearance
-            vocab = {t: k for k, t in enumerate(dict.fromkeys(flat))}
-            tag_ids = np.fromiter(map(vocab.__getitem__, flat), np.int32, len(flat))
-        except TypeError:       # an unhashable tag (a list, a dict)
-            tag_ids = np.zeros(0, np.int32)
-            vocab = {None: 0}
-        if any(not isinstance(t, str) for t in vocab):
-            k = next(i for i, t in enumerate(flat) if not isinstance(t, str))
-            raise InputError(f"tag {short(flat[k])} is not a string", name, int(token_lines[k]))
-        tag_vocab = list(vocab)
-    else:
-        assert names is not None
-        if not set(map(type, flat)) <= {int}:
-            k = next(i for i, t in enumerate(flat) if not is_int(t))
-            raise InputError(f"ner_tags value {short(flat[k])} is not an integer", name, int(token_lines[k]))
-        tag_ids = np.asarray(flat, np.int64)
-        out = (tag_ids < 0) | (tag_ids >= len(names))
-        if out.any():
-            k = int(np.flatnonzero(out)[0])
-            raise InputError(f"ner_tags value {flat[k]} has no tag name; expected 0..{len(names) - 1} "
-                             f"({len(names)} names given)", name, int(token_lines[k]))
-        tag_ids = tag_ids.astype(np.int32)
-        tag_vocab = names
-    return tag_vocab, tag_ids
-
-
-def _check_spans(name: str, flat: List[Any], counts: List[int], lengths: np.ndarray, lines: List[int]):
-    """Token spans of all documents checked at once; the first bad one is reported with its line."""
-    doc = np.repeat(np.arange(len(counts), dtype=np.int64), counts)
-    try:
-        b, e, lab = (list(map(itemgetter(key), flat)) for key in ("start", "end", "label"))
-        ok = set(map(type, b)) <= {int} and set(map(type, e)) <= {int} and set(map(type, lab)) <= {str} \
-            and "" not in set(lab)
-    except (TypeError, KeyError, IndexError):
-        ok = False
-    if ok and flat:
+    def _spans(self, joined: bytes, typed: Optional[List[List[Span]]]) -> None:
+        """Keep a chunk's spans (``joined``: its records' ``"spans"`` as one JSON array): their JSON, for the
+        messages, and as arrays while each is a span of msgspec's types (``typed``; integers of 64 bits)."""
+        self.spans.append(joined)
+        self.counts.extend(map(len, typed if typed is not None else _VALUES.decode(joined)))
+        if typed is None or self.typed_spans is None:
+            self.typed_spans = None
+            return
+        flat = list(itertools.chain.from_iterable(typed))
         try:
-            bb, ee = np.asarray(b, np.int64), np.asarray(e, np.int64)
+            starts, ends = (np.fromiter(map(attrgetter(key), flat), np.int64, len(flat)) for key in ("start", "end"))
         except OverflowError:       # an offset beyond 64 bits: the span by span check names it
-            ok = False
+            self.typed_spans = None
+            return
+        self.typed_spans.append((starts, ends, list(map(attrgetter("label"), flat))))
+
+    def documents(self, scheme: str, policy: str) -> Documents:
+        name, shape = self.name, self.shape[0]
+        doc_len = np.asarray(self.lengths, np.int64)
+        keys = self.keys
+        lines = self.lines
+        if shape == "spans":
+            span_doc, span_b, span_e, span_lab = self._checked_spans(doc_len)
+            return build_documents(name, "jsonl-tokens", doc_len, self.ids, keys, span_doc, span_b, span_e, span_lab,
+                                   lines=lines)
+        token_lines = np.repeat(np.asarray(lines, np.int32), self.lengths)
+        if shape == "tags":
+            if self.tag_error is not None:
+                raise self.tag_error
+            tag_vocab = list(self.vocab)
+            tag_ids = np.concatenate(self.tags) if self.tags else np.zeros(0, np.int32)
         else:
-            ok = not np.any((bb < 0) | (bb >= ee) | (ee > lengths[doc]))
-    if not ok:
-        for k, sp in enumerate(flat):
-            _check_span(sp, int(lengths[doc[k]]), name, lines[doc[k]])
-    if not flat:
-        return doc, [], [], []
-    return doc, bb, ee, lab
+            tag_vocab, tag_ids = _tag_numbers(name, self.values, self.names or [], token_lines)
+        return documents_from_tags(name, "jsonl-tokens", self.lengths, self.ids, keys, tag_vocab, tag_ids, scheme,
+                                   policy, lines=lines, token_lines=token_lines)
+
+    def _checked_spans(self, lengths: np.ndarray) -> Tuple[np.ndarray, Any, Any, List[Any]]:
+        """(document, start, end, label) of every span, each checked (the first bad one is reported)."""
+        doc = np.repeat(np.arange(len(self.counts), dtype=np.int64), self.counts)
+        if self.typed_spans is not None:
+            b, e = (np.concatenate([part[j] for part in self.typed_spans] or [np.zeros(0, np.int64)]) for j in (0, 1))
+            labels = [x for part in self.typed_spans for x in part[2]]
+            if not np.any((b < 0) | (b >= e) | (e > lengths[doc])) and "" not in set(labels):
+                return doc, b, e, labels
+        flat = [sp for joined in self.spans for spans in _VALUES.decode(joined) for sp in spans]
+        for k, sp in enumerate(flat):       # (msgspec refused a span, or one is out of range: it is named)
+            _check_span(sp, int(lengths[doc[k]]), self.name, self.lines[doc[k]])
+        starts, ends = (np.asarray([sp[key] for sp in flat], np.int64) for key in ("start", "end"))
+        return doc, starts, ends, [sp["label"] for sp in flat]
+
+
+def _span_lists(values: List[Buffer]) -> Tuple[bytes, Optional[List[List[Span]]]]:
+    """A chunk's ``"spans"`` values as one JSON array, and as msgspec decodes them into spans (None: one is not
+    a list of span objects of integers and a string)."""
+    joined = b"[" + b",".join(values) + b"]"
+    try:
+        return joined, _SPANS.decode(joined)
+    except msgspec.ValidationError:
+        return joined, None
+
+
+def _tag_numbers(name: str, flat: List[Any], names: List[str], token_lines: np.ndarray) -> Tuple[List[str], np.ndarray]:
+    """(tag vocabulary, per-token tag ids) of Hugging Face ``ner_tags`` numbers."""
+    if not set(map(type, flat)) <= {int}:
+        k = next(i for i, t in enumerate(flat) if not is_int(t))
+        raise InputError(f"ner_tags value {short(flat[k])} is not an integer", name, int(token_lines[k]))
+    tag_ids = np.asarray(flat, np.int64)
+    out = (tag_ids < 0) | (tag_ids >= len(names))
+    if out.any():
+        k = int(np.flatnonzero(out)[0])
+        raise InputError(f"ner_tags value {flat[k]} has no tag name; expected 0..{len(names) - 1} "
+                         f"({len(names)} names given)", name, int(token_lines[k]))
+    return names, tag_ids.astype(np.int32)
 
 
 def _check_span(sp: Any, n: int, name: str, line: int) -> None:

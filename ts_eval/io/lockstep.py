@@ -23,11 +23,10 @@ the n-th element on line n, as the whole read numbers an array's records).
 """
 from __future__ import annotations
 
-import codecs
-import json
 import re
 from typing import Any, Dict, Iterator, List, Optional, Protocol, Sequence, Set, Tuple, Union, runtime_checkable
 
+import msgspec
 import numpy as np
 
 from ..core.corpus import Corpus, relabel
@@ -53,87 +52,106 @@ class NotInStep(InputError):
     reads it: read them whole (that pairs them by id, or names what is wrong)."""
 
 
-_JSON_SPACE = re.compile(r"[ \t\n\r]*")
-_NUMBER_GOES_ON = re.compile(r"[0-9.eE+-]*")
-#: an array element not complete in this many characters read ahead is taken for broken JSON (read whole)
+#: an array element not complete in this many bytes read ahead is taken for broken JSON (read whole)
 ELEMENT_CHARS = 64 << 20
+_ELEMENTS = msgspec.json.Decoder(List[msgspec.Raw])
+_SPACE = b" \t\r\n"
+
+
+def _top_level(buf: bytes) -> Tuple[np.ndarray, int]:
+    """Where the elements of a JSON array end in ``buf`` (its bytes after the ``[``, or after a comma between
+    elements): the offsets of the commas between elements, and of the ``]`` that closes the array (-1: not in
+    ``buf``).  A quote after an odd run of backslashes is inside a string; brackets in strings do not count."""
+    u = np.frombuffer(buf, np.uint8)
+    quote = u == 34
+    if b"\\" in buf:
+        at = np.flatnonzero(quote)
+        not_bs = np.maximum.accumulate(np.where(u == 92, -1, np.arange(len(u))))
+        run = at - 1 - np.where(at > 0, not_bs[np.maximum(at - 1, 0)], -1)
+        quote[at[run % 2 == 1]] = False
+    outside = (np.cumsum(quote, dtype=np.uint8) & 1) == 0
+    step = (outside & ((u == 91) | (u == 123))).astype(np.int64) - (outside & ((u == 93) | (u == 125)))
+    depth = np.cumsum(step)
+    closed = np.flatnonzero(depth < 0)
+    end = int(closed[0]) if len(closed) else -1
+    commas = np.flatnonzero(outside & (u == 44) & (depth == 0))
+    return (commas if end < 0 else commas[commas < end]), end
 
 
 class ArrayLines:
-    """A stream of a file that is one JSON array, as JSON Lines: each element (checked to be JSON by the
-    parser, on its own) on a line of its own, its line breaks -- JSON whitespace -- made spaces.  What is
-    not a JSON array of values (broken JSON, text after the array, an empty array, not UTF-8) raises
-    :class:`~ts_eval.io.lockstep.NotInStep`: the whole read names it."""
+    """A stream of a file that is one JSON array, as JSON Lines: each element on a line of its own, its line
+    breaks -- JSON whitespace -- made spaces.  The bytes read are cut at the commas between elements and each
+    run of whole elements is validated (and split) by msgspec.  What is not a JSON array of values (broken JSON,
+    text after the array, an empty array, not UTF-8) raises :class:`~ts_eval.io.lockstep.NotInStep`: the whole
+    read names it."""
 
     fill = 1 << 20      # bytes read at a time
 
     def __init__(self, stream: Any, name: str) -> None:
         self.stream, self.name = stream, name
-        self.decoder = codecs.getincrementaldecoder("utf-8")("strict")
-        self.parse = json.JSONDecoder().raw_decode
-        self.text, self.at = "", 0       # decoded characters, and how many of them are handed out
+        self.buf = b""                   # bytes read and not handed out
         self.eof = False                 # the stream is read to its end
-        self.state = "start"             # start, value, separator, end
+        self.state = "start"             # start, elements, end
         self.elements = 0
 
     def _fill(self) -> None:
         if self.eof:
             raise NotInStep("the JSON array does not end", self.name)
         data = self.stream.read(self.fill)
-        try:
-            more = self.decoder.decode(data, final=not data)
-        except UnicodeDecodeError:
-            raise NotInStep("not UTF-8", self.name) from None
         self.eof = not data
-        self.text, self.at = self.text[self.at:] + more, 0
+        self.buf += data
 
     def read(self, size: int = -1) -> bytes:
-        out: List[str] = []
+        out: List[bytes] = []
         got = 0
         while (size < 0 or got < size) and self.state != "end":
-            self.at = _JSON_SPACE.match(self.text, self.at).end()     # type: ignore[union-attr]
-            if self.at >= len(self.text):
-                self._fill()
-                continue
-            c = self.text[self.at]
             if self.state == "start":
-                if self.text.startswith("\ufeff", self.at) and not self.elements:
-                    self.at += 1
+                head = self.buf.lstrip(_SPACE)
+                head = head[3:].lstrip(_SPACE) if head.startswith(b"\xef\xbb\xbf") else head
+                if not head:
+                    self._fill()
                     continue
-                if c != "[":
+                if not head.startswith(b"["):
                     raise NotInStep("not a JSON array", self.name)
-                self.at, self.state = self.at + 1, "value"
-            elif self.state == "separator":
-                if c not in ",]":
-                    raise NotInStep("not a JSON array", self.name)
-                self.at, self.state = self.at + 1, "value" if c == "," else "end"
-            elif c == "]" and not self.elements:
-                raise NotInStep("an empty JSON array", self.name)
-            else:
-                try:
-                    _, end = self.parse(self.text, self.at)
-                except json.JSONDecodeError:
-                    if len(self.text) - self.at > ELEMENT_CHARS:
-                        raise NotInStep("broken JSON", self.name) from None
-                    self._fill()             # the element may go on in the next bytes
-                    continue
-                if _NUMBER_GOES_ON.match(self.text, end).end() == len(self.text) and not self.eof:   # type: ignore
-                    self._fill()             # the element may be a number cut short ("-7." of "-7.5e3")
-                    continue
-                line = self.text[self.at:end].replace("\n", " ").replace("\r", " ") + "\n"
-                out.append(line)
-                got += len(line)
-                self.at, self.state, self.elements = end, "separator", self.elements + 1
-        if self.state == "end":
-            self._check_end()
-        return "".join(out).encode("utf-8")
+                self.buf, self.state = head[1:], "elements"
+                continue
+            commas, end = _top_level(self.buf)
+            cut = end if end >= 0 else int(commas[-1]) if len(commas) else -1
+            if cut < 0:
+                if len(self.buf) > ELEMENT_CHARS:
+                    raise NotInStep("broken JSON", self.name)
+                self._fill()             # the element goes on in the next bytes
+                continue
+            if end >= 0 and self.buf[end] != 93:
+                raise NotInStep("broken JSON", self.name)
+            piece, self.buf = self.buf[:cut], self.buf[cut + 1:]
+            lines = self._elements(piece, last=end >= 0)
+            out.append(lines)
+            got += len(lines)
+            if end >= 0:
+                self.state = "end"
+                self._check_end()
+        return b"".join(out)
+
+    def _elements(self, piece: bytes, last: bool) -> bytes:
+        """The elements of ``piece`` (whole elements and the commas between them), one a line."""
+        try:
+            elements = _ELEMENTS.decode(b"[" + piece + b"]")
+        except msgspec.DecodeError:
+            raise NotInStep("broken JSON", self.name) from None
+        except UnicodeDecodeError:
+            raise NotInStep("not UTF-8", self.name) from None
+        if not elements:
+            raise NotInStep("an empty JSON array" if last and not self.elements else "broken JSON", self.name)
+        self.elements += len(elements)
+        return b"".join(bytes(e).replace(b"\n", b" ").replace(b"\r", b" ") + b"\n" for e in elements)
 
     def _check_end(self) -> None:
         """Only JSON whitespace may follow the array."""
         while True:
-            self.at = _JSON_SPACE.match(self.text, self.at).end()     # type: ignore[union-attr]
-            if self.at < len(self.text):
+            if self.buf.strip(_SPACE):
                 raise NotInStep("text after the JSON array", self.name)
+            self.buf = b""
             if self.eof:
                 return
             self._fill()

@@ -155,11 +155,9 @@ class Batch:
     @staticmethod
     def _temporary(target: str, path: str) -> str:
         """A new empty file next to ``target`` (the folder's umask applies, as to any new file)."""
-        import secrets  # only when an output is written (reading need not import it)
-
         folder, base = os.path.split(target)
-        for _ in range(100):
-            tmp = os.path.join(folder, f".{base}.{secrets.token_hex(4)}.tmp")
+        for _ in range(100):       # (os.urandom: the secrets module would import hashlib and OpenSSL)
+            tmp = os.path.join(folder, f".{base}.{os.urandom(4).hex()}.tmp")
             try:
                 os.close(os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666))
                 return tmp

@@ -79,7 +79,7 @@ def _lines_before(path: str, offsets: Sequence[int], after: Tuple[int, int] = (0
                 n = fh.readinto(view[:min(len(buf), offset - at)])
                 if not n:
                     break
-                lines += columns.count_newlines(data[:n])[0]
+                lines += columns.count_newlines(data[:n])
                 at += n
             out.append(lines)
     return out
