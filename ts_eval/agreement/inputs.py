@@ -16,7 +16,7 @@ from ..errors import OptionError
 from ..io.annotators import read_annotators
 from ..io.api import read_pair
 from ..io.conll import read_conll, read_conll_pair
-from ..io.detect import detect_format
+from ..io.formats import detect as detect_format
 from ..io.pairing import pair_documents
 from ..io.source import is_dir, read_head, system_name
 from .data import Annotations, from_corpus

@@ -437,7 +437,7 @@ def _training(train: Any, scheme: str, policy: str) -> Optional[at.Training]:
 
 
 def _columns(path: str) -> bool:
-    from ..io.detect import detect_format
+    from ..io.formats import detect as detect_format
     from ..io.source import is_dir, read_head
 
     return not is_dir(path) and detect_format(path, read_head(path)) == "columns"

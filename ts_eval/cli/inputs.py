@@ -141,8 +141,10 @@ def add_column_options(p: Any, systems: str = "several columns in FILE are sever
 
 
 def _format_options(p: argparse.ArgumentParser) -> None:
-    from ..io.choices import ALIGN_MODES, DISCONTINUOUS
-    from ..io.detect import FORMATS
+    from ..io.formats import ALIGN_MODES, DISCONTINUOUS
+    from ..io.formats import names as format_names
+
+    FORMATS = format_names()
 
     g = p.add_argument_group("input formats", "Formats: " + ", ".join(FORMATS) + ". '-' reads standard input; "
                              ".gz, .bz2 and .xz files are decompressed.")

@@ -15,19 +15,18 @@ the tasks are read in :mod:`ts_eval.cli.tasks`.
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, Dict, Iterator, List, Optional, Union
 
 from . import lists
 from .errors import UsageError, option_errors
-from .inputs import STDIN, add_column_options, add_reading_options, check_paths, inputs_of, load
+from .inputs import add_column_options, add_reading_options, check_paths, inputs_of, load
 from .matching import add_matching_options, matching_options
 from .outputs import add_output_options, emit, format_choices
 
 if TYPE_CHECKING:   # the tasks are read in run(): building the parser (every command does) does without them
-    from ..io.inputs import Blocks, Inputs
+    from ..io.inputs import Inputs
     from .tasks import TaskSpec
 
 DESCRIPTION = (
@@ -221,59 +220,54 @@ def run(args) -> int:
 
 
 class _Task:
-    """One task's input: a corpus read whole, or files read in blocks of sentences (``blocks``: what
-    :meth:`~ts_eval.io.inputs.Inputs.blocks` found), whose statistics are then taken block by block
-    (:func:`ts_eval.ranking.study.rank_blocks`), never holding the corpus."""
+    """One task's input: a corpus read whole, or inputs read in blocks of sentences (``inputs``, when
+    ``blocks``), whose statistics are then taken block by block (:func:`ts_eval.ranking.blocks.rank_blocks`),
+    never holding the corpus."""
 
-    def __init__(self, spec: TaskSpec, args: argparse.Namespace, blocks: Optional[Blocks] = None) -> None:
-        self.spec, self.blocks = spec, blocks
-        self.corpus: Any = None if blocks is not None else load_task(spec, args)
+    def __init__(self, spec: TaskSpec, args: argparse.Namespace, inputs: Optional[Inputs], blocks: bool) -> None:
+        self.spec, self.inputs, self.blocks = spec, inputs, blocks
+        self.corpus: Any = None if blocks else load_task(spec, args)
         self.report: Any = None
 
     @property
     def systems(self) -> int:
         if self.corpus is not None:
             return len(self.corpus.systems)
-        o = self.blocks.options if self.blocks is not None else {}
-        return len(o["names"]) if o.get("names") is not None else len(o.get("system_columns") or [])
+        assert self.inputs is not None
+        if self.inputs.gold is not None:
+            return len(self.inputs.system_inputs())
+        return len(self.inputs.names or self.inputs.system_columns or (-1,))
 
     def rank(self, args: argparse.Namespace, report: bool, **options: Any) -> Any:
         """The task's ranking (and with ``report`` the score report of its systems, for the page)."""
-        from ..errors import TsEvalError
-        from ..io.lockstep import NotInStep
         from ..ranking import study as ranking
-        from ..ranking.blocks import NotInBlocks
 
-        if self.blocks is not None:
-            try:
-                from ..io.inputs import taken_from_directories
+        if self.blocks:
+            from ..io.inputs import taken_from_directories
 
-                with taken_from_directories(self.spec.systems, self.spec.options.get("glob", args.glob)):
-                    return self._rank_blocks(self.blocks, report, **options)
-            except (NotInBlocks, NotInStep):     # CoNLL-U or JSON Lines records that pair by id in another order, say
-                pass
-            except (TsEvalError, ValueError):
-                if any(p == STDIN or os.path.getsize(p) > WHOLE_AGAIN_BYTES for p in self.blocks.paths):
-                    raise         # the error of the block where it was found
-            self.corpus = load_task(self.spec, args)     # read whole: it reports the error it reports first
+            with taken_from_directories(self.spec.systems, self.spec.options.get("glob", args.glob)), \
+                    option_errors():
+                return self._rank_blocks(report, **options)
         if report:
             from ..models.evaluate import evaluate
 
             self.report = evaluate(self.corpus)
         return ranking.rank_corpus(self.corpus, **options)
 
-    def _rank_blocks(self, found: Blocks, report: bool, **options: Any) -> Any:
+    def _rank_blocks(self, report: bool, **options: Any) -> Any:
+        from dataclasses import replace as with_fields
+
         from ..models.counts import add_up, count_corpus
         from ..models.evaluate import DEFAULT_MODELS, score_settings
         from ..ranking import blocks as in_blocks
-        from ..streaming.files import corpus_blocks
 
         parts: List[Any] = []
         settings = score_settings()
+        assert self.inputs is not None
+        inputs = with_fields(self.inputs, block_bytes=in_blocks.BLOCK_BYTES)
 
         def blocks() -> Iterator[Any]:
-            for block in corpus_blocks(found.file, found.gold, found.systems, block_bytes=in_blocks.BLOCK_BYTES,
-                                       **found.options):
+            for block in inputs.read("ranking", min_systems=2):
                 if report:      # what evaluate() counts of the whole corpus, added up block by block
                     parts[:] = [add_up(parts + [count_corpus(block, DEFAULT_MODELS, settings)])]
                 yield block
@@ -284,28 +278,20 @@ class _Task:
         return result
 
 
-WHOLE_AGAIN_BYTES = 256 << 20   # a file with an error is read again whole (to report its first error) up to this
-
-
 def _source(spec: TaskSpec, args: argparse.Namespace) -> _Task:
-    """A task read in blocks when its inputs can be (column files; CoNLL-U, JSON Lines in two-file mode; see
-    :meth:`~ts_eval.io.inputs.Inputs.blocks`) and its models say how their statistics depend on the
-    labels, else read whole now."""
-    from ..errors import TsEvalError
+    """A task read in blocks when its models say how their statistics depend on the labels (and it is no
+    GermEval task), else read whole now."""
     from ..ranking import sufficient
 
     inputs = _inputs(spec, args)
-    found = None
-    if inputs is not None:
-        try:
+    blocks = False
+    if inputs is not None and args.policy != "nereval":
+        with option_errors():
             models = sufficient.resolve_models(_models_arg(args.models, args.germeval,
                                                            getattr(args, "generated", None) is not None))
-            known = all(m.columns is not None for m in models) and \
+            blocks = all(m.columns is not None for m in models) and \
                 sufficient.get_model(args.reference or sufficient.REFERENCE_MODEL).columns is not None
-            found = inputs.blocks("ranking", min_systems=2) if known else None
-        except (TsEvalError, ValueError):
-            found = None
-    return _Task(spec, args, found)
+    return _Task(spec, args, inputs, blocks)
 
 
 # ---------------------------------------------------------------------------

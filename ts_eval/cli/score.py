@@ -17,7 +17,6 @@ from .inputs import (
     check_paths,
     file_request,
     input_settings,
-    load,
     request_paths,
 )
 from .matching import add_matching_options, matching_options
@@ -142,43 +141,19 @@ def _settings(args: argparse.Namespace) -> Any:
                           fair_mode=args.fair_mode, **matching_options(args))
 
 
-def _streamed(inputs: Any, args: argparse.Namespace) -> Optional[Tuple[Any, Any]]:
-    """(report, what ``settings["input"]`` reads of the corpus) of ``request`` read in blocks of sentences
-    (in ``--jobs`` processes, each a shard of the file), keeping only the running counts
-    (:mod:`ts_eval.streaming.files`); None when it must be read whole (:meth:`Inputs.blocks`), or when a
-    file of at most :data:`WHOLE_AGAIN_BYTES` holds an error: reading it whole then reports the error it
-    reports first (standard input, read once, and larger files report the error of the block)."""
+def _counted(inputs: Any, args: argparse.Namespace) -> Tuple[Any, Any]:
+    """(report, what ``settings["input"]`` reads of the corpus) of ``inputs`` read in blocks of sentences
+    (documents), keeping only the running counts (:mod:`ts_eval.streaming.files`); one plain column file in
+    ``--jobs`` processes, each a shard of it."""
     from ..core.corpus import check_selection
-    from ..errors import TsEvalError
+    from ..streaming.files import count
 
-    try:
-        _settings(args)
-        found = inputs.blocks()
-    except (TsEvalError, ValueError):
-        return None
-    if found is None:
-        return None
-    options = {**found.options, **{k: getattr(args, k) for k in SCORING}, **matching_options(args),
-               "models": _models(args), "labels": _split(args.labels) or None, "exclude": _split(args.exclude)}
-    from ..streaming.files import count_file, count_files
-
-    try:
-        shards = _in_shards(found.file, options, args.jobs) if found.file and getattr(args, "jobs", 1) > 1 else None
-        if shards is not None:
-            counts = shards
-        elif found.file is None:
-            counts = count_files(found.paths[0], found.paths[1:], **options)
-        else:
-            counts = count_file(found.file, **options)
-    except (TsEvalError, ValueError) as err:
-        from ..io.lockstep import NotInStep  # (only two-file mode raises it: score FILE does without the module)
-
-        if isinstance(err, NotInStep):   # documents that pair by id in another order, files that do not pair:
-            return None                  # read them whole
-        if any(p == STDIN or os.path.getsize(p) > WHOLE_AGAIN_BYTES for p in found.paths):   # the block's message
-            with option_errors():
-                raise
-        return None
+    options = {**{k: getattr(args, k) for k in SCORING}, **matching_options(args), "models": _models(args),
+               "labels": _split(args.labels) or None, "exclude": _split(args.exclude)}
+    with option_errors():
+        counts = _in_shards(inputs, options, args.jobs) if getattr(args, "jobs", 1) > 1 else None
+        if counts is None:
+            counts = count(inputs, **options)
     if args.labels or args.exclude:
         with option_errors():
             check_selection(counts.input_labels, options["labels"], options["exclude"])
@@ -186,49 +161,56 @@ def _streamed(inputs: Any, args: argparse.Namespace) -> Optional[Tuple[Any, Any]
     return counts.report(), sides
 
 
-WHOLE_AGAIN_BYTES = 256 << 20   # a file with an error is read again whole (to report its first error) up to this
 MIN_SHARD_BYTES = 32 << 20     # --jobs: a smaller shard costs more to start than it saves (~3M tokens)
 SCORING = ("separator_weight", "beta", "all_labels_row", "k1", "k2", "focus", "weights", "fair_mode")
 
 
 def _count_shard(job: Tuple[Any, Dict[str, Any]]) -> Any:
-    """One process's shard (None when it holds an error: the file is then read whole to report it)."""
+    """One process's shard: its counts, or the error it holds."""
     from ..errors import TsEvalError
     from ..streaming.files import count_file
 
     shard, options = job
     try:
         return count_file(shard, **options)
-    except (TsEvalError, ValueError):
-        return None
+    except (TsEvalError, ValueError) as err:
+        return err
 
 
-def _in_shards(path: str, options: Dict[str, Any], jobs: int) -> Any:
-    """The file's counts from ``jobs`` processes (fewer for a file of less than ``jobs`` times
-    :data:`MIN_SHARD_BYTES`), one shard of whole sentences each, added in order (None: one process will
-    do, or the file cannot be cut -- standard input, a compressed file)."""
+def _in_shards(inputs: Any, options: Dict[str, Any], jobs: int) -> Any:
+    """The counts of one plain column file from ``jobs`` processes (fewer for a file of less than ``jobs``
+    times :data:`MIN_SHARD_BYTES`), one shard of whole sentences each, added in order (None: one process will
+    do, or the file cannot be cut -- two-file mode, standard input, a compressed file, the scheme ``auto``).
+    The first shard that holds an error holds the file's first: its error is raised, with the file's lines."""
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
 
     from ..errors import InputError
     from ..streaming.files import READING
-    from ..streaming.shards import add_shards, file_shards
+    from ..streaming.shards import add_shards, file_shards, lines_before
 
-    jobs = min(jobs, os.path.getsize(path) // MIN_SHARD_BYTES) if path != STDIN else 1
-    if options.get("scheme") == "auto":     # detected over the whole file: a shard cannot detect it
-        jobs = 1
+    path = inputs.file
+    if path is None or path == STDIN or (inputs.scheme or inputs.default_scheme) == "auto":
+        return None
+    jobs = min(jobs, os.path.getsize(path) // MIN_SHARD_BYTES)
     if jobs < 2:
         return None
+    reading = {f: getattr(inputs, f) for f in READING if f not in ("glob", "block_bytes", "shard", "words",
+                                                                    "default_scheme", "format", "gold_format")}
+    reading["scheme"] = inputs.scheme or inputs.default_scheme
+    reading = {k: v for k, v in reading.items() if v is not None}
     # The lines before each shard are not counted first (a pass over the bytes before the last shard, on
     # the path of every process): add_shards places a shard's line numbers where the report shows one.
-    shards = file_shards(path, jobs, count_lines=False, **{k: v for k, v in options.items() if k in READING})
+    shards = file_shards(path, jobs, count_lines=False, **reading)
     if len(shards) < 2:
         return None
-    rest = {k: v for k, v in options.items() if k not in READING}
     with ProcessPoolExecutor(len(shards), mp_context=multiprocessing.get_context("fork")) as pool:
-        parts = list(pool.map(_count_shard, [(shard, rest) for shard in shards]))
-    if any(p is None for p in parts):
-        raise InputError("a shard holds an error", path)   # read whole: that says which
+        parts = list(pool.map(_count_shard, [(shard, options) for shard in shards]))
+    for shard, part in zip(shards, parts):
+        if isinstance(part, InputError) and part.line is not None and shard.start:
+            raise type(part)(list(part.parts), part.path, part.line + lines_before(path, shard.start))
+        if isinstance(part, Exception):
+            raise part
     return add_shards(shards, parts)
 
 
@@ -267,25 +249,18 @@ def _more(args: argparse.Namespace) -> List[Tuple[str, List[str]]]:
 
 def run(args: argparse.Namespace) -> int:
     """Run ``score`` or ``demo``; returns the exit code (errors are raised)."""
-    from ..models.evaluate import evaluate
 
     if args.command == "demo":
         if args.sample_path:
             print(DEMO_FILE)
             return 0
         args = _demo(args)
-    matching = matching_options(args)
+    matching_options(args)          # (a bad value is a usage error before any input is read)
     inputs = file_request(args)
     check_paths(args, request_paths(inputs))
-    streamed = _streamed(inputs, args)
-    if streamed is not None:
-        report, corpus = streamed
-    else:
-        corpus = _select(load(inputs), args)
-        with option_errors():
-            report = evaluate(corpus, separator_weight=args.separator_weight, beta=args.beta,
-                              all_labels_row=args.all_labels_row, models=_models(args), k1=args.k1, k2=args.k2,
-                              focus=args.focus, weights=args.weights, fair_mode=args.fair_mode, **matching)
+    with option_errors():
+        _settings(args)             # a bad option before anything is read
+    report, corpus = _counted(inputs, args)
     report.settings["input"] = input_settings(args, corpus)
     overview = args.format == "table" and len(report.systems) > 1 and not (
         args.per_label or args.no_labels or args.confusion or args.all_labels_row)

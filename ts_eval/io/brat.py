@@ -16,14 +16,15 @@ from __future__ import annotations
 
 import os
 import re
-from typing import List, Optional
+from dataclasses import dataclass
+from typing import Any, Iterator, List, Optional
 
 from ..core.printable import control_message, has_control
 from ..errors import Hint, InputError
 from .charspans import CharDocs, to_documents
-from .choices import DISCONTINUOUS
 from .documents import Documents
-from .source import read_text
+from .formats import DISCONTINUOUS, Format, register_format
+from .source import display_name, read_text
 
 
 def brat_pairs(path: str) -> List[str]:
@@ -66,10 +67,11 @@ def read_brat(path: str, discontinuous: str = "error", align: str = "strict",
     return brat_documents(path, brat_pairs(path), discontinuous, align, tokenizer or tools_tokenizer(path))
 
 
-def brat_documents(path: str, stems: List[str], discontinuous: str, align: str, tokenizer: str) -> Documents:
+def brat_documents(path: str, stems: List[str], discontinuous: str, align: str, tokenizer: str, first: int = 0,
+                   defer: bool = False) -> Documents:
     """The Documents of the .txt/.ann pairs ``stems`` of the brat input ``path`` (all of them, or a run of
-    them: a block of :class:`ts_eval.io.brat_blocks.BratFeed`)."""
-    cd = CharDocs(str(path), "brat")
+    them, after ``first`` others; ``defer``: :func:`~ts_eval.io.charspans.to_documents`'s)."""
+    cd = CharDocs(str(path), "brat", first=first)
     other = 0
     for d, stem in enumerate(stems):
         cd.ids.append(os.path.basename(stem))
@@ -78,7 +80,7 @@ def brat_documents(path: str, stems: List[str], discontinuous: str, align: str, 
         cd.own_tokens.append(None)
         cd.files.append(stem + ".ann")
         other += _read_ann(cd, d, stem + ".ann", discontinuous)
-    docs = to_documents(cd, align, tokenizer)
+    docs = to_documents(cd, align, tokenizer, defer)
     docs.notes["other_annotations"] = other
     return docs
 
@@ -128,3 +130,65 @@ def _read_ann(cd: CharDocs, d: int, ann: str, discontinuous: str) -> int:
             frags = frags[:1] if discontinuous == "first" else [(frags[0][0], max(e for _, e in frags))]
         cd.add_span(d, frags[0][0], frags[0][1], label, k)
     return other
+
+
+# ---------------------------------------------------------------------------
+# the format
+
+
+@dataclass(frozen=True)
+class BratOptions:
+    """``discontinuous``: a span of several fragments is an error, its first fragment, or its hull;
+    ``align`` and ``tokenizer`` as for texts (:class:`~ts_eval.io.jsonl_text.TextOptions`; the tokenizer by
+    default from the collection's ``tools.conf``)."""
+
+    discontinuous: str = "error"
+    align: str = "strict"
+    tokenizer: Optional[str] = None
+
+
+class _Pairs:
+    """A run of the collection's .txt/.ann pairs (a block of documents)."""
+
+    __slots__ = ("stems",)
+
+    def __init__(self, stems: List[str]) -> None:
+        self.stems = stems
+
+
+def feed(path: str, options: BratOptions, decoding: Any, block_bytes: int) -> Any:
+    """A brat collection handed out a number of documents at a time: blocks of pairs whose .txt files hold
+    about ``block_bytes``, in name order (an error names the .ann file and its line)."""
+    from .documents import no_documents
+    from .feed import DocumentFeed
+
+    if options.discontinuous not in DISCONTINUOUS:
+        raise ValueError(f"discontinuous {options.discontinuous!r}: expected one of {', '.join(DISCONTINUOUS)}")
+    name = display_name(path)
+    tokenizer = options.tokenizer or tools_tokenizer(path)
+
+    def blocks() -> Iterator[_Pairs]:
+        stems = brat_pairs(path)
+        at = 0
+        while at < len(stems):
+            end, size = at, 0
+            while end < len(stems) and (end == at or size < block_bytes):
+                size += os.path.getsize(stems[end] + ".txt")
+                end += 1
+            yield _Pairs(stems[at:end])
+            at = end
+
+    def parse(raw: _Pairs, stop: Optional[int], first: int) -> Documents:
+        return brat_documents(path, raw.stems[:stop], options.discontinuous, options.align, tokenizer, first,
+                              defer=True)
+
+    def before(raw: _Pairs, err: InputError) -> int:
+        stem = os.path.splitext(err.path)[0] if err.path else None
+        return raw.stems.index(stem) if stem in raw.stems else 0
+
+    return DocumentFeed(name, blocks(), parse, before, lambda last: no_documents(name, "brat"),
+                        lambda: InputError("no .ann/.txt pairs in the directory", name))
+
+
+FORMAT = register_format(Format("brat", feed, BratOptions, extensions=(".ann",), directory=True,
+                                description="brat standoff: .txt + .ann pairs in a directory"))

@@ -14,8 +14,8 @@ from typing import Any, List, Optional, Tuple
 import numpy as np
 
 from ..errors import Hint, InputError
-from .choices import ALIGN_MODES
 from .documents import TOKEN_SEP, Documents, build_documents
+from .formats import ALIGN_MODES
 from .jsonl import is_int, short
 from .tokenizer import align_spans, token_keys, tokenize
 
@@ -41,8 +41,11 @@ class CharDocs:
     span_line: List[Optional[int]] = field(default_factory=list)
     files: List[str] = field(default_factory=list)   # per document the file its spans are in (brat's .ann)
 
+    #: the documents of the input before these (a block's): they number the messages
+    first: int = 0
+
     def where(self, d: int) -> str:
-        name = f"document {self.ids[d]!r}" if self.ids[d] is not None else f"document {d + 1}"
+        name = f"document {self.ids[d]!r}" if self.ids[d] is not None else f"document {self.first + d + 1}"
         return name
 
     def add_span(self, d: int, start: Any, end: Any, label: Any, line: Optional[int]) -> None:
@@ -130,9 +133,11 @@ def _own_token_arrays(cd: CharDocs, auto: Tuple[np.ndarray, np.ndarray, np.ndarr
     return off, out_s, out_e
 
 
-def to_documents(cd: CharDocs, align: str = "strict", tokenizer: str = "default") -> Documents:
+def to_documents(cd: CharDocs, align: str = "strict", tokenizer: str = "default", defer: bool = False) -> Documents:
     """Tokenize (``tokenizer``: default or whitespace, where a document has no tokens of its own),
-    align the character spans to tokens and build the Documents."""
+    align the character spans to tokens and build the Documents.  ``defer``: a span off the token boundaries
+    under ``align="strict"`` is not raised but kept as the Documents' ``deferred`` error (the joiner raises it
+    once the document's text is compared with gold's: a text that differs is the error to report)."""
     if align not in ALIGN_MODES:
         raise ValueError(f"align {align!r}: expected one of {', '.join(ALIGN_MODES)}")
     if not cd.texts:
@@ -149,19 +154,24 @@ def to_documents(cd: CharDocs, align: str = "strict", tokenizer: str = "default"
                          cd.path, cd.lines[d])
     tl = np.fromiter(map(len, cd.texts), np.int64, len(cd.texts))
     doc, cs, ce = cd.validate(tl)
-    b, e, aligned = align_spans(off, ts, te, tl, doc, cs, ce, align)
+    b, e, aligned = align_spans(off, ts, te, tl, doc, cs, ce, "expand" if defer and align == "strict" else align)
     listed = []
+    deferred = None
     for k in np.flatnonzero(~aligned).tolist():
         d = int(doc[k])
-        item = {"document": cd.ids[d] if cd.ids[d] is not None else d + 1, "line": cd.lines[d],
+        item = {"document": cd.ids[d] if cd.ids[d] is not None else cd.first + d + 1, "line": cd.lines[d],
                 "start": int(cs[k]), "end": int(ce[k]), "label": cd.span_label[k],
                 "text": cd.texts[d][cs[k]:ce[k]]}
         if align == "strict":
             in_file = bool(cd.files) and cd.span_line[k] is not None   # brat: the .ann line of the span
-            raise MisalignedSpanError(
+            err = MisalignedSpanError(
                 [f"{cd.where(d)}: span [{cs[k]}, {ce[k]}) {item['text']!r} ({item['label']}) does not fall on "
                  "token boundaries; expected aligned offsets (or give ", Hint("align", "expand", "contract"), ")"],
                 cd.files[d] if in_file else cd.path, cd.span_line[k] if in_file else cd.lines[d])
+            if not defer:
+                raise err
+            deferred = (d, err)
+            break
         item["tokens"] = [int(b[k]), int(e[k])] if b[k] < e[k] else None
         listed.append(item)
     keep = b < e
@@ -172,5 +182,7 @@ def to_documents(cd: CharDocs, align: str = "strict", tokenizer: str = "default"
         return token_keys(cd.texts, off, ts, te, TOKEN_SEP)
     kept = np.flatnonzero(keep)
     labels = [cd.span_label[k] for k in kept.tolist()] if dropped else cd.span_label
-    return build_documents(cd.path, cd.fmt, lens, cd.ids, keys, doc[kept], b[kept], e[kept], labels,
-                           lines=cd.lines, texts=cd.texts, notes=notes, char_tokens=(ts, te))
+    docs = build_documents(cd.path, cd.fmt, lens, cd.ids, keys, doc[kept], b[kept], e[kept], labels,
+                           lines=cd.lines, texts=cd.texts, notes=notes, char_tokens=(ts, te), first=cd.first)
+    docs.deferred = deferred
+    return docs

@@ -22,14 +22,21 @@ import io
 import os
 import re
 from dataclasses import dataclass
-from typing import Any, Callable, Dict, Iterator, List, Optional, Sequence, Tuple, Union
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union
 
 import numpy as np
 from numpy.lib.stride_tricks import as_strided
 
 from ..core.arrays import unique
 from ..errors import Hint, InputError, OptionError, Part, TsEvalError
-from .source import STDIN, decompress, display_name, is_compressed, not_utf8, open_stream, read_bytes, read_head
+from .source import (
+    STDIN,
+    Cut,
+    display_name,
+    is_compressed,
+    not_utf8,
+    read_head,
+)
 
 _WS = np.zeros(256, bool)
 _WS[[9, 10, 11, 12, 13, 32]] = True  # ASCII whitespace only: tokens may hold NBSP etc.
@@ -53,47 +60,26 @@ class ColumnFile:
     docstart_lines: int
     boundary_lines: int       # -X- lines
     token_column: Optional[int]  # 1-based; None: the file has no token column
-    token_start: Optional[np.ndarray]   # byte offset of every token's text (None after release())
+    token_start: Optional[np.ndarray]   # byte offset of every token's text
     token_len: Optional[np.ndarray]
     columns: Dict[int, Tuple[List[str], np.ndarray]]  # 1-based column -> (distinct values, ids)
     bom: int = 0              # bytes of BOM before ``data`` in the file
     delimiter: Optional[str] = None  # the field delimiter it was read with (None: whitespace)
     trailing_boundary: bool = False  # a line (blank, -X-, -DOCSTART-) follows the last token line
-    rereadable: bool = True   # False for standard input: its bytes are kept, not read again
     first_text: str = ""      # the first token line (for messages about the columns)
     first_token_line: int = -1  # its line number
     first_field: bytes = b""  # its first field
     lines: int = 0            # line ends in the bytes read
 
-    def release(self) -> None:
-        """Drop the file's bytes and token offsets (read again from the file if texts are asked for)."""
-        if not self.rereadable:
-            return
-        self.data = None
-        self.token_start = self.token_len = None
-
     @property
     def has_tokens(self) -> bool:
         return self.token_column is not None
 
-    def _reload(self) -> None:
-        if not self.has_tokens:
-            raise InputError("the file was read without a token column: no token texts", self.path)
-        if self.data is None or self.token_start is None:
-            again = read_column_file(self.path, (), self.token_column, self.delimiter)
-            if again.n_tokens != self.n_tokens:
-                raise InputError(f"the file changed while it was being scored ({again.n_tokens} tokens, "
-                                 f"{self.n_tokens} before)", self.path)
-            self.data, self.token_start, self.token_len = again.data, again.token_start, again.token_len
-
     def loaded(self) -> Tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """(the file's bytes, every token's byte offset, every token's length in bytes), read again
-        from the file after :meth:`release`."""
-        if self.data is None or self.token_start is None or self.token_len is None:
-            self._reload()
+        """(the file's bytes, every token's byte offset, every token's length in bytes)."""
         data, start, length = self.data, self.token_start, self.token_len
-        if data is None or start is None or length is None:     # _reload() sets all three or raises
-            raise InputError("the file could not be read again", self.path)
+        if not self.has_tokens or data is None or start is None or length is None:
+            raise InputError("the file was read without a token column: no token texts", self.path)
         return data, start, length
 
     @property
@@ -114,7 +100,6 @@ class ColumnFile:
 
     def texts(self, a: int, b: int) -> List[str]:
         """Token texts a..b-1."""
-        self._reload()
         raw, start, length = self.loaded()
         return [raw[s:s + n].tobytes().decode("utf-8") for s, n in zip(start[a:b].tolist(), length[a:b].tolist())]
 
@@ -122,7 +107,6 @@ class ColumnFile:
         """The texts of tokens a..b-1 concatenated (uint8)."""
         if b <= a:
             return np.zeros(0, np.uint8)
-        self._reload()
         raw, start, length = self.loaded()
         starts = start[a:b].astype(np.int64)
         lo, hi = int(starts[0]), int(starts[-1]) + int(length[b - 1])
@@ -204,75 +188,8 @@ def _split_fields(line: str, delimiter: str) -> List[str]:
     return line.split(delimiter) if line.strip() else []
 
 
-def read_column_file(path: str, columns: Sequence[int] = (-1,), token_column: Optional[int] = 1,
-                     delimiter: Optional[str] = None) -> ColumnFile:
-    """Read a column file, decoding the tag ``columns`` (1-based, negative from the end).
-
-    ``-`` reads standard input; gzip, bzip2 and xz files are decompressed (by their magic bytes)."""
-    if path == STDIN:
-        cf = split_columns(read_bytes(path), display_name(path), columns, token_column, delimiter=delimiter)
-        cf.rereadable = False
-        return cf
-    try:
-        with open(path, "rb") as fh:
-            size = os.fstat(fh.fileno()).st_size
-            buf = bytearray(size + 8)          # 8 zero bytes of padding for byte_windows
-            got = fh.readinto(memoryview(buf)[:size])
-            if got != size:
-                raise InputError(f"could read only {got} of {size} bytes", path)
-    except IsADirectoryError:
-        raise InputError("is a directory, expected a file", path) from None
-    except OSError as err:
-        raise InputError(f"cannot read: {err.strerror}", path) from None
-    if is_compressed(bytes(buf[:8])):
-        return split_columns(decompress(bytes(buf[:size]), path), path, columns, token_column, delimiter=delimiter)
-    return split_columns(buf, path, columns, token_column, padded=True, delimiter=delimiter)
-
-
 Stream = Union[io.BufferedIOBase, io.RawIOBase]    # a binary stream read with .read(n)
-BLOCK_BYTES = 1 << 22  # read_column_blocks: blocks of whole sentences of about 4 MiB
-
-
-def read_column_blocks(path: str, columns: Sequence[int] = (-1,), token_column: Optional[int] = 1,
-                       delimiter: Optional[str] = None, block_bytes: Optional[int] = None,
-                       cut_after: Optional[Callable[[List[bytes]], bool]] = None,
-                       shard: Optional[Tuple[int, int, int, Head]] = None) -> Iterator[ColumnFile]:
-    """A column file (``-``: standard input; compressed files are decompressed as they are read) as
-    consecutive blocks of whole sentences, each of about ``block_bytes`` bytes (default
-    :data:`BLOCK_BYTES`; 1: one sentence each), so
-    that a corpus of any size is read in bounded memory.
-
-    Each block is the :class:`ColumnFile` of its lines, with the file's line numbers and the file's
-    column checks, and with what :func:`read_column_file` would say of those sentences: a block is cut
-    after a token line that a blank line follows (so a ``-DOCSTART-`` line stays with the sentence it
-    opens), and every block but the last ends at a sentence boundary; ``cut_after``, if given, must also
-    hold of the fields of that token line.  A file without blank lines is one block.  Errors are those
-    of the block where they are found: the first of several errors in a file may be another than
-    :func:`read_column_file` reports first.
-
-    ``shard``: (start, stop, lines before start, the file's :class:`Head`) reads only bytes start..stop of
-    a plain file (from :func:`shard_offsets`).
-    """
-    name = display_name(path)
-    block_bytes = block_bytes or BLOCK_BYTES
-    head: Optional[Head] = None
-    lines = done = 0
-    fh: Stream = open_stream(path)
-    if shard is not None:
-        done, stop, lines, head = shard
-        fh.seek(done)
-        fh = _Limited(fh, stop - done)
-    for buf, size, last in _sentence_buffers(fh, block_bytes, delimiter, cut_after):
-        cf = split_columns(buf[:size + 8], name, columns, token_column, padded=True, delimiter=delimiter,
-                           follows=None if head is None else (lines, done, head), block=True)
-        cf.rereadable = False      # its bytes are kept while the block is used
-        if not last:
-            cf.trailing_boundary = True    # a blank line follows it in the next block
-        lines += cf.lines
-        done += size
-        head = head or Head(cf.n_columns, cf.first_token_line, cf.first_text, cf.first_field)
-        del buf
-        yield cf
+BLOCK_BYTES = 1 << 22  # blocks of whole sentences of about 4 MiB
 
 
 class _Limited(io.RawIOBase):
@@ -305,7 +222,7 @@ def slice_block(cf: ColumnFile, a: int, b: int) -> ColumnFile:
         sent_first=cf.sent_first[a:b], doc_first=cf.doc_first[a:b], docstart_lines=0, boundary_lines=0,
         token_column=cf.token_column, token_start=start[a:b], token_len=length[a:b],
         columns={c: (vocab, ids[a:b]) for c, (vocab, ids) in cf.columns.items()}, bom=cf.bom,
-        delimiter=cf.delimiter, trailing_boundary=b < cf.n_tokens or cf.trailing_boundary, rereadable=False,
+        delimiter=cf.delimiter, trailing_boundary=b < cf.n_tokens or cf.trailing_boundary,
         first_text=cf.first_text, first_token_line=cf.first_token_line, first_field=cf.first_field)
 
 
@@ -330,7 +247,7 @@ def join_blocks(parts: Sequence[ColumnFile]) -> ColumnFile:
         token_column=first.token_column,
         token_start=np.concatenate([s.astype(np.int64) + int(k) for (_, s, _), k in zip(loaded, at)]),
         token_len=np.concatenate([n for _, _, n in loaded]), columns=columns, bom=first.bom,
-        delimiter=first.delimiter, trailing_boundary=last.trailing_boundary, rereadable=False,
+        delimiter=first.delimiter, trailing_boundary=last.trailing_boundary,
         first_text=first.first_text, first_token_line=first.first_token_line, first_field=first.first_field,
         lines=sum(p.lines for p in parts))
 
@@ -406,64 +323,15 @@ class Head:
     field: bytes
 
 
-def _sentence_blocks(fh: Stream, block_bytes: int, delimiter: Optional[str],
-                     cut_after: Optional[Callable[[List[bytes]], bool]] = None) -> Iterator[Tuple[bytearray, bool]]:
-    """(bytes, is the last block) of ``fh`` cut as :func:`read_column_blocks` says (:func:`_sentence_buffers`,
-    each block copied into a bytearray of its own)."""
-    for buf, size, last in _sentence_buffers(fh, block_bytes, delimiter, cut_after):
-        yield bytearray(buf.data[:size]), last
-
-
-def _sentence_buffers(fh: Stream, block_bytes: int, delimiter: Optional[str],
-                      cut_after: Optional[Callable[[List[bytes]], bool]] = None,
-                      ) -> Iterator[Tuple[np.ndarray, int, bool]]:
-    """(buffer, size, is the last block) of ``fh`` cut as :func:`read_column_blocks` says: a block is
-    ``buffer[:size]``, followed by 8 zero bytes.  Each block is a buffer of its own that the file is read into
-    (only the bytes after a cut are copied, into the next one); numpy asks the system to back one of several MB
-    with huge pages (a page fault per 2 MB, not per 4 KB: a bytearray cost a third of the reading time in page
-    faults)."""
+def sentence_cut(delimiter: Optional[str], cut_after: Optional[Callable[[List[bytes]], bool]] = None) -> Cut:
+    """Where a block of a column file may end (:data:`~ts_eval.io.source.Cut`): after a token line that a blank
+    line follows (so a ``-DOCSTART-`` line stays with the sentence it opens); ``cut_after``, if given, must also
+    hold of the fields of that token line."""
     blank = re.compile(rb"\n\r?\n" if delimiter is not None else rb"\n[ \t\r\x0b\x0c]*\n")
-    read_size = max(1 << 16, min(block_bytes, 1 << 20))
-    room = block_bytes + read_size + 8
-    buf = np.empty(room, np.uint8)
-    size = 0
-    pending: Optional[Tuple[np.ndarray, int]] = None
-    scanned, eof = 0, False
-    with fh:
-        while True:
-            cut = (_cut(buf.data[:size], max(block_bytes - 1, scanned), blank, delimiter, cut_after)
-                   if size >= block_bytes else -1)
-            if cut < 0:
-                if eof:
-                    break
-                scanned = max(scanned, size - 4096) if size >= block_bytes else 0
-                if size + read_size + 8 > len(buf):         # no cut yet: a longer block
-                    bigger = np.empty(2 * len(buf), np.uint8)
-                    bigger[:size] = buf[:size]
-                    buf = bigger
-                got = fh.readinto(buf.data[size:size + read_size]) or 0
-                size += got
-                eof = not got
-                continue
-            rest = np.empty(max(room, size - cut + read_size + 8), np.uint8)
-            rest[:size - cut] = buf[cut:size]
-            buf[cut:cut + 8] = 0
-            if pending is not None:
-                yield pending[0], pending[1], False
-            pending = (buf, cut)
-            buf, size, scanned = rest, size - cut, 0
-    buf[size:size + 8] = 0
-    if pending is None:
-        yield buf, size, True
-    elif _has_token_line(buf.data[:size], delimiter):
-        yield pending[0], pending[1], False
-        yield buf, size, True
-    else:                      # blank, -X- or -DOCSTART- lines after the last cut: they end the last block
-        block, at = pending
-        if len(block) < at + size + 8:
-            block = np.concatenate((block[:at], np.empty(size + 8, np.uint8)))
-        block[at:at + size + 8] = buf[:size + 8]
-        yield block, at + size, True
+
+    def cut(buf: Any, start: int) -> int:
+        return _cut(buf, start, blank, delimiter, cut_after)
+    return cut
 
 
 _NEWLINE = re.compile(rb"\n")

@@ -9,111 +9,68 @@ all, and two files are then checked for equal sentence and token counts only.
 """
 from __future__ import annotations
 
-import inspect
-from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Any, Callable, Dict, Iterator, List, Optional, Sequence, Tuple
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Callable, Dict, List, Optional, Sequence, Tuple, cast
 
 import numpy as np
 
-from ..core.corpus import Corpus, SideInfo, corpus_from_tag_ids, scheme_evidence
-from ..core.schemes import scheme_of
+from ..core.corpus import Corpus, SideInfo, corpus_from_tag_ids
 from ..errors import Hint, InputError, OptionError, Part, TsEvalError
-from .columns import ColumnFile, Head, join_blocks, read_column_blocks, read_column_file, shard_offsets, slice_block
+from .columns import ColumnFile, Head, join_blocks, shard_offsets, slice_block
+from .formats import Format, register_format
 from .sink import check_stdin_once
-from .source import STDIN, replayable_stdin, side_words, system_name
+from .source import system_name
 
 if TYPE_CHECKING:   # documents are made only for two-file mode (read_pair): score FILE does without the module
-    from .documents import Documents
+    pass
 
 
-def read_conll(
-    path: str,
-    *,
-    gold_column: int = -2,
-    system_columns: Sequence[int] = (-1,),
-    names: Optional[Sequence[str]] = None,
-    token_column: int = 1,
-    scheme: str = "IOB2",
-    policy: str = "conlleval",
-    label_map: Sequence[Tuple[str, str]] = (),
-    delimiter: Optional[str] = None,
-    raw: bool = False,
-    outside_tag: str = "O",
-    tags_only: bool = False,
-) -> Corpus:
-    """One file: gold in ``gold_column``, one system per entry of ``system_columns``.
+def read_conll(path: str, *, gold_column: int = -2, system_columns: Sequence[int] = (-1,),
+               names: Optional[Sequence[str]] = None, **reading: Any) -> Corpus:
+    """One column file read whole: gold in ``gold_column``, one system per entry of ``system_columns``
+    (1-based; negative numbers count from the end: conlleval's layout, ``TOKEN ... GOLD SYSTEM``, is the
+    default; a file of exactly two columns has no token column).  ``reading``: the other options of
+    :class:`~ts_eval.io.inputs.Inputs` (``scheme``, ``policy``, ``label_map``, ``token_column``,
+    ``delimiter``, ``raw``, ``outside_tag``, ``tags_only``)."""
+    from .inputs import Inputs
 
-    Columns are 1-based; negative numbers count from the end (conlleval's layout,
-    ``TOKEN ... GOLD SYSTEM``, is the default).  A file of exactly two columns has
-    no token column (``GOLD SYSTEM``, as conlleval.pl reads it).
-    """
-    cf = read_column_file(path, [gold_column, *system_columns], None if tags_only else token_column, delimiter)
-    return _one_file(cf, path, gold_column, system_columns, names, scheme, policy, label_map, raw, outside_tag)
+    return Inputs(file=path, gold_column=gold_column, system_columns=tuple(system_columns),
+                  names=tuple(names) if names is not None else None, **_reading(reading)).corpus()
 
 
-def read_conll_blocks(path: str, *, block_bytes: Optional[int] = None,
-                      shard: Optional[Tuple[int, int, int, Head]] = None, **options: Any) -> Iterator[Corpus]:
-    """:func:`read_conll` (``options`` are its keyword arguments) in blocks of whole sentences
-    (:func:`~ts_eval.io.columns.read_column_blocks`): one Corpus per block, holding what the file's Corpus
-    holds of those sentences (line numbers are the file's; ``shard``: (start, stop, lines before start,
-    head) of :func:`conll_shards`).  The scheme ``auto`` is detected over the whole file in a first pass
-    over its blocks (standard input is kept in a temporary file for the second; a shard, only a part of
-    the file, needs a scheme given)."""
-    o = _conll_options(path, options)
-    tag_columns = [o["gold_column"], *o["system_columns"]]
+def read_conll_pair(gold_path: str, system_paths: Sequence[str], *, gold_column: int = -1, system_column: int = -1,
+                    names: Optional[Sequence[str]] = None, sides: Optional[Sequence[str]] = None,
+                    **reading: Any) -> Corpus:
+    """A gold column file and one file per system read whole; sentences and tokens must match the gold file's
+    (``tags_only``: only the sentences and their lengths are compared); ``sides``: what the messages call gold
+    and each system."""
+    from .inputs import Inputs
 
-    def parts() -> Iterator[Tuple[ColumnFile, List[str], List[SideInfo]]]:
-        for cf in read_column_blocks(path, tag_columns, None if o["tags_only"] else o["token_column"],
-                                     o["delimiter"], block_bytes, _cut_after(o), shard):
-            yield (cf, *_one_file_sides(cf, path, o["gold_column"], o["system_columns"], o["names"], o["raw"],
-                                        o["outside_tag"]))
-
-    return _decoded(parts, o, "a shard is only a part of the file" if shard is not None else None, [path])
+    _check_pair(gold_path, system_paths)
+    return Inputs(gold=gold_path, systems=tuple(system_paths), gold_column=gold_column,
+                  system_columns=(system_column,), names=tuple(_pair_names(system_paths, names)),
+                  words=tuple(sides) if sides is not None else None, format="columns", **_reading(reading)).corpus()
 
 
-def _decoded(parts: Callable[[], Iterator[Tuple[ColumnFile, List[str], List[SideInfo]]]], o: Dict[str, Any],
-             not_twice: Optional[str], paths: Sequence[str]) -> Iterator[Corpus]:
-    """The Corpus of each block of ``parts()`` (a block, its tag vocabulary, its sides); the scheme ``auto``
-    is detected first over every block (``parts()`` is read twice; ``not_twice``: why it cannot be; standard
-    input among ``paths`` is read again from a temporary file that kept it,
-    :func:`~ts_eval.io.source.replayable_stdin`)."""
-    detected = None
-    if o["scheme"] == "auto":
-        if not_twice is not None:
-            raise OptionError([f"the scheme is detected over the whole input, and {not_twice}: give one (",
-                               Hint("scheme"), ") to read it in blocks"])
-        if STDIN in paths:
-            replayable_stdin()
-        evidence = None
-        for cf, vocab, sides in parts():
-            found = scheme_evidence(vocab, sides, cf.sent_first)
-            evidence = found if evidence is None else evidence | found
-        if evidence is not None:
-            detected = scheme_of(evidence)
-    for cf, vocab, sides in parts():
-        yield _finish(cf, vocab, sides, o["scheme"], o["policy"], o["label_map"], detected)
+def _reading(reading: Dict[str, Any]) -> Dict[str, Any]:
+    out = dict(reading)
+    if out.get("label_map") is not None:
+        out["label_map"] = tuple(tuple(x) for x in out["label_map"])
+    return out
 
 
-def conll_shards(path: str, n: int, **options: Any) -> Optional[List[Tuple[int, int, Head]]]:
-    """(start, stop, head) of at most ``n`` shards of whole sentences of a plain column file, for
-    :func:`read_conll_blocks` with the same ``options`` (None when the file cannot be cut: standard input,
-    compressed, ...)."""
-    o = _conll_options(path, options)
-    found = shard_offsets(path, n, o["delimiter"], _cut_after(o))
+def conll_shards(path: str, n: int, *, delimiter: Optional[str] = None, scheme: Optional[str] = None,
+                 gold_column: int = -2, system_columns: Sequence[int] = (-1,), outside_tag: str = "O",
+                 **reading: Any) -> Optional[List[Tuple[int, int, Head]]]:
+    """(start, stop, head) of at most ``n`` shards of whole sentences of a plain column file, for a column feed
+    with the same options (None when the file cannot be cut: standard input, compressed, ...); under the
+    conlleval scheme a shard ends only where every tag column is outside."""
+    cut = _outside([gold_column, *system_columns], outside_tag) if scheme == "conlleval" else None
+    found = shard_offsets(path, n, delimiter, cut)
     if found is None or len(found[0]) < 3:
         return None
     offsets, head = found
     return [(a, b, head) for a, b in zip(offsets[:-1], offsets[1:])]
-
-
-def _conll_options(path: str, options: Dict[str, Any]) -> Dict[str, Any]:
-    bound = inspect.signature(read_conll).bind(path, **options)
-    bound.apply_defaults()
-    return dict(bound.arguments)
-
-
-def _cut_after(o: Dict[str, Any]) -> Optional[Callable[[List[bytes]], bool]]:
-    return _outside([o["gold_column"], *o["system_columns"]], o["outside_tag"]) if o["scheme"] == "conlleval" else None
 
 
 def _outside(columns: Sequence[int], outside_tag: str) -> Callable[[List[bytes]], bool]:
@@ -129,14 +86,6 @@ def _outside(columns: Sequence[int], outside_tag: str) -> Callable[[List[bytes]]
             return False
 
     return every
-
-
-def _one_file(cf: ColumnFile, path: str, gold_column: int, system_columns: Sequence[int],
-              names: Optional[Sequence[str]], scheme: str, policy: str, label_map: Sequence[Tuple[str, str]],
-              raw: bool, outside_tag: str) -> Corpus:
-    """The Corpus of a column file read with gold and system columns."""
-    vocab, sides = _one_file_sides(cf, path, gold_column, system_columns, names, raw, outside_tag)
-    return _finish(cf, vocab, sides, scheme, policy, label_map)
 
 
 def _one_file_sides(cf: ColumnFile, path: str, gold_column: int, system_columns: Sequence[int],
@@ -162,42 +111,6 @@ def _one_file_sides(cf: ColumnFile, path: str, gold_column: int, system_columns:
     sides = [SideInfo("gold", path, gcol, tags=ids[0], token_lines=cf.token_line)]
     sides += [SideInfo(n, path, c, tags=t, token_lines=cf.token_line) for n, c, t in zip(names, scols, ids[1:])]
     return vocab, sides
-
-
-def read_conll_pair(
-    gold_path: str,
-    system_paths: Sequence[str],
-    *,
-    gold_column: int = -1,
-    system_column: int = -1,
-    names: Optional[Sequence[str]] = None,
-    token_column: int = 1,
-    scheme: str = "IOB2",
-    policy: str = "conlleval",
-    label_map: Sequence[Tuple[str, str]] = (),
-    delimiter: Optional[str] = None,
-    raw: bool = False,
-    outside_tag: str = "O",
-    tags_only: bool = False,
-    sides: Optional[Sequence[str]] = None,
-) -> Corpus:
-    """Gold file plus one file per system; sentences and tokens must match the gold file's.
-
-    ``tags_only``: no token column is read; the files must agree in sentences and
-    tokens per sentence (a system file may then hold the tags alone).  ``sides``: what the messages
-    call gold and each system (default ``gold``, ``system``; ``agree`` names its annotators).
-    """
-    tc = None if tags_only else token_column
-    _check_pair(gold_path, system_paths)
-    gold = read_column_file(gold_path, [gold_column], tc, delimiter)
-    systems = [read_column_file(p, [system_column], tc, delimiter) for p in system_paths]
-    _check_token_columns(gold, gold_column, systems, system_column)
-    names = _pair_names(system_paths, names)
-    for k, sf in enumerate(systems):
-        check_aligned(gold, sf, sides=side_words(sides, k))
-        sf.release()
-    vocab, infos = _pair_sides(gold, systems, names, gold_column, system_column, raw, outside_tag)
-    return _finish(gold, vocab, infos, scheme, policy, label_map)
 
 
 def _check_pair(gold_path: str, system_paths: Sequence[str]) -> None:
@@ -237,154 +150,12 @@ def _pair_sides(gold: ColumnFile, systems: Sequence[ColumnFile], names: Sequence
     return vocab, sides
 
 
-def read_conll_pair_blocks(gold_path: str, system_paths: Sequence[str], *, block_bytes: Optional[int] = None,
-                           **options: Any) -> Iterator[Corpus]:
-    """:func:`read_conll_pair` (``options`` are its keyword arguments) in blocks of whole sentences: each of
-    the gold file's blocks (:func:`~ts_eval.io.columns.read_column_blocks`; under the conlleval scheme
-    grown until every system is outside too at its end) with the same sentences of every system file, the
-    files read in lock-step.  Each block's files are checked to line up as :func:`check_aligned` checks
-    the whole files, with the files' sentence and line numbers and counts; an error is that of the block
-    where it is found.  The scheme ``auto`` is detected over the whole files in a first pass."""
-    bound = inspect.signature(read_conll_pair).bind(gold_path, system_paths, **options)
-    bound.apply_defaults()
-    o = dict(bound.arguments)
-    _check_pair(gold_path, system_paths)
-    names = _pair_names(system_paths, o["names"])
-
-    def parts() -> Iterator[Tuple[ColumnFile, List[str], List[SideInfo]]]:
-        for gold, systems in _lock_step(gold_path, system_paths, o, block_bytes):
-            yield (gold, *_pair_sides(gold, systems, names, o["gold_column"], o["system_column"], o["raw"],
-                                      o["outside_tag"]))
-
-    return _decoded(parts, o, None, [gold_path, *system_paths])
-
-
-def _lock_step(gold_path: str, system_paths: Sequence[str], o: Dict[str, Any],
-               block_bytes: Optional[int]) -> Iterator[Tuple[ColumnFile, List[ColumnFile]]]:
-    """The gold file's blocks, each with the same sentences of every system file, checked to line up."""
-    tc = None if o["tags_only"] else o["token_column"]
-    conlleval = o["scheme"] == "conlleval"
-    golds = Sentences(read_column_blocks(gold_path, [o["gold_column"]], tc, o["delimiter"], block_bytes,
-                                          _outside([o["gold_column"]], o["outside_tag"]) if conlleval else None))
-    feeds = [Sentences(read_column_blocks(p, [o["system_column"]], tc, o["delimiter"], block_bytes))
-             for p in system_paths]
-    sentences = tokens = gold_line = 0
-    system_lines = [0] * len(feeds)
-    checked = False
-    while golds.more():
-        gold_parts: List[ColumnFile] = []
-        taken: List[List[ColumnFile]] = [[] for _ in feeds]
-        while True:     # under the conlleval scheme: until every side is outside at the end (or the files end)
-            g = golds.block()
-            gold_parts.append(g)
-            n = int(np.count_nonzero(g.sent_first))
-            last = not golds.more()
-            for t, feed in zip(taken, feeds):
-                t.append(feed.take(n))
-                if last and feed.more():    # one sentence past gold's end shows that the system goes on
-                    t.append(feed.take(1))
-            wanted = sum(int(np.count_nonzero(p.sent_first)) for p in gold_parts)
-            short = any(sum(int(np.count_nonzero(p.sent_first)) for p in t) != wanted for t in taken)
-            if last or not conlleval or short or all(_ends_outside(t[-1], o["outside_tag"]) for t in taken):
-                break
-        gold = join_blocks(gold_parts)
-        systems = [join_blocks(t) for t in taken]
-        if not checked:
-            _check_token_columns(gold, o["gold_column"], systems, o["system_column"])
-            checked = True
-        for sf, feed, line in zip(systems, feeds, system_lines):
-            before = Before(sentences, tokens, gold_line, line)
-            try:
-                check_aligned(gold, sf, before=before)
-            except InputError:      # the message may name a token after the blocks: look with one more sentence
-                check_aligned(join_blocks([gold, golds.take(1)]), join_blocks([sf, feed.take(1)]),
-                              before=replace(before, rest=_rest(golds, feed)))
-                raise
-        yield gold, systems
-        sentences += int(np.count_nonzero(gold.sent_first))
-        tokens += gold.n_tokens
-        gold_line = _line(gold, gold.n_tokens - 1)
-        system_lines = [_line(sf, sf.n_tokens - 1) if sf.n_tokens else line for sf, line in zip(systems, system_lines)]
-
-
-def _rest(gold: Sentences, system: Sentences) -> Callable[[], Tuple[int, int, int, int]]:
-    """What :attr:`Before.rest` counts: the sentences and tokens of both files that are not handed out yet
-    (counted once: the files are read to their ends)."""
-    found: List[Tuple[int, int, int, int]] = []
-
-    def rest() -> Tuple[int, int, int, int]:
-        if not found:
-            found.append((*gold.rest(), *system.rest()))
-        return found[0]
-
-    return rest
-
-
 def _ends_outside(cf: ColumnFile, outside_tag: str) -> bool:
     """Whether the last token of a block holds the outside tag in its (one) tag column."""
     if not cf.n_tokens:
         return False
     vocab, ids = next(iter(cf.columns.values()))
     return vocab[int(ids[-1])] == outside_tag
-
-
-class Sentences:
-    """The blocks of one column file (:func:`~ts_eval.io.columns.read_column_blocks`), handed out a
-    number of whole sentences at a time."""
-
-    def __init__(self, blocks: Iterator[ColumnFile]) -> None:
-        self.blocks = blocks
-        self.cf: Optional[ColumnFile] = None
-        self.starts = np.zeros(0, np.int64)     # the first token of each sentence of ``cf``
-        self.at = 0                             # sentences of ``cf`` handed out
-
-    def more(self) -> bool:
-        """Whether sentences are left (reads the next block when this one is handed out)."""
-        if self.cf is not None and self.at < len(self.starts):
-            return True
-        cf = next(self.blocks, None)
-        if cf is None:
-            return False
-        self.cf, self.starts, self.at = cf, np.flatnonzero(cf.sent_first), 0
-        return True
-
-    def block(self) -> ColumnFile:
-        """The next block, whole (a file has one: check :meth:`more` first)."""
-        self.more()
-        assert self.cf is not None
-        if self.at:
-            return self.take(len(self.starts) - self.at)
-        self.at = len(self.starts)
-        return self.cf
-
-    def take(self, n: int) -> ColumnFile:
-        """The next ``n`` sentences (fewer, or none, at the end of the file)."""
-        parts = []
-        while n > 0 and self.more():
-            cf = self.cf
-            assert cf is not None
-            k = min(n, len(self.starts) - self.at)
-            stop = self.at + k
-            parts.append(slice_block(cf, int(self.starts[self.at]),
-                                     int(self.starts[stop]) if stop < len(self.starts) else cf.n_tokens))
-            self.at, n = stop, n - k
-        if not parts:
-            if self.cf is None:
-                self.more()
-            assert self.cf is not None      # a file holds a block (else its reader raises)
-            return slice_block(self.cf, self.cf.n_tokens, self.cf.n_tokens)
-        return join_blocks(parts)
-
-    def rest(self) -> Tuple[int, int]:
-        """(sentences, tokens) not handed out yet (reads the rest of the file)."""
-        sentences = tokens = 0
-        while self.more():
-            cf = self.cf
-            assert cf is not None
-            sentences += len(self.starts) - self.at
-            tokens += cf.n_tokens - int(self.starts[self.at])
-            self.at = len(self.starts)
-        return sentences, tokens
 
 
 def _token_is_tag(cf: ColumnFile) -> TsEvalError:
@@ -402,7 +173,6 @@ def _token_is_tag(cf: ColumnFile) -> TsEvalError:
 
 def _finish(cf: ColumnFile, vocab: List[str], sides: Sequence[SideInfo], scheme: str, policy: str,
             label_map: Sequence[Tuple[str, str]], detected: Optional[str] = None) -> Corpus:
-    cf.release()  # the tags are decoded: the file's bytes are only needed again for token texts
     doc = np.flatnonzero(cf.doc_first)
     doc_offsets = np.append(doc, cf.n_tokens) if len(doc) else None
     if doc_offsets is not None and doc_offsets[0] != 0:
@@ -465,10 +235,18 @@ class Before:
 
 def check_aligned(gold: ColumnFile, system: ColumnFile, block: int = 1 << 18, *, before: Before = Before(),
                   sides: Tuple[str, str] = ("gold", "system")) -> None:
-    """Same sentences, same tokens (compared as text); else an error at the first line where the
-    files diverge.  Without token texts (tags only) only the sentences and their lengths are compared.
-    ``before``: the files are blocks of two longer files (:func:`read_conll_pair_blocks`); ``sides``:
-    what the message calls the two files.
+    """Same sentences, same tokens (compared as text); else the error of :func:`aligned_difference`."""
+    found = aligned_difference(gold, system, block, before=before, sides=sides)
+    if found is not None:
+        raise found[1]
+
+
+def aligned_difference(gold: ColumnFile, system: ColumnFile, block: int = 1 << 18, *, before: Before = Before(),
+                       sides: Tuple[str, str] = ("gold", "system")) -> Optional[Tuple[int, InputError]]:
+    """None when the files hold the same sentences and tokens (compared as text), else (the first of gold's
+    sentences where they diverge, the error at the first line where they do).  Without token texts (tags
+    only) only the sentences and their lengths are compared.  ``before``: the files are blocks of two longer
+    files; ``sides``: what the message calls the two files.
 
     The sentences before the first one whose length differs line up token for token, so their
     texts are compared first (block by block, vectorised): a deleted or changed token line is
@@ -492,12 +270,13 @@ def check_aligned(gold: ColumnFile, system: ColumnFile, block: int = 1 << 18, *,
     if gold.has_tokens and system.has_tokens:
         first = _first_text_difference(gold, system, limit, block)
         if first >= 0:
-            sent = int(np.searchsorted(gs, first, side="right")) + before.sentences
+            sent = int(np.searchsorted(gs, first, side="right"))
             gtok, stok = gold.texts(first, first + 1)[0], system.texts(first, first + 1)[0]
-            raise InputError(f"{where}: token {gtok!r} ({g} line {_line(gold, first)}) differs from {stok!r} "
-                             f"in sentence {sent}", system.path, _line(system, first))
+            return sent - 1, InputError(f"{where}: token {gtok!r} ({g} line {_line(gold, first)}) differs from "
+                                        f"{stok!r} in sentence {sent + before.sentences}", system.path,
+                                        _line(system, first))
     if k < 0:
-        return
+        return None
     after = before.rest() if before.rest is not None else (0, 0, 0, 0)
     counts = (f"{g} has {before.sentences + len(gs) + after[0]} sentences / "
               f"{before.tokens + gold.n_tokens + after[1]} tokens, {s} has "
@@ -521,7 +300,7 @@ def check_aligned(gold: ColumnFile, system: ColumnFile, block: int = 1 << 18, *,
                   f"ends after {sname} line {ended}")
         if longer is gold:
             line = None
-    raise InputError(f"{where}: files do not line up ({counts}): {detail}", system.path, line)
+    return k, InputError(f"{where}: files do not line up ({counts}): {detail}", system.path, line)
 
 
 def _first_text_difference(gold: ColumnFile, system: ColumnFile, limit: int, block: int) -> int:
@@ -556,15 +335,161 @@ def _line(cf: ColumnFile, tok: int) -> int:
 
 
 def column_documents(cf: ColumnFile, name: str, column: int = -1, scheme: str = "IOB2",
-                     policy: str = "conlleval") -> Documents:
-    """The sentences of a column file (or of a block of its sentences) as Documents, the tags of ``column``
-    decoded (what :func:`ts_eval.io.api.read_pair` reads a column file as)."""
-    from .documents import documents_from_tags, token_keys
+                     policy: str = "conlleval", first: int = 0, detected: Optional[str] = None,
+                     evidence: bool = False) -> Any:
+    """The sentences of a column file (or of a block of its sentences, after ``first`` others) as Documents,
+    the tags of ``column`` decoded (a column file read beside inputs of other formats); ``detected``: the
+    scheme ``auto`` stands for; ``evidence``: what the scheme ``auto`` is detected from instead."""
+    from .documents import documents_from_tags, tags_evidence, token_keys
 
     vocab, tag_ids = cf.strings(column)
-    first = np.flatnonzero(cf.sent_first)
-    lengths = np.diff(np.append(first, cf.n_tokens))
-    data, starts, lens = cf.loaded()    # each sentence's tokens joined, cut from the bytes when asked for
-    return documents_from_tags(name, "columns", lengths, [None] * len(lengths), token_keys(data, starts, lens, lengths),
-                               vocab, tag_ids, scheme, policy, lines=cf.token_line[first].tolist(),
-                               token_lines=cf.token_line)
+    starts = np.flatnonzero(cf.sent_first)
+    lengths = np.diff(np.append(starts, cf.n_tokens))
+    lines = cf.token_line[starts].tolist()
+    if evidence:
+        return tags_evidence(name, lengths, vocab, tag_ids, lines, cf.token_line, first)
+    data, begin, lens = cf.loaded()    # each sentence's tokens joined, cut from the bytes when asked for
+    return documents_from_tags(name, "columns", lengths, [None] * len(lengths), token_keys(data, begin, lens, lengths),
+                               vocab, tag_ids, scheme, policy, lines=lines, token_lines=cf.token_line, first=first,
+                               detected=detected)
+
+
+# ---------------------------------------------------------------------------
+# the format
+
+
+@dataclass(frozen=True)
+class ColumnOptions:
+    """How a column file is read: its token column (None: it has none, ``tags_only``), the field
+    ``delimiter`` (None: runs of spaces and tabs), and conlleval.pl's ``-r`` (``raw``: tags without
+    prefixes, each token a span of its tag) and ``-o`` (``outside_tag``)."""
+
+    token_column: int = 1
+    delimiter: Optional[str] = None
+    raw: bool = False
+    outside_tag: str = "O"
+    tags_only: bool = False
+
+
+class ColumnPart:
+    """Whole sentences of a column file, their tags not decoded yet (a block of its feed)."""
+
+    __slots__ = ("cf", "first", "ids", "lines", "starts")
+    deferred = None
+
+    def __init__(self, cf: ColumnFile, first: int) -> None:
+        self.cf, self.first = cf, first
+        self.starts = np.flatnonzero(cf.sent_first)
+        self.lines: List[int] = cf.token_line[self.starts].tolist()
+        self.ids: List[Optional[str]] = [None] * len(self.starts)
+
+    @property
+    def path(self) -> str:
+        return self.cf.path
+
+    @property
+    def n_docs(self) -> int:
+        return len(self.starts)
+
+    def where(self, d: int) -> str:
+        return f"sentence {self.first + d + 1}"
+
+    def take(self, order: Any, notes: bool = False) -> ColumnPart:
+        """Sentences ``order`` (consecutive ones), as a part of their own."""
+        pick = np.asarray(order, np.int64)
+        if not len(pick):
+            return ColumnPart(slice_block(self.cf, self.cf.n_tokens, self.cf.n_tokens), self.first + self.n_docs)
+        a, b = int(pick[0]), int(pick[-1]) + 1
+        stop = int(self.starts[b]) if b < len(self.starts) else self.cf.n_tokens
+        return ColumnPart(slice_block(self.cf, int(self.starts[a]), stop), self.first + a)
+
+    def ends_outside(self, outside_tag: str) -> bool:
+        return _ends_outside(self.cf, outside_tag)
+
+
+def concat_columns(parts: Sequence[ColumnPart]) -> ColumnPart:
+    """Consecutive parts of one column file as one."""
+    return ColumnPart(join_blocks([p.cf for p in parts]), parts[0].first)
+
+
+def column_feed(path: str, columns: Sequence[int], options: ColumnOptions, block_bytes: int,
+                cut_after: Optional[Callable[[List[bytes]], bool]] = None,
+                shard: Optional[Tuple[int, int, int, Head]] = None) -> Any:
+    """A column file handed out a number of whole sentences at a time (:class:`~ts_eval.io.feed.DocumentFeed`
+    of :class:`ColumnPart`), the tag ``columns`` read; ``cut_after``: a block ends only after a token line it
+    holds of (the conlleval scheme: outside on every side); ``shard``: only bytes start..stop of a plain file,
+    after ``lines`` lines, with its first block's :class:`Head`."""
+    from .columns import Stream, _has_token_line, _Limited, sentence_cut, split_columns
+    from .feed import DocumentFeed, before_line
+    from .source import display_name, line_blocks, open_stream
+
+    name = display_name(path)
+    tc = None if options.tags_only else options.token_column
+    state: Dict[str, Any] = {"head": None if shard is None else shard[3]}
+    lines0 = 0 if shard is None else shard[2]
+    bytes0 = 0 if shard is None else shard[0]
+
+    def blocks() -> Any:
+        fh: Stream = open_stream(path)
+        if shard is not None:
+            fh.seek(shard[0])
+            fh = _Limited(fh, shard[1] - shard[0])
+        return line_blocks(fh, sentence_cut(options.delimiter, cut_after), block_bytes,
+                           lambda data: _has_token_line(data, options.delimiter))
+
+    def parse(raw: Any, stop: Optional[int], first: int) -> ColumnPart:
+        head = state["head"]
+        lines, done = lines0 + raw.lines, bytes0 + raw.bytes
+        cf = split_columns(raw.padded(stop), name, columns, tc, padded=True, delimiter=options.delimiter,
+                           follows=None if head is None and not done else (lines, done, head), block=True)
+        if not raw.last or stop is not None:
+            cf.trailing_boundary = True    # a blank line follows it
+        if head is None:
+            state["head"] = Head(cf.n_columns, cf.first_token_line, cf.first_text, cf.first_field)
+        return ColumnPart(cf, first)
+
+    def empty(last: Optional[ColumnPart]) -> ColumnPart:
+        if last is None:
+            raise InputError("empty file, expected token lines", name)
+        return last.take([])
+
+    return DocumentFeed(name, blocks(), parse, before_line(name, True), empty,
+                        lambda: InputError("empty file, expected token lines", name), blank=None)
+
+
+def column_file(path: str, columns: Sequence[int], options: ColumnOptions = ColumnOptions()) -> ColumnFile:
+    """A column file read whole (one block of :func:`column_feed`), the tag ``columns`` read."""
+    feed = column_feed(path, columns, options, None)
+    if feed.done():
+        feed.end()
+    return cast(ColumnPart, feed.take(None)).cf
+
+
+def documents_feed(path: str, options: ColumnOptions, decoding: Any, block_bytes: Optional[int]) -> Any:
+    """A column file beside inputs of other formats: its sentences as Documents, the tags of its last column
+    decoded alone (:func:`column_documents`), handed out a number at a time."""
+    from .documents import no_documents
+    from .feed import DocumentFeed, detected_scheme
+
+    parts = column_feed(path, [-1], options, block_bytes)
+    detected: List[Optional[str]] = [None]
+
+    def parse(raw: Any, stop: Optional[int], first: int, evidence: bool = False) -> Any:
+        part = parts.parse(raw, stop, first)
+        return column_documents(part.cf, parts.name, -1, decoding.scheme, decoding.policy, first, detected[0],
+                                evidence)
+
+    if decoding.scheme == "auto":
+        detected[0] = detected_scheme(path, lambda: column_feed(path, [-1], options, block_bytes).blocks, parse)
+        parts = column_feed(path, [-1], options, block_bytes)
+    return DocumentFeed(parts.name, parts.blocks, parse, parts.cut_before,
+                        lambda last: no_documents(parts.name, "columns"), parts.none)
+
+
+def _sniff(head: str) -> bool:
+    return True          # (the last format: whatever no other recognises)
+
+
+FORMAT = register_format(Format("columns", documents_feed, ColumnOptions, sniff=_sniff, tags=True,
+                                extensions=(".conll", ".iob", ".bio", ".tsv"),
+                                description="column files: a token and its tags per line (CoNLL, IOB)"))

@@ -72,10 +72,10 @@ def scan_lines(raw: Union[bytes, bytearray], shift: int, source: TagSource,
                 missing, line0)
 
 
-def documents(name: str, lines: Lines, data: np.ndarray, scheme: str, policy: str, first: int = 0,
+def documents(name: str, lines: Lines, data: np.ndarray, scheme: str, policy: str, before: int = 0,
               detected: Optional[str] = None, evidence: bool = False) -> Any:
     """Sentences from the scanned lines: the words between two blank lines, with the block's last
-    ``# sent_id`` as id (``first``: the sentences of the file before them; ``detected``: the scheme ``auto``
+    ``# sent_id`` as id (``before``: the sentences of the file before them; ``detected``: the scheme ``auto``
     stands for; ``evidence``: what the scheme ``auto`` is detected from instead of the documents)."""
     block = np.searchsorted(lines.blank_line, lines.word_line)     # blank lines before each word
     first = np.ones(len(block), bool)
@@ -91,9 +91,9 @@ def documents(name: str, lines: Lines, data: np.ndarray, scheme: str, policy: st
     keys = token_keys(data, lines.form_start, lines.form_len, lengths)
     if evidence:
         return tags_evidence(name, lengths, lines.vocab, lines.tag_ids, lines.word_line[starts].tolist(),
-                             lines.word_line, first)
+                             lines.word_line, before)
     docs = documents_from_tags(name, "conllu", lengths, ids, keys, lines.vocab, lines.tag_ids, scheme, policy,
-                               lines=lines.word_line[starts].tolist(), token_lines=lines.word_line, first=first,
+                               lines=lines.word_line[starts].tolist(), token_lines=lines.word_line, first=before,
                                detected=detected)
     docs.notes.update({"multiword_tokens": lines.multiword, "empty_nodes": lines.empty})
     return docs
@@ -212,19 +212,20 @@ def _none(name: str) -> Documents:
 
 def feed(path: str, options: ConlluOptions, decoding: Any, block_bytes: int) -> Any:
     """A CoNLL-U input handed out a number of sentences at a time (:class:`~ts_eval.io.feed.DocumentFeed`)."""
+    from .columns import sentence_cut
     from .feed import DocumentFeed, before_line, detected_scheme
-    from .source import open_stream, sentence_end
+    from .source import open_stream
 
     reading = _Reading(path, options, decoding.scheme, decoding.policy)
 
     def blocks() -> Any:
-        return line_blocks(open_stream(path), sentence_end, block_bytes)
+        return line_blocks(open_stream(path), sentence_cut(None), block_bytes)
 
     if decoding.scheme == "auto":
         reading.detected = detected_scheme(path, blocks, reading.parse)
         reading.source, reading.text = None, False
     return DocumentFeed(reading.name, blocks(), reading.parse, before_line(reading.name, True),
-                        lambda: _none(reading.name), reading.none)
+                        lambda last: _none(reading.name), reading.none)
 
 
 def _sniff(head: str) -> bool:

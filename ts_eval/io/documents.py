@@ -49,6 +49,8 @@ class Documents:
     notes: Dict[str, Any] = field(default_factory=dict)  # what reading found (misaligned spans, ...)
     char_tokens: Optional[Tuple[np.ndarray, np.ndarray]] = None  # token start/end characters (text formats)
     first: int = 0                    # documents of the input before these (a block's): they number messages
+    #: (document, error) found in reading that the joiner raises once the document is compared with gold's
+    deferred: Optional[Tuple[int, InputError]] = None
 
     @property
     def keys(self) -> List[str]:
@@ -101,12 +103,16 @@ class Documents:
             idx = np.concatenate([np.arange(self.offsets[d], self.offsets[d + 1]) for d in pick]) if pick \
                 else np.zeros(0, np.int64)
             chars = (self.char_tokens[0][idx], self.char_tokens[1][idx])
+        deferred = None
+        if self.deferred is not None and self.deferred[0] in pick:
+            deferred = (pick.index(self.deferred[0]), self.deferred[1])
         return Documents(self.path, self.format, offsets, [self.ids[d] for d in pick], [keys[d] for d in pick],
                          self.start[keep] + shift, self.last[keep] + shift, self.label[keep], list(self.labels),
                          [self.lines[d] for d in pick] if self.lines is not None else None,
                          [self.texts[d] for d in pick] if self.texts is not None else None,
                          dict(self.notes) if notes else {}, chars,
-                         self.first + (pick[0] if pick and pick == list(range(pick[0], pick[0] + len(pick))) else 0))
+                         self.first + (pick[0] if pick and pick == list(range(pick[0], pick[0] + len(pick))) else 0),
+                         deferred)
 
     def tokens(self, d: int) -> List[str]:
         key = self.keys[d]
@@ -138,23 +144,34 @@ def concat_documents(parts: Sequence[Documents]) -> Documents:
     for p in parts:
         notes = merge_reading(notes, p.notes)
     first = parts[0]
+    at = np.cumsum([0] + [p.n_docs for p in parts[:-1]])
+    deferred = next(((int(k) + p.deferred[0], p.deferred[1]) for p, k in zip(parts, at) if p.deferred is not None),
+                    None)
     return Documents(first.path, first.format, offsets, [i for p in parts for i in p.ids],
                      [k for p in parts for k in p.keys],
                      np.concatenate([p.start + b for p, b in zip(parts, base)]),
                      np.concatenate([p.last + b for p, b in zip(parts, base)]), label, labels,
                      None if first.lines is None else [x for p in parts for x in (p.lines or [])],
                      None if first.texts is None else [x for p in parts for x in (p.texts or [])], notes or {},
-                     None if first.char_tokens is None else tuple(np.concatenate([p.char_tokens[j] for p in parts])
-                                                                  for j in (0, 1)), first.first)
+                     _chars(parts), first.first, deferred)
+
+
+def _chars(parts: Sequence[Documents]) -> Optional[Tuple[np.ndarray, np.ndarray]]:
+    """The token characters of consecutive blocks (None: the input has none)."""
+    got = [p.char_tokens for p in parts]
+    if any(c is None for c in got):
+        return None
+    return (np.concatenate([c[0] for c in got if c is not None]), np.concatenate([c[1] for c in got if c is not None]))
 
 
 def build_documents(path: str, fmt: str, lengths: Ints, ids: List[Optional[str]], keys: Keys,
                     span_doc: Ints, span_start: Ints, span_end: Ints,
                     span_label: Sequence[str], lines: Optional[List[int]] = None,
                     texts: Optional[List[str]] = None, notes: Optional[Dict[str, Any]] = None,
-                    char_tokens: Optional[Tuple[np.ndarray, np.ndarray]] = None) -> Documents:
+                    char_tokens: Optional[Tuple[np.ndarray, np.ndarray]] = None, first: int = 0) -> Documents:
     """Documents from per-document lengths and spans given as (document, first token,
-    end token exclusive, label), already checked against the document's length."""
+    end token exclusive, label), already checked against the document's length (``first``: the documents
+    of the input before these)."""
     lens = np.asarray(lengths, np.int64)
     offsets = np.zeros(len(lens) + 1, np.int64)
     np.cumsum(lens, out=offsets[1:])
@@ -162,7 +179,7 @@ def build_documents(path: str, fmt: str, lengths: Ints, ids: List[Optional[str]]
     # a label that prints like another: at its first line
     if first_control(labels) is not None and (k := first_control(span_label)) is not None:
         d = int(span_doc[k])
-        where = f"document {ids[d]!r}" if ids[d] is not None else f"document {d + 1}"
+        where = f"document {ids[d]!r}" if ids[d] is not None else f"document {first + d + 1}"
         raise InputError(f"{where}: {control_message(span_label[k], 'label')}", str(path),
                          lines[d] if lines else None)
     index = {lab: k for k, lab in enumerate(labels)}
@@ -171,7 +188,7 @@ def build_documents(path: str, fmt: str, lengths: Ints, ids: List[Optional[str]]
     last = offsets[doc] + np.asarray(span_end, np.int64) - 1 if len(doc) else np.zeros(0, np.int64)
     label = np.fromiter(map(index.__getitem__, span_label), np.int32, len(span_label))
     docs = Documents(str(path), fmt, offsets, ids, keys, start, last, label, labels, lines, texts,
-                     dict(notes or {}), char_tokens)
+                     dict(notes or {}), char_tokens, first)
     check_duplicates(docs)
     return docs
 

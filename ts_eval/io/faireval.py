@@ -266,9 +266,9 @@ def read_conll2000_file(path: str, ignore_punct: bool = True) -> _Raw:
     (the reference cuts at the next hyphen).  The spans come out in the order the
     reference emits them (it breaks ties by that order).
     """
-    from .columns import read_column_file
+    from .conll import column_file
 
-    cf = read_column_file(path, [2, -1], 1)
+    cf = column_file(path, [2, -1])
     if cf.n_columns < 3:
         raise InputError(f"{cf.n_columns} columns; a CoNLL-2000 file has 3: form, POS, annotation", path,
                          int(cf.token_line[0]) if cf.n_tokens else None)

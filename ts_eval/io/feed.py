@@ -60,8 +60,11 @@ class DocumentFeed:
     """The documents of one input, handed out ``n`` at a time (:class:`ts_eval.io.join.Feed`)."""
 
     def __init__(self, name: str, blocks: Iterator[Any], parse: Parse, cut_before: Callable[[Any, InputError], int],
-                 empty: Callable[[], Any], none: Callable[[], InputError]) -> None:
+                 empty: Callable[[Any], Any], none: Callable[[], InputError], blank: Optional[str] = "empty input"
+                 ) -> None:
         self.name = name
+        self.blank = blank                 # the error for an input of white space only (None: ``none()``)
+        self.text = False                  # a block held more than white space
         self.blocks, self.parse, self.cut_before = blocks, parse, cut_before
         self.empty, self.none = empty, none
         self.parts: List[Any] = []         # parsed documents not handed out yet
@@ -69,7 +72,7 @@ class DocumentFeed:
         self.error: Optional[InputError] = None     # raised when the next document is handed out
         self.handed = 0                    # documents handed out
         self.eof = False
-        self.sizes: List[int] = []         # bytes of the blocks read, per document not handed out (approximate)
+        self.last: Any = None              # the last part handed out (an empty part is cut from it)
 
     def _read(self) -> bool:
         """Parse the next block (False: nothing more)."""
@@ -79,6 +82,8 @@ class DocumentFeed:
         if raw is None:
             self.eof = True
             return False
+        if not self.text and isinstance(raw, RawBlock):
+            self.text = bool(raw.data.strip())
         try:
             part = self.parse(raw, None, self.handed + self.buffered)
         except InputError as err:
@@ -113,13 +118,14 @@ class DocumentFeed:
         if not self.buffered:
             if self.error is not None:
                 raise self.error
-            return self.empty()
+            return self.empty(self.last)
         if n is None or n >= self.buffered:
             out = self._join(self.parts)
             self.parts, self.buffered = [], 0
         else:
             out = self._split(n)
         self.handed += out.n_docs
+        self.last = out
         return out
 
     def _split(self, n: int) -> Any:
@@ -157,6 +163,8 @@ class DocumentFeed:
         return not self.buffered and self.error is None
 
     def end(self) -> None:
+        if self.blank is not None and not self.text:
+            raise InputError(self.blank, self.name)
         raise self.none()
 
     def size(self, part: Any) -> int:

@@ -54,65 +54,66 @@ class Format:
 
 
 _FORMATS: Dict[str, Format] = {}
-#: the modules of this package that declare a format, imported (and so registered) when a format is first asked
-#: for; the order is the order content is recognised in (the last, columns, takes whatever no other does)
-MODULES = ("brat", "generated", "label_studio", "jsonl_tokens", "jsonl_text", "conllu", "columns")
-_loaded = False
+#: the package's formats, in the order content is recognised in (the last, columns, takes whatever no other
+#: does): name -> (the module that declares it, the file name endings that say it).  A module is imported when
+#: its format is first asked for, so that listing the formats or reading a column file loads no other reader.
+BUILT_IN: Dict[str, Tuple[str, Tuple[str, ...]]] = {
+    "brat": ("brat", (".ann",)),
+    "generated": ("generated", ()),
+    "label-studio": ("jsonl_text", ()),
+    "jsonl-tokens": ("jsonl_tokens", ()),
+    "jsonl-text": ("jsonl_text", ()),
+    "conllu": ("conllu", (".conllu",)),
+    "columns": ("conll", (".conll", ".iob", ".bio", ".tsv")),
+}
+#: the option values some readers take, listed without importing them
+ALIGN_MODES = ("strict", "expand", "contract")   # character spans off token boundaries (io.tokenizer)
+DISCONTINUOUS = ("error", "first", "hull")      # discontinuous brat spans (io.brat)
 
 
 def register_format(fmt: Format) -> Format:
-    """Add (or replace) an input format; formats registered from outside the package are recognised by
-    content before the package's own."""
+    """Add (or replace) an input format.  A format registered from outside the package is recognised (by its
+    file name endings, or its ``sniff``) before the package's own."""
     _FORMATS[fmt.name] = fmt
     return fmt
 
 
-def _load() -> None:
-    global _loaded
-    if not _loaded:
-        _loaded = True
-        for name in MODULES:
-            importlib.import_module(f"{__package__}.{name}")
-
-
-def formats() -> List[Format]:
-    """Every format: those registered from outside the package first, then the package's in :data:`MODULES`
-    order."""
-    _load()
-    own = {f"{__package__}.{m}" for m in MODULES}
-    outside = [f for f in _FORMATS.values() if f.feed.__module__ not in own]
-    inside = [f for m in MODULES for f in _FORMATS.values() if f.feed.__module__ == f"{__package__}.{m}"]
-    return outside + inside
+def _outside() -> List[Format]:
+    return [f for name, f in _FORMATS.items() if name not in BUILT_IN]
 
 
 def names() -> Tuple[str, ...]:
-    return tuple(f.name for f in formats())
+    """Every format's name: those registered from outside the package first, then the package's."""
+    return tuple(f.name for f in _outside()) + tuple(BUILT_IN)
 
 
 def get_format(name: str) -> Format:
-    """The format ``name``; an OptionError naming every format otherwise."""
-    _load()
+    """The format ``name`` (its module imported); an OptionError naming every format otherwise."""
+    if name in BUILT_IN and name not in _FORMATS:
+        importlib.import_module(f"{__package__}.{BUILT_IN[name][0]}")
     if name not in _FORMATS:
         raise OptionError(f"format {name!r}: expected one of {', '.join(names())}")
     return _FORMATS[name]
 
 
-def by_name(path: str) -> Optional[Format]:
-    """The format a file name says (its ending, a compression suffix aside), or None."""
-    from .source import plain_name
+def detect(path: str, head: Optional[bytes]) -> str:
+    """The format of ``path``: a directory is brat; else the ending of its name (a compression suffix aside),
+    else its content (``head``: its first bytes; None: not looked at, columns)."""
+    from .source import STDIN, is_dir, plain_name
 
-    name = plain_name(path).lower()
-    for f in formats():
+    if is_dir(path):
+        return "brat"
+    name = plain_name(path).lower() if path != STDIN else ""
+    for f in _outside():
         if any(name.endswith(ext) for ext in f.extensions):
-            return f
-    return None
-
-
-def by_content(head: bytes) -> Format:
-    """The format the first bytes of an input say (the last format, columns, when no other recognises them)."""
+            return f.name
+    for fmt, (_, endings) in BUILT_IN.items():
+        if any(name.endswith(ext) for ext in endings):
+            return fmt
+    if head is None:
+        return "columns"
     text = head[:1 << 16].decode("utf-8", "replace").lstrip("\ufeff \t\r\n")
-    found = formats()
-    for f in found[:-1]:
+    for f in _outside() + [get_format(n) for n in BUILT_IN]:
         if f.sniff is not None and f.sniff(text):
-            return f
-    return found[-1]
+            return f.name
+    return "columns"

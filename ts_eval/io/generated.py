@@ -22,6 +22,7 @@ from typing import Any, List, Optional, Tuple
 import msgspec
 
 from ..errors import InputError
+from .formats import Format, register_format
 from .jsonl import decode, load_array, short
 from .source import display_name, read_text
 
@@ -40,6 +41,8 @@ class Generated:
     doc: List[int] = dc_field(default_factory=list)      # per string: its record
     text: List[str] = dc_field(default_factory=list)
     label: List[str] = dc_field(default_factory=list)
+    first: int = 0                                       # the records of the file before these
+    id_key: str = ID_KEY
 
     @property
     def n_docs(self) -> int:
@@ -47,7 +50,37 @@ class Generated:
 
     def where(self, d: int) -> str:
         """How a message names record ``d``."""
-        return f"record {self.ids[d]!r}" if self.ids[d] is not None else f"record {d + 1}"
+        return f"record {self.ids[d]!r}" if self.ids[d] is not None else f"record {self.first + d + 1}"
+
+    def id_error(self, d: int, first_has: bool, first_line: int) -> InputError:
+        """The error for record ``d``, the first whose id is there or not unlike the file's first record's."""
+        if first_has:
+            return mixed_ids(self.first + d + 1, self.id_key, self.path, self.lines[d])
+        return mixed_ids(1, self.id_key, self.path, first_line)
+
+    def take(self, order: Any, notes: bool = False) -> Generated:
+        """Records ``order`` (indices, in that order) as records of their own."""
+        pick = [int(k) for k in order]
+        where = {k: j for j, k in enumerate(pick)}
+        keep = [k for k, d in enumerate(self.doc) if d in where]
+        keep.sort(key=lambda k: where[self.doc[k]])
+        contiguous = bool(pick) and pick == list(range(pick[0], pick[0] + len(pick)))
+        return Generated(self.path, [self.ids[d] for d in pick], [self.lines[d] for d in pick],
+                         [where[self.doc[k]] for k in keep], [self.text[k] for k in keep],
+                         [self.label[k] for k in keep], self.first + (pick[0] if contiguous else 0), self.id_key)
+
+
+def concat_generated(parts: List[Generated]) -> Generated:
+    """Consecutive records of one file as one."""
+    out = Generated(parts[0].path, first=parts[0].first, id_key=parts[0].id_key)
+    for p in parts:
+        base = len(out.ids)
+        out.ids += p.ids
+        out.lines += p.lines
+        out.doc += [d + base for d in p.doc]
+        out.text += p.text
+        out.label += p.label
+    return out
 
 
 def read_generated(path: str, *, field: str = FIELD, id_key: str = ID_KEY, raw: Optional[bytes] = None) -> Generated:
@@ -171,3 +204,106 @@ def looks_generated(line: str) -> bool:
         return (isinstance(first, dict) and set(first) == {"text", "label"}) or (
             isinstance(first, list) and len(first) == 2 and all(isinstance(x, str) for x in first))
     return False
+
+
+# ---------------------------------------------------------------------------
+# the format: records placed on gold's documents
+
+
+@dataclass(frozen=True)
+class GeneratedOptions:
+    """How the strings are placed on gold's texts (:mod:`ts_eval.io.grounding`): ``generated`` (the mode:
+    ground, strings, fuzzy), ``ground`` (first or all occurrences), ``normalize``, ``fuzzy_threshold``; the
+    keys of a record's entities (``field``) and id (``id_key``)."""
+
+    generated: Optional[str] = None
+    ground: Optional[str] = None
+    normalize: Any = None
+    fuzzy_threshold: Optional[float] = None
+    field: str = FIELD
+    id_key: str = ID_KEY
+
+
+def parse_records(data: bytes, name: str, lines_before: int, first: int, field: str, id_key: str) -> Generated:
+    """The records of the lines ``data`` of a file, after ``lines_before`` lines and ``first`` records."""
+    from .source import BOM, check_utf8
+
+    check_utf8(data, name, lines_before=lines_before)
+    text = (data[len(BOM):] if not lines_before and data.startswith(BOM) else data).decode("utf-8")
+    out = Generated(name, first=first, id_key=id_key)
+    for k, ln in enumerate(text.split("\n")):
+        if ln.strip():
+            add_record(out, line_value(ln, name, lines_before + k + 1), lines_before + k + 1, first + out.n_docs + 1,
+                       field=field, id_key=id_key)
+    return out
+
+
+class GeneratedFeed:
+    """A generated output's records, handed out a number at a time (:class:`ts_eval.io.join.Feed`) and placed on
+    gold's documents (:meth:`place`, :meth:`attach`); what grounding finds is added up as they are placed
+    (:class:`~ts_eval.io.grounding.GroundingTally`), its notes of the whole on the last block."""
+
+    def __init__(self, path: str, options: GeneratedOptions, decoding: Any, block_bytes: int) -> None:
+        from .feed import DocumentFeed, before_line
+        from .grounding import GroundingTally, ground_settings
+        from .jsonl import json_stream
+        from .source import line_blocks, line_end
+
+        self.name = display_name(path)
+        self.settings = ground_settings(options.generated, options.ground, options.normalize,
+                                        options.fuzzy_threshold)
+        self.label_map = tuple(decoding.label_map)
+        self.tally = GroundingTally(self.settings)
+        self.placed = 0
+
+        def parse(raw: Any, stop: Optional[int], first: int) -> Generated:
+            return parse_records(raw.data if stop is None else raw.data[:stop], self.name, raw.lines, first,
+                                 options.field, options.id_key)
+
+        self.feed = DocumentFeed(self.name, line_blocks(json_stream(path, starts_array), line_end, block_bytes), parse,
+                                 before_line(self.name, False), lambda last: Generated(self.name),
+                                 lambda: InputError("empty input, expected JSON values, one per line", self.name))
+
+    def take(self, n: Optional[int] = None) -> Generated:
+        return self.feed.take(n)
+
+    def done(self) -> bool:
+        return self.feed.done()
+
+    def pending(self) -> Optional[InputError]:
+        return self.feed.pending()
+
+    def end(self) -> None:
+        self.feed.end()
+
+    def size(self, part: Any) -> int:
+        return int(part.n_docs)
+
+    def place(self, gold: Any, gen: Generated, order: Any, last: bool) -> Any:
+        """The records ``gen`` placed on ``gold``'s documents (gold's document g takes record ``order[g]``);
+        ``last``: gold has no more (the notes of the whole are then the block's)."""
+        import numpy as np
+
+        from .grounding import place
+
+        if len(order) != gen.n_docs or not np.array_equal(order, np.arange(gen.n_docs)):
+            gen = gen.take(order)
+        grounded = place(gold, gen, np.arange(gold.n_docs), self.tally, gen.first)
+        self.placed += gen.n_docs
+        notes = self.tally.notes(self.label_map) if last else {"generated": {"mode": self.settings.mode}}
+        grounded.notes.update(notes)
+        grounded.docs.notes.update(notes)
+        return grounded
+
+    def attach(self, corpus: Any, gold: Any, grounded: Any) -> Any:
+        from .grounding import attach
+
+        return attach(corpus, gold, grounded, self.settings)
+
+
+def _sniff(head: str) -> bool:
+    return head.startswith(("[", "{")) and looks_generated(head.split("\n", 1)[0])
+
+
+FORMAT = register_format(Format("generated", GeneratedFeed, GeneratedOptions, sniff=_sniff, places=True,
+                                description="a generated output: entity strings with labels, no offsets"))

@@ -31,10 +31,12 @@ import os
 from collections import Counter
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
+from dataclasses import fields as dataclass_fields
 from typing import TYPE_CHECKING, Any, Callable, Dict, Iterator, List, Mapping, Optional, Sequence, Tuple
 
 from ..errors import Hint, InputError, OptionError, Part
 from .source import STDIN
+from .source import display_name as display
 
 if TYPE_CHECKING:
     from ..core.corpus import Corpus
@@ -78,7 +80,11 @@ class Inputs:
     #: the scheme of column files when none is given (the command line's conlleval layout reads them as
     #: conlleval.pl does: ``conlleval``)
     default_scheme: str = "IOB2"
-    block_bytes: Optional[int] = None
+    #: about how many bytes of gold a block holds (None: one block, the whole inputs)
+    block_bytes: Optional[int] = 1 << 22
+    #: one column file's bytes start..stop only, after ``lines`` lines, with its first line's Head (a shard of
+    #: :func:`ts_eval.streaming.shards.file_shards`)
+    shard: Optional[Tuple[int, int, int, Any]] = None
 
     # -- what is read
 
@@ -101,7 +107,7 @@ class Inputs:
         forced = (self.gold_format if gold else None) or self.format
         if forced and forced != "auto":
             return forced
-        from .detect import detect_format
+        from .formats import detect as detect_format
         from .source import is_dir, read_head
 
         if is_dir(path):
@@ -136,44 +142,100 @@ class Inputs:
     # -- reading
 
     def corpus(self, command: str = "score", min_systems: int = 1) -> Corpus:
-        """Every input read whole, paired (``command`` and ``min_systems`` word the error for too few
-        systems)."""
-        if self.gold is not None:
-            files = self.system_inputs()
-            formats = [self.input_format(self.gold, gold=True)] + [self.input_format(f) for f in files]
-            if set(formats) == {"columns"}:
-                return self._column_files(files, command, min_systems)
-            return self._documents(files, formats, command, min_systems)
-        if self.file is None:
-            raise OptionError("give a file, or a gold file with system files")
-        if self.file != STDIN and os.path.isdir(self.file):
-            raise InputError(["is a directory, expected a column file (a directory of system files goes after ",
-                              Hint("gold", metavar="GOLD"), ")"], self.file)
-        fmt = self.input_format(self.file)
-        if fmt != "columns":
-            raise OptionError([f"{self.file} is read as {fmt}, which holds one side: give the gold file and the "
-                               "system files separately (", Hint("gold", metavar="GOLD"), " and the system inputs)"])
-        return self._one_file(command, min_systems)
+        """Every input read whole and paired: the one block of :meth:`read` with blocks of any size."""
+        blocks = list(replace(self, block_bytes=None).read(command, min_systems))
+        assert len(blocks) == 1       # (the road reads at least a block: an input without one is an error)
+        return blocks[0]
 
-    def _one_file(self, command: str, min_systems: int) -> Corpus:
+    def read(self, command: str = "score", min_systems: int = 1) -> Iterator[Corpus]:
+        """The Corpus of each block of whole sentences (documents) of gold, with the same of every system
+        (``command`` and ``min_systems`` word the error for too few systems)."""
+        from .sink import check_stdin_once
+
+        check_stdin_once([("gold", p) if k == 0 and self.gold is not None else (f"system {k}", p)
+                          for k, p in enumerate(self.paths())])
+        if self.gold is None:
+            return self._one_file(command, min_systems)
+        files = self.system_inputs()
+        formats = [self.input_format(self.gold, gold=True)] + [self.input_format(f) for f in files]
+        if set(formats) == {"columns"}:
+            return self._column_files(files, command, min_systems)
+        return self._documents(files, formats, command, min_systems)
+
+    def _decoding(self, columns: bool = True) -> Any:
+        """How tags are decoded (the command line's conlleval layout reads column files as conlleval.pl does)."""
+        from .join import Decoding
+
+        return Decoding(self.scheme or (self.default_scheme if columns else "IOB2"), self.policy or "conlleval",
+                        tuple(self.label_map))
+
+    def _column_options(self) -> Any:
+        from .conll import ColumnOptions
+
+        return ColumnOptions(self.token_column, self.delimiter, self.raw, self.outside_tag, self.tags_only)
+
+    def _one_file(self, command: str, min_systems: int) -> Iterator[Corpus]:
         from .columns import count_columns
-        from .conll import read_conll
 
         path = self.file
-        assert path is not None
-        kw = self.decoding()
-        gcol, scols = resolve_columns(path, lambda: count_columns(path, kw["delimiter"]), self.gold_column,
+        if path is None:
+            raise OptionError("give a file, or a gold file with system files")
+        if path != STDIN and os.path.isdir(path):
+            raise InputError(["is a directory, expected a column file (a directory of system files goes after ",
+                              Hint("gold", metavar="GOLD"), ")"], path)
+        fmt = self.input_format(path)
+        if fmt != "columns":
+            raise OptionError([f"{path} is read as {fmt}, which holds one side: give the gold file and the "
+                               "system files separately (", Hint("gold", metavar="GOLD"), " and the system inputs)"])
+        gcol, scols = resolve_columns(path, lambda: count_columns(path, self.delimiter), self.gold_column,
                                       self.system_columns)
         if len(scols) < min_systems:
             raise too_few(command, min_systems, f"system columns in {path}", [
                 f"got {len(scols)} ({', '.join(map(str, scols)) or 'none after the gold column'}): give ",
                 Hint("gold_column", metavar="N"), " (every later column is a system) or ", Hint("system_columns")])
-        # without names: the reader names one column after the file, several colN
+        # without names: one column is named after the file, several colN
         names = system_names(scols, self.names, "system columns") if self.names is not None else None
-        return read_conll(path, gold_column=gcol, system_columns=scols, names=names, **kw)
+        from .join import Columns
 
-    def _column_files(self, files: List[str], command: str, min_systems: int) -> Corpus:
-        from .conll import read_conll_pair
+        layout = Columns(gcol, tuple(scols), tuple(names) if names is not None else None, True, self.raw,
+                         self.outside_tag)
+        return self._columns(lambda: (self._column_feed(path, [gcol, *scols]), []), layout)
+
+    def _column_feed(self, path: str, columns: Sequence[int]) -> Any:
+        from .conll import _outside, column_feed
+
+        decoding = self._decoding()
+        cut = _outside(columns, self.outside_tag) if decoding.scheme == "conlleval" else None
+        return column_feed(path, columns, self._column_options(), self.block_bytes, cut,
+                           self.shard if path == self.file else None)
+
+    def _columns(self, feeds: Callable[[], Tuple[Any, List[Any]]], layout: Any) -> Iterator[Corpus]:
+        """The blocks of column files (``feeds()``: gold's and the systems', opened afresh for each pass), the
+        scheme ``auto`` detected over the whole files in a first pass."""
+        from .join import join_columns
+
+        decoding = self._decoding()
+        detected = None
+        if decoding.scheme == "auto":
+            from ..core.schemes import scheme_of
+
+            if STDIN in self.paths():
+                from .source import replayable_stdin
+
+                replayable_stdin()
+            evidence = None
+            gold, systems = feeds()
+            try:
+                for found in join_columns(gold, systems, layout, decoding=decoding, words=self.words, evidence=True):
+                    evidence = found if evidence is None else evidence | found
+            except InputError:        # the second pass reports it where it is
+                pass
+            detected = scheme_of(evidence) if evidence is not None else None
+        gold, systems = feeds()
+        return join_columns(gold, systems, layout, decoding=decoding, words=self.words, detected=detected)
+
+    def _column_files(self, files: List[str], command: str, min_systems: int) -> Iterator[Corpus]:
+        from .join import Columns
 
         if len(files) < min_systems:
             raise too_few(command, min_systems, "system files", [f"got {len(files)}"
@@ -182,69 +244,44 @@ class Inputs:
         if len(scols) != 1:
             raise OptionError(["with one file per system give one ", Hint("system_columns"),
                                " (the same for every system file)"])
-        assert self.gold is not None
-        return read_conll_pair(self.gold, files, gold_column=-1 if self.gold_column is None else self.gold_column,
-                               system_column=scols[0], names=system_names(files, self.names), sides=self.words,
-                               **self.decoding())
+        gold = self.gold
+        assert gold is not None
+        gcol = -1 if self.gold_column is None else self.gold_column
+        names = system_names(files, self.names)
+        layout = Columns(gcol, (scols[0],), tuple(names), False, self.raw, self.outside_tag)
+        return self._columns(lambda: (self._column_feed(gold, [gcol]),
+                                      [self._column_feed(f, [scols[0]]) for f in files]), layout)
 
-    def _documents(self, files: List[str], formats: List[str], command: str, min_systems: int) -> Corpus:
-        from .api import read_pair
+    def _documents(self, files: List[str], formats: List[str], command: str, min_systems: int) -> Iterator[Corpus]:
+        from .formats import get_format
+        from .join import join
 
         if len(files) < min_systems:
             raise too_few(command, min_systems, "system inputs", [f"got {len(files)}"])
         names = system_names(files, self.names)
-        forced = self.format if self.format not in (None, "auto") else None
-        assert self.gold is not None
-        return read_pair(self.gold, files, format=formats[0], system_format=forced, names=names,
-                         label_map=list(self.label_map), sides=self.words, **self.reader_options())
-
-    def blocks(self, command: str = "score", min_systems: int = 1) -> Optional[Blocks]:
-        """How to read the inputs in blocks of whole sentences or documents, or None when they are read whole
-        (see :class:`Blocks`)."""
-        paths = self.paths()
-        if not paths:
-            return None
-        gold = self.gold is not None
-        files = self.system_inputs() if gold else []
-        each = [self.input_format(p, gold=gold and k == 0) for k, p in enumerate([self.gold, *files] if gold
-                                                                                else paths) if p is not None]
-        formats = set(each)
-        if gold and formats <= set(BLOCK_FORMATS) and formats != {"columns"}:
-            if "generated" in formats and (command != "score" or each[0] == "generated"):
-                return None     # (rank reads generated outputs whole; gold cannot be one: the whole read says so)
-            return self._document_blocks(files, each, min_systems)
-        if formats != {"columns"}:
-            return None
-        kw = self.decoding()
-        if gold:
-            scols = self.system_columns if self.system_columns is not None else (-1,)
-            if len(files) < min_systems or len(scols) != 1:
-                return None
-            return Blocks(dict(gold_column=-1 if self.gold_column is None else self.gold_column,
-                               system_column=scols[0], names=system_names(files, self.names), **kw),
-                          gold=self.gold, systems=files)
-        from .columns import count_columns
-
-        path = self.file
-        assert path is not None
-        gcol, cols = resolve_columns(path, lambda: count_columns(path, kw["delimiter"]), self.gold_column,
-                                     self.system_columns)
-        if len(cols) < min_systems:
-            return None
-        names = system_names(cols, self.names, "system columns") if self.names is not None else None
-        return Blocks(dict(gold_column=gcol, system_columns=cols, names=names, **kw), file=path)
-
-    def _document_blocks(self, files: List[str], formats: List[str], min_systems: int) -> Optional[Blocks]:
-        from .lockstep import TAKES
-
         options = self.reader_options()
-        if (len(files) < min_systems or options.get("scheme") == "auto"
-                or set(options) - set().union(*(TAKES[f] for f in formats))):
-            return None
-        fmt: Any = formats[0] if len(set(formats)) == 1 else formats
-        assert self.gold is not None
-        return Blocks(dict(format=fmt, names=system_names(files, self.names), label_map=list(self.label_map),
-                           **options), gold=self.gold, systems=files)
+        each = [get_format(f) for f in formats]
+        gold = self.gold
+        assert gold is not None
+        if each[0].places:
+            raise InputError(f"gold is in the {each[0].name} format (strings without offsets); gold needs its text "
+                             "or tokens with spans (the generated outputs are systems)", display(gold))
+        from .generated import GeneratedOptions
+
+        generated = {f.name for f in dataclass_fields(GeneratedOptions)}
+        spoken = [k for k in sorted(set(options) & generated) if k != "generated" or options[k] != "ground"]
+        if spoken and not any(f.places for f in each):
+            raise OptionError(f"option(s) {', '.join(spoken)} apply to generated outputs only; no system was read "
+                              "in the generated format")
+        takes = set().union(*(f.option_names() for f in each), {"scheme", "policy"}, generated)
+        unknown = sorted(set(options) - takes)
+        if unknown:
+            raise OptionError(f"option(s) {', '.join(unknown)} apply to none of the formats read "
+                              f"({', '.join(sorted({f.name for f in each}))})")
+        decoding = self._decoding(columns=False)
+        feeds = [f.feed(p, f.make_options(options), decoding, self.block_bytes)
+                 for f, p in zip(each, [gold, *files])]
+        return join(feeds[0], feeds[1:], names, decoding=decoding, words=self.words)
 
 
 @dataclass

@@ -57,6 +57,20 @@ class Feed(Protocol):
     def size(self, part: Any) -> int:
         """About how many bytes of the input ``part`` (a return of :meth:`take`) came from."""
 
+    def pending(self) -> Optional[InputError]:
+        """The error the next document is (None: none, or the input is not read that far)."""
+
+
+class Placing(Feed, Protocol):
+    """An input whose records are placed on gold's documents (a generated output's strings)."""
+
+    def place(self, gold: Any, part: Any, order: np.ndarray, last: bool) -> Any:
+        """``part``'s records placed on ``gold``'s documents (gold's document g takes record ``order[g]``;
+        ``last``: gold has no more): a :class:`~ts_eval.io.grounding.Grounded`."""
+
+    def attach(self, corpus: Corpus, gold: Any, grounded: Dict[str, Any]) -> Corpus:
+        """The block's ``corpus`` with what it needs of every placed input (``grounded``: by system name)."""
+
 
 @dataclass(frozen=True)
 class Decoding:
@@ -72,6 +86,11 @@ Part = Any                              # what a feed hands out: Documents, or G
 Found = Tuple[int, Callable[[], InputError]]    # an error, at the gold document (of the block) where it shows
 
 
+def _raise(err: InputError) -> Callable[[], InputError]:
+    """An error found already, as the errors whose message is made only when it is raised."""
+    return lambda: err
+
+
 def _line(part: Part, d: int) -> Optional[int]:
     return part.lines[d] if part.lines is not None else None
 
@@ -82,6 +101,7 @@ class Ids:
     def __init__(self) -> None:
         self.has: Optional[bool] = None
         self.first = ""
+        self.first_line = 0
         self.seen: Dict[str, str] = {}
 
     def check(self, part: Part, track: bool, upto: Optional[int] = None) -> Optional[Found]:
@@ -89,14 +109,11 @@ class Ids:
         given before (``track``: ids are remembered)."""
         stop = part.n_docs if upto is None else upto
         if self.has is None and stop:
-            self.has, self.first = part.ids[0] is not None, part.where(0)
+            self.has, self.first, self.first_line = part.ids[0] is not None, part.where(0), _line(part, 0) or 0
         for d in range(stop):
             i = part.ids[d]
             if (i is not None) != self.has:
-                return d, lambda d=d: InputError(
-                    f"{part.where(d)} has {'no id' if self.has else 'an id'} and {self.first} has "
-                    f"{'one' if self.has else 'none'}; expected an id on every document (they pair by id) or on "
-                    "none (paired by order)", part.path, _line(part, d))
+                return d, lambda d=d: self._mixed(part, d)
             if track:
                 if i in self.seen:
                     first = self.seen[i]
@@ -105,6 +122,15 @@ class Ids:
                         part.path)
                 self.seen[i] = part.where(d)
         return None
+
+
+    def _mixed(self, part: Part, d: int) -> InputError:
+        """The error for document ``d``, the first whose id is there or not unlike the input's first's."""
+        if hasattr(part, "id_error"):        # (a format's own words)
+            return part.id_error(d, bool(self.has), self.first_line)
+        return InputError(f"{part.where(d)} has {'no id' if self.has else 'an id'} and {self.first} has "
+                          f"{'one' if self.has else 'none'}; expected an id on every document (they pair by id) or "
+                          "on none (paired by order)", part.path, _line(part, d))
 
 
 class _Side:
@@ -264,21 +290,29 @@ def join(gold: Feed, systems: Sequence[Feed], names: Sequence[str], *, decoding:
         side.gold_missing = lambda where: sum(1 for p in rest_of_gold() for i in p.ids if i not in where)
     while not gold.done():
         g = gold.take(None)
-        found: List[Tuple[int, int, Callable[[], InputError]]] = []
+        # (document of gold's block, input: 0 gold, k system k, kind: 0 reading, 1 a difference, 2 deferred)
+        found: List[Tuple[int, int, int, Callable[[], InputError]]] = []
         bad = gold_ids.check(g, bool(gold_ids.has) and any(s.ids.has for s in sides)) if g.n_docs else None
         if bad is not None:
-            found.append((bad[0], 0, bad[1]))
+            found.append((bad[0], 0, 0, bad[1]))
+        if getattr(g, "deferred", None) is not None:
+            found.append((g.deferred[0], 0, 2, _raise(g.deferred[1])))
         parts = []
         for k, side in enumerate(sides):
             errs: List[Found] = []
             part, order = side.take(g, gold_ids.has, errs)
-            found += [(d, k + 1, e) for d, e in errs]
+            found += [(d, k + 1, 0, e) for d, e in errs]
             diff = first_difference(g, part, order, side.words)
             if diff is not None:
-                found.append((diff[0], k + 1, lambda diff=diff: diff[1]))
+                found.append((diff[0], k + 1, 1, _raise(diff[1])))
+            late = getattr(part, "deferred", None)
+            if late is not None:
+                at = np.flatnonzero(order == late[0])
+                if len(at):
+                    found.append((int(at[0]), k + 1, 2, _raise(late[1])))
             parts.append((part, order, side.notes(), side.feed))
         if found:
-            raise min(found, key=lambda e: (e[0], e[1]))[2]()
+            raise min(found, key=lambda e: e[:3])[3]()
         read += g.n_docs
         last = gold.done()
         corpus = (build or paired)(g, dict(zip(names, parts)), last, decoding)
@@ -322,6 +356,116 @@ def concat_parts(parts: List[Part]) -> Part:
 
     if isinstance(parts[0], Documents):
         return concat_documents(parts)
-    from .generated import concat_generated
+    from .generated import Generated, concat_generated
 
-    return concat_generated(parts)
+    if isinstance(parts[0], Generated):
+        return concat_generated(parts)
+    from .conll import concat_columns
+
+    return concat_columns(parts)
+
+
+# ---------------------------------------------------------------------------
+# column files: their tags decoded together, as one file's columns are
+
+
+@dataclass(frozen=True)
+class Columns:
+    """How column files are read side by side: gold's column and the systems' (one file: the system columns
+    of gold's file; a file per system: the one column of every system file), the systems' names, and the tag
+    options every side is read with (conlleval.pl's ``-r`` and ``-o``)."""
+
+    gold_column: int
+    system_columns: Tuple[int, ...]
+    names: Optional[Tuple[str, ...]] = None
+    one_file: bool = True
+    raw: bool = False
+    outside_tag: str = "O"
+
+
+def join_columns(gold: Feed, systems: Sequence[Feed], layout: Columns, *, decoding: Decoding = Decoding(),
+                 words: Optional[Sequence[str]] = None, detected: Optional[str] = None,
+                 evidence: bool = False) -> Iterator[Any]:
+    """The Corpus of each block of gold's sentences, with the same sentences of every system file (none: one
+    file's columns), the tags of every side decoded together (:func:`~ts_eval.core.corpus.corpus_from_tag_ids`:
+    one vocabulary, the scheme detected over all of them); the files must hold the same sentences and tokens
+    (:func:`~ts_eval.io.conll.aligned_difference`; its first error by gold's sentence, as :func:`join`'s).
+    Under the conlleval scheme a block grows until every side is outside at its end (conlleval.pl's state
+    runs on across sentences otherwise).  ``detected``: the scheme ``auto`` stands for (found in a first pass
+    with ``evidence``, which yields each block's :class:`~ts_eval.core.schemes.SchemeEvidence` instead)."""
+    from .conll import Before, _check_token_columns, _finish, _one_file_sides, _pair_sides, aligned_difference
+
+    conlleval = decoding.scheme == "conlleval"
+    sentences = tokens = gold_line = 0
+    system_lines = [0] * len(systems)
+    checked = False
+    rest = _Rest(gold, systems)
+    while not gold.done():
+        g = gold.take(None)
+        parts = [s.take(g.n_docs) for s in systems]
+        while (conlleval and systems and not gold.done() and all(p.n_docs == g.n_docs for p in parts)
+               and not all(p.ends_outside(layout.outside_tag) for p in parts)):
+            more = gold.take(None)
+            g = concat_parts([g, more])
+            parts = [concat_parts([p, s.take(more.n_docs)]) for p, s in zip(parts, systems)]
+        if gold.done():          # one sentence past gold's end shows that a system goes on
+            parts = [concat_parts([p, s.take(1)]) if not s.done() else p for p, s in zip(parts, systems)]
+        if systems and not checked:
+            _check_token_columns(g.cf, layout.gold_column, [p.cf for p in parts], layout.system_columns[0])
+            checked = True
+        found: List[Tuple[int, int, Callable[[], InputError]]] = []
+        for k, (p, s) in enumerate(zip(parts, systems)):
+            before = Before(sentences, tokens, gold_line, system_lines[k], rest.of(k))
+            pair = GOLD_SYSTEM if words is None else (words[0], words[k + 1])
+            pending = s.pending() if p.n_docs < g.n_docs else None
+            n = p.n_docs if pending is not None else g.n_docs
+            diff = aligned_difference(g.take(np.arange(n)).cf if n < g.n_docs else g.cf, p.cf, before=before,
+                                      sides=pair)
+            if diff is not None:
+                found.append((diff[0], k + 1, _raise(diff[1])))
+            elif pending is not None:
+                found.append((n, k + 1, _raise(pending)))
+        if found:
+            raise min(found, key=lambda e: e[:2])[2]()
+        if layout.one_file:
+            vocab, sides = _one_file_sides(g.cf, g.path, layout.gold_column, layout.system_columns,
+                                           layout.names, layout.raw, layout.outside_tag)
+        else:
+            names = layout.names or tuple(f"system{k + 1}" for k in range(len(parts)))
+            vocab, sides = _pair_sides(g.cf, [p.cf for p in parts], names, layout.gold_column,
+                                       layout.system_columns[0], layout.raw, layout.outside_tag)
+        if evidence:
+            from ..core.corpus import scheme_evidence
+
+            yield scheme_evidence(vocab, sides, g.cf.sent_first)
+        else:
+            yield _finish(g.cf, vocab, sides, decoding.scheme, decoding.policy, decoding.label_map, detected)
+        sentences += g.n_docs
+        tokens += g.cf.n_tokens
+        gold_line = int(g.cf.token_line[-1]) if g.cf.n_tokens else gold_line
+        system_lines = [int(p.cf.token_line[-1]) if p.cf.n_tokens else line for p, line in zip(parts, system_lines)]
+    if not sentences:
+        gold.end()
+
+
+class _Rest:
+    """The sentences and tokens of gold and of each system after the blocks handed out (the counts of the whole
+    files a message gives), counted once: the files are read to their ends."""
+
+    def __init__(self, gold: Feed, systems: Sequence[Feed]) -> None:
+        self.gold, self.systems = gold, systems
+        self.counted: Dict[int, Tuple[int, int]] = {}
+
+    def _count(self, k: int) -> Tuple[int, int]:
+        if k not in self.counted:
+            feed = self.gold if k < 0 else self.systems[k]
+            sentences = tokens = 0
+            while not feed.done():
+                part = feed.take(None)
+                sentences += part.n_docs
+                tokens += part.cf.n_tokens
+            self.counted[k] = (sentences, tokens)
+        return self.counted[k]
+
+    def of(self, k: int) -> Callable[[], Tuple[int, int, int, int]]:
+        return lambda: (*self._count(-1), *self._count(k))

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import functools
 import itertools
+from dataclasses import dataclass
 from operator import attrgetter
 from typing import Any, Dict, List, Optional, Tuple, Union
 
@@ -22,6 +23,7 @@ import numpy as np
 from ..errors import InputError
 from .charspans import CharDocs, to_documents
 from .documents import Documents
+from .formats import Format, register_format
 from .jsonl import Span, is_int, record_chunks, short
 from .source import display_name, gc_paused, read_bytes
 
@@ -30,14 +32,19 @@ SPAN_KEYS = ("spans", "label", "entities")
 
 @gc_paused
 def read_jsonl_text(path: str, align: str = "strict", id_key: str = "id", text_key: str = "text",
-                    source: str = "annotations", tokenizer: str = "default", raw: Optional[bytes] = None) -> Documents:
+                    source: str = "annotations", tokenizer: str = "default", raw: Optional[bytes] = None, *,
+                    lines_before: int = 0, bytes_before: int = 0, first: int = 0,
+                    defer: bool = False) -> Optional[Documents]:
     """Read a text-with-character-offsets file (see the module docstring for the shapes); documents
-    without their own ``tokens`` are split by ``tokenizer`` (default or whitespace)."""
+    without their own ``tokens`` are split by ``tokenizer`` (default or whitespace).  ``raw`` may be a block
+    of the file after ``lines_before`` lines, ``bytes_before`` bytes and ``first`` records (None: it holds no
+    record); ``defer``: :func:`~ts_eval.io.charspans.to_documents`'s."""
     name = display_name(path)
-    cd = CharDocs(name, "jsonl-text")
+    cd = CharDocs(name, "jsonl-text", first=first)
     notes: Dict[str, int] = {"other_results": 0, "extra_annotations": 0}
     data = read_bytes(path) if raw is None else raw
-    for recs, nums in record_chunks(path, data, typed=_spacy_records(text_key, id_key)):
+    for recs, nums in record_chunks(path, data, typed=_spacy_records(text_key, id_key), lines_before=lines_before,
+                                    bytes_before=bytes_before):
         if not isinstance(recs[0], dict):
             _spacy_chunk(cd, recs, nums)
             continue
@@ -45,14 +52,16 @@ def read_jsonl_text(path: str, align: str = "strict", id_key: str = "id", text_k
             d = len(cd.ids)              # the record's index in the file
             rid = rec.get(id_key)
             if rid is not None and (not isinstance(rid, (str, int)) or isinstance(rid, bool)):
-                raise InputError(f"record {d + 1}: id {short(rid)} is not a string or integer", name, line)
+                raise InputError(f"record {first + d + 1}: id {short(rid)} is not a string or integer", name, line)
             cd.ids.append(None if rid is None else str(rid))
             cd.lines.append(line)
             if "data" in rec and isinstance(rec["data"], dict):
                 label_studio_task(cd, d, rec, line, text_key, source, notes)
             else:
                 text_record(cd, d, rec, line, text_key)
-    docs = to_documents(cd, align, tokenizer)
+    if not cd.texts and (lines_before or bytes_before):
+        return None
+    docs = to_documents(cd, align, tokenizer, defer)
     if notes["other_results"] or notes["extra_annotations"]:
         docs.notes.update(notes)
     return docs
@@ -172,3 +181,57 @@ def label_studio_task(cd: CharDocs, d: int, task: Dict[str, Any], line: int, tex
                              "strings", cd.path, line)
         for lab in labels:
             cd.add_span(d, value.get("start"), value.get("end"), lab, line)
+
+
+# ---------------------------------------------------------------------------
+# the formats: JSON Lines with texts, and Label Studio's export (the same reader)
+
+
+@dataclass(frozen=True)
+class TextOptions:
+    """``align``: a span off the token boundaries is an error (strict), grows to the tokens it touches
+    (expand) or shrinks to those inside it (contract); ``tokenizer``: default or whitespace, for documents
+    without tokens of their own; the keys of a record's id and text; ``source``: Label Studio's annotations or
+    predictions."""
+
+    align: str = "strict"
+    id_key: str = "id"
+    text_key: str = "text"
+    source: str = "annotations"
+    tokenizer: str = "default"
+
+
+def feed(path: str, options: TextOptions, decoding: Any, block_bytes: int) -> Any:
+    """A JSON Lines input of texts (or one JSON array of records, Label Studio's) handed out a number of
+    records at a time; a span off the token boundaries under ``align="strict"`` is raised by the joiner, once
+    the text is compared with gold's (:func:`~ts_eval.io.charspans.to_documents`'s ``defer``)."""
+    from .documents import no_documents
+    from .feed import DocumentFeed, before_line
+    from .jsonl import json_stream
+    from .source import line_blocks, line_end
+
+    name = display_name(path)
+
+    def parse(raw: Any, stop: Optional[int], first: int) -> Documents:
+        docs = read_jsonl_text(name, options.align, options.id_key, options.text_key, options.source,
+                               options.tokenizer, raw.data if stop is None else raw.data[:stop],
+                               lines_before=raw.lines, bytes_before=raw.bytes, first=first, defer=True)
+        return docs if docs is not None else no_documents(name, "jsonl-text")
+
+    return DocumentFeed(name, line_blocks(json_stream(path), line_end, block_bytes), parse, before_line(name, False),
+                        lambda last: no_documents(name, "jsonl-text"),
+                        lambda: InputError("empty input, expected JSON records", name))
+
+
+def _label_studio(head: str) -> bool:
+    return head.startswith("[") and '"data"' in head and ('"annotations"' in head or '"predictions"' in head)
+
+
+def _json(head: str) -> bool:
+    return head.startswith(("[", "{"))
+
+
+LABEL_STUDIO = register_format(Format("label-studio", feed, TextOptions, sniff=_label_studio,
+                                      description="a Label Studio JSON export (its first annotation per task)"))
+FORMAT = register_format(Format("jsonl-text", feed, TextOptions, sniff=_json,
+                                description="JSON Lines with texts and character-offset spans"))

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import functools
 import itertools
+from dataclasses import dataclass
 from operator import attrgetter
 from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
 
@@ -27,7 +28,8 @@ import numpy as np
 
 from ..core.printable import control_message, first_control
 from ..errors import InputError
-from .documents import TOKEN_SEP, Documents, build_documents, documents_from_tags
+from .documents import TOKEN_SEP, Documents, build_documents, documents_from_tags, tags_evidence
+from .formats import Format, register_format
 from .jsonl import Buffer, Span, decode, is_int, line_chunks, records, short
 from .source import display_name, gc_paused, read_bytes, read_text
 
@@ -64,7 +66,9 @@ def read_jsonl_tokens(path: str, scheme: str = "IOB2", policy: str = "conlleval"
     """Read a token-list JSON Lines file (see the module docstring for the shapes)."""
     name = display_name(path)
     data = read_bytes(path) if raw is None else raw
-    return tokens_documents(data, name, scheme=scheme, policy=policy, tag_names=tag_names, id_key=id_key)[0]
+    docs = tokens_documents(data, name, scheme=scheme, policy=policy, tag_names=tag_names, id_key=id_key)[0]
+    assert docs is not None         # (a whole file without records is an error)
+    return docs
 
 
 #: the shape of a file's records, and the line of the record that decided it
@@ -89,11 +93,14 @@ def _record_type(shape: str, id_key: str) -> Optional[msgspec.json.Decoder]:
 
 def tokens_documents(data: bytes, name: str, *, scheme: str = "IOB2", policy: str = "conlleval",
                      tag_names: Union[str, Sequence[str], None] = None, id_key: str = "id",
-                     shape_of: Optional[Shape] = None) -> Tuple[Documents, Shape]:
+                     shape_of: Optional[Shape] = None, lines_before: int = 0, bytes_before: int = 0, first: int = 0,
+                     detected: Optional[str] = None, evidence: bool = False) -> Tuple[Any, Optional[Shape]]:
     """The Documents of the bytes of a token-list JSON Lines file, or of a run of its lines (``shape_of``:
-    the shape its first record decided), and the shape."""
+    the shape its first record decided; ``lines_before``, ``bytes_before``, ``first``: the lines, bytes and
+    records of the file before them; None for lines without records), and the shape.  ``detected``: the
+    scheme ``auto`` stands for; ``evidence``: what the scheme ``auto`` is detected from instead of Documents."""
     read: Optional[_Read] = None
-    for body, numbers in line_chunks(data, name):
+    for body, numbers in line_chunks(data, name, lines_before=lines_before, bytes_before=bytes_before):
         if read is None:        # (the first chunk's JSON is checked before the shape of its first record)
             shape = shape_of or _shape(records(body, numbers, name)[0], name, numbers[0])
             names = None
@@ -104,8 +111,9 @@ def tokens_documents(data: bytes, name: str, *, scheme: str = "IOB2", policy: st
                 names = load_tag_names(tag_names)
             read = _Read(name, shape, names, id_key)
         read.chunk(body, numbers)
-    assert read is not None         # (line_chunks raises for a file without records)
-    return read.documents(scheme, policy), read.shape
+    if read is None:                # (line_chunks raises for a file without records: this is a block)
+        return None, shape_of
+    return read.documents(scheme, policy, first, detected, evidence), read.shape
 
 
 def _shape(first: Dict[str, Any], name: str, line: int) -> Shape:
@@ -227,15 +235,18 @@ class _Read:
             return
         self.typed_spans.append((starts, ends, list(map(attrgetter("label"), flat))))
 
-    def documents(self, scheme: str, policy: str) -> Documents:
+    def documents(self, scheme: str, policy: str, first: int = 0, detected: Optional[str] = None,
+                  evidence: bool = False) -> Any:
         name, shape = self.name, self.shape[0]
         doc_len = np.asarray(self.lengths, np.int64)
         keys = self.keys
         lines = self.lines
         if shape == "spans":
+            if evidence:
+                return None
             span_doc, span_b, span_e, span_lab = self._checked_spans(doc_len)
             return build_documents(name, "jsonl-tokens", doc_len, self.ids, keys, span_doc, span_b, span_e, span_lab,
-                                   lines=lines)
+                                   lines=lines, first=first)
         token_lines = np.repeat(np.asarray(lines, np.int32), self.lengths)
         if shape == "tags":
             if self.tag_error is not None:
@@ -244,8 +255,10 @@ class _Read:
             tag_ids = np.concatenate(self.tags) if self.tags else np.zeros(0, np.int32)
         else:
             tag_vocab, tag_ids = _tag_numbers(name, self.values, self.names or [], token_lines)
+        if evidence:
+            return tags_evidence(name, self.lengths, tag_vocab, tag_ids, lines, token_lines, first)
         return documents_from_tags(name, "jsonl-tokens", self.lengths, self.ids, keys, tag_vocab, tag_ids, scheme,
-                                   policy, lines=lines, token_lines=token_lines)
+                                   policy, lines=lines, token_lines=token_lines, first=first, detected=detected)
 
     def _checked_spans(self, lengths: np.ndarray) -> Tuple[np.ndarray, Any, Any, List[Any]]:
         """(document, start, end, label) of every span, each checked (the first bad one is reported)."""
@@ -295,3 +308,65 @@ def _check_span(sp: Any, n: int, name: str, line: int) -> None:
                          f"<= {n} (the number of tokens; end exclusive)", name, line)
     if not isinstance(lab, str) or not lab:
         raise InputError(f"span {short(sp)}: label {short(lab)} is not a non-empty string", name, line)
+
+
+# ---------------------------------------------------------------------------
+# the format
+
+
+@dataclass(frozen=True)
+class TokensOptions:
+    """``tag_names``: the names of Hugging Face ``ner_tags`` numbers (a list, or a file: a JSON list or a data
+    set's ``dataset_info.json``); ``id_key``: the key of a record's id."""
+
+    tag_names: Union[str, Sequence[str], None] = None
+    id_key: str = "id"
+
+
+def feed(path: str, options: TokensOptions, decoding: Any, block_bytes: int) -> Any:
+    """A token-list JSON Lines input (or one JSON array of records) handed out a number of records at a time."""
+    from .documents import no_documents
+    from .feed import DocumentFeed, before_line, detected_scheme
+    from .jsonl import json_stream
+    from .source import line_blocks, line_end
+
+    name = display_name(path)
+    shape: List[Shape] = []             # what the first record decided
+    names: Dict[str, Any] = {"tag_names": options.tag_names}
+    detected: List[Optional[str]] = [None]
+
+    def parse(raw: Any, stop: Optional[int], first: int, evidence: bool = False) -> Any:
+        if shape and shape[0][0] == "ner_tags" and isinstance(names["tag_names"], str):
+            names["tag_names"] = load_tag_names(names["tag_names"])      # (read once)
+        docs, found = tokens_documents(raw.data if stop is None else raw.data[:stop], name, scheme=decoding.scheme,
+                                       policy=decoding.policy, id_key=options.id_key,
+                                       shape_of=shape[0] if shape else None, lines_before=raw.lines,
+                                       bytes_before=raw.bytes, first=first, detected=detected[0], evidence=evidence,
+                                       **names)
+        if found is not None and not shape:
+            shape.append(found)
+        return docs if docs is not None or evidence else no_documents(name, "jsonl-tokens")
+
+    def blocks() -> Any:
+        return line_blocks(json_stream(path), line_end, block_bytes)
+
+    if decoding.scheme == "auto":
+        detected[0] = detected_scheme(path, blocks, parse)
+        shape.clear()
+    return DocumentFeed(name, blocks(), parse, before_line(name, False),
+                        lambda last: no_documents(name, "jsonl-tokens"),
+                        lambda: InputError("empty input, expected JSON records", name))
+
+
+def _sniff(head: str) -> bool:
+    if not head.startswith("{"):
+        return False
+    try:
+        rec = msgspec.json.decode(head.split("\n", 1)[0])
+    except msgspec.DecodeError:
+        return False
+    return isinstance(rec, dict) and "tokens" in rec and any(k in rec for k in SHAPES) and "text" not in rec
+
+
+FORMAT = register_format(Format("jsonl-tokens", feed, TokensOptions, sniff=_sniff, tags=True,
+                                write=None, description="JSON Lines with token lists and spans or tags"))
