@@ -325,8 +325,10 @@ def test_column_options_with_other_formats_and_one_file_of_another_format(tmp_pa
 def test_documents_that_differ_between_gold_and_system(tmp_path, capsys):
     gold = write_format(tmp_path, "jsonl-text", "gold")
     other = write(tmp_path / "other.json", json.dumps({"id": "d1", "text": "Mary lives here .", "spans": []}) + "\n")
-    bad(capsys, ["score", "--gold", gold, "--system", other], 1, other, "document 'd1'", "'Mary'", "'John'",
-        "expected the same tokens")
+    # both sides have texts: the texts are compared (the tokens come from them)
+    bad(capsys, ["score", "--gold", gold, "--system", other], 1, other, "document 'd1'",
+        "the text differs from the gold document 'd1'", "'Mary lives' vs gold 'John Smith'",
+        "expected the same text for the same document")
 
 
 # ---------------------------------------------------------------------------

@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 
 from ts_eval.errors import TsEvalError
 from ts_eval.io import columns as C
+from ts_eval.io.conll import ColumnOptions, column_feed
 
 
 def _outcome(raw: bytes, *, fast: bool, chunk: int, columns: Sequence[int] = (-2, -1),
@@ -202,7 +203,9 @@ def test_blocks_agree(tmp_path: Any) -> None:
         mp.setattr(C, "SINGLE_SEPARATOR_PATH", way == "fast")
         mp.setattr(C, "CHUNK_BYTES", 64)
         try:
-            for cf in C.read_column_blocks(str(path), columns=(-2, -1), block_bytes=300):
+            feed = column_feed(str(path), (-2, -1), ColumnOptions(), block_bytes=300)
+            while not feed.done():
+                cf = feed.take(None).cf
                 yield (cf.token_line.tolist(), cf.token_start.tolist() if cf.token_start is not None else None,
                        [(v, ids.tolist()) for v, ids in cf.columns.values()], cf.lines, cf.trailing_boundary)
         finally:

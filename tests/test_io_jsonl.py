@@ -95,13 +95,20 @@ def test_pairing_by_id_reorders_and_by_order_compares_tokens(tmp_path):
     noid = [{k: v for k, v in r.items() if k != "id"} for r in recs[::-1]]
     with pytest.raises(InputError, match=r"token 0 is 'p', the gold document 'a'.*expected the same tokens"):
         read_pair(g, write(tmp_path, "n.jsonl", noid))
+    in_order = [{k: v for k, v in r.items() if k != "id"} for r in recs]
     with pytest.raises(InputError, match=r"1 documents, the gold file .* has 2"):
-        read_pair(g, write(tmp_path, "one.jsonl", noid[:1]))
+        read_pair(g, write(tmp_path, "one.jsonl", in_order[:1]))
+    # the first error is the one at the first of gold's documents where one shows: here the tokens differ at
+    # gold's first document, before the system runs out at its second
+    with pytest.raises(InputError, match=r"token 0 is 'p', the gold document 'a'.*expected the same tokens"):
+        read_pair(g, write(tmp_path, "short.jsonl", noid[:1]))
 
 
 @pytest.mark.parametrize("records, message", [
-    ([{"id": "a", "tokens": ["x"], "spans": []}, {"id": "a", "tokens": ["x"], "spans": []}],
+    ([{"id": "a", "tokens": ["x", "y"], "spans": []}, {"id": "a", "tokens": ["x", "y"], "spans": []}],
      "document id 'a' occurs twice"),
+    ([{"id": "a", "tokens": ["x"], "spans": []}, {"id": "a", "tokens": ["x"], "spans": []}],
+     r"token 1 is the end, the gold document 'a'.*expected the same tokens"),   # (at gold's first document)
     ([{"id": "a", "tokens": ["x", "y"], "spans": []}], "document id 'b' of the gold file .* is missing"),
     ([{"id": "a", "tokens": ["x", "y"], "spans": []}, {"id": "b", "tokens": ["p"], "spans": []},
       {"id": "c", "tokens": ["p"], "spans": []}], "document id 'c' is not in the gold file"),
@@ -131,7 +138,7 @@ def test_bad_document_ids(tmp_path, records, message):
     ('{"tokens": ["a"], "tags": ["B-X"]}\n{"tokens": ["a"], "tags": [5]}\n', r":2: tag 5 is not a string"),
     ('{"tokens": ["a"], "tags": ["B-X"]}\n{"tokens": ["a"], "spans": []}\n', r":2: 'tags' is null"),
     ('{"tokens": ["a"], "ner_tags": [0]}\n', "give tag_names"),
-    ('[1, 2]\n', r"s\.jsonl: record 1: found int 1, expected a JSON object"),
+    ('[1, 2]\n', r"s\.jsonl:1: found int 1, expected a JSON object"),
     ('{"tokens": ["a"], "spans": []}\n7\n', r"s\.jsonl:2: found int 7, expected a JSON object"),
     ('\n\n', "empty input"),
 ])

@@ -364,7 +364,7 @@ def test_an_id_key_that_names_another_key(tmp_path: Any, id_key: str, message: s
      ":2: invalid JSON: Input data was truncated (column 32)"),
     ('[{"tokens": ["a"], "tags": ["O"]},\n {"tokens": ["b"] "tags": ["O"]}]',
      ":2: invalid JSON: expected ',' or '}' (column 19)"),
-    ('[{"tokens": ["a"], "tags": ["O"]},\n 7]', ": record 2: found int 7, expected a JSON object"),
+    ('[{"tokens": ["a"], "tags": ["O"]},\n 7]', ":2: found int 7, expected a JSON object"),
 ])
 def test_a_json_array_that_breaks_is_named_with_the_line_it_breaks_on(tmp_path: Any, text: str, message: str) -> None:
     p = tmp_path / "a.json"

@@ -144,7 +144,9 @@ def test_column_reader_reports_nested_counts_too(tmp_path):
     g.write_text("a B-X\nb I-X\n\nc O\n")
     rep = ts_eval.evaluate(ts_eval.read_pair(str(g), str(g)))
     assert (rep.gold["nested"], rep.gold["crossing"]) == (0, 0)
-    assert (rep.systems[0]["source"]["nested"], rep.systems[0]["source"]["reading"]["nested"]) == (0, 0)
+    assert (rep.systems[0]["source"]["nested"], rep.systems[0]["source"]["crossing"]) == (0, 0)
+    # column files take one road whichever function reads them: read_pair's sides are read_conll_pair's
+    assert rep.systems[0]["source"] == ts_eval.evaluate(ts_eval.read_conll_pair(str(g), [str(g)])).systems[0]["source"]
     two = tmp_path / "two.conll"
     two.write_text("a B-X B-X\nb I-X B-X\n\nc O O\n")
     corpus = ts_eval.read_conll(str(two))     # the column reader's corpus, not a document reader's

@@ -14,9 +14,8 @@ from typing import Any, List, Optional, Sequence
 from ..core.corpus import Corpus, relabel
 from ..errors import OptionError
 from ..io.annotators import read_annotators
-from ..io.api import read_pair
-from ..io.conll import read_conll, read_conll_pair
 from ..io.formats import detect as detect_format
+from ..io.inputs import Inputs
 from ..io.pairing import pair_documents
 from ..io.source import is_dir, read_head, system_name
 from .data import Annotations, from_corpus
@@ -93,11 +92,9 @@ def read_annotations(paths: Sequence[str], *, names: Optional[Sequence[str]] = N
     formats = {format} if format is not None else {detect_format(p, None if is_dir(p) else read_head(p))
                                                     for p in paths}
     words = annotator_words(found)
-    if formats == {"columns"}:     # column files as score reads them (documents at -DOCSTART-)
-        corpus = read_conll_pair(paths[0], paths[1:], names=side_names(found), sides=words, **options)
-    else:
-        corpus = read_pair(paths[0], paths[1:], format=format, system_format=format, names=side_names(found),
-                           sides=words, **options)
+    columns = {"gold_column": -1, "system_columns": (-1,)} if formats == {"columns"} else {}
+    corpus = Inputs.given(gold=paths[0], systems=paths[1:], format=format, names=side_names(found), words=words,
+                          **columns, **options).corpus("agree")
     return from_corpus(corpus, found)
 
 
@@ -112,5 +109,5 @@ def _column_file(path: str, columns: Optional[Sequence[int]], **options: Any) ->
     cols = list(columns)
     if len(cols) < 2:
         raise OptionError(f"{path}: {len(cols)} annotator columns; agreement needs at least two")
-    return read_conll(path, gold_column=cols[0], system_columns=cols[1:],
-                      names=[f"c{k}" for k in range(1, len(cols))], **options)
+    return Inputs.given(file=path, gold_column=cols[0], system_columns=cols[1:],
+                        names=[f"c{k}" for k in range(1, len(cols))], **options).corpus("agree")

@@ -428,7 +428,7 @@ def _training(train: Any, scheme: str, policy: str) -> Optional[at.Training]:
         return at.training_from(toks, g.start, g.last, g.label, train.labels, source=train.gold_info.path,
                                 sentences=train.n_sentences)
     if not isinstance(train, Documents):
-        from ..io.api import read
+        from ..io.reader import read
 
         train = read(str(train), scheme=scheme, policy=policy) if _columns(str(train)) else read(str(train))
     toks = [t for key in train.keys for t in (key.split("\x1f") if key else [])]

@@ -79,7 +79,7 @@ def run(args: argparse.Namespace) -> int:
     src: Any = args.src
     with option_errors():
         if args.in_scheme:   # convert's own scheme is the output's: read with the input's first
-            from ..io.api import read
+            from ..io.reader import read
 
             if args.from_format == "germeval":
                 raise ValueError("--in-scheme does not apply to germeval input (IOB2 by definition)")

@@ -7,55 +7,14 @@ gold and one or more systems (each in its own format, or Documents read already)
 """
 from __future__ import annotations
 
-from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple, Union
+from typing import Any, List, Mapping, Optional, Sequence, Tuple, Union
 
 from ..core.corpus import Corpus
-from ..errors import Hint, InputError, OptionError
+from ..errors import InputError, OptionError
+from .conll import _check_pair, _pair_names
 from .documents import Documents, no_documents
-from .source import STDIN, display_name, is_dir, read_head, system_name
-
-
-def _options(fmt: Any, options: Mapping[str, Any]) -> Tuple[Any, Any]:
-    """(the format's options, how its tags are decoded) from the keywords given; one it does not take is an
-    error."""
-    from .join import Decoding
-
-    takes = set(fmt.option_names()) | ({"scheme", "policy"} if fmt.tags else set())
-    unknown = set(options) - takes
-    if unknown:
-        raise OptionError(f"option(s) {', '.join(sorted(unknown))} do not apply to format {fmt.name}; it takes "
-                          f"{', '.join(sorted(takes))}")
-    return fmt.make_options(options), Decoding(options.get("scheme") or "IOB2", options.get("policy") or "conlleval")
-
-
-def format_of(path: str, fmt: Optional[str]) -> Any:
-    """The format record ``path`` is read with: ``fmt``, else by its name and content."""
-    from .formats import detect, get_format
-
-    return get_format(fmt or detect(path, None if is_dir(path) else read_head(path)))
-
-
-def read(path: str, *, format: Optional[str] = None, **options: Any) -> Documents:
-    """Read one input of any supported format (``format`` None: by extension and content) whole.
-
-    ``options`` are the format's options (scheme, policy, align, tag_names, misc_key, column, discontinuous,
-    ...); one the format does not take is an error.
-    """
-    if isinstance(path, Documents):
-        return path
-    fmt = format_of(str(path), format)
-    if fmt.places:
-        raise OptionError(["generated outputs (strings without offsets) are placed on gold's texts: read them as "
-                           "a system beside gold (read_pair), or convert them with ", Hint("gold", metavar="GOLD")],
-                          option="format", value="generated")
-    opts, decoding = _options(fmt, options)
-    feed = fmt.feed(str(path), opts, decoding, None)
-    if feed.done():
-        feed.end()
-    docs = feed.take(None)
-    if docs.deferred is not None:
-        raise docs.deferred[1]
-    return docs
+from .reader import _taken, format_of, read, read_generated_on
+from .source import STDIN, display_name, system_name
 
 
 class _Read:
@@ -116,7 +75,8 @@ def read_pair(gold: Union[str, Documents], systems: Union[str, Documents, Sequen
                       gold_format=format, format=system_format, label_map=tuple(tuple(x) for x in label_map),
                       words=tuple(sides) if sides is not None else None, scheme=options.pop("scheme", None),
                       policy=options.pop("policy", None), options=options, block_bytes=None).corpus()
-    from .join import Decoding, join
+    from .feed import Decoding
+    from .join import join
 
     feeds = [_Read(read(s, format=fmt, **_taken(s, fmt, options))) if not isinstance(s, Documents) else _Read(s)
              for s, fmt in [(gold, format), *((s, system_format) for _, s in items)]]
@@ -125,39 +85,35 @@ def read_pair(gold: Union[str, Documents], systems: Union[str, Documents, Sequen
                                        tuple(tuple(x) for x in label_map)), words=sides))
 
 
-def _taken(path: Any, fmt: Optional[str], options: Dict[str, Any]) -> Dict[str, Any]:
-    """The options the format of ``path`` takes."""
-    f = format_of(str(path), fmt)
-    takes = set(f.option_names()) | ({"scheme", "policy"} if f.tags else set())
-    return {k: v for k, v in options.items() if k in takes}
-
-
-def read_generated_on(gold: Union[str, Documents], path: str, *, format: Optional[str] = None,
-                      generated: Optional[str] = None, ground: Optional[str] = None, normalize: Any = None,
-                      fuzzy_threshold: Optional[float] = None, field: Optional[str] = None,
-                      **options: Any) -> Documents:
-    """The spans of a generated output (entity strings with labels, :mod:`ts_eval.io.generated`) placed on
-    ``gold``'s documents (:mod:`ts_eval.io.grounding`; the options as :func:`read_pair` takes them): the
-    grounded spans with gold's texts and tokens, ready to write (``convert``).  What grounding found
-    (ungrounded strings, duplicates, labels outside gold's) is in ``notes["generated"]``."""
-    from .formats import get_format
-    from .generated import FIELD, GeneratedOptions
-    from .grounding import ground as placed
-    from .grounding import ground_settings
-    from .join import Decoding
-
-    settings = ground_settings(generated, ground, normalize, fuzzy_threshold)
-    ids = {"id_key": options.pop("id_key")} if "id_key" in options else {}
-    gold_docs = gold if isinstance(gold, Documents) else read(gold, format=format, **options)
-    feed = get_format("generated").feed(path, GeneratedOptions(field=field or FIELD, **ids), Decoding(), None)
-    if feed.done():
-        feed.end()
-    return placed(gold_docs, feed.take(None), settings).docs
-
-
 def _name(src: Any, k: int) -> str:
     """A system's name from its path (:func:`~ts_eval.io.source.system_name`), ``systemK`` when that leaves nothing."""
     return system_name(src.path if isinstance(src, Documents) else str(src)) or f"system{k + 1}"
 
 
 __all__: List[str] = ["read", "read_pair", "read_generated_on", "format_of", "STDIN", "display_name"]
+
+
+def read_conll(path: str, *, gold_column: int = -2, system_columns: Sequence[int] = (-1,),
+               names: Optional[Sequence[str]] = None, **reading: Any) -> Corpus:
+    """One column file read whole: gold in ``gold_column``, one system per entry of ``system_columns``
+    (1-based; negative numbers count from the end: conlleval's layout, ``TOKEN ... GOLD SYSTEM``, is the
+    default; a file of exactly two columns has no token column).  ``reading``: the other options of
+    :class:`~ts_eval.io.inputs.Inputs` (``scheme``, ``policy``, ``label_map``, ``token_column``,
+    ``delimiter``, ``raw``, ``outside_tag``, ``tags_only``)."""
+    from .inputs import Inputs
+
+    return Inputs.given(file=path, gold_column=gold_column, system_columns=system_columns, names=names,
+                        **reading).corpus()
+
+
+def read_conll_pair(gold_path: str, system_paths: Sequence[str], *, gold_column: int = -1, system_column: int = -1,
+                    names: Optional[Sequence[str]] = None, sides: Optional[Sequence[str]] = None,
+                    **reading: Any) -> Corpus:
+    """A gold column file and one file per system read whole; sentences and tokens must match the gold file's
+    (``tags_only``: only the sentences and their lengths are compared); ``sides``: what the messages call gold
+    and each system."""
+    from .inputs import Inputs
+
+    _check_pair(gold_path, system_paths)
+    return Inputs.given(gold=gold_path, systems=system_paths, gold_column=gold_column, system_columns=(system_column,),
+                        names=_pair_names(system_paths, names), words=sides, format="columns", **reading).corpus()

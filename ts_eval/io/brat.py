@@ -156,9 +156,9 @@ class _Pairs:
         self.stems = stems
 
 
-def feed(path: str, options: BratOptions, decoding: Any, block_bytes: int) -> Any:
+def feed(path: str, options: BratOptions, decoding: Any, block_bytes: Optional[int]) -> Any:
     """A brat collection handed out a number of documents at a time: blocks of pairs whose .txt files hold
-    about ``block_bytes``, in name order (an error names the .ann file and its line)."""
+    about ``block_bytes`` (all of them when None), in name order (an error names the .ann file and its line)."""
     from .documents import no_documents
     from .feed import DocumentFeed
 
@@ -172,7 +172,7 @@ def feed(path: str, options: BratOptions, decoding: Any, block_bytes: int) -> An
         at = 0
         while at < len(stems):
             end, size = at, 0
-            while end < len(stems) and (end == at or size < block_bytes):
+            while end < len(stems) and (end == at or block_bytes is None or size < block_bytes):
                 size += os.path.getsize(stems[end] + ".txt")
                 end += 1
             yield _Pairs(stems[at:end])

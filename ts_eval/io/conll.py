@@ -10,53 +10,17 @@ all, and two files are then checked for equal sentence and token counts only.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Callable, Dict, List, Optional, Sequence, Tuple, cast
+from typing import Any, Callable, Dict, Iterator, List, Optional, Sequence, Tuple, cast
 
 import numpy as np
 
 from ..core.corpus import Corpus, SideInfo, corpus_from_tag_ids
 from ..errors import Hint, InputError, OptionError, Part, TsEvalError
 from .columns import ColumnFile, Head, join_blocks, shard_offsets, slice_block
+from .feed import Decoding, Feed, concat_parts, raising
 from .formats import Format, register_format
 from .sink import check_stdin_once
-from .source import system_name
-
-if TYPE_CHECKING:   # documents are made only for two-file mode (read_pair): score FILE does without the module
-    pass
-
-
-def read_conll(path: str, *, gold_column: int = -2, system_columns: Sequence[int] = (-1,),
-               names: Optional[Sequence[str]] = None, **reading: Any) -> Corpus:
-    """One column file read whole: gold in ``gold_column``, one system per entry of ``system_columns``
-    (1-based; negative numbers count from the end: conlleval's layout, ``TOKEN ... GOLD SYSTEM``, is the
-    default; a file of exactly two columns has no token column).  ``reading``: the other options of
-    :class:`~ts_eval.io.inputs.Inputs` (``scheme``, ``policy``, ``label_map``, ``token_column``,
-    ``delimiter``, ``raw``, ``outside_tag``, ``tags_only``)."""
-    from .inputs import Inputs
-
-    return Inputs(file=path, gold_column=gold_column, system_columns=tuple(system_columns),
-                  names=tuple(names) if names is not None else None, **_reading(reading)).corpus()
-
-
-def read_conll_pair(gold_path: str, system_paths: Sequence[str], *, gold_column: int = -1, system_column: int = -1,
-                    names: Optional[Sequence[str]] = None, sides: Optional[Sequence[str]] = None,
-                    **reading: Any) -> Corpus:
-    """A gold column file and one file per system read whole; sentences and tokens must match the gold file's
-    (``tags_only``: only the sentences and their lengths are compared); ``sides``: what the messages call gold
-    and each system."""
-    from .inputs import Inputs
-
-    _check_pair(gold_path, system_paths)
-    return Inputs(gold=gold_path, systems=tuple(system_paths), gold_column=gold_column,
-                  system_columns=(system_column,), names=tuple(_pair_names(system_paths, names)),
-                  words=tuple(sides) if sides is not None else None, format="columns", **_reading(reading)).corpus()
-
-
-def _reading(reading: Dict[str, Any]) -> Dict[str, Any]:
-    out = dict(reading)
-    if out.get("label_map") is not None:
-        out["label_map"] = tuple(tuple(x) for x in out["label_map"])
-    return out
+from .source import side_words, system_name
 
 
 def conll_shards(path: str, n: int, *, delimiter: Optional[str] = None, scheme: Optional[str] = None,
@@ -362,13 +326,15 @@ def column_documents(cf: ColumnFile, name: str, column: int = -1, scheme: str = 
 class ColumnOptions:
     """How a column file is read: its token column (None: it has none, ``tags_only``), the field
     ``delimiter`` (None: runs of spaces and tabs), and conlleval.pl's ``-r`` (``raw``: tags without
-    prefixes, each token a span of its tag) and ``-o`` (``outside_tag``)."""
+    prefixes, each token a span of its tag) and ``-o`` (``outside_tag``); ``column``: the column of tags a file
+    read as one side holds (beside inputs of other formats, or converted; 1-based, negative from the end)."""
 
     token_column: int = 1
     delimiter: Optional[str] = None
     raw: bool = False
     outside_tag: str = "O"
     tags_only: bool = False
+    column: int = -1
 
 
 class ColumnPart:
@@ -403,6 +369,10 @@ class ColumnPart:
         stop = int(self.starts[b]) if b < len(self.starts) else self.cf.n_tokens
         return ColumnPart(slice_block(self.cf, int(self.starts[a]), stop), self.first + a)
 
+    @staticmethod
+    def concat(parts: Sequence[ColumnPart]) -> ColumnPart:
+        return concat_columns(parts)
+
     def ends_outside(self, outside_tag: str) -> bool:
         return _ends_outside(self.cf, outside_tag)
 
@@ -412,7 +382,7 @@ def concat_columns(parts: Sequence[ColumnPart]) -> ColumnPart:
     return ColumnPart(join_blocks([p.cf for p in parts]), parts[0].first)
 
 
-def column_feed(path: str, columns: Sequence[int], options: ColumnOptions, block_bytes: int,
+def column_feed(path: str, columns: Sequence[int], options: ColumnOptions, block_bytes: Optional[int],
                 cut_after: Optional[Callable[[List[bytes]], bool]] = None,
                 shard: Optional[Tuple[int, int, int, Head]] = None) -> Any:
     """A column file handed out a number of whole sentences at a time (:class:`~ts_eval.io.feed.DocumentFeed`
@@ -429,12 +399,15 @@ def column_feed(path: str, columns: Sequence[int], options: ColumnOptions, block
     lines0 = 0 if shard is None else shard[2]
     bytes0 = 0 if shard is None else shard[0]
 
-    def blocks() -> Any:
+    def opened() -> Stream:
         fh: Stream = open_stream(path)
         if shard is not None:
             fh.seek(shard[0])
             fh = _Limited(fh, shard[1] - shard[0])
-        return line_blocks(fh, sentence_cut(options.delimiter, cut_after), block_bytes,
+        return fh
+
+    def blocks() -> Any:
+        return line_blocks(opened, sentence_cut(options.delimiter, cut_after), block_bytes,
                            lambda data: _has_token_line(data, options.delimiter))
 
     def parse(raw: Any, stop: Optional[int], first: int) -> ColumnPart:
@@ -467,21 +440,23 @@ def column_file(path: str, columns: Sequence[int], options: ColumnOptions = Colu
 
 def documents_feed(path: str, options: ColumnOptions, decoding: Any, block_bytes: Optional[int]) -> Any:
     """A column file beside inputs of other formats: its sentences as Documents, the tags of its last column
-    decoded alone (:func:`column_documents`), handed out a number at a time."""
+    decoded alone (:func:`column_documents`; ``options.column``, the last by default), handed out a number at
+    a time."""
     from .documents import no_documents
     from .feed import DocumentFeed, detected_scheme
 
-    parts = column_feed(path, [-1], options, block_bytes)
+    parts = column_feed(path, [options.column], options, block_bytes)
     detected: List[Optional[str]] = [None]
 
     def parse(raw: Any, stop: Optional[int], first: int, evidence: bool = False) -> Any:
         part = parts.parse(raw, stop, first)
-        return column_documents(part.cf, parts.name, -1, decoding.scheme, decoding.policy, first, detected[0],
-                                evidence)
+        return column_documents(part.cf, parts.name, options.column, decoding.scheme, decoding.policy, first,
+                                detected[0], evidence)
 
     if decoding.scheme == "auto":
-        detected[0] = detected_scheme(path, lambda: column_feed(path, [-1], options, block_bytes).blocks, parse)
-        parts = column_feed(path, [-1], options, block_bytes)
+        detected[0] = detected_scheme(path, lambda: column_feed(path, [options.column], options, block_bytes).blocks,
+                                      parse)
+        parts = column_feed(path, [options.column], options, block_bytes)
     return DocumentFeed(parts.name, parts.blocks, parse, parts.cut_before,
                         lambda last: no_documents(parts.name, "columns"), parts.none)
 
@@ -493,3 +468,109 @@ def _sniff(head: str) -> bool:
 FORMAT = register_format(Format("columns", documents_feed, ColumnOptions, sniff=_sniff, tags=True,
                                 extensions=(".conll", ".iob", ".bio", ".tsv"),
                                 description="column files: a token and its tags per line (CoNLL, IOB)"))
+
+
+# ---------------------------------------------------------------------------
+# column files: their tags decoded together, as one file's columns are
+
+
+@dataclass(frozen=True)
+class Columns:
+    """How column files are read side by side: gold's column and the systems' (one file: the system columns
+    of gold's file; a file per system: the one column of every system file), the systems' names, and the tag
+    options every side is read with (conlleval.pl's ``-r`` and ``-o``)."""
+
+    gold_column: int
+    system_columns: Tuple[int, ...]
+    names: Optional[Tuple[str, ...]] = None
+    one_file: bool = True
+    raw: bool = False
+    outside_tag: str = "O"
+
+
+def join_columns(gold: Feed, systems: Sequence[Feed], layout: Columns, *, decoding: Decoding = Decoding(),
+                 words: Optional[Sequence[str]] = None, detected: Optional[str] = None,
+                 evidence: bool = False) -> Iterator[Any]:
+    """The Corpus of each block of gold's sentences, with the same sentences of every system file (none: one
+    file's columns), the tags of every side decoded together (:func:`~ts_eval.core.corpus.corpus_from_tag_ids`:
+    one vocabulary, the scheme detected over all of them); the files must hold the same sentences and tokens
+    (:func:`~ts_eval.io.conll.aligned_difference`; its first error by gold's sentence, as :func:`join`'s).
+    Under the conlleval scheme a block grows until every side is outside at its end (conlleval.pl's state
+    runs on across sentences otherwise).  ``detected``: the scheme ``auto`` stands for (found in a first pass
+    with ``evidence``, which yields each block's :class:`~ts_eval.core.schemes.SchemeEvidence` instead)."""
+    from .conll import Before, _check_token_columns, _finish, _one_file_sides, _pair_sides, aligned_difference
+
+    conlleval = decoding.scheme == "conlleval"
+    sentences = tokens = gold_line = 0
+    system_lines = [0] * len(systems)
+    checked = False
+    rest = _Rest(gold, systems)
+    while not gold.done():
+        g = gold.take(None)
+        parts = [s.take(g.n_docs) for s in systems]
+        while (conlleval and systems and not gold.done() and all(p.n_docs == g.n_docs for p in parts)
+               and not all(p.ends_outside(layout.outside_tag) for p in parts)):
+            more = gold.take(None)
+            g = concat_parts([g, more])
+            parts = [concat_parts([p, s.take(more.n_docs)]) for p, s in zip(parts, systems)]
+        if gold.done():          # one sentence past gold's end shows that a system goes on
+            parts = [concat_parts([p, s.take(1)]) if not s.done() else p for p, s in zip(parts, systems)]
+        if systems and not checked:
+            _check_token_columns(g.cf, layout.gold_column, [p.cf for p in parts], layout.system_columns[0])
+            checked = True
+        found: List[Tuple[int, int, Callable[[], InputError]]] = []
+        for k, (p, s) in enumerate(zip(parts, systems)):
+            before = Before(sentences, tokens, gold_line, system_lines[k], rest.of(k))
+            pair = side_words(words, k)
+            pending = s.pending() if p.n_docs < g.n_docs else None
+            n = p.n_docs if pending is not None else g.n_docs
+            diff = aligned_difference(g.take(np.arange(n)).cf if n < g.n_docs else g.cf, p.cf, before=before,
+                                      sides=pair)
+            if diff is not None:
+                found.append((diff[0], k + 1, raising(diff[1])))
+            elif pending is not None:
+                found.append((n, k + 1, raising(pending)))
+        if found:
+            raise min(found, key=lambda e: e[:2])[2]()
+        if layout.one_file:
+            vocab, sides = _one_file_sides(g.cf, g.path, layout.gold_column, layout.system_columns,
+                                           layout.names, layout.raw, layout.outside_tag)
+        else:
+            names = layout.names or tuple(f"system{k + 1}" for k in range(len(parts)))
+            vocab, sides = _pair_sides(g.cf, [p.cf for p in parts], names, layout.gold_column,
+                                       layout.system_columns[0], layout.raw, layout.outside_tag)
+        if evidence:
+            from ..core.corpus import scheme_evidence
+
+            yield scheme_evidence(vocab, sides, g.cf.sent_first)
+        else:
+            yield _finish(g.cf, vocab, sides, decoding.scheme, decoding.policy, decoding.label_map, detected)
+        sentences += g.n_docs
+        tokens += g.cf.n_tokens
+        gold_line = int(g.cf.token_line[-1]) if g.cf.n_tokens else gold_line
+        system_lines = [int(p.cf.token_line[-1]) if p.cf.n_tokens else line for p, line in zip(parts, system_lines)]
+    if not sentences:
+        gold.end()
+
+
+class _Rest:
+    """The sentences and tokens of gold and of each system after the blocks handed out (the counts of the whole
+    files a message gives), counted once: the files are read to their ends."""
+
+    def __init__(self, gold: Feed, systems: Sequence[Feed]) -> None:
+        self.gold, self.systems = gold, systems
+        self.counted: Dict[int, Tuple[int, int]] = {}
+
+    def _count(self, k: int) -> Tuple[int, int]:
+        if k not in self.counted:
+            feed = self.gold if k < 0 else self.systems[k]
+            sentences = tokens = 0
+            while not feed.done():
+                part = feed.take(None)
+                sentences += part.n_docs
+                tokens += part.cf.n_tokens
+            self.counted[k] = (sentences, tokens)
+        return self.counted[k]
+
+    def of(self, k: int) -> Callable[[], Tuple[int, int, int, int]]:
+        return lambda: (*self._count(-1), *self._count(k))

@@ -210,7 +210,7 @@ def _none(name: str) -> Documents:
     return no_documents(name, "conllu")
 
 
-def feed(path: str, options: ConlluOptions, decoding: Any, block_bytes: int) -> Any:
+def feed(path: str, options: ConlluOptions, decoding: Any, block_bytes: Optional[int]) -> Any:
     """A CoNLL-U input handed out a number of sentences at a time (:class:`~ts_eval.io.feed.DocumentFeed`)."""
     from .columns import sentence_cut
     from .feed import DocumentFeed, before_line, detected_scheme
@@ -219,7 +219,7 @@ def feed(path: str, options: ConlluOptions, decoding: Any, block_bytes: int) -> 
     reading = _Reading(path, options, decoding.scheme, decoding.policy)
 
     def blocks() -> Any:
-        return line_blocks(open_stream(path), sentence_cut(None), block_bytes)
+        return line_blocks(lambda: open_stream(path), sentence_cut(None), block_bytes)
 
     if decoding.scheme == "auto":
         reading.detected = detected_scheme(path, blocks, reading.parse)

@@ -13,8 +13,8 @@ from typing import Any, Optional, Union
 
 from ..errors import Hint, OptionError
 from ..germeval.documents import read_germeval_side
-from .api import read, read_generated_on
 from .documents import Documents
+from .reader import read, read_generated_on
 from .sink import check_outputs
 from .source import STDIN, plain_name
 from .write_brat import write_brat
@@ -54,7 +54,7 @@ def convert(src: Union[str, Documents], dst: str, *, from_format: Optional[str] 
     output back and sets ``report.verified`` to whether it holds the same documents, tokens
     and spans (not for standard output).  With ``gold``, ``src`` is a generated output (entity strings
     with labels, no offsets) and its strings are placed on gold's texts first
-    (:func:`ts_eval.io.api.read_generated_on`; ``reader_options`` are its options): the grounded
+    (:func:`ts_eval.io.reader.read_generated_on`; ``reader_options`` are its options): the grounded
     spans are written, and the report says how many strings found no place."""
     check_outputs([("dst", dst)], [("src", src)] if isinstance(src, str) else [])
     if side != "gold" and from_format != "germeval":

@@ -83,6 +83,10 @@ class Documents:
             parts.append(f"line {self.lines[d]}")
         return ", ".join(parts)
 
+    @staticmethod
+    def concat(parts: Sequence[Documents]) -> Documents:
+        return concat_documents(list(parts))
+
     def take(self, order: Ints, notes: bool = False) -> Documents:
         """Documents ``order`` (indices, in that order) as Documents of their own; what reading found
         (``notes``) is the whole's, not a part's: the new Documents have it only with ``notes``."""

@@ -13,12 +13,16 @@ first).
 """
 from __future__ import annotations
 
-from typing import Any, Callable, Iterator, List, Optional, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Callable, Dict, Iterator, List, Optional, Protocol, Sequence, Tuple
 
 import numpy as np
 
 from ..errors import InputError
 from .source import RawBlock
+
+if TYPE_CHECKING:
+    from ..core.corpus import Corpus
 
 #: a format's parser: a block (or its first ``stop`` bytes, None: all), the documents before it -> documents
 Parse = Callable[[RawBlock, Optional[int], int], Any]
@@ -56,8 +60,58 @@ def blank_before(data: Any, line: int) -> int:
     return 0
 
 
+class Feed(Protocol):
+    """One input, handed out a number of whole documents at a time."""
+
+    name: str
+
+    def take(self, n: Optional[int] = None) -> Any:
+        """The next ``n`` documents (None: the next block's worth; fewer only at the end of the input):
+        :class:`~ts_eval.io.documents.Documents`, or a generated output's records
+        (:class:`~ts_eval.io.generated.Generated`).  An error in the input is raised when the document it is in
+        is the next to hand out."""
+
+    def done(self) -> bool:
+        """Whether no document is left."""
+
+    def end(self) -> None:
+        """At the end of an input that held no document: raise what reading such an input says."""
+
+    def size(self, part: Any) -> int:
+        """About how many bytes of the input ``part`` (a return of :meth:`take`) came from."""
+
+    def pending(self) -> Optional[InputError]:
+        """The error the next document is (None: none, or the input is not read that far)."""
+
+
+class Placing(Feed, Protocol):
+    """An input whose records are placed on gold's documents (a generated output's strings)."""
+
+    def place(self, gold: Any, part: Any, order: np.ndarray, last: bool) -> Any:
+        """``part``'s records placed on ``gold``'s documents (gold's document g takes record ``order[g]``;
+        ``last``: gold has no more): a :class:`~ts_eval.io.grounding.Grounded`."""
+
+    def attach(self, corpus: Corpus, gold: Any, grounded: Dict[str, Any]) -> Corpus:
+        """The block's ``corpus`` with what it needs of every placed input (``grounded``: by system name)."""
+
+
+@dataclass(frozen=True)
+class Decoding:
+    """How the sides read from tags are decoded (``scheme``, ``policy``) and how every side's labels are
+    rewritten (``label_map``: (pattern, replacement) pairs)."""
+
+    scheme: str = "IOB2"
+    policy: str = "conlleval"
+    label_map: Tuple[Tuple[str, str], ...] = ()
+
+
+def raising(err: InputError) -> Callable[[], InputError]:
+    """An error found already, as the errors whose message is made only when it is raised."""
+    return lambda: err
+
+
 class DocumentFeed:
-    """The documents of one input, handed out ``n`` at a time (:class:`ts_eval.io.join.Feed`)."""
+    """The documents of one input, handed out ``n`` at a time (:class:`ts_eval.io.feed.Feed`)."""
 
     def __init__(self, name: str, blocks: Iterator[Any], parse: Parse, cut_before: Callable[[Any, InputError], int],
                  empty: Callable[[Any], Any], none: Callable[[], InputError], blank: Optional[str] = "empty input"
@@ -146,9 +200,7 @@ class DocumentFeed:
     def _join(self, parts: Sequence[Any]) -> Any:
         if len(parts) == 1:
             return parts[0]
-        from .join import concat_parts
-
-        return concat_parts(list(parts))
+        return concat_parts(parts)
 
     def pending(self) -> Optional[InputError]:
         """The error the next document is (None: there is none, or the input is not read that far)."""
@@ -189,3 +241,23 @@ def detected_scheme(path: str, blocks: Callable[[], Iterator[RawBlock]], parse: 
     except InputError:      # the second pass reports it where it is (the blocks before it decide the scheme)
         pass
     return scheme_of(evidence) if evidence is not None else None
+
+
+def concat_parts(parts: Sequence[Any]) -> Any:
+    """Consecutive parts of one input (documents, a generated output's records, a column file's sentences) as
+    one: each kind of part knows how (its ``concat``)."""
+    return parts[0] if len(parts) == 1 else parts[0].concat(parts)
+
+
+def whole(feed: Feed) -> Any:
+    """Every document of ``feed`` as one part; an error in the input is raised (one that pairing would report
+    only where no other comes first, too)."""
+    parts = []
+    while not feed.done():
+        part = feed.take(None)
+        if getattr(part, "deferred", None) is not None:
+            raise part.deferred[1]
+        parts.append(part)
+    if not parts:
+        feed.end()
+    return concat_parts(parts)

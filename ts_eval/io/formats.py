@@ -3,7 +3,7 @@
 A format is one module of :mod:`ts_eval.io` that declares its record and registers it
 (:func:`register_format`): its name, the file name endings that say it, how its content is recognised,
 its options (a frozen dataclass whose fields, with their defaults, are the keywords it takes), how an input
-is read (``feed``: handed out a number of whole documents at a time, :class:`ts_eval.io.join.Feed`) and how
+is read (``feed``: handed out a number of whole documents at a time, :class:`ts_eval.io.feed.Feed`) and how
 documents are written in it, when they can be.  Everything else -- choosing a format, passing options,
 reading inputs whole or in blocks, pairing gold with systems, converting -- reads these records, so a new
 format (also one registered from outside the package) is one module.
@@ -28,7 +28,7 @@ class Format:
     """An input format (see the module docstring).
 
     ``feed(path, options, decoding, block_bytes)``: the input as a feed (``options``: an instance of
-    ``options``; ``decoding``: :class:`~ts_eval.io.join.Decoding`, for formats of tags); ``sniff(head)``:
+    ``options``; ``decoding``: :class:`~ts_eval.io.feed.Decoding`, for formats of tags); ``sniff(head)``:
     whether the first 64 KiB of an input (decoded) are of this format; ``write(docs, path, **kw)``: documents
     written in this format (None: it is read only); ``tags``: inputs are read from tags, which a scheme
     decodes; ``directory``: an input is a directory; ``places``: its records are placed on gold's documents

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from dataclasses import field as dc_field
-from typing import Any, List, Optional, Tuple
+from typing import Any, List, Optional, Sequence, Tuple
 
 import msgspec
 
@@ -57,6 +57,10 @@ class Generated:
         if first_has:
             return mixed_ids(self.first + d + 1, self.id_key, self.path, self.lines[d])
         return mixed_ids(1, self.id_key, self.path, first_line)
+
+    @staticmethod
+    def concat(parts: Sequence[Generated]) -> Generated:
+        return concat_generated(list(parts))
 
     def take(self, order: Any, notes: bool = False) -> Generated:
         """Records ``order`` (indices, in that order) as records of their own."""
@@ -239,11 +243,11 @@ def parse_records(data: bytes, name: str, lines_before: int, first: int, field: 
 
 
 class GeneratedFeed:
-    """A generated output's records, handed out a number at a time (:class:`ts_eval.io.join.Feed`) and placed on
+    """A generated output's records, handed out a number at a time (:class:`ts_eval.io.feed.Feed`) and placed on
     gold's documents (:meth:`place`, :meth:`attach`); what grounding finds is added up as they are placed
     (:class:`~ts_eval.io.grounding.GroundingTally`), its notes of the whole on the last block."""
 
-    def __init__(self, path: str, options: GeneratedOptions, decoding: Any, block_bytes: int) -> None:
+    def __init__(self, path: str, options: GeneratedOptions, decoding: Any, block_bytes: Optional[int]) -> None:
         from .feed import DocumentFeed, before_line
         from .grounding import GroundingTally, ground_settings
         from .jsonl import json_stream
@@ -260,7 +264,7 @@ class GeneratedFeed:
             return parse_records(raw.data if stop is None else raw.data[:stop], self.name, raw.lines, first,
                                  options.field, options.id_key)
 
-        self.feed = DocumentFeed(self.name, line_blocks(json_stream(path, starts_array), line_end, block_bytes), parse,
+        self.feed = DocumentFeed(self.name, line_blocks(lambda: json_stream(path, starts_array), line_end, block_bytes), parse,
                                  before_line(self.name, False), lambda last: Generated(self.name),
                                  lambda: InputError("empty input, expected JSON values, one per line", self.name))
 

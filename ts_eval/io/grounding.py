@@ -34,16 +34,18 @@ import re
 import string as _string
 import unicodedata
 from dataclasses import dataclass, field
-from typing import Any, Dict, List, Mapping, Optional, Sequence, Set, Tuple, Union
+from typing import TYPE_CHECKING, Any, Dict, List, Mapping, Optional, Sequence, Set, Tuple, Union
 
 import numpy as np
 
 from ..core.corpus import Corpus, SideStrings, Unplaced, map_labels
 from ..errors import Hint, OptionError
 from .documents import Documents, build_documents
-from .generated import Generated
 from .pairing import document_order
 from .tokenizer import tokenize
+
+if TYPE_CHECKING:
+    from .generated import Generated
 
 NORMALIZE_STEPS = ("case", "all-punct", "punct", "articles", "space", "dedupe")
 NORMALIZE_PRESETS: Dict[str, Tuple[str, ...]] = {

@@ -86,6 +86,18 @@ class Inputs:
     #: :func:`ts_eval.streaming.shards.file_shards`)
     shard: Optional[Tuple[int, int, int, Any]] = None
 
+    @classmethod
+    def given(cls, **keywords: Any) -> Inputs:
+        """Inputs from keywords as the Python functions take them: the fields by name (``label_map`` and the
+        sequences as any sequence), every other keyword a reader's option (``options``)."""
+        names = {f.name for f in dataclass_fields(cls)} - {"options"}
+        made = {k: v for k, v in keywords.items() if k in names and v is not None}
+        for key in ("systems", "names", "system_columns", "words"):
+            if key in made:
+                made[key] = tuple(made[key])
+        made["label_map"] = tuple(tuple(x) for x in made.get("label_map", ()))
+        return cls(**made, options={k: v for k, v in keywords.items() if k not in names})
+
     # -- what is read
 
     def paths(self) -> List[str]:
@@ -164,7 +176,7 @@ class Inputs:
 
     def _decoding(self, columns: bool = True) -> Any:
         """How tags are decoded (the command line's conlleval layout reads column files as conlleval.pl does)."""
-        from .join import Decoding
+        from .feed import Decoding
 
         return Decoding(self.scheme or (self.default_scheme if columns else "IOB2"), self.policy or "conlleval",
                         tuple(self.label_map))
@@ -195,7 +207,7 @@ class Inputs:
                 Hint("gold_column", metavar="N"), " (every later column is a system) or ", Hint("system_columns")])
         # without names: one column is named after the file, several colN
         names = system_names(scols, self.names, "system columns") if self.names is not None else None
-        from .join import Columns
+        from .conll import Columns
 
         layout = Columns(gcol, tuple(scols), tuple(names) if names is not None else None, True, self.raw,
                          self.outside_tag)
@@ -212,7 +224,7 @@ class Inputs:
     def _columns(self, feeds: Callable[[], Tuple[Any, List[Any]]], layout: Any) -> Iterator[Corpus]:
         """The blocks of column files (``feeds()``: gold's and the systems', opened afresh for each pass), the
         scheme ``auto`` detected over the whole files in a first pass."""
-        from .join import join_columns
+        from .conll import join_columns
 
         decoding = self._decoding()
         detected = None
@@ -235,7 +247,7 @@ class Inputs:
         return join_columns(gold, systems, layout, decoding=decoding, words=self.words, detected=detected)
 
     def _column_files(self, files: List[str], command: str, min_systems: int) -> Iterator[Corpus]:
-        from .join import Columns
+        from .conll import Columns
 
         if len(files) < min_systems:
             raise too_few(command, min_systems, "system files", [f"got {len(files)}"
@@ -258,7 +270,6 @@ class Inputs:
 
         if len(files) < min_systems:
             raise too_few(command, min_systems, "system inputs", [f"got {len(files)}"])
-        names = system_names(files, self.names)
         options = self.reader_options()
         each = [get_format(f) for f in formats]
         gold = self.gold
@@ -266,9 +277,8 @@ class Inputs:
         if each[0].places:
             raise InputError(f"gold is in the {each[0].name} format (strings without offsets); gold needs its text "
                              "or tokens with spans (the generated outputs are systems)", display(gold))
-        from .generated import GeneratedOptions
-
-        generated = {f.name for f in dataclass_fields(GeneratedOptions)}
+        names = system_names(files, self.names)
+        generated = set(get_format("generated").option_names())
         spoken = [k for k in sorted(set(options) & generated) if k != "generated" or options[k] != "ground"]
         if spoken and not any(f.places for f in each):
             raise OptionError(f"option(s) {', '.join(spoken)} apply to generated outputs only; no system was read "
@@ -282,24 +292,6 @@ class Inputs:
         feeds = [f.feed(p, f.make_options(options), decoding, self.block_bytes)
                  for f, p in zip(each, [gold, *files])]
         return join(feeds[0], feeds[1:], names, decoding=decoding, words=self.words)
-
-
-@dataclass
-class Blocks:
-    """Inputs read in blocks of whole sentences or documents: one column ``file``, or a ``gold`` input and
-    ``systems`` (one each), with the block readers' keyword ``options``."""
-
-    options: Dict[str, Any]
-    file: Optional[str] = None
-    gold: Optional[str] = None
-    systems: Sequence[str] = ()
-
-    @property
-    def paths(self) -> List[str]:
-        if self.file is not None:
-            return [self.file]
-        assert self.gold is not None
-        return [self.gold, *self.systems]
 
 
 def too_few(command: str, min_systems: int, what: str, found: Sequence[Part]) -> OptionError:

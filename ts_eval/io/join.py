@@ -22,73 +22,24 @@ over a whole input (the documents of both, the ids missing) reads the rest of th
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any, Callable, Dict, Iterator, List, Optional, Protocol, Sequence, Tuple
+from typing import Any, Callable, Dict, Iterator, List, Mapping, Optional, Sequence, Tuple
 
 import numpy as np
 
 from ..core.corpus import Corpus, relabel
 from ..errors import InputError
 from .documents import Documents
-from .pairing import GOLD_SYSTEM, Words, first_difference, pair_aligned
+from .feed import Decoding, Feed, concat_parts, raising
+from .pairing import first_difference, pair_aligned
+from .source import GOLD_SYSTEM, Words
 
 #: what may be held of one system whose documents pair with gold's by id in another order (bytes, about their
 #: size in the file); more is an error that asks for the inputs in the same order
 HOLD_BYTES = 1 << 30
 
 
-class Feed(Protocol):
-    """One input, handed out a number of whole documents at a time."""
-
-    name: str
-
-    def take(self, n: Optional[int] = None) -> Any:
-        """The next ``n`` documents (None: the next block's worth; fewer only at the end of the input):
-        :class:`~ts_eval.io.documents.Documents`, or a generated output's records
-        (:class:`~ts_eval.io.generated.Generated`).  An error in the input is raised when the document it is in
-        is the next to hand out."""
-
-    def done(self) -> bool:
-        """Whether no document is left."""
-
-    def end(self) -> None:
-        """At the end of an input that held no document: raise what reading such an input says."""
-
-    def size(self, part: Any) -> int:
-        """About how many bytes of the input ``part`` (a return of :meth:`take`) came from."""
-
-    def pending(self) -> Optional[InputError]:
-        """The error the next document is (None: none, or the input is not read that far)."""
-
-
-class Placing(Feed, Protocol):
-    """An input whose records are placed on gold's documents (a generated output's strings)."""
-
-    def place(self, gold: Any, part: Any, order: np.ndarray, last: bool) -> Any:
-        """``part``'s records placed on ``gold``'s documents (gold's document g takes record ``order[g]``;
-        ``last``: gold has no more): a :class:`~ts_eval.io.grounding.Grounded`."""
-
-    def attach(self, corpus: Corpus, gold: Any, grounded: Dict[str, Any]) -> Corpus:
-        """The block's ``corpus`` with what it needs of every placed input (``grounded``: by system name)."""
-
-
-@dataclass(frozen=True)
-class Decoding:
-    """How the sides read from tags are decoded (``scheme``, ``policy``) and how every side's labels are
-    rewritten (``label_map``: (pattern, replacement) pairs)."""
-
-    scheme: str = "IOB2"
-    policy: str = "conlleval"
-    label_map: Tuple[Tuple[str, str], ...] = ()
-
-
 Part = Any                              # what a feed hands out: Documents, or Generated records
 Found = Tuple[int, Callable[[], InputError]]    # an error, at the gold document (of the block) where it shows
-
-
-def _raise(err: InputError) -> Callable[[], InputError]:
-    """An error found already, as the errors whose message is made only when it is raised."""
-    return lambda: err
 
 
 def _line(part: Part, d: int) -> Optional[int]:
@@ -171,6 +122,8 @@ class _Side:
             pending = self.feed.pending()
             if pending is not None:         # the next document holds an error
                 found.append((part.n_docs, lambda: pending))
+            elif self.by_id(gold_ids):
+                found.append((part.n_docs, lambda: self._missing(gold, part.n_docs, self.ids.seen)))
             else:
                 found.append((part.n_docs, lambda: self._count_error(gold)))
         return part, np.arange(n, dtype=np.int64)
@@ -227,20 +180,21 @@ class _Side:
         for g in range(start, gold.n_docs):
             k = self.where.get(gold.ids[g])
             if k is None:
-                found.append((g, lambda g=g: self._missing(gold, g)))
+                found.append((g, lambda g=g: self._missing(gold, g, self.where)))
                 order = order[:g]
                 break
             order[g] = k
         self.taken[order] = True
         return self.held, order
 
-    def _missing(self, gold: Part, g: int) -> InputError:
-        missing = sum(1 for i in gold.ids[g:] if i not in self.where) + self.gold_missing(self.where)
+    def _missing(self, gold: Part, g: int, known: Mapping[Optional[str], Any]) -> InputError:
+        """Gold's document ``g`` has no partner (``known``: the system's ids)."""
+        missing = sum(1 for i in gold.ids[g:] if i not in known) + self.gold_missing(known)
         return InputError(f"document id {gold.ids[g]!r} of the {self.words[0]} file {gold.path} is missing "
                           f"({missing} {self.words[0]} ids missing); expected the same ids on both sides",
                           self.feed.name)
 
-    gold_missing: Callable[[Dict[Optional[str], int]], int]   # set by join(): ids of gold's rest not in a map
+    gold_missing: Callable[[Mapping[Optional[str], Any]], int]   # set by join(): ids of gold's rest not in a map
 
     def extra(self, gold_path: str, gold_count: int) -> Optional[InputError]:
         """At the end of gold: the error for documents of the system that no gold document took."""
@@ -252,9 +206,18 @@ class _Side:
                               "such ids); expected the same ids on both sides", self.feed.name)
         if self.feed.done():
             return None
-        more = 0
+        more, first = 0, None
         while not self.feed.done():
-            more += self.feed.take(None).n_docs
+            part = self.feed.take(None)
+            if self.ids.has and self.ids.seen:         # paired by id: the rule on ids first, then the id
+                bad = self.ids.check(part, True)
+                if bad is not None:
+                    return bad[1]()
+                first = part.ids[0] if first is None else first
+            more += part.n_docs
+        if first is not None:
+            return InputError(f"document id {first!r} is not in the {self.words[0]} file {gold_path} ({more} such "
+                              "ids); expected the same ids on both sides", self.feed.name)
         return InputError(f"{self.handed + more} documents, the {self.words[0]} file {gold_path} has {gold_count}; "
                           "without ids on every document they are paired by order and must be as many",
                           self.feed.name)
@@ -264,7 +227,7 @@ class _Side:
         if self.held is None:
             return None
         fresh, self.fresh = self.fresh, False
-        return dict(self.held.notes) if fresh else {}
+        return dict(getattr(self.held, "notes", {})) if fresh else {}
 
 
 def join(gold: Feed, systems: Sequence[Feed], names: Sequence[str], *, decoding: Decoding = Decoding(),
@@ -296,7 +259,7 @@ def join(gold: Feed, systems: Sequence[Feed], names: Sequence[str], *, decoding:
         if bad is not None:
             found.append((bad[0], 0, 0, bad[1]))
         if getattr(g, "deferred", None) is not None:
-            found.append((g.deferred[0], 0, 2, _raise(g.deferred[1])))
+            found.append((g.deferred[0], 0, 2, raising(g.deferred[1])))
         parts = []
         for k, side in enumerate(sides):
             errs: List[Found] = []
@@ -304,12 +267,12 @@ def join(gold: Feed, systems: Sequence[Feed], names: Sequence[str], *, decoding:
             found += [(d, k + 1, 0, e) for d, e in errs]
             diff = first_difference(g, part, order, side.words)
             if diff is not None:
-                found.append((diff[0], k + 1, 1, _raise(diff[1])))
+                found.append((diff[0], k + 1, 1, raising(diff[1])))
             late = getattr(part, "deferred", None)
             if late is not None:
                 at = np.flatnonzero(order == late[0])
                 if len(at):
-                    found.append((int(at[0]), k + 1, 2, _raise(late[1])))
+                    found.append((int(at[0]), k + 1, 2, raising(late[1])))
             parts.append((part, order, side.notes(), side.feed))
         if found:
             raise min(found, key=lambda e: e[:3])[3]()
@@ -348,124 +311,3 @@ def paired(gold: Documents, systems: Dict[str, Tuple[Part, np.ndarray, Optional[
         aligned[name] = docs
     corpus = pair_aligned(gold, aligned, scheme=decoding.scheme, policy=decoding.policy)
     return placing.attach(corpus, gold, grounded) if placing is not None else corpus
-
-
-def concat_parts(parts: List[Part]) -> Part:
-    """Consecutive parts of one input (Documents, or a generated output's records) as one."""
-    from .documents import concat_documents
-
-    if isinstance(parts[0], Documents):
-        return concat_documents(parts)
-    from .generated import Generated, concat_generated
-
-    if isinstance(parts[0], Generated):
-        return concat_generated(parts)
-    from .conll import concat_columns
-
-    return concat_columns(parts)
-
-
-# ---------------------------------------------------------------------------
-# column files: their tags decoded together, as one file's columns are
-
-
-@dataclass(frozen=True)
-class Columns:
-    """How column files are read side by side: gold's column and the systems' (one file: the system columns
-    of gold's file; a file per system: the one column of every system file), the systems' names, and the tag
-    options every side is read with (conlleval.pl's ``-r`` and ``-o``)."""
-
-    gold_column: int
-    system_columns: Tuple[int, ...]
-    names: Optional[Tuple[str, ...]] = None
-    one_file: bool = True
-    raw: bool = False
-    outside_tag: str = "O"
-
-
-def join_columns(gold: Feed, systems: Sequence[Feed], layout: Columns, *, decoding: Decoding = Decoding(),
-                 words: Optional[Sequence[str]] = None, detected: Optional[str] = None,
-                 evidence: bool = False) -> Iterator[Any]:
-    """The Corpus of each block of gold's sentences, with the same sentences of every system file (none: one
-    file's columns), the tags of every side decoded together (:func:`~ts_eval.core.corpus.corpus_from_tag_ids`:
-    one vocabulary, the scheme detected over all of them); the files must hold the same sentences and tokens
-    (:func:`~ts_eval.io.conll.aligned_difference`; its first error by gold's sentence, as :func:`join`'s).
-    Under the conlleval scheme a block grows until every side is outside at its end (conlleval.pl's state
-    runs on across sentences otherwise).  ``detected``: the scheme ``auto`` stands for (found in a first pass
-    with ``evidence``, which yields each block's :class:`~ts_eval.core.schemes.SchemeEvidence` instead)."""
-    from .conll import Before, _check_token_columns, _finish, _one_file_sides, _pair_sides, aligned_difference
-
-    conlleval = decoding.scheme == "conlleval"
-    sentences = tokens = gold_line = 0
-    system_lines = [0] * len(systems)
-    checked = False
-    rest = _Rest(gold, systems)
-    while not gold.done():
-        g = gold.take(None)
-        parts = [s.take(g.n_docs) for s in systems]
-        while (conlleval and systems and not gold.done() and all(p.n_docs == g.n_docs for p in parts)
-               and not all(p.ends_outside(layout.outside_tag) for p in parts)):
-            more = gold.take(None)
-            g = concat_parts([g, more])
-            parts = [concat_parts([p, s.take(more.n_docs)]) for p, s in zip(parts, systems)]
-        if gold.done():          # one sentence past gold's end shows that a system goes on
-            parts = [concat_parts([p, s.take(1)]) if not s.done() else p for p, s in zip(parts, systems)]
-        if systems and not checked:
-            _check_token_columns(g.cf, layout.gold_column, [p.cf for p in parts], layout.system_columns[0])
-            checked = True
-        found: List[Tuple[int, int, Callable[[], InputError]]] = []
-        for k, (p, s) in enumerate(zip(parts, systems)):
-            before = Before(sentences, tokens, gold_line, system_lines[k], rest.of(k))
-            pair = GOLD_SYSTEM if words is None else (words[0], words[k + 1])
-            pending = s.pending() if p.n_docs < g.n_docs else None
-            n = p.n_docs if pending is not None else g.n_docs
-            diff = aligned_difference(g.take(np.arange(n)).cf if n < g.n_docs else g.cf, p.cf, before=before,
-                                      sides=pair)
-            if diff is not None:
-                found.append((diff[0], k + 1, _raise(diff[1])))
-            elif pending is not None:
-                found.append((n, k + 1, _raise(pending)))
-        if found:
-            raise min(found, key=lambda e: e[:2])[2]()
-        if layout.one_file:
-            vocab, sides = _one_file_sides(g.cf, g.path, layout.gold_column, layout.system_columns,
-                                           layout.names, layout.raw, layout.outside_tag)
-        else:
-            names = layout.names or tuple(f"system{k + 1}" for k in range(len(parts)))
-            vocab, sides = _pair_sides(g.cf, [p.cf for p in parts], names, layout.gold_column,
-                                       layout.system_columns[0], layout.raw, layout.outside_tag)
-        if evidence:
-            from ..core.corpus import scheme_evidence
-
-            yield scheme_evidence(vocab, sides, g.cf.sent_first)
-        else:
-            yield _finish(g.cf, vocab, sides, decoding.scheme, decoding.policy, decoding.label_map, detected)
-        sentences += g.n_docs
-        tokens += g.cf.n_tokens
-        gold_line = int(g.cf.token_line[-1]) if g.cf.n_tokens else gold_line
-        system_lines = [int(p.cf.token_line[-1]) if p.cf.n_tokens else line for p, line in zip(parts, system_lines)]
-    if not sentences:
-        gold.end()
-
-
-class _Rest:
-    """The sentences and tokens of gold and of each system after the blocks handed out (the counts of the whole
-    files a message gives), counted once: the files are read to their ends."""
-
-    def __init__(self, gold: Feed, systems: Sequence[Feed]) -> None:
-        self.gold, self.systems = gold, systems
-        self.counted: Dict[int, Tuple[int, int]] = {}
-
-    def _count(self, k: int) -> Tuple[int, int]:
-        if k not in self.counted:
-            feed = self.gold if k < 0 else self.systems[k]
-            sentences = tokens = 0
-            while not feed.done():
-                part = feed.take(None)
-                sentences += part.n_docs
-                tokens += part.cf.n_tokens
-            self.counted[k] = (sentences, tokens)
-        return self.counted[k]
-
-    def of(self, k: int) -> Callable[[], Tuple[int, int, int, int]]:
-        return lambda: (*self._count(-1), *self._count(k))

@@ -201,7 +201,7 @@ class TextOptions:
     tokenizer: str = "default"
 
 
-def feed(path: str, options: TextOptions, decoding: Any, block_bytes: int) -> Any:
+def feed(path: str, options: TextOptions, decoding: Any, block_bytes: Optional[int]) -> Any:
     """A JSON Lines input of texts (or one JSON array of records, Label Studio's) handed out a number of
     records at a time; a span off the token boundaries under ``align="strict"`` is raised by the joiner, once
     the text is compared with gold's (:func:`~ts_eval.io.charspans.to_documents`'s ``defer``)."""
@@ -218,7 +218,7 @@ def feed(path: str, options: TextOptions, decoding: Any, block_bytes: int) -> An
                                lines_before=raw.lines, bytes_before=raw.bytes, first=first, defer=True)
         return docs if docs is not None else no_documents(name, "jsonl-text")
 
-    return DocumentFeed(name, line_blocks(json_stream(path), line_end, block_bytes), parse, before_line(name, False),
+    return DocumentFeed(name, line_blocks(lambda: json_stream(path), line_end, block_bytes), parse, before_line(name, False),
                         lambda last: no_documents(name, "jsonl-text"),
                         lambda: InputError("empty input, expected JSON records", name))
 

@@ -323,7 +323,7 @@ class TokensOptions:
     id_key: str = "id"
 
 
-def feed(path: str, options: TokensOptions, decoding: Any, block_bytes: int) -> Any:
+def feed(path: str, options: TokensOptions, decoding: Any, block_bytes: Optional[int]) -> Any:
     """A token-list JSON Lines input (or one JSON array of records) handed out a number of records at a time."""
     from .documents import no_documents
     from .feed import DocumentFeed, before_line, detected_scheme
@@ -348,7 +348,7 @@ def feed(path: str, options: TokensOptions, decoding: Any, block_bytes: int) -> 
         return docs if docs is not None or evidence else no_documents(name, "jsonl-tokens")
 
     def blocks() -> Any:
-        return line_blocks(json_stream(path), line_end, block_bytes)
+        return line_blocks(lambda: json_stream(path), line_end, block_bytes)
 
     if decoding.scheme == "auto":
         detected[0] = detected_scheme(path, blocks, parse)

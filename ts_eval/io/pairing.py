@@ -14,7 +14,7 @@ import numpy as np
 from ..core.corpus import Corpus, SideInfo, SpanSet
 from ..errors import InputError, OptionError
 from .documents import TOKEN_SEP, Documents
-from .source import side_words
+from .source import GOLD_SYSTEM, Words, side_words
 
 
 class Side(Protocol):
@@ -29,8 +29,6 @@ class Side(Protocol):
     def where(self, d: int) -> str: ...
 
 
-Words = Tuple[str, str]     # what messages call gold and the system (agree: two annotators)
-GOLD_SYSTEM: Words = ("gold", "system")
 
 
 def document_order(gold: Side, sys: Side, sides: Words = GOLD_SYSTEM) -> np.ndarray:
@@ -98,7 +96,10 @@ def first_difference(gold: Documents, sys: Any, order: np.ndarray,
     in_order = sys_keys if np.array_equal(order, np.arange(len(order))) else [sys_keys[s] for s in order.tolist()]
     if (gold.texts is None or sys.texts is None) and gold_keys == in_order:    # all at once, before one by one
         return
+    texts = gold.texts is not None and sys.texts is not None
     for g, s in enumerate(order.tolist()):
+        if texts and gold.texts[g] != sys.texts[s]:        # (tokens come from the text: the text is what differs)
+            return g, _text_differs(gold, g, sys, s, sides)
         if gold_keys[g] != sys_keys[s]:
             gt, st = gold.tokens(g), sys.tokens(s)
             k = next((j for j, (a, b) in enumerate(zip(gt, st)) if a != b), min(len(gt), len(st)))
@@ -106,8 +107,6 @@ def first_difference(gold: Documents, sys: Any, order: np.ndarray,
             want = repr(gt[k]) if k < len(gt) else "the end"
             return g, InputError(f"{who}{sys.where(s)}: token {k} is {found}, the {sides[0]} {gold.where(g)} has "
                                  f"{want} ({len(st)} vs {len(gt)} tokens); expected the same tokens", sys.path)
-        if gold.texts is not None and sys.texts is not None and gold.texts[g] != sys.texts[s]:
-            return g, _text_differs(gold, g, sys, s, sides)
     return None
 
 

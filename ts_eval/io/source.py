@@ -39,10 +39,14 @@ def _stream_errors() -> Tuple[Type[BaseException], ...]:
     return (EOFError, OSError, ValueError, lzma.LZMAError, zlib.error)
 
 
+Words = Tuple[str, str]     # what messages call gold and the system (agree: two annotators)
+GOLD_SYSTEM: Words = ("gold", "system")
+
+
 def side_words(sides: Optional[Sequence[str]], k: int) -> Tuple[str, str]:
     """What a pair reader's messages call gold and system ``k``: ``sides`` (gold's word, then each
     system's: ``agree`` names its annotators), else ``gold`` and ``system``."""
-    return ("gold", "system") if sides is None else (sides[0], sides[k + 1])
+    return GOLD_SYSTEM if sides is None else (sides[0], sides[k + 1])
 
 
 def display_name(path: str) -> str:
@@ -331,16 +335,16 @@ def open_stream(path: str) -> io.BufferedReader:
     head = raw.peek(8)[:8]
     for magic, kind in _MAGIC:
         if head.startswith(magic):
-            return io.BufferedReader(_Decompressing(_codec(kind).open(raw, "rb"), kind, name), 1 << 16)
+            return io.BufferedReader(_Decompressing(_codec(kind).open(raw, "rb"), kind, name, raw), 1 << 16)
     return raw
 
 
 class _Decompressing(io.RawIOBase):
     """A decompressing stream whose truncated or corrupt data are an :class:`InputError` (as :func:`decompress`
-    says it)."""
+    says it); closing it closes the compressed file too (``raw``: a codec leaves a file it was given open)."""
 
-    def __init__(self, inner: Any, kind: str, name: str) -> None:
-        self.inner, self.kind, self.name = inner, kind, name
+    def __init__(self, inner: Any, kind: str, name: str, raw: Any) -> None:
+        self.inner, self.kind, self.name, self.raw = inner, kind, name, raw
 
     def readable(self) -> bool:
         return True
@@ -354,6 +358,7 @@ class _Decompressing(io.RawIOBase):
 
     def close(self) -> None:
         self.inner.close()
+        self.raw.close()
         super().close()
 
 
@@ -396,9 +401,10 @@ def line_end(buf: Any, start: int) -> int:
     return -1 if at < 0 else start + at + 1
 
 
-def line_blocks(stream: Any, cut: Cut, block_bytes: Optional[int],
+def line_blocks(opener: Callable[[], Any], cut: Cut, block_bytes: Optional[int],
                 holds: Optional[Callable[[Any], bool]] = None) -> Iterator[RawBlock]:
-    """The bytes of ``stream`` in blocks of whole documents of about ``block_bytes`` each (at least one
+    """The bytes of the stream ``opener()`` opens (when the first block is asked for; closed at the end, or when
+    the blocks are left unread) in blocks of whole documents of about ``block_bytes`` each (at least one
     document; ``cut`` says where documents end; None: one block, the whole input), with the lines and bytes
     before each: the one way inputs of lines are read.  ``holds(bytes)``: whether the bytes after the last cut
     hold a document (when not -- blank lines, a ``-DOCSTART-`` line -- they end the block before).  Each block
@@ -411,7 +417,7 @@ def line_blocks(stream: Any, cut: Cut, block_bytes: Optional[int],
     size = scanned = lines = done = 0
     pending: Optional[Tuple[np.ndarray, int]] = None
     eof = False
-    with stream:
+    with opener() as stream:
         while True:
             at = cut(buf.data[:size], max(block_bytes - 1, scanned)) if size >= block_bytes else -1
             if at < 0:

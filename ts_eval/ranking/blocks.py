@@ -1,7 +1,7 @@
 """The statistics matrix of a corpus read in blocks of sentences: what ``rank`` keeps of a corpus.
 
 :class:`StatsBuilder` takes the corpus one block of whole sentences at a time (the blocks
-:func:`ts_eval.io.conll.read_conll_blocks` and the lock-step readers give) and keeps only the
+:meth:`ts_eval.io.inputs.Inputs.read` gives) and keeps only the
 per-sentence statistics of every system and model family (:mod:`ts_eval.ranking.sufficient`), the
 sentences that open a document, and what the result says about the corpus; a block's tokens and
 spans are dropped as soon as its statistics are taken.  :meth:`StatsBuilder.matrix` is the
@@ -212,7 +212,7 @@ class StatsBuilder:
 
 def rank_blocks(blocks: Iterable[Corpus], *, unit: str = "sentence", **options: Any) -> RankingResult:
     """:func:`~ts_eval.ranking.study.rank_corpus` of a corpus given as consecutive blocks of whole sentences
-    (the blocks of :func:`ts_eval.io.conll.read_conll_blocks` or of the lock-step readers): each block's
+    (the blocks of :meth:`ts_eval.io.inputs.Inputs.read`): each block's
     per-sentence statistics are kept (:class:`StatsBuilder`) and the block dropped, so memory holds the
     statistics matrix and one block, never the corpus; the result is the one of the corpus read whole.
     The models and systems are those of the first block (``options``: ``rank_corpus``'s).  A

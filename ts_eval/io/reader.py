@@ -1,0 +1,75 @@
+"""One input (gold or a system) read whole into :class:`~ts_eval.io.documents.Documents`: its format's feed
+(:mod:`ts_eval.io.formats`), one block; and a generated output placed on gold's documents, ready to write."""
+from __future__ import annotations
+
+from typing import Any, Dict, Mapping, Optional, Tuple, Union
+
+from ..errors import Hint, OptionError
+from .documents import Documents
+from .feed import Decoding, whole
+from .source import is_dir, read_head
+
+
+def _options(fmt: Any, options: Mapping[str, Any]) -> Tuple[Any, Any]:
+    """(the format's options, how its tags are decoded) from the keywords given; one it does not take is an
+    error."""
+
+    takes = set(fmt.option_names()) | ({"scheme", "policy"} if fmt.tags else set())
+    unknown = set(options) - takes
+    if unknown:
+        raise OptionError(f"option(s) {', '.join(sorted(unknown))} do not apply to format {fmt.name}; it takes "
+                          f"{', '.join(sorted(takes))}")
+    return fmt.make_options(options), Decoding(options.get("scheme") or "IOB2", options.get("policy") or "conlleval")
+
+
+def format_of(path: str, fmt: Optional[str]) -> Any:
+    """The format record ``path`` is read with: ``fmt``, else by its name and content."""
+    from .formats import detect, get_format
+
+    return get_format(fmt or detect(path, None if is_dir(path) else read_head(path)))
+
+
+def read(path: str, *, format: Optional[str] = None, **options: Any) -> Documents:
+    """Read one input of any supported format (``format`` None: by extension and content) whole.
+
+    ``options`` are the format's options (scheme, policy, align, tag_names, misc_key, column, discontinuous,
+    ...); one the format does not take is an error.
+    """
+    if isinstance(path, Documents):
+        return path
+    fmt = format_of(str(path), format)
+    if fmt.places:
+        raise OptionError(["generated outputs (strings without offsets) are placed on gold's texts: read them as "
+                           "a system beside gold (read_pair), or convert them with ", Hint("gold", metavar="GOLD")],
+                          option="format", value="generated")
+    opts, decoding = _options(fmt, options)
+    feed = fmt.feed(str(path), opts, decoding, None)
+    docs: Documents = whole(feed)
+    return docs
+
+
+def _taken(path: Any, fmt: Optional[str], options: Dict[str, Any]) -> Dict[str, Any]:
+    """The options the format of ``path`` takes."""
+    f = format_of(str(path), fmt)
+    takes = set(f.option_names()) | ({"scheme", "policy"} if f.tags else set())
+    return {k: v for k, v in options.items() if k in takes}
+
+
+def read_generated_on(gold: Union[str, Documents], path: str, *, format: Optional[str] = None,
+                      generated: Optional[str] = None, ground: Optional[str] = None, normalize: Any = None,
+                      fuzzy_threshold: Optional[float] = None, field: Optional[str] = None,
+                      **options: Any) -> Documents:
+    """The spans of a generated output (entity strings with labels, :mod:`ts_eval.io.generated`) placed on
+    ``gold``'s documents (:mod:`ts_eval.io.grounding`; the options as :func:`read_pair` takes them): the
+    grounded spans with gold's texts and tokens, ready to write (``convert``).  What grounding found
+    (ungrounded strings, duplicates, labels outside gold's) is in ``notes["generated"]``."""
+    from .formats import get_format
+    from .grounding import ground as placed
+    from .grounding import ground_settings
+
+    settings = ground_settings(generated, ground, normalize, fuzzy_threshold)
+    ids = {"id_key": options.pop("id_key")} if "id_key" in options else {}
+    gold_docs = gold if isinstance(gold, Documents) else read(gold, format=format, **options)
+    fmt = get_format("generated")
+    feed = fmt.feed(path, fmt.make_options({**({"field": field} if field else {}), **ids}), Decoding(), None)
+    return placed(gold_docs, whole(feed), settings).docs
