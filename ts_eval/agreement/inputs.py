@@ -9,7 +9,7 @@ or after the export's field.
 """
 from __future__ import annotations
 
-from typing import Any, List, Optional, Sequence
+from typing import Any, Dict, List, Optional, Sequence
 
 from ..core.corpus import Corpus, relabel
 from ..errors import OptionError
@@ -92,9 +92,9 @@ def read_annotations(paths: Sequence[str], *, names: Optional[Sequence[str]] = N
     formats = {format} if format is not None else {detect_format(p, None if is_dir(p) else read_head(p))
                                                     for p in paths}
     words = annotator_words(found)
-    columns = {"gold_column": -1, "system_columns": (-1,)} if formats == {"columns"} else {}
+    layout: Dict[str, Any] = {"gold_column": -1, "system_columns": (-1,)} if formats == {"columns"} else {}
     corpus = Inputs.given(gold=paths[0], systems=paths[1:], format=format, names=side_names(found), words=words,
-                          **columns, **options).corpus("agree")
+                          **layout, **options).corpus("agree")
     return from_corpus(corpus, found)
 
 

@@ -72,7 +72,7 @@ def read_pair(gold: Union[str, Documents], systems: Union[str, Documents, Sequen
         from .inputs import Inputs
 
         return Inputs(gold=str(gold), systems=tuple(str(s) for _, s in items), names=tuple(n for n, _ in items),
-                      gold_format=format, format=system_format, label_map=tuple(tuple(x) for x in label_map),
+                      gold_format=format, format=system_format, label_map=tuple((a, b) for a, b in label_map),
                       words=tuple(sides) if sides is not None else None, scheme=options.pop("scheme", None),
                       policy=options.pop("policy", None), options=options, block_bytes=None).corpus()
     from .feed import Decoding
@@ -82,7 +82,7 @@ def read_pair(gold: Union[str, Documents], systems: Union[str, Documents, Sequen
              for s, fmt in [(gold, format), *((s, system_format) for _, s in items)]]
     return next(join(feeds[0], feeds[1:], [n for n, _ in items],
                      decoding=Decoding(options.get("scheme") or "IOB2", options.get("policy") or "conlleval",
-                                       tuple(tuple(x) for x in label_map)), words=sides))
+                                       tuple((a, b) for a, b in label_map)), words=sides))
 
 
 def _name(src: Any, k: int) -> str:

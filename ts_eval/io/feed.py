@@ -25,7 +25,7 @@ if TYPE_CHECKING:
     from ..core.corpus import Corpus
 
 #: a format's parser: a block (or its first ``stop`` bytes, None: all), the documents before it -> documents
-Parse = Callable[[RawBlock, Optional[int], int], Any]
+Parse = Callable[[Any, Optional[int], int], Any]
 
 
 def before_line(name: str, blank: bool) -> Callable[[RawBlock, InputError], int]:

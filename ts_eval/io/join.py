@@ -22,14 +22,15 @@ over a whole input (the documents of both, the ids missing) reads the rest of th
 """
 from __future__ import annotations
 
-from typing import Any, Callable, Dict, Iterator, List, Mapping, Optional, Sequence, Tuple
+from functools import partial
+from typing import Any, Callable, Dict, Iterator, List, Mapping, Optional, Sequence, Tuple, cast
 
 import numpy as np
 
 from ..core.corpus import Corpus, relabel
 from ..errors import InputError
 from .documents import Documents
-from .feed import Decoding, Feed, concat_parts, raising
+from .feed import Decoding, Feed, Placing, concat_parts, raising
 from .pairing import first_difference, pair_aligned
 from .source import GOLD_SYSTEM, Words
 
@@ -123,7 +124,7 @@ class _Side:
             if pending is not None:         # the next document holds an error
                 found.append((part.n_docs, lambda: pending))
             elif self.by_id(gold_ids):
-                found.append((part.n_docs, lambda: self._missing(gold, part.n_docs, self.ids.seen)))
+                found.append((part.n_docs, partial(self._missing, gold, part.n_docs, self.ids.seen)))
             else:
                 found.append((part.n_docs, lambda: self._count_error(gold)))
         return part, np.arange(n, dtype=np.int64)
@@ -159,9 +160,9 @@ class _Side:
                 continue
             if i in self.where or i in self.ids.seen:
                 first = held.where(self.where[i]) if i in self.where else self.ids.seen[i]
-                found.append((out, lambda i=i, first=first, d=d: InputError(
+                found.append((out, raising(InputError(
                     f"document id {i!r} occurs twice ({first} and {held.where(d)}); expected each id once",
-                    held.path)))
+                    held.path))))
                 break
             self.where[i] = d
         bad = self.ids.check(held, False)
@@ -180,21 +181,21 @@ class _Side:
         for g in range(start, gold.n_docs):
             k = self.where.get(gold.ids[g])
             if k is None:
-                found.append((g, lambda g=g: self._missing(gold, g, self.where)))
+                found.append((g, partial(self._missing, gold, g, self.where)))
                 order = order[:g]
                 break
             order[g] = k
         self.taken[order] = True
         return self.held, order
 
-    def _missing(self, gold: Part, g: int, known: Mapping[Optional[str], Any]) -> InputError:
+    def _missing(self, gold: Part, g: int, known: Mapping[Any, Any]) -> InputError:
         """Gold's document ``g`` has no partner (``known``: the system's ids)."""
         missing = sum(1 for i in gold.ids[g:] if i not in known) + self.gold_missing(known)
         return InputError(f"document id {gold.ids[g]!r} of the {self.words[0]} file {gold.path} is missing "
                           f"({missing} {self.words[0]} ids missing); expected the same ids on both sides",
                           self.feed.name)
 
-    gold_missing: Callable[[Mapping[Optional[str], Any]], int]   # set by join(): ids of gold's rest not in a map
+    gold_missing: Callable[[Mapping[Any, Any]], int]   # set by join(): ids of gold's rest not in a map
 
     def extra(self, gold_path: str, gold_count: int) -> Optional[InputError]:
         """At the end of gold: the error for documents of the system that no gold document took."""
@@ -297,9 +298,10 @@ def paired(gold: Documents, systems: Dict[str, Tuple[Part, np.ndarray, Optional[
     a generated output's records are placed on gold's documents by their feed (``last``: gold has no more)."""
     aligned: Dict[str, Documents] = {}
     grounded: Dict[str, Any] = {}
-    placing = None
+    placing: Optional[Placing] = None
     for name, (part, order, notes, feed) in systems.items():
         if not isinstance(part, Documents):          # records of strings, placed on gold's documents
+            feed = cast(Placing, feed)
             grounded[name] = feed.place(gold, part, order, last)
             placing = feed
             aligned[name] = grounded[name].docs

@@ -95,10 +95,9 @@ def first_difference(gold: Documents, sys: Any, order: np.ndarray,
     gold_keys, sys_keys = gold.keys, sys.keys
     in_order = sys_keys if np.array_equal(order, np.arange(len(order))) else [sys_keys[s] for s in order.tolist()]
     if (gold.texts is None or sys.texts is None) and gold_keys == in_order:    # all at once, before one by one
-        return
-    texts = gold.texts is not None and sys.texts is not None
-    for g, s in enumerate(order.tolist()):
-        if texts and gold.texts[g] != sys.texts[s]:        # (tokens come from the text: the text is what differs)
+        return None
+    for g, s in enumerate(order.tolist()):     # (where both have texts, the tokens come from them: texts first)
+        if gold.texts is not None and sys.texts is not None and gold.texts[g] != sys.texts[s]:
             return g, _text_differs(gold, g, sys, s, sides)
         if gold_keys[g] != sys_keys[s]:
             gt, st = gold.tokens(g), sys.tokens(s)
