@@ -20,8 +20,8 @@ import time
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 
 import ts_eval
-from ts_eval.germeval.documents import read_germeval_side
 from ts_eval.io.convert import convert
+from ts_eval.io.germeval import read_germeval_side
 from ts_eval.io.writing import same_spans
 
 MODELS = ("ts", "exact", "overlap", "contain", "fair")

@@ -24,7 +24,7 @@ from typing import Dict, List, Tuple
 
 from ts_eval.core.measures import prf
 from ts_eval.germeval.evaluate import evaluate_germeval
-from ts_eval.germeval.reader import read_germeval, read_germeval_pair
+from ts_eval.io.germeval import read_germeval, read_germeval_pair
 from ts_eval.output.legacy.nereval import to_nereval
 
 DEFAULT_DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "germeval2014"

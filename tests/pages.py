@@ -84,7 +84,7 @@ def fair() -> Page:
 
 def germeval() -> Page:
     from ts_eval.germeval.evaluate import evaluate_germeval
-    from ts_eval.germeval.reader import read_germeval
+    from ts_eval.io.germeval import read_germeval
     from ts_eval.output.builders import germeval as build
 
     return build.build(evaluate_germeval(read_germeval(str(FIXTURES / "germeval" / "nested.tsv"))))

@@ -431,7 +431,7 @@ def test_non_finite_values_raise_value_error_in_the_api():
     from ts_eval.comparison import compare
     from ts_eval.core.sequences import from_sequences
     from ts_eval.germeval.evaluate import evaluate_germeval
-    from ts_eval.germeval.reader import read_germeval
+    from ts_eval.io.germeval import read_germeval
     from ts_eval.models.evaluate import evaluate
 
     corpus = from_sequences([["B-PER", "O"]], {"a": [["B-PER", "O"]], "b": [["O", "O"]]})

@@ -255,7 +255,7 @@ def test_scores_identical_whichever_format(tmp_path):
 
 
 def test_germeval_both_levels_as_documents(tmp_path):
-    from ts_eval.germeval.documents import read_germeval_side
+    from ts_eval.io.germeval import read_germeval_side
     path = os.path.join(os.path.dirname(__file__), "fixtures", "germeval", "nested.tsv")
     gold = read_germeval_side(path, "gold")
     assert gold.notes["levels"] == ["outer", "inner"]

@@ -68,7 +68,7 @@ def several(demo):
 @pytest.fixture(scope="module")
 def germeval_report():
     from ts_eval.germeval.evaluate import evaluate_germeval
-    from ts_eval.germeval.reader import read_germeval
+    from ts_eval.io.germeval import read_germeval
     return evaluate_germeval(read_germeval(str(NESTED)))
 
 

@@ -610,7 +610,7 @@ def write_germeval(path, lengths, gold, system) -> None:
 
 def test_cli_germeval_layout_ranks_with_metric_1(tmp_path, capsys):
     germeval = pytest.importorskip("ts_eval.germeval.counts")
-    from ts_eval.germeval.reader import read_germeval_any
+    from ts_eval.io.germeval import read_germeval_any
 
     lengths, gold, systems = make_data(60, seed=24, n_systems=3)
     for name, spans in systems.items():

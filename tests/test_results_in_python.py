@@ -163,7 +163,7 @@ def test_to_frame_columns_values_and_nan(report):
 def test_germeval_report_to_frame():
     pytest.importorskip("pandas")
     from ts_eval.germeval.evaluate import evaluate_germeval
-    from ts_eval.germeval.reader import read_germeval
+    from ts_eval.io.germeval import read_germeval
 
     rep = evaluate_germeval(read_germeval(str(FIXTURES / "germeval" / "nested.tsv")))
     frame = rep.to_frame()

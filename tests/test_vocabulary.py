@@ -71,7 +71,7 @@ def results():
     """The JSON of every result kind, with every optional part switched on."""
     from ts_eval.comparison import compare
     from ts_eval.germeval.evaluate import evaluate_germeval
-    from ts_eval.germeval.reader import read_germeval
+    from ts_eval.io.germeval import read_germeval
 
     corpus = demo()
     out = {"score": ts_eval.evaluate(corpus, models=ALL_MODELS, all_labels_row=True).to_dict()}

@@ -46,7 +46,7 @@ def register(subparsers) -> argparse.ArgumentParser:
 
 
 def _load(args):
-    from ..germeval.reader import read_germeval, read_germeval_pair
+    from ..io.germeval import read_germeval, read_germeval_pair
 
     if args.gold or args.system:
         if args.file:

@@ -1,11 +1,12 @@
-"""GermEval 2014 nested NER in one package: its data, its reader, its counting rules, its report.
+"""GermEval 2014 nested NER scored as the shared task did: its counting rules, its report.
 
-- :mod:`.data`: the official label set, one system's tags (:class:`~.data.GermEvalData`) and
-  their chunks under each policy (``nereval``, the official scorer's rule, by default);
-- :mod:`.reader`: the shared task's 6-column files (and a 4-column system file beside a gold
-  file) -> :class:`~.data.GermEvalData`, or a corpus of several systems;
-- :mod:`.documents`: one side of a 6-column file as input documents (both levels), for
-  ``convert``;
+Its files are a format of :mod:`ts_eval.io` (readers and writers load no study):
+:mod:`ts_eval.io.germeval_data` holds the official label set, one system's tags
+(:class:`~ts_eval.io.germeval_data.GermEvalData`) and their chunks under each policy (``nereval``, the
+official scorer's rule, by default); :mod:`ts_eval.io.germeval` reads the shared task's 6-column files
+(and a 4-column system file beside a gold file), or one side of a 6-column file as input documents
+(both levels, for ``convert``).  Here:
+
 - :mod:`.counts`: the official scorer's counts behind Metrics 1-4;
 - :mod:`.corpus`: the chunks as a :class:`ts_eval.core.corpus.Corpus` (for the TS and fair models
   and for ranking);

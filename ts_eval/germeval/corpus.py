@@ -16,9 +16,9 @@ import numpy as np
 
 from ..core.corpus import Corpus, SideInfo, SpanSet
 from ..errors import Hint, InputError, OptionError
+from ..io.germeval import read_germeval_any
+from ..io.germeval_data import LABELS, LEVELS, TAGS, GermEvalData, LevelChunks, level_chunks, sentence_bounded
 from .counts import germeval_counts
-from .data import LABELS, LEVELS, TAGS, GermEvalData, LevelChunks, level_chunks, sentence_bounded
-from .reader import read_germeval_any
 
 
 def _union(a: SpanSet, b: SpanSet) -> SpanSet:

@@ -3,7 +3,7 @@
 Metrics 1-4 are computed exactly as the shared task's scorer ``nereval.perl``
 (version 2014-05-19) computes them, including its ways:
 
-- **Chunks** (policy ``nereval``, the default; see :func:`ts_eval.germeval.data.decode_level`):
+- **Chunks** (policy ``nereval``, the default; see :func:`ts_eval.io.germeval_data.decode_level`):
   a chunk starts at ``B-`` or at an ``I-`` after ``O`` and runs to the next ``B-`` or
   ``O``; an ``I-`` of another label does *not* open a new chunk (``I-LOC I-ORG`` and
   ``B-LOC I-ORG`` are one chunk), and since the scorer skips blank lines a chunk runs
@@ -44,7 +44,7 @@ import numpy as np
 
 from ..core import measures
 from ..core.matching import Pairs, match
-from .data import (
+from ..io.germeval_data import (
     BASES,
     LABELS,
     LEVELS,

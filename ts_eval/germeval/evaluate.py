@@ -9,7 +9,7 @@ label) and Ortmann's fair error types per level (:mod:`ts_eval.fair`).
 The report carries every number the renderers print: besides the fractions, an
 ``official`` part holds the scorer's blocks and per-type lines in percent, computed in
 its order of operations (:func:`ts_eval.core.measures.prf` with ``percent=True``), so ``nereval`` output rounds
-exactly as the scorer's.  This module reads no files (:mod:`ts_eval.germeval.reader` does).
+exactly as the scorer's.  This module reads no files (:mod:`ts_eval.io.germeval` does).
 Metric 1 for ranking is the model ``germeval-m1`` (:mod:`ts_eval.models.germeval`).
 """
 from __future__ import annotations
@@ -25,11 +25,20 @@ from ..core.measures import percent, percent_of_ratio, prf
 from ..fair.algorithm import fair_errors
 from ..fair.scores import fair_report
 from ..fair.types import ERROR_TYPES
+from ..io.germeval_data import (
+    BASES,
+    LABELS,
+    LEVELS,
+    TAG_PREFIX,
+    GermEvalData,
+    LevelChunks,
+    level_chunks,
+    sentence_bounded,
+)
 from ..models.ts import ts_counts, ts_result
 from ..results.report import Report, versions
 from .corpus import level_corpus
 from .counts import MODES, GermEvalCounts, germeval_counts
-from .data import BASES, LABELS, LEVELS, TAG_PREFIX, GermEvalData, LevelChunks, level_chunks, sentence_bounded
 
 # ---------------------------------------------------------------------------
 # the official numbers (percentages, computed in the scorer's order of operations)

@@ -12,8 +12,8 @@ import os
 from typing import Any, Optional, Union
 
 from ..errors import Hint, OptionError
-from ..germeval.documents import read_germeval_side
 from .documents import Documents
+from .germeval import read_germeval_side
 from .reader import read, read_generated_on
 from .sink import check_outputs
 from .source import STDIN, plain_name

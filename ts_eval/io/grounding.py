@@ -402,7 +402,7 @@ def place(gold: Documents, gen: Generated, order: np.ndarray, tally: GroundingTa
             continue
         d = int(doc_of_record[r])
         doc = _document(gold, d)
-        placed = set()
+        placed: Set[Tuple[int, int, str]] = set()
         seen = set()
         for k in by_record.get(r, []):
             text, label = gen.text[k], gen.label[k]
@@ -415,27 +415,8 @@ def place(gold: Documents, gen: Generated, order: np.ndarray, tally: GroundingTa
             st_doc.append(d)
             st_label.append(label)
             st_text.append(key[0])
-            found: List[Tuple[int, int]] = []
-            for candidate in candidates(text, strip, articles):   # "Apple Inc.," -> "Apple Inc."
-                found = occurrences(doc, candidate, case)
-                if found:
-                    break
-            fuzzy = False
-            if not found and settings.mode == "fuzzy":
-                near = _fuzzy(doc, text.strip(), case, settings.fuzzy_threshold)
-                if settings.occurrences == "all" and near:
-                    near = [x for x in near if x[0] == near[0][0]]
-                found = [(b, e) for _, b, e in near]
-                fuzzy = bool(found)
-            new = [(b, e) for b, e in found if (b, e, label) not in placed]
-            if settings.occurrences == "first":
-                new = new[:1]
-            elif settings.occurrences == "all" and fuzzy:       # the best windows that do not overlap
-                kept: List[Tuple[int, int]] = []
-                for b, e in sorted(new):
-                    if all(e <= x or b >= y for x, y in kept):
-                        kept.append((b, e))
-                new = kept
+            found, fuzzy = _found(doc, text, settings, case, strip, articles)
+            new = _new(found, fuzzy, label, placed, settings.occurrences)
             for b, e in new:
                 placed.add((b, e, label))
                 sd.append(d)
@@ -465,6 +446,38 @@ def place(gold: Documents, gen: Generated, order: np.ndarray, tally: GroundingTa
     if extra:
         docs = _with_labels(docs, sorted(set(docs.labels) | set(extra)))
     return Grounded(docs, (un_doc, un_label, un_tokens), (st_doc, st_label, st_text), {})
+
+
+def _found(doc: Any, text: str, settings: GroundSettings, case: bool, strip: bool,
+           articles: bool) -> Tuple[List[Tuple[int, int]], bool]:
+    """Where ``text`` occurs in ``doc`` (token ranges), and whether only near matches were found (fuzzy)."""
+    found: List[Tuple[int, int]] = []
+    for candidate in candidates(text, strip, articles):   # "Apple Inc.," -> "Apple Inc."
+        found = occurrences(doc, candidate, case)
+        if found:
+            return found, False
+    if settings.mode == "fuzzy":
+        near = _fuzzy(doc, text.strip(), case, settings.fuzzy_threshold)
+        if settings.occurrences == "all" and near:
+            near = [x for x in near if x[0] == near[0][0]]
+        found = [(b, e) for _, b, e in near]
+    return found, bool(found)
+
+
+def _new(found: List[Tuple[int, int]], fuzzy: bool, label: str, placed: Set[Tuple[int, int, str]],
+         occurrences: str) -> List[Tuple[int, int]]:
+    """The spans a string takes of where it was ``found``: not placed with its label already; the first
+    (``occurrences`` first), or all (fuzzy: the best windows that do not overlap)."""
+    new = [(b, e) for b, e in found if (b, e, label) not in placed]
+    if occurrences == "first":
+        return new[:1]
+    if occurrences == "all" and fuzzy:
+        kept: List[Tuple[int, int]] = []
+        for b, e in sorted(new):
+            if all(e <= x or b >= y for x, y in kept):
+                kept.append((b, e))
+        return kept
+    return new
 
 
 def _with_labels(docs: Documents, labels: List[str]) -> Documents:

@@ -33,11 +33,24 @@ from typing import Callable, List, Optional, Sequence, Tuple
 import numpy as np
 
 from ..core import schemes
-from ..errors import Hint, InputError
-from ..io.columns import BOM, ColumnFile, byte_windows, unique_slices
-from ..io.conll import check_aligned
-from ..io.source import system_name
-from .data import LABELS, LEVELS, ROW_NAMES, TAG_ID, TAG_LABEL, TAG_PREFIX, TAGS, GermEvalData, check_policy_name
+from ..errors import Hint, InputError, OptionError
+from .columns import BOM, ColumnFile, byte_windows, unique_slices
+from .conll import check_aligned
+from .documents import TOKEN_SEP, Documents
+from .germeval_data import (
+    LABELS,
+    LEVELS,
+    ROW_NAMES,
+    TAG_ID,
+    TAG_LABEL,
+    TAG_PREFIX,
+    TAGS,
+    GermEvalData,
+    check_policy_name,
+    level_chunks,
+    sentence_bounded,
+)
+from .source import system_name
 
 SIX_COLUMNS = "index, token, gold outer, gold inner, system outer, system inner"
 FOUR_COLUMNS = "index, token, outer, inner"
@@ -347,3 +360,34 @@ def check_policy(data: GermEvalData, policy: str) -> None:
                       f"start a chunk ({why}); policy strict rejects it (use ", Hint("policy", "nereval"),
                       " to read it as the official scorer does, conlleval to open a new chunk, or discard to drop "
                       "the chunk)"], path, line)
+
+
+SIDES = ("gold", "system")
+
+
+def read_germeval_side(path: str, side: str = "gold", *, policy: str = "nereval",
+                       levels: Sequence[str] = LEVELS) -> Documents:
+    """The ``side`` spans of a 6-column GermEval file (every sentence a document)."""
+    if side not in SIDES:
+        raise OptionError(f"side {side!r}: expected gold or system")
+    data = read_germeval(path, policy=policy)
+    chunks = level_chunks(data, policy)
+    offsets = data.sent_offsets
+    sets = [sentence_bounded(chunks[(side, lv)], offsets) for lv in levels]
+    start = np.concatenate([s.start for s in sets]).astype(np.int64)
+    last = np.concatenate([s.last for s in sets]).astype(np.int64)
+    label = np.concatenate([s.label for s in sets]).astype(np.int64)
+    key = (start * (offsets[-1] + 1) + last) * len(LABELS) + label
+    _, first = np.unique(key, return_index=True)
+    merged = len(key) - len(first)
+    first.sort()
+    used = sorted(set(label[first].tolist()))
+    remap = np.zeros(len(LABELS), np.int32)
+    remap[used] = np.arange(len(used), dtype=np.int32)
+
+    def keys() -> List[str]:
+        return [TOKEN_SEP.join(data.texts(int(a), int(b))) for a, b in zip(offsets[:-1], offsets[1:])]
+    lines = data.gold_lines[offsets[:-1]].tolist() if len(offsets) > 1 else []
+    return Documents(str(path), "germeval", offsets.copy(), [None] * (len(offsets) - 1), keys,
+                     start[first], last[first], remap[label[first]], [LABELS[k] for k in used], lines,
+                     notes={"side": side, "levels": list(levels), "merged_levels": merged})
