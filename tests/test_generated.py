@@ -16,7 +16,8 @@ from support import run_cli
 import ts_eval
 from ts_eval.errors import InputError, OptionError
 from ts_eval.io.api import read_generated_on, read_pair
-from ts_eval.io.generated import read_generated
+from ts_eval.io.feed import Decoding, whole
+from ts_eval.io.formats import get_format
 from ts_eval.io.grounding import Normalization, normalization
 
 #   doc a: Barack(0) Obama(1) visited(2) Paris(3) and(4) Paris(5) again(6) .(7)
@@ -26,6 +27,12 @@ GOLD = [
      "spans": [[0, 12, "PER"], [21, 26, "LOC"], [31, 36, "LOC"]]},
     {"id": "b", "text": "The U.S. and Apple Inc. agreed.", "spans": [[4, 8, "LOC"], [13, 23, "ORG"]]},
 ]
+
+
+def read_generated(path: str) -> Any:
+    """A generated output's records, read whole by its format's feed."""
+    fmt = get_format("generated")
+    return whole(fmt.feed(str(path), fmt.options(), Decoding(), None))
 
 
 def write_jsonl(path: Path, records: List[Any]) -> str:
@@ -71,6 +78,13 @@ def test_a_json_array_of_records_over_several_lines(tmp_path: Path) -> None:
     assert g.ids == ["a", "b"] and g.text == ["U.S."] and g.doc == [1]
 
 
+def test_a_record_without_an_id_after_one_with_an_id(tmp_path: Path, gold: str) -> None:
+    path = tmp_path / "gen.jsonl"
+    path.write_text('{"id": "a", "entities": []}\n{"entities": []}\n', encoding="utf-8")
+    with pytest.raises(InputError, match=r"gen\.jsonl:2: .*record 2 has no 'id'"):
+        read_pair(gold, str(path))
+
+
 @pytest.mark.parametrize("records, needles", [
     (['{"id": "a", "entities": []}', '{"id": "b", "entities": [}'], ["gen.jsonl:2", "invalid JSON"]),
     (['{"id": "a", "entities": [["Paris"]]}'], ["gen.jsonl:1", "record 1", '["text", "label"]']),
@@ -79,7 +93,6 @@ def test_a_json_array_of_records_over_several_lines(tmp_path: Path) -> None:
     (['{"id": "a", "entities": []}', '{"id": "b", "entities": [{"text": "", "label": "PER"}]}'],
      ["gen.jsonl:2", "record 2", "entity text '' is not a non-empty string", "the entity's words"]),
     (['{"id": "a", "entities": {"PER": [" "]}}'], ["gen.jsonl:1", "entity text ' ' is not a non-empty string"]),
-    (['{"id": "a", "entities": []}', '{"entities": []}'], ["gen.jsonl:2", "record 2 has no 'id'"]),
     (['{"id": "a", "entities": {"LOC": "Paris"}}'], ["gen.jsonl:1", "label 'LOC'", "list of strings"]),
     (['{"id": "a"}'], ["gen.jsonl:1", "no 'entities' key"]),
 ])

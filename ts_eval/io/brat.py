@@ -59,14 +59,6 @@ def tools_tokenizer(path: str) -> str:
     return "default"
 
 
-def read_brat(path: str, discontinuous: str = "error", align: str = "strict",
-              tokenizer: Optional[str] = None) -> Documents:
-    """Read a brat directory (or one .ann file with its .txt); ``tokenizer`` None: from tools.conf."""
-    if discontinuous not in DISCONTINUOUS:
-        raise ValueError(f"discontinuous {discontinuous!r}: expected one of {', '.join(DISCONTINUOUS)}")
-    return brat_documents(path, brat_pairs(path), discontinuous, align, tokenizer or tools_tokenizer(path))
-
-
 def brat_documents(path: str, stems: List[str], discontinuous: str, align: str, tokenizer: str, first: int = 0,
                    defer: bool = False) -> Documents:
     """The Documents of the .txt/.ann pairs ``stems`` of the brat input ``path`` (all of them, or a run of

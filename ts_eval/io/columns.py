@@ -114,7 +114,7 @@ class ColumnFile:
         mark[starts - lo] += 1
         mark[starts - lo + length[a:b]] -= 1
         inside = np.cumsum(mark[:-1], dtype=np.int8).view(bool)
-        return raw[lo:hi][inside]
+        return np.asarray(raw[lo:hi][inside], np.uint8)
 
 
 def _column_index(column: int, n: int, path: str, note: Sequence[Part] = ()) -> int:
@@ -346,7 +346,7 @@ def _cut(buf: Union[bytearray, memoryview], start: int, blank: Any, delimiter: O
         end = m.start()
         line = _line_before(buf, end)
         if _is_token_line(line, delimiter) and (cut_after is None or cut_after(_fields(line, delimiter))):
-            return end + 1
+            return int(end) + 1
     return -1
 
 

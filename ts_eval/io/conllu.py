@@ -22,23 +22,9 @@ from ..errors import AnyOf, Hint, InputError
 from .conllu_lines import Lines, scan
 from .documents import Documents, documents_from_tags, no_documents, tags_evidence, token_keys
 from .formats import Format, register_format
-from .source import check_utf8, display_name, line_blocks, read_bytes
+from .source import check_utf8, display_name, line_blocks
 
 COLUMNS = ["ID", "FORM", "LEMMA", "UPOS", "XPOS", "FEATS", "HEAD", "DEPREL", "DEPS", "MISC"]
-
-
-def read_conllu(path: str, misc_key: Optional[str] = "NER", column: Union[str, int, None] = None,
-                scheme: str = "IOB2", policy: str = "conlleval", raw: Optional[bytes] = None) -> Documents:
-    """Read a CoNLL-U (or CoNLL-U Plus) file; tags from ``column`` if given, else from ``misc_key``."""
-    name = display_name(path)
-    if raw is None:
-        raw = read_bytes(path)
-    shift = check_utf8(raw, name)
-    source = tag_source(raw, shift, column, misc_key, name)
-    lines = scan_lines(raw, shift, source, lambda at: misc_error(raw[shift:].split(b"\n", at)[:at], source, at))
-    if not len(lines.word_line):
-        raise InputError("no word lines; expected CoNLL-U sentences", name)
-    return documents(name, lines, np.frombuffer(raw, np.uint8, offset=shift), scheme, policy)
 
 
 @dataclass(frozen=True)

@@ -13,7 +13,7 @@ the error, with the same message the line-by-line reading gave.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Callable, List, Optional, Tuple, Union
+from typing import Any, Callable, List, Optional, Tuple, Union
 
 import numpy as np
 
@@ -65,7 +65,7 @@ class Lines:
 
     def _part(self, line: int, before: bool, at: int) -> Lines:
         def keep(lines: np.ndarray) -> np.ndarray:
-            return (lines < line) == before
+            return np.asarray((lines < line) == before, bool)
 
         w = keep(self.word_line)
         n_ids = int(np.searchsorted(self.id_line, line))
@@ -142,7 +142,7 @@ def scan(raw: Union[bytes, bytearray], shift: int, name: str, names: List[str], 
     n = sum(len(w) for w in acc.word_line)
     vocab, ids = merge_values([(v, i[None, :]) for v, i in acc.values], n) if acc.values else ([], np.zeros((1, 0)))
 
-    def cat(parts: List[np.ndarray], dtype) -> np.ndarray:
+    def cat(parts: List[np.ndarray], dtype: Any) -> np.ndarray:
         return np.concatenate(parts).astype(dtype, copy=False) if parts else np.zeros(0, dtype)
 
     return Lines(cat(acc.word_line, np.int32), cat(acc.blank_line, np.int64), np.array(acc.id_line, np.int64),

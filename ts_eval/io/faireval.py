@@ -34,7 +34,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass, field
-from typing import Dict, List, Optional, Sequence, Tuple
+from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
 
@@ -304,7 +304,7 @@ class _AnnotationTable:
     depth: int            # deepest stack in the file (0: no span at all)
 
 
-def _annotation_table(path: str, cf, ann_vals: Sequence[str], ann_ids: np.ndarray) -> _AnnotationTable:
+def _annotation_table(path: str, cf: Any, ann_vals: Sequence[str], ann_ids: np.ndarray) -> _AnnotationTable:
     """Parse the annotation values the column uses (the column reader shares one
     vocabulary between the columns it decodes); InputError naming the first bad one."""
     used = np.zeros(len(ann_vals), bool)

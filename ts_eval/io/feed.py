@@ -56,7 +56,7 @@ def blank_before(data: Any, line: int) -> int:
     ends = np.flatnonzero(u == 10)
     for a, b in zip(ends[:-1][::-1].tolist(), ends[1:][::-1].tolist()):
         if not bytes(u[a + 1:b]).strip():
-            return a + 1
+            return int(a) + 1
     return 0
 
 

@@ -23,8 +23,8 @@ import msgspec
 
 from ..errors import InputError
 from .formats import Format, register_format
-from .jsonl import decode, load_array, short
-from .source import display_name, read_text
+from .jsonl import decode, short
+from .source import display_name
 
 FIELD = "entities"
 ID_KEY = "id"
@@ -87,21 +87,6 @@ def concat_generated(parts: List[Generated]) -> Generated:
     return out
 
 
-def read_generated(path: str, *, field: str = FIELD, id_key: str = ID_KEY, raw: Optional[bytes] = None) -> Generated:
-    """Read a generated-output file (see the module docstring for its shapes)."""
-    name = display_name(path)
-    out = Generated(name)
-    for value, line in _values(read_text(path, raw), name):
-        add_record(out, value, line, len(out.ids) + 1, field=field, id_key=id_key)
-    if not out.ids:
-        raise InputError("no records; expected one JSON value per line", name)
-    has = [i is not None for i in out.ids]
-    if any(has) and not all(has):
-        d = has.index(False)
-        raise mixed_ids(d + 1, id_key, name, out.lines[d])
-    return out
-
-
 def add_record(out: Generated, value: Any, line: int, number: int, *, field: str = FIELD,
                id_key: str = ID_KEY) -> None:
     """Add the record ``value`` (the input's record ``number``, counted from 1, on ``line``) to ``out``."""
@@ -136,18 +121,6 @@ def starts_array(line: str) -> bool:
 def line_value(line: str, name: str, number: int) -> Any:
     """The JSON value of the non-empty line ``number``."""
     return decode(line, name, number, "; expected one JSON value per line")
-
-
-def _values(text: str, name: str) -> List[Tuple[Any, int]]:
-    """(JSON value, line) of every non-empty line; a file that is one JSON array of records (whose first
-    line is not a JSON value by itself) gives its elements, numbered from 1."""
-    lines = text.split("\n")
-    numbered = [(k + 1, ln) for k, ln in enumerate(lines) if ln.strip()]
-    if not numbered:
-        raise InputError("empty input, expected JSON values, one per line", name)
-    if starts_array(numbered[0][1]):    # a JSON array over several lines: the whole file is one array
-        return [(v, k + 1) for k, v in enumerate(load_array(text, name))]
-    return [(line_value(ln, name, k), k) for k, ln in numbered]
 
 
 def _record(value: Any, field: str, id_key: str, name: str, line: int, d: int) -> Tuple[Optional[str], Any]:
@@ -270,7 +243,8 @@ class GeneratedFeed:
                                  lambda: InputError("empty input, expected JSON values, one per line", self.name))
 
     def take(self, n: Optional[int] = None) -> Generated:
-        return self.feed.take(n)
+        part: Generated = self.feed.take(n)
+        return part
 
     def done(self) -> bool:
         return self.feed.done()

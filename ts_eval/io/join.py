@@ -79,7 +79,8 @@ class Ids:
     def _mixed(self, part: Part, d: int) -> InputError:
         """The error for document ``d``, the first whose id is there or not unlike the input's first's."""
         if hasattr(part, "id_error"):        # (a format's own words)
-            return part.id_error(d, bool(self.has), self.first_line)
+            err: InputError = part.id_error(d, bool(self.has), self.first_line)
+            return err
         return InputError(f"{part.where(d)} has {'no id' if self.has else 'an id'} and {self.first} has "
                           f"{'one' if self.has else 'none'}; expected an id on every document (they pair by id) or "
                           "on none (paired by order)", part.path, _line(part, d))

@@ -283,7 +283,7 @@ def _array_elements(data: bytes, name: str) -> List[msgspec.Raw]:
     return elements
 
 
-def records(body: Sequence[Buffer], numbers: List[int], name: str, typed: Optional[msgspec.json.Decoder] = None,
+def records(body: Sequence[Buffer], numbers: List[int], name: str, typed: Optional[msgspec.json.Decoder[Any]] = None,
             unit: str = "line") -> List[Any]:
     """The records of a chunk (the lines ``body``, at 1-based ``numbers``) in one msgspec call: as ``typed``
     decodes a list of them when it can, else as dicts; when that fails too, line by line, to report the first
@@ -312,7 +312,7 @@ def _not_an_object(value: Any, name: str, k: int, unit: str) -> None:
 
 
 def record_chunks(path: str, raw: Optional[bytes] = None, chunk_lines: Optional[int] = None,
-                  typed: Optional[msgspec.json.Decoder] = None, *, lines_before: int = 0,
+                  typed: Optional[msgspec.json.Decoder[Any]] = None, *, lines_before: int = 0,
                   bytes_before: int = 0) -> Iterator[Chunk]:
     """(records, their 1-based lines) of a JSON Lines file, ``chunk_lines`` lines per msgspec call (records
     as ``typed`` decodes a chunk of them where it can, else dicts), or of a JSON array ("record" k is line k);

@@ -25,24 +25,23 @@ from .charspans import CharDocs, to_documents
 from .documents import Documents
 from .formats import Format, register_format
 from .jsonl import Span, is_int, record_chunks, short
-from .source import display_name, gc_paused, read_bytes
+from .source import display_name, gc_paused
 
 SPAN_KEYS = ("spans", "label", "entities")
 
 
 @gc_paused
-def read_jsonl_text(path: str, align: str = "strict", id_key: str = "id", text_key: str = "text",
-                    source: str = "annotations", tokenizer: str = "default", raw: Optional[bytes] = None, *,
+def text_documents(path: str, align: str, id_key: str, text_key: str, source: str, tokenizer: str, raw: bytes, *,
                     lines_before: int = 0, bytes_before: int = 0, first: int = 0,
                     defer: bool = False) -> Optional[Documents]:
-    """Read a text-with-character-offsets file (see the module docstring for the shapes); documents
-    without their own ``tokens`` are split by ``tokenizer`` (default or whitespace).  ``raw`` may be a block
-    of the file after ``lines_before`` lines, ``bytes_before`` bytes and ``first`` records (None: it holds no
-    record); ``defer``: :func:`~ts_eval.io.charspans.to_documents`'s."""
+    """The documents of ``raw``, a block of a text-with-character-offsets file after ``lines_before`` lines,
+    ``bytes_before`` bytes and ``first`` records (see the module docstring for the shapes; None: it holds no
+    record); documents without their own ``tokens`` are split by ``tokenizer`` (default or whitespace);
+    ``defer``: :func:`~ts_eval.io.charspans.to_documents`'s."""
     name = display_name(path)
     cd = CharDocs(name, "jsonl-text", first=first)
     notes: Dict[str, int] = {"other_results": 0, "extra_annotations": 0}
-    data = read_bytes(path) if raw is None else raw
+    data = raw
     for recs, nums in record_chunks(path, data, typed=_spacy_records(text_key, id_key), lines_before=lines_before,
                                     bytes_before=bytes_before):
         if not isinstance(recs[0], dict):
@@ -73,7 +72,7 @@ class _Token(msgspec.Struct):
 
 
 @functools.lru_cache(maxsize=8)
-def _spacy_records(text_key: str, id_key: str) -> Optional[msgspec.json.Decoder]:
+def _spacy_records(text_key: str, id_key: str) -> Optional[msgspec.json.Decoder[Any]]:
     """How msgspec decodes a chunk of spaCy-shaped records (a text, spans, maybe own tokens; no Label Studio
     ``data``), each value of the types the reader takes; None when the keys collide.  A chunk with any other
     record is decoded as dicts and read record by record."""
@@ -213,7 +212,7 @@ def feed(path: str, options: TextOptions, decoding: Any, block_bytes: Optional[i
     name = display_name(path)
 
     def parse(raw: Any, stop: Optional[int], first: int) -> Documents:
-        docs = read_jsonl_text(name, options.align, options.id_key, options.text_key, options.source,
+        docs = text_documents(name, options.align, options.id_key, options.text_key, options.source,
                                options.tokenizer, raw.data if stop is None else raw.data[:stop],
                                lines_before=raw.lines, bytes_before=raw.bytes, first=first, defer=True)
         return docs if docs is not None else no_documents(name, "jsonl-text")

@@ -28,10 +28,10 @@ import numpy as np
 
 from ..core.printable import control_message, first_control
 from ..errors import InputError
-from .documents import TOKEN_SEP, Documents, build_documents, documents_from_tags, tags_evidence
+from .documents import TOKEN_SEP, build_documents, documents_from_tags, tags_evidence
 from .formats import Format, register_format
 from .jsonl import Buffer, Span, decode, is_int, line_chunks, records, short
-from .source import display_name, gc_paused, read_bytes, read_text
+from .source import display_name, gc_paused, read_text
 
 SHAPES = ("spans", "tags", "ner_tags")
 
@@ -58,19 +58,6 @@ def load_tag_names(source: Union[str, Sequence[str]], feature: str = "ner_tags")
         raise InputError(f"tag name {bad}: {control_message(obj[bad])}", source)
     return obj
 
-
-@gc_paused
-def read_jsonl_tokens(path: str, scheme: str = "IOB2", policy: str = "conlleval",
-                      tag_names: Union[str, Sequence[str], None] = None, id_key: str = "id",
-                      raw: Optional[bytes] = None) -> Documents:
-    """Read a token-list JSON Lines file (see the module docstring for the shapes)."""
-    name = display_name(path)
-    data = read_bytes(path) if raw is None else raw
-    docs = tokens_documents(data, name, scheme=scheme, policy=policy, tag_names=tag_names, id_key=id_key)[0]
-    assert docs is not None         # (a whole file without records is an error)
-    return docs
-
-
 #: the shape of a file's records, and the line of the record that decided it
 Shape = Tuple[str, int]
 
@@ -80,7 +67,7 @@ _TYPES: Dict[str, Any] = {"tags": List[str], "spans": msgspec.Raw, "ner_tags": L
 
 
 @functools.lru_cache(maxsize=16)
-def _record_type(shape: str, id_key: str) -> Optional[msgspec.json.Decoder]:
+def _record_type(shape: str, id_key: str) -> Optional[msgspec.json.Decoder[Any]]:
     """How msgspec decodes a chunk of records of ``shape`` into values of the types the reader takes (the spans
     left as JSON); None when the id key is one of the record's other keys."""
     if id_key in ("tokens", shape):
@@ -91,6 +78,7 @@ def _record_type(shape: str, id_key: str) -> Optional[msgspec.json.Decoder]:
     return msgspec.json.Decoder(List[rec])      # type: ignore[valid-type]
 
 
+@gc_paused
 def tokens_documents(data: bytes, name: str, *, scheme: str = "IOB2", policy: str = "conlleval",
                      tag_names: Union[str, Sequence[str], None] = None, id_key: str = "id",
                      shape_of: Optional[Shape] = None, lines_before: int = 0, bytes_before: int = 0, first: int = 0,

@@ -7,7 +7,7 @@ texts); system spans are moved onto the gold document's token positions.
 """
 from __future__ import annotations
 
-from typing import Any, Dict, List, Mapping, Optional, Protocol, Sequence, Tuple, Union
+from typing import Any, Callable, Dict, List, Mapping, Optional, Protocol, Sequence, Tuple, Union
 
 import numpy as np
 
@@ -189,7 +189,7 @@ def pair_aligned(gold: Documents, systems: Mapping[str, Documents], *, scheme: O
     )
 
 
-def _token_texts(docs: Documents):
+def _token_texts(docs: Documents) -> Callable[[int, int], List[str]]:
     """``tokens(a, b)`` -> token texts a..b-1 (global indices), cut from the documents' keys."""
     def tokens(a: int, b: int) -> List[str]:
         d0 = int(np.searchsorted(docs.offsets, a, side="right") - 1)

@@ -460,7 +460,7 @@ def is_dir(path: str) -> bool:
     return path != STDIN and os.path.isdir(path)
 
 
-F = TypeVar("F", bound=Callable)
+F = TypeVar("F", bound=Callable[..., Any])
 
 
 def gc_paused(fn: F) -> F:
@@ -468,7 +468,7 @@ def gc_paused(fn: F) -> F:
     small objects (JSON strings and dicts) and none of them form cycles, so the collector's
     passes only cost time (about half of a JSON Lines read)."""
     @functools.wraps(fn)
-    def wrapper(*args, **kwargs):
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
         was = gc.isenabled()
         gc.disable()
         try:

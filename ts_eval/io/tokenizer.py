@@ -30,7 +30,7 @@ def _classes(cp: np.ndarray) -> np.ndarray:
         elif ch.isalnum() or ch == "_":
             table[c] = _WORD
     if cp.dtype == np.uint8:            # all ASCII
-        return table[cp]
+        return np.asarray(table[cp], np.int8)
     out = np.empty(len(cp), np.int8)
     ascii_ = cp < 128
     out[ascii_] = table[cp[ascii_]]

@@ -30,10 +30,10 @@ _SAFE = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,100}\Z")
 TOOLS_CONF = "[options]\nTokens\ttokenizer:whitespace\n"
 
 
-def file_names(docs: Documents) -> list:
+def file_names(docs: Documents) -> List[str]:
     ids = docs.ids
     if all(i is not None and _SAFE.match(i) for i in ids) and len(set(ids)) == len(ids):
-        return list(ids)
+        return [str(i) for i in ids]
     width = max(6, len(str(docs.n_docs)))
     return [f"doc{d + 1:0{width}d}" for d in range(docs.n_docs)]
 

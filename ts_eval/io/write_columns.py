@@ -10,6 +10,8 @@ that is an error).  Document ids have no place in columns: they are counted as d
 """
 from __future__ import annotations
 
+from typing import Sequence
+
 import numpy as np
 
 from ..core import schemes
@@ -55,7 +57,7 @@ def write_columns(docs: Documents, path: str, scheme: str = "IOB2", overlapping:
     return rep
 
 
-def _tag_strings(prefix: np.ndarray, types: np.ndarray, labels) -> np.ndarray:
+def _tag_strings(prefix: np.ndarray, types: np.ndarray, labels: Sequence[str]) -> np.ndarray:
     """Per token its tag string (``O`` or ``P-LABEL``)."""
     code = (types.astype(np.int64) + 1) * len(schemes.PREFIX_NAMES) + prefix
     uniq, inv = np.unique(code, return_inverse=True)
@@ -64,7 +66,8 @@ def _tag_strings(prefix: np.ndarray, types: np.ndarray, labels) -> np.ndarray:
     return np.asarray(names, dtype=object)[inv].astype(str) if len(uniq) else np.zeros(0, str)
 
 
-def _check_decodes(docs: Documents, prefix, types, sent_first, scheme, start, last, label) -> None:
+def _check_decodes(docs: Documents, prefix: np.ndarray, types: np.ndarray, sent_first: np.ndarray, scheme: str,
+                   start: np.ndarray, last: np.ndarray, label: np.ndarray) -> None:
     """The tags must decode to exactly the spans written (IO merges adjacent same-label spans)."""
     dec = schemes.decode(prefix, np.where(types < 0, -1, types).astype(np.int32), sent_first, scheme)
     order = np.lexsort((last, start))

@@ -14,7 +14,7 @@ Both hold nested and overlapping spans.  ``id`` is written when the input has on
 from __future__ import annotations
 
 import json
-from typing import Any, Dict, List
+from typing import Any, Callable, Dict, List
 
 import numpy as np
 
@@ -27,7 +27,11 @@ from .writing import ConversionReport, grouped, start_report, texts_of
 TOKEN_MODES = ("auto", "always")
 
 
-def _records(docs: Documents, per_doc) -> str:
+#: a document's record from its index and its spans (starts, ends exclusive, labels)
+PerDocument = Callable[[int, List[int], List[int], List[str]], Dict[str, Any]]
+
+
+def _records(docs: Documents, per_doc: PerDocument) -> str:
     idx, bounds = grouped(docs)
     lab = [docs.labels[k] for k in docs.label[idx].tolist()]
     s, e = docs.start[idx].tolist(), (docs.last[idx] + 1).tolist()
@@ -46,7 +50,7 @@ def write_jsonl_tokens(docs: Documents, path: str) -> ConversionReport:
     rep = start_report(docs, path, "jsonl-tokens")
     off = docs.offsets.tolist()
 
-    def per_doc(d: int, s, e, lab) -> Dict[str, Any]:
+    def per_doc(d: int, s: List[int], e: List[int], lab: List[str]) -> Dict[str, Any]:
         base = off[d]
         return {"tokens": docs.tokens(d),
                 "spans": [{"start": x - base, "end": y - base, "label": z} for x, y, z in zip(s, e, lab)]}
@@ -65,7 +69,7 @@ def write_jsonl_text(docs: Documents, path: str, tokens: str = "auto") -> Conver
     off = docs.offsets.tolist()
     tsl, tel = ts.tolist(), te.tolist()
 
-    def per_doc(d: int, s, e, lab) -> Dict[str, Any]:
+    def per_doc(d: int, s: List[int], e: List[int], lab: List[str]) -> Dict[str, Any]:
         a = off[d]
         rec: Dict[str, Any] = {"text": texts[d],
                                "spans": [{"start": tsl[x], "end": tel[y - 1], "label": z}
@@ -96,4 +100,4 @@ def differs_from(texts: List[str], offsets: np.ndarray, ts: np.ndarray, te: np.n
         bad = (ts[mine] != a_s[theirs]) | (te[mine] != a_e[theirs])
         doc = np.repeat(same_count, np.diff(offsets)[same_count])
         out[np.unique(doc[bad])] = True
-    return out
+    return np.asarray(out, bool)

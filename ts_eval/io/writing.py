@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Any, Dict, List, Optional, Tuple
+from typing import Any, Dict, List, Optional, Set, Tuple
 
 import numpy as np
 
@@ -187,8 +187,8 @@ def same_spans(a: Documents, b: Documents) -> Optional[str]:
     else:
         order = list(range(a.n_docs))
 
-    def spans(docs: Documents) -> Dict[int, set]:
-        out: Dict[int, set] = {}
+    def spans(docs: Documents) -> Dict[int, Set[Tuple[int, int, str]]]:
+        out: Dict[int, Set[Tuple[int, int, str]]] = {}
         dd = span_docs(docs)
         for d, s, e, lab in zip(dd.tolist(), docs.start.tolist(), docs.last.tolist(), docs.label.tolist()):
             base = int(docs.offsets[d])
