@@ -20,7 +20,7 @@ PYPROJECT = Path(ts_eval.__file__).parent.parent / "pyproject.toml"
 STRICT_MODULES = ["ts_eval.errors", "ts_eval.version", "ts_eval.core.*", "ts_eval.results.*", "ts_eval.fair.*",
                   "ts_eval.agreement.*", "ts_eval.comparison.*", "ts_eval.analysis.*", "ts_eval.compat.*",
                   "ts_eval.germeval.*", "ts_eval.output.page", "ts_eval.output.values", "ts_eval.output.views",
-                  "ts_eval.output.plot", "ts_eval.output.renderers.*", "ts_eval.output.legacy.*"]
+                  "ts_eval.output.plot", "ts_eval.output.renderers.*", "ts_eval.output.legacy.*", "ts_eval.io.*"]
 
 
 def _settings() -> Dict[str, Any]:
