@@ -43,8 +43,10 @@ from typing import Any, Callable, Dict, List, Optional, Tuple
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
-from ts_eval import evaluate, read, read_pair
+from ts_eval import read
+from ts_eval.io.api import read_pair
 from ts_eval.io.columns import read_column_file
+from ts_eval.models.evaluate import evaluate
 
 LABELS = ("PER", "LOC", "ORG", "MISC")
 WORDS = ["the", "of", "Smith", "Berlin", "said", "in", "a", "USA", "company", "on", "Inc", "2024", "(", ")",
@@ -143,7 +145,9 @@ def best(fn: Callable[[], object], repeat: int) -> float:
 BASELINE = """
 import json, sys, time
 sys.path.insert(0, sys.argv[1])
-from ts_eval import evaluate, read, read_pair
+from ts_eval import read
+from ts_eval.models.evaluate import evaluate
+from ts_eval.io.api import read_pair
 gold, system, repeat = sys.argv[2], sys.argv[3], int(sys.argv[4])
 runs = []
 for _ in range(repeat):

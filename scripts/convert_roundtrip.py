@@ -32,7 +32,7 @@ EXT = {"columns": ".conll.gz", "jsonl-tokens": ".jsonl", "jsonl-text": ".jsonl.x
 
 
 def scores(gold, systems) -> dict:
-    rep = ts_eval.evaluate(ts_eval.read_pair(gold, systems), models=MODELS)
+    rep = ts_eval.score(ts_eval.read(gold, systems), models=MODELS)
     return {s["name"]: {k: v for k, v in s.items() if k != "source"} for s in rep.systems}
 
 

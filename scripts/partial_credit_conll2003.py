@@ -68,14 +68,14 @@ def main() -> int:
         name = os.path.basename(path)[:-len(".conll")]
         corpus = read_conll(path, gold_column=2, system_columns=[3], names=[name])
         row: Dict[str, float] = {}
-        row["exact"] = ts_eval.evaluate(corpus, models=["exact"]).systems[0]["exact"]["micro"]["f"]
+        row["exact"] = ts_eval.score(corpus, models=["exact"]).systems[0]["exact"]["micro"]["f"]
         for title, threshold, assignment in SETTINGS:
-            rep = ts_eval.evaluate(corpus, models=["overlap"], min_overlap=threshold, assignment=assignment)
+            rep = ts_eval.score(corpus, models=["overlap"], min_overlap=threshold, assignment=assignment)
             row[title] = rep.systems[0]["overlap"]["micro"]["f"]
         row["multi"] = multi_hits(corpus, name)
-        se = ts_eval.evaluate(corpus, models=["semeval"]).systems[0]["semeval"]
+        se = ts_eval.score(corpus, models=["semeval"]).systems[0]["semeval"]
         row["SE partial"] = se["partial"]["overall"]["f"]
-        se50 = ts_eval.evaluate(corpus, models=["semeval"], min_overlap="nervaluate:50").systems[0]["semeval"]
+        se50 = ts_eval.score(corpus, models=["semeval"], min_overlap="nervaluate:50").systems[0]["semeval"]
         row["SE p. n:50"] = se50["partial"]["overall"]["f"]
         ref = Evaluator(as_dicts(corpus, corpus.gold), as_dicts(corpus, corpus.systems[name]),
                         tags=list(corpus.labels), loader="dict", min_overlap_percentage=50).evaluate()

@@ -4,10 +4,10 @@
 For every system file of ``DATA/systems/*.conll`` (default DATA: ../shared/data/conll2003-en next to the
 repository; ``TOKEN ... GOLD SYSTEM``), this scores it twice:
 
-- as a column file (``ts_eval.read_conll``): the tags as read, conlleval.pl's own count (its
+- as a column file (``ts_eval.io.read_conll``): the tags as read, conlleval.pl's own count (its
   ``-DOCSTART-`` lines count as correct O tokens);
 - as spans (gold and system columns read by ``ts_eval.read`` into documents, paired with
-  ``ts_eval.read_pair``): the accuracy of the spans' IOB2 encoding, what every non-column input gets.
+  ``ts_eval.read``): the accuracy of the spans' IOB2 encoding, what every non-column input gets.
 
 and prints both counts beside the system's ill-formed spans (repairs).  A system that is well-formed IOB2
 (no repairs) must give the same count both ways once the ``-DOCSTART-`` lines (which only column files
@@ -45,11 +45,11 @@ def main() -> int:
     bad = 0
     print(f"{'system':42} {'repairs':>7} {'columns':>15} {'docstart':>8} {'spans (IOB2)':>15}  same")
     for f in files:
-        corpus = ts_eval.read_conll(str(f), gold_column=-2, system_columns=[-1], scheme="IOB2")
+        corpus = ts_eval.io.read_conll(str(f), gold_column=-2, system_columns=[-1], scheme="IOB2")
         col = counts(evaluate(corpus, models=["exact"]))
         gold = ts_eval.read(str(f), format="columns", column=-2)
         system = ts_eval.read(str(f), format="columns", column=-1)
-        spans = counts(evaluate(ts_eval.read_pair(gold, [system]), models=["exact"]))
+        spans = counts(evaluate(ts_eval.read(gold, [system]), models=["exact"]))
         repairs = next(iter(corpus.system_info.values())).repairs
         d = corpus.docstart_lines
         same = (col[0] - d, col[1] - d) == spans

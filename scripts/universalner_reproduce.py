@@ -141,7 +141,7 @@ def ts_eval_scores(gold: List[Dict[str, Any]], generated: List[Dict[str, Any]]) 
             path.write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
             paths.append(str(path))
         corpus = read_pair(paths[0], paths[1], format="jsonl-text", generated="strings", normalize="universalner")
-        report = ts_eval.evaluate(corpus)
+        report = ts_eval.score(corpus)
     system = report.systems[0]
     return {**system["strings"]["micro"], "reading": system["source"]["reading"]["generated"]}
 

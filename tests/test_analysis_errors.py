@@ -26,6 +26,7 @@ from test_vocabulary import offenders
 import ts_eval
 from ts_eval.analysis import errors as errors_module
 from ts_eval.analysis.errors import error_analysis
+from ts_eval.core.sequences import from_spans
 from ts_eval.errors import OptionError
 from ts_eval.fair import fair_corpus
 from ts_eval.io import read_conll
@@ -95,7 +96,7 @@ def test_the_overlap_confusion_matrix_by_hand(confusion_corpus):
 
 def test_the_diagonals_are_the_models_hits(confusion_corpus):
     ea = error_analysis(confusion_corpus)
-    rep = ts_eval.evaluate(confusion_corpus, models=["exact", "overlap"]).to_dict()["systems"][0]
+    rep = ts_eval.score(confusion_corpus, models=["exact", "overlap"]).to_dict()["systems"][0]
     conf = ea.systems[0].confusion
     assert conf["exact"].diagonal == rep["exact"]["micro"]["tp"] == 1
     assert conf["overlap"].diagonal == rep["overlap"]["micro"]["gold_hit"] == 3
@@ -177,7 +178,7 @@ def docstart_file(tmp_path: Path) -> Path:
 
 
 def _sums_match(corpus, ea) -> None:
-    rep = ts_eval.evaluate(corpus, models=["exact", "ts"]).to_dict()
+    rep = ts_eval.score(corpus, models=["exact", "ts"]).to_dict()
     docs = ea.documents.to_dict()
     for s in rep["systems"]:
         ex, ts = s["exact"]["micro"], s["ts"]["micro"]
@@ -313,7 +314,7 @@ def test_strings_gold_labels_inconsistently(tmp_path):
 
 
 def test_without_token_texts_strings_are_left_out():
-    c = ts_eval.from_spans([3, 2], [[("PER", 0, 1), ("LOC", 2, 3)], [("PER", 0, 2)]],
+    c = from_spans([3, 2], [[("PER", 0, 1), ("LOC", 2, 3)], [("PER", 0, 2)]],
                            {"s": [[("PER", 0, 1), ("ORG", 2, 3)], []]})
     ea = error_analysis(c)
     assert any("no token texts" in n for n in ea.notes)
@@ -362,7 +363,7 @@ def _by_name(d: Dict) -> Dict:
 def test_the_order_of_the_systems_never_matters(data):
     lengths, sides, words, order = data
     names = [f"sys{k}" for k in range(len(sides) - 1)]
-    corpus = ts_eval.from_spans(lengths, sides[0], dict(zip(names, sides[1:])))
+    corpus = from_spans(lengths, sides[0], dict(zip(names, sides[1:])))
     corpus = dataclasses.replace(corpus, tokens=lambda a, b: words[a:b])
     one = error_analysis(corpus, top=None, min_agree=2)
     two = error_analysis(corpus, systems=[names[k] for k in order], top=None, min_agree=2)

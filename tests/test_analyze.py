@@ -18,6 +18,7 @@ from support import fails, run_cli, write
 
 import ts_eval
 from ts_eval.analysis.buckets import equal_frequency, parse_bucket_spec
+from ts_eval.core.sequences import from_spans
 from ts_eval.errors import OptionError
 
 #        token      gold   A      B
@@ -57,7 +58,7 @@ Smith I-PER
 
 @pytest.fixture
 def small(tmp_path):
-    return ts_eval.read_conll(write(tmp_path / "small.txt", SMALL), gold_column=2, system_columns=[3, 4],
+    return ts_eval.io.read_conll(write(tmp_path / "small.txt", SMALL), gold_column=2, system_columns=[3, 4],
                               names=["A", "B"])
 
 
@@ -230,7 +231,7 @@ def corpora(draw):
 
     gold = spans()
     gold[0] = gold[0] or [(LABELS[0], 0, 1)]       # one labelled span at least (else nothing to analyse)
-    return ts_eval.from_spans(lengths, gold, {"a": spans(), "b": spans(), "c": spans()})
+    return from_spans(lengths, gold, {"a": spans(), "b": spans(), "c": spans()})
 
 
 SPLIT_MODELS = ["exact-f1-micro", "overlap-f1-micro", "ts-f1-micro", "fair-f1", "semeval-partial-f1"]
@@ -241,7 +242,7 @@ SPLIT_MODELS = ["exact-f1-micro", "overlap-f1-micro", "ts-f1-micro", "fair-f1", 
 @given(corpora(), st.integers(1, 4))
 def test_buckets_partition_the_spans_and_their_counts_sum_to_the_overall_counts(corpus, k):
     r = ts_eval.analyze(corpus, models=SPLIT_MODELS, bootstrap=0, permutations=0, buckets=[str(k)])
-    report = ts_eval.evaluate(corpus, models=["exact", "ts", "fair"])
+    report = ts_eval.score(corpus, models=["exact", "ts", "fair"])
     for a in r.attributes:
         assert int(a.outside.sum()) == 0
         assert int(a.gold.sum()) == len(corpus.gold)
@@ -397,14 +398,15 @@ def test_slices_by_a_record_field(tmp_path, capsys):
 def test_documents_are_a_slice_asked_for(tmp_path):
     first, *rest = SMALL.split("\n\n")
     text = "-DOCSTART- O O O\n\n" + first + "\n\n-DOCSTART- O O O\n\n" + "\n\n".join(rest)
-    c = ts_eval.read_conll(write(tmp_path / "docs.txt", text), gold_column=2, system_columns=[3, 4], names=["A", "B"])
+    c = ts_eval.io.read_conll(write(tmp_path / "docs.txt", text), gold_column=2, system_columns=[3, 4],
+                              names=["A", "B"])
     assert "document" not in [a.name for a in ts_eval.analyze(c, bootstrap=0).attributes]
     r = ts_eval.analyze(c, models=["exact-f1-micro"], bootstrap=0, by=["document"], attributes=["document"])
     doc = r.attribute("document")
     assert doc.buckets == ["doc 1", "doc 2"] and doc.gold.tolist() == [2, 3]
     assert doc.scores[0, :, 0].tolist() == [1.0, 0.0]
     with pytest.raises(OptionError, match="document"):
-        ts_eval.analyze(ts_eval.read_conll(write(tmp_path / "small.txt", SMALL), gold_column=2, system_columns=[3]),
+        ts_eval.analyze(ts_eval.io.read_conll(write(tmp_path / "small.txt", SMALL), gold_column=2, system_columns=[3]),
                         bootstrap=0, by=["document"])
 
 
@@ -473,7 +475,7 @@ def test_summing_a_family_over_labels_before_resampling_changes_no_interval(monk
     the sums (fewer columns); the intervals are those of multiplying every column."""
     from ts_eval.analysis import study
 
-    corpus = ts_eval.read_conll(str(Path(ts_eval.__file__).parent / "demo" / "germeval2014_test_sample.conll"),
+    corpus = ts_eval.io.read_conll(str(Path(ts_eval.__file__).parent / "demo" / "germeval2014_test_sample.conll"),
                                 gold_column=2, system_columns=[3, 4, 5])
     models = ["exact-f1-macro", "overlap-f1-micro", "fair-f1", "ts-f1-micro"]
     st = study.Statistics(corpus, list(corpus.systems), study.resolve_models(models, corpus))
@@ -492,7 +494,7 @@ def test_generated_strings_found_nowhere_are_in_no_span_bucket(tmp_path):
     bucket, and are said to be in no bucket of a span attribute."""
     from test_generated import GOLD, HALLUCINATED, write_jsonl
 
-    c = ts_eval.read_pair(write_jsonl(tmp_path / "gold.jsonl", GOLD),
+    c = ts_eval.read(write_jsonl(tmp_path / "gold.jsonl", GOLD),
                           write_jsonl(tmp_path / "gen.jsonl", HALLUCINATED))
     r = ts_eval.analyze(c, models=["exact-f1-micro"], bootstrap=0, errors=False,
                         attributes=["length", "sentence_length"], buckets=["sentence_length=0"])

@@ -12,6 +12,7 @@ from seqeval.metrics import classification_report, f1_score, precision_score, re
 
 import ts_eval
 from ts_eval import InputError, Report
+from ts_eval.core.sequences import from_sequences, from_spans
 from ts_eval.models.evaluate import evaluate
 
 
@@ -35,7 +36,7 @@ def test_score_seqeval_style():
 
 def test_several_systems_as_a_mapping():
     y_true = [["B-X", "I-X", "O"]]
-    corpus = ts_eval.from_sequences(y_true, {"good": [["B-X", "I-X", "O"]], "bad": [["O", "O", "B-X"]]})
+    corpus = from_sequences(y_true, {"good": [["B-X", "I-X", "O"]], "bad": [["O", "O", "B-X"]]})
     rep = evaluate(corpus)
     assert [s["name"] for s in rep.systems] == ["good", "bad"]
     assert rep.system("good")["ts"]["micro"]["f"] == 1.0
@@ -62,7 +63,7 @@ def test_sequence_input_errors(y_true, y_pred, needle):
 
 
 def test_from_spans_api():
-    corpus = ts_eval.from_spans([3, 2], [[("PER", 0, 2)], [("LOC", 1, 2)]],
+    corpus = from_spans([3, 2], [[("PER", 0, 2)], [("LOC", 1, 2)]],
                                 {"a": [[("PER", 0, 2)], []], "b": [[("PER", 0, 1), ("ORG", 0, 3)], [("LOC", 1, 2)]]})
     assert corpus.labels == ["LOC", "ORG", "PER"]
     assert corpus.gold.start.tolist() == [0, 4] and corpus.gold.last.tolist() == [1, 4]
@@ -89,12 +90,12 @@ def test_from_spans_api():
 ])
 def test_from_spans_errors(gold, needle):
     with pytest.raises(InputError, match=needle):
-        ts_eval.from_spans([3], gold, [[]])
+        from_spans([3], gold, [[]])
 
 
 def test_from_spans_rejects_empty_sentences():
     with pytest.raises(InputError):
-        ts_eval.from_spans([0], [[]], [[]])
+        from_spans([0], [[]], [[]])
 
 
 # ---------------------------------------------------------------------------
@@ -159,9 +160,9 @@ def test_a_system_named_gold_does_not_replace_the_gold_side(build):
     # the CLI rejects the name 'gold'; the Python builders must not let it overwrite the gold spans
     try:
         if build == "spans":
-            corpus = ts_eval.from_spans([2], [[("X", 0, 1)]], {"gold": [[("X", 1, 2)]]})
+            corpus = from_spans([2], [[("X", 0, 1)]], {"gold": [[("X", 1, 2)]]})
         else:
-            corpus = ts_eval.from_sequences([["B-X", "O"]], {"gold": [["O", "B-X"]]})
+            corpus = from_sequences([["B-X", "O"]], {"gold": [["O", "B-X"]]})
     except (InputError, ValueError):
         return
     assert corpus.gold.start.tolist() == [0]

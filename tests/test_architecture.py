@@ -44,7 +44,7 @@ LAYERS: List[Tuple[str, Tuple[str, ...]]] = [
     ("studies", ("ranking", "comparison", "compat", "analysis", "agreement", "streaming", "germeval")),
     ("output", ("output",)),
     ("cli", ("cli",)),
-    ("package", ("__init__", "__main__")),      # the package itself: its API and ``python -m ts_eval``
+    ("package", ("__init__", "__main__", "api")),   # the package itself: its API and ``python -m ts_eval``
 ]
 
 

@@ -18,6 +18,7 @@ from support import fails, run_cli, write
 
 import ts_eval
 from ts_eval.cli.errors import UsageError
+from ts_eval.core.sequences import from_sequences
 from ts_eval.errors import InputError, OptionError
 from ts_eval.ranking import study as ranking
 
@@ -88,7 +89,7 @@ def test_the_memory_estimate_matches_the_measured_growth_of_the_bootstrap(n_syst
     tags = np.array(["O", "O", "B-PER", "I-PER", "B-LOC"])
     gold = [list(rng.choice(tags, 8)) for _ in range(60)]
     systems = {f"s{k}": [list(rng.choice(tags, 8)) for _ in range(60)] for k in range(n_systems)}
-    corpus = ts_eval.from_sequences(gold, systems)
+    corpus = from_sequences(gold, systems)
     n_models = len(ranking.model_set(corpus, None, ranking.REFERENCE_MODEL)[0])
     grown = _bootstrap_peak(corpus, 4000) - _bootstrap_peak(corpus, 1000)
     estimate = ranking.bootstrap_bytes(3000, n_systems, n_models)

@@ -8,7 +8,7 @@ import pytest
 from support import FIXTURES, run_cli, write
 
 import ts_eval
-from ts_eval import read_conll, read_conll_pair
+from ts_eval.io.api import read_conll, read_conll_pair
 from ts_eval.models.evaluate import evaluate
 
 BASIC = "John B-PER B-PER\nSmith I-PER O\nvisits O O\nParis B-LOC B-LOC\n\nHe O O\nleft O B-LOC\n"

@@ -18,6 +18,7 @@ from ts_eval.cli import main
 from ts_eval.cli.errors import UsageError
 from ts_eval.cli.outputs import json_text
 from ts_eval.comparison import GOLD_OUTCOMES, change_masks, compare, correct_overlap, diff, token_changes
+from ts_eval.core.sequences import from_sequences, from_spans
 from ts_eval.errors import InputError, OptionError
 from ts_eval.output.builders import build
 from ts_eval.output.builders.compare_tables import inline_text
@@ -35,7 +36,7 @@ def toy_corpus(responses: Dict[str, List]) -> ts_eval.Corpus:
     """One sentence of five one-token problems; an answer X is the tag B-X, no answer is O."""
     def tags(seq):
         return [[f"B-{x}" if x else "O" for x in seq]]
-    return ts_eval.from_sequences(tags(KEY), {n: tags(r) for n, r in responses.items()})
+    return from_sequences(tags(KEY), {n: tags(r) for n, r in responses.items()})
 
 
 def pair_rows(result) -> Dict[Tuple[str, str], dict]:
@@ -149,7 +150,7 @@ SYS_B = [[("PER", 0, 2), ("ORG", 3, 4), ("ORG", 5, 7), ("MISC", 8, 10)],  # TP, 
 
 
 def hand_corpus():
-    return ts_eval.from_spans(LENGTHS, GOLD, {"A": SYS_A, "B": SYS_B})
+    return from_spans(LENGTHS, GOLD, {"A": SYS_A, "B": SYS_B})
 
 
 def test_span_transitions_by_hand():
@@ -202,7 +203,7 @@ def _clean(spans):
 @given(span_lists, span_lists, span_lists)
 @settings(max_examples=150, deadline=None)
 def test_span_level_invariants(g, a, b):
-    corpus = ts_eval.from_spans([8], [_clean(g)[0]], {"A": _clean(a), "B": _clean(b)})
+    corpus = from_spans([8], [_clean(g)[0]], {"A": _clean(a), "B": _clean(b)})
     ab = compare(corpus, "A", "B", examples=0).pair.span
     ba = compare(corpus, "B", "A", examples=0).pair.span
     total = sum(c.count for c in ab.classes.values())
@@ -256,7 +257,7 @@ def test_ts_level_against_unit_reference():
 @settings(max_examples=80, deadline=None)
 def test_oracle_is_at_least_the_best_single_system(rows):
     gold, systems = [rows[0][:5], rows[0][5:]], {f"s{i}": [r[:5], r[5:]] for i, r in enumerate(rows[1:])}
-    r = compare(ts_eval.from_sequences(gold, systems), examples=0)
+    r = compare(from_sequences(gold, systems), examples=0)
     for o in (r.multi.token_oracle, r.multi.span_oracle):
         ov = o["micro"]
         assert ov["oracle"] >= max(ov["systems"].values()) - 1e-12
@@ -274,7 +275,7 @@ def test_hard_cases_show_what_the_systems_did():
     gold = [[("PER", 0, 1), ("LOC", 2, 4)]]
     systems = {"a": [[("LOC", 0, 1), ("LOC", 2, 4)]], "b": [[("ORG", 0, 1), ("LOC", 2, 4)]],
                "c": [[("LOC", 2, 4)]]}
-    r = compare(ts_eval.from_spans([4], gold, systems), examples=0)
+    r = compare(from_spans([4], gold, systems), examples=0)
     assert [(c["label"], c["first"], c["last"]) for c in r.multi.hard_cases] == [("PER", 0, 0)]
     assert r.multi.hard_cases[0]["systems_instead"] == {"FN": 1, "LE LOC": 1, "LE ORG": 1}
     assert [(c["label"], c["first"]) for c in r.multi.easy_cases] == [("LOC", 2)]
@@ -283,7 +284,7 @@ def test_hard_cases_show_what_the_systems_did():
 
 
 def test_label_view_names_nested_labels():
-    corpus = ts_eval.from_spans([3], [[("X", 0, 3), ("Y", 1, 2)]], {"a": [[("X", 0, 3)]], "b": [[("Y", 1, 2)]]})
+    corpus = from_spans([3], [[("X", 0, 3), ("Y", 1, 2)]], {"a": [[("X", 0, 3)]], "b": [[("Y", 1, 2)]]})
     r = compare(corpus, examples=0)
     assert r.corpus["token_labels"] == ["O", "X", "Y", "X+Y"]
     t = r.pair.token
@@ -333,7 +334,7 @@ def files(tmp_path):
 
 
 def test_examples_carry_files_lines_and_inline_spans(files):
-    corpus = ts_eval.read_conll_pair(files["gold"], [files["a"], files["b"]])
+    corpus = ts_eval.io.read_conll_pair(files["gold"], [files["a"], files["b"]])
     r = compare(corpus, examples=2)
     tok = [e for e in r.pair.examples if e.level == "token"]
     fix = next(e for e in tok if e.transition == "O → I-PER")
@@ -360,7 +361,7 @@ def test_examples_carry_files_lines_and_inline_spans(files):
 
 
 def test_examples_are_plain_data_and_renderers_write_them(files):
-    corpus = ts_eval.read_conll_pair(files["gold"], [files["a"], files["b"]])
+    corpus = ts_eval.io.read_conll_pair(files["gold"], [files["a"], files["b"]])
     r = compare(corpus, examples=1)
     e = r.pair.examples[0]
     d = e.to_dict()
@@ -375,7 +376,7 @@ def test_examples_are_plain_data_and_renderers_write_them(files):
 
 
 def test_formats_cover_every_table(files):
-    corpus = ts_eval.read_conll_pair(files["gold"], [files["a"], files["b"], files["c"]])
+    corpus = ts_eval.io.read_conll_pair(files["gold"], [files["a"], files["b"], files["c"]])
     r = compare(corpus, "a", "b", examples=1)
     # the document's long CSV names a table by its id and writes fractions (the old layout: by its
     # title, in percent)
@@ -439,7 +440,7 @@ def test_cli_bad_input(files, tmp_path, capsys):
 
 def test_api_errors():
     # library code raises OptionError (a ValueError), not the command line's UsageError
-    corpus = ts_eval.from_spans([2], [[("X", 0, 1)]], {"only": [[("X", 0, 1)]]})
+    corpus = from_spans([2], [[("X", 0, 1)]], {"only": [[("X", 0, 1)]]})
     with pytest.raises(OptionError, match="at least two systems") as err:
         compare(corpus)
     assert isinstance(err.value, ValueError) and not isinstance(err.value, UsageError)
@@ -455,7 +456,7 @@ def test_api_errors():
     with pytest.raises(OptionError, match="no system named 'Z'"):
         compare(two, "A", "Z")
     with pytest.raises(InputError):
-        ts_eval.from_sequences([["O", "B-X"]], {"a": [["O"]], "b": [["O", "O"]]})
+        from_sequences([["O", "B-X"]], {"a": [["O"]], "b": [["O", "O"]]})
 
 
 def test_an_example_names_its_line_and_the_files_are_named_once():

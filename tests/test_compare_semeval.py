@@ -39,6 +39,7 @@ from support import run_cli
 
 import ts_eval
 from ts_eval.comparison import compare
+from ts_eval.core.sequences import from_spans
 from ts_eval.errors import OptionError
 
 LENGTHS = [10, 6, 3]
@@ -50,7 +51,7 @@ CATS = ("correct", "incorrect", "partial", "missed", "spurious")
 
 
 def hand():
-    return compare(ts_eval.from_spans(LENGTHS, GOLD, {"A": SYS_A, "B": SYS_B}), examples=0, models=["semeval"])
+    return compare(from_spans(LENGTHS, GOLD, {"A": SYS_A, "B": SYS_B}), examples=0, models=["semeval"])
 
 
 def counts(cor, inc, par, mis, spu):
@@ -132,16 +133,16 @@ def test_the_json_holds_the_pair_and_the_systems_semeval():
     assert strict["matrix"]["rows_a"] == ["correct", "incorrect", "partial", "missed"]
     assert strict["classes"]["correction"]["count"] == 4 and strict["outcomes_a"]["spurious"] == 2
     assert d["systems"][0]["semeval"]["strict"]["overall"]["correct"] == 1
-    assert compare(ts_eval.from_spans(LENGTHS, GOLD, {"A": SYS_A, "B": SYS_B}), examples=0).to_dict()[
+    assert compare(from_spans(LENGTHS, GOLD, {"A": SYS_A, "B": SYS_B}), examples=0).to_dict()[
         "pair"]["semeval"] is None
 
 
 def test_compares_per_system_numbers_equal_scores():
     from test_page_builders import DEMO, DEMO_SYSTEMS
-    corpus = ts_eval.read_conll(str(DEMO), gold_column=2, system_columns=[3, 4, 5, 6], names=DEMO_SYSTEMS)
+    corpus = ts_eval.io.read_conll(str(DEMO), gold_column=2, system_columns=[3, 4, 5, 6], names=DEMO_SYSTEMS)
     models = ("ts", "exact", "overlap", "constrained", "contain", "fair", "semeval")
     c = compare(corpus, DEMO_SYSTEMS[1], DEMO_SYSTEMS[2], examples=0, models=list(reversed(models)))
-    rep = ts_eval.evaluate(corpus, models=models)
+    rep = ts_eval.score(corpus, models=models)
     assert c.settings["models"] == list(models)     # the registry's order, as score's
     for row, s in zip(c.systems, rep.systems):
         assert row["name"] == s["name"]
@@ -177,7 +178,7 @@ def test_cli_compare_models_semeval_equals_score(capsys):
 
 def test_unknown_models_are_an_option_error():
     with pytest.raises(OptionError, match="unknown model"):
-        compare(ts_eval.from_spans(LENGTHS, GOLD, {"A": SYS_A, "B": SYS_B}), models=["semeval", "f1"])
+        compare(from_spans(LENGTHS, GOLD, {"A": SYS_A, "B": SYS_B}), models=["semeval", "f1"])
 
 
 span_lists = st.lists(st.tuples(st.sampled_from(["X", "Y"]), st.integers(0, 7), st.integers(0, 3)), max_size=5)
@@ -191,7 +192,7 @@ def _clean(spans):
 @given(span_lists, span_lists, span_lists)
 @settings(max_examples=100, deadline=None)
 def test_semeval_transitions_invariants(g, a, b):
-    corpus = ts_eval.from_spans([8], [_clean(g)[0]], {"A": _clean(a), "B": _clean(b)})
+    corpus = from_spans([8], [_clean(g)[0]], {"A": _clean(a), "B": _clean(b)})
     ab = compare(corpus, "A", "B", examples=0, models=["semeval"])
     ba = compare(corpus, "B", "A", examples=0, models=["semeval"]).pair.semeval
     for scheme, d in ab.pair.semeval.schemes.items():

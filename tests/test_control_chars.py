@@ -9,6 +9,7 @@ import pytest
 from support import FIXTURES, run_cli, write
 
 import ts_eval
+from ts_eval.core.sequences import from_sequences, from_spans
 from ts_eval.errors import InputError
 
 BAD = ["\x00", "\x07", "\x1b[31m", "\x7f", "\x85"]     # C0, escape sequences, DEL, C1
@@ -118,7 +119,7 @@ def test_the_label_map_cannot_make_one(tmp_path, capsys):
     assert code == 2 and err.count("\n") == 1, err
     assert "'P\\x01'" in err and "control character" in err and "\x01" not in err
     with pytest.raises(ValueError, match="control character"):
-        ts_eval.read_pair(f, [f], format="columns", label_map=[("PER", "P\x00")])
+        ts_eval.read(f, [f], format="columns", label_map=[("PER", "P\x00")])
 
 
 def test_a_nul_no_longer_splits_a_label(tmp_path, capsys):
@@ -131,8 +132,8 @@ def test_a_nul_no_longer_splits_a_label(tmp_path, capsys):
 
 @pytest.mark.parametrize("make", [
     lambda: ts_eval.score([["B-LOC", "O"]], [["B-LOC\x00", "O"]]),
-    lambda: ts_eval.from_sequences([["O", "B-LOC\x1b"]], [["O", "O"]]),
-    lambda: ts_eval.from_spans([3], [[("LOC", 0, 2)]], {"crf": [[("LOC\x7f", 0, 2)]]}),
+    lambda: from_sequences([["O", "B-LOC\x1b"]], [["O", "O"]]),
+    lambda: from_spans([3], [[("LOC", 0, 2)]], {"crf": [[("LOC\x7f", 0, 2)]]}),
 ])
 def test_the_python_api_rejects_it(make):
     with pytest.raises(InputError, match="control character") as err:

@@ -245,12 +245,12 @@ def test_scores_identical_whichever_format(tmp_path):
                 dict(NESTED[1], spans=[{"start": 0, "end": 3, "label": "X"}])]
     system = ts_eval.read(jsonl(tmp_path, sys_recs, "s.jsonl"))
     models = ("ts", "exact", "overlap", "contain", "fair")
-    base = ts_eval.evaluate(ts_eval.read_pair(gold, {"s": system}), models=models).systems[0]
+    base = ts_eval.score(ts_eval.read(gold, {"s": system}), models=models).systems[0]
     for fmt in ["jsonl-tokens", "jsonl-text", "brat"]:
         g, s = out(tmp_path, fmt, "g"), out(tmp_path, fmt, "s")
         ts_eval.convert(gold, g, to_format=fmt)
         ts_eval.convert(system, s, to_format=fmt)
-        got = ts_eval.evaluate(ts_eval.read_pair(g, {"s": s}), models=models).systems[0]
+        got = ts_eval.score(ts_eval.read(g, {"s": s}), models=models).systems[0]
         assert {k: v for k, v in got.items() if k != "source"} == {k: v for k, v in base.items() if k != "source"}
 
 

@@ -143,7 +143,7 @@ def test_every_score_and_the_per_label_tables_are_one_option_away(capsys, monkey
 
     import ts_eval
 
-    page = build(ts_eval.evaluate(demo_corpus(), models=["ts", "exact", "fair"]))
+    page = build(ts_eval.score(demo_corpus(), models=["ts", "exact", "fair"]))
     whole = render(page, "table", width=width, spell=lambda hint: f"--{hint.option.replace('_', '-')}")
     assert out.replace(str(DEMO), "PATH") == whole.replace(str(DEMO), "PATH")
     assert "gen-mft_dev: per label (scores in %)" in out and "Legend" in out
@@ -206,7 +206,7 @@ def test_the_overview_is_written_as_rich_writes_it(width):
 
     import ts_eval
 
-    page = build(ts_eval.evaluate(demo_corpus(), models=["ts", "exact", "overlap", "fair", "semeval"]), overview=True,
+    page = build(ts_eval.score(demo_corpus(), models=["ts", "exact", "overlap", "fair", "semeval"]), overview=True,
                  more=[("More", ["ts-eval demo --per-label"])])
     plain = render(page, "table", width=width)
     from ts_eval.output.renderers.text import render as text_render

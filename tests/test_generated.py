@@ -146,7 +146,7 @@ def test_repeated_strings_take_the_occurrences_left_to_right(tmp_path: Path, gol
     assert list(zip(s.start.tolist(), s.last.tolist())) == [(3, 3), (5, 5)]   # both Paris, once each
     g = reading(c)
     assert (g["strings"], g["grounded"], g["ungrounded"], g["duplicates"], g["unplaced"]) == (3, 2, 0, 2, 1)
-    ex = ts_eval.evaluate(c, models=["exact"]).systems[0]["exact"]["micro"]
+    ex = ts_eval.score(c, models=["exact"]).systems[0]["exact"]["micro"]
     # gold 5 spans; system: 2 placed + 1 repeat with no free occurrence (a false positive)
     assert (ex["gold"], ex["system"], ex["tp"]) == (5, 3, 2)
 
@@ -156,7 +156,7 @@ def test_ground_all_puts_one_string_at_every_occurrence(tmp_path: Path, gold: st
     c = read_pair(gold, path, ground="all")
     s = c.systems["gen"]
     assert list(zip(s.start.tolist(), s.last.tolist())) == [(3, 3), (5, 5)]
-    ex = ts_eval.evaluate(c, models=["exact"]).systems[0]["exact"]["micro"]
+    ex = ts_eval.score(c, models=["exact"]).systems[0]["exact"]["micro"]
     assert (ex["system"], ex["tp"]) == (2, 2)
     assert reading(c)["ground"] == "all" and reading(c)["unplaced"] == 0
 
@@ -166,7 +166,7 @@ def test_as_given_first_then_without_surrounding_punctuation(tmp_path: Path, gol
     path = generated(tmp_path, [{"id": "a", "entities": []},
                                 {"id": "b", "entities": [["U.S.", "LOC"], ["Apple Inc.,", "ORG"]]}])
     c = read_pair(gold, path)
-    ex = ts_eval.evaluate(c, models=["exact"]).systems[0]["exact"]["micro"]
+    ex = ts_eval.score(c, models=["exact"]).systems[0]["exact"]["micro"]
     assert (ex["system"], ex["tp"]) == (2, 2)
     assert reading(read_pair(gold, path, normalize="space"))["ungrounded"] == 1   # no punct step: found nowhere
 
@@ -176,7 +176,7 @@ def test_case_is_kept_unless_the_normalisation_folds_it(tmp_path: Path, gold: st
     assert reading(read_pair(gold, path))["ungrounded"] == 1
     c = read_pair(gold, path, normalize="case,space")
     assert reading(c)["ungrounded"] == 0
-    assert ts_eval.evaluate(c, models=["exact"]).systems[0]["exact"]["micro"]["tp"] == 1
+    assert ts_eval.score(c, models=["exact"]).systems[0]["exact"]["micro"]["tp"] == 1
 
 
 def test_a_string_inside_a_token_is_not_an_occurrence(tmp_path: Path, gold: str) -> None:
@@ -197,7 +197,7 @@ def test_hallucinated_strings_are_false_positives_in_every_model(tmp_path: Path,
     assert [(x["record"], x["line"], x["text"]) for x in g["ungrounded_examples"]] == [
         ("a", 1, "New York Times"), ("b", 2, "Google")]
     assert (g["outside_labels"], g["outside_label_names"]) == (1, ["PRODUCT"])
-    r = ts_eval.evaluate(c, models=["ts", "exact", "fair", "semeval"]).systems[0]
+    r = ts_eval.score(c, models=["ts", "exact", "fair", "semeval"]).systems[0]
     # exact: gold 5; system 4 placed (Barack Obama, U.S., Apple Inc. correct; Apple/PRODUCT not) + 2 unplaced
     ex = r["exact"]["labels"]["ORG"]
     assert (ex["gold"], ex["system"], ex["tp"]) == (1, 3, 1)
@@ -208,7 +208,7 @@ def test_hallucinated_strings_are_false_positives_in_every_model(tmp_path: Path,
     kept = [e for e in HALLUCINATED[1]["entities"] if e[0] != "Google"]
     placed = generated(tmp_path, [{"id": "a", "entities": HALLUCINATED[0]["entities"][:1]},
                                   {"id": "b", "entities": kept}], "placed")
-    base = ts_eval.evaluate(read_pair(gold, placed), models=["semeval"]).systems[0]["semeval"]
+    base = ts_eval.score(read_pair(gold, placed), models=["semeval"]).systems[0]["semeval"]
     for scheme in ("strict", "exact", "partial", "ent_type"):
         assert r["semeval"][scheme]["overall"]["spurious"] == base[scheme]["overall"]["spurious"] + 2
         assert r["semeval"][scheme]["labels"]["ORG"]["spurious"] == base[scheme]["labels"]["ORG"]["spurious"] + 2
@@ -226,8 +226,8 @@ def test_grounded_strings_score_as_the_same_spans_with_offsets(tmp_path: Path, g
         {"id": "a", "text": GOLD[0]["text"], "spans": [[7, 12, "PER"], [21, 36, "LOC"]]},
         {"id": "b", "text": GOLD[1]["text"], "spans": [[13, 18, "ORG"], [24, 30, "MISC"]]}])
     models = ["ts", "exact", "overlap", "fair", "semeval"]
-    a = ts_eval.evaluate(read_pair(gold, {"x": path}), models=models).systems[0]
-    b = ts_eval.evaluate(read_pair(gold, {"x": offsets}), models=models).systems[0]
+    a = ts_eval.score(read_pair(gold, {"x": path}), models=models).systems[0]
+    b = ts_eval.score(read_pair(gold, {"x": offsets}), models=models).systems[0]
     for m in models:
         assert a[m] == b[m], m
 
@@ -240,7 +240,7 @@ def test_strings_are_multisets_per_record_and_label(tmp_path: Path, gold: str) -
     path = generated(tmp_path, [{"id": "a", "entities": [["Paris", "LOC"]] * 3 + [["Obama", "PER"]]},
                                 {"id": "b", "entities": [["U.S.", "LOC"], ["Apple Inc.", "ORG"]]}])
     c = read_pair(gold, path, generated="strings")
-    r = ts_eval.evaluate(c)          # strings mode: the strings model alone by default
+    r = ts_eval.score(c)          # strings mode: the strings model alone by default
     assert r.settings["models"] == ["strings"]
     assert r.settings["generated"]["mode"] == "strings"
     s = r.systems[0]["strings"]
@@ -254,7 +254,7 @@ def test_strings_are_multisets_per_record_and_label(tmp_path: Path, gold: str) -
 def test_dedupe_makes_them_sets(tmp_path: Path, gold: str) -> None:
     path = generated(tmp_path, [{"id": "a", "entities": [["Paris", "LOC"]] * 3}, {"id": "b", "entities": []}])
     c = read_pair(gold, path, generated="strings", normalize="space,dedupe")
-    s = ts_eval.evaluate(c).systems[0]["strings"]["labels"]["LOC"]
+    s = ts_eval.score(c).systems[0]["strings"]["labels"]["LOC"]
     assert (s["gold"], s["system"], s["tp"]) == (2, 1, 1)     # gold: Paris (a), U.S. (b)
 
 
@@ -285,7 +285,7 @@ def test_fuzzy_places_near_matches_above_the_threshold(tmp_path: Path, gold: str
     g = reading(c)
     # rapidfuzz ratio("Barak Obama", "Barack Obama") = 2 * 11 / 23 = 95.65 >= 90
     assert (g["fuzzy_grounded"], g["ungrounded"], g["fuzzy_threshold"]) == (1, 0, 90.0)
-    assert ts_eval.evaluate(c, models=["exact"]).systems[0]["exact"]["micro"]["tp"] == 1
+    assert ts_eval.score(c, models=["exact"]).systems[0]["exact"]["micro"]["tp"] == 1
     g = reading(read_pair(gold, path, generated="fuzzy", fuzzy_threshold=96))
     assert (g["fuzzy_grounded"], g["ungrounded"]) == (0, 1)
 
@@ -333,7 +333,7 @@ def test_the_json_of_a_generated_run_keeps_the_vocabulary(tmp_path: Path, gold: 
     from test_vocabulary import offenders
 
     path = generated(tmp_path, HALLUCINATED)
-    r = ts_eval.evaluate(read_pair(gold, path), models=["ts", "exact", "fair", "semeval", "strings"])
+    r = ts_eval.score(read_pair(gold, path), models=["ts", "exact", "fair", "semeval", "strings"])
     d = json.loads(json.dumps(r.to_dict()))
     # what this feature adds: the settings, the systems' reading and their strings results
     assert not sorted(set(offenders({"settings": d["settings"], "systems": d["systems"]})))
@@ -345,8 +345,8 @@ def test_rank_reads_the_strings_model_as_score_does(tmp_path: Path, gold: str) -
     two = generated(tmp_path, [{"id": "a", "entities": [["Paris", "LOC"]]}, {"id": "b", "entities": [["U.S.", "LOC"]]}],
                     "two")
     corpus = read_pair(gold, [one, two], generated="strings")
-    result = ts_eval.rank_corpus(corpus, bootstrap=0, permutations=0)
-    report = ts_eval.evaluate(corpus)
+    result = ts_eval.rank(corpus, bootstrap=0, permutations=0)
+    report = ts_eval.score(corpus)
     for name in ("one", "two"):
         assert result.score(name, "strings-f1-micro") == pytest.approx(report.system(name)["strings"]["micro"]["f"])
         assert result.score(name, "strings-f1-macro") == pytest.approx(report.system(name)["strings"]["macro"]["f"])
@@ -373,7 +373,7 @@ def test_gold_without_text_is_searched_in_its_tokens(tmp_path: Path) -> None:
     c = read_pair(str(gold), path)
     g = reading(c)
     assert (g["grounded"], g["ungrounded"], g["outside_labels"]) == (3, 1, 1)
-    ex = ts_eval.evaluate(c, models=["exact"]).systems[0]["exact"]["labels"]["LOC"]
+    ex = ts_eval.score(c, models=["exact"]).systems[0]["exact"]["labels"]["LOC"]
     # New York (whitespace inside may differ) and Paris (the comma trimmed) right; Rome found nowhere
     assert (ex["gold"], ex["system"], ex["tp"]) == (2, 3, 2)
 
@@ -383,7 +383,7 @@ def test_strings_with_nothing_to_find_are_ungrounded_false_positives(tmp_path: P
     path = generated(tmp_path, [{"id": "a", "entities": [["«»", "LOC"], ["(-)", "PER"]]}, {"id": "b", "entities": []}])
     c = read_pair(gold, path)
     assert reading(c)["ungrounded"] == 2
-    ex = ts_eval.evaluate(c, models=["exact"]).systems[0]["exact"]["micro"]
+    ex = ts_eval.score(c, models=["exact"]).systems[0]["exact"]["micro"]
     assert (ex["system"], ex["tp"]) == (2, 0)
 
 

@@ -656,7 +656,7 @@ def test_metric1_statistics_come_from_the_corpus_data():
     with_rule = metric1_stats(read_germeval(DECODING)).stats
     assert got[:, 2].sum() == with_rule[:, 2].sum() + 1
     # a corpus that is not GermEval data has no Metric 1
-    from ts_eval import from_spans
+    from ts_eval.core.sequences import from_spans
     plain = from_spans([3], [[("PER", 0, 1)]], {"s": [[("PER", 0, 1)]]})
     with pytest.raises(OptionError, match="GermEval-layout input"):
         metric1_sentence_stats(SimpleNamespace(cd=SimpleNamespace(corpus=plain), name="s"))

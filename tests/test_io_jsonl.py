@@ -7,10 +7,11 @@ from pathlib import Path
 import pytest
 
 import ts_eval
-from ts_eval import InputError, evaluate
+from ts_eval import InputError
 from ts_eval.io.api import read, read_pair
 from ts_eval.io.pairing import nested_counts
 from ts_eval.io.tokenizer import tokenize
+from ts_eval.models.evaluate import evaluate
 
 TOKENS = ["John", "lives", "in", "New", "York"]
 

@@ -10,9 +10,9 @@ import pytest
 from support import fails as bad
 from support import run_cli, write_sentences
 
-from ts_eval import read_pair
 from ts_eval.core.corpus import relabel
 from ts_eval.io import read_conll, read_conll_pair
+from ts_eval.io.api import read_pair
 
 # three sentences (global tokens 0-5, 6-10, 11-15); GermEval-like derived and part labels
 TOKENS = [["Kölner", "Dom", "liegt", "in", "Köln", "."], ["Hans", "aus", "OTHland", "kam", "."],

@@ -16,6 +16,7 @@ from support import iob2, random_spans, unit_classes, unit_matrix, unit_weights
 
 import ts_eval
 from ts_eval.core import measures
+from ts_eval.core.sequences import from_sequences, from_spans
 from ts_eval.models.evaluate import evaluate
 
 TABLE1_TOKENS = "The quick brown fox jumps over the lazy dog".split()
@@ -68,7 +69,7 @@ def test_table1_separator_weight_zero_is_token_only_model():
 
 
 def test_table1_from_spans_gives_the_same_table():
-    corpus = ts_eval.from_spans([9], [[("C", 1, 3), ("C", 7, 9)]], [[("C", 1, 4), ("C", 7, 8), ("C", 8, 9)]])
+    corpus = from_spans([9], [[("C", 1, 3), ("C", 7, 9)]], [[("C", 1, 4), ("C", 7, 8), ("C", 8, 9)]])
     row = ts_row(evaluate(corpus), "C")
     assert (row["tp"], row["fp"], row["fn"], row["tn"]) == (5, 2, 1, 9)
 
@@ -98,7 +99,7 @@ def test_perfect_tagger_does_not_tag_the_comma_separator():
     # Barack Obama, Hillary Clinton and Joe Biden: three PER segments
     gold = [[("PER", 0, 2), ("PER", 3, 5), ("PER", 6, 8)]]
     joined = [[("PER", 0, 5), ("PER", 6, 8)]]  # "Barack Obama , Hillary Clinton" as one segment
-    rep = evaluate(ts_eval.from_spans([8], gold, joined))
+    rep = evaluate(from_spans([8], gold, joined))
     row = ts_row(rep, "PER")
     # the joined segment adds the comma token and the separators on both sides of it
     assert (row["tp"], row["fp"], row["fn"]) == (9, 3, 0)
@@ -137,7 +138,7 @@ def test_entity_row_keeps_adjacent_segments_of_different_labels_apart():
     # PER 0-1 directly followed by LOC 2-2: as ENTITY the separator between them is outside
     gold = [[("PER", 0, 2), ("LOC", 2, 3)]]
     pred = [[("PER", 0, 3)]]
-    rep = evaluate(ts_eval.from_spans([3], gold, pred), all_labels_row=True)
+    rep = evaluate(from_spans([3], gold, pred), all_labels_row=True)
     row = rep.systems[0]["ts"]["all_labels"]
     assert (row["tp"], row["fp"], row["fn"], row["tn"]) == (4, 1, 0, 0)
 
@@ -156,7 +157,7 @@ def test_multiclass_kappa_san_diego_by_hand():
 def test_micro_sums_tables_and_macro_averages_present_labels():
     gold = {"a": [[("PER", 0, 2), ("LOC", 3, 4)]], "b": [[("PER", 0, 2), ("LOC", 3, 4)]]}
     systems = {"a": [[("PER", 0, 2)]], "b": [[("PER", 0, 2), ("MISC", 4, 5)]]}
-    corpus = ts_eval.from_spans([5], gold["a"], systems)
+    corpus = from_spans([5], gold["a"], systems)
     rep = evaluate(corpus)
     assert rep.labels == ["LOC", "MISC", "PER"]
     a, b = rep.system("a")["ts"], rep.system("b")["ts"]
@@ -259,7 +260,7 @@ def sk_binary(y_true, y_pred, w):
 @pytest.mark.parametrize("overlapping", [False, True])
 def test_per_label_and_micro_scores_equal_sklearn(seed, weight, overlapping):
     lengths, gold, pred = random_corpus(seed, overlapping)
-    rep = evaluate(ts_eval.from_spans(lengths, gold, pred), separator_weight=weight)
+    rep = evaluate(from_spans(lengths, gold, pred), separator_weight=weight)
     labels = rep.labels
     Y = unit_matrix(lengths, gold, labels)
     P = unit_matrix(lengths, pred, labels)
@@ -312,7 +313,7 @@ def test_multiclass_kappa_equals_sklearn_on_single_tag_data(seed, weight):
 
 
 def test_multiclass_kappa_is_none_when_a_unit_has_two_labels():
-    corpus = ts_eval.from_spans([4], [[("ORG", 0, 4), ("LOC", 2, 4)]], [[("ORG", 0, 4)]])
+    corpus = from_spans([4], [[("ORG", 0, 4), ("LOC", 2, 4)]], [[("ORG", 0, 4)]])
     ts = evaluate(corpus).systems[0]["ts"]
     assert ts["multiclass_kappa"] is None
     assert (ts["labels"]["ORG"]["tp"], ts["labels"]["ORG"]["fp"], ts["labels"]["ORG"]["fn"]) == (7, 0, 0)
@@ -320,7 +321,7 @@ def test_multiclass_kappa_is_none_when_a_unit_has_two_labels():
 
 
 def test_evaluate_rejects_bad_weights():
-    corpus = ts_eval.from_sequences([TABLE1_GOLD], [TABLE1_PRED])
+    corpus = from_sequences([TABLE1_GOLD], [TABLE1_PRED])
     with pytest.raises(ValueError):
         evaluate(corpus, separator_weight=-0.5)
     with pytest.raises(ValueError):

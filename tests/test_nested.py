@@ -13,7 +13,7 @@ from __future__ import annotations
 import pytest
 
 import ts_eval
-from ts_eval import from_spans
+from ts_eval.core.sequences import from_spans
 
 MODELS = ("ts", "exact", "overlap", "constrained", "contain", "fair")
 # GENIA-like: "the IL-2 receptor alpha chain binds": protein IL-2 inside the complex
@@ -22,7 +22,7 @@ PROTEIN_IN_COMPLEX = [("complex", 1, 5), ("protein", 1, 2)]
 
 def run(lengths, gold, system):
     c = from_spans(lengths, gold, {"s": system})
-    return c, ts_eval.evaluate(c, models=MODELS).systems[0]
+    return c, ts_eval.score(c, models=MODELS).systems[0]
 
 
 def seg(s, model):
@@ -105,12 +105,12 @@ CORPUS_B = [PROTEIN_IN_COMPLEX, [("X", 0, 4), ("X", 2, 4)], [("A", 0, 3)], [("co
 
 def test_rank_corpus_gives_evaluates_numbers_on_nested_spans():
     c = from_spans([6, 4, 4, 6, 6], CORPUS_GOLD, {"A": CORPUS_A, "B": CORPUS_B})
-    ev = {s["name"]: s for s in ts_eval.evaluate(c, models=MODELS).systems}
+    ev = {s["name"]: s for s in ts_eval.score(c, models=MODELS).systems}
     assert ev["A"]["exact"]["micro"]["f"] == pytest.approx(8 / 17)   # 4 correct of 9 gold, 8 found
     assert ev["B"]["exact"]["micro"]["f"] == pytest.approx(12 / 16)  # 6 correct of 9 gold, 7 found
     models = ["exact-f1-micro", "exact-f1-macro", "ts-f1-micro", "ts-f1-macro", "ts-kappa-micro",
               "overlap-f1-micro", "overlap-f1-macro", "constrained-f1-micro", "contain-f1-micro", "fair-f1"]
-    r = ts_eval.rank_corpus(c, models=models, bootstrap=0, permutations=0)
+    r = ts_eval.rank(c, models=models, bootstrap=0, permutations=0)
     for name in ("A", "B"):
         s = ev[name]
         want = [s["exact"]["micro"]["f"], s["exact"]["macro"]["f"], s["ts"]["micro"]["f"], s["ts"]["macro"]["f"],
@@ -142,12 +142,12 @@ def test_compare_on_nested_spans():
 def test_column_reader_reports_nested_counts_too(tmp_path):
     g = tmp_path / "g.conll"
     g.write_text("a B-X\nb I-X\n\nc O\n")
-    rep = ts_eval.evaluate(ts_eval.read_pair(str(g), str(g)))
+    rep = ts_eval.score(ts_eval.read(str(g), str(g)))
     assert (rep.gold["nested"], rep.gold["crossing"]) == (0, 0)
     assert (rep.systems[0]["source"]["nested"], rep.systems[0]["source"]["crossing"]) == (0, 0)
     # column files take one road whichever function reads them: read_pair's sides are read_conll_pair's
-    assert rep.systems[0]["source"] == ts_eval.evaluate(ts_eval.read_conll_pair(str(g), [str(g)])).systems[0]["source"]
+    assert rep.systems[0]["source"] == ts_eval.score(ts_eval.io.read_conll_pair(str(g), [str(g)])).systems[0]["source"]
     two = tmp_path / "two.conll"
     two.write_text("a B-X B-X\nb I-X B-X\n\nc O O\n")
-    corpus = ts_eval.read_conll(str(two))     # the column reader's corpus, not a document reader's
+    corpus = ts_eval.io.read_conll(str(two))     # the column reader's corpus, not a document reader's
     assert corpus.gold_info.summary()["nested"] == 0 and corpus.system_info["two"].summary()["spans"] == 2

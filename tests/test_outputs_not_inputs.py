@@ -164,9 +164,9 @@ def test_standard_input_twice_in_any_role(tmp_path, capsys, argv):
 
 def test_the_python_api_reads_standard_input_once():
     with pytest.raises(ts_eval.OptionError, match="standard input"):
-        ts_eval.read_pair("-", ["-"])
+        ts_eval.read("-", ["-"])
     with pytest.raises(ts_eval.OptionError, match="standard input"):
-        ts_eval.read_conll_pair("-", ["-"])
+        ts_eval.io.read_conll_pair("-", ["-"])
 
 
 def test_standard_input_once_still_works(tmp_path):
@@ -195,8 +195,8 @@ def test_every_road_names_a_compressed_system_file_alike(tmp_path, capsys):
     gold = write(tmp_path / "gold.conll", "a B-PER\nb O\n\n")
     sys_path = tmp_path / "sysA.conll.gz"
     sys_path.write_bytes(gzip.compress(b"a B-PER\nb O\n\n"))
-    assert list(ts_eval.read_conll_pair(gold, [str(sys_path)]).systems) == ["sysA"]
-    assert list(ts_eval.read_pair(gold, str(sys_path)).systems) == ["sysA"]
+    assert list(ts_eval.io.read_conll_pair(gold, [str(sys_path)]).systems) == ["sysA"]
+    assert list(ts_eval.read(gold, str(sys_path)).systems) == ["sysA"]
     code, out, err = run_cli(["score", "--gold", gold, str(sys_path), "--format", "json"], capsys)
     assert code == 0, err
     assert [s["name"] for s in json.loads(out)["systems"]] == ["sysA"]

@@ -33,12 +33,12 @@ FAIR_TYPES = ("tp", "fp", "le", "be", "bes", "bel", "beo", "lbe", "fn")
 
 @pytest.fixture(scope="module")
 def demo():
-    return ts_eval.read_conll(str(DEMO), gold_column=2, system_columns=[3, 4, 5, 6], names=DEMO_SYSTEMS)
+    return ts_eval.io.read_conll(str(DEMO), gold_column=2, system_columns=[3, 4, 5, 6], names=DEMO_SYSTEMS)
 
 
 @pytest.fixture(scope="module")
 def score_report(demo):
-    return ts_eval.evaluate(demo, models=("ts", "exact", "overlap", "constrained", "contain", "fair"))
+    return ts_eval.score(demo, models=("ts", "exact", "overlap", "constrained", "contain", "fair"))
 
 
 @pytest.fixture(scope="module")
@@ -362,12 +362,12 @@ def test_germeval_document_shows_every_number(germeval_report):
 @pytest.fixture(scope="module")
 def small_ranking():
     corpus = synthetic_corpus(n_systems=6, sentences=30)
-    return corpus, ts_eval.rank_corpus(corpus, bootstrap=20, permutations=20, seed=2)
+    return corpus, ts_eval.rank(corpus, bootstrap=20, permutations=20, seed=2)
 
 
 def test_rank_document_figures_carry_their_data(small_ranking):
     corpus, r = small_ranking
-    doc = build(r, report=ts_eval.evaluate(corpus))
+    doc = build(r, report=ts_eval.score(corpus))
     figs = {f.kind: f for f in doc.figures() if not f.id.startswith("lb-fig") or f.kind == "intervals"}
     lb = next(f for f in doc.figures() if f.id == f"lb-fig-task-{r.reference}")
     ref = r.reference_index
@@ -401,7 +401,7 @@ def test_several_tasks_have_mean_correlations(small_ranking):
     from ts_eval.ranking.study import combine
 
     corpus, r = small_ranking
-    r2 = ts_eval.rank_corpus(corpus, bootstrap=20, permutations=20, seed=5, task="again")
+    r2 = ts_eval.rank(corpus, bootstrap=20, permutations=20, seed=5, task="again")
     doc = build(combine({"task": r, "again": r2}))
     assert doc.table("mean-spearman").rows[0][1].value == pytest.approx(1.0)
     text = render(doc, "table", width=80)
@@ -427,7 +427,7 @@ def test_the_models_asked_for_lead_and_an_added_reference_comes_after_them(small
     arrays), and the page leads with the first model asked for, the reference after the models."""
     corpus, _ = small_ranking
     asked = ["overlap-f1-micro", "ts-f1-macro"]
-    r = ts_eval.rank_corpus(corpus, models=asked, bootstrap=20, permutations=20, seed=2)
+    r = ts_eval.rank(corpus, models=asked, bootstrap=20, permutations=20, seed=2)
     assert r.models == ["exact-f1-micro", *asked] and r.settings["reference_added"]      # the study's order
     shown = [*asked, "exact-f1-micro"]
     doc = build(r)
@@ -460,7 +460,7 @@ def test_the_models_asked_for_lead_and_an_added_reference_comes_after_them(small
     assert text.index("leaderboard under Ov-F1µ") < text.index("leaderboard under Seg-F1µ")
     assert "leaderboard under Ov-F1µ" in str(r) and "Seg-F1µ" not in str(r)   # a Python caller's summary too
     # the reference asked for: it leads, and the models keep the order asked for
-    r2 = ts_eval.rank_corpus(corpus, models=["overlap-f1-micro", "exact-f1-micro"], bootstrap=0, permutations=0)
+    r2 = ts_eval.rank(corpus, models=["overlap-f1-micro", "exact-f1-micro"], bootstrap=0, permutations=0)
     doc2 = build(r2)
     assert next(s.id for s in doc2.sections if s.id.startswith("leaderboard-")) == "leaderboard-task-exact-f1-micro"
     assert [c.key for c in doc2.table("shifts-task").columns[1:]] == ["overlap-f1-micro", "exact-f1-micro"]

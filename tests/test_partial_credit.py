@@ -21,6 +21,7 @@ from support import run_cli
 import ts_eval
 from ts_eval.core.corpus import SpanSet
 from ts_eval.core.matching import MatchSettings, Threshold, match, match_settings, one_to_one, parse_threshold
+from ts_eval.core.sequences import from_spans
 from ts_eval.errors import OptionError
 
 Span = Tuple[str, int, int]
@@ -280,7 +281,7 @@ def test_results_do_not_depend_on_the_order_of_spans(sents, threshold, assignmen
 
 def _corpus():
     gold = [TWO_GOLD, GREEDY_GOLD]
-    return ts_eval.from_spans([6, 5], gold, {"wide": [WIDE, GREEDY_SYS],
+    return from_spans([6, 5], gold, {"wide": [WIDE, GREEDY_SYS],
                                              "tight": [TWO_GOLD, [("PER", 0, 3)]]})
 
 
@@ -345,7 +346,7 @@ def test_the_error_analysis_reads_the_threshold_too():
     """Gold PER over tokens 0..3, the system's PER over 3..5: one shared token of 4 (gold) and of 6 (union)."""
     from ts_eval.analysis.errors import error_analysis
 
-    c = ts_eval.from_spans([6], [[("PER", 0, 4)]], {"s": [[("PER", 3, 6)]]})
+    c = from_spans([6], [[("PER", 0, 4)]], {"s": [[("PER", 3, 6)]]})
     cells = {t: error_analysis(c, min_overlap=t).systems[0].confusion["overlap"].matrix()
              for t in (None, "gold:0.25", "iou:0.5")}
     assert cells[None]["PER"] == cells["gold:0.25"]["PER"] == {"PER": 1, "missed": 0}   # 1/4 >= 0.25

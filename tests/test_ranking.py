@@ -14,10 +14,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from support import iob2
 
-from ts_eval import InputError, evaluate, from_spans
+from ts_eval import InputError
 from ts_eval.cli import main as rank_main
 from ts_eval.cli.outputs import json_text
+from ts_eval.core.sequences import from_spans
 from ts_eval.errors import OptionError
+from ts_eval.models.evaluate import evaluate
 from ts_eval.models.ts import ts_counts
 from ts_eval.output.builders import build
 from ts_eval.output.renderers import render

@@ -71,7 +71,7 @@ def test_the_score_page_is_drawn_without_rich():
 
 def test_a_ranking_of_28_systems_in_blocks_and_transposed():
     corpus = synthetic_corpus()
-    page = build(ts_eval.rank_corpus(corpus, models=["ts-f1-micro", "exact-f1-micro"], bootstrap=20,
+    page = build(ts_eval.rank(corpus, models=["ts-f1-micro", "exact-f1-micro"], bootstrap=20,
                                      permutations=20, seed=1))
     for width in WIDTHS:
         both(page, width, details=True)

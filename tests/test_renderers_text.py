@@ -16,6 +16,7 @@ import numpy as np
 import pytest
 
 import ts_eval
+from ts_eval.core.sequences import from_sequences
 from ts_eval.output.builders import build
 from ts_eval.output.page import Cell, Column, Page, Section, Table
 from ts_eval.output.renderers import render
@@ -48,7 +49,7 @@ def synthetic_corpus(n_systems: int = 28, sentences: int = 50, seed: int = 3):
                     t[j] = str(rng.choice(["O", "B-PER", "I-PER", "B-LOC", "I-ORG"]))
             out.append(t)
         systems[f"task2003-participant{k:02d}"] = out
-    return ts_eval.from_sequences(gold, systems, scheme="IOB2", policy="conlleval")
+    return from_sequences(gold, systems, scheme="IOB2", policy="conlleval")
 
 
 ALL_MODELS = [m for m, model in sufficient.REGISTRY.items() if not model.needs]   # span corpora
@@ -57,7 +58,7 @@ ALL_MODELS = [m for m, model in sufficient.REGISTRY.items() if not model.needs] 
 @pytest.fixture(scope="module")
 def ranking():
     corpus = synthetic_corpus()
-    return ts_eval.rank_corpus(corpus, models=ALL_MODELS, bootstrap=40, permutations=40, seed=1,
+    return ts_eval.rank(corpus, models=ALL_MODELS, bootstrap=40, permutations=40, seed=1,
                                flips=[("exact-f1-micro", "ts-f1-macro")])
 
 

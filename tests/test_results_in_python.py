@@ -22,6 +22,7 @@ import pytest
 
 import ts_eval
 from ts_eval.core import validation as validate
+from ts_eval.core.sequences import from_sequences
 
 GOLD = [["B-PER", "I-PER", "O", "B-LOC"], ["O", "B-ORG", "O"]]
 A = [["B-PER", "I-PER", "O", "B-ORG"], ["O", "B-ORG", "O"]]
@@ -36,7 +37,7 @@ def report():
 
 @pytest.fixture(scope="module")
 def corpus():
-    return ts_eval.from_sequences(GOLD, {"a": A, "b": B})
+    return from_sequences(GOLD, {"a": A, "b": B})
 
 
 def test_hand_checked_numbers(report):
@@ -186,7 +187,7 @@ def test_to_frame_without_pandas_says_how(report, monkeypatch):
 # ranking and comparison
 
 def test_ranking_repr_str_html(corpus):
-    result = ts_eval.rank_corpus(corpus, bootstrap=0, permutations=0)
+    result = ts_eval.rank(corpus, bootstrap=0, permutations=0)
     lines = repr(result).splitlines()
     assert lines[0] == "<RankingResult 'task': 2 systems x 10 models; exact-f1-micro (rank), best first>"
     assert lines[1:] == ["  a: 0.6667 (1)", "  b: 0.4000 (2)"]
@@ -199,7 +200,7 @@ def test_ranking_repr_str_html(corpus):
 
 
 def test_multitask_repr_and_str(corpus):
-    result = ts_eval.rank_tasks({"t1": corpus, "t2": corpus}, bootstrap=0, permutations=0)
+    result = ts_eval.rank({"t1": corpus, "t2": corpus}, bootstrap=0, permutations=0)
     assert repr(result).splitlines()[1:] == ["  t1: 2 systems, best a (exact-f1-micro 0.6667)",
                                              "  t2: 2 systems, best a (exact-f1-micro 0.6667)"]
     text = str(result)

@@ -10,6 +10,7 @@ from support import run_cli, write
 
 import ts_eval
 from ts_eval.core import schemes
+from ts_eval.core.sequences import from_sequences
 from ts_eval.errors import InputError
 
 # ten tokens; two adjacent PER spans (only B-/E-/U-/S- style prefixes can separate them)
@@ -35,7 +36,7 @@ def spans_of(corpus, side="gold"):
 @pytest.mark.parametrize("scheme", list(ENCODINGS))
 def test_equivalent_encodings_decode_to_the_same_spans(scheme):
     tags = ENCODINGS[scheme].split()
-    corpus = ts_eval.from_sequences([tags], [tags], scheme=scheme)
+    corpus = from_sequences([tags], [tags], scheme=scheme)
     assert spans_of(corpus) == sorted(SPANS)
     assert spans_of(corpus, "system") == sorted(SPANS)
     assert corpus.gold_info.repairs == 0
@@ -43,10 +44,10 @@ def test_equivalent_encodings_decode_to_the_same_spans(scheme):
 
 
 def test_io_scheme():
-    corpus = ts_eval.from_sequences([IO_TAGS], [IO_TAGS], scheme="IO")
+    corpus = from_sequences([IO_TAGS], [IO_TAGS], scheme="IO")
     assert spans_of(corpus) == sorted(IO_SPANS)
     # in IO, I-PER I-PER is one span even where IOB2 would see two
-    corpus = ts_eval.from_sequences([["I-PER", "I-PER", "I-LOC"]], [["I-PER", "O", "I-LOC"]], scheme="IO")
+    corpus = from_sequences([["I-PER", "I-PER", "I-LOC"]], [["I-PER", "O", "I-LOC"]], scheme="IO")
     assert spans_of(corpus) == [("LOC", 2, 2), ("PER", 0, 1)]
     assert spans_of(corpus, "system") == [("LOC", 2, 2), ("PER", 0, 0)]
 
@@ -79,16 +80,16 @@ def test_scores_across_encodings_are_identical(scheme):
 
 def test_scheme_aliases():
     tags = ENCODINGS["IOBES"].split()
-    assert ts_eval.from_sequences([tags], [tags], scheme="BIOES").scheme == "IOBES"
-    assert ts_eval.from_sequences([tags], [tags], scheme="iobes").scheme == "IOBES"
+    assert from_sequences([tags], [tags], scheme="BIOES").scheme == "IOBES"
+    assert from_sequences([tags], [tags], scheme="iobes").scheme == "IOBES"
     tags = ENCODINGS["IOB2"].split()
-    assert ts_eval.from_sequences([tags], [tags], scheme="BIO").scheme == "IOB2"
+    assert from_sequences([tags], [tags], scheme="BIO").scheme == "IOB2"
 
 
 @pytest.mark.parametrize("scheme", list(ENCODINGS))
 def test_auto_detection_finds_the_scheme(scheme):
     tags = ENCODINGS[scheme].split()
-    corpus = ts_eval.from_sequences([tags], [tags], scheme="auto")
+    corpus = from_sequences([tags], [tags], scheme="auto")
     assert corpus.scheme == scheme
     assert corpus.scheme_requested == "auto"
     assert spans_of(corpus) == sorted(SPANS)
@@ -98,7 +99,7 @@ def test_auto_detection_finds_the_scheme(scheme):
 
 
 def test_auto_detection_io():
-    corpus = ts_eval.from_sequences([IO_TAGS], [IO_TAGS], scheme="auto")
+    corpus = from_sequences([IO_TAGS], [IO_TAGS], scheme="auto")
     assert corpus.scheme == "IO"
     assert spans_of(corpus) == sorted(IO_SPANS)
 
@@ -107,7 +108,7 @@ def test_auto_detection_uses_every_side():
     # gold alone looks like IOB1 (B- only after the same label); the system's fresh B- says IOB2
     gold = ["I-PER", "B-PER", "O"]
     pred = ["B-PER", "O", "O"]
-    assert ts_eval.from_sequences([gold], [pred], scheme="auto").scheme == "IOB2"
+    assert from_sequences([gold], [pred], scheme="auto").scheme == "IOB2"
 
 
 def test_auto_detection_is_reported_by_the_cli(tmp_path, capsys):
@@ -126,7 +127,7 @@ def test_labels_with_hyphens(scheme):
     tags = {"IOB2": ["B-ARGM-LOC", "I-ARGM-LOC", "B-ARG0"], "IOB1": ["I-ARGM-LOC", "I-ARGM-LOC", "I-ARG0"],
             "IOBES": ["B-ARGM-LOC", "E-ARGM-LOC", "S-ARG0"], "BILOU": ["B-ARGM-LOC", "L-ARGM-LOC", "U-ARG0"],
             "IOE2": ["I-ARGM-LOC", "E-ARGM-LOC", "E-ARG0"], "conlleval": ["B-ARGM-LOC", "I-ARGM-LOC", "B-ARG0"]}[scheme]
-    corpus = ts_eval.from_sequences([tags], [tags], scheme=scheme)
+    corpus = from_sequences([tags], [tags], scheme=scheme)
     assert corpus.labels == ["ARG0", "ARGM-LOC"]
     assert spans_of(corpus) == [("ARG0", 2, 2), ("ARGM-LOC", 0, 1)]
 
@@ -153,7 +154,7 @@ ILL_FORMED = [
 @pytest.mark.parametrize("scheme,tags,kept,discard_kept,n_bad", ILL_FORMED)
 def test_policy_conlleval_repairs_and_counts(scheme, tags, kept, discard_kept, n_bad):
     seq = tags.split()
-    corpus = ts_eval.from_sequences([seq], [["O"] * len(seq)], scheme=scheme, policy="conlleval")
+    corpus = from_sequences([seq], [["O"] * len(seq)], scheme=scheme, policy="conlleval")
     assert spans_of(corpus) == kept
     assert corpus.gold_info.repairs == n_bad
     assert corpus.gold_info.discarded == 0
@@ -163,7 +164,7 @@ def test_policy_conlleval_repairs_and_counts(scheme, tags, kept, discard_kept, n
 @pytest.mark.parametrize("scheme,tags,kept,discard_kept,n_bad", ILL_FORMED)
 def test_policy_discard_drops_and_counts(scheme, tags, kept, discard_kept, n_bad):
     seq = tags.split()
-    corpus = ts_eval.from_sequences([["O"] * len(seq)], [seq], scheme=scheme, policy="discard")
+    corpus = from_sequences([["O"] * len(seq)], [seq], scheme=scheme, policy="discard")
     assert spans_of(corpus, "system") == discard_kept
     assert corpus.system_info["system"].discarded == n_bad
     assert corpus.system_info["system"].repairs == 0
@@ -173,11 +174,11 @@ def test_policy_discard_drops_and_counts(scheme, tags, kept, discard_kept, n_bad
 def test_policy_strict_raises_on_ill_formed(scheme, tags, kept, discard_kept, n_bad):
     seq = tags.split()
     if n_bad == 0:
-        corpus = ts_eval.from_sequences([seq], [seq], scheme=scheme, policy="strict")
+        corpus = from_sequences([seq], [seq], scheme=scheme, policy="strict")
         assert spans_of(corpus) == kept
         return
     with pytest.raises(InputError, match="ill-formed"):
-        ts_eval.from_sequences([seq], [seq], scheme=scheme, policy="strict")
+        from_sequences([seq], [seq], scheme=scheme, policy="strict")
 
 
 def test_policy_counts_are_per_side_in_the_report():
@@ -228,31 +229,31 @@ def test_strict_iobes_error_points_at_the_offending_token(tmp_path, capsys):
 
 def test_tags_outside_the_scheme_are_errors():
     with pytest.raises(InputError, match="S-"):
-        ts_eval.from_sequences([["S-PER"]], [["O"]], scheme="IOB2")
+        from_sequences([["S-PER"]], [["O"]], scheme="IOB2")
     with pytest.raises(InputError, match="E-"):
-        ts_eval.from_sequences([["O"]], [["E-PER"]], scheme="IOB1")
+        from_sequences([["O"]], [["E-PER"]], scheme="IOB1")
     with pytest.raises(InputError, match="B-"):
-        ts_eval.from_sequences([["B-PER"]], [["O"]], scheme="IO")
+        from_sequences([["B-PER"]], [["O"]], scheme="IO")
 
 
 @pytest.mark.parametrize("tag", ["X-PER", "B_PER", "B-", "BB-PER", "PER", "b-PER", "-PER"])
 def test_unknown_tag_shapes_are_errors(tag):
     with pytest.raises(InputError, match="bad tag"):
-        ts_eval.from_sequences([["O", tag]], [["O", "O"]])
+        from_sequences([["O", tag]], [["O", "O"]])
 
 
 def test_unknown_scheme_and_policy():
     with pytest.raises(ValueError):
-        ts_eval.from_sequences([["O"]], [["O"]], scheme="IOB3")
+        from_sequences([["O"]], [["O"]], scheme="IOB3")
     with pytest.raises(ValueError):
-        ts_eval.from_sequences([["O"]], [["O"]], policy="lenient")
+        from_sequences([["O"]], [["O"]], policy="lenient")
 
 
 def test_conlleval_scheme_decodes_like_conlleval():
     # I- after O opens, I-X after B-Y opens, B- after I- of the same type opens,
     # E- closes, bare B / I are type "", S- continues (conlleval knows no S)
     tags = "I-PER I-PER B-ORG I-LOC B-LOC B-LOC O B- I- B I S-PER S-PER".split()
-    corpus = ts_eval.from_sequences([tags], [tags], scheme="conlleval")
+    corpus = from_sequences([tags], [tags], scheme="conlleval")
     assert spans_of(corpus) == [("", 7, 8), ("", 9, 10), ("LOC", 3, 3), ("LOC", 4, 4), ("LOC", 5, 5),
                                 ("ORG", 2, 2), ("PER", 0, 1), ("PER", 11, 12)]
 

@@ -9,6 +9,7 @@ from support import unit_matrix, unit_weights
 
 import ts_eval
 from ts_eval.core import measures
+from ts_eval.core.sequences import from_spans
 from ts_eval.models.evaluate import evaluate
 
 LABELS = ["PER", "LOC", "ARGM-TMP"]
@@ -77,7 +78,7 @@ def test_identical_input_scores_one(sides, w):
 def test_identical_spans_score_one(data):
     lengths, gold, _ = data
     assume(any(gold))
-    s = evaluate(ts_eval.from_spans(lengths, gold, gold)).systems[0]
+    s = evaluate(from_spans(lengths, gold, gold)).systems[0]
     for m in ("precision", "recall", "f", "kappa"):
         assert s["ts"]["micro"][m] == pytest.approx(1.0)
         assert s["ts"]["macro"][m] == pytest.approx(1.0)
@@ -117,8 +118,8 @@ def test_swapping_gold_and_system_swaps_precision_and_recall(sides, w):
 @given(span_corpus())
 def test_swapping_spans_swaps_precision_and_recall(data):
     lengths, gold, pred = data
-    ab = evaluate(ts_eval.from_spans(lengths, gold, pred)).systems[0]
-    ba = evaluate(ts_eval.from_spans(lengths, pred, gold)).systems[0]
+    ab = evaluate(from_spans(lengths, gold, pred)).systems[0]
+    ba = evaluate(from_spans(lengths, pred, gold)).systems[0]
     for model in ("ts", "exact"):
         assert ab[model]["micro"]["precision"] == pytest.approx(ba[model]["micro"]["recall"])
         assert ab[model]["micro"]["recall"] == pytest.approx(ba[model]["micro"]["precision"])
@@ -132,7 +133,7 @@ def test_swapping_spans_swaps_precision_and_recall(data):
 def test_table_total_is_the_weighted_number_of_units(data, w):
     lengths, gold, pred = data
     assume(any(gold) or any(pred))
-    rep = evaluate(ts_eval.from_spans(lengths, gold, pred), separator_weight=w)
+    rep = evaluate(from_spans(lengths, gold, pred), separator_weight=w)
     total = sum(lengths) + w * sum(n - 1 for n in lengths)
     ts = rep.systems[0]["ts"]
     for row in ts["labels"].values():
@@ -148,7 +149,7 @@ def test_table_total_is_the_weighted_number_of_units(data, w):
 def test_counts_equal_the_unit_vectors(data, w):
     lengths, gold, pred = data
     assume(any(gold) or any(pred))
-    rep = evaluate(ts_eval.from_spans(lengths, gold, pred), separator_weight=w)
+    rep = evaluate(from_spans(lengths, gold, pred), separator_weight=w)
     Y, P = unit_matrix(lengths, gold, rep.labels), unit_matrix(lengths, pred, rep.labels)
     wt = unit_weights(lengths, w)
     for k, lab in enumerate(rep.labels):
@@ -210,8 +211,8 @@ def test_span_sentence_order_does_not_matter(data, rnd):
     lengths, gold, pred = data
     order = list(range(len(lengths)))
     rnd.shuffle(order)
-    a = evaluate(ts_eval.from_spans(lengths, gold, pred)).systems[0]
-    b = evaluate(ts_eval.from_spans([lengths[k] for k in order], [gold[k] for k in order],
+    a = evaluate(from_spans(lengths, gold, pred)).systems[0]
+    b = evaluate(from_spans([lengths[k] for k in order], [gold[k] for k in order],
                                     [pred[k] for k in order])).systems[0]
     for model in ("ts", "exact"):
         assert counts(a[model]["labels"]) == pytest.approx(counts(b[model]["labels"]))

@@ -17,7 +17,7 @@ GOLD = [[("ORG", 1, 5)]]
 
 
 def model(system, name, **kw):
-    rep = ts_eval.evaluate(from_spans(LEN, GOLD, {"s": [system]}), models=("exact", name), **kw)
+    rep = ts_eval.score(from_spans(LEN, GOLD, {"s": [system]}), models=("exact", name), **kw)
     return rep.systems[0][name]
 
 
@@ -34,7 +34,7 @@ def test_overlap_counts_any_shared_token_and_exact_does_not():
     sys_ = [("ORG", 2, 5)]  # "Reagan Presidential Library"
     assert model(sys_, "overlap")["micro"] == pytest.approx(
         {"gold": 1, "system": 1, "gold_hit": 1, "system_hit": 1, "precision": 1.0, "recall": 1.0, "f": 1.0})
-    rep = ts_eval.evaluate(from_spans(LEN, GOLD, {"s": [sys_]}), models=("exact",))
+    rep = ts_eval.score(from_spans(LEN, GOLD, {"s": [sys_]}), models=("exact",))
     assert rep.systems[0]["exact"]["micro"]["tp"] == 0
 
 
@@ -45,7 +45,7 @@ def test_contain_needs_the_whole_gold_span():
 
 
 def test_labels_must_agree_and_one_wide_span_hits_several_gold_spans():
-    rep = ts_eval.evaluate(from_spans([6], [[("PER", 0, 2), ("PER", 3, 5)]], {"s": [[("PER", 0, 6), ("LOC", 3, 4)]]}),
+    rep = ts_eval.score(from_spans([6], [[("PER", 0, 2), ("PER", 3, 5)]], {"s": [[("PER", 0, 6), ("LOC", 3, 4)]]}),
                            models=("overlap",))
     m = rep.systems[0]["overlap"]
     # the PER span covering everything hits both gold spans (recall 1), the LOC span hits nothing

@@ -351,7 +351,7 @@ def test_ranking_models():
     p2 = [s[:len(g)] + ["O"] * (len(g) - len(s)) for s, g in zip(p2, gold)]
     c = from_sequences(gold, {"a": p1, "b": p2})
     sm = sufficient.statistics(c, sufficient.resolve_models(["semeval"]))
-    rep = ts_eval.evaluate(c, models=("semeval",))
+    rep = ts_eval.score(c, models=("semeval",))
     cd = sufficient.CorpusData(c)
     for name in ("a", "b"):
         x = cd.system(name).stats(semeval_family.stats).sum(0)

@@ -12,12 +12,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import ts_eval
-from ts_eval import SpanSet
-from ts_eval.core.corpus import span_shape
+from ts_eval.core.corpus import SpanSet, span_shape
+from ts_eval.core.sequences import from_spans
+from ts_eval.fair import fair_corpus
 
 
 def test_a_one_token_span_ends_one_after_its_start():
-    corpus = ts_eval.from_spans([3], gold=[[("X", 1, 2)]], systems={"a": [[("X", 0, 3)]]})
+    corpus = from_spans([3], gold=[[("X", 1, 2)]], systems={"a": [[("X", 0, 3)]]})
     g, s = corpus.gold, corpus.systems["a"]
     assert (g.start.tolist(), g.last.tolist(), g.end.tolist()) == ([1], [1], [2])
     assert (s.start.tolist(), s.last.tolist(), s.end.tolist()) == ([0], [2], [3])
@@ -42,8 +43,8 @@ def test_the_internals_read_last():
     assert span_shape(ss.start, ss.last) == {"nested": 2, "crossing": 0}
     assert span_shape(np.array([0, 1]), np.array([1, 2])) == {"nested": 0, "crossing": 1}
     # the models compare last tokens: a system span one token longer than gold is not exact
-    corpus = ts_eval.from_spans([4], gold=[[("X", 0, 2)]], systems={"a": [[("X", 0, 2)]], "b": [[("X", 0, 3)]]})
-    exact = {r["name"]: r["tp"] for r in ts_eval.evaluate(corpus, models=("exact",)).rows()
+    corpus = from_spans([4], gold=[[("X", 0, 2)]], systems={"a": [[("X", 0, 2)]], "b": [[("X", 0, 3)]]})
+    exact = {r["name"]: r["tp"] for r in ts_eval.score(corpus, models=("exact",)).rows()
              if r["model"] == "exact" and r["label"] == "micro"}
     assert exact == {"a": 1, "b": 0}
 
@@ -52,7 +53,7 @@ def test_the_internals_read_last():
 @given(st.lists(st.tuples(st.sampled_from(["X", "Y"]), st.integers(0, 7), st.integers(1, 4)), max_size=6))
 def test_end_gives_back_the_spans_given(raw):
     spans = sorted({(lab, b, min(b + ln, 8)) for lab, b, ln in raw})
-    corpus = ts_eval.from_spans([8], gold=[spans], systems={"a": [spans]})
+    corpus = from_spans([8], gold=[spans], systems={"a": [spans]})
     g = corpus.gold
     got = sorted(zip([corpus.labels[k] for k in g.label.tolist()], g.start.tolist(), g.end.tolist()))
     assert got == spans
@@ -68,8 +69,8 @@ def test_documents_have_last_and_an_exclusive_end(tmp_path):
 
 
 def test_fair_rows_give_end_exclusive():
-    corpus = ts_eval.from_spans([3], gold=[[("X", 1, 2)]], systems={"a": [[("X", 1, 3)]]})
-    res = ts_eval.fair_corpus(corpus, "a")
+    corpus = from_spans([3], gold=[[("X", 1, 2)]], systems={"a": [[("X", 1, 3)]]})
+    res = fair_corpus(corpus, "a")
     rows = res.outcomes.rows(corpus.gold, corpus.systems["a"], corpus.labels)
     assert [(r["side"], r["start"], r["end"], r["type"]) for r in rows] == [("gold", 1, 2, "BEL"),
                                                                              ("system", 1, 3, "BEL")]

@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from support import conlleval_reference, iob2, run_cli, write, write_sentences
 
-import ts_eval
+from ts_eval.core.sequences import from_sequences, from_spans
 from ts_eval.models.evaluate import evaluate
 
 # tokens, spans (first, end exclusive, label): 9 tokens, 4 gold and 4 system spans
@@ -140,8 +140,8 @@ def test_iob2_encoding_of_spans_equals_the_tags(data):
     lengths, (gold, system) = data
     g_tags = [iob2(n, s) for n, s in zip(lengths, gold)]
     s_tags = [iob2(n, s) for n, s in zip(lengths, system)]
-    by_tags = evaluate(ts_eval.from_sequences(g_tags, s_tags), models=["exact"]).systems[0]["exact"]
-    by_spans = evaluate(ts_eval.from_spans(lengths, gold, system), models=["exact"]).systems[0]["exact"]
+    by_tags = evaluate(from_sequences(g_tags, s_tags), models=["exact"]).systems[0]["exact"]
+    by_spans = evaluate(from_spans(lengths, gold, system), models=["exact"]).systems[0]["exact"]
     expected = sum(a == b for ga, sa in zip(g_tags, s_tags) for a, b in zip(ga, sa))
     assert by_spans["tags_correct"] == by_tags["tags_correct"] == expected
     assert by_spans["tags_counted"] == by_tags["tags_counted"] == sum(lengths)
@@ -164,7 +164,7 @@ def test_nested_spans_have_no_token_accuracy_in_the_json(tmp_path, capsys):
     assert "tags_correct" not in ex and "tags_counted" not in ex
     assert "gold side has 1 nested and 0 crossing spans" in ex["token_accuracy_undefined"]
     # the system's crossing spans: named by the system
-    rep = evaluate(ts_eval.from_spans([5], [[("ORG", 0, 4)]], {"crf": [[("ORG", 0, 3), ("LOC", 2, 5)]]}))
+    rep = evaluate(from_spans([5], [[("ORG", 0, 4)]], {"crf": [[("ORG", 0, 3), ("LOC", 2, 5)]]}))
     why = rep.systems[0]["exact"]["token_accuracy_undefined"]
     assert "system 'crf'" in why and "0 nested and 1 crossing" in why
 

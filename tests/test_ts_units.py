@@ -9,6 +9,7 @@ from support import unit_classes
 
 import ts_eval
 from ts_eval.core.corpus import SpanSet
+from ts_eval.core.sequences import from_spans
 from ts_eval.core.units import merge_overlaps
 from ts_eval.models.evaluate import evaluate
 from ts_eval.models.ts import ts_counts, ts_table
@@ -20,7 +21,7 @@ def table(rep, label, system=0):
 
 
 def test_units_per_sentence_are_2n_minus_1():
-    corpus = ts_eval.from_spans([1, 4, 7], [[], [("X", 0, 1)], []], [[], [], []])
+    corpus = from_spans([1, 4, 7], [[], [("X", 0, 1)], []], [[], [], []])
     assert corpus.n_tokens == 12
     assert corpus.n_separators == 0 + 3 + 6
     rep = evaluate(corpus)
@@ -35,7 +36,7 @@ def test_no_separator_crosses_a_sentence_boundary():
     lengths = [3, 3]
     gold = [[("X", 2, 3)], [("X", 0, 1)]]
     pred = [[("X", 1, 3)], [("X", 0, 2)]]
-    rep = evaluate(ts_eval.from_spans(lengths, gold, pred))
+    rep = evaluate(from_spans(lengths, gold, pred))
     # tp: 2 tokens; fp: token 1 + sep 1-2 in s0, token 1 + sep 0-1 in s1
     assert table(rep, "X") == (2, 4, 0, 10 - 6)
     row = rep.systems[0]["ts"]["labels"]["X"]
@@ -53,19 +54,19 @@ def test_sentence_boundary_inside_tag_sequences_is_not_a_separator():
 
 def test_adjacent_segments_differ_from_one_long_segment():
     # "lazy" + "dog" vs "lazy dog": only the separator between them differs
-    rep = evaluate(ts_eval.from_spans([2], [[("X", 0, 2)]], [[("X", 0, 1), ("X", 1, 2)]]))
+    rep = evaluate(from_spans([2], [[("X", 0, 2)]], [[("X", 0, 1), ("X", 1, 2)]]))
     assert table(rep, "X") == (2, 0, 1, 0)
-    rep = evaluate(ts_eval.from_spans([2], [[("X", 0, 1), ("X", 1, 2)]], [[("X", 0, 2)]]))
+    rep = evaluate(from_spans([2], [[("X", 0, 1), ("X", 1, 2)]], [[("X", 0, 2)]]))
     assert table(rep, "X") == (2, 1, 0, 0)
 
 
 def test_overlapping_spans_of_one_label_count_each_unit_once():
     gold = [[("PER", 0, 3), ("PER", 1, 4)]]   # union 0-3: 7 units
     pred = [[("PER", 0, 4)]]
-    rep = evaluate(ts_eval.from_spans([5], gold, pred))
+    rep = evaluate(from_spans([5], gold, pred))
     assert table(rep, "PER") == (7, 0, 0, 2)
     # nested inside: no change
-    rep = evaluate(ts_eval.from_spans([5], [[("PER", 0, 4), ("PER", 1, 2)]], pred))
+    rep = evaluate(from_spans([5], [[("PER", 0, 4), ("PER", 1, 2)]], pred))
     assert table(rep, "PER") == (7, 0, 0, 2)
 
 
@@ -73,7 +74,7 @@ def test_a_unit_carries_several_labels():
     # nested NER: ORG "Bank of America" containing LOC "America"
     gold = [[("ORG", 0, 3), ("LOC", 2, 3)]]
     pred = [[("ORG", 0, 3), ("LOC", 1, 3)]]
-    rep = evaluate(ts_eval.from_spans([4], gold, pred))
+    rep = evaluate(from_spans([4], gold, pred))
     assert table(rep, "ORG") == (5, 0, 0, 2)
     assert table(rep, "LOC") == (1, 2, 0, 4)
     micro = rep.systems[0]["ts"]["micro"]
@@ -88,7 +89,7 @@ def test_merge_overlaps_keeps_adjacent_spans_apart():
 
 
 def test_counts_table_weights_tokens_and_separators_separately():
-    corpus = ts_eval.from_spans([9], [[("C", 1, 3), ("C", 7, 9)]], [[("C", 1, 4), ("C", 7, 8), ("C", 8, 9)]])
+    corpus = from_spans([9], [[("C", 1, 3), ("C", 7, 9)]], [[("C", 1, 4), ("C", 7, 8), ("C", 8, 9)]])
     c = ts_counts(corpus, corpus.gold, corpus.systems["system"])
     assert c.tok.tolist() == [[4, 1, 0]]
     assert c.sep.tolist() == [[1, 1, 1]]
@@ -102,7 +103,7 @@ def test_many_labels_beyond_one_bitmask_pass():
     labels = [f"L{k:02d}" for k in range(40)]
     gold = [[(lab, 0, 2)] for lab in labels]
     pred = [[(lab, 1, 2)] if k % 2 else [(lab, 0, 2)] for k, lab in enumerate(labels)]
-    rep = evaluate(ts_eval.from_spans([2] * 40, gold, pred))
+    rep = evaluate(from_spans([2] * 40, gold, pred))
     for k, lab in enumerate(labels):
         # each label lives in its own sentence of 3 units; other sentences are TN for it
         tn = 3 * 39
@@ -114,7 +115,7 @@ def test_multiclass_kappa_with_more_than_31_labels():
     labels = [f"L{k:02d}" for k in range(40)]
     gold = [[(lab, 0, 2)] for lab in labels]
     pred = [[(lab, 1, 2)] if k % 2 else [(labels[(k + 1) % 40], 0, 2)] for k, lab in enumerate(labels)]
-    rep = evaluate(ts_eval.from_spans([2] * 40, gold, pred))
+    rep = evaluate(from_spans([2] * 40, gold, pred))
     names = rep.labels
     yc = unit_classes([2] * 40, gold, names)
     pc = unit_classes([2] * 40, pred, names)
@@ -149,7 +150,7 @@ def test_ts_confusion_matrix_by_hand_and_against_sklearn():
                     k = e + 1
                 k += 1
             side.append(spans)
-    rep = evaluate(ts_eval.from_spans(lengths, gold, pred))
+    rep = evaluate(from_spans(lengths, gold, pred))
     names = rep.labels
     want = confusion_matrix(unit_classes(lengths, gold, names), unit_classes(lengths, pred, names),
                             labels=range(len(names) + 1))
@@ -163,7 +164,7 @@ def test_many_overlapping_labels_on_one_unit():
     labels = [f"L{k:02d}" for k in range(35)]
     gold = [[(lab, 0, 1) for lab in labels]]
     pred = [[(lab, 0, 1) for lab in labels[::2]]]
-    rep = evaluate(ts_eval.from_spans([1], gold, pred))
+    rep = evaluate(from_spans([1], gold, pred))
     for k, lab in enumerate(labels):
         assert table(rep, lab) == ((1, 0, 0, 0) if k % 2 == 0 else (0, 0, 1, 0)), lab
     assert rep.systems[0]["ts"]["multiclass_kappa"] is None

@@ -4,9 +4,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import ts_eval
 from ts_eval.core.corpus import SpanSet
 from ts_eval.core.matching import match
+from ts_eval.core.sequences import from_spans
 from ts_eval.core.units import BITS, bit_counts, label_mask, label_passes, merge_overlaps, paint
 from ts_eval.models.ts import confusion, ts_counts
 
@@ -23,7 +23,7 @@ def test_label_passes():
 def test_label_mask_by_hand():
     # sentence 0: tokens 0..2 with separators 0 (t0|t1), 1 (t1|t2); sentence 1: tokens 3..4, separator 2 (t3|t4)
     # A over tokens 0..2, B over token 1 (nested), B over tokens 3..4
-    c = ts_eval.from_spans([3, 2], [[("A", 0, 3), ("B", 1, 2)], [("B", 0, 2)]], {"s": [[], []]})
+    c = from_spans([3, 2], [[("A", 0, 3), ("B", 1, 2)], [("B", 0, 2)]], {"s": [[], []]})
     a, b = c.labels.index("A"), c.labels.index("B")
     g = merge_overlaps(c.gold)
     tok = label_mask(c, g, 0, 2, "token")
@@ -55,7 +55,7 @@ def test_masks_agree_with_events_counts_over_two_passes():
             out.append(sorted(sent))
         return out
 
-    c = ts_eval.from_spans(lengths, spans(), {"s": spans()})
+    c = from_spans(lengths, spans(), {"s": spans()})
     L = len(c.labels)
     assert L > BITS
     ref = ts_counts(c, c.gold, c.systems["s"])
@@ -87,7 +87,7 @@ def test_confusion_from_pairs_equals_painted_classes(lengths, data):
             out.append(sorted(spans))
         return out
 
-    c = ts_eval.from_spans(lengths, side(), {"s": side()})
+    c = from_spans(lengths, side(), {"s": side()})
     L = len(c.labels)
     g, s = merge_overlaps(c.gold), merge_overlaps(c.systems["s"])
     got = confusion(c, g, s, match(g, s), L)
@@ -123,7 +123,7 @@ def test_sentence_of_is_the_binary_search_it_replaces(lengths, tokens):
     # empty sentences and tokens outside the corpus (those fall back to the search)
     import dataclasses
 
-    corpus = ts_eval.from_spans([1], [[]], [[]])
+    corpus = from_spans([1], [[]], [[]])
     corpus = dataclasses.replace(corpus, sent_offsets=np.concatenate(([0], np.cumsum(lengths))).astype(np.int64))
     t = np.array(tokens, np.int64)
     want = np.searchsorted(corpus.sent_offsets, t, side="right") - 1

@@ -19,6 +19,7 @@ import pytest
 from support import run_cli
 
 import ts_eval
+from ts_eval.analysis.errors import error_analysis
 from ts_eval.results.vocabulary import FRAME_COLUMNS, LAYOUT_VERSIONS, LEGACY, NAME_MAPS, SEMEVAL_ONLY, WORDS, layout
 
 ROOT = Path(__file__).parent.parent
@@ -63,7 +64,7 @@ def offenders(node: Any, path: Tuple[str, ...] = (), names: bool = False) -> Ite
 
 
 def demo():
-    return ts_eval.read_conll(str(DEMO), gold_column=2, system_columns=[3, 4, 5, 6], names=NAMES)
+    return ts_eval.io.read_conll(str(DEMO), gold_column=2, system_columns=[3, 4, 5, 6], names=NAMES)
 
 
 @pytest.fixture(scope="module")
@@ -74,18 +75,18 @@ def results():
     from ts_eval.io.germeval import read_germeval
 
     corpus = demo()
-    out = {"score": ts_eval.evaluate(corpus, models=ALL_MODELS, all_labels_row=True).to_dict()}
-    rank = ts_eval.rank_corpus(corpus, models=["exact-f1-micro", "ts-f1-macro", "fair-f1", "semeval"],
+    out = {"score": ts_eval.score(corpus, models=ALL_MODELS, all_labels_row=True).to_dict()}
+    rank = ts_eval.rank(corpus, models=["exact-f1-micro", "ts-f1-macro", "fair-f1", "semeval"],
                                bootstrap=30, permutations=30, seed=3, flips=[("exact-f1-micro", "ts-f1-macro")])
     out["rank"] = rank.to_dict()
-    out["rank (tasks)"] = ts_eval.rank_tasks({"a": corpus, "b": corpus}, models=["exact-f1-micro", "ts-f1-macro"],
+    out["rank (tasks)"] = ts_eval.rank({"a": corpus, "b": corpus}, models=["exact-f1-micro", "ts-f1-macro"],
                                              bootstrap=20, permutations=0, seed=1).to_dict()
     out["compare"] = compare(corpus, NAMES[1], NAMES[2], models=list(ALL_MODELS)).to_dict()
     out["germeval"] = evaluate_germeval(read_germeval(str(NESTED))).to_dict()
     out["analyze"] = ts_eval.analyze(corpus, bootstrap=20, permutations=0, seed=1).to_dict()
     out["analyze (pair)"] = ts_eval.analyze(corpus, NAMES[:2], bootstrap=20, permutations=20, seed=1,
                                             train=corpus, vocab=["Die", "der"]).to_dict()
-    out["errors"] = ts_eval.error_analysis(corpus, top=3, min_agree=2).to_dict()
+    out["errors"] = error_analysis(corpus, top=3, min_agree=2).to_dict()
     out["agree"] = ts_eval.agree(corpus, names=["gold", *NAMES], bootstrap=20, majority=2).to_dict()
     return {k: json.loads(json.dumps(v)) for k, v in out.items()}
 
@@ -153,7 +154,7 @@ def test_score_csv_columns_and_rows_are_vocabulary(capsys):
     strict = next(r for r in rows if r["table"].startswith("semeval-") and r["row"] == "strict/overall"
                   and r["column"] == "correct")
     assert strict["value"] != ""          # every SemEval count has its column
-    quantities = {k for r in ts_eval.evaluate(demo(), models=ALL_MODELS).rows() for k in r}
+    quantities = {k for r in ts_eval.score(demo(), models=ALL_MODELS).rows() for k in r}
     assert quantities - {"name", "model", "label"} <= set(WORDS)
 
 
