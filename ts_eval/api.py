@@ -50,8 +50,6 @@ def score(gold: Any, systems: Any = None, **options: Any) -> Report:
         return evaluate(gold, **options)
     from .models.evaluate import score as score_lists
 
-    if systems is None:
-        raise TypeError("score(gold, systems): give the systems' tags or spans")
     return score_lists(gold, systems, **options)
 
 

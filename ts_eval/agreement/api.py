@@ -35,7 +35,7 @@ def agree(
     the annotators, in order); ``{name: per sentence a list of (label, start, end)}`` with
     ``lengths`` (end exclusive; a sentence given as None was not annotated by that annotator); or a
     list of input paths in any format ts_eval reads (``read_options`` go to the readers, as
-    :func:`ts_eval.read_pair` takes them; names from the files, or ``names``).
+    :func:`ts_eval.read` takes them; names from the files, or ``names``).
 
     ``separator_weight``: of the separator units (0: token-level figures), as in ``score``;
     ``continuum``: ``tokens`` or ``characters``, where unitizing alpha measures lengths;

@@ -81,7 +81,7 @@ SpanLists = Sequence[Optional[Sequence[Tuple[str, int, int]]]]
 
 def from_span_lists(annotations: Mapping[str, SpanLists], lengths: Sequence[int]) -> Annotations:
     """Annotations from ``{name: per sentence a list of (label, start, end)}`` (end exclusive, as
-    :func:`ts_eval.from_spans` takes them); a sentence given as None was not annotated by that
+    :func:`ts_eval.core.sequences.from_spans` takes them); a sentence given as None was not annotated by that
     annotator (Krippendorff's alpha counts it as missing; the other figures use the sentences
     every annotator annotated)."""
     items = list(annotations.items())

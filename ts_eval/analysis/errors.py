@@ -182,9 +182,9 @@ def error_analysis(corpus: Corpus, *, systems: Optional[Sequence[str]] = None, t
     only when the pair overlaps that much (exact pairs meet every threshold; the fair error types
     read every overlap, as in ``score``).
 
-    >>> import ts_eval
     >>> from ts_eval.analysis.errors import error_analysis
-    >>> c = ts_eval.from_spans([3], [[("PER", 0, 1), ("PER", 2, 3)]], {"s": [[("PER", 0, 1), ("LOC", 2, 3)]]})
+    >>> from ts_eval.core.sequences import from_spans
+    >>> c = from_spans([3], [[("PER", 0, 1), ("PER", 2, 3)]], {"s": [[("PER", 0, 1), ("LOC", 2, 3)]]})
     >>> error_analysis(c).systems[0].confusion["exact"].matrix()["PER"]
     {'LOC': 1, 'PER': 1, 'missed': 0}
     """

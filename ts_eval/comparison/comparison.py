@@ -54,7 +54,7 @@ def compare(
     its name, the dict ``score`` reports (the same registered statistics, ``separator_weight``
     and ``fair_mode`` as given here, F1, score's other defaults).  With ``semeval`` the pair is
     also compared span by span under each SemEval-2013 scheme (``pair.semeval``).  ``min_overlap``,
-    ``assignment`` and ``partial_weight`` are ``score``'s (:func:`ts_eval.evaluate`): the span-level
+    ``assignment`` and ``partial_weight`` are ``score``'s (:func:`ts_eval.score`): the span-level
     models among ``models`` and the SemEval comparison read the matcher's pairs with them.
     """
     names = list(corpus.systems)

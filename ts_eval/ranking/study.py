@@ -406,7 +406,7 @@ def rank_corpus(
 
     ``alpha``: significance level of the groups and flips; ``flips``: model pairs whose
     flips the text formats show in full (JSON has every pair's).  ``min_overlap``,
-    ``assignment`` and ``partial_weight`` are ``score``'s (:func:`ts_eval.evaluate`): the span-level
+    ``assignment`` and ``partial_weight`` are ``score``'s (:func:`ts_eval.score`): the span-level
     models (overlap, constrained, contain, SemEval) read the matcher's pairs with them.
     """
     plan = _Plan.of(corpus, systems, models, reference, bootstrap, permutations, seed, confidence, alpha, flips,
@@ -518,7 +518,7 @@ def rank(
     (default 1000; 0 = none), ``unit`` (sentence or document), ``seed``,
     ``confidence``, ``task``, ``progress``, ``alpha`` (significance groups and flips,
     default 0.05), ``flips`` (model pairs shown in full by the text formats), and the matcher's
-    settings ``min_overlap``, ``assignment`` and ``partial_weight`` (as :func:`ts_eval.evaluate` takes them).
+    settings ``min_overlap``, ``assignment`` and ``partial_weight`` (as :func:`ts_eval.score` takes them).
     """
     if isinstance(gold, Corpus):
         if systems is not None and not isinstance(systems, Mapping):

@@ -2,7 +2,7 @@
 
 :func:`count` reads :class:`~ts_eval.io.inputs.Inputs` in blocks of whole sentences (documents) and adds up
 the blocks' :class:`~ts_eval.models.counts.Counts`, so its memory does not grow with the inputs;
-``counts.report()`` is the :class:`~ts_eval.results.report.Report` that :func:`ts_eval.evaluate` gives for the
+``counts.report()`` is the :class:`~ts_eval.results.report.Report` that :func:`ts_eval.score` gives for the
 inputs read whole.  ``count_file(path, ...)`` is that for one column file, ``count_files(gold, systems, ...)``
 for a gold input and one input per system (any formats).  ``file_shards(path, n, ...)``
 (:mod:`ts_eval.streaming.shards`) cuts a plain column file into ``n`` :class:`~ts_eval.streaming.shards.Shard` s
