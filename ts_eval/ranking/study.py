@@ -157,7 +157,8 @@ class RankingResult(Displayed):
             "timings": self.timings,
         }
         out.update(uncertainty_dict(self))
-        return _clean(out)
+        plain: Dict[str, Any] = _clean(out)
+        return plain
 
     def __repr__(self) -> str:
         k = self.reference_index
@@ -208,7 +209,7 @@ class MultiTaskResult(Displayed):
                 + ("; some tasks have ties (average ranks, Pearson on ranks there)" if tied else ""))
 
     def to_dict(self) -> Dict[str, Any]:
-        return _clean({
+        out: Dict[str, Any] = _clean({
             "layout": result_layout("rank"),
             "tasks": {k: r.to_dict() for k, r in self.tasks.items()},
             "models": [{"name": m, "title": t} for m, t in zip(self.models, self.titles)],
@@ -218,6 +219,7 @@ class MultiTaskResult(Displayed):
             "versions": versions(),
             "mean_correlation_intervals": mean_intervals(self.tasks),
         })
+        return out
 
     def __repr__(self) -> str:
         head = f"<MultiTaskResult: {len(self.tasks)} tasks x {len(self.models)} models; best system per task>"

@@ -259,7 +259,7 @@ class Flips:
         return line
 
     def to_dict(self) -> Dict[str, Any]:
-        return _clean({
+        out: Dict[str, Any] = _clean({
             "model_a": self.model_a, "model_b": self.model_b, "pairs_compared": self.pairs_compared,
             "changed": self.changed, "significant_under_both": self.significant_under_both,
             "tied_under_one": self.tied_under_one, "alpha": self.alpha, "summary": self.summary,
@@ -268,6 +268,7 @@ class Flips:
                                                                 f.significant_under_both(self.alpha))}
                       for f in self.pairs],
         })
+        return out
 
 
 @dataclass
