@@ -7,7 +7,7 @@ of spans and of the matcher's pairs); nothing loops over sentences.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Callable, Dict, Hashable, List, Optional, Tuple
+from typing import Any, Callable, Dict, Hashable, List, Optional, Tuple, TypeVar
 
 import numpy as np
 
@@ -15,6 +15,8 @@ from ..core import schemes
 from ..core.corpus import Corpus, SpanSet, Unplaced
 from ..core.matching import DEFAULT_MATCHING, MatchSettings, Pairs, match
 from ..core.units import merge_overlaps
+
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -152,13 +154,15 @@ class SystemData:
                 raise ValueError(f"statistics function {fn!r} returned shape {out.shape}, "
                                  f"expected ({self.cd.n_sentences}, k)")
             self.cache[fn] = out
-        return self.cache[fn]
+        stats: np.ndarray = self.cache[fn]
+        return stats
 
-    def cached(self, key: Hashable, make: Callable[[], Any]) -> Any:
+    def cached(self, key: Hashable, make: Callable[[], T]) -> T:
         """A shared intermediate result (e.g. the fair outcomes), computed once."""
         if key not in self.cache:
             self.cache[key] = make()
-        return self.cache[key]
+        value: T = self.cache[key]
+        return value
 
 
 @dataclass

@@ -65,7 +65,7 @@ class Counts:
 
     # -- adding
 
-    def _same(self) -> tuple:
+    def _same(self) -> Tuple[object, ...]:
         return (self.models, self.settings, self.scheme, self.scheme_requested, self.policy, self.label_map,
                 tuple(s.name for s in self.systems))
 

@@ -34,7 +34,8 @@ def fair_result(sd: SystemData, focus: str = "target", mode: str = "paper", per_
     corpus = sd.cd.corpus
     whole = ("fair", focus, mode)
     if not per_sentence and whole in sd.cache:
-        return sd.cache[whole]
+        known: FairResult = sd.cache[whole]
+        return known
     return sd.cached(whole if per_sentence else whole + ("totals",), lambda: with_unplaced(fair_errors(
         corpus.gold, sd.spans, sd.pairs, corpus.labels, corpus, focus=focus, mode=mode, per_sentence=per_sentence),
         sd))
@@ -125,7 +126,8 @@ def fair_split(sd: SystemData) -> Contributions:
 
 def code_sums(block: np.ndarray) -> np.ndarray:
     """The eight outcome counts summed over labels (the counts ``analyze`` shows)."""
-    return block.reshape(block.shape[:-1] + (-1, N_CODES)).sum(-2)
+    sums: np.ndarray = block.reshape(block.shape[:-1] + (-1, N_CODES)).sum(-2)
+    return sums
 
 
 FAIR_COUNTS = ("tp", "fp", "le", "be", "bes", "bel", "beo", "lbe", "fn")   # the order the page lists them in

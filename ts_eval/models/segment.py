@@ -65,7 +65,7 @@ def acceptable(pairs: Pairs, max_spurious: Optional[int] = None, max_missing: Op
     chunks conlleval.pl counts correct)."""
     if max_spurious == 0 and max_missing == 0:
         return pairs.exact
-    ok = pairs.same_label.copy()
+    ok: np.ndarray = pairs.same_label.copy()
     if max_spurious is not None:
         ok &= pairs.system_only <= max_spurious
     if max_missing is not None:
@@ -109,21 +109,21 @@ def model_limits(model: str, k1: Optional[int] = None, k2: Optional[int] = None)
     raise ValueError(f"unknown segment model {model!r}; expected one of {', '.join(SEGMENT_MODELS)}")
 
 
-def conlleval_tag_key(tag: str) -> tuple:
+def conlleval_tag_key(tag: str) -> Tuple[str, str]:
     """A tag as conlleval.pl compares it: (prefix, type) split at the first hyphen, type 0 = ''."""
     head, sep, kind = tag.partition("-")
     return (head, "" if kind == "0" else kind) if sep else (tag, "")
 
 
 def token_accuracy(gold_tags: Optional[np.ndarray], system_tags: Optional[np.ndarray],
-                   docstart_lines: int = 0, tag_vocab: Optional[Sequence[str]] = None):
+                   docstart_lines: int = 0, tag_vocab: Optional[Sequence[str]] = None) -> Optional[Tuple[int, int]]:
     """(correct tags, tokens counted) as conlleval.pl counts them, or None without tags.
 
     Tags are compared as conlleval.pl compares them (so ``B-0`` equals ``B-`` and ``B``)."""
     if gold_tags is None or system_tags is None:
         return None
     if tag_vocab:
-        keys: dict = {}
+        keys: Dict[Tuple[str, str], int] = {}
         canon = np.array([keys.setdefault(conlleval_tag_key(t), len(keys)) for t in tag_vocab], np.int32)
         if len(keys) < len(tag_vocab):  # some tags compare equal (B-0, B-, B): compare their keys
             gold_tags, system_tags = canon[gold_tags], canon[system_tags]
@@ -287,7 +287,8 @@ def segment_split(sd: SystemData, model: str = "exact") -> Contributions:
 
 def label_sums(block: np.ndarray, keep: int = 4) -> np.ndarray:
     """The first ``keep`` of the four counts, summed over labels (the counts ``analyze`` shows)."""
-    return block.reshape(block.shape[:-1] + (-1, 4)).sum(-2)[..., :keep]
+    sums: np.ndarray = block.reshape(block.shape[:-1] + (-1, 4)).sum(-2)[..., :keep]
+    return sums
 
 
 # ---------------------------------------------------------------------------

@@ -39,7 +39,8 @@ def strings_stats(sd: SystemData, settings: ScoreSettings = RANK_SETTINGS, sente
     """(sentences, 4 * labels): per label gold strings, system strings, tp, tp (multiset intersection
     of the normalised strings of each sentence and label); ``sentences`` False: their totals."""
     if not sentences:
-        return sd.stats(strings_stats).sum(0, keepdims=True).astype(np.int64)
+        totals: np.ndarray = sd.stats(strings_stats).sum(0, keepdims=True).astype(np.int64)
+        return totals
     cd = sd.cd
     gold, system = _strings(sd)
     S, L = cd.n_sentences, cd.n_labels

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import partial
-from typing import Any, Dict, Optional, Sequence, Tuple
+from typing import Any, Dict, Optional, Sequence, SupportsFloat, Tuple
 
 import numpy as np
 
@@ -242,7 +242,7 @@ def ts_kappa(x: np.ndarray, separator_weight: float = 1.0, average: str = "macro
     return measures.masked_mean(np.asarray(measures.kappa(tp, fp, fn, tn)), (tp + fp + fn) > 0)
 
 
-def _table_dict(tp, fp, fn, tn) -> Dict[str, float]:
+def _table_dict(tp: SupportsFloat, fp: SupportsFloat, fn: SupportsFloat, tn: SupportsFloat) -> Dict[str, float]:
     return {"tp": float(tp), "fp": float(fp), "fn": float(fn), "tn": float(tn)}
 
 
@@ -312,7 +312,8 @@ def _representatives(original: SpanSet, merged: SpanSet) -> np.ndarray:
     big = int(max(int(original.start.max(initial=0)), int(merged.start.max(initial=0)))) + 1
     keys = lab * big + st
     pos = np.searchsorted(keys, merged.label.astype(np.int64) * big + merged.start, side="left")
-    return order[pos]
+    reps: np.ndarray = order[pos]
+    return reps
 
 
 def ts_split(sd: SystemData) -> Contributions:
@@ -340,7 +341,8 @@ def ts_split(sd: SystemData) -> Contributions:
 def unit_sums(block: np.ndarray) -> np.ndarray:
     """TP, FP, FN units (tokens and separators), summed over labels: the counts ``analyze`` shows."""
     per = block[..., 2:].reshape(block.shape[:-1] + (-1, 6)).sum(-2)
-    return per[..., :3] + per[..., 3:]
+    sums: np.ndarray = per[..., :3] + per[..., 3:]
+    return sums
 
 
 # ---------------------------------------------------------------------------

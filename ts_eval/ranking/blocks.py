@@ -26,9 +26,10 @@ from ..core.corpus import Corpus
 from ..core.matching import DEFAULT_MATCHING, MatchSettings
 from ..errors import OptionError
 from ..models.context import CorpusData, SystemData
+from ..models.registry import StatsFn
 from ..models.tally import CorpusTally
 from .study import RankingResult, _Plan, _ranked
-from .sufficient import REFERENCE_MODEL, Model, StatsFn, StatsMatrix
+from .sufficient import REFERENCE_MODEL, Model, StatsMatrix
 
 EXACT32 = 2 ** 24     # float32 holds every integer below this exactly
 #: ``rank`` reads blocks of about this many bytes of the gold file (and the same sentences of every system

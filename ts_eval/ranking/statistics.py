@@ -8,7 +8,7 @@ ties, else Pearson's r on the average ranks; Kendall's tau is tau-b.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Callable, Optional, Tuple
+from typing import Any, Callable, Iterator, Optional, Tuple
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -26,7 +26,8 @@ def average_ranks(scores: np.ndarray) -> np.ndarray:
     s = np.round(np.asarray(scores, float), TIE_DECIMALS)
     better = (s[..., None, :] > s[..., :, None]).sum(-1)
     tied = (s[..., None, :] == s[..., :, None]).sum(-1)
-    return better + (tied + 1) / 2.0
+    ranks: np.ndarray = better + (tied + 1) / 2.0
+    return ranks
 
 
 def _better_tied(scores: np.ndarray) -> Tuple[np.ndarray, np.ndarray]:
@@ -139,7 +140,7 @@ def _clean(x: Any) -> Any:
     return x
 
 
-def _chunks(total: int):
+def _chunks(total: int) -> Iterator[Tuple[int, int]]:
     for a in range(0, total, CHUNK):
         yield a, min(a + CHUNK, total)
 

@@ -49,7 +49,16 @@ from .statistics import (
     correlation_matrices,
 )
 from .sufficient import REFERENCE_MODEL, Model, StatsMatrix, get_model, resolve_models, statistics
-from .uncertainty import Flips, analyse, check_flip_pairs, contested_pairs, flips, mean_intervals, pair_pvalues
+from .uncertainty import (
+    Flips,
+    RankUncertainty,
+    analyse,
+    check_flip_pairs,
+    contested_pairs,
+    flips,
+    mean_intervals,
+    pair_pvalues,
+)
 from .uncertainty import to_dict as uncertainty_dict
 
 # ---------------------------------------------------------------------------
@@ -82,7 +91,7 @@ class RankingResult(Displayed):
     permutation: Optional[Permutation] = None
     settings: Dict[str, Any] = field(default_factory=dict)
     timings: Dict[str, float] = field(default_factory=dict)
-    uncertainty: Optional[Any] = None   # ts_eval.ranking.uncertainty.RankUncertainty
+    uncertainty: Optional[RankUncertainty] = None
 
     @property
     def reference_index(self) -> int:
@@ -130,8 +139,9 @@ class RankingResult(Displayed):
                              rank_distribution=b.rank_dist[i, k])
                 if self.permutation is not None:
                     d["p_next"] = self.permutation.p_next[i, k]
-                if self.uncertainty is not None and self.uncertainty.groups is not None:
-                    d.update(group=self.uncertainty.groups[i, k], p_next_holm=self.uncertainty.p_next_holm[i, k])
+                u = self.uncertainty       # (groups and Holm's p-values are set together)
+                if u is not None and u.groups is not None and u.p_next_holm is not None:
+                    d.update(group=u.groups[i, k], p_next_holm=u.p_next_holm[i, k])
                 per[model] = d
             systems.append({"name": name, "models": per})
         out = {
@@ -157,7 +167,8 @@ class RankingResult(Displayed):
             "timings": self.timings,
         }
         out.update(uncertainty_dict(self))
-        return _clean(out)
+        plain: Dict[str, Any] = _clean(out)
+        return plain
 
     def __repr__(self) -> str:
         k = self.reference_index
@@ -208,7 +219,7 @@ class MultiTaskResult(Displayed):
                 + ("; some tasks have ties (average ranks, Pearson on ranks there)" if tied else ""))
 
     def to_dict(self) -> Dict[str, Any]:
-        return _clean({
+        out: Dict[str, Any] = _clean({
             "layout": result_layout("rank"),
             "tasks": {k: r.to_dict() for k, r in self.tasks.items()},
             "models": [{"name": m, "title": t} for m, t in zip(self.models, self.titles)],
@@ -218,6 +229,7 @@ class MultiTaskResult(Displayed):
             "versions": versions(),
             "mean_correlation_intervals": mean_intervals(self.tasks),
         })
+        return out
 
     def __repr__(self) -> str:
         head = f"<MultiTaskResult: {len(self.tasks)} tasks x {len(self.models)} models; best system per task>"

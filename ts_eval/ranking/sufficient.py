@@ -59,7 +59,8 @@ class StatsMatrix:
 
     @property
     def n_units(self) -> int:
-        return self.data.shape[0]
+        units: int = self.data.shape[0]
+        return units
 
     @property
     def totals(self) -> np.ndarray:

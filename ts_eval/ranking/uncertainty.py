@@ -259,7 +259,7 @@ class Flips:
         return line
 
     def to_dict(self) -> Dict[str, Any]:
-        return _clean({
+        out: Dict[str, Any] = _clean({
             "model_a": self.model_a, "model_b": self.model_b, "pairs_compared": self.pairs_compared,
             "changed": self.changed, "significant_under_both": self.significant_under_both,
             "tied_under_one": self.tied_under_one, "alpha": self.alpha, "summary": self.summary,
@@ -268,6 +268,7 @@ class Flips:
                                                                 f.significant_under_both(self.alpha))}
                       for f in self.pairs],
         })
+        return out
 
 
 @dataclass
@@ -364,11 +365,12 @@ def to_dict(result: RankingResult) -> Dict[str, Any]:
     """The JSON sections of a ranking's uncertainty (added to :meth:`RankingResult.to_dict`)."""
     u = result.uncertainty
     groups = None
-    if u is not None and u.groups is not None:
+    if u is not None and u.groups is not None and u.p_next_holm is not None:   # (set together)
+        at, holm = u.groups, u.p_next_holm
         groups = {"alpha": u.alpha, "correction": "Holm", "rule": GROUP_RULE, "models": {
-            mo: {"groups": [[result.systems[i] for i in result.order[k] if u.groups[i, k] == g]
-                            for g in range(1, int(u.groups[:, k].max()) + 1)],
-                 "p_next_holm": [u.p_next_holm[i, k] for i in result.order[k]]}
+            mo: {"groups": [[result.systems[i] for i in result.order[k] if at[i, k] == g]
+                            for g in range(1, int(at[:, k].max()) + 1)],
+                 "p_next_holm": [holm[i, k] for i in result.order[k]]}
             for k, mo in enumerate(result.models)}}
     return {
         "correlation_intervals": None if u is None else u.correlation_dict(),
@@ -383,19 +385,23 @@ def mean_intervals(tasks: Mapping[str, RankingResult]) -> Optional[Dict[str, Any
     resampled independently) are averaged, then the percentile interval is taken.  None unless every
     task has the same number of bootstrap resamples and confidence."""
     found = [r.uncertainty for r in tasks.values()]
-    us = [u for u in found if u is not None and u.resample_spearman is not None]
-    if not us or len(us) != len(found):
+    # (resamples, confidence, Spearman's and Kendall's coefficients per resample) of each task: a bootstrap
+    # sets them together
+    drawn = [(u.resamples, u.confidence, u.resample_spearman, u.resample_kendall) for u in found
+             if u is not None and u.confidence is not None and u.resample_spearman is not None
+             and u.resample_kendall is not None]
+    if not drawn or len(drawn) != len(found):
         return None
-    if len({(u.resamples, u.confidence) for u in us}) != 1:
+    if len({(n, c) for n, c, _, _ in drawn}) != 1:
         return None
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", RuntimeWarning)
-        rho = np.nanmean(np.stack([u.resample_spearman for u in us]), 0)
-        tau = np.nanmean(np.stack([u.resample_kendall for u in us]), 0)
-    conf = us[0].confidence
+        rho = np.nanmean(np.stack([s for _, _, s, _ in drawn]), 0)
+        tau = np.nanmean(np.stack([t for _, _, _, t in drawn]), 0)
+    resamples, conf = drawn[0][0], drawn[0][1]
     s_low, s_high, undef = percentile_interval(rho, conf)
     k_low, k_high, _ = percentile_interval(tau, conf)
-    return {"confidence": conf, "resamples": us[0].resamples, "interval": "percentile",
+    return {"confidence": conf, "resamples": resamples, "interval": "percentile",
             "method": "per resample, the mean over tasks of the per-task coefficients (tasks resampled "
                       "independently; a coefficient undefined in a task is left out of that mean)",
             "spearman_low": s_low, "spearman_high": s_high, "kendall_tau_b_low": k_low,

@@ -60,4 +60,5 @@ def build(result: Any, kind: str = "", *, spell: Spelling = python_spelling, **o
     kind = kind or kind_of(result)
     if kind not in KINDS:
         raise ValueError(f"page kind {kind!r}: expected one of {', '.join(KINDS)}")
-    return importlib.import_module(f".{kind}", __name__).build(result, spell=spell, **options)
+    page: Page = importlib.import_module(f".{kind}", __name__).build(result, spell=spell, **options)
+    return page

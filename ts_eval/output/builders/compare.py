@@ -9,9 +9,9 @@ counts, everything else text.
 """
 from __future__ import annotations
 
-from typing import Any, List, Optional
+from typing import Any, List, Optional, Sequence
 
-from ...comparison.results import CLASS_TITLES, Example
+from ...comparison.results import CLASS_TITLES, Comparison, Example
 from ...errors import Spelling, python_spelling
 from ..page import Block, Cell, Column, Figure, Page, Section, Table, Text
 from . import compare_tables as ct
@@ -56,11 +56,11 @@ def sentence_cell(e: Example, role: str) -> Cell:
         "focus": list(e.focus), "clipped_left": e.clipped_left, "clipped_right": e.clipped_right})
 
 
-def examples_blocks(c) -> List[Any]:
+def examples_blocks(c: Comparison) -> List[Any]:
     """The files the examples come from (named once), then one row per example: its level, class,
     transition, sentence and line; the gold, A and B cells carry the sentence window and that
     side's spans (their text writes the spans inline, as :data:`EXAMPLES_NOTE` says)."""
-    examples = c.pair.examples
+    examples = ct._pair(c).examples
     lines = [ct.example_line(e.where) for e in examples]
     cols = [Column("n", "example"), Column("level", "level"), Column("class", "class"),
             Column("transition", "transition"), Column("sentence", "sentence")]
@@ -79,13 +79,14 @@ def examples_blocks(c) -> List[Any]:
     return ([Text(files, "note")] if files else []) + [Table("examples", "Examples", cols, rows, note=EXAMPLES_NOTE)]
 
 
-def _heatmap(tid: str, title: str, rows: List[str], columns: List[str], values, kind: str) -> Figure:
+def _heatmap(tid: str, title: str, rows: List[str], columns: List[str], values: Sequence[Sequence[float]],
+             kind: str) -> Figure:
     flat = [v for r in values for v in r]
     return Figure(tid, title, "heatmap", {"rows": rows, "columns": columns, "values": values, "low": None,
                                           "high": None, "kind": kind, "range": [min(flat + [0]), max(flat + [0])]})
 
 
-def build(c, cases: Optional[int] = None, *, spell: Spelling = python_spelling) -> Page:
+def build(c: Comparison, cases: Optional[int] = None, *, spell: Spelling = python_spelling) -> Page:
     """The page of a comparison; ``cases``: list at most this many hard and easy gold spans."""
     st, co = c.settings, c.corpus
     about = (f"{co['tokens']} tokens, {co['sentences']} sentences, {co['gold_spans']} gold spans, labels "

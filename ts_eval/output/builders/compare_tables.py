@@ -15,6 +15,7 @@ from ...comparison.results import (
     CLASS_TITLES,
     CLASSES,
     GOLD_OUTCOMES,
+    ChangeClass,
     Comparison,
     Example,
     MultiComparison,
@@ -146,7 +147,7 @@ def token_summary(c: Comparison) -> Table:
                  ["", "count", "of", "share %"], rows)
 
 
-def _transitions(classes, title: str) -> Table:
+def _transitions(classes: Dict[str, ChangeClass], title: str) -> Table:
     rows = []
     for k in CLASSES:
         for tr in classes[k].top:
@@ -250,7 +251,7 @@ def _oracle(o: Dict[str, Any], title: str, items: str, extra: bool) -> Table:
     if extra:
         header += ["hard", "easy"]
 
-    def row(name, r, best_lab, best_lab_sys):
+    def row(name: str, r: Dict[str, Any], best_lab: Optional[float], best_lab_sys: Optional[str]) -> List[Any]:
         out = [name, r["gold"], r["best"], best_lab, best_lab_sys, r["oracle"], r["gain"]]
         if extra:
             out += [r.get("hard"), r.get("easy")]

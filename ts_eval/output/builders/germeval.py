@@ -8,7 +8,7 @@ from typing import Any, Dict, List, Mapping, Optional
 
 from ...errors import Hint, Spelling, python_spelling, spell
 from ..page import Cell, Column, Figure, Page, Section, Table, Text
-from .score import _dict
+from .score import ReportLike, _dict
 
 METRIC_ROWS = ("M1 strict, combined (official)", "M2 loose, combined", "M3 strict, outer", "M3 strict, inner")
 FAIR = ("tp", "fp", "le", "be", "bes", "bel", "beo", "lbe", "fn")
@@ -102,7 +102,7 @@ def notes(rep: Mapping[str, Any], spelling: Spelling = python_spelling) -> List[
     return out
 
 
-def build(report, *, spell: Spelling = python_spelling) -> Page:
+def build(report: ReportLike, *, spell: Spelling = python_spelling) -> Page:
     """The page of a GermEval report (one block of sections per system)."""
     rep = _dict(report)
     co, st = rep["corpus"], rep["settings"]

@@ -18,13 +18,16 @@ recomputed; flips come from :meth:`RankingResult.flips`.
 """
 from __future__ import annotations
 
-from typing import Any, List, Optional, Sequence
+from typing import Any, Callable, List, NamedTuple, Optional, Sequence, Union
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from ...errors import Spelling, python_spelling
 from ...ranking import uncertainty as rank_uncertainty
+from ...ranking.study import MultiTaskResult, RankingResult
 from ..page import Block, Cell, Column, Figure, Page, Section, Table, Text
+from .score import ReportLike
 
 
 def _f(x: Any) -> Optional[float]:
@@ -32,11 +35,34 @@ def _f(x: Any) -> Optional[float]:
     return None if x is None else float(x)
 
 
-def _names(r) -> List[str]:
+class _Intervals(NamedTuple):
+    """The bootstrap intervals of a ranking's correlations (models x models each)."""
+
+    confidence: float
+    resamples: int
+    spearman_low: np.ndarray
+    spearman_high: np.ndarray
+    kendall_low: np.ndarray
+    kendall_high: np.ndarray
+    undefined: np.ndarray     # resamples on which a coefficient is undefined
+
+
+def _intervals(r: RankingResult) -> Optional[_Intervals]:
+    """The correlation intervals of ``r`` (None without bootstrap resamples; the uncertainty sets them
+    together)."""
+    u = r.uncertainty
+    if (u is None or u.confidence is None or u.spearman_low is None or u.spearman_high is None
+            or u.kendall_low is None or u.kendall_high is None or u.undefined is None):
+        return None
+    return _Intervals(u.confidence, u.resamples, u.spearman_low, u.spearman_high, u.kendall_low, u.kendall_high,
+                      u.undefined)
+
+
+def _names(r: RankingResult) -> List[str]:
     return list(r.systems)
 
 
-def shown_models(r) -> List[int]:
+def shown_models(r: RankingResult) -> List[int]:
     """The models' indices in the order the page shows them: as asked for; a reference the study added
     (``reference_added``: the ranking puts it first) comes after the models asked for."""
     ref = r.reference_index
@@ -45,7 +71,7 @@ def shown_models(r) -> List[int]:
     return [k for k in range(len(r.models)) if k != ref] + [ref]
 
 
-def lead(r) -> int:
+def lead(r: RankingResult) -> int:
     """The model whose leaderboard leads the page: the reference, unless the study added it to models
     asked for without it; then the first model asked for."""
     return shown_models(r)[0] if r.settings.get("reference_added") else r.reference_index
@@ -55,7 +81,7 @@ def lead(r) -> int:
 # summary
 
 
-def leaderboard(r, k: Optional[int] = None) -> Section:
+def leaderboard(r: RankingResult, k: Optional[int] = None) -> Section:
     """Systems in model ``k``'s order (default the model that leads, :func:`lead`): score [interval], rank
     [interval], group."""
     k = lead(r) if k is None else k
@@ -89,7 +115,7 @@ def leaderboard(r, k: Optional[int] = None) -> Section:
     if b is not None:
         note = (f"{100 * b.confidence:g}% paired bootstrap intervals ({b.resamples} resamples of {b.units} "
                 f"{b.unit}s, percentile).")
-    if groups is not None:
+    if u is not None and groups is not None:
         note += f" Groups (alpha {u.alpha:g}, Holm): {rank_uncertainty.GROUP_RULE}."
     t = Table(f"lb-{r.task}-{r.models[k]}", f"{r.task}: leaderboard under {title}", cols, rows, key_columns=2,
               note=note.strip())
@@ -99,7 +125,7 @@ def leaderboard(r, k: Optional[int] = None) -> Section:
     return Section(f"{r.task}: leaderboard under {title}", [t, fig], id=f"leaderboard-{r.task}-{r.models[k]}")
 
 
-def rank_shifts(r) -> Section:
+def rank_shifts(r: RankingResult) -> Section:
     """The paper's Table 2: at each position of each model's ranking, that system's reference rank."""
     ref = r.reference_index
     ref_ranks = r.ranks[:, ref]
@@ -125,10 +151,9 @@ def rank_shifts(r) -> Section:
     return Section(f"{r.task}: rank shifts", [t, bump], id=f"shifts-{r.task}")
 
 
-def agreement(r) -> Section:
+def agreement(r: RankingResult) -> Section:
     """Every model against the reference: Spearman and Kendall with intervals, pairs changing order."""
-    ref, u = r.reference_index, r.uncertainty
-    ci = u is not None and u.spearman_low is not None
+    ref, ci = r.reference_index, _intervals(r)
     cols = [Column("model", "model"), Column("spearman", "Spearman"), Column("kendall", "Kendall tau-b"),
             Column("changed", "pairs changing order"), Column("compared", "of pairs"),
             Column("significant", "significant under both")]
@@ -140,22 +165,23 @@ def agreement(r) -> Section:
         keys.append(r.models[k])
         f = r.flips(r.reference, r.models[k])
         rows.append([Cell(title),
-                     Cell(_f(r.spearman[ref, k]), "corr", *((_f(u.spearman_low[ref, k]), _f(u.spearman_high[ref, k]))
+                     Cell(_f(r.spearman[ref, k]), "corr", *((_f(ci.spearman_low[ref, k]), _f(ci.spearman_high[ref, k]))
                                                             if ci else (None, None))),
-                     Cell(_f(r.kendall[ref, k]), "corr", *((_f(u.kendall_low[ref, k]), _f(u.kendall_high[ref, k]))
+                     Cell(_f(r.kendall[ref, k]), "corr", *((_f(ci.kendall_low[ref, k]), _f(ci.kendall_high[ref, k]))
                                                            if ci else (None, None))),
                      Cell(f.changed, "count"), Cell(f.pairs_compared, "count"),
                      Cell(f.significant_under_both, "count")])
     note = rank_uncertainty.FLIP_RULE.capitalize() + "."
     if ci:
-        note += f" Intervals ({100 * u.confidence:g}%, {u.resamples} resamples): {rank_uncertainty.CORRELATION_METHOD}."
+        note += (f" Intervals ({100 * ci.confidence:g}%, {ci.resamples} resamples): "
+                 f"{rank_uncertainty.CORRELATION_METHOD}.")
     t = Table(f"agreement-{r.task}", f"{r.task}: agreement of each model with {r.titles[ref]}", cols, rows, note=note,
               row_keys=keys)
     return Section(f"{r.task}: agreement with the reference", [t], id=f"agreement-{r.task}")
 
 
-def matrix(tid: str, title: str, models: Sequence[str], titles: Sequence[str], m: np.ndarray, low=None, high=None,
-           note: str = "") -> List[Block]:
+def matrix(tid: str, title: str, models: Sequence[str], titles: Sequence[str], m: np.ndarray,
+           low: Optional[np.ndarray] = None, high: Optional[np.ndarray] = None, note: str = "") -> List[Block]:
     """A models x models correlation matrix (with intervals) as a table and a heatmap (rows and
     columns keyed by the models' names, shown by their titles)."""
     cols = [Column("model", "")] + [Column(name, t) for name, t in zip(models, titles)]
@@ -163,16 +189,20 @@ def matrix(tid: str, title: str, models: Sequence[str], titles: Sequence[str], m
     for i, t in enumerate(titles):
         rows.append([Cell(t)] + [Cell(_f(m[i, j]), "corr", _f(low[i, j]) if low is not None else None,
                                       _f(high[i, j]) if high is not None else None) for j in range(len(titles))])
-    grid = lambda a: None if a is None else [[_f(v) for v in row] for row in a]   # noqa: E731
+
+    def grid(a: Optional[np.ndarray]) -> Optional[List[List[Optional[float]]]]:
+        return None if a is None else [[_f(v) for v in row] for row in a]
+
     fig = Figure(f"{tid}-heatmap", title, "heatmap",
                  {"rows": list(titles), "columns": list(titles), "values": grid(m), "low": grid(low),
                   "high": grid(high), "kind": "corr", "range": [-1.0, 1.0]}, note=note)
     return [Table(tid, title, cols, rows, note=note, sortable=False, row_keys=list(models)), fig]
 
 
-def _square(order: Sequence[int], a: Any) -> Any:
-    """A models x models array with its rows and columns in ``order`` (None stays None)."""
-    return None if a is None else np.asarray(a)[np.ix_(order, order)]
+def _square(order: Sequence[int], a: ArrayLike) -> np.ndarray:
+    """A models x models array with its rows and columns in ``order``."""
+    square: np.ndarray = np.asarray(a)[np.ix_(order, order)]
+    return square
 
 
 def count_matrix(tid: str, title: str, models: Sequence[str], titles: Sequence[str], m: np.ndarray,
@@ -183,17 +213,16 @@ def count_matrix(tid: str, title: str, models: Sequence[str], titles: Sequence[s
     return Table(tid, title, cols, rows, note=note, sortable=False, row_keys=list(models))
 
 
-def correlations(r) -> Section:
-    u = r.uncertainty
-    ci = u is not None and u.spearman_low is not None
-    what = f" with {100 * u.confidence:g}% bootstrap intervals" if ci else ""
+def correlations(r: RankingResult) -> Section:
+    ci = _intervals(r)
+    what = f" with {100 * ci.confidence:g}% bootstrap intervals" if ci else ""
     o = shown_models(r)
     models, titles = [r.models[k] for k in o], [r.titles[k] for k in o]
     blocks = matrix(f"spearman-{r.task}", f"{r.task}: Spearman's rank correlation{what}", models, titles,
-                    _square(o, r.spearman), _square(o, u.spearman_low if ci else None),
-                    _square(o, u.spearman_high if ci else None), r.spearman_note)
+                    _square(o, r.spearman), _square(o, ci.spearman_low) if ci else None,
+                    _square(o, ci.spearman_high) if ci else None, r.spearman_note)
     blocks += matrix(f"kendall-{r.task}", f"{r.task}: Kendall's tau-b{what}", models, titles, _square(o, r.kendall),
-                     _square(o, u.kendall_low if ci else None), _square(o, u.kendall_high if ci else None))
+                     _square(o, ci.kendall_low) if ci else None, _square(o, ci.kendall_high) if ci else None)
     return Section(f"{r.task}: rank correlations", blocks, id=f"correlations-{r.task}")
 
 
@@ -201,7 +230,7 @@ def correlations(r) -> Section:
 # details
 
 
-def _per_model(r, tid: str, title: str, cell, note: str = "") -> Table:
+def _per_model(r: RankingResult, tid: str, title: str, cell: Callable[[int, int], Cell], note: str = "") -> Table:
     """Systems (in the order of the model that leads) x models, one cell per (system, model)."""
     shown = shown_models(r)
     cols = [Column("system", "system")] + [Column(r.models[k], r.titles[k]) for k in shown]
@@ -209,7 +238,7 @@ def _per_model(r, tid: str, title: str, cell, note: str = "") -> Table:
     return Table(tid, title, cols, rows, note=note)
 
 
-def model_tables(r) -> Section:
+def model_tables(r: RankingResult) -> Section:
     b, p, u = r.bootstrap, r.permutation, r.uncertainty
     blocks: List[Any] = []
     if b is not None:
@@ -237,16 +266,18 @@ def model_tables(r) -> Section:
                                  note=f"paired approximate randomisation, {p.permutations} permutations over "
                                       f"{p.unit}s; the last system of a ranking has no next one (n/a); in bold: "
                                       f"p < {alpha:g}, uncorrected (the groups use Holm)"))
-    if u is not None and u.groups is not None:
+    if u is not None and u.groups is not None and u.p_next_holm is not None:    # (set together)
+        groups, holm, group_alpha = u.groups, u.p_next_holm, u.alpha
         blocks.append(_per_model(r, f"p-holm-{r.task}", f"{r.task}: Holm-adjusted p-value against the next system",
-                                 lambda i, k: _p_cell(u.p_next_holm[i, k], u.alpha)))
+                                 lambda i, k: _p_cell(holm[i, k], group_alpha)))
         blocks.append(_per_model(r, f"groups-{r.task}", f"{r.task}: significance groups (Holm-corrected neighbour "
-                                 f"tests, alpha {u.alpha:g})",
-                                 lambda i, k: Cell(int(u.groups[i, k]), "count"), note=rank_uncertainty.GROUP_RULE))
-    if u is not None and u.spearman_low is not None:
+                                 f"tests, alpha {group_alpha:g})",
+                                 lambda i, k: Cell(int(groups[i, k]), "count"), note=rank_uncertainty.GROUP_RULE))
+    ci = _intervals(r)
+    if ci is not None:
         o = shown_models(r)
         blocks.append(count_matrix(f"undefined-{r.task}", f"{r.task}: resamples on which a correlation is undefined",
-                                   [r.models[k] for k in o], [r.titles[k] for k in o], _square(o, u.undefined),
+                                   [r.models[k] for k in o], [r.titles[k] for k in o], _square(o, ci.undefined),
                                    note="a model gave every system the same score there; left out of that "
                                         "pair's interval"))
     return Section(f"{r.task}: every model", blocks, id=f"models-{r.task}", detail=True)
@@ -257,7 +288,7 @@ def _p_cell(p: float, alpha: float) -> Cell:
     return Cell(_f(p), "p", style="significant" if p < alpha else None)
 
 
-def rankings(r) -> Table:
+def rankings(r: RankingResult) -> Table:
     """Each model's ranking: the system at each position (ties broken as the result orders them)."""
     shown = shown_models(r)
     cols = [Column("position", "position")] + [Column(r.models[k], r.titles[k]) for k in shown]
@@ -267,21 +298,21 @@ def rankings(r) -> Table:
                  cols, rows, sortable=False)
 
 
-def flip_table(r, a: str, b: str) -> List[Any]:
+def flip_table(r: RankingResult, a: str, b: str) -> List[Any]:
     f = r.flips(a, b)
     ta, tb = r.titles[r.models.index(a)], r.titles[r.models.index(b)]
     cols = [Column("better_a", f"better under {ta}"), Column("better_b", f"better under {tb}"),
             Column("p_a", f"p under {ta}"), Column("p_b", f"p under {tb}"), Column("both", "significant under both")]
     rows = [[Cell(x.better_under_a), Cell(x.better_under_b), Cell(x.p_a, "p"), Cell(x.p_b, "p"),
-             Cell(None if not f.tested else ("yes" if x.p_a < f.alpha and x.p_b < f.alpha else "no"),
-                  style="significant" if f.tested and x.p_a < f.alpha and x.p_b < f.alpha else None)]
+             Cell(None if not f.tested else ("yes" if x.significant_under_both(f.alpha) else "no"),
+                  style="significant" if f.tested and x.significant_under_both(f.alpha) else None)]
             for x in f.pairs]
     return [Text(f"{r.task}, {ta} vs {tb}: {f.summary}", "summary"),
             Table(f"flips-{r.task}-{a}-{b}", f"{r.task}: flips between {ta} and {tb}", cols, rows, key_columns=2,
                   note=rank_uncertainty.FLIP_RULE.capitalize() + ".")]
 
 
-def flips(r, asked: Sequence[Sequence[str]], every: bool = False) -> Section:
+def flips(r: RankingResult, asked: Sequence[Sequence[str]], every: bool = False) -> Section:
     """The flip summary of every model pair, and the flipped pairs of the reference against every
     model and of the pairs ``asked`` (``every``: of every model pair)."""
     cols = [Column("a", "model A"), Column("b", "model B"), Column("changed", "pairs changing order"),
@@ -306,7 +337,7 @@ def flips(r, asked: Sequence[Sequence[str]], every: bool = False) -> Section:
     return Section(f"{r.task}: flips", blocks, id=f"flips-{r.task}", detail=True)
 
 
-def report_sections(report) -> List[Section]:
+def report_sections(report: ReportLike) -> List[Section]:
     """Per-label F and fair error types per system, from a score Report of the same corpus."""
     from . import score
 
@@ -317,7 +348,7 @@ def report_sections(report) -> List[Section]:
 # the page
 
 
-def task_sections(r, details: bool = True, every_flip: bool = False) -> List[Section]:
+def task_sections(r: RankingResult, details: bool = True, every_flip: bool = False) -> List[Section]:
     first = lead(r)
     out = [leaderboard(r, first), rank_shifts(r), agreement(r), correlations(r)]
     asked = r.settings.get("flips", [])
@@ -336,7 +367,7 @@ def task_sections(r, details: bool = True, every_flip: bool = False) -> List[Sec
     return out
 
 
-def mean_sections(res) -> List[Section]:
+def mean_sections(res: MultiTaskResult) -> List[Section]:
     k = len(res.tasks)
     ci = rank_uncertainty.mean_intervals(res.tasks)
     what = (f" with {100 * ci['confidence']:g}% bootstrap intervals ({ci['resamples']} resamples per task)"
@@ -344,11 +375,11 @@ def mean_sections(res) -> List[Section]:
     o = shown_models(next(iter(res.tasks.values())))       # every task has the same models in the same order
     models, titles = [res.models[j] for j in o], [res.titles[j] for j in o]
     blocks = matrix("mean-spearman", f"Spearman's rank correlation, mean over {k} tasks{what}", models, titles,
-                    _square(o, res.spearman), _square(o, ci["spearman_low"] if ci else None),
-                    _square(o, ci["spearman_high"] if ci else None), res.spearman_note)
+                    _square(o, res.spearman), _square(o, ci["spearman_low"]) if ci else None,
+                    _square(o, ci["spearman_high"]) if ci else None, res.spearman_note)
     blocks += matrix("mean-kendall", f"Kendall's tau-b, mean over {k} tasks{what}", models, titles,
-                     _square(o, res.kendall), _square(o, ci["kendall_tau_b_low"] if ci else None),
-                     _square(o, ci["kendall_tau_b_high"] if ci else None))
+                     _square(o, res.kendall), _square(o, ci["kendall_tau_b_low"]) if ci else None,
+                     _square(o, ci["kendall_tau_b_high"]) if ci else None)
     out = [Section(f"Mean over {k} tasks", blocks, id="mean")]
     if ci is not None:
         out.append(Section(f"Mean over {k} tasks: undefined resamples", [count_matrix(
@@ -358,7 +389,7 @@ def mean_sections(res) -> List[Section]:
     return out
 
 
-def summary_line(r) -> str:
+def summary_line(r: RankingResult) -> str:
     """One line on the data and the resampling of a task."""
     c = r.corpus
     parts = [f"{r.task}: {len(r.systems)} systems, {c.get('tokens')} tokens, {c.get('sentences')} sentences"]
@@ -393,15 +424,15 @@ def _drop_task_prefix(sections: List[Section], task: str) -> None:
                     setattr(block, attr, strip(getattr(block, attr)))
 
 
-def build(result, details: bool = True, report=None, every_flip: bool = False, *,
-          spell: Spelling = python_spelling) -> Page:
+def build(result: Union[RankingResult, MultiTaskResult], details: bool = True, report: Optional[ReportLike] = None,
+          every_flip: bool = False, *, spell: Spelling = python_spelling) -> Page:
     """The page of a ranking (one task or several).  ``details``: include the detail sections
     (marked, so the terminal shows them only on request); ``report``: a score Report of the same
     corpus for per-label scores and fair error types per system; ``every_flip``: the flipped pairs
     of every model pair, not only of the reference against each model (what the machine formats
     hold; a page of all models would grow large)."""
-    several = hasattr(result, "tasks")       # a MultiTaskResult (duck-typed: builders import no analysis)
-    tasks = list(result.tasks.values()) if several else [result]
+    several = isinstance(result, MultiTaskResult)
+    tasks = list(result.tasks.values()) if isinstance(result, MultiTaskResult) else [result]
     sections: List[Section] = []
     for r in tasks:
         part = [Section(f"{r.task}: data", [Text(summary_line(r), "note")], id=f"about-{r.task}")]
@@ -411,7 +442,7 @@ def build(result, details: bool = True, report=None, every_flip: bool = False, *
         sections.extend(part)
     if not several:
         _drop_task_prefix(sections, tasks[0].task)
-    if several:
+    if isinstance(result, MultiTaskResult):
         sections.extend(s for s in mean_sections(result) if details or not s.detail)
     if report is not None:
         extra = report_sections(report)

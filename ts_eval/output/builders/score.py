@@ -3,13 +3,19 @@ error types (table and bars) and the fair confusion matrix (table and heatmap, a
 """
 from __future__ import annotations
 
-from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple
+from typing import TYPE_CHECKING, Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple, Union
 
 from ...errors import Hint, Spelling, python_spelling, spell
 from ...models.registry import ModelSpec, ResultColumn, known_specs
 from ..page import Block, Cell, Column, Figure, Page, Section, Table, Text
 from ..values import value
 from .fair import confusion_blocks, stats_table
+
+if TYPE_CHECKING:
+    from ...results.report import Report
+
+#: what the score and GermEval pages read: a Report, or the dict its JSON is
+ReportLike = Union["Report", Dict[str, Any]]
 
 FAIR_TYPES = ("tp", "fp", "le", "be", "bes", "bel", "beo", "lbe", "fn")
 TRADITIONAL = ("tp", "fp", "fn")
@@ -21,7 +27,7 @@ GENERATED_COUNTS = (("strings", "strings"), ("grounded", "grounded"), ("fuzzy_gr
                     ("outside_labels", "outside labels"))
 
 
-def _dict(report: Any) -> Dict[str, Any]:
+def _dict(report: ReportLike) -> Dict[str, Any]:
     """A Report (or its dict) as the dict its JSON is."""
     return report if isinstance(report, dict) else report.to_dict()
 
@@ -39,7 +45,7 @@ def counts(d: Mapping[str, Any], keys: Sequence[str]) -> Dict[str, float]:
     return {k: d[k] for k in keys if d.get(k) is not None}
 
 
-def score_cell(d: Mapping[str, Any], key: str, count_keys=("tp", "fp", "fn", "gold", "system"),
+def score_cell(d: Mapping[str, Any], key: str, count_keys: Sequence[str] = ("tp", "fp", "fn", "gold", "system"),
                style: Optional[str] = None) -> Cell:
     """A score with the counts behind it."""
     return Cell(d.get(key), "score", counts=counts(d, count_keys) or None, style=style)
@@ -107,12 +113,12 @@ def labels_table(rep: Dict[str, Any], s: Dict[str, Any]) -> Table:
                  (("gold", "gold"), ("system", "system"), ("tp", "correct"), ("precision", "ex P"),
                   ("recall", "ex R"), ("f", "ex F"))]
 
-    def ts_cells(d, counts_too=True):
+    def ts_cells(d: Mapping[str, Any], counts_too: bool = True) -> List[Cell]:
         c = [Cell(d.get(k), "count") if counts_too else Cell(None) for k in ("tp", "fp", "fn", "tn")]
         return c + [score_cell(d, k, ("tp", "fp", "fn", "tn")) for k in ("precision", "recall", "f")] + \
             [Cell(d["kappa"], "corr"), Cell(d.get("accuracy"), "score")]
 
-    def ex_cells(d, counts_too=True):
+    def ex_cells(d: Mapping[str, Any], counts_too: bool = True) -> List[Cell]:
         c = [Cell(d.get(k), "count") if counts_too else Cell(None) for k in ("gold", "system", "tp")]
         return c + [score_cell(d, k, ("gold", "system", "tp")) for k in ("precision", "recall", "f")]
 
@@ -230,7 +236,7 @@ def error_type_bars(name: str, fair: Mapping[str, Any], tid: str) -> Figure:
 # sections shared with the rank page
 
 
-def label_f_section(report) -> Optional[Section]:
+def label_f_section(report: ReportLike) -> Optional[Section]:
     """Per-label F of the TS and exact models, systems x labels (for rank pages)."""
     rep = _dict(report)
     names = _label_names(rep)
@@ -246,7 +252,7 @@ def label_f_section(report) -> Optional[Section]:
     return Section("Per-label scores", blocks, id="label-scores") if blocks else None
 
 
-def error_types_section(report) -> Optional[Section]:
+def error_types_section(report: ReportLike) -> Optional[Section]:
     """Fair error types per system: a table and stacked bars."""
     rep = _dict(report)
     systems = [s for s in rep["systems"] if "fair" in s]
@@ -282,7 +288,7 @@ def settings_line(rep: Dict[str, Any]) -> str:
             f"{decoding(st)}separator weight {st['separator_weight']:g}, beta {st['beta']:g}")
 
 
-def scheme_hint(scheme: str, side: dict, spelling: Spelling = python_spelling) -> str:
+def scheme_hint(scheme: str, side: Mapping[str, Any], spelling: Spelling = python_spelling) -> str:
     """Say the likely fix when many spans of one side had to be repaired under IOB2: IOB1 data
     (spans open with I-, B- only between two adjacent spans of one type) look like that."""
     bad = side["repairs"] + side["discarded"]
@@ -292,7 +298,8 @@ def scheme_hint(scheme: str, side: dict, spelling: Spelling = python_spelling) -
                   "(spans open with I-), use ", Hint("scheme", "IOB1"), " or ", Hint("scheme", "auto")], spelling)
 
 
-def notes(report, spelling: Spelling = python_spelling, paths: Optional[Mapping[str, str]] = None) -> List[str]:
+def notes(report: ReportLike, spelling: Spelling = python_spelling,
+          paths: Optional[Mapping[str, str]] = None) -> List[str]:
     """Repairs and scheme hints (options named as ``spelling`` writes them; ``paths``: how to write an
     input's path, by its path, where it is not written as it is)."""
     rep = _dict(report)
@@ -414,7 +421,7 @@ def declared_blocks(rep: Dict[str, Any], s: Dict[str, Any], which: str) -> List[
     return out
 
 
-def build(report, per_label: bool = True, *, spell: Spelling = python_spelling, overview: bool = False,
+def build(report: ReportLike, per_label: bool = True, *, spell: Spelling = python_spelling, overview: bool = False,
           more: Sequence[Tuple[str, Sequence[str]]] = (), intro: str = "") -> Page:
     """The page of a score Report (or its dict).  ``per_label``: the per-label tables (else only
     the summary); the units and the TS and fair confusion matrices are a detail section.
