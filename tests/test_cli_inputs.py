@@ -165,8 +165,16 @@ def test_stdin_column_file(tmp_path, wide, monkeypatch, capsys):
     assert d["settings"]["input"]["file"] == "-"
     assert {n: s["exact"] for n, s in systems.items()} == {n: s["exact"] for n, s in expected.items()}
     _stdin(monkeypatch, gzip.compress(columns(GOLD).encode()))
-    systems, _ = scores(capsys, ["score", "--gold", "-", "--system", write_format(tmp_path, "columns", "a")])
+    systems, d = scores(capsys, ["score", "--gold", "-", "--system", write_format(tmp_path, "columns", "a")])
     assert systems["a"]["exact"]["micro"]["tp"] == 1
+    assert d["gold"]["path"] == "-"
+
+
+def test_a_system_on_stdin_is_named_stdin_and_its_path_is_dash(monkeypatch, capsys):
+    _stdin(monkeypatch, b"a B-PER B-PER\nb O O\n\n")
+    systems, d = scores(capsys, ["score", "-"])
+    assert list(systems) == ["stdin"] and systems["stdin"]["source"]["path"] == "-"
+    assert d["gold"]["path"] == "-"
 
 
 @pytest.mark.parametrize("compress", [gzip.compress, bz2.compress, lzma.compress], ids=["gz", "bz2", "xz"])

@@ -103,14 +103,17 @@ def _pair_names(system_paths: Sequence[str], names: Optional[Sequence[str]]) -> 
 
 
 def _pair_sides(gold: ColumnFile, systems: Sequence[ColumnFile], names: Sequence[str], gold_column: int,
-                system_column: int, raw: bool, outside_tag: str) -> Tuple[List[str], List[SideInfo]]:
-    """The tag vocabulary and the sides (gold first) of a gold file and the system files lined up with it."""
+                system_column: int, raw: bool, outside_tag: str,
+                paths: Optional[Sequence[str]] = None) -> Tuple[List[str], List[SideInfo]]:
+    """The tag vocabulary and the sides (gold first) of a gold file and the system files lined up with it;
+    ``paths``: the paths they were given as (default: the names their messages use)."""
     gcol = gold.column_index(gold_column) + 1
     scols = [sf.column_index(system_column) + 1 for sf in systems]
     vocab, ids = _tag_ids([(gold, gcol)] + list(zip(systems, scols)), raw, outside_tag)
-    sides = [SideInfo("gold", gold.path, gcol, tags=ids[0], token_lines=gold.token_line)]
-    sides += [SideInfo(n, sf.path, c, tags=t, token_lines=sf.token_line)
-              for n, sf, c, t in zip(names, systems, scols, ids[1:])]
+    given = list(paths) if paths is not None else [cf.path for cf in [gold, *systems]]
+    sides = [SideInfo("gold", given[0], gcol, tags=ids[0], token_lines=gold.token_line)]
+    sides += [SideInfo(n, path, c, tags=t, token_lines=sf.token_line)
+              for n, sf, path, c, t in zip(names, systems, given[1:], scols, ids[1:])]
     return vocab, sides
 
 
@@ -340,11 +343,12 @@ class ColumnOptions:
 class ColumnPart:
     """Whole sentences of a column file, their tags not decoded yet (a block of its feed)."""
 
-    __slots__ = ("cf", "first", "ids", "lines", "starts")
+    __slots__ = ("cf", "first", "ids", "lines", "source", "starts")
     deferred = None
 
-    def __init__(self, cf: ColumnFile, first: int) -> None:
-        self.cf, self.first = cf, first
+    def __init__(self, cf: ColumnFile, first: int, source: Optional[str] = None) -> None:
+        #: the path the file was given as (``-`` for standard input; ``cf.path`` is the name messages use)
+        self.cf, self.first, self.source = cf, first, cf.path if source is None else source
         self.starts = np.flatnonzero(cf.sent_first)
         self.lines: List[int] = cf.token_line[self.starts].tolist()
         self.ids: List[Optional[str]] = [None] * len(self.starts)
@@ -364,10 +368,11 @@ class ColumnPart:
         """Sentences ``order`` (consecutive ones), as a part of their own."""
         pick = np.asarray(order, np.int64)
         if not len(pick):
-            return ColumnPart(slice_block(self.cf, self.cf.n_tokens, self.cf.n_tokens), self.first + self.n_docs)
+            return ColumnPart(slice_block(self.cf, self.cf.n_tokens, self.cf.n_tokens), self.first + self.n_docs,
+                              self.source)
         a, b = int(pick[0]), int(pick[-1]) + 1
         stop = int(self.starts[b]) if b < len(self.starts) else self.cf.n_tokens
-        return ColumnPart(slice_block(self.cf, int(self.starts[a]), stop), self.first + a)
+        return ColumnPart(slice_block(self.cf, int(self.starts[a]), stop), self.first + a, self.source)
 
     @staticmethod
     def concat(parts: Sequence[ColumnPart]) -> ColumnPart:
@@ -379,7 +384,7 @@ class ColumnPart:
 
 def concat_columns(parts: Sequence[ColumnPart]) -> ColumnPart:
     """Consecutive parts of one column file as one."""
-    return ColumnPart(join_blocks([p.cf for p in parts]), parts[0].first)
+    return ColumnPart(join_blocks([p.cf for p in parts]), parts[0].first, parts[0].source)
 
 
 def column_feed(path: str, columns: Sequence[int], options: ColumnOptions, block_bytes: Optional[int],
@@ -419,7 +424,7 @@ def column_feed(path: str, columns: Sequence[int], options: ColumnOptions, block
             cf.trailing_boundary = True    # a blank line follows it
         if head is None:
             state["head"] = Head(cf.n_columns, cf.first_token_line, cf.first_text, cf.first_field)
-        return ColumnPart(cf, first)
+        return ColumnPart(cf, first, path)
 
     def empty(last: Optional[ColumnPart]) -> ColumnPart:
         if last is None:
@@ -533,12 +538,13 @@ def join_columns(gold: Feed, systems: Sequence[Feed], layout: Columns, *, decodi
         if found:
             raise min(found, key=lambda e: e[:2])[2]()
         if layout.one_file:
-            vocab, sides = _one_file_sides(g.cf, g.path, layout.gold_column, layout.system_columns,
+            vocab, sides = _one_file_sides(g.cf, g.source, layout.gold_column, layout.system_columns,
                                            layout.names, layout.raw, layout.outside_tag)
         else:
             names = layout.names or tuple(f"system{k + 1}" for k in range(len(parts)))
             vocab, sides = _pair_sides(g.cf, [p.cf for p in parts], names, layout.gold_column,
-                                       layout.system_columns[0], layout.raw, layout.outside_tag)
+                                       layout.system_columns[0], layout.raw, layout.outside_tag,
+                                       [g.source] + [p.source for p in parts])
         if evidence:
             from ..core.corpus import scheme_evidence
 
