@@ -243,7 +243,7 @@ def test_star_import_in_a_fresh_interpreter():
             "import ts_eval\n"
             "missing = [n for n in ts_eval.__all__ if n not in globals()]\n"
             "assert not missing, missing\n"
-            "assert callable(rank) and callable(compare) and callable(convert) and callable(analyze) and callable(agree)\n"
+            "assert all(map(callable, (rank, compare, convert, analyze, agree)))\n"
             "assert compat.seqeval.f1_score([['B-A', 'O']], [['B-A', 'O']]) == 1.0\n"
             "assert callable(compat.huggingface.compute)\n")
     done = subprocess.run([sys.executable, "-c", code], cwd=Path(__file__).parent.parent, capture_output=True,

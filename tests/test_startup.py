@@ -24,7 +24,8 @@ def probe(*argv: str, **env: str) -> str:
 
 
 def test_import_ts_eval_does_not_load_numpy():
-    code = "import sys, ts_eval; print('numpy' in sys.modules); ts_eval.score([['B-A']], [['B-A']]); print('numpy' in sys.modules)"
+    code = ("import sys, ts_eval; print('numpy' in sys.modules); ts_eval.score([['B-A']], [['B-A']]); "
+            "print('numpy' in sys.modules)")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert done.stdout.split() == ["False", "True"]
 
