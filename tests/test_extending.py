@@ -1,11 +1,14 @@
-"""Extending is one module: a toy model registered from outside the package with the public API
-(:func:`ts_eval.models.register`, docs/architecture.md "How to add a model") shows in ``score`` (the
-terminal's table and JSON), ``rank`` (the leaderboard and JSON) and ``analyze`` (JSON, with span
-buckets), and no file of the package is touched: the module lives in a temporary folder and is imported
-before the command line runs, in a process of its own (the registry of this test process stays as it is).
+"""Extending is one module: a toy model and a toy format registered from outside the package with the
+public API (:func:`ts_eval.models.register`, :func:`ts_eval.io.formats.register_format`; docs/architecture.md
+"How to add a format", "How to add a model") show in ``score`` (the terminal's table and JSON; the Python
+API), ``rank`` (the leaderboard and JSON), ``analyze`` (JSON, with span buckets) and, the format,
+``convert`` (both ways), and no file of the package is touched: each module lives in a temporary folder and
+is imported before the command line runs, in a process of its own (the registries of this test process stay
+as they are).
 
-Each toy is the source of one module (:data:`TOY_MODEL`); :func:`run` imports the modules it is given and
-runs one command line, so a toy of another kind (a format) is another module beside it.
+Each toy is the source of one module (:data:`TOY_MODEL`, :data:`TOY_FORMAT`); :func:`run` imports the
+modules it is given and runs one command line (or Python code).  The toy format's files hold the data of
+:data:`CONLL`, so every result is the same as the column files' and the values are hand-computed.
 """
 from __future__ import annotations
 
