@@ -1,11 +1,14 @@
-"""Extending is one module: a toy model registered from outside the package with the public API
-(:func:`ts_eval.models.register`, docs/architecture.md "How to add a model") shows in ``score`` (the
-terminal's table and JSON), ``rank`` (the leaderboard and JSON) and ``analyze`` (JSON, with span
-buckets), and no file of the package is touched: the module lives in a temporary folder and is imported
-before the command line runs, in a process of its own (the registry of this test process stays as it is).
+"""Extending is one module: a toy model and a toy format registered from outside the package with the
+public API (:func:`ts_eval.models.register`, :func:`ts_eval.io.formats.register_format`; docs/architecture.md
+"How to add a format", "How to add a model") show in ``score`` (the terminal's table and JSON; the Python
+API), ``rank`` (the leaderboard and JSON), ``analyze`` (JSON, with span buckets) and, the format,
+``convert`` (both ways), and no file of the package is touched: each module lives in a temporary folder and
+is imported before the command line runs, in a process of its own (the registries of this test process stay
+as they are).
 
-Each toy is the source of one module (:data:`TOY_MODEL`); :func:`run` imports the modules it is given and
-runs one command line, so a toy of another kind (a format) is another module beside it.
+Each toy is the source of one module (:data:`TOY_MODEL`, :data:`TOY_FORMAT`); :func:`run` imports the
+modules it is given and runs one command line (or Python code).  The toy format's files hold the data of
+:data:`CONLL`, so every result is the same as the column files' and the values are hand-computed.
 """
 from __future__ import annotations
 
@@ -82,6 +85,89 @@ register(ModelSpec(
     split=found_split, counts=lambda block: block, count_names=("gold", "system", "gold_found", "system_found")))
 '''
 
+#: "tagged": one sentence a line, each token with its tag after its last slash (``John/B-PER saw/O``); blank lines
+#: are no sentence.  Read in blocks of whole lines (the package's line source and feed), written from documents.
+#: One module, registered with :func:`ts_eval.io.formats.register_format`.
+TOY_FORMAT = r'''
+import re
+
+import numpy as np
+
+from ts_eval.errors import InputError
+from ts_eval.io.documents import TOKEN_SEP, documents_from_tags, no_documents
+from ts_eval.io.feed import DocumentFeed, before_line, detected_scheme
+from ts_eval.io.formats import Format, register_format
+from ts_eval.io.sink import write_text
+from ts_eval.io.source import check_utf8, display_name, line_blocks, line_end, open_stream
+from ts_eval.io.writing import start_report
+
+PAIR = re.compile(r"\S+/(O|[BIES]-\S+)$")
+
+
+def parse_block(name, decoding, detected):
+    def parse(raw, stop, first, evidence=False):
+        data = raw.data if stop is None else raw.data[:stop]
+        check_utf8(data, name, lines_before=raw.lines, bytes_before=raw.bytes)
+        lengths, keys, lines, vocab, tags = [], [], [], {}, []
+        for line, text in enumerate(data.decode("utf-8-sig").split("\n"), raw.lines + 1):
+            pairs = text.split()
+            if not pairs:
+                continue
+            bad = next((p for p in pairs if "/" not in p[1:]), None)
+            if bad is not None:
+                raise InputError(f"{bad!r}: expected TOKEN/TAG", name, line)
+            split = [p.rsplit("/", 1) for p in pairs]
+            lengths.append(len(split))
+            keys.append(TOKEN_SEP.join(t for t, _ in split))
+            lines.append(line)
+            tags += [vocab.setdefault(g, len(vocab)) for _, g in split]
+        if not lengths:
+            return None if evidence else no_documents(name, "tagged")
+        if evidence:
+            from ts_eval.io.documents import tags_evidence
+            return tags_evidence(name, lengths, list(vocab), np.asarray(tags, np.int32), lines, first=first)
+        return documents_from_tags(name, "tagged", lengths, [None] * len(lengths), keys, list(vocab),
+                                   np.asarray(tags, np.int32), decoding.scheme, decoding.policy, lines=lines,
+                                   first=first, detected=detected[0])
+    return parse
+
+
+def feed(path, options, decoding, block_bytes):
+    name, detected = display_name(path), [None]
+    parse = parse_block(name, decoding, detected)
+
+    def blocks():
+        return line_blocks(lambda: open_stream(path), line_end, block_bytes)
+
+    if decoding.scheme == "auto":
+        detected[0] = detected_scheme(path, blocks, parse)
+    return DocumentFeed(name, blocks(), parse, before_line(name, False), lambda last: no_documents(name, "tagged"),
+                        lambda: InputError("no sentences; expected TOKEN/TAG pairs", name))
+
+
+def sniff(head):
+    first = next((line for line in head.split("\n") if line.strip()), "")
+    return bool(first.split()) and all(PAIR.match(p) for p in first.split())
+
+
+def write(docs, path, **options):
+    report = start_report(docs, path, "tagged")
+    tags = np.full(docs.n_tokens, "O", object)
+    for start, last, label in zip(docs.start.tolist(), docs.last.tolist(), docs.label.tolist()):
+        if any(t != "O" for t in tags[start:last + 1]):
+            raise InputError(f"the span {docs.labels[label]!r} at token {start} overlaps another; expected one "
+                             "layer of spans", docs.path)
+        tags[start], tags[start + 1:last + 1] = "B-" + docs.labels[label], "I-" + docs.labels[label]
+    write_text(path, "".join(" ".join(f"{t}/{g}" for t, g in zip(docs.tokens(d), tags[docs.offsets[d]:]))
+                             + "\n" for d in range(docs.n_docs)))
+    report.written = len(docs.start)
+    return report
+
+
+register_format(Format("tagged", feed, extensions=(".tagged",), sniff=sniff, write=write, tags=True,
+                       description="one sentence a line: TOKEN/TAG pairs"))
+'''
+
 #: two sentences; gold PER, LOC | ORG; system "sys" ORG (inside PER), MISC | ORG, PER; system "same" = gold
 CONLL = """A B-PER B-PER O
 B I-PER I-PER B-ORG
@@ -102,16 +188,16 @@ def columns(path: Path) -> List[str]:
 FOUND_F1 = 4 / 7
 
 
-def run(tmp_path: Path, modules: Dict[str, str], *argv: str) -> subprocess.CompletedProcess:
-    """The command line ``argv`` in a process that first imports ``modules`` (name -> source), written to a
-    folder of their own, not the package's."""
+def run(tmp_path: Path, modules: Dict[str, str], *argv: str, code: str = "") -> subprocess.CompletedProcess:
+    """The command line ``argv`` (or the Python ``code``) in a process that first imports ``modules`` (name ->
+    source), written to a folder of their own, not the package's."""
     folder = tmp_path / "outside"
     folder.mkdir(exist_ok=True)
     for name, source in modules.items():
         (folder / f"{name}.py").write_text(source, encoding="utf-8")
     path = os.pathsep.join([str(folder), *filter(None, [os.environ.get("PYTHONPATH")])])
-    code = (f"import sys\nimport {', '.join(modules)}\nfrom ts_eval.cli.app import main\n"
-            "sys.exit(main(sys.argv[1:]))\n")
+    code = f"import sys\nimport {', '.join(modules)}\n" + (code or "from ts_eval.cli.app import main\n"
+                                                              "sys.exit(main(sys.argv[1:]))\n")
     return subprocess.run([sys.executable, "-c", code, *argv], capture_output=True, text=True, cwd=tmp_path,
                           env={**os.environ, "PYTHONPATH": path, "COLUMNS": "200"})
 
@@ -170,3 +256,119 @@ def test_a_toy_model_registered_outside_shows_in_analyze(tmp_path, data):
     # a bucket of spans: PER holds gold PER (found) and the system's PER (not found): P 0, R 1 -> F 0
     assert per["PER"]["models"]["found-f1"]["score"] == 0.0
     assert per["ORG"]["counts"]["found"] == {"gold": 1, "system": 2, "gold_found": 1, "system_found": 2}
+
+
+# ---------------------------------------------------------------------------
+# a toy format: the data above, one file per side, in "tagged" and in columns
+
+TOY = {"toy_format": TOY_FORMAT, "toy_model": TOY_MODEL}
+SIDES = {"gold": 1, "same": 2, "sys": 3}        # the column of CONLL each side is
+
+
+def side_lines(column: int) -> List[List[List[str]]]:
+    """Per sentence of CONLL, its (token, tag) pairs in ``column``."""
+    return [[[line.split()[0], line.split()[column]] for line in block.splitlines()]
+            for block in CONLL.strip().split("\n\n")]
+
+
+def tagged(column: int) -> str:
+    return "".join(" ".join(f"{t}/{g}" for t, g in sentence) + "\n" for sentence in side_lines(column))
+
+
+def conll(column: int) -> str:
+    return "".join("".join(f"{t} {g}\n" for t, g in sentence) + "\n" for sentence in side_lines(column))
+
+
+@pytest.fixture
+def sides(tmp_path: Path) -> Path:
+    """gold, sys and same, each as NAME.tagged and NAME.conll."""
+    for name, column in SIDES.items():
+        (tmp_path / f"{name}.tagged").write_text(tagged(column), encoding="utf-8")
+        (tmp_path / f"{name}.conll").write_text(conll(column), encoding="utf-8")
+    return tmp_path
+
+
+def two_files(ext: str) -> List[str]:
+    return ["--gold", f"gold.{ext}", f"sys.{ext}", f"same.{ext}"]
+
+
+def comparable(out: dict) -> dict:
+    """A JSON result without its timings, the files it names spelled as the column files'."""
+    return json.loads(json.dumps({k: v for k, v in out.items() if k != "timings"}).replace(".tagged", ".conll"))
+
+
+#: sys matches gold's ORG at G exactly and nothing else: P 1/4, R 1/3, F1 2/7
+EXACT_F1 = 2 / 7
+
+
+def test_the_toy_files_are_the_columns_data(sides):
+    assert (sides / "sys.tagged").read_text() == "A/O B/B-ORG C/O D/O E/O F/B-MISC\nG/B-ORG H/O I/B-PER\n"
+    assert (sides / "gold.conll").read_text().startswith("A B-PER\nB I-PER\nC O\n")
+
+
+def test_a_toy_format_registered_outside_shows_in_score(sides):
+    def report(*argv: str) -> dict:
+        out = json.loads(ok(run(sides, TOY, "score", *argv, "--models", "exact,found", "--format", "json")))
+        return {s["name"]: {"exact": s["exact"], "found": s["found"]} for s in out["systems"]}
+
+    got = report(*two_files("tagged"))
+    assert got["sys"]["exact"]["micro"]["f"] == pytest.approx(EXACT_F1)
+    assert got["same"]["exact"]["micro"]["f"] == 1.0
+    assert got["sys"]["found"]["f"] == pytest.approx(FOUND_F1)      # the toy model on the toy format
+    assert got == report(*two_files("conll"))                          # the same data as columns
+    assert got == report(*two_files("tagged"), "--input-format", "tagged")
+    (sides / "gold.txt").write_text(tagged(1), encoding="utf-8")     # told by its content (its sniff)
+    assert got == report("--gold", "gold.txt", "sys.tagged", "same.tagged")
+    assert got == report("--gold", "gold.tagged", "sys.conll", "same.tagged")    # formats mixed
+    assert "tagged" in ok(run(sides, TOY, "score", "--help"))        # offered by --input-format
+
+
+def test_a_toy_format_reads_through_the_python_api_in_blocks_of_any_size(sides):
+    code = ("import json, ts_eval\nfrom dataclasses import replace\n"
+            "inputs = ts_eval.Inputs(gold='gold.tagged', systems=('sys.tagged', 'same.tagged'))\n"
+            "out = [ts_eval.score(replace(inputs, block_bytes=size), models=('exact',)).to_dict()\n"
+            "       for size in (None, 1, 20)]\n"
+            "print(json.dumps([[s['exact']['micro']['f'] for s in o['systems']] for o in out]))\n")
+    assert json.loads(ok(run(sides, TOY, code=code))) == [[pytest.approx(EXACT_F1), 1.0]] * 3
+
+
+def test_a_toy_format_reports_its_errors_where_they_are(sides):
+    (sides / "bad.tagged").write_text("A/O B/O C/O D/O E/O F/O\nG/O H I/O\n", encoding="utf-8")
+    done = run(sides, TOY, "score", "--gold", "gold.tagged", "bad.tagged")
+    assert done.returncode == 1 and "bad.tagged:2" in done.stderr and "'H': expected TOKEN/TAG" in done.stderr
+
+
+def test_a_toy_format_registered_outside_shows_in_rank(sides):
+    def board(ext: str) -> dict:
+        ranked = json.loads(ok(run(sides, TOY, "rank", *two_files(ext), "--models", "exact-f1-micro,found-f1",
+                                   "--bootstrap", "20", "--permutations", "0", "--format", "json")))
+        return comparable(ranked)
+
+    got = board("tagged")
+    text = json.dumps(got)
+    assert f"{EXACT_F1!r}"[:12] in text and f"{FOUND_F1!r}"[:12] in text
+    assert got == board("conll")
+
+
+def test_a_toy_format_registered_outside_shows_in_analyze(sides):
+    def analysed(ext: str) -> dict:
+        out = json.loads(ok(run(sides, TOY, "analyze", *two_files(ext), "--models", "exact-f1-micro",
+                                "--attributes", "label", "--bootstrap", "10", "--permutations", "0", "--no-errors",
+                                "--format", "json")))
+        return comparable(out)
+
+    got = analysed("tagged")
+    per = {b["name"]: b["systems"]["sys"] for b in got["attributes"][0]["buckets"]}
+    assert per["ORG"]["models"]["exact-f1-micro"]["score"] == pytest.approx(2 / 3)   # ORG at G of gold 1, sys 2
+    assert got == analysed("conll")
+
+
+def test_a_toy_format_registered_outside_converts_both_ways(sides):
+    done = run(sides, TOY, "convert", "gold.tagged", "out.conll", "--verify")
+    assert done.returncode == 0, done.stderr
+    assert (sides / "out.conll").read_text() == conll(1) and "read back: the same spans" in done.stderr
+    done = run(sides, TOY, "convert", "sys.conll", "out.tagged", "--verify")      # told by its name
+    assert done.returncode == 0, done.stderr
+    assert (sides / "out.tagged").read_text() == tagged(3) and "(tagged)" in done.stderr
+    assert ok(run(sides, TOY, "convert", "gold.conll", "-", "--to", "tagged")) == tagged(1)
+    assert ok(run(sides, TOY, "convert", "gold.tagged", "-", "--from", "tagged", "--to", "columns")) == conll(1)

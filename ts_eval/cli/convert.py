@@ -23,7 +23,10 @@ READER_OPTIONS = ("column", "token_column", "policy", "align", "tokenizer", "id_
 
 
 def register(subparsers: Any) -> argparse.ArgumentParser:
-    """Add ``convert`` to the ``ts-eval`` parser."""
+    """Add ``convert`` to the ``ts-eval`` parser (the formats registered from outside the package are offered
+    after the package's: those with a writer by ``--to`` too)."""
+    from ..io.formats import added
+
     p = subparsers.add_parser(
         "convert", help="convert labelled spans between formats (columns, JSON Lines, brat, ...)",
         description="Read SRC in any supported format and write it to DST in a writable one: columns (one "
@@ -33,8 +36,10 @@ def register(subparsers: Any) -> argparse.ArgumentParser:
                     "are an error unless --overlapping outermost. The report goes to standard error.")
     p.add_argument("src", metavar="SRC", help="input file or brat directory ('-': standard input)")
     p.add_argument("dst", metavar="DST", help="output file or directory ('-': standard output)")
-    p.add_argument("--from", dest="from_format", choices=READ_FORMATS, help="input format (default: detected)")
-    p.add_argument("--to", dest="to_format", choices=WRITE_FORMATS, help="output format (default: from DST's name)")
+    p.add_argument("--from", dest="from_format", choices=READ_FORMATS + tuple(f.name for f in added()),
+                   help="input format (default: detected)")
+    writable = WRITE_FORMATS + tuple(f.name for f in added() if f.write is not None)
+    p.add_argument("--to", dest="to_format", choices=writable, help="output format (default: from DST's name)")
     p.add_argument("--scheme", default="IOB2", metavar="S", help="tag scheme of columns output (default IOB2)")
     p.add_argument("--overlapping", default="error", choices=("error", "outermost"),
                    help="columns output: nested or overlapping spans are an error (default) or only the "

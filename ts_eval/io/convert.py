@@ -1,7 +1,8 @@
 """``ts_eval.convert``: read any supported input and write it in any writable format.
 
 Writable formats: ``columns`` (one IOB column in any named scheme), ``jsonl-tokens``,
-``jsonl-text`` and ``brat``.  Inputs: every format :func:`ts_eval.read` reads, plus
+``jsonl-text`` and ``brat``, and every format registered from outside the package with a writer
+(its record's ``write``, :mod:`ts_eval.io.formats`).  Inputs: every format :func:`ts_eval.read` reads, plus
 ``germeval`` (one side of a 6-column GermEval 2014 file, both levels).  The report
 (:class:`~ts_eval.io.writing.ConversionReport`) says what was read, what was written and
 what the target cannot hold; nothing is dropped without the option that asks for it.
@@ -9,10 +10,11 @@ what the target cannot hold; nothing is dropped without the option that asks for
 from __future__ import annotations
 
 import os
-from typing import Any, Optional, Union
+from typing import Any, Callable, Dict, Optional, Union
 
 from ..errors import Hint, OptionError
 from .documents import Documents
+from .formats import added
 from .germeval import read_germeval_side
 from .reader import read, read_generated_on
 from .sink import check_outputs
@@ -28,16 +30,27 @@ _EXT = {".conll": "columns", ".iob": "columns", ".bio": "columns", ".tsv": "colu
         ".jsonl": None, ".json": None}
 
 
+def writers() -> Dict[str, Callable[..., ConversionReport]]:
+    """Every writable format's writer: the package's (:data:`WRITERS`), then those of the formats registered
+    from outside it that have one."""
+    return {**WRITERS, **{f.name: f.write for f in added() if f.write is not None}}
+
+
 def target_format(dst: str, docs: Documents) -> str:
     """The format ``dst`` asks for by its name: a directory (existing, or a path ending in /) is
-    brat; .conll/.iob/.bio/.tsv/.txt columns; .jsonl/.json jsonl-text when the input has texts,
-    else jsonl-tokens (compression suffixes ignored)."""
+    brat; an ending a format registered from outside the package declares, that format (when it
+    has a writer); .conll/.iob/.bio/.tsv/.txt columns; .jsonl/.json jsonl-text when the input has
+    texts, else jsonl-tokens (compression suffixes ignored)."""
     if dst != STDIN and (os.path.isdir(dst) or str(dst).endswith(("/", os.sep))):
         return "brat"
-    ext = os.path.splitext(plain_name(dst).lower())[1]
+    name = plain_name(dst).lower()
+    for f in added():
+        if f.write is not None and any(name.endswith(ext) for ext in f.extensions):
+            return f.name
+    ext = os.path.splitext(name)[1]
     if ext in _EXT:
         return _EXT[ext] or ("jsonl-text" if docs.texts is not None else "jsonl-tokens")
-    raise OptionError([f"cannot tell the output format from {dst!r}; give ", Hint("to_format", *WRITERS)])
+    raise OptionError([f"cannot tell the output format from {dst!r}; give ", Hint("to_format", *writers())])
 
 
 def convert(src: Union[str, Documents], dst: str, *, from_format: Optional[str] = None, to_format: Optional[str] = None,
@@ -75,14 +88,15 @@ def convert(src: Union[str, Documents], dst: str, *, from_format: Optional[str] 
     else:
         docs = src if isinstance(src, Documents) else read(src, format=from_format, **reader_options)
     fmt = to_format or target_format(dst, docs)
-    if fmt not in WRITERS:
-        raise OptionError(f"expected one of {', '.join(WRITERS)}", option="to_format", value=fmt)
+    each = writers()
+    if fmt not in each:
+        raise OptionError(f"expected one of {', '.join(each)}", option="to_format", value=fmt)
     if fmt == "columns":
         rep = write_columns(docs, dst, scheme=scheme, overlapping=overlapping)
     elif fmt == "jsonl-text":
         rep = write_jsonl_text(docs, dst, tokens=tokens)
     else:
-        rep = WRITERS[fmt](docs, dst)
+        rep = each[fmt](docs, dst)
     if verify and dst != STDIN:
         back = read(dst, format=fmt, **({"scheme": rep.options["scheme"]} if fmt == "columns" else {}))
         want = docs

@@ -78,13 +78,15 @@ def register_format(fmt: Format) -> Format:
     return fmt
 
 
-def _outside() -> List[Format]:
+def added() -> List[Format]:
+    """The formats registered from outside the package, in the order they were registered (no module of the
+    package is imported)."""
     return [f for name, f in _FORMATS.items() if name not in BUILT_IN]
 
 
 def names() -> Tuple[str, ...]:
     """Every format's name: those registered from outside the package first, then the package's."""
-    return tuple(f.name for f in _outside()) + tuple(BUILT_IN)
+    return tuple(f.name for f in added()) + tuple(BUILT_IN)
 
 
 def get_format(name: str) -> Format:
@@ -104,7 +106,7 @@ def detect(path: str, head: Optional[bytes]) -> str:
     if is_dir(path):
         return "brat"
     name = plain_name(path).lower() if path != STDIN else ""
-    for f in _outside():
+    for f in added():
         if any(name.endswith(ext) for ext in f.extensions):
             return f.name
     for fmt, (_, endings) in BUILT_IN.items():
@@ -113,7 +115,7 @@ def detect(path: str, head: Optional[bytes]) -> str:
     if head is None:
         return "columns"
     text = head[:1 << 16].decode("utf-8", "replace").lstrip("\ufeff \t\r\n")
-    for f in _outside() + [get_format(n) for n in BUILT_IN]:
+    for f in added() + [get_format(n) for n in BUILT_IN]:
         if f.sniff is not None and f.sniff(text):
             return f.name
     return "columns"
