@@ -346,3 +346,21 @@ def test_tags_only_files_that_do_not_line_up_in_blocks(tmp_path, block_bytes):
                         block_bytes=block_bytes)
         with pytest.raises(InputError, match=re.escape(where)):
             list(inputs.read())
+
+
+@pytest.mark.parametrize("block_bytes", [1, 6, None])
+def test_where_files_stop_lining_up_is_said_alike_in_blocks(tmp_path, block_bytes):
+    """The token after the sentence whose length differs is named as reading the files whole names it, also
+    when a block ends with that sentence (a sentence of every file more is read for the message)."""
+    from ts_eval import InputError
+    from ts_eval.io.inputs import Inputs
+
+    gold = write(tmp_path / "gold.conll", "a O\n\nb O\n\nc O\n\n")
+    for system, where in (("a O\nx O\n\nb O\n\nc O\n\n", "first difference: gold line 2 (the sentence ends; its "
+                           "next token, gold line 3, is in sentence 2), system line 2 (a token)"),
+                          ("a O\n\nb O\nc O\n\n", "sentence 2 (gold line 3, system line 3) has 1 tokens in gold, 2 "
+                           "in the system; first difference: gold line 4 (the sentence ends; its next token, gold "
+                           "line 5, is in sentence 3), system line 4 (a token)")):
+        path = write(tmp_path / "sys.conll", system)
+        with pytest.raises(InputError, match=re.escape(where)):
+            list(Inputs(gold=gold, systems=(path,), block_bytes=block_bytes).read())
