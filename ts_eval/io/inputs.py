@@ -231,6 +231,10 @@ class Inputs:
         if decoding.scheme == "auto":
             from ..core.schemes import scheme_of
 
+            if self.shard is not None:
+                raise OptionError(["the scheme is detected over the whole input, and a shard is only a part of the "
+                                   "file: give one (", Hint("scheme"), ") to read it in blocks"])
+
             if STDIN in self.paths():
                 from .source import replayable_stdin
 
