@@ -57,6 +57,7 @@ def count_blocks(monkeypatch, block_bytes: Optional[int] = SAME) -> List[int]:
     """How many blocks each read of :class:`~ts_eval.io.inputs.Inputs` gave (an entry per read, in order);
     with ``block_bytes`` every read in blocks is in blocks of that many bytes (None: one block, the inputs
     whole; a read whole, :meth:`~ts_eval.io.inputs.Inputs.corpus`, stays whole)."""
+    assert block_bytes is SAME or block_bytes is None or isinstance(block_bytes, int), block_bytes
     seen: List[int] = []
     real = Inputs.read
 
