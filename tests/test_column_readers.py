@@ -3,6 +3,7 @@ two-file mode, column selection, label mapping; plus the CLI options that reach 
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 from support import FIXTURES, run_cli, write
@@ -327,3 +328,39 @@ def test_large_file_reads_like_python_lists(tmp_path):
         assert a[model]["micro"] == b[model]["micro"]
     assert a["exact"]["tags_correct"] == b["exact"]["tags_correct"]
     assert a["source"]["repairs"] == b["source"]["repairs"] > 0
+
+
+@pytest.mark.parametrize("block_bytes", [1, None])
+def test_tags_only_files_that_do_not_line_up_in_blocks(tmp_path, block_bytes):
+    """Without a token column (tags only) a file's sentences are cut and joined like any other's: a system
+    that goes on after gold's end, or a sentence split in two, is the error that says where the files stop
+    lining up (not that the file has no token texts)."""
+    from ts_eval import InputError
+    from ts_eval.io.inputs import Inputs
+
+    gold = write(tmp_path / "gold.conll", "a O\nb O\n\nc O\n\n")
+    for system, where in (("a O\nb O\n\nc O\n\nd O\n\n", "sentence 3 (system line 6) is not in the gold file"),
+                          ("O\n\nO\n\nO\n\n", "sentence 1 (gold line 1, system line 1) has 2 tokens in gold, 1")):
+        path = write(tmp_path / "sys.conll", system)
+        inputs = Inputs(gold=gold, systems=(path,), gold_column=-1, system_columns=(-1,), tags_only=True,
+                        block_bytes=block_bytes)
+        with pytest.raises(InputError, match=re.escape(where)):
+            list(inputs.read())
+
+
+@pytest.mark.parametrize("block_bytes", [1, 6, None])
+def test_where_files_stop_lining_up_is_said_alike_in_blocks(tmp_path, block_bytes):
+    """The token after the sentence whose length differs is named as reading the files whole names it, also
+    when a block ends with that sentence (a sentence of every file more is read for the message)."""
+    from ts_eval import InputError
+    from ts_eval.io.inputs import Inputs
+
+    gold = write(tmp_path / "gold.conll", "a O\n\nb O\n\nc O\n\n")
+    for system, where in (("a O\nx O\n\nb O\n\nc O\n\n", "first difference: gold line 2 (the sentence ends; its "
+                           "next token, gold line 3, is in sentence 2), system line 2 (a token)"),
+                          ("a O\n\nb O\nc O\n\n", "sentence 2 (gold line 3, system line 3) has 1 tokens in gold, 2 "
+                           "in the system; first difference: gold line 4 (the sentence ends; its next token, gold "
+                           "line 5, is in sentence 3), system line 4 (a token)")):
+        path = write(tmp_path / "sys.conll", system)
+        with pytest.raises(InputError, match=re.escape(where)):
+            list(Inputs(gold=gold, systems=(path,), block_bytes=block_bytes).read())

@@ -5,6 +5,7 @@ import bz2
 import gzip
 import io
 import lzma
+import re
 import sys
 
 import pytest
@@ -12,7 +13,7 @@ import pytest
 from ts_eval import InputError
 from ts_eval.io.api import read, read_pair
 from ts_eval.io.columns import split_columns
-from ts_eval.io.detect import detect_format
+from ts_eval.io.formats import detect as detect_format
 from ts_eval.io.source import read_bytes
 
 TEXT = "John Smith lives in New York.\n"
@@ -144,6 +145,21 @@ def test_stdin(monkeypatch):
     monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(b"")))
     with pytest.raises(InputError, match="<stdin>: empty input"):
         read("-")
+
+
+@pytest.mark.parametrize("name", ["a.conll", "a.jsonl", "a.conllu", "a.json"])
+@pytest.mark.parametrize("body", [b"", b"\n \t\n\r\n"])
+def test_an_input_of_white_space_only_is_an_empty_input(tmp_path, name, body):
+    """Read whole, alone or beside another input, an input without a byte but white space is said to be empty
+    whatever its format (not a format's own complaint: no token lines, no JSON records)."""
+    p = tmp_path / name
+    p.write_bytes(body)
+    other = tmp_path / "g.conll"
+    other.write_text(COLUMNS)
+    for reading in (lambda: read(str(p)), lambda: read(str(p), format="jsonl-tokens"),
+                    lambda: read_pair(str(other), str(p)), lambda: read_pair(str(p), str(other))):
+        with pytest.raises(InputError, match=f"^{re.escape(str(p))}: empty input$"):
+            reading()
 
 
 @pytest.mark.parametrize("name, body, fmt", [

@@ -1,5 +1,6 @@
-"""``ts-eval rank`` takes each system's per-sentence statistics block by block from the streaming readers
-(:class:`ts_eval.ranking.blocks.StatsBuilder`), never holding the corpus: every report (JSON, table, the
+"""``ts-eval rank`` takes each system's per-sentence statistics block by block from the blocks its inputs are
+read in (:meth:`ts_eval.io.inputs.Inputs.read`, :class:`ts_eval.ranking.blocks.StatsBuilder`), never holding
+the corpus: every report (JSON, table, the
 detailed table, HTML, CSV; the bootstrap and the permutation test with a seed; sentences and documents as
 the resampling unit) is what reading the corpus whole gives, for blocks down to one sentence, one column
 file, one file per system (column, CoNLL-U and JSON Lines files, formats mixed), labels first met late,
@@ -9,7 +10,7 @@ from __future__ import annotations
 import gzip
 import json
 import random
-from typing import List, Tuple
+from typing import Iterator, List, Sequence, Tuple
 
 import numpy as np
 import pytest
@@ -20,9 +21,9 @@ from test_streaming import Run, corpus_text, count_blocks, run
 from test_streaming_conllu import conllu_text, write
 
 import ts_eval.cli.rank as rank_cli
-import ts_eval.io.columns as columns
 import ts_eval.ranking.blocks as in_blocks
-from ts_eval.io.conll import read_conll, read_conll_blocks
+from ts_eval.core.corpus import Corpus
+from ts_eval.io.api import read_conll
 from ts_eval.io.inputs import Inputs
 from ts_eval.models.registry import REGISTRY
 from ts_eval.ranking.blocks import StatsBuilder, rank_blocks
@@ -46,19 +47,34 @@ def without_timings(r: Run) -> Run:
 
 
 def whole_and_blocks(monkeypatch, argv: List[str], block_bytes: int = 1, stdin: bytes = b"") -> Tuple[Run, Run]:
+    """The run of ``argv`` with every task read whole and ranked from its corpus
+    (:func:`~ts_eval.ranking.study.rank_corpus`), and ranked from the statistics of its blocks of about
+    ``block_bytes`` (:func:`~ts_eval.ranking.blocks.rank_blocks`)."""
+    ranked: List[int] = []
+    real = in_blocks.rank_blocks
+
+    def counted(*args, **kw):
+        ranked.append(1)
+        return real(*args, **kw)
+
     with monkeypatch.context() as m:
-        m.setattr(Inputs, "blocks", lambda *a, **k: None)
+        m.setattr(rank_cli, "_source", lambda spec, args: rank_cli._Task(spec, args, rank_cli._inputs(spec, args),
+                                                                         False))
+        m.setattr(in_blocks, "rank_blocks", counted)
         whole = run(argv, stdin)
+        assert not ranked, "the task was not read whole"
     with monkeypatch.context() as m:
-        m.setattr(columns, "BLOCK_BYTES", block_bytes)
         m.setattr(in_blocks, "BLOCK_BYTES", block_bytes)
-        seen = count_blocks(m, "read_conll_blocks")
-        seen_pairs = count_blocks(m, "read_conll_pair_blocks")
-        seen_conllu = count_blocks(m, "read_conllu_pair_blocks")
-        seen_documents = count_blocks(m, "read_pair_blocks")
+        m.setattr(in_blocks, "rank_blocks", counted)
+        m.setattr(rank_cli, "load_task", lambda *a, **k: pytest.fail("read whole"))
         streamed = run(argv, stdin)
-        assert len(seen) + len(seen_pairs) + len(seen_conllu) + len(seen_documents) >= 1, "the blocks were not read"
+        assert ranked, "the blocks were not read"
     return without_timings(whole), without_timings(streamed)
+
+
+def blocks_of(path: str, systems: Sequence[int], block_bytes: int) -> Iterator[Corpus]:
+    """The blocks of a column file with gold in column 2 and ``systems``, as ``rank`` reads them."""
+    return Inputs(file=path, gold_column=2, system_columns=tuple(systems), block_bytes=block_bytes).read()
 
 
 def text(n: int, seed: int = 3, docs: bool = False, systems: int = 3, late: str = "MISC") -> str:
@@ -136,9 +152,9 @@ def test_conllu_files_in_lock_step(monkeypatch, tmp_path):
              for k, (n, side) in enumerate(zip(["gold", "a", "b", "c"], sides))]
     argv = ["rank", "--gold", *paths, *QUICK, "--format", "json"]
     with monkeypatch.context() as m:
-        seen = count_blocks(m, "read_conllu_pair_blocks")
+        seen = count_blocks(m)
         whole, streamed = whole_and_blocks(m, argv, 1)
-        assert len(seen) == 1
+        assert seen == [1, 20]      # read whole (one block), then in blocks of a sentence
     assert whole[0] == 0 and streamed == whole
 
 
@@ -160,16 +176,16 @@ def test_json_lines_files_and_mixed_formats_in_lock_step(monkeypatch, tmp_path):
     for files in (paths, paths[:3] + [column]):
         argv = ["rank", "--gold", *files, *QUICK, "--format", "json"]
         with monkeypatch.context() as m:
-            seen = count_blocks(m, "read_pair_blocks")
+            seen = count_blocks(m)
             whole, streamed = whole_and_blocks(m, argv, 1)
-            assert seen and seen[0] > 1, "the JSON Lines files were not read in blocks"
+            assert seen == [1, 24], "the JSON Lines files were not read in blocks of a sentence"
         assert whole[0] == 0 and streamed == whole, whole[2]
 
 
 @pytest.mark.parametrize("swap", [False, True], ids=["in-order", "two-records-swapped"])
 def test_json_lines_on_standard_input(monkeypatch, tmp_path, swap):
-    """A system on standard input is ranked in blocks; records that pair in another order make rank read
-    it whole again (from the temporary file that kept what the blocks read)."""
+    """A system on standard input is ranked in blocks; records that pair in another order (by id) are held
+    until their pair comes, in the same blocks: standard input is read once."""
     rng = random.Random(8)
     tags = ["O", "B-PER", "I-PER", "B-LOC", "O"]
     gold = [[rng.choice(tags) for _ in range(rng.randint(1, 5))] for _ in range(30)]
@@ -182,13 +198,13 @@ def test_json_lines_on_standard_input(monkeypatch, tmp_path, swap):
         lines[-2:] = lines[-2:][::-1]
     argv = ["rank", "--gold", *paths, "-", *QUICK, "--format", "json"]
     with monkeypatch.context() as m:
-        seen = count_blocks(m, "read_pair_blocks")
+        seen = count_blocks(m)
         whole, streamed = whole_and_blocks(m, argv, 1, stdin="".join(lines).encode())
-        assert len(seen) == 1 and (seen[0] < 30 if swap else seen[0] == 30)
+        assert seen == [1, 30]      # read whole (one block), then in blocks of a record
     assert whole[0] == 0 and streamed == whole, whole[2]
 
 
-def test_conllu_sentences_in_another_order_are_ranked_from_the_whole_read(monkeypatch, tmp_path):
+def test_conllu_sentences_in_another_order_rank_as_the_whole_read(monkeypatch, tmp_path):
     rng = random.Random(4)
     tags = ["O", "B-PER", "I-PER", "B-LOC", "O"]
     gold = [[rng.choice(tags) for _ in range(rng.randint(1, 5))] for _ in range(12)]
@@ -247,7 +263,7 @@ def test_the_builders_matrix_is_the_whole_corpus_statistics(tmp_path):
     for unit in ("sentence", "document"):
         whole = statistics(corpus, models, unit)
         builder = StatsBuilder(models, list(corpus.systems))
-        blocks = list(read_conll_blocks(str(path), gold_column=2, system_columns=[3, 4, 5], block_bytes=1))
+        blocks = list(blocks_of(str(path), [3, 4, 5], 1))
         assert len(blocks) == corpus.n_sentences and blocks[0].labels != corpus.labels   # a label first met late
         for block in blocks:
             builder.add(block)
@@ -275,7 +291,7 @@ def test_rank_blocks_in_python(tmp_path):
     corpus = read_conll(str(path), gold_column=2, system_columns=[3, 4, 5])
     options = dict(bootstrap=50, permutations=30, seed=3, models=["exact-f1-micro", "ts-f1-macro", "fair-f1"])
     whole = rank_corpus(corpus, **options).to_dict()
-    blocks = read_conll_blocks(str(path), gold_column=2, system_columns=[3, 4, 5], block_bytes=100)
+    blocks = blocks_of(str(path), [3, 4, 5], 100)
     streamed = rank_blocks(blocks, **options).to_dict()
     whole.pop("timings"), streamed.pop("timings")
     assert streamed == whole
@@ -299,7 +315,7 @@ def test_files_count_the_blocks(monkeypatch, tmp_path):
     path = tmp_path / "c.conll"
     path.write_text(text(12), encoding="utf-8")
     monkeypatch.setattr(in_blocks, "BLOCK_BYTES", 1)
-    seen = count_blocks(monkeypatch, "read_conll_blocks")
+    seen = count_blocks(monkeypatch)
     monkeypatch.setattr(rank_cli, "load_task", lambda *a, **k: pytest.fail("read whole"))
     rc, _, _ = run(["rank", str(path), "--gold-col", "2", *QUICK, "--format", "json"])
     assert rc == 0 and seen == [12]
@@ -334,12 +350,12 @@ def test_statistics_that_are_not_small_integers_are_kept_in_float64(tmp_path):
     halves = Model("halves", "H", lambda sd: np.diff(sd.cd.corpus.sent_offsets)[:, None] / 2.0 + 2.0 ** 25,
                    lambda x: x[..., 0], columns=(1, 0))
     builder = StatsBuilder([halves, REGISTRY["exact-f1-micro"]], list(corpus.systems))
-    for block in read_conll_blocks(str(path), gold_column=2, system_columns=[3, 4], block_bytes=1):
+    for block in blocks_of(str(path), [3, 4], 1):
         builder.add(block)
     got, whole = builder.matrix(), statistics(corpus, [halves, REGISTRY["exact-f1-micro"]])
     assert got.data.dtype == np.float64 and np.array_equal(got.data, whole.data)
     unknown = Model("unknown", "U", REGISTRY["exact-f1-micro"].stats, REGISTRY["exact-f1-micro"].score)
     builder = StatsBuilder([unknown], list(corpus.systems))
     with pytest.raises(NotInBlocks):
-        for block in read_conll_blocks(str(path), gold_column=2, system_columns=[3, 4], block_bytes=1):
+        for block in blocks_of(str(path), [3, 4], 1):
             builder.add(block)

@@ -1,11 +1,13 @@
-"""``ts-eval score`` reads a column file in blocks of sentences, keeping only the running counts: every
-output is byte for byte what reading the file whole gives, for blocks down to one sentence, for every
-model and format, standard input and compressed files, -DOCSTART- and -X- lines, delimiters, label
-selection, and the conlleval scheme (whose state may run across a sentence boundary)."""
+"""``ts-eval score`` reads its inputs in blocks of whole sentences (:meth:`ts_eval.io.inputs.Inputs.read`),
+keeping only the running counts: every output is byte for byte what reading them as one block (whole) gives,
+for blocks down to one sentence, for every model and format, standard input and compressed files, -DOCSTART-
+and -X- lines, delimiters, label selection, and the conlleval scheme (whose state may run across a sentence
+boundary); a bad input gives the same first error whatever the size of the blocks."""
 from __future__ import annotations
 
 import bz2
 import contextlib
+import dataclasses
 import functools
 import gzip
 import io
@@ -14,7 +16,7 @@ import random
 import re
 import sys
 from pathlib import Path
-from typing import List, Sequence, Tuple
+from typing import Any, List, Optional, Sequence, Tuple
 
 import pytest
 from hypothesis import given, settings
@@ -24,15 +26,16 @@ from test_score_properties import tag_corpus
 
 import ts_eval
 import ts_eval.cli.score as score
-import ts_eval.io.columns as columns
-import ts_eval.io.conllu_blocks as conllu_blocks
-import ts_eval.streaming.files as files
+import ts_eval.io.conll as conll
 import ts_eval.streaming.shards as streaming_shards
 from ts_eval.cli.app import main
-from ts_eval.io.columns import read_column_blocks, read_column_file
-from ts_eval.io.conll import conll_shards
+from ts_eval.io.columns import _cut, _has_token_line, _is_token_line, sentence_cut
+from ts_eval.io.conll import ColumnOptions, column_feed, column_file, conll_shards
+from ts_eval.io.inputs import Inputs
+from ts_eval.io.source import line_blocks
 
 Run = Tuple[int, str, str]
+SAME: Any = object()        # (count_blocks: the blocks as the inputs ask for them)
 
 
 def run(argv: List[str], stdin: bytes = b"") -> Run:
@@ -50,36 +53,46 @@ def run(argv: List[str], stdin: bytes = b"") -> Run:
     return rc, out.getvalue(), err.getvalue()
 
 
-def count_blocks(monkeypatch, reader: str) -> List[int]:
-    """How many blocks each streamed run read with ``reader`` of :mod:`ts_eval.streaming.files` (or of the
-    module it imports it from where it is used: CoNLL-U's reader)."""
+def count_blocks(monkeypatch, block_bytes: Optional[int] = SAME) -> List[int]:
+    """How many blocks each read of :class:`~ts_eval.io.inputs.Inputs` gave (an entry per read, in order);
+    with ``block_bytes`` every read in blocks is in blocks of that many bytes (None: one block, the inputs
+    whole; a read whole, :meth:`~ts_eval.io.inputs.Inputs.corpus`, stays whole)."""
+    assert block_bytes is SAME or block_bytes is None or isinstance(block_bytes, int), block_bytes
     seen: List[int] = []
-    module = files if hasattr(files, reader) else conllu_blocks
-    real = getattr(module, reader)
+    real = Inputs.read
 
-    @functools.wraps(real)      # (its signature tells which options the reader takes)
-    def counting(*args, **kw):
+    @functools.wraps(real)
+    def read(self, *args, **kw):
+        if block_bytes is not SAME and self.block_bytes is not None:
+            self = dataclasses.replace(self, block_bytes=block_bytes)
+        blocks = real(self, *args, **kw)
         seen.append(0)
-        for corpus in real(*args, **kw):
-            seen[-1] += 1
-            yield corpus
 
-    monkeypatch.setattr(module, reader, counting)
+        def counted():
+            for corpus in blocks:
+                seen[-1] += 1
+                yield corpus
+        return counted()
+
+    monkeypatch.setattr(Inputs, "read", read)
     return seen
 
 
 @pytest.fixture
 def blocks_counted(monkeypatch):
-    """How many blocks each streamed run of one file read (the streamed path was taken: more than one)."""
-    return count_blocks(monkeypatch, "read_conll_blocks")
+    """How many blocks each read of the inputs gave (a run of :func:`whole_and_streamed` reads twice: whole,
+    one block, then in blocks)."""
+    return count_blocks(monkeypatch)
 
 
-def whole_and_streamed(monkeypatch, argv: List[str], stdin: bytes = b"", block_bytes: int = 1) -> Tuple[Run, Run]:
+def whole_and_streamed(monkeypatch, argv: List[str], stdin: bytes = b"", block_bytes: Optional[int] = 1
+                       ) -> Tuple[Run, Run]:
+    """The run of ``argv`` with its inputs read as one block, and in blocks of ``block_bytes``."""
     with monkeypatch.context() as m:
-        m.setattr(score, "_streamed", lambda *a, **k: None)
+        count_blocks(m, None)
         whole = run(argv, stdin)
     with monkeypatch.context() as m:
-        m.setattr(columns, "BLOCK_BYTES", block_bytes)
+        count_blocks(m, block_bytes)
         streamed = run(argv, stdin)
     return whole, streamed
 
@@ -104,7 +117,7 @@ MODELS = "ts,exact,overlap,constrained,contain,fair,semeval"
 @pytest.mark.slow
 @settings(max_examples=25, deadline=None)
 @given(tag_corpus(n_systems=2), st.booleans(), st.booleans(), st.booleans(),
-       st.sampled_from(["IOB2", "conlleval", "IOB1"]), st.sampled_from([1, 7, 60]))
+       st.sampled_from(["IOB2", "conlleval", "IOB1"]), st.sampled_from([1, 7, 60, 4096]))
 def test_blocks_of_any_size_give_the_report_of_the_whole_file(tmp_path_factory, sides, docstart, x_lines, crlf,
                                                               scheme, block_bytes):
     path = tmp_path_factory.mktemp("s") / "c.conll"
@@ -130,7 +143,19 @@ def test_conlleval_fixtures_in_one_sentence_blocks(monkeypatch, blocks_counted, 
         before = len(blocks_counted)
         whole, streamed = whole_and_streamed(monkeypatch, argv)
         assert streamed == whole, argv
-        assert len(blocks_counted) == before + 1     # read in blocks (an error: then read whole)
+        read_in_blocks(blocks_counted[before:], whole, path, extra, bool(scheme) or "conlleval" in options)
+
+
+def read_in_blocks(counted: List[int], whole: Run, path: str, extra: List[str], outside: bool) -> None:
+    """The blocks a run of :func:`whole_and_streamed` read of the column file ``path``: one whole, then a block
+    at each blank line after a sentence (``outside``, the conlleval scheme: where every column is outside);
+    an error: the blocks before it."""
+    cut = len(_blocks_of(Path(path).read_bytes(), 1, "\t" if extra[:1] == ["-d"] else None))
+    if whole[0] == 0:
+        assert counted[0] == 1 and 1 <= counted[1] <= cut
+        assert outside or counted[1] == cut
+    else:
+        assert counted[0] == 0 and counted[1] < cut
 
 
 def synthetic(n_sentences: int, seed: int = 3) -> str:
@@ -187,7 +212,7 @@ def test_an_error_in_a_later_block_is_reported_as_reading_whole_reports_it(tmp_p
     path.write_bytes(text)
     whole, streamed = whole_and_streamed(monkeypatch, ["score", str(path)], b"", 400)
     assert streamed == whole and whole[0] != 0 and message in whole[2]
-    # standard input is read once: the block that holds the error says it, with the file's line
+    # standard input is read once: the block that holds the error says it, with the input's line
     whole, streamed = whole_and_streamed(monkeypatch, ["score", "-"], text, 400)
     assert streamed == whole and message in whole[2]
 
@@ -196,8 +221,8 @@ def test_blocks_are_whole_sentences_and_keep_line_numbers(tmp_path):
     text = synthetic(50, seed=5)
     path = tmp_path / "s.conll"
     path.write_text("-DOCSTART- O O\n\n" + text + "\n-X- O O\n")
-    whole = read_column_file(str(path), [-2, -1])
-    parts = list(read_column_blocks(str(path), [-2, -1], block_bytes=1))
+    whole = column_file(str(path), [-2, -1])
+    parts = [p.cf for p in feed_parts(column_feed(str(path), [-2, -1], ColumnOptions(), 1))]
     assert len(parts) == 50
     assert sum(p.n_tokens for p in parts) == whole.n_tokens
     assert [int(x) for p in parts for x in p.token_line] == whole.token_line.tolist()
@@ -206,12 +231,23 @@ def test_blocks_are_whole_sentences_and_keep_line_numbers(tmp_path):
     assert bool(parts[0].doc_first[0]) and parts[-1].trailing_boundary == whole.trailing_boundary
 
 
-def _blocks_of(raw: bytes, block_bytes: int) -> List[bytes]:
-    """The blocks the reader cuts ``raw`` into, each checked to be followed by 8 zero bytes in its buffer."""
+def feed_parts(feed) -> List[Any]:
+    """Every part a feed hands out, a block's worth at a time."""
+    parts = []
+    while not feed.done():
+        parts.append(feed.take(None))
+    return parts
+
+
+def _blocks_of(raw: bytes, block_bytes: int, delimiter: Optional[str] = None) -> List[bytes]:
+    """The blocks a column file's reader cuts ``raw`` into, each checked to be followed by 8 zero bytes in its
+    buffer."""
     out = []
-    for buf, size, _ in columns._sentence_buffers(io.BytesIO(raw), block_bytes, None):
-        assert buf[size:size + 8].tolist() == [0] * 8
-        out.append(buf[:size].tobytes())
+    for block in line_blocks(lambda: io.BytesIO(raw), sentence_cut(delimiter), block_bytes,
+                             lambda data: _has_token_line(data, delimiter)):
+        n = len(block.array)
+        assert block.array.base is not None and block.array.base[n:n + 8].tolist() == [0] * 8
+        out.append(block.data)
     return out
 
 
@@ -226,11 +262,12 @@ def test_blocks_are_the_file_cut_after_a_token_line_that_a_blank_line_follows(li
     for block in blocks[:-1]:
         at += len(block)
         assert len(block) >= block_bytes
-        assert columns._is_token_line(block.rsplit(b"\n", 2)[-2], None)     # a token line ends it ...
-        assert raw[at:].split(b"\n", 1)[0].strip() == b""                  # ... and a blank line follows
+        assert _is_token_line(block.rsplit(b"\n", 2)[-2], None)     # a token line ends it ...
+        assert raw[at:].split(b"\n", 1)[0].strip() == b""          # ... and a blank line follows
         rest = raw[at - len(block):]                # no earlier place at or after block_bytes
-        assert columns._cut(bytearray(rest), block_bytes - 1, re.compile(rb"\n[ \t\r\x0b\x0c]*\n"), None) \
-            == len(block)
+        assert _cut(bytearray(rest), block_bytes - 1, re.compile(rb"\n[ \t\r\x0b\x0c]*\n"), None) == len(block)
+    # lines after the last cut that hold no token line (blank, -X-, -DOCSTART-) end the block before
+    assert len(blocks) == 1 or _has_token_line(blocks[-1], None)
 
 
 def test_blocks_longer_than_the_reads_and_blank_lines_at_the_end():
@@ -248,11 +285,14 @@ def test_scheme_auto_on_standard_input_is_read_in_blocks_twice(monkeypatch, bloc
     """The scheme is detected over all of standard input in a first pass over its blocks; the second pass
     reads it again from the temporary file that kept it: the report of the whole read, an E- tag of the
     last block deciding how the first block's I- tags end their spans."""
+    opened: List[str] = []
+    real = conll.column_feed
+    monkeypatch.setattr(conll, "column_feed", lambda path, *a, **k: opened.append(path) or real(path, *a, **k))
     text = "a I-A O\nb O O\n\n" + "c O O\n\n" * 5 + "d I-A I-A\ne O E-A\n\n"
     argv = ["score", "-", "--scheme", "auto", "--format", "json"]
     whole, streamed = whole_and_streamed(monkeypatch, argv, stdin=pack(text.encode()))
     assert streamed == whole and whole[0] == 0 and '"scheme": "IOE2"' in whole[1]
-    assert blocks_counted == [7]
+    assert blocks_counted == [1, 7] and opened == ["-"] * 4     # each run: a pass for the scheme, one to count
     body = synthetic(20).encode()
     whole, streamed = whole_and_streamed(monkeypatch, ["score", "-", "--scheme", "auto"], stdin=pack(body))
     assert streamed == whole and whole[0] == 0
@@ -265,16 +305,16 @@ def test_scheme_auto_with_a_system_file_on_standard_input(tmp_path, monkeypatch)
     path.write_text(gold)
     argv = ["score", "--gold", str(path), "-", "--scheme", "auto", "--format", "json"]
     with monkeypatch.context() as m:
-        seen = count_blocks(m, "read_conll_pair_blocks")
+        seen = count_blocks(m)
         whole, streamed = whole_and_streamed(m, argv, stdin=system.encode())
     assert streamed == whole and whole[0] == 0
-    assert seen == [3]
+    assert seen == [1, 3]
 
 
 @pytest.fixture
 def pairs_counted(monkeypatch):
-    """How many blocks each streamed two-file run read."""
-    return count_blocks(monkeypatch, "read_conll_pair_blocks")
+    """How many blocks each read of a gold file and system files gave."""
+    return count_blocks(monkeypatch)
 
 
 def split_files(tmp_path, text: str, delimiter: str = " ", tags_only: Sequence[bool] = ()) -> List[str]:
@@ -350,7 +390,7 @@ def test_scheme_auto_in_blocks_sees_an_e_tag_of_a_later_block_and_side(tmp_path,
         argv = ["score", str(path), "--scheme", "auto", "--format", "json"]
         whole, streamed = whole_and_streamed(monkeypatch, argv)
         assert streamed == whole and whole[0] == 0
-        assert blocks_counted[-1] == 7
+        assert blocks_counted[-2:] == [1, 7]
     assert '"scheme": "IOE1"' in whole[1]
 
 
@@ -369,7 +409,8 @@ def test_conlleval_fixtures_as_two_files_in_one_sentence_blocks(tmp_path, monkey
         before = len(pairs_counted)
         whole, streamed = whole_and_streamed(monkeypatch, argv)
         assert streamed == whole, argv
-        assert len(pairs_counted) == before + 1     # read in blocks (an error: then read whole)
+        outside = scheme[1:] == ["conlleval"] or "conlleval" in options
+        read_in_blocks(pairs_counted[before:], whole, gold, extra, outside)
 
 
 @pytest.mark.slow
@@ -392,8 +433,13 @@ def test_two_files_many_blocks_standard_input_compressed_and_several_systems(tmp
     assert streamed == whole and whole[0] == 0 and pairs_counted[-1] > 10
 
 
-def misaligned_cases() -> List[Tuple[str, str, str]]:
-    """(id, gold text, system text) of files that do not line up, in every way check_aligned names."""
+LINE_UP = "{system}: gold {gold} vs system {system}: files do not line up (gold has "
+
+
+def misaligned_cases() -> List[Tuple[str, str, str, str]]:
+    """(id, gold text, system text, the error) of files that do not line up, in every way check_aligned names
+    (the error with ``{gold}`` and ``{system}`` for the files' names: what reading them whole gave before the
+    one road, with and without ``--tags-only``)."""
     sents = [[f"t{s}.{t}" for t in range(1 + s % 3)] for s in range(12)]
 
     def text(rows, col):
@@ -407,34 +453,52 @@ def misaligned_cases() -> List[Tuple[str, str, str]]:
     shorter = [list(x) for x in sents]
     shorter[8] = shorter[8][:1] if len(shorter[8]) > 1 else []
     shorter = [x for x in shorter if x]
-    return [("token", gold, text(changed, "O")), ("longer sentence", gold, text(longer, "O")),
-            ("shorter sentence", gold, text(shorter, "O")), ("system ends", gold, text(sents[:9], "O")),
-            ("system ends at a block end", gold, text(sents[:6], "O")),
-            ("system goes on", gold, text(sents + [["more", "words"]], "O")),
-            ("gold ends early", text(sents[:4], "O"), text(sents, "O")),
-            ("split sentence", gold, text(sents[:2] + [sents[2][:1], sents[2][1:]] + sents[3:], "O"))]
+    ends = "is not in the system file, which ends after system line"
+    return [("token", gold, text(changed, "O"), "{system}:21: gold {gold} vs system {system}: token 't7.0' (gold line "
+             "21) differs from 'zz' in sentence 8"),
+            ("longer sentence", gold, text(longer, "O"), LINE_UP.replace(":", ":18:", 1) + "12 sentences / 24 "
+             "tokens, system has 12 / 25): sentence 6 (gold line 15, system line 15) has 3 tokens in gold, 4 in the "
+             "system; first difference: gold line 18 (the sentence ends; its next token, gold line 19, is in "
+             "sentence 7), system line 18 (a token)"),
+            ("shorter sentence", gold, text(shorter, "O"), LINE_UP.replace(":", ":25:", 1) + "12 sentences / 24 "
+             "tokens, system has 12 / 22): sentence 9 (gold line 24, system line 24) has 3 tokens in gold, 1 in the "
+             "system; first difference: gold line 25 (a token), system line 25 (the sentence ends; its next token, "
+             "system line 26, is in sentence 10)"),
+            ("system ends", gold, text(sents[:9], "O"), LINE_UP + "12 sentences / 24 tokens, system has 9 / 18): "
+             f"sentence 10 (gold line 28) {ends} 26"),
+            ("system ends at a block end", gold, text(sents[:6], "O"), LINE_UP + "12 sentences / 24 tokens, system "
+             f"has 6 / 12): sentence 7 (gold line 19) {ends} 17"),
+            ("system goes on", gold, text(sents + [["more", "words"]], "O"), LINE_UP.replace(":", ":37:", 1)
+             + "12 sentences / 24 tokens, system has 13 / 26): sentence 13 (system line 37) is not in the gold file, "
+             "which ends after gold line 35"),
+            ("gold ends early", text(sents[:4], "O"), text(sents, "O"), LINE_UP.replace(":", ":12:", 1)
+             + "4 sentences / 7 tokens, system has 12 / 24): sentence 5 (system line 12) is not in the gold file, "
+             "which ends after gold line 10"),
+            ("split sentence", gold, text(sents[:2] + [sents[2][:1], sents[2][1:]] + sents[3:], "O"),
+             LINE_UP.replace(":", ":7:", 1) + "12 sentences / 24 tokens, system has 13 / 24): sentence 3 (gold line "
+             "6, system line 6) has 3 tokens in gold, 1 in the system; first difference: gold line 7 (a token), "
+             "system line 7 (the sentence ends; its next token, system line 8, is in sentence 4)")]
 
 
 @pytest.mark.parametrize("case", misaligned_cases(), ids=lambda c: c[0])
-@pytest.mark.parametrize("block_bytes", [1, 40])
+@pytest.mark.parametrize("block_bytes", [1, 40, None])
 def test_misaligned_files_give_the_error_of_the_whole_files(tmp_path, monkeypatch, case, block_bytes):
-    """The error that reading whole gives, also when the block's own message is the one reported (a file
-    too large to read again, standard input): the same sentence and line numbers, the whole files' counts."""
-    what, gold_text, system_text = case
+    """The error that reading whole gives, at every block size, also with the system on standard input (read
+    once: the block that holds the error says it): the same sentence and line numbers, the whole files'
+    counts."""
+    what, gold_text, system_text, error = case
     gold, system = tmp_path / "gold.conll", tmp_path / "sys.conll"
     gold.write_text(gold_text)
     system.write_text(system_text)
     for options in ([], ["--tags-only"]):
-        argv = ["score", "--gold", str(gold), str(system), *options]
-        whole, streamed = whole_and_streamed(monkeypatch, argv, block_bytes=block_bytes)
-        if what == "token" and options:       # the same sentence lengths: only the texts differ
-            assert whole[0] == 0
-        else:
-            assert whole[0] == 1 and ("do not line up" in whole[2] or "differs from" in whole[2]), whole
-        assert streamed == whole
-        monkeypatch.setattr(score, "WHOLE_AGAIN_BYTES", 10)
-        assert whole_and_streamed(monkeypatch, argv, block_bytes=block_bytes)[1] == whole
-        monkeypatch.setattr(score, "WHOLE_AGAIN_BYTES", 256 << 20)
+        for source, stdin, name in ((str(system), b"", str(system)), ("-", system_text.encode(), "<stdin>")):
+            argv = ["score", "--gold", str(gold), source, *options]
+            whole, streamed = whole_and_streamed(monkeypatch, argv, stdin, block_bytes=block_bytes)
+            if what == "token" and options:       # the same sentence lengths: only the texts differ
+                assert whole[0] == 0
+            else:
+                assert whole == (1, "", "ts-eval: error: " + error.format(gold=gold, system=name) + "\n"), options
+            assert streamed == whole
 
 
 def clean(n_sentences: int) -> str:
@@ -590,14 +654,16 @@ def test_shards_on_a_dask_cluster_give_the_report_of_one_process(tmp_path):
     assert len(shards) == 3 and counts.report().to_dict() == expected
 
 
-def test_a_large_file_reports_the_error_of_its_block(tmp_path, monkeypatch):
-    """Above WHOLE_AGAIN_BYTES a file is not read again whole: the block that holds the error says it."""
+def test_a_file_reports_the_error_of_the_block_that_holds_it(tmp_path, monkeypatch, blocks_counted):
+    """A file is read once, in blocks: the block that holds the error says it, with the file's line, as one
+    block of the whole file does (the sentences before the error are handed out first: one block of the whole
+    file, many of the blocks)."""
     path = tmp_path / "bad.conll"
     path.write_text(clean(300) + "x B-PER\n\n")
-    whole = whole_and_streamed(monkeypatch, ["score", str(path)], b"", 400)[0]
-    monkeypatch.setattr(score, "WHOLE_AGAIN_BYTES", 10)
-    monkeypatch.setattr(columns, "BLOCK_BYTES", 400)
-    assert run(["score", str(path)]) == whole
+    whole, streamed = whole_and_streamed(monkeypatch, ["score", str(path)], b"", 400)
+    error = f"ts-eval: error: {path}:1201: 2 columns, expected 3 as on line 1: 'x B-PER'\n"
+    assert streamed == whole == (1, "", error)
+    assert blocks_counted[-2] == 1 and blocks_counted[-1] > 20, blocks_counted
 
 
 def test_conlleval_scheme_grows_a_block_until_every_system_is_outside(tmp_path, monkeypatch, pairs_counted):
@@ -611,7 +677,7 @@ def test_conlleval_scheme_grows_a_block_until_every_system_is_outside(tmp_path, 
             "--format", "conlleval"]
     whole, streamed = whole_and_streamed(monkeypatch, argv)
     assert streamed == whole and whole[0] == 0
-    assert pairs_counted == [11]        # {0}, {1, 2, 3}, ..., {25, 26, 27}, {28, 29}: cut where the system is O
+    assert pairs_counted == [1, 11]     # {0}, {1, 2, 3}, ..., {25, 26, 27}, {28, 29}: cut where the system is O
 
 
 def test_count_files_gives_the_counts_of_the_pair_read_whole(tmp_path):
@@ -637,4 +703,4 @@ def test_jobs_with_scheme_auto_count_in_one_process(tmp_path, monkeypatch, block
     argv = ["score", str(path), "--scheme", "auto", "--format", "json"]
     whole = whole_and_streamed(monkeypatch, argv)[0]
     assert run(argv + ["--jobs", "2"]) == whole
-    assert len(blocks_counted) == 2      # one process read the file in blocks (with 1-sentence blocks before)
+    assert len(blocks_counted) == 3      # one process read the file (whole, then in blocks of a sentence before)

@@ -13,7 +13,7 @@ from ..core.corpus import Corpus
 from ..errors import InputError, OptionError
 from .conll import _check_pair, _pair_names
 from .documents import Documents, no_documents
-from .reader import _taken, format_of, read, read_generated_on
+from .reader import _taken, format_of, not_blank, read, read_generated_on
 from .source import STDIN, display_name, system_name
 
 
@@ -71,10 +71,14 @@ def read_pair(gold: Union[str, Documents], systems: Union[str, Documents, Sequen
     if all(not isinstance(x, Documents) for x in [gold, *(s for _, s in items)]):
         from .inputs import Inputs
 
-        return Inputs(gold=str(gold), systems=tuple(str(s) for _, s in items), names=tuple(n for n, _ in items),
-                      gold_format=format, format=system_format, label_map=tuple((a, b) for a, b in label_map),
-                      words=tuple(sides) if sides is not None else None, scheme=options.pop("scheme", None),
-                      policy=options.pop("policy", None), options=options, block_bytes=None).corpus()
+        inputs = Inputs(gold=str(gold), systems=tuple(str(s) for _, s in items), names=tuple(n for n, _ in items),
+                        gold_format=format, format=system_format, label_map=tuple((a, b) for a, b in label_map),
+                        words=tuple(sides) if sides is not None else None, scheme=options.pop("scheme", None),
+                        policy=options.pop("policy", None), options=options, block_bytes=None)
+        inputs.check_stdin_once()
+        for path in inputs.paths():
+            not_blank(path)
+        return inputs.corpus()
     from .feed import Decoding
     from .join import join
 

@@ -215,22 +215,33 @@ class _Limited(io.RawIOBase):
 
 def slice_block(cf: ColumnFile, a: int, b: int) -> ColumnFile:
     """Tokens ``a``..``b`` of a block of :func:`read_column_blocks` (whole sentences: ``a`` starts one), as a
-    block of its own (its bytes shared; the -DOCSTART- and -X- lines counted stay with the whole block)."""
-    data, start, length = cf.loaded()
+    block of its own (its bytes shared; the -DOCSTART- and -X- lines counted stay with the whole block; a file
+    read without a token column keeps its token offsets too)."""
+    start, length = cf.token_start, cf.token_len
     return ColumnFile(
-        path=cf.path, data=data, n_columns=cf.n_columns, token_line=cf.token_line[a:b],
+        path=cf.path, data=cf.data, n_columns=cf.n_columns, token_line=cf.token_line[a:b],
         sent_first=cf.sent_first[a:b], doc_first=cf.doc_first[a:b], docstart_lines=0, boundary_lines=0,
-        token_column=cf.token_column, token_start=start[a:b], token_len=length[a:b],
+        token_column=cf.token_column, token_start=None if start is None else start[a:b],
+        token_len=None if length is None else length[a:b],
         columns={c: (vocab, ids[a:b]) for c, (vocab, ids) in cf.columns.items()}, bom=cf.bom,
         delimiter=cf.delimiter, trailing_boundary=b < cf.n_tokens or cf.trailing_boundary,
         first_text=cf.first_text, first_token_line=cf.first_token_line, first_field=cf.first_field)
+
+
+def _offsets(cf: ColumnFile) -> Tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(the bytes, every token's offset, every token's length) of a block, also of one read without a token
+    column (tags only: its offsets are zeros)."""
+    data, start, length = cf.data, cf.token_start, cf.token_len
+    if data is None or start is None or length is None:
+        return cf.loaded()          # (raises: a block without its bytes)
+    return data, start, length
 
 
 def join_blocks(parts: Sequence[ColumnFile]) -> ColumnFile:
     """Consecutive blocks of one file (:func:`read_column_blocks`, :func:`slice_block`) as one block."""
     if len(parts) == 1:
         return parts[0]
-    loaded = [p.loaded() for p in parts]
+    loaded = [_offsets(p) for p in parts]
     at = np.cumsum([0] + [len(d) for d, _, _ in loaded[:-1]])
     columns = {}
     for c in parts[0].columns:

@@ -503,7 +503,7 @@ def join_columns(gold: Feed, systems: Sequence[Feed], layout: Columns, *, decodi
     Under the conlleval scheme a block grows until every side is outside at its end (conlleval.pl's state
     runs on across sentences otherwise).  ``detected``: the scheme ``auto`` stands for (found in a first pass
     with ``evidence``, which yields each block's :class:`~ts_eval.core.schemes.SchemeEvidence` instead)."""
-    from .conll import Before, _check_token_columns, _finish, _one_file_sides, _pair_sides, aligned_difference
+    from .conll import _check_token_columns, _finish, _one_file_sides, _pair_sides
 
     conlleval = decoding.scheme == "conlleval"
     sentences = tokens = gold_line = 0
@@ -523,19 +523,17 @@ def join_columns(gold: Feed, systems: Sequence[Feed], layout: Columns, *, decodi
         if systems and not checked:
             _check_token_columns(g.cf, layout.gold_column, [p.cf for p in parts], layout.system_columns[0])
             checked = True
-        found: List[Tuple[int, int, Callable[[], InputError]]] = []
-        for k, (p, s) in enumerate(zip(parts, systems)):
-            before = Before(sentences, tokens, gold_line, system_lines[k], rest.of(k))
-            pair = side_words(words, k)
-            pending = s.pending() if p.n_docs < g.n_docs else None
-            n = p.n_docs if pending is not None else g.n_docs
-            diff = aligned_difference(g.take(np.arange(n)).cf if n < g.n_docs else g.cf, p.cf, before=before,
-                                      sides=pair)
-            if diff is not None:
-                found.append((diff[0], k + 1, raising(diff[1])))
-            elif pending is not None:
-                found.append((n, k + 1, raising(pending)))
+
+        at = (sentences, tokens, gold_line, system_lines)
+        found = _differences(g, parts, systems, words, at, None)
         if found:
+            if not gold.done() and gold.pending() is None:
+                # the message may name the token after the sentence that differs: a sentence more of every file
+                # (as when they are read whole; the first difference stays where it is)
+                g = concat_parts([g, gold.take(1)])
+                parts = [concat_parts([p, s.take(1)]) if not s.done() and s.pending() is None else p
+                         for p, s in zip(parts, systems)]
+            found = _differences(g, parts, systems, words, at, rest)
             raise min(found, key=lambda e: e[:2])[2]()
         if layout.one_file:
             vocab, sides = _one_file_sides(g.cf, g.source, layout.gold_column, layout.system_columns,
@@ -580,3 +578,24 @@ class _Rest:
 
     def of(self, k: int) -> Callable[[], Tuple[int, int, int, int]]:
         return lambda: (*self._count(-1), *self._count(k))
+
+
+def _differences(g: Any, parts: Sequence[Any], systems: Sequence[Feed], words: Optional[Sequence[str]],
+                 at: Tuple[int, int, int, List[int]], rest: Optional[_Rest]
+                 ) -> List[Tuple[int, int, Callable[[], InputError]]]:
+    """Where gold's block ``g`` and each system's part of it stop lining up, as (gold's sentence, system,
+    the error); ``at``: sentences, tokens and gold's lines before the block and each system's lines; ``rest``:
+    the feeds' ends, for the whole files' counts in the message (None: not counted)."""
+    sentences, tokens, gold_line, system_lines = at
+    found: List[Tuple[int, int, Callable[[], InputError]]] = []
+    for k, (p, s) in enumerate(zip(parts, systems)):
+        before = Before(sentences, tokens, gold_line, system_lines[k], rest.of(k) if rest is not None else None)
+        pending = s.pending() if p.n_docs < g.n_docs else None
+        n = p.n_docs if pending is not None else g.n_docs
+        diff = aligned_difference(g.take(np.arange(n)).cf if n < g.n_docs else g.cf, p.cf, before=before,
+                                  sides=side_words(words, k))
+        if diff is not None:
+            found.append((diff[0], k + 1, raising(diff[1])))
+        elif pending is not None:
+            found.append((n, k + 1, raising(pending)))
+    return found

@@ -162,10 +162,7 @@ class Inputs:
     def read(self, command: str = "score", min_systems: int = 1) -> Iterator[Corpus]:
         """The Corpus of each block of whole sentences (documents) of gold, with the same of every system
         (``command`` and ``min_systems`` word the error for too few systems)."""
-        from .sink import check_stdin_once
-
-        check_stdin_once([("gold", p) if k == 0 and self.gold is not None else (f"system {k}", p)
-                          for k, p in enumerate(self.paths())])
+        self.check_stdin_once()
         if self.gold is None:
             return self._one_file(command, min_systems)
         files = self.system_inputs()
@@ -173,6 +170,13 @@ class Inputs:
         if set(formats) == {"columns"}:
             return self._column_files(files, command, min_systems)
         return self._documents(files, formats, command, min_systems)
+
+    def check_stdin_once(self) -> None:
+        """Standard input given as more than one input is an error (it can be read once)."""
+        from .sink import check_stdin_once
+
+        check_stdin_once([("gold", p) if k == 0 and self.gold is not None else (f"system {k}", p)
+                          for k, p in enumerate(self.paths())])
 
     def _decoding(self, columns: bool = True) -> Any:
         """How tags are decoded (the command line's conlleval layout reads column files as conlleval.pl does)."""
@@ -230,6 +234,10 @@ class Inputs:
         detected = None
         if decoding.scheme == "auto":
             from ..core.schemes import scheme_of
+
+            if self.shard is not None:
+                raise OptionError(["the scheme is detected over the whole input, and a shard is only a part of the "
+                                   "file: give one (", Hint("scheme"), ") to read it in blocks"])
 
             if STDIN in self.paths():
                 from .source import replayable_stdin

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from typing import Any, Dict, Mapping, Optional, Tuple, Union
 
-from ..errors import Hint, OptionError
+from ..errors import Hint, InputError, OptionError
 from .documents import Documents
 from .feed import Decoding, whole
-from .source import is_dir, read_head
+from .source import display_name, is_dir, read_head
 
 
 def _options(fmt: Any, options: Mapping[str, Any]) -> Tuple[Any, Any]:
@@ -42,10 +42,23 @@ def read(path: str, *, format: Optional[str] = None, **options: Any) -> Document
         raise OptionError(["generated outputs (strings without offsets) are placed on gold's texts: read them as "
                            "a system beside gold (read_pair), or convert them with ", Hint("gold", metavar="GOLD")],
                           option="format", value="generated")
+    if fmt.name != "brat":
+        not_blank(str(path))
     opts, decoding = _options(fmt, options)
     feed = fmt.feed(str(path), opts, decoding, None)
     docs: Documents = whole(feed)
     return docs
+
+
+def not_blank(path: str) -> None:
+    """An input that holds nothing or white space only is an error, ``empty input``, whatever its format (as
+    the reading of one input whole has always said; its first 64 KiB decide: more white space than that is
+    left to the format's reader).  A directory is not looked at."""
+    if is_dir(path):
+        return
+    head = read_head(path)
+    if len(head) < 1 << 16 and not head.strip():
+        raise InputError("empty input", display_name(path))
 
 
 def _taken(path: Any, fmt: Optional[str], options: Dict[str, Any]) -> Dict[str, Any]:

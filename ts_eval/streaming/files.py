@@ -102,6 +102,8 @@ def count_files(gold: str, systems: Sequence[str], *, format: Union[str, Sequenc
     """The counts of a gold input and one input per system (two-file mode), read in lock-step blocks of
     whole sentences or documents, in any formats (``format``: one for every input, or gold's and then each
     system's; None: each detected); ``options`` as :func:`count_file`'s."""
+    if not systems:
+        raise OptionError("no system file given")
     formats = [format] * (len(systems) + 1) if isinstance(format, str) or format is None else list(format)
     inputs, rest = inputs_of(options, gold=gold, systems=tuple(systems))
     if len(set(formats)) == 1:
