@@ -33,6 +33,8 @@ from ts_eval.io.columns import _cut, _has_token_line, _is_token_line, sentence_c
 from ts_eval.io.conll import ColumnOptions, column_feed, column_file, conll_shards
 from ts_eval.io.inputs import Inputs
 from ts_eval.io.source import line_blocks
+from ts_eval.streaming.files import count_file, count_files
+from ts_eval.streaming.shards import file_shards
 
 Run = Tuple[int, str, str]
 SAME: Any = object()        # (count_blocks: the blocks as the inputs ask for them)
@@ -551,21 +553,21 @@ def test_shards_cut_without_counting_lines_add_up_once_placed(tmp_path):
     path = tmp_path / "s.conll"
     path.write_text(clean(900) + synthetic(200) + "z I-ORG O\n\n")
     models = MODELS.split(",")
-    expected = ts_eval.evaluate(ts_eval.read_conll(str(path)), models=models).to_dict()
-    shards = ts_eval.file_shards(str(path), 4, count_lines=False)
+    expected = ts_eval.score(ts_eval.io.read_conll(str(path)), models=models).to_dict()
+    shards = file_shards(str(path), 4, count_lines=False)
     assert len(shards) == 4 and [s.lines for s in shards] == [0] * 4
-    parts = [ts_eval.count_file(s, models=models) for s in shards]
-    counted = ts_eval.file_shards(str(path), 4)
+    parts = [count_file(s, models=models) for s in shards]
+    counted = file_shards(str(path), 4)
     assert [streaming_shards.lines_before(str(path), s.start) for s in shards] == [s.lines for s in counted]
     placed = [p.after_lines(streaming_shards.lines_before(str(path), s.start)) for s, p in zip(shards, parts)]
     assert sum(placed).report().to_dict() == expected
-    assert [p.report().to_dict() for p in placed] == [ts_eval.count_file(s, models=models).report().to_dict()
+    assert [p.report().to_dict() for p in placed] == [count_file(s, models=models).report().to_dict()
                                                        for s in counted]
     assert parts[0].line_numbers == (None, None)     # 900 clean sentences: the first repair is further on
-    whole = ts_eval.count_file(str(path), models=models).line_numbers
+    whole = count_file(str(path), models=models).line_numbers
     assert sum(placed).line_numbers == whole != sum(parts).line_numbers
     assert streaming_shards.add_shards(shards, parts).report().to_dict() == expected
-    assert streaming_shards.add_shards(counted, [ts_eval.count_file(s, models=models) for s in counted]
+    assert streaming_shards.add_shards(counted, [count_file(s, models=models) for s in counted]
                                        ).report().to_dict() == expected
     assert streaming_shards.lines_before(str(path), shards[3].start, after=(shards[2].start, counted[2].lines)
                                          ) == counted[3].lines
@@ -574,10 +576,10 @@ def test_shards_cut_without_counting_lines_add_up_once_placed(tmp_path):
 def test_a_file_ending_in_blank_lines_gives_no_shard_without_token_lines(tmp_path):
     path = tmp_path / "s.conll"
     path.write_bytes(b"a B-PER B-PER\n\nb O O\n\n\n")      # a cut after "b O O" would leave "\n\n" alone
-    shards = ts_eval.file_shards(str(path), 3)
+    shards = file_shards(str(path), 3)
     assert [(s.start, s.stop, s.lines) for s in shards] == [(0, 14, 0), (14, 23, 1)]
-    assert sum(ts_eval.count_file(s) for s in shards).report().to_dict() \
-        == ts_eval.count_file(str(path)).report().to_dict()
+    assert sum(count_file(s) for s in shards).report().to_dict() \
+        == count_file(str(path)).report().to_dict()
 
 
 SHARD_LINES = st.sampled_from([b"\n", b" \n", b"-DOCSTART- O O\n", b"-X- O O\n\n"])
@@ -595,18 +597,18 @@ def test_the_shards_of_a_file_add_up_to_the_file_for_every_n(tmp_path_factory, s
                    + b"".join(between[s]) for s, (gs, ps) in enumerate(zip(gold, system))) + b"".join(end)
     path = tmp_path_factory.mktemp("s") / "s.conll"
     path.write_bytes(raw)
-    expected = ts_eval.count_file(str(path), models=["ts", "exact"]).report().to_dict()
+    expected = count_file(str(path), models=["ts", "exact"]).report().to_dict()
     counted, checked = {}, set()
     for n in range(1, len(raw) + 1):
         for lines in (True, False):
-            shards = ts_eval.file_shards(str(path), n, count_lines=lines)
+            shards = file_shards(str(path), n, count_lines=lines)
             assert len(shards) <= n and shards[0].start == 0 and shards[-1].stop in (-1, len(raw))
             if tuple(shards) in checked:     # (many n cut the file alike: each cut is checked once)
                 continue
             checked.add(tuple(shards))
             for s in shards:
                 if s not in counted:
-                    counted[s] = ts_eval.count_file(s, models=["ts", "exact"])
+                    counted[s] = count_file(s, models=["ts", "exact"])
             parts = [counted[s] for s in shards]
             assert streaming_shards.add_shards(shards, parts).report().to_dict() == expected
 
@@ -628,14 +630,14 @@ def test_count_file_and_its_shards_add_up_to_evaluate_of_the_file_read_whole(tmp
 
     path = tmp_path / "s.conll"
     path.write_text(clean(100) + synthetic(300) + "z I-ORG O\n\n")
-    expected = ts_eval.evaluate(ts_eval.read_conll(str(path)), models=MODELS.split(",")).to_dict()
-    shards = ts_eval.file_shards(str(path), 4)
+    expected = ts_eval.score(ts_eval.io.read_conll(str(path)), models=MODELS.split(",")).to_dict()
+    shards = file_shards(str(path), 4)
     assert len(shards) == 4 and shards[0].start == 0 and shards[-1].stop == path.stat().st_size
-    parts = [ts_eval.count_file(s, models=MODELS.split(","), block_bytes=200) for s in shards]
+    parts = [count_file(s, models=MODELS.split(","), block_bytes=200) for s in shards]
     assert sum(parts).report().to_dict() == expected
-    assert ts_eval.count_file(str(path), models=MODELS.split(",")).report().to_dict() == expected
+    assert count_file(str(path), models=MODELS.split(",")).report().to_dict() == expected
     with pytest.raises(ts_eval.OptionError, match="colour"):
-        ts_eval.count_file(str(path), colour=1)
+        count_file(str(path), colour=1)
 
 
 @pytest.mark.slow
@@ -646,11 +648,11 @@ def test_shards_on_a_dask_cluster_give_the_report_of_one_process(tmp_path):
 
     path = tmp_path / "s.conll"
     path.write_text(synthetic(500))
-    expected = ts_eval.evaluate(ts_eval.read_conll(str(path), scheme="conlleval")).to_dict()
+    expected = ts_eval.score(ts_eval.io.read_conll(str(path), scheme="conlleval")).to_dict()
     cluster = distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None)
     with cluster, distributed.Client(cluster) as client:
-        shards = ts_eval.file_shards(str(path), 3, scheme="conlleval")
-        counts = sum(client.gather(client.map(ts_eval.count_file, shards)))
+        shards = file_shards(str(path), 3, scheme="conlleval")
+        counts = sum(client.gather(client.map(count_file, shards)))
     assert len(shards) == 3 and counts.report().to_dict() == expected
 
 
@@ -684,15 +686,15 @@ def test_count_files_gives_the_counts_of_the_pair_read_whole(tmp_path):
     gold, system = split_files(tmp_path, synthetic(80))
     models = MODELS.split(",")
     for scheme in ("IOB2", "auto", "conlleval"):
-        whole = ts_eval.evaluate(ts_eval.read_conll_pair(gold, [system], scheme=scheme), models=models).to_dict()
-        counts = ts_eval.count_files(gold, [system], scheme=scheme, models=models, block_bytes=100)
+        whole = ts_eval.score(ts_eval.io.read_conll_pair(gold, [system], scheme=scheme), models=models).to_dict()
+        counts = count_files(gold, [system], scheme=scheme, models=models, block_bytes=100)
         assert counts.report().to_dict() == whole
     with pytest.raises(ts_eval.OptionError, match="colour"):
-        ts_eval.count_files(gold, [system], colour=1)
+        count_files(gold, [system], colour=1)
     with pytest.raises(ts_eval.OptionError, match="no system file"):
-        ts_eval.count_files(gold, [])
+        count_files(gold, [])
     with pytest.raises(ts_eval.OptionError, match="a shard is only a part of the file"):
-        ts_eval.count_file(ts_eval.file_shards(system, 2)[0], scheme="auto")
+        count_file(file_shards(system, 2)[0], scheme="auto")
 
 
 @pytest.mark.slow
