@@ -14,7 +14,8 @@ import sys
 from typing import TYPE_CHECKING, Any, Dict, List, Optional
 
 from .errors import UsageError, option_errors
-from .inputs import STDIN, add_reading_options, check_paths, inputs_of, label_map, load
+from .input_options import add_reading_options
+from .inputs import STDIN, check_paths, inputs_of, label_map, load
 from .outputs import add_output_options, emit
 
 if TYPE_CHECKING:

@@ -21,7 +21,8 @@ from typing import TYPE_CHECKING, Any, Dict, Iterator, List, Optional, Union
 
 from . import lists
 from .errors import UsageError, option_errors
-from .inputs import add_column_options, add_reading_options, check_paths, inputs_of, load
+from .input_options import add_column_options, add_reading_options
+from .inputs import check_paths, inputs_of, load
 from .matching import add_matching_options, matching_options
 from .outputs import add_output_options, emit, format_choices
 
