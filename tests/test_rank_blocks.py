@@ -19,7 +19,7 @@ from test_score_properties import tag_corpus
 from test_streaming import Run, corpus_text, count_blocks, run
 from test_streaming_conllu import conllu_text, write
 
-import ts_eval.cli.rank as rank_cli
+import ts_eval.cli.tasks as rank_tasks
 import ts_eval.io.columns as columns
 import ts_eval.ranking.blocks as in_blocks
 from ts_eval.io.conll import read_conll, read_conll_blocks
@@ -300,7 +300,7 @@ def test_files_count_the_blocks(monkeypatch, tmp_path):
     path.write_text(text(12), encoding="utf-8")
     monkeypatch.setattr(in_blocks, "BLOCK_BYTES", 1)
     seen = count_blocks(monkeypatch, "read_conll_blocks")
-    monkeypatch.setattr(rank_cli, "load_task", lambda *a, **k: pytest.fail("read whole"))
+    monkeypatch.setattr(rank_tasks, "load_task", lambda *a, **k: pytest.fail("read whole"))
     rc, _, _ = run(["rank", str(path), "--gold-col", "2", *QUICK, "--format", "json"])
     assert rc == 0 and seen == [12]
 
