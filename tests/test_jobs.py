@@ -71,3 +71,15 @@ def test_jobs_must_be_a_whole_number_of_processes(tmp_path, jobs):
     path.write_text(sentences(3))
     with pytest.raises(ts_eval.OptionError, match="jobs"):
         ts_eval.count_file(str(path), jobs=jobs)
+
+
+def test_the_command_passes_jobs_to_the_library(tmp_path, cut, capsys):
+    from ts_eval.cli import main
+
+    path = tmp_path / "s.conll"
+    path.write_text(sentences(200) + "z I-ORG O\n\n")
+    outputs = []
+    for jobs in ([], ["--jobs", "3"]):
+        assert main(["score", str(path), "--format", "json", *jobs]) == 0
+        outputs.append(capsys.readouterr().out)
+    assert cut == [3] and outputs[0] == outputs[1] and '"first_repair_line": 801' in outputs[0]
