@@ -282,3 +282,26 @@ def test_the_continuum_in_atoms_of_the_separator_weight_and_in_characters(tmp_pa
         ts_eval.agree(spans, lengths=[4], continuum="characters")
     with pytest.raises(ts_eval.OptionError, match="not a ratio"):
         ts_eval.agree(spans, lengths=[4], separator_weight=0.123456789)
+
+
+def test_the_command_and_the_python_api_read_annotations_through_one_inputs(tmp_path):
+    """``annotations_of`` reads what an ``Inputs`` describes, for ``ts-eval agree`` and ``read_annotations``
+    alike: the same annotators and names, and one input that holds one annotation is an error naming the
+    keyword (the command spells it ``--annotator-field FIELD``)."""
+    from ts_eval.agreement.inputs import annotations_of, read_annotations
+    from ts_eval.agreement.study import agreement as agree
+    from ts_eval.io.inputs import Inputs
+
+    path = tmp_path / "three.conll"
+    path.write_text("EU B-ORG B-ORG B-ORG\nrejects O O O\nPeter B-PER B-PER O\n\nGerman B-MISC B-LOC B-MISC\n")
+    given = annotations_of(Inputs.given(file=str(path), gold_column=2))
+    assert given.names == ["col2", "col3", "col4"]
+    python = read_annotations([str(path)])
+    assert python.names == given.names and agree(given).to_dict() == agree(python).to_dict()
+    assert annotations_of(Inputs.given(file=str(path), gold_column=2), ["a", "b", "c"]).names == ["a", "b", "c"]
+    with pytest.raises(ts_eval.OptionError, match="2 names for 3 annotator columns"):
+        annotations_of(Inputs.given(file=str(path), gold_column=2), ["a", "b"])
+    text = tmp_path / "one.jsonl"
+    text.write_text('{"text": "EU rejects", "spans": [[0, 2, "ORG"]]}\n')
+    with pytest.raises(ts_eval.OptionError, match=r"holds one annotation: .* or annotator_field=FIELD for an export"):
+        annotations_of(Inputs.given(file=str(text)))

@@ -226,7 +226,7 @@ def test_the_exit_codes_are_documented_in_the_readme():
 
 
 def test_a_hint_is_data_and_each_audience_spells_it():
-    from ts_eval.cli.errors import spell_hint
+    from ts_eval.cli.spelling import spell_hint
     from ts_eval.errors import AnyOf, Hint
 
     err = InputError(["no tag source: give ", AnyOf(Hint("column", metavar="NAME"), Hint("misc_key", metavar="KEY")),

@@ -20,7 +20,7 @@ import pytest
 from support import run_cli, write
 
 from ts_eval.cli import app
-from ts_eval.cli.score import DEMO_FILE
+from ts_eval.cli.demo import DEMO_FILE
 from ts_eval.output.builders import build
 from ts_eval.output.renderers import render
 from ts_eval.output.renderers.text import blocks_of

@@ -112,10 +112,10 @@ def test_every_command_refuses_to_write_over_an_input(tmp_path, capsys, monkeypa
         src = write(brat / "d.txt", GOLD_ONLY)
         argv = ["convert", src, str(brat) + "/", "--from", "columns", "--to", "brat"]
     else:    # the bundled file, copied: a regression must not overwrite the package's own data
-        from ts_eval.cli import score
+        from ts_eval.cli import demo as cli_demo
         demo = tmp_path / "demo.conll"
-        demo.write_bytes(Path(score.DEMO_FILE).read_bytes())
-        monkeypatch.setattr(score, "DEMO_FILE", str(demo))
+        demo.write_bytes(Path(cli_demo.DEMO_FILE).read_bytes())
+        monkeypatch.setattr(cli_demo, "DEMO_FILE", str(demo))
         argv = ["demo", "-o", str(demo)]
     before = {p: p.read_bytes() for p in tmp_path.rglob("*") if p.is_file()}
     _same_file_refused(capsys, argv)

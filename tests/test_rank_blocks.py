@@ -20,7 +20,7 @@ from test_score_properties import tag_corpus
 from test_streaming import Run, corpus_text, count_blocks, run
 from test_streaming_conllu import conllu_text, write
 
-import ts_eval.cli.rank as rank_cli
+import ts_eval.ranking.tasks as rank_tasks
 import ts_eval.ranking.blocks as in_blocks
 from ts_eval.core.corpus import Corpus
 from ts_eval.io.api import read_conll
@@ -58,15 +58,14 @@ def whole_and_blocks(monkeypatch, argv: List[str], block_bytes: int = 1, stdin: 
         return real(*args, **kw)
 
     with monkeypatch.context() as m:
-        m.setattr(rank_cli, "_source", lambda spec, args: rank_cli._Task(spec, args, rank_cli._inputs(spec, args),
-                                                                         False))
+        m.setattr(rank_tasks, "reads_in_blocks", lambda *a, **k: False)
         m.setattr(in_blocks, "rank_blocks", counted)
         whole = run(argv, stdin)
         assert not ranked, "the task was not read whole"
     with monkeypatch.context() as m:
         m.setattr(in_blocks, "BLOCK_BYTES", block_bytes)
         m.setattr(in_blocks, "rank_blocks", counted)
-        m.setattr(rank_cli, "load_task", lambda *a, **k: pytest.fail("read whole"))
+        m.setattr(Inputs, "corpus", lambda *a, **k: pytest.fail("read whole"))
         streamed = run(argv, stdin)
         assert ranked, "the blocks were not read"
     return without_timings(whole), without_timings(streamed)
@@ -316,7 +315,7 @@ def test_files_count_the_blocks(monkeypatch, tmp_path):
     path.write_text(text(12), encoding="utf-8")
     monkeypatch.setattr(in_blocks, "BLOCK_BYTES", 1)
     seen = count_blocks(monkeypatch)
-    monkeypatch.setattr(rank_cli, "load_task", lambda *a, **k: pytest.fail("read whole"))
+    monkeypatch.setattr(Inputs, "corpus", lambda *a, **k: pytest.fail("read whole"))
     rc, _, _ = run(["rank", str(path), "--gold-col", "2", *QUICK, "--format", "json"])
     assert rc == 0 and seen == [12]
 

@@ -511,7 +511,7 @@ def clean(n_sentences: int) -> str:
 @pytest.mark.slow
 @pytest.mark.parametrize("scheme", ["IOB2", "conlleval"])
 def test_jobs_score_shards_in_processes_with_the_report_of_one(tmp_path, monkeypatch, scheme):
-    monkeypatch.setattr(score, "MIN_SHARD_BYTES", 1)     # shard even a small file
+    monkeypatch.setattr(files, "MIN_SHARD_BYTES", 1)     # shard even a small file
     cut: List[int] = []
     real = streaming_shards.file_shards
     monkeypatch.setattr(streaming_shards, "file_shards", lambda *a, **k: cut.append(a[1]) or real(*a, **k))
@@ -532,7 +532,7 @@ def test_jobs_score_shards_in_processes_with_the_report_of_one(tmp_path, monkeyp
 def test_jobs_count_the_lines_before_a_shard_only_when_its_line_numbers_show(tmp_path, monkeypatch):
     """--jobs cuts the file without counting lines (a pass over the bytes): a later shard's line numbers
     are placed after the lines before it only when the report shows one of them."""
-    monkeypatch.setattr(score, "MIN_SHARD_BYTES", 1)
+    monkeypatch.setattr(files, "MIN_SHARD_BYTES", 1)
     counted: List[int] = []
     real = streaming_shards.lines_before
     monkeypatch.setattr(streaming_shards, "lines_before",
@@ -615,7 +615,7 @@ def test_the_shards_of_a_file_add_up_to_the_file_for_every_n(tmp_path_factory, s
 
 @pytest.mark.slow
 def test_jobs_report_an_error_as_one_process_does(tmp_path, monkeypatch):
-    monkeypatch.setattr(score, "MIN_SHARD_BYTES", 1)
+    monkeypatch.setattr(files, "MIN_SHARD_BYTES", 1)
     path = tmp_path / "bad.conll"
     path.write_text(clean(300) + "x B-PER\n\n")
     whole = whole_and_streamed(monkeypatch, ["score", str(path)])[0]
@@ -699,7 +699,7 @@ def test_count_files_gives_the_counts_of_the_pair_read_whole(tmp_path):
 
 @pytest.mark.slow
 def test_jobs_with_scheme_auto_count_in_one_process(tmp_path, monkeypatch, blocks_counted):
-    monkeypatch.setattr(score, "MIN_SHARD_BYTES", 1)
+    monkeypatch.setattr(files, "MIN_SHARD_BYTES", 1)
     path = tmp_path / "s.conll"
     path.write_text(synthetic(300))
     argv = ["score", str(path), "--scheme", "auto", "--format", "json"]

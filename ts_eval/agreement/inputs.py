@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from typing import Any, Dict, List, Optional, Sequence
 
-from ..core.corpus import Corpus, relabel
-from ..errors import OptionError
+from ..core.corpus import relabel
+from ..errors import Hint, OptionError
 from ..io.annotators import read_annotators
 from ..io.formats import detect as detect_format
 from ..io.inputs import Inputs
@@ -83,22 +83,37 @@ def read_annotations(paths: Sequence[str], *, names: Optional[Sequence[str]] = N
     if partial:
         raise OptionError("partial applies to an export split by an annotator field")
     if len(paths) == 1:
-        corpus = _column_file(paths[0], columns, **options)
-        found = [f"col{corpus.gold_info.column}"] + [f"col{corpus.system_info[n].column}" for n in corpus.systems]
-        return from_corpus(corpus, list(names) if names is not None else found)
+        return annotations_of(_column_file(paths[0], columns, **options), names)
     if columns is not None:
         raise OptionError("columns apply to one column file with an annotator per column")
     found = annotator_names(paths, names)
     formats = {format} if format is not None else {detect_format(p, None if is_dir(p) else read_head(p))
                                                     for p in paths}
-    words = annotator_words(found)
     layout: Dict[str, Any] = {"gold_column": -1, "system_columns": (-1,)} if formats == {"columns"} else {}
-    corpus = Inputs.given(gold=paths[0], systems=paths[1:], format=format, names=side_names(found), words=words,
-                          **layout, **options).corpus("agree")
+    return annotations_of(Inputs.given(gold=paths[0], systems=paths[1:], format=format, **layout, **options), found)
+
+
+def annotations_of(inputs: Inputs, names: Optional[Sequence[str]] = None) -> Annotations:
+    """The annotations ``inputs`` describe (how they are read: :class:`~ts_eval.io.inputs.Inputs`): one column file
+    (``inputs.file``) whose gold and system columns are the annotators, named ``colN`` unless ``names``; or one
+    input per annotator (``inputs.gold`` the first, ``inputs.systems`` the others), named after their files
+    unless ``names`` (:func:`annotator_names`)."""
+    from dataclasses import replace
+
+    if inputs.file is not None:
+        _one_holds_annotators(inputs, inputs.file)
+        corpus = inputs.corpus("agree")
+        found = [f"col{corpus.gold_info.column}"] + [f"col{corpus.system_info[n].column}" for n in corpus.systems]
+        if names is not None and len(names) != len(found):
+            raise OptionError(f"{len(names)} names for {len(found)} annotator columns")
+        return from_corpus(corpus, list(names) if names is not None else found)
+    assert inputs.gold is not None
+    found = annotator_names([inputs.gold, *inputs.systems], names)
+    corpus = replace(inputs, names=tuple(side_names(found)), words=tuple(annotator_words(found))).corpus("agree")
     return from_corpus(corpus, found)
 
 
-def _column_file(path: str, columns: Optional[Sequence[int]], **options: Any) -> Corpus:
+def _column_file(path: str, columns: Optional[Sequence[int]], **options: Any) -> Inputs:
     """A column file whose ``columns`` (default: every column after the first, the tokens) are the
     annotators."""
     if columns is None:
@@ -110,4 +125,23 @@ def _column_file(path: str, columns: Optional[Sequence[int]], **options: Any) ->
     if len(cols) < 2:
         raise OptionError(f"{path}: {len(cols)} annotator columns; agreement needs at least two")
     return Inputs.given(file=path, gold_column=cols[0], system_columns=cols[1:],
-                        names=[f"c{k}" for k in range(1, len(cols))], **options).corpus("agree")
+                        names=[f"c{k}" for k in range(1, len(cols))], **options)
+
+
+def _one_holds_annotators(inputs: Inputs, path: str) -> None:
+    """One input alone must be a column file with two or more annotator columns (after the tokens, when the
+    columns are not given)."""
+    from ..io.source import STDIN
+
+    fmt = inputs.input_format(path)
+    if fmt != "columns":
+        raise OptionError([f"{path} is read as {fmt}, which holds one annotation: give one input per annotator, or ",
+                           Hint("annotator_field", metavar="FIELD"),
+                           " for an export whose annotations name their annotator"])
+    if inputs.system_columns is None:
+        from ..io.columns import count_columns
+
+        n = count_columns(path, inputs.delimiter) if path != STDIN else 3
+        if n < 3:
+            raise OptionError(f"{path} has {max(n - 1, 0)} annotation column(s) after the tokens; agreement needs at "
+                              "least two: give one input per annotator, or a column file with an annotator per column")

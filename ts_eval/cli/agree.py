@@ -11,10 +11,11 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import TYPE_CHECKING, Any, Dict, List, Optional
+from typing import TYPE_CHECKING, Any, Dict, List
 
 from .errors import UsageError, option_errors
-from .inputs import STDIN, add_reading_options, check_paths, inputs_of, label_map, load
+from .input_options import add_reading_options
+from .inputs import check_paths, inputs_of, label_map
 from .outputs import add_output_options, emit
 
 if TYPE_CHECKING:
@@ -77,8 +78,7 @@ def register(subparsers: Any) -> None:
 
 
 def _annotations(args: argparse.Namespace) -> Annotations:
-    from ..agreement.data import from_corpus
-    from ..agreement.inputs import annotator_names, annotator_words, read_annotations, side_names
+    from ..agreement.inputs import annotations_of, annotator_names, read_annotations
 
     inputs: List[str] = list(args.inputs)
     if args.annotator_field is not None:
@@ -100,41 +100,16 @@ def _annotations(args: argparse.Namespace) -> Annotations:
         cols = args.columns
         if cols is not None and len(cols) < 2:
             raise UsageError("--columns: give at least two annotator columns")
-        _one_input_holds_annotators(inputs[0], cols, args)
-        one = inputs_of(args, file=inputs[0], names=None, columns=False, gold_column=cols[0] if cols else 2,
-                        system_columns=tuple(cols[1:]) if cols else None)
-        corpus = load(one, "agree", min_systems=1)
-        found = [f"col{corpus.gold_info.column}"] + [f"col{corpus.system_info[n].column}" for n in corpus.systems]
-        names = args.names if args.names is not None else found
-        if len(names) != len(found):
-            raise UsageError(f"{len(names)} names for {len(found)} annotator columns")
+        read = inputs_of(args, file=inputs[0], names=None, columns=False, gold_column=cols[0] if cols else 2,
+                         system_columns=tuple(cols[1:]) if cols else None)
+    else:
+        if args.columns is not None:
+            raise UsageError("--columns applies to one column file with an annotator per column")
         with option_errors():
-            return from_corpus(corpus, names)
-    if args.columns is not None:
-        raise UsageError("--columns applies to one column file with an annotator per column")
+            annotator_names(inputs, args.names)     # (names are checked before the reading options)
+        read = inputs_of(args, gold=inputs[0], systems=inputs[1:], names=None, columns=False)
     with option_errors():
-        names = annotator_names(inputs, args.names)
-    two = inputs_of(args, gold=inputs[0], systems=inputs[1:], names=side_names(names), columns=False,
-                    words=tuple(annotator_words(names)))
-    corpus = load(two, "agree", min_systems=1)
-    with option_errors():
-        return from_corpus(corpus, names)
-
-
-def _one_input_holds_annotators(path: str, cols: Optional[List[int]], args: argparse.Namespace) -> None:
-    """One input alone must be a column file with two or more annotator columns: say so in agree's words."""
-    from ..io.columns import count_columns
-
-    fmt = inputs_of(args, file=path, names=None, columns=False).input_format(path)
-    if fmt != "columns":
-        raise UsageError(f"{path} is read as {fmt}, which holds one annotation: give one input per annotator, or "
-                         "--annotator-field FIELD for an export whose annotations name their annotator")
-    if cols is None:
-        with option_errors():
-            n = count_columns(path, args.delimiter) if path != STDIN else 3
-        if n < 3:
-            raise UsageError(f"{path} has {max(n - 1, 0)} annotation column(s) after the tokens; agreement needs at "
-                             "least two: give one input per annotator, or a column file with an annotator per column")
+        return annotations_of(read, args.names)
 
 
 def run(args: argparse.Namespace) -> int:

@@ -13,7 +13,8 @@ from typing import Any
 
 from . import lists
 from .errors import UsageError, option_errors
-from .inputs import COLUMN_RULE, add_column_options, add_reading_options, check_paths, inputs_of, load
+from .input_options import COLUMN_RULE, add_column_options, add_reading_options
+from .inputs import check_paths, inputs_of, load
 from .outputs import add_output_options, emit
 
 DESCRIPTION = (

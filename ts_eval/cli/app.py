@@ -19,7 +19,8 @@ from types import ModuleType
 from typing import Dict, List, Optional
 
 from ..version import __version__
-from .errors import ArgumentParser, option_flags, report
+from .errors import ArgumentParser, report
+from .spelling import option_flags
 
 # command -> module of this package; a module may register several commands (score: score and demo)
 COMMANDS = {"score": "score", "demo": "score", "fair": "fair", "rank": "rank", "compare": "compare",

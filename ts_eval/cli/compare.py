@@ -12,7 +12,8 @@ import argparse
 from typing import TYPE_CHECKING, Any
 
 from .errors import UsageError, option_errors
-from .inputs import COLUMN_RULE, add_column_options, add_reading_options, check_paths, inputs_of, load, request_paths
+from .input_options import COLUMN_RULE, add_column_options, add_reading_options
+from .inputs import check_paths, inputs_of, load, request_paths
 from .matching import add_matching_options, matching_options
 from .outputs import add_output_options, emit, format_choices
 

@@ -17,7 +17,7 @@ Anything else is a bug and keeps its traceback.
 The library raises :class:`OptionError` for a bad option value; where a library function still
 raises a plain ``ValueError`` for one, the command wraps the call in :func:`option_errors`.  Library
 messages name options as Python keywords, kept as data (:class:`ts_eval.errors.Hint`); here they
-are spelled as the running command's flags (``align='expand'`` -> ``--align expand``).
+are spelled as the running command's flags (``align='expand'`` -> ``--align expand``, :mod:`.spelling`).
 """
 from __future__ import annotations
 
@@ -25,26 +25,22 @@ import argparse
 import errno
 import sys
 from contextlib import contextmanager
-from typing import Any, Dict, Iterator, Optional, Tuple
+from typing import TYPE_CHECKING, Iterator, NoReturn, Optional
 
-from ..errors import Hint, InputError, OptionError, TsEvalError
+from ..errors import InputError, OptionError, TsEvalError
+from .spelling import Flags, spell_hint
+
+if TYPE_CHECKING:
+    #: what ``add_subparsers()`` gives, to which each command adds its parser
+    Subparsers = argparse._SubParsersAction[argparse.ArgumentParser]
+    #: a parser or one of its argument groups (what options are added to)
+    Options = argparse._ActionsContainer
 
 #: exit codes by name (the table above)
 DONE, BAD_INPUT, BAD_USAGE, INTERRUPTED = 0, 1, 2, 130
 
-#: library keyword -> the command line's ``dest`` where the two names differ
-KEYWORD_DEST = {"token_column": "token_col", "gold_column": "gold_col", "system_column": "system_col",
-                "system_columns": "system_col",
-                "details": "confusion",            # score's --details (also --confusion)
-                # the flag turns the quirk off: only Hint("eof_quirk", False) names it
-                "eof_quirk": "count_last_chunk"}
-
-
 WRITE_FAILED = "cannot write the output: "
 _WRITE_ERRNOS = {errno.ENOSPC, errno.EFBIG, getattr(errno, "EDQUOT", errno.ENOSPC)}   # only writes fail so
-
-
-Flags = Dict[str, Tuple[str, bool]]   # option keyword -> (long flag, takes a value)
 
 
 def exit_code(err: BaseException) -> Optional[int]:
@@ -87,7 +83,7 @@ def message(err: BaseException, flags: Optional[Flags] = None) -> Optional[str]:
 def report(err: BaseException, flags: Optional[Flags] = None) -> int:
     """Print ``err`` as ``ts-eval: error: ...`` when it is one the user can act on; its exit code.
 
-    ``flags``: the running command's options (:func:`option_flags`), to spell the options a library
+    ``flags``: the running command's options (:func:`.spelling.option_flags`), to spell the options a library
     message names."""
     code = exit_code(err)
     if code is None:
@@ -96,41 +92,6 @@ def report(err: BaseException, flags: Optional[Flags] = None) -> int:
     if text is not None:
         print("ts-eval: interrupted" if code == INTERRUPTED else f"ts-eval: error: {text}", file=sys.stderr)
     return code
-
-
-def option_flags(parser: argparse.ArgumentParser) -> Flags:
-    """A command's options: ``dest`` (and the library keyword of :data:`KEYWORD_DEST`) -> its long flag and
-    whether it takes a value (``--tags-only`` does not)."""
-    flags: Flags = {}
-    for action in parser._actions:   # argparse has no public list of a parser's options
-        long = [s for s in action.option_strings if s.startswith("--")]
-        if long and action.dest not in flags:
-            flags[action.dest] = (long[0], action.nargs != 0)
-    for keyword, dest in KEYWORD_DEST.items():
-        if dest in flags:
-            flags.setdefault(keyword, flags[dest])
-    return flags
-
-
-def spell_hint(hint: Hint, flags: Flags) -> Optional[str]:
-    """``hint`` as the command line writes it (``--align expand``), None when the command has no such option."""
-    if hint.option not in flags:
-        return None
-    flag, takes_value = flags[hint.option]
-    if hint.metavar is not None and takes_value:
-        return f"{flag} {hint.metavar}"
-    if not hint.values or not takes_value:
-        return flag
-    return f"{flag} " + " or ".join(_shell_word(v) for v in hint.values)
-
-
-def _shell_word(value: Any) -> str:
-    import shlex  # (only an error message spells a value)
-
-    text = {"\t": "'\\t'"}.get(value) if isinstance(value, str) else None
-    if isinstance(value, float) and value.is_integer() and abs(value) < 1e15:
-        text = str(int(value))          # as typed: argparse made --beta 0 the float 0.0
-    return text or shlex.quote(str(value))
 
 
 class UsageError(OptionError):
@@ -142,7 +103,7 @@ class ArgumentParser(argparse.ArgumentParser):
     """argparse with a usage error as one line: the error and where to read the usage, not the whole
     usage text (8-14 lines that bury the line that matters)."""
 
-    def error(self, message: str) -> Any:  # argparse's signature; it never returns
+    def error(self, message: str) -> NoReturn:
         self.exit(BAD_USAGE, f"{self.prog}: error: {message} (see '{self.prog} --help')\n")
 
 

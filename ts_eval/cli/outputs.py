@@ -22,7 +22,7 @@ from typing import Any, Callable, Dict, Optional, Sequence
 
 from ..errors import Spelling, python_spelling
 from ..output.renderers import FORMATS as RENDERERS
-from .errors import option_flags, spell_hint
+from .spelling import option_flags, spell_hint
 
 PAGE_FORMATS = tuple(RENDERERS)
 

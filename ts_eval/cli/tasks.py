@@ -1,90 +1,55 @@
-"""``ts-eval rank``'s tasks: from ``--gold``/files, one FILE, ``--task`` or a manifest (what to read;
-:mod:`.rank` reads each task through the shared loader, :mod:`.inputs`)."""
+"""``ts-eval rank``'s tasks: from ``--gold``/files, one FILE, ``--task`` or a manifest (what to read; a manifest is
+read by :func:`ts_eval.ranking.manifest.read_manifest`; :mod:`.rank` reads each task through
+:func:`ts_eval.ranking.tasks.read_task`)."""
 from __future__ import annotations
 
 import argparse
-import json
-import os
-import sys
-from dataclasses import dataclass, field
-from pathlib import Path
-from typing import Any, Dict, List, Optional
+from typing import TYPE_CHECKING, List, Optional, Tuple
 
-from ..errors import InputError
 from .errors import UsageError
 
-
-@dataclass
-class TaskSpec:
-    name: str
-    gold: str
-    systems: List[str]
-    names: Optional[List[str]] = None
-    options: Dict[str, Any] = field(default_factory=dict)   # gold_col, system_col, scheme, glob per task
+if TYPE_CHECKING:   # (the manifest's reader is imported when tasks are read: building the parser does without it)
+    from ..ranking.manifest import TaskSpec
 
 
-def _manifest_text(path: str) -> str:
-    try:
-        return Path(path).read_text(encoding="utf-8")
-    except OSError as err:
-        raise InputError(f"cannot read the manifest: {err.strerror}", path) from None
-
-
-def _structured_tasks(path: str, text: str, rel) -> List[TaskSpec]:
-    """Tasks of a JSON (``{"tasks": [...]}``) or TOML (``[[task]]``) manifest."""
-    suffix = Path(path).suffix.lower()
-    try:
-        if suffix == ".json":
-            data = json.loads(text)
-        elif sys.version_info >= (3, 11):
-            import tomllib
-            data = tomllib.loads(text)
-        else:
-            raise InputError("a TOML manifest needs Python 3.11 or later (tomllib); expected a JSON manifest "
-                             "on this Python", path)
-    except ValueError as err:
-        raise InputError(f"cannot parse the manifest: {err}", path) from None
-    items = data.get("tasks", data.get("task")) if isinstance(data, dict) else data
-    if not isinstance(items, list) or not items:
-        raise InputError("expected a list of tasks (JSON: {\"tasks\": [...]}; TOML: [[task]] tables), each "
-                         "with name, gold and systems", path)
-    tasks = []
-    for k, t in enumerate(items):
-        if not isinstance(t, dict) or not {"name", "gold", "systems"} <= set(t):
-            raise InputError(f"task {k + 1}: expected name, gold and systems (a list of files or "
-                             "directories)", path)
-        systems = t["systems"] if isinstance(t["systems"], list) else [t["systems"]]
-        opts = {k2: t[k2] for k2 in ("gold_col", "system_col", "scheme", "glob") if k2 in t}
-        tasks.append(TaskSpec(str(t["name"]), rel(str(t["gold"])), [rel(str(s)) for s in systems],
-                              t.get("names"), opts))
-    return tasks
-
-
-def read_manifest(path: str) -> List[TaskSpec]:
-    """Tasks from a JSON, TOML or line manifest; relative paths are relative to the manifest."""
-    base = os.path.dirname(os.path.abspath(path))
-
-    def rel(p: str) -> str:
-        return p if os.path.isabs(p) else os.path.join(base, p)
-
-    text = _manifest_text(path)
-    if Path(path).suffix.lower() in (".json", ".toml"):
-        return _structured_tasks(path, text, rel)
-    tasks = []
-    for lineno, line in enumerate(text.splitlines(), 1):
-        fields = line.split("#", 1)[0].split()
-        if not fields:
-            continue
-        if len(fields) < 3:
-            raise InputError(f"expected 'NAME GOLD SYSTEM...', found {line.strip()!r}", path, lineno)
-        tasks.append(TaskSpec(fields[0], rel(fields[1]), [rel(s) for s in fields[2:]]))
-    if not tasks:
-        raise InputError("no task in the manifest (lines 'NAME GOLD SYSTEM...')", path)
-    return tasks
+def add_task_arguments(p: argparse.ArgumentParser) -> None:
+    """The ways of giving tasks: system files with ``--gold``, one FILE, ``--task`` or ``--manifest``; ``--germeval``
+    and ``--glob``."""
+    p.add_argument("inputs", nargs="*", metavar="SYSTEM",
+                   help="system files or directories (with --gold), or one FILE with several system columns")
+    p.add_argument("--gold", metavar="GOLD", help="gold file (one file per system)")
+    p.add_argument("--task", nargs="+", action="append", metavar="ARG",
+                   help="NAME GOLD SYSTEM... : one task (repeat for several)")
+    p.add_argument("--manifest", metavar="FILE",
+                   help="tasks from a file (.json, .toml, or 'NAME GOLD SYSTEM...' lines)")
+    p.add_argument("--germeval", action="store_true",
+                   help="GermEval 2014 layout (both levels, twelve labels): 6-column files (index, token, gold "
+                        "outer/inner, system outer/inner) or, with --gold, a gold file and 4- or 6-column system "
+                        "files; adds GermEval Metric 1 (germeval-m1) to the default models")
+    p.add_argument("--glob", default="*", metavar="PATTERN",
+                   help="files to take from a system directory (default '*'; hidden files are skipped)")
 
 
 def task_specs(args: argparse.Namespace) -> List[TaskSpec]:
-    """The tasks the arguments describe (exactly one way of giving inputs)."""
+    """The tasks the arguments describe (exactly one way of giving inputs; each task's name once)."""
+    specs = _specs(args)
+    names = [s.name for s in specs]
+    dup = sorted({n for n in names if names.count(n) > 1})
+    if dup:
+        raise UsageError(f"task name(s) {', '.join(dup)} given twice; task names must be unique")
+    return specs
+
+
+def task_paths(specs: List[TaskSpec], args: argparse.Namespace) -> List[Tuple[str, Optional[str]]]:
+    """The inputs the tasks name, each with how a message names it (for the checks before reading)."""
+    return [("--manifest", args.manifest)] + [
+        (f"{role} of task {s.name}" if len(specs) > 1 else role, path) for s in specs
+        for role, path in [("--gold", s.gold)] + [("system", p) for p in s.systems]]
+
+
+def _specs(args: argparse.Namespace) -> List[TaskSpec]:
+    from ..ranking.manifest import TaskSpec, read_manifest
+
     ways = [bool(args.task), bool(args.manifest), bool(args.gold) or bool(args.inputs)]
     if sum(ways) == 0:
         raise UsageError("no input: give --gold GOLD SYSTEM..., a FILE with several system columns, "
@@ -109,3 +74,12 @@ def task_specs(args: argparse.Namespace) -> List[TaskSpec]:
     if len(args.inputs) != 1:
         raise UsageError("without --gold, give one FILE with a gold column and several system columns")
     return [TaskSpec("task", "", [args.inputs[0]], args.names, {"single_file": True})]
+
+
+def check_germeval(args: argparse.Namespace) -> None:
+    """The options that apply only with ``--germeval``, or not with it."""
+    if args.policy == "nereval" and not args.germeval:
+        raise UsageError("--policy nereval is GermEval's chunk rule: use it with --germeval")
+    if args.germeval and args.map_label:
+        raise UsageError("--map-label does not apply to --germeval: GermEval's metrics are defined on its "
+                         "twelve labels (Metric 2 already collapses deriv and part)")

@@ -24,6 +24,10 @@ that applies to none of the formats read is an error.
 **System names**: ``names`` if given; else a system column of a file with several is ``colN``; a file is its
 name without directory, compression suffix and last extension (``runs/crf.conll.gz`` -> ``crf``; standard
 input -> ``stdin``).  Two systems with the same name, or a system called ``gold``, are an error naming both.
+
+**Jobs**: counting the inputs (:func:`ts_eval.streaming.files.count`, what ``score`` does) reads one plain column
+file in ``jobs`` processes, a shard of whole sentences each, and adds up their counts (the same counts as one
+process); inputs it cannot cut are counted in one, and every other reading is in one.
 """
 from __future__ import annotations
 
@@ -85,6 +89,10 @@ class Inputs:
     #: one column file's bytes start..stop only, after ``lines`` lines, with its first line's Head (a shard of
     #: :func:`ts_eval.streaming.shards.file_shards`)
     shard: Optional[Tuple[int, int, int, Any]] = None
+    #: counting (:func:`ts_eval.streaming.files.count`) reads one plain column file in this many processes, a
+    #: shard of whole sentences each, when it can (not standard input, a compressed file, gold with system files
+    #: or the scheme ``auto``; a shard is at least ``streaming.files.MIN_SHARD_BYTES``); reading is in one
+    jobs: int = 1
 
     @classmethod
     def given(cls, **keywords: Any) -> Inputs:

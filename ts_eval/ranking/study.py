@@ -360,8 +360,8 @@ def _is_int(value: Any) -> bool:
     return isinstance(value, (int, np.integer)) and not isinstance(value, bool)
 
 
-def model_set(corpus: Corpus, models: Optional[Sequence[str]], reference: str) -> Tuple[List[Model], bool]:
-    """The models a ranking computes: ``models`` (None: the defaults for ``corpus``), with the
+def model_set(corpus: Optional[Corpus], models: Optional[Sequence[str]], reference: str) -> Tuple[List[Model], bool]:
+    """The models a ranking computes: ``models`` (None: the defaults for ``corpus``, or for any corpus), with the
     ``reference`` model put first when it is not one of them (then ``True``)."""
     model_list: List[Model] = resolve_models(models, corpus)
     get_model(reference)

@@ -13,6 +13,11 @@ workers of a Dask cluster -- and the counts of the shards, added in order, are t
     counts = sum(client.gather(client.map(count_file, shards)))   # dask.distributed
     report = counts.report()
 
+On one machine ``jobs`` does that for :func:`count` (``count_file(path, jobs=4)``, ``ts-eval score --jobs 4``):
+a plain column file of at least two :data:`MIN_SHARD_BYTES` is counted in up to ``jobs`` processes, a shard each,
+with the counts and the first error (with the file's line numbers) of one process; standard input, compressed
+files, a gold input with system inputs and the scheme ``auto`` are counted in one.
+
 Options: :class:`~ts_eval.io.inputs.Inputs`'s reading options (``gold_column``, ``system_columns``,
 ``scheme``, ...; a format's own, ``align``, ``misc_key``, ..., go with them) and the scoring options of
 :func:`ts_eval.models.evaluate.evaluate` (``models``, ``beta``, ...); ``labels`` and ``exclude`` keep some labels
@@ -25,8 +30,9 @@ import dataclasses
 from typing import TYPE_CHECKING, Any, Dict, Optional, Sequence, Tuple, Union
 
 from ..core.corpus import select_labels
-from ..errors import OptionError
+from ..errors import InputError, OptionError, TsEvalError
 from ..io.inputs import Inputs
+from ..io.source import STDIN
 from ..models.counts import Counts, count_corpus
 from ..models.evaluate import DEFAULT_MODELS, score_settings
 
@@ -39,11 +45,23 @@ SCORING = ("separator_weight", "beta", "all_labels_row", "models", "k1", "k2", "
            "min_overlap", "assignment", "partial_weight")
 
 
+#: ``Inputs.jobs``: a smaller shard costs more to start than it saves (~3M tokens)
+MIN_SHARD_BYTES = 32 << 20
+
+
 def count(inputs: Inputs, *, labels: Optional[Sequence[str]] = None, exclude: Sequence[str] = (),
           command: str = "score", min_systems: int = 1, **scoring: Any) -> Counts:
     """The counts of every block of ``inputs`` added up (``scoring``: :func:`~ts_eval.models.evaluate.evaluate`'s
-    options; ``command`` and ``min_systems`` word the error for too few systems)."""
+    options; ``command`` and ``min_systems`` word the error for too few systems); one plain column file in
+    ``inputs.jobs`` processes when it can be cut (:func:`_in_shards`)."""
     settings = score_settings(**scoring)
+    if not isinstance(inputs.jobs, int) or inputs.jobs < 1:
+        raise OptionError("expected a whole number of processes >= 1", option="jobs", value=inputs.jobs)
+    if inputs.jobs > 1 and inputs.shard is None:
+        sharded = _in_shards(inputs, dict(labels=labels, exclude=exclude, command=command, min_systems=min_systems,
+                                          **scoring))
+        if sharded is not None:
+            return sharded
     models = tuple(scoring.get("models") or DEFAULT_MODELS)
     total: Optional[Counts] = None
     for corpus in inputs.read(command, min_systems):
@@ -115,3 +133,48 @@ def count_files(gold: str, systems: Sequence[str], *, format: Union[str, Sequenc
     if block_bytes is not None:
         inputs = dataclasses.replace(inputs, block_bytes=block_bytes)
     return count(inputs, **rest)
+
+
+def _in_shards(inputs: Inputs, options: Dict[str, Any]) -> Optional[Counts]:
+    """The counts of one plain column file from ``inputs.jobs`` processes (fewer for a file of less than ``jobs``
+    times :data:`MIN_SHARD_BYTES`), one shard of whole sentences each, added in order (None: one process will
+    do, or the file cannot be cut -- gold with system files, standard input, a compressed file, the scheme
+    ``auto``).  The first shard that holds an error holds the file's first: its error is raised, with the file's
+    line numbers."""
+    import multiprocessing
+    import os
+    from concurrent.futures import ProcessPoolExecutor
+
+    from .shards import add_shards, file_shards, lines_before
+
+    path, scheme = inputs.file, inputs.scheme or inputs.default_scheme
+    if path is None or path == STDIN or scheme == "auto":
+        return None
+    jobs = min(inputs.jobs, os.path.getsize(path) // MIN_SHARD_BYTES)
+    if jobs < 2:
+        return None
+    cut = dict(delimiter=inputs.delimiter, scheme=scheme, gold_column=inputs.gold_column,
+               system_columns=inputs.system_columns, outside_tag=inputs.outside_tag)
+    # The lines before each shard are not counted first (a pass over the bytes before the last shard, on
+    # the path of every process): add_shards places a shard's line numbers where the report shows one.
+    shards = file_shards(path, jobs, count_lines=False, **{k: v for k, v in cut.items() if v is not None})
+    if len(shards) < 2:
+        return None
+    each = [(dataclasses.replace(inputs, shard=(s.start, s.stop, s.lines, s.head), jobs=1), options) for s in shards]
+    with ProcessPoolExecutor(len(shards), mp_context=multiprocessing.get_context("fork")) as pool:
+        parts = list(pool.map(_count_shard, each))
+    for shard, part in zip(shards, parts):
+        if isinstance(part, InputError) and part.line is not None and shard.start:
+            raise type(part)(list(part.parts), part.path, part.line + lines_before(path, shard.start))
+        if isinstance(part, Exception):
+            raise part
+    return add_shards(shards, [part for part in parts if isinstance(part, Counts)])
+
+
+def _count_shard(job: Tuple[Inputs, Dict[str, Any]]) -> Union[Counts, Exception]:
+    """One process's shard: its counts, or the error it holds."""
+    shard, options = job
+    try:
+        return count(shard, **options)
+    except (TsEvalError, ValueError) as err:
+        return err
