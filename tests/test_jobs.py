@@ -10,6 +10,7 @@ import ts_eval
 import ts_eval.streaming.files as files
 import ts_eval.streaming.shards as shards
 from ts_eval.io.inputs import Inputs
+from ts_eval.streaming.files import count_file
 
 MODELS = ["ts", "exact", "fair"]
 
@@ -31,10 +32,10 @@ def cut(monkeypatch) -> List[int]:
 def test_jobs_count_a_column_file_in_shards_with_the_counts_of_one_process(tmp_path, cut):
     path = tmp_path / "s.conll"
     path.write_text(sentences(200) + "z I-ORG O\n\n")      # the one repair is in the last shard, line 801
-    one = ts_eval.count_file(str(path), models=MODELS).report().to_dict()
+    one = count_file(str(path), models=MODELS).report().to_dict()
     assert one["gold"]["first_repair_line"] == 801        # a later shard's line, counted from the file's start
     for jobs in (2, 3):
-        assert ts_eval.count_file(str(path), models=MODELS, jobs=jobs).report().to_dict() == one
+        assert count_file(str(path), models=MODELS, jobs=jobs).report().to_dict() == one
         inputs = Inputs.given(file=str(path), jobs=jobs)
         assert files.count(inputs, models=MODELS).report().to_dict() == one
     assert cut == [2, 2, 3, 3]
@@ -44,9 +45,9 @@ def test_jobs_report_the_first_error_with_the_line_of_the_file(tmp_path, cut):
     path = tmp_path / "bad.conll"
     path.write_text(sentences(200) + "x B-PER\n\n")        # one column short, on line 801
     with pytest.raises(ts_eval.InputError) as one:
-        ts_eval.count_file(str(path))
+        count_file(str(path))
     with pytest.raises(ts_eval.InputError) as three:
-        ts_eval.count_file(str(path), jobs=3)
+        count_file(str(path), jobs=3)
     assert cut == [3] and one.value.line == three.value.line == 801 and str(three.value) == str(one.value)
 
 
@@ -59,9 +60,9 @@ def test_jobs_count_what_cannot_be_cut_in_one_process(tmp_path, cut):
     assert files.count(Inputs.given(gold=str(gold), systems=[str(system)], jobs=4)).report().to_dict() == expected
     path = tmp_path / "c.conll"
     path.write_text(sentences(100))
-    whole = ts_eval.count_file(str(path)).report().to_dict()
-    assert ts_eval.count_file(str(path), scheme="auto", jobs=2).report().to_dict() == \
-        ts_eval.count_file(str(path), scheme="auto").report().to_dict()
+    whole = count_file(str(path)).report().to_dict()
+    assert count_file(str(path), scheme="auto", jobs=2).report().to_dict() == \
+        count_file(str(path), scheme="auto").report().to_dict()
     assert whole and cut == []
 
 
@@ -70,7 +71,7 @@ def test_jobs_must_be_a_whole_number_of_processes(tmp_path, jobs):
     path = tmp_path / "c.conll"
     path.write_text(sentences(3))
     with pytest.raises(ts_eval.OptionError, match="jobs"):
-        ts_eval.count_file(str(path), jobs=jobs)
+        count_file(str(path), jobs=jobs)
 
 
 def test_the_command_passes_jobs_to_the_library(tmp_path, cut, capsys):

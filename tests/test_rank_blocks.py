@@ -20,8 +20,8 @@ from test_score_properties import tag_corpus
 from test_streaming import Run, corpus_text, count_blocks, run
 from test_streaming_conllu import conllu_text, write
 
-import ts_eval.ranking.tasks as rank_tasks
 import ts_eval.ranking.blocks as in_blocks
+import ts_eval.ranking.tasks as rank_tasks
 from ts_eval.core.corpus import Corpus
 from ts_eval.io.api import read_conll
 from ts_eval.io.inputs import Inputs

@@ -25,8 +25,8 @@ from support import CONLLEVAL_FIXTURES
 from test_score_properties import tag_corpus
 
 import ts_eval
-import ts_eval.cli.score as score
 import ts_eval.io.conll as conll
+import ts_eval.streaming.files as files
 import ts_eval.streaming.shards as streaming_shards
 from ts_eval.cli.app import main
 from ts_eval.io.columns import _cut, _has_token_line, _is_token_line, sentence_cut
