@@ -200,3 +200,9 @@ def test_brat_single_ann_path(tmp_path):
     assert docs.ids == ["doc1"] and labelled(docs) == [("LOC", 4, 5)]
     with pytest.raises(InputError, match=r"missing nodoc\.txt"):
         read(str(d / "nodoc.ann"), format="brat")
+
+
+def test_the_listed_formats_are_the_built_in_ones():
+    from ts_eval.io.formats import BUILT_IN, LISTED, names
+
+    assert sorted(LISTED) == sorted(BUILT_IN) and names()[-len(LISTED):] == LISTED

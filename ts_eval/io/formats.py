@@ -66,6 +66,8 @@ BUILT_IN: Dict[str, Tuple[str, Tuple[str, ...]]] = {
     "conllu": ("conllu", (".conllu",)),
     "columns": ("conll", (".conll", ".iob", ".bio", ".tsv")),
 }
+#: the package's formats in the order they are listed to a user (help texts, errors): the commonest first
+LISTED = ("columns", "jsonl-tokens", "jsonl-text", "label-studio", "brat", "conllu", "generated")
 #: the option values some readers take, listed without importing them
 ALIGN_MODES = ("strict", "expand", "contract")   # character spans off token boundaries (io.tokenizer)
 DISCONTINUOUS = ("error", "first", "hull")      # discontinuous brat spans (io.brat)
@@ -85,8 +87,8 @@ def added() -> List[Format]:
 
 
 def names() -> Tuple[str, ...]:
-    """Every format's name: those registered from outside the package first, then the package's."""
-    return tuple(f.name for f in added()) + tuple(BUILT_IN)
+    """Every format's name: those registered from outside the package first, then the package's (:data:`LISTED`)."""
+    return tuple(f.name for f in added()) + LISTED
 
 
 def get_format(name: str) -> Format:
