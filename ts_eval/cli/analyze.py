@@ -28,8 +28,8 @@ DESCRIPTION = (
 
 
 def register(subparsers: Any) -> argparse.ArgumentParser:
-    p = subparsers.add_parser("analyze", help="scores by span and sentence attributes: where systems differ and why",
-                              description=DESCRIPTION)
+    p: argparse.ArgumentParser = subparsers.add_parser(
+        "analyze", help="scores by span and sentence attributes: where systems differ and why", description=DESCRIPTION)
     p.add_argument("inputs", nargs="+", metavar="SYSTEM",
                    help="system files or directories (with --gold), or one FILE with gold and system columns")
     p.add_argument("--gold", metavar="G", help="gold file; the inputs are then one file (or directory) per system")

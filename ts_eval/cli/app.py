@@ -61,7 +61,8 @@ def parse(argv: Optional[List[str]] = None) -> argparse.Namespace:
 def run(argv: Optional[List[str]] = None) -> int:
     """Parse ``argv`` and run its command; errors are raised (see :func:`main`)."""
     args = parse(argv)
-    return args.command_modules[args.command].run(args)
+    code: int = args.command_modules[args.command].run(args)
+    return code
 
 
 def _keep_freed_memory() -> None:
@@ -89,7 +90,7 @@ def main(argv: Optional[List[str]] = None) -> int:
     args = None
     try:
         args = parse(argv)
-        code = args.command_modules[args.command].run(args)
+        code: int = args.command_modules[args.command].run(args)
         sys.stdout.flush()    # a full disk or a closed pipe is reported here, not at interpreter exit
         return code
     except (Exception, SystemExit, KeyboardInterrupt) as err:  # report() re-raises the rest

@@ -27,7 +27,7 @@ def register(subparsers: Any) -> argparse.ArgumentParser:
     after the package's: those with a writer by ``--to`` too)."""
     from ..io.formats import added
 
-    p = subparsers.add_parser(
+    p: argparse.ArgumentParser = subparsers.add_parser(
         "convert", help="convert labelled spans between formats (columns, JSON Lines, brat, ...)",
         description="Read SRC in any supported format and write it to DST in a writable one: columns (one "
                     "IOB column in any scheme), jsonl-tokens, jsonl-text, brat (a directory). Formats are "

@@ -9,11 +9,15 @@ Exit codes (set by ``ts_eval.cli.errors``): 0 scored, 1 bad input, 2 bad usage.
 from __future__ import annotations
 
 import argparse
+from typing import TYPE_CHECKING, Any, Callable, Dict
 
 from ..errors import OptionError
 from .errors import UsageError
 from .inputs import check_paths
 from .outputs import add_output_options, emit
+
+if TYPE_CHECKING:
+    from ..io.germeval_data import GermEvalData
 
 LEGACY = ("nereval",)     # the official scorer's layout, byte for byte; every other format is the page
 POLICY_HELP = ("ill-formed IOB2 chunks: nereval = read them as the official scorer does (an I- tag of another "
@@ -21,8 +25,8 @@ POLICY_HELP = ("ill-formed IOB2 chunks: nereval = read them as the official scor
                "after O or another label opens a new chunk, strict = error, discard = drop the chunk")
 
 
-def register(subparsers) -> argparse.ArgumentParser:
-    p = subparsers.add_parser(
+def register(subparsers: Any) -> argparse.ArgumentParser:
+    p: argparse.ArgumentParser = subparsers.add_parser(
         "germeval", help="GermEval 2014 nested NER: official Metrics 1-4, TS over both levels, fair errors",
         description="Score GermEval 2014 NER output. Either FILE in the shared task's evaluation layout "
                     "(TAB-separated: index, token, gold outer, gold inner, system outer, system inner; '#' "
@@ -45,7 +49,7 @@ def register(subparsers) -> argparse.ArgumentParser:
     return p
 
 
-def _load(args):
+def _load(args: argparse.Namespace) -> GermEvalData:
     from ..io.germeval import read_germeval, read_germeval_pair
 
     if args.gold or args.system:
@@ -59,13 +63,13 @@ def _load(args):
     return read_germeval(args.file, name=args.name, policy=args.policy)
 
 
-def _legacy():
+def _legacy() -> Dict[str, Callable[..., str]]:
     from ..output.legacy.nereval import to_nereval
 
     return {"nereval": to_nereval}
 
 
-def run(args) -> int:
+def run(args: argparse.Namespace) -> int:
     from ..core import measures
     from ..germeval.evaluate import evaluate_germeval
 

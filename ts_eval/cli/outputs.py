@@ -18,7 +18,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from typing import Any, Callable, Dict, Optional, Sequence
+from typing import Any, Callable, Dict, Optional, Sequence, Tuple
 
 from ..errors import Spelling, python_spelling
 from ..output.renderers import FORMATS as RENDERERS
@@ -49,7 +49,7 @@ def write_output(text: str, path: Optional[str]) -> None:
         write_stdout(text)
 
 
-def format_choices(own: Sequence[str] = ()) -> tuple:
+def format_choices(own: Sequence[str] = ()) -> Tuple[str, ...]:
     """``--format`` choices: ``table``, ``json``, the other page formats, then the command's own."""
     return tuple(dict.fromkeys(["table", "json", *PAGE_FORMATS, *own]))
 
