@@ -8,7 +8,7 @@ columns, i.e. a :class:`ts_eval.core.corpus.SpanSet`).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Dict, List, Optional, Protocol, Sequence, Tuple, TypedDict
+from typing import Any, Dict, List, Optional, Protocol, Sequence, Tuple, TypedDict
 
 import numpy as np
 
@@ -143,6 +143,17 @@ class FairResult:
         keep = keep[np.argsort(self.label_first[keep], kind="stable")]
         return [(self.labels[k], int(self.gold_count[k]), 100.0 * int(self.gold_count[k]) / total if total else 0.0)
                 for k in keep.tolist()]
+
+    def to_dict(self) -> Dict[str, Any]:
+        """The counts as JSON: overall and per present label (fair error types and traditional), the confusion
+        matrix, the target labels' statistics and the settings (``focus``, ``mode``)."""
+        present = [self.labels[k] for k in np.flatnonzero(self.present).tolist()]
+        return {"focus": self.focus, "mode": self.mode,
+                "overall": {"fair": self.counts(), "traditional": self.traditional_counts()},
+                "labels": {name: {"fair": self.counts(name), "traditional": self.traditional_counts(name)}
+                           for name in present},
+                "confusion": self.confusion_dict(),
+                "targets": [{"label": name, "gold": n, "percent": pct} for name, n, pct in self.target_stats()]}
 
     def confusion_dict(self) -> Dict[str, Dict[str, int]]:
         """``{target label: {system label: count}}`` over the present labels and ``_``."""

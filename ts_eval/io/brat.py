@@ -19,6 +19,7 @@ import re
 from dataclasses import dataclass
 from typing import Any, Iterator, List, Optional
 
+from ..core.options import Options
 from ..core.printable import control_message, has_control
 from ..errors import Hint, InputError
 from .charspans import CharDocs, to_documents
@@ -129,7 +130,7 @@ def _read_ann(cd: CharDocs, d: int, ann: str, discontinuous: str) -> int:
 
 
 @dataclass(frozen=True)
-class BratOptions:
+class BratOptions(Options):
     """``discontinuous``: a span of several fragments is an error, its first fragment, or its hull;
     ``align`` and ``tokenizer`` as for texts (:class:`~ts_eval.io.jsonl_text.TextOptions`; the tokenizer by
     default from the collection's ``tools.conf``)."""

@@ -15,6 +15,7 @@ from typing import Any, Callable, Dict, Iterator, List, Optional, Sequence, Tupl
 import numpy as np
 
 from ..core.corpus import Corpus, SideInfo, corpus_from_tag_ids
+from ..core.options import Options
 from ..errors import Hint, InputError, OptionError, Part, TsEvalError
 from .columns import ColumnFile, Head, join_blocks, shard_offsets, slice_block
 from .feed import Decoding, Feed, concat_parts, raising
@@ -326,7 +327,7 @@ def column_documents(cf: ColumnFile, name: str, column: int = -1, scheme: str = 
 
 
 @dataclass(frozen=True)
-class ColumnOptions:
+class ColumnOptions(Options):
     """How a column file is read: its token column (None: it has none, ``tags_only``), the field
     ``delimiter`` (None: runs of spaces and tabs), and conlleval.pl's ``-r`` (``raw``: tags without
     prefixes, each token a span of its tag) and ``-o`` (``outside_tag``); ``column``: the column of tags a file

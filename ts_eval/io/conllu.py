@@ -18,6 +18,7 @@ from typing import Any, Callable, Dict, Iterable, List, Optional, Tuple, Union
 
 import numpy as np
 
+from ..core.options import Options
 from ..errors import AnyOf, Hint, InputError
 from .conllu_lines import Lines, scan
 from .documents import Documents, documents_from_tags, no_documents, tags_evidence, token_keys
@@ -143,7 +144,7 @@ def _column(column: Union[str, int], names: List[str], path: str) -> int:
 
 
 @dataclass(frozen=True)
-class ConlluOptions:
+class ConlluOptions(Options):
     """Where the tags are: the MISC key ``misc_key``, or a ``column`` (a name or a 1-based number)."""
 
     misc_key: Optional[str] = "NER"

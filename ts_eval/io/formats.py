@@ -15,11 +15,12 @@ import importlib
 from dataclasses import dataclass
 from typing import Any, Callable, Dict, List, Mapping, Optional, Tuple
 
+from ..core.options import Options
 from ..errors import OptionError
 
 
 @dataclass(frozen=True)
-class NoOptions:
+class NoOptions(Options):
     """The options of a format that takes none."""
 
 

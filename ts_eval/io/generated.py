@@ -21,6 +21,7 @@ from typing import Any, List, Optional, Sequence, Tuple
 
 import msgspec
 
+from ..core.options import Options
 from ..errors import InputError
 from .formats import Format, register_format
 from .jsonl import decode, short
@@ -188,7 +189,7 @@ def looks_generated(line: str) -> bool:
 
 
 @dataclass(frozen=True)
-class GeneratedOptions:
+class GeneratedOptions(Options):
     """How the strings are placed on gold's texts (:mod:`ts_eval.io.grounding`): ``generated`` (the mode:
     ground, strings, fuzzy), ``ground`` (first or all occurrences), ``normalize``, ``fuzzy_threshold``; the
     keys of a record's entities (``field``) and id (``id_key``)."""

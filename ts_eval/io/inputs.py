@@ -38,6 +38,7 @@ from dataclasses import dataclass, field, replace
 from dataclasses import fields as dataclass_fields
 from typing import TYPE_CHECKING, Any, Callable, Dict, Iterator, List, Mapping, Optional, Sequence, Tuple
 
+from ..core.options import Options
 from ..errors import Hint, InputError, OptionError, Part
 from .source import STDIN
 from .source import display_name as display
@@ -57,7 +58,7 @@ _NUMBER = {1: "one", 2: "two", 3: "three"}
 
 
 @dataclass(frozen=True)
-class Inputs:
+class Inputs(Options):
     """What a study reads, and how (see the module docstring)."""
 
     file: Optional[str] = None

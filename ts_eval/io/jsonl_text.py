@@ -20,6 +20,7 @@ from typing import Any, Dict, List, Optional, Tuple, Union
 import msgspec
 import numpy as np
 
+from ..core.options import Options
 from ..errors import InputError
 from .charspans import CharDocs, to_documents
 from .documents import Documents
@@ -187,7 +188,7 @@ def label_studio_task(cd: CharDocs, d: int, task: Dict[str, Any], line: int, tex
 
 
 @dataclass(frozen=True)
-class TextOptions:
+class TextOptions(Options):
     """``align``: a span off the token boundaries is an error (strict), grows to the tokens it touches
     (expand) or shrinks to those inside it (contract); ``tokenizer``: default or whitespace, for documents
     without tokens of their own; the keys of a record's id and text; ``source``: Label Studio's annotations or

@@ -26,6 +26,7 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
 import msgspec
 import numpy as np
 
+from ..core.options import Options
 from ..core.printable import control_message, first_control
 from ..errors import InputError
 from .documents import TOKEN_SEP, build_documents, documents_from_tags, tags_evidence
@@ -303,7 +304,7 @@ def _check_span(sp: Any, n: int, name: str, line: int) -> None:
 
 
 @dataclass(frozen=True)
-class TokensOptions:
+class TokensOptions(Options):
     """``tag_names``: the names of Hugging Face ``ner_tags`` numbers (a list, or a file: a JSON list or a data
     set's ``dataset_info.json``); ``id_key``: the key of a record's id."""
 

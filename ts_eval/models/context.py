@@ -14,13 +14,14 @@ import numpy as np
 from ..core import schemes
 from ..core.corpus import Corpus, SpanSet, Unplaced
 from ..core.matching import DEFAULT_MATCHING, MatchSettings, Pairs, match
+from ..core.options import Options
 from ..core.units import merge_overlaps
 
 T = TypeVar("T")
 
 
 @dataclass(frozen=True)
-class ScoreSettings:
+class ScoreSettings(Options):
     """The options of ``score`` that a model's statistics and result depend on."""
 
     separator_weight: float = 1.0
