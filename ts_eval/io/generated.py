@@ -264,8 +264,9 @@ class GeneratedFeed:
             return parse_records(raw.data if stop is None else raw.data[:stop], self.name, raw.lines, first,
                                  options.field, options.id_key)
 
-        self.feed = DocumentFeed(self.name, line_blocks(lambda: json_stream(path, starts_array), line_end, block_bytes), parse,
-                                 before_line(self.name, False), lambda last: Generated(self.name),
+        blocks = line_blocks(lambda: json_stream(path, starts_array), line_end, block_bytes)
+        self.feed = DocumentFeed(self.name, blocks, parse, before_line(self.name, False),
+                                 lambda last: Generated(self.name),
                                  lambda: InputError("empty input, expected JSON values, one per line", self.name))
 
     def take(self, n: Optional[int] = None) -> Generated:

@@ -218,7 +218,8 @@ def feed(path: str, options: TextOptions, decoding: Any, block_bytes: Optional[i
                                lines_before=raw.lines, bytes_before=raw.bytes, first=first, defer=True)
         return docs if docs is not None else no_documents(name, "jsonl-text")
 
-    return DocumentFeed(name, line_blocks(lambda: json_stream(path), line_end, block_bytes), parse, before_line(name, False),
+    blocks = line_blocks(lambda: json_stream(path), line_end, block_bytes)
+    return DocumentFeed(name, blocks, parse, before_line(name, False),
                         lambda last: no_documents(name, "jsonl-text"),
                         lambda: InputError("empty input, expected JSON records", name))
 
