@@ -498,7 +498,7 @@ def join_columns(gold: Feed, systems: Sequence[Feed], layout: Columns, *, decodi
     Under the conlleval scheme a block grows until every side is outside at its end (conlleval.pl's state
     runs on across sentences otherwise).  ``detected``: the scheme ``auto`` stands for (found in a first pass
     with ``evidence``, which yields each block's :class:`~ts_eval.core.schemes.SchemeEvidence` instead)."""
-    from .conll import Before, _check_token_columns, _finish, _one_file_sides, _pair_sides, aligned_difference
+    from .conll import Before, _check_token_columns, _finish, aligned_difference
 
     conlleval = decoding.scheme == "conlleval"
     sentences = tokens = gold_line = 0
@@ -513,8 +513,14 @@ def join_columns(gold: Feed, systems: Sequence[Feed], layout: Columns, *, decodi
             more = gold.take(None)
             g = concat_parts([g, more])
             parts = [concat_parts([p, s.take(more.n_docs)]) for p, s in zip(parts, systems)]
+        after: Dict[int, InputError] = {}       # a system's error in the sentence after gold's last
         if gold.done():          # one sentence past gold's end shows that a system goes on
-            parts = [concat_parts([p, s.take(1)]) if not s.done() else p for p, s in zip(parts, systems)]
+            for k, s in enumerate(systems):
+                if parts[k].n_docs == g.n_docs and not s.done():
+                    try:
+                        parts[k] = concat_parts([parts[k], s.take(1)])
+                    except InputError as err:    # ranked with the block's errors (a bad tag before it first)
+                        after[k] = err
         if systems and not checked:
             _check_token_columns(g.cf, layout.gold_column, [p.cf for p in parts], layout.system_columns[0])
             checked = True
@@ -530,15 +536,17 @@ def join_columns(gold: Feed, systems: Sequence[Feed], layout: Columns, *, decodi
                 found.append((diff[0], k + 1, raising(diff[1])))
             elif pending is not None:
                 found.append((n, k + 1, raising(pending)))
+            elif k in after:
+                found.append((g.n_docs, k + 1, raising(after[k])))
         if found:
-            raise min(found, key=lambda e: e[:2])[2]()
-        if layout.one_file:
-            vocab, sides = _one_file_sides(g.cf, g.path, layout.gold_column, layout.system_columns,
-                                           layout.names, layout.raw, layout.outside_tag)
-        else:
-            names = layout.names or tuple(f"system{k + 1}" for k in range(len(parts)))
-            vocab, sides = _pair_sides(g.cf, [p.cf for p in parts], names, layout.gold_column,
-                                       layout.system_columns[0], layout.raw, layout.outside_tag)
+            first = min(found, key=lambda e: e[:2])
+            if first[0] and not evidence:      # a bad tag in the sentences before it comes first
+                before_it = np.arange(first[0])
+                vocab, sides = _column_sides(g.take(before_it), [p.take(before_it) for p in parts], layout)
+                _finish(g.take(before_it).cf, vocab, sides, decoding.scheme, decoding.policy, decoding.label_map,
+                        detected)
+            raise first[2]()
+        vocab, sides = _column_sides(g, parts, layout)
         if evidence:
             from ..core.corpus import scheme_evidence
 
@@ -551,6 +559,16 @@ def join_columns(gold: Feed, systems: Sequence[Feed], layout: Columns, *, decodi
         system_lines = [int(p.cf.token_line[-1]) if p.cf.n_tokens else line for p, line in zip(parts, system_lines)]
     if not sentences:
         gold.end()
+
+
+def _column_sides(g: Any, parts: Sequence[Any], layout: Columns) -> Tuple[List[str], List[SideInfo]]:
+    """The tag vocabulary and the sides of gold's part ``g`` and the systems' ``parts`` (column parts)."""
+    if layout.one_file:
+        return _one_file_sides(g.cf, g.path, layout.gold_column, layout.system_columns, layout.names, layout.raw,
+                               layout.outside_tag)
+    names = layout.names or tuple(f"system{k + 1}" for k in range(len(parts)))
+    return _pair_sides(g.cf, [p.cf for p in parts], names, layout.gold_column, layout.system_columns[0], layout.raw,
+                       layout.outside_tag)
 
 
 class _Rest:
