@@ -215,12 +215,14 @@ class _Limited(io.RawIOBase):
 
 def slice_block(cf: ColumnFile, a: int, b: int) -> ColumnFile:
     """Tokens ``a``..``b`` of a block of :func:`read_column_blocks` (whole sentences: ``a`` starts one), as a
-    block of its own (its bytes shared; the -DOCSTART- and -X- lines counted stay with the whole block)."""
-    data, start, length = cf.loaded()
+    block of its own (its bytes shared; the -DOCSTART- and -X- lines counted stay with the whole block; a file
+    read without a token column has no token texts to slice)."""
+    data, start, length = cf.loaded() if cf.has_tokens else (cf.data, None, None)
     return ColumnFile(
         path=cf.path, data=data, n_columns=cf.n_columns, token_line=cf.token_line[a:b],
         sent_first=cf.sent_first[a:b], doc_first=cf.doc_first[a:b], docstart_lines=0, boundary_lines=0,
-        token_column=cf.token_column, token_start=start[a:b], token_len=length[a:b],
+        token_column=cf.token_column, token_start=None if start is None else start[a:b],
+        token_len=None if length is None else length[a:b],
         columns={c: _used(vocab, ids[a:b]) for c, (vocab, ids) in cf.columns.items()}, bom=cf.bom,
         delimiter=cf.delimiter, trailing_boundary=b < cf.n_tokens or cf.trailing_boundary,
         first_text=cf.first_text, first_token_line=cf.first_token_line, first_field=cf.first_field)
