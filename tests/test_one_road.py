@@ -361,6 +361,18 @@ def test_a_bad_tag_before_a_malformed_line_at_the_end_is_the_first_error(tmp_pat
     assert err == f"{where}{where}3 columns, expected 2 as on line 1: 'w x y'", err
 
 
+def test_a_system_file_that_cannot_be_read_is_that_error_before_a_difference(tmp_path):
+    """A system column file whose first sentence differs from gold's and whose third has a line of 3 columns
+    (a README taken for a system): the line that cannot be read, at every block size (the file is read to its
+    end for it)."""
+    gold, system = two_docs(), two_docs()
+    system[0] = dataclasses.replace(system[0], tokens=["#", "Runs"])
+    system[2].malformed = True
+    err = errors_at_every_size(inputs_of(tmp_path, "columns", "columns", gold, system, False))
+    where = f"{tmp_path / 'sys.conll'}:9: "
+    assert err == f"{where}{where}3 columns, expected 2 as on line 1: 'w x y'", err
+
+
 def test_gold_goes_before_a_system_at_one_document(tmp_path):
     """Gold's second document has no id (its first has one) and the system's second a bad tag: gold's error,
     whether or not the system's error is in the block the system hands out with it."""

@@ -532,8 +532,8 @@ def join_columns(gold: Feed, systems: Sequence[Feed], layout: Columns, *, decodi
             n = p.n_docs if pending is not None else g.n_docs
             diff = aligned_difference(g.take(np.arange(n)).cf if n < g.n_docs else g.cf, p.cf, before=before,
                                       sides=pair)
-            if diff is not None:
-                found.append((diff[0], k + 1, raising(diff[1])))
+            if diff is not None:      # (a system file that cannot be read is that error: read to its end)
+                found.append((diff[0], k + 1, raising(pending or rest.error(k) or diff[1])))
             elif pending is not None:
                 found.append((n, k + 1, raising(pending)))
             elif k in after:
@@ -578,17 +578,28 @@ class _Rest:
     def __init__(self, gold: Feed, systems: Sequence[Feed]) -> None:
         self.gold, self.systems = gold, systems
         self.counted: Dict[int, Tuple[int, int]] = {}
+        self.errors: Dict[int, Optional[InputError]] = {}
 
     def _count(self, k: int) -> Tuple[int, int]:
         if k not in self.counted:
             feed = self.gold if k < 0 else self.systems[k]
             sentences = tokens = 0
-            while not feed.done():
-                part = feed.take(None)
-                sentences += part.n_docs
-                tokens += part.cf.n_tokens
+            self.errors[k] = None
+            try:
+                while not feed.done():
+                    part = feed.take(None)
+                    sentences += part.n_docs
+                    tokens += part.cf.n_tokens
+            except InputError as err:
+                self.errors[k] = err
             self.counted[k] = (sentences, tokens)
         return self.counted[k]
+
+    def error(self, k: int) -> Optional[InputError]:
+        """The error reading the rest of system ``k``'s file is, or of gold's where a message counted it (None:
+        they read to their ends)."""
+        self._count(k)
+        return self.errors.get(-1) or self.errors[k]
 
     def of(self, k: int) -> Callable[[], Tuple[int, int, int, int]]:
         return lambda: (*self._count(-1), *self._count(k))
