@@ -1,12 +1,13 @@
 """Reading is one road (:class:`ts_eval.io.inputs.Inputs`, :mod:`ts_eval.io.join`): whole is one block of
 unbounded size, so small corpora written in every input format -- a column file pair and a column file with
 both sides, CoNLL-U, JSON Lines of tokens and of texts, a Label Studio export, brat collections, a generated
-output as a system -- give the same report in blocks of one byte, of a few records, and whole; inputs with
-faults (a bad tag or value, a token that differs, a document missing or extra, an id given twice, ids on some
-documents only, a malformed record or line) give the same first error at every block size (one byte, a few
-records, the default, whole).  By hand: ids on some documents only is an
-error naming the first document that breaks the rule; documents that pair by id in another order give the
-report of the same documents in order."""
+output as a system -- give the same report in blocks of one byte, of a few records, of the default size and
+whole; inputs with faults (a bad tag or value, a malformed record or line, a token that differs, a document
+missing or extra, an id given twice, ids on some documents only) give the same first error at every block
+size.  By hand: which of two errors is the first (a bad tag before a difference, a difference before a bad
+tag in its sentence, a file that cannot be read before a difference, gold before a system); ids on some
+documents only is an error naming the first document that breaks the rule; documents that pair by id in
+another order give the report of the same documents in order."""
 from __future__ import annotations
 
 import dataclasses
