@@ -1,8 +1,8 @@
-"""Two-file mode with brat collections (directories of .txt/.ann pairs) is read in lock-step blocks of
-whole documents (:class:`ts_eval.io.brat_blocks.BratFeed`): every report is the one of the directories
-read whole, for blocks down to one document, brat beside the other formats, ``rank`` too; documents that
-pair by name in another order, a missing document, an error late in a file and a system span off the
-tokens give what the whole read gives."""
+"""Two-file mode with brat collections (directories of .txt/.ann pairs) is read in blocks of whole documents
+(the brat feed, :mod:`ts_eval.io.brat`) paired by the one joiner (:class:`ts_eval.io.inputs.Inputs`): every
+report is the one of the directories read whole, for blocks down to one document, brat beside the other
+formats, ``rank`` too; documents named otherwise, a missing document, an error late in a file and a system
+span off the tokens give the same first error at every block size."""
 from __future__ import annotations
 
 import json
@@ -11,9 +11,11 @@ from pathlib import Path
 from typing import List, Sequence, Tuple
 
 import pytest
-from test_streaming import count_blocks, whole_and_streamed
+from streamed import QUICK, same_error, whole_and_streamed
 
-import ts_eval.io.brat_blocks as brat_blocks
+from ts_eval.io.brat import BratOptions
+from ts_eval.io.brat import feed as brat_feed
+from ts_eval.io.feed import Decoding
 
 Spans = List[Tuple[str, int, int]]      # (label, first token, end token exclusive)
 
@@ -54,29 +56,22 @@ def corpus(seed: int, n_docs: int = 12) -> Tuple[List[Tuple[str, int, Spans]], L
     return gold, systems
 
 
-@pytest.fixture
-def brat_counted(monkeypatch):
-    return count_blocks(monkeypatch, "read_pair_blocks")
-
-
 @pytest.mark.parametrize("block_bytes", [1, 40, 1 << 20])
 @pytest.mark.parametrize("out", [["--format", "json"], ["--format", "table"], ["--format", "json", "--models",
                                  "ts,exact,overlap,fair,semeval"]], ids=["json", "table", "models"])
-def test_brat_directories_in_blocks_give_the_report_of_the_whole_read(tmp_path, monkeypatch, brat_counted,
-                                                                      block_bytes, out):
+def test_brat_directories_in_blocks_give_the_report_of_the_whole_read(tmp_path, block_bytes, out):
     gold, systems = corpus(1)
     paths = [brat_dir(tmp_path, "gold", gold, other=1)] + [brat_dir(tmp_path, f"sys{k}", s, other=k)
                                                           for k, s in enumerate(systems)]
-    whole, streamed = whole_and_streamed(monkeypatch, ["score", "--gold", *paths, *out], block_bytes=block_bytes)
+    whole, streamed, seen = whole_and_streamed(["score", "--gold", *paths, *out], block_bytes=block_bytes)
     assert whole[0] == 0 and streamed == whole
-    assert len(brat_counted) == 1 and brat_counted[0] == (12 if block_bytes == 1 else 1 if block_bytes > 1000
-                                                          else brat_counted[0])
+    assert len(seen) == 1 and seen[0] == (12 if block_bytes == 1 else 1 if block_bytes > 1000 else seen[0])
     if out == ["--format", "json"]:
         reading = json.loads(whole[1])["systems"][1]["source"]["reading"]
         assert reading["other_annotations"] == 12 and reading["documents"] == 12     # added up over the blocks
 
 
-def test_brat_beside_json_lines_texts(tmp_path, monkeypatch, brat_counted):
+def test_brat_beside_json_lines_texts(tmp_path):
     gold, systems = corpus(2)
     g = brat_dir(tmp_path, "gold", gold)
     lines = []
@@ -89,12 +84,12 @@ def test_brat_beside_json_lines_texts(tmp_path, monkeypatch, brat_counted):
     s.write_text("\n".join(lines) + "\n")
     argv = ["score", "--gold", g, str(s), "--input-format", "jsonl-text", "--gold-format", "brat",
             "--format", "json"]
-    whole, streamed = whole_and_streamed(monkeypatch, argv, block_bytes=1)
+    whole, streamed, seen = whole_and_streamed(argv, block_bytes=1)
     assert whole[0] == 0 and streamed == whole
-    assert brat_counted == [12]
+    assert seen == [12]
 
 
-def test_what_the_whole_read_decides(tmp_path, monkeypatch, brat_counted):
+def test_what_does_not_pair_is_the_same_error_at_every_block_size(tmp_path):
     gold, systems = corpus(3)
     g = brat_dir(tmp_path, "gold", gold)
     renamed = brat_dir(tmp_path, "renamed", [(("x" if k == 5 else "") + s, n, sp)
@@ -105,27 +100,21 @@ def test_what_the_whole_read_decides(tmp_path, monkeypatch, brat_counted):
     off = brat_dir(tmp_path, "off", systems[0])
     Path(off, "d07.ann").write_text("T1\tPER 1 3\td0\n")           # inside a token
     for system in (renamed, missing, late, off):
-        whole, streamed = whole_and_streamed(monkeypatch, ["score", "--gold", g, system, "--format", "json"])
-        assert streamed == whole, system
-        assert whole[0] == 1 and whole[2].count("\n") == 1, whole[2]
+        same_error(["score", "--gold", g, system, "--format", "json"], (1, 40))
 
 
-def test_rank_reads_brat_directories_in_blocks(tmp_path, monkeypatch):
-    from test_rank_blocks import QUICK, whole_and_blocks
-
+def test_rank_reads_brat_directories_in_blocks(tmp_path):
     gold, systems = corpus(4, 20)
     paths = [brat_dir(tmp_path, "gold", gold)] + [brat_dir(tmp_path, f"s{k}", s) for k, s in enumerate(systems)]
-    with monkeypatch.context() as m:
-        seen = count_blocks(m, "read_pair_blocks")
-        whole, streamed = whole_and_blocks(m, ["rank", "--gold", *paths, *QUICK, "--format", "json"], 1)
-        assert seen == [20]
+    whole, streamed, seen = whole_and_streamed(["rank", "--gold", *paths, *QUICK, "--format", "json"], block_bytes=1)
+    assert seen == [20]
     assert whole[0] == 0 and streamed == whole
 
 
 def test_a_block_is_documents_whose_texts_hold_the_block_bytes(tmp_path):
     gold, _ = corpus(5, 6)
-    feed = brat_blocks.BratFeed(brat_dir(tmp_path, "g", gold), 1 << 20)
+    feed = brat_feed(brat_dir(tmp_path, "g", gold), BratOptions(), Decoding(), 1 << 20)
     assert feed.take().n_docs == 6 and feed.done()
-    feed = brat_blocks.BratFeed(brat_dir(tmp_path, "h", gold), 1)
+    feed = brat_feed(brat_dir(tmp_path, "h", gold), BratOptions(), Decoding(), 1)
     assert [feed.take().n_docs for _ in range(6)] == [1] * 6 and feed.done()
     assert feed.take().n_docs == 0

@@ -1,9 +1,10 @@
 """``ts-eval score --gold G S.jsonl --generated ...`` reads a generated output (entity strings with labels,
-no offsets) in lock-step blocks of records, placed on each block of gold's documents
-(:mod:`ts_eval.io.generated_blocks`): every output is byte for byte what reading the files whole gives, for
-blocks down to one document, with ids and without, in the three modes (fuzzy where rapidfuzz is installed),
-also what grounding reports over the whole file (ungrounded examples, labels outside gold's); records with
-ids in another order are read whole; bad records give the whole read's message, file and line."""
+no offsets) in blocks of records, placed on each block of gold's documents by the one joiner
+(:class:`ts_eval.io.generated.GeneratedFeed`, :mod:`ts_eval.io.join`): every output is byte for byte what
+reading the files whole gives, for blocks down to one document, with ids and without, in the three modes
+(fuzzy where rapidfuzz is installed), also what grounding reports over the whole file (ungrounded examples,
+labels outside gold's); records with ids in another order give the report of the records in order; bad
+records give the same message, file and line at every block size."""
 from __future__ import annotations
 
 import gzip
@@ -13,13 +14,10 @@ from pathlib import Path
 from typing import Any, Dict, List, Optional, Tuple
 
 import pytest
-from test_streaming import count_blocks, whole_and_streamed
-from test_streaming_conllu import same_error
+from streamed import blocks_of, run, same_error, whole_and_streamed
 
-import ts_eval.cli.score as score
 from ts_eval.io import grounding
-from ts_eval.io.lockstep import NotInStep
-from ts_eval.streaming.files import read_pair_blocks
+from ts_eval.io.inputs import Inputs
 
 LABELS = ["PER", "LOC", "ORG", "MISC"]
 FORMATS = ["json", "table", "csv", "markdown", "latex", "html"]
@@ -93,13 +91,10 @@ def files(tmp, seed: int, shape: str = "pairs", with_ids: bool = True, n: int = 
             write(tmp, "gen.jsonl", records(gen, shape, ids)))
 
 
-def streamed_same(mp, argv: List[str], block_bytes: int, blocks: bool = True) -> Tuple[int, str, str]:
-    """``argv``'s run read whole and in blocks: the same; ``blocks``: the streamed run read in blocks."""
-    with pytest.MonkeyPatch.context() as m:
-        seen = count_blocks(m, "read_pair_blocks")
-        whole, streamed = whole_and_streamed(m, argv, block_bytes=block_bytes)
-        if blocks:
-            assert len(seen) == 1 and seen[0] > (1 if block_bytes < 400 else 0), seen
+def streamed_same(argv: List[str], block_bytes: int) -> Tuple[int, str, str]:
+    """``argv``'s run read whole and in blocks: the same; the streamed run read in blocks."""
+    whole, streamed, seen = whole_and_streamed(argv, block_bytes=block_bytes)
+    assert len(seen) == 1 and seen[0] > (1 if block_bytes < 400 else 0), seen
     assert streamed == whole
     return whole
 
@@ -122,7 +117,7 @@ def test_generated_outputs_in_blocks_give_the_report_of_the_whole_files(tmp_path
     argv = ["score", "--gold", gold, gen, "--generated", mode, "--format", "json"]
     if mode != "strings":
         argv += ["--models", "ts,exact,overlap,fair,semeval,strings"]
-    rc, out, _ = streamed_same(None, argv, block_bytes)
+    rc, out, _ = streamed_same(argv, block_bytes)
     assert rc == 0
     g = json.loads(out)["systems"][0]["source"]["reading"]["generated"]
     assert g["records"] == 60 and g["ungrounded"] > 0 and g["duplicates"] > 0
@@ -132,7 +127,7 @@ def test_generated_outputs_in_blocks_give_the_report_of_the_whole_files(tmp_path
 @pytest.mark.parametrize("fmt", FORMATS)
 def test_every_output_format_is_the_same(tmp_path, fmt):
     gold, gen = files(tmp_path, 3, shape="objects")
-    rc, out, _ = streamed_same(None, ["score", "--gold", gold, gen, "--format", fmt, "--details"], 1)
+    rc, out, _ = streamed_same(["score", "--gold", gold, gen, "--format", fmt, "--details"], 1)
     assert rc == 0 and out
 
 
@@ -142,13 +137,13 @@ def test_every_output_format_is_the_same(tmp_path, fmt):
 @pytest.mark.parametrize("shape", ["pairs", "by-label"])
 def test_the_options_of_generated_outputs(tmp_path, options, shape):
     gold, gen = files(tmp_path, 11, shape=shape)
-    assert streamed_same(None, ["score", "--gold", gold, gen, *options, "--format", "json"], 90)[0] == 0
+    assert streamed_same(["score", "--gold", gold, gen, *options, "--format", "json"], 90)[0] == 0
 
 
 def test_more_ungrounded_strings_than_the_examples_keep(tmp_path, monkeypatch):
     monkeypatch.setattr(grounding, "EXAMPLES", 3)
     gold, gen = files(tmp_path, 5, n=120)
-    rc, out, _ = streamed_same(None, ["score", "--gold", gold, gen, "--format", "json"], 1)
+    rc, out, _ = streamed_same(["score", "--gold", gold, gen, "--format", "json"], 1)
     g = json.loads(out)["systems"][0]["source"]["reading"]["generated"]
     assert rc == 0 and len(g["ungrounded_examples"]) == 3 < g["ungrounded"]
 
@@ -157,30 +152,28 @@ def test_two_generated_systems_and_one_of_another_format(tmp_path):
     gold, gen = files(tmp_path, 13)
     other = write(tmp_path, "other.jsonl", records(corpus(14)[1], "objects", [f"d{d}" for d in range(60)]))
     spans = write(tmp_path, "spans.jsonl", Path(gold).read_text(encoding="utf-8"))
-    rc, out, _ = streamed_same(None, ["score", "--gold", gold, gen, other, spans, "--format", "json",
+    rc, out, _ = streamed_same(["score", "--gold", gold, gen, other, spans, "--format", "json",
                                       "--input-format", "auto"], 100)
     assert rc == 0 and len(json.loads(out)["systems"]) == 3
 
 
-def test_records_in_another_order_are_read_whole(tmp_path):
+def test_records_in_another_order_pair_by_id_as_in_order(tmp_path):
     gold_recs, gen = corpus(17)
     gold = write(tmp_path, "gold.jsonl", "".join(json.dumps(g) + "\n" for g in gold_recs))
     ids = [g["id"] for g in gold_recs]
     order = list(range(len(gen)))
     order[3], order[40] = order[40], order[3]
     path = write(tmp_path, "gen.jsonl", records([gen[k] for k in order], "pairs", [ids[k] for k in order]))
-    with pytest.raises(NotInStep):
-        list(read_pair_blocks(gold, [path], formats=["jsonl-text", "generated"], block_bytes=100))
     in_order = write(tmp_path, "in_order.jsonl", records(gen, "pairs", ids))
     argv = ["score", "--gold", gold, path, "--format", "json"]
-    rc, out, _ = streamed_same(None, argv, 100, blocks=False)
+    rc, out, _ = streamed_same(argv, 100)
     assert rc == 0
-    _, out2, _ = streamed_same(None, ["score", "--gold", gold, in_order, "--names", "gen", "--format", "json"], 100)
+    _, out2, _ = streamed_same(["score", "--gold", gold, in_order, "--names", "gen", "--format", "json"], 100)
     assert json.loads(out)["systems"][0]["exact"] == json.loads(out2)["systems"][0]["exact"]
 
 
 @pytest.mark.parametrize("bad", ["missing", "extra", "other id"])
-def test_records_that_do_not_pair_give_the_whole_reads_error(tmp_path, monkeypatch, bad):
+def test_records_that_do_not_pair_give_the_same_error_at_every_block_size(tmp_path, bad):
     gold_recs, gen = corpus(19)
     gold = write(tmp_path, "gold.jsonl", "".join(json.dumps(g) + "\n" for g in gold_recs))
     ids = [g["id"] for g in gold_recs]
@@ -191,12 +184,12 @@ def test_records_that_do_not_pair_give_the_whole_reads_error(tmp_path, monkeypat
     else:
         ids[30] = "zz"
     path = write(tmp_path, "gen.jsonl", records(gen, "pairs", ids))
-    same_error(monkeypatch, ["score", "--gold", gold, path], 100)
+    same_error(["score", "--gold", gold, path], (1, 100))
     path = write(tmp_path, "gen2.jsonl", records(gen, "pairs"))     # without ids: by order
     if bad == "other id":
-        assert streamed_same(None, ["score", "--gold", gold, path], 100)[0] == 0
+        assert streamed_same(["score", "--gold", gold, path], 100)[0] == 0
     else:
-        same_error(monkeypatch, ["score", "--gold", gold, path], 100)
+        same_error(["score", "--gold", gold, path], (1, 100))
 
 
 BAD_RECORDS = [("json", '{"id": "d40", "entities": [["x", "PER"]'), ("entity", '{"id": "d40", "entities": [["x"]]}'),
@@ -205,28 +198,28 @@ BAD_RECORDS = [("json", '{"id": "d40", "entities": [["x", "PER"]'), ("entity", '
 
 
 @pytest.mark.parametrize("bad", BAD_RECORDS, ids=lambda b: b[0])
-def test_a_bad_record_deep_in_the_file_names_the_same_line(tmp_path, monkeypatch, bad):
+def test_a_bad_record_deep_in_the_file_names_the_same_line(tmp_path, bad):
     gold, gen = files(tmp_path, 23)
     lines = Path(gen).read_text(encoding="utf-8").split("\n")
     lines[40] = bad[1]
     raw = "\n".join(lines).encode("utf-8", "surrogateescape")
     (tmp_path / "gen.jsonl").write_bytes(raw)
-    same_error(monkeypatch, ["score", "--gold", gold, gen], 100, line=41)
+    same_error(["score", "--gold", gold, gen], (1, 100), line=41)
 
 
-def test_the_first_record_without_an_id_is_named(tmp_path, monkeypatch):
+def test_the_first_record_without_an_id_is_named(tmp_path):
     gold, gen = files(tmp_path, 29, with_ids=False)
     lines = Path(gen).read_text(encoding="utf-8").split("\n")
     lines[45] = json.dumps({"id": "d45", "entities": json.loads(lines[45])})
     (tmp_path / "gen.jsonl").write_text("\n".join(lines), encoding="utf-8")
-    same_error(monkeypatch, ["score", "--gold", gold, gen], 100, line=1)
+    same_error(["score", "--gold", gold, gen], (1, 100), line=1)
 
 
 def test_blank_lines_crlf_and_a_bom(tmp_path):
     gold, gen = files(tmp_path, 31)
     text = Path(gen).read_text(encoding="utf-8").replace("\n", "\r\n\n \n", 7)
     (tmp_path / "gen.jsonl").write_bytes(b"\xef\xbb\xbf" + text.rstrip("\n").encode("utf-8"))
-    assert streamed_same(None, ["score", "--gold", gold, gen, "--format", "json"], 60)[0] == 0
+    assert streamed_same(["score", "--gold", gold, gen, "--format", "json"], 60)[0] == 0
 
 
 def array_text(gold_recs: List[Dict[str, Any]], gen: List[List[List[str]]], with_ids: bool,
@@ -247,62 +240,54 @@ def test_a_json_array_of_records_is_read_in_blocks(tmp_path, with_ids, indent, b
     gold_recs, gen = corpus(37)
     gold = write(tmp_path, "gold.jsonl", "".join(json.dumps(g) + "\n" for g in gold_recs))
     path = write(tmp_path, "gen.json", array_text(gold_recs, gen, with_ids, indent))
-    assert len(list(read_pair_blocks(gold, [path], formats=["jsonl-text", "generated"], block_bytes=100))) > 1
     argv = ["score", "--gold", gold, path, "--gold-format", "jsonl-text", "--input-format", "generated"]
-    assert streamed_same(None, argv + ["--format", "json"], block_bytes)[0] == 0
+    with blocks_of(100) as seen:
+        assert run(argv)[0] == 0
+    assert len(seen) == 1 and seen[0] > 1
+    assert streamed_same(argv + ["--format", "json"], block_bytes)[0] == 0
     raw = b"\xef\xbb\xbf" + Path(path).read_bytes()          # a BOM, and compressed
     with gzip.open(tmp_path / "gen.json.gz", "wb") as fh:
         fh.write(raw)
     argv[3] = str(tmp_path / "gen.json.gz")
-    assert streamed_same(None, argv + ["--format", "json"], block_bytes)[0] == 0
+    assert streamed_same(argv + ["--format", "json"], block_bytes)[0] == 0
 
 
-def test_a_bad_record_in_a_json_array_is_reported_as_read_whole(tmp_path, monkeypatch):
+def test_a_bad_record_in_a_json_array_is_the_same_error_at_every_block_size(tmp_path):
     gold_recs, gen = corpus(38)
     gen[40] = [["Paris", 7]]                     # a label that is not a string, deep in the array
     gold = write(tmp_path, "gold.jsonl", "".join(json.dumps(g) + "\n" for g in gold_recs))
     path = write(tmp_path, "gen.json", array_text(gold_recs, gen, True, None))
-    same_error(monkeypatch, ["score", "--gold", gold, path, "--gold-format", "jsonl-text", "--input-format",
-                             "generated"], 100, line=41)
+    same_error(["score", "--gold", gold, path, "--gold-format", "jsonl-text", "--input-format", "generated"],
+               (1, 100), line=41)
 
 
-def test_an_array_whose_first_line_is_longer_than_the_look_is_read_whole(tmp_path, monkeypatch):
-    """The first line opens an array, and does not end within the bytes looked at: it cannot be told from a
-    line that is one record (a list of [text, label]), so the file is read whole, with the same report."""
-    import ts_eval.io.generated_blocks as generated_blocks
-
+def test_an_array_whose_first_line_is_longer_than_the_look_is_read_in_blocks(tmp_path):
+    """The first line opens an array, and does not end within the 64 KiB looked at: read as one array, in
+    blocks, with the report of the whole read."""
     gold_recs, gen = corpus(39)
     gold = write(tmp_path, "gold.jsonl", "".join(json.dumps(g) + "\n" for g in gold_recs))
-    path = write(tmp_path, "gen.json", array_text(gold_recs, gen, True, None).replace("[\n", "[" + " " * 50, 1))
-    monkeypatch.setattr(generated_blocks, "LOOK", 40)
-    with pytest.raises(NotInStep, match="first line is long"):
-        list(read_pair_blocks(gold, [path], formats=["jsonl-text", "generated"], block_bytes=100))
+    path = write(tmp_path, "gen.json", array_text(gold_recs, gen, True, None).replace("[\n", "[" + " " * 70000, 1))
     argv = ["score", "--gold", gold, path, "--gold-format", "jsonl-text", "--input-format", "generated"]
-    assert streamed_same(None, argv + ["--format", "json"], 100, blocks=False)[0] == 0
-    monkeypatch.setattr(generated_blocks, "LOOK", 1 << 16)
-    assert len(list(read_pair_blocks(gold, [path], formats=["jsonl-text", "generated"], block_bytes=100))) > 1
+    assert streamed_same(argv + ["--format", "json"], 100)[0] == 0
 
 
-def test_gold_cannot_be_generated_in_blocks_either(tmp_path, monkeypatch):
+def test_gold_cannot_be_generated_in_blocks_either(tmp_path):
     gold, gen = files(tmp_path, 41)
-    same_error(monkeypatch, ["score", "--gold", gen, gold, "--names", "g"], 100)
+    same_error(["score", "--gold", gen, gold, "--names", "g"], (1, 100))
 
 
 def test_a_generated_output_is_read_in_blocks_where_blocks_are_asked_for(tmp_path, monkeypatch):
-    """The streamed path is taken (not a silent fallback to reading whole)."""
+    """The inputs are read in blocks of the default size (not whole)."""
     gold, gen = files(tmp_path, 43)
-    calls: List[int] = []
-    real = score._streamed
+    calls: List[Optional[int]] = []
+    real = Inputs.read
 
-    def spy(*a, **k):
-        got = real(*a, **k)
-        calls.append(got is not None)
-        return got
+    def spy(self, *a, **k):
+        calls.append(self.block_bytes)
+        return real(self, *a, **k)
 
-    monkeypatch.setattr(score, "_streamed", spy)
-    from test_streaming import run
-
-    assert run(["score", "--gold", gold, gen])[0] == 0 and calls == [True]
+    monkeypatch.setattr(Inputs, "read", spy)
+    assert run(["score", "--gold", gold, gen])[0] == 0 and calls == [Inputs().block_bytes] and calls[0]
 
 
 @pytest.mark.parametrize("pack", [bytes, gzip.compress], ids=["plain", "gzip"])
@@ -314,8 +299,6 @@ def test_standard_input_and_compressed_files(tmp_path, pack):
     for argv, stdin in ((["score", "--gold", gold, "-", "--input-format", "generated", "--gold-format", "jsonl-text",
                           "--format", "json"], raw),
                         (["score", "--gold", gold, str(packed), "--format", "json"], b"")):
-        with pytest.MonkeyPatch.context() as m:
-            seen = count_blocks(m, "read_pair_blocks")
-            whole, streamed = whole_and_streamed(m, argv, stdin=stdin, block_bytes=200)
-            assert seen and seen[0] > 1
+        whole, streamed, seen = whole_and_streamed(argv, stdin=stdin, block_bytes=200)
+        assert seen and seen[0] > 1
         assert streamed == whole and whole[0] == 0, whole

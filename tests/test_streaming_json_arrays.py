@@ -1,8 +1,7 @@
 """A file that is one JSON array of records (a Label Studio export; token lists or texts written as one
-array) is read in lock-step blocks too, each element a record on a line of its own
-(:class:`ts_eval.io.lockstep.ArrayLines`): the report of the whole read for blocks down to one record,
-pretty-printed or compact, with a BOM, compressed; any error reads the file whole, so its message is the
-whole read's."""
+array) is read in blocks too, each element a record on a line of its own (:class:`ts_eval.io.jsonl.ArrayLines`):
+the report of the whole read for blocks down to one record, pretty-printed or compact, with a BOM, compressed;
+what is not an array of records is the same error, at the file's line, at every block size."""
 from __future__ import annotations
 
 import gzip
@@ -11,16 +10,12 @@ import json
 from typing import Any, Dict, List
 
 import pytest
-from test_streaming import count_blocks, whole_and_streamed
+from streamed import same_error, whole_and_streamed
 from test_streaming_conllu import sample, system_of
 from test_streaming_jsonl import tags_lines, tokens_of
 
-from ts_eval.io.lockstep import ArrayLines, NotInStep
-
-
-@pytest.fixture
-def counted(monkeypatch):
-    return count_blocks(monkeypatch, "read_pair_blocks")
+from ts_eval.errors import InputError
+from ts_eval.io.jsonl import ArrayLines
 
 
 def records(side: List[List[str]], ids: bool = True) -> List[Dict[str, Any]]:
@@ -59,7 +54,7 @@ def write(tmp_path, name: str, value: Any, indent: Any = None, bom: bool = False
 @pytest.mark.parametrize("layout", [dict(indent=2), dict(indent=None), dict(indent="\t", bom=True),
                                     dict(indent=1, pack=gzip.compress)], ids=["pretty", "compact", "bom", "gzip"])
 @pytest.mark.parametrize("block_bytes", [1, 300, 1 << 20])
-def test_token_lists_as_one_array(tmp_path, monkeypatch, counted, layout, block_bytes):
+def test_token_lists_as_one_array(tmp_path, layout, block_bytes):
     gold = sample(30)
     g = write(tmp_path, "array.json", records(gold), **layout)
     s = str(tmp_path / "sys.jsonl")
@@ -67,18 +62,18 @@ def test_token_lists_as_one_array(tmp_path, monkeypatch, counted, layout, block_
     for argv in (["score", "--gold", g, s, "--input-format", "jsonl-tokens", "--format", "json"],
                  ["score", "--gold", s, g, "--input-format", "jsonl-tokens", "--format", "json",
                   "--models", "ts,exact,fair,semeval"]):
-        whole, streamed = whole_and_streamed(monkeypatch, argv, block_bytes=block_bytes)
+        whole, streamed, seen = whole_and_streamed(argv, block_bytes=block_bytes)
         assert whole[0] == 0 and streamed == whole, whole[2]
-    assert len(counted) == 2 and counted[0] == (30 if block_bytes == 1 else counted[0])
+        assert len(seen) == 1 and seen[0] == (30 if block_bytes == 1 else seen[0])
 
 
-def test_a_label_studio_export(tmp_path, monkeypatch, counted):
+def test_a_label_studio_export(tmp_path):
     gold = sample(25)
     g = write(tmp_path, "export.json", label_studio(gold), indent=2)
     s = write(tmp_path, "sys.json", label_studio(system_of(gold, 2)), indent=2)
-    whole, streamed = whole_and_streamed(monkeypatch, ["score", "--gold", g, s, "--format", "json"], block_bytes=1)
+    whole, streamed, seen = whole_and_streamed(["score", "--gold", g, s, "--format", "json"], block_bytes=1)
     assert whole[0] == 0 and streamed == whole, whole[2]
-    assert counted == [25]
+    assert seen == [25]
     reading = json.loads(whole[1])["gold"]["reading"]
     assert reading["documents"] == 25 and reading["other_results"] == 25      # added up over the blocks
 
@@ -87,20 +82,20 @@ def test_a_label_studio_export(tmp_path, monkeypatch, counted):
     '[{"tokens": ["a"], "tags": ["O"]},]',                      # a comma before the end
     '[{"tokens": ["a"], "tags": ["O"]}] x',                     # text after the array
     '[]',                                                        # no records
+    '{}',                                                        # an object, no array (a record without tokens)
     '[{"tokens": ["a"], "tags": ["O"]}, 7]',                    # an element that is no object
     '[{"tokens": ["a"], "tags": ["O"]}, {"tokens": ["b"], "tags": ["O"]}',   # not closed
     '[{"tokens": ["a"], "tags": ["O"]} {"tokens": ["b"]}]',     # no comma
     '[{"tokens": ["a"], "tags": ["O\n"]}]',                     # a raw line break inside a string
     '[{"tokens": ["a"], "tags": ["B-X"]}, {"tokens": ["b", "c"], "tags": ["O"]}]',   # tags not one per token
 ])
-def test_what_is_not_an_array_of_records_is_read_whole(tmp_path, monkeypatch, text):
+def test_what_is_not_an_array_of_records_is_the_same_error_at_every_block_size(tmp_path, text):
     gold = tmp_path / "gold.jsonl"
     gold.write_text('{"tokens": ["a"], "tags": ["O"]}\n{"tokens": ["b"], "tags": ["O"]}\n')
     bad = tmp_path / "bad.json"
     bad.write_text(text)
     argv = ["score", "--gold", str(gold), str(bad), "--input-format", "jsonl-tokens"]
-    whole, streamed = whole_and_streamed(monkeypatch, argv)
-    assert streamed == whole and whole[0] == 1 and whole[2].count("\n") == 1, whole[2]
+    assert "bad.json" in same_error(argv, (1, 60))
 
 
 @pytest.mark.parametrize("fill", [1, 2, 7, 1 << 20])
@@ -115,10 +110,20 @@ def test_elements_cut_anywhere_between_reads(fill):
     assert [json.loads(line) for line in out.decode().splitlines()] == value
 
 
-@pytest.mark.parametrize("raw", [b"[1, 2", b"[1 2]", b"[1,]", b"[] ", b"{}", b"[1] [2]", b"[\xff]"])
-def test_not_an_array_of_values_is_not_in_step(raw):
+def array_error(raw: bytes, fill: int) -> str:
+    """The error reading ``raw`` as an array ``fill`` bytes at a time gives (its file, line and message)."""
     lines = ArrayLines(io.BufferedReader(io.BytesIO(raw)), "a.json")
-    lines.fill = 1
-    with pytest.raises(NotInStep):
+    lines.fill = fill
+    with pytest.raises(InputError) as err:
         while lines.read(100):
             pass
+    return f"{err.value.path}:{err.value.line}: {err.value}"
+
+
+@pytest.mark.parametrize("raw, line", [(b"[1, 2", 1), (b"[1 2]", 1), (b"[1,]", 1), (b"[] ", None), (b"[1] [2]", 1),
+                                       (b"[\xff]", 1), (b"[1,\n2\n,]", 3)])
+def test_not_an_array_of_values_is_one_error_whatever_is_read_at_a_time(raw, line):
+    """(The input begins with ``[``: a reader makes an ArrayLines only of such an input.)"""
+    first = array_error(raw, 1)
+    assert first.startswith(f"a.json:{line}: ")
+    assert all(array_error(raw, fill) == first for fill in (2, 7, 1 << 20))

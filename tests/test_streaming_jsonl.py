@@ -1,9 +1,10 @@
 """``ts-eval score --gold G.jsonl S.jsonl`` reads JSON Lines files (token lists with tags, spans or
-``ner_tags``, texts with character spans; gold and systems may differ in format, CoNLL-U among them) in
-lock-step blocks of whole records (:mod:`ts_eval.io.jsonl_blocks`, :mod:`ts_eval.io.lockstep`): every
-output is byte for byte what reading the files whole gives, for blocks down to one record, compressed
-files too; files that pair otherwise are read whole, and bad lines late in a file give the messages of
-the whole read."""
+``ner_tags``, texts with character spans; gold and systems may differ in format, CoNLL-U and column files
+among them) in blocks of whole records, paired by the one joiner (:class:`ts_eval.io.inputs.Inputs`,
+:mod:`ts_eval.io.join`): every output is byte for byte what reading the files whole gives, for blocks down
+to one record, compressed files and standard input too; records that pair by id in another order give the
+report of the same records in order; files that do not pair, and bad lines late in a file, give the same
+first error at every block size."""
 from __future__ import annotations
 
 import bz2
@@ -15,20 +16,13 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from streamed import MODELS, Run, blocks_of, run, same_at, same_error, whole_and_streamed
 from test_score_properties import span_corpus, tag_corpus
-from test_streaming import MODELS, count_blocks, whole_and_streamed
-from test_streaming_conllu import conllu_text, same_error, sample, system_of
+from test_streaming_conllu import conllu_text, sample, system_of
 
-from ts_eval.io.lockstep import NotInStep
-from ts_eval.streaming.files import count_files, read_pair_blocks
+from ts_eval.streaming.files import count_files
 
 Spans = List[Tuple[str, int, int]]
-
-
-@pytest.fixture
-def jsonl_counted(monkeypatch):
-    """How many blocks each streamed run read (the streamed path was taken: at least one)."""
-    return count_blocks(monkeypatch, "read_pair_blocks")
 
 
 def tokens_of(s: int, n: int) -> List[str]:
@@ -81,8 +75,8 @@ def write(tmp, name: str, text: str) -> str:
     return str(path)
 
 
-def same(mp, argv: List[str], block_bytes: int, stdin: bytes = b"") -> Tuple[Any, Any]:
-    return whole_and_streamed(mp, argv, stdin=stdin, block_bytes=block_bytes)
+def same(argv: List[str], block_bytes: int, stdin: bytes = b"") -> Tuple[Run, Run, List[int]]:
+    return whole_and_streamed(argv, stdin=stdin, block_bytes=block_bytes)
 
 
 @pytest.mark.slow
@@ -98,10 +92,8 @@ def test_tags_in_lock_step_blocks_give_the_report_of_the_whole_files(tmp_path_fa
         texts = [t.replace("\n", "\n\n \r\n", 2) for t in texts]
     paths = [write(tmp, name, t) for name, t in zip(["gold.jsonl", "a.jsonl", "b.jsonl"], texts)]
     argv = ["score", "--gold", *paths, "--models", MODELS, "--scheme", scheme, "--format", "json"]
-    with pytest.MonkeyPatch.context() as mp:
-        seen = count_blocks(mp, "read_pair_blocks")
-        whole, streamed = same(mp, argv, block_bytes)
-        assert len(seen) == 1 and seen[0] >= 1
+    whole, streamed, seen = same(argv, block_bytes)
+    assert len(seen) == 1 and seen[0] >= 1 and (block_bytes > 1 or seen[0] == len(sides[0]))
     assert streamed == whole and whole[0] == 0
 
 
@@ -122,10 +114,8 @@ def test_spans_in_lock_step_blocks_give_the_report_of_the_whole_files(tmp_path_f
     g = write(tmp, "gold.jsonl", text(gold_format, gold))
     s = write(tmp, "sys.jsonl", text(system_format, system))
     argv = ["score", "--gold", g, s, "--models", MODELS, "--format", "json"]
-    with pytest.MonkeyPatch.context() as mp:
-        seen = count_blocks(mp, "read_pair_blocks")
-        whole, streamed = same(mp, argv, block_bytes)
-        assert len(seen) == 1
+    whole, streamed, seen = same(argv, block_bytes)
+    assert len(seen) == 1 and (block_bytes > 1 or seen[0] == len(lengths))
     assert streamed == whole and whole[0] == 0
 
 
@@ -135,7 +125,7 @@ FORMATS = [["--format", "table", "--details"], ["--format", "conlleval"], ["--fo
 
 
 @pytest.mark.parametrize("options", FORMATS, ids=lambda o: " ".join(o[1:]))
-def test_every_format_in_one_record_blocks(tmp_path, monkeypatch, jsonl_counted, options):
+def test_every_format_in_one_record_blocks(tmp_path, options):
     gold = sample()
     ids = [f"doc{k}" for k in range(len(gold))]
     paths = [write(tmp_path, "gold.jsonl", tags_lines(gold, ids))]
@@ -143,12 +133,12 @@ def test_every_format_in_one_record_blocks(tmp_path, monkeypatch, jsonl_counted,
     argv = ["score", "--gold", *paths, *options]
     if options[1] == "conlleval":
         argv = ["score", "--gold", *paths[:2], *options]
-    whole, streamed = same(monkeypatch, argv, 1)
+    whole, streamed, seen = same(argv, 1)
     assert streamed == whole and whole[0] == 0
-    assert jsonl_counted == [30]          # one streamed run, a block per record
+    assert seen == [30]          # one streamed run, a block per record
 
 
-def test_gold_and_systems_in_different_formats(tmp_path, monkeypatch, jsonl_counted):
+def test_gold_and_systems_in_different_formats(tmp_path):
     """Gold as texts, one system as token lists with tags, one as CoNLL-U: paired as the whole read pairs them
     (tokens compared; texts where both sides have them)."""
     gold = sample(20)
@@ -158,13 +148,13 @@ def test_gold_and_systems_in_different_formats(tmp_path, monkeypatch, jsonl_coun
     b = write(tmp_path, "b.conllu", "".join(conllu_text([t], comments=True).replace("w0_", f"w{k}_")
                                             for k, t in enumerate(system_of(gold, 2))))
     argv = ["score", "--gold", g, a, b, "--models", MODELS, "--format", "json"]
-    whole, streamed = same(monkeypatch, argv, 40)
+    whole, streamed, seen = same(argv, 40)
     assert streamed == whole and whole[0] == 0
-    assert len(jsonl_counted) == 1 and jsonl_counted[0] > 3
+    assert len(seen) == 1 and seen[0] > 3
 
 
 @pytest.mark.parametrize("opener", [gzip.compress, bz2.compress, lzma.compress], ids=["gz", "bz2", "xz"])
-def test_compressed_files(tmp_path, monkeypatch, jsonl_counted, opener):
+def test_compressed_files(tmp_path, opener):
     gold = sample(40)
     lengths = [len(t) for t in gold]
     spans = [[("ORG", 0, n)] for n in lengths]
@@ -172,12 +162,12 @@ def test_compressed_files(tmp_path, monkeypatch, jsonl_counted, opener):
     path.write_bytes(opener(spans_lines(lengths, spans).encode("utf-8")))
     system = write(tmp_path, "sys.jsonl", tags_lines(system_of(gold, 1)))
     argv = ["score", "--gold", str(path), system, "--input-format", "jsonl-tokens", "--format", "json"]
-    whole, streamed = same(monkeypatch, argv, 50)
+    whole, streamed, seen = same(argv, 50)
     assert streamed == whole and whole[0] == 0
-    assert len(jsonl_counted) == 1 and jsonl_counted[0] > 3
+    assert len(seen) == 1 and seen[0] > 3
 
 
-def test_hugging_face_tag_numbers(tmp_path, monkeypatch, jsonl_counted):
+def test_hugging_face_tag_numbers(tmp_path):
     names = ["O", "B-PER", "I-PER", "B-LOC", "I-LOC", "B-ORG", "I-ORG"]
     gold = sample(25)
     number = {t: k for k, t in enumerate(names)}
@@ -185,13 +175,13 @@ def test_hugging_face_tag_numbers(tmp_path, monkeypatch, jsonl_counted):
     g = write(tmp_path, "gold.jsonl", tags_lines([[number[t] for t in s] for s in gold], key="ner_tags"))
     s = write(tmp_path, "sys.jsonl", tags_lines([[number[t] for t in s] for s in system_of(gold, 3)], key="ner_tags"))
     argv = ["score", "--gold", g, s, "--tag-names", tag_file, "--format", "json"]
-    whole, streamed = same(monkeypatch, argv, 30)
+    whole, streamed, seen = same(argv, 30)
     assert streamed == whole and whole[0] == 0
-    assert len(jsonl_counted) == 1 and jsonl_counted[0] > 3
+    assert len(seen) == 1 and seen[0] > 3
 
 
 @pytest.mark.parametrize("with_ids", [True, False])
-def test_misaligned_spans_are_listed_with_the_files_records_and_lines(tmp_path, monkeypatch, jsonl_counted,
+def test_misaligned_spans_are_listed_with_the_files_records_and_lines(tmp_path,
                                                                      with_ids):
     """``--align expand``: what reading found lists each misaligned span with its record and line in the file."""
     lengths = [3] * 30
@@ -200,33 +190,55 @@ def test_misaligned_spans_are_listed_with_the_files_records_and_lines(tmp_path, 
     g = write(tmp_path, "gold.jsonl", "\n" + text_lines(lengths, spans, ids, shift=1))
     s = write(tmp_path, "sys.jsonl", text_lines(lengths, spans, ids, shift=1))
     argv = ["score", "--gold", g, s, "--align", "expand", "--format", "json"]
-    whole, streamed = same(monkeypatch, argv, 40)
+    whole, streamed, seen = same(argv, 40)
     assert streamed == whole and whole[0] == 0
     assert whole[1].count('"misaligned": 8') == 2 and '"line": 30' in whole[1] and '"line": 31' in whole[1]
-    assert len(jsonl_counted) == 1 and jsonl_counted[0] > 3
+    assert len(seen) == 1 and seen[0] > 3
 
 
-def test_records_in_another_order_are_paired_by_id_reading_whole(tmp_path, monkeypatch, jsonl_counted):
+def test_records_in_another_order_pair_by_id_as_in_order(tmp_path):
+    """Records whose ids come in another order than gold's are held and paired by id: the report of the same
+    records in gold's order, whole and at every block size."""
     gold = sample(12)
     ids = [f"x{k}" for k in range(len(gold))]
     order = list(range(len(gold)))[::-1]
     g = write(tmp_path, "gold.jsonl", tags_lines(gold, ids))
     lines = tags_lines(system_of(gold, 0), ids).splitlines(keepends=True)
     s = write(tmp_path, "sys.jsonl", "".join(lines[k] for k in order))
+    (tmp_path / "in_order").mkdir()
+    in_order = write(tmp_path / "in_order", "sys.jsonl", "".join(lines))
+    held, seen = same_at(["score", "--gold", g, s, "--format", "json"], (60, 1))
+    assert held[0] == 0 and seen == [12]
+    rc, out, err = same_at(["score", "--gold", g, in_order, "--format", "json"], (1,))[0]
+    assert held == (rc, out.replace(in_order, s), err)       # (the paths aside)
+
+
+def test_records_in_another_order_beyond_what_may_be_held(tmp_path, monkeypatch):
+    """More of a system to hold than ``hold_bytes`` is an error naming the first record out of gold's order
+    and asking for the files in the same order, at every block size (read whole, the files are held whole)."""
+    import ts_eval.io.join as join
+
+    gold = sample(12)
+    ids = [f"x{k}" for k in range(len(gold))]
+    g = write(tmp_path, "gold.jsonl", tags_lines(gold, ids))
+    lines = tags_lines(system_of(gold, 0), ids).splitlines(keepends=True)
+    s = write(tmp_path, "sys.jsonl", "".join(lines[:3] + lines[4:] + lines[3:4]))
+    real = join.join
+    monkeypatch.setattr(join, "join", lambda *a, **k: real(*a, **{**k, "hold_bytes": 4}))
     argv = ["score", "--gold", g, s, "--format", "json"]
-    whole, streamed = same(monkeypatch, argv, 1)
-    assert streamed == whole and whole[0] == 0
-    with pytest.raises(NotInStep):
-        list(read_pair_blocks(g, [s], formats=["jsonl-tokens"] * 2, block_bytes=1))
+    with blocks_of(None):
+        assert run(argv)[0] == 0
+    err = same_error(argv, (1, 60), whole=False, line=4)
+    assert "document 'x4', line 4 is not in gold's order" in err and "in the same order" in err, err
 
 
-def test_ids_on_one_side_only_pair_by_order_in_blocks(tmp_path, monkeypatch, jsonl_counted):
+def test_ids_on_one_side_only_pair_by_order_in_blocks(tmp_path):
     gold = sample(12)
     g = write(tmp_path, "gold.jsonl", tags_lines(gold, [f"x{k}" for k in range(len(gold))]))
     s = write(tmp_path, "sys.jsonl", tags_lines(system_of(gold, 0)))
-    whole, streamed = same(monkeypatch, ["score", "--gold", g, s, "--format", "json"], 1)
+    whole, streamed, seen = same(["score", "--gold", g, s, "--format", "json"], 1)
     assert streamed == whole and whole[0] == 0
-    assert jsonl_counted == [12]
+    assert seen == [12]
 
 
 def misaligned() -> List[Tuple[str, str, str]]:
@@ -246,29 +258,30 @@ def misaligned() -> List[Tuple[str, str, str]]:
 
 @pytest.mark.parametrize("case", misaligned(), ids=lambda c: c[0])
 @pytest.mark.parametrize("block_bytes", [1, 60])
-def test_files_that_do_not_pair_give_the_error_of_the_whole_files(tmp_path, monkeypatch, case, block_bytes):
-    """Also when the files are too large to read again whole for an error: a pairing error always reads
-    them whole (its message names the whole files)."""
+def test_files_that_do_not_pair_give_the_same_error_at_every_block_size(tmp_path, case, block_bytes):
     _, gold_text, system_text = case
     g, s = write(tmp_path, "gold.jsonl", gold_text), write(tmp_path, "sys.jsonl", system_text)
-    same_error(monkeypatch, ["score", "--gold", g, s], block_bytes)
+    same_error(["score", "--gold", g, s], (1, block_bytes))
 
 
-TWO, ONE = '{"tokens": ["a", "b"], "tags": ["O", "O"]}\n', '{"tokens": ["a"], "tags": ["O"]}\n'
-BAD_LINES = [("json", '{"tokens": ["a", "b"], "tags": ["O", "O"]\n', TWO),
-             ("tags", '{"tokens": ["a", "b"], "tags": ["O"]}\n', TWO),
+# (the files' records have ids: so have the lines put among them, as every record has an id or none has)
+TWO = '{"id": "new", "tokens": ["a", "b"], "tags": ["O", "O"]}\n'
+ONE = '{"id": "new", "tokens": ["a"], "tags": ["O"]}\n'
+BAD_LINES = [("json", '{"id": "new", "tokens": ["a", "b"], "tags": ["O", "O"]\n', TWO),
+             ("tags", '{"id": "new", "tokens": ["a", "b"], "tags": ["O"]}\n', TWO),
              ("object", '["a", "b"]\n', TWO),
-             ("shape", '{"tokens": ["a"], "spans": []}\n', ONE),
-             ("tag", '{"tokens": ["a"], "tags": [3]}\n', ONE),
-             ("utf-8", '{"tokens": ["a\xff"], "tags": ["O"]}\n', ONE),
-             ("strict", '{"tokens": ["a", "b"], "tags": ["O", "I-PER"]}\n', TWO)]
+             ("shape", '{"id": "new", "tokens": ["a"], "spans": []}\n', ONE),
+             ("tag", '{"id": "new", "tokens": ["a"], "tags": [3]}\n', ONE),
+             ("utf-8", '{"id": "new", "tokens": ["a\xff"], "tags": ["O"]}\n', ONE),
+             ("strict", '{"id": "new", "tokens": ["a", "b"], "tags": ["O", "I-PER"]}\n', TWO),
+             ("no id", '{"tokens": ["a"], "tags": ["O"]}\n', ONE)]
 
 
 @pytest.mark.parametrize("bad", BAD_LINES, ids=lambda b: b[0])
 @pytest.mark.parametrize("side", ["gold", "system"])
-def test_a_bad_line_deep_in_a_file_names_the_same_line(tmp_path, monkeypatch, bad, side):
-    """The block's own message (a file too large to read again whole) is the whole read's: the file's line
-    (a message that names a record by its number, which a block numbers otherwise, reads the file whole)."""
+def test_a_bad_line_deep_in_a_file_names_the_same_line(tmp_path, bad, side):
+    """The file's line, read whole and at every block size (the line put among records with ids has one too:
+    a record without, ``no id``, is an error at its line)."""
     gold = sample(60)
     lines = tags_lines(gold, [f"r{k}" for k in range(60)]).splitlines(keepends=True)
     at = len(lines) - 7
@@ -279,21 +292,21 @@ def test_a_bad_line_deep_in_a_file_names_the_same_line(tmp_path, monkeypatch, ba
     (tmp_path / "bad.jsonl").write_bytes(raw)
     good = write(tmp_path, "good.jsonl", "".join(lines[:at]) + "\n" + bad[2] + "".join(lines[at:]))
     g, s = (str(tmp_path / "bad.jsonl"), good) if side == "gold" else (good, str(tmp_path / "bad.jsonl"))
-    same_error(monkeypatch, ["score", "--gold", g, s, "--policy", "strict"], 40, at + 2)
+    same_error(["score", "--gold", g, s, "--policy", "strict"], (1, 40), line=at + 2)
 
 
-def test_generated_outputs_are_read_in_blocks_too(tmp_path, monkeypatch, jsonl_counted):
+def test_generated_outputs_are_read_in_blocks_too(tmp_path):
     g = write(tmp_path, "gold.jsonl", tags_lines(sample(10), [f"g{k}" for k in range(10)]))
     gen = write(tmp_path, "gen.jsonl", "".join(json.dumps({"id": f"g{k}", "entities": []}) + "\n"
                                                for k in range(10)))
-    whole, streamed = same(monkeypatch, ["score", "--gold", g, gen, "--format", "json"], 1)
+    whole, streamed, seen = same(["score", "--gold", g, gen, "--format", "json"], 1)
     assert streamed == whole and whole[0] == 0
-    assert jsonl_counted == [10]       # (tests/test_streaming_generated.py: every mode, shape and error)
+    assert seen == [10]       # (tests/test_streaming_generated.py: every mode, shape and error)
 
 
 @pytest.mark.parametrize("pack", [bytes, gzip.compress], ids=["plain", "gzip"])
 @pytest.mark.parametrize("side", ["gold", "system"])
-def test_standard_input_is_read_in_blocks(tmp_path, monkeypatch, jsonl_counted, side, pack):
+def test_standard_input_is_read_in_blocks(tmp_path, side, pack):
     gold = sample(12)
     ids = [f"g{k}" for k in range(12)]
     texts = [tags_lines(gold, ids), tags_lines(system_of(gold, 1), ids)]
@@ -301,18 +314,16 @@ def test_standard_input_is_read_in_blocks(tmp_path, monkeypatch, jsonl_counted, 
     at = 0 if side == "gold" else 1
     stdin = pack(texts[at].encode())
     argv = ["score", "--gold", *["-" if k == at else p for k, p in enumerate(paths)], "--format", "json"]
-    whole, streamed = same(monkeypatch, argv, 1, stdin=stdin)
+    whole, streamed, seen = same(argv, 1, stdin=stdin)
     assert streamed == whole and whole[0] == 0
-    assert jsonl_counted == [12]
+    assert seen == [12]
 
 
 @pytest.mark.parametrize("pack", [bytes, gzip.compress], ids=["plain", "gzip"])
 @pytest.mark.parametrize("late", [True, False], ids=["late", "first-record"])
-def test_standard_input_that_pairs_in_another_order_is_read_whole_from_what_was_kept(tmp_path, monkeypatch,
-                                                                                  jsonl_counted, late, pack):
-    """Records that pair by id in another order are found out block by block, after some blocks (``late``)
-    or at the first record: standard input is then read whole again, from the temporary file that kept what
-    the blocks read and then the rest of the pipe."""
+def test_standard_input_that_pairs_in_another_order_is_held_and_paired_by_id(tmp_path, late, pack):
+    """Records that pair by id in another order, after some blocks (``late``) or at the first record: the
+    rest of standard input is held and paired by id, with the report of the whole read."""
     gold = sample(40)
     ids = [f"g{k}" for k in range(40)]
     order = list(range(40))
@@ -323,26 +334,31 @@ def test_standard_input_that_pairs_in_another_order_is_read_whole_from_what_was_
                    for k in order)
     g = write(tmp_path, "gold.jsonl", tags_lines(gold, ids))
     argv = ["score", "--gold", g, "-", "--format", "json"]
-    whole, streamed = same(monkeypatch, argv, 64, stdin=pack(text.encode()))
+    whole, streamed, seen = same(argv, 64, stdin=pack(text.encode()))
     assert streamed == whole and whole[0] == 0
     assert json.loads(whole[1])["systems"][0]["source"]["spans"] > 0
-    assert len(jsonl_counted) == 1 and (jsonl_counted[0] > 10) == late     # the blocks read before it was found
+    assert len(seen) == 1 and seen[0] > 10       # gold's blocks (the system's rest held)
+    in_order = "".join(json.dumps({"id": ids[k], "tokens": tokens_of(k, len(system[k])), "tags": system[k]}) + "\n"
+                       for k in range(40))
+    assert same(argv, 64, stdin=in_order.encode())[0] == whole
 
 
-def test_conllu_on_standard_input_is_read_in_blocks_and_whole_when_it_must(tmp_path, monkeypatch):
+def test_conllu_on_standard_input_is_read_in_blocks_in_any_order(tmp_path):
+    """Sentences in gold's order or (by id) in another: the same report whole and in blocks of a sentence."""
     gold = sample(30)
     ids = [f"s{k}" for k in range(30)]
     g = write(tmp_path, "gold.conllu", conllu_text(gold, ids=ids))
     system = system_of(gold, 3)
     in_order = conllu_text(system, ids=ids)
-    swapped = "".join(conllu_text([system[k]], ids=[ids[k]]).replace("w0_", f"w{k}_")
-                      for k in [*range(28), 29, 28])     # the last two sentences in another order
-    for text, blocks in ((in_order, 30), (swapped, None)):
-        with monkeypatch.context() as m:
-            seen = count_blocks(m, "read_conllu_pair_blocks")
-            whole, streamed = same(m, ["score", "--gold", g, "-", "--format", "json"], 1, stdin=text.encode())
+    order = [*range(28), 29, 28]          # the last two sentences in another order
+    swapped = conllu_text([system[k] for k in order], ids=[ids[k] for k in order], numbers=order)
+    runs = []
+    for text in (in_order, swapped):
+        whole, streamed, seen = same(["score", "--gold", g, "-", "--format", "json"], 1, stdin=text.encode())
         assert streamed == whole and whole[0] == 0
-        assert len(seen) == 1 and (seen[0] == blocks if blocks else seen[0] < 30)
+        assert seen == [30]
+        runs.append(whole)
+    assert runs[0] == runs[1]
 
 
 def test_count_files_reads_json_lines_in_blocks(tmp_path):
@@ -365,7 +381,7 @@ TEXT_BAD = [("span outside the text",
 
 @pytest.mark.parametrize("bad", TEXT_BAD, ids=lambda b: b[0])
 @pytest.mark.parametrize("side", ["gold", "system"])
-def test_a_bad_text_record_deep_in_a_file_names_the_same_line(tmp_path, monkeypatch, bad, side):
+def test_a_bad_text_record_deep_in_a_file_names_the_same_line(tmp_path, bad, side):
     lengths = [2] * 50
     lines = text_lines(lengths, [[("PER", 0, 1)]] * 50, [f"t{k}" for k in range(50)]).splitlines(keepends=True)
     at = len(lines) - 6
@@ -373,7 +389,7 @@ def test_a_bad_text_record_deep_in_a_file_names_the_same_line(tmp_path, monkeypa
     bad_file = write(tmp_path, "bad.jsonl", "".join(lines[:at]) + bad[1] + "".join(lines[at:]))
     good = write(tmp_path, "good.jsonl", "".join(lines[:at]) + good_line + "".join(lines[at:]))
     g, s = (bad_file, good) if side == "gold" else (good, bad_file)
-    same_error(monkeypatch, ["score", "--gold", g, s], 60, at + 1)
+    same_error(["score", "--gold", g, s], (1, 60), line=at + 1)
 
 
 def columns_text(sentences: Sequence[Sequence[str]], docstart: bool = False) -> str:
@@ -385,7 +401,7 @@ def columns_text(sentences: Sequence[Sequence[str]], docstart: bool = False) -> 
 
 @pytest.mark.parametrize("block_bytes", [1, 60])
 @pytest.mark.parametrize("gold_side", ["columns", "jsonl"])
-def test_column_files_mixed_with_other_formats(tmp_path, monkeypatch, jsonl_counted, block_bytes, gold_side):
+def test_column_files_mixed_with_other_formats(tmp_path, block_bytes, gold_side):
     """A column file among JSON Lines and CoNLL-U files: read in blocks of its sentences, each a document."""
     gold = sample(24)
     columns = write(tmp_path, "cols.conll", columns_text(gold if gold_side == "columns" else system_of(gold, 1),
@@ -395,13 +411,13 @@ def test_column_files_mixed_with_other_formats(tmp_path, monkeypatch, jsonl_coun
                                                  for k, t in enumerate(system_of(gold, 2))))
     g, s = (columns, jsonl) if gold_side == "columns" else (jsonl, columns)
     argv = ["score", "--gold", g, s, conllu, "--models", MODELS, "--format", "json"]
-    whole, streamed = same(monkeypatch, argv, block_bytes)
+    whole, streamed, seen = same(argv, block_bytes)
     assert streamed == whole and whole[0] == 0
-    assert len(jsonl_counted) == 1 and jsonl_counted[0] > 3
+    assert len(seen) == 1 and seen[0] > 3
 
 
 @pytest.mark.parametrize("case", ["bad line", "shorter", "empty"])
-def test_a_column_file_that_fails_among_other_formats(tmp_path, monkeypatch, case):
+def test_a_column_file_that_fails_among_other_formats(tmp_path, case):
     gold = sample(40)
     text = columns_text(system_of(gold, 1))
     if case == "bad line":
@@ -413,4 +429,4 @@ def test_a_column_file_that_fails_among_other_formats(tmp_path, monkeypatch, cas
     else:
         text = "\n\n"
     g, s = write(tmp_path, "gold.jsonl", tags_lines(gold)), write(tmp_path, "sys.conll", text)
-    same_error(monkeypatch, ["score", "--gold", g, s], 40)
+    same_error(["score", "--gold", g, s], (1, 40))

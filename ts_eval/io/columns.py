@@ -223,7 +223,7 @@ def slice_block(cf: ColumnFile, a: int, b: int) -> ColumnFile:
         sent_first=cf.sent_first[a:b], doc_first=cf.doc_first[a:b], docstart_lines=0, boundary_lines=0,
         token_column=cf.token_column, token_start=None if start is None else start[a:b],
         token_len=None if length is None else length[a:b],
-        columns={c: (vocab, ids[a:b]) for c, (vocab, ids) in cf.columns.items()}, bom=cf.bom,
+        columns={c: _used(vocab, ids[a:b]) for c, (vocab, ids) in cf.columns.items()}, bom=cf.bom,
         delimiter=cf.delimiter, trailing_boundary=b < cf.n_tokens or cf.trailing_boundary,
         first_text=cf.first_text, first_token_line=cf.first_token_line, first_field=cf.first_field)
 
@@ -235,6 +235,17 @@ def _offsets(cf: ColumnFile) -> Tuple[np.ndarray, np.ndarray, np.ndarray]:
     if data is None or start is None or length is None:
         return cf.loaded()          # (raises: a block without its bytes)
     return data, start, length
+
+
+def _used(vocab: List[str], ids: np.ndarray) -> Tuple[List[str], np.ndarray]:
+    """A column's values ``vocab`` and ids, with only the values the ids use (a slice's vocabulary names only
+    its own tags: a bad tag of the rest of the block is no error of the slice)."""
+    used = np.unique(ids)
+    if len(used) == len(vocab):
+        return vocab, ids
+    renumber = np.zeros(len(vocab), ids.dtype)
+    renumber[used] = np.arange(len(used), dtype=ids.dtype)
+    return [vocab[k] for k in used.tolist()], renumber[ids]
 
 
 def join_blocks(parts: Sequence[ColumnFile]) -> ColumnFile:

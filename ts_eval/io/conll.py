@@ -504,7 +504,6 @@ def join_columns(gold: Feed, systems: Sequence[Feed], layout: Columns, *, decodi
     Under the conlleval scheme a block grows until every side is outside at its end (conlleval.pl's state
     runs on across sentences otherwise).  ``detected``: the scheme ``auto`` stands for (found in a first pass
     with ``evidence``, which yields each block's :class:`~ts_eval.core.schemes.SchemeEvidence` instead)."""
-    from .conll import _check_token_columns, _finish, _one_file_sides, _pair_sides
 
     conlleval = decoding.scheme == "conlleval"
     sentences = tokens = gold_line = 0
@@ -519,14 +518,19 @@ def join_columns(gold: Feed, systems: Sequence[Feed], layout: Columns, *, decodi
             more = gold.take(None)
             g = concat_parts([g, more])
             parts = [concat_parts([p, s.take(more.n_docs)]) for p, s in zip(parts, systems)]
+        after: Dict[int, InputError] = {}       # a system's error in the sentence after gold's last
         if gold.done():          # one sentence past gold's end shows that a system goes on
-            parts = [concat_parts([p, s.take(1)]) if not s.done() else p for p, s in zip(parts, systems)]
+            for k, s in enumerate(systems):
+                if parts[k].n_docs == g.n_docs and not s.done():
+                    try:
+                        parts[k] = concat_parts([parts[k], s.take(1)])
+                    except InputError as err:    # ranked with the block's errors (a bad tag before it first)
+                        after[k] = err
         if systems and not checked:
             _check_token_columns(g.cf, layout.gold_column, [p.cf for p in parts], layout.system_columns[0])
             checked = True
-
         at = (sentences, tokens, gold_line, system_lines)
-        found = _differences(g, parts, systems, words, at, None)
+        found = _differences(g, parts, systems, words, at, None, after)
         if found:
             if not gold.done() and gold.pending() is None:
                 # the message may name the token after the sentence that differs: a sentence more of every file
@@ -534,16 +538,15 @@ def join_columns(gold: Feed, systems: Sequence[Feed], layout: Columns, *, decodi
                 g = concat_parts([g, gold.take(1)])
                 parts = [concat_parts([p, s.take(1)]) if not s.done() and s.pending() is None else p
                          for p, s in zip(parts, systems)]
-            found = _differences(g, parts, systems, words, at, rest)
-            raise min(found, key=lambda e: e[:2])[2]()
-        if layout.one_file:
-            vocab, sides = _one_file_sides(g.cf, g.source, layout.gold_column, layout.system_columns,
-                                           layout.names, layout.raw, layout.outside_tag)
-        else:
-            names = layout.names or tuple(f"system{k + 1}" for k in range(len(parts)))
-            vocab, sides = _pair_sides(g.cf, [p.cf for p in parts], names, layout.gold_column,
-                                       layout.system_columns[0], layout.raw, layout.outside_tag,
-                                       [g.source] + [p.source for p in parts])
+            found = _differences(g, parts, systems, words, at, rest, after)
+            first = min(found, key=lambda e: e[:2])
+            if first[0] and not evidence:      # a bad tag in the sentences before it comes first
+                before_it = np.arange(first[0])
+                vocab, sides = _column_sides(g.take(before_it), [p.take(before_it) for p in parts], layout)
+                _finish(g.take(before_it).cf, vocab, sides, decoding.scheme, decoding.policy, decoding.label_map,
+                        detected)
+            raise first[2]()
+        vocab, sides = _column_sides(g, parts, layout)
         if evidence:
             from ..core.corpus import scheme_evidence
 
@@ -558,6 +561,16 @@ def join_columns(gold: Feed, systems: Sequence[Feed], layout: Columns, *, decodi
         gold.end()
 
 
+def _column_sides(g: Any, parts: Sequence[Any], layout: Columns) -> Tuple[List[str], List[SideInfo]]:
+    """The tag vocabulary and the sides of gold's part ``g`` and the systems' ``parts`` (column parts)."""
+    if layout.one_file:
+        return _one_file_sides(g.cf, g.source, layout.gold_column, layout.system_columns, layout.names, layout.raw,
+                               layout.outside_tag)
+    names = layout.names or tuple(f"system{k + 1}" for k in range(len(parts)))
+    return _pair_sides(g.cf, [p.cf for p in parts], names, layout.gold_column, layout.system_columns[0], layout.raw,
+                       layout.outside_tag, [g.source] + [p.source for p in parts])
+
+
 class _Rest:
     """The sentences and tokens of gold and of each system after the blocks handed out (the counts of the whole
     files a message gives), counted once: the files are read to their ends."""
@@ -565,28 +578,42 @@ class _Rest:
     def __init__(self, gold: Feed, systems: Sequence[Feed]) -> None:
         self.gold, self.systems = gold, systems
         self.counted: Dict[int, Tuple[int, int]] = {}
+        self.errors: Dict[int, Optional[InputError]] = {}
 
     def _count(self, k: int) -> Tuple[int, int]:
         if k not in self.counted:
             feed = self.gold if k < 0 else self.systems[k]
             sentences = tokens = 0
-            while not feed.done():
-                part = feed.take(None)
-                sentences += part.n_docs
-                tokens += part.cf.n_tokens
+            self.errors[k] = None
+            try:
+                while not feed.done():
+                    part = feed.take(None)
+                    sentences += part.n_docs
+                    tokens += part.cf.n_tokens
+            except InputError as err:
+                self.errors[k] = err
             self.counted[k] = (sentences, tokens)
         return self.counted[k]
+
+    def error(self, k: int) -> Optional[InputError]:
+        """The error reading the rest of system ``k``'s file is, or of gold's where a message counted it (None:
+        they read to their ends)."""
+        self._count(k)
+        return self.errors.get(-1) or self.errors[k]
 
     def of(self, k: int) -> Callable[[], Tuple[int, int, int, int]]:
         return lambda: (*self._count(-1), *self._count(k))
 
 
 def _differences(g: Any, parts: Sequence[Any], systems: Sequence[Feed], words: Optional[Sequence[str]],
-                 at: Tuple[int, int, int, List[int]], rest: Optional[_Rest]
+                 at: Tuple[int, int, int, List[int]], rest: Optional[_Rest], after: Dict[int, InputError]
                  ) -> List[Tuple[int, int, Callable[[], InputError]]]:
     """Where gold's block ``g`` and each system's part of it stop lining up, as (gold's sentence, system,
     the error); ``at``: sentences, tokens and gold's lines before the block and each system's lines; ``rest``:
-    the feeds' ends, for the whole files' counts in the message (None: not counted)."""
+    the feeds' ends, for the whole files' counts in the message and a system file's reading error after the
+    block (a file that cannot be read is that error; None: not read); ``after``: a system's error in the
+    sentence after gold's last."""
+
     sentences, tokens, gold_line, system_lines = at
     found: List[Tuple[int, int, Callable[[], InputError]]] = []
     for k, (p, s) in enumerate(zip(parts, systems)):
@@ -596,7 +623,10 @@ def _differences(g: Any, parts: Sequence[Any], systems: Sequence[Feed], words: O
         diff = aligned_difference(g.take(np.arange(n)).cf if n < g.n_docs else g.cf, p.cf, before=before,
                                   sides=side_words(words, k))
         if diff is not None:
-            found.append((diff[0], k + 1, raising(diff[1])))
+            found.append((diff[0], k + 1, raising(pending or (rest.error(k) if rest is not None else None)
+                                                  or diff[1])))
         elif pending is not None:
             found.append((n, k + 1, raising(pending)))
+        elif k in after:
+            found.append((g.n_docs, k + 1, raising(after[k])))
     return found

@@ -88,8 +88,9 @@ class Documents:
         return concat_documents(list(parts))
 
     def take(self, order: Ints, notes: bool = False) -> Documents:
-        """Documents ``order`` (indices, in that order) as Documents of their own; what reading found
-        (``notes``) is the whole's, not a part's: the new Documents have it only with ``notes``."""
+        """Documents ``order`` (indices, in that order) as Documents of their own; what reading counted
+        (``notes``) is the whole's, not a part's: the new Documents have it only with ``notes`` (else only what
+        holds of every part, :func:`lasting`)."""
         order = np.asarray(order, np.int64)
         lens = np.diff(self.offsets)[order]
         offsets = np.zeros(len(order) + 1, np.int64)
@@ -114,7 +115,7 @@ class Documents:
                          self.start[keep] + shift, self.last[keep] + shift, self.label[keep], list(self.labels),
                          [self.lines[d] for d in pick] if self.lines is not None else None,
                          [self.texts[d] for d in pick] if self.texts is not None else None,
-                         dict(self.notes) if notes else {}, chars,
+                         dict(self.notes) if notes else lasting(self.notes), chars,
                          self.first + (pick[0] if pick and pick == list(range(pick[0], pick[0] + len(pick))) else 0),
                          deferred)
 
@@ -126,6 +127,12 @@ class Documents:
         """What reading found, for reports: documents, tokens, spans, nested/crossing spans, notes."""
         return {"path": self.path, "format": self.format, "documents": self.n_docs, "tokens": self.n_tokens,
                 "spans": len(self.start), **span_shape(self.start, self.last), **self.notes}
+
+
+def lasting(notes: Dict[str, Any]) -> Dict[str, Any]:
+    """What reading found that holds of every part of an input (the scheme its tags were decoded with, ...):
+    its texts, flags and Nones (counts and lists are the whole's; :func:`~ts_eval.core.corpus.merge_reading`)."""
+    return {k: v for k, v in notes.items() if v is None or isinstance(v, (str, bool))}
 
 
 def no_documents(name: str, fmt: str) -> Documents:

@@ -202,11 +202,13 @@ class GeneratedOptions(Options):
     id_key: str = ID_KEY
 
 
-def parse_records(data: bytes, name: str, lines_before: int, first: int, field: str, id_key: str) -> Generated:
-    """The records of the lines ``data`` of a file, after ``lines_before`` lines and ``first`` records."""
+def parse_records(data: bytes, name: str, lines_before: int, first: int, field: str, id_key: str,
+                  bytes_before: int = 0) -> Generated:
+    """The records of the lines ``data`` of a file, after ``lines_before`` lines, ``bytes_before`` bytes and
+    ``first`` records."""
     from .source import BOM, check_utf8
 
-    check_utf8(data, name, lines_before=lines_before)
+    check_utf8(data, name, lines_before=lines_before, bytes_before=bytes_before)
     text = (data[len(BOM):] if not lines_before and data.startswith(BOM) else data).decode("utf-8")
     out = Generated(name, first=first, id_key=id_key)
     for k, ln in enumerate(text.split("\n")):
@@ -236,11 +238,11 @@ class GeneratedFeed:
 
         def parse(raw: Any, stop: Optional[int], first: int) -> Generated:
             return parse_records(raw.data if stop is None else raw.data[:stop], self.name, raw.lines, first,
-                                 options.field, options.id_key)
+                                 options.field, options.id_key, raw.bytes)
 
         blocks = line_blocks(lambda: json_stream(path, starts_array), line_end, block_bytes)
-        self.feed = DocumentFeed(self.name, blocks, parse,
-                                 before_line(self.name, False), lambda last: Generated(self.name),
+        self.feed = DocumentFeed(self.name, blocks, parse, before_line(self.name, False),
+                                 lambda last: Generated(self.name),
                                  lambda: InputError("empty input, expected JSON values, one per line", self.name))
 
     def take(self, n: Optional[int] = None) -> Generated:

@@ -29,7 +29,7 @@ import numpy as np
 
 from ..core.corpus import Corpus, relabel
 from ..errors import InputError
-from .documents import Documents
+from .documents import Documents, lasting
 from .feed import Decoding, Feed, Placing, concat_parts, raising
 from .pairing import first_difference, pair_aligned
 from .source import GOLD_SYSTEM, Words
@@ -60,8 +60,8 @@ class Ids:
         """The first document of ``part`` (before ``upto``) that breaks the input's rule on ids, or gives an id
         given before (``track``: ids are remembered)."""
         stop = part.n_docs if upto is None else upto
-        if self.has is None and stop:
-            self.has, self.first, self.first_line = part.ids[0] is not None, part.where(0), _line(part, 0) or 0
+        if stop:
+            self.decide(part)
         for d in range(stop):
             i = part.ids[d]
             if (i is not None) != self.has:
@@ -75,6 +75,11 @@ class Ids:
                 self.seen[i] = part.where(d)
         return None
 
+
+    def decide(self, part: Part) -> None:
+        """Whether the input's documents have ids, from the first of ``part`` (its first part)."""
+        if self.has is None and part.n_docs:
+            self.has, self.first, self.first_line = part.ids[0] is not None, part.where(0), _line(part, 0) or 0
 
     def _mixed(self, part: Part, d: int) -> InputError:
         """The error for document ``d``, the first whose id is there or not unlike the input's first's."""
@@ -106,7 +111,11 @@ class _Side:
         partner there (fewer where an error stops the pairing); errors go to ``found``."""
         if self.held is not None:
             return self._from_held(gold, found)
-        part = self.feed.take(gold.n_docs)
+        try:
+            part = self.feed.take(gold.n_docs)
+        except InputError as err:      # the next document is an error: ranked with the others of the block
+            found.append((0, raising(err)))
+            return None, np.zeros(0, np.int64)
         n = min(part.n_docs, gold.n_docs)
         bad = self.ids.check(part, False) if part.n_docs else None
         if bad is not None:
@@ -145,7 +154,11 @@ class _Side:
         order and pair as they came)."""
         parts, size = [part], self.feed.size(part)
         while not self.feed.done():
-            more = self.feed.take(None)
+            try:
+                more = self.feed.take(None)
+            except InputError as err:  # an error in the rest: where the rest is needed, at ``out``
+                found.append((out, raising(err)))
+                return part, np.arange(out, dtype=np.int64)
             size += self.feed.size(more)
             if size > self.hold_bytes:
                 raise InputError(f"{part.where(out)} is not in {self.words[0]}'s order, and the rest of the input is "
@@ -225,11 +238,13 @@ class _Side:
                           self.feed.name)
 
     def notes(self) -> Optional[Dict[str, Any]]:
-        """What reading found, to report with the documents handed out now (held: once, with the first)."""
+        """What reading found, to report with the documents handed out now (held: what it counted once, with
+        the first; what holds of every part, such as the scheme, each time)."""
         if self.held is None:
             return None
         fresh, self.fresh = self.fresh, False
-        return dict(getattr(self.held, "notes", {})) if fresh else {}
+        notes = dict(getattr(self.held, "notes", {}))
+        return notes if fresh else lasting(notes)
 
 
 def join(gold: Feed, systems: Sequence[Feed], names: Sequence[str], *, decoding: Decoding = Decoding(),
@@ -257,9 +272,7 @@ def join(gold: Feed, systems: Sequence[Feed], names: Sequence[str], *, decoding:
         g = gold.take(None)
         # (document of gold's block, input: 0 gold, k system k, kind: 0 reading, 1 a difference, 2 deferred)
         found: List[Tuple[int, int, int, Callable[[], InputError]]] = []
-        bad = gold_ids.check(g, bool(gold_ids.has) and any(s.ids.has for s in sides)) if g.n_docs else None
-        if bad is not None:
-            found.append((bad[0], 0, 0, bad[1]))
+        gold_ids.decide(g)
         if getattr(g, "deferred", None) is not None:
             found.append((g.deferred[0], 0, 2, raising(g.deferred[1])))
         parts = []
@@ -276,6 +289,11 @@ def join(gold: Feed, systems: Sequence[Feed], names: Sequence[str], *, decoding:
                 if len(at):
                     found.append((int(at[0]), k + 1, 2, raising(late[1])))
             parts.append((part, order, side.notes(), side.feed))
+        # gold's ids are remembered (an id given twice is an error) when the sides pair by id, which each
+        # system's first document tells: known once every side took its first block
+        bad = gold_ids.check(g, bool(gold_ids.has) and any(s.ids.has for s in sides)) if g.n_docs else None
+        if bad is not None:
+            found.append((bad[0], 0, 0, bad[1]))
         if found:
             raise min(found, key=lambda e: e[:3])[3]()
         read += g.n_docs
