@@ -221,7 +221,7 @@ def test_every_format_gives_one_report_at_every_block_size(tmp_path_factory, cor
     assert isinstance(whole, dict), whole
     assert whole["systems"][0]["exact"]["micro"]["gold"] == sum(len(d.spans) for d in gold)
     assert outcome(inputs, 1) == whole and outcome(inputs, small) == whole and outcome(inputs, DEFAULT) == whole
-    assert ts_eval.evaluate(inputs.corpus()).to_dict() == whole
+    assert ts_eval.score(inputs.corpus()).to_dict() == whole
 
 
 #: the faults, each put into one side at one document: (name, formats it applies to)
