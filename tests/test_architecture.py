@@ -98,13 +98,14 @@ def _resolve(name: str) -> Optional[str]:
 
 
 @cache
-def imports() -> Dict[str, Set[str]]:
-    """module -> the project's modules it imports (anywhere in it, TYPE_CHECKING blocks left out)."""
+def imports(types: bool = False) -> Dict[str, Set[str]]:
+    """module -> the project's modules it imports (anywhere in it; ``types``: TYPE_CHECKING blocks too, else
+    left out)."""
     mods = modules()
     out: Dict[str, Set[str]] = {}
     for module, (path, pkg) in mods.items():
         tree = ast.parse(path.read_text(encoding="utf-8"))
-        skip = _type_checking_only(tree)
+        skip = set() if types else _type_checking_only(tree)
         found: Set[str] = set()
         for node in ast.walk(tree):
             if id(node) in skip:
@@ -131,9 +132,9 @@ def imports() -> Dict[str, Set[str]]:
     return out
 
 
-def floors() -> Tuple[Dict[str, int], List[List[str]]]:
-    """Each module's floor, and the circles met on the way."""
-    graph = imports()
+def floors(types: bool = False) -> Tuple[Dict[str, int], List[List[str]]]:
+    """Each module's floor, and the circles met on the way (``types``: through type-only imports too)."""
+    graph = imports(types)
     floor: Dict[str, int] = {}
     circles: List[List[str]] = []
 
@@ -207,6 +208,17 @@ def test_readers_and_writers_load_no_metric():
 def test_no_circle():
     _, circles = floors()
     assert not circles, "\n".join(" -> ".join(c) for c in circles)
+
+
+def test_no_circle_and_no_upward_import_through_type_only_imports():
+    """The imports under ``if TYPE_CHECKING:`` never run, but a circle or an upward arrow through them is
+    still a design that runs back up (issue 31.7)."""
+    _, circles = floors(types=True)
+    assert not circles, "\n".join(" -> ".join(c) for c in circles)
+    order = layer_names()
+    bad = [f"{m} -> {n}" for m, targets in imports(types=True).items() for n in sorted(targets)
+           if order.index(layer_of(n)) > order.index(layer_of(m))]
+    assert not bad, "\n".join(bad)
 
 
 def test_at_most_eight_floors():

@@ -34,7 +34,7 @@ import re
 import string as _string
 import unicodedata
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Dict, List, Mapping, Optional, Sequence, Set, Tuple, Union
+from typing import Any, Dict, List, Mapping, Optional, Protocol, Sequence, Set, Tuple, Union
 
 import numpy as np
 
@@ -44,8 +44,23 @@ from .documents import Documents, build_documents
 from .pairing import document_order
 from .tokenizer import tokenize
 
-if TYPE_CHECKING:
-    from .generated import Generated
+
+class Strings(Protocol):
+    """What grounding reads of generated outputs (:class:`ts_eval.io.generated.Generated`, named by what it
+    holds: the format module imports this one): per record its id and line, per string its record, text and
+    label."""
+
+    path: str
+    ids: List[Optional[str]]
+    lines: List[int]
+    doc: List[int]
+    text: List[str]
+    label: List[str]
+
+    @property
+    def n_docs(self) -> int: ...
+
+    def where(self, d: int) -> str: ...
 
 NORMALIZE_STEPS = ("case", "all-punct", "punct", "articles", "space", "dedupe")
 NORMALIZE_PRESETS: Dict[str, Tuple[str, ...]] = {
@@ -355,7 +370,7 @@ class GroundingTally:
                               "ungrounded_examples": list(self.examples), "records": self.records}}
 
 
-def ground(gold: Documents, gen: Generated, settings: GroundSettings = GroundSettings(),
+def ground(gold: Documents, gen: Strings, settings: GroundSettings = GroundSettings(),
            label_map: Sequence[Tuple[str, str]] = ()) -> Grounded:
     """Place the strings of ``gen`` on ``gold``'s documents (paired by id, else by order); see the
     module docstring.  ``label_map`` only decides which labels count as outside gold's label set."""
@@ -366,7 +381,7 @@ def ground(gold: Documents, gen: Generated, settings: GroundSettings = GroundSet
     return grounded
 
 
-def place(gold: Documents, gen: Generated, order: np.ndarray, tally: GroundingTally,
+def place(gold: Documents, gen: Strings, order: np.ndarray, tally: GroundingTally,
           first_record: int = 0) -> Grounded:
     """Place the strings of ``gen``'s records on ``gold``'s documents (gold document g <- record
     ``order[g]``), adding what grounding finds to ``tally`` (``first_record``: the records of the input

@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import warnings
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Dict, List, Mapping, Optional, Sequence, Tuple
+from typing import TYPE_CHECKING, Any, Dict, List, Mapping, Optional, Protocol, Sequence, Tuple
 
 import numpy as np
 
@@ -39,7 +39,6 @@ from .statistics import TIE_DECIMALS, Products, Progress, _chunks, _clean, avera
 
 if TYPE_CHECKING:   # pragma: no cover
     from .statistics import Bootstrap, Permutation
-    from .study import RankingResult
     from .sufficient import StatsMatrix
 
 CORR_CHUNK = 100   # resamples per vectorised correlation step (bounds memory; results do not depend on it)
@@ -57,6 +56,18 @@ FLIP_RULE = ("a pair changes order when one model puts one system strictly above
 GROUP_RULE = ("a new group starts below a system when the paired permutation test against the next system has "
               "Holm-adjusted p < alpha (Holm's step-down correction over the model's n - 1 adjacent-pair tests); "
               "otherwise the next system shares its group")
+
+
+class RankingLike(Protocol):
+    """What the functions here read of a ranking (:class:`ts_eval.ranking.study.RankingResult`; named by what
+    it holds so that this module, which the study imports, does not import the study back)."""
+
+    systems: List[str]
+    models: List[str]
+    scores: np.ndarray
+    order: np.ndarray
+    permutation: Optional[Permutation]
+    uncertainty: Optional[RankUncertainty]
 
 
 # ---------------------------------------------------------------------------
@@ -316,7 +327,7 @@ def analyse(scores: np.ndarray, order: np.ndarray, boot: Optional[Bootstrap], pe
     return out
 
 
-def flips(result: RankingResult, model_a: str, model_b: str, alpha: Optional[float] = None) -> Flips:
+def flips(result: RankingLike, model_a: str, model_b: str, alpha: Optional[float] = None) -> Flips:
     """The system pairs that ``model_a`` and ``model_b`` order differently, with both paired p-values.
 
     Pairs are listed in ``model_a``'s order of the system it puts higher, then of the other.
@@ -355,13 +366,13 @@ def check_flip_pairs(pairs: Optional[Sequence[Sequence[str]]], models: Sequence[
     return out
 
 
-def all_flips(result: RankingResult) -> List[Flips]:
+def all_flips(result: RankingLike) -> List[Flips]:
     """Flips between every two models, in the result's model order."""
     m = result.models
     return [flips(result, m[i], m[j]) for i in range(len(m)) for j in range(i + 1, len(m))]
 
 
-def to_dict(result: RankingResult) -> Dict[str, Any]:
+def to_dict(result: RankingLike) -> Dict[str, Any]:
     """The JSON sections of a ranking's uncertainty (added to :meth:`RankingResult.to_dict`)."""
     u = result.uncertainty
     groups = None
@@ -380,7 +391,7 @@ def to_dict(result: RankingResult) -> Dict[str, Any]:
     }
 
 
-def mean_intervals(tasks: Mapping[str, RankingResult]) -> Optional[Dict[str, Any]]:
+def mean_intervals(tasks: Mapping[str, RankingLike]) -> Optional[Dict[str, Any]]:
     """Intervals of the correlations averaged over tasks: the b-th resamples of all tasks (each task
     resampled independently) are averaged, then the percentile interval is taken.  None unless every
     task has the same number of bootstrap resamples and confidence."""
