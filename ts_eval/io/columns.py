@@ -214,7 +214,7 @@ class _Limited(io.RawIOBase):
 
 
 def slice_block(cf: ColumnFile, a: int, b: int) -> ColumnFile:
-    """Tokens ``a``..``b`` of a block of :func:`read_column_blocks` (whole sentences: ``a`` starts one), as a
+    """Tokens ``a``..``b`` of a block of :func:`ts_eval.io.conll.column_feed` (whole sentences: ``a`` starts one), as a
     block of its own (its bytes shared; the -DOCSTART- and -X- lines counted stay with the whole block; a file
     read without a token column keeps its token offsets too)."""
     start, length = cf.token_start, cf.token_len
@@ -249,7 +249,7 @@ def _used(vocab: List[str], ids: np.ndarray) -> Tuple[List[str], np.ndarray]:
 
 
 def join_blocks(parts: Sequence[ColumnFile]) -> ColumnFile:
-    """Consecutive blocks of one file (:func:`read_column_blocks`, :func:`slice_block`) as one block."""
+    """Consecutive blocks of one file (:func:`ts_eval.io.conll.column_feed`, :func:`slice_block`) as one block."""
     if len(parts) == 1:
         return parts[0]
     loaded = [_offsets(p) for p in parts]
@@ -277,7 +277,7 @@ def join_blocks(parts: Sequence[ColumnFile]) -> ColumnFile:
 def shard_offsets(path: str, n: int, delimiter: Optional[str] = None,
                   cut_after: Optional[Callable[[List[bytes]], bool]] = None) -> Optional[Tuple[List[int], Head]]:
     """Byte offsets that cut a plain (uncompressed) column file into at most ``n`` shards of whole
-    sentences of about equal size, where :func:`read_column_blocks` would cut a block, and the file's
+    sentences of about equal size, where :func:`ts_eval.io.conll.column_feed` would cut a block, and the file's
     :class:`Head`; None for standard input, a compressed file, or a file whose head does not parse.
     Every shard holds a token line: no cut falls after the file's last one (blank or ``-DOCSTART-`` lines
     after it stay with the shard before, which is read as the file's last block would be)."""
@@ -432,9 +432,9 @@ def split_columns(raw: Union[bytes, bytearray, np.ndarray], path: str = "<data>"
 
     ``raw``: bytes, or a numpy array of them (uint8).  ``padded``: ``raw`` ends with 8 bytes of zero padding
     that are not data (saves a copy).
-    ``block``: a block of :func:`read_column_blocks` (its token offsets are never released).
+    ``block``: a block of :func:`ts_eval.io.conll.column_feed` (its token offsets are never released).
     ``follows``: ``raw`` is a block of the file after (lines, bytes) and the :class:`Head` of the file
-    (:func:`read_column_blocks`): line numbers count on, and token lines must have the first one's width.
+    (:func:`ts_eval.io.conll.column_feed`): line numbers count on, and token lines must have the first one's width.
     """
     if not padded:
         raw = bytes(raw) + bytes(8)

@@ -2,7 +2,7 @@
 and empty nodes, and each word's FORM and tag, without a Python object per line.
 
 The bytes are scanned in blocks of whole lines (about 1 MiB, which bounds the temporaries).  Per
-line, as the format and :func:`ts_eval.io.conllu.read_conllu` define it: a trailing CR is dropped;
+line, as the format (:mod:`ts_eval.io.conllu`) defines it: a trailing CR is dropped;
 a line that is empty or all whitespace (``str.strip``) is blank and ends a sentence; a line
 starting with ``#`` is a comment (``# sent_id = X`` names the sentence); any other line must have
 one tab-separated field per column; its ID holds ``-`` (a multi-word token), else ``.`` (an empty

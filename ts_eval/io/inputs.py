@@ -157,9 +157,6 @@ class Inputs(Options):
             options["policy"] = self.policy
         return options
 
-    def with_scheme(self, scheme: Optional[str]) -> Inputs:
-        return self if scheme is None else replace(self, scheme=scheme)
-
     # -- reading
 
     def corpus(self, command: str = "score", min_systems: int = 1) -> Corpus:

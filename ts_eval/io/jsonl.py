@@ -323,14 +323,6 @@ def record_chunks(path: str, raw: Optional[bytes] = None, chunk_lines: Optional[
         yield records(body, numbers, name, typed), numbers
 
 
-def load_array(text: str, name: str) -> List[Any]:
-    """The records of a file that is one JSON array (an error names the line where the JSON breaks)."""
-    records = decode(text, name, None, "")
-    if not isinstance(records, list):
-        raise InputError("expected a JSON array of records", name)
-    return records
-
-
 def _short(value: Any, n: int = 40) -> str:
     s = json.dumps(value, ensure_ascii=False) if not isinstance(value, str) else repr(value)
     return s if len(s) <= n else s[: n - 3] + "..."

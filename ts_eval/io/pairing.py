@@ -121,15 +121,6 @@ def _text_differs(gold: Documents, g: int, sys: Documents, s: int, sides: Words 
                       "the same text for the same document", sys.path)
 
 
-def check_texts(gold: Documents, sys: Documents, sides: Words = GOLD_SYSTEM) -> None:
-    """Paired documents with texts on both sides have the same texts (an error names the first that differs)."""
-    if gold.texts is None or sys.texts is None:
-        return
-    for g, s in enumerate(document_order(gold, sys, sides).tolist()):
-        if gold.texts[g] != sys.texts[s]:
-            raise _text_differs(gold, g, sys, s, sides)
-
-
 def pair_documents(gold: Documents, systems: Union[Documents, Mapping[str, Documents]], *,
                    scheme: Optional[str] = None, policy: Optional[str] = None,
                    sides: Optional[Sequence[str]] = None) -> Corpus:

@@ -150,15 +150,10 @@ class _Stdin:
 
 class _Chain(io.RawIOBase):
     """``head`` then what ``rest`` still holds, as one raw stream (what it reads of ``rest`` also written to
-    ``spool``; ``owns``: closing it closes ``rest``)."""
+    ``spool``)."""
 
-    def __init__(self, head: bytes, rest: Optional[Any], spool: Optional[BinaryIO] = None, owns: bool = False) -> None:
-        self.head, self.at, self.rest, self.spool, self.owns = head, 0, rest, spool, owns
-
-    def close(self) -> None:
-        if self.owns and self.rest is not None and not self.closed:
-            self.rest.close()
-        super().close()
+    def __init__(self, head: bytes, rest: Optional[Any], spool: Optional[BinaryIO] = None) -> None:
+        self.head, self.at, self.rest, self.spool = head, 0, rest, spool
 
     def readable(self) -> bool:
         return True
@@ -177,12 +172,6 @@ class _Chain(io.RawIOBase):
         if self.spool is not None:
             self.spool.write(data)
         return len(data)
-
-
-def put_back(head: bytes, stream: Any) -> io.BufferedReader:
-    """``stream`` with ``head``, the bytes just read from it, put back before what it still holds (closing
-    it closes ``stream``)."""
-    return io.BufferedReader(_Chain(head, stream, owns=True), 1 << 16)
 
 
 _STDIN = _Stdin()

@@ -8,7 +8,7 @@ break or TAB).  Nested and overlapping spans are kept.
 
 brat keeps no tokens: when the input's texts were made by joining tokens with spaces (or
 its tokens are exactly the whitespace-separated words), ``tools.conf`` gets brat's own
-``Tokens tokenizer:whitespace``, which :func:`ts_eval.io.brat.read_brat` honours.  Tokens
+``Tokens tokenizer:whitespace``, which the brat reader (:mod:`ts_eval.io.brat`) honours.  Tokens
 that neither the default nor the whitespace tokenizer reproduce are an error (use
 jsonl-text, which keeps token offsets).
 """

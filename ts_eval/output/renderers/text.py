@@ -205,12 +205,6 @@ def _header(title: str, w: int) -> str:
     return "\n".join(textwrap.wrap(title, width=max(w, 1), break_long_words=False, break_on_hyphens=False)) or title
 
 
-def rich_tables(t: Table, width: int) -> Tuple[List[RichTable], Layout]:
-    """One rich table per column block of ``t`` laid out for ``width``."""
-    lay = layout(t, width)
-    return _rich(lay), lay
-
-
 class _BlockColumn:
     """How one column of a block is drawn."""
 
