@@ -20,15 +20,19 @@ checks line by line that the system's index and token fields equal the gold file
 (the check the evaluation plan asks participants to make with ``cmp``); under the
 ``strict`` policy every level must be well-formed IOB2.
 
+A file (a path, ``-`` or a compressed file, opened by :mod:`.source`) is read in blocks of whole
+sentences (:func:`~.source.line_blocks`), each split by :func:`_split_block` with the file's line numbers
+and first token line, and the blocks are added up; the first error is the whole file's at any block size.
+
 The label set, :class:`GermEvalData` and chunk decoding live in :mod:`.data`; several system
 files against one gold become a corpus for ranking in :mod:`.corpus` (:func:`~.corpus.germeval_corpus`).
 """
 from __future__ import annotations
 
 import codecs
-import os
+import re
 from dataclasses import dataclass, field
-from typing import Callable, List, Optional, Sequence, Tuple
+from typing import Any, Callable, List, NamedTuple, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
@@ -50,7 +54,7 @@ from .germeval_data import (
     level_chunks,
     sentence_bounded,
 )
-from .source import system_name
+from .source import RawBlock, is_dir, line_blocks, open_stream, system_name
 
 SIX_COLUMNS = "index, token, gold outer, gold inner, system outer, system inner"
 FOUR_COLUMNS = "index, token, outer, inner"
@@ -63,7 +67,7 @@ class _TabFile:
     """Token lines of a TAB-separated file: field byte ranges, lines, sentence starts."""
 
     path: str
-    raw: bytearray                     # the file plus 8 zero bytes (for byte_windows)
+    raw: np.ndarray                    # the bytes (uint8) plus 8 zero bytes (for byte_windows)
     shift: int                         # BOM length
     n_fields: int
     token_line: np.ndarray             # int32
@@ -102,38 +106,124 @@ class _TabFile:
         return self.data[a:b].tobytes().decode("utf-8")
 
 
-def _read_bytes(path: str) -> bytearray:
-    try:
-        with open(path, "rb") as fh:
-            size = os.fstat(fh.fileno()).st_size
-            buf = bytearray(size + 8)
-            got = fh.readinto(memoryview(buf)[:size])
-    except IsADirectoryError:
-        raise InputError("is a directory, expected a GermEval file", path) from None
-    except OSError as err:
-        raise InputError(f"cannot read: {err.strerror}", path) from None
-    if got != size:
-        raise InputError(f"could read only {got} of {size} bytes", path)
-    return buf
+#: blocks of whole sentences of about this many bytes (the ``block_bytes`` of the readers; tests give tiny ones)
+BLOCK_BYTES = 1 << 22
+
+# a block ends after a line end that a blank or a '#' line follows: the next block starts a sentence
+_SENTENCE_END = re.compile(rb"\n(?=[ \t\r\x0b\x0c]*\n|#)")
 
 
-def _split_tab_file(raw: bytearray, path: str, allowed_fields: Sequence[int], layout_help: str) -> _TabFile:
-    """Find the token lines and their TAB-separated fields (vectorised over the file)."""
-    shift = len(BOM) if raw.startswith(BOM) else 0
-    size = len(raw) - 8 - shift
-    try:
-        codecs.utf_8_decode(memoryview(raw)[shift:shift + size], "strict", True)
-    except UnicodeDecodeError as err:
-        line = raw.count(b"\n", shift, shift + err.start) + 1
-        raise InputError(f"not UTF-8: byte 0x{raw[shift + err.start]:02x} ({err.reason}); expected UTF-8 text",
-                         path, line) from None
-    data = np.frombuffer(raw, np.uint8, count=size, offset=shift)
-    if size == 0:
+def _sentence_end(buf: Any, start: int) -> int:
+    """:data:`~.source.Cut` of GermEval files: after the first line end at or after ``start`` that a blank
+    or a '#' line follows (-1: none yet)."""
+    m = _SENTENCE_END.search(buf, max(start, 0))
+    return -1 if m is None else m.start() + 1
+
+
+def _opened(path: str) -> Any:
+    if is_dir(path):
+        raise InputError("is a directory, expected a GermEval file", path)
+    return open_stream(path)
+
+
+#: the order in which the whole file's checks come (the first error of the earliest check is the one raised)
+_LEAD_TAB, _FIELD_COUNT, _FIELDS_DIFFER, _EMPTY_FIELD = range(4)
+
+
+class _Failed(NamedTuple):
+    """The first check a block fails (one of :data:`_LEAD_TAB` ...) and its error."""
+
+    check: int
+    error: InputError
+
+
+def _read_tab_file(path: str, allowed_fields: Sequence[int], layout_help: str,
+                   block_bytes: Optional[int] = BLOCK_BYTES) -> _TabFile:
+    """The file's token lines: its blocks of whole sentences (about ``block_bytes`` each; None: one block)
+    split one by one (:func:`_split_block`) and added up (:func:`_added_up`).  The error raised is the one
+    the whole file gives first, whatever the block size: a byte that is not UTF-8 at once, else the first
+    (by file order) of the earliest check that fails (the checks in the order of :data:`_LEAD_TAB` ...)."""
+    parts: List[_TabFile] = []
+    found: List[Tuple[int, int, InputError]] = []
+    head: List[Tuple[int, int]] = []            # the file's first token line: (fields, line)
+    for k, block in enumerate(line_blocks(lambda: _opened(path), _sentence_end, block_bytes)):
+        part = _split_block(block, path, allowed_fields, layout_help, head)
+        if isinstance(part, _Failed):
+            found.append((part.check, k, part.error))
+        else:
+            parts.append(part)
+    if found:
+        raise min(found, key=lambda f: f[:2])[2]
+    if not sum(len(p.data) for p in parts):
         raise InputError("empty file, expected token lines (" + layout_help + ")", path)
+    if not head:
+        raise InputError("no token lines (only blank and '#' lines); expected " + layout_help, path)
+    return _added_up(parts, head[0][0])
+
+
+def _added_up(parts: Sequence[_TabFile], n_fields: int) -> _TabFile:
+    """One :class:`_TabFile` of the blocks' in file order (their bytes one after the other, offsets moved)."""
+    if len(parts) == 1:
+        return parts[0]
+    sizes = [len(p.data) for p in parts]
+    at = np.concatenate(([0], np.cumsum(sizes, dtype=np.int64)))
+    raw = np.zeros(int(at[-1]) + 8, np.uint8)
+    for p, a, n in zip(parts, at.tolist(), sizes):
+        raw[a:a + n] = p.data
+    full = [(p, a) for p, a in zip(parts, at.tolist()) if p.n_tokens]
+    return _TabFile(parts[0].path, raw, 0, n_fields,
+                    np.concatenate([p.token_line for p, _ in full]), np.concatenate([p.sent_first for p, _ in full]),
+                    np.concatenate([p.fstart + a for p, a in full], axis=1),
+                    np.concatenate([p.fend + a for p, a in full], axis=1),
+                    sum(p.comment_lines for p in parts), sum(p.blank_lines for p in parts))
+
+
+def _split_block(block: RawBlock, path: str, allowed_fields: Sequence[int], layout_help: str,
+                 head: List[Tuple[int, int]]) -> Union[_TabFile, _Failed]:
+    """Find a block's token lines and their TAB-separated fields (vectorised over the block), or the first
+    failed check of the block; ``head``: the file's first token line, set by the first block that has one."""
+    raw = block.padded()
+    shift = len(BOM) if block.bytes == 0 and bytes(block.array[:len(BOM)]) == BOM else 0
+    size = len(block.array) - shift
+    data = raw[shift:shift + size]
+    try:
+        codecs.utf_8_decode(memoryview(data), "strict", True)
+    except UnicodeDecodeError as err:
+        line = block.lines + int(np.count_nonzero(data[:err.start] == 10)) + 1
+        raise InputError(f"not UTF-8: byte 0x{int(data[err.start]):02x} ({err.reason}); expected UTF-8 text",
+                         path, line) from None
+    lines = _block_lines(data)
+    if isinstance(lines, int):
+        return _Failed(_LEAD_TAB, InputError(
+            "the line starts with a TAB (empty index field); the official scorer skips such lines silently, "
+            "so their tags would not be scored; expected " + layout_help, path, block.lines + lines + 1))
+    tok, ts, te, comment_lines, blank_lines = lines
+    if not len(tok):
+        none = np.zeros((0, 0), np.int64)
+        return _TabFile(path, raw, shift, 0, np.zeros(0, np.int32), np.zeros(0, bool), none, none,
+                        comment_lines, blank_lines)
+    tok = tok + block.lines
+    fields = _block_fields(data, tok, ts, te, path, allowed_fields, layout_help, head)
+    if isinstance(fields, _Failed):
+        return fields
+    token_line = (tok + 1).astype(np.int32)
+    sent_first = np.diff(token_line, prepend=-1) > 1
+    return _TabFile(path, raw, shift, head[0][0], token_line, sent_first, fields[0], fields[1],
+                    comment_lines, blank_lines)
+
+
+def _block_lines(data: np.ndarray) -> Union[int, Tuple[np.ndarray, np.ndarray, np.ndarray, int, int]]:
+    """A block's token lines (their indices in the block), where each starts and ends (a CR before the line
+    end and empty fields at the end dropped), and its '#' and blank lines; or the first line (index) that
+    starts with a TAB."""
+    size = len(data)
+    if size == 0:
+        empty = np.zeros(0, np.int64)
+        return empty, empty, empty, 0, 0
     nl = np.flatnonzero(data == 10)
     lstart = np.concatenate(([0], nl + 1))
     lend = np.concatenate((nl, [size]))
-    if lstart[-1] == size:             # the file ends with a newline: no last partial line
+    if lstart[-1] == size:             # the block ends with a newline: no last partial line
         lstart, lend = lstart[:-1], lend[:-1]
     nonempty = lend > lstart
     cr = nonempty & (data[np.maximum(lend - 1, 0)] == 13)
@@ -146,13 +236,8 @@ def _split_tab_file(raw: bytearray, path: str, allowed_fields: Sequence[int], la
     comment = ~blank & (first == ord("#"))
     lead_tab = ~blank & ~comment & (first == 9)
     if lead_tab.any():
-        k = int(np.flatnonzero(lead_tab)[0])
-        raise InputError("the line starts with a TAB (empty index field); the official scorer skips such "
-                         "lines silently, so their tags would not be scored; expected " + layout_help,
-                         path, k + 1)
+        return int(np.flatnonzero(lead_tab)[0])
     tok = np.flatnonzero(~blank & ~comment)
-    if not len(tok):
-        raise InputError("no token lines (only blank and '#' lines); expected " + layout_help, path)
     ts, te = lstart[tok], lend[tok].copy()
     # drop empty fields at the line end (Perl's split does): strip trailing TABs
     trailing = np.flatnonzero(data[te - 1] == 9)
@@ -161,25 +246,38 @@ def _split_tab_file(raw: bytearray, path: str, allowed_fields: Sequence[int], la
         while e > ts[k] and data[e - 1] == 9:
             e -= 1
         te[k] = e
+    return tok, ts, te, int(comment.sum()), int(blank.sum())
+
+
+def _block_fields(data: np.ndarray, tok: np.ndarray, ts: np.ndarray, te: np.ndarray, path: str,
+                  allowed_fields: Sequence[int], layout_help: str,
+                  head: List[Tuple[int, int]]) -> Union[Tuple[np.ndarray, np.ndarray], _Failed]:
+    """Where the fields of a block's token lines (``tok``: their indices in the file) start and end, as
+    (fields, lines) arrays; or the first check they fail (a line's number of fields is not allowed, differs
+    from the file's first token line's (``head``, set here by the first block with token lines), or a field
+    is empty)."""
     tabs = np.flatnonzero(data == 9)
     t0 = np.searchsorted(tabs, ts)
     ntab = np.searchsorted(tabs, te) - t0
     nf = ntab + 1
+    if not head:
+        head.append((int(nf[0]), int(tok[0]) + 1))
     ok = np.isin(nf, allowed_fields)
     if not ok.all():
         k = int(np.flatnonzero(~ok)[0])
-        line = int(tok[k]) + 1
         text = data[ts[k]:te[k]].tobytes().decode("utf-8")
         hint = ""
         if nf[k] == 1 and " " in text:
             hint = " (fields must be separated by TABs, not spaces)"
-        raise InputError(f"{int(nf[k])} TAB-separated fields, expected {' or '.join(map(str, allowed_fields))} "
-                         f"({layout_help}){hint}: {text!r}", path, line)
-    if len(set(nf.tolist())) > 1:
-        k = int(np.flatnonzero(nf != nf[0])[0])
-        raise InputError(f"{int(nf[k])} fields, but the first token line (line {int(tok[0]) + 1}) has {int(nf[0])}",
-                         path, int(tok[k]) + 1)
-    n_fields = int(nf[0])
+        return _Failed(_FIELD_COUNT, InputError(
+            f"{int(nf[k])} TAB-separated fields, expected {' or '.join(map(str, allowed_fields))} "
+            f"({layout_help}){hint}: {text!r}", path, int(tok[k]) + 1))
+    n_fields, first_line = head[0]
+    if (nf != n_fields).any():
+        k = int(np.flatnonzero(nf != n_fields)[0])
+        return _Failed(_FIELDS_DIFFER, InputError(
+            f"{int(nf[k])} fields, but the first token line (line {first_line}) has {n_fields}",
+            path, int(tok[k]) + 1))
     fstart = np.empty((n_fields, len(tok)), np.int64)
     fend = np.empty((n_fields, len(tok)), np.int64)
     for j in range(n_fields):
@@ -190,11 +288,9 @@ def _split_tab_file(raw: bytearray, path: str, allowed_fields: Sequence[int], la
         k = int(np.flatnonzero(empty.any(axis=0))[0])     # first line, then first field on it
         j = int(np.flatnonzero(empty[:, k])[0])
         what = ("index", "token")[j] if j < 2 else f"tag (field {j + 1})"
-        raise InputError(f"empty {what} field; expected {layout_help}", path, int(tok[k]) + 1)
-    token_line = (tok + 1).astype(np.int32)
-    sent_first = np.diff(token_line, prepend=-1) > 1
-    return _TabFile(path, raw, shift, n_fields, token_line, sent_first, fstart, fend,
-                    int(comment.sum()), int(blank.sum()))
+        return _Failed(_EMPTY_FIELD, InputError(f"empty {what} field; expected {layout_help}", path,
+                                                int(tok[k]) + 1))
+    return fstart, fend
 
 
 def _tag_ids(tf: _TabFile, columns: Sequence[int], names: Sequence[str]) -> np.ndarray:
@@ -232,11 +328,13 @@ def _tag_hint(tag: str) -> str:
     return expected
 
 
-def read_germeval(path: str, *, name: Optional[str] = None, policy: str = "nereval") -> GermEvalData:
-    """Read a file in the 6-column evaluation layout (gold and system in one file)."""
+def read_germeval(path: str, *, name: Optional[str] = None, policy: str = "nereval",
+                  block_bytes: Optional[int] = BLOCK_BYTES) -> GermEvalData:
+    """Read a file in the 6-column evaluation layout (gold and system in one file), in blocks of whole
+    sentences of about ``block_bytes`` (the same data and errors whatever their size)."""
     check_policy_name(policy)
     help6 = "6 fields: " + SIX_COLUMNS
-    tf = _split_tab_file(_read_bytes(path), path, (6,), help6)
+    tf = _read_tab_file(path, (6,), help6, block_bytes)
     tags = _tag_ids(tf, (2, 3, 4, 5), ROW_NAMES)
     data = GermEvalData(
         name=name or system_name(path), gold_path=path, system_path=path, layout="6col", tags=tags,
@@ -248,17 +346,18 @@ def read_germeval(path: str, *, name: Optional[str] = None, policy: str = "nerev
 
 
 def read_germeval_pair(gold_path: str, system_path: str, *, name: Optional[str] = None,
-                       policy: str = "nereval") -> GermEvalData:
+                       policy: str = "nereval", block_bytes: Optional[int] = BLOCK_BYTES) -> GermEvalData:
     """Read a gold and a system file in the 4-column data layout (index, token, outer, inner).
 
     Either file may also be in the 6-column layout: gold then uses its columns 3-4,
     the system its columns 5-6 (and its columns 3-4 must equal the gold file's tags).
-    The system's index and token fields must equal the gold file's, line by line.
+    The system's index and token fields must equal the gold file's, line by line.  Both are read in
+    blocks of whole sentences of about ``block_bytes`` (as :func:`read_germeval`).
     """
     check_policy_name(policy)
     help4 = "4 fields: " + FOUR_COLUMNS + " (or the 6-field evaluation layout)"
-    gf = _split_tab_file(_read_bytes(gold_path), gold_path, (4, 6), help4)
-    sf = _split_tab_file(_read_bytes(system_path), system_path, (4, 6), help4)
+    gf = _read_tab_file(gold_path, (4, 6), help4, block_bytes)
+    sf = _read_tab_file(system_path, (4, 6), help4, block_bytes)
     _check_lines_up(gf, sf)
     gold = _tag_ids(gf, (2, 3), ("gold outer", "gold inner"))
     scols = (2, 3) if sf.n_fields == 4 else (4, 5)
@@ -283,11 +382,11 @@ def read_germeval_pair(gold_path: str, system_path: str, *, name: Optional[str] 
 
 
 def read_germeval_any(gold_or_file: str, system_path: Optional[str] = None, *, name: Optional[str] = None,
-                      policy: str = "nereval") -> GermEvalData:
+                      policy: str = "nereval", block_bytes: Optional[int] = BLOCK_BYTES) -> GermEvalData:
     """6-column FILE alone, or a gold and a system file (see :func:`read_germeval_pair`)."""
     if system_path is None:
-        return read_germeval(gold_or_file, name=name, policy=policy)
-    return read_germeval_pair(gold_or_file, system_path, name=name, policy=policy)
+        return read_germeval(gold_or_file, name=name, policy=policy, block_bytes=block_bytes)
+    return read_germeval_pair(gold_or_file, system_path, name=name, policy=policy, block_bytes=block_bytes)
 
 
 def _token_texts(tf: _TabFile) -> Callable[[int, int], List[str]]:
@@ -366,11 +465,12 @@ SIDES = ("gold", "system")
 
 
 def read_germeval_side(path: str, side: str = "gold", *, policy: str = "nereval",
-                       levels: Sequence[str] = LEVELS) -> Documents:
-    """The ``side`` spans of a 6-column GermEval file (every sentence a document)."""
+                       levels: Sequence[str] = LEVELS, block_bytes: Optional[int] = BLOCK_BYTES) -> Documents:
+    """The ``side`` spans of a 6-column GermEval file (every sentence a document), read as
+    :func:`read_germeval` reads it."""
     if side not in SIDES:
         raise OptionError(f"side {side!r}: expected gold or system")
-    data = read_germeval(path, policy=policy)
+    data = read_germeval(path, policy=policy, block_bytes=block_bytes)
     chunks = level_chunks(data, policy)
     offsets = data.sent_offsets
     sets = [sentence_bounded(chunks[(side, lv)], offsets) for lv in levels]
