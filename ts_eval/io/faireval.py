@@ -27,11 +27,17 @@ shrinking token sets of Algorithm 2 use.  Ranges stay in the SpanSet; token
 sets that differ from the range travel beside the Corpus as
 :class:`ts_eval.core.tokensets.TokenSets`.
 
+Both are read in blocks of whole sentences on the one road of inputs (``io/source.py``'s
+``line_blocks``, handed out by ``io/feed.py``'s ``DocumentFeed``), each block parsed by the same code
+with the file's line numbers; reading a file whole is adding its blocks up (``_Raw.concat``), so the
+spans and the first error are the same whatever the block size.
+
 The reference pairs target and system sentences silently; here different
 sentence (or, for CoNLL, token) counts are an error naming both.
 """
 from __future__ import annotations
 
+import codecs
 import os
 from dataclasses import dataclass, field
 from typing import Any, Dict, List, Optional, Sequence, Tuple
@@ -42,6 +48,8 @@ from ..core.corpus import Corpus, SideInfo, SpanSet
 from ..core.printable import control_message, first_control, has_control
 from ..core.tokensets import TokenSets
 from ..errors import InputError
+from .feed import DocumentFeed, before_line, blank_before
+from .source import BOM, RawBlock, line_blocks, open_stream
 
 #: POS tags treated as punctuation: the reference's list (STTS, UPOS, its custom tags,
 #: PTB-style ``. , : ( ) "`` and typographic quotes) plus the PTB's own tags for quotes
@@ -100,17 +108,83 @@ class _Raw:
     repairs: int = 0                        # span lines with end < begin (swapped, as the reference does)
     punct_dropped: int = 0
 
+    @property
+    def n_docs(self) -> int:
+        """Its sentences (what a feed hands out)."""
+        return self.n_sent
 
-def _open_text(path: str) -> str:
+    @staticmethod
+    def concat(parts: Sequence[_Raw]) -> _Raw:
+        """Consecutive blocks of one file as one: their sentences and spans end to end."""
+        out = _Raw(parts[0].path, 0)
+        lens = []
+        for p in parts:
+            base = len(out.label)
+            out.sent += [k + out.n_sent for k in p.sent]
+            out.label += p.label
+            out.begin += p.begin
+            out.last += p.last
+            out.line += p.line
+            out.tokens.update({k + base: v for k, v in p.tokens.items()})
+            out.n_sent += p.n_sent
+            out.repairs += p.repairs
+            out.punct_dropped += p.punct_dropped
+            if p.sent_len is not None:
+                lens.append(p.sent_len)
+        if lens:
+            out.sent_len = np.concatenate(lens)
+        return out
+
+
+#: about how many bytes of a file a block holds (whole sentences)
+BLOCK_BYTES = 1 << 22
+
+
+def _added_up(feed: DocumentFeed, path: str) -> _Raw:
+    """The blocks of ``feed`` added up (its first error raised; no block: no sentence)."""
+    parts = []
+    while not feed.done():
+        parts.append(feed.take(None))
+    return _Raw.concat(parts) if parts else _Raw(path, 0)
+
+
+def _span_feed(path: str, block_bytes: Optional[int]) -> DocumentFeed:
+    """A span file's sentences, a block at a time (each block's errors where they are, so the first error is
+    the same whatever the block size)."""
+    from .columns import sentence_cut
+
+    state: Dict[str, Any] = {"bom": 0, "crs": {0: 0}}
+
+    def parse(raw: RawBlock, stop: Optional[int], first: int) -> _Raw:
+        return _parse_span_block(raw, stop, path, state)
+
+    blocks = line_blocks(lambda: open_stream(path), sentence_cut(None), block_bytes)
+    return DocumentFeed(path, blocks, parse, before_line(path, True), lambda last: None,
+                        lambda: InputError("empty file", path), blank=None)
+
+
+def _parse_span_block(raw: RawBlock, stop: Optional[int], path: str, state: Dict[str, Any]) -> _Raw:
+    """A block of a span file (up to byte ``stop``) decoded as the file is read whole: UTF-8 (a BOM dropped),
+    lines end at ``\\n``, ``\\r\\n`` or ``\\r``; ``state`` carries the BOM and the lines ended by a lone
+    ``\\r`` in the blocks before."""
+    data = raw.data if stop is None else raw.data[:stop]
+    shift = len(BOM) if raw.bytes == 0 and data.startswith(BOM) else 0
+    if raw.bytes == 0:
+        state["bom"] = shift
     try:
-        with open(path, encoding="utf-8-sig") as fh:
-            return fh.read()
-    except IsADirectoryError:
-        raise InputError("is a directory, expected a file", path) from None
+        text = codecs.utf_8_decode(data[shift:], "strict", True)[0]
     except UnicodeDecodeError as err:
-        raise InputError(f"not UTF-8 ({err.reason} at byte {err.start})", path) from None
-    except OSError as err:
-        raise InputError(f"cannot read: {err.strerror}", path) from None
+        at = shift + err.start
+        before = blank_before(data, data.count(b"\n", 0, at) + 1)
+        if before > 0:        # an error in the sentences before it comes first
+            _parse_span_block(raw, before, path, state)
+        raise InputError(f"not UTF-8 ({err.reason} at byte {raw.bytes + at - state['bom']})", path) from None
+    crs = state["crs"].get(raw.bytes, 0)
+    if "\r" in text:
+        text = text.replace("\r\n", "\n").replace("\r", "\n")
+    if stop is None:
+        state["crs"][raw.bytes + len(data)] = crs + text.count("\n") - data.count(b"\n")
+    return _span_block(text.split("\n"), path, raw.lines + crs)
 
 
 def detect_format(path: str) -> str:
@@ -128,17 +202,23 @@ def detect_format(path: str) -> str:
     return "spans"
 
 
-def read_span_file(path: str) -> _Raw:
-    """Parse a span file (all labels kept; filtering comes later).
+def read_span_file(path: str, block_bytes: Optional[int] = BLOCK_BYTES) -> _Raw:
+    """Parse a span file (all labels kept; filtering comes later), in blocks of whole
+    sentences of about ``block_bytes`` (None: one block) added up.
 
     The common case (every line well formed, token lists equal to their range) is
     checked in bulk; any line that is not is looked at on its own, so errors name
     their line and irregular token sets are kept.
     """
-    lines = _open_text(path).split("\n")
+    return _added_up(_span_feed(path, block_bytes), path)
+
+
+def _span_block(lines: List[str], path: str, line0: int) -> _Raw:
+    """The spans of a block of a span file (``lines``, after ``line0`` lines of the file)."""
     stripped = [ln.rstrip() for ln in lines]      # a leading tab is an empty label, not nothing
     nonblank = np.fromiter((bool(x) for x in stripped), bool, len(stripped))
     nb = np.flatnonzero(nonblank)
+    at = nb + 1 + line0                           # the lines in the file
     raw = _Raw(path, 0)
     if not len(nb):
         return raw
@@ -149,11 +229,11 @@ def read_span_file(path: str) -> _Raw:
     nf = np.fromiter(map(len, fields), np.int64, len(fields))
     bad = np.flatnonzero((nf < 3) | (nf > 4))
     if len(bad):
-        _span_line(fields[bad[0]], path, int(nb[bad[0]]) + 1)      # raises
+        _span_line(fields[bad[0]], path, int(at[bad[0]]))      # raises
     labels = [f[0].strip() for f in fields]
     bad_label = first_control(labels)
     if bad_label is not None:
-        raise InputError(control_message(labels[bad_label], "label"), path, int(nb[bad_label]) + 1)
+        raise InputError(control_message(labels[bad_label], "label"), path, int(at[bad_label]))
     try:
         b = np.fromiter(map(int, (f[1] for f in fields)), np.int64, len(fields))
         e = np.fromiter(map(int, (f[2] for f in fields)), np.int64, len(fields))
@@ -165,7 +245,7 @@ def read_span_file(path: str) -> _Raw:
                            int(counts[gi].sum())) if len(gi) else np.zeros(0, np.int64)
     except ValueError:
         for k, f in enumerate(fields):
-            _span_line(f, path, int(nb[k]) + 1)
+            _span_line(f, path, int(at[k]))
         raise AssertionError("unreachable") from None  # pragma: no cover
     ok = np.array([bool(x) for x in labels], bool) & (b >= 1) & (e >= b)
     # a given token list is the plain range when it has e-b+1 entries b, b+1, ..., e
@@ -181,9 +261,9 @@ def read_span_file(path: str) -> _Raw:
     raw.label = labels
     raw.begin = (b - 1).tolist()
     raw.last = (e - 1).tolist()
-    raw.line = (nb + 1).tolist()
+    raw.line = at.tolist()
     for k in special.tolist():
-        lab, bb, ee, tk, swapped = _span_line(fields[k], path, int(nb[k]) + 1)
+        lab, bb, ee, tk, swapped = _span_line(fields[k], path, int(at[k]))
         raw.label[k], raw.begin[k], raw.last[k] = lab, bb - 1, ee - 1
         raw.repairs += swapped
         if tk is not None:
@@ -252,7 +332,7 @@ def _parse_annotation(value: str) -> Optional[List[Tuple[int, str]]]:
     return out
 
 
-def read_conll2000_file(path: str, ignore_punct: bool = True) -> _Raw:
+def read_conll2000_file(path: str, ignore_punct: bool = True, block_bytes: Optional[int] = BLOCK_BYTES) -> _Raw:
     """Parse a CoNLL-2000 file (form, POS, BIO annotation with ``|``-stacked levels).
 
     Decoded per level as the reference's stack reader does: a span at level d
@@ -266,9 +346,23 @@ def read_conll2000_file(path: str, ignore_punct: bool = True) -> _Raw:
     (the reference cuts at the next hyphen).  The spans come out in the order the
     reference emits them (it breaks ties by that order).
     """
-    from .conll import column_file
+    from .conll import ColumnOptions, column_feed
 
-    cf = column_file(path, [2, -1])
+    parts = column_feed(path, [2, -1], ColumnOptions(), block_bytes)
+
+    def parse(raw: RawBlock, stop: Optional[int], first: int) -> _Raw:
+        return _conll2000_block(parts.parse(raw, stop, first).cf, path, ignore_punct)
+
+    feed = DocumentFeed(parts.name, parts.blocks, parse, parts.cut_before, lambda last: None, parts.none, blank=None)
+    if feed.done():
+        feed.end()      # a file without token lines
+    return _added_up(feed, path)
+
+
+def _conll2000_block(cf: Any, path: str, ignore_punct: bool) -> _Raw:
+    """The spans of a block of whole sentences of a CoNLL-2000 file (its columns read: ``cf``)."""
+    if not cf.n_tokens:
+        return _Raw(path, 0)        # blank lines only
     if cf.n_columns < 3:
         raise InputError(f"{cf.n_columns} columns; a CoNLL-2000 file has 3: form, POS, annotation", path,
                          int(cf.token_line[0]) if cf.n_tokens else None)
@@ -530,12 +624,15 @@ def read_faireval(
     ignore_punct: bool = True,
     name: str = "system",
     fmt: Optional[str] = None,
+    block_bytes: Optional[int] = BLOCK_BYTES,
 ) -> FairData:
     """Read target and system (files, or directories paired by file name) for fair evaluation.
 
     ``labels`` None keeps every label; ``exclude`` drops labels (``NONE`` and
     ``EMPTY`` are always dropped, as in the reference).  ``fmt`` forces ``spans``
-    or ``conll2000`` (default: detected per file).
+    or ``conll2000`` (default: detected per file).  Each file is read in blocks of whole
+    sentences of about ``block_bytes`` (None: one block); the result and the first error are
+    the same whatever their size.
     """
     exclude = tuple(exclude) + tuple(d for d in DUMMY_LABELS if d not in exclude)
     if labels is not None and ("all" in labels):
@@ -551,9 +648,10 @@ def read_faireval(
             raise InputError(f"unknown format {ft!r}: expected spans or conll2000", tpath)
         formats.add(ft)
         if ft == "spans":
-            tr, sr = read_span_file(tpath), read_span_file(spath)
+            tr, sr = read_span_file(tpath, block_bytes), read_span_file(spath, block_bytes)
         else:
-            tr, sr = read_conll2000_file(tpath, ignore_punct), read_conll2000_file(spath, ignore_punct)
+            tr = read_conll2000_file(tpath, ignore_punct, block_bytes)
+            sr = read_conll2000_file(spath, ignore_punct, block_bytes)
         if tr.n_sent != sr.n_sent:
             raise InputError(f"target {tpath} has {tr.n_sent} sentences, system {spath} has {sr.n_sent}; "
                              "the files must hold the same sentences", spath)

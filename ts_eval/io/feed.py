@@ -141,8 +141,8 @@ class DocumentFeed:
         try:
             part = self.parse(raw, None, self.handed + self.buffered)
         except InputError as err:
+            self.error = err            # (or an earlier one that the documents before it hold)
             part = self._before(raw, err)
-            self.error = err
             self.eof = True
         if part is not None and part.n_docs:
             self.parts.append(part)
