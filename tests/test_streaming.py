@@ -29,6 +29,7 @@ import ts_eval.io.conll as conll
 import ts_eval.streaming.files as files
 import ts_eval.streaming.shards as streaming_shards
 from ts_eval.cli.app import main
+from ts_eval.errors import InputError
 from ts_eval.io.columns import _cut, _has_token_line, _is_token_line, sentence_cut
 from ts_eval.io.conll import ColumnOptions, column_feed, column_file, conll_shards
 from ts_eval.io.inputs import Inputs
@@ -706,3 +707,10 @@ def test_jobs_with_scheme_auto_count_in_one_process(tmp_path, monkeypatch, block
     whole = whole_and_streamed(monkeypatch, argv)[0]
     assert run(argv + ["--jobs", "2"]) == whole
     assert len(blocks_counted) == 3      # one process read the file (whole, then in blocks of a sentence before)
+
+
+def test_a_column_file_read_whole_raises_an_error_after_its_first_sentences(tmp_path):
+    path = tmp_path / "bad.conll"
+    path.write_text("a B-PER B-PER\nb O O\n\nc O\n\n")
+    with pytest.raises(InputError, match=r"bad.conll:4: 2 columns, expected 3 as on line 1: 'c O'"):
+        column_file(str(path), [-2, -1])

@@ -437,11 +437,15 @@ def column_feed(path: str, columns: Sequence[int], options: ColumnOptions, block
 
 
 def column_file(path: str, columns: Sequence[int], options: ColumnOptions = ColumnOptions()) -> ColumnFile:
-    """A column file read whole (one block of :func:`column_feed`), the tag ``columns`` read."""
+    """A column file read whole (the blocks of :func:`column_feed` added up: a reading error after the first
+    sentences is raised, not left in the feed), the tag ``columns`` read."""
     feed = column_feed(path, columns, options, None)
     if feed.done():
         feed.end()
-    return cast(ColumnPart, feed.take(None)).cf
+    parts: List[ColumnPart] = []
+    while not feed.done():
+        parts.append(cast(ColumnPart, feed.take(None)))
+    return concat_columns(parts).cf
 
 
 def documents_feed(path: str, options: ColumnOptions, decoding: Any, block_bytes: Optional[int]) -> Any:
