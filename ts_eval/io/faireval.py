@@ -160,7 +160,7 @@ def _span_feed(path: str, block_bytes: Optional[int]) -> DocumentFeed:
 
     blocks = line_blocks(lambda: open_stream(path), sentence_cut(None), block_bytes)
     return DocumentFeed(path, blocks, parse, before_line(path, True), lambda last: None,
-                        lambda: InputError("empty file", path), blank=None)
+                        lambda: InputError("empty file", path), blank=None, earliest=True)
 
 
 def _parse_span_block(raw: RawBlock, stop: Optional[int], path: str, state: Dict[str, Any]) -> _Raw:
@@ -353,7 +353,8 @@ def read_conll2000_file(path: str, ignore_punct: bool = True, block_bytes: Optio
     def parse(raw: RawBlock, stop: Optional[int], first: int) -> _Raw:
         return _conll2000_block(parts.parse(raw, stop, first).cf, path, ignore_punct)
 
-    feed = DocumentFeed(parts.name, parts.blocks, parse, parts.cut_before, lambda last: None, parts.none, blank=None)
+    feed = DocumentFeed(parts.name, parts.blocks, parse, parts.cut_before, lambda last: None, parts.none, blank=None,
+                        earliest=True)
     if feed.done():
         feed.end()      # a file without token lines
     return _added_up(feed, path)

@@ -114,9 +114,13 @@ class DocumentFeed:
     """The documents of one input, handed out ``n`` at a time (:class:`ts_eval.io.feed.Feed`)."""
 
     def __init__(self, name: str, blocks: Iterator[Any], parse: Parse, cut_before: Callable[[Any, InputError], int],
-                 empty: Callable[[Any], Any], none: Callable[[], InputError], blank: Optional[str] = "empty input"
-                 ) -> None:
+                 empty: Callable[[Any], Any], none: Callable[[], InputError], blank: Optional[str] = "empty input",
+                 earliest: bool = False) -> None:
         self.name = name
+        #: of a block's errors, the one on its earliest line is raised (a format whose whole read reports the first
+        #: line with an error: FairEval's files); False: the one its parse meets first (JSON Lines check every
+        #: record before their tags and spans, so a record's error comes before a tag's on an earlier line)
+        self.earliest = earliest
         self.blank = blank                 # the error for an input of white space only (None: ``none()``)
         self.text = False                  # a block held more than white space
         self.blocks, self.parse, self.cut_before = blocks, parse, cut_before
@@ -141,8 +145,10 @@ class DocumentFeed:
         try:
             part = self.parse(raw, None, self.handed + self.buffered)
         except InputError as err:
-            self.error = err            # (or an earlier one that the documents before it hold)
+            self.error = err            # (or, ``earliest``, an earlier one that the documents before it hold)
             part = self._before(raw, err)
+            if not self.earliest:
+                self.error = err
             self.eof = True
         if part is not None and part.n_docs:
             self.parts.append(part)
