@@ -16,8 +16,9 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from streamed import QUICK, Run, run, without_timings
 from test_score_properties import tag_corpus
-from test_streaming import Run, corpus_text, count_blocks, run
+from test_streaming import corpus_text, count_blocks
 from test_streaming_conllu import conllu_text, write
 
 import ts_eval.ranking.blocks as in_blocks
@@ -31,19 +32,7 @@ from ts_eval.ranking.statistics import Products
 from ts_eval.ranking.study import rank_corpus
 from ts_eval.ranking.sufficient import statistics
 
-QUICK = ["--bootstrap", "60", "--permutations", "40", "--seed", "7", "--no-progress"]
 SPAN_MODELS = [m for m in REGISTRY if not REGISTRY[m].needs]     # every model that reads spans
-
-
-def without_timings(r: Run) -> Run:
-    """The run with a JSON result's ``timings`` left out (seconds each phase took)."""
-    rc, out, err = r
-    if out.startswith("{") and '"timings"' in out:
-        obj = json.loads(out)
-        for task in [obj, *obj.get("tasks", {}).values()]:
-            task.pop("timings", None)
-        out = json.dumps(obj, sort_keys=True)
-    return rc, out, err
 
 
 def whole_and_blocks(monkeypatch, argv: List[str], block_bytes: int = 1, stdin: bytes = b"") -> Tuple[Run, Run]:

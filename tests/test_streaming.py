@@ -6,7 +6,6 @@ boundary); a bad input gives the same first error whatever the size of the block
 from __future__ import annotations
 
 import bz2
-import contextlib
 import dataclasses
 import functools
 import gzip
@@ -14,13 +13,13 @@ import io
 import lzma
 import random
 import re
-import sys
 from pathlib import Path
 from typing import Any, List, Optional, Sequence, Tuple
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from streamed import Run, run
 from support import CONLLEVAL_FIXTURES
 from test_score_properties import tag_corpus
 
@@ -28,7 +27,6 @@ import ts_eval
 import ts_eval.io.conll as conll
 import ts_eval.streaming.files as files
 import ts_eval.streaming.shards as streaming_shards
-from ts_eval.cli.app import main
 from ts_eval.errors import InputError
 from ts_eval.io.columns import _cut, _has_token_line, _is_token_line, sentence_cut
 from ts_eval.io.conll import ColumnOptions, column_feed, column_file, conll_shards
@@ -37,23 +35,7 @@ from ts_eval.io.source import line_blocks
 from ts_eval.streaming.files import count_file, count_files
 from ts_eval.streaming.shards import file_shards
 
-Run = Tuple[int, str, str]
 SAME: Any = object()        # (count_blocks: the blocks as the inputs ask for them)
-
-
-def run(argv: List[str], stdin: bytes = b"") -> Run:
-    out, err = io.StringIO(), io.StringIO()
-    old = sys.stdin
-    sys.stdin = io.TextIOWrapper(io.BytesIO(stdin))
-    try:
-        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-            try:
-                rc = main(argv)
-            except SystemExit as exc:
-                rc = int(exc.code or 0)
-    finally:
-        sys.stdin = old
-    return rc, out.getvalue(), err.getvalue()
 
 
 def count_blocks(monkeypatch, block_bytes: Optional[int] = SAME) -> List[int]:
