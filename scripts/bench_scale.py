@@ -94,15 +94,21 @@ def size_name(n: int) -> str:
 class Corpora:
     """Seeded corpora of any size: one generated file up to 1M tokens, 1M-token units above."""
 
+    prefix = "scale"        # the cached files' names begin with it
+
     def __init__(self, cache: Path, seed: int, distinct: int):
         self.cache, self.seed, self.distinct = cache, seed, distinct
         cache.mkdir(parents=True, exist_ok=True)
 
+    def generate(self, path: Path, tokens: int, seed: int) -> None:
+        """Write the corpus of ``tokens`` tokens and ``seed`` to ``path``."""
+        generate_corpus(path, tokens, seed)
+
     def _generated(self, tokens: int, seed: int) -> Path:
-        path = self.cache / f"scale_{tokens}tok_seed{seed}.conll"
+        path = self.cache / f"{self.prefix}_{tokens}tok_seed{seed}.conll"
         if not path.exists():
             tmp = path.with_suffix(".tmp")
-            generate_corpus(tmp, tokens, seed)
+            self.generate(tmp, tokens, seed)
             tmp.replace(path)
         return path
 
@@ -120,7 +126,7 @@ class Corpora:
         parts = self.parts(tokens)
         if len(parts) == 1:
             return parts[0]
-        path = self.cache / f"scale_{size_name(tokens)}_seed{self.seed}_distinct{self.distinct}.conll"
+        path = self.cache / f"{self.prefix}_{size_name(tokens)}_seed{self.seed}_distinct{self.distinct}.conll"
         if not path.exists() or path.stat().st_size != sum(p.stat().st_size for p in parts):
             tmp = path.with_suffix(".tmp")
             with open(tmp, "wb") as out:

@@ -32,6 +32,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Dict, List, Optional
 
@@ -93,9 +94,18 @@ class Jobs:
     def __init__(self) -> None:
         self.items: List[Dict[str, object]] = []
 
-    def add(self, name: str, argv: List[str], output: bool = True, stdin: Optional[Path] = None) -> None:
-        """``argv`` may hold ``{out}`` (the job's output file, replaced per version)."""
-        self.items.append({"name": name, "argv": argv, "output": output, "stdin": str(stdin) if stdin else None})
+    def add(self, name: str, argv: List[str], output: bool = True, stdin: Optional[Path] = None,
+            suffix: str = "") -> None:
+        """``argv`` may hold ``{out}`` (the job's output file or directory, replaced per version; ``suffix`` ends
+        its name).  ``argv[0]`` is the command (``--commands`` selects by it)."""
+        self.items.append({"name": name, "argv": argv, "output": output, "stdin": str(stdin) if stdin else None,
+                           "suffix": suffix})
+
+    def only(self, commands: Optional[str]) -> None:
+        """Keep the jobs of these commands (comma-separated; None: all)."""
+        if commands:
+            wanted = {c.strip() for c in commands.split(",") if c.strip()}
+            self.items = [job for job in self.items if job["argv"][0] in wanted]  # type: ignore[index]
 
 
 def build_jobs(data: Path, corpora: List[Path], work: Path, quick: bool) -> Jobs:
@@ -287,6 +297,8 @@ def build_jobs(data: Path, corpora: List[Path], work: Path, quick: bool) -> Jobs
     jobs.add("error: rank a line missing late", ["rank", "--gold", str(gold), chosen[0], str(cut_column(few[1], work)),
                                                  *quick_rank, "-o", "{out}"])
     germ = data / "germeval2014"
+    study_jobs(jobs, Shared(data, gold, systems, few, chosen, multi, cu_gold, cu_systems, js_gold, js_systems,
+                            br_gold), work, quick)
     for s in sorted((germ / "systems-6col").glob("*.tsv"))[:2]:
         jobs.add(f"germeval {s.stem}", ["germeval", str(s), "-o", "{out}"])
         jobs.add(f"germeval {s.stem} json", ["germeval", str(s), "--format", "json", "-o", "{out}"])
@@ -341,6 +353,7 @@ def build_jobs(data: Path, corpora: List[Path], work: Path, quick: bool) -> Jobs
         gen_bad.write_bytes(b"\n".join(recs[:late] + [b'[["x"]]'] + recs[late:]))
         for what, path in (("a record missing late", gen_cut), ("a bad record late", gen_bad)):
             jobs.add(f"error: {c.name} generated {what}", ["score", "--gold", str(t_gold), str(path), "-o", "{out}"])
+        synthetic_study_jobs(jobs, c, work, quick)
         rank_files = rank_systems(c, work)
         jobs.add(f"rank {c.name}", ["rank", "--gold", *map(str, rank_files), "--bootstrap", "200", "--permutations",
                                     "200", "--no-progress", "--format", "json", "-o", "{out}"])
@@ -351,6 +364,155 @@ def build_jobs(data: Path, corpora: List[Path], work: Path, quick: bool) -> Jobs
             jobs.add(f"score {c.name} two files", ["score", "--gold", str(c), str(c), "--format", "json",
                                                    "-o", "{out}"])
     return jobs
+
+
+@dataclass
+class Shared:
+    """The inputs ``build_jobs`` made that the studies (analyze, agree, convert) read too."""
+
+    data: Path
+    gold: Path                  # CoNLL-2003 gold (TOKEN ... TAG)
+    systems: List[Path]         # every CoNLL-2003 system (TOKEN GOLD SYSTEM)
+    few: List[Path]             # the systems of the many-option jobs
+    chosen: List[str]           # the systems of the several-system jobs
+    multi: Path                 # TOKEN GOLD S1 S2 S3 S4
+    cu_gold: Path               # CoNLL-U
+    cu_systems: List[Path]
+    js_gold: Path               # jsonl-tokens
+    js_systems: List[Path]
+    br_gold: Path               # a brat directory
+
+
+SMALL_RESAMPLES = ["--bootstrap", "20", "--permutations", "20", "--seed", "3"]
+
+
+def study_jobs(jobs: Jobs, d: Shared, work: Path, quick: bool) -> None:
+    """analyze, agree and convert on the reference data: every output format, the options that change what is
+    computed (training data, documents, JSON Lines fields, resamples, two systems, a majority written), every
+    input mode, and a few errors."""
+    conll, germ = d.data / "conll2003-en", d.data / "germeval2014"
+    train = conll / "train.iob2"
+    three = d.chosen[:3]
+    # analyze
+    analyze = ["analyze", "--gold", str(d.gold)]
+    for fmt in (("table", "json") if quick else FORMATS):
+        jobs.add(f"analyze three {fmt}", [*analyze, *three, "--bootstrap", "0", "--format", fmt, "-o", "{out}"])
+    jobs.add("analyze three table --details", [*analyze, *three, "--bootstrap", "0", "--details", "-o", "{out}"])
+    for fmt in ("table", "json", "html"):
+        jobs.add(f"analyze two --train resamples {fmt}", [*analyze, *d.chosen[:2], "--train", str(train),
+                                                          *SMALL_RESAMPLES, "--format", fmt, "-o", "{out}"])
+    jobs.add("analyze one --train --by document", [*analyze, d.chosen[0], "--train", str(train), "--by", "document",
+                                                   "--bootstrap", "0", "--format", "json", "-o", "{out}"])
+    jobs.add("analyze two --by document resamples", [*analyze, *d.chosen[1:3], "--by", "document", *SMALL_RESAMPLES,
+                                                     "-o", "{out}"])
+    jobs.add("analyze options", [*analyze, *three, "--attributes", "length,label", "--buckets", "3", "--models",
+                                 "exact-f1-micro,ts-f1-micro,fair-f1", "--reference", "ts-f1-micro", "--no-errors",
+                                 "--bootstrap", "0", "--format", "json", "-o", "{out}"])
+    jobs.add("analyze --top 3 --min-agree 2", [*analyze, *d.chosen[:4], "--top", "3", "--min-agree", "2",
+                                               "--bootstrap", "0", "--format", "json", "-o", "{out}"])
+    jobs.add("analyze multi-column", ["analyze", str(d.multi), "--gold-col", "2", "--bootstrap", "0", "--format",
+                                      "json", "-o", "{out}"])
+    jobs.add("analyze multi-column stdin", ["analyze", "-", "--gold-col", "2", "--system-col", "3", "4",
+                                            *SMALL_RESAMPLES, "--format", "json"], output=False, stdin=d.multi)
+    jobs.add("analyze conllu", ["analyze", "--gold", str(d.cu_gold), *map(str, d.cu_systems[:2]), "--bootstrap",
+                                "0", "--format", "json", "-o", "{out}"])
+    # JSON Lines records with a field (--by FIELD)
+    fielded = [work / f"fielded-{p.name}" for p in (d.js_gold, *d.js_systems[:2])]
+    for src, dst in zip((d.js_gold, *d.js_systems[:2]), fielded):
+        with open(src, encoding="utf-8") as fh, open(dst, "w", encoding="utf-8") as out:
+            for k, line in enumerate(x for x in fh if x.strip()):
+                rec = json.loads(line)
+                rec["meta"] = {"genre": ("news", "sport", "markets")[k % 3 if k % 7 else 0]}
+                out.write(json.dumps(rec, ensure_ascii=False) + "\n")
+    for fmt in ("table", "json"):
+        jobs.add(f"analyze jsonl --by meta.genre {fmt}", ["analyze", "--gold", *map(str, fielded), "--by",
+                                                          "meta.genre", *SMALL_RESAMPLES, "--format", fmt,
+                                                          "-o", "{out}"])
+    germ_systems = [str(p) for p in sorted((germ / "systems").glob("*.conll"))[:3]]
+    jobs.add("analyze germeval", ["analyze", "--gold", str(germ / "gold.iob2"), *germ_systems, "--bootstrap", "0",
+                                  "--format", "json", "-o", "{out}"])
+    jobs.add("error: analyze an unknown attribute", [*analyze, d.chosen[0], "--attributes", "nope", "-o", "{out}"])
+    jobs.add("error: analyze a line missing late", [*analyze, d.chosen[0], str(cut_column(d.few[1], work)),
+                                                    "--bootstrap", "0", "-o", "{out}"])
+    # agree
+    for fmt in (("table", "json") if quick else FORMATS):
+        jobs.add(f"agree columns {fmt}", ["agree", str(d.multi), "--columns", "2", "3", "4", "5", "--format", fmt,
+                                          "-o", "{out}"])
+    jobs.add("agree columns --details --cases 3", ["agree", str(d.multi), "--columns", "2", "3", "4", "--details",
+                                                    "--cases", "3", "-o", "{out}"])
+    for fmt in ("table", "json", "csv"):
+        jobs.add(f"agree files {fmt}", ["agree", *three, "--format", fmt, "-o", "{out}"])
+    jobs.add("agree files --bootstrap 20", ["agree", *three, "--bootstrap", "20", "--seed", "3", "--format", "json",
+                                            "-o", "{out}"])
+    jobs.add("agree files --bootstrap 20 table", ["agree", *three, "--bootstrap", "20", "--seed", "3", "-o", "{out}"])
+    jobs.add("agree --separator-weight 0 --continuum characters", ["agree", *three, "--separator-weight", "0",
+                                                                    "--continuum", "characters", "--format", "json",
+                                                                    "-o", "{out}"])
+    jobs.add("agree --names", ["agree", *three, "--names", "a", "b", "c", "--format", "json", "-o", "{out}"])
+    for k, extra, suffix in (("2", [], ".conll"), ("2", ["--to", "jsonl-tokens"], ""),
+                             ("3", ["--to", "jsonl-text"], ""), ("2", ["--to", "brat"], ""),
+                             ("2", ["--majority-scheme", "IOBES"], ".conll")):
+        jobs.add(f"agree --majority {k} {' '.join(extra)}", ["agree", *three, "--majority", k, *extra, "-o", "{out}"],
+                 suffix=suffix)
+    jobs.add("agree --majority 2 json report", ["agree", str(d.multi), "--columns", "3", "4", "5", "--majority", "2",
+                                                "--format", "json", "-o", "{out}"], suffix=".conll")
+    jobs.add("error: agree --majority without a format", ["agree", *three, "--majority", "2", "-o", "{out}"])
+    jobs.add("agree jsonl files", ["agree", *map(str, d.js_systems[:3]), "--format", "json", "-o", "{out}"])
+    jobs.add("agree conllu files", ["agree", *map(str, d.cu_systems[:2]), "--format", "json", "-o", "{out}"])
+    jobs.add("agree columns stdin", ["agree", "-", "--columns", "2", "3", "4", "--format", "json"], output=False,
+             stdin=d.multi)
+    for fmt in ("table", "json"):
+        jobs.add(f"agree germeval {fmt}", ["agree", *germ_systems, "--format", fmt, "-o", "{out}"])
+    jobs.add("error: agree a line missing late", ["agree", d.chosen[0], str(cut_column(d.few[1], work)), "-o",
+                                                  "{out}"])
+    jobs.add("error: agree one column", ["agree", str(d.multi), "--columns", "2", "-o", "{out}"])
+    # convert: from every readable layout to every writable one; the written files compared
+    sources = [("columns", d.few[0], ["--column", "-1"]), ("columns gold", d.gold, []),
+               ("jsonl", d.js_systems[0], []), ("conllu", d.cu_systems[0], []),
+               ("jsonl-text", work / "sys.jsonl-text.json", []), ("brat", d.br_gold, []),
+               ("germeval", sorted((germ / "systems-6col").glob("*.tsv"))[0], ["--from", "germeval", "--side",
+                                                                                 "system"])]
+    for name, src, extra in sources[:4] if quick else sources:
+        for to in ("columns", "jsonl-tokens", "jsonl-text", "brat"):
+            if to == "brat" and name not in ("columns", "jsonl"):
+                continue        # a file per document: about 10 s each on a slow file system
+            jobs.add(f"convert {name} to {to}", ["convert", str(src), "{out}", "--to", to, *extra])
+    jobs.add("convert columns to columns IOBES --verify", ["convert", str(d.few[0]), "{out}", "--to", "columns",
+                                                           "--scheme", "IOBES", "--verify"])
+    jobs.add("convert columns to columns BILOU", ["convert", str(d.gold), "{out}", "--to", "columns", "--scheme",
+                                                  "BILOU"])
+    jobs.add("convert germeval to columns --overlapping outermost", ["convert", str(sources[-1][1]), "{out}", "--to",
+                                                                      "columns", "--overlapping", "outermost",
+                                                                      *sources[-1][2]])
+    jobs.add("convert IOB1 columns", ["convert", str(conll / "gold.iob1"), "{out}", "--to", "jsonl-tokens",
+                                      "--in-scheme", "IOB1"])
+    jobs.add("convert to standard output", ["convert", str(d.js_systems[1]), "-", "--to", "columns"], output=False)
+    jobs.add("convert from standard input", ["convert", "-", "{out}", "--from", "columns", "--to", "jsonl-tokens"],
+             stdin=d.few[1])
+    jobs.add("convert to .gz", ["convert", str(d.few[0]), "{out}", "--to", "jsonl-tokens"], suffix=".gz")
+    jobs.add("error: convert an unknown scheme", ["convert", str(work / "sys.jsonl-text.json"), "{out}",
+                                                             "--to", "columns", "--scheme", "nope"])
+
+
+def synthetic_study_jobs(jobs: Jobs, c: Path, work: Path, quick: bool) -> None:
+    """analyze (up to 1M tokens: the baseline's is slow), agree and convert on a synthetic corpus."""
+    size = c.stat().st_size
+    if size <= 15_000_000:         # about 1M tokens
+        jobs.add(f"analyze {c.name} table", ["analyze", str(c), "--bootstrap", "0", "-o", "{out}"])
+        if not quick:
+            jobs.add(f"analyze {c.name} --by document resamples", ["analyze", str(c), "--by", "document",
+                                                                   *SMALL_RESAMPLES, "--format", "json",
+                                                                   "-o", "{out}"])
+    jobs.add(f"agree {c.name} json", ["agree", str(c), "--columns", "2", "3", "--format", "json", "-o", "{out}"])
+    if size <= 15_000_000:
+        jobs.add(f"agree {c.name} table --bootstrap 20", ["agree", str(c), "--columns", "2", "3", "--bootstrap",
+                                                          "20", "-o", "{out}"])
+        jobs.add(f"agree {c.name} --majority 1", ["agree", str(c), "--columns", "2", "3", "--majority", "1", "--to",
+                                                  "jsonl-tokens", "-o", "{out}"])
+    for to, extra in (("jsonl-tokens", []), ("jsonl-text", []), ("columns", ["--scheme", "IOBES"])):
+        jobs.add(f"convert {c.name} to {to}", ["convert", str(c), "{out}", "--to", to, *extra])
+    if size <= 15_000_000 and not quick:
+        jobs.add(f"convert {c.name} to brat", ["convert", str(c), "{out}", "--to", "brat", "--column", "2"])
 
 
 def lock_step_jobs(jobs: Jobs, name: str, gold: Path, systems: List[Path], fmt: str, bad: bytes) -> None:
@@ -450,7 +612,7 @@ def run_version(name: str, root: Path, jobs: Jobs, out: Path, python: str) -> fl
     written.mkdir(exist_ok=True)
     for k, job in enumerate(jobs.items):
         files = {x: str(out / f"{k:04d}.{x}") for x in ("out", "stdout", "stderr", "code")}
-        files["written"] = str(written / f"{k:04d}.out")
+        files["written"] = str(written / f"{k:04d}.out{job['suffix']}")
         argv = [a.replace("{out}", files["written"]) if isinstance(a, str) else a for a in job["argv"]]
         if job["stdin"]:
             with open(job["stdin"], "rb") as fin, open(files["stdout"], "wb") as fout:
@@ -458,6 +620,8 @@ def run_version(name: str, root: Path, jobs: Jobs, out: Path, python: str) -> fl
                                       stderr=subprocess.PIPE, cwd=root, env=env)
             Path(files["stderr"]).write_text(proc.stderr.decode("utf-8", "replace"))
             Path(files["code"]).write_text(str(proc.returncode))
+            if os.path.exists(files["written"]):
+                os.replace(files["written"], files["out"])
         else:
             inproc.append({"argv": argv, **files})
     spec = out / "jobs.json"
@@ -469,7 +633,11 @@ def run_version(name: str, root: Path, jobs: Jobs, out: Path, python: str) -> fl
 
 
 def comparable(path: Path) -> bytes:
-    """A file's bytes; in a JSON result, the ``timings`` (seconds each phase took) are left out."""
+    """A file's bytes; in a JSON result, the ``timings`` (seconds each phase took) are left out; a directory
+    (brat): the names and bytes of its files."""
+    if path.is_dir():
+        return b"".join(f"\0{f.relative_to(path)}\0".encode() + f.read_bytes()
+                        for f in sorted(path.rglob("*")) if f.is_file())
     data = path.read_bytes()
     if data.startswith(b"{") and b'"timings"' in data:
         obj = json.loads(data)
@@ -490,6 +658,8 @@ def main(argv: Optional[List[str]] = None) -> int:
     ap.add_argument("--cache-dir", type=Path, default=Path(tempfile.gettempdir()) / "ts_eval_bench_scale")
     ap.add_argument("--quick", action="store_true", help="fewer systems and formats")
     ap.add_argument("--keep", type=Path, metavar="DIR", help="keep both versions' outputs here")
+    ap.add_argument("--commands", metavar="LIST", help="only these commands' command lines, e.g. analyze,agree "
+                                                        "(default: every command)")
     args = ap.parse_args(argv)
     if not (args.data / "conll2003-en").is_dir():
         ap.error(f"no conll2003-en/ in {args.data}: give --data")
@@ -500,6 +670,7 @@ def main(argv: Optional[List[str]] = None) -> int:
     inputs = work / "inputs"
     inputs.mkdir(exist_ok=True)
     jobs = build_jobs(args.data, synthetic, inputs, args.quick)
+    jobs.only(args.commands)
     base = baseline_tree(args.baseline, work)
     head = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True, cwd=REPO).stdout
     print(f"{len(jobs.items)} command lines; baseline {args.baseline} against this checkout ({head.strip()}, "
