@@ -4,16 +4,21 @@
 The earlier commit's ``ts_eval`` is taken from this repository (``git archive COMMIT``) and both
 versions run the same list of command lines: ``score`` in every output format and with every model,
 option and input mode (one file, several system columns, one file per system, standard input,
-compressed files, JSON Lines and CoNLL-U inputs, formats mixed), ``fair``, ``rank``, ``compare`` and ``germeval``,
-a few bad inputs (their exit codes and messages), on the reference data (the 28 CoNLL-2003 system
-outputs, GermEval 2014, conlleval's tricky files) and on seeded synthetic corpora (1M and 10M tokens by
-default, the generator of ``bench.py``).  Each version runs its commands in one process (standard input
-cases in their own), so the whole comparison takes minutes.  Every output file, standard output,
-standard error and exit code must be equal; the script prints what differs and exits 1 if anything does.
+compressed files, JSON Lines and CoNLL-U inputs, formats mixed), ``fair``, ``rank``, ``compare``, ``germeval``,
+``analyze`` (every format, training data, documents, a JSON Lines field, resamples, two systems), ``agree``
+(a column file, a file per annotator, resamples, the majority file it writes) and ``convert`` (every
+target from every source layout, the written files and brat directories compared), a few bad inputs
+(their exit codes and messages), on the reference data (the 28 CoNLL-2003 system outputs, GermEval
+2014, conlleval's tricky files) and on seeded synthetic corpora (1M and 10M tokens by default, the
+generator of ``bench.py``; ``analyze`` only up to 1M tokens, the earlier versions' is slow).  Each
+version runs its commands in one process (standard input cases in their own), so the whole comparison
+takes minutes; ``--commands`` keeps one command's lines.  Every output file, standard output, standard
+error and exit code must be equal; the script prints what differs and exits 1 if anything does.
 
     python scripts/compare_outputs.py --baseline b28481f --data /path/to/data
     python scripts/compare_outputs.py --baseline b28481f --data DATA --quick       # fewer commands
     python scripts/compare_outputs.py --baseline b28481f --data DATA --sizes 1M,10M,30M
+    python scripts/compare_outputs.py --baseline i32-base --data DATA --sizes 1M --commands analyze,agree
 
 ``--data`` is the folder holding ``conll2003-en/``, ``germeval2014/`` and ``conlleval/``
 (docs/benchmarks.md describes them).  Some commands record the command line or the input's path in
