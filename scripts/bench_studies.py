@@ -375,7 +375,7 @@ def rows_of(tools: List[Tool], tokens: int, nbytes: int, sentences: int, timeout
             out.append(row)
             continue
         med, peak = t.median(), t.peak()
-        ref = score.get(t.version if t.version != "peer" else "now")
+        ref = score.get(t.version) if t.version != "peer" else (score.get("now") or score.get("base"))
         allowed = TARGET_MB + RESAMPLING_BYTES * sentences * resampled / 1e6
         row.update(median_s=med, stopped=t.stopped(), peak_mb=peak,
                    bytes_per_token=(peak * 1e6 / tokens) if peak is not None else None,
@@ -509,7 +509,18 @@ def main(argv: Optional[List[str]] = None) -> int:
     ap.add_argument("--quick", action="store_true", help="a smoke run: 100k tokens, one repeat, 120 s timeout")
     ap.add_argument("--json", type=Path, metavar="FILE", help="write every run as JSON")
     ap.add_argument("--markdown", action="store_true", help="also print the table in Markdown")
+    ap.add_argument("--table", type=Path, nargs="+", metavar="JSON",
+                    help="run nothing: print the table of earlier runs' --json files, together")
     args = ap.parse_args(argv)
+    if args.table:
+        rows = [r for f in args.table for r in json.loads(f.read_text())["results"]]
+        for r in rows:          # a peer's ratio to score of the same size, whichever version ran
+            if r["version"] == "peer" and r.get("median_s") and not r.get("vs_score"):
+                ref = [x["median_s"] for x in rows if x["command"] == "score" and x["version"] != "peer"
+                       and x["tokens"] == r["tokens"] and x.get("median_s")]
+                r["vs_score"] = r["median_s"] / ref[0] if ref else None
+        print_table(rows, args.markdown)
+        return 0
     if args.quick:
         args.sizes, args.repeat, args.repeat_large, args.timeout = "100k", 1, 1, min(args.timeout, 120.0)
     if not os.path.exists(GNU_TIME):
