@@ -516,8 +516,6 @@ def synthetic_study_jobs(jobs: Jobs, c: Path, work: Path, quick: bool) -> None:
                                                   "jsonl-tokens", "-o", "{out}"])
     for to, extra in (("jsonl-tokens", []), ("jsonl-text", []), ("columns", ["--scheme", "IOBES"])):
         jobs.add(f"convert {c.name} to {to}", ["convert", str(c), "{out}", "--to", to, *extra])
-    if size <= 15_000_000 and not quick:
-        jobs.add(f"convert {c.name} to brat", ["convert", str(c), "{out}", "--to", "brat", "--column", "2"])
 
 
 def lock_step_jobs(jobs: Jobs, name: str, gold: Path, systems: List[Path], fmt: str, bad: bytes) -> None:
