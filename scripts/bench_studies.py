@@ -415,6 +415,10 @@ def print_table(rows: List[Dict[str, Any]], markdown: bool) -> None:
     print("-" * len(head))
     for r in rows:
         c = cells(r)
+        if r.get("skipped"):
+            print(f"{size_name(r['tokens']):>6s} {r['version']:8s} {'skipped':>22s} {'':>8s} {'':>8s} {'':>8s}  "
+                  f"{c['label']}: {r['skipped']}")
+            continue
         print(f"{size_name(r['tokens']):>6s} {r['version']:8s} {c['time']:>22s} {c['peak']:>8s} {c['per_token']:>8s} "
               f"{c['vs']:>8s}  {c['label']}{'; ' + verdict(r) if verdict(r) else ''}")
     if markdown:
