@@ -326,6 +326,10 @@ def run_once(tool: Tool, corpus: Path, parts: Sequence[Path], stream: bool, time
         stopped = False
         try:
             proc.wait(timeout)
+        except KeyboardInterrupt:       # the measured process is in its own session: stop it too
+            with contextlib.suppress(OSError):
+                os.killpg(proc.pid, signal.SIGKILL)
+            raise
         except subprocess.TimeoutExpired:
             stopped = True
             child = _child_of(proc.pid)
@@ -370,8 +374,8 @@ def rows_of(tools: List[Tool], tokens: int, nbytes: int, sentences: int, timeout
         row: Dict[str, Any] = {"tokens": tokens, "bytes": nbytes, "sentences": sentences, "key": t.key,
                                "version": t.version, "command": t.command, "label": t.label, "note": t.note,
                                "runs": [asdict(r) for r in t.runs], "timeout": timeout}
-        if t.skipped:
-            row["skipped"] = t.skipped
+        if t.skipped or not t.runs:
+            row["skipped"] = t.skipped or "not run (interrupted)"
             out.append(row)
             continue
         med, peak = t.median(), t.peak()
@@ -563,6 +567,7 @@ def main(argv: Optional[List[str]] = None) -> int:
     print(f"time: wall, spawn to exit, median of the runs; memory: peak RSS from {GNU_TIME} -f %M, MB = 1e6 bytes, "
           f"the largest of the runs; timeout {args.timeout:.0f} s")
     results: List[Dict[str, Any]] = []
+    interrupted = False
     try:
         for n in sizes:
             large = n > UNIT
@@ -584,26 +589,32 @@ def main(argv: Optional[List[str]] = None) -> int:
                 with open(corpus, "rb") as fh:        # the page cache warmed once for every process
                     while fh.read(1 << 24):
                         pass
-            for rep in range(args.repeat_large if large else args.repeat):
-                for t in tools:
-                    if t.skipped or t.stopped():
-                        continue
-                    t.runs.append(run_once(t, corpus, parts, stream, args.timeout))
-                    r = t.runs[-1]
-                    took = f"stopped after {args.timeout:.0f} s" if r.stopped else f"{r.wall_s:8.2f} s"
-                    print(f"  {t.version:5s} {t.label:36s} {took:>22s} "
-                          f"{r.peak_mb if r.peak_mb is not None else float('nan'):8.1f} MB", flush=True)
-                    if rep == 0 and t.version == "base" and t.output:
-                        now = next((x for x in tools if x.key == f"now:{t.command}"), None)
-                        same = same_output(now.output if now else None, t.output)
-                        if same is not None:
-                            t.note = "output identical to now's" if same else "OUTPUT DIFFERS from now's"
-                    if t.command == "convert" and t.output and t.version == "base":
-                        for x in tools:
-                            if x.command == "convert" and x.output and x.output.exists():
-                                x.output.unlink()
+            try:
+                for rep in range(args.repeat_large if large else args.repeat):
+                    for t in tools:
+                        if t.skipped or t.stopped():
+                            continue
+                        t.runs.append(run_once(t, corpus, parts, stream, args.timeout))
+                        r = t.runs[-1]
+                        took = f"stopped after {args.timeout:.0f} s" if r.stopped else f"{r.wall_s:8.2f} s"
+                        print(f"  {t.version:5s} {t.label:36s} {took:>22s} "
+                              f"{r.peak_mb if r.peak_mb is not None else float('nan'):8.1f} MB", flush=True)
+                        if rep == 0 and t.version == "base" and t.output:
+                            now = next((x for x in tools if x.key == f"now:{t.command}"), None)
+                            same = same_output(now.output if now else None, t.output)
+                            if same is not None:
+                                t.note = "output identical to now's" if same else "OUTPUT DIFFERS from now's"
+                        if t.command == "convert" and t.output and t.version == "base":
+                            for x in tools:
+                                if x.command == "convert" and x.output and x.output.exists():
+                                    x.output.unlink()
+            except KeyboardInterrupt:      # Ctrl-C: the table of what was measured so far
+                print("  interrupted: the runs so far", flush=True)
+                interrupted = True
             results.extend(rows_of(tools, n, nbytes, sentences, args.timeout))
             shutil.rmtree(out, ignore_errors=True)
+            if interrupted:
+                break
     finally:
         shutil.rmtree(workdir, ignore_errors=True)
     print()
