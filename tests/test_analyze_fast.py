@@ -127,3 +127,16 @@ def test_a_record_kept_along_the_fields_gives_their_values_and_errors(records, p
     slim = [study._slim(r, paths) for r in records]
     for path in paths:
         assert _field(slim, path) == _field(records, path)
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_lower_ids_number_the_lower_cased_texts_in_the_order_they_first_occur(tmp_path, seed):
+    from ts_eval.analysis.errors_text import Texts
+
+    rnd = np.random.default_rng(seed)
+    toks = [TOKENS[i] for i in rnd.integers(0, len(TOKENS), 60)]
+    lines = [f"{t} {'B-PER' if k == 0 else 'O'} O" for k, t in enumerate(toks)]
+    corpus = ts_eval.io.read_conll(write(tmp_path / "t.txt", "\n".join(lines) + "\n"), gold_column=2,
+                                   system_columns=[3], names=["a"])
+    index: dict = {}
+    assert Texts(corpus).lower_ids().tolist() == [index.setdefault(t.lower(), len(index)) for t in toks]

@@ -224,37 +224,36 @@ class _BucketRows:
     def __init__(self, st: Statistics, bucket_of_span: np.ndarray, sentence_bucket: Optional[np.ndarray],
                  n_buckets: int):
         self.st, self.B = st, n_buckets
+        self.of_sentences = sentence_bucket is not None
+        narrow = np.int16 if n_buckets < 2 ** 15 else np.int64     # a stable sort of int16 is a radix sort
         if sentence_bucket is not None:
-            order = np.argsort(sentence_bucket, kind="stable")
+            order = np.argsort(sentence_bucket.astype(narrow), kind="stable")
             self.order = order[sentence_bucket[order] >= 0]
             self.bounds = np.searchsorted(sentence_bucket[self.order], np.arange(n_buckets + 1))
-            self.keys: Optional[np.ndarray] = None
             return
-        S = max(st.S, 1)
-        keep = bucket_of_span >= 0
-        self.keys = np.unique(bucket_of_span[keep] * S + st.span_sentence[keep])   # (bucket, sentence) rows
-        self.bounds = np.searchsorted(self.keys // S, np.arange(n_buckets + 1))
-        eb = bucket_of_span[st.entry_span]
-        entries = np.flatnonzero(eb >= 0)
-        row = np.searchsorted(self.keys, eb[entries] * S + st.span_sentence[st.entry_span[entries]])
-        by_row = np.argsort(row, kind="stable")             # each cell's contributions keep their order
-        self.entries, self.entry_row = entries[by_row], row[by_row]
-        self.entry_bounds = np.searchsorted(self.entry_row, self.bounds)
-
-    def size(self, k: int) -> int:
-        return int(self.bounds[k + 1] - self.bounds[k])
+        span_order = np.argsort(bucket_of_span.astype(narrow), kind="stable")
+        self.span_order = span_order[bucket_of_span[span_order] >= 0]
+        self.span_bounds = np.searchsorted(bucket_of_span[self.span_order], np.arange(n_buckets + 1))
+        eb = bucket_of_span[st.entry_span].astype(narrow)
+        entries = np.argsort(eb, kind="stable")          # by bucket; each bucket's in their order
+        self.entries = entries[eb[entries] >= 0]
+        self.entry_bounds = np.searchsorted(eb[self.entries], np.arange(n_buckets + 1))
+        self.where = np.zeros(max(st.S, 1), np.int64)     # a sentence's row in the bucket at hand
 
     def rows(self, k: int) -> Tuple[np.ndarray, np.ndarray]:
         """(rows, their sentences) of bucket k."""
-        st, a, b = self.st, int(self.bounds[k]), int(self.bounds[k + 1])
-        if self.keys is None:
+        st = self.st
+        if self.of_sentences:
+            a, b = int(self.bounds[k]), int(self.bounds[k + 1])
             return st.data[self.order[a:b]], self.order[a:b]
-        C = st.C
-        ea, eb = int(self.entry_bounds[k]), int(self.entry_bounds[k + 1])
-        e = self.entries[ea:eb]
-        X = np.bincount((self.entry_row[ea:eb] - a) * C + st.entry_col[e], weights=st.entry_weight[e],
-                        minlength=(b - a) * C)[:(b - a) * C].reshape(b - a, C)
-        return X, self.keys[a:b] % max(st.S, 1)
+        spans = self.span_order[int(self.span_bounds[k]):int(self.span_bounds[k + 1])]
+        sentences = np.unique(st.span_sentence[spans])
+        self.where[sentences] = np.arange(len(sentences))
+        e = self.entries[int(self.entry_bounds[k]):int(self.entry_bounds[k + 1])]
+        C, n = st.C, len(sentences)
+        row = self.where[st.span_sentence[st.entry_span[e]]]
+        X = np.bincount(row * C + st.entry_col[e], weights=st.entry_weight[e], minlength=n * C)[:n * C]
+        return X.reshape(n, C), sentences
 
 
 def _counts(st: Statistics, sums: np.ndarray
