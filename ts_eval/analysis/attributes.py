@@ -114,8 +114,9 @@ class Attribute:
 
 
 class Text:
-    """The corpus's tokens as numpy columns: character lengths, per-token letter classes, and each
-    distinct span's lower-cased string (made once, shared by gold and every system)."""
+    """The corpus's tokens as numpy columns: character lengths, per-token letter classes (each read once
+    per distinct token string, ``distinct``, and spread by ``token_id``), and each distinct span's
+    lower-cased string (made once, shared by gold and every system)."""
 
     LOWER, TITLE, UPPER, NONE = 0, 1, 2, 3
 
@@ -124,9 +125,14 @@ class Text:
             raise ValueError("the corpus has no token texts")
         self.corpus = corpus
         self.tokens: List[str] = list(corpus.tokens(0, corpus.n_tokens))
-        self.chars = np.fromiter((len(t) for t in self.tokens), np.int64, len(self.tokens))
+        # each distinct token's length and letter class once, then spread to the tokens by its id
+        ids: Dict[str, int] = {}
+        self.token_id = np.fromiter((ids.setdefault(t, len(ids)) for t in self.tokens), np.int64, len(self.tokens))
+        self.distinct: List[str] = list(ids)
+        code = self.token_id
+        self.chars = np.fromiter((len(t) for t in self.distinct), np.int64, len(ids))[code]
         self.char_cum = np.concatenate(([0], np.cumsum(self.chars)))
-        cls = np.fromiter((_letter_class(t) for t in self.tokens), np.int8, len(self.tokens))
+        cls = np.fromiter((_letter_class(t) for t in self.distinct), np.int8, len(ids))[code]
         self.class_cum = np.zeros((4, len(self.tokens) + 1), np.int64)
         for k in range(4):
             self.class_cum[k, 1:] = np.cumsum(cls == k)
@@ -276,7 +282,7 @@ def entity_density(corpus: Corpus) -> np.ndarray:
 def oov_density(vocabulary: FrozenSet[str], text: Text) -> np.ndarray:
     """Tokens whose string (as written) is not in ``vocabulary`` / tokens, per sentence."""
     corpus = text.corpus
-    oov = np.fromiter((t not in vocabulary for t in text.tokens), float, len(text.tokens))
+    oov = np.fromiter((t not in vocabulary for t in text.distinct), float, len(text.distinct))[text.token_id]
     per = np.add.reduceat(oov, corpus.sent_offsets[:-1]) if corpus.n_tokens else np.zeros(0)
     return per / np.maximum(np.diff(corpus.sent_offsets), 1)
 

@@ -52,10 +52,12 @@ class Texts:
         if self._lower is None:
             if self.tokens is None:
                 self._lower = np.zeros(self.corpus.n_tokens, np.int64)
-            else:
+            else:     # each distinct token lower-cased once: ids in the order the lower-cased texts first occur
+                raw: Dict[str, int] = {}
+                ids = np.fromiter((raw.setdefault(t, len(raw)) for t in self.tokens), np.int64, len(self.tokens))
                 index: Dict[str, int] = {}
-                self._lower = np.fromiter((index.setdefault(t.lower(), len(index)) for t in self.tokens), np.int64,
-                                          len(self.tokens))
+                lower = np.fromiter((index.setdefault(t.lower(), len(index)) for t in raw), np.int64, len(raw))
+                self._lower = lower[ids]
         return self._lower
 
     def text(self, start: int, last: int) -> str:

@@ -16,6 +16,7 @@ test (swapping the two systems' outputs sentence by sentence), as ``rank`` tests
 """
 from __future__ import annotations
 
+import gc
 import time
 from typing import Any, Dict, FrozenSet, Hashable, List, Mapping, Optional, Sequence, Tuple, Union
 
@@ -29,10 +30,10 @@ from ..models.registry import Model, ModelSpec, get_model, resolve_models
 from ..ranking.statistics import TIE_DECIMALS, average_ranks, correlation_matrices, exact_float32
 from ..ranking.study import bootstrap_weights, check_options
 from ..ranking.sufficient import StatsMatrix, sentence_statistics
-from ..ranking.uncertainty import pair_pvalues
 from ..results.report import versions
 from . import attributes as at
 from .buckets import Buckets, categorical_buckets, numeric_buckets, parse_bucket_spec
+from .pairtest import bucket_pair_pvalues
 from .result import Analysis, AttributeResult, FlipAttribution, PairDifference, PairFlip
 
 #: the models ``analyze`` scores by default: exact match (micro and macro), overlap, TS (micro and
@@ -52,10 +53,6 @@ class Statistics:
 
     def __init__(self, corpus: Corpus, names: List[str], models: List[Model]):
         self.corpus, self.names, self.models = corpus, names, models
-        self.cd = CorpusData(corpus)
-        self.data, self.cols = sentence_statistics(corpus, models, names, self.cd)
-        self.C = self.data.shape[1]
-        self.S = corpus.n_sentences
         # global span ids: gold spans first, then each system's
         sizes = [len(corpus.gold)] + [len(corpus.systems[n]) for n in names]
         self.span_offset = np.concatenate(([0], np.cumsum(sizes)))
@@ -65,34 +62,53 @@ class Statistics:
         self.specs: Dict[Hashable, Optional[ModelSpec]] = {m.stats: m.spec for m in models}
         self.splittable: Dict[Hashable, bool] = {}     # per statistics family (cols' keys)
         self.whole_cols: List[int] = []
-        spans, cols, weights = [], [], []
+        self.S = corpus.n_sentences
+        spans: List[np.ndarray] = []
+        cols: List[np.ndarray] = []
+        weights: List[np.ndarray] = []
+        for i, name in enumerate(names):      # one system at a time: its matches and statistics go with it
+            cd = CorpusData(corpus)
+            mine, mine_cols = sentence_statistics(corpus, models, [name], cd)
+            if i == 0:
+                self.cols = {fam: (first * len(names), k) for fam, (first, k) in mine_cols.items()}
+                self.data = np.empty((self.S, mine.shape[1] * len(names)))
+            for fam, (first, k) in self.cols.items():
+                if mine_cols[fam][1] != k:
+                    raise ValueError(f"statistics family {fam!r} gives different widths for different systems")
+                self.data[:, first + i * k:first + (i + 1) * k] = mine[:, mine_cols[fam][0]:mine_cols[fam][0] + k]
+            self._contributions(cd, i, spans, cols, weights)
+            del cd, mine
+            gc.collect()        # a system's data and its corpus data refer to each other: free them now
+        self.C = self.data.shape[1]
+        # generated strings found on no token (unplaced): in the statistics of their sentence, but no
+        # span attribute has a value for them; they are counted among the spans in no bucket
+        self.unplaced = np.array([len(u) if (u := corpus.system_info[n].unplaced) is not None else 0
+                                  for n in names], np.int64)
+        self.entry_span = _compact(np.concatenate(spans) if spans else np.zeros(0, np.int64))
+        self.entry_col = _compact(np.concatenate(cols) if cols else np.zeros(0, np.int64))
+        self.entry_weight = _compact(np.concatenate(weights) if weights else np.zeros(0))
+        self.undefined_for_spans = self._undefined_for_spans()
+        self.used = self._used_columns()
+        self.groups = self._groups()
+
+    def _contributions(self, cd: CorpusData, i: int, spans: List[np.ndarray], cols: List[np.ndarray],
+                       weights: List[np.ndarray]) -> None:
+        """Add system i's span contributions under every family that splits by span to the lists."""
+        name = self.names[i]
         for fam, (first, k) in self.cols.items():
             spec = self.specs[fam]
             spl = spec.split if spec is not None else None
             self.splittable[fam] = spl is not None
             if spl is None:
                 continue
-            for i, name in enumerate(names):
-                c: Contributions = spl(self.cd.system(name))
-                if c.k != k:
-                    raise ValueError(f"the span split of {fam!r} has {c.k} columns, its statistics {k}")
-                base = first + i * k
-                self.whole_cols.extend(base + w for w in c.whole)
-                gid = np.where(c.side == 0, c.span, c.span + self.span_offset[i + 1])
-                spans.append(gid)
-                cols.append(base + c.col)
-                weights.append(c.weight)
-        # generated strings found on no token (unplaced): in the statistics of their sentence, but no
-        # span attribute has a value for them; they are counted among the spans in no bucket
-        self.unplaced = np.array([len(u) if (u := corpus.system_info[n].unplaced) is not None else 0
-                                  for n in names], np.int64)
-        self.entry_span = np.concatenate(spans) if spans else np.zeros(0, np.int64)
-        self.entry_col = np.concatenate(cols) if cols else np.zeros(0, np.int64)
-        self.entry_weight = np.concatenate(weights) if weights else np.zeros(0)
-        self.entry_sentence = self.span_sentence[self.entry_span] if len(self.entry_span) else np.zeros(0, np.int64)
-        self.undefined_for_spans = self._undefined_for_spans()
-        self.used = self._used_columns()
-        self.groups = self._groups()
+            c: Contributions = spl(cd.system(name))
+            if c.k != k:
+                raise ValueError(f"the span split of {fam!r} has {c.k} columns, its statistics {k}")
+            base = first + i * k
+            self.whole_cols.extend(base + w for w in c.whole)
+            spans.append(_compact(np.where(c.side == 0, c.span, c.span + self.span_offset[i + 1])))
+            cols.append(_compact(base + c.col))
+            weights.append(_compact(c.weight))
 
     def matrix(self, data: np.ndarray) -> StatsMatrix:
         return StatsMatrix(self.names, self.models, data, self.cols)
@@ -186,25 +202,58 @@ class Statistics:
         return out
 
 
+def _compact(values: np.ndarray) -> np.ndarray:
+    """``values`` in 4 bytes each when they hold them exactly (span ids and columns as int32, weights as
+    float32: 1, 1/2, ...), else as given: every use reads them back as the same numbers."""
+    narrow = np.int32 if values.dtype.kind in "iu" else np.float32
+    small = values.astype(narrow)
+    return small if np.array_equal(small, values) else values
+
+
 # ---------------------------------------------------------------------------
 # one attribute
 
 
-def _span_groups(st: Statistics, bucket_of_span: np.ndarray,
-                 n_buckets: int) -> Tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """(rows: the statistics of each (bucket, sentence) that holds a span of the bucket, the bucket of
-    each row, the sentence of each row), rows sorted by bucket then sentence."""
-    S, C = st.S, st.C
-    keep = bucket_of_span >= 0
-    keys = np.unique(bucket_of_span[keep] * S + st.span_sentence[keep])
-    row_map = np.full(n_buckets * S, -1, np.int64)
-    row_map[keys] = np.arange(len(keys))
-    eb = bucket_of_span[st.entry_span]
-    ok = eb >= 0
-    rows = row_map[eb[ok] * S + st.entry_sentence[ok]]
-    X = np.bincount(rows * C + st.entry_col[ok], weights=st.entry_weight[ok],
-                    minlength=len(keys) * C)[:len(keys) * C].reshape(len(keys), C)
-    return X, keys // S, keys % S
+class _BucketRows:
+    """The rows of each bucket, one bucket at a time (only one bucket's rows are ever held): for a
+    sentence attribute the statistics of the bucket's sentences, for a span attribute the statistics
+    of each sentence that holds a span of the bucket, summed over the contributions of the bucket's spans
+    in that sentence (in the order of the contributions: the same sums as one count over every bucket);
+    rows in sentence order."""
+
+    def __init__(self, st: Statistics, bucket_of_span: np.ndarray, sentence_bucket: Optional[np.ndarray],
+                 n_buckets: int):
+        self.st, self.B = st, n_buckets
+        self.of_sentences = sentence_bucket is not None
+        narrow = np.int16 if n_buckets < 2 ** 15 else np.int64     # a stable sort of int16 is a radix sort
+        if sentence_bucket is not None:
+            order = np.argsort(sentence_bucket.astype(narrow), kind="stable")
+            self.order = order[sentence_bucket[order] >= 0]
+            self.bounds = np.searchsorted(sentence_bucket[self.order], np.arange(n_buckets + 1))
+            return
+        span_order = np.argsort(bucket_of_span.astype(narrow), kind="stable")
+        self.span_order = span_order[bucket_of_span[span_order] >= 0]
+        self.span_bounds = np.searchsorted(bucket_of_span[self.span_order], np.arange(n_buckets + 1))
+        eb = bucket_of_span[st.entry_span].astype(narrow)
+        entries = np.argsort(eb, kind="stable")          # by bucket; each bucket's in their order
+        self.entries = entries[eb[entries] >= 0]
+        self.entry_bounds = np.searchsorted(eb[self.entries], np.arange(n_buckets + 1))
+        self.where = np.zeros(max(st.S, 1), np.int64)     # a sentence's row in the bucket at hand
+
+    def rows(self, k: int) -> Tuple[np.ndarray, np.ndarray]:
+        """(rows, their sentences) of bucket k."""
+        st = self.st
+        if self.of_sentences:
+            a, b = int(self.bounds[k]), int(self.bounds[k + 1])
+            return st.data[self.order[a:b]], self.order[a:b]
+        spans = self.span_order[int(self.span_bounds[k]):int(self.span_bounds[k + 1])]
+        sentences = np.unique(st.span_sentence[spans])
+        self.where[sentences] = np.arange(len(sentences))
+        e = self.entries[int(self.entry_bounds[k]):int(self.entry_bounds[k + 1])]
+        C, n = st.C, len(sentences)
+        row = self.where[st.span_sentence[st.entry_span[e]]]
+        X = np.bincount(row * C + st.entry_col[e], weights=st.entry_weight[e], minlength=n * C)[:n * C]
+        return X.reshape(n, C), sentences
 
 
 def _counts(st: Statistics, sums: np.ndarray
@@ -281,12 +330,6 @@ def _attribution(st: Statistics, overall: np.ndarray, totals: np.ndarray, sums: 
     return out
 
 
-def _bucket_rows(X: np.ndarray, row_bucket: np.ndarray, n_buckets: int) -> List[Tuple[int, int]]:
-    starts = np.searchsorted(row_bucket, np.arange(n_buckets), side="left")
-    ends = np.searchsorted(row_bucket, np.arange(n_buckets), side="right")
-    return list(zip(starts.tolist(), ends.tolist()))
-
-
 def _resampled(rs: _Resampling, X: np.ndarray, sentences: np.ndarray,
                groups: Tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]) -> np.ndarray:
     """(resamples, columns): each resample's sums of the rows ``X`` (sentences ``sentences``): the
@@ -336,50 +379,25 @@ def _attribute(st: Statistics, attr: at.Attribute, bk: Buckets, bucket_of_span: 
     n, m, B = len(names), len(models), len(bk)
     off = st.span_offset
     if sentence_bucket is not None:
-        order = np.argsort(sentence_bucket, kind="stable")
-        order = order[sentence_bucket[order] >= 0]
-        X, row_bucket, row_sentence = st.data[order], sentence_bucket[order], order
         undefined: List[str] = []
         sentences = np.bincount(sentence_bucket[sentence_bucket >= 0], minlength=B)[:B]
     else:
-        X, row_bucket, row_sentence = _span_groups(st, bucket_of_span, B)
         undefined = list(st.undefined_for_spans)
         sentences = None
-    groups = _bucket_rows(X, row_bucket, B)
-    sums = np.stack([X[a:b].sum(0) for a, b in groups]) if B else np.zeros((0, st.C))
+    sums, low, high, diffs, p = _bucket_pass(st, _BucketRows(st, bucket_of_span, sentence_bucket, B), rs, options)
     gold = np.bincount(bucket_of_span[:off[1]][bucket_of_span[:off[1]] >= 0], minlength=B)[:B]
     system = np.stack([np.bincount(bucket_of_span[off[i + 1]:off[i + 2]][bucket_of_span[off[i + 1]:off[i + 2]] >= 0],
                                    minlength=B)[:B] for i in range(n)], axis=1) if n else np.zeros((B, 0), np.int64)
     outside = np.array([int(np.count_nonzero(bucket_of_span[off[i]:off[i + 1]] < 0)) for i in range(n + 1)])
     if sentence_bucket is None:
         outside[1:] += st.unplaced
-    sm = st.matrix(X[:0])
+    sm = st.matrix(st.data[:0])
     scores = sm.scores(sums) if B else np.zeros((0, n, m))
     undef = [models.index(get_model(u)) for u in undefined if u in [mo.name for mo in models]]
     empty = (gold[:, None] == 0) & (system == 0)
     scores[empty] = np.nan
     scores[:, :, undef] = np.nan
-    low = high = None
-    pair = options.get("pair")
-    diffs = None
-    if rs.W is not None and B:
-        conf = options["confidence"]
-        alpha = 1.0 - conf
-        low, high = np.full((B, n, m), np.nan), np.full((B, n, m), np.nan)
-        if pair is not None:
-            diffs = (np.full((B, m), np.nan), np.full((B, m), np.nan))
-        for k, (a, b) in enumerate(groups):
-            if a == b:
-                continue
-            res = _resampled(rs, X[a:b], row_sentence[a:b], st.groups)
-            rsc = sm.scores(res)                                  # (resamples, systems, models)
-            lo, hi = np.quantile(rsc, [alpha / 2, 1 - alpha / 2], axis=0)
-            low[k], high[k] = lo, hi
-            if diffs is not None and pair is not None:
-                ia, ib = pair
-                d = rsc[:, ib, :] - rsc[:, ia, :]
-                dl, dh = np.quantile(d, [alpha / 2, 1 - alpha / 2], axis=0)
-                diffs[0][k], diffs[1][k] = dl, dh
+    if low is not None and high is not None:
         low[empty], high[empty] = np.nan, np.nan
         low[:, :, undef], high[:, :, undef] = np.nan, np.nan
     ranks = np.full((B, n, m), np.nan)
@@ -393,21 +411,46 @@ def _attribute(st: Statistics, attr: at.Attribute, bk: Buckets, bucket_of_span: 
     if n >= 2:
         result.flips = _attribution(st, options["overall"], options["totals"], sums, list(bk.names), undefined,
                                     options["flip_pairs"])
+    pair = options.get("pair")
     if pair is not None:
         ia, ib = pair
-        p = None
-        if options["permutations"]:
-            p = np.full((B, m), np.nan)
-            for k, (a, b) in enumerate(groups):
-                if a == b:
-                    continue
-                sub = st.matrix(X[a:b])
-                tests = [(np.array([ia]), np.array([ib]))] * m
-                p[k] = np.concatenate(pair_pvalues(sub, tests, options["permutations"], rs.perm_seq))
+        if p is not None:
             p[:, undef] = np.nan
         result.pair = PairDifference(names[ia], names[ib], scores[:, ib, :] - scores[:, ia, :],
                                      diffs[0] if diffs else None, diffs[1] if diffs else None, p)
     return result
+
+
+_Pass = Tuple[np.ndarray, Optional[np.ndarray], Optional[np.ndarray], Optional[Tuple[np.ndarray, np.ndarray]],
+              Optional[np.ndarray]]
+
+
+def _bucket_pass(st: Statistics, rows: _BucketRows, rs: _Resampling, options: Dict[str, Any]) -> _Pass:
+    """(sums, low, high, the pair's difference interval, the pair's p-values) of every bucket, its rows
+    made, resampled and tested one bucket at a time."""
+    n, m, B = len(st.names), len(st.models), rows.B
+    sm = st.matrix(st.data[:0])
+    sums = np.zeros((B, st.C))
+    pair = options.get("pair")
+    boot = rs.W is not None and B > 0
+    low, high = (np.full((B, n, m), np.nan), np.full((B, n, m), np.nan)) if boot else (None, None)
+    diffs = (np.full((B, m), np.nan), np.full((B, m), np.nan)) if boot and pair is not None else None
+    p = np.full((B, m), np.nan) if pair is not None and options["permutations"] else None
+    alpha = 1.0 - options["confidence"]
+    for k in range(B):
+        X, row_sentence = rows.rows(k)
+        sums[k] = X.sum(0)
+        if not len(X):
+            continue
+        if low is not None and high is not None:
+            rsc = sm.scores(_resampled(rs, X, row_sentence, st.groups))     # (resamples, systems, models)
+            low[k], high[k] = np.quantile(rsc, [alpha / 2, 1 - alpha / 2], axis=0)
+            if diffs is not None and pair is not None:
+                d = rsc[:, pair[1], :] - rsc[:, pair[0], :]
+                diffs[0][k], diffs[1][k] = np.quantile(d, [alpha / 2, 1 - alpha / 2], axis=0)
+        if p is not None and pair is not None:
+            p[k] = bucket_pair_pvalues(st.matrix(X), pair[0], pair[1], options["permutations"], rs.perm_seq)
+    return sums, low, high, diffs, p
 
 
 # ---------------------------------------------------------------------------
@@ -448,9 +491,12 @@ def _not_a_slice(name: str) -> OptionError:
                        option="by", value=name)
 
 
-def _records(corpus: Corpus, records: Optional[Sequence[Mapping[str, Any]]], field: str) -> List[Mapping[str, Any]]:
-    """One record per sentence of the corpus: given, or read again from gold's JSON Lines file (``field``:
-    the first field asked for, named in an error)."""
+def _records(corpus: Corpus, records: Optional[Sequence[Mapping[str, Any]]],
+             fields: Sequence[str]) -> List[Mapping[str, Any]]:
+    """One record per sentence of the corpus: given, or read again from gold's JSON Lines file a chunk at a
+    time, each record kept only along the dotted ``fields`` (see :func:`_slim`; the first is named in an
+    error)."""
+    field = fields[0]
     if records is not None:
         out = list(records)
     else:
@@ -465,10 +511,34 @@ def _records(corpus: Corpus, records: Optional[Sequence[Mapping[str, Any]]], fie
                               option="by", value=field)
         from ..io.jsonl import record_chunks
 
-        out = [rec for chunk, _ in record_chunks(corpus.gold_info.path) for rec in chunk]
+        out = [_slim(rec, fields) for chunk, _ in record_chunks(corpus.gold_info.path) for rec in chunk]
     if len(out) != corpus.n_sentences:
         raise OptionError(f"{len(out)} records for {corpus.n_sentences} documents of the corpus; expected one "
                           "record per document", option="by", value=field)
+    return out
+
+
+def _slim(record: Any, fields: Sequence[str]) -> Any:
+    """``record`` with only what the dotted ``fields`` reach (the tokens and spans of a record are not
+    kept): each path's value, or the record's structure as far as the path goes, so that
+    :func:`ts_eval.analysis.attributes.record_field` finds the same values and the same errors."""
+    if not isinstance(record, dict):
+        return record
+    out: Dict[str, Any] = {}
+    for path in fields:
+        node, into = record, out
+        keys = path.split(".")
+        for depth, key in enumerate(keys):
+            if not isinstance(node, dict) or key not in node:
+                break
+            node = node[key]
+            if depth == len(keys) - 1 or not isinstance(node, dict):
+                into[key] = node
+                break
+            nested = into.setdefault(key, {})
+            if not isinstance(nested, dict) or nested is node:
+                break
+            into = nested
     return out
 
 
@@ -604,7 +674,7 @@ def _attributes(corpus: Corpus, names: List[str], training: Any, vocabulary: Opt
                               "file) to slice by", option="by", value="document")
         attrs.append(doc)
     if fields:
-        recs = _records(corpus, records, fields[0])
+        recs = _records(corpus, records, fields)
         for path in fields:
             try:
                 vals, numeric = at.record_field(recs, path, corpus.gold_info.path or "records")

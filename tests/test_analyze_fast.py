@@ -1,0 +1,142 @@
+"""``analyze`` computed with less (issue 32): each shortcut gives the numbers of the general computation.
+
+- the paired permutation test of a bucket on the difference of the two systems' statistics, over the
+  sentences where they differ, gives the p-values of :func:`ts_eval.ranking.uncertainty.pair_pvalues`;
+- a bucket's rows made one bucket at a time are the rows of the whole attribute, bucket by bucket;
+- the token columns of :class:`ts_eval.analysis.attributes.Text` read once per distinct token string are
+  those read token by token.
+"""
+from __future__ import annotations
+
+from typing import List
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from support import write
+from test_analyze import SPLIT_MODELS, corpora
+
+import ts_eval
+from ts_eval.analysis import attributes as at
+from ts_eval.analysis import study
+from ts_eval.analysis.pairtest import bucket_pair_pvalues
+from ts_eval.core.sequences import from_spans
+from ts_eval.errors import InputError
+from ts_eval.ranking.uncertainty import pair_pvalues
+
+
+def _statistics(corpus, models=SPLIT_MODELS) -> study.Statistics:
+    return study.Statistics(corpus, list(corpus.systems), study.resolve_models(models, corpus))
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(corpora(), st.integers(0, 2), st.integers(1, 130), st.integers(0, 3))
+def test_the_pair_test_on_differences_gives_the_general_tests_pvalues(corpus, second, permutations, seed):
+    s = _statistics(corpus, SPLIT_MODELS + ["exact-f1-macro", "ts-f1-macro"])
+    ia, ib = (0, 1) if second == 0 else (second, 0)
+    seq = np.random.SeedSequence(seed)
+    general = np.concatenate(pair_pvalues(s.matrix(s.data), [(np.array([ia]), np.array([ib]))] * len(s.models),
+                                          permutations, seq))
+    assert bucket_pair_pvalues(s.matrix(s.data), ia, ib, permutations, seq).tolist() == general.tolist()
+
+
+def test_the_pair_test_of_fractional_statistics_takes_the_general_test():
+    corpus = from_spans([3, 2], [[("PER", 0, 2)], [("LOC", 0, 1)]],
+                        {"a": [[("PER", 0, 1)], [("LOC", 0, 1)]], "b": [[("PER", 0, 2)], []]})
+    s = _statistics(corpus)
+    data = s.data + 0.25                                  # no longer integers: no shortcut is exact
+    seq = np.random.SeedSequence(3)
+    sm = s.matrix(data)
+    general = np.concatenate(pair_pvalues(sm, [(np.array([0]), np.array([1]))] * len(s.models), 200, seq))
+    assert bucket_pair_pvalues(sm, 0, 1, 200, seq).tolist() == general.tolist()
+
+
+def _rows_of_the_whole(s: study.Statistics, bucket_of_span: np.ndarray, n_buckets: int) -> List[np.ndarray]:
+    """Every (bucket, sentence) row counted at once (as analyze did before issue 32), cut by bucket."""
+    S, C = s.S, s.C
+    keep = bucket_of_span >= 0
+    keys = np.unique(bucket_of_span[keep] * S + s.span_sentence[keep])
+    row_map = np.full(n_buckets * S, -1, np.int64)
+    row_map[keys] = np.arange(len(keys))
+    eb = bucket_of_span[s.entry_span]
+    ok = eb >= 0
+    rows = row_map[eb[ok] * S + s.span_sentence[s.entry_span[ok]]]
+    X = np.bincount(rows * C + s.entry_col[ok], weights=s.entry_weight[ok],
+                    minlength=len(keys) * C)[:len(keys) * C].reshape(len(keys), C)
+    return [X[keys // S == k] for k in range(n_buckets)]
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(corpora(), st.integers(1, 4), st.randoms(use_true_random=False))
+def test_a_buckets_rows_are_its_rows_of_the_whole(corpus, n_buckets, rnd):
+    s = _statistics(corpus)
+    total = int(s.span_offset[-1])
+    bucket_of_span = np.array([rnd.randrange(-1, n_buckets) for _ in range(total)], np.int64)
+    rows = study._BucketRows(s, bucket_of_span, None, n_buckets)
+    for k, expected in enumerate(_rows_of_the_whole(s, bucket_of_span, n_buckets)):
+        X, sentences = rows.rows(k)
+        assert X.tolist() == expected.tolist()
+        assert sorted(set(s.span_sentence[bucket_of_span == k].tolist())) == sentences.tolist()
+    sentence_bucket = np.array([rnd.randrange(-1, n_buckets) for _ in range(s.S)], np.int64)
+    rows = study._BucketRows(s, bucket_of_span, sentence_bucket, n_buckets)
+    for k in range(n_buckets):
+        X, sentences = rows.rows(k)
+        assert sentences.tolist() == np.flatnonzero(sentence_bucket == k).tolist()
+        assert X.tolist() == s.data[sentence_bucket == k].tolist()
+
+
+TOKENS = ["Paris", "paris", "PARIS", "1999", "de", "McDonald", "ÉCOLE", "é", "-", "Xx1", "aB", "Ab"]
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_text_reads_each_distinct_token_once_and_gives_every_tokens_columns(tmp_path, seed):
+    rnd = np.random.default_rng(seed)
+    toks = [TOKENS[i] or "x" for i in rnd.integers(0, len(TOKENS), 40)]
+    lines = [f"{t} {'B-PER' if k == 0 else 'O'} O" for k, t in enumerate(toks)]
+    corpus = ts_eval.io.read_conll(write(tmp_path / "t.txt", "\n".join(lines) + "\n"), gold_column=2,
+                                   system_columns=[3], names=["a"])
+    text = at.Text(corpus)
+    assert text.chars.tolist() == [len(t) for t in toks]
+    cls = np.array([at._letter_class(t) for t in toks])
+    for k in range(4):
+        assert text.class_cum[k].tolist() == np.concatenate(([0], np.cumsum(cls == k))).tolist()
+    vocab = frozenset(["Paris", "de", "-"])
+    assert at.oov_density(vocab, text).tolist() == [sum(t not in vocab for t in toks) / len(toks)]
+
+
+JSON = st.recursive(st.none() | st.booleans() | st.integers(-3, 3) | st.sampled_from(["a", "b"]),
+                    lambda inner: st.lists(inner, max_size=2) | st.dictionaries(st.sampled_from(["m", "g", "y"]),
+                                                                                 inner, max_size=3), max_leaves=6)
+PATHS = st.lists(st.sampled_from(["m", "g", "m.g", "m.y", "m.g.y", "y.m"]), min_size=1, max_size=3)
+
+
+def _field(records, path):
+    try:
+        values, numeric = at.record_field(records, path, "gold.jsonl")
+        return values.tolist(), numeric
+    except InputError as err:
+        return str(err)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.dictionaries(st.sampled_from(["m", "g", "y", "tokens"]), JSON, max_size=4), min_size=1,
+                max_size=4), PATHS)
+def test_a_record_kept_along_the_fields_gives_their_values_and_errors(records, paths):
+    """``--by FIELD`` keeps of gold's JSON Lines records only what the fields reach."""
+    slim = [study._slim(r, paths) for r in records]
+    for path in paths:
+        assert _field(slim, path) == _field(records, path)
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_lower_ids_number_the_lower_cased_texts_in_the_order_they_first_occur(tmp_path, seed):
+    from ts_eval.analysis.errors_text import Texts
+
+    rnd = np.random.default_rng(seed)
+    toks = [TOKENS[i] for i in rnd.integers(0, len(TOKENS), 60)]
+    lines = [f"{t} {'B-PER' if k == 0 else 'O'} O" for k, t in enumerate(toks)]
+    corpus = ts_eval.io.read_conll(write(tmp_path / "t.txt", "\n".join(lines) + "\n"), gold_column=2,
+                                   system_columns=[3], names=["a"])
+    index: dict = {}
+    assert Texts(corpus).lower_ids().tolist() == [index.setdefault(t.lower(), len(index)) for t in toks]
