@@ -17,17 +17,20 @@ from __future__ import annotations
 
 import argparse
 import sys
+from dataclasses import replace
+from types import SimpleNamespace
 from typing import TYPE_CHECKING, List
 
 from .errors import UsageError, option_errors
 from .input_options import add_column_options, add_file_arguments, add_reading_options
-from .inputs import check_paths, file_request, input_settings, load, request_paths
+from .inputs import check_paths, file_request, input_settings, request_paths
 from .outputs import Texts, add_output_options, emit
+from .score import _positive
 
 if TYPE_CHECKING:
     from .errors import Subparsers
 
-SHARED = ("config", "mode", "format", "output")   # options of both roads; the others are the loader's
+SHARED = ("config", "mode", "format", "output", "jobs")   # options of both roads; the others are the loader's
 
 
 def register(subparsers: Subparsers) -> None:
@@ -49,6 +52,9 @@ def register(subparsers: Subparsers) -> None:
     add_file_arguments(p)
     add_column_options(p)
     add_reading_options(p)
+    p.add_argument("--jobs", type=_positive, default=1, metavar="N",
+                   help="read one column FILE in N processes, a shard of whole sentences each, and add up their "
+                        "counts (default 1; as for score)")
     g = p.add_argument_group("fair model (input files; a config file has its own keys)")
     g.add_argument("--focus", default=None, choices=("target", "system"),
                    help="whose label LE and LBE errors count under (default target)")
@@ -88,15 +94,16 @@ def _legacy() -> Texts:
 
 def run_inputs(args: argparse.Namespace) -> int:
     """The loader road: every system of the corpus through the fair model, one report."""
-    from ..models.evaluate import evaluate
+    from ..streaming.files import count
 
-    inputs = file_request(args)
+    inputs = replace(file_request(args), jobs=args.jobs)
     check_paths(args, request_paths(inputs))
-    corpus = load(inputs, "fair")
     with option_errors():
-        report = evaluate(corpus, models=["fair"], focus=args.focus or "target", weights=args.weights or "eq7",
-                          fair_mode=args.mode)
-    report.settings["input"] = input_settings(args, corpus)
+        counts = count(inputs, command="fair", models=["fair"], focus=args.focus or "target",
+                       weights=args.weights or "eq7", fair_mode=args.mode)
+        report = counts.report()
+    sides = SimpleNamespace(gold_info=counts.gold, system_info={s.name: s.source for s in counts.systems})
+    report.settings["input"] = input_settings(args, sides)
     emit(report, args, _legacy)
     return 0
 
