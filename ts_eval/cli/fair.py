@@ -22,10 +22,9 @@ from types import SimpleNamespace
 from typing import TYPE_CHECKING, List
 
 from .errors import UsageError, option_errors
-from .input_options import add_column_options, add_file_arguments, add_reading_options
+from .input_options import add_column_options, add_file_arguments, add_jobs_option, add_reading_options
 from .inputs import check_paths, file_request, input_settings, request_paths
 from .outputs import Texts, add_output_options, emit
-from .score import _positive
 
 if TYPE_CHECKING:
     from .errors import Subparsers
@@ -52,9 +51,7 @@ def register(subparsers: Subparsers) -> None:
     add_file_arguments(p)
     add_column_options(p)
     add_reading_options(p)
-    p.add_argument("--jobs", type=_positive, default=1, metavar="N",
-                   help="read one column FILE in N processes, a shard of whole sentences each, and add up their "
-                        "counts (default 1; as for score)")
+    add_jobs_option(p, "count")
     g = p.add_argument_group("fair model (input files; a config file has its own keys)")
     g.add_argument("--focus", default=None, choices=("target", "system"),
                    help="whose label LE and LBE errors count under (default target)")
