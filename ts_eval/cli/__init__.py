@@ -6,8 +6,10 @@ import sys
 
 #: commands that multiply no matrices (no resampling): numpy starts them with one BLAS thread, since a
 #: second one is never used and starting it costs 5-50 ms (more on a busy machine); a thread count the
-#: user set is kept.  rank, analyze and agree multiply resample weights by counts and keep the default.
-ONE_BLAS_THREAD = ("score", "fair", "germeval", "convert", "compare")
+#: user set is kept.  rank multiplies the counts of its draws per distinct row of statistics (small
+#: products, which BLAS threads slow down on a busy machine); analyze and agree multiply resample weights
+#: by counts and keep the default.
+ONE_BLAS_THREAD = ("score", "fair", "germeval", "convert", "compare", "rank")
 
 if "numpy" not in sys.modules and len(sys.argv) > 1 and sys.argv[1] in ONE_BLAS_THREAD:
     os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")

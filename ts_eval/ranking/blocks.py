@@ -28,6 +28,7 @@ from ..errors import OptionError
 from ..models.context import CorpusData, SystemData
 from ..models.registry import StatsFn
 from ..models.tally import CorpusTally
+from .rows import RowTable, distinct, integral
 from .study import RankingResult, _Plan, _ranked
 from .sufficient import REFERENCE_MODEL, Model, StatsMatrix
 
@@ -59,8 +60,11 @@ class StatsBuilder:
                 self.columns[m.stats] = m.columns
         self.labels: Optional[List[str]] = None
         self.widths: Dict[StatsFn, int] = {}
-        self.data = np.zeros((0, 0), np.float32)
+        self.data = np.zeros((0, 0), np.float32)   # the distinct rows (the first ``rows``)
         self.rows = 0
+        self.found = RowTable()
+        self.ids: List[np.ndarray] = []          # per block: every sentence's row of ``data``
+        self.units = 0
         self.opens: List[np.ndarray] = []       # per block: which sentences open a resampling document
         self.pending = False                     # a document opens after the last sentence's first token
         self.tally = CorpusTally()
@@ -120,6 +124,7 @@ class StatsBuilder:
                 new[:self.rows, b + i * w:b + (i + 1) * w] = self._placed(fam, part, where, w)
         self.data = new
         self.labels, self.widths = labels, widths
+        self.found.rehash(self.data[:self.rows])
 
     # -- the rows
 
@@ -151,12 +156,19 @@ class StatsBuilder:
             self._widen(labels, widths)
         where = np.array([labels.index(lab) for lab in corpus.labels], np.int64)
         fits = all(_fits32(x) for xs in per.values() for x in xs)
-        self._room(corpus.n_sentences, np.float32 if fits and self.data.dtype == np.float32 else np.float64)
-        rows = slice(self.rows, self.rows + corpus.n_sentences)
+        dtype = np.float32 if fits and self.data.dtype == np.float32 else np.float64
+        block = np.zeros((corpus.n_sentences, self.data.shape[1]), dtype)
         for fam, (first, w) in self._layout(self.widths).items():
             for i, x in enumerate(per[fam]):
-                self.data[rows, first + i * w:first + (i + 1) * w] = self._placed(fam, x, where, w)
-        self.rows += corpus.n_sentences
+                block[:, first + i * w:first + (i + 1) * w] = self._placed(fam, x, where, w)
+        del per
+        self._room(0, dtype)
+        ids, new = self.found.ids(block, self.data, self.rows, True if fits else None)
+        self._room(len(new), dtype)
+        self.data[self.rows:self.rows + len(new)] = new
+        self.rows += len(new)
+        self.ids.append(ids)
+        self.units += corpus.n_sentences
         self._documents(corpus)
         self.tally = self.tally + CorpusTally.of(corpus)
         if self.gold_path is None:
@@ -187,16 +199,21 @@ class StatsBuilder:
                 "labels": list(self.labels or []), "gold_path": self.gold_path}
 
     def matrix(self, unit: str = "sentence") -> StatsMatrix:
-        """The :class:`StatsMatrix` of every block so far, per sentence or per document."""
+        """The :class:`StatsMatrix` of every block so far, per sentence or per document: the distinct rows and
+        every unit's row when every statistic is a whole number, else every unit's row itself."""
         if self.data.shape[0] != self.rows:
             if self.data.size:
                 self.data.resize((self.rows, self.data.shape[1]), refcheck=False)
             else:
                 self.data = np.zeros((self.rows, self.data.shape[1]), self.data.dtype)
-        data = self.data
+        table, ids = self.data, np.concatenate(self.ids) if self.ids else np.zeros(0, np.int32)
+        self.ids = [ids]
         cols: Dict[Hashable, Tuple[int, int]] = {fam: at for fam, at in self._layout(self.widths).items()}
+        whole = integral(table)
         if unit == "sentence":
-            return StatsMatrix(self.systems, self.models, data, cols, unit, np.ones(self.rows))
+            if whole:
+                return StatsMatrix(self.systems, self.models, table, cols, unit, np.ones(self.units), ids)
+            return StatsMatrix(self.systems, self.models, table[ids], cols, unit, np.ones(self.units))
         if unit != "document":
             raise OptionError("expected sentence or document", option="unit", value=unit)
         if not self.tally.doc_starts:
@@ -206,9 +223,27 @@ class StatsBuilder:
         if len(opens):
             opens[0] = True
         starts = np.flatnonzero(opens)
-        sizes = np.diff(np.append(starts, self.rows)).astype(float)
-        summed = np.add.reduceat(data, starts, axis=0, dtype=np.float64) if len(data) else data.astype(np.float64)
+        sizes = np.diff(np.append(starts, self.units)).astype(float)
+        summed = document_sums(table, ids, starts)
+        if whole:
+            distinct_docs, doc_ids = distinct(summed)
+            return StatsMatrix(self.systems, self.models, distinct_docs, cols, unit, sizes, doc_ids)
         return StatsMatrix(self.systems, self.models, summed, cols, unit, sizes)
+
+
+def document_sums(table: np.ndarray, ids: np.ndarray, starts: np.ndarray, chunk: int = 1 << 14) -> np.ndarray:
+    """(documents, K) float64: the sums of the rows of the sentences from each of ``starts`` to the next, about
+    ``chunk`` sentences of rows at a time (each document's sum as one sum over all its rows gives it)."""
+    out = np.zeros((len(starts), table.shape[1]), np.float64)
+    d = 0
+    while d < len(starts):
+        first = int(starts[d])
+        e = int(np.searchsorted(starts, first + chunk, side="right"))
+        e = max(e, d + 1)
+        stop = int(starts[e]) if e < len(starts) else len(ids)
+        out[d:e] = np.add.reduceat(table[ids[first:stop]], starts[d:e] - first, axis=0, dtype=np.float64)
+        d = e
+    return out
 
 
 def rank_blocks(blocks: Iterable[Corpus], *, unit: str = "sentence", **options: Any) -> RankingResult:
