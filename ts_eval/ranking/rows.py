@@ -71,6 +71,7 @@ class RowTable:
         number = np.empty(len(uh), np.int64)
         number[found] = self.where[pos[found]]
         fresh = np.flatnonzero(~found)
+        fresh = fresh[np.argsort(first[fresh], kind="stable")]      # numbered in order of first use
         number[fresh] = known + np.arange(len(fresh))
         ids = number[inverse.reshape(-1)]
         new_rows = block[first[fresh]]
