@@ -15,7 +15,8 @@ sums are the same integers in any order of addition: the scores are the same num
 """
 from __future__ import annotations
 
-from typing import Any, Optional, Protocol, Tuple
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any, Callable, Iterator, Optional, Protocol, Tuple
 
 import numpy as np
 
@@ -186,12 +187,29 @@ class RowSums:
 
     def bootstrap(self, rng: np.random.Generator, count: int) -> np.ndarray:
         counts = np.empty((count, self.n_rows), self.dtype)
-        for r in range(count):
-            counts[r] = np.bincount(self.lookup[_draws(rng, self.units)], minlength=self.n_rows)
+        for r, drawn in enumerate(ahead(lambda: _draws(rng, self.units), count)):
+            counts[r] = np.bincount(self.lookup[drawn], minlength=self.n_rows)
         return self.product(counts)
 
     def swapped(self, rng: np.random.Generator, count: int) -> np.ndarray:
         counts = np.empty((count, self.n_rows), self.dtype)
-        for r in range(count):
-            counts[r] = np.bincount(self.ids, weights=rng.random(self.units) < 0.5, minlength=self.n_rows)
+        for r, swapped in enumerate(ahead(lambda: rng.random(self.units) < 0.5, count)):
+            counts[r] = np.bincount(self.ids, weights=swapped, minlength=self.n_rows)
         return self.product(counts)
+
+
+def ahead(draw: Callable[[], np.ndarray], count: int) -> Iterator[np.ndarray]:
+    """``count`` results of ``draw()`` in order, each drawn in one other thread while the caller counts the one
+    before (numpy draws without the interpreter's lock, so the drawing and the counting share two cores; one
+    thread draws them all, in order: the same numbers)."""
+    if count < 2:
+        for _ in range(count):
+            yield draw()
+        return
+    with ThreadPoolExecutor(1) as pool:
+        pending = pool.submit(draw)
+        for r in range(count):
+            got = pending.result()
+            if r + 1 < count:
+                pending = pool.submit(draw)
+            yield got
