@@ -7,7 +7,9 @@ column rule, name rule, input formats, standard input and compression as ``score
 the fair model's (:mod:`ts_eval.models.fair`) for every system: ``faireval`` (the reference
 layout, one block per system), ``json`` (``score``'s layout with the fair model alone) and the
 formats every command offers.  ``--focus``, ``--weights`` (default eq7, so all three methods are
-shown) and ``--mode`` as in ``score``.  ``--config`` names its own inputs and settings: giving it
+shown) and ``--mode`` as in ``score``.  The inputs are read in blocks and counted on ``score``'s road
+(:func:`ts_eval.streaming.files.count`), so only the fair model's counts are kept; ``--jobs N`` counts one
+plain column file in N processes.  ``--config`` names its own inputs and settings: giving it
 with input files or their options is a usage error.
 
 **Config files** (``--config FILE``), the reference tool's command, same config files, run as the

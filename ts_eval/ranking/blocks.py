@@ -6,14 +6,18 @@ per-sentence statistics of every system and model family (:mod:`ts_eval.ranking.
 sentences that open a document, and what the result says about the corpus; a block's tokens and
 spans are dropped as soon as its statistics are taken.  :meth:`StatsBuilder.matrix` is the
 :class:`~ts_eval.ranking.sufficient.StatsMatrix` that :func:`~ts_eval.ranking.sufficient.statistics`
-gives for the corpus read whole, value for value.
+gives for the corpus read whole, value for value (as its distinct rows and every unit's row number:
+:meth:`~ts_eval.ranking.sufficient.StatsMatrix.dense` is every unit's row).
 
-Memory: the matrix grows with sentences x systems x statistics (a model family's statistics are a
-few columns for the sentence and a few per label: TS 2 + 6 per label, the segment models 4 per
-label, fair 8 per label, SemEval 20), held as float32 while every value is an integer below 2**24
-(exact, and what the resampling products use), float64 otherwise; the rows grow in steps of an
-eighth (``ndarray.resize``: the system moves the pages, they are not copied).  A label first met
-in a later block widens the matrix once (a copy).  Plus one block of the corpus at a time.
+Memory: each distinct row of all systems' statistics is kept once (:class:`~ts_eval.ranking.rows.RowTable`)
+and every sentence as the number of its row (``int32``): 4 bytes a sentence plus the distinct rows, which
+grow far slower than the sentences (a row counts a handful of spans and tokens) and at worst as them.  A
+row holds systems x statistics (a model family's statistics are a few columns for the sentence and a few
+per label: TS 2 + 6 per label, the segment models 4 per label, fair 8 per label, SemEval 20), as float32
+while every value is an integer below 2**24 (exact, and what the resampling products use), float64
+otherwise; the rows grow in steps of an eighth (``ndarray.resize``: the system moves the pages, they are
+not copied).  A label first met in a later block widens the rows once (a copy).  Plus one block of the
+corpus at a time.
 """
 from __future__ import annotations
 

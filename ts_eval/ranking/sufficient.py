@@ -48,6 +48,8 @@ class StatsMatrix:
     ``data`` has one row per unit (sentence or document) and, for each statistics
     family f, ``n_systems * k_f`` columns (system-major inside the family), so a
     model's summed statistics of all systems are ``sums[..., cols].reshape(..., n, k_f)``.
+    With ``ids`` (whole-number statistics only), ``data`` holds each distinct row once and ``ids`` every
+    unit's row (:mod:`ts_eval.ranking.rows`); :meth:`dense` is then the matrix of every unit.
     """
 
     systems: List[str]
