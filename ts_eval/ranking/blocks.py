@@ -22,7 +22,7 @@ corpus at a time.
 from __future__ import annotations
 
 import time
-from typing import Any, Dict, Hashable, Iterable, List, Optional, Sequence, Tuple
+from typing import Any, Dict, Hashable, Iterable, Iterator, List, Optional, Sequence, Tuple
 
 import numpy as np
 
@@ -32,7 +32,7 @@ from ..errors import OptionError
 from ..models.context import CorpusData, SystemData
 from ..models.registry import StatsFn
 from ..models.tally import CorpusTally
-from .rows import RowTable, distinct, integral
+from .rows import RowTable, distinct_of, integral
 from .study import RankingResult, _Plan, _ranked
 from .sufficient import REFERENCE_MODEL, Model, StatsMatrix
 
@@ -228,26 +228,25 @@ class StatsBuilder:
             opens[0] = True
         starts = np.flatnonzero(opens)
         sizes = np.diff(np.append(starts, self.units)).astype(float)
-        summed = document_sums(table, ids, starts)
-        if whole:
-            distinct_docs, doc_ids = distinct(summed)
+        if whole:       # each distinct document row once, a part of the documents at a time
+            distinct_docs, doc_ids = distinct_of(document_sums(table, ids, starts), table.shape[1], np.float64)
             return StatsMatrix(self.systems, self.models, distinct_docs, cols, unit, sizes, doc_ids)
+        summed = np.concatenate(list(document_sums(table, ids, starts))) if len(starts) else np.zeros(
+            (0, table.shape[1]))
         return StatsMatrix(self.systems, self.models, summed, cols, unit, sizes)
 
 
-def document_sums(table: np.ndarray, ids: np.ndarray, starts: np.ndarray, chunk: int = 1 << 14) -> np.ndarray:
-    """(documents, K) float64: the sums of the rows of the sentences from each of ``starts`` to the next, about
-    ``chunk`` sentences of rows at a time (each document's sum as one sum over all its rows gives it)."""
-    out = np.zeros((len(starts), table.shape[1]), np.float64)
+def document_sums(table: np.ndarray, ids: np.ndarray, starts: np.ndarray, chunk: int = 1 << 14
+                  ) -> Iterator[np.ndarray]:
+    """(documents, K) float64, in parts of about ``chunk`` sentences: the sums of the rows of the sentences
+    from each of ``starts`` to the next (each document's sum as one sum over all its rows gives it)."""
     d = 0
     while d < len(starts):
         first = int(starts[d])
-        e = int(np.searchsorted(starts, first + chunk, side="right"))
-        e = max(e, d + 1)
+        e = max(int(np.searchsorted(starts, first + chunk, side="right")), d + 1)
         stop = int(starts[e]) if e < len(starts) else len(ids)
-        out[d:e] = np.add.reduceat(table[ids[first:stop]], starts[d:e] - first, axis=0, dtype=np.float64)
+        yield np.add.reduceat(table[ids[first:stop]], starts[d:e] - first, axis=0, dtype=np.float64)
         d = e
-    return out
 
 
 def rank_blocks(blocks: Iterable[Corpus], *, unit: str = "sentence", **options: Any) -> RankingResult:

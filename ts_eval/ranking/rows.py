@@ -16,7 +16,7 @@ sums are the same integers in any order of addition: the scores are the same num
 from __future__ import annotations
 
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any, Callable, Iterator, Optional, Protocol, Tuple
+from typing import Any, Callable, Iterable, Iterator, Optional, Protocol, Tuple
 
 import numpy as np
 
@@ -105,11 +105,19 @@ def integral(rows: np.ndarray) -> bool:
 def distinct(rows: np.ndarray, chunk: int = 1 << 12) -> Tuple[np.ndarray, np.ndarray]:
     """(the distinct rows of ``rows`` in order of first use, every row's number among them), ``chunk`` rows at
     a time."""
-    found, whole = RowTable(), None
-    table = np.empty_like(rows)
+    return distinct_of((rows[a:a + chunk] for a in range(0, len(rows), chunk)), rows.shape[1], rows.dtype)
+
+
+def distinct_of(parts: Iterable[np.ndarray], width: int, dtype: Any) -> Tuple[np.ndarray, np.ndarray]:
+    """:func:`distinct` of the rows of consecutive ``parts`` (``width`` columns of ``dtype``), which are not
+    kept: only the distinct rows are."""
+    found = RowTable()
+    table = np.zeros((0, width), dtype)
     known, ids = 0, []
-    for a in range(0, len(rows), chunk):
-        got, new = found.ids(rows[a:a + chunk], table, known, whole)
+    for part in parts:
+        got, new = found.ids(part, table, known, None)
+        if known + len(new) > len(table):
+            table = np.concatenate([table[:known], np.zeros((max(len(new), known // 4, 64), width), dtype)])
         table[known:known + len(new)] = new
         known += len(new)
         ids.append(got)
