@@ -37,6 +37,7 @@ from ..results.report import versions
 from ..results.vocabulary import layout as result_layout
 from . import memory
 from .rows import bootstrap_weights as bootstrap_weights  # (re-exported: its callers import it from here)
+from .rows import distinct, integral
 from .statistics import (
     TIE_DECIMALS,
     Bootstrap,
@@ -414,6 +415,9 @@ def rank_corpus(
                     min_overlap, assignment, partial_weight)
     t0 = time.perf_counter()
     sm = statistics(corpus, plan.models, unit, plan.names, plan.matching)
+    if integral(sm.data):         # resampled per distinct row: the same sums (whole numbers), fewer products
+        table, ids = distinct(sm.data)
+        sm = StatsMatrix(sm.systems, sm.models, table, sm.family_cols, sm.unit, sm.unit_sizes, ids)
     elapsed = time.perf_counter() - t0
     info = {
         "tokens": corpus.n_tokens, "sentences": corpus.n_sentences,
