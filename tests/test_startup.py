@@ -35,8 +35,9 @@ def test_commands_without_matrix_products_start_one_blas_thread(command):
     assert probe(command, "x.conll") == "1"
 
 
-@pytest.mark.parametrize("command", ["rank", "analyze", "agree"])
+@pytest.mark.parametrize("command", ["analyze", "agree"])
 def test_resampling_commands_keep_the_default(command):
+    """(``rank`` multiplies only small matrices, its draws counted per distinct row: one BLAS thread, above.)"""
     assert probe(command, "x.conll") == "None"
 
 
