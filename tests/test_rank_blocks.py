@@ -257,7 +257,8 @@ def test_the_builders_matrix_is_the_whole_corpus_statistics(tmp_path):
             builder.add(block)
         got = builder.matrix(unit)
         assert got.data.dtype == (np.float32 if unit == "sentence" else np.float64)   # small counts: float32
-        assert np.array_equal(got.data, whole.data) and got.family_cols == whole.family_cols
+        assert np.array_equal(got.dense(), whole.data) and got.family_cols == whole.family_cols
+        assert got.ids is not None and len(got.ids) == whole.n_units      # every unit's row kept once
         assert np.array_equal(got.unit_sizes, whole.unit_sizes)
         assert builder.info()["labels"] == list(corpus.labels)
 

@@ -7,7 +7,9 @@ column rule, name rule, input formats, standard input and compression as ``score
 the fair model's (:mod:`ts_eval.models.fair`) for every system: ``faireval`` (the reference
 layout, one block per system), ``json`` (``score``'s layout with the fair model alone) and the
 formats every command offers.  ``--focus``, ``--weights`` (default eq7, so all three methods are
-shown) and ``--mode`` as in ``score``.  ``--config`` names its own inputs and settings: giving it
+shown) and ``--mode`` as in ``score``.  The inputs are read in blocks and counted on ``score``'s road
+(:func:`ts_eval.streaming.files.count`), so only the fair model's counts are kept; ``--jobs N`` counts one
+plain column file in N processes.  ``--config`` names its own inputs and settings: giving it
 with input files or their options is a usage error.
 
 **Config files** (``--config FILE``), the reference tool's command, same config files, run as the
@@ -17,17 +19,19 @@ from __future__ import annotations
 
 import argparse
 import sys
+from dataclasses import replace
+from types import SimpleNamespace
 from typing import TYPE_CHECKING, List
 
 from .errors import UsageError, option_errors
-from .input_options import add_column_options, add_file_arguments, add_reading_options
-from .inputs import check_paths, file_request, input_settings, load, request_paths
+from .input_options import add_column_options, add_file_arguments, add_jobs_option, add_reading_options
+from .inputs import check_paths, file_request, input_settings, request_paths
 from .outputs import Texts, add_output_options, emit
 
 if TYPE_CHECKING:
     from .errors import Subparsers
 
-SHARED = ("config", "mode", "format", "output")   # options of both roads; the others are the loader's
+SHARED = ("config", "mode", "format", "output", "jobs")   # options of both roads; the others are the loader's
 
 
 def register(subparsers: Subparsers) -> None:
@@ -49,6 +53,7 @@ def register(subparsers: Subparsers) -> None:
     add_file_arguments(p)
     add_column_options(p)
     add_reading_options(p)
+    add_jobs_option(p, "count")
     g = p.add_argument_group("fair model (input files; a config file has its own keys)")
     g.add_argument("--focus", default=None, choices=("target", "system"),
                    help="whose label LE and LBE errors count under (default target)")
@@ -88,15 +93,16 @@ def _legacy() -> Texts:
 
 def run_inputs(args: argparse.Namespace) -> int:
     """The loader road: every system of the corpus through the fair model, one report."""
-    from ..models.evaluate import evaluate
+    from ..streaming.files import count
 
-    inputs = file_request(args)
+    inputs = replace(file_request(args), jobs=args.jobs)
     check_paths(args, request_paths(inputs))
-    corpus = load(inputs, "fair")
     with option_errors():
-        report = evaluate(corpus, models=["fair"], focus=args.focus or "target", weights=args.weights or "eq7",
-                          fair_mode=args.mode)
-    report.settings["input"] = input_settings(args, corpus)
+        counts = count(inputs, command="fair", models=["fair"], focus=args.focus or "target",
+                       weights=args.weights or "eq7", fair_mode=args.mode)
+        report = counts.report()
+    sides = SimpleNamespace(gold_info=counts.gold, system_info={s.name: s.source for s in counts.systems})
+    report.settings["input"] = input_settings(args, sides)
     emit(report, args, _legacy)
     return 0
 

@@ -122,3 +122,21 @@ def add_reading_options(p: argparse.ArgumentParser, policies: Sequence[str] = PO
                    help="read no token column: two-file mode then checks that sentences and their token "
                         "counts agree instead of comparing tokens (a system file may hold only tags)")
     _format_options(p)
+
+
+def processes(value: str) -> int:
+    """``--jobs``: a whole number of processes >= 1 (else a usage error naming the value)."""
+    try:
+        n = int(value)
+    except ValueError:
+        n = 0
+    if n < 1:
+        raise argparse.ArgumentTypeError(f"expected a whole number of processes >= 1, got {value!r}")
+    return n
+
+
+def add_jobs_option(p: Any, what: str) -> None:
+    """``--jobs N``: ``what`` one column FILE in N processes, a shard of whole sentences each."""
+    p.add_argument("--jobs", type=processes, default=1, metavar="N",
+                   help=f"{what} one column FILE in N processes, a shard of whole sentences each (default 1; "
+                        "standard input, compressed files, two-file mode and --scheme auto are read in one)")

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any, Dict, List, Sequence, Tuple
 
 from . import demo
 from .errors import option_errors
-from .input_options import add_column_options, add_file_arguments, add_reading_options
+from .input_options import add_column_options, add_file_arguments, add_reading_options, processes
 from .inputs import check_paths, file_request, input_settings, request_paths
 from .matching import matching_options
 from .outputs import Texts, emit, format_choices
@@ -29,16 +29,6 @@ MORE = [("Every score (P, R, kappa, macro) and each system's per-label tables", 
          ["ts-eval rank with the same input (ts-eval rank --help)"])]
 
 
-def _positive(value: str) -> int:
-    try:
-        n = int(value)
-    except ValueError:
-        n = 0
-    if n < 1:
-        raise argparse.ArgumentTypeError(f"expected a whole number of processes >= 1, got {value!r}")
-    return n
-
-
 def register(sub: Subparsers) -> None:
     """Add ``score`` and ``demo`` to the ``ts-eval`` parser."""
     sc = sub.add_parser("score", help="score one or more systems against gold",
@@ -51,7 +41,7 @@ def register(sub: Subparsers) -> None:
     add_reading_options(sc)
     sc.add_argument("--labels", metavar="L1,L2", help="score only these labels (after --map-label)")
     sc.add_argument("--exclude", metavar="L1,L2", help="leave these labels out (after --map-label)")
-    sc.add_argument("--jobs", type=_positive, default=1, metavar="N",
+    sc.add_argument("--jobs", type=processes, default=1, metavar="N",
                     help="score one column FILE in N processes, a shard of whole sentences each, and add up their "
                          "counts (default 1; standard input, compressed files, two-file mode and --scheme auto are "
                          "read in one)")

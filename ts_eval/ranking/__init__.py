@@ -3,6 +3,8 @@ the function keeps the short name).
 
 - :mod:`.sufficient`: every system's per-sentence statistics under every model, as one matrix
   (what the resampling multiplies);
+- :mod:`.rows`: such statistics kept once per distinct row (every unit its row's number) and the
+  resampling sums, of the distinct rows or of every unit's row;
 - :mod:`.statistics`: ranks, rank correlations and the plain pieces of a ranking (bootstrap and
   permutation results);
 - :mod:`.uncertainty`: correlation intervals, order flips and significance groups;

@@ -6,19 +6,23 @@ per-sentence statistics of every system and model family (:mod:`ts_eval.ranking.
 sentences that open a document, and what the result says about the corpus; a block's tokens and
 spans are dropped as soon as its statistics are taken.  :meth:`StatsBuilder.matrix` is the
 :class:`~ts_eval.ranking.sufficient.StatsMatrix` that :func:`~ts_eval.ranking.sufficient.statistics`
-gives for the corpus read whole, value for value.
+gives for the corpus read whole, value for value (as its distinct rows and every unit's row number:
+:meth:`~ts_eval.ranking.sufficient.StatsMatrix.dense` is every unit's row).
 
-Memory: the matrix grows with sentences x systems x statistics (a model family's statistics are a
-few columns for the sentence and a few per label: TS 2 + 6 per label, the segment models 4 per
-label, fair 8 per label, SemEval 20), held as float32 while every value is an integer below 2**24
-(exact, and what the resampling products use), float64 otherwise; the rows grow in steps of an
-eighth (``ndarray.resize``: the system moves the pages, they are not copied).  A label first met
-in a later block widens the matrix once (a copy).  Plus one block of the corpus at a time.
+Memory: each distinct row of all systems' statistics is kept once (:class:`~ts_eval.ranking.rows.RowTable`)
+and every sentence as the number of its row (``int32``): 4 bytes a sentence plus the distinct rows, which
+grow far slower than the sentences (a row counts a handful of spans and tokens) and at worst as them.  A
+row holds systems x statistics (a model family's statistics are a few columns for the sentence and a few
+per label: TS 2 + 6 per label, the segment models 4 per label, fair 8 per label, SemEval 20), as float32
+while every value is an integer below 2**24 (exact, and what the resampling products use), float64
+otherwise; the rows grow in steps of an eighth (``ndarray.resize``: the system moves the pages, they are
+not copied).  A label first met in a later block widens the rows once (a copy).  Plus one block of the
+corpus at a time.
 """
 from __future__ import annotations
 
 import time
-from typing import Any, Dict, Hashable, Iterable, List, Optional, Sequence, Tuple
+from typing import Any, Dict, Hashable, Iterable, Iterator, List, Optional, Sequence, Tuple
 
 import numpy as np
 
@@ -28,6 +32,7 @@ from ..errors import OptionError
 from ..models.context import CorpusData, SystemData
 from ..models.registry import StatsFn
 from ..models.tally import CorpusTally
+from .rows import RowTable, distinct_of, integral
 from .study import RankingResult, _Plan, _ranked
 from .sufficient import REFERENCE_MODEL, Model, StatsMatrix
 
@@ -59,8 +64,11 @@ class StatsBuilder:
                 self.columns[m.stats] = m.columns
         self.labels: Optional[List[str]] = None
         self.widths: Dict[StatsFn, int] = {}
-        self.data = np.zeros((0, 0), np.float32)
+        self.data = np.zeros((0, 0), np.float32)   # the distinct rows (the first ``rows``)
         self.rows = 0
+        self.found = RowTable()
+        self.ids: List[np.ndarray] = []          # per block: every sentence's row of ``data``
+        self.units = 0
         self.opens: List[np.ndarray] = []       # per block: which sentences open a resampling document
         self.pending = False                     # a document opens after the last sentence's first token
         self.tally = CorpusTally()
@@ -120,6 +128,7 @@ class StatsBuilder:
                 new[:self.rows, b + i * w:b + (i + 1) * w] = self._placed(fam, part, where, w)
         self.data = new
         self.labels, self.widths = labels, widths
+        self.found.rehash(self.data[:self.rows])
 
     # -- the rows
 
@@ -151,12 +160,19 @@ class StatsBuilder:
             self._widen(labels, widths)
         where = np.array([labels.index(lab) for lab in corpus.labels], np.int64)
         fits = all(_fits32(x) for xs in per.values() for x in xs)
-        self._room(corpus.n_sentences, np.float32 if fits and self.data.dtype == np.float32 else np.float64)
-        rows = slice(self.rows, self.rows + corpus.n_sentences)
+        dtype = np.float32 if fits and self.data.dtype == np.float32 else np.float64
+        block = np.zeros((corpus.n_sentences, self.data.shape[1]), dtype)
         for fam, (first, w) in self._layout(self.widths).items():
             for i, x in enumerate(per[fam]):
-                self.data[rows, first + i * w:first + (i + 1) * w] = self._placed(fam, x, where, w)
-        self.rows += corpus.n_sentences
+                block[:, first + i * w:first + (i + 1) * w] = self._placed(fam, x, where, w)
+        del per
+        self._room(0, dtype)
+        ids, new = self.found.ids(block, self.data, self.rows, True if fits else None)
+        self._room(len(new), dtype)
+        self.data[self.rows:self.rows + len(new)] = new
+        self.rows += len(new)
+        self.ids.append(ids)
+        self.units += corpus.n_sentences
         self._documents(corpus)
         self.tally = self.tally + CorpusTally.of(corpus)
         if self.gold_path is None:
@@ -187,16 +203,21 @@ class StatsBuilder:
                 "labels": list(self.labels or []), "gold_path": self.gold_path}
 
     def matrix(self, unit: str = "sentence") -> StatsMatrix:
-        """The :class:`StatsMatrix` of every block so far, per sentence or per document."""
+        """The :class:`StatsMatrix` of every block so far, per sentence or per document: the distinct rows and
+        every unit's row when every statistic is a whole number, else every unit's row itself."""
         if self.data.shape[0] != self.rows:
             if self.data.size:
                 self.data.resize((self.rows, self.data.shape[1]), refcheck=False)
             else:
                 self.data = np.zeros((self.rows, self.data.shape[1]), self.data.dtype)
-        data = self.data
+        table, ids = self.data, np.concatenate(self.ids) if self.ids else np.zeros(0, np.int32)
+        self.ids = [ids]
         cols: Dict[Hashable, Tuple[int, int]] = {fam: at for fam, at in self._layout(self.widths).items()}
+        whole = integral(table)
         if unit == "sentence":
-            return StatsMatrix(self.systems, self.models, data, cols, unit, np.ones(self.rows))
+            if whole:
+                return StatsMatrix(self.systems, self.models, table, cols, unit, np.ones(self.units), ids)
+            return StatsMatrix(self.systems, self.models, table[ids], cols, unit, np.ones(self.units))
         if unit != "document":
             raise OptionError("expected sentence or document", option="unit", value=unit)
         if not self.tally.doc_starts:
@@ -206,9 +227,26 @@ class StatsBuilder:
         if len(opens):
             opens[0] = True
         starts = np.flatnonzero(opens)
-        sizes = np.diff(np.append(starts, self.rows)).astype(float)
-        summed = np.add.reduceat(data, starts, axis=0, dtype=np.float64) if len(data) else data.astype(np.float64)
+        sizes = np.diff(np.append(starts, self.units)).astype(float)
+        if whole:       # each distinct document row once, a part of the documents at a time
+            distinct_docs, doc_ids = distinct_of(document_sums(table, ids, starts), table.shape[1], np.float64)
+            return StatsMatrix(self.systems, self.models, distinct_docs, cols, unit, sizes, doc_ids)
+        summed = np.concatenate(list(document_sums(table, ids, starts))) if len(starts) else np.zeros(
+            (0, table.shape[1]))
         return StatsMatrix(self.systems, self.models, summed, cols, unit, sizes)
+
+
+def document_sums(table: np.ndarray, ids: np.ndarray, starts: np.ndarray, chunk: int = 1 << 14
+                  ) -> Iterator[np.ndarray]:
+    """(documents, K) float64, in parts of about ``chunk`` sentences: the sums of the rows of the sentences
+    from each of ``starts`` to the next (each document's sum as one sum over all its rows gives it)."""
+    d = 0
+    while d < len(starts):
+        first = int(starts[d])
+        e = max(int(np.searchsorted(starts, first + chunk, side="right")), d + 1)
+        stop = int(starts[e]) if e < len(starts) else len(ids)
+        yield np.add.reduceat(table[ids[first:stop]], starts[d:e] - first, axis=0, dtype=np.float64)
+        d = e
 
 
 def rank_blocks(blocks: Iterable[Corpus], *, unit: str = "sentence", **options: Any) -> RankingResult:

@@ -36,11 +36,12 @@ from ..results.display import Displayed, listing, number, require_pandas
 from ..results.report import versions
 from ..results.vocabulary import layout as result_layout
 from . import memory
+from .rows import bootstrap_weights as bootstrap_weights  # (re-exported: its callers import it from here)
+from .rows import distinct, integral
 from .statistics import (
     TIE_DECIMALS,
     Bootstrap,
     Permutation,
-    Products,
     Progress,
     _better_tied,
     _chunks,
@@ -253,26 +254,15 @@ _pandas = require_pandas
 # resampling
 
 
-def bootstrap_weights(rng: np.random.Generator, resamples: int, units: int, dtype: Any = float) -> np.ndarray:
-    """(resamples, units) counts, as ``dtype``: how often each unit is drawn in each resample of ``units``
-    draws.  The draws are 32-bit integers when ``units`` fits (numpy draws the same numbers as 64-bit
-    ones below 2**32) and are counted a resample at a time, so the temporaries are a few bytes per draw."""
-    idx = rng.integers(0, units, size=(resamples, units), dtype=np.int32 if units < 2 ** 31 else np.int64)
-    out = np.empty((resamples, units), dtype)
-    for r in range(resamples):
-        out[r] = np.bincount(idx[r], minlength=units)
-    return out
-
-
 def run_bootstrap(sm: StatsMatrix, observed_ranks: np.ndarray, resamples: int, seed_seq: np.random.SeedSequence,
                   confidence: float = 0.95, progress: Optional[Progress] = None) -> Bootstrap:
     """Paired bootstrap over the units of ``sm``: the same resamples for every system and model."""
     rng = np.random.default_rng(seed_seq)
     n, m = len(sm.systems), len(sm.models)
     scores = np.empty((resamples, n, m))
-    product = Products(sm.data, sm.n_units)
+    sums = sm.sums()
     for a, b in _chunks(resamples):
-        scores[a:b] = sm.scores(product(bootstrap_weights(rng, b - a, sm.n_units, product.dtype)))
+        scores[a:b] = sm.scores(sums.bootstrap(rng, b - a))
         if progress:
             progress("bootstrap", b, resamples)
     alpha = 1.0 - confidence
@@ -425,6 +415,9 @@ def rank_corpus(
                     min_overlap, assignment, partial_weight)
     t0 = time.perf_counter()
     sm = statistics(corpus, plan.models, unit, plan.names, plan.matching)
+    if integral(sm.data):         # resampled per distinct row: the same sums (whole numbers), fewer products
+        table, ids = distinct(sm.data)
+        sm = StatsMatrix(sm.systems, sm.models, table, sm.family_cols, sm.unit, sm.unit_sizes, ids)
     elapsed = time.perf_counter() - t0
     info = {
         "tokens": corpus.n_tokens, "sentences": corpus.n_sentences,

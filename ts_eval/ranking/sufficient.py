@@ -34,6 +34,7 @@ from ..models.registry import (
     register,
     resolve_models,
 )
+from .rows import DenseSums, RowSums, Sums
 
 __all__ = ["CorpusData", "DEFAULT_MODELS", "GROUPS", "Model", "PAPER_MODELS", "REFERENCE_MODEL", "REGISTRY",
            "StatsMatrix", "SystemData", "UNAVAILABLE", "default_models", "get_model", "register", "resolve_models",
@@ -47,26 +48,44 @@ class StatsMatrix:
     ``data`` has one row per unit (sentence or document) and, for each statistics
     family f, ``n_systems * k_f`` columns (system-major inside the family), so a
     model's summed statistics of all systems are ``sums[..., cols].reshape(..., n, k_f)``.
+    With ``ids`` (whole-number statistics only), ``data`` holds each distinct row once and ``ids`` every
+    unit's row (:mod:`ts_eval.ranking.rows`); :meth:`dense` is then the matrix of every unit.
     """
 
     systems: List[str]
     models: List[Model]
-    data: np.ndarray                        # (units, K)
+    data: np.ndarray                        # (units, K); with ``ids``: (distinct rows, K)
     family_cols: Dict[Hashable, Tuple[int, int]]  # family -> (first column, k per system)
     unit: str = "sentence"
     unit_sizes: Optional[np.ndarray] = None  # sentences per unit
+    ids: Optional[np.ndarray] = None         # (units,) the row of ``data`` of every unit (integer rows only)
     _totals: Optional[np.ndarray] = field(default=None, repr=False)
 
     @property
     def n_units(self) -> int:
-        units: int = self.data.shape[0]
+        units: int = self.data.shape[0] if self.ids is None else len(self.ids)
         return units
 
     @property
     def totals(self) -> np.ndarray:
         if self._totals is None:
-            self._totals = self.data.sum(0, dtype=np.float64)
+            if self.ids is None:
+                self._totals = self.data.sum(0, dtype=np.float64)
+            else:        # integers: the same sums in any order
+                uses = np.bincount(self.ids, minlength=self.data.shape[0]).astype(np.float64)
+                self._totals = uses @ self.data.astype(np.float64)
         return self._totals
+
+    def sums(self) -> Sums:
+        """The resampling sums of the units (:mod:`ts_eval.ranking.rows`)."""
+        if self.ids is None:
+            return DenseSums(self.data, self.n_units)
+        return RowSums(self.data, self.ids)
+
+    def dense(self) -> np.ndarray:
+        """(units, K): every unit's row."""
+        out: np.ndarray = self.data if self.ids is None else self.data[self.ids]
+        return out
 
     def block(self, sums: np.ndarray, model: Model) -> np.ndarray:
         """(..., systems, k) summed statistics of one model's family."""

@@ -35,7 +35,8 @@ from typing import TYPE_CHECKING, Any, Dict, List, Mapping, Optional, Protocol, 
 import numpy as np
 
 from ..errors import OptionError
-from .statistics import TIE_DECIMALS, Products, Progress, _chunks, _clean, average_ranks
+from .rows import swaps as swaps  # (re-exported: its callers import it from here)
+from .statistics import TIE_DECIMALS, Progress, _chunks, _clean, average_ranks
 
 if TYPE_CHECKING:   # pragma: no cover
     from .statistics import Bootstrap, Permutation
@@ -92,9 +93,9 @@ def pair_pvalues(sm: StatsMatrix, pairs: Sequence[Pairs], permutations: int, see
         blocks.append(tb)
         observed.append(np.abs(np.asarray(model.score(tb[a]), float) - np.asarray(model.score(tb[b]), float)))
     exceed = [np.zeros(len(a)) for a, _ in pairs]
-    product = Products(sm.data, sm.n_units)
+    sums = sm.sums()
     for lo, hi in _chunks(permutations):
-        zx = product(swaps(rng, hi - lo, sm.n_units))
+        zx = sums.swapped(rng, hi - lo)
         for k, model in enumerate(sm.models):
             a, b = pairs[k]
             if not len(a):
@@ -107,16 +108,6 @@ def pair_pvalues(sm: StatsMatrix, pairs: Sequence[Pairs], permutations: int, see
         if progress:
             progress("permutation", hi, permutations)
     return [(e + 1) / (permutations + 1) for e in exceed]
-
-
-def swaps(rng: np.random.Generator, permutations: int, units: int) -> np.ndarray:
-    """(permutations, units) 0/1 swap patterns: a unit is swapped when its uniform draw is below 1/2;
-    drawn a few permutations at a time (the same numbers as one draw: each is one 64-bit value), so only
-    the booleans are kept."""
-    out = np.empty((permutations, units), bool)
-    for a in range(0, permutations, 5):
-        out[a:a + 5] = rng.random((min(5, permutations - a), units)) < 0.5
-    return out
 
 
 def _order_signs(scores: np.ndarray) -> Tuple[np.ndarray, np.ndarray, np.ndarray]:

@@ -1,0 +1,119 @@
+"""What ``rank`` keeps of a corpus: each distinct row of per-sentence statistics once and every sentence as
+its row's number (:mod:`ts_eval.ranking.rows`, :class:`ts_eval.ranking.blocks.StatsBuilder`).  The rows a
+sentence repeats are not kept again, so the statistics of a corpus repeated ten times are the distinct rows
+of one copy and 4 bytes a sentence; the resampling sums of the distinct rows are those of the matrix of every
+sentence, draw for draw (the same random numbers); rows whose hashes collide are kept apart; the ranking is
+the same bits with the rows kept once or every sentence's row kept, for sentences and documents."""
+from __future__ import annotations
+
+import json
+import random
+from typing import List
+
+import numpy as np
+import pytest
+from streamed import QUICK, run, without_timings
+
+import ts_eval.ranking.rows as rows_module
+from ts_eval.io.inputs import Inputs
+from ts_eval.models.registry import REGISTRY
+from ts_eval.ranking.blocks import StatsBuilder
+from ts_eval.ranking.rows import DenseSums, RowSums, RowTable, distinct, row_hashes
+from ts_eval.ranking.sufficient import StatsMatrix
+
+TAGS = ["O", "O", "B-PER", "I-PER", "B-LOC", "I-LOC", "B-ORG"]
+
+
+def copies(n: int, times: int, seed: int = 1, docs: bool = True) -> str:
+    """A column file (gold and two systems) of ``n`` sentences repeated ``times`` times."""
+    rng = random.Random(seed)
+    sents: List[List[str]] = []
+    for s in range(n):
+        sent = []
+        for t in range(rng.randint(1, 7)):
+            g = rng.choice(TAGS)
+            sys_ = [g if rng.random() < 0.7 else rng.choice(TAGS) for _ in range(2)]
+            sent.append(f"t{s}.{t} {g} {' '.join(sys_)}")
+        sents.append(sent)
+    lines: List[str] = []
+    for _ in range(times):
+        for s, sent in enumerate(sents):
+            if docs and s % 6 == 0:
+                lines += ["-DOCSTART- O O O", ""]
+            lines += sent + [""]
+    return "\n".join(lines) + "\n"
+
+
+def builder_of(path: str, block_bytes: int = 1) -> StatsBuilder:
+    models = [REGISTRY[m] for m in ("exact-f1-micro", "ts-f1-macro", "fair-f1", "overlap-f1-micro")]
+    builder = StatsBuilder(models, ["col3", "col4"])
+    for block in Inputs(file=path, gold_column=2, block_bytes=block_bytes).read():
+        builder.add(block)
+    return builder
+
+
+def test_a_repeated_corpus_keeps_the_distinct_rows_of_one_copy(tmp_path):
+    once, ten = tmp_path / "once.conll", tmp_path / "ten.conll"
+    once.write_text(copies(40, 1), encoding="utf-8")
+    ten.write_text(copies(40, 10), encoding="utf-8")
+    one, many = builder_of(str(once)), builder_of(str(ten))
+    assert many.rows == one.rows <= 40                  # the distinct rows: those of one copy
+    sm = many.matrix()
+    assert sm.ids is not None and len(sm.ids) == 400 and sm.ids.dtype == np.int32 and sm.n_units == 400
+    assert sm.data.shape[0] == one.rows
+    assert np.array_equal(sm.dense(), np.tile(one.matrix().dense(), (10, 1)))
+    assert np.array_equal(sm.totals, sm.dense().sum(0, dtype=np.float64))
+
+
+@pytest.mark.parametrize("unit", ["sentence", "document"])
+def test_ranks_with_rows_kept_once_are_those_of_every_row(tmp_path, monkeypatch, unit):
+    """The same report, bit for bit, when every sentence's (document's) row is kept and resampled."""
+    path = tmp_path / "c.conll"
+    path.write_text(copies(30, 4, seed=3), encoding="utf-8")
+    argv = ["rank", str(path), "--gold-col", "2", *QUICK, "--format", "json", "--unit", unit]
+    kept_once = without_timings(run(argv))
+    assert kept_once[0] == 0
+    monkeypatch.setattr(StatsMatrix, "sums", lambda sm: DenseSums(sm.dense(), sm.n_units))
+    assert without_timings(run(argv)) == kept_once
+    assert json.loads(kept_once[1])["settings"]["units"] == (120 if unit == "sentence" else 20)
+
+
+def test_rows_whose_hashes_collide_are_kept_apart(tmp_path, monkeypatch):
+    path = tmp_path / "c.conll"
+    path.write_text(copies(25, 2, seed=8), encoding="utf-8")
+    argv = ["rank", str(path), "--gold-col", "2", *QUICK, "--format", "json"]
+    right = without_timings(run(argv))
+    monkeypatch.setattr(rows_module, "row_hashes", lambda r, whole=None: np.zeros(len(r), np.uint64))
+    assert without_timings(run(argv)) == right
+    data = np.random.default_rng(0).integers(0, 3, size=(500, 4)).astype(np.float32)
+    table, ids = distinct(data, chunk=64)
+    assert np.array_equal(table[ids], data)
+
+
+def test_distinct_rows_and_their_numbers():
+    rng = np.random.default_rng(4)
+    data = rng.integers(0, 3, size=(3000, 5)).astype(np.float32)
+    table, ids = distinct(data, chunk=100)
+    assert np.array_equal(table[ids], data)
+    assert len(table) == len(np.unique(data, axis=0))                   # each row once
+    assert list(np.unique(ids, return_index=True)[1]) == sorted(np.unique(ids, return_index=True)[1])  # first use
+    halves = data + 0.5                                                 # not whole numbers: the bits hashed
+    t2, i2 = distinct(halves, chunk=100)
+    assert np.array_equal(t2[i2], halves) and len(t2) == len(table)
+    assert len(np.unique(row_hashes(table))) == len(table)
+    found = RowTable()
+    got, new = found.ids(data[:10], np.zeros((0, 5), np.float32), 0)
+    assert np.array_equal(new[got], data[:10])
+
+
+@pytest.mark.parametrize("units", [1, 7, 1001])
+def test_row_sums_are_the_sums_of_every_unit_draw_for_draw(units):
+    rng = np.random.default_rng(units)
+    data = rng.integers(0, 4, size=(units, 6)).astype(np.float32)
+    data[units // 2:] = data[:units - units // 2]                        # repeated rows
+    table, ids = distinct(data)
+    dense, kept = DenseSums(data, units), RowSums(table, ids)
+    for draw in ("bootstrap", "swapped"):
+        a = getattr(dense, draw)(np.random.default_rng(3), 9)
+        b = getattr(kept, draw)(np.random.default_rng(3), 9)
+        assert a.dtype == b.dtype == np.float64 and np.array_equal(a, b), draw

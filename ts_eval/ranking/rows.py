@@ -1,0 +1,223 @@
+"""Per-unit statistics kept once per distinct row, and the resampling sums they give.
+
+A corpus's sentences have few distinct rows of statistics (counts of a handful of spans and tokens per
+label): :class:`RowTable` keeps each distinct row once and every unit (sentence or document) as the
+number of its row (``int32``), so what ``rank`` keeps grows with 4 bytes per unit and the distinct rows,
+not with units x statistics.  Rows are told apart by a 64-bit hash of their values and checked value for
+value; a row whose hash is taken by another row is kept again (a table may hold a row twice; every unit
+still reads its own values).
+
+The resampling sums of such a table (:class:`RowSums`) are those of the units' rows, drawn from the same
+random numbers as the matrix of every unit (:class:`DenseSums`, :func:`bootstrap_weights`, :func:`swaps`):
+a bootstrap resample draws ``units`` unit numbers, a permutation one uniform number per unit; the draws
+are counted per distinct row and the counts multiplied by the table.  The statistics are integers, so the
+sums are the same integers in any order of addition: the scores are the same numbers to the last bit.
+"""
+from __future__ import annotations
+
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any, Callable, Iterable, Iterator, Optional, Protocol, Tuple
+
+import numpy as np
+
+from .statistics import Products
+
+#: odd 64-bit multipliers of the row hash (a fixed seed: the same rows get the same numbers in every run)
+_MULTIPLIERS = np.random.default_rng(20260101).integers(1, 2 ** 63, size=4096, dtype=np.int64).view(np.uint64) | 1
+
+
+def row_hashes(rows: np.ndarray, whole: Optional[bool] = None) -> np.ndarray:
+    """A 64-bit hash of every row's values (equal values, equal hashes): of whole numbers (``whole``; None:
+    look) a sum of the values times odd 64-bit numbers, else of the values' float64 bits."""
+    k = rows.shape[1]
+    mult = _MULTIPLIERS[:k] if k <= len(_MULTIPLIERS) else np.resize(_MULTIPLIERS, k)
+    if not k:
+        return np.zeros(len(rows), np.uint64)
+    if whole is None:
+        whole = integral(rows) and bool(np.abs(rows).max(initial=0) < 2.0 ** 62)
+    with np.errstate(over="ignore"):
+        if whole:
+            out: np.ndarray = (rows.astype(np.int64) @ mult.view(np.int64)).view(np.uint64)
+        else:   # a small whole number's bits are all in the top 12: folded down before the multiplication
+            bits = np.ascontiguousarray(rows, np.float64).view(np.uint64)
+            out = ((bits ^ (bits >> np.uint64(32)) ^ (bits >> np.uint64(48))) * mult).sum(1, dtype=np.uint64)
+        out = out ^ (out >> np.uint64(29))
+    return out
+
+
+class RowTable:
+    """Distinct rows in order of first use (``rows(n)``: the first ``n`` rows of ``data``, a matrix the caller
+    grows) and the hashes that find them."""
+
+    def __init__(self) -> None:
+        self.hashes = np.zeros(0, np.uint64)     # sorted
+        self.where = np.zeros(0, np.int64)       # the row of each hash
+
+    def rehash(self, rows: np.ndarray) -> None:
+        """Forget the hashes and take those of ``rows`` (after the columns changed)."""
+        h = row_hashes(rows, None)
+        self.hashes, first = np.unique(h, return_index=True)
+        self.where = first.astype(np.int64)
+
+    def ids(self, block: np.ndarray, table: np.ndarray, known: int,
+            whole: Optional[bool] = None) -> Tuple[np.ndarray, np.ndarray]:
+        """(each row of ``block``'s number, the rows of ``block`` that are new, in the order they are numbered
+        from ``known`` on); ``table``: the ``known`` rows so far; ``whole``: every value of ``block`` a whole
+        number below 2**62 (None: look)."""
+        h = row_hashes(block, whole)
+        uh, first, inverse = np.unique(h, return_index=True, return_inverse=True)
+        pos = np.searchsorted(self.hashes, uh)
+        found = pos < len(self.hashes)
+        found[found] = self.hashes[pos[found]] == uh[found]
+        number = np.empty(len(uh), np.int64)
+        number[found] = self.where[pos[found]]
+        fresh = np.flatnonzero(~found)
+        fresh = fresh[np.argsort(first[fresh], kind="stable")]      # numbered in order of first use
+        number[fresh] = known + np.arange(len(fresh))
+        ids = number[inverse.reshape(-1)]
+        new_rows = block[first[fresh]]
+        wrong = self._wrong(block, ids, table, new_rows, known)
+        if len(wrong):                          # a hash of another row: these rows are kept again
+            ids[wrong] = known + len(fresh) + np.arange(len(wrong))
+            new_rows = np.concatenate([new_rows, block[wrong]])
+        self.hashes = np.concatenate([self.hashes, uh[fresh]])
+        self.where = np.concatenate([self.where, number[fresh]])
+        order = np.argsort(self.hashes, kind="stable")
+        self.hashes, self.where = self.hashes[order], self.where[order]
+        return ids.astype(np.int32), new_rows
+
+    @staticmethod
+    def _wrong(block: np.ndarray, ids: np.ndarray, table: np.ndarray, new_rows: np.ndarray,
+               known: int) -> np.ndarray:
+        """The rows of ``block`` whose number points at other values."""
+        same = np.ones(len(block), bool)
+        old = ids < known
+        same[old] = (table[ids[old]] == block[old]).all(1)
+        same[~old] = (new_rows[ids[~old] - known] == block[~old]).all(1)
+        return np.flatnonzero(~same)
+
+
+def integral(rows: np.ndarray) -> bool:
+    """Every value of ``rows`` a whole number (the sums of a :class:`RowSums` are then exact in any order)."""
+    return bool(np.isfinite(rows).all() and np.array_equal(rows, np.round(rows)))
+
+
+def distinct(rows: np.ndarray, chunk: int = 1 << 12) -> Tuple[np.ndarray, np.ndarray]:
+    """(the distinct rows of ``rows`` in order of first use, every row's number among them), ``chunk`` rows at
+    a time."""
+    return distinct_of((rows[a:a + chunk] for a in range(0, len(rows), chunk)), rows.shape[1], rows.dtype)
+
+
+def distinct_of(parts: Iterable[np.ndarray], width: int, dtype: Any) -> Tuple[np.ndarray, np.ndarray]:
+    """:func:`distinct` of the rows of consecutive ``parts`` (``width`` columns of ``dtype``), which are not
+    kept: only the distinct rows are."""
+    found = RowTable()
+    table = np.zeros((0, width), dtype)
+    known, ids = 0, []
+    for part in parts:
+        got, new = found.ids(part, table, known, None)
+        if known + len(new) > len(table):
+            table = np.concatenate([table[:known], np.zeros((max(len(new), known // 4, 64), width), dtype)])
+        table[known:known + len(new)] = new
+        known += len(new)
+        ids.append(got)
+    return table[:known].copy(), np.concatenate(ids) if ids else np.zeros(0, np.int32)
+
+
+# ---------------------------------------------------------------------------
+# resampling sums
+
+
+class Sums(Protocol):
+    """Sums of a statistics matrix's units over resamples (``count`` of them drawn from ``rng``)."""
+
+    dtype: Any
+
+    def bootstrap(self, rng: np.random.Generator, count: int) -> np.ndarray: ...
+
+    def swapped(self, rng: np.random.Generator, count: int) -> np.ndarray: ...
+
+
+def bootstrap_weights(rng: np.random.Generator, resamples: int, units: int, dtype: Any = float) -> np.ndarray:
+    """(resamples, units) counts, as ``dtype``: how often each unit is drawn in each resample of ``units``
+    draws.  The draws are 32-bit integers when ``units`` fits (numpy draws the same numbers as 64-bit
+    ones below 2**32) and are counted a resample at a time, so the temporaries are a few bytes per draw."""
+    out = np.empty((resamples, units), dtype)
+    for r in range(resamples):
+        out[r] = np.bincount(_draws(rng, units), minlength=units)
+    return out
+
+
+def _draws(rng: np.random.Generator, units: int) -> np.ndarray:
+    """One bootstrap resample's ``units`` unit numbers, as 64-bit integers: below 2**32 numpy draws the same
+    numbers for 32-bit and 64-bit integers, and a resample at a time the numbers of one draw of all resamples."""
+    drawn: np.ndarray = rng.integers(0, units, size=units, dtype=np.int64)
+    return drawn
+
+
+def swaps(rng: np.random.Generator, permutations: int, units: int) -> np.ndarray:
+    """(permutations, units) 0/1 swap patterns: a unit is swapped when its uniform draw is below 1/2;
+    drawn a permutation at a time (the same numbers as one draw: each is one 64-bit value), so only
+    the booleans are kept."""
+    out = np.empty((permutations, units), bool)
+    for a in range(permutations):
+        out[a] = rng.random(units) < 0.5
+    return out
+
+
+class DenseSums:
+    """The sums of a matrix of every unit: the weights of every unit times the matrix."""
+
+    def __init__(self, data: np.ndarray, units: int) -> None:
+        self.product = Products(data, units)
+        self.dtype = self.product.dtype
+        self.units = units
+
+    def bootstrap(self, rng: np.random.Generator, count: int) -> np.ndarray:
+        return self.product(bootstrap_weights(rng, count, self.units, self.dtype))
+
+    def swapped(self, rng: np.random.Generator, count: int) -> np.ndarray:
+        return self.product(swaps(rng, count, self.units))
+
+
+class RowSums:
+    """The sums of a table of distinct integer rows and the row of every unit (``ids``): the draws counted
+    per row (a bootstrap's unit numbers looked up, a permutation's swapped units added up per row), times
+    the table."""
+
+    def __init__(self, table: np.ndarray, ids: np.ndarray) -> None:
+        self.units, self.n_rows = len(ids), table.shape[0]
+        self.product = Products(table, self.units)
+        self.dtype = self.product.dtype
+        self.ids = ids.astype(np.intp)
+        # the rows looked up at random: the smallest integers that hold them (fewer bytes in the caches)
+        self.lookup = ids.astype(np.uint16 if self.n_rows <= 1 << 16 else np.int32)
+
+    def bootstrap(self, rng: np.random.Generator, count: int) -> np.ndarray:
+        counts = np.empty((count, self.n_rows), self.dtype)
+        for r, drawn in enumerate(ahead(lambda: _draws(rng, self.units), count)):
+            counts[r] = np.bincount(self.lookup[drawn], minlength=self.n_rows)
+        return self.product(counts)
+
+    def swapped(self, rng: np.random.Generator, count: int) -> np.ndarray:
+        counts = np.empty((count, self.n_rows), self.dtype)
+        for r, swapped in enumerate(ahead(lambda: rng.random(self.units) < 0.5, count)):
+            counts[r] = np.bincount(self.ids, weights=swapped, minlength=self.n_rows)
+        return self.product(counts)
+
+
+def ahead(draw: Callable[[], np.ndarray], count: int) -> Iterator[np.ndarray]:
+    """``count`` results of ``draw()`` in order, each drawn in one other thread while the caller counts the one
+    before (numpy draws without the interpreter's lock, so the drawing and the counting share two cores; one
+    thread draws them all, in order: the same numbers)."""
+    if count < 2:
+        for _ in range(count):
+            yield draw()
+        return
+    with ThreadPoolExecutor(1) as pool:
+        pending = pool.submit(draw)
+        for r in range(count):
+            got = pending.result()
+            if r + 1 < count:
+                pending = pool.submit(draw)
+            yield got
