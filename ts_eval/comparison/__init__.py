@@ -38,7 +38,7 @@ data; :mod:`ts_eval.output.builders.compare` turns them into a page.  Bad argume
 """
 from __future__ import annotations
 
-from .comparison import compare
+from .comparison import ComparisonBuilder, compare, compare_blocks
 from .examples import make_example
 from .outcomes import OutcomeCodes
 from .results import (
@@ -68,7 +68,7 @@ from .ts import ts_diff
 __all__ = [
     "ARROW", "CLASS_TITLES", "CLASSES", "GOLD_OUTCOMES", "SYSTEM_OUTCOMES", "VIEWS", "ChangeClass", "Comparison",
     "Example", "MultiComparison", "OutcomeCodes", "PairComparison", "SemevalDiff", "SpanDiff", "TSDiff", "TokenDiff",
-    "Transition",
+    "Transition", "ComparisonBuilder", "compare_blocks",
     "change_masks", "compare", "correct_overlap", "diff", "exact_hits", "fair_outcomes",
     "make_example", "pairwise", "semeval_diff", "span_diff", "token_changes", "token_diff", "token_labels", "ts_diff",
 ]
