@@ -130,6 +130,7 @@ def test_every_format_of_two_and_three_systems_is_the_same_in_blocks_down_to_one
         assert out
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("options", [
     ["--top", "2", "--examples", "3"], ["--examples", "0", "--top", "0"], ["--top", "40", "--examples", "4"],
     ["--view", "label"], ["--no-spans"], ["--models", MODELS], ["--fair-mode", "faireval-skip"],
