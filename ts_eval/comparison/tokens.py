@@ -163,12 +163,6 @@ def token_labels(corpus: Corpus, names: Sequence[str], view: str = "auto") -> Tu
     return view, [key_name(k) for k in keys], ids
 
 
-def _correct_sentences(corpus: Corpus, right: np.ndarray) -> float:
-    if corpus.n_sentences == 0:
-        return 0.0
-    return _ratio(_right_sentences(corpus, right), corpus.n_sentences)
-
-
 def _right_sentences(corpus: Corpus, right: np.ndarray) -> int:
     """The sentences whose tokens are all right."""
     if corpus.n_sentences == 0:
@@ -234,10 +228,11 @@ class TokenSums:
             classes[cls] = ChangeClass(cls, cnt, cnt / n_diff if n_diff else 0.0, distinct, tops)
         rows: List[Dict[str, Any]] = []
         for key, row in self.per_label.items():
-            t, ra, rb = (int(x) for x in row[:3])
+            c = dict(zip(PER_LABEL, row.tolist()))
+            t, ra, rb = c["tokens"], c["right_a"], c["right_b"]
             rows.append({"label": key_name(key), "tokens": t, "accuracy_a": _ratio(ra, t),
                          "accuracy_b": _ratio(rb, t), "delta_accuracy": _ratio(rb - ra, t),
-                         **{cls: int(row[3 + k]) for k, cls in enumerate(CLASSES)}})
+                         **{cls: c[cls] for cls in CLASSES}})
         rows.sort(key=lambda r: (-r["tokens"], r["label"]))
         return TokenDiff(names[ia], names[ib], n, n_diff, _ratio(n_diff, n), _ratio(self.right[ia], n),
                          _ratio(self.right[ib], n), self.correct_sentences(ia), self.correct_sentences(ib),
