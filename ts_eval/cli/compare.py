@@ -9,15 +9,17 @@ Exit codes as for ``score``: 0 done, 1 bad input, 2 bad usage.
 from __future__ import annotations
 
 import argparse
-from typing import TYPE_CHECKING, Any
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any, Dict, Iterator
 
 from .errors import UsageError, option_errors
 from .input_options import COLUMN_RULE, add_column_options, add_reading_options
-from .inputs import check_paths, inputs_of, load, request_paths
+from .inputs import check_paths, inputs_of, request_paths
 from .matching import add_matching_options, matching_options
 from .outputs import add_output_options, emit, format_choices
 
 if TYPE_CHECKING:
+    from ..core.corpus import Corpus
     from ..io.inputs import Inputs
 
 FORMAT_CHOICES = format_choices()    # the page formats and json
@@ -38,6 +40,9 @@ def register(subparsers: Any) -> None:
     p.add_argument("--pair", nargs=2, metavar=("A", "B"),
                    help="the pair to compare in detail, baseline first (default with two systems: them, in order)")
     add_reading_options(p)
+    p.add_argument("--jobs", type=_processes, default=1, metavar="N",
+                   help="processes reading a plain column file, a shard of whole sentences each (default 1; "
+                        "standard input, compressed files and one file per system are read in one)")
     g = p.add_argument_group("comparison and output")
     g.add_argument("--top", type=int, default=5, metavar="K", help="transitions shown per class (default 5)")
     g.add_argument("--examples", type=int, default=1, metavar="N",
@@ -64,6 +69,14 @@ def register(subparsers: Any) -> None:
     add_output_options(g)
 
 
+def _processes(text: str) -> int:
+    """``--jobs``: a whole number >= 1."""
+    n = int(text) if text.strip().isdigit() else 0
+    if n < 1:
+        raise argparse.ArgumentTypeError(f"expected a whole number of processes >= 1, got {text!r}")
+    return n
+
+
 def _inputs(args: argparse.Namespace) -> Inputs:
     if args.gold:
         return inputs_of(args, gold=args.gold, systems=args.inputs)
@@ -74,23 +87,31 @@ def _inputs(args: argparse.Namespace) -> Inputs:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..comparison.comparison import check_models, compare
+    from ..comparison.comparison import check_models, compare_blocks
 
     if args.top < 0 or args.examples < 0 or args.cases < 0:
         raise UsageError("--top, --examples and --cases must be >= 0")
     matching = matching_options(args)
     with option_errors("--models: "):
         models = check_models([m.strip() for m in args.models.split(",") if m.strip()])   # before reading
-    inputs = _inputs(args)
+    inputs = replace(_inputs(args), jobs=args.jobs)
     check_paths(args, request_paths(inputs))
-    corpus = load(inputs, "compare", min_systems=2)
     a, b = args.pair if args.pair else (None, None)
+    columns: Dict[str, Any] = {}
+
+    def blocks() -> Iterator[Corpus]:
+        """The blocks of the inputs (read in blocks of whole sentences, as score reads them); the first's columns
+        noted."""
+        for corpus in inputs.read("compare", 2):
+            if not columns:
+                columns.update(gold_col=corpus.gold_info.column,
+                               system_cols=[i.column for i in corpus.system_info.values()])
+            yield corpus
+
     with option_errors():
-        result = compare(corpus, a, b, top=args.top, examples=args.examples, view=args.view,
-                         separator_weight=args.separator_weight, spans=not args.no_spans,
-                         fair_mode=args.fair_mode, models=models, **matching)
-    result.settings["input"] = {"gold": args.gold, "files": list(args.inputs),
-                                "gold_col": corpus.gold_info.column,
-                                "system_cols": [i.column for i in corpus.system_info.values()]}
+        result = compare_blocks(blocks(), a, b, top=args.top, examples=args.examples, view=args.view,
+                                separator_weight=args.separator_weight, spans=not args.no_spans,
+                                fair_mode=args.fair_mode, models=models, **matching)
+    result.settings["input"] = {"gold": args.gold, "files": list(args.inputs), **columns}
     emit(result, args, page_options={"cases": args.cases if args.format == "table" else None}, details=args.details)
     return 0

@@ -31,14 +31,16 @@ The package, one part per module: :mod:`~ts_eval.comparison.results` (the datacl
 :mod:`~ts_eval.comparison.tokens`, :mod:`~ts_eval.comparison.transitions` (counting them),
 :mod:`~ts_eval.comparison.outcomes` (a span-level diff under any outcome vocabulary),
 :mod:`~ts_eval.comparison.spans` (fair outcomes), :mod:`~ts_eval.comparison.semeval_spans`,
-:mod:`~ts_eval.comparison.ts`, :mod:`~ts_eval.comparison.several`, :mod:`~ts_eval.comparison.examples` and
-:mod:`~ts_eval.comparison.comparison` (:func:`compare`, the entry point).  Results are plain
+:mod:`~ts_eval.comparison.ts`, :mod:`~ts_eval.comparison.several`, :mod:`~ts_eval.comparison.examples`,
+:mod:`~ts_eval.comparison.checks` and :mod:`~ts_eval.comparison.comparison` (:func:`compare`, the entry
+point, and :func:`compare_blocks`, the same for a corpus given in blocks of whole sentences: each part keeps
+running sums of the blocks, never the corpus).  Results are plain
 data; :mod:`ts_eval.output.builders.compare` turns them into a page.  Bad arguments raise
 :class:`ts_eval.errors.OptionError` (a ValueError).
 """
 from __future__ import annotations
 
-from .comparison import compare
+from .comparison import ComparisonBuilder, compare, compare_blocks
 from .examples import make_example
 from .outcomes import OutcomeCodes
 from .results import (
@@ -68,7 +70,7 @@ from .ts import ts_diff
 __all__ = [
     "ARROW", "CLASS_TITLES", "CLASSES", "GOLD_OUTCOMES", "SYSTEM_OUTCOMES", "VIEWS", "ChangeClass", "Comparison",
     "Example", "MultiComparison", "OutcomeCodes", "PairComparison", "SemevalDiff", "SpanDiff", "TSDiff", "TokenDiff",
-    "Transition",
+    "Transition", "ComparisonBuilder", "compare_blocks",
     "change_masks", "compare", "correct_overlap", "diff", "exact_hits", "fair_outcomes",
     "make_example", "pairwise", "semeval_diff", "span_diff", "token_changes", "token_diff", "token_labels", "ts_diff",
 ]

@@ -10,6 +10,7 @@ pairs.
 """
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
@@ -18,7 +19,7 @@ import numpy as np
 from ..core.corpus import SpanSet
 from ..core.matching import match
 from .results import ARROW, CLASSES, ChangeClass, SpanDiff
-from .transitions import _ratio, _top_transitions
+from .transitions import _ratio, _top_counts
 
 
 @dataclass
@@ -127,19 +128,6 @@ def _spurious(spurious_a: np.ndarray, spurious_b: np.ndarray, same_ab: np.ndarra
     return _Spurious(fp_a, kept, np.flatnonzero(spurious_b & ~b_twin_of_a_fp), fp_a[~kept])
 
 
-def _classes(gold_key: np.ndarray, g_cls: np.ndarray, sp: _Spurious, n_diff: int, top: Optional[int],
-             names: OutcomeNames) -> Dict[str, ChangeClass]:
-    keys = {0: np.concatenate([gold_key[g_cls == 0], np.full(len(sp.dropped), names.dropped, np.int64)]),
-            1: np.concatenate([gold_key[g_cls == 1], np.full(len(sp.added), names.added, np.int64)]),
-            2: gold_key[g_cls == 2]}
-    classes = {}
-    for k, cls in enumerate(CLASSES):
-        distinct, tops = _top_transitions(keys[k], names.name, n_diff, top)
-        cnt = len(keys[k])
-        classes[cls] = ChangeClass(cls, cnt, _ratio(cnt, n_diff), distinct, tops)
-    return classes
-
-
 @dataclass
 class SpanSides:
     """Gold and the two systems' spans, with the corpus's label names."""
@@ -150,47 +138,9 @@ class SpanSides:
     labels: Sequence[str]
 
 
-def _label_rows(sides: SpanSides, oa: OutcomeCodes, ob: OutcomeCodes, changed: np.ndarray, g_cls: np.ndarray,
-                gold_key: np.ndarray, sp: _Spurious, names: OutcomeNames) -> List[Dict[str, Any]]:
-    """Per label: gold spans by gold label, spurious spans by their own label."""
-    gold, sa, sb = sides.gold, sides.a, sides.b
-    per = []
-    drop_name, add_name = ARROW.join(names.name(names.dropped)), ARROW.join(names.name(names.added))
-    for lab in range(len(sides.labels)):
-        gmask = gold.label == lab
-        row: Dict[str, Any] = {"label": sides.labels[lab], "gold": int(gmask.sum())}
-        drop_l = int(np.count_nonzero(sa.label[sp.dropped] == lab))
-        add_l = int(np.count_nonzero(sb.label[sp.added] == lab))
-        fp_l = int(np.count_nonzero(sa.label[sp.fp_a] == lab)) + add_l
-        row["spurious"] = fp_l
-        row["correction"] = int(np.count_nonzero(gmask & (g_cls == 0))) + drop_l
-        row["new_error"] = int(np.count_nonzero(gmask & (g_cls == 1))) + add_l
-        row["changed_error"] = int(np.count_nonzero(gmask & (g_cls == 2)))
-        row["net"] = row["correction"] - row["new_error"]
-        units = row["gold"] + fp_l
-        row["diff"] = _ratio(row["correction"] + row["new_error"] + row["changed_error"], units)
-        row[f"{names.hit}_a"] = int(np.count_nonzero(gmask & (oa.gold_type == names.correct)))
-        row[f"{names.hit}_b"] = int(np.count_nonzero(gmask & (ob.gold_type == names.correct)))
-        tr: Dict[str, int] = {}
-        sel = gmask & changed
-        if sel.any():
-            u, c = np.unique(gold_key[sel], return_counts=True)
-            tr.update({ARROW.join(names.name(int(x))): int(y) for x, y in zip(u, c)})
-        if drop_l:
-            tr[drop_name] = drop_l
-        if add_l:
-            tr[add_name] = add_l
-        row["transitions"] = dict(sorted(tr.items(), key=lambda kv: (-kv[1], kv[0])))
-        per.append(row)
-    return per
-
-
-def _outcome_counts(o: OutcomeCodes, names: OutcomeNames) -> Dict[str, int]:
-    """Gold outcome counts, plus the spurious system spans."""
-    c = np.bincount(o.gold_type, minlength=len(names.gold))
-    d = {names.key(n): int(c[k]) for k, n in enumerate(names.gold)}
-    d[names.key(names.spurious)] = int(np.count_nonzero(o.system_type == names.system.index(names.spurious)))
-    return d
+#: a label's counts in :attr:`OutcomeSums.per_label`: its gold spans, spurious spans, changes per class, gold
+#: spans right under A and under B, A's spurious spans B drops, B's spurious spans A lacks
+LABEL_COUNTS = ("gold", "spurious", *CLASSES, "hit_a", "hit_b", "dropped", "added")
 
 
 @dataclass
@@ -203,30 +153,121 @@ class ExampleContext:
     added: np.ndarray      # B's spurious spans A does not have
 
 
+class OutcomeSums:
+    """A pair's span-level diff under one outcome vocabulary, summed over the blocks of a corpus: the
+    outcome matrix and counts, the transitions of each class and per label (by name).  Grows with the
+    labels, not with the spans."""
+
+    def __init__(self, names: OutcomeNames) -> None:
+        G = len(names.gold)
+        self.names = names
+        self.matrix = np.zeros((G, G), np.int64)
+        self.outcomes = np.zeros((2, G + 1), np.int64)      # A's and B's gold outcomes, then their spurious spans
+        self.changed_counterpart = np.zeros(G, np.int64)
+        self.classes: List[Counter[int]] = [Counter() for _ in CLASSES]
+        self.per_label: Dict[str, np.ndarray] = {}
+        self.label_moves: Dict[str, Counter[int]] = {}
+        self.moves = np.zeros(3, np.int64)                  # dropped, added, kept
+        self.gold = self.spurious = self.differing = 0
+
+    def add(self, sides: SpanSides, oa: OutcomeCodes, ob: OutcomeCodes) -> ExampleContext:
+        """Count one block's spans (``oa``, ``ob``: A's and B's outcomes); the per-unit arrays the examples
+        need."""
+        names = self.names
+        ta, tb = oa.gold_type, ob.gold_type
+        G = len(names.gold)
+        same_ab = _identical(sides.a, sides.b)
+        changed, g_cls, other = _gold_changes(oa, ob, same_ab, names.correct)
+        spu = names.system.index(names.spurious)
+        sp = _spurious(oa.system_type == spu, ob.system_type == spu, same_ab)
+        self.gold += len(sides.gold)
+        self.spurious += len(sp.fp_a) + len(sp.added)
+        self.differing += int(np.count_nonzero(changed)) + len(sp.dropped) + len(sp.added)
+        np.add.at(self.matrix, (ta, tb), 1)
+        self.changed_counterpart += np.bincount(ta[other & (ta == tb)], minlength=G)
+        for side, o in enumerate((oa, ob)):
+            self.outcomes[side, :G] += np.bincount(o.gold_type, minlength=G)
+            self.outcomes[side, G] += int(np.count_nonzero(o.system_type == spu))
+        self.moves += (len(sp.dropped), len(sp.added), int(sp.kept.sum()))
+        gold_key = ta * names.w + tb
+        for k in range(len(CLASSES)):
+            self.classes[k].update(_counted(gold_key[g_cls == k]))
+        self.classes[0][names.dropped] += len(sp.dropped)
+        self.classes[1][names.added] += len(sp.added)
+        self._labels(sides, oa, ob, changed, g_cls, gold_key, sp)
+        return ExampleContext(gold_key, g_cls, sp.dropped, sp.added)
+
+    def _labels(self, sides: SpanSides, oa: OutcomeCodes, ob: OutcomeCodes, changed: np.ndarray,
+                g_cls: np.ndarray, gold_key: np.ndarray, sp: _Spurious) -> None:
+        """Per label: gold spans by gold label, spurious spans by their own label."""
+        names = self.names
+        L = len(sides.labels)
+        gl = sides.gold.label.astype(np.int64)
+        drop = np.bincount(sides.a.label[sp.dropped], minlength=L)
+        add = np.bincount(sides.b.label[sp.added], minlength=L)
+        table = np.stack([np.bincount(gl, minlength=L),
+                          np.bincount(sides.a.label[sp.fp_a], minlength=L) + add,
+                          *(np.bincount(gl[g_cls == k], minlength=L) for k in range(len(CLASSES))),
+                          np.bincount(gl[oa.gold_type == names.correct], minlength=L),
+                          np.bincount(gl[ob.gold_type == names.correct], minlength=L), drop, add], axis=1)
+        for lab, name in enumerate(sides.labels):
+            row = self.per_label.get(name)
+            self.per_label[name] = table[lab] if row is None else row + table[lab]
+            moves = self.label_moves.setdefault(name, Counter())
+            moves.update(_counted(gold_key[changed & (gl == lab)]))
+            moves[names.dropped] += int(drop[lab])
+            moves[names.added] += int(add[lab])
+
+    def result(self, a: str, b: str, labels: Sequence[str], top: Optional[int]) -> SpanDiff:
+        """The :class:`SpanDiff` of every block so far (``labels``: every label of the corpus, sorted)."""
+        names = self.names
+        n_diff = self.differing
+        classes = {}
+        for k, cls in enumerate(CLASSES):
+            distinct, tops = _top_counts(self.classes[k], names.name, n_diff, top)
+            cnt = sum(self.classes[k].values())
+            classes[cls] = ChangeClass(cls, cnt, _ratio(cnt, n_diff), distinct, tops)
+        return SpanDiff(
+            a, b, self.gold, self.spurious, n_diff, _ratio(n_diff, self.gold + self.spurious),
+            self._outcome_counts(0), self._outcome_counts(1), self.matrix.tolist(),
+            {names.key(n): int(self.changed_counterpart[k]) for k, n in enumerate(names.gold) if n != names.fixed},
+            classes, [self._label_row(lab) for lab in labels],
+            {ARROW.join(names.name(names.dropped)): int(self.moves[0]),
+             ARROW.join(names.name(names.added)): int(self.moves[1]), f"{names.spurious} kept": int(self.moves[2])},
+            names.gold)
+
+    def _outcome_counts(self, side: int) -> Dict[str, int]:
+        """Gold outcome counts, plus the spurious system spans."""
+        names, c = self.names, self.outcomes[side].tolist()
+        d = {names.key(n): c[k] for k, n in enumerate(names.gold)}
+        d[names.key(names.spurious)] = c[-1]
+        return d
+
+    def _label_row(self, label: str) -> Dict[str, Any]:
+        names = self.names
+        counts = self.per_label.get(label, np.zeros(len(LABEL_COUNTS), np.int64)).tolist()
+        c = dict(zip(LABEL_COUNTS, counts))
+        row: Dict[str, Any] = {"label": label, "gold": c["gold"], "spurious": c["spurious"],
+                               "correction": c["correction"] + c["dropped"],
+                               "new_error": c["new_error"] + c["added"], "changed_error": c["changed_error"]}
+        row["net"] = row["correction"] - row["new_error"]
+        row["diff"] = _ratio(row["correction"] + row["new_error"] + row["changed_error"], c["gold"] + c["spurious"])
+        row[f"{names.hit}_a"] = c["hit_a"]
+        row[f"{names.hit}_b"] = c["hit_b"]
+        tr = {ARROW.join(names.name(k)): n for k, n in self.label_moves.get(label, Counter()).items() if n}
+        row["transitions"] = dict(sorted(tr.items(), key=lambda kv: (-kv[1], kv[0])))
+        return row
+
+
+def _counted(keys: np.ndarray) -> Dict[int, int]:
+    u, c = np.unique(keys, return_counts=True)
+    return dict(zip(u.tolist(), c.tolist()))
+
+
 def outcome_diff(sides: SpanSides, a: str, b: str, oa: OutcomeCodes, ob: OutcomeCodes, top: Optional[int],
                  names: OutcomeNames) -> Tuple[SpanDiff, ExampleContext]:
     """Transitions of gold spans (A outcome → B outcome) and of spurious spans under one outcome
-    vocabulary; also the per-unit arrays the examples need."""
-    ta, tb = oa.gold_type, ob.gold_type
-    G = len(names.gold)
-    same_ab = _identical(sides.a, sides.b)
-    changed, g_cls, other = _gold_changes(oa, ob, same_ab, names.correct)
-    spu = names.system.index(names.spurious)
-    sp = _spurious(oa.system_type == spu, ob.system_type == spu, same_ab)
-    n_gold = len(sides.gold)
-    n_spurious = len(sp.fp_a) + len(sp.added)
-    n_diff = int(np.count_nonzero(changed)) + len(sp.dropped) + len(sp.added)
-    matrix = np.zeros((G, G), np.int64)
-    np.add.at(matrix, (ta, tb), 1)
-    cc = np.bincount(ta[other & (ta == tb)], minlength=G)
-    gold_key = ta * names.w + tb
-    sd = SpanDiff(
-        a, b, n_gold, n_spurious, n_diff, _ratio(n_diff, n_gold + n_spurious),
-        _outcome_counts(oa, names), _outcome_counts(ob, names), matrix.tolist(),
-        {names.key(n): int(cc[k]) for k, n in enumerate(names.gold) if n != names.fixed},
-        _classes(gold_key, g_cls, sp, n_diff, top, names),
-        _label_rows(sides, oa, ob, changed, g_cls, gold_key, sp, names),
-        {ARROW.join(names.name(names.dropped)): len(sp.dropped),
-         ARROW.join(names.name(names.added)): len(sp.added), f"{names.spurious} kept": int(sp.kept.sum())},
-        names.gold)
-    return sd, ExampleContext(gold_key, g_cls, sp.dropped, sp.added)
+    vocabulary (the corpus read whole); also the per-unit arrays the examples need."""
+    sums = OutcomeSums(names)
+    ctx = sums.add(sides, oa, ob)
+    return sums.result(a, b, sides.labels, top), ctx

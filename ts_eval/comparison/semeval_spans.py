@@ -15,14 +15,14 @@ spans under their own label.
 """
 from __future__ import annotations
 
-from typing import Optional
+from typing import Dict, Optional, Sequence
 
 import numpy as np
 
 from ..core.corpus import Corpus
 from ..core.matching import MatchSettings, Pairs
 from ..models.semeval import COUNTS, SCHEMES, SpanOutcomes, scheme_outcomes, threshold_of
-from .outcomes import OutcomeCodes, OutcomeNames, SpanSides, outcome_diff
+from .outcomes import OutcomeCodes, OutcomeNames, OutcomeSums, SpanSides
 from .results import SemevalDiff
 
 #: the gold spans' categories (codes of :attr:`ts_eval.models.semeval.SpanOutcomes.gold`), right one first
@@ -34,15 +34,37 @@ def _codes(o: SpanOutcomes) -> OutcomeCodes:
     return OutcomeCodes(o.gold.astype(np.int64), o.gold_system, o.system.astype(np.int64), o.system_gold)
 
 
+def semeval_sums() -> Dict[str, OutcomeSums]:
+    """Empty sums of every scheme (:func:`add_semeval`)."""
+    return {s: OutcomeSums(SEMEVAL_NAMES) for s in SCHEMES}
+
+
+def add_semeval(sums: Dict[str, OutcomeSums], sides: SpanSides, pairs_a: Optional[Pairs] = None,
+                pairs_b: Optional[Pairs] = None, matching: Optional[MatchSettings] = None) -> None:
+    """Count one block of A's and B's spans against gold under every scheme (``pairs_*``: the matcher's pairs
+    of gold and that system, computed when not given; ``matching``: the matcher's settings, as ``score`` reads
+    them)."""
+    oa = scheme_outcomes(sides.gold, sides.a, pairs_a, False, matching)
+    ob = scheme_outcomes(sides.gold, sides.b, pairs_b, False, matching)
+    for s in SCHEMES:
+        sums[s].add(sides, _codes(oa[s]), _codes(ob[s]))
+
+
+def semeval_result(sums: Dict[str, OutcomeSums], a: str, b: str, labels: Sequence[str], top: Optional[int],
+                   matching: Optional[MatchSettings] = None) -> SemevalDiff:
+    """The :class:`SemevalDiff` of the sums of every block."""
+    threshold = threshold_of(matching)
+    return SemevalDiff(a, b, float(threshold.value) if threshold.kind == "nervaluate" else None,
+                       {s: sums[s].result(a, b, labels, top) for s in SCHEMES}, str(threshold),
+                       matching.assignment if matching is not None else "many-to-many")
+
+
 def semeval_diff(corpus: Corpus, a: str, b: str, top: Optional[int], pairs_a: Optional[Pairs] = None,
                  pairs_b: Optional[Pairs] = None, matching: Optional[MatchSettings] = None) -> SemevalDiff:
     """A (baseline) against B under every SemEval-2013 scheme (``pairs_*``: the matcher's pairs of
     gold and that system, computed when not given; ``matching``: the matcher's settings, as
     ``score`` reads them)."""
-    sides = SpanSides(corpus.gold, corpus.systems[a], corpus.systems[b], corpus.labels)
-    oa = scheme_outcomes(sides.gold, sides.a, pairs_a, False, matching)
-    ob = scheme_outcomes(sides.gold, sides.b, pairs_b, False, matching)
-    schemes = {s: outcome_diff(sides, a, b, _codes(oa[s]), _codes(ob[s]), top, SEMEVAL_NAMES)[0] for s in SCHEMES}
-    threshold = threshold_of(matching)
-    return SemevalDiff(a, b, float(threshold.value) if threshold.kind == "nervaluate" else None, schemes,
-                       str(threshold), matching.assignment if matching is not None else "many-to-many")
+    sums = semeval_sums()
+    add_semeval(sums, SpanSides(corpus.gold, corpus.systems[a], corpus.systems[b], corpus.labels), pairs_a, pairs_b,
+                matching)
+    return semeval_result(sums, a, b, corpus.labels, top, matching)

@@ -4,7 +4,7 @@ transitions (the diff itself: :mod:`.outcomes`)."""
 from __future__ import annotations
 
 from collections import Counter
-from typing import Dict, List, Optional, Sequence, Tuple
+from typing import Callable, Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
 
@@ -50,14 +50,16 @@ def span_diff(corpus: Corpus, a: str, b: str, oa: OutcomeCodes, ob: OutcomeCodes
                         top, FAIR_NAMES)
 
 
-def systems_instead(corpus: Corpus, names: List[str], idx: np.ndarray, fair_mode: str) -> List[Dict[str, int]]:
+def systems_instead(corpus: Corpus, names: List[str], idx: np.ndarray, fair_mode: str,
+                    outcomes: Optional[Callable[[str], OutcomeCodes]] = None) -> List[Dict[str, int]]:
     """For each gold span in ``idx``: how the systems' fair outcomes for it are distributed,
-    as ``"LE ORG"`` (outcome and the counterpart's label) -> number of systems."""
+    as ``"LE ORG"`` (outcome and the counterpart's label) -> number of systems (``outcomes``: a system's
+    fair outcomes, when already at hand)."""
     counters: List[Counter[str]] = [Counter() for _ in range(len(idx))]
     if not len(idx):
         return []
     for name in names:
-        o = fair_outcomes(corpus, name, mode=fair_mode)
+        o = outcomes(name) if outcomes is not None else fair_outcomes(corpus, name, mode=fair_mode)
         ss = corpus.systems[name]
         t, p = o.gold_type[idx], o.gold_partner[idx]
         for k, (tt, pp) in enumerate(zip(t.tolist(), p.tolist())):

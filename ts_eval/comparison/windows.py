@@ -18,16 +18,18 @@ def _sentence_spans(spans: SpanSet, a: int, b: int) -> List[Tuple[int, int, int]
 
 
 def window_example(corpus: Corpus, spans: Dict[str, SpanSet], where: Dict[str, Dict[str, Any]], level: str,
-                   cls: str, transition: str, focus_first: int, focus_last: int, window: int = 12) -> Example:
+                   cls: str, transition: str, focus_first: int, focus_last: int, window: int = 12,
+                   in_order: bool = False) -> Example:
     """The sentence around tokens focus_first..focus_last (global), cut to ``window`` tokens on each
-    side, with the spans of every role (``spans``: role -> its spans; ``where``: role -> its path and line)."""
-    s = int(corpus.sentence_of(np.array([focus_first]))[0])
+    side, with the spans of every role (``spans``: role -> its spans; ``where``: role -> its path and line;
+    ``in_order``: the spans are known to be sorted by start)."""
+    s = int(np.searchsorted(corpus.sent_offsets, focus_first, side="right")) - 1
     sa, sb = int(corpus.sent_offsets[s]), int(corpus.sent_offsets[s + 1])
     a, b = max(sa, focus_first - window), min(sb, focus_last + 1 + window)
     toks = corpus.tokens(a, b) if corpus.tokens is not None else [f"t{i - sa}" for i in range(a, b)]
     shown = {}
     for role, ss in spans.items():
-        ss = ss.sorted() if len(ss) and np.any(np.diff(ss.start) < 0) else ss
+        ss = ss.sorted() if not in_order and len(ss) and np.any(np.diff(ss.start) < 0) else ss
         out = []
         for lab, st, en in _sentence_spans(ss, sa, sb):
             if en < a or st >= b:
