@@ -193,15 +193,14 @@ def write_jsonl_text_blocks(blocks: Any, path: str, tokens: str = "auto") -> Con
 def differs_from(texts: List[str], offsets: np.ndarray, ts: np.ndarray, te: np.ndarray, tokenizer: str) -> np.ndarray:
     """Per document: does ``tokenizer`` split its text into other tokens than ``ts``/``te``?"""
     a_off, a_s, a_e = tokenize(texts, tokenizer)
-    n = len(texts)
-    out = np.diff(a_off) != np.diff(offsets)
+    lens = np.diff(offsets)
+    out = np.diff(a_off) != lens
     same_count = np.flatnonzero(~out)
     if len(same_count):
-        # compare token by token in the documents with as many tokens on both sides
-        mine = np.concatenate([np.arange(offsets[d], offsets[d + 1]) for d in same_count.tolist()]) \
-            if n else np.zeros(0, np.int64)
-        theirs = np.concatenate([np.arange(a_off[d], a_off[d + 1]) for d in same_count.tolist()])
+        # compare token by token in the documents with as many tokens on both sides (in document order)
+        mine = np.flatnonzero(np.repeat(~out, lens))
+        theirs = np.flatnonzero(np.repeat(~out, np.diff(a_off)))
         bad = (ts[mine] != a_s[theirs]) | (te[mine] != a_e[theirs])
-        doc = np.repeat(same_count, np.diff(offsets)[same_count])
+        doc = np.repeat(same_count, lens[same_count])
         out[np.unique(doc[bad])] = True
     return np.asarray(out, bool)
