@@ -82,17 +82,19 @@ def run(args: argparse.Namespace) -> int:
     if args.generated_field is not None:
         options["field"] = args.generated_field
     src: Any = args.src
+    in_scheme = args.in_scheme or None
     with option_errors():
-        if args.in_scheme:   # convert's own scheme is the output's: read with the input's first
+        if in_scheme and (args.gold or args.from_format in ("germeval", "generated")):
+            # (read whole first, as these inputs are; the errors they give)
             from ..io.reader import read
 
             if args.from_format == "germeval":
                 raise ValueError("--in-scheme does not apply to germeval input (IOB2 by definition)")
-            src = read(args.src, format=args.from_format, scheme=args.in_scheme, **options)
-            options = {}
+            src = read(args.src, format=args.from_format, scheme=in_scheme, **options)
+            options, in_scheme = {}, None
         report = convert(src, args.dst, from_format=args.from_format, to_format=args.to_format, scheme=args.scheme,
                          overlapping=args.overlapping, tokens=args.tokens, verify=args.verify, side=args.side,
-                         gold=args.gold, **options)
+                         gold=args.gold, in_scheme=in_scheme, **options)
     for line in report.lines():
         print(f"ts-eval convert: {line}", file=sys.stderr)
     return 1 if report.verified is False else 0

@@ -9,19 +9,21 @@ what the target cannot hold; nothing is dropped without the option that asks for
 """
 from __future__ import annotations
 
+import itertools
 import os
-from typing import Any, Callable, Dict, Optional, Union
+from typing import Any, Callable, Dict, Iterable, Iterator, Optional, Union
 
 from ..errors import Hint, OptionError
 from .documents import Documents
+from .feed import concat_parts
 from .formats import added
 from .germeval import read_germeval_side
-from .reader import read, read_generated_on
+from .reader import BLOCK_BYTES, read, read_blocks, read_generated_on
 from .sink import check_outputs
 from .source import STDIN, plain_name
-from .write_brat import write_brat
-from .write_columns import write_columns
-from .write_jsonl import write_jsonl_text, write_jsonl_tokens
+from .write_brat import write_brat, write_brat_blocks
+from .write_columns import write_columns, write_columns_blocks
+from .write_jsonl import write_jsonl_text, write_jsonl_text_blocks, write_jsonl_tokens, write_jsonl_tokens_blocks
 from .writing import ConversionReport, outermost, same_spans
 
 WRITERS = {"columns": write_columns, "jsonl-tokens": write_jsonl_tokens, "jsonl-text": write_jsonl_text,
@@ -55,23 +57,53 @@ def target_format(dst: str, docs: Documents) -> str:
 
 def convert(src: Union[str, Documents], dst: str, *, from_format: Optional[str] = None, to_format: Optional[str] = None,
             scheme: str = "IOB2", overlapping: str = "error", tokens: str = "auto", verify: bool = False,
-            side: str = "gold", gold: Optional[Union[str, Documents]] = None,
-            **reader_options: Any) -> ConversionReport:
+            side: str = "gold", gold: Optional[Union[str, Documents]] = None, in_scheme: Optional[str] = None,
+            block_bytes: Optional[int] = BLOCK_BYTES, **reader_options: Any) -> ConversionReport:
     """Read ``src`` (a path, ``-``, or Documents) and write it to ``dst`` (``-``: standard output;
     .gz/.bz2/.xz compress).
 
     ``scheme`` and ``overlapping`` apply to columns output (``overlapping="outermost"`` keeps the
     outermost of nested or overlapping spans and lists the dropped ones; the default refuses);
     ``tokens`` to jsonl-text.  ``side`` picks gold or system of a ``germeval`` input;
-    ``reader_options`` go to the reader (scheme, align, column, ...).  ``verify`` reads the
-    output back and sets ``report.verified`` to whether it holds the same documents, tokens
-    and spans (not for standard output).  With ``gold``, ``src`` is a generated output (entity strings
+    ``reader_options`` go to the reader (scheme, align, column, ...; ``in_scheme`` is the reader's scheme).
+    ``verify`` reads the output back and sets ``report.verified`` to whether it holds the same documents,
+    tokens and spans (not for standard output).  With ``gold``, ``src`` is a generated output (entity strings
     with labels, no offsets) and its strings are placed on gold's texts first
     (:func:`ts_eval.io.reader.read_generated_on`; ``reader_options`` are its options): the grounded
-    spans are written, and the report says how many strings found no place."""
+    spans are written, and the report says how many strings found no place.
+
+    A path is read and written a block of whole documents (about ``block_bytes`` of the input) at a time, in
+    memory that does not grow with the input (the output and the report are those of the whole); ``verify``,
+    a generated output, a ``germeval`` input and a writer of a format registered from outside the package
+    take the input whole."""
     check_outputs([("dst", dst)], [("src", src)] if isinstance(src, str) else [])
     if side != "gold" and from_format != "germeval":
         raise OptionError(["applies to ", Hint("from_format", "germeval"), " only"], option="side", value=side)
+    if in_scheme is not None:
+        reader_options["scheme"] = in_scheme
+    blocks = _blocks(src, from_format, side, gold, reader_options, None if verify else block_bytes)
+    first = next(blocks)            # (reading errors are raised where they are: before anything is written)
+    try:
+        fmt = to_format or target_format(dst, first)
+        each = writers()
+        if fmt not in each:
+            raise OptionError(f"expected one of {', '.join(each)}", option="to_format", value=fmt)
+    except OptionError:
+        _drain(blocks)              # a whole read would have met a reading error first
+        raise
+    rest = itertools.chain([first], blocks)
+    if verify or fmt not in WRITERS:
+        docs = _whole(rest)
+        rep = _write(each, fmt, [docs], dst, scheme, overlapping, tokens)
+        if verify and dst != STDIN:
+            rep.verified = _verified(docs, dst, fmt, rep, overlapping)
+        return rep
+    return _write(each, fmt, rest, dst, scheme, overlapping, tokens)
+
+
+def _blocks(src: Union[str, Documents], from_format: Optional[str], side: str, gold: Optional[Union[str, Documents]],
+            reader_options: Dict[str, Any], block_bytes: Optional[int]) -> Iterator[Documents]:
+    """The input's documents, a block at a time (one block when it is read whole)."""
     if gold is not None:
         if isinstance(src, Documents):
             raise OptionError("a generated output is a path (strings without offsets), not Documents",
@@ -79,30 +111,53 @@ def convert(src: Union[str, Documents], dst: str, *, from_format: Optional[str] 
         if from_format not in (None, "generated"):
             raise OptionError(["with a gold side, the input is a generated output: give ",
                                Hint("from_format", "generated"), " or none"], option="from_format", value=from_format)
-        docs = read_generated_on(gold, src, **reader_options)
-    elif from_format == "generated":
+        return iter([read_generated_on(gold, src, **reader_options)])
+    if from_format == "generated":
         raise OptionError(["a generated output (strings without offsets) is placed on gold's texts: give ",
                            Hint("gold", metavar="GOLD")])
-    elif from_format == "germeval":
-        docs = read_germeval_side(str(src), side, **reader_options)
-    else:
-        docs = src if isinstance(src, Documents) else read(src, format=from_format, **reader_options)
-    fmt = to_format or target_format(dst, docs)
-    each = writers()
-    if fmt not in each:
-        raise OptionError(f"expected one of {', '.join(each)}", option="to_format", value=fmt)
-    if fmt == "columns":
-        rep = write_columns(docs, dst, scheme=scheme, overlapping=overlapping)
-    elif fmt == "jsonl-text":
-        rep = write_jsonl_text(docs, dst, tokens=tokens)
-    else:
-        rep = each[fmt](docs, dst)
-    if verify and dst != STDIN:
-        back = read(dst, format=fmt, **({"scheme": rep.options["scheme"]} if fmt == "columns" else {}))
-        want = docs
-        if rep.dropped:
-            keep, _, _ = outermost(docs, overlapping)
-            want = Documents(docs.path, docs.format, docs.offsets, docs.ids, docs.key_data, docs.start[keep],
-                             docs.last[keep], docs.label[keep], docs.labels)
-        rep.verified = same_spans(want, back) is None
-    return rep
+    if from_format == "germeval":
+        return iter([read_germeval_side(str(src), side, **reader_options)])
+    if isinstance(src, Documents):
+        return iter([src])
+    return read_blocks(src, format=from_format, block_bytes=block_bytes, **reader_options)
+
+
+def _drain(blocks: Iterator[Documents]) -> None:
+    """Read the rest of an input (its reading errors are raised)."""
+    for _ in blocks:
+        pass
+
+
+def _whole(blocks: Iterable[Documents]) -> Documents:
+    docs: Documents = concat_parts(list(blocks))
+    return docs
+
+
+def _write(each: Dict[str, Callable[..., ConversionReport]], fmt: str, blocks: Iterable[Documents], dst: str,
+           scheme: str, overlapping: str, tokens: str) -> ConversionReport:
+    """Write the blocks in format ``fmt`` (one of ``each``; a format registered from outside the package gets
+    one block)."""
+    try:
+        if fmt == "columns":
+            return write_columns_blocks(blocks, dst, scheme=scheme, overlapping=overlapping)
+        if fmt == "jsonl-text":
+            return write_jsonl_text_blocks(blocks, dst, tokens=tokens)
+        if fmt == "jsonl-tokens":
+            return write_jsonl_tokens_blocks(blocks, dst)
+        if fmt == "brat":
+            return write_brat_blocks(blocks, dst)
+    except OptionError:
+        _drain(iter(blocks))        # (the options of a writer are checked after the input is read)
+        raise
+    return each[fmt](_whole(blocks), dst)
+
+
+def _verified(docs: Documents, dst: str, fmt: str, rep: ConversionReport, overlapping: str) -> bool:
+    """Whether ``dst`` reads back to the spans of ``docs`` that were written."""
+    back = read(dst, format=fmt, **({"scheme": rep.options["scheme"]} if fmt == "columns" else {}))
+    want = docs
+    if rep.dropped:
+        keep, _, _ = outermost(docs, overlapping)
+        want = Documents(docs.path, docs.format, docs.offsets, docs.ids, docs.key_data, docs.start[keep],
+                         docs.last[keep], docs.label[keep], docs.labels)
+    return same_spans(want, back) is None

@@ -258,12 +258,18 @@ def concat_parts(parts: Sequence[Any]) -> Any:
 def whole(feed: Feed) -> Any:
     """Every document of ``feed`` as one part; an error in the input is raised (one that pairing would report
     only where no other comes first, too)."""
-    parts = []
+    return concat_parts(list(each_part(feed)))
+
+
+def each_part(feed: Feed) -> Iterator[Any]:
+    """The documents of ``feed`` a block's worth at a time, as :func:`whole` reads them (the same errors, each
+    raised when the part it is in is the next)."""
+    handed = False
     while not feed.done():
         part = feed.take(None)
         if getattr(part, "deferred", None) is not None:
             raise part.deferred[1]
-        parts.append(part)
-    if not parts:
+        handed = True
+        yield part
+    if not handed:
         feed.end()
-    return concat_parts(parts)

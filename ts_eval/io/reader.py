@@ -2,12 +2,15 @@
 (:mod:`ts_eval.io.formats`), one block; and a generated output placed on gold's documents, ready to write."""
 from __future__ import annotations
 
-from typing import Any, Dict, Mapping, Optional, Tuple, Union
+from typing import Any, Dict, Iterator, Mapping, Optional, Tuple, Union
 
 from ..errors import Hint, InputError, OptionError
 from .documents import Documents
-from .feed import Decoding, whole
+from .feed import Decoding, each_part, whole
 from .source import display_name, is_dir, read_head
+
+#: the blocks :func:`read_blocks` reads by default (about 4 MiB of the input each)
+BLOCK_BYTES = 1 << 22
 
 
 def _options(fmt: Any, options: Mapping[str, Any]) -> Tuple[Any, Any]:
@@ -37,17 +40,28 @@ def read(path: str, *, format: Optional[str] = None, **options: Any) -> Document
     """
     if isinstance(path, Documents):
         return path
-    fmt = format_of(str(path), format)
+    docs: Documents = whole(input_feed(str(path), format, options, None))
+    return docs
+
+
+def read_blocks(path: str, *, format: Optional[str] = None, block_bytes: Optional[int] = BLOCK_BYTES,
+                **options: Any) -> Iterator[Documents]:
+    """:func:`read` a block of whole documents (about ``block_bytes`` of the input) at a time: the blocks add up
+    to what it reads, and its errors are raised where they are (the blocks before them come first)."""
+    return each_part(input_feed(str(path), format, options, block_bytes))
+
+
+def input_feed(path: str, format: Optional[str], options: Mapping[str, Any], block_bytes: Optional[int]) -> Any:
+    """The feed :func:`read` reads ``path`` from (in blocks of about ``block_bytes``; None: one)."""
+    fmt = format_of(path, format)
     if fmt.places:
         raise OptionError(["generated outputs (strings without offsets) are placed on gold's texts: read them as "
                            "a system beside gold (read_pair), or convert them with ", Hint("gold", metavar="GOLD")],
                           option="format", value="generated")
     if fmt.name != "brat":
-        not_blank(str(path))
+        not_blank(path)
     opts, decoding = _options(fmt, options)
-    feed = fmt.feed(str(path), opts, decoding, None)
-    docs: Documents = whole(feed)
-    return docs
+    return fmt.feed(path, opts, decoding, block_bytes)
 
 
 def not_blank(path: str) -> None:

@@ -20,7 +20,7 @@ import os
 import stat
 import sys
 from contextlib import contextmanager, suppress
-from typing import Callable, Dict, Iterator, List, Optional, Sequence, Tuple
+from typing import Any, Callable, Dict, Iterator, List, Optional, Sequence, Tuple
 
 from ..errors import InputError, OptionError
 from .source import STDIN
@@ -117,8 +117,11 @@ class Batch:
     def __init__(self) -> None:
         self.pending: List[Tuple[str, str, str]] = []   # (temporary file, target, path as given)
         self.direct: List[Tuple[str, bytes]] = []       # targets that are not regular files
+        self.modes: List[Optional[int]] = []            # the permissions of each pending target (None: new)
 
-    def add(self, path: str, data: bytes) -> None:
+    def target(self, path: str) -> Tuple[str, Optional[os.stat_result]]:
+        """The file ``path`` names (a symbolic link: the file it points to) and its status (None: none yet);
+        a directory is an error."""
         target = os.path.realpath(path)    # a symbolic link: replace the file it points to, keep the link
         try:
             st: Optional[os.stat_result] = os.stat(target)
@@ -128,12 +131,30 @@ class Batch:
             raise _cannot(err, path) from None
         if st is not None and stat.S_ISDIR(st.st_mode):
             raise InputError("is a directory; expected a file path to write", str(path))
+        return target, st
+
+    def temporary(self, target: str, path: str, st: Optional[os.stat_result]) -> str:
+        """A new temporary file for the regular file ``target`` (status ``st``), renamed over it by
+        :meth:`commit`; a read-only file is not replaced behind its back."""
+        if st is not None and not os.access(target, os.W_OK):
+            raise _cannot(PermissionError(errno.EACCES, os.strerror(errno.EACCES)), path)
+        tmp = self._temporary(target, path)
+        self.pending.append((tmp, target, path))
+        self.modes.append(None if st is None else stat.S_IMODE(st.st_mode))
+        return tmp
+
+    def keep_mode(self) -> None:
+        """The last temporary file gets its target's permissions (the file keeps them)."""
+        mode = self.modes[-1]
+        if mode is not None:
+            os.chmod(self.pending[-1][0], mode)
+
+    def add(self, path: str, data: bytes) -> None:
+        target, st = self.target(path)
         if st is not None and not stat.S_ISREG(st.st_mode):
             self.direct.append((path, data))
             return
-        if st is not None and not os.access(target, os.W_OK):   # a read-only file is not replaced behind its back
-            raise _cannot(PermissionError(errno.EACCES, os.strerror(errno.EACCES)), path)
-        tmp = self._temporary(target, path)
+        tmp = self.temporary(target, path, st)
         try:
             fd = os.open(tmp, os.O_WRONLY | getattr(os, "O_BINARY", 0))
             try:
@@ -143,14 +164,14 @@ class Batch:
                 os.fsync(fd)    # a full disk may show only here (delayed allocation, network file systems)
             finally:
                 os.close(fd)
-            if st is not None:
-                os.chmod(tmp, stat.S_IMODE(st.st_mode))   # the file keeps its permissions
+            self.keep_mode()
         except BaseException as err:
             _remove(tmp)
+            self.pending.pop()
+            self.modes.pop()
             if isinstance(err, OSError):
                 raise _cannot(err, path) from None
             raise
-        self.pending.append((tmp, target, path))
 
     @staticmethod
     def _temporary(target: str, path: str) -> str:
@@ -171,16 +192,31 @@ class Batch:
                                  str(path)) from None
         raise InputError(f"{CANNOT}: no free temporary file name in {folder}", str(path))
 
+    def retarget(self, paths: Sequence[str]) -> None:
+        """The first ``len(paths)`` pending files replace these paths instead (checked as :meth:`add` checks
+        a target; an existing file's permissions are kept)."""
+        for k, path in enumerate(paths):
+            tmp = self.pending[k][0]
+            target, st = self.target(path)
+            if st is not None:
+                if not os.access(target, os.W_OK):
+                    raise _cannot(PermissionError(errno.EACCES, os.strerror(errno.EACCES)), path)
+                try:
+                    os.chmod(tmp, stat.S_IMODE(st.st_mode))
+                except OSError as err:
+                    raise _cannot(err, path) from None
+            self.pending[k] = (tmp, target, path)
+
     def commit(self) -> None:
         """Rename every temporary file over its target, then write the targets that are not files."""
-        while self.pending:
-            tmp, target, path = self.pending[0]
+        for k, (tmp, target, path) in enumerate(self.pending):
             try:
                 os.replace(tmp, target)
             except OSError as err:
+                del self.pending[:k]        # (renamed already)
                 self.abort()
                 raise _cannot(err, path) from None
-            self.pending.pop(0)
+        self.pending, self.modes = [], []
         for path, data in self.direct:
             _write_device(path, data)
         self.direct = []
@@ -189,7 +225,7 @@ class Batch:
         """Remove the temporary files not renamed yet (their targets are untouched)."""
         for tmp, _, _ in self.pending:
             _remove(tmp)
-        self.pending = []
+        self.pending, self.modes = [], []
         self.direct = []
 
 
@@ -204,6 +240,119 @@ def replacing() -> Iterator[Batch]:
         batch.abort()
         raise
     batch.commit()
+
+
+#: incremental compressors by suffix, each giving the bytes of the one-shot one above at any cut of the text
+_STREAM: Dict[str, Callable[[], Any]] = {
+    ".gz": lambda: __import__("zlib").compressobj(9, 8, 31),     # zlib.DEFLATED, a gzip header with mtime 0
+    ".bz2": lambda: __import__("bz2").BZ2Compressor(),
+    ".xz": lambda: __import__("lzma").LZMACompressor()}
+#: what a streamed output to standard output or a device holds back before it writes (an error before then
+#: leaves it unwritten, as an output written whole)
+HOLD_BYTES = 1 << 23
+
+
+class Streamed:
+    """One output written as it comes, in pieces of text (:meth:`write`), and completed by :meth:`close`:
+    a file is written to a temporary file beside it and renamed over it only then, as :class:`Batch` does
+    (:meth:`abort`, or an error, leaves the old file as it was and no temporary file); standard output and
+    targets that are not regular files get the bytes directly, the first :data:`HOLD_BYTES` held back.
+    The bytes are those :func:`write_text` writes for the whole text (.gz/.bz2/.xz compress as they come)."""
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+        make = _STREAM.get(os.path.splitext(str(path))[1].lower()) if path != STDIN else None
+        self.packer = make() if make is not None else None
+        self.batch = Batch()
+        self.fd: Optional[int] = None       # the temporary file (a regular file's target)
+        self.held: Optional[List[bytes]] = None   # standard output or a device: bytes not written yet
+        self.held_bytes = 0
+        self.device: Optional[int] = None   # a device or pipe, opened once HOLD_BYTES are held
+
+    def _open(self) -> None:
+        if self.path == STDIN:
+            self.held = []
+            return
+        target, st = self.batch.target(self.path)
+        if st is not None and not stat.S_ISREG(st.st_mode):
+            self.held = []
+            return
+        tmp = self.batch.temporary(target, self.path, st)
+        self.fd = os.open(tmp, os.O_WRONLY | getattr(os, "O_BINARY", 0))
+
+    def write(self, text: str) -> None:
+        """Add ``text`` to the output."""
+        if self.fd is None and self.held is None:
+            self._open()
+        data = text.encode("utf-8")
+        if self.packer is not None:
+            data = self.packer.compress(data)
+        self._put(data)
+
+    def _put(self, data: bytes) -> None:
+        if self.held is not None:
+            self.held.append(data)
+            self.held_bytes += len(data)
+            if self.held_bytes > HOLD_BYTES:
+                self._release()
+            return
+        try:
+            view = memoryview(data)
+            while view:
+                view = view[os.write(self.fd, view):]   # type: ignore[arg-type]
+        except OSError as err:
+            self.abort()
+            raise _cannot(err, self.path) from None
+
+    def _release(self) -> None:
+        """Write what is held to standard output or the device."""
+        data, self.held, self.held_bytes = b"".join(self.held or []), [], 0
+        if self.path == STDIN:
+            _to_stdout(sys.stdout.flush)     # (what was written as text comes first)
+            write_stdout_bytes(data)
+            return
+        try:
+            if self.device is None:
+                self.device = os.open(self.path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_BINARY", 0))
+            view = memoryview(data)
+            while view:
+                view = view[os.write(self.device, view):]
+        except OSError as err:
+            raise InputError(f"{CANNOT}: {err.strerror or err}", str(self.path)) from None
+
+    def close(self) -> None:
+        """Complete the output: the file replaces its target (an empty text is still a file)."""
+        if self.fd is None and self.held is None:
+            self._open()
+        if self.packer is not None:
+            self._put(self.packer.flush())
+        if self.held is not None:
+            self._release()
+            if self.device is not None:
+                os.close(self.device)
+            return
+        fd, self.fd = self.fd, None
+        try:
+            try:
+                os.fsync(fd)     # type: ignore[arg-type]
+            finally:
+                os.close(fd)     # type: ignore[arg-type]
+            self.batch.keep_mode()
+        except OSError as err:
+            self.batch.abort()
+            raise _cannot(err, self.path) from None
+        self.batch.commit()
+
+    def abort(self) -> None:
+        """Leave the target as it was: the temporary file is removed (what a device got stays)."""
+        if self.fd is not None:
+            with suppress(OSError):
+                os.close(self.fd)
+            self.fd = None
+        self.batch.abort()
+        if self.device is not None:
+            with suppress(OSError):
+                os.close(self.device)
 
 
 def _write_device(path: str, data: bytes) -> None:
