@@ -184,3 +184,19 @@ def test_brat_names_files_by_ids_only_when_every_id_is_a_safe_unique_name(tmp_pa
     got = [converted(twice, str(tmp_path / f"dup{k}/"), size, to_format="brat") for k, size in enumerate(SIZES)]
     assert "doc000006.ann" in got[0][0] and got[0][1][0]["ids_dropped"] == 6
     assert all(g == got[-1] for g in got)
+
+
+def test_standard_output_replaced_by_a_text_stream_gets_the_text(tmp_path: Path) -> None:
+    """A caller who points ``sys.stdout`` at a text stream (``io.StringIO``, a notebook, doctest) gets
+    the written records there, as they are written to a file."""
+    import contextlib
+    import io
+    src = tmp_path / "in.jsonl"
+    src.write_text(json.dumps({"tokens": ["IL-2", "gene"], "spans": [{"start": 0, "end": 1, "label": "P"}]})
+                   + "\n", encoding="utf-8")
+    captured = io.StringIO()
+    with contextlib.redirect_stdout(captured):
+        ts_eval.convert(str(src), "-", to_format="jsonl-tokens")
+    ts_eval.convert(str(src), str(tmp_path / "out.jsonl"), to_format="jsonl-tokens")
+    assert captured.getvalue() == (tmp_path / "out.jsonl").read_text(encoding="utf-8")
+    assert json.loads(captured.getvalue())["spans"] == [{"start": 0, "end": 1, "label": "P"}]

@@ -65,8 +65,13 @@ def write_stdout(text: str) -> None:
 
 
 def write_stdout_bytes(data: bytes) -> None:
-    """``data`` to standard output as they are (see :func:`write_stdout`)."""
-    _to_stdout(lambda: sys.stdout.buffer.write(data))
+    """``data`` to standard output as they are (see :func:`write_stdout`); a standard output that is a
+    text stream only (a caller's ``io.StringIO``, a notebook, doctest) gets them as UTF-8 text."""
+    raw = getattr(sys.stdout, "buffer", None)
+    if raw is None:
+        _to_stdout(lambda: sys.stdout.write(data.decode("utf-8")))
+    else:
+        _to_stdout(lambda: raw.write(data))
 
 
 def _to_stdout(write: Callable[[], object]) -> None:
