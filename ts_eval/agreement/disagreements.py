@@ -141,25 +141,43 @@ def _records(ann: Annotations, bad: np.ndarray, cl: np.ndarray, start: np.ndarra
     return out
 
 
+class Tally:
+    """Disagreements counted per label and per label(s) and surface string, by kind, as records come."""
+
+    def __init__(self) -> None:
+        self.labels: Dict[str, Dict[str, Any]] = {}
+        self.groups: Dict[Tuple[str, str], Dict[str, Any]] = {}
+
+    def add(self, items: List[Dict[str, Any]]) -> None:
+        for rec in items:
+            for lab in rec["labels"]:
+                row = self.labels.setdefault(lab, {"label": lab, "count": 0, "kinds": {k: 0 for k in KINDS}})
+                row["count"] += 1
+                row["kinds"][rec["kind"]] += 1
+            key = ("+".join(rec["labels"]), rec["text"] if rec["text"] is not None else "")
+            g = self.groups.setdefault(key, {"labels": key[0], "text": key[1], "count": 0,
+                                             "kinds": {k: 0 for k in KINDS}})
+            g["count"] += 1
+            g["kinds"][rec["kind"]] += 1
+
+    def by_label(self) -> List[Dict[str, Any]]:
+        return sorted(self.labels.values(), key=lambda r: (-r["count"], r["label"]))
+
+    def by_group(self, limit: Optional[int] = None) -> List[Dict[str, Any]]:
+        out = sorted(self.groups.values(), key=lambda g: (-g["count"], g["labels"], g["text"]))
+        return out if limit is None else out[:limit]
+
+
 def by_label(items: List[Dict[str, Any]]) -> List[Dict[str, Any]]:
     """Disagreements counted per label, by kind, most frequent first (a cluster with two labels counts
     for each)."""
-    table: Dict[str, Dict[str, Any]] = {}
-    for rec in items:
-        for lab in rec["labels"]:
-            row = table.setdefault(lab, {"label": lab, "count": 0, "kinds": {k: 0 for k in KINDS}})
-            row["count"] += 1
-            row["kinds"][rec["kind"]] += 1
-    return sorted(table.values(), key=lambda r: (-r["count"], r["label"]))
+    t = Tally()
+    t.add(items)
+    return t.by_label()
 
 
 def groups(items: List[Dict[str, Any]], limit: Optional[int] = None) -> List[Dict[str, Any]]:
     """Disagreements counted by label(s) and surface string, most frequent first."""
-    table: Dict[Tuple[str, str], Dict[str, Any]] = {}
-    for rec in items:
-        key = ("+".join(rec["labels"]), rec["text"] if rec["text"] is not None else "")
-        g = table.setdefault(key, {"labels": key[0], "text": key[1], "count": 0, "kinds": {k: 0 for k in KINDS}})
-        g["count"] += 1
-        g["kinds"][rec["kind"]] += 1
-    out = sorted(table.values(), key=lambda g: (-g["count"], g["labels"], g["text"]))
-    return out if limit is None else out[:limit]
+    t = Tally()
+    t.add(items)
+    return t.by_group(limit)

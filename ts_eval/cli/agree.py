@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import TYPE_CHECKING, Any, Dict, List
+from typing import TYPE_CHECKING, Any, Dict, List, Union
 
+from ..io.inputs import Inputs
 from .errors import UsageError, option_errors
 from .input_options import add_reading_options
 from .inputs import check_paths, inputs_of, label_map
@@ -20,6 +21,7 @@ from .outputs import add_output_options, emit
 
 if TYPE_CHECKING:
     from ..agreement.data import Annotations
+    from ..agreement.results import Agreement
 
 WRITE_FORMATS = ("columns", "jsonl-tokens", "jsonl-text", "brat")    # = ts_eval.io.convert.WRITERS
 #: the formats that list every document and disagreement (a person's formats list --cases of each)
@@ -77,8 +79,9 @@ def register(subparsers: Any) -> None:
     add_output_options(g)
 
 
-def _annotations(args: argparse.Namespace) -> Annotations:
-    from ..agreement.inputs import annotations_of, annotator_names, read_annotations
+def _annotations(args: argparse.Namespace) -> Union[Annotations, Inputs]:
+    """The annotations of an export split by --annotator-field (read whole), else the Inputs to read."""
+    from ..agreement.inputs import annotator_names, read_annotations
 
     inputs: List[str] = list(args.inputs)
     if args.annotator_field is not None:
@@ -100,19 +103,52 @@ def _annotations(args: argparse.Namespace) -> Annotations:
         cols = args.columns
         if cols is not None and len(cols) < 2:
             raise UsageError("--columns: give at least two annotator columns")
-        read = inputs_of(args, file=inputs[0], names=None, columns=False, gold_column=cols[0] if cols else 2,
+        return inputs_of(args, file=inputs[0], names=None, columns=False, gold_column=cols[0] if cols else 2,
                          system_columns=tuple(cols[1:]) if cols else None)
-    else:
-        if args.columns is not None:
-            raise UsageError("--columns applies to one column file with an annotator per column")
-        with option_errors():
-            annotator_names(inputs, args.names)     # (names are checked before the reading options)
-        read = inputs_of(args, gold=inputs[0], systems=inputs[1:], names=None, columns=False)
+    if args.columns is not None:
+        raise UsageError("--columns applies to one column file with an annotator per column")
     with option_errors():
-        return annotations_of(read, args.names)
+        annotator_names(inputs, args.names)     # (names are checked before the reading options)
+    return inputs_of(args, gold=inputs[0], systems=inputs[1:], names=None, columns=False)
+
+
+def _in_blocks(args: argparse.Namespace, read: Inputs) -> bool:
+    """Whether agree reads ``read`` in blocks (the sums of blocks are the whole's: :func:`exact_in_blocks`;
+    --majority writes the spans of the whole): else whole."""
+    from ..agreement.stream import exact_in_blocks
+    from ..io.source import STDIN
+
+    if args.majority is not None:
+        return False
+    if read.file is None:
+        annotators = 1 + len(read.systems)
+    elif read.system_columns is not None:
+        annotators = 1 + len(read.system_columns)
+    elif read.file == STDIN:
+        return False
+    else:
+        from ..io.columns import count_columns
+
+        try:
+            annotators = count_columns(read.file, read.delimiter) - 1
+        except Exception:           # (the whole read reports it)
+            return False
+    return exact_in_blocks(annotators, args.separator_weight)
+
+
+def _report(args: argparse.Namespace, read: Inputs) -> Agreement:
+    """The agreement of ``read`` read in blocks, the lists cut to --cases for a person's formats."""
+    from ..agreement.inputs import annotation_blocks
+    from ..agreement.stream import agreement_of_blocks
+
+    with option_errors():
+        return agreement_of_blocks(annotation_blocks(read, args.names), separator_weight=args.separator_weight,
+                                   continuum=args.continuum, bootstrap=args.bootstrap, confidence=args.confidence,
+                                   seed=args.seed, keep=None if args.format in MACHINE_FORMATS else args.cases)
 
 
 def run(args: argparse.Namespace) -> int:
+    from ..agreement.inputs import annotations_of
     from ..agreement.study import agreement, majority_documents
     from ..io.convert import convert
 
@@ -125,15 +161,21 @@ def run(args: argparse.Namespace) -> int:
     report_to = None if args.majority is not None else args.output
     check_paths(args, [(f"input {k + 1}", p) for k, p in enumerate(args.inputs)],
                 [("-o", args.output)] if args.output else [])
-    ann = _annotations(args)
-    with option_errors():
-        result = agreement(ann, separator_weight=args.separator_weight, continuum=args.continuum,
-                       bootstrap=args.bootstrap, confidence=args.confidence, seed=args.seed, majority=args.majority)
+    read = _annotations(args)
+    if isinstance(read, Inputs) and _in_blocks(args, read):
+        result = _report(args, read)
+        ann = None
+    else:
+        with option_errors():
+            ann = annotations_of(read, args.names) if isinstance(read, Inputs) else read
+            result = agreement(ann, separator_weight=args.separator_weight, continuum=args.continuum,
+                               bootstrap=args.bootstrap, confidence=args.confidence, seed=args.seed,
+                               majority=args.majority)
     result.settings["input"] = {"inputs": list(args.inputs), "annotator_field": args.annotator_field,
                                 "columns": args.columns}
     if args.majority is not None:
         with option_errors():
-            assert result.majority_spans is not None and result.majority is not None     # asked for: made
+            assert ann is not None and result.majority_spans is not None and result.majority is not None
             docs = majority_documents(ann, result.majority_spans, path=f"majority of {len(ann.names)} annotators")
             rep = convert(docs, args.output, to_format=args.to_format, scheme=args.majority_scheme,
                           overlapping=args.overlapping)
