@@ -136,16 +136,19 @@ class _Stream:
         self.line_of_next = []
 
     def _disagreements(self, ann: Any, S0: int) -> None:
-        dis = clusters(ann)
+        room = None if self.keep is None else max(self.keep - len(self.items), 0)
+        dis = clusters(ann, room)
         for k, v in dis["kinds"].items():
             self.kinds[k] = self.kinds.get(k, 0) + v
         items = dis["items"]
         for rec in items:
             rec["sentence"] += S0
-        self.dis.add(items)
-        self.n_items += len(items)
-        room = len(items) if self.keep is None else max(self.keep - len(self.items), 0)
-        self.items += items[:room]
+        if "keys" in dis:
+            self.dis.add_keys(dis["keys"])
+        else:
+            self.dis.add(items)
+        self.n_items += dis["total"]
+        self.items += items
 
     def result(self, bootstrap: int, confidence: float, seed: int) -> Agreement:
         """The Agreement of every block taken."""
