@@ -111,3 +111,11 @@ def test_a_persons_format_keeps_the_rows_it_lists(corpus):
     assert few.listed == {"documents": len(every.documents), "groups": len(d["groups"]), "items": len(d["items"])}
     assert few.total("documents") == every.total("documents") == len(every.documents) == 20
     assert few.figures == every.figures and few.pairs == every.pairs and few.labels == every.labels
+
+
+def test_jobs_is_accepted_and_gives_the_same_report(corpus):
+    argv = ["agree", corpus["docs"], "--columns", "2", "3", "4", "--format", "json"]
+    one = run(argv)
+    assert one[0] == 0 and run([*argv, "--jobs", "2"]) == one
+    rc, _, err = run([*argv, "--jobs", "0"])
+    assert rc == 2 and "--jobs" in err and "processes >= 1" in err

@@ -54,6 +54,8 @@ def register(subparsers: Any) -> None:
                    help="with --annotator-field: annotators may leave documents out (counted as missing: "
                         "Krippendorff's alpha uses them, the other figures the documents everyone annotated)")
     add_reading_options(p)
+    p.add_argument("--jobs", type=_processes, default=1, metavar="N",
+                   help="accepted for the commands' sake; agree reads in one process, in blocks (default 1)")
     g = p.add_argument_group("figures and output")
     g.add_argument("--separator-weight", type=float, default=1.0, metavar="W",
                    help="weight of a separator unit, as in score (default 1; 0: token-level figures)")
@@ -77,6 +79,13 @@ def register(subparsers: Any) -> None:
                    help="--majority to columns: nested or overlapping spans are an error (default) or only the "
                         "outermost are kept")
     add_output_options(g)
+
+
+def _processes(value: str) -> int:
+    n = int(value) if value.strip().isdigit() else 0
+    if n < 1:
+        raise argparse.ArgumentTypeError(f"expected a whole number of processes >= 1, got {value!r}")
+    return n
 
 
 def _annotations(args: argparse.Namespace) -> Union[Annotations, Inputs]:
