@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any, Dict, List, Union
 
 from ..io.inputs import Inputs
@@ -24,6 +25,9 @@ if TYPE_CHECKING:
     from ..agreement.results import Agreement
 
 WRITE_FORMATS = ("columns", "jsonl-tokens", "jsonl-text", "brat")    # = ts_eval.io.convert.WRITERS
+#: agree reads blocks of about this many bytes of the first input: a block's per-sentence statistics (tables
+#: of sentences x annotators or pairs x labels, while they are taken) are many times its bytes
+BLOCK_BYTES = 1 << 20
 #: the formats that list every document and disagreement (a person's formats list --cases of each)
 MACHINE_FORMATS = ("json", "csv")
 #: reading options (and their defaults) that an export split by an annotator field cannot use
@@ -150,6 +154,8 @@ def _report(args: argparse.Namespace, read: Inputs) -> Agreement:
     from ..agreement.inputs import annotation_blocks
     from ..agreement.stream import agreement_of_blocks
 
+    if read.block_bytes is not None:
+        read = replace(read, block_bytes=min(read.block_bytes, BLOCK_BYTES))
     with option_errors():
         return agreement_of_blocks(annotation_blocks(read, args.names), separator_weight=args.separator_weight,
                                    continuum=args.continuum, bootstrap=args.bootstrap, confidence=args.confidence,
