@@ -119,3 +119,17 @@ def test_jobs_is_accepted_and_gives_the_same_report(corpus):
     assert one[0] == 0 and run([*argv, "--jobs", "2"]) == one
     rc, _, err = run([*argv, "--jobs", "0"])
     assert rc == 2 and "--jobs" in err and "processes >= 1" in err
+
+
+def test_blocks_give_what_the_python_function_gives_for_the_corpus_read_whole(corpus):
+    """The other road: :func:`ts_eval.agreement.study.agreement` over the annotations read whole (every figure,
+    the bootstrap's intervals and every row)."""
+    from ts_eval.agreement.inputs import annotation_blocks, annotations_of
+    from ts_eval.agreement.stream import agreement_of_blocks
+    from ts_eval.agreement.study import agreement
+    from ts_eval.io.inputs import Inputs
+
+    for path in (corpus["docs"], corpus["demo"]):
+        read = Inputs.given(file=path, gold_column=2, system_columns=(3, 4), block_bytes=500)
+        whole = agreement(annotations_of(read), bootstrap=25, seed=2).to_dict()
+        assert agreement_of_blocks(annotation_blocks(read), bootstrap=25, seed=2).to_dict() == whole

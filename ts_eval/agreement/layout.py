@@ -123,6 +123,19 @@ class Layout:
         return out
 
 
+    def with_labels(self, m: sparse.csr_matrix) -> sparse.csr_matrix:
+        """(size, k) sums of this layout made with ``coinc0`` not yet added to ``coinc`` (:func:`label_free`):
+        with it added to every label's."""
+        c = self.stats.columns
+        first, shape = c.index("coinc")
+        rows = np.arange(first, first + shape[0] - 1)
+        at = c.index("coinc0")[0]
+        t = sparse.identity(self.size, format="csr") + sparse.csr_matrix(
+            (np.ones(len(rows)), (rows, np.full(len(rows), at))), shape=(self.size, self.size))
+        out: sparse.csr_matrix = (t @ m).tocsr()
+        return out
+
+
 class Registry:
     """The keys met so far, numbered in the order met, and what they are made of."""
 

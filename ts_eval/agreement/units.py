@@ -184,7 +184,9 @@ class UnitRows:
         u = np.concatenate([s[0] for s in self.sums]) if self.sums else np.zeros(0, np.int32)
         i = np.concatenate([s[1] for s in self.sums]) if self.sums else np.zeros(0, np.int32)
         v = np.concatenate([s[2] for s in self.sums]) if self.sums else np.zeros(0)
-        return sparse.csr_matrix((v, (layout.index[i], u)), shape=(layout.size, units))
+        at = layout.index[i]
+        has = at >= 0
+        return layout.with_labels(sparse.csr_matrix((v[has], (at[has], u[has])), shape=(layout.size, units)))
 
 
 def corpus_units(corpus: Corpus, state: Dict[str, int]) -> Tuple[np.ndarray, np.ndarray]:
