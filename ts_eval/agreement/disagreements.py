@@ -109,13 +109,13 @@ def _keys(ann: Annotations, bad: np.ndarray, cl: np.ndarray, start: np.ndarray, 
     first_of = np.searchsorted(cl, bad, side="left")
     end_of = np.searchsorted(cl, bad, side="right")
     reach = np.maximum.reduceat(last, np.searchsorted(cl, np.arange(int(cl[-1]) + 1)))[bad]
-    toks = corpus.tokens(0, corpus.n_tokens) if corpus.tokens is not None else None     # (one call, then slices)
+    tokens = corpus.tokens
     names = corpus.labels
     labs = label.tolist()
     out = []
     for a, b, s0, e0, kd in zip(first_of.tolist(), end_of.tolist(), start[first_of].tolist(), reach.tolist(),
                                 kind[bad].tolist()):
-        out.append((sorted({names[k] for k in labs[a:b]}), " ".join(toks[s0:e0 + 1]) if toks is not None
+        out.append((sorted({names[k] for k in labs[a:b]}), " ".join(tokens(s0, e0 + 1)) if tokens is not None
                     else None, KINDS[kd]))
     return out
 
