@@ -58,8 +58,9 @@ def majority(ann: Annotations, k: int) -> SpanSet:
     return SpanSet(s[keep], e[keep], lab[keep].astype(np.int32))
 
 
-def clusters(ann: Annotations) -> Dict[str, Any]:
-    """The disagreements of ``ann`` (see the module docstring) as arrays and records."""
+def clusters(ann: Annotations, limit: Optional[int] = None) -> Dict[str, Any]:
+    """The disagreements of ``ann`` (see the module docstring) as records (``limit``: the first ``limit``
+    as records, and ``keys``: what :class:`Tally` counts of every one)."""
     corpus = ann.corpus
     start, last, label, who = _all_spans(ann)
     complete = ann.complete()
@@ -93,7 +94,30 @@ def clusters(ann: Annotations) -> Dict[str, Any]:
     kind = np.where(distinct == 1, 0, np.where(bounds == 1, 1, np.where(labels_n == 1, 2, 3)))
     bad = np.flatnonzero(~agreed)
     kinds = {k: int(np.count_nonzero(kind[bad] == i)) for i, k in enumerate(KINDS)}
+    if limit is not None and limit < len(bad):       # the first as records, every one as what the tallies count
+        return {"kinds": kinds, "total": len(bad),
+                "items": _records(ann, bad[:limit], cl, start, last, label, who, kind),
+                "keys": _keys(ann, bad, cl, start, last, label, kind)}
     return {"kinds": kinds, "total": len(bad), "items": _records(ann, bad, cl, start, last, label, who, kind)}
+
+
+@gc_paused
+def _keys(ann: Annotations, bad: np.ndarray, cl: np.ndarray, start: np.ndarray, last: np.ndarray,
+          label: np.ndarray, kind: np.ndarray) -> List[Tuple[List[str], Optional[str], str]]:
+    """Per disagreement cluster what :class:`Tally` counts: its labels, its text, its kind."""
+    corpus = ann.corpus
+    first_of = np.searchsorted(cl, bad, side="left")
+    end_of = np.searchsorted(cl, bad, side="right")
+    reach = np.maximum.reduceat(last, np.searchsorted(cl, np.arange(int(cl[-1]) + 1)))[bad]
+    tokens = corpus.tokens
+    names = corpus.labels
+    labs = label.tolist()
+    out = []
+    for a, b, s0, e0, kd in zip(first_of.tolist(), end_of.tolist(), start[first_of].tolist(), reach.tolist(),
+                                kind[bad].tolist()):
+        out.append((sorted({names[k] for k in labs[a:b]}), " ".join(tokens(s0, e0 + 1)) if tokens is not None
+                    else None, KINDS[kd]))
+    return out
 
 
 @gc_paused     # tens of thousands of small dicts and lists, no cycles: the collector's passes only cost time
@@ -141,25 +165,47 @@ def _records(ann: Annotations, bad: np.ndarray, cl: np.ndarray, start: np.ndarra
     return out
 
 
+class Tally:
+    """Disagreements counted per label and per label(s) and surface string, by kind, as records come."""
+
+    def __init__(self) -> None:
+        self.labels: Dict[str, Dict[str, Any]] = {}
+        self.groups: Dict[Tuple[str, str], Dict[str, Any]] = {}
+
+    def add(self, items: List[Dict[str, Any]]) -> None:
+        self.add_keys([(rec["labels"], rec["text"], rec["kind"]) for rec in items])
+
+    def add_keys(self, keys: List[Tuple[List[str], Optional[str], str]]) -> None:
+        """Count clusters given as (labels, text, kind)."""
+        for labels, text, kind in keys:
+            for lab in labels:
+                row = self.labels.setdefault(lab, {"label": lab, "count": 0, "kinds": {k: 0 for k in KINDS}})
+                row["count"] += 1
+                row["kinds"][kind] += 1
+            key = ("+".join(labels), text if text is not None else "")
+            g = self.groups.setdefault(key, {"labels": key[0], "text": key[1], "count": 0,
+                                             "kinds": {k: 0 for k in KINDS}})
+            g["count"] += 1
+            g["kinds"][kind] += 1
+
+    def by_label(self) -> List[Dict[str, Any]]:
+        return sorted(self.labels.values(), key=lambda r: (-r["count"], r["label"]))
+
+    def by_group(self, limit: Optional[int] = None) -> List[Dict[str, Any]]:
+        out = sorted(self.groups.values(), key=lambda g: (-g["count"], g["labels"], g["text"]))
+        return out if limit is None else out[:limit]
+
+
 def by_label(items: List[Dict[str, Any]]) -> List[Dict[str, Any]]:
     """Disagreements counted per label, by kind, most frequent first (a cluster with two labels counts
     for each)."""
-    table: Dict[str, Dict[str, Any]] = {}
-    for rec in items:
-        for lab in rec["labels"]:
-            row = table.setdefault(lab, {"label": lab, "count": 0, "kinds": {k: 0 for k in KINDS}})
-            row["count"] += 1
-            row["kinds"][rec["kind"]] += 1
-    return sorted(table.values(), key=lambda r: (-r["count"], r["label"]))
+    t = Tally()
+    t.add(items)
+    return t.by_label()
 
 
 def groups(items: List[Dict[str, Any]], limit: Optional[int] = None) -> List[Dict[str, Any]]:
     """Disagreements counted by label(s) and surface string, most frequent first."""
-    table: Dict[Tuple[str, str], Dict[str, Any]] = {}
-    for rec in items:
-        key = ("+".join(rec["labels"]), rec["text"] if rec["text"] is not None else "")
-        g = table.setdefault(key, {"labels": key[0], "text": key[1], "count": 0, "kinds": {k: 0 for k in KINDS}})
-        g["count"] += 1
-        g["kinds"][rec["kind"]] += 1
-    out = sorted(table.values(), key=lambda g: (-g["count"], g["labels"], g["text"]))
-    return out if limit is None else out[:limit]
+    t = Tally()
+    t.add(items)
+    return t.by_group(limit)

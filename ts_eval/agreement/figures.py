@@ -18,7 +18,7 @@ import numpy as np
 from ..core import measures
 
 if TYPE_CHECKING:
-    from .statistics import Stats
+    from .layout import Stats
 
 Figures = Dict[str, np.ndarray]
 

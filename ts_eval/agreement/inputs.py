@@ -9,9 +9,9 @@ or after the export's field.
 """
 from __future__ import annotations
 
-from typing import Any, Dict, List, Optional, Sequence
+from typing import Any, Dict, Iterator, List, Optional, Sequence, Tuple
 
-from ..core.corpus import relabel
+from ..core.corpus import Corpus, relabel
 from ..errors import Hint, OptionError
 from ..io.annotators import read_annotators
 from ..io.formats import detect as detect_format
@@ -111,6 +111,32 @@ def annotations_of(inputs: Inputs, names: Optional[Sequence[str]] = None) -> Ann
     found = annotator_names([inputs.gold, *inputs.systems], names)
     corpus = replace(inputs, names=tuple(side_names(found)), words=tuple(annotator_words(found))).corpus("agree")
     return from_corpus(corpus, found)
+
+
+def annotation_blocks(inputs: Inputs, names: Optional[Sequence[str]] = None) -> Iterator[Tuple[List[str], Corpus]]:
+    """The blocks of the annotations ``inputs`` describe, each with the annotators' names (as
+    :func:`annotations_of` names them)."""
+    from dataclasses import replace
+
+    if inputs.file is not None:
+        _one_holds_annotators(inputs, inputs.file)
+        found: Optional[List[str]] = None
+        wrong = None            # (names that do not fit are an error after the reading's, as read whole)
+        for corpus in inputs.read("agree"):
+            if found is None:
+                found = [f"col{corpus.gold_info.column}"] + [f"col{corpus.system_info[n].column}"
+                                                             for n in corpus.systems]
+                if names is not None and len(names) != len(found):
+                    wrong = OptionError(f"{len(names)} names for {len(found)} annotator columns")
+                found = list(names) if names is not None and wrong is None else found
+            yield found, corpus
+        if wrong is not None:
+            raise wrong
+        return
+    assert inputs.gold is not None
+    found = annotator_names([inputs.gold, *inputs.systems], names)
+    for corpus in replace(inputs, names=tuple(side_names(found)), words=tuple(annotator_words(found))).read("agree"):
+        yield found, corpus
 
 
 def _column_file(path: str, columns: Optional[Sequence[int]], **options: Any) -> Inputs:

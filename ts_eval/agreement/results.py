@@ -31,6 +31,15 @@ class Agreement(Displayed):
     disagreements: Dict[str, Any]
     majority: Optional[Dict[str, Any]] = None
     majority_spans: Optional[SpanSet] = field(default=None, repr=False, compare=False)   # not in the JSON
+    #: how many documents, disagreement groups and disagreements there are when the lists hold only the first
+    #: (read in blocks for a person's format); None: the lists hold every one
+    listed: Optional[Dict[str, int]] = field(default=None, repr=False, compare=False)
+
+    def total(self, what: str) -> int:
+        """How many ``documents``, disagreement ``groups`` or ``items`` there are (listed or not)."""
+        if self.listed is not None:
+            return self.listed[what]
+        return len(self.documents if what == "documents" else self.disagreements[what])
 
     summary_sections = 2
 

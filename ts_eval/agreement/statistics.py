@@ -28,7 +28,6 @@ counted on the sentences every annotator annotated.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from itertools import combinations
 from typing import Dict, List, Optional, Tuple
 
@@ -43,51 +42,7 @@ from ..models.segment import hit_counts
 from ..models.ts import sentence_counts
 from .continuum import Continuum, unit_parts
 from .data import Annotations
-
-
-@dataclass
-class Columns:
-    """Named blocks of columns: ``block(name)`` is a slice, ``shape(name)`` its shape."""
-
-    size: int = 0
-    blocks: Dict[str, Tuple[int, Tuple[int, ...]]] = field(default_factory=dict)
-
-    def add(self, name: str, *shape: int) -> None:
-        self.blocks[name] = (self.size, shape)
-        self.size += int(np.prod(shape)) if shape else 1
-
-    def index(self, name: str) -> Tuple[int, Tuple[int, ...]]:
-        return self.blocks[name]
-
-    def get(self, sums: np.ndarray, name: str) -> np.ndarray:
-        """The block ``name`` of (..., size) sums, shaped (..., *shape)."""
-        start, shape = self.blocks[name]
-        n = int(np.prod(shape)) if shape else 1
-        out = sums[..., start:start + n]
-        return out.reshape(sums.shape[:-1] + shape) if shape else out[..., 0]
-
-
-@dataclass
-class Stats:
-    """The per-sentence statistics and what their columns mean."""
-
-    matrix: sparse.csr_matrix          # (columns, sentences)
-    columns: Columns
-    pairs: List[Tuple[int, int]]       # annotator index pairs, i < j
-    categories: int                    # label sets seen (0: outside every span)
-    category_names: List[str]
-    unit_lengths: List[np.ndarray]     # per label: the distinct unit lengths (continuum atoms), sorted
-    unit_columns: List[np.ndarray]     # per label: the ``ulen`` columns of those lengths
-    gap_lengths: np.ndarray            # the distinct gap and sentence lengths, sorted
-    raters: int
-    complete: np.ndarray               # per sentence: every annotator annotated it
-
-    def sums(self, weights: Optional[np.ndarray] = None) -> np.ndarray:
-        """(columns,) totals, or (k, columns) for a (sentences, k) weight matrix (resamples, documents)."""
-        if weights is None:
-            return np.asarray(self.matrix.sum(1)).ravel()
-        sums: np.ndarray = np.asarray(self.matrix @ weights).T
-        return sums
+from .layout import Columns, Stats, _columns, category_names
 
 
 class _Builder:
@@ -136,9 +91,9 @@ class _Builder:
         return m
 
 
-def categories(ann: Annotations, merged: List[SpanSet]) -> Tuple[List[np.ndarray], List[np.ndarray], List[str]]:
+def categories(ann: Annotations, merged: List[SpanSet]) -> Tuple[List[np.ndarray], List[np.ndarray], List[List[int]]]:
     """Per annotator the category of every token and of every separator (a category is a set of
-    labels; 0 is the empty set) and the categories' names (labels joined by ``+``, ``O`` for none)."""
+    labels; 0 is the empty set) and the categories' labels (indices, in order)."""
     corpus = ann.corpus
     L = len(corpus.labels)
     keys: Dict[str, List[List[np.ndarray]]] = {"token": [], "separator": []}      # unit -> annotator -> passes
@@ -170,31 +125,7 @@ def categories(ann: Annotations, merged: List[SpanSet]) -> Tuple[List[np.ndarray
                 at += len(r)
         sets = [[lo + k for (lo, hi), m in zip(label_passes(L), row.tolist()) for k in range(hi - lo) if (m >> k) & 1]
                 for row in values]
-    names = ["+".join(corpus.labels[k] for k in s) or "O" for s in sets]
-    return codes["token"], codes["separator"], names
-
-
-def _columns(m: int, P: int, L: int, C: int, unit_columns: int, gap_values: int) -> Columns:
-    """The columns of the per-sentence statistics (see the module docstring)."""
-    cols = Columns()
-    cols.add("units")
-    cols.add("pos", m, L)
-    cols.add("tp", P, L)
-    cols.add("spans", m, L)
-    cols.add("exact", P, L)
-    cols.add("hit_a", P, L)
-    cols.add("hit_b", P, L)
-    cols.add("differ", P)
-    cols.add("cat", m, C)
-    cols.add("coinc", L + 1)
-    cols.add("values")
-    cols.add("alpha_pos", L)
-    cols.add("alpha_cat", C)
-    cols.add("distance", L)
-    cols.add("ulen", max(unit_columns, 1))
-    cols.add("gap", L, max(gap_values, 1))
-    cols.add("slen", max(gap_values, 1))
-    return cols
+    return codes["token"], codes["separator"], sets
 
 
 def sentence_stats(ann: Annotations, separator_weight: float, continuum: Continuum) -> Stats:
@@ -208,7 +139,8 @@ def sentence_stats(ann: Annotations, separator_weight: float, continuum: Continu
     complete = np.asarray(cov.all(0))
     full = None if complete.all() else complete           # mask of the non-alpha columns
 
-    tok_cat, sep_cat, cat_names = categories(ann, merged)
+    tok_cat, sep_cat, cat_sets = categories(ann, merged)
+    cat_names = category_names(corpus.labels, cat_sets)
     C = len(cat_names)
     gaps, slen, unit_keys = unit_parts(corpus, merged, continuum, complete)
     b = _Builder(_columns(m, len(pairs), L, C, len(unit_keys.flat), len(gaps.values)), S)
@@ -239,7 +171,7 @@ def sentence_stats(ann: Annotations, separator_weight: float, continuum: Continu
     b.keyed("gap", gaps.sentence, gaps.label * len(gaps.values) + gaps.column, gaps.count)
     b.keyed("slen", slen.sentence, slen.column, np.ones(len(slen.column)))
     return Stats(b.matrix(), b.columns, pairs, C, cat_names, unit_keys.lengths, unit_keys.columns, gaps.values, m,
-                 complete)
+                 complete, cat_sets)
 
 
 def _annotator_tables(b: _Builder, ann: Annotations, merged: List[SpanSet], w: float,
@@ -305,6 +237,7 @@ def _alpha_tables(b: _Builder, cov: np.ndarray, pairs: List[Tuple[int, int]], un
     coinc_cat = 2 * (both * (units[None] - differ)).sum(0) * scale
     b.table("coinc", coinc, 0)
     b.dense("coinc", coinc_cat, L)
+    b.dense("coinc0", 2 * (both * units[None]).sum(0) * scale)
     b.dense("values", ms_ * units, mask=pairable)
     b.table("alpha_pos", np.einsum("is,isl->sl", cov.astype(float), pos), 0, pairable)
     b.table("alpha_cat", np.einsum("is,isc->sc", cov.astype(float), cat), 0, pairable)

@@ -11,8 +11,10 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import TYPE_CHECKING, Any, Dict, List
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any, Dict, List, Union
 
+from ..io.inputs import Inputs
 from .errors import UsageError, option_errors
 from .input_options import add_reading_options
 from .inputs import check_paths, inputs_of, label_map
@@ -20,8 +22,12 @@ from .outputs import add_output_options, emit
 
 if TYPE_CHECKING:
     from ..agreement.data import Annotations
+    from ..agreement.results import Agreement
 
 WRITE_FORMATS = ("columns", "jsonl-tokens", "jsonl-text", "brat")    # = ts_eval.io.convert.WRITERS
+#: agree reads blocks of about this many bytes of the first input: a block's per-sentence statistics (tables
+#: of sentences x annotators or pairs x labels, while they are taken) are many times its bytes
+BLOCK_BYTES = 1 << 20
 #: the formats that list every document and disagreement (a person's formats list --cases of each)
 MACHINE_FORMATS = ("json", "csv")
 #: reading options (and their defaults) that an export split by an annotator field cannot use
@@ -52,6 +58,8 @@ def register(subparsers: Any) -> None:
                    help="with --annotator-field: annotators may leave documents out (counted as missing: "
                         "Krippendorff's alpha uses them, the other figures the documents everyone annotated)")
     add_reading_options(p)
+    p.add_argument("--jobs", type=_processes, default=1, metavar="N",
+                   help="accepted for the commands' sake; agree reads in one process, in blocks (default 1)")
     g = p.add_argument_group("figures and output")
     g.add_argument("--separator-weight", type=float, default=1.0, metavar="W",
                    help="weight of a separator unit, as in score (default 1; 0: token-level figures)")
@@ -77,8 +85,16 @@ def register(subparsers: Any) -> None:
     add_output_options(g)
 
 
-def _annotations(args: argparse.Namespace) -> Annotations:
-    from ..agreement.inputs import annotations_of, annotator_names, read_annotations
+def _processes(value: str) -> int:
+    n = int(value) if value.strip().isdigit() else 0
+    if n < 1:
+        raise argparse.ArgumentTypeError(f"expected a whole number of processes >= 1, got {value!r}")
+    return n
+
+
+def _annotations(args: argparse.Namespace) -> Union[Annotations, Inputs]:
+    """The annotations of an export split by --annotator-field (read whole), else the Inputs to read."""
+    from ..agreement.inputs import annotator_names, read_annotations
 
     inputs: List[str] = list(args.inputs)
     if args.annotator_field is not None:
@@ -100,19 +116,54 @@ def _annotations(args: argparse.Namespace) -> Annotations:
         cols = args.columns
         if cols is not None and len(cols) < 2:
             raise UsageError("--columns: give at least two annotator columns")
-        read = inputs_of(args, file=inputs[0], names=None, columns=False, gold_column=cols[0] if cols else 2,
+        return inputs_of(args, file=inputs[0], names=None, columns=False, gold_column=cols[0] if cols else 2,
                          system_columns=tuple(cols[1:]) if cols else None)
-    else:
-        if args.columns is not None:
-            raise UsageError("--columns applies to one column file with an annotator per column")
-        with option_errors():
-            annotator_names(inputs, args.names)     # (names are checked before the reading options)
-        read = inputs_of(args, gold=inputs[0], systems=inputs[1:], names=None, columns=False)
+    if args.columns is not None:
+        raise UsageError("--columns applies to one column file with an annotator per column")
     with option_errors():
-        return annotations_of(read, args.names)
+        annotator_names(inputs, args.names)     # (names are checked before the reading options)
+    return inputs_of(args, gold=inputs[0], systems=inputs[1:], names=None, columns=False)
+
+
+def _in_blocks(args: argparse.Namespace, read: Inputs) -> bool:
+    """Whether agree reads ``read`` in blocks (the sums of blocks are the whole's: :func:`exact_in_blocks`;
+    --majority writes the spans of the whole): else whole."""
+    from ..agreement.stream import exact_in_blocks
+    from ..io.source import STDIN
+
+    if args.majority is not None:
+        return False
+    if read.file is None:
+        annotators = 1 + len(read.systems)
+    elif read.system_columns is not None:
+        annotators = 1 + len(read.system_columns)
+    elif read.file == STDIN:
+        return False
+    else:
+        from ..io.columns import count_columns
+
+        try:
+            annotators = count_columns(read.file, read.delimiter) - 1
+        except Exception:           # (the whole read reports it)
+            return False
+    return exact_in_blocks(annotators, args.separator_weight)
+
+
+def _report(args: argparse.Namespace, read: Inputs) -> Agreement:
+    """The agreement of ``read`` read in blocks, the lists cut to --cases for a person's formats."""
+    from ..agreement.inputs import annotation_blocks
+    from ..agreement.stream import agreement_of_blocks
+
+    if read.block_bytes is not None:
+        read = replace(read, block_bytes=min(read.block_bytes, BLOCK_BYTES))
+    with option_errors():
+        return agreement_of_blocks(annotation_blocks(read, args.names), separator_weight=args.separator_weight,
+                                   continuum=args.continuum, bootstrap=args.bootstrap, confidence=args.confidence,
+                                   seed=args.seed, keep=None if args.format in MACHINE_FORMATS else args.cases)
 
 
 def run(args: argparse.Namespace) -> int:
+    from ..agreement.inputs import annotations_of
     from ..agreement.study import agreement, majority_documents
     from ..io.convert import convert
 
@@ -125,15 +176,21 @@ def run(args: argparse.Namespace) -> int:
     report_to = None if args.majority is not None else args.output
     check_paths(args, [(f"input {k + 1}", p) for k, p in enumerate(args.inputs)],
                 [("-o", args.output)] if args.output else [])
-    ann = _annotations(args)
-    with option_errors():
-        result = agreement(ann, separator_weight=args.separator_weight, continuum=args.continuum,
-                       bootstrap=args.bootstrap, confidence=args.confidence, seed=args.seed, majority=args.majority)
+    read = _annotations(args)
+    if isinstance(read, Inputs) and _in_blocks(args, read):
+        result = _report(args, read)
+        ann = None
+    else:
+        with option_errors():
+            ann = annotations_of(read, args.names) if isinstance(read, Inputs) else read
+            result = agreement(ann, separator_weight=args.separator_weight, continuum=args.continuum,
+                               bootstrap=args.bootstrap, confidence=args.confidence, seed=args.seed,
+                               majority=args.majority)
     result.settings["input"] = {"inputs": list(args.inputs), "annotator_field": args.annotator_field,
                                 "columns": args.columns}
     if args.majority is not None:
         with option_errors():
-            assert result.majority_spans is not None and result.majority is not None     # asked for: made
+            assert ann is not None and result.majority_spans is not None and result.majority is not None
             docs = majority_documents(ann, result.majority_spans, path=f"majority of {len(ann.names)} annotators")
             rep = convert(docs, args.output, to_format=args.to_format, scheme=args.majority_scheme,
                           overlapping=args.overlapping)

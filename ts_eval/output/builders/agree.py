@@ -155,7 +155,7 @@ def documents_table(a: Agreement, limit: Optional[int]) -> Table:
                 Cell(sum(d["spans"].values()), "count", counts=dict(d["spans"])), Cell(d["alpha"], "corr"),
                 Cell(d["alpha_u"], "corr"), Cell(d["kappa"], "corr"), Cell(d["f_exact"], "score")]
         rows.append(row)
-    more = f"; the {len(docs)} lowest of {len(a.documents)}" if len(docs) < len(a.documents) else ""
+    more = f"; the {len(docs)} lowest of {a.total('documents')}" if len(docs) < a.total("documents") else ""
     title = f"Per {unit}, lowest alpha first (micro over labels; kappa, F1: mean of the pairs with spans{more})"
     return Table("documents", title, cols, rows)
 
@@ -190,14 +190,16 @@ def disagreement_blocks(a: Agreement, limit: Optional[int], spelling: Spelling =
                   + [[Cell(r["label"]), Cell(r["count"], "count")] + [Cell(r["kinds"][k], "count") for k in KIND_TITLES]
                      for r in d["by_label"]], row_styles=["total"] + [None] * len(d["by_label"]))
     groups = d["groups"] if limit is None else d["groups"][:limit]
-    more = f"; the {len(groups)} most frequent of {len(d['groups'])}" if len(groups) < len(d["groups"]) else ""
-    groups_more = more_note(len(groups), len(d["groups"]), "groups", spelling)
+    n_groups = a.total("groups")
+    more = f"; the {len(groups)} most frequent of {n_groups}" if len(groups) < n_groups else ""
+    groups_more = more_note(len(groups), n_groups, "groups", spelling)
     gt = Table("disagreement-groups", f"Grouped by label and surface string{more}",
                [Column("labels", "labels"), Column("text", "text"), Column("count", "clusters"), *kind_cols],
                [[Cell(g["labels"]), Cell(g["text"]), Cell(g["count"], "count")]
                 + [Cell(g["kinds"][k], "count") for k in KIND_TITLES] for g in groups])
     items = d["items"] if limit is None else d["items"][:limit]
-    more = f"; the first {len(items)} of {len(d['items'])}" if len(items) < len(d["items"]) else ""
+    n_items = a.total("items")
+    more = f"; the first {len(items)} of {n_items}" if len(items) < n_items else ""
     has_lines = any(r["line"] is not None for r in items)
     cols = [Column("sentence", "sentence")] + ([Column("line", "line")] if has_lines else []) + [
         Column("kind", "kind"), Column("text", "text")] + [Column(f"by:{n}", n) for n in names]
@@ -210,7 +212,7 @@ def disagreement_blocks(a: Agreement, limit: Optional[int], spelling: Spelling =
         rows.append(row)
     it = Table("disagreements", f"Every disagreement, in text order{more}", cols, rows, key_columns=1,
                note="each annotator's spans as [text]LABEL; - where an annotator has none")
-    return [kinds, gt, *groups_more, it, *more_note(len(items), len(d["items"]), "disagreements", spelling)]
+    return [kinds, gt, *groups_more, it, *more_note(len(items), n_items, "disagreements", spelling)]
 
 
 def pair_label_table(a: Agreement) -> Table:
@@ -247,8 +249,9 @@ def build(a: Agreement, cases: Optional[int] = None, *, spell: Spelling = python
                           _heatmap(a, "f_exact", "Pairwise F1, exact match (micro)", "score")], id="pairs"),
         Section("Labels", [labels_table(a)], id="labels"),
         Section("Documents", [documents_table(a, cases),
-                              *more_note(min(len(a.documents), cases if cases is not None else len(a.documents)),
-                                         len(a.documents), f"{unit}s", spell)], id="documents"),
+                              *more_note(min(a.total("documents"), cases if cases is not None
+                                             else a.total("documents")),
+                                         a.total("documents"), f"{unit}s", spell)], id="documents"),
         Section("Disagreements", disagreement_blocks(a, cases, spell), id="disagreements"),
         Section("Every pair per label", [pair_label_table(a)], id="pair-labels", detail=True),
     ]
