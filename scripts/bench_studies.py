@@ -272,6 +272,7 @@ class Run:
     wall_s: float
     peak_mb: Optional[float]
     stopped: bool = False
+    failed: int = 0             # the exit status of a run that failed (137: killed, e.g. out of memory)
 
 
 @dataclass
@@ -290,7 +291,10 @@ class Tool:
     runs: List[Run] = field(default_factory=list)
 
     def stopped(self) -> bool:
-        return any(r.stopped for r in self.runs)
+        return any(r.stopped or r.failed for r in self.runs)
+
+    def failed(self) -> int:
+        return next((r.failed for r in self.runs if r.failed), 0)
 
     def median(self) -> Optional[float]:
         done = [r.wall_s for r in self.runs if not r.stopped]
@@ -339,15 +343,16 @@ def run_once(tool: Tool, corpus: Path, parts: Sequence[Path], stream: bool, time
         wall = time.perf_counter() - t0
         if feeder:
             feeder.thread.join(5)
-        if proc.returncode != 0 and not stopped:
+        failed = proc.returncode if proc.returncode != 0 and not stopped else 0
+        if failed:      # reported in the table; the other runs go on
             err.seek(0)
-            raise SystemExit(f"{tool.label} failed (exit {proc.returncode}): {' '.join(tool.argv)}\n"
-                             + err.read().decode("utf-8", "replace")[-2000:])
+            print(f"  {tool.label} failed (exit {failed}{': killed' if failed == 137 else ''}): "
+                  f"{' '.join(tool.argv)}\n" + err.read().decode("utf-8", "replace")[-1000:], flush=True)
         text = Path(mem.name).read_text().split()
         peak = int(text[-1]) * 1024 / 1e6 if text and text[-1].isdigit() else None
-    if tool.timefile and not stopped:
+    if tool.timefile and not stopped and not failed:
         wall = json.loads(tool.timefile.read_text())["seconds"]
-    return Run(timeout if stopped else wall, peak, stopped)
+    return Run(timeout if stopped else wall, peak, stopped, failed)
 
 
 def same_output(a: Optional[Path], b: Optional[Path]) -> Optional[bool]:
@@ -361,6 +366,9 @@ def same_output(a: Optional[Path], b: Optional[Path]) -> Optional[bool]:
 def fmt_time(t: Dict[str, Any]) -> str:
     if t.get("skipped"):
         return f"skipped: {t['skipped']}"
+    if t.get("failed"):
+        killed = ": killed" if t["failed"] == 137 else ""
+        return f"failed after {t['failed_after_s']:.0f} s (exit {t['failed']}{killed})"
     if t.get("stopped"):
         return f"stopped after {t['timeout']:.0f} s"
     return f"{t['median_s']:.2f} s"
@@ -381,6 +389,8 @@ def rows_of(tools: List[Tool], tokens: int, nbytes: int, sentences: int, timeout
         med, peak = t.median(), t.peak()
         ref = score.get(t.version) if t.version != "peer" else (score.get("now") or score.get("base"))
         allowed = TARGET_MB + RESAMPLING_BYTES * sentences * resampled / 1e6
+        if t.failed():
+            row.update(failed=t.failed(), failed_after_s=next(r.wall_s for r in t.runs if r.failed))
         row.update(median_s=med, stopped=t.stopped(), peak_mb=peak,
                    bytes_per_token=(peak * 1e6 / tokens) if peak is not None else None,
                    vs_score=(med / ref) if med is not None and ref else None,
@@ -596,7 +606,8 @@ def main(argv: Optional[List[str]] = None) -> int:
                             continue
                         t.runs.append(run_once(t, corpus, parts, stream, args.timeout))
                         r = t.runs[-1]
-                        took = f"stopped after {args.timeout:.0f} s" if r.stopped else f"{r.wall_s:8.2f} s"
+                        took = (f"stopped after {args.timeout:.0f} s" if r.stopped else
+                                f"failed (exit {r.failed})" if r.failed else f"{r.wall_s:8.2f} s")
                         print(f"  {t.version:5s} {t.label:36s} {took:>22s} "
                               f"{r.peak_mb if r.peak_mb is not None else float('nan'):8.1f} MB", flush=True)
                         if rep == 0 and t.version == "base" and t.output:
