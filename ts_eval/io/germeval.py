@@ -32,7 +32,7 @@ from __future__ import annotations
 import codecs
 import re
 from dataclasses import dataclass, field
-from typing import Any, Callable, List, NamedTuple, Optional, Sequence, Tuple, Union
+from typing import Any, Callable, Iterator, List, NamedTuple, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
@@ -50,8 +50,12 @@ from .germeval_data import (
     TAG_PREFIX,
     TAGS,
     GermEvalData,
+    TokenTexts,
     check_policy_name,
+    joined,
+    last_cut,
     level_chunks,
+    piece_of,
     sentence_bounded,
 )
 from .source import RawBlock, is_dir, line_blocks, open_stream, system_name
@@ -326,6 +330,92 @@ def _tag_hint(tag: str) -> str:
     if sep and head.upper() in ("B", "I") and label.lower() in {lab.lower() for lab in LABELS}:
         return "labels are case sensitive; " + expected
     return expected
+
+
+def _block_data(tf: _TabFile, name: str, path: str) -> GermEvalData:
+    """One block's :class:`GermEvalData` (its tags checked: :func:`_tag_ids`)."""
+    tags = _tag_ids(tf, (2, 3, 4, 5), ROW_NAMES)
+    return GermEvalData(
+        name=name, gold_path=path, system_path=path, layout="6col", tags=tags,
+        sent_first=tf.sent_first, gold_lines=tf.token_line, system_lines=tf.token_line,
+        texts=TokenTexts.of(_token_texts(tf), tf.n_tokens), comment_lines=tf.comment_lines,
+        blank_lines=tf.blank_lines)
+
+
+class _FirstErrors:
+    """The first error of each kind met so far, raised (:meth:`raise_first`) in the order the whole
+    file's read raises them: the layout checks (:data:`_LEAD_TAB` ..., earliest check, then earliest
+    block), an empty file, no token lines, a tag outside the set, then ill-formed IOB2 (policy strict)."""
+
+    def __init__(self) -> None:
+        self.layout: List[Tuple[int, int, InputError]] = []
+        self.tag: Optional[InputError] = None
+        self.policy: Optional[InputError] = None
+
+    @property
+    def any(self) -> bool:
+        return bool(self.layout) or self.tag is not None or self.policy is not None
+
+    def raise_first(self, path: str, layout_help: str, size: int, head: List[Tuple[int, int]]) -> None:
+        if self.layout:
+            raise min(self.layout, key=lambda f: f[:2])[2]
+        if not size:
+            raise InputError("empty file, expected token lines (" + layout_help + ")", path)
+        if not head:
+            raise InputError("no token lines (only blank and '#' lines); expected " + layout_help, path)
+        for err in (self.tag, self.policy):
+            if err is not None:
+                raise err
+
+
+def germeval_blocks(path: str, *, name: Optional[str] = None, policy: str = "nereval",
+                    block_bytes: Optional[int] = BLOCK_BYTES) -> Iterator[Tuple[GermEvalData, bool]]:
+    """A 6-column file as pieces of whole sentences, one block after the other: each a
+    :class:`GermEvalData` with its own token indices (and the file's line numbers), and whether it is
+    the file's last.  A piece never
+    ends where a chunk runs on into the next sentence (policy ``nereval``: a sentence that starts with
+    an ``I-`` after a tag that is not ``O``, on any row), so the pieces' chunks are the file's.  Nothing
+    is yielded after the first error; the error raised is the one :func:`read_germeval` raises."""
+    check_policy_name(policy)
+    help6 = "6 fields: " + SIX_COLUMNS
+    label = name or system_name(path)
+    errors, size, lines = _FirstErrors(), 0, (0, 0)     # lines: '#' and blank lines not yet given
+    head: List[Tuple[int, int]] = []
+    pending: Optional[GermEvalData] = None
+    for k, block in enumerate(line_blocks(lambda: _opened(path), _sentence_end, block_bytes)):
+        part = _split_block(block, path, (6,), help6, head)
+        if isinstance(part, _Failed):
+            errors.layout.append((part.check, k, part.error))
+            continue
+        size += len(part.data)
+        if errors.layout or errors.tag is not None:
+            continue
+        if not part.n_tokens:           # only '#' and blank lines: they go with the piece read so far
+            lines = (lines[0] + part.comment_lines, lines[1] + part.blank_lines)
+            continue
+        try:
+            piece = _block_data(part, label, path)
+        except InputError as err:
+            errors.tag = err
+            continue
+        piece.comment_lines, piece.blank_lines = piece.comment_lines + lines[0], piece.blank_lines + lines[1]
+        lines = (0, 0)
+        if errors.policy is None:
+            try:
+                check_policy(piece, policy)
+            except InputError as err:
+                errors.policy = err
+        if errors.any:
+            continue
+        pending = piece if pending is None else joined(pending, piece)
+        cut = last_cut(pending, policy)
+        if cut:
+            yield piece_of(pending, 0, cut), False
+            pending = piece_of(pending, cut, pending.n_tokens)
+    errors.raise_first(path, help6, size, head)
+    if pending is not None:
+        pending.comment_lines, pending.blank_lines = pending.comment_lines + lines[0], pending.blank_lines + lines[1]
+        yield pending, True
 
 
 def read_germeval(path: str, *, name: Optional[str] = None, policy: str = "nereval",
