@@ -9,7 +9,7 @@ Exit codes (set by ``ts_eval.cli.errors``): 0 scored, 1 bad input, 2 bad usage.
 from __future__ import annotations
 
 import argparse
-from typing import TYPE_CHECKING, Any, Callable, Dict
+from typing import TYPE_CHECKING, Any, Callable, Dict, Iterable, Tuple
 
 from ..errors import OptionError
 from .errors import UsageError
@@ -49,18 +49,19 @@ def register(subparsers: Any) -> argparse.ArgumentParser:
     return p
 
 
-def _load(args: argparse.Namespace) -> GermEvalData:
-    from ..io.germeval import read_germeval, read_germeval_pair
+def _load(args: argparse.Namespace) -> Iterable[Tuple[GermEvalData, bool]]:
+    """The input as pieces in order, the last one marked (a 6-column FILE: block by block)."""
+    from ..io.germeval import germeval_blocks, read_germeval_pair
 
     if args.gold or args.system:
         if args.file:
             raise UsageError("give either FILE or --gold/--system, not both")
         if not (args.gold and args.system):
             raise UsageError("two-file mode needs both --gold and --system")
-        return read_germeval_pair(args.gold, args.system, name=args.name, policy=args.policy)
+        return [(read_germeval_pair(args.gold, args.system, name=args.name, policy=args.policy), True)]
     if not args.file:
         raise UsageError("give a FILE (6 columns), or --gold GOLD --system SYS (4 columns each)")
-    return read_germeval(args.file, name=args.name, policy=args.policy)
+    return germeval_blocks(args.file, name=args.name, policy=args.policy)
 
 
 def _legacy() -> Dict[str, Callable[..., str]]:
@@ -71,15 +72,14 @@ def _legacy() -> Dict[str, Callable[..., str]]:
 
 def run(args: argparse.Namespace) -> int:
     from ..core import measures
-    from ..germeval.evaluate import evaluate_germeval
+    from ..germeval.evaluate import evaluate_germeval_pieces
 
     try:
         measures.check_separator_weight(args.separator_weight)
     except OptionError as err:      # (a usage error of this command: the message names the option as typed)
         raise UsageError(err.parts) from None
     check_paths(args, [("FILE", args.file), ("--gold", args.gold), ("--system", args.system)])
-    data = _load(args)
-    report = evaluate_germeval(data, policy=args.policy, separator_weight=args.separator_weight,
+    report = evaluate_germeval_pieces(_load(args), policy=args.policy, separator_weight=args.separator_weight,
                                eof_quirk=not args.count_last_chunk, fair=not args.no_fair)
     report.settings["input"] = {"file": args.file, "gold": args.gold, "system": args.system}
     emit(report, args, _legacy, width=120)

@@ -111,8 +111,10 @@ def _correct_pairs(pairs: Pairs, gold: LevelChunks, system: LevelChunks, gold_ta
 
 
 def germeval_counts(data: GermEvalData, policy: str = "nereval", eof_quirk: bool = True,
-                    chunks: Optional[Dict[Tuple[str, str], LevelChunks]] = None) -> GermEvalCounts:
-    """The official scorer's counts for one system (both levels, strict and loose)."""
+                    chunks: Optional[Dict[Tuple[str, str], LevelChunks]] = None,
+                    at_end: bool = True) -> GermEvalCounts:
+    """The official scorer's counts for one system (both levels, strict and loose); ``at_end`` False: data
+    is a piece of the input before its end, where the end-of-input rule does not apply."""
     chunks = chunks if chunks is not None else level_chunks(data, policy)
     n = data.n_tokens
     offsets = data.sent_offsets
@@ -129,7 +131,7 @@ def germeval_counts(data: GermEvalData, policy: str = "nereval", eof_quirk: bool
         pairs = match(spanset(g), spanset(s))
         for mode in MODES:
             ok = _correct_pairs(pairs, g, s, gt, st, mode)
-            at_eof = ok & (g.last[pairs.gold] == n - 1)
+            at_eof = ok & (g.last[pairs.gold] == n - 1) & at_end
             dropped = int(at_eof.sum()) if eof_quirk else 0
             if eof_quirk:
                 ok &= ~at_eof

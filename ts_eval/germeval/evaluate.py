@@ -15,7 +15,7 @@ Metric 1 for ranking is the model ``germeval-m1`` (:mod:`ts_eval.models.germeval
 from __future__ import annotations
 
 import dataclasses
-from typing import Any, Dict, List, Sequence, Set, Tuple
+from typing import Any, Dict, Iterable, List, Optional, Sequence, Set, Tuple
 
 import numpy as np
 
@@ -24,7 +24,7 @@ from ..core.matching import match
 from ..core.measures import percent, percent_of_ratio, prf
 from ..fair.algorithm import fair_errors
 from ..fair.scores import fair_report
-from ..fair.types import ERROR_TYPES
+from ..fair.types import ERROR_TYPES, FairResult
 from ..io.germeval_data import (
     BASES,
     LABELS,
@@ -35,10 +35,11 @@ from ..io.germeval_data import (
     level_chunks,
     sentence_bounded,
 )
-from ..models.ts import ts_counts, ts_result
+from ..models.ts import TSCounts, ts_counts, ts_result
 from ..results.report import Report, versions
 from .corpus import level_corpus
 from .counts import MODES, GermEvalCounts, germeval_counts
+from .sums import GermEvalSums
 
 # ---------------------------------------------------------------------------
 # the official numbers (percentages, computed in the scorer's order of operations)
@@ -100,35 +101,50 @@ def official_numbers(levels: Dict[str, Any], n: int, types: Sequence[str]) -> Di
 # ---------------------------------------------------------------------------
 # TS over both levels, fair error types per level
 
-def ts_scores(data: GermEvalData, chunks: Dict[Tuple[str, str], LevelChunks], separator_weight: float = 1.0,
-              beta: float = 1.0) -> Dict[str, Any]:
-    """TS model over both levels at once (per label, micro, macro) plus each level's micro scores."""
+def ts_tables(data: GermEvalData, chunks: Dict[Tuple[str, str], LevelChunks]) -> Tuple[TSCounts, Dict[str, TSCounts]]:
+    """TS counts over both levels at once, and of each level alone."""
     corpus = level_corpus(data, chunks)
-    out = ts_result(ts_counts(corpus, corpus.gold, corpus.systems[data.name]), LABELS, separator_weight, beta)
-    out["levels"] = {}
+    both = ts_counts(corpus, corpus.gold, corpus.systems[data.name])
+    levels = {}
     for lv in LEVELS:
         c1 = level_corpus(data, chunks, (lv,))
-        tab = ts_counts(c1, c1.gold, c1.systems[data.name]).micro(separator_weight)
+        levels[lv] = ts_counts(c1, c1.gold, c1.systems[data.name])
+    return both, levels
+
+
+def ts_scores(both: TSCounts, levels: Dict[str, TSCounts], separator_weight: float = 1.0,
+              beta: float = 1.0) -> Dict[str, Any]:
+    """TS model over both levels at once (per label, micro, macro) plus each level's micro scores."""
+    out = ts_result(both, LABELS, separator_weight, beta)
+    out["levels"] = {}
+    for lv in LEVELS:
+        tab = levels[lv].micro(separator_weight)
         out["levels"][lv] = {"tp": float(tab[0]), "fp": float(tab[1]), "fn": float(tab[2]), "tn": float(tab[3]),
                              **{k: float(v) for k, v in measures.scores(*tab, beta=beta).items()}}
     return out
 
 
-def fair_scores(data: GermEvalData, chunks: Dict[Tuple[str, str], LevelChunks]) -> Dict[str, Any]:
-    """Fair error types of each level alone (gold outer vs system outer, inner vs inner).
-
-    Uses :func:`ts_eval.fair.fair_errors` on the shared matcher's pairs and
-    :func:`ts_eval.fair.fair_report` for the traditional, fair and weighted (eq5) scores.
-    Chunks that run over a sentence boundary (policy nereval) are cut at it first.
-    """
+def fair_results(data: GermEvalData, chunks: Dict[Tuple[str, str], LevelChunks]) -> Dict[str, Tuple[FairResult, int]]:
+    """Fair error types of each level alone (gold outer vs system outer, inner vs inner), with the level's
+    gold spans: :func:`ts_eval.fair.fair_errors` on the shared matcher's pairs.  Chunks that run over a
+    sentence boundary (policy nereval) are cut at it first."""
     offsets = data.sent_offsets
+    out = {}
+    for lv in LEVELS:
+        g = sentence_bounded(chunks[("gold", lv)], offsets)
+        s = sentence_bounded(chunks[("system", lv)], offsets)
+        out[lv] = (fair_errors(g, s, match(g, s), list(LABELS), offsets, per_sentence=False), len(g))
+    return out
+
+
+def fair_scores(results: Dict[str, Tuple[FairResult, int]]) -> Dict[str, Any]:
+    """The fair part of the report: :func:`ts_eval.fair.fair_report` (traditional, fair and weighted (eq5)
+    scores) per level, and a table of the error types."""
     out: Dict[str, Any] = {"available": True, "levels": {}}
     header = ["level", *ERROR_TYPES, "trad F1", "fair F1"]
     rows = []
     for lv in LEVELS:
-        g = sentence_bounded(chunks[("gold", lv)], offsets)
-        s = sentence_bounded(chunks[("system", lv)], offsets)
-        res = fair_errors(g, s, match(g, s), list(LABELS), offsets)
+        res = results[lv][0]
         rep = _plain(fair_report(res))
         out["levels"][lv] = rep
         tot = res.counts()
@@ -213,7 +229,7 @@ def counts_dict(c: GermEvalCounts) -> Dict[str, Any]:
             "per_type": per_type, "official": official_numbers(levels, n, types)}
 
 
-def validation_dict(data: GermEvalData, c: GermEvalCounts) -> Dict[str, Any]:
+def validation_rows(data: GermEvalData, c: GermEvalCounts) -> Dict[str, Dict[str, int]]:
     """What reading and decoding found, per row: spans (chunks), ill-formed ones and how they were treated."""
     rows = {}
     for side in ("gold", "system"):
@@ -224,34 +240,65 @@ def validation_dict(data: GermEvalData, c: GermEvalCounts) -> Dict[str, Any]:
                 "i_start": int(np.count_nonzero(TAG_PREFIX[data.row(side, lv)[ch.start]] == 2)),
                 "label_change_inside": int(ch.mixed.sum()), "crosses_sentence": int(ch.crosses.sum()),
             }
+    return rows
+
+
+def validation_dict(rows: Dict[str, Dict[str, int]], c: GermEvalCounts) -> Dict[str, Any]:
+    """The validation part of the report: the rows' counts and the correct chunks the end-of-input rule
+    left out (strict)."""
     eof = sum(lc.eof_dropped for (mode, _), lc in c.levels.items() if mode == "strict")
     return {"rows": rows, "eof_dropped_strict": eof}
+
+
+def add_piece(sums: GermEvalSums, data: GermEvalData, at_end: bool, fair: bool) -> None:
+    """Count one piece of the input (whole sentences, no chunk cut) into ``sums``."""
+    chunks = level_chunks(data, sums.policy)
+    c = germeval_counts(data, sums.policy, sums.eof_quirk, chunks, at_end)
+    sums.add_counts(c, validation_rows(data, c), data.n_sentences, data.comment_lines)
+    sums.add_ts(*ts_tables(data, chunks))
+    if fair:
+        sums.add_fair(fair_results(data, chunks))
 
 
 def evaluate_germeval(data: GermEvalData, *, policy: str = "nereval", separator_weight: float = 1.0,
                       beta: float = 1.0, eof_quirk: bool = True, fair: bool = True) -> Report:
     """Score one system: Metrics 1-4 (official), TS over both levels, fair error types per level."""
+    return evaluate_germeval_pieces([(data, True)], policy=policy, separator_weight=separator_weight, beta=beta,
+                                    eof_quirk=eof_quirk, fair=fair)
+
+
+def evaluate_germeval_pieces(pieces: Iterable[Tuple[GermEvalData, bool]], *, policy: str = "nereval",
+                             separator_weight: float = 1.0, beta: float = 1.0, eof_quirk: bool = True,
+                             fair: bool = True) -> Report:
+    """Score one system from pieces of its input in order (whole sentences, no chunk cut, the last one
+    marked; :func:`ts_eval.io.germeval.germeval_blocks`), keeping only their sums (:class:`.sums.GermEvalSums`):
+    the report of the whole input."""
     measures.check_separator_weight(separator_weight)
     measures.check_beta(beta)
-    chunks = level_chunks(data, policy)
-    c = germeval_counts(data, policy, eof_quirk, chunks)
+    sums = GermEvalSums(policy, eof_quirk)
+    first: Optional[GermEvalData] = None
+    for data, at_end in pieces:
+        first = first or data
+        add_piece(sums, data, at_end, fair)
+    if first is None or sums.ts is None:
+        raise ValueError("no piece of input given")
+    c = sums.counts()
     system: Dict[str, Any] = {
-        "name": data.name,
-        "source": {"name": data.name, "path": data.system_path, "input_layout": data.layout},
+        "name": first.name,
+        "source": {"name": first.name, "path": first.system_path, "input_layout": first.layout},
         "germeval": counts_dict(c),
-        "validation": validation_dict(data, c),
-        "ts": ts_scores(data, chunks, separator_weight, beta),
+        "validation": validation_dict(sums.validation, c),
+        "ts": ts_scores(sums.ts, sums.ts_levels, separator_weight, beta),
     }
     if fair:
-        system["fair"] = fair_scores(data, chunks)
+        system["fair"] = fair_scores(sums.fair)
     settings = {
         "command": "germeval", "policy": policy, "eof_quirk": eof_quirk, "separator_weight": separator_weight,
-        "beta": beta, "labels": list(LABELS), "input_layout": data.layout,
+        "beta": beta, "labels": list(LABELS), "input_layout": first.layout,
         "scorer": "nereval.perl 2014-05-19 (GermEval 2014 official); Metrics 1-4 reproduce it",
         "versions": versions(),
     }
-    corpus = {"tokens": data.n_tokens, "sentences": data.n_sentences, "separators": data.n_tokens - data.n_sentences,
-              "comment_lines": data.comment_lines, "labels": list(LABELS)}
-    gold = {"name": "gold", "path": data.gold_path,
-            "spans": {lv: len(c.chunks[("gold", lv)]) for lv in LEVELS}}
+    corpus = {"tokens": sums.n_tokens, "sentences": sums.n_sentences, "separators": sums.n_tokens - sums.n_sentences,
+              "comment_lines": sums.comment_lines, "labels": list(LABELS)}
+    gold = {"name": "gold", "path": first.gold_path, "spans": {lv: sums.gold_spans[lv] for lv in LEVELS}}
     return Report(settings, corpus, gold, [system], kind="germeval")

@@ -32,7 +32,7 @@ from __future__ import annotations
 import codecs
 import re
 from dataclasses import dataclass, field
-from typing import Any, Callable, List, NamedTuple, Optional, Sequence, Tuple, Union
+from typing import Any, Callable, Iterator, List, NamedTuple, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
@@ -50,8 +50,12 @@ from .germeval_data import (
     TAG_PREFIX,
     TAGS,
     GermEvalData,
+    TokenTexts,
     check_policy_name,
+    joined,
+    last_cut,
     level_chunks,
+    piece_of,
     sentence_bounded,
 )
 from .source import RawBlock, is_dir, line_blocks, open_stream, system_name
@@ -228,11 +232,8 @@ def _block_lines(data: np.ndarray) -> Union[int, Tuple[np.ndarray, np.ndarray, n
     nonempty = lend > lstart
     cr = nonempty & (data[np.maximum(lend - 1, 0)] == 13)
     lend = lend - cr
-    # whitespace-only lines are blank (as are empty ones)
-    ws = (data == 32) | (data == 9) | (data == 13) | (data == 11) | (data == 12)
-    nonws = np.concatenate(([0], np.cumsum(~ws, dtype=np.int64)))
-    blank = (nonws[lend] - nonws[lstart]) == 0
     first = data[np.minimum(lstart, size - 1)]
+    blank = _blank_lines(data, lstart, lend, first)
     comment = ~blank & (first == ord("#"))
     lead_tab = ~blank & ~comment & (first == 9)
     if lead_tab.any():
@@ -247,6 +248,24 @@ def _block_lines(data: np.ndarray) -> Union[int, Tuple[np.ndarray, np.ndarray, n
             e -= 1
         te[k] = e
     return tok, ts, te, int(comment.sum()), int(blank.sum())
+
+
+_WHITE = np.zeros(256, bool)
+_WHITE[[32, 9, 13, 11, 12]] = True
+
+
+def _blank_lines(data: np.ndarray, lstart: np.ndarray, lend: np.ndarray, first: np.ndarray) -> np.ndarray:
+    """Which lines are blank: empty, or white space only (only a line that starts with white space can be)."""
+    blank: np.ndarray = lend == lstart
+    maybe = np.flatnonzero(~blank & _WHITE[first])
+    if len(maybe) > 64:                 # many: over the bytes of the lines that start with white space
+        ws = _WHITE[data]
+        nonws = np.concatenate(([0], np.cumsum(~ws, dtype=np.int64)))
+        blank[maybe] = (nonws[lend[maybe]] - nonws[lstart[maybe]]) == 0
+    else:
+        for k in maybe.tolist():
+            blank[k] = bool(_WHITE[data[lstart[k]:lend[k]]].all())
+    return blank
 
 
 def _block_fields(data: np.ndarray, tok: np.ndarray, ts: np.ndarray, te: np.ndarray, path: str,
@@ -293,10 +312,57 @@ def _block_fields(data: np.ndarray, tok: np.ndarray, ts: np.ndarray, te: np.ndar
     return fstart, fend
 
 
+def _tag_table() -> Tuple[int, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The official tags by their first 8 bytes (a word, as :func:`~.columns.byte_windows` reads it; no two
+    tags share it), hashed into 4096 slots (``(word * multiplier) >> 52``, a multiplier that puts no two tags
+    in one slot): the multiplier, and per slot the tag's word, length, bytes 9.. (a word) and id into TAGS
+    (slot 0's word 0 matches no tag: a tag is not empty)."""
+    words = [int.from_bytes(t.encode()[:8], "little") for t in TAGS]
+    mult = next(m for m in range(0x9E3779B97F4A7C15, 1 << 64, 2)
+                if len({((w * m) & ((1 << 64) - 1)) >> 52 for w in words}) == len(words))
+    word, length, rest = np.zeros(4096, np.uint64), np.zeros(4096, np.int64), np.zeros(4096, np.uint64)
+    ids = np.zeros(4096, np.uint8)
+    for k, (t, w) in enumerate(zip(TAGS, words)):
+        slot = ((w * mult) & ((1 << 64) - 1)) >> 52
+        word[slot], length[slot], ids[slot] = w, len(t.encode()), k
+        rest[slot] = int.from_bytes(t.encode()[8:16], "little")
+    return mult, word, length, rest, ids
+
+
+_TAG_MULT, _TAG_WORD, _TAG_LEN, _TAG_REST, _TAG_IDS = _tag_table()
+_LOW = np.array([(1 << (8 * k)) - 1 for k in range(8)] + [(1 << 64) - 1], dtype=np.uint64)
+
+
+def _official_tag_ids(data: np.ndarray, windows: np.ndarray, starts: np.ndarray,
+                      ends: np.ndarray) -> Optional[np.ndarray]:
+    """The ids into TAGS of byte slices that are all official tags (None if one is not): looked up by their
+    first 8 bytes (:func:`_tag_table`), then their length and their bytes after the 8th checked."""
+    lengths = ends - starts
+    ids = np.zeros(len(starts), np.uint8)               # O (most tags): one byte, 'O'
+    other = np.flatnonzero((lengths != 1) | (data[starts] != ord("O")))
+    if not len(other):
+        return ids
+    starts, lengths = starts[other], lengths[other]
+    word = windows[starts] & _LOW[np.minimum(lengths, 8)]
+    slot = ((word * np.uint64(_TAG_MULT)) >> np.uint64(52)).astype(np.intp)
+    ok = (_TAG_WORD[slot] == word) & (_TAG_LEN[slot] == lengths)
+    long = np.flatnonzero(lengths > 8)
+    if len(long):
+        rest = windows[np.minimum(starts[long] + 8, len(windows) - 1)] & _LOW[np.minimum(lengths[long] - 8, 8)]
+        ok[long] &= _TAG_REST[slot[long]] == rest
+    if not ok.all():
+        return None
+    ids[other] = _TAG_IDS[slot]
+    return ids
+
+
 def _tag_ids(tf: _TabFile, columns: Sequence[int], names: Sequence[str]) -> np.ndarray:
     """Tag columns (0-based) -> ids into TAGS, rejecting anything outside the official set."""
     starts = np.concatenate([tf.fstart[c] for c in columns])
     ends = np.concatenate([tf.fend[c] for c in columns])
+    fast = _official_tag_ids(tf.data, tf.windows, starts, ends)
+    if fast is not None:
+        return fast.reshape(len(columns), -1)
     vocab, ids = unique_slices(tf.windows, starts, ends)
     mapping = np.array([TAG_ID.get(v, -1) for v in vocab], np.int16)
     out = mapping[ids].reshape(len(columns), -1)
@@ -326,6 +392,92 @@ def _tag_hint(tag: str) -> str:
     if sep and head.upper() in ("B", "I") and label.lower() in {lab.lower() for lab in LABELS}:
         return "labels are case sensitive; " + expected
     return expected
+
+
+def _block_data(tf: _TabFile, name: str, path: str) -> GermEvalData:
+    """One block's :class:`GermEvalData` (its tags checked: :func:`_tag_ids`)."""
+    tags = _tag_ids(tf, (2, 3, 4, 5), ROW_NAMES)
+    return GermEvalData(
+        name=name, gold_path=path, system_path=path, layout="6col", tags=tags,
+        sent_first=tf.sent_first, gold_lines=tf.token_line, system_lines=tf.token_line,
+        texts=TokenTexts.of(_token_texts(tf), tf.n_tokens), comment_lines=tf.comment_lines,
+        blank_lines=tf.blank_lines)
+
+
+class _FirstErrors:
+    """The first error of each kind met so far, raised (:meth:`raise_first`) in the order the whole
+    file's read raises them: the layout checks (:data:`_LEAD_TAB` ..., earliest check, then earliest
+    block), an empty file, no token lines, a tag outside the set, then ill-formed IOB2 (policy strict)."""
+
+    def __init__(self) -> None:
+        self.layout: List[Tuple[int, int, InputError]] = []
+        self.tag: Optional[InputError] = None
+        self.policy: Optional[InputError] = None
+
+    @property
+    def any(self) -> bool:
+        return bool(self.layout) or self.tag is not None or self.policy is not None
+
+    def raise_first(self, path: str, layout_help: str, size: int, head: List[Tuple[int, int]]) -> None:
+        if self.layout:
+            raise min(self.layout, key=lambda f: f[:2])[2]
+        if not size:
+            raise InputError("empty file, expected token lines (" + layout_help + ")", path)
+        if not head:
+            raise InputError("no token lines (only blank and '#' lines); expected " + layout_help, path)
+        for err in (self.tag, self.policy):
+            if err is not None:
+                raise err
+
+
+def germeval_blocks(path: str, *, name: Optional[str] = None, policy: str = "nereval",
+                    block_bytes: Optional[int] = BLOCK_BYTES) -> Iterator[Tuple[GermEvalData, bool]]:
+    """A 6-column file as pieces of whole sentences, one block after the other: each a
+    :class:`GermEvalData` with its own token indices (and the file's line numbers), and whether it is
+    the file's last.  A piece never
+    ends where a chunk runs on into the next sentence (policy ``nereval``: a sentence that starts with
+    an ``I-`` after a tag that is not ``O``, on any row), so the pieces' chunks are the file's.  Nothing
+    is yielded after the first error; the error raised is the one :func:`read_germeval` raises."""
+    check_policy_name(policy)
+    help6 = "6 fields: " + SIX_COLUMNS
+    label = name or system_name(path)
+    errors, size, lines = _FirstErrors(), 0, (0, 0)     # lines: '#' and blank lines not yet given
+    head: List[Tuple[int, int]] = []
+    pending: Optional[GermEvalData] = None
+    for k, block in enumerate(line_blocks(lambda: _opened(path), _sentence_end, block_bytes)):
+        part = _split_block(block, path, (6,), help6, head)
+        if isinstance(part, _Failed):
+            errors.layout.append((part.check, k, part.error))
+            continue
+        size += len(part.data)
+        if errors.layout or errors.tag is not None:
+            continue
+        if not part.n_tokens:           # only '#' and blank lines: they go with the piece read so far
+            lines = (lines[0] + part.comment_lines, lines[1] + part.blank_lines)
+            continue
+        try:
+            piece = _block_data(part, label, path)
+        except InputError as err:
+            errors.tag = err
+            continue
+        piece.comment_lines, piece.blank_lines = piece.comment_lines + lines[0], piece.blank_lines + lines[1]
+        lines = (0, 0)
+        if errors.policy is None:
+            try:
+                check_policy(piece, policy)
+            except InputError as err:
+                errors.policy = err
+        if errors.any:
+            continue
+        pending = piece if pending is None else joined(pending, piece)
+        cut = last_cut(pending, policy)
+        if cut:
+            yield piece_of(pending, 0, cut), False
+            pending = piece_of(pending, cut, pending.n_tokens)
+    errors.raise_first(path, help6, size, head)
+    if pending is not None:
+        pending.comment_lines, pending.blank_lines = pending.comment_lines + lines[0], pending.blank_lines + lines[1]
+        yield pending, True
 
 
 def read_germeval(path: str, *, name: Optional[str] = None, policy: str = "nereval",

@@ -12,8 +12,9 @@ here reads files or computes a score.
 """
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
-from typing import Callable, Dict, List, Tuple
+from typing import Callable, Dict, List, Sequence, Tuple
 
 import numpy as np
 
@@ -81,6 +82,73 @@ class GermEvalData:
         if row < 2:
             return self.gold_path, int(self.gold_lines[token])
         return self.system_path, int(self.system_lines[token])
+
+
+class TokenTexts:
+    """``texts(a, b)`` of a piece of a file: the token texts a..b-1, looked up in the blocks the piece
+    spans (segments: first token in the piece, tokens, the block's ``texts``, first token in the block),
+    so that a piece of a piece keeps only the blocks it needs."""
+
+    def __init__(self, segments: Sequence[Tuple[int, int, Callable[[int, int], List[str]], int]]) -> None:
+        self.segments = list(segments)
+
+    @classmethod
+    def of(cls, texts: Callable[[int, int], List[str]], n: int) -> TokenTexts:
+        return texts if isinstance(texts, TokenTexts) else cls([(0, n, texts, 0)])
+
+    def __call__(self, a: int, b: int) -> List[str]:
+        out: List[str] = []
+        for at, n, texts, skip in self.segments:
+            lo, hi = max(a, at), min(b, at + n)
+            if lo < hi:
+                out += texts(lo - at + skip, hi - at + skip)
+        return out
+
+    def part(self, a: int, b: int) -> TokenTexts:
+        """The texts of tokens a..b-1, renumbered from 0."""
+        out = []
+        for at, n, texts, skip in self.segments:
+            lo, hi = max(a, at), min(b, at + n)
+            if lo < hi:
+                out.append((lo - a, hi - lo, texts, skip + lo - at))
+        return TokenTexts(out)
+
+    def then(self, other: TokenTexts, n: int) -> TokenTexts:
+        """These texts (``n`` tokens), then ``other``'s."""
+        return TokenTexts(self.segments + [(at + n, k, texts, skip) for at, k, texts, skip in other.segments])
+
+
+def piece_of(data: GermEvalData, a: int, b: int) -> GermEvalData:
+    """Tokens a..b-1 of ``data`` (whole sentences) as a :class:`GermEvalData` of their own; the '#' and
+    blank lines go with the first piece."""
+    return dataclasses.replace(
+        data, tags=data.tags[:, a:b].copy(), sent_first=data.sent_first[a:b].copy(),
+        gold_lines=data.gold_lines[a:b].copy(), system_lines=data.system_lines[a:b].copy(),
+        texts=TokenTexts.of(data.texts, data.n_tokens).part(a, b),
+        comment_lines=data.comment_lines if a == 0 else 0, blank_lines=data.blank_lines if a == 0 else 0)
+
+
+def joined(first: GermEvalData, then: GermEvalData) -> GermEvalData:
+    """Two pieces of a file one after the other (``then`` starts a sentence)."""
+    return dataclasses.replace(
+        first, tags=np.hstack([first.tags, then.tags]), sent_first=np.concatenate([first.sent_first, then.sent_first]),
+        gold_lines=np.concatenate([first.gold_lines, then.gold_lines]),
+        system_lines=np.concatenate([first.system_lines, then.system_lines]),
+        texts=TokenTexts.of(first.texts, first.n_tokens).then(TokenTexts.of(then.texts, then.n_tokens),
+                                                              first.n_tokens),
+        comment_lines=first.comment_lines + then.comment_lines, blank_lines=first.blank_lines + then.blank_lines)
+
+
+def last_cut(data: GermEvalData, policy: str) -> int:
+    """The last sentence start (after the first token) where ``data`` can be cut without cutting a chunk
+    under ``policy`` (0: none).  Only ``nereval`` chunks run on over a sentence start: where a row's tag
+    there is ``I-`` and the tag before it is not ``O``."""
+    starts = np.flatnonzero(data.sent_first[1:]) + 1
+    if policy == "nereval" and len(starts):
+        p = TAG_PREFIX[data.tags]
+        runs_on = ((p[:, starts] == schemes.I) & (p[:, starts - 1] != schemes.O)).any(axis=0)
+        starts = starts[~runs_on]
+    return int(starts[-1]) if len(starts) else 0
 
 
 def check_policy_name(policy: str) -> None:
