@@ -18,6 +18,7 @@ documents' sums (:mod:`.units`).
 """
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any, Dict, Iterable, List, Optional, Tuple
 
 import numpy as np
@@ -25,6 +26,9 @@ import numpy as np
 from ..core.corpus import Corpus
 from ..core.measures import check_separator_weight
 from ..errors import OptionError
+from ..io.columns import count_columns
+from ..io.inputs import Inputs
+from ..io.source import STDIN
 from ..models.tally import CorpusTally
 from ..ranking.study import bootstrap_weights, check_options
 from .assemble import DOCUMENT_FIGURES, _bootstrap, _figures, _labels, _pairs
@@ -42,6 +46,34 @@ def exact_in_blocks(annotators: int, separator_weight: float) -> bool:
     """Whether every per-sentence statistic is a multiple of a power of two (sums exact in any order)."""
     w = float(separator_weight) * 1024
     return annotators >= 2 and (annotators - 1) & (annotators - 2) == 0 and w == int(w)
+
+
+#: agree reads blocks of about this many bytes of the first input: a block's per-sentence statistics
+#: (tables of sentences x annotators or pairs x labels, while they are taken) are many times its bytes
+BLOCK_BYTES = 1 << 20
+
+
+def reads_in_blocks(read: Inputs, separator_weight: float) -> bool:
+    """Whether the agreement of ``read`` read in blocks is the whole's (:func:`exact_in_blocks`); a
+    column file on standard input without its columns named, or one whose columns cannot be counted
+    (the whole read reports why), is read whole."""
+    if read.file is None:
+        annotators = 1 + len(read.systems)
+    elif read.system_columns is not None:
+        annotators = 1 + len(read.system_columns)
+    elif read.file == STDIN:
+        return False
+    else:
+        try:
+            annotators = count_columns(read.file, read.delimiter) - 1
+        except Exception:           # (the whole read reports it)
+            return False
+    return exact_in_blocks(annotators, separator_weight)
+
+
+def block_sized(read: Inputs) -> Inputs:
+    """``read`` in blocks of at most :data:`BLOCK_BYTES`."""
+    return read if read.block_bytes is None else replace(read, block_bytes=min(read.block_bytes, BLOCK_BYTES))
 
 
 class _Stream:

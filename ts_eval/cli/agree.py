@@ -11,23 +11,18 @@ from __future__ import annotations
 
 import argparse
 import sys
-from dataclasses import replace
 from typing import TYPE_CHECKING, Any, Dict, List, Union
 
 from ..io.inputs import Inputs
 from .errors import UsageError, option_errors
-from .input_options import add_reading_options
+from .input_options import add_reading_options, processes
 from .inputs import check_paths, inputs_of, label_map
 from .outputs import add_output_options, emit
 
 if TYPE_CHECKING:
     from ..agreement.data import Annotations
-    from ..agreement.results import Agreement
 
 WRITE_FORMATS = ("columns", "jsonl-tokens", "jsonl-text", "brat")    # = ts_eval.io.convert.WRITERS
-#: agree reads blocks of about this many bytes of the first input: a block's per-sentence statistics (tables
-#: of sentences x annotators or pairs x labels, while they are taken) are many times its bytes
-BLOCK_BYTES = 1 << 20
 #: the formats that list every document and disagreement (a person's formats list --cases of each)
 MACHINE_FORMATS = ("json", "csv")
 #: reading options (and their defaults) that an export split by an annotator field cannot use
@@ -58,8 +53,7 @@ def register(subparsers: Any) -> None:
                    help="with --annotator-field: annotators may leave documents out (counted as missing: "
                         "Krippendorff's alpha uses them, the other figures the documents everyone annotated)")
     add_reading_options(p)
-    p.add_argument("--jobs", type=_processes, default=1, metavar="N",
-                   help="accepted for the commands' sake; agree reads in one process, in blocks (default 1)")
+    p.add_argument("--jobs", type=processes, default=1, metavar="N", help="accepted; agree reads in one process")
     g = p.add_argument_group("figures and output")
     g.add_argument("--separator-weight", type=float, default=1.0, metavar="W",
                    help="weight of a separator unit, as in score (default 1; 0: token-level figures)")
@@ -75,21 +69,13 @@ def register(subparsers: Any) -> None:
     g.add_argument("--details", action="store_true", help="table format: also every pair per label; html: open it")
     g.add_argument("--majority", type=int, metavar="K",
                    help="write the spans at least K annotators share to -o (the report then goes to standard output)")
-    g.add_argument("--to", dest="to_format", choices=WRITE_FORMATS,
-                   help="--majority: the output format (default: from the -o file's name, as convert)")
+    g.add_argument("--to", dest="to_format", choices=WRITE_FORMATS, help="--majority: output format (default: -o's)")
     g.add_argument("--majority-scheme", default="IOB2", metavar="S",
                    help="--majority to columns: the tag scheme written (default IOB2)")
     g.add_argument("--overlapping", default="error", choices=("error", "outermost"),
                    help="--majority to columns: nested or overlapping spans are an error (default) or only the "
                         "outermost are kept")
     add_output_options(g)
-
-
-def _processes(value: str) -> int:
-    n = int(value) if value.strip().isdigit() else 0
-    if n < 1:
-        raise argparse.ArgumentTypeError(f"expected a whole number of processes >= 1, got {value!r}")
-    return n
 
 
 def _annotations(args: argparse.Namespace) -> Union[Annotations, Inputs]:
@@ -104,9 +90,7 @@ def _annotations(args: argparse.Namespace) -> Union[Annotations, Inputs]:
         if given:
             raise UsageError(f"--{given[0].replace('_', '-')} does not apply to an export split by --annotator-field "
                              "(it is read as JSON: --align and --map-label apply)")
-        options: Dict[str, Any] = {"label_map": label_map(args)}
-        if args.align is not None:
-            options["align"] = args.align
+        options: Dict[str, Any] = {"label_map": label_map(args), **({"align": args.align} if args.align else {})}
         with option_errors():
             return read_annotations(inputs, names=args.names, annotator_field=args.annotator_field,
                                     partial=args.partial, **options)
@@ -125,45 +109,9 @@ def _annotations(args: argparse.Namespace) -> Union[Annotations, Inputs]:
     return inputs_of(args, gold=inputs[0], systems=inputs[1:], names=None, columns=False)
 
 
-def _in_blocks(args: argparse.Namespace, read: Inputs) -> bool:
-    """Whether agree reads ``read`` in blocks (the sums of blocks are the whole's: :func:`exact_in_blocks`;
-    --majority writes the spans of the whole): else whole."""
-    from ..agreement.stream import exact_in_blocks
-    from ..io.source import STDIN
-
-    if args.majority is not None:
-        return False
-    if read.file is None:
-        annotators = 1 + len(read.systems)
-    elif read.system_columns is not None:
-        annotators = 1 + len(read.system_columns)
-    elif read.file == STDIN:
-        return False
-    else:
-        from ..io.columns import count_columns
-
-        try:
-            annotators = count_columns(read.file, read.delimiter) - 1
-        except Exception:           # (the whole read reports it)
-            return False
-    return exact_in_blocks(annotators, args.separator_weight)
-
-
-def _report(args: argparse.Namespace, read: Inputs) -> Agreement:
-    """The agreement of ``read`` read in blocks, the lists cut to --cases for a person's formats."""
-    from ..agreement.inputs import annotation_blocks
-    from ..agreement.stream import agreement_of_blocks
-
-    if read.block_bytes is not None:
-        read = replace(read, block_bytes=min(read.block_bytes, BLOCK_BYTES))
-    with option_errors():
-        return agreement_of_blocks(annotation_blocks(read, args.names), separator_weight=args.separator_weight,
-                                   continuum=args.continuum, bootstrap=args.bootstrap, confidence=args.confidence,
-                                   seed=args.seed, keep=None if args.format in MACHINE_FORMATS else args.cases)
-
-
 def run(args: argparse.Namespace) -> int:
-    from ..agreement.inputs import annotations_of
+    from ..agreement.inputs import annotation_blocks, annotations_of
+    from ..agreement.stream import agreement_of_blocks, block_sized, reads_in_blocks
     from ..agreement.study import agreement, majority_documents
     from ..io.convert import convert
 
@@ -176,16 +124,16 @@ def run(args: argparse.Namespace) -> int:
     report_to = None if args.majority is not None else args.output
     check_paths(args, [(f"input {k + 1}", p) for k, p in enumerate(args.inputs)],
                 [("-o", args.output)] if args.output else [])
-    read = _annotations(args)
-    if isinstance(read, Inputs) and _in_blocks(args, read):
-        result = _report(args, read)
-        ann = None
-    else:
-        with option_errors():
+    read, every = _annotations(args), args.format in MACHINE_FORMATS
+    figures = {"separator_weight": args.separator_weight, "continuum": args.continuum, "bootstrap": args.bootstrap,
+               "confidence": args.confidence, "seed": args.seed}
+    with option_errors():       # in blocks where their sums are the whole's; --majority writes the whole's spans
+        if isinstance(read, Inputs) and args.majority is None and reads_in_blocks(read, args.separator_weight):
+            blocks = annotation_blocks(block_sized(read), args.names)
+            ann, result = None, agreement_of_blocks(blocks, keep=None if every else args.cases, **figures)
+        else:
             ann = annotations_of(read, args.names) if isinstance(read, Inputs) else read
-            result = agreement(ann, separator_weight=args.separator_weight, continuum=args.continuum,
-                               bootstrap=args.bootstrap, confidence=args.confidence, seed=args.seed,
-                               majority=args.majority)
+            result = agreement(ann, majority=args.majority, **figures)
     result.settings["input"] = {"inputs": list(args.inputs), "annotator_field": args.annotator_field,
                                 "columns": args.columns}
     if args.majority is not None:
@@ -198,6 +146,5 @@ def run(args: argparse.Namespace) -> int:
         for line in rep.lines():
             print(f"ts-eval agree: {line}", file=sys.stderr)
     args.output = report_to
-    every = args.format in MACHINE_FORMATS
     emit(result, args, page_options={"cases": None if every else args.cases}, details=args.details)
     return 0
