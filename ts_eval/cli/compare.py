@@ -13,7 +13,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any, Dict, Iterator
 
 from .errors import UsageError, option_errors
-from .input_options import COLUMN_RULE, add_column_options, add_reading_options
+from .input_options import COLUMN_RULE, add_column_options, add_reading_options, processes
 from .inputs import check_paths, inputs_of, request_paths
 from .matching import add_matching_options, matching_options
 from .outputs import add_output_options, emit, format_choices
@@ -40,7 +40,7 @@ def register(subparsers: Any) -> None:
     p.add_argument("--pair", nargs=2, metavar=("A", "B"),
                    help="the pair to compare in detail, baseline first (default with two systems: them, in order)")
     add_reading_options(p)
-    p.add_argument("--jobs", type=_processes, default=1, metavar="N",
+    p.add_argument("--jobs", type=processes, default=1, metavar="N",
                    help="processes reading a plain column file, a shard of whole sentences each (default 1; "
                         "standard input, compressed files and one file per system are read in one)")
     g = p.add_argument_group("comparison and output")
@@ -67,14 +67,6 @@ def register(subparsers: Any) -> None:
     g.add_argument("--cases", type=int, default=10, metavar="N",
                    help="table format: hard and easy gold spans listed (default 10; the other formats list all)")
     add_output_options(g)
-
-
-def _processes(text: str) -> int:
-    """``--jobs``: a whole number >= 1."""
-    n = int(text) if text.strip().isdigit() else 0
-    if n < 1:
-        raise argparse.ArgumentTypeError(f"expected a whole number of processes >= 1, got {text!r}")
-    return n
 
 
 def _inputs(args: argparse.Namespace) -> Inputs:
