@@ -271,7 +271,7 @@ def rank_blocks(blocks: Iterable[Corpus], *, unit: str = "sentence", **options: 
                     options.pop("reference", REFERENCE_MODEL), numbers["bootstrap"], numbers["permutations"],
                     numbers["seed"], numbers["confidence"], numbers["alpha"], options.pop("flips", None),
                     options.pop("min_overlap", None), options.pop("assignment", "many-to-many"),
-                    options.pop("partial_weight", 0.5))
+                    options.pop("partial_weight", 0.5), options.pop("runs", None))
     if options:
         raise OptionError(f"unknown option(s) {', '.join(sorted(options))}")
     t0 = time.perf_counter()

@@ -38,6 +38,7 @@ from ..results.vocabulary import layout as result_layout
 from . import memory
 from .rows import bootstrap_weights as bootstrap_weights  # (re-exported: its callers import it from here)
 from .rows import distinct, integral
+from .runs import TWO_LEVEL, Runs, RunScores
 from .statistics import (
     TIE_DECIMALS,
     Bootstrap,
@@ -93,6 +94,7 @@ class RankingResult(Displayed):
     settings: Dict[str, Any] = field(default_factory=dict)
     timings: Dict[str, float] = field(default_factory=dict)
     uncertainty: Optional[RankUncertainty] = None
+    runs: Optional[RunScores] = None   # the systems' runs and their scores (systems given as several runs)
 
     @property
     def reference_index(self) -> int:
@@ -168,6 +170,8 @@ class RankingResult(Displayed):
             "timings": self.timings,
         }
         out.update(uncertainty_dict(self))
+        if self.runs is not None:
+            out["runs"] = self.runs.to_dict()
         plain: Dict[str, Any] = _clean(out)
         return plain
 
@@ -255,8 +259,10 @@ _pandas = require_pandas
 
 
 def run_bootstrap(sm: StatsMatrix, observed_ranks: np.ndarray, resamples: int, seed_seq: np.random.SeedSequence,
-                  confidence: float = 0.95, progress: Optional[Progress] = None) -> Bootstrap:
-    """Paired bootstrap over the units of ``sm``: the same resamples for every system and model."""
+                  confidence: float = 0.95, progress: Optional[Progress] = None,
+                  runs: Optional[Tuple[Runs, np.random.SeedSequence]] = None) -> Bootstrap:
+    """Paired bootstrap over the units of ``sm``: the same resamples for every system and model (``runs``: the
+    systems' runs and the seed of the second level of the two-level bootstrap, :mod:`ts_eval.ranking.runs`)."""
     rng = np.random.default_rng(seed_seq)
     n, m = len(sm.systems), len(sm.models)
     scores = np.empty((resamples, n, m))
@@ -265,6 +271,15 @@ def run_bootstrap(sm: StatsMatrix, observed_ranks: np.ndarray, resamples: int, s
         scores[a:b] = sm.scores(sums.bootstrap(rng, b - a))
         if progress:
             progress("bootstrap", b, resamples)
+    if runs is not None:
+        scores = runs[0].draw(scores, runs[1])
+    return bootstrap_summary(scores, observed_ranks, sm.unit, sm.n_units, confidence)
+
+
+def bootstrap_summary(scores: np.ndarray, observed_ranks: np.ndarray, unit: str, units: int,
+                      confidence: float) -> Bootstrap:
+    """The intervals of scores and ranks from the (resamples, systems, models) scores of the resamples."""
+    resamples, n, m = scores.shape
     alpha = 1.0 - confidence
     low, high = np.quantile(scores, [alpha / 2, 1 - alpha / 2], axis=0)
     by_model = np.moveaxis(scores, 1, 2)                     # (B, models, systems)
@@ -275,7 +290,7 @@ def run_bootstrap(sm: StatsMatrix, observed_ranks: np.ndarray, resamples: int, s
     for pos in range(1, n + 1):
         dist[:, :, pos - 1] = (((better < pos) & (pos <= better + tied)) / tied).mean(0)
     return Bootstrap(
-        resamples=resamples, unit=sm.unit, units=sm.n_units, confidence=confidence,
+        resamples=resamples, unit=unit, units=units, confidence=confidence,
         score_low=low, score_high=high, score_se=scores.std(0, ddof=1) if resamples > 1 else np.zeros((n, m)),
         rank_low=np.quantile(ranks, alpha / 2, axis=0, method="lower"),
         rank_high=np.quantile(ranks, 1 - alpha / 2, axis=0, method="higher"),
@@ -403,16 +418,19 @@ def rank_corpus(
     min_overlap: ThresholdLike = None,
     assignment: str = "many-to-many",
     partial_weight: float = 0.5,
+    runs: Optional[Mapping[str, Sequence[str]]] = None,
 ) -> RankingResult:
     """Rank the systems of ``corpus`` under every model (see :func:`rank`).
 
     ``alpha``: significance level of the groups and flips; ``flips``: model pairs whose
     flips the text formats show in full (JSON has every pair's).  ``min_overlap``,
     ``assignment`` and ``partial_weight`` are ``score``'s (:func:`ts_eval.score`): the span-level
-    models (overlap, constrained, contain, SemEval) read the matcher's pairs with them.
+    models (overlap, constrained, contain, SemEval) read the matcher's pairs with them.  ``runs``: systems given
+    as several runs (training seeds), system name -> the names of its runs among the corpus's systems
+    (:mod:`ts_eval.ranking.runs`); the other systems have one run each.
     """
     plan = _Plan.of(corpus, systems, models, reference, bootstrap, permutations, seed, confidence, alpha, flips,
-                    min_overlap, assignment, partial_weight)
+                    min_overlap, assignment, partial_weight, runs)
     t0 = time.perf_counter()
     sm = statistics(corpus, plan.models, unit, plan.names, plan.matching)
     if integral(sm.data):         # resampled per distinct row: the same sums (whole numbers), fewer products
@@ -440,12 +458,13 @@ class _Plan:
     matching: Any
     weight: float
     flip_pairs: List[Tuple[str, str]]
+    runs: Optional[Runs] = None
 
     @classmethod
     def of(cls, corpus: Corpus, systems: Optional[Sequence[str]], models: Optional[Sequence[str]], reference: str,
            bootstrap: int, permutations: int, seed: int, confidence: float, alpha: float,
            flips: Optional[Sequence[Tuple[str, str]]], min_overlap: ThresholdLike, assignment: str,
-           partial_weight: float) -> _Plan:
+           partial_weight: float, runs: Optional[Mapping[str, Sequence[str]]] = None) -> _Plan:
         names = list(corpus.systems) if systems is None else list(systems)
         _check_systems(names)
         missing = [s for s in names if s not in corpus.systems]
@@ -460,7 +479,7 @@ class _Plan:
         model_list = [configure(mo, partial_weight=weight) for mo in model_list]
         check_memory(bootstrap, len(names), len(model_list))
         flip_pairs = check_flip_pairs(flips, [mo.name for mo in model_list])
-        return cls(names, model_list, reference, added, matching, weight, flip_pairs)
+        return cls(names, model_list, reference, added, matching, weight, flip_pairs, Runs.of(names, runs))
 
 
 def _ranked(sm: StatsMatrix, info: Dict[str, Any], plan: _Plan, elapsed: float, *, task: str, bootstrap: int,
@@ -472,18 +491,27 @@ def _ranked(sm: StatsMatrix, info: Dict[str, Any], plan: _Plan, elapsed: float, 
     timings: Dict[str, float] = {"statistics": elapsed}
     t0 = time.perf_counter()
     scores = sm.scores(sm.totals)
+    run_scores, runs = None, plan.runs
+    if runs is not None and runs.sizes.max() == 1:     # one run each: today's ranking, the systems named as given
+        names, runs = runs.systems, None
+    if runs is not None:            # systems of several runs: ranked by the mean of their runs' scores
+        run_scores = RunScores.of(runs, [mo.name for mo in model_list], scores)
+        runs, names, scores = run_scores.runs, runs.systems, run_scores.mean
     ranks = average_ranks(scores.T).T
     ref = [mo.name for mo in model_list].index(reference)
     order = _model_order(scores, ranks[:, ref], names)
     rho, tied, tau = correlation_matrices(scores)
     timings["scores"] = time.perf_counter() - t0
-    boot_seq, perm_seq = np.random.SeedSequence(seed).spawn(2)
+    boot_seq, perm_seq, runs_seq = np.random.SeedSequence(seed).spawn(3)   # (the first two: as spawn(2) gives)
     boot = perm = None
     if bootstrap:
         t0 = time.perf_counter()
-        boot = run_bootstrap(sm, ranks, bootstrap, boot_seq, confidence, progress)
+        second = None if runs is None else (runs, runs_seq)
+        boot = run_bootstrap(sm, ranks, bootstrap, boot_seq, confidence, progress, second)
+        if run_scores is not None:
+            run_scores.bootstrap = TWO_LEVEL.format(unit=unit)
         timings["bootstrap"] = time.perf_counter() - t0
-    if permutations:
+    if permutations and runs is None:   # (runs: the pairs are compared by their runs' scores instead)
         t0 = time.perf_counter()
         perm = run_permutation(sm, order, permutations, perm_seq, progress, pairs=contested_pairs(scores))
         timings["permutation"] = time.perf_counter() - t0
@@ -498,7 +526,8 @@ def _ranked(sm: StatsMatrix, info: Dict[str, Any], plan: _Plan, elapsed: float, 
                 "model_descriptions": {mo.name: mo.description for mo in model_list},
                 "versions": versions()}
     return RankingResult(task, names, [mo.name for mo in model_list], [mo.title for mo in model_list], reference,
-                         scores, ranks, order, rho, tied, tau, info, boot, perm, settings, timings, uncertainty)
+                         scores, ranks, order, rho, tied, tau, info, boot, perm, settings, timings, uncertainty,
+                         run_scores)
 
 
 SystemsArg = Union[Mapping[str, Any], Sequence[Tuple[str, Any]]]
@@ -521,17 +550,23 @@ def rank(
     :func:`ts_eval.models.registry.default_models`), ``reference`` (default exact-match F1
     micro), ``bootstrap`` (resamples, default 1000; 0 = none), ``permutations``
     (default 1000; 0 = none), ``unit`` (sentence or document), ``seed``,
-    ``confidence``, ``task``, ``progress``, ``alpha`` (significance groups and flips,
-    default 0.05), ``flips`` (model pairs shown in full by the text formats), and the matcher's
+    ``confidence``, ``task``, ``progress``, ``runs`` (systems of several runs: system name -> the names of its
+    runs among the corpus's systems, or with tag lists, -> its runs' tag lists), ``alpha`` (significance groups
+    and flips, default 0.05), ``flips`` (model pairs shown in full by the text formats), and the matcher's
     settings ``min_overlap``, ``assignment`` and ``partial_weight`` (as :func:`ts_eval.score` takes them).
     """
     if isinstance(gold, Corpus):
         if systems is not None and not isinstance(systems, Mapping):
             options["systems"] = list(systems)
         return rank_corpus(gold, **options)
-    if systems is None:
+    runs = options.get("runs")
+    if systems is None and not runs:
         raise OptionError("give the systems: a mapping of system name -> tag sequences")
-    pairs = list(systems.items()) if isinstance(systems, Mapping) else [tuple(p) for p in systems]
+    pairs = [] if systems is None else list(systems.items()) if isinstance(systems, Mapping) else [
+        tuple(p) for p in systems]
+    if runs:        # system name -> its runs' tag sequences: each run is a system "NAME/k" of the corpus
+        pairs += [(f"{name}/{k}", seqs) for name, each in runs.items() for k, seqs in enumerate(each, 1)]
+        options["runs"] = {name: [f"{name}/{k}" for k in range(1, len(each) + 1)] for name, each in runs.items()}
     _check_systems([str(n) for n, _ in pairs])
     corpus = from_sequences(gold, {str(n): seqs for n, seqs in pairs}, scheme=scheme, policy=policy)
     return rank_corpus(corpus, **options)
