@@ -119,6 +119,11 @@ class RunScores:
     low: np.ndarray             # the lowest run's score
     high: np.ndarray
     bootstrap: Optional[str] = None     # how the intervals were drawn (:data:`TWO_LEVEL`), None without them
+    # the pairwise comparison of the runs' scores (set by the ranking when it compares them, else None):
+    eps_min: Optional[np.ndarray] = None    # (systems, systems, models): ASO's epsilon_min of row over column
+    beat: Optional[np.ndarray] = None       # (systems, systems, models): P(a random run of row beats one of column)
+    groups: Optional[np.ndarray] = None     # (systems, models): significance groups from eps_min, 1 = top
+    aso: Optional[Dict[str, Any]] = None    # ASO's settings: confidence, resamples, threshold, seed, correction
 
     @classmethod
     def of(cls, runs: Runs, models: Sequence[str], run_scores: np.ndarray) -> RunScores:
