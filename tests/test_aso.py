@@ -20,7 +20,8 @@ of deepsig's, entry by entry.
   ε_W2 exactly, which the exact tests catch, or σ̂ by a factor, which the spread tests catch.
 - deepsig takes about 4 ms per resample (a Python function per quantile point; its import takes
   about 2 s), so the spread tests use RESAMPLES = 100 for both (the spread is then about three times
-  that at deepsig's default 1,000) and are marked slow.
+  that at deepsig's default 1,000); every test that runs deepsig is marked slow, so that
+  ``-m "not slow"`` does not import it.
 
 The score lists are generated here with numpy (F1-like numbers, 4 decimals), not typed in.
 """
@@ -80,6 +81,7 @@ def _lists() -> Dict[str, List[np.ndarray]]:
 # ---------------------------------------------------------------------------
 # the point estimate: exactly deepsig's violation ratio
 
+@pytest.mark.slow
 def test_violation_ratio_is_deepsigs(deepsig):
     """ε_W2 on deepsig's 199-point grid (dt = 0.005, the first point left out of the violation
     integral), summed here over the stretches where both quantile functions are constant."""
@@ -125,28 +127,41 @@ def test_ratios_of_both_orders_add_to_one_but_the_first_grid_point():
 # ---------------------------------------------------------------------------
 # ε_min: hand-computed cases and properties
 
-def test_clearly_better_is_zero_as_in_deepsig(deepsig):
-    """Every run of A above every run of B: every resample has ratio 0, so σ̂ = 0 and ε_min = 0, in
-    deepsig too.  The other way round is not 1: the grid's first point is outside the violation
-    integral, so the ratio is 1 − d₀²·dt/W2 (0.9951 here) and the resamples' spread adds a little."""
-    rng = np.random.default_rng(3)
-    a, b = _f1(rng, 92.0, 0.3, 5), _f1(rng, 85.0, 0.3, 5)
+def test_clearly_better_is_zero():
+    """Every run of A above every run of B: every resample has ratio 0, so σ̂ = 0 and ε_min = 0.  The
+    other way round is not 1: the grid's first point is outside the violation integral, so the ratio
+    is 1 − d₀²·dt/W2 (0.9951 here) and the resamples' spread adds a little."""
+    a, b = _far_apart()
     assert eps_min(a, b) == 0.0
-    assert deepsig.aso(a, b, num_bootstrap_iterations=20, seed=0, show_progress=False) == 0.0
     assert violation_ratio(a, b) == 0.0 and 0.995 < violation_ratio(b, a) < 0.996
-    ref = [deepsig.aso(b, a, num_bootstrap_iterations=20, seed=k * 20, show_progress=False) for k in range(3)]
-    assert 0.995 < eps_min(b, a) < 0.997 and all(0.995 < r < 0.997 for r in ref)
+    assert 0.995 < eps_min(b, a) < 0.997
 
 
-def test_constant_lists(deepsig):
-    """Constant lists: every resample is the list itself, σ̂ = 0, ε_min = the ratio: 0, 1 or 0.5."""
+def _far_apart() -> tuple:
+    rng = np.random.default_rng(3)
+    return _f1(rng, 92.0, 0.3, 5), _f1(rng, 85.0, 0.3, 5)
+
+
+def test_constant_lists():
+    """Constant lists: every resample is the list itself, σ̂ = 0, ε_min = the ratio: 0, 198/199 (the
+    grid's first point is outside the violation integral) or 0.5."""
     assert eps_min([0.7] * 4, [0.5] * 3) == 0.0
-    assert eps_min([0.5] * 3, [0.7] * 4) == pytest.approx(198 / 199, abs=1e-15)    # the first point: out
-    assert deepsig.aso([0.5] * 3, [0.7] * 4, num_bootstrap_iterations=5, seed=0,
-                       show_progress=False) == pytest.approx(198 / 199, abs=1e-15)
+    assert eps_min([0.5] * 3, [0.7] * 4) == pytest.approx(198 / 199, abs=1e-15)
     assert eps_min([0.6] * 3, [0.6] * 5) == 0.5
-    ref = _quiet(deepsig.aso, [0.6] * 3, [0.6] * 5, num_bootstrap_iterations=20, seed=0, show_progress=False)
-    assert ref == 0.5
+
+
+@pytest.mark.slow
+def test_degenerate_cases_as_deepsig(deepsig):
+    """The cases above give deepsig's numbers: 0 for A far above B, 0.995-0.997 the other way round,
+    198/199 and 0.5 for constant lists."""
+    def ref(a: Any, b: Any, seed: int = 0) -> float:
+        return float(_quiet(deepsig.aso, a, b, num_bootstrap_iterations=20, seed=seed, show_progress=False))
+    a, b = _far_apart()
+    assert ref(a, b) == 0.0
+    assert all(0.995 < ref(b, a, seed=20 * k) < 0.997 for k in range(3))
+    assert ref([0.7] * 4, [0.5] * 3) == 0.0
+    assert ref([0.5] * 3, [0.7] * 4) == pytest.approx(198 / 199, abs=1e-15)
+    assert ref([0.6] * 3, [0.6] * 5) == 0.5
 
 
 def test_identical_lists_are_half_plus_the_bound():
@@ -229,6 +244,7 @@ def test_bonferroni_confidence_is_deepsigs_formula():
     assert bonferroni_confidence(0.95, 2) == 0.95       # one comparison: unchanged (see the next test)
 
 
+@pytest.mark.slow
 def test_two_systems_keep_the_level_where_multi_aso_returns_one(deepsig):
     """With two systems multi_aso raises the level to 0.95 + 0.05/1 = 1: Φ⁻¹(0) = −∞ makes every ε_min
     1, or nan where σ̂ = 0.  ts_eval keeps the level (deepsig's aso does so for num_comparisons=1)."""

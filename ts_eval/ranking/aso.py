@@ -55,11 +55,15 @@ BLOCK = 1 << 15   # numbers per block of pairs × resamples × runs in aso_matri
 Scores = Union[Mapping[str, ArrayLike], Sequence[ArrayLike], np.ndarray]
 
 
+Stretches = Tuple[Optional[np.ndarray], Optional[np.ndarray], np.ndarray, np.ndarray]
+
+
 @lru_cache(maxsize=256)
-def _stretches(n_a: int, n_b: int) -> Tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+def _stretches(n_a: int, n_b: int) -> Stretches:
     """The grid's stretches on which both quantile functions (of n_a and of n_b sorted scores) are
-    constant: the index of A's score, of B's score, the stretch's weight in the distance (its number
-    of grid points × dt) and in the violation integral (the same without the grid's first point)."""
+    constant: the index of A's score, of B's score (None: the stretches are the runs themselves, as
+    when n_a == n_b), the stretch's weight in the distance (its number of grid points × dt) and in the
+    violation integral (the same without the grid's first point)."""
     t = np.arange(DT, 1, DT)
     ia = np.clip(np.ceil(n_a * t).astype(np.int64) - 1, 0, n_a - 1)
     ib = np.clip(np.ceil(n_b * t).astype(np.int64) - 1, 0, n_b - 1)
@@ -69,22 +73,22 @@ def _stretches(n_a: int, n_b: int) -> Tuple[np.ndarray, np.ndarray, np.ndarray, 
     w_all = counts * DT
     w_num = w_all.copy()
     w_num[0] -= DT                                 # deepsig: the violation integral starts at t[1]
-    out = (keys // n_b, keys % n_b, w_all, w_num)
-    for a in out:
+    ka, kb = keys // n_b, keys % n_b
+    for a in (ka, kb, w_all, w_num):
         a.flags.writeable = False
-    return out
+    return (None if np.array_equal(ka, np.arange(n_a)) else ka, None if np.array_equal(kb, np.arange(n_b)) else kb,
+            w_all, w_num)
 
 
 def _ratios(a_sorted: np.ndarray, b_sorted: np.ndarray) -> np.ndarray:
     """ε_W2 of score arrays sorted along their first axis, ``(n_a, ...)`` and ``(n_b, ...)`` (the same
     further shape): one ratio each, shape ``(...)``.  The runs come first so that the weighted sums
     over the stretches are one matrix-vector product over contiguous rows."""
-    n_a, n_b = a_sorted.shape[0], b_sorted.shape[0]
-    ka, kb, w_all, w_num = _stretches(n_a, n_b)
-    f = a_sorted if n_a == ka.size else a_sorted[ka]           # n_a == n_b: the stretches are the runs
-    g = b_sorted if n_b == kb.size else b_sorted[kb]
+    ka, kb, w_all, w_num = _stretches(a_sorted.shape[0], b_sorted.shape[0])
+    f = a_sorted if ka is None else a_sorted[ka]
+    g = b_sorted if kb is None else b_sorted[kb]
     shape = f.shape[1:]
-    d = (g - f).reshape(ka.size, -1)
+    d = (g - f).reshape(w_all.size, -1)
     dist = w_all @ (d * d)
     np.maximum(d, 0.0, out=d)                                   # A's quantile below B's: the violation set
     viol = w_num @ (d * d)
