@@ -11,6 +11,8 @@ the function keeps the short name).
 - :mod:`.study`: :func:`~.study.rank`, :func:`~.study.rank_corpus`, :func:`~.study.rank_tasks`
   and their results (:class:`~.study.RankingResult`, :class:`~.study.MultiTaskResult`);
 - :mod:`.memory`: how much memory a bootstrap may still take.
+- :mod:`.aso`: Almost Stochastic Order (deep-significance's ε_min) and the beat probability between
+  systems given as several runs (on run scores only; it imports nothing of the package but errors).
 
 The modules import each other one way: ``study`` -> ``uncertainty`` -> ``statistics``.
 """
