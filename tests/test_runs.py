@@ -126,3 +126,70 @@ def test_bad_runs_are_named(runs: Dict[str, Any], message: str) -> None:
 def test_runs_of_one_system_only_are_not_a_ranking() -> None:
     with pytest.raises(OptionError, match="at least two systems"):
         ts_eval.rank(GOLD, runs={"A": A_RUNS}, **QUICK)
+
+
+def _run_scores(lists: Dict[str, List[float]]) -> Any:
+    from ts_eval.ranking.runs import Runs, RunScores
+
+    names = [f"{s}/{k}" for s, xs in lists.items() for k in range(len(xs))]
+    runs = Runs.of(names, {s: [f"{s}/{k}" for k in range(len(xs))] for s, xs in lists.items()})
+    assert runs is not None
+    return RunScores.of(runs, ["m"], np.array([[x] for xs in lists.values() for x in xs]))
+
+
+def test_groups_start_below_a_system_that_dominates_the_next() -> None:
+    """A's runs are all far above B's and C's; B's and C's interleave (each of B's sorted runs 0.01 above C's): ASO
+    splits A from B only."""
+    from ts_eval.ranking.runs import compare_runs
+
+    rs = _run_scores({"A": [0.90, 0.91, 0.92, 0.93], "B": [0.50, 0.52, 0.54, 0.56], "C": [0.51, 0.53, 0.55, 0.49]})
+    order = np.argsort(-rs.mean[:, 0])[None]
+    compare_runs(rs, order, confidence=0.95, resamples=500, seed=0, threshold=0.2)
+    assert rs.groups[:, 0].tolist() == [1, 2, 2]
+    assert rs.eps_min[0, 1, 0] == 0.0 and rs.eps_min[1, 0, 0] == 1.0          # every quantile of A is above B's
+    assert 0.2 < rs.eps_min[1, 2, 0] < 1         # B's quantiles are above C's, but four runs do not settle it
+    assert rs.beat[0, 1, 0] == 1.0 and rs.beat[1, 0, 0] == 0.0
+    # B beats C in 10 of the 16 pairs of runs (0.50 beats 0.49; 0.52 two; 0.54 three; 0.56 all four)
+    assert rs.beat[1, 2, 0] == pytest.approx(sum(b > c for b in (0.50, 0.52, 0.54, 0.56)
+                                                 for c in (0.51, 0.53, 0.55, 0.49)) / 16)
+    assert rs.aso["bonferroni_confidence"] == pytest.approx(0.95 + 0.05 / 3)
+
+
+def test_aso_does_not_depend_on_the_order_of_systems() -> None:
+    from ts_eval.ranking.runs import compare_runs
+
+    lists = {"A": [0.6, 0.62, 0.61], "B": [0.59, 0.63, 0.6], "C": [0.5, 0.7, 0.55]}
+    one, two = _run_scores(lists), _run_scores(dict(reversed(list(lists.items()))))
+    for rs in (one, two):
+        compare_runs(rs, np.argsort(-rs.mean[:, 0])[None], confidence=0.95, resamples=300, seed=4, threshold=0.2)
+    back = [two.runs.systems.index(s) for s in one.runs.systems]
+    np.testing.assert_array_equal(one.eps_min[:, :, 0], two.eps_min[np.ix_(back, back, [0])][:, :, 0])
+
+
+def test_flips_the_runs_do_not_settle_are_said_so() -> None:
+    r = ts_eval.rank(GOLD, runs={"A": A_RUNS, "B": B_RUNS}, models=["exact-f1-micro", "ts-f1-micro"],
+                     bootstrap=50, aso_resamples=200)
+    assert r.permutation is None and r.runs is not None and r.runs.eps_min is not None
+    f = r.flips("exact-f1-micro", "ts-f1-micro")
+    d = f.to_dict()
+    assert d["threshold"] == 0.2 and d["settled_by_runs"] == sum(1 for p in d["pairs"] if p["settled_by_runs"])
+    for p in f.pairs:
+        assert p.eps_a == r.runs.eps_min[r.systems.index(p.better_under_a), r.systems.index(p.better_under_b), 0]
+    if f.pairs:
+        assert "not settled by the runs" in f.summary
+
+
+def test_correlations_between_models_are_of_the_means_with_two_level_intervals() -> None:
+    from ts_eval.ranking.statistics import correlation_matrices
+
+    r = ts_eval.rank(GOLD, {"C": A_RUNS[1]}, runs={"A": A_RUNS, "B": B_RUNS},
+                     models=["exact-f1-micro", "ts-f1-micro", "exact-f1-macro"], bootstrap=100, aso_resamples=50)
+    assert r.runs is not None
+    np.testing.assert_array_equal(r.scores, r.runs.mean)
+    rho, _, tau = correlation_matrices(r.runs.mean)
+    np.testing.assert_array_equal(r.spearman, rho)
+    np.testing.assert_array_equal(r.kendall, tau)
+    u = r.uncertainty
+    assert u is not None and u.resample_spearman is not None and u.resample_spearman.shape == (100, 3, 3)
+    assert r.bootstrap is not None and r.bootstrap.resample_scores is not None
+    assert r.bootstrap.resample_scores.shape == (100, 3, 3)         # resamples x systems (not runs) x models

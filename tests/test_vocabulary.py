@@ -79,6 +79,8 @@ def results():
     rank = ts_eval.rank(corpus, models=["exact-f1-micro", "ts-f1-macro", "fair-f1", "semeval"],
                                bootstrap=30, permutations=30, seed=3, flips=[("exact-f1-micro", "ts-f1-macro")])
     out["rank"] = rank.to_dict()
+    out["rank (runs)"] = ts_eval.rank(corpus, runs={"ap": NAMES[:2], "crf": NAMES[2:]}, bootstrap=20,
+                                      models=["exact-f1-micro", "ts-f1-macro"], aso_resamples=50, seed=2).to_dict()
     out["rank (tasks)"] = ts_eval.rank({"a": corpus, "b": corpus}, models=["exact-f1-micro", "ts-f1-macro"],
                                              bootstrap=20, permutations=0, seed=1).to_dict()
     out["compare"] = compare(corpus, NAMES[1], NAMES[2], models=list(ALL_MODELS)).to_dict()
@@ -92,15 +94,15 @@ def results():
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("kind", ["score", "rank", "rank (tasks)", "compare", "germeval", "analyze", "analyze (pair)",
-                                  "errors", "agree"])
+@pytest.mark.parametrize("kind", ["score", "rank", "rank (runs)", "rank (tasks)", "compare", "germeval", "analyze",
+                                  "analyze (pair)", "errors", "agree"])
 def test_every_number_of_a_result_is_named_in_the_vocabulary(results, kind):
     bad = sorted(set(offenders(results[kind])))
     assert not bad, "\n".join(bad[:20])
 
 
-@pytest.mark.parametrize("kind", ["score", "rank", "rank (tasks)", "compare", "germeval", "analyze", "analyze (pair)",
-                                  "errors", "agree"])
+@pytest.mark.parametrize("kind", ["score", "rank", "rank (runs)", "rank (tasks)", "compare", "germeval", "analyze",
+                                  "analyze (pair)", "errors", "agree"])
 def test_every_json_says_its_layout(results, kind):
     assert results[kind]["layout"] == layout(kind.split()[0])
 

@@ -79,7 +79,8 @@ def run(args: argparse.Namespace) -> int:
         sufficient.resolve_models(models)                 # unknown names fail before reading anything
         sufficient.get_model(reference)
     ranking.check_options(bootstrap=args.bootstrap, permutations=args.permutations, seed=args.seed,
-                          confidence=args.confidence, alpha=args.alpha)
+                          confidence=args.confidence, alpha=args.alpha, aso_resamples=args.aso_resamples,
+                          aso_threshold=args.aso_threshold)
     specs = task_specs(args)
     check_paths(args, task_paths(specs, args), [("--output", args.output), ("--plot", args.plot)])
     if args.plot:
@@ -91,6 +92,7 @@ def run(args: argparse.Namespace) -> int:
         ranking.check_memory(args.bootstrap, task.systems, len(chosen))
     options = dict(models=models, reference=reference, bootstrap=args.bootstrap, permutations=args.permutations,
                    unit=args.unit, seed=args.seed, confidence=args.confidence, alpha=args.alpha,
+                   aso_resamples=args.aso_resamples, aso_threshold=args.aso_threshold,
                    flips=[lists.model_pair(f) for f in args.flips], **matching)
     report = len(tasks) == 1 and (args.format == "html" or (args.format == "table" and args.details))
     with Bar(not args.no_progress and (args.bootstrap or args.permutations)) as bar:

@@ -31,6 +31,12 @@ def add_rank_options(p: argparse.ArgumentParser) -> None:
     m.add_argument("--alpha", type=float, default=0.05,
                    help="significance level of the significance groups (Holm-corrected neighbour tests) and of "
                         "the flips (default 0.05)")
+    m.add_argument("--aso-resamples", type=int, default=1000, metavar="N",
+                   help="systems of several runs (--runs): bootstrap resamples of the runs for Almost Stochastic "
+                        "Order's epsilon_min (default 1000; 0 = no ASO)")
+    m.add_argument("--aso-threshold", type=float, default=0.2, metavar="EPS",
+                   help="systems of several runs: epsilon_min below it is almost stochastic dominance, which "
+                        "starts a new significance group and settles a flip (default 0.2)")
     m.add_argument("--flips", action="append", default=[], metavar="A,B",
                    help="show in full the system pairs models A and B order differently, with both p-values "
                         "(repeatable; the JSON and CSV have every model pair's flips)")

@@ -33,7 +33,7 @@ from ..models.context import CorpusData, SystemData
 from ..models.registry import StatsFn
 from ..models.tally import CorpusTally
 from .rows import RowTable, distinct_of, integral
-from .study import RankingResult, _Plan, _ranked
+from .study import RankingResult, _Plan, _ranked, check_options
 from .sufficient import REFERENCE_MODEL, Model, StatsMatrix
 
 EXACT32 = 2 ** 24     # float32 holds every integer below this exactly
@@ -260,9 +260,11 @@ def rank_blocks(blocks: Iterable[Corpus], *, unit: str = "sentence", **options: 
     if unit not in ("sentence", "document"):
         raise OptionError("expected sentence or document", option="unit", value=unit)
     task, progress = options.pop("task", "task"), options.pop("progress", None)
-    keys = ("bootstrap", "permutations", "seed", "confidence", "alpha")
-    defaults = dict(bootstrap=1000, permutations=1000, seed=0, confidence=0.95, alpha=0.05)
+    keys = ("bootstrap", "permutations", "seed", "confidence", "alpha", "aso_resamples", "aso_threshold")
+    defaults = dict(bootstrap=1000, permutations=1000, seed=0, confidence=0.95, alpha=0.05, aso_resamples=1000,
+                    aso_threshold=0.2)
     numbers = {k: options.pop(k, defaults[k]) for k in keys}
+    check_options(aso_resamples=numbers["aso_resamples"], aso_threshold=numbers["aso_threshold"])
     it = iter(blocks)
     first = next(it, None)
     if first is None:

@@ -143,10 +143,58 @@ class RunScores:
 
     def to_dict(self) -> Dict[str, Any]:
         systems = []
-        for i, name in enumerate(self.runs.systems):
-            per = {m: {"score_mean": self.mean[i, k], "score_sd": self.sd[i, k], "score_min": self.low[i, k],
-                       "score_max": self.high[i, k], "run_scores": self.scores_of(i, k)}
-                   for k, m in enumerate(self.models)}
+        names = self.runs.systems
+        for i, name in enumerate(names):
+            per = {}
+            for k, m in enumerate(self.models):
+                d: Dict[str, Any] = {"score_mean": self.mean[i, k], "score_sd": self.sd[i, k],
+                                     "score_min": self.low[i, k], "score_max": self.high[i, k],
+                                     "run_scores": self.scores_of(i, k)}
+                if self.eps_min is not None and self.beat is not None and self.groups is not None:
+                    d.update(group=self.groups[i, k], versus={
+                        o: {"eps_min": self.eps_min[i, j, k], "beat_probability": self.beat[i, j, k]}
+                        for j, o in enumerate(names) if j != i})
+                per[m] = d
             systems.append({"name": name, "runs": self.runs.runs[i], "models": per})
         return {"systems": systems, "ranked_by": "the mean of the runs' scores", "sd": "standard deviation, ddof = 1",
-                "bootstrap": self.bootstrap}
+                "bootstrap": self.bootstrap, "aso": self.aso}
+
+
+ASO_RULE = ("under each model, walking down the ranking by the mean, a new group starts below a system when "
+            "it is almost stochastically dominant over the next one: epsilon_min (row over column, at the "
+            "Bonferroni-raised confidence of deep-significance's multi_aso) below the threshold; a system of "
+            "one run has no epsilon_min and shares the group of the system above it")
+
+
+def compare_runs(rs: RunScores, order: np.ndarray, *, confidence: float, resamples: int, seed: int,
+                 threshold: float) -> None:
+    """Fill ``rs``'s pairwise comparison: under every model, ASO's epsilon_min of every ordered pair of systems
+    with at least two runs (:func:`ts_eval.ranking.aso.aso_matrix`, Bonferroni-raised as ``multi_aso``), the
+    probability that a random run of one beats a random run of the other, and the significance groups of
+    the ranking ``order`` (models x systems, best first) from them (:data:`ASO_RULE`).  The systems are
+    compared in the order of their names, so the order in which they are given never changes a number."""
+    from .aso import aso_matrix, beat_probability, bonferroni_confidence
+
+    n, m = rs.mean.shape
+    several = [i for i in range(n) if len(rs.runs.columns[i]) > 1]
+    several.sort(key=lambda i: rs.runs.systems[i])
+    eps = np.full((n, n, m), np.nan)
+    beat = np.full((n, n, m), np.nan)
+    for k in range(m):
+        if len(several) > 1:
+            got = aso_matrix([rs.scores_of(i, k) for i in several], confidence=confidence, resamples=resamples,
+                             seed=seed)
+            eps[np.ix_(several, several, [k])] = got[:, :, None]
+        for i in range(n):
+            for j in range(n):
+                if i != j:
+                    beat[i, j, k] = beat_probability(rs.scores_of(i, k), rs.scores_of(j, k))
+    groups = np.empty((n, m), int)
+    for k in range(m):
+        down = order[k]
+        split = [bool(eps[a, b, k] < threshold) for a, b in zip(down[:-1], down[1:])]
+        groups[down, k] = 1 + np.concatenate([[0], np.cumsum(split)]).astype(int)
+    rs.eps_min, rs.beat, rs.groups = eps, beat, groups
+    rs.aso = {"confidence": confidence, "bonferroni_confidence": bonferroni_confidence(confidence, len(several)),
+              "resamples": resamples, "seed": seed, "threshold": threshold, "correction": "Bonferroni (multi_aso)",
+              "rule": ASO_RULE, "reference": "deep-significance (deepsig) aso / multi_aso"}

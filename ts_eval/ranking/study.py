@@ -38,7 +38,7 @@ from ..results.vocabulary import layout as result_layout
 from . import memory
 from .rows import bootstrap_weights as bootstrap_weights  # (re-exported: its callers import it from here)
 from .rows import distinct, integral
-from .runs import TWO_LEVEL, Runs, RunScores
+from .runs import TWO_LEVEL, Runs, RunScores, compare_runs
 from .statistics import (
     TIE_DECIMALS,
     Bootstrap,
@@ -347,10 +347,14 @@ def _check_systems(names: Sequence[str]) -> None:
 
 
 def check_options(*, bootstrap: int = 1000, permutations: int = 1000, seed: Optional[int] = 0,
-                  confidence: float = 0.95, alpha: float = 0.05) -> None:
+                  confidence: float = 0.95, alpha: float = 0.05, aso_resamples: int = 1000,
+                  aso_threshold: float = 0.2) -> None:
     """The numeric options of :func:`rank_corpus`, checked before anything is read or computed:
     an :class:`OptionError` names the option and the value (``seed=-1: ...``)."""
-    for name, value in (("bootstrap", bootstrap), ("permutations", permutations)):
+    if not 0 < aso_threshold <= 1:
+        raise OptionError("expected a number above 0 and at most 1 (epsilon_min below it: dominance)",
+                          option="aso_threshold", value=aso_threshold)
+    for name, value in (("bootstrap", bootstrap), ("permutations", permutations), ("aso_resamples", aso_resamples)):
         if not _is_int(value) or value < 0:
             raise OptionError("expected a whole number >= 0 (0 = none)", option=name, value=value)
     if seed is not None and (not _is_int(seed) or seed < 0):
@@ -419,6 +423,8 @@ def rank_corpus(
     assignment: str = "many-to-many",
     partial_weight: float = 0.5,
     runs: Optional[Mapping[str, Sequence[str]]] = None,
+    aso_resamples: int = 1000,
+    aso_threshold: float = 0.2,
 ) -> RankingResult:
     """Rank the systems of ``corpus`` under every model (see :func:`rank`).
 
@@ -427,8 +433,12 @@ def rank_corpus(
     ``assignment`` and ``partial_weight`` are ``score``'s (:func:`ts_eval.score`): the span-level
     models (overlap, constrained, contain, SemEval) read the matcher's pairs with them.  ``runs``: systems given
     as several runs (training seeds), system name -> the names of its runs among the corpus's systems
-    (:mod:`ts_eval.ranking.runs`); the other systems have one run each.
+    (:mod:`ts_eval.ranking.runs`); the other systems have one run each.  With runs, every two systems are compared
+    by Almost Stochastic Order (:mod:`ts_eval.ranking.aso`; ``aso_resamples``: its bootstrap resamples of the runs,
+    0 = none; ``aso_threshold``: epsilon_min below it is dominance, deep-significance's recommended 0.2) instead of
+    the permutation test.
     """
+    check_options(aso_resamples=aso_resamples, aso_threshold=aso_threshold)
     plan = _Plan.of(corpus, systems, models, reference, bootstrap, permutations, seed, confidence, alpha, flips,
                     min_overlap, assignment, partial_weight, runs)
     t0 = time.perf_counter()
@@ -443,7 +453,8 @@ def rank_corpus(
         "labels": list(corpus.labels), "gold_path": corpus.gold_info.path,
     }
     return _ranked(sm, info, plan, elapsed, task=task, bootstrap=bootstrap, permutations=permutations, unit=unit,
-                   seed=seed, confidence=confidence, alpha=alpha, progress=progress)
+                   seed=seed, confidence=confidence, alpha=alpha, progress=progress, aso_resamples=aso_resamples,
+                   aso_threshold=aso_threshold)
 
 
 @dataclass
@@ -484,7 +495,7 @@ class _Plan:
 
 def _ranked(sm: StatsMatrix, info: Dict[str, Any], plan: _Plan, elapsed: float, *, task: str, bootstrap: int,
             permutations: int, unit: str, seed: int, confidence: float, alpha: float,
-            progress: Optional[Progress]) -> RankingResult:
+            progress: Optional[Progress], aso_resamples: int = 1000, aso_threshold: float = 0.2) -> RankingResult:
     """The ranking of statistics ``sm`` (``info``: what the result says about the corpus; ``elapsed``: the
     seconds the statistics took)."""
     names, model_list, reference = plan.names, plan.models, plan.reference
@@ -515,6 +526,11 @@ def _ranked(sm: StatsMatrix, info: Dict[str, Any], plan: _Plan, elapsed: float, 
         t0 = time.perf_counter()
         perm = run_permutation(sm, order, permutations, perm_seq, progress, pairs=contested_pairs(scores))
         timings["permutation"] = time.perf_counter() - t0
+    if run_scores is not None and aso_resamples:
+        t0 = time.perf_counter()
+        compare_runs(run_scores, order, confidence=confidence, resamples=aso_resamples, seed=seed,
+                     threshold=aso_threshold)
+        timings["aso"] = time.perf_counter() - t0
     t0 = time.perf_counter()
     uncertainty = analyse(scores, order, boot, perm, alpha)
     timings["rank_uncertainty"] = time.perf_counter() - t0

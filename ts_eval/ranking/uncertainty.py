@@ -39,6 +39,7 @@ from .rows import swaps as swaps  # (re-exported: its callers import it from her
 from .statistics import TIE_DECIMALS, Progress, _chunks, _clean, average_ranks
 
 if TYPE_CHECKING:   # pragma: no cover
+    from .runs import RunScores
     from .statistics import Bootstrap, Permutation
     from .sufficient import StatsMatrix
 
@@ -51,6 +52,9 @@ CORRELATION_METHOD = (
     "quantile methods lower/higher); a resample on which "
     "a model scores every system the same has no defined coefficient for that model and is left out of (and "
     "counted in undefined_resamples for) that pair's interval")
+FLIP_RULE_RUNS = ("with runs: a changed pair is settled by the runs when each model's order of it is almost "
+                  "stochastic dominance of its runs' scores (ASO epsilon_min below the threshold under each model); "
+                  "otherwise the seeds do not settle it")
 FLIP_RULE = ("a pair changes order when one model puts one system strictly above the other and the other model "
              "strictly the other way round; significant under both: the paired permutation test's p < alpha under "
              "each model (uncorrected)")
@@ -69,6 +73,7 @@ class RankingLike(Protocol):
     order: np.ndarray
     permutation: Optional[Permutation]
     uncertainty: Optional[RankUncertainty]
+    runs: Optional[RunScores]
 
 
 # ---------------------------------------------------------------------------
@@ -221,9 +226,18 @@ class FlipPair:
     better_under_b: str
     p_a: Optional[float]          # paired test p-value under model A (None without a permutation test)
     p_b: Optional[float]
+    eps_a: Optional[float] = None  # runs: ASO's epsilon_min of the system better under A over the other, under A
+    eps_b: Optional[float] = None  # runs: of the system better under B over the other, under B
 
     def significant_under_both(self, alpha: float) -> bool:
         return self.p_a is not None and self.p_b is not None and self.p_a < alpha and self.p_b < alpha
+
+    def settled_by_runs(self, threshold: float) -> Optional[bool]:
+        """Runs: whether each model's order of the pair is almost stochastic dominance (epsilon_min below
+        ``threshold`` under each); None where a system has one run."""
+        if self.eps_a is None or self.eps_b is None or np.isnan(self.eps_a) or np.isnan(self.eps_b):
+            return None
+        return self.eps_a < threshold and self.eps_b < threshold
 
 
 @dataclass
@@ -237,10 +251,17 @@ class Flips:
     pairs: List[FlipPair]
     alpha: float
     tested: bool                  # whether p-values exist (permutation test run)
+    threshold: Optional[float] = None   # runs: ASO's threshold (the pairs carry epsilon_min instead of p-values)
 
     @property
     def changed(self) -> int:
         return len(self.pairs)
+
+    @property
+    def settled_by_runs(self) -> Optional[int]:
+        if self.threshold is None:
+            return None
+        return sum(1 for f in self.pairs if f.settled_by_runs(self.threshold))
 
     @property
     def significant_under_both(self) -> Optional[int]:
@@ -254,6 +275,10 @@ class Flips:
         if self.tested:
             line += (f"; {self.significant_under_both} of them significantly under both models "
                      f"(paired permutation test, p < {self.alpha:g} under each, uncorrected)")
+        elif self.threshold is not None:
+            unsettled = self.changed - (self.settled_by_runs or 0)
+            line += (f"; {self.settled_by_runs} of them settled by the runs under both models (ASO epsilon_min < "
+                     f"{self.threshold:g} under each), {unsettled} not settled by the runs (seed variance)")
         else:
             line += " (no permutation test: significance not known)"
         if self.tied_under_one:
@@ -267,9 +292,14 @@ class Flips:
             "tied_under_one": self.tied_under_one, "alpha": self.alpha, "summary": self.summary,
             "pairs": [{"better_under_a": f.better_under_a, "better_under_b": f.better_under_b, "p_a": f.p_a,
                        "p_b": f.p_b, "significant_under_both": (None if not self.tested else
-                                                                f.significant_under_both(self.alpha))}
+                                                                f.significant_under_both(self.alpha)),
+                       **({} if self.threshold is None else {
+                           "eps_a": f.eps_a, "eps_b": f.eps_b,
+                           "settled_by_runs": f.settled_by_runs(self.threshold)})}
                       for f in self.pairs],
         })
+        if self.threshold is not None:
+            out["settled_by_runs"], out["threshold"] = self.settled_by_runs, self.threshold
         return out
 
 
@@ -332,15 +362,21 @@ def flips(result: RankingLike, model_a: str, model_b: str, alpha: Optional[float
     pos = np.empty(len(result.systems), int)
     pos[result.order[ka]] = np.arange(len(result.systems))
     pair_p = result.permutation.pair_p if result.permutation is not None else None
+    runs = result.runs
+    eps = runs.eps_min if runs is not None else None
     out = []
     for i, j in zip(a[changed], b[changed]):
         hi, lo = (i, j) if pos[i] < pos[j] else (j, i)       # hi: better under A
         p_a = p_b = None
         if pair_p is not None:
             p_a, p_b = float(pair_p[hi, lo, ka]), float(pair_p[hi, lo, kb])
-        out.append((pos[hi], pos[lo], FlipPair(result.systems[hi], result.systems[lo], p_a, p_b)))
+        pair = FlipPair(result.systems[hi], result.systems[lo], p_a, p_b)
+        if eps is not None:          # runs: hi over lo under A, lo over hi under B
+            pair.eps_a, pair.eps_b = float(eps[hi, lo, ka]), float(eps[lo, hi, kb])
+        out.append((pos[hi], pos[lo], pair))
     out.sort(key=lambda t: (t[0], t[1]))
-    return Flips(model_a, model_b, len(a), tied_one, [t[2] for t in out], alpha, pair_p is not None)
+    threshold = None if runs is None or runs.aso is None else float(runs.aso["threshold"])
+    return Flips(model_a, model_b, len(a), tied_one, [t[2] for t in out], alpha, pair_p is not None, threshold)
 
 
 def check_flip_pairs(pairs: Optional[Sequence[Sequence[str]]], models: Sequence[str]) -> List[Tuple[str, str]]:
@@ -376,7 +412,7 @@ def to_dict(result: RankingLike) -> Dict[str, Any]:
             for k, mo in enumerate(result.models)}}
     return {
         "correlation_intervals": None if u is None else u.correlation_dict(),
-        "flips": {"rule": FLIP_RULE, "alpha": None if u is None else u.alpha,
+        "flips": {"rule": FLIP_RULE if result.runs is None else FLIP_RULE_RUNS, "alpha": None if u is None else u.alpha,
                   "pairs": [f.to_dict() for f in all_flips(result)]},
         "significance_groups": groups,
     }

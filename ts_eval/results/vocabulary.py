@@ -88,6 +88,13 @@ RANK: Dict[str, str] = {
     "significant_under_both": "flips: changed pairs significant under both models",
     "tied_under_one": "flips: pairs tied under one model only", "p_a": "flip's p-value under A", "p_b": "under B",
     "resamples": "bootstrap resamples", "units": "resampling units",
+    "score_mean": "runs: the mean of a system's runs' scores", "score_sd": "runs: their standard deviation",
+    "score_min": "runs: the lowest run's score", "score_max": "runs: the highest", "run_scores": "runs: every run's",
+    "eps_min": "runs: ASO's epsilon_min of one system over another", "beat_probability": "runs: P(a random run of "
+    "one beats a random run of the other)", "eps_a": "flip's epsilon_min under A", "eps_b": "under B",
+    "settled_by_runs": "flips: changed pairs the runs settle under both models", "threshold": "runs: ASO's threshold",
+    "confidence": "a confidence level", "bonferroni_confidence": "runs: ASO's Bonferroni-raised confidence level",
+    "seed": "a random seed",
 }
 
 #: compare's numbers (Tuggener's comparative evaluation)
@@ -203,7 +210,7 @@ WORDS: Dict[str, str] = {**QUANTITIES, **SEMEVAL, **RANK, **COMPARE, **ANALYZE, 
 #: containers whose keys are names, not quantities (their values are still checked)
 NAME_MAPS = ("labels", "types", "per_type", "levels", "systems", "models", "rankings", "rank_table", "confusion",
              "transitions", "spurious_moves", "rows", "m4_token_accuracy", "timings", "systems_instead",
-             "spans", "where", "tasks", "metrics", "annotators", "kinds")
+             "spans", "where", "tasks", "metrics", "annotators", "kinds", "versus")
 
 #: foreign-syntax parts that keep their own words: fair ``weights`` (FairEval's config syntax, TP/FP/FN
 #: per error type)
