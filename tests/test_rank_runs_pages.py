@@ -132,6 +132,9 @@ def test_markdown_and_latex_show_the_runs_tables(ranked) -> None:
         assert "72.22" in text and "25.46" in text          # B's mean and sd, in points
         assert "0.100" in text and "66.67" in text           # ε_min and P(beats) of A over B
         assert "every run's score" in text
+    latex = render(page, "latex")
+    assert r"$\varepsilon$\_min of row over column" in latex and "ε" not in latex
+    assert "row over column & A & B" in latex
 
 
 def test_one_run_each_has_no_runs_parts() -> None:

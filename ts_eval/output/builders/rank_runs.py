@@ -156,7 +156,7 @@ def aso_blocks(r: RankingResult, k: int) -> List[Block]:
         return i != j and threshold is not None and bool(eps[i, j, k] < threshold)
 
     def square(tid: str, what: str, a: np.ndarray, kind: str, note: str) -> Table:
-        cols = [Column("system", "row \\ column")] + [Column(n, n) for n in names]
+        cols = [Column("system", "row over column")] + [Column(n, n) for n in names]
         rows = [[Cell(r.systems[i])] + [Cell(None if i == j else _f(a[i, j, k]), kind,
                                              style="significant" if below(i, j) else None) for j in order]
                 for i in order]
