@@ -231,3 +231,14 @@ def test_multi_task_runs_keep_their_task_names() -> None:
     page = build(combine({"t1": one, "t2": two}))
     assert {"runs-t1", "runs-t2"} <= {s.id for s in page.sections}
     assert "two-level" not in render(page, "table", width=100, details=True)      # no bootstrap, no intervals
+
+
+def test_a_system_of_one_run_beside_runs_has_sd_na_and_one_dot() -> None:
+    r = ts_eval.rank(GOLD, {"C": A_RUNS[1]}, runs={"B": B_RUNS}, models=MODELS, bootstrap=20, permutations=0)
+    page = build(r)
+    lb = page.table("lb-task-exact-f1-micro")
+    assert [(row[1].value, row[4].value) for row in lb.rows] == [("C", 1), ("B", 3)]      # C: F1 0.8 > 13/18
+    assert math.isnan(lb.rows[0][3].value)
+    assert re.search(r"C\s+80\.00 \[[\d.–]+\]\s+n/a\s+1\s", render(page, "table", width=120))
+    fig = next(f for f in page.figures() if f.id == "lb-fig-task-exact-f1-micro")
+    assert fig.data["runs"][0] == pytest.approx([0.8]) and fig.data["run_names"][0] == ["C"]
