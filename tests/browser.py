@@ -102,16 +102,16 @@ document.querySelectorAll('.table-wrap').forEach(w => {
 return out;
 """
 
-#: the marks (points and interval bars) of the interval charts that lie outside the window or are
-#: cut by their figure's box
+#: the marks (points, interval bars, the dots of runs and their means) of the interval charts that lie
+#: outside the window or are cut by their figure's box
 MARKS_OUT_OF_VIEW = r"""
 const width = arguments[0], out = [];
 document.querySelectorAll('svg.chart-intervals').forEach(svg => {
   const box = svg.closest('.figure-wrap').getBoundingClientRect();
-  svg.querySelectorAll('circle.point, line.iv').forEach(m => {
+  svg.querySelectorAll('circle.point, line.iv, circle.run, line.run-mean').forEach(m => {
     const b = m.getBoundingClientRect();
     if (b.left < Math.max(0, box.left) - 0.5 || b.right > Math.min(width, box.right) + 0.5) {
-      out.push(m.parentNode.querySelector('title').textContent);
+      out.push((m.querySelector('title') || m.parentNode.querySelector('title')).textContent);
     }
   });
 });

@@ -60,6 +60,51 @@ def rank16() -> Page:
     return rank(corpus=sixteen_systems())
 
 
+def with_aso(result, threshold: float = 0.2):
+    """``result`` (a ranking of runs) with Almost Stochastic Order's fields of its runs filled by hand, as the
+    ranking would fill them: epsilon_min of row over column 0.05 where the row's mean is higher, 0.95 where it is
+    lower, 0.5 where equal; P(beats) its complement; a group per system, in the order of the means, except that
+    two systems whose epsilon_min is not below ``threshold`` share one (for the pages' layout, not for the
+    numbers of ASO itself)."""
+    import dataclasses
+
+    import numpy as np
+
+    rs = result.runs
+    diff = rs.mean[:, None, :] - rs.mean[None, :, :]
+    eps = np.where(diff > 0, 0.05, np.where(diff < 0, 0.95, 0.5))
+    n, m = rs.mean.shape
+    eps[np.arange(n), np.arange(n)] = np.nan
+    groups = np.zeros((n, m), dtype=int)
+    for k in range(m):
+        g = 0
+        order = list(result.order[k])
+        for pos, i in enumerate(order):
+            g += 1 if pos == 0 or eps[order[pos - 1], i, k] < threshold else 0
+            groups[i, k] = g
+    aso = {"confidence": 0.95, "resamples": 1000, "threshold": threshold, "seed": 0, "correction": "Bonferroni",
+           "rule": f"a system starts a new group when the one above it has epsilon_min < {threshold:g} over it"}
+    runs = dataclasses.replace(rs, eps_min=eps, beat=1 - eps, groups=groups, aso=aso)
+    return dataclasses.replace(result, runs=runs)
+
+
+def runs_ranking(resamples: int = 50, aso: bool = True):
+    """The demo's four systems each given as four runs (itself and itself without every 2nd, 3rd or 5th span:
+    :func:`sixteen_systems`), ranked with ``resamples`` two-level resamples; ``aso``: ASO's fields filled by
+    hand (:func:`with_aso`)."""
+    from ts_eval.ranking.study import rank_corpus
+
+    runs = {name: [name] + [f"{name}-less{k}" for k in (2, 3, 5)] for name in DEMO_SYSTEMS}
+    result = rank_corpus(sixteen_systems(), bootstrap=resamples, seed=0, runs=runs)
+    return with_aso(result) if aso else result
+
+
+def rank_runs() -> Page:
+    from ts_eval.output.builders import rank as build
+
+    return build.build(runs_ranking())
+
+
 def compare() -> Page:
     from ts_eval.comparison import compare as run
     from ts_eval.output.builders import compare as build
@@ -140,6 +185,7 @@ PAGES: Dict[str, Tuple[Callable[[], Page], str, int]] = {
     "score": (score, "summary", len(DEMO_SYSTEMS)),
     "fair": (fair, "fair-traditional", 4 + 1),                    # LOC ORG OTH PER and micro
     "rank": (rank, "lb-task-exact-f1-micro", len(DEMO_SYSTEMS)),   # the leaderboard
+    "rank_runs": (rank_runs, "lb-task-exact-f1-micro", len(DEMO_SYSTEMS)),   # four systems of four runs each
     "compare": (compare, "systems", len(DEMO_SYSTEMS)),
     "germeval": (germeval, "metrics-nested", 4),                   # Metrics 1, 2 and 3 on both levels
     "analyze": (analyze, "overall", len(DEMO_SYSTEMS)),

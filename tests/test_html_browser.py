@@ -99,6 +99,7 @@ def test_page_opens_without_console_errors_and_shows_its_parts(drv, files, kind)
 CHARTS = {   # the charts each page must show
     "handmade": {"bump", "heatmap", "bars", "stacked_bars", "intervals"},
     "rank": {"bump", "heatmap", "stacked_bars", "intervals"},
+    "rank_runs": {"bump", "heatmap", "intervals"},
     "score": {"heatmap", "bars"},
     "fair": {"heatmap", "bars"},
     "compare": {"heatmap", "bars"},
@@ -247,3 +248,39 @@ def test_the_rank_shift_legend_names_the_colours_its_cells_have(drv, files):
     assert "green (up)" in note and "red (down)" in note
     assert up[1] > up[0] and up[1] > up[2]          # green
     assert down[0] > down[1] and down[0] > down[2]  # red
+
+
+#: per interval chart with runs: its rows' label boxes, interval lines, points, run dots and mean ticks (screen px)
+STRIPS = r"""
+const box = e => { const b = e.getBoundingClientRect(); return [b.left, b.top, b.right, b.bottom]; };
+return Array.from(document.querySelectorAll('svg.chart-intervals')).filter(s => s.querySelector('circle.run'))
+  .map(svg => Array.from(svg.querySelectorAll('g.row')).map(g => ({
+    label: box(g.querySelector('text.axis')), iv: Array.from(g.querySelectorAll('line.iv')).map(box),
+    point: box(g.querySelector('circle.point')), runs: Array.from(g.querySelectorAll('circle.run')).map(box),
+    mean: box(g.querySelector('line.run-mean'))})));
+"""
+
+
+@pytest.mark.parametrize("width", [1280, 390])
+def test_each_run_is_a_readable_dot_under_its_systems_interval(drv, files, width):
+    """The rank page of four systems of four runs each (pages.rank_runs): every leaderboard's chart has a
+    dot per run and a tick at the mean, each row's strip lies under its interval and above the next row's,
+    right of the system's name, every dot in view and at least 4 px across even on a phone."""
+    path, _, n = files["rank_runs"]
+    _open(drv, path, width)
+    drv.execute_script("document.querySelectorAll('details').forEach(d => { d.open = true; })")
+    charts = drv.execute_script(STRIPS)
+    assert len(charts) == 10                      # the leaderboard of every default model
+    for rows in charts:
+        assert len(rows) == n and all(len(r["runs"]) == 4 for r in rows)
+        for k, r in enumerate(rows):
+            line_bottom = max(b[3] for b in r["iv"] + [r["point"]])
+            assert all(d[1] >= line_bottom - 2 for d in r["runs"])            # under the interval (touching at most)
+            assert all(d[0] > r["label"][2] for d in r["runs"] + [r["mean"]])  # right of the name
+            assert all(d[2] - d[0] >= 4 for d in r["runs"])                   # readable on a phone
+            if k + 1 < len(rows):
+                nxt = min(b[1] for b in rows[k + 1]["iv"] + [rows[k + 1]["point"]])
+                assert all(d[3] <= nxt for d in r["runs"] + [r["mean"]])      # above the next row's interval
+    assert drv.execute_script(browser.MARKS_OUT_OF_VIEW, width) == []
+    assert _errors(drv) == []
+    browser.set_width(drv, 1280)

@@ -114,7 +114,8 @@ class Figure:
     - ``bars``: {"labels": [names], "values": [v], "kind": a cell kind}
     - ``stacked_bars``: {"labels": [names], "parts": [part names], "values": [[v per part] per label]}
     - ``intervals``: {"labels": [names], "values": [v], "low": [v], "high": [v], "kind": a cell
-      kind, "groups": [group per label] | None}
+      kind, "groups": [group per label] | None}, and optionally "runs": [[v per run] per label] with
+      "run_names": [[name per run] per label]: a strip of one dot per run under each interval
     - ``grouped_bars``: {"groups": [names], "series": [names], "values": [[v per series] per group],
       "low": [[v]] | None, "high": [[v]] | None, "kind": a cell kind}: one bar per series in each
       group, one colour per series, the interval as a whisker

@@ -27,6 +27,7 @@ from ...errors import Spelling, python_spelling
 from ...ranking import uncertainty as rank_uncertainty
 from ...ranking.study import MultiTaskResult, RankingResult
 from ..page import Block, Cell, Column, Figure, Page, Section, Table, Text
+from . import rank_runs
 from .score import ReportLike
 
 
@@ -83,11 +84,17 @@ def lead(r: RankingResult) -> int:
 
 def leaderboard(r: RankingResult, k: Optional[int] = None) -> Section:
     """Systems in model ``k``'s order (default the model that leads, :func:`lead`): score [interval], rank
-    [interval], group."""
+    [interval], group; with runs (:mod:`.rank_runs`) the score is their mean, with their sd and number beside it,
+    and the chart shows each run's score."""
     k = lead(r) if k is None else k
     title, b, u = r.titles[k], r.bootstrap, r.uncertainty
-    groups = u.groups if u is not None and u.groups is not None else None
+    if r.runs is not None:
+        groups = rank_runs.groups(r)
+    else:
+        groups = u.groups if u is not None and u.groups is not None else None
     cols = [Column("rank", "#"), Column("system", "system"), Column("score", title)]
+    if r.runs is not None:
+        cols += rank_runs.columns()
     if b is not None:
         cols.append(Column("rank_interval", f"rank {100 * b.confidence:g}%"))
         cols.append(Column("keep_rank", "keeps rank %"))
@@ -99,6 +106,8 @@ def leaderboard(r: RankingResult, k: Optional[int] = None) -> Section:
         sc = _f(r.scores[i, k])
         cell = Cell(sc, "score", style="best" if i == top else None)
         row = [Cell(_f(r.ranks[i, k]), "rank"), Cell(r.systems[i]), cell]
+        if r.runs is not None:
+            row += rank_runs.cells(r, i, k)
         if b is not None:
             cell.low, cell.high = _f(b.score_low[i, k]), _f(b.score_high[i, k])
             row.append(Cell(_f(r.ranks[i, k]), "rank", low=_f(b.rank_low[i, k]), high=_f(b.rank_high[i, k])))
@@ -112,16 +121,22 @@ def leaderboard(r: RankingResult, k: Optional[int] = None) -> Section:
         highs.append(cell.high if b is not None else sc)
         grp.append(int(groups[i, k]) if groups is not None else None)
     note = ""
-    if b is not None:
+    if r.runs is not None:
+        note = rank_runs.note(r)
+    elif b is not None:
         note = (f"{100 * b.confidence:g}% paired bootstrap intervals ({b.resamples} resamples of {b.units} "
                 f"{b.unit}s, percentile).")
-    if u is not None and groups is not None:
+    if r.runs is None and u is not None and groups is not None:
         note += f" Groups (alpha {u.alpha:g}, Holm): {rank_uncertainty.GROUP_RULE}."
     t = Table(f"lb-{r.task}-{r.models[k]}", f"{r.task}: leaderboard under {title}", cols, rows, key_columns=2,
               note=note.strip())
-    fig = Figure(f"lb-fig-{r.task}-{r.models[k]}", f"{r.task}: {title} with intervals", "intervals",
-                 {"labels": labels, "values": vals, "low": lows, "high": highs, "kind": "score",
-                  "groups": grp if groups is not None else None})
+    data = {"labels": labels, "values": vals, "low": lows, "high": highs, "kind": "score",
+            "groups": grp if groups is not None else None}
+    if r.runs is not None:
+        data.update(rank_runs.figure_data(r, k, [int(i) for i in r.order[k]]))
+    fig = Figure(f"lb-fig-{r.task}-{r.models[k]}", f"{r.task}: {title} with intervals"
+                 + (" and each run's score" if r.runs is not None else ""), "intervals", data,
+                 note=rank_runs.figure_note(r) if r.runs is not None else "")
     return Section(f"{r.task}: leaderboard under {title}", [t, fig], id=f"leaderboard-{r.task}-{r.models[k]}")
 
 
@@ -215,7 +230,7 @@ def count_matrix(tid: str, title: str, models: Sequence[str], titles: Sequence[s
 
 def correlations(r: RankingResult) -> Section:
     ci = _intervals(r)
-    what = f" with {100 * ci.confidence:g}% bootstrap intervals" if ci else ""
+    what = f" with {100 * ci.confidence:g}%{_two_level(r)} bootstrap intervals" if ci else ""
     o = shown_models(r)
     models, titles = [r.models[k] for k in o], [r.titles[k] for k in o]
     blocks = matrix(f"spearman-{r.task}", f"{r.task}: Spearman's rank correlation{what}", models, titles,
@@ -238,14 +253,22 @@ def _per_model(r: RankingResult, tid: str, title: str, cell: Callable[[int, int]
     return Table(tid, title, cols, rows, note=note)
 
 
+def _two_level(r: RankingResult) -> str:
+    """' two-level' where the intervals come from the two-level bootstrap of runs (:mod:`.rank_runs`)."""
+    return " two-level" if r.runs is not None else ""
+
+
 def model_tables(r: RankingResult) -> Section:
     b, p, u = r.bootstrap, r.permutation, r.uncertainty
     blocks: List[Any] = []
+    scores = "mean scores of the runs" if r.runs is not None else "scores"
     if b is not None:
-        blocks.append(_per_model(r, f"scores-{r.task}", f"{r.task}: scores with {100 * b.confidence:g}% intervals",
+        blocks.append(_per_model(r, f"scores-{r.task}", f"{r.task}: {scores} with {100 * b.confidence:g}%"
+                                 f"{_two_level(r)} intervals",
                                  lambda i, k: Cell(_f(r.scores[i, k]), "score", _f(b.score_low[i, k]),
                                                    _f(b.score_high[i, k]))))
-        blocks.append(_per_model(r, f"se-{r.task}", f"{r.task}: bootstrap standard error of the scores",
+        blocks.append(_per_model(r, f"se-{r.task}", f"{r.task}:{_two_level(r)} bootstrap standard error of the "
+                                 f"{scores}",
                                  lambda i, k: Cell(_f(b.score_se[i, k]), "score")))
         blocks.append(_per_model(r, f"ranks-{r.task}", f"{r.task}: ranks with {100 * b.confidence:g}% intervals",
                                  lambda i, k: Cell(_f(r.ranks[i, k]), "rank", _f(b.rank_low[i, k]),
@@ -253,7 +276,7 @@ def model_tables(r: RankingResult) -> Section:
         blocks.append(_per_model(r, f"keep-{r.task}", f"{r.task}: probability of keeping the observed rank (%)",
                                  lambda i, k: Cell(_f(b.keep[i, k]), "score")))
     else:
-        blocks.append(_per_model(r, f"scores-{r.task}", f"{r.task}: scores",
+        blocks.append(_per_model(r, f"scores-{r.task}", f"{r.task}: {scores}",
                                  lambda i, k: Cell(_f(r.scores[i, k]), "score")))
         blocks.append(_per_model(r, f"ranks-{r.task}", f"{r.task}: ranks",
                                  lambda i, k: Cell(_f(r.ranks[i, k]), "rank")))
@@ -350,7 +373,10 @@ def report_sections(report: ReportLike) -> List[Section]:
 
 def task_sections(r: RankingResult, details: bool = True, every_flip: bool = False) -> List[Section]:
     first = lead(r)
-    out = [leaderboard(r, first), rank_shifts(r), agreement(r), correlations(r)]
+    out = [leaderboard(r, first)]
+    if r.runs is not None:
+        out += rank_runs.summary_sections(r, first)
+    out += [rank_shifts(r), agreement(r), correlations(r)]
     asked = r.settings.get("flips", [])
     if asked:   # asked for on the command line: part of the summary
         blocks = []
@@ -358,6 +384,8 @@ def task_sections(r: RankingResult, details: bool = True, every_flip: bool = Fal
             blocks += flip_table(r, a, b)
         out.append(Section(f"{r.task}: flips asked for", blocks, id=f"flips-asked-{r.task}"))
     if details:
+        if r.runs is not None:
+            out += rank_runs.detail_sections(r, shown_models(r), first)
         out.append(model_tables(r))
         for k in shown_models(r):
             if k != first:
@@ -396,8 +424,12 @@ def summary_line(r: RankingResult) -> str:
     if c.get("documents"):
         parts.append(f"{c['documents']} documents")
     parts.append(f"labels {', '.join(c.get('labels', [])) or '-'}")
+    if r.runs is not None:
+        parts[0] = f"{r.task}: {rank_runs.summary_line(r)}, {c.get('tokens')} tokens, {c.get('sentences')} sentences"
     if r.bootstrap is not None:
-        parts.append(f"bootstrap {r.bootstrap.resamples} x {r.bootstrap.units} {r.bootstrap.unit}s")
+        units = f"{r.bootstrap.units} {r.bootstrap.unit}s"
+        parts.append(f"bootstrap {r.bootstrap.resamples} x {units}" if r.runs is None
+                     else f"two-level bootstrap {r.bootstrap.resamples} x ({units}, each system's runs)")
     if r.permutation is not None:
         parts.append(f"permutation test {r.permutation.permutations}")
     parts.append(f"seed {r.settings.get('seed')}")

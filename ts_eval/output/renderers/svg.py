@@ -346,13 +346,17 @@ def stacked_bars(fig: Figure) -> Markup:
 
 def intervals(fig: Figure) -> Markup:
     """A point per label at its value with a bar over its interval; rows of one significance
-    group share a background band, the group number is written on the right.  The chart scales
-    to any width (a phone sees every mark, smaller, rather than a part of the axis)."""
+    group share a background band, the group number is written on the right.  With ``runs`` (each
+    label's runs' scores) a strip under the interval shows one dot per run and a tick at the
+    value (their mean).  The chart scales to any width (a phone sees every mark, smaller, rather
+    than a part of the axis)."""
     labels: List[str] = list(fig.data["labels"])
     values, lows, highs = fig.data["values"], fig.data.get("low"), fig.data.get("high")
     groups = fig.data.get("groups")
+    runs: Optional[List[List[Any]]] = fig.data.get("runs")
     kind = fig.data.get("kind", "score")
-    ends = [float(v) for v in list(values) + list(lows or []) + list(highs or []) if _finite(v)]
+    ends = [float(v) for v in list(values) + list(lows or []) + list(highs or []) + [
+        v for each in runs or [] for v in each] if _finite(v)]
     lo, hi = min(ends, default=0.0), max(ends, default=1.0)
     pad = (hi - lo) * 0.05 or 0.01
     ticks = nice_ticks(lo - pad, hi + pad)
@@ -360,7 +364,8 @@ def intervals(fig: Figure) -> Markup:
     left = _label_width(labels)
     right = 60 if groups else 12
     top = 6
-    height = top + ROW * len(labels) + 22
+    row = ROW_RUNS if runs else ROW
+    height = top + row * len(labels) + 22
 
     def x(v: float) -> float:
         return left + (v - lo) / (hi - lo) * PLOT_INTERVALS
@@ -371,26 +376,56 @@ def intervals(fig: Figure) -> Markup:
             if i == 0 or grp != groups[i - 1]:
                 span = next((k for k in range(i, len(groups)) if groups[k] != grp), len(groups)) - i
                 band = "band" if (grp or 0) % 2 else "band alt"
-                body.append(_el("rect", x="0", y=float(top + ROW * i), width=float(left + PLOT_INTERVALS + right),
-                                height=float(ROW * span), class_=band))
-                body.append(_text(left + PLOT_INTERVALS + 10, top + ROW * i + ROW / 2 + 4, f"group {grp}",
+                body.append(_el("rect", x="0", y=float(top + row * i), width=float(left + PLOT_INTERVALS + right),
+                                height=float(row * span), class_=band))
+                body.append(_text(left + PLOT_INTERVALS + 10, top + row * i + row / 2 + 4, f"group {grp}",
                                   font_size=str(SMALL), class_="group"))
     body += _axis(left, PLOT_INTERVALS, height - 20, lo, hi, kind, height - 20 - top)
     for i, s in enumerate(labels):
-        yc = top + ROW * i + ROW / 2
+        yc = top + row * i + row / 2
         v = values[i]
         iv = format_interval(lows[i], highs[i], kind) if lows and highs else ""
         tip = f"{s}: {format_value(v, kind) or 'n/a'}" + (f" ({iv})" if iv else "") + \
               (f", group {groups[i]}" if groups else "")
         g = [_title(tip), _text(left - 8, yc + 4, s, text_anchor="end", class_="axis")]
+        yi = yc - 6 if runs else yc           # the interval above the strip of runs
         if lows and highs and _finite(lows[i]) and _finite(highs[i]):
             a, b = x(float(lows[i])), x(float(highs[i]))
-            g.append(_el("line", x1=a, x2=b, y1=yc, y2=yc, class_="iv"))
-            g += [_el("line", x1=e, x2=e, y1=yc - 4, y2=yc + 4, class_="iv") for e in (a, b)]
+            g.append(_el("line", x1=a, x2=b, y1=yi, y2=yi, class_="iv"))
+            g += [_el("line", x1=e, x2=e, y1=yi - 4, y2=yi + 4, class_="iv") for e in (a, b)]
         if _finite(v):
-            g.append(_el("circle", cx=x(float(v)), cy=yc, r="4", class_="point"))
+            g.append(_el("circle", cx=x(float(v)), cy=yi, r="4", class_="point"))
+        if runs:
+            g += _strip(s, runs[i], (fig.data.get("run_names") or [[]] * len(labels))[i], v, x, yc + 7, kind)
         body.append(_el("g", "".join(g), class_="row"))
     return _svg(fig, left + PLOT_INTERVALS + right, height, body, min_scale=0)
+
+
+ROW_RUNS = 32              # px per row of an interval chart with a strip of runs under each interval
+ACCENT, INK = "#1f5fa8", "#1b1f24"   # the page's --accent and --ink (drawn as attributes: the page's CSS is as before)
+
+
+def _strip(label: str, scores: Sequence[Any], names: Sequence[str], mean: Any, x: Callable[[float], float],
+           y: float, kind: str) -> List[str]:
+    """One label's runs at height ``y``: a dot per run and a tick at their ``mean`` (dots half transparent, so
+    that runs of one score show darker; a run within a dot's width of the one before it is drawn a little
+    higher or lower), each with its name and score as its tooltip."""
+    out = []
+    placed: List[float] = []
+    for j, v in enumerate(scores):
+        if not _finite(v):
+            continue
+        cx = x(float(v))
+        near = sum(1 for p in placed if abs(p - cx) < 4)
+        placed.append(cx)
+        dy = 0.0 if not near else (3.0 if near % 2 else -3.0)
+        name = names[j] if j < len(names) else f"run {j + 1}"
+        out.append(_el("circle", _title(f"{label}, {name}: {format_value(v, kind)}"), cx=cx, cy=y + dy, r="3.5",
+                       class_="run", fill=ACCENT, fill_opacity=".45", stroke=ACCENT))
+    if _finite(mean):        # over the dots
+        out.append(_el("line", _title(f"{label}: mean of the runs {format_value(mean, kind)}"), x1=x(float(mean)),
+                       x2=x(float(mean)), y1=y - 6, y2=y + 6, class_="run-mean", stroke=INK, stroke_width="2"))
+    return out
 
 
 def grouped_bars(fig: Figure) -> Markup:
