@@ -242,3 +242,19 @@ def test_python_with_runs_and_score_runs(tmp_path: Path) -> None:
     ranked = ts_eval.rank(inputs.corpus("ranking", 2), runs=runs, models=["exact-f1-micro"], bootstrap=0,
                           permutations=0)
     assert ranked.scores[:, 0] == pytest.approx(scores.mean[:, 0])
+    # rank(Inputs, runs=patterns): the files found and grouped as with_runs does, read in blocks
+    ranked = ts_eval.rank(Inputs(gold=gold), runs={"A": f"{tmp_path}/runs/A", "B": f"{tmp_path}/runs/B/*.conll"},
+                          models=["exact-f1-micro"], bootstrap=0, permutations=0)
+    assert ranked.systems == ["A", "B"] and ranked.scores[:, 0] == pytest.approx([0.9, B_MEAN])
+
+
+def test_score_runs_keep_the_labels_score_keeps(tmp_path: Path, capsys: Any) -> None:
+    """``--labels``: the runs are scored on the labels kept, as the report's systems are (B's first run then
+    finds PER wrong and nothing else: F1 0; its second finds nothing of PER: 0; its third: 1)."""
+    gold = corpus(tmp_path)
+    d = json_of(capsys, ["score", "--gold", gold, "--runs", f"B={tmp_path}/runs/B", "--labels", "PER",
+                         "--run-models", "exact-f1-micro"])
+    exact = {s["name"]: s["exact"]["micro"]["f"] for s in d["systems"]}
+    assert exact == pytest.approx({"B/r1": 0.0, "B/r2": 0.0, "B/r3": 1.0})
+    b = d["runs"]["systems"][0]["models"]["exact-f1-micro"]
+    assert b["run_scores"] == pytest.approx([0.0, 0.0, 1.0]) and b["score_mean"] == pytest.approx(1 / 3)
