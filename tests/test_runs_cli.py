@@ -193,6 +193,8 @@ def test_bad_runs_options_are_named(tmp_path: Path, capsys: Any, command: str) -
     c = write(tmp_path / "A.conll", columns(GOLD))
     fails(capsys, base + [c, "--runs", f"A={a}"], 2, "system name 'A' is given as runs and names a system file")
     fails(capsys, [command, "--runs", f"A={a}"], 2, "--runs needs --gold GOLD", f"ts-eval {command} --gold")
+    fails(capsys, base + [c, "--names", "X", "Y", "--runs", f"B={a}"], 2, "--names: 2 names for 1 system files",
+          "a system given as runs is named by its own name")
 
 
 def test_rank_runs_with_task_or_manifest_is_a_usage_error(tmp_path: Path, capsys: Any) -> None:

@@ -95,6 +95,9 @@ def with_runs(inputs: Inputs, runs: Mapping[str, RunsGiven], glob: str = "*") ->
                           option="runs")
     found = run_files(runs, glob, exclude=[inputs.gold])
     systems = inputs.system_inputs()
+    if inputs.names is not None and len(inputs.names) != len(systems):
+        raise OptionError([Hint("names"), f": {len(inputs.names)} names for {len(systems)} system files (the "
+                           "names are the system files'; a system given as runs is named by its own name)"])
     names = system_names(systems, inputs.names)
     given = {os.path.realpath(s): s for s in systems if s != STDIN}
     for name, files in found.items():
