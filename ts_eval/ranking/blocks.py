@@ -337,8 +337,8 @@ class RunsCounter:
         return RunScores.of(self.grouping, [m.name for m in self.builder.models], sm.scores(sm.totals))
 
     def plain(self) -> Dict[str, Any]:
-        """:meth:`result` as plain JSON-able data (:func:`plain`)."""
-        return plain(self.result())
+        """:meth:`result` as plain JSON-able data (:func:`plain_runs`)."""
+        return plain_runs(self.result())
 
 
 def score_runs(blocks: Iterable[Corpus], runs: Mapping[str, Sequence[str]], **options: Any) -> RunScores:
@@ -355,7 +355,7 @@ def score_runs(blocks: Iterable[Corpus], runs: Mapping[str, Sequence[str]], **op
     return counter.result()
 
 
-def plain(scores: RunScores) -> Dict[str, Any]:
+def plain_runs(scores: RunScores) -> Dict[str, Any]:
     """:meth:`RunScores.to_dict` as plain JSON-able data (numbers as floats, nan as None)."""
     from .statistics import _clean
 
