@@ -60,7 +60,8 @@ def rank(gold: Any, systems: Any = None, **options: Any) -> Any:
     per-sentence statistics are kept), seqeval-style tag lists with ``systems`` a mapping name -> tag lists, or
     a mapping task name -> Corpus (every task ranked with the same options, correlations averaged).
     ``options``: :func:`ts_eval.ranking.study.rank_corpus`'s (``models``, ``reference``, ``bootstrap``,
-    ``permutations``, ``unit``, ``seed``, ...).
+    ``permutations``, ``unit``, ``seed``, ``runs``, ...).  With Inputs, ``runs`` may give a system's runs as
+    files: system name -> a glob pattern or folder (:func:`ts_eval.io.runs.with_runs`; ``glob``: the Inputs').
     """
     from .core.corpus import Corpus
     from .io.inputs import Inputs
@@ -70,6 +71,11 @@ def rank(gold: Any, systems: Any = None, **options: Any) -> Any:
 
         if systems is not None:
             raise TypeError("rank(inputs) takes no systems: they are in the inputs")
+        runs = options.get("runs")
+        if runs and all(isinstance(v, str) for v in runs.values()):     # patterns or folders of run files
+            from .io.runs import with_runs
+
+            gold, options["runs"] = with_runs(gold, runs, gold.glob or "*")
         return rank_blocks(gold.read("rank", 2), **options)
     if isinstance(gold, Mapping) and systems is None and all(isinstance(c, Corpus) for c in gold.values()):
         from .ranking.study import rank_tasks

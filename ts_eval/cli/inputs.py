@@ -17,16 +17,17 @@ if TYPE_CHECKING:
 STDIN = "-"
 
 
-def file_request(args: argparse.Namespace) -> Inputs:
+def file_request(args: argparse.Namespace, runs: bool = False) -> Inputs:
     """The :class:`~ts_eval.io.inputs.Inputs` of :func:`add_file_arguments` and :func:`add_column_options`;
-    afterwards ``args.file`` is the one FILE (or None) and ``args.system`` the system files (or None)."""
+    afterwards ``args.file`` is the one FILE (or None) and ``args.system`` the system files (or None).  ``runs``:
+    systems are given as runs too (``--runs``), so ``--gold`` may come without system files."""
     files = [args.file] if isinstance(args.file, str) else list(args.file or [])
     if args.gold:
         if files and args.system:
             raise UsageError("give either FILE or --gold/--system, not both (system files go after --gold G "
                              "or after --system)")
         systems = args.system or files
-        if not systems:
+        if not systems and not runs:
             raise UsageError("two-file mode needs system files: --gold G S [S ...] or --gold G --system S [S ...]")
         args.file, args.system = None, systems
         return inputs_of(args, gold=args.gold, systems=systems)

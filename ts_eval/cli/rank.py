@@ -27,6 +27,7 @@ from .matching import matching_options
 from .outputs import emit, format_choices
 from .progress import Bar
 from .rank_options import add_rank_options, list_models, models_arg
+from .runs import add_runs_option, check_runs, task_runs
 from .tasks import add_task_arguments, check_germeval, task_paths, task_specs
 
 if TYPE_CHECKING:
@@ -56,6 +57,7 @@ def register(subparsers: Subparsers) -> argparse.ArgumentParser:
     p = subparsers.add_parser("rank", help="rank several systems under several evaluation models",
                               description=DESCRIPTION, epilog=EPILOG)
     add_task_arguments(p)
+    add_runs_option(p, "ranked by the mean of its runs' scores, with intervals from a two-level bootstrap")
     add_column_options(p, "in one FILE several columns are several systems; with --gold one for every file")
     add_reading_options(p, policies=("conlleval", "strict", "discard", "nereval"))
     add_rank_options(p)
@@ -78,28 +80,27 @@ def run(args: argparse.Namespace) -> int:
     with option_errors():
         sufficient.resolve_models(models)                 # unknown names fail before reading anything
         sufficient.get_model(reference)
-    ranking.check_options(bootstrap=args.bootstrap, permutations=args.permutations, seed=args.seed,
-                          confidence=args.confidence, alpha=args.alpha, aso_resamples=args.aso_resamples,
-                          aso_threshold=args.aso_threshold)
+    numbers = {k: getattr(args, k) for k in ("bootstrap", "permutations", "seed", "confidence", "alpha",
+                                             "aso_resamples", "aso_threshold")}
+    ranking.check_options(**numbers)
+    runs = check_runs(args, "rank")
     specs = task_specs(args)
     check_paths(args, task_paths(specs, args), [("--output", args.output), ("--plot", args.plot)])
     if args.plot:
         from ..output.plot import check_available
         check_available()
-    tasks = _read(specs, args, models, reference)
+    tasks = _read(specs, args, models, reference, runs)
     for task in tasks:      # every task's resampling fits in memory before the first is ranked
         chosen = ranking.model_set(task.corpus, models, reference)[0]
         ranking.check_memory(args.bootstrap, task.systems, len(chosen))
-    options = dict(models=models, reference=reference, bootstrap=args.bootstrap, permutations=args.permutations,
-                   unit=args.unit, seed=args.seed, confidence=args.confidence, alpha=args.alpha,
-                   aso_resamples=args.aso_resamples, aso_threshold=args.aso_threshold,
-                   flips=[lists.model_pair(f) for f in args.flips], **matching)
+    options = dict(models=models, reference=reference, unit=args.unit, flips=[lists.model_pair(f) for f in args.flips],
+                   **numbers, **matching)
     report = len(tasks) == 1 and (args.format == "html" or (args.format == "table" and args.details))
     with Bar(not args.no_progress and (args.bootstrap or args.permutations)) as bar:
         results = {}
         for task in tasks:
             results[task.name] = _rank(task, report, task=task.name, progress=lambda *a, n=task.name: bar(n, *a),
-                                       **options)
+                                       runs=task.runs, **options)
         result: Union[ranking.RankingResult, ranking.MultiTaskResult]
         result = results[tasks[0].name] if len(tasks) == 1 else ranking.combine(results)
     page: Dict[str, Any] = {"every_flip": args.format == "csv"}
@@ -113,18 +114,25 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _read(specs: List[TaskSpec], args: argparse.Namespace, models: Optional[List[str]], reference: str) -> List[Task]:
-    """Each task: read whole now, or in blocks as it is ranked (:func:`ts_eval.ranking.tasks.read_task`)."""
+def _read(specs: List[TaskSpec], args: argparse.Namespace, models: Optional[List[str]], reference: str,
+          runs: Dict[str, str]) -> List[Task]:
+    """Each task: read whole now, or in blocks as it is ranked (:func:`ts_eval.ranking.tasks.read_task`); with
+    ``runs`` (``--runs``, one task) its systems given as runs too."""
     from ..ranking.tasks import read_task, task_inputs
 
     shared = None if args.germeval else inputs_of(args, names=None)
     tasks = []
     for spec in specs:
         glob = spec.options.get("glob", args.glob)
-        inputs = None if shared is None else task_inputs(spec, shared, glob)
+        inputs, grouping = task_runs(spec, shared, glob, runs) if runs else (
+            None if shared is None else task_inputs(spec, shared, glob), None)
+        if inputs is not None and grouping:        # (no run file is an output)
+            check_paths(args, [("--runs", f) for f in inputs.systems], [("--output", args.output),
+                                                                        ("--plot", args.plot)])
         check_germeval(args)
         with option_errors() if inputs is not None else nullcontext():
             tasks.append(read_task(spec, inputs, glob, models, reference, args.policy))
+        tasks[-1].runs = grouping
     return tasks
 
 

@@ -6,7 +6,7 @@ import argparse
 import sys
 from dataclasses import replace
 from types import SimpleNamespace
-from typing import TYPE_CHECKING, Any, Dict, List, Sequence, Tuple
+from typing import TYPE_CHECKING, Any, Dict, List, Optional, Sequence, Tuple
 
 from . import demo
 from .errors import option_errors
@@ -14,10 +14,12 @@ from .input_options import add_column_options, add_file_arguments, add_reading_o
 from .inputs import check_paths, file_request, input_settings, request_paths
 from .matching import matching_options
 from .outputs import Texts, emit, format_choices
+from .runs import add_runs_option, check_runs, with_run_files
 from .scoring import LEGACY, add_scoring_options, check_settings, counting_options
 
 if TYPE_CHECKING:
     from ..io.inputs import Inputs
+    from ..ranking.blocks import RunsCounter
     from ..results.report import Report
     from .errors import Subparsers
 
@@ -37,6 +39,8 @@ def register(sub: Subparsers) -> None:
                                     "S [S ...] (also --gold G --system S [S ...]) with one file per system, "
                                     "in any input format (see --input-format).")
     add_file_arguments(sc)
+    add_runs_option(sc, "each system's mean, sd, min and max over its runs and every run's score under the ranking "
+                        "models", models=True)
     add_column_options(sc)
     add_reading_options(sc)
     sc.add_argument("--labels", metavar="L1,L2", help="score only these labels (after --map-label)")
@@ -49,16 +53,17 @@ def register(sub: Subparsers) -> None:
     add_scoring_options(demo.register(sub))
 
 
-def _counted(inputs: Inputs, args: argparse.Namespace) -> Tuple[Report, SimpleNamespace]:
+def _counted(inputs: Inputs, args: argparse.Namespace, runs: Optional[RunsCounter] = None
+             ) -> Tuple[Report, SimpleNamespace]:
     """(report, what ``settings["input"]`` reads of the corpus) of ``inputs`` read in blocks of sentences
     (documents), keeping only the running counts (:mod:`ts_eval.streaming.files`; one plain column file in
-    ``--jobs`` processes, each a shard of it)."""
+    ``--jobs`` processes, each a shard of it; ``runs``: also handed every block)."""
     from ..core.corpus import check_selection
     from ..streaming.files import count
 
     options = counting_options(args)
     with option_errors():
-        counts = count(inputs, **options)
+        counts = count(inputs, each=None if runs is None else runs.add, **options)
     if args.labels or args.exclude:
         with option_errors():
             check_selection(counts.input_labels, options["labels"], options["exclude"])
@@ -97,11 +102,17 @@ def scored(args: argparse.Namespace, more: Sequence[Tuple[str, List[str]]], intr
     """Score what ``args`` name and write the report (the overview of several systems ends with ``more``, the
     commands that show more, and starts with ``intro``); returns the exit code."""
     matching_options(args)          # (a bad value is a usage error before any input is read)
-    inputs = replace(file_request(args), jobs=getattr(args, "jobs", 1))
+    runs = check_runs(args, "score")
+    inputs, grouping = with_run_files(file_request(args, runs=bool(runs)), runs)
+    inputs = replace(inputs, jobs=getattr(args, "jobs", 1))
     check_paths(args, request_paths(inputs))
     check_settings(args)            # a bad option before anything is read
-    report, corpus = _counted(inputs, args)
+    counter = runs_counter(args, grouping)
+    report, corpus = _counted(inputs, args, counter)
     report.settings["input"] = input_settings(args, corpus)
+    if counter is not None:
+        report.runs = counter.plain()
+        report.settings["input"]["runs"] = [{"name": n, "runs": r} for n, r in (grouping or {}).items()]
     overview = args.format == "table" and len(report.systems) > 1 and not (
         args.per_label or args.no_labels or args.confusion or args.all_labels_row)
     options: Dict[str, Any] = {"overview": True, "more": list(more), "intro": intro} if overview else {
@@ -114,3 +125,16 @@ def scored(args: argparse.Namespace, more: Sequence[Tuple[str, List[str]]], intr
             if why:
                 print(f"ts-eval score: {s['name']}: accuracy n/a: conlleval token accuracy {why}", file=sys.stderr)
     return 0
+
+
+def runs_counter(args: argparse.Namespace, grouping: Optional[Dict[str, List[str]]]) -> Optional[RunsCounter]:
+    """What tallies the runs' statistics as ``score`` reads its blocks (``--run-models``; the matcher's
+    options), None without ``--runs``."""
+    if grouping is None:
+        return None
+    from ..ranking.blocks import RunsCounter
+    from .rank_options import models_arg
+
+    with option_errors():
+        return RunsCounter(grouping, models=models_arg(args.run_models, generated=args.generated is not None),
+                           **matching_options(args))

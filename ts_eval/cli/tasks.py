@@ -66,8 +66,8 @@ def _specs(args: argparse.Namespace) -> List[TaskSpec]:
     if args.manifest:
         return read_manifest(args.manifest)
     if args.gold:
-        if not args.inputs:
-            raise UsageError("--gold needs system files or directories after it")
+        if not args.inputs and not args.runs:
+            raise UsageError("--gold needs system files or directories after it (or --runs NAME=PATTERN)")
         return [TaskSpec("task", args.gold, list(args.inputs), args.names)]
     if args.germeval:
         return [TaskSpec("task", "", list(args.inputs), args.names)]

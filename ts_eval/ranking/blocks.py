@@ -18,23 +18,30 @@ while every value is an integer below 2**24 (exact, and what the resampling prod
 otherwise; the rows grow in steps of an eighth (``ndarray.resize``: the system moves the pages, they are
 not copied).  A label first met in a later block widens the rows once (a copy).  Plus one block of the
 corpus at a time.
+
+Systems given as several runs (training seeds) are scored without ranking them by :func:`score_runs` (and
+:class:`RunsCounter`, which takes the blocks one at a time, so that a caller that reads them for something else,
+``score``'s counts, reads the inputs once): their statistics are taken as ``rank`` takes them and summed, and
+:class:`~ts_eval.ranking.runs.RunScores` holds each system's mean, sd, min and max over its runs and every run's
+score under every model -- the numbers ``rank`` reports for the same runs, value for value.
 """
 from __future__ import annotations
 
 import time
-from typing import Any, Dict, Hashable, Iterable, Iterator, List, Optional, Sequence, Tuple
+from typing import Any, Dict, Hashable, Iterable, Iterator, List, Mapping, Optional, Sequence, Tuple
 
 import numpy as np
 
 from ..core.corpus import Corpus
-from ..core.matching import DEFAULT_MATCHING, MatchSettings
+from ..core.matching import DEFAULT_MATCHING, MatchSettings, ThresholdLike, match_settings
 from ..errors import OptionError
 from ..models.context import CorpusData, SystemData
-from ..models.registry import StatsFn
+from ..models.registry import StatsFn, check_matching, check_partial_weight, configure
 from ..models.tally import CorpusTally
 from .rows import RowTable, distinct_of, integral
+from .runs import Runs, RunScores
 from .study import RankingResult, _Plan, _ranked, check_options
-from .sufficient import REFERENCE_MODEL, Model, StatsMatrix
+from .sufficient import REFERENCE_MODEL, Model, StatsMatrix, resolve_models
 
 EXACT32 = 2 ** 24     # float32 holds every integer below this exactly
 #: ``rank`` reads blocks of about this many bytes of the gold file (and the same sentences of every system
@@ -286,6 +293,76 @@ def rank_blocks(blocks: Iterable[Corpus], *, unit: str = "sentence", **options: 
     sm = builder.matrix(unit)
     elapsed = time.perf_counter() - t0
     return _ranked(sm, builder.info(), plan, elapsed, task=task, unit=unit, progress=progress, **numbers)
+
+
+class RunsCounter:
+    """The statistics of every run, block by block (:meth:`add`), and their scores (:meth:`result`).
+
+    ``runs``: system name -> the names of its runs among the corpus's systems (the corpus's other systems are
+    systems of one run); ``models``: ranking model names (None: the default set for the first block's corpus);
+    the matcher's settings as :func:`ts_eval.rank` takes them."""
+
+    def __init__(self, runs: Mapping[str, Sequence[str]], *, models: Optional[Sequence[str]] = None,
+                 min_overlap: ThresholdLike = None, assignment: str = "many-to-many",
+                 partial_weight: float = 0.5) -> None:
+        if not runs:
+            raise OptionError("no system given as runs", option="runs")
+        self.runs = {name: list(members) for name, members in runs.items()}
+        self.names = list(models) if models is not None else None
+        self.matching = match_settings(min_overlap, assignment)
+        self.weight = check_partial_weight(partial_weight)
+        if self.names is not None:          # (unknown names fail before anything is read)
+            self._models(None)
+        self.builder: Optional[StatsBuilder] = None
+        self.grouping: Optional[Runs] = None
+
+    def _models(self, corpus: Optional[Corpus]) -> List[Model]:
+        chosen = resolve_models(self.names, corpus)
+        check_matching(self.matching, [m.name for m in chosen], "ranking model")
+        return [configure(m, partial_weight=self.weight) for m in chosen]
+
+    def add(self, block: Corpus) -> None:
+        """Take one block of whole sentences (the next of the corpus)."""
+        if self.builder is None:
+            systems = list(block.systems)
+            grouping = Runs.of(systems, self.runs, least=1)
+            assert grouping is not None
+            self.grouping = grouping
+            self.builder = StatsBuilder(self._models(block), systems, self.matching)
+        self.builder.add(block)
+
+    def result(self) -> RunScores:
+        """Every system's scores over its runs, from the blocks taken."""
+        if self.builder is None or self.grouping is None:
+            raise OptionError("no sentences to score")
+        sm = self.builder.matrix()
+        return RunScores.of(self.grouping, [m.name for m in self.builder.models], sm.scores(sm.totals))
+
+    def plain(self) -> Dict[str, Any]:
+        """:meth:`result` as plain JSON-able data (:func:`plain_runs`)."""
+        return plain_runs(self.result())
+
+
+def score_runs(blocks: Iterable[Corpus], runs: Mapping[str, Sequence[str]], **options: Any) -> RunScores:
+    """The scores of the systems of ``blocks`` (a corpus, or its consecutive blocks of whole sentences: the blocks
+    of :meth:`ts_eval.io.inputs.Inputs.read`) given as runs, without ranking them (``options``: those of
+    :class:`RunsCounter`)::
+
+        inputs, runs = with_runs(Inputs(gold="gold.conll"), {"crf": "runs/crf/*.conll", "hmm": "runs/hmm"})
+        scores = score_runs(inputs.read(), runs)        # scores.mean, scores.sd, scores.to_dict(), ...
+    """
+    counter = RunsCounter(runs, **options)
+    for block in [blocks] if isinstance(blocks, Corpus) else blocks:
+        counter.add(block)
+    return counter.result()
+
+
+def plain_runs(scores: RunScores) -> Dict[str, Any]:
+    """:meth:`RunScores.to_dict` as plain JSON-able data (numbers as floats, nan as None)."""
+    from .statistics import _clean
+
+    out: Dict[str, Any] = _clean(scores.to_dict())
+    return out
 
 
 def _fits32(x: np.ndarray) -> bool:

@@ -36,10 +36,11 @@ class Runs:
     columns: List[np.ndarray]          # each system's runs as indices into the corpus's systems
 
     @classmethod
-    def of(cls, names: Sequence[str], runs: Optional[Mapping[str, Sequence[str]]]) -> Optional[Runs]:
+    def of(cls, names: Sequence[str], runs: Optional[Mapping[str, Sequence[str]]], least: int = 2) -> Optional[Runs]:
         """The systems of ``runs`` (system name -> its runs among ``names``, the systems read); a name of
         ``names`` that is no system's run is a system of one run.  None when every system has one run and no
-        system was given as runs (today's ranking)."""
+        system was given as runs (today's ranking).  Fewer than ``least`` systems are an error (a ranking
+        needs two; scoring the runs, one)."""
         if not runs:
             return None
         owner: Dict[str, str] = {}
@@ -63,7 +64,7 @@ class Runs:
             system = owner.get(name, name)
             if system not in order:
                 order.append(system)
-        if len(order) < 2:
+        if len(order) < least:
             raise OptionError(f"ranking needs at least two systems, got {len(order)} ({order[0]!r}) with its runs",
                               option="runs")
         position = {n: i for i, n in enumerate(names)}

@@ -10,7 +10,7 @@ its statistics depend on the labels (:func:`reads_in_blocks`).  :func:`read_task
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import TYPE_CHECKING, Iterator, List, Optional, Sequence
+from typing import TYPE_CHECKING, Dict, Iterator, List, Optional, Sequence
 
 from .manifest import TaskSpec, check_two
 
@@ -86,6 +86,9 @@ class Task:
         self.directories, self.glob = list(directories), glob
         #: the score report of the task's systems, once :meth:`blocks` has read them all with ``report``
         self.report: Optional[Report] = None
+        #: systems given as several runs: system name -> the names of its runs among the systems read (the
+        #: ``runs`` of :func:`ts_eval.ranking.study.rank_corpus`); None: every system is one file
+        self.runs: Optional[Dict[str, List[str]]] = None
 
     @property
     def systems(self) -> int:

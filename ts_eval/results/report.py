@@ -26,7 +26,7 @@ from __future__ import annotations
 import platform
 from dataclasses import dataclass, field
 from numbers import Number
-from typing import Any, Dict, Iterator, List, Tuple
+from typing import Any, Dict, Iterator, List, Optional, Tuple
 
 import numpy as np
 
@@ -92,10 +92,16 @@ class Report(Displayed):
     gold: Dict[str, Any]
     systems: List[Dict[str, Any]] = field(default_factory=list)
     kind: str = "score"
+    #: systems given as several runs (training seeds): each one's mean, sd, min and max over its runs and every
+    #: run's score under the ranking models, as plain data (``RunScores.to_dict()``); None: no runs given
+    runs: Optional[Dict[str, Any]] = None
 
     def to_dict(self) -> Dict[str, Any]:
-        return {"layout": layout(self.kind), "settings": self.settings,
-                "corpus": self.corpus, "gold": self.gold, "systems": self.systems}
+        out = {"layout": layout(self.kind), "settings": self.settings,
+               "corpus": self.corpus, "gold": self.gold, "systems": self.systems}
+        if self.runs is not None:
+            out["runs"] = self.runs
+        return out
 
     def to_json(self, indent: int = 2) -> str:
         import json  # (imported where it is used: the command line's tables do without it)

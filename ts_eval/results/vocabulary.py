@@ -97,6 +97,14 @@ RANK: Dict[str, str] = {
     "seed": "a random seed",
 }
 
+#: systems given as several runs (training seeds), in rank's and score's ``runs``: per system and model
+RUNS: Dict[str, str] = {
+    "score_mean": "the mean of a system's runs' scores (what rank ranks it by)",
+    "score_sd": "their standard deviation (n - 1 in the denominator; null for one run)",
+    "score_min": "the lowest run's score", "score_max": "the highest run's score",
+    "run_scores": "every run's score, in the order of the scores",
+}
+
 #: compare's numbers (Tuggener's comparative evaluation)
 COMPARE: Dict[str, str] = {
     "correct_sentences": "share of sentences without a token error",
@@ -204,8 +212,8 @@ GENERATED: Dict[str, str] = {
 }
 
 #: every word a key holding a number may use
-WORDS: Dict[str, str] = {**QUANTITIES, **SEMEVAL, **RANK, **COMPARE, **ANALYZE, **ERRORS, **GERMEVAL, **AGREE,
-                         **DESCRIPTIVE, **GENERATED}
+WORDS: Dict[str, str] = {**QUANTITIES, **SEMEVAL, **RANK, **RUNS, **COMPARE, **ANALYZE, **ERRORS, **GERMEVAL,
+                         **AGREE, **DESCRIPTIVE, **GENERATED}
 
 #: containers whose keys are names, not quantities (their values are still checked)
 NAME_MAPS = ("labels", "types", "per_type", "levels", "systems", "models", "rankings", "rank_table", "confusion",

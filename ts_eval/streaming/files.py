@@ -27,9 +27,9 @@ Options: :class:`~ts_eval.io.inputs.Inputs`'s reading options (``gold_column``, 
 from __future__ import annotations
 
 import dataclasses
-from typing import TYPE_CHECKING, Any, Dict, Optional, Sequence, Tuple, Union
+from typing import TYPE_CHECKING, Any, Callable, Dict, Optional, Sequence, Tuple, Union
 
-from ..core.corpus import select_labels
+from ..core.corpus import Corpus, select_labels
 from ..errors import InputError, OptionError, TsEvalError
 from ..io.inputs import Inputs
 from ..io.source import STDIN
@@ -50,14 +50,17 @@ MIN_SHARD_BYTES = 32 << 20
 
 
 def count(inputs: Inputs, *, labels: Optional[Sequence[str]] = None, exclude: Sequence[str] = (),
-          command: str = "score", min_systems: int = 1, **scoring: Any) -> Counts:
+          command: str = "score", min_systems: int = 1, each: Optional[Callable[[Corpus], None]] = None,
+          **scoring: Any) -> Counts:
     """The counts of every block of ``inputs`` added up (``scoring``: :func:`~ts_eval.models.evaluate.evaluate`'s
     options; ``command`` and ``min_systems`` word the error for too few systems); one plain column file in
-    ``inputs.jobs`` processes when it can be cut (:func:`_in_shards`)."""
+    ``inputs.jobs`` processes when it can be cut (:func:`_in_shards`), unless ``each`` is given: then every
+    block, with the labels kept, is also handed to ``each`` as it is read (in one process), so that another
+    tally of the same blocks reads the inputs once with this one."""
     settings = score_settings(**scoring)
     if not isinstance(inputs.jobs, int) or inputs.jobs < 1:
         raise OptionError("expected a whole number of processes >= 1", option="jobs", value=inputs.jobs)
-    if inputs.jobs > 1 and inputs.shard is None:
+    if inputs.jobs > 1 and inputs.shard is None and each is None:
         sharded = _in_shards(inputs, dict(labels=labels, exclude=exclude, command=command, min_systems=min_systems,
                                           **scoring))
         if sharded is not None:
@@ -69,6 +72,8 @@ def count(inputs: Inputs, *, labels: Optional[Sequence[str]] = None, exclude: Se
         if labels is not None or exclude:
             corpus = select_labels(corpus, labels, exclude, check=False)
         part = count_corpus(corpus, models, settings, seen)
+        if each is not None:
+            each(corpus)
         total = part if total is None else total + part
         del corpus, part
     assert total is not None        # (the inputs hold a block at least, else reading them raises)

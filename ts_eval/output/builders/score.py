@@ -421,6 +421,15 @@ def declared_blocks(rep: Dict[str, Any], s: Dict[str, Any], which: str) -> List[
     return out
 
 
+def runs_sections(rep: Dict[str, Any]) -> List[Section]:
+    """The systems given as runs (the report's ``runs``): their scores over runs, and every run's (a detail)."""
+    if not rep.get("runs"):
+        return []
+    from .runs import run_details, runs_table
+
+    return [runs_table(rep["runs"]), run_details(rep["runs"])]
+
+
 def build(report: ReportLike, per_label: bool = True, *, spell: Spelling = python_spelling, overview: bool = False,
           more: Sequence[Tuple[str, Sequence[str]]] = (), intro: str = "") -> Page:
     """The page of a score Report (or its dict).  ``per_label``: the per-label tables (else only
@@ -438,10 +447,11 @@ def build(report: ReportLike, per_label: bool = True, *, spell: Spelling = pytho
                              Text(f"{len(rep['systems'])} systems, {settings_line(rep)}", "note"),
                              *(Text(n, "warning") for n in notes(rep, spell, short_paths(rep))),
                              *([generated] if generated else [])]
-        return Page("score", "Scores", overview_sections(rep, lead, more),
+        return Page("score", "Scores", overview_sections(rep, lead, more) + runs_sections(rep),
                     {"settings": rep["settings"], "versions": rep["settings"].get("versions", {})})
     head: List[Block] = [Text(settings_line(rep), "note"), *(Text(n, "warning") for n in notes(rep, spell))]
     sections = [Section("Summary", [*head, summary(rep), *([generated] if generated else [])], id="summary")]
+    sections += runs_sections(rep)
     if per_label:
         sections += [Section(s["name"], declared_blocks(rep, s, "tables"), id=f"system-{s['name']}")
                      for s in rep["systems"]]
