@@ -55,7 +55,7 @@ def test_leaderboard_ranks_by_the_mean_with_sd_runs_and_two_level_intervals(rank
     page = build(ranked)
     lb = page.table("lb-task-exact-f1-micro")
     assert [c.key for c in lb.columns] == ["rank", "system", "score", "score_sd", "runs", "rank_interval",
-                                           "keep_rank"]      # no group column: runs have no permutation test, and no ASO here
+                                           "keep_rank"]      # no group column: no permutation test, no ASO here
     (a, b) = lb.rows
     assert [a[1].value, b[1].value] == ["A", "B"]
     assert a[2].value == pytest.approx(0.9) and b[2].value == pytest.approx(B_MEAN)
@@ -243,3 +243,25 @@ def test_a_system_of_one_run_beside_runs_has_sd_na_and_one_dot() -> None:
     assert re.search(r"C\s+80\.00 \[[\d.–]+\]\s+n/a\s+1\s", render(page, "table", width=120))
     fig = next(f for f in page.figures() if f.id == "lb-fig-task-exact-f1-micro")
     assert fig.data["runs"][0] == pytest.approx([0.8]) and fig.data["run_names"][0] == ["C"]
+
+
+def test_flips_of_runs_are_judged_by_the_runs_in_every_table() -> None:
+    """With ASO (not filled by hand), the agreement table, the flip summary and each flip table count and show
+    the flips the runs settle (epsilon_min under each model), not a permutation test that was not run."""
+    r = ts_eval.rank(GOLD, {"C": A_RUNS[1]}, runs={"A": A_RUNS, "B": B_RUNS},
+                     models=["exact-f1-micro", "ts-f1-micro", "exact-f1-macro"], bootstrap=40, aso_resamples=100)
+    page = build(r)
+    agreement = page.table("agreement-task")
+    assert agreement.columns[-1].key == "settled" and "settled by the runs" in agreement.note.lower()
+    for row, model in zip(agreement.rows, r.models[1:]):
+        assert row[-1].value == r.flips(r.reference, model).settled_by_runs
+    summary = page.table("flip-summary-task")
+    assert [c.key for c in summary.columns][4] == "settled"
+    for model in r.models[1:]:
+        f = r.flips(r.reference, model)
+        t = page.table(f"flips-task-{r.reference}-{model}")
+        assert [c.key for c in t.columns] == ["better_a", "better_b", "eps_a", "eps_b", "settled"]
+        assert [[c.value for c in row[2:4]] for row in t.rows] == [[p.eps_a, p.eps_b] for p in f.pairs]
+    for fmt in ("table", "markdown", "latex", "csv", "html"):
+        text = render(page, fmt, width=120, details=True)
+        assert "significant under both" not in text and "permutation test" not in text.lower()

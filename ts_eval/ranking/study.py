@@ -541,6 +541,8 @@ def _ranked(sm: StatsMatrix, info: Dict[str, Any], plan: _Plan, elapsed: float, 
                 "ranks": "1 = best; tied scores (12 decimals) share the mean of their positions",
                 "model_descriptions": {mo.name: mo.description for mo in model_list},
                 "versions": versions()}
+    if runs is not None:    # what was run: no permutation test; the runs compared by ASO (its own settings)
+        settings.update(permutations=0, runs=True)
     return RankingResult(task, names, [mo.name for mo in model_list], [mo.title for mo in model_list], reference,
                          scores, ranks, order, rho, tied, tau, info, boot, perm, settings, timings, uncertainty,
                          run_scores)

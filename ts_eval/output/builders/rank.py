@@ -166,12 +166,25 @@ def rank_shifts(r: RankingResult) -> Section:
     return Section(f"{r.task}: rank shifts", [t, bump], id=f"shifts-{r.task}")
 
 
+def _settled(r: RankingResult) -> bool:
+    """Whether the flips of ``r`` are judged by its runs (ASO) instead of the permutation test."""
+    return r.runs is not None and r.runs.aso is not None
+
+
+def _flip_rule(r: RankingResult) -> str:
+    return (rank_uncertainty.FLIP_RULE_RUNS if _settled(r) else rank_uncertainty.FLIP_RULE).capitalize() + "."
+
+
+def _judged(r: RankingResult) -> Column:
+    """The column that counts the flips that hold: significant under both, or (runs) settled by the runs."""
+    return Column("settled", "settled by the runs") if _settled(r) else Column("significant", "significant under both")
+
+
 def agreement(r: RankingResult) -> Section:
     """Every model against the reference: Spearman and Kendall with intervals, pairs changing order."""
     ref, ci = r.reference_index, _intervals(r)
     cols = [Column("model", "model"), Column("spearman", "Spearman"), Column("kendall", "Kendall tau-b"),
-            Column("changed", "pairs changing order"), Column("compared", "of pairs"),
-            Column("significant", "significant under both")]
+            Column("changed", "pairs changing order"), Column("compared", "of pairs"), _judged(r)]
     rows, keys = [], []
     for k in shown_models(r):
         if k == ref:
@@ -185,8 +198,8 @@ def agreement(r: RankingResult) -> Section:
                      Cell(_f(r.kendall[ref, k]), "corr", *((_f(ci.kendall_low[ref, k]), _f(ci.kendall_high[ref, k]))
                                                            if ci else (None, None))),
                      Cell(f.changed, "count"), Cell(f.pairs_compared, "count"),
-                     Cell(f.significant_under_both, "count")])
-    note = rank_uncertainty.FLIP_RULE.capitalize() + "."
+                     Cell(f.settled_by_runs if _settled(r) else f.significant_under_both, "count")])
+    note = _flip_rule(r)
     if ci:
         note += (f" Intervals ({100 * ci.confidence:g}%, {ci.resamples} resamples): "
                  f"{rank_uncertainty.CORRELATION_METHOD}.")
@@ -324,6 +337,8 @@ def rankings(r: RankingResult) -> Table:
 def flip_table(r: RankingResult, a: str, b: str) -> List[Any]:
     f = r.flips(a, b)
     ta, tb = r.titles[r.models.index(a)], r.titles[r.models.index(b)]
+    if f.threshold is not None:
+        return _runs_flip_table(r, f, a, b, ta, tb)
     cols = [Column("better_a", f"better under {ta}"), Column("better_b", f"better under {tb}"),
             Column("p_a", f"p under {ta}"), Column("p_b", f"p under {tb}"), Column("both", "significant under both")]
     rows = [[Cell(x.better_under_a), Cell(x.better_under_b), Cell(x.p_a, "p"), Cell(x.p_b, "p"),
@@ -335,22 +350,39 @@ def flip_table(r: RankingResult, a: str, b: str) -> List[Any]:
                   note=rank_uncertainty.FLIP_RULE.capitalize() + ".")]
 
 
+def _runs_flip_table(r: RankingResult, f: rank_uncertainty.Flips, a: str, b: str, ta: str, tb: str) -> List[Any]:
+    """A flip table of systems of several runs: each model's epsilon_min of the system it puts higher over the
+    other, and whether the runs settle the flip (below the threshold under both)."""
+    assert f.threshold is not None
+    cols = [Column("better_a", f"better under {ta}"), Column("better_b", f"better under {tb}"),
+            Column("eps_a", f"ε_min under {ta}"), Column("eps_b", f"ε_min under {tb}"),
+            Column("settled", "settled by the runs")]
+    rows = []
+    for x in f.pairs:
+        settled = x.settled_by_runs(f.threshold)
+        rows.append([Cell(x.better_under_a), Cell(x.better_under_b), Cell(x.eps_a, "corr"), Cell(x.eps_b, "corr"),
+                     Cell(None if settled is None else ("yes" if settled else "no"),
+                          style="significant" if settled else None)])
+    return [Text(f"{r.task}, {ta} vs {tb}: {f.summary}", "summary"),
+            Table(f"flips-{r.task}-{a}-{b}", f"{r.task}: flips between {ta} and {tb}", cols, rows, key_columns=2,
+                  note=_flip_rule(r))]
+
+
 def flips(r: RankingResult, asked: Sequence[Sequence[str]], every: bool = False) -> Section:
     """The flip summary of every model pair, and the flipped pairs of the reference against every
     model and of the pairs ``asked`` (``every``: of every model pair)."""
     cols = [Column("a", "model A"), Column("b", "model B"), Column("changed", "pairs changing order"),
-            Column("compared", "of pairs"), Column("significant", "significant under both"),
-            Column("tied", "tied under one only")]
+            Column("compared", "of pairs"), _judged(r), Column("tied", "tied under one only")]
     rows, keys = [], []
     every_pair = rank_uncertainty.all_flips(r)
     for f in every_pair:
         ta, tb = r.titles[r.models.index(f.model_a)], r.titles[r.models.index(f.model_b)]
         rows.append([Cell(ta), Cell(tb), Cell(f.changed, "count"), Cell(f.pairs_compared, "count"),
-                     Cell(f.significant_under_both, "count"), Cell(f.tied_under_one, "count")])
+                     Cell(f.settled_by_runs if _settled(r) else f.significant_under_both, "count"),
+                     Cell(f.tied_under_one, "count")])
         keys.append(f"{f.model_a}/{f.model_b}")
     blocks: List[Any] = [Table(f"flip-summary-{r.task}", f"{r.task}: system pairs that two models order differently",
-                               cols, rows, key_columns=2, note=rank_uncertainty.FLIP_RULE.capitalize() + ".",
-                               row_keys=keys)]
+                               cols, rows, key_columns=2, note=_flip_rule(r), row_keys=keys)]
     pairs = [(r.reference, m) for m in r.models if m != r.reference]
     if every:
         pairs += [(f.model_a, f.model_b) for f in every_pair if (f.model_a, f.model_b) not in pairs]
