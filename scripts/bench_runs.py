@@ -72,13 +72,14 @@ def ranked(data: Path) -> Any:
                         bootstrap=0)
 
 
-def deepsig_time(result: Any) -> float:
-    """deep-significance's multi_aso on every model's run scores (1,000 iterations, Bonferroni), seconds."""
+def deepsig_time(result: Any, models: int) -> float:
+    """deep-significance's multi_aso on the first ``models`` models' run scores (1,000 iterations, Bonferroni),
+    seconds."""
     import numpy as np
     from deepsig import multi_aso
 
     t0 = time.perf_counter()
-    for k in range(len(result.models)):
+    for k in range(models):
         scores = {s: result.runs.scores_of(i, k).tolist() for i, s in enumerate(result.systems)}
         multi_aso(scores, confidence_level=0.95, num_bootstrap_iterations=1000, use_bonferroni=True,
                   seed=1234, show_progress=False, num_jobs=1, return_df=False)
@@ -90,6 +91,8 @@ def main(argv: Sequence[str] = ()) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--data", default=str(Path(__file__).resolve().parents[2] / "shared" / "data"))
     ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--deepsig-models", type=int, default=1,
+                    help="time deep-significance on this many models' matrices (default 1: about 25 s each)")
     args = ap.parse_args(list(argv) or None)
     data = Path(args.data)
     print(f"python {sys.version.split()[0]}; {os.cpu_count()} CPUs; load average {os.getloadavg()[0]:.1f}; "
@@ -107,10 +110,14 @@ def main(argv: Sequence[str] = ()) -> int:
     ratio = rows["runs (4 systems x 5 seeds)"][0] / base
     print(f"runs / 20 systems: {ratio:.2f}x (target <= 2x: {'PASS' if ratio <= 2 else 'FAIL'})")
     result = ranked(data)
-    print(f"ASO for all pairs under {len(result.models)} models (1,000 resamples each): ts_eval "
-          f"{result.timings['aso']:.3f} s", end="")
+    m = len(result.models)
+    print(f"ASO for all pairs under {m} models (1,000 resamples each): ts_eval {result.timings['aso']:.3f} s "
+          f"({result.timings['aso'] / m:.4f} s a matrix)", end="")
     try:
-        print(f"; deep-significance multi_aso {deepsig_time(result):.2f} s")
+        k = min(args.deepsig_models, m)
+        took = deepsig_time(result, k)
+        print(f"; deep-significance multi_aso {took:.2f} s for {k} (a matrix {took / k:.2f} s: "
+              f"{took / k / (result.timings['aso'] / m):,.0f}x)")
     except ImportError:
         print("; deep-significance not installed (pip install 'ts_eval[test]')")
     print(json.dumps({k: {"wall_s": round(w, 3), "peak_mb": round(m, 1)} for k, (w, m) in rows.items()}))

@@ -175,8 +175,8 @@ def aso_blocks(r: RankingResult, k: int) -> List[Block]:
                "ε_min: how far the row's runs' scores are from being stochastically larger than the column's (0: "
                "they are; 1: the column's are)" + (f" ({about})" if about else "") + mark),
         square(f"beat-{r.task}-{model}", f"{r.task}: P(a random run of row beats a random run of column) under "
-               f"{title} (%)", beat, "score", "over every pair of a run of the row and a run of the column"
-               + mark),
+               f"{title} (%)", beat, "score",
+               "over every pair of a run of the row and a run of the column; a tie counts 1/2" + mark),
     ]
     blocks.append(Figure(f"eps-min-fig-{r.task}-{model}", f"{r.task}: ε_min under {title}, row over column",
                          "heatmap", {"rows": names, "columns": names, "kind": "corr", "range": [0.0, 1.0],
