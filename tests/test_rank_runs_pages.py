@@ -19,7 +19,7 @@ from test_runs import A_RUNS, B_RUNS, GOLD  # A: exact F1 1 and 0.8; B: 2/3, 0.5
 
 import ts_eval
 from ts_eval.output.builders import build
-from ts_eval.output.page import Figure, Table, Text
+from ts_eval.output.page import Figure, Page, Table, Text
 from ts_eval.output.renderers import render
 from ts_eval.output.renderers.svg import figure_svg
 
@@ -90,9 +90,34 @@ def test_runs_sections_show_mean_sd_min_max_and_every_run(ranked) -> None:
     assert [(row[0].value, row[1].value) for row in every.rows] == [("A", "2"), ("A", "1"), ("B", "2"), ("B", "1"),
                                                                     ("B", "3")]
     assert [row[2].value for row in every.rows] == pytest.approx([0.8, 1.0, 0.5, 2 / 3, 1.0])
-    assert every.row_keys == ["A/A/2", "A/A/1", "B/B/2", "B/B/1", "B/B/3"]
+    assert every.row_keys == ["A/2", "A/1", "B/2", "B/1", "B/3"]          # SYSTEM/RUN as the run column shows it
     assert all(s.detail for s in page.sections if s.id == "runs-task")
     assert not any(s.id.startswith("aso") for s in page.sections)        # ASO not run: no section of it
+
+
+def test_score_shows_the_runs_in_ranks_two_tables(ranked) -> None:
+    """One builder of the runs' tables (output/builders/runs.py): score's page of the same runs has rank's two
+    tables, cell for cell, with ids without a task; rank lists the systems in its leading model's order under
+    every model, score as given."""
+    from ts_eval.output.builders.score import runs_sections
+
+    rank_page = build(ranked)
+    score_page = Page("score", "score", runs_sections({"runs": ranked.runs.to_dict()}))
+    for rank_id, score_id in (("runs-task", "runs"), ("run-scores-task", "run-scores")):
+        r, s = rank_page.table(rank_id), score_page.table(score_id)
+        assert [c.key for c in r.columns] == [c.key for c in s.columns]
+        assert [c.title for c in r.columns] == [c.title for c in s.columns]
+        assert _rows(r) == _rows(s) and r.row_keys == s.row_keys and r.note == s.note
+    assert [c.key for c in score_page.table("runs").columns] == ["model", "system", "mean", "sd", "min", "max",
+                                                                 "runs"]
+    backwards = dataclasses.replace(ranked, order=ranked.order[:, ::-1])     # B leads under every model
+    assert page_runs_keys(backwards) == ["exact-f1-micro/B", "exact-f1-micro/A", "ts-f1-micro/B", "ts-f1-micro/A"]
+    mixed = dataclasses.replace(ranked, order=np.array([[1, 0], [0, 1]]))   # B leads exact F1, A leads TS F1
+    assert page_runs_keys(mixed) == ["exact-f1-micro/B", "exact-f1-micro/A", "ts-f1-micro/B", "ts-f1-micro/A"]
+
+
+def page_runs_keys(r) -> List[str]:
+    return build(r).table("runs-task").row_keys
 
 
 def test_aso_matrices_per_model_marked_below_the_threshold_and_groups_from_aso(ranked) -> None:
@@ -121,7 +146,7 @@ def test_aso_matrices_per_model_marked_below_the_threshold_and_groups_from_aso(r
 def test_csv_has_every_runs_number_raw(ranked) -> None:
     text = render(build(hand_aso(ranked)), "csv")
     assert f"runs-task,exact-f1-micro/B,sd,{B_SD!r},,,score" in text
-    assert "run-scores-task,B/B/1,exact-f1-micro,0.6666666666666666,,,score" in text
+    assert "run-scores-task,B/1,exact-f1-micro,0.6666666666666666,,,score" in text
     assert "eps-min-task-exact-f1-micro,A,B,0.1,,,corr" in text
     assert "beat-task-ts-f1-micro,B,A,0.3333333333333333,,,score" in text
 

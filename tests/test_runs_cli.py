@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from pathlib import Path
 from typing import Any, Dict, List, Optional, Sequence
 
@@ -215,12 +216,16 @@ def test_runs_table_fits_80_and_120_columns_and_every_page_format(tmp_path: Path
         for line in out.splitlines():
             assert len(line) <= width or " " not in line.strip(), (width, line)
         assert "Systems given as runs" in out and "every run's score" in out
-        assert "90.00" in out and "14.14" in out and "80.00–100.00" in out    # A: mean, sd, min–max (Seg-F1µ)
-        assert f"{100 * B_MEAN:.2f}" in out and f"{100 * B_SD:.2f}" in out
-    for fmt, needles in (("markdown", ["± sd", "90.00 [80.00–100.00]", "14.14"]),
+        # rank's layout (one row per model and system), whole under rank's ten default models, never transposed
+        section = out[out.index("Systems given as runs\n"):out.index("Systems given as runs: every run's score")]
+        assert "transposed" not in section
+        assert re.search(r"^model +system +mean +sd +min +max +runs$", section, re.M)
+        assert re.search(r"^Seg-F1µ +A +90\.00 +14\.14 +80\.00 +100\.00 +2$", section, re.M)   # A by hand
+        assert re.search(rf"^Seg-F1µ +B +{100 * B_MEAN:.2f} +{100 * B_SD:.2f} +50\.00 +100\.00 +3$", section, re.M)
+    for fmt, needles in (("markdown", ["| Seg-F1µ | A | 90.00 | 14.14 | 80.00 | 100.00 | 2 |"]),
                          ("latex", ["14.14", "90.00"]),
-                         ("csv", ["runs-scores,A,exact-f1-micro/mean,0.9",
-                                  "runs-detail-scores,A/r2,exact-f1-micro,0.8"]),
+                         ("csv", ["runs,exact-f1-micro/A,mean,0.9", "runs,exact-f1-micro/A,runs,2,",
+                                  "run-scores,A/r2,exact-f1-micro,0.8"]),
                          ("html", ["Systems given as runs", "14.14"])):
         code, out, err = run_cli(argv + ["--format", fmt], capsys)
         assert code == 0, err

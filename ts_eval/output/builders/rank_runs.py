@@ -4,9 +4,8 @@ With runs (``RankingResult.runs``, :class:`~ts_eval.ranking.runs.RunScores`) a s
 its runs' scores and its intervals come from the two-level bootstrap.  The leaderboard (:mod:`.rank`) asks
 here for its note, its columns beside the interval (± sd, runs) and its groups; the sections here show
 
-- **runs** (detail; the leaderboard shows the mean, sd and number of runs under its model): per model and
-  system the mean, standard deviation, minimum and maximum of the runs' scores and the number of runs, and
-  every run's score (one row per run, one column per model);
+- **runs** (detail; the leaderboard shows the mean, sd and number of runs under its model): the two tables
+  of :mod:`.runs` (what ``score`` shows too), the systems in the leading model's order;
 - **Almost Stochastic Order** (when the ranking compared the runs: ``eps_min`` and ``beat`` set): per model,
   ε_min of row over column and the probability that a random run of the row beats a random run of the column,
   cells marked where ε_min is below the threshold, and the pairs so marked in words (a mark is a style, which
@@ -24,6 +23,7 @@ import numpy as np
 from ...ranking.runs import RunScores
 from ...ranking.study import RankingResult
 from ..page import Block, Cell, Column, Figure, Section, Table, Text
+from .runs import run_scores_table, runs_table
 
 
 def _f(x: Any) -> Optional[float]:
@@ -98,39 +98,6 @@ def summary_line(r: RankingResult) -> str:
 
 # ---------------------------------------------------------------------------
 # sections
-
-
-def runs_table(r: RankingResult, shown: List[int]) -> Table:
-    """Per model (in ``shown`` order) and system (in that model's order): mean, sd, min, max, runs."""
-    rs = _runs(r)
-    cols = [Column("model", "model"), Column("system", "system"), Column("mean", "mean"), Column("sd", "sd"),
-            Column("min", "min"), Column("max", "max"), Column("runs", "runs")]
-    rows, keys = [], []
-    for k in shown:
-        for i in r.order[k]:
-            rows.append([Cell(r.titles[k]), Cell(r.systems[i]), Cell(_f(rs.mean[i, k]), "score"),
-                         Cell(_f(rs.sd[i, k]), "score"), Cell(_f(rs.low[i, k]), "score"),
-                         Cell(_f(rs.high[i, k]), "score"), Cell(len(rs.runs.runs[i]), "count")])
-            keys.append(f"{r.models[k]}/{r.systems[i]}")
-    return Table(f"runs-{r.task}", f"{r.task}: each system's runs under every model", cols, rows, key_columns=2,
-                 note="mean (what the systems are ranked by), standard deviation (ddof 1; n/a for one run), "
-                      "lowest and highest score of the system's runs, in points", row_keys=keys)
-
-
-def run_scores_table(r: RankingResult, shown: List[int], lead: int) -> Table:
-    """One row per run (systems in the order of the leading model, each system's runs by their scores); a run
-    named ``SYSTEM/...`` is shown without ``SYSTEM/`` (its row key keeps the whole name)."""
-    rs = _runs(r)
-    cols = [Column("system", "system"), Column("run", "run")] + [Column(r.models[k], r.titles[k]) for k in shown]
-    rows, keys = [], []
-    for i in r.order[lead]:
-        for j, run in enumerate(rs.runs.runs[i]):
-            col = rs.runs.columns[i][j]
-            shown_run = run[len(r.systems[i]) + 1:] if run.startswith(f"{r.systems[i]}/") else run
-            rows.append([Cell(r.systems[i]), Cell(shown_run)]
-                        + [Cell(_f(rs.run_scores[col, k]), "score") for k in shown])
-            keys.append(f"{r.systems[i]}/{run}")
-    return Table(f"run-scores-{r.task}", f"{r.task}: every run's score", cols, rows, key_columns=2, row_keys=keys)
 
 
 def _aso_about(rs: RunScores) -> str:
@@ -209,8 +176,10 @@ def detail_sections(r: RankingResult, shown: List[int], lead: int) -> List[Secti
     """The runs' detail sections of one task (``shown``: the models in the page's order): the runs under every
     model, every run's score, and ASO's groups and matrices under the other models."""
     rs = _runs(r)
-    out = [Section(f"{r.task}: runs", [runs_table(r, shown), run_scores_table(r, shown, lead)],
-                   id=f"runs-{r.task}", detail=True)]
+    order = [r.systems[i] for i in r.order[lead]]
+    models = {r.models[k]: r.titles[k] for k in shown}
+    tables: List[Block] = [runs_table(rs, order, models, r.task), run_scores_table(rs, order, models, r.task)]
+    out = [Section(f"{r.task}: runs", tables, id=f"runs-{r.task}", detail=True)]
     if rs.eps_min is not None and rs.beat is not None:
         blocks: List[Block] = []
         if rs.groups is not None:

@@ -1,17 +1,22 @@
-"""Systems given as several runs (training seeds) -> sections: each system's mean, standard deviation, lowest and
-highest score over its runs under every model (:func:`runs_table`), and every run's score (:func:`run_details`,
-a detail section).  Both read a :class:`~ts_eval.ranking.runs.RunScores` or the dict its JSON is
-(``RunScores.to_dict()``, what a score report holds under ``runs``), and hold nothing of a ranking, so any page
-that has runs may show them.
+"""Systems given as several runs (training seeds) -> the two tables of their scores, what ``score`` and ``rank``
+both show: each system's mean, standard deviation, lowest and highest score over its runs and their number, one
+row per model and system (:func:`runs_table`), and every run's score, one row per run and one column per model
+(:func:`run_scores_table`).  Both read a :class:`~ts_eval.ranking.runs.RunScores` or the dict its JSON is
+(``RunScores.to_dict()``, what a score report holds under ``runs``) and hold nothing of a ranking: a page that
+ranks passes the order of its systems (its leading model's), the models it shows and its task's name (the
+tables' ids and titles); the sections around them are the page's.
+
+One row per model and system (not a column group per model) keeps the table seven columns wide whatever the
+number of models, so it reads in 80 columns without being transposed.
 """
 from __future__ import annotations
 
-from typing import Any, Dict, List, Optional
+from typing import Any, Dict, List, Mapping, Optional, Sequence
 
-from ..page import Cell, Column, Section, Table, Text
+from ..page import Cell, Column, Table
 
-NOTE = ("under each model: the mean of the system's runs' scores in % with the lowest–the highest run's, and beside "
-        "it their standard deviation (± sd, n - 1 in the denominator; n/a for one run)")
+RUNS_NOTE = ("mean (what the systems are ranked by), standard deviation (ddof 1; n/a for one run), lowest and "
+             "highest score of the system's runs, in points")
 
 
 def _plain(run_scores: Any) -> Dict[str, Any]:
@@ -35,53 +40,65 @@ def _number(v: Optional[float]) -> float:
     return float("nan") if v is None else float(v)
 
 
-def _models(d: Dict[str, Any]) -> List[str]:
-    return list(d["systems"][0]["models"]) if d["systems"] else []
+def _systems(d: Dict[str, Any], order: Optional[Sequence[str]]) -> List[Dict[str, Any]]:
+    """The dict's systems in ``order`` (their names; default: as the dict lists them)."""
+    if order is None:
+        return list(d["systems"])
+    by_name = {s["name"]: s for s in d["systems"]}
+    return [by_name[name] for name in order]
 
 
-def runs_table(run_scores: Any, id: str = "runs") -> Section:
-    """The section of each system's scores over its runs: columns system, runs, then per model the mean with the
-    lowest–highest run's score (its interval) and the sd (a column group per model, kept together)."""
+def _models(d: Dict[str, Any], models: Optional[Mapping[str, str]]) -> Dict[str, str]:
+    """The models shown, name -> column title, in order (default: the dict's, titled as registered)."""
+    if models is not None:
+        return dict(models)
+    return {m: _title(m) for m in (d["systems"][0]["models"] if d["systems"] else [])}
+
+
+def _named(what: str, task: Optional[str]) -> str:
+    return f"{task}: {what}" if task else what
+
+
+def runs_table(run_scores: Any, order: Optional[Sequence[str]] = None, models: Optional[Mapping[str, str]] = None,
+               task: Optional[str] = None) -> Table:
+    """Per model and system (``order``: the systems' names in the order wanted, default as given; ``models``:
+    name -> title of the models shown, default all, titled as registered): mean, sd, min, max, runs.  Its id
+    is ``runs-TASK`` (``runs`` without a task), a row's key ``MODEL/SYSTEM``."""
     d = _plain(run_scores)
-    models = _models(d)
-    columns = [Column("system", "system"), Column("runs", "runs")]
-    for m in models:
-        title = _title(m)
-        columns += [Column(f"{m}/mean", title, group=title), Column(f"{m}/sd", "± sd", group=title)]
-    rows: List[List[Cell]] = []
-    for s in d["systems"]:
-        row = [Cell(s["name"]), Cell(len(s["runs"]), "count")]
-        for m in models:
-            per = s["models"][m]
-            row += [Cell(_number(per["score_mean"]), "score", low=_number(per["score_min"]),
-                         high=_number(per["score_max"])),
-                    Cell(_number(per["score_sd"]), "score")]
-        rows.append(row)
-    table = Table(f"{id}-scores", "Scores over runs", columns, rows, note=NOTE, keep_groups=True)
-    blocks: List[Any] = [table]
-    if d.get("bootstrap"):
-        blocks.append(Text(d["bootstrap"], "note"))
-    return Section("Systems given as runs: mean ± sd [min–max] over their runs", blocks, id=id)
-
-
-def run_details(run_scores: Any, id: str = "runs-detail") -> Section:
-    """The detail section of every run's score: one row per run (system, run), one column per model; each
-    system's runs in the order of their scores."""
-    d = _plain(run_scores)
-    models = _models(d)
-    columns = [Column("system", "system"), Column("run", "run")] + [Column(m, _title(m)) for m in models]
+    shown = _models(d, models)
+    cols = [Column("model", "model"), Column("system", "system"), Column("mean", "mean"), Column("sd", "sd"),
+            Column("min", "min"), Column("max", "max"), Column("runs", "runs")]
     rows: List[List[Cell]] = []
     keys: List[str] = []
-    for s in d["systems"]:
+    systems = _systems(d, order)
+    for m, title in shown.items():
+        for s in systems:
+            per = s["models"][m]
+            rows.append([Cell(title), Cell(s["name"])]
+                        + [Cell(_number(per[f"score_{v}"]), "score") for v in ("mean", "sd", "min", "max")]
+                        + [Cell(len(s["runs"]), "count")])
+            keys.append(f"{m}/{s['name']}")
+    return Table(f"runs-{task}" if task else "runs", _named("each system's runs under every model", task), cols,
+                 rows, key_columns=2, note=RUNS_NOTE, row_keys=keys)
+
+
+def run_scores_table(run_scores: Any, order: Optional[Sequence[str]] = None,
+                     models: Optional[Mapping[str, str]] = None, task: Optional[str] = None) -> Table:
+    """One row per run (systems in ``order``, each system's runs in the order of their scores), one column per
+    model (``models`` as for :func:`runs_table`); a run named ``SYSTEM/...`` is shown without ``SYSTEM/``.
+    Its id is ``run-scores-TASK`` (``run-scores`` without a task), a row's key ``SYSTEM/RUN`` (RUN as the run
+    column shows it: ``a/seed1``, the run's own name when it is named ``SYSTEM/...``)."""
+    d = _plain(run_scores)
+    shown = _models(d, models)
+    cols = [Column("system", "system"), Column("run", "run")] + [Column(m, t) for m, t in shown.items()]
+    rows: List[List[Cell]] = []
+    keys: List[str] = []
+    for s in _systems(d, order):
+        name = s["name"]
         for k, run in enumerate(s["runs"]):
-            cells = [Cell(_number(s["models"][m]["run_scores"][k]), "score") for m in models]
-            rows.append([Cell(s["name"]), Cell(_run(run, s["name"])), *cells])
-            keys.append(run)
-    table = Table(f"{id}-scores", "Every run's score (%)", columns, rows, key_columns=2, row_keys=keys,
-                  note="each system's runs in the order of their scores")
-    return Section("Systems given as runs: every run's score", [table], id=id, detail=True)
-
-
-def _run(run: str, system: str) -> str:
-    """A run's name without its system's (``crf/seed1`` -> ``seed1``)."""
-    return run[len(system) + 1:] if run.startswith(system + "/") else run
+            short = run[len(name) + 1:] if run.startswith(f"{name}/") else run
+            rows.append([Cell(name), Cell(short)]
+                        + [Cell(_number(s["models"][m]["run_scores"][k]), "score") for m in shown])
+            keys.append(f"{name}/{short}")
+    return Table(f"run-scores-{task}" if task else "run-scores", _named("every run's score", task), cols, rows,
+                 key_columns=2, row_keys=keys, note="each system's runs in the order of their scores, in points")

@@ -422,12 +422,19 @@ def declared_blocks(rep: Dict[str, Any], s: Dict[str, Any], which: str) -> List[
 
 
 def runs_sections(rep: Dict[str, Any]) -> List[Section]:
-    """The systems given as runs (the report's ``runs``): their scores over runs, and every run's (a detail)."""
+    """The systems given as runs (the report's ``runs``): their scores over runs (:mod:`.runs`, as ``rank`` shows
+    them), with how their intervals were drawn when the report says, and every run's score (a detail)."""
     if not rep.get("runs"):
         return []
-    from .runs import run_details, runs_table
+    from .runs import run_scores_table, runs_table
 
-    return [runs_table(rep["runs"]), run_details(rep["runs"])]
+    runs = rep["runs"]
+    blocks: List[Any] = [runs_table(runs)]
+    if runs.get("bootstrap"):
+        blocks.append(Text(runs["bootstrap"], "note"))
+    return [Section("Systems given as runs", blocks, id="runs"),
+            Section("Systems given as runs: every run's score", [run_scores_table(runs)], id="runs-detail",
+                    detail=True)]
 
 
 def build(report: ReportLike, per_label: bool = True, *, spell: Spelling = python_spelling, overview: bool = False,
