@@ -71,6 +71,7 @@ def files(tmp_path: Path) -> Dict[str, str]:
 def test_the_hand_worked_changes(files):
     corpus = read_references(files["a"], files["b"], {"sys": files["sys"]})
     ch = reference_changes(corpus, "B")
+    assert (ch.reference_a, ch.reference_b, ch.sentences) == ("A", "B", 5)
     assert ch.counts == {"added": 1, "removed": 1, "relabelled": 1, "rebounded": 1}
     assert ch.labels == {"LOC": {"added": 0, "removed": 0, "relabelled": 0, "rebounded": 1},
                          "MISC": {"added": 0, "removed": 1, "relabelled": 1, "rebounded": 0},

@@ -128,8 +128,8 @@ class ReferenceComparison:
 
 def read_references(reference_a: str, reference_b: str, systems: Mapping[str, str] | Sequence[str] = (), *,
                     names: Tuple[str, str] = ("A", "B"), **options: Any) -> Corpus:
-    """Reference A (gold) and reference B and the systems as one Corpus: B is the system ``names[1]``
-    (``systems``: paths, or a mapping name -> path; ``options`` as :func:`ts_eval.read` takes them).  The
+    """Reference A (gold, named ``names[0]``) and reference B and the systems as one Corpus: B is the system
+    ``names[1]`` (``systems``: paths, or a mapping name -> path; ``options`` as :func:`ts_eval.read` takes them).  The
     readers check that B and every system hold A's tokens, naming the first difference otherwise."""
     from ..io.api import read_pair
     from ..io.source import system_name
@@ -140,7 +140,9 @@ def read_references(reference_a: str, reference_b: str, systems: Mapping[str, st
         raise OptionError(f"a system is called {names[1]!r}, the name of reference B; name the references otherwise",
                           option="names", value=names)
     sides = (f"reference {names[0]}", f"reference {names[1]}", *("system" for _ in items))
-    return read_pair(reference_a, {names[1]: reference_b, **dict(items)}, sides=sides, **options)
+    corpus = read_pair(reference_a, {names[1]: reference_b, **dict(items)}, sides=sides, **options)
+    corpus.gold_info.name = names[0]        # what the result calls reference A
+    return corpus
 
 
 # ---------------------------------------------------------------------------
