@@ -84,6 +84,16 @@ def main() -> int:
     print("(fixed: errors under the original that are none under CoNLL++; new: the reverse; the unchanged "
           "sentences' F1 is the same under both references for every system and model: checked)")
 
+    print("\nerrors that change sides by kind of change, mean per system: fixed / new")
+    groups = {"neural (12)": [s for s in result.systems if not s.name.startswith("task2003")],
+              "2003 (16)": [s for s in result.systems if s.name.startswith("task2003")]}
+    print(f"{'kind':<11} {'spans':>5} " + " ".join(f"{g:>15}" for g in groups))
+    for kind, n in result.changes.counts.items():
+        spans = n * (2 if kind in ("relabelled", "rebounded") else 1)
+        cells = [f"{np.mean([s.kinds[kind]['wrong_a_right_b'] for s in g]):6.1f} / "
+                 f"{np.mean([s.kinds[kind]['right_a_wrong_b'] for s in g]):5.1f}" for g in groups.values()]
+        print(f"{kind:<11} {spans:>5} " + " ".join(f"{c:>15}" for c in cells))
+
     from scipy.stats import spearmanr
 
     print(f"\n{'model':<18} {'mean diff':>9} {'min':>6} {'max':>6} {'rho':>6} {'rank moves':>10}")

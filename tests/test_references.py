@@ -92,6 +92,12 @@ def test_the_hand_worked_system(files):
     r = compare_references(corpus, "B", models=["exact-f1-micro", "ts-f1-micro"])
     s = r.system("sys")
     assert (s.errors_a, s.errors_b, s.wrong_a_right_b, s.right_a_wrong_b) == (5, 3, 4, 2)
+    # per kind of change: Bob added (it has him); Monday removed (it lacks it); Reuters relabelled (it lacks the
+    # MISC before and has the ORG after); New York re-bounded (it has the before, lacks the after)
+    assert s.kinds == {"added": {"wrong_a_right_b": 1, "right_a_wrong_b": 0},
+                       "removed": {"wrong_a_right_b": 1, "right_a_wrong_b": 0},
+                       "relabelled": {"wrong_a_right_b": 2, "right_a_wrong_b": 0},
+                       "rebounded": {"wrong_a_right_b": 0, "right_a_wrong_b": 2}}
     exact = s.scores["exact-f1-micro"]
     assert exact["whole"]["score_a"] == pytest.approx(2 / 3)
     assert exact["whole"]["score_b"] == pytest.approx(4 / 5)
@@ -178,6 +184,10 @@ def test_swapping_the_references_swaps_added_and_removed_and_negates_every_diffe
     x, y = ab.system("sys"), ba.system("sys")
     assert (x.wrong_a_right_b, x.right_a_wrong_b) == (y.right_a_wrong_b, y.wrong_a_right_b)
     assert (x.errors_a, x.errors_b) == (y.errors_b, y.errors_a)
+    swapped = {"added": "removed", "removed": "added", "relabelled": "relabelled", "rebounded": "rebounded"}
+    for kind, counts in x.kinds.items():
+        assert counts == {"wrong_a_right_b": y.kinds[swapped[kind]]["right_a_wrong_b"],
+                          "right_a_wrong_b": y.kinds[swapped[kind]]["wrong_a_right_b"]}
     for model, per in x.scores.items():
         for part, numbers in per.items():
             other = y.scores[model][part]
@@ -207,5 +217,7 @@ def test_bad_references_and_systems_are_option_errors(files):
         compare_references(corpus, "C")
     with pytest.raises(OptionError, match="a reference, not a system"):
         compare_references(corpus, "B", systems=["B"])
+    with pytest.raises(OptionError, match="two names"):
+        read_references(files["a"], files["b"], {"sys": files["sys"]}, names=("X", "X"))
     with pytest.raises(OptionError, match="name of reference B"):
         read_references(files["a"], files["b"], {"B": files["sys"]})

@@ -75,8 +75,8 @@ class ReferenceChanges:
     transitions: Dict[str, int]                     # "LOC → ORG" -> relabelled spans
     changed_sentences: List[int]                    # 0-based, ascending
     changes: List[SpanChange]
-    only_a: np.ndarray = field(repr=False)          # (start, last, label) rows in A and not in B
-    only_b: np.ndarray = field(repr=False)          # ... in B and not in A
+    only_a: np.ndarray = field(repr=False)          # (start, last, label, kind) rows in A and not in B
+    only_b: np.ndarray = field(repr=False)          # ... in B and not in A (kind: index into CHANGE_KINDS)
 
     def to_dict(self) -> Dict[str, Any]:
         return {"reference_a": self.reference_a, "reference_b": self.reference_b, "sentences": self.sentences,
@@ -95,10 +95,11 @@ class SystemUnderReferences:
     wrong_a_right_b: int
     right_a_wrong_b: int
     scores: Dict[str, Dict[str, Dict[str, float]]]  # model -> part (whole, changed, unchanged) -> numbers
+    kinds: Dict[str, Dict[str, int]] = field(default_factory=dict)   # kind of change -> the two counts
 
     def to_dict(self) -> Dict[str, Any]:
         return {"name": self.name, "errors_a": self.errors_a, "errors_b": self.errors_b,
-                "wrong_a_right_b": self.wrong_a_right_b, "right_a_wrong_b": self.right_a_wrong_b,
+                "wrong_a_right_b": self.wrong_a_right_b, "right_a_wrong_b": self.right_a_wrong_b, "kinds": self.kinds,
                 "models": {m: {part: {k: None if np.isnan(v) else v for k, v in numbers.items()}
                                for part, numbers in per.items()} for m, per in self.scores.items()}}
 
@@ -136,6 +137,8 @@ def read_references(reference_a: str, reference_b: str, systems: Mapping[str, st
 
     items = list(systems.items()) if isinstance(systems, Mapping) else [
         (system_name(str(p)) or f"system{k + 1}", str(p)) for k, p in enumerate(systems)]
+    if names[0] == names[1]:
+        raise OptionError("the two references need two names", option="names", value=names)
     if any(n == names[1] for n, _ in items):
         raise OptionError(f"a system is called {names[1]!r}, the name of reference B; name the references otherwise",
                           option="names", value=names)
@@ -183,8 +186,14 @@ def pair_references(a: SpanSet, b: SpanSet) -> Dict[str, Tuple[np.ndarray, np.nd
     return out
 
 
-def _rows(s: SpanSet, idx: np.ndarray) -> np.ndarray:
-    rows: np.ndarray = np.stack([s.start[idx], s.last[idx], s.label[idx].astype(np.int64)], axis=1).reshape(-1, 3)
+def _rows(s: SpanSet, kinds: Dict[str, Tuple[np.ndarray, np.ndarray]], side: int) -> np.ndarray:
+    """(start, last, label, kind) of one side's spans in changes (kind: index into :data:`CHANGE_KINDS`)."""
+    parts = [(kinds[k][side], CHANGE_KINDS.index(k)) for k in CHANGE_KINDS if len(kinds[k][side])]
+    if not parts:
+        return np.zeros((0, 4), np.int64)
+    idx = np.concatenate([i for i, _ in parts])
+    kind = np.concatenate([np.full(len(i), k, np.int64) for i, k in parts])
+    rows: np.ndarray = np.stack([s.start[idx], s.last[idx], s.label[idx].astype(np.int64), kind], axis=1)
     return rows
 
 
@@ -214,8 +223,7 @@ def reference_changes(corpus: Corpus, b: str, a: Optional[str] = None) -> Refere
         transitions[key] = transitions.get(key, 0) + 1
     changes.sort(key=lambda t: (t[0], t[1]))
     listed = [c for _, _, c in changes]
-    only_a = _rows(sa, np.concatenate([kinds[k][0] for k in ("removed", "relabelled", "rebounded")]))
-    only_b = _rows(sb, np.concatenate([kinds[k][1] for k in ("added", "relabelled", "rebounded")]))
+    only_a, only_b = _rows(sa, kinds, 0), _rows(sb, kinds, 1)
     return ReferenceChanges(a or corpus.gold_info.name, b, corpus.n_sentences, counts,
                             dict(sorted(per_label.items())), dict(sorted(transitions.items())),
                             sorted({c.sentence for c in listed}), listed, only_a, only_b)
@@ -242,10 +250,10 @@ def _change(corpus: Corpus, kind: str, sa: SpanSet, ja: Optional[int], sb: SpanS
 
 
 def _members(rows: np.ndarray, system: SpanSet) -> np.ndarray:
-    """Which (start, last, label) rows the system has (boundaries and label the same)."""
+    """Which (start, last, label, ...) rows the system has (boundaries and label the same)."""
     if not len(rows):
         return np.zeros(0, bool)
-    ref = SpanSet(rows[:, 0], rows[:, 1], rows[:, 2].astype(np.int32))
+    ref = SpanSet(rows[:, 0].copy(), rows[:, 1].copy(), rows[:, 2].astype(np.int32))
     p = match(ref, system)
     has = np.zeros(len(rows), bool)
     has[p.gold[_same_bounds(p) & p.same_label]] = True
@@ -289,13 +297,16 @@ def compare_references(corpus: Corpus, b: str, a: Optional[str] = None, systems:
     out = []
     for k, name in enumerate(names):
         ss = corpus.systems[name]
-        in_a, in_b = _members(changes.only_a, ss), _members(changes.only_b, ss)
         # a span only A has is an error under A when the system lacks it; one only B has when it has it
-        right_b = int(np.count_nonzero(~in_a) + np.count_nonzero(in_b))
-        wrong_b = int(np.count_nonzero(in_a) + np.count_nonzero(~in_b))
+        right_b = np.r_[~_members(changes.only_a, ss), _members(changes.only_b, ss)]
+        kind = np.r_[changes.only_a[:, 3], changes.only_b[:, 3]]
+        per_kind = {w: {"wrong_a_right_b": int(np.count_nonzero(right_b & (kind == j))),
+                        "right_a_wrong_b": int(np.count_nonzero(~right_b & (kind == j)))}
+                    for j, w in enumerate(CHANGE_KINDS)}
         per = {m.name: _parts(scored[0][:, k, j], scored[1][:, k, j]) for j, m in enumerate(chosen)}
         errors = _exact_errors(_side(corpus, a), ss), _exact_errors(corpus.systems[b], ss)
-        out.append(SystemUnderReferences(name, *errors, right_b, wrong_b, per))
+        out.append(SystemUnderReferences(name, *errors, int(np.count_nonzero(right_b)),
+                                         int(np.count_nonzero(~right_b)), per, per_kind))
     return ReferenceComparison(changes, [m.name for m in chosen], out)
 
 
