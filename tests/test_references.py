@@ -221,3 +221,34 @@ def test_bad_references_and_systems_are_option_errors(files):
         read_references(files["a"], files["b"], {"sys": files["sys"]}, names=("X", "X"))
     with pytest.raises(OptionError, match="name of reference B"):
         read_references(files["a"], files["b"], {"B": files["sys"]})
+
+
+@pytest.mark.parametrize("seed", [5, 6, 7])
+def test_nested_and_crossing_spans_keep_the_identities(seed):
+    """Sides with nested and crossing spans: every span of A and B is unchanged or in one change, the errors
+    under B are the errors under A moved by the changes, and the unchanged sentences score alike."""
+    rng = np.random.default_rng(seed)
+    lengths = [int(x) for x in rng.integers(4, 9, 15)]
+
+    def side() -> Spans:
+        out: Spans = []
+        for n in lengths:
+            found = {(str(rng.choice(["LOC", "ORG"])), int(s), int(s) + int(w))
+                     for s, w in zip(rng.integers(0, n, 3), rng.integers(1, 4, 3)) if s + w <= n}
+            out.append(sorted(found))
+        return out
+
+    a, b, sys = side(), side(), side()
+    corpus = from_spans(lengths, a, {"B": b, "sys": sys})
+    r = compare_references(corpus, "B", models=["exact-f1-micro", "ts-f1-micro", "fair-f1"])
+    c = r.changes.counts
+    same = sum(len(set(x) & set(y)) for x, y in zip(a, b))
+    assert same + c["removed"] + c["relabelled"] + c["rebounded"] == sum(map(len, a))
+    assert same + c["added"] + c["relabelled"] + c["rebounded"] == sum(map(len, b))
+    assert r.changes.changed_sentences == [k for k, (x, y) in enumerate(zip(a, b)) if set(x) != set(y)]
+    s = r.system("sys")
+    assert s.errors_a == sum(len(set(x) ^ set(y)) for x, y in zip(a, sys))
+    assert s.errors_b == sum(len(set(x) ^ set(y)) for x, y in zip(b, sys))
+    assert s.errors_b == s.errors_a - s.wrong_a_right_b + s.right_a_wrong_b
+    for per in s.scores.values():
+        assert per["unchanged"]["score_a"] == per["unchanged"]["score_b"]
