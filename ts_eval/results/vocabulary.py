@@ -127,6 +127,18 @@ COMPARE: Dict[str, str] = {
     "diff_matrix": "pairwise diff", "counts": "a matrix of counts",
 }
 
+#: two references of the same tokens (``ts_eval.comparison.references``: what changed from A to B)
+REFERENCES: Dict[str, str] = {
+    "added": "references: spans B adds", "removed": "references: spans of A that B drops",
+    "relabelled": "references: spans B gives another label (same boundaries)",
+    "rebounded": "references: spans B gives other boundaries (same label, overlapping)",
+    "changed_sentences": "references: the sentences holding a changed span (0-based)",
+    "errors_a": "references: a system's exact-match errors (FP + FN) under A", "errors_b": "under B",
+    "wrong_a_right_b": "references: a system's errors under A that are none under B",
+    "right_a_wrong_b": "references: its errors under B that are none under A",
+    "score_a": "references: a model's score of a system under A", "score_b": "under B",
+}
+
 #: analyze's numbers (buckets of span and sentence attributes)
 ANALYZE: Dict[str, str] = {
     "range": "a bucket's value range [low, high] (null: the bucket of missing values or a name)",
@@ -212,8 +224,8 @@ GENERATED: Dict[str, str] = {
 }
 
 #: every word a key holding a number may use
-WORDS: Dict[str, str] = {**QUANTITIES, **SEMEVAL, **RANK, **RUNS, **COMPARE, **ANALYZE, **ERRORS, **GERMEVAL,
-                         **AGREE, **DESCRIPTIVE, **GENERATED}
+WORDS: Dict[str, str] = {**QUANTITIES, **SEMEVAL, **RANK, **RUNS, **COMPARE, **REFERENCES, **ANALYZE, **ERRORS,
+                         **GERMEVAL, **AGREE, **DESCRIPTIVE, **GENERATED}
 
 #: containers whose keys are names, not quantities (their values are still checked)
 NAME_MAPS = ("labels", "types", "per_type", "levels", "systems", "models", "rankings", "rank_table", "confusion",
