@@ -5,10 +5,12 @@ It is :func:`ts_eval.ranking.uncertainty.pair_pvalues` for a single pair under e
 draws, the same statistic, the same p-values), computed with less: a swap moves, on each unit, the
 difference of the two systems' statistics from one to the other, so each permutation needs only
 ``swaps @ (B - A)``, over the distinct columns of that difference (the counts both systems share -- gold
-counts -- differ by 0 and are multiplied once), not ``swaps @ data`` over every system's columns.  With
-integer statistics every such sum is an exactly representable integer (float32 while the largest
-difference times the units stays below 2**24), so the moved counts, and the scores, are the ones the
-general test computes; other statistics take the general test.
+counts -- differ by 0 and are multiplied once), not ``swaps @ data`` over every system's columns; and
+over its distinct rows: most sentences differ in the same few ways, so a permutation counts the swapped
+sentences of each distinct difference (one sum over the sentences, in row order) and multiplies those
+counts with the table of distinct differences (a few hundred rows, not one per sentence).  With integer
+statistics every such sum is an integer well below 2**53, exact in float64 in any order, so the moved
+counts, and the scores, are the ones the general test computes; other statistics take the general test.
 """
 from __future__ import annotations
 
@@ -16,7 +18,7 @@ from typing import Dict, Hashable, List, Tuple
 
 import numpy as np
 
-from ..ranking.statistics import EXACT32, _chunks
+from ..ranking.statistics import _chunks
 from ..ranking.sufficient import StatsMatrix
 from ..ranking.uncertainty import pair_pvalues
 
@@ -32,9 +34,10 @@ def bucket_pair_pvalues(sm: StatsMatrix, ia: int, ib: int, permutations: int,
     moving = np.flatnonzero(diff.any(1))                  # units on which a swap moves something
     distinct, inverse = np.unique(diff[moving], axis=1, return_inverse=True)
     inverse = inverse.reshape(-1)
-    top = float(np.abs(distinct).max(initial=0.0))
-    dtype = np.float32 if top * max(sm.n_units, 1) < EXACT32 else np.float64
-    distinct = distinct.astype(dtype)
+    table, ids = _distinct_rows(distinct)
+    order = np.argsort(ids, kind="stable")                # the moving units, row by row
+    starts = np.flatnonzero(np.r_[True, ids[order][1:] != ids[order][:-1]]) if len(ids) else np.zeros(0, np.intp)
+    swapped_units = moving[order]
     tot = sm.totals
     blocks, observed = [], []
     for model in sm.models:
@@ -44,7 +47,10 @@ def bucket_pair_pvalues(sm: StatsMatrix, ia: int, ib: int, permutations: int,
     exceed = np.zeros(len(sm.models))
     rng = np.random.default_rng(seed_seq)
     for lo, hi in _chunks(permutations):
-        moved_all = (_swaps(rng, hi - lo, sm.n_units, moving, dtype) @ distinct).astype(np.float64)[:, inverse]
+        swaps = _swaps(rng, hi - lo, sm.n_units, swapped_units)
+        counts = np.add.reduceat(swaps, starts, axis=1, dtype=np.int64) if len(starts) else \
+            np.zeros((hi - lo, 0), np.int64)
+        moved_all = (counts.astype(np.float64) @ table)[:, inverse]
         for k, model in enumerate(sm.models):
             first, width = where[model.stats]
             moved = moved_all[:, None, first:first + width]            # (R, 1, k): what A gains by the swaps
@@ -58,23 +64,46 @@ def bucket_pair_pvalues(sm: StatsMatrix, ia: int, ib: int, permutations: int,
 def _differences(sm: StatsMatrix, ia: int, ib: int) -> Tuple[np.ndarray, Dict[Hashable, Tuple[int, int]]]:
     """(units, columns): every family's columns of system ``ib`` minus those of ``ia``, side by side, and
     where each family's difference starts and how wide it is."""
-    parts: List[np.ndarray] = []
     where: Dict[Hashable, Tuple[int, int]] = {}
+    a_cols: List[np.ndarray] = []
+    b_cols: List[np.ndarray] = []
     at = 0
     n = len(sm.systems)
     for fam, (first, k) in sm.family_cols.items():
         cols = np.arange(first, first + n * k).reshape(n, k)
-        parts.append(sm.data[:, cols[ib]] - sm.data[:, cols[ia]])
+        a_cols.append(cols[ia])
+        b_cols.append(cols[ib])
         where[fam] = (at, k)
         at += k
-    diff = np.concatenate(parts, axis=1) if parts else np.zeros((sm.n_units, 0))
+    if a_cols:
+        diff = np.take(sm.data, np.concatenate(b_cols), axis=1)
+        diff -= np.take(sm.data, np.concatenate(a_cols), axis=1)
+    else:
+        diff = np.zeros((sm.n_units, 0))
     return diff, where
 
 
-def _swaps(rng: np.random.Generator, permutations: int, units: int, moving: np.ndarray, dtype: type) -> np.ndarray:
+def _distinct_rows(x: np.ndarray) -> Tuple[np.ndarray, np.ndarray]:
+    """(table, ids): the distinct rows of ``x`` and the row of every row of ``x`` in it (``table[ids]`` is
+    ``x``): found by one product with random weights, checked row by row (a chance meeting of two
+    different rows takes the exact way)."""
+    if not len(x):
+        return x[:0], np.zeros(0, np.intp)
+    h = x @ np.random.default_rng(12345).uniform(1.0, 2.0, x.shape[1])
+    _, first, ids = np.unique(h, return_index=True, return_inverse=True)
+    ids = ids.reshape(-1)
+    table = x[first]
+    if not np.array_equal(table[ids], x):
+        table, ids = np.unique(x, axis=0, return_inverse=True)
+        ids = ids.reshape(-1)
+    return table, ids
+
+
+def _swaps(rng: np.random.Generator, permutations: int, units: int, moving: np.ndarray) -> np.ndarray:
     """(permutations, moving units) the 0/1 swaps of :func:`ts_eval.ranking.uncertainty.swaps` (the same
-    draws: one uniform per unit and permutation, a few permutations at a time) of the units ``moving``."""
-    out: np.ndarray = np.empty((permutations, len(moving)), dtype)
+    draws: one uniform per unit and permutation, a few permutations at a time) of the units ``moving``, in
+    the order given."""
+    out: np.ndarray = np.empty((permutations, len(moving)), np.uint8)
     for a in range(0, permutations, 5):
         out[a:a + 5] = rng.random((min(5, permutations - a), units))[:, moving] < 0.5
     return out

@@ -27,6 +27,7 @@ from ..core.sequences import from_sequences
 from ..errors import Hint, InputError, OptionError
 from ..models.context import Contributions, CorpusData
 from ..models.registry import Model, ModelSpec, get_model, resolve_models
+from ..ranking.rows import distinct, integral
 from ..ranking.statistics import TIE_DECIMALS, average_ranks, correlation_matrices, exact_float32
 from ..ranking.study import bootstrap_weights, check_options
 from ..ranking.sufficient import StatsMatrix, sentence_statistics
@@ -66,20 +67,26 @@ class Statistics:
         spans: List[np.ndarray] = []
         cols: List[np.ndarray] = []
         weights: List[np.ndarray] = []
+        parts: List[Tuple[np.ndarray, Optional[np.ndarray]]] = []    # each system's (rows, every sentence's row)
         for i, name in enumerate(names):      # one system at a time: its matches and statistics go with it
             cd = CorpusData(corpus)
             mine, mine_cols = sentence_statistics(corpus, models, [name], cd)
             if i == 0:
                 self.cols = {fam: (first * len(names), k) for fam, (first, k) in mine_cols.items()}
-                self.data = np.empty((self.S, mine.shape[1] * len(names)))
-            for fam, (first, k) in self.cols.items():
+            for fam, (_, k) in self.cols.items():
                 if mine_cols[fam][1] != k:
                     raise ValueError(f"statistics family {fam!r} gives different widths for different systems")
-                self.data[:, first + i * k:first + (i + 1) * k] = mine[:, mine_cols[fam][0]:mine_cols[fam][0] + k]
+            mine = mine[:, np.concatenate([np.arange(mine_cols[fam][0], mine_cols[fam][0] + k)
+                                           for fam, (_, k) in self.cols.items()]).astype(np.intp)] \
+                if self.cols else mine[:, :0]
+            parts.append(distinct(mine) if integral(mine) else (mine, None))
             self._contributions(cd, i, spans, cols, weights)
             del cd, mine
             gc.collect()        # a system's data and its corpus data refer to each other: free them now
-        self.C = self.data.shape[1]
+        self.table, self.ids = self._rows(parts)
+        self.C = self.table.shape[1]
+        self.totals = self.table.sum(0) if self.ids is None else \
+            np.bincount(self.ids, minlength=len(self.table)).astype(np.float64) @ self.table
         # generated strings found on no token (unplaced): in the statistics of their sentence, but no
         # span attribute has a value for them; they are counted among the spans in no bucket
         self.unplaced = np.array([len(u) if (u := corpus.system_info[n].unplaced) is not None else 0
@@ -90,6 +97,48 @@ class Statistics:
         self.undefined_for_spans = self._undefined_for_spans()
         self.used = self._used_columns()
         self.groups = self._groups()
+
+    def _rows(self, parts: List[Tuple[np.ndarray, Optional[np.ndarray]]]) -> Tuple[np.ndarray, Optional[np.ndarray]]:
+        """(table, ids): the distinct rows of every system's statistics side by side (columns as in
+        :class:`~ts_eval.ranking.sufficient.StatsMatrix`) and every sentence's row (int32), from each system's
+        distinct rows and sentence rows; with a system's statistics not whole numbers, every sentence's row
+        (ids None)."""
+        S = self.S
+        layout = [(first, k) for first, k in self.cols.values()]
+        whole = [(t, ids) for t, ids in parts if ids is not None]
+        if len(whole) < len(parts):     # fractions: every sentence's row, as computed
+            dense = [t if ids is None else t[ids] for t, ids in parts]
+            return self._side_by_side(dense, layout, S), None
+        key = np.zeros(S, np.int64)
+        for table, ids in whole:        # the distinct combinations of the systems' rows
+            _, first_of, key = np.unique(key * max(len(table), 1) + ids, return_index=True, return_inverse=True)
+            key = key.reshape(-1)
+        if not S:
+            first_of = np.zeros(0, np.intp)
+        rows = self._side_by_side([table[ids[first_of]] for table, ids in whole], layout, len(first_of))
+        return rows, key.astype(np.int32)
+
+    def _side_by_side(self, per_system: List[np.ndarray], layout: List[Tuple[int, int]], rows: int) -> np.ndarray:
+        """The systems' columns (each family-major, one system's) in the layout of every system's side by side."""
+        n = len(per_system)
+        out = np.empty((rows, sum(k for _, k in layout) * n))
+        for i, mine in enumerate(per_system):
+            at = 0
+            for first, k in layout:
+                out[:, first + i * k:first + (i + 1) * k] = mine[:, at:at + k]
+                at += k
+        return out
+
+    @property
+    def data(self) -> np.ndarray:
+        """Every sentence's statistics (sentences x columns): made on each call."""
+        out: np.ndarray = self.table if self.ids is None else self.table[self.ids]
+        return out
+
+    def rows_of(self, sentences: np.ndarray) -> np.ndarray:
+        """The statistics of ``sentences`` (rows in their order)."""
+        out: np.ndarray = self.table[sentences] if self.ids is None else self.table[self.ids[sentences]]
+        return out
 
     def _contributions(self, cd: CorpusData, i: int, spans: List[np.ndarray], cols: List[np.ndarray],
                        weights: List[np.ndarray]) -> None:
@@ -117,7 +166,7 @@ class Statistics:
         """Which columns some model's score reads (the bootstrap resamples only these): each column of a
         family is moved, in every system at once, from a point where every count is positive and no two
         are equal; a column whose move changes no model's score of its system is read by none."""
-        n, sm = len(self.names), self.matrix(self.data[:0])
+        n, sm = len(self.names), self.matrix(self.table[:0])
         base = np.asarray(np.random.default_rng(7).uniform(1.0, 2.0, self.C), float)
         used = np.zeros(self.C, bool)
         base_scores = np.asarray(sm.scores(base))
@@ -135,7 +184,7 @@ class Statistics:
         sums over groups of w (after k mod w columns read as they are: the per-label layout of a model
         read only micro-averaged), found by moving mass from the first group to each other one at a
         random point; 0 when there is none."""
-        n, sm = len(self.names), self.matrix(self.data[:0])
+        n, sm = len(self.names), self.matrix(self.table[:0])
         base = np.asarray(np.random.default_rng(11).uniform(1.0, 2.0, self.C), float)
         base_scores = np.asarray(sm.scores(base))
         for w in range(1, k // 2 + 1):
@@ -186,8 +235,8 @@ class Statistics:
         """Models a bucket of spans has no value for: their family cannot be split by span, or their
         score reads the columns no span contributes to (TS kappa reads the number of units)."""
         out = []
-        sm = self.matrix(self.data[:0])
-        tot = self.data.sum(0)
+        sm = self.matrix(self.table[:0])
+        tot = self.totals
         moved = tot.copy()
         if self.whole_cols:
             moved[np.asarray(self.whole_cols)] += 1e6
@@ -245,7 +294,7 @@ class _BucketRows:
         st = self.st
         if self.of_sentences:
             a, b = int(self.bounds[k]), int(self.bounds[k + 1])
-            return st.data[self.order[a:b]], self.order[a:b]
+            return st.rows_of(self.order[a:b]), self.order[a:b]
         spans = self.span_order[int(self.span_bounds[k]):int(self.span_bounds[k + 1])]
         sentences = np.unique(st.span_sentence[spans])
         self.where[sentences] = np.arange(len(sentences))
@@ -309,7 +358,7 @@ def _attribution(st: Statistics, overall: np.ndarray, totals: np.ndarray, sums: 
     """Which bucket accounts for each pair that two models order differently (see FLIP_RULE)."""
     if not pairs:
         return []
-    sm = st.matrix(st.data[:0])
+    sm = st.matrix(st.table[:0])
     without = sm.scores(totals[None, :] - sums)               # (buckets, systems, models)
     names = [m.name for m in st.models]
     out = []
@@ -391,7 +440,7 @@ def _attribute(st: Statistics, attr: at.Attribute, bk: Buckets, bucket_of_span: 
     outside = np.array([int(np.count_nonzero(bucket_of_span[off[i]:off[i + 1]] < 0)) for i in range(n + 1)])
     if sentence_bucket is None:
         outside[1:] += st.unplaced
-    sm = st.matrix(st.data[:0])
+    sm = st.matrix(st.table[:0])
     scores = sm.scores(sums) if B else np.zeros((0, n, m))
     undef = [models.index(get_model(u)) for u in undefined if u in [mo.name for mo in models]]
     empty = (gold[:, None] == 0) & (system == 0)
@@ -429,7 +478,7 @@ def _bucket_pass(st: Statistics, rows: _BucketRows, rs: _Resampling, options: Di
     """(sums, low, high, the pair's difference interval, the pair's p-values) of every bucket, its rows
     made, resampled and tested one bucket at a time."""
     n, m, B = len(st.names), len(st.models), rows.B
-    sm = st.matrix(st.data[:0])
+    sm = st.matrix(st.table[:0])
     sums = np.zeros((B, st.C))
     pair = options.get("pair")
     boot = rs.W is not None and B > 0
@@ -586,8 +635,8 @@ def analyze_corpus(
 
     t0 = time.perf_counter()
     st = Statistics(corpus, names, model_list)
-    totals = st.data.sum(0)
-    overall = st.matrix(st.data[:0]).scores(totals)
+    totals = st.totals
+    overall = st.matrix(st.table[:0]).scores(totals)
     timings["statistics"] = time.perf_counter() - t0
 
     t0 = time.perf_counter()
