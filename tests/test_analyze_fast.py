@@ -188,3 +188,20 @@ def test_lower_ids_number_the_lower_cased_texts_in_the_order_they_first_occur(tm
                                    system_columns=[3], names=["a"])
     index: dict = {}
     assert Texts(corpus).lower_ids().tolist() == [index.setdefault(t.lower(), len(index)) for t in toks]
+
+
+def test_the_attributes_and_the_error_analysis_decode_the_token_texts_once(tmp_path):
+    from ts_eval.analysis.errors_text import Texts
+
+    toks = [TOKENS[i] for i in np.random.default_rng(1).integers(0, len(TOKENS), 30)]
+    lines = [f"{t} {'B-PER' if k == 0 else 'O'} O" for k, t in enumerate(toks)]
+    corpus = ts_eval.io.read_conll(write(tmp_path / "t.txt", "\n".join(lines) + "\n"), gold_column=2,
+                                   system_columns=[3], names=["a"])
+    calls = []
+    read = corpus.tokens
+    corpus.tokens = lambda a, b: calls.append((a, b)) or read(a, b)
+    text, texts = at.Text(corpus), Texts(corpus)
+    assert calls == [(0, len(toks))]
+    assert text.tokens == texts.tokens == toks
+    index: dict = {}
+    assert texts.lower_ids().tolist() == [index.setdefault(t.lower(), len(index)) for t in toks]
