@@ -134,6 +134,27 @@ def test_a_buckets_rows_are_its_rows_of_the_whole(corpus, n_buckets, rnd):
         assert X.tolist() == s.data[sentence_bucket == k].tolist()
 
 
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(corpora(), st.integers(1, 4), st.integers(1, 2), st.randoms(use_true_random=False))
+def test_a_span_buckets_differences_from_its_entries_are_those_of_its_rows(corpus, n_buckets, second, rnd):
+    """Without resamples a bucket of spans is summed and differenced from its entries alone."""
+    from ts_eval.analysis.pairtest import difference_columns
+
+    s = _statistics(corpus)
+    assert s.whole_weights
+    bucket_of_span = np.array([rnd.randrange(-1, n_buckets) for _ in range(int(s.span_offset[-1]))], np.int64)
+    rows = study._BucketRows(s, bucket_of_span, None, n_buckets)
+    a_cols, b_cols, _ = difference_columns(s.cols, len(s.names), second, 0)
+    for k in range(n_buckets):
+        X, sentences = rows.rows(k)
+        e, row, got = rows.entry_rows(k)
+        assert got.tolist() == sentences.tolist()
+        diff = rows.differences(e, row, len(got), a_cols, b_cols)
+        assert diff.tolist() == (X[:, b_cols] - X[:, a_cols]).tolist()
+        sums = np.bincount(s.entry_col[e], weights=s.entry_weight[e], minlength=s.C)[:s.C]
+        assert sums.tolist() == X.sum(0).tolist()
+
+
 TOKENS = ["Paris", "paris", "PARIS", "1999", "de", "McDonald", "ÉCOLE", "é", "-", "Xx1", "aB", "Ab"]
 
 

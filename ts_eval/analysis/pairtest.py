@@ -4,17 +4,17 @@ two systems' statistics.
 It is :func:`ts_eval.ranking.uncertainty.pair_pvalues` for a single pair under every model (the same swap
 draws, the same statistic, the same p-values), computed with less: a swap moves, on each unit, the
 difference of the two systems' statistics from one to the other, so each permutation needs only
-``swaps @ (B - A)``, over the distinct columns of that difference (the counts both systems share -- gold
-counts -- differ by 0 and are multiplied once), not ``swaps @ data`` over every system's columns; and
-over its distinct rows: most sentences differ in the same few ways, so a permutation counts the swapped
-sentences of each distinct difference (one sum over the sentences, in row order) and multiplies those
-counts with the table of distinct differences (a few hundred rows, not one per sentence).  With integer
+``swaps @ (B - A)``, not ``swaps @ data`` over every system's columns; and over the distinct rows of that
+difference: most sentences differ in the same few ways, so a permutation counts the swapped sentences
+of each distinct difference (one sum over the sentences, in row order) and multiplies those counts with
+the table of distinct differences (a few hundred rows, not one per sentence).  A matrix of distinct rows
+and every unit's row (``StatsMatrix.ids``) is taken as it is: its differences are those of its rows.  With integer
 statistics every such sum is an integer well below 2**53, exact in float64 in any order, so the moved
 counts, and the scores, are the ones the general test computes; other statistics take the general test.
 """
 from __future__ import annotations
 
-from typing import Dict, Hashable, List, Tuple
+from typing import Dict, Hashable, List, Mapping, Optional, Tuple
 
 import numpy as np
 
@@ -24,19 +24,31 @@ from ..ranking.uncertainty import pair_pvalues
 
 
 def bucket_pair_pvalues(sm: StatsMatrix, ia: int, ib: int, permutations: int,
-                        seed_seq: np.random.SeedSequence) -> np.ndarray:
-    """(models,) p-values of the paired test of systems ``ia`` and ``ib`` under every model of ``sm``."""
-    data = sm.data
-    if not np.array_equal(data, np.round(data)):
+                        seed_seq: np.random.SeedSequence, differences: Optional[np.ndarray] = None) -> np.ndarray:
+    """(models,) p-values of the paired test of systems ``ia`` and ``ib`` under every model of ``sm``.
+
+    ``differences``: every unit's difference (columns as :func:`difference_columns` gives them) when the
+    caller made them from whole-number statistics; ``sm`` then only gives the totals (its rows are not
+    read)."""
+    if differences is None and not _whole(sm.data):
         tests = [(np.array([ia]), np.array([ib]))] * len(sm.models)
         return np.concatenate(pair_pvalues(sm, tests, permutations, seed_seq))
-    diff, where = _differences(sm, ia, ib)
-    moving = np.flatnonzero(diff.any(1))                  # units on which a swap moves something
-    distinct, inverse = np.unique(diff[moving], axis=1, return_inverse=True)
-    inverse = inverse.reshape(-1)
-    table, ids = _distinct_rows(distinct)
-    order = np.argsort(ids, kind="stable")                # the moving units, row by row
+    a_cols, b_cols, where = difference_columns(sm.family_cols, len(sm.systems), ia, ib)
+    if differences is not None:
+        table, ids = _distinct_rows(differences)
+    else:
+        diff = np.take(sm.data, b_cols, axis=1)     # (rows of sm.data, columns)
+        diff -= np.take(sm.data, a_cols, axis=1)
+        table, ids = _distinct_rows(diff)
+        del diff
+        if sm.ids is not None:                      # the units' rows of data, then their distinct differences
+            ids = ids[sm.ids]
+    units = len(ids)
+    moving = np.flatnonzero(np.asarray(table.any(1))[ids])   # units on which a swap moves something
+    ids = ids[moving]
+    order = np.argsort(ids, kind="stable")          # the moving units, by distinct difference
     starts = np.flatnonzero(np.r_[True, ids[order][1:] != ids[order][:-1]]) if len(ids) else np.zeros(0, np.intp)
+    table = table[ids[order][starts]] if len(ids) else table[:0]
     swapped_units = moving[order]
     tot = sm.totals
     blocks, observed = [], []
@@ -47,10 +59,10 @@ def bucket_pair_pvalues(sm: StatsMatrix, ia: int, ib: int, permutations: int,
     exceed = np.zeros(len(sm.models))
     rng = np.random.default_rng(seed_seq)
     for lo, hi in _chunks(permutations):
-        swaps = _swaps(rng, hi - lo, sm.n_units, swapped_units)
+        swaps = _swaps(rng, hi - lo, units, swapped_units)
         counts = np.add.reduceat(swaps, starts, axis=1, dtype=np.int64) if len(starts) else \
             np.zeros((hi - lo, 0), np.int64)
-        moved_all = (counts.astype(np.float64) @ table)[:, inverse]
+        moved_all = counts.astype(np.float64) @ table
         for k, model in enumerate(sm.models):
             first, width = where[model.stats]
             moved = moved_all[:, None, first:first + width]            # (R, 1, k): what A gains by the swaps
@@ -61,39 +73,41 @@ def bucket_pair_pvalues(sm: StatsMatrix, ia: int, ib: int, permutations: int,
     return (exceed + 1) / (permutations + 1)
 
 
-def _differences(sm: StatsMatrix, ia: int, ib: int) -> Tuple[np.ndarray, Dict[Hashable, Tuple[int, int]]]:
-    """(units, columns): every family's columns of system ``ib`` minus those of ``ia``, side by side, and
-    where each family's difference starts and how wide it is."""
+def difference_columns(family_cols: Mapping[Hashable, Tuple[int, int]], n: int, ia: int, ib: int
+                       ) -> Tuple[np.ndarray, np.ndarray, Dict[Hashable, Tuple[int, int]]]:
+    """(the columns of system ``ia``, those of ``ib``, where each family's difference starts and how wide
+    it is): the difference of a unit is its ``ib`` columns minus its ``ia`` columns, every family's side
+    by side (``family_cols`` as in :class:`~ts_eval.ranking.sufficient.StatsMatrix`, ``n`` systems)."""
     where: Dict[Hashable, Tuple[int, int]] = {}
     a_cols: List[np.ndarray] = []
     b_cols: List[np.ndarray] = []
     at = 0
-    n = len(sm.systems)
-    for fam, (first, k) in sm.family_cols.items():
+    for fam, (first, k) in family_cols.items():
         cols = np.arange(first, first + n * k).reshape(n, k)
         a_cols.append(cols[ia])
         b_cols.append(cols[ib])
         where[fam] = (at, k)
         at += k
-    if a_cols:
-        diff = np.take(sm.data, np.concatenate(b_cols), axis=1)
-        diff -= np.take(sm.data, np.concatenate(a_cols), axis=1)
-    else:
-        diff = np.zeros((sm.n_units, 0))
-    return diff, where
+    empty = np.zeros(0, np.intp)
+    return (np.concatenate(a_cols) if a_cols else empty), (np.concatenate(b_cols) if b_cols else empty), where
 
 
-def _distinct_rows(x: np.ndarray) -> Tuple[np.ndarray, np.ndarray]:
+def _whole(data: np.ndarray, rows: int = 1 << 13) -> bool:
+    """Every value of ``data`` a whole number (looked at ``rows`` rows at a time: no copy of the whole)."""
+    return all(np.array_equal(part, np.round(part)) for part in (data[a:a + rows] for a in range(0, len(data), rows)))
+
+
+def _distinct_rows(x: np.ndarray, rows: int = 1 << 13) -> Tuple[np.ndarray, np.ndarray]:
     """(table, ids): the distinct rows of ``x`` and the row of every row of ``x`` in it (``table[ids]`` is
-    ``x``): found by one product with random weights, checked row by row (a chance meeting of two
-    different rows takes the exact way)."""
+    ``x``): found by one product with random weights, checked ``rows`` rows at a time (a chance meeting of
+    two different rows takes the exact way)."""
     if not len(x):
         return x[:0], np.zeros(0, np.intp)
     h = x @ np.random.default_rng(12345).uniform(1.0, 2.0, x.shape[1])
     _, first, ids = np.unique(h, return_index=True, return_inverse=True)
     ids = ids.reshape(-1)
     table = x[first]
-    if not np.array_equal(table[ids], x):
+    if not all(np.array_equal(table[ids[a:a + rows]], x[a:a + rows]) for a in range(0, len(x), rows)):
         table, ids = np.unique(x, axis=0, return_inverse=True)
         ids = ids.reshape(-1)
     return table, ids

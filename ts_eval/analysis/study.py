@@ -34,7 +34,7 @@ from ..ranking.sufficient import StatsMatrix, sentence_statistics
 from ..results.report import versions
 from . import attributes as at
 from .buckets import Buckets, categorical_buckets, numeric_buckets, parse_bucket_spec
-from .pairtest import bucket_pair_pvalues
+from .pairtest import bucket_pair_pvalues, difference_columns
 from .result import Analysis, AttributeResult, FlipAttribution, PairDifference, PairFlip
 
 #: the models ``analyze`` scores by default: exact match (micro and macro), overlap, TS (micro and
@@ -76,12 +76,12 @@ class Statistics:
             for fam, (_, k) in self.cols.items():
                 if mine_cols[fam][1] != k:
                     raise ValueError(f"statistics family {fam!r} gives different widths for different systems")
-            mine = mine[:, np.concatenate([np.arange(mine_cols[fam][0], mine_cols[fam][0] + k)
-                                           for fam, (_, k) in self.cols.items()]).astype(np.intp)] \
-                if self.cols else mine[:, :0]
+            for fam in self.cols:       # the statistics are in mine (each family's columns, in this order)
+                cd.system(name).cache.pop(fam, None)
             parts.append(distinct(mine) if integral(mine) else (mine, None))
+            del mine
             self._contributions(cd, i, spans, cols, weights)
-            del cd, mine
+            del cd
             gc.collect()        # a system's data and its corpus data refer to each other: free them now
         self.table, self.ids = self._rows(parts)
         self.C = self.table.shape[1]
@@ -94,6 +94,7 @@ class Statistics:
         self.entry_span = _compact(np.concatenate(spans) if spans else np.zeros(0, np.int64))
         self.entry_col = _compact(np.concatenate(cols) if cols else np.zeros(0, np.int64))
         self.entry_weight = _compact(np.concatenate(weights) if weights else np.zeros(0))
+        self.whole_weights = integral(self.entry_weight)     # a bucket's sums then do not depend on their order
         self.undefined_for_spans = self._undefined_for_spans()
         self.used = self._used_columns()
         self.groups = self._groups()
@@ -295,14 +296,47 @@ class _BucketRows:
         if self.of_sentences:
             a, b = int(self.bounds[k]), int(self.bounds[k + 1])
             return st.rows_of(self.order[a:b]), self.order[a:b]
+        e, row, sentences = self.entry_rows(k)
+        C, n = st.C, len(sentences)
+        X = np.bincount(row * C + st.entry_col[e], weights=st.entry_weight[e], minlength=n * C)[:n * C]
+        return X.reshape(n, C), sentences
+
+    def entry_rows(self, k: int) -> Tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(the entries of span bucket k, the row of each, the sentences of the rows)."""
+        st = self.st
         spans = self.span_order[int(self.span_bounds[k]):int(self.span_bounds[k + 1])]
         sentences = np.unique(st.span_sentence[spans])
         self.where[sentences] = np.arange(len(sentences))
         e = self.entries[int(self.entry_bounds[k]):int(self.entry_bounds[k + 1])]
-        C, n = st.C, len(sentences)
-        row = self.where[st.span_sentence[st.entry_span[e]]]
-        X = np.bincount(row * C + st.entry_col[e], weights=st.entry_weight[e], minlength=n * C)[:n * C]
-        return X.reshape(n, C), sentences
+        return e, self.where[st.span_sentence[st.entry_span[e]]], sentences
+
+    def differences(self, e: np.ndarray, row: np.ndarray, n: int, a_cols: np.ndarray,
+                    b_cols: np.ndarray) -> np.ndarray:
+        """(n rows, columns) the ``b_cols`` minus the ``a_cols`` of the rows that the entries ``e`` (rows
+        ``row``) make, counted from the entries of those columns alone (whole-number weights: the
+        differences of :meth:`rows`, value for value)."""
+        st = self.st
+        D = len(a_cols)
+        to = np.full(st.C, -1, np.int64)
+        sign = np.zeros(st.C)
+        to[b_cols], sign[b_cols] = np.arange(D), 1.0
+        to[a_cols], sign[a_cols] = np.arange(D), -1.0
+        ec = st.entry_col[e]
+        col = to[ec]
+        keep = col >= 0
+        w = sign[ec[keep]] * st.entry_weight[e[keep]]
+        return np.bincount(row[keep] * D + col[keep], weights=w, minlength=n * D)[:n * D].reshape(n, D)
+
+    def compact(self, k: int) -> Tuple[np.ndarray, Optional[np.ndarray], np.ndarray]:
+        """(table, ids, sentences): the rows of bucket k as :meth:`rows` gives them (ids None), or for a
+        sentence attribute over whole-number statistics as the distinct rows and every row's number in
+        them (the rows are ``table[ids]``; nothing is copied)."""
+        st = self.st
+        if self.of_sentences and st.ids is not None:
+            a, b = int(self.bounds[k]), int(self.bounds[k + 1])
+            return st.table, st.ids[self.order[a:b]], self.order[a:b]
+        X, sentences = self.rows(k)
+        return X, None, sentences
 
 
 def _counts(st: Statistics, sums: np.ndarray
@@ -486,19 +520,36 @@ def _bucket_pass(st: Statistics, rows: _BucketRows, rs: _Resampling, options: Di
     diffs = (np.full((B, m), np.nan), np.full((B, m), np.nan)) if boot and pair is not None else None
     p = np.full((B, m), np.nan) if pair is not None and options["permutations"] else None
     alpha = 1.0 - options["confidence"]
+    from_entries = not rows.of_sentences and low is None and st.whole_weights
+    if from_entries and p is not None and pair is not None:
+        a_cols, b_cols, _ = difference_columns(st.cols, n, pair[0], pair[1])
     for k in range(B):
-        X, row_sentence = rows.rows(k)
-        sums[k] = X.sum(0)
-        if not len(X):
+        if from_entries:        # a bucket of spans, no resamples: its sums and the pair's differences
+            e, row, row_sentence = rows.entry_rows(k)
+            sums[k] = np.bincount(st.entry_col[e], weights=st.entry_weight[e], minlength=st.C)[:st.C]
+            if len(row_sentence) and p is not None and pair is not None:
+                diff = rows.differences(e, row, len(row_sentence), a_cols, b_cols)
+                p[k] = bucket_pair_pvalues(st.matrix(sums[k][None, :]), pair[0], pair[1],
+                                           options["permutations"], rs.perm_seq, diff)
+            continue
+        table, ids, row_sentence = rows.compact(k)
+        if ids is None:
+            sums[k] = table.sum(0)
+        else:           # whole numbers: the same sums in any order
+            sums[k] = np.bincount(ids, minlength=len(table)).astype(np.float64) @ table
+        if not len(row_sentence):
             continue
         if low is not None and high is not None:
+            X = table if ids is None else table[ids]
             rsc = sm.scores(_resampled(rs, X, row_sentence, st.groups))     # (resamples, systems, models)
+            del X
             low[k], high[k] = np.quantile(rsc, [alpha / 2, 1 - alpha / 2], axis=0)
             if diffs is not None and pair is not None:
                 d = rsc[:, pair[1], :] - rsc[:, pair[0], :]
                 diffs[0][k], diffs[1][k] = np.quantile(d, [alpha / 2, 1 - alpha / 2], axis=0)
         if p is not None and pair is not None:
-            p[k] = bucket_pair_pvalues(st.matrix(X), pair[0], pair[1], options["permutations"], rs.perm_seq)
+            bucket = StatsMatrix(st.names, st.models, table, st.cols, ids=ids)
+            p[k] = bucket_pair_pvalues(bucket, pair[0], pair[1], options["permutations"], rs.perm_seq)
     return sums, low, high, diffs, p
 
 
