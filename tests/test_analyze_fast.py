@@ -94,7 +94,7 @@ def test_the_statistics_kept_as_distinct_rows_are_every_systems_statistics_side_
     models = study.resolve_models(SPLIT_MODELS + ["exact-f1-macro", "ts-f1-macro"], big)
     s = study.Statistics(big, list(big.systems), models)
     expected, cols = sentence_statistics(big, models, list(big.systems))
-    assert s.cols == cols and s.ids is not None and s.ids.dtype == np.int32
+    assert s.cols == cols and s.ids is not None and s.ids.dtype == np.int32 and s.table.dtype == np.float32
     assert s.data.tolist() == expected.tolist()
     assert s.totals.tolist() == expected.sum(0).tolist()
     assert len(s.table) <= big.n_sentences // times

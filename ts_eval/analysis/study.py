@@ -117,6 +117,8 @@ class Statistics:
         if not S:
             first_of = np.zeros(0, np.intp)
         rows = self._side_by_side([table[ids[first_of]] for table, ids in whole], layout, len(first_of))
+        if float(np.abs(rows).max(initial=0.0)) < 2 ** 24:      # exact in 4 bytes (ranking.rows does the same)
+            rows = rows.astype(np.float32)
         return rows, key.astype(np.int32)
 
     def _side_by_side(self, per_system: List[np.ndarray], layout: List[Tuple[int, int]], rows: int) -> np.ndarray:
@@ -133,12 +135,13 @@ class Statistics:
     @property
     def data(self) -> np.ndarray:
         """Every sentence's statistics (sentences x columns): made on each call."""
-        out: np.ndarray = self.table if self.ids is None else self.table[self.ids]
+        out: np.ndarray = self.table if self.ids is None else self.table[self.ids].astype(np.float64)
         return out
 
     def rows_of(self, sentences: np.ndarray) -> np.ndarray:
         """The statistics of ``sentences`` (rows in their order)."""
-        out: np.ndarray = self.table[sentences] if self.ids is None else self.table[self.ids[sentences]]
+        out: np.ndarray = self.table[sentences] if self.ids is None else \
+            self.table[self.ids[sentences]].astype(np.float64)
         return out
 
     def _contributions(self, cd: CorpusData, i: int, spans: List[np.ndarray], cols: List[np.ndarray],
@@ -540,7 +543,7 @@ def _bucket_pass(st: Statistics, rows: _BucketRows, rs: _Resampling, options: Di
         if not len(row_sentence):
             continue
         if low is not None and high is not None:
-            X = table if ids is None else table[ids]
+            X = table if ids is None else table[ids].astype(np.float64)
             rsc = sm.scores(_resampled(rs, X, row_sentence, st.groups))     # (resamples, systems, models)
             del X
             low[k], high[k] = np.quantile(rsc, [alpha / 2, 1 - alpha / 2], axis=0)
