@@ -149,8 +149,10 @@ def test_a_span_buckets_differences_from_its_entries_are_those_of_its_rows(corpu
         X, sentences = rows.rows(k)
         e, row, got = rows.entry_rows(k)
         assert got.tolist() == sentences.tolist()
-        diff = rows.differences(e, row, len(got), a_cols, b_cols)
-        assert diff.tolist() == (X[:, b_cols] - X[:, a_cols]).tolist()
+        assert row.tolist() == sorted(row.tolist())           # the entries go by sentence
+        for chunk in (1, 2, 1 << 13):
+            table, ids = rows.differences(e, row, len(got), a_cols, b_cols, rows=chunk)
+            assert table[ids].tolist() == (X[:, b_cols] - X[:, a_cols]).tolist()
         sums = np.bincount(s.entry_col[e], weights=s.entry_weight[e], minlength=s.C)[:s.C]
         assert sums.tolist() == X.sum(0).tolist()
 

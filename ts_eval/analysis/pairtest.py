@@ -24,18 +24,19 @@ from ..ranking.uncertainty import pair_pvalues
 
 
 def bucket_pair_pvalues(sm: StatsMatrix, ia: int, ib: int, permutations: int,
-                        seed_seq: np.random.SeedSequence, differences: Optional[np.ndarray] = None) -> np.ndarray:
+                        seed_seq: np.random.SeedSequence,
+                        differences: Optional[Tuple[np.ndarray, np.ndarray]] = None) -> np.ndarray:
     """(models,) p-values of the paired test of systems ``ia`` and ``ib`` under every model of ``sm``.
 
-    ``differences``: every unit's difference (columns as :func:`difference_columns` gives them) when the
-    caller made them from whole-number statistics; ``sm`` then only gives the totals (its rows are not
-    read)."""
+    ``differences``: (table, ids) every unit's difference (columns as :func:`difference_columns` gives
+    them) as distinct rows and every unit's number in them, when the caller made them from whole-number
+    statistics; ``sm`` then only gives the totals (its rows are not read)."""
     if differences is None and not _whole(sm.data):
         tests = [(np.array([ia]), np.array([ib]))] * len(sm.models)
         return np.concatenate(pair_pvalues(sm, tests, permutations, seed_seq))
     a_cols, b_cols, where = difference_columns(sm.family_cols, len(sm.systems), ia, ib)
     if differences is not None:
-        table, ids = _distinct_rows(differences)
+        table, ids = differences
     else:
         diff = np.take(sm.data, b_cols, axis=1)     # (rows of sm.data, columns)
         diff -= np.take(sm.data, a_cols, axis=1)

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import gc
 import time
-from typing import Any, Dict, FrozenSet, Hashable, List, Mapping, Optional, Sequence, Tuple, Union
+from typing import Any, Dict, FrozenSet, Hashable, Iterator, List, Mapping, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
@@ -27,7 +27,7 @@ from ..core.sequences import from_sequences
 from ..errors import Hint, InputError, OptionError
 from ..models.context import Contributions, CorpusData
 from ..models.registry import Model, ModelSpec, get_model, resolve_models
-from ..ranking.rows import distinct, integral
+from ..ranking.rows import distinct, distinct_of, integral
 from ..ranking.statistics import TIE_DECIMALS, average_ranks, correlation_matrices, exact_float32
 from ..ranking.study import bootstrap_weights, check_options
 from ..ranking.sufficient import StatsMatrix, sentence_statistics
@@ -95,6 +95,11 @@ class Statistics:
         self.entry_col = _compact(np.concatenate(cols) if cols else np.zeros(0, np.int64))
         self.entry_weight = _compact(np.concatenate(weights) if weights else np.zeros(0))
         self.whole_weights = integral(self.entry_weight)     # a bucket's sums then do not depend on their order
+        if self.whole_weights and len(self.entry_span):      # so the entries go by sentence (each bucket's too)
+            order = np.argsort(self.span_sentence[self.entry_span].astype(np.int32), kind="stable")
+            self.entry_span, self.entry_col = self.entry_span[order], self.entry_col[order]
+            self.entry_weight = self.entry_weight[order]
+            del order
         self.undefined_for_spans = self._undefined_for_spans()
         self.used = self._used_columns()
         self.groups = self._groups()
@@ -313,22 +318,34 @@ class _BucketRows:
         e = self.entries[int(self.entry_bounds[k]):int(self.entry_bounds[k + 1])]
         return e, self.where[st.span_sentence[st.entry_span[e]]], sentences
 
-    def differences(self, e: np.ndarray, row: np.ndarray, n: int, a_cols: np.ndarray,
-                    b_cols: np.ndarray) -> np.ndarray:
-        """(n rows, columns) the ``b_cols`` minus the ``a_cols`` of the rows that the entries ``e`` (rows
-        ``row``) make, counted from the entries of those columns alone (whole-number weights: the
-        differences of :meth:`rows`, value for value)."""
+    def differences(self, e: np.ndarray, row: np.ndarray, n: int, a_cols: np.ndarray, b_cols: np.ndarray,
+                    rows: int = 1 << 13) -> Tuple[np.ndarray, np.ndarray]:
+        """(table, ids): the ``b_cols`` minus the ``a_cols`` of the n rows that the entries ``e`` (rows ``row``,
+        in row order: whole-number weights, entries by sentence) make, as their distinct rows and every row's
+        number in them (``table[ids]``: the differences of :meth:`rows`, value for value), counted ``rows``
+        rows at a time from the entries of those columns alone."""
         st = self.st
         D = len(a_cols)
         to = np.full(st.C, -1, np.int64)
         sign = np.zeros(st.C)
         to[b_cols], sign[b_cols] = np.arange(D), 1.0
         to[a_cols], sign[a_cols] = np.arange(D), -1.0
-        ec = st.entry_col[e]
-        col = to[ec]
-        keep = col >= 0
-        w = sign[ec[keep]] * st.entry_weight[e[keep]]
-        return np.bincount(row[keep] * D + col[keep], weights=w, minlength=n * D)[:n * D].reshape(n, D)
+        cuts = np.searchsorted(row, np.arange(0, n + rows, rows)[:n // rows + 2].clip(max=n))
+
+        def parts() -> Iterator[np.ndarray]:
+            for c, (lo, hi) in enumerate(zip(cuts[:-1], cuts[1:])):
+                first, width = c * rows, min(rows, n - c * rows)
+                if width <= 0:
+                    return
+                ec = st.entry_col[e[lo:hi]]
+                col = to[ec]
+                keep = col >= 0
+                w = sign[ec[keep]] * st.entry_weight[e[lo:hi][keep]]
+                at = (row[lo:hi][keep] - first) * D + col[keep]
+                yield np.bincount(at, weights=w, minlength=width * D)[:width * D].reshape(width, D)
+
+        table, ids = distinct_of(parts(), D, np.float64)
+        return table, ids
 
     def compact(self, k: int) -> Tuple[np.ndarray, Optional[np.ndarray], np.ndarray]:
         """(table, ids, sentences): the rows of bucket k as :meth:`rows` gives them (ids None), or for a
@@ -534,6 +551,7 @@ def _bucket_pass(st: Statistics, rows: _BucketRows, rs: _Resampling, options: Di
                 diff = rows.differences(e, row, len(row_sentence), a_cols, b_cols)
                 p[k] = bucket_pair_pvalues(st.matrix(sums[k][None, :]), pair[0], pair[1],
                                            options["permutations"], rs.perm_seq, diff)
+                del diff
             continue
         table, ids, row_sentence = rows.compact(k)
         if ids is None:
