@@ -122,6 +122,7 @@ def test_a_buckets_rows_are_its_rows_of_the_whole(corpus, n_buckets, rnd):
     total = int(s.span_offset[-1])
     bucket_of_span = np.array([rnd.randrange(-1, n_buckets) for _ in range(total)], np.int64)
     rows = study._BucketRows(s, bucket_of_span, None, n_buckets)
+    assert rows.entries.dtype == np.int32                 # 4 bytes an entry in a bucket
     for k, expected in enumerate(_rows_of_the_whole(s, bucket_of_span, n_buckets)):
         X, sentences = rows.rows(k)
         assert X.tolist() == expected.tolist()

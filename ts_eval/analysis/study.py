@@ -294,8 +294,12 @@ class _BucketRows:
         self.span_bounds = np.searchsorted(bucket_of_span[self.span_order], np.arange(n_buckets + 1))
         eb = bucket_of_span[st.entry_span].astype(narrow)
         entries = np.argsort(eb, kind="stable")          # by bucket; each bucket's in their order
-        self.entries = entries[eb[entries] >= 0]
-        self.entry_bounds = np.searchsorted(eb[self.entries], np.arange(n_buckets + 1))
+        by_bucket = eb[entries]
+        del eb
+        skip = int(np.searchsorted(by_bucket, 0))        # the entries in no bucket (-1) come first
+        self.entries = entries[skip:].astype(np.int32) if len(entries) < 2 ** 31 else entries[skip:]
+        del entries
+        self.entry_bounds = np.searchsorted(by_bucket, np.arange(n_buckets + 1)) - skip
         self.where = np.zeros(max(st.S, 1), np.int64)     # a sentence's row in the bucket at hand
 
     def rows(self, k: int) -> Tuple[np.ndarray, np.ndarray]:
