@@ -1,7 +1,8 @@
 """``analyze`` computed with less (issue 32): each shortcut gives the numbers of the general computation.
 
 - the paired permutation test of a bucket on the difference of the two systems' statistics, over the
-  sentences where they differ, gives the p-values of :func:`ts_eval.ranking.uncertainty.pair_pvalues`;
+  sentences where they differ, counted per distinct difference, gives the p-values of
+  :func:`ts_eval.ranking.uncertainty.pair_pvalues`;
 - a bucket's rows made one bucket at a time are the rows of the whole attribute, bucket by bucket;
 - the token columns of :class:`ts_eval.analysis.attributes.Text` read once per distinct token string are
   those read token by token.
@@ -41,6 +42,27 @@ def test_the_pair_test_on_differences_gives_the_general_tests_pvalues(corpus, se
     assert bucket_pair_pvalues(s.matrix(s.data), ia, ib, permutations, seq).tolist() == general.tolist()
 
 
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(corpora(), st.integers(2, 40), st.integers(1, 120))
+def test_the_pair_test_over_repeated_sentences_gives_the_general_tests_pvalues(corpus, times, permutations):
+    """Sentences that differ in the same way are counted per distinct difference: the same p-values."""
+    s = _statistics(corpus, SPLIT_MODELS + ["exact-f1-macro"])
+    data = np.tile(s.data, (times, 1))[np.random.default_rng(times).permutation(s.S * times)]
+    sm = s.matrix(data)
+    seq = np.random.SeedSequence(times)
+    general = np.concatenate(pair_pvalues(sm, [(np.array([0]), np.array([2]))] * len(s.models), permutations, seq))
+    assert bucket_pair_pvalues(sm, 0, 2, permutations, seq).tolist() == general.tolist()
+
+
+def test_distinct_rows_give_back_every_row():
+    from ts_eval.analysis.pairtest import _distinct_rows
+
+    x = np.array([[1, 0, 2], [0, 0, 1], [1, 0, 2], [3, 1, 0], [0, 0, 1]], float)
+    table, ids = _distinct_rows(x)
+    assert table[ids].tolist() == x.tolist()
+    assert len(table) == 3 == len({tuple(r) for r in table.tolist()})
+
+
 def test_the_pair_test_of_fractional_statistics_takes_the_general_test():
     corpus = from_spans([3, 2], [[("PER", 0, 2)], [("LOC", 0, 1)]],
                         {"a": [[("PER", 0, 1)], [("LOC", 0, 1)]], "b": [[("PER", 0, 2)], []]})
@@ -50,6 +72,32 @@ def test_the_pair_test_of_fractional_statistics_takes_the_general_test():
     sm = s.matrix(data)
     general = np.concatenate(pair_pvalues(sm, [(np.array([0]), np.array([1]))] * len(s.models), 200, seq))
     assert bucket_pair_pvalues(sm, 0, 1, 200, seq).tolist() == general.tolist()
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(corpora(), st.integers(1, 3))
+def test_the_statistics_kept_as_distinct_rows_are_every_systems_statistics_side_by_side(corpus, times):
+    """Each sentence is kept as the number of its row of statistics (int32); the rows are the matrix of
+    :func:`ts_eval.ranking.sufficient.sentence_statistics`, value for value, and so are the totals."""
+    from ts_eval.ranking.sufficient import sentence_statistics
+
+    lengths = np.diff(corpus.sent_offsets).tolist() * times
+    def spans(ss):
+        out = [[] for _ in lengths]
+        sent = corpus.sentence_of(ss.start)
+        for t in range(times):
+            for lab, a, b, j in zip(ss.label, ss.start, ss.last, sent):
+                first = int(corpus.sent_offsets[j])
+                out[t * corpus.n_sentences + j].append((corpus.labels[lab], int(a) - first, int(b) - first + 1))
+        return out
+    big = from_spans(lengths, spans(corpus.gold), {n: spans(ss) for n, ss in corpus.systems.items()})
+    models = study.resolve_models(SPLIT_MODELS + ["exact-f1-macro", "ts-f1-macro"], big)
+    s = study.Statistics(big, list(big.systems), models)
+    expected, cols = sentence_statistics(big, models, list(big.systems))
+    assert s.cols == cols and s.ids is not None and s.ids.dtype == np.int32 and s.table.dtype == np.float32
+    assert s.data.tolist() == expected.tolist()
+    assert s.totals.tolist() == expected.sum(0).tolist()
+    assert len(s.table) <= big.n_sentences // times
 
 
 def _rows_of_the_whole(s: study.Statistics, bucket_of_span: np.ndarray, n_buckets: int) -> List[np.ndarray]:
@@ -74,6 +122,7 @@ def test_a_buckets_rows_are_its_rows_of_the_whole(corpus, n_buckets, rnd):
     total = int(s.span_offset[-1])
     bucket_of_span = np.array([rnd.randrange(-1, n_buckets) for _ in range(total)], np.int64)
     rows = study._BucketRows(s, bucket_of_span, None, n_buckets)
+    assert rows.entries.dtype == np.int32                 # 4 bytes an entry in a bucket
     for k, expected in enumerate(_rows_of_the_whole(s, bucket_of_span, n_buckets)):
         X, sentences = rows.rows(k)
         assert X.tolist() == expected.tolist()
@@ -84,6 +133,29 @@ def test_a_buckets_rows_are_its_rows_of_the_whole(corpus, n_buckets, rnd):
         X, sentences = rows.rows(k)
         assert sentences.tolist() == np.flatnonzero(sentence_bucket == k).tolist()
         assert X.tolist() == s.data[sentence_bucket == k].tolist()
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(corpora(), st.integers(1, 4), st.integers(1, 2), st.randoms(use_true_random=False))
+def test_a_span_buckets_differences_from_its_entries_are_those_of_its_rows(corpus, n_buckets, second, rnd):
+    """Without resamples a bucket of spans is summed and differenced from its entries alone."""
+    from ts_eval.analysis.pairtest import difference_columns
+
+    s = _statistics(corpus)
+    assert s.whole_weights
+    bucket_of_span = np.array([rnd.randrange(-1, n_buckets) for _ in range(int(s.span_offset[-1]))], np.int64)
+    rows = study._BucketRows(s, bucket_of_span, None, n_buckets)
+    a_cols, b_cols, _ = difference_columns(s.cols, len(s.names), second, 0)
+    for k in range(n_buckets):
+        X, sentences = rows.rows(k)
+        e, row, got = rows.entry_rows(k)
+        assert got.tolist() == sentences.tolist()
+        assert row.tolist() == sorted(row.tolist())           # the entries go by sentence
+        for chunk in (1, 2, 1 << 13):
+            table, ids = rows.differences(e, row, len(got), a_cols, b_cols, rows=chunk)
+            assert table[ids].tolist() == (X[:, b_cols] - X[:, a_cols]).tolist()
+        sums = np.bincount(s.entry_col[e], weights=s.entry_weight[e], minlength=s.C)[:s.C]
+        assert sums.tolist() == X.sum(0).tolist()
 
 
 TOKENS = ["Paris", "paris", "PARIS", "1999", "de", "McDonald", "ÉCOLE", "é", "-", "Xx1", "aB", "Ab"]
@@ -140,3 +212,20 @@ def test_lower_ids_number_the_lower_cased_texts_in_the_order_they_first_occur(tm
                                    system_columns=[3], names=["a"])
     index: dict = {}
     assert Texts(corpus).lower_ids().tolist() == [index.setdefault(t.lower(), len(index)) for t in toks]
+
+
+def test_the_attributes_and_the_error_analysis_decode_the_token_texts_once(tmp_path):
+    from ts_eval.analysis.errors_text import Texts
+
+    toks = [TOKENS[i] for i in np.random.default_rng(1).integers(0, len(TOKENS), 30)]
+    lines = [f"{t} {'B-PER' if k == 0 else 'O'} O" for k, t in enumerate(toks)]
+    corpus = ts_eval.io.read_conll(write(tmp_path / "t.txt", "\n".join(lines) + "\n"), gold_column=2,
+                                   system_columns=[3], names=["a"])
+    calls = []
+    read = corpus.tokens
+    corpus.tokens = lambda a, b: calls.append((a, b)) or read(a, b)
+    text, texts = at.Text(corpus), Texts(corpus)
+    assert calls == [(0, len(toks))]
+    assert text.tokens == texts.tokens == toks
+    index: dict = {}
+    assert texts.lower_ids().tolist() == [index.setdefault(t.lower(), len(index)) for t in toks]

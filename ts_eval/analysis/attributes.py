@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from typing import Any, Callable, Dict, FrozenSet, List, Mapping, Optional, Sequence, Tuple
+from weakref import WeakKeyDictionary
 
 import numpy as np
 
@@ -124,12 +125,10 @@ class Text:
         if corpus.tokens is None:
             raise ValueError("the corpus has no token texts")
         self.corpus = corpus
-        self.tokens: List[str] = list(corpus.tokens(0, corpus.n_tokens))
         # each distinct token's length and letter class once, then spread to the tokens by its id
-        ids: Dict[str, int] = {}
-        self.token_id = np.fromiter((ids.setdefault(t, len(ids)) for t in self.tokens), np.int64, len(self.tokens))
-        self.distinct: List[str] = list(ids)
+        self.tokens, self.token_id, self.distinct = token_texts(corpus)
         code = self.token_id
+        ids = self.distinct
         self.chars = np.fromiter((len(t) for t in self.distinct), np.int64, len(ids))[code]
         self.char_cum = np.concatenate(([0], np.cumsum(self.chars)))
         cls = np.fromiter((_letter_class(t) for t in self.distinct), np.int8, len(ids))[code]
@@ -149,6 +148,23 @@ class Text:
             s, e = divmod(k, n)
             self._strings[k] = " ".join(self.tokens[s:e + 1]).lower()
         return [self._strings[k] for k in keys.tolist()]
+
+
+_TOKENS: WeakKeyDictionary[Corpus, Tuple[List[str], np.ndarray, List[str]]] = WeakKeyDictionary()
+
+
+def token_texts(corpus: Corpus) -> Tuple[List[str], np.ndarray, List[str]]:
+    """(every token's text, the number of its distinct text in order of first occurrence (int64), the
+    distinct texts) of a corpus with token texts: decoded once per corpus while it lives, for the attributes
+    (:class:`Text`) and the error analysis (:class:`ts_eval.analysis.errors_text.Texts`) alike."""
+    got = _TOKENS.get(corpus)
+    if got is None:
+        assert corpus.tokens is not None
+        tokens: List[str] = list(corpus.tokens(0, corpus.n_tokens))
+        ids: Dict[str, int] = {}
+        token_id = np.fromiter((ids.setdefault(t, len(ids)) for t in tokens), np.int64, len(tokens))
+        got = _TOKENS[corpus] = (tokens, token_id, list(ids))
+    return got
 
 
 def _letter_class(token: str) -> int:

@@ -14,6 +14,7 @@ import numpy as np
 from ..comparison.results import Example
 from ..comparison.windows import window_example
 from ..core.corpus import Corpus, SpanSet
+from .attributes import token_texts
 
 
 class Texts:
@@ -21,7 +22,7 @@ class Texts:
 
     def __init__(self, corpus: Corpus):
         self.corpus = corpus
-        self.tokens: Optional[List[str]] = (list(corpus.tokens(0, corpus.n_tokens))
+        self.tokens: Optional[List[str]] = (token_texts(corpus)[0]
                                             if corpus.tokens is not None and corpus.n_tokens else None)
         self._lower: Optional[np.ndarray] = None
 
@@ -53,8 +54,7 @@ class Texts:
             if self.tokens is None:
                 self._lower = np.zeros(self.corpus.n_tokens, np.int64)
             else:     # each distinct token lower-cased once: ids in the order the lower-cased texts first occur
-                raw: Dict[str, int] = {}
-                ids = np.fromiter((raw.setdefault(t, len(raw)) for t in self.tokens), np.int64, len(self.tokens))
+                _, ids, raw = token_texts(self.corpus)
                 index: Dict[str, int] = {}
                 lower = np.fromiter((index.setdefault(t.lower(), len(index)) for t in raw), np.int64, len(raw))
                 self._lower = lower[ids]

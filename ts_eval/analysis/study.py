@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import gc
 import time
-from typing import Any, Dict, FrozenSet, Hashable, List, Mapping, Optional, Sequence, Tuple, Union
+from typing import Any, Dict, FrozenSet, Hashable, Iterator, List, Mapping, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
@@ -27,13 +27,14 @@ from ..core.sequences import from_sequences
 from ..errors import Hint, InputError, OptionError
 from ..models.context import Contributions, CorpusData
 from ..models.registry import Model, ModelSpec, get_model, resolve_models
+from ..ranking.rows import distinct, distinct_of, integral
 from ..ranking.statistics import TIE_DECIMALS, average_ranks, correlation_matrices, exact_float32
 from ..ranking.study import bootstrap_weights, check_options
 from ..ranking.sufficient import StatsMatrix, sentence_statistics
 from ..results.report import versions
 from . import attributes as at
 from .buckets import Buckets, categorical_buckets, numeric_buckets, parse_bucket_spec
-from .pairtest import bucket_pair_pvalues
+from .pairtest import bucket_pair_pvalues, difference_columns
 from .result import Analysis, AttributeResult, FlipAttribution, PairDifference, PairFlip
 
 #: the models ``analyze`` scores by default: exact match (micro and macro), overlap, TS (micro and
@@ -66,20 +67,26 @@ class Statistics:
         spans: List[np.ndarray] = []
         cols: List[np.ndarray] = []
         weights: List[np.ndarray] = []
+        parts: List[Tuple[np.ndarray, Optional[np.ndarray]]] = []    # each system's (rows, every sentence's row)
         for i, name in enumerate(names):      # one system at a time: its matches and statistics go with it
             cd = CorpusData(corpus)
             mine, mine_cols = sentence_statistics(corpus, models, [name], cd)
             if i == 0:
                 self.cols = {fam: (first * len(names), k) for fam, (first, k) in mine_cols.items()}
-                self.data = np.empty((self.S, mine.shape[1] * len(names)))
-            for fam, (first, k) in self.cols.items():
+            for fam, (_, k) in self.cols.items():
                 if mine_cols[fam][1] != k:
                     raise ValueError(f"statistics family {fam!r} gives different widths for different systems")
-                self.data[:, first + i * k:first + (i + 1) * k] = mine[:, mine_cols[fam][0]:mine_cols[fam][0] + k]
+            for fam in self.cols:       # the statistics are in mine (each family's columns, in this order)
+                cd.system(name).cache.pop(fam, None)
+            parts.append(distinct(mine) if integral(mine) else (mine, None))
+            del mine
             self._contributions(cd, i, spans, cols, weights)
-            del cd, mine
+            del cd
             gc.collect()        # a system's data and its corpus data refer to each other: free them now
-        self.C = self.data.shape[1]
+        self.table, self.ids = self._rows(parts)
+        self.C = self.table.shape[1]
+        self.totals = self.table.sum(0) if self.ids is None else \
+            np.bincount(self.ids, minlength=len(self.table)).astype(np.float64) @ self.table
         # generated strings found on no token (unplaced): in the statistics of their sentence, but no
         # span attribute has a value for them; they are counted among the spans in no bucket
         self.unplaced = np.array([len(u) if (u := corpus.system_info[n].unplaced) is not None else 0
@@ -87,9 +94,60 @@ class Statistics:
         self.entry_span = _compact(np.concatenate(spans) if spans else np.zeros(0, np.int64))
         self.entry_col = _compact(np.concatenate(cols) if cols else np.zeros(0, np.int64))
         self.entry_weight = _compact(np.concatenate(weights) if weights else np.zeros(0))
+        self.whole_weights = integral(self.entry_weight)     # a bucket's sums then do not depend on their order
+        if self.whole_weights and len(self.entry_span):      # so the entries go by sentence (each bucket's too)
+            order = np.argsort(self.span_sentence[self.entry_span].astype(np.int32), kind="stable")
+            self.entry_span, self.entry_col = self.entry_span[order], self.entry_col[order]
+            self.entry_weight = self.entry_weight[order]
+            del order
         self.undefined_for_spans = self._undefined_for_spans()
         self.used = self._used_columns()
         self.groups = self._groups()
+
+    def _rows(self, parts: List[Tuple[np.ndarray, Optional[np.ndarray]]]) -> Tuple[np.ndarray, Optional[np.ndarray]]:
+        """(table, ids): the distinct rows of every system's statistics side by side (columns as in
+        :class:`~ts_eval.ranking.sufficient.StatsMatrix`) and every sentence's row (int32), from each system's
+        distinct rows and sentence rows; with a system's statistics not whole numbers, every sentence's row
+        (ids None)."""
+        S = self.S
+        layout = [(first, k) for first, k in self.cols.values()]
+        whole = [(t, ids) for t, ids in parts if ids is not None]
+        if len(whole) < len(parts):     # fractions: every sentence's row, as computed
+            dense = [t if ids is None else t[ids] for t, ids in parts]
+            return self._side_by_side(dense, layout, S), None
+        key = np.zeros(S, np.int64)
+        for table, ids in whole:        # the distinct combinations of the systems' rows
+            _, first_of, key = np.unique(key * max(len(table), 1) + ids, return_index=True, return_inverse=True)
+            key = key.reshape(-1)
+        if not S:
+            first_of = np.zeros(0, np.intp)
+        rows = self._side_by_side([table[ids[first_of]] for table, ids in whole], layout, len(first_of))
+        if float(np.abs(rows).max(initial=0.0)) < 2 ** 24:      # exact in 4 bytes (ranking.rows does the same)
+            rows = rows.astype(np.float32)
+        return rows, key.astype(np.int32)
+
+    def _side_by_side(self, per_system: List[np.ndarray], layout: List[Tuple[int, int]], rows: int) -> np.ndarray:
+        """The systems' columns (each family-major, one system's) in the layout of every system's side by side."""
+        n = len(per_system)
+        out = np.empty((rows, sum(k for _, k in layout) * n))
+        for i, mine in enumerate(per_system):
+            at = 0
+            for first, k in layout:
+                out[:, first + i * k:first + (i + 1) * k] = mine[:, at:at + k]
+                at += k
+        return out
+
+    @property
+    def data(self) -> np.ndarray:
+        """Every sentence's statistics (sentences x columns): made on each call."""
+        out: np.ndarray = self.table if self.ids is None else self.table[self.ids].astype(np.float64)
+        return out
+
+    def rows_of(self, sentences: np.ndarray) -> np.ndarray:
+        """The statistics of ``sentences`` (rows in their order)."""
+        out: np.ndarray = self.table[sentences] if self.ids is None else \
+            self.table[self.ids[sentences]].astype(np.float64)
+        return out
 
     def _contributions(self, cd: CorpusData, i: int, spans: List[np.ndarray], cols: List[np.ndarray],
                        weights: List[np.ndarray]) -> None:
@@ -117,7 +175,7 @@ class Statistics:
         """Which columns some model's score reads (the bootstrap resamples only these): each column of a
         family is moved, in every system at once, from a point where every count is positive and no two
         are equal; a column whose move changes no model's score of its system is read by none."""
-        n, sm = len(self.names), self.matrix(self.data[:0])
+        n, sm = len(self.names), self.matrix(self.table[:0])
         base = np.asarray(np.random.default_rng(7).uniform(1.0, 2.0, self.C), float)
         used = np.zeros(self.C, bool)
         base_scores = np.asarray(sm.scores(base))
@@ -135,7 +193,7 @@ class Statistics:
         sums over groups of w (after k mod w columns read as they are: the per-label layout of a model
         read only micro-averaged), found by moving mass from the first group to each other one at a
         random point; 0 when there is none."""
-        n, sm = len(self.names), self.matrix(self.data[:0])
+        n, sm = len(self.names), self.matrix(self.table[:0])
         base = np.asarray(np.random.default_rng(11).uniform(1.0, 2.0, self.C), float)
         base_scores = np.asarray(sm.scores(base))
         for w in range(1, k // 2 + 1):
@@ -186,8 +244,8 @@ class Statistics:
         """Models a bucket of spans has no value for: their family cannot be split by span, or their
         score reads the columns no span contributes to (TS kappa reads the number of units)."""
         out = []
-        sm = self.matrix(self.data[:0])
-        tot = self.data.sum(0)
+        sm = self.matrix(self.table[:0])
+        tot = self.totals
         moved = tot.copy()
         if self.whole_cols:
             moved[np.asarray(self.whole_cols)] += 1e6
@@ -236,8 +294,12 @@ class _BucketRows:
         self.span_bounds = np.searchsorted(bucket_of_span[self.span_order], np.arange(n_buckets + 1))
         eb = bucket_of_span[st.entry_span].astype(narrow)
         entries = np.argsort(eb, kind="stable")          # by bucket; each bucket's in their order
-        self.entries = entries[eb[entries] >= 0]
-        self.entry_bounds = np.searchsorted(eb[self.entries], np.arange(n_buckets + 1))
+        by_bucket = eb[entries]
+        del eb
+        skip = int(np.searchsorted(by_bucket, 0))        # the entries in no bucket (-1) come first
+        self.entries = entries[skip:].astype(np.int32) if len(entries) < 2 ** 31 else entries[skip:]
+        del entries
+        self.entry_bounds = np.searchsorted(by_bucket, np.arange(n_buckets + 1)) - skip
         self.where = np.zeros(max(st.S, 1), np.int64)     # a sentence's row in the bucket at hand
 
     def rows(self, k: int) -> Tuple[np.ndarray, np.ndarray]:
@@ -245,15 +307,60 @@ class _BucketRows:
         st = self.st
         if self.of_sentences:
             a, b = int(self.bounds[k]), int(self.bounds[k + 1])
-            return st.data[self.order[a:b]], self.order[a:b]
+            return st.rows_of(self.order[a:b]), self.order[a:b]
+        e, row, sentences = self.entry_rows(k)
+        C, n = st.C, len(sentences)
+        X = np.bincount(row * C + st.entry_col[e], weights=st.entry_weight[e], minlength=n * C)[:n * C]
+        return X.reshape(n, C), sentences
+
+    def entry_rows(self, k: int) -> Tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(the entries of span bucket k, the row of each, the sentences of the rows)."""
+        st = self.st
         spans = self.span_order[int(self.span_bounds[k]):int(self.span_bounds[k + 1])]
         sentences = np.unique(st.span_sentence[spans])
         self.where[sentences] = np.arange(len(sentences))
         e = self.entries[int(self.entry_bounds[k]):int(self.entry_bounds[k + 1])]
-        C, n = st.C, len(sentences)
-        row = self.where[st.span_sentence[st.entry_span[e]]]
-        X = np.bincount(row * C + st.entry_col[e], weights=st.entry_weight[e], minlength=n * C)[:n * C]
-        return X.reshape(n, C), sentences
+        return e, self.where[st.span_sentence[st.entry_span[e]]], sentences
+
+    def differences(self, e: np.ndarray, row: np.ndarray, n: int, a_cols: np.ndarray, b_cols: np.ndarray,
+                    rows: int = 1 << 13) -> Tuple[np.ndarray, np.ndarray]:
+        """(table, ids): the ``b_cols`` minus the ``a_cols`` of the n rows that the entries ``e`` (rows ``row``,
+        in row order: whole-number weights, entries by sentence) make, as their distinct rows and every row's
+        number in them (``table[ids]``: the differences of :meth:`rows`, value for value), counted ``rows``
+        rows at a time from the entries of those columns alone."""
+        st = self.st
+        D = len(a_cols)
+        to = np.full(st.C, -1, np.int64)
+        sign = np.zeros(st.C)
+        to[b_cols], sign[b_cols] = np.arange(D), 1.0
+        to[a_cols], sign[a_cols] = np.arange(D), -1.0
+        cuts = np.searchsorted(row, np.arange(0, n + rows, rows)[:n // rows + 2].clip(max=n))
+
+        def parts() -> Iterator[np.ndarray]:
+            for c, (lo, hi) in enumerate(zip(cuts[:-1], cuts[1:])):
+                first, width = c * rows, min(rows, n - c * rows)
+                if width <= 0:
+                    return
+                ec = st.entry_col[e[lo:hi]]
+                col = to[ec]
+                keep = col >= 0
+                w = sign[ec[keep]] * st.entry_weight[e[lo:hi][keep]]
+                at = (row[lo:hi][keep] - first) * D + col[keep]
+                yield np.bincount(at, weights=w, minlength=width * D)[:width * D].reshape(width, D)
+
+        table, ids = distinct_of(parts(), D, np.float64)
+        return table, ids
+
+    def compact(self, k: int) -> Tuple[np.ndarray, Optional[np.ndarray], np.ndarray]:
+        """(table, ids, sentences): the rows of bucket k as :meth:`rows` gives them (ids None), or for a
+        sentence attribute over whole-number statistics as the distinct rows and every row's number in
+        them (the rows are ``table[ids]``; nothing is copied)."""
+        st = self.st
+        if self.of_sentences and st.ids is not None:
+            a, b = int(self.bounds[k]), int(self.bounds[k + 1])
+            return st.table, st.ids[self.order[a:b]], self.order[a:b]
+        X, sentences = self.rows(k)
+        return X, None, sentences
 
 
 def _counts(st: Statistics, sums: np.ndarray
@@ -309,7 +416,7 @@ def _attribution(st: Statistics, overall: np.ndarray, totals: np.ndarray, sums: 
     """Which bucket accounts for each pair that two models order differently (see FLIP_RULE)."""
     if not pairs:
         return []
-    sm = st.matrix(st.data[:0])
+    sm = st.matrix(st.table[:0])
     without = sm.scores(totals[None, :] - sums)               # (buckets, systems, models)
     names = [m.name for m in st.models]
     out = []
@@ -391,7 +498,7 @@ def _attribute(st: Statistics, attr: at.Attribute, bk: Buckets, bucket_of_span: 
     outside = np.array([int(np.count_nonzero(bucket_of_span[off[i]:off[i + 1]] < 0)) for i in range(n + 1)])
     if sentence_bucket is None:
         outside[1:] += st.unplaced
-    sm = st.matrix(st.data[:0])
+    sm = st.matrix(st.table[:0])
     scores = sm.scores(sums) if B else np.zeros((0, n, m))
     undef = [models.index(get_model(u)) for u in undefined if u in [mo.name for mo in models]]
     empty = (gold[:, None] == 0) & (system == 0)
@@ -429,7 +536,7 @@ def _bucket_pass(st: Statistics, rows: _BucketRows, rs: _Resampling, options: Di
     """(sums, low, high, the pair's difference interval, the pair's p-values) of every bucket, its rows
     made, resampled and tested one bucket at a time."""
     n, m, B = len(st.names), len(st.models), rows.B
-    sm = st.matrix(st.data[:0])
+    sm = st.matrix(st.table[:0])
     sums = np.zeros((B, st.C))
     pair = options.get("pair")
     boot = rs.W is not None and B > 0
@@ -437,19 +544,37 @@ def _bucket_pass(st: Statistics, rows: _BucketRows, rs: _Resampling, options: Di
     diffs = (np.full((B, m), np.nan), np.full((B, m), np.nan)) if boot and pair is not None else None
     p = np.full((B, m), np.nan) if pair is not None and options["permutations"] else None
     alpha = 1.0 - options["confidence"]
+    from_entries = not rows.of_sentences and low is None and st.whole_weights
+    if from_entries and p is not None and pair is not None:
+        a_cols, b_cols, _ = difference_columns(st.cols, n, pair[0], pair[1])
     for k in range(B):
-        X, row_sentence = rows.rows(k)
-        sums[k] = X.sum(0)
-        if not len(X):
+        if from_entries:        # a bucket of spans, no resamples: its sums and the pair's differences
+            e, row, row_sentence = rows.entry_rows(k)
+            sums[k] = np.bincount(st.entry_col[e], weights=st.entry_weight[e], minlength=st.C)[:st.C]
+            if len(row_sentence) and p is not None and pair is not None:
+                diff = rows.differences(e, row, len(row_sentence), a_cols, b_cols)
+                p[k] = bucket_pair_pvalues(st.matrix(sums[k][None, :]), pair[0], pair[1],
+                                           options["permutations"], rs.perm_seq, diff)
+                del diff
+            continue
+        table, ids, row_sentence = rows.compact(k)
+        if ids is None:
+            sums[k] = table.sum(0)
+        else:           # whole numbers: the same sums in any order
+            sums[k] = np.bincount(ids, minlength=len(table)).astype(np.float64) @ table
+        if not len(row_sentence):
             continue
         if low is not None and high is not None:
+            X = table if ids is None else table[ids].astype(np.float64)
             rsc = sm.scores(_resampled(rs, X, row_sentence, st.groups))     # (resamples, systems, models)
+            del X
             low[k], high[k] = np.quantile(rsc, [alpha / 2, 1 - alpha / 2], axis=0)
             if diffs is not None and pair is not None:
                 d = rsc[:, pair[1], :] - rsc[:, pair[0], :]
                 diffs[0][k], diffs[1][k] = np.quantile(d, [alpha / 2, 1 - alpha / 2], axis=0)
         if p is not None and pair is not None:
-            p[k] = bucket_pair_pvalues(st.matrix(X), pair[0], pair[1], options["permutations"], rs.perm_seq)
+            bucket = StatsMatrix(st.names, st.models, table, st.cols, ids=ids)
+            p[k] = bucket_pair_pvalues(bucket, pair[0], pair[1], options["permutations"], rs.perm_seq)
     return sums, low, high, diffs, p
 
 
@@ -586,8 +711,8 @@ def analyze_corpus(
 
     t0 = time.perf_counter()
     st = Statistics(corpus, names, model_list)
-    totals = st.data.sum(0)
-    overall = st.matrix(st.data[:0]).scores(totals)
+    totals = st.totals
+    overall = st.matrix(st.table[:0]).scores(totals)
     timings["statistics"] = time.perf_counter() - t0
 
     t0 = time.perf_counter()

@@ -136,5 +136,6 @@ def run(args: argparse.Namespace) -> int:
         result.timings["errors"] = time.perf_counter() - t0
     result.settings["input"] = {"gold": args.gold, "files": list(args.inputs), "train": args.train,
                                 "vocab": args.vocab}
+    del corpus          # (and the token texts read for it) before the report is built
     emit(result, args, details=args.details, width=120)
     return 0
