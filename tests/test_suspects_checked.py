@@ -48,6 +48,9 @@ B: Spans = [[("ORG", 0, 1)], [("LOC", 1, 3)], [("ORG", 0, 2), ("PER", 3, 4)], [(
 SYSTEM: Spans = [[("ORG", 0, 1)], [("LOC", 1, 4)], [("ORG", 0, 2), ("PER", 3, 4)], [("PER", 0, 1), ("LOC", 2, 4)],
                  [("LOC", 0, 1)]]
 SYSTEM3: Spans = SYSTEM[:4] + [[]]
+#: another correction: Monday relabelled (not removed), Bob added as ORG (not PER), Tom re-bounded and relabelled
+B2: Spans = [[("ORG", 0, 1), ("ORG", 2, 3)], [("LOC", 1, 3)], [("ORG", 0, 2), ("ORG", 3, 4)],
+             [("PER", 0, 1), ("LOC", 2, 4)], [("LOC", 0, 1)]]
 NAMES = ["s1", "s2", "s3"]
 
 
@@ -59,7 +62,7 @@ def write(path: Path, spans: Spans) -> str:
 def files(tmp_path: Path) -> Dict[str, str]:
     return {"a": write(tmp_path / "a.conll", A), "b": write(tmp_path / "b.conll", B),
             "s1": write(tmp_path / "s1.conll", SYSTEM), "s2": write(tmp_path / "s2.conll", SYSTEM),
-            "s3": write(tmp_path / "s3.conll", SYSTEM3)}
+            "s3": write(tmp_path / "s3.conll", SYSTEM3), "b2": write(tmp_path / "b2.conll", B2)}
 
 
 def checked(files: Dict[str, str], b: str = "b", systems=NAMES, ks=(2, 5, 10)):
@@ -88,6 +91,19 @@ def test_the_hand_worked_check(files):
     assert d["suspects"][3]["changes"] == [{"kind": "rebounded", "sentence": 3,
                                             "before": {"label": "PER", "first": 2, "last": 2, "text": "Tom"},
                                             "after": {"label": "PER", "first": 2, "last": 3, "text": "Tom Smith"}}]
+
+
+def test_a_change_that_is_not_what_the_systems_say_is_touched_not_agreed(files):
+    """B2: Reuters relabelled to ORG (agreed); Monday relabelled, not removed (FN: touched); Bob added as ORG
+    where the systems say PER (FP: touched); Tom: PER Tom removed and LOC Tom Smith added, the systems' span
+    (LBE: agreed; the changes in text order, added before removed at the same token).  Precision at 2 = 1/2;
+    at 5 = 4/5 touched, 2/5 agreed; recall 5 changes of 5 (Paris unchanged)."""
+    r = checked(files, b="b2")
+    assert [(c.suspect.type, c.verdict, [ch.kind for ch in c.changes]) for c in r.suspects] == [
+        ("LE", "agreed", ["relabelled"]), ("BE", "untouched", []), ("FP", "touched", ["added"]),
+        ("LBE", "agreed", ["added", "removed"]), ("FN", "touched", ["relabelled"])]
+    assert [(row["precision"], row["precision_agreed"]) for row in r.at] == [(0.5, 0.5), (0.8, 0.4), (0.8, 0.4)]
+    assert (r.corrections, r.pointed, r.recall) == (5, 5, 1.0)
 
 
 def test_a_reference_against_itself_changes_nothing(files):
