@@ -23,9 +23,9 @@ import numpy as np
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
-from conll2003_data import DEFAULT_DATA, system_files  # noqa: E402  (scripts/ is on the path)
+from conll2003_data import DEFAULT_DATA, read_original_and_conllpp  # noqa: E402  (scripts/ is on the path)
 
-from ts_eval.comparison.references import compare_references, read_references  # noqa: E402
+from ts_eval.comparison.references import compare_references  # noqa: E402
 
 EXACT = "exact-f1-micro"
 
@@ -55,11 +55,8 @@ def main() -> int:
     ap.add_argument("--data", default=str(DEFAULT_DATA), help="the conll2003-en folder")
     ap.add_argument("--changes", type=int, default=8, help="changed spans to print (terminal only)")
     args = ap.parse_args()
-    data = Path(args.data)
-    files = system_files(data)
     t0 = time.perf_counter()
-    corpus = read_references(str(data / "gold.iob2"), str(data / "gold-conllpp.iob2"), files,
-                             names=("original", "conllpp"))
+    corpus = read_original_and_conllpp(args.data)
     t1 = time.perf_counter()
     result = compare_references(corpus, "conllpp")
     t2 = time.perf_counter()

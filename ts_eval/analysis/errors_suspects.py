@@ -70,6 +70,11 @@ class Suspect:
     confirming: int
     systems: List[str]              # the agreeing systems, sorted
     example: Example
+    # where it is (for checking it against a corrected reference): the sentence (0-based), and the gold span's
+    # and the systems' span's first and last token counted in the sentence (None where there is none)
+    sentence: int = -1
+    gold_span: Optional[Tuple[int, int]] = None
+    span: Optional[Tuple[int, int]] = None
 
     def to_dict(self) -> Dict[str, Any]:
         return {"type": self.type, "index": self.index, "gold_label": self.gold_label, "gold_text": self.gold_text,
@@ -259,10 +264,14 @@ def rank_suspects(corpus: Corpus, texts: Texts, found: _Found, top: Optional[int
         ex = example(corpus, {"gold": gold, "systems": alt}, {"gold": gold_where(corpus, first),
                                                              "systems": {"path": None, "line": None}},
                      found.kind[j], "gold → systems", first, end, window)
+        sentence = int(corpus.sentence_of(np.array([g[0]]))[0])
+        offset = int(corpus.sent_offsets[sentence])
         out.append(Suspect(found.kind[j], i, labels[int(gold.label[i])] if i is not None else None,
                            texts.text(*g) if i is not None else None,
                            labels[label] if start >= 0 else None, texts.text(start, last) if start >= 0 else None,
-                           found.agreeing[j], found.confirming[j], found.systems[j], ex))
+                           found.agreeing[j], found.confirming[j], found.systems[j], ex, sentence,
+                           (g[0] - offset, g[1] - offset) if i is not None else None,
+                           (start - offset, last - offset) if start >= 0 else None))
     return out
 
 

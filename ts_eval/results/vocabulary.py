@@ -139,6 +139,15 @@ REFERENCES: Dict[str, str] = {
     "score_a": "references: a model's score of a system under A", "score_b": "under B",
 }
 
+#: gold suspects checked against a corrected reference (``ts_eval.analysis.suspects_checked``)
+SUSPECTS_CHECKED: Dict[str, str] = {
+    "checked": "suspects checked (of the first k, or all)",
+    "touched": "suspects a change of the correction touches",
+    "agreed": "suspects the correction agrees with (it made gold what the systems say)",
+    "precision_agreed": "the share of the first k suspects the correction agrees with",
+    "corrections": "changes from reference A to B", "pointed": "changes that touch at least one suspect",
+}
+
 #: analyze's numbers (buckets of span and sentence attributes)
 ANALYZE: Dict[str, str] = {
     "range": "a bucket's value range [low, high] (null: the bucket of missing values or a name)",
@@ -224,8 +233,8 @@ GENERATED: Dict[str, str] = {
 }
 
 #: every word a key holding a number may use
-WORDS: Dict[str, str] = {**QUANTITIES, **SEMEVAL, **RANK, **RUNS, **COMPARE, **REFERENCES, **ANALYZE, **ERRORS,
-                         **GERMEVAL, **AGREE, **DESCRIPTIVE, **GENERATED}
+WORDS: Dict[str, str] = {**QUANTITIES, **SEMEVAL, **RANK, **RUNS, **COMPARE, **REFERENCES, **SUSPECTS_CHECKED,
+                         **ANALYZE, **ERRORS, **GERMEVAL, **AGREE, **DESCRIPTIVE, **GENERATED}
 
 #: containers whose keys are names, not quantities (their values are still checked)
 NAME_MAPS = ("labels", "types", "per_type", "levels", "systems", "models", "rankings", "rank_table", "confusion",
