@@ -148,3 +148,51 @@ def test_a_reference_named_as_a_system_is_refused(five):
     corpus = read_references(five["a"], five["b"], {"sys": five["s"]})
     with pytest.raises(OptionError, match="is a reference"):
         rank_references(corpus, "B", systems=["sys", "B"])
+
+
+# ---------------------------------------------------------------------------
+# the command line: ts-eval rank --gold NAME=PATH --gold NAME=PATH SYSTEM...
+
+
+def _cli_files(tmp_path):
+    paths = {k: write(tmp_path / f"{k}.conll", v, SENTENCES) for k, v in (("a", A), ("b", B), ("x", X), ("y", Y))}
+    return ["--gold", f"original={paths['a']}", "--gold", f"fixed={paths['b']}", paths["x"], paths["y"],
+            "--no-progress", "--models", EXACT, "--bootstrap", "50", "--permutations", "0"]
+
+
+def test_the_command_line_gives_the_librarys_numbers(tmp_path, capsys):
+    import json
+
+    from support import run_cli
+
+    code, out, err = run_cli(["rank", *_cli_files(tmp_path), "--format", "json"], capsys)
+    assert code == 0, err
+    d = json.loads(out)
+    assert (d["reference_a"], d["reference_b"]) == ("original", "fixed")
+    got = {s["name"]: s["models"][EXACT] for s in d["systems"]}
+    assert got["x"]["difference"] == pytest.approx(-2 / 7) and got["y"]["difference"] == pytest.approx(1 / 4)
+    assert (got["x"]["rank_a"], got["x"]["rank_b"]) == (1, 2)
+    assert d["flips"][EXACT]["changed"] == 1
+
+
+@pytest.mark.parametrize("width", [80, 120])
+def test_the_terminal_tables_fit_the_width(tmp_path, capsys, monkeypatch, width):
+    from support import run_cli
+
+    monkeypatch.setenv("COLUMNS", str(width))
+    code, out, err = run_cli(["rank", *_cli_files(tmp_path)[:-4]], capsys)
+    assert code == 0, err
+    assert max(len(line) for line in out.splitlines()) <= width
+    for needle in ("Leaderboards under original and fixed", "Difference fixed - original", "Sensitivity", "Flips"):
+        assert needle in out
+
+
+def test_the_command_line_errors(tmp_path, capsys):
+    from support import run_cli
+
+    argv = _cli_files(tmp_path)
+    code, _, err = run_cli(["rank", "--gold", argv[1], "--gold", argv[3].split("=", 1)[1], *argv[4:]], capsys)
+    assert code == 2 and "NAME=PATH" in err
+    other = write(tmp_path / "other.conll", B, [["John", "lives", "in", "New", "York", "Town"], SENTENCES[1]])
+    code, _, err = run_cli(["rank", "--gold", argv[1], "--gold", f"fixed={other}", *argv[4:]], capsys)
+    assert code != 0 and "City" in err and "Town" in err and "other.conll" in err
