@@ -19,7 +19,7 @@ import sys
 from contextlib import nullcontext
 from typing import TYPE_CHECKING, Any, Dict, List, Optional, Union
 
-from . import lists
+from . import lists, rank_references
 from .errors import option_errors
 from .input_options import add_column_options, add_reading_options
 from .inputs import check_paths, inputs_of
@@ -71,7 +71,6 @@ def run(args: argparse.Namespace) -> int:
 
     if args.list_models:
         from .outputs import write_output
-
         write_output(list_models(), args.output)
         return 0
     models = models_arg(args.models, args.germeval, getattr(args, "generated", None) is not None)
@@ -80,6 +79,9 @@ def run(args: argparse.Namespace) -> int:
     with option_errors():
         sufficient.resolve_models(models)                 # unknown names fail before reading anything
         sufficient.get_model(reference)
+    if len(args.gold or []) > 1:                          # several references: --gold NAME=PATH twice
+        from ..ranking.references import rank_references as ranked
+        return rank_references.run(args, models, reference, ranked, inputs_of(args, names=None))
     numbers = {k: getattr(args, k) for k in ("bootstrap", "permutations", "seed", "confidence", "alpha",
                                              "aso_resamples", "aso_threshold")}
     ranking.check_options(**numbers)
@@ -137,8 +139,7 @@ def _read(specs: List[TaskSpec], args: argparse.Namespace, models: Optional[List
 
 
 def _rank(one: Task, report: bool, **options: Any) -> RankingResult:
-    """A task's ranking: of its corpus, or block by block as its inputs are read (``report``: the score report of
-    its systems is added up on the way)."""
+    """A task's ranking: of its corpus, or block by block as read (``report``: its systems' score report added too)."""
     from ..ranking.blocks import BLOCK_BYTES, rank_blocks
     from ..ranking.study import rank_corpus
 

@@ -17,7 +17,9 @@ def add_task_arguments(p: argparse.ArgumentParser) -> None:
     and ``--glob``."""
     p.add_argument("inputs", nargs="*", metavar="SYSTEM",
                    help="system files or directories (with --gold), or one FILE with several system columns")
-    p.add_argument("--gold", metavar="GOLD", help="gold file (one file per system)")
+    p.add_argument("--gold", metavar="GOLD", action="append",
+                   help="gold file (one file per system); twice as NAME=PATH: the systems ranked under two "
+                        "references of the same tokens (a test set and its correction)")
     p.add_argument("--task", nargs="+", action="append", metavar="ARG",
                    help="NAME GOLD SYSTEM... : one task (repeat for several)")
     p.add_argument("--manifest", metavar="FILE",
@@ -32,6 +34,8 @@ def add_task_arguments(p: argparse.ArgumentParser) -> None:
 
 def task_specs(args: argparse.Namespace) -> List[TaskSpec]:
     """The tasks the arguments describe (exactly one way of giving inputs; each task's name once)."""
+    if isinstance(args.gold, list):     # one --gold: its path (several: rank_references.py)
+        args.gold = args.gold[0]
     specs = _specs(args)
     names = [s.name for s in specs]
     dup = sorted({n for n in names if names.count(n) > 1})

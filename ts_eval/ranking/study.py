@@ -441,6 +441,15 @@ def rank_corpus(
     check_options(aso_resamples=aso_resamples, aso_threshold=aso_threshold)
     plan = _Plan.of(corpus, systems, models, reference, bootstrap, permutations, seed, confidence, alpha, flips,
                     min_overlap, assignment, partial_weight, runs)
+    sm, info, elapsed = plan_statistics(corpus, plan, unit)
+    return _ranked(sm, info, plan, elapsed, task=task, bootstrap=bootstrap, permutations=permutations, unit=unit,
+                   seed=seed, confidence=confidence, alpha=alpha, progress=progress, aso_resamples=aso_resamples,
+                   aso_threshold=aso_threshold)
+
+
+def plan_statistics(corpus: Corpus, plan: _Plan, unit: str) -> Tuple[StatsMatrix, Dict[str, Any], float]:
+    """The statistics a ranking of ``plan`` resamples (per distinct row when they are whole numbers), what the
+    result says about the corpus, and the seconds they took."""
     t0 = time.perf_counter()
     sm = statistics(corpus, plan.models, unit, plan.names, plan.matching)
     if integral(sm.data):         # resampled per distinct row: the same sums (whole numbers), fewer products
@@ -452,9 +461,7 @@ def rank_corpus(
         "documents": (len(corpus.doc_offsets) - 1) if corpus.doc_offsets is not None else None,
         "labels": list(corpus.labels), "gold_path": corpus.gold_info.path,
     }
-    return _ranked(sm, info, plan, elapsed, task=task, bootstrap=bootstrap, permutations=permutations, unit=unit,
-                   seed=seed, confidence=confidence, alpha=alpha, progress=progress, aso_resamples=aso_resamples,
-                   aso_threshold=aso_threshold)
+    return sm, info, elapsed
 
 
 @dataclass

@@ -16,8 +16,8 @@ from __future__ import annotations
 from typing import Dict
 
 #: layout version of each kind of JSON (``"layout": {"kind": ..., "version": ...}``); bumped when keys change
-LAYOUT_VERSIONS: Dict[str, int] = {"score": 4, "germeval": 5, "fair": 3, "rank": 3, "compare": 5, "analyze": 1,
-                                   "errors": 1, "agree": 2}
+LAYOUT_VERSIONS: Dict[str, int] = {"score": 4, "germeval": 5, "fair": 3, "rank": 3, "references": 1, "compare": 5,
+                                   "analyze": 1, "errors": 1, "agree": 2}
 
 
 def layout(kind: str) -> Dict[str, object]:
@@ -137,6 +137,13 @@ REFERENCES: Dict[str, str] = {
     "wrong_a_right_b": "references: a system's errors under A that are none under B",
     "right_a_wrong_b": "references: its errors under B that are none under A",
     "score_a": "references: a model's score of a system under A", "score_b": "under B",
+    "rank_a": "references: a system's rank under A", "rank_b": "under B",
+    "mean_abs_difference": "references: a model's mean over systems of |B - A|",
+    "max_abs_difference": "references: the largest |B - A| of a system",
+    "rank_moves": "references: systems whose rank differs under A and B",
+    "rank_shift": "references: the sum over systems of |rank under B - rank under A|",
+    "interval_excludes_zero": "references: systems whose paired interval of B - A excludes 0",
+    "mixed": "references: units with changes of several kinds",
 }
 
 #: gold suspects checked against a corrected reference (``ts_eval.analysis.suspects_checked``)

@@ -8,7 +8,8 @@
 - :mod:`.analyze`: an :class:`~ts_eval.analysis.result.Analysis`;
 - :mod:`.analysis_errors`: an :class:`~ts_eval.analysis.errors.ErrorAnalysis` (its sections also sit on
   the analysis page).
-- :mod:`.agree`: an :class:`~ts_eval.agreement.results.Agreement`.
+- :mod:`.agree`: an :class:`~ts_eval.agreement.results.Agreement`;
+- :mod:`.references`: a :class:`~ts_eval.ranking.references.ReferenceRanking`.
 
 :func:`build` picks the builder by the result's type (a GermEval report by its settings).
 A builder selects, orders and labels numbers the result holds; it computes none.
@@ -21,7 +22,7 @@ from typing import Any
 from ...errors import Spelling, python_spelling
 from ..page import Page
 
-KINDS = ("score", "fair", "rank", "compare", "germeval", "analyze", "analysis_errors", "agree")
+KINDS = ("score", "fair", "rank", "compare", "germeval", "analyze", "analysis_errors", "agree", "references")
 
 
 def kind_of(result: Any) -> str:
@@ -39,6 +40,8 @@ def kind_of(result: Any) -> str:
         return "analysis_errors"
     if name == "Agreement":
         return "agree"
+    if name == "ReferenceRanking":
+        return "references"
     if isinstance(result, Report):
         return "germeval" if result.settings.get("command") == "germeval" else "score"
     if isinstance(result, dict):
