@@ -10,7 +10,7 @@ import pytest
 from test_vocabulary import offenders
 
 from ts_eval.comparison.ceiling import human_ceiling, read_annotators
-from ts_eval.errors import OptionError
+from ts_eval.errors import InputError, OptionError
 
 EXACT = "exact-f1-micro"
 TOKENS = [["John", "Smith", "visited", "Paris"], ["Apple", "bought", "Beats"]]
@@ -171,3 +171,12 @@ def test_the_result_speaks_the_vocabulary(tmp_path):
                                    "versus": {"B": pytest.approx(6 / 7), "C": pytest.approx(3 / 4)}}
     assert exact["like_for_like"]["C"]["systems"]["S2"]["difference"] == pytest.approx(11 / 15 - 37 / 56)
     assert exact["systems"]["S1"] == {"reached": 1}
+
+
+def test_an_annotator_of_other_tokens_is_refused_with_the_first_difference(tmp_path):
+    text = Path(write(tmp_path / "x.conll", SIDES["B"])).read_text(encoding="utf-8")
+    (tmp_path / "B.conll").write_text(text.replace("Beats", "Pixar"), encoding="utf-8")
+    # lines 1-4 the first sentence, 5 blank, 6-8 the second: Beats is on line 8
+    with pytest.raises(InputError, match=r"B\.conll:8: annotator A .* annotator B .*'Beats' \(annotator A line 8\) "
+                                         r"differs from 'Pixar'"):
+        read_annotators({"A": write(tmp_path / "A.conll", SIDES["A"]), "B": str(tmp_path / "B.conll")})
