@@ -146,6 +146,13 @@ REFERENCES: Dict[str, str] = {
     "mixed": "references: units with changes of several kinds",
 }
 
+#: annotators as references (``ts_eval.comparison.ceiling``: the human ceiling)
+CEILING: Dict[str, str] = {
+    "mean": "ceiling: a side's mean score over the annotators it is scored against (an annotator: the others)",
+    "ceiling": "ceiling: the mean of the annotators' means",
+    "reached": "ceiling: annotators whose mean a system reaches or passes, over the same references",
+}
+
 #: gold suspects checked against a corrected reference (``ts_eval.analysis.suspects_checked``)
 SUSPECTS_CHECKED: Dict[str, str] = {
     "checked": "suspects checked (of the first k, or all)",
@@ -240,13 +247,14 @@ GENERATED: Dict[str, str] = {
 }
 
 #: every word a key holding a number may use
-WORDS: Dict[str, str] = {**QUANTITIES, **SEMEVAL, **RANK, **RUNS, **COMPARE, **REFERENCES, **SUSPECTS_CHECKED,
-                         **ANALYZE, **ERRORS, **GERMEVAL, **AGREE, **DESCRIPTIVE, **GENERATED}
+WORDS: Dict[str, str] = {**QUANTITIES, **SEMEVAL, **RANK, **RUNS, **COMPARE, **REFERENCES, **CEILING,
+                         **SUSPECTS_CHECKED, **ANALYZE, **ERRORS, **GERMEVAL, **AGREE, **DESCRIPTIVE, **GENERATED}
 
 #: containers whose keys are names, not quantities (their values are still checked)
 NAME_MAPS = ("labels", "types", "per_type", "levels", "systems", "models", "rankings", "rank_table", "confusion",
              "transitions", "spurious_moves", "rows", "m4_token_accuracy", "timings", "systems_instead",
-             "spans", "where", "tasks", "metrics", "annotators", "kinds", "versus")
+             "spans", "where", "tasks", "metrics", "annotators", "kinds", "versus",
+             "like_for_like")
 
 #: foreign-syntax parts that keep their own words: fair ``weights`` (FairEval's config syntax, TP/FP/FN
 #: per error type)
