@@ -15,7 +15,8 @@ sums are the same integers in any order of addition: the scores are the same num
 """
 from __future__ import annotations
 
-from concurrent.futures import ThreadPoolExecutor
+import queue
+import threading
 from typing import Any, Callable, Iterable, Iterator, Optional, Protocol, Tuple
 
 import numpy as np
@@ -209,15 +210,34 @@ class RowSums:
 def ahead(draw: Callable[[], np.ndarray], count: int) -> Iterator[np.ndarray]:
     """``count`` results of ``draw()`` in order, each drawn in one other thread while the caller counts the one
     before (numpy draws without the interpreter's lock, so the drawing and the counting share two cores; one
-    thread draws them all, in order: the same numbers)."""
+    thread draws them all, in order: the same numbers).
+
+    The thread is a daemon that hands over its draws through a queue of one: when the caller stops (an error,
+    Ctrl-C), it is left waiting and never keeps the interpreter from exiting (a thread pool's worker is joined
+    at exit, and a KeyboardInterrupt that lands while the pool's locks are held can leave the exit waiting
+    on them)."""
     if count < 2:
         for _ in range(count):
             yield draw()
         return
-    with ThreadPoolExecutor(1) as pool:
-        pending = pool.submit(draw)
-        for r in range(count):
-            got = pending.result()
-            if r + 1 < count:
-                pending = pool.submit(draw)
+    handed: queue.Queue[Tuple[bool, Any]] = queue.Queue(maxsize=1)
+    stop = threading.Event()
+
+    def work() -> None:
+        try:
+            for _ in range(count):
+                if stop.is_set():
+                    return
+                handed.put((True, draw()))
+        except BaseException as err:     # handed to the caller, who raises it
+            handed.put((False, err))
+
+    threading.Thread(target=work, name="ts_eval-draws", daemon=True).start()
+    try:
+        for _ in range(count):
+            ok, got = handed.get()
+            if not ok:
+                raise got
             yield got
+    finally:
+        stop.set()
