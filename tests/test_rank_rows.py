@@ -117,3 +117,23 @@ def test_row_sums_are_the_sums_of_every_unit_draw_for_draw(units):
         a = getattr(dense, draw)(np.random.default_rng(3), 9)
         b = getattr(kept, draw)(np.random.default_rng(3), 9)
         assert a.dtype == b.dtype == np.float64 and np.array_equal(a, b), draw
+
+
+@pytest.mark.parametrize("distinct_rows", [300, (1 << 16) + 5])
+def test_row_sums_keep_their_counts_and_looked_up_rows_from_call_to_call_draw_for_draw(distinct_rows):
+    """Past 2**16 rows the rows are looked up as intp, below as uint16; the counts' room is kept from one call
+    to the next (a smaller call after a larger one): every call's sums are those of every unit's row."""
+    units = distinct_rows + 700
+    rng = np.random.default_rng(distinct_rows)
+    data = np.zeros((units, 3), np.float32)
+    data[:distinct_rows, 0] = np.arange(distinct_rows)                   # every row distinct ...
+    data[:, 1:] = rng.integers(0, 3, size=(units, 2))
+    data[distinct_rows:, 0] = rng.integers(0, distinct_rows, size=units - distinct_rows)   # ... and some again
+    table, ids = distinct(data)
+    dense, kept = DenseSums(data, units), RowSums(table, ids)
+    assert len(table) > distinct_rows - 1
+    assert kept.lookup.dtype == (np.intp if len(table) > 1 << 16 else np.uint16)
+    a_rng, b_rng = np.random.default_rng(4), np.random.default_rng(4)
+    for draw, count in (("bootstrap", 3), ("swapped", 2), ("bootstrap", 1), ("bootstrap", 2), ("swapped", 3)):
+        a, b = getattr(dense, draw)(a_rng, count), getattr(kept, draw)(b_rng, count)
+        assert b.shape == (count, 3) and np.array_equal(a, b), (draw, count)
