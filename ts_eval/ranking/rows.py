@@ -193,7 +193,7 @@ class RowSums:
         # the rows looked up at random: the smallest integers that hold them (fewer bytes in the caches);
         # past 2**16 rows the row numbers themselves (intp: ``bincount`` takes them without a copy)
         self.lookup = self.ids if self.n_rows > 1 << 16 else ids.astype(np.uint16)
-        self._looked = np.empty(self.units, self.lookup.dtype)      # one resample's rows, every time
+        self._looked = np.empty((2, self.units), self.lookup.dtype)   # two resamples' rows, every time
         self._counts = np.empty((0, self.n_rows), self.dtype)       # the counts, kept from call to call
 
     def _rows(self, count: int) -> np.ndarray:
@@ -204,9 +204,15 @@ class RowSums:
 
     def bootstrap(self, rng: np.random.Generator, count: int) -> np.ndarray:
         counts = self._rows(count)
-        for r, drawn in enumerate(ahead(lambda: _draws(rng, self.units), count)):
+        turn = iter(range(count))
+
+        def draw() -> np.ndarray:       # in the drawing thread: the draws and their rows (take lets go of the
+            out = self._looked[next(turn) % 2]      # interpreter's lock); two buffers: one counted, one drawn
             # (``clip`` never clips a unit number; unlike ``raise`` it writes into ``out`` without a buffer)
-            counts[r] = np.bincount(np.take(self.lookup, drawn, out=self._looked, mode="clip"), minlength=self.n_rows)
+            return np.take(self.lookup, _draws(rng, self.units), out=out, mode="clip")
+
+        for r, looked in enumerate(ahead(draw, count)):
+            counts[r] = np.bincount(looked, minlength=self.n_rows)
         return self.product(counts)
 
     def swapped(self, rng: np.random.Generator, count: int) -> np.ndarray:
