@@ -299,6 +299,49 @@ def test_products_are_exact_when_some_columns_need_float64():
     assert Products(halves, 300).dtype is np.float64
 
 
+def test_products_recompute_in_float64_only_the_resamples_whose_float32_sums_reach_2_24():
+    """A big column (largest value x units past 2**24) is multiplied again in float64 only for the rows of
+    the weights whose float32 sum reached 2**24; the others were exact in float32: every sum is float64's."""
+    rng = np.random.default_rng(1)
+    data = rng.integers(0, 5, size=(300, 5)).astype(np.float32)
+    data[0, 3] = 2 ** 23 + 1                   # one unit's value: its big sums are odd integers past 2**24
+    w = rng.integers(0, 3, size=(12, 300)).astype(float)
+    w[:6, 0] = 0                               # half the resamples leave it out: small sums, exact in float32
+    w[6:, 0] = 2                               # the other half: 2 * (2**23 + 1) + ..., which float32 rounds
+    product = Products(data, 300)
+    assert product.checked and list(product.big) == [3]
+    exact = w @ data.astype(np.float64)
+    assert (exact[6:, 3] >= 2 ** 24).all() and (exact[:6, 3] < 2 ** 24).all()
+    assert not np.array_equal((w.astype(np.float32) @ data)[6:, 3], exact[6:, 3])   # float32 alone is wrong
+    assert np.array_equal(product(w), exact)
+    negative = data.copy()
+    negative[1, 1] = -1                        # a negative value: partial sums may exceed the whole
+    product = Products(negative, 300)
+    assert not product.checked
+    assert np.array_equal(product(w), w @ negative.astype(np.float64))
+
+
+def test_products_multiply_again_only_the_flagged_rows(monkeypatch):
+    rng = np.random.default_rng(2)
+    data = rng.integers(0, 5, size=(200, 4)).astype(np.float32)
+    data[:, 1] = 2 ** 22                        # x 200 units: a big column, but these sums stay below 2**24
+    w = np.zeros((20, 200))
+    w[:, :3] = 1                                # 3 x 2**22 < 2**24 in every resample
+    w[7, :5] = 1                                # 5 x 2**22 >= 2**24: only this resample is multiplied again
+    product = Products(data, 200)
+    seen = []
+    big_data = product.big_data
+
+    class Spy(np.ndarray):
+        def __rmatmul__(self, other):
+            seen.append(len(other))
+            return np.asarray(other) @ np.asarray(self)
+
+    product.big_data = big_data.view(Spy)
+    assert np.array_equal(product(w), w @ data.astype(np.float64))
+    assert seen == [1]
+
+
 def test_files_count_the_blocks(monkeypatch, tmp_path):
     """The streamed path reads every block once (and the corpus is never read whole)."""
     path = tmp_path / "c.conll"

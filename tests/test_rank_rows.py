@@ -117,3 +117,46 @@ def test_row_sums_are_the_sums_of_every_unit_draw_for_draw(units):
         a = getattr(dense, draw)(np.random.default_rng(3), 9)
         b = getattr(kept, draw)(np.random.default_rng(3), 9)
         assert a.dtype == b.dtype == np.float64 and np.array_equal(a, b), draw
+
+
+@pytest.mark.parametrize("distinct_rows", [300, (1 << 16) + 5])
+def test_row_sums_keep_their_counts_and_looked_up_rows_from_call_to_call_draw_for_draw(distinct_rows):
+    """Past 2**16 rows the rows are looked up as intp, below as uint16; the counts' room is kept from one call
+    to the next (a smaller call after a larger one): every call's sums are those of every unit's row."""
+    units = distinct_rows + 700
+    rng = np.random.default_rng(distinct_rows)
+    data = np.zeros((units, 3), np.float32)
+    data[:distinct_rows, 0] = np.arange(distinct_rows)                   # every row distinct ...
+    data[:, 1:] = rng.integers(0, 3, size=(units, 2))
+    data[distinct_rows:, 0] = rng.integers(0, distinct_rows, size=units - distinct_rows)   # ... and some again
+    table, ids = distinct(data)
+    dense, kept = DenseSums(data, units), RowSums(table, ids)
+    assert len(table) > distinct_rows - 1
+    assert kept.lookup.dtype == (np.intp if len(table) > 1 << 16 else np.uint16)
+    a_rng, b_rng = np.random.default_rng(4), np.random.default_rng(4)
+    for draw, count in (("bootstrap", 3), ("swapped", 2), ("bootstrap", 1), ("bootstrap", 2), ("swapped", 3)):
+        a, b = getattr(dense, draw)(a_rng, count), getattr(kept, draw)(b_rng, count)
+        assert b.shape == (count, 3) and np.array_equal(a, b), (draw, count)
+
+
+def test_totals_of_distinct_rows_are_added_a_slab_at_a_time_without_a_float64_copy(monkeypatch):
+    """The totals of a table of distinct rows are every unit's row added up, a few rows at a time: never a
+    float64 copy of the whole table (at 10M tokens that copy was twice the table, the peak of ``rank``)."""
+    import ts_eval.ranking.sufficient as sufficient_module
+
+    monkeypatch.setattr(sufficient_module, "TOTAL_ROWS", 7)
+    rng = np.random.default_rng(8)
+    table = rng.integers(0, 9, size=(50, 4)).astype(np.float32)
+    ids = rng.integers(0, 50, size=400).astype(np.int32)
+    sm = StatsMatrix([], [], table, {}, "sentence", np.ones(400), ids)
+    copies: List[int] = []
+    real = np.ndarray.astype
+
+    class Spy(np.ndarray):
+        def astype(self, dtype, *args, **kwargs):  # type: ignore[override]
+            copies.append(len(self))
+            return real(np.asarray(self), dtype, *args, **kwargs)
+
+    sm.data = table.view(Spy)
+    assert np.array_equal(sm.totals, table[ids].sum(0, dtype=np.float64))
+    assert copies and max(copies) <= 7

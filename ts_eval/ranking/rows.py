@@ -191,17 +191,33 @@ class RowSums:
         self.product = Products(table, self.units)
         self.dtype = self.product.dtype
         self.ids = ids.astype(np.intp)
-        # the rows looked up at random: the smallest integers that hold them (fewer bytes in the caches)
-        self.lookup = ids.astype(np.uint16 if self.n_rows <= 1 << 16 else np.int32)
+        # the rows looked up at random: the smallest integers that hold them (fewer bytes in the caches);
+        # past 2**16 rows the row numbers themselves (intp: ``bincount`` takes them without a copy)
+        self.lookup = self.ids if self.n_rows > 1 << 16 else ids.astype(np.uint16)
+        self._looked = np.empty((2, self.units), self.lookup.dtype)   # two resamples' rows, every time
+        self._counts = np.empty((0, self.n_rows), self.dtype)       # the counts, kept from call to call
+
+    def _rows(self, count: int) -> np.ndarray:
+        """Room for ``count`` resamples' counts (the same pages every call: no fresh pages to fault in)."""
+        if len(self._counts) < count:
+            self._counts = np.empty((count, self.n_rows), self.dtype)
+        return self._counts[:count]
 
     def bootstrap(self, rng: np.random.Generator, count: int) -> np.ndarray:
-        counts = np.empty((count, self.n_rows), self.dtype)
-        for r, drawn in enumerate(ahead(lambda: _draws(rng, self.units), count)):
-            counts[r] = np.bincount(self.lookup[drawn], minlength=self.n_rows)
+        counts = self._rows(count)
+        turn = iter(range(count))
+
+        def draw() -> np.ndarray:       # in the drawing thread: the draws and their rows (take lets go of the
+            out = self._looked[next(turn) % 2]      # interpreter's lock); two buffers: one counted, one drawn
+            # (``clip`` never clips a unit number; unlike ``raise`` it writes into ``out`` without a buffer)
+            return np.take(self.lookup, _draws(rng, self.units), out=out, mode="clip")
+
+        for r, looked in enumerate(ahead(draw, count)):
+            counts[r] = np.bincount(looked, minlength=self.n_rows)
         return self.product(counts)
 
     def swapped(self, rng: np.random.Generator, count: int) -> np.ndarray:
-        counts = np.empty((count, self.n_rows), self.dtype)
+        counts = self._rows(count)
         for r, swapped in enumerate(ahead(lambda: rng.random(self.units) < 0.5, count)):
             counts[r] = np.bincount(self.ids, weights=swapped, minlength=self.n_rows)
         return self.product(counts)

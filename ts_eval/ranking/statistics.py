@@ -157,40 +157,51 @@ class Products:
     product an exactly representable integer in float32: those columns are multiplied in float32 (about
     twice as fast, and identical to float64).  When every column is such a column, or none is, the
     product is one matrix product (float64 data as given otherwise); when a float32 matrix has some
-    columns that are not, only those are multiplied again in float64."""
+    columns that are not, only those are multiplied again in float64 -- and, when no value is negative,
+    only in the rows of ``w`` where one of those sums came out at 2**24 or more in float32: with
+    non-negative integer terms every partial sum is at most the whole sum, so a float32 sum below 2**24
+    was exact all the way (the first inexact step would have left a value of 2**24 or more, and adding
+    non-negative terms never brings it back below), the same integer as float64's."""
 
     def __init__(self, data: np.ndarray, units: int) -> None:
-        top, integral = _column_tops(data)
+        top, integral, negative = _column_tops(data)
         small = top * max(units, 1) < EXACT32 if integral else np.zeros(data.shape[1], bool)
         self.big: Optional[np.ndarray] = None
         self.big_data: Optional[np.ndarray] = None
+        self.checked = False      # the float32 sums of the big columns say where float64 is needed
         if small.all():
             self.data, self.dtype = data.astype(np.float32, copy=False), np.float32
         elif data.dtype == np.float32 and integral:
             self.data, self.dtype = data, np.float32
             self.big = np.flatnonzero(~small)
             self.big_data = data[:, self.big].astype(np.float64)
+            self.checked = not negative
         else:
             self.data, self.dtype = data.astype(np.float64, copy=False), np.float64
 
     def __call__(self, w: np.ndarray) -> np.ndarray:
         out = (w.astype(self.dtype, copy=False) @ self.data).astype(np.float64)
         if self.big is not None and self.big_data is not None:
-            for a in range(0, len(w), 10):      # a float64 copy of ten rows of w at a time
-                out[a:a + 10, self.big] = w[a:a + 10].astype(np.float64) @ self.big_data
+            rows = np.arange(len(w))
+            if self.checked:
+                rows = np.flatnonzero((out[:, self.big] >= EXACT32).any(1))
+            for a in range(0, len(rows), 10):      # a float64 copy of ten rows of w at a time
+                at = rows[a:a + 10]
+                out[np.ix_(at, self.big)] = w[at].astype(np.float64) @ self.big_data
         return out
 
 
-def _column_tops(data: np.ndarray) -> Tuple[np.ndarray, bool]:
-    """(the largest absolute value of every column, whether every value is an integer), a slab of rows
-    at a time (no copy of the whole matrix)."""
+def _column_tops(data: np.ndarray) -> Tuple[np.ndarray, bool, bool]:
+    """(the largest absolute value of every column, whether every value is an integer, whether a value is
+    negative), a slab of rows at a time (no copy of the whole matrix)."""
     top = np.zeros(data.shape[1], np.float64)
-    integral = True
+    integral, negative = True, False
     for a in range(0, data.shape[0], ROWS):
         slab = data[a:a + ROWS]
         top = np.maximum(top, np.abs(slab).max(0))
         integral = integral and bool(np.array_equal(slab, np.round(slab)))
-    return top, integral
+        negative = negative or bool((slab < 0).any())
+    return top, integral, negative
 
 
 def exact_float32(data: np.ndarray, units: int) -> Tuple[np.ndarray, type]:

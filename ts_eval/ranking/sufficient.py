@@ -36,6 +36,9 @@ from ..models.registry import (
 )
 from .rows import DenseSums, RowSums, Sums
 
+#: the distinct rows added up at a time for the totals (a float64 slab of a few MB, never the whole table)
+TOTAL_ROWS = 1 << 13
+
 __all__ = ["CorpusData", "DEFAULT_MODELS", "GROUPS", "Model", "PAPER_MODELS", "REFERENCE_MODEL", "REGISTRY",
            "StatsMatrix", "SystemData", "UNAVAILABLE", "default_models", "get_model", "register", "resolve_models",
            "sentence_statistics", "statistics", "unit_ids"]
@@ -71,9 +74,12 @@ class StatsMatrix:
         if self._totals is None:
             if self.ids is None:
                 self._totals = self.data.sum(0, dtype=np.float64)
-            else:        # integers: the same sums in any order
-                uses = np.bincount(self.ids, minlength=self.data.shape[0]).astype(np.float64)
-                self._totals = uses @ self.data.astype(np.float64)
+            else:        # integers: the same sums in any order, a slab of rows at a time (no float64 copy
+                uses = np.bincount(self.ids, minlength=self.data.shape[0]).astype(np.float64)   # of the table)
+                total = np.zeros(self.data.shape[1], np.float64)
+                for a in range(0, len(uses), TOTAL_ROWS):
+                    total += uses[a:a + TOTAL_ROWS] @ self.data[a:a + TOTAL_ROWS].astype(np.float64)
+                self._totals = total
         return self._totals
 
     def sums(self) -> Sums:
