@@ -160,3 +160,43 @@ def test_totals_of_distinct_rows_are_added_a_slab_at_a_time_without_a_float64_co
     sm.data = table.view(Spy)
     assert np.array_equal(sm.totals, table[ids].sum(0, dtype=np.float64))
     assert copies and max(copies) <= 7
+
+
+def test_ahead_has_one_draw_under_way_while_the_caller_holds_the_one_before() -> None:
+    """RowSums.bootstrap draws into two buffers in turn: draw r + 2 may start only once the caller is done
+    with draw r (it asks for r + 2 when it takes r + 1), and the draws come in order."""
+    import threading
+    import time
+
+    events: List[str] = []
+    lock = threading.Lock()
+    made = iter(range(10))
+
+    def draw() -> np.ndarray:
+        k = next(made)
+        with lock:
+            events.append(f"start {k}")
+        time.sleep(0.002)
+        return np.array([k])
+
+    got = []
+    for r, x in enumerate(rows_module.ahead(draw, 10)):
+        got.append(int(x[0]))
+        time.sleep(0.004)                    # the caller counts longer than a draw takes
+        with lock:
+            events.append(f"done {r}")
+    assert got == list(range(10))
+    for k in range(2, 10):
+        assert events.index(f"done {k - 2}") < events.index(f"start {k}"), events
+
+
+def test_ahead_hands_a_draws_error_to_the_caller() -> None:
+    calls = iter(range(5))
+
+    def draw() -> np.ndarray:
+        if next(calls) == 2:
+            raise ValueError("bad draw")
+        return np.zeros(1)
+
+    with pytest.raises(ValueError, match="bad draw"):
+        list(rows_module.ahead(draw, 5))

@@ -226,34 +226,35 @@ class RowSums:
 def ahead(draw: Callable[[], np.ndarray], count: int) -> Iterator[np.ndarray]:
     """``count`` results of ``draw()`` in order, each drawn in one other thread while the caller counts the one
     before (numpy draws without the interpreter's lock, so the drawing and the counting share two cores; one
-    thread draws them all, in order: the same numbers).
+    thread draws them all, in order: the same numbers).  Exactly one draw is under way while the caller holds
+    the one before, so a ``draw`` may write into two buffers in turn.
 
-    The thread is a daemon that hands over its draws through a queue of one: when the caller stops (an error,
-    Ctrl-C), it is left waiting and never keeps the interpreter from exiting (a thread pool's worker is joined
-    at exit, and a KeyboardInterrupt that lands while the pool's locks are held can leave the exit waiting
-    on them)."""
+    The thread is a daemon, asked for each draw through a queue: when the caller stops (an error, Ctrl-C) it
+    is told to end and never keeps the interpreter from exiting (a thread pool's worker is joined at exit, and
+    a KeyboardInterrupt that lands while the pool's locks are held can leave the exit waiting on them)."""
     if count < 2:
         for _ in range(count):
             yield draw()
         return
-    handed: queue.Queue[Tuple[bool, Any]] = queue.Queue(maxsize=1)
-    stop = threading.Event()
+    asked: queue.SimpleQueue[bool] = queue.SimpleQueue()
+    handed: queue.SimpleQueue[Tuple[bool, Any]] = queue.SimpleQueue()
 
     def work() -> None:
         try:
-            for _ in range(count):
-                if stop.is_set():
-                    return
+            while asked.get():
                 handed.put((True, draw()))
         except BaseException as err:     # handed to the caller, who raises it
             handed.put((False, err))
 
     threading.Thread(target=work, name="ts_eval-draws", daemon=True).start()
+    asked.put(True)
     try:
-        for _ in range(count):
+        for r in range(count):
             ok, got = handed.get()
             if not ok:
                 raise got
+            if r + 1 < count:
+                asked.put(True)              # the next draw, while the caller counts this one
             yield got
     finally:
-        stop.set()
+        asked.put(False)
