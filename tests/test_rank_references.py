@@ -196,3 +196,4 @@ def test_the_command_line_errors(tmp_path, capsys):
     other = write(tmp_path / "other.conll", B, [["John", "lives", "in", "New", "York", "Town"], SENTENCES[1]])
     code, _, err = run_cli(["rank", "--gold", argv[1], "--gold", f"fixed={other}", *argv[4:]], capsys)
     assert code != 0 and "City" in err and "Town" in err and "other.conll" in err
+    assert "reference fixed" in err and "system" not in err        # what the messages call each side

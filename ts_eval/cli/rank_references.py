@@ -62,7 +62,8 @@ def run(args: argparse.Namespace, models: object, reference: str, rank_reference
     named = [(f"--gold {name_a}", path_a), (f"--gold {name_b}", path_b)] + [("system", f) for f in files]
     check_stdin_once(named)                 # (before anything is read; no output is an input)
     check_outputs([("--output", args.output)] if args.output else [], named)
-    inputs = replace(shared, gold=path_a, systems=(path_b, *files), names=(name_b, *names))
+    inputs = replace(shared, gold=path_a, systems=(path_b, *files), names=(name_b, *names),
+                     words=(f"reference {name_a}", f"reference {name_b}", *("system" for _ in files)))
     numbers = {k: getattr(args, k) for k in ("bootstrap", "permutations", "seed", "confidence", "alpha")}
     with option_errors():
         corpus = inputs.corpus("rank", 2)
