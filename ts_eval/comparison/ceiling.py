@@ -36,6 +36,7 @@ import numpy as np
 from ..core.corpus import Corpus
 from ..errors import OptionError
 from ..ranking.sufficient import StatsMatrix, resolve_models, sentence_statistics
+from .changes import as_gold
 
 
 @dataclass
@@ -133,15 +134,6 @@ def _with_gold_as_side(corpus: Corpus) -> Corpus:
                                system_info={name: corpus.gold_info, **corpus.system_info})
 
 
-def _as_reference(corpus: Corpus, reference: str, sides: Sequence[str]) -> Corpus:
-    """The corpus with the side ``reference`` as gold and ``sides`` as its systems (what
-    :func:`ts_eval.comparison.references.as_gold` does; not imported from there, which reads files, to keep
-    this module one floor lower)."""
-    return dataclasses.replace(corpus, gold=corpus.systems[reference], gold_info=corpus.system_info[reference],
-                               systems={n: corpus.systems[n] for n in sides},
-                               system_info={n: corpus.system_info[n] for n in sides})
-
-
 def human_ceiling(corpus: Corpus, annotators: Sequence[str], systems: Optional[Sequence[str]] = None, *,
                   models: Optional[Sequence[str]] = None) -> HumanCeiling:
     """Every system (``systems``; default: every side of ``corpus`` that is no annotator) scored against every
@@ -171,7 +163,7 @@ def human_ceiling(corpus: Corpus, annotators: Sequence[str], systems: Optional[S
     scores: Dict[str, Dict[str, np.ndarray]] = {}
     for ref in annotators:
         sides = names + [a for a in annotators if a != ref]
-        under = _as_reference(work, ref, sides)
+        under = as_gold(work, ref, sides)
         data, cols = sentence_statistics(under, chosen, sides)
         matrix = StatsMatrix(list(sides), list(chosen), data, cols)
         with np.errstate(divide="ignore", invalid="ignore"):
