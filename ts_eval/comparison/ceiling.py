@@ -100,7 +100,7 @@ def _num(x: float) -> Optional[float]:
     return None if np.isnan(x) else float(x)
 
 
-def _with_gold_as_side(corpus: Corpus) -> Corpus:
+def with_gold_as_side(corpus: Corpus) -> Corpus:
     """The corpus with its gold also among the systems, under its name (so any side can be a reference)."""
     name = corpus.gold_info.name
     if name in corpus.systems:
@@ -115,7 +115,7 @@ def human_ceiling(corpus: Corpus, annotators: Sequence[str], systems: Optional[S
     annotator (``annotators``: two or more side names; the gold's name, ``corpus.gold_info.name``, is one
     too), and every annotator against every other, under every model of ``models`` (default: ``rank``'s
     default models), as the module docstring says."""
-    work = _with_gold_as_side(corpus)
+    work = with_gold_as_side(corpus)
     annotators = list(annotators)
     if len(annotators) < 2:
         raise OptionError("the human ceiling needs two annotators or more", option="annotators", value=annotators)

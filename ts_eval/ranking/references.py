@@ -21,13 +21,13 @@ under ``mixed``).  Those sums are exact: A's summed statistics plus the units' B
 **Two or more references** (:func:`rank_several`): an original test set and its corrections, or several
 annotators of the same text.  Every system is ranked under every reference as ``rank`` ranks it, all with the
 same resamples (:func:`rank_under`), so any two rankings can be compared as :func:`rank_references` compares
-two: each system's paired bootstrap difference,
-Spearman and Kendall, the flips and the sensitivity per model.  ``pairs="consecutive"`` compares each
-reference with the next (from one reference to the next: ``A -> B``, ``B -> C``, ...), ``"all"`` every pair in
-the order given.  Each compared pair (a *step*) also gives what changed from its first reference to its second
-(:func:`ts_eval.comparison.changes.reference_changes`) and, with ``suspects``, the first reference's gold
-suspects (as the error analysis finds them from the systems: :func:`ts_eval.analysis.gold_suspects.gold_suspects`)
-checked against that change (:func:`ts_eval.analysis.suspects_checked.check_suspects`): the second reference taken as a correction of the
+two: each system's paired bootstrap difference, Spearman and Kendall, the flips and the sensitivity per model.
+``pairs="consecutive"`` compares each reference with the next (from one reference to the next: ``A -> B``,
+``B -> C``, ...), ``"all"`` every pair in the order given.  Each compared pair (a *step*) also gives what changed
+from its first reference to its second (:func:`ts_eval.comparison.changes.reference_changes`) and, with
+``suspects``, the first reference's gold suspects (as the error analysis finds them from the systems:
+:func:`ts_eval.analysis.gold_suspects.gold_suspects`) checked against that change
+(:func:`ts_eval.analysis.suspects_checked.check_suspects`): the second reference taken as a correction of the
 first.  With ``annotators``, the references are annotators of the same text: each is also scored against the
 others, beside the systems (:func:`ts_eval.comparison.ceiling.human_ceiling`).
 
@@ -43,7 +43,7 @@ import numpy as np
 
 from ..analysis.gold_suspects import gold_suspects
 from ..analysis.suspects_checked import SuspectCheck, check_suspects
-from ..comparison.ceiling import HumanCeiling, human_ceiling
+from ..comparison.ceiling import HumanCeiling, human_ceiling, with_gold_as_side
 from ..comparison.changes import CHANGE_KINDS, ReferenceChanges, as_gold, reference_changes, reference_systems
 from ..core.corpus import Corpus
 from ..core.matching import ThresholdLike
@@ -323,14 +323,15 @@ def rank_several(corpus: Corpus, references: Sequence[str], *, systems: Optional
     steps, changes = [], []
     checked: List[Optional[SuspectCheck]] = []
     analyses: Dict[str, Any] = {}
+    work = with_gold_as_side(corpus)            # any reference can be either side of a step
     for a, b in _pairs(refs, pairs):
-        ch = reference_changes(corpus, b, None if a == gold else a)
+        ch = reference_changes(work, b, a)
         steps.append(compare_rankings(corpus, ch, (a, rankings[a], stats[a]), (b, rankings[b], stats[b]), unit=unit,
                                       confidence=confidence, alpha=alpha))
         changes.append(ch)
         if suspects:
             if a not in analyses:
-                under = corpus if a == gold else as_gold(corpus, a, names)
+                under = corpus if a == gold else as_gold(work, a, names)
                 analyses[a] = gold_suspects(under, names, min_overlap=min_overlap)
             checked.append(check_suspects(analyses[a], ch, ks=tuple(ks)))
         else:

@@ -109,12 +109,14 @@ def _ceiling(c: ModelCeiling, annotators: List[str]) -> Table:
     rows = [[Cell(row.rank, "rank"), Cell(row.name), Cell(row.role), Cell(row.mean, "score")]
             + [Cell(row.versus.get(a), "score") for a in annotators]
             + [Cell(c.reached.get(row.name), "count")] for row in c.rows]
+    rows.append([Cell(None, "rank"), Cell("ceiling"), Cell("annotators' mean"), Cell(c.ceiling, "score")]
+                + [Cell(None, "score") for _ in annotators] + [Cell(None, "count")])
     return Table(f"ceiling-{c.model}", f"Annotators and systems ({c.model}): the ceiling is {100 * c.ceiling:.2f}%",
-                 cols, rows, key_columns=2,
+                 cols, rows, key_columns=2, row_styles=["best" if row.role == "annotator" else None for row in c.rows]
+                 + ["total"],
                  note="An annotator is scored against the others, a system against every annotator; mean: over them; "
                       "the ceiling: the annotators' mean; reached: annotators whose mean a system reaches over the "
-                      "same references.",
-                 row_styles=["best" if row.role == "annotator" else None for row in c.rows])
+                      "same references.")
 
 
 def build(r: SeveralReferences, *, spell: Spelling = python_spelling) -> Page:
