@@ -30,7 +30,7 @@ def slope(r: SeveralReferences, k: int) -> Figure:
             "ranks": [[float(r.rankings[n].ranks[i, k]) for n in r.references] for i in order]}
     return Figure(f"slope-{model}", f"Each system's score from one reference to the next ({model})", "slope", data,
                   note="One line per system: its score under each reference (the leaderboard's numbers); "
-                       "the names at the right end with the last reference's rank.")
+                       "the names at the right end with the last reference's rank; each dot's tooltip gives its score.")
 
 
 def _label_counts(ch: ReferenceChanges, suffix: str) -> Table:
@@ -74,8 +74,8 @@ def _changes(ch: ReferenceChanges, suffix: str, head: str) -> List[Section]:
 
 def _suspects(s: SuspectCheck, suffix: str, head: str) -> List[Section]:
     cols = [Column("top", "first k"), Column("checked", "checked"), Column("touched", "touched"),
-            Column("agreed", "agreed"), Column("precision", "precision"),
-            Column("precision_agreed", "precision agreed")]
+            Column("agreed", "agreed"), Column("precision", "precision %"),
+            Column("precision_agreed", "precision agreed %")]
     rows = [[Cell(row["top"], "count"), Cell(row["checked"], "count"), Cell(row["touched"], "count"),
              Cell(row["agreed"], "count"), Cell(row["precision"], "score"), Cell(row["precision_agreed"], "score")]
             for row in s.at]

@@ -505,8 +505,9 @@ def _spread(ys: Sequence[float], gap: float, top: float, bottom: float) -> List[
 
 def slope(fig: Figure) -> Markup:
     """Each system's value from one reference to the next: a vertical value axis at the left, one column per
-    reference, one line per system; at the right end its last value, rank and name, spread apart so that no two
-    names overlap (a thin leader joins each name to its line's end)."""
+    reference, one line per system; at the right end its rank under the last reference and its name, spread apart
+    so that no two names overlap (a thin leader joins each name to its line's end); every dot's tooltip gives the
+    score and rank (the leaderboard's numbers).  Names only, no scores, at the end: a phone sees them all."""
     refs: List[str] = list(fig.data["references"])
     systems: List[str] = list(fig.data["systems"])
     values: List[List[Any]] = fig.data["values"]
@@ -520,10 +521,9 @@ def slope(fig: Figure) -> Markup:
     gap = FONT + 1.0
     plot_h = max(240.0, gap * len(systems) * 1.5)
     top = 30.0
-    step = 130.0
+    step = 110.0
     left = max(_width(_tick_label(t, kind, ticks), SMALL) for t in ticks) + 16
-    right = max((_width(f"{format_value(v[-1], kind)} {format_value(r[-1], 'rank')}. {s}")
-                 for s, v, r in zip(systems, values, ranks)), default=0) + 30
+    right = max((_width(f"{format_value(r[-1], 'rank')}. {s}") for s, r in zip(systems, ranks)), default=0) + 30
     width = left + step * max(len(refs) - 1, 1) + right
     height = top + plot_h + 12
 
@@ -562,7 +562,7 @@ def slope(fig: Figure) -> Markup:
             ly, end = spots[k], y(float(values[k][-1]))
             g.append(_el("line", x1=x(len(refs) - 1) + 5, x2=x(len(refs) - 1) + 20, y1=end, y2=ly, stroke=c,
                          class_="leader"))
-            label = f"{format_value(values[k][-1], kind)} {format_value(ranks[k][-1], 'rank')}. {name}"
+            label = f"{format_value(ranks[k][-1], 'rank')}. {name}"
             g.append(_text(x(len(refs) - 1) + 24, ly + 4, label, fill=c, class_="name"))
         body.append(_el("g", "".join(g), class_="series"))
     return _svg(fig, width, height, body)
