@@ -28,7 +28,8 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 from conll2003_data import DEFAULT_DATA, system_files  # noqa: E402  (scripts/ is on the path)
 
-from ts_eval.comparison.ceiling import human_ceiling, read_annotators  # noqa: E402
+from ts_eval.comparison.annotators import read_annotators  # noqa: E402
+from ts_eval.comparison.ceiling import human_ceiling  # noqa: E402
 
 ANNOTATORS = ("original", "conllpp")
 

@@ -10,8 +10,9 @@ Prints per system its exact-match F1 under both references, the difference with 
 interval and its rank under both; per model Spearman's rho and Kendall's tau-b between the two rankings,
 the pairs that flip and the sensitivity table (mean |difference|, rank moves, and the mean |difference|
 with one kind of change only: is TS's partial credit less sensitive to boundary corrections than exact
-match?); then the time against ``rank`` on the 28 systems with one reference (reading included; the
-fastest of ``--repeat`` runs each, the cores being shared; the issue's target is at most 2.5 times).
+match?) and the original's gold suspects checked against CoNLL++; then the time, HTML page included, against
+``rank`` on the 28 systems with one reference and its page (reading included; the fastest of ``--repeat`` runs
+each, the cores being shared; the issue's target is at most 2.5 times).
 Reads the shared data and writes nothing.
 """
 from __future__ import annotations
@@ -27,7 +28,9 @@ from conll2003_data import DEFAULT_DATA, system_files  # noqa: E402  (scripts/ i
 
 import ts_eval  # noqa: E402
 from ts_eval.comparison.references import read_references  # noqa: E402
-from ts_eval.ranking.references import KIND_GROUPS, rank_references  # noqa: E402
+from ts_eval.output.builders import build  # noqa: E402
+from ts_eval.output.renderers import render  # noqa: E402
+from ts_eval.ranking.references import KIND_GROUPS, rank_several  # noqa: E402
 from ts_eval.ranking.study import rank_corpus  # noqa: E402
 
 EXACT = "exact-f1-micro"
@@ -48,12 +51,15 @@ def main() -> int:
     for _ in range(max(args.repeat, 1)):     # alternately, so that a busy moment of the machine hits both alike
         t0 = time.perf_counter()
         one = rank_corpus(ts_eval.read(str(data / "gold.iob2"), files), **numbers)
+        render(build(one), "html")
         t_one = min(t_one, time.perf_counter() - t0)
         t0 = time.perf_counter()
         corpus = read_references(str(data / "gold.iob2"), str(data / "gold-conllpp.iob2"), files,
                                  names=("original", "conllpp"))
-        r = rank_references(corpus, "conllpp", **numbers)
+        several = rank_several(corpus, ["original", "conllpp"], **numbers)     # with the suspects checked
+        render(build(several), "html")
         t_two = min(t_two, time.perf_counter() - t0)
+    r = several.steps[0]
     assert r.a.scores.tolist() == one.scores.tolist()      # reference A ranks as rank does
 
     k = r.models.index(EXACT)
@@ -89,8 +95,14 @@ def main() -> int:
                   f"TS's partial credit is {'less' if a < b else 'not less'} sensitive")
     print(f"\nflips under {EXACT}: " + ", ".join(f"{p.better_under_a} > {p.better_under_b}"
                                                for p in r.flips[EXACT].pairs))
-    print(f"\ntime: rank with one reference {t_one:.1f} s; two references {t_two:.1f} s ({t_two / t_one:.2f}x; "
-          f"reading included, fastest of {max(args.repeat, 1)} runs each)")
+    check = several.suspects[0]
+    if check is not None:
+        print("\ngold suspects of the original checked against CoNLL++: " + ", ".join(
+            f"precision at {row['top']} {row['precision']:.2f}" for row in check.at)
+            + f"; recall {check.recall:.2f} ({check.pointed} of {check.corrections} changes)")
+    print(f"\ntime: rank with one reference and its HTML page {t_one:.1f} s; two references (the suspects checked) "
+          f"and their page {t_two:.1f} s ({t_two / t_one:.2f}x; reading included, fastest of {max(args.repeat, 1)} "
+          "runs each)")
     return 0
 
 

@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 from test_vocabulary import offenders
 
-from ts_eval.comparison.ceiling import human_ceiling, read_annotators
+from ts_eval.comparison.annotators import read_annotators
+from ts_eval.comparison.ceiling import human_ceiling
 from ts_eval.errors import InputError, OptionError
 
 EXACT = "exact-f1-micro"

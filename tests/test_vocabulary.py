@@ -88,6 +88,11 @@ def results():
 
     out["references"] = rank_references(corpus, NAMES[0], systems=NAMES[1:], models=["exact-f1-micro", "ts-f1-macro"],
                                         bootstrap=20, permutations=20, seed=1).to_dict()
+    from ts_eval.ranking.references import rank_several
+
+    out["references (several)"] = rank_several(corpus, ["gold", *NAMES[:2]], systems=NAMES[2:], annotators=True,
+                                               models=["exact-f1-micro", "ts-f1-macro"], bootstrap=20,
+                                               permutations=20, seed=1).to_dict()
     out["germeval"] = evaluate_germeval(read_germeval(str(NESTED))).to_dict()
     out["analyze"] = ts_eval.analyze(corpus, bootstrap=20, permutations=0, seed=1).to_dict()
     out["analyze (pair)"] = ts_eval.analyze(corpus, NAMES[:2], bootstrap=20, permutations=20, seed=1,
@@ -98,14 +103,16 @@ def results():
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("kind", ["score", "rank", "rank (runs)", "rank (tasks)", "compare", "references", "germeval",
+@pytest.mark.parametrize("kind", ["score", "rank", "rank (runs)", "rank (tasks)", "compare", "references",
+                                  "references (several)", "germeval",
                                   "analyze", "analyze (pair)", "errors", "agree"])
 def test_every_number_of_a_result_is_named_in_the_vocabulary(results, kind):
     bad = sorted(set(offenders(results[kind])))
     assert not bad, "\n".join(bad[:20])
 
 
-@pytest.mark.parametrize("kind", ["score", "rank", "rank (runs)", "rank (tasks)", "compare", "references", "germeval",
+@pytest.mark.parametrize("kind", ["score", "rank", "rank (runs)", "rank (tasks)", "compare", "references",
+                                  "references (several)", "germeval",
                                   "analyze", "analyze (pair)", "errors", "agree"])
 def test_every_json_says_its_layout(results, kind):
     assert results[kind]["layout"] == layout(kind.split()[0])

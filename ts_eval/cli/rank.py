@@ -80,7 +80,7 @@ def run(args: argparse.Namespace) -> int:
         sufficient.resolve_models(models)                 # unknown names fail before reading anything
         sufficient.get_model(reference)
     if len(args.gold or []) > 1:                          # several references: --gold NAME=PATH twice
-        from ..ranking.references import rank_references as ranked
+        from ..ranking.references import rank_several as ranked
         return rank_references.run(args, models, reference, ranked, inputs_of(args, names=None))
     numbers = {k: getattr(args, k) for k in ("bootstrap", "permutations", "seed", "confidence", "alpha",
                                              "aso_resamples", "aso_threshold")}

@@ -18,8 +18,14 @@ def add_task_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("inputs", nargs="*", metavar="SYSTEM",
                    help="system files or directories (with --gold), or one FILE with several system columns")
     p.add_argument("--gold", metavar="GOLD", action="append",
-                   help="gold file (one file per system); twice as NAME=PATH: the systems ranked under two "
-                        "references of the same tokens (a test set and its correction)")
+                   help="gold file (one file per system); two or more times as NAME=PATH: the systems ranked "
+                        "under several references of the same tokens (a test set and its corrections, or "
+                        "annotators: --annotators)")
+    p.add_argument("--annotators", action="store_true",
+                   help="with several --gold NAME=PATH: the references are annotators of the same text; each is "
+                        "also scored against the others, beside the systems (the human ceiling)")
+    p.add_argument("--pairs", choices=("consecutive", "all"), default="consecutive",
+                   help="with several --gold: compare each reference with the next (default) or every pair")
     p.add_argument("--task", nargs="+", action="append", metavar="ARG",
                    help="NAME GOLD SYSTEM... : one task (repeat for several)")
     p.add_argument("--manifest", metavar="FILE",
@@ -36,6 +42,9 @@ def task_specs(args: argparse.Namespace) -> List[TaskSpec]:
     """The tasks the arguments describe (exactly one way of giving inputs; each task's name once)."""
     if isinstance(args.gold, list):     # one --gold: its path (several: rank_references.py)
         args.gold = args.gold[0]
+    for flag, given in (("--annotators", args.annotators), ("--pairs", args.pairs != "consecutive")):
+        if given:
+            raise UsageError(f"{flag} applies to several references: give --gold NAME=PATH two or more times")
     specs = _specs(args)
     names = [s.name for s in specs]
     dup = sorted({n for n in names if names.count(n) > 1})

@@ -2,7 +2,8 @@
 the others (the human ceiling), so "as good as an annotator" is a number.
 
 The annotators and the systems are sides of one :class:`~ts_eval.core.corpus.Corpus` (its gold may be one
-of the annotators; :func:`read_annotators` reads them so, checking that every file holds the same tokens).
+of the annotators; :func:`ts_eval.comparison.annotators.read_annotators` reads them so, checking that every file
+holds the same tokens; it lives apart so that this module reads no file and the rankings can use it).
 Under every ranking model (the per-sentence statistics of :mod:`ts_eval.ranking.sufficient`, summed over
 the corpus), with ``k`` annotators:
 
@@ -29,7 +30,7 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
-from typing import Any, Dict, List, Mapping, Optional, Sequence
+from typing import Any, Dict, List, Optional, Sequence
 
 import numpy as np
 
@@ -99,33 +100,7 @@ def _num(x: float) -> Optional[float]:
     return None if np.isnan(x) else float(x)
 
 
-def read_annotators(annotators: Mapping[str, str], systems: Mapping[str, str] | Sequence[str] = (),
-                    **options: Any) -> Corpus:
-    """Annotators' files (a mapping name -> path, two or more) and systems' (paths, or a mapping name -> path)
-    as one Corpus: the first annotator is its gold (named so), the others and the systems its systems
-    (``options`` as :func:`ts_eval.read` takes them).  The readers check that every file holds the first
-    annotator's tokens, naming the first difference otherwise."""
-    from ..io.api import read_pair
-    from ..io.source import system_name
-
-    names = list(annotators)
-    if len(names) < 2:
-        raise OptionError("the human ceiling needs two annotators or more", option="annotators", value=names)
-    items = list(systems.items()) if isinstance(systems, Mapping) else [
-        (system_name(str(p)) or f"system{k + 1}", str(p)) for k, p in enumerate(systems)]
-    clash = sorted({n for n, _ in items} & set(names))
-    if clash:
-        raise OptionError(f"{clash[0]!r} names an annotator and a system; name them otherwise",
-                          option="systems", value=clash[0])
-    sides = (*(f"annotator {n}" for n in names), *("system" for _ in items))
-    others = {n: str(annotators[n]) for n in names[1:]}
-    corpus = read_pair(str(annotators[names[0]]), {**others, **{n: str(p) for n, p in items}}, sides=sides,
-                       **options)
-    corpus.gold_info.name = names[0]
-    return corpus
-
-
-def _with_gold_as_side(corpus: Corpus) -> Corpus:
+def with_gold_as_side(corpus: Corpus) -> Corpus:
     """The corpus with its gold also among the systems, under its name (so any side can be a reference)."""
     name = corpus.gold_info.name
     if name in corpus.systems:
@@ -140,7 +115,7 @@ def human_ceiling(corpus: Corpus, annotators: Sequence[str], systems: Optional[S
     annotator (``annotators``: two or more side names; the gold's name, ``corpus.gold_info.name``, is one
     too), and every annotator against every other, under every model of ``models`` (default: ``rank``'s
     default models), as the module docstring says."""
-    work = _with_gold_as_side(corpus)
+    work = with_gold_as_side(corpus)
     annotators = list(annotators)
     if len(annotators) < 2:
         raise OptionError("the human ceiling needs two annotators or more", option="annotators", value=annotators)

@@ -39,7 +39,7 @@ KINDS = (
 # style hints (renderers map them to colours or marks; a renderer may ignore any)
 STYLES = ("best", "worse", "better", "up", "down", "significant", "muted", "total")
 
-FIGURE_KINDS = ("bump", "heatmap", "bars", "stacked_bars", "intervals", "grouped_bars")
+FIGURE_KINDS = ("bump", "heatmap", "bars", "stacked_bars", "intervals", "grouped_bars", "slope")
 
 
 @dataclass
@@ -119,6 +119,9 @@ class Figure:
     - ``grouped_bars``: {"groups": [names], "series": [names], "values": [[v per series] per group],
       "low": [[v]] | None, "high": [[v]] | None, "kind": a cell kind}: one bar per series in each
       group, one colour per series, the interval as a whisker
+    - ``slope``: {"references": [names], "systems": [names], "values": [[v per reference] per system],
+      "ranks": [[rank per reference] per system], "kind": a cell kind}: one line per system through its
+      value under each reference, left to right
     """
 
     id: str

@@ -30,8 +30,10 @@ def raw(v: Any) -> str:
         return ""
     if isinstance(v, bool):
         return "true" if v else "false"
-    if isinstance(v, float):
-        return "" if math.isnan(v) else repr(v)
+    if isinstance(v, float):        # (numpy's float64 too: its repr is np.float64(...) since numpy 2)
+        return "" if math.isnan(v) else repr(float(v))
+    if type(v).__module__ == "numpy" and hasattr(v, "item"):     # a numpy integer or bool
+        return raw(v.item())
     return str(v)
 
 

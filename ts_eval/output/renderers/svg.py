@@ -492,11 +492,86 @@ def grouped_bars(fig: Figure) -> Markup:
     return _svg(fig, max(left + plot + 12, per_line * legend_w), height, body, min_scale=0)
 
 
+def _spread(ys: Sequence[float], gap: float, top: float, bottom: float) -> List[float]:
+    """Label positions near ``ys`` (ascending) at least ``gap`` apart, within [top, bottom] where they fit."""
+    out: List[float] = []
+    for y in ys:
+        out.append(max(y, top, out[-1] + gap) if out else max(y, top))
+    for k in range(len(out) - 1, -1, -1):
+        limit = bottom if k == len(out) - 1 else out[k + 1] - gap
+        out[k] = min(out[k], limit)
+    return out
+
+
+def slope(fig: Figure) -> Markup:
+    """Each system's value from one reference to the next: a vertical value axis at the left, one column per
+    reference, one line per system; at the right end its rank under the last reference and its name, spread apart
+    so that no two names overlap (a thin leader joins each name to its line's end); every dot's tooltip gives the
+    score and rank (the leaderboard's numbers).  Names only, no scores, at the end: a phone sees them all."""
+    refs: List[str] = list(fig.data["references"])
+    systems: List[str] = list(fig.data["systems"])
+    values: List[List[Any]] = fig.data["values"]
+    ranks: List[List[Any]] = fig.data.get("ranks") or [[None] * len(refs) for _ in systems]
+    kind = fig.data.get("kind", "score")
+    finite = [float(v) for row in values for v in row if _finite(v)]
+    lo, hi = (min(finite), max(finite)) if finite else (0.0, 1.0)
+    pad = (hi - lo) * 0.04 or 0.01
+    ticks = nice_ticks(lo - pad, hi + pad)
+    lo, hi = min(ticks[0], lo), max(ticks[-1], hi)
+    gap = FONT + 1.0
+    plot_h = max(240.0, gap * len(systems) * 1.5)
+    top = 30.0
+    step = 110.0
+    left = max(_width(_tick_label(t, kind, ticks), SMALL) for t in ticks) + 16
+    right = max((_width(f"{format_value(r[-1], 'rank')}. {s}") for s, r in zip(systems, ranks)), default=0) + 30
+    width = left + step * max(len(refs) - 1, 1) + right
+    height = top + plot_h + 12
+
+    def x(j: int) -> float:
+        return left + step * j
+
+    def y(v: float) -> float:
+        return top + (hi - v) / (hi - lo) * plot_h if hi > lo else top + plot_h / 2
+
+    body = []
+    for t in ticks:
+        body.append(_el("line", x1=left - 4, x2=x(len(refs) - 1), y1=y(t), y2=y(t), class_="grid"))
+        body.append(_text(left - 8, y(t) + 4, _tick_label(t, kind, ticks), text_anchor="end",
+                          font_size=str(SMALL), class_="tick"))
+    for j, name in enumerate(refs):
+        body.append(_el("line", x1=x(j), x2=x(j), y1=top, y2=top + plot_h, class_="grid"))
+        body.append(_text(x(j), top - 12, name, font_size=str(SMALL), class_="axis",
+                          text_anchor="start" if j == 0 and len(refs) > 1 else "middle"))
+    ends = sorted((float(v[-1]), k) for k, v in enumerate(values) if _finite(v[-1]))
+    spots = dict(zip([k for _, k in reversed(ends)],
+                     _spread([y(v) for v, _ in reversed(ends)], gap, top + 4, top + plot_h + 4)))
+    for k, name in enumerate(systems):
+        c = series_colour(k)
+        pts = [(x(j), y(float(v))) for j, v in enumerate(values[k]) if _finite(v)]
+        g = [_title(name)]
+        if len(pts) > 1:
+            g.append(_el("polyline", points=" ".join(f"{_n(a)},{_n(b)}" for a, b in pts), stroke=c, fill="none",
+                         class_="line"))
+        for j, v in enumerate(values[k]):
+            if _finite(v):
+                tip = f"{name}: {format_value(v, kind)} under {refs[j]}"
+                if _finite(ranks[k][j]):
+                    tip += f", rank {format_value(ranks[k][j], 'rank')}"
+                g.append(_el("circle", _title(tip), cx=x(j), cy=y(float(v)), r="3.5", fill=c, class_="dot"))
+        if k in spots:
+            ly, end = spots[k], y(float(values[k][-1]))
+            g.append(_el("line", x1=x(len(refs) - 1) + 5, x2=x(len(refs) - 1) + 20, y1=end, y2=ly, stroke=c,
+                         class_="leader"))
+            label = f"{format_value(ranks[k][-1], 'rank')}. {name}"
+            g.append(_text(x(len(refs) - 1) + 24, ly + 4, label, fill=c, class_="name"))
+        body.append(_el("g", "".join(g), class_="series"))
+    return _svg(fig, width, height, body)
+
+
 DRAW: Dict[str, Callable[[Figure], Markup]] = {
     "bump": bump, "heatmap": heatmap, "bars": bars, "stacked_bars": stacked_bars, "intervals": intervals,
-    "grouped_bars": grouped_bars,
+    "grouped_bars": grouped_bars, "slope": slope,
 }
-
 
 def figure_svg(fig: Figure) -> Markup:
     """The ``<svg>`` element of ``fig`` (one of :data:`ts_eval.output.page.FIGURE_KINDS`)."""
