@@ -181,3 +181,36 @@ def test_the_json_speaks_the_vocabulary():
 
     d = json.loads(json.dumps(ts_eval.validate(GOLD, [CLEAN, BROKEN], max_problems=3).to_dict()))
     assert not sorted(set(offenders(d)))
+
+
+JSONL_GOLD, JSONL_CLEAN, JSONL_BROKEN = (str(HERE / n) for n in ("gold.jsonl", "clean.jsonl", "broken.jsonl"))
+
+
+def test_json_lines_are_read_record_by_record():
+    assert ts_eval.validate(JSONL_GOLD, JSONL_CLEAN).valid
+    assert ts_eval.validate(GOLD, JSONL_CLEAN).valid                 # gold in columns, the submission in JSON
+    for gold in (JSONL_GOLD, GOLD):
+        v = ts_eval.validate(gold, JSONL_BROKEN)
+        # a span past the tokens (line 2), a record cut short (line 3): each refused on its own, and the
+        # records after them still read (line 4's label); the refused ones are not reported missing too
+        assert [(p.line, p.kind) for p in v.problems] == [(2, "bad_record"), (3, "bad_record"),
+                                                          (4, "unknown_label")]
+        assert "invalid JSON" in v.problems[1].found and "'ORGANISATION'" in v.problems[2].found
+
+
+def test_json_lines_tokens_and_ill_formed_tags(tmp_path):
+    records = Path(JSONL_CLEAN).read_text().splitlines()
+    odd = tmp_path / "odd.jsonl"
+    odd.write_text("\n".join([records[0].replace('"German"', '"Germany"'), records[2], records[3],
+                              '{"tokens": ["Hello"], "spans": []}']) + "\n")
+    v = ts_eval.validate(JSONL_GOLD, str(odd))
+    assert [(p.line, p.kind) for p in v.problems] == [(1, "token_mismatch"), (2, "missing_document"),
+                                                      (4, "extra_document")]
+    tags = tmp_path / "tags.jsonl"
+    tags.write_text('{"tokens": ["EU", "rejects", "German", "call", "."], "tags": ["I-ORG", "O", "I-MISC", "O", "O"]}\n'
+                    '{"tokens": ["Peter", "Blackburn"], "tags": ["B-PER", "I-PER"]}\n'
+                    '{"tokens": ["BRUSSELS", "1996-08-22"], "tags": ["B-LOC", "O"]}\n'
+                    '{"tokens": ["The", "European", "Commission", "said"], "tags": ["O", "B-ORG", "I-ORG", "O"]}\n')
+    v = ts_eval.validate(JSONL_GOLD, str(tags))
+    assert [(p.line, p.kind) for p in v.problems] == [(1, "ill_formed")]
+    assert "2 ill-formed spans" in v.problems[0].found

@@ -18,10 +18,11 @@ from __future__ import annotations
 
 import codecs
 from dataclasses import dataclass, field
-from typing import List, Optional, Tuple
+from typing import Any, List, Mapping, Optional, Tuple
 
+from ..errors import InputError
 from .columns import BOM, line_fields
-from .source import display_name, read_bytes
+from .source import RawBlock, display_name, read_bytes
 
 
 @dataclass
@@ -147,3 +148,50 @@ def first_problem(lines: ColumnLines) -> Optional[Tuple[str, int, str]]:
         return None
     p = min(lines.problems, key=lambda q: q.line)
     return lines.path, p.line, f"{p.found}; expected {p.expected}"
+
+
+@dataclass
+class Record:
+    """One record (document, or sentence) of an input read on its own: its first line, its Documents (None: the
+    reader refused it) and the reader's error."""
+
+    line: int
+    docs: Any = None
+    error: Optional[InputError] = None
+    raw: Any = None                   # the bytes it was read from (a RawBlock)
+
+
+def record_parts(path: str, fmt: str, options: Mapping[str, Any], decoding: Any) -> Optional[List[Record]]:
+    """Every record of ``path`` read on its own by the reader of format ``fmt`` (its feed, in blocks of one
+    record), so that a bad record is one problem and the records after it are still read; None when the
+    format's reader does not read records one by one (a brat folder, generated outputs)."""
+    from .feed import DocumentFeed
+    from .formats import get_format
+
+    record = get_format(fmt)
+    if record.places:
+        return None
+    try:
+        feed = record.feed(path, record.make_options(options), decoding, 1)
+    except InputError as err:
+        return [Record(err.line or 0, None, err)]
+    if not isinstance(feed, DocumentFeed):
+        return None
+    out: List[Record] = []
+    for raw in feed.blocks:
+        if isinstance(raw, RawBlock) and not raw.data.strip():
+            continue
+        line = raw.lines + 1 + _blank_lines(raw.data) if isinstance(raw, RawBlock) else len(out) + 1
+        try:
+            docs = feed.parse(raw, None, len(out))
+        except InputError as err:
+            out.append(Record(err.line or line, None, err, raw))
+            continue
+        if docs is not None and docs.n_docs:
+            out.append(Record(line, docs, None, raw))
+    return out
+
+
+def _blank_lines(data: bytes) -> int:
+    """Blank lines at the start of ``data``."""
+    return data[:len(data) - len(data.lstrip(b"\r\n"))].count(b"\n")

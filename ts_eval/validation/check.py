@@ -21,6 +21,7 @@ from ..io.inputs import Inputs, resolve_columns
 from ..io.paths import system_names
 from ..io.source import STDIN, display_name
 from .align import Aligner
+from .records import check_records
 from .result import Problem, SubmissionCheck, Validation, checked
 from .tags import SideTags, check_tags, scheme_for
 
@@ -129,7 +130,7 @@ def _two_files(inputs: Inputs, allowed: Optional[Set[str]], most: Optional[int])
     names = system_names(files, inputs.names)
     columns = inputs.input_format(inputs.gold, gold=True) == "columns"
     if not columns or any(inputs.input_format(f) != "columns" for f in files):
-        return [_by_reader(inputs, f, n, allowed, most) for f, n in zip(files, names)]
+        return [_records(inputs, f, n, allowed, most) for f, n in zip(files, names)]
     gold = _gold_lines(inputs)
     gside = _side(gold, _column(gold, -1 if inputs.gold_column is None else inputs.gold_column), inputs)
     gold_tokens = _tokens(gold, inputs)
@@ -169,6 +170,19 @@ def _read_as_score(inputs: Inputs, path: str) -> List[Problem]:
         return [Problem(err.path or display_name(path), err.line or 0, "unreadable", err.message,
                         "a file the reader reads")]
     return []
+
+
+def _records(inputs: Inputs, path: str, name: str, allowed: Optional[Set[str]],
+             most: Optional[int]) -> SubmissionCheck:
+    """A submission in a format of records, read record by record (:mod:`.records`); one its reader reads whole
+    only: :func:`_by_reader`."""
+    found = check_records(inputs, path, allowed) if path != STDIN else None
+    if found is None:
+        return _by_reader(inputs, path, name, allowed, most)
+    problems, records = found
+    if not problems:
+        problems = _read_as_score(inputs, path)
+    return checked(display_name(path), name, problems, most, lines=records)
 
 
 def _by_reader(inputs: Inputs, path: str, name: str, allowed: Optional[Set[str]],
