@@ -96,6 +96,7 @@ def column_lines(path: str, delimiter: Optional[str] = None, raw_bytes: Optional
                                     "token lines"))
         return out
     current = Sentence()
+    docstarts: List[Tuple[int, int, str]] = []
     lines = text.split("\n")
     if lines and lines[-1] == "":
         lines.pop()
@@ -111,12 +112,17 @@ def column_lines(path: str, delimiter: Optional[str] = None, raw_bytes: Optional
             _close(out, current)
             out.documents += 1
             out.document_lines.append(k)
+            docstarts.append((k, len(fields), line.rstrip("\r")))
             current = Sentence(document=out.documents)
             continue
         _check_width(out, k, line, fields, delimiter)
         current.lines.append(k)
         current.fields.append(fields)
     _close(out, current)
+    for k, n, shown in docstarts:     # (1 field, or as many as the token lines: the readers' rule)
+        if out.width and n not in (1, out.width):
+            problems.append(LineProblem("column_count", k, f"-DOCSTART- line with {n} columns: {shown!r}",
+                                        f"1 or {out.width} columns as on line {out.width_line}"))
     if not out.sentences and not problems:
         problems.append(LineProblem("empty_file", 0, "no token lines", "token lines"))
     return out

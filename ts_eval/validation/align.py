@@ -43,6 +43,14 @@ def _pieces(seq: List[Tuple[str, int, int]], a: int, b: int) -> List[Tuple[bool,
     return out
 
 
+def _position(seq: List[Tuple[str, int, int]], k: int) -> int:
+    """The 1-based place of token ``k`` of ``seq`` in its sentence (record)."""
+    start = k
+    while start > 0 and seq[start][2] < 0:
+        start -= 1
+    return k - start + 1
+
+
 class Aligner:
     """Gold's and a submission's lines (``gold``, ``sub``) with each sentence's tokens (``gold_tokens``,
     ``sub_tokens``); :meth:`problems` aligns them."""
@@ -109,11 +117,17 @@ class Aligner:
                 self._boundaries(g[a1:a2], s[b1:b2], a1 == 0 or b1 == 0)
                 continue
             n = min(a2 - a1, b2 - b1) if op == "replace" else 0
-            for (gt, gl, _), (st, sl, _) in zip(g[a1:a1 + n], s[b1:b1 + n]):
-                self.out.append(Problem(self.sub.path, sl, "token_mismatch", repr(st), f"{gt!r} as on gold line {gl}",
+            for k, ((gt, gl, _), (st, sl, _)) in enumerate(zip(g[a1:a1 + n], s[b1:b1 + n])):
+                at, gold = "", f"as on gold line {gl}"
+                if self.unit != "sentence":
+                    at = f" (token {_position(s, b1 + k)} of the record)"
+                    gold = f"as token {_position(g, a1 + k)} of gold's record at line {gl}"
+                self.out.append(Problem(self.sub.path, sl, "token_mismatch", repr(st) + at, f"{gt!r} {gold}",
                                         gold_line=gl))
             if a1 + n < a2:
                 line = s[b1 + n][1] if b1 + n < len(s) else self._sub_line(j2)
+                if self.unit == "sentence" and b1 + n > 0 and (b1 + n == len(s) or s[b1 + n][2] >= 0):
+                    line = s[b1 + n - 1][1] + 1           # (missing at a sentence's end: where it ends)
                 for whole, a, b in _pieces(g, a1 + n, a2):
                     if whole:
                         self._sentences_missing(g[a][2], g[a][2] + sum(x[2] >= 0 for x in g[a:b]), line)

@@ -19,7 +19,7 @@ from ..io.collect import ColumnLines, column_lines
 from ..io.conll import raw_tag
 from ..io.inputs import Inputs, resolve_columns
 from ..io.paths import system_names
-from ..io.source import STDIN, display_name
+from ..io.source import STDIN, display_name, system_name
 from .align import Aligner
 from .records import check_records
 from .result import Problem, SubmissionCheck, Validation, checked
@@ -214,10 +214,10 @@ def _one_file(inputs: Inputs, allowed: Optional[Set[str]], most: Optional[int]) 
     lines = column_lines(path, inputs.delimiter)
     problems = _file_problems(lines)
     if not lines.sentences:
-        return [checked(lines.path, display_name(path), problems, most, _notes(lines))]
+        return [checked(lines.path, system_name(path), problems, most, _notes(lines))]
     gcol, scols = resolve_columns(path, lambda: lines.width, inputs.gold_column, inputs.system_columns)
     names = (list(inputs.names) if inputs.names is not None else
-             [f"col{c}" for c in scols] if len(scols) > 1 else [display_name(path)])
+             [f"col{c}" for c in scols] if len(scols) > 1 else [system_name(path)])
     gside = _side(lines, _column(lines, gcol), inputs)
     sizes = {"lines": lines.lines, "sentences": len(lines.sentences),
              "tokens": sum(len(s.lines) for s in lines.sentences)}
