@@ -39,8 +39,8 @@ def _problems(s: SubmissionCheck, k: int, most: Any, spelling: Spelling) -> List
     rows = []
     for n, p in enumerate(s.problems, 1):
         expected = p.expected + "".join(f"; {policy}: {what}" for policy, what in p.repairs.items())
-        rows.append([Cell(n, "count"), Cell(p.line or None, "count"), Cell(p.gold_line, "count"), Cell(p.kind), Cell(p.found),
-                     Cell(expected)])
+        rows.append([Cell(n, "count"), Cell(p.line or None, "count"), Cell(p.gold_line, "count"), Cell(p.kind),
+                     Cell(p.found), Cell(expected)])
     note = (f"The first {len(s.problems)} of {s.total} problems ({spell([Hint('max_problems', most)], spelling)})."
             if len(s.problems) < s.total else "")
     return [Table(f"problems-{k + 1}", f"Problems of {s.name} ({s.file})", cols, rows, note=note)]
