@@ -10,7 +10,8 @@
   the analysis page).
 - :mod:`.agree`: an :class:`~ts_eval.agreement.results.Agreement`;
 - :mod:`.references`: a :class:`~ts_eval.ranking.references.ReferenceRanking`;
-- :mod:`.several_references`: a :class:`~ts_eval.ranking.references.SeveralReferences`.
+- :mod:`.several_references`: a :class:`~ts_eval.ranking.references.SeveralReferences`;
+- :mod:`.validate`: a :class:`~ts_eval.validation.result.Validation`.
 
 :func:`build` picks the builder by the result's type (a GermEval report by its settings).
 A builder selects, orders and labels numbers the result holds; it computes none.
@@ -24,7 +25,7 @@ from ...errors import Spelling, python_spelling
 from ..page import Page
 
 KINDS = ("score", "fair", "rank", "compare", "germeval", "analyze", "analysis_errors", "agree", "references",
-         "several_references")
+         "several_references", "validate")
 
 
 def kind_of(result: Any) -> str:
@@ -46,6 +47,8 @@ def kind_of(result: Any) -> str:
         return "references"
     if name == "SeveralReferences":
         return "several_references"
+    if name == "Validation":
+        return "validate"
     if isinstance(result, Report):
         return "germeval" if result.settings.get("command") == "germeval" else "score"
     if isinstance(result, dict):
