@@ -175,3 +175,44 @@ def reference_systems(corpus: Corpus, a: Optional[str], b: str, systems: Optiona
     if not names:
         raise OptionError("no system besides the references", option="systems", value=systems)
     return names
+
+
+def reference_sides(corpus: Corpus, references: Sequence[str], systems: Optional[Sequence[str]] = None
+                    ) -> Tuple[List[str], List[str]]:
+    """(references, systems) checked: two or more distinct references, each the gold's name or a side of
+    ``corpus``; the systems (default: every side that is no reference), none of them a reference."""
+    refs = list(references)
+    if len(refs) < 2:
+        raise OptionError("several references are two or more", option="references", value=refs)
+    gold = corpus.gold_info.name
+    if gold in refs[1:] and gold not in corpus.systems:
+        raise OptionError(f"the gold ({gold!r}) is a reference: it comes first", option="references", value=refs)
+    for k, r in enumerate(refs):
+        if r in refs[:k]:
+            raise OptionError(f"the reference {r!r} is given twice; name the references apart",
+                              option="references", value=r)
+        if r != gold and r not in corpus.systems:
+            raise OptionError(f"no reference called {r!r}; the corpus has {', '.join([gold, *corpus.systems])}",
+                              option="references", value=r)
+    names = [n for n in corpus.systems if n not in refs] if systems is None else list(systems)
+    for n in names:
+        if n in refs:
+            raise OptionError(f"{n!r} is a reference, not a system", option="systems", value=n)
+        if n not in corpus.systems:
+            raise OptionError(f"no system called {n!r}", option="systems", value=n)
+    if not names:
+        raise OptionError("no system besides the references", option="systems", value=systems)
+    return refs, names
+
+
+def under(corpus: Corpus, reference: str, systems: Sequence[str]) -> Corpus:
+    """The corpus with ``reference`` (the gold's name or a side) as gold and ``systems`` as its systems."""
+    if reference in corpus.systems:
+        return as_gold(corpus, reference, systems)
+    return dataclasses.replace(corpus, systems={n: corpus.systems[n] for n in systems},
+                               system_info={n: corpus.system_info[n] for n in systems})
+
+
+def side_of(corpus: Corpus, reference: str) -> Optional[str]:
+    """``reference`` as the functions of :mod:`.references` take a side: None for the gold."""
+    return reference if reference in corpus.systems else None
