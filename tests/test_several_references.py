@@ -223,3 +223,15 @@ def test_the_unchanged_sentences_differ_by_nothing_for_any_system(paths):
     for step in steps.steps:
         for s in step.comparison.systems:
             assert all(np.isclose(p["unchanged"]["difference"], 0) for p in s.scores.values())
+
+
+def test_gold_suspects_are_the_error_analysiss_every_suspect(paths):
+    from ts_eval.analysis.errors import error_analysis, gold_suspects
+    from ts_eval.comparison.changes import under
+
+    corpus = under(corpus_of(paths), "A", ["sys", "few"])
+    for agree in (1, 2):
+        whole = error_analysis(corpus, top=None, min_agree=agree).suspects
+        alone = gold_suspects(corpus, min_agree=agree)
+        assert (alone.total, alone.min_agree) == (whole.total, whole.min_agree) and alone.total > 0
+        assert [s.to_dict() for s in alone.suspects] == [s.to_dict() for s in whole.suspects]

@@ -6,7 +6,7 @@ import time
 from typing import Any, Mapping, Optional, Sequence, Union
 
 from ..core.corpus import Corpus
-from .errors import WINDOW, _check, error_analysis
+from .errors import WINDOW, _check, error_analysis, gold_suspects
 from .errors_suspects import check_min_agree
 from .result import Analysis
 from .study import analyze_corpus, corpus_of
@@ -76,7 +76,7 @@ def analyze(
         from .reference_steps import reference_steps
 
         t0 = time.perf_counter()
-        find = (lambda c, names: error_analysis(c, systems=names, top=None, min_agree=min_agree)) if errors else None
+        find = (lambda c, names: gold_suspects(c, systems=names, min_agree=min_agree)) if errors else None
         result.references = reference_steps(whole, refs, result.systems, models=result.models, suspects=find)
         result.timings["references"] = time.perf_counter() - t0
     return result

@@ -168,6 +168,28 @@ def _groups(corpus: Corpus, rows: Dict[str, np.ndarray], owner: np.ndarray, name
     return out, gr.total
 
 
+def _kept(pairs: Any, threshold: Any) -> Any:
+    """The matcher's pairs that meet ``threshold`` (None: all of them)."""
+    return pairs.take(meets(pairs, threshold)) if threshold is not None else pairs
+
+
+def gold_suspects(corpus: Corpus, *, systems: Optional[Sequence[str]] = None, min_agree: Optional[int] = None,
+                  window: int = WINDOW, min_overlap: ThresholdLike = None) -> Suspects:
+    """Every gold suspect of the corpus's systems, ranked: :func:`error_analysis`'s ``suspects`` with ``top=None``
+    (the same options), without the confusion matrices, the error lists and the rest, which it takes most of
+    its time to make (what :func:`ts_eval.analysis.suspects_checked.check_suspects` reads)."""
+    threshold = parse_threshold(min_overlap)
+    names = _check(corpus, systems, None, window)
+    agree = check_min_agree(min_agree, len(names))
+    cd = CorpusData(corpus)
+    pairs, best = {}, {}
+    for name in names:
+        pairs[name] = _kept(cd.system(name).pairs, threshold)
+        best[name] = best_counterparts(pairs[name], len(corpus.gold), corpus.systems[name], "overlap")
+    found = system_suspects(corpus, names, pairs, best, agree)
+    return Suspects(agree, len(found.kind), rank_suspects(corpus, Texts(corpus), found, None, window))
+
+
 def error_analysis(corpus: Corpus, *, systems: Optional[Sequence[str]] = None, top: Optional[int] = 20,
                    min_agree: Optional[int] = None, window: int = WINDOW,
                    min_overlap: ThresholdLike = None) -> ErrorAnalysis:
@@ -204,7 +226,7 @@ def error_analysis(corpus: Corpus, *, systems: Optional[Sequence[str]] = None, t
     for k, name in enumerate(names):
         ss = corpus.systems[name]
         every = cd.system(name).pairs
-        p = every.take(meets(every, threshold)) if threshold is not None else every
+        p = _kept(every, threshold)
         pairs[name] = p
         conf = {}
         for m in MATCHINGS:

@@ -8,7 +8,7 @@ For every two consecutive references A and B (in the order given):
   :func:`ts_eval.comparison.references.compare_references` (the spans added, removed, relabelled and
   re-bounded, per label, the transitions, the changed sentences; per system the errors that change sides
   and its scores on the changed and the unchanged sentences, whose difference is 0 by construction);
-- **the gold suspects checked**: A's gold suspects (:func:`ts_eval.analysis.errors.error_analysis` under A,
+- **the gold suspects checked**: A's gold suspects (:func:`ts_eval.analysis.errors.gold_suspects` under A,
   every suspect) against what B changed (:func:`ts_eval.analysis.suspects_checked.check_suspects`: precision
   of the first 20 and 50, recall, the list).
 """
@@ -58,8 +58,9 @@ def reference_steps(corpus: Corpus, references: Sequence[str], systems: Optional
     ``corpus``), for ``systems`` (default: every side that is no reference) under ``models`` (ranking models;
     default ``rank``'s defaults).  ``suspects``: what finds the gold suspects of a corpus from its systems (given
     the corpus under a step's first reference and the systems' names; e.g. ``lambda c, names:
-    error_analysis(c, systems=names, top=None)``, handed in so that this module stays below the error analysis's
-    floor); each step's first reference's suspects are then checked against the next at ``ks``."""
+    gold_suspects(c, systems=names)``, :func:`ts_eval.analysis.errors.gold_suspects`, handed in so that this
+    module stays below the error analysis's floor); each step's first reference's suspects are then checked
+    against the next at ``ks``."""
     refs, names = reference_sides(corpus, references, systems)
     steps = []
     for a, b in zip(refs, refs[1:]):

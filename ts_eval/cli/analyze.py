@@ -1,7 +1,7 @@
 """``ts-eval analyze``: where systems are strong or weak, by attributes of spans and sentences,
 under every model, for one system, two or many.
 
-    ts-eval analyze --gold GOLD SYSTEM_FILE_OR_DIR ... [--train TRAIN]   (--gold NAME=PATH repeated: references)
+    ts-eval analyze --gold GOLD SYSTEM_FILE_OR_DIR ... [--train TRAIN]   (several references: --gold NAME=PATH ...)
     ts-eval analyze FILE [--gold-col N] [--system-col N N ...]     one column file, several systems
 
 Exit codes as for ``score``: 0 done, 1 bad input, 2 bad usage.
@@ -134,16 +134,16 @@ def run(args: argparse.Namespace) -> int:
     with option_errors():
         result = analyze_corpus(corpus, **options)
     if not args.no_errors:
-        from ..analysis.errors import error_analysis
+        from ..analysis.errors import error_analysis, gold_suspects
 
         t0 = time.perf_counter()
         result.errors = error_analysis(corpus, systems=result.systems, top=args.top, min_agree=args.min_agree)
         result.timings["errors"] = time.perf_counter() - t0
     if refs and whole is not None:      # what changes from one reference to the next; the suspects checked
-        from ..analysis.reference_steps import reference_steps
-        find = None if args.no_errors else lambda c, n: error_analysis(c, systems=n, top=None, min_agree=args.min_agree)
+        from ..analysis.reference_steps import reference_steps as steps
+        find = None if args.no_errors else lambda c, n: gold_suspects(c, systems=n, min_agree=args.min_agree)
         with option_errors():
-            result.references = reference_steps(whole, refs, result.systems, models=result.models, suspects=find)
+            result.references = steps(whole, refs, result.systems, models=result.models, suspects=find)
     result.settings["input"] = {"gold": args.gold, "files": list(args.inputs), "train": args.train, "vocab": args.vocab}
     del corpus, whole   # (and the token texts read for them) before the report is built
     emit(result, args, details=args.details, width=120)
