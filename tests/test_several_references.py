@@ -175,7 +175,7 @@ def test_the_terminal_fits_the_width(paths, capsys, monkeypatch, command, width)
     code, out, err = run_cli([command, *_golds(paths), paths["sys"], paths["few"], *extra], capsys)
     assert code == 0, err
     assert [line for line in out.splitlines() if len(line) > width] == []
-    needles = {"score": ["Headline F1", "a: Summary", "c: Summary"],
+    needles = {"score": ["Headline F1", "exact: c - a", "a: Summary", "c: Summary"],
                "compare": ["few - sys under each reference", "verdict", "b: Systems"],
                "analyze": ["What changed: a -> b", "What changed: b -> c", "The systems: b -> c",
                            "Gold suspects checked: a -> b", "unchanged: c - b"]}[command]

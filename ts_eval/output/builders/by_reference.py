@@ -37,8 +37,8 @@ def _scores_table(r: ScoresByReference) -> Table:
     models = list(next(iter(r.scores.values())))
     cols = [Column("system", "system")]
     for m in models:
-        cols += [Column(f"{m}-{ref}", ref, m) for ref in r.references]
-        cols += [Column(f"{m}-{ref}-difference", f"{ref} - {first}", m) for ref in r.references[1:]]
+        cols += [Column(f"{m}-{ref}", f"{m}: {ref}", m) for ref in r.references]
+        cols += [Column(f"{m}-{ref}-difference", f"{m}: {ref} - {first}", m) for ref in r.references[1:]]
     rows = []
     for s in r.systems:
         row = [Cell(s)]
