@@ -2,7 +2,8 @@
 every system scored against every reference, and two systems compared under each.
 
 The references and the systems sit in one :class:`~ts_eval.core.corpus.Corpus`: the first reference is its
-gold, every other one a side read as if it were a system (:func:`read_with_references`), so the readers check
+gold, every other one a side read as if it were a system (:func:`ts_eval.io.api.read_with_references`; the
+references are chosen and checked by :func:`ts_eval.comparison.changes.reference_sides`), so the readers check
 that every reference and every system hold the first reference's tokens and name the first difference
 otherwise (file, line, the two tokens, each reference by name).
 
@@ -10,8 +11,8 @@ otherwise (file, line, the two tokens, each reference by name).
   (:func:`ts_eval.models.evaluate.evaluate`, one :class:`~ts_eval.results.report.Report` per reference) and,
   per system and model, the headline score (micro F; the fair model's F1) under each reference with its
   difference to the first reference's.
-- :func:`compare_by_reference`: two systems A and B compared under each reference (``compare``'s whole
-  comparison per reference) and, under every ranking model, B - A with the paired approximate-randomisation
+- :func:`compare_by_reference`: two systems A and B compared under each reference (with ``compare`` handed
+  in, its whole comparison per reference) and, under every ranking model, B - A with the paired approximate-randomisation
   test of :mod:`ts_eval.analysis.pairtest` (the same test ``analyze`` runs on a pair); the verdict per
   reference (``B``, ``A``: the better one when p < alpha; ``tie`` otherwise) and the models under which it
   changes between references.

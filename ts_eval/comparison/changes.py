@@ -1,6 +1,7 @@
 """What changed from one reference to another of the same tokens (:mod:`ts_eval.comparison.references` says
 how the spans are paired), apart from the reading of the files, so that the rankings under two references
-(:mod:`ts_eval.ranking.references`) can use it without the readers."""
+(:mod:`ts_eval.ranking.references`) can use it without the readers; and how several references are chosen
+among a corpus's sides (:func:`reference_sides`) and one of them made the gold (:func:`under`)."""
 from __future__ import annotations
 
 import dataclasses
