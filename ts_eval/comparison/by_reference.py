@@ -12,10 +12,10 @@ otherwise (file, line, the two tokens, each reference by name).
   per system and model, the headline score (micro F; the fair model's F1) under each reference with its
   difference to the first reference's.
 - :func:`compare_by_reference`: two systems A and B compared under each reference (with ``compare`` handed
-  in, its whole comparison per reference) and, under every ranking model, B - A with the paired approximate-randomisation
-  test of :mod:`ts_eval.analysis.pairtest` (the same test ``analyze`` runs on a pair); the verdict per
-  reference (``B``, ``A``: the better one when p < alpha; ``tie`` otherwise) and the models under which it
-  changes between references.
+  in, its whole comparison per reference) and, under every ranking model, B - A with the paired
+  approximate-randomisation test of :mod:`ts_eval.analysis.pairtest` (the same test ``analyze`` runs on a
+  pair); the verdict per reference (``B``, ``A``: the better one when p < alpha; ``tie`` otherwise) and the
+  models under which it changes between references.
 
 A reference against itself changes nothing; swapping two references negates every difference.
 """
