@@ -229,7 +229,7 @@ def test_the_gold_suspects_are_the_error_analysis_list(tmp_path):
 def test_the_options_are_checked(three):
     with pytest.raises(OptionError, match="two or more"):
         rank_several(three, ["A"], bootstrap=0, permutations=0)
-    with pytest.raises(OptionError, match="named twice"):
+    with pytest.raises(OptionError, match="given twice"):
         rank_several(three, ["A", "B", "A"], bootstrap=0, permutations=0)
     with pytest.raises(OptionError, match="no side called 'D'"):
         rank_several(three, ["A", "D"], bootstrap=0, permutations=0)

@@ -99,21 +99,29 @@ def results():
                                             train=corpus, vocab=["Die", "der"]).to_dict()
     out["errors"] = error_analysis(corpus, top=3, min_agree=2).to_dict()
     out["agree"] = ts_eval.agree(corpus, names=["gold", *NAMES], bootstrap=20, majority=2).to_dict()
+    from ts_eval.comparison.by_reference import compare_by_reference
+
+    refs = [corpus.gold_info.name, NAMES[0]]       # several references: the gold and a system as the second
+    out["score-references"] = ts_eval.score(corpus, references=refs, models=ALL_MODELS).to_dict()
+    out["compare-references"] = compare_by_reference(corpus, refs, NAMES[1], NAMES[2], permutations=20,
+                                                     compare=compare).to_dict()
+    out["analyze (references)"] = ts_eval.analyze(corpus, references=refs, bootstrap=20, permutations=0, seed=1,
+                                                  min_agree=2).to_dict()
     return {k: json.loads(json.dumps(v)) for k, v in out.items()}
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("kind", ["score", "rank", "rank (runs)", "rank (tasks)", "compare", "references",
-                                  "references (several)", "germeval",
-                                  "analyze", "analyze (pair)", "errors", "agree"])
+                                  "references (several)", "germeval", "analyze", "analyze (pair)", "errors", "agree",
+                                  "score-references", "compare-references", "analyze (references)"])
 def test_every_number_of_a_result_is_named_in_the_vocabulary(results, kind):
     bad = sorted(set(offenders(results[kind])))
     assert not bad, "\n".join(bad[:20])
 
 
 @pytest.mark.parametrize("kind", ["score", "rank", "rank (runs)", "rank (tasks)", "compare", "references",
-                                  "references (several)", "germeval",
-                                  "analyze", "analyze (pair)", "errors", "agree"])
+                                  "references (several)", "germeval", "analyze", "analyze (pair)", "errors", "agree",
+                                  "score-references", "compare-references", "analyze (references)"])
 def test_every_json_says_its_layout(results, kind):
     assert results[kind]["layout"] == layout(kind.split()[0])
 

@@ -13,15 +13,14 @@ The other verbs take one kind of input and live where their study does (``compar
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Mapping, Union
+from typing import TYPE_CHECKING, Any, Mapping, Optional, Sequence, Union
 
 if TYPE_CHECKING:
     from .core.corpus import Corpus
     from .io.documents import Documents
-    from .results.report import Report
 
 
-def score(gold: Any, systems: Any = None, **options: Any) -> Report:
+def score(gold: Any, systems: Any = None, *, references: Optional[Sequence[str]] = None, **options: Any) -> Any:
     """Score systems against gold under every model asked for (``models``; default TS, exact match and fair).
 
     ``gold``: a :class:`~ts_eval.core.corpus.Corpus` (``systems`` None); the
@@ -31,9 +30,27 @@ def score(gold: Any, systems: Any = None, **options: Any) -> Report:
     name -> lists (``scheme``, ``policy``), or span lists ``(label, start, end)`` with ``lengths``.
     ``options``: the models' settings (``separator_weight``, ``beta``, ``all_labels_row``, ``k1``, ``k2``,
     ``focus``, ``weights``, ``fair_mode``, ``min_overlap``, ``assignment``, ``partial_weight``).
+
+    Several references of the same tokens (docs/references.md): ``gold`` a mapping name -> path of two or more
+    references (the first is reference A) with ``systems`` the system files (a list, or a mapping name -> path),
+    or a Corpus with ``references`` the names of two or more of its sides (its gold's name among them, first):
+    every system against every reference, a
+    :class:`~ts_eval.comparison.by_reference.ScoresByReference`.
     """
     from .core.corpus import Corpus
     from .io.inputs import Inputs
+
+    if references is not None or (isinstance(gold, Mapping) and all(isinstance(p, str) for p in gold.values())):
+        from .comparison.by_reference import score_references
+
+        if isinstance(gold, Mapping):
+            from .io.api import read_with_references
+
+            gold, references = read_with_references(gold, systems or ()), references or list(gold)
+        elif not isinstance(gold, Corpus) or systems is not None:
+            raise TypeError("score(..., references=...) takes a Corpus and no systems, or gold as a mapping "
+                            "name -> path of the references")
+        return score_references(gold, list(references or ()), **options)
 
     if isinstance(gold, (Corpus, Inputs)) and systems is not None:
         raise TypeError("score(corpus) and score(inputs) take no systems: they are in the corpus or the inputs")

@@ -6,8 +6,9 @@ import time
 from typing import Any, Mapping, Optional, Sequence, Union
 
 from ..core.corpus import Corpus
-from .errors import WINDOW, _check, error_analysis
+from .errors import _check, error_analysis
 from .errors_suspects import check_min_agree
+from .gold_suspects import WINDOW, gold_suspects
 from .result import Analysis
 from .study import analyze_corpus, corpus_of
 
@@ -21,6 +22,7 @@ def analyze(
     errors: bool = True,
     top: Optional[int] = 20,
     min_agree: Optional[int] = None,
+    references: Optional[Sequence[str]] = None,
     **options: Any,
 ) -> Analysis:
     """Score one system, two or many by the attributes of spans and sentences, under every model.
@@ -46,8 +48,22 @@ def analyze(
     ``errors`` (default True): also the error analysis (:func:`ts_eval.analysis.errors.error_analysis`:
     confusion matrices, the most frequent errors, per-document scores, gold suspects) with its ``top``
     and ``min_agree``, checked before anything is computed.
+
+    ``references``: several references of the same tokens, two or more names (the gold's and sides of the
+    corpus: :func:`ts_eval.comparison.by_reference.read_with_references` reads them so); the analysis is then
+    under the first, of the sides that are no reference, and ``result.references`` holds what changes from
+    each reference to the next (:func:`ts_eval.analysis.reference_steps.reference_steps`: the changes, each
+    system's errors that change sides and its scores on the changed and unchanged sentences, and with
+    ``errors`` the first reference's gold suspects checked against the next).
     """
     corpus = corpus_of(gold, systems, scheme=scheme, policy=policy, options=options)
+    whole = corpus
+    if references is not None:
+        from ..comparison.changes import reference_sides, under
+
+        refs, chosen = reference_sides(corpus, references, options.get("systems"))
+        corpus = under(corpus, refs[0], chosen)
+        options["systems"] = chosen
     names = list(options.get("systems") or corpus.systems)
     if errors:
         _check(corpus, names, top, WINDOW)
@@ -57,4 +73,11 @@ def analyze(
         t0 = time.perf_counter()
         result.errors = error_analysis(corpus, systems=result.systems, top=top, min_agree=min_agree)
         result.timings["errors"] = time.perf_counter() - t0
+    if references is not None:
+        from .reference_steps import reference_steps
+
+        t0 = time.perf_counter()
+        find = (lambda c, names: gold_suspects(c, systems=names, min_agree=min_agree)) if errors else None
+        result.references = reference_steps(whole, refs, result.systems, models=result.models, suspects=find)
+        result.timings["references"] = time.perf_counter() - t0
     return result

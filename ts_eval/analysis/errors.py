@@ -47,9 +47,7 @@ from .errors_suspects import (
     unannotated_inconsistencies,
 )
 from .errors_text import Texts, example, focus, gold_where, side_where
-
-#: tokens shown on each side of an example's span
-WINDOW = 12
+from .gold_suspects import WINDOW
 
 
 @dataclass
@@ -168,6 +166,11 @@ def _groups(corpus: Corpus, rows: Dict[str, np.ndarray], owner: np.ndarray, name
     return out, gr.total
 
 
+def _kept(pairs: Any, threshold: Any) -> Any:
+    """The matcher's pairs that meet ``threshold`` (None: all of them)."""
+    return pairs.take(meets(pairs, threshold)) if threshold is not None else pairs
+
+
 def error_analysis(corpus: Corpus, *, systems: Optional[Sequence[str]] = None, top: Optional[int] = 20,
                    min_agree: Optional[int] = None, window: int = WINDOW,
                    min_overlap: ThresholdLike = None) -> ErrorAnalysis:
@@ -204,7 +207,7 @@ def error_analysis(corpus: Corpus, *, systems: Optional[Sequence[str]] = None, t
     for k, name in enumerate(names):
         ss = corpus.systems[name]
         every = cd.system(name).pairs
-        p = every.take(meets(every, threshold)) if threshold is not None else every
+        p = _kept(every, threshold)
         pairs[name] = p
         conf = {}
         for m in MATCHINGS:

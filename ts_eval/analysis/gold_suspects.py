@@ -16,17 +16,18 @@ from .errors_match import best_counterparts
 from .errors_suspects import Suspects, check_min_agree, rank_suspects, system_suspects
 from .errors_text import Texts
 
-#: tokens shown on each side of a suspect's span (the error analysis's ``window``)
+#: tokens shown on each side of a suspect's span, and of an example's span in the error analysis
+#: (:mod:`ts_eval.analysis.errors`' ``window``, which is this one)
 WINDOW = 12
 
 
-def gold_suspects(corpus: Corpus, systems: Sequence[str], *, min_agree: Optional[int] = None,
+def gold_suspects(corpus: Corpus, systems: Optional[Sequence[str]] = None, *, min_agree: Optional[int] = None,
                   min_overlap: ThresholdLike = None, window: int = WINDOW) -> Suspects:
-    """Every gold suspect of ``corpus``'s gold found from ``systems`` (names of its sides), ranked, as
+    """Every gold suspect of ``corpus``'s gold found from ``systems`` (names of its sides; default all), ranked, as
     ``error_analysis(corpus, systems=systems, top=None, min_agree=..., min_overlap=..., window=...).suspects``
     gives them (without its label and unannotated inconsistencies)."""
     threshold = parse_threshold(min_overlap)
-    names = list(systems)
+    names = list(corpus.systems if systems is None else systems)
     agree = check_min_agree(min_agree, len(names))
     cd = CorpusData(corpus)
     pairs: Dict[str, Pairs] = {}

@@ -16,6 +16,7 @@ from ..results.vocabulary import layout
 
 if TYPE_CHECKING:   # types only: the error analysis is made in errors.py, which loads the models
     from .errors import ErrorAnalysis
+    from .reference_steps import ReferenceSteps
 
 FLIP_RULE = (
     "a system pair flips between models A and B when A puts one system strictly above the other and B the "
@@ -208,6 +209,8 @@ class Analysis(Displayed):
     timings: Dict[str, float] = field(default_factory=dict)
     flips: List[Dict[str, Any]] = field(default_factory=list)    # overall flips per model pair
     errors: Optional[ErrorAnalysis] = None
+    #: with several references: what changes from one to the next (the analysis is under the first)
+    references: Optional[ReferenceSteps] = None
 
     def attribute(self, name: str) -> AttributeResult:
         for a in self.attributes:
@@ -237,6 +240,7 @@ class Analysis(Displayed):
             "flips": {"rule": FLIP_RULE, "pairs": self.flips},
             "attributes": [a.to_dict(self.systems, self.models) for a in self.attributes],
             "errors": self.errors.to_dict() if self.errors is not None else None,
+            "references": self.references.to_dict() if self.references is not None else None,
             "settings": self.settings,
             "timings": self.timings,
         })

@@ -1,7 +1,7 @@
 """``ts-eval analyze``: where systems are strong or weak, by attributes of spans and sentences,
 under every model, for one system, two or many.
 
-    ts-eval analyze --gold GOLD SYSTEM_FILE_OR_DIR ... [--train TRAIN]
+    ts-eval analyze --gold GOLD SYSTEM_FILE_OR_DIR ... [--train TRAIN]   (several references: --gold NAME=PATH ...)
     ts-eval analyze FILE [--gold-col N] [--system-col N N ...]     one column file, several systems
 
 Exit codes as for ``score``: 0 done, 1 bad input, 2 bad usage.
@@ -9,6 +9,7 @@ Exit codes as for ``score``: 0 done, 1 bad input, 2 bad usage.
 from __future__ import annotations
 
 import argparse
+import time
 from typing import Any
 
 from . import lists
@@ -32,7 +33,8 @@ def register(subparsers: Any) -> argparse.ArgumentParser:
         "analyze", help="scores by span and sentence attributes: where systems differ and why", description=DESCRIPTION)
     p.add_argument("inputs", nargs="+", metavar="SYSTEM",
                    help="system files or directories (with --gold), or one FILE with gold and system columns")
-    p.add_argument("--gold", metavar="G", help="gold file; the inputs are then one file (or directory) per system")
+    p.add_argument("--gold", metavar="G", action="append", help="gold file; the inputs are then one file (or "
+                   "directory) per system; several references: NAME=PATH each, repeated (see docs/references.md)")
     p.add_argument("--glob", default="*", metavar="PATTERN",
                    help="files to take from a system directory (default '*'; hidden files are skipped)")
     add_column_options(p, "in one FILE several columns are several systems; with --gold one for every file")
@@ -108,34 +110,41 @@ def run(args: argparse.Namespace) -> int:
                       confidence=args.confidence)
     if args.top < 1 or (args.min_agree is not None and args.min_agree < 1):
         raise UsageError("--top and --min-agree must be at least 1")
-    check_paths(args, [("--gold", args.gold), ("--train", args.train), ("--vocab", args.vocab)]
-                + [("system", p) for p in args.inputs], [("--output", args.output)])
-    from ..io.inputs import taken_from_directories
+    options = dict(models=lists.names(args.models), reference=args.reference, train=args.train, vocab=args.vocab,
+                   by=args.by, buckets=args.buckets, bootstrap=args.bootstrap, permutations=args.permutations,
+                   seed=args.seed, confidence=args.confidence, flips=flips,
+                   pair=tuple(args.pair) if args.pair else None, attributes=lists.names(args.attributes))
+    refs, whole = None, None
+    if len(args.gold or []) > 1:            # several references: the analysis is under the first
+        from .gold_references import under_first
+        refs, whole, corpus = under_first(args, inputs_of(args, names=None), "analyze", args.glob)
+    else:
+        args.gold = args.gold[0] if args.gold else None
+        check_paths(args, [("--gold", args.gold), ("--train", args.train), ("--vocab", args.vocab)]
+                    + [("system", p) for p in args.inputs], [("--output", args.output)])
+        from ..io.inputs import taken_from_directories
 
-    with taken_from_directories(args.inputs if args.gold else [], args.glob):
-        corpus = load(_inputs(args), "analyze", min_systems=1)
+        with taken_from_directories(args.inputs if args.gold else [], args.glob):
+            corpus = load(_inputs(args), "analyze", min_systems=1)
     if not args.no_errors:
         from ..analysis.errors_suspects import check_min_agree
 
         with option_errors():
             check_min_agree(args.min_agree, len(corpus.systems))
     with option_errors():
-        result = analyze_corpus(corpus, models=lists.names(args.models), reference=args.reference,
-                                train=args.train, vocab=args.vocab, by=args.by, buckets=args.buckets,
-                                bootstrap=args.bootstrap, permutations=args.permutations, seed=args.seed,
-                                confidence=args.confidence, flips=flips,
-                                pair=tuple(args.pair) if args.pair else None,
-                                attributes=lists.names(args.attributes))
+        result = analyze_corpus(corpus, **options)
     if not args.no_errors:
-        import time
-
         from ..analysis.errors import error_analysis
-
+        from ..analysis.gold_suspects import gold_suspects
         t0 = time.perf_counter()
         result.errors = error_analysis(corpus, systems=result.systems, top=args.top, min_agree=args.min_agree)
         result.timings["errors"] = time.perf_counter() - t0
-    result.settings["input"] = {"gold": args.gold, "files": list(args.inputs), "train": args.train,
-                                "vocab": args.vocab}
-    del corpus          # (and the token texts read for it) before the report is built
+    if refs and whole is not None:      # what changes from one reference to the next; the suspects checked
+        from ..analysis.reference_steps import reference_steps as steps
+        find = None if args.no_errors else lambda c, n: gold_suspects(c, systems=n, min_agree=args.min_agree)
+        with option_errors():
+            result.references = steps(whole, refs, result.systems, models=result.models, suspects=find)
+    result.settings["input"] = {"gold": args.gold, "files": list(args.inputs), "train": args.train, "vocab": args.vocab}
+    del corpus, whole   # (and the token texts read for them) before the report is built
     emit(result, args, details=args.details, width=120)
     return 0

@@ -35,7 +35,9 @@ def register(subparsers: Any) -> None:
                     "several system columns. " + COLUMN_RULE)
     p.add_argument("inputs", nargs="+", metavar="FILE",
                    help="with --gold: the system files (A B [C ...]); without: one column file")
-    p.add_argument("--gold", metavar="G", help="gold file; the FILEs are then one file per system")
+    p.add_argument("--gold", metavar="G", action="append",
+                   help="gold file; the FILEs are then one file per system; several references of the same tokens: "
+                        "NAME=PATH each, repeated (the pair under each, with a paired test)")
     add_column_options(p, "in one FILE several columns are several systems; with --gold one for every file")
     p.add_argument("--pair", nargs=2, metavar=("A", "B"),
                    help="the pair to compare in detail, baseline first (default with two systems: them, in order)")
@@ -61,6 +63,9 @@ def register(subparsers: Any) -> None:
                         "contain, fair, semeval), each as score reports it; semeval also compares the pair under the "
                         "SemEval-2013 schemes span by span (default: none)")
     add_matching_options(g)
+    g.add_argument("--permutations", type=int, default=1000, metavar="N",
+                   help="several --gold: permutations of the pair's paired test under each reference (default 1000)")
+    g.add_argument("--seed", type=int, default=0, help="several --gold: the paired test's random seed (default 0)")
     g.add_argument("--details", action="store_true",
                    help="table format: also the detail sections (all system pairs, SemEval-2013 per label); "
                         "html: open them")
@@ -86,6 +91,12 @@ def run(args: argparse.Namespace) -> int:
     matching = matching_options(args)
     with option_errors("--models: "):
         models = check_models([m.strip() for m in args.models.split(",") if m.strip()])   # before reading
+    if len(args.gold or []) > 1:
+        from ..comparison.by_reference import compare_by_reference
+        from ..comparison.comparison import compare
+        from .gold_references import run_compare
+        return run_compare(args, inputs_of(args, names=None), models, compare_by_reference, compare)
+    args.gold = args.gold[0] if args.gold else None
     inputs = replace(_inputs(args), jobs=args.jobs)
     check_paths(args, request_paths(inputs))
     a, b = args.pair if args.pair else (None, None)

@@ -32,12 +32,18 @@ def _delimiter(value: str) -> Optional[str]:
         raise argparse.ArgumentTypeError(str(err)) from None
 
 
-def add_file_arguments(p: Any) -> None:
+def add_file_arguments(p: Any, several: bool = False) -> None:
     """``FILE`` (gold and system columns), or ``--gold G`` with system files (``--gold G S [S ...]`` as
-    ``rank`` and ``compare`` take them, or ``--gold G --system S [S ...]``): what ``score`` and ``fair`` read."""
+    ``rank`` and ``compare`` take them, or ``--gold G --system S [S ...]``): what ``score`` and ``fair`` read;
+    ``several``: ``--gold`` may be repeated (several references, NAME=PATH each; a list)."""
     p.add_argument("file", nargs="*", metavar="FILE",
                    help="column file with gold and system columns; after --gold G: system files (like --system)")
-    p.add_argument("--gold", metavar="G", help="gold file, any input format (two-file mode)")
+    if several:
+        p.add_argument("--gold", metavar="G", action="append",
+                       help="gold file, any input format (two-file mode); several references of the same tokens: "
+                            "NAME=PATH each, repeated (every system against every reference)")
+    else:
+        p.add_argument("--gold", metavar="G", help="gold file, any input format (two-file mode)")
     p.add_argument("--system", nargs="+", metavar="S", help="system file(s), any input format (two-file mode)")
 
 

@@ -38,7 +38,7 @@ def register(sub: Subparsers) -> None:
                                     "(default: conlleval's layout, the last two columns), or --gold G "
                                     "S [S ...] (also --gold G --system S [S ...]) with one file per system, "
                                     "in any input format (see --input-format).")
-    add_file_arguments(sc)
+    add_file_arguments(sc, several=True)
     add_runs_option(sc, "each system's mean, sd, min and max over its runs and every run's score under the ranking "
                         "models", models=True)
     add_column_options(sc)
@@ -91,6 +91,13 @@ def _legacy() -> Texts:
 def run(args: argparse.Namespace) -> int:
     """Run ``score`` or ``demo``; returns the exit code (errors are raised)."""
     if args.command != "demo":
+        if len(args.gold or []) > 1:
+            from ..comparison.by_reference import score_references
+            from .gold_references import run_score
+            from .inputs import inputs_of
+            check_settings(args)
+            return run_score(args, inputs_of(args, names=None), score_references, counting_options(args))
+        args.gold = args.gold[0] if args.gold else None
         return scored(args, MORE)
     if args.sample_path:
         print(demo.DEMO_FILE)

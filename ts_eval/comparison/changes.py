@@ -1,6 +1,7 @@
 """What changed from one reference to another of the same tokens (:mod:`ts_eval.comparison.references` says
 how the spans are paired), apart from the reading of the files, so that the rankings under two references
-(:mod:`ts_eval.ranking.references`) can use it without the readers."""
+(:mod:`ts_eval.ranking.references`) can use it without the readers; and how several references are chosen
+among a corpus's sides (:func:`reference_sides`) and one of them made the gold (:func:`under`)."""
 from __future__ import annotations
 
 import dataclasses
@@ -175,3 +176,45 @@ def reference_systems(corpus: Corpus, a: Optional[str], b: str, systems: Optiona
     if not names:
         raise OptionError("no system besides the references", option="systems", value=systems)
     return names
+
+
+def reference_sides(corpus: Corpus, references: Sequence[str], systems: Optional[Sequence[str]] = None, *,
+                    gold_first: bool = True) -> Tuple[List[str], List[str]]:
+    """(references, systems) checked: two or more distinct references, each the gold's name or a side of
+    ``corpus`` (the gold's the first of them unless not ``gold_first``); the systems (default: every side that is
+    no reference), none of them a reference."""
+    refs = list(references)
+    if len(refs) < 2:
+        raise OptionError("several references are two or more", option="references", value=refs)
+    gold = corpus.gold_info.name or "gold"
+    for k, r in enumerate(refs):
+        if r in refs[:k]:
+            raise OptionError(f"the reference {r!r} is given twice; name the references apart",
+                              option="references", value=r)
+        if r != gold and r not in corpus.systems:
+            raise OptionError(f"no side called {r!r}; the corpus has {', '.join([gold, *corpus.systems])}",
+                              option="references", value=r)
+    if gold_first and gold in refs[1:] and gold not in corpus.systems:
+        raise OptionError(f"the gold ({gold!r}) is a reference: it comes first", option="references", value=refs)
+    names = [n for n in corpus.systems if n not in refs] if systems is None else list(systems)
+    for n in names:
+        if n in refs:
+            raise OptionError(f"{n!r} is a reference, not a system", option="systems", value=n)
+        if n not in corpus.systems:
+            raise OptionError(f"no system called {n!r}", option="systems", value=n)
+    if not names:
+        raise OptionError("no system besides the references", option="systems", value=systems)
+    return refs, names
+
+
+def under(corpus: Corpus, reference: str, systems: Sequence[str]) -> Corpus:
+    """The corpus with ``reference`` (the gold's name or a side) as gold and ``systems`` as its systems."""
+    if reference in corpus.systems:
+        return as_gold(corpus, reference, systems)
+    return dataclasses.replace(corpus, systems={n: corpus.systems[n] for n in systems},
+                               system_info={n: corpus.system_info[n] for n in systems})
+
+
+def side_of(corpus: Corpus, reference: str) -> Optional[str]:
+    """``reference`` as the functions of :mod:`.references` take a side: None for the gold."""
+    return reference if reference in corpus.systems else None

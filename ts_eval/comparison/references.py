@@ -28,154 +28,30 @@ changed sentences'.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
+from typing import Any, Mapping, Sequence, Tuple
 
-import numpy as np
-
-from ..core.corpus import Corpus, SpanSet
-from ..core.matching import match
+from ..core.corpus import Corpus
 from ..errors import OptionError
-from ..ranking.sufficient import resolve_models, sentence_statistics
 from .changes import (  # (re-exported: the changes are this module's first part)
     CHANGE_KINDS as CHANGE_KINDS,
 )
 from .changes import ReferenceChanges as ReferenceChanges
 from .changes import SpanChange as SpanChange
-from .changes import _same_bounds, _side, as_gold, reference_changes, reference_systems
 from .changes import pair_references as pair_references
-
-
-@dataclass
-class SystemUnderReferences:
-    """One system under A and B: the errors that change sides, its scores per model (``scores[model]``:
-    ``score_a``, ``score_b``, ``difference`` = B - A, and the same on ``changed`` and ``unchanged`` sentences)."""
-
-    name: str
-    errors_a: int
-    errors_b: int
-    wrong_a_right_b: int
-    right_a_wrong_b: int
-    scores: Dict[str, Dict[str, Dict[str, float]]]  # model -> part (whole, changed, unchanged) -> numbers
-    kinds: Dict[str, Dict[str, int]] = field(default_factory=dict)   # kind of change -> the two counts
-
-    def to_dict(self) -> Dict[str, Any]:
-        return {"name": self.name, "errors_a": self.errors_a, "errors_b": self.errors_b,
-                "wrong_a_right_b": self.wrong_a_right_b, "right_a_wrong_b": self.right_a_wrong_b, "kinds": self.kinds,
-                "models": {m: {part: {k: None if np.isnan(v) else v for k, v in numbers.items()}
-                               for part, numbers in per.items()} for m, per in self.scores.items()}}
-
-
-@dataclass
-class ReferenceComparison:
-    """:func:`compare_references`'s result: the changes and every system under both references."""
-
-    changes: ReferenceChanges
-    models: List[str]
-    systems: List[SystemUnderReferences]
-
-    def system(self, name: str) -> SystemUnderReferences:
-        for s in self.systems:
-            if s.name == name:
-                return s
-        raise KeyError(name)
-
-    def to_dict(self) -> Dict[str, Any]:
-        return {"changes": self.changes.to_dict(), "model_names": list(self.models),
-                "systems": [s.to_dict() for s in self.systems]}
-
-
-# ---------------------------------------------------------------------------
-# reading
+from .changes import reference_changes as reference_changes
+from .reference_scores import ReferenceComparison as ReferenceComparison  # (re-exported: the systems' part)
+from .reference_scores import SystemUnderReferences as SystemUnderReferences
+from .reference_scores import compare_references as compare_references
 
 
 def read_references(reference_a: str, reference_b: str, systems: Mapping[str, str] | Sequence[str] = (), *,
                     names: Tuple[str, str] = ("A", "B"), **options: Any) -> Corpus:
     """Reference A (gold, named ``names[0]``) and reference B and the systems as one Corpus: B is the system
     ``names[1]`` (``systems``: paths, or a mapping name -> path; ``options`` as :func:`ts_eval.read` takes them).  The
-    readers check that B and every system hold A's tokens, naming the first difference otherwise."""
-    from ..io.api import read_pair
-    from ..io.source import system_name
+    readers check that B and every system hold A's tokens, naming the first difference otherwise
+    (:func:`ts_eval.io.api.read_with_references` with the two)."""
+    from ..io.api import read_with_references
 
-    items = list(systems.items()) if isinstance(systems, Mapping) else [
-        (system_name(str(p)) or f"system{k + 1}", str(p)) for k, p in enumerate(systems)]
     if names[0] == names[1]:
         raise OptionError("the two references need two names", option="names", value=names)
-    if any(n == names[1] for n, _ in items):
-        raise OptionError(f"a system is called {names[1]!r}, the name of reference B; name the references otherwise",
-                          option="names", value=names)
-    sides = (f"reference {names[0]}", f"reference {names[1]}", *("system" for _ in items))
-    corpus = read_pair(reference_a, {names[1]: reference_b, **dict(items)}, sides=sides, **options)
-    corpus.gold_info.name = names[0]        # what the result calls reference A
-    return corpus
-
-
-# ---------------------------------------------------------------------------
-# the systems
-
-
-def _members(rows: np.ndarray, system: SpanSet) -> np.ndarray:
-    """Which (start, last, label, ...) rows the system has (boundaries and label the same)."""
-    if not len(rows):
-        return np.zeros(0, bool)
-    ref = SpanSet(rows[:, 0].copy(), rows[:, 1].copy(), rows[:, 2].astype(np.int32))
-    p = match(ref, system)
-    has = np.zeros(len(rows), bool)
-    has[p.gold[_same_bounds(p) & p.same_label]] = True
-    return has
-
-
-def _exact_errors(reference: SpanSet, system: SpanSet) -> int:
-    """False positives + false negatives of exact match (boundaries and label the same)."""
-    p = match(reference, system)
-    hits = int(np.count_nonzero(_same_bounds(p) & p.same_label))
-    return len(reference) + len(system) - 2 * hits
-
-
-def compare_references(corpus: Corpus, b: str, a: Optional[str] = None, systems: Optional[Sequence[str]] = None,
-                       models: Optional[Sequence[str]] = None) -> ReferenceComparison:
-    """What changed from reference A (``a``: a side of ``corpus``; None: its gold) to reference B (the side
-    ``b``) and every system (``systems``; default: every side but the references) under both: its errors
-    that change sides and its scores under every model of ``models`` (default: ``rank``'s default models)
-    on the whole corpus, the changed sentences and the unchanged ones (see the module docstring)."""
-    changes = reference_changes(corpus, b, a)
-    names = reference_systems(corpus, a, b, systems)
-    under_a = corpus if a is None else as_gold(corpus, a, names)
-    under_b = as_gold(corpus, b, names)
-    chosen = resolve_models(models, under_a)
-    changed = np.zeros(corpus.n_sentences, bool)
-    changed[changes.changed_sentences] = True
-    scored = [_scores(c, chosen, names, changed) for c in (under_a, under_b)]
-    out = []
-    for k, name in enumerate(names):
-        ss = corpus.systems[name]
-        # a span only A has is an error under A when the system lacks it; one only B has when it has it
-        right_b = np.r_[~_members(changes.only_a, ss), _members(changes.only_b, ss)]
-        kind = np.r_[changes.only_a[:, 3], changes.only_b[:, 3]]
-        per_kind = {w: {"wrong_a_right_b": int(np.count_nonzero(right_b & (kind == j))),
-                        "right_a_wrong_b": int(np.count_nonzero(~right_b & (kind == j)))}
-                    for j, w in enumerate(CHANGE_KINDS)}
-        per = {m.name: _parts(scored[0][:, k, j], scored[1][:, k, j]) for j, m in enumerate(chosen)}
-        errors = _exact_errors(_side(corpus, a), ss), _exact_errors(corpus.systems[b], ss)
-        out.append(SystemUnderReferences(name, *errors, int(np.count_nonzero(right_b)),
-                                         int(np.count_nonzero(~right_b)), per, per_kind))
-    return ReferenceComparison(changes, [m.name for m in chosen], out)
-
-
-def _scores(corpus: Corpus, models: Sequence[Any], names: Sequence[str], changed: np.ndarray) -> np.ndarray:
-    """(3, systems, models): every model's score of every system on the whole corpus, the changed sentences
-    and the unchanged ones."""
-    from ..ranking.sufficient import StatsMatrix
-
-    data, cols = sentence_statistics(corpus, models, names)
-    matrix = StatsMatrix(list(names), list(models), data, cols)
-    sums = np.stack([data.sum(0), data[changed].sum(0), data[~changed].sum(0)]).astype(np.float64)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        scores: np.ndarray = matrix.scores(sums)
-    return scores
-
-
-def _parts(a: np.ndarray, b: np.ndarray) -> Dict[str, Dict[str, float]]:
-    """score_a, score_b and their difference on the whole corpus, changed and unchanged sentences."""
-    return {part: {"score_a": float(a[k]), "score_b": float(b[k]), "difference": float(b[k] - a[k])}
-            for k, part in enumerate(("whole", "changed", "unchanged"))}
+    return read_with_references({names[0]: reference_a, names[1]: reference_b}, systems, option="names", **options)

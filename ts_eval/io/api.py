@@ -121,3 +121,27 @@ def read_conll_pair(gold_path: str, system_paths: Sequence[str], *, gold_column:
     _check_pair(gold_path, system_paths)
     return Inputs.given(gold=gold_path, systems=system_paths, gold_column=gold_column, system_columns=(system_column,),
                         names=_pair_names(system_paths, names), words=sides, format="columns", **reading).corpus()
+
+
+def read_with_references(references: Mapping[str, Any], systems: Union[Mapping[str, Any], Sequence[Any]] = (), *,
+                         option: str = "references", **options: Any) -> Corpus:
+    """Two or more references of the same tokens (name -> path or Documents, in order: the first is reference A)
+    and the systems (paths, or a mapping name -> path) as one Corpus: the first reference is its gold, named so,
+    every other one the side of its name beside the systems, so that the readers check that every reference and
+    every system hold the first reference's tokens and name the first difference otherwise (file, line, the two
+    tokens, each reference as ``reference NAME``).  ``options``: as :func:`read_pair` takes them; ``option``: how
+    a message names the references."""
+    refs = list(references.items())
+    if len(refs) < 2:
+        raise OptionError(f"{len(refs)} reference given; several references are two or more (name -> path)",
+                          option=option, value=list(references))
+    items = list(systems.items()) if isinstance(systems, Mapping) else [
+        (system_name(str(p)) or f"system{k + 1}", p) for k, p in enumerate(systems)]
+    taken = [n for n, _ in items if n in references]
+    if taken:
+        raise OptionError(f"a system is called {taken[0]!r}, the name of reference {taken[0]}; name the references "
+                          "otherwise", option=option, value=taken[0])
+    sides = (*(f"reference {n}" for n, _ in refs), *("system" for _ in items))
+    corpus = read_pair(refs[0][1], {**dict(refs[1:]), **dict(items)}, sides=sides, **options)
+    corpus.gold_info.name = refs[0][0]       # what the results call the first reference
+    return corpus

@@ -44,7 +44,14 @@ import numpy as np
 from ..analysis.gold_suspects import gold_suspects
 from ..analysis.suspects_checked import SuspectCheck, check_suspects
 from ..comparison.ceiling import HumanCeiling, human_ceiling, with_gold_as_side
-from ..comparison.changes import CHANGE_KINDS, ReferenceChanges, as_gold, reference_changes, reference_systems
+from ..comparison.changes import (
+    CHANGE_KINDS,
+    ReferenceChanges,
+    as_gold,
+    reference_changes,
+    reference_sides,
+    reference_systems,
+)
 from ..core.corpus import Corpus
 from ..core.matching import ThresholdLike
 from ..errors import OptionError
@@ -349,26 +356,8 @@ def _pairs(refs: Sequence[str], pairs: str) -> List[Tuple[str, str]]:
 
 def _check(corpus: Corpus, references: Sequence[str], systems: Optional[Sequence[str]],
            pairs: str) -> Tuple[List[str], List[str]]:
-    """The references (two or more distinct sides, the gold's name among them allowed) and the systems."""
-    refs = list(references)
-    gold = corpus.gold_info.name or "gold"
+    """The references (two or more distinct sides, the gold's name among them anywhere) and the systems
+    (:func:`ts_eval.comparison.changes.reference_sides`), and ``pairs`` checked."""
     if pairs not in PAIRS:
         raise OptionError(f"pairs {pairs!r}: expected one of {', '.join(PAIRS)}", option="pairs", value=pairs)
-    if len(refs) < 2:
-        raise OptionError("several references need two or more", option="references", value=refs)
-    if len(set(refs)) != len(refs):
-        raise OptionError("a reference is named twice", option="references", value=refs)
-    for r in refs:
-        if r != gold and r not in corpus.systems:
-            raise OptionError(f"no side called {r!r}; the corpus has {', '.join([gold, *corpus.systems])}",
-                              option="references", value=r)
-    names = [n for n in corpus.systems if n not in refs] if systems is None else list(systems)
-    for n in names:
-        if n in refs:
-            raise OptionError(f"{n!r} is a reference, not a system", option="systems", value=n)
-        if n not in corpus.systems:
-            raise OptionError(f"no side called {n!r}; the corpus has {', '.join(corpus.systems)}",
-                              option="systems", value=n)
-    if not names:
-        raise OptionError("no system besides the references", option="systems", value=systems)
-    return refs, names
+    return reference_sides(corpus, references, systems, gold_first=False)

@@ -17,7 +17,8 @@ from typing import Dict
 
 #: layout version of each kind of JSON (``"layout": {"kind": ..., "version": ...}``); bumped when keys change
 LAYOUT_VERSIONS: Dict[str, int] = {"score": 4, "germeval": 5, "fair": 3, "rank": 3, "references": 1, "compare": 5,
-                                   "analyze": 1, "errors": 1, "agree": 2, "validate": 1}
+                                   "analyze": 1, "errors": 1, "agree": 2, "validate": 1, "score-references": 1,
+                                   "compare-references": 1}
 
 
 def layout(kind: str) -> Dict[str, object]:

@@ -11,7 +11,9 @@
 - :mod:`.agree`: an :class:`~ts_eval.agreement.results.Agreement`;
 - :mod:`.references`: a :class:`~ts_eval.ranking.references.ReferenceRanking`;
 - :mod:`.several_references`: a :class:`~ts_eval.ranking.references.SeveralReferences`;
-- :mod:`.validate`: a :class:`~ts_eval.validation.result.Validation`.
+- :mod:`.validate`: a :class:`~ts_eval.validation.result.Validation`;
+- :mod:`.by_reference`: a :class:`~ts_eval.comparison.by_reference.ScoresByReference` or
+  :class:`~ts_eval.comparison.by_reference.PairByReference` (several references of the same tokens).
 
 :func:`build` picks the builder by the result's type (a GermEval report by its settings).
 A builder selects, orders and labels numbers the result holds; it computes none.
@@ -25,7 +27,7 @@ from ...errors import Spelling, python_spelling
 from ..page import Page
 
 KINDS = ("score", "fair", "rank", "compare", "germeval", "analyze", "analysis_errors", "agree", "references",
-         "several_references", "validate")
+         "several_references", "validate", "by_reference")
 
 
 def kind_of(result: Any) -> str:
@@ -49,6 +51,8 @@ def kind_of(result: Any) -> str:
         return "several_references"
     if name == "Validation":
         return "validate"
+    if name in ("ScoresByReference", "PairByReference"):
+        return "by_reference"
     if isinstance(result, Report):
         return "germeval" if result.settings.get("command") == "germeval" else "score"
     if isinstance(result, dict):

@@ -300,5 +300,11 @@ def build(r: Any, *, spell: Spelling = python_spelling) -> Page:
         from .analysis_errors import sections as error_sections
 
         sections += error_sections(r.errors, spell=spell)
+    if getattr(r, "references", None) is not None:
+        from .reference_steps import about
+        from .reference_steps import sections as step_sections
+
+        sections[0].blocks.insert(0, about(r.references))
+        sections += step_sections(r.references, r.reference)
     title = f"Analysis of {r.systems[0]}" if len(r.systems) == 1 else f"Analysis of {len(r.systems)} systems"
     return Page("analyze", title, sections, {"settings": r.settings, "reference": r.reference})
