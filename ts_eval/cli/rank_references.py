@@ -46,7 +46,8 @@ def run(args: argparse.Namespace, models: object, reference: str, rank_reference
 
     (name_a, path_a), (name_b, path_b) = references_of(args.gold)
     for flag, given in (("--task", args.task), ("--manifest", args.manifest), ("--germeval", args.germeval),
-                        ("--runs", args.runs), ("--flips", args.flips), ("--plot", args.plot)):
+                        ("--runs", args.runs), ("--flips", args.flips), ("--plot", args.plot), ("--site", args.site),
+                        ("--anonymise", args.anonymise)):
         if given:
             raise UsageError(f"{flag} does not apply to several --gold references (give --gold NAME=PATH "
                              "twice and the system files)")

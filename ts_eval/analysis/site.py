@@ -1,0 +1,126 @@
+"""What a results site for participants shows beside the leaderboard (issue 35.4): for every system of a
+ranking, its errors (:func:`ts_eval.analysis.errors.error_analysis`, that system alone) and its comparison
+with the best system (the system first under the ranking's reference model; the best one is compared with
+the second): ``compare``'s pair comparison of the two and the paired approximate-randomisation test of the
+pair under every model of the ranking (:func:`ts_eval.analysis.pairtest.bucket_pair_pvalues`, the same test
+``rank`` runs between neighbours, on the same statistics).
+
+The error analysis is made once for all systems (each system's numbers depend only on gold and that
+system) and cut into one view per system; each comparison reads a corpus of the two systems alone, so that
+none of the several-systems tables is computed 28 times.
+
+The three studies are handed in by the caller (:func:`results_site`'s ``analyse``, ``compare`` and
+``pair_test``: :func:`ts_eval.analysis.errors.error_analysis`, :func:`ts_eval.comparison.compare` and
+:func:`ts_eval.analysis.pairtest.bucket_pair_pvalues`), as ``rank`` hands its study to the ranking under two
+references: so that the command that writes the site stays within eight floors of imports.
+"""
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Callable, Dict, List, Optional
+
+import numpy as np
+
+from ..core.corpus import Corpus
+from ..core.matching import match_settings
+from ..models.registry import configure
+from ..ranking.rows import distinct, integral
+from ..ranking.sufficient import StatsMatrix, resolve_models, statistics
+
+if TYPE_CHECKING:
+    from ..comparison.results import Comparison
+    from ..ranking.study import RankingResult
+    from .errors import ErrorAnalysis
+
+
+@dataclass
+class SystemPage:
+    """One system's part of the site: its errors, and its comparison with ``against`` (the best system; for
+    the best, the second): ``comparison`` has ``against`` as A and this system as B, ``p_values`` the paired
+    test's p-value under each of the ranking's models (its ``models`` order)."""
+
+    name: str
+    errors: ErrorAnalysis
+    against: str
+    comparison: Comparison
+    p_values: np.ndarray
+    #: the validation report of the system's input against gold, where the caller has one
+    validation: Optional[Any] = None
+
+
+@dataclass
+class ResultsSite:
+    """A ranking and every system's page (in the order of the reference model's leaderboard)."""
+
+    ranking: RankingResult
+    systems: List[SystemPage]
+    best: str
+    settings: Dict[str, Any] = field(default_factory=dict)
+
+    def page(self, name: str) -> SystemPage:
+        return next(s for s in self.systems if s.name == name)
+
+
+def _one(ea: ErrorAnalysis, k: int) -> ErrorAnalysis:
+    """The error analysis of its ``k``-th system alone (nothing pooled)."""
+    d = ea.documents
+    docs = dataclasses.replace(d, names=[d.names[k]], exact=d.exact[k:k + 1], exact_f=d.exact_f[k:k + 1],
+                               ts=d.ts[k:k + 1], ts_f=d.ts_f[k:k + 1])
+    return dataclasses.replace(ea, systems=[ea.systems[k]], pooled=None, documents=docs)
+
+
+def _pair(corpus: Corpus, a: str, b: str) -> Corpus:
+    """``corpus`` with the systems ``a`` and ``b`` alone, in that order."""
+    return dataclasses.replace(corpus, systems={n: corpus.systems[n] for n in (a, b)},
+                               system_info={n: corpus.system_info[n] for n in (a, b) if n in corpus.system_info})
+
+
+def _statistics(corpus: Corpus, r: RankingResult) -> StatsMatrix:
+    """The statistics the ranking ``r`` resampled (its models, unit and matcher's settings), as distinct rows
+    when they are whole numbers."""
+    st = r.settings
+    models = [configure(m, partial_weight=st.get("partial_weight", 0.5)) for m in resolve_models(r.models, corpus)]
+    matching = match_settings(st.get("min_overlap"), st.get("assignment", "many-to-many"))
+    sm = statistics(corpus, models, st.get("unit", "sentence"), list(r.systems), matching)
+    if integral(sm.data):
+        table, ids = distinct(sm.data)
+        sm = StatsMatrix(sm.systems, sm.models, table, sm.family_cols, sm.unit, sm.unit_sizes, ids)
+    return sm
+
+
+def _seeds(seed: int, a: str, b: str) -> np.random.SeedSequence:
+    """The paired test's draws for the pair ``a``, ``b``: from ``seed`` and the two names (not from the pair's
+    place among the others)."""
+    words = [int.from_bytes(hashlib.sha256(n.encode()).digest()[:4], "little") for n in (a, b)]
+    return np.random.SeedSequence([seed, *words])
+
+
+def results_site(corpus: Corpus, ranking: RankingResult, *, analyse: Callable[..., ErrorAnalysis],
+                 compare: Callable[..., Comparison], pair_test: Callable[..., np.ndarray], top: Optional[int] = 10,
+                 examples: int = 1, transitions: Optional[int] = 5, permutations: Optional[int] = None,
+                 seed: Optional[int] = None) -> ResultsSite:
+    """Every system's errors and comparison with the best system, for the ranking ``ranking`` of ``corpus``
+    (``analyse``, ``compare``, ``pair_test``: the studies, see the module's docstring).
+
+    ``top``: errors listed per system; ``examples`` and ``transitions``: ``compare``'s example sentences and
+    transitions per class; ``permutations`` and ``seed``: of the paired test (default: the ranking's, 1000 when
+    it ran none)."""
+    r = ranking
+    order = [r.systems[i] for i in r.order[r.reference_index]]
+    best = order[0]
+    ea = analyse(corpus, systems=list(r.systems), top=top)
+    sm = _statistics(corpus, r)
+    perms = permutations if permutations is not None else (r.settings.get("permutations") or 1000)
+    seed = r.settings.get("seed", 0) if seed is None else seed
+    pages = []
+    for name in order:
+        against = order[1] if name == best else best
+        ia, ib = r.systems.index(against), r.systems.index(name)
+        p = pair_test(sm, ia, ib, perms, _seeds(seed, against, name))
+        comparison = compare(_pair(corpus, against, name), against, name, top=transitions, examples=examples)
+        pages.append(SystemPage(name, _one(ea, list(r.systems).index(name)), against, comparison, p))
+    settings = {"top": top, "examples": examples, "transitions": transitions, "permutations": perms,
+                "seed": seed}
+    return ResultsSite(r, pages, best, settings)
