@@ -234,3 +234,27 @@ def test_a_linked_cell_and_text_are_links_on_the_html_page_and_plain_text_elsewh
     assert html.count("<a href=\"system-") == 1
     for fmt in ("table", "markdown", "csv", "latex"):
         assert "href" not in render(page, fmt) and "system-a_b" not in render(page, fmt)
+
+
+def first_ill_formed(path: str) -> int:
+    """The line of the first I-X of an IOB2 file whose previous tag is neither B-X nor I-X (worked out here)."""
+    prev = "O"
+    for k, line in enumerate(Path(path).read_text(encoding="utf-8").splitlines(), 1):
+        tag = line.split()[-1] if line.strip() else "O"
+        if tag.startswith("I-") and prev[2:] != tag[2:]:
+            return k
+        prev = tag
+    raise AssertionError("no ill-formed sequence")
+
+
+@pytest.mark.slow
+def test_each_system_page_has_its_validation_report_naming_no_file(data, site) -> None:
+    _, systems, _ = data
+    folder, public, _ = site
+    alpha = (folder / f"system-{public['zqalpha-lab']}.html").read_text(encoding="utf-8")
+    section = alpha[alpha.index('id="validation-summary"'):alpha.index('id="scores"')]
+    assert "1 with problems (1 problem)" in section and "ill_formed" in section
+    assert f'data-sort="{float(first_ill_formed(systems[0]))!r}"' in section
+    assert f"{public['zqalpha-lab']}&#39;s file" in section and "checked against gold.iob2" in section
+    bravo = (folder / f"system-{public['zqbravo-lab']}.html").read_text(encoding="utf-8")
+    assert "every one would score as it is" in bravo and "ill_formed" not in bravo

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
+import os
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable, Dict, List, Optional
 
@@ -32,6 +33,7 @@ from ..ranking.sufficient import StatsMatrix, resolve_models, statistics
 if TYPE_CHECKING:
     from ..comparison.results import Comparison
     from ..ranking.study import RankingResult
+    from ..validation.result import Validation
     from .errors import ErrorAnalysis
 
 
@@ -46,8 +48,8 @@ class SystemPage:
     against: str
     comparison: Comparison
     p_values: np.ndarray
-    #: the validation report of the system's input against gold, where the caller has one
-    validation: Optional[Any] = None
+    #: the validation report of the system's input against gold, where the caller has one (:func:`by_system`)
+    validation: Optional[Validation] = None
 
 
 @dataclass
@@ -61,6 +63,37 @@ class ResultsSite:
 
     def page(self, name: str) -> SystemPage:
         return next(s for s in self.systems if s.name == name)
+
+
+def named_files(corpus: Corpus, public: bool) -> Corpus:
+    """``corpus`` with its files named as a site for participants names them (where example lines are counted):
+    gold and each system by the file's name without its folders, and with ``public`` names each system as
+    ``<name>'s file`` (its file's name may be the real one)."""
+    def named(info: Any, name: str = "") -> Any:
+        path = f"{name}'s file" if name and public else os.path.basename(info.path) if info.path else None
+        return dataclasses.replace(info, path=path)
+
+    return dataclasses.replace(corpus, gold_info=named(corpus.gold_info),
+                               system_info={n: named(i, n) for n, i in corpus.system_info.items()})
+
+
+def by_system(v: Validation, public: bool) -> Dict[str, Validation]:
+    """A validation of several submissions as one per submission (by its name), the files named as
+    :func:`named_files` names them, in the problems' texts too, and the settings without the inputs' paths."""
+    out = {}
+    for s in v.submissions:
+        shown = f"{s.name}'s file" if public else os.path.basename(s.file)
+
+        def clean(text: str, real: str = s.file, shown: str = shown) -> str:
+            text = text.replace(real, shown)
+            return text.replace(os.path.basename(real), shown) if public else text
+
+        problems = [dataclasses.replace(p, file=shown, found=clean(p.found), expected=clean(p.expected))
+                    for p in s.problems]
+        one = dataclasses.replace(s, file=shown, problems=problems, notes={k: clean(t) for k, t in s.notes.items()})
+        out[s.name] = dataclasses.replace(v, gold=os.path.basename(v.gold) if v.gold else v.gold, submissions=[one],
+                                          settings={k: x for k, x in v.settings.items() if k != "input"})
+    return out
 
 
 def _one(ea: ErrorAnalysis, k: int) -> ErrorAnalysis:

@@ -111,15 +111,15 @@ def run(args: argparse.Namespace) -> int:
     if args.site:       # (rank hands the studies over: the imports stay at eight floors)
         from ..analysis import errors, pairtest
         from ..comparison.comparison import compare
-        rank_site.write_site(args, tasks[0], result, page.get("report"), analyse=errors.error_analysis,
+        from ..validation.check import validate_inputs
+        rank_site.write_site(args, tasks[0], result, page.get("report"), validate_inputs, analyse=errors.error_analysis,
                              compare=compare, pair_test=pairtest.bucket_pair_pvalues)
     return 0
 
 
 def _read(specs: List[TaskSpec], args: argparse.Namespace, models: Optional[List[str]], reference: str,
           runs: Dict[str, str]) -> List[Task]:
-    """Each task: read whole now, or in blocks as it is ranked (:func:`ts_eval.ranking.tasks.read_task`); with
-    ``runs`` (``--runs``, one task) its systems given as runs too."""
+    """Each task, read whole now or in blocks (:func:`ts_eval.ranking.tasks.read_task`); ``runs``: ``--runs``."""
     from ..ranking.tasks import read_task, task_inputs
 
     shared = None if args.germeval else inputs_of(args, names=None)

@@ -12,7 +12,7 @@ import argparse
 import os
 import sys
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any, Dict, List, Mapping
+from typing import TYPE_CHECKING, Any, Callable, Dict, List, Mapping
 
 from .errors import UsageError, option_errors
 
@@ -20,6 +20,8 @@ if TYPE_CHECKING:
     from ..ranking.manifest import TaskSpec
     from ..ranking.tasks import Task
 
+#: problems listed per system on its page (every one is counted)
+PROBLEMS = 50
 #: what the settings of an anonymised ranking say (never which system is which)
 ANONYMISED = ("system names are public names from a mapping the organiser keeps (--anonymise); the real names "
               "are in no output")
@@ -101,32 +103,26 @@ def mark(args: argparse.Namespace, results: Mapping[str, Any]) -> None:
             r.settings["anonymised"] = ANONYMISED
 
 
-def _files_named(corpus: Any, anonymised: bool) -> Any:
-    """``corpus`` with its files named as the site names them (where example lines are counted): gold and each
-    system by the file's name without its folder, an anonymised system as ``<public name>'s file``."""
-    def named(info: Any, name: str = "") -> Any:
-        path = f"{name}'s file" if name and anonymised else os.path.basename(info.path) if info.path else None
-        return replace(info, path=path)
-
-    return replace(corpus, gold_info=named(corpus.gold_info),
-                   system_info={n: named(i, n) for n, i in corpus.system_info.items()})
-
-
-def write_site(args: argparse.Namespace, task: Task, result: Any, report: Any, **studies: Any) -> None:
-    """The results site of the one task ranked (``result``) in the folder ``--site``; ``studies``: the error
-    analysis, the comparison and the paired test (``analyse``, ``compare``, ``pair_test`` of
-    :func:`ts_eval.analysis.site.results_site`), which ``rank`` hands over so that this module imports none of
-    them (the chain of imports stays at eight floors)."""
-    from ..analysis.site import results_site
+def write_site(args: argparse.Namespace, task: Task, result: Any, report: Any, validate: Callable[..., Any],
+               **studies: Any) -> None:
+    """The results site of the one task ranked (``result``) in the folder ``--site``; ``validate`` and ``studies``:
+    the validation, and the error analysis, the comparison and the paired test (``analyse``, ``compare``,
+    ``pair_test`` of :func:`ts_eval.analysis.site.results_site`), which ``rank`` hands over so that this module
+    imports none of them (the chain of imports stays at eight floors)."""
+    from ..analysis.site import by_system, named_files, results_site
     from ..io.sink import output_dir
     from ..output.builders.site import pages
     from ..output.renderers import render
     from .outputs import spelling
 
+    anonymised = bool(args.anonymise)
     with option_errors():
         corpus = task.corpus if task.corpus is not None else task.inputs.corpus("ranking", 2)  # type: ignore
-        site = results_site(_files_named(corpus, bool(args.anonymise)), result, **studies)
-    if args.anonymise:
+        site = results_site(named_files(corpus, anonymised), result, **studies)
+        checked = validate(task.source, max_problems=PROBLEMS) if task.source is not None else None
+    for name, v in (by_system(checked, anonymised) if checked is not None else {}).items():
+        site.page(name).validation = v
+    if anonymised:
         site.settings["anonymised"] = ANONYMISED
     made: Dict[str, Any] = pages(site, report, spell=spelling(args))
     if getattr(args, "argv", None):

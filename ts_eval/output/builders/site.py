@@ -1,8 +1,9 @@
 """A results site (:class:`ts_eval.analysis.site.ResultsSite`) -> its pages: ``index.html``, the ranking's
 page (:mod:`.rank`: the leaderboard under every model, intervals, significance groups, flips) with every
 system's name linked to its page, and one page per system: its validation report (where there is one), its
-scores under every model, its comparison with the best system (the paired test under every model, then
-:mod:`.compare`'s pair sections) and its errors (:mod:`.analysis_errors`), linked back to the index.
+scores under every model, its errors (:mod:`.analysis_errors`) and its comparison with the best system (the
+paired test under every model, then :mod:`.compare`'s pair sections), linked back to the index and to the systems
+ranked next to it.
 
 Links are relative file names in one folder (:func:`page_file`), so the site opens from disk and from any
 static host.  A builder only selects, orders and labels the results' numbers.  The other builders are reached
@@ -62,7 +63,7 @@ def index_page(site: Any, report: Optional[ReportLike] = None, files: Optional[D
     _link_systems(page, files)
     about = Text(f"{len(r.systems)} systems. Each system's name links to its own page: "
                  + ("its validation report, " if any(s.validation is not None for s in site.systems) else "")
-                 + "its scores under every model, its comparison with the best system and its errors.", "note")
+                 + "its scores under every model, its errors and its comparison with the best system.", "note")
     page.sections[0].blocks.insert(0, about)
     page.title = "Results"
     return page
@@ -131,10 +132,20 @@ def _one_system(report: Optional[ReportLike], name: str) -> Optional[Section]:
     return label_f_section(rep) if rep["systems"] else None
 
 
+def validation_sections(s: Any, *, spell: Spelling = python_spelling) -> List[Section]:
+    """The system's validation report (:mod:`.validate`'s sections, headed as the site's), where it has one."""
+    if s.validation is None:
+        return []
+    out = build(s.validation, "validate", spell=spell).sections
+    for sec in out:
+        sec.title = f"Validation: {sec.title[:1].lower()}{sec.title[1:]}"
+        sec.id = f"validation-{sec.id}"
+    return out
+
+
 def system_page(site: Any, s: Any, files: Dict[str, str], shown: Sequence[int], report: Optional[ReportLike] = None,
-                validation: Optional[List[Section]] = None, *, spell: Spelling = python_spelling) -> Page:
-    """One system's page (``shown``: the models' order, :func:`shown_models`; ``validation``: the sections of its
-    validation report)."""
+                *, spell: Spelling = python_spelling) -> Page:
+    """One system's page (``shown``: the models' order, :func:`shown_models`)."""
     r = site.ranking
     order = [r.systems[i] for i in r.order[r.reference_index]]
     k = order.index(s.name)
@@ -143,11 +154,15 @@ def system_page(site: Any, s: Any, files: Dict[str, str], shown: Sequence[int], 
         nav.append(Text(f"↑ {order[k - 1]}, ranked above", "note", link=files[order[k - 1]]))
     if k + 1 < len(order):
         nav.append(Text(f"↓ {order[k + 1]}, ranked below", "note", link=files[order[k + 1]]))
-    sections = [Section("Scores", nav + [scores_table(r, s.name, shown)], id="scores")]
+    sections = validation_sections(s, spell=spell) + [Section("Scores", [scores_table(r, s.name, shown)], id="scores")]
+    sections[0].blocks[:0] = nav
     labels = _one_system(report, s.name)
     if labels is not None:
         sections.append(labels)
-    sections += validation or []
+    for sec in build(s.errors, "analysis_errors", spell=spell).sections:
+        if sec.id in ERROR_SECTIONS:
+            sec.title = f"Errors: {sec.title[:1].lower()}{sec.title[1:]}"
+            sections.append(sec)
     why = ("the best system, compared with the second" if s.name == site.best else "compared with the best system")
     head = Text(f"{s.name}, {why} ({s.against}, first under {r.titles[r.reference_index]}); A is {s.against}, "
                 f"B is {s.name}.", "note", link=files[s.against])
@@ -158,23 +173,18 @@ def system_page(site: Any, s: Any, files: Dict[str, str], shown: Sequence[int], 
         sec.title = f"Against {s.against}: {sec.title[:1].lower()}{sec.title[1:]}"
         sec.detail = sec.id not in ("token", "span")
         sections.append(sec)
-    for sec in build(s.errors, "analysis_errors", spell=spell).sections:
-        if sec.id in ERROR_SECTIONS:
-            sec.title = f"Errors: {sec.title[:1].lower()}{sec.title[1:]}"
-            sections.append(sec)
     page = Page("results site", f"{s.name}: rank {r.ranks[list(r.systems).index(s.name), r.reference_index]:g} of "
                 f"{len(r.systems)}", sections, {"settings": dict(site.settings)})
     _link_systems(page, {n: f for n, f in files.items() if n != s.name})
     return page
 
 
-def pages(site: Any, report: Optional[ReportLike] = None, validations: Optional[Dict[str, List[Section]]] = None,
-          *, spell: Spelling = python_spelling) -> Dict[str, Page]:
+def pages(site: Any, report: Optional[ReportLike] = None, *, spell: Spelling = python_spelling) -> Dict[str, Page]:
     """Every page of the site by its file name: ``index.html`` first, then the systems' pages in the order of
     the leaderboard."""
     files = page_files(site.ranking.systems)
     out = {INDEX: index_page(site, report, files, spell=spell)}
     shown = shown_models(out[INDEX], site.ranking)
     for s in site.systems:
-        out[files[s.name]] = system_page(site, s, files, shown, report, (validations or {}).get(s.name), spell=spell)
+        out[files[s.name]] = system_page(site, s, files, shown, report, spell=spell)
     return out
