@@ -21,8 +21,9 @@ from . import build
 from .score import ReportLike, label_f_section
 
 INDEX = "index.html"
-#: the error analysis's sections a system's page shows (gold suspects and inconsistent gold are about gold)
-ERROR_SECTIONS = ("errors-confusion", "errors-types", "errors-top", "errors-documents")
+#: the error analysis's sections a system's page shows (gold suspects and inconsistent gold are about gold; the
+#: scores per document, a table of every document, would be 60% of a page: ``analyze`` has them)
+ERROR_SECTIONS = ("errors-confusion", "errors-types", "errors-top")
 
 
 def page_file(name: str, taken: Sequence[str] = ()) -> str:
