@@ -258,3 +258,48 @@ def test_each_system_page_has_its_validation_report_naming_no_file(data, site) -
     assert f"{public['zqalpha-lab']}&#39;s file" in section and "checked against gold.iob2" in section
     bravo = (folder / f"system-{public['zqbravo-lab']}.html").read_text(encoding="utf-8")
     assert "every one would score as it is" in bravo and "ill_formed" not in bravo
+
+
+def test_a_page_file_is_a_plain_file_name_once_per_system() -> None:
+    from ts_eval.output.builders.site import page_files
+
+    files = page_files(["team-01", "a/b c", "a_b_c", "../x", "é"])
+    assert files == {"team-01": "system-team-01.html", "a/b c": "system-a_b_c.html", "a_b_c": "system-a_b_c-2.html",
+                     "../x": "system-.._x.html", "é": "system-_.html"}
+
+
+@pytest.mark.slow
+def test_the_paired_test_against_the_best_system_hand_checked() -> None:
+    """A copy of the best system: no swap changes the difference (0), p = 1 under every model; the others' p-values
+    are those of rank's test (pair_pvalues) of that pair alone: the swaps are drawn once for all the pairs, the same
+whichever pairs are tested."""
+    import dataclasses
+
+    import numpy as np
+    from pages import demo_corpus
+
+    from ts_eval.analysis.errors import error_analysis
+    from ts_eval.analysis.site import _statistics, results_site
+    from ts_eval.comparison.comparison import compare
+    from ts_eval.ranking.study import rank_corpus
+    from ts_eval.ranking.uncertainty import pair_pvalues
+
+    c = demo_corpus()
+    r0 = rank_corpus(c, bootstrap=0, permutations=0)
+    best = r0.systems[r0.order[r0.reference_index][0]]
+    info = dataclasses.replace(c.system_info[best], name="copy")
+    c = dataclasses.replace(c, systems={**c.systems, "copy": c.systems[best]},
+                            system_info={**c.system_info, "copy": info})
+    r = rank_corpus(c, bootstrap=20, permutations=30, seed=5)
+    site = results_site(c, r, analyse=error_analysis, compare=compare)
+    top = site.best
+    assert top in (best, "copy")                        # the two tie; either comes first
+    other = "copy" if top == best else best
+    assert site.page(other).against == top and site.page(other).p_values.tolist() == [1.0] * len(r.models)
+    names = list(r.systems)
+    for s in site.systems:
+        if s.name == top:
+            continue
+        one = pair_pvalues(_statistics(c, r), [(np.array([names.index(top)]), np.array([names.index(s.name)]))]
+                           * len(r.models), 30, np.random.SeedSequence(5))
+        assert s.p_values.tolist() == [p[0] for p in one]   # the same swaps whatever the other pairs

@@ -2,22 +2,21 @@
 ranking, its errors (:func:`ts_eval.analysis.errors.error_analysis`, that system alone) and its comparison
 with the best system (the system first under the ranking's reference model; the best one is compared with
 the second): ``compare``'s pair comparison of the two and the paired approximate-randomisation test of the
-pair under every model of the ranking (:func:`ts_eval.analysis.pairtest.bucket_pair_pvalues`, the same test
-``rank`` runs between neighbours, on the same statistics).
+pair under every model of the ranking (:func:`ts_eval.ranking.uncertainty.pair_pvalues`, the test ``rank``
+runs between neighbours, on the same statistics; one set of swaps for every system's pair with the best).
 
 The error analysis is made once for all systems (each system's numbers depend only on gold and that
 system) and cut into one view per system; each comparison reads a corpus of the two systems alone, so that
 none of the several-systems tables is computed 28 times.
 
-The three studies are handed in by the caller (:func:`results_site`'s ``analyse``, ``compare`` and
-``pair_test``: :func:`ts_eval.analysis.errors.error_analysis`, :func:`ts_eval.comparison.compare` and
-:func:`ts_eval.analysis.pairtest.bucket_pair_pvalues`), as ``rank`` hands its study to the ranking under two
-references: so that the command that writes the site stays within eight floors of imports.
+The two other studies are handed in by the caller (:func:`results_site`'s ``analyse`` and ``compare``:
+:func:`ts_eval.analysis.errors.error_analysis` and :func:`ts_eval.comparison.compare`), as ``rank`` hands its
+study to the ranking under two references: so that the command that writes the site stays within eight floors
+of imports.
 """
 from __future__ import annotations
 
 import dataclasses
-import hashlib
 import os
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable, Dict, List, Optional
@@ -29,6 +28,7 @@ from ..core.matching import match_settings
 from ..models.registry import configure
 from ..ranking.rows import distinct, integral
 from ..ranking.sufficient import StatsMatrix, resolve_models, statistics
+from ..ranking.uncertainty import pair_pvalues
 
 if TYPE_CHECKING:
     from ..comparison.results import Comparison
@@ -123,37 +123,32 @@ def _statistics(corpus: Corpus, r: RankingResult) -> StatsMatrix:
     return sm
 
 
-def _seeds(seed: int, a: str, b: str) -> np.random.SeedSequence:
-    """The paired test's draws for the pair ``a``, ``b``: from ``seed`` and the two names (not from the pair's
-    place among the others)."""
-    words = [int.from_bytes(hashlib.sha256(n.encode()).digest()[:4], "little") for n in (a, b)]
-    return np.random.SeedSequence([seed, *words])
-
-
 def results_site(corpus: Corpus, ranking: RankingResult, *, analyse: Callable[..., ErrorAnalysis],
-                 compare: Callable[..., Comparison], pair_test: Callable[..., np.ndarray], top: Optional[int] = 10,
-                 examples: int = 1, transitions: Optional[int] = 5, permutations: Optional[int] = None,
+                 compare: Callable[..., Comparison], top: Optional[int] = 10, examples: int = 1,
+                 transitions: Optional[int] = 5, permutations: Optional[int] = None,
                  seed: Optional[int] = None) -> ResultsSite:
     """Every system's errors and comparison with the best system, for the ranking ``ranking`` of ``corpus``
-    (``analyse``, ``compare``, ``pair_test``: the studies, see the module's docstring).
+    (``analyse``, ``compare``: the studies, see the module's docstring).
 
     ``top``: errors listed per system; ``examples`` and ``transitions``: ``compare``'s example sentences and
-    transitions per class; ``permutations`` and ``seed``: of the paired test (default: the ranking's, 1000 when
-    it ran none)."""
+    transitions per class; ``permutations`` and ``seed``: of the paired test (default: the ranking's, 1000
+    permutations when it ran none)."""
     r = ranking
-    order = [r.systems[i] for i in r.order[r.reference_index]]
+    names = list(r.systems)
+    order = [names[i] for i in r.order[r.reference_index]]
     best = order[0]
-    ea = analyse(corpus, systems=list(r.systems), top=top)
+    ea = analyse(corpus, systems=names, top=top)
     sm = _statistics(corpus, r)
     perms = permutations if permutations is not None else (r.settings.get("permutations") or 1000)
     seed = r.settings.get("seed", 0) if seed is None else seed
+    others = [i for i in range(len(names)) if names[i] != best]      # each pair with the best, one set of swaps
+    pairs = (np.full(len(others), names.index(best)), np.array(others))
+    p = np.array(pair_pvalues(sm, [pairs] * len(sm.models), perms, np.random.SeedSequence(seed)))  # (models, pairs)
     pages = []
     for name in order:
         against = order[1] if name == best else best
-        ia, ib = r.systems.index(against), r.systems.index(name)
-        p = pair_test(sm, ia, ib, perms, _seeds(seed, against, name))
+        column = others.index(names.index(name if name != best else against))
         comparison = compare(_pair(corpus, against, name), against, name, top=transitions, examples=examples)
-        pages.append(SystemPage(name, _one(ea, list(r.systems).index(name)), against, comparison, p))
-    settings = {"top": top, "examples": examples, "transitions": transitions, "permutations": perms,
-                "seed": seed}
+        pages.append(SystemPage(name, _one(ea, names.index(name)), against, comparison, p[:, column]))
+    settings = {"top": top, "examples": examples, "transitions": transitions, "permutations": perms, "seed": seed}
     return ResultsSite(r, pages, best, settings)

@@ -109,11 +109,11 @@ def run(args: argparse.Namespace) -> int:
         bump_chart(result, args.plot)
         print(f"ts-eval: bump chart written to {args.plot}", file=sys.stderr)
     if args.site:       # (rank hands the studies over: the imports stay at eight floors)
-        from ..analysis import errors, pairtest
+        from ..analysis.errors import error_analysis
         from ..comparison.comparison import compare
         from ..validation.check import validate_inputs
-        rank_site.write_site(args, tasks[0], result, page.get("report"), validate_inputs, analyse=errors.error_analysis,
-                             compare=compare, pair_test=pairtest.bucket_pair_pvalues)
+        rank_site.write_site(args, tasks[0], result, page.get("report"), validate_inputs, analyse=error_analysis,
+                             compare=compare)
     return 0
 
 

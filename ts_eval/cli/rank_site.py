@@ -106,9 +106,9 @@ def mark(args: argparse.Namespace, results: Mapping[str, Any]) -> None:
 def write_site(args: argparse.Namespace, task: Task, result: Any, report: Any, validate: Callable[..., Any],
                **studies: Any) -> None:
     """The results site of the one task ranked (``result``) in the folder ``--site``; ``validate`` and ``studies``:
-    the validation, and the error analysis, the comparison and the paired test (``analyse``, ``compare``,
-    ``pair_test`` of :func:`ts_eval.analysis.site.results_site`), which ``rank`` hands over so that this module
-    imports none of them (the chain of imports stays at eight floors)."""
+    the validation, and the error analysis and the comparison (``analyse`` and ``compare`` of
+    :func:`ts_eval.analysis.site.results_site`), which ``rank`` hands over so that this module imports none of
+    them (the chain of imports stays at eight floors)."""
     from ..analysis.site import by_system, named_files, results_site
     from ..io.sink import output_dir
     from ..output.builders.site import pages
