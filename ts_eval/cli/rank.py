@@ -1,16 +1,10 @@
 """``ts-eval rank``: rank many systems under many evaluation models, with intervals and tests.
 
-Inputs (one task unless said otherwise):
-
-- ``ts-eval rank --gold GOLD SYSTEM_FILE_OR_DIR ...``: one file per system (a directory
-  stands for the files in it, ``--glob`` filters them); tokens must line up with GOLD;
-- ``ts-eval rank FILE``: one column file with gold and several system columns
-  (by the shared column rule: ``--gold-col N`` makes every later column a system);
-- ``--task NAME GOLD SYSTEM...`` repeated, or ``--manifest FILE``: several tasks,
-  per-task tables and the correlation matrices averaged over tasks.
-
-Columns, reading options and system names follow the shared loader (:mod:`ts_eval.cli.inputs`);
-the tasks are given as :mod:`ts_eval.cli.tasks` parses them and read by :mod:`ts_eval.ranking.tasks`.
+Inputs: ``--gold GOLD SYSTEM_FILE_OR_DIR ...`` (one file per system; ``--glob`` filters a directory's files);
+``FILE`` (gold and several system columns, by the shared column rule); ``--task NAME GOLD SYSTEM...`` repeated or
+``--manifest FILE`` (several tasks; correlations averaged over tasks).  Reading options and system names follow
+:mod:`ts_eval.cli.inputs`; tasks are parsed by :mod:`ts_eval.cli.tasks`, read by :mod:`ts_eval.ranking.tasks`;
+``--anonymise`` and ``--site`` are :mod:`ts_eval.cli.rank_site`'s.
 """
 from __future__ import annotations
 
@@ -19,12 +13,12 @@ import sys
 from contextlib import nullcontext
 from typing import TYPE_CHECKING, Any, Dict, List, Optional, Union
 
-from . import lists, rank_references
+from . import lists, rank_references, rank_site
 from .errors import option_errors
 from .input_options import add_column_options, add_reading_options
 from .inputs import check_paths, inputs_of
 from .matching import matching_options
-from .outputs import emit, format_choices
+from .outputs import emit, format_choices, write_output
 from .progress import Bar
 from .rank_options import add_rank_options, list_models, models_arg
 from .runs import add_runs_option, check_runs, task_runs
@@ -61,6 +55,7 @@ def register(subparsers: Subparsers) -> argparse.ArgumentParser:
     add_column_options(p, "in one FILE several columns are several systems; with --gold one for every file")
     add_reading_options(p, policies=("conlleval", "strict", "discard", "nereval"))
     add_rank_options(p)
+    rank_site.add_site_options(p)
     return p
 
 
@@ -70,7 +65,6 @@ def run(args: argparse.Namespace) -> int:
     from ..ranking import sufficient
 
     if args.list_models:
-        from .outputs import write_output
         write_output(list_models(), args.output)
         return 0
     models = models_arg(args.models, args.germeval, getattr(args, "generated", None) is not None)
@@ -86,7 +80,7 @@ def run(args: argparse.Namespace) -> int:
                                              "aso_resamples", "aso_threshold")}
     ranking.check_options(**numbers)
     runs = check_runs(args, "rank")
-    specs = task_specs(args)
+    specs = rank_site.site_specs(args, task_specs(args))
     check_paths(args, task_paths(specs, args), [("--output", args.output), ("--plot", args.plot)])
     if args.plot:
         from ..output.plot import check_available
@@ -97,7 +91,7 @@ def run(args: argparse.Namespace) -> int:
         ranking.check_memory(args.bootstrap, task.systems, len(chosen))
     options = dict(models=models, reference=reference, unit=args.unit, flips=[lists.model_pair(f) for f in args.flips],
                    **numbers, **matching)
-    report = len(tasks) == 1 and (args.format == "html" or (args.format == "table" and args.details))
+    report = len(tasks) == 1 and (args.format == "html" or (args.format == "table" and args.details) or args.site)
     with Bar(not args.no_progress and (args.bootstrap or args.permutations)) as bar:
         results = {}
         for task in tasks:
@@ -105,6 +99,7 @@ def run(args: argparse.Namespace) -> int:
                                        runs=task.runs, **options)
         result: Union[ranking.RankingResult, ranking.MultiTaskResult]
         result = results[tasks[0].name] if len(tasks) == 1 else ranking.combine(results)
+    rank_site.mark(args, results)
     page: Dict[str, Any] = {"every_flip": args.format == "csv"}
     if report:       # the HTML page and the detailed terminal (one task): per-label scores and fair error types
         page["report"] = tasks[0].score_report()
@@ -113,13 +108,18 @@ def run(args: argparse.Namespace) -> int:
         from ..output.plot import bump_chart
         bump_chart(result, args.plot)
         print(f"ts-eval: bump chart written to {args.plot}", file=sys.stderr)
+    if args.site:       # (rank hands the studies over: the imports stay at eight floors)
+        from ..analysis.errors import error_analysis
+        from ..comparison.comparison import compare
+        from ..validation.check import validate_inputs
+        rank_site.write_site(args, tasks[0], result, page.get("report"), validate_inputs, analyse=error_analysis,
+                             compare=compare)
     return 0
 
 
 def _read(specs: List[TaskSpec], args: argparse.Namespace, models: Optional[List[str]], reference: str,
           runs: Dict[str, str]) -> List[Task]:
-    """Each task: read whole now, or in blocks as it is ranked (:func:`ts_eval.ranking.tasks.read_task`); with
-    ``runs`` (``--runs``, one task) its systems given as runs too."""
+    """Each task, read whole now or in blocks (:func:`ts_eval.ranking.tasks.read_task`); ``runs``: ``--runs``."""
     from ..ranking.tasks import read_task, task_inputs
 
     shared = None if args.germeval else inputs_of(args, names=None)

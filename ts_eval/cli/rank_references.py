@@ -28,7 +28,7 @@ def run(args: argparse.Namespace, models: object, reference: str, rank_reference
     (:func:`ts_eval.cli.inputs.inputs_of`).  ``rank`` passes both, so that this module imports neither the study
     nor the input options (the chain of imports stays at eight floors)."""
     refs = references_of(args.gold)
-    not_with(args, ("--task", "--manifest", "--germeval", "--runs", "--flips", "--plot"))
+    not_with(args, ("--task", "--manifest", "--germeval", "--runs", "--flips", "--plot", "--site", "--anonymise"))
     corpus, names = read_corpus(args, refs, args.inputs, shared, "rank", args.glob)
     numbers = {k: getattr(args, k) for k in ("bootstrap", "permutations", "seed", "confidence", "alpha")}
     with option_errors(), Bar(not args.no_progress and (args.bootstrap or args.permutations)) as bar:

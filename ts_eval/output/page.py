@@ -55,6 +55,7 @@ class Cell:
     note: Optional[str] = None            # a short remark (e.g. "tied", "n/a because ...")
     data: Optional[Dict[str, Any]] = None  # structured payload for graphical renderers (an example
     #                                        sentence: tokens, spans per side, focus); text shows ``value``
+    link: Optional[str] = None            # a relative address the HTML page links the value to (a page of a site)
 
     def __post_init__(self) -> None:
         if self.kind not in KINDS:
@@ -141,6 +142,7 @@ class Text:
 
     text: str
     style: Optional[str] = None            # "note", "warning", "summary"
+    link: Optional[str] = None             # a relative address the HTML page links the text to
 
 
 Block = Union[Table, Figure, Text]

@@ -53,7 +53,9 @@ def read_task(spec: TaskSpec, inputs: Optional[Inputs], glob: str, models: Optio
     if policy != "nereval" and reads_in_blocks(models, reference):
         return Task(spec.name, inputs=inputs, directories=spec.systems, glob=glob)
     with taken_from_directories(spec.systems, glob):
-        return Task(spec.name, corpus=inputs.corpus("ranking", min_systems=2))
+        task = Task(spec.name, corpus=inputs.corpus("ranking", min_systems=2))
+    task.source = inputs
+    return task
 
 
 def germeval_task(spec: TaskSpec, glob: str, policy: Optional[str]) -> Corpus:
@@ -86,6 +88,8 @@ class Task:
         self.directories, self.glob = list(directories), glob
         #: the score report of the task's systems, once :meth:`blocks` has read them all with ``report``
         self.report: Optional[Report] = None
+        #: what the task reads (also when its corpus is read whole now; None: GermEval's layout)
+        self.source: Optional[Inputs] = inputs
         #: systems given as several runs: system name -> the names of its runs among the systems read (the
         #: ``runs`` of :func:`ts_eval.ranking.study.rank_corpus`); None: every system is one file
         self.runs: Optional[Dict[str, List[str]]] = None

@@ -115,6 +115,7 @@ class HtmlCell(NamedTuple):
     sort: str
     title: str
     cls: str
+    link: str
 
 
 def _cell(cell: Cell, header: bool, column_class: str) -> HtmlCell:
@@ -126,7 +127,7 @@ def _cell(cell: Cell, header: bool, column_class: str) -> HtmlCell:
     classes.append(column_class)
     return HtmlCell("th" if header else "td", text,
                     format_interval(cell.low, cell.high, cell.kind) if cell.has_interval else "",
-                    sort_key(cell.value), "; ".join(tip), " ".join(classes))
+                    sort_key(cell.value), "; ".join(tip), " ".join(classes), cell.link or "")
 
 
 class Ids:
@@ -251,7 +252,7 @@ def _block(b: Block, ids: Ids, section: str) -> Dict[str, Any]:
                 "heading": heading(b.title, section), "note": b.note, "kind": b.kind,
                 "svg": figure_svg(b)}
     if isinstance(b, Text):
-        return {"type": "text", "text": b.text, "style": b.style or ""}
+        return {"type": "text", "text": b.text, "style": b.style or "", "link": b.link or ""}
     raise TypeError(f"cannot render a block of type {type(b).__name__} as HTML")
 
 
