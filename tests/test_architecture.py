@@ -41,7 +41,8 @@ LAYERS: List[Tuple[str, Tuple[str, ...]]] = [
     ("results", ("results",)),
     ("models", ("models", "fair")),
     ("formats", ("io",)),
-    ("studies", ("ranking", "comparison", "compat", "analysis", "agreement", "streaming", "germeval")),
+    ("studies", ("ranking", "comparison", "compat", "analysis", "agreement", "streaming", "germeval",
+                 "validation")),
     ("output", ("output",)),
     ("cli", ("cli",)),
     ("package", ("__init__", "__main__", "api")),   # the package itself: its API and ``python -m ts_eval``

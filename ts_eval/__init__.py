@@ -14,11 +14,11 @@ from .version import __version__
 # loaded yet: the command line picks its BLAS threads first, ts_eval.cli) and `ts-eval score` on a
 # column file loads neither the other readers nor ranking and comparison code.
 _LAZY = {"score": "api", "rank": "api", "read": "api", "compare": "comparison", "analyze": "analysis.api",
-         "agree": "agreement.api", "convert": "io.convert", "Inputs": "io.inputs", "Corpus": "core.corpus",
-         "Report": "results.report", "EmptyInputWarning": "core.validation"}
+         "agree": "agreement.api", "validate": "validation.check", "convert": "io.convert", "Inputs": "io.inputs",
+         "Corpus": "core.corpus", "Report": "results.report", "EmptyInputWarning": "core.validation"}
 #: the package's folders, reachable as attributes (``ts_eval.io.read_conll``, ``ts_eval.ranking.study``, ...)
 _LAZY_MODULES = ("compat", "core", "io", "models", "fair", "ranking", "comparison", "analysis", "agreement",
-                 "streaming", "germeval", "results", "output")
+                 "streaming", "germeval", "results", "output", "validation")
 #: the names of earlier releases: still there for a release, with a warning that says the new spelling
 _MOVED = {"evaluate": ("models.evaluate", "ts_eval.score(corpus)"),
           "read_conll": ("io.api", "ts_eval.io.read_conll (or ts_eval.Inputs(file=...))"),
@@ -50,5 +50,6 @@ def __getattr__(name: str) -> Any:
     raise AttributeError(f"module 'ts_eval' has no attribute {name!r}")
 
 
+# (``ts_eval.validate`` is reachable as the verbs are, through _LAZY; __all__ stays at 16 names)
 __all__ = ["score", "rank", "compare", "analyze", "agree", "convert", "read", "Inputs", "Corpus", "Report",
            "TsEvalError", "InputError", "OptionError", "EmptyInputWarning", "__version__", "compat"]

@@ -351,6 +351,14 @@ def encode(start: np.ndarray, last: np.ndarray, label: np.ndarray, sent_first: n
     return prefix, types
 
 
+def ill_formed_reasons(scheme: str, prefix: np.ndarray, decoded: Decoded) -> List[str]:
+    """Why each ill-formed span of ``decoded`` (decoded from the prefix codes ``prefix`` in ``scheme``) is ill
+    formed, in the order of the spans (:attr:`Decoded.reason` says it of the first only)."""
+    sch = SCHEMES[scheme]
+    return [_reason(sch, int(prefix[a]), int(prefix[b]), a == b)
+            for a, b in zip(decoded.start[decoded.ill_formed].tolist(), decoded.last[decoded.ill_formed].tolist())]
+
+
 def _reason(sch: Scheme, pf: int, pl: int, one: bool) -> str:
     f, la = PREFIX_NAMES[pf], PREFIX_NAMES[pl]
     if one:

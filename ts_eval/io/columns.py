@@ -392,6 +392,10 @@ def _fields(line: bytes, delimiter: Optional[str]) -> List[bytes]:
     return (line[:-1] if line.endswith(d) else line).split(d)
 
 
+#: a line's fields as the column readers split them (bytes; ``delimiter`` None: any run of ASCII whitespace)
+line_fields = _fields
+
+
 def _is_token_line(line: bytes, delimiter: Optional[str]) -> bool:
     fields = _fields(line, delimiter)
     return bool(fields and fields[0]) and fields[0] not in (b"-DOCSTART-", b"-X-")

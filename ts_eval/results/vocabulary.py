@@ -17,7 +17,7 @@ from typing import Dict
 
 #: layout version of each kind of JSON (``"layout": {"kind": ..., "version": ...}``); bumped when keys change
 LAYOUT_VERSIONS: Dict[str, int] = {"score": 4, "germeval": 5, "fair": 3, "rank": 3, "references": 1, "compare": 5,
-                                   "analyze": 1, "errors": 1, "agree": 2}
+                                   "analyze": 1, "errors": 1, "agree": 2, "validate": 1}
 
 
 def layout(kind: str) -> Dict[str, object]:
@@ -246,9 +246,18 @@ GENERATED: Dict[str, str] = {
     "record": "generated: a record's id or number",
 }
 
+#: validate's numbers (``ts_eval.validation``: a submission's problems)
+VALIDATE: Dict[str, str] = {
+    "problems": "validate: problems found (every one, also those the list leaves out)",
+    "shown": "validate: problems listed (at most max_problems)", "max_problems": "setting: problems listed at most",
+    "lines": "validate: lines of a file", "gold_line": "validate: the line of gold a problem is aligned with",
+    "byte": "validate: a byte offset in the file",
+}
+
 #: every word a key holding a number may use
 WORDS: Dict[str, str] = {**QUANTITIES, **SEMEVAL, **RANK, **RUNS, **COMPARE, **REFERENCES, **CEILING,
-                         **SUSPECTS_CHECKED, **ANALYZE, **ERRORS, **GERMEVAL, **AGREE, **DESCRIPTIVE, **GENERATED}
+                         **SUSPECTS_CHECKED, **ANALYZE, **ERRORS, **GERMEVAL, **AGREE, **DESCRIPTIVE, **GENERATED,
+                         **VALIDATE}
 
 #: containers whose keys are names, not quantities (their values are still checked)
 NAME_MAPS = ("labels", "types", "per_type", "levels", "systems", "models", "rankings", "rank_table", "confusion",

@@ -9,7 +9,8 @@
 - :mod:`.analysis_errors`: an :class:`~ts_eval.analysis.errors.ErrorAnalysis` (its sections also sit on
   the analysis page).
 - :mod:`.agree`: an :class:`~ts_eval.agreement.results.Agreement`;
-- :mod:`.references`: a :class:`~ts_eval.ranking.references.ReferenceRanking`.
+- :mod:`.references`: a :class:`~ts_eval.ranking.references.ReferenceRanking`;
+- :mod:`.validate`: a :class:`~ts_eval.validation.result.Validation`.
 
 :func:`build` picks the builder by the result's type (a GermEval report by its settings).
 A builder selects, orders and labels numbers the result holds; it computes none.
@@ -22,7 +23,8 @@ from typing import Any
 from ...errors import Spelling, python_spelling
 from ..page import Page
 
-KINDS = ("score", "fair", "rank", "compare", "germeval", "analyze", "analysis_errors", "agree", "references")
+KINDS = ("score", "fair", "rank", "compare", "germeval", "analyze", "analysis_errors", "agree", "references",
+         "validate")
 
 
 def kind_of(result: Any) -> str:
@@ -42,6 +44,8 @@ def kind_of(result: Any) -> str:
         return "agree"
     if name == "ReferenceRanking":
         return "references"
+    if name == "Validation":
+        return "validate"
     if isinstance(result, Report):
         return "germeval" if result.settings.get("command") == "germeval" else "score"
     if isinstance(result, dict):

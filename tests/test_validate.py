@@ -1,0 +1,183 @@
+"""``ts-eval validate`` and ``ts_eval.validate``: every problem of a submission against gold, counted by kind,
+on small fixtures whose problems are known line by line (tests/fixtures/validate)."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from support import run_cli
+
+import ts_eval
+
+HERE = Path(__file__).parent / "fixtures" / "validate"
+GOLD, CLEAN, BROKEN, IOB1 = (str(HERE / n) for n in ("gold.conll", "clean.conll", "broken.conll", "iob1.conll"))
+#: broken.conll against gold.conll, line by line
+BROKEN_PROBLEMS = [(5, "token_mismatch"), (5, "ill_formed"), (6, "bad_tag"), (10, "column_count"),
+                   (12, "missing_document"), (12, "unknown_label"), (17, "missing_token")]
+
+
+def lines_of(path: str):
+    return Path(path).read_bytes().split(b"\n")
+
+
+def write(tmp_path: Path, name: str, lines) -> str:
+    p = tmp_path / name
+    p.write_bytes(b"\n".join(lines))
+    return str(p)
+
+
+def kinds(v) -> dict:
+    return dict(v.counts)
+
+
+def test_a_clean_submission_is_valid():
+    v = ts_eval.validate(GOLD, CLEAN)
+    assert v.valid and v.problems == [] and v.counts == {}
+
+
+def test_every_problem_of_a_broken_submission_with_its_line():
+    v = ts_eval.validate(GOLD, BROKEN)
+    assert not v.valid
+    assert [(p.line, p.kind) for p in v.problems] == BROKEN_PROBLEMS
+    assert v.counts == {"column_count": 1, "token_mismatch": 1, "missing_token": 1, "missing_document": 1,
+                        "bad_tag": 1, "ill_formed": 1, "unknown_label": 1}
+    mismatch, ill = v.problems[0], v.problems[1]
+    assert (mismatch.found, mismatch.gold_line) == ("'Germany'", 5) and "'German'" in mismatch.expected
+    assert ill.found == "'I-MISC' after 'O'"
+    assert set(ill.repairs) == {"conlleval", "strict", "discard"}
+    assert "MISC span (line 5)" in ill.repairs["conlleval"] and "dropped" in ill.repairs["discard"]
+    missing = v.problems[-1]
+    assert (missing.gold_line, missing.expected) == (19, "gold line 19: Commission")
+    unknown = v.problems[5]
+    assert "'PLACE'" in unknown.found and "LOC, MISC, ORG, PER" in unknown.expected
+
+
+def test_max_problems_bounds_the_list_not_the_counts():
+    v = ts_eval.validate(GOLD, BROKEN, max_problems=2)
+    assert [(p.line, p.kind) for p in v.problems] == BROKEN_PROBLEMS[:2]
+    assert sum(v.counts.values()) == 7
+    d = v.to_dict()
+    assert (d["problems"], d["submissions"][0]["shown"], d["settings"]["max_problems"]) == (7, 2, 2)
+
+
+def test_a_truncated_file_is_one_missing_run_not_every_line(tmp_path):
+    cut = write(tmp_path, "cut.conll", lines_of(CLEAN)[:9])        # up to "Peter": Blackburn and two sentences gone
+    v = ts_eval.validate(GOLD, cut)
+    assert kinds(v) == {"missing_token": 1, "missing_sentence": 1}
+    sentence = next(p for p in v.problems if p.kind == "missing_sentence")
+    assert sentence.found.startswith("the end of the file: 2 sentences") and sentence.gold_line == 14
+
+
+def test_a_missing_line_is_reported_once_and_the_rest_realigns(tmp_path):
+    lines = lines_of(CLEAN)
+    v = ts_eval.validate(GOLD, write(tmp_path, "gap.conll", lines[:3] + lines[4:]))   # "rejects" gone
+    assert [(p.line, p.kind, p.gold_line) for p in v.problems] == [(4, "missing_token", 4)]
+
+
+def test_an_extra_sentence_and_a_sentence_boundary(tmp_path):
+    lines = lines_of(CLEAN)
+    extra = write(tmp_path, "extra.conll", lines[:11] + [b"Hello O O", b"world O O", b""] + lines[11:])
+    v = ts_eval.validate(GOLD, extra)
+    assert [(p.line, p.kind) for p in v.problems] == [(12, "extra_sentence")]
+    merged = write(tmp_path, "merged.conll", lines[:7] + lines[8:])     # no blank line between two sentences
+    v = ts_eval.validate(GOLD, merged)
+    assert [(p.line, p.kind, p.gold_line) for p in v.problems] == [(8, "sentence_boundary", 9)]
+
+
+def test_encoding_and_empty_files(tmp_path):
+    lines = lines_of(CLEAN)
+    bad = write(tmp_path, "latin1.conll", lines[:4] + [b"Gr\xfcn O O"] + lines[5:])
+    v = ts_eval.validate(GOLD, bad)
+    enc = [p for p in v.problems if p.kind == "encoding"]
+    assert len(enc) == 1 and enc[0].line == 5 and enc[0].byte == len(b"\n".join(lines[:4])) + 3
+    assert "0xfc" in enc[0].found
+    empty = write(tmp_path, "empty.conll", [])
+    assert kinds(ts_eval.validate(GOLD, empty)) == {"empty_file": 1}
+
+
+def test_crlf_and_bom_are_notes_not_problems(tmp_path):
+    lines = lines_of(CLEAN)
+    crlf = write(tmp_path, "crlf.conll", [x + b"\r" if x else x for x in lines])
+    bom = tmp_path / "bom.conll"
+    bom.write_bytes(b"\xef\xbb\xbf" + Path(CLEAN).read_bytes())
+    v = ts_eval.validate(GOLD, [crlf, str(bom)])
+    assert v.valid
+    assert set(v.submissions[0].notes) == {"crlf"} and set(v.submissions[1].notes) == {"bom"}
+
+
+def test_iob1_tags_are_ill_formed_unless_the_scheme_is_iob1():
+    v = ts_eval.validate(GOLD, IOB1)
+    assert kinds(v) == {"ill_formed": 5}       # EU, German, Peter, BRUSSELS, European: I- opening a span
+    assert ts_eval.validate(GOLD, IOB1, scheme="IOB1").valid
+    # auto detects over gold and the submission together, as score does: IOB2 here (gold's B- opens fresh spans)
+    assert kinds(ts_eval.validate(GOLD, IOB1, scheme="auto")) == {"ill_formed": 5}
+
+
+def test_labels_given_and_the_label_map():
+    v = ts_eval.validate(GOLD, CLEAN, labels=["PER", "LOC", "ORG"])
+    assert [(p.line, p.kind) for p in v.problems] == [(5, "unknown_label")]
+    assert ts_eval.validate(GOLD, CLEAN, labels=["PER", "LOC", "ORG"], label_map=[("MISC", "")]).valid
+
+
+def test_one_file_with_gold_and_system_columns(tmp_path):
+    lines = lines_of(IOB1)
+    v = ts_eval.validate(file=IOB1)
+    assert kinds(v) == {"ill_formed": 5}
+    assert ts_eval.validate(file=IOB1, scheme="IOB1").valid
+    odd = write(tmp_path, "odd.conll", lines[:4] + [b"German I-MISC"] + lines[5:])
+    assert kinds(ts_eval.validate(file=odd, scheme="IOB1")) == {"column_count": 1}
+
+
+def test_the_command_exit_codes(capsys):
+    code, out, err = run_cli(["validate", "--gold", GOLD, CLEAN], capsys)
+    assert (code, err) == (0, "") and "every one would score as it is" in out
+    code, out, err = run_cli(["validate", "--gold", GOLD, CLEAN, BROKEN], capsys)
+    assert code == 1 and "1 with problems (7 problems), 1 valid" in out
+    code, _, err = run_cli(["validate", "--gold", GOLD, CLEAN, "--max-problems", "-1"], capsys)
+    assert code == 2 and "--max-problems" in err
+    code, _, err = run_cli(["validate", "--gold", GOLD], capsys)
+    assert code == 2
+
+
+def test_json_counts_and_the_bounded_list(capsys):
+    code, out, _ = run_cli(["validate", "--gold", GOLD, BROKEN, "--format", "json", "--max-problems", "3"], capsys)
+    d = json.loads(out)
+    assert code == 1 and d["valid"] is False and d["layout"] == {"kind": "validate", "version": 1}
+    assert d["problems"] == 7 and d["kinds"]["ill_formed"] == 1
+    sub = d["submissions"][0]
+    assert (sub["problems"], sub["shown"], len(sub["list"])) == (7, 3, 3)
+    assert sub["list"][1]["repairs"]["strict"].startswith("an error")
+
+
+@pytest.mark.parametrize("fmt", ["markdown", "csv", "html"])
+def test_every_page_format_shows_the_kinds_and_counts(capsys, fmt):
+    code, out, _ = run_cli(["validate", "--gold", GOLD, BROKEN, "--format", fmt], capsys)
+    assert code == 1
+    for word in ("token_mismatch", "ill_formed", "missing_document", "Germany"):
+        assert word in out, (fmt, word)
+
+
+@pytest.mark.parametrize("width", [80, 120])
+def test_the_table_fits_the_terminal(capsys, monkeypatch, width):
+    monkeypatch.setenv("COLUMNS", str(width))
+    code, out, _ = run_cli(["validate", "--gold", GOLD, CLEAN, BROKEN], capsys)
+    assert code == 1
+    assert max(len(x) for x in out.splitlines()) <= width
+    for word in ("Problems by kind", "column_count", "unknown_label", "'Germany'"):
+        assert word in out
+
+
+def test_output_never_overwrites_an_input(capsys, tmp_path):
+    code, _, err = run_cli(["validate", "--gold", GOLD, BROKEN, "-o", BROKEN], capsys)
+    assert code == 2 and "broken.conll" in err
+    out = tmp_path / "report.json"
+    code, _, _ = run_cli(["validate", "--gold", GOLD, BROKEN, "--format", "json", "-o", str(out)], capsys)
+    assert code == 1 and json.loads(out.read_text())["problems"] == 7
+
+
+def test_the_json_speaks_the_vocabulary():
+    from test_vocabulary import offenders
+
+    d = json.loads(json.dumps(ts_eval.validate(GOLD, [CLEAN, BROKEN], max_problems=3).to_dict()))
+    assert not sorted(set(offenders(d)))

@@ -1,0 +1,149 @@
+"""A column file's lines, every problem collected instead of raised at the first (what ``validate`` reads).
+
+The column readers (:mod:`.columns`) stop at the first bad line: that is right for scoring, where one bad
+line means the file cannot be scored, but a participant who fixes one line at a time learns of the next
+problem only on the next try.  :func:`column_lines` reads the same lines with the same rules -- the
+fields of a line as :mod:`.columns` splits them (:func:`~ts_eval.io.columns.line_fields`), ``-DOCSTART-``
+starts a document, a blank line or ``-X-`` ends a sentence, a BOM is skipped, a CR before the line end
+is dropped, every token line has the first one's width -- and keeps going after a bad line: each problem
+is a :class:`LineProblem` (line, kind, what was found, what was expected), and the lines are kept for
+the checks that compare a file with gold (:mod:`ts_eval.validation`).
+
+Kinds found here: ``empty_file``, ``encoding`` (a byte that is not UTF-8: its offset and line; the line is
+read with the byte replaced), ``column_count`` (a token line of another width than the first, or an empty
+field between two delimiters).  A BOM and CR line ends are read as the readers read them (they score the
+same) and are counted as notes (:attr:`ColumnLines.bom`, :attr:`ColumnLines.crlf_lines`).
+"""
+from __future__ import annotations
+
+import codecs
+from dataclasses import dataclass, field
+from typing import List, Optional, Tuple
+
+from .columns import BOM, line_fields
+from .source import display_name, read_bytes
+
+
+@dataclass
+class LineProblem:
+    """One problem of one line (``line`` 1-based; 0: the file as a whole)."""
+
+    kind: str
+    line: int
+    found: str
+    expected: str
+    byte: Optional[int] = None        # encoding: the byte offset in the file
+
+
+@dataclass
+class Sentence:
+    """One sentence of a column file: its token lines, each line's fields, its document (0-based)."""
+
+    lines: List[int] = field(default_factory=list)
+    fields: List[List[str]] = field(default_factory=list)
+    document: int = 0
+
+
+@dataclass
+class ColumnLines:
+    """What :func:`column_lines` read of one file."""
+
+    path: str
+    sentences: List[Sentence]
+    problems: List[LineProblem]
+    width: int = 0                    # fields of the first token line (0: no token line)
+    width_line: int = 0               # its line
+    documents: int = 0                # -DOCSTART- lines
+    document_lines: List[int] = field(default_factory=list)
+    bom: bool = False
+    crlf_lines: int = 0               # lines that end with CR LF
+    lines: int = 0
+
+    def column(self, column: int) -> int:
+        """The 0-based index of a 1-based column (negative: from the end) of the file's width."""
+        return column - 1 if column > 0 else self.width + column
+
+
+def _decoded(raw: bytes, name: str, problems: List[LineProblem]) -> str:
+    """``raw`` as text, every byte that is not UTF-8 a problem (and read as U+FFFD)."""
+    out: List[str] = []
+    start = 0
+    while True:
+        try:
+            out.append(codecs.utf_8_decode(raw[start:], "strict", True)[0])
+            return "".join(out)
+        except UnicodeDecodeError as err:
+            pos = start + err.start
+            out.append(raw[start:pos].decode("utf-8") + "\ufffd")
+            line = raw.count(b"\n", 0, pos) + 1
+            problems.append(LineProblem("encoding", line, f"byte 0x{raw[pos]:02x} at byte offset {pos} ({err.reason})",
+                                        "UTF-8 text", byte=pos))
+            start = start + err.end
+
+
+def column_lines(path: str, delimiter: Optional[str] = None, raw_bytes: Optional[bytes] = None) -> ColumnLines:
+    """Every line of the column file ``path`` (``-``: standard input; compressed files are decompressed),
+    every problem collected (see the module docstring).  ``delimiter``: as the column readers take it."""
+    name = display_name(path)
+    raw = read_bytes(path) if raw_bytes is None else raw_bytes
+    problems: List[LineProblem] = []
+    bom = raw.startswith(BOM)
+    text = _decoded(raw[len(BOM):] if bom else raw, name, problems)
+    out = ColumnLines(name, [], problems, bom=bom)
+    if not text.strip():
+        problems.append(LineProblem("empty_file", 0, "an empty file" if not text else "only blank lines",
+                                    "token lines"))
+        return out
+    current = Sentence()
+    lines = text.split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()
+    out.lines = len(lines)
+    for k, line in enumerate(lines, 1):
+        if line.endswith("\r"):
+            out.crlf_lines += 1
+        fields = [f.decode("utf-8") for f in line_fields(line.encode("utf-8"), delimiter)]
+        if not fields or (len(fields) == 1 and not fields[0]) or fields[0] == "-X-":
+            current = _close(out, current)
+            continue
+        if fields[0] == "-DOCSTART-":
+            _close(out, current)
+            out.documents += 1
+            out.document_lines.append(k)
+            current = Sentence(document=out.documents)
+            continue
+        _check_width(out, k, line, fields, delimiter)
+        current.lines.append(k)
+        current.fields.append(fields)
+    _close(out, current)
+    if not out.sentences and not problems:
+        problems.append(LineProblem("empty_file", 0, "no token lines", "token lines"))
+    return out
+
+
+def _close(out: ColumnLines, current: Sentence) -> Sentence:
+    """End the sentence ``current`` (kept when it has tokens); the next one, in the same document."""
+    if current.lines:
+        out.sentences.append(current)
+    return Sentence(document=out.documents)
+
+
+def _check_width(out: ColumnLines, k: int, line: str, fields: List[str], delimiter: Optional[str]) -> None:
+    """A token line of another width than the first (or, with a delimiter, an empty field) is a problem."""
+    if not out.width:
+        out.width, out.width_line = len(fields), k
+    shown = line.rstrip("\r")
+    if delimiter is not None and any(not f for f in fields):
+        out.problems.append(LineProblem("column_count", k, f"an empty field: {shown!r}",
+                                        f"a value between delimiters {delimiter!r}"))
+    elif len(fields) != out.width:
+        out.problems.append(LineProblem("column_count", k, f"{len(fields)} columns: {shown!r}",
+                                        f"{out.width} columns as on line {out.width_line}"))
+
+
+def first_problem(lines: ColumnLines) -> Optional[Tuple[str, int, str]]:
+    """(path, line, message) of the first problem, or None."""
+    if not lines.problems:
+        return None
+    p = min(lines.problems, key=lambda q: q.line)
+    return lines.path, p.line, f"{p.found}; expected {p.expected}"
