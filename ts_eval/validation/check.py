@@ -152,7 +152,7 @@ def _one_submission(inputs: Inputs, gold: ColumnLines, gside: SideTags, gold_tok
         problems += check_tags(lines.path, side, scheme, inputs.label_map, allowed or gold_labels,
                                "the labels given" if allowed else "gold's labels")[0]
     if not problems and path != STDIN:
-        problems += _read_as_score(inputs, path)
+        problems += _read_as_score(inputs, path, name)
     return checked(lines.path, name, problems, most, _notes(lines, gold), **sizes)
 
 
@@ -161,10 +161,11 @@ def _scheme(inputs: Inputs, sides: List[SideTags]) -> str:
     return scheme_for(sides) if scheme == "auto" else scheme
 
 
-def _read_as_score(inputs: Inputs, path: str) -> List[Problem]:
-    """The submission read as ``score`` reads it: its error, if any, as an ``unreadable`` problem."""
+def _read_as_score(inputs: Inputs, path: str, name: Optional[str] = None) -> List[Problem]:
+    """The submission read as ``score`` reads it (named ``name``, by default after its file): its error, if any,
+    as an ``unreadable`` problem."""
     try:
-        replace(inputs, systems=(path,), names=None, glob=None).corpus("validate")
+        replace(inputs, systems=(path,), names=None if name is None else (name,), glob=None).corpus("validate")
     except InputError as err:
         return [Problem(err.path or display_name(path), err.line or 0, "unreadable", err.message,
                         "a file the reader reads")]
