@@ -204,7 +204,9 @@ def _contract(conll: Path, files: List[Path], tmp: Path, started: float) -> int:
     gold = conll / "gold.iob2"
     reference = zip_files(tmp / "reference_data.zip", {"gold.iob2": gold.read_bytes()})
     program = make_program(gold, tmp / "scoring_program")
-    iob1_program = make_program(gold, tmp / "scoring_program_iob1", ["--scheme", "IOB1"])
+    # an organiser who allows IOB1 gives gold in IOB1 (CoNLL-2003's own): gold validates under the program's scheme
+    iob1_program = make_program(conll / "gold.iob1", tmp / "scoring_program_iob1", ["--scheme", "IOB1"])
+    iob1_reference = zip_files(tmp / "reference_data_iob1.zip", {"gold.iob1": (conll / "gold.iob1").read_bytes()})
     columns = json.loads((tmp / "scoring_program" / "settings.json").read_text())["columns"]
     texts = {f.stem.replace("task2003-", ""): two_columns(f) for f in files}
     subs = tmp / "submissions"
@@ -218,6 +220,7 @@ def _contract(conll: Path, files: List[Path], tmp: Path, started: float) -> int:
     expected = {n: column_values(json.loads(done.stdout), columns, k) for k, n in enumerate(names)}
     jobs: List[Tuple[str, str, Path, Dict[str, bytes]]] = [(n, "clean", program, {f"{n}.txt": texts[n].encode()})
                                                            for n in names]
+    references = {program: reference, iob1_program: iob1_reference}
     first = names[0]
     iob1 = two_columns(conll / "systems-iob1" / f"task2003-{first}.conll")
     jobs += [(first, v, program, make(f"{first}.txt", texts[first])) for v, make in {**BROKEN, **HARMLESS}.items()]
@@ -226,7 +229,7 @@ def _contract(conll: Path, files: List[Path], tmp: Path, started: float) -> int:
     def one(k: int) -> Run:
         _, _, prog, content = jobs[k]
         zipped = zip_files(tmp / f"submission-{k}.zip", content)
-        return platform_run(prog, reference, zipped, tmp / f"run-{k}")
+        return platform_run(prog, references[prog], zipped, tmp / f"run-{k}")
 
     with ThreadPoolExecutor(max_workers=max(2, os.cpu_count() or 2)) as pool:
         runs = list(pool.map(one, range(len(jobs))))

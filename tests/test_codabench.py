@@ -27,7 +27,9 @@ GOLD = ("John B-PER\nSmith I-PER\nlives O\nin O\nNew B-LOC\nYork I-LOC\n. O\n\n"
         "He O\nworks O\nfor O\nAcme B-ORG\nCorp I-ORG\nin O\nParis B-LOC\n. O\n\n"
         "It O\nrains O\n. O\n")
 CLEAN = GOLD.replace("Corp I-ORG", "Corp O").replace("Paris B-LOC", "Paris B-PER")
-#: the same spans in IOB1 (a span starts with I- unless it follows one of its own type)
+#: the same spans in IOB1 (a span starts with I- unless it follows one of its own type): the organiser who allows
+#: IOB1 gives gold in IOB1 (the program refuses to be made when gold itself does not validate under its scheme)
+GOLD_IOB1 = GOLD.replace("B-", "I-")
 IOB1 = CLEAN.replace("B-", "I-")
 COLUMNS = "exact-f1-micro,exact.micro.precision,exact.micro.recall,ts-f1-macro,fair-f1"
 HAND = {"exact_f1_micro": 0.5, "exact_micro_precision": 0.5, "exact_micro_recall": 0.5}
@@ -51,16 +53,21 @@ def kit(tmp_path_factory):
     root = tmp_path_factory.mktemp("kit")
     gold = root / "gold.conll"
     gold.write_text(GOLD)
+    (root / "iob1").mkdir()
+    (root / "iob1" / "gold.conll").write_text(GOLD_IOB1)
     return {"root": root, "gold": gold,
             "reference": contract.zip_files(root / "reference_data.zip", {"gold.conll": GOLD.encode()}),
+            "reference_iob1": contract.zip_files(root / "reference_iob1.zip", {"gold.conll": GOLD_IOB1.encode()}),
             "program": contract.make_program(gold, root / "scoring_program", columns=COLUMNS),
-            "iob1": contract.make_program(gold, root / "scoring_program_iob1", ["--scheme", "IOB1"], COLUMNS)}
+            "iob1": contract.make_program(root / "iob1" / "gold.conll", root / "scoring_program_iob1",
+                                          ["--scheme", "IOB1"], COLUMNS)}
 
 
 def submit(kit, tmp_path, files: Dict[str, bytes], program: str = "program"):
     tmp_path.mkdir(exist_ok=True)
     zipped = contract.zip_files(tmp_path / "submission.zip", files)
-    return contract.platform_run(kit[program], kit["reference"], zipped, tmp_path / "platform")
+    reference = kit["reference_iob1" if program == "iob1" else "reference"]
+    return contract.platform_run(kit[program], reference, zipped, tmp_path / "platform")
 
 
 def score_json(kit, tmp_path, text: str, *options: str) -> Dict[str, float]:
@@ -83,7 +90,9 @@ def test_a_clean_submission_gets_the_hand_worked_scores_and_ts_eval_scores(kit, 
     assert {k: run.scores[k] for k in HAND} == HAND
     assert run.scores == score_json(kit, tmp_path, CLEAN)
     out = tmp_path / "platform" / "output"
-    assert {"scores.json", "scores.txt", "detailed_results.html", "report.json"} <= set(run.outputs)
+    assert run.outputs == ["detailed_results.html", "report.json", "scores.json", "scores.txt", "validation.html",
+                           "validation.txt"]
+    assert "every one would score as it is" in (out / "validation.txt").read_text()
     assert (out / "scores.txt").read_text().splitlines()[:3] == [
         "exact_f1_micro: 0.5", "exact_micro_precision: 0.5", "exact_micro_recall: 0.5"]
     page = (out / "detailed_results.html").read_text()
@@ -107,9 +116,15 @@ def test_a_harmless_difference_scores_as_the_clean_file(kit, tmp_path, variant, 
 def test_iob1_tags_score_as_the_clean_file_where_the_organiser_allows_iob1(kit, tmp_path):
     run = submit(kit, tmp_path, {"run1.conll": IOB1.encode()}, program="iob1")
     assert run.code == 0, run.stderr
+    assert {k: run.scores[k] for k in HAND} == HAND
     assert run.scores == score_json(kit, tmp_path, CLEAN)
-    clean = submit(kit, tmp_path / "clean", {"run1.conll": CLEAN.encode()}, program="iob1")
-    assert clean.scores == run.scores
+    # where the organiser does not allow IOB1, the same file is refused: its spans would be repairs
+    refused = submit(kit, tmp_path / "iob2", {"run1.conll": IOB1.encode()})
+    assert refused.code == 1 and "ill_formed" in refused.stderr and "Traceback" not in refused.stderr
+
+
+NOT_AS_IT_IS = ("ts-eval: error: res/run1.conll would not score as it is; its problems (all of them in "
+               "validation.txt and validation.html of the scoring output):\nSummary\n")
 
 
 def _lines(text: str, k: int, line: str) -> str:
@@ -119,9 +134,14 @@ def _lines(text: str, k: int, line: str) -> str:
 
 
 @pytest.mark.parametrize("variant, files, expected", [
-    ("truncated", {"run1.conll": CLEAN[:CLEAN.index("Acme")].encode()}, ["res/run1.conll"]),
-    ("wrong tokens", {"run1.conll": CLEAN.replace("Smith", "Smyth").encode()}, ["res/run1.conll:2", "'Smyth'"]),
-    ("a missing column", {"run1.conll": _lines(CLEAN, 2, "lives\n").encode()}, ["res/run1.conll:3", "1 columns"]),
+    ("truncated", {"run1.conll": CLEAN[:CLEAN.index("Acme")].encode()},
+     [NOT_AS_IT_IS, "(2 problems)", "5 token lines missing at the end of the file",
+      "gold lines 12-16: Acme Corp in Paris", "the end of the file: 1 sentence of gold not there",
+      "gold lines 18-20: It rains ."]),
+    ("wrong tokens", {"run1.conll": CLEAN.replace("Smith", "Smyth").encode()},
+     [NOT_AS_IT_IS, "(1 problem)", "token_mismatch   'Smyth'   'Smith' as on gold line 2"]),
+    ("a missing column", {"run1.conll": _lines(CLEAN, 2, "lives\n").encode()},
+     [NOT_AS_IT_IS, "(1 problem)", "column_count   1 columns: 'lives'   2 columns as on line 1"]),
     ("two files", {"run1.conll": CLEAN.encode(), "run2.conll": CLEAN.encode()},
      ["the submission holds 2 files (run1.conll, run2.conll); expected one file"]),
     ("no file", {"team/": b""}, ["the submission holds no file; expected one file"]),
@@ -133,3 +153,21 @@ def test_a_broken_submission_fails_with_readable_lines_and_no_traceback(kit, tmp
     assert run.scores is None and "scores.json" not in run.outputs
     assert "Traceback" not in run.stderr and run.stderr.strip()
     assert all(e in run.stderr for e in expected), run.stderr
+    if expected[0] == NOT_AS_IT_IS:    # the whole report for the participant, and as the detailed results
+        out = tmp_path / "platform" / "output"
+        assert {"validation.txt", "validation.html", "detailed_results.html"} <= set(run.outputs)
+        assert (out / "detailed_results.html").read_bytes() == (out / "validation.html").read_bytes()
+        assert all(e in (out / "validation.txt").read_text() for e in expected[2:])
+
+
+def test_validate_names_a_submission_called_gold_as_told(tmp_path, capsys):
+    """A participant's file may be called gold.conll: the program names it (--names), and validate, which read it
+    once more as score does under the file's own name, refused it as naming the gold side (exit 2)."""
+    from ts_eval.cli import main
+
+    (tmp_path / "res").mkdir()
+    (tmp_path / "gold.conll").write_text(GOLD)
+    (tmp_path / "res" / "gold.conll").write_text(CLEAN)
+    assert main(["validate", "--gold", str(tmp_path / "gold.conll"), str(tmp_path / "res" / "gold.conll"),
+                 "--names", "run1"]) == 0
+    assert "every one would score as it is" in capsys.readouterr().out

@@ -96,3 +96,29 @@ def tried(program: str, gold: str, columns: List[Dict[str, Any]], tmp: str) -> D
         raise InputError(f"ts-eval score's result holds no number for the column(s) {', '.join(missing)} "
                          "(see the JSON of ts-eval score --format json)", gold)
     return scores
+
+
+#: score's options that validate takes with another meaning: score's --labels scores only those labels,
+#: validate's are the labels a submission may use (by default gold's, which is what the program checks)
+NOT_VALIDATED = ("labels",)
+
+
+def validate_options(options: List[str]) -> List[str]:
+    """The options among score's ``options`` that ``ts-eval validate`` takes too (the reading options), each
+    with the values after it."""
+    import argparse
+
+    from .app import build_parser
+
+    sub = next(a for a in build_parser()._actions if isinstance(a, argparse._SubParsersAction))
+    score = sub.choices["score"]._option_string_actions     # argparse has no public table of them
+    known = {d for a in sub.choices["validate"]._actions for d in [a.dest] if d not in NOT_VALIDATED}
+    kept: List[str] = []
+    keep = False
+    for token in options:
+        if token.startswith("-") and not token[1:2].isdigit():
+            action = score.get(token.split("=", 1)[0])
+            keep = action is not None and action.dest in known
+        if keep:
+            kept.append(token)
+    return kept

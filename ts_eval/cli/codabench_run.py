@@ -15,17 +15,19 @@ from __future__ import annotations
 import json
 import math
 import os
+import shutil
 import sys
 import traceback
 from typing import Any, Dict, List, Sequence
 
 from .codabench_files import found
-from .codabench_program import sha256
+from .codabench_program import sha256, validate_options
 from .errors import report
 from .spelling import option_flags
 
 DEFAULT_PATHS = ("/app/input", "/app/output")   # where Codabench mounts them, when no argument names them
-SHOWN = 20        # problems of a submission shown on standard error (validation.txt and .html have them all)
+SHOWN = 20        # problems of a submission listed on standard error
+LISTED = 1000     # problems listed in validation.txt and validation.html (every problem is counted)
 
 
 def run(argv: Sequence[str], settings: Dict[str, Any], here: str) -> int:
@@ -38,7 +40,8 @@ def run(argv: Sequence[str], settings: Dict[str, Any], here: str) -> int:
         submission = found("res", "submission", settings.get("submission"))
         if settings["gold"].get("sha256") != sha256(gold):
             print(f"note: {gold} is not the gold this program was made with ({settings['gold']['name']})")
-        options = list(settings["score_options"])
+        stem = os.path.splitext(os.path.basename(submission))[0]    # (gold's name for a system is refused)
+        options = [*settings["score_options"], "--names", "submission" if stem == "gold" else stem]
         if not validated(gold, submission, options, output_dir):
             return 1
         values = scored(gold, submission, options, settings["columns"], output_dir)
@@ -63,15 +66,42 @@ def command(argv: List[str], shown: List[str]) -> int:
 
 
 def validated(gold: str, submission: str, options: List[str], output_dir: str) -> bool:
-    """Whether the submission would score as it is (``ts-eval validate``); its reports in ``output_dir``."""
-    return True
+    """Whether the submission would score as it is (``ts-eval validate`` with score's reading options, read once):
+    the report in ``output_dir`` (``validation.txt``, ``validation.html``, which is ``detailed_results.html`` too
+    when there are problems), and the first :data:`SHOWN` problems on standard error."""
+    from ..validation.check import validate_inputs
+    from .app import parse
+    from .errors import option_errors
+    from .inputs import file_request
+    from .outputs import emit
+
+    shown = ["validate", "--gold", gold, submission, *validate_options(options)]
+    args = parse(shown)
+    args.argv = shown
+    with option_errors():
+        result = validate_inputs(file_request(args), max_problems=LISTED)
+    result.settings["command"] = "validate"
+    for args.format, args.output in (("table", os.path.join(output_dir, "validation.txt")),
+                                     ("html", os.path.join(output_dir, "validation.html"))):
+        emit(result, args)
+    if result.valid:
+        return True
+    shutil.copyfile(args.output, os.path.join(output_dir, "detailed_results.html"))
+    first = os.path.join(output_dir, ".problems.txt")     # the report again, its lists cut short
+    command([*shown, "--max-problems", str(SHOWN), "-o", first], shown)
+    with open(first, encoding="utf-8") as f:
+        table = f.read()
+    os.remove(first)
+    print(f"ts-eval: error: {submission} would not score as it is; its problems (all of them in validation.txt "
+          "and validation.html of the scoring output):", file=sys.stderr)
+    print(table, end="", file=sys.stderr)
+    return False
 
 
 def scored(gold: str, submission: str, options: List[str], columns: List[Dict[str, Any]],
            output_dir: str) -> Dict[str, float]:
     """``ts-eval score``'s JSON and HTML page of the submission in ``output_dir``; the columns' numbers."""
-    stem = os.path.splitext(os.path.basename(submission))[0]
-    shown = ["score", "--gold", gold, submission, *options, "--names", "submission" if stem == "gold" else stem]
+    shown = ["score", "--gold", gold, submission, *options]
     out = {fmt: os.path.join(output_dir, name) for fmt, name in (("json", "report.json"),
                                                                   ("html", "detailed_results.html"))}
     for fmt, path in out.items():

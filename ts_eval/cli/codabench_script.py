@@ -9,6 +9,7 @@ says what to install, not with a traceback; and it is written in Python 3.6's sy
 default images are that old.  The rest (finding the files, validating, scoring, writing the outputs) is
 :mod:`ts_eval.cli.codabench_run` of the ts_eval that runs it.
 """
+import importlib
 import json
 import os
 import sys
@@ -44,11 +45,11 @@ def main() -> int:
         return fail("this program was made by ts_eval " + made + " and ts_eval " + running + " runs it; a "
                     "release of the " + series(made) + ".x series must run it: " + install + ", or make the "
                     "program again with ts-eval codabench of ts_eval " + running)
-    try:
-        from ts_eval.cli.codabench_run import run
+    try:    # by name: this file runs outside the package, with whichever ts_eval the image has
+        program = importlib.import_module("ts_eval.cli.codabench_run")
     except ImportError:
         return fail("ts_eval " + running + " cannot run this program (made by ts_eval " + made + "): " + install)
-    code: int = run(sys.argv[1:], settings, here)
+    code: int = program.run(sys.argv[1:], settings, here)
     return code
 
 
