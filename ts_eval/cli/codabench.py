@@ -45,8 +45,8 @@ def register(sub: Subparsers) -> None:
     p.add_argument("--output", "-o", default="scoring_program", metavar="DIR",
                    help="the folder to write (default scoring_program); its zip is DIR.zip; neither may exist")
     p.add_argument("score_options", nargs="*", metavar="SCORE_OPTION",
-                   help="after --: ts-eval score's options, as it takes them (--scheme, --policy, --models, --labels, "
-                        "--input-format, ...): the program scores every submission with them")
+                   help="after --: ts-eval score's options, as it takes them (scheme, policy, models, labels, input "
+                        "format, ...): the program scores every submission with them")
 
 
 def score_args(gold: str, options: List[str]) -> argparse.Namespace:
@@ -96,5 +96,6 @@ def run(args: argparse.Namespace) -> int:
     print(f"wrote {folder}/ (metadata.yaml, score.py, settings.json) and {folder}.zip, made by ts_eval "
           f"{settings['ts_eval']} (program {settings['program']})")
     print(f"tried on gold as a submission: scores.json {json.dumps(shown)}")
-    print(competition_yaml(columns, os.path.basename(folder) + ".zip", os.path.basename(args.gold)), end="")
+    print(competition_yaml(columns, os.path.basename(folder) + ".zip", os.path.basename(args.gold),
+                           settings["ts_eval"]), end="")
     return 0

@@ -66,9 +66,10 @@ def leaderboard(specs: str, primary: Optional[str], args: argparse.Namespace, ch
     return out
 
 
-def competition_yaml(columns: List[Dict[str, Any]], program_zip: str, gold_name: str) -> str:
-    """The lines of ``competition.yaml`` that go with the program: its task and its leaderboard."""
+def competition_yaml(columns: List[Dict[str, Any]], program_zip: str, gold_name: str, version: str) -> str:
+    """The lines of ``competition.yaml`` that go with the program: its image, its task and its leaderboard."""
     lines = ["# competition.yaml (Codabench): the lines that go with this scoring program",
+             f"docker_image: YOUR/IMAGE             # an image with python3 and ts-eval=={version} installed",
              "enable_detailed_results: True        # shows each submission's detailed_results.html",
              "tasks:", "  - index: 0", "    name: Scoring", f"    scoring_program: {program_zip}",
              f"    reference_data: reference_data.zip   # a zip holding {gold_name}",
