@@ -181,3 +181,89 @@ def test_the_json_speaks_the_vocabulary():
 
     d = json.loads(json.dumps(ts_eval.validate(GOLD, [CLEAN, BROKEN], max_problems=3).to_dict()))
     assert not sorted(set(offenders(d)))
+
+
+JSONL_GOLD, JSONL_CLEAN, JSONL_BROKEN = (str(HERE / n) for n in ("gold.jsonl", "clean.jsonl", "broken.jsonl"))
+
+
+def test_json_lines_are_read_record_by_record():
+    assert ts_eval.validate(JSONL_GOLD, JSONL_CLEAN).valid
+    assert ts_eval.validate(GOLD, JSONL_CLEAN).valid                 # gold in columns, the submission in JSON
+    for gold in (JSONL_GOLD, GOLD):
+        v = ts_eval.validate(gold, JSONL_BROKEN)
+        # a span past the tokens (line 2), a record cut short (line 3): each refused on its own, and the
+        # records after them still read (line 4's label); the refused ones are not reported missing too
+        assert [(p.line, p.kind) for p in v.problems] == [(2, "bad_record"), (3, "bad_record"),
+                                                          (4, "unknown_label")]
+        assert "invalid JSON" in v.problems[1].found and "'ORGANISATION'" in v.problems[2].found
+
+
+def test_json_lines_tokens_and_ill_formed_tags(tmp_path):
+    records = Path(JSONL_CLEAN).read_text().splitlines()
+    odd = tmp_path / "odd.jsonl"
+    odd.write_text("\n".join([records[0].replace('"German"', '"Germany"'), records[2], records[3],
+                              '{"tokens": ["Hello"], "spans": []}']) + "\n")
+    v = ts_eval.validate(JSONL_GOLD, str(odd))
+    assert [(p.line, p.kind) for p in v.problems] == [(1, "token_mismatch"), (2, "missing_document"),
+                                                      (4, "extra_document")]
+    tags = tmp_path / "tags.jsonl"
+    tags.write_text('{"tokens": ["EU", "rejects", "German", "call", "."], "tags": ["I-ORG", "O", "I-MISC", "O", "O"]}\n'
+                    '{"tokens": ["Peter", "Blackburn"], "tags": ["B-PER", "I-PER"]}\n'
+                    '{"tokens": ["BRUSSELS", "1996-08-22"], "tags": ["B-LOC", "O"]}\n'
+                    '{"tokens": ["The", "European", "Commission", "said"], "tags": ["O", "B-ORG", "I-ORG", "O"]}\n')
+    v = ts_eval.validate(JSONL_GOLD, str(tags))
+    assert [(p.line, p.kind) for p in v.problems] == [(1, "ill_formed")]
+    assert "2 ill-formed spans" in v.problems[0].found
+
+
+def conllu(sentences) -> str:
+    rows = []
+    for sentence in sentences:
+        rows += ["\t".join([str(k + 1), form, "_", "_", "_", "_", "0", "dep", "_", f"NER={tag}"])
+                 for k, (form, tag) in enumerate(sentence)] + [""]
+    return "\n".join(rows) + "\n"
+
+
+def test_conllu_sentences_are_read_one_by_one(tmp_path):
+    sentences = [[("EU", "B-ORG"), ("rejects", "O"), ("German", "B-MISC"), ("call", "O"), (".", "O")],
+                 [("Peter", "B-PER"), ("Blackburn", "I-PER")], [("BRUSSELS", "B-LOC"), ("1996-08-22", "O")],
+                 [("The", "O"), ("European", "B-ORG"), ("Commission", "I-ORG"), ("said", "O")]]
+    clean = tmp_path / "clean.conllu"
+    clean.write_text(conllu(sentences))
+    assert ts_eval.validate(GOLD, str(clean)).valid
+    sentences[1][1] = ("Blackburne", "I-PER")
+    sentences[2][0] = ("BRUSSELS", "B-PLACE")
+    text = conllu(sentences).replace("\t0\tdep\t_\tNER=O\n", "\t0\tdep\n", 1)     # line 2: 8 fields
+    broken = tmp_path / "broken.conllu"
+    broken.write_text(text)
+    v = ts_eval.validate(GOLD, str(broken))
+    assert [(p.line, p.kind) for p in v.problems] == [(2, "bad_record"), (7, "token_mismatch"), (10, "unknown_label")]
+    assert v.problems[1].found == "'Blackburne' (token 2 of the record)"
+    assert v.problems[1].expected == "'Blackburn' as token 2 of gold's record at line 9"
+
+
+def test_tags_only_and_standard_input(tmp_path, capsys, monkeypatch):
+    tags = write(tmp_path, "tags.conll", [b" ".join(x.split()[1:]) if x.strip() else x for x in lines_of(CLEAN)])
+    v = ts_eval.validate(GOLD, tags, tags_only=True)     # the -DOCSTART- lines lost their first field: a tag
+    assert [(p.line, p.kind) for p in v.problems] == [(1, "extra_sentence"), (12, "extra_sentence")]
+    docstart = write(tmp_path, "docstart.conll", [b"-DOCSTART- O O" if x.startswith(b"O O") and k in (0, 11) else x
+                                                  for k, x in enumerate(lines_of(tags))])
+    v = ts_eval.validate(GOLD, docstart, tags_only=True)  # as the readers, 1 column or as many as the token lines
+    assert [(p.line, p.kind) for p in v.problems] == [(1, "column_count"), (12, "column_count")]
+    tags = write(tmp_path, "tags.conll", [x.split()[0] if x.startswith(b"-DOC") else x for x in lines_of(docstart)])
+    assert ts_eval.validate(GOLD, tags, tags_only=True).valid
+    short = write(tmp_path, "short.conll", lines_of(tags)[:4] + lines_of(tags)[5:])
+    v = ts_eval.validate(GOLD, short, tags_only=True)
+    assert [(p.line, p.kind) for p in v.problems] == [(7, "missing_token")]     # (which token: unknown)
+    import io
+    import sys
+
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(Path(BROKEN).read_bytes())))
+    code, out, _ = run_cli(["validate", "--gold", GOLD, "-", "--format", "json"], capsys)
+    assert code == 1 and json.loads(out)["kinds"]["column_count"] == 1
+
+
+def test_a_problem_in_gold_is_an_error(tmp_path, capsys):
+    gold = write(tmp_path, "gold.conll", lines_of(GOLD)[:4] + [b"German JJ"] + lines_of(GOLD)[5:])
+    code, out, err = run_cli(["validate", "--gold", gold, CLEAN], capsys)
+    assert code == 1 and out == "" and "gold.conll:5: gold: 2 columns" in err

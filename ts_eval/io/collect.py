@@ -18,10 +18,11 @@ from __future__ import annotations
 
 import codecs
 from dataclasses import dataclass, field
-from typing import List, Optional, Tuple
+from typing import Any, List, Mapping, Optional, Tuple
 
+from ..errors import InputError
 from .columns import BOM, line_fields
-from .source import display_name, read_bytes
+from .source import RawBlock, display_name, read_bytes
 
 
 @dataclass
@@ -95,6 +96,7 @@ def column_lines(path: str, delimiter: Optional[str] = None, raw_bytes: Optional
                                     "token lines"))
         return out
     current = Sentence()
+    docstarts: List[Tuple[int, int, str]] = []
     lines = text.split("\n")
     if lines and lines[-1] == "":
         lines.pop()
@@ -110,12 +112,17 @@ def column_lines(path: str, delimiter: Optional[str] = None, raw_bytes: Optional
             _close(out, current)
             out.documents += 1
             out.document_lines.append(k)
+            docstarts.append((k, len(fields), line.rstrip("\r")))
             current = Sentence(document=out.documents)
             continue
         _check_width(out, k, line, fields, delimiter)
         current.lines.append(k)
         current.fields.append(fields)
     _close(out, current)
+    for k, n, shown in docstarts:     # (1 field, or as many as the token lines: the readers' rule)
+        if out.width and n not in (1, out.width):
+            problems.append(LineProblem("column_count", k, f"-DOCSTART- line with {n} columns: {shown!r}",
+                                        f"1 or {out.width} columns as on line {out.width_line}"))
     if not out.sentences and not problems:
         problems.append(LineProblem("empty_file", 0, "no token lines", "token lines"))
     return out
@@ -147,3 +154,50 @@ def first_problem(lines: ColumnLines) -> Optional[Tuple[str, int, str]]:
         return None
     p = min(lines.problems, key=lambda q: q.line)
     return lines.path, p.line, f"{p.found}; expected {p.expected}"
+
+
+@dataclass
+class Record:
+    """One record (document, or sentence) of an input read on its own: its first line, its Documents (None: the
+    reader refused it) and the reader's error."""
+
+    line: int
+    docs: Any = None
+    error: Optional[InputError] = None
+    raw: Any = None                   # the bytes it was read from (a RawBlock)
+
+
+def record_parts(path: str, fmt: str, options: Mapping[str, Any], decoding: Any) -> Optional[List[Record]]:
+    """Every record of ``path`` read on its own by the reader of format ``fmt`` (its feed, in blocks of one
+    record), so that a bad record is one problem and the records after it are still read; None when the
+    format's reader does not read records one by one (a brat folder, generated outputs)."""
+    from .feed import DocumentFeed
+    from .formats import get_format
+
+    record = get_format(fmt)
+    if record.places:
+        return None
+    try:
+        feed = record.feed(path, record.make_options(options), decoding, 1)
+    except InputError as err:
+        return [Record(err.line or 0, None, err)]
+    if not isinstance(feed, DocumentFeed):
+        return None
+    out: List[Record] = []
+    for raw in feed.blocks:
+        if isinstance(raw, RawBlock) and not raw.data.strip():
+            continue
+        line = raw.lines + 1 + _blank_lines(raw.data) if isinstance(raw, RawBlock) else len(out) + 1
+        try:
+            docs = feed.parse(raw, None, len(out))
+        except InputError as err:
+            out.append(Record(err.line or line, None, err, raw))
+            continue
+        if docs is not None and docs.n_docs:
+            out.append(Record(line, docs, None, raw))
+    return out
+
+
+def _blank_lines(data: bytes) -> int:
+    """Blank lines at the start of ``data``."""
+    return data[:len(data) - len(data.lstrip(b"\r\n"))].count(b"\n")

@@ -43,12 +43,23 @@ def _pieces(seq: List[Tuple[str, int, int]], a: int, b: int) -> List[Tuple[bool,
     return out
 
 
+def _position(seq: List[Tuple[str, int, int]], k: int) -> int:
+    """The 1-based place of token ``k`` of ``seq`` in its sentence (record)."""
+    start = k
+    while start > 0 and seq[start][2] < 0:
+        start -= 1
+    return k - start + 1
+
+
 class Aligner:
     """Gold's and a submission's lines (``gold``, ``sub``) with each sentence's tokens (``gold_tokens``,
     ``sub_tokens``); :meth:`problems` aligns them."""
 
-    def __init__(self, gold: ColumnLines, sub: ColumnLines, gold_tokens: Tokens, sub_tokens: Tokens) -> None:
+    def __init__(self, gold: ColumnLines, sub: ColumnLines, gold_tokens: Tokens, sub_tokens: Tokens,
+                 unit: str = "sentence") -> None:
         self.gold, self.sub, self.gt, self.st = gold, sub, gold_tokens, sub_tokens
+        self.unit = unit                           # what a run of whole units missing or extra is: its kind
+        self.token = "token line" if unit == "sentence" else "token"   # (a record's tokens share its line)
         self.out: List[Problem] = []
         self.pairs: List[Tuple[int, int]] = []     # (gold sentence, submission sentence) aligned whole
 
@@ -82,17 +93,17 @@ class Aligner:
         g = self.gold.sentences
         lines = f"gold lines {g[i1].lines[0]}-{g[i2 - 1].lines[-1]}"
         where = "the end of the file" if line > self.sub.lines else f"line {line}"
-        self.out.append(Problem(self.sub.path, line, "missing_sentence",
-                                f"{where}: {_plural(i2 - i1, 'sentence')} of gold not there",
+        self.out.append(Problem(self.sub.path, line, f"missing_{self.unit}",
+                                f"{where}: {_plural(i2 - i1, self.unit)} of gold not there",
                                 f"{lines}: {_shown(self.gt[i1])}", gold_line=g[i1].lines[0]))
 
     def _sentences_extra(self, j1: int, j2: int, gold_line: Optional[int]) -> None:
         s = self.sub.sentences
-        self.out.append(Problem(self.sub.path, s[j1].lines[0], "extra_sentence",
-                                f"{_plural(j2 - j1, 'sentence')} gold does not have (lines {s[j1].lines[0]}-"
+        self.out.append(Problem(self.sub.path, s[j1].lines[0], f"extra_{self.unit}",
+                                f"{_plural(j2 - j1, self.unit)} gold does not have (lines {s[j1].lines[0]}-"
                                 f"{s[j2 - 1].lines[-1]}): {_shown(self.st[j1])}",
-                                "no sentence here" + (f" (gold goes on at line {gold_line})" if gold_line
-                                                      else " (gold has ended)"), gold_line=gold_line))
+                                f"no {self.unit} here" + (f" (gold goes on at line {gold_line})" if gold_line
+                                                          else " (gold has ended)"), gold_line=gold_line))
 
     def _tokens(self, i1: int, i2: int, j1: int, j2: int) -> None:
         """Sentences i1..i2 of gold against j1..j2 of the submission, token by token."""
@@ -106,11 +117,17 @@ class Aligner:
                 self._boundaries(g[a1:a2], s[b1:b2], a1 == 0 or b1 == 0)
                 continue
             n = min(a2 - a1, b2 - b1) if op == "replace" else 0
-            for (gt, gl, _), (st, sl, _) in zip(g[a1:a1 + n], s[b1:b1 + n]):
-                self.out.append(Problem(self.sub.path, sl, "token_mismatch", repr(st), f"{gt!r} as on gold line {gl}",
+            for k, ((gt, gl, _), (st, sl, _)) in enumerate(zip(g[a1:a1 + n], s[b1:b1 + n])):
+                at, gold = "", f"as on gold line {gl}"
+                if self.unit != "sentence":
+                    at = f" (token {_position(s, b1 + k)} of the record)"
+                    gold = f"as token {_position(g, a1 + k)} of gold's record at line {gl}"
+                self.out.append(Problem(self.sub.path, sl, "token_mismatch", repr(st) + at, f"{gt!r} {gold}",
                                         gold_line=gl))
             if a1 + n < a2:
                 line = s[b1 + n][1] if b1 + n < len(s) else self._sub_line(j2)
+                if self.unit == "sentence" and b1 + n > 0 and (b1 + n == len(s) or s[b1 + n][2] >= 0):
+                    line = s[b1 + n - 1][1] + 1           # (missing at a sentence's end: where it ends)
                 for whole, a, b in _pieces(g, a1 + n, a2):
                     if whole:
                         self._sentences_missing(g[a][2], g[a][2] + sum(x[2] >= 0 for x in g[a:b]), line)
@@ -126,15 +143,15 @@ class Aligner:
 
     def _run(self, kind: str, run: List[Tuple[str, int, int]], line: int, gold_line: Optional[int] = None) -> None:
         words = _shown([t for t, _, _ in run])
-        lines = f"{run[0][1]}-{run[-1][1]}" if len(run) > 1 else f"{run[0][1]}"
+        several = run[-1][1] != run[0][1]
+        lines = f"line{'s' if several else ''} {run[0][1]}" + (f"-{run[-1][1]}" if several else "")
         if kind == "missing_token":
             here = "at the end of the file" if line > self.sub.lines else "before this line"
-            self.out.append(Problem(self.sub.path, line, kind, f"{_plural(len(run), 'token line')} missing {here}",
-                                    f"gold line{'s' if len(run) > 1 else ''} {lines}: {words}", gold_line=run[0][1]))
+            self.out.append(Problem(self.sub.path, line, kind, f"{_plural(len(run), self.token)} missing {here}",
+                                    f"gold {lines}: {words}", gold_line=run[0][1]))
         else:
-            self.out.append(Problem(self.sub.path, line, kind, f"{_plural(len(run), 'token line')} gold does not "
-                                    f"have (line{'s' if len(run) > 1 else ''} {lines}): {words}",
-                                    "no token line here", gold_line=gold_line))
+            self.out.append(Problem(self.sub.path, line, kind, f"{_plural(len(run), self.token)} gold does not "
+                                    f"have ({lines}): {words}", f"no {self.token} here", gold_line=gold_line))
 
     def _boundaries(self, g: List[Tuple[str, int, int]], s: List[Tuple[str, int, int]], edge: bool) -> None:
         """Tokens alike: a sentence that starts in one file and not in the other (but at the block's edge); two

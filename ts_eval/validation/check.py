@@ -19,8 +19,9 @@ from ..io.collect import ColumnLines, column_lines
 from ..io.conll import raw_tag
 from ..io.inputs import Inputs, resolve_columns
 from ..io.paths import system_names
-from ..io.source import STDIN, display_name
+from ..io.source import STDIN, display_name, system_name
 from .align import Aligner
+from .records import check_records
 from .result import Problem, SubmissionCheck, Validation, checked
 from .tags import SideTags, check_tags, scheme_for
 
@@ -129,7 +130,7 @@ def _two_files(inputs: Inputs, allowed: Optional[Set[str]], most: Optional[int])
     names = system_names(files, inputs.names)
     columns = inputs.input_format(inputs.gold, gold=True) == "columns"
     if not columns or any(inputs.input_format(f) != "columns" for f in files):
-        return [_by_reader(inputs, f, n, allowed, most) for f, n in zip(files, names)]
+        return [_records(inputs, f, n, allowed, most) for f, n in zip(files, names)]
     gold = _gold_lines(inputs)
     gside = _side(gold, _column(gold, -1 if inputs.gold_column is None else inputs.gold_column), inputs)
     gold_tokens = _tokens(gold, inputs)
@@ -172,6 +173,19 @@ def _read_as_score(inputs: Inputs, path: str, name: Optional[str] = None) -> Lis
     return []
 
 
+def _records(inputs: Inputs, path: str, name: str, allowed: Optional[Set[str]],
+             most: Optional[int]) -> SubmissionCheck:
+    """A submission in a format of records, read record by record (:mod:`.records`); one its reader reads whole
+    only: :func:`_by_reader`."""
+    found = check_records(inputs, path, allowed) if path != STDIN else None
+    if found is None:
+        return _by_reader(inputs, path, name, allowed, most)
+    problems, records = found
+    if not problems:
+        problems = _read_as_score(inputs, path)
+    return checked(display_name(path), name, problems, most, lines=records)
+
+
 def _by_reader(inputs: Inputs, path: str, name: str, allowed: Optional[Set[str]],
                most: Optional[int]) -> SubmissionCheck:
     """A submission in a format other than columns: its reader's first error, or the labels it uses that
@@ -201,10 +215,10 @@ def _one_file(inputs: Inputs, allowed: Optional[Set[str]], most: Optional[int]) 
     lines = column_lines(path, inputs.delimiter)
     problems = _file_problems(lines)
     if not lines.sentences:
-        return [checked(lines.path, display_name(path), problems, most, _notes(lines))]
+        return [checked(lines.path, system_name(path), problems, most, _notes(lines))]
     gcol, scols = resolve_columns(path, lambda: lines.width, inputs.gold_column, inputs.system_columns)
     names = (list(inputs.names) if inputs.names is not None else
-             [f"col{c}" for c in scols] if len(scols) > 1 else [display_name(path)])
+             [f"col{c}" for c in scols] if len(scols) > 1 else [system_name(path)])
     gside = _side(lines, _column(lines, gcol), inputs)
     sizes = {"lines": lines.lines, "sentences": len(lines.sentences),
              "tokens": sum(len(s.lines) for s in lines.sentences)}

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Dict, List
 
-from ...errors import Spelling, python_spelling
+from ...errors import Hint, Spelling, python_spelling, spell
 from ...validation.result import KINDS
 from ..page import Block, Cell, Column, Page, Section, Table, Text
 
@@ -33,17 +33,17 @@ def _kinds(v: Validation) -> Table:
                  "leave out.")
 
 
-def _problems(s: SubmissionCheck, k: int, most: Any) -> List[Block]:
-    cols = [Column("line", "line"), Column("gold_line", "gold line"), Column("kind", "kind"),
+def _problems(s: SubmissionCheck, k: int, most: Any, spelling: Spelling) -> List[Block]:
+    cols = [Column("problem", "#"), Column("line", "line"), Column("gold_line", "gold line"), Column("kind", "kind"),
             Column("found", "found"), Column("expected", "expected")]
     rows = []
-    for p in s.problems:
+    for n, p in enumerate(s.problems, 1):
         expected = p.expected + "".join(f"; {policy}: {what}" for policy, what in p.repairs.items())
-        rows.append([Cell(p.line or None, "count"), Cell(p.gold_line, "count"), Cell(p.kind), Cell(p.found),
-                     Cell(expected)])
-    note = (f"The first {len(s.problems)} of {s.total} problems (max_problems {most})."
+        rows.append([Cell(n, "count"), Cell(p.line or None, "count"), Cell(p.gold_line, "count"), Cell(p.kind),
+                     Cell(p.found), Cell(expected)])
+    note = (f"The first {len(s.problems)} of {s.total} problems ({spell([Hint('max_problems', most)], spelling)})."
             if len(s.problems) < s.total else "")
-    return [Table(f"problems-{k + 1}", f"Problems of {s.name} ({s.file})", cols, rows, note=note, sortable=True)]
+    return [Table(f"problems-{k + 1}", f"Problems of {s.name} ({s.file})", cols, rows, note=note)]
 
 
 def _notes(v: Validation) -> List[Block]:
@@ -72,6 +72,6 @@ def build(v: Validation, *, spell: Spelling = python_spelling) -> Page:
         sections.append(Section("Problems by kind", [_kinds(v)], id="kinds"))
     for k, s in enumerate(v.submissions):
         if s.problems:
-            sections.append(Section(f"Problems of {s.name}", _problems(s, k, st.get("max_problems")),
+            sections.append(Section(f"Problems of {s.name}", _problems(s, k, st.get("max_problems"), spell),
                                     id=f"problems-{k + 1}"))
     return Page("validate", "Validation of submissions", sections, {"settings": st})
