@@ -171,3 +171,15 @@ def test_validate_names_a_submission_called_gold_as_told(tmp_path, capsys):
     assert main(["validate", "--gold", str(tmp_path / "gold.conll"), str(tmp_path / "res" / "gold.conll"),
                  "--names", "run1"]) == 0
     assert "every one would score as it is" in capsys.readouterr().out
+
+
+def test_validate_names_a_record_submission_called_gold_as_told(tmp_path, capsys):
+    """The same for a submission in a format of records (JSON Lines), checked record by record."""
+    from ts_eval.cli import main
+
+    fixtures = Path(__file__).parent / "fixtures" / "validate"
+    (tmp_path / "res").mkdir()
+    (tmp_path / "res" / "gold.jsonl").write_bytes((fixtures / "clean.jsonl").read_bytes())
+    assert main(["validate", "--gold", str(fixtures / "gold.jsonl"), str(tmp_path / "res" / "gold.jsonl"),
+                 "--names", "run1"]) == 0
+    assert "every one would score as it is" in capsys.readouterr().out

@@ -182,7 +182,7 @@ def _records(inputs: Inputs, path: str, name: str, allowed: Optional[Set[str]],
         return _by_reader(inputs, path, name, allowed, most)
     problems, records = found
     if not problems:
-        problems = _read_as_score(inputs, path)
+        problems = _read_as_score(inputs, path, name)
     return checked(display_name(path), name, problems, most, lines=records)
 
 
