@@ -138,16 +138,21 @@ def test_a_program_of_another_release_series_fails_with_one_line(tmp_path):
                           f"ts_eval {__version__}\n")
 
 
-BLOCK_TS_EVAL = """
+def blocked(module: str, error: str = "ImportError") -> str:
+    """Python for the image's start that makes importing ``module`` raise ``error``."""
+    return f"""
 import sys
 
-class _NoTsEval:
+class _Blocked:
     def find_spec(self, name, path=None, target=None):
-        if name.split(".")[0] == "ts_eval":
-            raise ImportError("No module named 'ts_eval'")
+        if name.split(".")[0] == {module!r}:
+            raise {error}("No module named {module!r}")
 
-sys.meta_path.insert(0, _NoTsEval())
+sys.meta_path.insert(0, _Blocked())
 """
+
+
+BLOCK_TS_EVAL = blocked("ts_eval")
 
 
 @pytest.mark.slow
@@ -167,3 +172,21 @@ def test_a_bug_is_one_line_for_the_participant_and_a_traceback_for_the_organiser
                           "organisers find its traceback in the scoring output (traceback.txt)\n")
     traceback = (tmp_path / "platform" / "output" / "traceback.txt").read_text()
     assert traceback.startswith("Traceback") and "KeyError: 'columns'" in traceback
+
+
+@pytest.mark.slow
+def test_a_python_ts_eval_cannot_run_on_fails_with_one_line(tmp_path):
+    run = _run(tmp_path, _program(tmp_path), image=blocked("ts_eval", "SyntaxError"))   # as Python 3.6 does
+    assert run.code == 1 and run.scores is None
+    assert run.stderr.startswith("scoring program: ts_eval cannot be imported with Python ")
+    assert run.stderr.endswith(f" (SyntaxError: No module named 'ts_eval'); it needs Python 3.9 or later: install it "
+                               f"in the competition's docker image (pip install 'ts-eval=={__version__}')\n")
+
+
+@pytest.mark.slow
+def test_ts_eval_without_its_dependencies_fails_with_one_line(tmp_path):
+    run = _run(tmp_path, _program(tmp_path), image=blocked("numpy"))
+    assert run.code == 1 and run.scores is None
+    assert run.stderr == (f"scoring program: ts_eval {__version__} cannot run here (ImportError: No module named "
+                          "'numpy'): install it with its dependencies in the competition's docker image (pip install "
+                          f"'ts-eval=={__version__}')\n")

@@ -17,10 +17,10 @@ import math
 import os
 import shutil
 import sys
-import traceback
 from typing import Any, Dict, List, Sequence
 
 from .codabench_files import found
+from .codabench_outputs import failed, write_scores
 from .codabench_program import sha256, validate_options
 from .errors import report
 from .spelling import option_flags
@@ -120,31 +120,3 @@ def scored(gold: str, submission: str, options: List[str], columns: List[Dict[st
         else:
             print(f"note: {column['key']} ({column['spec']}) is n/a for this submission; left out of scores.json")
     return values
-
-
-def write_scores(values: Dict[str, float], output_dir: str) -> None:
-    """``scores.json`` (Codabench) and ``scores.txt`` (CodaLab: ``key: value`` lines); the scores on stdout."""
-    with open(os.path.join(output_dir, "scores.json"), "w", encoding="utf-8") as f:
-        json.dump(values, f, indent=1)
-    lines = "".join(f"{key}: {value!r}\n" for key, value in values.items())
-    with open(os.path.join(output_dir, "scores.txt"), "w", encoding="utf-8") as f:
-        f.write(lines)
-    print(lines, end="")
-
-
-def failed(err: BaseException, output_dir: str) -> int:
-    """The exit code of ``err``, reported in lines for the participant (a bug too: its traceback goes to
-    ``OUTPUT/traceback.txt``, for the organisers, not to standard error)."""
-    if isinstance(err, SystemExit) and isinstance(err.code, int):
-        return err.code or 1     # reported already (one line, by command())
-    try:
-        return report(err)
-    except BaseException:   # a bug: no traceback for the participant
-        from ..version import __version__
-
-        with open(os.path.join(output_dir, "traceback.txt"), "w", encoding="utf-8") as f:
-            f.write("".join(traceback.format_exception(type(err), err, err.__traceback__)))
-        print(f"scoring program: internal error of ts_eval {__version__} ({type(err).__name__}: {err}); the "
-              "organisers find its traceback in the scoring output (traceback.txt)", file=sys.stderr)
-        return 1
-

@@ -38,6 +38,9 @@ def main() -> int:
     except ImportError:
         return fail("ts_eval is not installed in this image; this program was made by ts_eval " + made + ": "
                     + install)
+    except Exception as err:    # a Python too old for ts_eval (a SyntaxError), a broken installation
+        return fail("ts_eval cannot be imported with Python " + sys.version.split()[0] + " (" + type(err).__name__
+                    + ": " + str(err) + "); it needs Python 3.9 or later: " + install)
     running = __version__
     print("scoring program " + settings["program"] + " made by ts_eval " + made + " on " + settings["made"]
           + "; run by ts_eval " + running + " (Python " + sys.version.split()[0] + ")")
