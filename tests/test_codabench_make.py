@@ -75,7 +75,9 @@ def test_the_program_folder_its_zip_and_the_competition_yaml_lines(tmp_path):
     (["--columns", "t-f1-micro"], "--columns: t-f1-micro is reported with --separator-weight 0.0 only"),
     (["--columns", "exact-f1-micro,exact.f1.micro"], "--columns: two columns have the key exact_f1_micro"),
     (["--", "--format", "html"], "--format is not an option of the scoring program"),
-    (["--", "--names", "x"], "--names is not an option of the scoring program"),
+    (["--", "--names", "x"], "--names is not an option of the scoring program: it sets it itself"),
+    (["--", "--tag-names", "gold.conll"], "--tag-names is not an option of the scoring program: the file would not "
+                                          "be on the platform"),
     (["--", "other.conll"], "give score's options after --, not files"),
     (["--", "--scheme", "NOPE"], "--scheme"),
 ])

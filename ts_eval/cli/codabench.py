@@ -19,9 +19,12 @@ if TYPE_CHECKING:
 
 DEFAULT_COLUMNS = "exact-f1-micro,exact.micro.precision,exact.micro.recall,ts-f1-macro,fair-f1"
 COMMAND = "python3 $program/score.py $input $output"     # Codabench and CodaLab put their paths for $...
-#: score's options that the program sets itself, or that would score something else than the submission
-REFUSED = {"format": "--format", "output": "--output", "names": "--names", "system": "--system",
-           "runs": "--runs"}
+#: score's options that the program sets itself, that would score something else than the submission, or that
+#: name a file of this machine, which the platform does not have
+SETS = "it sets it itself"
+REFUSED = {"format": ("--format", SETS), "output": ("--output", SETS), "names": ("--names", SETS),
+           "system": ("--system", SETS), "runs": ("--runs", "it scores one submission"),
+           "tag_names": ("--tag-names", "the file would not be on the platform")}
 
 
 def register(sub: Subparsers) -> None:
@@ -55,9 +58,9 @@ def score_args(gold: str, options: List[str]) -> argparse.Namespace:
 
     args = parse(["score", "--gold", gold, gold, *options])
     plain = parse(["score", "--gold", gold, gold])
-    for dest, flag in REFUSED.items():
+    for dest, (flag, why) in REFUSED.items():
         if getattr(args, dest, None) != getattr(plain, dest, None):
-            raise UsageError(f"{flag} is not an option of the scoring program: it sets it itself")
+            raise UsageError(f"{flag} is not an option of the scoring program: {why}")
     if list(args.file or []) != [gold] or args.gold != gold:
         raise UsageError("give score's options after --, not files: the program scores one submission against "
                          "--gold")
