@@ -192,3 +192,33 @@ def test_ts_eval_without_its_dependencies_fails_with_one_line(tmp_path):
     assert run.stderr == (f"scoring program: ts_eval {__version__} cannot run here (ImportError: No module named "
                           "'numpy'): install it with its dependencies in the competition's docker image (pip install "
                           f"'ts-eval=={__version__}')\n")
+
+
+@pytest.mark.slow
+def test_submission_name_picks_the_file_among_several(tmp_path):
+    assert make(tmp_path, "--submission-name", "predictions.conll").returncode == 0
+    reference = contract.zip_files(tmp_path / "ref.zip", {"gold.conll": GOLD.encode()})
+    submission = contract.zip_files(tmp_path / "sub.zip", {"predictions.conll": CLEAN.encode(),
+                                                           "README.txt": b"our system\n"})
+    run = contract.platform_run(tmp_path / "prog.zip", reference, submission, tmp_path / "platform")
+    assert run.code == 0, run.stderr
+    assert run.scores["exact_f1_micro"] == 0.5
+    other = contract.zip_files(tmp_path / "other.zip", {"a.conll": CLEAN.encode(), "b.conll": CLEAN.encode()})
+    run = contract.platform_run(tmp_path / "prog.zip", reference, other, tmp_path / "platform2")
+    assert run.code == 1
+    assert run.stderr == ("ts-eval: error: the submission holds 2 files (a.conll, b.conll); expected one file, "
+                          "predictions.conll\n")
+
+
+@pytest.mark.slow
+def test_reference_data_of_another_name_or_content_is_used_and_noted(tmp_path):
+    """The program's gold is the one file of the reference data; other bytes than those it was made with are
+    noted on standard output (another phase's gold, or a stale upload), not refused."""
+    assert make(tmp_path).returncode == 0
+    changed = GOLD.replace("Paris B-LOC", "Paris B-PER")          # now the submission's 4 spans: 3 correct
+    reference = contract.zip_files(tmp_path / "ref.zip", {"test.conll": changed.encode()})
+    submission = contract.zip_files(tmp_path / "sub.zip", {"run1.conll": CLEAN.encode()})
+    run = contract.platform_run(tmp_path / "prog.zip", reference, submission, tmp_path / "platform")
+    assert run.code == 0, run.stderr
+    assert run.scores["exact_f1_micro"] == 0.75
+    assert "note: ref/test.conll is not the gold this program was made with (gold.conll)" in run.stdout
