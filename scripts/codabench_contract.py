@@ -70,6 +70,13 @@ class Run:
         """The first line of standard error (what the participant reads first)."""
         return next((x for x in self.stderr.splitlines() if x.strip()), "")
 
+    @property
+    def problems(self) -> str:
+        """The validation report's count and kinds of problems (its row of the submissions table), or the first
+        line of standard error without its prefix."""
+        row = next((m for x in self.stderr.splitlines() if (m := re.match(r"^\S+\s+no\s+(\d+)\s+(.+?)\s*$", x))), None)
+        return f"{row.group(1)} problems: {row.group(2)}" if row else self.message.replace("ts-eval: error: ", "")
+
 
 def zip_files(path: Path, files: Dict[str, bytes]) -> Path:
     """A zip at ``path`` holding ``files`` (name in the zip -> bytes)."""
@@ -173,6 +180,9 @@ BROKEN: Dict[str, Callable[[str, str], Dict[str, bytes]]] = {
     "two files": lambda name, t: {name: t.encode(), "notes.txt": b"our system\n"},
     "no file": lambda name, t: {"empty/": b""},
 }
+#: what the participant must read on standard error for each broken variant (the kind of problem, or the line)
+EXPECTED = {"truncated": "missing_sentence", "wrong tokens": "token_mismatch", "missing column": "column_count",
+            "two files": "the submission holds 2 files", "no file": "the submission holds no file"}
 HARMLESS: Dict[str, Callable[[str, str], Dict[str, bytes]]] = {
     "CRLF": lambda name, t: {name: t.replace("\n", "\r\n").encode()},
     "BOM": lambda name, t: {name: b"\xef\xbb\xbf" + t.encode()},
@@ -244,8 +254,9 @@ def _table(jobs: List[Tuple[str, str, Path, Dict[str, bytes]]], runs: List[Run],
     for (name, variant, _, _), run in zip(jobs, runs):
         want = expected[name]
         if variant in BROKEN:
-            ok = run.code != 0 and bool(run.message) and "Traceback" not in run.stderr and run.scores is None
-            note = run.message[:90]
+            ok = run.code == 1 and EXPECTED[variant] in run.stderr and "Traceback" not in run.stderr and \
+                run.scores is None
+            note = run.problems
         else:
             ok = run.code == 0 and run.scores == want
             note = "scores.json = ts-eval score's" if ok else f"differs: {run.scores} vs {want}; {run.message}"
