@@ -41,9 +41,10 @@ def test_the_program_folder_its_zip_and_the_competition_yaml_lines(tmp_path):
                 "--", "--scheme", "IOB2", "--policy", "conlleval")
     assert done.returncode == 0, done.stderr
     folder = tmp_path / "prog"
-    assert sorted(p.name for p in folder.iterdir()) == ["metadata.yaml", "score.py", "settings.json"]
+    assert sorted(p.name for p in folder.iterdir()) == ["metadata", "metadata.yaml", "score.py", "settings.json"]
     with zipfile.ZipFile(tmp_path / "prog.zip") as z:
-        assert sorted(z.namelist()) == ["metadata.yaml", "score.py", "settings.json"]
+        assert sorted(z.namelist()) == ["metadata", "metadata.yaml", "score.py", "settings.json"]
+        assert z.read("metadata") == z.read("metadata.yaml")     # CodaLab's name
         assert z.read("score.py") == SCRIPT.read_bytes()
         assert z.read("settings.json") == (folder / "settings.json").read_bytes()
     assert yaml.safe_load((folder / "metadata.yaml").read_text())["command"] == \
@@ -120,7 +121,7 @@ def _program(tmp_path, **changes) -> Path:
     settings = json.loads((tmp_path / "prog" / "settings.json").read_text())
     settings.update(changes)
     settings = {k: v for k, v in settings.items() if v is not None}
-    files = {n: (tmp_path / "prog" / n).read_bytes() for n in ("metadata.yaml", "score.py")}
+    files = {n: (tmp_path / "prog" / n).read_bytes() for n in ("metadata.yaml", "metadata", "score.py")}
     return contract.zip_files(tmp_path / "changed.zip", {**files, "settings.json": json.dumps(settings).encode()})
 
 

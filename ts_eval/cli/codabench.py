@@ -2,10 +2,11 @@
 ts_eval against the reference data, with the organiser's options frozen into it (docs/shared-tasks.md).
 
 It writes a folder (``-o DIR``, default ``scoring_program``) and its zip (``DIR.zip``), never over an existing
-folder or file: ``metadata.yaml`` (the command the platform runs), ``score.py`` (:mod:`.codabench_script`) and
-``settings.json`` (the ts_eval that made it, score's options, the leaderboard's columns, gold's name and
-checksum).  Before it writes them, the program is run as the platform runs it on gold submitted as a submission:
-options ``ts-eval score`` refuses and columns its result lacks are errors here, not on the platform."""
+folder or file: ``metadata.yaml`` (the command the platform runs; ``metadata``, the same for CodaLab),
+``score.py`` (:mod:`.codabench_script`) and ``settings.json`` (the ts_eval that made it, score's options, the
+leaderboard's columns, gold's name and checksum).  Before it writes them, the program is run as the platform
+runs it on gold submitted as a submission: options ``ts-eval score`` refuses and columns its result lacks are
+errors here, not on the platform."""
 from __future__ import annotations
 
 import argparse
@@ -96,7 +97,7 @@ def run(args: argparse.Namespace) -> int:
         zipped(program, folder + ".zip")
         os.rename(program, folder)
     shown: Dict[str, Any] = {c["key"]: round(scores[c["key"]], 4) for c in columns}
-    print(f"wrote {folder}/ (metadata.yaml, score.py, settings.json) and {folder}.zip, made by ts_eval "
+    print(f"wrote {folder}/ (metadata.yaml, metadata, score.py, settings.json) and {folder}.zip, made by ts_eval "
           f"{settings['ts_eval']} (program {settings['program']})")
     print(f"tried on gold as a submission: scores.json {json.dumps(shown)}")
     print(competition_yaml(columns, os.path.basename(folder) + ".zip", os.path.basename(args.gold),

@@ -18,7 +18,8 @@ from ..errors import InputError
 from ..version import __version__
 
 SCRIPT = "score.py"
-FILES = ("metadata.yaml", SCRIPT, "settings.json")
+#: metadata.yaml is what Codabench reads; CodaLab reads the same lines from metadata (Codabench too, without the first)
+FILES = ("metadata.yaml", "metadata", SCRIPT, "settings.json")
 
 
 def sha256(path: str) -> str:
@@ -43,12 +44,15 @@ def program_settings(gold: str, options: List[str], columns: List[Dict[str, Any]
 
 
 def write_program(folder: str, settings: Dict[str, Any], command: str) -> None:
-    """``metadata.yaml``, ``score.py`` and ``settings.json`` in a new ``folder``."""
+    """``metadata.yaml`` (and ``metadata``, the same for CodaLab), ``score.py`` and ``settings.json`` in a new
+    ``folder``."""
     os.makedirs(folder)
-    with open(os.path.join(folder, "metadata.yaml"), "w", encoding="utf-8") as f:
-        f.write(f"# a scoring program made by ts-eval codabench (ts_eval {settings['ts_eval']}, program "
-                f"{settings['program']}); it needs ts_eval {settings['ts_eval']} in the competition's docker image\n"
-                f"command: {command}\ndescription: scores a submission with ts_eval against the reference data\n")
+    for name in ("metadata.yaml", "metadata"):
+        with open(os.path.join(folder, name), "w", encoding="utf-8") as f:
+            f.write(f"# a scoring program made by ts-eval codabench (ts_eval {settings['ts_eval']}, program "
+                    f"{settings['program']}); it needs ts_eval {settings['ts_eval']} in the competition's docker "
+                    f"image\ncommand: {command}\ndescription: scores a submission with ts_eval against the "
+                    "reference data\n")
     script = os.path.join(os.path.dirname(os.path.abspath(__file__)), "codabench_script.py")
     shutil.copyfile(script, os.path.join(folder, SCRIPT))
     with open(os.path.join(folder, "settings.json"), "w", encoding="utf-8") as f:
