@@ -123,8 +123,8 @@ def test_iob1_tags_score_as_the_clean_file_where_the_organiser_allows_iob1(kit, 
     assert refused.code == 1 and "ill_formed" in refused.stderr and "Traceback" not in refused.stderr
 
 
-NOT_AS_IT_IS = ("ts-eval: error: res/run1.conll would not score as it is; its problems (all of them in "
-               "validation.txt and validation.html of the scoring output):\nSummary\n")
+NOT_AS_IT_IS = ("ts-eval: error: res/run1.conll would not score as it is; its problems (validation.txt and "
+               "validation.html of the scoring output list up to 1000):\nSummary\n")
 
 
 def _lines(text: str, k: int, line: str) -> str:

@@ -92,8 +92,8 @@ def validated(gold: str, submission: str, options: List[str], output_dir: str) -
     with open(first, encoding="utf-8") as f:
         table = f.read()
     os.remove(first)
-    print(f"ts-eval: error: {submission} would not score as it is; its problems (all of them in validation.txt "
-          "and validation.html of the scoring output):", file=sys.stderr)
+    print(f"ts-eval: error: {submission} would not score as it is; its problems (validation.txt and "
+          f"validation.html of the scoring output list up to {LISTED}):", file=sys.stderr)
     print(table, end="", file=sys.stderr)
     return False
 
