@@ -111,7 +111,9 @@ def test_iob1_tags_are_ill_formed_unless_the_scheme_is_iob1():
     assert kinds(v) == {"ill_formed": 5}       # EU, German, Peter, BRUSSELS, European: I- opening a span
     assert ts_eval.validate(GOLD, IOB1, scheme="IOB1").valid
     # auto detects over gold and the submission together, as score does: IOB2 here (gold's B- opens fresh spans)
-    assert kinds(ts_eval.validate(GOLD, IOB1, scheme="auto")) == {"ill_formed": 5}
+    auto = ts_eval.validate(GOLD, IOB1, scheme="auto")
+    assert kinds(auto) == {"ill_formed": 5} and auto.submissions[0].scheme == "IOB2"
+    assert auto.to_dict()["submissions"][0]["scheme"] == "IOB2"
 
 
 def test_labels_given_and_the_label_map():

@@ -144,6 +144,7 @@ def _one_submission(inputs: Inputs, gold: ColumnLines, gside: SideTags, gold_tok
     problems = _file_problems(lines)
     sizes = {"lines": lines.lines, "sentences": len(lines.sentences),
              "tokens": sum(len(s.lines) for s in lines.sentences)}
+    scheme = None
     if lines.sentences:
         aligner = Aligner(gold, lines, gold_tokens, _tokens(lines, inputs))
         problems += aligner.problems() + aligner.documents()
@@ -154,7 +155,7 @@ def _one_submission(inputs: Inputs, gold: ColumnLines, gside: SideTags, gold_tok
                                "the labels given" if allowed else "gold's labels")[0]
     if not problems and path != STDIN:
         problems += _read_as_score(inputs, path, name)
-    return checked(lines.path, name, problems, most, _notes(lines, gold), **sizes)
+    return checked(lines.path, name, problems, most, _notes(lines, gold), scheme, **sizes)
 
 
 def _scheme(inputs: Inputs, sides: List[SideTags]) -> str:
@@ -231,5 +232,5 @@ def _one_file(inputs: Inputs, allowed: Optional[Set[str]], most: Optional[int]) 
                                       "the labels given" if allowed else "gold's labels")[0]
         if not found and path != STDIN:
             found += _read_as_score(inputs, path)
-        out.append(checked(lines.path, name, found, most, _notes(lines), **sizes))
+        out.append(checked(lines.path, name, found, most, _notes(lines), scheme, **sizes))
     return out

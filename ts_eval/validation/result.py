@@ -80,6 +80,7 @@ class SubmissionCheck:
     lines: int = 0
     sentences: int = 0
     tokens: int = 0
+    scheme: Optional[str] = None      # the scheme its tags were read in (scheme auto: the one detected)
 
     @property
     def valid(self) -> bool:
@@ -92,18 +93,19 @@ class SubmissionCheck:
     def to_dict(self) -> Dict[str, Any]:
         return {"file": self.file, "name": self.name, "valid": self.valid, "problems": self.total,
                 "shown": len(self.problems), "kinds": dict(self.counts), "notes": dict(self.notes),
-                "lines": self.lines, "sentences": self.sentences, "tokens": self.tokens,
+                "lines": self.lines, "sentences": self.sentences, "tokens": self.tokens, "scheme": self.scheme,
                 "list": [p.to_dict() for p in self.problems]}
 
 
 def checked(file: str, name: str, problems: List[Problem], max_problems: Optional[int],
-            notes: Optional[Dict[str, str]] = None, **sizes: int) -> SubmissionCheck:
+            notes: Optional[Dict[str, str]] = None, scheme: Optional[str] = None, **sizes: int) -> SubmissionCheck:
     """A :class:`SubmissionCheck` of every problem found: counted by kind (in :data:`KINDS`' order), the list
     in file order and cut to ``max_problems``."""
     counts = Counter(p.kind for p in problems)
     ordered = sorted(problems, key=lambda p: (p.line, list(KINDS).index(p.kind)))
     kept = ordered if max_problems is None else ordered[:max_problems]
-    return SubmissionCheck(file, name, kept, {k: counts[k] for k in KINDS if counts[k]}, dict(notes or {}), **sizes)
+    return SubmissionCheck(file, name, kept, {k: counts[k] for k in KINDS if counts[k]}, dict(notes or {}),
+                           scheme=scheme, **sizes)
 
 
 @dataclass

@@ -64,6 +64,9 @@ def build(v: Validation, *, spell: Spelling = python_spelling) -> Page:
                f"{bad} with problems ({total} problem{'s' if total != 1 else ''}), {n - bad} valid."))
     st: Dict[str, Any] = v.settings
     about = f"scheme {st.get('scheme')}, policy {st.get('policy')}"
+    detected = sorted({s.scheme for s in v.submissions if s.scheme})
+    if st.get("scheme") == "auto" and detected:
+        about += f" (detected over gold and each submission: {', '.join(detected)})"
     if st.get("labels"):
         about += ", labels " + ", ".join(st["labels"])
     sections = [Section("Summary", [Text(head, "summary"), Text(about, "note"), _submissions(v), *_notes(v)],
