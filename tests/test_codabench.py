@@ -183,3 +183,22 @@ def test_validate_names_a_record_submission_called_gold_as_told(tmp_path, capsys
     assert main(["validate", "--gold", str(fixtures / "gold.jsonl"), str(tmp_path / "res" / "gold.jsonl"),
                  "--names", "run1"]) == 0
     assert "every one would score as it is" in capsys.readouterr().out
+
+
+def test_the_contract_table_fails_on_any_mismatch(tmp_path, capsys):
+    """scripts/codabench_contract.py's verdicts: a clean run whose scores.json differs from ts-eval score's, a
+    broken run that exits 0 or shows a traceback, each make its exit code 1."""
+    columns = [{"key": "exact_f1_micro", "path": ["exact", "micro", "f"]}]
+    want = {"x": {"exact_f1_micro": 0.5}}
+
+    def verdict(variant, run):
+        return contract._table([("x", variant, tmp_path, {})], [run], want, tmp_path, columns, 1.0)
+
+    assert verdict("clean", contract.Run(0, "", "", {"exact_f1_micro": 0.5})) == 0
+    assert verdict("clean", contract.Run(0, "", "", {"exact_f1_micro": 0.5000001})) == 1
+    assert verdict("CRLF", contract.Run(1, "", "ts-eval: error: x", None)) == 1
+    assert verdict("two files", contract.Run(1, "", "ts-eval: error: the submission holds 2 files (a, b)", None)) == 0
+    assert verdict("two files", contract.Run(0, "", "", {"exact_f1_micro": 0.5})) == 1
+    traceback = "Traceback (most recent call last):\n token_mismatch"
+    assert verdict("wrong tokens", contract.Run(1, "", traceback, None)) == 1
+    assert "MISMATCH" in capsys.readouterr().out
