@@ -145,6 +145,8 @@ def _lines(text: str, k: int, line: str) -> str:
     ("two files", {"run1.conll": CLEAN.encode(), "run2.conll": CLEAN.encode()},
      ["the submission holds 2 files (run1.conll, run2.conll); expected one file"]),
     ("no file", {"team/": b""}, ["the submission holds no file; expected one file"]),
+    ("a zip in the zip", {"run1.zip": b"PK\x03\x04"},
+     ["the submission holds a zip, run1.zip; expected the file itself: zip the file once, not a zip of it"]),
 ], ids=lambda v: v if isinstance(v, str) else "")
 def test_a_broken_submission_fails_with_readable_lines_and_no_traceback(kit, tmp_path, variant, files,
                                                                       expected: List[str]):

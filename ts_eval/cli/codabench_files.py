@@ -24,6 +24,9 @@ def found(folder: str, what: str, name: Optional[str]) -> str:
     if name is not None and os.path.join(folder, name) in files:
         return os.path.join(folder, name)
     if len(files) == 1:
+        if files[0].lower().endswith(".zip"):       # the platform unpacks one zip, not a zip in it
+            raise InputError(f"the {what} holds a zip, {os.path.basename(files[0])}; expected the file itself: zip "
+                             "the file once, not a zip of it")
         return files[0]
     held = f"{len(files)} files ({', '.join(os.path.basename(f) for f in files)})" if files else "no file"
     if folders:
