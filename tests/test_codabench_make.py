@@ -223,3 +223,22 @@ def test_reference_data_of_another_name_or_content_is_used_and_noted(tmp_path):
     assert run.code == 0, run.stderr
     assert run.scores["exact_f1_micro"] == 0.75
     assert "note: ref/test.conll is not the gold this program was made with (gold.conll)" in run.stdout
+
+
+@pytest.mark.slow
+def test_a_program_for_json_lines_gold_scores_json_lines_submissions(tmp_path):
+    """Gold and submissions in another input format (JSON Lines of tokens and spans: validate's fixtures, where
+    the clean submission holds gold's spans, and one token changed is a token_mismatch)."""
+    fixtures = Path(__file__).parent / "fixtures" / "validate"
+    done = subprocess.run([sys.executable, "-m", "ts_eval", "codabench", "--gold", str(fixtures / "gold.jsonl"), "-o",
+                           str(tmp_path / "prog"), "--columns", "exact-f1-micro"], capture_output=True, text=True,
+                          check=False)
+    assert done.returncode == 0, done.stderr
+    reference = contract.zip_files(tmp_path / "ref.zip", {"gold.jsonl": (fixtures / "gold.jsonl").read_bytes()})
+    clean = (fixtures / "clean.jsonl").read_text()
+    for k, (text, code, scores) in enumerate([(clean, 0, {"exact_f1_micro": 1.0}),
+                                              (clean.replace('"EU"', '"EX"', 1), 1, None)]):
+        submission = contract.zip_files(tmp_path / f"sub{k}.zip", {"team.jsonl": text.encode()})
+        run = contract.platform_run(tmp_path / "prog.zip", reference, submission, tmp_path / f"platform{k}")
+        assert (run.code, run.scores) == (code, scores), run.stderr
+    assert "token_mismatch" in run.stderr and "Traceback" not in run.stderr
