@@ -30,7 +30,9 @@ from ts_eval.cli import main
 ROOT = Path(__file__).parent.parent
 DOCS = ROOT / "docs"
 PAGES = [ROOT / "README.md", *sorted(DOCS.glob("*.md"))]
-COMMANDS = ("score", "demo", "fair", "rank", "compare", "germeval", "convert", "agree")
+COMMANDS = ("score", "demo", "fair", "rank", "compare", "germeval", "convert", "agree", "codabench")
+#: commands that take another command's options after ``--`` (``ts-eval codabench ... -- --scheme IOB1``)
+AFTER_DASHES = {"codabench": "score"}
 FENCE = re.compile(r"^```(\w*)\s*$")
 LONG_OPTION = re.compile(r"(?<![\w-])--[a-z][a-z0-9-]*")
 COMMAND_LINE = re.compile(r"\bts-eval ((?:[a-z]+\|)*[a-z]+)\b(.*)")
@@ -119,7 +121,10 @@ def command_uses(path: Path) -> Iterator[Tuple[int, str, Set[str]]]:
             for m in COMMAND_LINE.finditer(text):
                 for command in m.group(1).split("|"):
                     if command in COMMANDS:
-                        yield n, command, set(LONG_OPTION.findall(m.group(2)))
+                        own, dashes, other = f"{m.group(2)} ".partition(" -- ")
+                        yield n, command, set(LONG_OPTION.findall(own))
+                        if dashes and command in AFTER_DASHES:
+                            yield n, AFTER_DASHES[command], set(LONG_OPTION.findall(other))
 
 
 @pytest.mark.parametrize("path", PAGES, ids=lambda p: str(p.relative_to(ROOT)))
@@ -147,10 +152,12 @@ def test_every_option_of_every_command_is_documented():
 def test_the_option_checks_catch_a_wrong_option(tmp_path):
     page = tmp_path / "page.md"
     page.write_text("Run `ts-eval rank FILE --bootstrap 9 --no-such-option`.\n\n"
-                    "```\nts-eval score|compare FILE --details --plot x.png   # --comment-only\n```\n")
+                    "```\nts-eval score|compare FILE --details --plot x.png   # --comment-only\n"
+                    "ts-eval codabench --gold G --columns C -- --scheme IOB1 --plot x\n```\n")
     uses = list(command_uses(page))
     assert uses == [(1, "rank", {"--bootstrap", "--no-such-option"}), (4, "score", {"--details", "--plot"}),
-                    (4, "compare", {"--details", "--plot"})]
+                    (4, "compare", {"--details", "--plot"}), (5, "codabench", {"--gold", "--columns"}),
+                    (5, "score", {"--scheme", "--plot"})]
     assert "--no-such-option" not in options_of("rank") and "--plot" not in options_of("score")
 
 

@@ -25,7 +25,7 @@ from .spelling import option_flags
 # command -> module of this package; a module may register several commands (score: score and demo)
 COMMANDS = {"score": "score", "demo": "score", "fair": "fair", "rank": "rank", "compare": "compare",
             "germeval": "germeval", "convert": "convert", "agree": "agree", "analyze": "analyze",
-            "validate": "validate"}
+            "validate": "validate", "codabench": "codabench"}
 
 
 def command_modules() -> Dict[str, ModuleType]:

@@ -154,7 +154,7 @@ def _one_submission(inputs: Inputs, gold: ColumnLines, gside: SideTags, gold_tok
         problems += check_tags(lines.path, side, scheme, inputs.label_map, allowed or gold_labels,
                                "the labels given" if allowed else "gold's labels")[0]
     if not problems and path != STDIN:
-        problems += _read_as_score(inputs, path)
+        problems += _read_as_score(inputs, path, name)
     return checked(lines.path, name, problems, most, _notes(lines, gold), scheme, **sizes)
 
 
@@ -163,10 +163,11 @@ def _scheme(inputs: Inputs, sides: List[SideTags]) -> str:
     return scheme_for(sides) if scheme == "auto" else scheme
 
 
-def _read_as_score(inputs: Inputs, path: str) -> List[Problem]:
-    """The submission read as ``score`` reads it: its error, if any, as an ``unreadable`` problem."""
+def _read_as_score(inputs: Inputs, path: str, name: Optional[str] = None) -> List[Problem]:
+    """The submission read as ``score`` reads it (named ``name``, by default after its file): its error, if any,
+    as an ``unreadable`` problem."""
     try:
-        replace(inputs, systems=(path,), names=None, glob=None).corpus("validate")
+        replace(inputs, systems=(path,), names=None if name is None else (name,), glob=None).corpus("validate")
     except InputError as err:
         return [Problem(err.path or display_name(path), err.line or 0, "unreadable", err.message,
                         "a file the reader reads")]
@@ -182,7 +183,7 @@ def _records(inputs: Inputs, path: str, name: str, allowed: Optional[Set[str]],
         return _by_reader(inputs, path, name, allowed, most)
     problems, records = found
     if not problems:
-        problems = _read_as_score(inputs, path)
+        problems = _read_as_score(inputs, path, name)
     return checked(display_name(path), name, problems, most, lines=records)
 
 
