@@ -141,7 +141,7 @@ def _lines(text: str, k: int, line: str) -> str:
     ("wrong tokens", {"run1.conll": CLEAN.replace("Smith", "Smyth").encode()},
      [NOT_AS_IT_IS, "(1 problem)", "token_mismatch   'Smyth'   'Smith' as on gold line 2"]),
     ("a missing column", {"run1.conll": _lines(CLEAN, 2, "lives\n").encode()},
-     [NOT_AS_IT_IS, "(1 problem)", "column_count   1 columns: 'lives'   2 columns as on line 1"]),
+     [NOT_AS_IT_IS, "(1 problem)", "column_count   1 column: 'lives'   2 columns as on line 1"]),
     ("two files", {"run1.conll": CLEAN.encode(), "run2.conll": CLEAN.encode()},
      ["the submission holds 2 files (run1.conll, run2.conll); expected one file"]),
     ("no file", {"team/": b""}, ["the submission holds no file; expected one file"]),

@@ -75,6 +75,19 @@ def test_a_missing_line_is_reported_once_and_the_rest_realigns(tmp_path):
     assert [(p.line, p.kind, p.gold_line) for p in v.problems] == [(4, "missing_token", 4)]
 
 
+def test_a_line_without_its_tag_is_one_problem_not_also_the_next_tag(tmp_path):
+    """``Oleg`` lost its B-PER: the I-PER after it is no second problem (what it follows is not known), and the
+    message counts in words (1 column)."""
+    gold = write(tmp_path, "g.conll", [b"The O", b"Oleg B-PER", b"Shutov I-PER", b"left O", b""])
+    sub = write(tmp_path, "s.conll", [b"The O", b"Oleg", b"Shutov I-PER", b"left O", b""])
+    v = ts_eval.validate(gold, sub)
+    assert [(p.line, p.kind, p.found, p.expected) for p in v.problems] == [
+        (2, "column_count", "1 column: 'Oleg'", "2 columns as on line 1")]
+    # an I- tag after a tag that is there stays ill-formed
+    bad = write(tmp_path, "b.conll", [b"The O", b"Oleg O", b"Shutov I-PER", b"left O", b""])
+    assert [(p.line, p.kind) for p in ts_eval.validate(gold, bad).problems] == [(3, "ill_formed")]
+
+
 def test_an_extra_sentence_and_a_sentence_boundary(tmp_path):
     lines = lines_of(CLEAN)
     extra = write(tmp_path, "extra.conll", lines[:11] + [b"Hello O O", b"world O O", b""] + lines[11:])

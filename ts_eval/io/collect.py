@@ -65,6 +65,11 @@ class ColumnLines:
         return column - 1 if column > 0 else self.width + column
 
 
+
+def _columns(n: int) -> str:
+    """``n`` columns, in words (1 column, 2 columns)."""
+    return f"{n} column" if n == 1 else f"{n} columns"
+
 def _decoded(raw: bytes, name: str, problems: List[LineProblem]) -> str:
     """``raw`` as text, every byte that is not UTF-8 a problem (and read as U+FFFD)."""
     out: List[str] = []
@@ -121,8 +126,8 @@ def column_lines(path: str, delimiter: Optional[str] = None, raw_bytes: Optional
     _close(out, current)
     for k, n, shown in docstarts:     # (1 field, or as many as the token lines: the readers' rule)
         if out.width and n not in (1, out.width):
-            problems.append(LineProblem("column_count", k, f"-DOCSTART- line with {n} columns: {shown!r}",
-                                        f"1 or {out.width} columns as on line {out.width_line}"))
+            problems.append(LineProblem("column_count", k, f"-DOCSTART- line with {_columns(n)}: {shown!r}",
+                                        f"1 or {_columns(out.width)} as on line {out.width_line}"))
     if not out.sentences and not problems:
         problems.append(LineProblem("empty_file", 0, "no token lines", "token lines"))
     return out
@@ -144,8 +149,8 @@ def _check_width(out: ColumnLines, k: int, line: str, fields: List[str], delimit
         out.problems.append(LineProblem("column_count", k, f"an empty field: {shown!r}",
                                         f"a value between delimiters {delimiter!r}"))
     elif len(fields) != out.width:
-        out.problems.append(LineProblem("column_count", k, f"{len(fields)} columns: {shown!r}",
-                                        f"{out.width} columns as on line {out.width_line}"))
+        out.problems.append(LineProblem("column_count", k, f"{_columns(len(fields))}: {shown!r}",
+                                        f"{_columns(out.width)} as on line {out.width_line}"))
 
 
 def first_problem(lines: ColumnLines) -> Optional[Tuple[str, int, str]]:

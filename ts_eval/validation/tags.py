@@ -69,7 +69,9 @@ def check_tags(path: str, side: SideTags, scheme: str, label_map: Sequence[Tuple
     if scheme != "conlleval" and decoded.ill_formed.any():
         reasons = iter(ill_formed_reasons(scheme, prefix, decoded))
         for k in np.flatnonzero(decoded.ill_formed).tolist():
-            problems.append(_ill_formed(path, side, decoded, k, next(reasons), mapped))
+            reason = next(reasons)
+            if not _tagless_beside(side, decoded, k):
+                problems.append(_ill_formed(path, side, decoded, k, reason, mapped))
     used: Set[str] = set()
     for a, lab in zip(decoded.start.tolist(), decoded.label.tolist()):
         name = mapped[lab]
@@ -81,6 +83,18 @@ def check_tags(path: str, side: SideTags, scheme: str, label_map: Sequence[Tuple
             problems.append(Problem(path, lines[a], "unknown_label", f"label {name!r} (tag {tags[a]!r})",
                                     f"one of {allowed_what}: {shown}"))
     return problems, used
+
+
+def _tagless_beside(side: SideTags, decoded: object, k: int) -> bool:
+    """Whether the ill-formed span ``k`` is ill-formed only beside a line without a tag column (a ``column_count``
+    problem already): its bad tag, or the tag it is judged against, is not there, so what the sequence would be
+    is not known and a second problem would only repeat the first."""
+    d = decoded
+    a, tok = int(d.start[k]), int(d.bad_token[k])   # type: ignore[attr-defined]
+    tags = side.tags
+    beside = tok - 1 if tok == a else tok + 1
+    return tags[tok] is None or (0 <= beside < len(tags) and not side.sent_first[max(tok, beside)]
+                                 and tags[beside] is None)
 
 
 def _ill_formed(path: str, side: SideTags, decoded: object, k: int, reason: str, labels: List[str]) -> Problem:
