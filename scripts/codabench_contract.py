@@ -75,7 +75,9 @@ class Run:
         """The validation report's count and kinds of problems (its row of the submissions table), or the first
         line of standard error without its prefix."""
         row = next((m for x in self.stderr.splitlines() if (m := re.match(r"^\S+\s+no\s+(\d+)\s+(.+?)\s*$", x))), None)
-        return f"{row.group(1)} problem{'' if row.group(1) == '1' else 's'}: {row.group(2)}" if row else self.message.replace("ts-eval: error: ", "")
+        if not row:
+            return self.message.replace("ts-eval: error: ", "")
+        return f"{row.group(1)} problem{'' if row.group(1) == '1' else 's'}: {row.group(2)}"
 
 
 def zip_files(path: Path, files: Dict[str, bytes]) -> Path:
