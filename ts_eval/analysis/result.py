@@ -240,10 +240,11 @@ class Analysis(Displayed):
             "flips": {"rule": FLIP_RULE, "pairs": self.flips},
             "attributes": [a.to_dict(self.systems, self.models) for a in self.attributes],
             "errors": self.errors.to_dict() if self.errors is not None else None,
-            "references": self.references.to_dict() if self.references is not None else None,
             "settings": self.settings,
             "timings": self.timings,
         })
+        if self.references is not None:     # (only with several references: one gold's JSON is as it was)
+            out["references"] = self.references.to_dict()
         return out
 
     def __repr__(self) -> str:
