@@ -236,3 +236,12 @@ def test_gold_suspects_are_the_error_analysiss_every_suspect(paths):
         alone = gold_suspects(corpus, min_agree=agree)
         assert (alone.total, alone.min_agree) == (whole.total, whole.min_agree) and alone.total > 0
         assert [s.to_dict() for s in alone.suspects] == [s.to_dict() for s in whole.suspects]
+
+
+def test_one_gold_analysis_json_has_no_references_key(paths):
+    """With one gold the analysis's JSON keeps the keys it had before several references came in."""
+    import ts_eval
+
+    one = ts_eval.read(paths["a"], {"sys": paths["sys"], "few": paths["few"]})
+    d = analyze(one, min_agree=1, bootstrap=0, permutations=0).to_dict()
+    assert "references" not in d and d["layout"] == {"kind": "analyze", "version": 1}
