@@ -109,6 +109,19 @@ def test_encoding_and_empty_files(tmp_path):
     assert kinds(ts_eval.validate(GOLD, empty)) == {"empty_file": 1}
 
 
+def test_a_huge_token_is_shown_by_its_start_and_length_not_copied_whole(tmp_path, capsys):
+    """A token of 5,000,000 characters (a file that lost its line ends) is one token_mismatch whose ``found``
+    is 200 characters at most, in every format (it was the whole token: a 5 MB report and stderr)."""
+    lines = lines_of(CLEAN)
+    huge = b"x" * 5_000_000
+    v = ts_eval.validate(GOLD, write(tmp_path, "huge.conll", lines[:4] + [huge + b" O O"] + lines[5:]))
+    assert kinds(v) == {"token_mismatch": 1}
+    (p,) = v.problems
+    assert len(p.found) <= 200 and p.found.startswith("'xxx") and p.found.endswith("... (5,000,002 characters)")
+    code, out, _ = run_cli(["validate", "--gold", GOLD, str(tmp_path / "huge.conll"), "--format", "json"], capsys)
+    assert code == 1 and len(out) < 10_000 and json.loads(out)["submissions"][0]["list"][0]["found"] == p.found
+
+
 def test_crlf_and_bom_are_notes_not_problems(tmp_path):
     lines = lines_of(CLEAN)
     crlf = write(tmp_path, "crlf.conll", [x + b"\r" if x else x for x in lines])
