@@ -89,6 +89,17 @@ def test_a_public_name_that_is_another_systems_real_name_is_refused(tmp_path) ->
     assert public_names(str(path), ["a"])[0] == {"a": "a"}
 
 
+def test_a_public_name_on_a_later_line_than_the_real_name_it_takes_is_told_as_such(tmp_path) -> None:
+    """The other order of the lines: the refusal says whose real name it is, not 'given twice' (it was told that
+    'b' is a public name given twice, on a line where 'b' is a real name); a mapping kept from an earlier phase
+    that names a system not ranked now lets its public name be that system's real name."""
+    path = tmp_path / "names.tsv"
+    path.write_text("b\tteam-02\na\tb\n", encoding="utf-8")
+    with pytest.raises(OptionError, match="the public name of 'a' is 'b', which is the real name of another system"):
+        public_names(str(path), ["a", "b"])
+    assert public_names(str(path), ["a"])[0] == {"a": "b"}
+
+
 def test_more_than_99_systems_get_three_digits(tmp_path) -> None:
     names = [f"s{k}" for k in range(100)]
     mapping, _ = public_names(str(tmp_path / "n.tsv"), names)

@@ -38,7 +38,8 @@ def read_public_names(path: str) -> Dict[str, str]:
     except OSError as err:
         raise InputError(f"cannot read the public names: {err.strerror or err}", path) from None
     out: Dict[str, str] = {}
-    where: Dict[str, int] = {}
+    where: Dict[str, int] = {}       # the line of each real name
+    where_public: Dict[str, int] = {}
     for k, line in enumerate(lines, 1):
         if not line.strip() or line.startswith("#"):
             continue
@@ -50,11 +51,11 @@ def read_public_names(path: str) -> Dict[str, str]:
         if real in out:
             raise InputError(f"system {real!r} is given a public name twice (line {where[real]} and here); "
                              "expected each real name once", path, k)
-        if public in where:
-            raise InputError(f"public name {public!r} is given twice (line {where[public]} and here); expected "
+        if public in where_public:
+            raise InputError(f"public name {public!r} is given twice (line {where_public[public]} and here); expected "
                              "each public name once", path, k)
         out[real] = public
-        where[real] = where[public] = k
+        where[real] = where_public[public] = k
     return out
 
 
