@@ -100,6 +100,14 @@ def test_a_public_name_on_a_later_line_than_the_real_name_it_takes_is_told_as_su
     assert public_names(str(path), ["a"])[0] == {"a": "b"}
 
 
+def test_a_byte_order_mark_an_editor_saved_is_not_part_of_the_first_real_name(tmp_path) -> None:
+    """A mapping saved with a BOM: its first system kept its public name (it was 'without a public name')."""
+    path = tmp_path / "names.tsv"
+    path.write_bytes("\ufeffcrf-lab-x\tThe CRF team\nbert-lab-y\tteam-02\n".encode("utf-8"))
+    mapping, added = public_names(str(path), ["crf-lab-x", "bert-lab-y"])
+    assert mapping == {"crf-lab-x": "The CRF team", "bert-lab-y": "team-02"} and added == []
+
+
 def test_more_than_99_systems_get_three_digits(tmp_path) -> None:
     names = [f"s{k}" for k in range(100)]
     mapping, _ = public_names(str(tmp_path / "n.tsv"), names)

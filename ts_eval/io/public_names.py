@@ -31,7 +31,7 @@ def read_public_names(path: str) -> Dict[str, str]:
     """The mapping of the file ``path`` (real name -> public name, in the file's order); a bad line is an
     :class:`~ts_eval.errors.InputError` naming the file, the line and what was expected."""
     try:
-        with open(path, encoding="utf-8") as f:
+        with open(path, encoding="utf-8-sig") as f:     # a BOM (an editor's) is not part of the first name
             lines = f.read().splitlines()
     except UnicodeDecodeError as err:
         raise InputError(f"is not UTF-8 text ({err.reason}); expected lines REAL<TAB>PUBLIC", path) from None
