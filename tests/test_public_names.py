@@ -4,6 +4,7 @@ never rewritten, and its errors (file, line, what was expected)."""
 from __future__ import annotations
 
 import hashlib
+import re
 
 import pytest
 
@@ -106,6 +107,16 @@ def test_a_byte_order_mark_an_editor_saved_is_not_part_of_the_first_real_name(tm
     path.write_bytes("\ufeffcrf-lab-x\tThe CRF team\nbert-lab-y\tteam-02\n".encode("utf-8"))
     mapping, added = public_names(str(path), ["crf-lab-x", "bert-lab-y"])
     assert mapping == {"crf-lab-x": "The CRF team", "bert-lab-y": "team-02"} and added == []
+
+
+@pytest.mark.parametrize("name", ["#1", " lead", "trail ", "a\tb", "a\nb"])
+def test_a_name_that_would_not_read_back_is_refused_not_written(tmp_path, name) -> None:
+    """A file '#1.conll' was written as the line '#1<TAB>team-01', a comment on the next run: the system was
+    'without a public name' again (with --anonymise-add, a new public name on every run)."""
+    path = tmp_path / "names.tsv"
+    with pytest.raises(OptionError, match=re.escape(f"the system name {name!r} would not read back from the file")):
+        public_names(str(path), ["ok", name])
+    assert not path.exists()
 
 
 def test_more_than_99_systems_get_three_digits(tmp_path) -> None:

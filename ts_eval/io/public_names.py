@@ -90,6 +90,11 @@ def public_names(path: str, systems: Sequence[str], *, add: bool = False,
         raise OptionError([f"{path}: {len(missing)} system(s) without a public name: {', '.join(missing)}; "
                            "add them to the file (REAL<TAB>PUBLIC) or give ", Hint("anonymise_add"),
                            " to append them with new public names"])
+    unkept = [s for s in missing if not _kept_as_is(s)]
+    if unkept:
+        raise OptionError([f"{path}: the system name {unkept[0]!r} would not read back from the file (a line "
+                           "starting with # is a comment; spaces around a name, tabs and line ends are not kept); "
+                           "expected names without them: name the systems with ", Hint("names")])
     new = _numbered(missing, list(known.values()), seed, len(known) + len(missing))
     mapping = {**known, **new}
     clash = [(s, mapping[s]) for s in systems if mapping[s] in systems and mapping[s] != s]
@@ -101,6 +106,11 @@ def public_names(path: str, systems: Sequence[str], *, add: bool = False,
         text = "".join(f"{real}\t{public}\n" for real, public in new.items())
         _append(path, text if exists else HEADER + text, exists)
     return {s: mapping[s] for s in systems}, list(new)
+
+
+def _kept_as_is(real: str) -> bool:
+    """Whether the real name ``real`` reads back as itself from a line ``REAL<TAB>PUBLIC`` of the file."""
+    return real == real.strip() and not real.startswith("#") and len(real.splitlines()) == 1 and "\t" not in real
 
 
 def _append(path: str, text: str, exists: bool) -> None:
