@@ -88,6 +88,17 @@ def test_a_line_without_its_tag_is_one_problem_not_also_the_next_tag(tmp_path):
     assert [(p.line, p.kind) for p in ts_eval.validate(gold, bad).problems] == [(3, "ill_formed")]
 
 
+def test_a_first_line_without_its_tag_is_one_problem_as_score_reads_it(tmp_path, capsys):
+    """The first token line is the odd one out: that line is the problem (score's reader says so too), not
+    every other line of the file judged against its width (it was 3 column_count and a bad_tag here)."""
+    gold = write(tmp_path, "g.conll", [b"Oleg B-PER", b"Shutov I-PER", b"left O", b"", b"Bye O", b""])
+    sub = write(tmp_path, "s.conll", [b"Oleg", b"Shutov I-PER", b"left O", b"", b"Bye O", b""])
+    v = ts_eval.validate(gold, sub)
+    assert [(p.line, p.kind, p.expected) for p in v.problems] == [(1, "column_count", "2 columns as on line 2")]
+    code, _, err = run_cli(["score", "--gold", gold, sub], capsys)
+    assert code == 1 and "s.conll:1:" in err
+
+
 def test_an_extra_sentence_and_a_sentence_boundary(tmp_path):
     lines = lines_of(CLEAN)
     extra = write(tmp_path, "extra.conll", lines[:11] + [b"Hello O O", b"world O O", b""] + lines[11:])
