@@ -99,6 +99,17 @@ def test_a_first_line_without_its_tag_is_one_problem_as_score_reads_it(tmp_path,
     assert code == 1 and "s.conll:1:" in err
 
 
+def test_docstart_lines_where_gold_has_none_are_a_note_as_score_takes_them(tmp_path, capsys):
+    """score pairs column files by their tokens and scores such a submission as the same file without them; it
+    was an extra_document problem ('would not score as it is')."""
+    gold = write(tmp_path, "g.conll", [b"Oleg B-PER", b"left O", b"", b"Bye O", b""])
+    sub = write(tmp_path, "s.conll", [b"-DOCSTART- O", b"", b"Oleg B-PER", b"left O", b"", b"Bye O", b""])
+    v = ts_eval.validate(gold, sub)
+    assert v.valid and v.counts == {}
+    assert v.submissions[0].notes["documents"].startswith("1 -DOCSTART- line where gold has none")
+    assert run_cli(["score", "--gold", gold, sub], capsys)[0] == 0
+
+
 def test_an_extra_sentence_and_a_sentence_boundary(tmp_path):
     lines = lines_of(CLEAN)
     extra = write(tmp_path, "extra.conll", lines[:11] + [b"Hello O O", b"world O O", b""] + lines[11:])

@@ -32,7 +32,8 @@ KINDS: Dict[str, str] = {
 #: harmless differences: a note, not a problem (they score the same)
 NOTES = {"bom": "a byte order mark at the start (skipped)",
          "crlf": "CR LF line ends (read as LF)",
-         "no_documents": "no -DOCSTART- lines where gold has them (read as one document)"}
+         "no_documents": "no -DOCSTART- lines where gold has them (read as one document)",
+         "documents": "-DOCSTART- lines where gold has none (column files are paired by their tokens)"}
 #: the longest ``found`` or ``expected`` a problem keeps: a token of megabytes (a file without line ends) is
 #: shown by its start and its length, not copied into every report and onto the participant's screen
 LONGEST = 200
