@@ -71,6 +71,10 @@ def _columns(n: int) -> str:
     """``n`` columns, in words (1 column, 2 columns)."""
     return f"{n} column" if n == 1 else f"{n} columns"
 
+#: the byte order marks of UTF-16 (little and big endian; UTF-32's starts as UTF-16 LE's)
+UTF16 = (b"\xff\xfe", b"\xfe\xff")
+
+
 def _decoded(raw: bytes, name: str, problems: List[LineProblem]) -> str:
     """``raw`` as text, every byte that is not UTF-8 a problem (and read as U+FFFD)."""
     out: List[str] = []
@@ -94,6 +98,10 @@ def column_lines(path: str, delimiter: Optional[str] = None, raw_bytes: Optional
     name = display_name(path)
     raw = read_bytes(path) if raw_bytes is None else raw_bytes
     problems: List[LineProblem] = []
+    if raw[:2] in UTF16:        # every other byte a NUL: one problem, not one for each of its lines
+        problems.append(LineProblem("encoding", 1, f"UTF-16 text (the byte order mark {raw[:2].hex(' ')})",
+                                    "UTF-8 text (save the file as UTF-8)", byte=0))
+        return ColumnLines(name, [], problems)
     bom = raw.startswith(BOM)
     text = _decoded(raw[len(BOM):] if bom else raw, name, problems)
     out = ColumnLines(name, [], problems, bom=bom)
