@@ -154,6 +154,16 @@ def test_a_utf16_file_is_one_encoding_problem(tmp_path):
     assert found == [(1, "encoding", "UTF-16 text (the byte order mark ff fe)")]
 
 
+def test_an_empty_json_lines_file_is_an_empty_file_as_a_column_file_is(tmp_path):
+    """It was a missing_document problem (every document of gold missing)."""
+    gold = tmp_path / "g.jsonl"
+    gold.write_text('{"tokens": ["John", "left"], "tags": ["B-PER", "O"]}\n', encoding="utf-8")
+    for text in ("", "\n\n"):
+        (tmp_path / "s.jsonl").write_text(text, encoding="utf-8")
+        v = ts_eval.validate(str(gold), str(tmp_path / "s.jsonl"))
+        assert [(p.kind, p.found) for p in v.problems] == [("empty_file", "no records")] and not v.valid
+
+
 def test_crlf_and_bom_are_notes_not_problems(tmp_path):
     lines = lines_of(CLEAN)
     crlf = write(tmp_path, "crlf.conll", [x + b"\r" if x else x for x in lines])
