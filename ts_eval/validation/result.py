@@ -14,7 +14,8 @@ from ..results.vocabulary import layout
 KINDS: Dict[str, str] = {
     "empty_file": "the file holds no token lines",
     "encoding": "a byte that is not UTF-8",
-    "column_count": "a token line with another number of columns than the file's first (or an empty field)",
+    "column_count": "a token line with another number of columns than the file's first (or the others', when the "
+                    "first is the odd one out), or an empty field",
     "token_mismatch": "a token that differs from gold's on the aligned line",
     "missing_token": "gold's token lines missing in a sentence",
     "extra_token": "token lines gold does not have",
