@@ -141,6 +141,19 @@ def test_a_program_of_another_release_series_fails_with_one_line(tmp_path):
                           f"ts_eval {__version__}\n")
 
 
+@pytest.mark.parametrize("settings, why", [(b"{bad", "JSONDecodeError"), (b"[]", "TypeError"),
+                                           (b"{}", "KeyError: 'ts_eval'")])
+def test_a_settings_file_edited_by_hand_fails_with_one_line_not_a_traceback(tmp_path, settings, why):
+    """The organiser's edit of settings.json (JSON that does not parse, or keys gone) was a traceback."""
+    assert make(tmp_path).returncode == 0
+    (tmp_path / "prog" / "settings.json").write_bytes(settings)
+    done = subprocess.run([sys.executable, str(tmp_path / "prog" / "score.py"), str(tmp_path / "in"),
+                           str(tmp_path / "out")], capture_output=True, text=True, check=False)
+    assert done.returncode == 1 and "Traceback" not in done.stderr and len(done.stderr.splitlines()) == 1
+    assert done.stderr.startswith(f"scoring program: its settings.json cannot be read ({why}")
+    assert done.stderr.rstrip().endswith("make the program again with ts-eval codabench, and do not edit settings.json")
+
+
 def blocked(module: str, error: str = "ImportError") -> str:
     """Python for the image's start that makes importing ``module`` raise ``error``."""
     return f"""

@@ -4,6 +4,7 @@ never rewritten, and its errors (file, line, what was expected)."""
 from __future__ import annotations
 
 import hashlib
+import re
 
 import pytest
 
@@ -87,6 +88,35 @@ def test_a_public_name_that_is_another_systems_real_name_is_refused(tmp_path) ->
         public_names(str(path), ["a", "b"])
     path.write_text("a\ta\n", encoding="utf-8")         # a team shown by its own name: allowed
     assert public_names(str(path), ["a"])[0] == {"a": "a"}
+
+
+def test_a_public_name_on_a_later_line_than_the_real_name_it_takes_is_told_as_such(tmp_path) -> None:
+    """The other order of the lines: the refusal says whose real name it is, not 'given twice' (it was told that
+    'b' is a public name given twice, on a line where 'b' is a real name); a mapping kept from an earlier phase
+    that names a system not ranked now lets its public name be that system's real name."""
+    path = tmp_path / "names.tsv"
+    path.write_text("b\tteam-02\na\tb\n", encoding="utf-8")
+    with pytest.raises(OptionError, match="the public name of 'a' is 'b', which is the real name of another system"):
+        public_names(str(path), ["a", "b"])
+    assert public_names(str(path), ["a"])[0] == {"a": "b"}
+
+
+def test_a_byte_order_mark_an_editor_saved_is_not_part_of_the_first_real_name(tmp_path) -> None:
+    """A mapping saved with a BOM: its first system kept its public name (it was 'without a public name')."""
+    path = tmp_path / "names.tsv"
+    path.write_bytes("\ufeffcrf-lab-x\tThe CRF team\nbert-lab-y\tteam-02\n".encode("utf-8"))
+    mapping, added = public_names(str(path), ["crf-lab-x", "bert-lab-y"])
+    assert mapping == {"crf-lab-x": "The CRF team", "bert-lab-y": "team-02"} and added == []
+
+
+@pytest.mark.parametrize("name", ["#1", " lead", "trail ", "a\tb", "a\nb"])
+def test_a_name_that_would_not_read_back_is_refused_not_written(tmp_path, name) -> None:
+    """A file '#1.conll' was written as the line '#1<TAB>team-01', a comment on the next run: the system was
+    'without a public name' again (with --anonymise-add, a new public name on every run)."""
+    path = tmp_path / "names.tsv"
+    with pytest.raises(OptionError, match=re.escape(f"the system name {name!r} would not read back from the file")):
+        public_names(str(path), ["ok", name])
+    assert not path.exists()
 
 
 def test_more_than_99_systems_get_three_digits(tmp_path) -> None:

@@ -211,6 +211,10 @@ def test_site_and_anonymise_refuse_what_they_cannot_do(data, capsys, tmp_path) -
     fails(capsys, ["rank", "--gold", f"a={gold}", "--gold", f"b={gold}", *systems, "--anonymise",
                    str(tmp_path / "n.tsv"), *FAST], 2, "--anonymise does not apply to several --gold references")
     assert not (tmp_path / "s").exists() and not (tmp_path / "n.tsv").exists()
+    for alone in (["--anonymise-add"], ["--anonymise-seed", "0"]):   # (they ranked under the real names)
+        fails(capsys, ["rank", "--gold", gold, *systems, "--site", str(tmp_path / "s"), *alone, *FAST], 2,
+              f"{alone[0]} needs --anonymise MAPPING; without it every output names the systems by their real names")
+        assert not (tmp_path / "s").exists()
 
 
 @pytest.mark.slow

@@ -88,6 +88,28 @@ def test_a_line_without_its_tag_is_one_problem_not_also_the_next_tag(tmp_path):
     assert [(p.line, p.kind) for p in ts_eval.validate(gold, bad).problems] == [(3, "ill_formed")]
 
 
+def test_a_first_line_without_its_tag_is_one_problem_as_score_reads_it(tmp_path, capsys):
+    """The first token line is the odd one out: that line is the problem (score's reader says so too), not
+    every other line of the file judged against its width (it was 3 column_count and a bad_tag here)."""
+    gold = write(tmp_path, "g.conll", [b"Oleg B-PER", b"Shutov I-PER", b"left O", b"", b"Bye O", b""])
+    sub = write(tmp_path, "s.conll", [b"Oleg", b"Shutov I-PER", b"left O", b"", b"Bye O", b""])
+    v = ts_eval.validate(gold, sub)
+    assert [(p.line, p.kind, p.expected) for p in v.problems] == [(1, "column_count", "2 columns as on line 2")]
+    code, _, err = run_cli(["score", "--gold", gold, sub], capsys)
+    assert code == 1 and "s.conll:1:" in err
+
+
+def test_docstart_lines_where_gold_has_none_are_a_note_as_score_takes_them(tmp_path, capsys):
+    """score pairs column files by their tokens and scores such a submission as the same file without them; it
+    was an extra_document problem ('would not score as it is')."""
+    gold = write(tmp_path, "g.conll", [b"Oleg B-PER", b"left O", b"", b"Bye O", b""])
+    sub = write(tmp_path, "s.conll", [b"-DOCSTART- O", b"", b"Oleg B-PER", b"left O", b"", b"Bye O", b""])
+    v = ts_eval.validate(gold, sub)
+    assert v.valid and v.counts == {}
+    assert v.submissions[0].notes["documents"].startswith("1 -DOCSTART- line where gold has none")
+    assert run_cli(["score", "--gold", gold, sub], capsys)[0] == 0
+
+
 def test_an_extra_sentence_and_a_sentence_boundary(tmp_path):
     lines = lines_of(CLEAN)
     extra = write(tmp_path, "extra.conll", lines[:11] + [b"Hello O O", b"world O O", b""] + lines[11:])
@@ -107,6 +129,39 @@ def test_encoding_and_empty_files(tmp_path):
     assert "0xfc" in enc[0].found
     empty = write(tmp_path, "empty.conll", [])
     assert kinds(ts_eval.validate(GOLD, empty)) == {"empty_file": 1}
+
+
+def test_a_huge_token_is_shown_by_its_start_and_length_not_copied_whole(tmp_path, capsys):
+    """A token of 5,000,000 characters (a file that lost its line ends) is one token_mismatch whose ``found``
+    is 200 characters at most, in every format (it was the whole token: a 5 MB report and stderr)."""
+    lines = lines_of(CLEAN)
+    huge = b"x" * 5_000_000
+    v = ts_eval.validate(GOLD, write(tmp_path, "huge.conll", lines[:4] + [huge + b" O O"] + lines[5:]))
+    assert kinds(v) == {"token_mismatch": 1}
+    (p,) = v.problems
+    assert len(p.found) <= 200 and p.found.startswith("'xxx") and p.found.endswith("... (5,000,002 characters)")
+    code, out, _ = run_cli(["validate", "--gold", GOLD, str(tmp_path / "huge.conll"), "--format", "json"], capsys)
+    assert code == 1 and len(out) < 10_000 and json.loads(out)["submissions"][0]["list"][0]["found"] == p.found
+
+
+def test_a_utf16_file_is_one_encoding_problem(tmp_path):
+    """A submission saved as UTF-16 (a Windows editor's 'Unicode'): one problem saying so (it was 2 encoding
+    problems and more on every line, 5,862 on 2,816 tokens of a CoNLL-2003 submission)."""
+    path = tmp_path / "utf16.conll"
+    path.write_bytes(Path(CLEAN).read_text(encoding="utf-8").encode("utf-16"))
+    v = ts_eval.validate(GOLD, str(path))
+    found = [(p.line, p.kind, p.found) for p in v.problems]
+    assert found == [(1, "encoding", "UTF-16 text (the byte order mark ff fe)")]
+
+
+def test_an_empty_json_lines_file_is_an_empty_file_as_a_column_file_is(tmp_path):
+    """It was a missing_document problem (every document of gold missing)."""
+    gold = tmp_path / "g.jsonl"
+    gold.write_text('{"tokens": ["John", "left"], "tags": ["B-PER", "O"]}\n', encoding="utf-8")
+    for text in ("", "\n\n"):
+        (tmp_path / "s.jsonl").write_text(text, encoding="utf-8")
+        v = ts_eval.validate(str(gold), str(tmp_path / "s.jsonl"))
+        assert [(p.kind, p.found) for p in v.problems] == [("empty_file", "no records")] and not v.valid
 
 
 def test_crlf_and_bom_are_notes_not_problems(tmp_path):

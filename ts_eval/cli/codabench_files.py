@@ -1,5 +1,5 @@
 """Where a scoring program made by ``ts-eval codabench`` finds gold and the submission: the one file the
-platform unpacked into ``input/ref`` and ``input/res``, one folder down when the zip held a folder, leaving out
+platform unpacked into ``input/ref`` and ``input/res``, folders down while the zip held only a folder, leaving out
 what the platform and zip programs add beside it."""
 from __future__ import annotations
 
@@ -14,11 +14,12 @@ NOT_SUBMITTED = ("metadata", "__MACOSX")
 
 
 def found(folder: str, what: str, name: Optional[str]) -> str:
-    """The one file of ``folder`` (``name`` among several), one folder down when ``folder`` holds only a folder."""
+    """The one file of ``folder`` (``name`` among several), a folder down while ``folder`` holds only a folder
+    (a zip of ``outputs/run1/FILE`` is two down)."""
     if not os.path.isdir(folder):
         raise InputError(f"no {what} (expected a folder {folder})")
     files, folders = listing(folder)
-    if not files and len(folders) == 1:
+    while not files and len(folders) == 1:
         folder = folders[0]
         files, folders = listing(folder)
     if name is not None and os.path.join(folder, name) in files:
@@ -30,7 +31,7 @@ def found(folder: str, what: str, name: Optional[str]) -> str:
         return files[0]
     held = f"{len(files)} files ({', '.join(os.path.basename(f) for f in files)})" if files else "no file"
     if folders:
-        held += f" and the folders {', '.join(os.path.basename(f) for f in folders)}"
+        held += f" and the folder{'s' if len(folders) > 1 else ''} {', '.join(os.path.basename(f) for f in folders)}"
     raise InputError(f"the {what} holds {held}; expected one file{', ' + name if name else ''}")
 
 

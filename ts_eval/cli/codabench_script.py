@@ -29,9 +29,13 @@ def fail(text: str) -> int:
 
 def main() -> int:
     here = os.path.dirname(os.path.abspath(__file__))
-    with open(os.path.join(here, "settings.json"), encoding="utf-8") as f:
-        settings = json.load(f)
-    made = settings["ts_eval"]
+    try:    # (a file edited by hand, or left out of the zip: the organiser's to fix, told in one line)
+        with open(os.path.join(here, "settings.json"), encoding="utf-8") as f:
+            settings = json.load(f)
+        made, program_id, made_on = settings["ts_eval"], settings["program"], settings["made"]
+    except (OSError, ValueError, KeyError, TypeError) as err:
+        return fail("its settings.json cannot be read (" + type(err).__name__ + ": " + str(err) + "); make the "
+                    "program again with ts-eval codabench, and do not edit settings.json")
     install = "install it in the competition's docker image (pip install 'ts-eval==" + made + "')"
     try:
         from ts_eval.version import __version__
@@ -42,7 +46,7 @@ def main() -> int:
         return fail("ts_eval cannot be imported with Python " + sys.version.split()[0] + " (" + type(err).__name__
                     + ": " + str(err) + "); it needs Python 3.9 or later: " + install)
     running = __version__
-    print("scoring program " + settings["program"] + " made by ts_eval " + made + " on " + settings["made"]
+    print("scoring program " + program_id + " made by ts_eval " + made + " on " + made_on
           + "; run by ts_eval " + running + " (Python " + sys.version.split()[0] + ")")
     if series(running) != series(made):
         return fail("this program was made by ts_eval " + made + " and ts_eval " + running + " runs it; a "

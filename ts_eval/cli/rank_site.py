@@ -41,7 +41,7 @@ def add_site_options(p: argparse.ArgumentParser) -> None:
     g.add_argument("--anonymise-add", action="store_true",
                    help="--anonymise: append the systems missing from MAPPING with new public names (the names "
                         "there are kept as they are); without it a missing system is an error")
-    g.add_argument("--anonymise-seed", type=int, default=0, metavar="N",
+    g.add_argument("--anonymise-seed", type=int, metavar="N",
                    help="--anonymise: new public numbers go by the SHA-256 of 'N:<real name>' (default 0); keep N "
                         "private so that nobody can redo the order")
 
@@ -75,14 +75,17 @@ def site_specs(args: argparse.Namespace, specs: List[TaskSpec]) -> List[TaskSpec
         if len(specs) != 1:
             raise UsageError(f"--site writes one task's results; {len(specs)} tasks were given")
         check_folder(args.site)
-    if not args.anonymise:
+    if not args.anonymise:      # (alone they would rank under the real names, which a site would then show)
+        if args.anonymise_add or args.anonymise_seed is not None:
+            raise UsageError(f"{'--anonymise-add' if args.anonymise_add else '--anonymise-seed'} needs --anonymise "
+                             "MAPPING; without it every output names the systems by their real names")
         return specs
     with option_errors():
         reals = [real_names(s, args) for s in specs]
         from ..io.public_names import public_names
 
         mapping, added = public_names(args.anonymise, [n for names in reals for n in dict.fromkeys(names)],
-                                      add=args.anonymise_add, seed=args.anonymise_seed)
+                                      add=args.anonymise_add, seed=args.anonymise_seed or 0)
     if added:
         print(f"ts-eval: {len(added)} public name(s) added to {args.anonymise}", file=sys.stderr)
     args.argv = None        # the command line names the systems' files: no page shows it

@@ -17,6 +17,7 @@ same) and are counted as notes (:attr:`ColumnLines.bom`, :attr:`ColumnLines.crlf
 from __future__ import annotations
 
 import codecs
+from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, List, Mapping, Optional, Tuple
 
@@ -70,6 +71,10 @@ def _columns(n: int) -> str:
     """``n`` columns, in words (1 column, 2 columns)."""
     return f"{n} column" if n == 1 else f"{n} columns"
 
+#: the byte order marks of UTF-16 (little and big endian; UTF-32's starts as UTF-16 LE's)
+UTF16 = (b"\xff\xfe", b"\xfe\xff")
+
+
 def _decoded(raw: bytes, name: str, problems: List[LineProblem]) -> str:
     """``raw`` as text, every byte that is not UTF-8 a problem (and read as U+FFFD)."""
     out: List[str] = []
@@ -93,6 +98,10 @@ def column_lines(path: str, delimiter: Optional[str] = None, raw_bytes: Optional
     name = display_name(path)
     raw = read_bytes(path) if raw_bytes is None else raw_bytes
     problems: List[LineProblem] = []
+    if raw[:2] in UTF16:        # every other byte a NUL: one problem, not one for each of its lines
+        problems.append(LineProblem("encoding", 1, f"UTF-16 text (the byte order mark {raw[:2].hex(' ')})",
+                                    "UTF-8 text (save the file as UTF-8)", byte=0))
+        return ColumnLines(name, [], problems)
     bom = raw.startswith(BOM)
     text = _decoded(raw[len(BOM):] if bom else raw, name, problems)
     out = ColumnLines(name, [], problems, bom=bom)
@@ -102,6 +111,7 @@ def column_lines(path: str, delimiter: Optional[str] = None, raw_bytes: Optional
         return out
     current = Sentence()
     docstarts: List[Tuple[int, int, str]] = []
+    rows: List[Tuple[int, str, List[str]]] = []      # the token lines, their widths checked after reading
     lines = text.split("\n")
     if lines and lines[-1] == "":
         lines.pop()
@@ -120,10 +130,13 @@ def column_lines(path: str, delimiter: Optional[str] = None, raw_bytes: Optional
             docstarts.append((k, len(fields), line.rstrip("\r")))
             current = Sentence(document=out.documents)
             continue
-        _check_width(out, k, line, fields, delimiter)
+        rows.append((k, line, fields))
         current.lines.append(k)
         current.fields.append(fields)
     _close(out, current)
+    _usual_width(out, rows)
+    for k, line, fields in rows:
+        _check_width(out, k, line, fields, delimiter)
     for k, n, shown in docstarts:     # (1 field, or as many as the token lines: the readers' rule)
         if out.width and n not in (1, out.width):
             problems.append(LineProblem("column_count", k, f"-DOCSTART- line with {_columns(n)}: {shown!r}",
@@ -138,6 +151,18 @@ def _close(out: ColumnLines, current: Sentence) -> Sentence:
     if current.lines:
         out.sentences.append(current)
     return Sentence(document=out.documents)
+
+
+def _usual_width(out: ColumnLines, rows: List[Tuple[int, str, List[str]]]) -> None:
+    """The width token lines should have: the first's, unless the first is the odd one out (its width on no other
+    line, another shared by several: a line that lost its tag at the top), as ``score``'s reader judges it."""
+    if not rows:
+        return
+    counts = Counter(len(fields) for _, _, fields in rows)
+    first = len(rows[0][2])
+    usual, shared = counts.most_common(1)[0]
+    if usual != first and shared > 1 and counts[first] == 1:
+        out.width, out.width_line = usual, next(k for k, _, fields in rows if len(fields) == usual)
 
 
 def _check_width(out: ColumnLines, k: int, line: str, fields: List[str], delimiter: Optional[str]) -> None:

@@ -31,14 +31,15 @@ def read_public_names(path: str) -> Dict[str, str]:
     """The mapping of the file ``path`` (real name -> public name, in the file's order); a bad line is an
     :class:`~ts_eval.errors.InputError` naming the file, the line and what was expected."""
     try:
-        with open(path, encoding="utf-8") as f:
+        with open(path, encoding="utf-8-sig") as f:     # a BOM (an editor's) is not part of the first name
             lines = f.read().splitlines()
     except UnicodeDecodeError as err:
         raise InputError(f"is not UTF-8 text ({err.reason}); expected lines REAL<TAB>PUBLIC", path) from None
     except OSError as err:
         raise InputError(f"cannot read the public names: {err.strerror or err}", path) from None
     out: Dict[str, str] = {}
-    where: Dict[str, int] = {}
+    where: Dict[str, int] = {}       # the line of each real name
+    where_public: Dict[str, int] = {}
     for k, line in enumerate(lines, 1):
         if not line.strip() or line.startswith("#"):
             continue
@@ -50,11 +51,11 @@ def read_public_names(path: str) -> Dict[str, str]:
         if real in out:
             raise InputError(f"system {real!r} is given a public name twice (line {where[real]} and here); "
                              "expected each real name once", path, k)
-        if public in where:
-            raise InputError(f"public name {public!r} is given twice (line {where[public]} and here); expected "
+        if public in where_public:
+            raise InputError(f"public name {public!r} is given twice (line {where_public[public]} and here); expected "
                              "each public name once", path, k)
         out[real] = public
-        where[real] = where[public] = k
+        where[real] = where_public[public] = k
     return out
 
 
@@ -89,6 +90,11 @@ def public_names(path: str, systems: Sequence[str], *, add: bool = False,
         raise OptionError([f"{path}: {len(missing)} system(s) without a public name: {', '.join(missing)}; "
                            "add them to the file (REAL<TAB>PUBLIC) or give ", Hint("anonymise_add"),
                            " to append them with new public names"])
+    unkept = [s for s in missing if not _kept_as_is(s)]
+    if unkept:
+        raise OptionError([f"{path}: the system name {unkept[0]!r} would not read back from the file (a line "
+                           "starting with # is a comment; spaces around a name, tabs and line ends are not kept); "
+                           "expected names without them: name the systems with ", Hint("names")])
     new = _numbered(missing, list(known.values()), seed, len(known) + len(missing))
     mapping = {**known, **new}
     clash = [(s, mapping[s]) for s in systems if mapping[s] in systems and mapping[s] != s]
@@ -100,6 +106,11 @@ def public_names(path: str, systems: Sequence[str], *, add: bool = False,
         text = "".join(f"{real}\t{public}\n" for real, public in new.items())
         _append(path, text if exists else HEADER + text, exists)
     return {s: mapping[s] for s in systems}, list(new)
+
+
+def _kept_as_is(real: str) -> bool:
+    """Whether the real name ``real`` reads back as itself from a line ``REAL<TAB>PUBLIC`` of the file."""
+    return real == real.strip() and not real.startswith("#") and len(real.splitlines()) == 1 and "\t" not in real
 
 
 def _append(path: str, text: str, exists: bool) -> None:

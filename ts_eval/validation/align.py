@@ -172,7 +172,7 @@ class Aligner:
 
     def documents(self) -> List[Problem]:
         """Document starts of gold and the submission, on the sentences aligned whole."""
-        if not self.sub.documents:
+        if not self.sub.documents or not self.gold.documents:     # (none in gold: a note, they score the same)
             return []
         out: List[Problem] = []
         gs, ss = self.gold.sentences, self.sub.sentences

@@ -105,6 +105,10 @@ def _notes(lines: ColumnLines, gold: Optional[ColumnLines] = None) -> Dict[str, 
     if gold is not None and gold.documents and not lines.documents and lines.sentences:
         notes["no_documents"] = (f"no -DOCSTART- lines where gold has {gold.documents}: read as one document "
                                  "(column files score the same)")
+    if gold is not None and not gold.documents and lines.documents:
+        n = lines.documents
+        notes["documents"] = (f"{n} -DOCSTART- line{'s' * (n != 1)} where gold has none: column files are paired "
+                              "by their tokens (they score the same)")
     return notes
 
 

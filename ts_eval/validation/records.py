@@ -89,6 +89,8 @@ def check_records(inputs: Inputs, path: str, allowed: Optional[Set[str]]) -> Opt
     records = record_parts(path, fmt, options, decoding)
     if records is None:
         return None
+    if not records:     # the kind a column file gets, not every document of gold missing
+        return [Problem(display_name(path), 0, "empty_file", "no records", "a record for each document of gold")], 0
     gfmt = get_format(inputs.input_format(inputs.gold, gold=True))
     gold_docs = whole(gfmt.feed(inputs.gold, gfmt.make_options(options), decoding, None))
     gold = [u for u in _units(gold_docs) if u.tokens]

@@ -14,7 +14,8 @@ from ..results.vocabulary import layout
 KINDS: Dict[str, str] = {
     "empty_file": "the file holds no token lines",
     "encoding": "a byte that is not UTF-8",
-    "column_count": "a token line with another number of columns than the file's first (or an empty field)",
+    "column_count": "a token line with another number of columns than the file's first (or the others', when the "
+                    "first is the odd one out), or an empty field",
     "token_mismatch": "a token that differs from gold's on the aligned line",
     "missing_token": "gold's token lines missing in a sentence",
     "extra_token": "token lines gold does not have",
@@ -32,7 +33,11 @@ KINDS: Dict[str, str] = {
 #: harmless differences: a note, not a problem (they score the same)
 NOTES = {"bom": "a byte order mark at the start (skipped)",
          "crlf": "CR LF line ends (read as LF)",
-         "no_documents": "no -DOCSTART- lines where gold has them (read as one document)"}
+         "no_documents": "no -DOCSTART- lines where gold has them (read as one document)",
+         "documents": "-DOCSTART- lines where gold has none (column files are paired by their tokens)"}
+#: the longest ``found`` or ``expected`` a problem keeps: a token of megabytes (a file without line ends) is
+#: shown by its start and its length, not copied into every report and onto the participant's screen
+LONGEST = 200
 
 
 @dataclass
@@ -48,6 +53,9 @@ class Problem:
     gold_line: Optional[int] = None
     repairs: Dict[str, str] = field(default_factory=dict)
     byte: Optional[int] = None
+
+    def __post_init__(self) -> None:
+        self.found, self.expected = _short(self.found), _short(self.expected)
 
     def to_dict(self) -> Dict[str, Any]:
         out: Dict[str, Any] = {"file": self.file, "line": self.line, "kind": self.kind, "found": self.found,
@@ -65,6 +73,10 @@ class Problem:
         gold = f" (gold line {self.gold_line})" if self.gold_line else ""
         repairs = "".join(f"; {policy}: {what}" for policy, what in self.repairs.items())
         return f"{where}{self.kind}{gold}: {self.found}; expected {self.expected}{repairs}"
+
+
+def _short(text: str) -> str:
+    return text if len(text) <= LONGEST else f"{text[:LONGEST - 40]}... ({len(text):,} characters)"
 
 
 @dataclass
