@@ -236,3 +236,21 @@ def test_gold_suspects_are_the_error_analysiss_every_suspect(paths):
         alone = gold_suspects(corpus, min_agree=agree)
         assert (alone.total, alone.min_agree) == (whole.total, whole.min_agree) and alone.total > 0
         assert [s.to_dict() for s in alone.suspects] == [s.to_dict() for s in whole.suspects]
+
+
+@pytest.mark.parametrize("command", ["score", "compare", "analyze", "rank"])
+def test_one_named_reference_is_one_gold(paths, capsys, command):
+    """``--gold NAME=PATH`` given once is PATH as the one gold (it was read as a file called 'NAME=PATH', which
+    is not there), with the numbers of ``--gold PATH``."""
+    extra = {"analyze": ["--min-agree", "1", "--bootstrap", "0", "--permutations", "0"],
+             "rank": ["--bootstrap", "0", "--permutations", "0"], "compare": ["--permutations", "0"]}.get(command, [])
+    outs = []
+    for gold in (paths["a"], f"original={paths['a']}"):
+        code, out, err = run_cli([command, "--gold", gold, paths["sys"], paths["few"], *extra, "--format", "json"],
+                                 capsys)
+        assert code == 0, err
+        d = json.loads(out)
+        d.pop("timings", None)
+        d.get("settings", {}).pop("input", None)
+        outs.append(d)
+    assert outs[0] == outs[1]
