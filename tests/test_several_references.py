@@ -254,3 +254,17 @@ def test_one_named_reference_is_one_gold(paths, capsys, command):
         d.get("settings", {}).pop("input", None)
         outs.append(d)
     assert outs[0] == outs[1]
+
+
+def test_files_in_both_places_and_options_that_do_not_apply(paths, capsys):
+    """System files both after --gold and after --system are refused as with one gold (the files before
+    --system were left out without a word); compare refuses --jobs as score does (it was ignored); an unknown
+    --pair names the option's systems as with one gold, not the library's keyword."""
+    golds = _golds(paths, ("a", "b"))
+    code, out, err = run_cli(["score", *golds, paths["sys"], "--system", paths["few"]], capsys)
+    assert code == 2 and out == "" and "not both" in err
+    code, out, err = run_cli(["compare", *golds, paths["sys"], paths["few"], "--jobs", "2"], capsys)
+    assert code == 2 and out == "" and "--jobs" in err
+    code, out, err = run_cli(["compare", *golds, paths["sys"], paths["few"], "--pair", "sys", "nosuch"], capsys)
+    assert code == 2 and out == "" and "no system named 'nosuch'; systems: sys, few" in err
+    assert "systems=" not in err
