@@ -268,3 +268,12 @@ def test_files_in_both_places_and_options_that_do_not_apply(paths, capsys):
     code, out, err = run_cli(["compare", *golds, paths["sys"], paths["few"], "--pair", "sys", "nosuch"], capsys)
     assert code == 2 and out == "" and "no system named 'nosuch'; systems: sys, few" in err
     assert "systems=" not in err
+
+
+def test_the_all_labels_row_is_shown_with_several_references(paths, capsys):
+    """--all-labels-row leaves the overview of several systems for the per-system tables, as with one gold
+    (the overview has no such row: the option was dropped without a word); a row per reference."""
+    code, out, err = run_cli(["score", *_golds(paths, ("a", "b")), paths["sys"], paths["few"], "--all-labels-row"],
+                             capsys)
+    assert code == 0, err
+    assert out.count("all labels") == 4          # 2 systems x 2 references

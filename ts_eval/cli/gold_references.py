@@ -107,7 +107,8 @@ def run_score(args: argparse.Namespace, shared: Inputs, score_references: Callab
     with option_errors():
         result = score_references(corpus, [n for n, _ in refs], names, **options)
     result.settings["input"] = {"gold": [f"{n}={p}" for n, p in refs], "files": list(args.system or args.file)}
-    several = len(names) > 1 and args.format == "table" and not (args.per_label or args.no_labels or args.confusion)
+    several = len(names) > 1 and args.format == "table" and not (
+        args.per_label or args.no_labels or args.confusion or args.all_labels_row)
     page = {"overview": True} if several else {"per_label": not (args.no_labels and args.format == "table")}
     emit(result, args, page_options=page, details=args.confusion, width=120)
     return 0
