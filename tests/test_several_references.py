@@ -277,3 +277,13 @@ def test_the_all_labels_row_is_shown_with_several_references(paths, capsys):
                              capsys)
     assert code == 0, err
     assert out.count("all labels") == 4          # 2 systems x 2 references
+
+
+@pytest.mark.parametrize("command", ["score", "compare", "analyze", "rank"])
+def test_gold_col_is_refused_with_several_references(paths, capsys, command):
+    """Every reference after the first is read as the systems are (their column), so --gold-col chose the first
+    reference's column alone: a reference file of three columns gave its last column (a system's tags) as the
+    second reference, without a word.  Now a usage error."""
+    code, out, err = run_cli([command, *_golds(paths, ("a", "b")), paths["sys"], paths["few"], "--gold-col", "2"],
+                             capsys)
+    assert code == 2 and out == "" and "--gold-col" in err and "--system-col" in err

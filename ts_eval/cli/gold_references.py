@@ -56,6 +56,9 @@ def read_corpus(args: argparse.Namespace, refs: List[Tuple[str, str]], files: Se
 
     if not files:
         raise UsageError("--gold NAME=PATH given more than once needs system files or directories after it")
+    if args.gold_col is not None:
+        raise UsageError("--gold-col does not apply to several --gold references: every reference after the first "
+                         "is read as the systems are, its tags in --system-col (default: the last column)")
     paths = expand(list(files), glob or "*", exclude=[p for _, p in refs])
     names = list(args.names) if args.names else [system_name(f) or f"system{k + 1}" for k, f in enumerate(paths)]
     if len(names) != len(paths):
