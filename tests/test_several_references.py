@@ -287,3 +287,10 @@ def test_gold_col_is_refused_with_several_references(paths, capsys, command):
     code, out, err = run_cli([command, *_golds(paths, ("a", "b")), paths["sys"], paths["few"], "--gold-col", "2"],
                              capsys)
     assert code == 2 and out == "" and "--gold-col" in err and "--system-col" in err
+
+
+def test_compare_with_one_system_says_it_needs_two(paths, capsys):
+    """One system file: the error says that compare needs two systems, as with one gold (it asked for --pair,
+    which cannot help)."""
+    code, out, err = run_cli(["compare", *_golds(paths, ("a", "b")), paths["sys"]], capsys)
+    assert code == 2 and out == "" and "compare needs at least two systems" in err and "got 1" in err

@@ -133,6 +133,8 @@ def run_compare(args: argparse.Namespace, shared: Inputs, models: List[str], com
                 raise UsageError(f"--pair: no system named {n!r}; systems: {', '.join(names)}")
     elif len(names) == 2:
         a, b = names
+    elif len(names) < 2:
+        raise UsageError(f"compare needs at least two systems: at least two system files, got 1 ({args.inputs[0]})")
     else:
         raise UsageError(f"{len(names)} systems: with several --gold give the pair to compare (--pair A B)")
     with option_errors():
