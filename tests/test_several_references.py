@@ -294,3 +294,9 @@ def test_compare_with_one_system_says_it_needs_two(paths, capsys):
     which cannot help)."""
     code, out, err = run_cli(["compare", *_golds(paths, ("a", "b")), paths["sys"]], capsys)
     assert code == 2 and out == "" and "compare needs at least two systems" in err and "got 1" in err
+
+
+def test_a_reference_without_a_name_is_refused_from_python(paths):
+    """The command line refuses ``--gold =PATH``; from Python an empty name was read as a side called ''."""
+    with pytest.raises(OptionError, match="a reference without a name"):
+        read_with_references({"A": paths["a"], "": paths["b"]}, {"sys": paths["sys"]})
