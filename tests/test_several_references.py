@@ -245,3 +245,67 @@ def test_one_gold_analysis_json_has_no_references_key(paths):
     one = ts_eval.read(paths["a"], {"sys": paths["sys"], "few": paths["few"]})
     d = analyze(one, min_agree=1, bootstrap=0, permutations=0).to_dict()
     assert "references" not in d and d["layout"] == {"kind": "analyze", "version": 1}
+
+
+@pytest.mark.parametrize("command", ["score", "compare", "analyze", "rank"])
+def test_one_named_reference_is_one_gold(paths, capsys, command):
+    """``--gold NAME=PATH`` given once is PATH as the one gold (it was read as a file called 'NAME=PATH', which
+    is not there), with the numbers of ``--gold PATH``."""
+    extra = {"analyze": ["--min-agree", "1", "--bootstrap", "0", "--permutations", "0"],
+             "rank": ["--bootstrap", "0", "--permutations", "0"], "compare": ["--permutations", "0"]}.get(command, [])
+    outs = []
+    for gold in (paths["a"], f"original={paths['a']}"):
+        code, out, err = run_cli([command, "--gold", gold, paths["sys"], paths["few"], *extra, "--format", "json"],
+                                 capsys)
+        assert code == 0, err
+        d = json.loads(out)
+        d.pop("timings", None)
+        d.get("settings", {}).pop("input", None)
+        outs.append(d)
+    assert outs[0] == outs[1]
+
+
+def test_files_in_both_places_and_options_that_do_not_apply(paths, capsys):
+    """System files both after --gold and after --system are refused as with one gold (the files before
+    --system were left out without a word); compare refuses --jobs as score does (it was ignored); an unknown
+    --pair names the option's systems as with one gold, not the library's keyword."""
+    golds = _golds(paths, ("a", "b"))
+    code, out, err = run_cli(["score", *golds, paths["sys"], "--system", paths["few"]], capsys)
+    assert code == 2 and out == "" and "not both" in err
+    code, out, err = run_cli(["compare", *golds, paths["sys"], paths["few"], "--jobs", "2"], capsys)
+    assert code == 2 and out == "" and "--jobs" in err
+    code, out, err = run_cli(["compare", *golds, paths["sys"], paths["few"], "--pair", "sys", "nosuch"], capsys)
+    assert code == 2 and out == "" and "no system named 'nosuch'; systems: sys, few" in err
+    assert "systems=" not in err
+
+
+def test_the_all_labels_row_is_shown_with_several_references(paths, capsys):
+    """--all-labels-row leaves the overview of several systems for the per-system tables, as with one gold
+    (the overview has no such row: the option was dropped without a word); a row per reference."""
+    code, out, err = run_cli(["score", *_golds(paths, ("a", "b")), paths["sys"], paths["few"], "--all-labels-row"],
+                             capsys)
+    assert code == 0, err
+    assert out.count("all labels") == 4          # 2 systems x 2 references
+
+
+@pytest.mark.parametrize("command", ["score", "compare", "analyze", "rank"])
+def test_gold_col_is_refused_with_several_references(paths, capsys, command):
+    """Every reference after the first is read as the systems are (their column), so --gold-col chose the first
+    reference's column alone: a reference file of three columns gave its last column (a system's tags) as the
+    second reference, without a word.  Now a usage error."""
+    code, out, err = run_cli([command, *_golds(paths, ("a", "b")), paths["sys"], paths["few"], "--gold-col", "2"],
+                             capsys)
+    assert code == 2 and out == "" and "--gold-col" in err and "--system-col" in err
+
+
+def test_compare_with_one_system_says_it_needs_two(paths, capsys):
+    """One system file: the error says that compare needs two systems, as with one gold (it asked for --pair,
+    which cannot help)."""
+    code, out, err = run_cli(["compare", *_golds(paths, ("a", "b")), paths["sys"]], capsys)
+    assert code == 2 and out == "" and "compare needs at least two systems" in err and "got 1" in err
+
+
+def test_a_reference_without_a_name_is_refused_from_python(paths):
+    """The command line refuses ``--gold =PATH``; from Python an empty name was read as a side called ''."""
+    with pytest.raises(OptionError, match="a reference without a name"):
+        read_with_references({"A": paths["a"], "": paths["b"]}, {"sys": paths["sys"]})

@@ -12,7 +12,7 @@ import argparse
 import time
 from typing import Any
 
-from . import lists
+from . import gold_option, lists
 from .errors import UsageError, option_errors
 from .input_options import COLUMN_RULE, add_column_options, add_reading_options
 from .inputs import check_paths, inputs_of, load
@@ -119,7 +119,7 @@ def run(args: argparse.Namespace) -> int:
         from .gold_references import under_first
         refs, whole, corpus = under_first(args, inputs_of(args, names=None), "analyze", args.glob)
     else:
-        args.gold = args.gold[0] if args.gold else None
+        args.gold = gold_option.one_gold(args.gold)
         check_paths(args, [("--gold", args.gold), ("--train", args.train), ("--vocab", args.vocab)]
                     + [("system", p) for p in args.inputs], [("--output", args.output)])
         from ..io.inputs import taken_from_directories

@@ -13,6 +13,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any, Dict, Iterator
 
 from .errors import UsageError, option_errors
+from .gold_option import one_gold
 from .input_options import COLUMN_RULE, add_column_options, add_reading_options, processes
 from .inputs import check_paths, inputs_of, request_paths
 from .matching import add_matching_options, matching_options
@@ -96,7 +97,7 @@ def run(args: argparse.Namespace) -> int:
         from ..comparison.comparison import compare
         from .gold_references import run_compare
         return run_compare(args, inputs_of(args, names=None), models, compare_by_reference, compare)
-    args.gold = args.gold[0] if args.gold else None
+    args.gold = one_gold(args.gold)
     inputs = replace(_inputs(args), jobs=args.jobs)
     check_paths(args, request_paths(inputs))
     a, b = args.pair if args.pair else (None, None)

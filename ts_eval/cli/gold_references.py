@@ -40,6 +40,12 @@ def not_with(args: argparse.Namespace, flags: Sequence[str]) -> None:
                              "for each reference and the system files)")
 
 
+def jobs_not_with(args: argparse.Namespace) -> None:
+    """A usage error for ``--jobs`` (score's and compare's) with several references."""
+    if args.jobs != 1:
+        raise UsageError("--jobs does not apply to several --gold references (they are read whole, in one)")
+
+
 def read_corpus(args: argparse.Namespace, refs: List[Tuple[str, str]], files: Sequence[str], shared: Inputs,
                 command: str, glob: str = "*") -> Tuple[Corpus, List[str]]:
     """(corpus, system names): the references ``refs`` and the system ``files`` (directories expanded by
@@ -50,6 +56,9 @@ def read_corpus(args: argparse.Namespace, refs: List[Tuple[str, str]], files: Se
 
     if not files:
         raise UsageError("--gold NAME=PATH given more than once needs system files or directories after it")
+    if args.gold_col is not None:
+        raise UsageError("--gold-col does not apply to several --gold references: every reference after the first "
+                         "is read as the systems are, its tags in --system-col (default: the last column)")
     paths = expand(list(files), glob or "*", exclude=[p for _, p in refs])
     names = list(args.names) if args.names else [system_name(f) or f"system{k + 1}" for k, f in enumerate(paths)]
     if len(names) != len(paths):
@@ -88,18 +97,21 @@ def run_score(args: argparse.Namespace, shared: Inputs, score_references: Callab
     options ``shared`` and the scoring ``options``, checked, so that this module stays a few floors down)."""
     refs = references_of(args.gold)
     not_with(args, ("--runs",))
-    if args.jobs != 1:
-        raise UsageError("--jobs does not apply to several --gold references (they are read whole, in one)")
+    jobs_not_with(args)
     if args.format in ("conlleval", "faireval"):
         raise UsageError(f"--format {args.format} shows one reference; with several --gold use table, json, csv, "
                          "markdown, latex or html")
     if options.pop("labels") or options.pop("exclude"):
         raise UsageError("--labels and --exclude do not apply to several --gold references")
+    if args.system and args.file:
+        raise UsageError("give either FILE or --gold/--system, not both (system files go after the --gold options "
+                         "or after --system)")
     corpus, names = read_corpus(args, refs, args.system or args.file or [], shared, "score")
     with option_errors():
         result = score_references(corpus, [n for n, _ in refs], names, **options)
     result.settings["input"] = {"gold": [f"{n}={p}" for n, p in refs], "files": list(args.system or args.file)}
-    several = len(names) > 1 and args.format == "table" and not (args.per_label or args.no_labels or args.confusion)
+    several = len(names) > 1 and args.format == "table" and not (
+        args.per_label or args.no_labels or args.confusion or args.all_labels_row)
     page = {"overview": True} if several else {"per_label": not (args.no_labels and args.format == "table")}
     emit(result, args, page_options=page, details=args.confusion, width=120)
     return 0
@@ -112,11 +124,17 @@ def run_compare(args: argparse.Namespace, shared: Inputs, models: List[str], com
     from .matching import matching_options
 
     refs = references_of(args.gold)
+    jobs_not_with(args)
     corpus, names = read_corpus(args, refs, args.inputs, shared, "compare")
     if args.pair:
         a, b = args.pair
+        for n in (a, b):
+            if n not in names:
+                raise UsageError(f"--pair: no system named {n!r}; systems: {', '.join(names)}")
     elif len(names) == 2:
         a, b = names
+    elif len(names) < 2:
+        raise UsageError(f"compare needs at least two systems: at least two system files, got 1 ({args.inputs[0]})")
     else:
         raise UsageError(f"{len(names)} systems: with several --gold give the pair to compare (--pair A B)")
     with option_errors():

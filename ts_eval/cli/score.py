@@ -8,7 +8,7 @@ from dataclasses import replace
 from types import SimpleNamespace
 from typing import TYPE_CHECKING, Any, Dict, List, Optional, Sequence, Tuple
 
-from . import demo
+from . import demo, gold_option
 from .errors import option_errors
 from .input_options import add_column_options, add_file_arguments, add_reading_options, processes
 from .inputs import check_paths, file_request, input_settings, request_paths
@@ -97,7 +97,7 @@ def run(args: argparse.Namespace) -> int:
             from .inputs import inputs_of
             check_settings(args)
             return run_score(args, inputs_of(args, names=None), score_references, counting_options(args))
-        args.gold = args.gold[0] if args.gold else None
+        args.gold = gold_option.one_gold(args.gold)
         return scored(args, MORE)
     if args.sample_path:
         print(demo.DEMO_FILE)

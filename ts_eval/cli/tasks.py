@@ -7,6 +7,7 @@ import argparse
 from typing import TYPE_CHECKING, List, Optional, Tuple
 
 from .errors import UsageError
+from .gold_option import one_gold
 
 if TYPE_CHECKING:   # (the manifest's reader is imported when tasks are read: building the parser does without it)
     from ..ranking.manifest import TaskSpec
@@ -41,7 +42,7 @@ def add_task_arguments(p: argparse.ArgumentParser) -> None:
 def task_specs(args: argparse.Namespace) -> List[TaskSpec]:
     """The tasks the arguments describe (exactly one way of giving inputs; each task's name once)."""
     if isinstance(args.gold, list):     # one --gold: its path (several: rank_references.py)
-        args.gold = args.gold[0]
+        args.gold = one_gold(args.gold)
     for flag, given in (("--annotators", args.annotators), ("--pairs", args.pairs != "consecutive")):
         if given:
             raise UsageError(f"{flag} applies to several references: give --gold NAME=PATH two or more times")

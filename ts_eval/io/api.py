@@ -135,6 +135,9 @@ def read_with_references(references: Mapping[str, Any], systems: Union[Mapping[s
     if len(refs) < 2:
         raise OptionError(f"{len(refs)} reference given; several references are two or more (name -> path)",
                           option=option, value=list(references))
+    if any(not str(n) for n, _ in refs):
+        raise OptionError("a reference without a name; give each reference a name", option=option,
+                          value=list(references))
     items = list(systems.items()) if isinstance(systems, Mapping) else [
         (system_name(str(p)) or f"system{k + 1}", p) for k, p in enumerate(systems)]
     taken = [n for n, _ in items if n in references]
