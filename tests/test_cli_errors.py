@@ -270,3 +270,12 @@ def test_an_unknown_choice_is_one_line_with_a_pointer_to_help(capsys, argv):
 def test_every_choice_option_is_checked():
     assert {"ts-eval score --scheme", "ts-eval score --format", "ts-eval rank --format", "ts-eval convert --to",
             "ts-eval germeval --policy"} <= {"ts-eval " + " ".join(a[:2]) for a in _choice_options()}
+
+
+@pytest.mark.parametrize("command", ["fair", "validate"])
+def test_a_second_gold_is_refused_where_one_is_taken(tmp_path, capsys, command):
+    """``fair`` and ``validate`` take one gold: a second ``--gold`` is a usage error naming both (argparse kept the
+    last one silently, and the first was never read)."""
+    a = write(tmp_path / "a.conll", "x B-PER\n")
+    b = write(tmp_path / "b.conll", "x O\n")
+    fails(capsys, [command, "--gold", a, "--gold", b, a], 2, "--gold given twice", a, b)

@@ -7,6 +7,8 @@ from __future__ import annotations
 import argparse
 from typing import Any, Optional, Sequence
 
+from .once import Once
+
 POLICIES = ("conlleval", "strict", "discard")
 COLUMN_RULE = ("Columns are 1-based (negative: from the end). One FILE: gold = second-to-last column, "
                "system = last, unless given; --gold-col alone: every later column is a system; --system-col "
@@ -43,7 +45,7 @@ def add_file_arguments(p: Any, several: bool = False) -> None:
                        help="gold file, any input format (two-file mode); several references of the same tokens: "
                             "NAME=PATH each, repeated (every system against every reference)")
     else:
-        p.add_argument("--gold", metavar="G", help="gold file, any input format (two-file mode)")
+        p.add_argument("--gold", metavar="G", action=Once, help="gold file, any input format (two-file mode)")
     p.add_argument("--system", nargs="+", metavar="S", help="system file(s), any input format (two-file mode)")
 
 
