@@ -178,14 +178,6 @@ def _check_width(out: ColumnLines, k: int, line: str, fields: List[str], delimit
                                         f"{_columns(out.width)} as on line {out.width_line}"))
 
 
-def first_problem(lines: ColumnLines) -> Optional[Tuple[str, int, str]]:
-    """(path, line, message) of the first problem, or None."""
-    if not lines.problems:
-        return None
-    p = min(lines.problems, key=lambda q: q.line)
-    return lines.path, p.line, f"{p.found}; expected {p.expected}"
-
-
 @dataclass
 class Record:
     """One record (document, or sentence) of an input read on its own: its first line, its Documents (None: the
