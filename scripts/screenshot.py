@@ -74,7 +74,7 @@ def main() -> int:
             page.write_text(html.render(make()), encoding="utf-8")
             for w in widths:
                 browser.set_width(drv, w)
-                drv.get(page.as_uri())
+                browser.load(drv, page)
                 png = out / f"{kind}-{w}.png"
                 browser.full_page_png(drv, str(png))
                 errors = [e["message"] for e in drv.get_log("browser") if e["level"] == "SEVERE"]
@@ -88,7 +88,7 @@ def main() -> int:
             if not page.exists():
                 page.write_text(html.render(pages.rank()), encoding="utf-8")
             browser.set_width(drv, widths[0])
-            drv.get(page.as_uri())
+            browser.load(drv, page)
             browser.full_page_png(drv, args.readme, height=args.readme_height)
             print(f"{args.readme}  ({Path(args.readme).stat().st_size // 1024} KB)")
     finally:

@@ -54,6 +54,19 @@ def set_width(drv, width: int, height: int = 900) -> None:
                         {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": width < 700})
 
 
+def load(drv, path, timeout: float = 30.0) -> None:
+    """Open the file ``path`` and wait (up to ``timeout`` s) until the document has loaded: on a busy
+    machine ``get`` has returned while the document was still 'loading' (seen in full CI runs); the
+    callers then assert readyState, so a page that never loads still fails."""
+    import time
+    from pathlib import Path
+
+    drv.get(Path(path).as_uri())
+    deadline = time.monotonic() + timeout
+    while drv.execute_script("return document.readyState") != "complete" and time.monotonic() < deadline:
+        time.sleep(0.05)
+
+
 def full_page_png(drv, path: str, height: Optional[int] = None) -> None:
     """Screenshot of the whole page (not only the window; its top ``height`` pixels if given)
     as PNG, through the DevTools protocol."""

@@ -7,7 +7,6 @@ installs them.
 """
 from __future__ import annotations
 
-import time
 from pathlib import Path
 from typing import Dict
 
@@ -44,12 +43,7 @@ def files(tmp_path_factory) -> Dict[str, Path]:
 
 
 def _load(drv, path: Path) -> None:
-    """Open a page and wait (up to 30 s) until it has loaded: on a busy machine ``get`` has returned
-    while the document was still 'loading' (seen once in a full run); a page that never loads fails."""
-    drv.get(path.as_uri())
-    deadline = time.monotonic() + 30
-    while drv.execute_script("return document.readyState") != "complete" and time.monotonic() < deadline:
-        time.sleep(0.05)
+    browser.load(drv, path)
 
 
 def _open(drv, path: Path, width: int = 1280):

@@ -324,7 +324,7 @@ def test_the_page_in_chromium(three, tmp_path):
     try:
         for width in (1280, 390):
             browser.set_width(drv, width)
-            drv.get(path.as_uri())
+            browser.load(drv, path)
             assert [e for e in drv.get_log("browser") if e["level"] in ("SEVERE", "ERROR")] == []
             assert browser.layout_problems(drv, width) == []
             assert drv.execute_script(SLOPE_OUT_OF_VIEW, width) == []

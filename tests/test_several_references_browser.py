@@ -34,7 +34,7 @@ def test_the_html_pages_in_chromium(tmp_path, capsys):
         for command, path in pages.items():
             for width in (1280, 390):
                 browser.set_width(drv, width)
-                drv.get(path.as_uri())
+                browser.load(drv, path)
                 assert drv.execute_script("return document.readyState") == "complete"
                 assert [e for e in drv.get_log("browser") if e["level"] in ("SEVERE", "ERROR")] == []
                 for needle in NEEDLES[command]:

@@ -24,7 +24,7 @@ def test_the_html_page_in_chromium(tmp_path):
     try:
         for width in (1280, 390):
             browser.set_width(drv, width)
-            drv.get(path.as_uri())
+            browser.load(drv, path)
             assert drv.execute_script("return document.readyState") == "complete"
             assert [e for e in drv.get_log("browser") if e["level"] in ("SEVERE", "ERROR")] == []
             rows = drv.execute_script("return ['submissions', 'kinds', 'problems-2', 'problems-3'].map("
