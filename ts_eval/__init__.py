@@ -51,4 +51,4 @@ def __getattr__(name: str) -> Any:
 
 
 __all__ = ["score", "rank", "compare", "analyze", "agree", "validate", "convert", "read", "Inputs", "Corpus",
-           "Report", "TsEvalError", "InputError", "OptionError", "EmptyInputWarning", "__version__", "compat"]
+           "Report", "TsEvalError", "InputError", "OptionError", "EmptyInputWarning", "__version__"]
