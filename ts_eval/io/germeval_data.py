@@ -256,3 +256,12 @@ def sentence_bounded(ch: LevelChunks, sent_offsets: np.ndarray) -> SpanSet:
             labels.append(np.array([lab], np.int32))
     return SpanSet(np.concatenate(starts).astype(np.int64), np.concatenate(lasts).astype(np.int64),
                    np.concatenate(labels).astype(np.int32)).sorted()
+
+
+def union(sets: Sequence[SpanSet]) -> SpanSet:
+    """The spans of several sets in one, sorted (one set: itself)."""
+    ss = sets[0]
+    for b in sets[1:]:
+        ss = SpanSet(np.concatenate([ss.start, b.start]), np.concatenate([ss.last, b.last]),
+                     np.concatenate([ss.label, b.label])).sorted()
+    return ss
