@@ -58,6 +58,8 @@ from ..io.germeval_data import (
 )
 
 MODES = ("strict", "loose")
+#: ``[gold_tag * tags + system_tag]``: the two tags are the same in the loose mode (prefix and base class)
+_LOOSE_SAME = ((TAG_PREFIX[:, None] == TAG_PREFIX[None, :]) & (TAG_BASE[:, None] == TAG_BASE[None, :])).ravel()
 
 # ---------------------------------------------------------------------------
 # counts
@@ -143,7 +145,7 @@ def germeval_counts(data: GermEvalData, policy: str = "nereval", eof_quirk: bool
                 tags_ok = int(np.count_nonzero(gt == st))
             else:
                 types, key_g, key_s, key_c = BASES, g.label // 3, s.label // 3, last_label // 3
-                tags_ok = int(np.count_nonzero((TAG_PREFIX[gt] == TAG_PREFIX[st]) & (TAG_BASE[gt] == TAG_BASE[st])))
+                tags_ok = int(np.count_nonzero(_LOOSE_SAME[gt.astype(np.intp) * len(TAG_BASE) + st]))
             k = len(types)
             levels[(mode, level)] = LevelCounts(
                 types, np.bincount(key_g, minlength=k)[:k], np.bincount(key_s, minlength=k)[:k],
