@@ -21,7 +21,7 @@ from ..results.report import Report
 from .evaluate import Source, piece_sums, sums_report
 from .sums import GermEvalSums
 
-#: a shard smaller than this costs more to start than it saves (about 1.5M tokens)
+#: a shard smaller than this costs more to start than it saves (about 1.8M tokens of a 6-column file)
 MIN_SHARD_BYTES = 32 << 20
 
 
