@@ -17,13 +17,8 @@ import numpy as np
 from ..core.corpus import Corpus, SideInfo, SpanSet
 from ..errors import Hint, InputError, OptionError
 from ..io.germeval import read_germeval_any
-from ..io.germeval_data import LABELS, LEVELS, TAGS, GermEvalData, LevelChunks, level_chunks, sentence_bounded
+from ..io.germeval_data import LABELS, LEVELS, TAGS, GermEvalData, LevelChunks, level_chunks, sentence_bounded, union
 from .counts import germeval_counts
-
-
-def _union(a: SpanSet, b: SpanSet) -> SpanSet:
-    return SpanSet(np.concatenate([a.start, b.start]), np.concatenate([a.last, b.last]),
-                   np.concatenate([a.label, b.label])).sorted()
 
 
 def level_corpus(data: GermEvalData, chunks: Dict[Tuple[str, str], LevelChunks],
@@ -36,11 +31,7 @@ def level_corpus(data: GermEvalData, chunks: Dict[Tuple[str, str], LevelChunks],
     offsets = data.sent_offsets
     sides = {}
     for side in ("gold", "system"):
-        sets = [sentence_bounded(chunks[(side, lv)], offsets) for lv in levels]
-        ss = sets[0]
-        for extra in sets[1:]:
-            ss = _union(ss, extra)
-        sides[side] = ss
+        sides[side] = union([sentence_bounded(chunks[(side, lv)], offsets) for lv in levels])
     gold_info = SideInfo("gold", data.gold_path, spans=len(sides["gold"]))
     sys_info = SideInfo(data.name, data.system_path, spans=len(sides["system"]))
     return Corpus(offsets, list(LABELS), sides["gold"], {data.name: sides["system"]}, gold_info,

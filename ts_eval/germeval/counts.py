@@ -58,6 +58,8 @@ from ..io.germeval_data import (
 )
 
 MODES = ("strict", "loose")
+#: ``[gold_tag * tags + system_tag]``: the two tags are the same in the loose mode (prefix and base class)
+_LOOSE_SAME = ((TAG_PREFIX[:, None] == TAG_PREFIX[None, :]) & (TAG_BASE[:, None] == TAG_BASE[None, :])).ravel()
 
 # ---------------------------------------------------------------------------
 # counts
@@ -112,13 +114,14 @@ def _correct_pairs(pairs: Pairs, gold: LevelChunks, system: LevelChunks, gold_ta
 
 def germeval_counts(data: GermEvalData, policy: str = "nereval", eof_quirk: bool = True,
                     chunks: Optional[Dict[Tuple[str, str], LevelChunks]] = None,
-                    at_end: bool = True) -> GermEvalCounts:
+                    at_end: bool = True, sentences: bool = True) -> GermEvalCounts:
     """The official scorer's counts for one system (both levels, strict and loose); ``at_end`` False: data
-    is a piece of the input before its end, where the end-of-input rule does not apply."""
+    is a piece of the input before its end, where the end-of-input rule does not apply; ``sentences``
+    False: no per-sentence Metric 1 counts (``m1_sentences`` has no rows)."""
     chunks = chunks if chunks is not None else level_chunks(data, policy)
     n = data.n_tokens
     offsets = data.sent_offsets
-    n_sent = len(offsets) - 1
+    n_sent = len(offsets) - 1 if sentences else 0
     m1 = np.zeros((n_sent, 3), np.int64)
 
     def sent(starts: np.ndarray) -> np.ndarray:
@@ -142,12 +145,12 @@ def germeval_counts(data: GermEvalData, policy: str = "nereval", eof_quirk: bool
                 tags_ok = int(np.count_nonzero(gt == st))
             else:
                 types, key_g, key_s, key_c = BASES, g.label // 3, s.label // 3, last_label // 3
-                tags_ok = int(np.count_nonzero((TAG_PREFIX[gt] == TAG_PREFIX[st]) & (TAG_BASE[gt] == TAG_BASE[st])))
+                tags_ok = int(np.count_nonzero(_LOOSE_SAME[gt.astype(np.intp) * len(TAG_BASE) + st]))
             k = len(types)
             levels[(mode, level)] = LevelCounts(
                 types, np.bincount(key_g, minlength=k)[:k], np.bincount(key_s, minlength=k)[:k],
                 np.bincount(key_c, minlength=k)[:k], tags_ok, dropped)
-            if mode == "strict":
+            if mode == "strict" and sentences:
                 m1[:, 0] += np.bincount(sent(g.start), minlength=n_sent)[:n_sent]
                 m1[:, 1] += np.bincount(sent(s.start), minlength=n_sent)[:n_sent]
                 m1[:, 2] += np.bincount(sent(g.start[gi]), minlength=n_sent)[:n_sent]

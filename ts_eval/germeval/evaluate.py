@@ -9,17 +9,20 @@ label) and Ortmann's fair error types per level (:mod:`ts_eval.fair`).
 The report carries every number the renderers print: besides the fractions, an
 ``official`` part holds the scorer's blocks and per-type lines in percent, computed in
 its order of operations (:func:`ts_eval.core.measures.prf` with ``percent=True``), so ``nereval`` output rounds
-exactly as the scorer's.  This module reads no files (:mod:`ts_eval.io.germeval` does).
+exactly as the scorer's.  This module reads no files (:mod:`ts_eval.io.germeval` does; :mod:`.files` has it
+read a 6-column file in pieces, in one process or in shards on several).
 Metric 1 for ranking is the model ``germeval-m1`` (:mod:`ts_eval.models.germeval`).
 """
 from __future__ import annotations
 
 import dataclasses
+from dataclasses import dataclass
 from typing import Any, Dict, Iterable, List, Optional, Sequence, Set, Tuple
 
 import numpy as np
 
 from ..core import measures
+from ..core.corpus import SpanSet
 from ..core.matching import match
 from ..core.measures import percent, percent_of_ratio, prf
 from ..fair.algorithm import fair_errors
@@ -34,10 +37,10 @@ from ..io.germeval_data import (
     LevelChunks,
     level_chunks,
     sentence_bounded,
+    union,
 )
-from ..models.ts import TSCounts, ts_counts, ts_result
+from ..models.ts import TSCounts, ts_result, ts_totals
 from ..results.report import Report, versions
-from .corpus import level_corpus
 from .counts import MODES, GermEvalCounts, germeval_counts
 from .sums import GermEvalSums
 
@@ -101,15 +104,25 @@ def official_numbers(levels: Dict[str, Any], n: int, types: Sequence[str]) -> Di
 # ---------------------------------------------------------------------------
 # TS over both levels, fair error types per level
 
-def ts_tables(data: GermEvalData, chunks: Dict[Tuple[str, str], LevelChunks]) -> Tuple[TSCounts, Dict[str, TSCounts]]:
-    """TS counts over both levels at once, and of each level alone."""
-    corpus = level_corpus(data, chunks)
-    both = ts_counts(corpus, corpus.gold, corpus.systems[data.name])
-    levels = {}
-    for lv in LEVELS:
-        c1 = level_corpus(data, chunks, (lv,))
-        levels[lv] = ts_counts(c1, c1.gold, c1.systems[data.name])
-    return both, levels
+def bounded_sets(data: GermEvalData, chunks: Dict[Tuple[str, str], LevelChunks]) -> Dict[Tuple[str, str], SpanSet]:
+    """The four rows' chunks as span sets, cut at sentence ends (:func:`sentence_bounded`): what the TS and
+    fair counts read."""
+    offsets = data.sent_offsets
+    return {key: sentence_bounded(ch, offsets) for key, ch in chunks.items()}
+
+
+def ts_tables(data: GermEvalData, chunks: Dict[Tuple[str, str], LevelChunks],
+              sets: Optional[Dict[Tuple[str, str], SpanSet]] = None) -> Tuple[TSCounts, Dict[str, TSCounts]]:
+    """TS counts over both levels at once, and of each level alone (the spans of both levels in one set, as
+    :func:`~.corpus.level_corpus` puts them; ``sets``: :func:`bounded_sets`, when made already)."""
+    sets = sets if sets is not None else bounded_sets(data, chunks)
+    n, seps = data.n_tokens, data.n_tokens - data.n_sentences if data.n_tokens else 0
+
+    def counts(levels: Sequence[str]) -> TSCounts:
+        gold, system = (union([sets[(side, lv)] for lv in levels]) for side in ("gold", "system"))
+        return ts_totals(gold, system, len(LABELS), n, seps)
+
+    return counts(LEVELS), {lv: counts((lv,)) for lv in LEVELS}
 
 
 def ts_scores(both: TSCounts, levels: Dict[str, TSCounts], separator_weight: float = 1.0,
@@ -124,15 +137,16 @@ def ts_scores(both: TSCounts, levels: Dict[str, TSCounts], separator_weight: flo
     return out
 
 
-def fair_results(data: GermEvalData, chunks: Dict[Tuple[str, str], LevelChunks]) -> Dict[str, Tuple[FairResult, int]]:
+def fair_results(data: GermEvalData, chunks: Dict[Tuple[str, str], LevelChunks],
+                 sets: Optional[Dict[Tuple[str, str], SpanSet]] = None) -> Dict[str, Tuple[FairResult, int]]:
     """Fair error types of each level alone (gold outer vs system outer, inner vs inner), with the level's
     gold spans: :func:`ts_eval.fair.fair_errors` on the shared matcher's pairs.  Chunks that run over a
-    sentence boundary (policy nereval) are cut at it first."""
+    sentence boundary (policy nereval) are cut at it first (``sets``: :func:`bounded_sets`, when made)."""
+    sets = sets if sets is not None else bounded_sets(data, chunks)
     offsets = data.sent_offsets
     out = {}
     for lv in LEVELS:
-        g = sentence_bounded(chunks[("gold", lv)], offsets)
-        s = sentence_bounded(chunks[("system", lv)], offsets)
+        g, s = sets[("gold", lv)], sets[("system", lv)]
         out[lv] = (fair_errors(g, s, match(g, s), list(LABELS), offsets, per_sentence=False), len(g))
     return out
 
@@ -253,11 +267,12 @@ def validation_dict(rows: Dict[str, Dict[str, int]], c: GermEvalCounts) -> Dict[
 def add_piece(sums: GermEvalSums, data: GermEvalData, at_end: bool, fair: bool) -> None:
     """Count one piece of the input (whole sentences, no chunk cut) into ``sums``."""
     chunks = level_chunks(data, sums.policy)
-    c = germeval_counts(data, sums.policy, sums.eof_quirk, chunks, at_end)
+    c = germeval_counts(data, sums.policy, sums.eof_quirk, chunks, at_end, sentences=False)
     sums.add_counts(c, validation_rows(data, c), data.n_sentences, data.comment_lines)
-    sums.add_ts(*ts_tables(data, chunks))
+    sets = bounded_sets(data, chunks)
+    sums.add_ts(*ts_tables(data, chunks, sets))
     if fair:
-        sums.add_fair(fair_results(data, chunks))
+        sums.add_fair(fair_results(data, chunks, sets))
 
 
 def evaluate_germeval(data: GermEvalData, *, policy: str = "nereval", separator_weight: float = 1.0,
@@ -265,6 +280,29 @@ def evaluate_germeval(data: GermEvalData, *, policy: str = "nereval", separator_
     """Score one system: Metrics 1-4 (official), TS over both levels, fair error types per level."""
     return evaluate_germeval_pieces([(data, True)], policy=policy, separator_weight=separator_weight, beta=beta,
                                     eof_quirk=eof_quirk, fair=fair)
+
+
+@dataclass(frozen=True)
+class Source:
+    """Where the report's input came from (the first piece's names and layout)."""
+
+    name: str
+    gold_path: str
+    system_path: str
+    layout: str
+
+
+def piece_sums(pieces: Iterable[Tuple[GermEvalData, bool]], *, policy: str = "nereval", eof_quirk: bool = True,
+               fair: bool = True, last: bool = True) -> Tuple[GermEvalSums, Optional[Source]]:
+    """The sums of pieces of the input in order (whole sentences, no chunk cut, the last one marked; ``last``
+    False: they are not the input's last, its end-of-input rule does not apply), and their source (None:
+    no piece)."""
+    sums = GermEvalSums(policy, eof_quirk)
+    source: Optional[Source] = None
+    for data, at_end in pieces:
+        source = source or Source(data.name, data.gold_path, data.system_path, data.layout)
+        add_piece(sums, data, at_end and last, fair)
+    return sums, source
 
 
 def evaluate_germeval_pieces(pieces: Iterable[Tuple[GermEvalData, bool]], *, policy: str = "nereval",
@@ -275,17 +313,20 @@ def evaluate_germeval_pieces(pieces: Iterable[Tuple[GermEvalData, bool]], *, pol
     the report of the whole input."""
     measures.check_separator_weight(separator_weight)
     measures.check_beta(beta)
-    sums = GermEvalSums(policy, eof_quirk)
-    first: Optional[GermEvalData] = None
-    for data, at_end in pieces:
-        first = first or data
-        add_piece(sums, data, at_end, fair)
-    if first is None or sums.ts is None:
+    sums, source = piece_sums(pieces, policy=policy, eof_quirk=eof_quirk, fair=fair)
+    return sums_report(sums, source, separator_weight=separator_weight, beta=beta, fair=fair)
+
+
+def sums_report(sums: GermEvalSums, source: Optional[Source], *, separator_weight: float = 1.0,
+                beta: float = 1.0, fair: bool = True) -> Report:
+    """The report of the whole input from the sums of all its pieces."""
+    if source is None or sums.ts is None:
         raise ValueError("no piece of input given")
+    policy, eof_quirk = sums.policy, sums.eof_quirk
     c = sums.counts()
     system: Dict[str, Any] = {
-        "name": first.name,
-        "source": {"name": first.name, "path": first.system_path, "input_layout": first.layout},
+        "name": source.name,
+        "source": {"name": source.name, "path": source.system_path, "input_layout": source.layout},
         "germeval": counts_dict(c),
         "validation": validation_dict(sums.validation, c),
         "ts": ts_scores(sums.ts, sums.ts_levels, separator_weight, beta),
@@ -294,11 +335,12 @@ def evaluate_germeval_pieces(pieces: Iterable[Tuple[GermEvalData, bool]], *, pol
         system["fair"] = fair_scores(sums.fair)
     settings = {
         "command": "germeval", "policy": policy, "eof_quirk": eof_quirk, "separator_weight": separator_weight,
-        "beta": beta, "labels": list(LABELS), "input_layout": first.layout,
+        "beta": beta, "labels": list(LABELS), "input_layout": source.layout,
         "scorer": "nereval.perl 2014-05-19 (GermEval 2014 official); Metrics 1-4 reproduce it",
         "versions": versions(),
     }
     corpus = {"tokens": sums.n_tokens, "sentences": sums.n_sentences, "separators": sums.n_tokens - sums.n_sentences,
               "comment_lines": sums.comment_lines, "labels": list(LABELS)}
-    gold = {"name": "gold", "path": first.gold_path, "spans": {lv: sums.gold_spans[lv] for lv in LEVELS}}
+    gold = {"name": "gold", "path": source.gold_path, "spans": {lv: sums.gold_spans[lv] for lv in LEVELS}}
     return Report(settings, corpus, gold, [system], kind="germeval")
+

@@ -11,13 +11,15 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass, field
-from typing import Dict, Optional, Tuple
+from typing import TYPE_CHECKING, Dict, Optional, Tuple
 
 import numpy as np
 
 from ..fair.types import FairResult
-from ..models.ts import TSCounts
 from .counts import GermEvalCounts, LevelCounts
+
+if TYPE_CHECKING:       # (made by the TS model; added here without it: one floor less for the germeval study)
+    from ..models.ts import TSCounts
 
 NONE = np.iinfo(np.int64).max      # FairResult.label_first of a label without gold spans
 
@@ -33,8 +35,10 @@ def _plus_optional(a: Optional[np.ndarray], b: Optional[np.ndarray]) -> Optional
 
 def plus_ts(a: TSCounts, b: TSCounts) -> TSCounts:
     """The TS counts of two pieces of a corpus, one after the other."""
-    return TSCounts(a.tok + b.tok, a.sep + b.sep, a.n_tokens + b.n_tokens, a.n_separators + b.n_separators,
-                    _plus_optional(a.confusion, b.confusion), _plus_optional(a.confusion_sep, b.confusion_sep))
+    return dataclasses.replace(a, tok=a.tok + b.tok, sep=a.sep + b.sep, n_tokens=a.n_tokens + b.n_tokens,
+                               n_separators=a.n_separators + b.n_separators,
+                               confusion=_plus_optional(a.confusion, b.confusion),
+                               confusion_sep=_plus_optional(a.confusion_sep, b.confusion_sep))
 
 
 def plus_fair(a: FairResult, b: FairResult, gold_before: int) -> FairResult:
@@ -66,17 +70,29 @@ class GermEvalSums:
     def add_counts(self, c: GermEvalCounts, validation: Dict[str, Dict[str, int]], sentences: int,
                    comment_lines: int) -> None:
         """A piece's scorer counts and validation counts."""
-        self.n_tokens += c.n_tokens
+        gold = {lv: len(ch) for (side, lv), ch in c.chunks.items() if side == "gold"}
+        self._add(c.n_tokens, sentences, comment_lines, c.levels, validation, gold)
+
+    def _add(self, tokens: int, sentences: int, comment_lines: int, levels: Dict[Tuple[str, str], LevelCounts],
+             validation: Dict[str, Dict[str, int]], gold_spans: Dict[str, int]) -> None:
+        self.n_tokens += tokens
         self.n_sentences += sentences
         self.comment_lines += comment_lines
-        for key, lc in c.levels.items():
+        for key, lc in levels.items():
             self.levels[key] = _plus_level(self.levels[key], lc) if key in self.levels else lc
         for row, counts in validation.items():
             old = self.validation.get(row)
             self.validation[row] = counts if old is None else {k: old[k] + v for k, v in counts.items()}
-        for (side, lv), ch in c.chunks.items():
-            if side == "gold":
-                self.gold_spans[lv] = self.gold_spans.get(lv, 0) + len(ch)
+        for lv, n in gold_spans.items():
+            self.gold_spans[lv] = self.gold_spans.get(lv, 0) + n
+
+    def add_sums(self, other: GermEvalSums) -> None:
+        """The sums of the pieces that follow these (a shard of the input after the shards before)."""
+        self._add(other.n_tokens, other.n_sentences, other.comment_lines, other.levels, other.validation,
+                  other.gold_spans)
+        if other.ts is not None:
+            self.add_ts(other.ts, other.ts_levels)
+        self.add_fair(other.fair)
 
     def add_ts(self, both: TSCounts, levels: Dict[str, TSCounts]) -> None:
         """A piece's TS counts (both levels at once, and each level)."""

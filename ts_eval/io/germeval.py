@@ -30,6 +30,7 @@ files against one gold become a corpus for ranking in :mod:`.corpus` (:func:`~.c
 from __future__ import annotations
 
 import codecs
+import os
 import re
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterator, List, NamedTuple, Optional, Sequence, Tuple, Union
@@ -38,7 +39,7 @@ import numpy as np
 
 from ..core import schemes
 from ..errors import Hint, InputError, OptionError
-from .columns import BOM, ColumnFile, byte_windows, unique_slices
+from .columns import BOM, ColumnFile, _Limited, byte_windows, unique_slices
 from .conll import check_aligned
 from .documents import TOKEN_SEP, Documents
 from .germeval_data import (
@@ -58,7 +59,7 @@ from .germeval_data import (
     piece_of,
     sentence_bounded,
 )
-from .source import RawBlock, is_dir, line_blocks, open_stream, system_name
+from .source import STDIN, RawBlock, is_compressed, is_dir, line_blocks, open_stream, system_name
 
 SIX_COLUMNS = "index, token, gold outer, gold inner, system outer, system inner"
 FOUR_COLUMNS = "index, token, outer, inner"
@@ -206,8 +207,8 @@ def _split_block(block: RawBlock, path: str, allowed_fields: Sequence[int], layo
         none = np.zeros((0, 0), np.int64)
         return _TabFile(path, raw, shift, 0, np.zeros(0, np.int32), np.zeros(0, bool), none, none,
                         comment_lines, blank_lines)
-    tok = tok + block.lines
-    fields = _block_fields(data, tok, ts, te, path, allowed_fields, layout_help, head)
+    local, tok = tok, tok + block.lines
+    fields = _block_fields(data, tok, local, ts, te, path, allowed_fields, layout_help, head)
     if isinstance(fields, _Failed):
         return fields
     token_line = (tok + 1).astype(np.int32)
@@ -268,20 +269,37 @@ def _blank_lines(data: np.ndarray, lstart: np.ndarray, lend: np.ndarray, first: 
     return blank
 
 
-def _block_fields(data: np.ndarray, tok: np.ndarray, ts: np.ndarray, te: np.ndarray, path: str,
+def _line_tabs(data: np.ndarray, local: np.ndarray, te: np.ndarray) -> Tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The TABs and line ends of a block in order (offsets), and for each of the token lines ``local`` (their
+    indices in the block, ending at ``te``) the index of its first TAB among them and its number of TABs
+    before ``te``: one pass over the bytes and a few over the separators (no search per line)."""
+    sep = np.flatnonzero((data == 9) | (data == 10))
+    line_end = np.flatnonzero(data[sep] == 10)              # the index in sep of each line's end, line by line
+    line_end = np.append(line_end, len(sep))                # (the last line may have no line end)
+    t0 = np.zeros(len(line_end), np.int64)
+    t0[1:] = line_end[:-1] + 1
+    t0 = t0[local]
+    ntab = line_end[local] - t0
+    last = sep[np.maximum(t0 + ntab - 1, 0)]
+    for k in np.flatnonzero((ntab > 0) & (last >= te)).tolist():      # TABs at the end of the line, dropped
+        ntab[k] = int(np.searchsorted(sep[t0[k]:t0[k] + ntab[k]], te[k]))
+    return sep, t0, ntab
+
+
+def _block_fields(data: np.ndarray, tok: np.ndarray, local: np.ndarray, ts: np.ndarray, te: np.ndarray, path: str,
                   allowed_fields: Sequence[int], layout_help: str,
                   head: List[Tuple[int, int]]) -> Union[Tuple[np.ndarray, np.ndarray], _Failed]:
-    """Where the fields of a block's token lines (``tok``: their indices in the file) start and end, as
-    (fields, lines) arrays; or the first check they fail (a line's number of fields is not allowed, differs
-    from the file's first token line's (``head``, set here by the first block with token lines), or a field
-    is empty)."""
-    tabs = np.flatnonzero(data == 9)
-    t0 = np.searchsorted(tabs, ts)
-    ntab = np.searchsorted(tabs, te) - t0
+    """Where the fields of a block's token lines (``tok``: their indices in the file, ``local`` in the block)
+    start and end, as (fields, lines) arrays; or the first check they fail (a line's number of fields is not
+    allowed, differs from the file's first token line's (``head``, set here by the first block with token
+    lines), or a field is empty)."""
+    tabs, t0, ntab = _line_tabs(data, local, te)
     nf = ntab + 1
     if not head:
         head.append((int(nf[0]), int(tok[0]) + 1))
-    ok = np.isin(nf, allowed_fields)
+    ok = np.zeros(len(nf), bool)
+    for allowed in allowed_fields:
+        ok |= nf == allowed
     if not ok.all():
         k = int(np.flatnonzero(~ok)[0])
         text = data[ts[k]:te[k]].tobytes().decode("utf-8")
@@ -299,9 +317,11 @@ def _block_fields(data: np.ndarray, tok: np.ndarray, ts: np.ndarray, te: np.ndar
             path, int(tok[k]) + 1))
     fstart = np.empty((n_fields, len(tok)), np.int64)
     fend = np.empty((n_fields, len(tok)), np.int64)
-    for j in range(n_fields):
-        fstart[j] = ts if j == 0 else tabs[t0 + j - 1] + 1
-        fend[j] = te if j == n_fields - 1 else tabs[t0 + j]
+    fstart[0], fend[-1] = ts, te
+    for j in range(n_fields - 1):      # field j ends at the line's TAB j, field j + 1 starts after it
+        np.take(tabs, t0, out=fend[j])
+        np.add(fend[j], 1, out=fstart[j + 1])
+        t0 += 1
     empty = fend == fstart
     if empty.any():
         k = int(np.flatnonzero(empty.any(axis=0))[0])     # first line, then first field on it
@@ -431,20 +451,31 @@ class _FirstErrors:
 
 
 def germeval_blocks(path: str, *, name: Optional[str] = None, policy: str = "nereval",
-                    block_bytes: Optional[int] = BLOCK_BYTES) -> Iterator[Tuple[GermEvalData, bool]]:
+                    block_bytes: Optional[int] = BLOCK_BYTES,
+                    shard: Optional[Tuple[int, int]] = None) -> Iterator[Tuple[GermEvalData, bool]]:
     """A 6-column file as pieces of whole sentences, one block after the other: each a
     :class:`GermEvalData` with its own token indices (and the file's line numbers), and whether it is
     the file's last.  A piece never
     ends where a chunk runs on into the next sentence (policy ``nereval``: a sentence that starts with
     an ``I-`` after a tag that is not ``O``, on any row), so the pieces' chunks are the file's.  Nothing
-    is yielded after the first error; the error raised is the one :func:`read_germeval` raises."""
+    is yielded after the first error; the error raised is the one :func:`read_germeval` raises.
+    ``shard``: only bytes start..stop of the file (:func:`germeval_shards`), read as a file of their own (its
+    line numbers count from the shard's start, its last piece is marked last)."""
     check_policy_name(policy)
     help6 = "6 fields: " + SIX_COLUMNS
     label = name or system_name(path)
     errors, size, lines = _FirstErrors(), 0, (0, 0)     # lines: '#' and blank lines not yet given
     head: List[Tuple[int, int]] = []
     pending: Optional[GermEvalData] = None
-    for k, block in enumerate(line_blocks(lambda: _opened(path), _sentence_end, block_bytes)):
+
+    def opened() -> Any:
+        fh = _opened(path)
+        if shard is None:
+            return fh
+        fh.seek(shard[0])
+        return _Limited(fh, shard[1] - shard[0])
+
+    for k, block in enumerate(line_blocks(opened, _sentence_end, block_bytes)):
         part = _split_block(block, path, (6,), help6, head)
         if isinstance(part, _Failed):
             errors.layout.append((part.check, k, part.error))
@@ -478,6 +509,88 @@ def germeval_blocks(path: str, *, name: Optional[str] = None, policy: str = "ner
     if pending is not None:
         pending.comment_lines, pending.blank_lines = pending.comment_lines + lines[0], pending.blank_lines + lines[1]
         yield pending, True
+
+
+def germeval_shards(path: str, n: int, policy: str = "nereval") -> Optional[List[Tuple[int, int]]]:
+    """Byte ranges that cut a plain (uncompressed) 6-column file into at most ``n`` shards of whole sentences
+    of about equal size, each read on its own by :func:`germeval_blocks` (``shard``): a shard ends where a
+    block may (before a blank or '#' line) and, under the policy ``nereval``, never where a chunk runs on into
+    the next sentence (the next token line has an ``I-`` tag where the token line before it is not ``O``), so
+    the shards' chunks are the file's.  Every shard holds a token line.  None for standard input, a compressed
+    file, or a file that cannot be cut (fewer than two shards)."""
+    if path == STDIN or n < 2 or is_dir(path):
+        return None
+    offsets = [0]
+    try:
+        size = os.path.getsize(path)
+        with open(path, "rb") as fh:
+            if is_compressed(fh.read(8)):
+                return None
+            for k in range(1, n):
+                cut = _shard_cut(fh, max(size * k // n, offsets[-1] + 1), policy, offsets[-1])
+                if cut is None:
+                    break
+                offsets.append(cut)
+    except OSError:
+        return None
+    if len(offsets) < 2:
+        return None
+    offsets.append(size)
+    return list(zip(offsets[:-1], offsets[1:]))
+
+
+_WINDOW = 1 << 20       # bytes read around a wanted cut: the token lines on either side must lie in them
+
+
+def _shard_cut(fh: Any, at: int, policy: str, after: int) -> Optional[int]:
+    """The first offset at or after ``at`` where a shard may end (:func:`germeval_shards`), with a token line
+    between ``after`` (the cut before) and it, within a window of the file; None: none there."""
+    base = max(at - _WINDOW, 0)
+    fh.seek(base)
+    window = fh.read(3 * _WINDOW)
+    start = at - base
+    while True:
+        m = _SENTENCE_END.search(window, start)
+        if m is None:
+            return None
+        cut = m.start() + 1
+        (first, before), (_, then) = _token_line(window, cut, -1, base == 0), _token_line(window, cut, 1, True)
+        if then is None:
+            return None
+        if before is not None and base + first >= after and (policy != "nereval" or not _runs_on(before, then)):
+            return base + cut
+        start = cut
+
+
+def _token_line(window: bytes, cut: int, step: int, whole: bool) -> Tuple[int, Optional[List[bytes]]]:
+    """Where the nearest token line before (``step`` -1) or after (1) offset ``cut`` (a line start) of
+    ``window`` starts, skipping blank and '#' lines, and its fields; None: none in the window (``whole``: the
+    window starts where the file does, else its first line may be a part of one)."""
+    at = cut
+    while True:
+        if step < 0:
+            if at <= 0:
+                return -1, None
+            a = window.rfind(b"\n", 0, at - 1) + 1
+            if a == 0 and not whole:
+                return -1, None
+            line, at = window[a:at - 1], a
+        else:
+            b = window.find(b"\n", at)
+            if b < 0:
+                return -1, None
+            line, at = window[at:b], b + 1
+        text = line.rstrip(b"\r")
+        if text.strip(b" \t\r\x0b\x0c") and not text.startswith(b"#"):
+            return (at if step < 0 else at - len(line) - 1), text.rstrip(b"\t").split(b"\t")
+
+
+def _runs_on(before: List[bytes], after: List[bytes]) -> bool:
+    """Whether a nereval chunk runs on from a token line to the next (on any row), or the lines are not
+    6-column token lines (no cut there)."""
+    if len(before) != 6 or len(after) != 6:
+        return True
+    return any(t.startswith(b"I-") and p != b"O" for p, t in zip(before[2:], after[2:]))
 
 
 def read_germeval(path: str, *, name: Optional[str] = None, policy: str = "nereval",

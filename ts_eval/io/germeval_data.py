@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
-from typing import Callable, Dict, List, Sequence, Tuple
+from typing import Callable, Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
 
@@ -183,7 +183,14 @@ class LevelChunks:
         return len(self.start)
 
 
-def decode_level(tags: np.ndarray, sent_first: np.ndarray, policy: str = "nereval") -> LevelChunks:
+def sentence_counts(sent_first: np.ndarray) -> np.ndarray:
+    """``out[k]``: the sentence starts among the first ``k`` tokens (what :func:`decode_level` reads to tell
+    whether a chunk runs over a sentence start)."""
+    return np.concatenate(([0], np.cumsum(sent_first, dtype=np.int64)))
+
+
+def decode_level(tags: np.ndarray, sent_first: np.ndarray, policy: str = "nereval",
+                 sf_cum: Optional[np.ndarray] = None) -> LevelChunks:
     """Decode one row of tag ids into chunks under a policy.
 
     ``nereval``   the official scorer's rule: a chunk starts at ``B-`` or at an ``I-``
@@ -194,6 +201,8 @@ def decode_level(tags: np.ndarray, sent_first: np.ndarray, policy: str = "nereva
                   sentence start opens a new chunk; chunks end at sentence ends;
     ``strict``    as conlleval (the reader has rejected ill-formed input);
     ``discard``   as conlleval, then the chunks that start with ``I-`` are dropped.
+
+    ``sf_cum``: :func:`sentence_counts` of ``sent_first``, when made already (it is the same for every row).
     """
     check_policy_name(policy)
     n = len(tags)
@@ -205,10 +214,12 @@ def decode_level(tags: np.ndarray, sent_first: np.ndarray, policy: str = "nereva
         prev[:1] = schemes.O
         prev[1:] = p[:-1]
         opens = (p == schemes.B) | ((p == schemes.I) & (prev == schemes.O))
-        starts = np.flatnonzero(opens)
         breaks = np.flatnonzero(opens | (p == schemes.O))
-        lasts = np.append(breaks, n)[np.searchsorted(breaks, starts, side="right")] - 1
-        sf_cum = np.concatenate(([0], np.cumsum(sent_first, dtype=np.int64)))
+        at = np.flatnonzero(opens[breaks])          # the breaks that open a chunk; it runs to the next break
+        starts = breaks[at]
+        lasts = np.append(breaks, n)[at + 1] - 1
+        if sf_cum is None:
+            sf_cum = sentence_counts(sent_first)
         crosses = (sf_cum[lasts + 1] - sf_cum[starts + 1]) > 0
         change = np.zeros(n, bool)
         change[1:] = lab[1:] != lab[:-1]
@@ -227,7 +238,8 @@ def decode_level(tags: np.ndarray, sent_first: np.ndarray, policy: str = "nereva
 
 def level_chunks(data: GermEvalData, policy: str = "nereval") -> Dict[Tuple[str, str], LevelChunks]:
     """Chunks of the four rows (gold/system x outer/inner) under ``policy``."""
-    return {(side, level): decode_level(data.row(side, level), data.sent_first, policy)
+    sf_cum = sentence_counts(np.asarray(data.sent_first, bool)) if policy == "nereval" else None
+    return {(side, level): decode_level(data.row(side, level), data.sent_first, policy, sf_cum)
             for side in ("gold", "system") for level in LEVELS}
 
 
@@ -256,3 +268,12 @@ def sentence_bounded(ch: LevelChunks, sent_offsets: np.ndarray) -> SpanSet:
             labels.append(np.array([lab], np.int32))
     return SpanSet(np.concatenate(starts).astype(np.int64), np.concatenate(lasts).astype(np.int64),
                    np.concatenate(labels).astype(np.int32)).sorted()
+
+
+def union(sets: Sequence[SpanSet]) -> SpanSet:
+    """The spans of several sets in one, sorted (one set: itself)."""
+    ss = sets[0]
+    for b in sets[1:]:
+        ss = SpanSet(np.concatenate([ss.start, b.start]), np.concatenate([ss.last, b.last]),
+                     np.concatenate([ss.label, b.label])).sorted()
+    return ss

@@ -84,6 +84,12 @@ def confusion(corpus: Corpus, g: SpanSet, s: SpanSet, p: Pairs,
               n_labels: int) -> Tuple[Optional[np.ndarray], Optional[np.ndarray]]:
     """Token and separator (labels+1)^2 confusion matrices (row gold, column system, 0 =
     outside), or (None, None) when a unit carries two labels on one side."""
+    return unit_confusion(g, s, p, n_labels, corpus.n_tokens, corpus.n_separators)
+
+
+def unit_confusion(g: SpanSet, s: SpanSet, p: Pairs, n_labels: int, n_tokens: int,
+                   n_separators: int) -> Tuple[Optional[np.ndarray], Optional[np.ndarray]]:
+    """:func:`confusion` of spans over ``n_tokens`` tokens and ``n_separators`` separators."""
     if not (_single_label(g) and _single_label(s)):
         return None, None
     L1 = n_labels + 1
@@ -91,7 +97,7 @@ def confusion(corpus: Corpus, g: SpanSet, s: SpanSet, p: Pairs,
     shared = p.overlap.astype(float)
     glen, slen = (g.last - g.start + 1).astype(float), (s.last - s.start + 1).astype(float)
     out = []
-    for d, n_units in ((0.0, corpus.n_tokens), (1.0, corpus.n_separators)):
+    for d, n_units in ((0.0, n_tokens), (1.0, n_separators)):
         c = np.bincount(key, weights=shared - d, minlength=L1 * L1)[:L1 * L1].reshape(L1, L1)
         c[1:, 0] = np.bincount(g.label, weights=glen - d, minlength=n_labels)[:n_labels] - c[1:, 1:].sum(1)
         c[0, 1:] = np.bincount(s.label, weights=slen - d, minlength=n_labels)[:n_labels] - c[1:, 1:].sum(0)
@@ -142,6 +148,16 @@ def ts_counts(corpus: Corpus, gold: SpanSet, system: SpanSet, n_labels: Optional
     g, s = merge_overlaps(gold), merge_overlaps(system)
     p = match(g, s)
     return TSCounts.from_sums(sentence_counts(corpus, g, s, p, k).sum(0), confusion(corpus, g, s, p, k))
+
+
+def ts_totals(gold: SpanSet, system: SpanSet, n_labels: int, n_tokens: int, n_separators: int) -> TSCounts:
+    """:func:`ts_counts` of spans that cross no sentence boundary over ``n_tokens`` tokens and ``n_separators``
+    separators, counted per label at once (no per-sentence table: the same whole numbers)."""
+    g, s = merge_overlaps(gold), merge_overlaps(system)
+    p = match(g, s)
+    units = unit_counts(g, s, p, g.label.astype(np.int64), s.label.astype(np.int64), n_labels)
+    sums = np.concatenate(([n_tokens, n_separators], units.reshape(-1)))
+    return TSCounts.from_sums(sums, unit_confusion(g, s, p, n_labels, n_tokens, n_separators))
 
 
 def ts_stats(sd: SystemData, settings: ScoreSettings = RANK_SETTINGS, sentences: bool = True) -> np.ndarray:
