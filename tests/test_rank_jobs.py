@@ -62,9 +62,12 @@ def test_jobs_give_the_report_of_one_process(corpus_file, small_shards, options,
     assert small_shards == [int(jobs) - 1, 1]
 
 
-def test_the_statistics_of_the_shards_are_those_of_the_file(corpus_file, small_shards):
+@pytest.mark.parametrize("merged_rows", [3, 8192])
+def test_the_statistics_of_the_shards_are_those_of_the_file(corpus_file, small_shards, monkeypatch, merged_rows):
     """The merged builder holds what one builder of every block holds: the same distinct rows in the same order,
-    every sentence's row, the documents, the labels (MISC first met in a later shard) and the tallies."""
+    every sentence's row, the documents, the labels (MISC first met in a later shard) and the tallies (a later
+    builder's rows found a few at a time, or all at once)."""
+    monkeypatch.setattr(in_blocks, "MERGED_ROWS", merged_rows)
     blocks = list(Inputs(file=corpus_file, gold_column=2, system_columns=(3, 4, 5), block_bytes=80).read())
     plan = _Plan.of(blocks[0], None, None, "exact-f1-micro", 0, 0, 0, .95, .05, None, None, "many-to-many", .5,
                     None)

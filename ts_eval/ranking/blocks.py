@@ -323,7 +323,10 @@ def rank_blocks(blocks: Iterable[Corpus], later: Optional[Later] = None, *, unit
     statistics matrix and one block, never the corpus; the result is the one of the corpus read whole.
     The models and systems are those of the first block (``options``: ``rank_corpus``'s).  A
     :class:`NotInBlocks` error: a model whose statistics do not say how they depend on the labels met
-    blocks with other labels (rank the corpus read whole)."""
+    blocks with other labels (rank the corpus read whole).  ``later``: begins the statistics of the sentences
+    that follow ``blocks`` (the file's later shards, in other processes: :func:`ts_eval.ranking.shards.task_blocks`)
+    and gives their builders in order, merged after the blocks' (:meth:`StatsBuilder.merge`); ``jobs`` > 1: the
+    permutation test in another process beside the bootstrap."""
     if unit not in ("sentence", "document"):
         raise OptionError("expected sentence or document", option="unit", value=unit)
     task, progress, jobs = options.pop("task", "task"), options.pop("progress", None), options.pop("jobs", 1)
