@@ -139,7 +139,7 @@ def _read(specs: List[TaskSpec], args: argparse.Namespace, models: Optional[List
 
 def _rank(one: Task, report: bool, jobs: int = 1, **options: Any) -> RankingResult:
     """A task's ranking: of its corpus, or of its blocks in ``--jobs`` processes (``report``: score report too)."""
-    from ..ranking.blocks import BLOCK_BYTES, rank_blocks
+    from ..ranking.blocks import block_bytes, rank_blocks
     from ..ranking.shards import task_blocks
     from ..ranking.study import rank_corpus
 
@@ -147,4 +147,4 @@ def _rank(one: Task, report: bool, jobs: int = 1, **options: Any) -> RankingResu
         assert one.corpus is not None
         return rank_corpus(one.corpus, jobs=jobs, **options)
     with option_errors():     # (the first shard's blocks read here, the others' in processes begun by later)
-        return rank_blocks(*task_blocks(one, BLOCK_BYTES, report, jobs), jobs=jobs, **options)
+        return rank_blocks(*task_blocks(one, block_bytes(one.known_systems), report, jobs), jobs=jobs, **options)

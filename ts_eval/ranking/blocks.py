@@ -44,12 +44,20 @@ from .study import RankingResult, _Plan, _ranked, check_options
 from .sufficient import REFERENCE_MODEL, Model, StatsMatrix, resolve_models
 
 EXACT32 = 2 ** 24     # float32 holds every integer below this exactly
-#: ``rank`` reads blocks of about this many bytes of the gold file (and the same sentences of every system
-#: file): a block's per-sentence tables (sentences x labels x statistics, per family and system, while its
-#: statistics are taken) are several times its bytes; smaller blocks cost more in numpy calls
-BLOCK_BYTES = 1 << 20
+#: ``rank`` reads blocks of at least this many bytes of the gold file (and the same sentences of every system
+#: file), more with few systems (:func:`block_bytes`): a block's per-sentence tables (sentences x labels x
+#: statistics, per family and system, while its statistics are taken) are several times its bytes times the
+#: systems; smaller blocks cost more in numpy calls
+BLOCK_BYTES = 1 << 18
 #: :meth:`StatsBuilder.merge` finds a later builder's rows this many at a time
 MERGED_ROWS = 1 << 13
+
+
+def block_bytes(systems: int) -> int:
+    """The bytes of gold in a block of ``rank`` with ``systems`` systems: :data:`BLOCK_BYTES` times 8 shared by
+    the systems, at least :data:`BLOCK_BYTES` (two systems: 1 MiB, 8 or more: 256 KiB), so that the block's
+    tables of every system stay about the same size; 0 systems (not known before reading): BLOCK_BYTES."""
+    return max(BLOCK_BYTES, BLOCK_BYTES * 8 // systems) if systems > 0 else BLOCK_BYTES
 
 
 class NotInBlocks(ValueError):

@@ -99,12 +99,18 @@ class Task:
 
     @property
     def systems(self) -> int:
+        """How many systems the task has (1 when not known before reading: :attr:`known_systems`)."""
+        return self.known_systems or 1
+
+    @property
+    def known_systems(self) -> int:
+        """How many systems the task has, as known before reading (0: the columns of a file after its gold's)."""
         if self.corpus is not None:
             return len(self.corpus.systems)
         assert self.inputs is not None
         if self.inputs.gold is not None:
             return len(self.inputs.system_inputs())
-        return len(self.inputs.names or self.inputs.system_columns or (-1,))
+        return len(self.inputs.names or self.inputs.system_columns or ())
 
     def blocks(self, block_bytes: int, report: bool = False, shard: Optional[Tuple[int, int, int, Any]] = None
                ) -> Iterator[Corpus]:
