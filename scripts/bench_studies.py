@@ -75,6 +75,8 @@ COMMANDS: Dict[str, Any] = {
     "compare": ("compare --gold-col 2", ["compare", "{in}", "--gold-col", "2", "-o", "{out}"], True, 2.0, 0),
     "rank": ("rank --gold-col 2 --system-col 3 4", ["rank", "{in}", "--gold-col", "2", "--system-col", "3", "4",
                                                     "--no-progress", "-o", "{out}"], False, 4.0, 2),
+    "rank-jobs2": ("rank ... --jobs 2", ["rank", "{in}", "--gold-col", "2", "--system-col", "3", "4", "--jobs", "2",
+                                         "--no-progress", "-o", "{out}"], False, 4.0, 2),
     "agree": ("agree --columns 2 3 4", ["agree", "{in}", "--columns", "2", "3", "4", "-o", "{out}"], True, 2.0, 0),
     "analyze0": ("analyze --bootstrap 0", ["analyze", "{in}", "--gold-col", "2", "--system-col", "3", "4",
                                            "--bootstrap", "0", "-o", "{out}"], True, 3.0, 0),
@@ -273,6 +275,7 @@ class Run:
     peak_mb: Optional[float]
     stopped: bool = False
     failed: int = 0             # the exit status of a run that failed (137: killed, e.g. out of memory)
+    cpu_s: Optional[float] = None   # user + system CPU seconds (GNU time; of every process, threads and children)
 
 
 @dataclass
@@ -300,6 +303,10 @@ class Tool:
         done = [r.wall_s for r in self.runs if not r.stopped]
         return statistics.median(done) if done and not self.stopped() else None
 
+    def cpu(self) -> Optional[float]:
+        done = [r.cpu_s for r in self.runs if r.cpu_s is not None and not r.stopped]
+        return statistics.median(done) if done else None
+
     def peak(self) -> Optional[float]:
         seen = [r.peak_mb for r in self.runs if r.peak_mb is not None]
         return max(seen) if seen else None
@@ -323,7 +330,7 @@ def run_once(tool: Tool, corpus: Path, parts: Sequence[Path], stream: bool, time
         mem = stack.enter_context(tempfile.NamedTemporaryFile(prefix="bench_studies_mem_"))
         err = stack.enter_context(tempfile.TemporaryFile())
         t0 = time.perf_counter()
-        proc = subprocess.Popen([GNU_TIME, "-f", "%M", "-o", mem.name] + tool.argv, stdin=fin,
+        proc = subprocess.Popen([GNU_TIME, "-f", "%U %S %M", "-o", mem.name] + tool.argv, stdin=fin,
                                 stdout=subprocess.DEVNULL, stderr=err, cwd=tool.cwd, start_new_session=True)
         if feeder:
             os.close(feeder.read_fd)
@@ -350,9 +357,12 @@ def run_once(tool: Tool, corpus: Path, parts: Sequence[Path], stream: bool, time
                   f"{' '.join(tool.argv)}\n" + err.read().decode("utf-8", "replace")[-1000:], flush=True)
         text = Path(mem.name).read_text().split()
         peak = int(text[-1]) * 1024 / 1e6 if text and text[-1].isdigit() else None
+        cpu: Optional[float] = None
+        with contextlib.suppress(ValueError, IndexError):
+            cpu = float(text[-3]) + float(text[-2])
     if tool.timefile and not stopped and not failed:
         wall = json.loads(tool.timefile.read_text())["seconds"]
-    return Run(timeout if stopped else wall, peak, stopped, failed)
+    return Run(timeout if stopped else wall, peak, stopped, failed, cpu)
 
 
 def same_output(a: Optional[Path], b: Optional[Path]) -> Optional[bool]:
@@ -371,7 +381,8 @@ def fmt_time(t: Dict[str, Any]) -> str:
         return f"failed after {t['failed_after_s']:.0f} s (exit {t['failed']}{killed})"
     if t.get("stopped"):
         return f"stopped after {t['timeout']:.0f} s"
-    return f"{t['median_s']:.2f} s"
+    cpu = f" (CPU {t['cpu_s']:.2f} s)" if t.get("cpu_s") is not None else ""
+    return f"{t['median_s']:.2f} s{cpu}"
 
 
 def rows_of(tools: List[Tool], tokens: int, nbytes: int, sentences: int, timeout: float) -> List[Dict[str, Any]]:
@@ -391,7 +402,7 @@ def rows_of(tools: List[Tool], tokens: int, nbytes: int, sentences: int, timeout
         allowed = TARGET_MB + RESAMPLING_BYTES * sentences * resampled / 1e6
         if t.failed():
             row.update(failed=t.failed(), failed_after_s=next(r.wall_s for r in t.runs if r.failed))
-        row.update(median_s=med, stopped=t.stopped(), peak_mb=peak,
+        row.update(median_s=med, cpu_s=t.cpu(), stopped=t.stopped(), peak_mb=peak,
                    bytes_per_token=(peak * 1e6 / tokens) if peak is not None else None,
                    vs_score=(med / ref) if med is not None and ref else None,
                    target_x=target if t.version != "peer" else None,
@@ -464,6 +475,8 @@ def build_tools(n: int, out: Path, corpus: Path, germeval: Optional[Path], trees
                 t.skipped = "piped sizes: only score, agree, compare and analyze run"
             elif version == "base" and n > parse_size(args.baseline_max):
                 t.skipped = f"above --baseline-max {args.baseline_max}"
+            elif cmd == "rank-jobs2" and version == "base":
+                t.skipped = "the baseline has no rank --jobs"
             elif cmd == "germeval" and germeval is None:
                 t.skipped = "no GermEval layout of a piped corpus"
             tools.append(t)
@@ -608,6 +621,7 @@ def main(argv: Optional[List[str]] = None) -> int:
                         r = t.runs[-1]
                         took = (f"stopped after {args.timeout:.0f} s" if r.stopped else
                                 f"failed (exit {r.failed})" if r.failed else f"{r.wall_s:8.2f} s")
+                        took += f" CPU {r.cpu_s:6.2f} s" if r.cpu_s is not None else ""
                         print(f"  {t.version:5s} {t.label:36s} {took:>22s} "
                               f"{r.peak_mb if r.peak_mb is not None else float('nan'):8.1f} MB", flush=True)
                         if rep == 0 and t.version == "base" and t.output:
@@ -615,6 +629,11 @@ def main(argv: Optional[List[str]] = None) -> int:
                             same = same_output(now.output if now else None, t.output)
                             if same is not None:
                                 t.note = "output identical to now's" if same else "OUTPUT DIFFERS from now's"
+                        if rep == 0 and t.key == "now:rank-jobs2":      # the output of rank in one process
+                            one = next((x for x in tools if x.key == "now:rank"), None)
+                            same = same_output(one.output if one else None, t.output)
+                            if same is not None:
+                                t.note = "output identical to rank's" if same else "OUTPUT DIFFERS from rank's"
                         if t.command == "convert" and t.output and t.version == "base":
                             for x in tools:
                                 if x.command == "convert" and x.output and x.output.exists():

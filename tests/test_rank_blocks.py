@@ -391,3 +391,27 @@ def test_statistics_that_are_not_small_integers_are_kept_in_float64(tmp_path):
     with pytest.raises(NotInBlocks):
         for block in blocks_of(str(path), [3, 4], 1):
             builder.add(block)
+
+
+@pytest.mark.parametrize("systems", [2, 3, 8])
+def test_blocks_hold_about_the_same_tables_whatever_the_systems(monkeypatch, tmp_path, systems):
+    """A block's per-sentence tables grow with its sentences times the systems: two systems read blocks of
+    four times :data:`~ts_eval.ranking.blocks.BLOCK_BYTES` (fewer numpy calls a sentence), eight or more
+    (CoNLL-2003's 28) blocks of BLOCK_BYTES, whose tables of every system were the peak with larger blocks."""
+    path = tmp_path / "c.conll"
+    path.write_text(text(30, systems=systems), encoding="utf-8")
+    asked: List[int] = []
+    real = rank_tasks.Task.blocks
+
+    def blocks(self, block_bytes, *args, **kw):
+        asked.append(block_bytes)
+        return real(self, block_bytes, *args, **kw)
+
+    monkeypatch.setattr(rank_tasks.Task, "blocks", blocks)
+    columns = [str(c) for c in range(3, 3 + systems)]
+    rc, _out, err = run(["rank", str(path), "--gold-col", "2", "--system-col", *columns, *QUICK, "--format", "json"])
+    assert rc == 0, err
+    b = in_blocks.BLOCK_BYTES
+    assert asked == [{2: 4 * b, 3: 8 * b // 3, 8: b}[systems]] and b == 256 * 1024
+    asked.clear()          # the systems known only once read (every column after gold's): the smallest blocks
+    assert run(["rank", str(path), "--gold-col", "2", *QUICK, "--format", "json"])[0] == 0 and asked == [b]

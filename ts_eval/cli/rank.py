@@ -4,8 +4,7 @@ Inputs: ``--gold GOLD SYSTEM_FILE_OR_DIR ...`` (one file per system; ``--glob`` 
 ``FILE`` (gold and several system columns, by the shared column rule); ``--task NAME GOLD SYSTEM...`` repeated or
 ``--manifest FILE`` (several tasks; correlations averaged over tasks).  Reading options and system names follow
 :mod:`ts_eval.cli.inputs`; tasks are parsed by :mod:`ts_eval.cli.tasks`, read by :mod:`ts_eval.ranking.tasks`;
-``--anonymise`` and ``--site`` are :mod:`ts_eval.cli.rank_site`'s.
-"""
+``--anonymise`` and ``--site`` are :mod:`ts_eval.cli.rank_site`'s."""
 from __future__ import annotations
 
 import argparse
@@ -90,7 +89,7 @@ def run(args: argparse.Namespace) -> int:
         chosen = ranking.model_set(task.corpus, models, reference)[0]
         ranking.check_memory(args.bootstrap, task.systems, len(chosen))
     options = dict(models=models, reference=reference, unit=args.unit, flips=[lists.model_pair(f) for f in args.flips],
-                   **numbers, **matching)
+                   jobs=args.jobs, **numbers, **matching)
     report = len(tasks) == 1 and (args.format == "html" or (args.format == "table" and args.details) or args.site)
     with Bar(not args.no_progress and (args.bootstrap or args.permutations)) as bar:
         results = {}
@@ -138,13 +137,14 @@ def _read(specs: List[TaskSpec], args: argparse.Namespace, models: Optional[List
     return tasks
 
 
-def _rank(one: Task, report: bool, **options: Any) -> RankingResult:
-    """A task's ranking: of its corpus, or block by block as read (``report``: its systems' score report added too)."""
-    from ..ranking.blocks import BLOCK_BYTES, rank_blocks
+def _rank(one: Task, report: bool, jobs: int = 1, **options: Any) -> RankingResult:
+    """A task's ranking: of its corpus, or of its blocks in ``--jobs`` processes (``report``: score report too)."""
+    from ..ranking.blocks import block_bytes, rank_blocks
+    from ..ranking.shards import task_blocks
     from ..ranking.study import rank_corpus
 
     if one.inputs is None:
         assert one.corpus is not None
-        return rank_corpus(one.corpus, **options)
-    with option_errors():
-        return rank_blocks(one.blocks(BLOCK_BYTES, report), **options)
+        return rank_corpus(one.corpus, jobs=jobs, **options)
+    with option_errors():     # (the first shard's blocks read here, the others' in processes begun by later)
+        return rank_blocks(*task_blocks(one, block_bytes(one.known_systems), report, jobs), jobs=jobs, **options)

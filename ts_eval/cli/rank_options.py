@@ -6,6 +6,7 @@ import argparse
 from typing import List, Optional
 
 from . import lists
+from .input_options import processes
 from .matching import add_matching_options
 from .outputs import add_output_options
 
@@ -26,6 +27,9 @@ def add_rank_options(p: argparse.ArgumentParser) -> None:
                    help="approximate-randomisation permutations per neighbour test (default 1000; 0 = none)")
     m.add_argument("--unit", default="sentence", choices=("sentence", "document"),
                    help="what the bootstrap and the permutation test resample (document: from -DOCSTART-)")
+    m.add_argument("--jobs", type=processes, default=1, metavar="N",
+                   help="N processes: the statistics of one column FILE in shards of whole sentences, and the "
+                        "permutation test beside the bootstrap (default 1; the same numbers whatever N)")
     m.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
     m.add_argument("--confidence", type=float, default=0.95, help="interval level (default 0.95)")
     m.add_argument("--alpha", type=float, default=0.05,

@@ -28,7 +28,7 @@ score under every model -- the numbers ``rank`` reports for the same runs, value
 from __future__ import annotations
 
 import time
-from typing import Any, Dict, Hashable, Iterable, Iterator, List, Mapping, Optional, Sequence, Tuple
+from typing import Any, Callable, Dict, Hashable, Iterable, Iterator, List, Mapping, Optional, Sequence, Tuple
 
 import numpy as np
 
@@ -44,10 +44,20 @@ from .study import RankingResult, _Plan, _ranked, check_options
 from .sufficient import REFERENCE_MODEL, Model, StatsMatrix, resolve_models
 
 EXACT32 = 2 ** 24     # float32 holds every integer below this exactly
-#: ``rank`` reads blocks of about this many bytes of the gold file (and the same sentences of every system
-#: file): a block's per-sentence tables (sentences x labels x statistics, per family and system, while its
-#: statistics are taken) are several times its bytes; smaller blocks cost more in numpy calls
+#: ``rank`` reads blocks of at least this many bytes of the gold file (and the same sentences of every system
+#: file), more with few systems (:func:`block_bytes`): a block's per-sentence tables (sentences x labels x
+#: statistics, per family and system, while its statistics are taken) are several times its bytes times the
+#: systems; smaller blocks cost more in numpy calls
 BLOCK_BYTES = 1 << 18
+#: :meth:`StatsBuilder.merge` finds a later builder's rows this many at a time
+MERGED_ROWS = 1 << 13
+
+
+def block_bytes(systems: int) -> int:
+    """The bytes of gold in a block of ``rank`` with ``systems`` systems: :data:`BLOCK_BYTES` times 8 shared by
+    the systems, at least :data:`BLOCK_BYTES` (two systems: 1 MiB, 8 or more: 256 KiB), so that the block's
+    tables of every system stay about the same size; 0 systems (not known before reading): BLOCK_BYTES."""
+    return max(BLOCK_BYTES, BLOCK_BYTES * 8 // systems) if systems > 0 else BLOCK_BYTES
 
 
 class NotInBlocks(ValueError):
@@ -185,6 +195,58 @@ class StatsBuilder:
         if self.gold_path is None:
             self.gold_path = corpus.gold_info.path
 
+    def merge(self, later: StatsBuilder) -> None:
+        """Take the statistics of ``later``, a builder of the sentences that follow this one's (the next shard of
+        the file, :mod:`ts_eval.ranking.shards`): its rows found among these or added in its order of first use,
+        its labels and documents continued -- the builder of both read in one."""
+        if later.labels is None:
+            return
+        if self.labels is None:
+            self.__dict__.update(later.__dict__)
+            self.found.rehash(self.data[:self.rows])
+            return
+        same = dict(zip(later.families, self.families))   # (a builder handed back by a process has copies of them)
+        later.families, later.columns = self.families, self.columns
+        later.widths = {same[fam]: w for fam, w in later.widths.items()}
+        labels = sorted(set(self.labels) | set(later.labels))
+        widths = {fam: self._width(fam, len(labels), later.widths[fam], len(later.labels)) for fam in self.families}
+        for one in (self, later):
+            if labels != one.labels or widths != one.widths:
+                one._widen(labels, widths)
+        rows = later.data[:later.rows]
+        dtype = np.float64 if np.float64 in (self.data.dtype, rows.dtype) else np.float32
+        self._room(0, dtype)
+        number = np.empty(len(rows), np.int32)
+        for a in range(0, len(rows), MERGED_ROWS):       # as blocks of rows (the temporaries stay small)
+            got, new = self.found.ids(rows[a:a + MERGED_ROWS].astype(dtype, copy=False), self.data, self.rows,
+                                      True if rows.dtype == np.float32 else None)
+            self._room(len(new), dtype)
+            self.data[self.rows:self.rows + len(new)] = new
+            self.rows += len(new)
+            number[a:a + MERGED_ROWS] = got
+        del later.data
+        self.ids.extend(number[ids] for ids in later.ids)
+        self.units += later.units
+        opens = [o for o in later.opens if len(o)]
+        if opens:
+            opens[0][0] |= self.pending
+            self.pending = later.pending
+        self.opens.extend(opens)
+        self.tally = self.tally + later.tally
+        if self.gold_path is None:
+            self.gold_path = later.gold_path
+
+    def part(self) -> StatsBuilder:
+        """This builder with only what :meth:`merge` takes (its rows trimmed, no hashes): what a shard's process
+        hands back."""
+        self.data = self.data[:self.rows]
+        self.found = RowTable()
+        keys: List[Any] = list(range(len(self.families)))      # (the families by number: a model may be a lambda)
+        self.widths = dict(zip(keys, self.widths.values()))
+        self.columns = dict(zip(keys, self.columns.values()))
+        self.families, self.models, self.matching = keys, [], DEFAULT_MATCHING
+        return self
+
     def _documents(self, corpus: Corpus) -> None:
         """Which of the block's sentences open a document (a -DOCSTART- line before their first token,
         after the previous sentence's)."""
@@ -243,6 +305,11 @@ class StatsBuilder:
         return StatsMatrix(self.systems, self.models, summed, cols, unit, sizes)
 
 
+#: what begins the statistics of the sentences after the blocks (the later shards of a file): given a function that
+#: makes an empty builder, the builders of those sentences, in order (:func:`ts_eval.ranking.shards.task_blocks`)
+Later = Callable[[Callable[[], StatsBuilder]], Iterator[StatsBuilder]]
+
+
 def document_sums(table: np.ndarray, ids: np.ndarray, starts: np.ndarray, chunk: int = 1 << 14
                   ) -> Iterator[np.ndarray]:
     """(documents, K) float64, in parts of about ``chunk`` sentences: the sums of the rows of the sentences
@@ -256,22 +323,26 @@ def document_sums(table: np.ndarray, ids: np.ndarray, starts: np.ndarray, chunk:
         d = e
 
 
-def rank_blocks(blocks: Iterable[Corpus], *, unit: str = "sentence", **options: Any) -> RankingResult:
+def rank_blocks(blocks: Iterable[Corpus], later: Optional[Later] = None, *, unit: str = "sentence",
+                **options: Any) -> RankingResult:
     """:func:`~ts_eval.ranking.study.rank_corpus` of a corpus given as consecutive blocks of whole sentences
     (the blocks of :meth:`ts_eval.io.inputs.Inputs.read`): each block's
     per-sentence statistics are kept (:class:`StatsBuilder`) and the block dropped, so memory holds the
     statistics matrix and one block, never the corpus; the result is the one of the corpus read whole.
     The models and systems are those of the first block (``options``: ``rank_corpus``'s).  A
     :class:`NotInBlocks` error: a model whose statistics do not say how they depend on the labels met
-    blocks with other labels (rank the corpus read whole)."""
+    blocks with other labels (rank the corpus read whole).  ``later``: begins the statistics of the sentences
+    that follow ``blocks`` (the file's later shards, in other processes: :func:`ts_eval.ranking.shards.task_blocks`)
+    and gives their builders in order, merged after the blocks' (:meth:`StatsBuilder.merge`); ``jobs`` > 1: the
+    permutation test in another process beside the bootstrap."""
     if unit not in ("sentence", "document"):
         raise OptionError("expected sentence or document", option="unit", value=unit)
-    task, progress = options.pop("task", "task"), options.pop("progress", None)
+    task, progress, jobs = options.pop("task", "task"), options.pop("progress", None), options.pop("jobs", 1)
     keys = ("bootstrap", "permutations", "seed", "confidence", "alpha", "aso_resamples", "aso_threshold")
     defaults = dict(bootstrap=1000, permutations=1000, seed=0, confidence=0.95, alpha=0.05, aso_resamples=1000,
                     aso_threshold=0.2)
     numbers = {k: options.pop(k, defaults[k]) for k in keys}
-    check_options(aso_resamples=numbers["aso_resamples"], aso_threshold=numbers["aso_threshold"])
+    check_options(aso_resamples=numbers["aso_resamples"], aso_threshold=numbers["aso_threshold"], jobs=jobs)
     it = iter(blocks)
     first = next(it, None)
     if first is None:
@@ -285,14 +356,18 @@ def rank_blocks(blocks: Iterable[Corpus], *, unit: str = "sentence", **options: 
         raise OptionError(f"unknown option(s) {', '.join(sorted(options))}")
     t0 = time.perf_counter()
     builder = StatsBuilder(plan.models, plan.names, plan.matching)
+    parts = later(lambda: StatsBuilder(plan.models, plan.names, plan.matching)) if later is not None else iter(())
     builder.add(first)
     del first
     for block in it:
         builder.add(block)
         del block
+    for part in parts:          # the builders of the sentences that follow, in order
+        builder.merge(part)
+        del part
     sm = builder.matrix(unit)
     elapsed = time.perf_counter() - t0
-    return _ranked(sm, builder.info(), plan, elapsed, task=task, unit=unit, progress=progress, **numbers)
+    return _ranked(sm, builder.info(), plan, elapsed, task=task, unit=unit, progress=progress, jobs=jobs, **numbers)
 
 
 class RunsCounter:

@@ -98,9 +98,14 @@ class RowTable:
         return np.flatnonzero(~same)
 
 
-def integral(rows: np.ndarray) -> bool:
-    """Every value of ``rows`` a whole number (the sums of a :class:`RowSums` are then exact in any order)."""
-    return bool(np.isfinite(rows).all() and np.array_equal(rows, np.round(rows)))
+def integral(rows: np.ndarray, chunk: int = 1 << 13) -> bool:
+    """Every value of ``rows`` a whole number (the sums of a :class:`RowSums` are then exact in any order); looked
+    at ``chunk`` rows at a time (no copy of a whole table)."""
+    for a in range(0, max(len(rows), 1), chunk):
+        part = rows[a:a + chunk]
+        if not (np.isfinite(part).all() and np.array_equal(part, np.round(part))):
+            return False
+    return True
 
 
 def distinct(rows: np.ndarray, chunk: int = 1 << 12) -> Tuple[np.ndarray, np.ndarray]:

@@ -348,9 +348,11 @@ def _check_systems(names: Sequence[str]) -> None:
 
 def check_options(*, bootstrap: int = 1000, permutations: int = 1000, seed: Optional[int] = 0,
                   confidence: float = 0.95, alpha: float = 0.05, aso_resamples: int = 1000,
-                  aso_threshold: float = 0.2) -> None:
+                  aso_threshold: float = 0.2, jobs: int = 1) -> None:
     """The numeric options of :func:`rank_corpus`, checked before anything is read or computed:
     an :class:`OptionError` names the option and the value (``seed=-1: ...``)."""
+    if not _is_int(jobs) or jobs < 1:
+        raise OptionError("expected a whole number of processes >= 1", option="jobs", value=jobs)
     if not 0 < aso_threshold <= 1:
         raise OptionError("expected a number above 0 and at most 1 (epsilon_min below it: dominance)",
                           option="aso_threshold", value=aso_threshold)
@@ -425,6 +427,7 @@ def rank_corpus(
     runs: Optional[Mapping[str, Sequence[str]]] = None,
     aso_resamples: int = 1000,
     aso_threshold: float = 0.2,
+    jobs: int = 1,
 ) -> RankingResult:
     """Rank the systems of ``corpus`` under every model (see :func:`rank`).
 
@@ -436,15 +439,16 @@ def rank_corpus(
     (:mod:`ts_eval.ranking.runs`); the other systems have one run each.  With runs, every two systems are compared
     by Almost Stochastic Order (:mod:`ts_eval.ranking.aso`; ``aso_resamples``: its bootstrap resamples of the runs,
     0 = none; ``aso_threshold``: epsilon_min below it is dominance, deep-significance's recommended 0.2) instead of
-    the permutation test.
+    the permutation test.  ``jobs`` > 1: the permutation test in another process while the bootstrap is drawn (the
+    same numbers).
     """
-    check_options(aso_resamples=aso_resamples, aso_threshold=aso_threshold)
+    check_options(aso_resamples=aso_resamples, aso_threshold=aso_threshold, jobs=jobs)
     plan = _Plan.of(corpus, systems, models, reference, bootstrap, permutations, seed, confidence, alpha, flips,
                     min_overlap, assignment, partial_weight, runs)
     sm, info, elapsed = plan_statistics(corpus, plan, unit)
     return _ranked(sm, info, plan, elapsed, task=task, bootstrap=bootstrap, permutations=permutations, unit=unit,
                    seed=seed, confidence=confidence, alpha=alpha, progress=progress, aso_resamples=aso_resamples,
-                   aso_threshold=aso_threshold)
+                   aso_threshold=aso_threshold, jobs=jobs)
 
 
 def plan_statistics(corpus: Corpus, plan: _Plan, unit: str) -> Tuple[StatsMatrix, Dict[str, Any], float]:
@@ -502,9 +506,11 @@ class _Plan:
 
 def _ranked(sm: StatsMatrix, info: Dict[str, Any], plan: _Plan, elapsed: float, *, task: str, bootstrap: int,
             permutations: int, unit: str, seed: int, confidence: float, alpha: float,
-            progress: Optional[Progress], aso_resamples: int = 1000, aso_threshold: float = 0.2) -> RankingResult:
+            progress: Optional[Progress], aso_resamples: int = 1000, aso_threshold: float = 0.2,
+            jobs: int = 1) -> RankingResult:
     """The ranking of statistics ``sm`` (``info``: what the result says about the corpus; ``elapsed``: the
-    seconds the statistics took)."""
+    seconds the statistics took; ``jobs`` > 1: the permutation test in another process while the bootstrap is
+    drawn, from the same seeds: the same numbers)."""
     names, model_list, reference = plan.names, plan.models, plan.reference
     timings: Dict[str, float] = {"statistics": elapsed}
     t0 = time.perf_counter()
@@ -522,6 +528,12 @@ def _ranked(sm: StatsMatrix, info: Dict[str, Any], plan: _Plan, elapsed: float, 
     timings["scores"] = time.perf_counter() - t0
     boot_seq, perm_seq, runs_seq = np.random.SeedSequence(seed).spawn(3)   # (the first two: as spawn(2) gives)
     boot = perm = None
+    test = permutations and runs is None    # (runs: the pairs are compared by their runs' scores instead)
+    beside = None
+    if test and bootstrap and jobs > 1:
+        from .processes import start
+
+        beside = start([lambda: _permutation(sm, order, permutations, perm_seq, None, scores)])
     if bootstrap:
         t0 = time.perf_counter()
         second = None if runs is None else (runs, runs_seq)
@@ -529,10 +541,15 @@ def _ranked(sm: StatsMatrix, info: Dict[str, Any], plan: _Plan, elapsed: float, 
         if run_scores is not None:
             run_scores.bootstrap = TWO_LEVEL.format(unit=unit)
         timings["bootstrap"] = time.perf_counter() - t0
-    if permutations and runs is None:   # (runs: the pairs are compared by their runs' scores instead)
-        t0 = time.perf_counter()
-        perm = run_permutation(sm, order, permutations, perm_seq, progress, pairs=contested_pairs(scores))
-        timings["permutation"] = time.perf_counter() - t0
+    if test and beside is not None:
+        try:
+            perm, timings["permutation"] = beside.result(0)
+        finally:
+            beside.close()
+        if progress:
+            progress("permutation", permutations, permutations)
+    elif test:
+        perm, timings["permutation"] = _permutation(sm, order, permutations, perm_seq, progress, scores)
     if run_scores is not None and aso_resamples:
         t0 = time.perf_counter()
         compare_runs(run_scores, order, confidence=confidence, resamples=aso_resamples, seed=seed,
@@ -553,6 +570,14 @@ def _ranked(sm: StatsMatrix, info: Dict[str, Any], plan: _Plan, elapsed: float, 
     return RankingResult(task, names, [mo.name for mo in model_list], [mo.title for mo in model_list], reference,
                          scores, ranks, order, rho, tied, tau, info, boot, perm, settings, timings, uncertainty,
                          run_scores)
+
+
+def _permutation(sm: StatsMatrix, order: np.ndarray, permutations: int, seed_seq: np.random.SeedSequence,
+                 progress: Optional[Progress], scores: np.ndarray) -> Tuple[Permutation, float]:
+    """(:func:`run_permutation` of neighbours and the contested pairs of ``scores``, the seconds it took)."""
+    t0 = time.perf_counter()
+    perm = run_permutation(sm, order, permutations, seed_seq, progress, pairs=contested_pairs(scores))
+    return perm, time.perf_counter() - t0
 
 
 SystemsArg = Union[Mapping[str, Any], Sequence[Tuple[str, Any]]]

@@ -10,13 +10,14 @@ its statistics depend on the labels (:func:`reads_in_blocks`).  :func:`read_task
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import TYPE_CHECKING, Dict, Iterator, List, Optional, Sequence
+from typing import TYPE_CHECKING, Any, Dict, Iterator, List, Optional, Sequence, Tuple
 
 from .manifest import TaskSpec, check_two
 
 if TYPE_CHECKING:
     from ..core.corpus import Corpus
     from ..io.inputs import Inputs
+    from ..models.counts import Counts
     from ..results.report import Report
 
 
@@ -88,6 +89,8 @@ class Task:
         self.directories, self.glob = list(directories), glob
         #: the score report of the task's systems, once :meth:`blocks` has read them all with ``report``
         self.report: Optional[Report] = None
+        #: the score counts that :attr:`report` is made of, once :meth:`blocks` has read them with ``report``
+        self.counts: Optional[Counts] = None
         #: what the task reads (also when its corpus is read whole now; None: GermEval's layout)
         self.source: Optional[Inputs] = inputs
         #: systems given as several runs: system name -> the names of its runs among the systems read (the
@@ -96,31 +99,41 @@ class Task:
 
     @property
     def systems(self) -> int:
+        """How many systems the task has (1 when not known before reading: :attr:`known_systems`)."""
+        return self.known_systems or 1
+
+    @property
+    def known_systems(self) -> int:
+        """How many systems the task has, as known before reading (0: the columns of a file after its gold's)."""
         if self.corpus is not None:
             return len(self.corpus.systems)
         assert self.inputs is not None
         if self.inputs.gold is not None:
             return len(self.inputs.system_inputs())
-        return len(self.inputs.names or self.inputs.system_columns or (-1,))
+        return len(self.inputs.names or self.inputs.system_columns or ())
 
-    def blocks(self, block_bytes: int, report: bool = False) -> Iterator[Corpus]:
+    def blocks(self, block_bytes: int, report: bool = False, shard: Optional[Tuple[int, int, int, Any]] = None
+               ) -> Iterator[Corpus]:
         """The task's blocks of whole sentences, of about ``block_bytes`` of gold (``rank``:
-        :data:`ts_eval.ranking.blocks.BLOCK_BYTES`; ``report``: after the last, :attr:`report` is the score report
-        of the whole, added up block by block)."""
+        :data:`ts_eval.ranking.blocks.BLOCK_BYTES`; ``report``: after the last, :attr:`counts` are the score counts
+        of the whole, added up block by block, and :attr:`report` their report; ``shard``: only that part of its
+        one column file, :attr:`ts_eval.io.inputs.Inputs.shard`)."""
         from ..io.inputs import taken_from_directories
-        from ..models.counts import Counts, add_up, count_corpus
+        from ..models.counts import add_up, count_corpus
         from ..models.evaluate import DEFAULT_MODELS, score_settings
 
         assert self.inputs is not None
         parts: List[Counts] = []
         settings = score_settings()
         with taken_from_directories(self.directories, self.glob):
-            for block in replace(self.inputs, block_bytes=block_bytes).read("ranking", min_systems=2):
+            for block in replace(self.inputs, block_bytes=block_bytes, shard=shard or self.inputs.shard).read(
+                    "ranking", min_systems=2):
                 if report:      # what evaluate() counts of the whole corpus, added up block by block
                     parts[:] = [add_up(parts + [count_corpus(block, DEFAULT_MODELS, settings)])]
                 yield block
         if report:
-            self.report = parts[0].report()
+            self.counts = parts[0]
+            self.report = self.counts.report()
 
     def score_report(self) -> Report:
         """The score report of the task's systems (what :func:`ts_eval.models.evaluate.evaluate` gives): of its
