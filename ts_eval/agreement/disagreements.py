@@ -188,12 +188,29 @@ class Tally:
             g["count"] += 1
             g["kinds"][kind] += 1
 
+    def merge(self, other: Tally) -> None:
+        """Add the counts of ``other`` (its rows are taken over, not copied)."""
+        _merge_rows(self.labels, other.labels)
+        _merge_rows(self.groups, other.groups)
+
     def by_label(self) -> List[Dict[str, Any]]:
         return sorted(self.labels.values(), key=lambda r: (-r["count"], r["label"]))
 
     def by_group(self, limit: Optional[int] = None) -> List[Dict[str, Any]]:
         out = sorted(self.groups.values(), key=lambda g: (-g["count"], g["labels"], g["text"]))
         return out if limit is None else out[:limit]
+
+
+def _merge_rows(mine: Dict[Any, Dict[str, Any]], theirs: Dict[Any, Dict[str, Any]]) -> None:
+    """Add rows of counts by kind (``theirs`` taken over, not copied)."""
+    for key, row in theirs.items():
+        have = mine.get(key)
+        if have is None:
+            mine[key] = row
+            continue
+        have["count"] += row["count"]
+        for k, v in row["kinds"].items():
+            have["kinds"][k] += v
 
 
 def by_label(items: List[Dict[str, Any]]) -> List[Dict[str, Any]]:
