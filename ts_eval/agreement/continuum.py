@@ -15,13 +15,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import List, Tuple
+from typing import List, Optional, Tuple
 
 import numpy as np
 
 from ..core.arrays import unique
 from ..core.corpus import Corpus, SpanSet
-from ..core.matching import match
+from ..core.matching import Pairs, match
 from ..errors import OptionError
 
 CONTINUA = ("tokens", "characters")
@@ -70,12 +70,14 @@ class Continuum:
         """Begin and end (exclusive) of spans on the continuum."""
         return self.begin[spans.start], self.begin[spans.last] + self.token_length[spans.last]
 
-    def distance(self, a: SpanSet, b: SpanSet, corpus: Corpus, n_labels: int) -> np.ndarray:
+    def distance(self, a: SpanSet, b: SpanSet, corpus: Corpus, n_labels: int,
+                 matched: Optional[Pairs] = None) -> np.ndarray:
         """(sentences, labels): the sum of Krippendorff's distances between the sections of two
-        annotators (``a`` and ``b``: merged spans): two overlapping units of the label add
-        (b_a - b_b)^2 + (e_a - e_b)^2, a unit inside the other's gap its length squared."""
+        annotators (``a`` and ``b``: merged spans; ``matched``: ``match(a, b)`` when it is known): two
+        overlapping units of the label add (b_a - b_b)^2 + (e_a - e_b)^2, a unit inside the other's gap its
+        length squared."""
         S = corpus.n_sentences
-        p = match(a, b)
+        p = match(a, b) if matched is None else matched
         p = p.take(p.same_label)
         ba, ea = self.bounds(a)
         bb, eb = self.bounds(b)

@@ -14,6 +14,7 @@ at least ``k`` annotators have.
 """
 from __future__ import annotations
 
+from collections import Counter
 from typing import Any, Dict, List, Optional, Tuple, Union
 
 import numpy as np
@@ -103,21 +104,27 @@ def clusters(ann: Annotations, limit: Optional[int] = None) -> Dict[str, Any]:
 
 @gc_paused
 def _keys(ann: Annotations, bad: np.ndarray, cl: np.ndarray, start: np.ndarray, last: np.ndarray,
-          label: np.ndarray, kind: np.ndarray) -> List[Tuple[List[str], Optional[str], str]]:
-    """Per disagreement cluster what :class:`Tally` counts: its labels, its text, its kind."""
+          label: np.ndarray, kind: np.ndarray) -> List[Tuple[Tuple[str, ...], Optional[str], str]]:
+    """Per disagreement cluster what :class:`Tally` counts: its labels, its text, its kind (the label sets
+    found for all clusters at once, as masks)."""
     corpus = ann.corpus
     first_of = np.searchsorted(cl, bad, side="left")
     end_of = np.searchsorted(cl, bad, side="right")
-    reach = np.maximum.reduceat(last, np.searchsorted(cl, np.arange(int(cl[-1]) + 1)))[bad]
+    each = np.searchsorted(cl, np.arange(int(cl[-1]) + 1))        # every cluster's first span
+    reach = np.maximum.reduceat(last, each)[bad]
     tokens = corpus.tokens
     names = corpus.labels
-    labs = label.tolist()
-    out = []
-    for a, b, s0, e0, kd in zip(first_of.tolist(), end_of.tolist(), start[first_of].tolist(), reach.tolist(),
-                                kind[bad].tolist()):
-        out.append((sorted({names[k] for k in labs[a:b]}), " ".join(tokens(s0, e0 + 1)) if tokens is not None
-                    else None, KINDS[kd]))
-    return out
+    if len(names) <= 62:
+        bits = np.bitwise_or.reduceat(np.left_shift(np.int64(1), label.astype(np.int64)), each)[bad]
+        sets: Dict[int, Tuple[str, ...]] = {m: tuple(sorted(names[k] for k in range(len(names)) if (m >> k) & 1))
+                                            for m in set(bits.tolist())}
+        labelled = [sets[m] for m in bits.tolist()]
+    else:
+        labs = label.tolist()
+        labelled = [tuple(sorted({names[k] for k in labs[a:b]})) for a, b in zip(first_of.tolist(), end_of.tolist())]
+    texts: List[Optional[str]] = [None] * len(bad) if tokens is None else \
+        [" ".join(tokens(s0, e0 + 1)) for s0, e0 in zip(start[first_of].tolist(), reach.tolist())]
+    return list(zip(labelled, texts, [KINDS[k] for k in kind[bad].tolist()]))
 
 
 @gc_paused     # tens of thousands of small dicts and lists, no cycles: the collector's passes only cost time
@@ -173,20 +180,25 @@ class Tally:
         self.groups: Dict[Tuple[str, str], Dict[str, Any]] = {}
 
     def add(self, items: List[Dict[str, Any]]) -> None:
-        self.add_keys([(rec["labels"], rec["text"], rec["kind"]) for rec in items])
+        self.add_keys([(tuple(rec["labels"]), rec["text"], rec["kind"]) for rec in items])
 
-    def add_keys(self, keys: List[Tuple[List[str], Optional[str], str]]) -> None:
-        """Count clusters given as (labels, text, kind)."""
-        for labels, text, kind in keys:
+    def add_keys(self, keys: List[Tuple[Tuple[str, ...], Optional[str], str]]) -> None:
+        """Count clusters given as (labels, text, kind) (each distinct key once, with its count)."""
+        for (labels, text, kind), n in Counter(keys).items():
             for lab in labels:
                 row = self.labels.setdefault(lab, {"label": lab, "count": 0, "kinds": {k: 0 for k in KINDS}})
-                row["count"] += 1
-                row["kinds"][kind] += 1
+                row["count"] += n
+                row["kinds"][kind] += n
             key = ("+".join(labels), text if text is not None else "")
             g = self.groups.setdefault(key, {"labels": key[0], "text": key[1], "count": 0,
                                              "kinds": {k: 0 for k in KINDS}})
-            g["count"] += 1
-            g["kinds"][kind] += 1
+            g["count"] += n
+            g["kinds"][kind] += n
+
+    def merge(self, other: Tally) -> None:
+        """Add the counts of ``other`` (its rows are taken over, not copied)."""
+        _merge_rows(self.labels, other.labels)
+        _merge_rows(self.groups, other.groups)
 
     def by_label(self) -> List[Dict[str, Any]]:
         return sorted(self.labels.values(), key=lambda r: (-r["count"], r["label"]))
@@ -194,6 +206,18 @@ class Tally:
     def by_group(self, limit: Optional[int] = None) -> List[Dict[str, Any]]:
         out = sorted(self.groups.values(), key=lambda g: (-g["count"], g["labels"], g["text"]))
         return out if limit is None else out[:limit]
+
+
+def _merge_rows(mine: Dict[Any, Dict[str, Any]], theirs: Dict[Any, Dict[str, Any]]) -> None:
+    """Add rows of counts by kind (``theirs`` taken over, not copied)."""
+    for key, row in theirs.items():
+        have = mine.get(key)
+        if have is None:
+            mine[key] = row
+            continue
+        have["count"] += row["count"]
+        for k, v in row["kinds"].items():
+            have["kinds"][k] += v
 
 
 def by_label(items: List[Dict[str, Any]]) -> List[Dict[str, Any]]:

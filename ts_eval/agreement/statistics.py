@@ -36,7 +36,7 @@ from scipy import sparse
 
 from ..core.arrays import unique
 from ..core.corpus import SpanSet
-from ..core.matching import match
+from ..core.matching import Pairs, match
 from ..core.units import label_mask, label_passes, merge_overlaps
 from ..models.segment import hit_counts
 from ..models.ts import sentence_counts
@@ -151,7 +151,8 @@ def sentence_stats(ann: Annotations, separator_weight: float, continuum: Continu
     pos = _annotator_tables(b, ann, merged, w, full)
     sent_sep = np.repeat(np.arange(S), np.maximum(np.diff(corpus.sent_offsets) - 1, 0))
     sent_tok = np.repeat(np.arange(S), np.diff(corpus.sent_offsets))
-    agree, differ = _pair_tables(b, ann, merged, pairs, units, pos, (tok_cat, sep_cat), (sent_tok, sent_sep), w,
+    matched = [match(merged[i], merged[j]) for i, j in pairs]       # (the merged spans' pairs, used twice)
+    agree, differ = _pair_tables(b, ann, merged, matched, units, pos, (tok_cat, sep_cat), (sent_tok, sent_sep), w,
                                  full)
     # per annotator: units per category (label set)
     cat = np.zeros((m, S, C))
@@ -164,8 +165,8 @@ def sentence_stats(ann: Annotations, separator_weight: float, continuum: Continu
 
     # unitizing alpha (complete sentences only: the continuum is annotated by every annotator)
     dist = np.zeros((S, L))
-    for i, j in pairs:
-        dist += continuum.distance(merged[i], merged[j], corpus, L)
+    for (i, j), p in zip(pairs, matched):
+        dist += continuum.distance(merged[i], merged[j], corpus, L, p)
     b.table("distance", dist, 0, complete)
     b.keyed("ulen", unit_keys.sentence, unit_keys.column, np.ones(len(unit_keys.column)))
     b.keyed("gap", gaps.sentence, gaps.label * len(gaps.values) + gaps.column, gaps.count)
@@ -190,21 +191,23 @@ def _annotator_tables(b: _Builder, ann: Annotations, merged: List[SpanSet], w: f
     return pos
 
 
-def _pair_tables(b: _Builder, ann: Annotations, merged: List[SpanSet], pairs: List[Tuple[int, int]],
+def _pair_tables(b: _Builder, ann: Annotations, merged: List[SpanSet], matched: List[Pairs],
                  units: np.ndarray, pos: np.ndarray, cats: Tuple[List[np.ndarray], List[np.ndarray]],
                  sents: Tuple[np.ndarray, np.ndarray], w: float,
                  full: Optional[np.ndarray]) -> Tuple[np.ndarray, np.ndarray]:
-    """Per pair: TS units both give a label, exact and overlapping spans, units whose label sets differ;
+    """Per pair (``matched``: the pairs of its merged spans): TS units both give a label, exact and overlapping
+    spans, units whose label sets differ;
     returns (units the pair agrees on per label (P, S, L), units it differs on (P, S))."""
     corpus = ann.corpus
     S, L = corpus.n_sentences, len(corpus.labels)
     (tok_cat, sep_cat), (sent_tok, sent_sep) = cats, sents
     spans = ann.spans
+    pairs = list(combinations(range(ann.m), 2))
     agree = np.zeros((len(pairs), S, L))
     differ = np.zeros((len(pairs), S))
     for p, (i, j) in enumerate(pairs):
         gi, gj = merged[i], merged[j]
-        sc = sentence_counts(corpus, gi, gj, match(gi, gj), L)
+        sc = sentence_counts(corpus, gi, gj, matched[p], L)
         per = sc[:, 2:].reshape(S, L, 6)
         tp = per[..., 0] + w * per[..., 3]
         b.table("tp", tp, p * L, full)

@@ -18,12 +18,12 @@ documents' sums (:mod:`.units`).
 """
 from __future__ import annotations
 
-from dataclasses import replace
-from typing import Any, Dict, Iterable, List, Optional, Tuple
+from dataclasses import dataclass, replace
+from typing import Any, Callable, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple
 
 import numpy as np
 
-from ..core.corpus import Corpus
+from ..core.corpus import Corpus, SideInfo
 from ..core.measures import check_separator_weight
 from ..errors import OptionError
 from ..io.columns import count_columns
@@ -36,7 +36,7 @@ from .continuum import Continuum
 from .data import from_corpus
 from .disagreements import Tally, clusters
 from .figures import figures
-from .layout import Registry, label_free
+from .layout import Registry, Stats, label_free
 from .results import Agreement
 from .statistics import sentence_stats
 from .units import UnitRows, corpus_units
@@ -48,32 +48,98 @@ def exact_in_blocks(annotators: int, separator_weight: float) -> bool:
     return annotators >= 2 and (annotators - 1) & (annotators - 2) == 0 and w == int(w)
 
 
+#: what gives the blocks of inputs with the annotators' names (:func:`ts_eval.agreement.inputs.annotation_blocks`)
+Blocks = Callable[[Inputs, Optional[Sequence[str]]], Iterable[Tuple[List[str], Corpus]]]
+
 #: agree reads blocks of about this many bytes of the first input: a block's per-sentence statistics
 #: (tables of sentences x annotators or pairs x labels, while they are taken) are many times its bytes
 BLOCK_BYTES = 1 << 20
+
+
+def annotator_columns(read: Inputs) -> Optional[int]:
+    """How many annotators ``read`` holds, when that is known before reading (None: a column file on standard
+    input without its columns named, or one whose columns cannot be counted)."""
+    if read.file is None:
+        return 1 + len(read.systems)
+    if read.system_columns is not None:
+        return 1 + len(read.system_columns)
+    if read.file == STDIN:
+        return None
+    try:
+        return count_columns(read.file, read.delimiter) - 1
+    except Exception:           # (the whole read reports it)
+        return None
 
 
 def reads_in_blocks(read: Inputs, separator_weight: float) -> bool:
     """Whether the agreement of ``read`` read in blocks is the whole's (:func:`exact_in_blocks`); a
     column file on standard input without its columns named, or one whose columns cannot be counted
     (the whole read reports why), is read whole."""
-    if read.file is None:
-        annotators = 1 + len(read.systems)
-    elif read.system_columns is not None:
-        annotators = 1 + len(read.system_columns)
-    elif read.file == STDIN:
-        return False
-    else:
-        try:
-            annotators = count_columns(read.file, read.delimiter) - 1
-        except Exception:           # (the whole read reports it)
-            return False
-    return exact_in_blocks(annotators, separator_weight)
+    annotators = annotator_columns(read)
+    return annotators is not None and exact_in_blocks(annotators, separator_weight)
 
 
 def block_sized(read: Inputs) -> Inputs:
     """``read`` in blocks of at most :data:`BLOCK_BYTES`."""
     return read if read.block_bytes is None else replace(read, block_bytes=min(read.block_bytes, BLOCK_BYTES))
+
+
+@dataclass
+class Digest:
+    """One block of annotations, reduced (see the module docstring)."""
+
+    names: List[str]
+    labels: List[str]
+    infos: List[SideInfo]                # the annotators' sides, without per-token arrays
+    stats: Stats                         # its matrix label-free (:func:`~ts_eval.agreement.layout.label_free`)
+    sent_offsets: np.ndarray
+    doc_offsets: Optional[np.ndarray]
+    opens_document: bool
+    n_tokens: int
+    n_sentences: int
+    sent_lines: Optional[np.ndarray]     # per sentence the line of its first token
+    tally: CorpusTally
+    atoms: Tuple[int, int]
+    length: int                          # the continuum's length
+    spans: np.ndarray                    # per annotator its spans
+    shape: np.ndarray                    # per annotator its nested and crossing spans
+    kinds: Dict[str, int]
+    total: int                           # disagreements
+    items: List[Dict[str, Any]]          # the first ``keep`` disagreements (sentences counted in the block)
+    tally_of_disagreements: Tally
+
+    @property
+    def n_separators(self) -> int:
+        return self.n_tokens - self.n_sentences if self.n_tokens else 0
+
+
+def _light(info: SideInfo) -> SideInfo:
+    """A side without its per-token arrays."""
+    return replace(info, tags=None, token_lines=None, strings=None, unplaced=None)
+
+
+def digest(names: Sequence[str], corpus: Corpus, separator_weight: float, continuum: str,
+           keep: Optional[int]) -> Digest:
+    """The digest of one block (``keep``: records of its first ``keep`` disagreements; None: of every one)."""
+    ann = from_corpus(corpus, list(names))
+    cont = Continuum(corpus, continuum, separator_weight)
+    st = sentence_stats(ann, separator_weight, cont)
+    st.matrix = label_free(st)
+    lines = corpus.gold_info.token_lines
+    sent_lines = lines[corpus.sent_offsets[:-1]] if lines is not None else None
+    dis = clusters(ann, keep)
+    partial = Tally()
+    if "keys" in dis:
+        partial.add_keys(dis["keys"])
+    else:
+        partial.add(dis["items"])
+    shape = np.array([[int((info.shape or {}).get("nested", 0)), int((info.shape or {}).get("crossing", 0))]
+                      for info in ann.infos], np.int64).reshape(len(ann.infos), 2)
+    return Digest(list(names), list(corpus.labels), [_light(i) for i in ann.infos], st, corpus.sent_offsets,
+                  corpus.doc_offsets, bool(corpus.opens_document), corpus.n_tokens, corpus.n_sentences, sent_lines,
+                  CorpusTally.of(corpus), (cont.token_atoms, cont.separator_atoms), int(cont.sentence_length.sum()),
+                  np.array([len(s) for s in ann.spans], np.int64), shape, dict(dis["kinds"]), int(dis["total"]),
+                  dis["items"], partial)
 
 
 class _Stream:
@@ -104,82 +170,73 @@ class _Stream:
         self.atoms = (1, 1)
         self.separators = 0
 
-    def add(self, corpus: Corpus) -> None:
-        ann = from_corpus(corpus, self.names)
+    def fold(self, d: Digest) -> None:
+        """Add a block's digest (blocks in the order of the corpus)."""
         if not self.infos:
-            self.infos = ann.infos
-        cont = Continuum(corpus, self.continuum, self.w)
-        st = sentence_stats(ann, self.w, cont)
-        st.matrix = label_free(st)
-        ids = self.registry.block(st, corpus.labels)
+            self.infos = d.infos
+        st = d.stats
+        ids = self.registry.block(st, d.labels)
         self.total = np.concatenate([self.total, np.zeros(len(self.registry) - len(self.total))])
         self.total[ids] += st.sums()
-        lines = corpus.gold_info.token_lines
+        lines = d.sent_lines
         self._fill_lines(lines)
         S0, T0 = self.sentences, self.state["tokens"]
-        doc, starts = corpus_units(corpus, self.state)
-        self._entries(corpus, starts, S0, T0, lines)
+        doc, starts = corpus_units(d, self.state)
+        self._entries(d, starts, S0, T0, lines)
         self.docs.add(st, ids, doc)
         if len(doc):
             self.last_unit = int(doc[-1])
-        self.tally = self.tally + CorpusTally.of(corpus)
+        self.tally = self.tally + d.tally
         if self.sents is not None:
             if (self.tally.documents or 0) >= 2:         # documents: the sentences' rows are not needed
                 self.sents, self.sent_meta = None, []
             else:
-                self.sents.add(st, ids, np.arange(S0, S0 + corpus.n_sentences))
-                first = corpus.sent_offsets[:-1]
-                self.sent_meta.append(np.stack([np.diff(corpus.sent_offsets), lines[first] if lines is not None
-                                                else np.full(len(first), -1)], 1))
+                self.sents.add(st, ids, np.arange(S0, S0 + d.n_sentences))
+                self.sent_meta.append(np.stack([np.diff(d.sent_offsets), lines if lines is not None
+                                                else np.full(d.n_sentences, -1)], 1))
         if not self.first_line and lines is not None and len(lines):
             self.first_line = [int(lines[0])]
-        self.atoms = (cont.token_atoms, cont.separator_atoms)
-        self.separators += corpus.n_separators
-        self.sentences += corpus.n_sentences
-        self.length += int(cont.sentence_length.sum())
-        for i, s in enumerate(ann.spans):
-            self.spans[i] += len(s)
-        for i, info in enumerate(ann.infos):
-            self.shape[i] += [int((info.shape or {}).get("nested", 0)), int((info.shape or {}).get("crossing", 0))]
-        self._disagreements(ann, S0)
+        self.atoms = d.atoms
+        self.separators += d.n_separators
+        self.sentences += d.n_sentences
+        self.length += d.length
+        self.spans += d.spans
+        self.shape += d.shape
+        self._disagreements(d, S0)
 
-    def _entries(self, corpus: Corpus, starts: np.ndarray, S0: int, T0: int, lines: Optional[np.ndarray]) -> None:
+    def _entries(self, d: Digest, starts: np.ndarray, S0: int, T0: int, lines: Optional[np.ndarray]) -> None:
         """Where the documents that open in the block start: token, first sentence, line."""
         if not len(starts):
             return
-        first = corpus.sent_offsets[:-1]
+        first = d.sent_offsets[:-1]
         idx = np.searchsorted(first, starts - T0, side="left")
-        inside = idx < corpus.n_sentences
-        tok = np.where(inside, T0 + first[np.minimum(idx, max(corpus.n_sentences - 1, 0))] if len(first) else T0,
-                       T0 + corpus.n_tokens)
+        inside = idx < d.n_sentences
+        tok = np.where(inside, T0 + first[np.minimum(idx, max(d.n_sentences - 1, 0))] if len(first) else T0,
+                       T0 + d.n_tokens)
         line = np.full(len(starts), -1, np.int64)
         if lines is not None:
-            line[inside] = lines[tok[inside] - T0]
+            line[inside] = lines[idx[inside]]
         at = sum(len(e) for e in self.entries)
         self.line_of_next += [at + k for k in np.flatnonzero(~inside).tolist()]
         self.entries.append(np.stack([tok, S0 + idx, line], 1))
 
     def _fill_lines(self, lines: Optional[np.ndarray]) -> None:
-        """The line of documents that start at this block's first token."""
+        """The line of documents that start at this block's first token (``lines``: of its sentences)."""
         if self.line_of_next and lines is not None and len(lines):
             flat = np.concatenate(self.entries)
             flat[self.line_of_next, 2] = lines[0]
             self.entries = [flat]
         self.line_of_next = []
 
-    def _disagreements(self, ann: Any, S0: int) -> None:
+    def _disagreements(self, d: Digest, S0: int) -> None:
         room = None if self.keep is None else max(self.keep - len(self.items), 0)
-        dis = clusters(ann, room)
-        for k, v in dis["kinds"].items():
+        for k, v in d.kinds.items():
             self.kinds[k] = self.kinds.get(k, 0) + v
-        items = dis["items"]
+        items = d.items if room is None else d.items[:room]
         for rec in items:
             rec["sentence"] += S0
-        if "keys" in dis:
-            self.dis.add_keys(dis["keys"])
-        else:
-            self.dis.add(items)
-        self.n_items += dis["total"]
+        self.dis.merge(d.tally_of_disagreements)
+        self.n_items += d.total
         self.items += items
 
     def result(self, bootstrap: int, confidence: float, seed: int) -> Agreement:
@@ -254,13 +311,62 @@ def agreement_of_blocks(blocks: Iterable[Tuple[List[str], Corpus]], *, separator
     ``keep`` lowest documents, most frequent disagreement groups and first disagreements (the lists'
     lengths are in ``Agreement.listed``)."""
     w = check_separator_weight(separator_weight)
-    run: Optional[_Stream] = None
+    return agreement_of_digests(digests_of(blocks, w, continuum, keep), separator_weight=w, continuum=continuum,
+                                bootstrap=bootstrap, confidence=confidence, seed=seed, keep=keep)
+
+
+def digests_of(blocks: Iterable[Tuple[List[str], Corpus]], w: float, continuum: str,
+             keep: Optional[int]) -> Iterator[Digest]:
+    """The digests of blocks read in this process."""
     for names, corpus in blocks:
+        if len(names) < 2:
+            raise OptionError(f"agreement needs at least two annotators, got {len(names)}")
+        yield digest(names, corpus, w, continuum, keep)
+
+
+def agreement_of_inputs(read: Inputs, blocks: Blocks, names: Optional[Sequence[str]] = None, *, jobs: int = 1,
+                        separator_weight: float = 1.0, continuum: str = "tokens", bootstrap: int = 0,
+                        confidence: float = 0.95, seed: int = 0, keep: Optional[int] = None) -> Agreement:
+    """The agreement of the annotations ``read`` describes, read in blocks of :data:`BLOCK_BYTES`
+    (:func:`agreement_of_blocks`; :func:`reads_in_blocks` says when that is the whole's; ``blocks``:
+    :func:`ts_eval.agreement.inputs.annotation_blocks`, which gives them with the annotators' names); one plain
+    column file in ``jobs`` processes, a shard of whole sentences each, when it can be cut (:mod:`.shards`), with
+    the report of one process."""
+    from functools import partial
+
+    from .shards import in_shards
+
+    if not isinstance(jobs, int) or jobs < 1:
+        raise OptionError("expected a whole number of processes >= 1", option="jobs", value=jobs)
+    w = check_separator_weight(separator_weight)
+    read = block_sized(read)
+    digests: Optional[Iterable[Digest]] = None
+    if jobs > 1:
+        digests = in_shards(read, names, annotator_columns(read) or 0, jobs,
+                            partial(shard_digests, blocks=blocks, w=w, continuum=continuum, keep=keep))
+    if digests is None:
+        digests = digests_of(blocks(read, names), w, continuum, keep)
+    return agreement_of_digests(digests, separator_weight=w, continuum=continuum, bootstrap=bootstrap,
+                                confidence=confidence, seed=seed, keep=keep)
+
+
+def shard_digests(read: Inputs, names: Optional[Sequence[str]], *, blocks: Blocks, w: float, continuum: str,
+                  keep: Optional[int]) -> List[Digest]:
+    """The digests of every block of a shard (in another process: :mod:`.shards`)."""
+    return list(digests_of(blocks(read, names), w, continuum, keep))
+
+
+def agreement_of_digests(digests: Iterable[Digest], *, separator_weight: float = 1.0, continuum: str = "tokens",
+                         bootstrap: int = 0, confidence: float = 0.95, seed: int = 0,
+                         keep: Optional[int] = None) -> Agreement:
+    """The agreement of blocks' digests (:mod:`.digest`), folded in order."""
+    run: Optional[_Stream] = None
+    for d in digests:
         if run is None:
-            if len(names) < 2:
-                raise OptionError(f"agreement needs at least two annotators, got {len(names)}")
-            run = _Stream(list(names), w, continuum, keep, bool(bootstrap))
-        run.add(corpus)
+            if len(d.names) < 2:
+                raise OptionError(f"agreement needs at least two annotators, got {len(d.names)}")
+            run = _Stream(list(d.names), separator_weight, continuum, keep, bool(bootstrap))
+        run.fold(d)
     assert run is not None          # (the road reads a block at least)
     check_options(bootstrap=bootstrap, seed=seed, confidence=confidence)
     return run.result(bootstrap, confidence, seed)

@@ -16,13 +16,12 @@ document).
 """
 from __future__ import annotations
 
-from typing import Dict, List, Optional, Tuple
+from typing import Any, Dict, List, Optional, Tuple
 
 import numpy as np
 from scipy import sparse
 
 from ..core import measures
-from ..core.corpus import Corpus
 from .figures import figures
 from .layout import Layout, Registry, Stats
 
@@ -189,9 +188,10 @@ class UnitRows:
         return layout.with_labels(sparse.csr_matrix((v[has], (at[has], u[has])), shape=(layout.size, units)))
 
 
-def corpus_units(corpus: Corpus, state: Dict[str, int]) -> Tuple[np.ndarray, np.ndarray]:
+def corpus_units(corpus: Any, state: Dict[str, int]) -> Tuple[np.ndarray, np.ndarray]:
     """Per sentence of a block its document number (numbered as the corpus read whole numbers them), and
-    the token offsets (in the whole) of the documents that open in the block.  ``state``: ``tokens``,
+    the token offsets (in the whole) of the documents that open in the block (``corpus``: a block's
+    :class:`~ts_eval.core.corpus.Corpus` or its :class:`~ts_eval.agreement.stream.Digest`).  ``state``: ``tokens``,
     ``starts`` (documents opened before the block, after the first token) and ``opens`` (-1 before the
     first block, else whether the corpus's first token opens a document)."""
     t0 = state["tokens"]

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, Dict, List, Union
 
 from ..io.inputs import Inputs
 from .errors import UsageError, option_errors
-from .input_options import add_reading_options, processes
+from .input_options import add_jobs_option, add_reading_options
 from .inputs import check_paths, inputs_of, label_map
 from .outputs import add_output_options, emit
 
@@ -53,7 +53,8 @@ def register(subparsers: Any) -> None:
                    help="with --annotator-field: annotators may leave documents out (counted as missing: "
                         "Krippendorff's alpha uses them, the other figures the documents everyone annotated)")
     add_reading_options(p)
-    p.add_argument("--jobs", type=processes, default=1, metavar="N", help="accepted; agree reads in one process")
+    add_jobs_option(p, "read", alone="one input per annotator, --annotator-field, --majority, sums not exact in "
+                                     "blocks (docs/agreement.md), files under 8 MB")
     g = p.add_argument_group("figures and output")
     g.add_argument("--separator-weight", type=float, default=1.0, metavar="W",
                    help="weight of a separator unit, as in score (default 1; 0: token-level figures)")
@@ -111,7 +112,7 @@ def _annotations(args: argparse.Namespace) -> Union[Annotations, Inputs]:
 
 def run(args: argparse.Namespace) -> int:
     from ..agreement.inputs import annotation_blocks, annotations_of
-    from ..agreement.stream import agreement_of_blocks, block_sized, reads_in_blocks
+    from ..agreement.stream import agreement_of_inputs, reads_in_blocks
     from ..agreement.study import agreement, majority_documents
     from ..io.convert import convert
 
@@ -124,13 +125,12 @@ def run(args: argparse.Namespace) -> int:
     report_to = None if args.majority is not None else args.output
     check_paths(args, [(f"input {k + 1}", p) for k, p in enumerate(args.inputs)],
                 [("-o", args.output)] if args.output else [])
-    read, every = _annotations(args), args.format in MACHINE_FORMATS
-    figures = {"separator_weight": args.separator_weight, "continuum": args.continuum, "bootstrap": args.bootstrap,
-               "confidence": args.confidence, "seed": args.seed}
+    read, cases = _annotations(args), None if args.format in MACHINE_FORMATS else args.cases
+    figures = {k: getattr(args, k) for k in ("separator_weight", "continuum", "bootstrap", "confidence", "seed")}
     with option_errors():       # in blocks where their sums are the whole's; --majority writes the whole's spans
         if isinstance(read, Inputs) and args.majority is None and reads_in_blocks(read, args.separator_weight):
-            blocks = annotation_blocks(block_sized(read), args.names)
-            ann, result = None, agreement_of_blocks(blocks, keep=None if every else args.cases, **figures)
+            ann, result = None, agreement_of_inputs(read, annotation_blocks, args.names, jobs=args.jobs, keep=cases,
+                                                    **figures)
         else:
             ann = annotations_of(read, args.names) if isinstance(read, Inputs) else read
             result = agreement(ann, majority=args.majority, **figures)
@@ -146,5 +146,5 @@ def run(args: argparse.Namespace) -> int:
         for line in rep.lines():
             print(f"ts-eval agree: {line}", file=sys.stderr)
     args.output = report_to
-    emit(result, args, page_options={"cases": None if every else args.cases}, details=args.details)
+    emit(result, args, page_options={"cases": cases}, details=args.details)
     return 0

@@ -143,8 +143,8 @@ def processes(value: str) -> int:
     return n
 
 
-def add_jobs_option(p: Any, what: str) -> None:
-    """``--jobs N``: ``what`` one column FILE in N processes, a shard of whole sentences each."""
+def add_jobs_option(p: Any, what: str, alone: str = "two-file mode") -> None:
+    """``--jobs N``: ``what`` one column FILE in N processes (``alone``: what else is read in one)."""
     p.add_argument("--jobs", type=processes, default=1, metavar="N",
-                   help=f"{what} one column FILE in N processes, a shard of whole sentences each (default 1; "
-                        "standard input, compressed files, two-file mode and --scheme auto are read in one)")
+                   help=f"{what} one column FILE in N processes, a shard of whole sentences each (default 1; {alone}, "
+                        "standard input, compressed files and --scheme auto are read in one)")
