@@ -354,18 +354,13 @@ class _BucketRows:
             self.order = order[sentence_bucket[order] >= 0]
             self.bounds = np.searchsorted(sentence_bucket[self.order], np.arange(n_buckets + 1))
             return
-        span_order = np.argsort(bucket_of_span.astype(narrow), kind="stable")
-        self.span_order = span_order[bucket_of_span[span_order] >= 0]
-        self.span_bounds = np.searchsorted(bucket_of_span[self.span_order], np.arange(n_buckets + 1))
-        eb = bucket_of_span[st.entry_span].astype(narrow)
-        entries = np.argsort(eb, kind="stable")          # by bucket; each bucket's in their order
-        by_bucket = eb[entries]
-        del eb
-        skip = int(np.searchsorted(by_bucket, 0))        # the entries in no bucket (-1) come first
-        self.entries = entries[skip:].astype(np.int32) if len(entries) < 2 ** 31 else entries[skip:]
-        del entries
-        self.entry_bounds = np.searchsorted(by_bucket, np.arange(n_buckets + 1)) - skip
-        self.where = np.zeros(max(st.S, 1), np.int64)     # a sentence's row in the bucket at hand
+        # a bucket's spans and entries are found when it comes (in their order: the entries go by sentence), not
+        # sorted by bucket beforehand: no whole-corpus order of the entries is made
+        self.bucket_of_span = bucket_of_span
+        self.entry_bucket = np.empty(len(st.entry_span), narrow)
+        for a in range(0, len(st.entry_span), 1 << 20):
+            self.entry_bucket[a:a + (1 << 20)] = bucket_of_span[st.entry_span[a:a + (1 << 20)]]
+        self.where = np.zeros(max(st.S, 1), np.int32 if st.S < 2 ** 31 else np.int64)   # a sentence's row in the bucket
 
     def rows(self, k: int) -> Tuple[np.ndarray, np.ndarray]:
         """(rows, their sentences) of bucket k."""
@@ -375,16 +370,18 @@ class _BucketRows:
             return st.rows_of(self.order[a:b]), self.order[a:b]
         e, row, sentences = self.entry_rows(k)
         C, n = st.C, len(sentences)
-        X = np.bincount(row * C + st.entry_col[e], weights=st.entry_weight[e], minlength=n * C)[:n * C]
+        X = np.bincount(row.astype(np.int64) * C + st.entry_col[e], weights=st.entry_weight[e], minlength=n * C)[:n * C]
         return X.reshape(n, C), sentences
 
     def entry_rows(self, k: int) -> Tuple[np.ndarray, np.ndarray, np.ndarray]:
         """(the entries of span bucket k, the row of each, the sentences of the rows)."""
         st = self.st
-        spans = self.span_order[int(self.span_bounds[k]):int(self.span_bounds[k + 1])]
+        spans = np.flatnonzero(self.bucket_of_span == k)
         sentences = np.unique(st.span_sentence[spans])
         self.where[sentences] = np.arange(len(sentences))
-        e = self.entries[int(self.entry_bounds[k]):int(self.entry_bounds[k + 1])]
+        e = np.flatnonzero(self.entry_bucket == k)
+        if len(self.entry_bucket) < 2 ** 31:
+            e = e.astype(np.int32)
         return e, self.where[st.span_sentence[st.entry_span[e]]], sentences
 
     def differences(self, e: np.ndarray, row: np.ndarray, n: int, a_cols: np.ndarray, b_cols: np.ndarray,
