@@ -217,16 +217,22 @@ def test_lower_ids_number_the_lower_cased_texts_in_the_order_they_first_occur(tm
     assert Texts(corpus).lower_ids().tolist() == [index.setdefault(t.lower(), len(index)) for t in toks]
 
 
-def test_the_attributes_and_the_error_analysis_decode_the_token_texts_once(tmp_path):
-    from ts_eval.analysis.errors_text import Texts
-
-    toks = [TOKENS[i] for i in np.random.default_rng(1).integers(0, len(TOKENS), 30)]
+def _counted(tmp_path, seed: int, n: int):
+    """(n random tokens, a corpus of them whose token texts record every read, the reads (a, b))."""
+    toks = [TOKENS[i] for i in np.random.default_rng(seed).integers(0, len(TOKENS), n)]
     lines = [f"{t} {'B-PER' if k == 0 else 'O'} O" for k, t in enumerate(toks)]
     corpus = ts_eval.io.read_conll(write(tmp_path / "t.txt", "\n".join(lines) + "\n"), gold_column=2,
                                    system_columns=[3], names=["a"])
-    calls = []
+    calls: list = []
     read = corpus.tokens
     corpus.tokens = lambda a, b: calls.append((a, b)) or read(a, b)
+    return toks, corpus, calls
+
+
+def test_the_attributes_and_the_error_analysis_decode_the_token_texts_once(tmp_path):
+    from ts_eval.analysis.errors_text import Texts
+
+    toks, corpus, calls = _counted(tmp_path, 1, 30)
     text, texts = at.Text(corpus), Texts(corpus)
     assert calls == [(0, len(toks))]
     assert text.tokens is texts.tokens and list(text.tokens) == toks
@@ -237,13 +243,7 @@ def test_the_attributes_and_the_error_analysis_decode_the_token_texts_once(tmp_p
 def test_the_token_texts_are_decoded_a_chunk_at_a_time_and_kept_once_per_distinct_text(tmp_path, monkeypatch):
     """No list of every token's text is made: the texts are read TEXT_CHUNK tokens at a time, and every
     token's text, one or a range of them, is the distinct text of its number."""
-    toks = [TOKENS[i] for i in np.random.default_rng(2).integers(0, len(TOKENS), 23)]
-    lines = [f"{t} {'B-PER' if k == 0 else 'O'} O" for k, t in enumerate(toks)]
-    corpus = ts_eval.io.read_conll(write(tmp_path / "t.txt", "\n".join(lines) + "\n"), gold_column=2,
-                                   system_columns=[3], names=["a"])
-    calls = []
-    read = corpus.tokens
-    corpus.tokens = lambda a, b: calls.append((a, b)) or read(a, b)
+    toks, corpus, calls = _counted(tmp_path, 2, 23)
     monkeypatch.setattr(at, "TEXT_CHUNK", 5)
     tokens, ids, distinct = at.token_texts(corpus)
     assert calls == [(0, 5), (5, 10), (10, 15), (15, 20), (20, 23)]
