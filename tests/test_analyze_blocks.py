@@ -135,3 +135,23 @@ def test_blocks_of_a_corpus_number_their_spans_and_sentences_from_the_blocks_fir
     assert last.sent_offsets.tolist() == [0, 1, 4]
     assert np.c_[last.gold.start, last.gold.last].tolist() == [[1, 2], [3, 3]]
     assert np.c_[last.systems["a"].start, last.systems["a"].last].tolist() == [[0, 0]]
+
+
+@pytest.mark.parametrize("later", [[[3.0, 2.0 ** 25]], [[0.5, 1.0]], [[1.0, 2.0]]])
+def test_a_systems_distinct_rows_given_in_blocks_are_every_rows_values(later):
+    """Kept in float32 while exact: a later block with a value past 2^24 or a fraction turns the table to
+    float64 (a fraction: every sentence's row), with every earlier row's value."""
+    from ts_eval.ranking.rows import distinct
+
+    blocks = [np.array([[1.0, 2.0], [0.0, 7.0], [1.0, 2.0]]), np.array([[0.0, 7.0]]), np.array(later)]
+    rows = study._DistinctRows()
+    for b in blocks:
+        rows.add(b)
+    table, ids = rows.result()
+    every = np.concatenate(blocks)
+    if ids is None:
+        assert table.dtype == np.float64 and table.tolist() == every.tolist()
+    else:
+        assert table[ids].tolist() == every.tolist()
+        assert (table.tolist(), ids.tolist()) == tuple(x.tolist() for x in distinct(every))
+        assert table.dtype == (np.float64 if every.max() >= 2 ** 24 else np.float32)

@@ -294,8 +294,9 @@ class Statistics:
 
 class _DistinctRows:
     """One system's per-sentence statistics given a block of sentences at a time, kept as its distinct rows
-    and every sentence's row (:func:`~ts_eval.ranking.rows.distinct`: the same rows in the same order), or as
-    every sentence's row when some statistic is not a whole number."""
+    and every sentence's row (:func:`~ts_eval.ranking.rows.distinct`: the same rows in the same order; float32
+    while every value is a whole number below 2^24, so exact), or as every sentence's row when some statistic
+    is not a whole number."""
 
     def __init__(self) -> None:
         self.found = RowTable()
@@ -305,9 +306,13 @@ class _DistinctRows:
         self.whole = True
 
     def add(self, rows: np.ndarray) -> None:
+        whole = integral(rows)
+        exact = whole and float(np.abs(rows).max(initial=0.0)) < 2 ** 24     # in float32 (counts are)
         if self.table is None:
-            self.table = np.zeros((0, rows.shape[1]), rows.dtype)
-        self.whole = self.whole and integral(rows)
+            self.table = np.zeros((0, rows.shape[1]), np.float32 if exact else rows.dtype)
+        elif not exact and self.table.dtype == np.float32:
+            self.table = self.table.astype(rows.dtype)
+        self.whole = self.whole and whole
         for a in range(0, len(rows), 1 << 12):      # as distinct() counts them
             got, new = self.found.ids(rows[a:a + (1 << 12)], self.table, self.known, None)
             if self.known + len(new) > len(self.table):
