@@ -384,10 +384,15 @@ class _BucketRows:
         spans = np.flatnonzero(self.bucket_of_span == k)
         sentences = np.unique(st.span_sentence[spans])
         self.where[sentences] = np.arange(len(sentences))
-        e = np.flatnonzero(self.entry_bucket == k)
-        if len(self.entry_bucket) < 2 ** 31:
-            e = e.astype(np.int32)
-        return e, self.where[st.span_sentence[st.entry_span[e]]], sentences
+        narrow = np.int32 if len(self.entry_bucket) < 2 ** 31 else np.int64
+        es, rows = [], []
+        for a in range(0, len(self.entry_bucket), 1 << 20):     # a chunk of the entries at a time: no temporary
+            e = np.flatnonzero(self.entry_bucket[a:a + (1 << 20)] == k).astype(narrow) + a   # of every entry
+            es.append(e)
+            rows.append(self.where[st.span_sentence[st.entry_span[e]]])
+        e = concatenated(es, np.zeros(0, narrow))
+        del es
+        return e, concatenated(rows, np.zeros(0, self.where.dtype)), sentences
 
     def differences(self, e: np.ndarray, row: np.ndarray, n: int, a_cols: np.ndarray, b_cols: np.ndarray,
                     rows: int = 1 << 13) -> Tuple[np.ndarray, np.ndarray]:
