@@ -122,7 +122,8 @@ def test_a_buckets_rows_are_its_rows_of_the_whole(corpus, n_buckets, rnd):
     total = int(s.span_offset[-1])
     bucket_of_span = np.array([rnd.randrange(-1, n_buckets) for _ in range(total)], np.int64)
     rows = study._BucketRows(s, bucket_of_span, None, n_buckets)
-    assert rows.entries.dtype == np.int32                 # 4 bytes an entry in a bucket
+    assert rows.entry_bucket.dtype == np.int16            # 2 bytes an entry: no order of every entry is made
+    assert all(rows.entry_rows(k)[0].dtype == rows.entry_rows(k)[1].dtype == np.int32 for k in range(n_buckets))
     for k, expected in enumerate(_rows_of_the_whole(s, bucket_of_span, n_buckets)):
         X, sentences = rows.rows(k)
         assert X.tolist() == expected.tolist()
@@ -169,10 +170,12 @@ def test_text_reads_each_distinct_token_once_and_gives_every_tokens_columns(tmp_
     corpus = ts_eval.io.read_conll(write(tmp_path / "t.txt", "\n".join(lines) + "\n"), gold_column=2,
                                    system_columns=[3], names=["a"])
     text = at.Text(corpus)
-    assert text.chars.tolist() == [len(t) for t in toks]
+    assert np.diff(text.char_cum).tolist() == [len(t) for t in toks]
     cls = np.array([at._letter_class(t) for t in toks])
+    start, last = np.triu_indices(len(toks))       # every range of tokens
+    counts = text.class_counts(start, last)
     for k in range(4):
-        assert text.class_cum[k].tolist() == np.concatenate(([0], np.cumsum(cls == k))).tolist()
+        assert counts[k].tolist() == [int(np.sum(cls[a:b + 1] == k)) for a, b in zip(start, last)]
     vocab = frozenset(["Paris", "de", "-"])
     assert at.oov_density(vocab, text).tolist() == [sum(t not in vocab for t in toks) / len(toks)]
 
@@ -214,18 +217,39 @@ def test_lower_ids_number_the_lower_cased_texts_in_the_order_they_first_occur(tm
     assert Texts(corpus).lower_ids().tolist() == [index.setdefault(t.lower(), len(index)) for t in toks]
 
 
-def test_the_attributes_and_the_error_analysis_decode_the_token_texts_once(tmp_path):
-    from ts_eval.analysis.errors_text import Texts
-
-    toks = [TOKENS[i] for i in np.random.default_rng(1).integers(0, len(TOKENS), 30)]
+def _counted(tmp_path, seed: int, n: int):
+    """(n random tokens, a corpus of them whose token texts record every read, the reads (a, b))."""
+    toks = [TOKENS[i] for i in np.random.default_rng(seed).integers(0, len(TOKENS), n)]
     lines = [f"{t} {'B-PER' if k == 0 else 'O'} O" for k, t in enumerate(toks)]
     corpus = ts_eval.io.read_conll(write(tmp_path / "t.txt", "\n".join(lines) + "\n"), gold_column=2,
                                    system_columns=[3], names=["a"])
-    calls = []
+    calls: list = []
     read = corpus.tokens
     corpus.tokens = lambda a, b: calls.append((a, b)) or read(a, b)
+    return toks, corpus, calls
+
+
+def test_the_attributes_and_the_error_analysis_decode_the_token_texts_once(tmp_path):
+    from ts_eval.analysis.errors_text import Texts
+
+    toks, corpus, calls = _counted(tmp_path, 1, 30)
     text, texts = at.Text(corpus), Texts(corpus)
     assert calls == [(0, len(toks))]
-    assert text.tokens == texts.tokens == toks
+    assert text.tokens is texts.tokens and list(text.tokens) == toks
     index: dict = {}
     assert texts.lower_ids().tolist() == [index.setdefault(t.lower(), len(index)) for t in toks]
+
+
+def test_the_token_texts_are_decoded_a_chunk_at_a_time_and_kept_once_per_distinct_text(tmp_path, monkeypatch):
+    """No list of every token's text is made: the texts are read TEXT_CHUNK tokens at a time, and every
+    token's text, one or a range of them, is the distinct text of its number."""
+    toks, corpus, calls = _counted(tmp_path, 2, 23)
+    monkeypatch.setattr(at, "TEXT_CHUNK", 5)
+    tokens, ids, distinct = at.token_texts(corpus)
+    assert calls == [(0, 5), (5, 10), (10, 15), (15, 20), (20, 23)]
+    assert distinct == list(dict.fromkeys(toks)) and [distinct[i] for i in ids] == toks
+    assert len(tokens) == len(toks) and list(tokens) == toks
+    assert [tokens[i] for i in range(len(toks))] == toks and tokens[-1] == toks[-1]
+    for a in range(len(toks) + 1):
+        for b in range(a, len(toks) + 2):
+            assert tokens[a:b] == toks[a:b]

@@ -18,7 +18,7 @@ vocabulary); the slice ``document`` and the fields of JSON Lines records are ask
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Callable, Dict, FrozenSet, List, Mapping, Optional, Sequence, Tuple
+from typing import Any, Callable, Dict, FrozenSet, Iterator, List, Mapping, Optional, Sequence, Tuple, Union, overload
 from weakref import WeakKeyDictionary
 
 import numpy as np
@@ -129,15 +129,24 @@ class Text:
         self.tokens, self.token_id, self.distinct = token_texts(corpus)
         code = self.token_id
         ids = self.distinct
-        self.chars = np.fromiter((len(t) for t in self.distinct), np.int64, len(ids))[code]
-        self.char_cum = np.concatenate(([0], np.cumsum(self.chars)))
-        cls = np.fromiter((_letter_class(t) for t in self.distinct), np.int8, len(ids))[code]
-        self.class_cum = np.zeros((4, len(self.tokens) + 1), np.int64)
-        for k in range(4):
-            self.class_cum[k, 1:] = np.cumsum(cls == k)
+        chars = np.fromiter((len(t) for t in self.distinct), np.int64, len(ids))
+        total = int(chars[code].sum(dtype=np.int64)) if len(code) else 0
+        self.char_cum = np.zeros(len(code) + 1, np.int32 if total < 2 ** 31 else np.int64)
+        np.cumsum(chars[code], out=self.char_cum[1:])
+        #: each token's letter class (the counts of a class over a range are made when asked, :meth:`class_counts`)
+        self.letter_class = np.fromiter((_letter_class(t) for t in self.distinct), np.int8, len(ids))[code]
         self._strings: Dict[int, str] = {}
         # (id(training), id(spans)) -> (training rows of the spans, the spans: kept, so that their id stays theirs)
         self.cache: Dict[Tuple[int, int], Tuple[Tuple[np.ndarray, np.ndarray], SpanSet]] = {}
+
+    def class_counts(self, start: np.ndarray, last: np.ndarray) -> np.ndarray:
+        """(4, spans): the tokens of each letter class from ``start`` to ``last`` (inclusive)."""
+        out = np.zeros((4, len(start)), np.int64)
+        cum = np.zeros(len(self.letter_class) + 1, np.int32 if len(self.letter_class) < 2 ** 31 else np.int64)
+        for k in range(4):
+            np.cumsum(self.letter_class == k, out=cum[1:])
+            out[k] = cum[last + 1] - cum[start]
+        return out
 
     def strings(self, spans: SpanSet) -> List[str]:
         """Each span's tokens joined by one space, lower-cased."""
@@ -150,20 +159,57 @@ class Text:
         return [self._strings[k] for k in keys.tolist()]
 
 
-_TOKENS: WeakKeyDictionary[Corpus, Tuple[List[str], np.ndarray, List[str]]] = WeakKeyDictionary()
+class Tokens(Sequence[str]):
+    """Every token's text as the number of its distinct text (``token_id``; the texts, ``distinct``, once):
+    ``tokens[i]`` a text, ``tokens[a:b]`` a list of them, as a list of every token's text would give."""
+
+    def __init__(self, token_id: np.ndarray, distinct: List[str]):
+        self.token_id, self.distinct = token_id, distinct
+        self._texts = np.empty(len(distinct), object)
+        self._texts[:] = distinct
+
+    def __len__(self) -> int:
+        return len(self.token_id)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._texts[self.token_id].tolist())
+
+    @overload
+    def __getitem__(self, i: int) -> str: ...
+
+    @overload
+    def __getitem__(self, i: slice) -> List[str]: ...
+
+    def __getitem__(self, i: Union[int, slice]) -> Union[str, List[str]]:
+        if isinstance(i, slice):
+            texts: List[str] = self._texts[self.token_id[i]].tolist()
+            return texts
+        return self.distinct[int(self.token_id[i])]
 
 
-def token_texts(corpus: Corpus) -> Tuple[List[str], np.ndarray, List[str]]:
-    """(every token's text, the number of its distinct text in order of first occurrence (int64), the
-    distinct texts) of a corpus with token texts: decoded once per corpus while it lives, for the attributes
-    (:class:`Text`) and the error analysis (:class:`ts_eval.analysis.errors_text.Texts`) alike."""
+_TOKENS: WeakKeyDictionary[Corpus, Tuple[Tokens, np.ndarray, List[str]]] = WeakKeyDictionary()
+
+#: the token texts decoded at a time (the texts of every token are never a list at once)
+TEXT_CHUNK = 1 << 16
+
+
+def token_texts(corpus: Corpus) -> Tuple[Tokens, np.ndarray, List[str]]:
+    """(every token's text, the number of its distinct text in order of first occurrence (int32 while they
+    fit), the distinct texts) of a corpus with token texts: decoded once per corpus while it lives,
+    :data:`TEXT_CHUNK` tokens at a time, for the attributes (:class:`Text`) and the error analysis
+    (:class:`ts_eval.analysis.errors_text.Texts`) alike."""
     got = _TOKENS.get(corpus)
     if got is None:
-        assert corpus.tokens is not None
-        tokens: List[str] = list(corpus.tokens(0, corpus.n_tokens))
+        tokens = corpus.tokens
+        assert tokens is not None
+        n = corpus.n_tokens
         ids: Dict[str, int] = {}
-        token_id = np.fromiter((ids.setdefault(t, len(ids)) for t in tokens), np.int64, len(tokens))
-        got = _TOKENS[corpus] = (tokens, token_id, list(ids))
+        texts = (t for a in range(0, n, TEXT_CHUNK) for t in tokens(a, min(n, a + TEXT_CHUNK)))
+        token_id = np.fromiter((ids.setdefault(t, len(ids)) for t in texts), np.int64, n)
+        if len(ids) < 2 ** 31:
+            token_id = token_id.astype(np.int32)
+        distinct = list(ids)
+        got = _TOKENS[corpus] = (Tokens(token_id, distinct), token_id, distinct)
     return got
 
 
@@ -202,7 +248,7 @@ def span_shape(corpus: Corpus, spans: SpanSet, text: Optional[Text] = None) -> n
     """``Xx`` (every word capitalised, one at least not all capitals), ``XX`` (all capitals), ``xx``
     (every word lower case), ``mixed`` (some words capitalised, some not: "de Gaulle"), ``no letters``."""
     assert text is not None
-    c = text.class_cum[:, spans.last + 1] - text.class_cum[:, spans.start]
+    c = text.class_counts(spans.start, spans.last)
     lower, title, upper = c[Text.LOWER], c[Text.TITLE], c[Text.UPPER]
     words = lower + title + upper
     out = np.full(len(spans), "mixed", dtype=object)

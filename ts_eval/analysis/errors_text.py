@@ -22,7 +22,7 @@ class Texts:
 
     def __init__(self, corpus: Corpus):
         self.corpus = corpus
-        self.tokens: Optional[List[str]] = (token_texts(corpus)[0]
+        self.tokens: Optional[Sequence[str]] = (token_texts(corpus)[0]
                                             if corpus.tokens is not None and corpus.n_tokens else None)
         self._lower: Optional[np.ndarray] = None
 

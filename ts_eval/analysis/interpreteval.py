@@ -385,7 +385,7 @@ def interpreteval_attributes(corpus: Corpus, names: Sequence[str], training: Tra
     from .buckets import Buckets
 
     tables = Tables.from_training(training.words, training.tags)
-    words = text.tokens
+    words = list(text.tokens)
     lengths = [int(x) for x in (corpus.sent_offsets[1:] - corpus.sent_offsets[:-1])]
     labels = list(corpus.labels)
 

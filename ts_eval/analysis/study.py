@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import gc
 import time
-from typing import Any, Dict, FrozenSet, Hashable, Iterator, List, Mapping, Optional, Sequence, Tuple, Union
+from typing import Any, Dict, FrozenSet, Hashable, Iterable, Iterator, List, Mapping, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
@@ -27,13 +27,14 @@ from ..core.sequences import from_sequences
 from ..errors import Hint, InputError, OptionError
 from ..models.context import Contributions, CorpusData
 from ..models.registry import Model, ModelSpec, get_model, resolve_models
-from ..ranking.rows import distinct, distinct_of, integral
+from ..ranking.rows import RowTable, distinct_of, integral
 from ..ranking.statistics import TIE_DECIMALS, average_ranks, correlation_matrices, exact_float32
 from ..ranking.study import bootstrap_weights, check_options
 from ..ranking.sufficient import StatsMatrix, sentence_statistics
 from ..results.report import versions
 from . import attributes as at
 from .buckets import Buckets, categorical_buckets, numeric_buckets, parse_bucket_spec
+from .corpus_blocks import Block, can_cut, concatenated, sentence_blocks
 from .pairtest import bucket_pair_pvalues, difference_columns
 from .result import Analysis, AttributeResult, FlipAttribution, PairDifference, PairFlip
 
@@ -64,26 +65,10 @@ class Statistics:
         self.splittable: Dict[Hashable, bool] = {}     # per statistics family (cols' keys)
         self.whole_cols: List[int] = []
         self.S = corpus.n_sentences
-        spans: List[np.ndarray] = []
-        cols: List[np.ndarray] = []
-        weights: List[np.ndarray] = []
-        parts: List[Tuple[np.ndarray, Optional[np.ndarray]]] = []    # each system's (rows, every sentence's row)
-        for i, name in enumerate(names):      # one system at a time: its matches and statistics go with it
-            cd = CorpusData(corpus)
-            mine, mine_cols = sentence_statistics(corpus, models, [name], cd)
-            if i == 0:
-                self.cols = {fam: (first * len(names), k) for fam, (first, k) in mine_cols.items()}
-            for fam, (_, k) in self.cols.items():
-                if mine_cols[fam][1] != k:
-                    raise ValueError(f"statistics family {fam!r} gives different widths for different systems")
-            for fam in self.cols:       # the statistics are in mine (each family's columns, in this order)
-                cd.system(name).cache.pop(fam, None)
-            parts.append(distinct(mine) if integral(mine) else (mine, None))
-            del mine
-            self._contributions(cd, i, spans, cols, weights)
-            del cd
-            gc.collect()        # a system's data and its corpus data refer to each other: free them now
-        self.table, self.ids = self._rows(parts)
+        cut = can_cut(corpus, names, [m.needs for m in models])
+        self._count(cut)
+        if cut and not self.whole_weights:      # fractions: their sums depend on the order, the whole corpus's
+            self._count(False)
         self.C = self.table.shape[1]
         self.totals = self.table.sum(0) if self.ids is None else \
             np.bincount(self.ids, minlength=len(self.table)).astype(np.float64) @ self.table
@@ -91,18 +76,59 @@ class Statistics:
         # span attribute has a value for them; they are counted among the spans in no bucket
         self.unplaced = np.array([len(u) if (u := corpus.system_info[n].unplaced) is not None else 0
                                   for n in names], np.int64)
-        self.entry_span = _compact(np.concatenate(spans) if spans else np.zeros(0, np.int64))
-        self.entry_col = _compact(np.concatenate(cols) if cols else np.zeros(0, np.int64))
-        self.entry_weight = _compact(np.concatenate(weights) if weights else np.zeros(0))
-        self.whole_weights = integral(self.entry_weight)     # a bucket's sums then do not depend on their order
-        if self.whole_weights and len(self.entry_span):      # so the entries go by sentence (each bucket's too)
-            order = np.argsort(self.span_sentence[self.entry_span].astype(np.int32), kind="stable")
-            self.entry_span, self.entry_col = self.entry_span[order], self.entry_col[order]
-            self.entry_weight = self.entry_weight[order]
-            del order
         self.undefined_for_spans = self._undefined_for_spans()
         self.used = self._used_columns()
         self.groups = self._groups()
+
+    def _count(self, cut: bool) -> None:
+        """Every system's statistics (:attr:`table`, :attr:`ids`) and span contributions (the entries), a block of
+        sentences at a time (``cut``; else the corpus as one block): each block's entries of every system go by
+        sentence (a stable sort: each sentence's entries in the order of the systems, then of the families), so
+        that the blocks' one after the other are the whole corpus's entries sorted by sentence, with whole-number
+        weights (:attr:`whole_weights`; a block with a fraction is left in the order counted)."""
+        names, models = self.names, self.models
+        self.whole_cols = []
+        found = [_DistinctRows() for _ in names]
+        spans: List[np.ndarray] = []
+        cols: List[np.ndarray] = []
+        weights: List[np.ndarray] = []
+        self.whole_weights = True
+        for block in sentence_blocks(self.corpus, names, cut):
+            cd = CorpusData(block.corpus)
+            mine_spans: List[np.ndarray] = []
+            mine_cols_: List[np.ndarray] = []
+            mine_weights: List[np.ndarray] = []
+            for i, name in enumerate(names):        # one system at a time: its matches and statistics go with it
+                mine, mine_cols = sentence_statistics(block.corpus, models, [name], cd)
+                if block.first_sentence == 0 and i == 0:
+                    self.cols = {fam: (first * len(names), k) for fam, (first, k) in mine_cols.items()}
+                for fam, (_, k) in self.cols.items():
+                    if mine_cols[fam][1] != k:
+                        raise ValueError(f"statistics family {fam!r} gives different widths for different systems")
+                for fam in self.cols:       # the statistics are in mine (each family's columns, in this order)
+                    cd.system(name).cache.pop(fam, None)
+                found[i].add(mine)
+                del mine
+                self._contributions(cd, i, block, mine_spans, mine_cols_, mine_weights)
+            del cd
+            gc.collect()        # a system's data and its corpus data refer to each other: free them now
+            if mine_spans:
+                sp, co, we = (np.concatenate(x) for x in (mine_spans, mine_cols_, mine_weights))
+                whole = integral(we)
+                self.whole_weights = self.whole_weights and whole
+                if whole and len(sp):       # the entries by sentence (each bucket's too)
+                    order = np.argsort(self.span_sentence[sp].astype(np.int32), kind="stable")
+                    sp, co, we = sp[order], co[order], we[order]
+                spans.append(sp)
+                cols.append(co)
+                weights.append(we)
+        self.table, self.ids = self._rows([f.result() for f in found])
+        del found
+        self.entry_span = _compact(concatenated(spans, np.zeros(0, np.int64)))
+        del spans
+        self.entry_col = _compact(concatenated(cols, np.zeros(0, np.int64)))
+        del cols
+        self.entry_weight = _compact(concatenated(weights, np.zeros(0)))
 
     def _rows(self, parts: List[Tuple[np.ndarray, Optional[np.ndarray]]]) -> Tuple[np.ndarray, Optional[np.ndarray]]:
         """(table, ids): the distinct rows of every system's statistics side by side (columns as in
@@ -121,15 +147,17 @@ class Statistics:
             key = key.reshape(-1)
         if not S:
             first_of = np.zeros(0, np.intp)
-        rows = self._side_by_side([table[ids[first_of]] for table, ids in whole], layout, len(first_of))
-        if float(np.abs(rows).max(initial=0.0)) < 2 ** 24:      # exact in 4 bytes (ranking.rows does the same)
-            rows = rows.astype(np.float32)
+        # every row of a system's table is some sentence's: the largest value of the rows is the tables'
+        big = max((float(np.abs(table).max(initial=0.0)) for table, _ in whole), default=0.0)
+        dtype = np.float32 if big < 2 ** 24 else np.float64     # exact in 4 bytes (ranking.rows does the same)
+        rows = self._side_by_side((table[ids[first_of]] for table, ids in whole), layout, len(first_of), dtype)
         return rows, key.astype(np.int32)
 
-    def _side_by_side(self, per_system: List[np.ndarray], layout: List[Tuple[int, int]], rows: int) -> np.ndarray:
+    def _side_by_side(self, per_system: Iterable[np.ndarray], layout: List[Tuple[int, int]], rows: int,
+                      dtype: Any = np.float64) -> np.ndarray:
         """The systems' columns (each family-major, one system's) in the layout of every system's side by side."""
-        n = len(per_system)
-        out = np.empty((rows, sum(k for _, k in layout) * n))
+        n = len(self.names)
+        out = np.empty((rows, sum(k for _, k in layout) * n), dtype)
         for i, mine in enumerate(per_system):
             at = 0
             for first, k in layout:
@@ -149,10 +177,13 @@ class Statistics:
             self.table[self.ids[sentences]].astype(np.float64)
         return out
 
-    def _contributions(self, cd: CorpusData, i: int, spans: List[np.ndarray], cols: List[np.ndarray],
+    def _contributions(self, cd: CorpusData, i: int, block: Block, spans: List[np.ndarray], cols: List[np.ndarray],
                        weights: List[np.ndarray]) -> None:
-        """Add system i's span contributions under every family that splits by span to the lists."""
+        """Add system i's span contributions in ``block`` under every family that splits by span to the lists."""
         name = self.names[i]
+        gold_first = block.first_span[None]
+        system_first = self.span_offset[i + 1] + block.first_span[name]
+        first_block = block.first_sentence == 0
         for fam, (first, k) in self.cols.items():
             spec = self.specs[fam]
             spl = spec.split if spec is not None else None
@@ -163,8 +194,9 @@ class Statistics:
             if c.k != k:
                 raise ValueError(f"the span split of {fam!r} has {c.k} columns, its statistics {k}")
             base = first + i * k
-            self.whole_cols.extend(base + w for w in c.whole)
-            spans.append(_compact(np.where(c.side == 0, c.span, c.span + self.span_offset[i + 1])))
+            if first_block:
+                self.whole_cols.extend(base + w for w in c.whole)
+            spans.append(_compact(np.where(c.side == 0, c.span + gold_first, c.span + system_first)))
             cols.append(_compact(base + c.col))
             weights.append(_compact(c.weight))
 
@@ -260,6 +292,44 @@ class Statistics:
         return out
 
 
+class _DistinctRows:
+    """One system's per-sentence statistics given a block of sentences at a time, kept as its distinct rows
+    and every sentence's row (:func:`~ts_eval.ranking.rows.distinct`: the same rows in the same order; float32
+    while every value is a whole number below 2^24, so exact), or as every sentence's row when some statistic
+    is not a whole number."""
+
+    def __init__(self) -> None:
+        self.found = RowTable()
+        self.table: Optional[np.ndarray] = None
+        self.known = 0
+        self.ids: List[np.ndarray] = []
+        self.whole = True
+
+    def add(self, rows: np.ndarray) -> None:
+        whole = integral(rows)
+        exact = whole and float(np.abs(rows).max(initial=0.0)) < 2 ** 24     # in float32 (counts are)
+        if self.table is None:
+            self.table = np.zeros((0, rows.shape[1]), np.float32 if exact else rows.dtype)
+        elif not exact and self.table.dtype == np.float32:
+            self.table = self.table.astype(rows.dtype)
+        self.whole = self.whole and whole
+        for a in range(0, len(rows), 1 << 12):      # as distinct() counts them
+            got, new = self.found.ids(rows[a:a + (1 << 12)], self.table, self.known, None)
+            if self.known + len(new) > len(self.table):
+                grown = np.zeros((max(len(new), self.known // 4, 64), self.table.shape[1]), self.table.dtype)
+                self.table = np.concatenate([self.table[:self.known], grown])
+            self.table[self.known:self.known + len(new)] = new
+            self.known += len(new)
+            self.ids.append(got)
+
+    def result(self) -> Tuple[np.ndarray, Optional[np.ndarray]]:
+        """(distinct rows, every sentence's row), or (every sentence's row, None) when not whole numbers."""
+        assert self.table is not None
+        table = self.table[:self.known]
+        ids = np.concatenate(self.ids) if self.ids else np.zeros(0, np.int32)
+        return (table, ids) if self.whole else (table[ids], None)
+
+
 def _compact(values: np.ndarray) -> np.ndarray:
     """``values`` in 4 bytes each when they hold them exactly (span ids and columns as int32, weights as
     float32: 1, 1/2, ...), else as given: every use reads them back as the same numbers."""
@@ -289,18 +359,13 @@ class _BucketRows:
             self.order = order[sentence_bucket[order] >= 0]
             self.bounds = np.searchsorted(sentence_bucket[self.order], np.arange(n_buckets + 1))
             return
-        span_order = np.argsort(bucket_of_span.astype(narrow), kind="stable")
-        self.span_order = span_order[bucket_of_span[span_order] >= 0]
-        self.span_bounds = np.searchsorted(bucket_of_span[self.span_order], np.arange(n_buckets + 1))
-        eb = bucket_of_span[st.entry_span].astype(narrow)
-        entries = np.argsort(eb, kind="stable")          # by bucket; each bucket's in their order
-        by_bucket = eb[entries]
-        del eb
-        skip = int(np.searchsorted(by_bucket, 0))        # the entries in no bucket (-1) come first
-        self.entries = entries[skip:].astype(np.int32) if len(entries) < 2 ** 31 else entries[skip:]
-        del entries
-        self.entry_bounds = np.searchsorted(by_bucket, np.arange(n_buckets + 1)) - skip
-        self.where = np.zeros(max(st.S, 1), np.int64)     # a sentence's row in the bucket at hand
+        # a bucket's spans and entries are found when it comes (in their order: the entries go by sentence), not
+        # sorted by bucket beforehand: no whole-corpus order of the entries is made
+        self.bucket_of_span = bucket_of_span
+        self.entry_bucket = np.empty(len(st.entry_span), narrow)
+        for a in range(0, len(st.entry_span), 1 << 20):
+            self.entry_bucket[a:a + (1 << 20)] = bucket_of_span[st.entry_span[a:a + (1 << 20)]]
+        self.where = np.zeros(max(st.S, 1), np.int32 if st.S < 2 ** 31 else np.int64)   # a sentence's row in the bucket
 
     def rows(self, k: int) -> Tuple[np.ndarray, np.ndarray]:
         """(rows, their sentences) of bucket k."""
@@ -310,17 +375,24 @@ class _BucketRows:
             return st.rows_of(self.order[a:b]), self.order[a:b]
         e, row, sentences = self.entry_rows(k)
         C, n = st.C, len(sentences)
-        X = np.bincount(row * C + st.entry_col[e], weights=st.entry_weight[e], minlength=n * C)[:n * C]
+        X = np.bincount(row.astype(np.int64) * C + st.entry_col[e], weights=st.entry_weight[e], minlength=n * C)[:n * C]
         return X.reshape(n, C), sentences
 
     def entry_rows(self, k: int) -> Tuple[np.ndarray, np.ndarray, np.ndarray]:
         """(the entries of span bucket k, the row of each, the sentences of the rows)."""
         st = self.st
-        spans = self.span_order[int(self.span_bounds[k]):int(self.span_bounds[k + 1])]
+        spans = np.flatnonzero(self.bucket_of_span == k)
         sentences = np.unique(st.span_sentence[spans])
         self.where[sentences] = np.arange(len(sentences))
-        e = self.entries[int(self.entry_bounds[k]):int(self.entry_bounds[k + 1])]
-        return e, self.where[st.span_sentence[st.entry_span[e]]], sentences
+        narrow = np.int32 if len(self.entry_bucket) < 2 ** 31 else np.int64
+        es, rows = [], []
+        for a in range(0, len(self.entry_bucket), 1 << 20):     # a chunk of the entries at a time: no temporary
+            e = np.flatnonzero(self.entry_bucket[a:a + (1 << 20)] == k).astype(narrow) + a   # of every entry
+            es.append(e)
+            rows.append(self.where[st.span_sentence[st.entry_span[e]]])
+        e = concatenated(es, np.zeros(0, narrow))
+        del es
+        return e, concatenated(rows, np.zeros(0, self.where.dtype)), sentences
 
     def differences(self, e: np.ndarray, row: np.ndarray, n: int, a_cols: np.ndarray, b_cols: np.ndarray,
                     rows: int = 1 << 13) -> Tuple[np.ndarray, np.ndarray]:

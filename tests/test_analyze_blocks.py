@@ -1,0 +1,157 @@
+"""``analyze`` counts its statistics a block of sentences at a time (issue 32): blocks down to one sentence
+give the statistics, the span contributions and every report of the corpus counted whole."""
+from __future__ import annotations
+
+import random
+from typing import Any, List
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from streamed import run, without_timings
+from test_analyze import SPLIT_MODELS, corpora
+
+from ts_eval.analysis import corpus_blocks, study
+from ts_eval.core.sequences import from_sequences
+
+MODELS = SPLIT_MODELS + ["exact-f1-macro", "ts-f1-macro", "ts-kappa-micro", "t-f1-micro", "constrained-f1-micro",
+                         "contain-f1-micro", "weighted-f1", "semeval-strict-f1", "semeval-ent-type-f1"]
+
+
+def _statistics(corpus, monkeypatch, block_tokens: int, cut: bool = True) -> study.Statistics:
+    with monkeypatch.context() as m:
+        m.setattr(corpus_blocks, "BLOCK_TOKENS", block_tokens)
+        if not cut:
+            m.setattr(study, "can_cut", lambda *a: False)
+        return study.Statistics(corpus, list(corpus.systems), study.resolve_models(MODELS, corpus))
+
+
+def _same(a: study.Statistics, b: study.Statistics) -> None:
+    assert a.cols == b.cols and a.whole_cols == b.whole_cols and a.splittable == b.splittable
+    assert a.table.dtype == b.table.dtype and a.table.tolist() == b.table.tolist()
+    assert (a.ids is None) == (b.ids is None) and (a.ids is None or a.ids.tolist() == b.ids.tolist())
+    assert a.totals.tolist() == b.totals.tolist()
+    for name in ("entry_span", "entry_col", "entry_weight", "span_sentence"):
+        x, y = getattr(a, name), getattr(b, name)
+        assert x.dtype == y.dtype and x.tolist() == y.tolist(), name
+    assert a.undefined_for_spans == b.undefined_for_spans and a.used.tolist() == b.used.tolist()
+
+
+@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow,
+                                                                 HealthCheck.function_scoped_fixture])
+@given(corpora(), st.integers(1, 12))
+def test_the_statistics_of_blocks_are_those_of_the_whole_corpus(monkeypatch, corpus, block_tokens):
+    """Every sentence's statistics, every span's contributions (their ids in the whole corpus) and the
+    totals, counted in blocks of at least ``block_tokens`` tokens (1: every sentence a block), are those
+    of the corpus counted at once, entry for entry and in the same order."""
+    assert corpus_blocks.can_cut(corpus, list(corpus.systems), [""])
+    _same(_statistics(corpus, monkeypatch, block_tokens), _statistics(corpus, monkeypatch, 1, cut=False))
+
+
+def _tags(rng: random.Random, n: int) -> List[str]:
+    out, t = [], 0
+    while t < n:
+        if rng.random() < 0.4:
+            e, lab = min(n, t + rng.randint(1, 3)), rng.choice(["PER", "LOC", "ORG"])
+            out += [f"B-{lab}"] + [f"I-{lab}"] * (e - t - 1)
+            t = e
+        else:
+            out.append("O")
+            t += 1
+    return out
+
+
+def test_the_statistics_are_counted_a_block_at_a_time(monkeypatch):
+    """No model's tables are made for the whole corpus: every statistics call sees one block, of at least
+    BLOCK_TOKENS tokens and whole sentences."""
+    rng = random.Random(5)
+    gold = [_tags(rng, rng.randint(1, 9)) for _ in range(300)]
+    corpus = from_sequences(gold, {"a": [_tags(rng, len(g)) for g in gold], "b": [_tags(rng, len(g)) for g in gold]},
+                            scheme="IOB2", policy="conlleval")
+    seen: List[int] = []
+    real = study.sentence_statistics
+
+    def counted(block: Any, *a: Any, **k: Any) -> Any:
+        seen.append(block.n_tokens)
+        return real(block, *a, **k)
+
+    monkeypatch.setattr(study, "sentence_statistics", counted)
+    monkeypatch.setattr(corpus_blocks, "BLOCK_TOKENS", 100)
+    st_blocks = study.Statistics(corpus, ["a", "b"], study.resolve_models(MODELS, corpus))
+    assert len(seen) > 2 * 10 and max(seen) < 100 + 9 and sum(seen) == 2 * corpus.n_tokens
+    monkeypatch.setattr(study, "can_cut", lambda *a: False)
+    _same(st_blocks, study.Statistics(corpus, ["a", "b"], study.resolve_models(MODELS, corpus)))
+
+
+def test_a_corpus_under_conllevals_scheme_is_counted_whole():
+    """conlleval.pl's chunk state may run on across a sentence break: such a corpus is one block."""
+    gold = [["B-PER", "I-PER"], ["I-PER", "O"]]
+    corpus = from_sequences(gold, {"a": [["B-PER", "I-PER"], ["I-PER", "O"]]}, scheme="conlleval", policy="conlleval")
+    assert corpus.gold.conll is not None
+    assert not corpus_blocks.can_cut(corpus, ["a"], [""])
+    assert len(list(corpus_blocks.sentence_blocks(corpus, ["a"], False, 1))) == 1
+
+
+def _file(tmp_path) -> str:
+    rng = random.Random(11)
+    lines: List[str] = []
+    for s in range(30):
+        if s % 10 == 0:
+            lines += ["-DOCSTART- O O O", ""]
+        n = rng.randint(1, 8)
+        g, a, b = _tags(rng, n), _tags(rng, n), _tags(rng, n)
+        a = [x if rng.random() < 0.3 else y for x, y in zip(a, g)]
+        lines += [f"w{rng.randint(0, 30)} {x} {y} {z}" for x, y, z in zip(g, a, b)] + [""]
+    path = tmp_path / "c.conll"
+    path.write_text("\n".join(lines), encoding="utf-8")
+    return str(path)
+
+
+@pytest.mark.parametrize("options", [["--format", "json"], ["--format", "table"], ["--format", "csv"],
+                                     ["--format", "html"], ["--format", "json", "--bootstrap", "30"]],
+                         ids=lambda o: "-".join(x.strip("-") for x in o[1:]))
+def test_the_report_of_blocks_of_one_sentence_is_the_report_of_the_whole(monkeypatch, tmp_path, options):
+    path = _file(tmp_path)
+    argv = ["analyze", path, "--gold-col", "2", "--system-col", "3", "4", "--bootstrap", "0", "--permutations",
+            "50", *options]
+    with monkeypatch.context() as m:
+        m.setattr(study, "can_cut", lambda *a: False)
+        whole = without_timings(run(argv))
+    with monkeypatch.context() as m:
+        m.setattr(corpus_blocks, "BLOCK_TOKENS", 1)
+        blocks = without_timings(run(argv))
+    assert whole[0] == 0 and whole[1] and blocks == whole
+
+
+def test_blocks_of_a_corpus_number_their_spans_and_sentences_from_the_blocks_first():
+    gold = [["B-PER", "O"], ["O"], ["B-LOC", "I-LOC", "B-ORG"]]
+    corpus = from_sequences(gold, {"a": [["O", "B-PER"], ["B-ORG"], ["O", "O", "O"]]}, scheme="IOB2",
+                            policy="conlleval")
+    blocks = list(corpus_blocks.sentence_blocks(corpus, ["a"], True, 2))
+    assert [b.first_sentence for b in blocks] == [0, 1]      # 2 tokens, then 1 + 3
+    assert [b.first_span for b in blocks] == [{None: 0, "a": 0}, {None: 1, "a": 1}]
+    last = blocks[1].corpus
+    assert last.sent_offsets.tolist() == [0, 1, 4]
+    assert np.c_[last.gold.start, last.gold.last].tolist() == [[1, 2], [3, 3]]
+    assert np.c_[last.systems["a"].start, last.systems["a"].last].tolist() == [[0, 0]]
+
+
+@pytest.mark.parametrize("later", [[[3.0, 2.0 ** 25]], [[0.5, 1.0]], [[1.0, 2.0]]])
+def test_a_systems_distinct_rows_given_in_blocks_are_every_rows_values(later):
+    """Kept in float32 while exact: a later block with a value past 2^24 or a fraction turns the table to
+    float64 (a fraction: every sentence's row), with every earlier row's value."""
+    from ts_eval.ranking.rows import distinct
+
+    blocks = [np.array([[1.0, 2.0], [0.0, 7.0], [1.0, 2.0]]), np.array([[0.0, 7.0]]), np.array(later)]
+    rows = study._DistinctRows()
+    for b in blocks:
+        rows.add(b)
+    table, ids = rows.result()
+    every = np.concatenate(blocks)
+    if ids is None:
+        assert table.dtype == np.float64 and table.tolist() == every.tolist()
+    else:
+        assert table[ids].tolist() == every.tolist()
+        assert (table.tolist(), ids.tolist()) == tuple(x.tolist() for x in distinct(every))
+        assert table.dtype == (np.float64 if every.max() >= 2 ** 24 else np.float32)
