@@ -51,3 +51,9 @@ def test_label_free_subtracts_coinc0_from_every_labels_coinc():
     want[first:first + shape[0] - 1] -= plain[at]
     assert np.array_equal(free.matrix.toarray(), want)
     assert (plain[first:first + shape[0] - 1] != 0).any() and (plain[at] != 0).all()
+
+
+
+def test_label_free_keeps_no_zeros():
+    """The blocks' label-free matrix holds no entry that sums to zero (a gap counted and taken back)."""
+    assert (_stats(True).matrix.data != 0).all()

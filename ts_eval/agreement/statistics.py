@@ -87,7 +87,8 @@ class _Builder:
             key, v = key[first], np.add.reduceat(v, first)
         self._add(key // self.S, key % self.S, v)
 
-    def matrix(self) -> sparse.csr_matrix:
+    def matrix(self, drop_zeros: bool = False) -> sparse.csr_matrix:
+        """The matrix (``drop_zeros``: without the zeros the keyed sums may hold)."""
         n = self.columns.size
         pieces = sorted(self.pieces, key=lambda p: p[0])
         r = np.concatenate([p[1] for p in pieces]) if pieces else np.zeros(0, np.int64)
@@ -97,7 +98,10 @@ class _Builder:
         if len(key) > 1 and not (key[1:] > key[:-1]).all():      # pieces overlap: sum their duplicates
             self.pieces = []
             self.keyed("units", c, r - self.columns.index("units")[0], v)
-            return self.matrix()
+            return self.matrix(drop_zeros)
+        if drop_zeros:
+            nz = v != 0
+            r, c, v = r[nz], c[nz], v[nz]
         indptr = np.zeros(n + 1, np.int64)
         np.cumsum(np.bincount(r, minlength=n), out=indptr[1:])
         return sparse.csr_matrix((v, c, indptr), shape=(n, self.S))
@@ -144,7 +148,8 @@ def sentence_stats(ann: Annotations, separator_weight: float, continuum: Continu
                    ) -> Stats:
     """The per-sentence statistics of every figure (see the module docstring); ``label_free``: with
     ``coinc`` of every label less ``coinc0`` (what it holds for a label no annotator uses), so that a label
-    a block lacks adds nothing to the blocks' sums (:meth:`~.layout.Layout.place` adds it back)."""
+    a block lacks adds nothing to the blocks' sums (:meth:`~.layout.Layout.place` adds it back), and no
+    entry that sums to zero (a unit's gap counted and taken back)."""
     corpus = ann.corpus
     S, L, m = corpus.n_sentences, len(corpus.labels), ann.m
     w = float(separator_weight)
@@ -186,8 +191,8 @@ def sentence_stats(ann: Annotations, separator_weight: float, continuum: Continu
     b.keyed("ulen", unit_keys.sentence, unit_keys.column, np.ones(len(unit_keys.column)))
     b.keyed("gap", gaps.sentence, gaps.label * len(gaps.values) + gaps.column, gaps.count)
     b.keyed("slen", slen.sentence, slen.column, np.ones(len(slen.column)))
-    return Stats(b.matrix(), b.columns, pairs, C, cat_names, unit_keys.lengths, unit_keys.columns, gaps.values, m,
-                 complete, cat_sets)
+    return Stats(b.matrix(label_free), b.columns, pairs, C, cat_names, unit_keys.lengths, unit_keys.columns,
+                 gaps.values, m, complete, cat_sets)
 
 
 def _annotator_tables(b: _Builder, ann: Annotations, merged: List[SpanSet], w: float,
