@@ -21,6 +21,7 @@ import numpy as np
 
 from ..core.arrays import overlap_clusters
 from ..core.corpus import SpanSet
+from ..io.columns import joined_texts
 from ..io.source import gc_paused
 from .data import Annotations
 
@@ -123,7 +124,7 @@ def _keys(ann: Annotations, bad: np.ndarray, cl: np.ndarray, start: np.ndarray, 
         labs = label.tolist()
         labelled = [tuple(sorted({names[k] for k in labs[a:b]})) for a, b in zip(first_of.tolist(), end_of.tolist())]
     texts: List[Optional[str]] = [None] * len(bad) if tokens is None else \
-        [" ".join(tokens(s0, e0 + 1)) for s0, e0 in zip(start[first_of].tolist(), reach.tolist())]
+        list(joined_texts(tokens, start[first_of], reach + 1))
     return list(zip(labelled, texts, [KINDS[k] for k in kind[bad].tolist()]))
 
 
@@ -154,19 +155,21 @@ def _records(ann: Annotations, bad: np.ndarray, cl: np.ndarray, start: np.ndarra
     if tokens is None:
         spans = [[lab, b, e] for lab, b, e in zip(labs, bs, es)]
     else:
-        spans = [[lab, b, e, " ".join(tokens(o + b, o + e))] for lab, b, e, o in zip(labs, bs, es, offset.tolist())]
+        spans = [[lab, b, e, t] for lab, b, e, t in zip(labs, bs, es, joined_texts(tokens, start[idx], last[idx] + 1))]
     owner = [names[k] for k in who[idx].tolist()]
     kinds = [KINDS[k] for k in kind[bad].tolist()]
+    texts: List[Optional[str]] = [None] * len(bad) if tokens is None else \
+        list(joined_texts(tokens, start[first_of], reach + 1))
     out = []
     at = 0
-    for n, s, s0, e0, ln, b0, kd in zip(size.tolist(), sent.tolist(), start[first_of].tolist(), reach.tolist(), line,
-                                        base.tolist(), kinds):
+    for n, s, s0, e0, ln, b0, kd, text in zip(size.tolist(), sent.tolist(), start[first_of].tolist(), reach.tolist(),
+                                              line, base.tolist(), kinds, texts):
         have: Dict[str, List[List[Union[str, int]]]] = {name: [] for name in names}
         for k in range(at, at + n):
             have[owner[k]].append(spans[k])
         out.append({"sentence": s, "first": s0 - b0, "last": e0 - b0, "kind": kd,
                     "labels": sorted(set(labs[at:at + n])),
-                    "text": " ".join(tokens(s0, e0 + 1)) if tokens is not None else None,
+                    "text": text,
                     "line": ln, "annotators": have})
         at += n
     return out
@@ -184,16 +187,23 @@ class Tally:
 
     def add_keys(self, keys: List[Tuple[Tuple[str, ...], Optional[str], str]]) -> None:
         """Count clusters given as (labels, text, kind) (each distinct key once, with its count)."""
+        groups = self.groups                                   # (a row is made only when its key is new)
+        per_labels: Counter[Tuple[Tuple[str, ...], str]] = Counter()
         for (labels, text, kind), n in Counter(keys).items():
-            for lab in labels:
-                row = self.labels.setdefault(lab, {"label": lab, "count": 0, "kinds": {k: 0 for k in KINDS}})
-                row["count"] += n
-                row["kinds"][kind] += n
+            per_labels[labels, kind] += n
             key = ("+".join(labels), text if text is not None else "")
-            g = self.groups.setdefault(key, {"labels": key[0], "text": key[1], "count": 0,
-                                             "kinds": {k: 0 for k in KINDS}})
+            g = groups.get(key)
+            if g is None:
+                g = groups[key] = {"labels": key[0], "text": key[1], "count": 0, "kinds": dict.fromkeys(KINDS, 0)}
             g["count"] += n
             g["kinds"][kind] += n
+        for (labels, kind), n in per_labels.items():
+            for lab in labels:
+                row = self.labels.get(lab)
+                if row is None:
+                    row = self.labels[lab] = {"label": lab, "count": 0, "kinds": dict.fromkeys(KINDS, 0)}
+                row["count"] += n
+                row["kinds"][kind] += n
 
     def merge(self, other: Tally) -> None:
         """Add the counts of ``other`` (its rows are taken over, not copied)."""

@@ -124,7 +124,8 @@ class Layout:
 
 
     def with_labels(self, m: sparse.csr_matrix) -> sparse.csr_matrix:
-        """(size, k) sums of this layout made with ``coinc0`` not yet added to ``coinc`` (:func:`label_free`):
+        """(size, k) sums of this layout made with ``coinc0`` not yet added to ``coinc`` (label-free,
+        :func:`~ts_eval.agreement.statistics.sentence_stats`):
         with it added to every label's."""
         c = self.stats.columns
         first, shape = c.index("coinc")
@@ -247,17 +248,3 @@ def column_keys_of(m: int, pairs: Sequence[Tuple[int, int]], labels: Sequence[st
     keys += [("slen", g) for g in lengths]
     keys += [("coinc0",)]
     return keys
-
-
-def label_free(st: Stats) -> sparse.csr_matrix:
-    """A block's per-sentence statistics with ``coinc`` of every label less ``coinc0`` (what it holds for a
-    label no annotator uses), so that a label a block lacks adds nothing (:meth:`Layout.place` adds it back)."""
-    c = st.columns
-    n = c.size
-    first, shape = c.index("coinc")
-    rows = np.arange(first, first + shape[0] - 1)
-    at = c.index("coinc0")[0]
-    t = sparse.identity(n, format="csr") - sparse.csr_matrix((np.ones(len(rows)), (rows, np.full(len(rows), at))),
-                                                            shape=(n, n))
-    out: sparse.csr_matrix = (t @ st.matrix).tocsr()
-    return out

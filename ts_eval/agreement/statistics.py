@@ -46,14 +46,17 @@ from .layout import Columns, Stats, _columns, category_names
 
 
 class _Builder:
-    """Collects (column, sentence, value) triplets and makes the sparse matrix."""
+    """Collects pieces of the sparse matrix, each a run of its rows in order (row, then sentence), and
+    joins them into CSR without sorting the triplets (rows of different pieces do not overlap)."""
 
     def __init__(self, columns: Columns, n_sentences: int):
         self.columns = columns
         self.S = n_sentences
-        self.rows: List[np.ndarray] = []
-        self.cols: List[np.ndarray] = []
-        self.vals: List[np.ndarray] = []
+        self.pieces: List[Tuple[int, np.ndarray, np.ndarray, np.ndarray]] = []   # (first row, rows, sentences, values)
+
+    def _add(self, rows: np.ndarray, sentences: np.ndarray, values: np.ndarray) -> None:
+        if len(rows):
+            self.pieces.append((int(rows[0]), rows, sentences, values))
 
     def dense(self, name: str, per_sentence: np.ndarray, offset: int = 0, mask: Optional[np.ndarray] = None) -> None:
         """Add a (sentences,) vector to column ``offset`` of block ``name`` (nonzero entries only)."""
@@ -62,33 +65,46 @@ class _Builder:
         if mask is not None:
             keep &= mask
         s = np.flatnonzero(keep)
-        self.rows.append(np.full(len(s), self.columns.index(name)[0] + offset, np.int64))
-        self.cols.append(s)
-        self.vals.append(v[s])
+        self._add(np.full(len(s), self.columns.index(name)[0] + offset, np.int64), s, v[s])
 
     def table(self, name: str, per_sentence: np.ndarray, offset: int = 0, mask: Optional[np.ndarray] = None) -> None:
         """Add a (sentences, k) table to columns offset..offset+k-1 of block ``name``."""
         t = np.asarray(per_sentence, float)
         if mask is not None:
             t = t * mask[:, None]
-        s, k = np.nonzero(t)
-        self.rows.append(self.columns.index(name)[0] + offset + k.astype(np.int64))
-        self.cols.append(s.astype(np.int64))
-        self.vals.append(t[s, k])
+        t = np.ascontiguousarray(t.T)             # (k, sentences): its nonzero entries come row by row
+        k, s = np.nonzero(t)
+        self._add(self.columns.index(name)[0] + offset + k, s, t[k, s])
 
     def keyed(self, name: str, sentence: np.ndarray, column: np.ndarray, value: np.ndarray) -> None:
         """Add values at (sentence, column within block ``name``) (duplicates are summed)."""
-        self.rows.append(self.columns.index(name)[0] + np.asarray(column, np.int64))
-        self.cols.append(np.asarray(sentence, np.int64))
-        self.vals.append(np.asarray(value, float))
+        row = self.columns.index(name)[0] + np.asarray(column, np.int64)
+        key = row * self.S + np.asarray(sentence, np.int64)
+        order = np.argsort(key, kind="stable")
+        key, v = key[order], np.asarray(value, float)[order]
+        if len(key):
+            first = np.flatnonzero(np.concatenate(([True], key[1:] != key[:-1])))
+            key, v = key[first], np.add.reduceat(v, first)
+        self._add(key // self.S, key % self.S, v)
 
-    def matrix(self) -> sparse.csr_matrix:
-        r = np.concatenate(self.rows) if self.rows else np.zeros(0, np.int64)
-        c = np.concatenate(self.cols) if self.cols else np.zeros(0, np.int64)
-        v = np.concatenate(self.vals) if self.vals else np.zeros(0)
-        m = sparse.coo_matrix((v, (r, c)), shape=(self.columns.size, self.S)).tocsr()
-        m.sum_duplicates()
-        return m
+    def matrix(self, drop_zeros: bool = False) -> sparse.csr_matrix:
+        """The matrix (``drop_zeros``: without the zeros the keyed sums may hold)."""
+        n = self.columns.size
+        pieces = sorted(self.pieces, key=lambda p: p[0])
+        r = np.concatenate([p[1] for p in pieces]) if pieces else np.zeros(0, np.int64)
+        c = np.concatenate([p[2] for p in pieces]) if pieces else np.zeros(0, np.int64)
+        v = np.concatenate([p[3] for p in pieces]) if pieces else np.zeros(0)
+        key = r.astype(np.int64) * self.S + c
+        if len(key) > 1 and not (key[1:] > key[:-1]).all():      # pieces overlap: sum their duplicates
+            self.pieces = []
+            self.keyed("units", c, r - self.columns.index("units")[0], v)
+            return self.matrix(drop_zeros)
+        if drop_zeros:
+            nz = v != 0
+            r, c, v = r[nz], c[nz], v[nz]
+        indptr = np.zeros(n + 1, np.int64)
+        np.cumsum(np.bincount(r, minlength=n), out=indptr[1:])
+        return sparse.csr_matrix((v, c, indptr), shape=(n, self.S))
 
 
 def categories(ann: Annotations, merged: List[SpanSet]) -> Tuple[List[np.ndarray], List[np.ndarray], List[List[int]]]:
@@ -128,8 +144,12 @@ def categories(ann: Annotations, merged: List[SpanSet]) -> Tuple[List[np.ndarray
     return codes["token"], codes["separator"], sets
 
 
-def sentence_stats(ann: Annotations, separator_weight: float, continuum: Continuum) -> Stats:
-    """The per-sentence statistics of every figure (see the module docstring)."""
+def sentence_stats(ann: Annotations, separator_weight: float, continuum: Continuum, label_free: bool = False
+                   ) -> Stats:
+    """The per-sentence statistics of every figure (see the module docstring); ``label_free``: with
+    ``coinc`` of every label less ``coinc0`` (what it holds for a label no annotator uses), so that a label
+    a block lacks adds nothing to the blocks' sums (:meth:`~.layout.Layout.place` adds it back), and no
+    entry that sums to zero (a unit's gap counted and taken back)."""
     corpus = ann.corpus
     S, L, m = corpus.n_sentences, len(corpus.labels), ann.m
     w = float(separator_weight)
@@ -161,7 +181,7 @@ def sentence_stats(ann: Annotations, separator_weight: float, continuum: Continu
         cs = np.bincount(sent_sep * C + sep_cat[i], minlength=S * C)[:S * C]
         cat[i] = (ct + w * cs).reshape(S, C)
         b.table("cat", cat[i], i * C, full)
-    _alpha_tables(b, cov, pairs, units, pos, cat, agree, differ)
+    _alpha_tables(b, cov, pairs, units, pos, cat, agree, differ, label_free)
 
     # unitizing alpha (complete sentences only: the continuum is annotated by every annotator)
     dist = np.zeros((S, L))
@@ -171,8 +191,8 @@ def sentence_stats(ann: Annotations, separator_weight: float, continuum: Continu
     b.keyed("ulen", unit_keys.sentence, unit_keys.column, np.ones(len(unit_keys.column)))
     b.keyed("gap", gaps.sentence, gaps.label * len(gaps.values) + gaps.column, gaps.count)
     b.keyed("slen", slen.sentence, slen.column, np.ones(len(slen.column)))
-    return Stats(b.matrix(), b.columns, pairs, C, cat_names, unit_keys.lengths, unit_keys.columns, gaps.values, m,
-                 complete, cat_sets)
+    return Stats(b.matrix(label_free), b.columns, pairs, C, cat_names, unit_keys.lengths, unit_keys.columns,
+                 gaps.values, m, complete, cat_sets)
 
 
 def _annotator_tables(b: _Builder, ann: Annotations, merged: List[SpanSet], w: float,
@@ -228,7 +248,7 @@ def _pair_tables(b: _Builder, ann: Annotations, merged: List[SpanSet], matched: 
 
 
 def _alpha_tables(b: _Builder, cov: np.ndarray, pairs: List[Tuple[int, int]], units: np.ndarray, pos: np.ndarray,
-                  cat: np.ndarray, agree: np.ndarray, differ: np.ndarray) -> None:
+                  cat: np.ndarray, agree: np.ndarray, differ: np.ndarray, label_free: bool) -> None:
     """Krippendorff's alpha with missing annotators: per sentence over the annotators it has."""
     L = pos.shape[2]
     S = len(units)
@@ -238,9 +258,10 @@ def _alpha_tables(b: _Builder, cov: np.ndarray, pairs: List[Tuple[int, int]], un
     both = np.stack([cov[i] & cov[j] for i, j in pairs]) if pairs else np.zeros((0, S), bool)
     coinc = 2 * np.einsum("ps,psl->sl", both.astype(float), agree) * scale[:, None]
     coinc_cat = 2 * (both * (units[None] - differ)).sum(0) * scale
-    b.table("coinc", coinc, 0)
+    coinc0 = 2 * (both * units[None]).sum(0) * scale
+    b.table("coinc", coinc - coinc0[:, None] if label_free else coinc, 0)
     b.dense("coinc", coinc_cat, L)
-    b.dense("coinc0", 2 * (both * units[None]).sum(0) * scale)
+    b.dense("coinc0", coinc0)
     b.dense("values", ms_ * units, mask=pairable)
     b.table("alpha_pos", np.einsum("is,isl->sl", cov.astype(float), pos), 0, pairable)
     b.table("alpha_cat", np.einsum("is,isc->sc", cov.astype(float), cat), 0, pairable)

@@ -36,7 +36,7 @@ from .continuum import Continuum
 from .data import from_corpus
 from .disagreements import Tally, clusters
 from .figures import figures
-from .layout import Registry, Stats, label_free
+from .layout import Registry, Stats
 from .results import Agreement
 from .statistics import sentence_stats
 from .units import UnitRows, corpus_units
@@ -91,7 +91,7 @@ class Digest:
     names: List[str]
     labels: List[str]
     infos: List[SideInfo]                # the annotators' sides, without per-token arrays
-    stats: Stats                         # its matrix label-free (:func:`~ts_eval.agreement.layout.label_free`)
+    stats: Stats                         # label-free (:func:`~ts_eval.agreement.statistics.sentence_stats`)
     sent_offsets: np.ndarray
     doc_offsets: Optional[np.ndarray]
     opens_document: bool
@@ -123,8 +123,7 @@ def digest(names: Sequence[str], corpus: Corpus, separator_weight: float, contin
     """The digest of one block (``keep``: records of its first ``keep`` disagreements; None: of every one)."""
     ann = from_corpus(corpus, list(names))
     cont = Continuum(corpus, continuum, separator_weight)
-    st = sentence_stats(ann, separator_weight, cont)
-    st.matrix = label_free(st)
+    st = sentence_stats(ann, separator_weight, cont, label_free=True)
     lines = corpus.gold_info.token_lines
     sent_lines = lines[corpus.sent_offsets[:-1]] if lines is not None else None
     dis = clusters(ann, keep)

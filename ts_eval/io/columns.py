@@ -103,6 +103,24 @@ class ColumnFile:
         raw, start, length = self.loaded()
         return [raw[s:s + n].tobytes().decode("utf-8") for s, n in zip(start[a:b].tolist(), length[a:b].tolist())]
 
+    def joined(self, a: np.ndarray, b: np.ndarray) -> List[str]:
+        """Per range the texts of tokens a[i]..b[i]-1 joined by one space (every range holds a token):
+        gathered into one buffer, decoded once and cut at the line ends between the ranges."""
+        raw, start, length = self.loaded()
+        a, b = np.asarray(a, np.int64), np.asarray(b, np.int64)
+        if not len(a):
+            return []
+        n = b - a
+        ends = np.cumsum(n)
+        tok = np.repeat(a - ends + n, n) + np.arange(int(ends[-1]))
+        ln = length[tok].astype(np.int64)
+        end = np.cumsum(ln + 1)                   # each token then one byte: a space, a line end after a range
+        out = np.full(int(end[-1]), ord(" "), np.uint8)
+        out[end[ends - 1] - 1] = ord("\n")
+        within = np.arange(int(ln.sum())) - np.repeat(np.cumsum(ln) - ln, ln)
+        out[np.repeat(end - ln - 1, ln) + within] = raw[np.repeat(start[tok].astype(np.int64), ln) + within]
+        return out.tobytes().decode("utf-8").split("\n")[:-1]
+
     def token_bytes(self, a: int, b: int) -> np.ndarray:
         """The texts of tokens a..b-1 concatenated (uint8)."""
         if b <= a:
@@ -115,6 +133,16 @@ class ColumnFile:
         mark[starts - lo + length[a:b]] -= 1
         inside = np.cumsum(mark[:-1], dtype=np.int8).view(bool)
         return np.asarray(raw[lo:hi][inside], np.uint8)
+
+
+def joined_texts(tokens: Callable[[int, int], List[str]], a: np.ndarray, b: np.ndarray) -> List[str]:
+    """Per range the token texts a[i]..b[i]-1 joined by one space (``tokens(a, b)``: a corpus's texts of
+    tokens a..b-1); a column file's cut from its bytes at once (:meth:`ColumnFile.joined`)."""
+    owner = getattr(tokens, "__self__", None)
+    if isinstance(owner, ColumnFile) and getattr(tokens, "__func__", None) is ColumnFile.texts and len(a) \
+            and bool((np.asarray(b) > np.asarray(a)).all()):
+        return owner.joined(a, b)
+    return [" ".join(tokens(x, y)) for x, y in zip(np.asarray(a).tolist(), np.asarray(b).tolist())]
 
 
 def _column_index(column: int, n: int, path: str, note: Sequence[Part] = ()) -> int:

@@ -1,0 +1,59 @@
+"""The per-sentence statistics' sparse matrix (:func:`ts_eval.agreement.statistics.sentence_stats`) is
+built row by row without sorting triplets: it must be in canonical CSR form (indices sorted within a row,
+no duplicates) with the values the figures read, and its label-free form (what ``agree`` adds up over
+blocks) must be ``coinc`` of every label less ``coinc0``."""
+from __future__ import annotations
+
+import numpy as np
+
+from ts_eval.agreement.continuum import Continuum
+from ts_eval.agreement.data import from_span_lists
+from ts_eval.agreement.statistics import sentence_stats
+
+SPANS = {
+    "a": [[("PER", 0, 2), ("LOC", 3, 4)], [("ORG", 1, 3)], [], [("PER", 0, 1), ("PER", 2, 3)]],
+    "b": [[("PER", 0, 2), ("LOC", 2, 4)], [("ORG", 1, 2), ("ORG", 2, 3)], [("LOC", 0, 1)], [("PER", 0, 1)]],
+    "c": [[("PER", 0, 1)], [("ORG", 1, 3)], [], [("PER", 2, 3)]],
+}
+LENGTHS = [5, 4, 2, 3]
+
+
+def _stats(label_free: bool):
+    ann = from_span_lists(SPANS, LENGTHS)
+    return sentence_stats(ann, 0.5, Continuum(ann.corpus, "tokens", 0.5), label_free=label_free)
+
+
+def test_the_matrix_is_canonical_and_counts_units_and_gaps():
+    st = _stats(False)
+    m = st.matrix
+    for r in range(m.shape[0]):
+        row = m.indices[m.indptr[r]:m.indptr[r + 1]]
+        assert (np.diff(row) > 0).all(), f"row {r}: {row}"
+    dense = m.toarray()
+    units = st.columns.index("units")[0]
+    assert dense[units].tolist() == [5 + 0.5 * 4, 4 + 0.5 * 3, 2 + 0.5 * 1, 3 + 0.5 * 2]
+    # sentence 3: PER spans of one token: a has two, b one, c one -> four units of one token, two atoms
+    # of the continuum (a separator of weight 0.5 is one atom); sentence 0: LOC of a (one token), of b (two)
+    assert st.category_names == ["O", "LOC", "ORG", "PER"]
+    ulen = st.columns.index("ulen")[0]
+    assert [x.tolist() for x in st.unit_lengths] == [[2, 5], [2, 5], [2, 5]]
+    assert dense[ulen + int(st.unit_columns[2][0])].tolist() == [1, 0, 0, 4]
+    assert dense[ulen + int(st.unit_columns[0][0])].tolist() == [1, 0, 1, 0]
+    assert dense[ulen + int(st.unit_columns[0][1])].tolist() == [1, 0, 0, 0]
+
+
+def test_label_free_subtracts_coinc0_from_every_labels_coinc():
+    plain, free = _stats(False).matrix.toarray(), _stats(True)
+    c = free.columns
+    first, shape = c.index("coinc")
+    at = c.index("coinc0")[0]
+    want = plain.copy()
+    want[first:first + shape[0] - 1] -= plain[at]
+    assert np.array_equal(free.matrix.toarray(), want)
+    assert (plain[first:first + shape[0] - 1] != 0).any() and (plain[at] != 0).all()
+
+
+
+def test_label_free_keeps_no_zeros():
+    """The blocks' label-free matrix holds no entry that sums to zero (a gap counted and taken back)."""
+    assert (_stats(True).matrix.data != 0).all()
