@@ -134,14 +134,18 @@ def distinct_of(parts: Iterable[np.ndarray], width: int, dtype: Any) -> Tuple[np
 # resampling sums
 
 
-class Sums(Protocol):
-    """Sums of a statistics matrix's units over resamples (``count`` of them drawn from ``rng``)."""
+class SwapSums(Protocol):
+    """Sums of a statistics matrix's units over ``count`` permutations drawn from ``rng``."""
 
     dtype: Any
 
-    def bootstrap(self, rng: np.random.Generator, count: int) -> np.ndarray: ...
-
     def swapped(self, rng: np.random.Generator, count: int) -> np.ndarray: ...
+
+
+class Sums(SwapSums, Protocol):
+    """Sums of a statistics matrix's units over resamples (``count`` of them drawn from ``rng``)."""
+
+    def bootstrap(self, rng: np.random.Generator, count: int) -> np.ndarray: ...
 
 
 def bootstrap_weights(rng: np.random.Generator, resamples: int, units: int, dtype: Any = float) -> np.ndarray:
@@ -226,6 +230,28 @@ class RowSums:
         for r, swapped in enumerate(ahead(lambda: rng.random(self.units) < 0.5, count)):
             counts[r] = np.bincount(self.ids, weights=swapped, minlength=self.n_rows)
         return self.product(counts)
+
+
+class MovingSums:
+    """:meth:`RowSums.swapped` of only the units whose rows are ``moving`` (a mask of the table's rows): every
+    unit's uniform number is drawn (the same numbers as :class:`RowSums`), only those units' swaps are counted and
+    only their rows multiplied.  For the permutation test: a row whose every system has the same statistics moves
+    nothing between systems (:meth:`~ts_eval.ranking.sufficient.StatsMatrix.swap_sums`)."""
+
+    def __init__(self, table: np.ndarray, ids: np.ndarray, moving: np.ndarray) -> None:
+        self.units = len(ids)
+        ids = ids.astype(np.intp)
+        self.picked = np.flatnonzero(moving[ids])                      # the units counted
+        number = np.cumsum(moving, dtype=np.intp) - 1                   # a moving row's number among them
+        self.sums = RowSums(table if moving.all() else table[moving], number[ids[self.picked]])
+        self.dtype = self.sums.dtype
+
+    def swapped(self, rng: np.random.Generator, count: int) -> np.ndarray:
+        sums = self.sums
+        counts = sums._rows(count)
+        for r, swapped in enumerate(ahead(lambda: (rng.random(self.units) < 0.5)[self.picked], count)):
+            counts[r] = np.bincount(sums.ids, weights=swapped, minlength=sums.n_rows)
+        return sums.product(counts)
 
 
 def ahead(draw: Callable[[], np.ndarray], count: int) -> Iterator[np.ndarray]:

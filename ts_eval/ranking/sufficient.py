@@ -34,7 +34,7 @@ from ..models.registry import (
     register,
     resolve_models,
 )
-from .rows import DenseSums, RowSums, Sums
+from .rows import DenseSums, MovingSums, RowSums, Sums, SwapSums
 
 #: the distinct rows added up at a time for the totals (a float64 slab of a few MB, never the whole table)
 TOTAL_ROWS = 1 << 13
@@ -87,6 +87,23 @@ class StatsMatrix:
         if self.ids is None:
             return DenseSums(self.data, self.n_units)
         return RowSums(self.data, self.ids)
+
+    def swap_sums(self) -> SwapSums:
+        """The sums of the permutation test (:meth:`~ts_eval.ranking.rows.Sums.swapped`), which reads only the
+        differences between systems: with ``ids`` (whole numbers, so every sum and difference is exact) the units
+        of rows whose every system has the same statistics under every family are left out
+        (:class:`~ts_eval.ranking.rows.MovingSums`): they add the same to every system, so every difference is the
+        same number, and most sentences are such rows when the systems agree on them."""
+        if self.ids is None:
+            return self.sums()
+        n, d = len(self.systems), self.data
+        moving = np.zeros(len(d), bool)
+        for a in range(0, len(d), TOTAL_ROWS):
+            part = d[a:a + TOTAL_ROWS]
+            for first, k in self.family_cols.values():
+                block = part[:, first:first + n * k].reshape(len(part), n, k)
+                moving[a:a + len(part)] |= (block != block[:, :1]).any((1, 2))
+        return MovingSums(d, self.ids, moving)
 
     def dense(self) -> np.ndarray:
         """(units, K): every unit's row."""
