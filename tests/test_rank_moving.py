@@ -1,7 +1,8 @@
 """The permutation test counts only the units that move statistics between systems
 (:meth:`ts_eval.ranking.sufficient.StatsMatrix.swap_sums`, :class:`ts_eval.ranking.rows.MovingSums`): a unit whose
 every system has the same statistics adds the same to every system, so it is drawn (the same random numbers) but
-neither counted nor multiplied; every difference between systems is the same number, and so the report."""
+neither counted nor multiplied, and only what each system has more than the first is kept of the others; every
+difference between systems is the same number, and so the report."""
 from __future__ import annotations
 
 import numpy as np
@@ -37,6 +38,8 @@ def test_moving_units_give_every_difference_between_systems_draw_for_draw(units,
         block = sm.dense()[:, first:first + systems * k].reshape(units, systems, k)
         moving_units |= (block != block[:, :1]).any((1, 2))
     assert np.array_equal(sums.picked, np.flatnonzero(moving_units))
+    moving_rows = len(np.unique(sm.ids[moving_units]))
+    assert sums.sums.product.data.shape == (moving_rows, (systems - 1) * 5)   # only the moving rows' differences
     every = DenseSums(sm.dense(), units)
     a_rng, b_rng = np.random.default_rng(5), np.random.default_rng(5)
     for count in (3, 1, 4):

@@ -90,20 +90,17 @@ class StatsMatrix:
 
     def swap_sums(self) -> SwapSums:
         """The sums of the permutation test (:meth:`~ts_eval.ranking.rows.Sums.swapped`), which reads only the
-        differences between systems: with ``ids`` (whole numbers, so every sum and difference is exact) the units
-        of rows whose every system has the same statistics under every family are left out
-        (:class:`~ts_eval.ranking.rows.MovingSums`): they add the same to every system, so every difference is the
-        same number, and most sentences are such rows when the systems agree on them."""
+        differences between systems: with ``ids`` (whole numbers, so every sum and difference is exact) each
+        system's statistics less the first system's, over the units whose systems differ under some family
+        (:class:`~ts_eval.ranking.rows.MovingSums`): a unit whose every system has the same statistics adds the
+        same to every system, and most sentences are such units when the systems agree on them."""
         if self.ids is None:
             return self.sums()
-        n, d = len(self.systems), self.data
-        moving = np.zeros(len(d), bool)
-        for a in range(0, len(d), TOTAL_ROWS):
-            part = d[a:a + TOTAL_ROWS]
-            for first, k in self.family_cols.values():
-                block = part[:, first:first + n * k].reshape(len(part), n, k)
-                moving[a:a + len(part)] |= (block != block[:, :1]).any((1, 2))
-        return MovingSums(d, self.ids, moving)
+        n = len(self.systems)
+        later = [np.arange(first + k, first + n * k) for first, k in self.family_cols.values()]
+        base = [np.tile(np.arange(first, first + k), n - 1) for first, k in self.family_cols.values()]
+        return MovingSums(self.data, self.ids, np.concatenate(later or [np.zeros(0, np.intp)]).astype(np.intp),
+                          np.concatenate(base or [np.zeros(0, np.intp)]).astype(np.intp))
 
     def dense(self) -> np.ndarray:
         """(units, K): every unit's row."""
