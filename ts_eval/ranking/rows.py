@@ -134,14 +134,18 @@ def distinct_of(parts: Iterable[np.ndarray], width: int, dtype: Any) -> Tuple[np
 # resampling sums
 
 
-class Sums(Protocol):
-    """Sums of a statistics matrix's units over resamples (``count`` of them drawn from ``rng``)."""
+class SwapSums(Protocol):
+    """Sums of a statistics matrix's units over ``count`` permutations drawn from ``rng``."""
 
     dtype: Any
 
-    def bootstrap(self, rng: np.random.Generator, count: int) -> np.ndarray: ...
-
     def swapped(self, rng: np.random.Generator, count: int) -> np.ndarray: ...
+
+
+class Sums(SwapSums, Protocol):
+    """Sums of a statistics matrix's units over resamples (``count`` of them drawn from ``rng``)."""
+
+    def bootstrap(self, rng: np.random.Generator, count: int) -> np.ndarray: ...
 
 
 def bootstrap_weights(rng: np.random.Generator, resamples: int, units: int, dtype: Any = float) -> np.ndarray:
@@ -226,6 +230,42 @@ class RowSums:
         for r, swapped in enumerate(ahead(lambda: rng.random(self.units) < 0.5, count)):
             counts[r] = np.bincount(self.ids, weights=swapped, minlength=self.n_rows)
         return self.product(counts)
+
+
+class MovingSums:
+    """The permutation sums of whole-number statistics as the test reads them: what every system has more than
+    the first (``table``'s columns ``later`` minus ``base``, system 0 itself 0).  Units whose rows are the same for
+    every system move nothing: every unit's uniform number is drawn (the same numbers as :class:`RowSums`), only
+    the other units' swaps are counted, and only their rows' differences kept (a slab of rows at a time, no copy
+    of the table) and multiplied.  Every sum is an exact integer, so every difference between two systems is the
+    number the sums of every unit give (:meth:`~ts_eval.ranking.sufficient.StatsMatrix.swap_sums`)."""
+
+    def __init__(self, table: np.ndarray, ids: np.ndarray, later: np.ndarray, base: np.ndarray,
+                 slab: int = 1 << 13) -> None:
+        self.units, self.width, self.later = len(ids), table.shape[1], later
+        moving = np.zeros(len(table), bool)
+        for a in range(0, len(table), slab):
+            part = table[a:a + slab]
+            moving[a:a + len(part)] = (part[:, later] != part[:, base]).any(1)
+        rows = np.flatnonzero(moving)
+        diff = np.empty((len(rows), len(later)), table.dtype)
+        for a in range(0, len(rows), slab):
+            part = table[rows[a:a + slab]]
+            diff[a:a + len(part)] = part[:, later] - part[:, base]
+        ids = ids.astype(np.intp)
+        self.picked = np.flatnonzero(moving[ids])                      # the units counted
+        number = np.cumsum(moving, dtype=np.intp) - 1                   # a moving row's number among them
+        self.sums = RowSums(diff, number[ids[self.picked]])
+        self.dtype = self.sums.dtype
+
+    def swapped(self, rng: np.random.Generator, count: int) -> np.ndarray:
+        sums = self.sums
+        counts = sums._rows(count)
+        for r, swapped in enumerate(ahead(lambda: (rng.random(self.units) < 0.5)[self.picked], count)):
+            counts[r] = np.bincount(sums.ids, weights=swapped, minlength=sums.n_rows)
+        out = np.zeros((count, self.width))
+        out[:, self.later] = sums.product(counts)
+        return out
 
 
 def ahead(draw: Callable[[], np.ndarray], count: int) -> Iterator[np.ndarray]:

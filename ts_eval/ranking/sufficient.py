@@ -34,7 +34,7 @@ from ..models.registry import (
     register,
     resolve_models,
 )
-from .rows import DenseSums, RowSums, Sums
+from .rows import DenseSums, MovingSums, RowSums, Sums, SwapSums
 
 #: the distinct rows added up at a time for the totals (a float64 slab of a few MB, never the whole table)
 TOTAL_ROWS = 1 << 13
@@ -87,6 +87,20 @@ class StatsMatrix:
         if self.ids is None:
             return DenseSums(self.data, self.n_units)
         return RowSums(self.data, self.ids)
+
+    def swap_sums(self) -> SwapSums:
+        """The sums of the permutation test (:meth:`~ts_eval.ranking.rows.Sums.swapped`), which reads only the
+        differences between systems: with ``ids`` (whole numbers, so every sum and difference is exact) each
+        system's statistics less the first system's, over the units whose systems differ under some family
+        (:class:`~ts_eval.ranking.rows.MovingSums`): a unit whose every system has the same statistics adds the
+        same to every system, and most sentences are such units when the systems agree on them."""
+        if self.ids is None:
+            return self.sums()
+        n = len(self.systems)
+        later = [np.arange(first + k, first + n * k) for first, k in self.family_cols.values()]
+        base = [np.tile(np.arange(first, first + k), n - 1) for first, k in self.family_cols.values()]
+        return MovingSums(self.data, self.ids, np.concatenate(later or [np.zeros(0, np.intp)]).astype(np.intp),
+                          np.concatenate(base or [np.zeros(0, np.intp)]).astype(np.intp))
 
     def dense(self) -> np.ndarray:
         """(units, K): every unit's row."""
