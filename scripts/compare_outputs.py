@@ -304,9 +304,17 @@ def build_jobs(data: Path, corpora: List[Path], work: Path, quick: bool) -> Jobs
     germ = data / "germeval2014"
     study_jobs(jobs, Shared(data, gold, systems, few, chosen, multi, cu_gold, cu_systems, js_gold, js_systems,
                             br_gold), work, quick)
-    for s in sorted((germ / "systems-6col").glob("*.tsv"))[:2]:
+    six = sorted((germ / "systems-6col").glob("*.tsv"))
+    for s in six[:2]:
         jobs.add(f"germeval {s.stem}", ["germeval", str(s), "-o", "{out}"])
-        jobs.add(f"germeval {s.stem} json", ["germeval", str(s), "--format", "json", "-o", "{out}"])
+    for s in six[:2] if quick else six:         # every system: its JSON and the official scorer's layout
+        for fmt in ("json", "nereval"):
+            jobs.add(f"germeval {s.stem} {fmt}", ["germeval", str(s), "--format", fmt, "-o", "{out}"])
+    for fmt in ("markdown", "latex", "csv", "html"):
+        jobs.add(f"germeval {six[0].stem} {fmt}", ["germeval", str(six[0]), "--format", fmt, "-o", "{out}"])
+    for name, extra in (("conlleval policy, no fair", ["--policy", "conlleval", "--no-fair"]),
+                        ("last chunk counted, separators at 0.5", ["--count-last-chunk", "--separator-weight", "0.5"])):
+        jobs.add(f"germeval {six[0].stem} {name}", ["germeval", str(six[0]), *extra, "--format", "json", "-o", "{out}"])
     for s in sorted((germ / "systems").glob("*.conll"))[:3]:
         jobs.add(f"score germeval {s.stem}", ["score", "--gold", str(germ / "gold.iob2"), str(s), "--format", "json",
                                               "-o", "{out}"])
