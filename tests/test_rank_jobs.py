@@ -14,8 +14,8 @@ from streamed import QUICK, run, without_timings
 from test_rank_blocks import text
 
 import ts_eval.ranking.blocks as in_blocks
-import ts_eval.ranking.processes as processes
 import ts_eval.ranking.shards as shards
+import ts_eval.streaming.processes as processes
 from ts_eval.io.inputs import Inputs
 from ts_eval.ranking.blocks import StatsBuilder
 from ts_eval.ranking.study import _Plan
@@ -36,9 +36,9 @@ def small_shards(monkeypatch):
     started: List[int] = []
     real = processes.Started.__init__
 
-    def counted(self, works):
+    def counted(self, works, workers=None):
         started.append(len(works))
-        real(self, works)
+        real(self, works, workers)
 
     monkeypatch.setattr(shards, "MIN_SHARD_BYTES", 200)
     monkeypatch.setattr(in_blocks, "BLOCK_BYTES", 80)

@@ -12,10 +12,9 @@ fit the columns (the one process reports that where it does).
 from __future__ import annotations
 
 import dataclasses
-from collections import deque
-from typing import TYPE_CHECKING, Any, Callable, Deque, Dict, Iterator, List, Optional, Sequence, Tuple, Union
+import functools
+from typing import TYPE_CHECKING, Any, Callable, Dict, Iterator, List, Optional, Sequence
 
-from ..errors import TsEvalError
 from ..io.source import STDIN
 
 if TYPE_CHECKING:
@@ -55,44 +54,16 @@ def in_shards(read: Inputs, names: Optional[Sequence[str]], annotators: int, job
     shards = file_shards(path, n, **{k: v for k, v in cut.items() if v is not None})
     if len(shards) < 2:
         return None
-    each = [(dataclasses.replace(read, shard=(s.start, s.stop, s.lines, s.head), jobs=1), names, work)
+    each = [functools.partial(work, dataclasses.replace(read, shard=(s.start, s.stop, s.lines, s.head), jobs=1), names)
             for s in shards]
     return _in_order(each, min(jobs, len(each)))
 
 
-_Job = Tuple["Inputs", Optional[Sequence[str]], Work]
+def _in_order(each: Sequence[Callable[[], List[Any]]], workers: int) -> Iterator[Any]:
+    """What every shard gives, in order, from ``workers`` processes; the first error (a shard's lines are the
+    file's) is raised where one process would raise it."""
+    from ..streaming.processes import start
 
-
-def _in_order(each: List[_Job], workers: int) -> Iterator[Any]:
-    """What every job gives, in order, from ``workers`` processes (at most ``workers + 1`` jobs at a time); the
-    first error (a shard's lines are the file's) is raised where one process would raise it."""
-    import multiprocessing
-    from concurrent.futures import Future, ProcessPoolExecutor
-
-    pool = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork"))
-    pending: Deque[Future[Union[List[Any], Exception]]] = deque()
-    todo = iter(each)
-    try:
-        for job in todo:
-            pending.append(pool.submit(_run, job))
-            if len(pending) > workers:
-                break
-        while pending:
-            got = pending.popleft().result()
-            more = next(todo, None)
-            if more is not None:
-                pending.append(pool.submit(_run, more))
-            if isinstance(got, Exception):
-                raise got
+    with start(each, workers) as started:
+        for got in started:
             yield from got
-    finally:
-        pool.shutdown(wait=True, cancel_futures=True)
-
-
-def _run(job: _Job) -> Union[List[Any], Exception]:
-    """One process's shard: what its work gives, or the error it holds."""
-    read, names, work = job
-    try:
-        return work(read, names)
-    except (TsEvalError, ValueError) as err:
-        return err

@@ -10,8 +10,9 @@ the file is read again in one process, so that the error is the one the whole fi
 """
 from __future__ import annotations
 
+import functools
 import os
-from typing import Any, Dict, List, Optional, Tuple, Union
+from typing import Any, Dict, List, Optional, Tuple
 
 from ..core import measures
 from ..errors import OptionError, TsEvalError
@@ -53,19 +54,11 @@ def _shard_sums(job: _Job) -> Tuple[GermEvalSums, Optional[Source]]:
                       last=last)
 
 
-def _caught(job: _Job) -> Union[Tuple[GermEvalSums, Optional[Source]], Exception]:
-    try:
-        return _shard_sums(job)
-    except (TsEvalError, ValueError) as err:
-        return err
-
-
 def _in_shards(path: str, jobs: int, options: Dict[str, Any]) -> Optional[Tuple[GermEvalSums, Optional[Source]]]:
     """The sums of the file from up to ``jobs`` processes, a shard each, added in order (None: one process will
     do -- a small file, standard input, a compressed file, a file that cannot be cut -- or a shard holds an
     error)."""
-    import multiprocessing
-    from concurrent.futures import ProcessPoolExecutor
+    from ..streaming.processes import start
 
     try:
         jobs = min(jobs, os.path.getsize(path) // MIN_SHARD_BYTES)
@@ -75,14 +68,14 @@ def _in_shards(path: str, jobs: int, options: Dict[str, Any]) -> Optional[Tuple[
     if shards is None:
         return None
     each: List[_Job] = [(path, s, k == len(shards) - 1, options) for k, s in enumerate(shards)]
-    with ProcessPoolExecutor(len(shards), mp_context=multiprocessing.get_context("fork")) as pool:
-        parts = list(pool.map(_caught, each))
     total: Optional[Tuple[GermEvalSums, Optional[Source]]] = None
-    for part in parts:
-        if isinstance(part, Exception):
-            return None
-        if total is None:
-            total = part
-        else:
-            total[0].add_sums(part[0])
+    try:
+        with start([functools.partial(_shard_sums, job) for job in each]) as started:
+            for part in started:
+                if total is None:
+                    total = part
+                else:
+                    total[0].add_sums(part[0])
+    except (TsEvalError, ValueError):
+        return None
     return total

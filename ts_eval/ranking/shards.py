@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Callable, Iterator, List, Optional, Tuple
 
 from ..errors import InputError
 from ..io.source import STDIN
-from .processes import Started, forks, start
+from ..streaming.processes import Started, forks, start
 
 if TYPE_CHECKING:
     from ..core.corpus import Corpus
@@ -78,7 +78,7 @@ def _work(task: Task, shard: Shard, block_bytes: int, report: bool, make: Callab
 def _parts(task: Task, shards: List[Shard], started: Started, report: bool) -> Iterator[StatsBuilder]:
     """The later shards' builders in order (their errors raised with the file's line numbers); with ``report``,
     then the task's counts and report are those of every shard."""
-    from ..streaming.shards import add_shards, lines_before
+    from ..streaming.shards import add_shards, with_file_lines
 
     counts = [task.counts]
     try:
@@ -86,9 +86,7 @@ def _parts(task: Task, shards: List[Shard], started: Started, report: bool) -> I
             try:
                 builder, part = started.result(k)
             except InputError as err:
-                if err.line is None or not shard.start:
-                    raise
-                raise type(err)(list(err.parts), err.path, err.line + lines_before(shard.path, shard.start)) from None
+                raise with_file_lines(err, shard) from None
             counts.append(part)
             yield builder
     finally:

@@ -531,7 +531,7 @@ def _ranked(sm: StatsMatrix, info: Dict[str, Any], plan: _Plan, elapsed: float, 
     test = permutations and runs is None    # (runs: the pairs are compared by their runs' scores instead)
     beside = None
     if test and bootstrap and jobs > 1:
-        from .processes import start
+        from ..streaming.processes import start
 
         beside = start([lambda: _permutation(sm, order, permutations, perm_seq, None, scores)])
     if bootstrap:

@@ -30,7 +30,7 @@ import dataclasses
 from typing import TYPE_CHECKING, Any, Callable, Dict, Optional, Sequence, Tuple, Union
 
 from ..core.corpus import Corpus, select_labels
-from ..errors import InputError, OptionError, TsEvalError
+from ..errors import InputError, OptionError
 from ..io.inputs import Inputs
 from ..io.source import STDIN
 from ..models.counts import Counts, count_corpus
@@ -146,11 +146,11 @@ def _in_shards(inputs: Inputs, options: Dict[str, Any]) -> Optional[Counts]:
     do, or the file cannot be cut -- gold with system files, standard input, a compressed file, the scheme
     ``auto``).  The first shard that holds an error holds the file's first: its error is raised, with the file's
     line numbers."""
-    import multiprocessing
+    import functools
     import os
-    from concurrent.futures import ProcessPoolExecutor
 
-    from .shards import add_shards, file_shards, lines_before
+    from .processes import start
+    from .shards import add_shards, file_shards, with_file_lines
 
     path, scheme = inputs.file, inputs.scheme or inputs.default_scheme
     if path is None or path == STDIN or scheme == "auto":
@@ -165,21 +165,13 @@ def _in_shards(inputs: Inputs, options: Dict[str, Any]) -> Optional[Counts]:
     shards = file_shards(path, jobs, count_lines=False, **{k: v for k, v in cut.items() if v is not None})
     if len(shards) < 2:
         return None
-    each = [(dataclasses.replace(inputs, shard=(s.start, s.stop, s.lines, s.head), jobs=1), options) for s in shards]
-    with ProcessPoolExecutor(len(shards), mp_context=multiprocessing.get_context("fork")) as pool:
-        parts = list(pool.map(_count_shard, each))
-    for shard, part in zip(shards, parts):
-        if isinstance(part, InputError) and part.line is not None and shard.start:
-            raise type(part)(list(part.parts), part.path, part.line + lines_before(path, shard.start))
-        if isinstance(part, Exception):
-            raise part
-    return add_shards(shards, [part for part in parts if isinstance(part, Counts)])
-
-
-def _count_shard(job: Tuple[Inputs, Dict[str, Any]]) -> Union[Counts, Exception]:
-    """One process's shard: its counts, or the error it holds."""
-    shard, options = job
-    try:
-        return count(shard, **options)
-    except (TsEvalError, ValueError) as err:
-        return err
+    each = [functools.partial(count, dataclasses.replace(inputs, shard=(s.start, s.stop, s.lines, s.head), jobs=1),
+                              **options) for s in shards]
+    parts = []
+    with start(each) as started:
+        for k, shard in enumerate(shards):
+            try:
+                parts.append(started.result(k))
+            except InputError as err:
+                raise with_file_lines(err, shard) from None
+    return add_shards(shards, parts)

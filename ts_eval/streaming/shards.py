@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any, List, Sequence, Tuple
 
 import numpy as np
 
+from ..errors import InputError
 from ..io import columns
 from ..io.columns import Head
 from ..io.conll import conll_shards
@@ -57,6 +58,13 @@ def add_shards(shards: Sequence[Shard], parts: Sequence[Counts]) -> Counts:
             part = part.after_lines(counted[1])
         total = total + part
     return total
+
+
+def with_file_lines(err: InputError, shard: Shard) -> InputError:
+    """``err``, raised reading ``shard`` (its lines counted from the shard's start), with the file's line numbers."""
+    if err.line is None or not shard.start:
+        return err
+    return type(err)(list(err.parts), err.path, err.line + lines_before(shard.path, shard.start))
 
 
 def lines_before(path: str, offset: int, *, after: Tuple[int, int] = (0, 0)) -> int:
