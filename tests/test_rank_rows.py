@@ -121,8 +121,9 @@ def test_row_sums_are_the_sums_of_every_unit_draw_for_draw(units):
 
 @pytest.mark.parametrize("distinct_rows", [300, (1 << 16) + 5])
 def test_row_sums_keep_their_counts_and_looked_up_rows_from_call_to_call_draw_for_draw(distinct_rows):
-    """Past 2**16 rows the rows are looked up as intp, below as uint16; the counts' room is kept from one call
-    to the next (a smaller call after a larger one): every call's sums are those of every unit's row."""
+    """Past 2**16 rows the rows are looked up as uint32 (widened to intp in a kept buffer for counting), below as
+    uint16; the counts' room is kept from one call to the next (a smaller call after a larger one): every call's
+    sums are those of every unit's row."""
     units = distinct_rows + 700
     rng = np.random.default_rng(distinct_rows)
     data = np.zeros((units, 3), np.float32)
@@ -132,7 +133,7 @@ def test_row_sums_keep_their_counts_and_looked_up_rows_from_call_to_call_draw_fo
     table, ids = distinct(data)
     dense, kept = DenseSums(data, units), RowSums(table, ids)
     assert len(table) > distinct_rows - 1
-    assert kept.lookup.dtype == (np.intp if len(table) > 1 << 16 else np.uint16)
+    assert kept.lookup.dtype == (np.uint32 if len(table) > 1 << 16 else np.uint16)
     a_rng, b_rng = np.random.default_rng(4), np.random.default_rng(4)
     for draw, count in (("bootstrap", 3), ("swapped", 2), ("bootstrap", 1), ("bootstrap", 2), ("swapped", 3)):
         a, b = getattr(dense, draw)(a_rng, count), getattr(kept, draw)(b_rng, count)
