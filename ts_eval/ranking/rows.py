@@ -75,26 +75,31 @@ class RowTable:
         fresh = np.flatnonzero(~found)
         fresh = fresh[np.argsort(first[fresh], kind="stable")]      # numbered in order of first use
         number[fresh] = known + np.arange(len(fresh))
-        ids = number[inverse.reshape(-1)]
+        inverse = inverse.reshape(-1)
+        ids = number[inverse]
         new_rows = block[first[fresh]]
-        wrong = self._wrong(block, ids, table, new_rows, known)
+        wrong = self._wrong(block, first, inverse, number, table, known)
         if len(wrong):                          # a hash of another row: these rows are kept again
             ids[wrong] = known + len(fresh) + np.arange(len(wrong))
             new_rows = np.concatenate([new_rows, block[wrong]])
-        self.hashes = np.concatenate([self.hashes, uh[fresh]])
-        self.where = np.concatenate([self.where, number[fresh]])
-        order = np.argsort(self.hashes, kind="stable")
-        self.hashes, self.where = self.hashes[order], self.where[order]
+        # the new hashes put in their places (a block's few among the sorted many: no sort of them all)
+        added = np.sort(uh[fresh])
+        at = np.searchsorted(self.hashes, added)
+        self.where = np.insert(self.where, at, number[fresh][np.argsort(uh[fresh])])
+        self.hashes = np.insert(self.hashes, at, added)
         return ids.astype(np.int32), new_rows
 
     @staticmethod
-    def _wrong(block: np.ndarray, ids: np.ndarray, table: np.ndarray, new_rows: np.ndarray,
+    def _wrong(block: np.ndarray, first: np.ndarray, inverse: np.ndarray, number: np.ndarray, table: np.ndarray,
                known: int) -> np.ndarray:
-        """The rows of ``block`` whose number points at other values."""
-        same = np.ones(len(block), bool)
-        old = ids < known
-        same[old] = (table[ids[old]] == block[old]).all(1)
-        same[~old] = (new_rows[ids[~old] - known] == block[~old]).all(1)
+        """The rows of ``block`` whose number may point at other values: each row is compared with the first row
+        of its hash in the block (near at hand), and each hash's first row whose number is an older row with that
+        row of ``table`` (once per distinct hash, not once per row: the table is large and read at random)."""
+        same = (block == block[first[inverse]]).all(1)
+        older = np.flatnonzero(number < known)
+        agrees = np.ones(len(number), bool)
+        agrees[older] = (table[number[older]] == block[first[older]]).all(1)
+        same &= agrees[inverse]
         return np.flatnonzero(~same)
 
 
