@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 import random
-from typing import List
+from typing import ClassVar, List
 
 import numpy as np
 import pytest
@@ -90,6 +90,42 @@ def test_rows_whose_hashes_collide_are_kept_apart(tmp_path, monkeypatch):
     assert np.array_equal(table[ids], data)
 
 
+class _Counted(np.ndarray):
+    """A table that notes how many rows each read at random takes."""
+
+    taken: ClassVar[List[int]] = []
+
+    def __getitem__(self, index):
+        if isinstance(index, np.ndarray) and index.dtype.kind in "iu":
+            _Counted.taken.append(len(index))
+        return np.asarray(super().__getitem__(index))
+
+
+def test_a_block_reads_the_table_once_per_distinct_row_and_finds_collisions_still():
+    """A block's rows are checked against the rows their hashes found in the table once per distinct hash (at
+    10M tokens the table is 97 MB, read at random), the block's other rows against the first of their hash; a
+    hash that two different rows share still keeps them apart, in the block and against the table."""
+    rng = np.random.default_rng(3)
+    old = rng.integers(0, 5, size=(40, 6)).astype(np.float32)
+    found = RowTable()
+    table = np.zeros((200, 6), np.float32)
+    _, new = found.ids(old, table, 0, True)
+    table[:len(new)] = new
+    known = len(new)
+    block = old[rng.integers(0, 40, size=300)]                 # 300 rows, at most 40 distinct, all in the table
+    _Counted.taken = []
+    ids, fresh = found.ids(block, table.view(_Counted), known, True)
+    assert len(fresh) == 0 and np.array_equal(table[ids], block)
+    assert sum(_Counted.taken) == len(np.unique(block, axis=0)) < len(block)
+    for h in (lambda r, whole=None: np.zeros(len(r), np.uint64),                      # every row collides
+              lambda r, whole=None: (np.arange(len(r)) % 2).astype(np.uint64)):      # rows paired at random
+        with pytest.MonkeyPatch.context() as mp:
+            mp.setattr(rows_module, "row_hashes", h)
+            data = rng.integers(0, 3, size=(500, 4)).astype(np.float32)
+            table2, ids2 = distinct(data, chunk=64)
+            assert np.array_equal(table2[ids2], data)
+
+
 def test_distinct_rows_and_their_numbers():
     rng = np.random.default_rng(4)
     data = rng.integers(0, 3, size=(3000, 5)).astype(np.float32)
@@ -121,8 +157,9 @@ def test_row_sums_are_the_sums_of_every_unit_draw_for_draw(units):
 
 @pytest.mark.parametrize("distinct_rows", [300, (1 << 16) + 5])
 def test_row_sums_keep_their_counts_and_looked_up_rows_from_call_to_call_draw_for_draw(distinct_rows):
-    """Past 2**16 rows the rows are looked up as intp, below as uint16; the counts' room is kept from one call
-    to the next (a smaller call after a larger one): every call's sums are those of every unit's row."""
+    """Past 2**16 rows the rows are looked up as uint32 (widened to intp in a kept buffer for counting), below as
+    uint16; the counts' room is kept from one call to the next (a smaller call after a larger one): every call's
+    sums are those of every unit's row."""
     units = distinct_rows + 700
     rng = np.random.default_rng(distinct_rows)
     data = np.zeros((units, 3), np.float32)
@@ -132,7 +169,7 @@ def test_row_sums_keep_their_counts_and_looked_up_rows_from_call_to_call_draw_fo
     table, ids = distinct(data)
     dense, kept = DenseSums(data, units), RowSums(table, ids)
     assert len(table) > distinct_rows - 1
-    assert kept.lookup.dtype == (np.intp if len(table) > 1 << 16 else np.uint16)
+    assert kept.lookup.dtype == (np.uint32 if len(table) > 1 << 16 else np.uint16)
     a_rng, b_rng = np.random.default_rng(4), np.random.default_rng(4)
     for draw, count in (("bootstrap", 3), ("swapped", 2), ("bootstrap", 1), ("bootstrap", 2), ("swapped", 3)):
         a, b = getattr(dense, draw)(a_rng, count), getattr(kept, draw)(b_rng, count)
