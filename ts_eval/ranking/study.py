@@ -20,12 +20,10 @@ and units give the same numbers.
 """
 from __future__ import annotations
 
-import threading
 import time
 import warnings
 from dataclasses import dataclass, field
-from functools import partial
-from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple, Union
+from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
@@ -511,9 +509,8 @@ def _ranked(sm: StatsMatrix, info: Dict[str, Any], plan: _Plan, elapsed: float, 
             progress: Optional[Progress], aso_resamples: int = 1000, aso_threshold: float = 0.2,
             jobs: int = 1) -> RankingResult:
     """The ranking of statistics ``sm`` (``info``: what the result says about the corpus; ``elapsed``: the
-    seconds the statistics took): the permutation test is run while the bootstrap is drawn, from the same seeds
-    (the same numbers), in a thread beside it (``jobs`` 1: numpy draws and counts without the interpreter's lock,
-    so the two share the cores the bootstrap leaves) or in another process (``jobs`` > 1)."""
+    seconds the statistics took; ``jobs`` > 1: the permutation test in another process while the bootstrap is
+    drawn, from the same seeds: the same numbers)."""
     names, model_list, reference = plan.names, plan.models, plan.reference
     timings: Dict[str, float] = {"statistics": elapsed}
     t0 = time.perf_counter()
@@ -532,12 +529,11 @@ def _ranked(sm: StatsMatrix, info: Dict[str, Any], plan: _Plan, elapsed: float, 
     boot_seq, perm_seq, runs_seq = np.random.SeedSequence(seed).spawn(3)   # (the first two: as spawn(2) gives)
     boot = perm = None
     test = permutations and runs is None    # (runs: the pairs are compared by their runs' scores instead)
-    beside: Optional[Any] = None
-    if test and bootstrap:          # the permutation test beside the bootstrap: another process, or a thread
+    beside = None
+    if test and bootstrap and jobs > 1:
         from ..streaming.processes import start
 
-        work = partial(_permutation, sm, order, permutations, perm_seq, None, scores)
-        beside = start([work]) if jobs > 1 else Beside(work)
+        beside = start([lambda: _permutation(sm, order, permutations, perm_seq, None, scores)])
     if bootstrap:
         t0 = time.perf_counter()
         second = None if runs is None else (runs, runs_seq)
@@ -574,32 +570,6 @@ def _ranked(sm: StatsMatrix, info: Dict[str, Any], plan: _Plan, elapsed: float, 
     return RankingResult(task, names, [mo.name for mo in model_list], [mo.title for mo in model_list], reference,
                          scores, ranks, order, rho, tied, tau, info, boot, perm, settings, timings, uncertainty,
                          run_scores)
-
-
-class Beside:
-    """Work done in a thread beside the caller's (:meth:`result` waits for it and raises its error); the thread is a
-    daemon, so a caller that stops (an error, Ctrl-C) never waits for it at exit."""
-
-    def __init__(self, work: Callable[[], Any]) -> None:
-        self.got: List[Tuple[bool, Any]] = []
-        self.thread = threading.Thread(target=self._run, args=(work,), name="ts_eval-beside", daemon=True)
-        self.thread.start()
-
-    def _run(self, work: Callable[[], Any]) -> None:
-        try:
-            self.got.append((True, work()))
-        except BaseException as err:     # handed to the caller, who raises it
-            self.got.append((False, err))
-
-    def result(self, k: int = 0) -> Any:
-        self.thread.join()
-        ok, got = self.got[k]
-        if not ok:
-            raise got
-        return got
-
-    def close(self) -> None:
-        """(Nothing to let go: the thread ends with its work.)"""
 
 
 def _permutation(sm: StatsMatrix, order: np.ndarray, permutations: int, seed_seq: np.random.SeedSequence,
