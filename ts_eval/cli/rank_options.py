@@ -29,8 +29,7 @@ def add_rank_options(p: argparse.ArgumentParser) -> None:
                    help="what the bootstrap and the permutation test resample (document: from -DOCSTART-)")
     m.add_argument("--jobs", type=processes, default=1, metavar="N",
                    help="N processes: the statistics of one column FILE in shards of whole sentences, and the "
-                        "permutation test in a process beside the bootstrap (default 1: in a thread beside it; the "
-                        "same numbers whatever N)")
+                        "permutation test beside the bootstrap (default 1; the same numbers whatever N)")
     m.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
     m.add_argument("--confidence", type=float, default=0.95, help="interval level (default 0.95)")
     m.add_argument("--alpha", type=float, default=0.05,
