@@ -13,7 +13,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from pages import DEMO_SYSTEMS, demo_corpus
 
-from ts_eval.analysis import corpus_blocks
+from ts_eval.analysis import corpus_blocks, errors_suspects
 from ts_eval.analysis import errors as errors_module
 from ts_eval.analysis.errors import error_analysis
 from ts_eval.analysis.errors_blocks import ErrorCounts
@@ -60,6 +60,7 @@ def _file(seed: int, sentences: int, systems: int = 4) -> Path:
 def _analysis(corpus, monkeypatch, block_tokens: int, cut: bool = True, **options):
     with monkeypatch.context() as m:
         m.setattr(corpus_blocks, "BLOCK_TOKENS", block_tokens)
+        m.setattr(errors_suspects, "UNANNOTATED_TOKENS", block_tokens if cut else 1 << 40)
         if not cut:
             m.setattr(errors_module, "can_cut", lambda *a: False)
         return error_analysis(corpus, **options)
@@ -76,8 +77,8 @@ def _json(a) -> str:
 def test_blocks_down_to_one_sentence_give_the_analysis_of_the_whole_corpus(monkeypatch, seed, sentences,
                                                                            block_tokens, top, min_agree):
     """Every list (its order, counts, first occurrences and examples), every confusion matrix, every
-    document's scores and every suspect: the same whether the corpus is one block or blocks of at least
-    ``block_tokens`` tokens (1: each sentence a block)."""
+    document's scores, every suspect and every string gold leaves unannotated: the same whether the corpus
+    is one block or blocks of at least ``block_tokens`` tokens (1: each sentence a block)."""
     corpus = read_conll(str(_file(seed, sentences)), gold_column=2, system_columns=[3, 4, 5, 6],
                         names=["w", "x", "y", "z"])
     assert corpus_blocks.can_cut(corpus, list(corpus.systems), [""])
@@ -121,3 +122,16 @@ def test_the_suspects_kept_are_the_first_top_of_the_whole_ranking(monkeypatch, t
     cut = _analysis(corpus, monkeypatch, 1, top=top, min_agree=2).suspects
     assert every.total == cut.total > top
     assert [s.to_dict() for s in cut.suspects] == [s.to_dict() for s in every.suspects[:top]]
+
+
+def test_unannotated_strings_are_found_across_pieces(monkeypatch):
+    """A string that is a gold span in the last sentence and unannotated in the first (in the same context) is
+    found when every sentence is read on its own: the gold keys are all known before the windows are looked at."""
+    path = Path(tempfile.mkdtemp()) / "u.conll"
+    path.write_text("the O O O O\nParis O O O O\nof O O O O\n\nthe O O O O\nParis O O O O\nof O O O O\n\n"
+                    "the O O O O\nParis B-LOC B-LOC B-LOC B-LOC\nof O O O O\n", encoding="utf-8")
+    corpus = read_conll(str(path), gold_column=2, system_columns=[3, 4, 5], names=["x", "y", "z"])
+    whole = _analysis(corpus, monkeypatch, 1, cut=False)
+    found = whole.suspects.unannotated
+    assert whole.suspects.unannotated_total == 1 and found[0].text == "Paris" and found[0].deviating == 2
+    assert _json(_analysis(corpus, monkeypatch, 1)) == _json(whole)
