@@ -17,8 +17,10 @@ reject in the same way, spans they agree gold lacks, and strings gold labels inc
 
 A system's own numbers depend only on gold and that system; nothing depends on the order in which
 the systems are given.  Everything is read from the shared matcher's pairs and Ortmann's
-outcomes, vectorised over the corpus; 28 systems of CoNLL-2003's test set take well under a
-second (``scripts/gold_suspects_conll2003.py`` measures it).
+outcomes, vectorised over a block of sentences at a time (:class:`.errors_blocks.ErrorCounts`: the
+pairs, events and strings of one block exist at once; :func:`error_result` then makes the examples of
+the listed errors and suspects); 28 systems of CoNLL-2003's test set take well under a second
+(``scripts/gold_suspects_conll2003.py`` measures it).
 """
 from __future__ import annotations
 

@@ -412,13 +412,14 @@ class _Piece:
         return glen, gkey
 
     def unannotated(self, m: int, keys: np.ndarray) -> Tuple[np.ndarray, np.ndarray]:
-        """The windows of ``m`` tokens within a sentence, touching no gold span, whose key is among ``keys``:
-        their first tokens (in the whole corpus) and keys."""
+        """The windows of ``m`` tokens within a sentence, touching no gold span, whose key is among ``keys``
+        (sorted): their first tokens (in the whole corpus) and keys."""
         a = np.arange(max(0, self.n - m + 1))
         a = a[(a + m) <= self.end_tok[a]]                                       # within one sentence
         a = a[self.cum[a + m] == self.cum[a]]                                   # no gold token inside
         k = self.keys(a, m)
-        hit = np.isin(k, keys)
+        at = np.minimum(np.searchsorted(keys, k), max(len(keys) - 1, 0))
+        hit = keys[at] == k if len(keys) else np.zeros(len(k), bool)
         return a[hit] + self.t0, k[hit]
 
 
@@ -439,7 +440,7 @@ def unannotated_inconsistencies(corpus: Corpus, texts: Texts, top: Optional[int]
         keys.append(gkey_p)
     glen, gkey = np.concatenate(lens), np.concatenate(keys)
     lengths = np.unique(glen).tolist()
-    wanted = {m: gkey[glen == m] for m in lengths}
+    wanted = {m: np.unique(gkey[glen == m]) for m in lengths}         # sorted, for a binary search per window
     hits: Dict[int, List[Tuple[np.ndarray, np.ndarray]]] = {m: [] for m in lengths}
     for t0, t1 in pieces:
         piece = _Piece(corpus, codes, t0, t1)
