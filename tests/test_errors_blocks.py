@@ -8,6 +8,7 @@ import tempfile
 from pathlib import Path
 from typing import List
 
+import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -135,3 +136,16 @@ def test_unannotated_strings_are_found_across_pieces(monkeypatch):
     found = whole.suspects.unannotated
     assert whole.suspects.unannotated_total == 1 and found[0].text == "Paris" and found[0].deviating == 2
     assert _json(_analysis(corpus, monkeypatch, 1)) == _json(whole)
+
+
+def test_lower_cased_token_ids_take_four_bytes_a_token():
+    """The unannotated strings' token codes: 4 bytes a token (the only token-sized array the search keeps
+    for the whole corpus), the same ids as before."""
+    from ts_eval.analysis.errors_text import Texts
+
+    corpus = read_conll(str(_file(5, 30)), gold_column=2, system_columns=[3, 4, 5, 6], names=["w", "x", "y", "z"])
+    codes = Texts(corpus).lower_ids()
+    toks = corpus.tokens(0, corpus.n_tokens)
+    index: dict = {}
+    assert codes.dtype == np.int32
+    assert codes.tolist() == [index.setdefault(t.lower(), len(index)) for t in toks]

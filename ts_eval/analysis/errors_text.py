@@ -65,7 +65,7 @@ class Texts:
         return range_strings(self.tokens, self.corpus.n_tokens, start, last, lower)
 
     def lower_ids(self) -> np.ndarray:
-        """Per token an id of its lower-cased text (equal texts, equal ids)."""
+        """Per token an id of its lower-cased text (equal texts, equal ids; int32 while they fit)."""
         if self._lower is None:
             if self.tokens is None:
                 self._lower = np.zeros(self.corpus.n_tokens, np.int64)
@@ -73,7 +73,7 @@ class Texts:
                 _, ids, raw = token_texts(self.corpus)
                 index: Dict[str, int] = {}
                 lower = np.fromiter((index.setdefault(t.lower(), len(index)) for t in raw), np.int64, len(raw))
-                self._lower = lower[ids]
+                self._lower = (lower.astype(np.int32) if len(index) < 2 ** 31 else lower)[ids]    # 4 bytes a token
         return self._lower
 
     def text(self, start: int, last: int) -> str:
