@@ -284,15 +284,17 @@ def _count_rows(training: Training, text: Text, spans: SpanSet) -> Tuple[np.ndar
     strings = text.strings(spans)
     where = {lab: k for k, lab in enumerate(training.labels)}
     lab_in_train = np.array([where.get(lab, -1) for lab in text.corpus.labels] or [-1], np.int64)
-    total = np.zeros(len(spans))
-    same = np.zeros(len(spans))
     mine = lab_in_train[spans.label] if len(spans) else np.zeros(0, np.int64)
-    for i, s in enumerate(strings):
-        row = training.counts.get(s)
+    # each distinct string looked up once; its training row (zeros: not a training entity)
+    index: Dict[str, int] = {}
+    sid = np.fromiter((index.setdefault(x, len(index)) for x in strings), np.int64, len(strings))
+    rows = np.zeros((len(index) + 1, len(training.labels) + 1), np.int64)     # a last column of zeros: no label
+    for j, x in enumerate(index):
+        row = training.counts.get(x)
         if row is not None:
-            total[i] = row.sum()
-            if mine[i] >= 0:
-                same[i] = row[mine[i]]
+            rows[j, :-1] = row
+    total = rows.sum(axis=1)[sid].astype(float)
+    same = rows[sid, mine].astype(float)                  # mine -1: the column of zeros
     return total, same
 
 

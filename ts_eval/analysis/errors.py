@@ -17,36 +17,37 @@ reject in the same way, spans they agree gold lacks, and strings gold labels inc
 
 A system's own numbers depend only on gold and that system; nothing depends on the order in which
 the systems are given.  Everything is read from the shared matcher's pairs and Ortmann's
-outcomes, vectorised over the corpus; 28 systems of CoNLL-2003's test set take well under a
-second (``scripts/gold_suspects_conll2003.py`` measures it).
+outcomes, vectorised over a block of sentences at a time (:class:`.errors_blocks.ErrorCounts`: the
+pairs, events and strings of one block exist at once; :func:`error_result` then makes the examples of
+the listed errors and suspects); 28 systems of CoNLL-2003's test set take well under a second
+(``scripts/gold_suspects_conll2003.py`` measures it).
 """
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Dict, List, Optional, Sequence, Tuple
+from typing import Any, Dict, List, Optional, Sequence
 
 import numpy as np
 
-from ..core.corpus import Corpus, SpanSet
-from ..core.matching import ThresholdLike, meets, parse_threshold
+from ..core.corpus import Corpus
+from ..core.matching import ThresholdLike, parse_threshold
 from ..errors import OptionError
-from ..fair.algorithm import fair_errors
 from ..fair.types import OUTCOME_NAMES
-from ..models.context import CorpusData
 from ..results.display import Displayed, listing
 from ..results.vocabulary import layout
-from .errors_documents import DocumentScores, document_scores
-from .errors_lists import ErrorGroup, Events, error_events, group, type_counts
-from .errors_match import MATCHINGS, Confusion, best_counterparts, confusion
+from .corpus_blocks import can_cut, sentence_blocks
+from .errors_blocks import ErrorCounts
+from .errors_documents import DocumentScores, sentence_documents
+from .errors_lists import ErrorGroup
+from .errors_match import MATCHINGS, Confusion
 from .errors_suspects import (
     Suspects,
     check_min_agree,
     label_inconsistencies,
     rank_suspects,
-    system_suspects,
     unannotated_inconsistencies,
 )
-from .errors_text import Texts, example, focus, gold_where, side_where
+from .errors_text import Shifted, Texts, example, focus, gold_where, side_where
 from .gold_suspects import WINDOW
 
 
@@ -120,55 +121,22 @@ def _check(corpus: Corpus, systems: Optional[Sequence[str]], top: Optional[int],
     return names
 
 
-def _rows(ev: Events, corpus: Corpus, gsid: np.ndarray, ssid: np.ndarray, ss: SpanSet) -> Dict[str, np.ndarray]:
-    """One system's error events as the grouping's key columns, with each event's first token."""
-    g, s = ev.gold, ev.system
-    hg, hs = g >= 0, s >= 0
-    gold = corpus.gold
-    gi, si = np.maximum(g, 0), np.maximum(s, 0)
-    first = np.where(hg, gold.start[gi] if len(gold) else 0, np.iinfo(np.int64).max)
-    if len(ss):
-        first = np.minimum(first, np.where(hs, ss.start[si], np.iinfo(np.int64).max))
-    return {"code": ev.code,
-            "glab": np.where(hg, gold.label[gi] if len(gold) else -1, -1).astype(np.int64),
-            "gsid": np.where(hg, gsid[gi] if len(gsid) else -1, -1).astype(np.int64),
-            "slab": np.where(hs, ss.label[si] if len(ss) else -1, -1).astype(np.int64),
-            "ssid": np.where(hs, ssid[si] if len(ssid) else -1, -1).astype(np.int64),
-            "first": first, "g": g, "s": s}
-
-
-KEYS = ("code", "glab", "gsid", "slab", "ssid")
-
-
-def _groups(corpus: Corpus, rows: Dict[str, np.ndarray], owner: np.ndarray, names: List[str],
-            strings: List[str], top: Optional[int], pooled: bool, window: int) -> Tuple[List[ErrorGroup], int]:
-    """The ranked error groups (with examples) of some rows, and how many groups there are."""
-    rank = np.argsort(np.argsort(np.array(names, dtype=object))) if names else np.zeros(0, np.int64)
-    gr = group([rows[k] for k in KEYS], rows["first"], rank[owner] if len(owner) else owner, owner, top)
+def _group(corpus: Corpus, key: Any, count: int, by_systems: Optional[int], name: str, g: int, s: int,
+           window: int) -> ErrorGroup:
+    """An error group with its example (its first occurrence: system ``name``'s span ``s`` against gold span
+    ``g``, -1: none)."""
+    code_id, glab, gtext, slab, stext = key
     gold, labels = corpus.gold, corpus.labels
-    out: List[ErrorGroup] = []
-    for r, cnt, n_sys in zip(gr.rows.tolist(), gr.count.tolist(), gr.systems.tolist()):
-        name = names[int(owner[r])]
-        ss = corpus.systems[name]
-        g, s = int(rows["g"][r]), int(rows["s"][r])
-        gspan = (int(gold.start[g]), int(gold.last[g])) if g >= 0 else (-1, -1)
-        sspan = (int(ss.start[s]), int(ss.last[s])) if s >= 0 else (-1, -1)
-        a, b = focus(gspan, sspan)
-        code = OUTCOME_NAMES[int(rows["code"][r])]
-        ex = example(corpus, {"gold": gold, "system": ss},
-                     {"gold": gold_where(corpus, a), "system": side_where(corpus, name, a)},
-                     code, f"gold → {name}", a, b, window)
-        out.append(ErrorGroup(code, labels[int(rows["glab"][r])] if g >= 0 else None,
-                              strings[int(rows["gsid"][r])] if g >= 0 else None,
-                              labels[int(rows["slab"][r])] if s >= 0 else None,
-                              strings[int(rows["ssid"][r])] if s >= 0 else None,
-                              int(cnt), int(n_sys) if pooled else None, ex))
-    return out, gr.total
-
-
-def _kept(pairs: Any, threshold: Any) -> Any:
-    """The matcher's pairs that meet ``threshold`` (None: all of them)."""
-    return pairs.take(meets(pairs, threshold)) if threshold is not None else pairs
+    ss = corpus.systems[name]
+    gspan = (int(gold.start[g]), int(gold.last[g])) if g >= 0 else (-1, -1)
+    sspan = (int(ss.start[s]), int(ss.last[s])) if s >= 0 else (-1, -1)
+    a, b = focus(gspan, sspan)
+    code = OUTCOME_NAMES[int(code_id)]
+    ex = example(corpus, {"gold": gold, "system": ss},
+                 {"gold": gold_where(corpus, a), "system": side_where(corpus, name, a)},
+                 code, f"gold → {name}", a, b, window)
+    return ErrorGroup(code, labels[glab] if g >= 0 else None, gtext if g >= 0 else None,
+                      labels[slab] if s >= 0 else None, stext if s >= 0 else None, int(count), by_systems, ex)
 
 
 def error_analysis(corpus: Corpus, *, systems: Optional[Sequence[str]] = None, top: Optional[int] = 20,
@@ -194,46 +162,41 @@ def error_analysis(corpus: Corpus, *, systems: Optional[Sequence[str]] = None, t
     threshold = parse_threshold(min_overlap)
     names = _check(corpus, systems, top, window)
     agree = check_min_agree(min_agree, len(names))
-    cd = CorpusData(corpus)
-    texts = Texts(corpus)
+    counts = ErrorCounts(names, corpus.labels, agree=agree, top=top, threshold=threshold)
+    documents = sentence_documents(corpus)
+    texts = Texts(corpus)            # decoded once (and shared with the attributes), seen from each block
+    for block in sentence_blocks(corpus, names, can_cut(corpus, names, [""])):
+        b = block.corpus
+        t0 = int(corpus.sent_offsets[block.first_sentence])
+        counts.add(b, first_sentence=block.first_sentence, first_token=t0, first_span=block.first_span,
+                   documents=documents[block.first_sentence:block.first_sentence + b.n_sentences],
+                   tokens=None if texts.tokens is None else Shifted(texts.tokens, t0))
+    return error_result(counts, corpus, window, texts)
+
+
+def error_result(counts: ErrorCounts, corpus: Corpus, window: int, texts: Optional[Texts] = None) -> ErrorAnalysis:
+    """The analysis of ``counts`` (every block of ``corpus`` added): the ranked lists with their examples,
+    and the strings gold labels inconsistently, read from ``corpus``."""
+    names, top, agree, threshold = counts.names, counts.top, counts.agree, counts.threshold
+    texts = Texts(corpus) if texts is None else texts
     gold = corpus.gold
-    # every span's string once: gold first, then each system's spans
-    starts = [gold.start] + [corpus.systems[n].start for n in names]
-    lasts = [gold.last] + [corpus.systems[n].last for n in names]
-    sid, strings = texts.strings(np.concatenate(starts), np.concatenate(lasts))
-    cuts = np.cumsum([0] + [len(x) for x in starts])
-    gsid = sid[:cuts[1]]
-    pairs, best, per, all_rows, owners = {}, {}, [], [], []
+    per = []
     for k, name in enumerate(names):
-        ss = corpus.systems[name]
-        every = cd.system(name).pairs
-        p = _kept(every, threshold)
-        pairs[name] = p
-        conf = {}
-        for m in MATCHINGS:
-            b = best_counterparts(p, len(gold), ss, m)
-            conf[m] = confusion(gold, ss, p, corpus.labels, m, best=b)
-            if m == "overlap":
-                best[name] = b
-        ev = error_events(fair_errors(gold, ss, every, corpus.labels, corpus).span_outcomes)
-        rows = _rows(ev, corpus, gsid, sid[cuts[k + 1]:cuts[k + 2]], ss)
-        own = np.full(len(ev), k, np.int64)
-        errs, distinct = _groups(corpus, rows, own, names, strings, top, False, window)
-        per.append(SystemErrors(name, conf, type_counts(ev), distinct, errs))
-        all_rows.append(rows)
-        owners.append(own)
+        kept, distinct = counts.ranked_groups(k)
+        errs = [_group(corpus, key, v[0], None, name, v[2], v[3], window) for key, v in kept]
+        per.append(SystemErrors(name, counts.confusion[k], counts.types[k], distinct, errs))
     pooled = None
     if len(names) > 1:
-        rows = {k: np.concatenate([r[k] for r in all_rows]) for k in all_rows[0]}
-        errs, distinct = _groups(corpus, rows, np.concatenate(owners), names, strings, top, True, window)
+        kept, distinct = counts.ranked_groups(None)
+        errs = [_group(corpus, key, v[0], len(v[6]), names[v[3]], v[4], v[5], window) for key, v in kept]
         summed = {m: sum((x.confusion[m] for x in per[1:]), per[0].confusion[m]) for m in MATCHINGS}
         types = {t: sum(x.types[t] for x in per) for t in per[0].types}
         pooled = SystemErrors(None, summed, types, distinct, errs)
-    found = system_suspects(corpus, names, pairs, best, agree)
-    sus = Suspects(agree, len(found.kind), rank_suspects(corpus, texts, found, top, window))
+    sus = Suspects(agree, counts.suspect_total, rank_suspects(corpus, texts, counts.suspects, top, window))
     sus.label_total, sus.labels = label_inconsistencies(corpus, texts, top, window)
     sus.unannotated_total, sus.unannotated = unannotated_inconsistencies(corpus, texts, top, window)
-    docs = document_scores(corpus, cd, names)
+    unit = "document" if corpus.doc_offsets is not None and len(corpus.doc_offsets) >= 2 else "sentence"
+    docs = counts.documents(unit)
     notes = []
     if len(names) < agree:
         notes.append(f"{len(names)} system(s): no gold span can have {agree} systems agreeing against it "

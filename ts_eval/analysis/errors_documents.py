@@ -8,19 +8,17 @@ The counts are the column sums, over a document's sentences, of the per-sentence
 models themselves use (:func:`ts_eval.models.segment.segment_stats` for exact match,
 :func:`ts_eval.models.ts.ts_stats` for TS), and the F scores are the models' own score
 functions of those sums, so the documents of a system add up to its overall counts exactly.
+They are summed a block of sentences at a time (:class:`ts_eval.analysis.errors_blocks.ErrorCounts`).
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Dict, List, Optional, Sequence, Tuple
+from typing import Any, Dict, List, Optional
 
 import numpy as np
 
 from ..core import measures
 from ..core.corpus import Corpus
-from ..models.context import CorpusData
-from ..models.segment import EXACT_STATS, segment_f1
-from ..models.ts import TS_STATS, ts_f1, ts_table
 
 
 def sentence_documents(corpus: Corpus) -> np.ndarray:
@@ -29,14 +27,6 @@ def sentence_documents(corpus: Corpus) -> np.ndarray:
         return np.arange(corpus.n_sentences, dtype=np.int64)
     doc = np.searchsorted(np.asarray(corpus.doc_offsets), corpus.sent_offsets[:-1], side="right") - 1
     return np.unique(doc, return_inverse=True)[1].reshape(-1).astype(np.int64)
-
-
-def by_document(per_sentence: np.ndarray, first: np.ndarray) -> np.ndarray:
-    """(documents, k) sums of (sentences, k) statistics; a document's sentences are contiguous and
-    ``first`` holds each document's first sentence."""
-    if not len(first):
-        return np.zeros((0, per_sentence.shape[1]))
-    return np.add.reduceat(per_sentence, first, axis=0)
 
 
 @dataclass
@@ -79,38 +69,3 @@ class DocumentScores:
                         "systems": {n: {"exact": self.exact_scores(k, d), "ts": self.ts_scores(k, d)}
                                     for k, n in enumerate(self.names)}})
         return out
-
-
-def document_scores(corpus: Corpus, cd: CorpusData, names: Sequence[str]) -> DocumentScores:
-    """Every system's exact-match and TS counts and F per document of ``corpus``."""
-    doc = sentence_documents(corpus)
-    D = int(doc.max()) + 1 if len(doc) else 0
-    first = np.flatnonzero(np.diff(np.concatenate(([-1], doc))) != 0)    # documents are contiguous
-    lengths = np.diff(corpus.sent_offsets).astype(float)
-    sent = np.bincount(doc, minlength=D)
-    tokens = np.bincount(doc, weights=lengths, minlength=D).astype(np.int64)
-    gold_sent = np.bincount(corpus.sentence_of(corpus.gold.start), minlength=corpus.n_sentences)
-    gold = np.bincount(doc, weights=gold_sent, minlength=D).astype(np.int64)
-    info = corpus.gold_info
-    first_tok = corpus.sent_offsets[first] if D else np.zeros(0, np.int64)
-    lines: List[Optional[int]] = (
-        [int(info.token_lines[t]) if t < len(info.token_lines) else None for t in first_tok.tolist()]
-        if info.token_lines is not None else [None] * D)
-    L = len(corpus.labels)
-    exact, exact_f, ts, ts_f = [], [], [], []
-    for name in names:
-        sd = cd.system(name)
-        e = by_document(sd.stats(EXACT_STATS), first)
-        t = by_document(sd.stats(TS_STATS), first)
-        exact.append(e.reshape(D, L, 4).sum(axis=1))
-        exact_f.append(segment_f1(e, average="micro"))
-        tp, fp, fn, _ = ts_table(t, 1.0)
-        ts.append(np.stack([tp.sum(-1), fp.sum(-1), fn.sum(-1)], axis=1))
-        ts_f.append(ts_f1(t, 1.0, average="micro"))
-    unit = "document" if corpus.doc_offsets is not None and len(corpus.doc_offsets) >= 2 else "sentence"
-
-    def stack(parts: List[np.ndarray], shape: Tuple[int, ...]) -> np.ndarray:
-        return np.stack(parts) if parts else np.zeros(shape)
-
-    return DocumentScores(list(names), unit, first, sent, tokens, lines, gold,
-                          stack(exact, (0, D, 4)), stack(exact_f, (0, D)), stack(ts, (0, D, 3)), stack(ts_f, (0, D)))

@@ -347,50 +347,107 @@ def _context_keys(h: np.ndarray, before: np.ndarray, after: np.ndarray, length: 
         return key
 
 
+#: tokens of whole sentences the unannotated strings are looked for in at a time (at least; the last sentence whole)
+UNANNOTATED_TOKENS = 1 << 17
+
+
+def _pieces(corpus: Corpus) -> List[Tuple[int, int]]:
+    """Token ranges of whole sentences, of at least :data:`UNANNOTATED_TOKENS` tokens but the last, that hold
+    every gold span whole (the whole corpus when gold is not sorted or a gold span crosses a sentence break)."""
+    gold, offsets, S = corpus.gold, corpus.sent_offsets, corpus.n_sentences
+    if (len(gold) and (np.any(gold.start[1:] < gold.start[:-1])
+                       or not np.array_equal(corpus.sentence_of(gold.start), corpus.sentence_of(gold.last)))):
+        return [(0, corpus.n_tokens)]
+    out, a = [], 0
+    while a < S:
+        b = min(max(int(np.searchsorted(offsets, offsets[a] + UNANNOTATED_TOKENS, side="left")), a + 1), S)
+        out.append((int(offsets[a]), int(offsets[b])))
+        a = b
+    return out
+
+
+class _Piece:
+    """The token windows of one range of whole sentences: hashes, contexts and gold coverage, numbered from
+    its first token ``t0``."""
+
+    def __init__(self, corpus: Corpus, codes: np.ndarray, t0: int, t1: int):
+        gold = corpus.gold
+        self.t0, n = t0, t1 - t0
+        self.codes = codes = np.asarray(codes[t0:t1])
+        offsets = corpus.sent_offsets
+        s0, s1 = np.searchsorted(offsets, [t0, t1])
+        lengths = np.diff(offsets[s0:s1 + 1])
+        self.first_tok = np.repeat(offsets[s0:s1] - t0, lengths)
+        self.end_tok = np.repeat(offsets[s0 + 1:s1 + 1] - t0, lengths)
+        self.n = n
+        at = np.arange(n)
+        self.before = np.where(at > self.first_tok, np.concatenate(([-1], codes[:-1])), -1)   # -1: sentence start
+        self.pre, self.inv = _window_hashes(codes)
+        lo, hi = np.searchsorted(gold.start, [t0, t1]) if len(gold) and (t0, t1) != (0, corpus.n_tokens) \
+            else (0, len(gold))
+        self.g = np.arange(lo, hi)
+        self.gstart, self.glast = gold.start[lo:hi] - t0, gold.last[lo:hi] - t0
+        covered = np.zeros(n + 1, np.int64)
+        np.add.at(covered, self.gstart, 1)
+        np.add.at(covered, self.glast + 1, -1)
+        self.cum = np.concatenate(([0], np.cumsum(np.cumsum(covered[:-1]) > 0)))
+
+    def after(self, last: np.ndarray) -> np.ndarray:
+        nxt = np.minimum(last + 1, self.n - 1)
+        return np.where(last + 1 < self.end_tok[last], self.codes[nxt], -2)                 # -2: sentence end
+
+    def keys(self, a: np.ndarray, m: int) -> np.ndarray:
+        """The context keys of the windows of ``m`` tokens starting at ``a``."""
+        with np.errstate(over="ignore"):
+            h = (self.pre[a + m] - self.pre[a]) * self.inv[a]
+        return _context_keys(h, self.before[a], self.after(a + m - 1), m)
+
+    def gold_keys(self) -> Tuple[np.ndarray, np.ndarray]:
+        """Per gold span of the piece its length and its context key."""
+        glen = self.glast - self.gstart + 1
+        gkey = np.zeros(len(glen), np.uint64)
+        for m in np.unique(glen).tolist():
+            sel = glen == m
+            gkey[sel] = self.keys(self.gstart[sel], m)
+        return glen, gkey
+
+    def unannotated(self, m: int, keys: np.ndarray) -> Tuple[np.ndarray, np.ndarray]:
+        """The windows of ``m`` tokens within a sentence, touching no gold span, whose key is among ``keys``
+        (sorted): their first tokens (in the whole corpus) and keys."""
+        a = np.arange(max(0, self.n - m + 1))
+        a = a[(a + m) <= self.end_tok[a]]                                       # within one sentence
+        a = a[self.cum[a + m] == self.cum[a]]                                   # no gold token inside
+        k = self.keys(a, m)
+        at = np.minimum(np.searchsorted(keys, k), max(len(keys) - 1, 0))
+        hit = keys[at] == k if len(keys) else np.zeros(len(k), bool)
+        return a[hit] + self.t0, k[hit]
+
+
 def unannotated_inconsistencies(corpus: Corpus, texts: Texts, top: Optional[int],
                                 window: int) -> Tuple[int, List[Inconsistency]]:
     """Gold strings in a context where they are a gold span in one place and touch no gold span in
-    another (see the module docstring); how many such strings in contexts in all, the first ``top``."""
-    gold, n = corpus.gold, corpus.n_tokens
+    another (see the module docstring); how many such strings in contexts in all, the first ``top``.
+    Read a range of whole sentences at a time, twice: the gold spans' context keys, then the windows."""
+    gold = corpus.gold
     if not texts.available or not len(gold):
         return 0, []
     codes = texts.lower_ids()
-    sent = corpus.sentence_of(np.arange(n))
-    first_tok = corpus.sent_offsets[sent]
-    end_tok = corpus.sent_offsets[sent + 1]
-    before_all = np.where(np.arange(n) > first_tok, np.concatenate(([-1], codes[:-1])), -1)   # -1: sentence start
-    pre, inv = _window_hashes(codes)
-    covered = np.zeros(n + 1, np.int64)
-    np.add.at(covered, gold.start, 1)
-    np.add.at(covered, gold.last + 1, -1)
-    inside = np.cumsum(covered[:-1]) > 0
-    cum = np.concatenate(([0], np.cumsum(inside)))
-
-    def after(last: np.ndarray) -> np.ndarray:
-        nxt = np.minimum(last + 1, n - 1)
-        return np.where(last + 1 < end_tok[last], codes[nxt], -2)                  # -2: sentence end
-
-    glen = (gold.last - gold.start + 1)
-    with np.errstate(over="ignore"):
-        gh = (pre[gold.last + 1] - pre[gold.start]) * inv[gold.start]
-    gkey = np.zeros(len(gold), np.uint64)
-    for m in np.unique(glen).tolist():
-        sel = glen == m
-        gkey[sel] = _context_keys(gh[sel], before_all[gold.start[sel]], after(gold.last[sel]), m)
-    hits_start, hits_key = [], []
-    for m in np.unique(glen).tolist():
-        a = np.arange(n - m + 1)
-        a = a[(a + m) <= end_tok[a]]                                             # within one sentence
-        a = a[cum[a + m] == cum[a]]                                              # no gold token inside
-        with np.errstate(over="ignore"):
-            h = (pre[a + m] - pre[a]) * inv[a]
-        k = _context_keys(h, before_all[a], after(a + m - 1), m)
-        hit = np.isin(k, gkey[glen == m])
-        hits_start.append(a[hit])
-        hits_key.append(k[hit])
-    if not hits_start:
-        return 0, []
-    hs, hk = np.concatenate(hits_start), np.concatenate(hits_key)
+    pieces = _pieces(corpus)
+    lens, keys = [], []
+    for t0, t1 in pieces:
+        glen_p, gkey_p = _Piece(corpus, codes, t0, t1).gold_keys()
+        lens.append(glen_p)
+        keys.append(gkey_p)
+    glen, gkey = np.concatenate(lens), np.concatenate(keys)
+    lengths = np.unique(glen).tolist()
+    wanted = {m: np.unique(gkey[glen == m]) for m in lengths}         # sorted, for a binary search per window
+    hits: Dict[int, List[Tuple[np.ndarray, np.ndarray]]] = {m: [] for m in lengths}
+    for t0, t1 in pieces:
+        piece = _Piece(corpus, codes, t0, t1)
+        for m in lengths:
+            hits[m].append(piece.unannotated(m, wanted[m]))
+    hs = np.concatenate([h[0] for m in lengths for h in hits[m]])
+    hk = np.concatenate([h[1] for m in lengths for h in hits[m]])
     # group by context key; verify tokens exactly (hash collisions would only add candidates)
     groups: Dict[int, List[int]] = {}
     for start, key in zip(hs.tolist(), hk.tolist()):
@@ -401,10 +458,13 @@ def unannotated_inconsistencies(corpus: Corpus, texts: Texts, top: Optional[int]
     for i, key in enumerate(gk):
         if key in groups:
             by_key.setdefault(key, []).append(i)
+    offsets = corpus.sent_offsets
 
     def context(a: int, b: int) -> Tuple[int, ...]:
-        before = int(codes[a - 1]) if a > int(first_tok[a]) else -1
-        nxt = int(codes[b + 1]) if b + 1 < int(end_tok[b]) else -2
+        s = int(np.searchsorted(offsets, a, side="right")) - 1
+        e = int(np.searchsorted(offsets, b, side="right"))
+        before = int(codes[a - 1]) if a > int(offsets[s]) else -1
+        nxt = int(codes[b + 1]) if b + 1 < int(offsets[e]) else -2
         return (before, *codes[a:b + 1].tolist(), nxt)
 
     for key, starts in groups.items():

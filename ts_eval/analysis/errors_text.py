@@ -17,6 +17,35 @@ from ..core.corpus import Corpus, SpanSet
 from .attributes import token_texts
 
 
+def range_strings(tokens: Optional[Sequence[str]], n_tokens: int, start: np.ndarray, last: np.ndarray,
+                  lower: bool = False) -> Tuple[np.ndarray, List[str]]:
+    """:meth:`Texts.strings` of spans over ``tokens`` (texts of ``n_tokens`` tokens, sliced ``tokens[a:b]``;
+    None: no texts)."""
+    start, last = np.asarray(start, np.int64), np.asarray(last, np.int64)
+    if tokens is None or not len(start):
+        return np.zeros(len(start), np.int64), [""]
+    key = start * (n_tokens + 1) + last
+    ranges, inverse = np.unique(key, return_inverse=True)
+    first, end = ranges // (n_tokens + 1), ranges % (n_tokens + 1) + 1
+    text = [" ".join(tokens[a:b]) for a, b in zip(first.tolist(), end.tolist())]
+    if lower:
+        text = [t.lower() for t in text]
+    names = sorted(set(text))
+    index = {t: k for k, t in enumerate(names)}
+    ids = np.fromiter((index[t] for t in text), np.int64, len(text))
+    return ids[inverse.reshape(-1)], names
+
+
+class Shifted:
+    """Token texts seen from a block: ``tokens[a:b]`` of the block is ``whole[a + first:b + first]``."""
+
+    def __init__(self, whole: Sequence[str], first: int):
+        self.whole, self.first = whole, first
+
+    def __getitem__(self, cut: slice) -> Sequence[str]:
+        return self.whole[cut.start + self.first:cut.stop + self.first]
+
+
 class Texts:
     """Token texts of a corpus, and surface strings of spans over them."""
 
@@ -33,23 +62,10 @@ class Texts:
     def strings(self, start: np.ndarray, last: np.ndarray, lower: bool = False) -> Tuple[np.ndarray, List[str]]:
         """(per span the id of its string, the strings by id): the tokens from ``start`` to ``last``
         (inclusive) joined by a space, lower-cased with ``lower``; ids follow the strings' sorted order."""
-        start, last = np.asarray(start, np.int64), np.asarray(last, np.int64)
-        if self.tokens is None or not len(start):
-            return np.zeros(len(start), np.int64), [""]
-        key = start * (self.corpus.n_tokens + 1) + last
-        ranges, inverse = np.unique(key, return_inverse=True)
-        first, end = ranges // (self.corpus.n_tokens + 1), ranges % (self.corpus.n_tokens + 1) + 1
-        toks = self.tokens
-        text = [" ".join(toks[a:b]) for a, b in zip(first.tolist(), end.tolist())]
-        if lower:
-            text = [t.lower() for t in text]
-        names = sorted(set(text))
-        index = {t: k for k, t in enumerate(names)}
-        ids = np.fromiter((index[t] for t in text), np.int64, len(text))
-        return ids[inverse.reshape(-1)], names
+        return range_strings(self.tokens, self.corpus.n_tokens, start, last, lower)
 
     def lower_ids(self) -> np.ndarray:
-        """Per token an id of its lower-cased text (equal texts, equal ids)."""
+        """Per token an id of its lower-cased text (equal texts, equal ids; int32 while they fit)."""
         if self._lower is None:
             if self.tokens is None:
                 self._lower = np.zeros(self.corpus.n_tokens, np.int64)
@@ -57,7 +73,7 @@ class Texts:
                 _, ids, raw = token_texts(self.corpus)
                 index: Dict[str, int] = {}
                 lower = np.fromiter((index.setdefault(t.lower(), len(index)) for t in raw), np.int64, len(raw))
-                self._lower = lower[ids]
+                self._lower = (lower.astype(np.int32) if len(index) < 2 ** 31 else lower)[ids]    # 4 bytes a token
         return self._lower
 
     def text(self, start: int, last: int) -> str:

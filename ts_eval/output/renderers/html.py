@@ -118,6 +118,27 @@ class HtmlCell(NamedTuple):
     link: str
 
 
+_SPECIAL = re.compile(r"[&<>'\"]")
+
+
+def _esc(x: Any) -> str:
+    """``x`` as the template's ``{{ x }}`` writes it (markupsafe's escape), without a Markup made for the
+    plain strings most cells are."""
+    if hasattr(x, "__html__"):
+        return str(x.__html__())
+    s = x if type(x) is str else str(x)
+    return str(escape(s)) if _SPECIAL.search(s) else s
+
+
+def _cell_html(c: HtmlCell) -> str:
+    """One cell as the table macro wrote it (``<td class=... data-sort=...>text</td>``)."""
+    title = ' title="' + _esc(c.title) + '"' if c.title else ""
+    text = '<a href="' + _esc(c.link) + '">' + _esc(c.text) + "</a>" if c.link else _esc(c.text)
+    interval = '<span class="iv">' + _esc(c.interval) + "</span>" if c.interval else ""
+    return ("<" + c.tag + (' scope="row"' if c.tag == "th" else "") + ' class="' + _esc(c.cls) + '" data-sort="'
+            + _esc(c.sort) + '"' + title + ">" + text + interval + "</" + c.tag + ">")
+
+
 def _cell(cell: Cell, header: bool, column_class: str) -> HtmlCell:
     tip = [t for t in (_counts_text(cell.counts), cell.note or "") if t]
     classes = [f"k-{cell.kind}"] + ([f"s-{cell.style}"] if cell.style else []) + (["noted"] if cell.note else [])
@@ -181,7 +202,8 @@ def _table(t: Table, ids: Optional[Ids] = None, section: str = "") -> Dict[str, 
     for k, row in enumerate(t.rows):
         style = t.row_styles[k] if k < len(t.row_styles) else None
         rows.append({"class": f"r-{style}" if style else "",
-                     "cells": [_cell(c, j < t.key_columns, col_class[j]) for j, c in enumerate(row)]})
+                     "html": Markup("".join(_cell_html(_cell(c, j < t.key_columns, col_class[j]))
+                                            for j, c in enumerate(row)))})
     names = sum(col_class[j] == "txt" for j in range(min(t.key_columns, len(t.columns)))) > 1
     return {
         "type": "table", "id": t.id, "anchor": (ids or Ids())(f"table-{t.id}"), "title": t.title,

@@ -1,0 +1,265 @@
+"""The error analysis counted a block of sentences at a time (issue 32): :class:`ErrorCounts`.
+
+Every figure of :func:`ts_eval.analysis.errors.error_analysis` but the examples and the strings gold
+labels inconsistently is a sum over sentences or a ranking of such sums, so the matcher's pairs, the
+fair error events and the spans' strings exist for one block only.  What is kept between blocks:
+
+- per system and matching the confusion matrix, and the errors per type (running sums);
+- per system, and pooled over the systems, every distinct error group (its type, gold label and string,
+  system label and string) with its count, its first occurrence (the token, the system, the gold and
+  system span) and, pooled, the set of systems making it: this grows with the distinct errors, not the
+  tokens;
+- the gold suspects: their number, and the first ``top`` in their ranking order (the ranking key of a
+  suspect is known when its sentence is read);
+- per document its sentences, tokens, gold spans, first line and every system's exact-match and TS
+  statistics (summed over its sentences).
+
+:meth:`ErrorCounts.result` then builds the examples of the kept groups and suspects (a window of their
+sentence: ``top`` per list, not one per group) and the inconsistent gold strings from the corpus.  Fed the
+blocks of a corpus in order, down to one sentence a block, the result is the analysis of the corpus read
+whole, byte for byte: within a block rows are in the whole corpus's order, and everything that ties
+(a group's first occurrence, a suspect's ranking key) lies within one sentence, so within one block.
+"""
+from __future__ import annotations
+
+import heapq
+from typing import Any, Dict, List, Optional, Sequence, Tuple
+
+import numpy as np
+
+from ..core.corpus import Corpus
+from ..core.matching import meets
+from ..fair.algorithm import fair_errors
+from ..models.context import CorpusData
+from ..models.segment import EXACT_STATS, segment_f1
+from ..models.ts import TS_STATS, ts_f1, ts_table
+from .errors_documents import DocumentScores
+from .errors_lists import error_events, group, type_counts
+from .errors_match import MATCHINGS, Confusion, best_counterparts, confusion
+from .errors_suspects import _Found, system_suspects
+from .errors_text import range_strings
+
+#: a group's key: fair outcome code, gold label id, gold string, system label id, system string (-1 / None: no span)
+GroupKey = Tuple[int, int, Optional[str], int, Optional[str]]
+
+
+def _found() -> _Found:
+    return _Found([], [], [], [], [], [], [])
+
+
+def _suspect_order(f: _Found, j: int) -> Tuple[int, bool, int, int, bool]:
+    """The ranking key of :func:`ts_eval.analysis.errors_suspects.rank_suspects`."""
+    return (-f.agreeing[j], f.kind[j] == "FN", f.confirming[j], f.position[j], f.kind[j] == "FP")
+
+
+def group_order(key: GroupKey) -> Tuple[Any, ...]:
+    """The order of groups that tie on count and first occurrence: by type, gold label, gold string, system
+    label, system string (no string before every string), as the whole corpus's sorted string ids give it."""
+    code, glab, gtext, slab, stext = key
+    return (code, glab, (0, "") if gtext is None else (1, gtext), slab, (0, "") if stext is None else (1, stext))
+
+
+class ErrorCounts:
+    """What the error analysis keeps while blocks of sentences are added (see the module docstring).
+
+    ``names``: the systems (checked); ``labels``: the corpus's labels; ``agree``: the checked min_agree;
+    ``threshold``: the parsed min_overlap (None: every pair); ``top``: the length of each list (None: all)."""
+
+    def __init__(self, names: Sequence[str], labels: Sequence[str], *, agree: int, top: Optional[int],
+                 threshold: Any = None):
+        self.names = list(names)
+        self.labels = list(labels)
+        self.agree = agree
+        self.top = top
+        self.threshold = threshold
+        self.rank = {n: r for r, n in enumerate(sorted(self.names))}
+        self.confusion: List[Dict[str, Confusion]] = [{} for _ in self.names]
+        self.types: List[Dict[str, int]] = [{} for _ in self.names]
+        # per system: key -> [count, first token, gold span, system span]
+        self.groups: List[Dict[GroupKey, List[int]]] = [{} for _ in self.names]
+        # pooled: key -> [count, first token, system rank, system, gold span, system span, systems]
+        self.pooled: Dict[GroupKey, List[Any]] = {}
+        self.suspects = _found()
+        self.suspect_total = 0
+        # per document (global ids in order): sentences, tokens, gold spans, first sentence, first line
+        self.doc_rows: List[List[Any]] = []
+        self.exact: List[List[np.ndarray]] = [[] for _ in self.names]
+        self.ts: List[List[np.ndarray]] = [[] for _ in self.names]
+        self.tokens = 0
+        self.sentences = 0
+        self.widths = (4 * len(self.labels), 0)     # the exact-match and TS statistics' columns (once seen)
+
+    # ------------------------------------------------------------------ per block
+    def add(self, block: Corpus, *, first_sentence: int, first_token: int, first_span: Dict[Optional[str], int],
+            documents: np.ndarray, tokens: Any = None) -> None:
+        """Count the sentences of ``block`` (a corpus of its own: tokens and spans numbered from its first):
+        ``first_sentence``, ``first_token`` and ``first_span`` (side, None for gold -> the id of its first span)
+        say where it starts in the whole corpus; ``documents`` is its sentences' documents (numbered 0, 1, ...
+        over the whole corpus, contiguous); ``tokens``: the block's token texts, ``tokens[a:b]`` (default: read
+        from ``block``)."""
+        cd = CorpusData(block)
+        gold = block.gold
+        sides = [gold.start] + [block.systems[n].start for n in self.names]
+        lasts = [gold.last] + [block.systems[n].last for n in self.names]
+        if tokens is None and block.tokens is not None and block.n_tokens:
+            tokens = block.tokens(0, block.n_tokens)
+        sid, strings = range_strings(tokens if block.tokens is not None else None, block.n_tokens,
+                                     np.concatenate(sides), np.concatenate(lasts))
+        cuts = np.cumsum([0] + [len(x) for x in sides])
+        gsid = sid[:cuts[1]]
+        pairs, best = {}, {}
+        for k, name in enumerate(self.names):
+            ss = block.systems[name]
+            every = cd.system(name).pairs
+            p = every.take(meets(every, self.threshold)) if self.threshold is not None else every
+            pairs[name] = p
+            for m in MATCHINGS:
+                b = best_counterparts(p, len(gold), ss, m)
+                c = confusion(gold, ss, p, self.labels, m, best=b)
+                have = self.confusion[k].get(m)
+                self.confusion[k][m] = c if have is None else have + c
+                if m == "overlap":
+                    best[name] = b
+            ev = error_events(fair_errors(gold, ss, every, block.labels, block).span_outcomes)
+            for t, v in type_counts(ev).items():
+                self.types[k][t] = self.types[k].get(t, 0) + v
+            self._groups(k, ev, block, ss, gsid, sid[cuts[k + 1]:cuts[k + 2]], strings, first_token, first_span)
+        self._suspects(block, pairs, best, first_token, first_span[None])
+        self._documents(block, cd, first_sentence, first_token, documents)
+        self.tokens += block.n_tokens
+        self.sentences += block.n_sentences
+
+    def _groups(self, k: int, ev: Any, block: Corpus, ss: Any, gsid: np.ndarray, ssid: np.ndarray,
+                strings: List[str], t0: int, first_span: Dict[Optional[str], int]) -> None:
+        """One system's error events of a block, grouped, merged into its groups and the pooled ones."""
+        if not len(ev):
+            return
+        g, s = ev.gold, ev.system
+        hg, hs = g >= 0, s >= 0
+        gold = block.gold
+        gi, si = np.maximum(g, 0), np.maximum(s, 0)
+        big = np.iinfo(np.int64).max
+        first = np.where(hg, gold.start[gi] if len(gold) else 0, big)
+        if len(ss):
+            first = np.minimum(first, np.where(hs, ss.start[si], big))
+        keys = [ev.code, np.where(hg, gold.label[gi] if len(gold) else -1, -1).astype(np.int64),
+                np.where(hg, gsid[gi] if len(gsid) else -1, -1).astype(np.int64),
+                np.where(hs, ss.label[si] if len(ss) else -1, -1).astype(np.int64),
+                np.where(hs, ssid[si] if len(ssid) else -1, -1).astype(np.int64)]
+        owner = np.zeros(len(ev), np.int64)
+        gr = group(keys, first, owner, owner, None)
+        mine, pooled = self.groups[k], self.pooled
+        rank = self.rank[self.names[k]]
+        g0, s0 = first_span[None], first_span[self.names[k]]
+        cols = [x.tolist() for x in keys]
+        for r, cnt in zip(gr.rows.tolist(), gr.count.tolist()):
+            code, glab, gs, slab, sst = (c[r] for c in cols)
+            key = (code, glab, strings[gs] if gs >= 0 else None, slab, strings[sst] if sst >= 0 else None)
+            pos = int(first[r]) + t0
+            gg = int(g[r]) + g0 if g[r] >= 0 else -1
+            sg = int(s[r]) + s0 if s[r] >= 0 else -1
+            have = mine.get(key)
+            if have is None:
+                mine[key] = [cnt, pos, gg, sg]
+            else:                          # a later block: its first occurrence comes after
+                have[0] += cnt
+            p = pooled.get(key)
+            if p is None:
+                pooled[key] = [cnt, pos, rank, k, gg, sg, {k}]
+            else:
+                p[0] += cnt
+                p[6].add(k)
+                if (pos, rank) < (p[1], p[2]):
+                    p[1:6] = [pos, rank, k, gg, sg]
+
+    def _suspects(self, block: Corpus, pairs: Dict[str, Any], best: Dict[str, np.ndarray], t0: int,
+                  g0: int) -> None:
+        f = system_suspects(block, self.names, pairs, best, self.agree)
+        self.suspect_total += len(f.kind)
+        kept = self.suspects
+        for j in range(len(f.kind)):
+            label, start, last = f.span[j]
+            kept.kind.append(f.kind[j])
+            i = f.index[j]
+            kept.index.append(None if i is None else i + g0)
+            kept.span.append((label, start + t0, last + t0) if start >= 0 else (label, start, last))
+            kept.agreeing.append(f.agreeing[j])
+            kept.confirming.append(f.confirming[j])
+            kept.systems.append(f.systems[j])
+            kept.position.append(f.position[j] + t0)
+        if self.top is not None and len(kept.kind) > self.top:       # the first ``top`` in ranking order
+            order = sorted(range(len(kept.kind)), key=lambda j: _suspect_order(kept, j))[:self.top]
+            order.sort()                                               # in the order found (ties stay stable)
+            self.suspects = _Found(*([getattr(kept, a)[j] for j in order] for a in
+                                     ("kind", "index", "span", "agreeing", "confirming", "systems", "position")))
+
+    def _documents(self, block: Corpus, cd: CorpusData, s0: int, t0: int, documents: np.ndarray) -> None:
+        """Each document's counts and every system's statistics, summed over its sentences in this block."""
+        S = block.n_sentences
+        if self.names:
+            sd = cd.system(self.names[0])
+            self.widths = (sd.stats(EXACT_STATS).shape[1], sd.stats(TS_STATS).shape[1])
+        if not S:
+            return
+        doc = np.asarray(documents, np.int64)
+        first = np.flatnonzero(np.diff(np.concatenate(([-1], doc))) != 0)
+        D0 = len(self.doc_rows)
+        carried = D0 > 0 and int(doc[0]) == D0 - 1           # the block starts inside the last document
+        lengths = np.diff(block.sent_offsets).astype(np.int64)
+        gold_sent = np.bincount(block.sentence_of(block.gold.start), minlength=S)
+        lines = block.gold_info.token_lines
+        for d, a in enumerate(first.tolist()):
+            b = int(first[d + 1]) if d + 1 < len(first) else S
+            n_tok, n_gold = int(lengths[a:b].sum()), int(gold_sent[a:b].sum())
+            if d == 0 and carried:
+                row = self.doc_rows[-1]
+                row[0] += b - a
+                row[1] += n_tok
+                row[2] += n_gold
+                continue
+            t = int(block.sent_offsets[a])
+            line = (int(lines[t]) if t < len(lines) else None) if lines is not None else None
+            self.doc_rows.append([b - a, n_tok, n_gold, s0 + a, line])
+        for k, name in enumerate(self.names):
+            sd = cd.system(name)
+            for store, stats in ((self.exact[k], sd.stats(EXACT_STATS)), (self.ts[k], sd.stats(TS_STATS))):
+                part = np.add.reduceat(stats, first, axis=0)
+                if carried:
+                    store[-1] = store[-1] + part[0]
+                    part = part[1:]
+                store.extend(part)
+
+    # ------------------------------------------------------------------ at the end
+    def ranked_groups(self, k: Optional[int]) -> Tuple[List[Tuple[GroupKey, List[Any]]], int]:
+        """The first ``top`` groups of system ``k`` (None: pooled), best first, and how many groups there are."""
+        d: Dict[GroupKey, List[Any]] = self.pooled if k is None else self.groups[k]
+        items: List[Tuple[GroupKey, List[Any]]] = list(d.items())
+        if self.top is not None and len(items) > self.top:   # those up to the top-th by (count, first) only
+            cut = heapq.nsmallest(self.top, ((-v[0], v[1]) for _, v in items))[-1]
+            items = [kv for kv in items if (-kv[1][0], kv[1][1]) <= cut]
+        items.sort(key=lambda kv: (-kv[1][0], kv[1][1], group_order(kv[0])))
+        return (items if self.top is None else items[:self.top]), len(d)
+
+    def documents(self, unit: str) -> DocumentScores:
+        rows = self.doc_rows
+        D = len(rows)
+        L = len(self.labels)
+        exact, exact_f, ts, ts_f = [], [], [], []
+        for k in range(len(self.names)):
+            e = np.array(self.exact[k]).reshape(D, -1) if D else np.zeros((0, self.widths[0]))
+            t = np.array(self.ts[k]).reshape(D, -1) if D else np.zeros((0, self.widths[1]))
+            exact.append(e.reshape(D, L, 4).sum(axis=1))
+            exact_f.append(segment_f1(e, average="micro"))
+            tp, fp, fn, _ = ts_table(t, 1.0)
+            ts.append(np.stack([tp.sum(-1), fp.sum(-1), fn.sum(-1)], axis=1))
+            ts_f.append(ts_f1(t, 1.0, average="micro"))
+
+        def stack(parts: List[np.ndarray], shape: Tuple[int, ...]) -> np.ndarray:
+            return np.stack(parts) if parts else np.zeros(shape)
+
+        def col(j: int) -> np.ndarray:
+            return np.array([r[j] for r in rows], np.int64)
+
+        return DocumentScores(list(self.names), unit, col(3), col(0), col(1), [r[4] for r in rows], col(2),
+                              stack(exact, (0, D, 4)), stack(exact_f, (0, D)), stack(ts, (0, D, 3)),
+                              stack(ts_f, (0, D)))
