@@ -558,31 +558,6 @@ def _fill_raw(raw: _Raw, s: _Decoded, order: np.ndarray, punct: np.ndarray, igno
     raw.line = token_line[st[order]].tolist()
 
 
-def punctuation_mask(pos_tags: Sequence[str]) -> np.ndarray:
-    """True for the POS tags the reference treats as punctuation (:data:`PUNCT_TAGS`)."""
-    return np.fromiter((t in PUNCT_TAGS for t in pos_tags), bool, len(pos_tags))
-
-
-def drop_punctuation(spans: SpanSet, punct: np.ndarray) -> Tuple[SpanSet, TokenSets, np.ndarray]:
-    """The reference's ``ignore_punct`` rule for contiguous spans over any corpus.
-
-    ``punct`` is a per-token mask.  Returns the spans that keep a token (begin
-    moved to the first non-punctuation token of the range, end moved back by one
-    token when it is punctuation), their token sets where these differ from the
-    new range, and the indices of the kept spans in ``spans``.
-    """
-    punct = np.asarray(punct, bool)
-    cum = np.concatenate(([0], np.cumsum(~punct, dtype=np.int64)))
-    real = cum[spans.last + 1] - cum[spans.start]
-    keep = np.flatnonzero(real > 0)
-    st, en = spans.start[keep], spans.last[keep]
-    nonp = np.flatnonzero(~punct)
-    nb = nonp[np.searchsorted(nonp, st)] if len(keep) else st
-    ne = np.where(punct[en], en - 1, en)
-    out = SpanSet(nb.astype(np.int64), ne.astype(np.int64), spans.label[keep])
-    return out, TokenSets.from_mask(out, punct), keep
-
-
 # ---------------------------------------------------------------------------
 # pairing files and building the corpus
 
