@@ -153,7 +153,7 @@ def _span_feed(path: str, block_bytes: Optional[int]) -> DocumentFeed:
     the same whatever the block size)."""
     from .columns import sentence_cut
 
-    state: Dict[str, Any] = {"bom": 0, "crs": {0: 0}}
+    state = _SpanState()
 
     def parse(raw: RawBlock, stop: Optional[int], first: int) -> _Raw:
         return _parse_span_block(raw, stop, path, state)
@@ -163,14 +163,23 @@ def _span_feed(path: str, block_bytes: Optional[int]) -> DocumentFeed:
                         lambda: InputError("empty file", path), blank=None, earliest=True)
 
 
-def _parse_span_block(raw: RawBlock, stop: Optional[int], path: str, state: Dict[str, Any]) -> _Raw:
+@dataclass
+class _SpanState:
+    """What the blocks of a span file read so far tell the next: the BOM's length, and per block start (in
+    bytes) the lines ended by a lone ``\\r`` before it."""
+
+    bom: int = 0
+    crs: Dict[int, int] = field(default_factory=lambda: {0: 0})
+
+
+def _parse_span_block(raw: RawBlock, stop: Optional[int], path: str, state: _SpanState) -> _Raw:
     """A block of a span file (up to byte ``stop``) decoded as the file is read whole: UTF-8 (a BOM dropped),
     lines end at ``\\n``, ``\\r\\n`` or ``\\r``; ``state`` carries the BOM and the lines ended by a lone
     ``\\r`` in the blocks before."""
     data = raw.data if stop is None else raw.data[:stop]
     shift = len(BOM) if raw.bytes == 0 and data.startswith(BOM) else 0
     if raw.bytes == 0:
-        state["bom"] = shift
+        state.bom = shift
     try:
         text = codecs.utf_8_decode(data[shift:], "strict", True)[0]
     except UnicodeDecodeError as err:
@@ -178,12 +187,12 @@ def _parse_span_block(raw: RawBlock, stop: Optional[int], path: str, state: Dict
         before = blank_before(data, data.count(b"\n", 0, at) + 1)
         if before > 0:        # an error in the sentences before it comes first
             _parse_span_block(raw, before, path, state)
-        raise InputError(f"not UTF-8 ({err.reason} at byte {raw.bytes + at - state['bom']})", path) from None
-    crs = state["crs"].get(raw.bytes, 0)
+        raise InputError(f"not UTF-8 ({err.reason} at byte {raw.bytes + at - state.bom})", path) from None
+    crs = state.crs.get(raw.bytes, 0)
     if "\r" in text:
         text = text.replace("\r\n", "\n").replace("\r", "\n")
     if stop is None:
-        state["crs"][raw.bytes + len(data)] = crs + text.count("\n") - data.count(b"\n")
+        state.crs[raw.bytes + len(data)] = crs + text.count("\n") - data.count(b"\n")
     return _span_block(text.split("\n"), path, raw.lines + crs)
 
 
