@@ -79,8 +79,6 @@ class FairData:
     gold: SpanExtra
     system: SpanExtra
     format: str                       # "spans" or "conll2000"
-    target_files: List[str]
-    system_files: List[str]
     excluded: Dict[str, int] = field(default_factory=dict)   # side -> spans left out by labels/exclude
     punct_dropped: Dict[str, int] = field(default_factory=dict)  # side -> spans that were only punctuation
 
@@ -718,5 +716,5 @@ def _build(t_raws: List[_Raw], s_raws: List[_Raw], labels: Optional[Sequence[str
         where = files[0] if len(files) == 1 else os.path.dirname(files[0])
         infos[side] = SideInfo(side if side == "gold" else name, where, spans=len(o), repairs=repairs)
     corpus = Corpus(offsets, label_set, sets["gold"], {name: sets["system"]}, infos["gold"], {name: infos["system"]})
-    return FairData(corpus, extras["gold"], extras["system"], fmt, tfiles, sfiles, excluded,
+    return FairData(corpus, extras["gold"], extras["system"], fmt, excluded,
                     {"gold": sum(r.punct_dropped for r in t_raws), "system": sum(r.punct_dropped for r in s_raws)})
