@@ -286,3 +286,12 @@ def write_sentences(folder: Path, fmt: str, name: str, sents: Sequence[Sentence]
         (d / f"s{k + 1}.ann").write_text("".join(f"T{j + 1}\t{lab} {b} {e}\t{text[b:e]}\n"
                                                  for j, (b, e, lab) in enumerate(cs)), encoding="utf-8")
     return str(d)
+
+
+def fit_check(text: str, width: int) -> Tuple[int, str]:
+    """(widest line, that line) of rendered text, in terminal cells."""
+    from ts_eval.output.renderers.text import cell_len
+
+    lines = text.split("\n")
+    w = max(lines, key=cell_len)
+    return cell_len(w), w

@@ -21,6 +21,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from pages import DEMO_SYSTEMS, demo_corpus
+from support import fit_check
 from test_vocabulary import offenders
 
 import ts_eval
@@ -32,7 +33,6 @@ from ts_eval.fair import fair_corpus
 from ts_eval.io import read_conll
 from ts_eval.output.builders import build
 from ts_eval.output.renderers import render
-from ts_eval.output.renderers.text import fit_check
 
 
 def conll(tmp_path: Path, name: str, sentences: Sequence[Sequence[str]]) -> Path:

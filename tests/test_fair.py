@@ -425,15 +425,6 @@ def test_token_sets_steer_similarity():
         assert r.outcomes.gold_partner[0] == (1 if holes[0] == [0, 2, 3] else 0)
 
 
-def test_from_mask_token_sets():
-    ss = SpanSet(np.array([0, 3, 6]), np.array([2, 5, 6]), np.array([0, 0, 0], np.int32))
-    excl = np.zeros(8, bool)
-    excl[[1, 6]] = True
-    ts = TokenSets.from_mask(ss, excl)
-    assert ts.span.tolist() == [0, 2]
-    assert ts.get(0).tolist() == [0, 2] and ts.get(1) is None and ts.get(2).tolist() == []
-
-
 def test_sentences_are_independent():
     _c, r = run([4, 4], [[("A", 0, 3)], [("A", 0, 1)]], [[("A", 2, 3)], [("A", 0, 1)]])
     assert nonzero(r) == {"TP": 1, "BE": 1, "BES": 1}
@@ -1015,19 +1006,6 @@ def test_cli_missing_input(tmp_path):
     cfg = write(tmp_path / "d.config", f"target_in = {NER_T}\nsystem_in = nowhere.csv\n")
     with pytest.raises(InputError, match="no such file"):
         _cli(["fair", "--config", cfg])
-
-
-def test_drop_punctuation_any_spanset():
-    from ts_eval.io.faireval import drop_punctuation, punctuation_mask
-
-    pos = ["$(", "NN", "$,", "$.", "KON", "$,", "NN"]
-    punct = punctuation_mask(pos)
-    assert punct.tolist() == [True, False, True, True, False, True, False]
-    ss = SpanSet(np.array([0, 4, 5, 5]), np.array([3, 4, 5, 6]), np.array([0, 1, 2, 0], np.int32))
-    out, toks, keep = drop_punctuation(ss, punct)
-    assert keep.tolist() == [0, 1, 3]
-    assert list(zip(out.start.tolist(), out.last.tolist())) == [(1, 2), (4, 4), (6, 6)]
-    assert toks.get(0).tolist() == [1] and toks.get(1) is None and toks.get(2) is None
 
 
 def _reference_punct(spans: list, punct: List[bool]) -> list:

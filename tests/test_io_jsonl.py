@@ -9,7 +9,6 @@ import pytest
 import ts_eval
 from ts_eval import InputError
 from ts_eval.io.api import read, read_pair
-from ts_eval.io.pairing import nested_counts
 from ts_eval.io.tokenizer import tokenize
 from ts_eval.models.evaluate import evaluate
 
@@ -82,7 +81,7 @@ def test_nested_and_crossing_spans_are_kept_and_counted(tmp_path):
     assert (summ["spans"], summ["nested"], summ["crossing"]) == (4, 2, 1)
     corpus = read_pair(g, g)
     assert len(corpus.gold) == 4 and spans_of(corpus, "g") == spans_of(corpus)
-    assert nested_counts(corpus) == {"gold": {"nested": 2, "crossing": 1}, "g": {"nested": 2, "crossing": 1}}
+    assert corpus.gold_info.shape == corpus.system_info["g"].shape == {"nested": 2, "crossing": 1}
     assert corpus.gold_info.reading["nested"] == 2 and corpus.gold_info.summary()["reading"]["crossing"] == 1
 
 

@@ -14,13 +14,14 @@ import re
 
 import numpy as np
 import pytest
+from support import fit_check
 
 import ts_eval
 from ts_eval.core.sequences import from_sequences
 from ts_eval.output.builders import build
 from ts_eval.output.page import Cell, Column, Page, Section, Table
 from ts_eval.output.renderers import render
-from ts_eval.output.renderers.text import fit_check, layout
+from ts_eval.output.renderers.text import layout
 from ts_eval.output.values import interval, value
 from ts_eval.ranking import sufficient
 

@@ -29,8 +29,9 @@ import ts_eval.streaming.files as files
 import ts_eval.streaming.shards as streaming_shards
 from ts_eval.errors import InputError
 from ts_eval.io.columns import _cut, _has_token_line, _is_token_line, sentence_cut
-from ts_eval.io.conll import ColumnOptions, column_feed, column_file, conll_shards
+from ts_eval.io.conll import ColumnOptions, column_feed, concat_columns, conll_shards
 from ts_eval.io.inputs import Inputs
+from ts_eval.io.reader import read as read_input
 from ts_eval.io.source import line_blocks
 from ts_eval.streaming.files import count_file, count_files
 from ts_eval.streaming.shards import file_shards
@@ -206,7 +207,7 @@ def test_blocks_are_whole_sentences_and_keep_line_numbers(tmp_path):
     text = synthetic(50, seed=5)
     path = tmp_path / "s.conll"
     path.write_text("-DOCSTART- O O\n\n" + text + "\n-X- O O\n")
-    whole = column_file(str(path), [-2, -1])
+    whole = concat_columns(feed_parts(column_feed(str(path), [-2, -1], ColumnOptions(), None))).cf   # one block
     parts = [p.cf for p in feed_parts(column_feed(str(path), [-2, -1], ColumnOptions(), 1))]
     assert len(parts) == 50
     assert sum(p.n_tokens for p in parts) == whole.n_tokens
@@ -695,4 +696,4 @@ def test_a_column_file_read_whole_raises_an_error_after_its_first_sentences(tmp_
     path = tmp_path / "bad.conll"
     path.write_text("a B-PER B-PER\nb O O\n\nc O\n\n")
     with pytest.raises(InputError, match=r"bad.conll:4: 2 columns, expected 3 as on line 1: 'c O'"):
-        column_file(str(path), [-2, -1])
+        read_input(str(path), format="columns")

@@ -13,8 +13,6 @@ from typing import Iterable, Mapping, Optional
 
 import numpy as np
 
-from .corpus import SpanSet
-
 
 @dataclass
 class TokenSets:
@@ -46,24 +44,6 @@ class TokenSets:
         if i < len(self.span) and self.span[i] == k:
             return self.tokens[self.ptr[i]:self.ptr[i + 1]]
         return None
-
-    @staticmethod
-    def from_mask(spans: SpanSet, excluded: np.ndarray) -> TokenSets:
-        """Token sets = each span's range minus the tokens where ``excluded`` is True."""
-        excluded = np.asarray(excluded, bool)
-        cum = np.concatenate(([0], np.cumsum(excluded, dtype=np.int64)))
-        holes = cum[spans.last + 1] - cum[spans.start]
-        idx = np.flatnonzero(holes > 0)
-        if not len(idx):
-            return TokenSets.empty()
-        st, en = spans.start[idx], spans.last[idx]
-        lens = en - st + 1
-        first = np.repeat(st - np.concatenate(([0], np.cumsum(lens)[:-1])), lens)
-        toks = first + np.arange(int(lens.sum()))
-        keep = ~excluded[toks]
-        kept_per = np.add.reduceat(keep.astype(np.int64), np.concatenate(([0], np.cumsum(lens)[:-1])))
-        return TokenSets(idx.astype(np.int64), np.concatenate(([0], np.cumsum(kept_per))).astype(np.int64),
-                         toks[keep].astype(np.int64))
 
     @staticmethod
     def from_dict(sets: Mapping[int, Iterable[int]]) -> TokenSets:

@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import functools
 import os
-from typing import Any, Dict, List, Optional, Tuple
+from dataclasses import dataclass
+from typing import List, Optional, Tuple
 
 from ..core import measures
 from ..errors import OptionError, TsEvalError
@@ -36,25 +37,35 @@ def evaluate_germeval_file(path: str, *, name: Optional[str] = None, policy: str
     measures.check_separator_weight(separator_weight)
     measures.check_beta(beta)
     check_policy_name(policy)
-    options = dict(name=name, policy=policy, eof_quirk=eof_quirk, fair=fair, block_bytes=block_bytes)
+    options = _Reading(name, policy, eof_quirk, fair, block_bytes)
     found = _in_shards(path, jobs, options) if jobs > 1 else None
     sums, source = found if found is not None else _shard_sums((path, None, True, options))
     return sums_report(sums, source, separator_weight=separator_weight, beta=beta, fair=fair)
 
 
-_Job = Tuple[str, Optional[Tuple[int, int]], bool, Dict[str, Any]]
+@dataclass(frozen=True)
+class _Reading:
+    """How each shard is read and counted (the options of :func:`evaluate_germeval_file` that shards share)."""
+
+    name: Optional[str]
+    policy: str
+    eof_quirk: bool
+    fair: bool
+    block_bytes: Optional[int]
+
+
+_Job = Tuple[str, Optional[Tuple[int, int]], bool, _Reading]
 
 
 def _shard_sums(job: _Job) -> Tuple[GermEvalSums, Optional[Source]]:
     """The sums of one shard (None: the whole file) and its source; ``last``: it is the file's last."""
     path, shard, last, options = job
-    pieces = germeval_blocks(path, name=options["name"], policy=options["policy"],
-                             block_bytes=options["block_bytes"], shard=shard)
-    return piece_sums(pieces, policy=options["policy"], eof_quirk=options["eof_quirk"], fair=options["fair"],
-                      last=last)
+    pieces = germeval_blocks(path, name=options.name, policy=options.policy, block_bytes=options.block_bytes,
+                             shard=shard)
+    return piece_sums(pieces, policy=options.policy, eof_quirk=options.eof_quirk, fair=options.fair, last=last)
 
 
-def _in_shards(path: str, jobs: int, options: Dict[str, Any]) -> Optional[Tuple[GermEvalSums, Optional[Source]]]:
+def _in_shards(path: str, jobs: int, options: _Reading) -> Optional[Tuple[GermEvalSums, Optional[Source]]]:
     """The sums of the file from up to ``jobs`` processes, a shard each, added in order (None: one process will
     do -- a small file, standard input, a compressed file, a file that cannot be cut -- or a shard holds an
     error)."""
@@ -64,7 +75,7 @@ def _in_shards(path: str, jobs: int, options: Dict[str, Any]) -> Optional[Tuple[
         jobs = min(jobs, os.path.getsize(path) // MIN_SHARD_BYTES)
     except OSError:
         return None
-    shards = germeval_shards(path, jobs, options["policy"]) if jobs > 1 else None
+    shards = germeval_shards(path, jobs, options.policy) if jobs > 1 else None
     if shards is None:
         return None
     each: List[_Job] = [(path, s, k == len(shards) - 1, options) for k, s in enumerate(shards)]

@@ -10,7 +10,7 @@ all, and two files are then checked for equal sentence and token counts only.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Callable, Dict, Iterator, List, Optional, Sequence, Tuple, cast
+from typing import Any, Callable, Dict, Iterator, List, Optional, Sequence, Tuple
 
 import numpy as np
 
@@ -434,18 +434,6 @@ def column_feed(path: str, columns: Sequence[int], options: ColumnOptions, block
 
     return DocumentFeed(name, blocks(), parse, before_line(name, True), empty,
                         lambda: InputError("empty file, expected token lines", name), blank=None)
-
-
-def column_file(path: str, columns: Sequence[int], options: ColumnOptions = ColumnOptions()) -> ColumnFile:
-    """A column file read whole (the blocks of :func:`column_feed` added up: a reading error after the first
-    sentences is raised, not left in the feed), the tag ``columns`` read."""
-    feed = column_feed(path, columns, options, None)
-    if feed.done():
-        feed.end()
-    parts: List[ColumnPart] = []
-    while not feed.done():
-        parts.append(cast(ColumnPart, feed.take(None)))
-    return concat_columns(parts).cf
 
 
 def documents_feed(path: str, options: ColumnOptions, decoding: Any, block_bytes: Optional[int]) -> Any:

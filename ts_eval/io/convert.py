@@ -21,13 +21,14 @@ from .germeval import read_germeval_side
 from .reader import BLOCK_BYTES, read, read_blocks, read_generated_on
 from .sink import check_outputs
 from .source import STDIN, plain_name
-from .write_brat import write_brat, write_brat_blocks
-from .write_columns import write_columns, write_columns_blocks
-from .write_jsonl import write_jsonl_text, write_jsonl_text_blocks, write_jsonl_tokens, write_jsonl_tokens_blocks
+from .write_brat import write_brat
+from .write_columns import write_columns
+from .write_jsonl import write_jsonl_text, write_jsonl_tokens
 from .writing import ConversionReport, outermost, same_spans
 
-WRITERS = {"columns": write_columns, "jsonl-tokens": write_jsonl_tokens, "jsonl-text": write_jsonl_text,
-           "brat": write_brat}
+#: the package's writers, each writing an input's blocks of documents (in order) as one output
+WRITERS: Dict[str, Callable[..., ConversionReport]] = {
+    "columns": write_columns, "jsonl-tokens": write_jsonl_tokens, "jsonl-text": write_jsonl_text, "brat": write_brat}
 _EXT = {".conll": "columns", ".iob": "columns", ".bio": "columns", ".tsv": "columns", ".txt": "columns",
         ".jsonl": None, ".json": None}
 
@@ -139,13 +140,11 @@ def _write(each: Dict[str, Callable[..., ConversionReport]], fmt: str, blocks: I
     one block)."""
     try:
         if fmt == "columns":
-            return write_columns_blocks(blocks, dst, scheme=scheme, overlapping=overlapping)
+            return write_columns(blocks, dst, scheme=scheme, overlapping=overlapping)
         if fmt == "jsonl-text":
-            return write_jsonl_text_blocks(blocks, dst, tokens=tokens)
-        if fmt == "jsonl-tokens":
-            return write_jsonl_tokens_blocks(blocks, dst)
-        if fmt == "brat":
-            return write_brat_blocks(blocks, dst)
+            return write_jsonl_text(blocks, dst, tokens=tokens)
+        if fmt in WRITERS:
+            return WRITERS[fmt](blocks, dst)
     except OptionError:
         _drain(iter(blocks))        # (the options of a writer are checked after the input is read)
         raise

@@ -79,8 +79,6 @@ class FairData:
     gold: SpanExtra
     system: SpanExtra
     format: str                       # "spans" or "conll2000"
-    target_files: List[str]
-    system_files: List[str]
     excluded: Dict[str, int] = field(default_factory=dict)   # side -> spans left out by labels/exclude
     punct_dropped: Dict[str, int] = field(default_factory=dict)  # side -> spans that were only punctuation
 
@@ -153,7 +151,7 @@ def _span_feed(path: str, block_bytes: Optional[int]) -> DocumentFeed:
     the same whatever the block size)."""
     from .columns import sentence_cut
 
-    state: Dict[str, Any] = {"bom": 0, "crs": {0: 0}}
+    state = _SpanState()
 
     def parse(raw: RawBlock, stop: Optional[int], first: int) -> _Raw:
         return _parse_span_block(raw, stop, path, state)
@@ -163,14 +161,23 @@ def _span_feed(path: str, block_bytes: Optional[int]) -> DocumentFeed:
                         lambda: InputError("empty file", path), blank=None, earliest=True)
 
 
-def _parse_span_block(raw: RawBlock, stop: Optional[int], path: str, state: Dict[str, Any]) -> _Raw:
+@dataclass
+class _SpanState:
+    """What the blocks of a span file read so far tell the next: the BOM's length, and per block start (in
+    bytes) the lines ended by a lone ``\\r`` before it."""
+
+    bom: int = 0
+    crs: Dict[int, int] = field(default_factory=lambda: {0: 0})
+
+
+def _parse_span_block(raw: RawBlock, stop: Optional[int], path: str, state: _SpanState) -> _Raw:
     """A block of a span file (up to byte ``stop``) decoded as the file is read whole: UTF-8 (a BOM dropped),
     lines end at ``\\n``, ``\\r\\n`` or ``\\r``; ``state`` carries the BOM and the lines ended by a lone
     ``\\r`` in the blocks before."""
     data = raw.data if stop is None else raw.data[:stop]
     shift = len(BOM) if raw.bytes == 0 and data.startswith(BOM) else 0
     if raw.bytes == 0:
-        state["bom"] = shift
+        state.bom = shift
     try:
         text = codecs.utf_8_decode(data[shift:], "strict", True)[0]
     except UnicodeDecodeError as err:
@@ -178,12 +185,12 @@ def _parse_span_block(raw: RawBlock, stop: Optional[int], path: str, state: Dict
         before = blank_before(data, data.count(b"\n", 0, at) + 1)
         if before > 0:        # an error in the sentences before it comes first
             _parse_span_block(raw, before, path, state)
-        raise InputError(f"not UTF-8 ({err.reason} at byte {raw.bytes + at - state['bom']})", path) from None
-    crs = state["crs"].get(raw.bytes, 0)
+        raise InputError(f"not UTF-8 ({err.reason} at byte {raw.bytes + at - state.bom})", path) from None
+    crs = state.crs.get(raw.bytes, 0)
     if "\r" in text:
         text = text.replace("\r\n", "\n").replace("\r", "\n")
     if stop is None:
-        state["crs"][raw.bytes + len(data)] = crs + text.count("\n") - data.count(b"\n")
+        state.crs[raw.bytes + len(data)] = crs + text.count("\n") - data.count(b"\n")
     return _span_block(text.split("\n"), path, raw.lines + crs)
 
 
@@ -558,31 +565,6 @@ def _fill_raw(raw: _Raw, s: _Decoded, order: np.ndarray, punct: np.ndarray, igno
     raw.line = token_line[st[order]].tolist()
 
 
-def punctuation_mask(pos_tags: Sequence[str]) -> np.ndarray:
-    """True for the POS tags the reference treats as punctuation (:data:`PUNCT_TAGS`)."""
-    return np.fromiter((t in PUNCT_TAGS for t in pos_tags), bool, len(pos_tags))
-
-
-def drop_punctuation(spans: SpanSet, punct: np.ndarray) -> Tuple[SpanSet, TokenSets, np.ndarray]:
-    """The reference's ``ignore_punct`` rule for contiguous spans over any corpus.
-
-    ``punct`` is a per-token mask.  Returns the spans that keep a token (begin
-    moved to the first non-punctuation token of the range, end moved back by one
-    token when it is punctuation), their token sets where these differ from the
-    new range, and the indices of the kept spans in ``spans``.
-    """
-    punct = np.asarray(punct, bool)
-    cum = np.concatenate(([0], np.cumsum(~punct, dtype=np.int64)))
-    real = cum[spans.last + 1] - cum[spans.start]
-    keep = np.flatnonzero(real > 0)
-    st, en = spans.start[keep], spans.last[keep]
-    nonp = np.flatnonzero(~punct)
-    nb = nonp[np.searchsorted(nonp, st)] if len(keep) else st
-    ne = np.where(punct[en], en - 1, en)
-    out = SpanSet(nb.astype(np.int64), ne.astype(np.int64), spans.label[keep])
-    return out, TokenSets.from_mask(out, punct), keep
-
-
 # ---------------------------------------------------------------------------
 # pairing files and building the corpus
 
@@ -734,5 +716,5 @@ def _build(t_raws: List[_Raw], s_raws: List[_Raw], labels: Optional[Sequence[str
         where = files[0] if len(files) == 1 else os.path.dirname(files[0])
         infos[side] = SideInfo(side if side == "gold" else name, where, spans=len(o), repairs=repairs)
     corpus = Corpus(offsets, label_set, sets["gold"], {name: sets["system"]}, infos["gold"], {name: infos["system"]})
-    return FairData(corpus, extras["gold"], extras["system"], fmt, tfiles, sfiles, excluded,
+    return FairData(corpus, extras["gold"], extras["system"], fmt, excluded,
                     {"gold": sum(r.punct_dropped for r in t_raws), "system": sum(r.punct_dropped for r in s_raws)})

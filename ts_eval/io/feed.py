@@ -23,6 +23,7 @@ from .source import RawBlock
 
 if TYPE_CHECKING:
     from ..core.corpus import Corpus
+    from .grounding import Grounded
 
 #: a format's parser: a block (or its first ``stop`` bytes, None: all), the documents before it -> documents
 Parse = Callable[[Any, Optional[int], int], Any]
@@ -87,11 +88,11 @@ class Feed(Protocol):
 class Placing(Feed, Protocol):
     """An input whose records are placed on gold's documents (a generated output's strings)."""
 
-    def place(self, gold: Any, part: Any, order: np.ndarray, last: bool) -> Any:
+    def place(self, gold: Any, part: Any, order: np.ndarray, last: bool) -> Grounded:
         """``part``'s records placed on ``gold``'s documents (gold's document g takes record ``order[g]``;
-        ``last``: gold has no more): a :class:`~ts_eval.io.grounding.Grounded`."""
+        ``last``: gold has no more)."""
 
-    def attach(self, corpus: Corpus, gold: Any, grounded: Dict[str, Any]) -> Corpus:
+    def attach(self, corpus: Corpus, gold: Any, grounded: Dict[str, Grounded]) -> Corpus:
         """The block's ``corpus`` with what it needs of every placed input (``grounded``: by system name)."""
 
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 import dataclasses
 import importlib
 from dataclasses import dataclass
-from typing import Any, Callable, Dict, List, Mapping, Optional, Tuple
+from typing import Any, Callable, Dict, List, Mapping, Optional, Set, Tuple
 
 from ..core.options import Options
 from ..errors import OptionError
@@ -48,6 +48,10 @@ class Format:
 
     def option_names(self) -> Tuple[str, ...]:
         return tuple(f.name for f in dataclasses.fields(self.options))
+
+    def takes(self) -> Set[str]:
+        """The keywords a read in this format takes: its options, and ``scheme`` and ``policy`` when it reads tags."""
+        return set(self.option_names()) | ({"scheme", "policy"} if self.tags else set())
 
     def make_options(self, given: Mapping[str, Any]) -> Any:
         """An instance of ``options`` from the keywords of ``given`` it takes (the others are left out)."""

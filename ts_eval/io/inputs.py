@@ -49,13 +49,11 @@ if TYPE_CHECKING:
     from ..core.corpus import Corpus
 
 #: the column readers' options, with their defaults (they apply to column files only)
-COLUMN_OPTIONS: Dict[str, Any] = {"token_column": 1, "delimiter": None, "raw": False, "outside_tag": "O",
-                                  "tags_only": False}
+COLUMN_OPTIONS: Dict[str, object] = {"token_column": 1, "delimiter": None, "raw": False, "outside_tag": "O",
+                                     "tags_only": False}
 #: the other readers' options (``Inputs.options``)
 READER_OPTIONS = ("tag_names", "align", "discontinuous", "misc_key", "generated", "ground", "normalize",
                   "fuzzy_threshold", "field")
-#: inputs read in lock-step blocks of documents (column files alone are read in blocks of sentences)
-BLOCK_FORMATS = ("conllu", "jsonl-tokens", "jsonl-text", "label-studio", "brat", "columns", "generated")
 _NUMBER = {1: "one", 2: "two", 3: "three"}
 
 

@@ -23,7 +23,7 @@ over a whole input (the documents of both, the ids missing) reads the rest of th
 from __future__ import annotations
 
 from functools import partial
-from typing import Any, Callable, Dict, Iterator, List, Mapping, Optional, Sequence, Tuple, cast
+from typing import TYPE_CHECKING, Any, Callable, Dict, Iterator, List, Mapping, Optional, Sequence, Tuple, cast
 
 import numpy as np
 
@@ -33,6 +33,9 @@ from .documents import Documents, lasting
 from .feed import Decoding, Feed, Placing, concat_parts, raising
 from .pairing import first_difference, pair_aligned
 from .source import GOLD_SYSTEM, Words
+
+if TYPE_CHECKING:
+    from .grounding import Grounded
 
 #: what may be held of one system whose documents pair with gold's by id in another order (bytes, about their
 #: size in the file); more is an error that asks for the inputs in the same order
@@ -316,7 +319,7 @@ def paired(gold: Documents, systems: Dict[str, Tuple[Part, np.ndarray, Optional[
     document's partner in it, the reading notes to report with them or None for the part's own, the feed);
     a generated output's records are placed on gold's documents by their feed (``last``: gold has no more)."""
     aligned: Dict[str, Documents] = {}
-    grounded: Dict[str, Any] = {}
+    grounded: Dict[str, Grounded] = {}
     placing: Optional[Placing] = None
     for name, (part, order, notes, feed) in systems.items():
         if not isinstance(part, Documents):          # records of strings, placed on gold's documents

@@ -321,17 +321,17 @@ def feed(path: str, options: TokensOptions, decoding: Any, block_bytes: Optional
 
     name = display_name(path)
     shape: List[Shape] = []             # what the first record decided
-    names: Dict[str, Any] = {"tag_names": options.tag_names}
+    names: List[Union[str, Sequence[str], None]] = [options.tag_names]     # a file's names, once it is read
     detected: List[Optional[str]] = [None]
 
     def parse(raw: Any, stop: Optional[int], first: int, evidence: bool = False) -> Any:
-        if shape and shape[0][0] == "ner_tags" and isinstance(names["tag_names"], str):
-            names["tag_names"] = load_tag_names(names["tag_names"])      # (read once)
+        if shape and shape[0][0] == "ner_tags" and isinstance(names[0], str):
+            names[0] = load_tag_names(names[0])      # (read once)
         docs, found = tokens_documents(raw.data if stop is None else raw.data[:stop], name, scheme=decoding.scheme,
                                        policy=decoding.policy, id_key=options.id_key,
                                        shape_of=shape[0] if shape else None, lines_before=raw.lines,
                                        bytes_before=raw.bytes, first=first, detected=detected[0], evidence=evidence,
-                                       **names)
+                                       tag_names=names[0])
         if found is not None and not shape:
             shape.append(found)
         return docs if docs is not None or evidence else no_documents(name, "jsonl-tokens")

@@ -191,10 +191,3 @@ def _token_texts(docs: Documents) -> Callable[[int, int], List[str]]:
         base = int(docs.offsets[d0])
         return out[a - base:b - base]
     return tokens
-
-
-def nested_counts(corpus: Corpus) -> Dict[str, Dict[str, int]]:
-    """Nested and crossing spans per side of a corpus (gold and each system)."""
-    out = {"gold": dict(corpus.gold_info.shape or {})}    # counted once, when the Corpus was built
-    out.update({n: dict(corpus.system_info[n].shape or {}) for n in corpus.systems})
-    return out

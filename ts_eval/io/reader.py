@@ -16,8 +16,7 @@ BLOCK_BYTES = 1 << 22
 def _options(fmt: Any, options: Mapping[str, Any]) -> Tuple[Any, Any]:
     """(the format's options, how its tags are decoded) from the keywords given; one it does not take is an
     error."""
-
-    takes = set(fmt.option_names()) | ({"scheme", "policy"} if fmt.tags else set())
+    takes = fmt.takes()
     unknown = set(options) - takes
     if unknown:
         raise OptionError(f"option(s) {', '.join(sorted(unknown))} do not apply to format {fmt.name}; it takes "
@@ -77,8 +76,7 @@ def not_blank(path: str) -> None:
 
 def _taken(path: Any, fmt: Optional[str], options: Dict[str, Any]) -> Dict[str, Any]:
     """The options the format of ``path`` takes."""
-    f = format_of(str(path), fmt)
-    takes = set(f.option_names()) | ({"scheme", "policy"} if f.tags else set())
+    takes = format_of(str(path), fmt).takes()
     return {k: v for k, v in options.items() if k in takes}
 
 

@@ -34,21 +34,9 @@ TOOLS_CONF = "[options]\nTokens\ttokenizer:whitespace\n"
 _PLAIN, _TOKENS, _STALE, _LABEL = range(1, 5)
 
 
-def file_names(docs: Documents) -> List[str]:
-    ids = docs.ids
-    if all(i is not None and _SAFE.match(i) for i in ids) and len(set(ids)) == len(ids):
-        return [str(i) for i in ids]
-    width = max(6, len(str(docs.n_docs)))
-    return [f"doc{d + 1:0{width}d}" for d in range(docs.n_docs)]
-
-
-def write_brat(docs: Documents, path: str) -> ConversionReport:
-    """Write ``docs`` as a brat directory at ``path`` (created if missing)."""
-    return write_brat_blocks([docs], path)
-
-
-def write_brat_blocks(blocks: Any, path: str) -> ConversionReport:
-    """Write an input's blocks of documents (in order) as one brat directory, block by block: the files are
+def write_brat(blocks: Any, path: str) -> ConversionReport:
+    """Write an input's blocks of documents (in order) as one brat directory at ``path`` (created if missing),
+    block by block: the files are
     written to temporary files as they come and named, and renamed over the old ones, when all are written
     (the names need every document's id).  What it keeps grows with the documents: their ids and files."""
     return written(BratWriter(path), blocks, path, "brat")

@@ -37,16 +37,10 @@ WRITABLE_SCHEMES = tuple(schemes.SCHEMES)
 _OVERLAP, _DECODES, _PLAIN = range(1, 4)
 
 
-def write_columns(docs: Documents, path: str, scheme: str = "IOB2", overlapping: str = "error",
+def write_columns(blocks: Any, path: str, scheme: str = "IOB2", overlapping: str = "error",
                   delimiter: str = " ") -> ConversionReport:
-    """Write ``docs`` as a column file at ``path`` (``-``: standard output; .gz/.bz2/.xz compress)."""
-    return write_columns_blocks([docs], path, scheme, overlapping, delimiter)
-
-
-def write_columns_blocks(blocks: Any, path: str, scheme: str = "IOB2", overlapping: str = "error",
-                         delimiter: str = " ") -> ConversionReport:
-    """Write an input's blocks of documents (in order) as one column file, block by block: the file and the
-    report :func:`write_columns` gives for the whole."""
+    """Write an input's blocks of documents (in order) as one column file at ``path`` (``-``: standard output;
+    .gz/.bz2/.xz compress), block by block: the file and the report are those of the whole."""
     writer = ColumnsWriter(path, scheme, overlapping, delimiter)
     return written(writer, blocks, path, "columns", scheme=writer.scheme, overlapping=overlapping)
 

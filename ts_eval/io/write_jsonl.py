@@ -169,24 +169,15 @@ class TextWriter:
         self.out.abort()
 
 
-def write_jsonl_tokens(docs: Documents, path: str) -> ConversionReport:
-    """Write ``docs`` as token-offset JSON Lines at ``path`` (``-``, .gz/.bz2/.xz allowed)."""
-    return write_jsonl_tokens_blocks([docs], path)
-
-
-def write_jsonl_tokens_blocks(blocks: Any, path: str) -> ConversionReport:
-    """Write an input's blocks of documents (in order) as one token-offset JSON Lines file, block by block."""
+def write_jsonl_tokens(blocks: Any, path: str) -> ConversionReport:
+    """Write an input's blocks of documents (in order) as one token-offset JSON Lines file at ``path`` (``-``,
+    .gz/.bz2/.xz allowed), block by block."""
     return written(TokensWriter(path), blocks, path, "jsonl-tokens")
 
 
-def write_jsonl_text(docs: Documents, path: str, tokens: str = "auto") -> ConversionReport:
-    """Write ``docs`` as character-offset JSON Lines at ``path`` (``-``, .gz/.bz2/.xz allowed)."""
-    return write_jsonl_text_blocks([docs], path, tokens)
-
-
-def write_jsonl_text_blocks(blocks: Any, path: str, tokens: str = "auto") -> ConversionReport:
-    """Write an input's blocks of documents (in order) as one character-offset JSON Lines file, block by
-    block."""
+def write_jsonl_text(blocks: Any, path: str, tokens: str = "auto") -> ConversionReport:
+    """Write an input's blocks of documents (in order) as one character-offset JSON Lines file at ``path``
+    (``-``, .gz/.bz2/.xz allowed), block by block."""
     return written(TextWriter(path, tokens), blocks, path, "jsonl-text", tokens=tokens)
 
 

@@ -179,11 +179,6 @@ def result_of(spec: ModelSpec, tally: Tally, totals: Totals) -> Dict[str, Any]:
     return spec.result(tally, totals)
 
 
-def report_of(spec: ModelSpec, sd: SystemData, settings: ScoreSettings) -> Dict[str, Any]:
-    """The result of one system of one corpus under one model, as ``score`` reports it."""
-    return result_of(spec, tally_of(spec, sd, settings), Totals.of(sd, settings))
-
-
 def count_corpus(corpus: Corpus, models: Sequence[str], settings: ScoreSettings,
                  input_labels: Optional[Sequence[str]] = None) -> Counts:
     """The counts of every system of ``corpus`` under the models ``models`` (checked by the caller)."""

@@ -30,11 +30,6 @@ KINDS: Dict[str, str] = {
     "unknown_label": "a label gold does not use (or not among the labels given)",
     "unreadable": "the reader's first error, where the problems are not collected one by one",
 }
-#: harmless differences: a note, not a problem (they score the same)
-NOTES = {"bom": "a byte order mark at the start (skipped)",
-         "crlf": "CR LF line ends (read as LF)",
-         "no_documents": "no -DOCSTART- lines where gold has them (read as one document)",
-         "documents": "-DOCSTART- lines where gold has none (column files are paired by their tokens)"}
 #: the longest ``found`` or ``expected`` a problem keeps: a token of megabytes (a file without line ends) is
 #: shown by its start and its length, not copied into every report and onto the participant's screen
 LONGEST = 200

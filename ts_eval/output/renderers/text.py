@@ -531,10 +531,3 @@ def render(page: Page, *, width: Optional[int] = None, details: bool = False, co
                       color_system="standard" if color else None, highlight=False, emoji=False)
     print_page(page, _RichConsole(console), details, spell)
     return buf.getvalue()
-
-
-def fit_check(text: str, width: int) -> Tuple[int, str]:
-    """(widest line, that line) of rendered text: for tests and scripts."""
-    lines = text.split("\n")
-    w = max(lines, key=cell_len)
-    return cell_len(w), w
