@@ -57,3 +57,17 @@ def test_label_free_subtracts_coinc0_from_every_labels_coinc():
 def test_label_free_keeps_no_zeros():
     """The blocks' label-free matrix holds no entry that sums to zero (a gap counted and taken back)."""
     assert (_stats(True).matrix.data != 0).all()
+
+
+def test_groups_sum_the_sentences_columns():
+    """``groups``: the matrix's columns are the sums of consecutive sentences (documents in ``agree``'s blocks),
+    the same floats as the per-sentence matrix times the grouping, no zero kept."""
+    ann = from_span_lists(SPANS, LENGTHS)
+    cont = Continuum(ann.corpus, "tokens", 0.5)
+    for groups in ([0, 1, 3], [0], [0, 1, 2, 3]):
+        per = sentence_stats(ann, 0.5, cont, label_free=True).matrix.toarray()
+        got = sentence_stats(ann, 0.5, cont, label_free=True, groups=np.array(groups))
+        want = np.add.reduceat(per, groups, axis=1)
+        assert got.matrix.shape == want.shape
+        assert np.array_equal(got.matrix.toarray(), want)
+        assert (got.matrix.data != 0).all()

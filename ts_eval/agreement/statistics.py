@@ -49,9 +49,15 @@ class _Builder:
     """Collects pieces of the sparse matrix, each a run of its rows in order (row, then sentence), and
     joins them into CSR without sorting the triplets (rows of different pieces do not overlap)."""
 
-    def __init__(self, columns: Columns, n_sentences: int):
+    def __init__(self, columns: Columns, n_sentences: int, groups: Optional[np.ndarray] = None):
         self.columns = columns
-        self.S = n_sentences
+        self.groups = groups            # the first sentence of each group its sentences are summed into
+        self.S = n_sentences if groups is None else len(groups)
+        self.group_of: Optional[np.ndarray] = None
+        if groups is not None:
+            starts = np.zeros(n_sentences, np.int64)
+            starts[groups[1:]] = 1
+            self.group_of = np.cumsum(starts)
         self.pieces: List[Tuple[int, np.ndarray, np.ndarray, np.ndarray]] = []   # (first row, rows, sentences, values)
 
     def _add(self, rows: np.ndarray, sentences: np.ndarray, values: np.ndarray) -> None:
@@ -61,10 +67,11 @@ class _Builder:
     def dense(self, name: str, per_sentence: np.ndarray, offset: int = 0, mask: Optional[np.ndarray] = None) -> None:
         """Add a (sentences,) vector to column ``offset`` of block ``name`` (nonzero entries only)."""
         v = np.asarray(per_sentence, float)
-        keep = v != 0
         if mask is not None:
-            keep &= mask
-        s = np.flatnonzero(keep)
+            v = v * mask
+        if self.groups is not None and len(v):
+            v = np.add.reduceat(v, self.groups)
+        s = np.flatnonzero(v)
         self._add(np.full(len(s), self.columns.index(name)[0] + offset, np.int64), s, v[s])
 
     def table(self, name: str, per_sentence: np.ndarray, offset: int = 0, mask: Optional[np.ndarray] = None) -> None:
@@ -72,6 +79,8 @@ class _Builder:
         t = np.asarray(per_sentence, float)
         if mask is not None:
             t = t * mask[:, None]
+        if self.groups is not None and len(t):
+            t = np.add.reduceat(t, self.groups, axis=0)
         t = np.ascontiguousarray(t.T)             # (k, sentences): its nonzero entries come row by row
         k, s = np.nonzero(t)
         self._add(self.columns.index(name)[0] + offset + k, s, t[k, s])
@@ -79,12 +88,25 @@ class _Builder:
     def keyed(self, name: str, sentence: np.ndarray, column: np.ndarray, value: np.ndarray) -> None:
         """Add values at (sentence, column within block ``name``) (duplicates are summed)."""
         row = self.columns.index(name)[0] + np.asarray(column, np.int64)
-        key = row * self.S + np.asarray(sentence, np.int64)
-        order = np.argsort(key, kind="stable")
-        key, v = key[order], np.asarray(value, float)[order]
-        if len(key):
-            first = np.flatnonzero(np.concatenate(([True], key[1:] != key[:-1])))
-            key, v = key[first], np.add.reduceat(v, first)
+        sentence = np.asarray(sentence, np.int64)
+        if self.group_of is not None:
+            sentence = self.group_of[sentence]
+        self._summed(row, sentence, np.asarray(value, float))
+
+    def _summed(self, row: np.ndarray, sentence: np.ndarray, value: np.ndarray) -> None:
+        """Add values at (row, sentence or group), duplicates summed."""
+        key = row * self.S + sentence
+        if len(key) and self.groups is not None and (int(key.max()) - int(key.min())) < 4 * len(key):
+            lo = int(key.min())         # few keys (groups): counted, not sorted (sums of multiples of a power of two)
+            sums = np.bincount(key - lo, weights=value)
+            key = np.flatnonzero(np.bincount(key - lo))
+            key, v = key + lo, sums[key]
+        else:
+            order = np.argsort(key, kind="stable")
+            key, v = key[order], value[order]
+            if len(key):
+                first = np.flatnonzero(np.concatenate(([True], key[1:] != key[:-1])))
+                key, v = key[first], np.add.reduceat(v, first)
         self._add(key // self.S, key % self.S, v)
 
     def matrix(self, drop_zeros: bool = False) -> sparse.csr_matrix:
@@ -97,7 +119,7 @@ class _Builder:
         key = r.astype(np.int64) * self.S + c
         if len(key) > 1 and not (key[1:] > key[:-1]).all():      # pieces overlap: sum their duplicates
             self.pieces = []
-            self.keyed("units", c, r - self.columns.index("units")[0], v)
+            self._summed(r.astype(np.int64), c.astype(np.int64), v)
             return self.matrix(drop_zeros)
         if drop_zeros:
             nz = v != 0
@@ -144,12 +166,14 @@ def categories(ann: Annotations, merged: List[SpanSet]) -> Tuple[List[np.ndarray
     return codes["token"], codes["separator"], sets
 
 
-def sentence_stats(ann: Annotations, separator_weight: float, continuum: Continuum, label_free: bool = False
-                   ) -> Stats:
+def sentence_stats(ann: Annotations, separator_weight: float, continuum: Continuum, label_free: bool = False,
+                   groups: Optional[np.ndarray] = None) -> Stats:
     """The per-sentence statistics of every figure (see the module docstring); ``label_free``: with
     ``coinc`` of every label less ``coinc0`` (what it holds for a label no annotator uses), so that a label
     a block lacks adds nothing to the blocks' sums (:meth:`~.layout.Layout.place` adds it back), and no
-    entry that sums to zero (a unit's gap counted and taken back)."""
+    entry that sums to zero (a unit's gap counted and taken back); ``groups`` (the first sentence of each
+    group of consecutive sentences, the first 0): the matrix's columns are the groups' sums, not the
+    sentences' (the same floats when every statistic is a multiple of a power of two)."""
     corpus = ann.corpus
     S, L, m = corpus.n_sentences, len(corpus.labels), ann.m
     w = float(separator_weight)
@@ -163,7 +187,7 @@ def sentence_stats(ann: Annotations, separator_weight: float, continuum: Continu
     cat_names = category_names(corpus.labels, cat_sets)
     C = len(cat_names)
     gaps, slen, unit_keys = unit_parts(corpus, merged, continuum, complete)
-    b = _Builder(_columns(m, len(pairs), L, C, len(unit_keys.flat), len(gaps.values)), S)
+    b = _Builder(_columns(m, len(pairs), L, C, len(unit_keys.flat), len(gaps.values)), S, groups)
 
     n_tok = np.diff(corpus.sent_offsets).astype(float)
     units = n_tok + w * (n_tok - 1)
