@@ -137,13 +137,23 @@ def categories(ann: Annotations, merged: List[SpanSet]) -> Tuple[List[np.ndarray
     keys: Dict[str, List[List[np.ndarray]]] = {"token": [], "separator": []}      # unit -> annotator -> passes
     for unit in keys:
         for ss in merged:
-            masks = [label_mask(corpus, ss, lo, hi, unit).astype(np.int64) for lo, hi in label_passes(L)]
+            masks = [label_mask(corpus, ss, lo, hi, unit) for lo, hi in label_passes(L)]
             keys[unit].append(masks)
     passes = len(label_passes(L))
     if passes == 1:
         flat = {u: [k[0] for k in v] for u, v in keys.items()}
-        values = unique(np.concatenate([np.concatenate(v) for v in flat.values()] + [np.zeros(1, np.int64)]))
-        if int(values[-1]) < 1 << 20:          # a lookup table beats a binary search over every unit
+        top = max((int(k.max()) for v in flat.values() for k in v if len(k)), default=0)
+        low = min((int(k.min()) for v in flat.values() for k in v if len(k)), default=0)
+        if low >= 0 and top < 1 << 20:     # the masks met, marked (not sorted); a lookup table beats a search
+            seen = np.zeros(top + 1, bool)
+            seen[0] = True
+            for v in flat.values():
+                for k in v:
+                    seen[k] = True
+            values: np.ndarray = np.flatnonzero(seen)
+        else:
+            values = unique(np.concatenate([np.concatenate(v) for v in flat.values()] + [np.zeros(1, np.int64)]))
+        if int(values[-1]) < 1 << 20:
             lut = np.zeros(int(values[-1]) + 1, np.int64)
             lut[values] = np.arange(len(values))
             codes = {u: [lut[k] for k in v] for u, v in flat.items()}
@@ -151,7 +161,7 @@ def categories(ann: Annotations, merged: List[SpanSet]) -> Tuple[List[np.ndarray
             codes = {u: [np.searchsorted(values, k) for k in v] for u, v in flat.items()}
         sets = [[k for k in range(L) if (int(v) >> k) & 1] for v in values.tolist()]
     else:   # more labels than one mask holds: a category is a row of masks
-        rows = {u: [np.stack(k, 1) for k in v] for u, v in keys.items()}
+        rows = {u: [np.stack([x.astype(np.int64) for x in k], 1) for k in v] for u, v in keys.items()}
         allrows = np.concatenate([np.concatenate(v) for v in rows.values()] + [np.zeros((1, passes), np.int64)])
         values, inverse = np.unique(allrows, axis=0, return_inverse=True)
         inverse = inverse.ravel()

@@ -276,10 +276,9 @@ class _Stream:
                        "nested": int(self.shape[i, 0]), "crossing": int(self.shape[i, 1]), "sentences": self.sentences}
                       for i, (n, info) in enumerate(zip(self.names, self.infos))]
         docs = self._rows(rows.rows.final(labels), by_docs)
-        groups = self.dis.by_group()
-        listed = {"documents": units, "groups": len(groups), "items": self.n_items}
+        listed = {"documents": units, "groups": len(self.dis.groups), "items": self.n_items}
         dis = {"total": self.n_items, "kinds": dict(self.kinds), "by_label": self.dis.by_label(),
-               "groups": groups if self.keep is None else groups[:self.keep], "items": self.items}
+               "groups": self.dis.by_group(self.keep), "items": self.items}
         return Agreement(settings, corpus, annotators, _figures(f, iv), _pairs(labels, self.names, st, f, iv),
                          _labels(labels, self.names, st.columns.get(x, "spans"), f, iv), docs, dis, listed=listed)
 
