@@ -71,3 +71,33 @@ def test_groups_sum_the_sentences_columns():
         assert got.matrix.shape == want.shape
         assert np.array_equal(got.matrix.toarray(), want)
         assert (got.matrix.data != 0).all()
+
+
+def test_gaps_per_sentence_and_label_as_counted_by_hand():
+    """unit_parts: per annotator, sentence and label the gaps before, between and after its units (lengths on
+    the continuum), each sentence's whole gap taken back where the label has a unit; labels interleaved."""
+    from collections import Counter
+
+    from ts_eval.agreement.continuum import unit_parts
+    from ts_eval.core.units import merge_overlaps
+
+    ann = from_span_lists(SPANS, LENGTHS)
+    cont = Continuum(ann.corpus, "tokens", 1.0)          # a token and a separator: one atom each
+    merged = [merge_overlaps(s) for s in ann.spans]
+    gaps, _, _ = unit_parts(ann.corpus, merged, cont, np.ones(len(LENGTHS), bool))
+    got = Counter()
+    for s, lab, col, n in zip(gaps.sentence, gaps.label, gaps.column, gaps.count):
+        got[int(s), int(lab), int(gaps.values[col])] += n
+    want = Counter()
+    labels = list(ann.corpus.labels)
+    for spans in SPANS.values():
+        for s, (sent, n_tok) in enumerate(zip(spans, LENGTHS)):
+            length = 2 * n_tok - 1
+            for lab in sorted({x[0] for x in sent}):
+                at, k = 0, labels.index(lab)
+                for _, b, e in sorted(x for x in sent if x[0] == lab):
+                    want[s, k, 2 * b - at] += 1 if 2 * b - at else 0
+                    at = 2 * e - 1
+                want[s, k, length - at] += 1 if length - at else 0
+                want[s, k, length] -= 1
+    assert {k: v for k, v in got.items() if v} == {k: v for k, v in want.items() if v}
