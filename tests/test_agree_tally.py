@@ -39,3 +39,20 @@ def test_labels_count_each_label_of_a_cluster():
         {"label": "PER", "count": 4, "kinds": _kinds(label=3, boundary=1)},
         {"label": "ORG", "count": 3, "kinds": _kinds(missing=2, boundary_label=1)},
         {"label": "LOC", "count": 1, "kinds": _kinds(label=1)}]
+
+
+def test_spans_ordered_by_position_as_a_lexsort_orders_them():
+    """The disagreements' spans by start, last, label, annotator: a packed key's stable sort gives lexsort's
+    order (ties, that is the same span twice, in their first order), and lexsort itself where the key does
+    not fit."""
+    import numpy as np
+
+    from ts_eval.agreement.disagreements import _by_position
+
+    rng = np.random.default_rng(3)
+    for big in (50, 1 << 40):
+        start = np.concatenate([np.sort(rng.integers(0, big, 300)) for _ in range(3)])
+        last = start + rng.integers(0, 4, len(start))
+        label = rng.integers(0, 3, len(start))
+        who = np.repeat(np.arange(3), 300)
+        assert _by_position(start, last, label, who).tolist() == np.lexsort((who, label, last, start)).tolist()

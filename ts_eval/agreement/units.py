@@ -118,9 +118,12 @@ class UnitRows:
             return
         first = int(unit[0])
         U = int(unit[-1]) - first + 1
-        group = sparse.csr_matrix((np.ones(len(unit)), (np.arange(len(unit)), unit - first)),
-                                  shape=(len(unit), U))
-        local = (st.matrix @ group).tocsc()          # (block columns, units)
+        if len(unit) == U:           # a unit per column (a block's documents summed where taken)
+            local = st.matrix.tocsc()
+        else:
+            group = sparse.csr_matrix((np.ones(len(unit)), (np.arange(len(unit)), unit - first)),
+                                      shape=(len(unit), U))
+            local = (st.matrix @ group).tocsc()          # (block columns, units)
         if self.carry is not None and self.carry[0] == first:
             c = self.carry[1]
             c = np.concatenate([c, np.zeros(len(self.registry) - len(c))])
