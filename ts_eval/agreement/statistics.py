@@ -8,7 +8,7 @@ per block of resamples).  The columns (:class:`Columns`), per sentence:
 - ``units``: the weighted TS units (tokens + w * separators);
 - ``pos`` (annotators x labels): units an annotator gives a label (its spans merged per label);
 - ``tp`` (pairs x labels): units both annotators of a pair give a label (the shared matcher's
-  pairs of merged spans, counted by :func:`ts_eval.models.ts.sentence_counts`);
+  pairs of merged spans, counted by :func:`ts_eval.models.ts.unit_counts`);
 - ``spans`` (annotators x labels), ``exact``, ``hit_a``, ``hit_b`` (pairs x labels): spans, spans
   both have (same tokens and label), spans of the pair's first (second) annotator that share a token
   with a same-label span of the other (the matcher's pairs of the spans as annotated);
@@ -39,7 +39,7 @@ from ..core.corpus import SpanSet
 from ..core.matching import Pairs, match
 from ..core.units import label_mask, label_passes, merge_overlaps
 from ..models.segment import hit_counts
-from ..models.ts import sentence_counts
+from ..models.ts import unit_counts
 from .continuum import Continuum, unit_parts
 from .data import Annotations
 from .layout import Columns, Stats, _columns, category_names
@@ -202,12 +202,14 @@ def sentence_stats(ann: Annotations, separator_weight: float, continuum: Continu
     n_tok = np.diff(corpus.sent_offsets).astype(float)
     units = n_tok + w * (n_tok - 1)
     b.dense("units", units, mask=full)
-    pos = _annotator_tables(b, ann, merged, w, full)
+    # per annotator the (sentence * labels + label) keys of its merged spans and of its spans
+    keys = [[corpus.sentence_of(x.start) * L + x.label.astype(np.int64) for x in sets] for sets in (merged, ann.spans)]
+    pos = _annotator_tables(b, ann, merged, keys, w, full)
     sent_sep = np.repeat(np.arange(S), np.maximum(np.diff(corpus.sent_offsets) - 1, 0))
     sent_tok = np.repeat(np.arange(S), np.diff(corpus.sent_offsets))
     matched = [match(merged[i], merged[j]) for i, j in pairs]       # (the merged spans' pairs, used twice)
-    agree, differ = _pair_tables(b, ann, merged, matched, units, pos, (tok_cat, sep_cat), (sent_tok, sent_sep), w,
-                                 full)
+    agree, differ = _pair_tables(b, ann, (merged, keys), matched, units, pos, (tok_cat, sep_cat),
+                                 (sent_tok, sent_sep), w, full)
     # per annotator: units per category (label set)
     cat = np.zeros((m, S, C))
     for i in range(m):
@@ -229,23 +231,23 @@ def sentence_stats(ann: Annotations, separator_weight: float, continuum: Continu
                  gaps.values, m, complete, cat_sets)
 
 
-def _annotator_tables(b: _Builder, ann: Annotations, merged: List[SpanSet], w: float,
+def _annotator_tables(b: _Builder, ann: Annotations, merged: List[SpanSet], keys: List[List[np.ndarray]], w: float,
                       full: Optional[np.ndarray]) -> np.ndarray:
     """Per annotator, sentence and label: positive units (returned, (m, S, L)) and spans."""
     corpus = ann.corpus
     S, L = corpus.n_sentences, len(corpus.labels)
     pos = np.zeros((ann.m, S, L))
-    for i, (ss, ms) in enumerate(zip(ann.spans, merged)):
-        sent = corpus.sentence_of(ms.start)
+    for i, ms in enumerate(merged):
         ln = (ms.last - ms.start + 1).astype(float)
-        pos[i] = np.bincount(sent * L + ms.label, weights=ln + w * (ln - 1), minlength=S * L)[:S * L].reshape(S, L)
+        pos[i] = np.bincount(keys[0][i], weights=ln + w * (ln - 1), minlength=S * L)[:S * L].reshape(S, L)
         b.table("pos", pos[i], i * L, full)
-        cnt = np.bincount(corpus.sentence_of(ss.start) * L + ss.label, minlength=S * L)[:S * L].reshape(S, L)
+        cnt = np.bincount(keys[1][i], minlength=S * L)[:S * L].reshape(S, L)
         b.table("spans", cnt, i * L, full)
     return pos
 
 
-def _pair_tables(b: _Builder, ann: Annotations, merged: List[SpanSet], matched: List[Pairs],
+def _pair_tables(b: _Builder, ann: Annotations, spans_keys: Tuple[List[SpanSet], List[List[np.ndarray]]],
+                 matched: List[Pairs],
                  units: np.ndarray, pos: np.ndarray, cats: Tuple[List[np.ndarray], List[np.ndarray]],
                  sents: Tuple[np.ndarray, np.ndarray], w: float,
                  full: Optional[np.ndarray]) -> Tuple[np.ndarray, np.ndarray]:
@@ -256,19 +258,18 @@ def _pair_tables(b: _Builder, ann: Annotations, merged: List[SpanSet], matched: 
     S, L = corpus.n_sentences, len(corpus.labels)
     (tok_cat, sep_cat), (sent_tok, sent_sep) = cats, sents
     spans = ann.spans
+    merged, keys = spans_keys
     pairs = list(combinations(range(ann.m), 2))
     agree = np.zeros((len(pairs), S, L))
     differ = np.zeros((len(pairs), S))
     for p, (i, j) in enumerate(pairs):
         gi, gj = merged[i], merged[j]
-        sc = sentence_counts(corpus, gi, gj, matched[p], L)
-        per = sc[:, 2:].reshape(S, L, 6)
+        per = unit_counts(gi, gj, matched[p], keys[0][i], keys[0][j], S * L).reshape(S, L, 6)
         tp = per[..., 0] + w * per[..., 3]
         b.table("tp", tp, p * L, full)
         agree[p] = units[:, None] - pos[i] - pos[j] + 2 * tp
         raw = match(spans[i], spans[j])
-        ki = corpus.sentence_of(spans[i].start) * L + spans[i].label
-        kj = corpus.sentence_of(spans[j].start) * L + spans[j].label
+        ki, kj = keys[1][i], keys[1][j]
         ex = hit_counts(ki, kj, raw, S * L, 0, 0)
         ov = hit_counts(ki, kj, raw, S * L)
         b.table("exact", ex[:, 2].reshape(S, L), p * L, full)
