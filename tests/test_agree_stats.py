@@ -101,3 +101,31 @@ def test_gaps_per_sentence_and_label_as_counted_by_hand():
                 want[s, k, length - at] += 1 if length - at else 0
                 want[s, k, length] -= 1
     assert {k: v for k, v in got.items() if v} == {k: v for k, v in want.items() if v}
+
+
+def test_exact_and_overlapping_spans_counted_on_the_spans_as_annotated():
+    """``exact``, ``hit_a``, ``hit_b`` count the spans as annotated: where no two spans of one label overlap they
+    are taken from the merged spans' pairs, otherwise (c's two PER spans overlap) from the spans' own; both as
+    the segment counts of the spans' own pairs give them."""
+    from itertools import combinations
+
+    from ts_eval.core.matching import match
+    from ts_eval.models.segment import hit_counts
+
+    spans = {k: [list(s) for s in v] for k, v in SPANS.items()}
+    spans["c"][0] = [("PER", 0, 2), ("PER", 1, 3), ("LOC", 3, 4)]          # overlapping, one label
+    for given in (SPANS, spans):
+        ann = from_span_lists(given, LENGTHS)
+        st = sentence_stats(ann, 0.5, Continuum(ann.corpus, "tokens", 0.5))
+        dense = st.matrix.toarray()
+        c, S, L = ann.corpus, len(LENGTHS), len(ann.corpus.labels)
+        for p, (i, j) in enumerate(combinations(range(3), 2)):
+            a, b = ann.spans[i], ann.spans[j]
+            ki, kj = (c.sentence_of(x.start) * L + x.label.astype(np.int64) for x in (a, b))
+            raw = match(a, b)
+            want = {"exact": hit_counts(ki, kj, raw, S * L, 0, 0)[:, 2], "hit_a": hit_counts(ki, kj, raw, S * L)[:, 2],
+                    "hit_b": hit_counts(ki, kj, raw, S * L)[:, 3]}
+            for name, counts in want.items():
+                first = st.columns.index(name)[0] + p * L
+                assert dense[first:first + L].T.ravel().tolist() == counts.tolist(), (name, p)
+    assert len(ann.spans[2]) == 5 and (want["hit_a"] > 0).any()

@@ -259,6 +259,9 @@ def _pair_tables(b: _Builder, ann: Annotations, spans_keys: Tuple[List[SpanSet],
     (tok_cat, sep_cat), (sent_tok, sent_sep) = cats, sents
     spans = ann.spans
     merged, keys = spans_keys
+    # an annotator whose merged spans are its spans (no two of one label overlap): its spans' pairs and keys
+    # are the merged ones' in another order, which the span counts do not depend on
+    alike = [len(ms) == len(ss) for ms, ss in zip(merged, spans)]
     pairs = list(combinations(range(ann.m), 2))
     agree = np.zeros((len(pairs), S, L))
     differ = np.zeros((len(pairs), S))
@@ -268,8 +271,10 @@ def _pair_tables(b: _Builder, ann: Annotations, spans_keys: Tuple[List[SpanSet],
         tp = per[..., 0] + w * per[..., 3]
         b.table("tp", tp, p * L, full)
         agree[p] = units[:, None] - pos[i] - pos[j] + 2 * tp
-        raw = match(spans[i], spans[j])
-        ki, kj = keys[1][i], keys[1][j]
+        if alike[i] and alike[j]:
+            raw, ki, kj = matched[p], keys[0][i], keys[0][j]
+        else:
+            raw, ki, kj = match(spans[i], spans[j]), keys[1][i], keys[1][j]
         ex = hit_counts(ki, kj, raw, S * L, 0, 0)
         ov = hit_counts(ki, kj, raw, S * L)
         b.table("exact", ex[:, 2].reshape(S, L), p * L, full)
