@@ -5,7 +5,7 @@ them read whole, value for value.
 
 Every figure is a function of sums of per-sentence statistics (:mod:`.statistics`): a block's are
 added to running totals under names that do not depend on the block (:mod:`.layout`), the documents'
-rows are made as each document ends (:mod:`.units`), the disagreements are counted per label and
+rows are made as documents end, a thousand at a time (:mod:`.units`), the disagreements are counted per label and
 surface string as they come.  The sums are the whole's exactly when every statistic is a multiple of
 a power of two (:func:`exact_in_blocks`: the separator weight is, and 1 / (annotators - 1) is, as with
 two, three or five annotators), so adding them in any order gives the same floats; otherwise the

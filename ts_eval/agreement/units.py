@@ -4,10 +4,11 @@
 with its key numbers, :mod:`.layout`), adds them up per unit (a unit that goes on into the next
 block is carried as sums over key numbers) and turns every finished unit into its row of the
 documents list: the four figures of :data:`~ts_eval.agreement.study.DOCUMENT_FIGURES` and the spans
-per annotator, computed when the unit is finished.  It keeps every row (``keep=None``: the formats that
-list every document) or the ``keep`` lowest (alpha, number) rows; with ``sums`` the units' sums too (for
-the bootstrap).  Which kind of unit the corpus has is known at its end (documents when it has two or
-more): while the blocks so far hold fewer than two documents, sentences' rows are kept as well.
+per annotator, computed for up to :data:`PENDING` finished units at a time.  It keeps every row
+(``keep=None``: the formats that list every document) or the ``keep`` lowest (alpha, number) rows; with
+``sums`` the units' sums too (for the bootstrap).  Which kind of unit the corpus has is known at its end
+(documents when it has two or more): while the blocks so far hold fewer than two documents, sentences'
+rows are kept as well.
 
 Bytes kept: per unit listed 8 * (6 + annotators) + 17 * labels (its figures, spans and per-label
 unitizing disagreements, which its alpha_u is recomputed from when a later block brings new labels);
