@@ -133,3 +133,22 @@ def test_blocks_give_what_the_python_function_gives_for_the_corpus_read_whole(co
         read = Inputs.given(file=path, gold_column=2, system_columns=(3, 4), block_bytes=500)
         whole = agreement(annotations_of(read), bootstrap=25, seed=2).to_dict()
         assert agreement_of_blocks(annotation_blocks(read), bootstrap=25, seed=2).to_dict() == whole
+
+
+@pytest.mark.parametrize("pending", [1, 3, 10 ** 6])
+def test_documents_rows_made_in_steps_of_any_size(corpus, monkeypatch, pending):
+    """The documents' rows are made a few blocks at a time (:data:`ts_eval.agreement.units.PENDING`): any
+    number at a time gives the rows of the corpus read whole, blocks of 1 MiB, or of one sentence, with
+    every document in blocks summed per document (two in a block)."""
+    from ts_eval.agreement import units
+    from ts_eval.agreement.inputs import annotation_blocks, annotations_of
+    from ts_eval.agreement.stream import agreement_of_blocks
+    from ts_eval.agreement.study import agreement
+    from ts_eval.io.inputs import Inputs
+
+    monkeypatch.setattr(units, "PENDING", pending)
+    read = Inputs.given(file=corpus["docs"], gold_column=2, system_columns=(3, 4), block_bytes=500)
+    whole = agreement(annotations_of(read), bootstrap=25, seed=2).to_dict()
+    for size in (1, 500, 1 << 20):
+        read = Inputs.given(file=corpus["docs"], gold_column=2, system_columns=(3, 4), block_bytes=size)
+        assert agreement_of_blocks(annotation_blocks(read), bootstrap=25, seed=2).to_dict() == whole

@@ -57,3 +57,75 @@ def test_label_free_subtracts_coinc0_from_every_labels_coinc():
 def test_label_free_keeps_no_zeros():
     """The blocks' label-free matrix holds no entry that sums to zero (a gap counted and taken back)."""
     assert (_stats(True).matrix.data != 0).all()
+
+
+def test_groups_sum_the_sentences_columns():
+    """``groups``: the matrix's columns are the sums of consecutive sentences (documents in ``agree``'s blocks),
+    the same floats as the per-sentence matrix times the grouping, no zero kept."""
+    ann = from_span_lists(SPANS, LENGTHS)
+    cont = Continuum(ann.corpus, "tokens", 0.5)
+    for groups in ([0, 1, 3], [0], [0, 1, 2, 3]):
+        per = sentence_stats(ann, 0.5, cont, label_free=True).matrix.toarray()
+        got = sentence_stats(ann, 0.5, cont, label_free=True, groups=np.array(groups))
+        want = np.add.reduceat(per, groups, axis=1)
+        assert got.matrix.shape == want.shape
+        assert np.array_equal(got.matrix.toarray(), want)
+        assert (got.matrix.data != 0).all()
+
+
+def test_gaps_per_sentence_and_label_as_counted_by_hand():
+    """unit_parts: per annotator, sentence and label the gaps before, between and after its units (lengths on
+    the continuum), each sentence's whole gap taken back where the label has a unit; labels interleaved."""
+    from collections import Counter
+
+    from ts_eval.agreement.continuum import unit_parts
+    from ts_eval.core.units import merge_overlaps
+
+    ann = from_span_lists(SPANS, LENGTHS)
+    cont = Continuum(ann.corpus, "tokens", 1.0)          # a token and a separator: one atom each
+    merged = [merge_overlaps(s) for s in ann.spans]
+    gaps, _, _ = unit_parts(ann.corpus, merged, cont, np.ones(len(LENGTHS), bool))
+    got = Counter()
+    for s, lab, col, n in zip(gaps.sentence, gaps.label, gaps.column, gaps.count):
+        got[int(s), int(lab), int(gaps.values[col])] += n
+    want = Counter()
+    labels = list(ann.corpus.labels)
+    for spans in SPANS.values():
+        for s, (sent, n_tok) in enumerate(zip(spans, LENGTHS)):
+            length = 2 * n_tok - 1
+            for lab in sorted({x[0] for x in sent}):
+                at, k = 0, labels.index(lab)
+                for _, b, e in sorted(x for x in sent if x[0] == lab):
+                    want[s, k, 2 * b - at] += 1 if 2 * b - at else 0
+                    at = 2 * e - 1
+                want[s, k, length - at] += 1 if length - at else 0
+                want[s, k, length] -= 1
+    assert {k: v for k, v in got.items() if v} == {k: v for k, v in want.items() if v}
+
+
+def test_exact_and_overlapping_spans_counted_on_the_spans_as_annotated():
+    """``exact``, ``hit_a``, ``hit_b`` count the spans as annotated: where no two spans of one label overlap they
+    are taken from the merged spans' pairs, otherwise (c's two PER spans overlap) from the spans' own; both as
+    the segment counts of the spans' own pairs give them."""
+    from itertools import combinations
+
+    from ts_eval.core.matching import match
+    from ts_eval.models.segment import hit_counts
+
+    spans = {k: [list(s) for s in v] for k, v in SPANS.items()}
+    spans["c"][0] = [("PER", 0, 2), ("PER", 1, 3), ("LOC", 3, 4)]          # overlapping, one label
+    for given in (SPANS, spans):
+        ann = from_span_lists(given, LENGTHS)
+        st = sentence_stats(ann, 0.5, Continuum(ann.corpus, "tokens", 0.5))
+        dense = st.matrix.toarray()
+        c, S, L = ann.corpus, len(LENGTHS), len(ann.corpus.labels)
+        for p, (i, j) in enumerate(combinations(range(3), 2)):
+            a, b = ann.spans[i], ann.spans[j]
+            ki, kj = (c.sentence_of(x.start) * L + x.label.astype(np.int64) for x in (a, b))
+            raw = match(a, b)
+            want = {"exact": hit_counts(ki, kj, raw, S * L, 0, 0)[:, 2], "hit_a": hit_counts(ki, kj, raw, S * L)[:, 2],
+                    "hit_b": hit_counts(ki, kj, raw, S * L)[:, 3]}
+            for name, counts in want.items():
+                first = st.columns.index(name)[0] + p * L
+                assert dense[first:first + L].T.ravel().tolist() == counts.tolist(), (name, p)
+    assert len(ann.spans[2]) == 5 and (want["hit_a"] > 0).any()

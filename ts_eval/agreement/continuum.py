@@ -115,21 +115,28 @@ class UnitKeys:
 
 def unit_parts(corpus: Corpus, merged: List[SpanSet], cont: Continuum, complete: np.ndarray
                ) -> Tuple[Keyed, Keyed, UnitKeys]:
-    """The units' lengths, the gaps and the sentence lengths of every complete sentence."""
+    """The units' lengths, the gaps and the sentence lengths of every complete sentence (``merged``: each
+    annotator's spans as :func:`~ts_eval.core.units.merge_overlaps` gives them, by label, then start)."""
     L = len(corpus.labels)
     lab_all, len_all, sent_all = [], [], []
     gap_sent, gap_len, gap_lab, gap_cnt = [], [], [], []
+    every = bool(complete.all())
     for ms in merged:
         sent = corpus.sentence_of(ms.start)
-        keep = complete[sent]
-        ss = ms.take(keep)
-        sent = sent[keep]
+        if every:
+            ss = ms
+        else:
+            keep = complete[sent]
+            ss = ms.take(keep)
+            sent = sent[keep]
         b, e = cont.bounds(ss)
-        lab_all.append(ss.label.astype(np.int64))
+        label = ss.label.astype(np.int64)
+        lab_all.append(label)
         len_all.append(e - b)
         sent_all.append(sent)
-        order = np.lexsort((b, ss.label, sent))
-        s, lab, b, e = sent[order], ss.label[order].astype(np.int64), b[order], e[order]
+        # by sentence, label, begin: the spans are by label, then start (runs a stable sort merges)
+        order = np.argsort(sent * max(L, 1) + label, kind="stable")
+        s, lab, b, e = sent[order], label[order], b[order], e[order]
         first = np.ones(len(s), bool)
         first[1:] = (s[1:] != s[:-1]) | (lab[1:] != lab[:-1])
         lastg = np.ones(len(s), bool)

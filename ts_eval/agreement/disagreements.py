@@ -14,6 +14,7 @@ at least ``k`` annotators have.
 """
 from __future__ import annotations
 
+import heapq
 from collections import Counter
 from typing import Any, Dict, List, Optional, Tuple, Union
 
@@ -66,11 +67,12 @@ def clusters(ann: Annotations, limit: Optional[int] = None) -> Dict[str, Any]:
     corpus = ann.corpus
     start, last, label, who = _all_spans(ann)
     complete = ann.complete()
-    keep = complete[corpus.sentence_of(start)] if len(start) else np.zeros(0, bool)
-    start, last, label, who = start[keep], last[keep], label[keep], who[keep]
+    if not complete.all():
+        keep = complete[corpus.sentence_of(start)] if len(start) else np.zeros(0, bool)
+        start, last, label, who = start[keep], last[keep], label[keep], who[keep]
     if not len(start):
         return {"kinds": {k: 0 for k in KINDS}, "items": [], "total": 0}
-    order = np.lexsort((who, label, last, start))
+    order = _by_position(start, last, label, who)
     start, last, label, who = start[order], last[order], label[order], who[order]
     cl = overlap_clusters(start, last)
     n = int(cl[-1]) + 1
@@ -101,6 +103,19 @@ def clusters(ann: Annotations, limit: Optional[int] = None) -> Dict[str, Any]:
                 "items": _records(ann, bad[:limit], cl, start, last, label, who, kind),
                 "keys": _keys(ann, bad, cl, start, last, label, kind)}
     return {"kinds": kinds, "total": len(bad), "items": _records(ann, bad, cl, start, last, label, who, kind)}
+
+
+def _by_position(start: np.ndarray, last: np.ndarray, label: np.ndarray, who: np.ndarray) -> np.ndarray:
+    """The order of ``lexsort((who, label, last, start))``: one stable sort of a packed key when it fits in 63
+    bits (the annotators' spans come in runs by start, which the sort merges)."""
+    if int(start.min()) >= 0 and int((last - start).min()) >= 0 and int(label.min()) >= 0 and int(who.min()) >= 0:
+        bits = [int(x.max()).bit_length() for x in (start, last - start, label, who)]
+        if sum(bits) <= 63:
+            key = start.astype(np.int64)
+            for x, b in zip((last - start, label, who), bits[1:]):
+                key = (key << b) | x.astype(np.int64)
+            return np.argsort(key, kind="stable")
+    return np.lexsort((who, label, last, start))
 
 
 @gc_paused
@@ -176,11 +191,12 @@ def _records(ann: Annotations, bad: np.ndarray, cl: np.ndarray, start: np.ndarra
 
 
 class Tally:
-    """Disagreements counted per label and per label(s) and surface string, by kind, as records come."""
+    """Disagreements counted per label and per label(s) and surface string, by kind, as records come (a row:
+    its count, then its count per kind in the order of :data:`KINDS`; made into the report's dicts at the end)."""
 
     def __init__(self) -> None:
-        self.labels: Dict[str, Dict[str, Any]] = {}
-        self.groups: Dict[Tuple[str, str], Dict[str, Any]] = {}
+        self.labels: Dict[str, List[int]] = {}
+        self.groups: Dict[Tuple[str, str], List[int]] = {}
 
     def add(self, items: List[Dict[str, Any]]) -> None:
         self.add_keys([(tuple(rec["labels"]), rec["text"], rec["kind"]) for rec in items])
@@ -189,21 +205,26 @@ class Tally:
         """Count clusters given as (labels, text, kind) (each distinct key once, with its count)."""
         groups = self.groups                                   # (a row is made only when its key is new)
         per_labels: Counter[Tuple[Tuple[str, ...], str]] = Counter()
+        at = _KIND_AT
+        joined: Dict[Tuple[str, ...], str] = {}
         for (labels, text, kind), n in Counter(keys).items():
             per_labels[labels, kind] += n
-            key = ("+".join(labels), text if text is not None else "")
+            name = joined.get(labels)
+            if name is None:
+                name = joined[labels] = "+".join(labels)
+            key = (name, text if text is not None else "")
             g = groups.get(key)
             if g is None:
-                g = groups[key] = {"labels": key[0], "text": key[1], "count": 0, "kinds": dict.fromkeys(KINDS, 0)}
-            g["count"] += n
-            g["kinds"][kind] += n
+                g = groups[key] = [0, 0, 0, 0, 0]
+            g[0] += n
+            g[at[kind]] += n
         for (labels, kind), n in per_labels.items():
             for lab in labels:
                 row = self.labels.get(lab)
                 if row is None:
-                    row = self.labels[lab] = {"label": lab, "count": 0, "kinds": dict.fromkeys(KINDS, 0)}
-                row["count"] += n
-                row["kinds"][kind] += n
+                    row = self.labels[lab] = [0, 0, 0, 0, 0]
+                row[0] += n
+                row[at[kind]] += n
 
     def merge(self, other: Tally) -> None:
         """Add the counts of ``other`` (its rows are taken over, not copied)."""
@@ -211,23 +232,33 @@ class Tally:
         _merge_rows(self.groups, other.groups)
 
     def by_label(self) -> List[Dict[str, Any]]:
-        return sorted(self.labels.values(), key=lambda r: (-r["count"], r["label"]))
+        rows = sorted(self.labels.items(), key=lambda r: (-r[1][0], r[0]))
+        return [{"label": lab, "count": row[0], "kinds": dict(zip(KINDS, row[1:]))} for lab, row in rows]
 
     def by_group(self, limit: Optional[int] = None) -> List[Dict[str, Any]]:
-        out = sorted(self.groups.values(), key=lambda g: (-g["count"], g["labels"], g["text"]))
-        return out if limit is None else out[:limit]
+        """The groups, most frequent first (then by labels and text); ``limit``: the first ``limit``."""
+        def order(r: Tuple[Tuple[str, str], List[int]]) -> Tuple[int, str, str]:
+            return -r[1][0], r[0][0], r[0][1]
+
+        items = self.groups.items()
+        rows = sorted(items, key=order) if limit is None else heapq.nsmallest(limit, items, key=order)
+        return [{"labels": lab, "text": text, "count": row[0], "kinds": dict(zip(KINDS, row[1:]))}
+                for (lab, text), row in rows]
 
 
-def _merge_rows(mine: Dict[Any, Dict[str, Any]], theirs: Dict[Any, Dict[str, Any]]) -> None:
+_KIND_AT = {k: i + 1 for i, k in enumerate(KINDS)}
+
+
+def _merge_rows(mine: Dict[Any, List[int]], theirs: Dict[Any, List[int]]) -> None:
     """Add rows of counts by kind (``theirs`` taken over, not copied)."""
+    get = mine.get
     for key, row in theirs.items():
-        have = mine.get(key)
+        have = get(key)
         if have is None:
             mine[key] = row
             continue
-        have["count"] += row["count"]
-        for k, v in row["kinds"].items():
-            have["kinds"][k] += v
+        for k in range(5):
+            have[k] += row[k]
 
 
 def by_label(items: List[Dict[str, Any]]) -> List[Dict[str, Any]]:

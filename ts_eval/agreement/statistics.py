@@ -8,7 +8,7 @@ per block of resamples).  The columns (:class:`Columns`), per sentence:
 - ``units``: the weighted TS units (tokens + w * separators);
 - ``pos`` (annotators x labels): units an annotator gives a label (its spans merged per label);
 - ``tp`` (pairs x labels): units both annotators of a pair give a label (the shared matcher's
-  pairs of merged spans, counted by :func:`ts_eval.models.ts.sentence_counts`);
+  pairs of merged spans, counted by :func:`ts_eval.models.ts.unit_counts`);
 - ``spans`` (annotators x labels), ``exact``, ``hit_a``, ``hit_b`` (pairs x labels): spans, spans
   both have (same tokens and label), spans of the pair's first (second) annotator that share a token
   with a same-label span of the other (the matcher's pairs of the spans as annotated);
@@ -39,7 +39,7 @@ from ..core.corpus import SpanSet
 from ..core.matching import Pairs, match
 from ..core.units import label_mask, label_passes, merge_overlaps
 from ..models.segment import hit_counts
-from ..models.ts import sentence_counts
+from ..models.ts import unit_counts
 from .continuum import Continuum, unit_parts
 from .data import Annotations
 from .layout import Columns, Stats, _columns, category_names
@@ -49,9 +49,15 @@ class _Builder:
     """Collects pieces of the sparse matrix, each a run of its rows in order (row, then sentence), and
     joins them into CSR without sorting the triplets (rows of different pieces do not overlap)."""
 
-    def __init__(self, columns: Columns, n_sentences: int):
+    def __init__(self, columns: Columns, n_sentences: int, groups: Optional[np.ndarray] = None):
         self.columns = columns
-        self.S = n_sentences
+        self.groups = groups            # the first sentence of each group its sentences are summed into
+        self.S = n_sentences if groups is None else len(groups)
+        self.group_of: Optional[np.ndarray] = None
+        if groups is not None:
+            starts = np.zeros(n_sentences, np.int64)
+            starts[groups[1:]] = 1
+            self.group_of = np.cumsum(starts)
         self.pieces: List[Tuple[int, np.ndarray, np.ndarray, np.ndarray]] = []   # (first row, rows, sentences, values)
 
     def _add(self, rows: np.ndarray, sentences: np.ndarray, values: np.ndarray) -> None:
@@ -61,10 +67,11 @@ class _Builder:
     def dense(self, name: str, per_sentence: np.ndarray, offset: int = 0, mask: Optional[np.ndarray] = None) -> None:
         """Add a (sentences,) vector to column ``offset`` of block ``name`` (nonzero entries only)."""
         v = np.asarray(per_sentence, float)
-        keep = v != 0
         if mask is not None:
-            keep &= mask
-        s = np.flatnonzero(keep)
+            v = v * mask
+        if self.groups is not None and len(v):
+            v = np.add.reduceat(v, self.groups)
+        s = np.flatnonzero(v)
         self._add(np.full(len(s), self.columns.index(name)[0] + offset, np.int64), s, v[s])
 
     def table(self, name: str, per_sentence: np.ndarray, offset: int = 0, mask: Optional[np.ndarray] = None) -> None:
@@ -72,6 +79,8 @@ class _Builder:
         t = np.asarray(per_sentence, float)
         if mask is not None:
             t = t * mask[:, None]
+        if self.groups is not None and len(t):
+            t = np.add.reduceat(t, self.groups, axis=0)
         t = np.ascontiguousarray(t.T)             # (k, sentences): its nonzero entries come row by row
         k, s = np.nonzero(t)
         self._add(self.columns.index(name)[0] + offset + k, s, t[k, s])
@@ -79,12 +88,25 @@ class _Builder:
     def keyed(self, name: str, sentence: np.ndarray, column: np.ndarray, value: np.ndarray) -> None:
         """Add values at (sentence, column within block ``name``) (duplicates are summed)."""
         row = self.columns.index(name)[0] + np.asarray(column, np.int64)
-        key = row * self.S + np.asarray(sentence, np.int64)
-        order = np.argsort(key, kind="stable")
-        key, v = key[order], np.asarray(value, float)[order]
-        if len(key):
-            first = np.flatnonzero(np.concatenate(([True], key[1:] != key[:-1])))
-            key, v = key[first], np.add.reduceat(v, first)
+        sentence = np.asarray(sentence, np.int64)
+        if self.group_of is not None:
+            sentence = self.group_of[sentence]
+        self._summed(row, sentence, np.asarray(value, float))
+
+    def _summed(self, row: np.ndarray, sentence: np.ndarray, value: np.ndarray) -> None:
+        """Add values at (row, sentence or group), duplicates summed."""
+        key = row * self.S + sentence
+        if len(key) and self.groups is not None and (int(key.max()) - int(key.min())) < 4 * len(key):
+            lo = int(key.min())         # few keys (groups): counted, not sorted (sums of multiples of a power of two)
+            sums = np.bincount(key - lo, weights=value)
+            key = np.flatnonzero(np.bincount(key - lo))
+            key, v = key + lo, sums[key]
+        else:
+            order = np.argsort(key, kind="stable")
+            key, v = key[order], value[order]
+            if len(key):
+                first = np.flatnonzero(np.concatenate(([True], key[1:] != key[:-1])))
+                key, v = key[first], np.add.reduceat(v, first)
         self._add(key // self.S, key % self.S, v)
 
     def matrix(self, drop_zeros: bool = False) -> sparse.csr_matrix:
@@ -97,7 +119,7 @@ class _Builder:
         key = r.astype(np.int64) * self.S + c
         if len(key) > 1 and not (key[1:] > key[:-1]).all():      # pieces overlap: sum their duplicates
             self.pieces = []
-            self.keyed("units", c, r - self.columns.index("units")[0], v)
+            self._summed(r.astype(np.int64), c.astype(np.int64), v)
             return self.matrix(drop_zeros)
         if drop_zeros:
             nz = v != 0
@@ -115,13 +137,23 @@ def categories(ann: Annotations, merged: List[SpanSet]) -> Tuple[List[np.ndarray
     keys: Dict[str, List[List[np.ndarray]]] = {"token": [], "separator": []}      # unit -> annotator -> passes
     for unit in keys:
         for ss in merged:
-            masks = [label_mask(corpus, ss, lo, hi, unit).astype(np.int64) for lo, hi in label_passes(L)]
+            masks = [label_mask(corpus, ss, lo, hi, unit) for lo, hi in label_passes(L)]
             keys[unit].append(masks)
     passes = len(label_passes(L))
     if passes == 1:
         flat = {u: [k[0] for k in v] for u, v in keys.items()}
-        values = unique(np.concatenate([np.concatenate(v) for v in flat.values()] + [np.zeros(1, np.int64)]))
-        if int(values[-1]) < 1 << 20:          # a lookup table beats a binary search over every unit
+        top = max((int(k.max()) for v in flat.values() for k in v if len(k)), default=0)
+        low = min((int(k.min()) for v in flat.values() for k in v if len(k)), default=0)
+        if low >= 0 and top < 1 << 20:     # the masks met, marked (not sorted); a lookup table beats a search
+            seen = np.zeros(top + 1, bool)
+            seen[0] = True
+            for v in flat.values():
+                for k in v:
+                    seen[k] = True
+            values: np.ndarray = np.flatnonzero(seen)
+        else:
+            values = unique(np.concatenate([np.concatenate(v) for v in flat.values()] + [np.zeros(1, np.int64)]))
+        if int(values[-1]) < 1 << 20:
             lut = np.zeros(int(values[-1]) + 1, np.int64)
             lut[values] = np.arange(len(values))
             codes = {u: [lut[k] for k in v] for u, v in flat.items()}
@@ -129,7 +161,7 @@ def categories(ann: Annotations, merged: List[SpanSet]) -> Tuple[List[np.ndarray
             codes = {u: [np.searchsorted(values, k) for k in v] for u, v in flat.items()}
         sets = [[k for k in range(L) if (int(v) >> k) & 1] for v in values.tolist()]
     else:   # more labels than one mask holds: a category is a row of masks
-        rows = {u: [np.stack(k, 1) for k in v] for u, v in keys.items()}
+        rows = {u: [np.stack([x.astype(np.int64) for x in k], 1) for k in v] for u, v in keys.items()}
         allrows = np.concatenate([np.concatenate(v) for v in rows.values()] + [np.zeros((1, passes), np.int64)])
         values, inverse = np.unique(allrows, axis=0, return_inverse=True)
         inverse = inverse.ravel()
@@ -144,12 +176,14 @@ def categories(ann: Annotations, merged: List[SpanSet]) -> Tuple[List[np.ndarray
     return codes["token"], codes["separator"], sets
 
 
-def sentence_stats(ann: Annotations, separator_weight: float, continuum: Continuum, label_free: bool = False
-                   ) -> Stats:
+def sentence_stats(ann: Annotations, separator_weight: float, continuum: Continuum, label_free: bool = False,
+                   groups: Optional[np.ndarray] = None) -> Stats:
     """The per-sentence statistics of every figure (see the module docstring); ``label_free``: with
     ``coinc`` of every label less ``coinc0`` (what it holds for a label no annotator uses), so that a label
     a block lacks adds nothing to the blocks' sums (:meth:`~.layout.Layout.place` adds it back), and no
-    entry that sums to zero (a unit's gap counted and taken back)."""
+    entry that sums to zero (a unit's gap counted and taken back); ``groups`` (the first sentence of each
+    group of consecutive sentences, the first 0): the matrix's columns are the groups' sums, not the
+    sentences' (the same floats when every statistic is a multiple of a power of two)."""
     corpus = ann.corpus
     S, L, m = corpus.n_sentences, len(corpus.labels), ann.m
     w = float(separator_weight)
@@ -163,17 +197,19 @@ def sentence_stats(ann: Annotations, separator_weight: float, continuum: Continu
     cat_names = category_names(corpus.labels, cat_sets)
     C = len(cat_names)
     gaps, slen, unit_keys = unit_parts(corpus, merged, continuum, complete)
-    b = _Builder(_columns(m, len(pairs), L, C, len(unit_keys.flat), len(gaps.values)), S)
+    b = _Builder(_columns(m, len(pairs), L, C, len(unit_keys.flat), len(gaps.values)), S, groups)
 
     n_tok = np.diff(corpus.sent_offsets).astype(float)
     units = n_tok + w * (n_tok - 1)
     b.dense("units", units, mask=full)
-    pos = _annotator_tables(b, ann, merged, w, full)
+    # per annotator the (sentence * labels + label) keys of its merged spans and of its spans
+    keys = [[corpus.sentence_of(x.start) * L + x.label.astype(np.int64) for x in sets] for sets in (merged, ann.spans)]
+    pos = _annotator_tables(b, ann, merged, keys, w, full)
     sent_sep = np.repeat(np.arange(S), np.maximum(np.diff(corpus.sent_offsets) - 1, 0))
     sent_tok = np.repeat(np.arange(S), np.diff(corpus.sent_offsets))
     matched = [match(merged[i], merged[j]) for i, j in pairs]       # (the merged spans' pairs, used twice)
-    agree, differ = _pair_tables(b, ann, merged, matched, units, pos, (tok_cat, sep_cat), (sent_tok, sent_sep), w,
-                                 full)
+    agree, differ = _pair_tables(b, ann, (merged, keys), matched, units, pos, (tok_cat, sep_cat),
+                                 (sent_tok, sent_sep), w, full)
     # per annotator: units per category (label set)
     cat = np.zeros((m, S, C))
     for i in range(m):
@@ -195,23 +231,23 @@ def sentence_stats(ann: Annotations, separator_weight: float, continuum: Continu
                  gaps.values, m, complete, cat_sets)
 
 
-def _annotator_tables(b: _Builder, ann: Annotations, merged: List[SpanSet], w: float,
+def _annotator_tables(b: _Builder, ann: Annotations, merged: List[SpanSet], keys: List[List[np.ndarray]], w: float,
                       full: Optional[np.ndarray]) -> np.ndarray:
     """Per annotator, sentence and label: positive units (returned, (m, S, L)) and spans."""
     corpus = ann.corpus
     S, L = corpus.n_sentences, len(corpus.labels)
     pos = np.zeros((ann.m, S, L))
-    for i, (ss, ms) in enumerate(zip(ann.spans, merged)):
-        sent = corpus.sentence_of(ms.start)
+    for i, ms in enumerate(merged):
         ln = (ms.last - ms.start + 1).astype(float)
-        pos[i] = np.bincount(sent * L + ms.label, weights=ln + w * (ln - 1), minlength=S * L)[:S * L].reshape(S, L)
+        pos[i] = np.bincount(keys[0][i], weights=ln + w * (ln - 1), minlength=S * L)[:S * L].reshape(S, L)
         b.table("pos", pos[i], i * L, full)
-        cnt = np.bincount(corpus.sentence_of(ss.start) * L + ss.label, minlength=S * L)[:S * L].reshape(S, L)
+        cnt = np.bincount(keys[1][i], minlength=S * L)[:S * L].reshape(S, L)
         b.table("spans", cnt, i * L, full)
     return pos
 
 
-def _pair_tables(b: _Builder, ann: Annotations, merged: List[SpanSet], matched: List[Pairs],
+def _pair_tables(b: _Builder, ann: Annotations, spans_keys: Tuple[List[SpanSet], List[List[np.ndarray]]],
+                 matched: List[Pairs],
                  units: np.ndarray, pos: np.ndarray, cats: Tuple[List[np.ndarray], List[np.ndarray]],
                  sents: Tuple[np.ndarray, np.ndarray], w: float,
                  full: Optional[np.ndarray]) -> Tuple[np.ndarray, np.ndarray]:
@@ -222,19 +258,23 @@ def _pair_tables(b: _Builder, ann: Annotations, merged: List[SpanSet], matched: 
     S, L = corpus.n_sentences, len(corpus.labels)
     (tok_cat, sep_cat), (sent_tok, sent_sep) = cats, sents
     spans = ann.spans
+    merged, keys = spans_keys
+    # an annotator whose merged spans are its spans (no two of one label overlap): its spans' pairs and keys
+    # are the merged ones' in another order, which the span counts do not depend on
+    alike = [len(ms) == len(ss) for ms, ss in zip(merged, spans)]
     pairs = list(combinations(range(ann.m), 2))
     agree = np.zeros((len(pairs), S, L))
     differ = np.zeros((len(pairs), S))
     for p, (i, j) in enumerate(pairs):
         gi, gj = merged[i], merged[j]
-        sc = sentence_counts(corpus, gi, gj, matched[p], L)
-        per = sc[:, 2:].reshape(S, L, 6)
+        per = unit_counts(gi, gj, matched[p], keys[0][i], keys[0][j], S * L).reshape(S, L, 6)
         tp = per[..., 0] + w * per[..., 3]
         b.table("tp", tp, p * L, full)
         agree[p] = units[:, None] - pos[i] - pos[j] + 2 * tp
-        raw = match(spans[i], spans[j])
-        ki = corpus.sentence_of(spans[i].start) * L + spans[i].label
-        kj = corpus.sentence_of(spans[j].start) * L + spans[j].label
+        if alike[i] and alike[j]:
+            raw, ki, kj = matched[p], keys[0][i], keys[0][j]
+        else:
+            raw, ki, kj = match(spans[i], spans[j]), keys[1][i], keys[1][j]
         ex = hit_counts(ki, kj, raw, S * L, 0, 0)
         ov = hit_counts(ki, kj, raw, S * L)
         b.table("exact", ex[:, 2].reshape(S, L), p * L, full)

@@ -5,7 +5,7 @@ them read whole, value for value.
 
 Every figure is a function of sums of per-sentence statistics (:mod:`.statistics`): a block's are
 added to running totals under names that do not depend on the block (:mod:`.layout`), the documents'
-rows are made as each document ends (:mod:`.units`), the disagreements are counted per label and
+rows are made as documents end, a thousand at a time (:mod:`.units`), the disagreements are counted per label and
 surface string as they come.  The sums are the whole's exactly when every statistic is a multiple of
 a power of two (:func:`exact_in_blocks`: the separator weight is, and 1 / (annotators - 1) is, as with
 two, three or five annotators), so adding them in any order gives the same floats; otherwise the
@@ -107,6 +107,7 @@ class Digest:
     total: int                           # disagreements
     items: List[Dict[str, Any]]          # the first ``keep`` disagreements (sentences counted in the block)
     tally_of_disagreements: Tally
+    groups: Optional[np.ndarray] = None  # the stats' columns are these sums of sentences (:func:`document_groups`)
 
     @property
     def n_separators(self) -> int:
@@ -123,7 +124,9 @@ def digest(names: Sequence[str], corpus: Corpus, separator_weight: float, contin
     """The digest of one block (``keep``: records of its first ``keep`` disagreements; None: of every one)."""
     ann = from_corpus(corpus, list(names))
     cont = Continuum(corpus, continuum, separator_weight)
-    st = sentence_stats(ann, separator_weight, cont, label_free=True)
+    tally = CorpusTally.of(corpus)
+    groups = document_groups(corpus) if tally.doc_starts >= 2 else None
+    st = sentence_stats(ann, separator_weight, cont, label_free=True, groups=groups)
     lines = corpus.gold_info.token_lines
     sent_lines = lines[corpus.sent_offsets[:-1]] if lines is not None else None
     dis = clusters(ann, keep)
@@ -136,9 +139,18 @@ def digest(names: Sequence[str], corpus: Corpus, separator_weight: float, contin
                       for info in ann.infos], np.int64).reshape(len(ann.infos), 2)
     return Digest(list(names), list(corpus.labels), [_light(i) for i in ann.infos], st, corpus.sent_offsets,
                   corpus.doc_offsets, bool(corpus.opens_document), corpus.n_tokens, corpus.n_sentences, sent_lines,
-                  CorpusTally.of(corpus), (cont.token_atoms, cont.separator_atoms), int(cont.sentence_length.sum()),
+                  tally, (cont.token_atoms, cont.separator_atoms), int(cont.sentence_length.sum()),
                   np.array([len(s) for s in ann.spans], np.int64), shape, dict(dis["kinds"]), int(dis["total"]),
-                  dis["items"], partial)
+                  dis["items"], partial, groups)
+
+
+def document_groups(corpus: Corpus) -> np.ndarray:
+    """The first sentence of each document (or part of one) in a block, the first 0: the block's statistics
+    are summed per document where they are taken once the corpus is known to have documents (two starts in one
+    block), since only the documents' sums are used then."""
+    starts = np.asarray(corpus.doc_offsets[:-1] if corpus.doc_offsets is not None else [], np.int64)
+    doc = np.searchsorted(starts, corpus.sent_offsets[:-1], side="right")
+    return np.flatnonzero(np.concatenate(([True], doc[1:] != doc[:-1]))) if len(doc) else np.zeros(0, np.int64)
 
 
 class _Stream:
@@ -182,12 +194,12 @@ class _Stream:
         S0, T0 = self.sentences, self.state["tokens"]
         doc, starts = corpus_units(d, self.state)
         self._entries(d, starts, S0, T0, lines)
-        self.docs.add(st, ids, doc)
+        self.docs.add(st, ids, doc if d.groups is None else doc[d.groups])
         if len(doc):
             self.last_unit = int(doc[-1])
         self.tally = self.tally + d.tally
         if self.sents is not None:
-            if (self.tally.documents or 0) >= 2:         # documents: the sentences' rows are not needed
+            if (self.tally.documents or 0) >= 2 or d.groups is not None:     # documents: no sentences' rows
                 self.sents, self.sent_meta = None, []
             else:
                 self.sents.add(st, ids, np.arange(S0, S0 + d.n_sentences))
@@ -264,10 +276,9 @@ class _Stream:
                        "nested": int(self.shape[i, 0]), "crossing": int(self.shape[i, 1]), "sentences": self.sentences}
                       for i, (n, info) in enumerate(zip(self.names, self.infos))]
         docs = self._rows(rows.rows.final(labels), by_docs)
-        groups = self.dis.by_group()
-        listed = {"documents": units, "groups": len(groups), "items": self.n_items}
+        listed = {"documents": units, "groups": len(self.dis.groups), "items": self.n_items}
         dis = {"total": self.n_items, "kinds": dict(self.kinds), "by_label": self.dis.by_label(),
-               "groups": groups if self.keep is None else groups[:self.keep], "items": self.items}
+               "groups": self.dis.by_group(self.keep), "items": self.items}
         return Agreement(settings, corpus, annotators, _figures(f, iv), _pairs(labels, self.names, st, f, iv),
                          _labels(labels, self.names, st.columns.get(x, "spans"), f, iv), docs, dis, listed=listed)
 

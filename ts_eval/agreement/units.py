@@ -4,10 +4,11 @@
 with its key numbers, :mod:`.layout`), adds them up per unit (a unit that goes on into the next
 block is carried as sums over key numbers) and turns every finished unit into its row of the
 documents list: the four figures of :data:`~ts_eval.agreement.study.DOCUMENT_FIGURES` and the spans
-per annotator, computed when the unit is finished.  It keeps every row (``keep=None``: the formats that
-list every document) or the ``keep`` lowest (alpha, number) rows; with ``sums`` the units' sums too (for
-the bootstrap).  Which kind of unit the corpus has is known at its end (documents when it has two or
-more): while the blocks so far hold fewer than two documents, sentences' rows are kept as well.
+per annotator, computed for up to :data:`PENDING` finished units at a time.  It keeps every row
+(``keep=None``: the formats that list every document) or the ``keep`` lowest (alpha, number) rows; with
+``sums`` the units' sums too (for the bootstrap).  Which kind of unit the corpus has is known at its end
+(documents when it has two or more): while the blocks so far hold fewer than two documents, sentences'
+rows are kept as well.
 
 Bytes kept: per unit listed 8 * (6 + annotators) + 17 * labels (its figures, spans and per-label
 unitizing disagreements, which its alpha_u is recomputed from when a later block brings new labels);
@@ -27,6 +28,7 @@ from .layout import Layout, Registry, Stats
 
 CHUNK = 2000        # units per vectorised step
 PRUNE = 4096        # kept rows past which the lowest ``keep`` are chosen
+PENDING = 1000      # finished units whose rows are made in one step
 
 
 class Rows:
@@ -107,6 +109,9 @@ class UnitRows:
         self.carry: Optional[Tuple[int, np.ndarray]] = None      # (unit, sums over key numbers)
         self.done = 0                                             # units finished
         self.sums: Optional[List[Tuple[np.ndarray, np.ndarray, np.ndarray]]] = [] if sums else None
+        self.pending: List[Tuple[np.ndarray, np.ndarray]] = []    # finished units whose rows are not made yet
+        self.pending_layout: Optional[Layout] = None
+        self.pending_units = 0
 
     def add(self, st: Stats, ids: np.ndarray, unit: np.ndarray) -> None:
         """A block's statistics; ``unit``: per sentence its unit number (non-decreasing)."""
@@ -114,9 +119,12 @@ class UnitRows:
             return
         first = int(unit[0])
         U = int(unit[-1]) - first + 1
-        group = sparse.csr_matrix((np.ones(len(unit)), (np.arange(len(unit)), unit - first)),
-                                  shape=(len(unit), U))
-        local = (st.matrix @ group).tocsc()          # (block columns, units)
+        if len(unit) == U:           # a unit per column (a block's documents summed where taken)
+            local = st.matrix.tocsc()
+        else:
+            group = sparse.csr_matrix((np.ones(len(unit)), (np.arange(len(unit)), unit - first)),
+                                      shape=(len(unit), U))
+            local = (st.matrix @ group).tocsc()          # (block columns, units)
         if self.carry is not None and self.carry[0] == first:
             c = self.carry[1]
             c = np.concatenate([c, np.zeros(len(self.registry) - len(c))])
@@ -143,6 +151,7 @@ class UnitRows:
             self._finish_carried(self.carry[1], self.carry[0])
             self.carry = None
         self._empty_until(units)
+        self._flush()
 
     def _empty_until(self, unit: int) -> None:
         """Units without sentences (a document between two -DOCSTART- lines) before ``unit``."""
@@ -171,11 +180,28 @@ class UnitRows:
 
     def _emit(self, layout: Layout, x: np.ndarray, units: np.ndarray,
               sums: Optional[Tuple[np.ndarray, np.ndarray]]) -> None:
-        self.rows.add(unit_figures(layout, x, units), tuple(layout.labels))
+        if self.pending and layout is not self.pending_layout:
+            self._flush()
+        self.pending.append((x, units))
+        self.pending_layout = layout
+        self.pending_units += len(units)
+        if self.pending_units >= PENDING:
+            self._flush()
         self.done = int(units[-1]) + 1
         if self.sums is not None and sums is not None:
             ids, v = sums
             self.sums.append((np.full(len(ids), units[0], np.int32), ids.astype(np.int32), v))
+
+    def _flush(self) -> None:
+        """Make the rows of the units finished so far (in one step: a block finishes a few hundred)."""
+        if not self.pending:
+            return
+        layout = self.pending_layout
+        assert layout is not None
+        x = np.concatenate([p[0] for p in self.pending]) if len(self.pending) > 1 else self.pending[0][0]
+        units = np.concatenate([p[1] for p in self.pending])
+        self.pending, self.pending_units = [], 0
+        self.rows.add(unit_figures(layout, x, units), tuple(layout.labels))
 
     def matrix(self, layout: Layout, units: int) -> sparse.csr_matrix:
         """The (columns, units) sums of every unit (with ``sums``)."""
