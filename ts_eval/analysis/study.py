@@ -18,7 +18,21 @@ from __future__ import annotations
 
 import gc
 import time
-from typing import Any, Dict, FrozenSet, Hashable, Iterable, Iterator, List, Mapping, Optional, Sequence, Tuple, Union
+from typing import (
+    Any,
+    Callable,
+    Dict,
+    FrozenSet,
+    Hashable,
+    Iterable,
+    Iterator,
+    List,
+    Mapping,
+    Optional,
+    Sequence,
+    Tuple,
+    Union,
+)
 
 import numpy as np
 
@@ -28,14 +42,15 @@ from ..errors import Hint, InputError, OptionError
 from ..models.context import Contributions, CorpusData
 from ..models.registry import Model, ModelSpec, get_model, resolve_models
 from ..ranking.rows import RowTable, distinct_of, integral
-from ..ranking.statistics import TIE_DECIMALS, average_ranks, correlation_matrices, exact_float32
-from ..ranking.study import bootstrap_weights, check_options
+from ..ranking.statistics import TIE_DECIMALS, average_ranks, correlation_matrices
+from ..ranking.study import check_options
 from ..ranking.sufficient import StatsMatrix, sentence_statistics
 from ..results.report import versions
 from . import attributes as at
 from .buckets import Buckets, categorical_buckets, numeric_buckets, parse_bucket_spec
 from .corpus_blocks import Block, can_cut, concatenated, sentence_blocks
 from .pairtest import bucket_pair_pvalues, difference_columns
+from .resampling import Job, Resampling, grouped
 from .result import Analysis, AttributeResult, FlipAttribution, PairDifference, PairFlip
 
 #: the models ``analyze`` scores by default: exact match (micro and macro), overlap, TS (micro and
@@ -400,12 +415,26 @@ class _BucketRows:
         in row order: whole-number weights, entries by sentence) make, as their distinct rows and every row's
         number in them (``table[ids]``: the differences of :meth:`rows`, value for value), counted ``rows``
         rows at a time from the entries of those columns alone."""
+        to = np.full(self.st.C, -1, np.int64)
+        sign = np.zeros(self.st.C)
+        to[b_cols], sign[b_cols] = np.arange(len(a_cols)), 1.0
+        to[a_cols], sign[a_cols] = np.arange(len(a_cols)), -1.0
+        return self._mapped(e, row, n, to, sign, len(a_cols), rows)
+
+    def grouped_rows(self, e: np.ndarray, row: np.ndarray, n: int, groups: Tuple[np.ndarray, ...],
+                     rows: int = 1 << 13) -> Tuple[np.ndarray, np.ndarray]:
+        """(table, ids): the columns the bootstrap multiplies (:func:`ts_eval.analysis.resampling.grouped`) of the
+        n rows the entries ``e`` make (as :meth:`differences`), as their distinct rows and every row's number."""
+        perm, starts = groups[0], groups[1]
+        to = np.full(self.st.C, -1, np.int64)
+        to[perm] = np.cumsum(np.isin(np.arange(len(perm)), starts)) - 1
+        return self._mapped(e, row, n, to, np.ones(self.st.C), len(starts), rows)
+
+    def _mapped(self, e: np.ndarray, row: np.ndarray, n: int, to: np.ndarray, sign: np.ndarray, D: int,
+                rows: int) -> Tuple[np.ndarray, np.ndarray]:
+        """(table, ids): the distinct rows of the n rows the entries ``e`` (rows ``row``, in row order) make in
+        D columns, entry column c added to column ``to[c]`` (none: -1) times ``sign[c]``."""
         st = self.st
-        D = len(a_cols)
-        to = np.full(st.C, -1, np.int64)
-        sign = np.zeros(st.C)
-        to[b_cols], sign[b_cols] = np.arange(D), 1.0
-        to[a_cols], sign[a_cols] = np.arange(D), -1.0
         cuts = np.searchsorted(row, np.arange(0, n + rows, rows)[:n // rows + 2].clip(max=n))
 
         def parts() -> Iterator[np.ndarray]:
@@ -509,49 +538,8 @@ def _attribution(st: Statistics, overall: np.ndarray, totals: np.ndarray, sums: 
     return out
 
 
-def _resampled(rs: _Resampling, X: np.ndarray, sentences: np.ndarray,
-               groups: Tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]) -> np.ndarray:
-    """(resamples, columns): each resample's sums of the rows ``X`` (sentences ``sentences``): the
-    resample weights of the sentences times the rows, one matrix product over the distinct columns
-    (the columns that are equal -- a gold count every system shares, the zeros -- are multiplied once),
-    only over the columns some model reads, and a family read only as sums over labels summed first
-    (``groups``, :meth:`Statistics._groups`: the group's resampled sum goes to one of its columns, 0 to
-    the others, which no score tells apart); the columns no model reads keep the rows' plain sum."""
-    assert rs.W is not None
-    perm, starts, rep, rest = groups
-    sub = np.add.reduceat(X[:, perm], starts, axis=1) if len(starts) < len(perm) else X[:, perm]
-    p1, p2 = rs.probes(len(sub))
-    h = p1 @ sub
-    _, first, inverse = np.unique(h, return_index=True, return_inverse=True)
-    inverse = inverse.reshape(-1)
-    h2 = p2 @ sub
-    if not np.array_equal(h2, h2[first[inverse]]):       # two columns met on the first probe only
-        first, inverse = np.arange(sub.shape[1]), np.arange(sub.shape[1])
-    data, dtype = exact_float32(sub[:, first], len(sub))
-    out = np.repeat(X.sum(0)[None, :], rs.W.shape[0], axis=0)    # columns no model reads: as summed
-    out[:, rest] = 0.0
-    out[:, rep] = (rs.W[:, sentences].astype(dtype, copy=False) @ data).astype(np.float64)[:, inverse]
-    return out
-
-
-class _Resampling:
-    """The bootstrap weights shared by every bucket, and the permutation seed of the pair tests."""
-
-    def __init__(self, n_sentences: int, bootstrap: int, seed: int):
-        boot_seq, self.perm_seq = np.random.SeedSequence(seed).spawn(2)
-        self.W = bootstrap_weights(np.random.default_rng(boot_seq), bootstrap, n_sentences).astype(np.float32) \
-            if bootstrap else None
-        self._probes = np.random.default_rng(12345).random((2, n_sentences)) + 1.0
-
-    def probes(self, n: int) -> Tuple[np.ndarray, np.ndarray]:
-        """Two fixed vectors of n random weights: equal columns have equal products with both, and
-        different columns of counts have equal products with both by chance only."""
-        p = self._probes if n <= self._probes.shape[1] else np.random.default_rng(n).random((2, n)) + 1.0
-        return p[0, :n], p[1, :n]
-
-
 def _attribute(st: Statistics, attr: at.Attribute, bk: Buckets, bucket_of_span: np.ndarray,
-               sentence_bucket: Optional[np.ndarray], rs: _Resampling, options: Dict[str, Any]) -> AttributeResult:
+               sentence_bucket: Optional[np.ndarray], rs: Resampling, options: Dict[str, Any]) -> AttributeResult:
     """Every measurement of one attribute, given each span's bucket (and each sentence's, for a sentence
     attribute)."""
     names, models = st.names, st.models
@@ -577,8 +565,16 @@ def _attribute(st: Statistics, attr: at.Attribute, bk: Buckets, bucket_of_span: 
     scores[empty] = np.nan
     scores[:, :, undef] = np.nan
     if low is not None and high is not None:
-        low[empty], high[empty] = np.nan, np.nan
-        low[:, :, undef], high[:, :, undef] = np.nan, np.nan
+        intervals: Tuple[np.ndarray, np.ndarray] = (low, high)
+
+        def mask(lo_hi: Tuple[np.ndarray, np.ndarray] = intervals) -> None:
+            for x in lo_hi:
+                x[empty] = np.nan
+                x[:, :, undef] = np.nan
+        if rs.blockwise:        # the intervals come when every bucket's resamples are in
+            rs.after(mask)
+        else:
+            mask()
     ranks = np.full((B, n, m), np.nan)
     rho, tau = np.full((B, m, m), np.nan), np.full((B, m, m), np.nan)
     for k in range(B):
@@ -604,23 +600,23 @@ _Pass = Tuple[np.ndarray, Optional[np.ndarray], Optional[np.ndarray], Optional[T
               Optional[np.ndarray]]
 
 
-def _bucket_pass(st: Statistics, rows: _BucketRows, rs: _Resampling, options: Dict[str, Any]) -> _Pass:
+def _bucket_pass(st: Statistics, rows: _BucketRows, rs: Resampling, options: Dict[str, Any]) -> _Pass:
     """(sums, low, high, the pair's difference interval, the pair's p-values) of every bucket, its rows
-    made, resampled and tested one bucket at a time."""
+    made, resampled and tested one bucket at a time (resampled blockwise: registered, the intervals filled
+    when :meth:`Resampling.run` runs)."""
     n, m, B = len(st.names), len(st.models), rows.B
-    sm = st.matrix(st.table[:0])
     sums = np.zeros((B, st.C))
     pair = options.get("pair")
-    boot = rs.W is not None and B > 0
+    boot = rs.boot and B > 0
     low, high = (np.full((B, n, m), np.nan), np.full((B, n, m), np.nan)) if boot else (None, None)
     diffs = (np.full((B, m), np.nan), np.full((B, m), np.nan)) if boot and pair is not None else None
     p = np.full((B, m), np.nan) if pair is not None and options["permutations"] else None
-    alpha = 1.0 - options["confidence"]
-    from_entries = not rows.of_sentences and low is None and st.whole_weights
+    fill = _Intervals(st, low, high, diffs, pair, 1.0 - options["confidence"])
+    from_entries = not rows.of_sentences and st.whole_weights and (low is None or rs.blockwise)
     if from_entries and p is not None and pair is not None:
         a_cols, b_cols, _ = difference_columns(st.cols, n, pair[0], pair[1])
     for k in range(B):
-        if from_entries:        # a bucket of spans, no resamples: its sums and the pair's differences
+        if from_entries:        # a bucket of spans: its sums, the pair's differences, its resampled rows
             e, row, row_sentence = rows.entry_rows(k)
             sums[k] = np.bincount(st.entry_col[e], weights=st.entry_weight[e], minlength=st.C)[:st.C]
             if len(row_sentence) and p is not None and pair is not None:
@@ -628,6 +624,10 @@ def _bucket_pass(st: Statistics, rows: _BucketRows, rs: _Resampling, options: Di
                 p[k] = bucket_pair_pvalues(st.matrix(sums[k][None, :]), pair[0], pair[1],
                                            options["permutations"], rs.perm_seq, diff)
                 del diff
+            if low is not None and len(row_sentence):
+                gtable, gids = rows.grouped_rows(e, row, len(row_sentence), st.groups)
+                rs.register(Job(row_sentence, gids, gtable.__getitem__, sums[k].copy(), st.groups, rs.resamples,
+                                fill.at(k), keep=True))
             continue
         table, ids, row_sentence = rows.compact(k)
         if ids is None:
@@ -636,18 +636,37 @@ def _bucket_pass(st: Statistics, rows: _BucketRows, rs: _Resampling, options: Di
             sums[k] = np.bincount(ids, minlength=len(table)).astype(np.float64) @ table
         if not len(row_sentence):
             continue
-        if low is not None and high is not None:
+        if low is not None and rs.blockwise and ids is not None:
+            rs.register(Job(row_sentence, ids, lambda u: grouped(st.table[u].astype(np.float64), st.groups),
+                            sums[k].copy(), st.groups, rs.resamples, fill.at(k), keep=False))
+        elif low is not None:
             X = table if ids is None else table[ids].astype(np.float64)
-            rsc = sm.scores(_resampled(rs, X, row_sentence, st.groups))     # (resamples, systems, models)
+            fill.at(k)(rs.dense(X, row_sentence, st.groups))
             del X
-            low[k], high[k] = np.quantile(rsc, [alpha / 2, 1 - alpha / 2], axis=0)
-            if diffs is not None and pair is not None:
-                d = rsc[:, pair[1], :] - rsc[:, pair[0], :]
-                diffs[0][k], diffs[1][k] = np.quantile(d, [alpha / 2, 1 - alpha / 2], axis=0)
         if p is not None and pair is not None:
             bucket = StatsMatrix(st.names, st.models, table, st.cols, ids=ids)
             p[k] = bucket_pair_pvalues(bucket, pair[0], pair[1], options["permutations"], rs.perm_seq)
     return sums, low, high, diffs, p
+
+
+class _Intervals:
+    """Writes a bucket's bootstrap intervals (and the pair's difference interval) from its resampled sums."""
+
+    def __init__(self, st: Statistics, low: Optional[np.ndarray], high: Optional[np.ndarray],
+                 diffs: Optional[Tuple[np.ndarray, np.ndarray]], pair: Optional[Tuple[int, int]], alpha: float):
+        self.sm, self.low, self.high, self.diffs, self.pair, self.alpha = \
+            st.matrix(st.table[:0]), low, high, diffs, pair, alpha
+
+    def at(self, k: int) -> Callable[[np.ndarray], None]:
+        def done(resampled: np.ndarray) -> None:
+            assert self.low is not None and self.high is not None
+            q = [self.alpha / 2, 1 - self.alpha / 2]
+            rsc = self.sm.scores(resampled)     # (resamples, systems, models)
+            self.low[k], self.high[k] = np.quantile(rsc, q, axis=0)
+            if self.diffs is not None and self.pair is not None:
+                d = rsc[:, self.pair[1], :] - rsc[:, self.pair[0], :]
+                self.diffs[0][k], self.diffs[1][k] = np.quantile(d, q, axis=0)
+        return done
 
 
 # ---------------------------------------------------------------------------
@@ -792,10 +811,13 @@ def analyze_corpus(
     attrs, left_out = _attributes(corpus, names, training, vocabulary, text, spec, by, records, attributes)
     timings["attributes"] = time.perf_counter() - t0
 
-    rs = _Resampling(corpus.n_sentences, bootstrap, seed)
+    rs = Resampling(corpus.n_sentences, bootstrap, seed, blockwise=st.ids is not None and st.whole_weights)
     options = {"confidence": confidence, "overall": overall, "totals": totals, "flip_pairs": flip_pairs,
                "pair": pair_idx, "permutations": permutations}
     results = _results(st, attrs, text, spec, rs, options, timings)
+    t0 = time.perf_counter()
+    rs.run()        # blockwise: every bucket's resamples, a block of resamples at a time
+    timings["scores"] += time.perf_counter() - t0
 
     out = Analysis(
         systems=names, models=model_names, titles=[mo.title for mo in model_list],
@@ -818,7 +840,7 @@ def analyze_corpus(
 
 
 def _results(st: Statistics, attrs: List[at.Attribute], text: Optional[at.Text], spec: Dict[str, Any],
-             rs: _Resampling, options: Dict[str, Any], timings: Dict[str, float]) -> List[AttributeResult]:
+             rs: Resampling, options: Dict[str, Any], timings: Dict[str, float]) -> List[AttributeResult]:
     """Every attribute's buckets and their scores (``timings``: the seconds each took, added up)."""
     results: List[AttributeResult] = []
     t_buckets = t_scores = 0.0
