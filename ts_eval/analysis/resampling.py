@@ -17,6 +17,7 @@ from __future__ import annotations
 from typing import Callable, List, Optional, Tuple
 
 import numpy as np
+from scipy import sparse
 
 from ..ranking.rows import bootstrap_weights
 from ..ranking.statistics import exact_float32
@@ -94,19 +95,36 @@ class Job:
         self.plain, self.groups, self.done = plain, groups, done
         self.products = np.zeros((resamples, len(first)))
 
-    def add(self, W: np.ndarray, r0: int) -> None:
-        """The products of the block of resamples ``W`` (resamples r0, r0 + 1, ...; every sentence)."""
+    def add(self, WT: np.ndarray, r0: int) -> None:
+        """The products of a block of resamples (r0, r0 + 1, ...), given as ``WT``: every sentence's weights in
+        them (sentences x resamples: a sentence's weights side by side)."""
         if not self.n:
             return
-        G = W[:, self.sentences]
-        per_row = np.add.reduceat(G, self.starts, axis=1, dtype=np.float64)     # whole numbers: exact
+        exact = np.float32 if len(WT) < 2 ** 24 else np.float64      # a sum of weights is at most the sentences
+        # each distinct row's sentences' weights summed: a (rows x sentences) matrix of ones times the weights
+        bounds = np.r_[self.starts, self.n]
+        ones = sparse.csr_matrix((np.ones(self.n, exact), self.sentences, bounds), shape=(len(self.starts), len(WT)))
+        per_row = np.asarray(ones @ WT.astype(exact, copy=False)).T
         data = self.data if self.data is not None else self.rows(self.used)[:, self.first]
-        got = per_row @ data.astype(np.float64, copy=False)
-        if self.dtype == np.float32 and (float(got.max(initial=0.0)) >= 2 ** 24 or float(data.min(initial=0.0)) < 0):
-            back = np.argsort(self.sentences, kind="stable")       # the rows in sentence order, as multiplied
-            row_of = np.repeat(np.arange(len(self.starts)), np.diff(np.r_[self.starts, self.n]))
-            got = (G[:, back] @ data[row_of[back]].astype(np.float32)).astype(np.float64)
-        self.products[r0:r0 + len(W)] = got
+        got = None
+        if float(data.min(initial=0.0)) >= 0 and data.dtype == np.float32 and exact == np.float32:
+            got = per_row @ data     # nonnegative whole numbers: exact unless a sum reaches 2**24
+            if float(got.max(initial=0.0)) >= 2 ** 24:
+                got = None
+        if got is None:
+            got = per_row.astype(np.float64) @ data.astype(np.float64, copy=False)
+            rounded = float(got.max(initial=0.0)) >= 2 ** 24 or float(data.min(initial=0.0)) < 0
+            if self.dtype == np.float32 and rounded:
+                got = self._as_multiplied(WT[self.sentences], data)
+        self.products[r0:r0 + len(got)] = got
+
+    def _as_multiplied(self, G: np.ndarray, data: np.ndarray) -> np.ndarray:
+        """The products as the matrix of every weight gave them in float32 (rows in sentence order), where a
+        sum reaches 2**24 and float32 rounds."""
+        back = np.argsort(self.sentences, kind="stable")
+        row_of = np.repeat(np.arange(len(self.starts)), np.diff(np.r_[self.starts, self.n]))
+        out: np.ndarray = (G[back].T.astype(np.float32) @ data[row_of[back]].astype(np.float32)).astype(np.float64)
+        return out
 
     def finish(self) -> None:
         if self.n:
@@ -154,10 +172,10 @@ class Resampling:
         block = max(1, BLOCK_WEIGHTS // max(self.S, 1))
         if self.jobs:
             for r0 in range(0, self.resamples, block):
-                W = bootstrap_weights(self._rng, min(block, self.resamples - r0), self.S, np.float32)
+                WT = bootstrap_weights(self._rng, min(block, self.resamples - r0), self.S, np.float32).T.copy()
                 for job in self.jobs:
-                    job.add(W, r0)
-                del W
+                    job.add(WT, r0)
+                del WT
         for job in self.jobs:
             job.finish()
         for step in self.then:
