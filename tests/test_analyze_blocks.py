@@ -212,3 +212,25 @@ def test_no_matrix_of_every_resamples_weight_of_every_sentence_is_kept(monkeypat
     assert shapes and all(r * u <= 200 and u == S for r, u in shapes) and sum(r for r, _ in shapes) == 25
     boot_seq, _ = np.random.SeedSequence(4).spawn(2)
     assert np.concatenate(drawn).tolist() == bootstrap_weights(np.random.default_rng(boot_seq), 25, S).tolist()
+
+
+def test_a_block_whose_float32_sums_round_is_multiplied_as_the_matrix_was():
+    """Where the matrix of every weight was multiplied in float32 (every value times the rows below 2^24) but
+    a resample's sum reaches 2^24, float32 rounded it: the blockwise products round it the same way."""
+    from ts_eval.analysis import resampling
+
+    X = np.array([[2.0 ** 22 + 1, 3, 1], [2.0 ** 22 - 1, 0, 1], [5, 7, 1]])
+    sentences = np.array([2, 5, 7])
+    groups = (np.arange(3), np.arange(3), np.arange(3), np.zeros(0, np.int64))
+    W = np.zeros((3, 12), np.float32)
+    W[0, 2], W[1, 5], W[2, [2, 5, 7]] = 5, 1, 1
+    probes = np.random.default_rng(12345).random((2, 3)) + 1.0
+    expected = resampling.resampled(W, (probes[0], probes[1]), X, sentences, groups)
+    assert expected[0, 0] != 5 * X[0, 0]        # float32 rounded it
+    got: List[np.ndarray] = []
+    table = resampling.grouped(X, groups)
+    for keep in (True, False):
+        job = resampling.Job(sentences, np.arange(3), table.__getitem__, X.sum(0), groups, 3, got.append, keep=keep)
+        job.add(W.T.copy(), 0)
+        job.finish()
+        assert got.pop().tolist() == expected.tolist()

@@ -25,7 +25,6 @@ from typing import (
     FrozenSet,
     Hashable,
     Iterable,
-    Iterator,
     List,
     Mapping,
     Optional,
@@ -41,12 +40,13 @@ from ..core.sequences import from_sequences
 from ..errors import Hint, InputError, OptionError
 from ..models.context import Contributions, CorpusData
 from ..models.registry import Model, ModelSpec, get_model, resolve_models
-from ..ranking.rows import RowTable, distinct_of, integral
+from ..ranking.rows import RowTable, integral
 from ..ranking.statistics import TIE_DECIMALS, average_ranks, correlation_matrices
 from ..ranking.study import check_options
 from ..ranking.sufficient import StatsMatrix, sentence_statistics
 from ..results.report import versions
 from . import attributes as at
+from .bucket_rows import BucketRows
 from .buckets import Buckets, categorical_buckets, numeric_buckets, parse_bucket_spec
 from .corpus_blocks import Block, can_cut, concatenated, sentence_blocks
 from .pairtest import bucket_pair_pvalues, difference_columns
@@ -357,113 +357,6 @@ def _compact(values: np.ndarray) -> np.ndarray:
 # one attribute
 
 
-class _BucketRows:
-    """The rows of each bucket, one bucket at a time (only one bucket's rows are ever held): for a
-    sentence attribute the statistics of the bucket's sentences, for a span attribute the statistics
-    of each sentence that holds a span of the bucket, summed over the contributions of the bucket's spans
-    in that sentence (in the order of the contributions: the same sums as one count over every bucket);
-    rows in sentence order."""
-
-    def __init__(self, st: Statistics, bucket_of_span: np.ndarray, sentence_bucket: Optional[np.ndarray],
-                 n_buckets: int):
-        self.st, self.B = st, n_buckets
-        self.of_sentences = sentence_bucket is not None
-        narrow = np.int16 if n_buckets < 2 ** 15 else np.int64     # a stable sort of int16 is a radix sort
-        if sentence_bucket is not None:
-            order = np.argsort(sentence_bucket.astype(narrow), kind="stable")
-            self.order = order[sentence_bucket[order] >= 0]
-            self.bounds = np.searchsorted(sentence_bucket[self.order], np.arange(n_buckets + 1))
-            return
-        # a bucket's spans and entries are found when it comes (in their order: the entries go by sentence), not
-        # sorted by bucket beforehand: no whole-corpus order of the entries is made
-        self.bucket_of_span = bucket_of_span
-        self.entry_bucket = np.empty(len(st.entry_span), narrow)
-        for a in range(0, len(st.entry_span), 1 << 20):
-            self.entry_bucket[a:a + (1 << 20)] = bucket_of_span[st.entry_span[a:a + (1 << 20)]]
-        self.where = np.zeros(max(st.S, 1), np.int32 if st.S < 2 ** 31 else np.int64)   # a sentence's row in the bucket
-
-    def rows(self, k: int) -> Tuple[np.ndarray, np.ndarray]:
-        """(rows, their sentences) of bucket k."""
-        st = self.st
-        if self.of_sentences:
-            a, b = int(self.bounds[k]), int(self.bounds[k + 1])
-            return st.rows_of(self.order[a:b]), self.order[a:b]
-        e, row, sentences = self.entry_rows(k)
-        C, n = st.C, len(sentences)
-        X = np.bincount(row.astype(np.int64) * C + st.entry_col[e], weights=st.entry_weight[e], minlength=n * C)[:n * C]
-        return X.reshape(n, C), sentences
-
-    def entry_rows(self, k: int) -> Tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """(the entries of span bucket k, the row of each, the sentences of the rows)."""
-        st = self.st
-        spans = np.flatnonzero(self.bucket_of_span == k)
-        sentences = np.unique(st.span_sentence[spans])
-        self.where[sentences] = np.arange(len(sentences))
-        narrow = np.int32 if len(self.entry_bucket) < 2 ** 31 else np.int64
-        es, rows = [], []
-        for a in range(0, len(self.entry_bucket), 1 << 20):     # a chunk of the entries at a time: no temporary
-            e = np.flatnonzero(self.entry_bucket[a:a + (1 << 20)] == k).astype(narrow) + a   # of every entry
-            es.append(e)
-            rows.append(self.where[st.span_sentence[st.entry_span[e]]])
-        e = concatenated(es, np.zeros(0, narrow))
-        del es
-        return e, concatenated(rows, np.zeros(0, self.where.dtype)), sentences
-
-    def differences(self, e: np.ndarray, row: np.ndarray, n: int, a_cols: np.ndarray, b_cols: np.ndarray,
-                    rows: int = 1 << 13) -> Tuple[np.ndarray, np.ndarray]:
-        """(table, ids): the ``b_cols`` minus the ``a_cols`` of the n rows that the entries ``e`` (rows ``row``,
-        in row order: whole-number weights, entries by sentence) make, as their distinct rows and every row's
-        number in them (``table[ids]``: the differences of :meth:`rows`, value for value), counted ``rows``
-        rows at a time from the entries of those columns alone."""
-        to = np.full(self.st.C, -1, np.int64)
-        sign = np.zeros(self.st.C)
-        to[b_cols], sign[b_cols] = np.arange(len(a_cols)), 1.0
-        to[a_cols], sign[a_cols] = np.arange(len(a_cols)), -1.0
-        return self._mapped(e, row, n, to, sign, len(a_cols), rows)
-
-    def grouped_rows(self, e: np.ndarray, row: np.ndarray, n: int, groups: Tuple[np.ndarray, ...],
-                     rows: int = 1 << 13) -> Tuple[np.ndarray, np.ndarray]:
-        """(table, ids): the columns the bootstrap multiplies (:func:`ts_eval.analysis.resampling.grouped`) of the
-        n rows the entries ``e`` make (as :meth:`differences`), as their distinct rows and every row's number."""
-        perm, starts = groups[0], groups[1]
-        to = np.full(self.st.C, -1, np.int64)
-        to[perm] = np.cumsum(np.isin(np.arange(len(perm)), starts)) - 1
-        return self._mapped(e, row, n, to, np.ones(self.st.C), len(starts), rows)
-
-    def _mapped(self, e: np.ndarray, row: np.ndarray, n: int, to: np.ndarray, sign: np.ndarray, D: int,
-                rows: int) -> Tuple[np.ndarray, np.ndarray]:
-        """(table, ids): the distinct rows of the n rows the entries ``e`` (rows ``row``, in row order) make in
-        D columns, entry column c added to column ``to[c]`` (none: -1) times ``sign[c]``."""
-        st = self.st
-        cuts = np.searchsorted(row, np.arange(0, n + rows, rows)[:n // rows + 2].clip(max=n))
-
-        def parts() -> Iterator[np.ndarray]:
-            for c, (lo, hi) in enumerate(zip(cuts[:-1], cuts[1:])):
-                first, width = c * rows, min(rows, n - c * rows)
-                if width <= 0:
-                    return
-                ec = st.entry_col[e[lo:hi]]
-                col = to[ec]
-                keep = col >= 0
-                w = sign[ec[keep]] * st.entry_weight[e[lo:hi][keep]]
-                at = (row[lo:hi][keep] - first) * D + col[keep]
-                yield np.bincount(at, weights=w, minlength=width * D)[:width * D].reshape(width, D)
-
-        table, ids = distinct_of(parts(), D, np.float64)
-        return table, ids
-
-    def compact(self, k: int) -> Tuple[np.ndarray, Optional[np.ndarray], np.ndarray]:
-        """(table, ids, sentences): the rows of bucket k as :meth:`rows` gives them (ids None), or for a
-        sentence attribute over whole-number statistics as the distinct rows and every row's number in
-        them (the rows are ``table[ids]``; nothing is copied)."""
-        st = self.st
-        if self.of_sentences and st.ids is not None:
-            a, b = int(self.bounds[k]), int(self.bounds[k + 1])
-            return st.table, st.ids[self.order[a:b]], self.order[a:b]
-        X, sentences = self.rows(k)
-        return X, None, sentences
-
-
 def _counts(st: Statistics, sums: np.ndarray
             ) -> Tuple[Dict[str, np.ndarray], Dict[str, List[str]], Dict[str, List[str]]]:
     """Per model the counts a reader checks a score with, summed over labels: (buckets, systems, k), with
@@ -551,7 +444,7 @@ def _attribute(st: Statistics, attr: at.Attribute, bk: Buckets, bucket_of_span: 
     else:
         undefined = list(st.undefined_for_spans)
         sentences = None
-    sums, low, high, diffs, p = _bucket_pass(st, _BucketRows(st, bucket_of_span, sentence_bucket, B), rs, options)
+    sums, low, high, diffs, p = _bucket_pass(st, BucketRows(st, bucket_of_span, sentence_bucket, B), rs, options)
     gold = np.bincount(bucket_of_span[:off[1]][bucket_of_span[:off[1]] >= 0], minlength=B)[:B]
     system = np.stack([np.bincount(bucket_of_span[off[i + 1]:off[i + 2]][bucket_of_span[off[i + 1]:off[i + 2]] >= 0],
                                    minlength=B)[:B] for i in range(n)], axis=1) if n else np.zeros((B, 0), np.int64)
@@ -600,7 +493,7 @@ _Pass = Tuple[np.ndarray, Optional[np.ndarray], Optional[np.ndarray], Optional[T
               Optional[np.ndarray]]
 
 
-def _bucket_pass(st: Statistics, rows: _BucketRows, rs: Resampling, options: Dict[str, Any]) -> _Pass:
+def _bucket_pass(st: Statistics, rows: BucketRows, rs: Resampling, options: Dict[str, Any]) -> _Pass:
     """(sums, low, high, the pair's difference interval, the pair's p-values) of every bucket, its rows
     made, resampled and tested one bucket at a time (resampled blockwise: registered, the intervals filled
     when :meth:`Resampling.run` runs)."""
@@ -617,15 +510,17 @@ def _bucket_pass(st: Statistics, rows: _BucketRows, rs: Resampling, options: Dic
         a_cols, b_cols, _ = difference_columns(st.cols, n, pair[0], pair[1])
     for k in range(B):
         if from_entries:        # a bucket of spans: its sums, the pair's differences, its resampled rows
-            e, row, row_sentence = rows.entry_rows(k)
-            sums[k] = np.bincount(st.entry_col[e], weights=st.entry_weight[e], minlength=st.C)[:st.C]
+            row_sentence, chunks = rows.entry_chunks(k)
+            for e, _ in chunks():       # whole numbers: the same sums in any order
+                sums[k] += np.bincount(st.entry_col[e], weights=st.entry_weight[e], minlength=st.C)[:st.C]
             if len(row_sentence) and p is not None and pair is not None:
-                diff = rows.differences(e, row, len(row_sentence), a_cols, b_cols)
+                diff = rows.differences(np.zeros(0, np.int64), np.zeros(0, np.int64), len(row_sentence), a_cols,
+                                        b_cols, chunks=chunks)
                 p[k] = bucket_pair_pvalues(st.matrix(sums[k][None, :]), pair[0], pair[1],
                                            options["permutations"], rs.perm_seq, diff)
                 del diff
             if low is not None and len(row_sentence):
-                gtable, gids = rows.grouped_rows(e, row, len(row_sentence), st.groups)
+                gtable, gids = rows.grouped_rows(chunks, len(row_sentence), st.groups)
                 rs.register(Job(row_sentence, gids, gtable.__getitem__, sums[k].copy(), st.groups, rs.resamples,
                                 fill.at(k), keep=True))
             continue
