@@ -104,18 +104,13 @@ class Job:
         # each distinct row's sentences' weights summed: a (rows x sentences) matrix of ones times the weights
         bounds = np.r_[self.starts, self.n]
         ones = sparse.csr_matrix((np.ones(self.n, exact), self.sentences, bounds), shape=(len(self.starts), len(WT)))
-        per_row = np.asarray(ones @ WT.astype(exact, copy=False)).T
+        per_row = np.asarray(ones @ WT.astype(exact, copy=False)).astype(np.float64)     # (rows, resamples)
         data = self.data if self.data is not None else self.rows(self.used)[:, self.first]
-        got = None
-        if float(data.min(initial=0.0)) >= 0 and data.dtype == np.float32 and exact == np.float32:
-            got = per_row @ data     # nonnegative whole numbers: exact unless a sum reaches 2**24
-            if float(got.max(initial=0.0)) >= 2 ** 24:
-                got = None
-        if got is None:
-            got = per_row.astype(np.float64) @ data.astype(np.float64, copy=False)
-            rounded = float(got.max(initial=0.0)) >= 2 ** 24 or float(data.min(initial=0.0)) < 0
-            if self.dtype == np.float32 and rounded:
-                got = self._as_multiplied(WT[self.sentences], data)
+        # whole numbers in float64: exact (the thin side last: a product with few columns is many times faster)
+        got = (data.astype(np.float64).T @ per_row).T
+        rounded = float(got.max(initial=0.0)) >= 2 ** 24 or float(data.min(initial=0.0)) < 0
+        if self.dtype == np.float32 and rounded:
+            got = self._as_multiplied(WT[self.sentences], data)
         self.products[r0:r0 + len(got)] = got
 
     def _as_multiplied(self, G: np.ndarray, data: np.ndarray) -> np.ndarray:

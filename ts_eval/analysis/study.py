@@ -18,26 +18,13 @@ from __future__ import annotations
 
 import gc
 import time
-from typing import (
-    Any,
-    Callable,
-    Dict,
-    FrozenSet,
-    Hashable,
-    Iterable,
-    List,
-    Mapping,
-    Optional,
-    Sequence,
-    Tuple,
-    Union,
-)
+from typing import Any, Callable, Dict, Hashable, Iterable, List, Mapping, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
 from ..core.corpus import Corpus
 from ..core.sequences import from_sequences
-from ..errors import Hint, InputError, OptionError
+from ..errors import InputError, OptionError
 from ..models.context import Contributions, CorpusData
 from ..models.registry import Model, ModelSpec, get_model, resolve_models
 from ..ranking.rows import RowTable, integral
@@ -52,6 +39,7 @@ from .corpus_blocks import Block, can_cut, concatenated, sentence_blocks
 from .pairtest import bucket_pair_pvalues, difference_columns
 from .resampling import Job, Resampling, grouped
 from .result import Analysis, AttributeResult, FlipAttribution, PairDifference, PairFlip
+from .study_inputs import _attributes, _flip_arg, _pair_arg, _slim, _system_names  # noqa: F401
 
 #: the models ``analyze`` scores by default: exact match (micro and macro), overlap, TS (micro and
 #: macro), Ortmann's fair F1 and SemEval's partial scheme (whose statistics carry every scheme's counts)
@@ -346,11 +334,19 @@ class _DistinctRows:
 
 
 def _compact(values: np.ndarray) -> np.ndarray:
-    """``values`` in 4 bytes each when they hold them exactly (span ids and columns as int32, weights as
-    float32: 1, 1/2, ...), else as given: every use reads them back as the same numbers."""
-    narrow = np.int32 if values.dtype.kind in "iu" else np.float32
-    small = values.astype(narrow)
-    return small if np.array_equal(small, values) else values
+    """``values`` in the fewest bytes that hold them exactly (span ids as int32, columns as int16 while they fit,
+    weights as int8 while they are small whole numbers, else float32: 1, 1/2, ...), else as given: every use
+    reads them back as the same numbers."""
+    kinds = (np.int16, np.int32) if values.dtype.kind in "iu" else (np.int8, np.float32)
+    for narrow in kinds:
+        if np.dtype(narrow) == values.dtype:
+            return values
+        if np.dtype(narrow).itemsize > values.dtype.itemsize:
+            continue
+        small = values.astype(narrow)
+        if np.array_equal(small, values):
+            return small
+    return values
 
 
 # ---------------------------------------------------------------------------
@@ -533,7 +529,7 @@ def _bucket_pass(st: Statistics, rows: BucketRows, rs: Resampling, options: Dict
             continue
         if low is not None and rs.blockwise and ids is not None:
             rs.register(Job(row_sentence, ids, lambda u: grouped(st.table[u].astype(np.float64), st.groups),
-                            sums[k].copy(), st.groups, rs.resamples, fill.at(k), keep=False))
+                            sums[k].copy(), st.groups, rs.resamples, fill.at(k), keep=True))
         elif low is not None:
             X = table if ids is None else table[ids].astype(np.float64)
             fill.at(k)(rs.dense(X, row_sentence, st.groups))
@@ -562,6 +558,19 @@ class _Intervals:
                 d = rsc[:, self.pair[1], :] - rsc[:, self.pair[0], :]
                 self.diffs[0][k], self.diffs[1][k] = np.quantile(d, q, axis=0)
         return done
+
+
+
+def _overall_flips(overall: np.ndarray, names: List[str], models: List[str]) -> List[Dict[str, Any]]:
+    out = []
+    n = len(names)
+    for a in range(len(models)):
+        for b in range(a + 1, len(models)):
+            pairs = _flip_pairs(overall, a, b)
+            out.append({"model_a": models[a], "model_b": models[b], "pairs_compared": n * (n - 1) // 2,
+                        "changed": len(pairs),
+                        "pairs": [{"better_under_a": names[i], "better_under_b": names[j]} for i, j in pairs]})
+    return out
 
 
 # ---------------------------------------------------------------------------
@@ -595,62 +604,6 @@ def _columns(path: str) -> bool:
     from ..io.source import is_dir, read_head
 
     return not is_dir(path) and detect_format(path, read_head(path)) == "columns"
-
-
-def _not_a_slice(name: str) -> OptionError:
-    return OptionError([f"{name!r} is an attribute, not a slice: give ", Hint("attributes", name)],
-                       option="by", value=name)
-
-
-def _records(corpus: Corpus, records: Optional[Sequence[Mapping[str, Any]]],
-             fields: Sequence[str]) -> List[Mapping[str, Any]]:
-    """One record per sentence of the corpus: given, or read again from gold's JSON Lines file a chunk at a
-    time, each record kept only along the dotted ``fields`` (see :func:`_slim`; the first is named in an
-    error)."""
-    field = fields[0]
-    if records is not None:
-        out = list(records)
-    else:
-        reading = corpus.gold_info.reading or {}
-        fmt = str(reading.get("format", ""))
-        if not (fmt.startswith("jsonl") or fmt == "label-studio") or corpus.gold_info.path is None:
-            if field in at.BUILT_IN:
-                raise _not_a_slice(field)
-            raise OptionError(["the input is not JSON Lines: it has no record fields to slice by; ", Hint("by"),
-                               " takes document (one bucket per -DOCSTART- block) or, with JSON Lines input (one "
-                               "record per document), a field of its records (dotted: meta.genre)"],
-                              option="by", value=field)
-        from ..io.jsonl import record_chunks
-
-        out = [_slim(rec, fields) for chunk, _ in record_chunks(corpus.gold_info.path) for rec in chunk]
-    if len(out) != corpus.n_sentences:
-        raise OptionError(f"{len(out)} records for {corpus.n_sentences} documents of the corpus; expected one "
-                          "record per document", option="by", value=field)
-    return out
-
-
-def _slim(record: Any, fields: Sequence[str]) -> Any:
-    """``record`` with only what the dotted ``fields`` reach (the tokens and spans of a record are not
-    kept): each path's value, or the record's structure as far as the path goes, so that
-    :func:`ts_eval.analysis.attributes.record_field` finds the same values and the same errors."""
-    if not isinstance(record, dict):
-        return record
-    out: Dict[str, Any] = {}
-    for path in fields:
-        node, into = record, out
-        keys = path.split(".")
-        for depth, key in enumerate(keys):
-            if not isinstance(node, dict) or key not in node:
-                break
-            node = node[key]
-            if depth == len(keys) - 1 or not isinstance(node, dict):
-                into[key] = node
-                break
-            nested = into.setdefault(key, {})
-            if not isinstance(nested, dict) or nested is node:
-                break
-            into = nested
-    return out
 
 
 def analyze_corpus(
@@ -750,88 +703,6 @@ def _results(st: Statistics, attrs: List[at.Attribute], text: Optional[at.Text],
     return results
 
 
-def _system_names(corpus: Corpus, systems: Optional[Sequence[str]]) -> List[str]:
-    """The systems analysed (default: every system of the corpus), checked."""
-    names = list(corpus.systems) if systems is None else list(systems)
-    missing = [s for s in names if s not in corpus.systems]
-    if missing:
-        raise OptionError(f"no system named {', '.join(map(repr, missing))} in the corpus")
-    if not names:
-        raise OptionError("no system to analyse")
-    if len(set(names)) != len(names):
-        raise OptionError("a system is named twice", option="systems", value=",".join(names))
-    return names
-
-
-def _attributes(corpus: Corpus, names: List[str], training: Any, vocabulary: Optional[FrozenSet[str]],
-                text: Optional[at.Text], spec: Dict[str, Any], by: List[str],
-                records: Optional[Sequence[Mapping[str, Any]]], attributes: Optional[Sequence[str]]
-                ) -> Tuple[List[at.Attribute], List[str]]:
-    """The attributes analysed (built in or InterpretEval's, slices ``by``, those ``attributes`` names) and
-    what is left out, with why."""
-    if spec["interpreteval"]:
-        from .interpreteval import interpreteval_attributes
-
-        if training is None or text is None:
-            raise OptionError("InterpretEval's attributes need training data and token texts", option="buckets",
-                              value="interpreteval")
-        attrs = interpreteval_attributes(corpus, names, training, text)
-        left_out = ["tCon, tFre: InterpretEval's token-level attributes put tokens, not spans, in buckets "
-                    "(ts_eval.analysis.interpreteval.bucket_f1 has them)"]
-    else:
-        attrs, left_out = at.built_in(corpus, training, vocabulary, text)
-    fields = [f for f in by if f != "document"]
-    if "document" in by:
-        doc = at.document_attribute(corpus)
-        if doc is None:
-            raise OptionError("the gold input has no documents (-DOCSTART- lines, or records of a JSON Lines "
-                              "file) to slice by", option="by", value="document")
-        attrs.append(doc)
-    if fields:
-        recs = _records(corpus, records, fields)
-        for path in fields:
-            try:
-                vals, numeric = at.record_field(recs, path, corpus.gold_info.path or "records")
-            except InputError:
-                if path in at.BUILT_IN:         # no such field: the attribute was meant
-                    raise _not_a_slice(path) from None
-                raise
-            attrs.append(at.Attribute(path, at.SENTENCE, at.NUMERIC if numeric else at.CATEGORICAL,
-                                      f"the record field {path}", (lambda c, v=vals: v), source="record field"))
-    if attributes is not None:
-        unknown = [a for a in attributes if a not in [x.name for x in attrs]]
-        if unknown:
-            raise OptionError(at.unavailable(unknown, [x.name for x in attrs], training=training is not None,
-                                             vocabulary=vocabulary is not None, text=text is not None,
-                                             built_in=not spec["interpreteval"]),
-                              option="attributes", value=",".join(attributes))
-    _check_edges(spec["edges"], attrs, attributes)
-    if attributes is not None:
-        attrs = [a for a in attrs if a.name in attributes]
-    return attrs, left_out
-
-
-def _check_edges(edges: Dict[str, List[float]], attrs: Sequence[at.Attribute],
-                 selected: Optional[Sequence[str]]) -> None:
-    """Fixed edges name an attribute analysed (among ``selected``, when given) whose values are numbers it
-    buckets by ranges."""
-    takes = [a.name for a in attrs if a.kind == at.NUMERIC and a.extra.get("assigned") is None]
-    for name, given in edges.items():
-        value = f"{name}=" + ",".join(f"{e:g}" for e in given)
-        if name not in [a.name for a in attrs]:
-            raise OptionError(f"no attribute {name!r} to give edges to; attributes that take edges: "
-                              f"{', '.join(takes) or 'none'}", option="buckets", value=value)
-        if selected is not None and name not in selected:
-            raise OptionError(["edges for an attribute not analysed (add it to ", Hint("attributes"), ")"],
-                              option="buckets", value=value)
-        if name not in takes:
-            kind = next(a for a in attrs if a.name == name)
-            why = "InterpretEval's buckets are its own" if kind.extra.get("assigned") is not None else \
-                "its values are names, one bucket each"
-            raise OptionError(f"attribute {name!r} takes no edges ({why}); attributes that take edges: "
-                              f"{', '.join(takes) or 'none'}", option="buckets", value=value)
-
-
 def _assign(st: Statistics, attr: at.Attribute, text: Optional[at.Text],
             spec: Dict[str, Any]) -> Tuple[Buckets, np.ndarray, Optional[np.ndarray]]:
     """The buckets of ``attr`` and the bucket of every span (gold first, then each system's), and of
@@ -857,41 +728,6 @@ def _assign(st: Statistics, attr: at.Attribute, text: Optional[at.Text],
         sb = bk.assign(sv)
         return bk, sb[st.span_sentence], sb
     return bk, np.concatenate([bk.assign(gold_vals)] + [bk.assign(v) for v in sys_vals]), None
-
-
-def _flip_arg(flips: Optional[Sequence[Tuple[str, str]]], models: List[str]) -> List[Tuple[int, int]]:
-    if flips is None:
-        return [(i, j) for i in range(len(models)) for j in range(i + 1, len(models))]
-    out = []
-    for given in flips:
-        pr = tuple(given)
-        if len(pr) != 2 or pr[0] == pr[1] or any(x not in models for x in pr):
-            raise OptionError(f"expected two different models among {', '.join(models)}", option="flips",
-                              value=",".join(map(str, pr)))
-        out.append((models.index(pr[0]), models.index(pr[1])))
-    return out
-
-
-def _pair_arg(pair: Optional[Tuple[str, str]], names: List[str]) -> Optional[Tuple[int, int]]:
-    if pair is None:
-        return (0, 1) if len(names) == 2 else None
-    pr = tuple(pair)
-    if len(pr) != 2 or pr[0] == pr[1] or any(x not in names for x in pr):
-        raise OptionError(f"expected two different systems among {', '.join(names)}", option="pair",
-                          value=" ".join(map(str, pr)))
-    return names.index(pr[0]), names.index(pr[1])
-
-
-def _overall_flips(overall: np.ndarray, names: List[str], models: List[str]) -> List[Dict[str, Any]]:
-    out = []
-    n = len(names)
-    for a in range(len(models)):
-        for b in range(a + 1, len(models)):
-            pairs = _flip_pairs(overall, a, b)
-            out.append({"model_a": models[a], "model_b": models[b], "pairs_compared": n * (n - 1) // 2,
-                        "changed": len(pairs),
-                        "pairs": [{"better_under_a": names[i], "better_under_b": names[j]} for i, j in pairs]})
-    return out
 
 
 def corpus_of(gold: Union[Corpus, Sequence[Sequence[str]]],
