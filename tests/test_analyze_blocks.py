@@ -155,3 +155,82 @@ def test_a_systems_distinct_rows_given_in_blocks_are_every_rows_values(later):
         assert table[ids].tolist() == every.tolist()
         assert (table.tolist(), ids.tolist()) == tuple(x.tolist() for x in distinct(every))
         assert table.dtype == (np.float64 if every.max() >= 2 ** 24 else np.float32)
+
+
+@pytest.mark.parametrize("weights", [1, 7, 1 << 23], ids=["one-resample", "a-few", "default"])
+@pytest.mark.parametrize("options", [["--format", "json"], ["--format", "table", "--details"], ["--format", "csv"],
+                                     ["--format", "html"]], ids=lambda o: o[1])
+def test_resamples_drawn_a_block_at_a_time_give_the_report_of_every_weight_at_once(monkeypatch, tmp_path, weights,
+                                                                                  options):
+    """The bootstrap weights drawn a block of resamples at a time (down to one resample, 7 weights: fewer
+    than the sentences), each bucket's sums per distinct row, are the numbers of the matrix of every
+    resample's weight of every sentence: the same intervals in every format."""
+    from ts_eval.analysis import resampling
+
+    path = _file(tmp_path)
+    argv = ["analyze", path, "--gold-col", "2", "--system-col", "3", "4", "--bootstrap", "40", "--permutations",
+            "20", *options]
+    real = resampling.Resampling.__init__
+
+    def whole_matrix(self: Any, *a: Any, blockwise: bool = False, **k: Any) -> None:
+        real(self, *a, blockwise=False, **k)
+
+    with monkeypatch.context() as m:
+        m.setattr(resampling.Resampling, "__init__", whole_matrix)
+        whole = without_timings(run(argv))
+    with monkeypatch.context() as m:
+        m.setattr(resampling, "BLOCK_WEIGHTS", weights)
+        m.setattr(corpus_blocks, "BLOCK_TOKENS", 5)
+        blocks = without_timings(run(argv))
+    assert whole[0] == 0 and whole[1] and blocks == whole
+
+
+def test_no_matrix_of_every_resamples_weight_of_every_sentence_is_kept(monkeypatch):
+    """With whole-number statistics the weights are drawn BLOCK_WEIGHTS at a time, never resamples x
+    sentences at once, and the same numbers as drawn at once (the same stream)."""
+    from ts_eval.analysis import resampling
+    from ts_eval.ranking.rows import bootstrap_weights
+
+    rng = random.Random(3)
+    gold = [_tags(rng, rng.randint(1, 6)) for _ in range(60)]
+    corpus = from_sequences(gold, {"a": [_tags(rng, len(g)) for g in gold], "b": [_tags(rng, len(g)) for g in gold]},
+                            scheme="IOB2", policy="conlleval")
+    shapes: List[Any] = []
+    drawn: List[np.ndarray] = []
+    real = resampling.bootstrap_weights
+
+    def seen(rng: Any, resamples: int, units: int, *a: Any) -> np.ndarray:
+        out = real(rng, resamples, units, *a)
+        shapes.append((resamples, units))
+        drawn.append(out)
+        return out
+
+    monkeypatch.setattr(resampling, "bootstrap_weights", seen)
+    monkeypatch.setattr(resampling, "BLOCK_WEIGHTS", 200)
+    study.analyze_corpus(corpus, bootstrap=25, permutations=0, seed=4, models=["exact-f1-micro"])
+    S = corpus.n_sentences
+    assert shapes and all(r * u <= 200 and u == S for r, u in shapes) and sum(r for r, _ in shapes) == 25
+    boot_seq, _ = np.random.SeedSequence(4).spawn(2)
+    assert np.concatenate(drawn).tolist() == bootstrap_weights(np.random.default_rng(boot_seq), 25, S).tolist()
+
+
+def test_a_block_whose_float32_sums_round_is_multiplied_as_the_matrix_was():
+    """Where the matrix of every weight was multiplied in float32 (every value times the rows below 2^24) but
+    a resample's sum reaches 2^24, float32 rounded it: the blockwise products round it the same way."""
+    from ts_eval.analysis import resampling
+
+    X = np.array([[2.0 ** 22 + 1, 3, 1], [2.0 ** 22 - 1, 0, 1], [5, 7, 1]])
+    sentences = np.array([2, 5, 7])
+    groups = (np.arange(3), np.arange(3), np.arange(3), np.zeros(0, np.int64))
+    W = np.zeros((3, 12), np.float32)
+    W[0, 2], W[1, 5], W[2, [2, 5, 7]] = 5, 1, 1
+    probes = np.random.default_rng(12345).random((2, 3)) + 1.0
+    expected = resampling.resampled(W, (probes[0], probes[1]), X, sentences, groups)
+    assert expected[0, 0] != 5 * X[0, 0]        # float32 rounded it
+    got: List[np.ndarray] = []
+    table = resampling.grouped(X, groups)
+    for keep in (True, False):
+        job = resampling.Job(sentences, np.arange(3), table.__getitem__, X.sum(0), groups, 3, got.append, keep=keep)
+        job.add(W.T.copy(), 0)
+        job.finish()
+        assert got.pop().tolist() == expected.tolist()

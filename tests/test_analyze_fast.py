@@ -20,7 +20,7 @@ from test_analyze import SPLIT_MODELS, corpora
 
 import ts_eval
 from ts_eval.analysis import attributes as at
-from ts_eval.analysis import study
+from ts_eval.analysis import bucket_rows, study
 from ts_eval.analysis.pairtest import bucket_pair_pvalues
 from ts_eval.core.sequences import from_spans
 from ts_eval.errors import InputError
@@ -121,7 +121,7 @@ def test_a_buckets_rows_are_its_rows_of_the_whole(corpus, n_buckets, rnd):
     s = _statistics(corpus)
     total = int(s.span_offset[-1])
     bucket_of_span = np.array([rnd.randrange(-1, n_buckets) for _ in range(total)], np.int64)
-    rows = study._BucketRows(s, bucket_of_span, None, n_buckets)
+    rows = bucket_rows.BucketRows(s, bucket_of_span, None, n_buckets)
     assert rows.entry_bucket.dtype == np.int16            # 2 bytes an entry: no order of every entry is made
     assert all(rows.entry_rows(k)[0].dtype == rows.entry_rows(k)[1].dtype == np.int32 for k in range(n_buckets))
     for k, expected in enumerate(_rows_of_the_whole(s, bucket_of_span, n_buckets)):
@@ -129,7 +129,7 @@ def test_a_buckets_rows_are_its_rows_of_the_whole(corpus, n_buckets, rnd):
         assert X.tolist() == expected.tolist()
         assert sorted(set(s.span_sentence[bucket_of_span == k].tolist())) == sentences.tolist()
     sentence_bucket = np.array([rnd.randrange(-1, n_buckets) for _ in range(s.S)], np.int64)
-    rows = study._BucketRows(s, bucket_of_span, sentence_bucket, n_buckets)
+    rows = bucket_rows.BucketRows(s, bucket_of_span, sentence_bucket, n_buckets)
     for k in range(n_buckets):
         X, sentences = rows.rows(k)
         assert sentences.tolist() == np.flatnonzero(sentence_bucket == k).tolist()
@@ -145,7 +145,7 @@ def test_a_span_buckets_differences_from_its_entries_are_those_of_its_rows(corpu
     s = _statistics(corpus)
     assert s.whole_weights
     bucket_of_span = np.array([rnd.randrange(-1, n_buckets) for _ in range(int(s.span_offset[-1]))], np.int64)
-    rows = study._BucketRows(s, bucket_of_span, None, n_buckets)
+    rows = bucket_rows.BucketRows(s, bucket_of_span, None, n_buckets)
     a_cols, b_cols, _ = difference_columns(s.cols, len(s.names), second, 0)
     for k in range(n_buckets):
         X, sentences = rows.rows(k)
@@ -253,3 +253,32 @@ def test_the_token_texts_are_decoded_a_chunk_at_a_time_and_kept_once_per_distinc
     for a in range(len(toks) + 1):
         for b in range(a, len(toks) + 2):
             assert tokens[a:b] == toks[a:b]
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow,
+                                                                 HealthCheck.function_scoped_fixture])
+@given(corpora(), st.integers(1, 3), st.integers(1, 5), st.integers(1, 3), st.randoms(use_true_random=False))
+def test_a_span_buckets_rows_from_chunks_of_entries_are_its_rows(monkeypatch, corpus, n_buckets, chunk, window, rnd):
+    """A bucket of spans's entries given a chunk at a time (down to one entry; a row's entries cut between
+    chunks, rows counted ``window`` at a time) make its rows: the pair's differences and the bootstrap's
+    grouped columns of every row, value for value; the sums from the chunks are the rows' sums."""
+    from ts_eval.analysis.pairtest import difference_columns
+    from ts_eval.analysis.resampling import grouped
+
+    s = _statistics(corpus)
+    bucket_of_span = np.array([rnd.randrange(-1, n_buckets) for _ in range(int(s.span_offset[-1]))], np.int64)
+    monkeypatch.setattr(bucket_rows, "ENTRY_CHUNK", chunk)
+    rows = bucket_rows.BucketRows(s, bucket_of_span, None, n_buckets)
+    a_cols, b_cols, _ = difference_columns(s.cols, len(s.names), 1 if len(s.names) > 1 else 0, 0)
+    for k in range(n_buckets):
+        X, sentences = rows.rows(k)
+        got, chunks = rows.entry_chunks(k)
+        assert got.tolist() == sentences.tolist()
+        none = np.zeros(0, np.int64)
+        table, ids = rows.differences(none, none, len(got), a_cols, b_cols, rows=window, chunks=chunks)
+        assert table[ids].tolist() == (X[:, b_cols] - X[:, a_cols]).tolist()
+        table, ids = rows.grouped_rows(chunks, len(got), s.groups, rows=window)
+        assert table[ids].tolist() == grouped(X, s.groups).tolist()
+        sums = sum((np.bincount(s.entry_col[e], weights=s.entry_weight[e], minlength=s.C)[:s.C] for e, _ in chunks()),
+                   np.zeros(s.C))
+        assert sums.tolist() == X.sum(0).tolist()

@@ -18,25 +18,28 @@ from __future__ import annotations
 
 import gc
 import time
-from typing import Any, Dict, FrozenSet, Hashable, Iterable, Iterator, List, Mapping, Optional, Sequence, Tuple, Union
+from typing import Any, Callable, Dict, Hashable, Iterable, List, Mapping, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
 from ..core.corpus import Corpus
 from ..core.sequences import from_sequences
-from ..errors import Hint, InputError, OptionError
+from ..errors import InputError, OptionError
 from ..models.context import Contributions, CorpusData
 from ..models.registry import Model, ModelSpec, get_model, resolve_models
-from ..ranking.rows import RowTable, distinct_of, integral
-from ..ranking.statistics import TIE_DECIMALS, average_ranks, correlation_matrices, exact_float32
-from ..ranking.study import bootstrap_weights, check_options
+from ..ranking.rows import RowTable, integral
+from ..ranking.statistics import TIE_DECIMALS, average_ranks, correlation_matrices
+from ..ranking.study import check_options
 from ..ranking.sufficient import StatsMatrix, sentence_statistics
 from ..results.report import versions
 from . import attributes as at
+from .bucket_rows import BucketRows
 from .buckets import Buckets, categorical_buckets, numeric_buckets, parse_bucket_spec
 from .corpus_blocks import Block, can_cut, concatenated, sentence_blocks
 from .pairtest import bucket_pair_pvalues, difference_columns
+from .resampling import Job, Resampling, grouped
 from .result import Analysis, AttributeResult, FlipAttribution, PairDifference, PairFlip
+from .study_inputs import _attributes, _flip_arg, _pair_arg, _slim, _system_names  # noqa: F401
 
 #: the models ``analyze`` scores by default: exact match (micro and macro), overlap, TS (micro and
 #: macro), Ortmann's fair F1 and SemEval's partial scheme (whose statistics carry every scheme's counts)
@@ -331,108 +334,23 @@ class _DistinctRows:
 
 
 def _compact(values: np.ndarray) -> np.ndarray:
-    """``values`` in 4 bytes each when they hold them exactly (span ids and columns as int32, weights as
-    float32: 1, 1/2, ...), else as given: every use reads them back as the same numbers."""
-    narrow = np.int32 if values.dtype.kind in "iu" else np.float32
-    small = values.astype(narrow)
-    return small if np.array_equal(small, values) else values
+    """``values`` in the fewest bytes that hold them exactly (span ids as int32, columns as int16 while they fit,
+    weights as int8 while they are small whole numbers, else float32: 1, 1/2, ...), else as given: every use
+    reads them back as the same numbers."""
+    kinds = (np.int16, np.int32) if values.dtype.kind in "iu" else (np.int8, np.float32)
+    for narrow in kinds:
+        if np.dtype(narrow) == values.dtype:
+            return values
+        if np.dtype(narrow).itemsize > values.dtype.itemsize:
+            continue
+        small = values.astype(narrow)
+        if np.array_equal(small, values):
+            return small
+    return values
 
 
 # ---------------------------------------------------------------------------
 # one attribute
-
-
-class _BucketRows:
-    """The rows of each bucket, one bucket at a time (only one bucket's rows are ever held): for a
-    sentence attribute the statistics of the bucket's sentences, for a span attribute the statistics
-    of each sentence that holds a span of the bucket, summed over the contributions of the bucket's spans
-    in that sentence (in the order of the contributions: the same sums as one count over every bucket);
-    rows in sentence order."""
-
-    def __init__(self, st: Statistics, bucket_of_span: np.ndarray, sentence_bucket: Optional[np.ndarray],
-                 n_buckets: int):
-        self.st, self.B = st, n_buckets
-        self.of_sentences = sentence_bucket is not None
-        narrow = np.int16 if n_buckets < 2 ** 15 else np.int64     # a stable sort of int16 is a radix sort
-        if sentence_bucket is not None:
-            order = np.argsort(sentence_bucket.astype(narrow), kind="stable")
-            self.order = order[sentence_bucket[order] >= 0]
-            self.bounds = np.searchsorted(sentence_bucket[self.order], np.arange(n_buckets + 1))
-            return
-        # a bucket's spans and entries are found when it comes (in their order: the entries go by sentence), not
-        # sorted by bucket beforehand: no whole-corpus order of the entries is made
-        self.bucket_of_span = bucket_of_span
-        self.entry_bucket = np.empty(len(st.entry_span), narrow)
-        for a in range(0, len(st.entry_span), 1 << 20):
-            self.entry_bucket[a:a + (1 << 20)] = bucket_of_span[st.entry_span[a:a + (1 << 20)]]
-        self.where = np.zeros(max(st.S, 1), np.int32 if st.S < 2 ** 31 else np.int64)   # a sentence's row in the bucket
-
-    def rows(self, k: int) -> Tuple[np.ndarray, np.ndarray]:
-        """(rows, their sentences) of bucket k."""
-        st = self.st
-        if self.of_sentences:
-            a, b = int(self.bounds[k]), int(self.bounds[k + 1])
-            return st.rows_of(self.order[a:b]), self.order[a:b]
-        e, row, sentences = self.entry_rows(k)
-        C, n = st.C, len(sentences)
-        X = np.bincount(row.astype(np.int64) * C + st.entry_col[e], weights=st.entry_weight[e], minlength=n * C)[:n * C]
-        return X.reshape(n, C), sentences
-
-    def entry_rows(self, k: int) -> Tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """(the entries of span bucket k, the row of each, the sentences of the rows)."""
-        st = self.st
-        spans = np.flatnonzero(self.bucket_of_span == k)
-        sentences = np.unique(st.span_sentence[spans])
-        self.where[sentences] = np.arange(len(sentences))
-        narrow = np.int32 if len(self.entry_bucket) < 2 ** 31 else np.int64
-        es, rows = [], []
-        for a in range(0, len(self.entry_bucket), 1 << 20):     # a chunk of the entries at a time: no temporary
-            e = np.flatnonzero(self.entry_bucket[a:a + (1 << 20)] == k).astype(narrow) + a   # of every entry
-            es.append(e)
-            rows.append(self.where[st.span_sentence[st.entry_span[e]]])
-        e = concatenated(es, np.zeros(0, narrow))
-        del es
-        return e, concatenated(rows, np.zeros(0, self.where.dtype)), sentences
-
-    def differences(self, e: np.ndarray, row: np.ndarray, n: int, a_cols: np.ndarray, b_cols: np.ndarray,
-                    rows: int = 1 << 13) -> Tuple[np.ndarray, np.ndarray]:
-        """(table, ids): the ``b_cols`` minus the ``a_cols`` of the n rows that the entries ``e`` (rows ``row``,
-        in row order: whole-number weights, entries by sentence) make, as their distinct rows and every row's
-        number in them (``table[ids]``: the differences of :meth:`rows`, value for value), counted ``rows``
-        rows at a time from the entries of those columns alone."""
-        st = self.st
-        D = len(a_cols)
-        to = np.full(st.C, -1, np.int64)
-        sign = np.zeros(st.C)
-        to[b_cols], sign[b_cols] = np.arange(D), 1.0
-        to[a_cols], sign[a_cols] = np.arange(D), -1.0
-        cuts = np.searchsorted(row, np.arange(0, n + rows, rows)[:n // rows + 2].clip(max=n))
-
-        def parts() -> Iterator[np.ndarray]:
-            for c, (lo, hi) in enumerate(zip(cuts[:-1], cuts[1:])):
-                first, width = c * rows, min(rows, n - c * rows)
-                if width <= 0:
-                    return
-                ec = st.entry_col[e[lo:hi]]
-                col = to[ec]
-                keep = col >= 0
-                w = sign[ec[keep]] * st.entry_weight[e[lo:hi][keep]]
-                at = (row[lo:hi][keep] - first) * D + col[keep]
-                yield np.bincount(at, weights=w, minlength=width * D)[:width * D].reshape(width, D)
-
-        table, ids = distinct_of(parts(), D, np.float64)
-        return table, ids
-
-    def compact(self, k: int) -> Tuple[np.ndarray, Optional[np.ndarray], np.ndarray]:
-        """(table, ids, sentences): the rows of bucket k as :meth:`rows` gives them (ids None), or for a
-        sentence attribute over whole-number statistics as the distinct rows and every row's number in
-        them (the rows are ``table[ids]``; nothing is copied)."""
-        st = self.st
-        if self.of_sentences and st.ids is not None:
-            a, b = int(self.bounds[k]), int(self.bounds[k + 1])
-            return st.table, st.ids[self.order[a:b]], self.order[a:b]
-        X, sentences = self.rows(k)
-        return X, None, sentences
 
 
 def _counts(st: Statistics, sums: np.ndarray
@@ -509,49 +427,8 @@ def _attribution(st: Statistics, overall: np.ndarray, totals: np.ndarray, sums: 
     return out
 
 
-def _resampled(rs: _Resampling, X: np.ndarray, sentences: np.ndarray,
-               groups: Tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]) -> np.ndarray:
-    """(resamples, columns): each resample's sums of the rows ``X`` (sentences ``sentences``): the
-    resample weights of the sentences times the rows, one matrix product over the distinct columns
-    (the columns that are equal -- a gold count every system shares, the zeros -- are multiplied once),
-    only over the columns some model reads, and a family read only as sums over labels summed first
-    (``groups``, :meth:`Statistics._groups`: the group's resampled sum goes to one of its columns, 0 to
-    the others, which no score tells apart); the columns no model reads keep the rows' plain sum."""
-    assert rs.W is not None
-    perm, starts, rep, rest = groups
-    sub = np.add.reduceat(X[:, perm], starts, axis=1) if len(starts) < len(perm) else X[:, perm]
-    p1, p2 = rs.probes(len(sub))
-    h = p1 @ sub
-    _, first, inverse = np.unique(h, return_index=True, return_inverse=True)
-    inverse = inverse.reshape(-1)
-    h2 = p2 @ sub
-    if not np.array_equal(h2, h2[first[inverse]]):       # two columns met on the first probe only
-        first, inverse = np.arange(sub.shape[1]), np.arange(sub.shape[1])
-    data, dtype = exact_float32(sub[:, first], len(sub))
-    out = np.repeat(X.sum(0)[None, :], rs.W.shape[0], axis=0)    # columns no model reads: as summed
-    out[:, rest] = 0.0
-    out[:, rep] = (rs.W[:, sentences].astype(dtype, copy=False) @ data).astype(np.float64)[:, inverse]
-    return out
-
-
-class _Resampling:
-    """The bootstrap weights shared by every bucket, and the permutation seed of the pair tests."""
-
-    def __init__(self, n_sentences: int, bootstrap: int, seed: int):
-        boot_seq, self.perm_seq = np.random.SeedSequence(seed).spawn(2)
-        self.W = bootstrap_weights(np.random.default_rng(boot_seq), bootstrap, n_sentences).astype(np.float32) \
-            if bootstrap else None
-        self._probes = np.random.default_rng(12345).random((2, n_sentences)) + 1.0
-
-    def probes(self, n: int) -> Tuple[np.ndarray, np.ndarray]:
-        """Two fixed vectors of n random weights: equal columns have equal products with both, and
-        different columns of counts have equal products with both by chance only."""
-        p = self._probes if n <= self._probes.shape[1] else np.random.default_rng(n).random((2, n)) + 1.0
-        return p[0, :n], p[1, :n]
-
-
 def _attribute(st: Statistics, attr: at.Attribute, bk: Buckets, bucket_of_span: np.ndarray,
-               sentence_bucket: Optional[np.ndarray], rs: _Resampling, options: Dict[str, Any]) -> AttributeResult:
+               sentence_bucket: Optional[np.ndarray], rs: Resampling, options: Dict[str, Any]) -> AttributeResult:
     """Every measurement of one attribute, given each span's bucket (and each sentence's, for a sentence
     attribute)."""
     names, models = st.names, st.models
@@ -563,7 +440,7 @@ def _attribute(st: Statistics, attr: at.Attribute, bk: Buckets, bucket_of_span: 
     else:
         undefined = list(st.undefined_for_spans)
         sentences = None
-    sums, low, high, diffs, p = _bucket_pass(st, _BucketRows(st, bucket_of_span, sentence_bucket, B), rs, options)
+    sums, low, high, diffs, p = _bucket_pass(st, BucketRows(st, bucket_of_span, sentence_bucket, B), rs, options)
     gold = np.bincount(bucket_of_span[:off[1]][bucket_of_span[:off[1]] >= 0], minlength=B)[:B]
     system = np.stack([np.bincount(bucket_of_span[off[i + 1]:off[i + 2]][bucket_of_span[off[i + 1]:off[i + 2]] >= 0],
                                    minlength=B)[:B] for i in range(n)], axis=1) if n else np.zeros((B, 0), np.int64)
@@ -577,8 +454,16 @@ def _attribute(st: Statistics, attr: at.Attribute, bk: Buckets, bucket_of_span: 
     scores[empty] = np.nan
     scores[:, :, undef] = np.nan
     if low is not None and high is not None:
-        low[empty], high[empty] = np.nan, np.nan
-        low[:, :, undef], high[:, :, undef] = np.nan, np.nan
+        intervals: Tuple[np.ndarray, np.ndarray] = (low, high)
+
+        def mask(lo_hi: Tuple[np.ndarray, np.ndarray] = intervals) -> None:
+            for x in lo_hi:
+                x[empty] = np.nan
+                x[:, :, undef] = np.nan
+        if rs.blockwise:        # the intervals come when every bucket's resamples are in
+            rs.after(mask)
+        else:
+            mask()
     ranks = np.full((B, n, m), np.nan)
     rho, tau = np.full((B, m, m), np.nan), np.full((B, m, m), np.nan)
     for k in range(B):
@@ -604,30 +489,36 @@ _Pass = Tuple[np.ndarray, Optional[np.ndarray], Optional[np.ndarray], Optional[T
               Optional[np.ndarray]]
 
 
-def _bucket_pass(st: Statistics, rows: _BucketRows, rs: _Resampling, options: Dict[str, Any]) -> _Pass:
+def _bucket_pass(st: Statistics, rows: BucketRows, rs: Resampling, options: Dict[str, Any]) -> _Pass:
     """(sums, low, high, the pair's difference interval, the pair's p-values) of every bucket, its rows
-    made, resampled and tested one bucket at a time."""
+    made, resampled and tested one bucket at a time (resampled blockwise: registered, the intervals filled
+    when :meth:`Resampling.run` runs)."""
     n, m, B = len(st.names), len(st.models), rows.B
-    sm = st.matrix(st.table[:0])
     sums = np.zeros((B, st.C))
     pair = options.get("pair")
-    boot = rs.W is not None and B > 0
+    boot = rs.boot and B > 0
     low, high = (np.full((B, n, m), np.nan), np.full((B, n, m), np.nan)) if boot else (None, None)
     diffs = (np.full((B, m), np.nan), np.full((B, m), np.nan)) if boot and pair is not None else None
     p = np.full((B, m), np.nan) if pair is not None and options["permutations"] else None
-    alpha = 1.0 - options["confidence"]
-    from_entries = not rows.of_sentences and low is None and st.whole_weights
+    fill = _Intervals(st, low, high, diffs, pair, 1.0 - options["confidence"])
+    from_entries = not rows.of_sentences and st.whole_weights and (low is None or rs.blockwise)
     if from_entries and p is not None and pair is not None:
         a_cols, b_cols, _ = difference_columns(st.cols, n, pair[0], pair[1])
     for k in range(B):
-        if from_entries:        # a bucket of spans, no resamples: its sums and the pair's differences
-            e, row, row_sentence = rows.entry_rows(k)
-            sums[k] = np.bincount(st.entry_col[e], weights=st.entry_weight[e], minlength=st.C)[:st.C]
+        if from_entries:        # a bucket of spans: its sums, the pair's differences, its resampled rows
+            row_sentence, chunks = rows.entry_chunks(k)
+            for e, _ in chunks():       # whole numbers: the same sums in any order
+                sums[k] += np.bincount(st.entry_col[e], weights=st.entry_weight[e], minlength=st.C)[:st.C]
             if len(row_sentence) and p is not None and pair is not None:
-                diff = rows.differences(e, row, len(row_sentence), a_cols, b_cols)
+                diff = rows.differences(np.zeros(0, np.int64), np.zeros(0, np.int64), len(row_sentence), a_cols,
+                                        b_cols, chunks=chunks)
                 p[k] = bucket_pair_pvalues(st.matrix(sums[k][None, :]), pair[0], pair[1],
                                            options["permutations"], rs.perm_seq, diff)
                 del diff
+            if low is not None and len(row_sentence):
+                gtable, gids = rows.grouped_rows(chunks, len(row_sentence), st.groups)
+                rs.register(Job(row_sentence, gids, gtable.__getitem__, sums[k].copy(), st.groups, rs.resamples,
+                                fill.at(k), keep=True))
             continue
         table, ids, row_sentence = rows.compact(k)
         if ids is None:
@@ -636,18 +527,50 @@ def _bucket_pass(st: Statistics, rows: _BucketRows, rs: _Resampling, options: Di
             sums[k] = np.bincount(ids, minlength=len(table)).astype(np.float64) @ table
         if not len(row_sentence):
             continue
-        if low is not None and high is not None:
+        if low is not None and rs.blockwise and ids is not None:
+            rs.register(Job(row_sentence, ids, lambda u: grouped(st.table[u].astype(np.float64), st.groups),
+                            sums[k].copy(), st.groups, rs.resamples, fill.at(k), keep=True))
+        elif low is not None:
             X = table if ids is None else table[ids].astype(np.float64)
-            rsc = sm.scores(_resampled(rs, X, row_sentence, st.groups))     # (resamples, systems, models)
+            fill.at(k)(rs.dense(X, row_sentence, st.groups))
             del X
-            low[k], high[k] = np.quantile(rsc, [alpha / 2, 1 - alpha / 2], axis=0)
-            if diffs is not None and pair is not None:
-                d = rsc[:, pair[1], :] - rsc[:, pair[0], :]
-                diffs[0][k], diffs[1][k] = np.quantile(d, [alpha / 2, 1 - alpha / 2], axis=0)
         if p is not None and pair is not None:
             bucket = StatsMatrix(st.names, st.models, table, st.cols, ids=ids)
             p[k] = bucket_pair_pvalues(bucket, pair[0], pair[1], options["permutations"], rs.perm_seq)
     return sums, low, high, diffs, p
+
+
+class _Intervals:
+    """Writes a bucket's bootstrap intervals (and the pair's difference interval) from its resampled sums."""
+
+    def __init__(self, st: Statistics, low: Optional[np.ndarray], high: Optional[np.ndarray],
+                 diffs: Optional[Tuple[np.ndarray, np.ndarray]], pair: Optional[Tuple[int, int]], alpha: float):
+        self.sm, self.low, self.high, self.diffs, self.pair, self.alpha = \
+            st.matrix(st.table[:0]), low, high, diffs, pair, alpha
+
+    def at(self, k: int) -> Callable[[np.ndarray], None]:
+        def done(resampled: np.ndarray) -> None:
+            assert self.low is not None and self.high is not None
+            q = [self.alpha / 2, 1 - self.alpha / 2]
+            rsc = self.sm.scores(resampled)     # (resamples, systems, models)
+            self.low[k], self.high[k] = np.quantile(rsc, q, axis=0)
+            if self.diffs is not None and self.pair is not None:
+                d = rsc[:, self.pair[1], :] - rsc[:, self.pair[0], :]
+                self.diffs[0][k], self.diffs[1][k] = np.quantile(d, q, axis=0)
+        return done
+
+
+
+def _overall_flips(overall: np.ndarray, names: List[str], models: List[str]) -> List[Dict[str, Any]]:
+    out = []
+    n = len(names)
+    for a in range(len(models)):
+        for b in range(a + 1, len(models)):
+            pairs = _flip_pairs(overall, a, b)
+            out.append({"model_a": models[a], "model_b": models[b], "pairs_compared": n * (n - 1) // 2,
+                        "changed": len(pairs),
+                        "pairs": [{"better_under_a": names[i], "better_under_b": names[j]} for i, j in pairs]})
+    return out
 
 
 # ---------------------------------------------------------------------------
@@ -681,62 +604,6 @@ def _columns(path: str) -> bool:
     from ..io.source import is_dir, read_head
 
     return not is_dir(path) and detect_format(path, read_head(path)) == "columns"
-
-
-def _not_a_slice(name: str) -> OptionError:
-    return OptionError([f"{name!r} is an attribute, not a slice: give ", Hint("attributes", name)],
-                       option="by", value=name)
-
-
-def _records(corpus: Corpus, records: Optional[Sequence[Mapping[str, Any]]],
-             fields: Sequence[str]) -> List[Mapping[str, Any]]:
-    """One record per sentence of the corpus: given, or read again from gold's JSON Lines file a chunk at a
-    time, each record kept only along the dotted ``fields`` (see :func:`_slim`; the first is named in an
-    error)."""
-    field = fields[0]
-    if records is not None:
-        out = list(records)
-    else:
-        reading = corpus.gold_info.reading or {}
-        fmt = str(reading.get("format", ""))
-        if not (fmt.startswith("jsonl") or fmt == "label-studio") or corpus.gold_info.path is None:
-            if field in at.BUILT_IN:
-                raise _not_a_slice(field)
-            raise OptionError(["the input is not JSON Lines: it has no record fields to slice by; ", Hint("by"),
-                               " takes document (one bucket per -DOCSTART- block) or, with JSON Lines input (one "
-                               "record per document), a field of its records (dotted: meta.genre)"],
-                              option="by", value=field)
-        from ..io.jsonl import record_chunks
-
-        out = [_slim(rec, fields) for chunk, _ in record_chunks(corpus.gold_info.path) for rec in chunk]
-    if len(out) != corpus.n_sentences:
-        raise OptionError(f"{len(out)} records for {corpus.n_sentences} documents of the corpus; expected one "
-                          "record per document", option="by", value=field)
-    return out
-
-
-def _slim(record: Any, fields: Sequence[str]) -> Any:
-    """``record`` with only what the dotted ``fields`` reach (the tokens and spans of a record are not
-    kept): each path's value, or the record's structure as far as the path goes, so that
-    :func:`ts_eval.analysis.attributes.record_field` finds the same values and the same errors."""
-    if not isinstance(record, dict):
-        return record
-    out: Dict[str, Any] = {}
-    for path in fields:
-        node, into = record, out
-        keys = path.split(".")
-        for depth, key in enumerate(keys):
-            if not isinstance(node, dict) or key not in node:
-                break
-            node = node[key]
-            if depth == len(keys) - 1 or not isinstance(node, dict):
-                into[key] = node
-                break
-            nested = into.setdefault(key, {})
-            if not isinstance(nested, dict) or nested is node:
-                break
-            into = nested
-    return out
 
 
 def analyze_corpus(
@@ -792,10 +659,13 @@ def analyze_corpus(
     attrs, left_out = _attributes(corpus, names, training, vocabulary, text, spec, by, records, attributes)
     timings["attributes"] = time.perf_counter() - t0
 
-    rs = _Resampling(corpus.n_sentences, bootstrap, seed)
+    rs = Resampling(corpus.n_sentences, bootstrap, seed, blockwise=st.ids is not None and st.whole_weights)
     options = {"confidence": confidence, "overall": overall, "totals": totals, "flip_pairs": flip_pairs,
                "pair": pair_idx, "permutations": permutations}
     results = _results(st, attrs, text, spec, rs, options, timings)
+    t0 = time.perf_counter()
+    rs.run()        # blockwise: every bucket's resamples, a block of resamples at a time
+    timings["scores"] += time.perf_counter() - t0
 
     out = Analysis(
         systems=names, models=model_names, titles=[mo.title for mo in model_list],
@@ -818,7 +688,7 @@ def analyze_corpus(
 
 
 def _results(st: Statistics, attrs: List[at.Attribute], text: Optional[at.Text], spec: Dict[str, Any],
-             rs: _Resampling, options: Dict[str, Any], timings: Dict[str, float]) -> List[AttributeResult]:
+             rs: Resampling, options: Dict[str, Any], timings: Dict[str, float]) -> List[AttributeResult]:
     """Every attribute's buckets and their scores (``timings``: the seconds each took, added up)."""
     results: List[AttributeResult] = []
     t_buckets = t_scores = 0.0
@@ -831,88 +701,6 @@ def _results(st: Statistics, attrs: List[at.Attribute], text: Optional[at.Text],
         t_scores += time.perf_counter() - t1
     timings["buckets"], timings["scores"] = t_buckets, t_scores
     return results
-
-
-def _system_names(corpus: Corpus, systems: Optional[Sequence[str]]) -> List[str]:
-    """The systems analysed (default: every system of the corpus), checked."""
-    names = list(corpus.systems) if systems is None else list(systems)
-    missing = [s for s in names if s not in corpus.systems]
-    if missing:
-        raise OptionError(f"no system named {', '.join(map(repr, missing))} in the corpus")
-    if not names:
-        raise OptionError("no system to analyse")
-    if len(set(names)) != len(names):
-        raise OptionError("a system is named twice", option="systems", value=",".join(names))
-    return names
-
-
-def _attributes(corpus: Corpus, names: List[str], training: Any, vocabulary: Optional[FrozenSet[str]],
-                text: Optional[at.Text], spec: Dict[str, Any], by: List[str],
-                records: Optional[Sequence[Mapping[str, Any]]], attributes: Optional[Sequence[str]]
-                ) -> Tuple[List[at.Attribute], List[str]]:
-    """The attributes analysed (built in or InterpretEval's, slices ``by``, those ``attributes`` names) and
-    what is left out, with why."""
-    if spec["interpreteval"]:
-        from .interpreteval import interpreteval_attributes
-
-        if training is None or text is None:
-            raise OptionError("InterpretEval's attributes need training data and token texts", option="buckets",
-                              value="interpreteval")
-        attrs = interpreteval_attributes(corpus, names, training, text)
-        left_out = ["tCon, tFre: InterpretEval's token-level attributes put tokens, not spans, in buckets "
-                    "(ts_eval.analysis.interpreteval.bucket_f1 has them)"]
-    else:
-        attrs, left_out = at.built_in(corpus, training, vocabulary, text)
-    fields = [f for f in by if f != "document"]
-    if "document" in by:
-        doc = at.document_attribute(corpus)
-        if doc is None:
-            raise OptionError("the gold input has no documents (-DOCSTART- lines, or records of a JSON Lines "
-                              "file) to slice by", option="by", value="document")
-        attrs.append(doc)
-    if fields:
-        recs = _records(corpus, records, fields)
-        for path in fields:
-            try:
-                vals, numeric = at.record_field(recs, path, corpus.gold_info.path or "records")
-            except InputError:
-                if path in at.BUILT_IN:         # no such field: the attribute was meant
-                    raise _not_a_slice(path) from None
-                raise
-            attrs.append(at.Attribute(path, at.SENTENCE, at.NUMERIC if numeric else at.CATEGORICAL,
-                                      f"the record field {path}", (lambda c, v=vals: v), source="record field"))
-    if attributes is not None:
-        unknown = [a for a in attributes if a not in [x.name for x in attrs]]
-        if unknown:
-            raise OptionError(at.unavailable(unknown, [x.name for x in attrs], training=training is not None,
-                                             vocabulary=vocabulary is not None, text=text is not None,
-                                             built_in=not spec["interpreteval"]),
-                              option="attributes", value=",".join(attributes))
-    _check_edges(spec["edges"], attrs, attributes)
-    if attributes is not None:
-        attrs = [a for a in attrs if a.name in attributes]
-    return attrs, left_out
-
-
-def _check_edges(edges: Dict[str, List[float]], attrs: Sequence[at.Attribute],
-                 selected: Optional[Sequence[str]]) -> None:
-    """Fixed edges name an attribute analysed (among ``selected``, when given) whose values are numbers it
-    buckets by ranges."""
-    takes = [a.name for a in attrs if a.kind == at.NUMERIC and a.extra.get("assigned") is None]
-    for name, given in edges.items():
-        value = f"{name}=" + ",".join(f"{e:g}" for e in given)
-        if name not in [a.name for a in attrs]:
-            raise OptionError(f"no attribute {name!r} to give edges to; attributes that take edges: "
-                              f"{', '.join(takes) or 'none'}", option="buckets", value=value)
-        if selected is not None and name not in selected:
-            raise OptionError(["edges for an attribute not analysed (add it to ", Hint("attributes"), ")"],
-                              option="buckets", value=value)
-        if name not in takes:
-            kind = next(a for a in attrs if a.name == name)
-            why = "InterpretEval's buckets are its own" if kind.extra.get("assigned") is not None else \
-                "its values are names, one bucket each"
-            raise OptionError(f"attribute {name!r} takes no edges ({why}); attributes that take edges: "
-                              f"{', '.join(takes) or 'none'}", option="buckets", value=value)
 
 
 def _assign(st: Statistics, attr: at.Attribute, text: Optional[at.Text],
@@ -940,41 +728,6 @@ def _assign(st: Statistics, attr: at.Attribute, text: Optional[at.Text],
         sb = bk.assign(sv)
         return bk, sb[st.span_sentence], sb
     return bk, np.concatenate([bk.assign(gold_vals)] + [bk.assign(v) for v in sys_vals]), None
-
-
-def _flip_arg(flips: Optional[Sequence[Tuple[str, str]]], models: List[str]) -> List[Tuple[int, int]]:
-    if flips is None:
-        return [(i, j) for i in range(len(models)) for j in range(i + 1, len(models))]
-    out = []
-    for given in flips:
-        pr = tuple(given)
-        if len(pr) != 2 or pr[0] == pr[1] or any(x not in models for x in pr):
-            raise OptionError(f"expected two different models among {', '.join(models)}", option="flips",
-                              value=",".join(map(str, pr)))
-        out.append((models.index(pr[0]), models.index(pr[1])))
-    return out
-
-
-def _pair_arg(pair: Optional[Tuple[str, str]], names: List[str]) -> Optional[Tuple[int, int]]:
-    if pair is None:
-        return (0, 1) if len(names) == 2 else None
-    pr = tuple(pair)
-    if len(pr) != 2 or pr[0] == pr[1] or any(x not in names for x in pr):
-        raise OptionError(f"expected two different systems among {', '.join(names)}", option="pair",
-                          value=" ".join(map(str, pr)))
-    return names.index(pr[0]), names.index(pr[1])
-
-
-def _overall_flips(overall: np.ndarray, names: List[str], models: List[str]) -> List[Dict[str, Any]]:
-    out = []
-    n = len(names)
-    for a in range(len(models)):
-        for b in range(a + 1, len(models)):
-            pairs = _flip_pairs(overall, a, b)
-            out.append({"model_a": models[a], "model_b": models[b], "pairs_compared": n * (n - 1) // 2,
-                        "changed": len(pairs),
-                        "pairs": [{"better_under_a": names[i], "better_under_b": names[j]} for i, j in pairs]})
-    return out
 
 
 def corpus_of(gold: Union[Corpus, Sequence[Sequence[str]]],

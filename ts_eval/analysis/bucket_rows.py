@@ -1,0 +1,151 @@
+"""The rows of ``analyze``'s buckets, one bucket at a time: a sentence attribute's buckets from the
+statistics' distinct rows, a span attribute's from the span contributions (the entries), a chunk of
+entries at a time."""
+from __future__ import annotations
+
+from typing import Any, Callable, Iterator, Optional, Tuple
+
+import numpy as np
+
+from ..ranking.rows import distinct_of
+from .corpus_blocks import concatenated
+
+#: entries of a span bucket looked at and held at a time
+ENTRY_CHUNK = 1 << 20
+
+
+class BucketRows:
+    """The rows of each bucket, one bucket at a time (only one bucket's rows are ever held): for a
+    sentence attribute the statistics of the bucket's sentences, for a span attribute the statistics
+    of each sentence that holds a span of the bucket, summed over the contributions of the bucket's spans
+    in that sentence (in the order of the contributions: the same sums as one count over every bucket);
+    rows in sentence order."""
+
+    def __init__(self, st: Any, bucket_of_span: np.ndarray, sentence_bucket: Optional[np.ndarray],
+                 n_buckets: int):
+        self.st, self.B = st, n_buckets
+        self.of_sentences = sentence_bucket is not None
+        narrow = np.int16 if n_buckets < 2 ** 15 else np.int64     # a stable sort of int16 is a radix sort
+        if sentence_bucket is not None:
+            order = np.argsort(sentence_bucket.astype(narrow), kind="stable")
+            self.order = order[sentence_bucket[order] >= 0]
+            self.bounds = np.searchsorted(sentence_bucket[self.order], np.arange(n_buckets + 1))
+            return
+        # a bucket's spans and entries are found when it comes (in their order: the entries go by sentence), not
+        # sorted by bucket beforehand: no whole-corpus order of the entries is made
+        self.bucket_of_span = bucket_of_span
+        self.entry_bucket = np.empty(len(st.entry_span), narrow)
+        for a in range(0, len(st.entry_span), ENTRY_CHUNK):
+            self.entry_bucket[a:a + ENTRY_CHUNK] = bucket_of_span[st.entry_span[a:a + ENTRY_CHUNK]]
+        self.where = np.zeros(max(st.S, 1), np.int32 if st.S < 2 ** 31 else np.int64)   # a sentence's row in the bucket
+
+    def rows(self, k: int) -> Tuple[np.ndarray, np.ndarray]:
+        """(rows, their sentences) of bucket k."""
+        st = self.st
+        if self.of_sentences:
+            a, b = int(self.bounds[k]), int(self.bounds[k + 1])
+            return st.rows_of(self.order[a:b]), self.order[a:b]
+        e, row, sentences = self.entry_rows(k)
+        C, n = st.C, len(sentences)
+        X = np.bincount(row.astype(np.int64) * C + st.entry_col[e], weights=st.entry_weight[e], minlength=n * C)[:n * C]
+        return X.reshape(n, C), sentences
+
+    def entry_rows(self, k: int) -> Tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(the entries of span bucket k, the row of each, the sentences of the rows)."""
+        sentences, chunks = self.entry_chunks(k)
+        narrow = np.int32 if len(self.entry_bucket) < 2 ** 31 else np.int64
+        es, rows = [], []
+        for e, row in chunks():
+            es.append(e)
+            rows.append(row)
+        e = concatenated(es, np.zeros(0, narrow))
+        del es
+        return e, concatenated(rows, np.zeros(0, self.where.dtype)), sentences
+
+    def entry_chunks(self, k: int) -> Tuple[np.ndarray, Callable[[], Iterator[Tuple[np.ndarray, np.ndarray]]]]:
+        """(the sentences of span bucket k's rows, a function giving its entries and the row of each a chunk of
+        :data:`ENTRY_CHUNK` entries at a time, in their order): the bucket's entries are never all held."""
+        st = self.st
+        spans = np.flatnonzero(self.bucket_of_span == k)
+        sentences = np.unique(st.span_sentence[spans])
+        del spans
+        self.where[sentences] = np.arange(len(sentences))
+        narrow = np.int32 if len(self.entry_bucket) < 2 ** 31 else np.int64
+
+        def chunks() -> Iterator[Tuple[np.ndarray, np.ndarray]]:
+            for a in range(0, len(self.entry_bucket), ENTRY_CHUNK):    # no temporary of every entry
+                e = np.flatnonzero(self.entry_bucket[a:a + ENTRY_CHUNK] == k).astype(narrow) + a
+                if len(e):
+                    yield e, self.where[st.span_sentence[st.entry_span[e]]]
+        return sentences, chunks
+
+    def differences(self, e: np.ndarray, row: np.ndarray, n: int, a_cols: np.ndarray, b_cols: np.ndarray,
+                    rows: int = 1 << 13,
+                    chunks: Optional[Callable[[], Iterator[Tuple[np.ndarray, np.ndarray]]]] = None
+                    ) -> Tuple[np.ndarray, np.ndarray]:
+        """(table, ids): the ``b_cols`` minus the ``a_cols`` of the n rows that the entries ``e`` (rows ``row``,
+        in row order: whole-number weights, entries by sentence) make, as their distinct rows and every row's
+        number in them (``table[ids]``: the differences of :meth:`rows`, value for value), counted ``rows``
+        rows at a time from the entries of those columns alone (given as ``chunks()``, :meth:`entry_chunks`, when
+        not as ``e`` and ``row``)."""
+        to = np.full(self.st.C, -1, np.int64)
+        sign = np.zeros(self.st.C)
+        to[b_cols], sign[b_cols] = np.arange(len(a_cols)), 1.0
+        to[a_cols], sign[a_cols] = np.arange(len(a_cols)), -1.0
+        return self._mapped(chunks or (lambda: iter([(e, row)])), n, to, sign, len(a_cols), rows)
+
+    def grouped_rows(self, chunks: Callable[[], Iterator[Tuple[np.ndarray, np.ndarray]]], n: int,
+                     groups: Tuple[np.ndarray, ...], rows: int = 1 << 13) -> Tuple[np.ndarray, np.ndarray]:
+        """(table, ids): the columns the bootstrap multiplies (:func:`ts_eval.analysis.resampling.grouped`) of the
+        n rows the entries of ``chunks()`` make (:meth:`entry_chunks`), as their distinct rows and every row's
+        number."""
+        perm, starts = groups[0], groups[1]
+        to = np.full(self.st.C, -1, np.int64)
+        to[perm] = np.cumsum(np.isin(np.arange(len(perm)), starts)) - 1
+        return self._mapped(chunks, n, to, np.ones(self.st.C), len(starts), rows)
+
+    def _mapped(self, chunks: Callable[[], Iterator[Tuple[np.ndarray, np.ndarray]]], n: int, to: np.ndarray,
+                sign: np.ndarray, D: int, rows: int) -> Tuple[np.ndarray, np.ndarray]:
+        """(table, ids): the distinct rows of the n rows that the entries ``chunks()`` gives (with the row of each,
+        in row order; whole-number weights: the sums are the same in any order) make in D columns, entry
+        column c added to column ``to[c]`` (none: -1) times ``sign[c]``; ``rows`` rows at a time."""
+        st = self.st
+
+        def parts() -> Iterator[np.ndarray]:
+            c = 0           # the window of rows c * rows ... being filled
+            buf = np.zeros(min(rows, n) * D)
+            for e, row in chunks():
+                ec = st.entry_col[e]
+                col = to[ec]
+                keep = col >= 0
+                w = sign[ec[keep]] * st.entry_weight[e[keep]]
+                row, col = row[keep], col[keep]
+                if not len(row):
+                    continue
+                win = row // rows
+                cuts = np.flatnonzero(np.r_[True, win[1:] != win[:-1], True])
+                for lo, hi in zip(cuts[:-1], cuts[1:]):
+                    while c < win[lo]:
+                        yield buf.reshape(-1, D)
+                        c += 1
+                        buf = np.zeros(max(0, min(rows, n - c * rows)) * D)
+                    buf += np.bincount((row[lo:hi] - c * rows) * D + col[lo:hi], weights=w[lo:hi],
+                                       minlength=len(buf))[:len(buf)]
+            while c * rows < n:
+                yield buf.reshape(-1, D)
+                c += 1
+                buf = np.zeros(max(0, min(rows, n - c * rows)) * D)
+
+        table, ids = distinct_of(parts(), D, np.float64)
+        return table, ids
+
+    def compact(self, k: int) -> Tuple[np.ndarray, Optional[np.ndarray], np.ndarray]:
+        """(table, ids, sentences): the rows of bucket k as :meth:`rows` gives them (ids None), or for a
+        sentence attribute over whole-number statistics as the distinct rows and every row's number in
+        them (the rows are ``table[ids]``; nothing is copied)."""
+        st = self.st
+        if self.of_sentences and st.ids is not None:
+            a, b = int(self.bounds[k]), int(self.bounds[k + 1])
+            return st.table, st.ids[self.order[a:b]], self.order[a:b]
+        X, sentences = self.rows(k)
+        return X, None, sentences
