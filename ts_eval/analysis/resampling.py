@@ -19,7 +19,7 @@ from typing import Callable, List, Optional, Tuple
 import numpy as np
 from scipy import sparse
 
-from ..ranking.rows import bootstrap_weights
+from ..ranking.rows import bootstrap_weights, row_hashes
 from ..ranking.statistics import exact_float32
 
 #: weights (resamples x sentences) drawn and held at a time by the blockwise pass (4 bytes each)
@@ -59,6 +59,21 @@ def resampled(W: np.ndarray, probes: Tuple[np.ndarray, np.ndarray], X: np.ndarra
     return out
 
 
+def distinct_columns(table: np.ndarray) -> Tuple[np.ndarray, np.ndarray]:
+    """(first, inverse): the first of each distinct column of ``table`` and every column's distinct column
+    (``table[:, first[inverse]]`` is ``table``), as ``np.unique(table.T, axis=0)`` gives them up to the order of
+    the distinct columns: whole numbers by a 64-bit hash of each column (one product, not a sort of the columns
+    as byte strings), every column checked against its distinct one."""
+    if table.shape[0] and table.shape[1] and np.array_equal(table, np.round(table)) and \
+            float(np.abs(table).max()) < 2.0 ** 62:
+        _, first, inverse = np.unique(row_hashes(table.T, True), return_index=True, return_inverse=True)
+        inverse = inverse.reshape(-1)
+        if np.array_equal(table, table[:, first[inverse]]):
+            return first, inverse
+    _, first, inverse = np.unique(table.T, axis=0, return_index=True, return_inverse=True)
+    return first, inverse.reshape(-1)
+
+
 def _filled(plain: np.ndarray, resamples: int, rest: np.ndarray) -> np.ndarray:
     """(resamples, columns) of the plain sums, 0 in the columns whose group's sum goes elsewhere."""
     out = np.repeat(plain[None, :], resamples, axis=0)    # columns no model reads: as summed
@@ -87,8 +102,8 @@ class Job:
         del sorted_ids
         self.rows, self.n = rows, len(sentences)
         table = rows(self.used)
-        _, first, inverse = np.unique(table.T, axis=0, return_index=True, return_inverse=True)
-        self.first, self.inverse = first, inverse.reshape(-1)
+        first, inverse = distinct_columns(table)
+        self.first, self.inverse = first, inverse
         # the dtype the matrix of every weight was multiplied in (float32: exact while no sum reaches 2**24)
         data, self.dtype = exact_float32(table[:, first], len(sentences))
         self.data: Optional[np.ndarray] = data if keep else None

@@ -1,0 +1,41 @@
+"""The bootstrap's distinct columns (issue 32.4): found by a hash of each column, the same grouping as a sort
+of the columns."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from ts_eval.analysis import resampling
+
+
+def _groups(first: np.ndarray, inverse: np.ndarray) -> list:
+    return sorted(tuple(np.flatnonzero(inverse == g)) for g in range(len(first)))
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_the_distinct_columns_are_those_of_a_sort_of_the_columns(seed):
+    rng = np.random.default_rng(seed)
+    base = rng.integers(-3, 4, size=(40, 9)).astype(np.float64)
+    table = base[:, rng.integers(0, 9, size=30)]          # equal columns, in any order
+    table[:, 3] = 0.0
+    first, inverse = resampling.distinct_columns(table)
+    np.testing.assert_array_equal(table[:, first[inverse]], table)
+    _, ufirst, uinverse = np.unique(table.T, axis=0, return_index=True, return_inverse=True)
+    assert len(first) == len(ufirst)
+    assert _groups(first, inverse) == _groups(ufirst, uinverse.reshape(-1))
+
+
+def test_fractions_and_a_hash_that_meets_are_sorted_as_before(monkeypatch):
+    table = np.array([[0.5, 0.5, 1.0], [2.0, 2.0, 1.0]])
+    first, inverse = resampling.distinct_columns(table)
+    assert inverse[0] == inverse[1] != inverse[2]
+    monkeypatch.setattr(resampling, "row_hashes", lambda rows, whole: np.zeros(len(rows), np.uint64))
+    table = np.array([[1.0, 1.0, 2.0], [3.0, 3.0, 1.0]])
+    first, inverse = resampling.distinct_columns(table)       # every hash the same: the columns are told apart
+    np.testing.assert_array_equal(table[:, first[inverse]], table)
+    assert inverse[0] == inverse[1] != inverse[2]
+
+
+def test_a_table_without_rows_has_one_distinct_column():
+    _, inverse = resampling.distinct_columns(np.zeros((0, 4)))
+    np.testing.assert_array_equal(inverse, [0, 0, 0, 0])
