@@ -39,3 +39,29 @@ def test_fractions_and_a_hash_that_meets_are_sorted_as_before(monkeypatch):
 def test_a_table_without_rows_has_one_distinct_column():
     _, inverse = resampling.distinct_columns(np.zeros((0, 4)))
     np.testing.assert_array_equal(inverse, [0, 0, 0, 0])
+
+
+def test_micro_segment_f1_of_the_sums_alone_is_that_of_every_labels_scores():
+    from ts_eval.models.segment import segment_f1, segment_prf
+    rng = np.random.default_rng(3)
+    x = rng.integers(0, 9, size=(50, 7, 4 * 5)).astype(np.float64)
+    x[0, 0] = 0.0
+    np.testing.assert_array_equal(segment_f1(x, "micro"), np.asarray(segment_prf(x)[1][2]))
+    assert segment_f1(x[0, 1], "micro").shape == ()
+
+
+@pytest.mark.parametrize("low", [0, -2])
+def test_a_block_multiplied_in_float32_gives_the_float64_products(low):
+    rng = np.random.default_rng(7)
+    S, R = 300, 40
+    table = rng.integers(low, 6, size=(25, 12)).astype(np.float64)
+    ids = rng.integers(0, 25, size=200)
+    sentences = np.sort(rng.choice(S, size=200, replace=False))
+    got: list = []
+    groups = (np.arange(12), np.arange(12), np.arange(12), np.zeros(0, np.intp))
+    job = resampling.Job(sentences, ids, table.__getitem__, table[ids].sum(0), groups, R, got.append, keep=True)
+    WT = rng.integers(0, 4, size=(S, R)).astype(np.float32)
+    job.add(WT, 0)
+    job.finish()
+    expected = WT[sentences].T.astype(np.float64) @ table[ids]
+    np.testing.assert_array_equal(got[0], expected)
