@@ -65,3 +65,15 @@ def test_a_block_multiplied_in_float32_gives_the_float64_products(low):
     job.finish()
     expected = WT[sentences].T.astype(np.float64) @ table[ids]
     np.testing.assert_array_equal(got[0], expected)
+
+
+@pytest.mark.parametrize("average", ["micro", "macro"])
+def test_ts_f1_without_the_true_negatives_is_the_f1_of_the_whole_table(average):
+    from ts_eval.core import measures
+    from ts_eval.models.ts import ts_f1, ts_table
+    rng = np.random.default_rng(5)
+    x = rng.integers(0, 9, size=(30, 3, 2 + 6 * 4)).astype(np.float64)
+    tp, fp, fn, _ = ts_table(x, 0.5)
+    expected = measures.fbeta(tp.sum(-1), fp.sum(-1), fn.sum(-1), 1.0) if average == "micro" else \
+        measures.masked_mean(measures.fbeta(tp, fp, fn, 1.0), (tp + fp + fn) > 0)
+    np.testing.assert_array_equal(ts_f1(x, 0.5, average), np.asarray(expected))

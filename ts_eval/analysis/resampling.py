@@ -108,7 +108,9 @@ class Job:
         data, self.dtype = exact_float32(table[:, first], len(sentences))
         self.data: Optional[np.ndarray] = data if keep else None
         self.plain, self.groups, self.done = plain, groups, done
-        self.products = np.zeros((resamples, len(first)))
+        # float32 where the matrix of every weight was multiplied in float32: every product is then a float32
+        # result or a whole number below 2**24 (see add), held exactly in half the bytes
+        self.products: np.ndarray = np.zeros((resamples, len(first)), self.dtype)
 
     def add(self, WT: np.ndarray, r0: int) -> None:
         """The products of a block of resamples (r0, r0 + 1, ...), given as ``WT``: every sentence's weights in
