@@ -77,3 +77,25 @@ def test_ts_f1_without_the_true_negatives_is_the_f1_of_the_whole_table(average):
     expected = measures.fbeta(tp.sum(-1), fp.sum(-1), fn.sum(-1), 1.0) if average == "micro" else \
         measures.masked_mean(measures.fbeta(tp, fp, fn, 1.0), (tp + fp + fn) > 0)
     np.testing.assert_array_equal(ts_f1(x, 0.5, average), np.asarray(expected))
+
+
+def test_a_job_that_holds_its_columns_lets_its_rows_go_and_is_done_after_the_last_block(monkeypatch):
+    import gc
+    import weakref
+    rng = np.random.default_rng(11)
+    table = rng.integers(0, 5, size=(20, 6)).astype(np.float64)
+    ids = rng.integers(0, 20, size=60)
+    gone = weakref.ref(table)
+    got: list = []
+    groups = (np.arange(6), np.arange(6), np.arange(6), np.zeros(0, np.intp))
+    rs = resampling.Resampling(80, 10, seed=4, blockwise=True)
+    rs.register(resampling.Job(np.arange(60), ids, table.__getitem__, table[ids].sum(0), groups, 10, got.append,
+                               keep=True))
+    expected_rows = table[ids]
+    del table
+    gc.collect()
+    assert gone() is None
+    monkeypatch.setattr(resampling, "BLOCK_WEIGHTS", 80 * 3)      # 4 blocks of resamples
+    rs.run()
+    W = resampling.bootstrap_weights(np.random.default_rng(np.random.SeedSequence(4).spawn(2)[0]), 10, 80)
+    np.testing.assert_array_equal(got[0], W[:, :60] @ expected_rows)

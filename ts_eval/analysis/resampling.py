@@ -107,6 +107,8 @@ class Job:
         # the dtype the matrix of every weight was multiplied in (float32: exact while no sum reaches 2**24)
         data, self.dtype = exact_float32(table[:, first], len(sentences))
         self.data: Optional[np.ndarray] = data if keep else None
+        if keep:            # the distinct columns are held: not the rows they came from (a bucket's table)
+            self.rows = _released
         self.plain, self.groups, self.done = plain, groups, done
         # float32 where the matrix of every weight was multiplied in float32: every product is then a float32
         # result or a whole number below 2**24 (see add), held exactly in half the bytes
@@ -153,6 +155,10 @@ class Job:
         self.products = np.zeros((0, 0))
 
 
+def _released(_: np.ndarray) -> np.ndarray:
+    raise AssertionError("a job that holds its columns does not ask for its rows again")
+
+
 class Resampling:
     """The bootstrap weights shared by every bucket (drawn whole, or block by block when ``blockwise``), and
     the permutation seed of the pair tests."""
@@ -188,14 +194,19 @@ class Resampling:
     def run(self) -> None:
         """Every registered job's resampled sums, a block of resamples at a time, then the steps after."""
         block = max(1, BLOCK_WEIGHTS // max(self.S, 1))
+        finished = False
         if self.jobs:
             for r0 in range(0, self.resamples, block):
                 WT = bootstrap_weights(self._rng, min(block, self.resamples - r0), self.S, np.float32).T.copy()
+                finished = r0 + block >= self.resamples
                 for job in self.jobs:
                     job.add(WT, r0)
+                    if finished:    # done once its last block is in (one block: one job's products at a time)
+                        job.finish()
                 del WT
-        for job in self.jobs:
-            job.finish()
+        if not finished:
+            for job in self.jobs:
+                job.finish()
         for step in self.then:
             step()
         self.jobs, self.then = [], []
