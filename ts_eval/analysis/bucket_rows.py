@@ -113,7 +113,8 @@ class BucketRows:
 
         def parts() -> Iterator[np.ndarray]:
             c = 0           # the window of rows c * rows ... being filled
-            buf = np.zeros(min(rows, n) * D)
+            buf: np.ndarray = np.zeros(min(rows, n) * D)
+            fresh = True    # fresh: nothing added yet (the counts replace it)
             for e, row in chunks():
                 ec = st.entry_col[e]
                 col = to[ec]
@@ -128,9 +129,13 @@ class BucketRows:
                     while c < win[lo]:
                         yield buf.reshape(-1, D)
                         c += 1
-                        buf = np.zeros(max(0, min(rows, n - c * rows)) * D)
-                    buf += np.bincount((row[lo:hi] - c * rows) * D + col[lo:hi], weights=w[lo:hi],
-                                       minlength=len(buf))[:len(buf)]
+                        buf, fresh = np.zeros(max(0, min(rows, n - c * rows)) * D), True
+                    counts = np.bincount((row[lo:hi] - c * rows) * D + col[lo:hi], weights=w[lo:hi],
+                                         minlength=len(buf))[:len(buf)]
+                    if fresh:
+                        buf, fresh = counts, False
+                    else:
+                        buf += counts
             while c * rows < n:
                 yield buf.reshape(-1, D)
                 c += 1

@@ -19,7 +19,7 @@ from typing import Callable, List, Optional, Tuple
 import numpy as np
 from scipy import sparse
 
-from ..ranking.rows import bootstrap_weights
+from ..ranking.rows import bootstrap_weights, row_hashes
 from ..ranking.statistics import exact_float32
 
 #: weights (resamples x sentences) drawn and held at a time by the blockwise pass (4 bytes each)
@@ -59,6 +59,21 @@ def resampled(W: np.ndarray, probes: Tuple[np.ndarray, np.ndarray], X: np.ndarra
     return out
 
 
+def distinct_columns(table: np.ndarray) -> Tuple[np.ndarray, np.ndarray]:
+    """(first, inverse): the first of each distinct column of ``table`` and every column's distinct column
+    (``table[:, first[inverse]]`` is ``table``), as ``np.unique(table.T, axis=0)`` gives them up to the order of
+    the distinct columns: whole numbers by a 64-bit hash of each column (one product, not a sort of the columns
+    as byte strings), every column checked against its distinct one."""
+    if table.shape[0] and table.shape[1] and np.array_equal(table, np.round(table)) and \
+            float(np.abs(table).max()) < 2.0 ** 62:
+        _, first, inverse = np.unique(row_hashes(table.T, True), return_index=True, return_inverse=True)
+        inverse = inverse.reshape(-1)
+        if np.array_equal(table, table[:, first[inverse]]):
+            return first, inverse
+    _, first, inverse = np.unique(table.T, axis=0, return_index=True, return_inverse=True)
+    return first, inverse.reshape(-1)
+
+
 def _filled(plain: np.ndarray, resamples: int, rest: np.ndarray) -> np.ndarray:
     """(resamples, columns) of the plain sums, 0 in the columns whose group's sum goes elsewhere."""
     out = np.repeat(plain[None, :], resamples, axis=0)    # columns no model reads: as summed
@@ -87,13 +102,17 @@ class Job:
         del sorted_ids
         self.rows, self.n = rows, len(sentences)
         table = rows(self.used)
-        _, first, inverse = np.unique(table.T, axis=0, return_index=True, return_inverse=True)
-        self.first, self.inverse = first, inverse.reshape(-1)
+        first, inverse = distinct_columns(table)
+        self.first, self.inverse = first, inverse
         # the dtype the matrix of every weight was multiplied in (float32: exact while no sum reaches 2**24)
         data, self.dtype = exact_float32(table[:, first], len(sentences))
         self.data: Optional[np.ndarray] = data if keep else None
+        if keep:            # the distinct columns are held: not the rows they came from (a bucket's table)
+            self.rows = _released
         self.plain, self.groups, self.done = plain, groups, done
-        self.products = np.zeros((resamples, len(first)))
+        # float32 where the matrix of every weight was multiplied in float32: every product is then a float32
+        # result or a whole number below 2**24 (see add), held exactly in half the bytes
+        self.products: np.ndarray = np.zeros((resamples, len(first)), self.dtype)
 
     def add(self, WT: np.ndarray, r0: int) -> None:
         """The products of a block of resamples (r0, r0 + 1, ...), given as ``WT``: every sentence's weights in
@@ -104,10 +123,16 @@ class Job:
         # each distinct row's sentences' weights summed: a (rows x sentences) matrix of ones times the weights
         bounds = np.r_[self.starts, self.n]
         ones = sparse.csr_matrix((np.ones(self.n, exact), self.sentences, bounds), shape=(len(self.starts), len(WT)))
-        per_row = np.asarray(ones @ WT.astype(exact, copy=False)).astype(np.float64)     # (rows, resamples)
+        per_row = np.asarray(ones @ WT.astype(exact, copy=False))     # (rows, resamples)
         data = self.data if self.data is not None else self.rows(self.used)[:, self.first]
-        # whole numbers in float64: exact (the thin side last: a product with few columns is many times faster)
-        got = (data.astype(np.float64).T @ per_row).T
+        # whole numbers: exact in float64, and in float32 (twice as fast) while every partial sum, at most the
+        # largest |value| times a resample's weight of the bucket, stays below 2**24 (the thin side last: a
+        # product with few columns is many times faster)
+        top = float(np.abs(data).max(initial=0.0)) * float(per_row.sum(0, dtype=np.float64).max(initial=0.0))
+        if top < 2 ** 24 and exact == np.float32 and self.dtype == np.float32:      # float32: whole numbers
+            got = (data.astype(np.float32).T @ per_row.astype(np.float32, copy=False)).T.astype(np.float64)
+        else:
+            got = (data.astype(np.float64).T @ per_row.astype(np.float64)).T
         rounded = float(got.max(initial=0.0)) >= 2 ** 24 or float(data.min(initial=0.0)) < 0
         if self.dtype == np.float32 and rounded:
             got = self._as_multiplied(WT[self.sentences], data)
@@ -128,6 +153,10 @@ class Job:
             out[:, rep] = self.products[:, self.inverse]
             self.done(out)
         self.products = np.zeros((0, 0))
+
+
+def _released(_: np.ndarray) -> np.ndarray:
+    raise AssertionError("a job that holds its columns does not ask for its rows again")
 
 
 class Resampling:
@@ -165,14 +194,19 @@ class Resampling:
     def run(self) -> None:
         """Every registered job's resampled sums, a block of resamples at a time, then the steps after."""
         block = max(1, BLOCK_WEIGHTS // max(self.S, 1))
+        finished = False
         if self.jobs:
             for r0 in range(0, self.resamples, block):
                 WT = bootstrap_weights(self._rng, min(block, self.resamples - r0), self.S, np.float32).T.copy()
+                finished = r0 + block >= self.resamples
                 for job in self.jobs:
                     job.add(WT, r0)
+                    if finished:    # done once its last block is in (one block: one job's products at a time)
+                        job.finish()
                 del WT
-        for job in self.jobs:
-            job.finish()
+        if not finished:
+            for job in self.jobs:
+                job.finish()
         for step in self.then:
             step()
         self.jobs, self.then = [], []

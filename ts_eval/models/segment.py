@@ -229,8 +229,13 @@ def segment_prf(x: np.ndarray, beta: float = 1.0) -> Tuple[Tuple[Any, Any, Any],
 
 def segment_f1(x: np.ndarray, average: str = "micro", beta: float = 1.0) -> np.ndarray:
     """F-beta of summed segment statistics, micro or macro (a ranking model's score)."""
-    per_label, micro, present = segment_prf(x, beta)
-    return np.asarray(micro[2]) if average == "micro" else measures.masked_mean(per_label[2], present)
+    if average == "micro":      # the sums over labels alone (the per-label scores are not read)
+        per = np.asarray(x, float).reshape(np.shape(x)[:-1] + (-1, 4))
+        G, F, GH, FH = (per[..., i].sum(-1) for i in range(4))
+        P, R = measures.precision(FH, F - FH), measures.recall(GH, G - GH)
+        return np.asarray(measures.f_from_pr(P, R, beta))
+    per_label, _, present = segment_prf(x, beta)
+    return measures.masked_mean(per_label[2], present)
 
 
 def segment_result(x: np.ndarray, labels: Sequence[str], beta: float, exact: bool) -> Dict[str, Any]:

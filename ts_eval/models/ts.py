@@ -229,11 +229,17 @@ def extras(sd: SystemData, settings: ScoreSettings) -> Tally:
 
 def ts_table(x: np.ndarray, separator_weight: float = 1.0) -> Tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Per-label weighted tp, fp, fn, tn (each (..., labels)) from summed TS statistics."""
-    x = np.asarray(x, float)
-    per = x[..., 2:].reshape(x.shape[:-1] + (-1, 6))
-    pos = per[..., :3] + float(separator_weight) * per[..., 3:]
+    pos = _ts_positives(x, separator_weight)
     tn = ts_units(x, separator_weight)[..., None] - pos.sum(-1)
     return pos[..., 0], pos[..., 1], pos[..., 2], tn
+
+
+def _ts_positives(x: np.ndarray, separator_weight: float) -> np.ndarray:
+    """(..., labels, 3): per-label weighted tp, fp, fn of summed TS statistics (:func:`ts_table` without tn)."""
+    x = np.asarray(x, float)
+    per = x[..., 2:].reshape(x.shape[:-1] + (-1, 6))
+    out: np.ndarray = per[..., :3] + float(separator_weight) * per[..., 3:]
+    return out
 
 
 def ts_units(x: np.ndarray, separator_weight: float = 1.0) -> np.ndarray:
@@ -244,7 +250,8 @@ def ts_units(x: np.ndarray, separator_weight: float = 1.0) -> np.ndarray:
 
 def ts_f1(x: np.ndarray, separator_weight: float = 1.0, average: str = "macro", beta: float = 1.0) -> np.ndarray:
     """TS (T with weight 0) F-beta of summed statistics, micro or macro over the present labels."""
-    tp, fp, fn, _ = ts_table(x, separator_weight)
+    pos = _ts_positives(x, separator_weight)        # tn is not read
+    tp, fp, fn = pos[..., 0], pos[..., 1], pos[..., 2]
     if average == "micro":
         return np.asarray(measures.fbeta(tp.sum(-1), fp.sum(-1), fn.sum(-1), beta))
     return measures.masked_mean(measures.fbeta(tp, fp, fn, beta), (tp + fp + fn) > 0)

@@ -1,0 +1,101 @@
+"""The bootstrap's distinct columns (issue 32.4): found by a hash of each column, the same grouping as a sort
+of the columns."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from ts_eval.analysis import resampling
+
+
+def _groups(first: np.ndarray, inverse: np.ndarray) -> list:
+    return sorted(tuple(np.flatnonzero(inverse == g)) for g in range(len(first)))
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_the_distinct_columns_are_those_of_a_sort_of_the_columns(seed):
+    rng = np.random.default_rng(seed)
+    base = rng.integers(-3, 4, size=(40, 9)).astype(np.float64)
+    table = base[:, rng.integers(0, 9, size=30)]          # equal columns, in any order
+    table[:, 3] = 0.0
+    first, inverse = resampling.distinct_columns(table)
+    np.testing.assert_array_equal(table[:, first[inverse]], table)
+    _, ufirst, uinverse = np.unique(table.T, axis=0, return_index=True, return_inverse=True)
+    assert len(first) == len(ufirst)
+    assert _groups(first, inverse) == _groups(ufirst, uinverse.reshape(-1))
+
+
+def test_fractions_and_a_hash_that_meets_are_sorted_as_before(monkeypatch):
+    table = np.array([[0.5, 0.5, 1.0], [2.0, 2.0, 1.0]])
+    first, inverse = resampling.distinct_columns(table)
+    assert inverse[0] == inverse[1] != inverse[2]
+    monkeypatch.setattr(resampling, "row_hashes", lambda rows, whole: np.zeros(len(rows), np.uint64))
+    table = np.array([[1.0, 1.0, 2.0], [3.0, 3.0, 1.0]])
+    first, inverse = resampling.distinct_columns(table)       # every hash the same: the columns are told apart
+    np.testing.assert_array_equal(table[:, first[inverse]], table)
+    assert inverse[0] == inverse[1] != inverse[2]
+
+
+def test_a_table_without_rows_has_one_distinct_column():
+    _, inverse = resampling.distinct_columns(np.zeros((0, 4)))
+    np.testing.assert_array_equal(inverse, [0, 0, 0, 0])
+
+
+def test_micro_segment_f1_of_the_sums_alone_is_that_of_every_labels_scores():
+    from ts_eval.models.segment import segment_f1, segment_prf
+    rng = np.random.default_rng(3)
+    x = rng.integers(0, 9, size=(50, 7, 4 * 5)).astype(np.float64)
+    x[0, 0] = 0.0
+    np.testing.assert_array_equal(segment_f1(x, "micro"), np.asarray(segment_prf(x)[1][2]))
+    assert segment_f1(x[0, 1], "micro").shape == ()
+
+
+@pytest.mark.parametrize("low", [0, -2])
+def test_a_block_multiplied_in_float32_gives_the_float64_products(low):
+    rng = np.random.default_rng(7)
+    S, R = 300, 40
+    table = rng.integers(low, 6, size=(25, 12)).astype(np.float64)
+    ids = rng.integers(0, 25, size=200)
+    sentences = np.sort(rng.choice(S, size=200, replace=False))
+    got: list = []
+    groups = (np.arange(12), np.arange(12), np.arange(12), np.zeros(0, np.intp))
+    job = resampling.Job(sentences, ids, table.__getitem__, table[ids].sum(0), groups, R, got.append, keep=True)
+    WT = rng.integers(0, 4, size=(S, R)).astype(np.float32)
+    job.add(WT, 0)
+    job.finish()
+    expected = WT[sentences].T.astype(np.float64) @ table[ids]
+    np.testing.assert_array_equal(got[0], expected)
+
+
+@pytest.mark.parametrize("average", ["micro", "macro"])
+def test_ts_f1_without_the_true_negatives_is_the_f1_of_the_whole_table(average):
+    from ts_eval.core import measures
+    from ts_eval.models.ts import ts_f1, ts_table
+    rng = np.random.default_rng(5)
+    x = rng.integers(0, 9, size=(30, 3, 2 + 6 * 4)).astype(np.float64)
+    tp, fp, fn, _ = ts_table(x, 0.5)
+    expected = measures.fbeta(tp.sum(-1), fp.sum(-1), fn.sum(-1), 1.0) if average == "micro" else \
+        measures.masked_mean(measures.fbeta(tp, fp, fn, 1.0), (tp + fp + fn) > 0)
+    np.testing.assert_array_equal(ts_f1(x, 0.5, average), np.asarray(expected))
+
+
+def test_a_job_that_holds_its_columns_lets_its_rows_go_and_is_done_after_the_last_block(monkeypatch):
+    import gc
+    import weakref
+    rng = np.random.default_rng(11)
+    table = rng.integers(0, 5, size=(20, 6)).astype(np.float64)
+    ids = rng.integers(0, 20, size=60)
+    gone = weakref.ref(table)
+    got: list = []
+    groups = (np.arange(6), np.arange(6), np.arange(6), np.zeros(0, np.intp))
+    rs = resampling.Resampling(80, 10, seed=4, blockwise=True)
+    rs.register(resampling.Job(np.arange(60), ids, table.__getitem__, table[ids].sum(0), groups, 10, got.append,
+                               keep=True))
+    expected_rows = table[ids]
+    del table
+    gc.collect()
+    assert gone() is None
+    monkeypatch.setattr(resampling, "BLOCK_WEIGHTS", 80 * 3)      # 4 blocks of resamples
+    rs.run()
+    W = resampling.bootstrap_weights(np.random.default_rng(np.random.SeedSequence(4).spawn(2)[0]), 10, 80)
+    np.testing.assert_array_equal(got[0], W[:, :60] @ expected_rows)
