@@ -12,7 +12,8 @@ two, three or five annotators), so adding them in any order gives the same float
 annotations are read whole.
 
 Kept: the totals (a few thousand floats), the rows listed (``keep``: the ``keep`` lowest documents and
-first disagreements; None: every one, as JSON and CSV list them), one count per disagreement group
+first disagreements; None: every one, as JSON and CSV list them, in memory or with ``spool`` one compact
+JSON line each in a temporary file, :mod:`.spool`), one count per disagreement group
 (label(s) and surface string), 24 bytes per document (where it starts), and with a bootstrap the
 documents' sums (:mod:`.units`).
 """
@@ -38,6 +39,7 @@ from .disagreements import Tally, clusters
 from .figures import figures
 from .layout import Registry, Stats
 from .results import Agreement
+from .spool import Spool
 from .statistics import sentence_stats
 from .units import UnitRows, corpus_units
 
@@ -156,7 +158,8 @@ def document_groups(corpus: Corpus) -> np.ndarray:
 class _Stream:
     """The running state of :func:`agreement_of_blocks`."""
 
-    def __init__(self, names: List[str], w: float, continuum: str, keep: Optional[int], bootstrap: bool) -> None:
+    def __init__(self, names: List[str], w: float, continuum: str, keep: Optional[int], bootstrap: bool,
+                 spool: bool = False) -> None:
         self.names, self.w, self.continuum, self.keep = names, w, continuum, keep
         self.registry = Registry(len(names))
         self.total = np.zeros(0)
@@ -172,7 +175,7 @@ class _Stream:
         self.infos: List[Any] = []
         self.dis = Tally()
         self.kinds: Dict[str, int] = {}
-        self.items: List[Dict[str, Any]] = []
+        self.items: Any = Spool() if spool and keep is None else []     # (a list, or a Spool of the same records)
         self.n_items = 0
         self.line_of_next: List[int] = []            # entries whose line is the next block's first token's
         self.sent_meta: List[np.ndarray] = []        # while the corpus may have no documents: tokens, line
@@ -248,7 +251,7 @@ class _Stream:
             rec["sentence"] += S0
         self.dis.merge(d.tally_of_disagreements)
         self.n_items += d.total
-        self.items += items
+        self.items.extend(items)
 
     def result(self, bootstrap: int, confidence: float, seed: int) -> Agreement:
         """The Agreement of every block taken."""
@@ -336,12 +339,14 @@ def digests_of(blocks: Iterable[Tuple[List[str], Corpus]], w: float, continuum: 
 
 def agreement_of_inputs(read: Inputs, blocks: Blocks, names: Optional[Sequence[str]] = None, *, jobs: int = 1,
                         separator_weight: float = 1.0, continuum: str = "tokens", bootstrap: int = 0,
-                        confidence: float = 0.95, seed: int = 0, keep: Optional[int] = None) -> Agreement:
+                        confidence: float = 0.95, seed: int = 0, keep: Optional[int] = None,
+                        spool: bool = False) -> Agreement:
     """The agreement of the annotations ``read`` describes, read in blocks of :data:`BLOCK_BYTES`
     (:func:`agreement_of_blocks`; :func:`reads_in_blocks` says when that is the whole's; ``blocks``:
     :func:`ts_eval.agreement.inputs.annotation_blocks`, which gives them with the annotators' names); one plain
     column file in ``jobs`` processes, a shard of whole sentences each, when it can be cut (:mod:`.shards`), with
-    the report of one process."""
+    the report of one process; ``spool`` (with ``keep`` None): the disagreements listed are a
+    :class:`~ts_eval.agreement.spool.Spool`, kept in a temporary file."""
     from functools import partial
 
     from .shards import in_shards
@@ -357,7 +362,7 @@ def agreement_of_inputs(read: Inputs, blocks: Blocks, names: Optional[Sequence[s
     if digests is None:
         digests = digests_of(blocks(read, names), w, continuum, keep)
     return agreement_of_digests(digests, separator_weight=w, continuum=continuum, bootstrap=bootstrap,
-                                confidence=confidence, seed=seed, keep=keep)
+                                confidence=confidence, seed=seed, keep=keep, spool=spool)
 
 
 def shard_digests(read: Inputs, names: Optional[Sequence[str]], *, blocks: Blocks, w: float, continuum: str,
@@ -368,14 +373,15 @@ def shard_digests(read: Inputs, names: Optional[Sequence[str]], *, blocks: Block
 
 def agreement_of_digests(digests: Iterable[Digest], *, separator_weight: float = 1.0, continuum: str = "tokens",
                          bootstrap: int = 0, confidence: float = 0.95, seed: int = 0,
-                         keep: Optional[int] = None) -> Agreement:
-    """The agreement of blocks' digests (:mod:`.digest`), folded in order."""
+                         keep: Optional[int] = None, spool: bool = False) -> Agreement:
+    """The agreement of blocks' digests (:mod:`.digest`), folded in order (``spool``: as in
+    :func:`agreement_of_inputs`)."""
     run: Optional[_Stream] = None
     for d in digests:
         if run is None:
             if len(d.names) < 2:
                 raise OptionError(f"agreement needs at least two annotators, got {len(d.names)}")
-            run = _Stream(list(d.names), separator_weight, continuum, keep, bool(bootstrap))
+            run = _Stream(list(d.names), separator_weight, continuum, keep, bool(bootstrap), spool)
         run.fold(d)
     assert run is not None          # (the road reads a block at least)
     check_options(bootstrap=bootstrap, seed=seed, confidence=confidence)

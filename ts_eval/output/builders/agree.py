@@ -10,7 +10,7 @@ numbers and computes none.
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Dict, List, Optional
+from typing import TYPE_CHECKING, Any, Callable, Dict, Iterator, List, Optional, Sequence, Union, overload
 
 from ...errors import Hint, Spelling, python_spelling, spell
 from ..page import Block, Cell, Column, Figure, Page, Section, Table, Text
@@ -178,6 +178,32 @@ def _spans_cell(item: Dict[str, Any], spans: List[List[Any]]) -> Cell:
                                                                      for s in spans]})
 
 
+class LazyRows(Sequence[List[Cell]]):
+    """A table's rows made from records as they are read (the records of a
+    :class:`~ts_eval.agreement.spool.Spool`, kept on disk): a renderer that writes row after row
+    (CSV) holds one at a time."""
+
+    def __init__(self, records: Any, make: Callable[[Dict[str, Any]], List[Cell]]) -> None:
+        self.records, self.make = records, make
+
+    def __len__(self) -> int:
+        return len(self.records)
+
+    def __iter__(self) -> Iterator[List[Cell]]:
+        return (self.make(r) for r in self.records)
+
+    @overload
+    def __getitem__(self, k: int) -> List[Cell]: ...
+
+    @overload
+    def __getitem__(self, k: slice) -> List[List[Cell]]: ...
+
+    def __getitem__(self, k: Union[int, slice]) -> Any:
+        if isinstance(k, slice):
+            return [self.make(r) for r in self.records[k]]
+        return self.make(self.records[k])
+
+
 def disagreement_blocks(a: Agreement, limit: Optional[int], spelling: Spelling = python_spelling) -> List[Block]:
     d = a.disagreements
     names = [r["name"] for r in a.annotators]
@@ -203,13 +229,14 @@ def disagreement_blocks(a: Agreement, limit: Optional[int], spelling: Spelling =
     has_lines = any(r["line"] is not None for r in items)
     cols = [Column("sentence", "sentence")] + ([Column("line", "line")] if has_lines else []) + [
         Column("kind", "kind"), Column("text", "text")] + [Column(f"by:{n}", n) for n in names]
-    rows = []
-    for r in items:
-        row = [Cell(r["sentence"] + 1, "count")] + ([Cell(r["line"], "count")] if has_lines else [])
-        row += [Cell(KIND_TITLES[r["kind"]]), Cell(r["text"] if r["text"] is not None else f"tokens {r['first']}.."
-                                                   f"{r['last']}")]
-        row += [_spans_cell(r, r["annotators"][n]) for n in names]
-        rows.append(row)
+
+    def row(r: Dict[str, Any]) -> List[Cell]:
+        cells = [Cell(r["sentence"] + 1, "count")] + ([Cell(r["line"], "count")] if has_lines else [])
+        cells += [Cell(KIND_TITLES[r["kind"]]), Cell(r["text"] if r["text"] is not None else f"tokens {r['first']}.."
+                                                     f"{r['last']}")]
+        return cells + [_spans_cell(r, r["annotators"][n]) for n in names]
+
+    rows: Any = [row(r) for r in items] if isinstance(items, list) else LazyRows(items, row)
     it = Table("disagreements", f"Every disagreement, in text order{more}", cols, rows, key_columns=1,
                note="each annotator's spans as [text]LABEL; - where an annotator has none")
     return [kinds, gt, *groups_more, it, *more_note(len(items), n_items, "disagreements", spelling)]
