@@ -278,10 +278,16 @@ class _Stream:
         annotators = [{"name": n, "path": info.path, "column": info.column, "spans": int(self.spans[i]),
                        "nested": int(self.shape[i, 0]), "crossing": int(self.shape[i, 1]), "sentences": self.sentences}
                       for i, (n, info) in enumerate(zip(self.names, self.infos))]
-        docs = self._rows(rows.rows.final(labels), by_docs)
+        docs: Any = self._rows(rows.rows.final(labels), by_docs)
+        groups: Any = self.dis.by_group(self.keep) if not isinstance(self.items, Spool) else Spool()
+        if isinstance(groups, Spool):         # (spooled as the disagreements are: every one is listed)
+            groups.extend(self.dis.each_group())
+            docs, spooled = Spool(), docs
+            docs.extend(spooled)
+            del spooled
         listed = {"documents": units, "groups": len(self.dis.groups), "items": self.n_items}
         dis = {"total": self.n_items, "kinds": dict(self.kinds), "by_label": self.dis.by_label(),
-               "groups": self.dis.by_group(self.keep), "items": self.items}
+               "groups": groups, "items": self.items}
         return Agreement(settings, corpus, annotators, _figures(f, iv), _pairs(labels, self.names, st, f, iv),
                          _labels(labels, self.names, st.columns.get(x, "spans"), f, iv), docs, dis, listed=listed)
 

@@ -1,6 +1,6 @@
 """How ``ts-eval agree`` writes its report: a person's formats as every command does (:func:`emit`);
 JSON and CSV, which list every document and disagreement, in pieces as they are made, the
-disagreements read back from where the reading kept them (:class:`ts_eval.agreement.spool.Spool`,
+documents and disagreements read back from where the reading kept them (:class:`ts_eval.agreement.spool.Spool`,
 a temporary file), so that the output is never held whole.  The bytes are those :func:`emit` writes."""
 from __future__ import annotations
 
@@ -27,11 +27,11 @@ def _pieces(result: Any, args: argparse.Namespace) -> Iterator[str]:
 
 def emit_agreement(result: Any, args: argparse.Namespace, cases: Optional[int]) -> None:
     """``result`` as ``args.format`` to ``args.output`` (or standard output); the temporary file of its
-    disagreements is removed, whatever happens."""
+    documents and disagreements is removed, whatever happens."""
     from ..io.sink import Streamed
     from ..io.source import STDIN
 
-    items = result.disagreements.get("items")
+    kept = [result.documents, result.disagreements.get("groups"), result.disagreements.get("items")]
     try:
         if args.format not in MACHINE_FORMATS:
             emit(result, args, page_options={"cases": cases}, details=args.details)
@@ -45,5 +45,6 @@ def emit_agreement(result: Any, args: argparse.Namespace, cases: Optional[int]) 
             raise
         out.close()
     finally:
-        if hasattr(items, "close"):
-            items.close()
+        for spool in kept:
+            if hasattr(spool, "close"):
+                spool.close()
