@@ -160,3 +160,22 @@ def test_the_output_file_is_written_whole_and_an_error_leaves_it_and_no_temporar
     assert sorted(os.listdir(out.parent)) == ["report." + fmt]
     assert os.listdir(tmp) == []
     assert closed and all(s._file is None for s in closed)      # (the temporary file is closed: gone)
+
+
+@pytest.mark.parametrize("fmt, spooled", [("json", True), ("csv", True), ("table", False), ("html", False)])
+def test_json_and_csv_keep_the_lists_on_disk_a_persons_formats_their_first_rows_in_memory(three, monkeypatch, fmt,
+                                                                                           spooled):
+    from ts_eval.cli import agree as agree_cli
+
+    seen: List[Any] = []
+    real = agree_cli.emit_agreement
+
+    def capture(result: Any, args: Any, cases: Any) -> None:
+        seen.extend([result.documents, result.disagreements["groups"], result.disagreements["items"]])
+        real(result, args, cases)
+
+    monkeypatch.setattr(agree_cli, "emit_agreement", capture)
+    assert run(["agree", three, "--columns", "2", "3", "4", "--format", fmt])[0] == 0
+    assert [isinstance(s, Spool) for s in seen] == [spooled] * 3
+    if spooled:
+        assert all(len(s) == 0 for s in seen)       # (closed once written: the temporary files are gone)
