@@ -35,17 +35,19 @@ def _dumps(data: Any) -> str:
     return json.dumps(data, indent=2, ensure_ascii=False)
 
 
-def _spool(records: List[Any]) -> Spool:
-    s = Spool()
+def _spool(records: List[Any], form: str = "records") -> Spool:
+    s = Spool(form)
     s.extend(records)
     return s
 
 
+@pytest.mark.parametrize("form", ["records", "json"])
 @pytest.mark.parametrize("records", [RECORDS, RECORDS[:1], RECORDS[1:2], [], [{}], [[]], [float("nan")]])
-def test_json_chunks_write_what_json_dumps_writes_with_the_spool_a_list(records):
-    for data in ({"before": [1, {"x": 0.5}], "lists": {"items": _spool(records), "after": "ü"}, "last": []},
-                 _spool(records), [_spool(records), {"deep": [[_spool(records)]]}, _spool(records)],
-                 {"items": _spool(records)}):
+def test_json_chunks_write_what_json_dumps_writes_with_the_spool_a_list(records, form):
+    for data in ({"before": [1, {"x": 0.5}], "lists": {"items": _spool(records, form), "after": "ü"}, "last": []},
+                 _spool(records, form), [_spool(records, form), {"deep": [[_spool(records, form)]]},
+                                         _spool(records, "records")],
+                 {"items": _spool(records, form)}):
         got = "".join(json_chunks(data))
         plain = json.loads(json.dumps(data, default=list)) if not any(
             isinstance(r, float) and math.isnan(r) for r in records) else None
@@ -65,8 +67,10 @@ def _as_lists(data: Any) -> Any:
     return data
 
 
-def test_a_spool_gives_back_its_records_in_order_as_json_reads_them():
-    s = _spool(RECORDS)
+@pytest.mark.parametrize("form", ["records", "json"])
+def test_a_spool_gives_back_its_records_in_order_as_json_reads_them(form, monkeypatch):
+    monkeypatch.setattr(spool_module, "READ_BYTES", 7)          # (records cut across reads)
+    s = _spool(RECORDS, form)
     assert len(s) == len(RECORDS)
     back = list(s)
     assert json.dumps(back, indent=2, ensure_ascii=False) == json.dumps(RECORDS, indent=2, ensure_ascii=False)
@@ -74,6 +78,7 @@ def test_a_spool_gives_back_its_records_in_order_as_json_reads_them():
     assert math.copysign(1, back[0]["floats"][2]) == -1
     assert s[3] == "a string" and s[-1] == RECORDS[-1] and s[1:3] == [[], {}]
     assert list(s) == back                          # (read again: the same)
+    assert list(s.indented()) == [json.dumps(r, indent=2, ensure_ascii=False) for r in RECORDS]
     s.append({"more": 1})
     assert len(s) == len(RECORDS) + 1 and s[-1] == {"more": 1}
     with pytest.raises(IndexError):
@@ -92,6 +97,9 @@ def test_a_spool_leaves_no_file_in_the_temporary_folder(tmp_path, monkeypatch):
 
 class _InMemory(list):
     """What the disagreements were before the spool: a list (the whole report in memory)."""
+
+    def __init__(self, form: str = "records") -> None:
+        super().__init__()
 
     def close(self) -> None:
         pass
@@ -144,16 +152,16 @@ def test_the_output_file_is_written_whole_and_an_error_leaves_it_and_no_temporar
     assert out.read_text(encoding="utf-8") == expected
     out.write_text("old", encoding="utf-8")
     closed: List[Spool] = []
-    real_iter = Spool.__iter__
+    real_texts = Spool.texts
 
     def failing(self: Spool) -> Any:
         closed.append(self)
-        for k, rec in enumerate(real_iter(self)):
+        for k, rec in enumerate(real_texts(self)):
             if k == 5:
                 raise RuntimeError("disk gone")
             yield rec
 
-    monkeypatch.setattr(spool_module.Spool, "__iter__", failing)
+    monkeypatch.setattr(spool_module.Spool, "texts", failing)
     with pytest.raises(RuntimeError, match="disk gone"):
         run(argv)
     assert out.read_text(encoding="utf-8") == "old"

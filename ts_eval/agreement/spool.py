@@ -9,8 +9,8 @@ a tuple comes back as a list, which JSON writes alike).
 
 :func:`json_chunks` writes a dict that holds spools as ``json.dumps(data, indent=2,
 ensure_ascii=False)`` would write it with each spool a list, byte for byte, in pieces: the rest is
-dumped whole (a spool replaced by a marker), and each record is dumped alone, its lines indented as
-deep as the list sits.
+dumped whole (a spool replaced by a marker), and each record is dumped alone (or kept as dumped: a spool of
+``form="json"``), its lines indented as deep as the list sits.
 """
 from __future__ import annotations
 
@@ -20,21 +20,33 @@ import uuid
 from itertools import islice
 from typing import IO, Any, Dict, Iterator, List, Optional, Union, overload
 
-#: records read back at a time
-CHUNK = 4096
+#: bytes read back at a time
+READ_BYTES = 1 << 20
+#: the forms a spool keeps its records in, and the byte after each (never a byte of a record's UTF-8 text:
+#: a JSON text escapes NUL, and a compact one has no line break)
+FORMS = {"records": b"\n", "json": b"\x00"}
 
 
 class Spool:
-    """An append-only list of JSON-able records kept in a temporary file."""
+    """An append-only list of JSON-able records kept in a temporary file: ``form`` ``"records"`` one
+    compact JSON line each, ``"json"`` each as ``json.dumps(rec, indent=2, ensure_ascii=False)`` writes
+    it (what :func:`json_chunks` writes, made once while reading)."""
 
-    def __init__(self) -> None:
+    def __init__(self, form: str = "records") -> None:
+        if form not in FORMS:
+            raise ValueError(f"a spool's form is one of {', '.join(FORMS)}, not {form!r}")
+        self.form, self._end = form, FORMS[form]
         self._file: Optional[IO[bytes]] = None
         self._n = 0
 
     def append(self, rec: Any) -> None:
         if self._file is None:
             self._file = tempfile.TemporaryFile()   # noqa: SIM115 (kept open until close: the spool owns it)
-        self._file.write(json.dumps(rec, ensure_ascii=False, separators=(",", ":")).encode("utf-8") + b"\n")
+        if self.form == "json":
+            text = json.dumps(rec, indent=2, ensure_ascii=False)
+        else:
+            text = json.dumps(rec, ensure_ascii=False, separators=(",", ":"))
+        self._file.write(text.encode("utf-8") + self._end)
         self._n += 1
 
     def extend(self, recs: Any) -> None:
@@ -44,19 +56,34 @@ class Spool:
     def __len__(self) -> int:
         return self._n
 
-    def __iter__(self) -> Iterator[Any]:
-        if self._file is None:
-            return
+    def texts(self) -> Iterator[str]:
+        """Each record's JSON text as kept, in order."""
         f = self._file
+        if f is None:
+            return
         f.flush()
-        f.seek(0)
-        for _ in range(self._n):
-            pos = f.tell()
-            line = f.readline()
-            yield json.loads(line)
-            here = pos + len(line)
-            f.seek(here)        # (another iteration may have moved the file in between)
+        at, rest, seen = 0, b"", 0
+        while seen < self._n:
+            f.seek(at)
+            block = f.read(READ_BYTES)
+            at += len(block)
+            parts = (rest + block).split(self._end)
+            rest = parts.pop()
+            for part in parts[:self._n - seen]:
+                yield part.decode("utf-8")
+            seen += len(parts)
+            if not block:
+                break
         f.seek(0, 2)
+
+    def __iter__(self) -> Iterator[Any]:
+        return (json.loads(t) for t in self.texts())
+
+    def indented(self) -> Iterator[str]:
+        """Each record as ``json.dumps(rec, indent=2, ensure_ascii=False)`` writes it."""
+        if self.form == "json":
+            return self.texts()
+        return (json.dumps(r, indent=2, ensure_ascii=False) for r in self)
 
     @overload
     def __getitem__(self, k: int) -> Any: ...
@@ -110,10 +137,10 @@ def json_chunks(data: Any) -> Iterator[str]:
         indent = text[text.rfind("\n", 0, i) + 1:i]
         yield text[at:i]
         batch: List[str] = []
-        for k, rec in enumerate(spool):
-            dumped = json.dumps(rec, indent=2, ensure_ascii=False).replace("\n", "\n" + indent)
+        for k, rec_text in enumerate(spool.indented()):
+            dumped = rec_text.replace("\n", "\n" + indent)
             batch.append(dumped if k == 0 else ",\n" + indent + dumped)
-            if len(batch) >= CHUNK:
+            if len(batch) >= 4096:
                 yield "".join(batch)
                 batch = []
         if batch:

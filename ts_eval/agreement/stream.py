@@ -12,8 +12,8 @@ two, three or five annotators), so adding them in any order gives the same float
 annotations are read whole.
 
 Kept: the totals (a few thousand floats), the rows listed (``keep``: the ``keep`` lowest documents and
-first disagreements; None: every one, as JSON and CSV list them, in memory or with ``spool`` one compact
-JSON line each in a temporary file, :mod:`.spool`), one count per disagreement group
+first disagreements; None: every one, as JSON and CSV list them, in memory or with ``spool`` in
+temporary files, :mod:`.spool`), one count per disagreement group
 (label(s) and surface string), 24 bytes per document (where it starts), and with a bootstrap the
 documents' sums (:mod:`.units`).
 """
@@ -159,7 +159,7 @@ class _Stream:
     """The running state of :func:`agreement_of_blocks`."""
 
     def __init__(self, names: List[str], w: float, continuum: str, keep: Optional[int], bootstrap: bool,
-                 spool: bool = False) -> None:
+                 spool: Optional[str] = None) -> None:
         self.names, self.w, self.continuum, self.keep = names, w, continuum, keep
         self.registry = Registry(len(names))
         self.total = np.zeros(0)
@@ -175,7 +175,8 @@ class _Stream:
         self.infos: List[Any] = []
         self.dis = Tally()
         self.kinds: Dict[str, int] = {}
-        self.items: Any = Spool() if spool and keep is None else []     # (a list, or a Spool of the same records)
+        self.spool = spool if keep is None else None
+        self.items: Any = Spool(self.spool) if self.spool else []    # (a list, or a Spool of the same records)
         self.n_items = 0
         self.line_of_next: List[int] = []            # entries whose line is the next block's first token's
         self.sent_meta: List[np.ndarray] = []        # while the corpus may have no documents: tokens, line
@@ -279,10 +280,10 @@ class _Stream:
                        "nested": int(self.shape[i, 0]), "crossing": int(self.shape[i, 1]), "sentences": self.sentences}
                       for i, (n, info) in enumerate(zip(self.names, self.infos))]
         docs: Any = self._rows(rows.rows.final(labels), by_docs)
-        groups: Any = self.dis.by_group(self.keep) if not isinstance(self.items, Spool) else Spool()
-        if isinstance(groups, Spool):         # (spooled as the disagreements are: every one is listed)
+        groups: Any = self.dis.by_group(self.keep) if not self.spool else Spool(self.spool)
+        if self.spool:         # (spooled as the disagreements are: every one is listed)
             groups.extend(self.dis.each_group())
-            docs, spooled = Spool(), docs
+            docs, spooled = Spool(self.spool), docs
             docs.extend(spooled)
             del spooled
         listed = {"documents": units, "groups": len(self.dis.groups), "items": self.n_items}
@@ -346,13 +347,14 @@ def digests_of(blocks: Iterable[Tuple[List[str], Corpus]], w: float, continuum: 
 def agreement_of_inputs(read: Inputs, blocks: Blocks, names: Optional[Sequence[str]] = None, *, jobs: int = 1,
                         separator_weight: float = 1.0, continuum: str = "tokens", bootstrap: int = 0,
                         confidence: float = 0.95, seed: int = 0, keep: Optional[int] = None,
-                        spool: bool = False) -> Agreement:
+                        spool: Optional[str] = None) -> Agreement:
     """The agreement of the annotations ``read`` describes, read in blocks of :data:`BLOCK_BYTES`
     (:func:`agreement_of_blocks`; :func:`reads_in_blocks` says when that is the whole's; ``blocks``:
     :func:`ts_eval.agreement.inputs.annotation_blocks`, which gives them with the annotators' names); one plain
     column file in ``jobs`` processes, a shard of whole sentences each, when it can be cut (:mod:`.shards`), with
-    the report of one process; ``spool`` (with ``keep`` None): the disagreements listed are a
-    :class:`~ts_eval.agreement.spool.Spool`, kept in a temporary file."""
+    the report of one process; ``spool`` (with ``keep`` None): the documents, disagreement groups and
+    disagreements listed are each a :class:`~ts_eval.agreement.spool.Spool` of that form (``"records"`` or
+    ``"json"``), kept in a temporary file."""
     from functools import partial
 
     from .shards import in_shards
@@ -379,7 +381,7 @@ def shard_digests(read: Inputs, names: Optional[Sequence[str]], *, blocks: Block
 
 def agreement_of_digests(digests: Iterable[Digest], *, separator_weight: float = 1.0, continuum: str = "tokens",
                          bootstrap: int = 0, confidence: float = 0.95, seed: int = 0,
-                         keep: Optional[int] = None, spool: bool = False) -> Agreement:
+                         keep: Optional[int] = None, spool: Optional[str] = None) -> Agreement:
     """The agreement of blocks' digests (:mod:`.digest`), folded in order (``spool``: as in
     :func:`agreement_of_inputs`)."""
     run: Optional[_Stream] = None

@@ -129,7 +129,8 @@ def run(args: argparse.Namespace) -> int:
     with option_errors():       # in blocks where their sums are the whole's; --majority writes the whole's spans
         if isinstance(read, Inputs) and args.majority is None and reads_in_blocks(read, args.separator_weight):
             ann, result = None, agreement_of_inputs(read, annotation_blocks, args.names, jobs=args.jobs, keep=cases,
-                                                    spool=True, **figures)
+                                                    spool="json" if args.format == "json" else "records",
+                                                    **figures)
         else:
             ann = annotations_of(read, args.names) if isinstance(read, Inputs) else read
             result = agreement(ann, majority=args.majority, **figures)
