@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import heapq
 from collections import Counter
-from typing import Any, Dict, List, Optional, Tuple, Union
+from typing import Any, Dict, Iterator, List, Optional, Tuple, Union
 
 import numpy as np
 
@@ -237,13 +237,17 @@ class Tally:
 
     def by_group(self, limit: Optional[int] = None) -> List[Dict[str, Any]]:
         """The groups, most frequent first (then by labels and text); ``limit``: the first ``limit``."""
+        return list(self.each_group(limit))
+
+    def each_group(self, limit: Optional[int] = None) -> Iterator[Dict[str, Any]]:
+        """:meth:`by_group`'s records one at a time (a record is made as it is taken)."""
         def order(r: Tuple[Tuple[str, str], List[int]]) -> Tuple[int, str, str]:
             return -r[1][0], r[0][0], r[0][1]
 
         items = self.groups.items()
         rows = sorted(items, key=order) if limit is None else heapq.nsmallest(limit, items, key=order)
-        return [{"labels": lab, "text": text, "count": row[0], "kinds": dict(zip(KINDS, row[1:]))}
-                for (lab, text), row in rows]
+        return ({"labels": lab, "text": text, "count": row[0], "kinds": dict(zip(KINDS, row[1:]))}
+                for (lab, text), row in rows)
 
 
 _KIND_AT = {k: i + 1 for i, k in enumerate(KINDS)}

@@ -12,7 +12,8 @@ two, three or five annotators), so adding them in any order gives the same float
 annotations are read whole.
 
 Kept: the totals (a few thousand floats), the rows listed (``keep``: the ``keep`` lowest documents and
-first disagreements; None: every one, as JSON and CSV list them), one count per disagreement group
+first disagreements; None: every one, as JSON and CSV list them, in memory or with ``spool`` in
+temporary files, :mod:`.spool`), one count per disagreement group
 (label(s) and surface string), 24 bytes per document (where it starts), and with a bootstrap the
 documents' sums (:mod:`.units`).
 """
@@ -38,6 +39,7 @@ from .disagreements import Tally, clusters
 from .figures import figures
 from .layout import Registry, Stats
 from .results import Agreement
+from .spool import Spool
 from .statistics import sentence_stats
 from .units import UnitRows, corpus_units
 
@@ -156,7 +158,8 @@ def document_groups(corpus: Corpus) -> np.ndarray:
 class _Stream:
     """The running state of :func:`agreement_of_blocks`."""
 
-    def __init__(self, names: List[str], w: float, continuum: str, keep: Optional[int], bootstrap: bool) -> None:
+    def __init__(self, names: List[str], w: float, continuum: str, keep: Optional[int], bootstrap: bool,
+                 spool: Optional[str] = None) -> None:
         self.names, self.w, self.continuum, self.keep = names, w, continuum, keep
         self.registry = Registry(len(names))
         self.total = np.zeros(0)
@@ -172,7 +175,8 @@ class _Stream:
         self.infos: List[Any] = []
         self.dis = Tally()
         self.kinds: Dict[str, int] = {}
-        self.items: List[Dict[str, Any]] = []
+        self.spool = spool if keep is None else None
+        self.items: Any = Spool(self.spool) if self.spool else []    # (a list, or a Spool of the same records)
         self.n_items = 0
         self.line_of_next: List[int] = []            # entries whose line is the next block's first token's
         self.sent_meta: List[np.ndarray] = []        # while the corpus may have no documents: tokens, line
@@ -248,7 +252,7 @@ class _Stream:
             rec["sentence"] += S0
         self.dis.merge(d.tally_of_disagreements)
         self.n_items += d.total
-        self.items += items
+        self.items.extend(items)
 
     def result(self, bootstrap: int, confidence: float, seed: int) -> Agreement:
         """The Agreement of every block taken."""
@@ -275,10 +279,16 @@ class _Stream:
         annotators = [{"name": n, "path": info.path, "column": info.column, "spans": int(self.spans[i]),
                        "nested": int(self.shape[i, 0]), "crossing": int(self.shape[i, 1]), "sentences": self.sentences}
                       for i, (n, info) in enumerate(zip(self.names, self.infos))]
-        docs = self._rows(rows.rows.final(labels), by_docs)
+        docs: Any = self._rows(rows.rows.final(labels), by_docs)
+        groups: Any = self.dis.by_group(self.keep) if not self.spool else Spool(self.spool)
+        if self.spool:         # (spooled as the disagreements are: every one is listed)
+            groups.extend(self.dis.each_group())
+            docs, spooled = Spool(self.spool), docs
+            docs.extend(spooled)
+            del spooled
         listed = {"documents": units, "groups": len(self.dis.groups), "items": self.n_items}
         dis = {"total": self.n_items, "kinds": dict(self.kinds), "by_label": self.dis.by_label(),
-               "groups": self.dis.by_group(self.keep), "items": self.items}
+               "groups": groups, "items": self.items}
         return Agreement(settings, corpus, annotators, _figures(f, iv), _pairs(labels, self.names, st, f, iv),
                          _labels(labels, self.names, st.columns.get(x, "spans"), f, iv), docs, dis, listed=listed)
 
@@ -336,12 +346,15 @@ def digests_of(blocks: Iterable[Tuple[List[str], Corpus]], w: float, continuum: 
 
 def agreement_of_inputs(read: Inputs, blocks: Blocks, names: Optional[Sequence[str]] = None, *, jobs: int = 1,
                         separator_weight: float = 1.0, continuum: str = "tokens", bootstrap: int = 0,
-                        confidence: float = 0.95, seed: int = 0, keep: Optional[int] = None) -> Agreement:
+                        confidence: float = 0.95, seed: int = 0, keep: Optional[int] = None,
+                        spool: Optional[str] = None) -> Agreement:
     """The agreement of the annotations ``read`` describes, read in blocks of :data:`BLOCK_BYTES`
     (:func:`agreement_of_blocks`; :func:`reads_in_blocks` says when that is the whole's; ``blocks``:
     :func:`ts_eval.agreement.inputs.annotation_blocks`, which gives them with the annotators' names); one plain
     column file in ``jobs`` processes, a shard of whole sentences each, when it can be cut (:mod:`.shards`), with
-    the report of one process."""
+    the report of one process; ``spool`` (with ``keep`` None): the documents, disagreement groups and
+    disagreements listed are each a :class:`~ts_eval.agreement.spool.Spool` of that form (``"records"`` or
+    ``"json"``), kept in a temporary file."""
     from functools import partial
 
     from .shards import in_shards
@@ -357,7 +370,7 @@ def agreement_of_inputs(read: Inputs, blocks: Blocks, names: Optional[Sequence[s
     if digests is None:
         digests = digests_of(blocks(read, names), w, continuum, keep)
     return agreement_of_digests(digests, separator_weight=w, continuum=continuum, bootstrap=bootstrap,
-                                confidence=confidence, seed=seed, keep=keep)
+                                confidence=confidence, seed=seed, keep=keep, spool=spool)
 
 
 def shard_digests(read: Inputs, names: Optional[Sequence[str]], *, blocks: Blocks, w: float, continuum: str,
@@ -368,14 +381,15 @@ def shard_digests(read: Inputs, names: Optional[Sequence[str]], *, blocks: Block
 
 def agreement_of_digests(digests: Iterable[Digest], *, separator_weight: float = 1.0, continuum: str = "tokens",
                          bootstrap: int = 0, confidence: float = 0.95, seed: int = 0,
-                         keep: Optional[int] = None) -> Agreement:
-    """The agreement of blocks' digests (:mod:`.digest`), folded in order."""
+                         keep: Optional[int] = None, spool: Optional[str] = None) -> Agreement:
+    """The agreement of blocks' digests (:mod:`.digest`), folded in order (``spool``: as in
+    :func:`agreement_of_inputs`)."""
     run: Optional[_Stream] = None
     for d in digests:
         if run is None:
             if len(d.names) < 2:
                 raise OptionError(f"agreement needs at least two annotators, got {len(d.names)}")
-            run = _Stream(list(d.names), separator_weight, continuum, keep, bool(bootstrap))
+            run = _Stream(list(d.names), separator_weight, continuum, keep, bool(bootstrap), spool)
         run.fold(d)
     assert run is not None          # (the road reads a block at least)
     check_options(bootstrap=bootstrap, seed=seed, confidence=confidence)

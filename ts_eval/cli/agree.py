@@ -14,17 +14,16 @@ import sys
 from typing import TYPE_CHECKING, Any, Dict, List, Union
 
 from ..io.inputs import Inputs
+from .agree_output import MACHINE_FORMATS, emit_agreement
 from .errors import UsageError, option_errors
 from .input_options import add_jobs_option, add_reading_options
 from .inputs import check_paths, inputs_of, label_map
-from .outputs import add_output_options, emit
+from .outputs import add_output_options
 
 if TYPE_CHECKING:
     from ..agreement.data import Annotations
 
 WRITE_FORMATS = ("columns", "jsonl-tokens", "jsonl-text", "brat")    # = ts_eval.io.convert.WRITERS
-#: the formats that list every document and disagreement (a person's formats list --cases of each)
-MACHINE_FORMATS = ("json", "csv")
 #: reading options (and their defaults) that an export split by an annotator field cannot use
 EXPORT_IGNORES = {"scheme": None, "policy": None, "token_col": 1, "delimiter": None, "outside_tag": "O", "raw": False,
                   "tags_only": False, "input_format": "auto", "gold_format": None, "tag_names": None,
@@ -130,6 +129,7 @@ def run(args: argparse.Namespace) -> int:
     with option_errors():       # in blocks where their sums are the whole's; --majority writes the whole's spans
         if isinstance(read, Inputs) and args.majority is None and reads_in_blocks(read, args.separator_weight):
             ann, result = None, agreement_of_inputs(read, annotation_blocks, args.names, jobs=args.jobs, keep=cases,
+                                                    spool="json" if args.format == "json" else "records",
                                                     **figures)
         else:
             ann = annotations_of(read, args.names) if isinstance(read, Inputs) else read
@@ -146,5 +146,5 @@ def run(args: argparse.Namespace) -> int:
         for line in rep.lines():
             print(f"ts-eval agree: {line}", file=sys.stderr)
     args.output = report_to
-    emit(result, args, page_options={"cases": cases}, details=args.details)
+    emit_agreement(result, args, cases)
     return 0

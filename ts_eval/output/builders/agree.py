@@ -10,7 +10,7 @@ numbers and computes none.
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Dict, List, Optional
+from typing import TYPE_CHECKING, Any, Callable, Dict, Iterator, List, Optional, Sequence, Union, overload
 
 from ...errors import Hint, Spelling, python_spelling, spell
 from ..page import Block, Cell, Column, Figure, Page, Section, Table, Text
@@ -148,13 +148,14 @@ def documents_table(a: Agreement, limit: Optional[int]) -> Table:
         Column("sentences", "sentences"), Column("tokens", "tokens"), Column("spans", "spans"),
         Column("alpha", "alpha"), Column("alpha_u", "alpha_u"), Column("kappa", "kappa"),
         Column("f_exact", "F1 exact %")]
-    rows = []
-    for d in docs:
-        row = [Cell(d["document"], "count")] + ([Cell(d["line"], "count")] if has_lines else [])
-        row += [Cell(d["sentences"], "count"), Cell(d["tokens"], "count"),
-                Cell(sum(d["spans"].values()), "count", counts=dict(d["spans"])), Cell(d["alpha"], "corr"),
-                Cell(d["alpha_u"], "corr"), Cell(d["kappa"], "corr"), Cell(d["f_exact"], "score")]
-        rows.append(row)
+
+    def row(d: Dict[str, Any]) -> List[Cell]:
+        return [Cell(d["document"], "count")] + ([Cell(d["line"], "count")] if has_lines else []) + [
+            Cell(d["sentences"], "count"), Cell(d["tokens"], "count"),
+            Cell(sum(d["spans"].values()), "count", counts=dict(d["spans"])), Cell(d["alpha"], "corr"),
+            Cell(d["alpha_u"], "corr"), Cell(d["kappa"], "corr"), Cell(d["f_exact"], "score")]
+
+    rows = _rows(docs, row)
     more = f"; the {len(docs)} lowest of {a.total('documents')}" if len(docs) < a.total("documents") else ""
     title = f"Per {unit}, lowest alpha first (micro over labels; kappa, F1: mean of the pairs with spans{more})"
     return Table("documents", title, cols, rows)
@@ -178,6 +179,37 @@ def _spans_cell(item: Dict[str, Any], spans: List[List[Any]]) -> Cell:
                                                                      for s in spans]})
 
 
+class LazyRows(Sequence[List[Cell]]):
+    """A table's rows made from records as they are read (the records of a
+    :class:`~ts_eval.agreement.spool.Spool`, kept on disk): a renderer that writes row after row
+    (CSV) holds one at a time."""
+
+    def __init__(self, records: Any, make: Callable[[Dict[str, Any]], List[Cell]]) -> None:
+        self.records, self.make = records, make
+
+    def __len__(self) -> int:
+        return len(self.records)
+
+    def __iter__(self) -> Iterator[List[Cell]]:
+        return (self.make(r) for r in self.records)
+
+    @overload
+    def __getitem__(self, k: int) -> List[Cell]: ...
+
+    @overload
+    def __getitem__(self, k: slice) -> List[List[Cell]]: ...
+
+    def __getitem__(self, k: Union[int, slice]) -> Any:
+        if isinstance(k, slice):
+            return [self.make(r) for r in self.records[k]]
+        return self.make(self.records[k])
+
+
+def _rows(records: Any, make: Callable[[Dict[str, Any]], List[Cell]]) -> Any:
+    """A table's rows: made now from a list, as they are read from anything else (:class:`LazyRows`)."""
+    return [make(r) for r in records] if isinstance(records, list) else LazyRows(records, make)
+
+
 def disagreement_blocks(a: Agreement, limit: Optional[int], spelling: Spelling = python_spelling) -> List[Block]:
     d = a.disagreements
     names = [r["name"] for r in a.annotators]
@@ -195,22 +227,22 @@ def disagreement_blocks(a: Agreement, limit: Optional[int], spelling: Spelling =
     groups_more = more_note(len(groups), n_groups, "groups", spelling)
     gt = Table("disagreement-groups", f"Grouped by label and surface string{more}",
                [Column("labels", "labels"), Column("text", "text"), Column("count", "clusters"), *kind_cols],
-               [[Cell(g["labels"]), Cell(g["text"]), Cell(g["count"], "count")]
-                + [Cell(g["kinds"][k], "count") for k in KIND_TITLES] for g in groups])
+               _rows(groups, lambda g: [Cell(g["labels"]), Cell(g["text"]), Cell(g["count"], "count")]
+                     + [Cell(g["kinds"][k], "count") for k in KIND_TITLES]))
     items = d["items"] if limit is None else d["items"][:limit]
     n_items = a.total("items")
     more = f"; the first {len(items)} of {n_items}" if len(items) < n_items else ""
     has_lines = any(r["line"] is not None for r in items)
     cols = [Column("sentence", "sentence")] + ([Column("line", "line")] if has_lines else []) + [
         Column("kind", "kind"), Column("text", "text")] + [Column(f"by:{n}", n) for n in names]
-    rows = []
-    for r in items:
-        row = [Cell(r["sentence"] + 1, "count")] + ([Cell(r["line"], "count")] if has_lines else [])
-        row += [Cell(KIND_TITLES[r["kind"]]), Cell(r["text"] if r["text"] is not None else f"tokens {r['first']}.."
-                                                   f"{r['last']}")]
-        row += [_spans_cell(r, r["annotators"][n]) for n in names]
-        rows.append(row)
-    it = Table("disagreements", f"Every disagreement, in text order{more}", cols, rows, key_columns=1,
+
+    def row(r: Dict[str, Any]) -> List[Cell]:
+        cells = [Cell(r["sentence"] + 1, "count")] + ([Cell(r["line"], "count")] if has_lines else [])
+        cells += [Cell(KIND_TITLES[r["kind"]]), Cell(r["text"] if r["text"] is not None else f"tokens {r['first']}.."
+                                                     f"{r['last']}")]
+        return cells + [_spans_cell(r, r["annotators"][n]) for n in names]
+
+    it = Table("disagreements", f"Every disagreement, in text order{more}", cols, _rows(items, row), key_columns=1,
                note="each annotator's spans as [text]LABEL; - where an annotator has none")
     return [kinds, gt, *groups_more, it, *more_note(len(items), n_items, "disagreements", spelling)]
 

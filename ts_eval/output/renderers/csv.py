@@ -17,7 +17,7 @@ from __future__ import annotations
 import csv
 import io
 import math
-from typing import Any
+from typing import Any, Iterator
 
 from .. import values as fmt
 from ..page import Page, Table
@@ -38,10 +38,17 @@ def raw(v: Any) -> str:
 
 
 def render(page: Page, **_: object) -> str:
+    return "".join(chunks(page))
+
+
+def chunks(page: Page, lines: int = 4096) -> Iterator[str]:
+    """:func:`render`'s text in pieces of about ``lines`` lines (a table whose rows are made as they
+    are read is never held whole)."""
     out = io.StringIO()
     w = csv.writer(out, lineterminator="\n")
     parts = any(s.group for s in page.sections)
     w.writerow(((page.meta.get("group_by", "group"),) if parts else ()) + HEADER)
+    n = 0
     for s in page.sections:
         lead = [s.group] if parts else []
         for t in (b for b in s.blocks if isinstance(b, Table)):
@@ -49,4 +56,10 @@ def render(page: Page, **_: object) -> str:
                 name = t.row_keys[k] if t.row_keys else "/".join(fmt.text(c) for c in r[:t.key_columns])
                 for col, c in zip(t.columns[t.key_columns:], r[t.key_columns:]):
                     w.writerow(lead + [t.id, name, col.key, raw(c.value), raw(c.low), raw(c.high), c.kind])
-    return out.getvalue()
+                    n += 1
+                if n >= lines:
+                    yield out.getvalue()
+                    out.seek(0)
+                    out.truncate()
+                    n = 0
+    yield out.getvalue()
