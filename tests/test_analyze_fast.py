@@ -20,7 +20,7 @@ from test_analyze import SPLIT_MODELS, corpora
 
 import ts_eval
 from ts_eval.analysis import attributes as at
-from ts_eval.analysis import bucket_rows, study
+from ts_eval.analysis import bucket_rows, study, study_inputs
 from ts_eval.analysis.pairtest import bucket_pair_pvalues
 from ts_eval.core.sequences import from_spans
 from ts_eval.errors import InputError
@@ -199,7 +199,7 @@ def _field(records, path):
                 max_size=4), PATHS)
 def test_a_record_kept_along_the_fields_gives_their_values_and_errors(records, paths):
     """``--by FIELD`` keeps of gold's JSON Lines records only what the fields reach."""
-    slim = [study._slim(r, paths) for r in records]
+    slim = [study_inputs.slim(r, paths) for r in records]
     for path in paths:
         assert _field(slim, path) == _field(records, path)
 

@@ -39,7 +39,7 @@ from .corpus_blocks import Block, can_cut, concatenated, sentence_blocks
 from .pairtest import bucket_pair_pvalues, difference_columns
 from .resampling import Job, Resampling, grouped
 from .result import Analysis, AttributeResult, FlipAttribution, PairDifference, PairFlip
-from .study_inputs import _attributes, _flip_arg, _pair_arg, _slim, _system_names  # noqa: F401
+from .study_inputs import chosen_attributes, flip_arg, pair_arg, system_names
 
 #: the models ``analyze`` scores by default: exact match (micro and macro), overlap, TS (micro and
 #: macro), Ortmann's fair F1 and SemEval's partial scheme (whose statistics carry every scheme's counts)
@@ -628,7 +628,7 @@ def analyze_corpus(
     """Analyse the systems of ``corpus`` by span and sentence attributes (see :func:`analyze`)."""
     timings: Dict[str, float] = {}
     t0 = time.perf_counter()
-    names = _system_names(corpus, systems)
+    names = system_names(corpus, systems)
     by = [by] if isinstance(by, str) else list(by)                  # one name alone
     attributes = [attributes] if isinstance(attributes, str) else attributes
     check_options(bootstrap=bootstrap, permutations=permutations, seed=seed, confidence=confidence)
@@ -641,8 +641,8 @@ def analyze_corpus(
     if reference not in model_names:
         raise OptionError(f"the reference model is not among the models ({', '.join(model_names)})",
                           option="reference", value=reference)
-    flip_pairs = _flip_arg(flips, model_names)
-    pair_idx = _pair_arg(pair, names)
+    flip_pairs = flip_arg(flips, model_names)
+    pair_idx = pair_arg(pair, names)
     vocabulary = vocab if (vocab is None or isinstance(vocab, frozenset)) else (
         at.read_vocabulary(str(vocab)) if isinstance(vocab, str) or hasattr(vocab, "__fspath__") else frozenset(vocab))
     training = _training(train, corpus.scheme or "IOB2", corpus.policy or "conlleval")
@@ -656,7 +656,7 @@ def analyze_corpus(
 
     t0 = time.perf_counter()
     text = at.Text(corpus) if corpus.tokens is not None else None
-    attrs, left_out = _attributes(corpus, names, training, vocabulary, text, spec, by, records, attributes)
+    attrs, left_out = chosen_attributes(corpus, names, training, vocabulary, text, spec, by, records, attributes)
     timings["attributes"] = time.perf_counter() - t0
 
     rs = Resampling(corpus.n_sentences, bootstrap, seed, blockwise=st.ids is not None and st.whole_weights)

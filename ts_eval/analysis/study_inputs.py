@@ -16,7 +16,7 @@ def _not_a_slice(name: str) -> OptionError:
 def _records(corpus: Corpus, records: Optional[Sequence[Mapping[str, Any]]],
              fields: Sequence[str]) -> List[Mapping[str, Any]]:
     """One record per sentence of the corpus: given, or read again from gold's JSON Lines file a chunk at a
-    time, each record kept only along the dotted ``fields`` (see :func:`_slim`; the first is named in an
+    time, each record kept only along the dotted ``fields`` (see :func:`slim`; the first is named in an
     error)."""
     field = fields[0]
     if records is not None:
@@ -33,14 +33,14 @@ def _records(corpus: Corpus, records: Optional[Sequence[Mapping[str, Any]]],
                               option="by", value=field)
         from ..io.jsonl import record_chunks
 
-        out = [_slim(rec, fields) for chunk, _ in record_chunks(corpus.gold_info.path) for rec in chunk]
+        out = [slim(rec, fields) for chunk, _ in record_chunks(corpus.gold_info.path) for rec in chunk]
     if len(out) != corpus.n_sentences:
         raise OptionError(f"{len(out)} records for {corpus.n_sentences} documents of the corpus; expected one "
                           "record per document", option="by", value=field)
     return out
 
 
-def _slim(record: Any, fields: Sequence[str]) -> Any:
+def slim(record: Any, fields: Sequence[str]) -> Any:
     """``record`` with only what the dotted ``fields`` reach (the tokens and spans of a record are not
     kept): each path's value, or the record's structure as far as the path goes, so that
     :func:`ts_eval.analysis.attributes.record_field` finds the same values and the same errors."""
@@ -65,7 +65,7 @@ def _slim(record: Any, fields: Sequence[str]) -> Any:
 
 
 
-def _system_names(corpus: Corpus, systems: Optional[Sequence[str]]) -> List[str]:
+def system_names(corpus: Corpus, systems: Optional[Sequence[str]]) -> List[str]:
     """The systems analysed (default: every system of the corpus), checked."""
     names = list(corpus.systems) if systems is None else list(systems)
     missing = [s for s in names if s not in corpus.systems]
@@ -78,7 +78,7 @@ def _system_names(corpus: Corpus, systems: Optional[Sequence[str]]) -> List[str]
     return names
 
 
-def _attributes(corpus: Corpus, names: List[str], training: Any, vocabulary: Optional[FrozenSet[str]],
+def chosen_attributes(corpus: Corpus, names: List[str], training: Any, vocabulary: Optional[FrozenSet[str]],
                 text: Optional[at.Text], spec: Dict[str, Any], by: List[str],
                 records: Optional[Sequence[Mapping[str, Any]]], attributes: Optional[Sequence[str]]
                 ) -> Tuple[List[at.Attribute], List[str]]:
@@ -148,7 +148,7 @@ def _check_edges(edges: Dict[str, List[float]], attrs: Sequence[at.Attribute],
 
 
 
-def _flip_arg(flips: Optional[Sequence[Tuple[str, str]]], models: List[str]) -> List[Tuple[int, int]]:
+def flip_arg(flips: Optional[Sequence[Tuple[str, str]]], models: List[str]) -> List[Tuple[int, int]]:
     if flips is None:
         return [(i, j) for i in range(len(models)) for j in range(i + 1, len(models))]
     out = []
@@ -161,7 +161,7 @@ def _flip_arg(flips: Optional[Sequence[Tuple[str, str]]], models: List[str]) -> 
     return out
 
 
-def _pair_arg(pair: Optional[Tuple[str, str]], names: List[str]) -> Optional[Tuple[int, int]]:
+def pair_arg(pair: Optional[Tuple[str, str]], names: List[str]) -> Optional[Tuple[int, int]]:
     if pair is None:
         return (0, 1) if len(names) == 2 else None
     pr = tuple(pair)
