@@ -23,6 +23,7 @@ from weakref import WeakKeyDictionary
 
 import numpy as np
 
+from ..core.arrays import distinct_slices, join_slices, ranges_tokens
 from ..core.corpus import Corpus, SpanSet
 from ..errors import AnyOf, Hint, InputError, Part
 
@@ -129,7 +130,7 @@ class Text:
         self.tokens, self.token_id, self.distinct = token_texts(corpus)
         code = self.token_id
         ids = self.distinct
-        chars = np.fromiter((len(t) for t in self.distinct), np.int64, len(ids))
+        chars = self.tokens.distinct_bytes().chars()
         total = int(chars[code].sum(dtype=np.int64)) if len(code) else 0
         self.char_cum = np.zeros(len(code) + 1, np.int32 if total < 2 ** 31 else np.int64)
         np.cumsum(chars[code], out=self.char_cum[1:])
@@ -152,21 +153,22 @@ class Text:
         """Each span's tokens joined by one space, lower-cased."""
         n = max(self.corpus.n_tokens, 1)
         keys = spans.start.astype(np.int64) * n + spans.last.astype(np.int64)
-        new = [k for k in np.unique(keys).tolist() if k not in self._strings]
-        for k in new:
-            s, e = divmod(k, n)
-            self._strings[k] = " ".join(self.tokens[s:e + 1]).lower()
+        new = np.array([k for k in np.unique(keys).tolist() if k not in self._strings], np.int64)
+        self._strings.update(zip(new.tolist(), self.tokens.joined(new // n, new % n + 1, lower=True)))
         return [self._strings[k] for k in keys.tolist()]
 
 
 class Tokens(Sequence[str]):
     """Every token's text as the number of its distinct text (``token_id``; the texts, ``distinct``, once):
-    ``tokens[i]`` a text, ``tokens[a:b]`` a list of them, as a list of every token's text would give."""
+    ``tokens[i]`` a text, ``tokens[a:b]`` a list of them, as a list of every token's text would give; the
+    texts of many ranges at once (:meth:`joined`) are cut from the distinct texts' bytes."""
 
     def __init__(self, token_id: np.ndarray, distinct: List[str]):
         self.token_id, self.distinct = token_id, distinct
         self._texts = np.empty(len(distinct), object)
         self._texts[:] = distinct
+        self._bytes: Optional[_Bytes] = None
+        self._lower: Optional[Tuple[np.ndarray, _Bytes]] = None
 
     def __len__(self) -> int:
         return len(self.token_id)
@@ -186,6 +188,57 @@ class Tokens(Sequence[str]):
             return texts
         return self.distinct[int(self.token_id[i])]
 
+    def distinct_bytes(self) -> _Bytes:
+        """The distinct texts as UTF-8 bytes (made once)."""
+        if self._bytes is None:
+            self._bytes = _Bytes(self.distinct)
+        return self._bytes
+
+    def lower(self) -> Tuple[np.ndarray, _Bytes]:
+        """(per distinct text the number of its lower-cased text, numbered in order of first occurrence; the
+        lower-cased texts as bytes): each distinct text lower-cased once."""
+        if self._lower is None:
+            index: Dict[str, int] = {}
+            of = np.fromiter((index.setdefault(t.lower(), len(index)) for t in self.distinct), np.int64,
+                             len(self.distinct))
+            self._lower = (of.astype(np.int32) if len(index) < 2 ** 31 else of), _Bytes(list(index))
+        return self._lower
+
+    def joined(self, a: np.ndarray, b: np.ndarray, lower: bool = False) -> List[str]:
+        """Per range the texts of tokens a[i]..b[i]-1 joined by one space (every range holds a token),
+        lower-cased with ``lower`` (a text joined by spaces lower-cases token by token)."""
+        a, b = np.asarray(a, np.int64), np.asarray(b, np.int64)
+        code = self.token_id[ranges_tokens(a, b)]
+        store = self.distinct_bytes()
+        if lower:
+            of, store = self.lower()
+            code = of[code]
+        if store.lines:          # a text with a line end (not from a column file): joined one range at a time
+            texts = store.texts
+            return [" ".join(texts[k] for k in code[x:y].tolist())
+                    for x, y in zip((np.cumsum(b - a) - (b - a)).tolist(), np.cumsum(b - a).tolist())]
+        return join_slices(store.raw, store.start[code], store.length[code], b - a)
+
+
+class _Bytes:
+    """Texts as UTF-8 bytes (``raw``, each at ``start`` for ``length`` bytes, a line end after each)."""
+
+    def __init__(self, texts: List[str]):
+        self.texts = texts
+        self.raw = np.frombuffer(("\n".join(texts) + "\n").encode("utf-8", "surrogatepass"), np.uint8)
+        ends = np.flatnonzero(self.raw == ord("\n"))
+        self.lines = len(ends) != len(texts)          # some text holds a line end
+        if self.lines:
+            ends = np.cumsum([len(t.encode("utf-8", "surrogatepass")) + 1 for t in texts], dtype=np.int64) - 1
+        self.start = np.concatenate(([0], ends[:-1] + 1)).astype(np.int64) if len(texts) else np.zeros(0, np.int64)
+        self.length = ends - self.start
+
+    def chars(self) -> np.ndarray:
+        """Per text its characters (code points: the bytes that do not continue one)."""
+        cum = np.concatenate(([0], np.cumsum((self.raw & 0xC0) != 0x80, dtype=np.int64)))
+        out: np.ndarray = cum[self.start + self.length] - cum[self.start]
+        return out
+
 
 _TOKENS: WeakKeyDictionary[Corpus, Tuple[Tokens, np.ndarray, List[str]]] = WeakKeyDictionary()
 
@@ -195,20 +248,31 @@ TEXT_CHUNK = 1 << 16
 
 def token_texts(corpus: Corpus) -> Tuple[Tokens, np.ndarray, List[str]]:
     """(every token's text, the number of its distinct text in order of first occurrence (int32 while they
-    fit), the distinct texts) of a corpus with token texts: decoded once per corpus while it lives,
-    :data:`TEXT_CHUNK` tokens at a time, for the attributes (:class:`Text`) and the error analysis
-    (:class:`ts_eval.analysis.errors_text.Texts`) alike."""
+    fit), the distinct texts) of a corpus with token texts: made once per corpus while it lives, for the
+    attributes (:class:`Text`) and the error analysis (:class:`ts_eval.analysis.errors_text.Texts`) alike.
+    A column file's token texts are told apart by their bytes (:func:`ts_eval.io.columns.distinct_slices`:
+    only the distinct texts are decoded); other texts are decoded :data:`TEXT_CHUNK` tokens at a time."""
     got = _TOKENS.get(corpus)
     if got is None:
         tokens = corpus.tokens
         assert tokens is not None
         n = corpus.n_tokens
-        ids: Dict[str, int] = {}
-        texts = (t for a in range(0, n, TEXT_CHUNK) for t in tokens(a, min(n, a + TEXT_CHUNK)))
-        token_id = np.fromiter((ids.setdefault(t, len(ids)) for t in texts), np.int64, n)
-        if len(ids) < 2 ** 31:
+        owner: Any = getattr(tokens, "__self__", None)     # a column file's ``texts``: its ``loaded()`` gives the bytes
+        found: Optional[Tuple[np.ndarray, np.ndarray]] = None
+        if getattr(tokens, "__name__", None) == "texts" and getattr(owner, "has_tokens", False) \
+                and getattr(owner, "n_tokens", -1) == n:
+            raw, start, length = owner.loaded()
+            found = distinct_slices(raw, start, length, TEXT_CHUNK)
+        if found is not None:
+            token_id, first = found
+            distinct = join_slices(raw, start[first], length[first], np.ones(len(first), np.int64))
+        else:
+            ids: Dict[str, int] = {}
+            texts = (t for a in range(0, n, TEXT_CHUNK) for t in tokens(a, min(n, a + TEXT_CHUNK)))
+            token_id = np.fromiter((ids.setdefault(t, len(ids)) for t in texts), np.int64, n)
+            distinct = list(ids)
+        if len(distinct) < 2 ** 31:
             token_id = token_id.astype(np.int32)
-        distinct = list(ids)
         got = _TOKENS[corpus] = (Tokens(token_id, distinct), token_id, distinct)
     return got
 

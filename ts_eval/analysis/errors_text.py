@@ -14,36 +14,44 @@ import numpy as np
 from ..comparison.results import Example
 from ..comparison.windows import window_example
 from ..core.corpus import Corpus, SpanSet
-from .attributes import token_texts
+from .attributes import Tokens, token_texts
 
 
 def range_strings(tokens: Optional[Sequence[str]], n_tokens: int, start: np.ndarray, last: np.ndarray,
                   lower: bool = False) -> Tuple[np.ndarray, List[str]]:
-    """:meth:`Texts.strings` of spans over ``tokens`` (texts of ``n_tokens`` tokens, sliced ``tokens[a:b]``;
-    None: no texts)."""
+    """:meth:`Texts.strings` of spans over ``tokens`` (texts of ``n_tokens`` tokens, sliced ``tokens[a:b]``,
+    the strings of many ranges at once with ``tokens.joined(a, b, lower)`` where it has it; None: no texts)."""
     start, last = np.asarray(start, np.int64), np.asarray(last, np.int64)
     if tokens is None or not len(start):
         return np.zeros(len(start), np.int64), [""]
     key = start * (n_tokens + 1) + last
     ranges, inverse = np.unique(key, return_inverse=True)
     first, end = ranges // (n_tokens + 1), ranges % (n_tokens + 1) + 1
-    text = [" ".join(tokens[a:b]) for a, b in zip(first.tolist(), end.tolist())]
-    if lower:
-        text = [t.lower() for t in text]
+    joined = getattr(tokens, "joined", None)
+    if joined is not None:
+        text = joined(first, end, lower)
+    else:
+        text = [" ".join(tokens[a:b]) for a, b in zip(first.tolist(), end.tolist())]
+        if lower:
+            text = [t.lower() for t in text]
     names = sorted(set(text))
     index = {t: k for k, t in enumerate(names)}
-    ids = np.fromiter((index[t] for t in text), np.int64, len(text))
+    ids = np.fromiter(map(index.__getitem__, text), np.int64, len(text))
     return ids[inverse.reshape(-1)], names
 
 
 class Shifted:
-    """Token texts seen from a block: ``tokens[a:b]`` of the block is ``whole[a + first:b + first]``."""
+    """Token texts seen from a block: ``tokens[a:b]`` of the block is ``whole[a + first:b + first]`` (and so are
+    the ranges of :meth:`joined`)."""
 
-    def __init__(self, whole: Sequence[str], first: int):
+    def __init__(self, whole: Tokens, first: int):
         self.whole, self.first = whole, first
 
     def __getitem__(self, cut: slice) -> Sequence[str]:
         return self.whole[cut.start + self.first:cut.stop + self.first]
+
+    def joined(self, a: np.ndarray, b: np.ndarray, lower: bool = False) -> List[str]:
+        return self.whole.joined(np.asarray(a) + self.first, np.asarray(b) + self.first, lower)
 
 
 class Texts:
@@ -51,8 +59,8 @@ class Texts:
 
     def __init__(self, corpus: Corpus):
         self.corpus = corpus
-        self.tokens: Optional[Sequence[str]] = (token_texts(corpus)[0]
-                                            if corpus.tokens is not None and corpus.n_tokens else None)
+        self.tokens: Optional[Tokens] = (token_texts(corpus)[0]
+                                         if corpus.tokens is not None and corpus.n_tokens else None)
         self._lower: Optional[np.ndarray] = None
 
     @property
@@ -70,10 +78,7 @@ class Texts:
             if self.tokens is None:
                 self._lower = np.zeros(self.corpus.n_tokens, np.int64)
             else:     # each distinct token lower-cased once: ids in the order the lower-cased texts first occur
-                _, ids, raw = token_texts(self.corpus)
-                index: Dict[str, int] = {}
-                lower = np.fromiter((index.setdefault(t.lower(), len(index)) for t in raw), np.int64, len(raw))
-                self._lower = (lower.astype(np.int32) if len(index) < 2 ** 31 else lower)[ids]    # 4 bytes a token
+                self._lower = self.tokens.lower()[0][self.tokens.token_id]      # 4 bytes a token
         return self._lower
 
     def text(self, start: int, last: int) -> str:

@@ -1,6 +1,8 @@
 """Small numpy helpers shared by several modules."""
 from __future__ import annotations
 
+from typing import List, Optional, Tuple
+
 import numpy as np
 
 
@@ -29,3 +31,113 @@ def overlap_clusters(start: np.ndarray, last: np.ndarray) -> np.ndarray:
     new = np.ones(len(start), bool)
     new[1:] = start[1:] > reach[:-1]
     return np.cumsum(new) - 1
+
+
+def ranges_tokens(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """The tokens a[0]..b[0]-1, then a[1]..b[1]-1, ... one after the other (int64)."""
+    n = b - a
+    ends = np.cumsum(n)
+    return np.repeat(a - ends + n, n) + np.arange(int(ends[-1]) if len(ends) else 0)
+
+
+#: the slices :func:`join_slices` gathers at a time (its temporaries stay a few MB)
+JOIN_SLICES = 1 << 16
+
+
+def join_slices(raw: np.ndarray, start: np.ndarray, length: np.ndarray, counts: np.ndarray) -> List[str]:
+    """Per group of ``counts[i]`` consecutive slices ``raw[start:start + length]`` (every group holds one at
+    least, no slice holds a line end) the slices joined by one space: gathered into one buffer (about
+    :data:`JOIN_SLICES` slices at a time), decoded once and cut at the line ends between the groups."""
+    counts = np.asarray(counts, np.int64)
+    if not len(counts):
+        return []
+    ends = np.cumsum(counts)
+    out: List[str] = []
+    g0 = 0
+    while g0 < len(counts):
+        base = int(ends[g0 - 1]) if g0 else 0
+        g1 = max(int(np.searchsorted(ends, base + JOIN_SLICES, side="right")), g0 + 1)
+        t1 = int(ends[g1 - 1])
+        ln = length[base:t1].astype(np.int64)
+        end = np.cumsum(ln + 1)               # each slice then one byte: a space, a line end after a group
+        buf = np.full(int(end[-1]), ord(" "), np.uint8)
+        buf[end[ends[g0:g1] - base - 1] - 1] = ord("\n")
+        within = np.arange(int(end[-1]) - (t1 - base)) - np.repeat(np.cumsum(ln) - ln, ln)
+        buf[np.repeat(end - ln - 1, ln) + within] = raw[np.repeat(start[base:t1].astype(np.int64), ln) + within]
+        out += buf.tobytes().decode("utf-8", "surrogatepass").split("\n")[:-1]
+        g0 = g1
+    return out
+
+
+# a polynomial hash of byte slices (uint64 arithmetic wraps around: hashing mod 2**64), checked byte by byte
+_SLICE_BASE = 0x9E3779B97F4A7C15
+
+
+def _slice_bytes(raw: np.ndarray, start: np.ndarray, length: np.ndarray) -> np.ndarray:
+    """The bytes of the slices ``raw[start:start + length]`` one after the other."""
+    ln = length.astype(np.int64)
+    ends = np.cumsum(ln)
+    return raw[np.repeat(start.astype(np.int64) - ends + ln, ln) + np.arange(int(ends[-1]) if len(ends) else 0)]
+
+
+def _powers(n: int) -> Tuple[np.ndarray, np.ndarray]:
+    """The first ``n`` powers of the hash's base and of its inverse (mod 2**64)."""
+    with np.errstate(over="ignore"):
+        up, down = np.full(max(n, 1), _SLICE_BASE, np.uint64), np.full(max(n, 1), pow(_SLICE_BASE, -1, 2 ** 64),
+                                                                      np.uint64)
+        up[0] = down[0] = 1
+        return np.cumprod(up, dtype=np.uint64), np.cumprod(down, dtype=np.uint64)
+
+
+def distinct_slices(raw: np.ndarray, start: np.ndarray, length: np.ndarray,
+                    chunk: int = 1 << 16) -> Optional[Tuple[np.ndarray, np.ndarray]]:
+    """(per slice ``raw[start:start + length]`` the number of its distinct bytes, numbered in order of first
+    occurrence; per number its first slice), ``chunk`` slices at a time: the slices of a chunk hashed (a
+    polynomial of their bytes), the hashes looked up among the distinct ones so far, and every slice checked
+    byte by byte against the first slice of its number.  None on a hash collision (two distinct slices
+    alike: the caller's exact way)."""
+    n = len(start)
+    ids = np.zeros(n, np.int64)
+    first = np.zeros(1024, np.int64)                 # per number its first slice (grown as needed)
+    known, known_id = np.zeros(0, np.uint64), np.zeros(0, np.int64)     # the hashes so far (sorted), their numbers
+    distinct = 0
+    up, down = _powers(0)
+    for a in range(0, n, chunk):
+        b = min(n, a + chunk)
+        st, ln = start[a:b].astype(np.int64), length[a:b].astype(np.int64)
+        data = _slice_bytes(raw, st, ln)
+        if len(up) < len(data) + 1:
+            up, down = _powers(2 * len(data) + 1)
+        ends = np.cumsum(ln)
+        with np.errstate(over="ignore"):
+            cum = np.zeros(len(data) + 1, np.uint64)
+            np.cumsum((data.astype(np.uint64) + np.uint64(1)) * up[:len(data)], out=cum[1:])
+            h = (cum[ends] - cum[ends - ln]) * down[ends - ln] * np.uint64(_SLICE_BASE) + ln.astype(np.uint64)
+        order = np.argsort(h)
+        hs = h[order]
+        new = np.ones(len(hs), bool)
+        np.not_equal(hs[1:], hs[:-1], out=new[1:])
+        uh = hs[new]
+        group = np.empty(len(h), np.int64)
+        group[order] = np.cumsum(new) - 1
+        ufirst = np.empty(len(uh), np.int64)
+        ufirst[group[::-1]] = np.arange(len(h) - 1, -1, -1)          # the first slice of each hash
+        where = np.searchsorted(known, uh)
+        at = np.minimum(where, max(len(known) - 1, 0))
+        seen = known[at] == uh if len(known) else np.zeros(len(uh), bool)
+        uid = np.empty(len(uh), np.int64)
+        uid[seen] = known_id[at[seen]]
+        fresh = np.flatnonzero(~seen)                  # in the order of their hashes
+        by_first = fresh[np.argsort(ufirst[fresh])]
+        uid[by_first] = np.arange(distinct, distinct + len(fresh))
+        if distinct + len(fresh) > len(first):
+            first = np.concatenate((first, np.zeros(max(len(first), len(fresh)), np.int64)))
+        first[distinct:distinct + len(fresh)] = ufirst[by_first] + a
+        distinct += len(fresh)
+        known = np.insert(known, where[fresh], uh[fresh])
+        known_id = np.insert(known_id, where[fresh], uid[fresh])
+        ids[a:b] = uid[group]
+        rep = first[ids[a:b]]                          # every slice as its number's first slice, byte for byte
+        if not np.array_equal(ln, length[rep]) or not np.array_equal(data, _slice_bytes(raw, start[rep], ln)):
+            return None
+    return ids, first[:distinct]

@@ -27,7 +27,7 @@ from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union
 import numpy as np
 from numpy.lib.stride_tricks import as_strided
 
-from ..core.arrays import unique
+from ..core.arrays import join_slices, ranges_tokens, unique
 from ..errors import Hint, InputError, OptionError, Part, TsEvalError
 from .source import (
     STDIN,
@@ -105,21 +105,11 @@ class ColumnFile:
 
     def joined(self, a: np.ndarray, b: np.ndarray) -> List[str]:
         """Per range the texts of tokens a[i]..b[i]-1 joined by one space (every range holds a token):
-        gathered into one buffer, decoded once and cut at the line ends between the ranges."""
+        :func:`join_slices` of the file's bytes."""
         raw, start, length = self.loaded()
         a, b = np.asarray(a, np.int64), np.asarray(b, np.int64)
-        if not len(a):
-            return []
-        n = b - a
-        ends = np.cumsum(n)
-        tok = np.repeat(a - ends + n, n) + np.arange(int(ends[-1]))
-        ln = length[tok].astype(np.int64)
-        end = np.cumsum(ln + 1)                   # each token then one byte: a space, a line end after a range
-        out = np.full(int(end[-1]), ord(" "), np.uint8)
-        out[end[ends - 1] - 1] = ord("\n")
-        within = np.arange(int(ln.sum())) - np.repeat(np.cumsum(ln) - ln, ln)
-        out[np.repeat(end - ln - 1, ln) + within] = raw[np.repeat(start[tok].astype(np.int64), ln) + within]
-        return out.tobytes().decode("utf-8").split("\n")[:-1]
+        tok = ranges_tokens(a, b)
+        return join_slices(raw, start[tok], length[tok], b - a)
 
     def token_bytes(self, a: int, b: int) -> np.ndarray:
         """The texts of tokens a..b-1 concatenated (uint8)."""
