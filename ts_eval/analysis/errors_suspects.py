@@ -30,6 +30,7 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple
 import numpy as np
 
 from ..comparison.results import Example
+from ..core.arrays import unique
 from ..core.corpus import Corpus, SpanSet
 from ..core.matching import Pairs, match
 from ..errors import OptionError
@@ -411,16 +412,33 @@ class _Piece:
             gkey[sel] = self.keys(self.gstart[sel], m)
         return glen, gkey
 
-    def unannotated(self, m: int, keys: np.ndarray) -> Tuple[np.ndarray, np.ndarray]:
+    def unannotated(self, m: int, keys: np.ndarray, sieve: _Sieve) -> Tuple[np.ndarray, np.ndarray]:
         """The windows of ``m`` tokens within a sentence, touching no gold span, whose key is among ``keys``
-        (sorted): their first tokens (in the whole corpus) and keys."""
+        (sorted; ``sieve`` made of them lets the few that may be through to the search): their first tokens (in
+        the whole corpus) and keys."""
         a = np.arange(max(0, self.n - m + 1))
         a = a[(a + m) <= self.end_tok[a]]                                       # within one sentence
         a = a[self.cum[a + m] == self.cum[a]]                                   # no gold token inside
         k = self.keys(a, m)
+        a, k = sieve.through(a, k)
         at = np.minimum(np.searchsorted(keys, k), max(len(keys) - 1, 0))
         hit = keys[at] == k if len(keys) else np.zeros(len(k), bool)
         return a[hit] + self.t0, k[hit]
+
+
+class _Sieve:
+    """A table of the top bits of some keys (8 slots a key at least): a key whose slot is empty is none of
+    them, so only the few others need a binary search among the keys."""
+
+    def __init__(self, keys: np.ndarray):
+        self.shift = np.uint64(64 - min(24, max(12, (8 * len(keys)).bit_length())))
+        self.table = np.zeros(1 << (64 - int(self.shift)), bool)
+        self.table[(keys >> self.shift).astype(np.intp)] = True
+
+    def through(self, a: np.ndarray, k: np.ndarray) -> Tuple[np.ndarray, np.ndarray]:
+        """The windows ``a`` and their keys ``k`` that may be among the keys."""
+        keep = self.table[(k >> self.shift).astype(np.intp)]
+        return a[keep], k[keep]
 
 
 def unannotated_inconsistencies(corpus: Corpus, texts: Texts, top: Optional[int],
@@ -440,12 +458,13 @@ def unannotated_inconsistencies(corpus: Corpus, texts: Texts, top: Optional[int]
         keys.append(gkey_p)
     glen, gkey = np.concatenate(lens), np.concatenate(keys)
     lengths = np.unique(glen).tolist()
-    wanted = {m: np.unique(gkey[glen == m]) for m in lengths}         # sorted, for a binary search per window
+    wanted = {m: unique(gkey[glen == m]) for m in lengths}         # sorted, for a binary search per window
+    sieves = {m: _Sieve(wanted[m]) for m in lengths}
     hits: Dict[int, List[Tuple[np.ndarray, np.ndarray]]] = {m: [] for m in lengths}
     for t0, t1 in pieces:
         piece = _Piece(corpus, codes, t0, t1)
         for m in lengths:
-            hits[m].append(piece.unannotated(m, wanted[m]))
+            hits[m].append(piece.unannotated(m, wanted[m], sieves[m]))
     hs = np.concatenate([h[0] for m in lengths for h in hits[m]])
     hk = np.concatenate([h[1] for m in lengths for h in hits[m]])
     # group by context key; verify tokens exactly (hash collisions would only add candidates)
