@@ -14,7 +14,8 @@ from ts_eval.analysis import errors_suspects
 from ts_eval.analysis.errors_text import Shifted, Texts, range_strings
 from ts_eval.core import arrays
 
-WORDS = ["Paris", "paris", "ΟΔΟΣ", "Straße", "東京", "é", "-", "ab", "ba", "İstanbul", "x", "ΣΑΣ"]
+WORDS = ["Paris", "paris", "ΟΔΟΣ", "Straße", "東京", "é", "-", "ab", "ba", "İstanbul", "x", "ΣΑΣ", "abcdefgh",
+         "bacdefgh", "Zürich-Nord"]
 
 
 def _corpus(tmp_path, seed: int, n: int, delimiter=None):
@@ -52,11 +53,18 @@ def test_distinct_slices_number_the_texts_in_order_of_first_occurrence(chunk):
 
 
 def test_a_hash_collision_is_caught_byte_for_byte(monkeypatch):
-    # base 1: a text's hash is the sum of its bytes, so "ab" and "ba" collide
+    # base 1: a text's hash is the sum of its bytes, so "abcdefgh" and "bacdefgh" collide (texts of at most 7
+    # bytes are their own keys: "ab" and "ba" do not)
     monkeypatch.setattr(arrays, "_SLICE_BASE", 1)
-    raw = np.frombuffer(b"ab ba ab", np.uint8)
-    assert arrays.distinct_slices(raw, np.array([0, 3, 6]), np.array([2, 2, 2])) is None
-    assert arrays.distinct_slices(raw, np.array([0, 6]), np.array([2, 2]))[0].tolist() == [0, 0]
+    raw = np.frombuffer(b"abcdefgh bacdefgh ab ba", np.uint8)
+    assert arrays.distinct_slices(raw, np.array([0, 9]), np.array([8, 8])) is None
+    assert arrays.distinct_slices(raw, np.array([0, 18, 21, 0]), np.array([8, 2, 2, 8]))[0].tolist() == [0, 1, 2, 0]
+
+
+def test_short_texts_at_the_end_of_the_bytes_are_read_whole():
+    raw = np.frombuffer(b"abc de abc fgh de", np.uint8)
+    ids, first = arrays.distinct_slices(raw, np.array([0, 4, 7, 11, 15]), np.array([3, 2, 3, 3, 2]), 2)
+    assert ids.tolist() == [0, 1, 0, 2, 1] and first.tolist() == [0, 1, 3]
 
 
 @pytest.mark.parametrize("collide", [False, True])
@@ -67,6 +75,7 @@ def test_a_column_files_token_texts_are_numbered_as_text_by_text(tmp_path, monke
         monkeypatch.setattr(arrays, "_SLICE_BASE", 1)
     monkeypatch.setattr(at, "TEXT_CHUNK", 3)
     toks, corpus = _corpus(tmp_path, 3, 40)
+    assert (arrays.distinct_slices(*corpus.tokens.__self__.loaded(), 3) is None) == collide
     tokens, ids, distinct = at.token_texts(corpus)
     want, want_distinct = _by_dict(toks)
     assert ids.tolist() == want and distinct == want_distinct and ids.dtype == np.int32

@@ -89,30 +89,57 @@ def _powers(n: int) -> Tuple[np.ndarray, np.ndarray]:
         return np.cumprod(up, dtype=np.uint64), np.cumprod(down, dtype=np.uint64)
 
 
+_LOW = np.array([(1 << (8 * k)) - 1 for k in range(8)], np.uint64)
+_LONG = np.uint64(1 << 63)
+
+
+def _slice_keys(raw: np.ndarray, start: np.ndarray, length: np.ndarray, short: np.ndarray,
+                up: np.ndarray, down: np.ndarray) -> np.ndarray:
+    """Per slice a key: a ``short`` slice (at most 7 bytes) its bytes and its length in the top byte (equal keys,
+    equal slices); another a polynomial hash of its bytes with the top bit set (equal slices, equal keys)."""
+    key = np.empty(len(start), np.uint64)
+    st, ln = start[short], length[short]
+    inside = st + 8 <= len(raw)                 # 8 bytes from the slice's start are in the bytes: one read
+    words = np.zeros(len(st), np.uint64)
+    if inside.any():
+        windows = np.lib.stride_tricks.as_strided(raw, shape=(len(raw) - 7, 8), strides=(1, 1)).view("<u8")[:, 0]
+        words[inside] = windows[st[inside]]
+    for k in np.flatnonzero(~inside).tolist():
+        words[k] = int.from_bytes(raw[st[k]:st[k] + ln[k]].tobytes(), "little")
+    key[short] = (words & _LOW[ln]) | (ln.astype(np.uint64) << np.uint64(56))
+    st, ln = start[~short], length[~short]
+    data = _slice_bytes(raw, st, ln)
+    ends = np.cumsum(ln)
+    with np.errstate(over="ignore"):
+        cum = np.zeros(len(data) + 1, np.uint64)
+        np.cumsum((data.astype(np.uint64) + np.uint64(1)) * up[:len(data)], out=cum[1:])
+        h = (cum[ends] - cum[ends - ln]) * down[ends - ln] * np.uint64(_SLICE_BASE) + ln.astype(np.uint64)
+    key[~short] = h | _LONG
+    return key
+
+
 def distinct_slices(raw: np.ndarray, start: np.ndarray, length: np.ndarray,
                     chunk: int = 1 << 16) -> Optional[Tuple[np.ndarray, np.ndarray]]:
     """(per slice ``raw[start:start + length]`` the number of its distinct bytes, numbered in order of first
-    occurrence; per number its first slice), ``chunk`` slices at a time: the slices of a chunk hashed (a
-    polynomial of their bytes), the hashes looked up among the distinct ones so far, and every slice checked
-    byte by byte against the first slice of its number.  None on a hash collision (two distinct slices
-    alike: the caller's exact way)."""
+    occurrence; per number its first slice), ``chunk`` slices at a time: each slice of a chunk made a key (a
+    slice of at most 7 bytes its bytes, a longer one a polynomial hash of its bytes), the keys looked up among
+    the distinct ones so far, and every longer slice checked byte by byte against the first slice of its
+    number.  None on a hash collision (two distinct slices alike: the caller's exact way)."""
     n = len(start)
     ids = np.zeros(n, np.int64)
     first = np.zeros(1024, np.int64)                 # per number its first slice (grown as needed)
-    known, known_id = np.zeros(0, np.uint64), np.zeros(0, np.int64)     # the hashes so far (sorted), their numbers
+    known, known_id = np.zeros(0, np.uint64), np.zeros(0, np.int64)     # the keys so far (sorted), their numbers
     distinct = 0
+    words = raw.dtype == np.uint8 and raw.ndim == 1 and raw.strides == (1,)    # 8 bytes read at once
     up, down = _powers(0)
     for a in range(0, n, chunk):
         b = min(n, a + chunk)
         st, ln = start[a:b].astype(np.int64), length[a:b].astype(np.int64)
-        data = _slice_bytes(raw, st, ln)
-        if len(up) < len(data) + 1:
-            up, down = _powers(2 * len(data) + 1)
-        ends = np.cumsum(ln)
-        with np.errstate(over="ignore"):
-            cum = np.zeros(len(data) + 1, np.uint64)
-            np.cumsum((data.astype(np.uint64) + np.uint64(1)) * up[:len(data)], out=cum[1:])
-            h = (cum[ends] - cum[ends - ln]) * down[ends - ln] * np.uint64(_SLICE_BASE) + ln.astype(np.uint64)
+        short = ln <= 7 if words else np.zeros(len(ln), bool)
+        total = int(ln[~short].sum())
+        if len(up) < total + 1:
+            up, down = _powers(2 * total + 1)
+        h = _slice_keys(raw, st, ln, short, up, down)
         order = np.argsort(h)
         hs = h[order]
         new = np.ones(len(hs), bool)
@@ -121,13 +148,13 @@ def distinct_slices(raw: np.ndarray, start: np.ndarray, length: np.ndarray,
         group = np.empty(len(h), np.int64)
         group[order] = np.cumsum(new) - 1
         ufirst = np.empty(len(uh), np.int64)
-        ufirst[group[::-1]] = np.arange(len(h) - 1, -1, -1)          # the first slice of each hash
+        ufirst[group[::-1]] = np.arange(len(h) - 1, -1, -1)          # the first slice of each key
         where = np.searchsorted(known, uh)
         at = np.minimum(where, max(len(known) - 1, 0))
         seen = known[at] == uh if len(known) else np.zeros(len(uh), bool)
         uid = np.empty(len(uh), np.int64)
         uid[seen] = known_id[at[seen]]
-        fresh = np.flatnonzero(~seen)                  # in the order of their hashes
+        fresh = np.flatnonzero(~seen)                  # in the order of their keys
         by_first = fresh[np.argsort(ufirst[fresh])]
         uid[by_first] = np.arange(distinct, distinct + len(fresh))
         if distinct + len(fresh) > len(first):
@@ -137,7 +164,9 @@ def distinct_slices(raw: np.ndarray, start: np.ndarray, length: np.ndarray,
         known = np.insert(known, where[fresh], uh[fresh])
         known_id = np.insert(known_id, where[fresh], uid[fresh])
         ids[a:b] = uid[group]
-        rep = first[ids[a:b]]                          # every slice as its number's first slice, byte for byte
-        if not np.array_equal(ln, length[rep]) or not np.array_equal(data, _slice_bytes(raw, start[rep], ln)):
+        long = ~short                                  # every longer slice as its number's first slice, byte for byte
+        rep = first[ids[a:b][long]]
+        if not np.array_equal(ln[long], length[rep]) or not np.array_equal(
+                _slice_bytes(raw, st[long], ln[long]), _slice_bytes(raw, start[rep], ln[long])):
             return None
     return ids, first[:distinct]
