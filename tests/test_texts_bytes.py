@@ -128,3 +128,28 @@ def test_the_sieve_lets_every_key_through():
     a, kept = sieve.through(np.arange(len(k)), k)
     assert np.array_equal(kept, k[a]) and set(keys.tolist()) <= set(kept.tolist())
     assert len(kept) < len(keys) + len(others) // 4            # most others stop at the sieve
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_the_unannotated_strings_are_those_found_without_the_filters(tmp_path, monkeypatch, seed):
+    """The first/last-token filter and the sieve drop only windows no gold span's key has: the unannotated
+    strings (all of them, with their examples) are those of every window hashed and looked up."""
+    rng = np.random.default_rng(seed)
+    words = ["the", "New", "York", "times", "in", "new", "york", "Paris", "."]
+    lines = []
+    for _ in range(300):
+        w = words[int(rng.integers(0, len(words)))]
+        tag = "B-LOC" if w in ("New", "Paris") and rng.random() < 0.5 else ("I-LOC" if w == "York" and
+                                                                           lines and "LOC" in lines[-1] else "O")
+        lines.append(f"{w} {tag} O")
+        if rng.random() < 0.1:
+            lines.append("")
+    corpus = ts_eval.io.read_conll(write(tmp_path / "u.conll", "\n".join(lines) + "\n"), gold_column=2,
+                                   system_columns=[3], names=["a"])
+    got = errors_suspects.unannotated_inconsistencies(corpus, Texts(corpus), None, 2)
+    codes_all = lambda codes, first, last: (np.ones(int(codes.max()) + 1, bool),) * 2    # noqa: E731
+    monkeypatch.setattr(errors_suspects, "_ends", codes_all)
+    monkeypatch.setattr(errors_suspects._Sieve, "through", lambda self, a, k: (a, k))
+    want = errors_suspects.unannotated_inconsistencies(corpus, Texts(corpus), None, 2)
+    assert got[0] == want[0] > 0
+    assert [x.to_dict() for x in got[1]] == [x.to_dict() for x in want[1]]

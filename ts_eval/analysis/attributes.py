@@ -141,13 +141,20 @@ class Text:
         self.cache: Dict[Tuple[int, int], Tuple[Tuple[np.ndarray, np.ndarray], SpanSet]] = {}
 
     def class_counts(self, start: np.ndarray, last: np.ndarray) -> np.ndarray:
-        """(4, spans): the tokens of each letter class from ``start`` to ``last`` (inclusive)."""
-        out = np.zeros((4, len(start)), np.int64)
-        cum = np.zeros(len(self.letter_class) + 1, np.int32 if len(self.letter_class) < 2 ** 31 else np.int64)
-        for k in range(4):
-            np.cumsum(self.letter_class == k, out=cum[1:])
-            out[k] = cum[last + 1] - cum[start]
-        return out
+        """(4, spans): the tokens of each letter class from ``start`` to ``last`` (inclusive), read from the
+        spans' tokens (about :data:`TEXT_CHUNK` at a time), not from every token of the corpus."""
+        start, last = np.asarray(start, np.int64), np.asarray(last, np.int64)
+        out = np.zeros((len(start), 4), np.int64)
+        ends = np.cumsum(last - start + 1)
+        a = 0
+        while a < len(start):
+            b = max(int(np.searchsorted(ends, (ends[a - 1] if a else 0) + TEXT_CHUNK, side="right")), a + 1)
+            cls = self.letter_class[ranges_tokens(start[a:b], last[a:b] + 1)]
+            span = np.repeat(np.arange(b - a), last[a:b] - start[a:b] + 1)
+            out[a:b] = np.bincount(span * 4 + cls, minlength=4 * (b - a)).reshape(b - a, 4)
+            a = b
+        counts: np.ndarray = out.T
+        return counts
 
     def strings(self, spans: SpanSet) -> List[str]:
         """Each span's tokens joined by one space, lower-cased."""
@@ -305,7 +312,10 @@ def span_chars(corpus: Corpus, spans: SpanSet, text: Optional[Text] = None) -> n
 
 
 def span_label(corpus: Corpus, spans: SpanSet, text: Optional[Text] = None) -> np.ndarray:
-    return np.array([corpus.labels[k] for k in spans.label.tolist()], dtype=object)
+    labels = np.empty(len(corpus.labels), object)
+    labels[:] = corpus.labels
+    out: np.ndarray = labels[spans.label]
+    return out
 
 
 def span_shape(corpus: Corpus, spans: SpanSet, text: Optional[Text] = None) -> np.ndarray:

@@ -412,11 +412,16 @@ class _Piece:
             gkey[sel] = self.keys(self.gstart[sel], m)
         return glen, gkey
 
-    def unannotated(self, m: int, keys: np.ndarray, sieve: _Sieve) -> Tuple[np.ndarray, np.ndarray]:
+    def unannotated(self, m: int, keys: np.ndarray, ends: Tuple[np.ndarray, np.ndarray],
+                    sieve: _Sieve) -> Tuple[np.ndarray, np.ndarray]:
         """The windows of ``m`` tokens within a sentence, touching no gold span, whose key is among ``keys``
-        (sorted; ``sieve`` made of them lets the few that may be through to the search): their first tokens (in
-        the whole corpus) and keys."""
-        a = np.arange(max(0, self.n - m + 1))
+        (sorted): their first tokens (in the whole corpus) and keys.  Only windows whose first and last token
+        (lower-cased) are among ``ends`` (per lower-cased token whether it is the first, the last token of a
+        gold span of ``m`` tokens) are hashed, and only those of their keys that pass ``sieve`` (made of
+        ``keys``) are looked up."""
+        first, last = ends
+        a = np.flatnonzero(first[self.codes[:max(0, self.n - m + 1)]])
+        a = a[last[self.codes[a + m - 1]]]
         a = a[(a + m) <= self.end_tok[a]]                                       # within one sentence
         a = a[self.cum[a + m] == self.cum[a]]                                   # no gold token inside
         k = self.keys(a, m)
@@ -441,6 +446,15 @@ class _Sieve:
         return a[keep], k[keep]
 
 
+def _ends(codes: np.ndarray, first: np.ndarray, last: np.ndarray) -> Tuple[np.ndarray, np.ndarray]:
+    """Per lower-cased token (its id in ``codes``) whether it is the ``first`` token of a gold span, the ``last``."""
+    size = int(codes.max()) + 1 if len(codes) else 1
+    starts, ends = np.zeros(size, bool), np.zeros(size, bool)
+    starts[codes[first]] = True
+    ends[codes[last]] = True
+    return starts, ends
+
+
 def unannotated_inconsistencies(corpus: Corpus, texts: Texts, top: Optional[int],
                                 window: int) -> Tuple[int, List[Inconsistency]]:
     """Gold strings in a context where they are a gold span in one place and touch no gold span in
@@ -459,12 +473,13 @@ def unannotated_inconsistencies(corpus: Corpus, texts: Texts, top: Optional[int]
     glen, gkey = np.concatenate(lens), np.concatenate(keys)
     lengths = np.unique(glen).tolist()
     wanted = {m: unique(gkey[glen == m]) for m in lengths}         # sorted, for a binary search per window
+    ends = {m: _ends(codes, gold.start[glen == m], gold.last[glen == m]) for m in lengths}
     sieves = {m: _Sieve(wanted[m]) for m in lengths}
     hits: Dict[int, List[Tuple[np.ndarray, np.ndarray]]] = {m: [] for m in lengths}
     for t0, t1 in pieces:
         piece = _Piece(corpus, codes, t0, t1)
         for m in lengths:
-            hits[m].append(piece.unannotated(m, wanted[m], sieves[m]))
+            hits[m].append(piece.unannotated(m, wanted[m], ends[m], sieves[m]))
     hs = np.concatenate([h[0] for m in lengths for h in hits[m]])
     hk = np.concatenate([h[1] for m in lengths for h in hits[m]])
     # group by context key; verify tokens exactly (hash collisions would only add candidates)
