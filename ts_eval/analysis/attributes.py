@@ -279,7 +279,7 @@ def token_texts(corpus: Corpus) -> Tuple[Tokens, np.ndarray, List[str]]:
             token_id = np.fromiter((ids.setdefault(t, len(ids)) for t in texts), np.int64, n)
             distinct = list(ids)
         if len(distinct) < 2 ** 31:
-            token_id = token_id.astype(np.int32)
+            token_id = token_id.astype(np.int32, copy=False)
         got = _TOKENS[corpus] = (Tokens(token_id, distinct), token_id, distinct)
     return got
 

@@ -120,13 +120,13 @@ def _slice_keys(raw: np.ndarray, start: np.ndarray, length: np.ndarray, short: n
 
 def distinct_slices(raw: np.ndarray, start: np.ndarray, length: np.ndarray,
                     chunk: int = 1 << 16) -> Optional[Tuple[np.ndarray, np.ndarray]]:
-    """(per slice ``raw[start:start + length]`` the number of its distinct bytes, numbered in order of first
-    occurrence; per number its first slice), ``chunk`` slices at a time: each slice of a chunk made a key (a
-    slice of at most 7 bytes its bytes, a longer one a polynomial hash of its bytes), the keys looked up among
-    the distinct ones so far, and every longer slice checked byte by byte against the first slice of its
-    number.  None on a hash collision (two distinct slices alike: the caller's exact way)."""
+    """(per slice ``raw[start:start + length]`` the number of its distinct bytes, in order of first occurrence
+    (int32 below 2**31 slices); per number its first slice), ``chunk`` slices at a time: each slice of a chunk
+    made a key (a slice of at most 7 bytes its bytes, a longer one a polynomial hash of its bytes), the keys
+    looked up among the distinct ones so far, and every longer slice checked byte by byte against the first
+    slice of its number.  None on a hash collision (two distinct slices alike: the caller's exact way)."""
     n = len(start)
-    ids = np.zeros(n, np.int64)
+    ids = np.zeros(n, np.int32 if n < 2 ** 31 else np.int64)     # (numbers below n)
     first = np.zeros(1024, np.int64)                 # per number its first slice (grown as needed)
     known, known_id = np.zeros(0, np.uint64), np.zeros(0, np.int64)     # the keys so far (sorted), their numbers
     distinct = 0
