@@ -121,20 +121,23 @@ class BucketRows:
         mult = np.zeros(D + 1, np.uint64)
         mult[:D] = hash_multipliers(D)
         rows = rows or max(1, WINDOW // (D + 1))
-        key = np.int32 if rows * (D + 1) < 2 ** 31 else np.int64
 
         def window(c: int, pieces: List[Tuple[np.ndarray, np.ndarray]]) -> Tuple[np.ndarray, np.ndarray]:
             m = max(0, min(rows, n - c * rows))
-            e = concatenated([p[0] for p in pieces], np.zeros(0, np.int64))
-            row = concatenated([p[1] for p in pieces], np.zeros(0, np.int64)).astype(key) - key(c * rows)
+            e = pieces[0][0] if len(pieces) == 1 else concatenated([p[0] for p in pieces], np.zeros(0, np.int64))
+            row = (pieces[0][1] if len(pieces) == 1 else
+                   concatenated([p[1] for p in pieces], np.zeros(0, np.int64))).astype(np.intp)
+            if c:
+                row -= c * rows
             col, w = to[st.entry_col[e]], st.entry_weight[e]
             h = np.zeros(m, np.uint64)
             if len(row):
                 cuts = np.flatnonzero(np.r_[True, row[1:] != row[:-1]])
                 with np.errstate(over="ignore"):        # sums modulo 2**64
-                    h[row[cuts]] = np.add.reduceat(mult[col] * w.astype(np.uint64), cuts)
-            X = np.bincount(row * key(D + 1) + col, weights=w.astype(np.float64), minlength=m * (D + 1))
-            X = X[:m * (D + 1)].reshape(m, D + 1)
+                    h[row[cuts]] = np.add.reduceat(np.multiply(mult[col], w, dtype=np.uint64, casting="unsafe"), cuts)
+            row *= D + 1
+            row += col
+            X = np.bincount(row, weights=w.astype(np.float64), minlength=m * (D + 1))[:m * (D + 1)].reshape(m, D + 1)
             X[:, D] = 0.0       # the columns no model reads: the last column kept (contiguous rows), 0
             return X, h
 

@@ -17,7 +17,6 @@ from __future__ import annotations
 from typing import Callable, List, Optional, Tuple
 
 import numpy as np
-from scipy import sparse
 
 from ..ranking.rows import bootstrap_weights
 from ..ranking.statistics import exact_float32
@@ -148,10 +147,8 @@ class Job:
         if not self.n:
             return
         exact = np.float32 if len(WT) < 2 ** 24 else np.float64      # a sum of weights is at most the sentences
-        # each distinct row's sentences' weights summed: a (rows x sentences) matrix of ones times the weights
-        bounds = np.r_[self.starts, self.n]
-        ones = sparse.csr_matrix((np.ones(self.n, exact), self.sentences, bounds), shape=(len(self.starts), len(WT)))
-        per_row = np.asarray(ones @ WT.astype(exact, copy=False))     # (rows, resamples)
+        # each distinct row's sentences' weights summed (whole numbers: the same sums in any order)
+        per_row = np.add.reduceat(WT.astype(exact, copy=False)[self.sentences], self.starts, axis=0)
         out = self.products[r0:r0 + per_row.shape[1]]
         # whole numbers: exact in float64, and in float32 (twice as fast) while every partial sum, at most the
         # largest |value| times a resample's weight of the bucket, stays below 2**24
