@@ -14,7 +14,7 @@ from .resampling import hash_multipliers
 #: entries of a span bucket looked at and held at a time
 ENTRY_CHUNK = 1 << 20
 #: values of a span bucket's rows counted at a time (8 bytes each) by :meth:`BucketRows.grouped_rows`
-WINDOW = 1 << 22
+WINDOW = 1 << 20
 
 
 def _cut(row: np.ndarray, rows: int) -> Iterator[Tuple[int, int]]:

@@ -146,9 +146,12 @@ class Job:
         them (sentences x resamples: a sentence's weights side by side)."""
         if not self.n:
             return
+        from scipy import sparse  # (here: a command without resamples does without it)
         exact = np.float32 if len(WT) < 2 ** 24 else np.float64      # a sum of weights is at most the sentences
-        # each distinct row's sentences' weights summed (whole numbers: the same sums in any order)
-        per_row = np.add.reduceat(WT.astype(exact, copy=False)[self.sentences], self.starts, axis=0)
+        # each distinct row's sentences' weights summed: a (rows x sentences) matrix of ones times the weights
+        bounds = np.r_[self.starts, self.n]
+        ones = sparse.csr_matrix((np.ones(self.n, exact), self.sentences, bounds), shape=(len(self.starts), len(WT)))
+        per_row = np.asarray(ones @ WT.astype(exact, copy=False))     # (rows, resamples)
         out = self.products[r0:r0 + per_row.shape[1]]
         # whole numbers: exact in float64, and in float32 (twice as fast) while every partial sum, at most the
         # largest |value| times a resample's weight of the bucket, stays below 2**24
