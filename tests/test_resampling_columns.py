@@ -29,7 +29,7 @@ def test_fractions_and_a_hash_that_meets_are_sorted_as_before(monkeypatch):
     table = np.array([[0.5, 0.5, 1.0], [2.0, 2.0, 1.0]])
     first, inverse = resampling.distinct_columns(table)
     assert inverse[0] == inverse[1] != inverse[2]
-    monkeypatch.setattr(resampling, "row_hashes", lambda rows, whole: np.zeros(len(rows), np.uint64))
+    monkeypatch.setattr(resampling, "hash_multipliers", lambda k: np.zeros(k, np.uint64))
     table = np.array([[1.0, 1.0, 2.0], [3.0, 3.0, 1.0]])
     first, inverse = resampling.distinct_columns(table)       # every hash the same: the columns are told apart
     np.testing.assert_array_equal(table[:, first[inverse]], table)
@@ -59,7 +59,7 @@ def test_a_block_multiplied_in_float32_gives_the_float64_products(low):
     sentences = np.sort(rng.choice(S, size=200, replace=False))
     got: list = []
     groups = (np.arange(12), np.arange(12), np.arange(12), np.zeros(0, np.intp))
-    job = resampling.Job(sentences, ids, table.__getitem__, table[ids].sum(0), groups, R, got.append, keep=True)
+    job = resampling.Job(sentences, ids, table.__getitem__, table[ids].sum(0), groups, R, got.append)
     WT = rng.integers(0, 4, size=(S, R)).astype(np.float32)
     job.add(WT, 0)
     job.finish()
@@ -89,8 +89,7 @@ def test_a_job_that_holds_its_columns_lets_its_rows_go_and_is_done_after_the_las
     got: list = []
     groups = (np.arange(6), np.arange(6), np.arange(6), np.zeros(0, np.intp))
     rs = resampling.Resampling(80, 10, seed=4, blockwise=True)
-    rs.register(resampling.Job(np.arange(60), ids, table.__getitem__, table[ids].sum(0), groups, 10, got.append,
-                               keep=True))
+    rs.register(resampling.Job(np.arange(60), ids, table.__getitem__, table[ids].sum(0), groups, 10, got.append))
     expected_rows = table[ids]
     del table
     gc.collect()
@@ -99,3 +98,57 @@ def test_a_job_that_holds_its_columns_lets_its_rows_go_and_is_done_after_the_las
     rs.run()
     W = resampling.bootstrap_weights(np.random.default_rng(np.random.SeedSequence(4).spawn(2)[0]), 10, 80)
     np.testing.assert_array_equal(got[0], W[:, :60] @ expected_rows)
+
+
+def _bucket_rows():
+    """A bucket of spans of a small corpus (every span in bucket 0) and its rows counted densely."""
+    from test_analyze_fast import _statistics
+
+    from ts_eval.analysis import bucket_rows
+    from ts_eval.core.sequences import from_spans
+
+    gold = [[("PER", 0, 2), ("LOC", 3, 4)], [("ORG", 1, 3)], [("PER", 0, 1)], [("PER", 0, 2), ("LOC", 3, 4)], []]
+    a = [[("PER", 0, 2)], [("ORG", 1, 3)], [("LOC", 0, 1)], [("PER", 0, 2)], [("MISC", 2, 3)]]
+    b = [[("PER", 0, 2), ("LOC", 3, 4)], [("ORG", 1, 2)], [("PER", 0, 1)], [("PER", 0, 2), ("LOC", 3, 4)], []]
+    corpus = from_spans([5, 4, 2, 5, 3], gold, {"a": a, "b": b})
+    s = _statistics(corpus)
+    rows = bucket_rows.BucketRows(s, np.zeros(int(s.span_offset[-1]), np.int64), None, 1)
+    X, _ = rows.rows(0)
+    return s, rows, X
+
+
+@pytest.mark.parametrize("window", [0, 1, 2])
+def test_a_span_buckets_distinct_rows_are_told_apart_when_every_hash_meets(monkeypatch, window):
+    """grouped_rows sums each row's hash from its entries and compares a row with the first row of its hash
+    only: with every hash the same, every row is still its own values, and equal rows are one row."""
+    from ts_eval.analysis import bucket_rows
+
+    s, rows, X = _bucket_rows()
+    expected = resampling.grouped(X, s.groups)
+    sentences, chunks = rows.entry_chunks(0)
+    table, ids = rows.grouped_rows(chunks, len(sentences), s.groups, rows=window)
+    assert table[ids].tolist() == expected.tolist() and len(table) == len(np.unique(expected, axis=0))
+    monkeypatch.setattr(bucket_rows, "hash_multipliers", lambda k: np.zeros(k, np.uint64))
+    table, ids = rows.grouped_rows(chunks, len(sentences), s.groups, rows=window)
+    assert table[ids].tolist() == expected.tolist()
+    assert len(table) >= len(np.unique(expected, axis=0)) and ids.tolist()[0] == 0
+
+
+@pytest.mark.parametrize("probe", [None, 0.0])
+def test_a_jobs_distinct_columns_when_every_columns_hash_meets(monkeypatch, probe):
+    """A job groups its equal columns by an exact product with whole numbers (every column's sum below 2**24);
+    columns whose products meet are compared value for value: the sums are those of every sentence."""
+    rng = np.random.default_rng(2)
+    base = rng.integers(0, 4, size=(12, 5)).astype(np.float64)
+    table = base[:, [0, 1, 1, 2, 3, 0, 4, 4]]
+    if probe is not None:
+        monkeypatch.setattr(resampling, "_PROBES", np.full(10, probe))
+    ids = rng.integers(0, 12, size=30)
+    groups = (np.arange(8), np.arange(8), np.arange(8), np.zeros(0, np.intp))
+    got: list = []
+    job = resampling.Job(np.arange(30), ids, table.__getitem__, table[ids].sum(0), groups, 4, got.append)
+    assert len(job.first) == len(np.unique(table[np.unique(ids)].T, axis=0))
+    WT = rng.integers(0, 3, size=(30, 4)).astype(np.float32)
+    job.add(WT, 0)
+    job.finish()
+    np.testing.assert_array_equal(got[0], WT.T.astype(np.float64) @ table[ids])

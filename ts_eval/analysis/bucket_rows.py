@@ -3,15 +3,25 @@ statistics' distinct rows, a span attribute's from the span contributions (the e
 entries at a time."""
 from __future__ import annotations
 
-from typing import Any, Callable, Iterator, Optional, Tuple
+from typing import Any, Callable, Iterator, List, Optional, Tuple
 
 import numpy as np
 
 from ..ranking.rows import distinct_of
 from .corpus_blocks import concatenated
+from .resampling import hash_multipliers
 
 #: entries of a span bucket looked at and held at a time
 ENTRY_CHUNK = 1 << 20
+#: values of a span bucket's rows counted at a time (8 bytes each) by :meth:`BucketRows.grouped_rows`
+WINDOW = 1 << 20
+
+
+def _cut(row: np.ndarray, rows: int) -> Iterator[Tuple[int, int]]:
+    """(lo, hi): the runs of ``row`` (ascending) in one window of ``rows`` rows."""
+    win = row // rows
+    cuts = np.flatnonzero(np.r_[True, win[1:] != win[:-1], True]) if len(row) else np.zeros(1, np.intp)
+    return zip(cuts[:-1].tolist(), cuts[1:].tolist())
 
 
 class BucketRows:
@@ -95,14 +105,57 @@ class BucketRows:
         return self._mapped(chunks or (lambda: iter([(e, row)])), n, to, sign, len(a_cols), rows)
 
     def grouped_rows(self, chunks: Callable[[], Iterator[Tuple[np.ndarray, np.ndarray]]], n: int,
-                     groups: Tuple[np.ndarray, ...], rows: int = 1 << 13) -> Tuple[np.ndarray, np.ndarray]:
+                     groups: Tuple[np.ndarray, ...], rows: int = 0) -> Tuple[np.ndarray, np.ndarray]:
         """(table, ids): the columns the bootstrap multiplies (:func:`ts_eval.analysis.resampling.grouped`) of the
-        n rows the entries of ``chunks()`` make (:meth:`entry_chunks`), as their distinct rows and every row's
-        number."""
+        n rows the entries of ``chunks()`` make (:meth:`entry_chunks`; whole-number weights, in row order), as their
+        distinct rows (in order of first use) and every row's number; ``rows`` rows at a time (0: as many as
+        :data:`WINDOW` values hold).  A row's hash is summed from its entries (a sum of the values times fixed
+        numbers, :func:`~ts_eval.analysis.resampling.hash_multipliers`: no dense rows are hashed), and only a row
+        whose hash an earlier row has is compared with that row, value for value (a row whose hash is another
+        row's is kept again)."""
+        st = self.st
         perm, starts = groups[0], groups[1]
-        to = np.full(self.st.C, -1, np.int64)
+        D = len(starts)
+        to = np.full(st.C, D, np.int32)         # a column no model reads goes to column D, left out
         to[perm] = np.cumsum(np.isin(np.arange(len(perm)), starts)) - 1
-        return self._mapped(chunks, n, to, np.ones(self.st.C), len(starts), rows)
+        mult = np.zeros(D + 1, np.uint64)
+        mult[:D] = hash_multipliers(D)
+        rows = rows or max(1, WINDOW // (D + 1))
+
+        def window(c: int, pieces: List[Tuple[np.ndarray, np.ndarray]]) -> Tuple[np.ndarray, np.ndarray]:
+            m = max(0, min(rows, n - c * rows))
+            e = pieces[0][0] if len(pieces) == 1 else concatenated([p[0] for p in pieces], np.zeros(0, np.int64))
+            row = (pieces[0][1] if len(pieces) == 1 else
+                   concatenated([p[1] for p in pieces], np.zeros(0, np.int64))).astype(np.intp)
+            if c:
+                row -= c * rows
+            col, w = to[st.entry_col[e]], st.entry_weight[e]
+            h = np.zeros(m, np.uint64)
+            if len(row):
+                cuts = np.flatnonzero(np.r_[True, row[1:] != row[:-1]])
+                with np.errstate(over="ignore"):        # sums modulo 2**64
+                    h[row[cuts]] = np.add.reduceat(np.multiply(mult[col], w, dtype=np.uint64, casting="unsafe"), cuts)
+            row *= D + 1
+            row += col
+            X = np.bincount(row, weights=w.astype(np.float64), minlength=m * (D + 1))[:m * (D + 1)].reshape(m, D + 1)
+            X[:, D] = 0.0       # the columns no model reads: the last column kept (contiguous rows), 0
+            return X, h
+
+        def windows() -> Iterator[Tuple[np.ndarray, np.ndarray]]:
+            c = 0
+            pieces: List[Tuple[np.ndarray, np.ndarray]] = []
+            for e, row in chunks():
+                for lo, hi in _cut(row, rows):
+                    while c < row[lo] // rows:
+                        yield window(c, pieces)
+                        c, pieces = c + 1, []
+                    pieces.append((e[lo:hi], row[lo:hi]))
+            while c * rows < n or pieces:
+                yield window(c, pieces)
+                c, pieces = c + 1, []
+
+        table, ids = distinct_of(windows(), D + 1, np.float64, hashed=True)
+        return table[:, :D], ids
 
     def _mapped(self, chunks: Callable[[], Iterator[Tuple[np.ndarray, np.ndarray]]], n: int, to: np.ndarray,
                 sign: np.ndarray, D: int, rows: int) -> Tuple[np.ndarray, np.ndarray]:

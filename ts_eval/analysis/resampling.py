@@ -17,9 +17,8 @@ from __future__ import annotations
 from typing import Callable, List, Optional, Tuple
 
 import numpy as np
-from scipy import sparse
 
-from ..ranking.rows import bootstrap_weights, row_hashes
+from ..ranking.rows import bootstrap_weights
 from ..ranking.statistics import exact_float32
 
 #: weights (resamples x sentences) drawn and held at a time by the blockwise pass (4 bytes each)
@@ -59,91 +58,120 @@ def resampled(W: np.ndarray, probes: Tuple[np.ndarray, np.ndarray], X: np.ndarra
     return out
 
 
+def hash_multipliers(k: int) -> np.ndarray:
+    """k fixed odd 64-bit numbers: a hash of k whole numbers is their sum times these, modulo 2**64 (equal values,
+    equal hashes, in whatever order the values are added up)."""
+    out: np.ndarray = np.random.default_rng(20261129).integers(1, 2 ** 63, size=k, dtype=np.int64).view(np.uint64) | 1
+    return out
+
+
 def distinct_columns(table: np.ndarray) -> Tuple[np.ndarray, np.ndarray]:
     """(first, inverse): the first of each distinct column of ``table`` and every column's distinct column
     (``table[:, first[inverse]]`` is ``table``), as ``np.unique(table.T, axis=0)`` gives them up to the order of
-    the distinct columns: whole numbers by a 64-bit hash of each column (one product, not a sort of the columns
-    as byte strings), every column checked against its distinct one."""
-    if table.shape[0] and table.shape[1] and np.array_equal(table, np.round(table)) and \
-            float(np.abs(table).max()) < 2.0 ** 62:
-        _, first, inverse = np.unique(row_hashes(table.T, True), return_index=True, return_inverse=True)
+    the distinct columns (:func:`distinct_rows` of the columns)."""
+    return distinct_rows(np.ascontiguousarray(table.T), None)
+
+
+def distinct_rows(rows: np.ndarray, whole: Optional[bool], h: Optional[np.ndarray] = None
+                  ) -> Tuple[np.ndarray, np.ndarray]:
+    """(first, inverse) of the distinct rows of ``rows``, as ``np.unique(rows, axis=0)`` gives them up to their
+    order: whole numbers (``whole``; None: look) by a 64-bit hash of each row (``h``, or one product; not a sort
+    of the rows as byte strings), every row checked against the first row of its hash."""
+    if h is not None or (rows.shape[0] and rows.shape[1] and float(max(rows.max(), -rows.min())) < 2.0 ** 62 and
+                         (whole or (whole is None and np.array_equal(rows, np.round(rows))))):
+        if h is None:
+            with np.errstate(over="ignore"):
+                h = rows.astype(np.int64) @ hash_multipliers(rows.shape[1]).view(np.int64)
+        _, first, inverse = np.unique(h, return_index=True, return_inverse=True)
         inverse = inverse.reshape(-1)
-        if np.array_equal(table, table[:, first[inverse]]):
+        again = np.flatnonzero(first[inverse] != np.arange(len(rows)))
+        if np.array_equal(rows[again], rows[first[inverse[again]]]):
             return first, inverse
-    _, first, inverse = np.unique(table.T, axis=0, return_index=True, return_inverse=True)
+    _, first, inverse = np.unique(rows, axis=0, return_index=True, return_inverse=True)
     return first, inverse.reshape(-1)
 
 
 def _filled(plain: np.ndarray, resamples: int, rest: np.ndarray) -> np.ndarray:
     """(resamples, columns) of the plain sums, 0 in the columns whose group's sum goes elsewhere."""
-    out = np.repeat(plain[None, :], resamples, axis=0)    # columns no model reads: as summed
-    out[:, rest] = 0.0
+    row = plain.copy()                  # columns no model reads: as summed
+    row[rest] = 0.0
+    out = np.empty((resamples, len(plain)))
+    out[:] = row
     return out
+
+
+#: whole numbers below 2**29 (as float64): a column's hash as a product of whole numbers, exact in any order of
+#: addition while the column's |values| sum to less than 2**24
+_PROBES = np.random.default_rng(20261129).integers(1, 2 ** 29, size=1 << 16).astype(np.float64)
 
 
 class Job:
     """One bucket's resampled sums, filled a block of resamples at a time: its sentences ordered by their
-    distinct row (``starts``: where each row's sentences begin), the rows (``rows(block)`` gives them, only
-    the columns that differ), and ``done(sums)`` called with (resamples, columns) when every block is in."""
+    distinct row (``starts``: where each row's sentences begin), the distinct columns of those rows, and
+    ``done(sums)`` called with (resamples, columns) when every block is in."""
 
     def __init__(self, sentences: np.ndarray, ids: np.ndarray, rows: Callable[[np.ndarray], np.ndarray],
-                 plain: np.ndarray, groups: Groups, resamples: int, done: Callable[[np.ndarray], None],
-                 keep: bool):
+                 plain: np.ndarray, groups: Groups, resamples: int, done: Callable[[np.ndarray], None]):
         """``sentences`` and their rows' numbers ``ids`` (in sentence order); ``rows(numbers)``: those distinct
-        rows of the grouped columns (:func:`grouped`); ``plain``: the bucket's plain sums; ``keep``: hold the
-        rows (else ``rows`` gives them again for every block of resamples)."""
+        rows of the grouped columns (:func:`grouped`; whole numbers, as every statistic the blockwise pass
+        resamples); ``plain``: the bucket's plain sums."""
         order = np.argsort(ids, kind="stable")
         self.sentences = sentences[order].astype(np.int32 if len(sentences) < 2 ** 31 else np.int64)
         sorted_ids = ids[order]
         del order
         self.starts = np.flatnonzero(np.r_[True, sorted_ids[1:] != sorted_ids[:-1]]) if len(ids) else \
             np.zeros(0, np.intp)
-        self.used = sorted_ids[self.starts]        # the rows some sentence has, in order
+        self.n = len(sentences)
+        table = rows(sorted_ids[self.starts])       # the rows some sentence has, in order
         del sorted_ids
-        self.rows, self.n = rows, len(sentences)
-        table = rows(self.used)
-        first, inverse = distinct_columns(table)
-        self.first, self.inverse = first, inverse
         # the dtype the matrix of every weight was multiplied in (float32: exact while no sum reaches 2**24)
-        data, self.dtype = exact_float32(table[:, first], len(sentences))
-        self.data: Optional[np.ndarray] = data if keep else None
-        if keep:            # the distinct columns are held: not the rows they came from (a bucket's table)
-            self.rows = _released
+        self.top = float(max(table.max(initial=0.0), -table.min(initial=0.0)))
+        self.dtype = np.float32 if self.top * max(self.n, 1) < 2 ** 24 else np.float64
+        h = None
+        if self.dtype == np.float32:     # every sum of |values| below 2**24: products with whole numbers below 2**29
+            h = _PROBES[:len(table)] @ table if len(table) <= len(_PROBES) else None     # exact, in any order
+        columns = np.ascontiguousarray(table.T, self.dtype)        # a column a row
+        del table
+        self.first, self.inverse = distinct_rows(columns, True, h)
+        self.data = columns[self.first]         # the distinct columns (columns x rows)
+        del columns
+        self.low = float(self.data.min(initial=0.0))
         self.plain, self.groups, self.done = plain, groups, done
         # float32 where the matrix of every weight was multiplied in float32: every product is then a float32
         # result or a whole number below 2**24 (see add), held exactly in half the bytes
-        self.products: np.ndarray = np.zeros((resamples, len(first)), self.dtype)
+        self.products: np.ndarray = np.zeros((resamples, len(self.first)), self.dtype)
 
     def add(self, WT: np.ndarray, r0: int) -> None:
         """The products of a block of resamples (r0, r0 + 1, ...), given as ``WT``: every sentence's weights in
         them (sentences x resamples: a sentence's weights side by side)."""
         if not self.n:
             return
+        from scipy import sparse  # (here: a command without resamples does without it)
         exact = np.float32 if len(WT) < 2 ** 24 else np.float64      # a sum of weights is at most the sentences
         # each distinct row's sentences' weights summed: a (rows x sentences) matrix of ones times the weights
         bounds = np.r_[self.starts, self.n]
         ones = sparse.csr_matrix((np.ones(self.n, exact), self.sentences, bounds), shape=(len(self.starts), len(WT)))
         per_row = np.asarray(ones @ WT.astype(exact, copy=False))     # (rows, resamples)
-        data = self.data if self.data is not None else self.rows(self.used)[:, self.first]
+        out = self.products[r0:r0 + per_row.shape[1]]
         # whole numbers: exact in float64, and in float32 (twice as fast) while every partial sum, at most the
-        # largest |value| times a resample's weight of the bucket, stays below 2**24 (the thin side last: a
-        # product with few columns is many times faster)
-        top = float(np.abs(data).max(initial=0.0)) * float(per_row.sum(0, dtype=np.float64).max(initial=0.0))
+        # largest |value| times a resample's weight of the bucket, stays below 2**24
+        top = self.top * float(per_row.sum(0, dtype=np.float64).max(initial=0.0))
         if top < 2 ** 24 and exact == np.float32 and self.dtype == np.float32:      # float32: whole numbers
-            got = (data.astype(np.float32).T @ per_row.astype(np.float32, copy=False)).T.astype(np.float64)
+            np.matmul(per_row.T, self.data.T, out=out)
+            rounded = float(out.max(initial=0.0)) >= 2 ** 24
         else:
-            got = (data.astype(np.float64).T @ per_row.astype(np.float64)).T
-        rounded = float(got.max(initial=0.0)) >= 2 ** 24 or float(data.min(initial=0.0)) < 0
-        if self.dtype == np.float32 and rounded:
-            got = self._as_multiplied(WT[self.sentences], data)
-        self.products[r0:r0 + len(got)] = got
+            got = per_row.T.astype(np.float64) @ self.data.T.astype(np.float64)
+            rounded = float(got.max(initial=0.0)) >= 2 ** 24
+            out[:] = got
+        if self.dtype == np.float32 and (rounded or self.low < 0):
+            out[:] = self._as_multiplied(WT[self.sentences])
 
-    def _as_multiplied(self, G: np.ndarray, data: np.ndarray) -> np.ndarray:
+    def _as_multiplied(self, G: np.ndarray) -> np.ndarray:
         """The products as the matrix of every weight gave them in float32 (rows in sentence order), where a
         sum reaches 2**24 and float32 rounds."""
         back = np.argsort(self.sentences, kind="stable")
         row_of = np.repeat(np.arange(len(self.starts)), np.diff(np.r_[self.starts, self.n]))
-        out: np.ndarray = (G[back].T.astype(np.float32) @ data[row_of[back]].astype(np.float32)).astype(np.float64)
+        out: np.ndarray = G[back].T.astype(np.float32) @ self.data.T[row_of[back]].astype(np.float32)
         return out
 
     def finish(self) -> None:
@@ -153,10 +181,6 @@ class Job:
             out[:, rep] = self.products[:, self.inverse]
             self.done(out)
         self.products = np.zeros((0, 0))
-
-
-def _released(_: np.ndarray) -> np.ndarray:
-    raise AssertionError("a job that holds its columns does not ask for its rows again")
 
 
 class Resampling:

@@ -518,7 +518,7 @@ def _bucket_pass(st: Statistics, rows: BucketRows, rs: Resampling, options: Dict
             if low is not None and len(row_sentence):
                 gtable, gids = rows.grouped_rows(chunks, len(row_sentence), st.groups)
                 rs.register(Job(row_sentence, gids, gtable.__getitem__, sums[k].copy(), st.groups, rs.resamples,
-                                fill.at(k), keep=True))
+                                fill.at(k)))
             continue
         table, ids, row_sentence = rows.compact(k)
         if ids is None:
@@ -529,7 +529,7 @@ def _bucket_pass(st: Statistics, rows: BucketRows, rs: Resampling, options: Dict
             continue
         if low is not None and rs.blockwise and ids is not None:
             rs.register(Job(row_sentence, ids, lambda u: grouped(st.table[u].astype(np.float64), st.groups),
-                            sums[k].copy(), st.groups, rs.resamples, fill.at(k), keep=True))
+                            sums[k].copy(), st.groups, rs.resamples, fill.at(k)))
         elif low is not None:
             X = table if ids is None else table[ids].astype(np.float64)
             fill.at(k)(rs.dense(X, row_sentence, st.groups))

@@ -60,12 +60,13 @@ class RowTable:
         self.hashes, first = np.unique(h, return_index=True)
         self.where = first.astype(np.int64)
 
-    def ids(self, block: np.ndarray, table: np.ndarray, known: int,
-            whole: Optional[bool] = None) -> Tuple[np.ndarray, np.ndarray]:
+    def ids(self, block: np.ndarray, table: np.ndarray, known: int, whole: Optional[bool] = None,
+            hashes: Optional[np.ndarray] = None) -> Tuple[np.ndarray, np.ndarray]:
         """(each row of ``block``'s number, the rows of ``block`` that are new, in the order they are numbered
         from ``known`` on); ``table``: the ``known`` rows so far; ``whole``: every value of ``block`` a whole
-        number below 2**62 (None: look)."""
-        h = row_hashes(block, whole)
+        number below 2**62 (None: look); ``hashes``: the rows' hashes when the caller has them (equal rows, equal
+        hashes)."""
+        h = row_hashes(block, whole) if hashes is None else hashes
         uh, first, inverse = np.unique(h, return_index=True, return_inverse=True)
         pos = np.searchsorted(self.hashes, uh)
         found = pos < len(self.hashes)
@@ -95,7 +96,9 @@ class RowTable:
         """The rows of ``block`` whose number may point at other values: each row is compared with the first row
         of its hash in the block (near at hand), and each hash's first row whose number is an older row with that
         row of ``table`` (once per distinct hash, not once per row: the table is large and read at random)."""
-        same = (block == block[first[inverse]]).all(1)
+        again = np.flatnonzero(first[inverse] != np.arange(len(block)))     # a row not the first of its hash
+        same = np.ones(len(block), bool)
+        same[again] = (block[again] == block[first[inverse[again]]]).all(1)
         older = np.flatnonzero(number < known)
         agrees = np.ones(len(number), bool)
         agrees[older] = (table[number[older]] == block[first[older]]).all(1)
@@ -119,14 +122,15 @@ def distinct(rows: np.ndarray, chunk: int = 1 << 12) -> Tuple[np.ndarray, np.nda
     return distinct_of((rows[a:a + chunk] for a in range(0, len(rows), chunk)), rows.shape[1], rows.dtype)
 
 
-def distinct_of(parts: Iterable[np.ndarray], width: int, dtype: Any) -> Tuple[np.ndarray, np.ndarray]:
-    """:func:`distinct` of the rows of consecutive ``parts`` (``width`` columns of ``dtype``), which are not
-    kept: only the distinct rows are."""
+def distinct_of(parts: Iterable[Any], width: int, dtype: Any, hashed: bool = False) -> Tuple[np.ndarray, np.ndarray]:
+    """:func:`distinct` of the rows of consecutive ``parts`` (``width`` columns of ``dtype``; ``hashed``: each part
+    given as (rows, their hashes)), which are not kept: only the distinct rows are."""
     found = RowTable()
     table = np.zeros((0, width), dtype)
     known, ids = 0, []
     for part in parts:
-        got, new = found.ids(part, table, known, None)
+        part, hashes = part if hashed else (part, None)
+        got, new = found.ids(part, table, known, None, hashes)
         if known + len(new) > len(table):
             table = np.concatenate([table[:known], np.zeros((max(len(new), known // 4, 64), width), dtype)])
         table[known:known + len(new)] = new

@@ -22,7 +22,7 @@ import math
 import re
 import shlex
 from functools import lru_cache
-from typing import TYPE_CHECKING, Any, Dict, List, NamedTuple, Optional, Set, Tuple
+from typing import TYPE_CHECKING, Any, Dict, List, Optional, Set, Tuple
 
 from markupsafe import Markup, escape
 
@@ -106,18 +106,6 @@ def sentence(data: Dict[str, Any]) -> Markup:
     return Markup("".join(out).rstrip())
 
 
-class HtmlCell(NamedTuple):
-    """What the template writes for one cell (a tuple: attribute access stays fast on big pages)."""
-
-    tag: str
-    text: str
-    interval: str
-    sort: str
-    title: str
-    cls: str
-    link: str
-
-
 _SPECIAL = re.compile(r"[&<>'\"]")
 
 
@@ -130,25 +118,25 @@ def _esc(x: Any) -> str:
     return str(escape(s)) if _SPECIAL.search(s) else s
 
 
-def _cell_html(c: HtmlCell) -> str:
-    """One cell as the table macro wrote it (``<td class=... data-sort=...>text</td>``)."""
-    title = ' title="' + _esc(c.title) + '"' if c.title else ""
-    text = '<a href="' + _esc(c.link) + '">' + _esc(c.text) + "</a>" if c.link else _esc(c.text)
-    interval = '<span class="iv">' + _esc(c.interval) + "</span>" if c.interval else ""
-    return ("<" + c.tag + (' scope="row"' if c.tag == "th" else "") + ' class="' + _esc(c.cls) + '" data-sort="'
-            + _esc(c.sort) + '"' + title + ">" + text + interval + "</" + c.tag + ">")
-
-
-def _cell(cell: Cell, header: bool, column_class: str) -> HtmlCell:
-    tip = [t for t in (_counts_text(cell.counts), cell.note or "") if t]
-    classes = [f"k-{cell.kind}"] + ([f"s-{cell.style}"] if cell.style else []) + (["noted"] if cell.note else [])
-    text = format_value(cell.value, cell.kind)
-    if cell.kind == "text" and len(text) > LONG_TEXT:     # a name this long (a pair of names) wraps too
-        classes.append("long")
-    classes.append(column_class)
-    return HtmlCell("th" if header else "td", text,
-                    format_interval(cell.low, cell.high, cell.kind) if cell.has_interval else "",
-                    sort_key(cell.value), "; ".join(tip), " ".join(classes), cell.link or "")
+def _cell_html(cell: Cell, header: bool, column_class: str) -> str:
+    """One cell as the table macro wrote it (``<td class=... data-sort=...>text</td>``), written in Python (a
+    page may have tens of thousands): a number's text, interval and sort key need no escaping."""
+    value, kind = cell.value, cell.kind
+    text = format_value(value, kind)
+    plain = isinstance(value, (int, float)) or value is None       # its text and sort key: digits and signs
+    counts, note = _counts_text(cell.counts), cell.note or ""
+    title = counts + "; " + note if counts and note else counts or note
+    cls = "k-" + kind + (" s-" + cell.style if cell.style else "") + (" noted" if note else "") + \
+        (" long" if kind == "text" and len(text) > LONG_TEXT else "") + " " + column_class
+    tag = "th" if header else "td"
+    sort = sort_key(value)
+    return ("<" + tag + (' scope="row"' if header else "") + ' class="' + cls + '" data-sort="'
+            + (sort if plain else _esc(sort)) + '"' + (' title="' + _esc(title) + '"' if title else "") + ">"
+            + ('<a href="' + _esc(cell.link) + '">' + _esc(text) + "</a>" if cell.link else
+               text if plain else _esc(text))
+            + ('<span class="iv">' + format_interval(cell.low, cell.high, kind) + "</span>" if cell.has_interval
+               else "")
+            + "</" + tag + ">")
 
 
 class Ids:
@@ -202,7 +190,7 @@ def _table(t: Table, ids: Optional[Ids] = None, section: str = "") -> Dict[str, 
     for k, row in enumerate(t.rows):
         style = t.row_styles[k] if k < len(t.row_styles) else None
         rows.append({"class": f"r-{style}" if style else "",
-                     "html": Markup("".join(_cell_html(_cell(c, j < t.key_columns, col_class[j]))
+                     "html": Markup("".join(_cell_html(c, j < t.key_columns, col_class[j])
                                             for j, c in enumerate(row)))})
     names = sum(col_class[j] == "txt" for j in range(min(t.key_columns, len(t.columns)))) > 1
     return {
