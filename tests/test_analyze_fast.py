@@ -187,7 +187,9 @@ def test_a_span_buckets_differences_from_its_entries_are_those_of_its_rows(corpu
             table, ids = rows.differences(e, row, len(got), a_cols, b_cols, rows=chunk)
             assert table[ids].tolist() == (X[:, b_cols] - X[:, a_cols]).tolist()
         sums = np.bincount(s.entry_col[e], weights=s.entry_weight[e], minlength=s.C)[:s.C]
-        assert sums.tolist() == X.sum(0).tolist()
+        assert sums.tolist() == X.sum(0).tolist() == rows.entry_sums()[k].tolist()   # (every bucket's in one pass)
+        table, ids = rows.differences(e, row, len(got), a_cols, b_cols)
+        assert not table[0].any() and table[1:].any(1).all()     # the rows that differ told apart, not the others
 
 
 TOKENS = ["Paris", "paris", "PARIS", "1999", "de", "McDonald", "ÉCOLE", "é", "-", "Xx1", "aB", "Ab"]

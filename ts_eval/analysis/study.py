@@ -508,11 +508,11 @@ def _bucket_pass(st: Statistics, rows: BucketRows, rs: Resampling, options: Dict
     from_entries = not rows.of_sentences and st.whole_weights and (low is None or rs.blockwise)
     if from_entries and p is not None and pair is not None:
         a_cols, b_cols, _ = difference_columns(st.cols, n, pair[0], pair[1])
+    if from_entries:            # buckets of spans: every bucket's sums in one pass over the entries
+        sums = rows.entry_sums()
     for k in range(B):
-        if from_entries:        # a bucket of spans: its sums, the pair's differences, its resampled rows
+        if from_entries:        # a bucket of spans: the pair's differences, its resampled rows
             row_sentence, chunks = rows.entry_chunks(k)
-            for e, _ in chunks():       # whole numbers: the same sums in any order
-                sums[k] += np.bincount(st.entry_col[e], weights=st.entry_weight[e], minlength=st.C)[:st.C]
             if len(row_sentence) and p is not None and pair is not None:
                 diff = rows.differences(np.zeros(0, np.int64), np.zeros(0, np.int64), len(row_sentence), a_cols,
                                         b_cols, chunks=chunks)

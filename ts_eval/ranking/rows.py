@@ -119,14 +119,15 @@ def distinct(rows: np.ndarray, chunk: int = 1 << 12) -> Tuple[np.ndarray, np.nda
     return distinct_of((rows[a:a + chunk] for a in range(0, len(rows), chunk)), rows.shape[1], rows.dtype)
 
 
-def distinct_of(parts: Iterable[np.ndarray], width: int, dtype: Any) -> Tuple[np.ndarray, np.ndarray]:
+def distinct_of(parts: Iterable[np.ndarray], width: int, dtype: Any,
+                whole: Optional[bool] = None) -> Tuple[np.ndarray, np.ndarray]:
     """:func:`distinct` of the rows of consecutive ``parts`` (``width`` columns of ``dtype``), which are not
-    kept: only the distinct rows are."""
+    kept: only the distinct rows are (``whole``: every value a whole number below 2**62; None: look)."""
     found = RowTable()
     table = np.zeros((0, width), dtype)
     known, ids = 0, []
     for part in parts:
-        got, new = found.ids(part, table, known, None)
+        got, new = found.ids(part, table, known, whole)
         if known + len(new) > len(table):
             table = np.concatenate([table[:known], np.zeros((max(len(new), known // 4, 64), width), dtype)])
         table[known:known + len(new)] = new
