@@ -142,12 +142,13 @@ class BucketRows:
         c = 0           # the window of rows c * rows ... being filled
         buf: np.ndarray = np.zeros(min(rows, n) * D)
         fresh = True    # fresh: nothing added yet (the counts replace it)
+        every = bool((to >= 0).all())       # every column taken (two systems: no entry to leave out)
         for e, row in chunks():
             ec = st.entry_col[e]
             col = to[ec]
             w = sign[ec]
             w *= st.entry_weight[e]
-            if not (col >= 0).all():
+            if not every:
                 keep = col >= 0
                 row, col, w = row[keep], col[keep], w[keep]
             if not len(row):
@@ -155,10 +156,12 @@ class BucketRows:
             key = row.astype(np.int64)
             key *= D
             key += col
-            win = row // rows
-            cuts = np.flatnonzero(np.r_[True, win[1:] != win[:-1], True])
-            for lo, hi in zip(cuts[:-1], cuts[1:]):
-                while c < win[lo]:
+            first, last = int(row[0]) // rows, int(row[-1]) // rows    # the windows the chunk's rows are in
+            cuts = np.r_[0, np.searchsorted(row, np.arange(first + 1, last + 1) * rows), len(row)]
+            for win, lo, hi in zip(range(first, last + 1), cuts[:-1], cuts[1:]):
+                if lo == hi:
+                    continue
+                while c < win:
                     yield buf.reshape(-1, D)
                     c += 1
                     buf, fresh = np.zeros(max(0, min(rows, n - c * rows)) * D), True
