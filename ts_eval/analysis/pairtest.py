@@ -144,8 +144,7 @@ class _Test:
             b = min(a + step, r1)
             at = np.arange(a, b, dtype=np.int64) * u - offset
             counts = np.add.reduceat(swap[at[:, None] + self.swapped[None, :]], self.starts, axis=1, dtype=np.int64)
-            # (whole numbers: the same sums in any order; einsum's own loop, not a BLAS call: no threads to wake)
-            self.moved[a - self.base:b - self.base] += np.einsum("rg,gk->rk", counts.astype(np.float64), self.table)
+            self.moved[a - self.base:b - self.base] += counts.astype(np.float64) @ self.table
         complete = self.R if p1 >= self.R * u else p1 // u
         while self.base < self.R and min(self.base + CHUNK, self.R) <= complete:
             self._score(min(CHUNK, self.R - self.base))
