@@ -21,7 +21,7 @@ from test_analyze import SPLIT_MODELS, corpora
 import ts_eval
 from ts_eval.analysis import attributes as at
 from ts_eval.analysis import bucket_rows, study, study_inputs
-from ts_eval.analysis.pairtest import bucket_pair_pvalues
+from ts_eval.analysis.pairtest import PairTests, bucket_pair_pvalues
 from ts_eval.core.sequences import from_spans
 from ts_eval.errors import InputError
 from ts_eval.ranking.uncertainty import pair_pvalues
@@ -52,6 +52,37 @@ def test_the_pair_test_over_repeated_sentences_gives_the_general_tests_pvalues(c
     seq = np.random.SeedSequence(times)
     general = np.concatenate(pair_pvalues(sm, [(np.array([0]), np.array([2]))] * len(s.models), permutations, seq))
     assert bucket_pair_pvalues(sm, 0, 2, permutations, seq).tolist() == general.tolist()
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(corpora(), st.integers(1, 4), st.integers(1, 130), st.integers(1, 40), st.integers(0, 99))
+def test_the_tests_of_many_buckets_read_one_stream_and_give_each_tests_pvalues(corpus, times, permutations, window,
+                                                                                seed):
+    """Every bucket's test reads the first permutations x units numbers of one stream, drawn once for all of
+    them a window at a time (here a few numbers: windows cut permutations and chunks of them anywhere): the
+    p-values of each bucket's test alone."""
+    s = _statistics(corpus, SPLIT_MODELS + ["exact-f1-macro"])
+    data = np.tile(s.data, (times, 1))
+    pick = np.random.default_rng(seed)
+    buckets = [np.flatnonzero(pick.random(len(data)) < q) for q in (0.3, 0.7, 1.0, 0.0)]
+    seq = np.random.SeedSequence(seed)
+    tests = PairTests(permutations, seq, window=window)
+    got = [np.full(len(s.models), np.nan) for _ in buckets]
+    for rows, out in zip(buckets, got):
+        tests.add(s.matrix(data[rows]), 0, 2, out)
+    tests.run()
+    for rows, out in zip(buckets, got):
+        alone = pair_pvalues(s.matrix(data[rows]), [(np.array([0]), np.array([2]))] * len(s.models), permutations, seq)
+        assert out.tolist() == np.concatenate(alone).tolist()
+
+
+def test_a_uniform_below_one_half_is_a_raw_draw_below_2_to_the_63():
+    """``Generator.random`` in calls of any shape reads the stream of 64-bit draws in order, one a number."""
+    seq = np.random.SeedSequence(7)
+    rng = np.random.default_rng(seq)
+    calls = np.concatenate([rng.random((5, 11)).ravel(), rng.random((3, 11)).ravel(), rng.random(7)])
+    raw = np.random.default_rng(seq).bit_generator.random_raw(len(calls))
+    assert ((calls < 0.5) == (raw < np.uint64(1 << 63))).all()
 
 
 def test_distinct_rows_give_back_every_row():
@@ -156,7 +187,9 @@ def test_a_span_buckets_differences_from_its_entries_are_those_of_its_rows(corpu
             table, ids = rows.differences(e, row, len(got), a_cols, b_cols, rows=chunk)
             assert table[ids].tolist() == (X[:, b_cols] - X[:, a_cols]).tolist()
         sums = np.bincount(s.entry_col[e], weights=s.entry_weight[e], minlength=s.C)[:s.C]
-        assert sums.tolist() == X.sum(0).tolist()
+        assert sums.tolist() == X.sum(0).tolist() == rows.entry_sums()[k].tolist()   # (every bucket's in one pass)
+        table, ids = rows.differences(e, row, len(got), a_cols, b_cols)
+        assert not table[0].any() and table[1:].any(1).all()     # the rows that differ told apart, not the others
 
 
 TOKENS = ["Paris", "paris", "PARIS", "1999", "de", "McDonald", "ÉCOLE", "é", "-", "Xx1", "aB", "Ab"]

@@ -72,6 +72,18 @@ class BucketRows:
         del es
         return e, concatenated(rows, np.zeros(0, self.where.dtype)), sentences
 
+    def entry_sums(self) -> np.ndarray:
+        """(buckets, columns) every span bucket's sums, in one pass over the entries (whole-number weights: the
+        sums of the bucket's rows, in any order)."""
+        st, B = self.st, self.B
+        sums = np.zeros(B * st.C)
+        for a in range(0, len(self.entry_bucket), ENTRY_CHUNK):
+            bucket = self.entry_bucket[a:a + ENTRY_CHUNK]
+            e = np.flatnonzero(bucket >= 0) + a
+            sums += np.bincount(self.entry_bucket[e].astype(np.int64) * st.C + st.entry_col[e],
+                                weights=st.entry_weight[e], minlength=B * st.C)[:B * st.C]
+        return sums.reshape(B, st.C)
+
     def entry_chunks(self, k: int) -> Tuple[np.ndarray, Callable[[], Iterator[Tuple[np.ndarray, np.ndarray]]]]:
         """(the sentences of span bucket k's rows, a function giving its entries and the row of each a chunk of
         :data:`ENTRY_CHUNK` entries at a time, in their order): the bucket's entries are never all held."""
@@ -97,12 +109,24 @@ class BucketRows:
         in row order: whole-number weights, entries by sentence) make, as their distinct rows and every row's
         number in them (``table[ids]``: the differences of :meth:`rows`, value for value), counted ``rows``
         rows at a time from the entries of those columns alone (given as ``chunks()``, :meth:`entry_chunks`, when
-        not as ``e`` and ``row``)."""
+        not as ``e`` and ``row``).  Row 0 of the table is the difference of none (the two systems' counts
+        equal: most rows), and only the other rows are told apart."""
         to = np.full(self.st.C, -1, np.int64)
         sign = np.zeros(self.st.C)
         to[b_cols], sign[b_cols] = np.arange(len(a_cols)), 1.0
         to[a_cols], sign[a_cols] = np.arange(len(a_cols)), -1.0
-        return self._mapped(chunks or (lambda: iter([(e, row)])), n, to, sign, len(a_cols), rows)
+        D = len(a_cols)
+        where: List[np.ndarray] = []        # the rows of each part that differ
+
+        def differing() -> Iterator[np.ndarray]:
+            for a, part in enumerate(self._parts(chunks or (lambda: iter([(e, row)])), n, to, sign, D, rows)):
+                some = np.flatnonzero(part.any(1))
+                where.append(some + a * rows)
+                yield part[some]
+        table, got = distinct_of(differing(), D, np.float64, whole=True)
+        ids = np.zeros(n, np.int32)
+        ids[concatenated(where, np.zeros(0, np.intp))] = got + 1
+        return np.concatenate([np.zeros((1, D)), table]), ids
 
     def grouped_rows(self, chunks: Callable[[], Iterator[Tuple[np.ndarray, np.ndarray]]], n: int,
                      groups: Tuple[np.ndarray, ...], rows: int = 0) -> Tuple[np.ndarray, np.ndarray]:
@@ -159,43 +183,50 @@ class BucketRows:
 
     def _mapped(self, chunks: Callable[[], Iterator[Tuple[np.ndarray, np.ndarray]]], n: int, to: np.ndarray,
                 sign: np.ndarray, D: int, rows: int) -> Tuple[np.ndarray, np.ndarray]:
-        """(table, ids): the distinct rows of the n rows that the entries ``chunks()`` gives (with the row of each,
-        in row order; whole-number weights: the sums are the same in any order) make in D columns, entry
-        column c added to column ``to[c]`` (none: -1) times ``sign[c]``; ``rows`` rows at a time."""
+        """(table, ids): the distinct rows of the n rows of :meth:`_parts`."""
+        return distinct_of(self._parts(chunks, n, to, sign, D, rows), D, np.float64)
+
+    def _parts(self, chunks: Callable[[], Iterator[Tuple[np.ndarray, np.ndarray]]], n: int, to: np.ndarray,
+               sign: np.ndarray, D: int, rows: int) -> Iterator[np.ndarray]:
+        """The n rows that the entries ``chunks()`` gives (with the row of each, in row order; whole-number
+        weights: the sums are the same in any order) make in D columns, entry column c added to column ``to[c]``
+        (none: -1) times ``sign[c]``; ``rows`` rows at a time."""
         st = self.st
-
-        def parts() -> Iterator[np.ndarray]:
-            c = 0           # the window of rows c * rows ... being filled
-            buf: np.ndarray = np.zeros(min(rows, n) * D)
-            fresh = True    # fresh: nothing added yet (the counts replace it)
-            for e, row in chunks():
-                ec = st.entry_col[e]
-                col = to[ec]
+        c = 0           # the window of rows c * rows ... being filled
+        buf: np.ndarray = np.zeros(min(rows, n) * D)
+        fresh = True    # fresh: nothing added yet (the counts replace it)
+        every = bool((to >= 0).all())       # every column taken (two systems: no entry to leave out)
+        for e, row in chunks():
+            ec = st.entry_col[e]
+            col = to[ec]
+            w = sign[ec]
+            w *= st.entry_weight[e]
+            if not every:
                 keep = col >= 0
-                w = sign[ec[keep]] * st.entry_weight[e[keep]]
-                row, col = row[keep], col[keep]
-                if not len(row):
+                row, col, w = row[keep], col[keep], w[keep]
+            if not len(row):
+                continue
+            key = row.astype(np.int64)
+            key *= D
+            key += col
+            first, last = int(row[0]) // rows, int(row[-1]) // rows    # the windows the chunk's rows are in
+            cuts = np.r_[0, np.searchsorted(row, np.arange(first + 1, last + 1) * rows), len(row)]
+            for win, lo, hi in zip(range(first, last + 1), cuts[:-1], cuts[1:]):
+                if lo == hi:
                     continue
-                win = row // rows
-                cuts = np.flatnonzero(np.r_[True, win[1:] != win[:-1], True])
-                for lo, hi in zip(cuts[:-1], cuts[1:]):
-                    while c < win[lo]:
-                        yield buf.reshape(-1, D)
-                        c += 1
-                        buf, fresh = np.zeros(max(0, min(rows, n - c * rows)) * D), True
-                    counts = np.bincount((row[lo:hi] - c * rows) * D + col[lo:hi], weights=w[lo:hi],
-                                         minlength=len(buf))[:len(buf)]
-                    if fresh:
-                        buf, fresh = counts, False
-                    else:
-                        buf += counts
-            while c * rows < n:
-                yield buf.reshape(-1, D)
-                c += 1
-                buf = np.zeros(max(0, min(rows, n - c * rows)) * D)
-
-        table, ids = distinct_of(parts(), D, np.float64)
-        return table, ids
+                while c < win:
+                    yield buf.reshape(-1, D)
+                    c += 1
+                    buf, fresh = np.zeros(max(0, min(rows, n - c * rows)) * D), True
+                counts = np.bincount(key[lo:hi] - c * rows * D, weights=w[lo:hi], minlength=len(buf))[:len(buf)]
+                if fresh:
+                    buf, fresh = counts, False
+                else:
+                    buf += counts
+        while c * rows < n:
+            yield buf.reshape(-1, D)
+            c += 1
+            buf = np.zeros(max(0, min(rows, n - c * rows)) * D)
 
     def compact(self, k: int) -> Tuple[np.ndarray, Optional[np.ndarray], np.ndarray]:
         """(table, ids, sentences): the rows of bucket k as :meth:`rows` gives them (ids None), or for a

@@ -1,77 +1,173 @@
-"""The paired approximate-randomisation test of one system pair inside one bucket, on the difference of the
+"""The paired approximate-randomisation tests of one system pair inside buckets, on the difference of the
 two systems' statistics.
 
-It is :func:`ts_eval.ranking.uncertainty.pair_pvalues` for a single pair under every model (the same swap
-draws, the same statistic, the same p-values), computed with less: a swap moves, on each unit, the
+Each test is :func:`ts_eval.ranking.uncertainty.pair_pvalues` for a single pair under every model (the same
+swap draws, the same statistic, the same p-values), computed with less: a swap moves, on each unit, the
 difference of the two systems' statistics from one to the other, so each permutation needs only
 ``swaps @ (B - A)``, not ``swaps @ data`` over every system's columns; and over the distinct rows of that
 difference: most sentences differ in the same few ways, so a permutation counts the swapped sentences
-of each distinct difference (one sum over the sentences, in row order) and multiplies those counts with
-the table of distinct differences (a few hundred rows, not one per sentence).  A matrix of distinct rows
-and every unit's row (``StatsMatrix.ids``) is taken as it is: its differences are those of its rows.  With integer
-statistics every such sum is an integer well below 2**53, exact in float64 in any order, so the moved
-counts, and the scores, are the ones the general test computes; other statistics take the general test.
+of each distinct difference and multiplies those counts with the table of distinct differences (a few
+hundred rows, not one per sentence).  A matrix of distinct rows and every unit's row (``StatsMatrix.ids``)
+is taken as it is: its differences are those of its rows.  With integer statistics every such sum is an
+integer well below 2**53, exact in float64 in any order, so the moved counts, and the scores, are the ones
+the general test computes; other statistics take the general test.
+
+Every test draws from the same seed, one uniform number per unit and permutation in order, so unit j of
+permutation r of a test of u units is number ``r * u + j`` of one stream: the tests of every bucket
+(:class:`PairTests`) read one stream, drawn once (as long as the largest test needs) a window at a time,
+each test the numbers of its units that a swap moves.  A number is below 1/2 when its 64-bit draw is below
+2**63 (``Generator.random`` is the draw's top 53 bits times 2**-53), so the draws are taken raw.
 """
 from __future__ import annotations
 
-from typing import Dict, Hashable, List, Mapping, Optional, Tuple
+from typing import Callable, Dict, Hashable, List, Mapping, Optional, Tuple
 
 import numpy as np
 
-from ..ranking.statistics import _chunks
+from ..ranking.statistics import CHUNK
 from ..ranking.sufficient import StatsMatrix
 from ..ranking.uncertainty import pair_pvalues
+
+#: numbers of the shared stream drawn at a time, and the most swaps of one test gathered at a time
+WINDOW = 1 << 21
+GATHER = 1 << 20
 
 
 def bucket_pair_pvalues(sm: StatsMatrix, ia: int, ib: int, permutations: int,
                         seed_seq: np.random.SeedSequence,
                         differences: Optional[Tuple[np.ndarray, np.ndarray]] = None) -> np.ndarray:
-    """(models,) p-values of the paired test of systems ``ia`` and ``ib`` under every model of ``sm``.
+    """(models,) p-values of the paired test of systems ``ia`` and ``ib`` under every model of ``sm``
+    (:meth:`PairTests.add`)."""
+    out = np.full(len(sm.models), np.nan)
+    tests = PairTests(permutations, seed_seq)
+    tests.add(sm, ia, ib, out, differences)
+    tests.run()
+    return out
 
-    ``differences``: (table, ids) every unit's difference (columns as :func:`difference_columns` gives
-    them) as distinct rows and every unit's number in them, when the caller made them from whole-number
-    statistics; ``sm`` then only gives the totals (its rows are not read)."""
-    if differences is None and not _whole(sm.data):
-        tests = [(np.array([ia]), np.array([ib]))] * len(sm.models)
-        return np.concatenate(pair_pvalues(sm, tests, permutations, seed_seq))
-    a_cols, b_cols, where = difference_columns(sm.family_cols, len(sm.systems), ia, ib)
-    if differences is not None:
-        table, ids = differences
-    else:
-        diff = np.take(sm.data, b_cols, axis=1)     # (rows of sm.data, columns)
-        diff -= np.take(sm.data, a_cols, axis=1)
-        table, ids = _distinct_rows(diff)
-        del diff
-        if sm.ids is not None:                      # the units' rows of data, then their distinct differences
-            ids = ids[sm.ids]
-    units = len(ids)
-    moving = np.flatnonzero(np.asarray(table.any(1))[ids])   # units on which a swap moves something
-    ids = ids[moving]
-    order = np.argsort(ids, kind="stable")          # the moving units, by distinct difference
-    starts = np.flatnonzero(np.r_[True, ids[order][1:] != ids[order][:-1]]) if len(ids) else np.zeros(0, np.intp)
-    table = table[ids[order][starts]] if len(ids) else table[:0]
-    swapped_units = moving[order]
-    tot = sm.totals
-    blocks, observed = [], []
-    for model in sm.models:
-        tb = sm.block(tot, model)
-        blocks.append(tb)
-        observed.append(np.abs(np.asarray(model.score(tb[[ia]]), float) - np.asarray(model.score(tb[[ib]]), float)))
-    exceed = np.zeros(len(sm.models))
-    rng = np.random.default_rng(seed_seq)
-    for lo, hi in _chunks(permutations):
-        swaps = _swaps(rng, hi - lo, units, swapped_units)
-        counts = np.add.reduceat(swaps, starts, axis=1, dtype=np.int64) if len(starts) else \
-            np.zeros((hi - lo, 0), np.int64)
-        moved_all = counts.astype(np.float64) @ table
-        for k, model in enumerate(sm.models):
-            first, width = where[model.stats]
+
+class PairTests:
+    """Paired tests of ``permutations`` permutations drawn from ``seed_seq``, added one at a time and run
+    together (:meth:`run`: every test from one stream of draws); each fills its ``out`` when run."""
+
+    def __init__(self, permutations: int, seed_seq: np.random.SeedSequence, window: int = WINDOW):
+        self.R, self.seed_seq, self.window = permutations, seed_seq, window
+        self.tests: List[_Test] = []
+        self.then: List[Callable[[], None]] = []
+        self._differences: Dict[Tuple[int, int, int], Tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
+
+    def add(self, sm: StatsMatrix, ia: int, ib: int, out: np.ndarray,
+            differences: Optional[Tuple[np.ndarray, np.ndarray]] = None) -> None:
+        """The test of systems ``ia`` and ``ib`` under every model of ``sm``, its (models,) p-values to go in
+        ``out``.  ``differences``: (table, ids) every unit's difference (columns as :func:`difference_columns`
+        gives them) as distinct rows and every unit's number in them, when the caller made them from
+        whole-number statistics; ``sm`` then only gives the totals (its rows are not read)."""
+        if differences is None and not _whole(sm.data):
+            tests = [(np.array([ia]), np.array([ib]))] * len(sm.models)
+            out[:] = np.concatenate(pair_pvalues(sm, tests, self.R, self.seed_seq))
+            return
+        a_cols, b_cols, where = difference_columns(sm.family_cols, len(sm.systems), ia, ib)
+        if differences is not None:
+            table, ids = differences
+        else:
+            table, ids = self._distinct_differences(sm.data, a_cols, b_cols)
+            if sm.ids is not None:                  # the units' rows of data, then their distinct differences
+                ids = ids[sm.ids]
+        self.tests.append(_Test(sm, ia, ib, table, ids, where, self.R, self.window, out))
+
+    def _distinct_differences(self, data: np.ndarray, a_cols: np.ndarray, b_cols: np.ndarray
+                              ) -> Tuple[np.ndarray, np.ndarray]:
+        """:func:`_distinct_rows` of the differences of ``data``'s rows, made once for the tests of every
+        bucket of one table of distinct rows."""
+        key = (id(data), int(a_cols[0]) if len(a_cols) else -1, int(b_cols[0]) if len(b_cols) else -1)
+        if key not in self._differences or self._differences[key][0] is not data:
+            diff = np.take(data, b_cols, axis=1)    # (rows of data, columns)
+            diff -= np.take(data, a_cols, axis=1)
+            self._differences[key] = (data, *_distinct_rows(diff))     # (data kept: its id stays its own)
+        return self._differences[key][1], self._differences[key][2]
+
+    def after(self, step: Callable[[], None]) -> None:
+        """``step`` runs once every test has filled its ``out`` (p-values masked where undefined)."""
+        self.then.append(step)
+
+    def run(self) -> None:
+        """Every test added, from one stream of draws read a window at a time; then the steps after."""
+        tests, self.tests, self._differences = self.tests, [], {}
+        end = self.R * max((t.units for t in tests), default=0)
+        pad = max((t.units for t in tests), default=0)
+        swap = np.zeros(pad + self.window + pad, np.uint8)     # a window's swaps, zeros either side
+        rng = np.random.default_rng(self.seed_seq)
+        for p0 in range(0, end, self.window):
+            n = min(self.window, end - p0)
+            swap[pad:pad + n] = rng.bit_generator.random_raw(n) < np.uint64(1 << 63)   # (no test reads past end)
+            for t in tests:
+                t.add(swap, p0 - pad, p0, p0 + n)
+        for t in tests:
+            t.finish()
+        for step in self.then:
+            step()
+        self.then = []
+
+
+class _Test:
+    """One pair test: its units whose swap moves something, in order of their distinct difference, and the
+    moved statistics of the permutations not yet scored."""
+
+    def __init__(self, sm: StatsMatrix, ia: int, ib: int, table: np.ndarray, ids: np.ndarray,
+                 where: Dict[Hashable, Tuple[int, int]], permutations: int, window: int, out: np.ndarray):
+        self.units, self.R, self.ia, self.ib, self.where, self.out = len(ids), permutations, ia, ib, where, out
+        moving = np.flatnonzero(np.asarray(table.any(1))[ids])     # units on which a swap moves something
+        ids = ids[moving]
+        order = np.argsort(ids, kind="stable")      # the moving units, by distinct difference
+        self.starts = np.flatnonzero(np.r_[True, ids[order][1:] != ids[order][:-1]]) if len(ids) else \
+            np.zeros(0, np.intp)
+        self.table = (table[ids[order][self.starts]] if len(ids) else table[:0]).astype(np.float64)
+        self.swapped = moving[order]
+        self.models = sm.models
+        tot = sm.totals
+        self.blocks = [sm.block(tot, model) for model in sm.models]
+        self.observed = [np.abs(np.asarray(model.score(tb[[ia]]), float) - np.asarray(model.score(tb[[ib]]), float))
+                         for model, tb in zip(sm.models, self.blocks)]
+        self.exceed = np.zeros(len(sm.models))
+        self.base = 0       # the first permutation not scored (a multiple of CHUNK), row 0 of moved
+        self.moved = np.zeros((min(permutations, CHUNK + window // max(self.units, 1) + 2), table.shape[1]))
+
+    def add(self, swap: np.ndarray, offset: int, p0: int, p1: int) -> None:
+        """The swaps of the stream's numbers ``p0 ... p1 - 1`` (number x is ``swap[x - offset]``; the numbers a
+        test's units take outside the window are zeros there): the permutations they reach counted, those
+        complete scored."""
+        u, m = self.units, len(self.swapped)
+        if not u or p0 >= self.R * u:
+            return
+        r0, r1 = p0 // u, min(self.R, (p1 - 1) // u + 1)      # the permutations in the window, whole or in part
+        step = max(1, GATHER // max(m, 1))
+        for a in range(r0, r1, step) if m else ():
+            b = min(a + step, r1)
+            at = np.arange(a, b, dtype=np.int64) * u - offset
+            counts = np.add.reduceat(swap[at[:, None] + self.swapped[None, :]], self.starts, axis=1, dtype=np.int64)
+            self.moved[a - self.base:b - self.base] += counts.astype(np.float64) @ self.table
+        complete = self.R if p1 >= self.R * u else p1 // u
+        while self.base < self.R and min(self.base + CHUNK, self.R) <= complete:
+            self._score(min(CHUNK, self.R - self.base))
+
+    def finish(self) -> None:
+        """The permutations not yet scored, then the p-values."""
+        while self.base < self.R:
+            self._score(min(CHUNK, self.R - self.base))
+        self.out[:] = (self.exceed + 1) / (self.R + 1)
+
+    def _score(self, rows: int) -> None:
+        """Scores the first ``rows`` permutations held (those from ``base`` on) and lets them go."""
+        moved_all = self.moved[:rows]
+        for k, model in enumerate(self.models):
+            first, width = self.where[model.stats]
             moved = moved_all[:, None, first:first + width]            # (R, 1, k): what A gains by the swaps
-            tb = blocks[k]
-            sa = np.asarray(model.score(tb[[ia]][None] + moved), float)
-            sb = np.asarray(model.score(tb[[ib]][None] - moved), float)
-            exceed[k] += int((np.abs(sa - sb) >= observed[k][None] - 1e-12).sum())
-    return (exceed + 1) / (permutations + 1)
+            tb = self.blocks[k]
+            sa = np.asarray(model.score(tb[[self.ia]][None] + moved), float)
+            sb = np.asarray(model.score(tb[[self.ib]][None] - moved), float)
+            self.exceed[k] += int((np.abs(sa - sb) >= self.observed[k][None] - 1e-12).sum())
+        held, self.moved = self.moved, np.zeros_like(self.moved)
+        self.moved[:len(held) - rows] = held[rows:]
+        self.base += rows
 
 
 def difference_columns(family_cols: Mapping[Hashable, Tuple[int, int]], n: int, ia: int, ib: int
@@ -112,13 +208,3 @@ def _distinct_rows(x: np.ndarray, rows: int = 1 << 13) -> Tuple[np.ndarray, np.n
         table, ids = np.unique(x, axis=0, return_inverse=True)
         ids = ids.reshape(-1)
     return table, ids
-
-
-def _swaps(rng: np.random.Generator, permutations: int, units: int, moving: np.ndarray) -> np.ndarray:
-    """(permutations, moving units) the 0/1 swaps of :func:`ts_eval.ranking.uncertainty.swaps` (the same
-    draws: one uniform per unit and permutation, a few permutations at a time) of the units ``moving``, in
-    the order given."""
-    out: np.ndarray = np.empty((permutations, len(moving)), np.uint8)
-    for a in range(0, permutations, 5):
-        out[a:a + 5] = rng.random((min(5, permutations - a), units))[:, moving] < 0.5
-    return out

@@ -36,7 +36,7 @@ from . import attributes as at
 from .bucket_rows import BucketRows
 from .buckets import Buckets, categorical_buckets, numeric_buckets, parse_bucket_spec
 from .corpus_blocks import Block, can_cut, concatenated, sentence_blocks
-from .pairtest import bucket_pair_pvalues, difference_columns
+from .pairtest import PairTests, difference_columns
 from .resampling import Job, Resampling, grouped
 from .result import Analysis, AttributeResult, FlipAttribution, PairDifference, PairFlip
 from .study_inputs import chosen_attributes, flip_arg, pair_arg, system_names
@@ -478,8 +478,11 @@ def _attribute(st: Statistics, attr: at.Attribute, bk: Buckets, bucket_of_span: 
     pair = options.get("pair")
     if pair is not None:
         ia, ib = pair
-        if p is not None:
-            p[:, undef] = np.nan
+        if p is not None:       # the p-values come when every bucket's test has run
+
+            def undefined_p(p: np.ndarray = p) -> None:
+                p[:, undef] = np.nan
+            options["tests"].after(undefined_p)
         result.pair = PairDifference(names[ia], names[ib], scores[:, ib, :] - scores[:, ia, :],
                                      diffs[0] if diffs else None, diffs[1] if diffs else None, p)
     return result
@@ -492,7 +495,8 @@ _Pass = Tuple[np.ndarray, Optional[np.ndarray], Optional[np.ndarray], Optional[T
 def _bucket_pass(st: Statistics, rows: BucketRows, rs: Resampling, options: Dict[str, Any]) -> _Pass:
     """(sums, low, high, the pair's difference interval, the pair's p-values) of every bucket, its rows
     made, resampled and tested one bucket at a time (resampled blockwise: registered, the intervals filled
-    when :meth:`Resampling.run` runs)."""
+    when :meth:`Resampling.run` runs; tested: added to ``options["tests"]``, the p-values filled when its
+    :meth:`~ts_eval.analysis.pairtest.PairTests.run` runs)."""
     n, m, B = len(st.names), len(st.models), rows.B
     sums = np.zeros((B, st.C))
     pair = options.get("pair")
@@ -504,16 +508,15 @@ def _bucket_pass(st: Statistics, rows: BucketRows, rs: Resampling, options: Dict
     from_entries = not rows.of_sentences and st.whole_weights and (low is None or rs.blockwise)
     if from_entries and p is not None and pair is not None:
         a_cols, b_cols, _ = difference_columns(st.cols, n, pair[0], pair[1])
+    if from_entries:            # buckets of spans: every bucket's sums in one pass over the entries
+        sums = rows.entry_sums()
     for k in range(B):
-        if from_entries:        # a bucket of spans: its sums, the pair's differences, its resampled rows
+        if from_entries:        # a bucket of spans: the pair's differences, its resampled rows
             row_sentence, chunks = rows.entry_chunks(k)
-            for e, _ in chunks():       # whole numbers: the same sums in any order
-                sums[k] += np.bincount(st.entry_col[e], weights=st.entry_weight[e], minlength=st.C)[:st.C]
             if len(row_sentence) and p is not None and pair is not None:
                 diff = rows.differences(np.zeros(0, np.int64), np.zeros(0, np.int64), len(row_sentence), a_cols,
                                         b_cols, chunks=chunks)
-                p[k] = bucket_pair_pvalues(st.matrix(sums[k][None, :]), pair[0], pair[1],
-                                           options["permutations"], rs.perm_seq, diff)
+                options["tests"].add(st.matrix(sums[k][None, :]), pair[0], pair[1], p[k], diff)
                 del diff
             if low is not None and len(row_sentence):
                 gtable, gids = rows.grouped_rows(chunks, len(row_sentence), st.groups)
@@ -536,7 +539,7 @@ def _bucket_pass(st: Statistics, rows: BucketRows, rs: Resampling, options: Dict
             del X
         if p is not None and pair is not None:
             bucket = StatsMatrix(st.names, st.models, table, st.cols, ids=ids)
-            p[k] = bucket_pair_pvalues(bucket, pair[0], pair[1], options["permutations"], rs.perm_seq)
+            options["tests"].add(bucket, pair[0], pair[1], p[k])
     return sums, low, high, diffs, p
 
 
@@ -661,9 +664,10 @@ def analyze_corpus(
 
     rs = Resampling(corpus.n_sentences, bootstrap, seed, blockwise=st.ids is not None and st.whole_weights)
     options = {"confidence": confidence, "overall": overall, "totals": totals, "flip_pairs": flip_pairs,
-               "pair": pair_idx, "permutations": permutations}
+               "pair": pair_idx, "permutations": permutations, "tests": PairTests(permutations, rs.perm_seq)}
     results = _results(st, attrs, text, spec, rs, options, timings)
     t0 = time.perf_counter()
+    options["tests"].run()      # every bucket's pair test, from one stream of draws
     rs.run()        # blockwise: every bucket's resamples, a block of resamples at a time
     timings["scores"] += time.perf_counter() - t0
 

@@ -122,15 +122,17 @@ def distinct(rows: np.ndarray, chunk: int = 1 << 12) -> Tuple[np.ndarray, np.nda
     return distinct_of((rows[a:a + chunk] for a in range(0, len(rows), chunk)), rows.shape[1], rows.dtype)
 
 
-def distinct_of(parts: Iterable[Any], width: int, dtype: Any, hashed: bool = False) -> Tuple[np.ndarray, np.ndarray]:
+def distinct_of(parts: Iterable[Any], width: int, dtype: Any, hashed: bool = False,
+                whole: Optional[bool] = None) -> Tuple[np.ndarray, np.ndarray]:
     """:func:`distinct` of the rows of consecutive ``parts`` (``width`` columns of ``dtype``; ``hashed``: each part
-    given as (rows, their hashes)), which are not kept: only the distinct rows are."""
+    given as (rows, their hashes)), which are not kept: only the distinct rows are (``whole``: every value a whole
+    number below 2**62; None: look)."""
     found = RowTable()
     table = np.zeros((0, width), dtype)
     known, ids = 0, []
     for part in parts:
         part, hashes = part if hashed else (part, None)
-        got, new = found.ids(part, table, known, None, hashes)
+        got, new = found.ids(part, table, known, whole, hashes)
         if known + len(new) > len(table):
             table = np.concatenate([table[:known], np.zeros((max(len(new), known // 4, 64), width), dtype)])
         table[known:known + len(new)] = new
