@@ -21,6 +21,7 @@ from typing import Any, Callable, Iterable, Iterator, Optional, Protocol, Tuple
 
 import numpy as np
 
+from .coins import Coins, coins, taken
 from .statistics import Products
 
 #: odd 64-bit multipliers of the row hash (a fixed seed: the same rows get the same numbers in every run)
@@ -250,7 +251,8 @@ class MovingSums:
     """The permutation sums of whole-number statistics as the test reads them: what every system has more than
     the first (``table``'s columns ``later`` minus ``base``, system 0 itself 0).  Units whose rows are the same for
     every system move nothing: every unit's uniform number is drawn (the same numbers as :class:`RowSums`), only
-    the other units' swaps are counted, and only their rows' differences kept (a slab of rows at a time, no copy
+    the other units' swaps are counted (their numbers only are made, :mod:`ts_eval.ranking.coins`), and only their rows'
+    differences kept (a slab of rows at a time, no copy
     of the table) and multiplied.  Every sum is an exact integer, so every difference between two systems is the
     number the sums of every unit give (:meth:`~ts_eval.ranking.sufficient.StatsMatrix.swap_sums`)."""
 
@@ -271,12 +273,17 @@ class MovingSums:
         number = np.cumsum(moving, dtype=np.intp) - 1                   # a moving row's number among them
         self.sums = RowSums(diff, number[ids[self.picked]])
         self.dtype = self.sums.dtype
+        self._coins: Optional[Coins] = None      # the picked units' draws (PCG64), kept from call to call
 
     def swapped(self, rng: np.random.Generator, count: int) -> np.ndarray:
         sums = self.sums
         counts = sums._rows(count)
-        for r, swapped in enumerate(ahead(lambda: (rng.random(self.units) < 0.5)[self.picked], count)):
+        self._coins = coins(rng, self.picked, self.units, self._coins)
+        draw = self._coins.draw if self._coins is not None else lambda: (rng.random(self.units) < 0.5)[self.picked]
+        for r, swapped in enumerate(ahead(draw, count)):
             counts[r] = np.bincount(sums.ids, weights=swapped, minlength=sums.n_rows)
+        if self._coins is not None:
+            taken(rng, self._coins, count)
         out = np.zeros((count, self.width))
         out[:, self.later] = sums.product(counts)
         return out
