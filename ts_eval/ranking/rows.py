@@ -253,11 +253,12 @@ class RowSums:
 class MovingSums:
     """The permutation sums of whole-number statistics as the test reads them: what every system has more than
     the first (``table``'s columns ``later`` minus ``base``, system 0 itself 0).  Units whose rows are the same for
-    every system move nothing: every unit's uniform number is drawn (the same numbers as :class:`RowSums`), only
-    the other units' swaps are counted (their numbers only are made, :mod:`ts_eval.ranking.coins`), and only their rows'
-    differences kept (a slab of rows at a time, no copy
-    of the table) and multiplied.  Every sum is an exact integer, so every difference between two systems is the
-    number the sums of every unit give (:meth:`~ts_eval.ranking.sufficient.StatsMatrix.swap_sums`)."""
+    every system move nothing: only the other units' swaps are made (the numbers :class:`RowSums` draws for them,
+    from a PCG64 generator's state, :mod:`ts_eval.ranking.coins`, which moves the generator on as every unit's
+    draw would; any other generator draws every unit's number) and counted, and only their rows' differences kept
+    (a slab of rows at a time, no copy of the table) and multiplied.  Every sum is an exact integer, so every
+    difference between two systems is the number the sums of every unit give
+    (:meth:`~ts_eval.ranking.sufficient.StatsMatrix.swap_sums`)."""
 
     def __init__(self, table: np.ndarray, ids: np.ndarray, later: np.ndarray, base: np.ndarray,
                  slab: int = 1 << 13) -> None:
