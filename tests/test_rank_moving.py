@@ -1,8 +1,8 @@
 """The permutation test counts only the units that move statistics between systems
 (:meth:`ts_eval.ranking.sufficient.StatsMatrix.swap_sums`, :class:`ts_eval.ranking.rows.MovingSums`): a unit whose
-every system has the same statistics adds the same to every system, so it is drawn (the same random numbers) but
-neither counted nor multiplied, and only what each system has more than the first is kept of the others; every
-difference between systems is the same number, and so the report."""
+every system has the same statistics adds the same to every system, so it is passed over (the generator moves on as
+if its number were drawn) and neither counted nor multiplied, and only what each system has more than the first is
+kept of the others; every difference between systems is the same number, and so the report."""
 from __future__ import annotations
 
 import numpy as np

@@ -282,7 +282,7 @@ class StatsBuilder:
         table, ids = self.data, np.concatenate(self.ids) if self.ids else np.zeros(0, np.int32)
         self.ids = [ids]
         cols: Dict[Hashable, Tuple[int, int]] = {fam: at for fam, at in self._layout(self.widths).items()}
-        whole = integral(table)
+        whole = table.dtype == np.float32 or integral(table)    # (float32: every block's values were whole)
         if unit == "sentence":
             if whole:
                 return StatsMatrix(self.systems, self.models, table, cols, unit, np.ones(self.units), ids)
@@ -441,7 +441,8 @@ def plain_runs(scores: RunScores) -> Dict[str, Any]:
 
 
 def _fits32(x: np.ndarray) -> bool:
-    """Every value of ``x`` an integer that float32 holds exactly."""
+    """Every value of ``x`` an integer that float32 holds exactly (below 2**24 either way: the range by its
+    largest and smallest values, no copy; then the values against their int32 casts)."""
     if not x.size:
         return True
-    return bool(np.abs(x).max() < EXACT32 and np.array_equal(x, np.round(x)))
+    return bool(x.max() < EXACT32 and x.min() > -EXACT32 and (x.astype(np.int32) == x).all())
