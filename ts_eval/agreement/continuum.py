@@ -19,7 +19,6 @@ from typing import List, Optional, Tuple
 
 import numpy as np
 
-from ..core.arrays import unique
 from ..core.corpus import Corpus, SpanSet
 from ..core.matching import Pairs, match
 from ..errors import OptionError
@@ -71,25 +70,30 @@ class Continuum:
         return self.begin[spans.start], self.begin[spans.last] + self.token_length[spans.last]
 
     def distance(self, a: SpanSet, b: SpanSet, corpus: Corpus, n_labels: int,
-                 matched: Optional[Pairs] = None) -> np.ndarray:
+                 matched: Optional[Pairs] = None, column: Optional[np.ndarray] = None,
+                 n_columns: Optional[int] = None) -> np.ndarray:
         """(sentences, labels): the sum of Krippendorff's distances between the sections of two
         annotators (``a`` and ``b``: merged spans; ``matched``: ``match(a, b)`` when it is known): two
         overlapping units of the label add (b_a - b_b)^2 + (e_a - e_b)^2, a unit inside the other's gap its
-        length squared."""
-        S = corpus.n_sentences
+        length squared; ``column``: per sentence its row of the result (``n_columns`` rows), summed."""
+        S = corpus.n_sentences if n_columns is None else n_columns
         p = match(a, b) if matched is None else matched
         p = p.take(p.same_label)
         ba, ea = self.bounds(a)
         bb, eb = self.bounds(b)
+
+        def keys(side: SpanSet, which: np.ndarray) -> np.ndarray:
+            sentence = corpus.sentence_of(side.start[which])
+            key: np.ndarray = (sentence if column is None else column[sentence]) * n_labels + side.label[which]
+            return key
+
         d = (ba[p.gold] - bb[p.system]).astype(float) ** 2 + (ea[p.gold] - eb[p.system]).astype(float) ** 2
-        key = corpus.sentence_of(a.start[p.gold]) * n_labels + a.label[p.gold]
-        out = np.bincount(key, weights=d, minlength=S * n_labels)[:S * n_labels].astype(float)
+        out = np.bincount(keys(a, p.gold), weights=d, minlength=S * n_labels)[:S * n_labels].astype(float)
         for side, (bs, es), hit in ((a, (ba, ea), p.gold), (b, (bb, eb), p.system)):
             alone = np.ones(len(side), bool)
             alone[hit] = False
-            k = corpus.sentence_of(side.start[alone]) * n_labels + side.label[alone]
             sq = (es[alone] - bs[alone]).astype(float) ** 2
-            out += np.bincount(k, weights=sq, minlength=S * n_labels)[:S * n_labels]
+            out += np.bincount(keys(side, alone), weights=sq, minlength=S * n_labels)[:S * n_labels]
         return out.reshape(S, n_labels)
 
 
@@ -111,6 +115,14 @@ class UnitKeys:
     flat: List[Tuple[int, int]]     # (label, length) of every column
     lengths: List[np.ndarray]       # per label its distinct lengths (sorted)
     columns: List[np.ndarray]       # per label the columns of those lengths
+
+
+def _met(x: np.ndarray) -> Tuple[np.ndarray, np.ndarray]:
+    """The distinct values of ``x`` (small non-negative integers), sorted, and per value below the largest its
+    place among them."""
+    seen = np.zeros(int(x.max(initial=0)) + 1, bool)
+    seen[x] = True
+    return np.flatnonzero(seen), np.cumsum(seen) - 1
 
 
 def unit_parts(corpus: Corpus, merged: List[SpanSet], cont: Continuum, complete: np.ndarray
@@ -155,19 +167,19 @@ def unit_parts(corpus: Corpus, merged: List[SpanSet], cont: Continuum, complete:
     done = np.flatnonzero(complete)
     s_len = cont.sentence_length[done]
     g_len = g_len.astype(np.int64)
-    values = unique(np.concatenate([g_len, s_len[s_len > 0]]))
-    gaps = Keyed(g_sent, np.searchsorted(values, g_len), g_lab, g_cnt, values)
     nz = s_len > 0
-    slen = Keyed(done[nz], np.searchsorted(values, s_len[nz]), np.zeros(int(nz.sum()), np.int64),
-                 np.ones(int(nz.sum())), values)
+    # the lengths met, and a lookup of their columns (lengths are at most a sentence's: no search needed)
+    values, at = _met(np.concatenate([g_len, s_len[nz]]))
+    gaps = Keyed(g_sent, at[g_len], g_lab, g_cnt, values)
+    slen = Keyed(done[nz], at[s_len[nz]], np.zeros(int(nz.sum()), np.int64), np.ones(int(nz.sum())), values)
     # units: one column per (label, length)
-    key = lab_all_a * (int(len_all_a.max(initial=0)) + 1) + len_all_a
-    flat_keys = unique(key)
     big = int(len_all_a.max(initial=0)) + 1
+    key = lab_all_a * big + len_all_a
+    flat_keys, column = _met(key)
     flat = [(int(k // big), int(k % big)) for k in flat_keys.tolist()]
     lengths = [np.array([ln for lab, ln in flat if lab == c], np.int64) for c in range(L)]
     columns = [np.array([k for k, (lab, _) in enumerate(flat) if lab == c], np.int64) for c in range(L)]
-    units = UnitKeys(sent_all_a, np.searchsorted(flat_keys, key), flat, lengths, columns)
+    units = UnitKeys(sent_all_a, column[key], flat, lengths, columns)
     return gaps, slen, units
 
 

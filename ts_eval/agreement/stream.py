@@ -127,7 +127,7 @@ def digest(names: Sequence[str], corpus: Corpus, separator_weight: float, contin
     ann = from_corpus(corpus, list(names))
     cont = Continuum(corpus, continuum, separator_weight)
     tally = CorpusTally.of(corpus)
-    groups = document_groups(corpus) if tally.doc_starts >= 2 else None
+    groups = document_groups(corpus) if tally.doc_starts >= 2 and ann.complete().all() else None
     st = sentence_stats(ann, separator_weight, cont, label_free=True, groups=groups)
     lines = corpus.gold_info.token_lines
     sent_lines = lines[corpus.sent_offsets[:-1]] if lines is not None else None
