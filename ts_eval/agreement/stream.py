@@ -35,7 +35,7 @@ from ..ranking.study import bootstrap_weights, check_options
 from .assemble import DOCUMENT_FIGURES, _bootstrap, _figures, _labels, _pairs
 from .continuum import Continuum
 from .data import from_corpus
-from .disagreements import Tally, clusters
+from .disagreements import Counted, Tally, clusters, counted_of
 from .figures import figures
 from .layout import Registry, Stats
 from .results import Agreement
@@ -108,7 +108,7 @@ class Digest:
     kinds: Dict[str, int]
     total: int                           # disagreements
     items: List[Dict[str, Any]]          # the first ``keep`` disagreements (sentences counted in the block)
-    tally_of_disagreements: Tally
+    counted: Counted                     # every disagreement as :class:`~.disagreements.Tally` counts it
     groups: Optional[np.ndarray] = None  # the stats' columns are these sums of sentences (:func:`document_groups`)
 
     @property
@@ -132,18 +132,14 @@ def digest(names: Sequence[str], corpus: Corpus, separator_weight: float, contin
     lines = corpus.gold_info.token_lines
     sent_lines = lines[corpus.sent_offsets[:-1]] if lines is not None else None
     dis = clusters(ann, keep)
-    partial = Tally()
-    if "keys" in dis:
-        partial.add_keys(dis["keys"])
-    else:
-        partial.add(dis["items"])
+    counted = dis["keys"] if "keys" in dis else counted_of(dis["items"])
     shape = np.array([[int((info.shape or {}).get("nested", 0)), int((info.shape or {}).get("crossing", 0))]
                       for info in ann.infos], np.int64).reshape(len(ann.infos), 2)
     return Digest(list(names), list(corpus.labels), [_light(i) for i in ann.infos], st, corpus.sent_offsets,
                   corpus.doc_offsets, bool(corpus.opens_document), corpus.n_tokens, corpus.n_sentences, sent_lines,
                   tally, (cont.token_atoms, cont.separator_atoms), int(cont.sentence_length.sum()),
                   np.array([len(s) for s in ann.spans], np.int64), shape, dict(dis["kinds"]), int(dis["total"]),
-                  dis["items"], partial, groups)
+                  dis["items"], counted, groups)
 
 
 def document_groups(corpus: Corpus) -> np.ndarray:
@@ -250,7 +246,7 @@ class _Stream:
         items = d.items if room is None else d.items[:room]
         for rec in items:
             rec["sentence"] += S0
-        self.dis.merge(d.tally_of_disagreements)
+        self.dis.add_counted(d.counted)
         self.n_items += d.total
         self.items.extend(items)
 
