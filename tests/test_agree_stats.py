@@ -177,3 +177,33 @@ def test_categories_of_many_labels_on_one_token():
         cat = st.columns.get(np.asarray(st.matrix.sum(1)).ravel(), "cat")
         # a: tokens 0-1 and the separator between them carry every label; b: token 0 the first label
         assert cat.tolist() == [[2, 0, 3], [4, 1, 0]]
+
+
+def test_categories_on_the_spans_where_no_unit_has_two_labels(monkeypatch):
+    """Where no unit has two labels (no annotator's spans of two labels share a token), the multi-class
+    tables are counted on the spans, without painting a label mask per token: a unit's category is its span's
+    label, a pair's units that differ are those either labels less those both label alike."""
+    import ts_eval.agreement.statistics as statistics
+
+    def painted(*args):
+        raise AssertionError("label masks painted per token")
+
+    monkeypatch.setattr(statistics, "categories", painted)
+    spans = {"a": [[("PER", 0, 2), ("LOC", 3, 4)]], "b": [[("PER", 0, 1), ("ORG", 1, 3)]]}
+    ann = from_span_lists(spans, [5])
+    st = sentence_stats(ann, 0.5, Continuum(ann.corpus, "tokens", 0.5))
+    sums = np.asarray(st.matrix.sum(1)).ravel()
+    assert st.category_names == ["O", "LOC", "ORG", "PER"]
+    # tokens a: PER PER O LOC O, b: PER ORG ORG O O; separators a: PER O O O, b: O ORG O O
+    assert st.columns.get(sums, "cat").tolist() == [[2 + 0.5 * 3, 1, 0, 2 + 0.5], [2 + 0.5 * 3, 0, 2 + 0.5, 1]]
+    assert st.columns.get(sums, "differ").tolist() == [3 + 0.5 * 2]
+    monkeypatch.undo()      # the same where a unit has two labels (the masks painted): b's ORG over a PER token
+    spans["b"] = [[("PER", 0, 1), ("ORG", 0, 3)]]
+    ann = from_span_lists(spans, [5])
+    st = sentence_stats(ann, 0.5, Continuum(ann.corpus, "tokens", 0.5))
+    sums = np.asarray(st.matrix.sum(1)).ravel()
+    assert st.category_names == ["O", "LOC", "ORG", "PER", "ORG+PER"]
+    # tokens b: ORG+PER ORG ORG O O; separators b: ORG ORG O O
+    assert st.columns.get(sums, "cat").tolist() == [[2 + 0.5 * 3, 1, 0, 2 + 0.5, 0],
+                                                    [2 + 0.5 * 2, 0, 2 + 0.5 * 2, 0, 1]]
+    assert st.columns.get(sums, "differ").tolist() == [4 + 0.5 * 2]

@@ -24,6 +24,7 @@ from ..core.matching import Pairs, match
 from ..errors import OptionError
 
 CONTINUA = ("tokens", "characters")
+Bounds = Tuple[np.ndarray, np.ndarray]      # spans' begins and ends (exclusive) on the continuum
 MAX_DENOMINATOR = 1000
 
 
@@ -65,35 +66,30 @@ class Continuum:
         end = self.begin[off[1:] - 1] + tl[off[1:] - 1]
         self.sentence_length = end - self.sentence_begin
 
-    def bounds(self, spans: SpanSet) -> Tuple[np.ndarray, np.ndarray]:
+    def bounds(self, spans: SpanSet) -> Bounds:
         """Begin and end (exclusive) of spans on the continuum."""
         return self.begin[spans.start], self.begin[spans.last] + self.token_length[spans.last]
 
-    def distance(self, a: SpanSet, b: SpanSet, corpus: Corpus, n_labels: int,
-                 matched: Optional[Pairs] = None, column: Optional[np.ndarray] = None,
-                 n_columns: Optional[int] = None) -> np.ndarray:
+    def distance(self, a: SpanSet, b: SpanSet, corpus: Corpus, n_labels: int, matched: Optional[Pairs] = None,
+                 keys: Optional[Tuple[np.ndarray, np.ndarray]] = None, rows: Optional[int] = None,
+                 bounds: Optional[Tuple[Bounds, Bounds]] = None) -> np.ndarray:
         """(sentences, labels): the sum of Krippendorff's distances between the sections of two
         annotators (``a`` and ``b``: merged spans; ``matched``: ``match(a, b)`` when it is known): two
         overlapping units of the label add (b_a - b_b)^2 + (e_a - e_b)^2, a unit inside the other's gap its
-        length squared; ``column``: per sentence its row of the result (``n_columns`` rows), summed."""
-        S = corpus.n_sentences if n_columns is None else n_columns
+        length squared; ``keys``: per span of ``a`` and of ``b`` its row times ``n_labels`` plus its label, of
+        ``rows`` rows (default: its sentence's); ``bounds``: theirs, when known."""
+        S = corpus.n_sentences if rows is None else rows
         p = match(a, b) if matched is None else matched
         p = p.take(p.same_label)
-        ba, ea = self.bounds(a)
-        bb, eb = self.bounds(b)
-
-        def keys(side: SpanSet, which: np.ndarray) -> np.ndarray:
-            sentence = corpus.sentence_of(side.start[which])
-            key: np.ndarray = (sentence if column is None else column[sentence]) * n_labels + side.label[which]
-            return key
-
+        (ba, ea), (bb, eb) = bounds if bounds is not None else (self.bounds(a), self.bounds(b))
+        ka, kb = keys if keys is not None else (corpus.sentence_of(x.start) * n_labels + x.label for x in (a, b))
         d = (ba[p.gold] - bb[p.system]).astype(float) ** 2 + (ea[p.gold] - eb[p.system]).astype(float) ** 2
-        out = np.bincount(keys(a, p.gold), weights=d, minlength=S * n_labels)[:S * n_labels].astype(float)
-        for side, (bs, es), hit in ((a, (ba, ea), p.gold), (b, (bb, eb), p.system)):
+        out = np.bincount(ka[p.gold], weights=d, minlength=S * n_labels)[:S * n_labels].astype(float)
+        for side, k, (bs, es), hit in ((a, ka, (ba, ea), p.gold), (b, kb, (bb, eb), p.system)):
             alone = np.ones(len(side), bool)
             alone[hit] = False
             sq = (es[alone] - bs[alone]).astype(float) ** 2
-            out += np.bincount(keys(side, alone), weights=sq, minlength=S * n_labels)[:S * n_labels]
+            out += np.bincount(k[alone], weights=sq, minlength=S * n_labels)[:S * n_labels]
         return out.reshape(S, n_labels)
 
 
@@ -125,23 +121,25 @@ def _met(x: np.ndarray) -> Tuple[np.ndarray, np.ndarray]:
     return np.flatnonzero(seen), np.cumsum(seen) - 1
 
 
-def unit_parts(corpus: Corpus, merged: List[SpanSet], cont: Continuum, complete: np.ndarray
-               ) -> Tuple[Keyed, Keyed, UnitKeys]:
+def unit_parts(corpus: Corpus, merged: List[SpanSet], cont: Continuum, complete: np.ndarray,
+               known: Optional[Tuple[List[np.ndarray], List[Bounds]]] = None) -> Tuple[Keyed, Keyed, UnitKeys]:
     """The units' lengths, the gaps and the sentence lengths of every complete sentence (``merged``: each
-    annotator's spans as :func:`~ts_eval.core.units.merge_overlaps` gives them, by label, then start)."""
+    annotator's spans as :func:`~ts_eval.core.units.merge_overlaps` gives them, by label, then start;
+    ``known``: their sentences and bounds, when known)."""
     L = len(corpus.labels)
     lab_all, len_all, sent_all = [], [], []
     gap_sent, gap_len, gap_lab, gap_cnt = [], [], [], []
     every = bool(complete.all())
-    for ms in merged:
-        sent = corpus.sentence_of(ms.start)
+    for k, ms in enumerate(merged):
+        sent = corpus.sentence_of(ms.start) if known is None else known[0][k]
         if every:
             ss = ms
+            b, e = cont.bounds(ss) if known is None else known[1][k]
         else:
             keep = complete[sent]
             ss = ms.take(keep)
             sent = sent[keep]
-        b, e = cont.bounds(ss)
+            b, e = cont.bounds(ss)
         label = ss.label.astype(np.int64)
         lab_all.append(label)
         len_all.append(e - b)

@@ -37,7 +37,7 @@ from scipy import sparse
 from ..core.arrays import unique
 from ..core.corpus import SpanSet
 from ..core.matching import Pairs, match
-from ..core.units import label_mask, label_passes, merge_overlaps
+from ..core.units import BITS, label_mask, label_passes, merge_overlaps
 from ..models.segment import hit_counts
 from ..models.ts import unit_counts
 from .continuum import Continuum, unit_parts
@@ -90,7 +90,7 @@ class _Builder:
         if len(key) and self.group_of is not None and (int(key.max()) - int(key.min())) < 4 * len(key):
             lo = int(key.min())         # few keys (groups): counted, not sorted (sums of multiples of a power of two)
             sums = np.bincount(key - lo, weights=value)
-            key = np.flatnonzero(np.bincount(key - lo))
+            key = np.flatnonzero(sums)  # (a sum of zero is no entry: the groups' matrix keeps none)
             key, v = key + lo, sums[key]
         else:
             order = np.argsort(key, kind="stable")
@@ -178,6 +178,42 @@ def _category_tables(keys: Tuple[List[np.ndarray], List[np.ndarray]], cols: Tupl
     return cat, sets
 
 
+def _one_label_each(spans: SpanSet) -> bool:
+    """No two spans share a token (merged spans: no unit has two labels)."""
+    order = np.argsort(spans.start, kind="stable")
+    return bool((spans.start[order][1:] > spans.last[order][:-1]).all())
+
+
+def _categories_of_spans(merged: List[SpanSet], keys: List[np.ndarray], matched: List[Pairs],
+                         pairs: List[Tuple[int, int]], sentences: Tuple[np.ndarray, np.ndarray], G: int, w: float,
+                         L: int) -> Tuple[np.ndarray, List[List[int]], List[Tuple[np.ndarray, ...]]]:
+    """:func:`_category_tables` and the units each pair's label sets differ on (tokens, separators) where no unit
+    has two labels: a unit's category is its span's label or none, counted on the spans (``keys``: theirs;
+    ``sentences``: per sentence its tokens and column), a pair's units that differ are those of either less those
+    both give a label (its pairs' shared units) less those both give one label (the same-label pairs')."""
+    n_tok, col = sentences
+    whole = [np.bincount(col, weights=n, minlength=G)[:G] for n in (n_tok, np.maximum(n_tok - 1, 0))]
+    per = []        # per annotator: its tokens and its separators per column and label
+    for k, x in zip(keys, merged):
+        ln = (x.last - x.start + 1).astype(float)
+        per.append([np.bincount(k, weights=v, minlength=G * L)[:G * L].reshape(G, L) for v in (ln, ln - 1)])
+    labels = np.flatnonzero(np.any([t.any(0) for t, _ in per], 0)) if per else np.zeros(0, np.int64)
+    tables = []
+    for t, s in per:            # category 0 (no label), then one per label used, by its mask
+        ct, cs = (np.column_stack([n - u.sum(1), u[:, labels]]) for n, u in zip(whole, (t, s)))
+        tables.append(ct + w * cs)
+    covered = [[u.sum(1) for u in ts] for ts in per]
+    differs = []
+    for (i, j), p in zip(pairs, matched):
+        at = keys[i][p.gold] // max(L, 1)
+        same = p.same_label
+        shared = [p.overlap.astype(float), p.overlap - 1.0]
+        differs.append(tuple(covered[i][u] + covered[j][u] - np.bincount(at, weights=v, minlength=G)[:G]
+                             - np.bincount(at[same], weights=v[same], minlength=G)[:G] for u, v in enumerate(shared)))
+    cat = np.stack(tables) if tables else np.zeros((0, G, len(labels) + 1))
+    return cat, [[]] + [[int(k)] for k in labels], differs
+
+
 def sentence_stats(ann: Annotations, separator_weight: float, continuum: Continuum, label_free: bool = False,
                    groups: Optional[np.ndarray] = None) -> Stats:
     """The per-sentence statistics of every figure (see the module docstring); ``label_free``: with
@@ -209,12 +245,23 @@ def sentence_stats(ann: Annotations, separator_weight: float, continuum: Continu
     def column(sentence: np.ndarray) -> np.ndarray:
         return sentence if col is None else col[sentence]
 
-    tok_key, sep_key, rows = categories(ann, merged)
-    gaps, slen, unit_keys = unit_parts(corpus, merged, continuum, complete)
+    sentences = [corpus.sentence_of(x.start) for x in merged]
+    bounds = [continuum.bounds(x) for x in merged]
+    gaps, slen, unit_keys = unit_parts(corpus, merged, continuum, complete, (sentences, bounds))
     n_tok = np.diff(corpus.sent_offsets)
     sent_col = column(np.arange(S))
-    unit_cols = (np.repeat(sent_col, n_tok), np.repeat(sent_col, np.maximum(n_tok - 1, 0)))  # of tokens, separators
-    cat, cat_sets = _category_tables((tok_key, sep_key), unit_cols, G, w, rows, L)
+    # per annotator the (column * labels + label) keys of its merged spans and of its spans
+    keys = [[column(sentence) * L + x.label.astype(np.int64) for x, sentence in zip(merged, sentences)],
+            [column(corpus.sentence_of(x.start)) * L + x.label.astype(np.int64) for x in ann.spans]]
+    matched = [match(merged[i], merged[j]) for i, j in pairs]       # (the merged spans' pairs, used thrice)
+    if L <= BITS and all(_one_label_each(x) for x in merged):
+        cat, cat_sets, differs = _categories_of_spans(merged, keys[0], matched, pairs, (n_tok, sent_col), G, w, L)
+    else:
+        tok_key, sep_key, rows = categories(ann, merged)
+        unit_cols = (np.repeat(sent_col, n_tok), np.repeat(sent_col, np.maximum(n_tok - 1, 0)))  # of tokens, separators
+        cat, cat_sets = _category_tables((tok_key, sep_key), unit_cols, G, w, rows, L)
+        differs = [tuple(np.bincount(at[c[i] != c[j]], minlength=G)[:G].astype(float)
+                         for c, at in zip((tok_key, sep_key), unit_cols)) for i, j in pairs]
     cat_names = category_names(corpus.labels, cat_sets)
     C = len(cat_names)
     b = _Builder(_columns(m, len(pairs), L, C, len(unit_keys.flat), len(gaps.values)), G, col)
@@ -223,13 +270,8 @@ def sentence_stats(ann: Annotations, separator_weight: float, continuum: Continu
     if groups is not None and S:
         units = np.add.reduceat(units, groups)
     b.dense("units", units, mask=full)
-    # per annotator the (column * labels + label) keys of its merged spans and of its spans
-    keys = [[column(corpus.sentence_of(x.start)) * L + x.label.astype(np.int64) for x in sets]
-            for sets in (merged, ann.spans)]
     pos = _annotator_tables(b, merged, keys, w, full, G, L)
-    matched = [match(merged[i], merged[j]) for i, j in pairs]       # (the merged spans' pairs, used twice)
-    agree, differ = _pair_tables(b, ann, (merged, keys), matched, units, pos, (tok_key, sep_key),
-                                 unit_cols, w, full)
+    agree, differ = _pair_tables(b, ann, (merged, keys), matched, units, pos, differs, w, full)
     for i in range(m):      # per annotator: units per category (label set)
         b.table("cat", cat[i], i * C, full)
     _alpha_tables(b, cov, pairs, units, pos, cat, agree, differ, label_free)
@@ -237,7 +279,8 @@ def sentence_stats(ann: Annotations, separator_weight: float, continuum: Continu
     # unitizing alpha (complete sentences only: the continuum is annotated by every annotator)
     dist = np.zeros((G, L))
     for (i, j), p in zip(pairs, matched):
-        dist += continuum.distance(merged[i], merged[j], corpus, L, p, col, G)
+        dist += continuum.distance(merged[i], merged[j], corpus, L, p, (keys[0][i], keys[0][j]), G,
+                                   (bounds[i], bounds[j]))
     b.table("distance", dist, 0, full)
     b.keyed("ulen", unit_keys.sentence, unit_keys.column, np.ones(len(unit_keys.column)))
     b.keyed("gap", gaps.sentence, gaps.label * len(gaps.values) + gaps.column, gaps.count)
@@ -261,14 +304,12 @@ def _annotator_tables(b: _Builder, merged: List[SpanSet], keys: List[List[np.nda
 
 def _pair_tables(b: _Builder, ann: Annotations, spans_keys: Tuple[List[SpanSet], List[List[np.ndarray]]],
                  matched: List[Pairs],
-                 units: np.ndarray, pos: np.ndarray, cats: Tuple[List[np.ndarray], List[np.ndarray]],
-                 sents: Tuple[np.ndarray, np.ndarray], w: float,
+                 units: np.ndarray, pos: np.ndarray, differs: List[Tuple[np.ndarray, ...]], w: float,
                  full: Optional[np.ndarray]) -> Tuple[np.ndarray, np.ndarray]:
     """Per pair (``matched``: the pairs of its merged spans): TS units both give a label, exact and overlapping
-    spans, units whose label sets differ;
+    spans, units whose label sets differ (``differs``: tokens and separators);
     returns (units the pair agrees on per label (P, S, L), units it differs on (P, S))."""
     S, L = len(units), len(ann.corpus.labels)
-    (tok_cat, sep_cat), (tok_col, sep_col) = cats, sents
     spans = ann.spans
     merged, keys = spans_keys
     # an annotator whose merged spans are its spans (no two of one label overlap): its spans' pairs and keys
@@ -292,8 +333,7 @@ def _pair_tables(b: _Builder, ann: Annotations, spans_keys: Tuple[List[SpanSet],
         b.table("exact", ex[:, 2].reshape(S, L), p * L, full)
         b.table("hit_a", ov[:, 2].reshape(S, L), p * L, full)
         b.table("hit_b", ov[:, 3].reshape(S, L), p * L, full)
-        d_tok, d_sep = (np.bincount(at[c[i] != c[j]], minlength=S)[:S].astype(float)
-                        for c, at in ((tok_cat, tok_col), (sep_cat, sep_col)))
+        d_tok, d_sep = differs[p]
         differ[p] = d_tok + w * d_sep
         b.dense("differ", differ[p], p, full)
     return agree, differ
