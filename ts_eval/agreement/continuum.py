@@ -144,9 +144,8 @@ def unit_parts(corpus: Corpus, merged: List[SpanSet], cont: Continuum, complete:
         lab_all.append(label)
         len_all.append(e - b)
         sent_all.append(sent)
-        # by sentence, label, begin: the spans are by label, then start (runs a stable sort merges)
-        order = np.argsort(sent * max(L, 1) + label, kind="stable")
-        s, lab, b, e = sent[order], label[order], b[order], e[order]
+        # the spans are by label, then start: a sentence's units of a label are a run of them, in order
+        s, lab = sent, label
         first = np.ones(len(s), bool)
         first[1:] = (s[1:] != s[:-1]) | (lab[1:] != lab[:-1])
         lastg = np.ones(len(s), bool)
