@@ -145,7 +145,8 @@ def digest(names: Sequence[str], corpus: Corpus, separator_weight: float, contin
 def document_groups(corpus: Corpus) -> np.ndarray:
     """The first sentence of each document (or part of one) in a block, the first 0: the block's statistics
     are summed per document where they are taken once the corpus is known to have documents (two starts in one
-    block), since only the documents' sums are used then."""
+    block) and every annotator annotated every sentence of the block, since only the documents' sums are used
+    then."""
     starts = np.asarray(corpus.doc_offsets[:-1] if corpus.doc_offsets is not None else [], np.int64)
     doc = np.searchsorted(starts, corpus.sent_offsets[:-1], side="right")
     return np.flatnonzero(np.concatenate(([True], doc[1:] != doc[:-1]))) if len(doc) else np.zeros(0, np.int64)
