@@ -129,3 +129,81 @@ def test_exact_and_overlapping_spans_counted_on_the_spans_as_annotated():
                 first = st.columns.index(name)[0] + p * L
                 assert dense[first:first + L].T.ravel().tolist() == counts.tolist(), (name, p)
     assert len(ann.spans[2]) == 5 and (want["hit_a"] > 0).any()
+
+
+def test_groups_are_counted_per_group_not_per_sentence(monkeypatch):
+    """With ``groups`` (documents in ``agree``'s blocks) the per-label tables are taken per group: the TS
+    units' counts are asked for groups x labels keys, not sentences x labels (a block has ~25 sentences a
+    document), and the matrix is the per-sentence one summed."""
+    import ts_eval.agreement.statistics as statistics
+
+    sizes = []
+    real = statistics.unit_counts
+
+    def counted(*args):
+        sizes.append(args[-1])
+        return real(*args)
+
+    monkeypatch.setattr(statistics, "unit_counts", counted)
+    ann = from_span_lists(SPANS, LENGTHS)
+    cont = Continuum(ann.corpus, "tokens", 0.5)
+    per = sentence_stats(ann, 0.5, cont, label_free=True).matrix.toarray()
+    sizes.clear()
+    got = sentence_stats(ann, 0.5, cont, label_free=True, groups=np.array([0, 2]))
+    assert sizes == [2 * len(ann.corpus.labels)] * 3
+    assert np.array_equal(got.matrix.toarray(), np.add.reduceat(per, [0, 2], axis=1))
+
+
+def test_groups_need_every_annotator_on_every_sentence():
+    """A sentence an annotator left out has its own alpha weights: such sentences are not summed in groups."""
+    import pytest
+
+    spans = {k: list(v) for k, v in SPANS.items()}
+    spans["c"][1] = None
+    ann = from_span_lists(spans, LENGTHS)
+    with pytest.raises(ValueError, match="every annotator"):
+        sentence_stats(ann, 0.5, Continuum(ann.corpus, "tokens", 0.5), label_free=True, groups=np.array([0, 2]))
+
+
+def test_categories_of_many_labels_on_one_token():
+    """The multi-class categories are the label sets met, by their masks, also when a mask is 64 or more (seven
+    labels on one token) and when the labels need two masks (33 labels): per annotator the units of each."""
+    for n in (7, 33):
+        labels = [f"L{k:02d}" for k in range(n)]
+        spans = {"a": [[(lab, 0, 2) for lab in labels]], "b": [[(labels[0], 0, 1)]]}
+        ann = from_span_lists(spans, [3])
+        st = sentence_stats(ann, 1.0, Continuum(ann.corpus, "tokens", 1.0))
+        assert st.category_names == ["O", labels[0], "+".join(labels)]
+        cat = st.columns.get(np.asarray(st.matrix.sum(1)).ravel(), "cat")
+        # a: tokens 0-1 and the separator between them carry every label; b: token 0 the first label
+        assert cat.tolist() == [[2, 0, 3], [4, 1, 0]]
+
+
+def test_categories_on_the_spans_where_no_unit_has_two_labels(monkeypatch):
+    """Where no unit has two labels (no annotator's spans of two labels share a token), the multi-class
+    tables are counted on the spans, without painting a label mask per token: a unit's category is its span's
+    label, a pair's units that differ are those either labels less those both label alike."""
+    import ts_eval.agreement.statistics as statistics
+
+    def painted(*args):
+        raise AssertionError("label masks painted per token")
+
+    monkeypatch.setattr(statistics, "categories", painted)
+    spans = {"a": [[("PER", 0, 2), ("LOC", 3, 4)]], "b": [[("PER", 0, 1), ("ORG", 1, 3)]]}
+    ann = from_span_lists(spans, [5])
+    st = sentence_stats(ann, 0.5, Continuum(ann.corpus, "tokens", 0.5))
+    sums = np.asarray(st.matrix.sum(1)).ravel()
+    assert st.category_names == ["O", "LOC", "ORG", "PER"]
+    # tokens a: PER PER O LOC O, b: PER ORG ORG O O; separators a: PER O O O, b: O ORG O O
+    assert st.columns.get(sums, "cat").tolist() == [[2 + 0.5 * 3, 1, 0, 2 + 0.5], [2 + 0.5 * 3, 0, 2 + 0.5, 1]]
+    assert st.columns.get(sums, "differ").tolist() == [3 + 0.5 * 2]
+    monkeypatch.undo()      # the same where a unit has two labels (the masks painted): b's ORG over a PER token
+    spans["b"] = [[("PER", 0, 1), ("ORG", 0, 3)]]
+    ann = from_span_lists(spans, [5])
+    st = sentence_stats(ann, 0.5, Continuum(ann.corpus, "tokens", 0.5))
+    sums = np.asarray(st.matrix.sum(1)).ravel()
+    assert st.category_names == ["O", "LOC", "ORG", "PER", "ORG+PER"]
+    # tokens b: ORG+PER ORG ORG O O; separators b: ORG ORG O O
+    assert st.columns.get(sums, "cat").tolist() == [[2 + 0.5 * 3, 1, 0, 2 + 0.5, 0],
+                                                    [2 + 0.5 * 2, 0, 2 + 0.5 * 2, 0, 1]]
+    assert st.columns.get(sums, "differ").tolist() == [4 + 0.5 * 2]

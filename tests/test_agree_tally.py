@@ -10,10 +10,9 @@ KEYS = [(("PER",), "Anna", "label"), (("PER",), "Anna", "boundary"), (("LOC", "P
 
 
 def _tally() -> Tally:
-    a, b = Tally(), Tally()
+    a = Tally()
     a.add_keys(KEYS[:4])
-    b.add_keys(KEYS[4:])
-    a.merge(b)
+    a.add_keys(KEYS[4:])
     return a
 
 
@@ -56,3 +55,12 @@ def test_spans_ordered_by_position_as_a_lexsort_orders_them():
         label = rng.integers(0, 3, len(start))
         who = np.repeat(np.arange(3), 300)
         assert _by_position(start, last, label, who).tolist() == np.lexsort((who, label, last, start)).tolist()
+
+
+def test_groups_are_counted_without_a_row_each():
+    """A block's clusters are counted per group and per group and kind in counters (no row of five is made per
+    group as clusters come, only for the groups listed); a group's kinds are its clusters of each kind."""
+    t = _tally()
+    assert t.groups[("PER", "Anna")] == 3 and t.groups[("ORG", "")] == 1
+    assert t.kinds[("PER", "Anna", 1)] == 2 and t.kinds[("PER", "Anna", 2)] == 1
+    assert sum(t.kinds.values()) == sum(t.groups.values()) == len(KEYS)

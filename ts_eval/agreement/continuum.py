@@ -19,12 +19,12 @@ from typing import List, Optional, Tuple
 
 import numpy as np
 
-from ..core.arrays import unique
 from ..core.corpus import Corpus, SpanSet
 from ..core.matching import Pairs, match
 from ..errors import OptionError
 
 CONTINUA = ("tokens", "characters")
+Bounds = Tuple[np.ndarray, np.ndarray]      # spans' begins and ends (exclusive) on the continuum
 MAX_DENOMINATOR = 1000
 
 
@@ -66,30 +66,30 @@ class Continuum:
         end = self.begin[off[1:] - 1] + tl[off[1:] - 1]
         self.sentence_length = end - self.sentence_begin
 
-    def bounds(self, spans: SpanSet) -> Tuple[np.ndarray, np.ndarray]:
+    def bounds(self, spans: SpanSet) -> Bounds:
         """Begin and end (exclusive) of spans on the continuum."""
         return self.begin[spans.start], self.begin[spans.last] + self.token_length[spans.last]
 
-    def distance(self, a: SpanSet, b: SpanSet, corpus: Corpus, n_labels: int,
-                 matched: Optional[Pairs] = None) -> np.ndarray:
+    def distance(self, a: SpanSet, b: SpanSet, corpus: Corpus, n_labels: int, matched: Optional[Pairs] = None,
+                 keys: Optional[Tuple[np.ndarray, np.ndarray]] = None, rows: Optional[int] = None,
+                 bounds: Optional[Tuple[Bounds, Bounds]] = None) -> np.ndarray:
         """(sentences, labels): the sum of Krippendorff's distances between the sections of two
         annotators (``a`` and ``b``: merged spans; ``matched``: ``match(a, b)`` when it is known): two
         overlapping units of the label add (b_a - b_b)^2 + (e_a - e_b)^2, a unit inside the other's gap its
-        length squared."""
-        S = corpus.n_sentences
+        length squared; ``keys``: per span of ``a`` and of ``b`` its row times ``n_labels`` plus its label, of
+        ``rows`` rows (default: its sentence's); ``bounds``: theirs, when known."""
+        S = corpus.n_sentences if rows is None else rows
         p = match(a, b) if matched is None else matched
         p = p.take(p.same_label)
-        ba, ea = self.bounds(a)
-        bb, eb = self.bounds(b)
+        (ba, ea), (bb, eb) = bounds if bounds is not None else (self.bounds(a), self.bounds(b))
+        ka, kb = keys if keys is not None else (corpus.sentence_of(x.start) * n_labels + x.label for x in (a, b))
         d = (ba[p.gold] - bb[p.system]).astype(float) ** 2 + (ea[p.gold] - eb[p.system]).astype(float) ** 2
-        key = corpus.sentence_of(a.start[p.gold]) * n_labels + a.label[p.gold]
-        out = np.bincount(key, weights=d, minlength=S * n_labels)[:S * n_labels].astype(float)
-        for side, (bs, es), hit in ((a, (ba, ea), p.gold), (b, (bb, eb), p.system)):
+        out = np.bincount(ka[p.gold], weights=d, minlength=S * n_labels)[:S * n_labels].astype(float)
+        for side, k, (bs, es), hit in ((a, ka, (ba, ea), p.gold), (b, kb, (bb, eb), p.system)):
             alone = np.ones(len(side), bool)
             alone[hit] = False
-            k = corpus.sentence_of(side.start[alone]) * n_labels + side.label[alone]
             sq = (es[alone] - bs[alone]).astype(float) ** 2
-            out += np.bincount(k, weights=sq, minlength=S * n_labels)[:S * n_labels]
+            out += np.bincount(k[alone], weights=sq, minlength=S * n_labels)[:S * n_labels]
         return out.reshape(S, n_labels)
 
 
@@ -113,30 +113,39 @@ class UnitKeys:
     columns: List[np.ndarray]       # per label the columns of those lengths
 
 
-def unit_parts(corpus: Corpus, merged: List[SpanSet], cont: Continuum, complete: np.ndarray
-               ) -> Tuple[Keyed, Keyed, UnitKeys]:
+def _met(x: np.ndarray) -> Tuple[np.ndarray, np.ndarray]:
+    """The distinct values of ``x`` (small non-negative integers), sorted, and per value below the largest its
+    place among them."""
+    seen = np.zeros(int(x.max(initial=0)) + 1, bool)
+    seen[x] = True
+    return np.flatnonzero(seen), np.cumsum(seen) - 1
+
+
+def unit_parts(corpus: Corpus, merged: List[SpanSet], cont: Continuum, complete: np.ndarray,
+               known: Optional[Tuple[List[np.ndarray], List[Bounds]]] = None) -> Tuple[Keyed, Keyed, UnitKeys]:
     """The units' lengths, the gaps and the sentence lengths of every complete sentence (``merged``: each
-    annotator's spans as :func:`~ts_eval.core.units.merge_overlaps` gives them, by label, then start)."""
+    annotator's spans as :func:`~ts_eval.core.units.merge_overlaps` gives them, by label, then start;
+    ``known``: their sentences and bounds, when known)."""
     L = len(corpus.labels)
     lab_all, len_all, sent_all = [], [], []
     gap_sent, gap_len, gap_lab, gap_cnt = [], [], [], []
     every = bool(complete.all())
-    for ms in merged:
-        sent = corpus.sentence_of(ms.start)
+    for k, ms in enumerate(merged):
+        sent = corpus.sentence_of(ms.start) if known is None else known[0][k]
         if every:
             ss = ms
+            b, e = cont.bounds(ss) if known is None else known[1][k]
         else:
             keep = complete[sent]
             ss = ms.take(keep)
             sent = sent[keep]
-        b, e = cont.bounds(ss)
+            b, e = cont.bounds(ss)
         label = ss.label.astype(np.int64)
         lab_all.append(label)
         len_all.append(e - b)
         sent_all.append(sent)
-        # by sentence, label, begin: the spans are by label, then start (runs a stable sort merges)
-        order = np.argsort(sent * max(L, 1) + label, kind="stable")
-        s, lab, b, e = sent[order], label[order], b[order], e[order]
+        # the spans are by label, then start: a sentence's units of a label are a run of them, in order
+        s, lab = sent, label
         first = np.ones(len(s), bool)
         first[1:] = (s[1:] != s[:-1]) | (lab[1:] != lab[:-1])
         lastg = np.ones(len(s), bool)
@@ -155,19 +164,19 @@ def unit_parts(corpus: Corpus, merged: List[SpanSet], cont: Continuum, complete:
     done = np.flatnonzero(complete)
     s_len = cont.sentence_length[done]
     g_len = g_len.astype(np.int64)
-    values = unique(np.concatenate([g_len, s_len[s_len > 0]]))
-    gaps = Keyed(g_sent, np.searchsorted(values, g_len), g_lab, g_cnt, values)
     nz = s_len > 0
-    slen = Keyed(done[nz], np.searchsorted(values, s_len[nz]), np.zeros(int(nz.sum()), np.int64),
-                 np.ones(int(nz.sum())), values)
+    # the lengths met, and a lookup of their columns (lengths are at most a sentence's: no search needed)
+    values, at = _met(np.concatenate([g_len, s_len[nz]]))
+    gaps = Keyed(g_sent, at[g_len], g_lab, g_cnt, values)
+    slen = Keyed(done[nz], at[s_len[nz]], np.zeros(int(nz.sum()), np.int64), np.ones(int(nz.sum())), values)
     # units: one column per (label, length)
-    key = lab_all_a * (int(len_all_a.max(initial=0)) + 1) + len_all_a
-    flat_keys = unique(key)
     big = int(len_all_a.max(initial=0)) + 1
+    key = lab_all_a * big + len_all_a
+    flat_keys, column = _met(key)
     flat = [(int(k // big), int(k % big)) for k in flat_keys.tolist()]
     lengths = [np.array([ln for lab, ln in flat if lab == c], np.int64) for c in range(L)]
     columns = [np.array([k for k, (lab, _) in enumerate(flat) if lab == c], np.int64) for c in range(L)]
-    units = UnitKeys(sent_all_a, np.searchsorted(flat_keys, key), flat, lengths, columns)
+    units = UnitKeys(sent_all_a, column[key], flat, lengths, columns)
     return gaps, slen, units
 
 

@@ -118,11 +118,16 @@ def _by_position(start: np.ndarray, last: np.ndarray, label: np.ndarray, who: np
     return np.lexsort((who, label, last, start))
 
 
+#: disagreement clusters as :class:`Tally` counts them: per cluster its labels joined by ``+``, its text (""
+#: without the tokens' texts) and its kind (an index into :data:`KINDS`); per label its clusters by kind
+Counted = Tuple[List[str], List[str], np.ndarray, Dict[str, List[int]]]
+
+
 @gc_paused
 def _keys(ann: Annotations, bad: np.ndarray, cl: np.ndarray, start: np.ndarray, last: np.ndarray,
-          label: np.ndarray, kind: np.ndarray) -> List[Tuple[Tuple[str, ...], Optional[str], str]]:
-    """Per disagreement cluster what :class:`Tally` counts: its labels, its text, its kind (the label sets
-    found for all clusters at once, as masks)."""
+          label: np.ndarray, kind: np.ndarray) -> Counted:
+    """What :class:`Tally` counts of the disagreement clusters ``bad`` (the label sets found for all clusters at
+    once, as masks, and counted per label and kind as such)."""
     corpus = ann.corpus
     first_of = np.searchsorted(cl, bad, side="left")
     end_of = np.searchsorted(cl, bad, side="right")
@@ -130,17 +135,35 @@ def _keys(ann: Annotations, bad: np.ndarray, cl: np.ndarray, start: np.ndarray, 
     reach = np.maximum.reduceat(last, each)[bad]
     tokens = corpus.tokens
     names = corpus.labels
+    kinds = kind[bad]
     if len(names) <= 62:
         bits = np.bitwise_or.reduceat(np.left_shift(np.int64(1), label.astype(np.int64)), each)[bad]
-        sets: Dict[int, Tuple[str, ...]] = {m: tuple(sorted(names[k] for k in range(len(names)) if (m >> k) & 1))
-                                            for m in set(bits.tolist())}
+        sets = {m: "+".join(sorted(names[k] for k in range(len(names)) if (m >> k) & 1)) for m in set(bits.tolist())}
         labelled = [sets[m] for m in bits.tolist()]
+        per_label = {names[k]: np.bincount(kinds[(bits >> k) & 1 == 1], minlength=len(KINDS))
+                     for k in range(len(names))}
+        rows = {lab: [int(c.sum())] + c.tolist() for lab, c in per_label.items() if c.any()}
     else:
         labs = label.tolist()
-        labelled = [tuple(sorted({names[k] for k in labs[a:b]})) for a, b in zip(first_of.tolist(), end_of.tolist())]
-    texts: List[Optional[str]] = [None] * len(bad) if tokens is None else \
-        list(joined_texts(tokens, start[first_of], reach + 1))
-    return list(zip(labelled, texts, [KINDS[k] for k in kind[bad].tolist()]))
+        tuples = [tuple(sorted({names[k] for k in labs[a:b]})) for a, b in zip(first_of.tolist(), end_of.tolist())]
+        labelled = ["+".join(t) for t in tuples]
+        rows = _label_rows(tuples, kinds.tolist())
+    texts = [""] * len(bad) if tokens is None else joined_texts(tokens, start[first_of], reach + 1)
+    return labelled, list(texts), kinds, rows
+
+
+def _label_rows(labels: List[Tuple[str, ...]], kinds: List[int]) -> Dict[str, List[int]]:
+    """Per label the clusters (of the label sets ``labels`` and kinds ``kinds``) that have it, by kind (a row:
+    the count, then the count per kind)."""
+    rows: Dict[str, List[int]] = {}
+    for (labs, k), n in Counter(zip(labels, kinds)).items():
+        for lab in labs:
+            row = rows.get(lab)
+            if row is None:
+                row = rows[lab] = [0, 0, 0, 0, 0]
+            row[0] += n
+            row[k + 1] += n
+    return rows
 
 
 @gc_paused     # tens of thousands of small dicts and lists, no cycles: the collector's passes only cost time
@@ -191,45 +214,28 @@ def _records(ann: Annotations, bad: np.ndarray, cl: np.ndarray, start: np.ndarra
 
 
 class Tally:
-    """Disagreements counted per label and per label(s) and surface string, by kind, as records come (a row:
-    its count, then its count per kind in the order of :data:`KINDS`; made into the report's dicts at the end)."""
+    """Disagreements counted per label and per label(s) and surface string, by kind, as records come (per label
+    a row: its count, then its count per kind in the order of :data:`KINDS`; per group counters; made into the
+    report's dicts at the end)."""
 
     def __init__(self) -> None:
         self.labels: Dict[str, List[int]] = {}
-        self.groups: Dict[Tuple[str, str], List[int]] = {}
+        self.groups: Counter[Tuple[str, str]] = Counter()            # per (labels, text) its clusters
+        self.kinds: Counter[Tuple[str, str, int]] = Counter()        # the same by kind (an index into KINDS)
 
     def add(self, items: List[Dict[str, Any]]) -> None:
-        self.add_keys([(tuple(rec["labels"]), rec["text"], rec["kind"]) for rec in items])
+        self.add_counted(counted_of(items))
 
     def add_keys(self, keys: List[Tuple[Tuple[str, ...], Optional[str], str]]) -> None:
-        """Count clusters given as (labels, text, kind) (each distinct key once, with its count)."""
-        groups = self.groups                                   # (a row is made only when its key is new)
-        per_labels: Counter[Tuple[Tuple[str, ...], str]] = Counter()
-        at = _KIND_AT
-        joined: Dict[Tuple[str, ...], str] = {}
-        for (labels, text, kind), n in Counter(keys).items():
-            per_labels[labels, kind] += n
-            name = joined.get(labels)
-            if name is None:
-                name = joined[labels] = "+".join(labels)
-            key = (name, text if text is not None else "")
-            g = groups.get(key)
-            if g is None:
-                g = groups[key] = [0, 0, 0, 0, 0]
-            g[0] += n
-            g[at[kind]] += n
-        for (labels, kind), n in per_labels.items():
-            for lab in labels:
-                row = self.labels.get(lab)
-                if row is None:
-                    row = self.labels[lab] = [0, 0, 0, 0, 0]
-                row[0] += n
-                row[at[kind]] += n
+        """Count clusters given as (labels, text, kind)."""
+        self.add_counted(_counted(keys))
 
-    def merge(self, other: Tally) -> None:
-        """Add the counts of ``other`` (its rows are taken over, not copied)."""
-        _merge_rows(self.labels, other.labels)
-        _merge_rows(self.groups, other.groups)
+    def add_counted(self, counted: Counted) -> None:
+        """Count clusters as :func:`clusters` gives them (``keys``)."""
+        names, texts, kinds, rows = counted
+        self.groups.update(zip(names, texts))           # (counted in C: a row of a group is made when it is listed)
+        self.kinds.update(zip(names, texts, kinds.tolist()))
+        _merge_rows(self.labels, rows)
 
     def by_label(self) -> List[Dict[str, Any]]:
         rows = sorted(self.labels.items(), key=lambda r: (-r[1][0], r[0]))
@@ -241,16 +247,29 @@ class Tally:
 
     def each_group(self, limit: Optional[int] = None) -> Iterator[Dict[str, Any]]:
         """:meth:`by_group`'s records one at a time (a record is made as it is taken)."""
-        def order(r: Tuple[Tuple[str, str], List[int]]) -> Tuple[int, str, str]:
-            return -r[1][0], r[0][0], r[0][1]
+        def order(r: Tuple[Tuple[str, str], int]) -> Tuple[int, str, str]:
+            return -r[1], r[0][0], r[0][1]
 
         items = self.groups.items()
         rows = sorted(items, key=order) if limit is None else heapq.nsmallest(limit, items, key=order)
-        return ({"labels": lab, "text": text, "count": row[0], "kinds": dict(zip(KINDS, row[1:]))}
-                for (lab, text), row in rows)
+        kinds = self.kinds
+        return ({"labels": lab, "text": text, "count": n,
+                 "kinds": {k: kinds[lab, text, i] for i, k in enumerate(KINDS)}} for (lab, text), n in rows)
 
 
 _KIND_AT = {k: i + 1 for i, k in enumerate(KINDS)}
+
+
+def counted_of(items: List[Dict[str, Any]]) -> Counted:
+    """What :class:`Tally` counts of disagreement records."""
+    return _counted([(tuple(rec["labels"]), rec["text"], rec["kind"]) for rec in items])
+
+
+def _counted(keys: List[Tuple[Tuple[str, ...], Optional[str], str]]) -> Counted:
+    """What :class:`Tally` counts of clusters given as (labels, text, kind)."""
+    kinds = [_KIND_AT[kind] - 1 for _, _, kind in keys]
+    return (["+".join(labels) for labels, _, _ in keys], [text or "" for _, text, _ in keys],
+            np.array(kinds, np.int64), _label_rows([labels for labels, _, _ in keys], kinds))
 
 
 def _merge_rows(mine: Dict[Any, List[int]], theirs: Dict[Any, List[int]]) -> None:

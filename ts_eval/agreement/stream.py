@@ -35,7 +35,7 @@ from ..ranking.study import bootstrap_weights, check_options
 from .assemble import DOCUMENT_FIGURES, _bootstrap, _figures, _labels, _pairs
 from .continuum import Continuum
 from .data import from_corpus
-from .disagreements import Tally, clusters
+from .disagreements import Counted, Tally, clusters, counted_of
 from .figures import figures
 from .layout import Registry, Stats
 from .results import Agreement
@@ -108,7 +108,7 @@ class Digest:
     kinds: Dict[str, int]
     total: int                           # disagreements
     items: List[Dict[str, Any]]          # the first ``keep`` disagreements (sentences counted in the block)
-    tally_of_disagreements: Tally
+    counted: Counted                     # every disagreement as :class:`~.disagreements.Tally` counts it
     groups: Optional[np.ndarray] = None  # the stats' columns are these sums of sentences (:func:`document_groups`)
 
     @property
@@ -127,29 +127,26 @@ def digest(names: Sequence[str], corpus: Corpus, separator_weight: float, contin
     ann = from_corpus(corpus, list(names))
     cont = Continuum(corpus, continuum, separator_weight)
     tally = CorpusTally.of(corpus)
-    groups = document_groups(corpus) if tally.doc_starts >= 2 else None
+    groups = document_groups(corpus) if tally.doc_starts >= 2 and ann.complete().all() else None
     st = sentence_stats(ann, separator_weight, cont, label_free=True, groups=groups)
     lines = corpus.gold_info.token_lines
     sent_lines = lines[corpus.sent_offsets[:-1]] if lines is not None else None
     dis = clusters(ann, keep)
-    partial = Tally()
-    if "keys" in dis:
-        partial.add_keys(dis["keys"])
-    else:
-        partial.add(dis["items"])
+    counted = dis["keys"] if "keys" in dis else counted_of(dis["items"])
     shape = np.array([[int((info.shape or {}).get("nested", 0)), int((info.shape or {}).get("crossing", 0))]
                       for info in ann.infos], np.int64).reshape(len(ann.infos), 2)
     return Digest(list(names), list(corpus.labels), [_light(i) for i in ann.infos], st, corpus.sent_offsets,
                   corpus.doc_offsets, bool(corpus.opens_document), corpus.n_tokens, corpus.n_sentences, sent_lines,
                   tally, (cont.token_atoms, cont.separator_atoms), int(cont.sentence_length.sum()),
                   np.array([len(s) for s in ann.spans], np.int64), shape, dict(dis["kinds"]), int(dis["total"]),
-                  dis["items"], partial, groups)
+                  dis["items"], counted, groups)
 
 
 def document_groups(corpus: Corpus) -> np.ndarray:
     """The first sentence of each document (or part of one) in a block, the first 0: the block's statistics
     are summed per document where they are taken once the corpus is known to have documents (two starts in one
-    block), since only the documents' sums are used then."""
+    block) and every annotator annotated every sentence of the block, since only the documents' sums are used
+    then."""
     starts = np.asarray(corpus.doc_offsets[:-1] if corpus.doc_offsets is not None else [], np.int64)
     doc = np.searchsorted(starts, corpus.sent_offsets[:-1], side="right")
     return np.flatnonzero(np.concatenate(([True], doc[1:] != doc[:-1]))) if len(doc) else np.zeros(0, np.int64)
@@ -250,7 +247,7 @@ class _Stream:
         items = d.items if room is None else d.items[:room]
         for rec in items:
             rec["sentence"] += S0
-        self.dis.merge(d.tally_of_disagreements)
+        self.dis.add_counted(d.counted)
         self.n_items += d.total
         self.items.extend(items)
 
