@@ -234,3 +234,71 @@ def test_a_block_whose_float32_sums_round_is_multiplied_as_the_matrix_was():
         job.add(W.T.copy(), 0)
         job.finish()
         assert got.pop().tolist() == expected.tolist()
+
+
+def test_a_blocks_corpus_data_lets_go_of_its_systems_without_the_cycle_collector():
+    """A system's data refers to its corpus data and back: released, both are freed by their counts alone (the
+    statistics no longer run a full collection after every block)."""
+    import gc
+    import weakref
+
+    from ts_eval.models.context import CorpusData
+
+    corpus = from_sequences([["B-PER", "O"]], {"a": [["B-PER", "O"]]}, scheme="IOB2", policy="conlleval")
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        cd = CorpusData(corpus)
+        sd = weakref.ref(cd.system("a"))
+        assert sd() is not None
+        cd.release()
+        del cd
+        assert sd() is None
+    finally:
+        if was:
+            gc.enable()
+
+
+@pytest.mark.parametrize("values", [3, 40], ids=["few", "many"])
+def test_a_categorical_value_finds_its_bucket_by_comparison_or_look_up(values):
+    """Few values compared with each bucket's value, many looked up: each value's bucket, -1 for a value of no
+    bucket."""
+    from ts_eval.analysis.attributes import CATEGORICAL
+    from ts_eval.analysis.buckets import FEW_VALUES, Buckets
+
+    names = [f"v{k}" for k in range(values)]
+    assert (values > FEW_VALUES) == (values == 40)
+    bk = Buckets(names, "rule", CATEGORICAL, values=names)
+    given = np.array(["v2", "other", "v0", "v2", "v1"] + [names[-1]], dtype=object)
+    assert bk.assign(given).tolist() == [2, -1, 0, 2, 1, values - 1]
+    assert bk.assign(np.zeros(0, object)).tolist() == []
+
+
+def test_a_blocks_rows_are_found_in_one_pass_with_the_numbers_of_any_cut(monkeypatch):
+    """A block of 10,000 sentences is looked up at once (not 4,096 rows at a time), and its rows get the numbers
+    that cutting it gives."""
+    from ts_eval.ranking.rows import RowTable, distinct
+
+    rng = np.random.default_rng(3)
+    rows = rng.integers(0, 3, size=(10_000, 3)).astype(float)
+    calls: List[int] = []
+    real = RowTable.ids
+
+    def counted(self: Any, block: np.ndarray, *a: Any) -> Any:
+        calls.append(len(block))
+        return real(self, block, *a)
+
+    monkeypatch.setattr(RowTable, "ids", counted)
+    kept = study._DistinctRows()
+    kept.add(rows)
+    assert calls == [10_000]
+    table, ids = kept.result()
+    monkeypatch.undo()
+    assert (table.tolist(), ids.tolist()) == tuple(x.tolist() for x in distinct(rows, 7))
+
+
+def test_the_entries_stable_order_by_sentence_is_that_of_a_wide_key():
+    key = np.random.default_rng(1).integers(0, 9000, size=50_000)
+    narrow = study._narrow(key)
+    assert narrow.dtype == np.int16 and study._narrow(key + 2 ** 15).dtype == np.int32
+    assert np.argsort(narrow, kind="stable").tolist() == np.argsort(key, kind="stable").tolist()

@@ -16,7 +16,6 @@ test (swapping the two systems' outputs sentence by sentence), as ``rank`` tests
 """
 from __future__ import annotations
 
-import gc
 import time
 from typing import Any, Callable, Dict, Hashable, Iterable, List, Mapping, Optional, Sequence, Tuple, Union
 
@@ -113,14 +112,14 @@ class Statistics:
                 found[i].add(mine)
                 del mine
                 self._contributions(cd, i, block, mine_spans, mine_cols_, mine_weights)
+            cd.release()        # a system's data and its corpus data refer to each other: freed now, no collection
             del cd
-            gc.collect()        # a system's data and its corpus data refer to each other: free them now
             if mine_spans:
                 sp, co, we = (np.concatenate(x) for x in (mine_spans, mine_cols_, mine_weights))
                 whole = integral(we)
                 self.whole_weights = self.whole_weights and whole
-                if whole and len(sp):       # the entries by sentence (each bucket's too)
-                    order = np.argsort(self.span_sentence[sp].astype(np.int32), kind="stable")
+                if whole and len(sp):       # the entries by sentence (each bucket's too), block's sentence numbers
+                    order = np.argsort(_narrow(self.span_sentence[sp] - block.first_sentence), kind="stable")
                     sp, co, we = sp[order], co[order], we[order]
                 spans.append(sp)
                 cols.append(co)
@@ -309,21 +308,24 @@ class _DistinctRows:
         self.whole = True
 
     def add(self, rows: np.ndarray) -> None:
+        """The rows of the next block of sentences, found among the distinct rows so far (the block at once: the
+        same numbers in the same order as any cut of it)."""
         whole = integral(rows)
-        exact = whole and float(np.abs(rows).max(initial=0.0)) < 2 ** 24     # in float32 (counts are)
+        big = float(np.abs(rows).max(initial=0.0))
+        exact = whole and big < 2 ** 24     # in float32 (counts are)
         if self.table is None:
             self.table = np.zeros((0, rows.shape[1]), np.float32 if exact else rows.dtype)
         elif not exact and self.table.dtype == np.float32:
             self.table = self.table.astype(rows.dtype)
         self.whole = self.whole and whole
-        for a in range(0, len(rows), 1 << 12):      # as distinct() counts them
-            got, new = self.found.ids(rows[a:a + (1 << 12)], self.table, self.known, None)
-            if self.known + len(new) > len(self.table):
-                grown = np.zeros((max(len(new), self.known // 4, 64), self.table.shape[1]), self.table.dtype)
-                self.table = np.concatenate([self.table[:self.known], grown])
-            self.table[self.known:self.known + len(new)] = new
-            self.known += len(new)
-            self.ids.append(got)
+        # the hash of whole numbers when every row's are (a fraction: every sentence's row is kept in the end)
+        got, new = self.found.ids(rows, self.table, self.known, whole and big < 2.0 ** 62)
+        if self.known + len(new) > len(self.table):
+            grown = np.zeros((max(len(new), self.known // 4, 64), self.table.shape[1]), self.table.dtype)
+            self.table = np.concatenate([self.table[:self.known], grown])
+        self.table[self.known:self.known + len(new)] = new
+        self.known += len(new)
+        self.ids.append(got)
 
     def result(self) -> Tuple[np.ndarray, Optional[np.ndarray]]:
         """(distinct rows, every sentence's row), or (every sentence's row, None) when not whole numbers."""
@@ -331,6 +333,13 @@ class _DistinctRows:
         table = self.table[:self.known]
         ids = np.concatenate(self.ids) if self.ids else np.zeros(0, np.int32)
         return (table, ids) if self.whole else (table[ids], None)
+
+
+def _narrow(key: np.ndarray) -> np.ndarray:
+    """``key`` (numbers from 0) as int16 while they fit, else int32: numpy sorts 16-bit integers stably by their
+    digits (radix), in one pass over them, not by comparisons; a stable order is the same order either way."""
+    small = not len(key) or int(key.max()) < 2 ** 15
+    return key.astype(np.int16 if small else np.int32)
 
 
 def _compact(values: np.ndarray) -> np.ndarray:
