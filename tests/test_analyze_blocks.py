@@ -302,3 +302,29 @@ def test_the_entries_stable_order_by_sentence_is_that_of_a_wide_key():
     narrow = study._narrow(key)
     assert narrow.dtype == np.int16 and study._narrow(key + 2 ** 15).dtype == np.int32
     assert np.argsort(narrow, kind="stable").tolist() == np.argsort(key, kind="stable").tolist()
+
+
+def test_the_families_that_are_their_span_contributions_are_counted_once(monkeypatch):
+    """Exact match, overlap, fair and SemEval statistics are their spans' contributions summed by sentence: in
+    blocks they are taken from the split (the models' own statistics functions are not run), and they are the
+    statistics those functions count (the corpus counted whole runs them)."""
+    from ts_eval.models.context import SystemData
+
+    rng = random.Random(8)
+    gold = [_tags(rng, rng.randint(1, 9)) for _ in range(120)]
+    corpus = from_sequences(gold, {"a": [_tags(rng, len(g)) for g in gold], "b": [_tags(rng, len(g)) for g in gold]},
+                            scheme="IOB2", policy="conlleval")
+    ran: List[str] = []
+    real = SystemData.stats
+
+    def counted(self: Any, fn: Any) -> Any:
+        if fn not in self.cache:        # a model's statistics function runs
+            ran.append(fn.args[0].name)
+        return real(self, fn)
+
+    monkeypatch.setattr(SystemData, "stats", counted)
+    blocks = _statistics(corpus, monkeypatch, 30)
+    assert set(ran) == {"ts"}
+    ran.clear()
+    _same(blocks, _statistics(corpus, monkeypatch, 30, cut=False))
+    assert {"exact", "overlap", "fair", "semeval", "ts"} <= set(ran)

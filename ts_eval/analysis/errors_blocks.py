@@ -151,26 +151,29 @@ class ErrorCounts:
         mine, pooled = self.groups[k], self.pooled
         rank = self.rank[self.names[k]]
         g0, s0 = first_span[None], first_span[self.names[k]]
-        cols = [x.tolist() for x in keys]
-        for r, cnt in zip(gr.rows.tolist(), gr.count.tolist()):
-            code, glab, gs, slab, sst = (c[r] for c in cols)
-            key = (code, glab, strings[gs] if gs >= 0 else None, slab, strings[sst] if sst >= 0 else None)
-            pos = int(first[r]) + t0
-            gg = int(g[r]) + g0 if g[r] >= 0 else -1
-            sg = int(s[r]) + s0 if s[r] >= 0 else -1
+        rows = gr.rows
+        texts = np.array([None, *strings], dtype=object)      # string id + 1 -> its string (-1: None)
+        # every group's key, first position and spans as Python values at once (numpy's loops, not per group)
+        code, glab, slab = (keys[j][rows].tolist() for j in (0, 1, 3))
+        gtext, stext = (texts[keys[j][rows] + 1].tolist() for j in (2, 4))
+        pos = (first[rows] + t0).tolist()
+        gg = np.where(g[rows] >= 0, g[rows] + g0, -1).tolist()
+        sg = np.where(s[rows] >= 0, s[rows] + s0, -1).tolist()
+        for j, cnt in enumerate(gr.count.tolist()):
+            key = (code[j], glab[j], gtext[j], slab[j], stext[j])
             have = mine.get(key)
             if have is None:
-                mine[key] = [cnt, pos, gg, sg]
+                mine[key] = [cnt, pos[j], gg[j], sg[j]]
             else:                          # a later block: its first occurrence comes after
                 have[0] += cnt
             p = pooled.get(key)
             if p is None:
-                pooled[key] = [cnt, pos, rank, k, gg, sg, {k}]
+                pooled[key] = [cnt, pos[j], rank, k, gg[j], sg[j], {k}]
             else:
                 p[0] += cnt
                 p[6].add(k)
-                if (pos, rank) < (p[1], p[2]):
-                    p[1:6] = [pos, rank, k, gg, sg]
+                if (pos[j], rank) < (p[1], p[2]):
+                    p[1:6] = [pos[j], rank, k, gg[j], sg[j]]
 
     def _suspects(self, block: Corpus, pairs: Dict[str, Any], best: Dict[str, np.ndarray], t0: int,
                   g0: int) -> None:

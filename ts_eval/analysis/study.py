@@ -22,9 +22,10 @@ from typing import Any, Callable, Dict, Hashable, Iterable, List, Mapping, Optio
 import numpy as np
 
 from ..core.corpus import Corpus
+from ..core.matching import DEFAULT_MATCHING
 from ..core.sequences import from_sequences
 from ..errors import InputError, OptionError
-from ..models.context import Contributions, CorpusData
+from ..models.context import Contributions, CorpusData, SystemData
 from ..models.registry import Model, ModelSpec, get_model, resolve_models
 from ..ranking.rows import RowTable, integral
 from ..ranking.statistics import TIE_DECIMALS, average_ranks, correlation_matrices
@@ -101,6 +102,8 @@ class Statistics:
             mine_cols_: List[np.ndarray] = []
             mine_weights: List[np.ndarray] = []
             for i, name in enumerate(names):        # one system at a time: its matches and statistics go with it
+                if cut:
+                    self._from_splits(cd, name)
                 mine, mine_cols = sentence_statistics(block.corpus, models, [name], cd)
                 if block.first_sentence == 0 and i == 0:
                     self.cols = {fam: (first * len(names), k) for fam, (first, k) in mine_cols.items()}
@@ -131,6 +134,32 @@ class Statistics:
         self.entry_col = _compact(concatenated(cols, np.zeros(0, np.int64)))
         del cols
         self.entry_weight = _compact(concatenated(weights, np.zeros(0)))
+
+    def _from_splits(self, cd: CorpusData, name: str) -> None:
+        """The statistics of the families that are their span contributions summed by sentence (a split as wide as
+        the statistics, with no column of the sentence as a whole, in whole numbers: the same integers in any
+        order) taken from the split, which the entries need anyway, into the system's data, instead of counting
+        them a second time.  Only in blocks (:func:`~ts_eval.analysis.corpus_blocks.can_cut`: every span within
+        one sentence, so a matched pair's contribution falls in the sentence of both spans, and no span on no
+        token, which a split does not give) and under the default matching (which the splits read)."""
+        if cd.matching != DEFAULT_MATCHING:
+            return
+        sd = cd.system(name)
+        corpus, S = cd.corpus, cd.n_sentences
+        sentence = [corpus.sentence_of(corpus.gold.start), corpus.sentence_of(sd.spans.start)]
+        for m in self.models:
+            spec = m.spec
+            if spec is None or spec.split is None or m.columns is None or m.stats in sd.cache:
+                continue
+            c = _split(sd, m.stats, spec)
+            k = m.columns[0] + m.columns[1] * cd.n_labels
+            if c.whole or c.k != k or not integral(c.weight):
+                continue
+            of = np.empty(len(c.span), np.int64)
+            for side in (0, 1):
+                at = np.flatnonzero(c.side == side)
+                of[at] = sentence[side][c.span[at]]
+            sd.cache[m.stats] = np.bincount(of * k + c.col, weights=c.weight, minlength=S * k)[:S * k].reshape(S, k)
 
     def _rows(self, parts: List[Tuple[np.ndarray, Optional[np.ndarray]]]) -> Tuple[np.ndarray, Optional[np.ndarray]]:
         """(table, ids): the distinct rows of every system's statistics side by side (columns as in
@@ -188,11 +217,10 @@ class Statistics:
         first_block = block.first_sentence == 0
         for fam, (first, k) in self.cols.items():
             spec = self.specs[fam]
-            spl = spec.split if spec is not None else None
-            self.splittable[fam] = spl is not None
-            if spl is None:
+            self.splittable[fam] = spec is not None and spec.split is not None
+            if spec is None or spec.split is None:
                 continue
-            c: Contributions = spl(cd.system(name))
+            c = _split(cd.system(name), fam, spec)
             if c.k != k:
                 raise ValueError(f"the span split of {fam!r} has {c.k} columns, its statistics {k}")
             base = first + i * k
@@ -333,6 +361,14 @@ class _DistinctRows:
         table = self.table[:self.known]
         ids = np.concatenate(self.ids) if self.ids else np.zeros(0, np.int32)
         return (table, ids) if self.whole else (table[ids], None)
+
+
+def _split(sd: SystemData, fam: Hashable, spec: ModelSpec) -> Contributions:
+    """The span contributions of one system under one family (made once: its statistics may be taken from them)."""
+    assert spec.split is not None
+    split = spec.split
+    made: Contributions = sd.cached(("split", fam), lambda: split(sd))
+    return made
 
 
 def _narrow(key: np.ndarray) -> np.ndarray:
