@@ -62,13 +62,18 @@ def _tags(rng: random.Random, n: int) -> List[str]:
     return out
 
 
+def _two_systems(seed: int, sentences: int) -> Any:
+    """A corpus of random IOB2 sentences (1 to 9 tokens) with systems a and b."""
+    rng = random.Random(seed)
+    gold = [_tags(rng, rng.randint(1, 9)) for _ in range(sentences)]
+    return from_sequences(gold, {"a": [_tags(rng, len(g)) for g in gold], "b": [_tags(rng, len(g)) for g in gold]},
+                          scheme="IOB2", policy="conlleval")
+
+
 def test_the_statistics_are_counted_a_block_at_a_time(monkeypatch):
     """No model's tables are made for the whole corpus: every statistics call sees one block, of at least
     BLOCK_TOKENS tokens and whole sentences."""
-    rng = random.Random(5)
-    gold = [_tags(rng, rng.randint(1, 9)) for _ in range(300)]
-    corpus = from_sequences(gold, {"a": [_tags(rng, len(g)) for g in gold], "b": [_tags(rng, len(g)) for g in gold]},
-                            scheme="IOB2", policy="conlleval")
+    corpus = _two_systems(5, 300)
     seen: List[int] = []
     real = study.sentence_statistics
 
@@ -310,10 +315,7 @@ def test_the_families_that_are_their_span_contributions_are_counted_once(monkeyp
     statistics those functions count (the corpus counted whole runs them)."""
     from ts_eval.models.context import SystemData
 
-    rng = random.Random(8)
-    gold = [_tags(rng, rng.randint(1, 9)) for _ in range(120)]
-    corpus = from_sequences(gold, {"a": [_tags(rng, len(g)) for g in gold], "b": [_tags(rng, len(g)) for g in gold]},
-                            scheme="IOB2", policy="conlleval")
+    corpus = _two_systems(8, 120)
     ran: List[str] = []
     real = SystemData.stats
 
