@@ -81,9 +81,11 @@ class ErrorCounts:
         self.pooled: Dict[GroupKey, List[Any]] = {}
         self.suspects = _found()
         self.suspect_total = 0
-        # per document (global ids in order): sentences, tokens, gold spans, first sentence, first line
-        self.doc_rows: List[List[Any]] = []
-        self.exact: List[List[np.ndarray]] = [[] for _ in self.names]
+        # per document (global ids in order), an array a block: sentences, tokens, gold spans, first sentence,
+        # first line, whether it has a first line (a row a document, as few bytes as its numbers)
+        self.doc_rows: List[np.ndarray] = []
+        self.n_documents = 0
+        self.exact: List[List[np.ndarray]] = [[] for _ in self.names]     # per system: the rows of its statistics
         self.ts: List[List[np.ndarray]] = [[] for _ in self.names]
         self.tokens = 0
         self.sentences = 0
@@ -206,31 +208,34 @@ class ErrorCounts:
             return
         doc = np.asarray(documents, np.int64)
         first = np.flatnonzero(np.diff(np.concatenate(([-1], doc))) != 0)
-        D0 = len(self.doc_rows)
-        carried = D0 > 0 and int(doc[0]) == D0 - 1           # the block starts inside the last document
+        carried = self.n_documents > 0 and int(doc[0]) == self.n_documents - 1    # the block starts inside the last
         lengths = np.diff(block.sent_offsets).astype(np.int64)
-        gold_sent = np.bincount(block.sentence_of(block.gold.start), minlength=S)
+        gold_sent = np.bincount(block.sentence_of(block.gold.start), minlength=S).astype(np.int64)
+        t = np.asarray(block.sent_offsets[first], np.int64)
         lines = block.gold_info.token_lines
-        for d, a in enumerate(first.tolist()):
-            b = int(first[d + 1]) if d + 1 < len(first) else S
-            n_tok, n_gold = int(lengths[a:b].sum()), int(gold_sent[a:b].sum())
-            if d == 0 and carried:
-                row = self.doc_rows[-1]
-                row[0] += b - a
-                row[1] += n_tok
-                row[2] += n_gold
-                continue
-            t = int(block.sent_offsets[a])
-            line = (int(lines[t]) if t < len(lines) else None) if lines is not None else None
-            self.doc_rows.append([b - a, n_tok, n_gold, s0 + a, line])
+        has = t < (len(lines) if lines is not None else 0)
+        line = np.zeros(len(first), np.int64)
+        if lines is not None:
+            line[has] = np.asarray(lines)[t[has]]
+        rows = np.column_stack([np.diff(np.append(first, S)), np.add.reduceat(lengths, first),
+                                np.add.reduceat(gold_sent, first), s0 + first, line, has]).astype(np.int64)
+        self._extend(self.doc_rows, rows, carried, 3)
+        self.n_documents += len(rows) - carried
         for k, name in enumerate(self.names):
             sd = cd.system(name)
             for store, stats in ((self.exact[k], sd.stats(EXACT_STATS)), (self.ts[k], sd.stats(TS_STATS))):
-                part = np.add.reduceat(stats, first, axis=0)
-                if carried:
-                    store[-1] = store[-1] + part[0]
-                    part = part[1:]
-                store.extend(part)
+                self._extend(store, np.add.reduceat(stats, first, axis=0), carried)
+
+    @staticmethod
+    def _extend(store: List[np.ndarray], part: np.ndarray, carried: bool, width: Optional[int] = None) -> None:
+        """A block's documents' rows put after ``store``'s (one array a block, no object a document); with
+        ``carried`` its first row is added to the last document's (its first ``width`` columns)."""
+        if carried:
+            last = store[-1]
+            last[-1, :width] = last[-1, :width] + part[0, :width]
+            part = part[1:]
+        if len(part):
+            store.append(part)
 
     # ------------------------------------------------------------------ at the end
     def ranked_groups(self, k: Optional[int]) -> Tuple[List[Tuple[GroupKey, List[Any]]], int]:
@@ -244,13 +249,13 @@ class ErrorCounts:
         return (items if self.top is None else items[:self.top]), len(d)
 
     def documents(self, unit: str) -> DocumentScores:
-        rows = self.doc_rows
+        rows = np.concatenate(self.doc_rows) if self.doc_rows else np.zeros((0, 6), np.int64)
         D = len(rows)
         L = len(self.labels)
         exact, exact_f, ts, ts_f = [], [], [], []
         for k in range(len(self.names)):
-            e = np.array(self.exact[k]).reshape(D, -1) if D else np.zeros((0, self.widths[0]))
-            t = np.array(self.ts[k]).reshape(D, -1) if D else np.zeros((0, self.widths[1]))
+            e = np.concatenate(self.exact[k]) if D else np.zeros((0, self.widths[0]))
+            t = np.concatenate(self.ts[k]) if D else np.zeros((0, self.widths[1]))
             exact.append(e.reshape(D, L, 4).sum(axis=1))
             exact_f.append(segment_f1(e, average="micro"))
             tp, fp, fn, _ = ts_table(t, 1.0)
@@ -260,9 +265,8 @@ class ErrorCounts:
         def stack(parts: List[np.ndarray], shape: Tuple[int, ...]) -> np.ndarray:
             return np.stack(parts) if parts else np.zeros(shape)
 
-        def col(j: int) -> np.ndarray:
-            return np.array([r[j] for r in rows], np.int64)
-
-        return DocumentScores(list(self.names), unit, col(3), col(0), col(1), [r[4] for r in rows], col(2),
+        lines = [x if h else None for x, h in zip(rows[:, 4].tolist(), rows[:, 5].tolist())]
+        return DocumentScores(list(self.names), unit, rows[:, 3].copy(), rows[:, 0].copy(), rows[:, 1].copy(), lines,
+                              rows[:, 2].copy(),
                               stack(exact, (0, D, 4)), stack(exact_f, (0, D)), stack(ts, (0, D, 3)),
                               stack(ts_f, (0, D)))
