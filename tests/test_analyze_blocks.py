@@ -330,3 +330,27 @@ def test_the_families_that_are_their_span_contributions_are_counted_once(monkeyp
     ran.clear()
     _same(blocks, _statistics(corpus, monkeypatch, 30, cut=False))
     assert {"exact", "overlap", "fair", "semeval", "ts"} <= set(ran)
+
+
+def test_the_systems_rows_side_by_side_are_ordered_by_each_systems_first_use():
+    """The sentences' rows of every system side by side are found at once; the table is in the order of the
+    systems' own rows (each numbered in order of first use): by the first system's number, then the second's,
+    then the third's, each combination once."""
+    from ts_eval.ranking.rows import distinct
+
+    rng = np.random.default_rng(4)
+    n, S = 3, 2000
+    st_ = study.Statistics.__new__(study.Statistics)
+    st_.names = ["a", "b", "c"]
+    st_.cols = {"f": (0, 2), "g": (2 * n, 1)}          # family f: 2 columns a system, g: 1
+    rows = rng.integers(0, 3, size=(S, 3 * n)).astype(float)
+    found = study._DistinctRows()
+    found.add(rows[:700])
+    found.add(rows[700:])
+    table, ids = st_._rows(found)
+    assert table[ids].tolist() == rows.tolist()
+    own = [distinct(rows[:, [2 * i, 2 * i + 1, 2 * n + i]])[1] for i in range(n)]
+    combos = sorted(set(zip(*(x.tolist() for x in own))))
+    assert len(table) == len(combos)
+    where = {c: r for r, c in enumerate(combos)}
+    assert ids.tolist() == [where[c] for c in zip(*(x.tolist() for x in own))]

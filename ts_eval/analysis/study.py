@@ -73,8 +73,9 @@ class Statistics:
         if cut and not self.whole_weights:      # fractions: their sums depend on the order, the whole corpus's
             self._count(False)
         self.C = self.table.shape[1]
+        # whole numbers: the same sums in any order, a slab of rows at a time (no float64 copy of the table)
         self.totals = self.table.sum(0) if self.ids is None else \
-            np.bincount(self.ids, minlength=len(self.table)).astype(np.float64) @ self.table
+            StatsMatrix([], [], self.table, {}, ids=self.ids).totals
         # generated strings found on no token (unplaced): in the statistics of their sentence, but no
         # span attribute has a value for them; they are counted among the spans in no bucket
         self.unplaced = np.array([len(u) if (u := corpus.system_info[n].unplaced) is not None else 0
@@ -91,7 +92,7 @@ class Statistics:
         weights (:attr:`whole_weights`; a block with a fraction is left in the order counted)."""
         names, models = self.names, self.models
         self.whole_cols = []
-        found = [_DistinctRows() for _ in names]
+        found = _DistinctRows()
         spans: List[np.ndarray] = []
         cols: List[np.ndarray] = []
         weights: List[np.ndarray] = []
@@ -101,6 +102,7 @@ class Statistics:
             mine_spans: List[np.ndarray] = []
             mine_cols_: List[np.ndarray] = []
             mine_weights: List[np.ndarray] = []
+            rows: List[np.ndarray] = []
             for i, name in enumerate(names):        # one system at a time: its matches and statistics go with it
                 if cut:
                     self._from_splits(cd, name)
@@ -112,9 +114,11 @@ class Statistics:
                         raise ValueError(f"statistics family {fam!r} gives different widths for different systems")
                 for fam in self.cols:       # the statistics are in mine (each family's columns, in this order)
                     cd.system(name).cache.pop(fam, None)
-                found[i].add(mine)
+                rows.append(mine)
                 del mine
                 self._contributions(cd, i, block, mine_spans, mine_cols_, mine_weights)
+            found.add(self._side_by_side(rows, list(self.cols.values()), block.corpus.n_sentences))
+            del rows
             cd.release()        # a system's data and its corpus data refer to each other: freed now, no collection
             del cd
             if mine_spans:
@@ -127,7 +131,7 @@ class Statistics:
                 spans.append(sp)
                 cols.append(co)
                 weights.append(we)
-        self.table, self.ids = self._rows([f.result() for f in found])
+        self.table, self.ids = self._rows(found)
         del found
         self.entry_span = _compact(concatenated(spans, np.zeros(0, np.int64)))
         del spans
@@ -161,28 +165,24 @@ class Statistics:
                 of[at] = sentence[side][c.span[at]]
             sd.cache[m.stats] = np.bincount(of * k + c.col, weights=c.weight, minlength=S * k)[:S * k].reshape(S, k)
 
-    def _rows(self, parts: List[Tuple[np.ndarray, Optional[np.ndarray]]]) -> Tuple[np.ndarray, Optional[np.ndarray]]:
+    def _rows(self, found: _DistinctRows) -> Tuple[np.ndarray, Optional[np.ndarray]]:
         """(table, ids): the distinct rows of every system's statistics side by side (columns as in
-        :class:`~ts_eval.ranking.sufficient.StatsMatrix`) and every sentence's row (int32), from each system's
-        distinct rows and sentence rows; with a system's statistics not whole numbers, every sentence's row
-        (ids None)."""
-        S = self.S
-        layout = [(first, k) for first, k in self.cols.values()]
-        whole = [(t, ids) for t, ids in parts if ids is not None]
-        if len(whole) < len(parts):     # fractions: every sentence's row, as computed
-            dense = [t if ids is None else t[ids] for t, ids in parts]
-            return self._side_by_side(dense, layout, S), None
-        key = np.zeros(S, np.int64)
-        for table, ids in whole:        # the distinct combinations of the systems' rows
-            _, first_of, key = np.unique(key * max(len(table), 1) + ids, return_index=True, return_inverse=True)
-            key = key.reshape(-1)
-        if not S:
-            first_of = np.zeros(0, np.intp)
-        # every row of a system's table is some sentence's: the largest value of the rows is the tables'
-        big = max((float(np.abs(table).max(initial=0.0)) for table, _ in whole), default=0.0)
-        dtype = np.float32 if big < 2 ** 24 else np.float64     # exact in 4 bytes (ranking.rows does the same)
-        rows = self._side_by_side((table[ids[first_of]] for table, ids in whole), layout, len(first_of), dtype)
-        return rows, key.astype(np.int32)
+        :class:`~ts_eval.ranking.sufficient.StatsMatrix`) and every sentence's row (int32), from the distinct rows
+        of the sentences' rows side by side (``found``), in the order of their systems' rows: by the first system's
+        row (numbered in order of first use), then the next system's, ...; with a statistic not a whole number,
+        every sentence's row (ids None)."""
+        table, ids = found.result()
+        if ids is None:     # fractions: every sentence's row, as computed
+            return table, None
+        key = np.zeros(len(table), np.int64)
+        for i in range(len(self.names)):       # a system's rows numbered in order of first use, as a sentence's
+            mine = table[:, np.concatenate([np.arange(first + i * k, first + (i + 1) * k)     # first row is the
+                                            for first, k in self.cols.values()] or [np.zeros(0, np.intp)])]
+            number, _ = RowTable().ids(mine, mine[:0], 0, True)      # first that has it (the rows are in that order)
+            key = np.unique(key * (int(number.max(initial=-1)) + 1) + number, return_inverse=True)[1].reshape(-1)
+        rank = np.empty(len(key), np.int64)
+        rank[key] = np.arange(len(key))         # the distinct combinations of the systems' rows, in key order
+        return table[rank], key[ids].astype(np.int32)
 
     def _side_by_side(self, per_system: Iterable[np.ndarray], layout: List[Tuple[int, int]], rows: int,
                       dtype: Any = np.float64) -> np.ndarray:
@@ -323,10 +323,10 @@ class Statistics:
 
 
 class _DistinctRows:
-    """One system's per-sentence statistics given a block of sentences at a time, kept as its distinct rows
-    and every sentence's row (:func:`~ts_eval.ranking.rows.distinct`: the same rows in the same order; float32
-    while every value is a whole number below 2^24, so exact), or as every sentence's row when some statistic
-    is not a whole number."""
+    """Per-sentence statistics (every system's side by side) given a block of sentences at a time, kept as their
+    distinct rows and every sentence's row (:func:`~ts_eval.ranking.rows.distinct`: the same rows in the same
+    order; float32 while every value is a whole number below 2^24, so exact), or as every sentence's row when
+    some statistic is not a whole number."""
 
     def __init__(self) -> None:
         self.found = RowTable()
