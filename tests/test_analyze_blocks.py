@@ -354,3 +354,27 @@ def test_the_systems_rows_side_by_side_are_ordered_by_each_systems_first_use():
     assert len(table) == len(combos)
     where = {c: r for r, c in enumerate(combos)}
     assert ids.tolist() == [where[c] for c in zip(*(x.tolist() for x in own))]
+
+
+def test_a_block_of_small_counts_is_looked_up_as_four_byte_integers(monkeypatch):
+    """Whole numbers below 2^24 are found as int32 (a fraction or a larger number as given), with the numbers and
+    rows the float64 values give."""
+    from ts_eval.ranking.rows import RowTable, distinct
+
+    seen: List[Any] = []
+    real = RowTable.ids
+
+    def looked(self: Any, block: np.ndarray, *a: Any) -> Any:
+        seen.append(block.dtype)
+        return real(self, block, *a)
+
+    monkeypatch.setattr(RowTable, "ids", looked)
+    blocks = [np.array([[1.0, 2.0], [0.0, 7.0], [1.0, 2.0]]), np.array([[0.0, 7.0], [2.0 ** 24, 1.0]])]
+    kept = study._DistinctRows()
+    for b in blocks:
+        kept.add(b)
+    assert seen == [np.int32, np.float64]
+    table, ids = kept.result()
+    monkeypatch.undo()
+    every = np.concatenate(blocks)
+    assert table.dtype == np.float64 and (table.tolist(), ids.tolist()) == tuple(x.tolist() for x in distinct(every))

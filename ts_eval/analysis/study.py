@@ -338,19 +338,21 @@ class _DistinctRows:
     def add(self, rows: np.ndarray) -> None:
         """The rows of the next block of sentences, found among the distinct rows so far (the block at once: the
         same numbers in the same order as any cut of it)."""
-        whole = integral(rows)
-        big = float(np.abs(rows).max(initial=0.0))
-        exact = whole and big < 2 ** 24     # in float32 (counts are)
-        if self.table is None:
+        block: np.ndarray = rows.astype(np.int32)      # counts: whole numbers below 2^24, found in 4 bytes a value
+        exact = np.array_equal(block, rows) and (not block.size or -2 ** 24 < int(block.min()) <= int(block.max())
+                                                 < 2 ** 24)      # (exact in float32)
+        whole, hashed = True, True          # the hash of whole numbers (the same numbers from int32 or float64)
+        if not exact:
+            block, whole = rows, integral(rows)
+            hashed = whole and float(np.abs(rows).max(initial=0.0)) < 2.0 ** 62      # a fraction: every sentence's
+        if self.table is None:                                                          # row is kept in the end
             self.table = np.zeros((0, rows.shape[1]), np.float32 if exact else rows.dtype)
         elif not exact and self.table.dtype == np.float32:
             self.table = self.table.astype(rows.dtype)
         self.whole = self.whole and whole
-        # the hash of whole numbers when every row's are (a fraction: every sentence's row is kept in the end)
-        got, new = self.found.ids(rows, self.table, self.known, whole and big < 2.0 ** 62)
-        if self.known + len(new) > len(self.table):
-            grown = np.zeros((max(len(new), self.known // 4, 64), self.table.shape[1]), self.table.dtype)
-            self.table = np.concatenate([self.table[:self.known], grown])
+        got, new = self.found.ids(block, self.table, self.known, hashed)
+        if self.known + len(new) > len(self.table):     # grown in place (the pages moved, not copied)
+            self.table.resize((self.known + max(len(new), self.known // 4, 64), self.table.shape[1]), refcheck=False)
         self.table[self.known:self.known + len(new)] = new
         self.known += len(new)
         self.ids.append(got)
