@@ -6,9 +6,9 @@ fair error events and the spans' strings exist for one block only.  What is kept
 
 - per system and matching the confusion matrix, and the errors per type (running sums);
 - per system, and pooled over the systems, every distinct error group (its type, gold label and string,
-  system label and string) with its count, its first occurrence (the token, the system, the gold and
-  system span) and, pooled, the set of systems making it: this grows with the distinct errors, not the
-  tokens;
+  system label and string) with its count and its first occurrence (the token, the system, the gold and
+  system span) as a row of int64 numbers (a dict maps the key to its row; the systems making a pooled group
+  are those whose groups have its key): this grows with the distinct errors, not the tokens;
 - the gold suspects: their number, and the first ``top`` in their ranking order (the ranking key of a
   suspect is known when its sentence is read);
 - per document its sentences, tokens, gold spans, first line and every system's exact-match and TS
@@ -22,7 +22,6 @@ whole, byte for byte: within a block rows are in the whole corpus's order, and e
 """
 from __future__ import annotations
 
-import heapq
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
@@ -75,10 +74,13 @@ class ErrorCounts:
         self.rank = {n: r for r, n in enumerate(sorted(self.names))}
         self.confusion: List[Dict[str, Confusion]] = [{} for _ in self.names]
         self.types: List[Dict[str, int]] = [{} for _ in self.names]
-        # per system: key -> [count, first token, gold span, system span]
-        self.groups: List[Dict[GroupKey, List[int]]] = [{} for _ in self.names]
-        # pooled: key -> [count, first token, system rank, system, gold span, system span, systems]
-        self.pooled: Dict[GroupKey, List[Any]] = {}
+        # per system: key -> its row of ``counts``: count, first token, gold span, system span
+        self.groups: List[Dict[GroupKey, int]] = [{} for _ in self.names]
+        self.counts = [_Rows(4) for _ in self.names]
+        # pooled: key -> its row of ``pooled_counts``: count, first token, system rank, system, gold span, system
+        # span (the systems that make it: those whose groups have the key)
+        self.pooled: Dict[GroupKey, int] = {}
+        self.pooled_counts = _Rows(6)
         self.suspects = _found()
         self.suspect_total = 0
         # per document (global ids in order), an array a block: sentences, tokens, gold spans, first sentence,
@@ -128,6 +130,7 @@ class ErrorCounts:
             self._groups(k, ev, block, ss, gsid, sid[cuts[k + 1]:cuts[k + 2]], strings, first_token, first_span)
         self._suspects(block, pairs, best, first_token, first_span[None])
         self._documents(block, cd, first_sentence, first_token, documents)
+        cd.release()        # the systems' data refer back to it: freed now, not when the cycle collector runs
         self.tokens += block.n_tokens
         self.sentences += block.n_sentences
 
@@ -150,32 +153,30 @@ class ErrorCounts:
                 np.where(hs, ssid[si] if len(ssid) else -1, -1).astype(np.int64)]
         owner = np.zeros(len(ev), np.int64)
         gr = group(keys, first, owner, owner, None)
-        mine, pooled = self.groups[k], self.pooled
         rank = self.rank[self.names[k]]
         g0, s0 = first_span[None], first_span[self.names[k]]
         rows = gr.rows
         texts = np.array([None, *strings], dtype=object)      # string id + 1 -> its string (-1: None)
-        # every group's key, first position and spans as Python values at once (numpy's loops, not per group)
+        # every group's key as Python values at once (numpy's loops); counts and positions stay arrays
         code, glab, slab = (keys[j][rows].tolist() for j in (0, 1, 3))
         gtext, stext = (texts[keys[j][rows] + 1].tolist() for j in (2, 4))
-        pos = (first[rows] + t0).tolist()
-        gg = np.where(g[rows] >= 0, g[rows] + g0, -1).tolist()
-        sg = np.where(s[rows] >= 0, s[rows] + s0, -1).tolist()
-        for j, cnt in enumerate(gr.count.tolist()):
-            key = (code[j], glab[j], gtext[j], slab[j], stext[j])
-            have = mine.get(key)
-            if have is None:
-                mine[key] = [cnt, pos[j], gg[j], sg[j]]
-            else:                          # a later block: its first occurrence comes after
-                have[0] += cnt
-            p = pooled.get(key)
-            if p is None:
-                pooled[key] = [cnt, pos[j], rank, k, gg[j], sg[j], {k}]
-            else:
-                p[0] += cnt
-                p[6].add(k)
-                if (pos[j], rank) < (p[1], p[2]):
-                    p[1:6] = [pos[j], rank, k, gg[j], sg[j]]
+        found = list(zip(code, glab, gtext, slab, stext))
+        count, pos = gr.count.astype(np.int64), first[rows] + t0
+        gg = np.where(g[rows] >= 0, g[rows] + g0, -1)
+        sg = np.where(s[rows] >= 0, s[rows] + s0, -1)
+        at, new = _rows_of(self.groups[k], found)
+        mine = self.counts[k]
+        mine.rows[at[~new], 0] += count[~new]          # a later block: its first occurrence comes after
+        mine.append(np.stack([count, pos, gg, sg], axis=1)[new])
+        at, new = _rows_of(self.pooled, found)
+        pooled, old = self.pooled_counts, ~new
+        have = pooled.rows[at[old]]
+        have[:, 0] += count[old]
+        earlier = (pos[old] < have[:, 1]) | ((pos[old] == have[:, 1]) & (rank < have[:, 2]))
+        here = np.stack([pos, np.full(len(pos), rank), np.full(len(pos), k), gg, sg], axis=1)
+        have[earlier, 1:] = here[old][earlier]
+        pooled.rows[at[old]] = have
+        pooled.append(np.concatenate([count[:, None], here], axis=1)[new])
 
     def _suspects(self, block: Corpus, pairs: Dict[str, Any], best: Dict[str, np.ndarray], t0: int,
                   g0: int) -> None:
@@ -239,14 +240,24 @@ class ErrorCounts:
 
     # ------------------------------------------------------------------ at the end
     def ranked_groups(self, k: Optional[int]) -> Tuple[List[Tuple[GroupKey, List[Any]]], int]:
-        """The first ``top`` groups of system ``k`` (None: pooled), best first, and how many groups there are."""
-        d: Dict[GroupKey, List[Any]] = self.pooled if k is None else self.groups[k]
-        items: List[Tuple[GroupKey, List[Any]]] = list(d.items())
-        if self.top is not None and len(items) > self.top:   # those up to the top-th by (count, first) only
-            cut = heapq.nsmallest(self.top, ((-v[0], v[1]) for _, v in items))[-1]
-            items = [kv for kv in items if (-kv[1][0], kv[1][1]) <= cut]
+        """The first ``top`` groups of system ``k`` (None: pooled), best first, and how many groups there are: each
+        as its key and [count, first token, gold span, system span] (pooled: [count, first token, system rank,
+        system, gold span, system span, the systems that make it])."""
+        d = self.pooled if k is None else self.groups[k]
+        rows = (self.pooled_counts if k is None else self.counts[k]).rows[:len(d)]
+        keys: List[GroupKey] = list(d)         # in the order of their rows
+        chosen = np.arange(len(keys))
+        if self.top is not None and len(keys) > self.top:     # those up to the top-th by (count, first) only
+            best = np.lexsort((rows[:, 1], -rows[:, 0]))[self.top - 1]
+            cut = (-rows[best, 0], rows[best, 1])
+            chosen = np.flatnonzero((-rows[:, 0] < cut[0]) | ((-rows[:, 0] == cut[0]) & (rows[:, 1] <= cut[1])))
+        items: List[Tuple[GroupKey, List[Any]]] = [(keys[j], rows[j].tolist()) for j in chosen.tolist()]
         items.sort(key=lambda kv: (-kv[1][0], kv[1][1], group_order(kv[0])))
-        return (items if self.top is None else items[:self.top]), len(d)
+        items = items if self.top is None else items[:self.top]
+        if k is None:
+            for key, v in items:
+                v.append({m for m, mine in enumerate(self.groups) if key in mine})
+        return items, len(d)
 
     def documents(self, unit: str) -> DocumentScores:
         rows = np.concatenate(self.doc_rows) if self.doc_rows else np.zeros((0, 6), np.int64)
@@ -270,3 +281,26 @@ class ErrorCounts:
                               rows[:, 2].copy(),
                               stack(exact, (0, D, 4)), stack(exact_f, (0, D)), stack(ts, (0, D, 3)),
                               stack(ts_f, (0, D)))
+
+
+class _Rows:
+    """Rows of ``width`` int64 columns, one a group, grown as groups come (no Python object a group)."""
+
+    def __init__(self, width: int):
+        self.rows = np.zeros((0, width), np.int64)
+        self.n = 0
+
+    def append(self, new: np.ndarray) -> None:
+        if self.n + len(new) > len(self.rows):
+            self.rows.resize((max(self.n + len(new), 2 * len(self.rows), 64), self.rows.shape[1]), refcheck=False)
+        self.rows[self.n:self.n + len(new)] = new
+        self.n += len(new)
+
+
+def _rows_of(index: Dict[GroupKey, int], keys: List[GroupKey]) -> Tuple[np.ndarray, np.ndarray]:
+    """(each key's row in ``index``, which keys are new): the new ones are given the next rows, in order."""
+    at = np.fromiter((index.get(key, -1) for key in keys), np.int64, len(keys))
+    new = at < 0
+    fresh = [keys[j] for j in np.flatnonzero(new).tolist()]
+    index.update(zip(fresh, range(len(index), len(index) + len(fresh))))
+    return at, new
