@@ -378,3 +378,22 @@ def test_a_block_of_small_counts_is_looked_up_as_four_byte_integers(monkeypatch)
     monkeypatch.undo()
     every = np.concatenate(blocks)
     assert table.dtype == np.float64 and (table.tolist(), ids.tolist()) == tuple(x.tolist() for x in distinct(every))
+
+
+def test_a_corpus_counted_whole_is_found_in_slabs_of_rows_from_four_byte_counts(monkeypatch):
+    """Counted whole (one block), the systems' rows side by side are found SIDE_ROWS sentences at a time, each
+    system's kept as int32 meanwhile: the statistics of the corpus counted in blocks."""
+    corpus = _two_systems(9, 200)
+    sizes: List[int] = []
+    real = study._DistinctRows.add
+
+    def add(self: Any, rows: np.ndarray) -> None:
+        sizes.append(len(rows))
+        real(self, rows)
+
+    monkeypatch.setattr(study, "SIDE_ROWS", 64)
+    monkeypatch.setattr(study._DistinctRows, "add", add)
+    whole = _statistics(corpus, monkeypatch, 1, cut=False)
+    assert sizes == [64, 64, 64, 8]
+    assert study._small(np.array([[1.0, 2.0]])).dtype == np.int32 and study._small(np.array([[0.5]])).dtype == float
+    _same(whole, _statistics(corpus, monkeypatch, 1))

@@ -41,6 +41,9 @@ from .resampling import Job, Resampling, grouped
 from .result import Analysis, AttributeResult, FlipAttribution, PairDifference, PairFlip
 from .study_inputs import chosen_attributes, flip_arg, pair_arg, system_names
 
+#: the sentences' rows of every system side by side are found this many at a time (a block of sentences is
+#: fewer; a corpus counted whole, many more)
+SIDE_ROWS = 1 << 14
 #: the models ``analyze`` scores by default: exact match (micro and macro), overlap, TS (micro and
 #: macro), Ortmann's fair F1 and SemEval's partial scheme (whose statistics carry every scheme's counts)
 ANALYSIS_MODELS: Tuple[str, ...] = ("exact-f1-micro", "exact-f1-macro", "overlap-f1-micro", "ts-f1-micro",
@@ -114,10 +117,12 @@ class Statistics:
                         raise ValueError(f"statistics family {fam!r} gives different widths for different systems")
                 for fam in self.cols:       # the statistics are in mine (each family's columns, in this order)
                     cd.system(name).cache.pop(fam, None)
-                rows.append(mine)
+                rows.append(_small(mine))
                 del mine
                 self._contributions(cd, i, block, mine_spans, mine_cols_, mine_weights)
-            found.add(self._side_by_side(rows, list(self.cols.values()), block.corpus.n_sentences))
+            for a in range(0, max(block.corpus.n_sentences, 1), SIDE_ROWS):     # (the corpus whole: in slabs)
+                part = [r[a:a + SIDE_ROWS] for r in rows]
+                found.add(self._side_by_side(part, list(self.cols.values()), len(part[0])))
             del rows
             cd.release()        # a system's data and its corpus data refer to each other: freed now, no collection
             del cd
@@ -371,6 +376,14 @@ def _split(sd: SystemData, fam: Hashable, spec: ModelSpec) -> Contributions:
     split = spec.split
     made: Contributions = sd.cached(("split", fam), lambda: split(sd))
     return made
+
+
+def _small(rows: np.ndarray) -> np.ndarray:
+    """A system's statistics as int32 when they are whole numbers below 2^24 (half the bytes while the other
+    systems' are counted: the same numbers), else as they are."""
+    small = rows.astype(np.int32)
+    ok = np.array_equal(small, rows) and (not small.size or -2 ** 24 < int(small.min()) <= int(small.max()) < 2 ** 24)
+    return small if ok else rows
 
 
 def _narrow(key: np.ndarray) -> np.ndarray:
