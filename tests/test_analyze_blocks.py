@@ -62,13 +62,18 @@ def _tags(rng: random.Random, n: int) -> List[str]:
     return out
 
 
+def _two_systems(seed: int, sentences: int) -> Any:
+    """A corpus of random IOB2 sentences (1 to 9 tokens) with systems a and b."""
+    rng = random.Random(seed)
+    gold = [_tags(rng, rng.randint(1, 9)) for _ in range(sentences)]
+    return from_sequences(gold, {"a": [_tags(rng, len(g)) for g in gold], "b": [_tags(rng, len(g)) for g in gold]},
+                          scheme="IOB2", policy="conlleval")
+
+
 def test_the_statistics_are_counted_a_block_at_a_time(monkeypatch):
     """No model's tables are made for the whole corpus: every statistics call sees one block, of at least
     BLOCK_TOKENS tokens and whole sentences."""
-    rng = random.Random(5)
-    gold = [_tags(rng, rng.randint(1, 9)) for _ in range(300)]
-    corpus = from_sequences(gold, {"a": [_tags(rng, len(g)) for g in gold], "b": [_tags(rng, len(g)) for g in gold]},
-                            scheme="IOB2", policy="conlleval")
+    corpus = _two_systems(5, 300)
     seen: List[int] = []
     real = study.sentence_statistics
 
@@ -233,3 +238,161 @@ def test_a_block_whose_float32_sums_round_is_multiplied_as_the_matrix_was():
     job.add(W.T.copy(), 0)
     job.finish()
     assert got.pop().tolist() == expected.tolist()
+
+
+def test_a_blocks_corpus_data_lets_go_of_its_systems_without_the_cycle_collector():
+    """A system's data refers to its corpus data and back: released, both are freed by their counts alone (the
+    statistics no longer run a full collection after every block)."""
+    import gc
+    import weakref
+
+    from ts_eval.models.context import CorpusData
+
+    corpus = from_sequences([["B-PER", "O"]], {"a": [["B-PER", "O"]]}, scheme="IOB2", policy="conlleval")
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        cd = CorpusData(corpus)
+        sd = weakref.ref(cd.system("a"))
+        assert sd() is not None
+        cd.release()
+        del cd
+        assert sd() is None
+    finally:
+        if was:
+            gc.enable()
+
+
+@pytest.mark.parametrize("values", [3, 40], ids=["few", "many"])
+def test_a_categorical_value_finds_its_bucket_by_comparison_or_look_up(values):
+    """Few values compared with each bucket's value, many looked up: each value's bucket, -1 for a value of no
+    bucket."""
+    from ts_eval.analysis.attributes import CATEGORICAL
+    from ts_eval.analysis.buckets import FEW_VALUES, Buckets
+
+    names = [f"v{k}" for k in range(values)]
+    assert (values > FEW_VALUES) == (values == 40)
+    bk = Buckets(names, "rule", CATEGORICAL, values=names)
+    given = np.array(["v2", "other", "v0", "v2", "v1"] + [names[-1]], dtype=object)
+    assert bk.assign(given).tolist() == [2, -1, 0, 2, 1, values - 1]
+    assert bk.assign(np.zeros(0, object)).tolist() == []
+
+
+def test_a_blocks_rows_are_found_in_one_pass_with_the_numbers_of_any_cut(monkeypatch):
+    """A block of 10,000 sentences is looked up at once (not 4,096 rows at a time), and its rows get the numbers
+    that cutting it gives."""
+    from ts_eval.ranking.rows import RowTable, distinct
+
+    rng = np.random.default_rng(3)
+    rows = rng.integers(0, 3, size=(10_000, 3)).astype(float)
+    calls: List[int] = []
+    real = RowTable.ids
+
+    def counted(self: Any, block: np.ndarray, *a: Any) -> Any:
+        calls.append(len(block))
+        return real(self, block, *a)
+
+    monkeypatch.setattr(RowTable, "ids", counted)
+    kept = study._DistinctRows()
+    kept.add(rows)
+    assert calls == [10_000]
+    table, ids = kept.result()
+    monkeypatch.undo()
+    assert (table.tolist(), ids.tolist()) == tuple(x.tolist() for x in distinct(rows, 7))
+
+
+def test_the_entries_stable_order_by_sentence_is_that_of_a_wide_key():
+    key = np.random.default_rng(1).integers(0, 9000, size=50_000)
+    narrow = study._narrow(key)
+    assert narrow.dtype == np.int16 and study._narrow(key + 2 ** 15).dtype == np.int32
+    assert np.argsort(narrow, kind="stable").tolist() == np.argsort(key, kind="stable").tolist()
+
+
+def test_the_families_that_are_their_span_contributions_are_counted_once(monkeypatch):
+    """Exact match, overlap, fair and SemEval statistics are their spans' contributions summed by sentence: in
+    blocks they are taken from the split (the models' own statistics functions are not run), and they are the
+    statistics those functions count (the corpus counted whole runs them)."""
+    from ts_eval.models.context import SystemData
+
+    corpus = _two_systems(8, 120)
+    ran: List[str] = []
+    real = SystemData.stats
+
+    def counted(self: Any, fn: Any) -> Any:
+        if fn not in self.cache:        # a model's statistics function runs
+            ran.append(fn.args[0].name)
+        return real(self, fn)
+
+    monkeypatch.setattr(SystemData, "stats", counted)
+    blocks = _statistics(corpus, monkeypatch, 30)
+    assert set(ran) == {"ts"}
+    ran.clear()
+    _same(blocks, _statistics(corpus, monkeypatch, 30, cut=False))
+    assert {"exact", "overlap", "fair", "semeval", "ts"} <= set(ran)
+
+
+def test_the_systems_rows_side_by_side_are_ordered_by_each_systems_first_use():
+    """The sentences' rows of every system side by side are found at once; the table is in the order of the
+    systems' own rows (each numbered in order of first use): by the first system's number, then the second's,
+    then the third's, each combination once."""
+    from ts_eval.ranking.rows import distinct
+
+    rng = np.random.default_rng(4)
+    n, S = 3, 2000
+    st_ = study.Statistics.__new__(study.Statistics)
+    st_.names = ["a", "b", "c"]
+    st_.cols = {"f": (0, 2), "g": (2 * n, 1)}          # family f: 2 columns a system, g: 1
+    rows = rng.integers(0, 3, size=(S, 3 * n)).astype(float)
+    found = study._DistinctRows()
+    found.add(rows[:700])
+    found.add(rows[700:])
+    table, ids = st_._rows(found)
+    assert table[ids].tolist() == rows.tolist()
+    own = [distinct(rows[:, [2 * i, 2 * i + 1, 2 * n + i]])[1] for i in range(n)]
+    combos = sorted(set(zip(*(x.tolist() for x in own))))
+    assert len(table) == len(combos)
+    where = {c: r for r, c in enumerate(combos)}
+    assert ids.tolist() == [where[c] for c in zip(*(x.tolist() for x in own))]
+
+
+def test_a_block_of_small_counts_is_looked_up_as_four_byte_integers(monkeypatch):
+    """Whole numbers below 2^24 are found as int32 (a fraction or a larger number as given), with the numbers and
+    rows the float64 values give."""
+    from ts_eval.ranking.rows import RowTable, distinct
+
+    seen: List[Any] = []
+    real = RowTable.ids
+
+    def looked(self: Any, block: np.ndarray, *a: Any) -> Any:
+        seen.append(block.dtype)
+        return real(self, block, *a)
+
+    monkeypatch.setattr(RowTable, "ids", looked)
+    blocks = [np.array([[1.0, 2.0], [0.0, 7.0], [1.0, 2.0]]), np.array([[0.0, 7.0], [2.0 ** 24, 1.0]])]
+    kept = study._DistinctRows()
+    for b in blocks:
+        kept.add(b)
+    assert seen == [np.int32, np.float64]
+    table, ids = kept.result()
+    monkeypatch.undo()
+    every = np.concatenate(blocks)
+    assert table.dtype == np.float64 and (table.tolist(), ids.tolist()) == tuple(x.tolist() for x in distinct(every))
+
+
+def test_a_corpus_counted_whole_is_found_in_slabs_of_rows_from_four_byte_counts(monkeypatch):
+    """Counted whole (one block), the systems' rows side by side are found SIDE_ROWS sentences at a time, each
+    system's kept as int32 meanwhile: the statistics of the corpus counted in blocks."""
+    corpus = _two_systems(9, 200)
+    sizes: List[int] = []
+    real = study._DistinctRows.add
+
+    def add(self: Any, rows: np.ndarray) -> None:
+        sizes.append(len(rows))
+        real(self, rows)
+
+    monkeypatch.setattr(study, "SIDE_ROWS", 64)
+    monkeypatch.setattr(study._DistinctRows, "add", add)
+    whole = _statistics(corpus, monkeypatch, 1, cut=False)
+    assert sizes == [64, 64, 64, 8]
+    assert study._small(np.array([[1.0, 2.0]])).dtype == np.int32 and study._small(np.array([[0.5]])).dtype == float
+    _same(whole, _statistics(corpus, monkeypatch, 1))

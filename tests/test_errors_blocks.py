@@ -149,3 +149,52 @@ def test_lower_cased_token_ids_take_four_bytes_a_token():
     index: dict = {}
     assert codes.dtype == np.int32
     assert codes.tolist() == [index.setdefault(t.lower(), len(index)) for t in toks]
+
+
+def test_the_documents_rows_are_kept_as_one_array_a_block():
+    """Every document's counts and statistics are rows of one array per block (no Python object a document: a
+    corpus without -DOCSTART- has a document a sentence); a document that runs on into the next block adds up,
+    and the scores are those of the corpus counted whole."""
+    corpus = read_conll(str(_file(3, 40, systems=2)), gold_column=2, system_columns=[3, 4], names=["b", "a"])
+    documents = errors_module.sentence_documents(corpus)
+    counts = ErrorCounts(["b", "a"], corpus.labels, agree=2, top=None)
+    blocks = list(corpus_blocks.sentence_blocks(corpus, ["b", "a"], True, 12))
+    for block in blocks:
+        t0 = int(corpus.sent_offsets[block.first_sentence])
+        counts.add(block.corpus, first_sentence=block.first_sentence, first_token=t0, first_span=block.first_span,
+                   documents=documents[block.first_sentence:block.first_sentence + block.corpus.n_sentences])
+    for store in [counts.doc_rows] + counts.exact + counts.ts:
+        assert len(store) <= len(blocks) and all(isinstance(x, np.ndarray) and x.ndim == 2 for x in store)
+    assert sum(len(x) for x in counts.doc_rows) == documents.max() + 1 < len(blocks)
+    whole = error_analysis(corpus, top=None, min_agree=2).documents
+    mine = counts.documents(whole.unit)
+    assert json.dumps(mine.to_dict(), sort_keys=True) == json.dumps(whole.to_dict(), sort_keys=True)
+
+
+def test_a_blocks_matches_are_freed_with_the_block_and_groups_keep_no_list_a_group(monkeypatch):
+    """No block's corpus data (its matcher's pairs and statistics) waits for the cycle collector once the block
+    is counted, and a group is a row of numbers (its key maps to the row), with the counts the lists had."""
+    import gc
+
+    from ts_eval.models.context import CorpusData
+
+    corpus = read_conll(str(_file(5, 30, systems=2)), gold_column=2, system_columns=[3, 4], names=["b", "a"])
+    was = gc.isenabled()
+    gc.collect()
+    gc.disable()
+    try:
+        result = _analysis(corpus, monkeypatch, 5, top=None, min_agree=2)
+        assert not [x for x in gc.get_objects() if isinstance(x, CorpusData)]
+    finally:
+        if was:
+            gc.enable()
+    counts = ErrorCounts(["b", "a"], corpus.labels, agree=2, top=None)
+    documents = errors_module.sentence_documents(corpus)
+    for block in corpus_blocks.sentence_blocks(corpus, ["b", "a"], True, 5):
+        t0 = int(corpus.sent_offsets[block.first_sentence])
+        counts.add(block.corpus, first_sentence=block.first_sentence, first_token=t0, first_span=block.first_span,
+                   documents=documents[block.first_sentence:block.first_sentence + block.corpus.n_sentences])
+    assert all(isinstance(v, int) for d in counts.groups + [counts.pooled] for v in d.values())
+    kept, distinct = counts.ranked_groups(None)
+    assert distinct == result.pooled.distinct
+    assert [(v[0], len(v[6])) for _, v in kept] == [(e.count, e.by_systems) for e in result.pooled.errors]

@@ -34,6 +34,9 @@ from ..errors import OptionError
 from .attributes import CATEGORICAL, Attribute
 
 DEFAULT_BUCKETS = 4
+#: a categorical attribute with at most this many values finds each value's bucket by comparing it with each
+#: bucket's value (numpy's loop), one with more by a look-up (a Python loop)
+FEW_VALUES = 32
 
 EQUAL_FREQUENCY_RULE = (
     "equal frequency over the gold values, never splitting a value: walking the distinct gold values upwards, "
@@ -65,9 +68,15 @@ class Buckets:
         """The bucket of each value (int64; -1 for none)."""
         if self.kind == CATEGORICAL:
             index = {v: k for k, v in enumerate(self.values or [])}
-            distinct, where = np.unique(np.asarray(values, dtype=object), return_inverse=True)
-            codes = np.array([index.get(v, -1) for v in distinct.tolist()], np.int64)
-            return codes[where.reshape(-1)] if len(values) else np.zeros(0, np.int64)
+            every = np.asarray(values, dtype=object).reshape(-1)
+            if len(index) > FEW_VALUES:         # one look-up a value (no sort of Python objects)
+                return np.fromiter((index.get(v, -1) for v in every.tolist()), np.int64, len(every))
+            out = np.full(len(every), -1, np.int64)
+            one = np.empty((), object)
+            for value, k in index.items():      # a comparison a value and bucket, in numpy's loop
+                one[()] = value
+                out[every == one] = k
+            return out
         v = np.asarray(values, float)
         out = np.full(len(v), -1, np.int64)
         ok = ~np.isnan(v)

@@ -6,9 +6,9 @@ fair error events and the spans' strings exist for one block only.  What is kept
 
 - per system and matching the confusion matrix, and the errors per type (running sums);
 - per system, and pooled over the systems, every distinct error group (its type, gold label and string,
-  system label and string) with its count, its first occurrence (the token, the system, the gold and
-  system span) and, pooled, the set of systems making it: this grows with the distinct errors, not the
-  tokens;
+  system label and string) with its count and its first occurrence (the token, the system, the gold and
+  system span) as a row of int64 numbers (a dict maps the key to its row; the systems making a pooled group
+  are those whose groups have its key): this grows with the distinct errors, not the tokens;
 - the gold suspects: their number, and the first ``top`` in their ranking order (the ranking key of a
   suspect is known when its sentence is read);
 - per document its sentences, tokens, gold spans, first line and every system's exact-match and TS
@@ -22,7 +22,6 @@ whole, byte for byte: within a block rows are in the whole corpus's order, and e
 """
 from __future__ import annotations
 
-import heapq
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
@@ -75,15 +74,20 @@ class ErrorCounts:
         self.rank = {n: r for r, n in enumerate(sorted(self.names))}
         self.confusion: List[Dict[str, Confusion]] = [{} for _ in self.names]
         self.types: List[Dict[str, int]] = [{} for _ in self.names]
-        # per system: key -> [count, first token, gold span, system span]
-        self.groups: List[Dict[GroupKey, List[int]]] = [{} for _ in self.names]
-        # pooled: key -> [count, first token, system rank, system, gold span, system span, systems]
-        self.pooled: Dict[GroupKey, List[Any]] = {}
+        # per system: key -> its row of ``counts``: count, first token, gold span, system span
+        self.groups: List[Dict[GroupKey, int]] = [{} for _ in self.names]
+        self.counts = [_Rows(4) for _ in self.names]
+        # pooled: key -> its row of ``pooled_counts``: count, first token, system rank, system, gold span, system
+        # span (the systems that make it: those whose groups have the key)
+        self.pooled: Dict[GroupKey, int] = {}
+        self.pooled_counts = _Rows(6)
         self.suspects = _found()
         self.suspect_total = 0
-        # per document (global ids in order): sentences, tokens, gold spans, first sentence, first line
-        self.doc_rows: List[List[Any]] = []
-        self.exact: List[List[np.ndarray]] = [[] for _ in self.names]
+        # per document (global ids in order), an array a block: sentences, tokens, gold spans, first sentence,
+        # first line, whether it has a first line (a row a document, as few bytes as its numbers)
+        self.doc_rows: List[np.ndarray] = []
+        self.n_documents = 0
+        self.exact: List[List[np.ndarray]] = [[] for _ in self.names]     # per system: the rows of its statistics
         self.ts: List[List[np.ndarray]] = [[] for _ in self.names]
         self.tokens = 0
         self.sentences = 0
@@ -126,6 +130,7 @@ class ErrorCounts:
             self._groups(k, ev, block, ss, gsid, sid[cuts[k + 1]:cuts[k + 2]], strings, first_token, first_span)
         self._suspects(block, pairs, best, first_token, first_span[None])
         self._documents(block, cd, first_sentence, first_token, documents)
+        cd.release()        # the systems' data refer back to it: freed now, not when the cycle collector runs
         self.tokens += block.n_tokens
         self.sentences += block.n_sentences
 
@@ -148,29 +153,30 @@ class ErrorCounts:
                 np.where(hs, ssid[si] if len(ssid) else -1, -1).astype(np.int64)]
         owner = np.zeros(len(ev), np.int64)
         gr = group(keys, first, owner, owner, None)
-        mine, pooled = self.groups[k], self.pooled
         rank = self.rank[self.names[k]]
         g0, s0 = first_span[None], first_span[self.names[k]]
-        cols = [x.tolist() for x in keys]
-        for r, cnt in zip(gr.rows.tolist(), gr.count.tolist()):
-            code, glab, gs, slab, sst = (c[r] for c in cols)
-            key = (code, glab, strings[gs] if gs >= 0 else None, slab, strings[sst] if sst >= 0 else None)
-            pos = int(first[r]) + t0
-            gg = int(g[r]) + g0 if g[r] >= 0 else -1
-            sg = int(s[r]) + s0 if s[r] >= 0 else -1
-            have = mine.get(key)
-            if have is None:
-                mine[key] = [cnt, pos, gg, sg]
-            else:                          # a later block: its first occurrence comes after
-                have[0] += cnt
-            p = pooled.get(key)
-            if p is None:
-                pooled[key] = [cnt, pos, rank, k, gg, sg, {k}]
-            else:
-                p[0] += cnt
-                p[6].add(k)
-                if (pos, rank) < (p[1], p[2]):
-                    p[1:6] = [pos, rank, k, gg, sg]
+        rows = gr.rows
+        texts = np.array([None, *strings], dtype=object)      # string id + 1 -> its string (-1: None)
+        # every group's key as Python values at once (numpy's loops); counts and positions stay arrays
+        code, glab, slab = (keys[j][rows].tolist() for j in (0, 1, 3))
+        gtext, stext = (texts[keys[j][rows] + 1].tolist() for j in (2, 4))
+        found = list(zip(code, glab, gtext, slab, stext))
+        count, pos = gr.count.astype(np.int64), first[rows] + t0
+        gg = np.where(g[rows] >= 0, g[rows] + g0, -1)
+        sg = np.where(s[rows] >= 0, s[rows] + s0, -1)
+        at, new = _rows_of(self.groups[k], found)
+        mine = self.counts[k]
+        mine.rows[at[~new], 0] += count[~new]          # a later block: its first occurrence comes after
+        mine.append(np.stack([count, pos, gg, sg], axis=1)[new])
+        at, new = _rows_of(self.pooled, found)
+        pooled, old = self.pooled_counts, ~new
+        have = pooled.rows[at[old]]
+        have[:, 0] += count[old]
+        earlier = (pos[old] < have[:, 1]) | ((pos[old] == have[:, 1]) & (rank < have[:, 2]))
+        here = np.stack([pos, np.full(len(pos), rank), np.full(len(pos), k), gg, sg], axis=1)
+        have[earlier, 1:] = here[old][earlier]
+        pooled.rows[at[old]] = have
+        pooled.append(np.concatenate([count[:, None], here], axis=1)[new])
 
     def _suspects(self, block: Corpus, pairs: Dict[str, Any], best: Dict[str, np.ndarray], t0: int,
                   g0: int) -> None:
@@ -203,51 +209,64 @@ class ErrorCounts:
             return
         doc = np.asarray(documents, np.int64)
         first = np.flatnonzero(np.diff(np.concatenate(([-1], doc))) != 0)
-        D0 = len(self.doc_rows)
-        carried = D0 > 0 and int(doc[0]) == D0 - 1           # the block starts inside the last document
+        carried = self.n_documents > 0 and int(doc[0]) == self.n_documents - 1    # the block starts inside the last
         lengths = np.diff(block.sent_offsets).astype(np.int64)
-        gold_sent = np.bincount(block.sentence_of(block.gold.start), minlength=S)
+        gold_sent = np.bincount(block.sentence_of(block.gold.start), minlength=S).astype(np.int64)
+        t = np.asarray(block.sent_offsets[first], np.int64)
         lines = block.gold_info.token_lines
-        for d, a in enumerate(first.tolist()):
-            b = int(first[d + 1]) if d + 1 < len(first) else S
-            n_tok, n_gold = int(lengths[a:b].sum()), int(gold_sent[a:b].sum())
-            if d == 0 and carried:
-                row = self.doc_rows[-1]
-                row[0] += b - a
-                row[1] += n_tok
-                row[2] += n_gold
-                continue
-            t = int(block.sent_offsets[a])
-            line = (int(lines[t]) if t < len(lines) else None) if lines is not None else None
-            self.doc_rows.append([b - a, n_tok, n_gold, s0 + a, line])
+        has = t < (len(lines) if lines is not None else 0)
+        line = np.zeros(len(first), np.int64)
+        if lines is not None:
+            line[has] = np.asarray(lines)[t[has]]
+        rows = np.column_stack([np.diff(np.append(first, S)), np.add.reduceat(lengths, first),
+                                np.add.reduceat(gold_sent, first), s0 + first, line, has]).astype(np.int64)
+        self._extend(self.doc_rows, rows, carried, 3)
+        self.n_documents += len(rows) - carried
         for k, name in enumerate(self.names):
             sd = cd.system(name)
             for store, stats in ((self.exact[k], sd.stats(EXACT_STATS)), (self.ts[k], sd.stats(TS_STATS))):
-                part = np.add.reduceat(stats, first, axis=0)
-                if carried:
-                    store[-1] = store[-1] + part[0]
-                    part = part[1:]
-                store.extend(part)
+                self._extend(store, np.add.reduceat(stats, first, axis=0), carried)
+
+    @staticmethod
+    def _extend(store: List[np.ndarray], part: np.ndarray, carried: bool, width: Optional[int] = None) -> None:
+        """A block's documents' rows put after ``store``'s (one array a block, no object a document); with
+        ``carried`` its first row is added to the last document's (its first ``width`` columns)."""
+        if carried:
+            last = store[-1]
+            last[-1, :width] = last[-1, :width] + part[0, :width]
+            part = part[1:]
+        if len(part):
+            store.append(part)
 
     # ------------------------------------------------------------------ at the end
     def ranked_groups(self, k: Optional[int]) -> Tuple[List[Tuple[GroupKey, List[Any]]], int]:
-        """The first ``top`` groups of system ``k`` (None: pooled), best first, and how many groups there are."""
-        d: Dict[GroupKey, List[Any]] = self.pooled if k is None else self.groups[k]
-        items: List[Tuple[GroupKey, List[Any]]] = list(d.items())
-        if self.top is not None and len(items) > self.top:   # those up to the top-th by (count, first) only
-            cut = heapq.nsmallest(self.top, ((-v[0], v[1]) for _, v in items))[-1]
-            items = [kv for kv in items if (-kv[1][0], kv[1][1]) <= cut]
+        """The first ``top`` groups of system ``k`` (None: pooled), best first, and how many groups there are: each
+        as its key and [count, first token, gold span, system span] (pooled: [count, first token, system rank,
+        system, gold span, system span, the systems that make it])."""
+        d = self.pooled if k is None else self.groups[k]
+        rows = (self.pooled_counts if k is None else self.counts[k]).rows[:len(d)]
+        keys: List[GroupKey] = list(d)         # in the order of their rows
+        chosen = np.arange(len(keys))
+        if self.top is not None and len(keys) > self.top:     # those up to the top-th by (count, first) only
+            best = np.lexsort((rows[:, 1], -rows[:, 0]))[self.top - 1]
+            cut = (-rows[best, 0], rows[best, 1])
+            chosen = np.flatnonzero((-rows[:, 0] < cut[0]) | ((-rows[:, 0] == cut[0]) & (rows[:, 1] <= cut[1])))
+        items: List[Tuple[GroupKey, List[Any]]] = [(keys[j], rows[j].tolist()) for j in chosen.tolist()]
         items.sort(key=lambda kv: (-kv[1][0], kv[1][1], group_order(kv[0])))
-        return (items if self.top is None else items[:self.top]), len(d)
+        items = items if self.top is None else items[:self.top]
+        if k is None:
+            for key, v in items:
+                v.append({m for m, mine in enumerate(self.groups) if key in mine})
+        return items, len(d)
 
     def documents(self, unit: str) -> DocumentScores:
-        rows = self.doc_rows
+        rows = np.concatenate(self.doc_rows) if self.doc_rows else np.zeros((0, 6), np.int64)
         D = len(rows)
         L = len(self.labels)
         exact, exact_f, ts, ts_f = [], [], [], []
         for k in range(len(self.names)):
-            e = np.array(self.exact[k]).reshape(D, -1) if D else np.zeros((0, self.widths[0]))
-            t = np.array(self.ts[k]).reshape(D, -1) if D else np.zeros((0, self.widths[1]))
+            e = np.concatenate(self.exact[k]) if D else np.zeros((0, self.widths[0]))
+            t = np.concatenate(self.ts[k]) if D else np.zeros((0, self.widths[1]))
             exact.append(e.reshape(D, L, 4).sum(axis=1))
             exact_f.append(segment_f1(e, average="micro"))
             tp, fp, fn, _ = ts_table(t, 1.0)
@@ -257,9 +276,31 @@ class ErrorCounts:
         def stack(parts: List[np.ndarray], shape: Tuple[int, ...]) -> np.ndarray:
             return np.stack(parts) if parts else np.zeros(shape)
 
-        def col(j: int) -> np.ndarray:
-            return np.array([r[j] for r in rows], np.int64)
-
-        return DocumentScores(list(self.names), unit, col(3), col(0), col(1), [r[4] for r in rows], col(2),
+        lines = [x if h else None for x, h in zip(rows[:, 4].tolist(), rows[:, 5].tolist())]
+        return DocumentScores(list(self.names), unit, rows[:, 3].copy(), rows[:, 0].copy(), rows[:, 1].copy(), lines,
+                              rows[:, 2].copy(),
                               stack(exact, (0, D, 4)), stack(exact_f, (0, D)), stack(ts, (0, D, 3)),
                               stack(ts_f, (0, D)))
+
+
+class _Rows:
+    """Rows of ``width`` int64 columns, one a group, grown as groups come (no Python object a group)."""
+
+    def __init__(self, width: int):
+        self.rows = np.zeros((0, width), np.int64)
+        self.n = 0
+
+    def append(self, new: np.ndarray) -> None:
+        if self.n + len(new) > len(self.rows):
+            self.rows.resize((max(self.n + len(new), 2 * len(self.rows), 64), self.rows.shape[1]), refcheck=False)
+        self.rows[self.n:self.n + len(new)] = new
+        self.n += len(new)
+
+
+def _rows_of(index: Dict[GroupKey, int], keys: List[GroupKey]) -> Tuple[np.ndarray, np.ndarray]:
+    """(each key's row in ``index``, which keys are new): the new ones are given the next rows, in order."""
+    at = np.fromiter((index.get(key, -1) for key in keys), np.int64, len(keys))
+    new = at < 0
+    fresh = [keys[j] for j in np.flatnonzero(new).tolist()]
+    index.update(zip(fresh, range(len(index), len(index) + len(fresh))))
+    return at, new

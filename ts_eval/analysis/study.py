@@ -16,16 +16,16 @@ test (swapping the two systems' outputs sentence by sentence), as ``rank`` tests
 """
 from __future__ import annotations
 
-import gc
 import time
 from typing import Any, Callable, Dict, Hashable, Iterable, List, Mapping, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
 from ..core.corpus import Corpus
+from ..core.matching import DEFAULT_MATCHING
 from ..core.sequences import from_sequences
 from ..errors import InputError, OptionError
-from ..models.context import Contributions, CorpusData
+from ..models.context import Contributions, CorpusData, SystemData
 from ..models.registry import Model, ModelSpec, get_model, resolve_models
 from ..ranking.rows import RowTable, integral
 from ..ranking.statistics import TIE_DECIMALS, average_ranks, correlation_matrices
@@ -41,6 +41,9 @@ from .resampling import Job, Resampling, grouped
 from .result import Analysis, AttributeResult, FlipAttribution, PairDifference, PairFlip
 from .study_inputs import chosen_attributes, flip_arg, pair_arg, system_names
 
+#: the sentences' rows of every system side by side are found this many at a time (a block of sentences is
+#: fewer; a corpus counted whole, many more)
+SIDE_ROWS = 1 << 14
 #: the models ``analyze`` scores by default: exact match (micro and macro), overlap, TS (micro and
 #: macro), Ortmann's fair F1 and SemEval's partial scheme (whose statistics carry every scheme's counts)
 ANALYSIS_MODELS: Tuple[str, ...] = ("exact-f1-micro", "exact-f1-macro", "overlap-f1-micro", "ts-f1-micro",
@@ -73,8 +76,9 @@ class Statistics:
         if cut and not self.whole_weights:      # fractions: their sums depend on the order, the whole corpus's
             self._count(False)
         self.C = self.table.shape[1]
+        # whole numbers: the same sums in any order, a slab of rows at a time (no float64 copy of the table)
         self.totals = self.table.sum(0) if self.ids is None else \
-            np.bincount(self.ids, minlength=len(self.table)).astype(np.float64) @ self.table
+            StatsMatrix([], [], self.table, {}, ids=self.ids).totals
         # generated strings found on no token (unplaced): in the statistics of their sentence, but no
         # span attribute has a value for them; they are counted among the spans in no bucket
         self.unplaced = np.array([len(u) if (u := corpus.system_info[n].unplaced) is not None else 0
@@ -91,7 +95,7 @@ class Statistics:
         weights (:attr:`whole_weights`; a block with a fraction is left in the order counted)."""
         names, models = self.names, self.models
         self.whole_cols = []
-        found = [_DistinctRows() for _ in names]
+        found = _DistinctRows()
         spans: List[np.ndarray] = []
         cols: List[np.ndarray] = []
         weights: List[np.ndarray] = []
@@ -101,7 +105,10 @@ class Statistics:
             mine_spans: List[np.ndarray] = []
             mine_cols_: List[np.ndarray] = []
             mine_weights: List[np.ndarray] = []
+            rows: List[np.ndarray] = []
             for i, name in enumerate(names):        # one system at a time: its matches and statistics go with it
+                if cut:
+                    self._from_splits(cd, name)
                 mine, mine_cols = sentence_statistics(block.corpus, models, [name], cd)
                 if block.first_sentence == 0 and i == 0:
                     self.cols = {fam: (first * len(names), k) for fam, (first, k) in mine_cols.items()}
@@ -110,22 +117,26 @@ class Statistics:
                         raise ValueError(f"statistics family {fam!r} gives different widths for different systems")
                 for fam in self.cols:       # the statistics are in mine (each family's columns, in this order)
                     cd.system(name).cache.pop(fam, None)
-                found[i].add(mine)
+                rows.append(_small(mine))
                 del mine
                 self._contributions(cd, i, block, mine_spans, mine_cols_, mine_weights)
+            for a in range(0, max(block.corpus.n_sentences, 1), SIDE_ROWS):     # (the corpus whole: in slabs)
+                part = [r[a:a + SIDE_ROWS] for r in rows]
+                found.add(self._side_by_side(part, list(self.cols.values()), len(part[0])))
+            del rows
+            cd.release()        # a system's data and its corpus data refer to each other: freed now, no collection
             del cd
-            gc.collect()        # a system's data and its corpus data refer to each other: free them now
             if mine_spans:
                 sp, co, we = (np.concatenate(x) for x in (mine_spans, mine_cols_, mine_weights))
                 whole = integral(we)
                 self.whole_weights = self.whole_weights and whole
-                if whole and len(sp):       # the entries by sentence (each bucket's too)
-                    order = np.argsort(self.span_sentence[sp].astype(np.int32), kind="stable")
+                if whole and len(sp):       # the entries by sentence (each bucket's too), block's sentence numbers
+                    order = np.argsort(_narrow(self.span_sentence[sp] - block.first_sentence), kind="stable")
                     sp, co, we = sp[order], co[order], we[order]
                 spans.append(sp)
                 cols.append(co)
                 weights.append(we)
-        self.table, self.ids = self._rows([f.result() for f in found])
+        self.table, self.ids = self._rows(found)
         del found
         self.entry_span = _compact(concatenated(spans, np.zeros(0, np.int64)))
         del spans
@@ -133,28 +144,50 @@ class Statistics:
         del cols
         self.entry_weight = _compact(concatenated(weights, np.zeros(0)))
 
-    def _rows(self, parts: List[Tuple[np.ndarray, Optional[np.ndarray]]]) -> Tuple[np.ndarray, Optional[np.ndarray]]:
+    def _from_splits(self, cd: CorpusData, name: str) -> None:
+        """The statistics of the families that are their span contributions summed by sentence (a split as wide as
+        the statistics, with no column of the sentence as a whole, in whole numbers: the same integers in any
+        order) taken from the split, which the entries need anyway, into the system's data, instead of counting
+        them a second time.  Only in blocks (:func:`~ts_eval.analysis.corpus_blocks.can_cut`: every span within
+        one sentence, so a matched pair's contribution falls in the sentence of both spans, and no span on no
+        token, which a split does not give) and under the default matching (which the splits read)."""
+        if cd.matching != DEFAULT_MATCHING:
+            return
+        sd = cd.system(name)
+        corpus, S = cd.corpus, cd.n_sentences
+        sentence = [corpus.sentence_of(corpus.gold.start), corpus.sentence_of(sd.spans.start)]
+        for m in self.models:
+            spec = m.spec
+            if spec is None or spec.split is None or m.columns is None or m.stats in sd.cache:
+                continue
+            c = _split(sd, m.stats, spec)
+            k = m.columns[0] + m.columns[1] * cd.n_labels
+            if c.whole or c.k != k or not integral(c.weight):
+                continue
+            of = np.empty(len(c.span), np.int64)
+            for side in (0, 1):
+                at = np.flatnonzero(c.side == side)
+                of[at] = sentence[side][c.span[at]]
+            sd.cache[m.stats] = np.bincount(of * k + c.col, weights=c.weight, minlength=S * k)[:S * k].reshape(S, k)
+
+    def _rows(self, found: _DistinctRows) -> Tuple[np.ndarray, Optional[np.ndarray]]:
         """(table, ids): the distinct rows of every system's statistics side by side (columns as in
-        :class:`~ts_eval.ranking.sufficient.StatsMatrix`) and every sentence's row (int32), from each system's
-        distinct rows and sentence rows; with a system's statistics not whole numbers, every sentence's row
-        (ids None)."""
-        S = self.S
-        layout = [(first, k) for first, k in self.cols.values()]
-        whole = [(t, ids) for t, ids in parts if ids is not None]
-        if len(whole) < len(parts):     # fractions: every sentence's row, as computed
-            dense = [t if ids is None else t[ids] for t, ids in parts]
-            return self._side_by_side(dense, layout, S), None
-        key = np.zeros(S, np.int64)
-        for table, ids in whole:        # the distinct combinations of the systems' rows
-            _, first_of, key = np.unique(key * max(len(table), 1) + ids, return_index=True, return_inverse=True)
-            key = key.reshape(-1)
-        if not S:
-            first_of = np.zeros(0, np.intp)
-        # every row of a system's table is some sentence's: the largest value of the rows is the tables'
-        big = max((float(np.abs(table).max(initial=0.0)) for table, _ in whole), default=0.0)
-        dtype = np.float32 if big < 2 ** 24 else np.float64     # exact in 4 bytes (ranking.rows does the same)
-        rows = self._side_by_side((table[ids[first_of]] for table, ids in whole), layout, len(first_of), dtype)
-        return rows, key.astype(np.int32)
+        :class:`~ts_eval.ranking.sufficient.StatsMatrix`) and every sentence's row (int32), from the distinct rows
+        of the sentences' rows side by side (``found``), in the order of their systems' rows: by the first system's
+        row (numbered in order of first use), then the next system's, ...; with a statistic not a whole number,
+        every sentence's row (ids None)."""
+        table, ids = found.result()
+        if ids is None:     # fractions: every sentence's row, as computed
+            return table, None
+        key = np.zeros(len(table), np.int64)
+        for i in range(len(self.names)):       # a system's rows numbered in order of first use, as a sentence's
+            mine = table[:, np.concatenate([np.arange(first + i * k, first + (i + 1) * k)     # first row is the
+                                            for first, k in self.cols.values()] or [np.zeros(0, np.intp)])]
+            number, _ = RowTable().ids(mine, mine[:0], 0, True)      # first that has it (the rows are in that order)
+            key = np.unique(key * (int(number.max(initial=-1)) + 1) + number, return_inverse=True)[1].reshape(-1)
+        rank = np.empty(len(key), np.int64)
+        rank[key] = np.arange(len(key))         # the distinct combinations of the systems' rows, in key order
+        return table[rank], key[ids].astype(np.int32)
 
     def _side_by_side(self, per_system: Iterable[np.ndarray], layout: List[Tuple[int, int]], rows: int,
                       dtype: Any = np.float64) -> np.ndarray:
@@ -189,11 +222,10 @@ class Statistics:
         first_block = block.first_sentence == 0
         for fam, (first, k) in self.cols.items():
             spec = self.specs[fam]
-            spl = spec.split if spec is not None else None
-            self.splittable[fam] = spl is not None
-            if spl is None:
+            self.splittable[fam] = spec is not None and spec.split is not None
+            if spec is None or spec.split is None:
                 continue
-            c: Contributions = spl(cd.system(name))
+            c = _split(cd.system(name), fam, spec)
             if c.k != k:
                 raise ValueError(f"the span split of {fam!r} has {c.k} columns, its statistics {k}")
             base = first + i * k
@@ -296,10 +328,10 @@ class Statistics:
 
 
 class _DistinctRows:
-    """One system's per-sentence statistics given a block of sentences at a time, kept as its distinct rows
-    and every sentence's row (:func:`~ts_eval.ranking.rows.distinct`: the same rows in the same order; float32
-    while every value is a whole number below 2^24, so exact), or as every sentence's row when some statistic
-    is not a whole number."""
+    """Per-sentence statistics (every system's side by side) given a block of sentences at a time, kept as their
+    distinct rows and every sentence's row (:func:`~ts_eval.ranking.rows.distinct`: the same rows in the same
+    order; float32 while every value is a whole number below 2^24, so exact), or as every sentence's row when
+    some statistic is not a whole number."""
 
     def __init__(self) -> None:
         self.found = RowTable()
@@ -309,21 +341,26 @@ class _DistinctRows:
         self.whole = True
 
     def add(self, rows: np.ndarray) -> None:
-        whole = integral(rows)
-        exact = whole and float(np.abs(rows).max(initial=0.0)) < 2 ** 24     # in float32 (counts are)
-        if self.table is None:
+        """The rows of the next block of sentences, found among the distinct rows so far (the block at once: the
+        same numbers in the same order as any cut of it)."""
+        block: np.ndarray = rows.astype(np.int32)      # counts: whole numbers below 2^24, found in 4 bytes a value
+        exact = np.array_equal(block, rows) and (not block.size or -2 ** 24 < int(block.min()) <= int(block.max())
+                                                 < 2 ** 24)      # (exact in float32)
+        whole, hashed = True, True          # the hash of whole numbers (the same numbers from int32 or float64)
+        if not exact:
+            block, whole = rows, integral(rows)
+            hashed = whole and float(np.abs(rows).max(initial=0.0)) < 2.0 ** 62      # a fraction: every sentence's
+        if self.table is None:                                                          # row is kept in the end
             self.table = np.zeros((0, rows.shape[1]), np.float32 if exact else rows.dtype)
         elif not exact and self.table.dtype == np.float32:
             self.table = self.table.astype(rows.dtype)
         self.whole = self.whole and whole
-        for a in range(0, len(rows), 1 << 12):      # as distinct() counts them
-            got, new = self.found.ids(rows[a:a + (1 << 12)], self.table, self.known, None)
-            if self.known + len(new) > len(self.table):
-                grown = np.zeros((max(len(new), self.known // 4, 64), self.table.shape[1]), self.table.dtype)
-                self.table = np.concatenate([self.table[:self.known], grown])
-            self.table[self.known:self.known + len(new)] = new
-            self.known += len(new)
-            self.ids.append(got)
+        got, new = self.found.ids(block, self.table, self.known, hashed)
+        if self.known + len(new) > len(self.table):     # grown in place (the pages moved, not copied)
+            self.table.resize((self.known + max(len(new), self.known // 4, 64), self.table.shape[1]), refcheck=False)
+        self.table[self.known:self.known + len(new)] = new
+        self.known += len(new)
+        self.ids.append(got)
 
     def result(self) -> Tuple[np.ndarray, Optional[np.ndarray]]:
         """(distinct rows, every sentence's row), or (every sentence's row, None) when not whole numbers."""
@@ -331,6 +368,29 @@ class _DistinctRows:
         table = self.table[:self.known]
         ids = np.concatenate(self.ids) if self.ids else np.zeros(0, np.int32)
         return (table, ids) if self.whole else (table[ids], None)
+
+
+def _split(sd: SystemData, fam: Hashable, spec: ModelSpec) -> Contributions:
+    """The span contributions of one system under one family (made once: its statistics may be taken from them)."""
+    assert spec.split is not None
+    split = spec.split
+    made: Contributions = sd.cached(("split", fam), lambda: split(sd))
+    return made
+
+
+def _small(rows: np.ndarray) -> np.ndarray:
+    """A system's statistics as int32 when they are whole numbers below 2^24 (half the bytes while the other
+    systems' are counted: the same numbers), else as they are."""
+    small = rows.astype(np.int32)
+    ok = np.array_equal(small, rows) and (not small.size or -2 ** 24 < int(small.min()) <= int(small.max()) < 2 ** 24)
+    return small if ok else rows
+
+
+def _narrow(key: np.ndarray) -> np.ndarray:
+    """``key`` (numbers from 0) as int16 while they fit, else int32: numpy sorts 16-bit integers stably by their
+    digits (radix), in one pass over them, not by comparisons; a stable order is the same order either way."""
+    small = not len(key) or int(key.max()) < 2 ** 15
+    return key.astype(np.int16 if small else np.int32)
 
 
 def _compact(values: np.ndarray) -> np.ndarray:

@@ -81,6 +81,11 @@ class CorpusData:
             self._merged_gold = merge_overlaps(self.corpus.gold)
         return self._merged_gold
 
+    def release(self) -> None:
+        """Forget every system's data (each refers back to this corpus data): what they hold is freed as soon as
+        the caller lets go of this, not when the cycle collector next runs."""
+        self._systems.clear()
+
     def system(self, name: str) -> SystemData:
         if name not in self._systems:
             self._systems[name] = SystemData(self, name)
