@@ -723,11 +723,12 @@ def analyze_corpus(
     timings["attributes"] = time.perf_counter() - t0
 
     rs = Resampling(corpus.n_sentences, bootstrap, seed, blockwise=st.ids is not None and st.whole_weights)
+    tests = PairTests(permutations, rs.perm_seq)
     options = {"confidence": confidence, "overall": overall, "totals": totals, "flip_pairs": flip_pairs,
-               "pair": pair_idx, "permutations": permutations, "tests": PairTests(permutations, rs.perm_seq)}
+               "pair": pair_idx, "permutations": permutations, "tests": tests}
     results = _results(st, attrs, text, spec, rs, options, timings)
     t0 = time.perf_counter()
-    options["tests"].run()      # every bucket's pair test, from one stream of draws
+    tests.run()     # every bucket's pair test, from one stream of draws
     rs.run()        # blockwise: every bucket's resamples, a block of resamples at a time
     timings["scores"] += time.perf_counter() - t0
 
