@@ -723,9 +723,8 @@ def analyze_corpus(
     timings["attributes"] = time.perf_counter() - t0
 
     rs = Resampling(corpus.n_sentences, bootstrap, seed, blockwise=st.ids is not None and st.whole_weights)
-    tests = PairTests(permutations, rs.perm_seq)
     options = {"confidence": confidence, "overall": overall, "totals": totals, "flip_pairs": flip_pairs,
-               "pair": pair_idx, "permutations": permutations, "tests": tests}
+               "pair": pair_idx, "permutations": permutations, "tests": (tests := PairTests(permutations, rs.perm_seq))}
     results = _results(st, attrs, text, spec, rs, options, timings)
     t0 = time.perf_counter()
     tests.run()     # every bucket's pair test, from one stream of draws
