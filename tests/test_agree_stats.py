@@ -207,3 +207,18 @@ def test_categories_on_the_spans_where_no_unit_has_two_labels(monkeypatch):
     assert st.columns.get(sums, "cat").tolist() == [[2 + 0.5 * 3, 1, 0, 2 + 0.5, 0],
                                                     [2 + 0.5 * 2, 0, 2 + 0.5 * 2, 0, 1]]
     assert st.columns.get(sums, "differ").tolist() == [4 + 0.5 * 2]
+
+
+def test_exact_and_overlapping_hits_of_a_pair():
+    # pair (a, b), labels LOC ORG PER: sentence 0 PER exact, LOC overlapping (3-4 and 2-4); sentence 1 a's ORG
+    # 1-3 overlaps both of b's ORG 1-2 and 2-3 (b hits twice); sentence 2 b alone; sentence 3 b's PER is a's first
+    st = _stats(False)
+    dense = st.matrix.toarray()
+    L = 3
+
+    def rows(name):
+        at = st.columns.index(name)[0]
+        return dense[at:at + L].T.tolist()      # pair 0: (sentences, labels)
+    assert rows("exact") == [[0, 0, 1], [0, 0, 0], [0, 0, 0], [0, 0, 1]]
+    assert rows("hit_a") == [[1, 0, 1], [0, 1, 0], [0, 0, 0], [0, 0, 1]]
+    assert rows("hit_b") == [[1, 0, 1], [0, 2, 0], [0, 0, 0], [0, 0, 1]]
