@@ -8,6 +8,7 @@ import numpy as np
 
 from ts_eval.agreement.continuum import Continuum
 from ts_eval.agreement.data import from_span_lists
+from ts_eval.agreement.figures import figures
 from ts_eval.agreement.statistics import sentence_stats
 
 SPANS = {
@@ -222,3 +223,15 @@ def test_exact_and_overlapping_hits_of_a_pair():
     assert rows("exact") == [[0, 0, 1], [0, 0, 0], [0, 0, 0], [0, 0, 1]]
     assert rows("hit_a") == [[1, 0, 1], [0, 1, 0], [0, 0, 0], [0, 0, 1]]
     assert rows("hit_b") == [[1, 0, 1], [0, 2, 0], [0, 0, 0], [0, 0, 1]]
+
+
+def test_a_rows_figures_are_the_full_figures():
+    # the documents' rows take only four figures (and the unitizing parts): the same floats as every figure's
+    st = _stats(False)
+    x = st.matrix.T.toarray()          # one row per sentence
+    full, rows = figures(st, x), figures(st, x, rows=True)
+    for k in ("mean_f_exact_micro", "mean_kappa_micro", "alpha_micro", "alpha_u_micro", "observed_u", "expected_u",
+              "alpha_u_present"):
+        np.testing.assert_array_equal(rows[k], full[k])
+    assert "kappa_macro" not in rows
+    assert full["mean_kappa_micro"][1] == full["kappa_micro"][1].mean()    # sentence 1: every pair has ORG

@@ -92,7 +92,7 @@ def unit_figures(layout: Layout, x: np.ndarray, units: np.ndarray) -> Dict[str, 
     parts: List[Dict[str, np.ndarray]] = []
     for a in range(0, max(len(units), 1), CHUNK):
         xs = x[a:a + CHUNK]
-        f = figures(layout.stats, xs)
+        f = figures(layout.stats, xs, rows=True)
         parts.append({"unit": units[a:a + CHUNK], "f_exact": f["mean_f_exact_micro"], "kappa": f["mean_kappa_micro"],
                       "alpha": f["alpha_micro"], "alpha_u": f["alpha_u_micro"],
                       "spans": layout.stats.columns.get(xs, "spans").sum(-1),
