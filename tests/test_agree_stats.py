@@ -8,6 +8,7 @@ import numpy as np
 
 from ts_eval.agreement.continuum import Continuum
 from ts_eval.agreement.data import from_span_lists
+from ts_eval.agreement.figures import figures
 from ts_eval.agreement.statistics import sentence_stats
 
 SPANS = {
@@ -207,3 +208,30 @@ def test_categories_on_the_spans_where_no_unit_has_two_labels(monkeypatch):
     assert st.columns.get(sums, "cat").tolist() == [[2 + 0.5 * 3, 1, 0, 2 + 0.5, 0],
                                                     [2 + 0.5 * 2, 0, 2 + 0.5 * 2, 0, 1]]
     assert st.columns.get(sums, "differ").tolist() == [4 + 0.5 * 2]
+
+
+def test_exact_and_overlapping_hits_of_a_pair():
+    # pair (a, b), labels LOC ORG PER: sentence 0 PER exact, LOC overlapping (3-4 and 2-4); sentence 1 a's ORG
+    # 1-3 overlaps both of b's ORG 1-2 and 2-3 (b hits twice); sentence 2 b alone; sentence 3 b's PER is a's first
+    st = _stats(False)
+    dense = st.matrix.toarray()
+    L = 3
+
+    def rows(name):
+        at = st.columns.index(name)[0]
+        return dense[at:at + L].T.tolist()      # pair 0: (sentences, labels)
+    assert rows("exact") == [[0, 0, 1], [0, 0, 0], [0, 0, 0], [0, 0, 1]]
+    assert rows("hit_a") == [[1, 0, 1], [0, 1, 0], [0, 0, 0], [0, 0, 1]]
+    assert rows("hit_b") == [[1, 0, 1], [0, 2, 0], [0, 0, 0], [0, 0, 1]]
+
+
+def test_a_rows_figures_are_the_full_figures():
+    # the documents' rows take only four figures (and the unitizing parts): the same floats as every figure's
+    st = _stats(False)
+    x = st.matrix.T.toarray()          # one row per sentence
+    full, rows = figures(st, x), figures(st, x, rows=True)
+    for k in ("mean_f_exact_micro", "mean_kappa_micro", "alpha_micro", "alpha_u_micro", "observed_u", "expected_u",
+              "alpha_u_present"):
+        np.testing.assert_array_equal(rows[k], full[k])
+    assert "kappa_macro" not in rows
+    assert full["mean_kappa_micro"][1] == full["kappa_micro"][1].mean()    # sentence 1: every pair has ORG

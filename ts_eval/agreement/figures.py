@@ -11,7 +11,7 @@ micro pools nothing and finds complete agreement.
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Dict, List
+from typing import TYPE_CHECKING, Dict, List, Tuple
 
 import numpy as np
 
@@ -35,8 +35,10 @@ def _macro(values: np.ndarray, present: np.ndarray) -> np.ndarray:
     return measures.masked_mean(values, present, empty=np.nan)
 
 
-def figures(st: Stats, x: np.ndarray) -> Figures:
-    """The figures of sums ``x`` (..., columns); see the module docstring."""
+def figures(st: Stats, x: np.ndarray, rows: bool = False) -> Figures:
+    """The figures of sums ``x`` (..., columns); see the module docstring.  ``rows``: only those of a document's
+    (sentence's) row -- the means over the pairs of the micro kappa and exact F, micro alpha, unitizing alpha --
+    each computed as it is for every figure."""
     c = st.columns
     ia = [i for i, _ in st.pairs]
     ja = [j for _, j in st.pairs]
@@ -49,25 +51,28 @@ def figures(st: Stats, x: np.ndarray) -> Figures:
     tn = units[..., None, None] - tp - fp - fn
     present = (tp + fp + fn) > 0
     out.update(tp=tp, fp=fp, fn=fn, tn=tn, pair_present=present)
-    out["kappa"] = np.asarray(measures.kappa(tp, fp, fn, tn))
-    out["agreement"] = _ratio(tp + tn, units[..., None, None])
     TP, FP, FN, TN = measures.micro_table(tp, fp, fn, units[..., None])
-    out["tn_micro"] = np.asarray(TN)      # the pair's true negatives in the pooled table (its labels present)
     out["kappa_micro"] = np.asarray(measures.kappa(TP, FP, FN, TN))
-    out["agreement_micro"] = _ratio(np.add(TP, TN), np.add(np.add(TP, FP), np.add(FN, TN)))
-    out["kappa_macro"] = _macro(out["kappa"], present)
-    out["agreement_macro"] = _macro(out["agreement"], present)
+    if not rows:
+        out["kappa"] = np.asarray(measures.kappa(tp, fp, fn, tn))
+        out["agreement"] = _ratio(tp + tn, units[..., None, None])
+        out["tn_micro"] = np.asarray(TN)      # the pair's true negatives in the pooled table (its labels present)
+        out["agreement_micro"] = _ratio(np.add(TP, TN), np.add(np.add(TP, FP), np.add(FN, TN)))
+        out["kappa_macro"] = _macro(out["kappa"], present)
+        out["agreement_macro"] = _macro(out["agreement"], present)
 
     spans = c.get(x, "spans")
     sa, sb = spans[..., ia, :], spans[..., ja, :]
     exact, hit_a, hit_b = c.get(x, "exact"), c.get(x, "hit_a"), c.get(x, "hit_b")
     span_present = (sa + sb) > 0
     out.update(spans_a=sa, spans_b=sb, exact=exact, hit_a=hit_a, hit_b=hit_b, span_present=span_present)
-    out["f_exact"] = np.asarray(measures.fbeta(exact, sb - exact, sa - exact))
-    out["f_overlap"] = np.asarray(measures.f_from_pr(_ratio(hit_b, sb), _ratio(hit_a, sa)))
     Sa, Sb = sa.sum(-1), sb.sum(-1)
     EX = exact.sum(-1)
     out["f_exact_micro"] = np.asarray(measures.fbeta(EX, Sb - EX, Sa - EX))
+    if rows:
+        return _rows(st, x, out)
+    out["f_exact"] = np.asarray(measures.fbeta(exact, sb - exact, sa - exact))
+    out["f_overlap"] = np.asarray(measures.f_from_pr(_ratio(hit_b, sb), _ratio(hit_a, sa)))
     out["f_overlap_micro"] = np.asarray(measures.f_from_pr(_ratio(hit_b.sum(-1), Sb), _ratio(hit_a.sum(-1), Sa)))
     out["f_exact_macro"] = _macro(out["f_exact"], span_present)
     out["f_overlap_macro"] = _macro(out["f_overlap"], span_present)
@@ -91,18 +96,12 @@ def figures(st: Stats, x: np.ndarray) -> Figures:
     out["fleiss_multiclass"] = np.asarray(measures.fleiss_kappa(same.sum(-1), cat.sum(-2), m))
 
     # Krippendorff's alpha (nominal), missing annotators allowed
-    coinc, values = c.get(x, "coinc"), c.get(x, "values")
-    apos, acat = c.get(x, "alpha_pos"), c.get(x, "alpha_cat")
-    atot = np.stack([apos, values[..., None] - apos], -1)
-    aused = apos > 0
-    lab = coinc[..., :-1]
+    lab, atot, aused = _alpha_micro(st, x, out)
+    coinc, acat = c.get(x, "coinc"), c.get(x, "alpha_cat")
     out["alpha"] = np.asarray(measures.krippendorff_alpha_nominal(lab, atot))
-    out["alpha_micro"] = np.asarray(measures.krippendorff_alpha_nominal((lab * aused).sum(-1),
-                                                                        (atot * aused[..., None]).sum(-2)))
     out["alpha_macro"] = _macro(out["alpha"], aused)
     out["alpha_multiclass"] = np.asarray(measures.krippendorff_alpha_nominal(coinc[..., -1], acat))
     out["alpha_present"] = aused
-    out["values"] = values
 
     out.update(unitizing(st, x))
     # the mean over the pairs: per label over the pairs where either annotator uses the label, overall
@@ -114,6 +113,30 @@ def figures(st: Stats, x: np.ndarray) -> Figures:
         out[f"mean_{k}"] = measures.masked_mean(np.moveaxis(out[k], -2, -1), np.moveaxis(where, -2, -1))
         for avg in ("micro", "macro") + (("multiclass",) if not k.startswith("f_") else ()):
             out[f"mean_{k}_{avg}"] = _mean_of_pairs(out[f"{k}_{avg}"], np.asarray(where.any(-1)))
+    return out
+
+
+def _alpha_micro(st: Stats, x: np.ndarray, out: Figures) -> Tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Krippendorff's micro alpha into ``out`` (and ``values``); returns the labels' coincidences, totals, use."""
+    c = st.columns
+    coinc, values = c.get(x, "coinc"), c.get(x, "values")
+    apos = c.get(x, "alpha_pos")
+    atot = np.stack([apos, values[..., None] - apos], -1)
+    aused = apos > 0
+    lab = coinc[..., :-1]
+    out["alpha_micro"] = np.asarray(measures.krippendorff_alpha_nominal((lab * aused).sum(-1),
+                                                                        (atot * aused[..., None]).sum(-2)))
+    out["values"] = values
+    return lab, atot, aused
+
+
+def _rows(st: Stats, x: np.ndarray, out: Figures) -> Figures:
+    """:func:`figures` with ``rows``: the rest of a row's figures (``out``: the pairs' micro kappa and exact F)."""
+    _alpha_micro(st, x, out)
+    out.update(unitizing(st, x))
+    for k in ("kappa", "f_exact"):
+        where = out["span_present" if k.startswith("f_") else "pair_present"]
+        out[f"mean_{k}_micro"] = _mean_of_pairs(out[f"{k}_micro"], np.asarray(where.any(-1)))
     return out
 
 

@@ -38,7 +38,6 @@ from ..core.arrays import unique
 from ..core.corpus import SpanSet
 from ..core.matching import Pairs, match
 from ..core.units import BITS, label_mask, label_passes, merge_overlaps
-from ..models.segment import hit_counts
 from ..models.ts import unit_counts
 from .continuum import Continuum, unit_parts
 from .data import Annotations
@@ -328,15 +327,21 @@ def _pair_tables(b: _Builder, ann: Annotations, spans_keys: Tuple[List[SpanSet],
             raw, ki, kj = matched[p], keys[0][i], keys[0][j]
         else:
             raw, ki, kj = match(spans[i], spans[j]), keys[1][i], keys[1][j]
-        ex = hit_counts(ki, kj, raw, S * L, 0, 0)
-        ov = hit_counts(ki, kj, raw, S * L)
-        b.table("exact", ex[:, 2].reshape(S, L), p * L, full)
-        b.table("hit_a", ov[:, 2].reshape(S, L), p * L, full)
-        b.table("hit_b", ov[:, 3].reshape(S, L), p * L, full)
+        b.table("exact", _hits(ki, raw.gold[raw.exact], S * L).reshape(S, L), p * L, full)
+        b.table("hit_a", _hits(ki, raw.gold[raw.same_label], S * L).reshape(S, L), p * L, full)
+        b.table("hit_b", _hits(kj, raw.system[raw.same_label], S * L).reshape(S, L), p * L, full)
         d_tok, d_sep = differs[p]
         differ[p] = d_tok + w * d_sep
         b.dense("differ", differ[p], p, full)
     return agree, differ
+
+
+def _hits(key: np.ndarray, hit: np.ndarray, size: int) -> np.ndarray:
+    """Per key the spans in ``hit`` (span indices of a pair's matches; a span met by several counts once):
+    the exact and overlapping hits alone, without the span totals a segment model's counts also take."""
+    met = np.zeros(len(key), bool)
+    met[hit] = True
+    return np.bincount(key[met], minlength=size)[:size]
 
 
 def _alpha_tables(b: _Builder, cov: np.ndarray, pairs: List[Tuple[int, int]], units: np.ndarray, pos: np.ndarray,

@@ -119,7 +119,7 @@ def _documents(ann: Annotations, st: Stats, by_group: sparse.csr_matrix, unit: s
     cols: Dict[str, List[np.ndarray]] = {k: [] for k in DOCUMENT_FIGURES + ("spans",)}
     for a in range(0, D, DOC_CHUNK):
         x = mat[:, a:a + DOC_CHUNK].T.toarray()
-        f = figures(st, x)
+        f = figures(st, x, rows=True)
         cols["f_exact"].append(f["mean_f_exact_micro"])
         cols["kappa"].append(f["mean_kappa_micro"])
         cols["alpha"].append(f["alpha_micro"])

@@ -92,7 +92,7 @@ def unit_figures(layout: Layout, x: np.ndarray, units: np.ndarray) -> Dict[str, 
     parts: List[Dict[str, np.ndarray]] = []
     for a in range(0, max(len(units), 1), CHUNK):
         xs = x[a:a + CHUNK]
-        f = figures(layout.stats, xs)
+        f = figures(layout.stats, xs, rows=True)
         parts.append({"unit": units[a:a + CHUNK], "f_exact": f["mean_f_exact_micro"], "kappa": f["mean_kappa_micro"],
                       "alpha": f["alpha_micro"], "alpha_u": f["alpha_u_micro"],
                       "spans": layout.stats.columns.get(xs, "spans").sum(-1),
@@ -120,15 +120,15 @@ class UnitRows:
         first = int(unit[0])
         U = int(unit[-1]) - first + 1
         if len(unit) == U:           # a unit per column (a block's documents summed where taken)
-            local = st.matrix.tocsc()
+            local = st.matrix.toarray()
         else:
             group = sparse.csr_matrix((np.ones(len(unit)), (np.arange(len(unit)), unit - first)),
                                       shape=(len(unit), U))
-            local = (st.matrix @ group).tocsc()          # (block columns, units)
+            local = (st.matrix @ group).toarray()        # (block columns, units)
         if self.carry is not None and self.carry[0] == first:
             c = self.carry[1]
             c = np.concatenate([c, np.zeros(len(self.registry) - len(c))])
-            c[ids] += local[:, 0].toarray().ravel()
+            c[ids] += local[:, 0]
             if U == 1:
                 self.carry = (first, c)
                 return
@@ -142,7 +142,7 @@ class UnitRows:
         if start < U - 1:
             self._finish(ids, local[:, start:U - 1], first + start)
         last = np.zeros(len(self.registry))
-        last[ids] = local[:, U - 1].toarray().ravel()
+        last[ids] = local[:, U - 1]
         self.carry = (first + U - 1, last)
 
     def close(self, units: int) -> None:
@@ -167,16 +167,16 @@ class UnitRows:
         ids = np.flatnonzero(c)
         self._emit(layout, layout.place(ids, c[ids])[None, :], np.array([unit]), (ids, c[ids]))
 
-    def _finish(self, ids: np.ndarray, local: sparse.csc_matrix, first: int) -> None:
+    def _finish(self, ids: np.ndarray, local: np.ndarray, first: int) -> None:
         layout = self.registry.layout()
         n = local.shape[1]
         for a in range(0, n, CHUNK):
-            part = local[:, a:a + CHUNK]
-            units = np.arange(first + a, first + a + part.shape[1])
-            self._emit(layout, layout.place(ids, part.T.toarray()), units, None)
+            part = local[:, a:a + CHUNK].T                # (units, block columns)
+            units = np.arange(first + a, first + a + part.shape[0])
+            self._emit(layout, layout.place(ids, part), units, None)
             if self.sums is not None:
-                coo = part.tocoo()
-                self.sums.append((units[coo.col].astype(np.int32), ids[coo.row].astype(np.int32), coo.data))
+                u, row = np.nonzero(part)                 # unit by unit, as the columns of a CSC matrix come
+                self.sums.append((units[u].astype(np.int32), ids[row].astype(np.int32), part[u, row]))
 
     def _emit(self, layout: Layout, x: np.ndarray, units: np.ndarray,
               sums: Optional[Tuple[np.ndarray, np.ndarray]]) -> None:
