@@ -3,7 +3,7 @@ give the statistics, the span contributions and every report of the corpus count
 from __future__ import annotations
 
 import random
-from typing import Any, List
+from typing import Any, List, Tuple
 
 import numpy as np
 import pytest
@@ -395,4 +395,25 @@ def test_a_corpus_counted_whole_is_found_in_slabs_of_rows_from_four_byte_counts(
     whole = _statistics(corpus, monkeypatch, 1, cut=False)
     assert sizes == [64, 64, 64, 8]
     assert study._small(np.array([[1.0, 2.0]])).dtype == np.int32 and study._small(np.array([[0.5]])).dtype == float
+    _same(whole, _statistics(corpus, monkeypatch, 1))
+
+
+def test_wide_rows_counted_whole_are_found_a_bounded_number_of_values_at_a_time_in_four_bytes(monkeypatch):
+    """Counted whole, many systems' rows side by side are wide: they are found at most SIDE_VALUES values at a time
+    (fewer sentences than SIDE_ROWS), as int32 when every system's are: the statistics of the corpus in blocks."""
+    corpus = _two_systems(9, 200)
+    seen: List[Tuple[int, int, Any]] = []
+    real = study._DistinctRows.add
+
+    def add(self: Any, rows: np.ndarray) -> None:
+        seen.append((rows.shape[0], rows.shape[1], rows.dtype))
+        real(self, rows)
+
+    monkeypatch.setattr(study._DistinctRows, "add", add)
+    monkeypatch.setattr(study, "SIDE_VALUES", 64 * 10)
+    whole = _statistics(corpus, monkeypatch, 1, cut=False)
+    width = seen[0][1]
+    step = max(1, 640 // width)
+    assert step < 64 and [n for n, _, _ in seen] == [step] * (200 // step) + ([200 % step] if 200 % step else [])
+    assert {d for _, _, d in seen} == {np.dtype(np.int32)}
     _same(whole, _statistics(corpus, monkeypatch, 1))

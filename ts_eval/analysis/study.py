@@ -41,9 +41,11 @@ from .resampling import Job, Resampling, grouped
 from .result import Analysis, AttributeResult, FlipAttribution, PairDifference, PairFlip
 from .study_inputs import chosen_attributes, flip_arg, pair_arg, system_names
 
-#: the sentences' rows of every system side by side are found this many at a time (a block of sentences is
-#: fewer; a corpus counted whole, many more)
+#: the sentences' rows of every system side by side are found at most this many at a time (a block of sentences is
+#: fewer; a corpus counted whole, many more), and at most :data:`SIDE_VALUES` values at a time (many systems' rows
+#: are wide: 28 systems, 3,080 columns)
 SIDE_ROWS = 1 << 14
+SIDE_VALUES = 1 << 22
 #: the models ``analyze`` scores by default: exact match (micro and macro), overlap, TS (micro and
 #: macro), Ortmann's fair F1 and SemEval's partial scheme (whose statistics carry every scheme's counts)
 ANALYSIS_MODELS: Tuple[str, ...] = ("exact-f1-micro", "exact-f1-macro", "overlap-f1-micro", "ts-f1-micro",
@@ -120,9 +122,12 @@ class Statistics:
                 rows.append(_small(mine))
                 del mine
                 self._contributions(cd, i, block, mine_spans, mine_cols_, mine_weights)
-            for a in range(0, max(block.corpus.n_sentences, 1), SIDE_ROWS):     # (the corpus whole: in slabs)
-                part = [r[a:a + SIDE_ROWS] for r in rows]
-                found.add(self._side_by_side(part, list(self.cols.values()), len(part[0])))
+            step = max(1, min(SIDE_ROWS, SIDE_VALUES // max(1, sum(r.shape[1] for r in rows))))
+            small = all(r.dtype == np.int32 for r in rows)      # (the same numbers in half the bytes)
+            for a in range(0, max(block.corpus.n_sentences, 1), step):     # (the corpus whole: in slabs)
+                part = [r[a:a + step] for r in rows]
+                found.add(self._side_by_side(part, list(self.cols.values()), len(part[0]),
+                                             np.int32 if small else np.float64))
             del rows
             cd.release()        # a system's data and its corpus data refer to each other: freed now, no collection
             del cd
