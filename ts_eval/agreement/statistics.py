@@ -38,6 +38,7 @@ from ..core.arrays import unique
 from ..core.corpus import SpanSet
 from ..core.matching import Pairs, match
 from ..core.units import BITS, label_mask, label_passes, merge_overlaps
+from ..models.segment import hit_masks
 from ..models.ts import unit_counts
 from .continuum import Continuum, unit_parts
 from .data import Annotations
@@ -327,21 +328,21 @@ def _pair_tables(b: _Builder, ann: Annotations, spans_keys: Tuple[List[SpanSet],
             raw, ki, kj = matched[p], keys[0][i], keys[0][j]
         else:
             raw, ki, kj = match(spans[i], spans[j]), keys[1][i], keys[1][j]
-        b.table("exact", _hits(ki, raw.gold[raw.exact], S * L).reshape(S, L), p * L, full)
-        b.table("hit_a", _hits(ki, raw.gold[raw.same_label], S * L).reshape(S, L), p * L, full)
-        b.table("hit_b", _hits(kj, raw.system[raw.same_label], S * L).reshape(S, L), p * L, full)
+        exact, _ = hit_masks(len(ki), len(kj), raw, 0, 0)
+        hit_a, hit_b = hit_masks(len(ki), len(kj), raw)
+        b.table("exact", _counts(ki[exact], S * L).reshape(S, L), p * L, full)
+        b.table("hit_a", _counts(ki[hit_a], S * L).reshape(S, L), p * L, full)
+        b.table("hit_b", _counts(kj[hit_b], S * L).reshape(S, L), p * L, full)
         d_tok, d_sep = differs[p]
         differ[p] = d_tok + w * d_sep
         b.dense("differ", differ[p], p, full)
     return agree, differ
 
 
-def _hits(key: np.ndarray, hit: np.ndarray, size: int) -> np.ndarray:
-    """Per key the spans in ``hit`` (span indices of a pair's matches; a span met by several counts once):
-    the exact and overlapping hits alone, without the span totals a segment model's counts also take."""
-    met = np.zeros(len(key), bool)
-    met[hit] = True
-    return np.bincount(key[met], minlength=size)[:size]
+def _counts(keys: np.ndarray, size: int) -> np.ndarray:
+    """How many of ``keys`` each key 0..size-1 is (a pair's hit spans per key: the segment models' hits alone,
+    :func:`~ts_eval.models.segment.hit_masks`, without the span totals their counts also take)."""
+    return np.bincount(keys, minlength=size)[:size]
 
 
 def _alpha_tables(b: _Builder, cov: np.ndarray, pairs: List[Tuple[int, int]], units: np.ndarray, pos: np.ndarray,

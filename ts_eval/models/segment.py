@@ -78,13 +78,22 @@ def hit_counts(gold_key: np.ndarray, system_key: np.ndarray, pairs: Pairs, size:
                matching: MatchSettings = DEFAULT_MATCHING) -> np.ndarray:
     """(size, 4) gold, system, gold hit, system hit counts per bincount key (sentence * labels
     + label, or just the label): the one place segment models count."""
-    ok = accept(pairs, acceptable(pairs, max_spurious, max_missing), matching)
-    g_hit = np.zeros(len(gold_key), bool)   # a mask: a span hit by several pairs counts once
-    g_hit[pairs.gold[ok]] = True
-    s_hit = np.zeros(len(system_key), bool)
-    s_hit[pairs.system[ok]] = True
+    g_hit, s_hit = hit_masks(len(gold_key), len(system_key), pairs, max_spurious, max_missing, matching)
     idx = np.concatenate([gold_key * 4, system_key * 4 + 1, gold_key[g_hit] * 4 + 2, system_key[s_hit] * 4 + 3])
     return np.bincount(idx, minlength=size * 4)[:size * 4].reshape(size, 4)
+
+
+def hit_masks(n_gold: int, n_system: int, pairs: Pairs, max_spurious: Optional[int] = None,
+              max_missing: Optional[int] = None, matching: MatchSettings = DEFAULT_MATCHING
+              ) -> Tuple[np.ndarray, np.ndarray]:
+    """(gold spans hit, system spans hit): masks of the ``n_gold`` and ``n_system`` spans in a pair the segment
+    model with these limits accepts (a span hit by several pairs is hit once)."""
+    ok = accept(pairs, acceptable(pairs, max_spurious, max_missing), matching)
+    g_hit = np.zeros(n_gold, bool)
+    g_hit[pairs.gold[ok]] = True
+    s_hit = np.zeros(n_system, bool)
+    s_hit[pairs.system[ok]] = True
+    return g_hit, s_hit
 
 
 def segment_counts(gold: SpanSet, system: SpanSet, pairs: Pairs, n_labels: int,
