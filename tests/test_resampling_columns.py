@@ -29,7 +29,7 @@ def test_fractions_and_a_hash_that_meets_are_sorted_as_before(monkeypatch):
     table = np.array([[0.5, 0.5, 1.0], [2.0, 2.0, 1.0]])
     first, inverse = resampling.distinct_columns(table)
     assert inverse[0] == inverse[1] != inverse[2]
-    monkeypatch.setattr(resampling, "hash_multipliers", lambda k: np.zeros(k, np.uint64))
+    monkeypatch.setattr(resampling, "row_hashes", lambda rows, whole=None: np.zeros(len(rows), np.uint64))
     table = np.array([[1.0, 1.0, 2.0], [3.0, 3.0, 1.0]])
     first, inverse = resampling.distinct_columns(table)       # every hash the same: the columns are told apart
     np.testing.assert_array_equal(table[:, first[inverse]], table)

@@ -7,9 +7,8 @@ from typing import Any, Callable, Iterator, List, Optional, Tuple
 
 import numpy as np
 
-from ..ranking.rows import distinct_of
+from ..ranking.rows import distinct_of, hash_multipliers
 from .corpus_blocks import concatenated
-from .resampling import hash_multipliers
 
 #: entries of a span bucket looked at and held at a time
 ENTRY_CHUNK = 1 << 20
@@ -134,7 +133,7 @@ class BucketRows:
         n rows the entries of ``chunks()`` make (:meth:`entry_chunks`; whole-number weights, in row order), as their
         distinct rows (in order of first use) and every row's number; ``rows`` rows at a time (0: as many as
         :data:`WINDOW` values hold).  A row's hash is summed from its entries (a sum of the values times fixed
-        numbers, :func:`~ts_eval.analysis.resampling.hash_multipliers`: no dense rows are hashed), and only a row
+        numbers, :func:`~ts_eval.ranking.rows.hash_multipliers`: no dense rows are hashed), and only a row
         whose hash an earlier row has is compared with that row, value for value (a row whose hash is another
         row's is kept again)."""
         st = self.st

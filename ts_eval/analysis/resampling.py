@@ -18,7 +18,7 @@ from typing import Callable, List, Optional, Tuple
 
 import numpy as np
 
-from ..ranking.rows import bootstrap_weights
+from ..ranking.rows import bootstrap_weights, row_hashes
 from ..ranking.statistics import exact_float32
 
 #: weights (resamples x sentences) drawn and held at a time by the blockwise pass (4 bytes each)
@@ -58,13 +58,6 @@ def resampled(W: np.ndarray, probes: Tuple[np.ndarray, np.ndarray], X: np.ndarra
     return out
 
 
-def hash_multipliers(k: int) -> np.ndarray:
-    """k fixed odd 64-bit numbers: a hash of k whole numbers is their sum times these, modulo 2**64 (equal values,
-    equal hashes, in whatever order the values are added up)."""
-    out: np.ndarray = np.random.default_rng(20261129).integers(1, 2 ** 63, size=k, dtype=np.int64).view(np.uint64) | 1
-    return out
-
-
 def distinct_columns(table: np.ndarray) -> Tuple[np.ndarray, np.ndarray]:
     """(first, inverse): the first of each distinct column of ``table`` and every column's distinct column
     (``table[:, first[inverse]]`` is ``table``), as ``np.unique(table.T, axis=0)`` gives them up to the order of
@@ -80,8 +73,7 @@ def distinct_rows(rows: np.ndarray, whole: Optional[bool], h: Optional[np.ndarra
     if h is not None or (rows.shape[0] and rows.shape[1] and float(max(rows.max(), -rows.min())) < 2.0 ** 62 and
                          (whole or (whole is None and np.array_equal(rows, np.round(rows))))):
         if h is None:
-            with np.errstate(over="ignore"):
-                h = rows.astype(np.int64) @ hash_multipliers(rows.shape[1]).view(np.int64)
+            h = row_hashes(rows, True)
         _, first, inverse = np.unique(h, return_index=True, return_inverse=True)
         inverse = inverse.reshape(-1)
         again = np.flatnonzero(first[inverse] != np.arange(len(rows)))

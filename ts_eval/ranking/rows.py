@@ -30,11 +30,17 @@ T = TypeVar("T")
 _MULTIPLIERS = np.random.default_rng(20260101).integers(1, 2 ** 63, size=4096, dtype=np.int64).view(np.uint64) | 1
 
 
+def hash_multipliers(k: int) -> np.ndarray:
+    """The k fixed odd 64-bit numbers of the row hash: a hash of k whole numbers is their sum times these, modulo
+    2**64 (equal values, equal hashes, in whatever order the values are added up)."""
+    return _MULTIPLIERS[:k] if k <= len(_MULTIPLIERS) else np.resize(_MULTIPLIERS, k)
+
+
 def row_hashes(rows: np.ndarray, whole: Optional[bool] = None) -> np.ndarray:
     """A 64-bit hash of every row's values (equal values, equal hashes): of whole numbers (``whole``; None:
     look) a sum of the values times odd 64-bit numbers, else of the values' float64 bits."""
     k = rows.shape[1]
-    mult = _MULTIPLIERS[:k] if k <= len(_MULTIPLIERS) else np.resize(_MULTIPLIERS, k)
+    mult = hash_multipliers(k)
     if not k:
         return np.zeros(len(rows), np.uint64)
     if whole is None:
