@@ -27,6 +27,7 @@ from ..core.sequences import from_sequences
 from ..errors import InputError, OptionError
 from ..models.context import Contributions, CorpusData, SystemData
 from ..models.registry import Model, ModelSpec, get_model, resolve_models
+from ..ranking.blocks import NotInBlocks, label_width, placed, relabelled
 from ..ranking.rows import RowTable, integral
 from ..ranking.statistics import TIE_DECIMALS, average_ranks, correlation_matrices
 from ..ranking.study import check_options
@@ -59,90 +60,250 @@ ANALYSIS_MODELS: Tuple[str, ...] = ("exact-f1-micro", "exact-f1-macro", "overlap
 class Statistics:
     """Every system's per-sentence statistics of the models (columns as in
     :class:`ts_eval.ranking.sufficient.StatsMatrix`) and, for the models whose statistics split by
-    span, every span's contributions as one list of entries over all systems."""
+    span, every span's contributions as one list of entries over all systems.
 
-    def __init__(self, corpus: Corpus, names: List[str], models: List[Model]):
-        self.corpus, self.names, self.models = corpus, names, models
-        # global span ids: gold spans first, then each system's
-        sizes = [len(corpus.gold)] + [len(corpus.systems[n]) for n in names]
-        self.span_offset = np.concatenate(([0], np.cumsum(sizes)))
-        self.span_sentence = np.concatenate([corpus.sentence_of(corpus.gold.start)] +
-                                            [corpus.sentence_of(corpus.systems[n].start) for n in names]) \
-            if self.span_offset[-1] else np.zeros(0, np.int64)
+    Counted as an accumulator: :meth:`add` each block of whole sentences in order (the blocks
+    :meth:`ts_eval.io.inputs.Inputs.read` gives: sentences, tokens and spans numbered from 0 in the block, its
+    own sorted labels), then :meth:`finish`; ``Statistics(corpus, names, models)`` counts a corpus given whole
+    (``corpus`` None: an empty accumulator).  What is kept between blocks: each distinct row of every system's
+    statistics side by side once (:class:`_DistinctRows`, float32 while exact) and 4 bytes a sentence (its row's
+    number); per span its sentence (4 bytes); per entry its span's number within its side (int16/int32), its
+    side and column as one number (int16/int32: the labels as met) and its weight (int8 while a small whole
+    number).  A label met in a later block widens the rows kept so far (once, a copy:
+    :func:`~ts_eval.ranking.blocks.relabelled`); the entries' columns and the spans' numbers over all sides
+    (gold's first, then each system's) are made once, in :meth:`finish`.
+
+    A block is cut further into blocks of :data:`~ts_eval.analysis.corpus_blocks.BLOCK_TOKENS` tokens when
+    :func:`~ts_eval.analysis.corpus_blocks.can_cut` allows (the default models on IOB2 column files), else
+    counted as it is: its statistics are its sentences' whatever the cut, as ``rank`` counts them (the reader
+    cuts a conlleval corpus where every side is outside).  The one road that needs the corpus as one block:
+    span contributions that are fractions (a model's split giving weights that are not whole numbers), whose
+    float sums depend on their order: a block with such weights cut further is counted again whole, and such
+    weights in a corpus given as more than one block raise :class:`~ts_eval.ranking.blocks.NotInBlocks` (the
+    caller reads the corpus whole, one block, and counts that)."""
+
+    def __init__(self, corpus: Optional[Corpus], names: List[str], models: List[Model]):
+        self.corpus: Any = corpus       # (given whole, else None: the attributes read the corpus they are given)
+        self.names, self.models = names, models
         self.specs: Dict[Hashable, Optional[ModelSpec]] = {m.stats: m.spec for m in models}
+        self._per_label: Dict[Hashable, Optional[Tuple[int, int]]] = {}
+        for m in models:
+            self._per_label.setdefault(m.stats, m.columns)
+        self._start()
+        if corpus is not None:
+            self.add(corpus)
+            self.finish()
+
+    def _start(self) -> None:
+        """No block counted yet."""
+        sides = len(self.names) + 1
+        self.labels: List[str] = []         # the sorted labels of the blocks so far
+        self._seen: List[str] = []          # the same in the order met (the entries' columns number them so)
+        self.cols: Dict[Hashable, Tuple[int, int]] = {}     # family -> (first column, columns per system)
         self.splittable: Dict[Hashable, bool] = {}     # per statistics family (cols' keys)
+        self._found = _DistinctRows()
+        self._span_sentences: List[List[np.ndarray]] = [[] for _ in range(sides)]     # per side, per part
+        self._sides = np.zeros(sides, np.int64)            # per side: spans so far
+        self._entries: List[Tuple[np.ndarray, np.ndarray, np.ndarray]] = []      # per part: span, code, weight
+        self._whole: List[Tuple[int, Hashable, np.ndarray]] = []    # (system, family, columns no span adds to)
+        self._unplaced = np.zeros(len(self.names), np.int64)
+        self.whole_weights = True
+        self.S = 0
+        self._blocks = 0
+
+    def add(self, block: Corpus) -> None:
+        """Count the next block of whole sentences (numbered from 0 in the block, with its own labels)."""
+        names = self.names
+        cut = can_cut(block, names, [m.needs for m in self.models])
+        parts = self._add(block, cut)
+        if not self.whole_weights:      # fractions: their sums depend on the order, the whole corpus's
+            if self._blocks:
+                raise NotInBlocks("span contributions that are fractions are summed in the order of the corpus "
+                                  "counted whole: count the corpus as one block")
+            if parts > 1:
+                self._start()
+                self._add(block, False)
+        self._blocks += 1
+        self.S += block.n_sentences
+        self._sides += [len(block.gold)] + [len(block.systems[n]) for n in names]
+        self._unplaced += [len(u) if (u := block.system_info[n].unplaced) is not None else 0 for n in names]
+
+    def _add(self, block: Corpus, cut: bool) -> int:
+        """Count ``block`` (cut further when ``cut``); how many parts it was counted in."""
+        labels = sorted(set(self.labels) | set(block.labels))
+        self._seen.extend(lab for lab in block.labels if lab not in self._seen)
+        seen = np.array([self._seen.index(lab) for lab in block.labels], np.int64)
+        where = np.array([labels.index(lab) for lab in block.labels], np.int64)
+        parts = 0
+        for part in sentence_blocks(block, self.names, cut):
+            self._count(part, cut, labels, where, seen)
+            parts += 1
+        return parts
+
+    def _count(self, part: Block, cut: bool, labels: List[str], where: np.ndarray, seen: np.ndarray) -> None:
+        """Every system's statistics and span contributions in ``part`` (a part of the next block: ``where``, its
+        labels among ``labels``; ``seen``, among the labels in the order met): the rows found among the distinct
+        rows so far; the entries of every system by sentence (a stable sort: each sentence's entries in the order
+        of the systems, then of the families), so that the parts' one after the other are the whole corpus's
+        entries sorted by sentence, with whole-number weights (a part with a fraction is left in the order
+        counted)."""
+        names, corpus = self.names, part.corpus
+        cd = CorpusData(corpus)
+        entries: Tuple[List[np.ndarray], List[np.ndarray], List[np.ndarray], List[np.ndarray]] = ([], [], [], [])
+        rows: List[np.ndarray] = []
+        widths: Dict[Hashable, int] = {}
+        for i, name in enumerate(names):        # one system at a time: its matches and statistics go with it
+            if cut:
+                self._from_splits(cd, name)
+            mine, mine_cols = sentence_statistics(corpus, self.models, [name], cd)
+            if i == 0:
+                widths = {fam: k for fam, (_, k) in mine_cols.items()}
+                self._layout(labels, widths, len(corpus.labels))
+            for fam, k in widths.items():
+                if mine_cols[fam][1] != k:
+                    raise ValueError(f"statistics family {fam!r} gives different widths for different systems")
+            for fam in widths:       # the statistics are in mine (each family's columns, in this order)
+                cd.system(name).cache.pop(fam, None)
+            rows.append(_small(mine))
+            del mine
+            self._contributions(cd, i, part, widths, seen, entries)
+        step = max(1, min(SIDE_ROWS, SIDE_VALUES // max(1, sum(r.shape[1] for r in rows))))
+        small = all(r.dtype == np.int32 for r in rows)      # (the same numbers in half the bytes)
+        for a in range(0, max(corpus.n_sentences, 1), step):     # (a block counted whole: in slabs)
+            self._found.add(self._side_by_side([r[a:a + step] for r in rows], widths, where,
+                                               np.int32 if small else np.float64))
+        del rows
+        cd.release()        # a system's data and its corpus data refer to each other: freed now, no collection
+        del cd
+        first = self.S + part.first_sentence
+        for side, spans in enumerate([corpus.gold] + [corpus.systems[name] for name in names]):
+            self._span_sentences[side].append((corpus.sentence_of(spans.start) + first).astype(np.int32))
+        if entries[0]:
+            self._keep(*(np.concatenate(x) for x in entries))
+
+    def _keep(self, sp: np.ndarray, code: np.ndarray, we: np.ndarray, sentence: np.ndarray) -> None:
+        """Keep a part's entries, by sentence when their weights are whole numbers."""
+        whole = integral(we)
+        self.whole_weights = self.whole_weights and whole
+        if whole and len(sp):       # the entries by sentence (each bucket's too)
+            order = np.argsort(_narrow(sentence), kind="stable")
+            sp, code, we = sp[order], code[order], we[order]
+        self._entries.append((sp, code, we))
+
+    def _layout(self, labels: List[str], widths: Dict[Hashable, int], had: int) -> None:
+        """The columns of ``labels`` (the labels so far, with the next block's), a family's columns per system
+        ``widths`` in a block of ``had`` labels: the rows so far widened when there are more columns."""
+        n = len(self.names)
+        new, first = {}, 0
+        for fam, k in widths.items():
+            w = label_width(fam, self._per_label[fam], len(labels), k, had)
+            new[fam] = (first, w)
+            first += w * n
+        if new == self.cols and labels == self.labels:
+            return
+        found = self._found
+        if self.cols and found.table is not None:
+            old = np.array([labels.index(lab) for lab in self.labels], np.int64)
+            found.table = relabelled(found.table, found.known, [self._per_label[f] for f in new],
+                                     list(self.cols.values()), list(new.values()), n, old)
+            found.found.rehash(found.table[:found.known])
+        self.cols, self.labels = new, labels
+
+    def _relabel(self, fam: Hashable, col: np.ndarray, where: np.ndarray) -> np.ndarray:
+        """A family's columns (of one system) with its labels put at ``where`` among other labels (a block's among
+        the labels in the order met; those among the sorted labels)."""
+        cols = self._per_label[fam]
+        col = np.asarray(col, np.int64)
+        if cols is None or cols[1] == 0 or not len(where):
+            return col
+        fixed, per = cols
+        label = np.maximum(col - fixed, 0)
+        return np.where(col < fixed, col, fixed + where[label // per] * per + label % per)
+
+    def _contributions(self, cd: CorpusData, i: int, part: Block, widths: Dict[Hashable, int], seen: np.ndarray,
+                       entries: Tuple[List[np.ndarray], List[np.ndarray], List[np.ndarray], List[np.ndarray]]
+                       ) -> None:
+        """Add system i's span contributions in ``part`` under every family that splits by span to ``entries``
+        (span within its side, code: column, family, system and side as one number; weight; sentence)."""
+        name, n = self.names[i], len(self.names)
+        corpus = part.corpus
+        gold_first = self._sides[0] + part.first_span[None]
+        system_first = self._sides[i + 1] + part.first_span[name]
+        sentence = (corpus.sentence_of(corpus.gold.start), corpus.sentence_of(corpus.systems[name].start))
+        first = self.S == 0 and part.first_sentence == 0
+        for f, (fam, k) in enumerate(widths.items()):
+            spec = self.specs[fam]
+            self.splittable[fam] = spec is not None and spec.split is not None
+            if spec is None or spec.split is None:
+                continue
+            c = _split(cd.system(name), fam, spec)
+            if c.k != k:
+                raise ValueError(f"the span split of {fam!r} has {c.k} columns, its statistics {k}")
+            if first:
+                self._whole.append((i, fam, self._relabel(fam, np.array(c.whole, np.int64), seen)))
+            gold = c.side == 0
+            entries[0].append(_compact(np.where(gold, c.span + gold_first, c.span + system_first)))
+            code = (self._relabel(fam, c.col, seen) * (len(widths) * n) + f * n + i) * 2 + ~gold
+            entries[1].append(_compact(code))
+            entries[2].append(_compact(c.weight))
+            at = np.empty(len(c.span), np.int64)
+            at[gold], at[~gold] = sentence[0][c.span[gold]], sentence[1][c.span[~gold]]
+            entries[3].append(at)
+
+    def finish(self) -> Statistics:
+        """The statistics of every block added: :attr:`table`, :attr:`ids`, the entries, the spans' sentences and
+        numbers over all sides, the totals and what the scores read."""
+        self.table, self.ids = self._rows(self._found)
+        self._found = _DistinctRows()
+        self.span_offset = np.concatenate(([0], np.cumsum(self._sides)))
+        self.span_sentence = np.concatenate([x for side in self._span_sentences for x in side]).astype(np.int64) \
+            if self.span_offset[-1] else np.zeros(0, np.int64)
+        self._span_sentences = []
+        self._final_entries()
         self.whole_cols: List[int] = []
-        self.S = corpus.n_sentences
-        cut = can_cut(corpus, names, [m.needs for m in models])
-        self._count(cut)
-        if cut and not self.whole_weights:      # fractions: their sums depend on the order, the whole corpus's
-            self._count(False)
+        for i, fam, cols in self._whole:
+            first, k = self.cols[fam]
+            self.whole_cols.extend(int(first + i * k + c) for c in self._relabel(fam, cols, self._sorted()))
         self.C = self.table.shape[1]
         # whole numbers: the same sums in any order, a slab of rows at a time (no float64 copy of the table)
         self.totals = self.table.sum(0) if self.ids is None else \
             StatsMatrix([], [], self.table, {}, ids=self.ids).totals
         # generated strings found on no token (unplaced): in the statistics of their sentence, but no
         # span attribute has a value for them; they are counted among the spans in no bucket
-        self.unplaced = np.array([len(u) if (u := corpus.system_info[n].unplaced) is not None else 0
-                                  for n in names], np.int64)
+        self.unplaced = self._unplaced
         self.undefined_for_spans = self._undefined_for_spans()
         self.used = self._used_columns()
         self.groups = self._groups()
+        return self
 
-    def _count(self, cut: bool) -> None:
-        """Every system's statistics (:attr:`table`, :attr:`ids`) and span contributions (the entries), a block of
-        sentences at a time (``cut``; else the corpus as one block): each block's entries of every system go by
-        sentence (a stable sort: each sentence's entries in the order of the systems, then of the families), so
-        that the blocks' one after the other are the whole corpus's entries sorted by sentence, with whole-number
-        weights (:attr:`whole_weights`; a block with a fraction is left in the order counted)."""
-        names, models = self.names, self.models
-        self.whole_cols = []
-        found = _DistinctRows()
+    def _sorted(self) -> np.ndarray:
+        """Each label in the order met: its place among the sorted labels."""
+        return np.array([self.labels.index(lab) for lab in self._seen], np.int64)
+
+    def _final_entries(self) -> None:
+        """:attr:`entry_span` (a span's number over all sides: gold's spans first, then each system's),
+        :attr:`entry_col` (the columns of the sorted labels) and :attr:`entry_weight`, from the entries kept,
+        a part at a time."""
+        n, fams = len(self.names), list(self.cols)
+        rank = self._sorted()
         spans: List[np.ndarray] = []
         cols: List[np.ndarray] = []
         weights: List[np.ndarray] = []
-        self.whole_weights = True
-        for block in sentence_blocks(self.corpus, names, cut):
-            cd = CorpusData(block.corpus)
-            mine_spans: List[np.ndarray] = []
-            mine_cols_: List[np.ndarray] = []
-            mine_weights: List[np.ndarray] = []
-            rows: List[np.ndarray] = []
-            for i, name in enumerate(names):        # one system at a time: its matches and statistics go with it
-                if cut:
-                    self._from_splits(cd, name)
-                mine, mine_cols = sentence_statistics(block.corpus, models, [name], cd)
-                if block.first_sentence == 0 and i == 0:
-                    self.cols = {fam: (first * len(names), k) for fam, (first, k) in mine_cols.items()}
-                for fam, (_, k) in self.cols.items():
-                    if mine_cols[fam][1] != k:
-                        raise ValueError(f"statistics family {fam!r} gives different widths for different systems")
-                for fam in self.cols:       # the statistics are in mine (each family's columns, in this order)
-                    cd.system(name).cache.pop(fam, None)
-                rows.append(_small(mine))
-                del mine
-                self._contributions(cd, i, block, mine_spans, mine_cols_, mine_weights)
-            step = max(1, min(SIDE_ROWS, SIDE_VALUES // max(1, sum(r.shape[1] for r in rows))))
-            small = all(r.dtype == np.int32 for r in rows)      # (the same numbers in half the bytes)
-            for a in range(0, max(block.corpus.n_sentences, 1), step):     # (the corpus whole: in slabs)
-                part = [r[a:a + step] for r in rows]
-                found.add(self._side_by_side(part, list(self.cols.values()), len(part[0]),
-                                             np.int32 if small else np.float64))
-            del rows
-            cd.release()        # a system's data and its corpus data refer to each other: freed now, no collection
-            del cd
-            if mine_spans:
-                sp, co, we = (np.concatenate(x) for x in (mine_spans, mine_cols_, mine_weights))
-                whole = integral(we)
-                self.whole_weights = self.whole_weights and whole
-                if whole and len(sp):       # the entries by sentence (each bucket's too), block's sentence numbers
-                    order = np.argsort(_narrow(self.span_sentence[sp] - block.first_sentence), kind="stable")
-                    sp, co, we = sp[order], co[order], we[order]
-                spans.append(sp)
-                cols.append(co)
-                weights.append(we)
-        self.table, self.ids = self._rows(found)
-        del found
+        self._entries.reverse()
+        while self._entries:
+            sp, code, we = self._entries.pop()
+            code = code.astype(np.int64)
+            seg, c = (code >> 1) % (len(fams) * n), (code >> 1) // (len(fams) * n)
+            system = seg % n
+            spans.append(_compact(sp + self.span_offset[np.where(code & 1, system + 1, 0)]))
+            col = np.empty(len(code), np.int64)
+            for f, fam in enumerate(fams):
+                at = np.flatnonzero(seg // n == f)
+                first, k = self.cols[fam]
+                col[at] = first + system[at] * k + self._relabel(fam, c[at], rank)
+            cols.append(_compact(col))
+            weights.append(we)
+            del sp, code, we, seg, c, system, col
         self.entry_span = _compact(concatenated(spans, np.zeros(0, np.int64)))
         del spans
         self.entry_col = _compact(concatenated(cols, np.zeros(0, np.int64)))
@@ -194,16 +355,21 @@ class Statistics:
         rank[key] = np.arange(len(key))         # the distinct combinations of the systems' rows, in key order
         return table[rank], key[ids].astype(np.int32)
 
-    def _side_by_side(self, per_system: Iterable[np.ndarray], layout: List[Tuple[int, int]], rows: int,
+    def _side_by_side(self, per_system: Iterable[np.ndarray], widths: Dict[Hashable, int], where: np.ndarray,
                       dtype: Any = np.float64) -> np.ndarray:
-        """The systems' columns (each family-major, one system's) in the layout of every system's side by side."""
+        """The systems' columns (each family-major, one system's, a family ``widths`` columns, the labels at
+        ``where`` among the labels so far) in the layout of every system's side by side (:attr:`cols`)."""
         n = len(self.names)
-        out = np.empty((rows, sum(k for _, k in layout) * n), dtype)
+        out: Optional[np.ndarray] = None
         for i, mine in enumerate(per_system):
+            if out is None:
+                out = np.zeros((len(mine), sum(k for _, k in self.cols.values()) * n), dtype)
             at = 0
-            for first, k in layout:
-                out[:, first + i * k:first + (i + 1) * k] = mine[:, at:at + k]
+            for fam, (first, w) in self.cols.items():
+                k = widths[fam]
+                out[:, first + i * w:first + (i + 1) * w] = placed(self._per_label[fam], mine[:, at:at + k], where, w)
                 at += k
+        assert out is not None
         return out
 
     @property
@@ -217,28 +383,6 @@ class Statistics:
         out: np.ndarray = self.table[sentences] if self.ids is None else \
             self.table[self.ids[sentences]].astype(np.float64)
         return out
-
-    def _contributions(self, cd: CorpusData, i: int, block: Block, spans: List[np.ndarray], cols: List[np.ndarray],
-                       weights: List[np.ndarray]) -> None:
-        """Add system i's span contributions in ``block`` under every family that splits by span to the lists."""
-        name = self.names[i]
-        gold_first = block.first_span[None]
-        system_first = self.span_offset[i + 1] + block.first_span[name]
-        first_block = block.first_sentence == 0
-        for fam, (first, k) in self.cols.items():
-            spec = self.specs[fam]
-            self.splittable[fam] = spec is not None and spec.split is not None
-            if spec is None or spec.split is None:
-                continue
-            c = _split(cd.system(name), fam, spec)
-            if c.k != k:
-                raise ValueError(f"the span split of {fam!r} has {c.k} columns, its statistics {k}")
-            base = first + i * k
-            if first_block:
-                self.whole_cols.extend(base + w for w in c.whole)
-            spans.append(_compact(np.where(c.side == 0, c.span + gold_first, c.span + system_first)))
-            cols.append(_compact(base + c.col))
-            weights.append(_compact(c.weight))
 
     def matrix(self, data: np.ndarray) -> StatsMatrix:
         return StatsMatrix(self.names, self.models, data, self.cols)

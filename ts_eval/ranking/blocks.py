@@ -102,31 +102,10 @@ class StatsBuilder:
         return out
 
     def _width(self, fam: StatsFn, labels: int, found: int, had: Optional[int]) -> int:
-        """A family's columns per system with ``labels`` labels (``found``: its width in a block with
-        ``had`` labels)."""
-        cols = self.columns[fam]
-        if cols is None:
-            if had is not None and had != labels:
-                raise NotInBlocks(f"statistics family {fam!r} does not say how its columns depend on the "
-                                  "labels; its statistics cannot be read in blocks with other labels")
-            return found
-        if found != cols[0] + cols[1] * (had if had is not None else labels):
-            raise ValueError(f"statistics family {fam!r} gives {found} columns with {had} labels, but says "
-                             f"{cols[0]} + {cols[1]} per label")
-        return cols[0] + cols[1] * labels
+        return label_width(fam, self.columns[fam], labels, found, had)
 
     def _placed(self, fam: StatsFn, x: np.ndarray, where: np.ndarray, width: int) -> np.ndarray:
-        """A block's (rows, k) statistics of one family with its labels at ``where`` among ``width``
-        columns of the matrix's labels (labels the block lacks: 0)."""
-        cols = self.columns[fam]
-        if cols is None or cols[1] == 0 or (len(where) * cols[1] + cols[0] == width
-                                             and np.array_equal(where, np.arange(len(where)))):
-            return x
-        fixed, per = cols
-        out = np.zeros((x.shape[0], width), x.dtype)
-        out[:, :fixed] = x[:, :fixed]
-        out[:, fixed:].reshape(x.shape[0], -1, per)[:, where, :] = x[:, fixed:].reshape(x.shape[0], -1, per)
-        return out
+        return placed(self.columns[fam], x, where, width)
 
     def _widen(self, labels: List[str], widths: Dict[StatsFn, int]) -> None:
         """Put the rows so far under ``labels`` (which hold the labels so far) and the new widths."""
@@ -134,16 +113,10 @@ class StatsBuilder:
             self.data = np.zeros((0, sum(w * len(self.systems) for w in widths.values())), np.float32)
             self.labels, self.widths = labels, widths
             return
-        old_labels = self.labels
-        where = np.array([labels.index(lab) for lab in old_labels], np.int64)
-        new = np.zeros((self.data.shape[0], sum(w * len(self.systems) for w in widths.values())), self.data.dtype)
-        old_layout, new_layout = self._layout(self.widths), self._layout(widths)
-        for fam in self.families:
-            (a, k), (b, w) = old_layout[fam], new_layout[fam]
-            for i in range(len(self.systems)):
-                part = self.data[:self.rows, a + i * k:a + (i + 1) * k]
-                new[:self.rows, b + i * w:b + (i + 1) * w] = self._placed(fam, part, where, w)
-        self.data = new
+        where = np.array([labels.index(lab) for lab in self.labels], np.int64)
+        self.data = relabelled(self.data, self.rows, [self.columns[fam] for fam in self.families],
+                               list(self._layout(self.widths).values()), list(self._layout(widths).values()),
+                               len(self.systems), where)
         self.labels, self.widths = labels, widths
         self.found.rehash(self.data[:self.rows])
 
@@ -308,6 +281,47 @@ class StatsBuilder:
 #: what begins the statistics of the sentences after the blocks (the later shards of a file): given a function that
 #: makes an empty builder, the builders of those sentences, in order (:func:`ts_eval.ranking.shards.task_blocks`)
 Later = Callable[[Callable[[], StatsBuilder]], Iterator[StatsBuilder]]
+
+
+def label_width(fam: Hashable, cols: Optional[Tuple[int, int]], labels: int, found: int, had: Optional[int]) -> int:
+    """A family's columns per system with ``labels`` labels (``found``: its width in a block with ``had`` labels;
+    ``cols``: how its columns depend on the labels, :attr:`~ts_eval.models.registry.Model.columns`)."""
+    if cols is None:
+        if had is not None and had != labels:
+            raise NotInBlocks(f"statistics family {fam!r} does not say how its columns depend on the "
+                              "labels; its statistics cannot be read in blocks with other labels")
+        return found
+    if found != cols[0] + cols[1] * (had if had is not None else labels):
+        raise ValueError(f"statistics family {fam!r} gives {found} columns with {had} labels, but says "
+                         f"{cols[0]} + {cols[1]} per label")
+    return cols[0] + cols[1] * labels
+
+
+def placed(columns: Optional[Tuple[int, int]], x: np.ndarray, where: np.ndarray, width: int) -> np.ndarray:
+    """A block's (rows, k) statistics of one family whose columns depend on the labels as ``columns`` says
+    (:attr:`~ts_eval.models.registry.Model.columns`) with its labels at ``where`` among ``width`` columns of more
+    labels (labels the block lacks: 0)."""
+    if columns is None or columns[1] == 0 or (len(where) * columns[1] + columns[0] == width
+                                              and np.array_equal(where, np.arange(len(where)))):
+        return x
+    fixed, per = columns
+    out = np.zeros((x.shape[0], width), x.dtype)
+    out[:, :fixed] = x[:, :fixed]
+    out[:, fixed:].reshape(x.shape[0], -1, per)[:, where, :] = x[:, fixed:].reshape(x.shape[0], -1, per)
+    return out
+
+
+def relabelled(data: np.ndarray, rows: int, columns: Sequence[Optional[Tuple[int, int]]],
+               old: Sequence[Tuple[int, int]], new: Sequence[Tuple[int, int]], systems: int,
+               where: np.ndarray) -> np.ndarray:
+    """The first ``rows`` rows of ``data`` (every system's statistics side by side: per family (first column,
+    columns per system) in ``old``) in the layout ``new`` of more labels, the old labels at ``where`` among the
+    new (:func:`placed`); as many rows as ``data`` (those after ``rows``: 0)."""
+    out = np.zeros((data.shape[0], sum(w for _, w in new) * systems), data.dtype)
+    for cols, (a, k), (b, w) in zip(columns, old, new):
+        for i in range(systems):
+            out[:rows, b + i * w:b + (i + 1) * w] = placed(cols, data[:rows, a + i * k:a + (i + 1) * k], where, w)
+    return out
 
 
 def document_sums(table: np.ndarray, ids: np.ndarray, starts: np.ndarray, chunk: int = 1 << 14
