@@ -106,13 +106,15 @@ class Attribute:
     level: str                     # SPAN or SENTENCE
     kind: str                      # NUMERIC or CATEGORICAL
     description: str
-    # span attributes: values of a SpanSet; sentence attributes: one value per sentence
+    # span attributes: values(corpus, spans, text) of a SpanSet; sentence attributes: values(corpus, text), one
+    # value per sentence (``text``: the corpus's :class:`Text` when ``reads_text``, else None)
     values: Callable[..., np.ndarray]
     integer: bool = False          # numeric values are whole numbers (bucket labels read "3-4", "5+")
     order: Optional[Sequence[str]] = None   # categorical: the order of its names (others after, sorted)
     missing: Optional[str] = None  # numeric: the bucket of spans without a value (nan)
     source: str = "built in"       # built in, training data, vocabulary, a record field
     extra: Dict[str, Any] = field(default_factory=dict)
+    reads_text: bool = False       # its values read the token texts (a :class:`Text`)
 
 
 class Text:
@@ -282,6 +284,32 @@ def token_texts(corpus: Corpus) -> Tuple[Tokens, np.ndarray, List[str]]:
             token_id = token_id.astype(np.int32, copy=False)
         got = _TOKENS[corpus] = (Tokens(token_id, distinct), token_id, distinct)
     return got
+
+
+class _ColumnSlice:
+    """Tokens ``first``..``first + n - 1`` of a column file (``owner``) as a column file of their own: their
+    texts, and their bytes for :func:`token_texts` (which then decodes only a block's distinct texts)."""
+
+    def __init__(self, owner: Any, first: int, n: int):
+        self.owner, self.first, self.n_tokens, self.has_tokens = owner, first, n, True
+
+    def loaded(self) -> Tuple[np.ndarray, np.ndarray, np.ndarray]:
+        raw, start, length = self.owner.loaded()
+        a, b = self.first, self.first + self.n_tokens
+        return raw, start[a:b], length[a:b]
+
+    def texts(self, a: int, b: int) -> List[str]:
+        texts: List[str] = self.owner.texts(a + self.first, b + self.first)
+        return texts
+
+
+def block_tokens(tokens: Callable[[int, int], List[str]], first: int, n: int) -> Callable[[int, int], List[str]]:
+    """The texts of tokens ``first``..``first + n - 1`` of ``tokens`` (a corpus's), numbered from 0: a column
+    file's stay a column file's, read by their bytes."""
+    owner: Any = getattr(tokens, "__self__", None)
+    if getattr(tokens, "__name__", None) == "texts" and getattr(owner, "has_tokens", False):
+        return _ColumnSlice(owner, first, n).texts
+    return lambda i, j: tokens(i + first, j + first)
 
 
 def _letter_class(token: str) -> int:
@@ -486,46 +514,49 @@ def unavailable(names: Sequence[str], available: Sequence[str], *, training: boo
     return out + [f"available: {', '.join(available)}"]
 
 
-def built_in(corpus: Corpus, training: Optional[Training], vocabulary: Optional[FrozenSet[str]],
-             text: Optional[Text]) -> Tuple[List[Attribute], List[str]]:
-    """The built-in attributes that apply to ``corpus`` and what is left out, one line each."""
+def built_in(training: Optional[Training], vocabulary: Optional[FrozenSet[str]],
+             text: bool) -> Tuple[List[Attribute], List[str]]:
+    """The built-in attributes that apply (``text``: the input has token texts) and what is left out, one line
+    each.  Their values are read a block of sentences at a time (:mod:`ts_eval.analysis.attribute_values`)."""
     out: List[Attribute] = [
         Attribute("length", SPAN, NUMERIC, "span length in tokens", span_length, integer=True),
     ]
     left_out: List[str] = []
-    if text is not None:
+    if text:
         out.append(Attribute("chars", SPAN, NUMERIC, "span length in characters (tokens joined by one space)",
-                             span_chars, integer=True))
-    out.append(Attribute("label", SPAN, CATEGORICAL, "the span's label", span_label, order=list(corpus.labels)))
-    if text is not None:
+                             span_chars, integer=True, reads_text=True))
+    # (the labels sorted: the corpus's labels are the sorted union of its blocks')
+    out.append(Attribute("label", SPAN, CATEGORICAL, "the span's label", span_label))
+    if text:
         out.append(Attribute("shape", SPAN, CATEGORICAL, "capitalisation of the span's letters: Xx every word "
                              "capitalised, XX all capitals, xx all lower case, mixed, no letters", span_shape,
-                             order=SHAPES))
+                             order=SHAPES, reads_text=True))
     out.append(Attribute("position", SPAN, CATEGORICAL, "where the span sits in its sentence", span_position,
                          order=POSITIONS))
-    if training is not None and text is not None:
+    if training is not None and text:
         out += [
             Attribute("train_frequency", SPAN, NUMERIC, "occurrences of the span's lower-cased string as an "
                       "entity (any label) in the training data", train_frequency(training), integer=True,
-                      source="training data"),
+                      source="training data", reads_text=True),
             Attribute("label_consistency", SPAN, NUMERIC, "share of those occurrences that carry the span's "
                       "label (strings never seen as a training entity: unseen)", label_consistency(training),
-                      missing=UNSEEN, source="training data"),
+                      missing=UNSEEN, source="training data", reads_text=True),
             Attribute("seen", SPAN, CATEGORICAL, "whether the span's lower-cased string is an entity of the "
-                      "training data (any label)", seen(training), order=SEEN, source="training data"),
+                      "training data (any label)", seen(training), order=SEEN, source="training data",
+                      reads_text=True),
         ]
     out += [
         Attribute("sentence_length", SENTENCE, NUMERIC, "sentence length in tokens",
-                  lambda c: sentence_length(c), integer=True),
+                  lambda c, t: sentence_length(c), integer=True),
         Attribute("entity_density", SENTENCE, NUMERIC, "tokens inside a gold span / tokens of the sentence",
-                  lambda c: entity_density(c)),
+                  lambda c, t: entity_density(c)),
     ]
     vocab = vocabulary if vocabulary is not None else (training.vocabulary if training is not None else None)
-    if vocab is not None and text is not None:
+    if vocab is not None and text:
         out.append(Attribute("oov_density", SENTENCE, NUMERIC, "tokens not in the training vocabulary / tokens "
-                             "of the sentence", lambda c: oov_density(vocab, text),
-                             source="vocabulary" if vocabulary is not None else "training data"))
-    if text is None:
+                             "of the sentence", lambda c, t: oov_density(vocab, t),
+                             source="vocabulary" if vocabulary is not None else "training data", reads_text=True))
+    if not text:
         left_out.append("chars, shape and the training-based attributes: the input has no token texts")
     if training is None:
         left_out.append("train_frequency, label_consistency, seen" + ("" if vocabulary is not None else
@@ -540,4 +571,4 @@ def document_attribute(corpus: Corpus) -> Optional[Attribute]:
     if docs is None:
         return None
     return Attribute("document", SENTENCE, CATEGORICAL, "the document (-DOCSTART- blocks, in order)",
-                     lambda c: docs, source="documents")
+                     lambda c, t: docs, source="documents", extra={"every_sentence": docs})

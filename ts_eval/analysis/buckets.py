@@ -103,15 +103,16 @@ def _fmt(x: float) -> str:
     return f"{x:.3g}"
 
 
-def equal_frequency(gold: np.ndarray, k: int) -> np.ndarray:
-    """The highest gold value of each bucket under the default rule (ascending).
+def equal_frequency(gold: np.ndarray, k: int, counts: Optional[np.ndarray] = None) -> np.ndarray:
+    """The highest gold value of each bucket under the default rule (ascending); ``counts``: how many gold
+    spans have each of ``gold``'s values (then distinct and ascending), else one each.
 
     Walk the distinct gold values upwards, adding each value's spans to the current bucket.  A
     bucket's target is the number of gold spans not yet in a bucket divided by the number of buckets
     still to fill; it closes after the value that brings it to its target or beyond, or before that
     value when closing there leaves it nearer its target (and not empty).  The last bucket takes the
     rest."""
-    u, c = np.unique(gold, return_counts=True)
+    u, c = np.unique(gold, return_counts=True) if counts is None else (gold, counts)
     if not len(u):
         return np.zeros(0)
     highs: List[float] = []
@@ -130,17 +131,22 @@ def equal_frequency(gold: np.ndarray, k: int) -> np.ndarray:
     return np.asarray(highs, float)
 
 
-def numeric_buckets(attr: Attribute, gold: np.ndarray, others: np.ndarray, k: int,
+def numeric_buckets(attr: Attribute, values: np.ndarray, gold: np.ndarray, others: np.ndarray, k: int,
                     edges: Optional[Sequence[float]] = None) -> Buckets:
-    """The buckets of a numeric attribute from its gold values (``others``: every system's values, to
-    know whether a missing-value or underflow bucket is needed)."""
-    finite = gold[~np.isnan(gold)]
-    every = np.concatenate([gold, others])
-    if not len(finite):            # no gold value: the rule runs on the systems' values (or the sentences')
-        finite = others[~np.isnan(others)]
+    """The buckets of a numeric attribute from its distinct ``values`` (nan: missing) and how many gold
+    values (``gold``) and others (``others``: every system's values, or every sentence's) each has: the
+    rule runs on the gold counts (without a gold value, on the others'); the others tell whether a
+    missing-value or underflow bucket is needed."""
+    values = np.asarray(values, float)
+    number = ~np.isnan(values)
+    seen = (gold + others) > 0
+    use = gold if bool(np.any(gold[number] > 0)) else others  # no gold value: the systems' (or the sentences')
+    pick = number & (use > 0)
+    finite, inverse = np.unique(values[pick], return_inverse=True)
+    counts = np.bincount(inverse.reshape(-1), weights=use[pick], minlength=len(finite)).astype(np.int64)
     if edges is not None:
         e = np.asarray(sorted(set(float(x) for x in edges)), float)
-        under = bool(np.any(every[~np.isnan(every)] < e[0]))
+        under = bool(np.any(values[number & seen] < e[0]))
         names: List[str] = []
         ranges: List[Optional[List[float]]] = []
         if under:
@@ -160,12 +166,12 @@ def numeric_buckets(attr: Attribute, gold: np.ndarray, others: np.ndarray, k: in
         b = Buckets(names, EDGES_RULE + f" ({', '.join(_fmt(x) for x in e)})", "numeric", e, "left", under,
                     ranges=ranges)
     else:
-        highs = equal_frequency(finite, k)
+        highs = equal_frequency(finite, k, counts)
         cuts = highs[:-1]
         names, ranges = [], []
         for i, hi in enumerate(highs):
             inside = finite[(finite <= hi) & ((finite > highs[i - 1]) if i else True)]
-            lo_val = float(inside.min()) if len(inside) else float(hi)
+            lo_val = float(inside[0]) if len(inside) else float(hi)
             last = i == len(highs) - 1
             if attr.integer:
                 lo = float(highs[i - 1]) + 1 if i else lo_val
@@ -181,18 +187,18 @@ def numeric_buckets(attr: Attribute, gold: np.ndarray, others: np.ndarray, k: in
             names.append(name)
             ranges.append([float(highs[i - 1]) if i else -math.inf, math.inf if last else float(hi)])
         b = Buckets(names, EQUAL_FREQUENCY_RULE + f" (k = {k})", "numeric", cuts, "right", ranges=ranges)
-    if attr.missing is not None and bool(np.isnan(every).any()):
+    if attr.missing is not None and bool(np.any(~number & seen)):
         b.missing = len(b.names)
         b.names.append(attr.missing)
         b.ranges.append(None)
     return b
 
 
-def categorical_buckets(attr: Attribute, gold: np.ndarray, others: np.ndarray) -> Buckets:
-    """One bucket per value: the attribute's order first, then the other values sorted."""
-    present = set(gold.tolist()) | set(others.tolist())
-    order = [v for v in (attr.order or []) if v in present]
-    order += sorted(present - set(order))
+def categorical_buckets(attr: Attribute, present: Sequence[Any]) -> Buckets:
+    """One bucket per value ``present`` (distinct): the attribute's order first, then the other values sorted."""
+    given = set(present)
+    order = [v for v in (attr.order or []) if v in given]
+    order += sorted(given - set(order))
     return Buckets([str(v) for v in order], CATEGORICAL_RULE, CATEGORICAL, values=order)
 
 

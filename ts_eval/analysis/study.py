@@ -34,8 +34,9 @@ from ..ranking.study import check_options
 from ..ranking.sufficient import StatsMatrix, sentence_statistics
 from ..results.report import versions
 from . import attributes as at
+from .attribute_values import AttributeValues, values_of_corpus
 from .bucket_rows import BucketRows
-from .buckets import Buckets, categorical_buckets, numeric_buckets, parse_bucket_spec
+from .buckets import Buckets, parse_bucket_spec
 from .corpus_blocks import Block, can_cut, concatenated, sentence_blocks
 from .pairtest import PairTests, difference_columns
 from .resampling import Job, Resampling, grouped
@@ -867,14 +868,15 @@ def analyze_corpus(
     timings["statistics"] = time.perf_counter() - t0
 
     t0 = time.perf_counter()
-    text = at.Text(corpus) if corpus.tokens is not None else None
-    attrs, left_out = chosen_attributes(corpus, names, training, vocabulary, text, spec, by, records, attributes)
+    attrs, left_out = chosen_attributes(corpus, names, training, vocabulary, corpus.tokens is not None, spec, by,
+                                        records, attributes)
+    values = values_of_corpus(corpus, attrs, names, spec)
     timings["attributes"] = time.perf_counter() - t0
 
     rs = Resampling(corpus.n_sentences, bootstrap, seed, blockwise=st.ids is not None and st.whole_weights)
     options = {"confidence": confidence, "overall": overall, "totals": totals, "flip_pairs": flip_pairs,
                "pair": pair_idx, "permutations": permutations, "tests": (tests := PairTests(permutations, rs.perm_seq))}
-    results = _results(st, attrs, text, spec, rs, options, timings)
+    results = _results(st, values, rs, options, timings)
     t0 = time.perf_counter()
     tests.run()     # every bucket's pair test, from one stream of draws
     rs.run()        # blockwise: every bucket's resamples, a block of resamples at a time
@@ -900,47 +902,21 @@ def analyze_corpus(
     return out
 
 
-def _results(st: Statistics, attrs: List[at.Attribute], text: Optional[at.Text], spec: Dict[str, Any],
-             rs: Resampling, options: Dict[str, Any], timings: Dict[str, float]) -> List[AttributeResult]:
-    """Every attribute's buckets and their scores (``timings``: the seconds each took, added up)."""
+def _results(st: Statistics, values: AttributeValues, rs: Resampling, options: Dict[str, Any],
+             timings: Dict[str, float]) -> List[AttributeResult]:
+    """Every attribute's buckets (``values``: read from every block) and their scores (``timings``: the seconds
+    each took, added up)."""
     results: List[AttributeResult] = []
     t_buckets = t_scores = 0.0
-    for attr in attrs:
+    for k, attr in enumerate(values.attrs):
         t0 = time.perf_counter()
-        bk, bucket_of_span, sentence_bucket = _assign(st, attr, text, spec)
+        bk, bucket_of_span, sentence_bucket = values.assigned(k, st.span_sentence)
         t1 = time.perf_counter()
         results.append(_attribute(st, attr, bk, bucket_of_span, sentence_bucket, rs, options))
         t_buckets += t1 - t0
         t_scores += time.perf_counter() - t1
     timings["buckets"], timings["scores"] = t_buckets, t_scores
     return results
-
-
-def _assign(st: Statistics, attr: at.Attribute, text: Optional[at.Text],
-            spec: Dict[str, Any]) -> Tuple[Buckets, np.ndarray, Optional[np.ndarray]]:
-    """The buckets of ``attr`` and the bucket of every span (gold first, then each system's), and of
-    every sentence for a sentence attribute."""
-    corpus, names = st.corpus, st.names
-    if getattr(attr, "extra", {}).get("assigned") is not None:
-        assigned: Tuple[Buckets, np.ndarray, Optional[np.ndarray]] = attr.extra["assigned"]
-        return assigned
-    if attr.level == at.SENTENCE:
-        sv = np.asarray(attr.values(corpus))
-        gold_vals = sv[st.span_sentence[:st.span_offset[1]]]
-        others = sv
-    else:
-        gold_vals = np.asarray(attr.values(corpus, corpus.gold, text))
-        sys_vals = [np.asarray(attr.values(corpus, corpus.systems[n], text)) for n in names]
-        others = np.concatenate(sys_vals) if sys_vals else gold_vals[:0]
-    if attr.kind == at.CATEGORICAL:
-        bk = categorical_buckets(attr, gold_vals, others)
-    else:
-        bk = numeric_buckets(attr, gold_vals.astype(float), others.astype(float), spec["k"],
-                             spec["edges"].get(attr.name))
-    if attr.level == at.SENTENCE:
-        sb = bk.assign(sv)
-        return bk, sb[st.span_sentence], sb
-    return bk, np.concatenate([bk.assign(gold_vals)] + [bk.assign(v) for v in sys_vals]), None
 
 
 def corpus_of(gold: Union[Corpus, Sequence[Sequence[str]]],

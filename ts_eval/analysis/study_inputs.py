@@ -79,22 +79,26 @@ def system_names(corpus: Corpus, systems: Optional[Sequence[str]]) -> List[str]:
 
 
 def chosen_attributes(corpus: Corpus, names: List[str], training: Any, vocabulary: Optional[FrozenSet[str]],
-                text: Optional[at.Text], spec: Dict[str, Any], by: List[str],
-                records: Optional[Sequence[Mapping[str, Any]]], attributes: Optional[Sequence[str]]
-                ) -> Tuple[List[at.Attribute], List[str]]:
+                      text: bool, spec: Dict[str, Any], by: List[str],
+                      records: Optional[Sequence[Mapping[str, Any]]], attributes: Optional[Sequence[str]]
+                      ) -> Tuple[List[at.Attribute], List[str]]:
     """The attributes analysed (built in or InterpretEval's, slices ``by``, those ``attributes`` names) and
-    what is left out, with why."""
+    what is left out, with why (``text``: the input has token texts).
+
+    The built-in attributes read nothing of ``corpus``: any block of the input will do (their values are read
+    a block at a time, :class:`~ts_eval.analysis.attribute_values.AttributeValues`).  InterpretEval's
+    attributes, the ``document`` slice and record fields read the whole corpus (``corpus`` must be it)."""
     if spec["interpreteval"]:
         from .interpreteval import interpreteval_attributes
 
-        if training is None or text is None:
+        if training is None or not text:
             raise OptionError("InterpretEval's attributes need training data and token texts", option="buckets",
                               value="interpreteval")
-        attrs = interpreteval_attributes(corpus, names, training, text)
+        attrs = interpreteval_attributes(corpus, names, training, at.Text(corpus))
         left_out = ["tCon, tFre: InterpretEval's token-level attributes put tokens, not spans, in buckets "
                     "(ts_eval.analysis.interpreteval.bucket_f1 has them)"]
     else:
-        attrs, left_out = at.built_in(corpus, training, vocabulary, text)
+        attrs, left_out = at.built_in(training, vocabulary, text)
     fields = [f for f in by if f != "document"]
     if "document" in by:
         doc = at.document_attribute(corpus)
@@ -112,12 +116,13 @@ def chosen_attributes(corpus: Corpus, names: List[str], training: Any, vocabular
                     raise _not_a_slice(path) from None
                 raise
             attrs.append(at.Attribute(path, at.SENTENCE, at.NUMERIC if numeric else at.CATEGORICAL,
-                                      f"the record field {path}", (lambda c, v=vals: v), source="record field"))
+                                      f"the record field {path}", (lambda c, t, v=vals: v), source="record field",
+                                      extra={"every_sentence": vals}))
     if attributes is not None:
         unknown = [a for a in attributes if a not in [x.name for x in attrs]]
         if unknown:
             raise OptionError(at.unavailable(unknown, [x.name for x in attrs], training=training is not None,
-                                             vocabulary=vocabulary is not None, text=text is not None,
+                                             vocabulary=vocabulary is not None, text=text,
                                              built_in=not spec["interpreteval"]),
                               option="attributes", value=",".join(attributes))
     _check_edges(spec["edges"], attrs, attributes)

@@ -1,0 +1,185 @@
+"""``analyze``'s attribute values are read a block of sentences at a time (issue 32): the blocks the reader
+gives, down to one sentence each, give every built-in attribute's buckets and the bucket of every span and
+sentence that the corpus read whole gives."""
+from __future__ import annotations
+
+import random
+from pathlib import Path
+from typing import Any, List, Optional, Sequence, Tuple
+
+import numpy as np
+import pytest
+
+from ts_eval.analysis import attributes as at
+from ts_eval.analysis.attribute_values import AttributeValues, code_type, values_of_corpus
+from ts_eval.analysis.buckets import equal_frequency, parse_bucket_spec
+from ts_eval.analysis.study_inputs import chosen_attributes
+from ts_eval.core.corpus import Corpus
+from ts_eval.io.inputs import Inputs
+
+WORDS = ["Paris", "paris", "PARIS", "de", "Gaulle", "McDonald", "ÉCOLE", "1999", "-", "New", "York", "the", "a"]
+LABELS = ["PER", "ORG", "LOC", "MISC"]
+
+
+def _tags(rng: random.Random, n: int, labels: Sequence[str]) -> List[str]:
+    out: List[str] = []
+    while len(out) < n:
+        if rng.random() < 0.45:
+            lab, k = rng.choice(labels), rng.randint(1, 3)
+            out += [f"B-{lab}"] + [f"I-{lab}"] * (k - 1)
+        else:
+            out.append("O")
+    return out[:n]
+
+
+def _write(path: Path, seed: int, sentences: int, documents: bool = False) -> Path:
+    """A column file (token, gold, two systems) whose last sentence brings the label AAA, which sorts first."""
+    rng = random.Random(seed)
+    lines: List[str] = []
+    for s in range(sentences):
+        if documents and s % 3 == 0:
+            lines += ["-DOCSTART- O O O", ""]
+        n = rng.randint(1, 7)
+        labels = ["AAA"] if s == sentences - 1 else LABELS
+        cols = [_tags(rng, n, labels) for _ in range(3)]
+        lines += [" ".join([rng.choice(WORDS), *(c[i] for c in cols)]) for i in range(n)] + [""]
+    path.write_text("\n".join(lines), encoding="utf-8")
+    return path
+
+
+def _read(path: Path, block_bytes: Optional[int]) -> List[Corpus]:
+    return list(Inputs(file=str(path), gold_column=2, system_columns=[3, 4], block_bytes=block_bytes).read("analyze"))
+
+
+def _training(seed: int) -> at.Training:
+    rng = random.Random(seed)
+    toks = [rng.choice(WORDS) for _ in range(60)]
+    spans = sorted({(a, min(59, a + rng.randint(0, 2))) for a in rng.sample(range(0, 60, 3), 12)})
+    return at.training_from(toks, np.array([a for a, _ in spans]), np.array([b for _, b in spans]),
+                            np.array([rng.randrange(2) for _ in spans]), ["LOC", "PER"], sentences=4)
+
+
+def _span_sentence(corpus: Corpus) -> np.ndarray:
+    return np.concatenate([corpus.sentence_of(s.start) for s in [corpus.gold, *corpus.systems.values()]])
+
+
+def _fed(blocks: Sequence[Corpus], attrs: List[at.Attribute], spec: Any,
+         span_sentence: np.ndarray) -> List[Tuple[Any, ...]]:
+    values = AttributeValues(attrs, list(blocks[0].systems), spec)
+    for block in blocks:
+        values.add(block)
+    return [values.assigned(k, span_sentence) for k in range(len(attrs))]
+
+
+def _same(a: List[Tuple[Any, ...]], b: List[Tuple[Any, ...]], attrs: List[at.Attribute]) -> None:
+    for attr, (bk, spans, sentences), (bk2, spans2, sentences2) in zip(attrs, a, b):
+        assert bk.to_dict() == bk2.to_dict(), attr.name
+        for f in ("closed", "underflow", "values", "missing"):
+            assert getattr(bk, f) == getattr(bk2, f), (attr.name, f)
+        assert (bk.cuts is None) == (bk2.cuts is None) and (bk.cuts is None or bk.cuts.tolist() == bk2.cuts.tolist())
+        assert spans.dtype == spans2.dtype == np.int64 and spans.tolist() == spans2.tolist(), attr.name
+        assert (sentences is None) == (sentences2 is None), attr.name
+        assert sentences is None or sentences.tolist() == sentences2.tolist(), attr.name
+
+
+@pytest.mark.parametrize("seed", range(4))
+@pytest.mark.parametrize("documents", [False, True])
+@pytest.mark.parametrize("extra", ["none", "train", "vocab"])
+def test_every_attribute_read_in_blocks_is_the_attribute_read_whole(tmp_path, seed, documents, extra):
+    """Blocks of one sentence (one document), of a few hundred bytes and the corpus whole, fed to the
+    accumulator, and the corpus read whole cut into blocks of sentences (``analyze_corpus``'s road), all give
+    the same buckets and bucket of every span and sentence, for every built-in attribute (with training data,
+    with a vocabulary) and the document slice."""
+    path = _write(tmp_path / "c.conll", seed, 23, documents)
+    whole = _read(path, None)
+    assert len(whole) == 1
+    corpus = whole[0]
+    names = list(corpus.systems)
+    training = _training(seed) if extra == "train" else None
+    vocab = frozenset(WORDS[::2]) if extra == "vocab" else None
+    spec = parse_bucket_spec(["3"])
+    attrs, _ = chosen_attributes(corpus, names, training, vocab, True, spec, ["document"] if documents else [],
+                                 None, None)
+    wanted = {"length", "chars", "label", "shape", "position", "sentence_length", "entity_density"}
+    wanted |= {"train_frequency", "label_consistency", "seen", "oov_density"} if extra == "train" else set()
+    wanted |= {"oov_density"} if extra == "vocab" else set()
+    wanted |= {"document"} if documents else set()
+    assert {a.name for a in attrs} == wanted
+    span_sentence = _span_sentence(corpus)
+    reference = _fed(whole, attrs, spec, span_sentence)
+    _as_values_read_whole(corpus, attrs, reference, spec["k"])
+    for block_bytes in (1, 200):
+        blocks = _read(path, block_bytes)
+        assert len(blocks) > 1 and sum(b.n_sentences for b in blocks) == corpus.n_sentences
+        if block_bytes == 1 and not documents:
+            assert {b.n_sentences for b in blocks} == {1}
+        assert blocks[0].labels != corpus.labels        # AAA comes in the last block only
+        _same(_fed(blocks, attrs, spec, span_sentence), reference, attrs)
+    cut = values_of_corpus(corpus, attrs, names, spec)
+    _same([cut.assigned(k, span_sentence) for k in range(len(attrs))], reference, attrs)
+
+
+def _as_values_read_whole(corpus: Corpus, attrs: List[at.Attribute], got: List[Tuple[Any, ...]], k: int) -> None:
+    """Every span's (sentence's) bucket is that of its value read from the whole corpus, and a numeric
+    attribute's buckets end at the highest values equal frequency finds over every gold value."""
+    text = at.Text(corpus)
+    sides = [corpus.gold, *corpus.systems.values()]
+    for attr, (bk, spans, sentences) in zip(attrs, got):
+        if attr.level == at.SENTENCE:
+            every = attr.extra.get("every_sentence")
+            values = np.asarray(attr.values(corpus, text) if every is None else every)
+            assert sentences is not None and sentences.tolist() == bk.assign(values).tolist(), attr.name
+            gold = values[corpus.sentence_of(corpus.gold.start)]
+        else:
+            parts = [np.asarray(attr.values(corpus, side, text)) for side in sides]
+            assert spans.tolist() == np.concatenate([bk.assign(p) for p in parts]).tolist(), attr.name
+            gold = parts[0]
+        if attr.kind == at.NUMERIC and len(gold):
+            gold = gold.astype(float)
+            highs = equal_frequency(gold[~np.isnan(gold)], k)
+            assert bk.cuts is not None and bk.cuts.tolist() == highs[:-1].tolist(), attr.name
+
+
+def _corpus_of(rows: List[str]) -> str:
+    return "\n".join(rows) + "\n"
+
+
+def test_a_label_a_later_block_brings_sorts_first_and_a_value_is_never_split(tmp_path):
+    """The second sentence (a block of its own) brings AAA: the label buckets are AAA, LOC, PER in that
+    order and every span finds its own.  Gold's span lengths are 2, 1, 1, 1, 1 and 1: two buckets would hold
+    three spans each by count, but the five spans of length 1 are one value: buckets 1 and 2+."""
+    text = _corpus_of(["a B-PER B-PER O", "b I-PER B-LOC O", "c B-LOC I-LOC O", "d O O O", "",
+                       "e B-LOC B-LOC B-AAA", "f B-PER O I-AAA", "g B-PER B-PER B-AAA", "h B-LOC B-LOC O"])
+    path = tmp_path / "c.conll"
+    path.write_text(text, encoding="utf-8")
+    blocks = _read(path, 1)
+    assert [b.labels for b in blocks] == [["LOC", "PER"], ["AAA", "LOC", "PER"]]
+    spec = parse_bucket_spec(["2"])
+    attrs, _ = chosen_attributes(blocks[0], ["col3", "col4"], None, None, True, spec, [], None, None)
+    by_name = {a.name: k for k, a in enumerate(attrs)}
+    whole = _read(path, None)[0]
+    got = _fed(blocks, attrs, spec, _span_sentence(whole))
+    bk, spans, sentences = got[by_name["label"]]
+    assert bk.names == ["AAA", "LOC", "PER"] and sentences is None
+    # gold: PER (2 tokens), LOC | LOC, PER, PER, LOC; col3: PER, LOC (2 tokens) | LOC, PER, LOC; col4: | AAA (2), AAA
+    assert spans.tolist() == [2, 1, 1, 2, 2, 1] + [2, 1, 1, 2, 1] + [0, 0]
+    bk, spans, _ = got[by_name["length"]]
+    assert bk.names == ["1", "2+"] and bk.cuts is not None and bk.cuts.tolist() == [1.0]
+    assert spans.tolist() == [1, 0, 0, 0, 0, 0] + [0, 1, 0, 0, 0] + [1, 0]
+    bk, spans, sentences = got[by_name["sentence_length"]]
+    assert bk.names == ["4+"] and sentences is not None and sentences.tolist() == [0, 0]
+
+
+def test_the_codes_are_kept_in_the_fewest_bytes():
+    """A value's code takes one byte while an attribute has at most 256 distinct values, two up to 65,536."""
+    assert [code_type(n) for n in (1, 256, 257, 1 << 16, (1 << 16) + 1)] == [np.uint8, np.uint8, np.uint16,
+                                                                                np.uint16, np.uint32]
+    attr = at.Attribute("x", at.SENTENCE, at.NUMERIC, "x", lambda c, t: np.arange(c.n_sentences) % 300.0)
+    from ts_eval.core.sequences import from_sequences
+
+    small = from_sequences([["O"]] * 200, {"s": [["O"]] * 200}, scheme="IOB2", policy="conlleval")
+    values = AttributeValues([attr], ["s"], parse_bucket_spec([]))
+    values.add(small)
+    assert values.tables[0].parts[0][0].dtype == np.uint8
+    values.add(from_sequences([["O"]] * 400, {"s": [["O"]] * 400}, scheme="IOB2", policy="conlleval"))
+    assert values.tables[0].parts[0][1].dtype == np.uint16 and len(values.tables[0].values) == 300
