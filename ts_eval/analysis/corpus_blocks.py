@@ -89,9 +89,15 @@ def _block(corpus: Corpus, names: Sequence[str], a: int, b: int) -> Block:
     for n in names:
         systems[n], infos[n] = side(n, corpus.systems[n], corpus.system_info[n])
     tokens = corpus.tokens
+    doc, opens = corpus.doc_offsets, False
+    if doc is not None:        # as a reader's block has them: the documents starting in it, 0 added, its end
+        inside = np.asarray(doc)[(doc >= t0) & (doc < t1)] - t0
+        opens = bool(len(inside)) and int(inside[0]) == 0
+        doc = None if not len(inside) else np.concatenate([[] if opens else [0], inside, [t1 - t0]]).astype(np.int64)
     block = Corpus(corpus.sent_offsets[a:b + 1] - t0, list(corpus.labels), gold, systems, gold_info, infos,
                    scheme=corpus.scheme, scheme_requested=corpus.scheme_requested, policy=corpus.policy,
-                   tag_vocab=corpus.tag_vocab, label_map=list(corpus.label_map),
+                   tag_vocab=corpus.tag_vocab, label_map=list(corpus.label_map), doc_offsets=doc,
+                   opens_document=opens,
                    tokens=None if tokens is None else (lambda i, j: tokens(i + t0, j + t0)))
     return Block(block, a, first)
 

@@ -37,7 +37,8 @@ from ..results.display import Displayed, listing
 from ..results.vocabulary import layout
 from .corpus_blocks import can_cut, sentence_blocks
 from .errors_blocks import ErrorCounts
-from .errors_documents import DocumentScores, sentence_documents
+from .errors_documents import DocumentScores
+from .errors_documents import sentence_documents as sentence_documents  # (tests number the documents with it)
 from .errors_lists import ErrorGroup
 from .errors_match import MATCHINGS, Confusion
 from .errors_suspects import (
@@ -47,7 +48,7 @@ from .errors_suspects import (
     rank_suspects,
     unannotated_inconsistencies,
 )
-from .errors_text import Shifted, Texts, example, focus, gold_where, side_where
+from .errors_text import Texts, block_tokens, example, focus, gold_where, side_where
 from .gold_suspects import WINDOW
 
 
@@ -159,32 +160,42 @@ def error_analysis(corpus: Corpus, *, systems: Optional[Sequence[str]] = None, t
     >>> error_analysis(c).systems[0].confusion["exact"].matrix()["PER"]
     {'LOC': 1, 'PER': 1, 'missed': 0}
     """
-    threshold = parse_threshold(min_overlap)
-    names = _check(corpus, systems, top, window)
-    agree = check_min_agree(min_agree, len(names))
-    counts = ErrorCounts(names, corpus.labels, agree=agree, top=top, threshold=threshold)
-    documents = sentence_documents(corpus)
-    texts = Texts(corpus)            # decoded once (and shared with the attributes), seen from each block
-    for block in sentence_blocks(corpus, names, can_cut(corpus, names, [""])):
+    counts = error_counts(corpus, systems=systems, top=top, min_agree=min_agree, window=window,
+                          min_overlap=min_overlap)
+    whole = Texts(corpus).tokens        # decoded once (and shared with the attributes), cut for each block
+    for block in sentence_blocks(corpus, counts.names, can_cut(corpus, counts.names, [""])):
         b = block.corpus
         t0 = int(corpus.sent_offsets[block.first_sentence])
-        counts.add(b, first_sentence=block.first_sentence, first_token=t0, first_span=block.first_span,
-                   documents=documents[block.first_sentence:block.first_sentence + b.n_sentences],
-                   tokens=None if texts.tokens is None else Shifted(texts.tokens, t0))
-    return error_result(counts, corpus, window, texts)
+        counts.add(b, tokens=None if whole is None or b.tokens is None else
+                   whole if b is corpus else block_tokens(whole, t0, t0 + b.n_tokens))
+    return error_result(counts)
 
 
-def error_result(counts: ErrorCounts, corpus: Corpus, window: int, texts: Optional[Texts] = None) -> ErrorAnalysis:
-    """The analysis of ``counts`` (every block of ``corpus`` added): the ranked lists with their examples,
-    and the strings gold labels inconsistently, read from ``corpus``."""
+def error_counts(corpus: Corpus, *, systems: Optional[Sequence[str]] = None, top: Optional[int] = 20,
+                 min_agree: Optional[int] = None, window: int = WINDOW,
+                 min_overlap: ThresholdLike = None) -> ErrorCounts:
+    """The error analysis to be fed a corpus's blocks in order (:meth:`ErrorCounts.add`, each block a corpus of its
+    own as a reader gives it), and then made by :func:`error_result`; the options are :func:`error_analysis`'s,
+    checked against ``corpus``'s systems (the corpus or any block of it)."""
+    threshold = parse_threshold(min_overlap)
+    names = _check(corpus, systems, top, window)
+    return ErrorCounts(names, agree=check_min_agree(min_agree, len(names)), top=top, threshold=threshold,
+                       window=window)
+
+
+def error_result(counts: ErrorCounts) -> ErrorAnalysis:
+    """The analysis of ``counts`` (every block of a corpus added, in order): the ranked lists with their examples,
+    and the strings gold labels inconsistently, read from what ``counts`` kept of the blocks."""
+    window = WINDOW if counts.window is None else counts.window
     names, top, agree, threshold = counts.names, counts.top, counts.agree, counts.threshold
-    texts = Texts(corpus) if texts is None else texts
+    corpus, tokens, _ = counts.kept.corpus()
+    texts = Texts(corpus, tokens)
     gold = corpus.gold
     per = []
     for k, name in enumerate(names):
         kept, distinct = counts.ranked_groups(k)
         errs = [_group(corpus, key, v[0], None, name, v[2], v[3], window) for key, v in kept]
-        per.append(SystemErrors(name, counts.confusion[k], counts.types[k], distinct, errs))
+        per.append(SystemErrors(name, counts.confusion(k), counts.types[k], distinct, errs))
     pooled = None
     if len(names) > 1:
         kept, distinct = counts.ranked_groups(None)
@@ -192,11 +203,10 @@ def error_result(counts: ErrorCounts, corpus: Corpus, window: int, texts: Option
         summed = {m: sum((x.confusion[m] for x in per[1:]), per[0].confusion[m]) for m in MATCHINGS}
         types = {t: sum(x.types[t] for x in per) for t in per[0].types}
         pooled = SystemErrors(None, summed, types, distinct, errs)
-    sus = Suspects(agree, counts.suspect_total, rank_suspects(corpus, texts, counts.suspects, top, window))
+    sus = Suspects(agree, counts.suspect_total, rank_suspects(corpus, texts, counts.found_suspects(), top, window))
     sus.label_total, sus.labels = label_inconsistencies(corpus, texts, top, window)
     sus.unannotated_total, sus.unannotated = unannotated_inconsistencies(corpus, texts, top, window)
-    unit = "document" if corpus.doc_offsets is not None and len(corpus.doc_offsets) >= 2 else "sentence"
-    docs = counts.documents(unit)
+    docs = counts.documents()
     notes = []
     if len(names) < agree:
         notes.append(f"{len(names)} system(s): no gold span can have {agree} systems agreeing against it "

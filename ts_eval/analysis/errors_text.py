@@ -54,13 +54,24 @@ class Shifted:
         return self.whole.joined(np.asarray(a) + self.first, np.asarray(b) + self.first, lower)
 
 
+def block_tokens(whole: Tokens, t0: int, t1: int) -> Tokens:
+    """The token texts of tokens ``t0``..``t1 - 1`` of ``whole`` as those of a corpus of their own (their distinct
+    texts numbered in the order they first occur there, as :func:`ts_eval.analysis.attributes.token_texts` would)."""
+    ids = np.asarray(whole.token_id[t0:t1])
+    u, first, inverse = np.unique(ids, return_index=True, return_inverse=True)
+    order = np.argsort(first, kind="stable")
+    renumber = np.empty(len(u), np.int32)
+    renumber[order] = np.arange(len(u), dtype=np.int32)
+    return Tokens(renumber[inverse.reshape(-1)], [whole.distinct[k] for k in u[order].tolist()])
+
+
 class Texts:
     """Token texts of a corpus, and surface strings of spans over them."""
 
-    def __init__(self, corpus: Corpus):
+    def __init__(self, corpus: Corpus, tokens: Optional[Tokens] = None):
         self.corpus = corpus
-        self.tokens: Optional[Tokens] = (token_texts(corpus)[0]
-                                         if corpus.tokens is not None and corpus.n_tokens else None)
+        self.tokens: Optional[Tokens] = tokens if tokens is not None else (
+            token_texts(corpus)[0] if corpus.tokens is not None and corpus.n_tokens else None)
         self._lower: Optional[np.ndarray] = None
 
     @property

@@ -1,0 +1,145 @@
+"""What the error analysis keeps of a corpus read a block at a time to make its examples and find the strings
+gold labels inconsistently at the end (issue 32): :class:`Kept`, and the corpus it makes of them.
+
+The examples of the listed errors and suspects and both inconsistency finders read sentences anywhere in the
+corpus (an unannotated occurrence of a string may come before or after its gold span, and which groups make the
+lists is known only at the end), so the words and spans are kept, in the fewest bytes that give them back exactly:
+
+- per token the number of its text among the distinct texts seen so far (int32: **4 bytes a token**; the distinct
+  texts once each, numbered in the order they first occur, as :func:`ts_eval.analysis.attributes.token_texts`
+  numbers them for a corpus read whole);
+- per sentence its first token (**8 bytes a sentence**);
+- per span of gold and of every analysed system its first and last token (int64) and its label (int16):
+  **18 bytes a span**;
+- per side the runs of tokens whose file lines follow one another (a column file: a run a sentence), as where the
+  run starts and its line minus its token (**16 bytes a run**, none for a system whose lines are gold's).
+
+So what is kept grows with the tokens (4 bytes each, plus the sentences, spans and runs: about 6-7 bytes a token
+for a CoNLL file with two systems), not with the texts (a token's text is kept once however often it occurs).
+That is the bound: the inconsistency finders need, for every string gold labels somewhere, its occurrences
+anywhere else, which no summary smaller than the token sequence gives exactly.
+"""
+from __future__ import annotations
+
+from typing import Any, Dict, List, Optional, Sequence, Tuple
+
+import numpy as np
+
+from ..core.corpus import Corpus, SideInfo, SpanSet
+from .attributes import Tokens
+
+#: a side's key: None for gold, else a system's name
+Side = Optional[str]
+
+
+class Lines:
+    """A side's file line of every token, as runs (``first`` token of each run, ``shift``: line minus token):
+    ``lines[t]`` is token ``t``'s line (what :meth:`ts_eval.core.corpus.SideInfo.where` reads)."""
+
+    def __init__(self, first: np.ndarray, shift: np.ndarray):
+        self.first, self.shift = first, shift
+
+    def __getitem__(self, token: int) -> int:
+        k = int(np.searchsorted(self.first, token, side="right")) - 1
+        return int(self.shift[k]) + int(token)
+
+
+def line_runs(lines: np.ndarray, t0: int) -> Tuple[np.ndarray, np.ndarray]:
+    """The runs of a block's token lines (its tokens numbered from ``t0`` in the whole corpus)."""
+    d = np.asarray(lines, np.int64) - np.arange(len(lines), dtype=np.int64)
+    first = np.flatnonzero(np.concatenate(([True], d[1:] != d[:-1])))
+    return first + t0, d[first] - t0
+
+
+class Kept:
+    """The words, sentences, spans and lines of the blocks added so far (see the module docstring), and the
+    labels in the order they first came (a block's label ids are mapped to these)."""
+
+    def __init__(self, names: Sequence[str], labels: Sequence[str] = ()):
+        self.names = list(names)
+        self.labels: List[str] = []
+        self._label_id: Dict[str, int] = {}
+        self.label_ids(labels)
+        self.offsets: List[np.ndarray] = [np.zeros(1, np.int64)]
+        self.n_tokens = 0
+        self.n_spans: Dict[Side, int] = {None: 0, **{n: 0 for n in self.names}}
+        self._vocab: Dict[str, int] = {}
+        self._codes: List[np.ndarray] = []
+        self.texts = False                      # whether the blocks have token texts
+        self._spans: Dict[Side, List[Tuple[np.ndarray, np.ndarray, np.ndarray]]] = {s: [] for s in self.n_spans}
+        self._runs: Dict[Side, List[Any]] = {s: [] for s in self.n_spans}     # a block's runs, None, or "gold"
+        self._info: Dict[Side, Optional[str]] = {}                              # side -> its path (seen: has info)
+        self.scheme: Optional[str] = None
+
+    def label_ids(self, labels: Sequence[str]) -> np.ndarray:
+        """Each of ``labels``' number in :attr:`labels` (new ones put last)."""
+        for lab in labels:
+            if lab not in self._label_id:
+                self._label_id[lab] = len(self.labels)
+                self.labels.append(lab)
+        return np.array([self._label_id[lab] for lab in labels], np.int64)
+
+    def add(self, block: Corpus, lut: np.ndarray, tokens: Optional[Tokens]) -> None:
+        """Keep ``block``'s words, sentences, spans and lines (``lut``: its label ids -> :attr:`labels`'s;
+        ``tokens``: its token texts, None: none)."""
+        t0 = self.n_tokens
+        self.scheme = block.scheme
+        self.offsets.append(np.asarray(block.sent_offsets[1:], np.int64) + t0)
+        if tokens is not None:
+            self.texts = True
+            vocab = self._vocab
+            of = np.fromiter((vocab.setdefault(t, len(vocab)) for t in tokens.distinct), np.int64,
+                             len(tokens.distinct))
+            self._codes.append(of.astype(np.int32)[np.asarray(tokens.token_id)])
+        elif block.n_tokens:
+            self._codes.append(np.zeros(block.n_tokens, np.int32))
+        gold_runs = None
+        sides = [(None, block.gold, block.gold_info)] + [(n, block.systems[n], block.system_info.get(n))
+                                                         for n in self.names]
+        for side, ss, info in sides:
+            self._spans[side].append((np.asarray(ss.start, np.int64) + t0, np.asarray(ss.last, np.int64) + t0,
+                                      lut[ss.label].astype(np.int16 if len(self.labels) < 2 ** 15 else np.int32)))
+            self.n_spans[side] += len(ss)
+            if info is None:
+                continue
+            self._info.setdefault(side, info.path)
+            runs = None if info.token_lines is None else line_runs(info.token_lines, t0)
+            if side is None:
+                gold_runs = runs
+            if side is not None and runs is not None and gold_runs is not None and all(
+                    np.array_equal(x, y) for x, y in zip(runs, gold_runs)):
+                self._runs[side].append("gold")
+            else:
+                self._runs[side].append(runs)
+        self.n_tokens += block.n_tokens
+
+    def _lines(self, side: Side) -> Optional[Lines]:
+        parts = self._runs[side]
+        if not parts or any(p is None for p in parts):
+            return None
+        gold = self._runs[None]
+        runs = [gold[k] if p == "gold" else p for k, p in enumerate(parts)]
+        return Lines(np.concatenate([r[0] for r in runs]), np.concatenate([r[1] for r in runs]))
+
+    def corpus(self) -> Tuple[Corpus, Optional[Tokens], np.ndarray]:
+        """(the corpus of what is kept: sentences, the spans with the sorted labels' ids, token texts and lines;
+        its token texts (None: none); per label of :attr:`labels` its number among the sorted labels)."""
+        labels = sorted(self.labels)
+        rank = {lab: k for k, lab in enumerate(labels)}
+        to_sorted = np.array([rank[lab] for lab in self.labels], np.int64)
+        spans = {}
+        for side, parts in self._spans.items():
+            start, last, label = (np.concatenate([p[j] for p in parts]) if parts else np.zeros(0, np.int64)
+                                  for j in range(3))
+            spans[side] = SpanSet(start, last, to_sorted[label.astype(np.int64)].astype(np.int32))
+        infos = {side: SideInfo(side or "gold", path=path, token_lines=self._lines(side))  # type: ignore[arg-type]
+                 for side, path in self._info.items()}
+        distinct = list(self._vocab)
+        codes = np.concatenate(self._codes) if self._codes else np.zeros(0, np.int32)
+        tokens = Tokens(codes, distinct) if self.texts and self.n_tokens else None
+        gold_info = infos.pop(None, SideInfo("gold"))
+        gold = spans.pop(None)
+        corpus = Corpus(np.concatenate(self.offsets), labels, gold, {n: s for n, s in spans.items() if n is not None},
+                        gold_info, {n: i for n, i in infos.items() if n is not None}, scheme=self.scheme,
+                        tokens=None if tokens is None else (lambda a, b: tokens[a:b]))
+        return corpus, tokens, to_sorted
