@@ -6,7 +6,7 @@ import time
 from typing import Any, Mapping, Optional, Sequence, Union
 
 from ..core.corpus import Corpus
-from .errors import _check, error_analysis
+from .errors import _check
 from .errors_suspects import check_min_agree
 from .gold_suspects import WINDOW, gold_suspects
 from .result import Analysis
@@ -68,11 +68,7 @@ def analyze(
     if errors:
         _check(corpus, names, top, WINDOW)
         check_min_agree(min_agree, len(names))
-    result = analyze_corpus(corpus, **options)
-    if errors:
-        t0 = time.perf_counter()
-        result.errors = error_analysis(corpus, systems=result.systems, top=top, min_agree=min_agree)
-        result.timings["errors"] = time.perf_counter() - t0
+    result = analyze_corpus(corpus, errors={"top": top, "min_agree": min_agree} if errors else None, **options)
     if references is not None:
         from .reference_steps import reference_steps
 

@@ -26,9 +26,9 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple
 import numpy as np
 
 from ..core.corpus import Corpus
-from .attributes import CATEGORICAL, SENTENCE, Attribute, Text, block_tokens
+from .attributes import CATEGORICAL, SENTENCE, Attribute, Text
 from .buckets import FEW_VALUES, Buckets, categorical_buckets, numeric_buckets
-from .corpus_blocks import can_cut, sentence_blocks
+from .corpus_blocks import blocks_of
 
 #: (the buckets, the bucket of every span, of every sentence (None for a span attribute)) of one attribute
 Assigned = Tuple[Buckets, np.ndarray, Optional[np.ndarray]]
@@ -161,9 +161,6 @@ def values_of_corpus(corpus: Corpus, attrs: Sequence[Attribute], names: Sequence
     """The values of ``attrs`` over a corpus read whole, given a block of sentences at a time (the blocks
     of :func:`~ts_eval.analysis.corpus_blocks.sentence_blocks`; the corpus whole where it cannot be cut)."""
     values = AttributeValues(attrs, names, spec)
-    for block in sentence_blocks(corpus, names, can_cut(corpus, names, [])):
-        part = block.corpus
-        if corpus.tokens is not None and part is not corpus:       # a column file's texts stay read by their bytes
-            part.tokens = block_tokens(corpus.tokens, int(corpus.sent_offsets[block.first_sentence]), part.n_tokens)
-        values.add(part)
+    for block in blocks_of(corpus, names):
+        values.add(block)
     return values

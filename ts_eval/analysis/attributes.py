@@ -286,32 +286,6 @@ def token_texts(corpus: Corpus) -> Tuple[Tokens, np.ndarray, List[str]]:
     return got
 
 
-class _ColumnSlice:
-    """Tokens ``first``..``first + n - 1`` of a column file (``owner``) as a column file of their own: their
-    texts, and their bytes for :func:`token_texts` (which then decodes only a block's distinct texts)."""
-
-    def __init__(self, owner: Any, first: int, n: int):
-        self.owner, self.first, self.n_tokens, self.has_tokens = owner, first, n, True
-
-    def loaded(self) -> Tuple[np.ndarray, np.ndarray, np.ndarray]:
-        raw, start, length = self.owner.loaded()
-        a, b = self.first, self.first + self.n_tokens
-        return raw, start[a:b], length[a:b]
-
-    def texts(self, a: int, b: int) -> List[str]:
-        texts: List[str] = self.owner.texts(a + self.first, b + self.first)
-        return texts
-
-
-def block_tokens(tokens: Callable[[int, int], List[str]], first: int, n: int) -> Callable[[int, int], List[str]]:
-    """The texts of tokens ``first``..``first + n - 1`` of ``tokens`` (a corpus's), numbered from 0: a column
-    file's stay a column file's, read by their bytes."""
-    owner: Any = getattr(tokens, "__self__", None)
-    if getattr(tokens, "__name__", None) == "texts" and getattr(owner, "has_tokens", False):
-        return _ColumnSlice(owner, first, n).texts
-    return lambda i, j: tokens(i + first, j + first)
-
-
 def _letter_class(token: str) -> int:
     """LOWER (first letter lower case), TITLE (first letter upper case, another letter lower case),
     UPPER (every letter upper case), NONE (no letter)."""

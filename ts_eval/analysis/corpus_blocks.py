@@ -15,7 +15,7 @@ and no span crosses a sentence break.  Otherwise the corpus is one block (:func:
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Dict, Iterator, List, Optional, Sequence, Tuple
+from typing import Any, Callable, Dict, Iterator, List, Optional, Sequence, Tuple
 
 import numpy as np
 
@@ -71,6 +71,14 @@ def sentence_blocks(corpus: Corpus, names: Sequence[str], cut: bool, block_token
         a = b
 
 
+def blocks_of(corpus: Corpus, names: Sequence[str], needs: Sequence[str] = ()) -> Iterator[Corpus]:
+    """``corpus`` (gold and the systems ``names``) as the blocks a reader gives: each of whole sentences, a corpus
+    of its own numbered from 0 with its token texts (:func:`sentence_blocks`; the corpus itself where it cannot be
+    cut, :func:`can_cut` with the models' ``needs``)."""
+    for block in sentence_blocks(corpus, names, can_cut(corpus, names, needs)):
+        yield block.corpus
+
+
 def _block(corpus: Corpus, names: Sequence[str], a: int, b: int) -> Block:
     """Sentences a..b-1 of ``corpus`` as a corpus of their own."""
     t0, t1 = int(corpus.sent_offsets[a]), int(corpus.sent_offsets[b])
@@ -98,8 +106,34 @@ def _block(corpus: Corpus, names: Sequence[str], a: int, b: int) -> Block:
                    scheme=corpus.scheme, scheme_requested=corpus.scheme_requested, policy=corpus.policy,
                    tag_vocab=corpus.tag_vocab, label_map=list(corpus.label_map), doc_offsets=doc,
                    opens_document=opens,
-                   tokens=None if tokens is None else (lambda i, j: tokens(i + t0, j + t0)))
+                   tokens=None if tokens is None else block_tokens(tokens, t0, t1 - t0))
     return Block(block, a, first)
+
+
+class _ColumnSlice:
+    """Tokens ``first``..``first + n - 1`` of a column file (``owner``) as a column file of their own: their
+    texts, and their bytes for :func:`token_texts` (which then decodes only a block's distinct texts)."""
+
+    def __init__(self, owner: Any, first: int, n: int):
+        self.owner, self.first, self.n_tokens, self.has_tokens = owner, first, n, True
+
+    def loaded(self) -> Tuple[np.ndarray, np.ndarray, np.ndarray]:
+        raw, start, length = self.owner.loaded()
+        a, b = self.first, self.first + self.n_tokens
+        return raw, start[a:b], length[a:b]
+
+    def texts(self, a: int, b: int) -> List[str]:
+        texts: List[str] = self.owner.texts(a + self.first, b + self.first)
+        return texts
+
+
+def block_tokens(tokens: Callable[[int, int], List[str]], first: int, n: int) -> Callable[[int, int], List[str]]:
+    """The texts of tokens ``first``..``first + n - 1`` of ``tokens`` (a corpus's), numbered from 0: a column
+    file's stay a column file's, read by their bytes."""
+    owner: Any = getattr(tokens, "__self__", None)
+    if getattr(tokens, "__name__", None) == "texts" and getattr(owner, "has_tokens", False):
+        return _ColumnSlice(owner, first, n).texts
+    return lambda i, j: tokens(i + first, j + first)
 
 
 def concatenated(parts: List[np.ndarray], empty: np.ndarray) -> np.ndarray:

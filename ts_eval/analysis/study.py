@@ -17,7 +17,7 @@ test (swapping the two systems' outputs sentence by sentence), as ``rank`` tests
 from __future__ import annotations
 
 import time
-from typing import Any, Callable, Dict, Hashable, Iterable, List, Mapping, Optional, Sequence, Tuple, Union
+from typing import Any, Callable, Dict, Hashable, Iterable, Iterator, List, Mapping, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
@@ -27,6 +27,7 @@ from ..core.sequences import from_sequences
 from ..errors import InputError, OptionError
 from ..models.context import Contributions, CorpusData, SystemData
 from ..models.registry import Model, ModelSpec, get_model, resolve_models
+from ..models.tally import CorpusTally
 from ..ranking.blocks import NotInBlocks, label_width, placed, relabelled
 from ..ranking.rows import RowTable, integral
 from ..ranking.statistics import TIE_DECIMALS, average_ranks, correlation_matrices
@@ -34,10 +35,11 @@ from ..ranking.study import check_options
 from ..ranking.sufficient import StatsMatrix, sentence_statistics
 from ..results.report import versions
 from . import attributes as at
-from .attribute_values import AttributeValues, values_of_corpus
+from .attribute_values import AttributeValues
 from .bucket_rows import BucketRows
 from .buckets import Buckets, parse_bucket_spec
-from .corpus_blocks import Block, can_cut, concatenated, sentence_blocks
+from .corpus_blocks import Block, blocks_of, can_cut, concatenated, sentence_blocks
+from .errors import error_counts, error_result
 from .pairtest import PairTests, difference_columns
 from .resampling import Job, Resampling, grouped
 from .result import Analysis, AttributeResult, FlipAttribution, PairDifference, PairFlip
@@ -819,9 +821,25 @@ def _columns(path: str) -> bool:
     return not is_dir(path) and detect_format(path, read_head(path)) == "columns"
 
 
-def analyze_corpus(
-    corpus: Corpus,
+def analyze_corpus(corpus: Corpus, *, errors: Optional[Dict[str, Any]] = None, **options: Any) -> Analysis:
+    """Analyse the systems of ``corpus`` (see :func:`analyze`): :func:`analyze_blocks` fed the corpus's blocks of
+    sentences (:func:`~ts_eval.analysis.corpus_blocks.blocks_of`), or the corpus as one block when span
+    contributions that are fractions need its order (:class:`~ts_eval.ranking.blocks.NotInBlocks`)."""
+    names = system_names(corpus, options.get("systems"))
+    model_list = resolve_models(list(ANALYSIS_MODELS) if options.get("models") is None else
+                                list(options["models"]), corpus)
+    try:
+        return analyze_blocks(blocks_of(corpus, names, [m.needs for m in model_list]), whole=corpus, errors=errors,
+                              **options)
+    except NotInBlocks:
+        return analyze_blocks([corpus], whole=corpus, errors=errors, **options)
+
+
+def analyze_blocks(
+    blocks: Iterable[Corpus],
     *,
+    whole: Optional[Corpus] = None,
+    errors: Optional[Dict[str, Any]] = None,
     models: Optional[Sequence[str]] = None,
     reference: Optional[str] = None,
     train: Any = None,
@@ -838,17 +856,22 @@ def analyze_corpus(
     pair: Optional[Tuple[str, str]] = None,
     attributes: Union[str, Sequence[str], None] = None,
 ) -> Analysis:
-    """Analyse the systems of ``corpus`` by span and sentence attributes (see :func:`analyze`)."""
+    """Analyse the systems of a corpus given as its blocks of whole sentences in order (each a corpus of its own,
+    numbered from 0, with its own sorted labels: what :meth:`ts_eval.io.inputs.Inputs.read` gives), in one pass:
+    every block's statistics, attribute values and (``errors``: the options of
+    :func:`~ts_eval.analysis.errors.error_counts`, ``top`` and ``min_agree``) errors are taken while it is there,
+    and only they are kept.  ``whole``: the corpus itself, when it is in memory (InterpretEval's attributes, the
+    ``document`` slice and record fields read it; without it they are an error)."""
     timings: Dict[str, float] = {}
     t0 = time.perf_counter()
-    names = system_names(corpus, systems)
+    it = iter(blocks)
+    first = next(it)
+    names = system_names(first, systems)
     by = [by] if isinstance(by, str) else list(by)                  # one name alone
     attributes = [attributes] if isinstance(attributes, str) else attributes
     check_options(bootstrap=bootstrap, permutations=permutations, seed=seed, confidence=confidence)
-    if not corpus.labels:
-        raise InputError("no labelled span in gold or in any system: nothing to analyse", corpus.gold_info.path)
     spec = parse_bucket_spec([buckets] if isinstance(buckets, str) else list(buckets or []))
-    model_list = resolve_models(list(ANALYSIS_MODELS) if models is None else list(models), corpus)
+    model_list = resolve_models(list(ANALYSIS_MODELS) if models is None else list(models), first)
     model_names = [mo.name for mo in model_list]
     reference = reference or model_names[0]
     if reference not in model_names:
@@ -858,37 +881,31 @@ def analyze_corpus(
     pair_idx = pair_arg(pair, names)
     vocabulary = vocab if (vocab is None or isinstance(vocab, frozenset)) else (
         at.read_vocabulary(str(vocab)) if isinstance(vocab, str) or hasattr(vocab, "__fspath__") else frozenset(vocab))
-    training = _training(train, corpus.scheme or "IOB2", corpus.policy or "conlleval")
+    training = _training(train, first.scheme or "IOB2", first.policy or "conlleval")
+    attrs, left_out = chosen_attributes(first if whole is None else whole, names, training, vocabulary,
+                                        first.tokens is not None, spec, by, records, attributes)
     timings["training"] = time.perf_counter() - t0
-
-    t0 = time.perf_counter()
-    st = Statistics(corpus, names, model_list)
+    passed = _BlockPass(names, model_list, attrs, spec, errors, first)
+    passed.read(first, it, timings)
+    st, tally = passed.st, passed.tally
+    if not st.labels:
+        raise InputError("no labelled span in gold or in any system: nothing to analyse", passed.gold_path)
     totals = st.totals
     overall = st.matrix(st.table[:0]).scores(totals)
-    timings["statistics"] = time.perf_counter() - t0
-
-    t0 = time.perf_counter()
-    attrs, left_out = chosen_attributes(corpus, names, training, vocabulary, corpus.tokens is not None, spec, by,
-                                        records, attributes)
-    values = values_of_corpus(corpus, attrs, names, spec)
-    timings["attributes"] = time.perf_counter() - t0
-
-    rs = Resampling(corpus.n_sentences, bootstrap, seed, blockwise=st.ids is not None and st.whole_weights)
+    rs = Resampling(st.S, bootstrap, seed, blockwise=st.ids is not None and st.whole_weights)
     options = {"confidence": confidence, "overall": overall, "totals": totals, "flip_pairs": flip_pairs,
                "pair": pair_idx, "permutations": permutations, "tests": (tests := PairTests(permutations, rs.perm_seq))}
-    results = _results(st, values, rs, options, timings)
+    results = _results(st, passed.values, rs, options, timings)
     t0 = time.perf_counter()
     tests.run()     # every bucket's pair test, from one stream of draws
     rs.run()        # blockwise: every bucket's resamples, a block of resamples at a time
     timings["scores"] += time.perf_counter() - t0
-
     out = Analysis(
         systems=names, models=model_names, titles=[mo.title for mo in model_list],
         descriptions=[mo.description for mo in model_list], reference=reference, overall=overall,
         attributes=results,
-        corpus={"tokens": corpus.n_tokens, "sentences": corpus.n_sentences,
-                "documents": (len(corpus.doc_offsets) - 1) if corpus.doc_offsets is not None else None,
-                "gold_spans": len(corpus.gold), "labels": list(corpus.labels), "gold_path": corpus.gold_info.path},
+        corpus={"tokens": tally.tokens, "sentences": tally.sentences, "documents": tally.documents,
+                "gold_spans": passed.gold_spans, "labels": list(st.labels), "gold_path": passed.gold_path},
         training=training.summary() if training is not None else None, left_out=left_out,
         settings={"models": model_names, "reference": reference, "bootstrap": bootstrap,
                   "permutations": permutations if pair_idx is not None else 0, "seed": seed,
@@ -899,7 +916,49 @@ def analyze_corpus(
                   "by": list(by), "vocabulary": len(vocabulary) if vocabulary is not None else None,
                   "versions": versions()},
         timings=timings, flips=_overall_flips(overall, names, model_names))
+    if passed.errors is not None:
+        t0 = time.perf_counter()
+        out.errors = error_result(passed.errors)
+        timings["errors"] = passed.errors_time + time.perf_counter() - t0
     return out
+
+
+class _BlockPass:
+    """The one pass over the blocks: each block's statistics, attribute values and errors taken while it is
+    there, and what the result says of the corpus (its sizes, gold's path)."""
+
+    def __init__(self, names: List[str], models: List[Model], attrs: List[at.Attribute], spec: Dict[str, Any],
+                 errors: Optional[Dict[str, Any]], first: Corpus):
+        self.st = Statistics(None, names, models)
+        self.values = AttributeValues(attrs, names, spec)
+        self.errors = None if errors is None else error_counts(first, systems=names, **errors)
+        self.tally = CorpusTally()
+        self.gold_spans = 0
+        self.gold_path = first.gold_info.path
+        self.errors_time = 0.0
+
+    def read(self, first: Corpus, rest: Iterator[Corpus], timings: Dict[str, float]) -> None:
+        """Take every block (``first``, then ``rest``), one at a time (``timings``: the seconds of each part)."""
+        spent = dict.fromkeys(("statistics", "attributes"), 0.0)
+        block: Optional[Corpus] = first
+        while block is not None:
+            t0 = time.perf_counter()
+            self.st.add(block)
+            t1 = time.perf_counter()
+            self.values.add(block)
+            t2 = time.perf_counter()
+            if self.errors is not None:
+                self.errors.add(block)
+            spent["statistics"] += t1 - t0
+            spent["attributes"] += t2 - t1
+            self.errors_time += time.perf_counter() - t2
+            self.tally = self.tally + CorpusTally.of(block)
+            self.gold_spans += len(block.gold)
+            block = next(rest, None)
+        t0 = time.perf_counter()
+        self.st.finish()
+        spent["statistics"] += time.perf_counter() - t0
+        timings.update(spent)
 
 
 def _results(st: Statistics, values: AttributeValues, rs: Resampling, options: Dict[str, Any],

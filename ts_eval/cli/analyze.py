@@ -9,13 +9,12 @@ Exit codes as for ``score``: 0 done, 1 bad input, 2 bad usage.
 from __future__ import annotations
 
 import argparse
-import time
 from typing import Any
 
 from . import gold_option, lists
 from .errors import UsageError, option_errors
 from .input_options import COLUMN_RULE, add_column_options, add_reading_options
-from .inputs import check_paths, inputs_of, load
+from .inputs import check_paths, inputs_of
 from .outputs import add_output_options, emit
 
 DESCRIPTION = (
@@ -100,7 +99,7 @@ def _inputs(args: argparse.Namespace) -> Any:
 
 def run(args: argparse.Namespace) -> int:
     from ..analysis.buckets import parse_bucket_spec
-    from ..analysis.study import analyze_corpus
+    from ..analysis.study import analyze_blocks, analyze_corpus
     from ..ranking.study import check_options
 
     flips = [lists.model_pair(f) for f in args.flips] or None
@@ -114,32 +113,27 @@ def run(args: argparse.Namespace) -> int:
                    by=args.by, buckets=args.buckets, bootstrap=args.bootstrap, permutations=args.permutations,
                    seed=args.seed, confidence=args.confidence, flips=flips,
                    pair=tuple(args.pair) if args.pair else None, attributes=lists.names(args.attributes))
-    refs, whole = None, None
+    refs, whole, corpus = None, None, None
+    errors = None if args.no_errors else {"top": args.top, "min_agree": args.min_agree}
     if len(args.gold or []) > 1:            # several references: the analysis is under the first
         from .gold_references import under_first
         refs, whole, corpus = under_first(args, inputs_of(args, names=None), "analyze", args.glob)
+        with option_errors():
+            result = analyze_corpus(corpus, errors=errors, **options)
     else:
         args.gold = gold_option.one_gold(args.gold)
         check_paths(args, [("--gold", args.gold), ("--train", args.train), ("--vocab", args.vocab)]
                     + [("system", p) for p in args.inputs], [("--output", args.output)])
         from ..io.inputs import taken_from_directories
 
-        with taken_from_directories(args.inputs if args.gold else [], args.glob):
-            corpus = load(_inputs(args), "analyze", min_systems=1)
-    if not args.no_errors:
-        from ..analysis.errors_suspects import check_min_agree
-
-        with option_errors():
-            check_min_agree(args.min_agree, len(corpus.systems))
-    with option_errors():
-        result = analyze_corpus(corpus, **options)
-    if not args.no_errors:
-        from ..analysis.errors import error_analysis
-        from ..analysis.gold_suspects import gold_suspects
-        t0 = time.perf_counter()
-        result.errors = error_analysis(corpus, systems=result.systems, top=args.top, min_agree=args.min_agree)
-        result.timings["errors"] = time.perf_counter() - t0
+        with taken_from_directories(args.inputs if args.gold else [], args.glob), option_errors():
+            inputs = _inputs(args)
+            if args.by or parse_bucket_spec(args.buckets)["interpreteval"]:     # (they read the corpus whole)
+                result = analyze_corpus(inputs.corpus("analyze", 1), errors=errors, **options)
+            else:                                               # else one pass over the blocks read
+                result = analyze_blocks(inputs.read("analyze", 1), errors=errors, **options)
     if refs and whole is not None:      # what changes from one reference to the next; the suspects checked
+        from ..analysis.gold_suspects import gold_suspects
         from ..analysis.reference_steps import reference_steps as steps
         find = None if args.no_errors else lambda c, n: gold_suspects(c, systems=n, min_agree=args.min_agree)
         with option_errors():
