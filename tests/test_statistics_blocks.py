@@ -118,21 +118,15 @@ def test_conllevals_blocks_are_each_counted_whole_and_give_the_file_read_whole(t
     _same(_fed(blocks, names, models), study.Statistics(whole, names, models))
 
 
-def test_the_analysis_from_the_blocks_statistics_is_the_analysis_of_the_file(tmp_path, monkeypatch):
+def test_the_analysis_from_the_blocks_statistics_is_the_analysis_of_the_file(tmp_path):
+    """One pass over blocks of one sentence (statistics, attribute values, errors) gives the analysis of the
+    corpus read whole."""
     path = _file(tmp_path, systems=2)
     whole = _inputs(path, None, systems=2).corpus("analyze")
-    options = dict(bootstrap=30, permutations=20, seed=3, pair=("col3", "col4"), flips=[("exact-f1-micro", "fair-f1")])
+    options = dict(bootstrap=30, permutations=20, seed=3, pair=("col3", "col4"), flips=[("exact-f1-micro", "fair-f1")],
+                   errors={"top": 5, "min_agree": 2})
     expected = study.analyze_corpus(whole, **options).to_dict()
-    blocks = list(_inputs(path, 1, systems=2).read("analyze"))
-    real = study.Statistics
-
-    def from_blocks(corpus: Any, names: List[str], models: List[Any]) -> study.Statistics:
-        st = _fed(blocks, names, models, real)
-        st.corpus = corpus
-        return st
-
-    monkeypatch.setattr(study, "Statistics", from_blocks)
-    got = study.analyze_corpus(whole, **options).to_dict()
+    got = study.analyze_blocks(_inputs(path, 1, systems=2).read("analyze"), **options).to_dict()
     for d in (got, expected):
         d.pop("timings", None)
     assert got == expected
