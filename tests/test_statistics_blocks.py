@@ -15,7 +15,7 @@ import pytest
 from ts_eval.analysis import corpus_blocks, study
 from ts_eval.io.inputs import Inputs
 from ts_eval.models.context import Contributions
-from ts_eval.ranking.blocks import NotInBlocks
+from ts_eval.ranking.layout import NotInBlocks
 
 MODELS = list(study.ANALYSIS_MODELS) + ["ts-kappa-micro", "constrained-f1-micro", "weighted-f1"]
 EARLY, LATE = ["PER", "LOC"], ["DATE", "ORG", "PER", "LOC"]      # DATE, met late, sorts first

@@ -27,7 +27,7 @@ from ..core.sequences import from_sequences
 from ..errors import InputError, OptionError
 from ..models.context import Contributions, CorpusData, SystemData
 from ..models.registry import Model, ModelSpec, get_model, resolve_models
-from ..ranking.blocks import NotInBlocks, label_width, placed, relabelled
+from ..ranking.layout import NotInBlocks, label_width, placed, relabelled
 from ..ranking.rows import RowTable, integral
 from ..ranking.statistics import TIE_DECIMALS, average_ranks, correlation_matrices
 from ..ranking.study import check_options
@@ -70,7 +70,7 @@ class Statistics:
     number); per span its sentence (4 bytes); per entry its span's number within its side (int16/int32), its
     side and column as one number (int16/int32: the labels as met) and its weight (int8 while a small whole
     number).  A label met in a later block widens the rows kept so far (once, a copy:
-    :func:`~ts_eval.ranking.blocks.relabelled`); the entries' columns and the spans' numbers over all sides
+    :func:`~ts_eval.ranking.layout.relabelled`); the entries' columns and the spans' numbers over all sides
     (gold's first, then each system's) are made once, in :meth:`finish`.
 
     A block is cut further into blocks of :data:`~ts_eval.analysis.corpus_blocks.BLOCK_TOKENS` tokens when
@@ -79,7 +79,7 @@ class Statistics:
     cuts a conlleval corpus where every side is outside).  The one road that needs the corpus as one block:
     span contributions that are fractions (a model's split giving weights that are not whole numbers), whose
     float sums depend on their order: a block with such weights cut further is counted again whole, and such
-    weights in a corpus given as more than one block raise :class:`~ts_eval.ranking.blocks.NotInBlocks` (the
+    weights in a corpus given as more than one block raise :class:`~ts_eval.ranking.layout.NotInBlocks` (the
     caller reads the corpus whole, one block, and counts that)."""
 
     def __init__(self, corpus: Optional[Corpus], names: List[str], models: List[Model]):
