@@ -15,7 +15,7 @@ import pytest
 from ts_eval.analysis import corpus_blocks, study
 from ts_eval.io.inputs import Inputs
 from ts_eval.models.context import Contributions
-from ts_eval.ranking.blocks import NotInBlocks
+from ts_eval.ranking.layout import NotInBlocks
 
 MODELS = list(study.ANALYSIS_MODELS) + ["ts-kappa-micro", "constrained-f1-micro", "weighted-f1"]
 EARLY, LATE = ["PER", "LOC"], ["DATE", "ORG", "PER", "LOC"]      # DATE, met late, sorts first
@@ -72,6 +72,8 @@ def _same(a: study.Statistics, b: study.Statistics) -> None:
     for name in ("entry_span", "entry_col", "entry_weight", "span_sentence", "span_offset"):
         x, y = getattr(a, name), getattr(b, name)
         assert x.dtype == y.dtype and x.tolist() == y.tolist(), name
+    for x in (a.entry_span, a.entry_col):     # in the fewest bytes that hold them
+        assert study._compact(x.astype(np.int64)).dtype == x.dtype
     assert a.undefined_for_spans == b.undefined_for_spans and a.used.tolist() == b.used.tolist()
     assert all(x.tolist() == y.tolist() for x, y in zip(a.groups, b.groups))
 
@@ -200,3 +202,8 @@ def test_entries_are_kept_per_side_and_numbered_over_all_sides_at_the_end(tmp_pa
         side = st.span_sentence[off[i]:off[i + 1]]
         assert np.all(np.diff(side) >= 0) and (not len(side) or side[-1] < st.S)
     assert np.all(np.diff(st.span_sentence[st.entry_span.astype(np.int64)]) >= 0)     # by sentence
+
+
+def test_the_entries_numbers_take_the_fewest_bytes_that_hold_them():
+    assert [study._fitting(t) for t in (0, 2 ** 15 - 1, 2 ** 15, 2 ** 31 - 1, 2 ** 31)] == [
+        np.int16, np.int16, np.int32, np.int32, np.int64]

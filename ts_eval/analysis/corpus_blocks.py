@@ -1,4 +1,5 @@
-"""A corpus read whole, cut into blocks of whole sentences for ``analyze``'s statistics.
+"""A corpus (a block the reader gives, or a corpus given whole), cut into blocks of whole sentences for
+``analyze``'s statistics (:class:`ts_eval.analysis.study.Statistics` cuts each block it is given).
 
 The models' per-sentence statistics and span contributions (:mod:`ts_eval.models`) are counted a
 block of sentences at a time, so that no model's intermediate tables (the matcher's pairs, the
@@ -8,9 +9,10 @@ the same sentences as the reader's blocks would give (``rank`` counts the same s
 
 A corpus is cut only where every statistic is a sum over sentences that a block reproduces: no side
 carries conlleval.pl's chunk events (under the ``conlleval`` scheme its "correct chunk" state may run
-on across a sentence break; the reader cuts only where every side is outside, which a corpus read whole
-no longer shows), no side has spans on no token or generated strings, no model needs more than spans,
-and no span crosses a sentence break.  Otherwise the corpus is one block (:func:`sentence_blocks`).
+on across a sentence break; the reader cuts only where every side is outside, which a corpus once read
+no longer shows: the reader's blocks are counted each as it is), no side has spans on no token or generated
+strings, no model needs more than spans, and no span crosses a sentence break.  Otherwise the corpus is one
+block (:func:`sentence_blocks`).
 """
 from __future__ import annotations
 

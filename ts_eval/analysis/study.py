@@ -28,7 +28,7 @@ from ..errors import InputError, OptionError
 from ..models.context import Contributions, CorpusData, SystemData
 from ..models.registry import Model, ModelSpec, get_model, resolve_models
 from ..models.tally import CorpusTally
-from ..ranking.blocks import NotInBlocks, label_width, placed, relabelled
+from ..ranking.layout import NotInBlocks, label_width, placed, relabelled
 from ..ranking.rows import RowTable, integral
 from ..ranking.statistics import TIE_DECIMALS, average_ranks, correlation_matrices
 from ..ranking.study import check_options
@@ -73,7 +73,7 @@ class Statistics:
     number); per span its sentence (4 bytes); per entry its span's number within its side (int16/int32), its
     side and column as one number (int16/int32: the labels as met) and its weight (int8 while a small whole
     number).  A label met in a later block widens the rows kept so far (once, a copy:
-    :func:`~ts_eval.ranking.blocks.relabelled`); the entries' columns and the spans' numbers over all sides
+    :func:`~ts_eval.ranking.layout.relabelled`); the entries' columns and the spans' numbers over all sides
     (gold's first, then each system's) are made once, in :meth:`finish`.
 
     A block is cut further into blocks of :data:`~ts_eval.analysis.corpus_blocks.BLOCK_TOKENS` tokens when
@@ -82,7 +82,7 @@ class Statistics:
     cuts a conlleval corpus where every side is outside).  The one road that needs the corpus as one block:
     span contributions that are fractions (a model's split giving weights that are not whole numbers), whose
     float sums depend on their order: a block with such weights cut further is counted again whole, and such
-    weights in a corpus given as more than one block raise :class:`~ts_eval.ranking.blocks.NotInBlocks` (the
+    weights in a corpus given as more than one block raise :class:`~ts_eval.ranking.layout.NotInBlocks` (the
     caller reads the corpus whole, one block, and counts that)."""
 
     def __init__(self, corpus: Optional[Corpus], names: List[str], models: List[Model]):
@@ -217,7 +217,7 @@ class Statistics:
         the labels in the order met; those among the sorted labels)."""
         cols = self._per_label[fam]
         col = np.asarray(col, np.int64)
-        if cols is None or cols[1] == 0 or not len(where):
+        if cols is None or cols[1] == 0 or np.array_equal(where, np.arange(len(where))):
             return col
         fixed, per = cols
         label = np.maximum(col - fixed, 0)
@@ -227,12 +227,14 @@ class Statistics:
                        entries: Tuple[List[np.ndarray], List[np.ndarray], List[np.ndarray], List[np.ndarray]]
                        ) -> None:
         """Add system i's span contributions in ``part`` under every family that splits by span to ``entries``
-        (span within its side, code: column, family, system and side as one number; weight; sentence)."""
+        (span within its side; code: column under the labels as met, family, system and side as one number,
+        ``(column * families * systems + family * systems + system) * 2 + side``; weight; sentence)."""
         name, n = self.names[i], len(self.names)
         corpus = part.corpus
-        gold_first = self._sides[0] + part.first_span[None]
-        system_first = self._sides[i + 1] + part.first_span[name]
-        sentence = (corpus.sentence_of(corpus.gold.start), corpus.sentence_of(corpus.systems[name].start))
+        firsts = np.array([self._sides[0] + part.first_span[None], self._sides[i + 1] + part.first_span[name]])
+        sentence = np.concatenate([corpus.sentence_of(corpus.gold.start),
+                                   corpus.sentence_of(corpus.systems[name].start)])
+        sides = np.array([0, len(corpus.gold)])
         first = self.S == 0 and part.first_sentence == 0
         for f, (fam, k) in enumerate(widths.items()):
             spec = self.specs[fam]
@@ -244,14 +246,11 @@ class Statistics:
                 raise ValueError(f"the span split of {fam!r} has {c.k} columns, its statistics {k}")
             if first:
                 self._whole.append((i, fam, self._relabel(fam, np.array(c.whole, np.int64), seen)))
-            gold = c.side == 0
-            entries[0].append(_compact(np.where(gold, c.span + gold_first, c.span + system_first)))
-            code = (self._relabel(fam, c.col, seen) * (len(widths) * n) + f * n + i) * 2 + ~gold
-            entries[1].append(_compact(code))
+            entries[0].append(_small_numbers(c.span + firsts[c.side]))
+            entries[1].append(_small_numbers(self._relabel(fam, c.col, seen) * (2 * len(widths) * n)
+                                             + (2 * (f * n + i)) + c.side))
             entries[2].append(_compact(c.weight))
-            at = np.empty(len(c.span), np.int64)
-            at[gold], at[~gold] = sentence[0][c.span[gold]], sentence[1][c.span[~gold]]
-            entries[3].append(at)
+            entries[3].append(sentence[c.span + sides[c.side]])
 
     def finish(self) -> Statistics:
         """The statistics of every block added: :attr:`table`, :attr:`ids`, the entries, the spans' sentences and
@@ -286,31 +285,54 @@ class Statistics:
     def _final_entries(self) -> None:
         """:attr:`entry_span` (a span's number over all sides: gold's spans first, then each system's),
         :attr:`entry_col` (the columns of the sorted labels) and :attr:`entry_weight`, from the entries kept,
-        a part at a time."""
+        a part at a time into the arrays of the end (in the fewest bytes that hold every value, as
+        :func:`_compact` would give them)."""
         n, fams = len(self.names), list(self.cols)
+        codes = 2 * len(fams) * n       # code % codes: family, system and side; code // codes: the column
         rank = self._sorted()
-        spans: List[np.ndarray] = []
-        cols: List[np.ndarray] = []
+        same = np.array_equal(rank, np.arange(len(rank)))     # (the labels met in sorted order)
+        base = np.zeros(codes, np.int64)        # per code % codes: its system's first column, its side's first span
+        first_span = np.zeros(codes, np.int64)
+        fixed, per = np.full(codes, 1 << 62, np.int64), np.ones(codes, np.int64)
+        for f, fam in enumerate(fams):
+            for i in range(n):
+                at = 2 * (f * n + i)
+                base[at:at + 2] = self.cols[fam][0] + i * self.cols[fam][1]
+                first_span[at + 1] = self.span_offset[i + 1]
+                cols = self._per_label[fam]
+                if cols is not None and cols[1] and len(rank):
+                    fixed[at:at + 2], per[at:at + 2] = cols
+        parts, self._entries = self._entries, []
+
+        def columns(code: np.ndarray) -> np.ndarray:
+            key, c = code % codes, code // codes
+            if not same:
+                c = c.astype(np.int64)
+                label = np.maximum(c - fixed[key], 0)
+                c = np.where(c < fixed[key], c, fixed[key] + rank[np.minimum(label // per[key], len(rank) - 1)]
+                             * per[key] + label % per[key])
+            out: np.ndarray = base[key] + c
+            return out
+
+        span_top = 0        # (looked for until a number does not fit 2 bytes: the first system's entries do)
+        for sp, code, _ in parts if self.span_offset[-1] > 2 ** 15 else []:
+            span_top = max(span_top, int((sp + first_span[code % codes]).max(initial=0)))
+            if span_top >= 2 ** 15:
+                break
+        col_top = max((int(columns(code).max()) for _, code, _ in parts if len(code)), default=0) \
+            if self.table.shape[1] > 2 ** 15 else 0       # (else every column fits 2 bytes)
+        total = sum(len(sp) for sp, _, _ in parts)
+        self.entry_span, self.entry_col = np.empty(total, _fitting(span_top)), np.empty(total, _fitting(col_top))
         weights: List[np.ndarray] = []
-        self._entries.reverse()
-        while self._entries:
-            sp, code, we = self._entries.pop()
-            code = code.astype(np.int64)
-            seg, c = (code >> 1) % (len(fams) * n), (code >> 1) // (len(fams) * n)
-            system = seg % n
-            spans.append(_compact(sp + self.span_offset[np.where(code & 1, system + 1, 0)]))
-            col = np.empty(len(code), np.int64)
-            for f, fam in enumerate(fams):
-                at = np.flatnonzero(seg // n == f)
-                first, k = self.cols[fam]
-                col[at] = first + system[at] * k + self._relabel(fam, c[at], rank)
-            cols.append(_compact(col))
+        at = 0
+        parts.reverse()
+        while parts:
+            sp, code, we = parts.pop()
+            self.entry_span[at:at + len(sp)] = sp + first_span[code % codes]
+            self.entry_col[at:at + len(sp)] = columns(code)
+            at += len(sp)
             weights.append(we)
-            del sp, code, we, seg, c, system, col
-        self.entry_span = _compact(concatenated(spans, np.zeros(0, np.int64)))
-        del spans
-        self.entry_col = _compact(concatenated(cols, np.zeros(0, np.int64)))
-        del cols
+            del sp, code, we
         self.entry_weight = _compact(concatenated(weights, np.zeros(0)))
 
     def _from_splits(self, cd: CorpusData, name: str) -> None:
@@ -536,6 +558,16 @@ def _small(rows: np.ndarray) -> np.ndarray:
     small = rows.astype(np.int32)
     ok = np.array_equal(small, rows) and (not small.size or -2 ** 24 < int(small.min()) <= int(small.max()) < 2 ** 24)
     return small if ok else rows
+
+
+def _fitting(top: int) -> Any:
+    """The smallest of int16, int32 and int64 that holds the numbers 0 to ``top``."""
+    return np.int16 if top < 2 ** 15 else np.int32 if top < 2 ** 31 else np.int64
+
+
+def _small_numbers(values: np.ndarray) -> np.ndarray:
+    """Numbers from 0 (span numbers, codes) in the fewest bytes of int16, int32 and int64 that hold them."""
+    return values.astype(_fitting(int(values.max(initial=0))))
 
 
 def _narrow(key: np.ndarray) -> np.ndarray:
