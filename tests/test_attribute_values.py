@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 
 from ts_eval.analysis import attributes as at
+from ts_eval.analysis import corpus_blocks
 from ts_eval.analysis.attribute_values import AttributeValues, code_type, values_of_corpus
 from ts_eval.analysis.buckets import equal_frequency, parse_bucket_spec
 from ts_eval.analysis.study_inputs import chosen_attributes
@@ -85,7 +86,7 @@ def _same(a: List[Tuple[Any, ...]], b: List[Tuple[Any, ...]], attrs: List[at.Att
 @pytest.mark.parametrize("seed", range(4))
 @pytest.mark.parametrize("documents", [False, True])
 @pytest.mark.parametrize("extra", ["none", "train", "vocab"])
-def test_every_attribute_read_in_blocks_is_the_attribute_read_whole(tmp_path, seed, documents, extra):
+def test_every_attribute_read_in_blocks_is_the_attribute_read_whole(tmp_path, monkeypatch, seed, documents, extra):
     """Blocks of one sentence (one document), of a few hundred bytes and the corpus whole, fed to the
     accumulator, and the corpus read whole cut into blocks of sentences (``analyze_corpus``'s road), all give
     the same buckets and bucket of every span and sentence, for every built-in attribute (with training data,
@@ -115,8 +116,10 @@ def test_every_attribute_read_in_blocks_is_the_attribute_read_whole(tmp_path, se
             assert {b.n_sentences for b in blocks} == {1}
         assert blocks[0].labels != corpus.labels        # AAA comes in the last block only
         _same(_fed(blocks, attrs, spec, span_sentence), reference, attrs)
-    cut = values_of_corpus(corpus, attrs, names, spec)
-    _same([cut.assigned(k, span_sentence) for k in range(len(attrs))], reference, attrs)
+    for block_tokens in (1, 5, 1 << 17):       # the corpus read whole, cut (a document may go on into the next block)
+        monkeypatch.setattr(corpus_blocks, "BLOCK_TOKENS", block_tokens)
+        cut = values_of_corpus(corpus, attrs, names, spec)
+        _same([cut.assigned(k, span_sentence) for k in range(len(attrs))], reference, attrs)
 
 
 def _as_values_read_whole(corpus: Corpus, attrs: List[at.Attribute], got: List[Tuple[Any, ...]], k: int) -> None:
@@ -126,8 +129,9 @@ def _as_values_read_whole(corpus: Corpus, attrs: List[at.Attribute], got: List[T
     sides = [corpus.gold, *corpus.systems.values()]
     for attr, (bk, spans, sentences) in zip(attrs, got):
         if attr.level == at.SENTENCE:
-            every = attr.extra.get("every_sentence")
-            values = np.asarray(attr.values(corpus, text) if every is None else every)
+            values = np.asarray(attr.values(corpus, text))
+            if attr.name == "document":        # doc 1, doc 2, ...: the documents with a sentence, in order
+                values = np.array([f"doc {k + 1}" for k in np.unique(values, return_inverse=True)[1]], object)
             assert sentences is not None and sentences.tolist() == bk.assign(values).tolist(), attr.name
             gold = values[corpus.sentence_of(corpus.gold.start)]
         else:

@@ -453,14 +453,14 @@ def oov_density(vocabulary: FrozenSet[str], text: Text) -> np.ndarray:
     return per / np.maximum(np.diff(corpus.sent_offsets), 1)
 
 
-def document_names(corpus: Corpus) -> Optional[np.ndarray]:
-    """Per sentence the document it belongs to (``doc 1``, ``doc 2``, ...: the -DOCSTART- blocks in
-    order), or None when the gold input has no documents."""
-    if corpus.doc_offsets is None or len(corpus.doc_offsets) < 2:
-        return None
-    doc = np.searchsorted(np.asarray(corpus.doc_offsets), corpus.sent_offsets[:-1], side="right") - 1
-    used = np.unique(doc, return_inverse=True)[1].reshape(-1)    # documents without a sentence drop out
-    return np.array([f"doc {k + 1}" for k in used.tolist()], dtype=object)
+def document_numbers(corpus: Corpus, text: Optional[Text] = None) -> np.ndarray:
+    """Per sentence the number of its document in ``corpus`` (0 the first; -DOCSTART- blocks in order, a
+    document without a sentence counted too: :class:`~ts_eval.analysis.attribute_values.AttributeValues`
+    numbers the documents of every block and names them ``doc 1``, ``doc 2``, ... in order, those without a
+    sentence left out)."""
+    assert corpus.doc_offsets is not None
+    numbers: np.ndarray = np.searchsorted(np.asarray(corpus.doc_offsets), corpus.sent_offsets[:-1], side="right") - 1
+    return numbers
 
 
 def record_field(records: Sequence[Mapping[str, Any]], path: str, where: str) -> Tuple[np.ndarray, bool]:
@@ -566,9 +566,9 @@ def built_in(training: Optional[Training], vocabulary: Optional[FrozenSet[str]],
 
 
 def document_attribute(corpus: Corpus) -> Optional[Attribute]:
-    """The ``document`` slice (one bucket per document), or None when gold has no documents."""
-    docs = document_names(corpus)
-    if docs is None:
+    """The ``document`` slice (one bucket per document), or None when gold has no documents (``corpus``: the
+    input's first block will do)."""
+    if corpus.doc_offsets is None or len(corpus.doc_offsets) < 2:
         return None
     return Attribute("document", SENTENCE, CATEGORICAL, "the document (-DOCSTART- blocks, in order)",
-                     lambda c, t: docs, source="documents", extra={"every_sentence": docs})
+                     document_numbers, source="documents", extra={"documents": True})

@@ -726,8 +726,7 @@ def analyze_corpus(
     t0 = time.perf_counter()
     attrs, left_out = chosen_attributes(corpus, names, training, vocabulary, corpus.tokens is not None, spec, by,
                                         records, attributes)
-    values = values_of_corpus(corpus, attrs, names, spec)
-    timings["attributes"] = time.perf_counter() - t0
+    values, timings["attributes"] = values_of_corpus(corpus, attrs, names, spec), time.perf_counter() - t0
 
     rs = Resampling(corpus.n_sentences, bootstrap, seed, blockwise=st.ids is not None and st.whole_weights)
     options = {"confidence": confidence, "overall": overall, "totals": totals, "flip_pairs": flip_pairs,
