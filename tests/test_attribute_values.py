@@ -187,3 +187,12 @@ def test_the_codes_are_kept_in_the_fewest_bytes():
     assert values.tables[0].parts[0][0].dtype == np.uint8
     values.add(from_sequences([["O"]] * 400, {"s": [["O"]] * 400}, scheme="IOB2", policy="conlleval"))
     assert values.tables[0].parts[0][1].dtype == np.uint16 and len(values.tables[0].values) == 300
+
+
+def test_the_letter_classes_of_texts_read_from_their_bytes_are_those_of_each_text():
+    """ASCII texts are classed from their bytes all at once, the others one by one: the same classes."""
+    rng = random.Random(3)
+    texts = ["".join(rng.choice("aZ1 -éÉßxQ") for _ in range(rng.randint(1, 6))) for _ in range(3000)]
+    texts += ["Paris", "PARIS", "paris", "1999", "-", "McDonald", "aB", "Ab", "ÉCOLE", "é", "İstanbul"]
+    for sample in (texts, ["Ab"], ["1"], ["x\ny", "Ab"]):
+        assert at.letter_classes(at._Bytes(sample)).tolist() == [at._letter_class(t) for t in sample]

@@ -131,13 +131,12 @@ class Text:
         # each distinct token's length and letter class once, then spread to the tokens by its id
         self.tokens, self.token_id, self.distinct = token_texts(corpus)
         code = self.token_id
-        ids = self.distinct
         chars = self.tokens.distinct_bytes().chars()
         total = int(chars[code].sum(dtype=np.int64)) if len(code) else 0
         self.char_cum = np.zeros(len(code) + 1, np.int32 if total < 2 ** 31 else np.int64)
         np.cumsum(chars[code], out=self.char_cum[1:])
         #: each token's letter class (the counts of a class over a range are made when asked, :meth:`class_counts`)
-        self.letter_class = np.fromiter((_letter_class(t) for t in self.distinct), np.int8, len(ids))[code]
+        self.letter_class = letter_classes(self.tokens.distinct_bytes())[code]
         self._strings: Dict[int, str] = {}
         # (id(training), id(spans)) -> (training rows of the spans, the spans: kept, so that their id stays theirs)
         self.cache: Dict[Tuple[int, int], Tuple[Tuple[np.ndarray, np.ndarray], SpanSet]] = {}
@@ -310,6 +309,28 @@ def block_tokens(tokens: Callable[[int, int], List[str]], first: int, n: int) ->
     if getattr(tokens, "__name__", None) == "texts" and getattr(owner, "has_tokens", False):
         return _ColumnSlice(owner, first, n).texts
     return lambda i, j: tokens(i + first, j + first)
+
+
+def letter_classes(texts: _Bytes) -> np.ndarray:
+    """Each text's :func:`_letter_class` (int8): an ASCII text's read from its bytes, all at once; a text with
+    another character by :func:`_letter_class` itself."""
+    raw = texts.raw
+    n = len(texts.start)
+    if texts.lines or not n:
+        return np.fromiter((_letter_class(t) for t in texts.texts), np.int8, n)
+    owner = np.repeat(np.arange(n), texts.length + 1)                 # each byte's text (its line end too)
+    upper, lower = (raw >= 65) & (raw <= 90), (raw >= 97) & (raw <= 122)
+    letter = np.flatnonzero(upper | lower)
+    has_letter = np.zeros(n, bool)
+    first = np.full(n, len(raw) - 1, np.int64)                        # (a line end: not upper case)
+    texts_with, at_first = np.unique(owner[letter], return_index=True)
+    first[texts_with], has_letter[texts_with] = letter[at_first], True
+    has_lower = np.bincount(owner, weights=lower, minlength=n) > 0
+    out = np.where(~has_letter, Text.NONE, np.where(~upper[first], Text.LOWER,
+                                                     np.where(has_lower, Text.TITLE, Text.UPPER))).astype(np.int8)
+    other = np.flatnonzero(np.bincount(owner, weights=raw >= 0x80, minlength=n) > 0)   # not ASCII
+    out[other] = np.fromiter((_letter_class(texts.texts[k]) for k in other.tolist()), np.int8, len(other))
+    return out
 
 
 def _letter_class(token: str) -> int:
