@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 
 from ts_eval.analysis import attributes as at
+from ts_eval.analysis import corpus_blocks
 from ts_eval.analysis.attribute_values import AttributeValues, code_type, values_of_corpus
 from ts_eval.analysis.buckets import equal_frequency, parse_bucket_spec
 from ts_eval.analysis.study_inputs import chosen_attributes
@@ -85,7 +86,7 @@ def _same(a: List[Tuple[Any, ...]], b: List[Tuple[Any, ...]], attrs: List[at.Att
 @pytest.mark.parametrize("seed", range(4))
 @pytest.mark.parametrize("documents", [False, True])
 @pytest.mark.parametrize("extra", ["none", "train", "vocab"])
-def test_every_attribute_read_in_blocks_is_the_attribute_read_whole(tmp_path, seed, documents, extra):
+def test_every_attribute_read_in_blocks_is_the_attribute_read_whole(tmp_path, monkeypatch, seed, documents, extra):
     """Blocks of one sentence (one document), of a few hundred bytes and the corpus whole, fed to the
     accumulator, and the corpus read whole cut into blocks of sentences (``analyze_corpus``'s road), all give
     the same buckets and bucket of every span and sentence, for every built-in attribute (with training data,
@@ -115,8 +116,10 @@ def test_every_attribute_read_in_blocks_is_the_attribute_read_whole(tmp_path, se
             assert {b.n_sentences for b in blocks} == {1}
         assert blocks[0].labels != corpus.labels        # AAA comes in the last block only
         _same(_fed(blocks, attrs, spec, span_sentence), reference, attrs)
-    cut = values_of_corpus(corpus, attrs, names, spec)
-    _same([cut.assigned(k, span_sentence) for k in range(len(attrs))], reference, attrs)
+    for block_tokens in (1, 5, 1 << 17):       # the corpus read whole, cut (a document may go on into the next block)
+        monkeypatch.setattr(corpus_blocks, "BLOCK_TOKENS", block_tokens)
+        cut = values_of_corpus(corpus, attrs, names, spec)
+        _same([cut.assigned(k, span_sentence) for k in range(len(attrs))], reference, attrs)
 
 
 def _as_values_read_whole(corpus: Corpus, attrs: List[at.Attribute], got: List[Tuple[Any, ...]], k: int) -> None:
@@ -126,8 +129,9 @@ def _as_values_read_whole(corpus: Corpus, attrs: List[at.Attribute], got: List[T
     sides = [corpus.gold, *corpus.systems.values()]
     for attr, (bk, spans, sentences) in zip(attrs, got):
         if attr.level == at.SENTENCE:
-            every = attr.extra.get("every_sentence")
-            values = np.asarray(attr.values(corpus, text) if every is None else every)
+            values = np.asarray(attr.values(corpus, text))
+            if attr.name == "document":        # doc 1, doc 2, ...: the documents with a sentence, in order
+                values = np.array([f"doc {k + 1}" for k in np.unique(values, return_inverse=True)[1]], object)
             assert sentences is not None and sentences.tolist() == bk.assign(values).tolist(), attr.name
             gold = values[corpus.sentence_of(corpus.gold.start)]
         else:
@@ -183,3 +187,12 @@ def test_the_codes_are_kept_in_the_fewest_bytes():
     assert values.tables[0].parts[0][0].dtype == np.uint8
     values.add(from_sequences([["O"]] * 400, {"s": [["O"]] * 400}, scheme="IOB2", policy="conlleval"))
     assert values.tables[0].parts[0][1].dtype == np.uint16 and len(values.tables[0].values) == 300
+
+
+def test_the_letter_classes_of_texts_read_from_their_bytes_are_those_of_each_text():
+    """ASCII texts are classed from their bytes all at once, the others one by one: the same classes."""
+    rng = random.Random(3)
+    texts = ["".join(rng.choice("aZ1 -éÉßxQ") for _ in range(rng.randint(1, 6))) for _ in range(3000)]
+    texts += ["Paris", "PARIS", "paris", "1999", "-", "McDonald", "aB", "Ab", "ÉCOLE", "é", "İstanbul"]
+    for sample in (texts, ["Ab"], ["1"], ["x\ny", "Ab"]):
+        assert at.letter_classes(at._Bytes(sample)).tolist() == [at._letter_class(t) for t in sample]

@@ -14,10 +14,13 @@ counts per value are all the rule reads (:func:`ts_eval.analysis.buckets.numeric
 and every sentence's bucket is its value's.  The spans are numbered as ``analyze``'s statistics number
 them: gold's in corpus order, then each system's.
 
+The ``document`` slice numbers each block's documents on from the last block's (a block that does not open
+with a -DOCSTART- goes on with the last document) and names them ``doc 1``, ``doc 2``, ... at the end.
+
 Read whole, up front: InterpretEval's attributes (their buckets are given, ``extra["assigned"]``: its rules
-read the whole corpus's tag sequences against the training tables), the ``document`` slice and record fields
-(their values are known for every sentence before the blocks, ``extra["every_sentence"]``, and are cut to
-each block here).
+read the whole corpus's tag sequences against the training tables) and record fields (their values are
+known for every sentence before the blocks, read again from gold's JSON Lines records and checked against
+the corpus's sentences, ``extra["every_sentence"]``; they are cut to each block here).
 """
 from __future__ import annotations
 
@@ -26,7 +29,7 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple
 import numpy as np
 
 from ..core.corpus import Corpus
-from .attributes import CATEGORICAL, SENTENCE, Attribute, Text
+from .attributes import CATEGORICAL, SENTENCE, Attribute, Text, document_numbers
 from .buckets import FEW_VALUES, Buckets, categorical_buckets, numeric_buckets
 from .corpus_blocks import blocks_of
 
@@ -98,6 +101,7 @@ class AttributeValues:
         self.tables = [_Table(a.kind != CATEGORICAL, 1 if a.level == SENTENCE else 1 + len(self.names))
                        for a in self.attrs]
         self.sentences = 0
+        self.documents = 0      # the documents numbered so far (a block may go on with the last one)
         self.reads_text = any(a.reads_text for a in self.attrs if a.extra.get("assigned") is None)
 
     def add(self, block: Corpus) -> None:
@@ -115,7 +119,7 @@ class AttributeValues:
                 continue
             every = attr.extra.get("every_sentence")
             values = every[self.sentences:self.sentences + block.n_sentences] if every is not None \
-                else attr.values(block, t)
+                else self._documents(block) if attr.extra.get("documents") else attr.values(block, t)
             codes = table.codes(values)
             table.parts[0].append(codes)
             if gold_sentence is None:
@@ -124,6 +128,22 @@ class AttributeValues:
             gold[:len(table.gold)] += table.gold
             table.gold = gold
         self.sentences += block.n_sentences
+        self.documents += self._documents_added(block)
+
+    def _documents(self, block: Corpus) -> np.ndarray:
+        """Per sentence of ``block`` the number of its document in the corpus (the block's first goes on with
+        the last block's unless a -DOCSTART- opens it)."""
+        if block.doc_offsets is None:           # no -DOCSTART- in the block: the last document goes on
+            return np.full(block.n_sentences, max(self.documents - 1, 0), np.int64)
+        goes_on = not block.opens_document and self.documents > 0
+        return document_numbers(block) + self.documents - goes_on
+
+    def _documents_added(self, block: Corpus) -> int:
+        if not any(a.extra.get("documents") for a in self.attrs):
+            return 0
+        if block.doc_offsets is None:
+            return 0 if self.documents else 1
+        return len(block.doc_offsets) - 1 - (not block.opens_document and self.documents > 0)
 
     def assigned(self, k: int, span_sentence: np.ndarray) -> Assigned:
         """The buckets of attribute ``k`` and the bucket of every span (gold's, then each system's, in corpus
@@ -143,6 +163,9 @@ class AttributeValues:
             gold = table.counts(codes[0])
             others = sum((table.counts(c) for c in codes[1:]), np.zeros(len(table.values), np.int64))
         if attr.kind == CATEGORICAL:
+            if attr.extra.get("documents"):       # doc 1, doc 2, ...: the documents that have a sentence, in order
+                rank = np.argsort(np.argsort(np.asarray(table.values, np.int64), kind="stable"), kind="stable")
+                table.values = [f"doc {r + 1}" for r in rank.tolist()]
             values = np.empty(len(table.values), object)
             values[:] = table.values
             bk = categorical_buckets(attr, table.values)
@@ -164,3 +187,4 @@ def values_of_corpus(corpus: Corpus, attrs: Sequence[Attribute], names: Sequence
     for block in blocks_of(corpus, names):
         values.add(block)
     return values
+

@@ -131,13 +131,12 @@ class Text:
         # each distinct token's length and letter class once, then spread to the tokens by its id
         self.tokens, self.token_id, self.distinct = token_texts(corpus)
         code = self.token_id
-        ids = self.distinct
         chars = self.tokens.distinct_bytes().chars()
         total = int(chars[code].sum(dtype=np.int64)) if len(code) else 0
         self.char_cum = np.zeros(len(code) + 1, np.int32 if total < 2 ** 31 else np.int64)
         np.cumsum(chars[code], out=self.char_cum[1:])
         #: each token's letter class (the counts of a class over a range are made when asked, :meth:`class_counts`)
-        self.letter_class = np.fromiter((_letter_class(t) for t in self.distinct), np.int8, len(ids))[code]
+        self.letter_class = letter_classes(self.tokens.distinct_bytes())[code]
         self._strings: Dict[int, str] = {}
         # (id(training), id(spans)) -> (training rows of the spans, the spans: kept, so that their id stays theirs)
         self.cache: Dict[Tuple[int, int], Tuple[Tuple[np.ndarray, np.ndarray], SpanSet]] = {}
@@ -286,6 +285,28 @@ def token_texts(corpus: Corpus) -> Tuple[Tokens, np.ndarray, List[str]]:
     return got
 
 
+def letter_classes(texts: _Bytes) -> np.ndarray:
+    """Each text's :func:`_letter_class` (int8): an ASCII text's read from its bytes, all at once; a text with
+    another character by :func:`_letter_class` itself."""
+    raw = texts.raw
+    n = len(texts.start)
+    if texts.lines or not n:
+        return np.fromiter((_letter_class(t) for t in texts.texts), np.int8, n)
+    owner = np.repeat(np.arange(n), texts.length + 1)                 # each byte's text (its line end too)
+    upper, lower = (raw >= 65) & (raw <= 90), (raw >= 97) & (raw <= 122)
+    letter = np.flatnonzero(upper | lower)
+    has_letter = np.zeros(n, bool)
+    first = np.full(n, len(raw) - 1, np.int64)                        # (a line end: not upper case)
+    texts_with, at_first = np.unique(owner[letter], return_index=True)
+    first[texts_with], has_letter[texts_with] = letter[at_first], True
+    has_lower = np.bincount(owner, weights=lower, minlength=n) > 0
+    out = np.where(~has_letter, Text.NONE, np.where(~upper[first], Text.LOWER,
+                                                     np.where(has_lower, Text.TITLE, Text.UPPER))).astype(np.int8)
+    other = np.flatnonzero(np.bincount(owner, weights=raw >= 0x80, minlength=n) > 0)   # not ASCII
+    out[other] = np.fromiter((_letter_class(texts.texts[k]) for k in other.tolist()), np.int8, len(other))
+    return out
+
+
 def _letter_class(token: str) -> int:
     """LOWER (first letter lower case), TITLE (first letter upper case, another letter lower case),
     UPPER (every letter upper case), NONE (no letter)."""
@@ -427,14 +448,14 @@ def oov_density(vocabulary: FrozenSet[str], text: Text) -> np.ndarray:
     return per / np.maximum(np.diff(corpus.sent_offsets), 1)
 
 
-def document_names(corpus: Corpus) -> Optional[np.ndarray]:
-    """Per sentence the document it belongs to (``doc 1``, ``doc 2``, ...: the -DOCSTART- blocks in
-    order), or None when the gold input has no documents."""
-    if corpus.doc_offsets is None or len(corpus.doc_offsets) < 2:
-        return None
-    doc = np.searchsorted(np.asarray(corpus.doc_offsets), corpus.sent_offsets[:-1], side="right") - 1
-    used = np.unique(doc, return_inverse=True)[1].reshape(-1)    # documents without a sentence drop out
-    return np.array([f"doc {k + 1}" for k in used.tolist()], dtype=object)
+def document_numbers(corpus: Corpus, text: Optional[Text] = None) -> np.ndarray:
+    """Per sentence the number of its document in ``corpus`` (0 the first; -DOCSTART- blocks in order, a
+    document without a sentence counted too: :class:`~ts_eval.analysis.attribute_values.AttributeValues`
+    numbers the documents of every block and names them ``doc 1``, ``doc 2``, ... in order, those without a
+    sentence left out)."""
+    assert corpus.doc_offsets is not None
+    numbers: np.ndarray = np.searchsorted(np.asarray(corpus.doc_offsets), corpus.sent_offsets[:-1], side="right") - 1
+    return numbers
 
 
 def record_field(records: Sequence[Mapping[str, Any]], path: str, where: str) -> Tuple[np.ndarray, bool]:
@@ -540,9 +561,9 @@ def built_in(training: Optional[Training], vocabulary: Optional[FrozenSet[str]],
 
 
 def document_attribute(corpus: Corpus) -> Optional[Attribute]:
-    """The ``document`` slice (one bucket per document), or None when gold has no documents."""
-    docs = document_names(corpus)
-    if docs is None:
+    """The ``document`` slice (one bucket per document), or None when gold has no documents (``corpus``: the
+    input's first block will do)."""
+    if corpus.doc_offsets is None or len(corpus.doc_offsets) < 2:
         return None
     return Attribute("document", SENTENCE, CATEGORICAL, "the document (-DOCSTART- blocks, in order)",
-                     lambda c, t: docs, source="documents", extra={"every_sentence": docs})
+                     document_numbers, source="documents", extra={"documents": True})

@@ -85,9 +85,10 @@ def chosen_attributes(corpus: Corpus, names: List[str], training: Any, vocabular
     """The attributes analysed (built in or InterpretEval's, slices ``by``, those ``attributes`` names) and
     what is left out, with why (``text``: the input has token texts).
 
-    The built-in attributes read nothing of ``corpus``: any block of the input will do (their values are read
-    a block at a time, :class:`~ts_eval.analysis.attribute_values.AttributeValues`).  InterpretEval's
-    attributes, the ``document`` slice and record fields read the whole corpus (``corpus`` must be it)."""
+    The built-in attributes read nothing of ``corpus`` and the ``document`` slice only whether it has
+    documents: the input's first block will do (their values are read a block at a time,
+    :class:`~ts_eval.analysis.attribute_values.AttributeValues`).  InterpretEval's attributes and record
+    fields read the whole corpus (``corpus`` must be it: the tags of every sentence; one record per sentence)."""
     if spec["interpreteval"]:
         from .interpreteval import interpreteval_attributes
 
