@@ -19,7 +19,10 @@ A system's own numbers depend only on gold and that system; nothing depends on t
 the systems are given.  Everything is read from the shared matcher's pairs and Ortmann's
 outcomes, vectorised over a block of sentences at a time (:class:`.errors_blocks.ErrorCounts`: the
 pairs, events and strings of one block exist at once; :func:`error_result` then makes the examples of
-the listed errors and suspects); 28 systems of CoNLL-2003's test set take well under a second
+the listed errors and suspects from what it kept, :mod:`.errors_kept`).  A caller that reads the corpus in
+blocks (each a corpus of its own, as a reader gives them) calls :func:`error_counts`, then
+``counts.add(block)`` for each block in order, then :func:`error_result`; :func:`error_analysis` does that
+with the blocks of a corpus read whole.  28 systems of CoNLL-2003's test set take well under a second
 (``scripts/gold_suspects_conll2003.py`` measures it).
 """
 from __future__ import annotations
@@ -48,7 +51,7 @@ from .errors_suspects import (
     rank_suspects,
     unannotated_inconsistencies,
 )
-from .errors_text import Texts, block_tokens, example, focus, gold_where, side_where
+from .errors_text import Shifted, Texts, example, focus, gold_where, side_where
 from .gold_suspects import WINDOW
 
 
@@ -166,8 +169,7 @@ def error_analysis(corpus: Corpus, *, systems: Optional[Sequence[str]] = None, t
     for block in sentence_blocks(corpus, counts.names, can_cut(corpus, counts.names, [""])):
         b = block.corpus
         t0 = int(corpus.sent_offsets[block.first_sentence])
-        counts.add(b, tokens=None if whole is None or b.tokens is None else
-                   whole if b is corpus else block_tokens(whole, t0, t0 + b.n_tokens))
+        counts.add(b, tokens=None if whole is None or b.tokens is None else Shifted(whole, t0, b.n_tokens))
     return error_result(counts)
 
 

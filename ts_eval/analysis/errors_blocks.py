@@ -19,7 +19,7 @@ exist for one block only.  What is kept between blocks:
 - per document its sentences, tokens, gold spans, first line and every system's exact-match and TS
   statistics (summed over its sentences; a document that runs on into the next block adds up);
 - the words, sentences, spans and lines the examples and the inconsistency finders read at the end, in the fewest
-  bytes (:class:`ts_eval.analysis.errors_kept.Kept`: 4 bytes a token, 8 a sentence, 18 a span, 16 a run of lines).
+  bytes (:class:`ts_eval.analysis.errors_kept.Kept`: 4 bytes a token, 4 a sentence, 10 a span, 8 a run of lines).
 
 :func:`ts_eval.analysis.errors.error_result` then builds the examples of the kept groups and suspects (a window of
 their sentence: ``top`` per list, not one per group) and the inconsistent gold strings from what is kept.  Fed
@@ -30,7 +30,7 @@ their place among the sorted labels.
 """
 from __future__ import annotations
 
-from typing import Any, Dict, List, Optional, Sequence, Tuple
+from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
@@ -46,7 +46,7 @@ from .errors_kept import Kept
 from .errors_lists import error_events, group, type_counts
 from .errors_match import MATCHINGS, Confusion, best_counterparts, confusion
 from .errors_suspects import _Found, system_suspects
-from .errors_text import range_strings
+from .errors_text import Shifted, range_strings
 
 #: a group's key: fair outcome code, gold label id, gold string, system label id, system string (-1 / None: no span)
 GroupKey = Tuple[int, int, Optional[str], int, Optional[str]]
@@ -117,7 +117,7 @@ class ErrorCounts:
     # ------------------------------------------------------------------ per block
     def add(self, block: Corpus, *, first_sentence: Optional[int] = None, first_token: Optional[int] = None,
             first_span: Optional[Dict[Optional[str], int]] = None, documents: Any = None,
-            tokens: Optional[Tokens] = None) -> None:
+            tokens: Optional[Union[Tokens, Shifted]] = None) -> None:
         """Count ``block``, the next block of whole sentences (a corpus of its own: tokens, sentences and spans
         numbered from its first, its own sorted ``labels``, ``doc_offsets`` and token texts): where it starts in
         the whole corpus is what the blocks added before it hold (``first_sentence``, ``first_token``,

@@ -8,25 +8,28 @@ lists is known only at the end), so the words and spans are kept, in the fewest 
 - per token the number of its text among the distinct texts seen so far (int32: **4 bytes a token**; the distinct
   texts once each, numbered in the order they first occur, as :func:`ts_eval.analysis.attributes.token_texts`
   numbers them for a corpus read whole);
-- per sentence its first token (**8 bytes a sentence**);
-- per span of gold and of every analysed system its first and last token (int64) and its label (int16):
-  **18 bytes a span**;
+- per sentence its first token (**4 bytes a sentence**);
+- per span of gold and of every analysed system its first and last token and its label (int16):
+  **10 bytes a span**;
 - per side the runs of tokens whose file lines follow one another (a column file: a run a sentence), as where the
-  run starts and its line minus its token (**16 bytes a run**, none for a system whose lines are gold's).
+  run starts and its line minus its token (**8 bytes a run**, none for a system whose lines are gold's).
 
-So what is kept grows with the tokens (4 bytes each, plus the sentences, spans and runs: about 6-7 bytes a token
-for a CoNLL file with two systems), not with the texts (a token's text is kept once however often it occurs).
+(Token numbers and lines are int32 while they fit, else int64: twice the bytes.)  So what is kept grows with the
+tokens: 4 bytes each, plus the sentences, spans and runs, about 8 bytes a token in all for a CoNLL file with two
+systems (1M tokens: 4 the texts' numbers, 3 the 0.3 spans a token, 0.5 the line runs, 0.3 the sentences), not
+with the texts (a token's text is kept once however often it occurs).
 That is the bound: the inconsistency finders need, for every string gold labels somewhere, its occurrences
 anywhere else, which no summary smaller than the token sequence gives exactly.
 """
 from __future__ import annotations
 
-from typing import Any, Dict, List, Optional, Sequence, Tuple
+from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
 from ..core.corpus import Corpus, SideInfo, SpanSet
 from .attributes import Tokens
+from .errors_text import Shifted
 
 #: a side's key: None for gold, else a system's name
 Side = Optional[str]
@@ -44,11 +47,17 @@ class Lines:
         return int(self.shift[k]) + int(token)
 
 
+def narrow(x: np.ndarray) -> np.ndarray:
+    """Whole numbers as int32 while they fit (4 bytes each), else int64."""
+    x = np.asarray(x, np.int64)
+    return x.astype(np.int32) if not len(x) or (int(x.min()) >= -2 ** 31 and int(x.max()) < 2 ** 31) else x
+
+
 def line_runs(lines: np.ndarray, t0: int) -> Tuple[np.ndarray, np.ndarray]:
     """The runs of a block's token lines (its tokens numbered from ``t0`` in the whole corpus)."""
     d = np.asarray(lines, np.int64) - np.arange(len(lines), dtype=np.int64)
     first = np.flatnonzero(np.concatenate(([True], d[1:] != d[:-1])))
-    return first + t0, d[first] - t0
+    return narrow(first + t0), narrow(d[first] - t0)
 
 
 class Kept:
@@ -65,6 +74,7 @@ class Kept:
         self.n_spans: Dict[Side, int] = {None: 0, **{n: 0 for n in self.names}}
         self._vocab: Dict[str, int] = {}
         self._codes: List[np.ndarray] = []
+        self._last: Optional[Tuple[List[str], np.ndarray]] = None       # the last block's distinct texts, numbered
         self.texts = False                      # whether the blocks have token texts
         self._spans: Dict[Side, List[Tuple[np.ndarray, np.ndarray, np.ndarray]]] = {s: [] for s in self.n_spans}
         self._runs: Dict[Side, List[Any]] = {s: [] for s in self.n_spans}     # a block's runs, None, or "gold"
@@ -79,25 +89,23 @@ class Kept:
                 self.labels.append(lab)
         return np.array([self._label_id[lab] for lab in labels], np.int64)
 
-    def add(self, block: Corpus, lut: np.ndarray, tokens: Optional[Tokens]) -> None:
+    def add(self, block: Corpus, lut: np.ndarray, tokens: Optional[Union[Tokens, Shifted]]) -> None:
         """Keep ``block``'s words, sentences, spans and lines (``lut``: its label ids -> :attr:`labels`'s;
         ``tokens``: its token texts, None: none)."""
         t0 = self.n_tokens
         self.scheme = block.scheme
-        self.offsets.append(np.asarray(block.sent_offsets[1:], np.int64) + t0)
+        self.offsets.append(narrow(np.asarray(block.sent_offsets[1:], np.int64) + t0))
         if tokens is not None:
             self.texts = True
-            vocab = self._vocab
-            of = np.fromiter((vocab.setdefault(t, len(vocab)) for t in tokens.distinct), np.int64,
-                             len(tokens.distinct))
-            self._codes.append(of.astype(np.int32)[np.asarray(tokens.token_id)])
+            self._codes.append(self._numbers(tokens.distinct)[np.asarray(tokens.token_id)])
         elif block.n_tokens:
             self._codes.append(np.zeros(block.n_tokens, np.int32))
         gold_runs = None
         sides = [(None, block.gold, block.gold_info)] + [(n, block.systems[n], block.system_info.get(n))
                                                          for n in self.names]
         for side, ss, info in sides:
-            self._spans[side].append((np.asarray(ss.start, np.int64) + t0, np.asarray(ss.last, np.int64) + t0,
+            self._spans[side].append((narrow(np.asarray(ss.start, np.int64) + t0),
+                                      narrow(np.asarray(ss.last, np.int64) + t0),
                                       lut[ss.label].astype(np.int16 if len(self.labels) < 2 ** 15 else np.int32)))
             self.n_spans[side] += len(ss)
             if info is None:
@@ -113,17 +121,31 @@ class Kept:
                 self._runs[side].append(runs)
         self.n_tokens += block.n_tokens
 
+    def _numbers(self, distinct: List[str]) -> np.ndarray:
+        """Per text of ``distinct`` (a block's distinct texts, in the order they first occur in it) its number among
+        the texts seen so far (new ones put last); the same list as the last block's (blocks seen from one corpus's
+        texts) is numbered once."""
+        last = self._last
+        if last is not None and last[0] is distinct and len(last[1]) == len(distinct):
+            return last[1]
+        vocab = self._vocab
+        of = np.fromiter((vocab.setdefault(t, len(vocab)) for t in distinct), np.int64, len(distinct))
+        out = of.astype(np.int32) if len(vocab) < 2 ** 31 else of
+        self._last = (distinct, out)
+        return out
+
     def _lines(self, side: Side) -> Optional[Lines]:
         parts = self._runs[side]
         if not parts or any(p is None for p in parts):
             return None
         gold = self._runs[None]
         runs = [gold[k] if p == "gold" else p for k, p in enumerate(parts)]
-        return Lines(np.concatenate([r[0] for r in runs]), np.concatenate([r[1] for r in runs]))
+        return Lines(np.concatenate([r[0] for r in runs]), np.concatenate([r[1] for r in runs]).astype(np.int64))
 
     def corpus(self) -> Tuple[Corpus, Optional[Tokens], np.ndarray]:
         """(the corpus of what is kept: sentences, the spans with the sorted labels' ids, token texts and lines;
-        its token texts (None: none); per label of :attr:`labels` its number among the sorted labels)."""
+        its token texts (None: none); per label of :attr:`labels` its number among the sorted labels).  The parts
+        kept a block at a time are joined in place (kept once, not twice)."""
         labels = sorted(self.labels)
         rank = {lab: k for k, lab in enumerate(labels)}
         to_sorted = np.array([rank[lab] for lab in self.labels], np.int64)
@@ -131,15 +153,19 @@ class Kept:
         for side, parts in self._spans.items():
             start, last, label = (np.concatenate([p[j] for p in parts]) if parts else np.zeros(0, np.int64)
                                   for j in range(3))
-            spans[side] = SpanSet(start, last, to_sorted[label.astype(np.int64)].astype(np.int32))
+            parts[:] = [(start, last, label)]
+            spans[side] = SpanSet(start.astype(np.int64), last.astype(np.int64),
+                                  to_sorted[label.astype(np.int64)].astype(np.int32))
         infos = {side: SideInfo(side or "gold", path=path, token_lines=self._lines(side))  # type: ignore[arg-type]
                  for side, path in self._info.items()}
         distinct = list(self._vocab)
         codes = np.concatenate(self._codes) if self._codes else np.zeros(0, np.int32)
+        self._codes, self.offsets = [codes], [np.concatenate(self.offsets)]
         tokens = Tokens(codes, distinct) if self.texts and self.n_tokens else None
         gold_info = infos.pop(None, SideInfo("gold"))
         gold = spans.pop(None)
-        corpus = Corpus(np.concatenate(self.offsets), labels, gold, {n: s for n, s in spans.items() if n is not None},
-                        gold_info, {n: i for n, i in infos.items() if n is not None}, scheme=self.scheme,
+        systems = {n: s for n, s in spans.items() if n is not None}
+        corpus = Corpus(self.offsets[0].astype(np.int64), labels, gold, systems, gold_info,
+                        {n: i for n, i in infos.items() if n is not None}, scheme=self.scheme,
                         tokens=None if tokens is None else (lambda a, b: tokens[a:b]))
         return corpus, tokens, to_sorted

@@ -7,7 +7,7 @@ texts (files read as tags only) every string is empty: :attr:`Texts.available` i
 """
 from __future__ import annotations
 
-from typing import Any, Dict, List, Optional, Sequence, Tuple
+from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
@@ -17,7 +17,7 @@ from ..core.corpus import Corpus, SpanSet
 from .attributes import Tokens, token_texts
 
 
-def range_strings(tokens: Optional[Sequence[str]], n_tokens: int, start: np.ndarray, last: np.ndarray,
+def range_strings(tokens: Optional[Union[Sequence[str], Shifted]], n_tokens: int, start: np.ndarray, last: np.ndarray,
                   lower: bool = False) -> Tuple[np.ndarray, List[str]]:
     """:meth:`Texts.strings` of spans over ``tokens`` (texts of ``n_tokens`` tokens, sliced ``tokens[a:b]``,
     the strings of many ranges at once with ``tokens.joined(a, b, lower)`` where it has it; None: no texts)."""
@@ -42,27 +42,20 @@ def range_strings(tokens: Optional[Sequence[str]], n_tokens: int, start: np.ndar
 
 class Shifted:
     """Token texts seen from a block: ``tokens[a:b]`` of the block is ``whole[a + first:b + first]`` (and so are
-    the ranges of :meth:`joined`)."""
+    the ranges of :meth:`joined`); ``token_id`` its ``n`` tokens' numbers among ``distinct``, the whole's texts
+    (what :class:`ts_eval.analysis.errors_kept.Kept` reads of a block's texts, as of a block's own
+    :class:`~ts_eval.analysis.attributes.Tokens`)."""
 
-    def __init__(self, whole: Tokens, first: int):
+    def __init__(self, whole: Tokens, first: int, n: Optional[int] = None):
         self.whole, self.first = whole, first
+        self.token_id = whole.token_id[first:None if n is None else first + n]
+        self.distinct = whole.distinct
 
     def __getitem__(self, cut: slice) -> Sequence[str]:
         return self.whole[cut.start + self.first:cut.stop + self.first]
 
     def joined(self, a: np.ndarray, b: np.ndarray, lower: bool = False) -> List[str]:
         return self.whole.joined(np.asarray(a) + self.first, np.asarray(b) + self.first, lower)
-
-
-def block_tokens(whole: Tokens, t0: int, t1: int) -> Tokens:
-    """The token texts of tokens ``t0``..``t1 - 1`` of ``whole`` as those of a corpus of their own (their distinct
-    texts numbered in the order they first occur there, as :func:`ts_eval.analysis.attributes.token_texts` would)."""
-    ids = np.asarray(whole.token_id[t0:t1])
-    u, first, inverse = np.unique(ids, return_index=True, return_inverse=True)
-    order = np.argsort(first, kind="stable")
-    renumber = np.empty(len(u), np.int32)
-    renumber[order] = np.arange(len(u), dtype=np.int32)
-    return Tokens(renumber[inverse.reshape(-1)], [whole.distinct[k] for k in u[order].tolist()])
 
 
 class Texts:
