@@ -128,7 +128,8 @@ def run(args: argparse.Namespace) -> int:
 
         with taken_from_directories(args.inputs if args.gold else [], args.glob), option_errors():
             inputs = _inputs(args)
-            if args.by or parse_bucket_spec(args.buckets)["interpreteval"]:     # (they read the corpus whole)
+            whole_read = set(args.by) - {"document"} or parse_bucket_spec(args.buckets)["interpreteval"]
+            if whole_read:      # record fields and InterpretEval's attributes read the corpus whole
                 result = analyze_corpus(inputs.corpus("analyze", 1), errors=errors, **options)
             else:                                               # else one pass over the blocks read
                 result = analyze_blocks(inputs.read("analyze", 1), errors=errors, **options)
