@@ -11,12 +11,12 @@ from __future__ import annotations
 
 from typing import Any, Dict, Iterator, List, Optional, Sequence, Tuple
 
-from ..core.corpus import Corpus, relabel
+from ..core.corpus import Corpus
 from ..errors import Hint, OptionError
 from ..io.annotators import read_annotators
+from ..io.api import read_pair
 from ..io.formats import detect as detect_format
 from ..io.inputs import Inputs
-from ..io.pairing import pair_documents
 from ..io.source import is_dir, read_head, system_name
 from .data import Annotations, from_corpus
 
@@ -77,8 +77,8 @@ def read_annotations(paths: Sequence[str], *, names: Optional[Sequence[str]] = N
                               f"(expected {', '.join(sorted(EXPORT_OPTIONS))})")
         relabelling = options.pop("label_map", ())
         found, docs, covered = read_annotators(paths[0], annotator_field, partial=partial, **options)
-        corpus = relabel(pair_documents(docs[0], dict(zip(found[1:], docs[1:])), sides=annotator_words(found)),
-                         relabelling)
+        corpus = read_pair(docs[0], dict(zip(side_names(found), docs[1:])), label_map=relabelling,
+                           sides=annotator_words(found))
         return from_corpus(corpus, list(names) if names is not None else found, covered)
     if partial:
         raise OptionError("partial applies to an export split by an annotator field")
