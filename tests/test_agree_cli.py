@@ -114,6 +114,18 @@ def test_a_json_lines_export_with_an_annotator_field(tmp_path, capsys):
     fails(capsys, ["agree", path, "--annotator-field", "who"], 1, "'who'")
 
 
+def test_an_export_annotator_called_gold_is_read_as_any_other(tmp_path, capsys):
+    """An export is paired by the one joiner, whose sides stand in for an annotator called ``gold`` (as one file
+    per annotator does): before, its second annotator of that name was refused as the gold side's name."""
+    recs = [{"id": 1, "text": "Anna lives in New York.", "label": [[0, 4, "PER"], [14, 22, "LOC"]], "user": "ann"},
+            {"id": 1, "text": "Anna lives in New York.", "label": [[0, 4, "PER"], [18, 22, "LOC"]], "user": "gold"}]
+    path = write(tmp_path / "export.jsonl", "".join(json.dumps(r) + "\n" for r in recs))
+    d = as_json(capsys, ["agree", path, "--annotator-field", "user"])
+    assert [a["name"] for a in d["annotators"]] == ["ann", "gold"]
+    assert [a["spans"] for a in d["annotators"]] == [2, 2]
+    assert d["pairs"][0]["counts"]["exact"] == 1
+
+
 def test_a_label_studio_export_names_annotators_by_their_email(tmp_path, capsys):
     task = {"id": 7, "data": {"text": "Anna lives in New York."}, "annotations": [
         {"completed_by": {"id": 1, "email": "ann@example.org"},

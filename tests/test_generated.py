@@ -7,6 +7,7 @@ Expected values are worked by hand from the small texts below (token positions i
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any, Dict, List
 
@@ -305,6 +306,23 @@ def test_convert_writes_the_grounded_spans(tmp_path: Path, gold: str) -> None:
     assert [[(s["start"], s["end"], s["label"]) for s in r["spans"]] for r in back] == [
         [(0, 12, "PER")], [(4, 8, "LOC"), (13, 18, "PRODUCT"), (13, 23, "ORG")]]
     assert any("2 ungrounded" in line for line in rep.lines())
+
+
+def test_convert_pairs_records_with_gold_as_score_does(tmp_path: Path, gold: str) -> None:
+    """``read_generated_on`` (``convert --gold``) pairs records with gold's documents on the one joiner that
+    ``score`` reads with: by id whatever their order, and a record without an id after one with an id is the
+    same error (before, its own pairing paired such records by order without a word)."""
+    path = generated(tmp_path, [{"id": "b", "entities": [["U.S.", "LOC"]]},
+                                {"id": "a", "entities": [["Barack Obama", "PER"]]}])
+    docs = read_generated_on(gold, path)
+    assert docs.ids == ["a", "b"] and sorted(zip(docs.start.tolist(), docs.last.tolist())) == [(0, 1), (9, 12)]
+    mixed = generated(tmp_path, [{"id": "a", "entities": []}, {"entities": []}], "mixed")
+    with pytest.raises(InputError) as scored:
+        read_pair(gold, mixed)
+    with pytest.raises(InputError) as converted:
+        read_generated_on(gold, mixed)
+    assert str(converted.value) == str(scored.value)
+    assert re.search(r"mixed\.jsonl:2: .*record 2 has no 'id'", str(converted.value))
 
 
 def test_score_command_with_generated_outputs(tmp_path: Path, gold: str, capsys: pytest.CaptureFixture) -> None:

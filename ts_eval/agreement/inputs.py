@@ -11,12 +11,12 @@ from __future__ import annotations
 
 from typing import Any, Dict, Iterator, List, Optional, Sequence, Tuple
 
-from ..core.corpus import Corpus, relabel
+from ..core.corpus import Corpus
 from ..errors import Hint, OptionError
 from ..io.annotators import read_annotators
+from ..io.api import read_pair
 from ..io.formats import detect as detect_format
 from ..io.inputs import Inputs
-from ..io.pairing import pair_documents
 from ..io.source import is_dir, read_head, system_name
 from .data import Annotations, from_corpus
 
@@ -77,8 +77,8 @@ def read_annotations(paths: Sequence[str], *, names: Optional[Sequence[str]] = N
                               f"(expected {', '.join(sorted(EXPORT_OPTIONS))})")
         relabelling = options.pop("label_map", ())
         found, docs, covered = read_annotators(paths[0], annotator_field, partial=partial, **options)
-        corpus = relabel(pair_documents(docs[0], dict(zip(found[1:], docs[1:])), sides=annotator_words(found)),
-                         relabelling)
+        corpus = read_pair(docs[0], dict(zip(side_names(found), docs[1:])), label_map=relabelling,
+                           sides=annotator_words(found))
         return from_corpus(corpus, list(names) if names is not None else found, covered)
     if partial:
         raise OptionError("partial applies to an export split by an annotator field")
@@ -94,28 +94,18 @@ def read_annotations(paths: Sequence[str], *, names: Optional[Sequence[str]] = N
 
 
 def annotations_of(inputs: Inputs, names: Optional[Sequence[str]] = None) -> Annotations:
-    """The annotations ``inputs`` describe (how they are read: :class:`~ts_eval.io.inputs.Inputs`): one column file
-    (``inputs.file``) whose gold and system columns are the annotators, named ``colN`` unless ``names``; or one
-    input per annotator (``inputs.gold`` the first, ``inputs.systems`` the others), named after their files
-    unless ``names`` (:func:`annotator_names`)."""
+    """The annotations ``inputs`` describe, read whole: the one block of :func:`annotation_blocks`."""
     from dataclasses import replace
 
-    if inputs.file is not None:
-        _one_holds_annotators(inputs, inputs.file)
-        corpus = inputs.corpus("agree")
-        found = [f"col{corpus.gold_info.column}"] + [f"col{corpus.system_info[n].column}" for n in corpus.systems]
-        if names is not None and len(names) != len(found):
-            raise OptionError(f"{len(names)} names for {len(found)} annotator columns")
-        return from_corpus(corpus, list(names) if names is not None else found)
-    assert inputs.gold is not None
-    found = annotator_names([inputs.gold, *inputs.systems], names)
-    corpus = replace(inputs, names=tuple(side_names(found)), words=tuple(annotator_words(found))).corpus("agree")
+    ((found, corpus),) = list(annotation_blocks(replace(inputs, block_bytes=None), names))
     return from_corpus(corpus, found)
 
 
 def annotation_blocks(inputs: Inputs, names: Optional[Sequence[str]] = None) -> Iterator[Tuple[List[str], Corpus]]:
-    """The blocks of the annotations ``inputs`` describe, each with the annotators' names (as
-    :func:`annotations_of` names them)."""
+    """The blocks of the annotations ``inputs`` describe (how they are read: :class:`~ts_eval.io.inputs.Inputs`),
+    each with the annotators' names: one column file (``inputs.file``) whose gold and system columns are the
+    annotators, named ``colN`` unless ``names``; or one input per annotator (``inputs.gold`` the first,
+    ``inputs.systems`` the others), named after their files unless ``names`` (:func:`annotator_names`)."""
     from dataclasses import replace
 
     if inputs.file is not None:

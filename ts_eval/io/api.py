@@ -10,36 +10,11 @@ from __future__ import annotations
 from typing import Any, List, Mapping, Optional, Sequence, Tuple, Union
 
 from ..core.corpus import Corpus
-from ..errors import InputError, OptionError
+from ..errors import OptionError
 from .conll import _check_pair, _pair_names
-from .documents import Documents, no_documents
+from .documents import Documents
 from .reader import _taken, format_of, not_blank, read, read_generated_on
 from .source import STDIN, display_name, system_name
-
-
-class _Read:
-    """Documents read already, handed out as a feed of the joiner (one block)."""
-
-    def __init__(self, docs: Documents) -> None:
-        self.docs, self.name, self.given = docs, docs.path, False
-
-    def take(self, n: Optional[int] = None) -> Documents:
-        if self.given:
-            return no_documents(self.name, self.docs.format)
-        self.given = True
-        return self.docs
-
-    def done(self) -> bool:
-        return self.given
-
-    def end(self) -> None:
-        raise InputError("no documents", self.name)
-
-    def size(self, part: Any) -> int:
-        return int(part.n_docs)
-
-    def pending(self) -> Optional[InputError]:
-        return None
 
 
 def read_pair(gold: Union[str, Documents], systems: Union[str, Documents, Sequence[Any], Mapping[str, Any]], *,
@@ -80,9 +55,9 @@ def read_pair(gold: Union[str, Documents], systems: Union[str, Documents, Sequen
             not_blank(path)
         return inputs.corpus()
     from .feed import Decoding
-    from .join import join
+    from .join import Held, join
 
-    feeds = [_Read(read(s, format=fmt, **_taken(s, fmt, options))) if not isinstance(s, Documents) else _Read(s)
+    feeds = [Held(read(s, format=fmt, **_taken(s, fmt, options))) if not isinstance(s, Documents) else Held(s)
              for s, fmt in [(gold, format), *((s, system_format) for _, s in items)]]
     return next(join(feeds[0], feeds[1:], [n for n, _ in items],
                      decoding=Decoding(options.get("scheme") or "IOB2", options.get("policy") or "conlleval",

@@ -41,7 +41,6 @@ import numpy as np
 from ..core.corpus import Corpus, SideStrings, Unplaced, map_labels
 from ..errors import Hint, OptionError
 from .documents import Documents, build_documents
-from .pairing import document_order
 from .tokenizer import tokenize
 
 
@@ -370,17 +369,6 @@ class GroundingTally:
                               "ungrounded_examples": list(self.examples), "records": self.records}}
 
 
-def ground(gold: Documents, gen: Strings, settings: GroundSettings = GroundSettings(),
-           label_map: Sequence[Tuple[str, str]] = ()) -> Grounded:
-    """Place the strings of ``gen`` on ``gold``'s documents (paired by id, else by order); see the
-    module docstring.  ``label_map`` only decides which labels count as outside gold's label set."""
-    tally = GroundingTally(settings)
-    grounded = place(gold, gen, document_order(gold, gen), tally)
-    grounded.notes.update(tally.notes(label_map))
-    grounded.docs.notes.update(grounded.notes)
-    return grounded
-
-
 def place(gold: Documents, gen: Strings, order: np.ndarray, tally: GroundingTally,
           first_record: int = 0) -> Grounded:
     """Place the strings of ``gen``'s records on ``gold``'s documents (gold document g <- record
@@ -531,7 +519,7 @@ def gold_strings(gold: Documents, normalize: Normalization) -> Tuple[List[int], 
 
 def attach(corpus: Corpus, gold: Documents, grounded: Mapping[str, Grounded], settings: GroundSettings) -> Corpus:
     """The corpus with every generated system's unplaced spans and strings, and gold's strings (one string
-    vocabulary for all sides).  ``corpus`` is :func:`~ts_eval.io.pairing.pair_documents` of ``gold`` and the
+    vocabulary for all sides).  ``corpus`` is :func:`~ts_eval.io.join.pair_aligned` of ``gold`` and the
     grounded systems: its sentences are gold's documents."""
     if not grounded:
         return corpus

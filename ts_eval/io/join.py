@@ -11,7 +11,7 @@ breaks this is an error.  By id, documents that come in gold's order are paired 
 that does not, the rest of that system is *held* (at most ``hold_bytes`` of it, :data:`HOLD_BYTES` by default,
 about its size in the file: beyond that an error asks for the inputs in the same order) and each of gold's
 documents takes its partner from there.  Paired documents hold the same tokens (and texts, where both have
-them): :func:`~ts_eval.io.pairing.first_difference`.
+them): :func:`first_difference`.
 
 **Errors.**  What is wrong is reported at the first of gold's documents where it shows: a document that cannot
 be read, a system's document missing or extra, an id given twice or missing, tokens or texts that differ.  At
@@ -27,11 +27,10 @@ from typing import TYPE_CHECKING, Any, Callable, Dict, Iterator, List, Mapping, 
 
 import numpy as np
 
-from ..core.corpus import Corpus, relabel
+from ..core.corpus import Corpus, SideInfo, SpanSet, relabel
 from ..errors import InputError
-from .documents import Documents, lasting
+from .documents import TOKEN_SEP, Documents, lasting, no_documents
 from .feed import Decoding, Feed, Placing, concat_parts, raising
-from .pairing import first_difference, pair_aligned
 from .source import GOLD_SYSTEM, Words
 
 if TYPE_CHECKING:
@@ -250,13 +249,40 @@ class _Side:
         return notes if fresh else lasting(notes)
 
 
-def join(gold: Feed, systems: Sequence[Feed], names: Sequence[str], *, decoding: Decoding = Decoding(),
-         words: Optional[Sequence[str]] = None, hold_bytes: int = HOLD_BYTES,
-         build: Optional[Callable[..., Corpus]] = None) -> Iterator[Corpus]:
-    """One :class:`~ts_eval.core.corpus.Corpus` per block of gold's documents and the documents of every system
-    that pair with them (``names``: the systems', in the order of ``systems``; ``words``: what messages call
-    gold and each system, default ``gold`` and ``system``; ``build``: how a block's documents become a
-    Corpus, default :func:`~ts_eval.io.pairing.pair_documents`)."""
+class Held:
+    """Documents read already, handed out as a feed of the joiner (one block)."""
+
+    def __init__(self, docs: Documents) -> None:
+        self.docs, self.name, self.given = docs, docs.path, False
+
+    def take(self, n: Optional[int] = None) -> Documents:
+        if self.given:
+            return no_documents(self.name, self.docs.format)
+        self.given = True
+        return self.docs
+
+    def done(self) -> bool:
+        return self.given
+
+    def end(self) -> None:
+        raise InputError("no documents", self.name)
+
+    def size(self, part: Any) -> int:
+        return int(part.n_docs)
+
+    def pending(self) -> Optional[InputError]:
+        return None
+
+
+Partner = Tuple[Part, np.ndarray, Optional[Dict[str, Any]], Feed]
+
+
+def pairs(gold: Feed, systems: Sequence[Feed], *, words: Optional[Sequence[str]] = None,
+          hold_bytes: int = HOLD_BYTES) -> Iterator[Tuple[Part, List[Partner], bool]]:
+    """Per block of gold's documents: the block, every system's partners (a part, the index of each gold
+    document's partner in it, the reading notes to report with them or None for the part's own, the feed), and
+    whether gold has no more; ``words``: what messages call gold and each system, default ``gold`` and
+    ``system``.  The errors of the module docstring are raised where they show."""
     sides = [_Side(f, GOLD_SYSTEM if words is None else (words[0], words[k + 1]), hold_bytes)
              for k, f in enumerate(systems)]
     gold_ids = Ids()
@@ -278,7 +304,7 @@ def join(gold: Feed, systems: Sequence[Feed], names: Sequence[str], *, decoding:
         gold_ids.decide(g)
         if getattr(g, "deferred", None) is not None:
             found.append((g.deferred[0], 0, 2, raising(g.deferred[1])))
-        parts = []
+        parts: List[Partner] = []
         for k, side in enumerate(sides):
             errs: List[Found] = []
             part, order = side.take(g, gold_ids.has, errs)
@@ -300,9 +326,7 @@ def join(gold: Feed, systems: Sequence[Feed], names: Sequence[str], *, decoding:
         if found:
             raise min(found, key=lambda e: e[:3])[3]()
         read += g.n_docs
-        last = gold.done()
-        corpus = (build or paired)(g, dict(zip(names, parts)), last, decoding)
-        yield relabel(corpus, decoding.label_map)
+        yield g, parts, gold.done()
     if not read:
         gold.end()
     for side in sides:
@@ -313,8 +337,15 @@ def join(gold: Feed, systems: Sequence[Feed], names: Sequence[str], *, decoding:
             side.feed.end()
 
 
-def paired(gold: Documents, systems: Dict[str, Tuple[Part, np.ndarray, Optional[Dict[str, Any]], Feed]], last: bool,
-           decoding: Decoding) -> Corpus:
+def join(gold: Feed, systems: Sequence[Feed], names: Sequence[str], *, decoding: Decoding = Decoding(),
+         words: Optional[Sequence[str]] = None, hold_bytes: int = HOLD_BYTES) -> Iterator[Corpus]:
+    """One :class:`~ts_eval.core.corpus.Corpus` per block of gold's documents and the documents of every system
+    that pair with them (:func:`pairs`; ``names``: the systems', in the order of ``systems``)."""
+    for g, partners, last in pairs(gold, systems, words=words, hold_bytes=hold_bytes):
+        yield relabel(paired(g, dict(zip(names, partners)), last, decoding), decoding.label_map)
+
+
+def paired(gold: Documents, systems: Dict[str, Partner], last: bool, decoding: Decoding) -> Corpus:
     """The Corpus of a block of gold's documents and every system's partners (a part, the index of each gold
     document's partner in it, the reading notes to report with them or None for the part's own, the feed);
     a generated output's records are placed on gold's documents by their feed (``last``: gold has no more)."""
@@ -335,3 +366,103 @@ def paired(gold: Documents, systems: Dict[str, Tuple[Part, np.ndarray, Optional[
         aligned[name] = docs
     corpus = pair_aligned(gold, aligned, scheme=decoding.scheme, policy=decoding.policy)
     return placing.attach(corpus, gold, grounded) if placing is not None else corpus
+
+
+def first_difference(gold: Documents, sys: Any, order: np.ndarray,
+                     sides: Words = GOLD_SYSTEM) -> Optional[Tuple[int, InputError]]:
+    """(gold document, error) of the first of gold's documents ``g`` (those ``order`` pairs: system document
+    ``order[g]``) whose tokens, or text where both sides have one, differ from its partner's; None when none
+    does (records without tokens, a generated output's, have nothing to compare)."""
+    if not isinstance(sys, Documents) or _same_text_tokens(gold, sys, order):
+        return None
+    who = "" if sides[1] == "system" else f"{sides[1]}, "
+    gold_keys, sys_keys = gold.keys, sys.keys
+    in_order = sys_keys if np.array_equal(order, np.arange(len(order))) else [sys_keys[s] for s in order.tolist()]
+    if (gold.texts is None or sys.texts is None) and gold_keys == in_order:    # all at once, before one by one
+        return None
+    for g, s in enumerate(order.tolist()):     # (where both have texts, the tokens come from them: texts first)
+        if gold.texts is not None and sys.texts is not None and gold.texts[g] != sys.texts[s]:
+            return g, _text_differs(gold, g, sys, s, sides)
+        if gold_keys[g] != sys_keys[s]:
+            gt, st = gold.tokens(g), sys.tokens(s)
+            k = next((j for j, (a, b) in enumerate(zip(gt, st)) if a != b), min(len(gt), len(st)))
+            found = repr(st[k]) if k < len(st) else "the end"
+            want = repr(gt[k]) if k < len(gt) else "the end"
+            return g, InputError(f"{who}{sys.where(s)}: token {k} is {found}, the {sides[0]} {gold.where(g)} has "
+                                 f"{want} ({len(st)} vs {len(gt)} tokens); expected the same tokens", sys.path)
+    return None
+
+
+def _text_differs(gold: Documents, g: int, sys: Documents, s: int, sides: Words = GOLD_SYSTEM) -> InputError:
+    """The error for system document ``s`` whose text is not gold document ``g``'s: where they first differ."""
+    assert sys.texts is not None and gold.texts is not None     # (check_texts asks only then)
+    a, b = sys.texts[s], gold.texts[g]
+    k = next((j for j, (x, y) in enumerate(zip(a, b)) if x != y), min(len(a), len(b)))
+    lo = max(k - 10, 0)
+    who = "" if sides[1] == "system" else f"{sides[1]}, "
+    return InputError(f"{who}{sys.where(s)}: the text differs from the {sides[0]} {gold.where(g)} at character {k}: "
+                      f"{a[lo:k + 10]!r} vs {sides[0]} {b[lo:k + 10]!r} (lengths {len(a)} and {len(b)}); expected "
+                      "the same text for the same document", sys.path)
+
+
+def _same_text_tokens(gold: Documents, sys: Documents, order: np.ndarray) -> bool:
+    """Fast check for two text sides: equal texts and equal token offsets (no token strings built)."""
+    if gold.texts is None or sys.texts is None or gold.char_tokens is None or sys.char_tokens is None:
+        return False
+    if any(gold.texts[g] != sys.texts[s] for g, s in enumerate(order.tolist())):
+        return False
+    n = len(order)      # (gold's first n documents are paired)
+    if not np.array_equal(np.diff(gold.offsets)[:n], np.diff(sys.offsets)[order]):
+        return False
+    shift = sys.offsets[:-1][order] - gold.offsets[:n]
+    idx = np.arange(int(gold.offsets[n])) + np.repeat(shift, np.diff(gold.offsets)[:n])
+    m = len(idx)
+    return bool(np.array_equal(gold.char_tokens[0][:m], sys.char_tokens[0][idx])
+                and np.array_equal(gold.char_tokens[1][:m], sys.char_tokens[1][idx]))
+
+
+def pair_aligned(gold: Documents, systems: Mapping[str, Documents], *, scheme: Optional[str] = None,
+                 policy: Optional[str] = None) -> Corpus:
+    """The Corpus of ``gold``'s documents and every system's documents that pair with them, in gold's order
+    (document d of each system is gold's document d, checked: :func:`first_difference`)."""
+    labels = sorted(set(gold.labels).union(*(s.labels for s in systems.values())))
+    index = {lab: k for k, lab in enumerate(labels)}
+
+    def spanset(docs: Documents) -> SpanSet:
+        # document d of the system lands on gold's document d: shift each span by the offsets' difference
+        shift = gold.offsets[:-1] - docs.offsets[:-1]
+        doc = np.searchsorted(docs.offsets, docs.start, side="right") - 1
+        remap = np.array([index[lab] for lab in docs.labels] or [0], np.int32)
+        return SpanSet((docs.start + shift[doc]).astype(np.int64), (docs.last + shift[doc]).astype(np.int64),
+                       remap[docs.label]).sorted()
+
+    def info(name: str, docs: Documents) -> SideInfo:
+        rep = docs.summary()
+        return SideInfo(name, docs.path, spans=len(docs.start), repairs=int(docs.notes.get("repairs", 0)),
+                        discarded=int(docs.notes.get("discarded", 0)), reading=rep)
+
+    # the scheme of the sides decoded from tags (each detected alone when it was auto: can differ)
+    schemes = list(dict.fromkeys(d.notes["scheme"] for d in [gold, *systems.values()]
+                                 if d.notes.get("scheme") is not None))
+    used = ", ".join(schemes) if schemes else None
+    return Corpus(
+        sent_offsets=gold.offsets.copy(), labels=labels,
+        gold=spanset(gold),
+        systems={n: spanset(d) for n, d in systems.items()},
+        gold_info=info("gold", gold), system_info={n: info(n, d) for n, d in systems.items()},
+        scheme=used, scheme_requested=scheme if schemes else None, policy=policy if schemes else None,
+        tokens=_token_texts(gold),
+    )
+
+
+def _token_texts(docs: Documents) -> Callable[[int, int], List[str]]:
+    """``tokens(a, b)`` -> token texts a..b-1 (global indices), cut from the documents' keys."""
+    def tokens(a: int, b: int) -> List[str]:
+        d0 = int(np.searchsorted(docs.offsets, a, side="right") - 1)
+        d1 = int(np.searchsorted(docs.offsets, b, side="left"))
+        out: List[str] = []
+        for d in range(d0, max(d1, d0 + 1)):
+            out.extend(docs.keys[d].split(TOKEN_SEP))
+        base = int(docs.offsets[d0])
+        return out[a - base:b - base]
+    return tokens

@@ -6,7 +6,7 @@ from typing import Any, Dict, Iterator, Mapping, Optional, Tuple, Union
 
 from ..errors import Hint, InputError, OptionError
 from .documents import Documents
-from .feed import Decoding, each_part, whole
+from .feed import Decoding, concat_parts, each_part, whole
 from .source import display_name, is_dir, read_head
 
 #: the blocks :func:`read_blocks` reads by default (about 4 MiB of the input each)
@@ -89,12 +89,14 @@ def read_generated_on(gold: Union[str, Documents], path: str, *, format: Optiona
     grounded spans with gold's texts and tokens, ready to write (``convert``).  What grounding found
     (ungrounded strings, duplicates, labels outside gold's) is in ``notes["generated"]``."""
     from .formats import get_format
-    from .grounding import ground as placed
-    from .grounding import ground_settings
+    from .join import Held, pairs
 
-    settings = ground_settings(generated, ground, normalize, fuzzy_threshold)
     ids = {"id_key": options.pop("id_key")} if "id_key" in options else {}
-    gold_docs = gold if isinstance(gold, Documents) else read(gold, format=format, **options)
     fmt = get_format("generated")
-    feed = fmt.feed(path, fmt.make_options({**({"field": field} if field else {}), **ids}), Decoding(), None)
-    return placed(gold_docs, whole(feed), settings).docs
+    opts = {**({"field": field} if field else {}), **ids, "generated": generated, "ground": ground,
+            "normalize": normalize, "fuzzy_threshold": fuzzy_threshold}
+    feed = fmt.feed(path, fmt.make_options(opts), Decoding(), None)     # (its options checked before gold is read)
+    gold_docs = gold if isinstance(gold, Documents) else read(gold, format=format, **options)
+    docs: Documents = concat_parts([feed.place(g, p[0], p[1], last).docs
+                                    for g, (p,), last in pairs(Held(gold_docs), [feed])])
+    return docs

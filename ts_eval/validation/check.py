@@ -14,6 +14,7 @@ from typing import Any, Dict, List, Optional, Sequence, Set, Tuple, Union
 
 import numpy as np
 
+from ..core.corpus import Corpus
 from ..errors import InputError, OptionError
 from ..io.collect import ColumnLines, column_lines
 from ..io.conll import raw_tag
@@ -158,7 +159,7 @@ def _one_submission(inputs: Inputs, gold: ColumnLines, gside: SideTags, gold_tok
         problems += check_tags(lines.path, side, scheme, inputs.label_map, allowed or gold_labels,
                                "the labels given" if allowed else "gold's labels")[0]
     if not problems and path != STDIN:
-        problems += _read_as_score(inputs, path, name)
+        problems += _scored(inputs, path, name)[1]
     return checked(lines.path, name, problems, most, _notes(lines, gold), scheme, **sizes)
 
 
@@ -167,15 +168,15 @@ def _scheme(inputs: Inputs, sides: List[SideTags]) -> str:
     return scheme_for(sides) if scheme == "auto" else scheme
 
 
-def _read_as_score(inputs: Inputs, path: str, name: Optional[str] = None) -> List[Problem]:
-    """The submission read as ``score`` reads it (named ``name``, by default after its file): its error, if any,
-    as an ``unreadable`` problem."""
+def _scored(inputs: Inputs, path: str, name: Optional[str] = None) -> Tuple[Optional[Corpus], List[Problem]]:
+    """The submission read as ``score`` reads it (named ``name``, by default after its file): (the corpus, no
+    problem), or (None, the reading's error as an ``unreadable`` problem)."""
     try:
-        replace(inputs, systems=(path,), names=None if name is None else (name,), glob=None).corpus("validate")
+        return replace(inputs, systems=(path,), names=None if name is None else (name,), glob=None).corpus(
+            "validate"), []
     except InputError as err:
-        return [Problem(err.path or display_name(path), err.line or 0, "unreadable", err.message,
-                        "a file the reader reads")]
-    return []
+        return None, [Problem(err.path or display_name(path), err.line or 0, "unreadable", err.message,
+                              "a file the reader reads")]
 
 
 def _records(inputs: Inputs, path: str, name: str, allowed: Optional[Set[str]],
@@ -187,7 +188,7 @@ def _records(inputs: Inputs, path: str, name: str, allowed: Optional[Set[str]],
         return _by_reader(inputs, path, name, allowed, most)
     problems, records = found
     if not problems:
-        problems = _read_as_score(inputs, path, name)
+        problems = _scored(inputs, path, name)[1]
     return checked(display_name(path), name, problems, most, lines=records)
 
 
@@ -195,12 +196,9 @@ def _by_reader(inputs: Inputs, path: str, name: str, allowed: Optional[Set[str]]
                most: Optional[int]) -> SubmissionCheck:
     """A submission in a format other than columns: its reader's first error, or the labels it uses that
     gold does not."""
-    try:
-        corpus = replace(inputs, systems=(path,), names=(name,), glob=None).corpus("validate")
-    except InputError as err:
-        problem = Problem(err.path or display_name(path), err.line or 0, "unreadable", err.message,
-                          "a file the reader reads")
-        return checked(display_name(path), name, [problem], most)
+    corpus, unreadable = _scored(inputs, path, name)
+    if corpus is None:
+        return checked(display_name(path), name, unreadable, most)
     gold_labels = {corpus.labels[k] for k in np.unique(corpus.gold.label).tolist()}
     ok = allowed or gold_labels
     ss = corpus.systems[name]
@@ -235,6 +233,6 @@ def _one_file(inputs: Inputs, allowed: Optional[Set[str]], most: Optional[int]) 
         found = problems + check_tags(lines.path, side, scheme, inputs.label_map, allowed or gold_labels,
                                       "the labels given" if allowed else "gold's labels")[0]
         if not found and path != STDIN:
-            found += _read_as_score(inputs, path)
+            found += _scored(inputs, path)[1]
         out.append(checked(lines.path, name, found, most, _notes(lines), scheme, **sizes))
     return out
