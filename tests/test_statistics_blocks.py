@@ -13,6 +13,7 @@ import numpy as np
 import pytest
 
 from ts_eval.analysis import corpus_blocks, study
+from ts_eval.analysis.errors import ErrorOptions
 from ts_eval.io.inputs import Inputs
 from ts_eval.models.context import Contributions
 from ts_eval.ranking.layout import NotInBlocks
@@ -126,7 +127,7 @@ def test_the_analysis_from_the_blocks_statistics_is_the_analysis_of_the_file(tmp
     path = _file(tmp_path, systems=2)
     whole = _inputs(path, None, systems=2).corpus("analyze")
     options = dict(bootstrap=30, permutations=20, seed=3, pair=("col3", "col4"), flips=[("exact-f1-micro", "fair-f1")],
-                   errors={"top": 5, "min_agree": 2})
+                   errors=ErrorOptions(top=5, min_agree=2))
     expected = study.analyze_corpus(whole, **options).to_dict()
     got = study.analyze_blocks(_inputs(path, 1, systems=2).read("analyze"), **options).to_dict()
     for d in (got, expected):

@@ -6,9 +6,10 @@ import time
 from typing import Any, Mapping, Optional, Sequence, Union
 
 from ..core.corpus import Corpus
-from .errors import _check
+from .errors import ErrorOptions, _check
 from .errors_suspects import check_min_agree
-from .gold_suspects import WINDOW, gold_suspects
+from .errors_text import WINDOW
+from .gold_suspects import gold_suspects
 from .result import Analysis
 from .study import analyze_corpus, corpus_of
 
@@ -68,7 +69,7 @@ def analyze(
     if errors:
         _check(corpus, names, top, WINDOW)
         check_min_agree(min_agree, len(names))
-    result = analyze_corpus(corpus, errors={"top": top, "min_agree": min_agree} if errors else None, **options)
+    result = analyze_corpus(corpus, errors=ErrorOptions(top, min_agree) if errors else None, **options)
     if references is not None:
         from .reference_steps import reference_steps
 

@@ -51,8 +51,7 @@ from .errors_suspects import (
     rank_suspects,
     unannotated_inconsistencies,
 )
-from .errors_text import Shifted, Texts, example, focus, gold_where, side_where
-from .gold_suspects import WINDOW
+from .errors_text import WINDOW, Shifted, Texts, example, focus, gold_where, side_where
 
 
 @dataclass
@@ -171,6 +170,23 @@ def error_analysis(corpus: Corpus, *, systems: Optional[Sequence[str]] = None, t
         t0 = int(corpus.sent_offsets[block.first_sentence])
         counts.add(b, tokens=None if whole is None or b.tokens is None else Shifted(whole, t0, b.n_tokens))
     return error_result(counts)
+
+
+@dataclass(frozen=True)
+class ErrorOptions:
+    """The error analysis asked of ``analyze``'s one pass over the blocks
+    (:func:`ts_eval.analysis.study.analyze_blocks`): its options, its counts made from the first block, its result
+    from the counts of every block."""
+
+    top: Optional[int] = 20
+    min_agree: Optional[int] = None
+
+    def counts(self, first: Corpus, systems: Sequence[str]) -> ErrorCounts:
+        return error_counts(first, systems=systems, top=self.top, min_agree=self.min_agree)
+
+    @staticmethod
+    def result(counts: ErrorCounts) -> ErrorAnalysis:
+        return error_result(counts)
 
 
 def error_counts(corpus: Corpus, *, systems: Optional[Sequence[str]] = None, top: Optional[int] = 20,

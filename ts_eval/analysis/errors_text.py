@@ -16,6 +16,10 @@ from ..comparison.windows import window_example
 from ..core.corpus import Corpus, SpanSet
 from .attributes import Tokens, token_texts
 
+#: tokens shown on each side of an example's span in the error analysis, and of a gold suspect's
+#: (:mod:`ts_eval.analysis.errors`' and :mod:`ts_eval.analysis.gold_suspects`' ``window``)
+WINDOW = 12
+
 
 def range_strings(tokens: Optional[Union[Sequence[str], Shifted]], n_tokens: int, start: np.ndarray, last: np.ndarray,
                   lower: bool = False) -> Tuple[np.ndarray, List[str]]:

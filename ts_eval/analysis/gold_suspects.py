@@ -14,11 +14,7 @@ from ..core.matching import Pairs, ThresholdLike, meets, parse_threshold
 from ..models.context import CorpusData
 from .errors_match import best_counterparts
 from .errors_suspects import Suspects, check_min_agree, rank_suspects, system_suspects
-from .errors_text import Texts
-
-#: tokens shown on each side of a suspect's span, and of an example's span in the error analysis
-#: (:mod:`ts_eval.analysis.errors`' ``window``, which is this one)
-WINDOW = 12
+from .errors_text import WINDOW, Texts
 
 
 def gold_suspects(corpus: Corpus, systems: Optional[Sequence[str]] = None, *, min_agree: Optional[int] = None,

@@ -17,7 +17,21 @@ test (swapping the two systems' outputs sentence by sentence), as ``rank`` tests
 from __future__ import annotations
 
 import time
-from typing import Any, Callable, Dict, Hashable, Iterable, Iterator, List, Mapping, Optional, Sequence, Tuple, Union
+from typing import (
+    TYPE_CHECKING,
+    Any,
+    Callable,
+    Dict,
+    Hashable,
+    Iterable,
+    Iterator,
+    List,
+    Mapping,
+    Optional,
+    Sequence,
+    Tuple,
+    Union,
+)
 
 import numpy as np
 
@@ -39,11 +53,13 @@ from .attribute_values import AttributeValues
 from .bucket_rows import BucketRows
 from .buckets import Buckets, parse_bucket_spec
 from .corpus_blocks import Block, blocks_of, can_cut, concatenated, sentence_blocks
-from .errors import error_counts, error_result
 from .pairtest import PairTests, difference_columns
 from .resampling import Job, Resampling, grouped
 from .result import Analysis, AttributeResult, FlipAttribution, PairDifference, PairFlip
 from .study_inputs import chosen_attributes, flip_arg, pair_arg, system_names
+
+if TYPE_CHECKING:
+    from .errors import ErrorOptions
 
 #: the sentences' rows of every system side by side are found at most this many at a time (a block of sentences is
 #: fewer; a corpus counted whole, many more), and at most :data:`SIDE_VALUES` values at a time (many systems' rows
@@ -853,7 +869,7 @@ def _columns(path: str) -> bool:
     return not is_dir(path) and detect_format(path, read_head(path)) == "columns"
 
 
-def analyze_corpus(corpus: Corpus, *, errors: Optional[Dict[str, Any]] = None, **options: Any) -> Analysis:
+def analyze_corpus(corpus: Corpus, *, errors: Optional[ErrorOptions] = None, **options: Any) -> Analysis:
     """Analyse the systems of ``corpus`` (see :func:`analyze`): :func:`analyze_blocks` fed the corpus's blocks of
     sentences (:func:`~ts_eval.analysis.corpus_blocks.blocks_of`), or the corpus as one block when span
     contributions that are fractions need its order (:class:`~ts_eval.ranking.blocks.NotInBlocks`)."""
@@ -871,7 +887,7 @@ def analyze_blocks(
     blocks: Iterable[Corpus],
     *,
     whole: Optional[Corpus] = None,
-    errors: Optional[Dict[str, Any]] = None,
+    errors: Optional[ErrorOptions] = None,
     models: Optional[Sequence[str]] = None,
     reference: Optional[str] = None,
     train: Any = None,
@@ -890,8 +906,8 @@ def analyze_blocks(
 ) -> Analysis:
     """Analyse the systems of a corpus given as its blocks of whole sentences in order (each a corpus of its own,
     numbered from 0, with its own sorted labels: what :meth:`ts_eval.io.inputs.Inputs.read` gives), in one pass:
-    every block's statistics, attribute values and (``errors``: the options of
-    :func:`~ts_eval.analysis.errors.error_counts`, ``top`` and ``min_agree``) errors are taken while it is there,
+    every block's statistics, attribute values and (``errors``: the error analysis asked for) errors are taken
+    while it is there,
     and only they are kept.  ``whole``: the corpus itself, when it is in memory (InterpretEval's attributes, the
     ``document`` slice and record fields read it; without it they are an error)."""
     timings: Dict[str, float] = {}
@@ -919,7 +935,7 @@ def analyze_blocks(
     timings["training"] = time.perf_counter() - t0
     passed = _BlockPass(names, model_list, attrs, spec, errors, first)
     passed.read(first, it, timings)
-    st, tally = passed.st, passed.tally
+    st = passed.st
     if not st.labels:
         raise InputError("no labelled span in gold or in any system: nothing to analyse", passed.gold_path)
     totals = st.totals
@@ -932,27 +948,38 @@ def analyze_blocks(
     tests.run()     # every bucket's pair test, from one stream of draws
     rs.run()        # blockwise: every bucket's resamples, a block of resamples at a time
     timings["scores"] += time.perf_counter() - t0
-    out = Analysis(
-        systems=names, models=model_names, titles=[mo.title for mo in model_list],
-        descriptions=[mo.description for mo in model_list], reference=reference, overall=overall,
+    settings = {"models": model_names, "reference": reference, "bootstrap": bootstrap,
+                "permutations": permutations if pair_idx is not None else 0, "seed": seed, "confidence": confidence,
+                "unit": "sentence", "buckets": spec["k"],
+                "bucket_mode": "interpreteval" if spec["interpreteval"] else "default", "edges": spec["edges"],
+                "flips": [[model_names[a], model_names[b]] for a, b in flip_pairs],
+                "pair": [names[pair_idx[0]], names[pair_idx[1]]] if pair_idx is not None else None,
+                "by": list(by), "vocabulary": len(vocabulary) if vocabulary is not None else None,
+                "versions": versions()}
+    out = _analysis(passed, model_list, overall, results, settings, timings,
+                    training.summary() if training is not None else None, left_out)
+    if errors is not None and passed.errors is not None:
+        t0 = time.perf_counter()
+        out.errors = errors.result(passed.errors)
+        timings["errors"] = passed.errors_time + time.perf_counter() - t0
+    return out
+
+
+def _analysis(passed: _BlockPass, models: List[Model], overall: np.ndarray, results: List[AttributeResult],
+              settings: Dict[str, Any], timings: Dict[str, float], training: Optional[Dict[str, Any]],
+              left_out: List[str]) -> Analysis:
+    """The analysis of the corpus ``passed`` read: its systems' ``overall`` scores under ``models``, the attributes'
+    ``results`` (and those ``left_out``), the ``settings`` that made them, the ``training`` data's summary."""
+    st, tally, names = passed.st, passed.tally, passed.st.names
+    model_names = [mo.name for mo in models]
+    return Analysis(
+        systems=names, models=model_names, titles=[mo.title for mo in models],
+        descriptions=[mo.description for mo in models], reference=settings["reference"], overall=overall,
         attributes=results,
         corpus={"tokens": tally.tokens, "sentences": tally.sentences, "documents": tally.documents,
                 "gold_spans": passed.gold_spans, "labels": list(st.labels), "gold_path": passed.gold_path},
-        training=training.summary() if training is not None else None, left_out=left_out,
-        settings={"models": model_names, "reference": reference, "bootstrap": bootstrap,
-                  "permutations": permutations if pair_idx is not None else 0, "seed": seed,
-                  "confidence": confidence, "unit": "sentence", "buckets": spec["k"],
-                  "bucket_mode": "interpreteval" if spec["interpreteval"] else "default",
-                  "edges": spec["edges"], "flips": [[model_names[a], model_names[b]] for a, b in flip_pairs],
-                  "pair": [names[pair_idx[0]], names[pair_idx[1]]] if pair_idx is not None else None,
-                  "by": list(by), "vocabulary": len(vocabulary) if vocabulary is not None else None,
-                  "versions": versions()},
-        timings=timings, flips=_overall_flips(overall, names, model_names))
-    if passed.errors is not None:
-        t0 = time.perf_counter()
-        out.errors = error_result(passed.errors)
-        timings["errors"] = passed.errors_time + time.perf_counter() - t0
-    return out
+        training=training, left_out=left_out, settings=settings, timings=timings,
+        flips=_overall_flips(overall, names, model_names))
 
 
 class _BlockPass:
@@ -960,10 +987,10 @@ class _BlockPass:
     there, and what the result says of the corpus (its sizes, gold's path)."""
 
     def __init__(self, names: List[str], models: List[Model], attrs: List[at.Attribute], spec: Dict[str, Any],
-                 errors: Optional[Dict[str, Any]], first: Corpus):
+                 errors: Optional[ErrorOptions], first: Corpus):
         self.st = Statistics(None, names, models)
         self.values = AttributeValues(attrs, names, spec)
-        self.errors = None if errors is None else error_counts(first, systems=names, **errors)
+        self.errors = None if errors is None else errors.counts(first, names)
         self.tally = CorpusTally()
         self.gold_spans = 0
         self.gold_path = first.gold_info.path

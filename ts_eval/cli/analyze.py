@@ -99,6 +99,7 @@ def _inputs(args: argparse.Namespace) -> Any:
 
 def run(args: argparse.Namespace) -> int:
     from ..analysis.buckets import parse_bucket_spec
+    from ..analysis.errors import ErrorOptions
     from ..analysis.study import analyze_blocks, analyze_corpus
     from ..ranking.study import check_options
 
@@ -114,7 +115,7 @@ def run(args: argparse.Namespace) -> int:
                    seed=args.seed, confidence=args.confidence, flips=flips,
                    pair=tuple(args.pair) if args.pair else None, attributes=lists.names(args.attributes))
     refs, whole, corpus = None, None, None
-    errors = None if args.no_errors else {"top": args.top, "min_agree": args.min_agree}
+    errors = None if args.no_errors else ErrorOptions(args.top, args.min_agree)
     if len(args.gold or []) > 1:            # several references: the analysis is under the first
         from .gold_references import under_first
         refs, whole, corpus = under_first(args, inputs_of(args, names=None), "analyze", args.glob)
