@@ -3,6 +3,7 @@
 
 - :mod:`.attributes`: the attributes of spans and sentences (and the training data some read);
 - :mod:`.buckets`: how an attribute's values fall into buckets (equal frequency, fixed edges, names);
+- :mod:`.attribute_values`: every attribute's values read a block of sentences at a time, and their buckets;
 - :mod:`.study`: the analysis itself (:func:`~ts_eval.analysis.study.analyze_corpus`);
 - :mod:`.api`: ``ts_eval.analyze`` (:func:`~ts_eval.analysis.api.analyze`): the analysis and the error analysis;
 - :mod:`.result`: what it returns (:class:`~ts_eval.analysis.result.Analysis`);
