@@ -183,13 +183,16 @@ def test_a_span_buckets_differences_from_its_entries_are_those_of_its_rows(corpu
         e, row, got = rows.entry_rows(k)
         assert got.tolist() == sentences.tolist()
         assert row.tolist() == sorted(row.tolist())           # the entries go by sentence
-        for chunk in (1, 2, 1 << 13):
-            table, ids = rows.differences(e, row, len(got), a_cols, b_cols, rows=chunk)
-            assert table[ids].tolist() == (X[:, b_cols] - X[:, a_cols]).tolist()
         sums = np.bincount(s.entry_col[e], weights=s.entry_weight[e], minlength=s.C)[:s.C]
         assert sums.tolist() == X.sum(0).tolist() == rows.entry_sums()[k].tolist()   # (every bucket's in one pass)
-        table, ids = rows.differences(e, row, len(got), a_cols, b_cols)
-        assert not table[0].any() and table[1:].any(1).all()     # the rows that differ told apart, not the others
+    for window in (1, 2, 1 << 13):      # every bucket's differences in one pass, a window of rows at a time
+        rows.span_tables((a_cols, b_cols), None, rows=window)
+        for k in range(n_buckets):
+            X, sentences = rows.rows(k)
+            assert rows.sentences_of(k).tolist() == sentences.tolist()
+            table, ids = rows.differences_of(k)
+            assert table[ids].tolist() == (X[:, b_cols] - X[:, a_cols]).tolist()
+            assert not table[0].any() and table[1:].any(1).all()     # the rows that differ told apart, not the others
 
 
 TOKENS = ["Paris", "paris", "PARIS", "1999", "de", "McDonald", "ÉCOLE", "é", "-", "Xx1", "aB", "Ab"]
@@ -303,14 +306,14 @@ def test_a_span_buckets_rows_from_chunks_of_entries_are_its_rows(monkeypatch, co
     monkeypatch.setattr(bucket_rows, "ENTRY_CHUNK", chunk)
     rows = bucket_rows.BucketRows(s, bucket_of_span, None, n_buckets)
     a_cols, b_cols, _ = difference_columns(s.cols, len(s.names), 1 if len(s.names) > 1 else 0, 0)
+    rows.span_tables((a_cols, b_cols), s.groups, rows=window)
     for k in range(n_buckets):
         X, sentences = rows.rows(k)
         got, chunks = rows.entry_chunks(k)
-        assert got.tolist() == sentences.tolist()
-        none = np.zeros(0, np.int64)
-        table, ids = rows.differences(none, none, len(got), a_cols, b_cols, rows=window, chunks=chunks)
+        assert got.tolist() == sentences.tolist() == rows.sentences_of(k).tolist()
+        table, ids = rows.differences_of(k)
         assert table[ids].tolist() == (X[:, b_cols] - X[:, a_cols]).tolist()
-        table, ids = rows.grouped_rows(chunks, len(got), s.groups, rows=window)
+        table, ids = rows.grouped_of(k)
         assert table[ids].tolist() == grouped(X, s.groups).tolist()
         sums = sum((np.bincount(s.entry_col[e], weights=s.entry_weight[e], minlength=s.C)[:s.C] for e, _ in chunks()),
                    np.zeros(s.C))

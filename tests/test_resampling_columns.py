@@ -117,19 +117,21 @@ def _bucket_rows():
     return s, rows, X
 
 
-@pytest.mark.parametrize("window", [0, 1, 2])
+@pytest.mark.parametrize("window", [1, 2, 1 << 13])
 def test_a_span_buckets_distinct_rows_are_told_apart_when_every_hash_meets(monkeypatch, window):
-    """grouped_rows sums each row's hash from its entries and compares a row with the first row of its hash
-    only: with every hash the same, every row is still its own values, and equal rows are one row."""
+    """span_tables tells a bucket's rows apart by one product each and compares a row with the first row of its
+    hash only: with every product the same, every row is still its own values, and equal rows are one row."""
     from ts_eval.analysis import bucket_rows
 
     s, rows, X = _bucket_rows()
     expected = resampling.grouped(X, s.groups)
-    sentences, chunks = rows.entry_chunks(0)
-    table, ids = rows.grouped_rows(chunks, len(sentences), s.groups, rows=window)
-    assert table[ids].tolist() == expected.tolist() and len(table) == len(np.unique(expected, axis=0))
-    monkeypatch.setattr(bucket_rows, "hash_multipliers", lambda k: np.zeros(k, np.uint64))
-    table, ids = rows.grouped_rows(chunks, len(sentences), s.groups, rows=window)
+    rows.span_tables(None, s.groups, rows=window)
+    table, ids = rows.grouped_of(0)
+    assert table[ids].tolist() == expected.tolist()
+    assert len(table) == len(np.unique(expected, axis=0))
+    monkeypatch.setattr(bucket_rows, "_PROBE", np.zeros(8))
+    rows.span_tables(None, s.groups, rows=window)
+    table, ids = rows.grouped_of(0)
     assert table[ids].tolist() == expected.tolist()
     assert len(table) >= len(np.unique(expected, axis=0)) and ids.tolist()[0] == 0
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import queue
 import threading
-from typing import Any, Callable, Iterable, Iterator, Optional, Protocol, Tuple, TypeVar
+from typing import Any, Callable, Iterable, Iterator, List, Optional, Protocol, Tuple, TypeVar
 
 import numpy as np
 
@@ -136,18 +136,43 @@ def distinct_of(parts: Iterable[Any], width: int, dtype: Any, hashed: bool = Fal
     """:func:`distinct` of the rows of consecutive ``parts`` (``width`` columns of ``dtype``; ``hashed``: each part
     given as (rows, their hashes)), which are not kept: only the distinct rows are (``whole``: every value a whole
     number below 2**62; None: look)."""
-    found = RowTable()
-    table = np.zeros((0, width), dtype)
-    known, ids = 0, []
+    found = Distinct(width, dtype, whole)
     for part in parts:
-        part, hashes = part if hashed else (part, None)
-        got, new = found.ids(part, table, known, whole, hashes)
-        if known + len(new) > len(table):
-            table = np.concatenate([table[:known], np.zeros((max(len(new), known // 4, 64), width), dtype)])
-        table[known:known + len(new)] = new
-        known += len(new)
-        ids.append(got)
-    return table[:known].copy(), np.concatenate(ids) if ids else np.zeros(0, np.int32)
+        found.add(*(part if hashed else (part, None)))
+    return found.result()
+
+
+class Distinct:
+    """The distinct rows of the parts given one after the other (:meth:`add`), in order of first use, and every
+    row's number among them; only the distinct rows are kept (``whole``: every value a whole number below 2**62;
+    None: look)."""
+
+    def __init__(self, width: int, dtype: Any, whole: Optional[bool] = None) -> None:
+        self.found, self.whole = RowTable(), whole
+        self.table = np.zeros((0, width), dtype)
+        self.known = 0
+        self.ids: List[np.ndarray] = []
+
+    def add(self, part: np.ndarray, hashes: Optional[np.ndarray] = None) -> np.ndarray:
+        """The numbers of the rows of ``part`` (``hashes``: theirs, when the caller has them)."""
+        got, new = self.found.ids(part, self.table, self.known, self.whole, hashes)
+        known = self.known
+        if known + len(new) > len(self.table):
+            self.table = np.concatenate([self.table[:known],
+                                         np.zeros((max(len(new), known // 4, 64), self.table.shape[1]),
+                                                  self.table.dtype)])
+        self.table[known:known + len(new)] = new
+        self.known += len(new)
+        self.ids.append(got)
+        return got
+
+    def rows(self) -> np.ndarray:
+        """The distinct rows so far."""
+        return self.table[:self.known]
+
+    def result(self) -> Tuple[np.ndarray, np.ndarray]:
+        """(the distinct rows, every row's number among them)."""
+        return self.table[:self.known].copy(), np.concatenate(self.ids) if self.ids else np.zeros(0, np.int32)
 
 
 # ---------------------------------------------------------------------------
