@@ -85,15 +85,6 @@ def test_a_uniform_below_one_half_is_a_raw_draw_below_2_to_the_63():
     assert ((calls < 0.5) == (raw < np.uint64(1 << 63))).all()
 
 
-def test_distinct_rows_give_back_every_row():
-    from ts_eval.analysis.pairtest import _distinct_rows
-
-    x = np.array([[1, 0, 2], [0, 0, 1], [1, 0, 2], [3, 1, 0], [0, 0, 1]], float)
-    table, ids = _distinct_rows(x)
-    assert table[ids].tolist() == x.tolist()
-    assert len(table) == 3 == len({tuple(r) for r in table.tolist()})
-
-
 def test_the_pair_test_of_fractional_statistics_takes_the_general_test():
     corpus = from_spans([3, 2], [[("PER", 0, 2)], [("LOC", 0, 1)]],
                         {"a": [[("PER", 0, 1)], [("LOC", 0, 1)]], "b": [[("PER", 0, 2)], []]})

@@ -25,6 +25,7 @@ from typing import Callable, Dict, Hashable, List, Mapping, Optional, Tuple
 import numpy as np
 
 from ..ranking.coins import below_half
+from ..ranking.rows import distinct
 from ..ranking.sufficient import StatsMatrix
 from ..ranking.uncertainty import pair_pvalues
 
@@ -78,13 +79,14 @@ class PairTests:
 
     def _distinct_differences(self, data: np.ndarray, a_cols: np.ndarray, b_cols: np.ndarray
                               ) -> Tuple[np.ndarray, np.ndarray]:
-        """:func:`_distinct_rows` of the differences of ``data``'s rows, made once for the tests of every
-        bucket of one table of distinct rows."""
+        """The distinct rows of the differences of ``data``'s rows (:func:`~ts_eval.ranking.rows.distinct`, in
+        the order of their hashes: the tests' sums are whole numbers, the same in any order), made once for the
+        tests of every bucket of one table of distinct rows."""
         key = (id(data), int(a_cols[0]) if len(a_cols) else -1, int(b_cols[0]) if len(b_cols) else -1)
         if key not in self._differences or self._differences[key][0] is not data:
             diff = np.take(data, b_cols, axis=1)    # (rows of data, columns)
             diff -= np.take(data, a_cols, axis=1)
-            self._differences[key] = (data, *_distinct_rows(diff))     # (data kept: its id stays its own)
+            self._differences[key] = (data, *distinct(diff, order="hash", whole=True))  # (data kept: its id its own)
         return self._differences[key][1], self._differences[key][2]
 
     def after(self, step: Callable[[], None]) -> None:
@@ -202,19 +204,3 @@ def difference_columns(family_cols: Mapping[Hashable, Tuple[int, int]], n: int, 
 def _whole(data: np.ndarray, rows: int = 1 << 13) -> bool:
     """Every value of ``data`` a whole number (looked at ``rows`` rows at a time: no copy of the whole)."""
     return all(np.array_equal(part, np.round(part)) for part in (data[a:a + rows] for a in range(0, len(data), rows)))
-
-
-def _distinct_rows(x: np.ndarray, rows: int = 1 << 13) -> Tuple[np.ndarray, np.ndarray]:
-    """(table, ids): the distinct rows of ``x`` and the row of every row of ``x`` in it (``table[ids]`` is
-    ``x``): found by one product with random weights, checked ``rows`` rows at a time (a chance meeting of
-    two different rows takes the exact way)."""
-    if not len(x):
-        return x[:0], np.zeros(0, np.intp)
-    h = x @ np.random.default_rng(12345).uniform(1.0, 2.0, x.shape[1])
-    _, first, ids = np.unique(h, return_index=True, return_inverse=True)
-    ids = ids.reshape(-1)
-    table = x[first]
-    if not all(np.array_equal(table[ids[a:a + rows]], x[a:a + rows]) for a in range(0, len(x), rows)):
-        table, ids = np.unique(x, axis=0, return_inverse=True)
-        ids = ids.reshape(-1)
-    return table, ids

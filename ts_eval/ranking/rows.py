@@ -125,10 +125,27 @@ def integral(rows: np.ndarray, chunk: int = 1 << 13) -> bool:
     return True
 
 
-def distinct(rows: np.ndarray, chunk: int = 1 << 12) -> Tuple[np.ndarray, np.ndarray]:
-    """(the distinct rows of ``rows`` in order of first use, every row's number among them), ``chunk`` rows at
-    a time."""
-    return distinct_of((rows[a:a + chunk] for a in range(0, len(rows), chunk)), rows.shape[1], rows.dtype)
+def distinct(rows: np.ndarray, chunk: int = 1 << 12, order: str = "use", whole: Optional[bool] = None,
+             hashes: Optional[np.ndarray] = None) -> Tuple[np.ndarray, np.ndarray]:
+    """(table, ids): the distinct rows of ``rows`` and every row's number among them (``table[ids]`` is ``rows``),
+    told apart by a 64-bit hash of each row (:func:`row_hashes`, or ``hashes``) and checked value for value.
+    ``order`` "use": in order of first use, ``chunk`` rows at a time (a row whose hash another row has is kept
+    again); "hash": the rows at once, in the order of their hashes, each checked against the first row of its hash
+    (a hash that meets another row's, or fractions: as ``np.unique(rows, axis=0)`` orders them).  ``whole``: every
+    value a whole number (None: look)."""
+    if order == "use":
+        return distinct_of((rows[a:a + chunk] for a in range(0, len(rows), chunk)), rows.shape[1], rows.dtype,
+                           whole=whole)
+    if hashes is not None or (rows.shape[0] and rows.shape[1] and float(max(rows.max(), -rows.min())) < 2.0 ** 62 and
+                              (whole or (whole is None and np.array_equal(rows, np.round(rows))))):
+        h = row_hashes(rows, True) if hashes is None else hashes
+        _, first, inverse = np.unique(h, return_index=True, return_inverse=True)
+        inverse = inverse.reshape(-1)
+        again = np.flatnonzero(first[inverse] != np.arange(len(rows)))
+        if np.array_equal(rows[again], rows[first[inverse[again]]]):
+            return rows[first], inverse
+    _, first, inverse = np.unique(rows, axis=0, return_index=True, return_inverse=True)
+    return rows[first], inverse.reshape(-1)
 
 
 def distinct_of(parts: Iterable[Any], width: int, dtype: Any, hashed: bool = False,
