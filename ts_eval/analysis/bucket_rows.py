@@ -13,6 +13,8 @@ from .corpus_blocks import concatenated
 
 #: entries of a span bucket looked at and held at a time
 ENTRY_CHUNK = 1 << 20
+#: values of the span buckets' rows counted at a time (8 bytes each) by :meth:`BucketRows.span_tables`
+WINDOW = 1 << 20
 
 
 def _cut(row: np.ndarray, rows: int) -> Iterator[Tuple[int, int]]:
@@ -129,9 +131,10 @@ class BucketRows:
     def span_tables(self, columns: Optional[Tuple[np.ndarray, np.ndarray]], groups: Optional[Tuple[np.ndarray, ...]],
                     rows: int = 1 << 13) -> None:
         """Every span bucket's rows made in one pass over the entries (whole-number weights, entries by sentence),
-        ``rows`` rows of every bucket at a time: the ``b_cols`` minus the ``a_cols`` of each (``columns``) as one
-        table of distinct non-zero rows for every bucket (:meth:`differences_of`), and the columns the bootstrap
-        multiplies (:func:`ts_eval.analysis.resampling.grouped`; ``groups``) as another (:meth:`grouped_of`)."""
+        ``rows`` rows of every bucket at a time (at most :data:`WINDOW` values): the ``b_cols`` minus the ``a_cols``
+        of each (``columns``) as one table of distinct non-zero rows for every bucket (:meth:`differences_of`), and
+        the columns the bootstrap multiplies (:func:`ts_eval.analysis.resampling.grouped`; ``groups``) as another
+        (:meth:`grouped_of`)."""
         st, B = self.st, self.B
         keys, _, _ = self.pairs()
         parts = []
@@ -147,7 +150,8 @@ class BucketRows:
             to = np.full(st.C, len(starts), np.int64)
             to[perm] = np.cumsum(np.isin(np.arange(len(perm)), starts)) - 1
             parts.append(_Part(to, np.ones(st.C), len(starts), len(keys), False))
-        per = max(1, rows // max(B, 1))             # sentences a window
+        wide = max([part.width + 1 for part in parts], default=1)
+        per = max(1, min(rows, WINDOW // wide) // max(B, 1))       # sentences a window
         pos = np.zeros(per * B, np.int64)           # a (sentence, bucket) of the window's row
         for s0, e, sent in self._windows(per):
             p0, p1 = np.searchsorted(keys, [s0 * B, (s0 + per) * B])

@@ -174,17 +174,16 @@ class Distinct:
         """The numbers of the rows of ``part`` (``hashes``: theirs, when the caller has them)."""
         got, new = self.found.ids(part, self.table, self.known, self.whole, hashes)
         known = self.known
-        if known + len(new) > len(self.table):
-            self.table = np.concatenate([self.table[:known],
-                                         np.zeros((max(len(new), known // 4, 64), self.table.shape[1]),
-                                                  self.table.dtype)])
+        if known + len(new) > len(self.table):      # grown in place (the pages moved, not copied): no view of the
+            self.table.resize((known + max(len(new), known // 4, 64), self.table.shape[1]),    # table is handed out
+                              refcheck=False)                                               # before the last add
         self.table[known:known + len(new)] = new
         self.known += len(new)
         self.ids.append(got)
         return got
 
     def rows(self) -> np.ndarray:
-        """The distinct rows so far."""
+        """The distinct rows so far (a view: valid until the next :meth:`add`)."""
         return self.table[:self.known]
 
     def result(self) -> Tuple[np.ndarray, np.ndarray]:
