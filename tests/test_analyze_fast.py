@@ -83,6 +83,12 @@ def test_a_uniform_below_one_half_is_a_raw_draw_below_2_to_the_63():
     calls = np.concatenate([rng.random((5, 11)).ravel(), rng.random((3, 11)).ravel(), rng.random(7)])
     raw = np.random.default_rng(seq).bit_generator.random_raw(len(calls))
     assert ((calls < 0.5) == (raw < np.uint64(1 << 63))).all()
+    from ts_eval.ranking.coins import below_half  # the one place the pair tests and rank's coins read it
+
+    assert (below_half(raw) == (calls < 0.5)).all()
+    out = np.ones(len(raw), np.uint8)
+    below_half(raw, out=out.view(bool))
+    assert out.tolist() == (calls < 0.5).astype(np.uint8).tolist()
 
 
 def test_the_pair_test_of_fractional_statistics_takes_the_general_test():
