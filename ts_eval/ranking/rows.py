@@ -148,14 +148,13 @@ def distinct(rows: np.ndarray, chunk: int = 1 << 12, order: str = "use", whole: 
     return rows[first], inverse.reshape(-1)
 
 
-def distinct_of(parts: Iterable[Any], width: int, dtype: Any, hashed: bool = False,
-                whole: Optional[bool] = None) -> Tuple[np.ndarray, np.ndarray]:
-    """:func:`distinct` of the rows of consecutive ``parts`` (``width`` columns of ``dtype``; ``hashed``: each part
-    given as (rows, their hashes)), which are not kept: only the distinct rows are (``whole``: every value a whole
-    number below 2**62; None: look)."""
+def distinct_of(parts: Iterable[Any], width: int, dtype: Any, whole: Optional[bool] = None
+                ) -> Tuple[np.ndarray, np.ndarray]:
+    """:func:`distinct` of the rows of consecutive ``parts`` (``width`` columns of ``dtype``), which are not kept:
+    only the distinct rows are (``whole``: every value a whole number below 2**62; None: look)."""
     found = Distinct(width, dtype, whole)
     for part in parts:
-        found.add(*(part if hashed else (part, None)))
+        found.add(part)
     return found.result()
 
 
