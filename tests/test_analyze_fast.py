@@ -83,15 +83,12 @@ def test_a_uniform_below_one_half_is_a_raw_draw_below_2_to_the_63():
     calls = np.concatenate([rng.random((5, 11)).ravel(), rng.random((3, 11)).ravel(), rng.random(7)])
     raw = np.random.default_rng(seq).bit_generator.random_raw(len(calls))
     assert ((calls < 0.5) == (raw < np.uint64(1 << 63))).all()
+    from ts_eval.ranking.coins import below_half  # the one place the pair tests and rank's coins read it
 
-
-def test_distinct_rows_give_back_every_row():
-    from ts_eval.analysis.pairtest import _distinct_rows
-
-    x = np.array([[1, 0, 2], [0, 0, 1], [1, 0, 2], [3, 1, 0], [0, 0, 1]], float)
-    table, ids = _distinct_rows(x)
-    assert table[ids].tolist() == x.tolist()
-    assert len(table) == 3 == len({tuple(r) for r in table.tolist()})
+    assert (below_half(raw) == (calls < 0.5)).all()
+    out = np.ones(len(raw), np.uint8)
+    below_half(raw, out=out.view(bool))
+    assert out.tolist() == (calls < 0.5).astype(np.uint8).tolist()
 
 
 def test_the_pair_test_of_fractional_statistics_takes_the_general_test():
@@ -183,13 +180,16 @@ def test_a_span_buckets_differences_from_its_entries_are_those_of_its_rows(corpu
         e, row, got = rows.entry_rows(k)
         assert got.tolist() == sentences.tolist()
         assert row.tolist() == sorted(row.tolist())           # the entries go by sentence
-        for chunk in (1, 2, 1 << 13):
-            table, ids = rows.differences(e, row, len(got), a_cols, b_cols, rows=chunk)
-            assert table[ids].tolist() == (X[:, b_cols] - X[:, a_cols]).tolist()
         sums = np.bincount(s.entry_col[e], weights=s.entry_weight[e], minlength=s.C)[:s.C]
         assert sums.tolist() == X.sum(0).tolist() == rows.entry_sums()[k].tolist()   # (every bucket's in one pass)
-        table, ids = rows.differences(e, row, len(got), a_cols, b_cols)
-        assert not table[0].any() and table[1:].any(1).all()     # the rows that differ told apart, not the others
+    for window in (1, 2, 1 << 13):      # every bucket's differences in one pass, a window of rows at a time
+        rows.span_tables((a_cols, b_cols), None, rows=window)
+        for k in range(n_buckets):
+            X, sentences = rows.rows(k)
+            assert rows.sentences_of(k).tolist() == sentences.tolist()
+            table, ids = rows.differences_of(k)
+            assert table[ids].tolist() == (X[:, b_cols] - X[:, a_cols]).tolist()
+            assert not table[0].any() and table[1:].any(1).all()     # the rows that differ told apart, not the others
 
 
 TOKENS = ["Paris", "paris", "PARIS", "1999", "de", "McDonald", "ÉCOLE", "é", "-", "Xx1", "aB", "Ab"]
@@ -303,14 +303,14 @@ def test_a_span_buckets_rows_from_chunks_of_entries_are_its_rows(monkeypatch, co
     monkeypatch.setattr(bucket_rows, "ENTRY_CHUNK", chunk)
     rows = bucket_rows.BucketRows(s, bucket_of_span, None, n_buckets)
     a_cols, b_cols, _ = difference_columns(s.cols, len(s.names), 1 if len(s.names) > 1 else 0, 0)
+    rows.span_tables((a_cols, b_cols), s.groups, rows=window)
     for k in range(n_buckets):
         X, sentences = rows.rows(k)
         got, chunks = rows.entry_chunks(k)
-        assert got.tolist() == sentences.tolist()
-        none = np.zeros(0, np.int64)
-        table, ids = rows.differences(none, none, len(got), a_cols, b_cols, rows=window, chunks=chunks)
+        assert got.tolist() == sentences.tolist() == rows.sentences_of(k).tolist()
+        table, ids = rows.differences_of(k)
         assert table[ids].tolist() == (X[:, b_cols] - X[:, a_cols]).tolist()
-        table, ids = rows.grouped_rows(chunks, len(got), s.groups, rows=window)
+        table, ids = rows.grouped_of(k)
         assert table[ids].tolist() == grouped(X, s.groups).tolist()
         sums = sum((np.bincount(s.entry_col[e], weights=s.entry_weight[e], minlength=s.C)[:s.C] for e, _ in chunks()),
                    np.zeros(s.C))

@@ -6,10 +6,16 @@ import numpy as np
 import pytest
 
 from ts_eval.analysis import resampling
+from ts_eval.ranking.rows import distinct
 
 
-def _groups(first: np.ndarray, inverse: np.ndarray) -> list:
-    return sorted(tuple(np.flatnonzero(inverse == g)) for g in range(len(first)))
+def _groups(inverse: np.ndarray, n: int) -> list:
+    return sorted(tuple(np.flatnonzero(inverse == g)) for g in range(n))
+
+
+def _columns(table: np.ndarray):
+    """(distinct columns, every column's number): the job's distinct columns, the distinct rows of the columns."""
+    return distinct(np.ascontiguousarray(table.T), order="hash")
 
 
 @pytest.mark.parametrize("seed", range(5))
@@ -18,27 +24,39 @@ def test_the_distinct_columns_are_those_of_a_sort_of_the_columns(seed):
     base = rng.integers(-3, 4, size=(40, 9)).astype(np.float64)
     table = base[:, rng.integers(0, 9, size=30)]          # equal columns, in any order
     table[:, 3] = 0.0
-    first, inverse = resampling.distinct_columns(table)
-    np.testing.assert_array_equal(table[:, first[inverse]], table)
+    found, inverse = _columns(table)
+    np.testing.assert_array_equal(found[inverse].T, table)
     _, ufirst, uinverse = np.unique(table.T, axis=0, return_index=True, return_inverse=True)
-    assert len(first) == len(ufirst)
-    assert _groups(first, inverse) == _groups(ufirst, uinverse.reshape(-1))
+    assert len(found) == len(ufirst)
+    assert _groups(inverse, len(found)) == _groups(uinverse.reshape(-1), len(ufirst))
 
 
 def test_fractions_and_a_hash_that_meets_are_sorted_as_before(monkeypatch):
+    from ts_eval.ranking import rows
+
     table = np.array([[0.5, 0.5, 1.0], [2.0, 2.0, 1.0]])
-    first, inverse = resampling.distinct_columns(table)
+    _, inverse = _columns(table)
     assert inverse[0] == inverse[1] != inverse[2]
-    monkeypatch.setattr(resampling, "row_hashes", lambda rows, whole=None: np.zeros(len(rows), np.uint64))
+    monkeypatch.setattr(rows, "row_hashes", lambda rows, whole=None: np.zeros(len(rows), np.uint64))
     table = np.array([[1.0, 1.0, 2.0], [3.0, 3.0, 1.0]])
-    first, inverse = resampling.distinct_columns(table)       # every hash the same: the columns are told apart
-    np.testing.assert_array_equal(table[:, first[inverse]], table)
+    found, inverse = _columns(table)       # every hash the same: the columns are told apart
+    np.testing.assert_array_equal(found[inverse].T, table)
     assert inverse[0] == inverse[1] != inverse[2]
 
 
 def test_a_table_without_rows_has_one_distinct_column():
-    _, inverse = resampling.distinct_columns(np.zeros((0, 4)))
+    _, inverse = _columns(np.zeros((0, 4)))
     np.testing.assert_array_equal(inverse, [0, 0, 0, 0])
+
+
+@pytest.mark.parametrize("order", ["use", "hash"])
+def test_distinct_rows_give_back_every_row_in_either_order(order):
+    x = np.array([[1, 0, 2], [0, 0, 1], [1, 0, 2], [3, 1, 0], [0, 0, 1]], float)
+    table, ids = distinct(x, order=order)
+    assert table[ids].tolist() == x.tolist()
+    assert len(table) == 3 == len({tuple(r) for r in table.tolist()})
+    if order == "use":
+        assert table.tolist() == [[1, 0, 2], [0, 0, 1], [3, 1, 0]]
 
 
 def test_micro_segment_f1_of_the_sums_alone_is_that_of_every_labels_scores():
@@ -117,19 +135,21 @@ def _bucket_rows():
     return s, rows, X
 
 
-@pytest.mark.parametrize("window", [0, 1, 2])
+@pytest.mark.parametrize("window", [1, 2, 1 << 13])
 def test_a_span_buckets_distinct_rows_are_told_apart_when_every_hash_meets(monkeypatch, window):
-    """grouped_rows sums each row's hash from its entries and compares a row with the first row of its hash
-    only: with every hash the same, every row is still its own values, and equal rows are one row."""
+    """span_tables tells a bucket's rows apart by one product each and compares a row with the first row of its
+    hash only: with every product the same, every row is still its own values, and equal rows are one row."""
     from ts_eval.analysis import bucket_rows
 
     s, rows, X = _bucket_rows()
     expected = resampling.grouped(X, s.groups)
-    sentences, chunks = rows.entry_chunks(0)
-    table, ids = rows.grouped_rows(chunks, len(sentences), s.groups, rows=window)
-    assert table[ids].tolist() == expected.tolist() and len(table) == len(np.unique(expected, axis=0))
-    monkeypatch.setattr(bucket_rows, "hash_multipliers", lambda k: np.zeros(k, np.uint64))
-    table, ids = rows.grouped_rows(chunks, len(sentences), s.groups, rows=window)
+    rows.span_tables(None, s.groups, rows=window)
+    table, ids = rows.grouped_of(0)
+    assert table[ids].tolist() == expected.tolist()
+    assert len(table) == len(np.unique(expected, axis=0))
+    monkeypatch.setattr(bucket_rows, "_PROBE", np.zeros(8))
+    rows.span_tables(None, s.groups, rows=window)
+    table, ids = rows.grouped_of(0)
     assert table[ids].tolist() == expected.tolist()
     assert len(table) >= len(np.unique(expected, axis=0)) and ids.tolist()[0] == 0
 
@@ -147,7 +167,7 @@ def test_a_jobs_distinct_columns_when_every_columns_hash_meets(monkeypatch, prob
     groups = (np.arange(8), np.arange(8), np.arange(8), np.zeros(0, np.intp))
     got: list = []
     job = resampling.Job(np.arange(30), ids, table.__getitem__, table[ids].sum(0), groups, 4, got.append)
-    assert len(job.first) == len(np.unique(table[np.unique(ids)].T, axis=0))
+    assert len(job.data) == len(np.unique(table[np.unique(ids)].T, axis=0))
     WT = rng.integers(0, 3, size=(30, 4)).astype(np.float32)
     job.add(WT, 0)
     job.finish()

@@ -1,18 +1,19 @@
-"""The rows of ``analyze``'s buckets, one bucket at a time: a sentence attribute's buckets from the
-statistics' distinct rows, a span attribute's from the span contributions (the entries), a chunk of
-entries at a time."""
+"""The rows of ``analyze``'s buckets: a sentence attribute's buckets from the statistics' distinct rows, one
+bucket at a time; a span attribute's from the span contributions (the entries), every bucket's pair differences
+and resampled columns in one pass over the entries, a window of sentences at a time
+(:meth:`BucketRows.span_tables`)."""
 from __future__ import annotations
 
 from typing import Any, Callable, Iterator, List, Optional, Tuple
 
 import numpy as np
 
-from ..ranking.rows import distinct_of, hash_multipliers
+from ..ranking.rows import Distinct
 from .corpus_blocks import concatenated
 
 #: entries of a span bucket looked at and held at a time
 ENTRY_CHUNK = 1 << 20
-#: values of a span bucket's rows counted at a time (8 bytes each) by :meth:`BucketRows.grouped_rows`
+#: values of the span buckets' rows counted at a time (8 bytes each) by :meth:`BucketRows.span_tables`
 WINDOW = 1 << 20
 
 
@@ -33,6 +34,8 @@ class BucketRows:
     def __init__(self, st: Any, bucket_of_span: np.ndarray, sentence_bucket: Optional[np.ndarray],
                  n_buckets: int):
         self.st, self.B = st, n_buckets
+        self._pairs: Optional[Tuple[np.ndarray, np.ndarray, np.ndarray]] = None
+        self._tables: Tuple[Optional[_Part], Optional[_Part]] = (None, None)
         self.of_sentences = sentence_bucket is not None
         narrow = np.int16 if n_buckets < 2 ** 15 else np.int64     # a stable sort of int16 is a radix sort
         if sentence_bucket is not None:
@@ -100,132 +103,104 @@ class BucketRows:
                     yield e, self.where[st.span_sentence[st.entry_span[e]]]
         return sentences, chunks
 
-    def differences(self, e: np.ndarray, row: np.ndarray, n: int, a_cols: np.ndarray, b_cols: np.ndarray,
-                    rows: int = 1 << 13,
-                    chunks: Optional[Callable[[], Iterator[Tuple[np.ndarray, np.ndarray]]]] = None
-                    ) -> Tuple[np.ndarray, np.ndarray]:
-        """(table, ids): the ``b_cols`` minus the ``a_cols`` of the n rows that the entries ``e`` (rows ``row``,
-        in row order: whole-number weights, entries by sentence) make, as their distinct rows and every row's
-        number in them (``table[ids]``: the differences of :meth:`rows`, value for value), counted ``rows``
-        rows at a time from the entries of those columns alone (given as ``chunks()``, :meth:`entry_chunks`, when
-        not as ``e`` and ``row``).  Row 0 of the table is the difference of none (the two systems' counts
-        equal: most rows), and only the other rows are told apart."""
-        to = np.full(self.st.C, -1, np.int64)
-        sign = np.zeros(self.st.C)
-        to[b_cols], sign[b_cols] = np.arange(len(a_cols)), 1.0
-        to[a_cols], sign[a_cols] = np.arange(len(a_cols)), -1.0
-        D = len(a_cols)
-        where: List[np.ndarray] = []        # the rows of each part that differ
+    def pairs(self) -> Tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(keys, order, bounds): every (sentence, span bucket) that some span of the bucket is in, as the key
+        ``sentence * buckets + bucket``, sorted; the keys in bucket order (stable: each bucket's by sentence); where
+        each bucket's begin there.  Bucket k's rows are the sentences ``keys[order[bounds[k]:bounds[k + 1]]] //
+        buckets`` (those of :meth:`entry_chunks`), in that order."""
+        if self._pairs is None:
+            st, B = self.st, self.B
+            has = np.zeros(st.S * B, bool)         # (one byte a sentence and bucket: no sort of the spans)
+            for a in range(0, len(self.bucket_of_span), ENTRY_CHUNK):
+                bucket = self.bucket_of_span[a:a + ENTRY_CHUNK]
+                keep = np.flatnonzero(bucket >= 0)
+                has[st.span_sentence[keep + a].astype(np.int64) * B + bucket[keep]] = True
+            found = np.flatnonzero(has)
+            del has
+            narrow = np.int16 if B < 2 ** 15 else np.int64
+            order = np.argsort((found % max(B, 1)).astype(narrow), kind="stable")
+            self._pairs = found, order, np.searchsorted(found[order] % max(B, 1), np.arange(B + 1))
+        return self._pairs
 
-        def differing() -> Iterator[np.ndarray]:
-            for a, part in enumerate(self._parts(chunks or (lambda: iter([(e, row)])), n, to, sign, D, rows)):
-                some = np.flatnonzero(part.any(1))
-                where.append(some + a * rows)
-                yield part[some]
-        table, got = distinct_of(differing(), D, np.float64, whole=True)
-        ids = np.zeros(n, np.int32)
-        ids[concatenated(where, np.zeros(0, np.intp))] = got + 1
-        return np.concatenate([np.zeros((1, D)), table]), ids
+    def sentences_of(self, k: int) -> np.ndarray:
+        """The sentences of span bucket k's rows (:meth:`pairs`)."""
+        keys, order, bounds = self.pairs()
+        out: np.ndarray = keys[order[bounds[k]:bounds[k + 1]]] // self.B
+        return out
 
-    def grouped_rows(self, chunks: Callable[[], Iterator[Tuple[np.ndarray, np.ndarray]]], n: int,
-                     groups: Tuple[np.ndarray, ...], rows: int = 0) -> Tuple[np.ndarray, np.ndarray]:
-        """(table, ids): the columns the bootstrap multiplies (:func:`ts_eval.analysis.resampling.grouped`) of the
-        n rows the entries of ``chunks()`` make (:meth:`entry_chunks`; whole-number weights, in row order), as their
-        distinct rows (in order of first use) and every row's number; ``rows`` rows at a time (0: as many as
-        :data:`WINDOW` values hold).  A row's hash is summed from its entries (a sum of the values times fixed
-        numbers, :func:`~ts_eval.ranking.rows.hash_multipliers`: no dense rows are hashed), and only a row
-        whose hash an earlier row has is compared with that row, value for value (a row whose hash is another
-        row's is kept again)."""
-        st = self.st
-        perm, starts = groups[0], groups[1]
-        D = len(starts)
-        to = np.full(st.C, D, np.int32)         # a column no model reads goes to column D, left out
-        to[perm] = np.cumsum(np.isin(np.arange(len(perm)), starts)) - 1
-        mult = np.zeros(D + 1, np.uint64)
-        mult[:D] = hash_multipliers(D)
-        rows = rows or max(1, WINDOW // (D + 1))
-
-        def window(c: int, pieces: List[Tuple[np.ndarray, np.ndarray]]) -> Tuple[np.ndarray, np.ndarray]:
-            m = max(0, min(rows, n - c * rows))
-            e = pieces[0][0] if len(pieces) == 1 else concatenated([p[0] for p in pieces], np.zeros(0, np.int64))
-            row = (pieces[0][1] if len(pieces) == 1 else
-                   concatenated([p[1] for p in pieces], np.zeros(0, np.int64))).astype(np.intp)
-            if c:
-                row -= c * rows
-            col, w = to[st.entry_col[e]], st.entry_weight[e]
-            h = np.zeros(m, np.uint64)
-            if len(row):
-                cuts = np.flatnonzero(np.r_[True, row[1:] != row[:-1]])
-                with np.errstate(over="ignore"):        # sums modulo 2**64
-                    h[row[cuts]] = np.add.reduceat(np.multiply(mult[col], w, dtype=np.uint64, casting="unsafe"), cuts)
-            row *= D + 1
-            row += col
-            X = np.bincount(row, weights=w.astype(np.float64), minlength=m * (D + 1))[:m * (D + 1)].reshape(m, D + 1)
-            X[:, D] = 0.0       # the columns no model reads: the last column kept (contiguous rows), 0
-            return X, h
-
-        def windows() -> Iterator[Tuple[np.ndarray, np.ndarray]]:
-            c = 0
-            pieces: List[Tuple[np.ndarray, np.ndarray]] = []
-            for e, row in chunks():
-                for lo, hi in _cut(row, rows):
-                    while c < row[lo] // rows:
-                        yield window(c, pieces)
-                        c, pieces = c + 1, []
-                    pieces.append((e[lo:hi], row[lo:hi]))
-            while c * rows < n or pieces:
-                yield window(c, pieces)
-                c, pieces = c + 1, []
-
-        table, ids = distinct_of(windows(), D + 1, np.float64, hashed=True)
-        return table[:, :D], ids
-
-    def _mapped(self, chunks: Callable[[], Iterator[Tuple[np.ndarray, np.ndarray]]], n: int, to: np.ndarray,
-                sign: np.ndarray, D: int, rows: int) -> Tuple[np.ndarray, np.ndarray]:
-        """(table, ids): the distinct rows of the n rows of :meth:`_parts`."""
-        return distinct_of(self._parts(chunks, n, to, sign, D, rows), D, np.float64)
-
-    def _parts(self, chunks: Callable[[], Iterator[Tuple[np.ndarray, np.ndarray]]], n: int, to: np.ndarray,
-               sign: np.ndarray, D: int, rows: int) -> Iterator[np.ndarray]:
-        """The n rows that the entries ``chunks()`` gives (with the row of each, in row order; whole-number
-        weights: the sums are the same in any order) make in D columns, entry column c added to column ``to[c]``
-        (none: -1) times ``sign[c]``; ``rows`` rows at a time."""
-        st = self.st
-        c = 0           # the window of rows c * rows ... being filled
-        buf: np.ndarray = np.zeros(min(rows, n) * D)
-        fresh = True    # fresh: nothing added yet (the counts replace it)
-        every = bool((to >= 0).all())       # every column taken (two systems: no entry to leave out)
-        for e, row in chunks():
-            ec = st.entry_col[e]
-            col = to[ec]
-            w = sign[ec]
-            w *= st.entry_weight[e]
-            if not every:
-                keep = col >= 0
-                row, col, w = row[keep], col[keep], w[keep]
-            if not len(row):
+    def span_tables(self, columns: Optional[Tuple[np.ndarray, np.ndarray]], groups: Optional[Tuple[np.ndarray, ...]],
+                    rows: int = 1 << 13) -> None:
+        """Every span bucket's rows made in one pass over the entries (whole-number weights, entries by sentence),
+        ``rows`` rows of every bucket at a time (at most :data:`WINDOW` values): the ``b_cols`` minus the ``a_cols``
+        of each (``columns``) as one table of distinct non-zero rows for every bucket (:meth:`differences_of`), and
+        the columns the bootstrap multiplies (:func:`ts_eval.analysis.resampling.grouped`; ``groups``) as another
+        (:meth:`grouped_of`)."""
+        st, B = self.st, self.B
+        keys, _, _ = self.pairs()
+        parts = []
+        if columns is not None:
+            a_cols, b_cols = columns
+            D = len(a_cols)
+            to, sign = np.full(st.C, D, np.int64), np.zeros(st.C)      # a column in neither: column D, left out
+            to[b_cols], sign[b_cols] = np.arange(D), 1.0
+            to[a_cols], sign[a_cols] = np.arange(D), -1.0
+            parts.append(_Part(to, sign, D, len(keys), True))
+        if groups is not None:
+            perm, starts = groups[0], groups[1]
+            to = np.full(st.C, len(starts), np.int64)
+            to[perm] = np.cumsum(np.isin(np.arange(len(perm)), starts)) - 1
+            parts.append(_Part(to, np.ones(st.C), len(starts), len(keys), False))
+        wide = max([part.width + 1 for part in parts], default=1)
+        per = max(1, min(rows, WINDOW // wide) // max(B, 1))       # sentences a window
+        pos = np.zeros(per * B, np.int64)           # a (sentence, bucket) of the window's row
+        for s0, e, sent in self._windows(per):
+            p0, p1 = np.searchsorted(keys, [s0 * B, (s0 + per) * B])
+            if p0 == p1:
                 continue
-            key = row.astype(np.int64)
-            key *= D
-            key += col
-            first, last = int(row[0]) // rows, int(row[-1]) // rows    # the windows the chunk's rows are in
-            cuts = np.r_[0, np.searchsorted(row, np.arange(first + 1, last + 1) * rows), len(row)]
-            for win, lo, hi in zip(range(first, last + 1), cuts[:-1], cuts[1:]):
-                if lo == hi:
-                    continue
-                while c < win:
-                    yield buf.reshape(-1, D)
-                    c += 1
-                    buf, fresh = np.zeros(max(0, min(rows, n - c * rows)) * D), True
-                counts = np.bincount(key[lo:hi] - c * rows * D, weights=w[lo:hi], minlength=len(buf))[:len(buf)]
-                if fresh:
-                    buf, fresh = counts, False
-                else:
-                    buf += counts
-        while c * rows < n:
-            yield buf.reshape(-1, D)
-            c += 1
-            buf = np.zeros(max(0, min(rows, n - c * rows)) * D)
+            pos[keys[p0:p1] - s0 * B] = np.arange(p1 - p0)
+            row = (sent - s0) * B
+            row += self.entry_bucket[e]
+            row = pos[row]
+            col, weight = st.entry_col[e], st.entry_weight[e]
+            for part in parts:
+                part.add(row, col, weight, int(p1 - p0), p0)
+        for part in parts:
+            part.finish()
+        self._tables = (parts[0] if columns is not None else None,
+                        parts[-1] if groups is not None else None)
+
+    def differences_of(self, k: int) -> Tuple[np.ndarray, np.ndarray]:
+        """(table, ids) of span bucket k's pair differences (:meth:`span_tables`): row 0 the difference of none,
+        ``table[ids]`` the differences of its rows, value for value."""
+        part = self._tables[0]
+        assert part is not None
+        return part.table(), part.ids_of(self.pairs(), k)
+
+    def grouped_of(self, k: int) -> Tuple[np.ndarray, np.ndarray]:
+        """(table, ids) of span bucket k's grouped columns (:meth:`span_tables`)."""
+        part = self._tables[1]
+        assert part is not None
+        return part.table(), part.ids_of(self.pairs(), k)
+
+    def _windows(self, per: int) -> Iterator[Tuple[int, np.ndarray, np.ndarray]]:
+        """(first sentence, its entries in a bucket, their sentences) of each window of ``per`` sentences that has
+        entries, in order, from chunks of :data:`ENTRY_CHUNK` entries."""
+        st = self.st
+        held: List[Tuple[np.ndarray, np.ndarray]] = []
+        c = -1
+        for a in range(0, len(self.entry_bucket), ENTRY_CHUNK):
+            e = np.flatnonzero(self.entry_bucket[a:a + ENTRY_CHUNK] >= 0)
+            e += a
+            sent = st.span_sentence[st.entry_span[e]].astype(np.int64)
+            for lo, hi in _cut(sent, per):
+                win = int(sent[lo]) // per
+                if win != c and held:
+                    yield c * per, *_joined(held)
+                    held = []
+                c = win
+                held.append((e[lo:hi], sent[lo:hi]))
+        if held:
+            yield c * per, *_joined(held)
 
     def compact(self, k: int) -> Tuple[np.ndarray, Optional[np.ndarray], np.ndarray]:
         """(table, ids, sentences): the rows of bucket k as :meth:`rows` gives them (ids None), or for a
@@ -237,3 +212,61 @@ class BucketRows:
             return st.table, st.ids[self.order[a:b]], self.order[a:b]
         X, sentences = self.rows(k)
         return X, None, sentences
+
+
+def _joined(held: List[Tuple[np.ndarray, np.ndarray]]) -> Tuple[np.ndarray, np.ndarray]:
+    """The entries and sentences of a window's pieces, one after the other."""
+    if len(held) == 1:
+        return held[0]
+    return np.concatenate([h[0] for h in held]), np.concatenate([h[1] for h in held])
+
+
+#: the fixed weights of a row's product (:meth:`_Part._found`)
+_PROBE = np.random.default_rng(20261129).uniform(1.0, 2.0, 1 << 12)
+
+
+class _Part:
+    """One table of :meth:`BucketRows.span_tables`: entry column c goes to column ``to[c]`` (``width``: left out)
+    times ``sign[c]``; ``nonzero``: only rows with a non-zero value are told apart (the others are row 0, zeros)."""
+
+    def __init__(self, to: np.ndarray, sign: np.ndarray, width: int, pairs: int, nonzero: bool):
+        self.to, self.sign, self.width, self.nonzero = to, sign, width, nonzero
+        self.found = Distinct(width, np.float64, True)
+        self.probe = _PROBE[:width] if width <= len(_PROBE) else np.random.default_rng(width).uniform(1.0, 2.0, width)
+        self.ids = np.zeros(pairs, np.int32) if nonzero else np.full(pairs, -1, np.int32)
+
+    def add(self, row: np.ndarray, col: np.ndarray, weight: np.ndarray, n: int, p0: int) -> None:
+        """The entries of one window (``row``: each entry's row among the window's n rows, the pairs numbered from
+        ``p0`` on; ``col``, ``weight``)."""
+        w = self.width + 1
+        key = row * w
+        key += self.to[col]
+        X = np.bincount(key, weights=self.sign[col] * weight, minlength=n * w)[:n * w].reshape(n, w)[:, :self.width]
+        if not self.nonzero:
+            self.ids[p0:p0 + n] = self._found(np.ascontiguousarray(X))
+            return
+        moving = np.flatnonzero(X.any(1))
+        if len(moving):
+            self.ids[p0 + moving] = self._found(X[moving]) + 1
+
+    def _found(self, X: np.ndarray) -> np.ndarray:
+        """The numbers of the rows ``X`` among the distinct rows, told apart by one product with fixed weights
+        (equal rows, equal products; rows that meet by chance are told apart by the check of
+        :class:`~ts_eval.ranking.rows.Distinct`)."""
+        products = np.einsum("ij,j->i", X, self.probe)     # (numpy's own loop: BLAS's threads cost more here)
+        return self.found.add(X, products.view(np.uint64))
+
+    def finish(self) -> None:
+        """Rows with no entry (a window without them): zeros, told apart as any other row."""
+        empty = np.flatnonzero(self.ids < 0)
+        if len(empty):
+            self.ids[empty] = self.found.add(np.zeros((len(empty), self.width)))
+
+    def table(self) -> np.ndarray:
+        rows = self.found.rows()
+        return np.concatenate([np.zeros((1, self.width)), rows]) if self.nonzero else rows
+
+    def ids_of(self, pairs: Tuple[np.ndarray, np.ndarray, np.ndarray], k: int) -> np.ndarray:
+        _, order, bounds = pairs
+        out: np.ndarray = self.ids[order[bounds[k]:bounds[k + 1]]]
+        return out

@@ -15,8 +15,8 @@ the general test computes; other statistics take the general test.
 Every test draws from the same seed, one uniform number per unit and permutation in order, so unit j of
 permutation r of a test of u units is number ``r * u + j`` of one stream: the tests of every bucket
 (:class:`PairTests`) read one stream, drawn once (as long as the largest test needs) a window at a time,
-each test the numbers of its units that a swap moves.  A number is below 1/2 when its 64-bit draw is below
-2**63 (``Generator.random`` is the draw's top 53 bits times 2**-53), so the draws are taken raw.
+each test the numbers of its units that a swap moves.  The draws are taken raw: a number is below 1/2 when
+its 64-bit draw's top bit is 0 (:func:`ts_eval.ranking.coins.below_half`).
 """
 from __future__ import annotations
 
@@ -24,13 +24,16 @@ from typing import Callable, Dict, Hashable, List, Mapping, Optional, Tuple
 
 import numpy as np
 
-from ..ranking.statistics import CHUNK
+from ..ranking.coins import below_half
+from ..ranking.rows import distinct
 from ..ranking.sufficient import StatsMatrix
 from ..ranking.uncertainty import pair_pvalues
 
-#: numbers of the shared stream drawn at a time, and the most swaps of one test gathered at a time
+#: numbers of the shared stream drawn at a time, the most swaps of one test gathered at a time, and the
+#: permutations of one test scored at a time (a score is one permutation's: the same numbers in any batch)
 WINDOW = 1 << 21
 GATHER = 1 << 20
+SCORED = 1000
 
 
 def bucket_pair_pvalues(sm: StatsMatrix, ia: int, ib: int, permutations: int,
@@ -76,13 +79,14 @@ class PairTests:
 
     def _distinct_differences(self, data: np.ndarray, a_cols: np.ndarray, b_cols: np.ndarray
                               ) -> Tuple[np.ndarray, np.ndarray]:
-        """:func:`_distinct_rows` of the differences of ``data``'s rows, made once for the tests of every
-        bucket of one table of distinct rows."""
+        """The distinct rows of the differences of ``data``'s rows (:func:`~ts_eval.ranking.rows.distinct`, in
+        the order of their hashes: the tests' sums are whole numbers, the same in any order), made once for the
+        tests of every bucket of one table of distinct rows."""
         key = (id(data), int(a_cols[0]) if len(a_cols) else -1, int(b_cols[0]) if len(b_cols) else -1)
         if key not in self._differences or self._differences[key][0] is not data:
             diff = np.take(data, b_cols, axis=1)    # (rows of data, columns)
             diff -= np.take(data, a_cols, axis=1)
-            self._differences[key] = (data, *_distinct_rows(diff))     # (data kept: its id stays its own)
+            self._differences[key] = (data, *distinct(diff, order="hash", whole=True))  # (data kept: its id its own)
         return self._differences[key][1], self._differences[key][2]
 
     def after(self, step: Callable[[], None]) -> None:
@@ -98,7 +102,7 @@ class PairTests:
         rng = np.random.default_rng(self.seed_seq)
         for p0 in range(0, end, self.window):
             n = min(self.window, end - p0)
-            swap[pad:pad + n] = rng.bit_generator.random_raw(n) < np.uint64(1 << 63)   # (no test reads past end)
+            below_half(rng.bit_generator.random_raw(n), out=swap[pad:pad + n].view(bool))    # (no test reads past end)
             for t in tests:
                 t.add(swap, p0 - pad, p0, p0 + n)
         for t in tests:
@@ -128,8 +132,8 @@ class _Test:
         self.observed = [np.abs(np.asarray(model.score(tb[[ia]]), float) - np.asarray(model.score(tb[[ib]]), float))
                          for model, tb in zip(sm.models, self.blocks)]
         self.exceed = np.zeros(len(sm.models))
-        self.base = 0       # the first permutation not scored (a multiple of CHUNK), row 0 of moved
-        self.moved = np.zeros((min(permutations, CHUNK + window // max(self.units, 1) + 2), table.shape[1]))
+        self.base = 0       # the first permutation not scored, row 0 of moved
+        self.moved = np.zeros((min(permutations, SCORED + window // max(self.units, 1) + 2), table.shape[1]))
 
     def add(self, swap: np.ndarray, offset: int, p0: int, p1: int) -> None:
         """The swaps of the stream's numbers ``p0 ... p1 - 1`` (number x is ``swap[x - offset]``; the numbers a
@@ -139,20 +143,28 @@ class _Test:
         if not u or p0 >= self.R * u:
             return
         r0, r1 = p0 // u, min(self.R, (p1 - 1) // u + 1)      # the permutations in the window, whole or in part
+        w0, w1 = min(-(-p0 // u), r1), max(min(p1 // u, r1), r0)    # those whole in it: rows of a view of the window
+        w0 = min(w0, w1)
         step = max(1, GATHER // max(m, 1))
-        for a in range(r0, r1, step) if m else ():
-            b = min(a + step, r1)
-            at = np.arange(a, b, dtype=np.int64) * u - offset
-            counts = np.add.reduceat(swap[at[:, None] + self.swapped[None, :]], self.starts, axis=1, dtype=np.int64)
+        for a, b in ([(r0, w0)] + [(c, min(c + step, w1)) for c in range(w0, w1, step)] + [(w1, r1)]) if m else ():
+            if a >= b:
+                continue
+            if a >= w0 and b <= w1:     # whole permutations: the window's numbers as rows of u
+                lo = a * u - offset
+                got = np.take(swap[lo:lo + (b - a) * u].reshape(b - a, u), self.swapped, axis=1)
+            else:
+                at = np.arange(a, b, dtype=np.int64) * u - offset
+                got = swap[at[:, None] + self.swapped[None, :]]
+            counts = np.add.reduceat(got, self.starts, axis=1, dtype=np.int64)
             self.moved[a - self.base:b - self.base] += counts.astype(np.float64) @ self.table
         complete = self.R if p1 >= self.R * u else p1 // u
-        while self.base < self.R and min(self.base + CHUNK, self.R) <= complete:
-            self._score(min(CHUNK, self.R - self.base))
+        while self.base < self.R and min(self.base + SCORED, self.R) <= complete:
+            self._score(min(SCORED, self.R - self.base))
 
     def finish(self) -> None:
         """The permutations not yet scored, then the p-values."""
         while self.base < self.R:
-            self._score(min(CHUNK, self.R - self.base))
+            self._score(min(SCORED, self.R - self.base))
         self.out[:] = (self.exceed + 1) / (self.R + 1)
 
     def _score(self, rows: int) -> None:
@@ -192,19 +204,3 @@ def difference_columns(family_cols: Mapping[Hashable, Tuple[int, int]], n: int, 
 def _whole(data: np.ndarray, rows: int = 1 << 13) -> bool:
     """Every value of ``data`` a whole number (looked at ``rows`` rows at a time: no copy of the whole)."""
     return all(np.array_equal(part, np.round(part)) for part in (data[a:a + rows] for a in range(0, len(data), rows)))
-
-
-def _distinct_rows(x: np.ndarray, rows: int = 1 << 13) -> Tuple[np.ndarray, np.ndarray]:
-    """(table, ids): the distinct rows of ``x`` and the row of every row of ``x`` in it (``table[ids]`` is
-    ``x``): found by one product with random weights, checked ``rows`` rows at a time (a chance meeting of
-    two different rows takes the exact way)."""
-    if not len(x):
-        return x[:0], np.zeros(0, np.intp)
-    h = x @ np.random.default_rng(12345).uniform(1.0, 2.0, x.shape[1])
-    _, first, ids = np.unique(h, return_index=True, return_inverse=True)
-    ids = ids.reshape(-1)
-    table = x[first]
-    if not all(np.array_equal(table[ids[a:a + rows]], x[a:a + rows]) for a in range(0, len(x), rows)):
-        table, ids = np.unique(x, axis=0, return_inverse=True)
-        ids = ids.reshape(-1)
-    return table, ids

@@ -18,7 +18,7 @@ from typing import Callable, List, Optional, Tuple
 
 import numpy as np
 
-from ..ranking.rows import bootstrap_weights, row_hashes
+from ..ranking.rows import bootstrap_weights, distinct
 from ..ranking.statistics import exact_float32
 
 #: weights (resamples x sentences) drawn and held at a time by the blockwise pass (4 bytes each)
@@ -56,31 +56,6 @@ def resampled(W: np.ndarray, probes: Tuple[np.ndarray, np.ndarray], X: np.ndarra
     out = _filled(X.sum(0), W.shape[0], rest)
     out[:, rep] = (W[:, sentences].astype(dtype, copy=False) @ data).astype(np.float64)[:, inverse]
     return out
-
-
-def distinct_columns(table: np.ndarray) -> Tuple[np.ndarray, np.ndarray]:
-    """(first, inverse): the first of each distinct column of ``table`` and every column's distinct column
-    (``table[:, first[inverse]]`` is ``table``), as ``np.unique(table.T, axis=0)`` gives them up to the order of
-    the distinct columns (:func:`distinct_rows` of the columns)."""
-    return distinct_rows(np.ascontiguousarray(table.T), None)
-
-
-def distinct_rows(rows: np.ndarray, whole: Optional[bool], h: Optional[np.ndarray] = None
-                  ) -> Tuple[np.ndarray, np.ndarray]:
-    """(first, inverse) of the distinct rows of ``rows``, as ``np.unique(rows, axis=0)`` gives them up to their
-    order: whole numbers (``whole``; None: look) by a 64-bit hash of each row (``h``, or one product; not a sort
-    of the rows as byte strings), every row checked against the first row of its hash."""
-    if h is not None or (rows.shape[0] and rows.shape[1] and float(max(rows.max(), -rows.min())) < 2.0 ** 62 and
-                         (whole or (whole is None and np.array_equal(rows, np.round(rows))))):
-        if h is None:
-            h = row_hashes(rows, True)
-        _, first, inverse = np.unique(h, return_index=True, return_inverse=True)
-        inverse = inverse.reshape(-1)
-        again = np.flatnonzero(first[inverse] != np.arange(len(rows)))
-        if np.array_equal(rows[again], rows[first[inverse[again]]]):
-            return first, inverse
-    _, first, inverse = np.unique(rows, axis=0, return_index=True, return_inverse=True)
-    return first, inverse.reshape(-1)
 
 
 def _filled(plain: np.ndarray, resamples: int, rest: np.ndarray) -> np.ndarray:
@@ -124,14 +99,13 @@ class Job:
             h = _PROBES[:len(table)] @ table if len(table) <= len(_PROBES) else None     # exact, in any order
         columns = np.ascontiguousarray(table.T, self.dtype)        # a column a row
         del table
-        self.first, self.inverse = distinct_rows(columns, True, h)
-        self.data = columns[self.first]         # the distinct columns (columns x rows)
+        self.data, self.inverse = distinct(columns, order="hash", whole=True, hashes=h)    # the distinct columns
         del columns
         self.low = float(self.data.min(initial=0.0))
         self.plain, self.groups, self.done = plain, groups, done
         # float32 where the matrix of every weight was multiplied in float32: every product is then a float32
         # result or a whole number below 2**24 (see add), held exactly in half the bytes
-        self.products: np.ndarray = np.zeros((resamples, len(self.first)), self.dtype)
+        self.products: np.ndarray = np.zeros((resamples, len(self.data)), self.dtype)
 
     def add(self, WT: np.ndarray, r0: int) -> None:
         """The products of a block of resamples (r0, r0 + 1, ...), given as ``WT``: every sentence's weights in

@@ -768,18 +768,17 @@ def _bucket_pass(st: Statistics, rows: BucketRows, rs: Resampling, options: Dict
     from_entries = not rows.of_sentences and st.whole_weights and (low is None or rs.blockwise)
     if from_entries and p is not None and pair is not None:
         a_cols, b_cols, _ = difference_columns(st.cols, n, pair[0], pair[1])
-    if from_entries:            # buckets of spans: every bucket's sums in one pass over the entries
+    if from_entries:            # buckets of spans: every bucket's sums, differences and resampled rows in one pass
         sums = rows.entry_sums()
+        rows.span_tables((a_cols, b_cols) if p is not None and pair is not None else None,
+                         st.groups if low is not None else None)
     for k in range(B):
         if from_entries:        # a bucket of spans: the pair's differences, its resampled rows
-            row_sentence, chunks = rows.entry_chunks(k)
+            row_sentence = rows.sentences_of(k)
             if len(row_sentence) and p is not None and pair is not None:
-                diff = rows.differences(np.zeros(0, np.int64), np.zeros(0, np.int64), len(row_sentence), a_cols,
-                                        b_cols, chunks=chunks)
-                options["tests"].add(st.matrix(sums[k][None, :]), pair[0], pair[1], p[k], diff)
-                del diff
+                options["tests"].add(st.matrix(sums[k][None, :]), pair[0], pair[1], p[k], rows.differences_of(k))
             if low is not None and len(row_sentence):
-                gtable, gids = rows.grouped_rows(chunks, len(row_sentence), st.groups)
+                gtable, gids = rows.grouped_of(k)
                 rs.register(Job(row_sentence, gids, gtable.__getitem__, sums[k].copy(), st.groups, rs.resamples,
                                 fill.at(k)))
             continue

@@ -6,7 +6,8 @@ is below 1/2 (:func:`ts_eval.ranking.rows.swaps`).  The test reads only the unit
 number cost 1.5-1.8 ms a permutation at 10M tokens.  numpy's default generator is PCG64: a 128-bit linear
 congruential state ``s -> a s + c`` (mod 2**128), one step per 64-bit output, the output ``x`` the state's
 two halves xor-ed and rotated right by its top 6 bits (XSL-RR); ``random()`` is ``(x >> 11) / 2**53``, below
-1/2 exactly when the top bit of ``x`` is 0.  :class:`Coins` keeps the state of every wanted unit's output,
+1/2 exactly when the top bit of ``x`` is 0 (:func:`below_half`, which the analyze pair tests' stream of raw
+outputs uses too).  :class:`Coins` keeps the state of every wanted unit's output,
 reads those top bits, moves every state on by one permutation's ``units`` steps (the same affine map for all:
 a few whole-array operations on 64-bit halves) and moves the generator on as the draws of every unit would
 (``advance``): the same booleans and the same generator afterwards (``tests/test_rank_coins.py`` checks both
@@ -22,6 +23,16 @@ import numpy as np
 MULTIPLIER = 0x2360ED051FC65DA44385DF649FCCF645    # PCG64's (numpy's PCG_DEFAULT_MULTIPLIER_128)
 MASK128, MASK64 = (1 << 128) - 1, (1 << 64) - 1
 LOW32, HALF = np.uint64(0xFFFFFFFF), np.uint64(32)
+#: a generator's raw 64-bit output below this is a ``Generator.random()`` below 1/2 (``random()`` is the output's
+#: top 53 bits times 2**-53: below 1/2 exactly when the top bit is 0)
+TOP_BIT = np.uint64(1 << 63)
+
+
+def below_half(raw: np.ndarray, out: Optional[np.ndarray] = None) -> np.ndarray:
+    """``random() < 0.5`` of the numbers whose raw 64-bit outputs are ``raw`` (into ``out``, booleans, when given):
+    the swaps of a permutation test from the outputs themselves (:data:`TOP_BIT`)."""
+    got: np.ndarray = np.less(raw, TOP_BIT, out=out)
+    return got
 
 
 def jump(steps: int, inc: int) -> tuple[int, int]:
@@ -99,7 +110,8 @@ class Coins:
         shift += np.uint64(63)                                # bit (rotation - 1) mod 64
         shift &= np.uint64(63)
         x >>= shift
-        swapped: np.ndarray = (x & np.uint64(1)) == 0
+        x <<= np.uint64(63)                                   # the output's top bit, the rest 0s
+        swapped = below_half(x)
         self.next(self.hi, self.lo, self.tmp)
         return swapped
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import queue
 import threading
-from typing import Any, Callable, Iterable, Iterator, Optional, Protocol, Tuple, TypeVar
+from typing import Any, Callable, Iterable, Iterator, List, Optional, Protocol, Tuple, TypeVar
 
 import numpy as np
 
@@ -125,29 +125,69 @@ def integral(rows: np.ndarray, chunk: int = 1 << 13) -> bool:
     return True
 
 
-def distinct(rows: np.ndarray, chunk: int = 1 << 12) -> Tuple[np.ndarray, np.ndarray]:
-    """(the distinct rows of ``rows`` in order of first use, every row's number among them), ``chunk`` rows at
-    a time."""
-    return distinct_of((rows[a:a + chunk] for a in range(0, len(rows), chunk)), rows.shape[1], rows.dtype)
+def distinct(rows: np.ndarray, chunk: int = 1 << 12, order: str = "use", whole: Optional[bool] = None,
+             hashes: Optional[np.ndarray] = None) -> Tuple[np.ndarray, np.ndarray]:
+    """(table, ids): the distinct rows of ``rows`` and every row's number among them (``table[ids]`` is ``rows``),
+    told apart by a 64-bit hash of each row (:func:`row_hashes`, or ``hashes``) and checked value for value.
+    ``order`` "use": in order of first use, ``chunk`` rows at a time (a row whose hash another row has is kept
+    again); "hash": the rows at once, in the order of their hashes, each checked against the first row of its hash
+    (a hash that meets another row's, or fractions: as ``np.unique(rows, axis=0)`` orders them).  ``whole``: every
+    value a whole number (None: look)."""
+    if order == "use":
+        return distinct_of((rows[a:a + chunk] for a in range(0, len(rows), chunk)), rows.shape[1], rows.dtype,
+                           whole=whole)
+    if hashes is not None or (rows.shape[0] and rows.shape[1] and float(max(rows.max(), -rows.min())) < 2.0 ** 62 and
+                              (whole or (whole is None and np.array_equal(rows, np.round(rows))))):
+        h = row_hashes(rows, True) if hashes is None else hashes
+        _, first, inverse = np.unique(h, return_index=True, return_inverse=True)
+        inverse = inverse.reshape(-1)
+        again = np.flatnonzero(first[inverse] != np.arange(len(rows)))
+        if np.array_equal(rows[again], rows[first[inverse[again]]]):
+            return rows[first], inverse
+    _, first, inverse = np.unique(rows, axis=0, return_index=True, return_inverse=True)
+    return rows[first], inverse.reshape(-1)
 
 
-def distinct_of(parts: Iterable[Any], width: int, dtype: Any, hashed: bool = False,
-                whole: Optional[bool] = None) -> Tuple[np.ndarray, np.ndarray]:
-    """:func:`distinct` of the rows of consecutive ``parts`` (``width`` columns of ``dtype``; ``hashed``: each part
-    given as (rows, their hashes)), which are not kept: only the distinct rows are (``whole``: every value a whole
-    number below 2**62; None: look)."""
-    found = RowTable()
-    table = np.zeros((0, width), dtype)
-    known, ids = 0, []
+def distinct_of(parts: Iterable[Any], width: int, dtype: Any, whole: Optional[bool] = None
+                ) -> Tuple[np.ndarray, np.ndarray]:
+    """:func:`distinct` of the rows of consecutive ``parts`` (``width`` columns of ``dtype``), which are not kept:
+    only the distinct rows are (``whole``: every value a whole number below 2**62; None: look)."""
+    found = Distinct(width, dtype, whole)
     for part in parts:
-        part, hashes = part if hashed else (part, None)
-        got, new = found.ids(part, table, known, whole, hashes)
-        if known + len(new) > len(table):
-            table = np.concatenate([table[:known], np.zeros((max(len(new), known // 4, 64), width), dtype)])
-        table[known:known + len(new)] = new
-        known += len(new)
-        ids.append(got)
-    return table[:known].copy(), np.concatenate(ids) if ids else np.zeros(0, np.int32)
+        found.add(part)
+    return found.result()
+
+
+class Distinct:
+    """The distinct rows of the parts given one after the other (:meth:`add`), in order of first use, and every
+    row's number among them; only the distinct rows are kept (``whole``: every value a whole number below 2**62;
+    None: look)."""
+
+    def __init__(self, width: int, dtype: Any, whole: Optional[bool] = None) -> None:
+        self.found, self.whole = RowTable(), whole
+        self.table = np.zeros((0, width), dtype)
+        self.known = 0
+        self.ids: List[np.ndarray] = []
+
+    def add(self, part: np.ndarray, hashes: Optional[np.ndarray] = None) -> np.ndarray:
+        """The numbers of the rows of ``part`` (``hashes``: theirs, when the caller has them)."""
+        got, new = self.found.ids(part, self.table, self.known, self.whole, hashes)
+        known = self.known
+        if known + len(new) > len(self.table):      # grown in place (the pages moved, not copied): no view of the
+            self.table.resize((known + max(len(new), known // 4, 64), self.table.shape[1]),    # table is handed out
+                              refcheck=False)                                               # before the last add
+        self.table[known:known + len(new)] = new
+        self.known += len(new)
+        self.ids.append(got)
+        return got
+
+    def rows(self) -> np.ndarray:
+        """The distinct rows so far (a view: valid until the next :meth:`add`)."""
+        return self.table[:self.known]
+
+    def result(self) -> Tuple[np.ndarray, np.ndarray]:
+        """(the distinct rows, every row's number among them)."""
+        return self.table[:self.known].copy(), np.concatenate(self.ids) if self.ids else np.zeros(0, np.int32)
 
 
 # ---------------------------------------------------------------------------
