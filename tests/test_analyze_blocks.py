@@ -2,18 +2,21 @@
 give the statistics, the span contributions and every report of the corpus counted whole."""
 from __future__ import annotations
 
+import json
 import random
+from pathlib import Path
 from typing import Any, List, Tuple
 
 import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from streamed import run, without_timings
+from streamed import run, same_at, same_error, without_timings
 from test_analyze import SPLIT_MODELS, corpora
 
 from ts_eval.analysis import corpus_blocks, study
 from ts_eval.core.sequences import from_sequences
+from ts_eval.io.inputs import Inputs
 
 MODELS = SPLIT_MODELS + ["exact-f1-macro", "ts-f1-macro", "ts-kappa-micro", "t-f1-micro", "constrained-f1-micro",
                          "contain-f1-micro", "weighted-f1", "semeval-strict-f1", "semeval-ent-type-f1"]
@@ -417,3 +420,42 @@ def test_wide_rows_counted_whole_are_found_a_bounded_number_of_values_at_a_time_
     assert step < 64 and [n for n, _, _ in seen] == [step] * (200 // step) + ([200 % step] if 200 % step else [])
     assert {d for _, _, d in seen} == {np.dtype(np.int32)}
     _same(whole, _statistics(corpus, monkeypatch, 1))
+
+
+@pytest.mark.parametrize("options", [["--format", "json"], ["--format", "table", "--by", "document"],
+                                     ["--format", "csv", "--no-errors"], ["--format", "json", "--bootstrap", "30"]],
+                         ids=lambda o: "-".join(x.strip("-") for x in o[1:]))
+def test_analyze_reads_the_readers_blocks_and_reports_the_same_at_every_block_size(tmp_path, options):
+    """The command reads blocks down to one sentence (one pass: statistics, attribute values, errors) and gives
+    the report of its inputs read whole."""
+    path = _file(tmp_path)
+    argv = ["analyze", path, "--gold-col", "2", "--system-col", "3", "4", "--bootstrap", "0", "--permutations",
+            "50", *options]
+    (rc, out, _), seen = same_at(argv, sizes=(700, 60, 1))
+    assert rc == 0 and out
+    assert len(seen) == 1 and seen[0] >= 30      # one read, a block a sentence at least
+
+
+def test_analyze_never_reads_the_corpus_whole(tmp_path, monkeypatch):
+    path = _file(tmp_path)
+
+    def whole(*args: Any, **kw: Any) -> Any:
+        raise AssertionError("the corpus was read whole")
+
+    monkeypatch.setattr(Inputs, "corpus", whole)
+    rc, out, err = run(["analyze", path, "--gold-col", "2", "--system-col", "3", "4", "--bootstrap", "20",
+                        "--by", "document", "--format", "json"])
+    assert rc == 0, err
+    assert json.loads(out)["corpus"]["sentences"] == 30
+
+
+def test_a_bad_tag_is_the_same_error_at_every_block_size(tmp_path):
+    path = _file(tmp_path)
+    lines = Path(path).read_text(encoding="utf-8").split("\n")
+    at = next(i for i, x in enumerate(lines) if i > 60 and x.startswith("w"))
+    fields = lines[at].split(" ")
+    lines[at] = " ".join(fields[:2] + ["Q-PER"] + fields[3:])
+    Path(path).write_text("\n".join(lines), encoding="utf-8")
+    err = same_error(["analyze", path, "--gold-col", "2", "--system-col", "3", "4", "--bootstrap", "0"],
+                     line=at + 1)
+    assert "Q-PER" in err
