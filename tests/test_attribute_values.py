@@ -12,7 +12,7 @@ import pytest
 
 from ts_eval.analysis import attributes as at
 from ts_eval.analysis import corpus_blocks
-from ts_eval.analysis.attribute_values import AttributeValues, code_type, values_of_corpus
+from ts_eval.analysis.attribute_values import AttributeValues, code_type
 from ts_eval.analysis.buckets import equal_frequency, parse_bucket_spec
 from ts_eval.analysis.study_inputs import chosen_attributes
 from ts_eval.core.corpus import Corpus
@@ -118,7 +118,9 @@ def test_every_attribute_read_in_blocks_is_the_attribute_read_whole(tmp_path, mo
         _same(_fed(blocks, attrs, spec, span_sentence), reference, attrs)
     for block_tokens in (1, 5, 1 << 17):       # the corpus read whole, cut (a document may go on into the next block)
         monkeypatch.setattr(corpus_blocks, "BLOCK_TOKENS", block_tokens)
-        cut = values_of_corpus(corpus, attrs, names, spec)
+        cut = AttributeValues(attrs, names, spec)
+        for block in corpus_blocks.blocks_of(corpus, names):
+            cut.add(block)
         _same([cut.assigned(k, span_sentence) for k in range(len(attrs))], reference, attrs)
 
 

@@ -31,7 +31,6 @@ import numpy as np
 from ..core.corpus import Corpus
 from .attributes import CATEGORICAL, SENTENCE, Attribute, Text, document_numbers
 from .buckets import FEW_VALUES, Buckets, categorical_buckets, numeric_buckets
-from .corpus_blocks import blocks_of
 
 #: (the buckets, the bucket of every span, of every sentence (None for a span attribute)) of one attribute
 Assigned = Tuple[Buckets, np.ndarray, Optional[np.ndarray]]
@@ -178,13 +177,4 @@ class AttributeValues:
             return bk, sentence_bucket[span_sentence], sentence_bucket
         return bk, of_code[np.concatenate(codes)], None
 
-
-def values_of_corpus(corpus: Corpus, attrs: Sequence[Attribute], names: Sequence[str],
-                     spec: Dict[str, Any]) -> AttributeValues:
-    """The values of ``attrs`` over a corpus read whole, given a block of sentences at a time (the blocks
-    of :func:`~ts_eval.analysis.corpus_blocks.sentence_blocks`; the corpus whole where it cannot be cut)."""
-    values = AttributeValues(attrs, names, spec)
-    for block in blocks_of(corpus, names):
-        values.add(block)
-    return values
 
