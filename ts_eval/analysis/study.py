@@ -871,7 +871,7 @@ def _columns(path: str) -> bool:
 def analyze_corpus(corpus: Corpus, *, errors: Optional[ErrorOptions] = None, **options: Any) -> Analysis:
     """Analyse the systems of ``corpus`` (see :func:`analyze`): :func:`analyze_blocks` fed the corpus's blocks of
     sentences (:func:`~ts_eval.analysis.corpus_blocks.blocks_of`), or the corpus as one block when span
-    contributions that are fractions need its order (:class:`~ts_eval.ranking.blocks.NotInBlocks`)."""
+    contributions that are fractions need its order (:class:`~ts_eval.ranking.layout.NotInBlocks`)."""
     names = system_names(corpus, options.get("systems"))
     model_list = resolve_models(list(ANALYSIS_MODELS) if options.get("models") is None else
                                 list(options["models"]), corpus)
@@ -906,9 +906,8 @@ def analyze_blocks(
     """Analyse the systems of a corpus given as its blocks of whole sentences in order (each a corpus of its own,
     numbered from 0, with its own sorted labels: what :meth:`ts_eval.io.inputs.Inputs.read` gives), in one pass:
     every block's statistics, attribute values and (``errors``: the error analysis asked for) errors are taken
-    while it is there,
-    and only they are kept.  ``whole``: the corpus itself, when it is in memory (InterpretEval's attributes, the
-    ``document`` slice and record fields read it; without it they are an error)."""
+    while it is there, and only they are kept.  ``whole``: the corpus itself, when it is in memory (InterpretEval's
+    attributes and record fields read it, so they need it).  The options are :func:`ts_eval.analyze`'s."""
     timings: Dict[str, float] = {}
     t0 = time.perf_counter()
     it = iter(blocks)
