@@ -194,7 +194,66 @@ def test_a_blocks_matches_are_freed_with_the_block_and_groups_keep_no_list_a_gro
         t0 = int(corpus.sent_offsets[block.first_sentence])
         counts.add(block.corpus, first_sentence=block.first_sentence, first_token=t0, first_span=block.first_span,
                    documents=documents[block.first_sentence:block.first_sentence + block.corpus.n_sentences])
-    assert all(isinstance(v, int) for d in counts.groups + [counts.pooled] for v in d.values())
+    for table in counts.groups + [counts.pooled]:     # kept as arrays: no Python object a group
+        keys, values = table.rows()
+        assert keys.dtype == np.int32 and values.dtype == np.int64 and len(keys) == len(values) == len(table)
     kept, distinct = counts.ranked_groups(None)
     assert distinct == result.pooled.distinct
     assert [(v[0], len(v[6])) for _, v in kept] == [(e.count, e.by_systems) for e in result.pooled.errors]
+
+
+def _unannotated_by_hand(corpus):
+    """The unannotated strings counted one window at a time: per gold span its context (the lower-cased token
+    before, -1 at a sentence start; its tokens; the one after, -2 at a sentence end); every window of as many
+    tokens within a sentence, touching no gold token, in the same context; ranked by unannotated windows, gold
+    spans, first window, then the string's length (the order they are first met)."""
+    toks = [t.lower() for t in corpus.tokens(0, corpus.n_tokens)]
+    offsets = corpus.sent_offsets.tolist()
+    sentence = np.searchsorted(corpus.sent_offsets, np.arange(corpus.n_tokens), side="right") - 1
+    gold = corpus.gold
+    covered = np.zeros(corpus.n_tokens, bool)
+    for a, b in zip(gold.start.tolist(), gold.last.tolist()):
+        covered[a:b + 1] = True
+
+    def context(a, b):
+        s = int(sentence[a])
+        return (toks[a - 1] if a > offsets[s] else -1, *toks[a:b + 1], toks[b + 1] if b + 1 < offsets[s + 1] else -2)
+
+    spans: dict = {}
+    for i, (a, b) in enumerate(zip(gold.start.tolist(), gold.last.tolist())):
+        spans.setdefault(context(a, b), []).append(i)
+    rows = []
+    for ctx, ids in spans.items():
+        m = len(ctx) - 2
+        starts = [a for a in range(corpus.n_tokens - m + 1) if sentence[a] == sentence[a + m - 1]
+                  and not covered[a:a + m].any() and context(a, a + m - 1) == ctx]
+        if starts:
+            rows.append((-len(starts), -len(ids), starts[0], m, len(ids), len(starts)))
+    rows.sort()
+    return [(r[2], r[3], r[4], r[5]) for r in rows]
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_unannotated_strings_and_their_order_are_those_counted_by_hand(monkeypatch, seed):
+    """Found in pieces down to one sentence, with ties of count and first window (strings of other lengths)."""
+    corpus = read_conll(str(_file(seed, 60)), gold_column=2, system_columns=[3, 4, 5, 6], names=["w", "x", "y", "z"])
+    want = _unannotated_by_hand(corpus)
+    for block_tokens in (1, 10 ** 9):
+        s = _analysis(corpus, monkeypatch, block_tokens, top=None, min_agree=2).suspects
+        assert s.unannotated_total == len(want)
+        got = [(x.annotated, x.deviating) for x in s.unannotated]
+        assert got == [(w[2], w[3]) for w in want]
+        assert [len(x.text.split()) for x in s.unannotated] == [w[1] for w in want]
+
+
+def test_unannotated_strings_that_tie_are_in_the_order_of_their_length(monkeypatch):
+    """"New" and "New York" are both unannotated once, first at the same token, each a gold span once: the
+    shorter first, as counted by hand."""
+    path = Path(tempfile.mkdtemp()) / "tie.conll"
+    path.write_text("the O O O\nNew B-LOC O O\nYork O O O\nis O O O\n\nthe O O O\nNew B-LOC O O\nYork I-LOC O O\n"
+                    "is O O O\n\nthe O O O\nNew O O O\nYork O O O\nis O O O\n", encoding="utf-8")
+    corpus = read_conll(str(path), gold_column=2, system_columns=[3, 4], names=["x", "y"])
+    assert _unannotated_by_hand(corpus) == [(9, 1, 1, 1), (9, 2, 1, 1)]
+    for block_tokens in (1, 10 ** 9):
+        s = _analysis(corpus, monkeypatch, block_tokens, top=None, min_agree=2).suspects
+        assert [x.text for x in s.unannotated] == ["New", "New York"]

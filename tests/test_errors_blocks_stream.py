@@ -174,3 +174,21 @@ def test_blocks_out_of_order_are_refused(tmp_path):
     counts.add(blocks[0])
     with pytest.raises(ValueError, match="first_token 0: expected 1"):
         counts.add(blocks[1], first_token=0)
+
+
+def test_the_kept_corpus_reads_the_kept_token_numbers(tmp_path):
+    """What the end reads keeps the spans' token numbers as kept (int32 while they fit), not int64 copies of them,
+    and gives the spans of the corpus read whole."""
+    path = _write(tmp_path, "two.conll", ["Bob B-PER B-PER O", "Lee I-PER B-ORG O", "", "b O O B-LOC", ""])
+    blocks = _inputs(path, 2, 1).read("analyze")
+    first = next(blocks)
+    counts = error_counts(first, min_agree=1)
+    counts.add(first)
+    for block in blocks:
+        counts.add(block)
+    corpus, _, _ = counts.kept.corpus()
+    whole = _inputs(path, 2).corpus()
+    for mine, want in [(corpus.gold, whole.gold)] + [(corpus.systems[n], whole.systems[n]) for n in whole.systems]:
+        assert mine.start.dtype == mine.last.dtype == np.int32
+        assert [mine.start.tolist(), mine.last.tolist(), [corpus.labels[j] for j in mine.label.tolist()]] == \
+            [want.start.tolist(), want.last.tolist(), [whole.labels[j] for j in want.label.tolist()]]

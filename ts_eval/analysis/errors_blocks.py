@@ -12,8 +12,9 @@ exist for one block only.  What is kept between blocks:
 - per system and matching the confusion matrix, and the errors per type (running sums);
 - per system, and pooled over the systems, every distinct error group (its type, gold label and string,
   system label and string) with its count and its first occurrence (the token, the system, the gold and
-  system span) as a row of int64 numbers (a dict maps the key to its row; the systems making a pooled group
-  are those whose groups have its key): this grows with the distinct errors, not the tokens;
+  system span), as arrays (:class:`ts_eval.analysis.errors_groups.GroupTable`: the key 20 bytes of int32, the
+  strings numbered in one table of distinct strings, the values int64; no Python object a group; the systems
+  making a pooled group are those whose groups have its key): this grows with the distinct errors, not the tokens;
 - the gold suspects: their number, and the first ``top`` in their ranking order (the ranking key of a
   suspect is known when its sentence is read);
 - per document its sentences, tokens, gold spans, first line and every system's exact-match and TS
@@ -42,6 +43,7 @@ from ..models.segment import EXACT_STATS, segment_f1
 from ..models.ts import TS_STATS, ts_f1, ts_table
 from .attributes import Tokens, token_texts
 from .errors_documents import DocumentScores, sentence_documents
+from .errors_groups import GroupTable
 from .errors_kept import Kept
 from .errors_lists import error_events, group, type_counts
 from .errors_match import MATCHINGS, Confusion, best_counterparts, confusion
@@ -89,13 +91,13 @@ class ErrorCounts:
         # labels numbered as they came) and the gold, system, spurious and unpaired spans
         self._confusion: List[Dict[str, List[Any]]] = [{} for _ in self.names]
         self.types: List[Dict[str, int]] = [{} for _ in self.names]
-        # per system: key -> its row of ``counts``: count, first token, gold span, system span
-        self.groups: List[Dict[GroupKey, int]] = [{} for _ in self.names]
-        self.counts = [_Rows(4) for _ in self.names]
-        # pooled: key -> its row of ``pooled_counts``: count, first token, system rank, system, gold span, system
-        # span (the systems that make it: those whose groups have the key)
-        self.pooled: Dict[GroupKey, int] = {}
-        self.pooled_counts = _Rows(6)
+        # per system its groups (values: count, first token, gold span, system span), and pooled over the systems
+        # (count, first token, system rank, system, gold span, system span; the systems that make a group: those
+        # whose groups have its key); the strings of their keys numbered in one table
+        self.groups = [GroupTable(4) for _ in self.names]
+        self.pooled = GroupTable(6, ties=2)
+        self._string_id: Dict[str, int] = {}
+        self.strings: List[str] = []
         self.suspects = _found()
         self.suspect_total = 0
         # per document (global ids in order), an array a block: sentences, tokens, gold spans, first sentence,
@@ -220,27 +222,26 @@ class ErrorCounts:
         rank = self.rank[self.names[k]]
         g0, s0 = first_span[None], first_span[self.names[k]]
         rows = gr.rows
-        texts = np.array([None, *strings], dtype=object)      # string id + 1 -> its string (-1: None)
-        # every group's key as Python values at once (numpy's loops); counts and positions stay arrays
-        code, glab, slab = (keys[j][rows].tolist() for j in (0, 1, 3))
-        gtext, stext = (texts[keys[j][rows] + 1].tolist() for j in (2, 4))
-        found = list(zip(code, glab, gtext, slab, stext))
+        found = np.stack([keys[j][rows] for j in range(5)], axis=1)
+        found[:, 2], found[:, 4] = self._string_ids(found[:, 2], strings), self._string_ids(found[:, 4], strings)
         count, pos = gr.count.astype(np.int64), first[rows] + t0
         gg = np.where(g[rows] >= 0, g[rows] + g0, -1)
         sg = np.where(s[rows] >= 0, s[rows] + s0, -1)
-        at, new = _rows_of(self.groups[k], found)
-        mine = self.counts[k]
-        mine.rows[at[~new], 0] += count[~new]          # a later block: its first occurrence comes after
-        mine.append(np.stack([count, pos, gg, sg], axis=1)[new])
-        at, new = _rows_of(self.pooled, found)
-        pooled, old = self.pooled_counts, ~new
-        have = pooled.rows[at[old]]
-        have[:, 0] += count[old]
-        earlier = (pos[old] < have[:, 1]) | ((pos[old] == have[:, 1]) & (rank < have[:, 2]))
-        here = np.stack([pos, np.full(len(pos), rank), np.full(len(pos), k), gg, sg], axis=1)
-        have[earlier, 1:] = here[old][earlier]
-        pooled.rows[at[old]] = have
-        pooled.append(np.concatenate([count[:, None], here], axis=1)[new])
+        self.groups[k].add(found, np.stack([count, pos, gg, sg], axis=1))
+        self.pooled.add(found, np.stack([count, pos, np.full(len(pos), rank), np.full(len(pos), k), gg, sg], axis=1))
+
+    def _string_ids(self, sid: np.ndarray, strings: List[str]) -> np.ndarray:
+        """A block's string ids (-1: none) as numbers in the table of distinct strings (new ones put last)."""
+        used = np.unique(sid[sid >= 0])
+        ids, have = self._string_id, self.strings
+        for j in used.tolist():
+            if strings[j] not in ids:
+                ids[strings[j]] = len(have)
+                have.append(strings[j])
+        lut = np.full(len(strings) + 1, -1, np.int64)       # the last: -1 stays -1
+        lut[used] = np.fromiter((ids[strings[j]] for j in used.tolist()), np.int64, len(used))
+        out: np.ndarray = lut[sid]
+        return out
 
     def _suspects(self, block: Corpus, pairs: Dict[str, Any], best: Dict[str, np.ndarray], lut: np.ndarray, t0: int,
                   g0: int) -> None:
@@ -339,22 +340,27 @@ class ErrorCounts:
         """The first ``top`` groups of system ``k`` (None: pooled), best first, and how many groups there are: each
         as its key (labels numbered among the sorted labels) and [count, first token, gold span, system span]
         (pooled: [count, first token, system rank, system, gold span, system span, the systems that make it])."""
-        d = self.pooled if k is None else self.groups[k]
-        rows = (self.pooled_counts if k is None else self.counts[k]).rows[:len(d)]
-        keys: List[GroupKey] = list(d)         # in the order of their rows
+        table = self.pooled if k is None else self.groups[k]
+        keys, rows = table.rows()
         chosen = np.arange(len(keys))
         if self.top is not None and len(keys) > self.top:     # those up to the top-th by (count, first) only
             best = np.lexsort((rows[:, 1], -rows[:, 0]))[self.top - 1]
             cut = (-rows[best, 0], rows[best, 1])
             chosen = np.flatnonzero((-rows[:, 0] < cut[0]) | ((-rows[:, 0] == cut[0]) & (rows[:, 1] <= cut[1])))
         to_sorted = self._to_sorted().tolist() + [-1]          # -1: no span stays -1
-        items: List[Tuple[GroupKey, List[Any]]] = [(keys[j], rows[j].tolist()) for j in chosen.tolist()]
-        items.sort(key=lambda kv: (-kv[1][0], kv[1][1], group_order(_sorted_key(kv[0], to_sorted))))
+        strings: List[Optional[str]] = [*self.strings, None]    # -1: no span, no string
+        items: List[Tuple[GroupKey, List[Any], int]] = []
+        for j, (code, glab, gtext, slab, stext) in zip(chosen.tolist(), keys[chosen].tolist()):
+            key = (code, to_sorted[glab], strings[gtext], to_sorted[slab], strings[stext])
+            items.append((key, rows[j].tolist(), j))
+        items.sort(key=lambda kv: (-kv[1][0], kv[1][1], group_order(kv[0])))
         items = items if self.top is None else items[:self.top]
         if k is None:
-            for key, v in items:
-                v.append({m for m, mine in enumerate(self.groups) if key in mine})
-        return [(_sorted_key(key, to_sorted), v) for key, v in items], len(d)
+            at = keys[[j for _, _, j in items]].reshape(-1, keys.shape[1])
+            made = [mine.contains(at) for mine in self.groups]
+            for i, (_, v, _) in enumerate(items):
+                v.append({m for m in range(len(made)) if made[m][i]})
+        return [(key, v) for key, v, _ in items], len(keys)
 
     def found_suspects(self) -> _Found:
         """The kept suspects (the first ``top`` in ranking order, or all), their labels numbered among the sorted
@@ -394,12 +400,6 @@ class ErrorCounts:
                               stack(ts_f, (0, D)))
 
 
-def _sorted_key(key: GroupKey, to_sorted: List[int]) -> GroupKey:
-    """A group's key with its labels numbered among the sorted labels (``to_sorted[-1]``: -1, no span)."""
-    code, glab, gtext, slab, stext = key
-    return code, to_sorted[glab], gtext, to_sorted[slab], stext
-
-
 def _spread(part: np.ndarray, lut: np.ndarray, n_labels: int, head: int, per: int) -> np.ndarray:
     """Statistics rows of a block (``head`` columns, then ``per`` columns a label of the block) with the labels'
     columns where their numbers ``lut`` put them among ``n_labels`` (the others 0)."""
@@ -416,26 +416,3 @@ def _widened(rows: np.ndarray, width: int) -> np.ndarray:
     if rows.shape[1] >= width:
         return rows
     return np.concatenate([rows, np.zeros((len(rows), width - rows.shape[1]), rows.dtype)], axis=1)
-
-
-class _Rows:
-    """Rows of ``width`` int64 columns, one a group, grown as groups come (no Python object a group)."""
-
-    def __init__(self, width: int):
-        self.rows = np.zeros((0, width), np.int64)
-        self.n = 0
-
-    def append(self, new: np.ndarray) -> None:
-        if self.n + len(new) > len(self.rows):
-            self.rows.resize((max(self.n + len(new), 2 * len(self.rows), 64), self.rows.shape[1]), refcheck=False)
-        self.rows[self.n:self.n + len(new)] = new
-        self.n += len(new)
-
-
-def _rows_of(index: Dict[GroupKey, int], keys: List[GroupKey]) -> Tuple[np.ndarray, np.ndarray]:
-    """(each key's row in ``index``, which keys are new): the new ones are given the next rows, in order."""
-    at = np.fromiter((index.get(key, -1) for key in keys), np.int64, len(keys))
-    new = at < 0
-    fresh = [keys[j] for j in np.flatnonzero(new).tolist()]
-    index.update(zip(fresh, range(len(index), len(index) + len(fresh))))
-    return at, new

@@ -18,6 +18,8 @@ lists is known only at the end), so the words and spans are kept, in the fewest 
 tokens: 4 bytes each, plus the sentences, spans and runs, about 8 bytes a token in all for a CoNLL file with two
 systems (1M tokens: 4 the texts' numbers, 3 the 0.3 spans a token, 0.5 the line runs, 0.3 the sentences), not
 with the texts (a token's text is kept once however often it occurs).
+The corpus made of them at the end (:meth:`Kept.corpus`) reads these arrays joined (token numbers as kept, int32
+while they fit: no int64 copy of them) and the labels renumbered among the sorted labels (4 bytes a span).
 That is the bound: the inconsistency finders need, for every string gold labels somewhere, its occurrences
 anywhere else, which no summary smaller than the token sequence gives exactly.
 """
@@ -154,8 +156,7 @@ class Kept:
             start, last, label = (np.concatenate([p[j] for p in parts]) if parts else np.zeros(0, np.int64)
                                   for j in range(3))
             parts[:] = [(start, last, label)]
-            spans[side] = SpanSet(start.astype(np.int64), last.astype(np.int64),
-                                  to_sorted[label.astype(np.int64)].astype(np.int32))
+            spans[side] = SpanSet(start, last, to_sorted.astype(np.int32)[label])     # token numbers as kept
         infos = {side: SideInfo(side or "gold", path=path, token_lines=self._lines(side))  # type: ignore[arg-type]
                  for side, path in self._info.items()}
         distinct = list(self._vocab)

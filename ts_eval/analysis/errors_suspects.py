@@ -482,16 +482,17 @@ def unannotated_inconsistencies(corpus: Corpus, texts: Texts, top: Optional[int]
             hits[m].append(piece.unannotated(m, wanted[m], ends[m], sieves[m]))
     hs = np.concatenate([h[0] for m in lengths for h in hits[m]])
     hk = np.concatenate([h[1] for m in lengths for h in hits[m]])
-    # group by context key; verify tokens exactly (hash collisions would only add candidates)
-    groups: Dict[int, List[int]] = {}
-    for start, key in zip(hs.tolist(), hk.tolist()):
-        groups.setdefault(key, []).append(start)
-    found = []
-    gk = gkey.tolist()
-    by_key: Dict[int, List[int]] = {}
-    for i, key in enumerate(gk):
-        if key in groups:
-            by_key.setdefault(key, []).append(i)
+    # group by context key (arrays, not a list a hit); verify tokens exactly (hash collisions would only add
+    # candidates); the keys in the order they are first hit, each key's hits and gold spans in their order
+    order = np.argsort(hk, kind="stable")
+    hit, first, count = np.unique(hk[order], return_index=True, return_counts=True)
+    shared = np.isin(hit, gkey)
+    hit, first, count = hit[shared], first[shared], count[shared]
+    along = np.argsort(order[first], kind="stable")
+    mine = np.flatnonzero(np.isin(gkey, hit))
+    mine = mine[np.argsort(gkey[mine], kind="stable")]
+    cut = np.searchsorted(gkey[mine], hit)
+    cut_end = np.searchsorted(gkey[mine], hit, side="right")
     offsets = corpus.sent_offsets
 
     def context(a: int, b: int) -> Tuple[int, ...]:
@@ -501,10 +502,10 @@ def unannotated_inconsistencies(corpus: Corpus, texts: Texts, top: Optional[int]
         nxt = int(codes[b + 1]) if b + 1 < int(offsets[e]) else -2
         return (before, *codes[a:b + 1].tolist(), nxt)
 
-    for key, starts in groups.items():
-        spans = by_key.get(key, [])
-        if not spans:
-            continue
+    found = []
+    for j in along.tolist():
+        spans = mine[cut[j]:cut_end[j]].tolist()
+        starts = hs[order[first[j]:first[j] + count[j]]].tolist()
         ref = context(int(gold.start[spans[0]]), int(gold.last[spans[0]]))
         m = int(glen[spans[0]])
         spans = [i for i in spans if context(int(gold.start[i]), int(gold.last[i])) == ref]
