@@ -208,3 +208,16 @@ def test_entries_are_kept_per_side_and_numbered_over_all_sides_at_the_end(tmp_pa
 def test_the_entries_numbers_take_the_fewest_bytes_that_hold_them():
     assert [study._fitting(t) for t in (0, 2 ** 15 - 1, 2 ** 15, 2 ** 31 - 1, 2 ** 31)] == [
         np.int16, np.int16, np.int32, np.int32, np.int64]
+
+
+def test_placed_columns_are_where_placed_puts_each_column():
+    """A column's number moved among more labels is where the table's relabelling puts its values."""
+    from ts_eval.ranking.layout import placed, placed_columns
+
+    fixed, per, labels = 2, 3, 4
+    where = np.array([0, 2, 3, 5])
+    x = np.arange(1, fixed + per * labels + 1, dtype=np.int64)[None, :]
+    out = placed((fixed, per), x, where, fixed + per * 6)
+    moved = placed_columns(np.arange(x.shape[1]), fixed, per, where)
+    assert out[0, moved].tolist() == x[0].tolist()
+    assert np.count_nonzero(out) == x.shape[1]

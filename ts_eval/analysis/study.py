@@ -42,7 +42,7 @@ from ..errors import InputError, OptionError
 from ..models.context import Contributions, CorpusData, SystemData
 from ..models.registry import Model, ModelSpec, get_model, resolve_models
 from ..models.tally import CorpusTally
-from ..ranking.layout import NotInBlocks, label_width, placed, relabelled
+from ..ranking.layout import NotInBlocks, label_width, placed, placed_columns, relabelled
 from ..ranking.rows import RowTable, integral
 from ..ranking.statistics import TIE_DECIMALS, average_ranks, correlation_matrices
 from ..ranking.study import check_options
@@ -235,9 +235,7 @@ class Statistics:
         col = np.asarray(col, np.int64)
         if cols is None or cols[1] == 0 or np.array_equal(where, np.arange(len(where))):
             return col
-        fixed, per = cols
-        label = np.maximum(col - fixed, 0)
-        return np.where(col < fixed, col, fixed + where[label // per] * per + label % per)
+        return placed_columns(col, cols[0], cols[1], where)
 
     def _contributions(self, cd: CorpusData, i: int, part: Block, widths: Dict[Hashable, int], seen: np.ndarray,
                        entries: Tuple[List[np.ndarray], List[np.ndarray], List[np.ndarray], List[np.ndarray]]
@@ -323,10 +321,7 @@ class Statistics:
         def columns(code: np.ndarray) -> np.ndarray:
             key, c = code % codes, code // codes
             if not same:
-                c = c.astype(np.int64)
-                label = np.maximum(c - fixed[key], 0)
-                c = np.where(c < fixed[key], c, fixed[key] + rank[np.minimum(label // per[key], len(rank) - 1)]
-                             * per[key] + label % per[key])
+                c = placed_columns(c, fixed[key], per[key], rank)
             out: np.ndarray = base[key] + c
             return out
 

@@ -4,7 +4,7 @@
 a block brings its own sorted labels, a later one may bring a label that sorts before earlier ones."""
 from __future__ import annotations
 
-from typing import Hashable, Optional, Sequence, Tuple
+from typing import Any, Hashable, Optional, Sequence, Tuple
 
 import numpy as np
 
@@ -40,6 +40,17 @@ def placed(columns: Optional[Tuple[int, int]], x: np.ndarray, where: np.ndarray,
     out[:, :fixed] = x[:, :fixed]
     out[:, fixed:].reshape(x.shape[0], -1, per)[:, where, :] = x[:, fixed:].reshape(x.shape[0], -1, per)
     return out
+
+
+def placed_columns(col: np.ndarray, fixed: Any, per: Any, where: np.ndarray) -> np.ndarray:
+    """The column numbers ``col`` of a family's columns (``fixed`` columns, then ``per`` columns a label; arrays
+    of them, one for each of ``col``, or one for all) with the labels put at ``where``: where :func:`placed`
+    puts a column, as a number."""
+    col = np.asarray(col, np.int64)
+    label = np.maximum(col - fixed, 0)
+    moved: np.ndarray = np.where(col < fixed, col, fixed + where[np.minimum(label // per, len(where) - 1)] * per
+                                 + label % per)
+    return moved
 
 
 def relabelled(data: np.ndarray, rows: int, columns: Sequence[Optional[Tuple[int, int]]],
