@@ -306,8 +306,8 @@ def test_a_blocks_rows_are_found_in_one_pass_with_the_numbers_of_any_cut(monkeyp
 
 def test_the_entries_stable_order_by_sentence_is_that_of_a_wide_key():
     key = np.random.default_rng(1).integers(0, 9000, size=50_000)
-    narrow = study._narrow(key)
-    assert narrow.dtype == np.int16 and study._narrow(key + 2 ** 15).dtype == np.int32
+    narrow = study._small_numbers(key)
+    assert narrow.dtype == np.int16 and study._small_numbers(key + 2 ** 15).dtype == np.int32
     assert np.argsort(narrow, kind="stable").tolist() == np.argsort(key, kind="stable").tolist()
 
 

@@ -205,7 +205,7 @@ class Statistics:
         whole = integral(we)
         self.whole_weights = self.whole_weights and whole
         if whole and len(sp):       # the entries by sentence (each bucket's too)
-            order = np.argsort(_narrow(sentence), kind="stable")
+            order = np.argsort(_small_numbers(sentence), kind="stable")
             sp, code, we = sp[order], code[order], we[order]
         self._entries.append((sp, code, we))
 
@@ -577,15 +577,10 @@ def _fitting(top: int) -> Any:
 
 
 def _small_numbers(values: np.ndarray) -> np.ndarray:
-    """Numbers from 0 (span numbers, codes) in the fewest bytes of int16, int32 and int64 that hold them."""
+    """Numbers from 0 (span numbers, codes, sentences) in the fewest bytes of int16, int32 and int64 that hold them
+    (numpy sorts 16-bit integers stably by their digits (radix), in one pass, not by comparisons; a stable order
+    is the same order either way)."""
     return values.astype(_fitting(int(values.max(initial=0))))
-
-
-def _narrow(key: np.ndarray) -> np.ndarray:
-    """``key`` (numbers from 0) as int16 while they fit, else int32: numpy sorts 16-bit integers stably by their
-    digits (radix), in one pass over them, not by comparisons; a stable order is the same order either way."""
-    small = not len(key) or int(key.max()) < 2 ** 15
-    return key.astype(np.int16 if small else np.int32)
 
 
 def _compact(values: np.ndarray) -> np.ndarray:
