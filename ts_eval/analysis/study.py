@@ -267,8 +267,8 @@ class Statistics:
         self.table, self.ids = self._rows(self._found)
         self._found = _DistinctRows()
         self.span_offset = np.concatenate(([0], np.cumsum(self._sides)))
-        self.span_sentence = np.concatenate([x for side in self._span_sentences for x in side]).astype(np.int64) \
-            if self.span_offset[-1] else np.zeros(0, np.int64)
+        self.span_sentence = np.concatenate([x for side in self._span_sentences for x in side]) \
+            if self.span_offset[-1] else np.zeros(0, np.int32)      # (int32, as kept: no int64 copy)
         self._span_sentences = []
         self._final_entries()
         self.whole_cols: List[int] = []
