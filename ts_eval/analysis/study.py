@@ -85,12 +85,12 @@ class Statistics:
     :meth:`ts_eval.io.inputs.Inputs.read` gives: sentences, tokens and spans numbered from 0 in the block, its
     own sorted labels), then :meth:`finish`; ``Statistics(corpus, names, models)`` counts a corpus given whole
     (``corpus`` None: an empty accumulator).  What is kept between blocks: each distinct row of every system's
-    statistics side by side once (:class:`_DistinctRows`, float32 while exact) and 4 bytes a sentence (its row's
-    number); per span its sentence (4 bytes); per entry its span's number within its side (int16/int32), its
-    side and column as one number (int16/int32: the labels as met) and its weight (int8 while a small whole
-    number).  A label met in a later block widens the rows kept so far (once, a copy:
-    :func:`~ts_eval.ranking.layout.relabelled`); the entries' columns and the spans' numbers over all sides
-    (gold's first, then each system's) are made once, in :meth:`finish`.
+    statistics side by side once (:class:`_DistinctRows`: int16 while every count's magnitude is below 2^14, else
+    int32, float64 for fractions) and 4 bytes a sentence (its row's number); per span its sentence (int32); per
+    entry its span's number within its side (int16/int32), its side and column as one number (int16/int32: the
+    labels as met) and its weight (int8 while a small whole number).  A label met in a later block widens the
+    rows kept so far (once, a copy: :func:`~ts_eval.ranking.layout.relabelled`); the entries' columns and the
+    spans' numbers over all sides (gold's first, then each system's) are made once, in :meth:`finish`.
 
     A block is cut further into blocks of :data:`~ts_eval.analysis.corpus_blocks.BLOCK_TOKENS` tokens when
     :func:`~ts_eval.analysis.corpus_blocks.can_cut` allows (the default models on IOB2 column files), else
@@ -506,8 +506,9 @@ class Statistics:
 class _DistinctRows:
     """Per-sentence statistics (every system's side by side) given a block of sentences at a time, kept as their
     distinct rows and every sentence's row (:func:`~ts_eval.ranking.rows.distinct`: the same rows in the same
-    order; float32 while every value is a whole number below 2^24, so exact), or as every sentence's row when
-    some statistic is not a whole number."""
+    order; int16 while every value is a whole number of magnitude below 2^14, int32 below 2^31, the rows so far
+    widened once when a block needs more: :func:`_small`), or as every sentence's row (float64) when some
+    statistic is not a whole number."""
 
     def __init__(self) -> None:
         self.found = RowTable()
