@@ -65,3 +65,22 @@ def test_contributions_drop_zero_weights_part_by_part():
     assert (c.side.dtype, c.span.dtype, c.col.dtype, c.weight.dtype) == (np.int8, np.int64, np.int64, np.float64)
     empty = Contributions.of([], 3)
     assert len(empty.span) == 0 and empty.span.dtype == np.int64 and empty.weight.dtype == np.float64
+
+
+def test_rows_that_share_a_hash_are_told_apart_value_for_value():
+    """Rows (int16 as kept, or wider) are checked value for value against the first row of their hash, in the block
+    and in the table so far: two different rows given one hash are two rows (the second kept again); 0.0 and -0.0
+    (the same value) are one."""
+    from ts_eval.ranking.rows import RowTable
+
+    for dtype in (np.int16, np.int32, np.int64):
+        block = np.array([[1, 2, 3], [1, 2, 4], [1, 2, 3], [0, 0, 0]], dtype)
+        ids, new = RowTable().ids(block, block[:0], 0, True, np.array([5, 5, 5, 6], np.uint64))
+        assert ids.tolist() == [0, 2, 0, 1] and new.tolist() == [[1, 2, 3], [0, 0, 0], [1, 2, 4]]
+        table = RowTable()      # a later block: its rows against the table's rows of the same hash
+        table.ids(block[:1], block[:0], 0, True, np.array([5], np.uint64))
+        ids, new = table.ids(block[1:], block[:1], 1, True, np.array([5, 5, 6], np.uint64))
+        assert ids.tolist() == [2, 3, 1] and new.tolist() == [[0, 0, 0], [1, 2, 4], [1, 2, 3]]
+    signed = np.array([[0.0, 1.0], [-0.0, 1.0]])
+    ids, new = RowTable().ids(signed, signed[:0], 0, True, np.array([7, 7], np.uint64))
+    assert ids.tolist() == [0, 0] and len(new) == 1
