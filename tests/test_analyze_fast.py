@@ -150,7 +150,7 @@ def test_a_buckets_rows_are_its_rows_of_the_whole(corpus, n_buckets, rnd):
     total = int(s.span_offset[-1])
     bucket_of_span = np.array([rnd.randrange(-1, n_buckets) for _ in range(total)], np.int64)
     rows = bucket_rows.BucketRows(s, bucket_of_span, None, n_buckets)
-    assert rows.entry_bucket.dtype == np.int16            # 2 bytes an entry: no order of every entry is made
+    assert not hasattr(rows, "entry_bucket")      # nothing kept per entry: an entry's bucket is its span's, looked up
     assert all(rows.entry_rows(k)[0].dtype == rows.entry_rows(k)[1].dtype == np.int32 for k in range(n_buckets))
     for k, expected in enumerate(_rows_of_the_whole(s, bucket_of_span, n_buckets)):
         X, sentences = rows.rows(k)
@@ -315,3 +315,23 @@ def test_a_span_buckets_rows_from_chunks_of_entries_are_its_rows(monkeypatch, co
         sums = sum((np.bincount(s.entry_col[e], weights=s.entry_weight[e], minlength=s.C)[:s.C] for e, _ in chunks()),
                    np.zeros(s.C))
         assert sums.tolist() == X.sum(0).tolist()
+
+
+@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow,
+                                                                 HealthCheck.function_scoped_fixture])
+@given(corpora(), st.integers(1, 5))
+def test_entry_starts_are_where_each_sentences_entries_begin(monkeypatch, corpus, chunk):
+    """A span bucket's window of sentences is a slice of the entries: sentence s's entries are those from
+    ``entry_starts[s]`` to ``entry_starts[s + 1]`` (counted a chunk of entries at a time, down to one entry); entries
+    that do not go by sentence are refused, not counted wrong."""
+    s = _statistics(corpus)
+    monkeypatch.setattr(bucket_rows, "ENTRY_CHUNK", chunk)
+    starts = bucket_rows.entry_starts(s)
+    sentence = s.span_sentence[s.entry_span]
+    assert len(starts) == s.S + 1 and starts[0] == 0 and starts[-1] == len(s.entry_span)
+    for k in range(s.S):
+        assert (sentence[starts[k]:starts[k + 1]] == k).all()
+    if len(set(sentence.tolist())) > 1:
+        s.entry_span = s.entry_span[::-1].copy()
+        with pytest.raises(ValueError, match="by sentence"):
+            bucket_rows.entry_starts(s)

@@ -50,7 +50,7 @@ from ..ranking.sufficient import StatsMatrix, sentence_statistics
 from ..results.report import versions
 from . import attributes as at
 from .attribute_values import AttributeValues
-from .bucket_rows import BucketRows
+from .bucket_rows import BucketRows, entry_starts
 from .buckets import Buckets, parse_bucket_spec
 from .corpus_blocks import Block, blocks_of, can_cut, concatenated, sentence_blocks
 from .pairtest import PairTests, difference_columns
@@ -690,7 +690,11 @@ def _attribute(st: Statistics, attr: at.Attribute, bk: Buckets, bucket_of_span: 
     else:
         undefined = list(st.undefined_for_spans)
         sentences = None
-    sums, low, high, diffs, p = _bucket_pass(st, BucketRows(st, bucket_of_span, sentence_bucket, B), rs, options)
+    if sentence_bucket is None and options.get("entry_starts") is None:      # (once for every span attribute)
+        options["entry_starts"] = entry_starts(st)
+    rows = BucketRows(st, bucket_of_span, sentence_bucket, B, options.get("entry_starts"))
+    sums, low, high, diffs, p = _bucket_pass(st, rows, rs, options)
+    del rows
     gold = np.bincount(bucket_of_span[:off[1]][bucket_of_span[:off[1]] >= 0], minlength=B)[:B]
     system = np.stack([np.bincount(bucket_of_span[off[i + 1]:off[i + 2]][bucket_of_span[off[i + 1]:off[i + 2]] >= 0],
                                    minlength=B)[:B] for i in range(n)], axis=1) if n else np.zeros((B, 0), np.int64)
@@ -759,9 +763,9 @@ def _bucket_pass(st: Statistics, rows: BucketRows, rs: Resampling, options: Dict
     if from_entries and p is not None and pair is not None:
         a_cols, b_cols, _ = difference_columns(st.cols, n, pair[0], pair[1])
     if from_entries:            # buckets of spans: every bucket's sums, differences and resampled rows in one pass
-        sums = rows.entry_sums()
         rows.span_tables((a_cols, b_cols) if p is not None and pair is not None else None,
                          st.groups if low is not None else None)
+        sums = rows.entry_sums()
     for k in range(B):
         if from_entries:        # a bucket of spans: the pair's differences, its resampled rows
             row_sentence = rows.sentences_of(k)
