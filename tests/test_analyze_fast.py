@@ -21,7 +21,7 @@ from test_analyze import SPLIT_MODELS, corpora
 import ts_eval
 from ts_eval.analysis import attributes as at
 from ts_eval.analysis import bucket_rows, study, study_inputs
-from ts_eval.analysis.pairtest import PairTests, bucket_pair_pvalues
+from ts_eval.analysis.pairtest import PairTests, bucket_pair_pvalues, difference_columns
 from ts_eval.core.sequences import from_spans
 from ts_eval.errors import InputError
 from ts_eval.ranking.uncertainty import pair_pvalues
@@ -74,6 +74,24 @@ def test_the_tests_of_many_buckets_read_one_stream_and_give_each_tests_pvalues(c
     for rows, out in zip(buckets, got):
         alone = pair_pvalues(s.matrix(data[rows]), [(np.array([0]), np.array([2]))] * len(s.models), permutations, seq)
         assert out.tolist() == np.concatenate(alone).tolist()
+
+
+@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(corpora(), st.integers(1, 4), st.integers(1, 5))
+def test_a_tables_differences_are_its_moving_rows_told_apart_a_few_rows_at_a_time(corpus, times, rows):
+    """The pair's differences of a table of rows, made a few rows at a time (down to one): row 0 zeros, the
+    others each a distinct non-zero difference, every row of the table its own difference; the checks of the
+    table's values are made once for every bucket's test over it."""
+    s = _statistics(corpus, SPLIT_MODELS + ["exact-f1-macro"])
+    data = np.tile(s.data, (times, 1))
+    a_cols, b_cols, _ = difference_columns(s.cols, len(s.names), 0, 2)
+    tests = PairTests(10, np.random.SeedSequence(0))
+    table, ids = tests._distinct_differences(data, a_cols, b_cols, rows=rows)
+    expected = data[:, b_cols] - data[:, a_cols]
+    assert table[ids].tolist() == expected.tolist()
+    assert not table[0].any() and table[1:].any(1).all()
+    assert len(table) == 1 + len(np.unique(expected[expected.any(1)], axis=0))
+    assert tests._whole(data) and tests._wholes[id(data)][0] is data
 
 
 def test_a_uniform_below_one_half_is_a_raw_draw_below_2_to_the_63():
@@ -168,7 +186,6 @@ def test_a_buckets_rows_are_its_rows_of_the_whole(corpus, n_buckets, rnd):
 @given(corpora(), st.integers(1, 4), st.integers(1, 2), st.randoms(use_true_random=False))
 def test_a_span_buckets_differences_from_its_entries_are_those_of_its_rows(corpus, n_buckets, second, rnd):
     """Without resamples a bucket of spans is summed and differenced from its entries alone."""
-    from ts_eval.analysis.pairtest import difference_columns
 
     s = _statistics(corpus)
     assert s.whole_weights
@@ -295,7 +312,6 @@ def test_a_span_buckets_rows_from_chunks_of_entries_are_its_rows(monkeypatch, co
     """A bucket of spans's entries given a chunk at a time (down to one entry; a row's entries cut between
     chunks, rows counted ``window`` at a time) make its rows: the pair's differences and the bootstrap's
     grouped columns of every row, value for value; the sums from the chunks are the rows' sums."""
-    from ts_eval.analysis.pairtest import difference_columns
     from ts_eval.analysis.resampling import grouped
 
     s = _statistics(corpus)

@@ -777,10 +777,11 @@ def _bucket_pass(st: Statistics, rows: BucketRows, rs: Resampling, options: Dict
                                 fill.at(k)))
             continue
         table, ids, row_sentence = rows.compact(k)
+        bucket = StatsMatrix(st.names, st.models, table, st.cols, ids=ids)
         if ids is None:
             sums[k] = table.sum(0)
-        else:           # whole numbers: the same sums in any order
-            sums[k] = np.bincount(ids, minlength=len(table)).astype(np.float64) @ table
+        else:           # whole numbers: the same sums in any order, a slab of the table at a time (no float64 copy)
+            sums[k] = bucket.totals
         if not len(row_sentence):
             continue
         if low is not None and rs.blockwise and ids is not None:
@@ -791,7 +792,6 @@ def _bucket_pass(st: Statistics, rows: BucketRows, rs: Resampling, options: Dict
             fill.at(k)(rs.dense(X, row_sentence, st.groups))
             del X
         if p is not None and pair is not None:
-            bucket = StatsMatrix(st.names, st.models, table, st.cols, ids=ids)
             options["tests"].add(bucket, pair[0], pair[1], p[k])
     return sums, low, high, diffs, p
 
