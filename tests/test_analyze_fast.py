@@ -351,3 +351,15 @@ def test_entry_starts_are_where_each_sentences_entries_begin(monkeypatch, corpus
         s.entry_span = s.entry_span[::-1].copy()
         with pytest.raises(ValueError, match="by sentence"):
             bucket_rows.entry_starts(s)
+
+
+@pytest.mark.parametrize("units", [[0], [3, 3, 7], list(range(10)) * 2, [9, 0, 5, 5, 1, 2]])
+def test_a_buckets_totals_read_only_the_rows_its_units_have(units):
+    """A bucket's sums from a table of distinct rows (whole numbers): its units' rows summed, when they are a few
+    of the table's (gathered) or most of it (the table a slab at a time), to the last bit."""
+    from ts_eval.ranking.sufficient import StatsMatrix
+
+    table = np.random.default_rng(len(units)).integers(0, 2 ** 20, (10, 6)).astype(np.float32)
+    ids = np.array(units, np.int32)
+    got = StatsMatrix([], [], table, {}, ids=ids).totals
+    assert got.tolist() == table[ids].astype(np.float64).sum(0).tolist()
