@@ -363,3 +363,16 @@ def test_a_buckets_totals_read_only_the_rows_its_units_have(units):
     ids = np.array(units, np.int32)
     got = StatsMatrix([], [], table, {}, ids=ids).totals
     assert got.tolist() == table[ids].astype(np.float64).sum(0).tolist()
+
+
+@settings(max_examples=4, deadline=None, suppress_health_check=[HealthCheck.too_slow,
+                                                                HealthCheck.function_scoped_fixture])
+@given(corpora())
+def test_the_intervals_scored_a_slab_of_resamples_at_a_time_are_those_of_all_at_once(monkeypatch, corpus):
+    """Each resample's scores are its own: scored a resample at a time, every bucket's interval (and the pair's) is
+    the same number as scored all at once."""
+    options = dict(bootstrap=30, permutations=0, seed=3, models=SPLIT_MODELS + ["exact-f1-macro"])
+    whole = study.analyze_corpus(corpus, **options).to_dict()
+    monkeypatch.setattr(study, "SCORED_VALUES", 1)
+    got = study.analyze_corpus(corpus, **options).to_dict()
+    assert [d.pop("timings") for d in (got, whole)] and got == whole

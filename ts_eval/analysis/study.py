@@ -796,6 +796,10 @@ def _bucket_pass(st: Statistics, rows: BucketRows, rs: Resampling, options: Dict
     return sums, low, high, diffs, p
 
 
+#: resampled sums scored at a time by :class:`_Intervals` (8 bytes each)
+SCORED_VALUES = 1 << 18
+
+
 class _Intervals:
     """Writes a bucket's bootstrap intervals (and the pair's difference interval) from its resampled sums."""
 
@@ -808,7 +812,11 @@ class _Intervals:
         def done(resampled: np.ndarray) -> None:
             assert self.low is not None and self.high is not None
             q = [self.alpha / 2, 1 - self.alpha / 2]
-            rsc = self.sm.scores(resampled)     # (resamples, systems, models)
+            # (resamples, systems, models), a slab of resamples at a time (each resample's scores its own: the same
+            # numbers; the slab's columns stay in the cache while every model reads them)
+            step = max(1, SCORED_VALUES // max(resampled.shape[1], 1))
+            rsc = np.concatenate([self.sm.scores(resampled[a:a + step]) for a in range(0, len(resampled), step)]) \
+                if len(resampled) > step else self.sm.scores(resampled)
             self.low[k], self.high[k] = np.quantile(rsc, q, axis=0)
             if self.diffs is not None and self.pair is not None:
                 d = rsc[:, self.pair[1], :] - rsc[:, self.pair[0], :]
