@@ -171,7 +171,7 @@ class _Test:
             else:
                 at = np.arange(a, b, dtype=np.int64) * u - offset
                 got = swap[at[:, None] + self.swapped[None, :]]
-            counts = np.add.reduceat(got, self.starts, axis=1, dtype=np.int64)
+            counts = np.add.reduceat(got.view(bool), self.starts, axis=1, dtype=np.int32)    # (bools: 3x faster)
             self.moved[a - self.base:b - self.base] += counts.astype(np.float64) @ self.table
         complete = self.R if p1 >= self.R * u else p1 // u
         while self.base < self.R and min(self.base + SCORED, self.R) <= complete:
