@@ -21,7 +21,7 @@ from test_analyze import SPLIT_MODELS, corpora
 import ts_eval
 from ts_eval.analysis import attributes as at
 from ts_eval.analysis import bucket_rows, study, study_inputs
-from ts_eval.analysis.pairtest import PairTests, bucket_pair_pvalues
+from ts_eval.analysis.pairtest import PairTests, bucket_pair_pvalues, difference_columns
 from ts_eval.core.sequences import from_spans
 from ts_eval.errors import InputError
 from ts_eval.ranking.uncertainty import pair_pvalues
@@ -74,6 +74,24 @@ def test_the_tests_of_many_buckets_read_one_stream_and_give_each_tests_pvalues(c
     for rows, out in zip(buckets, got):
         alone = pair_pvalues(s.matrix(data[rows]), [(np.array([0]), np.array([2]))] * len(s.models), permutations, seq)
         assert out.tolist() == np.concatenate(alone).tolist()
+
+
+@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(corpora(), st.integers(1, 4), st.integers(1, 5))
+def test_a_tables_differences_are_its_moving_rows_told_apart_a_few_rows_at_a_time(corpus, times, rows):
+    """The pair's differences of a table of rows, made a few rows at a time (down to one): row 0 zeros, the
+    others each a distinct non-zero difference, every row of the table its own difference; the checks of the
+    table's values are made once for every bucket's test over it."""
+    s = _statistics(corpus, SPLIT_MODELS + ["exact-f1-macro"])
+    data = np.tile(s.data, (times, 1))
+    a_cols, b_cols, _ = difference_columns(s.cols, len(s.names), 0, 2)
+    tests = PairTests(10, np.random.SeedSequence(0))
+    table, ids = tests._distinct_differences(data, a_cols, b_cols, rows=rows)
+    expected = data[:, b_cols] - data[:, a_cols]
+    assert table[ids].tolist() == expected.tolist()
+    assert not table[0].any() and table[1:].any(1).all()
+    assert len(table) == 1 + len(np.unique(expected[expected.any(1)], axis=0))
+    assert tests._whole(data) and tests._wholes[id(data)][0] is data
 
 
 def test_a_uniform_below_one_half_is_a_raw_draw_below_2_to_the_63():
@@ -150,7 +168,7 @@ def test_a_buckets_rows_are_its_rows_of_the_whole(corpus, n_buckets, rnd):
     total = int(s.span_offset[-1])
     bucket_of_span = np.array([rnd.randrange(-1, n_buckets) for _ in range(total)], np.int64)
     rows = bucket_rows.BucketRows(s, bucket_of_span, None, n_buckets)
-    assert rows.entry_bucket.dtype == np.int16            # 2 bytes an entry: no order of every entry is made
+    assert not hasattr(rows, "entry_bucket")      # nothing kept per entry: an entry's bucket is its span's, looked up
     assert all(rows.entry_rows(k)[0].dtype == rows.entry_rows(k)[1].dtype == np.int32 for k in range(n_buckets))
     for k, expected in enumerate(_rows_of_the_whole(s, bucket_of_span, n_buckets)):
         X, sentences = rows.rows(k)
@@ -168,7 +186,6 @@ def test_a_buckets_rows_are_its_rows_of_the_whole(corpus, n_buckets, rnd):
 @given(corpora(), st.integers(1, 4), st.integers(1, 2), st.randoms(use_true_random=False))
 def test_a_span_buckets_differences_from_its_entries_are_those_of_its_rows(corpus, n_buckets, second, rnd):
     """Without resamples a bucket of spans is summed and differenced from its entries alone."""
-    from ts_eval.analysis.pairtest import difference_columns
 
     s = _statistics(corpus)
     assert s.whole_weights
@@ -295,7 +312,6 @@ def test_a_span_buckets_rows_from_chunks_of_entries_are_its_rows(monkeypatch, co
     """A bucket of spans's entries given a chunk at a time (down to one entry; a row's entries cut between
     chunks, rows counted ``window`` at a time) make its rows: the pair's differences and the bootstrap's
     grouped columns of every row, value for value; the sums from the chunks are the rows' sums."""
-    from ts_eval.analysis.pairtest import difference_columns
     from ts_eval.analysis.resampling import grouped
 
     s = _statistics(corpus)
@@ -315,3 +331,48 @@ def test_a_span_buckets_rows_from_chunks_of_entries_are_its_rows(monkeypatch, co
         sums = sum((np.bincount(s.entry_col[e], weights=s.entry_weight[e], minlength=s.C)[:s.C] for e, _ in chunks()),
                    np.zeros(s.C))
         assert sums.tolist() == X.sum(0).tolist()
+
+
+@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow,
+                                                                 HealthCheck.function_scoped_fixture])
+@given(corpora(), st.integers(1, 5))
+def test_entry_starts_are_where_each_sentences_entries_begin(monkeypatch, corpus, chunk):
+    """A span bucket's window of sentences is a slice of the entries: sentence s's entries are those from
+    ``entry_starts[s]`` to ``entry_starts[s + 1]`` (counted a chunk of entries at a time, down to one entry); entries
+    that do not go by sentence are refused, not counted wrong."""
+    s = _statistics(corpus)
+    monkeypatch.setattr(bucket_rows, "ENTRY_CHUNK", chunk)
+    starts = bucket_rows.entry_starts(s)
+    sentence = s.span_sentence[s.entry_span]
+    assert len(starts) == s.S + 1 and starts[0] == 0 and starts[-1] == len(s.entry_span)
+    for k in range(s.S):
+        assert (sentence[starts[k]:starts[k + 1]] == k).all()
+    if len(set(sentence.tolist())) > 1:
+        s.entry_span = s.entry_span[::-1].copy()
+        with pytest.raises(ValueError, match="by sentence"):
+            bucket_rows.entry_starts(s)
+
+
+@pytest.mark.parametrize("units", [[0], [3, 3, 7], list(range(10)) * 2, [9, 0, 5, 5, 1, 2]])
+def test_a_buckets_totals_read_only_the_rows_its_units_have(units):
+    """A bucket's sums from a table of distinct rows (whole numbers): its units' rows summed, when they are a few
+    of the table's (gathered) or most of it (the table a slab at a time), to the last bit."""
+    from ts_eval.ranking.sufficient import StatsMatrix
+
+    table = np.random.default_rng(len(units)).integers(0, 2 ** 20, (10, 6)).astype(np.float32)
+    ids = np.array(units, np.int32)
+    got = StatsMatrix([], [], table, {}, ids=ids).totals
+    assert got.tolist() == table[ids].astype(np.float64).sum(0).tolist()
+
+
+@settings(max_examples=4, deadline=None, suppress_health_check=[HealthCheck.too_slow,
+                                                                HealthCheck.function_scoped_fixture])
+@given(corpora())
+def test_the_intervals_scored_a_slab_of_resamples_at_a_time_are_those_of_all_at_once(monkeypatch, corpus):
+    """Each resample's scores are its own: scored a resample at a time, every bucket's interval (and the pair's) is
+    the same number as scored all at once."""
+    options = dict(bootstrap=30, permutations=0, seed=3, models=SPLIT_MODELS + ["exact-f1-macro"])
+    whole = study.analyze_corpus(corpus, **options).to_dict()
+    monkeypatch.setattr(study, "SCORED_VALUES", 1)
+    got = study.analyze_corpus(corpus, **options).to_dict()
+    assert [d.pop("timings") for d in (got, whole)] and got == whole

@@ -4,7 +4,7 @@ and resampled columns in one pass over the entries, a window of sentences at a t
 (:meth:`BucketRows.span_tables`)."""
 from __future__ import annotations
 
-from typing import Any, Callable, Iterator, List, Optional, Tuple
+from typing import Any, Callable, Iterator, Optional, Tuple
 
 import numpy as np
 
@@ -17,11 +17,20 @@ ENTRY_CHUNK = 1 << 20
 WINDOW = 1 << 20
 
 
-def _cut(row: np.ndarray, rows: int) -> Iterator[Tuple[int, int]]:
-    """(lo, hi): the runs of ``row`` (ascending) in one window of ``rows`` rows."""
-    win = row // rows
-    cuts = np.flatnonzero(np.r_[True, win[1:] != win[:-1], True]) if len(row) else np.zeros(1, np.intp)
-    return zip(cuts[:-1].tolist(), cuts[1:].tolist())
+def entry_starts(st: Any) -> np.ndarray:
+    """(sentences + 1,) where each sentence's entries begin (the entries go by sentence; every span bucket's
+    windows of sentences are then slices of the entries), counted a chunk of :data:`ENTRY_CHUNK` entries at a
+    time: made once for every attribute."""
+    counts = np.zeros(st.S + 1, np.int64)
+    last = 0
+    for a in range(0, len(st.entry_span), ENTRY_CHUNK):
+        sent = st.span_sentence[st.entry_span[a:a + ENTRY_CHUNK]]
+        if int(sent[0]) < last or (len(sent) > 1 and bool((sent[1:] < sent[:-1]).any())):
+            raise ValueError("the entries do not go by sentence")
+        last = int(sent[-1])
+        counts[1:] += np.bincount(sent, minlength=st.S)[:st.S]
+    out: np.ndarray = np.cumsum(counts)
+    return out
 
 
 class BucketRows:
@@ -29,13 +38,15 @@ class BucketRows:
     sentence attribute the statistics of the bucket's sentences, for a span attribute the statistics
     of each sentence that holds a span of the bucket, summed over the contributions of the bucket's spans
     in that sentence (in the order of the contributions: the same sums as one count over every bucket);
-    rows in sentence order."""
+    rows in sentence order.  A span attribute keeps no array of every entry: an entry's bucket is its span's,
+    looked up a chunk (or a window of sentences, ``starts``: :func:`entry_starts`) at a time."""
 
     def __init__(self, st: Any, bucket_of_span: np.ndarray, sentence_bucket: Optional[np.ndarray],
-                 n_buckets: int):
+                 n_buckets: int, starts: Optional[np.ndarray] = None):
         self.st, self.B = st, n_buckets
-        self._pairs: Optional[Tuple[np.ndarray, np.ndarray, np.ndarray]] = None
+        self._has: Optional[np.ndarray] = None
         self._tables: Tuple[Optional[_Part], Optional[_Part]] = (None, None)
+        self._sums: Optional[np.ndarray] = None
         self.of_sentences = sentence_bucket is not None
         narrow = np.int16 if n_buckets < 2 ** 15 else np.int64     # a stable sort of int16 is a radix sort
         if sentence_bucket is not None:
@@ -46,9 +57,7 @@ class BucketRows:
         # a bucket's spans and entries are found when it comes (in their order: the entries go by sentence), not
         # sorted by bucket beforehand: no whole-corpus order of the entries is made
         self.bucket_of_span = bucket_of_span
-        self.entry_bucket = np.empty(len(st.entry_span), narrow)
-        for a in range(0, len(st.entry_span), ENTRY_CHUNK):
-            self.entry_bucket[a:a + ENTRY_CHUNK] = bucket_of_span[st.entry_span[a:a + ENTRY_CHUNK]]
+        self.starts = entry_starts(st) if starts is None else starts
         self.where = np.zeros(max(st.S, 1), np.int32 if st.S < 2 ** 31 else np.int64)   # a sentence's row in the bucket
 
     def rows(self, k: int) -> Tuple[np.ndarray, np.ndarray]:
@@ -65,7 +74,7 @@ class BucketRows:
     def entry_rows(self, k: int) -> Tuple[np.ndarray, np.ndarray, np.ndarray]:
         """(the entries of span bucket k, the row of each, the sentences of the rows)."""
         sentences, chunks = self.entry_chunks(k)
-        narrow = np.int32 if len(self.entry_bucket) < 2 ** 31 else np.int64
+        narrow = np.int32 if len(self.st.entry_span) < 2 ** 31 else np.int64
         es, rows = [], []
         for e, row in chunks():
             es.append(e)
@@ -75,16 +84,12 @@ class BucketRows:
         return e, concatenated(rows, np.zeros(0, self.where.dtype)), sentences
 
     def entry_sums(self) -> np.ndarray:
-        """(buckets, columns) every span bucket's sums, in one pass over the entries (whole-number weights: the
-        sums of the bucket's rows, in any order)."""
-        st, B = self.st, self.B
-        sums = np.zeros(B * st.C)
-        for a in range(0, len(self.entry_bucket), ENTRY_CHUNK):
-            bucket = self.entry_bucket[a:a + ENTRY_CHUNK]
-            e = np.flatnonzero(bucket >= 0) + a
-            sums += np.bincount(self.entry_bucket[e].astype(np.int64) * st.C + st.entry_col[e],
-                                weights=st.entry_weight[e], minlength=B * st.C)[:B * st.C]
-        return sums.reshape(B, st.C)
+        """(buckets, columns) every span bucket's sums (whole-number weights: the sums of the bucket's rows, in any
+        order), made by :meth:`span_tables` in its pass over the entries (one pass of its own when not made)."""
+        if self._sums is None:
+            self.span_tables(None, None)
+        assert self._sums is not None
+        return self._sums
 
     def entry_chunks(self, k: int) -> Tuple[np.ndarray, Callable[[], Iterator[Tuple[np.ndarray, np.ndarray]]]]:
         """(the sentences of span bucket k's rows, a function giving its entries and the row of each a chunk of
@@ -94,49 +99,52 @@ class BucketRows:
         sentences = np.unique(st.span_sentence[spans])
         del spans
         self.where[sentences] = np.arange(len(sentences))
-        narrow = np.int32 if len(self.entry_bucket) < 2 ** 31 else np.int64
+        narrow = np.int32 if len(st.entry_span) < 2 ** 31 else np.int64
 
         def chunks() -> Iterator[Tuple[np.ndarray, np.ndarray]]:
-            for a in range(0, len(self.entry_bucket), ENTRY_CHUNK):    # no temporary of every entry
-                e = np.flatnonzero(self.entry_bucket[a:a + ENTRY_CHUNK] == k).astype(narrow) + a
+            for a in range(0, len(st.entry_span), ENTRY_CHUNK):    # no temporary of every entry
+                e = np.flatnonzero(self.bucket_of_span[st.entry_span[a:a + ENTRY_CHUNK]] == k).astype(narrow) + a
                 if len(e):
                     yield e, self.where[st.span_sentence[st.entry_span[e]]]
         return sentences, chunks
 
-    def pairs(self) -> Tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """(keys, order, bounds): every (sentence, span bucket) that some span of the bucket is in, as the key
-        ``sentence * buckets + bucket``, sorted; the keys in bucket order (stable: each bucket's by sentence); where
-        each bucket's begin there.  Bucket k's rows are the sentences ``keys[order[bounds[k]:bounds[k + 1]]] //
-        buckets`` (those of :meth:`entry_chunks`), in that order."""
-        if self._pairs is None:
+    def has(self) -> np.ndarray:
+        """(sentences, buckets) booleans: some span of the bucket is in the sentence (one byte a sentence and
+        bucket: no sort of the spans).  Its true values in order (sentence by sentence) are the pairs, numbered
+        from 0, that :meth:`span_tables` counts rows of."""
+        if self._has is None:
             st, B = self.st, self.B
-            has = np.zeros(st.S * B, bool)         # (one byte a sentence and bucket: no sort of the spans)
+            has = np.zeros((max(st.S, 1), B), bool)
             for a in range(0, len(self.bucket_of_span), ENTRY_CHUNK):
                 bucket = self.bucket_of_span[a:a + ENTRY_CHUNK]
                 keep = np.flatnonzero(bucket >= 0)
-                has[st.span_sentence[keep + a].astype(np.int64) * B + bucket[keep]] = True
-            found = np.flatnonzero(has)
-            del has
-            narrow = np.int16 if B < 2 ** 15 else np.int64
-            order = np.argsort((found % max(B, 1)).astype(narrow), kind="stable")
-            self._pairs = found, order, np.searchsorted(found[order] % max(B, 1), np.arange(B + 1))
-        return self._pairs
+                has[st.span_sentence[keep + a], bucket[keep]] = True
+            self._has = has
+        return self._has
 
     def sentences_of(self, k: int) -> np.ndarray:
-        """The sentences of span bucket k's rows (:meth:`pairs`)."""
-        keys, order, bounds = self.pairs()
-        out: np.ndarray = keys[order[bounds[k]:bounds[k + 1]]] // self.B
+        """The sentences of span bucket k's rows (:meth:`has`), in order."""
+        return np.flatnonzero(self.has()[:, k])
+
+    def _pair_buckets(self) -> np.ndarray:
+        """The bucket of every pair (:meth:`has`), in the fewest bytes, a slab of sentences at a time."""
+        has, B = self.has(), self.B
+        out = np.empty(int(np.count_nonzero(has)), np.int16 if B < 2 ** 15 else np.int64)
+        at, slab = 0, max(1, ENTRY_CHUNK // max(B, 1))
+        for a in range(0, len(has), slab):
+            got = np.flatnonzero(has[a:a + slab]) % max(B, 1)
+            out[at:at + len(got)] = got
+            at += len(got)
         return out
 
     def span_tables(self, columns: Optional[Tuple[np.ndarray, np.ndarray]], groups: Optional[Tuple[np.ndarray, ...]],
                     rows: int = 1 << 13) -> None:
-        """Every span bucket's rows made in one pass over the entries (whole-number weights, entries by sentence),
-        ``rows`` rows of every bucket at a time (at most :data:`WINDOW` values): the ``b_cols`` minus the ``a_cols``
-        of each (``columns``) as one table of distinct non-zero rows for every bucket (:meth:`differences_of`), and
-        the columns the bootstrap multiplies (:func:`ts_eval.analysis.resampling.grouped`; ``groups``) as another
-        (:meth:`grouped_of`)."""
+        """Every span bucket's sums (:meth:`entry_sums`) and rows made in one pass over the entries (whole-number
+        weights, entries by sentence), ``rows`` rows of every bucket at a time (at most :data:`WINDOW` values): the
+        ``b_cols`` minus the ``a_cols`` of each (``columns``) as one table of distinct non-zero rows for every
+        bucket (:meth:`differences_of`), and the columns the bootstrap multiplies
+        (:func:`ts_eval.analysis.resampling.grouped`; ``groups``) as another (:meth:`grouped_of`)."""
         st, B = self.st, self.B
-        keys, _, _ = self.pairs()
         parts = []
         if columns is not None:
             a_cols, b_cols = columns
@@ -144,63 +152,69 @@ class BucketRows:
             to, sign = np.full(st.C, D, np.int64), np.zeros(st.C)      # a column in neither: column D, left out
             to[b_cols], sign[b_cols] = np.arange(D), 1.0
             to[a_cols], sign[a_cols] = np.arange(D), -1.0
-            parts.append(_Part(to, sign, D, len(keys), True))
+            parts.append(_Part(to, sign, D, self._pair_buckets(), True))
         if groups is not None:
             perm, starts = groups[0], groups[1]
             to = np.full(st.C, len(starts), np.int64)
             to[perm] = np.cumsum(np.isin(np.arange(len(perm)), starts)) - 1
-            parts.append(_Part(to, np.ones(st.C), len(starts), len(keys), False))
+            parts.append(_Part(to, np.ones(st.C), len(starts), self._pair_buckets(), False))
         wide = max([part.width + 1 for part in parts], default=1)
         per = max(1, min(rows, WINDOW // wide) // max(B, 1))       # sentences a window
+        sums = np.zeros(B * st.C)
+        has = self.has() if parts else None
         pos = np.zeros(per * B, np.int64)           # a (sentence, bucket) of the window's row
-        for s0, e, sent in self._windows(per):
-            p0, p1 = np.searchsorted(keys, [s0 * B, (s0 + per) * B])
-            if p0 == p1:
-                continue
-            pos[keys[p0:p1] - s0 * B] = np.arange(p1 - p0)
-            row = (sent - s0) * B
-            row += self.entry_bucket[e]
-            row = pos[row]
-            col, weight = st.entry_col[e], st.entry_weight[e]
-            for part in parts:
-                part.add(row, col, weight, int(p1 - p0), p0)
+        p0 = 0                                      # the window's first pair
+        for s0 in range(0, st.S, per):
+            got = self._window(s0, min(s0 + per, st.S))
+            if has is not None:
+                local = np.flatnonzero(has[s0:s0 + per])        # the window's pairs: (sentence - s0) * B + bucket
+                p1 = p0 + len(local)
+            if got is not None:
+                bucket, at, col, weight = got
+                sums += np.bincount(bucket * st.C + col, weights=weight, minlength=B * st.C)[:B * st.C]
+                if has is not None:
+                    pos[local] = np.arange(len(local))
+                    at += bucket
+                    row = pos[at]
+                    for part in parts:
+                        part.add(row, col, weight, len(local), p0)
+            if has is not None:
+                p0 = p1
         for part in parts:
             part.finish()
+        self._sums = sums.reshape(B, st.C)
         self._tables = (parts[0] if columns is not None else None,
                         parts[-1] if groups is not None else None)
+
+    def _window(self, s0: int, s1: int) -> Optional[Tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]]:
+        """(bucket, the window's row of its sentence and bucket 0, column, weight) of every entry in a bucket of
+        sentences ``s0 ... s1 - 1`` (a slice of the entries), or None when none is."""
+        st, B = self.st, self.B
+        a, b = int(self.starts[s0]), int(self.starts[s1])
+        if a == b:
+            return None
+        bucket = self.bucket_of_span[st.entry_span[a:b]].astype(np.int64)
+        at = np.repeat(np.arange(0, (s1 - s0) * B, B), np.diff(self.starts[s0:s1 + 1]))
+        col, weight = st.entry_col[a:b], st.entry_weight[a:b]
+        if bucket.min() < 0:
+            keep = np.flatnonzero(bucket >= 0)
+            if not len(keep):
+                return None
+            bucket, at, col, weight = bucket[keep], at[keep], col[keep], weight[keep]
+        return bucket, at, col, weight
 
     def differences_of(self, k: int) -> Tuple[np.ndarray, np.ndarray]:
         """(table, ids) of span bucket k's pair differences (:meth:`span_tables`): row 0 the difference of none,
         ``table[ids]`` the differences of its rows, value for value."""
         part = self._tables[0]
         assert part is not None
-        return part.table(), part.ids_of(self.pairs(), k)
+        return part.table(), part.ids_of(k)
 
     def grouped_of(self, k: int) -> Tuple[np.ndarray, np.ndarray]:
         """(table, ids) of span bucket k's grouped columns (:meth:`span_tables`)."""
         part = self._tables[1]
         assert part is not None
-        return part.table(), part.ids_of(self.pairs(), k)
-
-    def _windows(self, per: int) -> Iterator[Tuple[int, np.ndarray, np.ndarray]]:
-        """(first sentence, its entries in a bucket, their sentences) of each window of ``per`` sentences that has
-        entries, in order, from chunks of :data:`ENTRY_CHUNK` entries."""
-        st = self.st
-        held: List[Tuple[np.ndarray, np.ndarray]] = []
-        c = -1
-        for a in range(0, len(self.entry_bucket), ENTRY_CHUNK):
-            e = np.flatnonzero(self.entry_bucket[a:a + ENTRY_CHUNK] >= 0)
-            e += a
-            sent = st.span_sentence[st.entry_span[e]].astype(np.int64)
-            for lo, hi in _cut(sent, per):
-                win = int(sent[lo]) // per
-                if win != c and held:
-                    yield c * per, *_joined(held)
-                    held = []
-                c = win
-                held.append((e[lo:hi], sent[lo:hi]))
-        if held:
-            yield c * per, *_joined(held)
+        return part.table(), part.ids_of(k)
 
     def compact(self, k: int) -> Tuple[np.ndarray, Optional[np.ndarray], np.ndarray]:
         """(table, ids, sentences): the rows of bucket k as :meth:`rows` gives them (ids None), or for a
@@ -214,13 +228,6 @@ class BucketRows:
         return X, None, sentences
 
 
-def _joined(held: List[Tuple[np.ndarray, np.ndarray]]) -> Tuple[np.ndarray, np.ndarray]:
-    """The entries and sentences of a window's pieces, one after the other."""
-    if len(held) == 1:
-        return held[0]
-    return np.concatenate([h[0] for h in held]), np.concatenate([h[1] for h in held])
-
-
 #: the fixed weights of a row's product (:meth:`_Part._found`)
 _PROBE = np.random.default_rng(20261129).uniform(1.0, 2.0, 1 << 12)
 
@@ -229,8 +236,9 @@ class _Part:
     """One table of :meth:`BucketRows.span_tables`: entry column c goes to column ``to[c]`` (``width``: left out)
     times ``sign[c]``; ``nonzero``: only rows with a non-zero value are told apart (the others are row 0, zeros)."""
 
-    def __init__(self, to: np.ndarray, sign: np.ndarray, width: int, pairs: int, nonzero: bool):
-        self.to, self.sign, self.width, self.nonzero = to, sign, width, nonzero
+    def __init__(self, to: np.ndarray, sign: np.ndarray, width: int, buckets: np.ndarray, nonzero: bool):
+        self.to, self.sign, self.width, self.nonzero, self.buckets = to, sign, width, nonzero, buckets
+        pairs = len(buckets)
         self.found = Distinct(width, np.float64, True)
         self.probe = _PROBE[:width] if width <= len(_PROBE) else np.random.default_rng(width).uniform(1.0, 2.0, width)
         self.ids = np.zeros(pairs, np.int32) if nonzero else np.full(pairs, -1, np.int32)
@@ -266,7 +274,7 @@ class _Part:
         rows = self.found.rows()
         return np.concatenate([np.zeros((1, self.width)), rows]) if self.nonzero else rows
 
-    def ids_of(self, pairs: Tuple[np.ndarray, np.ndarray, np.ndarray], k: int) -> np.ndarray:
-        _, order, bounds = pairs
-        out: np.ndarray = self.ids[order[bounds[k]:bounds[k + 1]]]
+    def ids_of(self, k: int) -> np.ndarray:
+        """The ids of bucket k's pairs (its rows, in sentence order)."""
+        out: np.ndarray = self.ids[self.buckets == k]
         return out

@@ -25,7 +25,7 @@ from typing import Callable, Dict, Hashable, List, Mapping, Optional, Tuple
 import numpy as np
 
 from ..ranking.coins import below_half
-from ..ranking.rows import distinct
+from ..ranking.rows import Distinct
 from ..ranking.sufficient import StatsMatrix
 from ..ranking.uncertainty import pair_pvalues
 
@@ -57,6 +57,7 @@ class PairTests:
         self.tests: List[_Test] = []
         self.then: List[Callable[[], None]] = []
         self._differences: Dict[Tuple[int, int, int], Tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
+        self._wholes: Dict[int, Tuple[np.ndarray, bool]] = {}
 
     def add(self, sm: StatsMatrix, ia: int, ib: int, out: np.ndarray,
             differences: Optional[Tuple[np.ndarray, np.ndarray]] = None) -> None:
@@ -64,7 +65,7 @@ class PairTests:
         ``out``.  ``differences``: (table, ids) every unit's difference (columns as :func:`difference_columns`
         gives them) as distinct rows and every unit's number in them, when the caller made them from
         whole-number statistics; ``sm`` then only gives the totals (its rows are not read)."""
-        if differences is None and not _whole(sm.data):
+        if differences is None and not self._whole(sm.data):
             tests = [(np.array([ia]), np.array([ib]))] * len(sm.models)
             out[:] = np.concatenate(pair_pvalues(sm, tests, self.R, self.seed_seq))
             return
@@ -77,17 +78,32 @@ class PairTests:
                 ids = ids[sm.ids]
         self.tests.append(_Test(sm, ia, ib, table, ids, where, self.R, self.window, out))
 
-    def _distinct_differences(self, data: np.ndarray, a_cols: np.ndarray, b_cols: np.ndarray
-                              ) -> Tuple[np.ndarray, np.ndarray]:
-        """The distinct rows of the differences of ``data``'s rows (:func:`~ts_eval.ranking.rows.distinct`, in
-        the order of their hashes: the tests' sums are whole numbers, the same in any order), made once for the
-        tests of every bucket of one table of distinct rows."""
+    def _distinct_differences(self, data: np.ndarray, a_cols: np.ndarray, b_cols: np.ndarray,
+                              rows: int = 1 << 13) -> Tuple[np.ndarray, np.ndarray]:
+        """(table, ids): row 0 of ``table`` zeros, the others the distinct non-zero differences of ``data``'s rows
+        in order of first use (:class:`~ts_eval.ranking.rows.Distinct`: the tests' sums are whole numbers, the same
+        in any order), ``table[ids]`` each row's difference; made ``rows`` rows at a time, only the distinct rows
+        that a swap moves kept (no matrix of every row's difference), once for the tests of every bucket of one
+        table of distinct rows."""
         key = (id(data), int(a_cols[0]) if len(a_cols) else -1, int(b_cols[0]) if len(b_cols) else -1)
         if key not in self._differences or self._differences[key][0] is not data:
-            diff = np.take(data, b_cols, axis=1)    # (rows of data, columns)
-            diff -= np.take(data, a_cols, axis=1)
-            self._differences[key] = (data, *distinct(diff, order="hash", whole=True))  # (data kept: its id its own)
+            ids = np.zeros(len(data), np.int32)
+            found = Distinct(len(b_cols), np.float64, True)
+            for a in range(0, len(data), rows):
+                diff = np.take(data[a:a + rows], b_cols, axis=1).astype(np.float64)    # (rows, columns)
+                diff -= np.take(data[a:a + rows], a_cols, axis=1)
+                some = np.flatnonzero(diff.any(1))
+                ids[a + some] = found.add(diff[some]) + 1
+            table = np.concatenate([np.zeros((1, len(b_cols))), found.rows()])
+            self._differences[key] = (data, table, ids)  # (data kept: its id its own)
         return self._differences[key][1], self._differences[key][2]
+
+    def _whole(self, data: np.ndarray) -> bool:
+        """Every value of ``data`` a whole number (:func:`_whole`), looked at once for the tests of every bucket of
+        one table of distinct rows."""
+        if id(data) not in self._wholes or self._wholes[id(data)][0] is not data:
+            self._wholes[id(data)] = (data, _whole(data))       # (data kept: its id its own)
+        return self._wholes[id(data)][1]
 
     def after(self, step: Callable[[], None]) -> None:
         """``step`` runs once every test has filled its ``out`` (p-values masked where undefined)."""
@@ -95,7 +111,7 @@ class PairTests:
 
     def run(self) -> None:
         """Every test added, from one stream of draws read a window at a time; then the steps after."""
-        tests, self.tests, self._differences = self.tests, [], {}
+        tests, self.tests, self._differences, self._wholes = self.tests, [], {}, {}
         end = self.R * max((t.units for t in tests), default=0)
         pad = max((t.units for t in tests), default=0)
         swap = np.zeros(pad + self.window + pad, np.uint8)     # a window's swaps, zeros either side
@@ -155,7 +171,7 @@ class _Test:
             else:
                 at = np.arange(a, b, dtype=np.int64) * u - offset
                 got = swap[at[:, None] + self.swapped[None, :]]
-            counts = np.add.reduceat(got, self.starts, axis=1, dtype=np.int64)
+            counts = np.add.reduceat(got.view(bool), self.starts, axis=1, dtype=np.int32)    # (bools: 3x faster)
             self.moved[a - self.base:b - self.base] += counts.astype(np.float64) @ self.table
         complete = self.R if p1 >= self.R * u else p1 // u
         while self.base < self.R and min(self.base + SCORED, self.R) <= complete:

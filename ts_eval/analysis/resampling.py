@@ -14,7 +14,7 @@ it was, in float32 and in sentence order.
 """
 from __future__ import annotations
 
-from typing import Callable, List, Optional, Tuple
+from typing import Any, Callable, List, Optional, Tuple
 
 import numpy as np
 
@@ -72,6 +72,17 @@ def _filled(plain: np.ndarray, resamples: int, rest: np.ndarray) -> np.ndarray:
 _PROBES = np.random.default_rng(20261129).integers(1, 2 ** 29, size=1 << 16).astype(np.float64)
 
 
+def _ones(n: int, dtype: Any) -> np.ndarray:
+    """n ones of ``dtype``: a view of one array shared by every job (a job's matrix of ones holds no copy)."""
+    global _ONES
+    if len(_ONES) < n or _ONES.dtype != dtype:
+        _ONES = np.ones(max(n, len(_ONES) if _ONES.dtype == dtype else 0), dtype)
+    return _ONES[:n]
+
+
+_ONES = np.ones(0, np.float32)
+
+
 class Job:
     """One bucket's resampled sums, filled a block of resamples at a time: its sentences ordered by their
     distinct row (``starts``: where each row's sentences begin), the distinct columns of those rows, and
@@ -106,6 +117,7 @@ class Job:
         # float32 where the matrix of every weight was multiplied in float32: every product is then a float32
         # result or a whole number below 2**24 (see add), held exactly in half the bytes
         self.products: np.ndarray = np.zeros((resamples, len(self.data)), self.dtype)
+        self.ones: Any = None       # (scipy's sparse matrix of the rows' sentences, made at the first block)
 
     def add(self, WT: np.ndarray, r0: int) -> None:
         """The products of a block of resamples (r0, r0 + 1, ...), given as ``WT``: every sentence's weights in
@@ -114,14 +126,19 @@ class Job:
             return
         from scipy import sparse  # (here: a command without resamples does without it)
         exact = np.float32 if len(WT) < 2 ** 24 else np.float64      # a sum of weights is at most the sentences
-        # each distinct row's sentences' weights summed: a (rows x sentences) matrix of ones times the weights
-        bounds = np.r_[self.starts, self.n]
-        ones = sparse.csr_matrix((np.ones(self.n, exact), self.sentences, bounds), shape=(len(self.starts), len(WT)))
-        per_row = np.asarray(ones @ WT.astype(exact, copy=False))     # (rows, resamples)
+        # each distinct row's sentences' weights summed: a (rows x sentences) matrix of ones times the weights (made
+        # once, its ones a view of one shared array)
+        if self.ones is None or self.ones.shape[1] != len(WT) or self.ones.dtype != exact:
+            self.ones = sparse.csr_matrix((_ones(self.n, exact), self.sentences, np.r_[self.starts, self.n]),
+                                          shape=(len(self.starts), len(WT)), copy=False)
+        per_row = np.asarray(self.ones @ WT.astype(exact, copy=False))     # (rows, resamples)
         out = self.products[r0:r0 + per_row.shape[1]]
         # whole numbers: exact in float64, and in float32 (twice as fast) while every partial sum, at most the
-        # largest |value| times a resample's weight of the bucket, stays below 2**24
-        top = self.top * float(per_row.sum(0, dtype=np.float64).max(initial=0.0))
+        # largest |value| times a resample's weight of the bucket, stays below 2**24; a resample's weight of the
+        # bucket is at most the sentences (each resample draws as many), looked at only when that bound is not enough
+        top = self.top * float(len(WT))
+        if top >= 2 ** 24:
+            top = self.top * float(per_row.sum(0, dtype=np.float64).max(initial=0.0))
         if top < 2 ** 24 and exact == np.float32 and self.dtype == np.float32:      # float32: whole numbers
             np.matmul(per_row.T, self.data.T, out=out)
             rounded = float(out.max(initial=0.0)) >= 2 ** 24
@@ -146,7 +163,7 @@ class Job:
             out = _filled(self.plain, len(self.products), rest)
             out[:, rep] = self.products[:, self.inverse]
             self.done(out)
-        self.products = np.zeros((0, 0))
+        self.products, self.ones = np.zeros((0, 0)), None
 
 
 class Resampling:

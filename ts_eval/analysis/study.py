@@ -50,7 +50,7 @@ from ..ranking.sufficient import StatsMatrix, sentence_statistics
 from ..results.report import versions
 from . import attributes as at
 from .attribute_values import AttributeValues
-from .bucket_rows import BucketRows
+from .bucket_rows import BucketRows, entry_starts
 from .buckets import Buckets, parse_bucket_spec
 from .corpus_blocks import Block, blocks_of, can_cut, concatenated, sentence_blocks
 from .pairtest import PairTests, difference_columns
@@ -703,7 +703,11 @@ def _attribute(st: Statistics, attr: at.Attribute, bk: Buckets, bucket_of_span: 
     else:
         undefined = list(st.undefined_for_spans)
         sentences = None
-    sums, low, high, diffs, p = _bucket_pass(st, BucketRows(st, bucket_of_span, sentence_bucket, B), rs, options)
+    if sentence_bucket is None and options.get("entry_starts") is None:      # (once for every span attribute)
+        options["entry_starts"] = entry_starts(st)
+    rows = BucketRows(st, bucket_of_span, sentence_bucket, B, options.get("entry_starts"))
+    sums, low, high, diffs, p = _bucket_pass(st, rows, rs, options)
+    del rows
     gold = np.bincount(bucket_of_span[:off[1]][bucket_of_span[:off[1]] >= 0], minlength=B)[:B]
     system = np.stack([np.bincount(bucket_of_span[off[i + 1]:off[i + 2]][bucket_of_span[off[i + 1]:off[i + 2]] >= 0],
                                    minlength=B)[:B] for i in range(n)], axis=1) if n else np.zeros((B, 0), np.int64)
@@ -772,9 +776,9 @@ def _bucket_pass(st: Statistics, rows: BucketRows, rs: Resampling, options: Dict
     if from_entries and p is not None and pair is not None:
         a_cols, b_cols, _ = difference_columns(st.cols, n, pair[0], pair[1])
     if from_entries:            # buckets of spans: every bucket's sums, differences and resampled rows in one pass
-        sums = rows.entry_sums()
         rows.span_tables((a_cols, b_cols) if p is not None and pair is not None else None,
                          st.groups if low is not None else None)
+        sums = rows.entry_sums()
     for k in range(B):
         if from_entries:        # a bucket of spans: the pair's differences, its resampled rows
             row_sentence = rows.sentences_of(k)
@@ -786,10 +790,11 @@ def _bucket_pass(st: Statistics, rows: BucketRows, rs: Resampling, options: Dict
                                 fill.at(k)))
             continue
         table, ids, row_sentence = rows.compact(k)
+        bucket = StatsMatrix(st.names, st.models, table, st.cols, ids=ids)
         if ids is None:
             sums[k] = table.sum(0)
-        else:           # whole numbers: the same sums in any order
-            sums[k] = np.bincount(ids, minlength=len(table)).astype(np.float64) @ table
+        else:           # whole numbers: the same sums in any order, a slab of the table at a time (no float64 copy)
+            sums[k] = bucket.totals
         if not len(row_sentence):
             continue
         if low is not None and rs.blockwise and ids is not None:
@@ -800,9 +805,12 @@ def _bucket_pass(st: Statistics, rows: BucketRows, rs: Resampling, options: Dict
             fill.at(k)(rs.dense(X, row_sentence, st.groups))
             del X
         if p is not None and pair is not None:
-            bucket = StatsMatrix(st.names, st.models, table, st.cols, ids=ids)
             options["tests"].add(bucket, pair[0], pair[1], p[k])
     return sums, low, high, diffs, p
+
+
+#: resampled sums scored at a time by :class:`_Intervals` (8 bytes each)
+SCORED_VALUES = 1 << 18
 
 
 class _Intervals:
@@ -817,7 +825,11 @@ class _Intervals:
         def done(resampled: np.ndarray) -> None:
             assert self.low is not None and self.high is not None
             q = [self.alpha / 2, 1 - self.alpha / 2]
-            rsc = self.sm.scores(resampled)     # (resamples, systems, models)
+            # (resamples, systems, models), a slab of resamples at a time (each resample's scores its own: the same
+            # numbers; the slab's columns stay in the cache while every model reads them)
+            step = max(1, SCORED_VALUES // max(resampled.shape[1], 1))
+            rsc = np.concatenate([self.sm.scores(resampled[a:a + step]) for a in range(0, len(resampled), step)]) \
+                if len(resampled) > step else self.sm.scores(resampled)
             self.low[k], self.high[k] = np.quantile(rsc, q, axis=0)
             if self.diffs is not None and self.pair is not None:
                 d = rsc[:, self.pair[1], :] - rsc[:, self.pair[0], :]

@@ -77,8 +77,11 @@ class StatsMatrix:
             else:        # integers: the same sums in any order, a slab of rows at a time (no float64 copy
                 uses = np.bincount(self.ids, minlength=self.data.shape[0]).astype(np.float64)   # of the table)
                 total = np.zeros(self.data.shape[1], np.float64)
-                for a in range(0, len(uses), TOTAL_ROWS):
-                    total += uses[a:a + TOTAL_ROWS] @ self.data[a:a + TOTAL_ROWS].astype(np.float64)
+                some = np.flatnonzero(uses)         # only the rows some unit has, when they are few (a gather
+                used = some if len(some) <= len(uses) // 2 else None        # costs a copy)
+                for a in range(0, len(uses) if used is None else len(used), TOTAL_ROWS):
+                    rows = slice(a, a + TOTAL_ROWS) if used is None else used[a:a + TOTAL_ROWS]
+                    total += uses[rows] @ self.data[rows].astype(np.float64)
                 self._totals = total
         return self._totals
 
