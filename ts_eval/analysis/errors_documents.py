@@ -67,16 +67,16 @@ class DocumentScores:
                        "recall": _floats(r), "f": self.ts_f[k].astype(float).tolist()}}
 
     def to_dict(self) -> List[Dict[str, Any]]:
-        cols = [self.columns(k) for k in range(len(self.names))]
+        per = []                  # per system, per matching: one dict a document
+        for k in range(len(self.names)):
+            cols = self.columns(k)
+            per.append({m: [dict(zip(c, v)) for v in zip(*c.values())] for m, c in cols.items()})
         lines, first = self.lines, self.first_sentence.tolist()
         sentences, tokens, gold = self.sentences.tolist(), self.tokens.tolist(), self.gold.tolist()
-        out = []
-        for d in range(len(sentences)):
-            out.append({"document": d + 1, "line": lines[d], "sentence": int(first[d]),
-                        "sentences": int(sentences[d]), "tokens": int(tokens[d]), "gold": int(gold[d]),
-                        "systems": {n: {m: {c: v[d] for c, v in cols[k][m].items()} for m in ("exact", "ts")}
-                                    for k, n in enumerate(self.names)}})
-        return out
+        return [{"document": d + 1, "line": lines[d], "sentence": int(first[d]), "sentences": int(sentences[d]),
+                 "tokens": int(tokens[d]), "gold": int(gold[d]),
+                 "systems": {n: {"exact": per[k]["exact"][d], "ts": per[k]["ts"][d]} for k, n in enumerate(self.names)}}
+                for d in range(len(sentences))]
 
 
 def _floats(x: Any) -> List[float]:

@@ -402,6 +402,11 @@ def _pieces(corpus: Corpus) -> List[Tuple[int, int]]:
     return out
 
 
+def _fits(a: np.ndarray, top: int) -> np.dtype:
+    """The dtype of ``a`` when it holds ``top`` (a search in ``a`` then makes no copy of it), else one that does."""
+    return np.result_type(a.dtype, np.min_scalar_type(top))
+
+
 class _Piece:
     """One range of whole sentences (numbered from its first token ``t0``): its codes, where its sentences start
     and which of its tokens gold spans cover."""
@@ -413,8 +418,8 @@ class _Piece:
         s0, s1 = np.searchsorted(offsets, [t0, t1])
         self.start = np.zeros(self.n + 1, bool)                 # a sentence starts here (the piece's end: True)
         self.start[offsets[s0:s1 + 1] - t0] = True
-        lo, hi = np.searchsorted(gold.start, [t0, t1]) if len(gold) and (t0, t1) != (0, corpus.n_tokens) \
-            else (0, len(gold))
+        whole = not len(gold) or (t0, t1) == (0, corpus.n_tokens)
+        lo, hi = (0, len(gold)) if whole else np.searchsorted(gold.start, np.array([t0, t1], _fits(gold.start, t1)))
         covered = (np.bincount(gold.start[lo:hi] - t0, minlength=self.n + 1)
                    - np.bincount(gold.last[lo:hi] - t0 + 1, minlength=self.n + 1))
         self.covered = np.cumsum(covered[:-1]) > 0
@@ -510,8 +515,8 @@ def unannotated_inconsistencies(corpus: Corpus, texts: Texts, top: Optional[int]
     if not texts.available or not len(gold):
         return 0, []
     codes = texts.lower_ids()
-    gstart = np.asarray(gold.start, np.int64)
-    glen = np.asarray(gold.last, np.int64) - gstart + 1
+    gstart = np.asarray(gold.start)                               # (as kept: int32 while the tokens fit)
+    glen = np.asarray(gold.last) - gstart + 1
     gbefore, gafter = _contexts(corpus, codes, gstart, glen)
     gkey = np.zeros(len(gold), np.uint64)
     lengths = np.unique(glen).tolist()
