@@ -49,23 +49,37 @@ class DocumentScores:
     ts: np.ndarray
     ts_f: np.ndarray
 
-    def exact_scores(self, k: int, d: int) -> Dict[str, Any]:
-        gold, system, g_hit, s_hit = (float(x) for x in self.exact[k, d])
-        return {"tp": int(g_hit), "fp": int(system - s_hit), "fn": int(gold - g_hit), "gold": int(gold),
-                "system": int(system), "precision": float(measures.precision(s_hit, system - s_hit)),
-                "recall": float(measures.recall(g_hit, gold - g_hit)), "f": float(self.exact_f[k, d])}
-
-    def ts_scores(self, k: int, d: int) -> Dict[str, Any]:
-        tp, fp, fn = (float(x) for x in self.ts[k, d])
+    def columns(self, k: int) -> Dict[str, Dict[str, List[Any]]]:
+        """System ``k``'s counts and scores in every document, as lists (one entry a document): under ``exact``
+        tp, fp, fn, gold and system spans (whole numbers), precision, recall and F; under ``ts`` tp, fp, fn,
+        precision, recall and F (floats).  Made for all the documents at once with the models' score functions
+        on arrays (the same division, a number at a time, as on one document's counts)."""
+        gold, system, g_hit, s_hit = (self.exact[k, :, j].astype(float) for j in range(4))
+        tp, fp, fn = (self.ts[k, :, j].astype(float) for j in range(3))
         p, r, _ = measures.prf(tp, fp, fn)
-        return {"tp": tp, "fp": fp, "fn": fn, "precision": float(p), "recall": float(r), "f": float(self.ts_f[k, d])}
+        return {"exact": {"tp": g_hit.astype(np.int64).tolist(), "fp": (system - s_hit).astype(np.int64).tolist(),
+                          "fn": (gold - g_hit).astype(np.int64).tolist(), "gold": gold.astype(np.int64).tolist(),
+                          "system": system.astype(np.int64).tolist(),
+                          "precision": _floats(measures.precision(s_hit, system - s_hit)),
+                          "recall": _floats(measures.recall(g_hit, gold - g_hit)),
+                          "f": self.exact_f[k].astype(float).tolist()},
+                "ts": {"tp": tp.tolist(), "fp": fp.tolist(), "fn": fn.tolist(), "precision": _floats(p),
+                       "recall": _floats(r), "f": self.ts_f[k].astype(float).tolist()}}
 
     def to_dict(self) -> List[Dict[str, Any]]:
-        out = []
-        for d in range(len(self.sentences)):
-            out.append({"document": d + 1, "line": self.lines[d], "sentence": int(self.first_sentence[d]),
-                        "sentences": int(self.sentences[d]), "tokens": int(self.tokens[d]),
-                        "gold": int(self.gold[d]),
-                        "systems": {n: {"exact": self.exact_scores(k, d), "ts": self.ts_scores(k, d)}
-                                    for k, n in enumerate(self.names)}})
-        return out
+        per = []                  # per system, per matching: one dict a document
+        for k in range(len(self.names)):
+            cols = self.columns(k)
+            per.append({m: [dict(zip(c, v)) for v in zip(*c.values())] for m, c in cols.items()})
+        lines, first = self.lines, self.first_sentence.tolist()
+        sentences, tokens, gold = self.sentences.tolist(), self.tokens.tolist(), self.gold.tolist()
+        return [{"document": d + 1, "line": lines[d], "sentence": int(first[d]), "sentences": int(sentences[d]),
+                 "tokens": int(tokens[d]), "gold": int(gold[d]),
+                 "systems": {n: {"exact": per[k]["exact"][d], "ts": per[k]["ts"][d]} for k, n in enumerate(self.names)}}
+                for d in range(len(sentences))]
+
+
+def _floats(x: Any) -> List[float]:
+    """Scores of the documents as Python floats (an array of them; a measure gives a float for one document)."""
+    out: List[float] = np.atleast_1d(np.asarray(x, float)).tolist()
+    return out

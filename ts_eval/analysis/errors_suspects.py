@@ -286,7 +286,7 @@ def label_inconsistencies(corpus: Corpus, texts: Texts, top: Optional[int],
     gold, L = corpus.gold, len(corpus.labels)
     if not texts.available or not len(gold):
         return 0, []
-    sid, _ = texts.strings(gold.start, gold.last, lower=True)
+    sid, rank = _string_groups(texts, np.asarray(gold.start, np.int64), np.asarray(gold.last, np.int64))
     n_str = int(sid.max()) + 1
     per = np.bincount(sid * L + gold.label, minlength=n_str * L).reshape(n_str, L)
     kinds = np.count_nonzero(per, axis=1)
@@ -297,7 +297,7 @@ def label_inconsistencies(corpus: Corpus, texts: Texts, top: Optional[int],
     dev_span = gold.label != major[sid]
     np.minimum.at(pos, sid[dev_span], gold.start[dev_span])
     bad = np.flatnonzero(kinds > 1)
-    bad = bad[np.lexsort((pos[bad], -total[bad], -deviating[bad]))]
+    bad = bad[np.lexsort((rank(bad, sid), pos[bad], -total[bad], -deviating[bad]))]
     n_bad = len(bad)
     if top is not None:
         bad = bad[:top]
@@ -313,31 +313,39 @@ def label_inconsistencies(corpus: Corpus, texts: Texts, top: Optional[int],
     return n_bad, out
 
 
+def _string_groups(texts: Texts, start: np.ndarray, last: np.ndarray) -> Tuple[np.ndarray, Any]:
+    """(per span the number of its lower-cased string, spans of the same string the same number; a function of
+    some of those numbers and ``sid`` giving their strings' ranks in sorted order).  The strings are told apart
+    by their tokens' lower-cased ids (a hash of them, every span checked against its group's first), not made:
+    when a lower-cased token holds a space or is empty, tokens and strings could group differently, and the
+    strings are made (:meth:`Texts.strings`)."""
+    codes = texts.lower_ids()
+    m = last - start + 1
+    lowered = texts.tokens.lower()[1] if texts.tokens is not None else None
+    if lowered is not None and not ((lowered.length == 0).any() or (lowered.raw == ord(" ")).any()):
+        with np.errstate(over="ignore"):
+            key = _hashes(codes, start, m) * np.uint64(_MIX[0]) + m.astype(np.uint64)
+        _, head, sid = np.unique(key, return_index=True, return_inverse=True)
+        sid = sid.reshape(-1)
+        ref = head[sid]
+        if np.array_equal(m, m[ref]) and _same(codes, start, start[ref], m).all():
+            def rank(which: np.ndarray, sid: np.ndarray) -> np.ndarray:
+                order: np.ndarray = texts.strings(start[head[which]], last[head[which]], lower=True)[0]
+                return order
+            return sid, rank
+    sid = texts.strings(start, last, lower=True)[0]
+    return sid, lambda which, sid: which
+
+
 def _gold_example(corpus: Corpus, kind: str, first: int, last: int, window: int) -> Example:
     return example(corpus, {"gold": corpus.gold}, {"gold": gold_where(corpus, first)}, kind, "gold", first, last,
                    window)
 
 
-# polynomial hashing of token windows (uint64 arithmetic wraps around: hashing mod 2**64)
+# polynomial hashing of token windows (uint64 arithmetic wraps around: hashing mod 2**64): the hash of tokens
+# a..a+m-1 is the sum of (code + 1) * _BASE**k over the window's k-th token, made one token longer at a time
 _BASE = 0x9E3779B97F4A7C15 | 1
 _MIX = (0xBF58476D1CE4E5B9, 0x94D049BB133111EB, 0xD6E8FEB86659FD93)
-
-
-def _window_hashes(codes: np.ndarray) -> Tuple[np.ndarray, np.ndarray]:
-    """Prefix sums and inverse powers such that the hash of tokens [a, b) is
-    ``(pre[b] - pre[a]) * inv[a]`` (mod 2**64)."""
-    n = len(codes)
-    with np.errstate(over="ignore"):
-        powers = np.ones(n, np.uint64)
-        inverse = np.ones(n, np.uint64)
-        if n > 1:
-            powers[1:] = np.uint64(_BASE)
-            inverse[1:] = np.uint64(pow(_BASE, -1, 2 ** 64))
-            powers = np.cumprod(powers, dtype=np.uint64)
-            inverse = np.cumprod(inverse, dtype=np.uint64)
-        pre = np.zeros(n + 1, np.uint64)
-        pre[1:] = np.cumsum((codes.astype(np.uint64) + np.uint64(1)) * powers, dtype=np.uint64)
-    return pre, inverse
 
 
 def _context_keys(h: np.ndarray, before: np.ndarray, after: np.ndarray, length: int) -> np.ndarray:
@@ -346,6 +354,33 @@ def _context_keys(h: np.ndarray, before: np.ndarray, after: np.ndarray, length: 
         k = k * np.uint64(_MIX[1]) + (after + 3).astype(np.uint64)
         key: np.ndarray = k * np.uint64(_MIX[2]) + np.uint64(length)
         return key
+
+
+def _is_start(offsets: np.ndarray, t: np.ndarray) -> np.ndarray:
+    """Whether a sentence starts at each token ``t`` (the end of the corpus counting as one)."""
+    at = np.searchsorted(offsets, t)
+    return np.asarray(offsets[np.minimum(at, len(offsets) - 1)] == t)
+
+
+def _contexts(corpus: Corpus, codes: np.ndarray, start: np.ndarray, m: np.ndarray) -> Tuple[np.ndarray, np.ndarray]:
+    """Per window of ``m`` tokens from ``start`` the (lower-cased) token before it and after it: -1 at the start
+    of a sentence, -2 at its end."""
+    n, offsets = len(codes), corpus.sent_offsets
+    before = np.where(_is_start(offsets, start), -1, codes[np.maximum(start - 1, 0)])
+    after = np.where(_is_start(offsets, start + m), -2, codes[np.minimum(start + m, max(n - 1, 0))])
+    return before, after
+
+
+def _hashes(codes: np.ndarray, start: np.ndarray, m: np.ndarray) -> np.ndarray:
+    """The hash of each window of ``m`` tokens from ``start`` (a token at a time, over the windows still that long)."""
+    h = np.zeros(len(start), np.uint64)
+    power, alive = 1, np.arange(len(start))
+    with np.errstate(over="ignore"):
+        for k in range(int(m.max()) if len(m) else 0):
+            alive = alive[m[alive] > k]
+            h[alive] += (codes[start[alive] + k].astype(np.uint64) + np.uint64(1)) * np.uint64(power)
+            power = power * _BASE % 2 ** 64
+    return h
 
 
 #: tokens of whole sentences the unannotated strings are looked for in at a time (at least; the last sentence whole)
@@ -367,83 +402,83 @@ def _pieces(corpus: Corpus) -> List[Tuple[int, int]]:
     return out
 
 
+def _fits(a: np.ndarray, top: int) -> np.dtype:
+    """The dtype of ``a`` when it holds ``top`` (a search in ``a`` then makes no copy of it), else one that does."""
+    return np.result_type(a.dtype, np.min_scalar_type(top))
+
+
 class _Piece:
-    """The token windows of one range of whole sentences: hashes, contexts and gold coverage, numbered from
-    its first token ``t0``."""
+    """One range of whole sentences (numbered from its first token ``t0``): its codes, where its sentences start
+    and which of its tokens gold spans cover."""
 
     def __init__(self, corpus: Corpus, codes: np.ndarray, t0: int, t1: int):
-        gold = corpus.gold
-        self.t0, n = t0, t1 - t0
-        self.codes = codes = np.asarray(codes[t0:t1])
-        offsets = corpus.sent_offsets
+        gold, offsets = corpus.gold, corpus.sent_offsets
+        self.t0, self.n = t0, t1 - t0
+        self.codes = np.asarray(codes[t0:t1])
         s0, s1 = np.searchsorted(offsets, [t0, t1])
-        lengths = np.diff(offsets[s0:s1 + 1])
-        self.first_tok = np.repeat(offsets[s0:s1] - t0, lengths)
-        self.end_tok = np.repeat(offsets[s0 + 1:s1 + 1] - t0, lengths)
-        self.n = n
-        at = np.arange(n)
-        self.before = np.where(at > self.first_tok, np.concatenate(([-1], codes[:-1])), -1)   # -1: sentence start
-        self.pre, self.inv = _window_hashes(codes)
-        lo, hi = np.searchsorted(gold.start, [t0, t1]) if len(gold) and (t0, t1) != (0, corpus.n_tokens) \
-            else (0, len(gold))
-        self.g = np.arange(lo, hi)
-        self.gstart, self.glast = gold.start[lo:hi] - t0, gold.last[lo:hi] - t0
-        covered = np.zeros(n + 1, np.int64)
-        np.add.at(covered, self.gstart, 1)
-        np.add.at(covered, self.glast + 1, -1)
-        self.cum = np.concatenate(([0], np.cumsum(np.cumsum(covered[:-1]) > 0)))
+        self.start = np.zeros(self.n + 1, bool)                 # a sentence starts here (the piece's end: True)
+        self.start[offsets[s0:s1 + 1] - t0] = True
+        whole = not len(gold) or (t0, t1) == (0, corpus.n_tokens)
+        lo, hi = (0, len(gold)) if whole else np.searchsorted(gold.start, np.array([t0, t1], _fits(gold.start, t1)))
+        covered = (np.bincount(gold.start[lo:hi] - t0, minlength=self.n + 1)
+                   - np.bincount(gold.last[lo:hi] - t0 + 1, minlength=self.n + 1))
+        self.covered = np.cumsum(covered[:-1]) > 0
+        self.blocked = self.start.copy()                        # a window cannot take this token as its next
+        self.blocked[:-1] |= self.covered                       # (a sentence starts, or gold covers it)
 
-    def after(self, last: np.ndarray) -> np.ndarray:
-        nxt = np.minimum(last + 1, self.n - 1)
-        return np.where(last + 1 < self.end_tok[last], self.codes[nxt], -2)                 # -2: sentence end
-
-    def keys(self, a: np.ndarray, m: int) -> np.ndarray:
-        """The context keys of the windows of ``m`` tokens starting at ``a``."""
+    def unannotated(self, wanted: Dict[int, np.ndarray], ends: Dict[int, Tuple[np.ndarray, np.ndarray]],
+                    sieves: Dict[int, _Sieve]) -> Dict[int, Tuple[np.ndarray, np.ndarray]]:
+        """Per length ``m`` of ``wanted`` the windows of ``m`` tokens within a sentence, touching no gold span,
+        whose key is among ``wanted[m]`` (sorted): their first tokens (in the whole corpus) and keys.  The windows
+        free of gold are made one token longer at a time with their hashes; only those whose first and last token
+        (lower-cased) are among ``ends[m]`` (per lower-cased token whether it is the first, the last token of a
+        gold span of ``m`` tokens) get a key, and only the keys that pass ``sieves[m]`` are looked up."""
+        n, start = self.n, self.start
+        c = np.concatenate((self.codes, [0]))
+        before = np.where(start[:n], -1, np.concatenate(([-1], c[:n - 1])))
+        a = np.flatnonzero(~self.covered)                        # windows of one token free of gold
+        ca = c[a]
+        h = ca.astype(np.uint64) + np.uint64(1)
+        ct, power, out = ca, 1, {}
         with np.errstate(over="ignore"):
-            h = (self.pre[a + m] - self.pre[a]) * self.inv[a]
-        return _context_keys(h, self.before[a], self.after(a + m - 1), m)
-
-    def gold_keys(self) -> Tuple[np.ndarray, np.ndarray]:
-        """Per gold span of the piece its length and its context key."""
-        glen = self.glast - self.gstart + 1
-        gkey = np.zeros(len(glen), np.uint64)
-        for m in np.unique(glen).tolist():
-            sel = glen == m
-            gkey[sel] = self.keys(self.gstart[sel], m)
-        return glen, gkey
-
-    def unannotated(self, m: int, keys: np.ndarray, ends: Tuple[np.ndarray, np.ndarray],
-                    sieve: _Sieve) -> Tuple[np.ndarray, np.ndarray]:
-        """The windows of ``m`` tokens within a sentence, touching no gold span, whose key is among ``keys``
-        (sorted): their first tokens (in the whole corpus) and keys.  Only windows whose first and last token
-        (lower-cased) are among ``ends`` (per lower-cased token whether it is the first, the last token of a
-        gold span of ``m`` tokens) are hashed, and only those of their keys that pass ``sieve`` (made of
-        ``keys``) are looked up."""
-        first, last = ends
-        a = np.flatnonzero(first[self.codes[:max(0, self.n - m + 1)]])
-        a = a[last[self.codes[a + m - 1]]]
-        a = a[(a + m) <= self.end_tok[a]]                                       # within one sentence
-        a = a[self.cum[a + m] == self.cum[a]]                                   # no gold token inside
-        k = self.keys(a, m)
-        a, k = sieve.through(a, k)
-        at = np.minimum(np.searchsorted(keys, k), max(len(keys) - 1, 0))
-        hit = keys[at] == k if len(keys) else np.zeros(len(k), bool)
-        return a[hit] + self.t0, k[hit]
+            for m in range(1, max(wanted) + 1):
+                if m > 1:
+                    ok = ~self.blocked[a + m - 1]
+                    a, h, ca = a[ok], h[ok], ca[ok]
+                    ct = c[a + m - 1]
+                    power = power * _BASE % 2 ** 64
+                    h += (ct.astype(np.uint64) + np.uint64(1)) * np.uint64(power)
+                if m not in wanted:
+                    continue
+                first, last = ends[m]
+                sel = first[ca] & last[ct]
+                w, hw = a[sel], h[sel]
+                after = np.where(start[w + m], -2, c[w + m])
+                w, k = sieves[m].through(w, _context_keys(hw, before[w], after, m))
+                keys = wanted[m]
+                at = np.minimum(np.searchsorted(keys, k), max(len(keys) - 1, 0))
+                hit = keys[at] == k if len(keys) else np.zeros(len(k), bool)
+                out[m] = (w[hit] + self.t0, k[hit])
+        return out
 
 
 class _Sieve:
-    """A table of the top bits of some keys (8 slots a key at least): a key whose slot is empty is none of
-    them, so only the few others need a binary search among the keys."""
+    """A table of bits, one for each value of the top bits of some keys (64 bits a key at least, 2**27 at most): a
+    key whose bit is not set is none of them, so only the few others need a binary search among the keys."""
 
     def __init__(self, keys: np.ndarray):
-        self.shift = np.uint64(64 - min(24, max(12, (8 * len(keys)).bit_length())))
-        self.table = np.zeros(1 << (64 - int(self.shift)), bool)
-        self.table[(keys >> self.shift).astype(np.intp)] = True
+        bits = min(27, max(15, (64 * len(keys)).bit_length()))
+        self.shift = np.uint64(64 - bits)
+        top = keys >> self.shift
+        self.table = np.zeros(1 << (bits - 3), np.uint8)
+        np.bitwise_or.at(self.table, (top >> np.uint64(3)).astype(np.intp),
+                         np.left_shift(1, (top & np.uint64(7)).astype(np.uint8)).astype(np.uint8))
 
     def through(self, a: np.ndarray, k: np.ndarray) -> Tuple[np.ndarray, np.ndarray]:
         """The windows ``a`` and their keys ``k`` that may be among the keys."""
-        keep = self.table[(k >> self.shift).astype(np.intp)]
-        return a[keep], k[keep]
+        top = k >> self.shift
+        keep = (self.table[(top >> np.uint64(3)).astype(np.intp)] >> (top & np.uint64(7)).astype(np.uint8)) & 1
+        return a[keep.view(bool)], k[keep.view(bool)]
 
 
 def _ends(codes: np.ndarray, first: np.ndarray, last: np.ndarray) -> Tuple[np.ndarray, np.ndarray]:
@@ -455,66 +490,84 @@ def _ends(codes: np.ndarray, first: np.ndarray, last: np.ndarray) -> Tuple[np.nd
     return starts, ends
 
 
+def _runs(first: np.ndarray, count: np.ndarray) -> Tuple[np.ndarray, np.ndarray]:
+    """The positions ``first[j]`` .. ``first[j] + count[j] - 1`` of every run ``j``, one after another, and the run
+    of each."""
+    run = np.repeat(np.arange(len(first)), count)
+    return (np.asarray(first)[run] + np.arange(len(run)) - np.repeat(np.cumsum(count) - count, count)), run
+
+
+def _same(codes: np.ndarray, a: np.ndarray, b: np.ndarray, m: np.ndarray) -> np.ndarray:
+    """Whether the ``m`` tokens from ``a`` are those from ``b`` (lower-cased), window by window."""
+    same = np.ones(len(a), bool)
+    for k in range(int(m.max()) if len(m) else 0):
+        at = np.flatnonzero(same & (m > k))
+        same[at] = codes[a[at] + k] == codes[b[at] + k]
+    return same
+
+
 def unannotated_inconsistencies(corpus: Corpus, texts: Texts, top: Optional[int],
                                 window: int) -> Tuple[int, List[Inconsistency]]:
     """Gold strings in a context where they are a gold span in one place and touch no gold span in
     another (see the module docstring); how many such strings in contexts in all, the first ``top``.
-    Read a range of whole sentences at a time, twice: the gold spans' context keys, then the windows."""
+    The gold spans' context keys first, then the windows of a range of whole sentences at a time."""
     gold = corpus.gold
     if not texts.available or not len(gold):
         return 0, []
     codes = texts.lower_ids()
-    pieces = _pieces(corpus)
-    lens, keys = [], []
-    for t0, t1 in pieces:
-        glen_p, gkey_p = _Piece(corpus, codes, t0, t1).gold_keys()
-        lens.append(glen_p)
-        keys.append(gkey_p)
-    glen, gkey = np.concatenate(lens), np.concatenate(keys)
+    gstart = np.asarray(gold.start)                               # (as kept: int32 while the tokens fit)
+    glen = np.asarray(gold.last) - gstart + 1
+    gbefore, gafter = _contexts(corpus, codes, gstart, glen)
+    gkey = np.zeros(len(gold), np.uint64)
     lengths = np.unique(glen).tolist()
+    h = _hashes(codes, gstart, glen)
+    for m in lengths:
+        sel = glen == m
+        gkey[sel] = _context_keys(h[sel], gbefore[sel], gafter[sel], m)
     wanted = {m: unique(gkey[glen == m]) for m in lengths}         # sorted, for a binary search per window
     ends = {m: _ends(codes, gold.start[glen == m], gold.last[glen == m]) for m in lengths}
     sieves = {m: _Sieve(wanted[m]) for m in lengths}
     hits: Dict[int, List[Tuple[np.ndarray, np.ndarray]]] = {m: [] for m in lengths}
-    for t0, t1 in pieces:
-        piece = _Piece(corpus, codes, t0, t1)
-        for m in lengths:
-            hits[m].append(piece.unannotated(m, wanted[m], ends[m], sieves[m]))
-    hs = np.concatenate([h[0] for m in lengths for h in hits[m]])
-    hk = np.concatenate([h[1] for m in lengths for h in hits[m]])
-    # group by context key (arrays, not a list a hit); verify tokens exactly (hash collisions would only add
-    # candidates); the keys in the order they are first hit, each key's hits and gold spans in their order
+    for t0, t1 in _pieces(corpus):
+        for m, found_m in _Piece(corpus, codes, t0, t1).unannotated(wanted, ends, sieves).items():
+            hits[m].append(found_m)
+    parts = [h for m in lengths for h in hits[m]]
+    hs = np.concatenate([p[0] for p in parts]) if parts else np.zeros(0, np.int64)
+    hk = np.concatenate([p[1] for p in parts]) if parts else np.zeros(0, np.uint64)
+    # group by context key (the keys in the order they are first hit, each key's hits and gold spans in their
+    # order); verify tokens and contexts exactly against the key's first gold span (hash collisions would only
+    # add candidates)
     order = np.argsort(hk, kind="stable")
     hit, first, count = np.unique(hk[order], return_index=True, return_counts=True)
-    shared = np.isin(hit, gkey)
-    hit, first, count = hit[shared], first[shared], count[shared]
-    along = np.argsort(order[first], kind="stable")
-    mine = np.flatnonzero(np.isin(gkey, hit))
-    mine = mine[np.argsort(gkey[mine], kind="stable")]
-    cut = np.searchsorted(gkey[mine], hit)
-    cut_end = np.searchsorted(gkey[mine], hit, side="right")
-    offsets = corpus.sent_offsets
-
-    def context(a: int, b: int) -> Tuple[int, ...]:
-        s = int(np.searchsorted(offsets, a, side="right")) - 1
-        e = int(np.searchsorted(offsets, b, side="right"))
-        before = int(codes[a - 1]) if a > int(offsets[s]) else -1
-        nxt = int(codes[b + 1]) if b + 1 < int(offsets[e]) else -2
-        return (before, *codes[a:b + 1].tolist(), nxt)
-
-    found = []
-    for j in along.tolist():
-        spans = mine[cut[j]:cut_end[j]].tolist()
-        starts = hs[order[first[j]:first[j] + count[j]]].tolist()
-        ref = context(int(gold.start[spans[0]]), int(gold.last[spans[0]]))
-        m = int(glen[spans[0]])
-        spans = [i for i in spans if context(int(gold.start[i]), int(gold.last[i])) == ref]
-        starts = [s for s in starts if context(s, s + m - 1) == ref]
-        if spans and starts:
-            found.append((spans, starts, m))
-    found.sort(key=lambda f: (-len(f[1]), -len(f[0]), min(f[1])))
-    return len(found), [_unannotated(corpus, texts, spans, starts, m, window)
-                        for spans, starts, m in (found if top is None else found[:top])]
+    gorder = np.argsort(gkey, kind="stable")
+    lo, hi = np.searchsorted(gkey[gorder], hit), np.searchsorted(gkey[gorder], hit, side="right")
+    shared = hi > lo
+    hit, first, count, lo, hi = hit[shared], first[shared], count[shared], lo[shared], hi[shared]
+    along = np.empty(len(hit), np.int64)
+    along[np.argsort(order[first], kind="stable")] = np.arange(len(hit))
+    ref = gorder[lo]
+    m_ref = glen[ref]
+    at, run = _runs(lo, hi - lo)
+    spans = gorder[at]
+    ok_span = ((glen[spans] == m_ref[run]) & (gbefore[spans] == gbefore[ref][run])
+               & (gafter[spans] == gafter[ref][run]))
+    ok_span &= _same(codes, gstart[spans], gstart[ref][run], np.where(ok_span, m_ref[run], 0))
+    at, wrun = _runs(first, count)
+    starts = hs[order[at]]
+    before, after = _contexts(corpus, codes, starts, m_ref[wrun])
+    ok_start = (before == gbefore[ref][wrun]) & (after == gafter[ref][wrun])
+    ok_start &= _same(codes, starts, gstart[ref][wrun], np.where(ok_start, m_ref[wrun], 0))
+    spans, run, starts, wrun = spans[ok_span], run[ok_span], starts[ok_start], wrun[ok_start]
+    n_spans = np.bincount(run, minlength=len(hit))
+    n_starts = np.bincount(wrun, minlength=len(hit))
+    min_start = np.full(len(hit), corpus.n_tokens, np.int64)
+    np.minimum.at(min_start, wrun, starts)
+    found = np.flatnonzero((n_spans > 0) & (n_starts > 0))
+    found = found[np.lexsort((along[found], min_start[found], -n_spans[found], -n_starts[found]))]
+    span_cut, start_cut = np.searchsorted(run, found), np.searchsorted(wrun, found)
+    return len(found), [_unannotated(corpus, texts, spans[a:a + n_spans[j]].tolist(),
+                                     starts[b:b + n_starts[j]].tolist(), int(m_ref[j]), window)
+                        for j, a, b in zip(*(x[:top].tolist() for x in (found, span_cut, start_cut)))]
 
 
 def _unannotated(corpus: Corpus, texts: Texts, spans: List[int], starts: List[int], m: int,

@@ -143,22 +143,24 @@ def documents_table(ea: Any) -> Table:
             cols += [Column("ts_tp", "tp", "TS"), Column("ts_fp", "fp", "TS"), Column("ts_fn", "fn", "TS"),
                      Column("ts_precision", "P", "TS"), Column("ts_recall", "R", "TS")]
         cols += [Column(f"ts_f-{k}" if not one else "ts_f", f"{g}: TS F1" if g else "F1", g or "TS")]
+    cols_k = [d.columns(k) for k in range(len(d.names))]
+    sentences, tokens, gold = d.sentences.tolist(), d.tokens.tolist(), d.gold.tolist()
     rows = []
-    for j in range(len(d.sentences)):
+    for j in range(len(sentences)):
         row = [Cell(j + 1, "count"), Cell(d.lines[j], "count") if d.lines[j] is not None else Cell(""),
-               Cell(int(d.sentences[j]), "count"), Cell(int(d.tokens[j]), "count"), Cell(int(d.gold[j]), "count")]
-        for k in range(len(d.names)):
-            e, t = d.exact_scores(k, j), d.ts_scores(k, j)
-            ec = {c: e[c] for c in ("tp", "fp", "fn")}
-            tc = {c: t[c] for c in ("tp", "fp", "fn")}
+               Cell(int(sentences[j]), "count"), Cell(int(tokens[j]), "count"), Cell(int(gold[j]), "count")]
+        for c in cols_k:
+            e, t = c["exact"], c["ts"]
+            ec = {n: e[n][j] for n in ("tp", "fp", "fn")}
+            tc = {n: t[n][j] for n in ("tp", "fp", "fn")}
             if one:
-                row += [Cell(e["system"], "count"), Cell(e["tp"], "count"), Cell(e["precision"], "score", counts=ec),
-                        Cell(e["recall"], "score", counts=ec)]
-            row.append(Cell(e["f"], "score", counts=ec))
+                row += [Cell(e["system"][j], "count"), Cell(e["tp"][j], "count"),
+                        Cell(e["precision"][j], "score", counts=ec), Cell(e["recall"][j], "score", counts=ec)]
+            row.append(Cell(e["f"][j], "score", counts=ec))
             if one:
-                row += [Cell(t["tp"], "count"), Cell(t["fp"], "count"), Cell(t["fn"], "count"),
-                        Cell(t["precision"], "score", counts=tc), Cell(t["recall"], "score", counts=tc)]
-            row.append(Cell(t["f"], "score", counts=tc))
+                row += [Cell(t["tp"][j], "count"), Cell(t["fp"][j], "count"), Cell(t["fn"][j], "count"),
+                        Cell(t["precision"][j], "score", counts=tc), Cell(t["recall"][j], "score", counts=tc)]
+            row.append(Cell(t["f"][j], "score", counts=tc))
         rows.append(row)
     what = "documents (-DOCSTART-)" if unit == "document" else "sentences (the input marks no documents)"
     return Table("errors-documents", f"Scores per {unit} (exact match and TS, micro, scores in %)", cols, rows,
