@@ -145,25 +145,11 @@ class _Failed(NamedTuple):
 def _read_tab_file(path: str, allowed_fields: Sequence[int], layout_help: str,
                    block_bytes: Optional[int] = BLOCK_BYTES) -> _TabFile:
     """The file's token lines: its blocks of whole sentences (about ``block_bytes`` each; None: one block)
-    split one by one (:func:`_split_block`) and added up (:func:`_added_up`).  The error raised is the one
-    the whole file gives first, whatever the block size: a byte that is not UTF-8 at once, else the first
-    (by file order) of the earliest check that fails (the checks in the order of :data:`_LEAD_TAB` ...)."""
-    parts: List[_TabFile] = []
-    found: List[Tuple[int, int, InputError]] = []
-    head: List[Tuple[int, int]] = []            # the file's first token line: (fields, line)
-    for k, block in enumerate(line_blocks(lambda: _opened(path), _sentence_end, block_bytes)):
-        part = _split_block(block, path, allowed_fields, layout_help, head)
-        if isinstance(part, _Failed):
-            found.append((part.check, k, part.error))
-        else:
-            parts.append(part)
-    if found:
-        raise min(found, key=lambda f: f[:2])[2]
-    if not sum(len(p.data) for p in parts):
-        raise InputError("empty file, expected token lines (" + layout_help + ")", path)
-    if not head:
-        raise InputError("no token lines (only blank and '#' lines); expected " + layout_help, path)
-    return _added_up(parts, head[0][0])
+    (:class:`_Blocks`) added up (:func:`_added_up`), or the error the whole file gives first."""
+    blocks = _Blocks(lambda: _opened(path), path, allowed_fields, layout_help, block_bytes)
+    parts = list(blocks)
+    blocks.raise_first()
+    return _added_up(parts, blocks.head[0][0])
 
 
 def _added_up(parts: Sequence[_TabFile], n_fields: int) -> _TabFile:
@@ -450,6 +436,32 @@ class _FirstErrors:
                 raise err
 
 
+class _Blocks:
+    """The blocks of whole sentences of a TAB-separated file (:func:`~.source.line_blocks`), each split
+    (:func:`_split_block`) with the file's line numbers and first token line (``head``) and handed out when
+    it passes the layout checks; ``errors`` keeps the first of each kind (the readers add the tags' and the
+    policy's) and :meth:`raise_first` raises the one the whole file gives first, whatever the block size."""
+
+    def __init__(self, opened: Callable[[], Any], path: str, allowed_fields: Sequence[int], layout_help: str,
+                 block_bytes: Optional[int]) -> None:
+        self.opened, self.path, self.allowed, self.help = opened, path, allowed_fields, layout_help
+        self.block_bytes = block_bytes
+        self.errors, self.size = _FirstErrors(), 0
+        self.head: List[Tuple[int, int]] = []       # the file's first token line: (fields, line)
+
+    def __iter__(self) -> Iterator[_TabFile]:
+        for k, block in enumerate(line_blocks(self.opened, _sentence_end, self.block_bytes)):
+            part = _split_block(block, self.path, self.allowed, self.help, self.head)
+            if isinstance(part, _Failed):
+                self.errors.layout.append((part.check, k, part.error))
+                continue
+            self.size += len(part.data)
+            yield part
+
+    def raise_first(self) -> None:
+        self.errors.raise_first(self.path, self.help, self.size, self.head)
+
+
 def germeval_blocks(path: str, *, name: Optional[str] = None, policy: str = "nereval",
                     block_bytes: Optional[int] = BLOCK_BYTES,
                     shard: Optional[Tuple[int, int]] = None) -> Iterator[Tuple[GermEvalData, bool]]:
@@ -458,14 +470,12 @@ def germeval_blocks(path: str, *, name: Optional[str] = None, policy: str = "ner
     the file's last.  A piece never
     ends where a chunk runs on into the next sentence (policy ``nereval``: a sentence that starts with
     an ``I-`` after a tag that is not ``O``, on any row), so the pieces' chunks are the file's.  Nothing
-    is yielded after the first error; the error raised is the one :func:`read_germeval` raises.
+    is yielded after the first error, the whole file's first whatever the block size (:class:`_Blocks`).
     ``shard``: only bytes start..stop of the file (:func:`germeval_shards`), read as a file of their own (its
     line numbers count from the shard's start, its last piece is marked last)."""
     check_policy_name(policy)
-    help6 = "6 fields: " + SIX_COLUMNS
     label = name or system_name(path)
-    errors, size, lines = _FirstErrors(), 0, (0, 0)     # lines: '#' and blank lines not yet given
-    head: List[Tuple[int, int]] = []
+    lines = (0, 0)     # '#' and blank lines not yet given
     pending: Optional[GermEvalData] = None
 
     def opened() -> Any:
@@ -475,12 +485,9 @@ def germeval_blocks(path: str, *, name: Optional[str] = None, policy: str = "ner
         fh.seek(shard[0])
         return _Limited(fh, shard[1] - shard[0])
 
-    for k, block in enumerate(line_blocks(opened, _sentence_end, block_bytes)):
-        part = _split_block(block, path, (6,), help6, head)
-        if isinstance(part, _Failed):
-            errors.layout.append((part.check, k, part.error))
-            continue
-        size += len(part.data)
+    blocks = _Blocks(opened, path, (6,), "6 fields: " + SIX_COLUMNS, block_bytes)
+    errors = blocks.errors
+    for part in blocks:
         if errors.layout or errors.tag is not None:
             continue
         if not part.n_tokens:           # only '#' and blank lines: they go with the piece read so far
@@ -505,7 +512,7 @@ def germeval_blocks(path: str, *, name: Optional[str] = None, policy: str = "ner
         if cut:
             yield piece_of(pending, 0, cut), False
             pending = piece_of(pending, cut, pending.n_tokens)
-    errors.raise_first(path, help6, size, head)
+    blocks.raise_first()
     if pending is not None:
         pending.comment_lines, pending.blank_lines = pending.comment_lines + lines[0], pending.blank_lines + lines[1]
         yield pending, True
@@ -595,19 +602,13 @@ def _runs_on(before: List[bytes], after: List[bytes]) -> bool:
 
 def read_germeval(path: str, *, name: Optional[str] = None, policy: str = "nereval",
                   block_bytes: Optional[int] = BLOCK_BYTES) -> GermEvalData:
-    """Read a file in the 6-column evaluation layout (gold and system in one file), in blocks of whole
-    sentences of about ``block_bytes`` (the same data and errors whatever their size)."""
-    check_policy_name(policy)
-    help6 = "6 fields: " + SIX_COLUMNS
-    tf = _read_tab_file(path, (6,), help6, block_bytes)
-    tags = _tag_ids(tf, (2, 3, 4, 5), ROW_NAMES)
-    data = GermEvalData(
-        name=name or system_name(path), gold_path=path, system_path=path, layout="6col", tags=tags,
-        sent_first=tf.sent_first, gold_lines=tf.token_line, system_lines=tf.token_line,
-        texts=_token_texts(tf),
-        comment_lines=tf.comment_lines, blank_lines=tf.blank_lines)
-    check_policy(data, policy)
-    return data
+    """Read a file in the 6-column evaluation layout (gold and system in one file): its pieces
+    (:func:`germeval_blocks`, blocks of whole sentences of about ``block_bytes``) added up."""
+    whole: Optional[GermEvalData] = None
+    for piece, _ in germeval_blocks(path, name=name, policy=policy, block_bytes=block_bytes):
+        whole = piece if whole is None else joined(whole, piece)
+    assert whole is not None        # (a file without token lines is an error)
+    return whole
 
 
 def read_germeval_pair(gold_path: str, system_path: str, *, name: Optional[str] = None,
