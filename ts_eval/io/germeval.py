@@ -42,6 +42,7 @@ from ..errors import Hint, InputError, OptionError
 from .columns import BOM, ColumnFile, _Limited, byte_windows, unique_slices
 from .conll import check_aligned
 from .documents import TOKEN_SEP, Documents
+from .feed import concat_parts
 from .germeval_data import (
     LABELS,
     LEVELS,
@@ -732,11 +733,30 @@ SIDES = ("gold", "system")
 
 def read_germeval_side(path: str, side: str = "gold", *, policy: str = "nereval",
                        levels: Sequence[str] = LEVELS, block_bytes: Optional[int] = BLOCK_BYTES) -> Documents:
-    """The ``side`` spans of a 6-column GermEval file (every sentence a document), read as
-    :func:`read_germeval` reads it."""
+    """The ``side`` spans of a 6-column GermEval file (every sentence a document): its blocks
+    (:func:`germeval_side_blocks`) added up."""
+    docs: Documents = concat_parts(list(germeval_side_blocks(path, side, policy=policy, levels=levels,
+                                                             block_bytes=block_bytes)))
+    docs.notes["levels"] = list(levels)       # (the same in every block: not added up)
+    return docs
+
+
+def germeval_side_blocks(path: str, side: str = "gold", *, policy: str = "nereval", levels: Sequence[str] = LEVELS,
+                         block_bytes: Optional[int] = BLOCK_BYTES) -> Iterator[Documents]:
+    """The ``side`` spans of a 6-column GermEval file (every sentence a document) as Documents, a piece of
+    :func:`germeval_blocks` at a time (a piece cuts no chunk: its spans are the whole file's); the spans of
+    both ``levels`` in one set, a span on both counted once (``merged_levels``)."""
     if side not in SIDES:
         raise OptionError(f"side {side!r}: expected gold or system")
-    data = read_germeval(path, policy=policy, block_bytes=block_bytes)
+    first = 0
+    for data, _ in germeval_blocks(path, policy=policy, block_bytes=block_bytes):
+        docs = _side_documents(data, str(path), side, policy, levels)
+        docs.first, first = first, first + docs.n_docs
+        yield docs
+
+
+def _side_documents(data: GermEvalData, path: str, side: str, policy: str, levels: Sequence[str]) -> Documents:
+    """The ``side`` spans of a piece of a file, both ``levels`` in one set (:func:`germeval_side_blocks`)."""
     chunks = level_chunks(data, policy)
     offsets = data.sent_offsets
     sets = [sentence_bounded(chunks[(side, lv)], offsets) for lv in levels]
@@ -754,6 +774,6 @@ def read_germeval_side(path: str, side: str = "gold", *, policy: str = "nereval"
     def keys() -> List[str]:
         return [TOKEN_SEP.join(data.texts(int(a), int(b))) for a, b in zip(offsets[:-1], offsets[1:])]
     lines = data.gold_lines[offsets[:-1]].tolist() if len(offsets) > 1 else []
-    return Documents(str(path), "germeval", offsets.copy(), [None] * (len(offsets) - 1), keys,
+    return Documents(path, "germeval", offsets.copy(), [None] * (len(offsets) - 1), keys,
                      start[first], last[first], remap[label[first]], [LABELS[k] for k in used], lines,
                      notes={"side": side, "levels": list(levels), "merged_levels": merged})
