@@ -39,7 +39,7 @@ import numpy as np
 
 from ..core import schemes
 from ..errors import Hint, InputError, OptionError
-from .columns import BOM, ColumnFile, _Limited, byte_windows, unique_slices
+from .columns import ColumnFile, _Limited, byte_windows, unique_slices
 from .conll import check_aligned
 from .documents import TOKEN_SEP, Documents
 from .feed import concat_parts
@@ -60,7 +60,7 @@ from .germeval_data import (
     piece_of,
     sentence_bounded,
 )
-from .source import STDIN, RawBlock, is_compressed, is_dir, line_blocks, open_stream, system_name
+from .source import BOM, STDIN, RawBlock, is_compressed, is_dir, line_blocks, open_stream, system_name
 
 SIX_COLUMNS = "index, token, gold outer, gold inner, system outer, system inner"
 FOUR_COLUMNS = "index, token, outer, inner"
