@@ -411,56 +411,46 @@ def _block_data(tf: _TabFile, name: str, path: str) -> GermEvalData:
         blank_lines=tf.blank_lines)
 
 
-class _FirstErrors:
-    """The first error of each kind met so far, raised (:meth:`raise_first`) in the order the whole
-    file's read raises them: the layout checks (:data:`_LEAD_TAB` ..., earliest check, then earliest
-    block), an empty file, no token lines, a tag outside the set, then ill-formed IOB2 (policy strict)."""
-
-    def __init__(self) -> None:
-        self.layout: List[Tuple[int, int, InputError]] = []
-        self.tag: Optional[InputError] = None
-        self.policy: Optional[InputError] = None
-
-    @property
-    def any(self) -> bool:
-        return bool(self.layout) or self.tag is not None or self.policy is not None
-
-    def raise_first(self, path: str, layout_help: str, size: int, head: List[Tuple[int, int]]) -> None:
-        if self.layout:
-            raise min(self.layout, key=lambda f: f[:2])[2]
-        if not size:
-            raise InputError("empty file, expected token lines (" + layout_help + ")", path)
-        if not head:
-            raise InputError("no token lines (only blank and '#' lines); expected " + layout_help, path)
-        for err in (self.tag, self.policy):
-            if err is not None:
-                raise err
-
-
 class _Blocks:
     """The blocks of whole sentences of a TAB-separated file (:func:`~.source.line_blocks`), each split
     (:func:`_split_block`) with the file's line numbers and first token line (``head``) and handed out when
-    it passes the layout checks; ``errors`` keeps the first of each kind (the readers add the tags' and the
-    policy's) and :meth:`raise_first` raises the one the whole file gives first, whatever the block size."""
+    it passes the layout checks; the first error of each kind is kept (the readers add the tags' and the
+    policy's), and :meth:`raise_first` raises them in the order the whole file's read does, whatever the
+    block size: the layout checks (:data:`_LEAD_TAB` ..., earliest check, then earliest block), an empty
+    file, no token lines, a tag outside the set, then ill-formed IOB2 (policy strict)."""
 
     def __init__(self, opened: Callable[[], Any], path: str, allowed_fields: Sequence[int], layout_help: str,
                  block_bytes: Optional[int]) -> None:
         self.opened, self.path, self.allowed, self.help = opened, path, allowed_fields, layout_help
-        self.block_bytes = block_bytes
-        self.errors, self.size = _FirstErrors(), 0
+        self.block_bytes, self.size = block_bytes, 0
         self.head: List[Tuple[int, int]] = []       # the file's first token line: (fields, line)
+        self.layout: List[Tuple[int, int, InputError]] = []
+        self.tag: Optional[InputError] = None
+        self.policy: Optional[InputError] = None
 
     def __iter__(self) -> Iterator[_TabFile]:
         for k, block in enumerate(line_blocks(self.opened, _sentence_end, self.block_bytes)):
             part = _split_block(block, self.path, self.allowed, self.help, self.head)
             if isinstance(part, _Failed):
-                self.errors.layout.append((part.check, k, part.error))
+                self.layout.append((part.check, k, part.error))
                 continue
             self.size += len(part.data)
             yield part
 
+    @property
+    def failed(self) -> bool:
+        return bool(self.layout) or self.tag is not None or self.policy is not None
+
     def raise_first(self) -> None:
-        self.errors.raise_first(self.path, self.help, self.size, self.head)
+        if self.layout:
+            raise min(self.layout, key=lambda f: f[:2])[2]
+        if not self.size:
+            raise InputError("empty file, expected token lines (" + self.help + ")", self.path)
+        if not self.head:
+            raise InputError("no token lines (only blank and '#' lines); expected " + self.help, self.path)
+        for err in (self.tag, self.policy):
+            if err is not None:
+                raise err
 
 
 def germeval_blocks(path: str, *, name: Optional[str] = None, policy: str = "nereval",
@@ -487,9 +477,8 @@ def germeval_blocks(path: str, *, name: Optional[str] = None, policy: str = "ner
         return _Limited(fh, shard[1] - shard[0])
 
     blocks = _Blocks(opened, path, (6,), "6 fields: " + SIX_COLUMNS, block_bytes)
-    errors = blocks.errors
     for part in blocks:
-        if errors.layout or errors.tag is not None:
+        if blocks.layout or blocks.tag is not None:
             continue
         if not part.n_tokens:           # only '#' and blank lines: they go with the piece read so far
             lines = (lines[0] + part.comment_lines, lines[1] + part.blank_lines)
@@ -497,16 +486,16 @@ def germeval_blocks(path: str, *, name: Optional[str] = None, policy: str = "ner
         try:
             piece = _block_data(part, label, path)
         except InputError as err:
-            errors.tag = err
+            blocks.tag = err
             continue
         piece.comment_lines, piece.blank_lines = piece.comment_lines + lines[0], piece.blank_lines + lines[1]
         lines = (0, 0)
-        if errors.policy is None:
+        if blocks.policy is None:
             try:
                 check_policy(piece, policy)
             except InputError as err:
-                errors.policy = err
-        if errors.any:
+                blocks.policy = err
+        if blocks.failed:
             continue
         pending = piece if pending is None else joined(pending, piece)
         cut = last_cut(pending, policy)
