@@ -200,3 +200,33 @@ def test_standard_output_replaced_by_a_text_stream_gets_the_text(tmp_path: Path)
     ts_eval.convert(str(src), str(tmp_path / "out.jsonl"), to_format="jsonl-tokens")
     assert captured.getvalue() == (tmp_path / "out.jsonl").read_text(encoding="utf-8")
     assert json.loads(captured.getvalue())["spans"] == [{"start": 0, "end": 1, "label": "P"}]
+
+
+GERMEVAL = Path(__file__).parent / "fixtures" / "germeval"
+
+
+@pytest.mark.parametrize("to, ext", TARGETS)
+@pytest.mark.parametrize("side", ["gold", "system"])
+def test_a_germeval_side_is_written_in_blocks_as_read_whole(tmp_path: Path, monkeypatch: Any, to: str, ext: str,
+                                                           side: str) -> None:
+    """A GermEval file is read a piece of whole sentences at a time like any other input (no whole read): the
+    writer gets more than one block when the blocks are small, and the output and the report are the whole's."""
+    from ts_eval.io import convert as conv
+
+    blocks: List[int] = []
+    write = conv._write
+
+    def counted(each: Any, fmt: str, parts: Any, *args: Any) -> Any:
+        parts = list(parts)
+        blocks.append(len(parts))
+        return write(each, fmt, parts, *args)
+
+    monkeypatch.setattr(conv, "_write", counted)
+    options = {"overlapping": "outermost"} if to == "columns" else {}
+    for src in (GERMEVAL / "nested.tsv", GERMEVAL / "decoding.tsv"):
+        got = [converted(str(src), str(tmp_path / f"{src.stem}{k}{ext}"), size, to_format=to, from_format="germeval",
+                         side=side, **options) for k, size in enumerate(SIZES)]
+        assert got[0][1][0]["spans"] > 0
+        assert all(g == got[-1] for g in got), src
+    n = len(SIZES)         # decoding.tsv's: a piece a sentence or two, or two (cut where the last chunk may end)
+    assert blocks[n] > blocks[2 * n - 1] >= 1, blocks

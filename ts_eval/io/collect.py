@@ -22,8 +22,8 @@ from dataclasses import dataclass, field
 from typing import Any, List, Mapping, Optional, Tuple
 
 from ..errors import InputError
-from .columns import BOM, line_fields
-from .source import RawBlock, display_name, read_bytes
+from .columns import line_fields
+from .source import BOM, RawBlock, display_name, read_bytes
 
 
 @dataclass

@@ -30,6 +30,7 @@ from numpy.lib.stride_tricks import as_strided
 from ..core.arrays import join_slices, ranges_tokens, unique
 from ..errors import Hint, InputError, OptionError, Part, TsEvalError
 from .source import (
+    BOM,
     STDIN,
     Cut,
     display_name,
@@ -40,7 +41,6 @@ from .source import (
 
 _WS = np.zeros(256, bool)
 _WS[[9, 10, 11, 12, 13, 32]] = True  # ASCII whitespace only: tokens may hold NBSP etc.
-BOM = b"\xef\xbb\xbf"
 
 
 CHUNK_BYTES = 1 << 18  # files are split at line ends into chunks of about 256 KiB: their temporaries stay

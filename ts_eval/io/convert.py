@@ -17,7 +17,7 @@ from ..errors import Hint, OptionError
 from .documents import Documents
 from .feed import concat_parts
 from .formats import added
-from .germeval import read_germeval_side
+from .germeval import germeval_side_blocks
 from .reader import BLOCK_BYTES, read, read_blocks, read_generated_on
 from .sink import check_outputs
 from .source import STDIN, plain_name
@@ -75,8 +75,7 @@ def convert(src: Union[str, Documents], dst: str, *, from_format: Optional[str] 
 
     A path is read and written a block of whole documents (about ``block_bytes`` of the input) at a time, in
     memory that does not grow with the input (the output and the report are those of the whole); ``verify``,
-    a generated output, a ``germeval`` input and a writer of a format registered from outside the package
-    take the input whole."""
+    a generated output and a writer of a format registered from outside the package take the input whole."""
     check_outputs([("dst", dst)], [("src", src)] if isinstance(src, str) else [])
     if side != "gold" and from_format != "germeval":
         raise OptionError(["applies to ", Hint("from_format", "germeval"), " only"], option="side", value=side)
@@ -117,7 +116,7 @@ def _blocks(src: Union[str, Documents], from_format: Optional[str], side: str, g
         raise OptionError(["a generated output (strings without offsets) is placed on gold's texts: give ",
                            Hint("gold", metavar="GOLD")])
     if from_format == "germeval":
-        return iter([read_germeval_side(str(src), side, **reader_options)])
+        return germeval_side_blocks(str(src), side, block_bytes=block_bytes, **reader_options)
     if isinstance(src, Documents):
         return iter([src])
     return read_blocks(src, format=from_format, block_bytes=block_bytes, **reader_options)

@@ -39,9 +39,10 @@ import numpy as np
 
 from ..core import schemes
 from ..errors import Hint, InputError, OptionError
-from .columns import BOM, ColumnFile, _Limited, byte_windows, unique_slices
+from .columns import ColumnFile, _Limited, byte_windows, unique_slices
 from .conll import check_aligned
 from .documents import TOKEN_SEP, Documents
+from .feed import concat_parts
 from .germeval_data import (
     LABELS,
     LEVELS,
@@ -59,7 +60,7 @@ from .germeval_data import (
     piece_of,
     sentence_bounded,
 )
-from .source import STDIN, RawBlock, is_compressed, is_dir, line_blocks, open_stream, system_name
+from .source import BOM, STDIN, RawBlock, is_compressed, is_dir, line_blocks, open_stream, system_name
 
 SIX_COLUMNS = "index, token, gold outer, gold inner, system outer, system inner"
 FOUR_COLUMNS = "index, token, outer, inner"
@@ -145,25 +146,11 @@ class _Failed(NamedTuple):
 def _read_tab_file(path: str, allowed_fields: Sequence[int], layout_help: str,
                    block_bytes: Optional[int] = BLOCK_BYTES) -> _TabFile:
     """The file's token lines: its blocks of whole sentences (about ``block_bytes`` each; None: one block)
-    split one by one (:func:`_split_block`) and added up (:func:`_added_up`).  The error raised is the one
-    the whole file gives first, whatever the block size: a byte that is not UTF-8 at once, else the first
-    (by file order) of the earliest check that fails (the checks in the order of :data:`_LEAD_TAB` ...)."""
-    parts: List[_TabFile] = []
-    found: List[Tuple[int, int, InputError]] = []
-    head: List[Tuple[int, int]] = []            # the file's first token line: (fields, line)
-    for k, block in enumerate(line_blocks(lambda: _opened(path), _sentence_end, block_bytes)):
-        part = _split_block(block, path, allowed_fields, layout_help, head)
-        if isinstance(part, _Failed):
-            found.append((part.check, k, part.error))
-        else:
-            parts.append(part)
-    if found:
-        raise min(found, key=lambda f: f[:2])[2]
-    if not sum(len(p.data) for p in parts):
-        raise InputError("empty file, expected token lines (" + layout_help + ")", path)
-    if not head:
-        raise InputError("no token lines (only blank and '#' lines); expected " + layout_help, path)
-    return _added_up(parts, head[0][0])
+    (:class:`_Blocks`) added up (:func:`_added_up`), or the error the whole file gives first."""
+    blocks = _Blocks(lambda: _opened(path), path, allowed_fields, layout_help, block_bytes)
+    parts = list(blocks)
+    blocks.raise_first()
+    return _added_up(parts, blocks.head[0][0])
 
 
 def _added_up(parts: Sequence[_TabFile], n_fields: int) -> _TabFile:
@@ -424,27 +411,43 @@ def _block_data(tf: _TabFile, name: str, path: str) -> GermEvalData:
         blank_lines=tf.blank_lines)
 
 
-class _FirstErrors:
-    """The first error of each kind met so far, raised (:meth:`raise_first`) in the order the whole
-    file's read raises them: the layout checks (:data:`_LEAD_TAB` ..., earliest check, then earliest
-    block), an empty file, no token lines, a tag outside the set, then ill-formed IOB2 (policy strict)."""
+class _Blocks:
+    """The blocks of whole sentences of a TAB-separated file (:func:`~.source.line_blocks`), each split
+    (:func:`_split_block`) with the file's line numbers and first token line (``head``) and handed out when
+    it passes the layout checks; the first error of each kind is kept (the readers add the tags' and the
+    policy's), and :meth:`raise_first` raises them in the order the whole file's read does, whatever the
+    block size: the layout checks (:data:`_LEAD_TAB` ..., earliest check, then earliest block), an empty
+    file, no token lines, a tag outside the set, then ill-formed IOB2 (policy strict)."""
 
-    def __init__(self) -> None:
+    def __init__(self, opened: Callable[[], Any], path: str, allowed_fields: Sequence[int], layout_help: str,
+                 block_bytes: Optional[int]) -> None:
+        self.opened, self.path, self.allowed, self.help = opened, path, allowed_fields, layout_help
+        self.block_bytes, self.size = block_bytes, 0
+        self.head: List[Tuple[int, int]] = []       # the file's first token line: (fields, line)
         self.layout: List[Tuple[int, int, InputError]] = []
         self.tag: Optional[InputError] = None
         self.policy: Optional[InputError] = None
 
+    def __iter__(self) -> Iterator[_TabFile]:
+        for k, block in enumerate(line_blocks(self.opened, _sentence_end, self.block_bytes)):
+            part = _split_block(block, self.path, self.allowed, self.help, self.head)
+            if isinstance(part, _Failed):
+                self.layout.append((part.check, k, part.error))
+                continue
+            self.size += len(part.data)
+            yield part
+
     @property
-    def any(self) -> bool:
+    def failed(self) -> bool:
         return bool(self.layout) or self.tag is not None or self.policy is not None
 
-    def raise_first(self, path: str, layout_help: str, size: int, head: List[Tuple[int, int]]) -> None:
+    def raise_first(self) -> None:
         if self.layout:
             raise min(self.layout, key=lambda f: f[:2])[2]
-        if not size:
-            raise InputError("empty file, expected token lines (" + layout_help + ")", path)
-        if not head:
-            raise InputError("no token lines (only blank and '#' lines); expected " + layout_help, path)
+        if not self.size:
+            raise InputError("empty file, expected token lines (" + self.help + ")", self.path)
+        if not self.head:
+            raise InputError("no token lines (only blank and '#' lines); expected " + self.help, self.path)
         for err in (self.tag, self.policy):
             if err is not None:
                 raise err
@@ -458,14 +461,12 @@ def germeval_blocks(path: str, *, name: Optional[str] = None, policy: str = "ner
     the file's last.  A piece never
     ends where a chunk runs on into the next sentence (policy ``nereval``: a sentence that starts with
     an ``I-`` after a tag that is not ``O``, on any row), so the pieces' chunks are the file's.  Nothing
-    is yielded after the first error; the error raised is the one :func:`read_germeval` raises.
+    is yielded after the first error, the whole file's first whatever the block size (:class:`_Blocks`).
     ``shard``: only bytes start..stop of the file (:func:`germeval_shards`), read as a file of their own (its
     line numbers count from the shard's start, its last piece is marked last)."""
     check_policy_name(policy)
-    help6 = "6 fields: " + SIX_COLUMNS
     label = name or system_name(path)
-    errors, size, lines = _FirstErrors(), 0, (0, 0)     # lines: '#' and blank lines not yet given
-    head: List[Tuple[int, int]] = []
+    lines = (0, 0)     # '#' and blank lines not yet given
     pending: Optional[GermEvalData] = None
 
     def opened() -> Any:
@@ -475,13 +476,9 @@ def germeval_blocks(path: str, *, name: Optional[str] = None, policy: str = "ner
         fh.seek(shard[0])
         return _Limited(fh, shard[1] - shard[0])
 
-    for k, block in enumerate(line_blocks(opened, _sentence_end, block_bytes)):
-        part = _split_block(block, path, (6,), help6, head)
-        if isinstance(part, _Failed):
-            errors.layout.append((part.check, k, part.error))
-            continue
-        size += len(part.data)
-        if errors.layout or errors.tag is not None:
+    blocks = _Blocks(opened, path, (6,), "6 fields: " + SIX_COLUMNS, block_bytes)
+    for part in blocks:
+        if blocks.layout or blocks.tag is not None:
             continue
         if not part.n_tokens:           # only '#' and blank lines: they go with the piece read so far
             lines = (lines[0] + part.comment_lines, lines[1] + part.blank_lines)
@@ -489,23 +486,23 @@ def germeval_blocks(path: str, *, name: Optional[str] = None, policy: str = "ner
         try:
             piece = _block_data(part, label, path)
         except InputError as err:
-            errors.tag = err
+            blocks.tag = err
             continue
         piece.comment_lines, piece.blank_lines = piece.comment_lines + lines[0], piece.blank_lines + lines[1]
         lines = (0, 0)
-        if errors.policy is None:
+        if blocks.policy is None:
             try:
                 check_policy(piece, policy)
             except InputError as err:
-                errors.policy = err
-        if errors.any:
+                blocks.policy = err
+        if blocks.failed:
             continue
         pending = piece if pending is None else joined(pending, piece)
         cut = last_cut(pending, policy)
         if cut:
             yield piece_of(pending, 0, cut), False
             pending = piece_of(pending, cut, pending.n_tokens)
-    errors.raise_first(path, help6, size, head)
+    blocks.raise_first()
     if pending is not None:
         pending.comment_lines, pending.blank_lines = pending.comment_lines + lines[0], pending.blank_lines + lines[1]
         yield pending, True
@@ -595,19 +592,13 @@ def _runs_on(before: List[bytes], after: List[bytes]) -> bool:
 
 def read_germeval(path: str, *, name: Optional[str] = None, policy: str = "nereval",
                   block_bytes: Optional[int] = BLOCK_BYTES) -> GermEvalData:
-    """Read a file in the 6-column evaluation layout (gold and system in one file), in blocks of whole
-    sentences of about ``block_bytes`` (the same data and errors whatever their size)."""
-    check_policy_name(policy)
-    help6 = "6 fields: " + SIX_COLUMNS
-    tf = _read_tab_file(path, (6,), help6, block_bytes)
-    tags = _tag_ids(tf, (2, 3, 4, 5), ROW_NAMES)
-    data = GermEvalData(
-        name=name or system_name(path), gold_path=path, system_path=path, layout="6col", tags=tags,
-        sent_first=tf.sent_first, gold_lines=tf.token_line, system_lines=tf.token_line,
-        texts=_token_texts(tf),
-        comment_lines=tf.comment_lines, blank_lines=tf.blank_lines)
-    check_policy(data, policy)
-    return data
+    """Read a file in the 6-column evaluation layout (gold and system in one file): its pieces
+    (:func:`germeval_blocks`, blocks of whole sentences of about ``block_bytes``) added up."""
+    whole: Optional[GermEvalData] = None
+    for piece, _ in germeval_blocks(path, name=name, policy=policy, block_bytes=block_bytes):
+        whole = piece if whole is None else joined(whole, piece)
+    assert whole is not None        # (a file without token lines is an error)
+    return whole
 
 
 def read_germeval_pair(gold_path: str, system_path: str, *, name: Optional[str] = None,
@@ -731,11 +722,30 @@ SIDES = ("gold", "system")
 
 def read_germeval_side(path: str, side: str = "gold", *, policy: str = "nereval",
                        levels: Sequence[str] = LEVELS, block_bytes: Optional[int] = BLOCK_BYTES) -> Documents:
-    """The ``side`` spans of a 6-column GermEval file (every sentence a document), read as
-    :func:`read_germeval` reads it."""
+    """The ``side`` spans of a 6-column GermEval file (every sentence a document): its blocks
+    (:func:`germeval_side_blocks`) added up."""
+    docs: Documents = concat_parts(list(germeval_side_blocks(path, side, policy=policy, levels=levels,
+                                                             block_bytes=block_bytes)))
+    docs.notes["levels"] = list(levels)       # (the same in every block: not added up)
+    return docs
+
+
+def germeval_side_blocks(path: str, side: str = "gold", *, policy: str = "nereval", levels: Sequence[str] = LEVELS,
+                         block_bytes: Optional[int] = BLOCK_BYTES) -> Iterator[Documents]:
+    """The ``side`` spans of a 6-column GermEval file (every sentence a document) as Documents, a piece of
+    :func:`germeval_blocks` at a time (a piece cuts no chunk: its spans are the whole file's); the spans of
+    both ``levels`` in one set, a span on both counted once (``merged_levels``)."""
     if side not in SIDES:
         raise OptionError(f"side {side!r}: expected gold or system")
-    data = read_germeval(path, policy=policy, block_bytes=block_bytes)
+    first = 0
+    for data, _ in germeval_blocks(path, policy=policy, block_bytes=block_bytes):
+        docs = _side_documents(data, str(path), side, policy, levels)
+        docs.first, first = first, first + docs.n_docs
+        yield docs
+
+
+def _side_documents(data: GermEvalData, path: str, side: str, policy: str, levels: Sequence[str]) -> Documents:
+    """The ``side`` spans of a piece of a file, both ``levels`` in one set (:func:`germeval_side_blocks`)."""
     chunks = level_chunks(data, policy)
     offsets = data.sent_offsets
     sets = [sentence_bounded(chunks[(side, lv)], offsets) for lv in levels]
@@ -753,6 +763,6 @@ def read_germeval_side(path: str, side: str = "gold", *, policy: str = "nereval"
     def keys() -> List[str]:
         return [TOKEN_SEP.join(data.texts(int(a), int(b))) for a, b in zip(offsets[:-1], offsets[1:])]
     lines = data.gold_lines[offsets[:-1]].tolist() if len(offsets) > 1 else []
-    return Documents(str(path), "germeval", offsets.copy(), [None] * (len(offsets) - 1), keys,
+    return Documents(path, "germeval", offsets.copy(), [None] * (len(offsets) - 1), keys,
                      start[first], last[first], remap[label[first]], [LABELS[k] for k in used], lines,
                      notes={"side": side, "levels": list(levels), "merged_levels": merged})
