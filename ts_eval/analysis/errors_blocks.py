@@ -45,10 +45,10 @@ from .attributes import Tokens, token_texts
 from .errors_documents import DocumentScores, sentence_documents
 from .errors_groups import GroupTable
 from .errors_kept import Kept
-from .errors_lists import error_events, group, type_counts
+from .errors_lists import Events, error_events, group, type_counts
 from .errors_match import MATCHINGS, Confusion, best_counterparts, confusion
 from .errors_suspects import _Found, system_suspects
-from .errors_text import Shifted, range_strings
+from .errors_text import Shifted
 
 #: a group's key: fair outcome code, gold label id, gold string, system label id, system string (-1 / None: no span)
 GroupKey = Tuple[int, int, Optional[str], int, Optional[str]]
@@ -141,12 +141,7 @@ class ErrorCounts:
             tokens = None
         cd = CorpusData(block)
         gold = block.gold
-        sides = [gold.start] + [block.systems[n].start for n in self.names]
-        lasts = [gold.last] + [block.systems[n].last for n in self.names]
-        sid, strings = range_strings(tokens, block.n_tokens, np.concatenate(sides), np.concatenate(lasts))
-        cuts = np.cumsum([0] + [len(x) for x in sides])
-        gsid = sid[:cuts[1]]
-        pairs, best = {}, {}
+        pairs, best, events = {}, {}, []
         for k, name in enumerate(self.names):
             ss = block.systems[name]
             every = cd.system(name).pairs
@@ -160,7 +155,10 @@ class ErrorCounts:
             ev = error_events(fair_errors(gold, ss, every, block.labels, block).span_outcomes)
             for t, v in type_counts(ev).items():
                 self.types[k][t] = self.types[k].get(t, 0) + v
-            self._groups(k, ev, block, ss, lut, gsid, sid[cuts[k + 1]:cuts[k + 2]], strings, t0, spans0)
+            events.append(ev)
+        sid = self._span_strings(block, tokens, events)
+        for k, name in enumerate(self.names):
+            self._groups(k, events[k], block, block.systems[name], lut, sid[0], sid[k + 1], t0, spans0)
         self._suspects(block, pairs, best, lut, t0, spans0[None])
         docs = self._block_documents(block) if documents is None else np.asarray(documents, np.int64)
         self._documents(block, cd, lut, s0, docs)
@@ -200,8 +198,44 @@ class ErrorCounts:
         rank = {lab: j for j, lab in enumerate(sorted(self.labels))}
         return np.array([rank[lab] for lab in self.labels], np.int64)
 
-    def _groups(self, k: int, ev: Any, block: Corpus, ss: Any, lut: np.ndarray, gsid: np.ndarray,
-                ssid: np.ndarray, strings: List[str], t0: int, first_span: Dict[Optional[str], int]) -> None:
+    def _span_strings(self, block: Corpus, tokens: Optional[Union[Tokens, Shifted]], events: List[Events]
+                      ) -> List[np.ndarray]:
+        """Per side (gold, then each system) of ``block`` the number of every span's string in the table of
+        distinct strings (:attr:`strings`), for the spans of the systems' error ``events`` only (the others -1):
+        the strings of their distinct ranges joined once, and only they put in the table (new ones last)."""
+        sides = [block.gold] + [block.systems[n] for n in self.names]
+        used = [np.zeros(len(ss), bool) for ss in sides]
+        for k, ev in enumerate(events):
+            used[0][ev.gold[ev.gold >= 0]] = True
+            used[k + 1][ev.system[ev.system >= 0]] = True
+        at = [np.flatnonzero(u) for u in used]
+        out = [np.full(len(ss), -1, np.int64) for ss in sides]
+        n = sum(len(a) for a in at)
+        if not n:
+            return out
+        start = np.concatenate([ss.start[a] for ss, a in zip(sides, at)]).astype(np.int64)
+        last = np.concatenate([ss.last[a] for ss, a in zip(sides, at)]).astype(np.int64)
+        if tokens is None:
+            text: List[str] = [""]
+            inverse = np.zeros(n, np.int64)
+        else:
+            ranges, inverse = np.unique(start * (block.n_tokens + 1) + last, return_inverse=True)
+            first, end = ranges // (block.n_tokens + 1), ranges % (block.n_tokens + 1) + 1
+            text = tokens.joined(first, end)
+        ids, have = self._string_id, self.strings
+        known = len(have)
+        of = np.fromiter((ids.setdefault(t, len(ids)) for t in text), np.int64, len(text))
+        if len(ids) > known:                # the new strings, in the order of their numbers
+            where = np.unique(of[of >= known], return_index=True)[1]
+            have.extend(text[j] for j in np.flatnonzero(of >= known)[where].tolist())
+        sid = of[inverse.reshape(-1)]
+        cuts = np.cumsum([0] + [len(a) for a in at])
+        for j, a in enumerate(at):
+            out[j][a] = sid[cuts[j]:cuts[j + 1]]
+        return out
+
+    def _groups(self, k: int, ev: Events, block: Corpus, ss: Any, lut: np.ndarray, gsid: np.ndarray,
+                ssid: np.ndarray, t0: int, first_span: Dict[Optional[str], int]) -> None:
         """One system's error events of a block, grouped, merged into its groups and the pooled ones."""
         if not len(ev):
             return
@@ -223,25 +257,11 @@ class ErrorCounts:
         g0, s0 = first_span[None], first_span[self.names[k]]
         rows = gr.rows
         found = np.stack([keys[j][rows] for j in range(5)], axis=1)
-        found[:, 2], found[:, 4] = self._string_ids(found[:, 2], strings), self._string_ids(found[:, 4], strings)
         count, pos = gr.count.astype(np.int64), first[rows] + t0
         gg = np.where(g[rows] >= 0, g[rows] + g0, -1)
         sg = np.where(s[rows] >= 0, s[rows] + s0, -1)
         self.groups[k].add(found, np.stack([count, pos, gg, sg], axis=1))
         self.pooled.add(found, np.stack([count, pos, np.full(len(pos), rank), np.full(len(pos), k), gg, sg], axis=1))
-
-    def _string_ids(self, sid: np.ndarray, strings: List[str]) -> np.ndarray:
-        """A block's string ids (-1: none) as numbers in the table of distinct strings (new ones put last)."""
-        used = np.unique(sid[sid >= 0])
-        ids, have = self._string_id, self.strings
-        for j in used.tolist():
-            if strings[j] not in ids:
-                ids[strings[j]] = len(have)
-                have.append(strings[j])
-        lut = np.full(len(strings) + 1, -1, np.int64)       # the last: -1 stays -1
-        lut[used] = np.fromiter((ids[strings[j]] for j in used.tolist()), np.int64, len(used))
-        out: np.ndarray = lut[sid]
-        return out
 
     def _suspects(self, block: Corpus, pairs: Dict[str, Any], best: Dict[str, np.ndarray], lut: np.ndarray, t0: int,
                   g0: int) -> None:
