@@ -29,7 +29,7 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple
 import numpy as np
 
 from ..core.corpus import Corpus
-from .attributes import CATEGORICAL, SENTENCE, Attribute, Text, document_numbers
+from .attributes import CATEGORICAL, SENTENCE, Attribute, Coded, Text, document_numbers
 from .buckets import FEW_VALUES, Buckets, categorical_buckets, numeric_buckets
 
 #: (the buckets, the bucket of every span, of every sentence (None for a span attribute)) of one attribute
@@ -61,6 +61,12 @@ class _Table:
             code = np.array([self._code(b, float(x)) for b, x in
                              zip(distinct.tolist(), distinct.view(np.float64).tolist())], np.int64)
             out: np.ndarray = code[inverse.reshape(-1)] if len(v) else np.zeros(0, np.int64)
+        elif isinstance(values, Coded):     # a code a name the values have, then the values' codes looked up
+            present = np.flatnonzero(np.bincount(values.codes, minlength=len(values.names))) if len(values) \
+                else np.zeros(0, np.int64)
+            mine = np.zeros(len(values.names), np.int64)
+            mine[present] = [self._code(values.names[j], values.names[j]) for j in present.tolist()]
+            out = mine[values.codes]
         else:
             every = np.asarray(values, dtype=object).reshape(-1)
             found = set(every.tolist())
