@@ -236,3 +236,18 @@ def test_the_built_in_categorical_values_are_codes_of_their_names(tmp_path):
                    "span_position": ["first", "last", "whole"]}
     training = at.training_from(["paris"], np.array([0]), np.array([0]), np.array([0]), ["LOC"])
     assert np.asarray(at.seen(training)(corpus, corpus.gold, text)).tolist() == ["unseen", "seen", "unseen"]
+
+
+def test_numbers_are_numbered_by_value_whether_counted_or_sorted():
+    """Small whole numbers are counted (no sort), others sorted by their float bits: either way each distinct
+    number (-0.0 is 0.0, one nan) gets one code, new ones in increasing order, and a code is its number."""
+    from ts_eval.core.sequences import from_sequences
+
+    given = [np.array([3.0, 1.0, 3.0, 0.0]), np.array([2.5, np.nan, 1.0, -0.0]), np.array([70000.0, 3.0])]
+    attr = at.Attribute("x", at.SENTENCE, at.NUMERIC, "x", lambda c, t: given.pop(0))
+    values = AttributeValues([attr], ["s"], parse_bucket_spec([]))
+    for n in (4, 4, 2):
+        values.add(from_sequences([["O"]] * n, {"s": [["O"]] * n}, scheme="IOB2", policy="conlleval"))
+    table = values.tables[0]
+    assert [x if x == x else "nan" for x in table.values] == [0.0, 1.0, 3.0, 2.5, "nan", 70000.0]
+    assert [p.tolist() for p in table.parts[0]] == [[2, 1, 2, 0], [3, 4, 1, 0], [5, 2]]
