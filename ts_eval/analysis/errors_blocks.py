@@ -13,14 +13,15 @@ exist for one block only.  What is kept between blocks:
 - per system, and pooled over the systems, every distinct error group (its type, gold label and string,
   system label and string) with its count and its first occurrence (the token, the system, the gold and
   system span), as arrays (:class:`ts_eval.analysis.errors_groups.GroupTable`: the key 20 bytes of int32, the
-  strings numbered in one table of distinct strings, the values int64; no Python object a group; the systems
-  making a pooled group are those whose groups have its key): this grows with the distinct errors, not the tokens;
+  strings numbered in one table of distinct strings, the values int32 while they fit; no Python object a group;
+  the systems making a pooled group are those whose groups have its key): this grows with the distinct errors,
+  not the tokens;
 - the gold suspects: their number, and the first ``top`` in their ranking order (the ranking key of a
   suspect is known when its sentence is read);
 - per document its sentences, tokens, gold spans, first line and every system's exact-match and TS
   statistics (summed over its sentences; a document that runs on into the next block adds up);
 - the words, sentences, spans and lines the examples and the inconsistency finders read at the end, in the fewest
-  bytes (:class:`ts_eval.analysis.errors_kept.Kept`: 4 bytes a token, 4 a sentence, 10 a span, 8 a run of lines).
+  bytes (:class:`ts_eval.analysis.errors_kept.Kept`: 2 bytes a token, 4 a sentence, 6 a span, 8 a run of lines).
 
 :func:`ts_eval.analysis.errors.error_result` then builds the examples of the kept groups and suspects (a window of
 their sentence: ``top`` per list, not one per group) and the inconsistent gold strings from what is kept.  Fed
@@ -37,7 +38,7 @@ import numpy as np
 
 from ..core.corpus import Corpus
 from ..core.matching import meets
-from ..fair.algorithm import fair_errors
+from ..fair.algorithm import fair_outcomes
 from ..models.context import CorpusData
 from ..models.segment import EXACT_STATS, segment_f1
 from ..models.ts import TS_STATS, ts_f1, ts_table
@@ -45,7 +46,7 @@ from .attributes import Tokens, token_texts
 from .errors_documents import DocumentScores, sentence_documents
 from .errors_groups import GroupTable
 from .errors_kept import Kept
-from .errors_lists import Events, error_events, group, type_counts
+from .errors_lists import Events, error_events, type_counts
 from .errors_match import MATCHINGS, Confusion, best_counterparts, confusion
 from .errors_suspects import _Found, system_suspects
 from .errors_text import Shifted
@@ -152,7 +153,7 @@ class ErrorCounts:
                 self._confuse(k, confusion(gold, ss, p, block.labels, m, best=b), lut)
                 if m == "overlap":
                     best[name] = b
-            ev = error_events(fair_errors(gold, ss, every, block.labels, block).span_outcomes)
+            ev = error_events(fair_outcomes(gold, ss, every, block))
             for t, v in type_counts(ev).items():
                 self.types[k][t] = self.types[k].get(t, 0) + v
             events.append(ev)
@@ -251,15 +252,12 @@ class ErrorCounts:
                 np.where(hg, gsid[gi] if len(gsid) else -1, -1).astype(np.int64),
                 np.where(hs, lut[ss.label[si]] if len(ss) else -1, -1).astype(np.int64),
                 np.where(hs, ssid[si] if len(ssid) else -1, -1).astype(np.int64)]
-        owner = np.zeros(len(ev), np.int64)
-        gr = group(keys, first, owner, owner, None)
         rank = self.rank[self.names[k]]
         g0, s0 = first_span[None], first_span[self.names[k]]
-        rows = gr.rows
-        found = np.stack([keys[j][rows] for j in range(5)], axis=1)
-        count, pos = gr.count.astype(np.int64), first[rows] + t0
-        gg = np.where(g[rows] >= 0, g[rows] + g0, -1)
-        sg = np.where(s[rows] >= 0, s[rows] + s0, -1)
+        found = np.stack(keys, axis=1)          # every event a row, a count of 1: the tables group them
+        count, pos = np.ones(len(ev), np.int64), first + t0
+        gg = np.where(hg, g + g0, -1)
+        sg = np.where(hs, s + s0, -1)
         self.groups[k].add(found, np.stack([count, pos, gg, sg], axis=1))
         self.pooled.add(found, np.stack([count, pos, np.full(len(pos), rank), np.full(len(pos), k), gg, sg], axis=1))
 
