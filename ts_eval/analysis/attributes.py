@@ -446,9 +446,8 @@ def sentence_length(corpus: Corpus) -> np.ndarray:
 
 def entity_density(corpus: Corpus) -> np.ndarray:
     """Tokens inside a gold span (each token once) / tokens, per sentence."""
-    inside = np.zeros(corpus.n_tokens + 1, np.int64)
-    np.add.at(inside, corpus.gold.start, 1)
-    np.subtract.at(inside, corpus.gold.last + 1, 1)
+    size = corpus.n_tokens + 1
+    inside = np.bincount(corpus.gold.start, minlength=size) - np.bincount(corpus.gold.last + 1, minlength=size)
     covered = (np.cumsum(inside)[:-1] > 0).astype(float)
     per = np.add.reduceat(covered, corpus.sent_offsets[:-1]) if corpus.n_tokens else np.zeros(0)
     n = np.diff(corpus.sent_offsets)

@@ -32,6 +32,7 @@ their place among the sorted labels.
 """
 from __future__ import annotations
 
+from itertools import repeat
 from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
 
 import numpy as np
@@ -224,11 +225,11 @@ class ErrorCounts:
             first, end = ranges // (block.n_tokens + 1), ranges % (block.n_tokens + 1) + 1
             text = tokens.joined(first, end)
         ids, have = self._string_id, self.strings
-        known = len(have)
-        of = np.fromiter((ids.setdefault(t, len(ids)) for t in text), np.int64, len(text))
-        if len(ids) > known:                # the new strings, in the order of their numbers
-            where = np.unique(of[of >= known], return_index=True)[1]
-            have.extend(text[j] for j in np.flatnonzero(of >= known)[where].tolist())
+        of = np.fromiter(map(ids.get, text, repeat(-1)), np.int64, len(text))     # (one C loop)
+        for j in np.flatnonzero(of < 0).tolist():          # strings not seen before (a string may come twice)
+            of[j] = ids.setdefault(text[j], len(ids))
+            if of[j] == len(have):
+                have.append(text[j])
         sid = of[inverse.reshape(-1)]
         cuts = np.cumsum([0] + [len(a) for a in at])
         for j, a in enumerate(at):

@@ -26,6 +26,7 @@ anywhere else, which no summary smaller than the token sequence gives exactly.
 """
 from __future__ import annotations
 
+from itertools import repeat
 from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
 
 import numpy as np
@@ -145,7 +146,9 @@ class Kept:
         if last is not None and last[0] is distinct and len(last[1]) == len(distinct):
             return last[1]
         vocab = self._vocab
-        of = np.fromiter((vocab.setdefault(t, len(vocab)) for t in distinct), np.int64, len(distinct))
+        of = np.fromiter(map(vocab.get, distinct, repeat(-1)), np.int64, len(distinct))     # (one C loop)
+        for j in np.flatnonzero(of < 0).tolist():          # the texts not seen before (each once in ``distinct``)
+            of[j] = vocab[distinct[j]] = len(vocab)
         out = smallest(of, unsigned=True)          # 2 bytes a token while fewer than 65,537 texts
         self._last = (distinct, out)
         return out
