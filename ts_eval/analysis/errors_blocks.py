@@ -238,7 +238,7 @@ class ErrorCounts:
 
     def _groups(self, k: int, ev: Events, block: Corpus, ss: Any, lut: np.ndarray, gsid: np.ndarray,
                 ssid: np.ndarray, t0: int, first_span: Dict[Optional[str], int]) -> None:
-        """One system's error events of a block, grouped, merged into its groups and the pooled ones."""
+        """One system's error events of a block put into its group table and the pooled one (a row an event)."""
         if not len(ev):
             return
         g, s = ev.gold, ev.system
