@@ -198,3 +198,56 @@ def test_the_letter_classes_of_texts_read_from_their_bytes_are_those_of_each_tex
     texts += ["Paris", "PARIS", "paris", "1999", "-", "McDonald", "aB", "Ab", "ÉCOLE", "é", "İstanbul"]
     for sample in (texts, ["Ab"], ["1"], ["x\ny", "Ab"]):
         assert at.letter_classes(at._Bytes(sample)).tolist() == [at._letter_class(t) for t in sample]
+
+
+def test_coded_values_are_numbered_as_their_names():
+    """A categorical attribute's values given as codes into names (:class:`~ts_eval.analysis.attributes.Coded`,
+    no Python object a span) get the buckets, and every span the bucket, that the names themselves get; only the
+    names some span has become values (here ``c`` never occurs)."""
+    from ts_eval.core.sequences import from_sequences
+
+    tags = [["B-PER", "O", "B-ORG", "I-ORG"], ["B-LOC"], ["O", "B-PER"]]
+    blocks = [from_sequences(tags[:2], {"s": tags[:2]}, scheme="IOB2", policy="conlleval"),
+              from_sequences(tags[2:], {"s": tags[2:]}, scheme="IOB2", policy="conlleval")]
+    codes = lambda c, spans, t: at.Coded(np.arange(len(spans)) % 2 * 3, ["a", "c", "d", "b"])   # noqa: E731
+    names = lambda c, spans, t: np.asarray(codes(c, spans, t))                                     # noqa: E731
+    assert names(None, blocks[0].gold, None).tolist() == ["a", "b", "a"]
+    got = []
+    for values_of in (codes, names):
+        attr = at.Attribute("x", at.SPAN, at.CATEGORICAL, "x", values_of, order=("b",))
+        values = AttributeValues([attr], ["s"], parse_bucket_spec([]))
+        for block in blocks:
+            values.add(block)
+        assert sorted(values.tables[0].values) == ["a", "b"]
+        bk, spans, _ = values.assigned(0, np.zeros(8, np.int64))
+        got.append((bk.names, spans.tolist()))
+    assert got[0] == got[1] == (["b", "a"], [1, 0, 1, 1, 1, 0, 1, 1])
+
+
+def test_the_built_in_categorical_values_are_codes_of_their_names(tmp_path):
+    """label, shape, position and seen give their values as codes; read as arrays they are the names."""
+    path = tmp_path / "c.conll"
+    path.write_text("de B-PER O\nGaulle I-PER O\nin O O\nPARIS B-LOC O\n\n1999 B-ORG O\n", encoding="utf-8")
+    corpus = Inputs(file=str(path), gold_column=2, system_columns=[3]).corpus()
+    text = at.Text(corpus)
+    got = {f.__name__: np.asarray(f(corpus, corpus.gold, text)).tolist()
+           for f in (at.span_label, at.span_shape, at.span_position)}
+    assert got == {"span_label": ["PER", "LOC", "ORG"], "span_shape": ["mixed", "XX", "no letters"],
+                   "span_position": ["first", "last", "whole"]}
+    training = at.training_from(["paris"], np.array([0]), np.array([0]), np.array([0]), ["LOC"])
+    assert np.asarray(at.seen(training)(corpus, corpus.gold, text)).tolist() == ["unseen", "seen", "unseen"]
+
+
+def test_numbers_are_numbered_by_value_whether_counted_or_sorted():
+    """Small whole numbers are counted (no sort), others sorted by their float bits: either way each distinct
+    number (-0.0 is 0.0, one nan) gets one code, new ones in increasing order, and a code is its number."""
+    from ts_eval.core.sequences import from_sequences
+
+    given = [np.array([3.0, 1.0, 3.0, 0.0]), np.array([2.5, np.nan, 1.0, -0.0]), np.array([70000.0, 3.0])]
+    attr = at.Attribute("x", at.SENTENCE, at.NUMERIC, "x", lambda c, t: given.pop(0))
+    values = AttributeValues([attr], ["s"], parse_bucket_spec([]))
+    for n in (4, 4, 2):
+        values.add(from_sequences([["O"]] * n, {"s": [["O"]] * n}, scheme="IOB2", policy="conlleval"))
+    table = values.tables[0]
+    assert [x if x == x else "nan" for x in table.values] == [0.0, 1.0, 3.0, 2.5, "nan", 70000.0]
+    assert [p.tolist() for p in table.parts[0]] == [[2, 1, 2, 0], [3, 4, 1, 0], [5, 2]]

@@ -4,10 +4,11 @@ from __future__ import annotations
 from typing import List, Tuple
 
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ts_eval.core.arrays import overlap_clusters
+from ts_eval.core.arrays import overlap_clusters, sort_order
 
 spans = st.lists(st.tuples(st.integers(0, 30), st.integers(0, 6)), max_size=25).map(
     lambda xs: sorted((s, s + n) for s, n in xs))
@@ -43,3 +44,17 @@ def test_overlap_clusters_by_hand():
     got = overlap_clusters(np.array([0, 1, 3, 5, 6, 8]), np.array([2, 1, 3, 6, 9, 8]))
     assert got.tolist() == [0, 0, 1, 2, 2, 2]
     assert overlap_clusters(np.zeros(0, np.int64), np.zeros(0, np.int64)).tolist() == []
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_sort_order_is_lexsort(seed):
+    """Columns packed into one int64 key while they fit (bools, negatives, wide ranges that need a second key or
+    none at all) sort the rows as np.lexsort does, ties in their order."""
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(0, 300))
+    big = np.iinfo(np.int64)
+    cols = [rng.integers(-int(10 ** rng.integers(0, 12)), int(10 ** rng.integers(0, 12)) + 1, n)
+            for _ in range(int(rng.integers(1, 7)))] + [rng.integers(0, 2, n).astype(bool)]
+    if seed % 5 == 0:
+        cols.append(rng.choice(np.array([big.min, 0, big.max]), n))
+    assert sort_order(cols).tolist() == np.lexsort(cols[::-1]).tolist()

@@ -196,7 +196,7 @@ def test_a_blocks_matches_are_freed_with_the_block_and_groups_keep_no_list_a_gro
                    documents=documents[block.first_sentence:block.first_sentence + block.corpus.n_sentences])
     for table in counts.groups + [counts.pooled]:     # kept as arrays: no Python object a group
         keys, values = table.rows()
-        assert keys.dtype == np.int32 and values.dtype == np.int64 and len(keys) == len(values) == len(table)
+        assert keys.dtype == values.dtype == np.int32 and len(keys) == len(values) == len(table)    # 4 bytes each
     kept, distinct = counts.ranked_groups(None)
     assert distinct == result.pooled.distinct
     assert [(v[0], len(v[6])) for _, v in kept] == [(e.count, e.by_systems) for e in result.pooled.errors]

@@ -176,19 +176,46 @@ def test_blocks_out_of_order_are_refused(tmp_path):
         counts.add(blocks[1], first_token=0)
 
 
-def test_the_kept_corpus_reads_the_kept_token_numbers(tmp_path):
-    """What the end reads keeps the spans' token numbers as kept (int32 while they fit), not int64 copies of them,
-    and gives the spans of the corpus read whole."""
-    path = _write(tmp_path, "two.conll", ["Bob B-PER B-PER O", "Lee I-PER B-ORG O", "", "b O O B-LOC", ""])
+def _counted(path: str):
+    """The error counts of a two-system file's blocks of one sentence each."""
     blocks = _inputs(path, 2, 1).read("analyze")
     first = next(blocks)
     counts = error_counts(first, min_agree=1)
     counts.add(first)
     for block in blocks:
         counts.add(block)
-    corpus, _, _ = counts.kept.corpus()
+    return counts
+
+
+def test_the_kept_corpus_reads_the_kept_token_numbers(tmp_path):
+    """What the end reads keeps the spans' token numbers as kept (int32 while they fit), not int64 copies of them,
+    and gives the spans of the corpus read whole."""
+    path = _write(tmp_path, "two.conll", ["Bob B-PER B-PER O", "Lee I-PER B-ORG O", "", "b O O B-LOC", ""])
+    corpus, _, _ = _counted(path).kept.corpus()
     whole = _inputs(path, 2).corpus()
     for mine, want in [(corpus.gold, whole.gold)] + [(corpus.systems[n], whole.systems[n]) for n in whole.systems]:
         assert mine.start.dtype == mine.last.dtype == np.int32
         assert [mine.start.tolist(), mine.last.tolist(), [corpus.labels[j] for j in mine.label.tolist()]] == \
             [want.start.tolist(), want.last.tolist(), [whole.labels[j] for j in want.label.tolist()]]
+
+
+def test_what_is_kept_takes_the_fewest_bytes(tmp_path):
+    """Between the blocks a token's text number takes 2 bytes (few distinct texts), a span 6 (its first token, its
+    length in one byte, its label in one), and a system whose lines are gold's keeps no lines of its own; the end
+    gets back every token's text and every span and line exactly."""
+    rows = ["Bob B-PER B-PER O", "Lee I-PER B-ORG O", "", "b O O B-LOC", "c B-LOC I-LOC I-LOC", ""]
+    path = _write(tmp_path, "two.conll", rows)
+    kept = _counted(path).kept
+    assert {c.dtype for c in kept._codes} == {np.dtype(np.uint8)}
+    for parts in kept._spans.values():
+        assert [(s.dtype, n.dtype, lab.dtype) for s, n, lab in parts] == [(np.int32, np.uint8, np.int8)] * 2
+    assert all(r == "gold" for side, runs in kept._runs.items() if side is not None for r in runs)
+    corpus, tokens, _ = kept.corpus()
+    whole = _inputs(path, 2).corpus()
+    assert tokens is not None and list(tokens) == ["Bob", "Lee", "b", "c"]
+    for mine, want in [(corpus.gold, whole.gold)] + [(corpus.systems[n], whole.systems[n]) for n in whole.systems]:
+        assert [mine.start.tolist(), mine.last.tolist(), [corpus.labels[j] for j in mine.label.tolist()]] == \
+            [want.start.tolist(), want.last.tolist(), [whole.labels[j] for j in want.label.tolist()]]
+    for name in [None, *whole.systems]:
+        info = corpus.gold_info if name is None else corpus.system_info[name]
+        assert [info.where(t)[1] for t in range(4)] == [1, 2, 4, 5]

@@ -29,7 +29,7 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple
 import numpy as np
 
 from ..core.corpus import Corpus
-from .attributes import CATEGORICAL, SENTENCE, Attribute, Text, document_numbers
+from .attributes import CATEGORICAL, SENTENCE, Attribute, Coded, Text, document_numbers
 from .buckets import FEW_VALUES, Buckets, categorical_buckets, numeric_buckets
 
 #: (the buckets, the bucket of every span, of every sentence (None for a span attribute)) of one attribute
@@ -55,12 +55,13 @@ class _Table:
     def codes(self, values: Any) -> np.ndarray:
         """The codes of ``values`` (new values get the next codes), in the narrowest type for the table."""
         if self.numeric:
-            v = np.asarray(values, float).reshape(-1) + 0.0         # (-0.0 is 0.0)
-            v[np.isnan(v)] = np.nan                                  # one nan
-            distinct, inverse = np.unique(v.view(np.int64), return_inverse=True)
-            code = np.array([self._code(b, float(x)) for b, x in
-                             zip(distinct.tolist(), distinct.view(np.float64).tolist())], np.int64)
-            out: np.ndarray = code[inverse.reshape(-1)] if len(v) else np.zeros(0, np.int64)
+            out: np.ndarray = self._numbers(np.asarray(values, float).reshape(-1) + 0.0)      # (-0.0 is 0.0)
+        elif isinstance(values, Coded):     # a code a name the values have, then the values' codes looked up
+            present = np.flatnonzero(np.bincount(values.codes, minlength=len(values.names))) if len(values) \
+                else np.zeros(0, np.int64)
+            mine = np.zeros(len(values.names), np.int64)
+            mine[present] = [self._code(values.names[j], values.names[j]) for j in present.tolist()]
+            out = mine[values.codes]
         else:
             every = np.asarray(values, dtype=object).reshape(-1)
             found = set(every.tolist())
@@ -73,6 +74,20 @@ class _Table:
                     one[()] = x
                     out[every == one] = self._code(x, x)
         return out.astype(code_type(len(self.values)))
+
+    def _numbers(self, v: np.ndarray) -> np.ndarray:
+        """The codes of numbers ``v`` (a value's key: its float64 bits; new values numbered in their order)."""
+        if len(v) and v.min() >= 0 and v.max() < 1 << 16 and np.array_equal(whole := v.astype(np.int64), v):
+            present = np.flatnonzero(np.bincount(whole))     # small whole numbers (lengths): counted, not sorted
+            code = np.zeros(int(present[-1]) + 1, np.int64)
+            code[present] = [self._code(b, float(x)) for x, b in
+                             zip(present.tolist(), present.astype(float).view(np.int64).tolist())]
+            return code[whole]
+        v[np.isnan(v)] = np.nan                                  # one nan
+        distinct, inverse = np.unique(v.view(np.int64), return_inverse=True)
+        code = np.array([self._code(b, float(x)) for b, x in
+                         zip(distinct.tolist(), distinct.view(np.float64).tolist())], np.int64)
+        return code[inverse.reshape(-1)] if len(v) else np.zeros(0, np.int64)
 
     def _code(self, key: Any, value: Any) -> int:
         code = self.index.get(key)

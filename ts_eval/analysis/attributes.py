@@ -107,14 +107,32 @@ class Attribute:
     kind: str                      # NUMERIC or CATEGORICAL
     description: str
     # span attributes: values(corpus, spans, text) of a SpanSet; sentence attributes: values(corpus, text), one
-    # value per sentence (``text``: the corpus's :class:`Text` when ``reads_text``, else None)
-    values: Callable[..., np.ndarray]
+    # value per sentence (``text``: the corpus's :class:`Text` when ``reads_text``, else None); an array, or for a
+    # categorical attribute its :class:`Coded` values
+    values: Callable[..., Union[np.ndarray, Coded]]
     integer: bool = False          # numeric values are whole numbers (bucket labels read "3-4", "5+")
     order: Optional[Sequence[str]] = None   # categorical: the order of its names (others after, sorted)
     missing: Optional[str] = None  # numeric: the bucket of spans without a value (nan)
     source: str = "built in"       # built in, training data, vocabulary, a record field
     extra: Dict[str, Any] = field(default_factory=dict)
     reads_text: bool = False       # its values read the token texts (a :class:`Text`)
+
+
+class Coded:
+    """A categorical attribute's values as codes into its names: value ``i`` is ``names[codes[i]]`` (no Python
+    object a span; ``numpy.asarray`` of it gives the values as an object array)."""
+
+    def __init__(self, codes: np.ndarray, names: Sequence[str]):
+        self.codes, self.names = np.asarray(codes), list(names)
+
+    def __len__(self) -> int:
+        return len(self.codes)
+
+    def __array__(self, dtype: Any = None, copy: Any = None) -> np.ndarray:
+        names = np.empty(len(self.names), object)
+        names[:] = self.names
+        out: np.ndarray = names[self.codes]
+        return out if dtype is None else out.astype(dtype)
 
 
 class Text:
@@ -334,38 +352,35 @@ def span_chars(corpus: Corpus, spans: SpanSet, text: Optional[Text] = None) -> n
     return chars
 
 
-def span_label(corpus: Corpus, spans: SpanSet, text: Optional[Text] = None) -> np.ndarray:
-    labels = np.empty(len(corpus.labels), object)
-    labels[:] = corpus.labels
-    out: np.ndarray = labels[spans.label]
-    return out
+def span_label(corpus: Corpus, spans: SpanSet, text: Optional[Text] = None) -> Coded:
+    return Coded(spans.label, corpus.labels)
 
 
-def span_shape(corpus: Corpus, spans: SpanSet, text: Optional[Text] = None) -> np.ndarray:
+def span_shape(corpus: Corpus, spans: SpanSet, text: Optional[Text] = None) -> Coded:
     """``Xx`` (every word capitalised, one at least not all capitals), ``XX`` (all capitals), ``xx``
     (every word lower case), ``mixed`` (some words capitalised, some not: "de Gaulle"), ``no letters``."""
     assert text is not None
     c = text.class_counts(spans.start, spans.last)
     lower, title, upper = c[Text.LOWER], c[Text.TITLE], c[Text.UPPER]
     words = lower + title + upper
-    out = np.full(len(spans), "mixed", dtype=object)
-    out[(lower == 0) & (title > 0)] = "Xx"
-    out[(lower == 0) & (title == 0) & (upper > 0)] = "XX"
-    out[(lower > 0) & (lower == words)] = "xx"
-    out[words == 0] = "no letters"
-    return out
+    out = np.full(len(spans), SHAPES.index("mixed"), np.int8)
+    out[(lower == 0) & (title > 0)] = SHAPES.index("Xx")
+    out[(lower == 0) & (title == 0) & (upper > 0)] = SHAPES.index("XX")
+    out[(lower > 0) & (lower == words)] = SHAPES.index("xx")
+    out[words == 0] = SHAPES.index("no letters")
+    return Coded(out, SHAPES)
 
 
-def span_position(corpus: Corpus, spans: SpanSet, text: Optional[Text] = None) -> np.ndarray:
+def span_position(corpus: Corpus, spans: SpanSet, text: Optional[Text] = None) -> Coded:
     """``first`` (starts the sentence), ``last`` (ends it), ``whole`` (both), ``inside`` (neither)."""
     sent = corpus.sentence_of(spans.start)
     first = spans.start == corpus.sent_offsets[sent]
     last = spans.last == corpus.sent_offsets[sent + 1] - 1
-    out = np.full(len(spans), "inside", dtype=object)
-    out[first] = "first"
-    out[last] = "last"
-    out[first & last] = "whole"
-    return out
+    return Coded(first.astype(np.int8) + 2 * last.astype(np.int8), _AT)
+
+
+#: :func:`span_position`'s names by code: starts the sentence + 2 x ends it
+_AT = ("inside", "first", "last", "whole")
 
 
 def _training_rows(training: Training, text: Text, spans: SpanSet) -> Tuple[np.ndarray, np.ndarray]:
@@ -413,11 +428,11 @@ def label_consistency(training: Training) -> Callable[..., np.ndarray]:
     return values
 
 
-def seen(training: Training) -> Callable[..., np.ndarray]:
-    def values(corpus: Corpus, spans: SpanSet, text: Optional[Text] = None) -> np.ndarray:
+def seen(training: Training) -> Callable[..., Coded]:
+    def values(corpus: Corpus, spans: SpanSet, text: Optional[Text] = None) -> Coded:
         assert text is not None
         total = _training_rows(training, text, spans)[0]
-        return np.where(total > 0, "seen", "unseen").astype(object)
+        return Coded((total <= 0).astype(np.int8), SEEN)
     return values
 
 
@@ -431,9 +446,8 @@ def sentence_length(corpus: Corpus) -> np.ndarray:
 
 def entity_density(corpus: Corpus) -> np.ndarray:
     """Tokens inside a gold span (each token once) / tokens, per sentence."""
-    inside = np.zeros(corpus.n_tokens + 1, np.int64)
-    np.add.at(inside, corpus.gold.start, 1)
-    np.subtract.at(inside, corpus.gold.last + 1, 1)
+    size = corpus.n_tokens + 1
+    inside = np.bincount(corpus.gold.start, minlength=size) - np.bincount(corpus.gold.last + 1, minlength=size)
     covered = (np.cumsum(inside)[:-1] > 0).astype(float)
     per = np.add.reduceat(covered, corpus.sent_offsets[:-1]) if corpus.n_tokens else np.zeros(0)
     n = np.diff(corpus.sent_offsets)

@@ -13,14 +13,15 @@ exist for one block only.  What is kept between blocks:
 - per system, and pooled over the systems, every distinct error group (its type, gold label and string,
   system label and string) with its count and its first occurrence (the token, the system, the gold and
   system span), as arrays (:class:`ts_eval.analysis.errors_groups.GroupTable`: the key 20 bytes of int32, the
-  strings numbered in one table of distinct strings, the values int64; no Python object a group; the systems
-  making a pooled group are those whose groups have its key): this grows with the distinct errors, not the tokens;
+  strings numbered in one table of distinct strings, the values int32 while they fit; no Python object a group;
+  the systems making a pooled group are those whose groups have its key): this grows with the distinct errors,
+  not the tokens;
 - the gold suspects: their number, and the first ``top`` in their ranking order (the ranking key of a
   suspect is known when its sentence is read);
 - per document its sentences, tokens, gold spans, first line and every system's exact-match and TS
   statistics (summed over its sentences; a document that runs on into the next block adds up);
 - the words, sentences, spans and lines the examples and the inconsistency finders read at the end, in the fewest
-  bytes (:class:`ts_eval.analysis.errors_kept.Kept`: 4 bytes a token, 4 a sentence, 10 a span, 8 a run of lines).
+  bytes (:class:`ts_eval.analysis.errors_kept.Kept`: 2 bytes a token, 4 a sentence, 6 a span, 8 a run of lines).
 
 :func:`ts_eval.analysis.errors.error_result` then builds the examples of the kept groups and suspects (a window of
 their sentence: ``top`` per list, not one per group) and the inconsistent gold strings from what is kept.  Fed
@@ -31,13 +32,14 @@ their place among the sorted labels.
 """
 from __future__ import annotations
 
+from itertools import repeat
 from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
 from ..core.corpus import Corpus
 from ..core.matching import meets
-from ..fair.algorithm import fair_errors
+from ..fair.algorithm import fair_outcomes
 from ..models.context import CorpusData
 from ..models.segment import EXACT_STATS, segment_f1
 from ..models.ts import TS_STATS, ts_f1, ts_table
@@ -45,10 +47,10 @@ from .attributes import Tokens, token_texts
 from .errors_documents import DocumentScores, sentence_documents
 from .errors_groups import GroupTable
 from .errors_kept import Kept
-from .errors_lists import error_events, group, type_counts
+from .errors_lists import Events, error_events, type_counts
 from .errors_match import MATCHINGS, Confusion, best_counterparts, confusion
 from .errors_suspects import _Found, system_suspects
-from .errors_text import Shifted, range_strings
+from .errors_text import Shifted
 
 #: a group's key: fair outcome code, gold label id, gold string, system label id, system string (-1 / None: no span)
 GroupKey = Tuple[int, int, Optional[str], int, Optional[str]]
@@ -141,12 +143,7 @@ class ErrorCounts:
             tokens = None
         cd = CorpusData(block)
         gold = block.gold
-        sides = [gold.start] + [block.systems[n].start for n in self.names]
-        lasts = [gold.last] + [block.systems[n].last for n in self.names]
-        sid, strings = range_strings(tokens, block.n_tokens, np.concatenate(sides), np.concatenate(lasts))
-        cuts = np.cumsum([0] + [len(x) for x in sides])
-        gsid = sid[:cuts[1]]
-        pairs, best = {}, {}
+        pairs, best, events = {}, {}, []
         for k, name in enumerate(self.names):
             ss = block.systems[name]
             every = cd.system(name).pairs
@@ -157,10 +154,13 @@ class ErrorCounts:
                 self._confuse(k, confusion(gold, ss, p, block.labels, m, best=b), lut)
                 if m == "overlap":
                     best[name] = b
-            ev = error_events(fair_errors(gold, ss, every, block.labels, block).span_outcomes)
+            ev = error_events(fair_outcomes(gold, ss, every, block))
             for t, v in type_counts(ev).items():
                 self.types[k][t] = self.types[k].get(t, 0) + v
-            self._groups(k, ev, block, ss, lut, gsid, sid[cuts[k + 1]:cuts[k + 2]], strings, t0, spans0)
+            events.append(ev)
+        sid = self._span_strings(block, tokens, events)
+        for k, name in enumerate(self.names):
+            self._groups(k, events[k], block, block.systems[name], lut, sid[0], sid[k + 1], t0, spans0)
         self._suspects(block, pairs, best, lut, t0, spans0[None])
         docs = self._block_documents(block) if documents is None else np.asarray(documents, np.int64)
         self._documents(block, cd, lut, s0, docs)
@@ -200,9 +200,45 @@ class ErrorCounts:
         rank = {lab: j for j, lab in enumerate(sorted(self.labels))}
         return np.array([rank[lab] for lab in self.labels], np.int64)
 
-    def _groups(self, k: int, ev: Any, block: Corpus, ss: Any, lut: np.ndarray, gsid: np.ndarray,
-                ssid: np.ndarray, strings: List[str], t0: int, first_span: Dict[Optional[str], int]) -> None:
-        """One system's error events of a block, grouped, merged into its groups and the pooled ones."""
+    def _span_strings(self, block: Corpus, tokens: Optional[Union[Tokens, Shifted]], events: List[Events]
+                      ) -> List[np.ndarray]:
+        """Per side (gold, then each system) of ``block`` the number of every span's string in the table of
+        distinct strings (:attr:`strings`), for the spans of the systems' error ``events`` only (the others -1):
+        the strings of their distinct ranges joined once, and only they put in the table (new ones last)."""
+        sides = [block.gold] + [block.systems[n] for n in self.names]
+        used = [np.zeros(len(ss), bool) for ss in sides]
+        for k, ev in enumerate(events):
+            used[0][ev.gold[ev.gold >= 0]] = True
+            used[k + 1][ev.system[ev.system >= 0]] = True
+        at = [np.flatnonzero(u) for u in used]
+        out = [np.full(len(ss), -1, np.int64) for ss in sides]
+        n = sum(len(a) for a in at)
+        if not n:
+            return out
+        start = np.concatenate([ss.start[a] for ss, a in zip(sides, at)]).astype(np.int64)
+        last = np.concatenate([ss.last[a] for ss, a in zip(sides, at)]).astype(np.int64)
+        if tokens is None:
+            text: List[str] = [""]
+            inverse = np.zeros(n, np.int64)
+        else:
+            ranges, inverse = np.unique(start * (block.n_tokens + 1) + last, return_inverse=True)
+            first, end = ranges // (block.n_tokens + 1), ranges % (block.n_tokens + 1) + 1
+            text = tokens.joined(first, end)
+        ids, have = self._string_id, self.strings
+        of = np.fromiter(map(ids.get, text, repeat(-1)), np.int64, len(text))     # (one C loop)
+        for j in np.flatnonzero(of < 0).tolist():          # strings not seen before (a string may come twice)
+            of[j] = ids.setdefault(text[j], len(ids))
+            if of[j] == len(have):
+                have.append(text[j])
+        sid = of[inverse.reshape(-1)]
+        cuts = np.cumsum([0] + [len(a) for a in at])
+        for j, a in enumerate(at):
+            out[j][a] = sid[cuts[j]:cuts[j + 1]]
+        return out
+
+    def _groups(self, k: int, ev: Events, block: Corpus, ss: Any, lut: np.ndarray, gsid: np.ndarray,
+                ssid: np.ndarray, t0: int, first_span: Dict[Optional[str], int]) -> None:
+        """One system's error events of a block put into its group table and the pooled one (a row an event)."""
         if not len(ev):
             return
         g, s = ev.gold, ev.system
@@ -217,31 +253,14 @@ class ErrorCounts:
                 np.where(hg, gsid[gi] if len(gsid) else -1, -1).astype(np.int64),
                 np.where(hs, lut[ss.label[si]] if len(ss) else -1, -1).astype(np.int64),
                 np.where(hs, ssid[si] if len(ssid) else -1, -1).astype(np.int64)]
-        owner = np.zeros(len(ev), np.int64)
-        gr = group(keys, first, owner, owner, None)
         rank = self.rank[self.names[k]]
         g0, s0 = first_span[None], first_span[self.names[k]]
-        rows = gr.rows
-        found = np.stack([keys[j][rows] for j in range(5)], axis=1)
-        found[:, 2], found[:, 4] = self._string_ids(found[:, 2], strings), self._string_ids(found[:, 4], strings)
-        count, pos = gr.count.astype(np.int64), first[rows] + t0
-        gg = np.where(g[rows] >= 0, g[rows] + g0, -1)
-        sg = np.where(s[rows] >= 0, s[rows] + s0, -1)
+        found = np.stack(keys, axis=1)          # every event a row, a count of 1: the tables group them
+        count, pos = np.ones(len(ev), np.int64), first + t0
+        gg = np.where(hg, g + g0, -1)
+        sg = np.where(hs, s + s0, -1)
         self.groups[k].add(found, np.stack([count, pos, gg, sg], axis=1))
         self.pooled.add(found, np.stack([count, pos, np.full(len(pos), rank), np.full(len(pos), k), gg, sg], axis=1))
-
-    def _string_ids(self, sid: np.ndarray, strings: List[str]) -> np.ndarray:
-        """A block's string ids (-1: none) as numbers in the table of distinct strings (new ones put last)."""
-        used = np.unique(sid[sid >= 0])
-        ids, have = self._string_id, self.strings
-        for j in used.tolist():
-            if strings[j] not in ids:
-                ids[strings[j]] = len(have)
-                have.append(strings[j])
-        lut = np.full(len(strings) + 1, -1, np.int64)       # the last: -1 stays -1
-        lut[used] = np.fromiter((ids[strings[j]] for j in used.tolist()), np.int64, len(used))
-        out: np.ndarray = lut[sid]
-        return out
 
     def _suspects(self, block: Corpus, pairs: Dict[str, Any], best: Dict[str, np.ndarray], lut: np.ndarray, t0: int,
                   g0: int) -> None:

@@ -5,26 +5,28 @@ The examples of the listed errors and suspects and both inconsistency finders re
 corpus (an unannotated occurrence of a string may come before or after its gold span, and which groups make the
 lists is known only at the end), so the words and spans are kept, in the fewest bytes that give them back exactly:
 
-- per token the number of its text among the distinct texts seen so far (int32: **4 bytes a token**; the distinct
-  texts once each, numbered in the order they first occur, as :func:`ts_eval.analysis.attributes.token_texts`
-  numbers them for a corpus read whole);
+- per token the number of its text among the distinct texts seen so far (**2 bytes a token** while there are at
+  most 65,536 distinct texts, else 4; the distinct texts once each, numbered in the order they first occur, as
+  :func:`ts_eval.analysis.attributes.token_texts` numbers them for a corpus read whole);
 - per sentence its first token (**4 bytes a sentence**);
-- per span of gold and of every analysed system its first and last token and its label (int16):
-  **10 bytes a span**;
+- per span of gold and of every analysed system its first token, its length less one (one byte while spans are at
+  most 256 tokens long) and its label (one byte while there are at most 128 labels): **6 bytes a span**;
 - per side the runs of tokens whose file lines follow one another (a column file: a run a sentence), as where the
   run starts and its line minus its token (**8 bytes a run**, none for a system whose lines are gold's).
 
-(Token numbers and lines are int32 while they fit, else int64: twice the bytes.)  So what is kept grows with the
-tokens: 4 bytes each, plus the sentences, spans and runs, about 8 bytes a token in all for a CoNLL file with two
-systems (1M tokens: 4 the texts' numbers, 3 the 0.3 spans a token, 0.5 the line runs, 0.3 the sentences), not
-with the texts (a token's text is kept once however often it occurs).
-The corpus made of them at the end (:meth:`Kept.corpus`) reads these arrays joined (token numbers as kept, int32
-while they fit: no int64 copy of them) and the labels renumbered among the sorted labels (4 bytes a span).
+(Token numbers and lines are int32 while they fit, else int64: twice the bytes; each block's numbers in the fewest
+bytes that hold them.)  So what is kept grows with the tokens: 2 bytes each, plus the sentences, spans and runs,
+about 5 bytes a token in all for a CoNLL file with two systems (1M tokens: 2 the texts' numbers, 1.8 the 0.3 spans
+a token, 0.5 the line runs, 0.3 the sentences), not with the texts (a token's text is kept once however often it
+occurs).  The corpus made of them at the end (:meth:`Kept.corpus`) reads these arrays joined (token numbers as
+kept: no int64 copy of them; each span's last token made of its first and its length) and the labels renumbered
+among the sorted labels (4 bytes a span).
 That is the bound: the inconsistency finders need, for every string gold labels somewhere, its occurrences
 anywhere else, which no summary smaller than the token sequence gives exactly.
 """
 from __future__ import annotations
 
+from itertools import repeat
 from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
 
 import numpy as np
@@ -53,6 +55,17 @@ def narrow(x: np.ndarray) -> np.ndarray:
     """Whole numbers as int32 while they fit (4 bytes each), else int64."""
     x = np.asarray(x, np.int64)
     return x.astype(np.int32) if not len(x) or (int(x.min()) >= -2 ** 31 and int(x.max()) < 2 ** 31) else x
+
+
+def smallest(x: np.ndarray, unsigned: bool = False) -> np.ndarray:
+    """Whole numbers in the fewest bytes that hold them (``unsigned``: none is negative)."""
+    x = np.asarray(x, np.int64)
+    top = int(x.max()) if len(x) else 0
+    low = int(x.min()) if len(x) else 0
+    for t in ((np.uint8, np.uint16, np.uint32) if unsigned else (np.int8, np.int16, np.int32)):
+        if np.iinfo(t).min <= low and top <= np.iinfo(t).max:
+            return x.astype(t)
+    return x
 
 
 def line_runs(lines: np.ndarray, t0: int) -> Tuple[np.ndarray, np.ndarray]:
@@ -101,26 +114,28 @@ class Kept:
             self.texts = True
             self._codes.append(self._numbers(tokens.distinct)[np.asarray(tokens.token_id)])
         elif block.n_tokens:
-            self._codes.append(np.zeros(block.n_tokens, np.int32))
+            self._codes.append(np.zeros(block.n_tokens, np.uint8))
         gold_runs = None
         sides = [(None, block.gold, block.gold_info)] + [(n, block.systems[n], block.system_info.get(n))
                                                          for n in self.names]
+        gold_lines = block.gold_info.token_lines
         for side, ss, info in sides:
             self._spans[side].append((narrow(np.asarray(ss.start, np.int64) + t0),
-                                      narrow(np.asarray(ss.last, np.int64) + t0),
-                                      lut[ss.label].astype(np.int16 if len(self.labels) < 2 ** 15 else np.int32)))
+                                      smallest(np.asarray(ss.last, np.int64) - ss.start, unsigned=True),
+                                      smallest(lut[ss.label])))
             self.n_spans[side] += len(ss)
             if info is None:
                 continue
             self._info.setdefault(side, info.path)
-            runs = None if info.token_lines is None else line_runs(info.token_lines, t0)
+            lines = info.token_lines
+            if side is not None and lines is not None and gold_lines is not None and gold_runs is not None and (
+                    lines is gold_lines or np.array_equal(lines, gold_lines)):
+                self._runs[side].append("gold")     # (a column file's sides share one array of lines)
+                continue
+            runs = None if lines is None else line_runs(lines, t0)
             if side is None:
                 gold_runs = runs
-            if side is not None and runs is not None and gold_runs is not None and all(
-                    np.array_equal(x, y) for x, y in zip(runs, gold_runs)):
-                self._runs[side].append("gold")
-            else:
-                self._runs[side].append(runs)
+            self._runs[side].append(runs)
         self.n_tokens += block.n_tokens
 
     def _numbers(self, distinct: List[str]) -> np.ndarray:
@@ -131,8 +146,10 @@ class Kept:
         if last is not None and last[0] is distinct and len(last[1]) == len(distinct):
             return last[1]
         vocab = self._vocab
-        of = np.fromiter((vocab.setdefault(t, len(vocab)) for t in distinct), np.int64, len(distinct))
-        out = of.astype(np.int32) if len(vocab) < 2 ** 31 else of
+        of = np.fromiter(map(vocab.get, distinct, repeat(-1)), np.int64, len(distinct))     # (one C loop)
+        for j in np.flatnonzero(of < 0).tolist():          # the texts not seen before (each once in ``distinct``)
+            of[j] = vocab[distinct[j]] = len(vocab)
+        out = smallest(of, unsigned=True)          # 2 bytes a token while fewer than 65,537 texts
         self._last = (distinct, out)
         return out
 
@@ -153,9 +170,10 @@ class Kept:
         to_sorted = np.array([rank[lab] for lab in self.labels], np.int64)
         spans = {}
         for side, parts in self._spans.items():
-            start, last, label = (np.concatenate([p[j] for p in parts]) if parts else np.zeros(0, np.int64)
-                                  for j in range(3))
-            parts[:] = [(start, last, label)]
+            start, length, label = (np.concatenate([p[j] for p in parts]) if parts else np.zeros(0, np.int64)
+                                    for j in range(3))
+            parts[:] = [(start, length, label)]
+            last = start + length.astype(start.dtype)
             spans[side] = SpanSet(start, last, to_sorted.astype(np.int32)[label])     # token numbers as kept
         infos = {side: SideInfo(side or "gold", path=path, token_lines=self._lines(side))  # type: ignore[arg-type]
                  for side, path in self._info.items()}

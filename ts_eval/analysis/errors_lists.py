@@ -13,7 +13,7 @@ which the systems are given never matters.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Dict, List, Optional, Tuple
+from typing import Any, Dict, Optional, Tuple
 
 import numpy as np
 
@@ -88,38 +88,3 @@ class ErrorGroup:
             d["by_systems"] = self.by_systems
         d["example"] = self.example.to_dict()
         return d
-
-
-@dataclass
-class Grouped:
-    """Groups of error rows, best first: each group's representative row, its size and its systems."""
-
-    rows: np.ndarray        # representative row of each group (its first occurrence)
-    count: np.ndarray
-    systems: np.ndarray     # distinct systems in the group
-    total: int              # groups in all (before any cut)
-
-
-def group(keys: List[np.ndarray], position: np.ndarray, tiebreak: np.ndarray, system: np.ndarray,
-          top: Optional[int]) -> Grouped:
-    """Rows with equal ``keys`` form a group; groups ranked by size (largest first), then by their
-    first ``position`` (then the key); the representative is the row with the smallest
-    (position, tiebreak).  ``top``: keep the first groups only."""
-    n = len(position)
-    if not n:
-        z = np.zeros(0, np.int64)
-        return Grouped(z, z, z, 0)
-    order = np.lexsort([tiebreak, position] + keys[::-1])
-    k = np.stack([x[order] for x in keys], axis=1)
-    new = np.ones(n, bool)
-    new[1:] = np.any(k[1:] != k[:-1], axis=1)
-    gid = np.cumsum(new) - 1
-    starts = np.flatnonzero(new)
-    count = np.diff(np.append(starts, n))
-    rep = order[starts]
-    pair = np.unique(gid * (int(system.max()) + 1) + system[order])
-    n_sys = np.bincount(pair // (int(system.max()) + 1), minlength=len(starts))
-    rank = np.lexsort((position[rep], -count))
-    if top is not None:
-        rank = rank[:top]
-    return Grouped(rep[rank], count[rank], n_sys[rank], len(starts))

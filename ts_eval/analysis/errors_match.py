@@ -30,6 +30,7 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
 
+from ..core.arrays import sort_order
 from ..core.corpus import SpanSet
 from ..core.matching import Pairs
 from ..errors import OptionError
@@ -69,8 +70,7 @@ def best_counterparts(pairs: Pairs, n_gold: int, system: SpanSet, matching: str)
     if not len(p):
         return out
     outside = p.gold_only + p.system_only
-    order = np.lexsort((system.label[p.system], system.start[p.system], outside, -p.overlap,
-                        ~p.same_label, p.gold))
+    order = sort_order((p.gold, ~p.same_label, -p.overlap, outside, system.start[p.system], system.label[p.system]))
     g = p.gold[order]
     first = np.ones(len(g), bool)
     first[1:] = g[1:] != g[:-1]

@@ -18,13 +18,14 @@ from ..core.corpus import Corpus, SpanSet
 from ..core.matching import Pairs, match
 from ..errors import OptionError
 from .sequential import _resolve
-from .tally import _sent_offsets, _sentence_of, _tally
+from .tally import _sent_offsets, _sentence_of, _span_outcomes, _tally
 from .types import BEL, BEO, BES, BOTH, FN, FOCUS, FP, GOLD_ONLY, LBE, LE, MODES, SYSTEM_ONLY, TP, FairResult
 
 if TYPE_CHECKING:   # types only: token sets come from the FairEval reader, never made here
     from numpy.typing import ArrayLike
 
     from ..core.tokensets import TokenSets
+    from .types import SpanOutcomes
 
 #: a group the sequential algorithm resolves: gold span indices, system span indices,
 #: and whether its TP step must run there (sentences with repeated identical spans)
@@ -156,13 +157,30 @@ def fair_errors(
     the result's ``sentence_counts`` are not made (the totals are counted without them).
     """
     _check_options(focus, mode, _units)
-    if pairs is None:
-        pairs = match(gold, system)
-    offsets = _sent_offsets(sentences)
     g = _side(gold, sentences, gold_order, gold_tokens)
     s = _side(system, sentences, system_order, system_tokens)
     if len(g.order) != len(gold) or len(s.order) != len(system):
         raise OptionError("gold_order / system_order must give one position per span")
+    ev, trad_g, trad_s = _events(g, s, match(gold, system) if pairs is None else pairs, sentences, mode, _units)
+    return _tally(gold, system, labels, focus, mode, sentences, *ev.arrays(), trad_g, trad_s, g.order, per_sentence)
+
+
+def fair_outcomes(gold: SpanSet, system: SpanSet, pairs: Pairs, sentences: Union[Corpus, np.ndarray, Sequence[int]],
+                  mode: str = "paper") -> SpanOutcomes:
+    """What :func:`fair_errors` counts every span as (its ``span_outcomes``: spans in the SpanSet order, no token
+    sets), without the counts made of them."""
+    _check_options("target", mode, "cluster")
+    g, s = _side(gold, sentences, None, None), _side(system, sentences, None, None)
+    ev = _events(g, s, pairs, sentences, mode, "cluster")[0]
+    return _span_outcomes(len(gold), len(system), *ev.arrays())
+
+
+def _events(g: _Side, s: _Side, pairs: Pairs, sentences: Union[Corpus, np.ndarray, Sequence[int]], mode: str,
+            _units: str) -> Tuple[_Events, np.ndarray, np.ndarray]:
+    """Every outcome event of Algorithm 2 over the sides ``g`` and ``s`` (marked done as they are counted), and
+    which gold and which system spans are correct the traditional way."""
+    gold, system = g.spans, s.spans
+    offsets = _sent_offsets(sentences)
     skip = mode == "faireval-skip"
     pg, ps = pairs.gold, pairs.system
     exact = _exact_pairs(pairs, g, s)
@@ -188,7 +206,7 @@ def fair_errors(
     fp = np.flatnonzero(~s.done)
     ev.add(fn, np.full(len(fn), -1), FN, GOLD_ONLY)
     ev.add(np.full(len(fp), -1), fp, FP, SYSTEM_ONLY)
-    return _tally(gold, system, labels, focus, mode, sentences, *ev.arrays(), trad_g, trad_s, g.order, per_sentence)
+    return ev, trad_g, trad_s
 
 
 def _exact_pairs(pairs: Pairs, g: _Side, s: _Side) -> np.ndarray:
