@@ -58,3 +58,12 @@ def test_sort_order_is_lexsort(seed):
     if seed % 5 == 0:
         cols.append(rng.choice(np.array([big.min, 0, big.max]), n))
     assert sort_order(cols).tolist() == np.lexsort(cols[::-1]).tolist()
+
+
+def test_search_is_searchsorted_for_any_needle():
+    from ts_eval.core.arrays import search
+    a = np.array([0, 3, 3, 7, 40_000], np.int32)
+    for side in ("left", "right"):
+        for needles in (3, [0, 7], np.array([5, 40_000]), 2**40, [-(2**40), 1]):
+            assert np.array_equal(search(a, needles, side), np.searchsorted(a, needles, side=side))
+    assert np.array_equal(search(a, np.array([2.5, 7.0])), np.searchsorted(a, [2.5, 7.0]))

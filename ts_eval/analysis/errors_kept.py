@@ -31,6 +31,7 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
+from ..core.arrays import search
 from ..core.corpus import Corpus, SideInfo, SpanSet
 from .attributes import Tokens
 from .errors_text import Shifted
@@ -47,7 +48,7 @@ class Lines:
         self.first, self.shift = first, shift
 
     def __getitem__(self, token: int) -> int:
-        k = int(np.searchsorted(self.first, token, side="right")) - 1
+        k = int(search(self.first, token, side="right")) - 1
         return int(self.shift[k]) + int(token)
 
 

@@ -30,7 +30,7 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple
 import numpy as np
 
 from ..comparison.results import Example
-from ..core.arrays import unique
+from ..core.arrays import search, unique
 from ..core.corpus import Corpus, SpanSet
 from ..core.matching import Pairs, match
 from ..errors import OptionError
@@ -402,11 +402,6 @@ def _pieces(corpus: Corpus) -> List[Tuple[int, int]]:
     return out
 
 
-def _fits(a: np.ndarray, top: int) -> np.dtype:
-    """The dtype of ``a`` when it holds ``top`` (a search in ``a`` then makes no copy of it), else one that does."""
-    return np.result_type(a.dtype, np.min_scalar_type(top))
-
-
 class _Piece:
     """One range of whole sentences (numbered from its first token ``t0``): its codes, where its sentences start
     and which of its tokens gold spans cover."""
@@ -419,7 +414,7 @@ class _Piece:
         self.start = np.zeros(self.n + 1, bool)                 # a sentence starts here (the piece's end: True)
         self.start[offsets[s0:s1 + 1] - t0] = True
         whole = not len(gold) or (t0, t1) == (0, corpus.n_tokens)
-        lo, hi = (0, len(gold)) if whole else np.searchsorted(gold.start, np.array([t0, t1], _fits(gold.start, t1)))
+        lo, hi = (0, len(gold)) if whole else search(gold.start, [t0, t1])
         covered = (np.bincount(gold.start[lo:hi] - t0, minlength=self.n + 1)
                    - np.bincount(gold.last[lo:hi] - t0 + 1, minlength=self.n + 1))
         self.covered = np.cumsum(covered[:-1]) > 0

@@ -7,12 +7,13 @@ from typing import Any, Dict, List, Tuple
 
 import numpy as np
 
+from ..core.arrays import search
 from ..core.corpus import Corpus, SpanSet
 from .results import Example
 
 
 def _sentence_spans(spans: SpanSet, a: int, b: int) -> List[Tuple[int, int, int]]:
-    lo, hi = np.searchsorted(spans.start, np.array([a, b], np.result_type(spans.start.dtype, np.min_scalar_type(b))))
+    lo, hi = search(spans.start, [a, b])
     return [(int(lab), int(s), int(e)) for s, e, lab in
             zip(spans.start[lo:hi].tolist(), spans.last[lo:hi].tolist(), spans.label[lo:hi].tolist())]
 

@@ -1,7 +1,7 @@
 """Small numpy helpers shared by several modules."""
 from __future__ import annotations
 
-from typing import List, Optional, Sequence, Tuple
+from typing import Any, List, Optional, Sequence, Tuple
 
 import numpy as np
 
@@ -19,6 +19,16 @@ def unique(x: np.ndarray) -> np.ndarray:
     keep[0] = True
     np.not_equal(x[1:], x[:-1], out=keep[1:])
     return x[keep]
+
+
+def search(sorted_values: np.ndarray, needles: Any, side: str = "left") -> np.ndarray:
+    """``np.searchsorted(sorted_values, needles, side)`` without a copy of ``sorted_values``: a Python int needle
+    makes numpy cast the whole array to int64 first (33 ms a search in 10M int32 values, against 5 us with needles
+    of the array's own dtype). The needles take that dtype when it holds them, else the smallest that does."""
+    n = np.asarray(needles)
+    top = int(np.abs(n).max()) if n.size and n.dtype.kind in "iu" else 0
+    kind = np.result_type(sorted_values.dtype, np.min_scalar_type(top)) if n.dtype.kind in "iu" else n.dtype
+    return np.searchsorted(sorted_values, n.astype(kind, copy=False), side=side)  # type: ignore[call-overload,no-any-return]
 
 
 def sort_order(columns: Sequence[np.ndarray]) -> np.ndarray:
