@@ -231,16 +231,27 @@ def segment_prf(x: np.ndarray, beta: float = 1.0) -> Tuple[Tuple[Any, Any, Any],
     per = np.asarray(x, float).reshape(np.shape(x)[:-1] + (-1, 4))
     gold, found, g_hit, f_hit = (per[..., i] for i in range(4))
     p, r = measures.precision(f_hit, found - f_hit), measures.recall(g_hit, gold - g_hit)
-    G, F, GH, FH = (a.sum(-1) for a in (gold, found, g_hit, f_hit))
+    G, F, GH, FH = over_labels(per)
     P, R = measures.precision(FH, F - FH), measures.recall(GH, G - GH)
     return (p, r, measures.f_from_pr(p, r, beta)), (P, R, measures.f_from_pr(P, R, beta)), (gold + found) > 0
+
+
+def over_labels(per: np.ndarray) -> Tuple[np.ndarray, ...]:
+    """Each statistic of ``per`` (..., labels, k) summed over its labels: k arrays (...).  Fewer than 8
+    labels are added one after another either way (numpy adds 8 or more pairwise along an axis), so their
+    sum along the labels' axis, a pass over contiguous rows, gives the same numbers as each statistic's
+    strided sum."""
+    if per.shape[-2] < 8:
+        total = per.sum(-2)
+        return tuple(total[..., i] for i in range(per.shape[-1]))
+    return tuple(per[..., i].sum(-1) for i in range(per.shape[-1]))
 
 
 def segment_f1(x: np.ndarray, average: str = "micro", beta: float = 1.0) -> np.ndarray:
     """F-beta of summed segment statistics, micro or macro (a ranking model's score)."""
     if average == "micro":      # the sums over labels alone (the per-label scores are not read)
         per = np.asarray(x, float).reshape(np.shape(x)[:-1] + (-1, 4))
-        G, F, GH, FH = (per[..., i].sum(-1) for i in range(4))
+        G, F, GH, FH = over_labels(per)
         P, R = measures.precision(FH, F - FH), measures.recall(GH, G - GH)
         return np.asarray(measures.f_from_pr(P, R, beta))
     per_label, _, present = segment_prf(x, beta)

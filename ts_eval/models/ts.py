@@ -32,6 +32,7 @@ from ..core.matching import Pairs, match
 from ..core.units import merge_overlaps
 from .context import RANK_SETTINGS, Contributions, ScoreSettings, SystemData
 from .registry import Display, ModelSpec, ResultColumn, Score, register
+from .segment import over_labels
 from .tally import Tally, Totals
 
 # ---------------------------------------------------------------------------
@@ -253,7 +254,8 @@ def ts_f1(x: np.ndarray, separator_weight: float = 1.0, average: str = "macro", 
     pos = _ts_positives(x, separator_weight)        # tn is not read
     tp, fp, fn = pos[..., 0], pos[..., 1], pos[..., 2]
     if average == "micro":
-        return np.asarray(measures.fbeta(tp.sum(-1), fp.sum(-1), fn.sum(-1), beta))
+        tps, fps, fns = over_labels(pos)
+        return np.asarray(measures.fbeta(tps, fps, fns, beta))
     return measures.masked_mean(measures.fbeta(tp, fp, fn, beta), (tp + fp + fn) > 0)
 
 
