@@ -50,3 +50,12 @@ def test_scheme_f_is_the_overall_row_of_every_scheme(labels: int, partial_weight
     # 3 correct, 1 incorrect, 1 partial (half a hit), 0 missed, 2 spurious: P = 3.5 / 7, R = 3.5 / 5
     assert scheme_f(np.array([3.0, 1, 1, 0, 2] * 4), "partial") == pytest.approx(2 * 0.5 * 0.7 / 1.2)
     assert scheme_f(np.array([3.0, 1, 1, 0, 2] * 4), "strict") == pytest.approx(2 * 3 / 7 * 3 / 5 / (3 / 7 + 3 / 5))
+
+
+@pytest.mark.parametrize("labels", [1, 4, 9])
+def test_macro_segment_f1_is_the_mean_of_the_per_label_scores(labels: int) -> None:
+    x = _sums(np.random.default_rng(20 + labels), 4 * labels, True)
+    (_, _, f), _, present = segment_prf(x)
+    assert segment_f1(x, "macro").tobytes() == measures.masked_mean(f, present).tobytes()
+    # one label of 2 gold spans, 2 found, 1 hit each way: P = R = F = 1/2; a label nobody has is left out
+    assert segment_f1(np.array([2.0, 2, 1, 1, 0, 0, 0, 0]), "macro") == pytest.approx(0.5)
