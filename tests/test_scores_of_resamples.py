@@ -59,3 +59,15 @@ def test_macro_segment_f1_is_the_mean_of_the_per_label_scores(labels: int) -> No
     assert segment_f1(x, "macro").tobytes() == measures.masked_mean(f, present).tobytes()
     # one label of 2 gold spans, 2 found, 1 hit each way: P = R = F = 1/2; a label nobody has is left out
     assert segment_f1(np.array([2.0, 2, 1, 1, 0, 0, 0, 0]), "macro") == pytest.approx(0.5)
+
+
+@pytest.mark.parametrize("weight", [1.0, 0.5, 0.0])
+def test_ts_tables_weigh_the_separators(weight: float) -> None:
+    y = _sums(np.random.default_rng(30), 2 + 6 * 4, True)
+    per = y[..., 2:].reshape(200, 3, 4, 6)
+    want = per[..., :3] + weight * per[..., 3:]
+    tp, fp, fn, _ = ts_table(y, weight)
+    assert np.stack([tp, fp, fn], -1).tobytes() == want.tobytes()
+    # 2 tokens and 1 separator in tp, 1 token in fp, none in fn: tp = 2 + w, fp = 1
+    one = np.array([10.0, 9, 2, 1, 0, 1, 0, 0])
+    assert [float(a[0]) for a in ts_table(one, weight)[:3]] == [2 + weight, 1.0, 0.0]

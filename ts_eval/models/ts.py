@@ -239,7 +239,8 @@ def _ts_positives(x: np.ndarray, separator_weight: float) -> np.ndarray:
     """(..., labels, 3): per-label weighted tp, fp, fn of summed TS statistics (:func:`ts_table` without tn)."""
     x = np.asarray(x, float)
     per = x[..., 2:].reshape(x.shape[:-1] + (-1, 6))
-    out: np.ndarray = per[..., :3] + float(separator_weight) * per[..., 3:]
+    w = float(separator_weight)
+    out: np.ndarray = per[..., :3] + per[..., 3:] if w == 1.0 else per[..., :3] + w * per[..., 3:]   # (x * 1.0 is x)
     return out
 
 
