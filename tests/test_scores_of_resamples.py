@@ -4,8 +4,9 @@ import numpy as np
 import pytest
 
 from ts_eval.core import measures
-from ts_eval.models.segment import over_labels, segment_f1, segment_prf
+from ts_eval.models.segment import segment_f1, segment_prf
 from ts_eval.models.semeval import SCHEMES, scheme_f, scores_of_sums
+from ts_eval.models.tally import over_labels
 from ts_eval.models.ts import ts_f1, ts_table
 
 
@@ -71,3 +72,15 @@ def test_ts_tables_weigh_the_separators(weight: float) -> None:
     # 2 tokens and 1 separator in tp, 1 token in fp, none in fn: tp = 2 + w, fp = 1
     one = np.array([10.0, 9, 2, 1, 0, 1, 0, 0])
     assert [float(a[0]) for a in ts_table(one, weight)[:3]] == [2 + weight, 1.0, 0.0]
+
+
+def test_the_models_keep_their_order_in_a_fresh_interpreter() -> None:
+    """``--models all`` lists the ranking models in the registry's order: TS before the segment models (a module
+    importing another model module would register that one first and reorder every table and JSON list)."""
+    import subprocess
+    import sys
+    code = "from ts_eval.models import registry; print(' '.join(registry.REGISTRY))"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    names = out.stdout.split()
+    assert names[:3] == ["ts-f1-micro", "ts-f1-macro", "t-f1-micro"]
+    assert names.index("ts-kappa-macro") < names.index("exact-f1-micro") < names.index("fair-f1")

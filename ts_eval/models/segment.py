@@ -43,7 +43,7 @@ from ..core.corpus import Corpus, SpanSet, span_shape
 from ..core.matching import DEFAULT_MATCHING, MatchSettings, Pairs, accept
 from .context import RANK_SETTINGS, Contributions, ScoreSettings, SystemData, iob2_codes
 from .registry import Display, ModelSpec, ResultColumn, Score, register
-from .tally import Tally, Totals
+from .tally import Tally, Totals, over_labels
 
 SEGMENT_MODELS = ("exact", "overlap", "constrained", "contain")
 
@@ -250,17 +250,6 @@ def _micro_prf(per: np.ndarray, beta: float) -> Tuple[Any, Any, Any]:
     G, F, GH, FH = over_labels(per)
     P, R = measures.precision(FH, F - FH), measures.recall(GH, G - GH)
     return P, R, measures.f_from_pr(P, R, beta)
-
-
-def over_labels(per: np.ndarray) -> Tuple[np.ndarray, ...]:
-    """Each statistic of ``per`` (..., labels, k) summed over its labels: k arrays (...).  Fewer than 8
-    labels are added one after another either way (numpy adds 8 or more pairwise along an axis), so their
-    sum along the labels' axis, a pass over contiguous rows, gives the same numbers as each statistic's
-    strided sum."""
-    if per.shape[-2] < 8:
-        total = per.sum(-2)
-        return tuple(total[..., i] for i in range(per.shape[-1]))
-    return tuple(per[..., i].sum(-1) for i in range(per.shape[-1]))
 
 
 def segment_f1(x: np.ndarray, average: str = "micro", beta: float = 1.0) -> np.ndarray:

@@ -32,8 +32,7 @@ from ..core.matching import Pairs, match
 from ..core.units import merge_overlaps
 from .context import RANK_SETTINGS, Contributions, ScoreSettings, SystemData
 from .registry import Display, ModelSpec, ResultColumn, Score, register
-from .segment import over_labels
-from .tally import Tally, Totals
+from .tally import Tally, Totals, over_labels
 
 # ---------------------------------------------------------------------------
 # counting (the one place TS units are counted)
