@@ -43,7 +43,7 @@ from ..core.corpus import Corpus, SpanSet, span_shape
 from ..core.matching import DEFAULT_MATCHING, MatchSettings, Pairs, accept
 from .context import RANK_SETTINGS, Contributions, ScoreSettings, SystemData, iob2_codes
 from .registry import Display, ModelSpec, ResultColumn, Score, register
-from .tally import Tally, Totals
+from .tally import Tally, Totals, over_labels
 
 SEGMENT_MODELS = ("exact", "overlap", "constrained", "contain")
 
@@ -228,23 +228,38 @@ def accuracy_result(tally: Tally, totals: Totals) -> Dict[str, Any]:
 def segment_prf(x: np.ndarray, beta: float = 1.0) -> Tuple[Tuple[Any, Any, Any], Tuple[Any, Any, Any], np.ndarray]:
     """((P, R, F) per label, (P, R, F) micro, labels present) of summed statistics (..., 4 * labels):
     precision counts system spans hit, recall gold spans hit."""
-    per = np.asarray(x, float).reshape(np.shape(x)[:-1] + (-1, 4))
+    per = _per_label(x)
+    p, r, f, present = _label_prf(per, beta)
+    return (p, r, f), _micro_prf(per, beta), present
+
+
+def _per_label(x: np.ndarray) -> np.ndarray:
+    """(..., labels, 4): gold, found, gold hit, found hit."""
+    return np.asarray(x, float).reshape(np.shape(x)[:-1] + (-1, 4))
+
+
+def _label_prf(per: np.ndarray, beta: float) -> Tuple[Any, Any, Any, np.ndarray]:
+    """P, R, F per label and the labels present."""
     gold, found, g_hit, f_hit = (per[..., i] for i in range(4))
     p, r = measures.precision(f_hit, found - f_hit), measures.recall(g_hit, gold - g_hit)
-    G, F, GH, FH = (a.sum(-1) for a in (gold, found, g_hit, f_hit))
+    return p, r, measures.f_from_pr(p, r, beta), (gold + found) > 0
+
+
+def _micro_prf(per: np.ndarray, beta: float) -> Tuple[Any, Any, Any]:
+    """P, R, F of the sums over labels."""
+    G, F, GH, FH = over_labels(per)
     P, R = measures.precision(FH, F - FH), measures.recall(GH, G - GH)
-    return (p, r, measures.f_from_pr(p, r, beta)), (P, R, measures.f_from_pr(P, R, beta)), (gold + found) > 0
+    return P, R, measures.f_from_pr(P, R, beta)
 
 
 def segment_f1(x: np.ndarray, average: str = "micro", beta: float = 1.0) -> np.ndarray:
-    """F-beta of summed segment statistics, micro or macro (a ranking model's score)."""
-    if average == "micro":      # the sums over labels alone (the per-label scores are not read)
-        per = np.asarray(x, float).reshape(np.shape(x)[:-1] + (-1, 4))
-        G, F, GH, FH = (per[..., i].sum(-1) for i in range(4))
-        P, R = measures.precision(FH, F - FH), measures.recall(GH, G - GH)
-        return np.asarray(measures.f_from_pr(P, R, beta))
-    per_label, _, present = segment_prf(x, beta)
-    return measures.masked_mean(per_label[2], present)
+    """F-beta of summed segment statistics, micro or macro (a ranking model's score): only the scores the
+    average reads are computed."""
+    per = _per_label(x)
+    if average == "micro":
+        return np.asarray(_micro_prf(per, beta)[2])
+    _, _, f, present = _label_prf(per, beta)
+    return measures.masked_mean(f, present)
 
 
 def segment_result(x: np.ndarray, labels: Sequence[str], beta: float, exact: bool) -> Dict[str, Any]:

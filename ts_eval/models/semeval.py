@@ -311,8 +311,15 @@ def scores_of_sums(x: np.ndarray, n_labels: Optional[int] = None, beta: float = 
 
 
 def scheme_f(x: np.ndarray, scheme: str, beta: float = 1.0, partial_weight: float = 0.5) -> np.ndarray:
-    """Overall F-beta of one scheme from summed statistics (a ranking model's score)."""
-    return scores_of_sums(x, None, beta, partial_weight)["f"][..., SCHEMES.index(scheme), 0]
+    """Overall F-beta of one scheme from summed statistics (a ranking model's score): :func:`scores_of_sums`'
+    numbers (each element its own), computed for that scheme's overall row alone."""
+    n_labels = np.shape(x)[-1] // (len(SCHEMES) * len(COUNTS)) - 1
+    k = SCHEMES.index(scheme)
+    c = np.asarray(x, float).reshape(np.shape(x)[:-1] + (1 + n_labels, len(SCHEMES), len(COUNTS)))[..., 0, k, :]
+    cor, inc, par, mis, spu = (c[..., j] for j in range(len(COUNTS)))
+    hits = cor + PARTIAL_CREDIT[scheme] * float(partial_weight) * par
+    _, _, f = measures.prf(hits, cor + inc + par + spu - hits, cor + inc + par + mis - hits, beta)
+    return np.asarray(f)
 
 
 def semeval_result(totals: np.ndarray, labels: Sequence[str], beta: float = 1.0,

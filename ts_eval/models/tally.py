@@ -248,3 +248,14 @@ class Totals:
         corpus = sd.cd.corpus
         return cls(list(corpus.labels), settings, CorpusTally.of(corpus), SideTally.of(corpus.gold_info),
                    SideTally.of(corpus.system_info[sd.name]))
+
+
+def over_labels(per: np.ndarray) -> Tuple[np.ndarray, ...]:
+    """Each statistic of ``per`` (..., labels, k) summed over its labels: k arrays (...).  Fewer than 8
+    labels are added one after another either way (numpy adds 8 or more pairwise along an axis), so their
+    sum along the labels' axis, a pass over contiguous rows, gives the same numbers as each statistic's
+    strided sum."""
+    if per.shape[-2] < 8:
+        total = per.sum(-2)
+        return tuple(total[..., i] for i in range(per.shape[-1]))
+    return tuple(per[..., i].sum(-1) for i in range(per.shape[-1]))

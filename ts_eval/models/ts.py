@@ -32,7 +32,7 @@ from ..core.matching import Pairs, match
 from ..core.units import merge_overlaps
 from .context import RANK_SETTINGS, Contributions, ScoreSettings, SystemData
 from .registry import Display, ModelSpec, ResultColumn, Score, register
-from .tally import Tally, Totals
+from .tally import Tally, Totals, over_labels
 
 # ---------------------------------------------------------------------------
 # counting (the one place TS units are counted)
@@ -238,7 +238,8 @@ def _ts_positives(x: np.ndarray, separator_weight: float) -> np.ndarray:
     """(..., labels, 3): per-label weighted tp, fp, fn of summed TS statistics (:func:`ts_table` without tn)."""
     x = np.asarray(x, float)
     per = x[..., 2:].reshape(x.shape[:-1] + (-1, 6))
-    out: np.ndarray = per[..., :3] + float(separator_weight) * per[..., 3:]
+    w = float(separator_weight)
+    out: np.ndarray = per[..., :3] + per[..., 3:] if w == 1.0 else per[..., :3] + w * per[..., 3:]   # (x * 1.0 is x)
     return out
 
 
@@ -253,7 +254,8 @@ def ts_f1(x: np.ndarray, separator_weight: float = 1.0, average: str = "macro", 
     pos = _ts_positives(x, separator_weight)        # tn is not read
     tp, fp, fn = pos[..., 0], pos[..., 1], pos[..., 2]
     if average == "micro":
-        return np.asarray(measures.fbeta(tp.sum(-1), fp.sum(-1), fn.sum(-1), beta))
+        tps, fps, fns = over_labels(pos)
+        return np.asarray(measures.fbeta(tps, fps, fns, beta))
     return measures.masked_mean(measures.fbeta(tp, fp, fn, beta), (tp + fp + fn) > 0)
 
 
