@@ -145,10 +145,12 @@ def test_blocks_of_a_corpus_number_their_spans_and_sentences_from_the_blocks_fir
     assert np.c_[last.systems["a"].start, last.systems["a"].last].tolist() == [[0, 0]]
 
 
-@pytest.mark.parametrize("later", [[[3.0, 2.0 ** 25]], [[0.5, 1.0]], [[1.0, 2.0]]])
+@pytest.mark.parametrize("later", [[[3.0, 2.0 ** 25]], [[0.5, 1.0]], [[1.0, 2.0]], [[-3.0, 2.0 ** 14]],
+                                   [[3.0, 2.0 ** 31]]])
 def test_a_systems_distinct_rows_given_in_blocks_are_every_rows_values(later):
-    """Kept in float32 while exact: a later block with a value past 2^24 or a fraction turns the table to
-    float64 (a fraction: every sentence's row), with every earlier row's value."""
+    """Kept as int16 while every value's magnitude is below 2^14 (a difference of two fits too): a later block
+    with a larger whole number widens the table to int32 (below 2^31) or float64, a fraction to float64 (every
+    sentence's row), with every earlier row's value."""
     from ts_eval.ranking.rows import distinct
 
     blocks = [np.array([[1.0, 2.0], [0.0, 7.0], [1.0, 2.0]]), np.array([[0.0, 7.0]]), np.array(later)]
@@ -162,7 +164,8 @@ def test_a_systems_distinct_rows_given_in_blocks_are_every_rows_values(later):
     else:
         assert table[ids].tolist() == every.tolist()
         assert (table.tolist(), ids.tolist()) == tuple(x.tolist() for x in distinct(every))
-        assert table.dtype == (np.float64 if every.max() >= 2 ** 24 else np.float32)
+        top = np.abs(every).max()
+        assert table.dtype == (np.float64 if top >= 2 ** 31 else np.int32 if top >= 2 ** 14 else np.int16)
 
 
 @pytest.mark.parametrize("weights", [1, 7, 1 << 23], ids=["one-resample", "a-few", "default"])
@@ -358,9 +361,9 @@ def test_the_systems_rows_side_by_side_are_ordered_by_each_systems_first_use():
     assert ids.tolist() == [where[c] for c in zip(*(x.tolist() for x in own))]
 
 
-def test_a_block_of_small_counts_is_looked_up_as_four_byte_integers(monkeypatch):
-    """Whole numbers below 2^24 are found as int32 (a fraction or a larger number as given), with the numbers and
-    rows the float64 values give."""
+def test_a_block_of_small_counts_is_looked_up_as_two_or_four_byte_integers(monkeypatch):
+    """Whole numbers below 2^14 are found as int16, below 2^31 as int32 (the rows so far widened; a fraction or a
+    larger number as given), with the numbers and rows the float64 values give."""
     from ts_eval.ranking.rows import RowTable, distinct
 
     seen: List[Any] = []
@@ -371,20 +374,21 @@ def test_a_block_of_small_counts_is_looked_up_as_four_byte_integers(monkeypatch)
         return real(self, block, *a)
 
     monkeypatch.setattr(RowTable, "ids", looked)
-    blocks = [np.array([[1.0, 2.0], [0.0, 7.0], [1.0, 2.0]]), np.array([[0.0, 7.0], [2.0 ** 24, 1.0]])]
+    blocks = [np.array([[1.0, 2.0], [0.0, 7.0], [1.0, 2.0]]), np.array([[0.0, 7.0], [2.0 ** 24, 1.0]]),
+              np.array([[2.0 ** 31, 1.0], [1.0, 2.0]])]
     kept = study._DistinctRows()
     for b in blocks:
         kept.add(b)
-    assert seen == [np.int32, np.float64]
+    assert seen == [np.int16, np.int32, np.float64]
     table, ids = kept.result()
     monkeypatch.undo()
     every = np.concatenate(blocks)
     assert table.dtype == np.float64 and (table.tolist(), ids.tolist()) == tuple(x.tolist() for x in distinct(every))
 
 
-def test_a_corpus_counted_whole_is_found_in_slabs_of_rows_from_four_byte_counts(monkeypatch):
+def test_a_corpus_counted_whole_is_found_in_slabs_of_rows_from_two_byte_counts(monkeypatch):
     """Counted whole (one block), the systems' rows side by side are found SIDE_ROWS sentences at a time, each
-    system's kept as int32 meanwhile: the statistics of the corpus counted in blocks."""
+    system's kept as int16 meanwhile (small counts): the statistics of the corpus counted in blocks."""
     corpus = _two_systems(9, 200)
     sizes: List[int] = []
     real = study._DistinctRows.add
@@ -397,13 +401,14 @@ def test_a_corpus_counted_whole_is_found_in_slabs_of_rows_from_four_byte_counts(
     monkeypatch.setattr(study._DistinctRows, "add", add)
     whole = _statistics(corpus, monkeypatch, 1, cut=False)
     assert sizes == [64, 64, 64, 8]
-    assert study._small(np.array([[1.0, 2.0]])).dtype == np.int32 and study._small(np.array([[0.5]])).dtype == float
+    assert study._small(np.array([[1.0, 2.0]])).dtype == np.int16 and study._small(np.array([[0.5]])).dtype == float
+    assert study._small(np.array([[1.0, 2.0 ** 14]])).dtype == np.int32
     _same(whole, _statistics(corpus, monkeypatch, 1))
 
 
-def test_wide_rows_counted_whole_are_found_a_bounded_number_of_values_at_a_time_in_four_bytes(monkeypatch):
+def test_wide_rows_counted_whole_are_found_a_bounded_number_of_values_at_a_time_in_two_bytes(monkeypatch):
     """Counted whole, many systems' rows side by side are wide: they are found at most SIDE_VALUES values at a time
-    (fewer sentences than SIDE_ROWS), as int32 when every system's are: the statistics of the corpus in blocks."""
+    (fewer sentences than SIDE_ROWS), as int16 when every system's are: the statistics of the corpus in blocks."""
     corpus = _two_systems(9, 200)
     seen: List[Tuple[int, int, Any]] = []
     real = study._DistinctRows.add
@@ -418,7 +423,7 @@ def test_wide_rows_counted_whole_are_found_a_bounded_number_of_values_at_a_time_
     width = seen[0][1]
     step = max(1, 640 // width)
     assert step < 64 and [n for n, _, _ in seen] == [step] * (200 // step) + ([200 % step] if 200 % step else [])
-    assert {d for _, _, d in seen} == {np.dtype(np.int32)}
+    assert {d for _, _, d in seen} == {np.dtype(np.int16)}
     _same(whole, _statistics(corpus, monkeypatch, 1))
 
 

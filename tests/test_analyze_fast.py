@@ -123,8 +123,8 @@ def test_the_pair_test_of_fractional_statistics_takes_the_general_test():
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(corpora(), st.integers(1, 3))
 def test_the_statistics_kept_as_distinct_rows_are_every_systems_statistics_side_by_side(corpus, times):
-    """Each sentence is kept as the number of its row of statistics (int32); the rows are the matrix of
-    :func:`ts_eval.ranking.sufficient.sentence_statistics`, value for value, and so are the totals."""
+    """Each sentence is kept as the number of its row of statistics (int32); the rows (int16: small counts) are the
+    matrix of :func:`ts_eval.ranking.sufficient.sentence_statistics`, value for value, and so are the totals."""
     from ts_eval.ranking.sufficient import sentence_statistics
 
     lengths = np.diff(corpus.sent_offsets).tolist() * times
@@ -140,7 +140,7 @@ def test_the_statistics_kept_as_distinct_rows_are_every_systems_statistics_side_
     models = study.resolve_models(SPLIT_MODELS + ["exact-f1-macro", "ts-f1-macro"], big)
     s = study.Statistics(big, list(big.systems), models)
     expected, cols = sentence_statistics(big, models, list(big.systems))
-    assert s.cols == cols and s.ids is not None and s.ids.dtype == np.int32 and s.table.dtype == np.float32
+    assert s.cols == cols and s.ids is not None and s.ids.dtype == np.int32 and s.table.dtype == np.int16
     assert s.data.tolist() == expected.tolist()
     assert s.totals.tolist() == expected.sum(0).tolist()
     assert len(s.table) <= big.n_sentences // times

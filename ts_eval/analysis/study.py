@@ -85,12 +85,12 @@ class Statistics:
     :meth:`ts_eval.io.inputs.Inputs.read` gives: sentences, tokens and spans numbered from 0 in the block, its
     own sorted labels), then :meth:`finish`; ``Statistics(corpus, names, models)`` counts a corpus given whole
     (``corpus`` None: an empty accumulator).  What is kept between blocks: each distinct row of every system's
-    statistics side by side once (:class:`_DistinctRows`, float32 while exact) and 4 bytes a sentence (its row's
-    number); per span its sentence (4 bytes); per entry its span's number within its side (int16/int32), its
-    side and column as one number (int16/int32: the labels as met) and its weight (int8 while a small whole
-    number).  A label met in a later block widens the rows kept so far (once, a copy:
-    :func:`~ts_eval.ranking.layout.relabelled`); the entries' columns and the spans' numbers over all sides
-    (gold's first, then each system's) are made once, in :meth:`finish`.
+    statistics side by side once (:class:`_DistinctRows`: int16 while every count's magnitude is below 2^14, else
+    int32, float64 for fractions) and 4 bytes a sentence (its row's number); per span its sentence (int32); per
+    entry its span's number within its side (int16/int32), its side and column as one number (int16/int32: the
+    labels as met) and its weight (int8 while a small whole number).  A label met in a later block widens the
+    rows kept so far (once, a copy: :func:`~ts_eval.ranking.layout.relabelled`); the entries' columns and the
+    spans' numbers over all sides (gold's first, then each system's) are made once, in :meth:`finish`.
 
     A block is cut further into blocks of :data:`~ts_eval.analysis.corpus_blocks.BLOCK_TOKENS` tokens when
     :func:`~ts_eval.analysis.corpus_blocks.can_cut` allows (the default models on IOB2 column files), else
@@ -187,10 +187,9 @@ class Statistics:
             del mine
             self._contributions(cd, i, part, widths, seen, entries)
         step = max(1, min(SIDE_ROWS, SIDE_VALUES // max(1, sum(r.shape[1] for r in rows))))
-        small = all(r.dtype == np.int32 for r in rows)      # (the same numbers in half the bytes)
-        for a in range(0, max(corpus.n_sentences, 1), step):     # (a block counted whole: in slabs)
-            self._found.add(self._side_by_side([r[a:a + step] for r in rows], widths, where,
-                                               np.int32 if small else np.float64))
+        kind = np.result_type(*rows) if rows else np.dtype(np.float64)     # (int16 or int32: the same numbers in
+        for a in range(0, max(corpus.n_sentences, 1), step):     # a quarter or half the bytes) # (a block counted
+            self._found.add(self._side_by_side([r[a:a + step] for r in rows], widths, where, kind))  # whole: slabs)
         del rows
         cd.release()        # a system's data and its corpus data refer to each other: freed now, no collection
         del cd
@@ -244,11 +243,7 @@ class Statistics:
         (span within its side; code: column under the labels as met, family, system and side as one number,
         ``(column * families * systems + family * systems + system) * 2 + side``; weight; sentence)."""
         name, n = self.names[i], len(self.names)
-        corpus = part.corpus
         firsts = np.array([self._sides[0] + part.first_span[None], self._sides[i + 1] + part.first_span[name]])
-        sentence = np.concatenate([corpus.sentence_of(corpus.gold.start),
-                                   corpus.sentence_of(corpus.systems[name].start)])
-        sides = np.array([0, len(corpus.gold)])
         first = self.S == 0 and part.first_sentence == 0
         for f, (fam, k) in enumerate(widths.items()):
             spec = self.specs[fam]
@@ -264,7 +259,7 @@ class Statistics:
             entries[1].append(_small_numbers(self._relabel(fam, c.col, seen) * (2 * len(widths) * n)
                                              + (2 * (f * n + i)) + c.side))
             entries[2].append(_compact(c.weight))
-            entries[3].append(sentence[c.span + sides[c.side]])
+            entries[3].append(_entry_sentences(cd.system(name), fam, c))
 
     def finish(self) -> Statistics:
         """The statistics of every block added: :attr:`table`, :attr:`ids`, the entries, the spans' sentences and
@@ -272,8 +267,8 @@ class Statistics:
         self.table, self.ids = self._rows(self._found)
         self._found = _DistinctRows()
         self.span_offset = np.concatenate(([0], np.cumsum(self._sides)))
-        self.span_sentence = np.concatenate([x for side in self._span_sentences for x in side]).astype(np.int64) \
-            if self.span_offset[-1] else np.zeros(0, np.int64)
+        self.span_sentence = np.concatenate([x for side in self._span_sentences for x in side]) \
+            if self.span_offset[-1] else np.zeros(0, np.int32)      # (int32, as kept: no int64 copy)
         self._span_sentences = []
         self._final_entries()
         self.whole_cols: List[int] = []
@@ -356,8 +351,7 @@ class Statistics:
         if cd.matching != DEFAULT_MATCHING:
             return
         sd = cd.system(name)
-        corpus, S = cd.corpus, cd.n_sentences
-        sentence = [corpus.sentence_of(corpus.gold.start), corpus.sentence_of(sd.spans.start)]
+        S = cd.n_sentences
         for m in self.models:
             spec = m.spec
             if spec is None or spec.split is None or m.columns is None or m.stats in sd.cache:
@@ -366,10 +360,7 @@ class Statistics:
             k = m.columns[0] + m.columns[1] * cd.n_labels
             if c.whole or c.k != k or not integral(c.weight):
                 continue
-            of = np.empty(len(c.span), np.int64)
-            for side in (0, 1):
-                at = np.flatnonzero(c.side == side)
-                of[at] = sentence[side][c.span[at]]
+            of = _entry_sentences(sd, m.stats, c)
             sd.cache[m.stats] = np.bincount(of * k + c.col, weights=c.weight, minlength=S * k)[:S * k].reshape(S, k)
 
     def _rows(self, found: _DistinctRows) -> Tuple[np.ndarray, Optional[np.ndarray]]:
@@ -515,8 +506,9 @@ class Statistics:
 class _DistinctRows:
     """Per-sentence statistics (every system's side by side) given a block of sentences at a time, kept as their
     distinct rows and every sentence's row (:func:`~ts_eval.ranking.rows.distinct`: the same rows in the same
-    order; float32 while every value is a whole number below 2^24, so exact), or as every sentence's row when
-    some statistic is not a whole number."""
+    order; int16 while every value is a whole number of magnitude below 2^14, int32 below 2^31, the rows so far
+    widened once when a block needs more: :func:`_small`), or as every sentence's row (float64) when some
+    statistic is not a whole number."""
 
     def __init__(self) -> None:
         self.found = RowTable()
@@ -528,17 +520,18 @@ class _DistinctRows:
     def add(self, rows: np.ndarray) -> None:
         """The rows of the next block of sentences, found among the distinct rows so far (the block at once: the
         same numbers in the same order as any cut of it)."""
-        block: np.ndarray = rows.astype(np.int32)      # counts: whole numbers below 2^24, found in 4 bytes a value
-        exact = np.array_equal(block, rows) and (not block.size or -2 ** 24 < int(block.min()) <= int(block.max())
-                                                 < 2 ** 24)      # (exact in float32)
-        whole, hashed = True, True          # the hash of whole numbers (the same numbers from int32 or float64)
+        block: np.ndarray = _small(rows, 2 ** 31)      # counts: whole numbers, in 2 or 4 bytes a value
+        exact = block.dtype.kind == "i"
+        whole, hashed = True, True          # the hash of whole numbers (the same numbers from int16, int32 or float64)
         if not exact:
-            block, whole = rows, integral(rows)
+            whole = integral(rows)
             hashed = whole and float(np.abs(rows).max(initial=0.0)) < 2.0 ** 62      # a fraction: every sentence's
-        if self.table is None:                                                          # row is kept in the end
-            self.table = np.zeros((0, rows.shape[1]), np.float32 if exact else rows.dtype)
-        elif not exact and self.table.dtype == np.float32:
-            self.table = self.table.astype(rows.dtype)
+        kind = block.dtype if self.table is None else np.promote_types(self.table.dtype, block.dtype)  # (its row is
+        if self.table is None:                                                                  # kept in the end)
+            self.table = np.zeros((0, rows.shape[1]), kind)
+        elif kind != self.table.dtype:      # (a wider number: the rows so far widened, once)
+            self.table = self.table.astype(kind)
+        block = block.astype(kind, copy=False)      # (compared with the table's rows in its own type)
         self.whole = self.whole and whole
         got, new = self.found.ids(block, self.table, self.known, hashed)
         if self.known + len(new) > len(self.table):     # grown in place (the pages moved, not copied)
@@ -563,12 +556,32 @@ def _split(sd: SystemData, fam: Hashable, spec: ModelSpec) -> Contributions:
     return made
 
 
-def _small(rows: np.ndarray) -> np.ndarray:
-    """A system's statistics as int32 when they are whole numbers below 2^24 (half the bytes while the other
-    systems' are counted: the same numbers), else as they are."""
-    small = rows.astype(np.int32)
-    ok = np.array_equal(small, rows) and (not small.size or -2 ** 24 < int(small.min()) <= int(small.max()) < 2 ** 24)
-    return small if ok else rows
+def _entry_sentences(sd: SystemData, fam: Hashable, c: Contributions) -> np.ndarray:
+    """The sentence of each of a split's entries (its gold or system span's; made once: the statistics taken from
+    the split and the entries both read it)."""
+    def make() -> np.ndarray:
+        corpus = sd.cd.corpus
+        sentence = np.concatenate([corpus.sentence_of(corpus.gold.start), corpus.sentence_of(sd.spans.start)])
+        out: np.ndarray = sentence[c.span + np.array([0, len(corpus.gold)])[c.side]]
+        return out
+    made: np.ndarray = sd.cached(("sentences", fam), make)
+    return made
+
+
+def _small(rows: np.ndarray, top: int = 2 ** 24) -> np.ndarray:
+    """Statistics as int16 when they are whole numbers of magnitude below 2^14 (so that a difference of two fits
+    too), else int32 when below ``top`` (a quarter or half the bytes while the other systems' are counted: the
+    same numbers), else as they are."""
+    low, high = (float(rows.min()), float(rows.max())) if rows.size else (0.0, 0.0)     # (NaN: neither holds)
+    if not -top < low <= high < top:
+        return rows
+    kind = np.int16 if -2 ** 14 < low <= high < 2 ** 14 else np.int32
+    if rows.dtype == kind:
+        return rows         # (already so: no copy)
+    small = rows.astype(kind)
+    if rows.dtype.kind == "i":
+        return small
+    return small if np.array_equal(small, rows) else rows
 
 
 def _fitting(top: int) -> Any:

@@ -188,12 +188,17 @@ class Contributions:
     @classmethod
     def of(cls, parts: List[Tuple[int, Any, Any, Any]], k: int, whole: Tuple[int, ...] = ()) -> Contributions:
         """(side, spans, columns, weights) parts as one list of entries (zero weights dropped)."""
-        side = np.concatenate([np.full(len(s), d, np.int8) for d, s, _, _ in parts]) if parts else np.zeros(0, np.int8)
-        span = np.concatenate([np.asarray(s, np.int64) for _, s, _, _ in parts]) if parts else np.zeros(0, np.int64)
-        col = np.concatenate([np.asarray(c, np.int64) for _, _, c, _ in parts]) if parts else np.zeros(0, np.int64)
-        w = np.concatenate([np.asarray(x, float) for _, _, _, x in parts]) if parts else np.zeros(0)
-        keep = w != 0
-        return cls(side[keep], span[keep], col[keep], w[keep], k, whole)
+        kept: List[Tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]] = []
+        for d, s, c, x in parts:        # each part's zeros dropped (a part without any: not copied)
+            s, c, x = np.asarray(s, np.int64), np.asarray(c, np.int64), np.asarray(x, float)
+            keep = x != 0
+            if not keep.all():
+                s, c, x = s[keep], c[keep], x[keep]
+            kept.append((np.full(len(s), d, np.int8), s, c, x))
+        if not kept:
+            return cls(np.zeros(0, np.int8), np.zeros(0, np.int64), np.zeros(0, np.int64), np.zeros(0), k, whole)
+        side, span, col, w = (np.concatenate([p[j] for p in kept]) for j in range(4))
+        return cls(side, span, col, w, k, whole)
 
 
 def iob2_codes(corpus: Corpus, spans: SpanSet) -> np.ndarray:

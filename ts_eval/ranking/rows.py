@@ -47,7 +47,8 @@ def row_hashes(rows: np.ndarray, whole: Optional[bool] = None) -> np.ndarray:
         whole = integral(rows) and bool(np.abs(rows).max(initial=0) < 2.0 ** 62)
     with np.errstate(over="ignore"):
         if whole:
-            out: np.ndarray = (rows.astype(np.int64) @ mult.view(np.int64)).view(np.uint64)
+            out: np.ndarray = np.einsum("ij,j->i", rows, mult.view(np.int64), dtype=np.int64,     # (no int64 copy
+                                        casting="unsafe").view(np.uint64)                       # of the rows)
         else:   # a small whole number's bits are all in the top 12: folded down before the multiplication
             bits = np.ascontiguousarray(rows, np.float64).view(np.uint64)
             out = ((bits ^ (bits >> np.uint64(32)) ^ (bits >> np.uint64(48))) * mult).sum(1, dtype=np.uint64)
