@@ -228,14 +228,18 @@ def test_placed_columns_are_where_placed_puts_each_column():
     assert np.count_nonzero(out) == x.shape[1]
 
 
+@pytest.mark.parametrize("collide", [False, True], ids=["hashed", "one-hash"])
 @pytest.mark.parametrize("block_bytes", [1, 60, None], ids=["one-sentence", "small", "whole"])
-def test_the_spans_patterns_give_the_bucket_sums_of_their_entries(tmp_path, block_bytes):
+def test_the_spans_patterns_give_the_bucket_sums_of_their_entries(tmp_path, monkeypatch, block_bytes, collide):
     """Every span keeps a pattern number, not its entries (several labels, one met late; blocks down to one
     sentence): a few patterns for many spans, and every bucket's sums from the patterns counted by bucket are the
     sums of the bucket's spans' entries one at a time; all spans in one bucket sum to the totals of the columns
-    the spans split (the statistics counted by sentence)."""
+    the spans split (the statistics counted by sentence).  Patterns that meet in one hash (every hash 0) are told
+    apart entry for entry."""
     from ts_eval.analysis.bucket_rows import BucketRows
 
+    if collide:
+        monkeypatch.setattr(study, "_mix", lambda key: np.zeros(len(key), np.uint64))
     path = _file(tmp_path, sentences=60)
     blocks = list(_inputs(path, block_bytes).read("analyze"))
     names = list(blocks[0].systems)

@@ -575,22 +575,70 @@ class _Patterns:
 
     def __init__(self, spans: int):
         self.span_pattern = np.zeros(spans, np.int32)
-        self.known: Dict[bytes, int] = {b"": 0}
+        self.known: Dict[bytes, int] = {b"": 0}        # a pattern's (column, weight) pairs -> its number
+        self.hashes: Dict[int, int] = {}                # the hash of a pattern's entries -> its number
         self.cols: List[np.ndarray] = [np.zeros(0, np.int64)]
         self.weights: List[np.ndarray] = [np.zeros(0, np.int64)]
 
     def add(self, span: np.ndarray, col: np.ndarray, weight: np.ndarray) -> None:
-        """A part's entries (whole-number weights): its spans' patterns, the new ones numbered, :data:`PATTERN_SPANS`
-        spans at a time."""
+        """A part's entries (whole-number weights): its spans' patterns, the new ones numbered; found by a hash of
+        each span's entries (:meth:`_hashed`, checked entry for entry), else (numbers too wide for one int64 key,
+        or two patterns of one hash) as distinct rows, :data:`PATTERN_SPANS` spans at a time."""
         if not len(span):
             return
-        order = np.lexsort((weight, col, span))
-        span, col, weight = span[order], col[order].astype(np.int64), weight[order].astype(np.int64)
-        spans, first, counts = np.unique(span, return_index=True, return_counts=True)
+        col, weight = col.astype(np.int64), weight.astype(np.int64)
+        if int(col.max()) < 2 ** 16 and -2 ** 15 <= int(weight.min()) <= int(weight.max()) < 2 ** 15 \
+                and int(span.max()) < 2 ** 31:
+            key = np.sort((span.astype(np.int64) << 32) | (col << 16) | (weight + 2 ** 15))   # by span, then entry
+            span, key = key >> 32, key & 0xFFFFFFFF
+            first = np.flatnonzero(np.concatenate(([True], span[1:] != span[:-1])))
+            if self._hashed(span[first], first, key):
+                return
+            col, weight = key >> 16, (key & 0xFFFF) - 2 ** 15
+        else:
+            order = np.lexsort((weight, col, span))
+            span, col, weight = span[order], col[order], weight[order]
+            first = np.flatnonzero(np.concatenate(([True], span[1:] != span[:-1])))
+        spans, counts = span[first], np.diff(np.concatenate((first, [len(span)])))
         for a in range(0, len(spans), PATTERN_SPANS):
             b = min(a + PATTERN_SPANS, len(spans))
             lo, hi = int(first[a]), int(first[b - 1] + counts[b - 1])
             self._rows(spans[a:b], first[a:b] - lo, counts[a:b], col[lo:hi], weight[lo:hi])
+
+    def _hashed(self, spans: np.ndarray, first: np.ndarray, key: np.ndarray) -> bool:
+        """The patterns of ``spans`` (their entries ``key``, column * 2^16 + weight + 2^15, from ``first``, sorted)
+        by a hash of each span's entries (a sum of their mixed keys), each new hash's first span a new pattern;
+        False (nothing changed) when a span's entries are not its pattern's, entry for entry."""
+        hashes = np.add.reduceat(_mix(key), first)
+        distinct, where, inverse = np.unique(hashes, return_index=True, return_inverse=True)
+        ends = np.concatenate((first[1:], [len(key)]))
+        ids = np.empty(len(distinct), np.int64)
+        added = []
+        for j, (h, one) in enumerate(zip(distinct.tolist(), where.tolist())):
+            got = self.hashes.get(h)
+            if got is None:
+                mine = key[first[one]:ends[one]]
+                pairs = np.stack([mine >> 16, (mine & 0xFFFF) - 2 ** 15], 1).reshape(-1)
+                got = self.known.get(pairs.tobytes())
+                if got is None:
+                    got = len(self.cols)
+                    self.cols.append(pairs[0::2].copy())
+                    self.weights.append(pairs[1::2].copy())
+                    added.append(pairs.tobytes())
+                self.hashes[h] = got
+            ids[j] = got
+        span_ids = ids[inverse.reshape(-1)]
+        table = np.concatenate(self.cols) * 2 ** 16 + np.concatenate(self.weights) + 2 ** 15
+        start = np.concatenate(([0], np.cumsum([len(c) for c in self.cols])))
+        length = start[span_ids + 1] - start[span_ids]
+        if np.array_equal(length, ends - first) and \
+                np.array_equal(table[np.arange(len(key)) + np.repeat(start[span_ids] - first, length)], key):
+            self.known.update((k, len(self.cols) - len(added) + i) for i, k in enumerate(added))
+            self.span_pattern[spans] = span_ids
+            return True
+        del self.cols[len(self.cols) - len(added):], self.weights[len(self.weights) - len(added):]
+        self.hashes = {h: i for h, i in self.hashes.items() if i < len(self.cols)}
+        return False
 
     def _rows(self, spans: np.ndarray, first: np.ndarray, counts: np.ndarray, col: np.ndarray,
               weight: np.ndarray) -> None:
@@ -619,6 +667,19 @@ class _Patterns:
         col = np.concatenate(self.cols)
         pattern = self.span_pattern.astype(_fitting(len(self.cols) - 1))
         return pattern, start, col.astype(_fitting(int(col.max(initial=0)))), _compact(np.concatenate(self.weights))
+
+
+def _mix(key: np.ndarray) -> np.ndarray:
+    """Each key mixed into 64 bits (splitmix64's finalizer, modulo 2^64): a span's hash is the sum of its
+    entries' (:meth:`_Patterns._hashed`)."""
+    x = key.astype(np.uint64) * np.uint64(0x9E3779B97F4A7C15)
+    x ^= x >> np.uint64(30)
+    x *= np.uint64(0xBF58476D1CE4E5B9)
+    x ^= x >> np.uint64(27)
+    x *= np.uint64(0x94D049BB133111EB)
+    x ^= x >> np.uint64(31)
+    out: np.ndarray = x
+    return out
 
 
 class _DistinctRows:
