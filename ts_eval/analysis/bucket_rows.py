@@ -164,8 +164,8 @@ class BucketRows:
         bucket in sentences ``s0 ... s1 - 1`` (each side's spans of the window, a slice: a side's spans go by
         sentence), or None when none is."""
         st, B = self.st, self.B
-        off = st.span_offset
-        spans = np.concatenate([np.arange(*(np.searchsorted(st.span_sentence[off[i]:off[i + 1]], (s0, s1)) + off[i]))
+        off, bounds = st.span_offset, np.array([s0, s1], st.span_sentence.dtype)     # (of its type: no copy cast)
+        spans = np.concatenate([np.arange(*(np.searchsorted(st.span_sentence[off[i]:off[i + 1]], bounds) + off[i]))
                                 for i in range(len(off) - 1)])
         spans = spans[self.bucket_of_span[spans] >= 0]
         if not len(spans):
