@@ -295,3 +295,13 @@ def fit_check(text: str, width: int) -> Tuple[int, str]:
     lines = text.split("\n")
     w = max(lines, key=cell_len)
     return cell_len(w), w
+
+
+def statistics_entries(st: object) -> List[Tuple[int, int, float]]:
+    """Every span contribution (span, column, weight) of analyze's statistics: sorted when made from the spans'
+    patterns (whole numbers, summed in any order), else in the order kept (fractions, summed in that order)."""
+    s: object = st
+    if s.span_pattern is None:
+        return list(zip(*(getattr(s, n).tolist() for n in ("entry_span", "entry_col", "entry_weight"))))
+    made = s.entries_of(np.arange(int(s.span_offset[-1])))
+    return sorted(zip(*(x.tolist() for x in made)))

@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from support import write
+from support import statistics_entries, write
 from test_analyze import SPLIT_MODELS, corpora
 
 import ts_eval
@@ -153,10 +153,11 @@ def _rows_of_the_whole(s: study.Statistics, bucket_of_span: np.ndarray, n_bucket
     keys = np.unique(bucket_of_span[keep] * S + s.span_sentence[keep])
     row_map = np.full(n_buckets * S, -1, np.int64)
     row_map[keys] = np.arange(len(keys))
-    eb = bucket_of_span[s.entry_span]
+    span, col, weight = np.array(statistics_entries(s), np.int64).reshape(-1, 3).T
+    eb = bucket_of_span[span]
     ok = eb >= 0
-    rows = row_map[eb[ok] * S + s.span_sentence[s.entry_span[ok]]]
-    X = np.bincount(rows * C + s.entry_col[ok], weights=s.entry_weight[ok],
+    rows = row_map[eb[ok] * S + s.span_sentence[span[ok]]]
+    X = np.bincount(rows * C + col[ok], weights=weight[ok],
                     minlength=len(keys) * C)[:len(keys) * C].reshape(len(keys), C)
     return [X[keys // S == k] for k in range(n_buckets)]
 
@@ -169,7 +170,7 @@ def test_a_buckets_rows_are_its_rows_of_the_whole(corpus, n_buckets, rnd):
     bucket_of_span = np.array([rnd.randrange(-1, n_buckets) for _ in range(total)], np.int64)
     rows = bucket_rows.BucketRows(s, bucket_of_span, None, n_buckets)
     assert not hasattr(rows, "entry_bucket")      # nothing kept per entry: an entry's bucket is its span's, looked up
-    assert all(rows.entry_rows(k)[0].dtype == rows.entry_rows(k)[1].dtype == np.int32 for k in range(n_buckets))
+    assert all(rows.entry_rows(k)[0].dtype == np.int32 for k in range(n_buckets))
     for k, expected in enumerate(_rows_of_the_whole(s, bucket_of_span, n_buckets)):
         X, sentences = rows.rows(k)
         assert X.tolist() == expected.tolist()
@@ -194,10 +195,9 @@ def test_a_span_buckets_differences_from_its_entries_are_those_of_its_rows(corpu
     a_cols, b_cols, _ = difference_columns(s.cols, len(s.names), second, 0)
     for k in range(n_buckets):
         X, sentences = rows.rows(k)
-        e, row, got = rows.entry_rows(k)
+        _, col, weight, got = rows.entry_rows(k)
         assert got.tolist() == sentences.tolist()
-        assert row.tolist() == sorted(row.tolist())           # the entries go by sentence
-        sums = np.bincount(s.entry_col[e], weights=s.entry_weight[e], minlength=s.C)[:s.C]
+        sums = np.bincount(col, weights=weight, minlength=s.C)[:s.C]
         assert sums.tolist() == X.sum(0).tolist() == rows.entry_sums()[k].tolist()   # (every bucket's in one pass)
     for window in (1, 2, 1 << 13):      # every bucket's differences in one pass, a window of rows at a time
         rows.span_tables((a_cols, b_cols), None, rows=window)
@@ -309,7 +309,7 @@ def test_the_token_texts_are_decoded_a_chunk_at_a_time_and_kept_once_per_distinc
                                                                  HealthCheck.function_scoped_fixture])
 @given(corpora(), st.integers(1, 3), st.integers(1, 5), st.integers(1, 3), st.randoms(use_true_random=False))
 def test_a_span_buckets_rows_from_chunks_of_entries_are_its_rows(monkeypatch, corpus, n_buckets, chunk, window, rnd):
-    """A bucket of spans's entries given a chunk at a time (down to one entry; a row's entries cut between
+    """A bucket of spans's entries given a chunk at a time (down to one span's entries; a row's entries cut between
     chunks, rows counted ``window`` at a time) make its rows: the pair's differences and the bootstrap's
     grouped columns of every row, value for value; the sums from the chunks are the rows' sums."""
     from ts_eval.analysis.resampling import grouped
@@ -328,29 +328,9 @@ def test_a_span_buckets_rows_from_chunks_of_entries_are_its_rows(monkeypatch, co
         assert table[ids].tolist() == (X[:, b_cols] - X[:, a_cols]).tolist()
         table, ids = rows.grouped_of(k)
         assert table[ids].tolist() == grouped(X, s.groups).tolist()
-        sums = sum((np.bincount(s.entry_col[e], weights=s.entry_weight[e], minlength=s.C)[:s.C] for e, _ in chunks()),
+        sums = sum((np.bincount(col, weights=weight, minlength=s.C)[:s.C] for _, col, weight in chunks()),
                    np.zeros(s.C))
         assert sums.tolist() == X.sum(0).tolist()
-
-
-@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow,
-                                                                 HealthCheck.function_scoped_fixture])
-@given(corpora(), st.integers(1, 5))
-def test_entry_starts_are_where_each_sentences_entries_begin(monkeypatch, corpus, chunk):
-    """A span bucket's window of sentences is a slice of the entries: sentence s's entries are those from
-    ``entry_starts[s]`` to ``entry_starts[s + 1]`` (counted a chunk of entries at a time, down to one entry); entries
-    that do not go by sentence are refused, not counted wrong."""
-    s = _statistics(corpus)
-    monkeypatch.setattr(bucket_rows, "ENTRY_CHUNK", chunk)
-    starts = bucket_rows.entry_starts(s)
-    sentence = s.span_sentence[s.entry_span]
-    assert len(starts) == s.S + 1 and starts[0] == 0 and starts[-1] == len(s.entry_span)
-    for k in range(s.S):
-        assert (sentence[starts[k]:starts[k + 1]] == k).all()
-    if len(set(sentence.tolist())) > 1:
-        s.entry_span = s.entry_span[::-1].copy()
-        with pytest.raises(ValueError, match="by sentence"):
-            bucket_rows.entry_starts(s)
 
 
 @pytest.mark.parametrize("units", [[0], [3, 3, 7], list(range(10)) * 2, [9, 0, 5, 5, 1, 2]])

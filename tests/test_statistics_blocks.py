@@ -11,6 +11,7 @@ from typing import Any, List
 
 import numpy as np
 import pytest
+from support import statistics_entries
 
 from ts_eval.analysis import corpus_blocks, study
 from ts_eval.analysis.errors import ErrorOptions
@@ -70,11 +71,15 @@ def _same(a: study.Statistics, b: study.Statistics) -> None:
     assert a.table.dtype == b.table.dtype and a.table.tolist() == b.table.tolist()
     assert (a.ids is None) == (b.ids is None) and (a.ids is None or a.ids.tolist() == b.ids.tolist())
     assert a.totals.tolist() == b.totals.tolist() and a.unplaced.tolist() == b.unplaced.tolist()
-    for name in ("entry_span", "entry_col", "entry_weight", "span_sentence", "span_offset"):
+    for name in ("span_sentence", "span_offset"):
         x, y = getattr(a, name), getattr(b, name)
         assert x.dtype == y.dtype and x.tolist() == y.tolist(), name
-    for x in (a.entry_span, a.entry_col):     # in the fewest bytes that hold them
-        assert study._compact(x.astype(np.int64)).dtype == x.dtype
+    assert statistics_entries(a) == statistics_entries(b)
+    if a.span_pattern is None:      # fractions: the entries kept, in the fewest bytes that hold them
+        for x in (a.entry_span, a.entry_col):
+            assert study._compact(x.astype(np.int64)).dtype == x.dtype
+    else:       # whole numbers: a pattern per span, its number in the fewest bytes
+        assert a.span_pattern.dtype == study._fitting(len(a.pattern_start) - 2)
     assert a.undefined_for_spans == b.undefined_for_spans and a.used.tolist() == b.used.tolist()
     assert all(x.tolist() == y.tolist() for x, y in zip(a.groups, b.groups))
 
@@ -93,7 +98,7 @@ def test_the_readers_blocks_added_one_at_a_time_are_the_file_read_whole(tmp_path
         assert len(blocks) == whole.n_sentences
         assert set(blocks[0].labels) <= {"LOC", "PER"} and whole.labels == ["DATE", "LOC", "ORG", "PER"]
     expected = study.Statistics(whole, names, models)
-    assert expected.labels == whole.labels and len(expected.entry_span) and expected.whole_cols
+    assert expected.labels == whole.labels and len(statistics_entries(expected)) and expected.whole_cols
     _same(_fed(blocks, names, models), expected)
 
 
@@ -202,7 +207,7 @@ def test_entries_are_kept_per_side_and_numbered_over_all_sides_at_the_end(tmp_pa
     for i in range(len(names) + 1):
         side = st.span_sentence[off[i]:off[i + 1]]
         assert np.all(np.diff(side) >= 0) and (not len(side) or side[-1] < st.S)
-    assert np.all(np.diff(st.span_sentence[st.entry_span.astype(np.int64)]) >= 0)     # by sentence
+    assert st.span_pattern is not None and len(st.span_pattern) == off[-1]       # a pattern per span
 
 
 def test_the_entries_numbers_take_the_fewest_bytes_that_hold_them():
@@ -221,3 +226,40 @@ def test_placed_columns_are_where_placed_puts_each_column():
     moved = placed_columns(np.arange(x.shape[1]), fixed, per, where)
     assert out[0, moved].tolist() == x[0].tolist()
     assert np.count_nonzero(out) == x.shape[1]
+
+
+@pytest.mark.parametrize("collide", [False, True], ids=["hashed", "one-hash"])
+@pytest.mark.parametrize("block_bytes", [1, 60, None], ids=["one-sentence", "small", "whole"])
+def test_the_spans_patterns_give_the_bucket_sums_of_their_entries(tmp_path, monkeypatch, block_bytes, collide):
+    """Every span keeps a pattern number, not its entries (several labels, one met late; blocks down to one
+    sentence): a few patterns for many spans, and every bucket's sums from the patterns counted by bucket are the
+    sums of the bucket's spans' entries one at a time; all spans in one bucket sum to the totals of the columns
+    the spans split (the statistics counted by sentence).  Patterns that meet in one hash (every hash 0) are told
+    apart entry for entry."""
+    from ts_eval.analysis.bucket_rows import BucketRows
+
+    if collide:
+        monkeypatch.setattr(study, "_mix", lambda key: np.zeros(len(key), np.uint64))
+    path = _file(tmp_path, sentences=60)
+    blocks = list(_inputs(path, block_bytes).read("analyze"))
+    names = list(blocks[0].systems)
+    st = _fed(blocks, names, study.resolve_models(MODELS, blocks[0]))
+    assert st.span_pattern is not None and st.span_pattern.dtype == np.int16
+    assert len(st.span_pattern) == st.span_offset[-1] and 1 < len(st.pattern_start) - 1 < st.span_offset[-1] // 2
+    entries = np.array(statistics_entries(st), np.int64).reshape(-1, 3)
+    rng = np.random.default_rng(5)
+    for B in (1, 3):
+        bucket_of_span = rng.integers(-1, B, int(st.span_offset[-1]))
+        expected = np.zeros((B, st.C))
+        for span, col, weight in entries:       # the entries, one at a time
+            if bucket_of_span[span] >= 0:
+                expected[bucket_of_span[span], col] += weight
+        got = BucketRows(st, bucket_of_span, None, B).entry_sums()
+        assert got.dtype == np.float64 and got.tolist() == expected.tolist()
+        rows = BucketRows(st, bucket_of_span, None, B)
+        assert [rows.rows(k)[0].sum(0).tolist() for k in range(B)] == expected.tolist()
+    split = np.array([c for fam, (first, k) in st.cols.items() if st.splittable[fam]
+                      for c in range(first, first + k * len(names)) if c not in st.whole_cols], np.int64)
+    assert len(split)
+    every = BucketRows(st, np.zeros(int(st.span_offset[-1]), np.int64), None, 1).entry_sums()[0]
+    assert every[split].tolist() == st.totals[split].tolist()

@@ -1,6 +1,7 @@
 """The rows of ``analyze``'s buckets: a sentence attribute's buckets from the statistics' distinct rows, one
-bucket at a time; a span attribute's from the span contributions (the entries), every bucket's pair differences
-and resampled columns in one pass over the entries, a window of sentences at a time
+bucket at a time; a span attribute's from the span contributions (the entries, made from the spans' patterns:
+:meth:`ts_eval.analysis.study.Statistics.entries_of`), every bucket's sums from the patterns counted, its pair
+differences and resampled columns in one pass over the spans, a window of sentences at a time
 (:meth:`BucketRows.span_tables`)."""
 from __future__ import annotations
 
@@ -9,7 +10,6 @@ from typing import Any, Callable, Iterator, Optional, Tuple
 import numpy as np
 
 from ..ranking.rows import Distinct
-from .corpus_blocks import concatenated
 
 #: entries of a span bucket looked at and held at a time
 ENTRY_CHUNK = 1 << 20
@@ -17,32 +17,15 @@ ENTRY_CHUNK = 1 << 20
 WINDOW = 1 << 20
 
 
-def entry_starts(st: Any) -> np.ndarray:
-    """(sentences + 1,) where each sentence's entries begin (the entries go by sentence; every span bucket's
-    windows of sentences are then slices of the entries), counted a chunk of :data:`ENTRY_CHUNK` entries at a
-    time: made once for every attribute."""
-    counts = np.zeros(st.S + 1, np.int64)
-    last = 0
-    for a in range(0, len(st.entry_span), ENTRY_CHUNK):
-        sent = st.span_sentence[st.entry_span[a:a + ENTRY_CHUNK]]
-        if int(sent[0]) < last or (len(sent) > 1 and bool((sent[1:] < sent[:-1]).any())):
-            raise ValueError("the entries do not go by sentence")
-        last = int(sent[-1])
-        counts[1:] += np.bincount(sent, minlength=st.S)[:st.S]
-    out: np.ndarray = np.cumsum(counts)
-    return out
-
-
 class BucketRows:
     """The rows of each bucket, one bucket at a time (only one bucket's rows are ever held): for a
     sentence attribute the statistics of the bucket's sentences, for a span attribute the statistics
     of each sentence that holds a span of the bucket, summed over the contributions of the bucket's spans
     in that sentence (in the order of the contributions: the same sums as one count over every bucket);
-    rows in sentence order.  A span attribute keeps no array of every entry: an entry's bucket is its span's,
-    looked up a chunk (or a window of sentences, ``starts``: :func:`entry_starts`) at a time."""
+    rows in sentence order.  A span attribute keeps no array of every entry: a bucket's entries are made from its
+    spans' patterns a chunk (or a window of sentences) at a time."""
 
-    def __init__(self, st: Any, bucket_of_span: np.ndarray, sentence_bucket: Optional[np.ndarray],
-                 n_buckets: int, starts: Optional[np.ndarray] = None):
+    def __init__(self, st: Any, bucket_of_span: np.ndarray, sentence_bucket: Optional[np.ndarray], n_buckets: int):
         self.st, self.B = st, n_buckets
         self._has: Optional[np.ndarray] = None
         self._tables: Tuple[Optional[_Part], Optional[_Part]] = (None, None)
@@ -54,10 +37,8 @@ class BucketRows:
             self.order = order[sentence_bucket[order] >= 0]
             self.bounds = np.searchsorted(sentence_bucket[self.order], np.arange(n_buckets + 1))
             return
-        # a bucket's spans and entries are found when it comes (in their order: the entries go by sentence), not
-        # sorted by bucket beforehand: no whole-corpus order of the entries is made
+        # a bucket's spans and entries are found when it comes, not sorted by bucket beforehand
         self.bucket_of_span = bucket_of_span
-        self.starts = entry_starts(st) if starts is None else starts
         self.where = np.zeros(max(st.S, 1), np.int32 if st.S < 2 ** 31 else np.int64)   # a sentence's row in the bucket
 
     def rows(self, k: int) -> Tuple[np.ndarray, np.ndarray]:
@@ -66,46 +47,40 @@ class BucketRows:
         if self.of_sentences:
             a, b = int(self.bounds[k]), int(self.bounds[k + 1])
             return st.rows_of(self.order[a:b]), self.order[a:b]
-        e, row, sentences = self.entry_rows(k)
+        row, col, weight, sentences = self.entry_rows(k)
         C, n = st.C, len(sentences)
-        X = np.bincount(row.astype(np.int64) * C + st.entry_col[e], weights=st.entry_weight[e], minlength=n * C)[:n * C]
+        X = np.bincount(row.astype(np.int64) * C + col, weights=weight, minlength=n * C)[:n * C]
         return X.reshape(n, C), sentences
 
-    def entry_rows(self, k: int) -> Tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """(the entries of span bucket k, the row of each, the sentences of the rows)."""
+    def entry_rows(self, k: int) -> Tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """(the row, column and weight of each entry of span bucket k, the sentences of the rows)."""
         sentences, chunks = self.entry_chunks(k)
-        narrow = np.int32 if len(self.st.entry_span) < 2 ** 31 else np.int64
-        es, rows = [], []
-        for e, row in chunks():
-            es.append(e)
-            rows.append(row)
-        e = concatenated(es, np.zeros(0, narrow))
-        del es
-        return e, concatenated(rows, np.zeros(0, self.where.dtype)), sentences
+        got = list(zip(*chunks()))
+        if not got:
+            return np.zeros(0, self.where.dtype), np.zeros(0, np.int64), np.zeros(0), sentences
+        row, col, weight = (np.concatenate(x) for x in got)
+        return row, col, weight, sentences
 
     def entry_sums(self) -> np.ndarray:
-        """(buckets, columns) every span bucket's sums (whole-number weights: the sums of the bucket's rows, in any
-        order), made by :meth:`span_tables` in its pass over the entries (one pass of its own when not made)."""
+        """(buckets, columns) every span bucket's sums (whole-number weights: from the patterns counted by bucket,
+        :meth:`ts_eval.analysis.study.Statistics.pattern_sums`; the sums of the bucket's rows, in any order)."""
         if self._sums is None:
-            self.span_tables(None, None)
+            self._sums = self.st.pattern_sums(self.bucket_of_span, self.B)
         assert self._sums is not None
         return self._sums
 
-    def entry_chunks(self, k: int) -> Tuple[np.ndarray, Callable[[], Iterator[Tuple[np.ndarray, np.ndarray]]]]:
-        """(the sentences of span bucket k's rows, a function giving its entries and the row of each a chunk of
-        :data:`ENTRY_CHUNK` entries at a time, in their order): the bucket's entries are never all held."""
+    def entry_chunks(self, k: int) -> Tuple[np.ndarray, Callable[[], Iterator[Tuple[np.ndarray, np.ndarray,
+                                                                                    np.ndarray]]]]:
+        """(the sentences of span bucket k's rows, a function giving its entries (row, column, weight) about
+        :data:`ENTRY_CHUNK` entries at a time): the bucket's entries are never all held."""
         st = self.st
         spans = np.flatnonzero(self.bucket_of_span == k)
         sentences = np.unique(st.span_sentence[spans])
-        del spans
         self.where[sentences] = np.arange(len(sentences))
-        narrow = np.int32 if len(st.entry_span) < 2 ** 31 else np.int64
 
-        def chunks() -> Iterator[Tuple[np.ndarray, np.ndarray]]:
-            for a in range(0, len(st.entry_span), ENTRY_CHUNK):    # no temporary of every entry
-                e = np.flatnonzero(self.bucket_of_span[st.entry_span[a:a + ENTRY_CHUNK]] == k).astype(narrow) + a
-                if len(e):
-                    yield e, self.where[st.span_sentence[st.entry_span[e]]]
+        def chunks() -> Iterator[Tuple[np.ndarray, np.ndarray, np.ndarray]]:
+            for span, col, weight in st.entry_chunks(spans, ENTRY_CHUNK):
+                yield self.where[st.span_sentence[span]], col, weight
         return sentences, chunks
 
     def has(self) -> np.ndarray:
@@ -139,11 +114,12 @@ class BucketRows:
 
     def span_tables(self, columns: Optional[Tuple[np.ndarray, np.ndarray]], groups: Optional[Tuple[np.ndarray, ...]],
                     rows: int = 1 << 13) -> None:
-        """Every span bucket's sums (:meth:`entry_sums`) and rows made in one pass over the entries (whole-number
-        weights, entries by sentence), ``rows`` rows of every bucket at a time (at most :data:`WINDOW` values): the
-        ``b_cols`` minus the ``a_cols`` of each (``columns``) as one table of distinct non-zero rows for every
-        bucket (:meth:`differences_of`), and the columns the bootstrap multiplies
-        (:func:`ts_eval.analysis.resampling.grouped`; ``groups``) as another (:meth:`grouped_of`)."""
+        """Every span bucket's sums (:meth:`entry_sums`) and rows made in one pass over the spans (whole-number
+        weights: their entries from their patterns, a window of sentences at a time), ``rows`` rows of every
+        bucket at a time (at most :data:`WINDOW` values): the ``b_cols`` minus the ``a_cols`` of each
+        (``columns``) as one table of distinct non-zero rows for every bucket (:meth:`differences_of`), and the
+        columns the bootstrap multiplies (:func:`ts_eval.analysis.resampling.grouped`; ``groups``) as another
+        (:meth:`grouped_of`)."""
         st, B = self.st, self.B
         parts = []
         if columns is not None:
@@ -160,47 +136,45 @@ class BucketRows:
             parts.append(_Part(to, np.ones(st.C), len(starts), self._pair_buckets(), False))
         wide = max([part.width + 1 for part in parts], default=1)
         per = max(1, min(rows, WINDOW // wide) // max(B, 1))       # sentences a window
-        sums = np.zeros(B * st.C)
-        has = self.has() if parts else None
+        self.entry_sums()
+        if not parts:
+            self._tables = (None, None)
+            return
+        has = self.has()
         pos = np.zeros(per * B, np.int64)           # a (sentence, bucket) of the window's row
         p0 = 0                                      # the window's first pair
         for s0 in range(0, st.S, per):
             got = self._window(s0, min(s0 + per, st.S))
-            if has is not None:
-                local = np.flatnonzero(has[s0:s0 + per])        # the window's pairs: (sentence - s0) * B + bucket
-                p1 = p0 + len(local)
+            local = np.flatnonzero(has[s0:s0 + per])        # the window's pairs: (sentence - s0) * B + bucket
             if got is not None:
                 bucket, at, col, weight = got
-                sums += np.bincount(bucket * st.C + col, weights=weight, minlength=B * st.C)[:B * st.C]
-                if has is not None:
-                    pos[local] = np.arange(len(local))
-                    at += bucket
-                    row = pos[at]
-                    for part in parts:
-                        part.add(row, col, weight, len(local), p0)
-            if has is not None:
-                p0 = p1
+                pos[local] = np.arange(len(local))
+                at += bucket
+                row = pos[at]
+                for part in parts:
+                    part.add(row, col, weight, len(local), p0)
+            p0 += len(local)
         for part in parts:
             part.finish()
-        self._sums = sums.reshape(B, st.C)
         self._tables = (parts[0] if columns is not None else None,
                         parts[-1] if groups is not None else None)
 
     def _window(self, s0: int, s1: int) -> Optional[Tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]]:
-        """(bucket, the window's row of its sentence and bucket 0, column, weight) of every entry in a bucket of
-        sentences ``s0 ... s1 - 1`` (a slice of the entries), or None when none is."""
+        """(bucket, the window's row of its sentence and bucket 0, column, weight) of every entry of a span in a
+        bucket in sentences ``s0 ... s1 - 1`` (each side's spans of the window, a slice: a side's spans go by
+        sentence), or None when none is."""
         st, B = self.st, self.B
-        a, b = int(self.starts[s0]), int(self.starts[s1])
-        if a == b:
+        off, bounds = st.span_offset, np.array([s0, s1], st.span_sentence.dtype)     # (of its type: no copy cast)
+        spans = np.concatenate([np.arange(*(np.searchsorted(st.span_sentence[off[i]:off[i + 1]], bounds) + off[i]))
+                                for i in range(len(off) - 1)])
+        spans = spans[self.bucket_of_span[spans] >= 0]
+        if not len(spans):
             return None
-        bucket = self.bucket_of_span[st.entry_span[a:b]].astype(np.int64)
-        at = np.repeat(np.arange(0, (s1 - s0) * B, B), np.diff(self.starts[s0:s1 + 1]))
-        col, weight = st.entry_col[a:b], st.entry_weight[a:b]
-        if bucket.min() < 0:
-            keep = np.flatnonzero(bucket >= 0)
-            if not len(keep):
-                return None
-            bucket, at, col, weight = bucket[keep], at[keep], col[keep], weight[keep]
+        span, col, weight = st.entries_of(spans)
+        if not len(span):
+            return None
+        bucket = self.bucket_of_span[span].astype(np.int64)
+        at = (st.span_sentence[span].astype(np.int64) - s0) * B
         return bucket, at, col, weight
 
     def differences_of(self, k: int) -> Tuple[np.ndarray, np.ndarray]:

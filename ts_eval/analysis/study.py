@@ -50,7 +50,7 @@ from ..ranking.sufficient import StatsMatrix, sentence_statistics
 from ..results.report import versions
 from . import attributes as at
 from .attribute_values import AttributeValues
-from .bucket_rows import BucketRows, entry_starts
+from .bucket_rows import BucketRows
 from .buckets import Buckets, parse_bucket_spec
 from .corpus_blocks import Block, blocks_of, can_cut, concatenated, sentence_blocks
 from .pairtest import PairTests, difference_columns
@@ -90,7 +90,11 @@ class Statistics:
     entry its span's number within its side (int16/int32), its side and column as one number (int16/int32: the
     labels as met) and its weight (int8 while a small whole number).  A label met in a later block widens the
     rows kept so far (once, a copy: :func:`~ts_eval.ranking.layout.relabelled`); the entries' columns and the
-    spans' numbers over all sides (gold's first, then each system's) are made once, in :meth:`finish`.
+    spans' numbers over all sides (gold's first, then each system's) are made once, in :meth:`finish`, and with
+    whole-number weights the entries are kept as every span's pattern (:attr:`span_pattern`, int16 while there
+    are fewer than 2^15 patterns: the distinct sorted (column, weight) lists of a span, a few hundred in a corpus)
+    and one table of the patterns, not an entry at a time (:meth:`entries_of`, :meth:`entry_chunks`,
+    :meth:`pattern_sums` read them).
 
     A block is cut further into blocks of :data:`~ts_eval.analysis.corpus_blocks.BLOCK_TOKENS` tokens when
     :func:`~ts_eval.analysis.corpus_blocks.can_cut` allows (the default models on IOB2 column files), else
@@ -162,13 +166,11 @@ class Statistics:
     def _count(self, part: Block, cut: bool, labels: List[str], where: np.ndarray, seen: np.ndarray) -> None:
         """Every system's statistics and span contributions in ``part`` (a part of the next block: ``where``, its
         labels among ``labels``; ``seen``, among the labels in the order met): the rows found among the distinct
-        rows so far; the entries of every system by sentence (a stable sort: each sentence's entries in the order
-        of the systems, then of the families), so that the parts' one after the other are the whole corpus's
-        entries sorted by sentence, with whole-number weights (a part with a fraction is left in the order
-        counted)."""
+        rows so far; the entries of every system (in the order counted: the spans' patterns are made of them in
+        :meth:`finish`; fractions are summed in this order)."""
         names, corpus = self.names, part.corpus
         cd = CorpusData(corpus)
-        entries: Tuple[List[np.ndarray], List[np.ndarray], List[np.ndarray], List[np.ndarray]] = ([], [], [], [])
+        entries: Tuple[List[np.ndarray], List[np.ndarray], List[np.ndarray]] = ([], [], [])
         rows: List[np.ndarray] = []
         widths: Dict[Hashable, int] = {}
         for i, name in enumerate(names):        # one system at a time: its matches and statistics go with it
@@ -199,13 +201,9 @@ class Statistics:
         if entries[0]:
             self._keep(*(np.concatenate(x) for x in entries))
 
-    def _keep(self, sp: np.ndarray, code: np.ndarray, we: np.ndarray, sentence: np.ndarray) -> None:
-        """Keep a part's entries, by sentence when their weights are whole numbers."""
-        whole = integral(we)
-        self.whole_weights = self.whole_weights and whole
-        if whole and len(sp):       # the entries by sentence (each bucket's too)
-            order = np.argsort(_small_numbers(sentence), kind="stable")
-            sp, code, we = sp[order], code[order], we[order]
+    def _keep(self, sp: np.ndarray, code: np.ndarray, we: np.ndarray) -> None:
+        """Keep a part's entries (whole-number weights: made each span's pattern in :meth:`finish`, in any order)."""
+        self.whole_weights = self.whole_weights and integral(we)
         self._entries.append((sp, code, we))
 
     def _layout(self, labels: List[str], widths: Dict[Hashable, int], had: int) -> None:
@@ -237,11 +235,11 @@ class Statistics:
         return placed_columns(col, cols[0], cols[1], where)
 
     def _contributions(self, cd: CorpusData, i: int, part: Block, widths: Dict[Hashable, int], seen: np.ndarray,
-                       entries: Tuple[List[np.ndarray], List[np.ndarray], List[np.ndarray], List[np.ndarray]]
+                       entries: Tuple[List[np.ndarray], List[np.ndarray], List[np.ndarray]]
                        ) -> None:
         """Add system i's span contributions in ``part`` under every family that splits by span to ``entries``
         (span within its side; code: column under the labels as met, family, system and side as one number,
-        ``(column * families * systems + family * systems + system) * 2 + side``; weight; sentence)."""
+        ``(column * families * systems + family * systems + system) * 2 + side``; weight)."""
         name, n = self.names[i], len(self.names)
         firsts = np.array([self._sides[0] + part.first_span[None], self._sides[i + 1] + part.first_span[name]])
         first = self.S == 0 and part.first_sentence == 0
@@ -259,7 +257,6 @@ class Statistics:
             entries[1].append(_small_numbers(self._relabel(fam, c.col, seen) * (2 * len(widths) * n)
                                              + (2 * (f * n + i)) + c.side))
             entries[2].append(_compact(c.weight))
-            entries[3].append(_entry_sentences(cd.system(name), fam, c))
 
     def finish(self) -> Statistics:
         """The statistics of every block added: :attr:`table`, :attr:`ids`, the entries, the spans' sentences and
@@ -292,9 +289,11 @@ class Statistics:
         return np.array([self.labels.index(lab) for lab in self._seen], np.int64)
 
     def _final_entries(self) -> None:
-        """:attr:`entry_span` (a span's number over all sides: gold's spans first, then each system's),
-        :attr:`entry_col` (the columns of the sorted labels) and :attr:`entry_weight`, from the entries kept,
-        a part at a time into the arrays of the end (in the fewest bytes that hold every value, as
+        """From the entries kept, a part at a time: with whole-number weights every span's pattern
+        (:attr:`span_pattern`, a span's number over all sides: gold's spans first, then each system's) and the table
+        of the distinct patterns (:attr:`pattern_start`, :attr:`pattern_col` (the columns of the sorted labels),
+        :attr:`pattern_weight`); else (fractions, summed in the order counted) :attr:`entry_span`,
+        :attr:`entry_col` and :attr:`entry_weight` (in the fewest bytes that hold every value, as
         :func:`_compact` would give them)."""
         n, fams = len(self.names), list(self.cols)
         codes = 2 * len(fams) * n       # code % codes: family, system and side; code // codes: the column
@@ -320,6 +319,16 @@ class Statistics:
             out: np.ndarray = base[key] + c
             return out
 
+        self.span_pattern: Optional[np.ndarray] = None
+        if self.whole_weights:      # whole numbers: each span's pattern, the same sums in any order
+            patterns = _Patterns(int(self.span_offset[-1]))
+            parts.reverse()
+            while parts:
+                sp, code, we = parts.pop()
+                patterns.add(sp + first_span[code % codes], columns(code), we)
+                del sp, code, we
+            self.span_pattern, self.pattern_start, self.pattern_col, self.pattern_weight = patterns.result()
+            return
         span_top = 0        # (looked for until a number does not fit 2 bytes: the first system's entries do)
         for sp, code, _ in parts if self.span_offset[-1] > 2 ** 15 else []:
             span_top = max(span_top, int((sp + first_span[code % codes]).max(initial=0)))
@@ -340,6 +349,58 @@ class Statistics:
             weights.append(we)
             del sp, code, we
         self.entry_weight = _compact(concatenated(weights, np.zeros(0)))
+
+    def entries_of(self, spans: np.ndarray) -> Tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(span, column, weight) of the entries of ``spans`` (span numbers over all sides), from their patterns
+        (whole-number weights: span by span, a span's entries in its pattern's order)."""
+        assert self.span_pattern is not None
+        pattern = self.span_pattern[spans]
+        start = self.pattern_start[pattern]
+        length = self.pattern_start[pattern + 1] - start
+        n = int(length.sum())
+        if not n:
+            return np.zeros(0, np.int64), self.pattern_col[:0], self.pattern_weight[:0]
+        ends = np.cumsum(length)
+        at = np.arange(n) + np.repeat(start - (ends - length), length)
+        return np.repeat(spans, length), self.pattern_col[at], self.pattern_weight[at]
+
+    def entry_chunks(self, spans: np.ndarray, chunk: int) -> Iterator[Tuple[np.ndarray, np.ndarray, np.ndarray]]:
+        """(span, column, weight) of the entries of ``spans`` (sorted), about ``chunk`` entries at a time: from the
+        patterns (whole-number weights), else from the entries kept, in their order (fractions: the order of
+        their sums)."""
+        if self.span_pattern is not None:
+            pattern = self.span_pattern[spans]
+            ends = np.cumsum(self.pattern_start[pattern + 1] - self.pattern_start[pattern])
+            cuts = np.searchsorted(ends, np.arange(chunk, int(ends[-1]) if len(ends) else 0, chunk), "right")
+            for a, b in zip(np.concatenate(([0], cuts)), np.concatenate((cuts, [len(spans)]))):
+                if b > a:
+                    yield self.entries_of(spans[a:b])
+            return
+        mine = np.zeros(int(self.span_offset[-1]), bool)
+        mine[spans] = True
+        for a in range(0, len(self.entry_span), chunk):    # no temporary of every entry
+            e = np.flatnonzero(mine[self.entry_span[a:a + chunk]]) + a
+            if len(e):
+                yield self.entry_span[e], self.entry_col[e], self.entry_weight[e]
+
+    def pattern_sums(self, bucket_of_span: np.ndarray, n_buckets: int) -> np.ndarray:
+        """(buckets, columns) the sums of every bucket's spans' entries (whole-number weights): how many spans of
+        each pattern a bucket has, times the pattern's entries (whole numbers: exact, the same in any order)."""
+        assert self.span_pattern is not None
+        P, C = len(self.pattern_start) - 1, self.C
+        keep = np.flatnonzero(bucket_of_span >= 0)
+        key = np.bincount(bucket_of_span[keep].astype(np.int64) * P + self.span_pattern[keep], minlength=n_buckets * P)
+        pairs = np.flatnonzero(key)
+        bucket, pattern = pairs // P, pairs % P
+        start = self.pattern_start[pattern]
+        length = self.pattern_start[pattern + 1] - start
+        ends = np.cumsum(length)
+        at = np.arange(int(ends[-1]) if len(ends) else 0) + np.repeat(start - (ends - length), length)
+        weight = np.repeat(key[pairs], length) * self.pattern_weight[at].astype(np.float64)
+        sums = np.bincount(np.repeat(bucket, length) * C + self.pattern_col[at], weights=weight,
+                           minlength=n_buckets * C)[:n_buckets * C]
+        out: np.ndarray = sums.reshape(n_buckets, C)
+        return out
 
     def _from_splits(self, cd: CorpusData, name: str) -> None:
         """The statistics of the families that are their span contributions summed by sentence (a split as wide as
@@ -501,6 +562,124 @@ class Statistics:
             if not np.allclose(a, b, equal_nan=True):
                 out.append(m.name)
         return out
+
+
+#: spans whose patterns are found at a time (a row of their entries each)
+PATTERN_SPANS = 1 << 15
+
+
+class _Patterns:
+    """The distinct patterns of the spans' entries (a pattern: a span's (column, weight) entries, sorted), counted a
+    part at a time: every span's pattern number (0: no entry) and the table of patterns (``start``: where each
+    pattern's entries begin in ``col`` and ``weight``)."""
+
+    def __init__(self, spans: int):
+        self.span_pattern = np.zeros(spans, np.int32)
+        self.known: Dict[bytes, int] = {b"": 0}        # a pattern's (column, weight) pairs -> its number
+        self.hashes: Dict[int, int] = {}                # the hash of a pattern's entries -> its number
+        self.cols: List[np.ndarray] = [np.zeros(0, np.int64)]
+        self.weights: List[np.ndarray] = [np.zeros(0, np.int64)]
+
+    def add(self, span: np.ndarray, col: np.ndarray, weight: np.ndarray) -> None:
+        """A part's entries (whole-number weights): its spans' patterns, the new ones numbered; found by a hash of
+        each span's entries (:meth:`_hashed`, checked entry for entry), else (numbers too wide for one int64 key,
+        or two patterns of one hash) as distinct rows, :data:`PATTERN_SPANS` spans at a time."""
+        if not len(span):
+            return
+        col, weight = col.astype(np.int64), weight.astype(np.int64)
+        if int(col.max()) < 2 ** 16 and -2 ** 15 <= int(weight.min()) <= int(weight.max()) < 2 ** 15 \
+                and int(span.max()) < 2 ** 31:
+            key = np.sort((span.astype(np.int64) << 32) | (col << 16) | (weight + 2 ** 15))   # by span, then entry
+            span, key = key >> 32, key & 0xFFFFFFFF
+            first = np.flatnonzero(np.concatenate(([True], span[1:] != span[:-1])))
+            if self._hashed(span[first], first, key):
+                return
+            col, weight = key >> 16, (key & 0xFFFF) - 2 ** 15
+        else:
+            order = np.lexsort((weight, col, span))
+            span, col, weight = span[order], col[order], weight[order]
+            first = np.flatnonzero(np.concatenate(([True], span[1:] != span[:-1])))
+        spans, counts = span[first], np.diff(np.concatenate((first, [len(span)])))
+        for a in range(0, len(spans), PATTERN_SPANS):
+            b = min(a + PATTERN_SPANS, len(spans))
+            lo, hi = int(first[a]), int(first[b - 1] + counts[b - 1])
+            self._rows(spans[a:b], first[a:b] - lo, counts[a:b], col[lo:hi], weight[lo:hi])
+
+    def _hashed(self, spans: np.ndarray, first: np.ndarray, key: np.ndarray) -> bool:
+        """The patterns of ``spans`` (their entries ``key``, column * 2^16 + weight + 2^15, from ``first``, sorted)
+        by a hash of each span's entries (a sum of their mixed keys), each new hash's first span a new pattern;
+        False (nothing changed) when a span's entries are not its pattern's, entry for entry."""
+        hashes = np.add.reduceat(_mix(key), first)
+        distinct, where, inverse = np.unique(hashes, return_index=True, return_inverse=True)
+        ends = np.concatenate((first[1:], [len(key)]))
+        ids = np.empty(len(distinct), np.int64)
+        added = []
+        for j, (h, one) in enumerate(zip(distinct.tolist(), where.tolist())):
+            got = self.hashes.get(h)
+            if got is None:
+                mine = key[first[one]:ends[one]]
+                pairs = np.stack([mine >> 16, (mine & 0xFFFF) - 2 ** 15], 1).reshape(-1)
+                got = self.known.get(pairs.tobytes())
+                if got is None:
+                    got = len(self.cols)
+                    self.cols.append(pairs[0::2].copy())
+                    self.weights.append(pairs[1::2].copy())
+                    added.append(pairs.tobytes())
+                self.hashes[h] = got
+            ids[j] = got
+        span_ids = ids[inverse.reshape(-1)]
+        table = np.concatenate(self.cols) * 2 ** 16 + np.concatenate(self.weights) + 2 ** 15
+        start = np.concatenate(([0], np.cumsum([len(c) for c in self.cols])))
+        length = start[span_ids + 1] - start[span_ids]
+        if np.array_equal(length, ends - first) and \
+                np.array_equal(table[np.arange(len(key)) + np.repeat(start[span_ids] - first, length)], key):
+            self.known.update((k, len(self.cols) - len(added) + i) for i, k in enumerate(added))
+            self.span_pattern[spans] = span_ids
+            return True
+        del self.cols[len(self.cols) - len(added):], self.weights[len(self.weights) - len(added):]
+        self.hashes = {h: i for h, i in self.hashes.items() if i < len(self.cols)}
+        return False
+
+    def _rows(self, spans: np.ndarray, first: np.ndarray, counts: np.ndarray, col: np.ndarray,
+              weight: np.ndarray) -> None:
+        """The patterns of ``spans`` (their entries from ``first``, ``counts`` each, sorted)."""
+        width = int(counts.max())
+        rows = np.full((len(spans), 2 * width), -1, np.int64)     # (column, weight) pairs; -1: no column
+        row = np.repeat(np.arange(len(spans)), counts)
+        pos = 2 * (np.arange(len(col)) - np.repeat(first, counts))
+        rows[row, pos], rows[row, pos + 1] = col, weight
+        distinct, inverse = np.unique(rows, axis=0, return_inverse=True)
+        ids = np.empty(len(distinct), np.int64)
+        for j, r in enumerate(distinct):
+            n = 2 * int(np.count_nonzero(r[0::2] >= 0))
+            key = r[:n].tobytes()
+            got = self.known.get(key)
+            if got is None:
+                got = self.known[key] = len(self.cols)
+                self.cols.append(r[:n:2].copy())
+                self.weights.append(r[1:n:2].copy())
+            ids[j] = got
+        self.span_pattern[spans] = ids[inverse.reshape(-1)]
+
+    def result(self) -> Tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """(every span's pattern, where each pattern's entries begin, their columns, their weights)."""
+        start = np.concatenate(([0], np.cumsum([len(c) for c in self.cols]))).astype(np.int64)
+        col = np.concatenate(self.cols)
+        pattern = self.span_pattern.astype(_fitting(len(self.cols) - 1))
+        return pattern, start, col.astype(_fitting(int(col.max(initial=0)))), _compact(np.concatenate(self.weights))
+
+
+def _mix(key: np.ndarray) -> np.ndarray:
+    """Each key mixed into 64 bits (splitmix64's finalizer, modulo 2^64): a span's hash is the sum of its
+    entries' (:meth:`_Patterns._hashed`)."""
+    x = key.astype(np.uint64) * np.uint64(0x9E3779B97F4A7C15)
+    x ^= x >> np.uint64(30)
+    x *= np.uint64(0xBF58476D1CE4E5B9)
+    x ^= x >> np.uint64(27)
+    x *= np.uint64(0x94D049BB133111EB)
+    x ^= x >> np.uint64(31)
+    out: np.ndarray = x
+    return out
 
 
 class _DistinctRows:
@@ -703,9 +882,7 @@ def _attribute(st: Statistics, attr: at.Attribute, bk: Buckets, bucket_of_span: 
     else:
         undefined = list(st.undefined_for_spans)
         sentences = None
-    if sentence_bucket is None and options.get("entry_starts") is None:      # (once for every span attribute)
-        options["entry_starts"] = entry_starts(st)
-    rows = BucketRows(st, bucket_of_span, sentence_bucket, B, options.get("entry_starts"))
+    rows = BucketRows(st, bucket_of_span, sentence_bucket, B)
     sums, low, high, diffs, p = _bucket_pass(st, rows, rs, options)
     del rows
     gold = np.bincount(bucket_of_span[:off[1]][bucket_of_span[:off[1]] >= 0], minlength=B)[:B]
