@@ -18,7 +18,7 @@ from ..core.corpus import Corpus, SpanSet
 from ..core.matching import Pairs, match
 from ..errors import OptionError
 from .sequential import _resolve
-from .tally import _sent_offsets, _sentence_of, _span_outcomes, _tally
+from .tally import _sent_offsets, _sentence_of, _tally, outcomes_of_events
 from .types import BEL, BEO, BES, BOTH, FN, FOCUS, FP, GOLD_ONLY, LBE, LE, MODES, SYSTEM_ONLY, TP, FairResult
 
 if TYPE_CHECKING:   # types only: token sets come from the FairEval reader, never made here
@@ -172,7 +172,7 @@ def fair_outcomes(gold: SpanSet, system: SpanSet, pairs: Pairs, sentences: Union
     _check_options("target", mode, "cluster")
     g, s = _side(gold, sentences, None, None), _side(system, sentences, None, None)
     ev = _events(g, s, pairs, sentences, mode, "cluster")[0]
-    return _span_outcomes(len(gold), len(system), *ev.arrays())
+    return outcomes_of_events(len(gold), len(system), *ev.arrays())
 
 
 def _events(g: _Side, s: _Side, pairs: Pairs, sentences: Union[Corpus, np.ndarray, Sequence[int]], mode: str,

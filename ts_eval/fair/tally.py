@@ -100,8 +100,8 @@ def label_outcomes(outcomes: SpanOutcomes, gold: SpanSet, system: SpanSet, n_lab
         n_labels, N_CODES).astype(np.int64)
 
 
-def _span_outcomes(ng: int, ns: int, eg: np.ndarray, es: np.ndarray, ec: np.ndarray,
-                   ek: np.ndarray) -> SpanOutcomes:
+def outcomes_of_events(ng: int, ns: int, eg: np.ndarray, es: np.ndarray, ec: np.ndarray,
+                       ek: np.ndarray) -> SpanOutcomes:
     """Events -> each span's outcome, counterpart and whether the event counted both spans."""
     gt = np.full(ng, -1, np.int8)
     gp = np.full(ng, -1, np.int64)
@@ -139,7 +139,7 @@ def _tally(gold: SpanSet, system: SpanSet, labels: Sequence[str], focus: str, mo
     (the label counts are the column sums of the sentence counts), confusion matrix."""
     L = len(labels)
     ng, ns = len(gold), len(system)
-    outcomes = _span_outcomes(ng, ns, eg, es, ec, ek)
+    outcomes = outcomes_of_events(ng, ns, eg, es, ec, ek)
     sentence_counts = sentence_outcomes(outcomes, gold, system, L, sentences, focus) if per_sentence else None
     fair = _fair_columns(sentence_counts.sum(axis=0) if sentence_counts is not None
                          else label_outcomes(outcomes, gold, system, L, focus))
