@@ -35,6 +35,7 @@ from typing import (
 
 import numpy as np
 
+from ..core.arrays import ranges_tokens
 from ..core.corpus import Corpus
 from ..core.matching import DEFAULT_MATCHING
 from ..core.sequences import from_sequences
@@ -357,11 +358,9 @@ class Statistics:
         pattern = self.span_pattern[spans]
         start = self.pattern_start[pattern]
         length = self.pattern_start[pattern + 1] - start
-        n = int(length.sum())
-        if not n:
+        if not int(length.sum()):
             return np.zeros(0, np.int64), self.pattern_col[:0], self.pattern_weight[:0]
-        ends = np.cumsum(length)
-        at = np.arange(n) + np.repeat(start - (ends - length), length)
+        at = ranges_tokens(start, start + length)       # the patterns' entries, one pattern after the other
         return np.repeat(spans, length), self.pattern_col[at], self.pattern_weight[at]
 
     def entry_chunks(self, spans: np.ndarray, chunk: int) -> Iterator[Tuple[np.ndarray, np.ndarray, np.ndarray]]:
@@ -394,8 +393,7 @@ class Statistics:
         bucket, pattern = pairs // P, pairs % P
         start = self.pattern_start[pattern]
         length = self.pattern_start[pattern + 1] - start
-        ends = np.cumsum(length)
-        at = np.arange(int(ends[-1]) if len(ends) else 0) + np.repeat(start - (ends - length), length)
+        at = ranges_tokens(start, start + length)
         weight = np.repeat(key[pairs], length) * self.pattern_weight[at].astype(np.float64)
         sums = np.bincount(np.repeat(bucket, length) * C + self.pattern_col[at], weights=weight,
                            minlength=n_buckets * C)[:n_buckets * C]
